@@ -1,0 +1,129 @@
+package ctl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vsym/vsym/presburger"
+)
+
+// Formula is a CTL formula: one of Atom, Not, Binary, Unary, Until.
+type Formula interface{ isCTL() }
+
+// Atom is a state formula over counters.
+type Atom struct{ P presburger.Formula }
+
+// Not is the negation of X.
+type Not struct{ X Formula }
+
+// BinOp is a boolean connective.
+type BinOp int
+
+const (
+	And BinOp = iota
+	Or
+	Implies
+)
+
+// Binary is L Op R.
+type Binary struct {
+	Op   BinOp
+	L, R Formula
+}
+
+// TempOp is a unary temporal operator.
+type TempOp int
+
+const (
+	EX TempOp = iota
+	AX
+	EF
+	AF
+	EG
+	AG
+)
+
+var tempText = [...]string{EX: "EX", AX: "AX", EF: "EF", AF: "AF", EG: "EG", AG: "AG"}
+
+func (op TempOp) String() string { return tempText[op] }
+
+// Unary is Op X.
+type Unary struct {
+	Op TempOp
+	X  Formula
+}
+
+// Until is E[L U R] when All is false, A[L U R] when it is true.
+type Until struct {
+	All  bool
+	L, R Formula
+}
+
+func (Atom) isCTL()   {}
+func (Not) isCTL()    {}
+func (Binary) isCTL() {}
+func (Unary) isCTL()  {}
+func (Until) isCTL()  {}
+
+// Format prints f in the property syntax of the GSST language, naming
+// counter variables with name.
+func Format(f Formula, name func(presburger.Var) string) string {
+	var b strings.Builder
+	format(&b, f, name)
+	return b.String()
+}
+
+func format(b *strings.Builder, f Formula, name func(presburger.Var) string) {
+	switch f := f.(type) {
+	case Atom:
+		b.WriteString("(" + presburger.Format(f.P, name) + ")")
+	case Not:
+		b.WriteString("!")
+		format(b, f.X, name)
+	case Binary:
+		b.WriteString("(")
+		format(b, f.L, name)
+		b.WriteString([...]string{And: " & ", Or: " | ", Implies: " -> "}[f.Op])
+		format(b, f.R, name)
+		b.WriteString(")")
+	case Unary:
+		b.WriteString(f.Op.String() + " ")
+		format(b, f.X, name)
+	case Until:
+		if f.All {
+			b.WriteString("A[")
+		} else {
+			b.WriteString("E[")
+		}
+		format(b, f.L, name)
+		b.WriteString(" U ")
+		format(b, f.R, name)
+		b.WriteString("]")
+	default:
+		panic(fmt.Sprintf("ctl: unknown formula %T", f))
+	}
+}
+
+// Atoms returns the atomic propositions of f in order of appearance.
+func Atoms(f Formula) []presburger.Formula {
+	var out []presburger.Formula
+	var walk func(Formula)
+	walk = func(f Formula) {
+		switch f := f.(type) {
+		case Atom:
+			out = append(out, f.P)
+		case Not:
+			walk(f.X)
+		case Binary:
+			walk(f.L)
+			walk(f.R)
+		case Unary:
+			walk(f.X)
+		case Until:
+			walk(f.L)
+			walk(f.R)
+		}
+	}
+	walk(f)
+	return out
+}

@@ -1,0 +1,380 @@
+package presburger
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Op is a comparison operator.
+type Op int
+
+const (
+	Eq Op = iota // =
+	Ne           // !=
+	Lt           // <
+	Le           // <=
+	Gt           // >
+	Ge           // >=
+)
+
+var opText = [...]string{Eq: "=", Ne: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">="}
+
+func (op Op) String() string { return opText[op] }
+
+// Negate returns the operator of the negated comparison.
+func (op Op) Negate() Op {
+	return [...]Op{Eq: Ne, Ne: Eq, Lt: Ge, Le: Gt, Gt: Le, Ge: Lt}[op]
+}
+
+// holds reports whether x op 0.
+func (op Op) holds(x int64) bool {
+	switch op {
+	case Eq:
+		return x == 0
+	case Ne:
+		return x != 0
+	case Lt:
+		return x < 0
+	case Le:
+		return x <= 0
+	case Gt:
+		return x > 0
+	default:
+		return x >= 0
+	}
+}
+
+// Formula is a Presburger formula: one of Bool, Cmp, Not, And, Or, Exists.
+type Formula interface {
+	isFormula()
+}
+
+// Bool is the constant formula true or false.
+type Bool bool
+
+// Cmp is the atom "T Op 0".
+type Cmp struct {
+	Op Op
+	T  Term
+}
+
+// Not is the negation of F.
+type Not struct{ F Formula }
+
+// And is the conjunction of its elements; an empty And is true.
+type And []Formula
+
+// Or is the disjunction of its elements; an empty Or is false.
+type Or []Formula
+
+// Exists binds each variable of Vars to its range and holds when some
+// assignment of them in range makes Body true.
+type Exists struct {
+	Vars []Bound
+	Body Formula
+}
+
+// Bound is the inclusive range Lo..Hi of a variable.
+type Bound struct {
+	Var    Var
+	Lo, Hi int64
+}
+
+func (Bool) isFormula()   {}
+func (Cmp) isFormula()    {}
+func (Not) isFormula()    {}
+func (And) isFormula()    {}
+func (Or) isFormula()     {}
+func (Exists) isFormula() {}
+
+// True and False are the boolean constants.
+const (
+	True  = Bool(true)
+	False = Bool(false)
+)
+
+// Compare returns the atom "l op r", folded to a Bool when l - r is constant.
+func Compare(l Term, op Op, r Term) Formula {
+	t := l.Sub(r)
+	if t.IsConst() {
+		return Bool(op.holds(t.Const))
+	}
+	return Cmp{op, t}
+}
+
+// Conj returns the conjunction of fs, flattening nested Ands and folding
+// constants.
+func Conj(fs ...Formula) Formula {
+	var out And
+	for _, f := range fs {
+		switch f := f.(type) {
+		case Bool:
+			if !f {
+				return False
+			}
+		case And:
+			for _, g := range f {
+				out = append(out, g)
+			}
+		default:
+			out = append(out, f)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return True
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+// Disj returns the disjunction of fs, flattening nested Ors and folding
+// constants.
+func Disj(fs ...Formula) Formula {
+	var out Or
+	for _, f := range fs {
+		switch f := f.(type) {
+		case Bool:
+			if f {
+				return True
+			}
+		case Or:
+			out = append(out, f...)
+		default:
+			out = append(out, f)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return False
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+// Negation returns the negation of f, folding constants and double negation.
+func Negation(f Formula) Formula {
+	switch f := f.(type) {
+	case Bool:
+		return !f
+	case Not:
+		return f.F
+	case Cmp:
+		return Cmp{f.Op.Negate(), f.T}
+	}
+	return Not{f}
+}
+
+// Implies returns !a | b.
+func Implies(a, b Formula) Formula { return Disj(Negation(a), b) }
+
+// Iff returns (a & b) | (!a & !b).
+func Iff(a, b Formula) Formula {
+	return Disj(Conj(a, b), Conj(Negation(a), Negation(b)))
+}
+
+// Eval reports whether f holds under the assignment val. Bound variables of
+// Exists are enumerated over their ranges.
+func Eval(f Formula, val func(Var) int64) bool {
+	switch f := f.(type) {
+	case Bool:
+		return bool(f)
+	case Cmp:
+		return f.Op.holds(f.T.Eval(val))
+	case Not:
+		return !Eval(f.F, val)
+	case And:
+		for _, g := range f {
+			if !Eval(g, val) {
+				return false
+			}
+		}
+		return true
+	case Or:
+		for _, g := range f {
+			if Eval(g, val) {
+				return true
+			}
+		}
+		return false
+	case Exists:
+		bound := make(map[Var]int64, len(f.Vars))
+		inner := func(v Var) int64 {
+			if x, ok := bound[v]; ok {
+				return x
+			}
+			return val(v)
+		}
+		var rec func(i int) bool
+		rec = func(i int) bool {
+			if i == len(f.Vars) {
+				return Eval(f.Body, inner)
+			}
+			b := f.Vars[i]
+			for x := b.Lo; x <= b.Hi; x++ {
+				bound[b.Var] = x
+				if rec(i + 1) {
+					return true
+				}
+			}
+			return false
+		}
+		return rec(0)
+	}
+	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
+
+// Subst replaces every free variable v of f by the term sub(v). Variables
+// bound by an Exists are left alone.
+func Subst(f Formula, sub func(Var) Term) Formula {
+	switch f := f.(type) {
+	case Bool:
+		return f
+	case Cmp:
+		t := f.T.Subst(sub)
+		if t.IsConst() {
+			return Bool(f.Op.holds(t.Const))
+		}
+		return Cmp{f.Op, t}
+	case Not:
+		return Negation(Subst(f.F, sub))
+	case And:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = Subst(g, sub)
+		}
+		return Conj(out...)
+	case Or:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = Subst(g, sub)
+		}
+		return Disj(out...)
+	case Exists:
+		bound := make(map[Var]bool, len(f.Vars))
+		for _, b := range f.Vars {
+			bound[b.Var] = true
+		}
+		body := Subst(f.Body, func(v Var) Term {
+			if bound[v] {
+				return VarTerm(v)
+			}
+			return sub(v)
+		})
+		return Exists{f.Vars, body}
+	}
+	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
+
+// Rename replaces every free variable v of f by the variable ren(v).
+func Rename(f Formula, ren func(Var) Var) Formula {
+	return Subst(f, func(v Var) Term { return VarTerm(ren(v)) })
+}
+
+// FreeVars returns the free variables of f, sorted.
+func FreeVars(f Formula) []Var {
+	seen := map[Var]bool{}
+	var walk func(f Formula, bound map[Var]bool)
+	walk = func(f Formula, bound map[Var]bool) {
+		switch f := f.(type) {
+		case Cmp:
+			for _, m := range f.T.Monos {
+				if !bound[m.Var] {
+					seen[m.Var] = true
+				}
+			}
+		case Not:
+			walk(f.F, bound)
+		case And:
+			for _, g := range f {
+				walk(g, bound)
+			}
+		case Or:
+			for _, g := range f {
+				walk(g, bound)
+			}
+		case Exists:
+			inner := map[Var]bool{}
+			for v := range bound {
+				inner[v] = true
+			}
+			for _, b := range f.Vars {
+				inner[b.Var] = true
+			}
+			walk(f.Body, inner)
+		}
+	}
+	walk(f, nil)
+	out := make([]Var, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	return sortVars(out)
+}
+
+// Format prints f with the connectives of the GSST guard language
+// (! & | and the comparisons), naming variables with name.
+func Format(f Formula, name func(Var) string) string {
+	var b strings.Builder
+	format(&b, f, name, 0)
+	return b.String()
+}
+
+// precedences: Or 1, And 2, unary 3
+func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
+	paren := func(prec int, body func()) {
+		if prec < ctx {
+			b.WriteString("(")
+			body()
+			b.WriteString(")")
+		} else {
+			body()
+		}
+	}
+	switch f := f.(type) {
+	case Bool:
+		b.WriteString(strconv.FormatBool(bool(f)))
+	case Cmp:
+		lhs := Term{Monos: f.T.Monos}
+		paren(3, func() {
+			b.WriteString(lhs.Format(name))
+			b.WriteString(" " + f.Op.String() + " ")
+			b.WriteString(strconv.FormatInt(-f.T.Const, 10))
+		})
+	case Not:
+		b.WriteString("!")
+		format(b, f.F, name, 4)
+	case And:
+		paren(2, func() {
+			for i, g := range f {
+				if i > 0 {
+					b.WriteString(" & ")
+				}
+				format(b, g, name, 3)
+			}
+		})
+	case Or:
+		paren(1, func() {
+			for i, g := range f {
+				if i > 0 {
+					b.WriteString(" | ")
+				}
+				format(b, g, name, 2)
+			}
+		})
+	case Exists:
+		b.WriteString("(exists ")
+		for i, v := range f.Vars {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(b, "%s in %d..%d", name(v.Var), v.Lo, v.Hi)
+		}
+		b.WriteString(": ")
+		format(b, f.Body, name, 0)
+		b.WriteString(")")
+	}
+}

@@ -1,0 +1,86 @@
+package presburger
+
+import "fmt"
+
+// NNF returns f in negation normal form without Ne: negations are pushed
+// into the atoms and "t != 0" becomes "t < 0 | t > 0". Exists is kept as
+// an opaque subformula (a negated Exists stays a Not).
+func NNF(f Formula) Formula { return nnf(f, false) }
+
+func nnf(f Formula, neg bool) Formula {
+	switch f := f.(type) {
+	case Bool:
+		return Bool(bool(f) != neg)
+	case Cmp:
+		op := f.Op
+		if neg {
+			op = op.Negate()
+		}
+		if op == Ne {
+			return Disj(Cmp{Lt, f.T}, Cmp{Gt, f.T})
+		}
+		return Cmp{op, f.T}
+	case Not:
+		return nnf(f.F, !neg)
+	case And:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = nnf(g, neg)
+		}
+		if neg {
+			return Disj(out...)
+		}
+		return Conj(out...)
+	case Or:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = nnf(g, neg)
+		}
+		if neg {
+			return Conj(out...)
+		}
+		return Disj(out...)
+	case Exists:
+		e := Exists{f.Vars, nnf(f.Body, false)}
+		if neg {
+			return Not{e}
+		}
+		return e
+	}
+	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
+
+// DNF returns f as a disjunction of conjunctions of atoms (Cmp without Ne,
+// or opaque Exists / Not Exists subformulas). An empty result is false; a
+// clause with no atoms is true. Clauses that are syntactically false are
+// dropped. The result may be exponentially larger than f.
+func DNF(f Formula) [][]Formula {
+	switch f := NNF(f).(type) {
+	case Bool:
+		if f {
+			return [][]Formula{{}}
+		}
+		return nil
+	case Or:
+		var out [][]Formula
+		for _, g := range f {
+			out = append(out, DNF(g)...)
+		}
+		return out
+	case And:
+		out := [][]Formula{{}}
+		for _, g := range f {
+			var next [][]Formula
+			for _, c := range DNF(g) {
+				for _, d := range out {
+					clause := append(append([]Formula(nil), d...), c...)
+					next = append(next, clause)
+				}
+			}
+			out = next
+		}
+		return out
+	default:
+		return [][]Formula{{f}}
+	}
+}

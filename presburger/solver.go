@@ -1,0 +1,132 @@
+package presburger
+
+import (
+	"context"
+	"fmt"
+)
+
+// Result is a solver's answer to a satisfiability question.
+type Result int
+
+const (
+	// Unknown means the solver gave no answer (timeout, resource limit,
+	// incompleteness). It is never to be read as Sat or Unsat.
+	Unknown Result = iota
+	Sat
+	Unsat
+)
+
+func (r Result) String() string {
+	switch r {
+	case Sat:
+		return "sat"
+	case Unsat:
+		return "unsat"
+	}
+	return "unknown"
+}
+
+// Problem asks whether F has a model in which every variable lies in its
+// range. Every free variable of F must appear in Bounds.
+type Problem struct {
+	Bounds []Bound
+	F      Formula
+}
+
+// Model is a satisfying assignment of a Problem's variables.
+type Model map[Var]int64
+
+// Answer is the outcome of Solve. Model is set when Result is Sat; Reason
+// says why when Result is Unknown.
+type Answer struct {
+	Result Result
+	Model  Model
+	Reason string
+}
+
+// A Solver decides Problems. Solve honours ctx's deadline and cancellation
+// by answering Unknown; it returns an error only for malformed problems or
+// a failing back end.
+type Solver interface {
+	Solve(ctx context.Context, p Problem) (Answer, error)
+}
+
+// CheckBounds reports an error when a free variable of p.F has no bound or
+// a bound is empty.
+func (p Problem) CheckBounds() error {
+	have := map[Var]bool{}
+	for _, b := range p.Bounds {
+		if b.Lo > b.Hi {
+			return fmt.Errorf("presburger: empty range %d..%d for variable %d", b.Lo, b.Hi, b.Var)
+		}
+		have[b.Var] = true
+	}
+	for _, v := range FreeVars(p.F) {
+		if !have[v] {
+			return fmt.Errorf("presburger: variable %d has no bound", v)
+		}
+	}
+	return nil
+}
+
+// BruteForce decides problems by enumerating every assignment in range.
+// It exists to cross-check other solvers on small problems; Limit caps the
+// number of assignments tried (0 means 10 million) and an attempt past it
+// answers Unknown.
+type BruteForce struct {
+	Limit int64
+}
+
+// Solve implements Solver.
+func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
+	if err := p.CheckBounds(); err != nil {
+		return Answer{}, err
+	}
+	limit := bf.Limit
+	if limit == 0 {
+		limit = 10_000_000
+	}
+	size := int64(1)
+	for _, b := range p.Bounds {
+		size *= b.Hi - b.Lo + 1
+		if size > limit || size <= 0 {
+			return Answer{Result: Unknown, Reason: "search space exceeds brute-force limit"}, nil
+		}
+	}
+	vals := make(map[Var]int64, len(p.Bounds))
+	val := func(v Var) int64 { return vals[v] }
+	var tried int64
+	var rec func(i int) (bool, error)
+	rec = func(i int) (bool, error) {
+		if i == len(p.Bounds) {
+			tried++
+			if tried%65536 == 0 {
+				if err := ctx.Err(); err != nil {
+					return false, err
+				}
+			}
+			return Eval(p.F, val), nil
+		}
+		b := p.Bounds[i]
+		for x := b.Lo; x <= b.Hi; x++ {
+			vals[b.Var] = x
+			ok, err := rec(i + 1)
+			if ok || err != nil {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	ok, err := rec(0)
+	if err != nil {
+		return Answer{Result: Unknown, Reason: err.Error()}, nil
+	}
+	if !ok {
+		return Answer{Result: Unsat}, nil
+	}
+	m := make(Model, len(vals))
+	for v, x := range vals {
+		m[v] = x
+	}
+	return Answer{Result: Sat, Model: m}, nil
+}
