@@ -130,3 +130,12 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 	}
 	return Answer{Result: Sat, Model: m}, nil
 }
+
+// A Projector eliminates variables: Project returns a quantifier-free
+// formula over keep, equivalent (within p's bounds on keep) to "there are
+// values in range of the other variables that make p.F true". A result
+// that cannot be expressed (for instance, one that needs divisibility
+// constraints) is an error; an interrupted projection answers Unknown.
+type Projector interface {
+	Project(ctx context.Context, p Problem, keep []Var) (Formula, Result, error)
+}
