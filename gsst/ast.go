@@ -1,0 +1,162 @@
+package gsst
+
+// This file holds the syntax tree of a GSST file: what the YAML and the
+// guard and property strings say, with positions, before any name is
+// resolved. The checker (check.go) turns it into a System.
+
+// File is the syntax of a whole GSST file.
+type File struct {
+	Name    string // "" when the file has no name key
+	NamePos Pos
+	Pos     Pos // position of the top-level mapping
+	States  []*Ident
+	Groups  []*GroupDecl
+	Init    *InitDecl // nil when missing or malformed
+	// StatesBad and GroupsBad are set when the states or groups key is
+	// missing or malformed; the checker then stays quiet about names it
+	// cannot resolve, which would only repeat the first error.
+	StatesBad, GroupsBad bool
+	Transitions          []*TransDecl
+	Properties           []*PropDecl
+}
+
+// Ident is a name with its position.
+type Ident struct {
+	NamePos Pos
+	Name    string
+}
+
+// GroupDecl is one entry "name: size" of the groups mapping.
+type GroupDecl struct {
+	Name    *Ident
+	Size    int64
+	SizePos Pos
+	SizeOK  bool // false when the size is not an integer (already reported)
+}
+
+// InitDecl is the init key. Either All names the state every process
+// starts in, or Groups gives one entry per group.
+type InitDecl struct {
+	Pos    Pos // position of the init key
+	All    *Ident
+	Groups []*GroupInit
+}
+
+// GroupInit is the initial distribution of one group: either every process
+// of the group in State, or Counts.
+type GroupInit struct {
+	Group  *Ident
+	State  *Ident       // all processes of Group start here
+	Counts []*InitCount // or: so many processes per state
+}
+
+// InitCount is "state: count" inside a per-group init mapping.
+type InitCount struct {
+	State    *Ident
+	Count    int64
+	CountPos Pos
+}
+
+// TransDecl is one element of the transitions list.
+type TransDecl struct {
+	Pos      Pos
+	From, To *Ident // nil when missing
+	Guards   []*GuardDecl
+	// Guarded is false when the transition has no guard key: it is then
+	// enabled for every process in From.
+	Guarded bool
+}
+
+// GuardDecl is one guard of a transition. Shared is set when the guard is
+// a single expression for all groups; otherwise Groups lists the groups of
+// its key (a key "a, b" names two groups sharing the guard).
+type GuardDecl struct {
+	Shared bool
+	Groups []*Ident
+	KeyPos Pos
+	Text   string
+	Pos    Pos  // position of the guard string
+	X      Expr // nil when the string did not parse
+}
+
+// PropDecl is one named property.
+type PropDecl struct {
+	Name *Ident
+	Text string
+	Pos  Pos
+	X    Expr // nil when the string did not parse
+}
+
+// Expr is an expression of the guard and property language: one of
+// *IntLit, *NameExpr, *CounterExpr, *ParenExpr, *UnaryExpr, *BinaryExpr,
+// *UntilExpr. Integer and boolean expressions share one syntax; the
+// checker tells them apart.
+type Expr interface {
+	Pos() Pos // position of the first character of the expression
+	exprNode()
+}
+
+// IntLit is a decimal integer constant, kept as written.
+type IntLit struct {
+	ValuePos Pos
+	Lit      string
+}
+
+// NameExpr is one of the predeclared names n, true and false, or an
+// unknown name (reported by the checker).
+type NameExpr struct {
+	NamePos Pos
+	Name    string
+}
+
+// CounterExpr is #S (Group nil) or #S[g].
+type CounterExpr struct {
+	Hash  Pos
+	State *Ident
+	Group *Ident
+}
+
+// ParenExpr is a parenthesised expression.
+type ParenExpr struct {
+	Lparen Pos
+	X      Expr
+}
+
+// UnaryExpr is Op X, where Op is Not, Sub (negation) or a unary temporal
+// operator (AG, AF, EG, EF, AX, EX).
+type UnaryExpr struct {
+	OpPos Pos
+	Op    Token
+	X     Expr
+}
+
+// BinaryExpr is X Op Y for an arithmetic, comparison or boolean operator.
+type BinaryExpr struct {
+	X     Expr
+	OpPos Pos
+	Op    Token
+	Y     Expr
+}
+
+// UntilExpr is A[L U R] (All) or E[L U R].
+type UntilExpr struct {
+	Quant Pos
+	All   bool
+	L, R  Expr
+}
+
+func (x *IntLit) Pos() Pos      { return x.ValuePos }
+func (x *NameExpr) Pos() Pos    { return x.NamePos }
+func (x *CounterExpr) Pos() Pos { return x.Hash }
+func (x *ParenExpr) Pos() Pos   { return x.Lparen }
+func (x *UnaryExpr) Pos() Pos   { return x.OpPos }
+func (x *BinaryExpr) Pos() Pos  { return x.X.Pos() }
+func (x *UntilExpr) Pos() Pos   { return x.Quant }
+
+func (*IntLit) exprNode()      {}
+func (*NameExpr) exprNode()    {}
+func (*CounterExpr) exprNode() {}
+func (*ParenExpr) exprNode()   {}
+func (*UnaryExpr) exprNode()   {}
+func (*BinaryExpr) exprNode()  {}
+func (*UntilExpr) exprNode()   {}

@@ -1,0 +1,482 @@
+package gsst
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/presburger"
+)
+
+// checker resolves the names of a File and builds its System.
+type checker struct {
+	sys    *System
+	states map[string]int
+	groups map[string]int
+	// quiet about unresolved states or groups when their declaration
+	// was missing or malformed
+	statesBad, groupsBad bool
+	errs                 ErrorList
+}
+
+func (c *checker) errorf(pos Pos, format string, args ...any) {
+	c.errs.Add(pos, format, args...)
+}
+
+// check builds the System of f. Errors go to c.errs; the System is only
+// meaningful when there are none.
+func check(f *File, file string) (*System, ErrorList) {
+	c := &checker{
+		sys:       &System{Name: f.Name, File: file},
+		states:    map[string]int{},
+		groups:    map[string]int{},
+		statesBad: f.StatesBad,
+		groupsBad: f.GroupsBad,
+	}
+	c.declare(f)
+	c.init(f)
+	// Guards mention n, so they need the group sizes; they are checked even
+	// when the sizes are wrong (n is then whatever the valid sizes add to),
+	// so that the user sees every error at once.
+	c.transitions(f)
+	c.properties(f)
+	return c.sys, c.errs
+}
+
+func (c *checker) declare(f *File) {
+	for _, s := range f.States {
+		if _, dup := c.states[s.Name]; dup {
+			c.errorf(s.NamePos, "duplicate state %q", s.Name)
+			continue
+		}
+		c.states[s.Name] = len(c.sys.States)
+		c.sys.States = append(c.sys.States, s.Name)
+	}
+	total := int64(0)
+	for _, g := range f.Groups {
+		if _, dup := c.groups[g.Name.Name]; dup {
+			c.errorf(g.Name.NamePos, "duplicate group %q", g.Name.Name)
+			continue
+		}
+		size := g.Size
+		switch {
+		case !g.SizeOK:
+			size = 1
+		case size < 1:
+			c.errorf(g.SizePos, "group %q has size %d; a group needs at least one process", g.Name.Name, g.Size)
+			size = 1
+		case size > MaxProcesses:
+			c.errorf(g.SizePos, "group %q has size %d, above the limit of %d processes", g.Name.Name, g.Size, MaxProcesses)
+			size = MaxProcesses
+		}
+		if total <= MaxProcesses && total+size > MaxProcesses {
+			c.errorf(g.SizePos, "too many processes: with group %q the total exceeds the limit of %d", g.Name.Name, MaxProcesses)
+		}
+		total += size
+		c.groups[g.Name.Name] = len(c.sys.Groups)
+		c.sys.Groups = append(c.sys.Groups, Group{Name: g.Name.Name, Size: int(size), Pos: g.Name.NamePos})
+	}
+}
+
+func (c *checker) state(id *Ident, context string) (int, bool) {
+	if id == nil {
+		return 0, false
+	}
+	i, ok := c.states[id.Name]
+	if !ok && !c.statesBad {
+		c.errorf(id.NamePos, "unknown local state %q%s", id.Name, context)
+	}
+	return i, ok
+}
+
+func (c *checker) group(id *Ident, context string) (int, bool) {
+	if id == nil {
+		return 0, false
+	}
+	i, ok := c.groups[id.Name]
+	if !ok && !c.groupsBad {
+		c.errorf(id.NamePos, "unknown group %q%s", id.Name, context)
+	}
+	return i, ok
+}
+
+func (c *checker) init(f *File) {
+	in := f.Init
+	sys := c.sys
+	sys.Init = make([][]int, len(sys.Groups))
+	for g := range sys.Init {
+		sys.Init[g] = make([]int, len(sys.States))
+	}
+	if in == nil {
+		return
+	}
+	if in.All != nil {
+		if s, ok := c.state(in.All, " in init"); ok {
+			for g := range sys.Groups {
+				sys.Init[g][s] = sys.Groups[g].Size
+			}
+		}
+		return
+	}
+	seen := make([]bool, len(sys.Groups))
+	for _, gi := range in.Groups {
+		g, ok := c.group(gi.Group, " in init")
+		if !ok {
+			// Still resolve the states, to report unknown ones.
+			c.state(gi.State, " in init")
+			for _, ic := range gi.Counts {
+				c.state(ic.State, " in init")
+			}
+			continue
+		}
+		seen[g] = true
+		size := int64(sys.Groups[g].Size)
+		if gi.State != nil {
+			if s, ok := c.state(gi.State, " in init"); ok {
+				sys.Init[g][s] = int(size)
+			}
+			continue
+		}
+		if gi.Counts == nil {
+			continue // already reported by the decoder
+		}
+		sum, valid := int64(0), true
+		for _, ic := range gi.Counts {
+			s, ok := c.state(ic.State, " in init")
+			switch {
+			case ic.Count < 0:
+				c.errorf(ic.CountPos, "negative number of processes %d in init of group %q", ic.Count, gi.Group.Name)
+				valid = false
+			case ic.Count > size:
+				c.errorf(ic.CountPos, "%d processes in state %q, but group %q has only %d", ic.Count, ic.State.Name, gi.Group.Name, size)
+				valid = false
+			case ok:
+				sys.Init[g][s] = int(ic.Count)
+				sum += ic.Count
+			default:
+				valid = false
+			}
+		}
+		if valid && sum != size {
+			c.errorf(gi.Group.NamePos, "init of group %q places %d processes, but the group has %d", gi.Group.Name, sum, size)
+		}
+	}
+	for g, ok := range seen {
+		if !ok {
+			c.errorf(in.Pos, "init gives no initial state for group %q", sys.Groups[g].Name)
+		}
+	}
+}
+
+func (c *checker) transitions(f *File) {
+	sys := c.sys
+	type edge struct{ from, to int }
+	seen := map[edge]Pos{}
+	for _, td := range f.Transitions {
+		from, okFrom := c.state(td.From, " in transition")
+		to, okTo := c.state(td.To, " in transition")
+		name := "transition"
+		if td.From != nil && td.To != nil {
+			name = td.From.Name + " -> " + td.To.Name
+		}
+		t := Transition{From: from, To: to, Pos: td.Pos}
+		if okFrom && okTo {
+			switch prev, dup := seen[edge{from, to}]; {
+			case from == to:
+				c.errorf(td.Pos, "self-loop %s: a local transition must change the state", name)
+			case dup:
+				c.errorf(td.Pos, "transition %s given twice (first at %s); put all its guards in one entry", name, prev)
+			default:
+				seen[edge{from, to}] = td.Pos
+			}
+		}
+		if !td.Guarded {
+			t.Blocks = []Block{{Groups: c.allGroups(), Guard: presburger.True, Pos: td.Pos}}
+		}
+		owner := map[int]Pos{}
+		for _, gd := range td.Guards {
+			b := Block{Text: gd.Text, Pos: gd.Pos, Guard: presburger.False}
+			if gd.Shared {
+				b.Groups = c.allGroups()
+			}
+			for _, id := range gd.Groups {
+				g, ok := c.group(id, " in guard of "+name)
+				if !ok {
+					continue
+				}
+				if prev, dup := owner[g]; dup {
+					c.errorf(id.NamePos, "group %q has two guards in %s (the other at %s)", id.Name, name, prev)
+					continue
+				}
+				owner[g] = id.NamePos
+				b.Groups = append(b.Groups, g)
+			}
+			sort.Ints(b.Groups)
+			if gd.X != nil {
+				if v, ok := c.expr(gd.X, guardMode, " in guard of "+name); ok {
+					if v.kind != kindBool {
+						c.errorf(gd.X.Pos(), "guard of %s is an integer expression; expected a condition such as %q", name, "#C = 0")
+					} else {
+						b.Guard = v.f
+					}
+				}
+			}
+			t.Blocks = append(t.Blocks, b)
+		}
+		sys.Transitions = append(sys.Transitions, t)
+	}
+}
+
+func (c *checker) allGroups() []int {
+	out := make([]int, len(c.sys.Groups))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func (c *checker) properties(f *File) {
+	seen := map[string]Pos{}
+	for _, pd := range f.Properties {
+		if prev, dup := seen[pd.Name.Name]; dup {
+			c.errorf(pd.Name.NamePos, "duplicate property %q (first at %s)", pd.Name.Name, prev)
+		}
+		seen[pd.Name.Name] = pd.Name.NamePos
+		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos}
+		if pd.X != nil {
+			if v, ok := c.expr(pd.X, propMode, " in property "+pd.Name.Name); ok {
+				if v.kind == kindInt {
+					c.errorf(pd.X.Pos(), "property %s is an integer expression; expected a CTL formula such as %q", pd.Name.Name, "AG #C <= 1")
+				} else {
+					p.Formula = v.toCTL()
+				}
+			}
+		}
+		c.sys.Properties = append(c.sys.Properties, p)
+	}
+}
+
+// mode says where an expression occurs.
+type mode int
+
+const (
+	guardMode mode = iota // guards: counters of any kind, no temporal operators
+	propMode              // properties: total counters only, CTL allowed
+)
+
+type kind int
+
+const (
+	kindInt  kind = iota // a linear term
+	kindBool             // a Presburger formula
+	kindCTL              // a CTL formula with temporal operators
+)
+
+func (k kind) String() string {
+	return [...]string{kindInt: "an integer expression", kindBool: "a condition", kindCTL: "a temporal formula"}[k]
+}
+
+// value is the meaning of an expression.
+type value struct {
+	kind kind
+	t    presburger.Term
+	f    presburger.Formula
+	c    ctl.Formula
+}
+
+func (v value) toCTL() ctl.Formula {
+	if v.kind == kindBool {
+		return ctl.Atom{P: v.f}
+	}
+	return v.c
+}
+
+// fits reports whether every coefficient and the constant of t is within
+// MaxConstant. Operands within the limit cannot overflow int64 in one
+// addition or multiplication, so checking after each step is enough.
+func fits(t presburger.Term) bool {
+	if t.Const > MaxConstant || t.Const < -MaxConstant {
+		return false
+	}
+	for _, m := range t.Monos {
+		if m.Coef > MaxConstant || m.Coef < -MaxConstant {
+			return false
+		}
+	}
+	return true
+}
+
+var tempOps = map[Token]ctl.TempOp{AG: ctl.AG, AF: ctl.AF, EG: ctl.EG, EF: ctl.EF, AX: ctl.AX, EX: ctl.EX}
+
+// expr gives the meaning of x. ok is false when an error was reported
+// inside x; the caller then reports nothing more about it.
+func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
+	switch x := x.(type) {
+	case *IntLit:
+		k, err := strconv.ParseInt(x.Lit, 10, 64)
+		if err != nil || k > MaxConstant {
+			c.errorf(x.ValuePos, "integer constant %s is too large (the limit is %d)", x.Lit, MaxConstant)
+			return v, false
+		}
+		return value{kind: kindInt, t: presburger.ConstTerm(k)}, true
+
+	case *NameExpr:
+		switch x.Name {
+		case "n":
+			return value{kind: kindInt, t: presburger.ConstTerm(int64(c.sys.N()))}, true
+		case "true":
+			return value{kind: kindBool, f: presburger.True}, true
+		case "false":
+			return value{kind: kindBool, f: presburger.False}, true
+		}
+		hint := ""
+		if _, isState := c.states[x.Name]; isState {
+			hint = "; write #" + x.Name + " for the number of processes in state " + x.Name
+		}
+		c.errorf(x.NamePos, "unknown name %q%s (expected n, true, false or a counter #S / #S[g])%s", x.Name, where, hint)
+		return v, false
+
+	case *CounterExpr:
+		s, okS := c.state(x.State, where)
+		if x.Group == nil {
+			if !okS {
+				return v, false
+			}
+			return value{kind: kindInt, t: presburger.VarTerm(c.sys.TotalVar(s))}, true
+		}
+		g, okG := c.group(x.Group, where)
+		if m == propMode {
+			c.errorf(x.Hash, "group counter #%s[%s]%s: properties may use total counters only, "+
+				"since symmetry reduction preserves only propositions invariant under permutations of processes",
+				x.State.Name, x.Group.Name, where)
+			return v, false
+		}
+		if !okS || !okG {
+			return v, false
+		}
+		return value{kind: kindInt, t: presburger.VarTerm(c.sys.GroupVar(s, g))}, true
+
+	case *ParenExpr:
+		return c.expr(x.X, m, where)
+
+	case *UnaryExpr:
+		y, ok := c.expr(x.X, m, where)
+		if !ok {
+			return v, false
+		}
+		switch x.Op {
+		case SUB:
+			if y.kind != kindInt {
+				c.errorf(x.OpPos, "operand of unary - is %s, not an integer expression", y.kind)
+				return v, false
+			}
+			return value{kind: kindInt, t: y.t.Scale(-1)}, true
+		case NOT:
+			switch y.kind {
+			case kindInt:
+				c.errorf(x.OpPos, "operand of ! is an integer expression, not a condition")
+				return v, false
+			case kindBool:
+				return value{kind: kindBool, f: presburger.Negation(y.f)}, true
+			}
+			return value{kind: kindCTL, c: ctl.Not{X: y.c}}, true
+		}
+		op := tempOps[x.Op]
+		if m == guardMode {
+			c.errorf(x.OpPos, "temporal operator %s%s: guards are conditions on the current configuration", x.Op, where)
+			return v, false
+		}
+		if y.kind == kindInt {
+			c.errorf(x.OpPos, "operand of %s is an integer expression, not a formula", x.Op)
+			return v, false
+		}
+		return value{kind: kindCTL, c: ctl.Unary{Op: op, X: y.toCTL()}}, true
+
+	case *UntilExpr:
+		q := "E"
+		if x.All {
+			q = "A"
+		}
+		if m == guardMode {
+			c.errorf(x.Quant, "temporal operator %s[p U q]%s: guards are conditions on the current configuration", q, where)
+			return v, false
+		}
+		l, okL := c.expr(x.L, m, where)
+		r, okR := c.expr(x.R, m, where)
+		if !okL || !okR {
+			return v, false
+		}
+		if l.kind == kindInt || r.kind == kindInt {
+			c.errorf(x.Quant, "operands of %s[p U q] must be formulas, not integer expressions", q)
+			return v, false
+		}
+		return value{kind: kindCTL, c: ctl.Until{All: x.All, L: l.toCTL(), R: r.toCTL()}}, true
+
+	case *BinaryExpr:
+		l, okL := c.expr(x.X, m, where)
+		r, okR := c.expr(x.Y, m, where)
+		if !okL || !okR {
+			return v, false
+		}
+		switch x.Op {
+		case ADD, SUB, MUL:
+			if l.kind != kindInt || r.kind != kindInt {
+				c.errorf(x.OpPos, "operands of %s must be integer expressions", x.Op)
+				return v, false
+			}
+			var t presburger.Term
+			switch x.Op {
+			case ADD:
+				t = l.t.Add(r.t)
+			case SUB:
+				t = l.t.Sub(r.t)
+			default:
+				switch {
+				case l.t.IsConst():
+					t = r.t.Scale(l.t.Const)
+				case r.t.IsConst():
+					t = l.t.Scale(r.t.Const)
+				default:
+					c.errorf(x.OpPos, "product of two non-constant expressions; guards are linear (one side of * must be a constant)")
+					return v, false
+				}
+			}
+			if !fits(t) {
+				c.errorf(x.OpPos, "a constant or coefficient after %s exceeds the limit of %d", x.Op, MaxConstant)
+				return v, false
+			}
+			return value{kind: kindInt, t: t}, true
+
+		case EQL, NEQ, LSS, LEQ, GTR, GEQ:
+			if l.kind != kindInt || r.kind != kindInt {
+				c.errorf(x.OpPos, "comparison %s needs integer expressions on both sides", x.Op)
+				return v, false
+			}
+			op := map[Token]presburger.Op{EQL: presburger.Eq, NEQ: presburger.Ne, LSS: presburger.Lt,
+				LEQ: presburger.Le, GTR: presburger.Gt, GEQ: presburger.Ge}[x.Op]
+			return value{kind: kindBool, f: presburger.Compare(l.t, op, r.t)}, true
+
+		case AND, OR, IMPLIES:
+			if l.kind == kindInt || r.kind == kindInt {
+				c.errorf(x.OpPos, "operands of %s must be conditions, not integer expressions", x.Op)
+				return v, false
+			}
+			if l.kind == kindBool && r.kind == kindBool {
+				var f presburger.Formula
+				switch x.Op {
+				case AND:
+					f = presburger.Conj(l.f, r.f)
+				case OR:
+					f = presburger.Disj(l.f, r.f)
+				default:
+					f = presburger.Implies(l.f, r.f)
+				}
+				return value{kind: kindBool, f: f}, true
+			}
+			op := map[Token]ctl.BinOp{AND: ctl.And, OR: ctl.Or, IMPLIES: ctl.Implies}[x.Op]
+			return value{kind: kindCTL, c: ctl.Binary{Op: op, L: l.toCTL(), R: r.toCTL()}}, true
+		}
+	}
+	c.errorf(x.Pos(), "internal error: unexpected expression %T", x)
+	return v, false
+}

@@ -1,0 +1,643 @@
+package gsst
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// decoder turns the YAML node tree of a file into a File, reporting every
+// structural problem (wrong kinds, unknown or missing keys) and parsing
+// the guard and property strings.
+type decoder struct {
+	file  string
+	lines []string // source lines, without line terminators
+	errs  ErrorList
+}
+
+func (d *decoder) pos(n *yaml.Node) Pos { return Pos{d.file, n.Line, n.Column} }
+
+func (d *decoder) errorf(pos Pos, format string, args ...any) {
+	d.errs.Add(pos, format, args...)
+}
+
+var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// decodeYAML parses src into its root node. It returns nil after
+// reporting an error when src is not a single YAML document holding a
+// mapping.
+func (d *decoder) decodeYAML(src []byte) (root *yaml.Node) {
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	err := func() (err error) {
+		// The YAML library is not ours; whatever it does with hostile
+		// input must not take the caller down.
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("yaml: invalid input (%v)", r)
+			}
+		}()
+		err = dec.Decode(&doc)
+		if err == nil {
+			var extra yaml.Node
+			switch e := dec.Decode(&extra); {
+			case e == nil:
+				d.errorf(Pos{d.file, extra.Line, extra.Column}, "more than one YAML document; a GSST file holds exactly one")
+			case !errors.Is(e, io.EOF):
+				err = e
+			}
+		}
+		return err
+	}()
+	if errors.Is(err, io.EOF) {
+		d.errorf(Pos{d.file, 1, 1}, "empty file: expected a mapping with keys states, groups, init, transitions")
+		return nil
+	}
+	if err != nil {
+		d.yamlError(err)
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		d.errorf(Pos{d.file, 1, 1}, "empty file: expected a mapping with keys states, groups, init, transitions")
+		return nil
+	}
+	root = doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		d.errorf(d.pos(root), "empty file: expected a mapping with keys states, groups, init, transitions")
+		return nil
+	}
+	return root
+}
+
+// yamlError reports an error of the YAML library, lifting "line N" out of
+// its message. The library gives no column, so the error points at the
+// start of the line.
+func (d *decoder) yamlError(err error) {
+	var te *yaml.TypeError
+	var msgs []string
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	for _, msg := range msgs {
+		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			d.errorf(Pos{d.file, line, 1}, "invalid YAML: %s", m[2])
+			continue
+		}
+		d.errorf(Pos{File: d.file}, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+	}
+}
+
+// kindName describes a node's kind for error messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "a YAML node"
+}
+
+// want checks that n has kind k, reporting what was expected otherwise.
+// Aliases are refused everywhere: they would let a file refer to one
+// piece of text from two places, which no part of the format needs.
+func (d *decoder) want(n *yaml.Node, k yaml.Kind, what string) bool {
+	if n.Kind == k {
+		return true
+	}
+	if n.Kind == yaml.AliasNode {
+		d.errorf(d.pos(n), "YAML aliases are not supported (expected %s)", what)
+		return false
+	}
+	d.errorf(d.pos(n), "expected %s, found %s", what, kindName(n))
+	return false
+}
+
+// pair is one key: value entry of a mapping.
+type pair struct {
+	key, val *yaml.Node
+}
+
+// pairs returns the entries of mapping n in file order, reporting keys
+// that are not scalars and keys given twice (yaml.v3 does not reject
+// duplicate keys when decoding into nodes).
+func (d *decoder) pairs(n *yaml.Node, what string) []pair {
+	var out []pair
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !d.want(k, yaml.ScalarNode, what+" key") {
+			continue
+		}
+		if seen[k.Value] {
+			d.errorf(d.pos(k), "duplicate key %q in %s", k.Value, what)
+			continue
+		}
+		seen[k.Value] = true
+		out = append(out, pair{k, v})
+	}
+	return out
+}
+
+// fields splits a mapping into its known keys, reporting unknown ones.
+func (d *decoder) fields(n *yaml.Node, what string, known ...string) map[string]pair {
+	out := map[string]pair{}
+	for _, p := range d.pairs(n, what) {
+		ok := false
+		for _, k := range known {
+			if p.key.Value == k {
+				ok = true
+			}
+		}
+		if !ok {
+			d.errorf(d.pos(p.key), "unknown key %q in %s (known keys: %s)", p.key.Value, what, strings.Join(known, ", "))
+			continue
+		}
+		out[p.key.Value] = p
+	}
+	return out
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// ident reads a scalar naming a state or group.
+func (d *decoder) ident(n *yaml.Node, what string) *Ident {
+	if !d.want(n, yaml.ScalarNode, what) {
+		return nil
+	}
+	if !identRE.MatchString(n.Value) {
+		d.errorf(d.pos(n), "%s %q is not a name (letters, digits and _, not starting with a digit)", what, n.Value)
+		return nil
+	}
+	return &Ident{d.pos(n), n.Value}
+}
+
+// integer reads an integer scalar.
+func (d *decoder) integer(n *yaml.Node, what string) (int64, bool) {
+	if !d.want(n, yaml.ScalarNode, what) {
+		return 0, false
+	}
+	if n.Tag != "!!int" {
+		d.errorf(d.pos(n), "expected %s (an integer), found %s", what, kindName(n))
+		return 0, false
+	}
+	var v int64
+	if err := n.Decode(&v); err != nil {
+		d.errorf(d.pos(n), "%s %s is out of range", what, n.Value)
+		return 0, false
+	}
+	return v, true
+}
+
+// text reads a scalar holding a guard or property. A null scalar gets a
+// hint: an unquoted guard starting with # is a YAML comment.
+// The error points at the key, since a missing value has no place of its
+// own.
+func (d *decoder) text(key, n *yaml.Node, what string) (string, bool) {
+	if !d.want(n, yaml.ScalarNode, what) {
+		return "", false
+	}
+	if n.Tag == "!!null" && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		d.errorf(d.pos(key), "missing %s (quote it: in YAML an unquoted # starts a comment)", what)
+		return "", false
+	}
+	return n.Value, true
+}
+
+// decodeFile decodes the root mapping.
+func (d *decoder) decodeFile(root *yaml.Node) *File {
+	f := &File{Pos: d.pos(root)}
+	if !d.want(root, yaml.MappingNode, "a mapping with keys states, groups, init, transitions") {
+		return nil
+	}
+	m := d.fields(root, "the GSST", "name", "states", "groups", "init", "transitions", "properties")
+	for _, k := range []string{"states", "groups", "init", "transitions"} {
+		if _, ok := m[k]; !ok {
+			d.errorf(f.Pos, "missing key %q", k)
+		}
+	}
+	if p, ok := m["name"]; ok {
+		if d.want(p.val, yaml.ScalarNode, "a name") {
+			f.Name, f.NamePos = p.val.Value, d.pos(p.val)
+		}
+	}
+	f.StatesBad, f.GroupsBad = true, true
+	if p, ok := m["states"]; ok && d.want(p.val, yaml.SequenceNode, "a list of state names") {
+		f.StatesBad = false
+		if len(p.val.Content) == 0 {
+			d.errorf(d.pos(p.val), "empty list of states")
+		}
+		for _, s := range p.val.Content {
+			if id := d.ident(s, "state name"); id != nil {
+				f.States = append(f.States, id)
+			}
+		}
+	}
+	if p, ok := m["groups"]; ok && d.want(p.val, yaml.MappingNode, "a mapping from group names to sizes") {
+		f.GroupsBad = false
+		if len(p.val.Content) == 0 {
+			d.errorf(d.pos(p.val), "no groups: a system needs at least one process")
+		}
+		for _, q := range d.pairs(p.val, "groups") {
+			name := d.ident(q.key, "group name")
+			size, ok := d.integer(q.val, "a group size")
+			// A group with a bad size is still declared, so that its
+			// uses elsewhere do not add "unknown group" errors.
+			if name != nil {
+				f.Groups = append(f.Groups, &GroupDecl{Name: name, Size: size, SizePos: d.pos(q.val), SizeOK: ok})
+			}
+		}
+	}
+	if p, ok := m["init"]; ok {
+		f.Init = d.decodeInit(p.key, p.val)
+	}
+	if p, ok := m["transitions"]; ok && d.want(p.val, yaml.SequenceNode, "a list of transitions") {
+		for _, t := range p.val.Content {
+			if td := d.decodeTransition(t); td != nil {
+				f.Transitions = append(f.Transitions, td)
+			}
+		}
+	}
+	if p, ok := m["properties"]; ok {
+		// "properties:" with nothing after it means no properties.
+		if !(p.val.Kind == yaml.ScalarNode && p.val.Tag == "!!null") &&
+			d.want(p.val, yaml.MappingNode, "a mapping from property names to CTL formulas") {
+			for _, q := range d.pairs(p.val, "properties") {
+				f.Properties = append(f.Properties, d.decodeProperty(q))
+			}
+		}
+	}
+	return f
+}
+
+var propNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+func (d *decoder) decodeProperty(q pair) *PropDecl {
+	pd := &PropDecl{Name: &Ident{d.pos(q.key), q.key.Value}, Pos: d.pos(q.val)}
+	if !propNameRE.MatchString(q.key.Value) {
+		d.errorf(d.pos(q.key), "property name %q is not a name (letters, digits, _ and -, not starting with a digit or -)", q.key.Value)
+	}
+	text, ok := d.text(q.key, q.val, "property")
+	if !ok {
+		return pd
+	}
+	pd.Text = text
+	pd.X = d.parseString(q.val)
+	return pd
+}
+
+func (d *decoder) decodeInit(key, n *yaml.Node) *InitDecl {
+	in := &InitDecl{Pos: d.pos(key)}
+	if n.Kind == yaml.ScalarNode {
+		in.All = d.ident(n, "initial state")
+		if in.All == nil {
+			return nil
+		}
+		return in
+	}
+	if !d.want(n, yaml.MappingNode, "an initial state, or a mapping from group names to initial states") {
+		return nil
+	}
+	for _, q := range d.pairs(n, "init") {
+		gi := &GroupInit{Group: d.ident(q.key, "group name")}
+		switch q.val.Kind {
+		case yaml.ScalarNode:
+			gi.State = d.ident(q.val, "initial state")
+		case yaml.MappingNode:
+			for _, c := range d.pairs(q.val, "init of group "+q.key.Value) {
+				st := d.ident(c.key, "state name")
+				cnt, ok := d.integer(c.val, "a number of processes")
+				if st != nil && ok {
+					gi.Counts = append(gi.Counts, &InitCount{State: st, Count: cnt, CountPos: d.pos(c.val)})
+				}
+			}
+			if len(q.val.Content) == 0 {
+				d.errorf(d.pos(q.val), "empty initial distribution for group %q", q.key.Value)
+			}
+		default:
+			d.want(q.val, yaml.ScalarNode, "an initial state, or a mapping from states to numbers of processes")
+		}
+		if gi.Group != nil {
+			in.Groups = append(in.Groups, gi)
+		}
+	}
+	return in
+}
+
+func (d *decoder) decodeTransition(n *yaml.Node) *TransDecl {
+	if !d.want(n, yaml.MappingNode, "a transition {from: U, to: V, guard: ...}") {
+		return nil
+	}
+	td := &TransDecl{Pos: d.pos(n)}
+	m := d.fields(n, "transition", "from", "to", "guard")
+	for _, k := range []string{"from", "to"} {
+		p, ok := m[k]
+		if !ok {
+			d.errorf(td.Pos, "transition without %q", k)
+			continue
+		}
+		id := d.ident(p.val, "state name")
+		if k == "from" {
+			td.From = id
+		} else {
+			td.To = id
+		}
+	}
+	p, ok := m["guard"]
+	if !ok {
+		return td
+	}
+	td.Guarded = true
+	g := p.val
+	if g.Kind == yaml.MappingNode {
+		if len(g.Content) == 0 {
+			d.errorf(d.pos(g), "empty guard mapping: no group could take this transition (leave the transition out instead)")
+		}
+		for _, q := range d.pairs(g, "guard") {
+			gd := &GuardDecl{KeyPos: d.pos(q.key), Pos: d.pos(q.val)}
+			gd.Groups = d.groupList(q.key)
+			text, ok := d.text(q.key, q.val, "guard")
+			if ok {
+				gd.Text = text
+				gd.X = d.parseString(q.val)
+			}
+			td.Guards = append(td.Guards, gd)
+		}
+		return td
+	}
+	gd := &GuardDecl{Shared: true, KeyPos: d.pos(p.key), Pos: d.pos(g)}
+	if g.Kind != yaml.ScalarNode && g.Kind != yaml.AliasNode {
+		d.errorf(d.pos(g), "expected a guard string, or a mapping from groups to guard strings, found %s", kindName(g))
+		return td
+	}
+	text, ok := d.text(p.key, g, "guard")
+	if ok {
+		gd.Text = text
+		gd.X = d.parseString(g)
+	}
+	td.Guards = append(td.Guards, gd)
+	return td
+}
+
+// groupList splits a guard key "a, b" into group names, with exact
+// positions when the key sits on one line as written.
+func (d *decoder) groupList(k *yaml.Node) []*Ident {
+	pos := d.offsets(k)
+	var out []*Ident
+	start := 0
+	for i := 0; i <= len(k.Value); i++ {
+		if i < len(k.Value) && k.Value[i] != ',' {
+			continue
+		}
+		part := k.Value[start:i]
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		name := strings.TrimSpace(part)
+		p := pos(start + lead)
+		switch {
+		case name == "":
+			d.errorf(p, "empty group name in guard key %q", k.Value)
+		case !identRE.MatchString(name):
+			d.errorf(p, "group name %q in guard key is not a name", name)
+		default:
+			out = append(out, &Ident{p, name})
+		}
+		start = i + 1
+	}
+	return out
+}
+
+// parseString parses the guard or property held by scalar n, reporting a
+// syntax error at its exact position.
+func (d *decoder) parseString(n *yaml.Node) Expr {
+	x, err := parseExpr(n.Value, d.offsets(n))
+	if err != nil {
+		d.errs = append(d.errs, err)
+		return nil
+	}
+	return x
+}
+
+// offsets returns the map from byte offsets of scalar n's value to file
+// positions. It recomputes where each character of the value sits in the
+// source and checks it against the source text:
+//
+//   - plain scalars and single- or double-quoted scalars on one line map
+//     every character exactly (quotes, ” and backslash escapes are taken
+//     into account; an escape maps to its backslash);
+//   - literal block scalars (|) map each value line to its source line,
+//     after the block's indentation;
+//   - anything else (folded block scalars, flow scalars spanning lines,
+//     tagged scalars) maps every offset to the start of the scalar.
+//
+// Columns count characters, as yaml.v3 does.
+func (d *decoder) offsets(n *yaml.Node) func(off int) Pos {
+	start := d.pos(n)
+	fallback := func(int) Pos { return start }
+	if n.Line < 1 || n.Line > len(d.lines) || n.Column < 1 {
+		return fallback
+	}
+	var cols []Pos
+	switch {
+	case n.Style&yaml.TaggedStyle != 0:
+	case n.Style&yaml.LiteralStyle != 0:
+		cols = d.literalOffsets(n)
+	case n.Style&yaml.FoldedStyle != 0:
+	case n.Style&yaml.DoubleQuotedStyle != 0:
+		cols = d.quotedOffsets(n, '"')
+	case n.Style&yaml.SingleQuotedStyle != 0:
+		cols = d.quotedOffsets(n, '\'')
+	default:
+		cols = d.plainOffsets(n)
+	}
+	if cols == nil {
+		return fallback
+	}
+	return func(off int) Pos {
+		if off < 0 || off >= len(cols) {
+			return start
+		}
+		return cols[off]
+	}
+}
+
+// lineFrom returns the rest of source line l (1-based) from character
+// column col (1-based), or ok false when there is no such place.
+func (d *decoder) lineFrom(l, col int) (string, bool) {
+	if l < 1 || l > len(d.lines) {
+		return "", false
+	}
+	s := d.lines[l-1]
+	for c := 1; c < col; c++ {
+		if s == "" {
+			return "", false
+		}
+		_, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+	}
+	return s, true
+}
+
+func (d *decoder) plainOffsets(n *yaml.Node) []Pos {
+	raw, ok := d.lineFrom(n.Line, n.Column)
+	if !ok || !strings.HasPrefix(raw, n.Value) {
+		return nil
+	}
+	return runeCols(n.Value, Pos{d.file, n.Line, n.Column})
+}
+
+// runeCols maps each byte offset of s (and len(s)) to the column of its
+// character, s starting at p.
+func runeCols(s string, p Pos) []Pos {
+	out := make([]Pos, len(s)+1)
+	col := p.Col
+	for i, r := range s {
+		for j := 0; j < utf8.RuneLen(r) && i+j < len(s); j++ {
+			out[i+j] = Pos{p.File, p.Line, col}
+		}
+		col++
+	}
+	// Invalid UTF-8 decodes as one-byte runes above, so every offset is set.
+	out[len(s)] = Pos{p.File, p.Line, col}
+	return out
+}
+
+// quotedOffsets maps a quoted scalar on one line, replaying the quoting
+// rules over the source and checking that they give back the value.
+func (d *decoder) quotedOffsets(n *yaml.Node, quote byte) []Pos {
+	raw, ok := d.lineFrom(n.Line, n.Column)
+	if !ok || raw == "" || raw[0] != quote {
+		return nil
+	}
+	var val []byte
+	var out []Pos
+	col := n.Column + 1
+	i := 1
+	for {
+		if i >= len(raw) {
+			return nil // the scalar continues on the next line
+		}
+		c := raw[i]
+		p := Pos{d.file, n.Line, col}
+		switch {
+		case c == quote && quote == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
+			val = append(val, '\'')
+			out = append(out, p)
+			i += 2
+			col += 2
+			continue
+		case c == quote:
+			if string(val) != n.Value {
+				return nil
+			}
+			return append(out, p)
+		case c == '\\' && quote == '"':
+			// The decoded bytes of an escape all map to its backslash.
+			// Rather than re-implementing every YAML escape, find the
+			// escape's length and let the final comparison with the
+			// value catch any disagreement.
+			if i+1 >= len(raw) {
+				return nil
+			}
+			size := 2
+			switch raw[i+1] {
+			case 'x':
+				size = 4
+			case 'u':
+				size = 6
+			case 'U':
+				size = 10
+			}
+			if i+size > len(raw) {
+				return nil
+			}
+			dec, err := decodeEscape(raw[i : i+size])
+			if err != nil {
+				return nil
+			}
+			for range len(dec) {
+				out = append(out, p)
+			}
+			val = append(val, dec...)
+			i += size
+			col += size
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(raw[i:])
+		for range size {
+			out = append(out, p)
+		}
+		val = append(val, raw[i:i+size]...)
+		i += size
+		col++
+	}
+}
+
+// decodeEscape decodes one double-quoted YAML escape by asking the YAML
+// library itself, so the two cannot disagree.
+func decodeEscape(esc string) (string, error) {
+	var s string
+	err := yaml.Unmarshal([]byte(`"`+esc+`"`), &s)
+	return s, err
+}
+
+// literalOffsets maps a literal block scalar: value line k sits on source
+// line n.Line+1+k after the indentation.
+func (d *decoder) literalOffsets(n *yaml.Node) []Pos {
+	out := make([]Pos, 0, len(n.Value)+1)
+	lines := strings.Split(n.Value, "\n")
+	for k, l := range lines {
+		srcLine := n.Line + 1 + k
+		var p Pos
+		if l == "" {
+			// An empty value line: point after the indentation of the
+			// source line if there is one, else at its start.
+			p = Pos{d.file, srcLine, 1}
+			if srcLine <= len(d.lines) {
+				s := d.lines[srcLine-1]
+				p.Col = 1 + utf8.RuneCountInString(s)
+			}
+			out = append(out, p)
+			continue
+		}
+		if srcLine > len(d.lines) {
+			return nil
+		}
+		s := d.lines[srcLine-1]
+		if !strings.HasSuffix(s, l) || strings.TrimLeft(s[:len(s)-len(l)], " ") != "" {
+			return nil
+		}
+		cols := runeCols(l, Pos{d.file, srcLine, 1 + len(s) - len(l)})
+		out = append(out, cols...) // the last entry stands for the "\n"
+	}
+	// One entry per byte and one past the end: the loop added one per
+	// line terminator plus one at the end.
+	if len(out) != len(n.Value)+1 {
+		return nil
+	}
+	return out
+}
+
+// splitLines splits src into lines without terminators.
+func splitLines(src []byte) []string {
+	// YAML breaks lines at \r\n, \n and a lone \r.
+	s := strings.ReplaceAll(string(src), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.Split(s, "\n")
+}

@@ -1,0 +1,38 @@
+// Package gsst reads generalized synchronization skeleton templates
+// (GSSTs, Definition 2 of Wei, Gurfinkel and Chechik) written in YAML and
+// turns them into checked systems.
+//
+// A GSST describes n processes that share a finite set of local states and
+// move one at a time along local transitions U -> V. The processes are
+// split into groups of identical processes; a transition may guard each
+// group (or each set of groups) differently, which is what makes a system
+// "similar but not identical". Guards are linear conditions on counters:
+// #S is the number of processes in state S, #S[g] the number of processes
+// of group g in S, and n the number of processes. Properties are CTL
+// formulas over total counters only. docs/gsst-format.md describes the
+// format in full.
+//
+// The package works in three layers, as go/scanner, go/parser and
+// go/types do:
+//
+//   - The file is decoded into yaml.Node trees, which keep the line and
+//     column of every scalar, and read into a syntax tree (File, with Expr
+//     nodes for guards and properties) by ParseFile. Structural mistakes
+//     (a list where a mapping belongs, an unknown or missing key) are
+//     reported here.
+//   - Guard and property strings are split into tokens and parsed by a
+//     hand-written recursive-descent parser. Byte offsets inside a string
+//     are mapped back to the file, so an error points at the exact
+//     character even inside a quoted YAML scalar.
+//   - A checker resolves state and group names, tells integer expressions
+//     from conditions and temporal formulas, folds constants with limits
+//     (no value above MaxConstant, no silent overflow) and builds the
+//     System: guards become presburger.Formula over System.TotalVar and
+//     System.GroupVar with n replaced by its value, properties become
+//     ctl.Formula whose atoms use total counters only.
+//
+// Parse runs all three. It never stops at the first error: the result is
+// an ErrorList with every error of the file, sorted by position and
+// printed one per line as "file:line:col: message". Columns count
+// characters (Unicode code points), as the YAML library does.
+package gsst

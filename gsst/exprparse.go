@@ -1,0 +1,283 @@
+package gsst
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Grammar of guard and property strings, lowest precedence first:
+//
+//	expr    = or [ "->" expr ]                     (right-associative)
+//	or      = and { ("|" | "||") and }
+//	and     = unary { ("&" | "&&") unary }
+//	unary   = ("!" | "AG" | "AF" | "EG" | "EF" | "AX" | "EX") unary | cmp
+//	cmp     = sum [ ("=" | "==" | "!=" | "<" | "<=" | ">" | ">=") sum ]
+//	sum     = product { ("+" | "-") product }
+//	product = neg { "*" neg }
+//	neg     = "-" neg | primary
+//	primary = INT | "n" | "true" | "false" | "#" STATE [ "[" GROUP "]" ]
+//	        | "(" expr ")" | ("A" | "E") "[" expr "U" expr "]"
+//
+// "!" and the unary temporal operators sit between "&" and the
+// comparisons, so "!#C = 0" is "!(#C = 0)" and "AG p -> q" is
+// "(AG p) -> q", as in NuSMV. Comparisons do not associate: "a < b < c"
+// is an error. The parser is purely syntactic; the checker decides which
+// subexpressions are integers and which are formulas.
+
+// maxDepth bounds the nesting of an expression, so that a hostile input
+// cannot exhaust the stack.
+const maxDepth = 500
+
+// exprParser parses one expression string. pos maps a byte offset of the
+// string to a file position.
+type exprParser struct {
+	sc    scanner
+	pos   func(off int) Pos
+	tok   Token
+	off   int
+	lit   string
+	depth int
+	err   *Error
+}
+
+// bailout is the panic value that unwinds the parser after the first
+// syntax error; it never leaves parseExpr.
+type bailout struct{}
+
+// parseExpr parses src. On a syntax error it returns nil and the error.
+func parseExpr(src string, pos func(off int) Pos) (x Expr, err *Error) {
+	p := &exprParser{sc: scanner{src: src}, pos: pos}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			x, err = nil, p.err
+		}
+	}()
+	p.next()
+	if p.tok == EOF {
+		p.errorf(p.off, "empty expression")
+	}
+	x = p.expr()
+	if p.tok != EOF {
+		p.errorf(p.off, "expected operator or end of expression, found %s", p.describe())
+	}
+	return x, nil
+}
+
+// ParseExpr parses a guard or property string on its own, with positions
+// counted from line 1, column 1 of src (columns in characters). It checks
+// syntax only; names and types are checked when the string is part of a
+// file given to Parse.
+func ParseExpr(src string) (Expr, error) {
+	x, err := parseExpr(src, func(off int) Pos {
+		return Pos{Line: 1, Col: 1 + utf8.RuneCountInString(src[:off])}
+	})
+	if err != nil {
+		return nil, ErrorList{err}
+	}
+	return x, nil
+}
+
+func (p *exprParser) next() {
+	p.tok, p.off, p.lit = p.sc.next()
+	if p.tok == ILLEGAL {
+		p.errorf(p.off, "unexpected %s", p.lit)
+	}
+}
+
+func (p *exprParser) errorf(off int, format string, args ...any) {
+	p.err = &Error{Pos: p.pos(off), Msg: fmt.Sprintf(format, args...)}
+	panic(bailout{})
+}
+
+// describe names the current token for an error message.
+func (p *exprParser) describe() string {
+	switch p.tok {
+	case EOF:
+		return "end of expression"
+	case INT:
+		return "integer " + p.lit
+	case IDENT:
+		return fmt.Sprintf("name %q", p.lit)
+	}
+	return fmt.Sprintf("%q", p.lit)
+}
+
+func (p *exprParser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.errorf(p.off, "expression nested too deeply (more than %d levels)", maxDepth)
+	}
+}
+
+func (p *exprParser) leave() { p.depth-- }
+
+func (p *exprParser) expect(tok Token, what string) int {
+	off := p.off
+	if p.tok != tok {
+		p.errorf(off, "expected %s, found %s", what, p.describe())
+	}
+	p.next()
+	return off
+}
+
+func (p *exprParser) expr() Expr {
+	p.enter()
+	defer p.leave()
+	x := p.or()
+	if p.tok == IMPLIES {
+		off := p.off
+		p.next()
+		y := p.expr()
+		x = &BinaryExpr{X: x, OpPos: p.pos(off), Op: IMPLIES, Y: y}
+	}
+	return x
+}
+
+func (p *exprParser) or() Expr {
+	x := p.and()
+	for p.tok == OR {
+		off := p.off
+		p.next()
+		y := p.and()
+		x = &BinaryExpr{X: x, OpPos: p.pos(off), Op: OR, Y: y}
+	}
+	return x
+}
+
+func (p *exprParser) and() Expr {
+	x := p.unary()
+	for p.tok == AND {
+		off := p.off
+		p.next()
+		y := p.unary()
+		x = &BinaryExpr{X: x, OpPos: p.pos(off), Op: AND, Y: y}
+	}
+	return x
+}
+
+func (p *exprParser) unary() Expr {
+	p.enter()
+	defer p.leave()
+	op := NOT
+	switch {
+	case p.tok == NOT:
+	case p.tok == IDENT && temporalOps[p.lit] != 0:
+		op = temporalOps[p.lit]
+	default:
+		return p.cmp()
+	}
+	off := p.off
+	p.next()
+	x := p.unary()
+	return &UnaryExpr{OpPos: p.pos(off), Op: op, X: x}
+}
+
+func isComparison(t Token) bool { return t >= EQL && t <= GEQ }
+
+func (p *exprParser) cmp() Expr {
+	x := p.sum()
+	if !isComparison(p.tok) {
+		return x
+	}
+	op, off := p.tok, p.off
+	p.next()
+	y := p.sum()
+	if isComparison(p.tok) {
+		p.errorf(p.off, "comparison operators do not associate: parenthesise %q", p.lit)
+	}
+	return &BinaryExpr{X: x, OpPos: p.pos(off), Op: op, Y: y}
+}
+
+func (p *exprParser) sum() Expr {
+	x := p.product()
+	for p.tok == ADD || p.tok == SUB {
+		op, off := p.tok, p.off
+		p.next()
+		y := p.product()
+		x = &BinaryExpr{X: x, OpPos: p.pos(off), Op: op, Y: y}
+	}
+	return x
+}
+
+func (p *exprParser) product() Expr {
+	x := p.neg()
+	for p.tok == MUL {
+		off := p.off
+		p.next()
+		y := p.neg()
+		x = &BinaryExpr{X: x, OpPos: p.pos(off), Op: MUL, Y: y}
+	}
+	return x
+}
+
+func (p *exprParser) neg() Expr {
+	if p.tok != SUB {
+		return p.primary()
+	}
+	p.enter()
+	defer p.leave()
+	off := p.off
+	p.next()
+	x := p.neg()
+	return &UnaryExpr{OpPos: p.pos(off), Op: SUB, X: x}
+}
+
+func (p *exprParser) primary() Expr {
+	off := p.off
+	switch p.tok {
+	case INT:
+		lit := p.lit
+		for i := 0; i < len(lit); i++ {
+			if !isDigit(lit[i]) {
+				p.errorf(off, "malformed integer %q (only decimal digits are allowed)", lit)
+			}
+		}
+		p.next()
+		return &IntLit{ValuePos: p.pos(off), Lit: lit}
+	case HASH:
+		p.next()
+		if p.tok != IDENT || p.off != off+1 {
+			// Point right after the #, where the name should be.
+			p.errorf(off+1, "expected a state name right after #, found %s", p.describe())
+		}
+		c := &CounterExpr{Hash: p.pos(off), State: &Ident{p.pos(p.off), p.lit}}
+		p.next()
+		if p.tok == LBRACK {
+			p.next()
+			if p.tok != IDENT {
+				p.errorf(p.off, "expected a group name inside #%s[...], found %s", c.State.Name, p.describe())
+			}
+			c.Group = &Ident{p.pos(p.off), p.lit}
+			p.next()
+			p.expect(RBRACK, "]")
+		}
+		return c
+	case LPAREN:
+		p.next()
+		x := p.expr()
+		p.expect(RPAREN, ")")
+		return &ParenExpr{Lparen: p.pos(off), X: x}
+	case IDENT:
+		name := p.lit
+		p.next()
+		if (name == "A" || name == "E") && p.tok == LBRACK {
+			p.enter()
+			defer p.leave()
+			p.next()
+			l := p.expr()
+			if p.tok != IDENT || p.lit != "U" {
+				p.errorf(p.off, "expected U in %s[p U q], found %s", name, p.describe())
+			}
+			p.next()
+			r := p.expr()
+			p.expect(RBRACK, "] closing "+name+"[p U q]")
+			return &UntilExpr{Quant: p.pos(off), All: name == "A", L: l, R: r}
+		}
+		return &NameExpr{NamePos: p.pos(off), Name: name}
+	}
+	p.errorf(off, "expected operand (integer, n, #S, #S[g], true, false or parenthesised expression), found %s", p.describe())
+	return nil
+}

@@ -1,0 +1,239 @@
+package gsst
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/presburger"
+)
+
+// fuzzSeeds returns the bundled specs and the error test files.
+func fuzzSeeds(f *testing.F) [][]byte { return fuzzSeedsT(f) }
+
+func fuzzSeedsT(f testing.TB) [][]byte {
+	var out [][]byte
+	for _, pat := range []string{"../specs/*.yaml", "testdata/errors/*.yaml"} {
+		files, _ := filepath.Glob(pat)
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			out = append(out, src)
+		}
+	}
+	if len(out) == 0 {
+		f.Fatal("no seed files")
+	}
+	return out
+}
+
+func FuzzParse(f *testing.F) {
+	for _, src := range fuzzSeeds(f) {
+		f.Add(src)
+	}
+	f.Add([]byte(""))
+	f.Add([]byte("states: [N]\n---\n"))
+	f.Add([]byte("states: &a [N]\ninit: *a\n"))
+	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		sys, err := Parse("f.yaml", src)
+		if err != nil {
+			if sys != nil {
+				t.Fatal("system returned with errors")
+			}
+			list, ok := err.(ErrorList)
+			if !ok || len(list) == 0 {
+				t.Fatalf("error %T %v is not a non-empty ErrorList", err, err)
+			}
+			for i, e := range list {
+				if e.Pos.File != "f.yaml" || e.Msg == "" {
+					t.Fatalf("bad error %#v", e)
+				}
+				if i > 0 && (list[i-1].Pos.Line > e.Pos.Line || list[i-1].Pos.Line == e.Pos.Line && list[i-1].Pos.Col > e.Pos.Col) {
+					t.Fatalf("errors not sorted:\n%v", err)
+				}
+			}
+			return
+		}
+		checkSystem(t, sys)
+	})
+}
+
+// checkSystem checks the invariants every accepted System must satisfy.
+func checkSystem(t *testing.T, sys *System) {
+	t.Helper()
+	if len(sys.States) == 0 || len(sys.Groups) == 0 {
+		t.Fatalf("accepted system without states or groups")
+	}
+	if n := sys.N(); n < 1 || n > MaxProcesses {
+		t.Fatalf("n = %d", n)
+	}
+	for g, row := range sys.Init {
+		sum := 0
+		for _, k := range row {
+			if k < 0 {
+				t.Fatalf("negative init count")
+			}
+			sum += k
+		}
+		if sum != sys.Groups[g].Size {
+			t.Fatalf("init of group %d places %d of %d", g, sum, sys.Groups[g].Size)
+		}
+	}
+	seen := map[[2]int]bool{}
+	for i := range sys.Transitions {
+		tr := &sys.Transitions[i]
+		if tr.From == tr.To || seen[[2]int{tr.From, tr.To}] {
+			t.Fatalf("self-loop or duplicate transition accepted")
+		}
+		seen[[2]int{tr.From, tr.To}] = true
+		owner := map[int]bool{}
+		for _, b := range tr.Blocks {
+			for _, g := range b.Groups {
+				if g < 0 || g >= len(sys.Groups) || owner[g] {
+					t.Fatalf("bad or repeated group %d in blocks", g)
+				}
+				owner[g] = true
+			}
+			for _, v := range presburger.FreeVars(b.Guard) {
+				if int(v) >= sys.NumVars() {
+					t.Fatalf("guard uses variable %d outside the system", v)
+				}
+			}
+		}
+	}
+	for _, p := range sys.Properties {
+		if p.Formula == nil {
+			t.Fatalf("property %s without formula", p.Name)
+		}
+		for _, a := range ctl.Atoms(p.Formula) {
+			if !sys.IsTotal(a) {
+				t.Fatalf("property %s uses group counters", p.Name)
+			}
+		}
+	}
+}
+
+// exprSystem is the fixed system that FuzzExpr checks expressions against.
+func exprSystem(t testing.TB) *System {
+	sys, err := Parse("e.yaml", []byte("states: [N, T, C]\ngroups: {r: 1, w: 2}\ninit: N\ntransitions: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// checkIn checks x as a guard or property of sys.
+func checkIn(sys *System, x Expr, m mode) (value, ErrorList) {
+	c := &checker{sys: sys, states: map[string]int{}, groups: map[string]int{}}
+	for i, s := range sys.States {
+		c.states[s] = i
+	}
+	for i, g := range sys.Groups {
+		c.groups[g.Name] = i
+	}
+	v, ok := c.expr(x, m, "")
+	if ok != (len(c.errs) == 0) {
+		panic("expr: ok disagrees with the error list")
+	}
+	return v, c.errs
+}
+
+// withinLimits reports whether every constant of f could be written in a
+// guard (printing can produce constants up to twice MaxConstant, as in
+// "#C + 1000000000 = -1000000000", which prints as "#C = -2000000000").
+func withinLimits(f presburger.Formula) bool {
+	ok := true
+	var walk func(presburger.Formula)
+	walk = func(f presburger.Formula) {
+		switch f := f.(type) {
+		case presburger.Cmp:
+			ok = ok && fits(f.T)
+		case presburger.Not:
+			walk(f.F)
+		case presburger.And:
+			for _, g := range f {
+				walk(g)
+			}
+		case presburger.Or:
+			for _, g := range f {
+				walk(g)
+			}
+		}
+	}
+	walk(f)
+	return ok
+}
+
+func FuzzExpr(f *testing.F) {
+	for _, src := range fuzzSeeds(f) {
+		// Every quoted string of the seed files, guards and properties.
+		for _, part := range strings.Split(string(src), `"`)[1:] {
+			f.Add(part)
+		}
+	}
+	for _, s := range []string{
+		"#C = 0 & #T[w] = 0", "AG p -> q", "!a & b", "a | b & c", "a -> b -> c",
+		"A[#N >= 1 U #C = 1]", "E[true U AG EF #C = n]", "2*#C + #T*3 <= n - 1",
+		"#C + 1000000000 = -1000000000", "1000000000*1000000000*#C = 0", "((((#C))))=0",
+		"-(-(#C)) != --1", "# C", "#C[", "A[p", "é", "\xff", "1 < 2 < 3",
+	} {
+		f.Add(s)
+	}
+	sys := exprSystem(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		x, err := ParseExpr(s)
+		if err != nil {
+			if x != nil || len(err.(ErrorList)) != 1 {
+				t.Fatalf("bad error result %v", err)
+			}
+			return
+		}
+		if g, errs := checkIn(sys, x, guardMode); len(errs) == 0 && g.kind == kindBool {
+			// Printing the guard and parsing it again gives the same
+			// function on every configuration.
+			text := presburger.Format(g.f, sys.VarName)
+			y, err := ParseExpr(text)
+			if err != nil {
+				t.Fatalf("printed guard %q of %q does not parse: %v", text, s, err)
+			}
+			h, errs := checkIn(sys, y, guardMode)
+			if len(errs) != 0 {
+				if withinLimits(g.f) {
+					t.Fatalf("printed guard %q of %q does not check: %v", text, s, errs)
+				}
+				return
+			}
+			configs(sys, func(c [][]int) {
+				val := sys.Valuation(c)
+				if presburger.Eval(g.f, val) != presburger.Eval(h.f, val) {
+					t.Fatalf("guard %q printed as %q differs at %v", s, text, c)
+				}
+			})
+		}
+		if p, errs := checkIn(sys, x, propMode); len(errs) == 0 && p.kind != kindInt {
+			f := p.toCTL()
+			for _, a := range ctl.Atoms(f) {
+				if !sys.IsTotal(a) {
+					t.Fatalf("property %q has an atom over group counters", s)
+				}
+			}
+			text := ctl.Format(f, sys.VarName)
+			y, err := ParseExpr(text)
+			if err != nil {
+				t.Fatalf("printed property %q of %q does not parse: %v", text, s, err)
+			}
+			q, errs := checkIn(sys, y, propMode)
+			if len(errs) != 0 {
+				return // constants beyond the limit after printing
+			}
+			if again := ctl.Format(q.toCTL(), sys.VarName); again != text {
+				t.Fatalf("property %q printed as %q reprints as %q", s, text, again)
+			}
+		}
+	})
+}
