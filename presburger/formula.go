@@ -228,7 +228,9 @@ func Eval(f Formula, val func(Var) int64) bool {
 }
 
 // Subst replaces every free variable v of f by the term sub(v). Variables
-// bound by an Exists are left alone.
+// bound by an Exists are left alone; one that occurs in the image of a
+// free variable of its body is renamed to a fresh variable, so that the
+// substituted term is not captured.
 func Subst(f Formula, sub func(Var) Term) Formula {
 	switch f := f.(type) {
 	case Bool:
@@ -258,15 +260,86 @@ func Subst(f Formula, sub func(Var) Term) Formula {
 		for _, b := range f.Vars {
 			bound[b.Var] = true
 		}
+		// A bound variable that occurs in the image of a free one would
+		// capture it: rename such bound variables to fresh ones first.
+		introduced := map[Var]bool{}
+		for _, v := range FreeVars(f.Body) {
+			if !bound[v] {
+				for _, m := range sub(v).Monos {
+					introduced[m.Var] = true
+				}
+			}
+		}
+		vars := f.Vars
+		var ren map[Var]Var
+		for i, b := range f.Vars {
+			if !introduced[b.Var] {
+				continue
+			}
+			if ren == nil {
+				ren = map[Var]Var{}
+				vars = append([]Bound(nil), f.Vars...)
+			}
+			if _, ok := ren[b.Var]; !ok {
+				ren[b.Var] = freshVar(f, introduced, ren)
+			}
+			vars[i].Var = ren[b.Var]
+		}
 		body := Subst(f.Body, func(v Var) Term {
+			if r, ok := ren[v]; ok {
+				return VarTerm(r)
+			}
 			if bound[v] {
 				return VarTerm(v)
 			}
 			return sub(v)
 		})
-		return Exists{f.Vars, body}
+		return Exists{vars, body}
 	}
 	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
+
+// freshVar returns a variable above every variable of f (free or bound),
+// of avoid and of the images in ren.
+func freshVar(f Formula, avoid map[Var]bool, ren map[Var]Var) Var {
+	top := Var(-1)
+	see := func(v Var) {
+		if v > top {
+			top = v
+		}
+	}
+	for v := range avoid {
+		see(v)
+	}
+	for _, v := range ren {
+		see(v)
+	}
+	var walk func(Formula)
+	walk = func(f Formula) {
+		switch f := f.(type) {
+		case Cmp:
+			for _, m := range f.T.Monos {
+				see(m.Var)
+			}
+		case Not:
+			walk(f.F)
+		case And:
+			for _, g := range f {
+				walk(g)
+			}
+		case Or:
+			for _, g := range f {
+				walk(g)
+			}
+		case Exists:
+			for _, b := range f.Vars {
+				see(b.Var)
+			}
+			walk(f.Body)
+		}
+	}
+	walk(f)
+	return top + 1
 }
 
 // Rename replaces every free variable v of f by the variable ren(v).
@@ -348,6 +421,10 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 		b.WriteString("!")
 		format(b, f.F, name, 4)
 	case And:
+		if len(f) == 0 { // an empty And is true; "()" would not parse
+			b.WriteString("true")
+			return
+		}
 		paren(2, func() {
 			for i, g := range f {
 				if i > 0 {
@@ -357,6 +434,10 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 			}
 		})
 	case Or:
+		if len(f) == 0 {
+			b.WriteString("false")
+			return
+		}
 		paren(1, func() {
 			for i, g := range f {
 				if i > 0 {

@@ -88,10 +88,12 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 	}
 	size := int64(1)
 	for _, b := range p.Bounds {
-		size *= b.Hi - b.Lo + 1
-		if size > limit || size <= 0 {
+		// Checked by division: a wrapped product could look small.
+		width := b.Hi - b.Lo + 1
+		if width <= 0 || size > limit/width {
 			return Answer{Result: Unknown, Reason: "search space exceeds brute-force limit"}, nil
 		}
+		size *= width
 	}
 	vals := make(map[Var]int64, len(p.Bounds))
 	val := func(v Var) int64 { return vals[v] }

@@ -1,0 +1,108 @@
+package presburger_test
+
+import (
+	"testing"
+
+	pb "github.com/vsym/vsym/presburger"
+)
+
+// isNNFAtom reports whether f may appear as a leaf of an NNF formula.
+func isNNFAtom(f pb.Formula) bool {
+	switch f := f.(type) {
+	case pb.Cmp:
+		return f.Op != pb.Ne
+	case pb.Exists:
+		return isNNF(f.Body)
+	case pb.Not:
+		e, ok := f.F.(pb.Exists)
+		return ok && isNNF(e.Body)
+	}
+	return false
+}
+
+// isNNF checks the shape NNF promises: And/Or over atoms without Ne,
+// negation only in front of an Exists, bodies of Exists in NNF too.
+func isNNF(f pb.Formula) bool {
+	switch f := f.(type) {
+	case pb.Bool:
+		return true
+	case pb.And:
+		for _, g := range f {
+			if !isNNF(g) {
+				return false
+			}
+		}
+		return true
+	case pb.Or:
+		for _, g := range f {
+			if !isNNF(g) {
+				return false
+			}
+		}
+		return true
+	}
+	return isNNFAtom(f)
+}
+
+// TestNormalForms checks on random formulas that NNF and DNF are
+// equivalent to the input under every assignment in range and have the
+// promised shape.
+func TestNormalForms(t *testing.T) {
+	g := newGen(4, 3)
+	for i := 0; i < 400; i++ {
+		bs := g.bounds()
+		f := g.formula(4, g.vars())
+		n := pb.NNF(f)
+		if !isNNF(n) {
+			t.Fatalf("NNF(%s) = %s is not in NNF", pb.Format(f, name), pb.Format(n, name))
+		}
+		d := pb.DNF(f)
+		for _, clause := range d {
+			for _, a := range clause {
+				if !isNNFAtom(a) {
+					t.Fatalf("DNF(%s) has non-atom %s", pb.Format(f, name), pb.Format(a, name))
+				}
+			}
+		}
+		forAll(bs, func(val func(pb.Var) int64) {
+			want := pb.Eval(f, val)
+			if got := pb.Eval(n, val); got != want {
+				t.Fatalf("NNF(%s) = %s: %v, want %v", pb.Format(f, name), pb.Format(n, name), got, want)
+			}
+			got := false
+			for _, clause := range d {
+				if pb.Eval(pb.And(clause), val) {
+					got = true
+					break
+				}
+			}
+			if got != want {
+				t.Fatalf("DNF(%s) = %v: %v, want %v", pb.Format(f, name), d, got, want)
+			}
+		})
+	}
+}
+
+func TestDNFKnown(t *testing.T) {
+	a := pb.Compare(tx, pb.Lt, k(1))
+	b := pb.Compare(ty, pb.Lt, k(1))
+	for _, tc := range []struct {
+		name string
+		f    pb.Formula
+		want int // number of clauses
+	}{
+		{"true", pb.True, 1},
+		{"false", pb.False, 0},
+		{"atom", a, 1},
+		{"ne-splits", pb.Compare(tx, pb.Ne, k(0)), 2},
+		{"and-of-ors", pb.And{pb.Or{a, b}, pb.Or{a, b}}, 4},
+		{"not-and", pb.Not{F: pb.And{a, b}}, 2},
+		{"false-clause-dropped", pb.Or{pb.And{a, pb.False}, b}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := pb.DNF(tc.f); len(got) != tc.want {
+				t.Errorf("DNF has %d clauses, want %d: %v", len(got), tc.want, got)
+			}
+		})
+	}
+}
