@@ -19,6 +19,12 @@ type Model struct {
 	// that is not certified fully virtually symmetric: it then
 	// over-approximates the quotient and verdicts on it are not exact.
 	Certified bool
+
+	// deadlock is Deadlock simplified with the solver, set by Build;
+	// deadlockKey identifies the guards it was computed for, so that a
+	// copy of the model with other transitions does not use it.
+	deadlock    presburger.Formula
+	deadlockKey string
 }
 
 // Transition is the abstract transition of one local transition r: when

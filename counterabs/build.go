@@ -1,0 +1,311 @@
+package counterabs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// An Option tunes Build.
+type Option func(*config)
+
+type config struct {
+	force      bool
+	maxClauses int
+	simplify   bool
+}
+
+// Force builds the model of a system that may not be fully virtually
+// symmetric. Each g_r is then checked to be the existential abstraction of
+// Dom(R_r) (a query with a quantifier), and Model.Certified says whether
+// every transition also passed the certified check. Without Force, Build
+// fails on a transition whose domain is not closed under orbits.
+func Force() Option { return func(c *config) { c.force = true } }
+
+// MaxClauses caps the number of DNF clauses the orbit construction (case
+// c) and the simplifier work with; a guard whose DNF is larger goes to
+// projection, and a projected guard with more clauses is kept unsimplified.
+// The default is 256.
+func MaxClauses(k int) Option {
+	return func(c *config) {
+		if k < 1 {
+			k = 1
+		}
+		c.maxClauses = k
+	}
+}
+
+// Simplify turns the solver-based simplification of g_r on or off (default
+// on). The syntactic clean-up (bound merging, subsumption) always runs.
+func Simplify(on bool) Option { return func(c *config) { c.simplify = on } }
+
+// ErrUnknown is matched (errors.Is) by every error that Build returns
+// because a solver or projector answered Unknown (timeout, cancellation,
+// resource limit). No model is returned then.
+var ErrUnknown = errors.New("solver answered unknown")
+
+// UnknownError reports that the construction or the check of g_r for a
+// transition got an Unknown answer.
+type UnknownError struct {
+	Transition string // "U -> V"
+	What       string // which step was interrupted
+	Reason     string
+}
+
+func (e *UnknownError) Error() string {
+	msg := fmt.Sprintf("counterabs: transition %s: %s: solver answered unknown", e.Transition, e.What)
+	if e.Reason != "" {
+		msg += " (" + e.Reason + ")"
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrUnknown) hold.
+func (e *UnknownError) Is(target error) bool { return target == ErrUnknown }
+
+// NotCertifiedError reports, for a Build without Force, a transition whose
+// domain is not closed under orbits: Witness.Enabled and Witness.Disabled
+// have equal total counters, a process can take the transition in the
+// first and none in the second. The witness has been verified by direct
+// evaluation of the guards.
+type NotCertifiedError struct {
+	Transition *gsst.Transition
+	Name       string
+	Witness    *detect.Witness
+}
+
+func (e *NotCertifiedError) Error() string {
+	return fmt.Sprintf("counterabs: transition %s is not fully virtually symmetric: its domain is not closed under orbits (use Force to build the existential abstraction anyway)", e.Name)
+}
+
+// InternalError reports a g_r that failed its check against the
+// definition: a bug in the construction, the simplifier or a solver. The
+// guard is never used.
+type InternalError struct {
+	Transition string
+	Msg        string
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("counterabs: internal error: transition %s: %s", e.Transition, e.Msg)
+}
+
+// Build returns the counter abstraction of sys. solver decides the check
+// of every g_r (and the simplifier's queries); proj eliminates group
+// counters for guards outside the paper's fragment and may be nil when no
+// guard needs it (an error names the transition otherwise).
+//
+// Without Force, sys must be fully virtually symmetric: Build re-checks
+// every transition and returns a *NotCertifiedError for one that is not.
+// Errors wrapping ErrUnknown mean a solver gave no answer.
+func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj presburger.Projector, opts ...Option) (*Model, error) {
+	cfg := config{maxClauses: 256, simplify: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := validate(sys); err != nil {
+		return nil, err
+	}
+	if solver == nil {
+		return nil, errors.New("counterabs: nil solver")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	b := &builder{ctx: ctx, sys: sys, solver: solver, proj: proj, cfg: cfg, n: sys.N()}
+	m := &Model{System: sys, N: b.n, Init: make([]int, len(sys.States)), Certified: true}
+	for g := range sys.Init {
+		for s, k := range sys.Init[g] {
+			m.Init[s] += k
+		}
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		guard, c, err := b.construct(t)
+		if err != nil {
+			return nil, err
+		}
+		certified, err := b.check(t, guard)
+		if err != nil {
+			return nil, err
+		}
+		m.Certified = m.Certified && certified
+		m.Transitions = append(m.Transitions, Transition{From: t.From, To: t.To, Guard: guard, Case: c, Local: t})
+	}
+	if f, clauses := deadlock(m); clauses == nil {
+		m.deadlock = f
+	} else {
+		var err error
+		m.deadlock, err = b.simplifyClauses(-1, clauses)
+		if err != nil {
+			return nil, err
+		}
+	}
+	m.deadlockKey = guardsKey(m)
+	return m, nil
+}
+
+// Deadlock returns the condition under which no abstract transition is
+// enabled: the conjunction of the negated guards, simplified on the
+// abstract state space (counters in 0..N summing to N), where alone it is
+// meaningful; it is false when every counter vector enables some
+// transition. The engines add a stutter step there so that every path is
+// infinite. A model from Build carries a form simplified with the solver;
+// otherwise the simplification is syntactic.
+func (m *Model) Deadlock() presburger.Formula {
+	if m.deadlock != nil && m.deadlockKey == guardsKey(m) {
+		return m.deadlock
+	}
+	f, clauses := deadlock(m)
+	if clauses == nil {
+		return f
+	}
+	return presburger.Disj(syntactic(clauses, len(m.System.States), m.N, -1, m.System.VarName)...)
+}
+
+// deadlock returns the conjunction of the negated guards of m and, when its
+// DNF is small enough to simplify, that DNF.
+func deadlock(m *Model) (presburger.Formula, [][]presburger.Formula) {
+	parts := make([]presburger.Formula, len(m.Transitions))
+	for i, t := range m.Transitions {
+		parts[i] = negate(t.Guard)
+	}
+	f := presburger.Conj(parts...)
+	if dnfSize(f, maxDeadlockClauses) > maxDeadlockClauses {
+		return f, nil
+	}
+	return f, presburger.DNF(f)
+}
+
+const maxDeadlockClauses = 1024
+
+// guardsKey identifies the transitions of m and their guards.
+func guardsKey(m *Model) string {
+	var sb strings.Builder
+	for _, t := range m.Transitions {
+		fmt.Fprintf(&sb, "%d>%d:%s;", t.From, t.To, presburger.Format(t.Guard, func(v presburger.Var) string { return fmt.Sprint("v", int(v)) }))
+	}
+	return sb.String()
+}
+
+// negate pushes a negation down to the atoms (De Morgan), keeping "!="
+// atoms as they are so that the result reads like the guards.
+func negate(f presburger.Formula) presburger.Formula {
+	switch f := f.(type) {
+	case presburger.And:
+		out := make([]presburger.Formula, len(f))
+		for i, g := range f {
+			out[i] = negate(g)
+		}
+		return presburger.Disj(out...)
+	case presburger.Or:
+		out := make([]presburger.Formula, len(f))
+		for i, g := range f {
+			out[i] = negate(g)
+		}
+		return presburger.Conj(out...)
+	}
+	return presburger.Negation(f)
+}
+
+// Domain returns the abstract state space as a formula over the counters:
+// every counter in 0..N and their sum equal to N.
+func (m *Model) Domain() presburger.Formula {
+	return domain(len(m.System.States), m.N)
+}
+
+func domain(states, n int) presburger.Formula {
+	var sum presburger.Term
+	parts := make([]presburger.Formula, 0, 2*states+1)
+	for s := 0; s < states; s++ {
+		x := presburger.VarTerm(presburger.Var(s))
+		sum = sum.Add(x)
+		parts = append(parts,
+			presburger.Compare(x, presburger.Ge, presburger.ConstTerm(0)),
+			presburger.Compare(x, presburger.Le, presburger.ConstTerm(int64(n))))
+	}
+	parts = append(parts, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(n))))
+	return presburger.Conj(parts...)
+}
+
+// builder holds what the construction of every g_r shares.
+type builder struct {
+	ctx    context.Context
+	sys    *gsst.System
+	solver presburger.Solver
+	proj   presburger.Projector
+	cfg    config
+	n      int
+}
+
+// validate rejects systems Build cannot give a meaning to.
+func validate(sys *gsst.System) error {
+	if sys == nil {
+		return errors.New("counterabs: nil system")
+	}
+	m, d := len(sys.States), len(sys.Groups)
+	if m == 0 {
+		return errors.New("counterabs: system has no local state")
+	}
+	n := 0
+	for _, g := range sys.Groups {
+		if g.Size < 0 || g.Size > gsst.MaxProcesses {
+			return fmt.Errorf("counterabs: group %s has size %d", g.Name, g.Size)
+		}
+		n += g.Size
+	}
+	if n > gsst.MaxProcesses {
+		return fmt.Errorf("counterabs: %d processes exceed the limit %d", n, gsst.MaxProcesses)
+	}
+	if len(sys.Init) != d {
+		return fmt.Errorf("counterabs: initial configuration has %d groups, want %d", len(sys.Init), d)
+	}
+	for g, row := range sys.Init {
+		if len(row) != m {
+			return fmt.Errorf("counterabs: initial configuration of group %s has %d states, want %d", sys.Groups[g].Name, len(row), m)
+		}
+		sum := 0
+		for _, k := range row {
+			if k < 0 {
+				return fmt.Errorf("counterabs: negative initial counter in group %s", sys.Groups[g].Name)
+			}
+			sum += k
+		}
+		if sum != sys.Groups[g].Size {
+			return fmt.Errorf("counterabs: initial configuration of group %s has %d processes, want %d", sys.Groups[g].Name, sum, sys.Groups[g].Size)
+		}
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		if t.From < 0 || t.From >= m || t.To < 0 || t.To >= m {
+			return fmt.Errorf("counterabs: transition %d has a state out of range", i)
+		}
+		name := sys.TransitionName(t)
+		seen := make([]bool, d)
+		for _, b := range t.Blocks {
+			for _, g := range b.Groups {
+				if g < 0 || g >= d {
+					return fmt.Errorf("counterabs: transition %s: group %d out of range", name, g)
+				}
+				if seen[g] {
+					return fmt.Errorf("counterabs: transition %s: group %s is in two blocks", name, sys.Groups[g].Name)
+				}
+				seen[g] = true
+			}
+			if b.Guard == nil {
+				return fmt.Errorf("counterabs: transition %s: nil guard", name)
+			}
+			for _, v := range presburger.FreeVars(b.Guard) {
+				if _, _, ok := sys.Counter(v); !ok {
+					return fmt.Errorf("counterabs: transition %s: guard uses variable %d, which is not a counter", name, v)
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,310 @@
+package counterabs
+
+import (
+	"fmt"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// space is the set of group-counter variables of a query about one
+// transition. States that neither the source, the guards nor g_r mention
+// only occur in the invariant, so each group's counters on them are merged
+// into one slack counter (held by the group counter variable of the first
+// such state). Merging preserves every answer: given the counters on the
+// mentioned states, a slack value can always be spread over the merged
+// states to meet any totals that sum right, since no state has a capacity.
+type space struct {
+	sys    *gsst.System
+	in     []bool // mentioned states
+	slack  int    // first unmentioned state, or -1
+	bounds []presburger.Bound
+}
+
+func newSpace(sys *gsst.System, from int, fs ...presburger.Formula) *space {
+	sp := &space{sys: sys, in: make([]bool, len(sys.States)), slack: -1}
+	sp.in[from] = true
+	for _, f := range fs {
+		for _, v := range presburger.FreeVars(f) {
+			if s, _, ok := sys.Counter(v); ok {
+				sp.in[s] = true
+			}
+		}
+	}
+	for s, in := range sp.in {
+		if !in {
+			sp.slack = s
+			break
+		}
+	}
+	for s := range sys.States {
+		if !sp.in[s] && s != sp.slack {
+			continue
+		}
+		for g, grp := range sys.Groups {
+			sp.bounds = append(sp.bounds, presburger.Bound{Var: sys.GroupVar(s, g), Lo: 0, Hi: int64(grp.Size)})
+		}
+	}
+	return sp
+}
+
+// y is the term of #S[g]; s must be a mentioned state.
+func (sp *space) y(s, g int) presburger.Term { return presburger.VarTerm(sp.sys.GroupVar(s, g)) }
+
+// total is the term of #S, the sum of its group counters.
+func (sp *space) total(s int) presburger.Term {
+	var t presburger.Term
+	for g := range sp.sys.Groups {
+		t = t.Add(sp.y(s, g))
+	}
+	return t
+}
+
+// inv says that each group's counters (slack included) sum to its size.
+func (sp *space) inv() presburger.Formula {
+	var parts []presburger.Formula
+	for g, grp := range sp.sys.Groups {
+		var sum presburger.Term
+		for s := range sp.sys.States {
+			if sp.in[s] || s == sp.slack {
+				sum = sum.Add(sp.y(s, g))
+			}
+		}
+		parts = append(parts, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(grp.Size))))
+	}
+	return presburger.Conj(parts...)
+}
+
+// config expands a model into a full configuration [group][state], the
+// slack going to the first unmentioned state.
+func (sp *space) config(m presburger.Model) [][]int {
+	conf := make([][]int, len(sp.sys.Groups))
+	for g := range conf {
+		conf[g] = make([]int, len(sp.sys.States))
+		for s := range sp.sys.States {
+			if sp.in[s] || s == sp.slack {
+				conf[g][s] = int(m[sp.sys.GroupVar(s, g)])
+			}
+		}
+	}
+	return conf
+}
+
+// totals returns the total counters of a configuration.
+func totals(sys *gsst.System, conf [][]int) []int {
+	a := make([]int, len(sys.States))
+	for g := range conf {
+		for s, k := range conf[g] {
+			a[s] += k
+		}
+	}
+	return a
+}
+
+func vecVal(a []int) func(presburger.Var) int64 {
+	return func(v presburger.Var) int64 {
+		if int(v) >= 0 && int(v) < len(a) {
+			return int64(a[v])
+		}
+		return 0
+	}
+}
+
+// check verifies guard against its definition for t and reports whether
+// t passed the certified check (its domain is closed under orbits and
+// guard is exact). Without Force, a failed certified check is an error.
+func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, error) {
+	sys := b.sys
+	name := sys.TransitionName(t)
+	var fs []presburger.Formula
+	for i := range t.Blocks {
+		fs = append(fs, t.Blocks[i].Guard)
+	}
+	sp := newSpace(sys, t.From, append(fs, guard)...)
+	yc := detect.Counters{Group: sp.y}
+	phi := detect.Domain(sys, t, yc)
+	gy := detect.Guard(sys, guard, yc)
+	inv := sp.inv()
+
+	// The certified check: no configuration y has g_r(totals(y)) differ
+	// from phi_r(y). One query, the XOR of the two.
+	xor := presburger.Disj(
+		presburger.Conj(gy, presburger.Negation(phi)),
+		presburger.Conj(phi, presburger.Negation(gy)))
+	ans, err := b.solve(name, "check of g_r against Dom(R_r)", presburger.Problem{
+		Bounds: sp.bounds, F: presburger.Conj(inv, xor)})
+	if err != nil {
+		return false, err
+	}
+	if ans.Result == presburger.Unsat {
+		return true, nil
+	}
+
+	// Sat. Tell the two directions apart, one query each.
+	//
+	// (1) g_r covers Dom(R_r): needed for every system.
+	ans, err = b.solve(name, "check that g_r covers Dom(R_r)", presburger.Problem{
+		Bounds: sp.bounds, F: presburger.Conj(inv, phi, presburger.Negation(gy))})
+	if err != nil {
+		return false, err
+	}
+	if ans.Result == presburger.Sat {
+		conf := sp.config(ans.Model)
+		a := totals(sys, conf)
+		enabled := detect.FiringGroups(sys, t, conf)
+		if wellFormed(sys, conf) != nil || len(enabled) == 0 || presburger.Eval(guard, vecVal(a)) {
+			return false, &InternalError{name, "solver model does not satisfy the coverage query"}
+		}
+		return false, &InternalError{name, fmt.Sprintf("g_r is false at %s, yet group %s can take the transition there", fmtVec(sys, a), sys.Groups[enabled[0]].Name)}
+	}
+
+	// (2) g_r(totals(y)) implies phi_r(y): the XOR was sat and (1) is not,
+	// so this must be sat.
+	ans, err = b.solve(name, "check that Dom(R_r) covers g_r", presburger.Problem{
+		Bounds: sp.bounds, F: presburger.Conj(inv, gy, presburger.Negation(phi))})
+	if err != nil {
+		return false, err
+	}
+	if ans.Result == presburger.Unsat {
+		return false, &InternalError{name, "inconsistent solver answers: the check is sat, neither of its directions is"}
+	}
+
+	// Sat: read the model by direct evaluation, independent of the query.
+	conf := sp.config(ans.Model)
+	if err := wellFormed(sys, conf); err != nil {
+		return false, &InternalError{name, "solver model is not a configuration: " + err.Error()}
+	}
+	a := totals(sys, conf)
+	if len(detect.FiringGroups(sys, t, conf)) > 0 || !presburger.Eval(guard, vecVal(a)) {
+		return false, &InternalError{name, "solver model does not satisfy the check query"}
+	}
+
+	// g_r holds at a, but no process can take t in conf. Either some other
+	// configuration with totals a can (t is not certified), or g_r is wrong.
+	same := []presburger.Formula{inv, phi}
+	for s := range sys.States {
+		if sp.in[s] {
+			same = append(same, presburger.Compare(sp.total(s), presburger.Eq, presburger.ConstTerm(int64(a[s]))))
+		}
+	}
+	ans, err = b.solve(name, "search for an enabled configuration", presburger.Problem{Bounds: sp.bounds, F: presburger.Conj(same...)})
+	if err != nil {
+		return false, err
+	}
+	if ans.Result == presburger.Unsat {
+		return false, &InternalError{name, fmt.Sprintf("g_r holds at %s, but no configuration with these total counters can take the transition", fmtVec(sys, a))}
+	}
+	other := sp.config(ans.Model)
+	fire := detect.FiringGroups(sys, t, other)
+	if len(fire) == 0 {
+		return false, &InternalError{name, "solver model does not satisfy the enabled-configuration query"}
+	}
+	w := &detect.Witness{Enabled: other, Disabled: conf, Group: fire[0]}
+	if err := detect.VerifyWitness(sys, t, w); err != nil {
+		return false, &InternalError{name, "witness of a non-certified transition fails verification: " + err.Error()}
+	}
+	if !b.cfg.force {
+		return false, &NotCertifiedError{Transition: t, Name: name, Witness: w}
+	}
+
+	// Force: g_r must also be no larger than the existential abstraction.
+	// Every counter vector in g_r has a concretization in Dom(R_r): no a
+	// in the abstract state space satisfies g_r & !exists y.
+	// Exists distributes over the disjunction phi_r, so the concretization
+	// is sought per firing group, each in the reduced problem of the
+	// projection (states and groups the guard does not mention merged):
+	// many small quantifiers are far easier for Z3 than one large one.
+	var xs []presburger.Bound
+	var sumX presburger.Term
+	for s := range sys.States {
+		if !sp.in[s] {
+			continue
+		}
+		x := presburger.Var(s)
+		xs = append(xs, presburger.Bound{Var: x, Lo: 0, Hi: int64(b.n)})
+		sumX = sumX.Add(presburger.VarTerm(x))
+	}
+	// The unmentioned states take the remaining n - sum x processes.
+	op := presburger.Le
+	if sp.slack < 0 {
+		op = presburger.Eq
+	}
+	conj := []presburger.Formula{presburger.Compare(sumX, op, presburger.ConstTerm(int64(b.n))), guard}
+	for i := range t.Blocks {
+		bl := &t.Blocks[i]
+		for _, g := range bl.Groups {
+			if sys.Groups[g].Size == 0 {
+				continue
+			}
+			p, keep := b.projectionProblem(t.From, g, bl.Guard)
+			kept := map[presburger.Var]bool{}
+			for _, v := range keep {
+				kept[v] = true
+			}
+			var ys []presburger.Bound
+			for _, bd := range p.Bounds {
+				if !kept[bd.Var] {
+					ys = append(ys, bd)
+				}
+			}
+			conj = append(conj, presburger.Negation(presburger.Exists{Vars: ys, Body: p.F}))
+		}
+	}
+	ans, err = b.solve(name, "check that g_r is no larger than the abstraction of Dom(R_r)", presburger.Problem{
+		Bounds: xs, F: presburger.Conj(conj...)})
+	if err != nil {
+		return false, err
+	}
+	if ans.Result != presburger.Unsat {
+		return false, &InternalError{name, "g_r holds at a counter vector with no concretization in Dom(R_r)"}
+	}
+	return false, nil
+}
+
+// solve runs one query; Unknown becomes an *UnknownError.
+func (b *builder) solve(name, what string, p presburger.Problem) (presburger.Answer, error) {
+	ans, err := b.solver.Solve(b.ctx, p)
+	if err != nil {
+		return ans, fmt.Errorf("counterabs: transition %s: %s: %w", name, what, err)
+	}
+	switch ans.Result {
+	case presburger.Unknown:
+		return ans, &UnknownError{Transition: name, What: what, Reason: ans.Reason}
+	case presburger.Sat:
+		if ans.Model == nil {
+			return ans, &InternalError{name, what + ": solver answered sat without a model"}
+		}
+	}
+	return ans, nil
+}
+
+// wellFormed checks that conf has every group's counters nonnegative and
+// summing to the group's size.
+func wellFormed(sys *gsst.System, conf [][]int) error {
+	for g, row := range conf {
+		sum := 0
+		for _, k := range row {
+			if k < 0 {
+				return fmt.Errorf("negative counter in group %s", sys.Groups[g].Name)
+			}
+			sum += k
+		}
+		if sum != sys.Groups[g].Size {
+			return fmt.Errorf("group %s has %d processes, want %d", sys.Groups[g].Name, sum, sys.Groups[g].Size)
+		}
+	}
+	return nil
+}
+
+// fmtVec prints a counter vector as (#A=1, #B=0).
+func fmtVec(sys *gsst.System, a []int) string {
+	s := "("
+	for i, k := range a {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("#%s=%d", sys.States[i], k)
+	}
+	return s + ")"
+}

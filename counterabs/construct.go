@@ -1,0 +1,439 @@
+package counterabs
+
+import (
+	"fmt"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// construct builds the candidate g_r for t and says which case built it.
+// The candidate is checked by check before use.
+func (b *builder) construct(t *gsst.Transition) (presburger.Formula, Case, error) {
+	sys := b.sys
+	allTotal := true
+	for _, bl := range t.Blocks {
+		allTotal = allTotal && sys.IsTotal(bl.Guard)
+	}
+	if allTotal {
+		if len(t.Blocks) == 1 && len(t.Blocks[0].Groups) == len(sys.Groups) {
+			return b.caseA(t), CaseA, nil
+		}
+		f, err := b.caseB(t)
+		return f, CaseB, err
+	}
+	if clauses, ok := b.orbitClauses(t); ok {
+		f, err := b.simplifyClauses(presburger.Var(t.From), clauses)
+		return f, CaseC, err
+	}
+	f, err := b.project(t)
+	return f, CaseProjection, err
+}
+
+// source returns the atom x_u >= 1.
+func source(t *gsst.Transition) presburger.Formula {
+	return presburger.Compare(presburger.VarTerm(presburger.Var(t.From)), presburger.Ge, presburger.ConstTerm(1))
+}
+
+// blockSize returns the number of processes in the groups of bl.
+func (b *builder) blockSize(bl *gsst.Block) int {
+	k := 0
+	for _, g := range bl.Groups {
+		k += b.sys.Groups[g].Size
+	}
+	return k
+}
+
+// caseA is the paper's case (a): g_r = x_u >= 1 & g. The guard's total
+// counters are the counter variables themselves (gsst.TotalVar(s) ==
+// presburger.Var(s)), so sub() is the identity.
+func (b *builder) caseA(t *gsst.Transition) presburger.Formula {
+	return presburger.Conj(source(t), t.Blocks[0].Guard)
+}
+
+// caseB is the paper's case (b), read as the existential abstraction: a
+// counter vector a has a concretization in which a process of block B is
+// in u and B's guard holds iff a_u >= 1, B holds at least one process and
+// g_B(a) (the guard reads total counters only, and the other processes
+// can be spread over the states as a demands). So g_r = x_u >= 1 & OR of
+// the guards of the non-empty blocks, for every system; certification is
+// what makes this existential abstraction the exact quotient. Groups in no
+// block only lose the chance to fire, which the OR already accounts for.
+func (b *builder) caseB(t *gsst.Transition) (presburger.Formula, error) {
+	var guards []presburger.Formula
+	seen := map[string]bool{}
+	for i := range t.Blocks {
+		bl := &t.Blocks[i]
+		if b.blockSize(bl) == 0 {
+			continue
+		}
+		key := presburger.Format(bl.Guard, b.sys.VarName)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		guards = append(guards, bl.Guard)
+	}
+	src := source(t)
+	raw := presburger.Conj(src, presburger.Disj(guards...))
+	if dnfSize(raw, b.cfg.maxClauses) <= b.cfg.maxClauses {
+		return b.simplifyClauses(presburger.Var(t.From), presburger.DNF(raw))
+	}
+	if len(guards) > 1 && b.cfg.simplify && len(guards) <= b.cfg.maxClauses {
+		var err error
+		guards, err = b.dropImplied(src, guards)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return presburger.Conj(src, presburger.Disj(guards...)), nil
+}
+
+// orbitClauses is the paper's case (c). It applies when every clause of
+// every guard's DNF is a conjunction of atoms over total counters and of
+// atoms c*#u[h] + k op 0 on one group counter of the source state u. For a
+// firing group g and a clause, the states of the clause with a process of
+// g in u are those where each group h has #u[h] in some interval
+// lo_h..hi_h (0..size(h) unless the clause says more; lo_g >= 1) and the
+// total atoms hold. Their orbit is exactly
+//
+//	sum lo_h <= x_u <= sum hi_h  &  total atoms
+//
+// because any split of x_u into per-group counts within the intervals can
+// be completed to a configuration with the given totals (the remaining
+// processes of each group go anywhere else; there is no capacity limit per
+// state). The clauses of all firing groups are returned; ok is false when
+// some guard is outside the fragment or its DNF is too large.
+func (b *builder) orbitClauses(t *gsst.Transition) (clauses [][]presburger.Formula, ok bool) {
+	sys := b.sys
+	u := t.From
+	for i := range t.Blocks {
+		bl := &t.Blocks[i]
+		if b.blockSize(bl) == 0 {
+			continue
+		}
+		if dnfSize(bl.Guard, b.cfg.maxClauses) > b.cfg.maxClauses {
+			return nil, false
+		}
+		type groupAtom struct {
+			group  int
+			lo, hi int64 // hasLo/hasHi folded: lo = minInt, hi = maxInt when absent
+		}
+		type parsed struct {
+			totals []presburger.Formula
+			groups []groupAtom
+			empty  bool
+		}
+		var dnf []parsed
+		for _, cl := range presburger.DNF(bl.Guard) {
+			var p parsed
+			for _, a := range cl {
+				c, isCmp := a.(presburger.Cmp)
+				if !isCmp {
+					return nil, false
+				}
+				if sys.IsTotal(c) {
+					p.totals = append(p.totals, c)
+					continue
+				}
+				if len(c.T.Monos) != 1 {
+					return nil, false
+				}
+				s, h, _ := sys.Counter(c.T.Monos[0].Var)
+				if s != u || h < 0 {
+					return nil, false
+				}
+				lo, hi, nonEmpty := atomInterval(c.Op, c.T.Monos[0].Coef, c.T.Const)
+				if !nonEmpty {
+					p.empty = true
+				}
+				p.groups = append(p.groups, groupAtom{h, lo, hi})
+			}
+			dnf = append(dnf, p)
+		}
+		for _, g := range bl.Groups {
+			if sys.Groups[g].Size == 0 {
+				continue
+			}
+			for _, p := range dnf {
+				if p.empty {
+					continue
+				}
+				lo := make([]int64, len(sys.Groups))
+				hi := make([]int64, len(sys.Groups))
+				for h, grp := range sys.Groups {
+					hi[h] = int64(grp.Size)
+				}
+				lo[g] = 1
+				for _, a := range p.groups {
+					lo[a.group] = max(lo[a.group], a.lo)
+					hi[a.group] = min(hi[a.group], a.hi)
+				}
+				var sumLo, sumHi int64
+				feasible := true
+				for h := range lo {
+					if lo[h] > hi[h] {
+						feasible = false
+						break
+					}
+					sumLo += lo[h]
+					sumHi += hi[h]
+				}
+				if !feasible {
+					continue
+				}
+				x := presburger.VarTerm(presburger.Var(u))
+				var atoms []presburger.Formula
+				if sumLo == sumHi {
+					atoms = append(atoms, presburger.Compare(x, presburger.Eq, presburger.ConstTerm(sumLo)))
+				} else {
+					atoms = append(atoms, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(sumLo)))
+					if sumHi < int64(b.n) {
+						atoms = append(atoms, presburger.Compare(x, presburger.Le, presburger.ConstTerm(sumHi)))
+					}
+				}
+				atoms = append(atoms, p.totals...)
+				clauses = append(clauses, atoms)
+			}
+		}
+	}
+	return clauses, true
+}
+
+// project eliminates the group counters from Dom(R_r) with the projector,
+// one firing group at a time. Each problem is first made as small as the
+// projection allows, which matters because quantifier elimination is
+// expensive in the number of variables:
+//
+//   - only the total counters of the states the block's guard mentions
+//     (and of u) are kept; the other states are merged into one slack
+//     counter per group;
+//   - the groups that the guard does not mention by a group counter, other
+//     than the firing group, are merged into one pseudo-group whose size
+//     is the sum of theirs.
+//
+// Both merges preserve the projection on the abstract state space, for
+// the same reason: there is no capacity per state or per group, so any
+// merged vector of counters with the right sums splits back into the
+// merged states or groups (a transportation problem with only row and
+// column sums is always feasible).
+func (b *builder) project(t *gsst.Transition) (presburger.Formula, error) {
+	sys := b.sys
+	name := sys.TransitionName(t)
+	if b.proj == nil {
+		return nil, fmt.Errorf("counterabs: transition %s: its guards read group counters outside the paper's fragment, and no projector was given", name)
+	}
+	var parts []presburger.Formula
+	for i := range t.Blocks {
+		bl := &t.Blocks[i]
+		for _, g := range bl.Groups {
+			if sys.Groups[g].Size == 0 {
+				continue
+			}
+			p, keep := b.projectionProblem(t.From, g, bl.Guard)
+			f, res, err := b.proj.Project(b.ctx, p, keep)
+			if err != nil {
+				return nil, fmt.Errorf("counterabs: transition %s: projection for group %s: %w", name, sys.Groups[g].Name, err)
+			}
+			if res == presburger.Unknown || f == nil {
+				return nil, &UnknownError{Transition: name, What: "projection for group " + sys.Groups[g].Name}
+			}
+			kept := map[presburger.Var]bool{}
+			for _, v := range keep {
+				kept[v] = true
+			}
+			for _, v := range presburger.FreeVars(f) {
+				if !kept[v] {
+					return nil, &InternalError{Transition: name, Msg: fmt.Sprintf("projection kept variable %d, which is not a kept total counter", v)}
+				}
+			}
+			parts = append(parts, f)
+		}
+	}
+	f := presburger.Disj(parts...)
+	if dnfSize(f, b.cfg.maxClauses) > b.cfg.maxClauses {
+		return f, nil
+	}
+	var clauses [][]presburger.Formula
+	for _, cl := range presburger.DNF(f) {
+		clauses = append(clauses, cl)
+	}
+	g, err := b.simplifyClauses(presburger.Var(t.From), clauses)
+	if err != nil {
+		return nil, err
+	}
+	return withSource(t, g), nil
+}
+
+// withSource conjoins x_u >= 1 to g unless every disjunct of g already
+// bounds x_u from below by a positive constant: g implies it on the
+// abstract state space (it is checked), and writing it makes the
+// decrement of x_u visibly safe.
+func withSource(t *gsst.Transition, g presburger.Formula) presburger.Formula {
+	has := func(f presburger.Formula) bool {
+		atoms := []presburger.Formula{f}
+		if a, ok := f.(presburger.And); ok {
+			atoms = a
+		}
+		for _, a := range atoms {
+			c, ok := a.(presburger.Cmp)
+			if !ok || len(c.T.Monos) != 1 || c.T.Monos[0].Var != presburger.Var(t.From) || c.T.Monos[0].Coef <= 0 {
+				continue
+			}
+			lo, _, _ := atomInterval(c.Op, c.T.Monos[0].Coef, c.T.Const)
+			if lo >= 1 {
+				return true
+			}
+		}
+		return false
+	}
+	switch g := g.(type) {
+	case presburger.Bool:
+		return g
+	case presburger.Or:
+		for _, d := range g {
+			if !has(d) {
+				return presburger.Conj(source(t), g)
+			}
+		}
+		return g
+	}
+	if has(g) {
+		return g
+	}
+	return presburger.Conj(source(t), g)
+}
+
+// dnfSize returns the number of clauses DNF(f) would have, saturating just
+// above limit.
+func dnfSize(f presburger.Formula, limit int) int {
+	var size func(f presburger.Formula, neg bool) int
+	sat := func(k int) int { return min(k, limit+1) }
+	size = func(f presburger.Formula, neg bool) int {
+		switch f := f.(type) {
+		case presburger.Bool:
+			if bool(f) != neg {
+				return 1
+			}
+			return 0
+		case presburger.Cmp:
+			op := f.Op
+			if neg {
+				op = op.Negate()
+			}
+			if op == presburger.Ne {
+				return 2
+			}
+			return 1
+		case presburger.Not:
+			return size(f.F, !neg)
+		case presburger.And, presburger.Or:
+			var parts []presburger.Formula
+			isAnd := false
+			if a, ok := f.(presburger.And); ok {
+				parts, isAnd = a, true
+			} else {
+				parts = f.(presburger.Or)
+			}
+			if neg {
+				isAnd = !isAnd
+			}
+			if isAnd {
+				k := 1
+				for _, p := range parts {
+					k = sat(k * size(p, neg))
+				}
+				return k
+			}
+			k := 0
+			for _, p := range parts {
+				k = sat(k + size(p, neg))
+			}
+			return k
+		}
+		return 1
+	}
+	return size(f, false)
+}
+
+// projectionProblem returns the reduced problem "some process of group g
+// is in u and guard holds" over total counters x (kept) and group counters
+// (eliminated); see project for the merges.
+func (b *builder) projectionProblem(u, g int, guard presburger.Formula) (presburger.Problem, []presburger.Var) {
+	sys := b.sys
+	in := make([]bool, len(sys.States))
+	in[u] = true
+	named := make([]bool, len(sys.Groups)) // groups kept individually
+	named[g] = true
+	for _, v := range presburger.FreeVars(guard) {
+		if s, h, ok := sys.Counter(v); ok {
+			in[s] = true
+			if h >= 0 {
+				named[h] = true
+			}
+		}
+	}
+	var states []int // kept states, then the slack state if any
+	slack := -1
+	for s := range sys.States {
+		switch {
+		case in[s]:
+			states = append(states, s)
+		case slack < 0:
+			slack = s
+		}
+	}
+	if slack >= 0 {
+		states = append(states, slack)
+	}
+	type grp struct {
+		rep  int // group whose variables hold the counters
+		size int
+	}
+	var groups []grp
+	rest := grp{rep: -1}
+	for h, gr := range sys.Groups {
+		switch {
+		case named[h]:
+			groups = append(groups, grp{h, gr.Size})
+		case gr.Size > 0:
+			if rest.rep < 0 {
+				rest.rep = h
+			}
+			rest.size += gr.Size
+		}
+	}
+	if rest.rep >= 0 {
+		groups = append(groups, rest)
+	}
+
+	var bounds []presburger.Bound
+	var conj []presburger.Formula
+	for _, gr := range groups {
+		var sum presburger.Term
+		for _, s := range states {
+			v := sys.GroupVar(s, gr.rep)
+			bounds = append(bounds, presburger.Bound{Var: v, Lo: 0, Hi: int64(gr.size)})
+			sum = sum.Add(presburger.VarTerm(v))
+		}
+		conj = append(conj, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(gr.size))))
+	}
+	var keep []presburger.Var
+	for _, s := range states {
+		if s == slack {
+			continue
+		}
+		x := presburger.Var(s)
+		keep = append(keep, x)
+		bounds = append(bounds, presburger.Bound{Var: x, Lo: 0, Hi: int64(b.n)})
+		var total presburger.Term
+		for _, gr := range groups {
+			total = total.Add(presburger.VarTerm(sys.GroupVar(s, gr.rep)))
+		}
+		conj = append(conj, presburger.Compare(presburger.VarTerm(x), presburger.Eq, total))
+	}
+	conj = append(conj,
+		presburger.Compare(presburger.VarTerm(sys.GroupVar(u, g)), presburger.Ge, presburger.ConstTerm(1)),
+		guard)
+	return presburger.Problem{Bounds: bounds, F: presburger.Conj(conj...)}, keep
+}

@@ -1,0 +1,49 @@
+// Package counterabs builds the counter abstraction of a GSST (section 5
+// of Wei, Gurfinkel and Chechik): one counter x_S in 0..n per local state
+// S, the counters summing to n. An abstract state is a vector of total
+// counters; under the full symmetry group it stands for exactly one orbit
+// of global states, so for a fully virtually symmetric system the abstract
+// structure is isomorphic to the symmetry quotient (Theorem 7) and CTL
+// properties over total counters have the same truth value on both.
+//
+// Each local transition r: u -> v becomes one abstract transition: when
+// the guard g_r holds, x_u decreases by one and x_v increases by one. g_r
+// is the existential abstraction of Dom(R_r): a counter vector a satisfies
+// g_r exactly when some global state whose total counters are a is in
+// Dom(R_r), that is, some process there can take r. Build constructs g_r
+// from the syntax of r's guards, in one of four ways (Case):
+//
+//   - CaseA: one block of all groups with a guard over total counters:
+//     g_r = x_u >= 1 & g.
+//   - CaseB: all guards over total counters, several blocks or some group
+//     left out: g_r = x_u >= 1 & (g_1 | ... | g_k) over the blocks that
+//     hold at least one process. This is the existential abstraction for
+//     every system, certified or not: a vector a with a_u >= 1 always has
+//     a concretization that puts a process of any given non-empty block in
+//     u, and total guards read a alone.
+//   - CaseC: the guards read group counters of the source state u only
+//     (besides total counters of any state): per firing group and per
+//     clause of the guard's DNF, the bounds lo_h <= #u[h] <= hi_h of every
+//     group h (clipped to 0..size(h), and lo >= 1 for the firing group)
+//     sum to lo <= x_u <= hi, which together with the clause's total
+//     atoms is exactly the orbit of the clause's states.
+//   - CaseProjection: any other guard: the group counters are eliminated
+//     from Dom(R_r) by a presburger.Projector (Z3's quantifier
+//     elimination), one firing group at a time.
+//
+// The result is simplified (bounds merged, clauses implied by others
+// dropped) and then checked against its definition with the solver before
+// it is used; a guard that fails the check is never returned. For a
+// certified system the check is one quantifier-free query: no
+// configuration y of group counters has g_r(totals(y)) differ from
+// phi_r(y). It also re-certifies r, independently of package detect: for
+// the exact existential abstraction the direction "g_r(totals(y)) but not
+// phi_r(y)" is unsat exactly when Dom(R_r) is closed under orbits, and
+// when it is sat Build returns a verified witness (NotCertifiedError). With Force,
+// for a transition that is not certified, the check is the existential
+// statement itself and needs a solver that decides Exists.
+//
+// Unknown solver answers make Build fail (errors.Is(err, ErrUnknown));
+// there is no partial model. docs/counter-abstraction.md has the
+// derivations and the JSON schema of "vsym abstract".
+package counterabs

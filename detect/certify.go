@@ -1,0 +1,391 @@
+package detect
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Verdict is the outcome of checking one transition or a whole system.
+// The zero value is Unknown, so a result that was never filled in is not
+// taken for success.
+type Verdict int
+
+const (
+	// Unknown: the solver gave no answer (timeout, resource limit).
+	Unknown Verdict = iota
+	// Symmetric: the transition treats all processes alike (one block of
+	// all groups, total-counter guard); no query was needed.
+	Symmetric
+	// Certified: the query was unsat, Dom(R_r) is closed under orbits.
+	Certified
+	// Violated: a witness shows Dom(R_r) is not closed under orbits.
+	Violated
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Symmetric:
+		return "symmetric"
+	case Certified:
+		return "certified"
+	case Violated:
+		return "violated"
+	}
+	return "unknown"
+}
+
+// MarshalText encodes a verdict as its name.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// OK reports whether v is a positive verdict (Symmetric or Certified).
+func (v Verdict) OK() bool { return v == Symmetric || v == Certified }
+
+// Witness shows that a transition's domain is not closed under orbits:
+// two configurations with equal total counters, where Group has a process
+// able to take the transition in Enabled and no process can in Disabled.
+// Configurations are indexed [group][state].
+type Witness struct {
+	Enabled  [][]int
+	Disabled [][]int
+	Group    int
+}
+
+// TransitionResult is the verdict for one local transition. Reason says in
+// words why (for Unknown, what the solver said). Queries counts the solver
+// calls made.
+type TransitionResult struct {
+	Transition *gsst.Transition
+	Verdict    Verdict
+	Witness    *Witness // set when Verdict is Violated
+	Reason     string
+	Queries    int
+}
+
+// Report is the outcome of Certify: one result per transition of System,
+// in the system's order.
+type Report struct {
+	System      *gsst.System
+	Transitions []TransitionResult
+}
+
+// Verdict returns the verdict for the whole system: Violated if some
+// transition is violated (a definite negative answer, even when others are
+// unknown); otherwise Unknown if some transition is unknown; otherwise
+// Symmetric if every transition is symmetric, else Certified.
+func (r *Report) Verdict() Verdict {
+	out := Symmetric
+	for _, t := range r.Transitions {
+		switch t.Verdict {
+		case Violated:
+			return Violated
+		case Unknown:
+			out = Unknown
+		case Certified:
+			if out == Symmetric {
+				out = Certified
+			}
+		}
+	}
+	return out
+}
+
+// Certified reports whether the system is fully virtually symmetric: every
+// transition is symmetric or certified.
+func (r *Report) Certified() bool { return r.Verdict().OK() }
+
+// An Option tunes Certify.
+type Option func(*config)
+
+type config struct {
+	timeout time.Duration
+	workers int
+	split   int
+}
+
+// Timeout bounds each solver call; a call that runs out answers Unknown.
+// Zero (the default) means no bound beyond ctx.
+func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// Workers sets how many solver calls may run at once (default: GOMAXPROCS).
+// With more than one, the solver must be safe for concurrent use.
+func Workers(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			n = 1
+		}
+		c.workers = n
+	}
+}
+
+// Split divides the query of a transition into up to k parts (default 1):
+// phi_r(y') is a disjunction over the blocks of r, so the query is unsat
+// exactly when the query restricted to each group of consecutive blocks
+// is. Parts are smaller and can run in parallel (see Workers), but each
+// costs a solver call; on GR&W one whole query is fastest.
+func Split(k int) Option {
+	return func(c *config) {
+		if k < 1 {
+			k = 1
+		}
+		c.split = k
+	}
+}
+
+// Certify checks every transition of sys for full virtual symmetry
+// (Theorem 6) with solver s. It returns an error for a malformed system, a
+// failing solver, or a witness that does not survive re-verification (an
+// internal error); unknown answers are verdicts, not errors. s may be nil
+// when no transition needs a query.
+func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ...Option) (*Report, error) {
+	cfg := config{workers: runtime.GOMAXPROCS(0), split: 1}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := validate(sys); err != nil {
+		return nil, err
+	}
+	rep := &Report{System: sys, Transitions: make([]TransitionResult, len(sys.Transitions))}
+
+	// Build every query up front, then run them on a pool of workers.
+	type job struct {
+		tr   int
+		q    *query
+		part [2]int // blocks part[0] to part[1]-1 of the transition
+	}
+	var jobs []job
+	queries := make([]*query, len(sys.Transitions))
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		rep.Transitions[i] = TransitionResult{Transition: t}
+		if !NeedsQuery(sys, t) {
+			rep.Transitions[i].Verdict = Symmetric
+			rep.Transitions[i].Reason = "one guard over total counters for all groups"
+			continue
+		}
+		q := newQuery(sys, t)
+		queries[i] = q
+		for _, part := range parts(len(t.Blocks), cfg.split) {
+			jobs = append(jobs, job{i, q, part})
+		}
+	}
+
+	// Per-transition aggregation: the first sat answer decides (and later
+	// jobs of that transition are skipped); otherwise any unknown makes the
+	// transition unknown; otherwise it is certified.
+	type agg struct {
+		mu      sync.Mutex
+		sat     *Witness
+		unknown string
+		queries int
+		err     error
+	}
+	aggs := make([]agg, len(sys.Transitions))
+	var (
+		next int
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+	)
+	work := func() {
+		defer wg.Done()
+		for {
+			mu.Lock()
+			if next == len(jobs) {
+				mu.Unlock()
+				return
+			}
+			j := jobs[next]
+			next++
+			mu.Unlock()
+
+			a := &aggs[j.tr]
+			a.mu.Lock()
+			done := a.sat != nil || a.err != nil
+			a.mu.Unlock()
+			if done {
+				continue
+			}
+			w, ans, called, err := j.q.run(ctx, s, j.part, cfg.timeout)
+			a.mu.Lock()
+			if called {
+				a.queries++
+			}
+			switch {
+			case err != nil:
+				if a.err == nil {
+					a.err = err
+				}
+			case ans.Result == presburger.Sat:
+				if a.sat == nil {
+					a.sat = w
+				}
+			case ans.Result == presburger.Unknown:
+				if a.unknown == "" {
+					a.unknown = ans.Reason
+					if a.unknown == "" {
+						a.unknown = "solver answered unknown"
+					}
+				}
+			}
+			a.mu.Unlock()
+		}
+	}
+	n := min(cfg.workers, len(jobs))
+	wg.Add(n)
+	for range n {
+		go work()
+	}
+	wg.Wait()
+
+	for i := range sys.Transitions {
+		if queries[i] == nil {
+			continue
+		}
+		a := &aggs[i]
+		res := &rep.Transitions[i]
+		res.Queries = a.queries
+		name := sys.TransitionName(res.Transition)
+		switch {
+		case a.err != nil:
+			return nil, fmt.Errorf("detect: transition %s: %w", name, a.err)
+		case a.sat != nil:
+			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
+				return nil, fmt.Errorf("detect: internal error: transition %s: solver model is not a witness: %v", name, err)
+			}
+			res.Verdict = Violated
+			res.Witness = a.sat
+			res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
+		case a.unknown != "":
+			res.Verdict = Unknown
+			res.Reason = a.unknown
+		default:
+			res.Verdict = Certified
+			res.Reason = "no two configurations with equal total counters differ in whether the transition is enabled"
+		}
+	}
+	return rep, nil
+}
+
+// VerifyWitness checks w against sys by direct evaluation: both
+// configurations are well formed (each group's counters nonnegative and
+// summing to the group's size), they agree on every total counter, Group
+// can take t in Enabled and no process can take t in Disabled.
+func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
+	if w == nil {
+		return fmt.Errorf("no witness")
+	}
+	for _, c := range []struct {
+		name string
+		conf [][]int
+	}{{"enabled", w.Enabled}, {"disabled", w.Disabled}} {
+		if len(c.conf) != len(sys.Groups) {
+			return fmt.Errorf("%s configuration has %d groups, want %d", c.name, len(c.conf), len(sys.Groups))
+		}
+		for g, row := range c.conf {
+			if len(row) != len(sys.States) {
+				return fmt.Errorf("%s configuration: group %s has %d states, want %d", c.name, sys.Groups[g].Name, len(row), len(sys.States))
+			}
+			sum := 0
+			for _, x := range row {
+				if x < 0 {
+					return fmt.Errorf("%s configuration: negative counter in group %s", c.name, sys.Groups[g].Name)
+				}
+				sum += x
+			}
+			if sum != sys.Groups[g].Size {
+				return fmt.Errorf("%s configuration: group %s has %d processes, want %d", c.name, sys.Groups[g].Name, sum, sys.Groups[g].Size)
+			}
+		}
+	}
+	for s := range sys.States {
+		a, b := 0, 0
+		for g := range sys.Groups {
+			a += w.Enabled[g][s]
+			b += w.Disabled[g][s]
+		}
+		if a != b {
+			return fmt.Errorf("total counters of %s differ: %d and %d", sys.States[s], a, b)
+		}
+	}
+	fire := FiringGroups(sys, t, w.Enabled)
+	found := false
+	for _, g := range fire {
+		found = found || g == w.Group
+	}
+	if !found {
+		return fmt.Errorf("group %d cannot take the transition in the enabled configuration", w.Group)
+	}
+	if f := FiringGroups(sys, t, w.Disabled); len(f) > 0 {
+		return fmt.Errorf("group %s can take the transition in the disabled configuration", sys.Groups[f[0]].Name)
+	}
+	return nil
+}
+
+// validate rejects systems that would make the query meaningless: indices
+// out of range, a group in two blocks of one transition, a guard over
+// variables that are not counters.
+func validate(sys *gsst.System) error {
+	if sys == nil {
+		return fmt.Errorf("detect: nil system")
+	}
+	m, d := len(sys.States), len(sys.Groups)
+	n := 0
+	for _, g := range sys.Groups {
+		if g.Size < 0 || g.Size > gsst.MaxProcesses {
+			return fmt.Errorf("detect: group %s has size %d", g.Name, g.Size)
+		}
+		n += g.Size
+	}
+	if n > gsst.MaxProcesses {
+		return fmt.Errorf("detect: %d processes exceed the limit %d", n, gsst.MaxProcesses)
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		if t.From < 0 || t.From >= m || t.To < 0 || t.To >= m {
+			return fmt.Errorf("detect: transition %d has a state out of range", i)
+		}
+		name := sys.TransitionName(t)
+		seen := make([]bool, d)
+		for _, b := range t.Blocks {
+			for _, g := range b.Groups {
+				if g < 0 || g >= d {
+					return fmt.Errorf("detect: transition %s: group %d out of range", name, g)
+				}
+				if seen[g] {
+					return fmt.Errorf("detect: transition %s: group %s is in two blocks", name, sys.Groups[g].Name)
+				}
+				seen[g] = true
+			}
+			if b.Guard == nil {
+				return fmt.Errorf("detect: transition %s: nil guard", name)
+			}
+			for _, v := range presburger.FreeVars(b.Guard) {
+				if _, _, ok := sys.Counter(v); !ok {
+					return fmt.Errorf("detect: transition %s: guard uses variable %d, which is not a counter", name, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var errNoSolver = fmt.Errorf("a query is needed but no solver was given")
+
+// parts divides blocks 0..n-1 into at most k runs of nearly equal length;
+// a transition without blocks still gets one (empty) part.
+func parts(n, k int) [][2]int {
+	k = max(1, min(k, n))
+	out := make([][2]int, 0, k)
+	lo := 0
+	for i := range k {
+		hi := lo + (n-lo)/(k-i)
+		out = append(out, [2]int{lo, hi})
+		lo = hi
+	}
+	return out
+}

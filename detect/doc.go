@@ -1,0 +1,34 @@
+// Package detect certifies full virtual symmetry of a GSST.
+//
+// By Theorem 6 of Wei, Gurfinkel and Chechik, the structure M(P) of a GSST
+// P is fully virtually symmetric if and only if, for every local
+// transition r, the set Dom(R_r) of global states in which some process can
+// take r is closed under permutations of process indices. Under the full
+// symmetry group two global states share an orbit exactly when they agree
+// on every total counter, so the check for r asks whether some pair of
+// configurations y, y' with equal total counters has y' in Dom(R_r) and y
+// outside it:
+//
+//	inv(y) & inv(y') & (for every state S: #S(y) = #S(y')) & phi_r(y') & !phi_r(y)
+//
+// Here y and y' are vectors of group counters (y[S][g] processes of group
+// g in state S), inv says that each group's counters lie in 0..size(g) and
+// sum to size(g), and phi_r (Domain) is the disjunction over the blocks B
+// of r of "some process of B is in the source state of r and B's guard
+// holds". The query is quantifier-free Presburger arithmetic and goes to a
+// presburger.Solver: unsat certifies r, sat yields a witness, and unknown
+// stays unknown (never certified).
+//
+// A transition whose only block holds every group and whose guard reads
+// total counters only is symmetric as written and needs no query. For any
+// other transition, the states that no guard of r mentions (other than the
+// source of r) are merged into one counter per group; the merge preserves
+// satisfiability, since such states affect only the invariant, and a model
+// is expanded back by placing the merged processes in the first merged
+// state on both sides.
+//
+// A witness is a pair of full configurations with equal total counters: in
+// one some process can take r, in the other none can. Certify re-verifies
+// every witness by direct evaluation of the guards before reporting a
+// violation; a witness that fails is an internal error, not a verdict.
+package detect

@@ -1,0 +1,232 @@
+package detect
+
+import (
+	"context"
+	"time"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// query is the Theorem 6 check of one transition t: are there two
+// configurations with equal total counters, y' in Dom(R_t) and y not? Side
+// 0 of the query is y (to be disabled), side 1 is y' (enabled).
+//
+// The states fall into three kinds, and only the first needs per-group
+// variables:
+//
+//   - group states: the source of t and every state whose group counter
+//     some guard of t reads. Each has a counter per group and side, and a
+//     total shared by both sides (which makes the totals equal).
+//   - total states: states whose total counter, and nothing else, some
+//     guard reads. Each has only its (shared) total.
+//   - free states: all the others. Guards do not read them, so they have
+//     no variable at all; they hold whatever processes remain.
+//
+// This is exact. Given the group states' counters, group g has
+// r[g] = size(g) - sum of its group-state counters processes left on each
+// side, and the total and free states must hold them with the required
+// totals. Nonnegative integers with row sums r[g] and column sums c[S]
+// exist exactly when sum_g r[g] = sum_S c[S] (fill greedily, the
+// "northwest corner rule"), so the query needs only r[g] >= 0 and the
+// right grand total; witness expands a model back the same greedy way.
+type query struct {
+	sys    *gsst.System
+	t      *gsst.Transition
+	groupS []int // group states, increasing
+	totalS []int // total states, increasing
+	freeS  []int // free states, increasing
+	col    []int // state -> index in groupS or totalS, or -1 for a free state
+	tvar   []int // state -> index of its total variable, or -1
+	base   presburger.Formula
+	notDom presburger.Formula // !phi_t(y)
+	bounds []presburger.Bound
+}
+
+func newQuery(sys *gsst.System, t *gsst.Transition) *query {
+	m, d, n := len(sys.States), len(sys.Groups), int64(sys.N())
+	q := &query{sys: sys, t: t, col: make([]int, m), tvar: make([]int, m)}
+	groupRead := make([]bool, m)
+	totalRead := make([]bool, m)
+	groupRead[t.From] = true
+	for _, b := range t.Blocks {
+		for _, v := range presburger.FreeVars(b.Guard) {
+			if s, g, ok := sys.Counter(v); ok && g >= 0 {
+				groupRead[s] = true
+			} else if ok {
+				totalRead[s] = true
+			}
+		}
+	}
+	for s := range m {
+		q.col[s], q.tvar[s] = -1, -1
+		switch {
+		case groupRead[s]:
+			q.col[s] = len(q.groupS)
+			q.groupS = append(q.groupS, s)
+		case totalRead[s]:
+			q.col[s] = len(q.totalS)
+			q.totalS = append(q.totalS, s)
+		default:
+			q.freeS = append(q.freeS, s)
+		}
+	}
+	nt := 0
+	for _, list := range [][]int{q.groupS, q.totalS} {
+		for _, s := range list {
+			q.tvar[s] = nt
+			nt++
+		}
+	}
+
+	var base []presburger.Formula
+	var all presburger.Term // sum of every total variable
+	for i := range nt {
+		v := q.totalVar(i)
+		q.bounds = append(q.bounds, presburger.Bound{Var: v, Lo: 0, Hi: n})
+		all = all.Add(presburger.VarTerm(v))
+	}
+	// Every process in a group or total state: rows must be exact.
+	exact := len(q.freeS) == 0 && len(q.totalS) == 0
+	for side := range 2 {
+		for g := range d {
+			size := int64(sys.Groups[g].Size)
+			var row presburger.Term
+			for c := range q.groupS {
+				v := q.groupVar(side, c, g)
+				q.bounds = append(q.bounds, presburger.Bound{Var: v, Lo: 0, Hi: size})
+				row = row.Add(presburger.VarTerm(v))
+			}
+			op := presburger.Le
+			if exact {
+				op = presburger.Eq
+			}
+			base = append(base, presburger.Compare(row, op, presburger.ConstTerm(size)))
+		}
+		for c, s := range q.groupS {
+			var sum presburger.Term
+			for g := range d {
+				sum = sum.Add(presburger.VarTerm(q.groupVar(side, c, g)))
+			}
+			base = append(base, presburger.Compare(sum, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
+		}
+	}
+	// Free states take up the rest; without them the totals must add up
+	// to n exactly.
+	op := presburger.Le
+	if len(q.freeS) == 0 {
+		op = presburger.Eq
+	}
+	base = append(base, presburger.Compare(all, op, presburger.ConstTerm(n)))
+	q.base = presburger.Conj(base...)
+	q.notDom = presburger.Negation(Domain(sys, t, q.counters(0)))
+	return q
+}
+
+// groupVar is the counter of group g in group state number c on a side;
+// totalVar the total of the i-th group or total state, shared by both
+// sides.
+func (q *query) groupVar(side, c, g int) presburger.Var {
+	return presburger.Var((side*len(q.groupS)+c)*len(q.sys.Groups) + g)
+}
+
+func (q *query) totalVar(i int) presburger.Var {
+	return presburger.Var(2*len(q.groupS)*len(q.sys.Groups) + i)
+}
+
+// counters maps the system's counters to the query's variables on a side.
+// Domain reads only the counters that exist (see the kinds above).
+func (q *query) counters(side int) Counters {
+	return Counters{
+		Group: func(s, g int) presburger.Term { return presburger.VarTerm(q.groupVar(side, q.col[s], g)) },
+		Total: func(s int) presburger.Term { return presburger.VarTerm(q.totalVar(q.tvar[s])) },
+	}
+}
+
+// formula returns the query restricted to blocks part[0]..part[1]-1 of
+// the transition on the enabled side.
+func (q *query) formula(part [2]int) presburger.Formula {
+	dom := make([]presburger.Formula, 0, part[1]-part[0])
+	for b := part[0]; b < part[1]; b++ {
+		dom = append(dom, BlockDomain(q.sys, q.t, b, q.counters(1)))
+	}
+	return tighten(presburger.Conj(q.base, presburger.Disj(dom...), q.notDom), q.bounds)
+}
+
+// run decides one (part of a) query. called is false when the formula
+// folded to false and no solver was asked. On Sat the witness is returned
+// unverified.
+func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (w *Witness, ans presburger.Answer, called bool, err error) {
+	f := q.formula(part)
+	if f == presburger.False {
+		return nil, presburger.Answer{Result: presburger.Unsat}, false, nil
+	}
+	if s == nil {
+		return nil, presburger.Answer{}, false, errNoSolver
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	ans, err = s.Solve(ctx, presburger.Problem{Bounds: q.bounds, F: f})
+	if err != nil || ans.Result != presburger.Sat {
+		return nil, ans, true, err
+	}
+	return q.witness(ans.Model), ans, true, nil
+}
+
+// witness expands a model into full configurations: group states take the
+// model's counters; each group's remaining processes fill the total
+// states (in increasing order) up to their totals, then the first free
+// state. A variable missing from the model reads as 0; the result is
+// re-verified anyway.
+func (q *query) witness(m presburger.Model) *Witness {
+	d, ns, n := len(q.sys.Groups), len(q.sys.States), q.sys.N()
+	conf := func(side int) [][]int {
+		out := make([][]int, d)
+		left := make([]int, d)
+		for g := range out {
+			out[g] = make([]int, ns)
+			left[g] = q.sys.Groups[g].Size
+			for c, s := range q.groupS {
+				out[g][s] = int(m[q.groupVar(side, c, g)])
+				left[g] -= out[g][s]
+			}
+		}
+		// Column demands: each total state's total, then the rest of n in
+		// the first free state.
+		type demand struct{ state, k int }
+		var ds []demand
+		rest := n
+		for _, s := range q.groupS {
+			rest -= int(m[q.totalVar(q.tvar[s])])
+		}
+		for _, s := range q.totalS {
+			k := int(m[q.totalVar(q.tvar[s])])
+			ds = append(ds, demand{s, k})
+			rest -= k
+		}
+		if len(q.freeS) > 0 {
+			ds = append(ds, demand{q.freeS[0], rest})
+		}
+		g := 0
+		for _, dm := range ds {
+			for dm.k > 0 && g < d {
+				x := min(dm.k, left[g])
+				out[g][dm.state] += x
+				left[g] -= x
+				dm.k -= x
+				if left[g] <= 0 {
+					g++
+				}
+			}
+		}
+		return out
+	}
+	w := &Witness{Disabled: conf(0), Enabled: conf(1), Group: -1}
+	if f := FiringGroups(q.sys, q.t, w.Enabled); len(f) > 0 {
+		w.Group = f[0]
+	}
+	return w
+}

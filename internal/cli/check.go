@@ -1,0 +1,336 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+func init() { register(newCheckCmd) }
+
+type checkOpts struct {
+	files   []string
+	output  string
+	timeout time.Duration
+}
+
+func newCheckCmd() *cobra.Command {
+	o := &checkOpts{}
+	cmd := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Certify full virtual symmetry of GSSTs",
+		Long: `Check decides, for each GSST file, whether the system is fully virtually
+symmetric (Theorem 6 of Wei, Gurfinkel and Chechik): for every local
+transition, the set of configurations in which some process can take it
+must be closed under permutations of the processes, i.e. depend on total
+counters only. Each transition is reported as
+
+  symmetric   one guard over total counters for all groups: nothing to check
+  certified   Z3 proved the domain closed under permutations
+  violated    two configurations with equal total counters, one in which
+              some process can take the transition and one in which none
+              can (printed as tables)
+  unknown     the solver gave no answer (timeout), with its reason
+
+followed by the verdict for the whole system. docs/certification.md
+describes the query and the JSON output (one object for one file, an
+array of objects for several). With several files the exit code is the
+most severe one: 2 (some file is bad) over 1 (some system is not fully
+virtually symmetric) over 3 (some answer unknown) over 0.
+
+` + exitHelp,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.files = args
+			return runCheck(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown")
+	return cmd
+}
+
+// checkResult is the outcome for one file: a report, or the error that
+// kept it from being checked.
+type checkResult struct {
+	file string
+	sys  *gsst.System
+	rep  *detect.Report
+	err  error
+	code int
+}
+
+func runCheck(cmd *cobra.Command, o *checkOpts) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if o.output != "text" && o.output != "json" {
+		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text or json)", o.output))
+	}
+	if o.timeout < 0 {
+		return withCode(ExitBadInput, errors.New("--timeout must not be negative"))
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	solver := z3.New(z3.Timeout(o.timeout))
+
+	var results []checkResult
+	for _, file := range o.files {
+		r := checkResult{file: file}
+		r.sys, r.err = gsst.Load(file)
+		switch {
+		case r.err != nil:
+			r.code = ExitBadInput
+			// Parse errors carry file:line:col; others (a missing file)
+			// get the usual prefix.
+			var list gsst.ErrorList
+			if errors.As(r.err, &list) {
+				fmt.Fprintln(stderr, r.err)
+			} else {
+				fmt.Fprintln(stderr, "vsym:", r.err)
+			}
+		default:
+			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
+			if r.err != nil {
+				// A loaded system is well formed: the solver failed, or
+				// a witness did not survive re-verification. Neither is
+				// an answer.
+				r.code = ExitUnknown
+				fmt.Fprintf(stderr, "vsym: %s: %v\n", file, r.err)
+			} else {
+				r.code = verdictCode(r.rep.Verdict())
+			}
+		}
+		results = append(results, r)
+	}
+
+	if o.output == "json" {
+		var doc any
+		if len(results) == 1 {
+			doc = newCheckJSON(results[0])
+		} else {
+			all := make([]*checkJSON, len(results))
+			for i, r := range results {
+				all[i] = newCheckJSON(r)
+			}
+			doc = all
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(doc); err != nil {
+			return withCode(ExitUnknown, err)
+		}
+	} else {
+		for i, r := range results {
+			if r.rep == nil {
+				continue
+			}
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			writeCheck(stdout, r.file, r.rep)
+		}
+	}
+
+	code := ExitOK
+	for _, r := range results {
+		code = worseCode(code, r.code)
+	}
+	if code == ExitOK {
+		return nil
+	}
+	return withCode(code, nil)
+}
+
+func verdictCode(v detect.Verdict) int {
+	switch v {
+	case detect.Symmetric, detect.Certified:
+		return ExitOK
+	case detect.Violated:
+		return ExitNo
+	}
+	return ExitUnknown
+}
+
+// worseCode orders exit codes by severity: bad input, then a negative
+// answer (definite, even if other files are undecided), then unknown.
+func worseCode(a, b int) int {
+	rank := map[int]int{ExitOK: 0, ExitUnknown: 1, ExitNo: 2, ExitBadInput: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// writeCheck prints a report as text: one line per transition (a
+// witness as two tables), then the system's verdict.
+func writeCheck(w io.Writer, file string, rep *detect.Report) {
+	sys := rep.System
+	fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
+		plural(sys.N(), "process", "processes"), plural(len(sys.Groups), "group", "groups"),
+		plural(len(sys.Transitions), "transition", "transitions"))
+	counts := map[detect.Verdict]int{}
+	for _, t := range rep.Transitions {
+		counts[t.Verdict]++
+		name := sys.TransitionName(t.Transition)
+		switch t.Verdict {
+		case detect.Violated:
+			fmt.Fprintf(w, "  %s: violated: the two configurations below have equal total counters;\n", name)
+			fmt.Fprintf(w, "    in the first a process of group %s can take %s, in the second no process can\n",
+				sys.Groups[t.Witness.Group].Name, name)
+			writeWitness(w, sys, t.Witness)
+		case detect.Unknown:
+			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
+		default:
+			fmt.Fprintf(w, "  %s: %s\n", name, t.Verdict)
+		}
+	}
+	switch rep.Verdict() {
+	case detect.Symmetric:
+		fmt.Fprintf(w, "%s: fully symmetric: every transition treats all processes alike\n", sys.Name)
+	case detect.Certified:
+		fmt.Fprintf(w, "%s: certified fully virtually symmetric (%s by the solver, %d symmetric)\n",
+			sys.Name, plural(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
+	case detect.Violated:
+		fmt.Fprintf(w, "%s: not fully virtually symmetric (%d of %d transitions violated)\n",
+			sys.Name, counts[detect.Violated], len(rep.Transitions))
+	default:
+		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
+			sys.Name, counts[detect.Unknown], len(rep.Transitions))
+	}
+}
+
+// writeWitness prints the two configurations of a witness as tables with
+// a row per group, a column per state and a row of total counters (equal
+// in both tables), aligned with each other.
+func writeWitness(w io.Writer, sys *gsst.System, wit *detect.Witness) {
+	table := func(title string, conf [][]int) [][]string {
+		rows := [][]string{append([]string{title}, sys.States...)}
+		totals := make([]int, len(sys.States))
+		for g, row := range conf {
+			cells := []string{sys.Groups[g].Name}
+			for s, k := range row {
+				cells = append(cells, fmt.Sprint(k))
+				totals[s] += k
+			}
+			rows = append(rows, cells)
+		}
+		cells := []string{"total"}
+		for _, k := range totals {
+			cells = append(cells, fmt.Sprint(k))
+		}
+		return append(rows, cells)
+	}
+	tables := [][][]string{table("enabled", wit.Enabled), table("disabled", wit.Disabled)}
+	widths := make([]int, len(sys.States)+1)
+	for _, t := range tables {
+		for _, r := range t {
+			for i, c := range r {
+				widths[i] = max(widths[i], len(c))
+			}
+		}
+	}
+	for _, t := range tables {
+		for _, r := range t {
+			var b strings.Builder
+			b.WriteString("      ")
+			for i, c := range r {
+				if i == 0 {
+					b.WriteString(c + strings.Repeat(" ", widths[0]-len(c)))
+					continue
+				}
+				b.WriteString("  " + strings.Repeat(" ", widths[i]-len(c)) + c)
+			}
+			fmt.Fprintln(w, b.String())
+		}
+	}
+}
+
+func plural(k int, one, many string) string {
+	if k == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", k, many)
+}
+
+// checkJSON is the stable output of "vsym check --output json", one per
+// file, documented in docs/certification.md.
+type checkJSON struct {
+	File        string                `json:"file"`
+	System      string                `json:"system,omitempty"`
+	Verdict     string                `json:"verdict"` // symmetric, certified, violated, unknown, error
+	Certified   bool                  `json:"certified"`
+	Transitions []checkTransitionJSON `json:"transitions"`
+	Error       string                `json:"error,omitempty"`
+}
+
+type checkTransitionJSON struct {
+	From    string       `json:"from"`
+	To      string       `json:"to"`
+	Verdict string       `json:"verdict"`
+	Reason  string       `json:"reason"`
+	Queries int          `json:"queries"`
+	Witness *witnessJSON `json:"witness"`
+}
+
+// witnessJSON gives each configuration as group name -> counts in the
+// order of "states".
+type witnessJSON struct {
+	Group    string           `json:"group"`
+	States   []string         `json:"states"`
+	Enabled  map[string][]int `json:"enabled"`
+	Disabled map[string][]int `json:"disabled"`
+}
+
+func newCheckJSON(r checkResult) *checkJSON {
+	out := &checkJSON{File: r.file, Transitions: []checkTransitionJSON{}}
+	if r.rep == nil {
+		out.Verdict = "error"
+		if r.sys != nil {
+			out.System = r.sys.Name
+			out.Verdict = detect.Unknown.String()
+		}
+		out.Error = r.err.Error()
+		return out
+	}
+	sys := r.rep.System
+	out.System = sys.Name
+	out.Verdict = r.rep.Verdict().String()
+	out.Certified = r.rep.Certified()
+	for _, t := range r.rep.Transitions {
+		tj := checkTransitionJSON{
+			From:    sys.States[t.Transition.From],
+			To:      sys.States[t.Transition.To],
+			Verdict: t.Verdict.String(),
+			Reason:  t.Reason,
+			Queries: t.Queries,
+		}
+		if w := t.Witness; w != nil {
+			wj := &witnessJSON{
+				Group:    sys.Groups[w.Group].Name,
+				States:   sys.States,
+				Enabled:  map[string][]int{},
+				Disabled: map[string][]int{},
+			}
+			for g, gr := range sys.Groups {
+				wj.Enabled[gr.Name] = w.Enabled[g]
+				wj.Disabled[gr.Name] = w.Disabled[g]
+			}
+			tj.Witness = wj
+		}
+		out.Transitions = append(out.Transitions, tj)
+	}
+	return out
+}

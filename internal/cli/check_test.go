@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+)
+
+const (
+	checkMutexFile  = "../../specs/mutex.yaml"
+	checkRWFile     = "../../specs/readers-writers.yaml"
+	checkBrokenFile = "../../specs/readers-writers-broken.yaml"
+)
+
+func TestCheckCmd(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("states: [A, B]\ngroups: {a: 1}\ninit: A\ntransitions:\n  - {from: A, to: X}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.yaml")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string // substrings, in order
+		stderr []string
+	}{
+		{"mutex", []string{"check", checkMutexFile}, ExitOK,
+			[]string{"mutex: 3 processes in 1 group, 3 transitions", "  N -> T: symmetric", "  T -> C: symmetric", "mutex: fully symmetric"}, nil},
+		{"readers-writers", []string{"check", checkRWFile}, ExitOK,
+			[]string{"  N -> T: symmetric", "  T -> C: certified", "  C -> N: symmetric",
+				"readers-writers: certified fully virtually symmetric (1 transition certified by the solver, 2 symmetric)"}, nil},
+		{"broken", []string{"check", checkBrokenFile}, ExitNo,
+			[]string{"  T -> C: violated", "enabled", "reader", "writer", "total", "disabled", "reader", "writer", "total",
+				"  C -> N: symmetric", "not fully virtually symmetric (1 of 3 transitions violated)"}, nil},
+		{"bad input", []string{"check", bad}, ExitBadInput, nil, []string{bad + ":5:19: unknown local state \"X\""}},
+		{"missing file", []string{"check", missing}, ExitBadInput, nil, []string{"vsym: ", "missing.yaml"}},
+		{"certified and violated", []string{"check", checkRWFile, checkBrokenFile}, ExitNo,
+			[]string{"readers-writers: certified", "readers-writers-broken: not fully"}, nil},
+		{"bad input wins", []string{"check", checkBrokenFile, bad}, ExitBadInput,
+			[]string{"not fully virtually symmetric"}, []string{"bad.yaml:5:19"}},
+		{"all good", []string{"check", checkMutexFile, checkRWFile}, ExitOK, []string{"fully symmetric", "certified fully"}, nil},
+		// A deadline that has passed before the solver starts: unknown,
+		// never certified.
+		{"timeout", []string{"check", "--timeout", "1ns", checkRWFile}, ExitUnknown,
+			[]string{"  T -> C: unknown: ", "readers-writers: unknown: 1 of 3 transitions undecided"}, nil},
+		{"unknown and symmetric", []string{"check", "--timeout", "1ns", checkRWFile, checkMutexFile}, ExitUnknown, nil, nil},
+		{"bad format", []string{"check", "--output", "xml", checkRWFile}, ExitBadInput, nil, []string{"unknown output format"}},
+		{"negative timeout", []string{"check", "--timeout", "-1s", checkRWFile}, ExitBadInput, nil, []string{"must not be negative"}},
+		{"no file", []string{"check"}, ExitBadInput, nil, []string{"requires at least 1 arg"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runVsym(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			containsInOrder(t, "stdout", stdout, tt.stdout)
+			containsInOrder(t, "stderr", stderr, tt.stderr)
+		})
+	}
+}
+
+func containsInOrder(t *testing.T, what, text string, subs []string) {
+	t.Helper()
+	rest := text
+	for _, s := range subs {
+		i := strings.Index(rest, s)
+		if i < 0 {
+			t.Errorf("%s lacks %q (in order)\n%s", what, s, text)
+			return
+		}
+		rest = rest[i+len(s):]
+	}
+}
+
+// TestCheckJSON decodes the JSON output, checks its documented shape, and
+// re-verifies the witness of the broken system against the loaded system.
+func TestCheckJSON(t *testing.T) {
+	stdout, stderr, code := runVsym("check", "--output", "json", checkBrokenFile)
+	if code != ExitNo {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got checkJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if got.Certified || got.Verdict != "violated" || got.System != "readers-writers-broken" || len(got.Transitions) != 3 {
+		t.Fatalf("%+v", got)
+	}
+	tc := got.Transitions[1]
+	if tc.From != "T" || tc.To != "C" || tc.Verdict != "violated" || tc.Witness == nil || tc.Queries < 1 {
+		t.Fatalf("T -> C: %+v", tc)
+	}
+	sys, err := gsst.Load(checkBrokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &detect.Witness{Group: -1}
+	for g, gr := range sys.Groups {
+		w.Enabled = append(w.Enabled, tc.Witness.Enabled[gr.Name])
+		w.Disabled = append(w.Disabled, tc.Witness.Disabled[gr.Name])
+		if gr.Name == tc.Witness.Group {
+			w.Group = g
+		}
+	}
+	if strings.Join(tc.Witness.States, ",") != "N,T,C" {
+		t.Errorf("states %v", tc.Witness.States)
+	}
+	if err := detect.VerifyWitness(sys, &sys.Transitions[1], w); err != nil {
+		t.Errorf("JSON witness does not verify: %v", err)
+	}
+	for _, tr := range []checkTransitionJSON{got.Transitions[0], got.Transitions[2]} {
+		if tr.Verdict != "symmetric" || tr.Witness != nil {
+			t.Errorf("%+v", tr)
+		}
+	}
+
+	// The generic shape, as documented: certified and per-transition
+	// from, to, verdict, witness (null unless violated).
+	var generic map[string]any
+	if err := json.Unmarshal([]byte(stdout), &generic); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"file", "system", "verdict", "certified", "transitions"} {
+		if _, ok := generic[k]; !ok {
+			t.Errorf("missing key %q", k)
+		}
+	}
+	for _, tr := range generic["transitions"].([]any) {
+		for _, k := range []string{"from", "to", "verdict", "reason", "queries", "witness"} {
+			if _, ok := tr.(map[string]any)[k]; !ok {
+				t.Errorf("transition lacks key %q", k)
+			}
+		}
+	}
+}
+
+func TestCheckJSONSeveralFiles(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("states: [A\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code := runVsym("check", "-o", "json", checkMutexFile, checkRWFile, bad)
+	if code != ExitBadInput {
+		t.Errorf("exit %d", code)
+	}
+	var got []checkJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d objects", len(got))
+	}
+	want := []struct {
+		verdict   string
+		certified bool
+	}{{"symmetric", true}, {"certified", true}, {"error", false}}
+	for i, w := range want {
+		if got[i].Verdict != w.verdict || got[i].Certified != w.certified {
+			t.Errorf("file %d: %+v", i, got[i])
+		}
+	}
+	if got[2].Error == "" || got[2].File != bad || len(got[2].Transitions) != 0 {
+		t.Errorf("error object %+v", got[2])
+	}
+}
+
+func TestWorseCode(t *testing.T) {
+	tests := []struct{ a, b, want int }{
+		{ExitOK, ExitOK, ExitOK},
+		{ExitOK, ExitUnknown, ExitUnknown},
+		{ExitUnknown, ExitNo, ExitNo},
+		{ExitNo, ExitUnknown, ExitNo},
+		{ExitNo, ExitBadInput, ExitBadInput},
+		{ExitBadInput, ExitOK, ExitBadInput},
+	}
+	for _, tt := range tests {
+		if got := worseCode(tt.a, tt.b); got != tt.want {
+			t.Errorf("worseCode(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

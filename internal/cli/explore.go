@@ -1,0 +1,436 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+func init() { register(newExploreCmd) }
+
+type exploreOpts struct {
+	file       string
+	concrete   bool
+	force      bool
+	output     string
+	engine     string
+	maxStates  int64
+	maxMemory  string
+	timeout    time.Duration
+	properties []string
+}
+
+// exploreLimits are the engine-independent settings of one exploration.
+type exploreLimits struct {
+	MaxStates  int64                  // 0: none
+	MaxMemory  int64                  // bytes; 0: none
+	Progress   func(explore.Progress) // nil: no progress display
+	Properties []string               // nil: all properties
+}
+
+// abstractEngine checks a counter model. Engines register themselves in
+// abstractEngines (the BDD engine adds "bdd" from a file of its own).
+type abstractEngine func(ctx context.Context, m *counterabs.Model, lim exploreLimits) (*explore.Report, error)
+
+var abstractEngines = map[string]abstractEngine{
+	"explicit": func(ctx context.Context, m *counterabs.Model, lim exploreLimits) (*explore.Report, error) {
+		return explore.CheckAbstract(ctx, m, explicitOptions(lim)...)
+	},
+}
+
+// autoEngine picks the engine for --engine auto; engines may replace it.
+var autoEngine = func(m *counterabs.Model) string { return "explicit" }
+
+func explicitOptions(lim exploreLimits) []explore.Option {
+	opts := []explore.Option{explore.MaxStates(lim.MaxStates), explore.MaxMemory(lim.MaxMemory)}
+	if lim.Progress != nil {
+		opts = append(opts, explore.OnProgress(time.Second, lim.Progress))
+	}
+	if lim.Properties != nil {
+		opts = append(opts, explore.Properties(lim.Properties...))
+	}
+	return opts
+}
+
+// defaultMaxMemory bounds the search when --max-memory is not given, so a
+// large model stops with exit code 3 instead of exhausting the machine.
+const defaultMaxMemory = "4GiB"
+
+func newExploreCmd() *cobra.Command {
+	o := &exploreOpts{}
+	cmd := &cobra.Command{
+		Use:   "explore FILE",
+		Short: "Explore the state space and model check the CTL properties",
+		Long: `Explore builds the reachable state space of a GSST and checks its CTL
+properties, with counterexamples and witnesses lifted to process moves.
+
+By default it certifies full virtual symmetry and explores the counter
+abstraction (exact for certified systems). An uncertified system is
+refused unless --force is given (results are then not exact and the exit
+code is 3). With --concrete it explores the unreduced system instead,
+canonicalized by sorting each group's processes; that works for any GSST.
+
+` + exitHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runExplore(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system (group-sorted states) instead of the counter abstraction")
+	f.BoolVar(&o.force, "force", false, "explore the counter abstraction of an uncertified system anyway (results not exact)")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVar(&o.engine, "engine", "explicit", "engine for the counter abstraction: "+engineNames()+" or auto")
+	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) after storing this many states; 0 means no bound")
+	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
+	return cmd
+}
+
+func engineNames() string {
+	var names []string
+	for n := range abstractEngines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func runExplore(cmd *cobra.Command, o *exploreOpts) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if o.output != "text" && o.output != "json" {
+		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text or json)", o.output))
+	}
+	mem, err := parseSize(o.maxMemory)
+	if err != nil {
+		return withCode(ExitBadInput, fmt.Errorf("--max-memory: %v", err))
+	}
+	if o.maxStates < 0 {
+		return withCode(ExitBadInput, fmt.Errorf("--max-states must not be negative"))
+	}
+	if o.timeout < 0 {
+		return withCode(ExitBadInput, fmt.Errorf("--timeout must not be negative"))
+	}
+	if _, ok := abstractEngines[o.engine]; !ok && o.engine != "auto" {
+		return withCode(ExitBadInput, fmt.Errorf("unknown engine %q (want %s or auto)", o.engine, engineNames()))
+	}
+	if o.concrete && o.engine != "explicit" && o.engine != "auto" {
+		return withCode(ExitBadInput, fmt.Errorf("--concrete works with the explicit engine only"))
+	}
+	sys, err := gsst.Load(o.file)
+	if err != nil {
+		return withCode(ExitBadInput, err)
+	}
+	lim := exploreLimits{MaxStates: o.maxStates, MaxMemory: mem}
+	if len(o.properties) > 0 {
+		for _, name := range o.properties {
+			if !hasProperty(sys, name) {
+				return withCode(ExitBadInput, fmt.Errorf("%s: no property named %q", o.file, name))
+			}
+		}
+		lim.Properties = o.properties
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	prog := newProgress(stderr)
+	lim.Progress = prog.show
+
+	var rep *explore.Report
+	if o.concrete {
+		rep, err = explore.CheckConcrete(ctx, sys, explicitOptions(lim)...)
+	} else {
+		var m *counterabs.Model
+		m, err = abstractModel(ctx, sys, o, stderr)
+		if err != nil {
+			return err
+		}
+		engine := o.engine
+		if engine == "auto" {
+			engine = autoEngine(m)
+		}
+		run, ok := abstractEngines[engine]
+		if !ok {
+			return withCode(ExitBadInput, fmt.Errorf("unknown engine %q", engine))
+		}
+		rep, err = run(ctx, m, lim)
+	}
+	prog.done()
+	if err != nil {
+		return exploreError(err, o)
+	}
+	if o.output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(rep); err != nil {
+			return withCode(ExitUnknown, err)
+		}
+	} else {
+		writeReport(stdout, sys, rep)
+	}
+	if !rep.Exact {
+		fmt.Fprintln(stderr, "vsym: warning: the model over-approximates an uncertified system; results are not exact (exit 3)")
+		return withCode(ExitUnknown, nil)
+	}
+	for _, p := range rep.Properties {
+		if !p.Holds {
+			return withCode(ExitNo, nil)
+		}
+	}
+	return nil
+}
+
+func hasProperty(sys *gsst.System, name string) bool {
+	for _, p := range sys.Properties {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// abstractModel certifies sys and builds its counter abstraction. An
+// uncertified system is refused (exit 1, or 3 when the solver could not
+// decide) unless --force.
+func abstractModel(ctx context.Context, sys *gsst.System, o *exploreOpts, stderr io.Writer) (*counterabs.Model, error) {
+	solver := z3.New()
+	cert, err := detect.Certify(ctx, sys, solver)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, withCode(ExitUnknown, fmt.Errorf("certification stopped: %v", ctx.Err()))
+		}
+		return nil, withCode(ExitBadInput, err)
+	}
+	var opts []counterabs.Option
+	if !cert.Certified() {
+		var bad, unknown []string
+		for _, t := range cert.Transitions {
+			switch t.Verdict {
+			case detect.Violated:
+				bad = append(bad, sys.TransitionName(t.Transition))
+			case detect.Unknown:
+				msg := sys.TransitionName(t.Transition)
+				if t.Reason != "" {
+					msg += " (" + t.Reason + ")"
+				}
+				unknown = append(unknown, msg)
+			}
+		}
+		var why string
+		code := ExitNo
+		if len(bad) > 0 {
+			why = fmt.Sprintf("not fully virtually symmetric: transition %s breaks full virtual symmetry", strings.Join(bad, ", "))
+		} else {
+			why = fmt.Sprintf("full virtual symmetry could not be decided for transition %s", strings.Join(unknown, ", "))
+			code = ExitUnknown
+		}
+		if !o.force {
+			return nil, withCode(code, fmt.Errorf("%s: %s; use --concrete to explore the unreduced system, or --force to explore the (inexact) counter abstraction", o.file, why))
+		}
+		fmt.Fprintf(stderr, "vsym: warning: %s: %s; exploring the counter abstraction anyway (--force): results are not exact\n", o.file, why)
+		opts = append(opts, counterabs.Force())
+	}
+	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
+	if err != nil {
+		var nc *counterabs.NotCertifiedError
+		switch {
+		case errors.Is(err, counterabs.ErrUnknown) || ctx.Err() != nil:
+			return nil, withCode(ExitUnknown, err)
+		case errors.As(err, &nc):
+			return nil, withCode(ExitNo, fmt.Errorf("%s: %v; use --concrete or --force", o.file, err))
+		}
+		return nil, withCode(ExitUnknown, err)
+	}
+	return m, nil
+}
+
+func exploreError(err error, o *exploreOpts) error {
+	switch {
+	case explore.IsLimit(err):
+		return withCode(ExitUnknown, err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return withCode(ExitUnknown, fmt.Errorf("timeout after %v", o.timeout))
+	case errors.Is(err, context.Canceled):
+		return withCode(ExitUnknown, err)
+	}
+	return withCode(ExitBadInput, err)
+}
+
+// parseSize reads a byte size: a number with an optional unit K, M, G or
+// T (binary multiples; "KB", "KiB" and "k" mean the same).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty size")
+	}
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil || x < 0 {
+		return 0, fmt.Errorf("bad size %q", s)
+	}
+	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
+	mult := map[string]float64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("bad size %q (use a number with K, M, G or T)", s)
+	}
+	v := x * mult
+	if v > 1<<62 {
+		return 0, fmt.Errorf("size %q too large", s)
+	}
+	return int64(v), nil
+}
+
+// progress shows a one-line progress display on stderr, only when stderr
+// is a terminal (a pipe or file gets no carriage-return clutter).
+type progress struct {
+	w     io.Writer
+	shown bool
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	if !ok {
+		return &progress{}
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return &progress{}
+	}
+	return &progress{w: w}
+}
+
+func (p *progress) show(pr explore.Progress) {
+	if p.w == nil {
+		return
+	}
+	p.shown = true
+	fmt.Fprintf(p.w, "\r%d states, frontier %d, %.0f states/s, %s   ", pr.States, pr.Frontier, pr.Rate(), pr.Elapsed.Round(time.Second))
+}
+
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}
+
+// writeReport prints rep for people.
+func writeReport(w io.Writer, sys *gsst.System, rep *explore.Report) {
+	model := "counter abstraction"
+	if rep.Mode == explore.Concrete {
+		model = "unreduced system, group-sorted states"
+	}
+	fmt.Fprintf(w, "%s: %s engine, %s\n", rep.System, rep.Engine, model)
+	if !rep.Exact {
+		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
+	}
+	fmt.Fprintf(w, "reachable states: %v\n", rep.ReachableStates)
+	if rep.ConcreteStates != nil {
+		fmt.Fprintf(w, "concrete states represented: %v\n", rep.ConcreteStates)
+	}
+	fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
+	for _, s := range rep.DeadlockExamples {
+		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
+	}
+	for _, p := range rep.Properties {
+		verdict := "holds"
+		if !p.Holds {
+			verdict = "FAILS"
+		}
+		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
+		if p.Trace != nil {
+			writeTrace(w, sys, p.Trace)
+		}
+	}
+}
+
+func formatState(sys *gsst.System, s explore.State) string {
+	var b strings.Builder
+	for i, c := range s.Counters {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		name := fmt.Sprint(i)
+		if i < len(sys.States) {
+			name = sys.States[i]
+		}
+		fmt.Fprintf(&b, "#%s=%d", name, c)
+	}
+	if s.Groups != nil {
+		b.WriteString("  (")
+		for g, row := range s.Groups {
+			if g > 0 {
+				b.WriteString("; ")
+			}
+			if g < len(sys.Groups) {
+				b.WriteString(sys.Groups[g].Name + ":")
+			}
+			for i, c := range row {
+				if i < len(sys.States) {
+					fmt.Fprintf(&b, " %s=%d", sys.States[i], c)
+				}
+			}
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
+	shape := "path"
+	if tr.Loop >= 0 {
+		shape = "lasso"
+	}
+	fmt.Fprintf(w, "  %s (%s of %d states):\n", tr.Kind, shape, len(tr.States))
+	for i, s := range tr.States {
+		mark := ""
+		if i == tr.Loop {
+			mark = "  <- loop start"
+		}
+		fmt.Fprintf(w, "    %d: %s%s\n", i, formatState(sys, s), mark)
+	}
+	if tr.Loop >= 0 {
+		fmt.Fprintf(w, "    then back to state %d, forever\n", tr.Loop)
+	}
+	l := tr.Lifted
+	if l == nil {
+		return
+	}
+	fmt.Fprintln(w, "  replay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):")
+	for i, s := range l.Steps {
+		fmt.Fprintf(w, "    %d. %s\n", i+1, s)
+	}
+	if l.Loop >= 0 {
+		fmt.Fprintf(w, "    then repeat from step %d, forever\n", l.Loop+1)
+	}
+	if l.Error != "" {
+		fmt.Fprintf(w, "    lifting stopped: %s\n", l.Error)
+	}
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const rwYAML = `name: readers-writers
+states: [N, T, C]
+groups:
+  reader: 1
+  writer: 2
+init: N
+transitions:
+  - {from: N, to: T}
+  - from: T
+    to: C
+    guard:
+      reader: "#C = 0 & #T[writer] = 0"
+      writer: "#C = 0"
+  - {from: C, to: N}
+properties:
+  mutex: "AG #C <= 1"
+  reachable: "EF #C = 1"
+  no-deadlock: "AG EX true"
+  never-C: "AG #C = 0"
+  all-leave-N: "AF #N = 0"
+`
+
+// The reader's guard #T = 2 breaks full virtual symmetry (section 4.3).
+const brokenYAML = `name: broken
+states: [N, T, C]
+groups:
+  reader: 1
+  writer: 2
+init: N
+transitions:
+  - {from: N, to: T}
+  - from: T
+    to: C
+    guard:
+      reader: "#C = 0 & #T = 2"
+      writer: "#C = 0"
+  - {from: C, to: N}
+properties:
+  mutex: "AG #C <= 1"
+`
+
+func writeExploreFile(t *testing.T, name, src string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// exploreJSON mirrors the documented JSON schema (docs/explore.md).
+type exploreJSON struct {
+	System          string `json:"system"`
+	Engine          string `json:"engine"`
+	Mode            string `json:"mode"`
+	Exact           bool   `json:"exact"`
+	ReachableStates int64  `json:"reachable_states"`
+	ConcreteStates  *int64 `json:"concrete_states"`
+	Deadlocks       int64  `json:"deadlocks"`
+	Properties      []struct {
+		Name  string `json:"name"`
+		Holds bool   `json:"holds"`
+		Trace *struct {
+			Kind   string `json:"kind"`
+			States []struct {
+				Counters []int   `json:"counters"`
+				Groups   [][]int `json:"groups"`
+			} `json:"states"`
+			Loop   int `json:"loop"`
+			Lifted *struct {
+				Steps []struct {
+					Stutter   bool   `json:"stutter"`
+					GroupName string `json:"group_name"`
+					Process   int    `json:"process"`
+					FromName  string `json:"from_name"`
+					ToName    string `json:"to_name"`
+				} `json:"steps"`
+				Loop  int    `json:"loop"`
+				Error string `json:"error"`
+			} `json:"lifted"`
+		} `json:"trace"`
+	} `json:"properties"`
+}
+
+func TestExploreCommand(t *testing.T) {
+	rw := writeExploreFile(t, "rw.yaml", rwYAML)
+	broken := writeExploreFile(t, "broken.yaml", brokenYAML)
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   []string // substrings
+		stderr   []string
+		check    func(t *testing.T, r *exploreJSON)
+		wantJSON bool
+	}{
+		{name: "abstract-json", args: []string{"explore", rw, "-o", "json"}, code: ExitNo, wantJSON: true,
+			check: func(t *testing.T, r *exploreJSON) {
+				if r.Mode != "abstract" || !r.Exact || r.ReachableStates != 7 || r.Deadlocks != 0 || r.ConcreteStates != nil {
+					t.Errorf("report %+v", r)
+				}
+				want := map[string]bool{"mutex": true, "reachable": true, "no-deadlock": true, "never-C": false, "all-leave-N": false}
+				for _, p := range r.Properties {
+					if p.Holds != want[p.Name] {
+						t.Errorf("%s: holds %v", p.Name, p.Holds)
+					}
+					switch p.Name {
+					case "never-C":
+						// Shortest counterexample: N -> T -> C by one process.
+						if p.Trace == nil || p.Trace.Kind != "counterexample" || len(p.Trace.States) != 3 ||
+							p.Trace.Lifted == nil || len(p.Trace.Lifted.Steps) != 2 || p.Trace.Lifted.Error != "" {
+							t.Errorf("never-C trace %+v", p.Trace)
+						}
+					case "all-leave-N":
+						if p.Trace == nil || p.Trace.Loop < 0 || p.Trace.Lifted == nil || p.Trace.Lifted.Loop < 0 {
+							t.Errorf("all-leave-N: want a lasso, got %+v", p.Trace)
+						}
+					}
+				}
+			}},
+		{name: "selected", args: []string{"explore", rw, "-o", "json", "--property", "mutex,reachable"}, code: ExitOK, wantJSON: true,
+			check: func(t *testing.T, r *exploreJSON) {
+				if len(r.Properties) != 2 || r.Properties[0].Name != "mutex" || r.Properties[1].Name != "reachable" {
+					t.Errorf("properties %+v", r.Properties)
+				}
+			}},
+		{name: "text", args: []string{"explore", rw, "-p", "never-C"}, code: ExitNo,
+			stdout: []string{"reachable states: 7", "property never-C: AG #C = 0: FAILS", "counterexample", "reader[0]: N -> T", "reader[0]: T -> C"}},
+		{name: "concrete", args: []string{"explore", rw, "--concrete", "-o", "json", "-p", "mutex"}, code: ExitOK, wantJSON: true,
+			check: func(t *testing.T, r *exploreJSON) {
+				if r.Mode != "concrete" || r.ReachableStates != 13 || r.ConcreteStates == nil || *r.ConcreteStates != 20 {
+					t.Errorf("report %+v", r)
+				}
+			}},
+		{name: "uncertified", args: []string{"explore", broken}, code: ExitNo, stderr: []string{"T -> C", "--concrete", "--force"}},
+		{name: "forced", args: []string{"explore", broken, "--force", "-o", "json"}, code: ExitUnknown, wantJSON: true,
+			stderr: []string{"warning"},
+			check: func(t *testing.T, r *exploreJSON) {
+				if r.Exact {
+					t.Error("forced model reported exact")
+				}
+			}},
+		{name: "broken-concrete", args: []string{"explore", broken, "--concrete"}, code: ExitOK,
+			stdout: []string{"reachable states: 12", "concrete states represented: 19"}},
+		{name: "max-states", args: []string{"explore", rw, "--max-states", "3"}, code: ExitUnknown, stderr: []string{"state limit of 3"}},
+		{name: "bad-memory", args: []string{"explore", rw, "--max-memory", "lots"}, code: ExitBadInput},
+		{name: "bad-output", args: []string{"explore", rw, "-o", "xml"}, code: ExitBadInput},
+		{name: "bad-engine", args: []string{"explore", rw, "--engine", "quantum"}, code: ExitBadInput},
+		{name: "unknown-property", args: []string{"explore", rw, "-p", "nope"}, code: ExitBadInput, stderr: []string{`"nope"`}},
+		{name: "missing-file", args: []string{"explore", filepath.Join(t.TempDir(), "none.yaml")}, code: ExitBadInput},
+		{name: "no-args", args: []string{"explore"}, code: ExitBadInput},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := Main(c.args, &out, &errb)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out.String(), errb.String())
+			}
+			for _, s := range c.stdout {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out.String())
+				}
+			}
+			for _, s := range c.stderr {
+				if !strings.Contains(errb.String(), s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errb.String())
+				}
+			}
+			if c.wantJSON {
+				var r exploreJSON
+				if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+					t.Fatalf("bad JSON: %v\n%s", err, out.String())
+				}
+				if c.check != nil {
+					c.check(t, &r)
+				}
+			}
+		})
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true}, {"1024", 1024, true}, {"512M", 512 << 20, true}, {"512MiB", 512 << 20, true},
+		{"2G", 2 << 30, true}, {"1.5k", 1536, true}, {"4GB", 4 << 30, true}, {"1T", 1 << 40, true},
+		{"", 0, false}, {"lots", 0, false}, {"-1", 0, false}, {"5X", 0, false}, {"1e30", 0, false},
+	}
+	for _, c := range cases {
+		got, err := parseSize(c.in)
+		if (err == nil) != c.ok || c.ok && got != c.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}

@@ -1,0 +1,392 @@
+package nusmv
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Binding strength of NuSMV 2.6 expressions, weakest first, as in the
+// grammar of the 2.6 parser: -> is below <->, below |, below &, below the
+// CTL unary operators and the comparisons, below + and -, below *; ! and
+// unary - apply to a primary expression only, so "!x = 1" means
+// "(!x) = 1". The printer puts parentheses wherever a child binds less
+// strongly than its position needs, and around every operand of a
+// temporal operator, so that no output depends on a subtle rule.
+const (
+	precImplies = 1
+	precOr      = 3
+	precAnd     = 4
+	precRel     = 5 // comparisons and CTL unary operators
+	precAdd     = 6
+	precMul     = 7
+	precPrimary = 9
+)
+
+// frag is a printed expression with the binding strength of its top
+// operator.
+type frag struct {
+	s    string
+	prec int
+}
+
+// in returns f as text fit for a position that needs strength min.
+func (f frag) in(min int) string {
+	if f.prec < min {
+		return "(" + f.s + ")"
+	}
+	return f.s
+}
+
+var (
+	fragTrue  = frag{"TRUE", precPrimary}
+	fragFalse = frag{"FALSE", precPrimary}
+)
+
+// maxExpansion bounds the number of assignments enumerated to remove one
+// bounded existential quantifier (NuSMV has none). Guards produced by the
+// counter abstraction are quantifier-free; this only guards against a
+// runaway output for a hand-built formula.
+const maxExpansion = 1 << 12
+
+// namefn names a counter variable in NuSMV, or fails for a variable that
+// has no name in the model being emitted.
+type namefn func(presburger.Var) (string, error)
+
+// formula prints a Presburger formula as a NuSMV boolean expression.
+func formula(f presburger.Formula, name namefn) (frag, error) {
+	switch f := f.(type) {
+	case presburger.Bool:
+		if f {
+			return fragTrue, nil
+		}
+		return fragFalse, nil
+	case presburger.Cmp:
+		return compare(f, name)
+	case presburger.Not:
+		x, err := formula(f.F, name)
+		if err != nil {
+			return frag{}, err
+		}
+		return frag{"!" + x.in(precPrimary), precPrimary}, nil
+	case presburger.And:
+		return join(f, " & ", precAnd, fragTrue, name)
+	case presburger.Or:
+		return join(f, " | ", precOr, fragFalse, name)
+	case presburger.Exists:
+		g, err := expand(f)
+		if err != nil {
+			return frag{}, err
+		}
+		return formula(g, name)
+	case nil:
+		return frag{}, fmt.Errorf("missing formula")
+	}
+	return frag{}, fmt.Errorf("unknown formula %T", f)
+}
+
+func join(fs []presburger.Formula, sep string, prec int, empty frag, name namefn) (frag, error) {
+	if len(fs) == 0 {
+		return empty, nil
+	}
+	parts := make([]string, len(fs))
+	for i, g := range fs {
+		x, err := formula(g, name)
+		if err != nil {
+			return frag{}, err
+		}
+		parts[i] = x.in(prec)
+	}
+	if len(parts) == 1 {
+		return frag{parts[0], prec}, nil
+	}
+	return frag{strings.Join(parts, sep), prec}, nil
+}
+
+// expand removes an Exists by enumerating its bounded variables.
+func expand(f presburger.Exists) (presburger.Formula, error) {
+	total := int64(1)
+	for _, b := range f.Vars {
+		if b.Hi < b.Lo {
+			return presburger.False, nil
+		}
+		width := b.Hi - b.Lo // negative on overflow
+		if width < 0 || width >= maxExpansion {
+			return nil, fmt.Errorf("quantifier over a range of more than %d values cannot be expanded (NuSMV has no quantifiers)", maxExpansion)
+		}
+		total *= width + 1
+		if total > maxExpansion {
+			return nil, fmt.Errorf("quantifier over %d or more values cannot be expanded (NuSMV has no quantifiers; limit %d)", total, maxExpansion)
+		}
+	}
+	val := make(map[presburger.Var]int64, len(f.Vars))
+	var out []presburger.Formula
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(f.Vars) {
+			out = append(out, presburger.Subst(f.Body, func(v presburger.Var) presburger.Term {
+				if x, ok := val[v]; ok {
+					return presburger.ConstTerm(x)
+				}
+				return presburger.VarTerm(v)
+			}))
+			return
+		}
+		b := f.Vars[i]
+		for x := b.Lo; x <= b.Hi; x++ {
+			val[b.Var] = x
+			rec(i + 1)
+		}
+		delete(val, b.Var)
+	}
+	rec(0)
+	return presburger.Disj(out...), nil
+}
+
+// flip gives the operator with its sides swapped: a op b iff b flip(op) a.
+func flip(op presburger.Op) presburger.Op {
+	switch op {
+	case presburger.Lt:
+		return presburger.Gt
+	case presburger.Le:
+		return presburger.Ge
+	case presburger.Gt:
+		return presburger.Lt
+	case presburger.Ge:
+		return presburger.Le
+	}
+	return op
+}
+
+// compare prints "T op 0" with positive monomials on the left and
+// negative ones on the right, the constant on the right: 2*x_A - x_B + 3
+// >= 0 becomes "2*x_A >= x_B - 3". A side without monomials is a number.
+func compare(c presburger.Cmp, name namefn) (frag, error) {
+	var pos, neg []presburger.Mono
+	for _, m := range c.T.Monos {
+		if m.Coef > 0 {
+			pos = append(pos, m)
+		} else if m.Coef < 0 {
+			neg = append(neg, presburger.Mono{Var: m.Var, Coef: -m.Coef})
+		}
+	}
+	op := c.Op
+	k := -c.T.Const // pos op neg + k
+	if len(pos) == 0 && len(neg) == 0 {
+		if evalOp(op, -k) {
+			return fragTrue, nil
+		}
+		return fragFalse, nil
+	}
+	if len(pos) == 0 {
+		// 0 op neg + k  <=>  neg flip(op) -k
+		pos, neg, k, op = neg, nil, -k, flip(op)
+	}
+	lhs, err := sum(pos, 0, name)
+	if err != nil {
+		return frag{}, err
+	}
+	rhs, err := sum(neg, k, name)
+	if err != nil {
+		return frag{}, err
+	}
+	return frag{lhs + " " + op.String() + " " + rhs, precRel}, nil
+}
+
+func evalOp(op presburger.Op, x int64) bool {
+	switch op {
+	case presburger.Eq:
+		return x == 0
+	case presburger.Ne:
+		return x != 0
+	case presburger.Lt:
+		return x < 0
+	case presburger.Le:
+		return x <= 0
+	case presburger.Gt:
+		return x > 0
+	}
+	return x >= 0
+}
+
+// maxLiteral is the largest integer literal we emit: NuSMV 2.6 reads
+// numbers into a C int, so anything beyond 32 bits would not mean what the
+// model says.
+const maxLiteral = 1<<31 - 1
+
+func literal(x int64) (string, error) {
+	if x > maxLiteral || x < -maxLiteral {
+		return "", fmt.Errorf("constant %d does not fit NuSMV's 32-bit integers", x)
+	}
+	return strconv.FormatInt(x, 10), nil
+}
+
+// sum prints a sum of monomials with positive coefficients plus k, with
+// spaces around every binary operator: NuSMV identifiers may contain '-',
+// so "x-1" would be read as one name.
+func sum(ms []presburger.Mono, k int64, name namefn) (string, error) {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		if m.Coef != 1 {
+			c, err := literal(m.Coef)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(c + "*")
+		}
+		s, err := name(m.Var)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(s)
+	}
+	abs := k
+	if abs < 0 {
+		abs = -abs
+	}
+	c, err := literal(abs)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case len(ms) == 0 && k < 0:
+		b.WriteString("-" + c)
+	case len(ms) == 0:
+		b.WriteString(c)
+	case k > 0:
+		b.WriteString(" + " + c)
+	case k < 0:
+		b.WriteString(" - " + c)
+	}
+	return b.String(), nil
+}
+
+// ctlFormula prints a CTL formula in the syntax of NuSMV CTLSPEC.
+func ctlFormula(f ctl.Formula, name namefn) (frag, error) {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return formula(f.P, name)
+	case ctl.Not:
+		x, err := ctlFormula(f.X, name)
+		if err != nil {
+			return frag{}, err
+		}
+		return frag{"!" + x.in(precPrimary), precPrimary}, nil
+	case ctl.Binary:
+		l, err := ctlFormula(f.L, name)
+		if err != nil {
+			return frag{}, err
+		}
+		r, err := ctlFormula(f.R, name)
+		if err != nil {
+			return frag{}, err
+		}
+		switch f.Op {
+		case ctl.And:
+			return frag{l.in(precAnd) + " & " + r.in(precAnd+1), precAnd}, nil
+		case ctl.Or:
+			return frag{l.in(precOr) + " | " + r.in(precOr+1), precOr}, nil
+		case ctl.Implies:
+			// -> is right-associative: a -> b -> c is a -> (b -> c).
+			return frag{l.in(precImplies+1) + " -> " + r.in(precImplies), precImplies}, nil
+		}
+		return frag{}, fmt.Errorf("unknown CTL connective %d", f.Op)
+	case ctl.Unary:
+		x, err := ctlFormula(f.X, name)
+		if err != nil {
+			return frag{}, err
+		}
+		switch f.Op {
+		case ctl.EX, ctl.AX, ctl.EF, ctl.AF, ctl.EG, ctl.AG:
+		default:
+			return frag{}, fmt.Errorf("unknown CTL operator %d", f.Op)
+		}
+		return frag{f.Op.String() + " " + x.in(precPrimary), precRel}, nil
+	case ctl.Until:
+		l, err := ctlFormula(f.L, name)
+		if err != nil {
+			return frag{}, err
+		}
+		r, err := ctlFormula(f.R, name)
+		if err != nil {
+			return frag{}, err
+		}
+		q := "E"
+		if f.All {
+			q = "A"
+		}
+		return frag{q + " [ " + l.in(precRel) + " U " + r.in(precRel) + " ]", precRel}, nil
+	case nil:
+		return frag{}, fmt.Errorf("missing CTL formula")
+	}
+	return frag{}, fmt.Errorf("unknown CTL formula %T", f)
+}
+
+// invariant returns p when f is AG p with p free of temporal operators:
+// such a property is also emitted as INVARSPEC, which NuSMV checks by
+// reachability alone.
+func invariant(f ctl.Formula) (ctl.Formula, bool) {
+	u, ok := f.(ctl.Unary)
+	if !ok || u.Op != ctl.AG || !stateFormula(u.X) {
+		return nil, false
+	}
+	return u.X, true
+}
+
+func stateFormula(f ctl.Formula) bool {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return true
+	case ctl.Not:
+		return stateFormula(f.X)
+	case ctl.Binary:
+		return stateFormula(f.L) && stateFormula(f.R)
+	}
+	return false
+}
+
+// comment makes s safe inside a "--" comment: a line break would end the
+// comment and let the rest be read as model text.
+func comment(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\v' || r == '\f' || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// wrapJoin joins items with sep, breaking lines (continued with indent)
+// so that lines stay readable; NuSMV itself has no line limit. An
+// operator separator (" | ") starts the continued line, a comma ends the
+// broken one.
+func wrapJoin(items []string, sep, indent string) string {
+	var b strings.Builder
+	col := 0
+	lead := strings.HasPrefix(sep, " ")
+	for i, it := range items {
+		if i > 0 {
+			switch {
+			case col+len(sep)+len(it) <= 96:
+				b.WriteString(sep)
+				col += len(sep)
+			case lead:
+				op := strings.TrimLeft(sep, " ")
+				b.WriteString("\n" + indent + op)
+				col = len(indent) + len(op)
+			default:
+				b.WriteString(strings.TrimRight(sep, " ") + "\n" + indent)
+				col = len(indent)
+			}
+		}
+		b.WriteString(it)
+		col += len(it)
+	}
+	return b.String()
+}

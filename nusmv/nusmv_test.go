@@ -1,0 +1,763 @@
+package nusmv
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// buildModel runs the real counter abstraction (Z3 as solver and
+// projector), forcing it for a system that is not certified.
+func buildModel(sys *gsst.System, force bool) (*counterabs.Model, error) {
+	s := z3.New()
+	var opts []counterabs.Option
+	if force {
+		opts = append(opts, counterabs.Force())
+	}
+	return counterabs.Build(context.Background(), sys, s, s, opts...)
+}
+
+// validIdent is the identifier rule of the NuSMV 2.6 scanner restricted
+// to what the package promises: [A-Za-z_][A-Za-z0-9_]*, not a keyword.
+var validIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkIdents(m *smvModel) error {
+	var all []string
+	all = append(all, m.declared...)
+	for c := range m.consts {
+		all = append(all, c)
+	}
+	sort.Strings(all)
+	for _, id := range all {
+		if !validIdent.MatchString(id) || keywords26[id] || !IsIdent(id) {
+			return fmt.Errorf("identifier %q is not a valid, unreserved NuSMV identifier", id)
+		}
+	}
+	return nil
+}
+
+// maxBox bounds the number of (state, input) valuations the range check
+// enumerates.
+const maxBox = 400_000
+
+func boxSize(m *smvModel) int {
+	size := 1
+	for _, vs := range [][]smvVar{m.vars, m.ivars} {
+		for _, v := range vs {
+			size *= len(v.dom)
+			if size > maxBox {
+				return size
+			}
+		}
+	}
+	return size
+}
+
+// verdicts holds, per property, whether it holds in the initial state.
+type verdicts []bool
+
+// checkSpecs evaluates the emitted specifications on the emitted graph g
+// and the GSST properties on the reference graph ref, and compares: same
+// number and order, the same truth value in every state (toRef maps
+// emitted states to reference states), and every INVARSPEC body equal to
+// the body of its AG property in every state.
+func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gsst.Property) (verdicts, error) {
+	if len(m.ctlspecs) != len(props) {
+		return nil, fmt.Errorf("%d CTLSPECs for %d properties", len(m.ctlspecs), len(props))
+	}
+	if len(g.init) != 1 {
+		return nil, fmt.Errorf("%d initial states, want 1", len(g.init))
+	}
+	out := make(verdicts, len(props))
+	inv := 0
+	for i, p := range props {
+		sat, err := checkCTL(g.succ, g.smvCTL(m.ctlspecs[i].expr))
+		if err != nil {
+			return nil, fmt.Errorf("CTLSPEC %s: %v", m.ctlspecs[i].name, err)
+		}
+		want, err := checkCTL(ref.succ, ref.refCTL(p.Formula))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = sat[g.init[0]]
+		for s := range g.states {
+			if sat[s] != want[toRef[s]] {
+				return nil, fmt.Errorf("property %s: emitted CTLSPEC %s is %v in %s, direct evaluation %v", p.Name, m.ctlspecs[i].name, sat[s], stateKey(g.states[s]), want[toRef[s]])
+			}
+		}
+		if u, ok := p.Formula.(ctl.Unary); ok && u.Op == ctl.AG && stateFormula(u.X) {
+			if inv >= len(m.invarspecs) {
+				return nil, fmt.Errorf("property %s: no INVARSPEC", p.Name)
+			}
+			spec := m.invarspecs[inv]
+			inv++
+			body, err := checkCTL(ref.succ, ref.refCTL(u.X))
+			if err != nil {
+				return nil, err
+			}
+			holds := true
+			for s := range g.states {
+				b, err := m.env(g.states[s], nil, nil).boolOf(spec.expr)
+				if err != nil {
+					return nil, fmt.Errorf("INVARSPEC %s: %v", spec.name, err)
+				}
+				if b != body[toRef[s]] {
+					return nil, fmt.Errorf("INVARSPEC %s is %v in %s, direct evaluation of its body %v", spec.name, b, stateKey(g.states[s]), body[toRef[s]])
+				}
+				holds = holds && b
+			}
+			if holds != out[i] {
+				return nil, fmt.Errorf("INVARSPEC %s says %v, CTLSPEC %v", spec.name, holds, out[i])
+			}
+		}
+	}
+	if inv != len(m.invarspecs) {
+		return nil, fmt.Errorf("%d INVARSPECs, %d expected", len(m.invarspecs), inv)
+	}
+	return out, nil
+}
+
+// compareGraphs checks that the emitted graph g, with states mapped to
+// reference keys by key, has exactly the reference's states and edges,
+// including the stutter loops at deadlocks. It returns, per emitted
+// state, the index of the matching reference state.
+func compareGraphs(g *smvGraph, key func([]value) (string, error), ref *refGraph) ([]int, error) {
+	if len(g.states) != len(ref.keys) {
+		return nil, fmt.Errorf("emitted model reaches %d states, reference %d", len(g.states), len(ref.keys))
+	}
+	keys := make([]string, len(g.states))
+	for i, s := range g.states {
+		k, err := key(s)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := ref.index[k]; !ok {
+			return nil, fmt.Errorf("emitted model reaches %s, which the reference does not", k)
+		}
+		keys[i] = k
+	}
+	if k := keys[g.init[0]]; k != ref.keys[ref.init] {
+		return nil, fmt.Errorf("initial state %s, reference %s", k, ref.keys[ref.init])
+	}
+	for i := range g.states {
+		if len(g.succ[i]) == 0 {
+			return nil, fmt.Errorf("emitted model deadlocks in %s", keys[i])
+		}
+		var got, want []string
+		for _, j := range g.succ[i] {
+			got = append(got, keys[j])
+		}
+		for _, j := range ref.succ[ref.index[keys[i]]] {
+			want = append(want, ref.keys[j])
+		}
+		sort.Strings(got)
+		sort.Strings(want)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			return nil, fmt.Errorf("successors of %s: emitted %v, reference %v", keys[i], got, want)
+		}
+	}
+	toRef := make([]int, len(keys))
+	for i, k := range keys {
+		toRef[i] = ref.index[k]
+	}
+	return toRef, nil
+}
+
+// checkReducedText checks the emitted reduced model text against the
+// counter model m by explicit exploration of both.
+func checkReducedText(m *counterabs.Model, text string) (verdicts, error) {
+	sm, err := parseSMV(text)
+	if err != nil {
+		return nil, fmt.Errorf("parse: %v", err)
+	}
+	if err := checkIdents(sm); err != nil {
+		return nil, err
+	}
+	k := len(m.System.States)
+	if len(sm.vars) != k {
+		return nil, fmt.Errorf("%d state variables, want one per local state (%d)", len(sm.vars), k)
+	}
+	for _, v := range sm.vars {
+		if len(v.dom) != m.N+1 || v.dom[0] != intVal(0) {
+			return nil, fmt.Errorf("variable %s does not range over 0..%d", v.name, m.N)
+		}
+	}
+	if boxSize(sm) <= maxBox {
+		if err := sm.rangeCheck(); err != nil {
+			return nil, fmt.Errorf("range check: %v", err)
+		}
+	}
+	g, err := sm.explore(100_000)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := counterGraph(m)
+	if err != nil {
+		return nil, err
+	}
+	key := func(s []value) (string, error) {
+		a := make([]int, len(s))
+		for i, v := range s {
+			a[i] = int(v.i)
+		}
+		return fmt.Sprint(a), nil
+	}
+	toRef, err := compareGraphs(g, key, ref)
+	if err != nil {
+		return nil, err
+	}
+	return checkSpecs(sm, g, ref, toRef, m.System.Properties)
+}
+
+// checkConcreteText checks the emitted concrete model text against the
+// concrete system by explicit exploration of both.
+func checkConcreteText(sys *gsst.System, text string) (verdicts, error) {
+	sm, err := parseSMV(text)
+	if err != nil {
+		return nil, fmt.Errorf("parse: %v", err)
+	}
+	if err := checkIdents(sm); err != nil {
+		return nil, err
+	}
+	if len(sm.vars) != sys.N() {
+		return nil, fmt.Errorf("%d state variables, want one per process (%d)", len(sm.vars), sys.N())
+	}
+	dom := sm.vars[0].dom
+	if len(dom) != len(sys.States) {
+		return nil, fmt.Errorf("process variables range over %d values, want %d states", len(dom), len(sys.States))
+	}
+	for _, v := range sm.vars {
+		if fmt.Sprint(v.dom) != fmt.Sprint(dom) {
+			return nil, fmt.Errorf("variable %s has domain %v, others %v", v.name, v.dom, dom)
+		}
+	}
+	if boxSize(sm) <= maxBox {
+		if err := sm.rangeCheck(); err != nil {
+			return nil, fmt.Errorf("range check: %v", err)
+		}
+	}
+	g, err := sm.explore(100_000)
+	if err != nil {
+		return nil, err
+	}
+	ref := concreteGraph(sys)
+	key := func(s []value) (string, error) {
+		v := make([]int, len(s))
+		for i, x := range s {
+			v[i] = -1
+			for j, d := range dom {
+				if d == x {
+					v[i] = j
+				}
+			}
+		}
+		return fmt.Sprint(v), nil
+	}
+	toRef, err := compareGraphs(g, key, ref)
+	if err != nil {
+		return nil, err
+	}
+	return checkSpecs(sm, g, ref, toRef, sys.Properties)
+}
+
+// checkSystem emits both models of sys (reduced from m) and checks each
+// against its reference; for a certified model the verdicts must agree.
+func checkBoth(t *testing.T, sys *gsst.System, m *counterabs.Model) {
+	t.Helper()
+	red, err := Reduced(m, Version("test"))
+	if err != nil {
+		t.Fatalf("Reduced: %v\n%s", err, describe(sys))
+	}
+	rv, err := checkReducedText(m, red)
+	if err != nil {
+		t.Fatalf("reduced model: %v\nsystem:\n%s\nmodel:\n%s", err, describe(sys), red)
+	}
+	con, err := Concrete(sys, Version("test"))
+	if err != nil {
+		t.Fatalf("Concrete: %v\n%s", err, describe(sys))
+	}
+	cv, err := checkConcreteText(sys, con)
+	if err != nil {
+		t.Fatalf("concrete model: %v\nsystem:\n%s\nmodel:\n%s", err, describe(sys), con)
+	}
+	if m.Certified && fmt.Sprint(rv) != fmt.Sprint(cv) {
+		t.Fatalf("certified system, but verdicts differ: reduced %v, concrete %v\n%s", rv, cv, describe(sys))
+	}
+}
+
+func bundledSpecs(t testing.TB) []string {
+	files, err := filepath.Glob("../specs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundled specs found: %v", err)
+	}
+	return files
+}
+
+func TestBundledSpecs(t *testing.T) {
+	for _, file := range bundledSpecs(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			sys, err := gsst.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := refModel(sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBoth(t, sys, ref)
+			m, err := buildModel(sys, !ref.Certified)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Certified != ref.Certified {
+				t.Fatalf("counterabs says certified=%v, brute force %v", m.Certified, ref.Certified)
+			}
+			checkBoth(t, sys, m)
+		})
+	}
+}
+
+// TestRandomSystems checks both emitters on random small systems with
+// awkward names, against the reference semantics, with the counter model
+// built by definition (refModel) and by counterabs.Build.
+func TestRandomSystems(t *testing.T) {
+	r := rand.New(rand.NewSource(20261122))
+	certified, total := 0, 0
+	for i := 0; i < 120; i++ {
+		sys := randomSystem(r, 4)
+		ref, err := refModel(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%4 == 1 {
+			quantify(ref)
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			checkBoth(t, sys, ref)
+			if i%3 == 0 {
+				m, err := buildModel(sys, !ref.Certified)
+				if err != nil {
+					t.Fatalf("counterabs.Build: %v\n%s", err, describe(sys))
+				}
+				checkBoth(t, sys, m)
+			}
+		})
+		total++
+		if ref.Certified {
+			certified++
+		}
+	}
+	// The cross-check of verdicts only bites on certified systems; make
+	// sure the generator produces enough of both kinds.
+	if certified < total/4 || certified == total {
+		t.Fatalf("%d of %d random systems certified: generator out of balance", certified, total)
+	}
+	t.Logf("%d of %d random systems certified", certified, total)
+}
+
+// quantify rewrites every guard g_r of m into the equivalent
+// "exists z in 0..N: x_From = z & z >= 1 & g_r", so that the emitter's
+// expansion of bounded quantifiers is checked end to end.
+func quantify(m *counterabs.Model) {
+	z := presburger.Var(1000)
+	for i, t := range m.Transitions {
+		x := presburger.VarTerm(presburger.Var(t.From))
+		body := presburger.Conj(
+			presburger.Compare(x, presburger.Eq, presburger.VarTerm(z)),
+			presburger.Compare(presburger.VarTerm(z), presburger.Ge, presburger.ConstTerm(1)),
+			t.Guard)
+		m.Transitions[i].Guard = presburger.Exists{Vars: []presburger.Bound{{Var: z, Lo: 0, Hi: int64(m.N)}}, Body: body}
+	}
+}
+
+// TestMutationsAreCaught feeds deliberately broken variants of emitted
+// text to the checker: each must be rejected, or the semantic tests above
+// could not fail.
+func TestMutationsAreCaught(t *testing.T) {
+	sys, err := gsst.Load("../specs/mutex.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := refModel(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, err := Reduced(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	con, err := Concrete(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkReducedText(m, red); err != nil {
+		t.Fatalf("unmutated reduced model rejected: %v", err)
+	}
+	if _, err := checkConcreteText(sys, con); err != nil {
+		t.Fatalf("unmutated concrete model rejected: %v", err)
+	}
+	tests := []struct {
+		name     string
+		concrete bool
+		old, new string
+	}{
+		{"stutter always allowed", false, "-> !en_any)", "-> TRUE)"},
+		{"no increment bound", false, " & x_T < 3 : x_T + 1;", " : x_T + 1;"},
+		{"minus glued to name", false, "x_N - 1;", "x_N-1;"},
+		{"reserved variable name", false, "x_T", "T"}, // every occurrence
+		{"negation without parentheses", false, "INVAR x_N + x_T + x_C = 3;", "INVAR !x_N + x_T + x_C = 3 = FALSE;"},
+		{"decrement lost", false, ": x_N - 1;", ": x_N;"},
+		{"guard dropped", false, "en_t_T_C := x_T >= 1 & x_C = 0;", "en_t_T_C := x_T >= 1;"},
+		{"property atom", false, "CTLSPEC NAME mutex := AG (x_C <= 1);", "CTLSPEC NAME mutex := AG (x_C <= 0);"},
+		{"invariant body", false, "INVARSPEC NAME mutex_inv := x_C <= 1;", "INVARSPEC NAME mutex_inv := x_C < 1;"},
+		{"concrete total counter", true, "x_C := c_C_proc;", "x_C := c_T_proc;"},
+		{"concrete stutter always allowed", true, "-> !en_any)", "-> TRUE)"},
+		{"concrete guard dropped", true, "g_t_T_C_proc := x_C = 0;", "g_t_T_C_proc := TRUE;"},
+		{"concrete wrong process picked", true, "pick = 2 & tr = t_N_T", "pick = 1 & tr = t_N_T"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := red
+			if tc.concrete {
+				src = con
+			}
+			if !strings.Contains(src, tc.old) {
+				t.Fatalf("emitted text lacks %q:\n%s", tc.old, src)
+			}
+			mut := strings.Replace(src, tc.old, tc.new, 1)
+			if tc.name == "reserved variable name" {
+				mut = strings.ReplaceAll(src, tc.old, tc.new)
+			}
+			var err error
+			if tc.concrete {
+				_, err = checkConcreteText(sys, mut)
+			} else {
+				_, err = checkReducedText(m, mut)
+			}
+			if err == nil {
+				t.Fatalf("mutation %q -> %q not detected", tc.old, tc.new)
+			}
+			t.Logf("caught: %v", err)
+		})
+	}
+}
+
+func TestNamer(t *testing.T) {
+	n := newNamer()
+	tests := []struct{ in, want string }{
+		{"N", "N"},
+		{"T", "T_"},       // LTL "triggered" operator
+		{"case", "case_"}, // keyword
+		{"T_", "T__"},     // taken by the first T
+		{"N", "N_"},       // taken
+		{"N", "N_2"},
+		{"no-deadlock", "no_deadlock"},
+		{"1x", "_1x"},
+		{"", "_"},
+		{"a b.c", "a_b_c"},
+		{"AG", "AG_"},
+		{"next", "next_"},
+		{"x", "x"},
+	}
+	for _, tc := range tests {
+		if got := n.fresh(tc.in); got != tc.want {
+			t.Errorf("fresh(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	for _, id := range []string{"x", "x_1", "_", "Tt", "stutter"} {
+		if !IsIdent(id) {
+			t.Errorf("IsIdent(%q) = false", id)
+		}
+	}
+	for _, id := range []string{"", "1x", "x-1", "T", "A", "E", "U", "case", "TRUE", "count", "toint", "x.y", "a$"} {
+		if IsIdent(id) {
+			t.Errorf("IsIdent(%q) = true", id)
+		}
+	}
+	// The package's list must cover the 2.6 scanner's.
+	for w := range keywords26 {
+		if !IsReserved(w) {
+			t.Errorf("%q is a NuSMV 2.6 keyword but not reserved here", w)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	x := func(i int, c int64) presburger.Term { return presburger.VarTerm(presburger.Var(i)).Scale(c) }
+	name := func(v presburger.Var) (string, error) { return []string{"a", "b", "c"}[v], nil }
+	tests := []struct {
+		f    presburger.Formula
+		want string
+	}{
+		{presburger.Compare(x(0, 1), presburger.Ge, presburger.ConstTerm(1)), "a >= 1"},
+		{presburger.Compare(x(0, 2).Add(x(1, -1)).Add(presburger.ConstTerm(3)), presburger.Ge, presburger.ConstTerm(0)), "2*a >= b - 3"},
+		{presburger.Compare(x(0, -1), presburger.Lt, presburger.ConstTerm(-2)), "a > 2"},
+		{presburger.Compare(x(0, 1), presburger.Le, presburger.ConstTerm(-1)), "a <= -1"},
+		{presburger.Compare(x(0, 1).Add(x(2, 1)), presburger.Eq, x(1, 1).Add(presburger.ConstTerm(2))), "a + c = b + 2"},
+		{presburger.Conj(presburger.Compare(x(0, 1), presburger.Eq, presburger.ConstTerm(0)), presburger.Disj(presburger.Compare(x(1, 1), presburger.Ne, presburger.ConstTerm(1)), presburger.Compare(x(2, 1), presburger.Gt, presburger.ConstTerm(0)))), "a = 0 & (b != 1 | c > 0)"},
+		{presburger.Compare(x(0, 1), presburger.Ne, presburger.ConstTerm(0)), "a != 0"},
+		{presburger.Not{F: presburger.Compare(x(0, 1), presburger.Eq, presburger.ConstTerm(0))}, "!(a = 0)"},
+		{presburger.Not{F: presburger.Disj(presburger.Compare(x(0, 1), presburger.Eq, presburger.ConstTerm(0)), presburger.Compare(x(1, 1), presburger.Eq, presburger.ConstTerm(0)))}, "!(a = 0 | b = 0)"},
+		{presburger.True, "TRUE"},
+		{presburger.Compare(x(0, 1), presburger.Ge, presburger.ConstTerm(-5)), "a >= -5"},
+		{presburger.Exists{Vars: []presburger.Bound{{Var: 2, Lo: 0, Hi: 1}}, Body: presburger.Compare(x(0, 1), presburger.Eq, x(2, 1))}, "a = 0 | a = 1"},
+	}
+	for _, tc := range tests {
+		got, err := formula(tc.f, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.s != tc.want {
+			t.Errorf("formula = %q, want %q", got.s, tc.want)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	sys, err := gsst.Load("../specs/readers-writers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := refModel(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := func(f func(m *counterabs.Model)) *counterabs.Model {
+		m := *good
+		m.Init = append([]int(nil), good.Init...)
+		m.Transitions = append([]counterabs.Transition(nil), good.Transitions...)
+		f(&m)
+		return &m
+	}
+	big := presburger.Exists{Vars: []presburger.Bound{{Var: 100, Lo: 0, Hi: 1 << 20}}, Body: presburger.True}
+	tests := []struct {
+		name string
+		m    *counterabs.Model
+	}{
+		{"nil", nil},
+		{"no system", &counterabs.Model{}},
+		{"init sum", mod(func(m *counterabs.Model) { m.Init[0]++ })},
+		{"init length", mod(func(m *counterabs.Model) { m.Init = m.Init[:2] })},
+		{"negative N", mod(func(m *counterabs.Model) { m.N = -1 })},
+		{"self-loop", mod(func(m *counterabs.Model) { m.Transitions[0].To = m.Transitions[0].From })},
+		{"state out of range", mod(func(m *counterabs.Model) { m.Transitions[0].To = 7 })},
+		{"group counter in guard", mod(func(m *counterabs.Model) {
+			m.Transitions[1].Guard = presburger.Compare(presburger.VarTerm(sys.GroupVar(1, 1)), presburger.Eq, presburger.ConstTerm(0))
+		})},
+		{"huge quantifier", mod(func(m *counterabs.Model) { m.Transitions[0].Guard = big })},
+		{"overflowing quantifier", mod(func(m *counterabs.Model) {
+			m.Transitions[0].Guard = presburger.Exists{Vars: []presburger.Bound{{Var: 100, Lo: -1 << 62, Hi: 1 << 62}}, Body: presburger.True}
+		})},
+		{"product of quantifiers", mod(func(m *counterabs.Model) {
+			m.Transitions[0].Guard = presburger.Exists{Vars: []presburger.Bound{{Var: 100, Lo: 0, Hi: 99}, {Var: 101, Lo: 0, Hi: 99}}, Body: presburger.True}
+		})},
+		{"nil guard", mod(func(m *counterabs.Model) { m.Transitions[0].Guard = nil })},
+		{"constant beyond 32 bits", mod(func(m *counterabs.Model) {
+			m.Transitions[0].Guard = presburger.Compare(presburger.VarTerm(0), presburger.Le, presburger.ConstTerm(1<<40))
+		})},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := WriteReduced(&b, tc.m); err == nil {
+				t.Fatal("no error")
+			} else if b.Len() != 0 {
+				t.Fatalf("wrote %d bytes despite error %v", b.Len(), err)
+			}
+		})
+	}
+	bad := []struct {
+		name string
+		f    func(s *gsst.System)
+	}{
+		{"init groups", func(s *gsst.System) { s.Init = s.Init[:1] }},
+		{"init sum", func(s *gsst.System) { s.Init[0] = []int{0, 0, 0} }},
+		{"too many processes", func(s *gsst.System) {
+			s.Groups[1].Size = MaxConcreteProcesses
+			s.Init[1][0] = MaxConcreteProcesses
+		}},
+		{"group out of range", func(s *gsst.System) { s.Transitions[0].Blocks[0].Groups = []int{5} }},
+		{"property over group counter", func(s *gsst.System) {
+			s.Properties = []gsst.Property{{Name: "p", Formula: ctl.Atom{P: presburger.Compare(presburger.VarTerm(s.GroupVar(0, 0)), presburger.Eq, presburger.ConstTerm(0))}}}
+		}},
+	}
+	for _, tc := range bad {
+		t.Run("concrete "+tc.name, func(t *testing.T) {
+			s, err := gsst.Load("../specs/readers-writers.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.f(s)
+			var b strings.Builder
+			if err := WriteConcrete(&b, s); err == nil {
+				t.Fatal("no error")
+			} else if b.Len() != 0 {
+				t.Fatalf("wrote %d bytes despite error %v", b.Len(), err)
+			}
+		})
+	}
+}
+
+// TestUncertifiedHeader: a forced model must say so prominently.
+func TestUncertifiedHeader(t *testing.T) {
+	sys, err := gsst.Load("../specs/readers-writers-broken.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := refModel(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Certified {
+		t.Fatal("readers-writers-broken certified by brute force")
+	}
+	text, err := Reduced(m, Source("specs/readers-writers-broken.yaml"), Certification("violated: T -> C"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Join(strings.SplitN(text, "\n", 12)[:10], "\n")
+	for _, want := range []string{"WARNING: UNCERTIFIED MODEL", "NOT exact", "violated: T -> C", "Source: specs/readers-writers-broken.yaml"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("header lacks %q:\n%s", want, head)
+		}
+	}
+	m.Certified = true
+	text, err = Reduced(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text, "UNCERTIFIED") || !strings.Contains(text, "verdicts are exact") {
+		t.Errorf("certified header wrong:\n%s", text[:400])
+	}
+}
+
+// TestDeterministic: two emissions of the same input are identical.
+func TestDeterministic(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 20; i++ {
+		sys := randomSystem(r, 4)
+		m, err := refModel(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err1 := Reduced(m)
+		b, err2 := Reduced(m)
+		c, err3 := Concrete(sys)
+		d, err4 := Concrete(sys)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			t.Fatal(err1, err2, err3, err4)
+		}
+		if a != b || c != d {
+			t.Fatal("output differs between runs")
+		}
+	}
+}
+
+// goldenCase is one input of the golden tests.
+type goldenCase struct {
+	name string
+	sys  func() (*gsst.System, error)
+}
+
+func goldenCases(t *testing.T) []goldenCase {
+	var out []goldenCase
+	for _, file := range bundledSpecs(t) {
+		file := file
+		out = append(out, goldenCase{strings.TrimSuffix(filepath.Base(file), ".yaml"), func() (*gsst.System, error) {
+			sys, err := gsst.Load(file)
+			if sys != nil {
+				sys.File = "specs/" + filepath.Base(file)
+			}
+			return sys, err
+		}})
+	}
+	return append(out, familyCases()...)
+}
+
+// TestGolden compares both emitted models of every bundled spec and of a
+// few family members with the files under testdata/ (go test -update
+// rewrites them).
+func TestGolden(t *testing.T) {
+	for _, gc := range goldenCases(t) {
+		t.Run(gc.name, func(t *testing.T) {
+			sys, err := gc.sys()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := refModel(sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := buildModel(sys, !ref.Certified)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := []Option{Source(sys.File), Version("test")}
+			if !m.Certified {
+				opts = append(opts, Certification("not fully virtually symmetric"))
+			}
+			red, err := Reduced(m, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			con, err := Concrete(sys, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("testdata", gc.name+".smv"), red)
+			golden(t, filepath.Join("testdata", gc.name+".concrete.smv"), con)
+		})
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./nusmv -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the emitted text (run go test ./nusmv -update after checking the change):\n%s", path, firstDiff(string(want), got))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n  golden:  %q\n  emitted: %q", i+1, x, y)
+		}
+	}
+	return ""
+}
