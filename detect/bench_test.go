@@ -5,17 +5,23 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/specs"
 )
 
 // BenchmarkCertifyGRW certifies generalized readers/writers (section 6 of
-// the paper; d groups of q processes, m local states) with Z3. The paper
-// reports 17 s for d=100, q=20 with PBS and hours with Omega.
+// the paper: d groups of q processes, m local states) with Z3. The paper
+// reports 17 s for d=100, q=20 with PBS, and hours with Omega.
+//
+//	go test ./detect -run '^$' -bench CertifyGRW -benchtime 10x
 func BenchmarkCertifyGRW(b *testing.B) {
 	sizes := []struct{ d, q, m int }{
 		{2, 2, 4},
 		{10, 10, 10},
 		{100, 20, 10},
+		{100, 20, 30},
 		{200, 20, 10},
 	}
 	variants := []struct {
@@ -24,29 +30,85 @@ func BenchmarkCertifyGRW(b *testing.B) {
 	}{
 		{"whole", nil},
 		{"split2", []Option{Split(2)}},
-		{"split2-1worker", []Option{Split(2), Workers(1)}},
 	}
 	for _, sz := range sizes {
 		sys := grw(sz.d, sz.q, sz.m)
 		for _, v := range variants {
 			b.Run(fmt.Sprintf("d=%d,q=%d,m=%d/%s", sz.d, sz.q, sz.m, v.name), func(b *testing.B) {
-				s := z3.New()
-				queries := 0
-				for b.Loop() {
-					rep, err := Certify(context.Background(), sys, s, v.opts...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if rep.Verdict() != Certified {
-						b.Fatalf("verdict %v", rep.Verdict())
-					}
-					queries = 0
-					for _, t := range rep.Transitions {
-						queries += t.Queries
-					}
-				}
-				b.ReportMetric(float64(queries), "queries/op")
+				benchCertify(b, sys, v.opts)
 			})
 		}
 	}
+}
+
+// BenchmarkCertifyASR certifies asymmetric sharing of resources (n
+// processes, r resources, bound 2), parsed from specs.ASR.
+func BenchmarkCertifyASR(b *testing.B) {
+	for _, sz := range []struct{ n, r int }{{10, 2}, {100, 10}, {1000, 50}} {
+		src, err := specs.ASR(sz.n, sz.r, 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sys, err := gsst.Parse("asr.yaml", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d,r=%d", sz.n, sz.r), func(b *testing.B) { benchCertify(b, sys, nil) })
+	}
+}
+
+func benchCertify(b *testing.B, sys *gsst.System, opts []Option) {
+	s := z3.New()
+	queries := 0
+	for b.Loop() {
+		rep, err := Certify(context.Background(), sys, s, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Verdict() != Certified {
+			b.Fatalf("verdict %v", rep.Verdict())
+		}
+		queries = 0
+		for _, t := range rep.Transitions {
+			queries += t.Queries
+		}
+	}
+	b.ReportMetric(float64(queries), "queries/op")
+	b.ReportMetric(float64(len(sys.Transitions)), "transitions")
+}
+
+// TestBenchSystemsMatchSpecs: the GR&W systems built by hand for the tests
+// and benchmarks are the ones "vsym gen grw" writes, as parsed.
+func TestBenchSystemsMatchSpecs(t *testing.T) {
+	for _, sz := range []struct{ d, q, m int }{{1, 1, 2}, {3, 2, 4}, {5, 3, 7}} {
+		src, err := specs.GRW(sz.d, sz.q, sz.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := gsst.Parse("grw.yaml", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := describe(parsed), describe(grw(sz.d, sz.q, sz.m)); got != want {
+			t.Errorf("%v: parsed\n%s\nbuilt\n%s", sz, got, want)
+		}
+	}
+}
+
+// describe prints a system's states, groups, initial configuration and
+// transitions with their blocks and guards.
+func describe(sys *gsst.System) string {
+	s := fmt.Sprintf("states %v\ninit %v\ngroups", sys.States, sys.Init)
+	for _, g := range sys.Groups {
+		s += fmt.Sprintf(" %s:%d", g.Name, g.Size)
+	}
+	s += "\n"
+	for _, tr := range sys.Transitions {
+		s += sys.TransitionName(&tr) + ":"
+		for _, b := range tr.Blocks {
+			s += fmt.Sprintf(" %v[%s]", b.Groups, presburger.Format(b.Guard, sys.VarName))
+		}
+		s += "\n"
+	}
+	return s
 }

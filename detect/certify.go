@@ -364,6 +364,11 @@ func validate(sys *gsst.System) error {
 			if b.Guard == nil {
 				return fmt.Errorf("detect: transition %s: nil guard", name)
 			}
+			// The guard language has no quantifiers; a bound variable
+			// could be captured by the query's variable numbering.
+			if hasExists(b.Guard) {
+				return fmt.Errorf("detect: transition %s: quantified guards are not supported", name)
+			}
 			for _, v := range presburger.FreeVars(b.Guard) {
 				if _, _, ok := sys.Counter(v); !ok {
 					return fmt.Errorf("detect: transition %s: guard uses variable %d, which is not a counter", name, v)
@@ -388,4 +393,26 @@ func parts(n, k int) [][2]int {
 		lo = hi
 	}
 	return out
+}
+
+func hasExists(f presburger.Formula) bool {
+	switch f := f.(type) {
+	case presburger.Exists:
+		return true
+	case presburger.Not:
+		return hasExists(f.F)
+	case presburger.And:
+		for _, g := range f {
+			if hasExists(g) {
+				return true
+			}
+		}
+	case presburger.Or:
+		for _, g := range f {
+			if hasExists(g) {
+				return true
+			}
+		}
+	}
+	return false
 }

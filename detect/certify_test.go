@@ -234,6 +234,12 @@ func TestMalformedSystems(t *testing.T) {
 			s.Transitions[1].Blocks[0].Guard = cmp(presburger.VarTerm(99), presburger.Eq, 0)
 		})},
 		{"negative size", mk(func(s *gsst.System) { s.Groups[0].Size = -1 })},
+		{"quantified guard", mk(func(s *gsst.System) {
+			s.Transitions[1].Blocks[0].Guard = presburger.Not{F: presburger.Exists{
+				Vars: []presburger.Bound{{Var: 40, Lo: 0, Hi: 1}},
+				Body: cmp(presburger.VarTerm(40), presburger.Eq, 1),
+			}}
+		})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -505,53 +511,72 @@ func (rs *randSys) atom(totalOnly bool) presburger.Formula {
 // TestRandomCrossCheck compares the verdict of every transition of many
 // random small GSSTs, with each solver, against the explicit check on L^n.
 func TestRandomCrossCheck(t *testing.T) {
-	const systems = 400
+	const systems = 500
+	variants := []struct {
+		name string
+		opts []Option
+	}{
+		{"default", nil},
+		{"split3-workers2", []Option{Split(3), Workers(2)}},
+	}
 	for _, sv := range solvers {
-		t.Run(sv.name, func(t *testing.T) {
-			r := rand.New(rand.NewSource(20261122))
-			counts := map[Verdict]int{}
-			var skipped, violatedRef, closedRef int
-			for i := range systems {
-				sys := randomSystem(r)
-				rep, err := Certify(context.Background(), sys, sv.s)
-				if err != nil {
-					t.Fatalf("system %d: %v", i, err)
+		for _, v := range variants {
+			if v.opts != nil && !sv.complete {
+				continue // BruteForce: the default variant is enough
+			}
+			t.Run(sv.name+"/"+v.name, func(t *testing.T) {
+				crossCheck(t, sv.s, sv.complete, systems, v.opts)
+			})
+		}
+	}
+}
+
+// crossCheck certifies random systems (fixed seed) and compares every
+// transition's verdict with the explicit check on L^n; witnesses are
+// checked by hand. Unknown is tolerated only for an incomplete solver.
+func crossCheck(t *testing.T, solver presburger.Solver, complete bool, systems int, opts []Option) {
+	r := rand.New(rand.NewSource(20261122))
+	counts := map[Verdict]int{}
+	var skipped, violatedRef, closedRef int
+	for i := range systems {
+		sys := randomSystem(r)
+		rep, err := Certify(context.Background(), sys, solver, opts...)
+		if err != nil {
+			t.Fatalf("system %d: %v", i, err)
+		}
+		for j, res := range rep.Transitions {
+			tr := &sys.Transitions[j]
+			closed, _ := concrete(sys, tr)
+			if closed {
+				closedRef++
+			} else {
+				violatedRef++
+			}
+			counts[res.Verdict]++
+			switch res.Verdict {
+			case Unknown:
+				if complete {
+					t.Errorf("system %d %s: unknown: %s", i, sys.TransitionName(tr), res.Reason)
 				}
-				for j, res := range rep.Transitions {
-					tr := &sys.Transitions[j]
-					closed, _ := concrete(sys, tr)
-					if closed {
-						closedRef++
-					} else {
-						violatedRef++
-					}
-					counts[res.Verdict]++
-					switch res.Verdict {
-					case Unknown:
-						if sv.complete {
-							t.Errorf("system %d %s: unknown: %s", i, sys.TransitionName(tr), res.Reason)
-						}
-						skipped++
-					case Symmetric, Certified:
-						if !closed {
-							t.Errorf("system %d %s: %v, but the domain is not closed under orbits\n%s", i, sys.TransitionName(tr), res.Verdict, dump(sys))
-						}
-					case Violated:
-						if closed {
-							t.Errorf("system %d %s: violated, but the domain is closed under orbits\n%s", i, sys.TransitionName(tr), dump(sys))
-						}
-						if err := checkWitnessByHand(sys, tr, res.Witness); err != nil {
-							t.Errorf("system %d %s: bad witness: %v", i, sys.TransitionName(tr), err)
-						}
-					}
+				skipped++
+			case Symmetric, Certified:
+				if !closed {
+					t.Errorf("system %d %s: %v, but the domain is not closed under orbits\n%s", i, sys.TransitionName(tr), res.Verdict, dump(sys))
+				}
+			case Violated:
+				if closed {
+					t.Errorf("system %d %s: violated, but the domain is closed under orbits\n%s", i, sys.TransitionName(tr), dump(sys))
+				}
+				if err := checkWitnessByHand(sys, tr, res.Witness); err != nil {
+					t.Errorf("system %d %s: bad witness: %v", i, sys.TransitionName(tr), err)
 				}
 			}
-			t.Logf("%d systems: symmetric %d, certified %d, violated %d, unknown %d (reference: %d closed, %d not closed)",
-				systems, counts[Symmetric], counts[Certified], counts[Violated], skipped, closedRef, violatedRef)
-			if counts[Certified] < 20 || counts[Violated] < 20 {
-				t.Errorf("sample not mixed enough: %v", counts)
-			}
-		})
+		}
+	}
+	t.Logf("%d systems: symmetric %d, certified %d, violated %d, unknown %d (reference: %d closed, %d not closed)",
+		systems, counts[Symmetric], counts[Certified], counts[Violated], skipped, closedRef, violatedRef)
+	if counts[Certified] < 20 || counts[Violated] < 20 {
+		t.Errorf("sample not mixed enough: %v", counts)
 	}
 }
 
@@ -564,4 +589,59 @@ func dump(sys *gsst.System) string {
 		}
 	}
 	return s
+}
+
+func TestParts(t *testing.T) {
+	tests := []struct {
+		n, k int
+		want [][2]int
+	}{
+		{0, 1, [][2]int{{0, 0}}},
+		{0, 4, [][2]int{{0, 0}}},
+		{1, 3, [][2]int{{0, 1}}},
+		{5, 1, [][2]int{{0, 5}}},
+		{5, 2, [][2]int{{0, 2}, {2, 5}}},
+		{6, 3, [][2]int{{0, 2}, {2, 4}, {4, 6}}},
+		{3, 0, [][2]int{{0, 3}}},
+	}
+	for _, tt := range tests {
+		got := parts(tt.n, tt.k)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("parts(%d, %d) = %v, want %v", tt.n, tt.k, got, tt.want)
+		}
+	}
+}
+
+// FuzzCertify draws a random system from the seed and checks every
+// verdict against the explicit reference, as TestRandomCrossCheck does.
+//
+//	go test ./detect -run '^$' -fuzz FuzzCertify -fuzztime 20s
+func FuzzCertify(f *testing.F) {
+	for _, seed := range []int64{1, 2, 3, 42, 20261122} {
+		f.Add(seed)
+	}
+	s := solvers[len(solvers)-1] // Z3 when present
+	f.Fuzz(func(t *testing.T, seed int64) {
+		sys := randomSystem(rand.New(rand.NewSource(seed)))
+		rep, err := Certify(context.Background(), sys, s.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, res := range rep.Transitions {
+			tr := &sys.Transitions[j]
+			closed, _ := concrete(sys, tr)
+			switch {
+			case res.Verdict == Unknown:
+				if s.complete {
+					t.Errorf("%s: unknown: %s", sys.TransitionName(tr), res.Reason)
+				}
+			case res.Verdict.OK() != closed:
+				t.Errorf("%s: %v, reference closed=%v\n%s", sys.TransitionName(tr), res.Verdict, closed, dump(sys))
+			case res.Verdict == Violated:
+				if err := checkWitnessByHand(sys, tr, res.Witness); err != nil {
+					t.Errorf("%s: %v", sys.TransitionName(tr), err)
+				}
+			}
+		}
+	})
 }

@@ -21,11 +21,14 @@
 //
 // A transition whose only block holds every group and whose guard reads
 // total counters only is symmetric as written and needs no query. For any
-// other transition, the states that no guard of r mentions (other than the
-// source of r) are merged into one counter per group; the merge preserves
-// satisfiability, since such states affect only the invariant, and a model
-// is expanded back by placing the merged processes in the first merged
-// state on both sides.
+// other transition the query is kept small without losing exactness:
+// only the source of r and the states whose group counters r's guards
+// read get per-group variables; states read only through their totals get
+// one total variable, shared by y and y'; all other states get none. Any
+// solution extends to full configurations, because nonnegative integers
+// with given row sums (processes left per group) and column sums (totals
+// per state) exist whenever both sums agree. See query.go and
+// docs/certification.md.
 //
 // A witness is a pair of full configurations with equal total counters: in
 // one some process can take r, in the other none can. Certify re-verifies

@@ -95,6 +95,16 @@ func Mentioned(sys *gsst.System, t *gsst.Transition) []bool {
 // increasing order, by direct evaluation of t's guards. It is the
 // reference semantics (Definition 3) that witnesses are checked against.
 func FiringGroups(sys *gsst.System, t *gsst.Transition, conf [][]int) []int {
+	// A configuration of the wrong shape has no firing group (rather than
+	// an index out of range).
+	if len(conf) != len(sys.Groups) || t.From < 0 || t.From >= len(sys.States) {
+		return nil
+	}
+	for _, row := range conf {
+		if len(row) != len(sys.States) {
+			return nil
+		}
+	}
 	val := sys.Valuation(conf)
 	var out []int
 	for g := range sys.Groups {

@@ -33,13 +33,13 @@ import (
 type query struct {
 	sys    *gsst.System
 	t      *gsst.Transition
-	groupS []int // group states, increasing
-	totalS []int // total states, increasing
-	freeS  []int // free states, increasing
-	col    []int // state -> index in groupS or totalS, or -1 for a free state
-	tvar   []int // state -> index of its total variable, or -1
-	base   presburger.Formula
-	notDom presburger.Formula // !phi_t(y)
+	groupS []int              // group states, increasing
+	totalS []int              // total states, increasing
+	freeS  []int              // free states, increasing
+	col    []int              // state -> index in groupS or totalS, or -1 for a free state
+	tvar   []int              // state -> index of its total variable, or -1
+	base   presburger.Formula // invariants and equal totals, tightened
+	notDom presburger.Formula // !phi_t(y), tightened
 	bounds []presburger.Bound
 }
 
@@ -118,8 +118,10 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 		op = presburger.Eq
 	}
 	base = append(base, presburger.Compare(all, op, presburger.ConstTerm(n)))
-	q.base = presburger.Conj(base...)
-	q.notDom = presburger.Negation(Domain(sys, t, q.counters(0)))
+	// Both parts are shared by every part of a split query: simplify
+	// them once.
+	q.base = tighten(presburger.Conj(base...), q.bounds)
+	q.notDom = tighten(presburger.Negation(Domain(sys, t, q.counters(0))), q.bounds)
 	return q
 }
 
@@ -150,7 +152,7 @@ func (q *query) formula(part [2]int) presburger.Formula {
 	for b := part[0]; b < part[1]; b++ {
 		dom = append(dom, BlockDomain(q.sys, q.t, b, q.counters(1)))
 	}
-	return tighten(presburger.Conj(q.base, presburger.Disj(dom...), q.notDom), q.bounds)
+	return presburger.Conj(q.base, tighten(presburger.Disj(dom...), q.bounds), q.notDom)
 }
 
 // run decides one (part of a) query. called is false when the formula

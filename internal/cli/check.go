@@ -109,7 +109,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 				r.code = ExitUnknown
 				fmt.Fprintf(stderr, "vsym: %s: %v\n", file, r.err)
 			} else {
-				r.code = verdictCode(r.rep.Verdict())
+				r.code = certifyExitCode(r.rep.Verdict())
 			}
 		}
 		results = append(results, r)
@@ -146,7 +146,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 
 	code := ExitOK
 	for _, r := range results {
-		code = worseCode(code, r.code)
+		code = severerExit(code, r.code)
 	}
 	if code == ExitOK {
 		return nil
@@ -154,7 +154,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	return withCode(code, nil)
 }
 
-func verdictCode(v detect.Verdict) int {
+func certifyExitCode(v detect.Verdict) int {
 	switch v {
 	case detect.Symmetric, detect.Certified:
 		return ExitOK
@@ -164,9 +164,9 @@ func verdictCode(v detect.Verdict) int {
 	return ExitUnknown
 }
 
-// worseCode orders exit codes by severity: bad input, then a negative
+// severerExit orders exit codes by severity: bad input, then a negative
 // answer (definite, even if other files are undecided), then unknown.
-func worseCode(a, b int) int {
+func severerExit(a, b int) int {
 	rank := map[int]int{ExitOK: 0, ExitUnknown: 1, ExitNo: 2, ExitBadInput: 3}
 	if rank[b] > rank[a] {
 		return b
@@ -179,8 +179,8 @@ func worseCode(a, b int) int {
 func writeCheck(w io.Writer, file string, rep *detect.Report) {
 	sys := rep.System
 	fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
-		plural(sys.N(), "process", "processes"), plural(len(sys.Groups), "group", "groups"),
-		plural(len(sys.Transitions), "transition", "transitions"))
+		countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
+		countNoun(len(sys.Transitions), "transition", "transitions"))
 	counts := map[detect.Verdict]int{}
 	for _, t := range rep.Transitions {
 		counts[t.Verdict]++
@@ -190,7 +190,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 			fmt.Fprintf(w, "  %s: violated: the two configurations below have equal total counters;\n", name)
 			fmt.Fprintf(w, "    in the first a process of group %s can take %s, in the second no process can\n",
 				sys.Groups[t.Witness.Group].Name, name)
-			writeWitness(w, sys, t.Witness)
+			writeWitnessTables(w, sys, t.Witness)
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
 		default:
@@ -202,7 +202,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 		fmt.Fprintf(w, "%s: fully symmetric: every transition treats all processes alike\n", sys.Name)
 	case detect.Certified:
 		fmt.Fprintf(w, "%s: certified fully virtually symmetric (%s by the solver, %d symmetric)\n",
-			sys.Name, plural(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
+			sys.Name, countNoun(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric (%d of %d transitions violated)\n",
 			sys.Name, counts[detect.Violated], len(rep.Transitions))
@@ -212,10 +212,10 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 	}
 }
 
-// writeWitness prints the two configurations of a witness as tables with
+// writeWitnessTables prints the two configurations of a witness as tables with
 // a row per group, a column per state and a row of total counters (equal
 // in both tables), aligned with each other.
-func writeWitness(w io.Writer, sys *gsst.System, wit *detect.Witness) {
+func writeWitnessTables(w io.Writer, sys *gsst.System, wit *detect.Witness) {
 	table := func(title string, conf [][]int) [][]string {
 		rows := [][]string{append([]string{title}, sys.States...)}
 		totals := make([]int, len(sys.States))
@@ -258,7 +258,7 @@ func writeWitness(w io.Writer, sys *gsst.System, wit *detect.Witness) {
 	}
 }
 
-func plural(k int, one, many string) string {
+func countNoun(k int, one, many string) string {
 	if k == 1 {
 		return "1 " + one
 	}
@@ -277,17 +277,17 @@ type checkJSON struct {
 }
 
 type checkTransitionJSON struct {
-	From    string       `json:"from"`
-	To      string       `json:"to"`
-	Verdict string       `json:"verdict"`
-	Reason  string       `json:"reason"`
-	Queries int          `json:"queries"`
-	Witness *witnessJSON `json:"witness"`
+	From    string            `json:"from"`
+	To      string            `json:"to"`
+	Verdict string            `json:"verdict"`
+	Reason  string            `json:"reason"`
+	Queries int               `json:"queries"`
+	Witness *checkWitnessJSON `json:"witness"`
 }
 
-// witnessJSON gives each configuration as group name -> counts in the
+// checkWitnessJSON gives each configuration as group name -> counts in the
 // order of "states".
-type witnessJSON struct {
+type checkWitnessJSON struct {
 	Group    string           `json:"group"`
 	States   []string         `json:"states"`
 	Enabled  map[string][]int `json:"enabled"`
@@ -318,7 +318,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			Queries: t.Queries,
 		}
 		if w := t.Witness; w != nil {
-			wj := &witnessJSON{
+			wj := &checkWitnessJSON{
 				Group:    sys.Groups[w.Group].Name,
 				States:   sys.States,
 				Enabled:  map[string][]int{},

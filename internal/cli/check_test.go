@@ -173,7 +173,7 @@ func TestCheckJSONSeveralFiles(t *testing.T) {
 	}
 }
 
-func TestWorseCode(t *testing.T) {
+func TestSevererExit(t *testing.T) {
 	tests := []struct{ a, b, want int }{
 		{ExitOK, ExitOK, ExitOK},
 		{ExitOK, ExitUnknown, ExitUnknown},
@@ -183,8 +183,8 @@ func TestWorseCode(t *testing.T) {
 		{ExitBadInput, ExitOK, ExitBadInput},
 	}
 	for _, tt := range tests {
-		if got := worseCode(tt.a, tt.b); got != tt.want {
-			t.Errorf("worseCode(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
+		if got := severerExit(tt.a, tt.b); got != tt.want {
+			t.Errorf("severerExit(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

@@ -33,6 +33,7 @@ func TestGenCmd(t *testing.T) {
 		{"asr too few procs", []string{"gen", "asr", "--procs", "2", "--resources", "3"}, ExitBadInput, "", "cannot form 3 owner groups"},
 		{"asr bad bound", []string{"gen", "asr", "--bound", "0"}, ExitBadInput, "", "bound 0"},
 		{"no family", []string{"gen"}, ExitBadInput, "", "needs a family"},
+		{"unknown family", []string{"gen", "foo"}, ExitBadInput, "", "unknown command"},
 		{"not a number", []string{"gen", "grw", "--groups", "x"}, ExitBadInput, "", "invalid argument"},
 	}
 	for _, tt := range tests {
@@ -44,14 +45,12 @@ func TestGenCmd(t *testing.T) {
 			if code == ExitOK && stdout != tt.stdout {
 				t.Errorf("stdout:\n%s\nwant:\n%s", stdout, tt.stdout)
 			}
-			if code != ExitOK && (stdout != "" || !contains(stderr, tt.stderr)) {
+			if code != ExitOK && (stdout != "" || !strings.Contains(stderr, tt.stderr)) {
 				t.Errorf("stdout %q, stderr %q (want %q)", stdout, stderr, tt.stderr)
 			}
 		})
 	}
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // TestGenOutFile writes with -o, then parses and checks the file: the
 // round trip through "vsym check" must certify it.
