@@ -1,0 +1,153 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+func TestLimits(t *testing.T) {
+	sys := rwSystem(200, 200) // 120,801 group-sorted states
+	cases := []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		opts []Option
+		kind string // LimitError kind, or "" for a context error
+	}{
+		{"states", nil, []Option{MaxStates(1000)}, "states"},
+		{"memory", nil, []Option{MaxMemory(64 << 10)}, "memory"},
+		{"timeout", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), time.Nanosecond)
+		}, nil, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.Background(), func() {}
+			if c.ctx != nil {
+				ctx, cancel = c.ctx()
+			}
+			defer cancel()
+			time.Sleep(time.Millisecond)
+			rep, err := CheckConcrete(ctx, sys, c.opts...)
+			if err == nil {
+				t.Fatalf("no error; %v states, %d bytes", rep.ReachableStates, rep.Stats.StoredBytes)
+			}
+			var le *LimitError
+			switch {
+			case c.kind == "" && !errors.Is(err, context.DeadlineExceeded):
+				t.Errorf("want a deadline error, got %v", err)
+			case c.kind != "" && (!errors.As(err, &le) || le.Kind != c.kind):
+				t.Errorf("want a %s limit, got %v", c.kind, err)
+			case c.kind == "states" && le.States != 1001:
+				t.Errorf("stopped at %d states, want 1001", le.States)
+			}
+			if c.kind != "" && !IsLimit(err) {
+				t.Errorf("IsLimit(%v) = false", err)
+			}
+		})
+	}
+	// Exactly at the limit is fine.
+	rep, err := CheckConcrete(context.Background(), rwSystem(1, 2), MaxStates(13))
+	if err != nil || rep.ReachableStates.Int64() != 13 {
+		t.Errorf("MaxStates(13) on 13 states: %v, %v", rep, err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var calls []Progress
+	_, err := CheckConcrete(context.Background(), rwSystem(200, 200), Properties(),
+		OnProgress(0, func(p Progress) { calls = append(calls, p) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) < 5 {
+		t.Fatalf("%d progress calls", len(calls))
+	}
+	for i := 1; i < len(calls); i++ {
+		if calls[i].States < calls[i-1].States || calls[i].Frontier < 0 || calls[i].Frontier > calls[i].States {
+			t.Errorf("odd progress %+v after %+v", calls[i], calls[i-1])
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	sys := rwSystem(1, 2)
+	if _, err := CheckConcrete(context.Background(), sys, Properties("nope")); err == nil {
+		t.Error("unknown property name accepted")
+	}
+	am := rwModel(sys)
+	am.Init = []int{1, 1}
+	if _, err := CheckAbstract(context.Background(), am); err == nil {
+		t.Error("initial vector of the wrong length accepted")
+	}
+	am = rwModel(sys)
+	am.Init = []int{1, 1, 0}
+	if _, err := CheckAbstract(context.Background(), am); err == nil {
+		t.Error("initial vector with the wrong sum accepted")
+	}
+	if _, err := CheckAbstract(context.Background(), nil); err == nil {
+		t.Error("nil model accepted")
+	}
+	bad := rwSystem(1, 2)
+	bad.Init[0] = []int{0, 0, 0}
+	if _, err := CheckConcrete(context.Background(), bad); err == nil {
+		t.Error("group whose initial counts miss its size accepted")
+	}
+}
+
+// TestEdgeSystems runs degenerate systems (one local state, an empty
+// group, no transitions) through both modes: no panic, sensible counts.
+func TestEdgeSystems(t *testing.T) {
+	one := &gsst.System{Name: "one", States: []string{"A"}, Groups: []gsst.Group{{Name: "g", Size: 3}},
+		Init: [][]int{{3}},
+		Properties: []gsst.Property{prop("ex", ctl.Unary{Op: ctl.EX, X: ctl.Atom{P: presburger.True}}),
+			prop("eg", ctl.Unary{Op: ctl.EG, X: ctl.Atom{P: presburger.True}})}}
+	empty := rwSystem(0, 2)
+	idle := rwSystem(2, 1)
+	idle.Transitions = nil
+	for _, sys := range []*gsst.System{one, empty, idle} {
+		t.Run(sys.Name, func(t *testing.T) {
+			crep, err := CheckConcrete(context.Background(), sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			am, _ := bruteModel(sys)
+			arep, err := CheckAbstract(context.Background(), am)
+			if err != nil {
+				t.Fatal(err)
+			}
+			group, conf := processes(sys)
+			naive := naiveConcrete(sys, group, [][]int{conf})
+			gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
+			if crep.ReachableStates.Int64() != int64(len(gq.label)) || crep.Deadlocks.Int64() != int64(countTrue(gq.dead)) {
+				t.Errorf("concrete %v states %v deadlocks; naive %d %d", crep.ReachableStates, crep.Deadlocks, len(gq.label), countTrue(gq.dead))
+			}
+			var st traceStats
+			checkVerdicts(t, "concrete", sys, crep, gq, concreteKey, &st)
+			checkVerdicts(t, "abstract", sys, arep, naiveAbstract(am), abstractKey, &st)
+		})
+	}
+}
+
+// TestMalformedFormulas: operators outside the enumerations are errors,
+// not panics.
+func TestMalformedFormulas(t *testing.T) {
+	for _, f := range []ctl.Formula{
+		ctl.Binary{Op: 9, L: ctl.Atom{P: presburger.True}, R: ctl.Atom{P: presburger.True}},
+		ctl.Unary{Op: -1, X: ctl.Atom{P: presburger.True}},
+		ctl.Not{X: ctl.Unary{Op: 42, X: ctl.Atom{P: presburger.True}}},
+		ctl.Atom{},
+		nil,
+	} {
+		sys := rwSystem(1, 1)
+		sys.Properties = []gsst.Property{{Name: "bad", Formula: f}}
+		if _, err := CheckConcrete(context.Background(), sys); err == nil {
+			t.Errorf("%#v accepted", f)
+		}
+	}
+}
