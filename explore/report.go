@@ -58,6 +58,10 @@ type Report struct {
 type Stats struct {
 	Seconds     float64 `json:"seconds"`
 	StoredBytes int64   `json:"stored_bytes,omitempty"` // state store at the end of the search
+	// BDD engine only: the most BDD nodes in use at any sample point and
+	// the largest Go heap sampled (runtime/metrics), in bytes.
+	BDDPeakNodes int64 `json:"bdd_peak_nodes,omitempty"`
+	PeakBytes    int64 `json:"peak_bytes,omitempty"`
 }
 
 // PropertyResult is the verdict on one property in the initial state.

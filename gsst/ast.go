@@ -150,8 +150,18 @@ func (x *NameExpr) Pos() Pos    { return x.NamePos }
 func (x *CounterExpr) Pos() Pos { return x.Hash }
 func (x *ParenExpr) Pos() Pos   { return x.Lparen }
 func (x *UnaryExpr) Pos() Pos   { return x.OpPos }
-func (x *BinaryExpr) Pos() Pos  { return x.X.Pos() }
-func (x *UntilExpr) Pos() Pos   { return x.Quant }
+func (x *BinaryExpr) Pos() Pos {
+	// A loop, not recursion: a chain "a & b & ..." nests to the left as
+	// deep as it is long.
+	for {
+		y, ok := x.X.(*BinaryExpr)
+		if !ok {
+			return x.X.Pos()
+		}
+		x = y
+	}
+}
+func (x *UntilExpr) Pos() Pos { return x.Quant }
 
 func (*IntLit) exprNode()      {}
 func (*NameExpr) exprNode()    {}

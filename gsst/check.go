@@ -17,6 +17,14 @@ type checker struct {
 	// was missing or malformed
 	statesBad, groupsBad bool
 	errs                 ErrorList
+
+	// n caches System.N, which loops over the groups, for guards that
+	// mention n many times; nKnown says whether it is set.
+	n      int64
+	nKnown bool
+	// binary, when not nil, replaces chain for binary expressions. Tests
+	// set it to a node-at-a-time evaluator to cross-check chain.
+	binary func(c *checker, x *BinaryExpr, m mode, where string) (value, bool)
 }
 
 func (c *checker) errorf(pos Pos, format string, args ...any) {
@@ -172,7 +180,13 @@ func (c *checker) transitions(f *File) {
 	sys := c.sys
 	type edge struct{ from, to int }
 	seen := map[edge]Pos{}
-	for _, td := range f.Transitions {
+	// ownedBy[g] is 1 + the index of the last transition whose guard keys
+	// named group g, at ownerPos[g]: one slice for all transitions rather
+	// than a map per transition, which showed when a thousand groups
+	// share a guard key.
+	ownedBy := make([]int, len(sys.Groups))
+	ownerPos := make([]Pos, len(sys.Groups))
+	for i, td := range f.Transitions {
 		from, okFrom := c.state(td.From, " in transition")
 		to, okTo := c.state(td.To, " in transition")
 		name := "transition"
@@ -193,27 +207,27 @@ func (c *checker) transitions(f *File) {
 		if !td.Guarded {
 			t.Blocks = []Block{{Groups: c.allGroups(), Guard: presburger.True, Pos: td.Pos}}
 		}
-		owner := map[int]Pos{}
+		where := " in guard of " + name
 		for _, gd := range td.Guards {
 			b := Block{Text: gd.Text, Pos: gd.Pos, Guard: presburger.False}
 			if gd.Shared {
 				b.Groups = c.allGroups()
 			}
 			for _, id := range gd.Groups {
-				g, ok := c.group(id, " in guard of "+name)
+				g, ok := c.group(id, where)
 				if !ok {
 					continue
 				}
-				if prev, dup := owner[g]; dup {
-					c.errorf(id.NamePos, "group %q has two guards in %s (the other at %s)", id.Name, name, prev)
+				if ownedBy[g] == i+1 {
+					c.errorf(id.NamePos, "group %q has two guards in %s (the other at %s)", id.Name, name, ownerPos[g])
 					continue
 				}
-				owner[g] = id.NamePos
+				ownedBy[g], ownerPos[g] = i+1, id.NamePos
 				b.Groups = append(b.Groups, g)
 			}
 			sort.Ints(b.Groups)
 			if gd.X != nil {
-				if v, ok := c.expr(gd.X, guardMode, " in guard of "+name); ok {
+				if v, ok := c.expr(gd.X, guardMode, where); ok {
 					if v.kind != kindBool {
 						c.errorf(gd.X.Pos(), "guard of %s is an integer expression; expected a condition such as %q", name, "#C = 0")
 					} else {
@@ -323,7 +337,10 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 	case *NameExpr:
 		switch x.Name {
 		case "n":
-			return value{kind: kindInt, t: presburger.ConstTerm(int64(c.sys.N()))}, true
+			if !c.nKnown {
+				c.n, c.nKnown = int64(c.sys.N()), true
+			}
+			return value{kind: kindInt, t: presburger.ConstTerm(c.n)}, true
 		case "true":
 			return value{kind: kindBool, f: presburger.True}, true
 		case "false":
@@ -413,69 +430,10 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 		return value{kind: kindCTL, c: ctl.Until{All: x.All, L: l.toCTL(), R: r.toCTL()}}, true
 
 	case *BinaryExpr:
-		l, okL := c.expr(x.X, m, where)
-		r, okR := c.expr(x.Y, m, where)
-		if !okL || !okR {
-			return v, false
+		if c.binary != nil {
+			return c.binary(c, x, m, where)
 		}
-		switch x.Op {
-		case ADD, SUB, MUL:
-			if l.kind != kindInt || r.kind != kindInt {
-				c.errorf(x.OpPos, "operands of %s must be integer expressions", x.Op)
-				return v, false
-			}
-			var t presburger.Term
-			switch x.Op {
-			case ADD:
-				t = l.t.Add(r.t)
-			case SUB:
-				t = l.t.Sub(r.t)
-			default:
-				switch {
-				case l.t.IsConst():
-					t = r.t.Scale(l.t.Const)
-				case r.t.IsConst():
-					t = l.t.Scale(r.t.Const)
-				default:
-					c.errorf(x.OpPos, "product of two non-constant expressions; guards are linear (one side of * must be a constant)")
-					return v, false
-				}
-			}
-			if !fits(t) {
-				c.errorf(x.OpPos, "a constant or coefficient after %s exceeds the limit of %d", x.Op, MaxConstant)
-				return v, false
-			}
-			return value{kind: kindInt, t: t}, true
-
-		case EQL, NEQ, LSS, LEQ, GTR, GEQ:
-			if l.kind != kindInt || r.kind != kindInt {
-				c.errorf(x.OpPos, "comparison %s needs integer expressions on both sides", x.Op)
-				return v, false
-			}
-			op := map[Token]presburger.Op{EQL: presburger.Eq, NEQ: presburger.Ne, LSS: presburger.Lt,
-				LEQ: presburger.Le, GTR: presburger.Gt, GEQ: presburger.Ge}[x.Op]
-			return value{kind: kindBool, f: presburger.Compare(l.t, op, r.t)}, true
-
-		case AND, OR, IMPLIES:
-			if l.kind == kindInt || r.kind == kindInt {
-				c.errorf(x.OpPos, "operands of %s must be conditions, not integer expressions", x.Op)
-				return v, false
-			}
-			if l.kind == kindBool && r.kind == kindBool {
-				var f presburger.Formula
-				switch x.Op {
-				case AND:
-					f = presburger.Conj(l.f, r.f)
-				case OR:
-					f = presburger.Disj(l.f, r.f)
-				default:
-					f = presburger.Implies(l.f, r.f)
-				}
-				return value{kind: kindBool, f: f}, true
-			}
-			op := map[Token]ctl.BinOp{AND: ctl.And, OR: ctl.Or, IMPLIES: ctl.Implies}[x.Op]
-			return value{kind: kindCTL, c: ctl.Binary{Op: op, L: l.toCTL(), R: r.toCTL()}}, true
-		}
+		return c.chain(x, m, where)
 	}
 	c.errorf(x.Pos(), "internal error: unexpected expression %T", x)
 	return v, false

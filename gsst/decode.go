@@ -20,6 +20,23 @@ type decoder struct {
 	file  string
 	lines []string // source lines, without line terminators
 	errs  ErrorList
+	// asciiLine[l-1] caches whether line l is all ASCII: 0 not known yet,
+	// 1 yes, 2 no.
+	asciiLine []uint8
+}
+
+// ascii reports whether source line l (1-based, in range) is all ASCII.
+func (d *decoder) ascii(l int) bool {
+	if d.asciiLine == nil {
+		d.asciiLine = make([]uint8, len(d.lines))
+	}
+	if d.asciiLine[l-1] == 0 {
+		d.asciiLine[l-1] = 2
+		if isASCII(d.lines[l-1]) {
+			d.asciiLine[l-1] = 1
+		}
+	}
+	return d.asciiLine[l-1] == 1
 }
 
 func (d *decoder) pos(n *yaml.Node) Pos { return Pos{d.file, n.Line, n.Column} }
@@ -61,7 +78,7 @@ func (d *decoder) decodeYAML(src []byte) (root *yaml.Node) {
 		return nil
 	}
 	if err != nil {
-		d.yamlError(err)
+		d.yamlError(err, src)
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
@@ -78,8 +95,10 @@ func (d *decoder) decodeYAML(src []byte) (root *yaml.Node) {
 
 // yamlError reports an error of the YAML library, lifting "line N" out of
 // its message. The library gives no column, so the error points at the
-// start of the line.
-func (d *decoder) yamlError(err error) {
+// start of the line. Errors of its reader (bytes that are not UTF-8,
+// control characters) come without a line; they point at the first such
+// character of src. Other errors without a line are on the first line.
+func (d *decoder) yamlError(err error, src []byte) {
 	var te *yaml.TypeError
 	var msgs []string
 	if errors.As(err, &te) {
@@ -90,11 +109,70 @@ func (d *decoder) yamlError(err error) {
 	for _, msg := range msgs {
 		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
+			if isYAMLParserProblem(m[2]) {
+				line++
+			}
 			d.errorf(Pos{d.file, line, 1}, "invalid YAML: %s", m[2])
 			continue
 		}
-		d.errorf(Pos{File: d.file}, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+		// No line: an error of the reader (found by firstBadChar), or of
+		// the scanner or parser on the first line, whose 0-based line 0
+		// made the library leave the line out.
+		pos := Pos{d.file, 1, 1}
+		if line, col, ok := firstBadChar(src); ok {
+			pos.Line, pos.Col = line, col
+		}
+		d.errorf(pos, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 	}
+}
+
+// yamlParserProblems are the problems yaml.v3's parser (as opposed to
+// its scanner) reports. For those the library prints the 0-based line of
+// the construct it was parsing or of the offending token (the scanner's
+// lines are 1-based), and no line at all when that is 0; yamlError adds
+// the missing 1.
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+func isYAMLParserProblem(msg string) bool { return yamlParserProblems[msg] }
+
+// firstBadChar finds the first character of src that a YAML reader
+// rejects: a byte that does not start valid UTF-8, or a code point outside
+// YAML's printable set (tab, line feed, carriage return, U+0020..U+007E,
+// U+0085, U+00A0..U+D7FF, U+E000..U+FFFD, U+10000 and above). A byte order
+// mark at the very start is allowed. The column counts code points, as
+// every other position does.
+func firstBadChar(src []byte) (line, col int, ok bool) {
+	line, col = 1, 1
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		printable := r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
+			(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000
+		if i == 0 && r == 0xFEFF {
+			printable = true
+		}
+		if (r == utf8.RuneError && size <= 1) || !printable {
+			return line, col, true
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return 0, 0, false
 }
 
 // kindName describes a node's kind for error messages.
@@ -175,14 +253,27 @@ func (d *decoder) fields(n *yaml.Node, what string, known ...string) map[string]
 	return out
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// isName reports whether s is a state or group name: ASCII letters,
+// digits and _, not starting with a digit. (A regexp did this before; it
+// was most of the time spent on a guard key listing a thousand groups.)
+func isName(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isLetter(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // ident reads a scalar naming a state or group.
 func (d *decoder) ident(n *yaml.Node, what string) *Ident {
 	if !d.want(n, yaml.ScalarNode, what) {
 		return nil
 	}
-	if !identRE.MatchString(n.Value) {
+	if !isName(n.Value) {
 		d.errorf(d.pos(n), "%s %q is not a name (letters, digits and _, not starting with a digit)", what, n.Value)
 		return nil
 	}
@@ -195,6 +286,12 @@ func (d *decoder) integer(n *yaml.Node, what string) (int64, bool) {
 		return 0, false
 	}
 	if n.Tag != "!!int" {
+		if n.Tag == "!!float" && isDigits(n.Value) {
+			// The YAML library types a decimal beyond 64 bits as a
+			// float: it is an integer, just far too large.
+			d.errorf(d.pos(n), "%s %s is out of range", what, n.Value)
+			return 0, false
+		}
 		d.errorf(d.pos(n), "expected %s (an integer), found %s", what, kindName(n))
 		return 0, false
 	}
@@ -204,6 +301,21 @@ func (d *decoder) integer(n *yaml.Node, what string) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// isDigits reports whether s is a decimal integer literal: an optional
+// sign and one or more digits.
+func isDigits(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // text reads a scalar holding a guard or property. A null scalar gets a
@@ -413,7 +525,7 @@ func (d *decoder) groupList(k *yaml.Node) []*Ident {
 		switch {
 		case name == "":
 			d.errorf(p, "empty group name in guard key %q", k.Value)
-		case !identRE.MatchString(name):
+		case !isName(name):
 			d.errorf(p, "group name %q in guard key is not a name", name)
 		default:
 			out = append(out, &Ident{p, name})
@@ -439,42 +551,69 @@ func (d *decoder) parseString(n *yaml.Node) Expr {
 // source and checks it against the source text:
 //
 //   - plain scalars and single- or double-quoted scalars on one line map
-//     every character exactly (quotes, ” and backslash escapes are taken
-//     into account; an escape maps to its backslash);
+//     every character exactly (quotes, doubled single quotes and backslash
+//     escapes are taken into account; an escape maps to its backslash);
 //   - literal block scalars (|) map each value line to its source line,
 //     after the block's indentation;
 //   - anything else (folded block scalars, flow scalars spanning lines,
 //     tagged scalars) maps every offset to the start of the scalar.
 //
 // Columns count characters, as yaml.v3 does.
+//
+// The map is kept small: a guard of a generated system can be megabytes
+// long. A value written verbatim in ASCII on one line needs no table at
+// all (offset i is i columns after the first character); otherwise the
+// table holds plain ints, which the garbage collector need not scan.
 func (d *decoder) offsets(n *yaml.Node) func(off int) Pos {
 	start := d.pos(n)
 	fallback := func(int) Pos { return start }
 	if n.Line < 1 || n.Line > len(d.lines) || n.Column < 1 {
 		return fallback
 	}
-	var cols []Pos
+	var m *posMap
 	switch {
 	case n.Style&yaml.TaggedStyle != 0:
 	case n.Style&yaml.LiteralStyle != 0:
-		cols = d.literalOffsets(n)
+		m = d.literalOffsets(n)
 	case n.Style&yaml.FoldedStyle != 0:
 	case n.Style&yaml.DoubleQuotedStyle != 0:
-		cols = d.quotedOffsets(n, '"')
+		m = d.quotedOffsets(n, '"')
 	case n.Style&yaml.SingleQuotedStyle != 0:
-		cols = d.quotedOffsets(n, '\'')
+		m = d.quotedOffsets(n, '\'')
 	default:
-		cols = d.plainOffsets(n)
+		m = d.plainOffsets(n)
 	}
-	if cols == nil {
+	if m == nil {
 		return fallback
 	}
-	return func(off int) Pos {
-		if off < 0 || off >= len(cols) {
-			return start
-		}
-		return cols[off]
+	m.file, m.start = d.file, start
+	return m.pos
+}
+
+// posMap maps the byte offsets 0..size of a scalar's value (size: one past
+// the end) to file positions. With cols nil, every offset is on line and
+// offset i is at column col+i; otherwise offset i is at column cols[i], on
+// line lines[i] when lines is not nil and on line otherwise.
+type posMap struct {
+	file  string
+	start Pos // for offsets out of range
+	size  int
+	line  int
+	col   int
+	lines []int
+	cols  []int
+}
+
+func (m *posMap) pos(off int) Pos {
+	switch {
+	case off < 0 || off > m.size:
+		return m.start
+	case m.cols == nil:
+		return Pos{m.file, m.line, m.col + off}
+	case m.lines == nil:
+		return Pos{m.file, m.line, m.cols[off]}
 	}
+	return Pos{m.file, m.lines[off], m.cols[off]}
 }
 
 // lineFrom returns the rest of source line l (1-based) from character
@@ -484,6 +623,17 @@ func (d *decoder) lineFrom(l, col int) (string, bool) {
 		return "", false
 	}
 	s := d.lines[l-1]
+	if d.ascii(l) {
+		// Columns are bytes: no walk along the line, which matters when
+		// a long line (a flow mapping of guards) holds many scalars.
+		switch {
+		case col < 1:
+			return s, true
+		case col-1 > len(s):
+			return "", false
+		}
+		return s[col-1:], true
+	}
 	for c := 1; c < col; c++ {
 		if s == "" {
 			return "", false
@@ -494,39 +644,59 @@ func (d *decoder) lineFrom(l, col int) (string, bool) {
 	return s, true
 }
 
-func (d *decoder) plainOffsets(n *yaml.Node) []Pos {
+// isASCII reports whether s is all ASCII, so that its byte offsets are
+// also character offsets.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *decoder) plainOffsets(n *yaml.Node) *posMap {
 	raw, ok := d.lineFrom(n.Line, n.Column)
 	if !ok || !strings.HasPrefix(raw, n.Value) {
 		return nil
 	}
-	return runeCols(n.Value, Pos{d.file, n.Line, n.Column})
+	m := &posMap{size: len(n.Value), line: n.Line, col: n.Column}
+	if !isASCII(n.Value) {
+		m.cols = runeCols(n.Value, n.Column, nil)
+	}
+	return m
 }
 
-// runeCols maps each byte offset of s (and len(s)) to the column of its
-// character, s starting at p.
-func runeCols(s string, p Pos) []Pos {
-	out := make([]Pos, len(s)+1)
-	col := p.Col
-	for i, r := range s {
-		for j := 0; j < utf8.RuneLen(r) && i+j < len(s); j++ {
-			out[i+j] = Pos{p.File, p.Line, col}
+// runeCols appends to out the column of the character at each byte offset
+// of s, and the column after s, s starting at column col.
+func runeCols(s string, col int, out []int) []int {
+	for i := 0; i < len(s); col++ {
+		// An invalid byte counts as one character of one byte.
+		_, size := utf8.DecodeRuneInString(s[i:])
+		for range size {
+			out = append(out, col)
 		}
-		col++
+		i += size
 	}
-	// Invalid UTF-8 decodes as one-byte runes above, so every offset is set.
-	out[len(s)] = Pos{p.File, p.Line, col}
-	return out
+	return append(out, col)
 }
 
 // quotedOffsets maps a quoted scalar on one line, replaying the quoting
 // rules over the source and checking that they give back the value.
-func (d *decoder) quotedOffsets(n *yaml.Node, quote byte) []Pos {
+func (d *decoder) quotedOffsets(n *yaml.Node, quote byte) *posMap {
 	raw, ok := d.lineFrom(n.Line, n.Column)
 	if !ok || raw == "" || raw[0] != quote {
 		return nil
 	}
+	v := n.Value
+	// Written verbatim: no quote or backslash inside, so no escape, and
+	// the closing quote right after the value.
+	if len(raw) > len(v)+1 && raw[1:1+len(v)] == v && raw[1+len(v)] == quote &&
+		strings.IndexByte(v, quote) < 0 && (quote == '\'' || strings.IndexByte(v, '\\') < 0) && isASCII(v) {
+		return &posMap{size: len(v), line: n.Line, col: n.Column + 1}
+	}
 	var val []byte
-	var out []Pos
+	var out []int
 	col := n.Column + 1
 	i := 1
 	for {
@@ -534,19 +704,18 @@ func (d *decoder) quotedOffsets(n *yaml.Node, quote byte) []Pos {
 			return nil // the scalar continues on the next line
 		}
 		c := raw[i]
-		p := Pos{d.file, n.Line, col}
 		switch {
 		case c == quote && quote == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
 			val = append(val, '\'')
-			out = append(out, p)
+			out = append(out, col)
 			i += 2
 			col += 2
 			continue
 		case c == quote:
-			if string(val) != n.Value {
+			if string(val) != v {
 				return nil
 			}
-			return append(out, p)
+			return &posMap{size: len(v), line: n.Line, cols: append(out, col)}
 		case c == '\\' && quote == '"':
 			// The decoded bytes of an escape all map to its backslash.
 			// Rather than re-implementing every YAML escape, find the
@@ -572,7 +741,7 @@ func (d *decoder) quotedOffsets(n *yaml.Node, quote byte) []Pos {
 				return nil
 			}
 			for range len(dec) {
-				out = append(out, p)
+				out = append(out, col)
 			}
 			val = append(val, dec...)
 			i += size
@@ -581,7 +750,7 @@ func (d *decoder) quotedOffsets(n *yaml.Node, quote byte) []Pos {
 		}
 		_, size := utf8.DecodeRuneInString(raw[i:])
 		for range size {
-			out = append(out, p)
+			out = append(out, col)
 		}
 		val = append(val, raw[i:i+size]...)
 		i += size
@@ -599,21 +768,20 @@ func decodeEscape(esc string) (string, error) {
 
 // literalOffsets maps a literal block scalar: value line k sits on source
 // line n.Line+1+k after the indentation.
-func (d *decoder) literalOffsets(n *yaml.Node) []Pos {
-	out := make([]Pos, 0, len(n.Value)+1)
-	lines := strings.Split(n.Value, "\n")
-	for k, l := range lines {
+func (d *decoder) literalOffsets(n *yaml.Node) *posMap {
+	lines := make([]int, 0, len(n.Value)+1)
+	cols := make([]int, 0, len(n.Value)+1)
+	for k, l := range strings.Split(n.Value, "\n") {
 		srcLine := n.Line + 1 + k
-		var p Pos
 		if l == "" {
 			// An empty value line: point after the indentation of the
 			// source line if there is one, else at its start.
-			p = Pos{d.file, srcLine, 1}
+			col := 1
 			if srcLine <= len(d.lines) {
-				s := d.lines[srcLine-1]
-				p.Col = 1 + utf8.RuneCountInString(s)
+				col = 1 + utf8.RuneCountInString(d.lines[srcLine-1])
 			}
-			out = append(out, p)
+			lines = append(lines, srcLine)
+			cols = append(cols, col)
 			continue
 		}
 		if srcLine > len(d.lines) {
@@ -623,15 +791,18 @@ func (d *decoder) literalOffsets(n *yaml.Node) []Pos {
 		if !strings.HasSuffix(s, l) || strings.TrimLeft(s[:len(s)-len(l)], " ") != "" {
 			return nil
 		}
-		cols := runeCols(l, Pos{d.file, srcLine, 1 + len(s) - len(l)})
-		out = append(out, cols...) // the last entry stands for the "\n"
+		// The last entry stands for the "\n" (or the end of the value).
+		cols = runeCols(l, 1+len(s)-len(l), cols)
+		for len(lines) < len(cols) {
+			lines = append(lines, srcLine)
+		}
 	}
 	// One entry per byte and one past the end: the loop added one per
 	// line terminator plus one at the end.
-	if len(out) != len(n.Value)+1 {
+	if len(cols) != len(n.Value)+1 {
 		return nil
 	}
-	return out
+	return &posMap{size: len(n.Value), lines: lines, cols: cols}
 }
 
 // splitLines splits src into lines without terminators.

@@ -1,9 +1,6 @@
 package gsst
 
-import (
-	"fmt"
-	"unicode/utf8"
-)
+import "fmt"
 
 // Grammar of guard and property strings, lowest precedence first:
 //
@@ -71,9 +68,13 @@ func parseExpr(src string, pos func(off int) Pos) (x Expr, err *Error) {
 // syntax only; names and types are checked when the string is part of a
 // file given to Parse.
 func ParseExpr(src string) (Expr, error) {
-	x, err := parseExpr(src, func(off int) Pos {
-		return Pos{Line: 1, Col: 1 + utf8.RuneCountInString(src[:off])}
-	})
+	// Counting the characters before each offset anew would be quadratic
+	// in the length of src.
+	m := &posMap{start: Pos{Line: 1, Col: 1}, size: len(src), line: 1, col: 1}
+	if !isASCII(src) {
+		m.cols = runeCols(src, 1, nil)
+	}
+	x, err := parseExpr(src, m.pos)
 	if err != nil {
 		return nil, ErrorList{err}
 	}

@@ -79,13 +79,7 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 		ctx, cancel = context.WithTimeout(ctx, o.timeout)
 		defer cancel()
 	}
-	stopped := func(what string) error {
-		why := ctx.Err().Error()
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && o.timeout > 0 {
-			why = fmt.Sprintf("timeout after %v", o.timeout)
-		}
-		return withCode(ExitUnknown, fmt.Errorf("%s: %s stopped: %s", o.file, what, why))
-	}
+	stopped := func(what string) error { return stoppedError(ctx, o.file, what, o.timeout) }
 
 	solver := z3.New()
 	cert, err := detect.Certify(ctx, sys, solver)
@@ -118,7 +112,7 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 			if ctx.Err() != nil {
 				return stopped("abstraction")
 			}
-			return withCode(ExitUnknown, err)
+			return withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", o.file, err))
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.
@@ -226,13 +220,17 @@ func newAbstractJSON(file string, m *counterabs.Model, cert *detect.Report, forc
 	sys := m.System
 	name := sys.VarName
 	out := &abstractJSON{
-		System:    sys.Name,
-		File:      file,
-		Processes: m.N,
-		Certified: m.Certified,
-		Forced:    forced,
-		Init:      m.Init,
-		Deadlock:  presburger.Format(m.Deadlock(), name),
+		// Empty arrays, never null: the schema promises arrays, and a
+		// system may have no transitions.
+		Counters:    []counterJSON{},
+		Transitions: []transitionJSON{},
+		System:      sys.Name,
+		File:        file,
+		Processes:   m.N,
+		Certified:   m.Certified,
+		Forced:      forced,
+		Init:        m.Init,
+		Deadlock:    presburger.Format(m.Deadlock(), name),
 	}
 	var sum presburger.Term
 	for s, st := range sys.States {
@@ -261,7 +259,7 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 	if !a.Certified {
 		status = "NOT certified (--force): existential abstraction, over-approximates the quotient"
 	}
-	fmt.Fprintf(w, "system %s: %d processes, %d local states\n", a.System, a.Processes, len(a.Counters))
+	fmt.Fprintf(w, "system %s: %s, %s\n", a.System, countNoun(a.Processes, "process", "processes"), countNoun(len(a.Counters), "local state", "local states"))
 	fmt.Fprintf(w, "%s\n\n", status)
 	fmt.Fprintln(w, "counters:")
 	for _, c := range a.Counters {

@@ -94,12 +94,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			r.code = ExitBadInput
 			// Parse errors carry file:line:col; others (a missing file)
 			// get the usual prefix.
-			var list gsst.ErrorList
-			if errors.As(r.err, &list) {
-				fmt.Fprintln(stderr, r.err)
-			} else {
-				fmt.Fprintln(stderr, "vsym:", r.err)
-			}
+			printError(stderr, r.err)
 		default:
 			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
 			if r.err != nil {

@@ -105,9 +105,13 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 		cert, err := detect.Certify(ctx, sys, solver)
 		if err != nil {
 			if ctx.Err() != nil {
-				return withCode(ExitUnknown, fmt.Errorf("%s: certification stopped: %v", o.file, ctx.Err()))
+				return stoppedError(ctx, o.file, "certification", o.timeout)
 			}
 			return withCode(ExitUnknown, err)
+		}
+		if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
+			// Unknown verdicts because time ran out: say so, not "use --force".
+			return stoppedError(ctx, o.file, "certification", o.timeout)
 		}
 		var bopts []counterabs.Option
 		if !cert.Certified() {
@@ -126,9 +130,9 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 			var nc *counterabs.NotCertifiedError
 			switch {
 			case ctx.Err() != nil:
-				return withCode(ExitUnknown, fmt.Errorf("%s: abstraction stopped: %v", o.file, ctx.Err()))
+				return stoppedError(ctx, o.file, "abstraction", o.timeout)
 			case errors.Is(err, counterabs.ErrUnknown):
-				return withCode(ExitUnknown, err)
+				return withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", o.file, err))
 			case errors.As(err, &nc):
 				return withCode(ExitNo, fmt.Errorf("%s: transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; use --concrete or --force",
 					o.file, nc.Name, describeWitness(sys, nc.Witness)))

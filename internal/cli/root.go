@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/vsym/vsym/gsst"
 )
 
 // Exit codes, documented in the root help and the README.
@@ -20,7 +22,8 @@ const exitHelp = `Exit codes:
   0  success: certified, or every property holds
   1  negative answer: not fully virtually symmetric, or some property fails
   2  bad input or usage
-  3  unknown: solver unknown, timeout or resource limit`
+  3  unknown: solver unknown, timeout, resource limit, or a verdict that
+     is not exact (explore --force)`
 
 // exitError carries an exit code up to Main. A nil err means the command
 // already printed its result and only the exit code remains.
@@ -81,7 +84,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "vsym:", ee.err)
+			printError(stderr, ee.err)
 		}
 		return ee.code
 	}
@@ -89,4 +92,17 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// anything unclassified are usage errors.
 	fmt.Fprintln(stderr, "vsym:", err)
 	return ExitBadInput
+}
+
+// printError writes err to stderr once. A list of file errors is printed
+// as it is, one "file:line:col: message" per line (as check does), so that
+// every line has the same shape and editors can jump to each; anything
+// else gets the "vsym:" prefix.
+func printError(w io.Writer, err error) {
+	var list gsst.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		fmt.Fprintln(w, list)
+		return
+	}
+	fmt.Fprintln(w, "vsym:", err)
 }
