@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -33,6 +35,8 @@ type exploreOpts struct {
 	maxMemory  string
 	timeout    time.Duration
 	properties []string
+	bddOrder   string // --bdd-order (BDD engine)
+	bddNoReach bool   // --bdd-no-reach (BDD engine)
 }
 
 // exploreLimits are the engine-independent settings of one exploration.
@@ -41,6 +45,7 @@ type exploreLimits struct {
 	MaxMemory  int64                  // bytes; 0: none
 	Progress   func(explore.Progress) // nil: no progress display
 	Properties []string               // nil: all properties
+	BDD        []symbolic.Option      // settings of the BDD engine
 }
 
 // abstractEngine checks a counter model. Engines register themselves in
@@ -101,6 +106,8 @@ canonicalized by sorting each group's processes; that works for any GSST.
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
+	f.StringVar(&o.bddOrder, "bdd-order", "auto", "BDD variable order: auto, interleaved, blocked or split (see docs/symbolic.md)")
+	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "BDD engine: decide properties without computing reachable states first (no state counts)")
 	return cmd
 }
 
@@ -134,18 +141,33 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.concrete && o.engine != "explicit" && o.engine != "auto" {
 		return withCode(ExitBadInput, fmt.Errorf("--concrete works with the explicit engine only"))
 	}
+	if o.concrete && o.force {
+		return withCode(ExitBadInput, errors.New("--force applies to the counter abstraction; the unreduced system (--concrete) needs no certification"))
+	}
 	sys, err := gsst.Load(o.file)
 	if err != nil {
 		return withCode(ExitBadInput, err)
 	}
 	lim := exploreLimits{MaxStates: o.maxStates, MaxMemory: mem}
+	order, err := symbolic.ParseOrder(o.bddOrder)
+	if err != nil {
+		return withCode(ExitBadInput, fmt.Errorf("--bdd-order: %v", err))
+	}
+	lim.BDD = []symbolic.Option{symbolic.WithOrder(order), symbolic.WithReachable(!o.bddNoReach)}
 	if len(o.properties) > 0 {
 		for _, name := range o.properties {
 			if !hasProperty(sys, name) {
 				return withCode(ExitBadInput, fmt.Errorf("%s: no property named %q", o.file, name))
 			}
 		}
-		lim.Properties = o.properties
+		// Each property once, in the order first named: -p a -p a must
+		// not report a twice.
+		lim.Properties = nil
+		for _, name := range o.properties {
+			if !slices.Contains(lim.Properties, name) {
+				lim.Properties = append(lim.Properties, name)
+			}
+		}
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -180,7 +202,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	prog.done()
 	if err != nil {
-		return exploreError(err, o)
+		return exploreError(ctx, err, o)
 	}
 	if o.output == "json" {
 		enc := json.NewEncoder(stdout)
@@ -221,9 +243,15 @@ func abstractModel(ctx context.Context, sys *gsst.System, o *exploreOpts, stderr
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, withCode(ExitUnknown, fmt.Errorf("certification stopped: %v", ctx.Err()))
+			return nil, stoppedError(ctx, o.file, "certification", o.timeout)
 		}
-		return nil, withCode(ExitBadInput, err)
+		// A loaded system is well formed: the solver failed, or a
+		// witness did not survive re-verification. Neither is an answer.
+		return nil, withCode(ExitUnknown, fmt.Errorf("%s: %v", o.file, err))
+	}
+	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
+		// Unknown verdicts because time ran out: say so, not "use --force".
+		return nil, stoppedError(ctx, o.file, "certification", o.timeout)
 	}
 	var opts []counterabs.Option
 	if !cert.Certified() {
@@ -258,8 +286,10 @@ func abstractModel(ctx context.Context, sys *gsst.System, o *exploreOpts, stderr
 	if err != nil {
 		var nc *counterabs.NotCertifiedError
 		switch {
-		case errors.Is(err, counterabs.ErrUnknown) || ctx.Err() != nil:
-			return nil, withCode(ExitUnknown, err)
+		case ctx.Err() != nil:
+			return nil, stoppedError(ctx, o.file, "abstraction", o.timeout)
+		case errors.Is(err, counterabs.ErrUnknown):
+			return nil, withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", o.file, err))
 		case errors.As(err, &nc):
 			return nil, withCode(ExitNo, fmt.Errorf("%s: %v; use --concrete or --force", o.file, err))
 		}
@@ -268,16 +298,14 @@ func abstractModel(ctx context.Context, sys *gsst.System, o *exploreOpts, stderr
 	return m, nil
 }
 
-func exploreError(err error, o *exploreOpts) error {
+func exploreError(ctx context.Context, err error, o *exploreOpts) error {
 	switch {
 	case explore.IsLimit(err):
-		return withCode(ExitUnknown, err)
-	case errors.Is(err, context.DeadlineExceeded):
-		return withCode(ExitUnknown, fmt.Errorf("timeout after %v", o.timeout))
-	case errors.Is(err, context.Canceled):
-		return withCode(ExitUnknown, err)
+		return limitError(o.file, err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled), ctx.Err() != nil:
+		return stoppedError(ctx, o.file, "exploration", o.timeout)
 	}
-	return withCode(ExitBadInput, err)
+	return withCode(ExitBadInput, fmt.Errorf("%s: %v", o.file, err))
 }
 
 // parseSize reads a byte size: a number with an optional unit K, M, G or
@@ -351,11 +379,19 @@ func writeReport(w io.Writer, sys *gsst.System, rep *explore.Report) {
 	if !rep.Exact {
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
 	}
-	fmt.Fprintf(w, "reachable states: %v\n", rep.ReachableStates)
+	if rep.ReachableStates == nil {
+		// The BDD engine with --bdd-no-reach decides properties without
+		// computing the reachable states, so there are no counts.
+		fmt.Fprintln(w, "reachable states: not computed (--bdd-no-reach)")
+	} else {
+		fmt.Fprintf(w, "reachable states: %v\n", rep.ReachableStates)
+	}
 	if rep.ConcreteStates != nil {
 		fmt.Fprintf(w, "concrete states represented: %v\n", rep.ConcreteStates)
 	}
-	fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
+	if rep.Deadlocks != nil {
+		fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
+	}
 	for _, s := range rep.DeadlockExamples {
 		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
 	}

@@ -1,0 +1,142 @@
+package symbolic
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dalzilio/rudd"
+	"github.com/vsym/vsym/ctl"
+)
+
+// Sat returns the states of the space satisfying f. The space is the set
+// of reachable states when they were computed (WithReachable), else every
+// counter vector summing to N; either way the verdict at the initial state
+// is the same, since a path from the initial state stays in the reachable
+// states.
+func (e *Engine) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
+	n, err := e.sat(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return n, e.check()
+}
+
+func (e *Engine) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
+	b := e.b
+	switch f := f.(type) {
+	case ctl.Atom:
+		n, err := e.gc.compile(f.P)
+		if err != nil {
+			return nil, err
+		}
+		return b.And(n, e.space), nil
+	case ctl.Not:
+		x, err := e.sat(ctx, f.X)
+		if err != nil {
+			return nil, err
+		}
+		return b.And(e.space, b.Not(x)), nil
+	case ctl.Binary:
+		l, err := e.sat(ctx, f.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.sat(ctx, f.R)
+		if err != nil {
+			return nil, err
+		}
+		switch f.Op {
+		case ctl.And:
+			return b.And(l, r), nil
+		case ctl.Or:
+			return b.Or(l, r), nil
+		case ctl.Implies:
+			return b.And(e.space, b.Or(b.Not(l), r)), nil
+		}
+		return nil, fmt.Errorf("unknown connective %d", f.Op)
+	case ctl.Unary:
+		x, err := e.sat(ctx, f.X)
+		if err != nil {
+			return nil, err
+		}
+		switch f.Op {
+		case ctl.EX:
+			return e.pre(x), nil
+		case ctl.AX:
+			return e.not(e.pre(e.not(x))), nil
+		case ctl.EF:
+			return e.eu(ctx, e.space, x)
+		case ctl.AG:
+			ef, err := e.eu(ctx, e.space, e.not(x))
+			if err != nil {
+				return nil, err
+			}
+			return e.not(ef), nil
+		case ctl.EG:
+			return e.eg(ctx, x)
+		case ctl.AF:
+			eg, err := e.eg(ctx, e.not(x))
+			if err != nil {
+				return nil, err
+			}
+			return e.not(eg), nil
+		}
+		return nil, fmt.Errorf("unknown temporal operator %d", f.Op)
+	case ctl.Until:
+		l, err := e.sat(ctx, f.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.sat(ctx, f.R)
+		if err != nil {
+			return nil, err
+		}
+		if !f.All {
+			return e.eu(ctx, l, r)
+		}
+		return e.au(ctx, l, r)
+	}
+	return nil, fmt.Errorf("unsupported CTL formula %T", f)
+}
+
+func (e *Engine) not(x rudd.Node) rudd.Node { return e.b.And(e.space, e.b.Not(x)) }
+
+// eu is E[l U r]: the least Z containing r and the states of l with a
+// successor in Z. The deadlock stutter never adds a state (its successor
+// is itself), so only the transition pre-images matter.
+func (e *Engine) eu(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
+	z, _, err := e.lfp(ctx, r, l, false)
+	return z, err
+}
+
+// au is A[l U r] = !(E[!r U (!l & !r)] | EG !r).
+func (e *Engine) au(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
+	b := e.b
+	nr := e.not(r)
+	bad, err := e.eu(ctx, nr, b.And(e.not(l), nr))
+	if err != nil {
+		return nil, err
+	}
+	eg, err := e.eg(ctx, nr)
+	if err != nil {
+		return nil, err
+	}
+	return e.not(b.Or(bad, eg)), nil
+}
+
+// eg is EG x: the greatest Z inside x where every state has a successor
+// in Z (a deadlock state's stutter loop counts).
+func (e *Engine) eg(ctx context.Context, x rudd.Node) (rudd.Node, error) {
+	b := e.b
+	z := x
+	for {
+		if err := e.poll(ctx); err != nil {
+			return nil, err
+		}
+		nz := b.And(z, e.pre(z))
+		if b.Equal(nz, z) {
+			return z, nil
+		}
+		z = nz
+	}
+}

@@ -1,0 +1,409 @@
+package symbolic
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+	"strings"
+
+	"github.com/dalzilio/rudd"
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Order is a BDD variable order for the counter bits.
+type Order int
+
+const (
+	// Interleaved puts bit j of every counter together, most significant
+	// bit first: x1[b-1] x2[b-1] ... xm[b-1] x1[b-2] ... xm[0]. Each
+	// current bit is followed by its next-state copy.
+	Interleaved Order = iota
+	// Blocked puts all bits of counter 1 (MSB first), then counter 2, and
+	// so on; each current bit is followed by its next-state copy.
+	Blocked
+	// Split is Blocked for the current bits followed by the same order for
+	// the next-state bits (no current/next interleaving).
+	Split
+	// Auto chooses Blocked when some guard compares a combination of
+	// several counters and N is small enough, else Interleaved (see
+	// autoOrder).
+	Auto
+)
+
+var orderNames = [...]string{Interleaved: "interleaved", Blocked: "blocked", Split: "split", Auto: "auto"}
+
+func (o Order) String() string {
+	if o < 0 || int(o) >= len(orderNames) {
+		return fmt.Sprintf("Order(%d)", int(o))
+	}
+	return orderNames[o]
+}
+
+// ParseOrder returns the order named s.
+func ParseOrder(s string) (Order, error) {
+	for i, n := range orderNames {
+		if n == s {
+			return Order(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown variable order %q (want %s)", s, strings.Join(orderNames[:], ", "))
+}
+
+// encoding maps counters to BDD variables. Counter i has width bits; bit j
+// (weight 2^j) of its current value is BDD variable cur[i][j] and of its
+// next value next[i][j].
+type encoding struct {
+	m, width  int
+	n         int64
+	cur, next [][]int
+}
+
+// bitsFor returns the number of bits needed to write 0..n in binary.
+func bitsFor(n int) int {
+	if n <= 0 {
+		return 1
+	}
+	return bits.Len(uint(n))
+}
+
+// newEncoding lays out the bits of m counters in 0..n. perm lists the
+// counters in the order they are placed (nil: natural order).
+func newEncoding(m, n int, order Order, perm []int) *encoding {
+	if perm == nil {
+		perm = make([]int, m)
+		for i := range perm {
+			perm[i] = i
+		}
+	}
+	w := bitsFor(n)
+	e := &encoding{m: m, width: w, n: int64(n), cur: make([][]int, m), next: make([][]int, m)}
+	for i := range e.cur {
+		e.cur[i] = make([]int, w)
+		e.next[i] = make([]int, w)
+	}
+	lvl := 0
+	switch order {
+	case Interleaved:
+		for j := w - 1; j >= 0; j-- {
+			for _, i := range perm {
+				e.cur[i][j], e.next[i][j] = lvl, lvl+1
+				lvl += 2
+			}
+		}
+	case Blocked:
+		for _, i := range perm {
+			for j := w - 1; j >= 0; j-- {
+				e.cur[i][j], e.next[i][j] = lvl, lvl+1
+				lvl += 2
+			}
+		}
+	default: // Split
+		for _, i := range perm {
+			for j := w - 1; j >= 0; j-- {
+				e.cur[i][j] = lvl
+				e.next[i][j] = lvl + m*w
+				lvl++
+			}
+		}
+	}
+	return e
+}
+
+func (e *encoding) numVars() int { return 2 * e.m * e.width }
+
+// bitTerm is one BDD variable with an integer weight in a linear sum.
+type bitTerm struct {
+	level  int
+	weight int64
+}
+
+// errTooLarge reports a linear constraint whose partial sums could leave
+// the int64 range; the encoder refuses it rather than wrap.
+var errTooLarge = errors.New("coefficients too large for the BDD encoding")
+
+// linear builds the BDD of "sum(w*bit) + c op 0" exactly, by a memoized
+// recursion over the bits in variable order: at each level the partial sum
+// of the decided bits is the only state, and a branch is cut as soon as
+// every completion satisfies (True) or violates (False) the comparison.
+// With most significant bits first the number of live partial sums per
+// level stays small, which keeps both the construction and the result
+// compact.
+func linear(b *rudd.BDD, terms []bitTerm, c int64, op presburger.Op) (rudd.Node, error) {
+	// Normalise strict comparisons over the integers.
+	switch op {
+	case presburger.Lt:
+		op, c = presburger.Le, c+1 // t + c < 0  <=>  t + c + 1 <= 0
+	case presburger.Gt:
+		op, c = presburger.Ge, c-1
+	case presburger.Ne:
+		n, err := linear(b, terms, c, presburger.Eq)
+		if err != nil {
+			return nil, err
+		}
+		return b.Not(n), nil
+	}
+	ts := make([]bitTerm, 0, len(terms))
+	for _, t := range terms {
+		if t.weight != 0 {
+			ts = append(ts, t)
+		}
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].level < ts[j].level })
+	// Merge repeated levels (a variable listed twice).
+	k := 0
+	for _, t := range ts {
+		if k > 0 && ts[k-1].level == t.level {
+			ts[k-1].weight += t.weight
+			continue
+		}
+		ts[k] = t
+		k++
+	}
+	ts = ts[:k]
+	lo := make([]int64, len(ts)+1) // lo[i]: least sum of bits i..end
+	hi := make([]int64, len(ts)+1)
+	const limit = math.MaxInt64 / 4
+	if c > limit || c < -limit {
+		return nil, errTooLarge
+	}
+	for i := len(ts) - 1; i >= 0; i-- {
+		w := ts[i].weight
+		lo[i], hi[i] = lo[i+1], hi[i+1]
+		if w > 0 {
+			hi[i] += w
+		} else {
+			lo[i] += w
+		}
+		if hi[i] > limit || lo[i] < -limit {
+			return nil, errTooLarge
+		}
+	}
+	decided := func(i int, acc int64) (rudd.Node, bool) {
+		min, max := acc+lo[i], acc+hi[i]
+		switch op {
+		case presburger.Eq:
+			if min > 0 || max < 0 {
+				return b.False(), true
+			}
+			if min == 0 && max == 0 {
+				return b.True(), true
+			}
+		case presburger.Le:
+			if max <= 0 {
+				return b.True(), true
+			}
+			if min > 0 {
+				return b.False(), true
+			}
+		default: // Ge
+			if min >= 0 {
+				return b.True(), true
+			}
+			if max < 0 {
+				return b.False(), true
+			}
+		}
+		return nil, false
+	}
+	type key struct {
+		i   int
+		acc int64
+	}
+	memo := map[key]rudd.Node{}
+	var rec func(i int, acc int64) rudd.Node
+	rec = func(i int, acc int64) rudd.Node {
+		if n, ok := decided(i, acc); ok {
+			return n
+		}
+		k := key{i, acc}
+		if n, ok := memo[k]; ok {
+			return n
+		}
+		hiN := rec(i+1, acc+ts[i].weight)
+		loN := rec(i+1, acc)
+		n := b.Ite(b.Ithvar(ts[i].level), hiN, loN)
+		memo[k] = n
+		return n
+	}
+	n := rec(0, c)
+	if b.Errored() {
+		return nil, fmt.Errorf("bdd: %s", b.Error())
+	}
+	return n, nil
+}
+
+// counterTerms expands coef*x_i into the weighted bits of counter i
+// (current copy when next is false).
+func (e *encoding) counterTerms(i int, coef int64, next bool) ([]bitTerm, error) {
+	vars := e.cur[i]
+	if next {
+		vars = e.next[i]
+	}
+	out := make([]bitTerm, len(vars))
+	for j, l := range vars {
+		w := coef << uint(j)
+		if w>>uint(j) != coef {
+			return nil, errTooLarge
+		}
+		out[j] = bitTerm{l, w}
+	}
+	return out, nil
+}
+
+// guardCompiler turns Presburger formulas over the counters into BDDs over
+// the current-state bits.
+type guardCompiler struct {
+	b *rudd.BDD
+	e *encoding
+	// maxEnum bounds the number of assignments enumerated for the bound
+	// variables of an Exists.
+	maxEnum int64
+}
+
+func (g *guardCompiler) compile(f presburger.Formula) (rudd.Node, error) {
+	b := g.b
+	switch f := f.(type) {
+	case presburger.Bool:
+		return b.From(bool(f)), nil
+	case presburger.Cmp:
+		var terms []bitTerm
+		for _, m := range f.T.Monos {
+			if m.Var < 0 || int(m.Var) >= g.e.m {
+				return nil, fmt.Errorf("variable v%d is not a counter of the model", m.Var)
+			}
+			ts, err := g.e.counterTerms(int(m.Var), m.Coef, false)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, ts...)
+		}
+		return linear(b, terms, f.T.Const, f.Op)
+	case presburger.Not:
+		n, err := g.compile(f.F)
+		if err != nil {
+			return nil, err
+		}
+		return b.Not(n), nil
+	case presburger.And:
+		acc := b.True()
+		for _, h := range f {
+			n, err := g.compile(h)
+			if err != nil {
+				return nil, err
+			}
+			acc = b.And(acc, n)
+		}
+		return acc, nil
+	case presburger.Or:
+		acc := b.False()
+		for _, h := range f {
+			n, err := g.compile(h)
+			if err != nil {
+				return nil, err
+			}
+			acc = b.Or(acc, n)
+		}
+		return acc, nil
+	case presburger.Exists:
+		// Bounded quantifiers are expanded into a disjunction over their
+		// ranges; counterabs guards are quantifier-free in practice, so
+		// this is a safety net with a size limit rather than a fast path.
+		total := int64(1)
+		for _, v := range f.Vars {
+			if v.Hi < v.Lo {
+				return b.False(), nil
+			}
+			r := v.Hi - v.Lo + 1
+			if r > g.maxEnum || total > g.maxEnum/r {
+				return nil, fmt.Errorf("existential quantifier ranges too large to expand (more than %d assignments)", g.maxEnum)
+			}
+			total *= r
+		}
+		acc := b.False()
+		val := make(map[presburger.Var]int64, len(f.Vars))
+		var rec func(i int) error
+		rec = func(i int) error {
+			if i == len(f.Vars) {
+				body := presburger.Subst(f.Body, func(v presburger.Var) presburger.Term {
+					if x, ok := val[v]; ok {
+						return presburger.ConstTerm(x)
+					}
+					return presburger.VarTerm(v)
+				})
+				n, err := g.compile(body)
+				if err != nil {
+					return err
+				}
+				acc = b.Or(acc, n)
+				return nil
+			}
+			v := f.Vars[i]
+			for x := v.Lo; x <= v.Hi; x++ {
+				val[v.Var] = x
+				if err := rec(i + 1); err != nil {
+					return err
+				}
+			}
+			delete(val, v.Var)
+			return nil
+		}
+		if err := rec(0); err != nil {
+			return nil, err
+		}
+		return acc, nil
+	}
+	return nil, fmt.Errorf("unsupported formula %T", f)
+}
+
+// affinityOrder orders the counters so that counters read or written by
+// the same transition sit close together: starting from counter 0, it
+// repeatedly places the unplaced counter most strongly tied to the
+// recently placed ones (ties weigh less the longer ago their partner was
+// placed; remaining ties go to the lower index). A transition ties its
+// source and target strongly and each of them to the counters its guard
+// reads. On ASR this yields N, W1, C1, W2, C2, ...: each resource's pair of
+// counters adjacent, which the natural order N, W1..Wr, C1..Cr is not.
+func affinityOrder(m int, trans []counterabs.Transition) []int {
+	w := make([][]float64, m)
+	for i := range w {
+		w[i] = make([]float64, m)
+	}
+	tie := func(a, b int, x float64) {
+		if a >= 0 && b >= 0 && a < m && b < m && a != b {
+			w[a][b] += x
+			w[b][a] += x
+		}
+	}
+	for _, t := range trans {
+		tie(t.From, t.To, 4)
+		for _, v := range presburger.FreeVars(t.Guard) {
+			tie(t.From, int(v), 2)
+			tie(t.To, int(v), 1)
+		}
+	}
+	placed := make([]bool, m)
+	order := []int{0}
+	placed[0] = true
+	for len(order) < m {
+		best, bestScore := -1, -1.0
+		for c := 0; c < m; c++ {
+			if placed[c] {
+				continue
+			}
+			score, decay := 0.0, 1.0
+			for i := len(order) - 1; i >= 0; i-- {
+				score += w[order[i]][c] * decay
+				decay *= 0.5
+			}
+			if score > bestScore {
+				best, bestScore = c, score
+			}
+		}
+		placed[best] = true
+		order = append(order, best)
+	}
+	return order
+}

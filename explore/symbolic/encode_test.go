@@ -1,0 +1,99 @@
+package symbolic
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"testing"
+
+	"github.com/dalzilio/rudd"
+	"github.com/vsym/vsym/presburger"
+)
+
+// TestLinearExhaustive compares the BDD of random linear comparisons over
+// up to 8 bits with direct evaluation on every assignment, for every
+// operator and for weights large enough to exercise the cut-offs.
+func TestLinearExhaustive(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	const nv = 8
+	b, err := rudd.New(nv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for iter := 0; iter < 400; iter++ {
+		var terms []bitTerm
+		for k := 0; k < 1+r.Intn(nv); k++ {
+			w := int64(r.Intn(41) - 20)
+			if r.Intn(5) == 0 {
+				w *= 1_000_000_007
+			}
+			terms = append(terms, bitTerm{level: r.Intn(nv), weight: w}) // repeated levels allowed
+		}
+		c := int64(r.Intn(81) - 40)
+		op := presburger.Op(r.Intn(6))
+		n, err := linear(b, terms, c, op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for a := 0; a < 1<<nv; a++ {
+			sum := c
+			for _, tm := range terms {
+				if a>>tm.level&1 == 1 {
+					sum += tm.weight
+				}
+			}
+			want := presburger.Eval(presburger.Cmp{Op: op, T: presburger.ConstTerm(sum)}, nil)
+			if got := evalBDD(b, n, a); got != want {
+				t.Fatalf("terms %v c %d op %v, assignment %b: bdd %v, want %v", terms, c, op, a, got, want)
+			}
+		}
+	}
+}
+
+func evalBDD(b *rudd.BDD, n rudd.Node, a int) bool {
+	for *n > 1 {
+		if a>>b.Label(n)&1 == 1 {
+			n = b.High(n)
+		} else {
+			n = b.Low(n)
+		}
+	}
+	return *n == 1
+}
+
+// TestEncodingErrors: inputs the encoding cannot represent exactly are
+// refused with an error, never wrapped or panicked on.
+func TestEncodingErrors(t *testing.T) {
+	huge := presburger.Compare(v(0).Scale(1<<55).Add(v(1).Scale(1<<55)), presburger.Ge, k(1))
+	wide := presburger.Exists{Vars: []presburger.Bound{{Var: 9, Lo: 0, Hi: 1 << 20}}, Body: presburger.Compare(v(0), presburger.Eq, presburger.VarTerm(9))}
+	notCounter := presburger.Compare(v(7), presburger.Ge, k(1))
+	for _, tc := range []struct {
+		name string
+		g    presburger.Formula
+	}{{"coefficients", huge}, {"quantifier", wide}, {"variable", notCounter}} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := grw(3, 1000)
+			m.Transitions[0].Guard = tc.g
+			if _, err := New(m); err == nil {
+				t.Fatal("no error")
+			}
+		})
+	}
+	m := grw(3, 2)
+	m.Init = []int{1, 0, 0}
+	if _, err := New(m); err == nil {
+		t.Fatal("initial vector not summing to N accepted")
+	}
+}
+
+// TestCancelled: a cancelled context yields an error, never a verdict.
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, reach := range []bool{true, false} {
+		rep, _, err := Explore(ctx, grw(5, 10), WithReachable(reach))
+		if !errors.Is(err, context.Canceled) || rep != nil {
+			t.Fatalf("reach=%v: report %v, error %v", reach, rep, err)
+		}
+	}
+}

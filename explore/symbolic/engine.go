@@ -1,0 +1,704 @@
+package symbolic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dalzilio/rudd"
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Strategy is the order in which the per-transition images are applied in
+// least fixpoints (reachable states, EF, EU).
+type Strategy int
+
+const (
+	// Chain applies each transition in turn to the whole current set and
+	// repeats until no transition adds a state (chained fixpoint). On
+	// asynchronous counter systems, where every transition touches two
+	// counters, it needs far fewer and cheaper steps than BFS.
+	Chain Strategy = iota
+	// Saturate is Chain where each transition is iterated to its own local
+	// fixpoint before the next one is applied.
+	Saturate
+	// BFS takes the union of all images of the frontier at each step
+	// (breadth-first, one layer per iteration).
+	BFS
+)
+
+var strategyNames = [...]string{Chain: "chain", Saturate: "saturate", BFS: "bfs"}
+
+func (s Strategy) String() string {
+	if s < 0 || int(s) >= len(strategyNames) {
+		return fmt.Sprintf("Strategy(%d)", int(s))
+	}
+	return strategyNames[s]
+}
+
+// ParseStrategy returns the strategy named s.
+func ParseStrategy(s string) (Strategy, error) {
+	for i, n := range strategyNames {
+		if n == s {
+			return Strategy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown fixpoint strategy %q (want %s)", s, strings.Join(strategyNames[:], ", "))
+}
+
+type config struct {
+	order     Order
+	strategy  Strategy
+	reachable bool
+	nodesize  int
+	maxNodes  int
+	traces    bool
+	sumSpace  bool
+	affinity  bool
+	only      map[string]bool
+	maxBytes  int64
+}
+
+// Option configures an Engine.
+type Option func(*config)
+
+// WithOrder sets the BDD variable order (default Auto).
+func WithOrder(o Order) Option { return func(c *config) { c.order = o } }
+
+// WithStrategy sets the least-fixpoint strategy (default Saturate).
+func WithStrategy(s Strategy) Option { return func(c *config) { c.strategy = s } }
+
+// WithReachable chooses whether reachable states are computed first and
+// every fixpoint is restricted to them (default true). Without them, CTL
+// is evaluated over all counter vectors summing to N, which decides
+// properties at the initial state just as well (the initial state's
+// future only visits reachable states) and is the cheaper way for AG
+// invariants, decided backwards.
+func WithReachable(on bool) Option { return func(c *config) { c.reachable = on } }
+
+// WithSumSpace chooses the space fixpoints run in before (or without)
+// reachable states: every counter vector summing to N (true), or every
+// vector of the binary encoding, the box [0, 2^b)^m (false, the default).
+// Both give the same verdicts at the initial state: transitions preserve
+// the sum, so the vectors summing to N form a successor-closed part of the
+// box, and a CTL formula's truth at a state depends only on the states
+// reachable from it. Without the sum constraint, sets such as "x_m >= 2"
+// stay tiny BDDs, which makes backward fixpoints far cheaper.
+func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
+
+// WithAffinity chooses whether counters are placed in the variable order
+// by affinityOrder (true, the default) or in their natural order.
+func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
+
+// WithProperties restricts Check to the named properties (all when none
+// are named).
+func WithProperties(names ...string) Option {
+	return func(c *config) {
+		if len(names) == 0 {
+			c.only = nil
+			return
+		}
+		c.only = map[string]bool{}
+		for _, n := range names {
+			c.only[n] = true
+		}
+	}
+}
+
+// WithMaxMemory stops fixpoints (with an *explore.LimitError) once the
+// sampled Go heap exceeds n bytes; zero means no bound. The heap is sampled
+// between fixpoint steps, so one step may overshoot.
+func WithMaxMemory(n int64) Option { return func(c *config) { c.maxBytes = n } }
+
+// WithNodeTable sets the initial node table size of the BDD.
+func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
+
+// WithMaxNodes bounds the BDD node table; an operation needing more nodes
+// makes Check return ErrResource. Zero means no bound.
+func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
+
+// WithTraces chooses whether counterexamples and witnesses are built
+// (default true).
+func WithTraces(on bool) Option { return func(c *config) { c.traces = on } }
+
+// ErrResource reports that the BDD node table hit its configured bound.
+var ErrResource = errors.New("BDD node limit reached")
+
+// Engine holds the BDD encoding of one counter model.
+type Engine struct {
+	model *counterabs.Model
+	cfg   config
+	b     *rudd.BDD
+	enc   *encoding
+	gc    guardCompiler
+
+	inv   rudd.Node // counter vectors summing to N
+	space rudd.Node // box or inv (WithSumSpace), or the reachable states once computed
+	init  rudd.Node
+	rels  []relation
+	dead  rudd.Node // states of space with no enabled transition
+
+	reach      rudd.Node // nil until computed
+	reachIters int
+
+	// levelOf maps a BDD level to its counter, bit and copy.
+	levelCounter, levelBit []int
+	levelNext              []bool
+
+	stats Stats
+	start time.Time
+}
+
+// relation is the partitioned transition relation of one abstract
+// transition: the guard and the update of the (at most two) counters it
+// touches; every other counter is framed implicitly by not being
+// quantified or renamed.
+type relation struct {
+	index    int   // index in Model.Transitions
+	touched  []int // counters updated (From, and To when different)
+	rel      rudd.Node
+	enabled  rudd.Node // guard & x_From >= 1, over current bits
+	curCube  rudd.Node // current bits of the touched counters
+	nextCube rudd.Node
+	toNext   rudd.Replacer // current -> next bits of the touched counters
+	toCur    rudd.Replacer
+	topLevel int
+}
+
+// Stats are resource figures of a run.
+type Stats struct {
+	PeakNodes     int           // most BDD nodes in use at any sample point
+	TableSize     int           // node table size at the end (allocated slots)
+	PeakHeapBytes uint64        // largest Go heap (runtime/metrics) sampled
+	BDDVars       int           // number of BDD variables
+	ReachIters    int           // iterations of the reachable-state fixpoint
+	ReachTime     time.Duration // time spent on reachable states
+	BuildTime     time.Duration // time to build the encoding and relations
+}
+
+// New encodes m. It fails when a guard cannot be encoded (a variable that
+// is not a counter, coefficients too large, an unexpandable quantifier).
+func New(m *counterabs.Model, opts ...Option) (*Engine, error) {
+	cfg := config{order: Auto, strategy: Saturate, reachable: true, traces: true, affinity: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.order == Auto && m != nil {
+		cfg.order = autoOrder(m)
+	}
+	if m == nil || m.System == nil {
+		return nil, errors.New("symbolic: nil model")
+	}
+	nc := len(m.System.States)
+	if nc == 0 {
+		return nil, errors.New("symbolic: model has no local states")
+	}
+	if len(m.Init) != nc {
+		return nil, fmt.Errorf("symbolic: initial vector has %d counters, want %d", len(m.Init), nc)
+	}
+	sum := 0
+	for i, x := range m.Init {
+		if x < 0 {
+			return nil, fmt.Errorf("symbolic: negative initial counter %d", i)
+		}
+		sum += x
+	}
+	if sum != m.N {
+		return nil, fmt.Errorf("symbolic: initial counters sum to %d, want N = %d", sum, m.N)
+	}
+	e := &Engine{model: m, cfg: cfg, start: time.Now()}
+	var perm []int
+	if cfg.affinity {
+		perm = affinityOrder(nc, m.Transitions)
+	}
+	e.enc = newEncoding(nc, m.N, cfg.order, perm)
+	nv := e.enc.numVars()
+	size := cfg.nodesize
+	if size == 0 {
+		size = 1 << 16
+	}
+	var err error
+	e.b, err = newBDD(nv, size, cfg.maxNodes)
+	if err != nil {
+		return nil, fmt.Errorf("symbolic: %v", err)
+	}
+	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
+	e.levelCounter = make([]int, nv)
+	e.levelBit = make([]int, nv)
+	e.levelNext = make([]bool, nv)
+	for i := 0; i < nc; i++ {
+		for j := 0; j < e.enc.width; j++ {
+			e.levelCounter[e.enc.cur[i][j]], e.levelBit[e.enc.cur[i][j]] = i, j
+			e.levelCounter[e.enc.next[i][j]], e.levelBit[e.enc.next[i][j]] = i, j
+			e.levelNext[e.enc.next[i][j]] = true
+		}
+	}
+	if err := e.build(); err != nil {
+		return nil, err
+	}
+	e.stats.BDDVars = nv
+	e.stats.BuildTime = time.Since(e.start)
+	e.sample()
+	return e, nil
+}
+
+// autoOrder picks the variable order from the shape of the guards: when
+// some guard compares a linear combination of two or more counters (ASR's
+// #Wj + #Cj < b), those counters are constrained together, and keeping
+// each counter's bits in one block (with affinityOrder placing the related
+// counters side by side) keeps such constraints narrow; interleaving would
+// make every level remember a bit of each pair. Otherwise the counters are
+// coupled only through the sum invariant (GR&W), which interleaved bits,
+// most significant first, represent compactly. docs/symbolic.md has the
+// measurements behind this rule.
+func autoOrder(m *counterabs.Model) Order {
+	multi := false
+	var walk func(f presburger.Formula)
+	walk = func(f presburger.Formula) {
+		switch f := f.(type) {
+		case presburger.Cmp:
+			if len(f.T.Monos) >= 2 {
+				multi = true
+			}
+		case presburger.Not:
+			walk(f.F)
+		case presburger.And:
+			for _, g := range f {
+				walk(g)
+			}
+		case presburger.Or:
+			for _, g := range f {
+				walk(g)
+			}
+		case presburger.Exists:
+			walk(f.Body)
+		}
+	}
+	for _, t := range m.Transitions {
+		walk(t.Guard)
+	}
+	// Blocked bits make the sum invariant carry every partial sum up to N
+	// across each counter boundary, about m*b*N nodes: affordable for the
+	// small N of such models, not for a million processes.
+	if multi && int64(len(m.Init))*int64(bitsFor(m.N))*int64(m.N) <= 4_000_000 {
+		return Blocked
+	}
+	return Interleaved
+}
+
+// Order returns the variable order in use.
+func (e *Engine) Order() Order { return e.cfg.order }
+
+func (e *Engine) build() error {
+	b, enc := e.b, e.enc
+	// Sum invariant: sum x_i = N.
+	var terms []bitTerm
+	for i := 0; i < enc.m; i++ {
+		ts, err := enc.counterTerms(i, 1, false)
+		if err != nil {
+			return err
+		}
+		terms = append(terms, ts...)
+	}
+	inv, err := linear(b, terms, -enc.n, presburger.Eq)
+	if err != nil {
+		return fmt.Errorf("symbolic: sum invariant: %v", err)
+	}
+	e.inv, e.space = inv, b.True()
+	if e.cfg.sumSpace {
+		e.space = inv
+	}
+	e.init = e.vector(e.model.Init)
+	for k, t := range e.model.Transitions {
+		r, err := e.relation(k, t)
+		if err != nil {
+			return fmt.Errorf("symbolic: transition %s: %v", e.transName(k), err)
+		}
+		e.rels = append(e.rels, r)
+	}
+	e.updateDead()
+	return e.check()
+}
+
+func (e *Engine) transName(k int) string {
+	t := e.model.Transitions[k]
+	s := e.model.System.States
+	if t.From < 0 || t.From >= len(s) || t.To < 0 || t.To >= len(s) {
+		return fmt.Sprintf("#%d", k)
+	}
+	return s[t.From] + " -> " + s[t.To]
+}
+
+// vector returns the BDD of one counter vector (current bits).
+func (e *Engine) vector(x []int) rudd.Node {
+	b := e.b
+	acc := b.True()
+	// Conjoin bottom-up so each step adds a node above the result.
+	type lit struct {
+		level int
+		val   bool
+	}
+	var lits []lit
+	for i, v := range x {
+		for j := 0; j < e.enc.width; j++ {
+			lits = append(lits, lit{e.enc.cur[i][j], v>>uint(j)&1 == 1})
+		}
+	}
+	for _, l := range lits {
+		if l.val {
+			acc = b.And(acc, b.Ithvar(l.level))
+		} else {
+			acc = b.And(acc, b.NIthvar(l.level))
+		}
+	}
+	return acc
+}
+
+func (e *Engine) relation(k int, t counterabs.Transition) (relation, error) {
+	b, enc := e.b, e.enc
+	if t.From < 0 || t.From >= enc.m || t.To < 0 || t.To >= enc.m {
+		return relation{}, errors.New("state index out of range")
+	}
+	g, err := e.gc.compile(t.Guard)
+	if err != nil {
+		return relation{}, err
+	}
+	// A process must be in From to move: x_From >= 1 (g_r implies it in
+	// models built by counterabs; conjoining it keeps hand-built models
+	// honest).
+	src, err := enc.counterTerms(t.From, 1, false)
+	if err != nil {
+		return relation{}, err
+	}
+	atLeastOne, err := linear(b, src, -1, presburger.Ge)
+	if err != nil {
+		return relation{}, err
+	}
+	en := b.And(g, atLeastOne)
+	r := relation{index: k, enabled: en}
+	delta := map[int]int64{t.From: -1}
+	r.touched = []int{t.From}
+	if t.To != t.From {
+		delta[t.To] = 1
+		r.touched = append(r.touched, t.To)
+	} else {
+		delta[t.From] = 0
+	}
+	rel := en
+	var curVars, nextVars []int
+	r.topLevel = enc.numVars()
+	for _, c := range r.touched {
+		// x' - x - delta = 0 over the current and next bits of c.
+		cur, err := enc.counterTerms(c, -1, false)
+		if err != nil {
+			return relation{}, err
+		}
+		nxt, err := enc.counterTerms(c, 1, true)
+		if err != nil {
+			return relation{}, err
+		}
+		upd, err := linear(b, append(cur, nxt...), -delta[c], presburger.Eq)
+		if err != nil {
+			return relation{}, err
+		}
+		rel = b.And(rel, upd)
+		curVars = append(curVars, enc.cur[c]...)
+		nextVars = append(nextVars, enc.next[c]...)
+		for _, l := range enc.cur[c] {
+			if l < r.topLevel {
+				r.topLevel = l
+			}
+		}
+	}
+	r.rel = rel
+	r.curCube = b.Makeset(curVars)
+	r.nextCube = b.Makeset(nextVars)
+	if r.toNext, err = b.NewReplacer(curVars, nextVars); err != nil {
+		return relation{}, err
+	}
+	if r.toCur, err = b.NewReplacer(nextVars, curVars); err != nil {
+		return relation{}, err
+	}
+	return r, nil
+}
+
+func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
+	if nodesize < 2*varnum+2 {
+		nodesize = 2*varnum + 2
+	}
+	if maxNodes > 0 {
+		return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Maxnodesize(maxNodes))
+	}
+	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25))
+}
+
+// check turns a BDD error into a Go error.
+func (e *Engine) check() error {
+	if e.b.Errored() {
+		msg := e.b.Error()
+		if strings.Contains(msg, "memory") || strings.Contains(msg, "resize") || strings.Contains(msg, "nil") {
+			return fmt.Errorf("%w: %s", ErrResource, msg)
+		}
+		return fmt.Errorf("symbolic: bdd: %s", msg)
+	}
+	return nil
+}
+
+func (e *Engine) updateDead() {
+	b := e.b
+	any := b.False()
+	for _, r := range e.rels {
+		any = b.Or(any, r.enabled)
+	}
+	e.dead = b.And(e.space, b.Not(any))
+}
+
+// image returns the successors of s by relation r.
+func (e *Engine) image(r *relation, s rudd.Node) rudd.Node {
+	b := e.b
+	return b.Replace(b.AndExist(r.curCube, s, r.rel), r.toCur)
+}
+
+// preimage returns the predecessors of s by relation r (not restricted to
+// the space).
+func (e *Engine) preimage(r *relation, s rudd.Node) rudd.Node {
+	b := e.b
+	return b.AndExist(r.nextCube, r.rel, b.Replace(s, r.toNext))
+}
+
+// post returns all successors of s, the stutter self-loops of deadlocks
+// included.
+func (e *Engine) post(s rudd.Node) rudd.Node {
+	b := e.b
+	acc := b.And(s, e.dead)
+	for i := range e.rels {
+		acc = b.Or(acc, e.image(&e.rels[i], s))
+	}
+	return acc
+}
+
+// pre returns the states of the space with a successor in s (EX s).
+func (e *Engine) pre(s rudd.Node) rudd.Node {
+	b := e.b
+	acc := b.And(s, e.dead)
+	for i := range e.rels {
+		acc = b.Or(acc, e.preimage(&e.rels[i], s))
+	}
+	return b.And(acc, e.space)
+}
+
+// lfp computes the least set Z containing base and closed under "add the
+// states of allowed with a step (forward: from Z; backward: into Z)", with
+// the configured strategy. It returns the set and the number of outer
+// iterations.
+func (e *Engine) lfp(ctx context.Context, base, allowed rudd.Node, forward bool) (rudd.Node, int, error) {
+	b := e.b
+	step := func(r *relation, s rudd.Node) rudd.Node {
+		if forward {
+			return e.image(r, s)
+		}
+		return e.preimage(r, s)
+	}
+	z := base
+	iters := 0
+	switch e.cfg.strategy {
+	case BFS:
+		frontier := z
+		for !e.isFalse(frontier) {
+			iters++
+			if err := e.poll(ctx); err != nil {
+				return nil, iters, err
+			}
+			next := b.False()
+			for i := range e.rels {
+				next = b.Or(next, step(&e.rels[i], frontier))
+			}
+			frontier = b.And(next, b.And(allowed, b.Not(z)))
+			z = b.Or(z, frontier)
+		}
+	default:
+		for {
+			iters++
+			if err := e.poll(ctx); err != nil {
+				return nil, iters, err
+			}
+			changed := false
+			for i := range e.rels {
+				for {
+					if err := e.poll(ctx); err != nil {
+						return nil, iters, err
+					}
+					add := b.And(step(&e.rels[i], z), b.And(allowed, b.Not(z)))
+					if e.isFalse(add) {
+						break
+					}
+					changed = true
+					z = b.Or(z, add)
+					if e.cfg.strategy != Saturate {
+						break
+					}
+				}
+			}
+			if !changed {
+				break
+			}
+		}
+	}
+	if err := e.check(); err != nil {
+		return nil, iters, err
+	}
+	return z, iters, nil
+}
+
+// isFalse reports whether n is the empty set. A nil node (a failed BDD
+// operation) counts as empty so that loops stop; the caller's next check
+// reports the error.
+func (e *Engine) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
+
+// poll samples statistics and honours cancellation between fixpoint
+// iterations.
+func (e *Engine) poll(ctx context.Context) error {
+	e.sample()
+	if err := e.check(); err != nil {
+		return err
+	}
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if e.cfg.maxBytes > 0 && e.stats.PeakHeapBytes > uint64(e.cfg.maxBytes) {
+		return &explore.LimitError{Kind: "memory", Limit: e.cfg.maxBytes, Bytes: int64(e.stats.PeakHeapBytes)}
+	}
+	return nil
+}
+
+var heapSamples = []metrics.Sample{
+	{Name: "/memory/classes/total:bytes"},
+	{Name: "/memory/classes/heap/released:bytes"},
+}
+
+func (e *Engine) sample() {
+	used, alloc := nodeCounts(e.b)
+	if used > e.stats.PeakNodes {
+		e.stats.PeakNodes = used
+	}
+	e.stats.TableSize = alloc
+	s := make([]metrics.Sample, len(heapSamples))
+	copy(s, heapSamples)
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+		h := s[0].Value.Uint64() - s[1].Value.Uint64()
+		if h > e.stats.PeakHeapBytes {
+			e.stats.PeakHeapBytes = h
+		}
+	}
+}
+
+// nodeCounts reads the used and allocated node counts from rudd's Stats
+// text, the only place rudd exposes them.
+func nodeCounts(b *rudd.BDD) (used, alloc int) {
+	for _, line := range strings.Split(b.Stats(), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "Allocated:":
+			alloc, _ = strconv.Atoi(f[1])
+		case "Used:":
+			used, _ = strconv.Atoi(f[1])
+		}
+	}
+	return used, alloc
+}
+
+// Reachable computes the reachable states (once) and restricts the space
+// to them.
+func (e *Engine) Reachable(ctx context.Context) (rudd.Node, error) {
+	if e.reach != nil {
+		return e.reach, nil
+	}
+	t0 := time.Now()
+	r, it, err := e.lfp(ctx, e.init, e.space, true)
+	if err != nil {
+		return nil, err
+	}
+	e.reach, e.reachIters = r, it
+	e.space = r
+	e.updateDead()
+	e.stats.ReachIters = it
+	e.stats.ReachTime = time.Since(t0)
+	return r, e.check()
+}
+
+// Count returns the number of counter vectors in s (a set over the
+// current bits).
+func (e *Engine) Count(s rudd.Node) *big.Int {
+	c := e.b.Satcount(s)
+	// Satcount ranges over every BDD variable; s does not depend on the
+	// next-state copies, which double the count each.
+	return c.Rsh(c, uint(e.enc.m*e.enc.width))
+}
+
+// Stats returns the resource figures so far.
+func (e *Engine) Stats() Stats {
+	e.sample()
+	return e.stats
+}
+
+// contains reports whether the counter vector x is in s.
+func (e *Engine) contains(s rudd.Node, x []int) bool {
+	b := e.b
+	n := s
+	if n == nil {
+		return false
+	}
+	for *n > 1 {
+		l := b.Label(n)
+		if l < 0 {
+			return false
+		}
+		bit := false
+		if !e.levelNext[l] {
+			bit = x[e.levelCounter[l]]>>uint(e.levelBit[l])&1 == 1
+		}
+		if bit {
+			n = b.High(n)
+		} else {
+			n = b.Low(n)
+		}
+	}
+	return *n == 1
+}
+
+// pick returns one counter vector of s summing to N (don't-care bits set
+// to zero: within the sum invariant any completion is a valid vector).
+func (e *Engine) pick(s rudd.Node) ([]int, bool) {
+	b := e.b
+	x := make([]int, e.enc.m)
+	n := b.And(s, e.inv)
+	if n == nil || *n == 0 {
+		return nil, false
+	}
+	for *n > 1 {
+		l := b.Label(n)
+		lo, hi := b.Low(n), b.High(n)
+		if *lo != 0 {
+			n = lo
+			continue
+		}
+		if !e.levelNext[l] {
+			x[e.levelCounter[l]] |= 1 << uint(e.levelBit[l])
+		}
+		n = hi
+	}
+	return x, true
+}

@@ -1,0 +1,149 @@
+package symbolic
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/specs"
+)
+
+// compareReports checks that the BDD report agrees with the explicit
+// engine's on counts and verdicts.
+func compareReports(t *testing.T, what string, bdd, exp *explore.Report) {
+	t.Helper()
+	if bdd.ReachableStates.Cmp(exp.ReachableStates) != 0 || bdd.Deadlocks.Cmp(exp.Deadlocks) != 0 {
+		t.Fatalf("%s: bdd reachable %v deadlocks %v, explicit %v %v", what, bdd.ReachableStates, bdd.Deadlocks, exp.ReachableStates, exp.Deadlocks)
+	}
+	if len(bdd.Properties) != len(exp.Properties) {
+		t.Fatalf("%s: %d properties, explicit %d", what, len(bdd.Properties), len(exp.Properties))
+	}
+	for i := range bdd.Properties {
+		b, x := bdd.Properties[i], exp.Properties[i]
+		if b.Name != x.Name || b.Holds != x.Holds {
+			t.Fatalf("%s: property %s: bdd %v, explicit %s %v", what, b.Name, b.Holds, x.Name, x.Holds)
+		}
+		if (b.Trace == nil) != (x.Trace == nil) {
+			t.Fatalf("%s: property %s (%s, holds %v): bdd trace %v, explicit trace %+v", what, b.Name, b.Text, b.Holds, b.Trace != nil, x.Trace)
+		}
+		if b.Trace != nil && b.Trace.Loop < 0 && x.Trace.Loop < 0 && len(b.Trace.States) != len(x.Trace.States) {
+			// Both engines build shortest finite traces.
+			t.Fatalf("%s: property %s: bdd trace of %d states, explicit %d", what, b.Name, len(b.Trace.States), len(x.Trace.States))
+		}
+	}
+}
+
+// TestAgainstExplicitRandom cross-checks the BDD engine with package
+// explore's explicit engine on random counter models and random CTL.
+func TestAgainstExplicitRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(77))
+	models := 200
+	if testing.Short() {
+		models = 40
+	}
+	for i := 0; i < models; i++ {
+		mod := randomModel(r)
+		for j := 0; j < 5; j++ {
+			f := randomCTL(r, len(mod.Init), mod.N, 3)
+			mod.System.Properties = append(mod.System.Properties, gsst.Property{Name: string(rune(97 + j)), Formula: f, Text: ctl.Format(f, vname)})
+		}
+		exp, err := explore.CheckAbstract(context.Background(), mod)
+		if err != nil {
+			t.Fatalf("model %d: explicit: %v", i, err)
+		}
+		bdd, _, err := Explore(context.Background(), mod)
+		if err != nil {
+			t.Fatalf("model %d: bdd: %v", i, err)
+		}
+		compareReports(t, "random model", bdd, exp)
+		for _, p := range bdd.Properties {
+			if p.Trace != nil {
+				checkPath(t, mod, p.Trace)
+			}
+		}
+	}
+}
+
+// abstractSpec runs the pipeline (parse, certify, abstract) on a spec.
+func abstractSpec(t testing.TB, name string, src []byte) (*counterabs.Model, bool) {
+	t.Helper()
+	sys, err := gsst.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := z3.New()
+	cert, err := detect.Certify(context.Background(), sys, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts []counterabs.Option
+	if !cert.Certified() {
+		opts = append(opts, counterabs.Force())
+	}
+	m, err := counterabs.Build(context.Background(), sys, s, s, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, cert.Certified()
+}
+
+// TestAgainstExplicitSpecs runs both engines on every bundled spec and on
+// small members of the GR&W and ASR families.
+func TestAgainstExplicitSpecs(t *testing.T) {
+	type spec struct {
+		name string
+		src  []byte
+	}
+	var all []spec
+	for _, n := range specs.List() {
+		src, err := specs.Read(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, spec{n, src})
+	}
+	for _, p := range [][3]int{{2, 2, 4}, {3, 2, 5}, {1, 4, 3}} {
+		src, err := specs.GRW(p[0], p[1], p[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, spec{"grw", src})
+	}
+	for _, p := range [][3]int{{4, 2, 2}, {6, 3, 2}, {5, 2, 3}} {
+		src, err := specs.ASR(p[0], p[1], p[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, spec{"asr", src})
+	}
+	for _, s := range all {
+		t.Run(s.name, func(t *testing.T) {
+			m, _ := abstractSpec(t, s.name, s.src)
+			exp, err := explore.CheckAbstract(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opts := range [][]Option{nil, {WithOrder(Blocked)}, {WithStrategy(BFS), WithOrder(Split)}} {
+				bdd, _, err := Explore(context.Background(), m, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareReports(t, s.name, bdd, exp)
+				for _, p := range bdd.Properties {
+					if p.Trace != nil {
+						checkPath(t, m, p.Trace)
+						if p.Trace.Lifted == nil || p.Trace.Lifted.Error != "" {
+							t.Errorf("%s: trace of %s does not lift: %+v", s.name, p.Name, p.Trace.Lifted)
+						}
+					}
+				}
+			}
+		})
+	}
+}

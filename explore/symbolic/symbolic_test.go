@@ -1,0 +1,281 @@
+package symbolic
+
+import (
+	"context"
+	"math/big"
+	"math/rand"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+func binom(n, k int) *big.Int { return new(big.Int).Binomial(int64(n), int64(k)) }
+
+// TestGRWKnownAnswer: the reachable counter vectors of GR&W are exactly
+// those with x_m <= 1, C(N+m-2, m-2) + C(N+m-3, m-2) of them, and the
+// mutual exclusion invariant holds; under every order and strategy, with
+// and without reachable states first.
+func TestGRWKnownAnswer(t *testing.T) {
+	for _, tc := range []struct{ m, n int }{{3, 1}, {4, 5}, {10, 20}, {6, 100}} {
+		for _, o := range []Order{Interleaved, Blocked, Split} {
+			for _, s := range []Strategy{Chain, Saturate, BFS} {
+				for _, reach := range []bool{true, false} {
+					if s == BFS && reach && tc.n*tc.m > 60 || o != Interleaved && tc.n*tc.m > 60 {
+						continue // breadth-first reachability is the slow baseline
+					}
+					mod := grw(tc.m, tc.n)
+					rep, _, err := Explore(context.Background(), mod, WithOrder(o), WithStrategy(s), WithReachable(reach))
+					if err != nil {
+						t.Fatalf("m=%d n=%d %v %v: %v", tc.m, tc.n, o, s, err)
+					}
+					if reach {
+						want := new(big.Int).Add(binom(tc.n+tc.m-2, tc.m-2), binom(tc.n+tc.m-3, tc.m-2))
+						if rep.ReachableStates.Cmp(want) != 0 {
+							t.Errorf("m=%d n=%d %v %v: reachable %v, want %v", tc.m, tc.n, o, s, rep.ReachableStates, want)
+						}
+						if rep.Deadlocks.Sign() != 0 {
+							t.Errorf("m=%d n=%d: %v deadlocks, want 0", tc.m, tc.n, rep.Deadlocks)
+						}
+					}
+					if !rep.Properties[0].Holds || rep.Properties[0].Trace != nil {
+						t.Errorf("m=%d n=%d %v %v reach=%v: mutex %+v, want holds without trace", tc.m, tc.n, o, s, reach, rep.Properties[0])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGRWBrokenHasShortestCounterexample drops the xm = 0 conjunct: the
+// invariant then fails, and the counterexample is a shortest path (m
+// steps: two processes walk to Lm).
+func TestGRWBrokenHasShortestCounterexample(t *testing.T) {
+	mod := grw(5, 4)
+	mod.Transitions[3].Guard = presburger.Compare(v(3), presburger.Ge, k(1))
+	for _, reach := range []bool{true, false} {
+		rep, _, err := Explore(context.Background(), mod, WithReachable(reach))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := rep.Properties[0]
+		if p.Holds || p.Trace == nil || p.Trace.Kind != explore.Counterexample {
+			t.Fatalf("reach=%v: %+v, want a counterexample", reach, p)
+		}
+		if got := len(p.Trace.States); got != 2*4+1 {
+			t.Errorf("reach=%v: counterexample has %d states, want %d", reach, got, 9)
+		}
+		checkPath(t, mod, p.Trace)
+	}
+}
+
+func checkPath(t *testing.T, m *counterabs.Model, tr *explore.Trace) {
+	t.Helper()
+	if len(tr.States) == 0 || key(tr.States[0].Counters) != key(m.Init) {
+		t.Fatalf("trace does not start in the initial state: %+v", tr)
+	}
+	isSucc := func(x, y []int) bool {
+		for _, s := range referenceSuccessors(m, x) {
+			if key(s) == key(y) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i+1 < len(tr.States); i++ {
+		if !isSucc(tr.States[i].Counters, tr.States[i+1].Counters) {
+			t.Fatalf("trace step %d: %v -> %v is not a transition", i, tr.States[i].Counters, tr.States[i+1].Counters)
+		}
+	}
+	if tr.Loop >= 0 {
+		if tr.Loop >= len(tr.States) {
+			t.Fatalf("loop index %d out of range", tr.Loop)
+		}
+		if !isSucc(tr.States[len(tr.States)-1].Counters, tr.States[tr.Loop].Counters) {
+			t.Fatalf("lasso does not close: %v -> %v", tr.States[len(tr.States)-1].Counters, tr.States[tr.Loop].Counters)
+		}
+	}
+}
+
+// referenceSuccessors is written independently of Successors.
+func referenceSuccessors(m *counterabs.Model, x []int) [][]int {
+	var out [][]int
+	for _, t := range m.Transitions {
+		if x[t.From] == 0 || !presburger.Eval(t.Guard, func(v presburger.Var) int64 { return int64(x[v]) }) {
+			continue
+		}
+		y := append([]int(nil), x...)
+		y[t.From]--
+		y[t.To]++
+		out = append(out, y)
+	}
+	if out == nil {
+		out = [][]int{x}
+	}
+	return out
+}
+
+// TestRandomAgainstNaive cross-checks reachable and deadlock counts and
+// the verdicts of random CTL formulas over every operator on random small
+// models with random guards, against the naive explicit checker, and
+// checks that every trace is a path of the model explaining its verdict.
+func TestRandomAgainstNaive(t *testing.T) {
+	r := rand.New(rand.NewSource(20240501))
+	models := 300
+	if testing.Short() {
+		models = 60
+	}
+	for i := 0; i < models; i++ {
+		mod := randomModel(r)
+		var props []gsst.Property
+		for j := 0; j < 6; j++ {
+			props = append(props, gsst.Property{Name: "p", Formula: randomCTL(r, len(mod.Init), mod.N, 3)})
+		}
+		mod.System.Properties = props
+		opts := [][]Option{
+			{WithReachable(true)},
+			{WithReachable(false)},
+			{WithOrder(Blocked), WithStrategy(BFS)},
+			{WithOrder(Split), WithStrategy(Saturate), WithReachable(false)},
+		}
+		o := opts[i%len(opts)]
+		reachFirst := i%len(opts) != 1 && i%len(opts) != 3
+		rep, _, err := Explore(context.Background(), mod, o...)
+		if err != nil {
+			t.Fatalf("model %d: %v", i, err)
+		}
+		nv := newNaive(mod, reachFirst)
+		if reachFirst {
+			reach, dead := nv.counts()
+			if rep.ReachableStates.Int64() != int64(reach) || rep.Deadlocks.Int64() != int64(dead) {
+				t.Fatalf("model %d: reachable %v deadlocks %v, naive %d %d", i, rep.ReachableStates, rep.Deadlocks, reach, dead)
+			}
+			for _, d := range rep.DeadlockExamples {
+				idx, ok := nv.index[key(d.Counters)]
+				if !ok || !nv.dead[idx] || !nv.reach[idx] {
+					t.Fatalf("model %d: deadlock example %v is not a reachable deadlock", i, d.Counters)
+				}
+			}
+		}
+		dist := nv.dist()
+		for j, p := range props {
+			got := rep.Properties[j]
+			if want := nv.holds(p.Formula); got.Holds != want {
+				t.Fatalf("model %d (%+v) property %s: bdd %v, naive %v", i, mod, ctl.Format(p.Formula, vname), got.Holds, want)
+			}
+			if got.Trace != nil {
+				checkPath(t, mod, got.Trace)
+				checkExplains(t, nv, p.Formula, got, dist)
+			} else if wantsTrace(p.Formula, got.Holds) {
+				t.Fatalf("model %d property %s: no trace", i, ctl.Format(p.Formula, vname))
+			}
+		}
+	}
+}
+
+func wantsTrace(f ctl.Formula, holds bool) bool {
+	if n, ok := f.(ctl.Not); ok {
+		if u, ok := n.X.(ctl.Unary); ok {
+			return wantsTrace(u, !holds)
+		}
+		return false
+	}
+	switch f := f.(type) {
+	case ctl.Unary:
+		ex := f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG
+		return ex == holds
+	case ctl.Until:
+		return f.All != holds
+	}
+	return false
+}
+
+// checkExplains checks that a trace shows what its kind claims: the final
+// (or every) state satisfies the right subformula, and finite paths for EF
+// and AG are shortest.
+func checkExplains(t *testing.T, nv *naive, f ctl.Formula, res explore.PropertyResult, dist []int) {
+	t.Helper()
+	tr := res.Trace
+	if n, ok := f.(ctl.Not); ok {
+		u := n.X.(ctl.Unary)
+		dual := [...]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
+		f = ctl.Unary{Op: dual[u.Op], X: ctl.Not{X: u.X}}
+	}
+	in := func(s set, x []int) bool { return s[nv.index[key(x)]] }
+	last := tr.States[len(tr.States)-1].Counters
+	all := func(s set) bool {
+		for _, st := range tr.States {
+			if !in(s, st.Counters) {
+				return false
+			}
+		}
+		return true
+	}
+	switch f := f.(type) {
+	case ctl.Unary:
+		x := nv.sat(f.X)
+		switch f.Op {
+		case ctl.EX, ctl.AX:
+			want := x
+			if f.Op == ctl.AX {
+				want = nv.not(x)
+			}
+			if len(tr.States) != 2 || !in(want, last) {
+				t.Fatalf("%s: bad one-step trace %+v", f.Op, tr)
+			}
+		case ctl.EF, ctl.AG:
+			want := x
+			if f.Op == ctl.AG {
+				want = nv.not(x)
+			}
+			if !in(want, last) || tr.Loop != -1 {
+				t.Fatalf("%s: trace does not end in a target state", f.Op)
+			}
+			if d := dist[nv.index[key(last)]]; d != len(tr.States)-1 {
+				t.Fatalf("%s: trace of length %d, the target is at distance %d", f.Op, len(tr.States)-1, d)
+			}
+			best := -1
+			for i, ok := range want {
+				if ok && dist[i] >= 0 && (best < 0 || dist[i] < best) {
+					best = dist[i]
+				}
+			}
+			if best != len(tr.States)-1 {
+				t.Fatalf("%s: trace of length %d, shortest is %d", f.Op, len(tr.States)-1, best)
+			}
+		case ctl.EG, ctl.AF:
+			want := x
+			if f.Op == ctl.AF {
+				want = nv.not(x)
+			}
+			if tr.Loop < 0 || !all(want) {
+				t.Fatalf("%s: bad lasso %+v", f.Op, tr)
+			}
+		}
+	case ctl.Until:
+		l, r := nv.sat(f.L), nv.sat(f.R)
+		if !f.All {
+			for _, st := range tr.States[:len(tr.States)-1] {
+				if !in(l, st.Counters) {
+					t.Fatalf("EU: prefix state outside l")
+				}
+			}
+			if !in(r, last) {
+				t.Fatalf("EU: last state outside r")
+			}
+			return
+		}
+		nr := nv.not(r)
+		if !all(nr) {
+			t.Fatalf("AU counterexample visits an r state")
+		}
+		if tr.Loop < 0 && in(l, last) {
+			t.Fatalf("AU finite counterexample ends in an l state")
+		}
+	}
+}
+
+func vname(v presburger.Var) string { return "x" + big.NewInt(int64(v)).String() }
