@@ -174,6 +174,10 @@ type LimitError struct {
 func (e *LimitError) Error() string {
 	switch e.Kind {
 	case "memory":
+		if e.States == 0 {
+			return fmt.Sprintf("memory limit of %s reached (about %s in use); raise --max-memory",
+				FormatBytes(e.Limit), FormatBytes(e.Bytes))
+		}
 		return fmt.Sprintf("memory limit of %s reached after %d states (about %s in use); raise --max-memory",
 			FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
 	}

@@ -102,7 +102,7 @@ canonicalized by sorting each group's processes; that works for any GSST.
 	f.BoolVar(&o.force, "force", false, "explore the counter abstraction of an uncertified system anyway (results not exact)")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.engine, "engine", "explicit", "engine for the counter abstraction: "+engineNames()+" or auto")
-	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) after storing this many states; 0 means no bound")
+	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
@@ -140,6 +140,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	if o.concrete && o.engine != "explicit" && o.engine != "auto" {
 		return withCode(ExitBadInput, fmt.Errorf("--concrete works with the explicit engine only"))
+	}
+	if o.bddNoReach && o.maxStates > 0 {
+		return withCode(ExitBadInput, errors.New("--max-states bounds the reachable states, which --bdd-no-reach does not compute"))
 	}
 	if o.concrete && o.force {
 		return withCode(ExitBadInput, errors.New("--force applies to the counter abstraction; the unreduced system (--concrete) needs no certification"))

@@ -51,5 +51,14 @@ func runBDD(ctx context.Context, m *counterabs.Model, lim exploreLimits) (*explo
 	}
 	opts = append(opts, lim.BDD...)
 	rep, _, err := symbolic.Explore(ctx, m, opts...)
-	return rep, err
+	if err != nil {
+		return rep, err
+	}
+	// The BDD engine stores sets, not states, so --max-states cannot stop
+	// it early; it still bounds what is reported: a reachable set larger
+	// than the bound is the same resource stop as in the explicit engine.
+	if lim.MaxStates > 0 && rep.ReachableStates != nil && rep.ReachableStates.Cmp(big.NewInt(lim.MaxStates)) > 0 {
+		return nil, &explore.LimitError{Kind: "states", Limit: lim.MaxStates}
+	}
+	return rep, nil
 }
