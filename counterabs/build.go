@@ -243,7 +243,9 @@ type builder struct {
 	n      int
 }
 
-// validate rejects systems Build cannot give a meaning to.
+// validate rejects systems Build cannot give a meaning to: no local
+// state, the malformations gsst.System.CheckShape finds, and an initial
+// configuration that does not fit the groups.
 func validate(sys *gsst.System) error {
 	if sys == nil {
 		return errors.New("counterabs: nil system")
@@ -252,15 +254,8 @@ func validate(sys *gsst.System) error {
 	if m == 0 {
 		return errors.New("counterabs: system has no local state")
 	}
-	n := 0
-	for _, g := range sys.Groups {
-		if g.Size < 0 || g.Size > gsst.MaxProcesses {
-			return fmt.Errorf("counterabs: group %s has size %d", g.Name, g.Size)
-		}
-		n += g.Size
-	}
-	if n > gsst.MaxProcesses {
-		return fmt.Errorf("counterabs: %d processes exceed the limit %d", n, gsst.MaxProcesses)
+	if err := sys.CheckShape(); err != nil {
+		return fmt.Errorf("counterabs: %w", err)
 	}
 	if len(sys.Init) != d {
 		return fmt.Errorf("counterabs: initial configuration has %d groups, want %d", len(sys.Init), d)
@@ -269,43 +264,9 @@ func validate(sys *gsst.System) error {
 		if len(row) != m {
 			return fmt.Errorf("counterabs: initial configuration of group %s has %d states, want %d", sys.Groups[g].Name, len(row), m)
 		}
-		sum := 0
-		for _, k := range row {
-			if k < 0 {
-				return fmt.Errorf("counterabs: negative initial counter in group %s", sys.Groups[g].Name)
-			}
-			sum += k
-		}
-		if sum != sys.Groups[g].Size {
-			return fmt.Errorf("counterabs: initial configuration of group %s has %d processes, want %d", sys.Groups[g].Name, sum, sys.Groups[g].Size)
-		}
 	}
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		if t.From < 0 || t.From >= m || t.To < 0 || t.To >= m {
-			return fmt.Errorf("counterabs: transition %d has a state out of range", i)
-		}
-		name := sys.TransitionName(t)
-		seen := make([]bool, d)
-		for _, b := range t.Blocks {
-			for _, g := range b.Groups {
-				if g < 0 || g >= d {
-					return fmt.Errorf("counterabs: transition %s: group %d out of range", name, g)
-				}
-				if seen[g] {
-					return fmt.Errorf("counterabs: transition %s: group %s is in two blocks", name, sys.Groups[g].Name)
-				}
-				seen[g] = true
-			}
-			if b.Guard == nil {
-				return fmt.Errorf("counterabs: transition %s: nil guard", name)
-			}
-			for _, v := range presburger.FreeVars(b.Guard) {
-				if _, _, ok := sys.Counter(v); !ok {
-					return fmt.Errorf("counterabs: transition %s: guard uses variable %d, which is not a counter", name, v)
-				}
-			}
-		}
+	if err := wellFormed(sys, sys.Init); err != nil {
+		return fmt.Errorf("counterabs: initial configuration: %w", err)
 	}
 	return nil
 }

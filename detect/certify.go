@@ -326,53 +326,22 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 	return nil
 }
 
-// validate rejects systems that would make the query meaningless: indices
-// out of range, a group in two blocks of one transition, a guard over
-// variables that are not counters.
+// validate rejects systems that would make the query meaningless: the
+// malformations gsst.System.CheckShape finds, and quantified guards.
 func validate(sys *gsst.System) error {
 	if sys == nil {
 		return fmt.Errorf("detect: nil system")
 	}
-	m, d := len(sys.States), len(sys.Groups)
-	n := 0
-	for _, g := range sys.Groups {
-		if g.Size < 0 || g.Size > gsst.MaxProcesses {
-			return fmt.Errorf("detect: group %s has size %d", g.Name, g.Size)
-		}
-		n += g.Size
-	}
-	if n > gsst.MaxProcesses {
-		return fmt.Errorf("detect: %d processes exceed the limit %d", n, gsst.MaxProcesses)
+	if err := sys.CheckShape(); err != nil {
+		return fmt.Errorf("detect: %w", err)
 	}
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
-		if t.From < 0 || t.From >= m || t.To < 0 || t.To >= m {
-			return fmt.Errorf("detect: transition %d has a state out of range", i)
-		}
-		name := sys.TransitionName(t)
-		seen := make([]bool, d)
 		for _, b := range t.Blocks {
-			for _, g := range b.Groups {
-				if g < 0 || g >= d {
-					return fmt.Errorf("detect: transition %s: group %d out of range", name, g)
-				}
-				if seen[g] {
-					return fmt.Errorf("detect: transition %s: group %s is in two blocks", name, sys.Groups[g].Name)
-				}
-				seen[g] = true
-			}
-			if b.Guard == nil {
-				return fmt.Errorf("detect: transition %s: nil guard", name)
-			}
 			// The guard language has no quantifiers; a bound variable
 			// could be captured by the query's variable numbering.
-			if hasExists(b.Guard) {
-				return fmt.Errorf("detect: transition %s: quantified guards are not supported", name)
-			}
-			for _, v := range presburger.FreeVars(b.Guard) {
-				if _, _, ok := sys.Counter(v); !ok {
-					return fmt.Errorf("detect: transition %s: guard uses variable %d, which is not a counter", name, v)
-				}
+			if !presburger.IsQuantifierFree(b.Guard) {
+				return fmt.Errorf("detect: transition %s: quantified guards are not supported", sys.TransitionName(t))
 			}
 		}
 	}
@@ -393,26 +362,4 @@ func parts(n, k int) [][2]int {
 		lo = hi
 	}
 	return out
-}
-
-func hasExists(f presburger.Formula) bool {
-	switch f := f.(type) {
-	case presburger.Exists:
-		return true
-	case presburger.Not:
-		return hasExists(f.F)
-	case presburger.And:
-		for _, g := range f {
-			if hasExists(g) {
-				return true
-			}
-		}
-	case presburger.Or:
-		for _, g := range f {
-			if hasExists(g) {
-				return true
-			}
-		}
-	}
-	return false
 }

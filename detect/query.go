@@ -232,3 +232,12 @@ func (q *query) witness(m presburger.Model) *Witness {
 	}
 	return w
 }
+
+// tighten rewrites f into negation normal form without != and folds the
+// atoms the query's variable bounds decide (presburger.FoldBounds). The
+// point is the guards' "#S[g] = 0": negated in !phi_r(y) it becomes
+// "#S[g] < 0 | #S[g] > 0", whose first half the bounds refute. Leaving
+// such disjunctions to the solver makes its case splits much larger.
+func tighten(f presburger.Formula, bounds []presburger.Bound) presburger.Formula {
+	return presburger.FoldBounds(presburger.NNF(f), bounds)
+}

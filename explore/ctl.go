@@ -75,11 +75,7 @@ func (e *engine) satUncached(f ctl.Formula) (bitset, error) {
 		}
 		return x.not(n), nil
 	case ctl.Binary:
-		l, err := e.sat(f.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := e.sat(f.R)
+		l, r, err := e.sat2(f.L, f.R)
 		if err != nil {
 			return nil, err
 		}
@@ -118,11 +114,7 @@ func (e *engine) satUncached(f ctl.Formula) (bitset, error) {
 		}
 		return nil, fmt.Errorf("explore: unknown temporal operator %d", f.Op)
 	case ctl.Until:
-		l, err := e.sat(f.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := e.sat(f.R)
+		l, r, err := e.sat2(f.L, f.R)
 		if err != nil {
 			return nil, err
 		}
@@ -306,4 +298,18 @@ func validCTL(f ctl.Formula) error {
 		return validCTL(f.R)
 	}
 	return fmt.Errorf("explore: unknown CTL formula %T", f)
+}
+
+// sat2 returns the states satisfying a and those satisfying b, the
+// operands of a binary operator.
+func (e *engine) sat2(a, b ctl.Formula) (bitset, bitset, error) {
+	l, err := e.sat(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := e.sat(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
 }

@@ -56,7 +56,7 @@ func compileGuard(f presburger.Formula, nvars int) (*guard, error) {
 	if b, ok := f.(presburger.Bool); ok && bool(b) {
 		g.always = true
 	}
-	if hasExists(f) {
+	if !presburger.IsQuantifierFree(f) {
 		g.slow = f
 		return g, nil
 	}
@@ -64,28 +64,6 @@ func compileGuard(f presburger.Formula, nvars int) (*guard, error) {
 		return nil, err
 	}
 	return g, nil
-}
-
-func hasExists(f presburger.Formula) bool {
-	switch f := f.(type) {
-	case presburger.Exists:
-		return true
-	case presburger.Not:
-		return hasExists(f.F)
-	case presburger.And:
-		for _, h := range f {
-			if hasExists(h) {
-				return true
-			}
-		}
-	case presburger.Or:
-		for _, h := range f {
-			if hasExists(h) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (g *guard) add(f presburger.Formula) error {
@@ -155,20 +133,7 @@ func (g *guard) evalNode(i int32, v []int64) bool {
 		for _, m := range g.monos[n.lo:n.hi] {
 			s += m.coef * v[m.idx]
 		}
-		switch n.op {
-		case presburger.Eq:
-			return s == 0
-		case presburger.Ne:
-			return s != 0
-		case presburger.Lt:
-			return s < 0
-		case presburger.Le:
-			return s <= 0
-		case presburger.Gt:
-			return s > 0
-		default:
-			return s >= 0
-		}
+		return n.op.Holds(s)
 	case gNot:
 		return !g.evalNode(i+1, v)
 	case gAnd:

@@ -67,11 +67,7 @@ func (e *engine) explain(f ctl.Formula, holds bool) (*Trace, error) {
 		if f.All == holds {
 			return nil, nil
 		}
-		l, err := e.sat(f.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := e.sat(f.R)
+		l, r, err := e.sat2(f.L, f.R)
 		if err != nil {
 			return nil, err
 		}

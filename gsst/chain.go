@@ -158,13 +158,8 @@ func (c *checker) sumChain(acc value, ok bool, links []*BinaryExpr, m mode, wher
 		konst = acc.t.Const
 	}
 	for _, b := range links {
-		r, okR := c.expr(b.Y, m, where)
-		if !ok || !okR {
-			ok = false
-			continue
-		}
-		if acc.kind != kindInt || r.kind != kindInt {
-			c.errorf(b.OpPos, "operands of %s must be integer expressions", b.Op)
+		r, okR := c.intOperand(acc, ok, b, m, where)
+		if !okR {
 			ok = false
 			continue
 		}
@@ -201,13 +196,8 @@ func (c *checker) sumChain(acc value, ok bool, links []*BinaryExpr, m mode, wher
 // which is linear: at most one factor is not a constant.
 func (c *checker) productChain(acc value, ok bool, links []*BinaryExpr, m mode, where string) (value, bool) {
 	for _, b := range links {
-		r, okR := c.expr(b.Y, m, where)
-		if !ok || !okR {
-			ok = false
-			continue
-		}
-		if acc.kind != kindInt || r.kind != kindInt {
-			c.errorf(b.OpPos, "operands of %s must be integer expressions", b.Op)
+		r, okR := c.intOperand(acc, ok, b, m, where)
+		if !okR {
 			ok = false
 			continue
 		}
@@ -233,4 +223,21 @@ func (c *checker) productChain(acc value, ok bool, links []*BinaryExpr, m mode, 
 		return value{}, false
 	}
 	return acc, true
+}
+
+// intOperand checks the right operand of link b of a chain of integer
+// operators whose partial result is acc (ok false: an error was already
+// reported on the left). The operand is checked even then, so that every
+// error is reported; the result is usable only when both sides are fine
+// integer expressions.
+func (c *checker) intOperand(acc value, ok bool, b *BinaryExpr, m mode, where string) (value, bool) {
+	r, okR := c.expr(b.Y, m, where)
+	if !ok || !okR {
+		return value{}, false
+	}
+	if acc.kind != kindInt || r.kind != kindInt {
+		c.errorf(b.OpPos, "operands of %s must be integer expressions", b.Op)
+		return value{}, false
+	}
+	return r, true
 }

@@ -176,7 +176,7 @@ func compare(c presburger.Cmp, name namefn) (frag, error) {
 	op := c.Op
 	k := -c.T.Const // pos op neg + k
 	if len(pos) == 0 && len(neg) == 0 {
-		if evalOp(op, -k) {
+		if op.Holds(-k) {
 			return fragTrue, nil
 		}
 		return fragFalse, nil
@@ -194,22 +194,6 @@ func compare(c presburger.Cmp, name namefn) (frag, error) {
 		return frag{}, err
 	}
 	return frag{lhs + " " + op.String() + " " + rhs, precRel}, nil
-}
-
-func evalOp(op presburger.Op, x int64) bool {
-	switch op {
-	case presburger.Eq:
-		return x == 0
-	case presburger.Ne:
-		return x != 0
-	case presburger.Lt:
-		return x < 0
-	case presburger.Le:
-		return x <= 0
-	case presburger.Gt:
-		return x > 0
-	}
-	return x >= 0
 }
 
 // maxLiteral is the largest integer literal we emit: NuSMV 2.6 reads
@@ -279,11 +263,7 @@ func ctlFormula(f ctl.Formula, name namefn) (frag, error) {
 		}
 		return frag{"!" + x.in(precPrimary), precPrimary}, nil
 	case ctl.Binary:
-		l, err := ctlFormula(f.L, name)
-		if err != nil {
-			return frag{}, err
-		}
-		r, err := ctlFormula(f.R, name)
+		l, r, err := ctlOperands(f.L, f.R, name)
 		if err != nil {
 			return frag{}, err
 		}
@@ -309,11 +289,7 @@ func ctlFormula(f ctl.Formula, name namefn) (frag, error) {
 		}
 		return frag{f.Op.String() + " " + x.in(precPrimary), precRel}, nil
 	case ctl.Until:
-		l, err := ctlFormula(f.L, name)
-		if err != nil {
-			return frag{}, err
-		}
-		r, err := ctlFormula(f.R, name)
+		l, r, err := ctlOperands(f.L, f.R, name)
 		if err != nil {
 			return frag{}, err
 		}
@@ -326,6 +302,19 @@ func ctlFormula(f ctl.Formula, name namefn) (frag, error) {
 		return frag{}, fmt.Errorf("missing CTL formula")
 	}
 	return frag{}, fmt.Errorf("unknown CTL formula %T", f)
+}
+
+// ctlOperands prints the two operands of a binary CTL operator.
+func ctlOperands(l, r ctl.Formula, name namefn) (frag, frag, error) {
+	lf, err := ctlFormula(l, name)
+	if err != nil {
+		return frag{}, frag{}, err
+	}
+	rf, err := ctlFormula(r, name)
+	if err != nil {
+		return frag{}, frag{}, err
+	}
+	return lf, rf, nil
 }
 
 // invariant returns p when f is AG p with p free of temporal operators:

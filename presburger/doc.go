@@ -13,7 +13,9 @@
 // Arithmetic is on int64. The package does not check for overflow: callers
 // bound their constants (the GSST checker rejects literals above
 // MaxConstant and systems above MaxProcesses), which keeps every value that
-// can arise far inside int64.
+// can arise far inside int64. The exception is FoldBounds, which reasons
+// about ranges over caller-given bounds: it checks every product and sum
+// and leaves an atom alone on overflow.
 //
 // Solving goes through the Solver interface. A Problem lists every free
 // variable with a finite range, so that a brute-force solver (BruteForce,

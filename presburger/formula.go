@@ -27,8 +27,8 @@ func (op Op) Negate() Op {
 	return [...]Op{Eq: Ne, Ne: Eq, Lt: Ge, Le: Gt, Gt: Le, Ge: Lt}[op]
 }
 
-// holds reports whether x op 0.
-func (op Op) holds(x int64) bool {
+// Holds reports whether x op 0.
+func (op Op) Holds(x int64) bool {
 	switch op {
 	case Eq:
 		return x == 0
@@ -98,7 +98,7 @@ const (
 func Compare(l Term, op Op, r Term) Formula {
 	t := l.Sub(r)
 	if t.IsConst() {
-		return Bool(op.holds(t.Const))
+		return Bool(op.Holds(t.Const))
 	}
 	return Cmp{op, t}
 }
@@ -183,7 +183,7 @@ func Eval(f Formula, val func(Var) int64) bool {
 	case Bool:
 		return bool(f)
 	case Cmp:
-		return f.Op.holds(f.T.Eval(val))
+		return f.Op.Holds(f.T.Eval(val))
 	case Not:
 		return !Eval(f.F, val)
 	case And:
@@ -238,7 +238,7 @@ func Subst(f Formula, sub func(Var) Term) Formula {
 	case Cmp:
 		t := f.T.Subst(sub)
 		if t.IsConst() {
-			return Bool(f.Op.holds(t.Const))
+			return Bool(f.Op.Holds(t.Const))
 		}
 		return Cmp{f.Op, t}
 	case Not:

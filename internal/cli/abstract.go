@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,7 +12,6 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newAbstractCmd) }
@@ -59,131 +55,33 @@ with a warning.
 }
 
 func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if o.output != "text" && o.output != "json" {
-		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text or json)", o.output))
+	if err := checkOutputFormat(o.output); err != nil {
+		return err
 	}
-	if o.timeout < 0 {
-		return withCode(ExitBadInput, errors.New("--timeout must not be negative"))
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
 	}
-	sys, err := gsst.Load(o.file)
+	sys, err := loadSystem(o.file)
 	if err != nil {
-		return withCode(ExitBadInput, err)
+		return err
 	}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	stopped := func(what string) error { return stoppedError(ctx, o.file, what, o.timeout) }
-
-	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
+	m, cert, err := certifyAndBuild(ctx, sys, modelRequest{
+		File: o.file, Timeout: o.timeout, Force: o.force, Stderr: cmd.ErrOrStderr(),
+		Refuse:  "use --force to print the existential abstraction anyway",
+		Forced:  "printing the existential abstraction (--force), which over-approximates the quotient",
+		Recheck: "use --force to print the existential abstraction",
+	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return stopped("certification")
-		}
-		// A loaded system is well formed, so this is the solver failing.
-		return withCode(ExitUnknown, err)
+		return err
 	}
-	var opts []counterabs.Option
-	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
-		// Unknown verdicts because time ran out: say so, not "use --force".
-		return stopped("certification")
-	}
-	if !cert.Certified() {
-		why, code := certificationFailure(sys, cert)
-		if !o.force {
-			return withCode(code, fmt.Errorf("%s: %s; use --force to print the existential abstraction anyway", o.file, why))
-		}
-		fmt.Fprintf(stderr, "vsym: warning: %s: %s; printing the existential abstraction (--force), which over-approximates the quotient\n", o.file, why)
-		opts = append(opts, counterabs.Force())
-	}
-
-	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
-	if err != nil {
-		var nc *counterabs.NotCertifiedError
-		switch {
-		case errors.Is(err, counterabs.ErrUnknown) || ctx.Err() != nil:
-			if ctx.Err() != nil {
-				return stopped("abstraction")
-			}
-			return withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", o.file, err))
-		case errors.As(err, &nc):
-			// detect certified the system, but Build found a verified
-			// witness against it: trust the witness, report both.
-			return withCode(ExitNo, fmt.Errorf("%s: transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; use --force to print the existential abstraction",
-				o.file, nc.Name, describeWitness(sys, nc.Witness)))
-		}
-		return withCode(ExitUnknown, err)
-	}
-
 	out := newAbstractJSON(o.file, m, cert, o.force)
 	if o.output == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false) // guards are full of < > &
-		if err := enc.Encode(out); err != nil {
-			return withCode(ExitUnknown, err)
-		}
-		return nil
+		return writeJSON(cmd.OutOrStdout(), out)
 	}
-	writeAbstract(stdout, out)
+	writeAbstract(cmd.OutOrStdout(), out)
 	return nil
-}
-
-// certificationFailure explains why cert does not certify sys: the
-// violated transitions with their witnesses (exit 1), or else the
-// transitions left unknown (exit 3).
-func certificationFailure(sys *gsst.System, cert *detect.Report) (string, int) {
-	var bad, unknown []string
-	for _, t := range cert.Transitions {
-		switch t.Verdict {
-		case detect.Violated:
-			bad = append(bad, fmt.Sprintf("transition %s breaks full virtual symmetry (%s)", sys.TransitionName(t.Transition), describeWitness(sys, t.Witness)))
-		case detect.Unknown:
-			msg := sys.TransitionName(t.Transition)
-			if t.Reason != "" {
-				msg += " (" + t.Reason + ")"
-			}
-			unknown = append(unknown, msg)
-		}
-	}
-	if len(bad) > 0 {
-		return "not fully virtually symmetric: " + strings.Join(bad, "; "), ExitNo
-	}
-	return "full virtual symmetry could not be decided for transition " + strings.Join(unknown, ", "), ExitUnknown
-}
-
-// describeWitness says in words what a witness shows.
-func describeWitness(sys *gsst.System, w *detect.Witness) string {
-	if w == nil {
-		return "no witness"
-	}
-	return fmt.Sprintf("group %s can take it in %s, but no process can in %s, which has the same total counters",
-		sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), describeConfig(sys, w.Disabled))
-}
-
-// describeConfig prints a configuration as {reader: T=1; writer: N=1, T=1}.
-func describeConfig(sys *gsst.System, conf [][]int) string {
-	var groups []string
-	for g, row := range conf {
-		var parts []string
-		for s, k := range row {
-			if k != 0 {
-				parts = append(parts, fmt.Sprintf("%s=%d", sys.States[s], k))
-			}
-		}
-		if len(parts) == 0 {
-			parts = append(parts, "empty")
-		}
-		groups = append(groups, sys.Groups[g].Name+": "+strings.Join(parts, ", "))
-	}
-	return "{" + strings.Join(groups, "; ") + "}"
 }
 
 // abstractJSON is the stable output of "vsym abstract --output json",

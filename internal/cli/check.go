@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -73,16 +70,15 @@ type checkResult struct {
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if o.output != "text" && o.output != "json" {
-		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text or json)", o.output))
+	if err := checkOutputFormat(o.output); err != nil {
+		return err
 	}
-	if o.timeout < 0 {
-		return withCode(ExitBadInput, errors.New("--timeout must not be negative"))
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
 	}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	// --timeout bounds each solver call here, not the whole run.
+	ctx, cancel := commandContext(cmd, 0)
+	defer cancel()
 	solver := z3.New(z3.Timeout(o.timeout))
 
 	var results []checkResult
@@ -121,11 +117,8 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			}
 			doc = all
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(doc); err != nil {
-			return withCode(ExitUnknown, err)
+		if err := writeJSON(stdout, doc); err != nil {
+			return err
 		}
 	} else {
 		for i, r := range results {

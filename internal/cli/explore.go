@@ -16,11 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newExploreCmd) }
@@ -189,7 +187,12 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		rep, err = explore.CheckConcrete(ctx, sys, explicitOptions(lim)...)
 	} else {
 		var m *counterabs.Model
-		m, err = abstractModel(ctx, sys, o, stderr)
+		m, _, err = certifyAndBuild(ctx, sys, modelRequest{
+			File: o.file, Timeout: o.timeout, Force: o.force, Stderr: stderr,
+			Refuse:  "use --concrete to explore the unreduced system, or --force to explore the (inexact) counter abstraction",
+			Forced:  "exploring the counter abstraction anyway (--force): results are not exact",
+			Recheck: "use --concrete or --force",
+		})
 		if err != nil {
 			return err
 		}
@@ -236,69 +239,6 @@ func hasProperty(sys *gsst.System, name string) bool {
 		}
 	}
 	return false
-}
-
-// abstractModel certifies sys and builds its counter abstraction. An
-// uncertified system is refused (exit 1, or 3 when the solver could not
-// decide) unless --force.
-func abstractModel(ctx context.Context, sys *gsst.System, o *exploreOpts, stderr io.Writer) (*counterabs.Model, error) {
-	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, stoppedError(ctx, o.file, "certification", o.timeout)
-		}
-		// A loaded system is well formed: the solver failed, or a
-		// witness did not survive re-verification. Neither is an answer.
-		return nil, withCode(ExitUnknown, fmt.Errorf("%s: %v", o.file, err))
-	}
-	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
-		// Unknown verdicts because time ran out: say so, not "use --force".
-		return nil, stoppedError(ctx, o.file, "certification", o.timeout)
-	}
-	var opts []counterabs.Option
-	if !cert.Certified() {
-		var bad, unknown []string
-		for _, t := range cert.Transitions {
-			switch t.Verdict {
-			case detect.Violated:
-				bad = append(bad, sys.TransitionName(t.Transition))
-			case detect.Unknown:
-				msg := sys.TransitionName(t.Transition)
-				if t.Reason != "" {
-					msg += " (" + t.Reason + ")"
-				}
-				unknown = append(unknown, msg)
-			}
-		}
-		var why string
-		code := ExitNo
-		if len(bad) > 0 {
-			why = fmt.Sprintf("not fully virtually symmetric: transition %s breaks full virtual symmetry", strings.Join(bad, ", "))
-		} else {
-			why = fmt.Sprintf("full virtual symmetry could not be decided for transition %s", strings.Join(unknown, ", "))
-			code = ExitUnknown
-		}
-		if !o.force {
-			return nil, withCode(code, fmt.Errorf("%s: %s; use --concrete to explore the unreduced system, or --force to explore the (inexact) counter abstraction", o.file, why))
-		}
-		fmt.Fprintf(stderr, "vsym: warning: %s: %s; exploring the counter abstraction anyway (--force): results are not exact\n", o.file, why)
-		opts = append(opts, counterabs.Force())
-	}
-	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
-	if err != nil {
-		var nc *counterabs.NotCertifiedError
-		switch {
-		case ctx.Err() != nil:
-			return nil, stoppedError(ctx, o.file, "abstraction", o.timeout)
-		case errors.Is(err, counterabs.ErrUnknown):
-			return nil, withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", o.file, err))
-		case errors.As(err, &nc):
-			return nil, withCode(ExitNo, fmt.Errorf("%s: %v; use --concrete or --force", o.file, err))
-		}
-		return nil, withCode(ExitUnknown, err)
-	}
-	return m, nil
 }
 
 func exploreError(ctx context.Context, err error, o *exploreOpts) error {

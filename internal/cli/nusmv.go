@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,9 +11,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/nusmv"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newNusmvCmd) }
@@ -70,25 +67,18 @@ as in vsym's own checkers. See docs/nusmv.md.
 
 func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	stderr := cmd.ErrOrStderr()
-	if o.timeout < 0 {
-		return withCode(ExitBadInput, errors.New("--timeout must not be negative"))
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
 	}
 	if o.concrete && o.force {
 		return withCode(ExitBadInput, errors.New("--force applies to the counter abstraction; the concrete model needs no certification"))
 	}
-	sys, err := gsst.Load(o.file)
+	sys, err := loadSystem(o.file)
 	if err != nil {
-		return withCode(ExitBadInput, err)
+		return err
 	}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
 	opts := []nusmv.Option{nusmv.Source(o.file), nusmv.Version(vsymVersion(cmd))}
 
 	var text string
@@ -97,52 +87,28 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 		// so none is run (it can take far longer than the export).
 		opts = append(opts, nusmv.Certification("not checked (the concrete model needs none)"))
 		text, err = nusmv.Concrete(sys, opts...)
-		if err != nil {
-			return withCode(ExitBadInput, err)
-		}
 	} else {
-		solver := z3.New()
-		cert, err := detect.Certify(ctx, sys, solver)
+		var m *counterabs.Model
+		var cert *detect.Report
+		m, cert, err = certifyAndBuild(ctx, sys, modelRequest{
+			File: o.file, Timeout: o.timeout, Force: o.force, Stderr: stderr,
+			Refuse:  "use --concrete to export the unreduced system, or --force to export the (inexact) counter abstraction",
+			Forced:  "exporting the existential abstraction anyway (--force): verdicts on it are not exact",
+			Recheck: "use --concrete or --force",
+		})
 		if err != nil {
-			if ctx.Err() != nil {
-				return stoppedError(ctx, o.file, "certification", o.timeout)
-			}
-			return withCode(ExitUnknown, err)
+			return err
 		}
-		if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
-			// Unknown verdicts because time ran out: say so, not "use --force".
-			return stoppedError(ctx, o.file, "certification", o.timeout)
-		}
-		var bopts []counterabs.Option
-		if !cert.Certified() {
-			why, code := certificationFailure(sys, cert)
-			if !o.force {
-				return withCode(code, fmt.Errorf("%s: %s; use --concrete to export the unreduced system, or --force to export the (inexact) counter abstraction", o.file, why))
-			}
-			fmt.Fprintf(stderr, "vsym: warning: %s: %s; exporting the existential abstraction anyway (--force): verdicts on it are not exact\n", o.file, why)
-			bopts = append(bopts, counterabs.Force())
-			opts = append(opts, nusmv.Certification(why))
-		} else {
+		if cert.Certified() {
 			opts = append(opts, nusmv.Certification(certifiedHow(cert)))
-		}
-		m, err := counterabs.Build(ctx, sys, solver, solver, bopts...)
-		if err != nil {
-			var nc *counterabs.NotCertifiedError
-			switch {
-			case ctx.Err() != nil:
-				return stoppedError(ctx, o.file, "abstraction", o.timeout)
-			case errors.Is(err, counterabs.ErrUnknown):
-				return withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", o.file, err))
-			case errors.As(err, &nc):
-				return withCode(ExitNo, fmt.Errorf("%s: transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; use --concrete or --force",
-					o.file, nc.Name, describeWitness(sys, nc.Witness)))
-			}
-			return withCode(ExitUnknown, err)
+		} else {
+			why, _ := certificationFailure(sys, cert)
+			opts = append(opts, nusmv.Certification(why))
 		}
 		text, err = nusmv.Reduced(m, opts...)
-		if err != nil {
-			return withCode(ExitBadInput, err)
-		}
+	}
+	if err != nil {
+		return withCode(ExitBadInput, err)
 	}
 
 	if o.out == "" {

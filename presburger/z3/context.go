@@ -27,11 +27,11 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -643,26 +643,6 @@ func (z *zctx) backTerm(a C.Z3_ast) (presburger.Term, error) {
 
 var errOverflow = errors.New("z3: integer overflow in eliminated formula")
 
-func addInt(a, b int64) (int64, error) {
-	s := a + b
-	if (s > a) != (b > 0) {
-		return 0, errOverflow
-	}
-	return s, nil
-}
-
-func mulInt(a, b int64) (int64, error) {
-	hi, lo := bits.Mul64(uint64(absInt(a)), uint64(absInt(b)))
-	if hi != 0 || lo > 1<<62 || a == -1<<63 || b == -1<<63 {
-		return 0, errOverflow
-	}
-	p := int64(lo)
-	if (a < 0) != (b < 0) {
-		p = -p
-	}
-	return p, nil
-}
-
 func absInt(a int64) int64 {
 	if a < 0 {
 		return -a
@@ -673,24 +653,24 @@ func absInt(a int64) int64 {
 // addTerms and scaleTerm are Term.Add and Term.Scale with overflow checks
 // (values are kept below 2^62 in magnitude).
 func addTerms(t, u presburger.Term) (presburger.Term, error) {
-	if _, err := addInt(t.Const, u.Const); err != nil {
-		return presburger.Term{}, err
+	if _, ok := checked.Add(t.Const, u.Const); !ok {
+		return presburger.Term{}, errOverflow
 	}
 	coef := map[presburger.Var]int64{}
 	for _, m := range t.Monos {
 		coef[m.Var] = m.Coef
 	}
 	for _, m := range u.Monos {
-		if _, err := addInt(coef[m.Var], m.Coef); err != nil {
-			return presburger.Term{}, err
+		if _, ok := checked.Add(coef[m.Var], m.Coef); !ok {
+			return presburger.Term{}, errOverflow
 		}
 	}
 	s := t.Add(u)
-	if absInt(s.Const) > 1<<62 {
+	if absInt(s.Const) > checked.Limit {
 		return presburger.Term{}, errOverflow
 	}
 	for _, m := range s.Monos {
-		if absInt(m.Coef) > 1<<62 {
+		if absInt(m.Coef) > checked.Limit {
 			return presburger.Term{}, errOverflow
 		}
 	}
@@ -698,12 +678,12 @@ func addTerms(t, u presburger.Term) (presburger.Term, error) {
 }
 
 func scaleTerm(t presburger.Term, k int64) (presburger.Term, error) {
-	if _, err := mulInt(t.Const, k); err != nil {
-		return presburger.Term{}, err
+	if _, ok := checked.Mul(t.Const, k); !ok {
+		return presburger.Term{}, errOverflow
 	}
 	for _, m := range t.Monos {
-		if _, err := mulInt(m.Coef, k); err != nil {
-			return presburger.Term{}, err
+		if _, ok := checked.Mul(m.Coef, k); !ok {
+			return presburger.Term{}, errOverflow
 		}
 	}
 	return t.Scale(k), nil

@@ -207,13 +207,7 @@ func (z *zctx) check(ctx context.Context, dflt bool, asserts []C.Z3_ast, d time.
 	}
 	C.Z3_solver_inc_ref(c, sv)
 	z.solvers = append(z.solvers, sv)
-	if d > 0 {
-		ps := C.Z3_mk_params(c)
-		C.Z3_params_inc_ref(c, ps)
-		z.params = append(z.params, ps)
-		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(d))
-		C.Z3_solver_set_params(c, sv, ps)
-	}
+	z.setTimeout(sv, d)
 	for _, a := range asserts {
 		C.Z3_solver_assert(c, sv, a)
 	}
@@ -361,7 +355,7 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 		kept[v] = true
 	}
 	e := env{}
-	box := map[presburger.Var]presburger.Bound{}
+	var box []presburger.Bound // bounds of the kept variables
 	var ctxAsserts []C.Z3_ast
 	var elim []presburger.Bound
 	for _, b := range p.Bounds {
@@ -372,10 +366,7 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 		x := z.declare(b.Var)
 		e[b.Var] = x
 		ctxAsserts = append(ctxAsserts, z.inRange(x, b))
-		if old, ok := box[b.Var]; ok { // repeated bound: intersect
-			b.Lo, b.Hi = max(b.Lo, old.Lo), min(b.Hi, old.Hi)
-		}
-		box[b.Var] = b
+		box = append(box, b) // FoldBounds intersects repeated bounds
 	}
 	phi, err := z.exists(elim, p.F, e)
 	if err != nil {
@@ -462,7 +453,22 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 		}
 		return nil, presburger.Unknown, err
 	}
-	return foldBounds(presburger.Disj(disj...), box), presburger.Sat, nil
+	// Fold the copies of the keep bounds that elimination leaves.
+	return presburger.FoldBounds(presburger.Disj(disj...), box), presburger.Sat, nil
+}
+
+// setTimeout bounds every check of sv by d; zero or less leaves it
+// unbounded. The parameter set lives as long as the context.
+func (z *zctx) setTimeout(sv C.Z3_solver, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	c := z.c
+	ps := C.Z3_mk_params(c)
+	C.Z3_params_inc_ref(c, ps)
+	z.params = append(z.params, ps)
+	C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(d))
+	C.Z3_solver_set_params(c, sv, ps)
 }
 
 // prune drops each conjunct of a projection that the box and the other
@@ -482,13 +488,7 @@ func (z *zctx) prune(ctx context.Context, conj, box []C.Z3_ast, left time.Durati
 	}
 	C.Z3_solver_inc_ref(c, sv)
 	z.solvers = append(z.solvers, sv)
-	if left > 0 {
-		ps := C.Z3_mk_params(c)
-		C.Z3_params_inc_ref(c, ps)
-		z.params = append(z.params, ps)
-		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(left))
-		C.Z3_solver_set_params(c, sv, ps)
-	}
+	z.setTimeout(sv, left)
 	for _, a := range box {
 		C.Z3_solver_assert(c, sv, a)
 	}

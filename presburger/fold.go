@@ -1,0 +1,126 @@
+package presburger
+
+import "github.com/vsym/vsym/internal/checked"
+
+// FoldBounds replaces every atom of f whose truth the bounds decide (the
+// term's range over the box lies wholly on one side of zero) by true or
+// false. The result is equivalent to f for every assignment inside the box
+// (a variable bounded more than once lies in the intersection). An atom
+// over a variable without a bound, or whose range would overflow int64, is
+// left as it is, and so is an Exists (its body may rebind box variables).
+//
+// The point is atoms such as "x < 0" for a counter x in 0..n, which arise
+// from negated equalities ("x != 0" as "x < 0 | x > 0") and from the copies
+// of the bounds that quantifier elimination leaves: they would enlarge a
+// solver's case splits for nothing.
+func FoldBounds(f Formula, bounds []Bound) Formula {
+	box := make(map[Var]Bound, len(bounds))
+	for _, b := range bounds {
+		if old, ok := box[b.Var]; ok {
+			b.Lo, b.Hi = max(b.Lo, old.Lo), min(b.Hi, old.Hi)
+		}
+		box[b.Var] = b
+	}
+	return foldBounds(f, box)
+}
+
+func foldBounds(f Formula, box map[Var]Bound) Formula {
+	switch f := f.(type) {
+	case Cmp:
+		lo, hi, ok := termRange(f.T, box)
+		if !ok {
+			return f
+		}
+		switch {
+		case holdsOn(f.Op, lo, hi):
+			return True
+		case holdsOn(f.Op.Negate(), lo, hi):
+			return False
+		}
+		return f
+	case Not:
+		return Negation(foldBounds(f.F, box))
+	case And:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = foldBounds(g, box)
+		}
+		return Conj(out...)
+	case Or:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = foldBounds(g, box)
+		}
+		return Disj(out...)
+	}
+	return f // Bool, Exists
+}
+
+// termRange returns the least and greatest value of t over the box. Each
+// variable occurs once in a canonical term, so the range is exact when the
+// box is not empty. ok is false when a variable of t has no bound or a
+// value of the range does not fit in int64.
+func termRange(t Term, box map[Var]Bound) (lo, hi int64, ok bool) {
+	lo, hi = t.Const, t.Const
+	for _, m := range t.Monos {
+		b, in := box[m.Var]
+		if !in {
+			return 0, 0, false
+		}
+		a, ok1 := checked.Mul(m.Coef, b.Lo)
+		c, ok2 := checked.Mul(m.Coef, b.Hi)
+		if !ok1 || !ok2 {
+			return 0, 0, false
+		}
+		if a > c {
+			a, c = c, a
+		}
+		var ok3, ok4 bool
+		lo, ok3 = checked.Add(lo, a)
+		hi, ok4 = checked.Add(hi, c)
+		if !ok3 || !ok4 {
+			return 0, 0, false
+		}
+	}
+	return lo, hi, true
+}
+
+// holdsOn reports whether "x op 0" holds for every x in lo..hi.
+func holdsOn(op Op, lo, hi int64) bool {
+	switch op {
+	case Eq:
+		return lo == 0 && hi == 0
+	case Ne:
+		return hi < 0 || lo > 0
+	case Lt:
+		return hi < 0
+	case Le:
+		return hi <= 0
+	case Gt:
+		return lo > 0
+	}
+	return lo >= 0 // Ge
+}
+
+// IsQuantifierFree reports whether f contains no Exists.
+func IsQuantifierFree(f Formula) bool {
+	switch f := f.(type) {
+	case Exists:
+		return false
+	case Not:
+		return IsQuantifierFree(f.F)
+	case And:
+		for _, g := range f {
+			if !IsQuantifierFree(g) {
+				return false
+			}
+		}
+	case Or:
+		for _, g := range f {
+			if !IsQuantifierFree(g) {
+				return false
+			}
+		}
+	}
+	return true
+}
