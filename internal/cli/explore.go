@@ -99,7 +99,7 @@ canonicalized by sorting each group's processes; that works for any GSST.
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system (group-sorted states) instead of the counter abstraction")
 	f.BoolVar(&o.force, "force", false, "explore the counter abstraction of an uncertified system anyway (results not exact)")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.engine, "engine", "explicit", "engine for the counter abstraction: "+engineNames()+" or auto")
+	f.StringVar(&o.engine, "engine", "auto", "engine for the counter abstraction: "+engineNames()+" or auto")
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
