@@ -73,6 +73,9 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	if o.concrete && o.force {
 		return withCode(ExitBadInput, errors.New("--force applies to the counter abstraction; the concrete model needs no certification"))
 	}
+	if o.out != "" && sameFile(o.out, o.file) {
+		return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
+	}
 	sys, err := loadSystem(o.file)
 	if err != nil {
 		return err
@@ -146,4 +149,11 @@ func vsymVersion(cmd *cobra.Command) string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// sameFile reports whether paths a and b name one existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

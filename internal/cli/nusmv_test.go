@@ -119,3 +119,23 @@ func TestNusmvCmd(t *testing.T) {
 		t.Errorf("-o file differs from stdout output")
 	}
 }
+
+// -o naming the input spec is refused before anything is written.
+func TestNusmvRefusesToOverwriteInput(t *testing.T) {
+	src, err := os.ReadFile("../../specs/mutex.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mutex.yaml")
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	if code := Main([]string{"nusmv", path, "-o", path}, &out, &errb); code != ExitBadInput {
+		t.Fatalf("exit %d, want %d; stderr: %s", code, ExitBadInput, errb.String())
+	}
+	after, err := os.ReadFile(path)
+	if err != nil || string(after) != string(src) {
+		t.Fatalf("input spec changed (err %v)", err)
+	}
+}
