@@ -69,8 +69,8 @@ func BenchmarkBuildGRW(b *testing.B) {
 	}
 }
 
-// TestGRW checks the guard of the critical transition of a small GRW by
-// brute force and its text on a large one.
+// TestGRW checks every guard of a small GRW by brute force, and the text
+// of the guard of its critical transition.
 func TestGRW(t *testing.T) {
 	sys := grw(3, 1, 3)
 	m, err := Build(context.Background(), sys, bf, nil)

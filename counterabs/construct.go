@@ -117,7 +117,7 @@ func (b *builder) orbitClauses(t *gsst.Transition) (clauses [][]presburger.Formu
 		}
 		type groupAtom struct {
 			group  int
-			lo, hi int64 // hasLo/hasHi folded: lo = minInt, hi = maxInt when absent
+			lo, hi int64 // noLo / noHi for a missing side (atomInterval)
 		}
 		type parsed struct {
 			totals []presburger.Formula
@@ -251,18 +251,13 @@ func (b *builder) project(t *gsst.Transition) (presburger.Formula, error) {
 		}
 	}
 	f := presburger.Disj(parts...)
-	if dnfSize(f, b.cfg.maxClauses) > b.cfg.maxClauses {
-		return f, nil
+	if dnfSize(f, b.cfg.maxClauses) <= b.cfg.maxClauses {
+		var err error
+		if f, err = b.simplifyClauses(presburger.Var(t.From), presburger.DNF(f)); err != nil {
+			return nil, err
+		}
 	}
-	var clauses [][]presburger.Formula
-	for _, cl := range presburger.DNF(f) {
-		clauses = append(clauses, cl)
-	}
-	g, err := b.simplifyClauses(presburger.Var(t.From), clauses)
-	if err != nil {
-		return nil, err
-	}
-	return withSource(t, g), nil
+	return withSource(t, f), nil
 }
 
 // withSource conjoins x_u >= 1 to g unless every disjunct of g already

@@ -47,6 +47,15 @@ var tempText = [...]string{EX: "EX", AX: "AX", EF: "EF", AF: "AF", EG: "EG", AG:
 
 func (op TempOp) String() string { return tempText[op] }
 
+// Dual returns the operator op' with op p = !op' !p: EX and AX, EF and AG,
+// EG and AF are each other's duals.
+func (op TempOp) Dual() TempOp {
+	return [...]TempOp{EX: AX, AX: EX, EF: AG, AG: EF, EG: AF, AF: EG}[op]
+}
+
+// Existential reports whether op quantifies over some path (EX, EF, EG).
+func (op TempOp) Existential() bool { return op == EX || op == EF || op == EG }
+
 // Unary is Op X.
 type Unary struct {
 	Op TempOp

@@ -46,3 +46,18 @@ func TestAtoms(t *testing.T) {
 		}
 	}
 }
+
+func TestDual(t *testing.T) {
+	want := map[TempOp]TempOp{EX: AX, AX: EX, EF: AG, AG: EF, EG: AF, AF: EG}
+	for op, d := range want {
+		if got := op.Dual(); got != d {
+			t.Errorf("Dual(%v) = %v, want %v", op, got, d)
+		}
+		if op.Existential() == d.Existential() {
+			t.Errorf("%v and its dual %v are both existential or both universal", op, d)
+		}
+	}
+	if !EF.Existential() || AG.Existential() {
+		t.Error("EF must be existential and AG universal")
+	}
+}

@@ -22,7 +22,7 @@ type Counters struct {
 // no block).
 //
 // Domain reads the counters of t's source state and of the states that
-// t's guards mention (see Mentioned), no others.
+// t's guards mention, no others.
 func Domain(sys *gsst.System, t *gsst.Transition, y Counters) presburger.Formula {
 	parts := make([]presburger.Formula, len(t.Blocks))
 	for i := range t.Blocks {
@@ -70,24 +70,6 @@ func Guard(sys *gsst.System, f presburger.Formula, y Counters) presburger.Formul
 		}
 		return sum
 	})
-}
-
-// Mentioned reports, per state, whether Domain(sys, t, ...) depends on its
-// counters: the source state of t and every state whose total or group
-// counter occurs in a guard of t.
-func Mentioned(sys *gsst.System, t *gsst.Transition) []bool {
-	m := make([]bool, len(sys.States))
-	if t.From >= 0 && t.From < len(m) {
-		m[t.From] = true
-	}
-	for _, b := range t.Blocks {
-		for _, v := range presburger.FreeVars(b.Guard) {
-			if s, _, ok := sys.Counter(v); ok {
-				m[s] = true
-			}
-		}
-	}
-	return m
 }
 
 // FiringGroups returns the groups that have a process able to take t in the

@@ -1,9 +1,9 @@
 package detect
 
 import (
-	"github.com/vsym/vsym/presburger"
 	"time"
 
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
 

@@ -217,6 +217,11 @@ func (e *engine) explore() error {
 				}
 			}
 		}
+		// Four copies of the successor loop, one per (visited set, key
+		// width) pair, so the common one-word cases skip the key copy and
+		// test nothing per move. They are kept apart on purpose: one loop
+		// branching on rk and sp.w per move measured about 9% fewer
+		// states per CPU second on BenchmarkExplicitGRWAbstract.
 		enabled := false
 		switch {
 		case rk != nil && sp.w == 1:

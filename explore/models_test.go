@@ -181,6 +181,9 @@ func TestReadersWritersKnownAnswers(t *testing.T) {
 			if rep.Deadlocks.Sign() != 0 {
 				t.Errorf("deadlocks %v, want 0", rep.Deadlocks)
 			}
+			if len(rep.Properties) != len(verdicts) {
+				t.Fatalf("%d properties checked, want %d", len(rep.Properties), len(verdicts))
+			}
 			for _, p := range rep.Properties {
 				if p.Holds != verdicts[p.Name] {
 					t.Errorf("%s: holds %v, want %v", p.Name, p.Holds, verdicts[p.Name])

@@ -14,18 +14,14 @@ func (e *engine) explain(f ctl.Formula, holds bool) (*Trace, error) {
 	// A negated temporal operator is explained by its dual: !EF p fails
 	// exactly when AG !p fails, and so on.
 	if nf, ok := f.(ctl.Not); ok {
-		if u, ok := nf.X.(ctl.Unary); ok {
-			dual := [...]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
-			if u.Op >= 0 && int(u.Op) < len(dual) {
-				return e.explain(ctl.Unary{Op: dual[u.Op], X: ctl.Not{X: u.X}}, holds)
-			}
+		if u, ok := nf.X.(ctl.Unary); ok && u.Op >= ctl.EX && u.Op <= ctl.AG {
+			return e.explain(ctl.Unary{Op: u.Op.Dual(), X: ctl.Not{X: u.X}}, holds)
 		}
 		return nil, nil
 	}
 	switch f := f.(type) {
 	case ctl.Unary:
-		want := f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG
-		if want != holds {
+		if f.Op.Existential() != holds {
 			return nil, nil
 		}
 		x, err := e.sat(f.X)

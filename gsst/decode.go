@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -238,13 +239,7 @@ func (d *decoder) pairs(n *yaml.Node, what string) []pair {
 func (d *decoder) fields(n *yaml.Node, what string, known ...string) map[string]pair {
 	out := map[string]pair{}
 	for _, p := range d.pairs(n, what) {
-		ok := false
-		for _, k := range known {
-			if p.key.Value == k {
-				ok = true
-			}
-		}
-		if !ok {
+		if !slices.Contains(known, p.key.Value) {
 			d.errorf(d.pos(p.key), "unknown key %q in %s (known keys: %s)", p.key.Value, what, strings.Join(known, ", "))
 			continue
 		}

@@ -135,7 +135,7 @@ func TestParseExprErrors(t *testing.T) {
 }
 
 // guardSystem is the system the guard tests are checked against: three
-// states and two groups of sizes 2 and 1, so n = 3.
+// states and two groups, r of size 1 and w of size 2, so n = 3.
 const guardSystem = `
 states: [N, T, C]
 groups: {r: 1, w: 2}
@@ -242,19 +242,19 @@ func TestGuardSemantics(t *testing.T) {
 func TestPropertyFormulas(t *testing.T) {
 	const src = `
 states: [N, T, C]
-groups: {p: 3}
+groups: {proc: 3}
 init: N
 transitions: []
 properties:
   z: "AG #C <= 1"
-  a: "AG p -> q"
+  a: "AG #C = 0 -> #T = 1"
   m: "EF #C = 1"
   b: "!AG #C = 0 & #T = n"
   c: "A[#N >= 1 U #C = 1] | E[true U EX #T = 2]"
   d: "AF AX EG #N = n - 0 -> #C = 0 -> #T = 0"
   e: "#C = 0 & #T = 0"
 `
-	sys, err := Parse("p.yaml", []byte(strings.Replace(strings.Replace(src, "p -> q", "#C = 0 -> #T = 1", 1), "{p: 3}", "{proc: 3}", 1)))
+	sys, err := Parse("p.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

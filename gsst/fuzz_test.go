@@ -11,9 +11,7 @@ import (
 )
 
 // fuzzSeeds returns the bundled specs and the error test files.
-func fuzzSeeds(f *testing.F) [][]byte { return fuzzSeedsT(f) }
-
-func fuzzSeedsT(f testing.TB) [][]byte {
+func fuzzSeeds(f testing.TB) [][]byte {
 	var out [][]byte
 	for _, pat := range []string{"../specs/*.yaml", "testdata/errors/*.yaml"} {
 		files, _ := filepath.Glob(pat)

@@ -297,7 +297,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	return b.String(), nil
 }
 
-// checkSystem rejects a system whose shape the emitter cannot trust.
+// checkSystem rejects a system whose shape the emitter cannot trust:
+// what gsst.System.CheckShape finds, an initial configuration that does
+// not fit the groups, no process at all or too many, and self-loops.
 func checkSystem(sys *gsst.System) error {
 	if sys == nil {
 		return fmt.Errorf("nusmv: no system")
@@ -306,14 +308,13 @@ func checkSystem(sys *gsst.System) error {
 	if k == 0 {
 		return fmt.Errorf("nusmv: system has no local states")
 	}
+	if err := sys.CheckShape(); err != nil {
+		return fmt.Errorf("nusmv: %w", err)
+	}
 	if len(sys.Init) != d {
 		return fmt.Errorf("nusmv: initial configuration has %d groups, want %d", len(sys.Init), d)
 	}
-	n := 0
 	for g, G := range sys.Groups {
-		if G.Size < 0 {
-			return fmt.Errorf("nusmv: group %s has negative size %d", G.Name, G.Size)
-		}
 		if len(sys.Init[g]) != k {
 			return fmt.Errorf("nusmv: initial configuration of group %s has %d states, want %d", G.Name, len(sys.Init[g]), k)
 		}
@@ -327,28 +328,17 @@ func checkSystem(sys *gsst.System) error {
 		if sum != G.Size {
 			return fmt.Errorf("nusmv: initial counts of group %s sum to %d, want its size %d", G.Name, sum, G.Size)
 		}
-		n += G.Size
-		if n > MaxConcreteProcesses {
-			return fmt.Errorf("nusmv: %d or more processes; the concrete model is limited to %d", n, MaxConcreteProcesses)
-		}
 	}
-	if n == 0 {
+	// CheckShape bounds every size, so the sum cannot overflow.
+	switch n := sys.N(); {
+	case n == 0:
 		return fmt.Errorf("nusmv: system has no processes")
+	case n > MaxConcreteProcesses:
+		return fmt.Errorf("nusmv: %d processes; the concrete model is limited to %d", n, MaxConcreteProcesses)
 	}
 	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		if t.From < 0 || t.From >= k || t.To < 0 || t.To >= k {
-			return fmt.Errorf("nusmv: transition %d -> %d names a state outside 0..%d", t.From, t.To, k-1)
-		}
-		if t.From == t.To {
+		if t := &sys.Transitions[i]; t.From == t.To {
 			return fmt.Errorf("nusmv: self-loop %s (a GSST has none)", sys.TransitionName(t))
-		}
-		for _, blk := range t.Blocks {
-			for _, g := range blk.Groups {
-				if g < 0 || g >= d {
-					return fmt.Errorf("nusmv: transition %s names group %d outside 0..%d", sys.TransitionName(t), g, d-1)
-				}
-			}
 		}
 	}
 	return nil

@@ -2,10 +2,12 @@
 // model (WriteReduced, from a counterabs.Model) and the unreduced system
 // (WriteConcrete, from a gsst.System). Both are a single "MODULE main" in
 // the plain NuSMV 2.6 input language (no process modules, which 2.6
-// deprecates), carry every property of the system as a named CTLSPEC, and
-// start with a comment header naming the source file, the vsym version,
-// the certification status and the mapping from GSST names to NuSMV
-// identifiers. The output is deterministic.
+// deprecates), carry every property of the system as a named CTLSPEC (a
+// property AG p, p free of temporal operators, also as an INVARSPEC,
+// which NuSMV checks by reachability alone), and start with a comment
+// header naming the source file, the vsym version, the certification
+// status and the mapping from GSST names to NuSMV identifiers. The output
+// is deterministic.
 //
 // # Reduced model
 //
@@ -35,8 +37,9 @@
 // variables pick (1..n) and tr choose the process and the local
 // transition of a step; a process takes its new state when chosen and
 // able to move, else keeps it, and the same TRANS constraint as in the
-// reduced model allows stutter only when no process can move. Total counters keep the names x_S of the reduced model, so the
-// specifications read alike.
+// reduced model allows stutter only when no process can move. Total
+// counters keep the names x_S of the reduced model, so the specifications
+// read alike.
 //
 // # Names and syntax
 //

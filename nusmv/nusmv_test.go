@@ -68,6 +68,17 @@ func boxSize(m *smvModel) int {
 	return size
 }
 
+// rangeCheckAndExplore runs NuSMV's range check on sm, when its valuations
+// are few enough to enumerate, and builds its reachable graph.
+func rangeCheckAndExplore(sm *smvModel) (*smvGraph, error) {
+	if boxSize(sm) <= maxBox {
+		if err := sm.rangeCheck(); err != nil {
+			return nil, fmt.Errorf("range check: %v", err)
+		}
+	}
+	return sm.explore(100_000)
+}
+
 // verdicts holds, per property, whether it holds in the initial state.
 type verdicts []bool
 
@@ -197,12 +208,7 @@ func checkReducedText(m *counterabs.Model, text string) (verdicts, error) {
 			return nil, fmt.Errorf("variable %s does not range over 0..%d", v.name, m.N)
 		}
 	}
-	if boxSize(sm) <= maxBox {
-		if err := sm.rangeCheck(); err != nil {
-			return nil, fmt.Errorf("range check: %v", err)
-		}
-	}
-	g, err := sm.explore(100_000)
+	g, err := rangeCheckAndExplore(sm)
 	if err != nil {
 		return nil, err
 	}
@@ -246,12 +252,7 @@ func checkConcreteText(sys *gsst.System, text string) (verdicts, error) {
 			return nil, fmt.Errorf("variable %s has domain %v, others %v", v.name, v.dom, dom)
 		}
 	}
-	if boxSize(sm) <= maxBox {
-		if err := sm.rangeCheck(); err != nil {
-			return nil, fmt.Errorf("range check: %v", err)
-		}
-	}
-	g, err := sm.explore(100_000)
+	g, err := rangeCheckAndExplore(sm)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +276,7 @@ func checkConcreteText(sys *gsst.System, text string) (verdicts, error) {
 	return checkSpecs(sm, g, ref, toRef, sys.Properties)
 }
 
-// checkSystem emits both models of sys (reduced from m) and checks each
+// checkBoth emits both models of sys (reduced from m) and checks each
 // against its reference; for a certified model the verdicts must agree.
 func checkBoth(t *testing.T, sys *gsst.System, m *counterabs.Model) {
 	t.Helper()
@@ -592,6 +593,7 @@ func TestErrors(t *testing.T) {
 			s.Init[1][0] = MaxConcreteProcesses
 		}},
 		{"group out of range", func(s *gsst.System) { s.Transitions[0].Blocks[0].Groups = []int{5} }},
+		{"group in two blocks", func(s *gsst.System) { s.Transitions[1].Blocks[1].Groups = []int{0, 1} }},
 		{"property over group counter", func(s *gsst.System) {
 			s.Properties = []gsst.Property{{Name: "p", Formula: ctl.Atom{P: presburger.Compare(presburger.VarTerm(s.GroupVar(0, 0)), presburger.Eq, presburger.ConstTerm(0))}}}
 		}},

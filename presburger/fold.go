@@ -15,10 +15,7 @@ import "github.com/vsym/vsym/internal/checked"
 // solver's case splits for nothing.
 func FoldBounds(f Formula, bounds []Bound) Formula {
 	box := make(map[Var]Bound, len(bounds))
-	for _, b := range bounds {
-		if old, ok := box[b.Var]; ok {
-			b.Lo, b.Hi = max(b.Lo, old.Lo), min(b.Hi, old.Hi)
-		}
+	for _, b := range Intersect(bounds) {
 		box[b.Var] = b
 	}
 	return foldBounds(f, box)

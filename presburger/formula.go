@@ -114,9 +114,7 @@ func Conj(fs ...Formula) Formula {
 				return False
 			}
 		case And:
-			for _, g := range f {
-				out = append(out, g)
-			}
+			out = append(out, f...)
 		default:
 			out = append(out, f)
 		}
@@ -214,13 +212,19 @@ func Eval(f Formula, val func(Var) int64) bool {
 				return Eval(f.Body, inner)
 			}
 			b := f.Vars[i]
-			for x := b.Lo; x <= b.Hi; x++ {
+			if b.Lo > b.Hi {
+				return false
+			}
+			// Stop at Hi rather than after it: x++ past MaxInt64 wraps.
+			for x := b.Lo; ; x++ {
 				bound[b.Var] = x
 				if rec(i + 1) {
 					return true
 				}
+				if x == b.Hi {
+					return false
+				}
 			}
-			return false
 		}
 		return rec(0)
 	}

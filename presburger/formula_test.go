@@ -1,6 +1,7 @@
 package presburger_test
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -118,6 +119,10 @@ func TestEvalExists(t *testing.T) {
 	even := pb.Exists{Vars: []pb.Bound{{Var: vy, Lo: 0, Hi: 3}}, Body: pb.Compare(tx, pb.Eq, ty.Scale(2))}
 	shadow := pb.Exists{Vars: []pb.Bound{{Var: vx, Lo: 0, Hi: 1}}, Body: pb.Compare(tx, pb.Eq, k(1))}
 	empty := pb.Exists{Vars: []pb.Bound{{Var: vy, Lo: 1, Hi: 0}}, Body: pb.True}
+	// y in MaxInt64-1..MaxInt64 with y > MaxInt64: an enumeration that
+	// stepped past MaxInt64 would wrap to MinInt64, where y - MaxInt64 is 1.
+	top := pb.Exists{Vars: []pb.Bound{{Var: vy, Lo: math.MaxInt64 - 1, Hi: math.MaxInt64}},
+		Body: pb.Cmp{Op: pb.Gt, T: ty.Add(k(-math.MaxInt64))}}
 	two := pb.Exists{Vars: []pb.Bound{{Var: vy, Lo: 0, Hi: 2}, {Var: vz, Lo: 0, Hi: 2}},
 		Body: pb.Conj(pb.Compare(ty.Add(tz), pb.Eq, tx), pb.Compare(ty, pb.Gt, tz))}
 	for _, tc := range []struct {
@@ -136,6 +141,7 @@ func TestEvalExists(t *testing.T) {
 		{"two-vars-0", two, 0, false}, // only 0+0, not y > z
 		{"two-vars-4", two, 4, false}, // 2+2 fails y > z
 		{"negated", pb.Not{F: even}, 5, true},
+		{"top-of-int64", top, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := pb.Eval(tc.f, func(v pb.Var) int64 {
@@ -171,6 +177,7 @@ func TestFreeVars(t *testing.T) {
 // substitutions whose terms mention variables that f binds.
 func TestSubstRandom(t *testing.T) {
 	g := newGen(3, 3)
+	mixed := 0 // substituted formulas true somewhere and false somewhere
 	for i := 0; i < 600; i++ {
 		f := g.formula(4, g.vars())
 		// Images may use the free variables and the first few
@@ -186,12 +193,21 @@ func TestSubstRandom(t *testing.T) {
 		for _, v := range pool {
 			bs = append(bs, pb.Bound{Var: v, Lo: -1, Hi: 1})
 		}
+		seen := map[bool]bool{}
 		forAll(bs, func(val func(pb.Var) int64) {
 			want := pb.Eval(f, func(v pb.Var) int64 { return subs[v].Eval(val) })
+			seen[want] = true
 			if pb.Eval(got, val) != want {
 				t.Fatalf("Subst(%s) = %s disagrees (want %v)", pb.Format(f, name), pb.Format(got, name), want)
 			}
 		})
+		if len(seen) == 2 {
+			mixed++
+		}
+	}
+	// Constant results would make the comparison above prove little.
+	if mixed < 80 {
+		t.Errorf("only %d of 600 substituted formulas take both truth values", mixed)
 	}
 }
 

@@ -49,6 +49,7 @@ func isNNF(f pb.Formula) bool {
 // promised shape.
 func TestNormalForms(t *testing.T) {
 	g := newGen(4, 3)
+	mixed := 0 // formulas true somewhere and false somewhere in their box
 	for i := 0; i < 400; i++ {
 		bs := g.bounds()
 		f := g.formula(4, g.vars())
@@ -64,8 +65,10 @@ func TestNormalForms(t *testing.T) {
 				}
 			}
 		}
+		seen := map[bool]bool{}
 		forAll(bs, func(val func(pb.Var) int64) {
 			want := pb.Eval(f, val)
+			seen[want] = true
 			if got := pb.Eval(n, val); got != want {
 				t.Fatalf("NNF(%s) = %s: %v, want %v", pb.Format(f, name), pb.Format(n, name), got, want)
 			}
@@ -80,6 +83,13 @@ func TestNormalForms(t *testing.T) {
 				t.Fatalf("DNF(%s) = %v: %v, want %v", pb.Format(f, name), d, got, want)
 			}
 		})
+		if len(seen) == 2 {
+			mixed++
+		}
+	}
+	// Constant formulas would make the comparison above prove little.
+	if mixed < 40 {
+		t.Errorf("only %d of 400 formulas take both truth values", mixed)
 	}
 }
 

@@ -27,7 +27,8 @@ func (r Result) String() string {
 }
 
 // Problem asks whether F has a model in which every variable lies in its
-// range. Every free variable of F must appear in Bounds.
+// range. Every free variable of F must appear in Bounds; a variable that
+// appears more than once lies in the intersection of its ranges.
 type Problem struct {
 	Bounds []Bound
 	F      Formula
@@ -86,8 +87,12 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 	if limit == 0 {
 		limit = 10_000_000
 	}
+	bounds := Intersect(p.Bounds)
 	size := int64(1)
-	for _, b := range p.Bounds {
+	for _, b := range bounds {
+		if b.Lo > b.Hi {
+			return Answer{Result: Unsat}, nil // disjoint ranges of one variable
+		}
 		// Checked by division: a wrapped product could look small.
 		width := b.Hi - b.Lo + 1
 		if width <= 0 || size > limit/width {
@@ -95,12 +100,12 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 		}
 		size *= width
 	}
-	vals := make(map[Var]int64, len(p.Bounds))
+	vals := make(map[Var]int64, len(bounds))
 	val := func(v Var) int64 { return vals[v] }
 	var tried int64
 	var rec func(i int) (bool, error)
 	rec = func(i int) (bool, error) {
-		if i == len(p.Bounds) {
+		if i == len(bounds) {
 			tried++
 			if tried%65536 == 0 {
 				if err := ctx.Err(); err != nil {
@@ -109,15 +114,15 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 			}
 			return Eval(p.F, val), nil
 		}
-		b := p.Bounds[i]
-		for x := b.Lo; x <= b.Hi; x++ {
+		b := bounds[i] // not empty, checked above
+		// Stop at Hi rather than after it: x++ past MaxInt64 wraps.
+		for x := b.Lo; ; x++ {
 			vals[b.Var] = x
 			ok, err := rec(i + 1)
-			if ok || err != nil {
+			if ok || err != nil || x == b.Hi {
 				return ok, err
 			}
 		}
-		return false, nil
 	}
 	ok, err := rec(0)
 	if err != nil {
@@ -131,6 +136,25 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 		m[v] = x
 	}
 	return Answer{Result: Sat, Model: m}, nil
+}
+
+// Intersect returns bs with one bound per variable, in order of first
+// appearance: a variable bounded more than once gets the intersection of
+// its ranges, which may be empty (Lo > Hi). It gives a Problem's Bounds
+// the meaning the Problem type documents.
+func Intersect(bs []Bound) []Bound {
+	at := make(map[Var]int, len(bs))
+	out := make([]Bound, 0, len(bs))
+	for _, b := range bs {
+		i, ok := at[b.Var]
+		if !ok {
+			at[b.Var] = len(out)
+			out = append(out, b)
+			continue
+		}
+		out[i].Lo, out[i].Hi = max(out[i].Lo, b.Lo), min(out[i].Hi, b.Hi)
+	}
+	return out
 }
 
 // A Projector eliminates variables: Project returns a quantifier-free

@@ -2,6 +2,7 @@ package presburger_test
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,50 @@ func TestBruteForceUnknown(t *testing.T) {
 	a, err := (pb.BruteForce{Limit: 1 << 62}).Solve(ctx, huge)
 	if err != nil || a.Result != pb.Unknown || !strings.Contains(a.Reason, "limit") {
 		t.Errorf("huge space: got %v %v, want unknown for the limit", a, err)
+	}
+}
+
+// TestBruteForceBounds: a variable bounded twice lies in the intersection
+// of its ranges (as for the Z3 solver and FoldBounds), and a range that
+// ends at MaxInt64 is enumerated without wrapping around.
+func TestBruteForceBounds(t *testing.T) {
+	x := pb.Bound{Var: vx, Lo: 0, Hi: 5}
+	for _, tc := range []struct {
+		name   string
+		bounds []pb.Bound
+		f      pb.Formula
+		want   pb.Result
+	}{
+		{"intersection-sat", []pb.Bound{x, {Var: vx, Lo: 3, Hi: 9}}, pb.Compare(tx, pb.Lt, k(4)), pb.Sat},
+		{"intersection-unsat", []pb.Bound{x, {Var: vx, Lo: 3, Hi: 9}}, pb.Compare(tx, pb.Gt, k(5)), pb.Unsat},
+		{"later-bound-first", []pb.Bound{{Var: vx, Lo: 3, Hi: 9}, x}, pb.Compare(tx, pb.Gt, k(5)), pb.Unsat},
+		{"disjoint", []pb.Bound{x, {Var: vx, Lo: 7, Hi: 9}}, pb.True, pb.Unsat},
+		{"top-of-int64", []pb.Bound{{Var: vx, Lo: math.MaxInt64 - 1, Hi: math.MaxInt64}},
+			pb.Cmp{Op: pb.Gt, T: tx.Add(k(-math.MaxInt64))}, pb.Unsat},
+		{"top-of-int64-sat", []pb.Bound{{Var: vx, Lo: math.MaxInt64 - 1, Hi: math.MaxInt64}},
+			pb.Cmp{Op: pb.Eq, T: tx.Add(k(-math.MaxInt64))}, pb.Sat},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := pb.Problem{Bounds: tc.bounds, F: tc.f}
+			a, err := pb.BruteForce{}.Solve(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Result != tc.want {
+				t.Fatalf("got %v %v, want %v", a.Result, a.Model, tc.want)
+			}
+			if a.Result != pb.Sat {
+				return
+			}
+			for _, b := range tc.bounds {
+				if m := a.Model[b.Var]; m < b.Lo || m > b.Hi {
+					t.Errorf("model %v outside bound %+v", a.Model, b)
+				}
+			}
+			if !pb.Eval(tc.f, func(v pb.Var) int64 { return a.Model[v] }) {
+				t.Errorf("model %v does not satisfy the formula", a.Model)
+			}
+		})
 	}
 }
 

@@ -43,6 +43,3 @@ func Read(name string) ([]byte, error) {
 	}
 	return b, nil
 }
-
-// FS returns the bundled specifications as a file system.
-func FS() fs.FS { return files }

@@ -199,6 +199,9 @@ func TestFamilies(t *testing.T) {
 			if len(sys.Groups) > 20 {
 				rounds = 3 // each round evaluates every guard for every group
 			}
+			// seen[i][k]: some group was (k = 1) or was not (k = 0) let
+			// take transition i, with a process in its source state.
+			seen := make([][2]bool, len(sys.Transitions))
 			for range rounds {
 				conf := randomConf(r, sys)
 				val := sys.Valuation(conf)
@@ -211,11 +214,42 @@ func TestFamilies(t *testing.T) {
 							t.Fatalf("%s, group %s, configuration %v: guard says %v, rule says %v",
 								sys.TransitionName(tr), sys.Groups[g].Name, conf, got, want)
 						}
+						if conf[g][tr.From] >= 1 {
+							k := 0
+							if got {
+								k = 1
+							}
+							seen[i][k] = true
+						}
 					}
+				}
+			}
+			// The sample must not be trivial: every transition is taken
+			// somewhere, and every guarded one is also refused somewhere
+			// (with one process these families' guards always hold; with
+			// many groups there are too few rounds to ask for this).
+			if rounds < 300 {
+				return
+			}
+			for i, sn := range seen {
+				tr := &sys.Transitions[i]
+				if !sn[1] || !sn[0] && guarded(sys, tr) && sys.N() > 1 {
+					t.Errorf("%s: sample too narrow: seen enabled %v, seen disabled %v", sys.TransitionName(tr), sn[1], sn[0])
 				}
 			}
 		})
 	}
+}
+
+// guarded reports whether some group may take tr only under a guard other
+// than true (or not at all).
+func guarded(sys *gsst.System, tr *gsst.Transition) bool {
+	for g := range sys.Groups {
+		if b := tr.BlockOf(g); b == nil || b.Guard != presburger.True {
+			return true
+		}
+	}
+	return false
 }
 
 // randomConf spreads each group over the states, favouring few states so

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dalzilio/rudd"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -35,6 +37,10 @@ func Explore(ctx context.Context, m *counterabs.Model, opts ...Option) (*explore
 // an exhausted node table returns an error and no verdict.
 func (e *Engine) Check(ctx context.Context) (*explore.Report, error) {
 	t0 := time.Now()
+	props, err := e.properties()
+	if err != nil {
+		return nil, err
+	}
 	rep := &explore.Report{
 		System: e.model.System.Name,
 		Engine: EngineName,
@@ -59,10 +65,7 @@ func (e *Engine) Check(ctx context.Context) (*explore.Report, error) {
 		}
 	}
 	rep.Properties = []explore.PropertyResult{}
-	for _, p := range e.model.System.Properties {
-		if e.cfg.only != nil && !e.cfg.only[p.Name] {
-			continue
-		}
+	for _, p := range props {
 		res, err := e.Property(ctx, p.Formula)
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
@@ -81,6 +84,24 @@ func (e *Engine) Check(ctx context.Context) (*explore.Report, error) {
 	rep.Stats.BDDPeakNodes = int64(e.stats.PeakNodes)
 	rep.Stats.PeakBytes = int64(e.stats.PeakHeapBytes)
 	return rep, e.check()
+}
+
+// properties returns the properties Check decides: those WithProperties
+// names, in its order, or else all of the system's.
+func (e *Engine) properties() ([]gsst.Property, error) {
+	all := e.model.System.Properties
+	if e.cfg.only == nil {
+		return all, nil
+	}
+	out := make([]gsst.Property, 0, len(e.cfg.only))
+	for _, name := range e.cfg.only {
+		i := slices.IndexFunc(all, func(p gsst.Property) bool { return p.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("symbolic: no property named %q", name)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
 }
 
 // Property decides f at the initial state and builds its trace.
@@ -108,8 +129,7 @@ func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore
 	// explicit engine does: !EF p fails exactly when AG !p fails.
 	if nf, ok := f.(ctl.Not); ok {
 		if u, ok := nf.X.(ctl.Unary); ok && u.Op >= ctl.EX && u.Op <= ctl.AG {
-			dual := [...]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
-			return e.trace(ctx, ctl.Unary{Op: dual[u.Op], X: ctl.Not{X: u.X}}, holds)
+			return e.trace(ctx, ctl.Unary{Op: u.Op.Dual(), X: ctl.Not{X: u.X}}, holds)
 		}
 		return nil, nil
 	}
@@ -119,7 +139,7 @@ func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore
 	kind := explore.Witness
 	switch f := f.(type) {
 	case ctl.Unary:
-		if f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG {
+		if f.Op.Existential() {
 			if !holds {
 				return nil, nil
 			}
@@ -128,8 +148,10 @@ func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore
 		} else {
 			kind = explore.Counterexample
 		}
-		x, err := e.Sat(ctx, f.X)
-		if err != nil {
+		// Plain assignments below, not :=, so the errors of path and
+		// lassoIn reach the check after the switch.
+		var x rudd.Node
+		if x, err = e.Sat(ctx, f.X); err != nil {
 			return nil, err
 		}
 		switch f.Op {
@@ -150,12 +172,11 @@ func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore
 		if f.All == holds {
 			return nil, nil
 		}
-		l, err := e.Sat(ctx, f.L)
-		if err != nil {
+		var l, r, badPath rudd.Node
+		if l, err = e.Sat(ctx, f.L); err != nil {
 			return nil, err
 		}
-		r, err := e.Sat(ctx, f.R)
-		if err != nil {
+		if r, err = e.Sat(ctx, f.R); err != nil {
 			return nil, err
 		}
 		if !f.All {
@@ -165,8 +186,7 @@ func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore
 		kind = explore.Counterexample
 		nr := e.not(r)
 		bad := e.b.And(e.not(l), nr)
-		badPath, err := e.eu(ctx, nr, bad)
-		if err != nil {
+		if badPath, err = e.eu(ctx, nr, bad); err != nil {
 			return nil, err
 		}
 		if e.contains(badPath, e.model.Init) {
@@ -211,11 +231,11 @@ func enabled(t counterabs.Transition, x []int) bool {
 	return x[t.From] >= 1 && presburger.Eval(t.Guard, valuation(x))
 }
 
-// Successors returns the explicit successors of the counter vector x in
+// successors returns the explicit successors of the counter vector x in
 // m: one per enabled transition, or the stutter self-loop when none is
-// enabled. It is the reference semantics the BDD encoding is tested
-// against.
-func Successors(m *counterabs.Model, x []int) []step {
+// enabled. Traces are built from these explicit steps, so every step of
+// a trace is a move of the model whatever the BDDs say.
+func successors(m *counterabs.Model, x []int) []step {
 	var out []step
 	for k, t := range m.Transitions {
 		if !enabled(t, x) {
@@ -234,7 +254,7 @@ func Successors(m *counterabs.Model, x []int) []step {
 
 // stepInto returns [init, s] for a successor s of init in x, or nil.
 func (e *Engine) stepInto(x rudd.Node) [][]int {
-	for _, s := range Successors(e.model, e.model.Init) {
+	for _, s := range successors(e.model, e.model.Init) {
 		if e.contains(x, s.to) {
 			return [][]int{e.model.Init, s.to}
 		}
@@ -341,7 +361,7 @@ func (e *Engine) lassoIn(ctx context.Context, x rudd.Node) ([][]int, int, error)
 	for {
 		// Successors of s inside z; a deadlock's stutter is a loop at once.
 		var succ []rudd.Node
-		for _, st := range Successors(e.model, s) {
+		for _, st := range successors(e.model, s) {
 			if st.trans < 0 {
 				return prefix, len(prefix) - 1, nil
 			}

@@ -9,10 +9,10 @@ import (
 )
 
 // Sat returns the states of the space satisfying f. The space is the set
-// of reachable states when they were computed (WithReachable), else every
-// counter vector summing to N; either way the verdict at the initial state
-// is the same, since a path from the initial state stays in the reachable
-// states.
+// of reachable states when they were computed (WithReachable), else the
+// box of the encoding or the vectors summing to N (WithSumSpace); either
+// way the verdict at the initial state is the same, since a path from the
+// initial state stays in the reachable states.
 func (e *Engine) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 	n, err := e.sat(ctx, f)
 	if err != nil {

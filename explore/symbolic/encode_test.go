@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/dalzilio/rudd"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -94,6 +96,60 @@ func TestCancelled(t *testing.T) {
 		rep, _, err := Explore(ctx, grw(5, 10), WithReachable(reach))
 		if !errors.Is(err, context.Canceled) || rep != nil {
 			t.Fatalf("reach=%v: report %v, error %v", reach, rep, err)
+		}
+	}
+}
+
+// countdownCtx is a context whose Err reports cancellation from its
+// left+1-th call on, so a test can stop a run at every poll point in turn.
+type countdownCtx struct {
+	context.Context
+	left, calls int
+}
+
+func (c *countdownCtx) Err() error {
+	c.calls++
+	if c.left <= 0 {
+		return context.Canceled
+	}
+	c.left--
+	return nil
+}
+
+// TestCancelledAtEveryPoll stops a run at each of its poll points in turn,
+// trace construction included (shortest paths, lassos, A[U]): every stop
+// must come back as the context's error with no report.
+func TestCancelledAtEveryPoll(t *testing.T) {
+	mod := grw(4, 3)
+	// Break mutual exclusion so AG fails with a path counterexample.
+	mod.Transitions[2].Guard = presburger.Compare(v(2), presburger.Ge, k(1))
+	atom := func(i int, op presburger.Op, c int64) ctl.Formula {
+		return ctl.Atom{P: presburger.Compare(v(i), op, k(c))}
+	}
+	mod.System.Properties = append(mod.System.Properties,
+		gsst.Property{Name: "eg", Formula: ctl.Unary{Op: ctl.EG, X: atom(3, presburger.Le, 1)}},
+		gsst.Property{Name: "eu", Formula: ctl.Until{L: atom(0, presburger.Ge, 1), R: atom(3, presburger.Ge, 2)}},
+		gsst.Property{Name: "au", Formula: ctl.Until{All: true, L: atom(0, presburger.Ge, 0), R: atom(3, presburger.Ge, 3)}})
+	for _, reach := range []bool{true, false} {
+		full := &countdownCtx{Context: context.Background(), left: 1 << 30}
+		rep, _, err := Explore(full, mod, WithReachable(reach))
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces := 0
+		for _, p := range rep.Properties {
+			if p.Trace != nil {
+				traces++
+			}
+		}
+		if traces != len(rep.Properties) {
+			t.Fatalf("reach=%v: %d traces for %d properties; the test wants every property to build one", reach, traces, len(rep.Properties))
+		}
+		for stop := 0; stop < full.calls; stop++ {
+			rep, _, err := Explore(&countdownCtx{Context: context.Background(), left: stop}, mod, WithReachable(reach))
+			if !errors.Is(err, context.Canceled) || rep != nil {
+				t.Fatalf("reach=%v, cancelled at poll %d of %d: report %v, error %v", reach, stop, full.calls, rep != nil, err)
+			}
 		}
 	}
 }

@@ -62,7 +62,7 @@ type config struct {
 	traces    bool
 	sumSpace  bool
 	affinity  bool
-	only      map[string]bool
+	only      []string // nil: every property
 	maxBytes  int64
 }
 
@@ -77,10 +77,10 @@ func WithStrategy(s Strategy) Option { return func(c *config) { c.strategy = s }
 
 // WithReachable chooses whether reachable states are computed first and
 // every fixpoint is restricted to them (default true). Without them, CTL
-// is evaluated over all counter vectors summing to N, which decides
-// properties at the initial state just as well (the initial state's
-// future only visits reachable states) and is the cheaper way for AG
-// invariants, decided backwards.
+// is evaluated over the space WithSumSpace chooses (by default every
+// vector of the binary encoding), which decides properties at the initial
+// state just as well (the initial state's future only visits reachable
+// states) and is the cheaper way for AG invariants, decided backwards.
 func WithReachable(on bool) Option { return func(c *config) { c.reachable = on } }
 
 // WithSumSpace chooses the space fixpoints run in before (or without)
@@ -97,17 +97,14 @@ func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
 // by affinityOrder (true, the default) or in their natural order.
 func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 
-// WithProperties restricts Check to the named properties (all when none
-// are named).
+// WithProperties restricts Check to the named properties, in the given
+// order, as explore.Properties does (all properties when none are named).
+// A name the system does not define makes Check fail.
 func WithProperties(names ...string) Option {
 	return func(c *config) {
-		if len(names) == 0 {
-			c.only = nil
-			return
-		}
-		c.only = map[string]bool{}
-		for _, n := range names {
-			c.only[n] = true
+		c.only = nil
+		if len(names) > 0 {
+			c.only = append([]string(nil), names...)
 		}
 	}
 }
@@ -145,10 +142,10 @@ type Engine struct {
 	rels  []relation
 	dead  rudd.Node // states of space with no enabled transition
 
-	reach      rudd.Node // nil until computed
-	reachIters int
+	reach rudd.Node // nil until computed
 
-	// levelOf maps a BDD level to its counter, bit and copy.
+	// levelCounter, levelBit and levelNext map a BDD level to its
+	// counter, bit and copy (next state or current).
 	levelCounter, levelBit []int
 	levelNext              []bool
 
@@ -190,9 +187,6 @@ func New(m *counterabs.Model, opts ...Option) (*Engine, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.order == Auto && m != nil {
-		cfg.order = autoOrder(m)
-	}
 	if m == nil || m.System == nil {
 		return nil, errors.New("symbolic: nil model")
 	}
@@ -212,6 +206,9 @@ func New(m *counterabs.Model, opts ...Option) (*Engine, error) {
 	}
 	if sum != m.N {
 		return nil, fmt.Errorf("symbolic: initial counters sum to %d, want N = %d", sum, m.N)
+	}
+	if cfg.order == Auto {
+		cfg.order = autoOrder(m)
 	}
 	e := &Engine{model: m, cfg: cfg, start: time.Now()}
 	var perm []int
@@ -631,7 +628,7 @@ func (e *Engine) Reachable(ctx context.Context) (rudd.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.reach, e.reachIters = r, it
+	e.reach = r
 	e.space = r
 	e.updateDead()
 	e.stats.ReachIters = it

@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
@@ -47,6 +48,7 @@ func TestAgainstExplicitRandom(t *testing.T) {
 	if testing.Short() {
 		models = 40
 	}
+	var holds, traces, nontrivial int
 	for i := 0; i < models; i++ {
 		mod := randomModel(r)
 		for j := 0; j < 5; j++ {
@@ -63,10 +65,21 @@ func TestAgainstExplicitRandom(t *testing.T) {
 		}
 		compareReports(t, "random model", bdd, exp)
 		for _, p := range bdd.Properties {
+			if p.Holds {
+				holds++
+			}
 			if p.Trace != nil {
+				traces++
 				checkPath(t, mod, p.Trace)
 			}
 		}
+		if bdd.ReachableStates.Int64() > 1 {
+			nontrivial++
+		}
+	}
+	t.Logf("%d models (%d with more than one reachable state): %d of %d verdicts hold, %d traces", models, nontrivial, holds, 5*models, traces)
+	if nontrivial < models/2 || holds < models || 5*models-holds < models || traces < models {
+		t.Errorf("the random sample exercises too little")
 	}
 }
 
@@ -145,5 +158,43 @@ func TestAgainstExplicitSpecs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSelectedProperties: WithProperties picks and orders properties as
+// explore.Properties does, and an unknown name is an error in both.
+func TestSelectedProperties(t *testing.T) {
+	mod := grw(4, 3)
+	atom := ctl.Atom{P: presburger.Compare(v(0), presburger.Ge, k(1))}
+	mod.System.Properties = append(mod.System.Properties,
+		gsst.Property{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: atom}},
+		gsst.Property{Name: "ag", Formula: ctl.Unary{Op: ctl.AG, X: atom}})
+	names := []string{"ag", "mutex"}
+	exp, err := explore.CheckAbstract(context.Background(), mod, explore.Properties(names...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdd, _, err := Explore(context.Background(), mod, WithProperties(names...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bdd.Properties) != len(names) {
+		t.Fatalf("%d results for %d names", len(bdd.Properties), len(names))
+	}
+	for i, p := range bdd.Properties {
+		if p.Name != names[i] {
+			t.Errorf("result %d is %s, want %s", i, p.Name, names[i])
+		}
+	}
+	compareReports(t, "selected", bdd, exp)
+	if _, _, err := Explore(context.Background(), mod, WithProperties("mutex", "nope")); err == nil {
+		t.Error("unknown property name accepted")
+	}
+	all, _, err := Explore(context.Background(), mod, WithProperties())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Properties) != len(mod.System.Properties) {
+		t.Errorf("WithProperties(): %d results, want all %d", len(all.Properties), len(mod.System.Properties))
 	}
 }

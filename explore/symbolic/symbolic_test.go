@@ -100,7 +100,7 @@ func checkPath(t *testing.T, m *counterabs.Model, tr *explore.Trace) {
 	}
 }
 
-// referenceSuccessors is written independently of Successors.
+// referenceSuccessors is written independently of successors.
 func referenceSuccessors(m *counterabs.Model, x []int) [][]int {
 	var out [][]int
 	for _, t := range m.Transitions {
@@ -128,6 +128,8 @@ func TestRandomAgainstNaive(t *testing.T) {
 	if testing.Short() {
 		models = 60
 	}
+	// What the sample exercised, so an all-trivial sample fails.
+	var holds, fails, traces, lassos, deadModels int
 	for i := 0; i < models; i++ {
 		mod := randomModel(r)
 		var props []gsst.Property
@@ -150,6 +152,9 @@ func TestRandomAgainstNaive(t *testing.T) {
 		nv := newNaive(mod, reachFirst)
 		if reachFirst {
 			reach, dead := nv.counts()
+			if dead > 0 {
+				deadModels++
+			}
 			if rep.ReachableStates.Int64() != int64(reach) || rep.Deadlocks.Int64() != int64(dead) {
 				t.Fatalf("model %d: reachable %v deadlocks %v, naive %d %d", i, rep.ReachableStates, rep.Deadlocks, reach, dead)
 			}
@@ -166,13 +171,26 @@ func TestRandomAgainstNaive(t *testing.T) {
 			if want := nv.holds(p.Formula); got.Holds != want {
 				t.Fatalf("model %d (%+v) property %s: bdd %v, naive %v", i, mod, ctl.Format(p.Formula, vname), got.Holds, want)
 			}
+			if got.Holds {
+				holds++
+			} else {
+				fails++
+			}
 			if got.Trace != nil {
+				traces++
+				if got.Trace.Loop >= 0 {
+					lassos++
+				}
 				checkPath(t, mod, got.Trace)
 				checkExplains(t, nv, p.Formula, got, dist)
 			} else if wantsTrace(p.Formula, got.Holds) {
 				t.Fatalf("model %d property %s: no trace", i, ctl.Format(p.Formula, vname))
 			}
 		}
+	}
+	t.Logf("%d models (%d with deadlocks): %d verdicts hold, %d fail; %d traces, %d lassos", models, deadModels, holds, fails, traces, lassos)
+	if holds < models || fails < models || traces < models || lassos < models/10 || deadModels == 0 {
+		t.Errorf("the random sample exercises too little")
 	}
 }
 

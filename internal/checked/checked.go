@@ -2,8 +2,9 @@ package checked
 
 import "math/bits"
 
-// Limit is the largest magnitude Mul returns: keeping products at most
-// 2^62 leaves room to add two of them without overflow.
+// Limit is the largest magnitude Mul returns. A value within it can be
+// negated safely; the sum of two such values still overflows when both
+// are +2^62, so sums go through Add.
 const Limit = 1 << 62
 
 // Add returns a+b, or false when the sum does not fit in int64.

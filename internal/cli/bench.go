@@ -163,6 +163,8 @@ type table4Result struct {
 	Correct   bool
 	Err       error
 	NuSMV     string // NuSMV columns, or why they are missing
+
+	model *counterabs.Model // the row's counter model, kept for the NuSMV run
 }
 
 // engineOptions are the BDD settings of a row: the defaults (the variable
@@ -203,8 +205,9 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 		if nusmvBin == "" {
 			res.NuSMV = "unavailable (set NUSMV)"
 		} else if res.Err == nil {
-			res.NuSMV = runNuSMV(ctx, nusmvBin, r, o)
+			res.NuSMV = runNuSMV(ctx, nusmvBin, r, res.model, o.nusmvTO)
 		}
+		res.model = nil // the next rows need the memory more
 		results = append(results, res)
 	}
 	writeTable4(stdout, results, o.asrBound, nusmvBin != "")
@@ -300,6 +303,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 		return res
 	}
 	t3 := time.Now()
+	res.model = m
 	opts := append(engineOptions(r), symbolic.WithMaxMemory(mem))
 	c0 := cpuTime()
 	rep, st, err := symbolic.Explore(ctx, m, opts...)
@@ -324,8 +328,8 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 }
 
 // judge checks the verdicts against the expected ones: every property of
-// both families holds (GR&W's mutex; ASR's all_used when n >= r, and each
-// mutexj).
+// both families holds (GR&W's mutex; ASR's all_used, which needs n >= r,
+// true of every row, and each mutexj).
 func judge(r table4Row, rep *explore.Report) (string, bool) {
 	ok := len(rep.Properties) > 0
 	holds, fails := 0, []string{}
@@ -344,21 +348,9 @@ func judge(r table4Row, rep *explore.Report) (string, bool) {
 	return s, ok
 }
 
-// runNuSMV runs the NuSMV binary bin on the reduced model of row r.
-func runNuSMV(ctx context.Context, bin string, r table4Row, o *table4Opts) string {
-	src, err := rowSource(r, o.asrBound)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	sys, err := gsst.Parse(r.ID+".yaml", src)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	solver := z3.New()
-	m, err := counterabs.Build(ctx, sys, solver, solver)
-	if err != nil {
-		return "error: " + err.Error()
-	}
+// runNuSMV runs the NuSMV binary bin, under timeout, on the reduced model
+// m of row r (the counter model the row has built and checked).
+func runNuSMV(ctx context.Context, bin string, r table4Row, m *counterabs.Model, timeout time.Duration) string {
 	text, err := nusmv.Reduced(m)
 	if err != nil {
 		return "error: " + err.Error()
@@ -376,7 +368,7 @@ func runNuSMV(ctx context.Context, bin string, r table4Row, o *table4Opts) strin
 	if !r.Reach {
 		args = []string{"-df", file}
 	}
-	cctx, cancel := context.WithTimeout(ctx, o.nusmvTO)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	c := exec.CommandContext(cctx, bin, args...)
 	var out bytes.Buffer
@@ -385,7 +377,7 @@ func runNuSMV(ctx context.Context, bin string, r table4Row, o *table4Opts) strin
 	err = c.Run()
 	el := time.Since(t0)
 	if cctx.Err() != nil {
-		return fmt.Sprintf("timeout after %v", o.nusmvTO)
+		return fmt.Sprintf("timeout after %v", timeout)
 	}
 	rss := ""
 	if c.ProcessState != nil {

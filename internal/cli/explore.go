@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -120,8 +119,8 @@ func engineNames() string {
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if o.output != "text" && o.output != "json" {
-		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text or json)", o.output))
+	if err := checkOutputFormat(o.output); err != nil {
+		return err
 	}
 	mem, err := parseSize(o.maxMemory)
 	if err != nil {
@@ -130,8 +129,8 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.maxStates < 0 {
 		return withCode(ExitBadInput, fmt.Errorf("--max-states must not be negative"))
 	}
-	if o.timeout < 0 {
-		return withCode(ExitBadInput, fmt.Errorf("--timeout must not be negative"))
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
 	}
 	if _, ok := abstractEngines[o.engine]; !ok && o.engine != "auto" {
 		return withCode(ExitBadInput, fmt.Errorf("unknown engine %q (want %s or auto)", o.engine, engineNames()))
@@ -145,9 +144,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.concrete && o.force {
 		return withCode(ExitBadInput, errors.New("--force applies to the counter abstraction; the unreduced system (--concrete) needs no certification"))
 	}
-	sys, err := gsst.Load(o.file)
+	sys, err := loadSystem(o.file)
 	if err != nil {
-		return withCode(ExitBadInput, err)
+		return err
 	}
 	lim := exploreLimits{MaxStates: o.maxStates, MaxMemory: mem}
 	order, err := symbolic.ParseOrder(o.bddOrder)
@@ -163,22 +162,14 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		}
 		// Each property once, in the order first named: -p a -p a must
 		// not report a twice.
-		lim.Properties = nil
 		for _, name := range o.properties {
 			if !slices.Contains(lim.Properties, name) {
 				lim.Properties = append(lim.Properties, name)
 			}
 		}
 	}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
 	prog := newProgress(stderr)
 	lim.Progress = prog.show
 
@@ -211,11 +202,8 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return exploreError(ctx, err, o)
 	}
 	if o.output == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep); err != nil {
-			return withCode(ExitUnknown, err)
+		if err := writeJSON(stdout, rep); err != nil {
+			return err
 		}
 	} else {
 		writeReport(stdout, sys, rep)

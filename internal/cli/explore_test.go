@@ -9,7 +9,10 @@ import (
 	"testing"
 )
 
-const rwYAML = `name: readers-writers
+// rwSystem is readers/writers (Fig. 1(b) of the paper) with one reader
+// and two writers, without properties: each test adds its own, so that
+// expected output does not follow edits of the bundled specs.
+const rwSystem = `name: readers-writers
 states: [N, T, C]
 groups:
   reader: 1
@@ -23,7 +26,9 @@ transitions:
       reader: "#C = 0 & #T[writer] = 0"
       writer: "#C = 0"
   - {from: C, to: N}
-properties:
+`
+
+const rwYAML = rwSystem + `properties:
   mutex: "AG #C <= 1"
   reachable: "EF #C = 1"
   no-deadlock: "AG EX true"
@@ -111,8 +116,11 @@ func TestExploreCommand(t *testing.T) {
 					t.Errorf("report %+v", r)
 				}
 				want := map[string]bool{"mutex": true, "reachable": true, "no-deadlock": true, "never-C": false, "all-leave-N": false}
+				if len(r.Properties) != len(want) {
+					t.Fatalf("%d properties reported, want %d: %+v", len(r.Properties), len(want), r.Properties)
+				}
 				for _, p := range r.Properties {
-					if p.Holds != want[p.Name] {
+					if h, ok := want[p.Name]; !ok || p.Holds != h {
 						t.Errorf("%s: holds %v", p.Name, p.Holds)
 					}
 					switch p.Name {

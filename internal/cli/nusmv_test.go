@@ -7,21 +7,7 @@ import (
 	"testing"
 )
 
-const rwSpec = `name: readers-writers
-states: [N, T, C]
-groups:
-  reader: 1
-  writer: 2
-init: N
-transitions:
-  - {from: N, to: T}
-  - from: T
-    to: C
-    guard:
-      reader: "#C = 0 & #T[writer] = 0"
-      writer: "#C = 0"
-  - {from: C, to: N}
-properties:
+const rwSpec = rwSystem + `properties:
   mutex: "AG #C <= 1"
   no-deadlock: "AG EX true"
   T: "AG (#T > 0 -> EF #C > 0)"
@@ -30,12 +16,7 @@ properties:
 
 func TestNusmvCmd(t *testing.T) {
 	dir := t.TempDir()
-	// Readers and writers with properties of our own, so that the
-	// expected text does not follow edits of the bundled specs.
-	rw := filepath.Join(dir, "rw.yaml")
-	if err := os.WriteFile(rw, []byte(rwSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	rw := writeExploreFile(t, "rw.yaml", rwSpec)
 	broken := "../../specs/readers-writers-broken.yaml"
 	outFile := filepath.Join(dir, "rw.smv")
 	tests := []struct {

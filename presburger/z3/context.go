@@ -518,7 +518,11 @@ func (z *zctx) back(a C.Z3_ast) (presburger.Formula, error) {
 			var out []presburger.Formula
 			for i := range ts {
 				for j := i + 1; j < n; j++ {
-					out = append(out, presburger.Compare(ts[i], presburger.Ne, ts[j]))
+					f, err := compareTerms(ts[i], presburger.Ne, ts[j])
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, f)
 				}
 			}
 			return presburger.Conj(out...), nil
@@ -530,7 +534,11 @@ func (z *zctx) back(a C.Z3_ast) (presburger.Formula, error) {
 		// Chained comparisons (a <= b <= c) relate neighbours.
 		var out []presburger.Formula
 		for i := 0; i+1 < n; i++ {
-			out = append(out, presburger.Compare(ts[i], op, ts[i+1]))
+			f, err := compareTerms(ts[i], op, ts[i+1])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
 		}
 		return presburger.Conj(out...), nil
 	}
@@ -563,7 +571,7 @@ func (z *zctx) backTerm(a C.Z3_ast) (presburger.Term, error) {
 	switch C.Z3_get_ast_kind(c, a) {
 	case C.Z3_NUMERAL_AST:
 		var k C.int64_t
-		if !C.Z3_get_numeral_int64(c, a, &k) {
+		if !bool(C.Z3_get_numeral_int64(c, a, &k)) || !inLimit(int64(k)) {
 			return presburger.Term{}, fmt.Errorf("z3: numeral %s out of range", z.str(a))
 		}
 		if C.Z3_get_sort_kind(c, C.Z3_get_sort(c, a)) != C.Z3_INT_SORT {
@@ -643,15 +651,14 @@ func (z *zctx) backTerm(a C.Z3_ast) (presburger.Term, error) {
 
 var errOverflow = errors.New("z3: integer overflow in eliminated formula")
 
-func absInt(a int64) int64 {
-	if a < 0 {
-		return -a
-	}
-	return a
-}
+// inLimit reports whether x is within checked.Limit in magnitude. Every
+// constant and coefficient read back from Z3 is kept so: negating such a
+// value cannot overflow, and the checked operations below catch the rest.
+func inLimit(x int64) bool { return -checked.Limit <= x && x <= checked.Limit }
 
-// addTerms and scaleTerm are Term.Add and Term.Scale with overflow checks
-// (values are kept below 2^62 in magnitude).
+// addTerms and scaleTerm are Term.Add and Term.Scale with overflow checks:
+// they fail when a coefficient or the constant of the result is beyond
+// checked.Limit in magnitude.
 func addTerms(t, u presburger.Term) (presburger.Term, error) {
 	if _, ok := checked.Add(t.Const, u.Const); !ok {
 		return presburger.Term{}, errOverflow
@@ -666,11 +673,11 @@ func addTerms(t, u presburger.Term) (presburger.Term, error) {
 		}
 	}
 	s := t.Add(u)
-	if absInt(s.Const) > checked.Limit {
+	if !inLimit(s.Const) {
 		return presburger.Term{}, errOverflow
 	}
 	for _, m := range s.Monos {
-		if absInt(m.Coef) > checked.Limit {
+		if !inLimit(m.Coef) {
 			return presburger.Term{}, errOverflow
 		}
 	}
@@ -687,4 +694,18 @@ func scaleTerm(t presburger.Term, k int64) (presburger.Term, error) {
 		}
 	}
 	return t.Scale(k), nil
+}
+
+// compareTerms is presburger.Compare with the subtraction l - r checked:
+// two values within the limit may still differ by 2^63, which would wrap.
+func compareTerms(l presburger.Term, op presburger.Op, r presburger.Term) (presburger.Formula, error) {
+	neg, err := scaleTerm(r, -1)
+	if err != nil {
+		return nil, err
+	}
+	d, err := addTerms(l, neg)
+	if err != nil {
+		return nil, err
+	}
+	return presburger.Compare(d, op, presburger.Term{}), nil
 }

@@ -1,6 +1,11 @@
 package z3
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+
+	"github.com/vsym/vsym/presburger"
+)
 
 // BenchmarkContext measures the fixed cost of one Z3 context (creation,
 // error handler, deletion), paid by every Solve and Project call.
@@ -34,5 +39,43 @@ func TestErrorHandler(t *testing.T) {
 	z.num(3)
 	if err := z.fail(); err != nil {
 		t.Errorf("fresh context has error %v", err)
+	}
+}
+
+// TestBackTranslation feeds the back translation SMT-LIB text directly:
+// ordinary atoms come back as the same comparison, and values whose
+// arithmetic would leave int64 are errors, never a wrapped formula.
+func TestBackTranslation(t *testing.T) {
+	name := func(v presburger.Var) string { return fmt.Sprintf("x%d", v) }
+	for _, tc := range []struct {
+		name, smt string
+		want      string // "" for an error
+	}{
+		{"linear", "(assert (<= (+ x0 (* 3 x1)) 7))", "x0 + 3*x1 <= 7"},
+		{"sub", "(assert (> (- x0 x1 2) (- 5)))", "x0 - x1 > -3"},
+		{"chain", "(assert (< 0 x0 x1))", "-x0 < 0 & x0 - x1 < 0"},
+		{"distinct", "(assert (distinct x0 x1 1))", "x0 - x1 != 0 & x0 != 1 & x1 != 1"},
+		{"bool ite", "(assert (ite (= x0 0) (>= x1 1) (<= x1 0)))", "x0 = 0 & x1 >= 1 | x0 != 0 & x1 <= 0"},
+		// 2^62 + 2^62 is 2^63: the difference of the two sides wraps.
+		{"difference overflows", "(assert (>= (+ x0 4611686018427387904) (- 4611686018427387904)))", ""},
+		{"numeral above the limit", "(assert (<= x0 4611686018427387905))", ""},
+		{"numeral beyond int64", "(assert (<= x0 9223372036854775808))", ""},
+		{"product overflows", "(assert (<= (* 4611686018427387904 2 x0) 1))", ""},
+		{"nonlinear", "(assert (<= (* x0 x1) 1))", ""},
+		{"mod", "(assert (= (mod x0 2) 0))", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := readBack(tc.smt, 2)
+			switch {
+			case tc.want == "" && err == nil:
+				t.Fatalf("got %s, want an error", presburger.Format(f, name))
+			case tc.want != "" && err != nil:
+				t.Fatalf("error %v, want %s", err, tc.want)
+			case tc.want != "":
+				if got := presburger.Format(f, name); got != tc.want {
+					t.Errorf("got %s, want %s", got, tc.want)
+				}
+			}
+		})
 	}
 }

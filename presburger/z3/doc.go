@@ -18,7 +18,9 @@
 // conjuncts implied by the rest, and translates the result back into a
 // presburger.Formula. Integer results that need divisibility (x is even)
 // have no quantifier-free linear form; they are reported as errors naming
-// the Z3 construct (mod, div), never approximated.
+// the Z3 construct (mod, div), never approximated. So is a result with a
+// constant or coefficient beyond 2^62 in magnitude: the translation back
+// checks every operation for overflow rather than let a value wrap.
 //
 // Unknown is a first-class answer. A Timeout option bounds each call, a
 // context deadline shortens it, and cancelling the context interrupts Z3

@@ -88,9 +88,9 @@ func (s *Solver) budget(ctx context.Context) (time.Duration, error) {
 // arithmetic and, on our queries, faster than the QF_LIA tactic solver
 // because it skips preprocessing; measured 7 ms against 16 ms on
 // BenchmarkSolve). A quantified problem it gives up on is retried with
-// Z3's default solver. A Sat model
-// of a quantifier-free problem is checked with presburger.Eval before it
-// is returned, so a back-end bug shows up as an error, not a wrong model.
+// Z3's default solver. A Sat model is checked with presburger.Eval before
+// it is returned whenever that is cheap (always for a quantifier-free
+// problem), so a back-end bug shows up as an error, not a wrong model.
 func (s *Solver) Solve(ctx context.Context, p presburger.Problem) (presburger.Answer, error) {
 	if err := p.CheckBounds(); err != nil {
 		return presburger.Answer{}, err
@@ -237,12 +237,15 @@ func evalCost(f presburger.Formula) int64 {
 	case presburger.Exists:
 		n := evalCost(f.Body)
 		for _, b := range f.Vars {
-			if n > maxEvalCost || b.Hi-b.Lo >= maxEvalCost {
+			if b.Hi < b.Lo {
+				continue // an empty range: Eval tries nothing
+			}
+			// Hi - Lo in uint64, where it cannot overflow.
+			w := uint64(b.Hi) - uint64(b.Lo)
+			if n > maxEvalCost || w >= maxEvalCost {
 				return maxEvalCost + 1
 			}
-			if b.Hi >= b.Lo {
-				n *= b.Hi - b.Lo + 1
-			}
+			n *= int64(w) + 1
 		}
 		return min(n, maxEvalCost+1)
 	}
@@ -321,8 +324,8 @@ func unknownReason(ctx context.Context, reason string) string {
 // Project implements presburger.Projector with Z3's quantifier
 // elimination: the variables of p.Bounds not in keep are bound by an
 // existential quantifier (their ranges inside), the bounds of the keep
-// variables are added as context, and the tactics qe, simplify,
-// propagate-ineqs and ctx-solver-simplify produce a quantifier-free formula that is read back.
+// variables are added as context, the tactics of projectChain produce a
+// quantifier-free formula, and prune drops the conjuncts the others imply.
 // Atoms that the keep bounds alone decide are then folded away, so the
 // result is equivalent to the projection only within those bounds, as
 // the Projector contract allows. A result Z3 can only state with mod,
@@ -358,7 +361,9 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 	var box []presburger.Bound // bounds of the kept variables
 	var ctxAsserts []C.Z3_ast
 	var elim []presburger.Bound
-	for _, b := range p.Bounds {
+	// Bounds are intersected first: as an Exists variable, one bounded
+	// twice would keep only its last range.
+	for _, b := range presburger.Intersect(p.Bounds) {
 		if !kept[b.Var] {
 			elim = append(elim, b)
 			continue
@@ -366,7 +371,7 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 		x := z.declare(b.Var)
 		e[b.Var] = x
 		ctxAsserts = append(ctxAsserts, z.inRange(x, b))
-		box = append(box, b) // FoldBounds intersects repeated bounds
+		box = append(box, b)
 	}
 	phi, err := z.exists(elim, p.F, e)
 	if err != nil {
@@ -431,8 +436,10 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 		for j := C.uint(0); j < C.Z3_goal_size(c, sg); j++ {
 			conj = append(conj, C.Z3_goal_formula(c, sg, j))
 		}
-		if n == 1 && !gaveUp() {
-			conj = z.prune(ctx, conj, ctxAsserts, d-time.Since(start))
+		// left is read once: a budget that ran out between a check and
+		// the call must not turn into no limit at all (d <= 0 is none).
+		if left := d - time.Since(start); n == 1 && ctx.Err() == nil && (d <= 0 || left > 0) {
+			conj = z.prune(ctx, conj, ctxAsserts, left)
 		}
 		var fs []presburger.Formula
 		for _, a := range conj {

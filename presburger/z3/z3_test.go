@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -135,10 +136,12 @@ func TestSolveAgainstBruteForce(t *testing.T) {
 		n      int
 		exists bool
 		dflt   bool // only Z3's default solver (Solve's fallback)
+		repeat bool // bound variable 0 a second time: its ranges intersect
 	}{
-		{"quantifier-free", 1, 400, false, false},
-		{"exists", 2, 250, true, false},
-		{"default-solver", 6, 100, true, true},
+		{"quantifier-free", 1, 400, false, false, false},
+		{"exists", 2, 250, true, false, false},
+		{"default-solver", 6, 100, true, true, false},
+		{"repeated-bound", 7, 150, true, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer z3.SetDefaultOnly(tc.dflt)()
@@ -148,6 +151,10 @@ func TestSolveAgainstBruteForce(t *testing.T) {
 			count := map[pb.Result]int{}
 			for i := 0; i < tc.n; i++ {
 				p := g.problem()
+				if tc.repeat {
+					lo := int64(g.r.Intn(3) - 1)
+					p.Bounds = append(p.Bounds, pb.Bound{Var: 0, Lo: lo, Hi: lo + int64(g.r.Intn(4))})
+				}
 				want, err := pb.BruteForce{}.Solve(ctx, p)
 				if err != nil || want.Result == pb.Unknown {
 					t.Fatalf("brute force: %v %v", want, err)
@@ -242,11 +249,10 @@ func TestProjectAgainstBruteForce(t *testing.T) {
 				// Keep a nonempty proper subset: the interesting case.
 				nkeep := 1 + g.r.Intn(len(p.Bounds)-1)
 				for _, j := range g.r.Perm(len(p.Bounds))[:nkeep] {
-					if b := p.Bounds[j]; true {
-						kept[b.Var] = true
-						keep = append(keep, b.Var)
-						keepBounds = append(keepBounds, b)
-					}
+					b := p.Bounds[j]
+					kept[b.Var] = true
+					keep = append(keep, b.Var)
+					keepBounds = append(keepBounds, b)
 				}
 				f, r, err := s.Project(ctx, p, keep)
 				if err != nil {
@@ -329,6 +335,9 @@ func TestProjectKnown(t *testing.T) {
 			F: pb.Compare(X.Add(Y), pb.Ge, pb.ConstTerm(0))}, []pb.Var{x}, "true"},
 		{"unsat", pb.Problem{Bounds: []pb.Bound{b(x, 0, 5), b(y, 0, 5)},
 			F: pb.Compare(X.Add(Y), pb.Gt, pb.ConstTerm(10))}, []pb.Var{x}, "false"},
+		// y is bounded twice: it lies in 0..3, not just in the last range.
+		{"repeated-bound", pb.Problem{Bounds: []pb.Bound{b(x, 0, 9), b(y, 0, 3), b(y, 0, 9)},
+			F: pb.Compare(X.Add(Y), pb.Eq, pb.ConstTerm(9))}, []pb.Var{x}, "x0 >= 6"},
 		{"chain", pb.Problem{Bounds: []pb.Bound{b(x, 0, 9), b(y, 0, 9), b(w, 0, 9)},
 			F: pb.Conj(pb.Compare(X, pb.Lt, Y), pb.Compare(Y, pb.Lt, W))}, []pb.Var{x, w}, "x0 - x2 <= -2"},
 	} {
@@ -338,20 +347,11 @@ func TestProjectKnown(t *testing.T) {
 				t.Fatalf("Project: %v %v", r, err)
 			}
 			got := pb.Format(f, name)
-			if !contains(strings.Split(tc.want, "|"), got) {
+			if !slices.Contains(strings.Split(tc.want, "|"), got) {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
 	}
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pigeons says that n+1 variables in 1..n are pairwise distinct: unsat,
