@@ -60,7 +60,7 @@ func BenchmarkBuildGRW(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if !m.Certified || m.Transitions[len(m.Transitions)-2].Case != CaseC {
+				if !m.Exact || m.Transitions[len(m.Transitions)-2].Case != CaseC {
 					b.Fatal("unexpected model")
 				}
 			}
@@ -81,7 +81,7 @@ func TestGRW(t *testing.T) {
 	for i, tr := range m.Transitions {
 		for _, a := range c.vectors {
 			if evalVec(tr.Guard, a) != c.some[i][vecKey(a)] {
-				t.Fatalf("%s wrong at %v", sys.TransitionName(tr.Local), a)
+				t.Fatalf("%s wrong at %v", sys.TransitionName(&sys.Transitions[tr.Local]), a)
 			}
 		}
 	}

@@ -2,8 +2,8 @@ package counterabs
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/vsym/vsym/errkind"
 	"strings"
 
 	"github.com/vsym/vsym/detect"
@@ -44,16 +44,12 @@ func MaxClauses(k int) Option {
 // on). The syntactic clean-up (bound merging, subsumption) always runs.
 func Simplify(on bool) Option { return func(c *config) { c.simplify = on } }
 
-// ErrUnknown is matched (errors.Is) by every error that Build returns
-// because a solver or projector answered Unknown (timeout, cancellation,
-// resource limit). No model is returned then.
-var ErrUnknown = errors.New("solver answered unknown")
-
 // UnknownError reports that the construction or the check of g_r for a
-// transition got an Unknown answer.
+// transition got an Unknown answer (errors.Is(err, errkind.Unknown)).
 type UnknownError struct {
-	Transition string // "U -> V"
-	What       string // which step was interrupted
+	Transition string   // "U -> V"
+	Pos        gsst.Pos // of the transition in the spec
+	What       string   // which step was interrupted
 	Reason     string
 }
 
@@ -65,8 +61,8 @@ func (e *UnknownError) Error() string {
 	return msg
 }
 
-// Is makes errors.Is(err, ErrUnknown) hold.
-func (e *UnknownError) Is(target error) bool { return target == ErrUnknown }
+// Is makes errors.Is(err, errkind.Unknown) hold.
+func (e *UnknownError) Is(target error) bool { return target == errkind.Unknown }
 
 // NotCertifiedError reports, for a Build without Force, a transition whose
 // domain is not closed under orbits: Witness.Enabled and Witness.Disabled
@@ -95,6 +91,9 @@ func (e *InternalError) Error() string {
 	return fmt.Sprintf("counterabs: internal error: transition %s: %s", e.Transition, e.Msg)
 }
 
+// Is makes errors.Is(err, errkind.Internal) hold.
+func (e *InternalError) Is(target error) bool { return target == errkind.Internal }
+
 // Build returns the counter abstraction of sys. solver decides the check
 // of every g_r (and the simplifier's queries); proj eliminates group
 // counters for guards outside the paper's fragment and may be nil when no
@@ -102,30 +101,26 @@ func (e *InternalError) Error() string {
 //
 // Without Force, sys must be fully virtually symmetric: Build re-checks
 // every transition and returns a *NotCertifiedError for one that is not.
-// Errors wrapping ErrUnknown mean a solver gave no answer.
+// Errors matching errkind.Unknown mean a solver gave no answer; a
+// malformed system is errkind.Input. A property that reads group counters
+// cannot be checked on this model; it is left out of Model.Properties and
+// reported by PropertyLevel.
 func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj presburger.Projector, opts ...Option) (*Model, error) {
 	cfg := config{maxClauses: 256, simplify: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := validate(sys); err != nil {
+	if err := sys.Check(); err != nil {
 		return nil, err
 	}
 	if solver == nil {
-		return nil, errors.New("counterabs: nil solver")
-	}
-	if ctx == nil {
-		ctx = context.Background()
+		return nil, errkind.Errorf(errkind.Input, "counterabs: nil solver")
 	}
 	b := &builder{ctx: ctx, sys: sys, solver: solver, proj: proj, cfg: cfg, n: sys.N()}
-	m := &Model{System: sys, N: b.n, Init: make([]int, len(sys.States)), Certified: true}
-	for g := range sys.Init {
-		for s, k := range sys.Init[g] {
-			m.Init[s] += k
-		}
-	}
+	m := newModel(sys, TotalLevel)
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
+		b.cur = t
 		guard, c, err := b.construct(t)
 		if err != nil {
 			return nil, err
@@ -134,8 +129,11 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 		if err != nil {
 			return nil, err
 		}
-		m.Certified = m.Certified && certified
-		m.Transitions = append(m.Transitions, Transition{From: t.From, To: t.To, Guard: guard, Case: c, Local: t})
+		m.Exact = m.Exact && certified
+		m.Transitions = append(m.Transitions, Transition{From: t.From, To: t.To, Guard: guard, Case: c, Local: i, Group: -1})
+	}
+	if err := m.finish(errkind.Internal); err != nil {
+		return nil, err
 	}
 	if f, clauses := deadlock(m); clauses == nil {
 		m.deadlock = f
@@ -162,10 +160,10 @@ func (m *Model) Deadlock() presburger.Formula {
 		return m.deadlock
 	}
 	f, clauses := deadlock(m)
-	if clauses == nil {
+	if clauses == nil || m.Level != TotalLevel {
 		return f
 	}
-	return presburger.Disj(syntactic(clauses, len(m.System.States), m.N, -1, m.System.VarName)...)
+	return presburger.Disj(syntactic(clauses, len(m.System.States), m.N, -1, m.VarName)...)
 }
 
 // deadlock returns the conjunction of the negated guards of m and, when its
@@ -213,12 +211,36 @@ func negate(f presburger.Formula) presburger.Formula {
 	return presburger.Negation(f)
 }
 
-// Domain returns the abstract state space as a formula over the counters:
-// every counter in 0..N and their sum equal to N.
+// Domain returns the model's state space as a formula over the counters:
+// every counter in 0..its pool's sum, and every pool summing to its sum.
 func (m *Model) Domain() presburger.Formula {
-	return domain(len(m.System.States), m.N)
+	var parts []presburger.Formula
+	for _, p := range m.Pools {
+		var sum presburger.Term
+		for _, c := range p.Counters {
+			x := presburger.VarTerm(presburger.Var(c))
+			sum = sum.Add(x)
+			parts = append(parts,
+				presburger.Compare(x, presburger.Ge, presburger.ConstTerm(0)),
+				presburger.Compare(x, presburger.Le, presburger.ConstTerm(int64(p.Sum))))
+		}
+		parts = append(parts, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(p.Sum))))
+	}
+	return presburger.Conj(parts...)
 }
 
+// Bounds returns the range 0..pool sum of every counter variable.
+func (m *Model) Bounds() []presburger.Bound {
+	out := make([]presburger.Bound, len(m.Counters))
+	for _, p := range m.Pools {
+		for _, c := range p.Counters {
+			out[c] = presburger.Bound{Var: presburger.Var(c), Lo: 0, Hi: int64(p.Sum)}
+		}
+	}
+	return out
+}
+
+// domain is the total-level state space over states counters summing to n.
 func domain(states, n int) presburger.Formula {
 	var sum presburger.Term
 	parts := make([]presburger.Formula, 0, 2*states+1)
@@ -241,32 +263,13 @@ type builder struct {
 	proj   presburger.Projector
 	cfg    config
 	n      int
+	cur    *gsst.Transition // the transition whose g_r is being built
 }
 
-// validate rejects systems Build cannot give a meaning to: no local
-// state, the malformations gsst.System.CheckShape finds, and an initial
-// configuration that does not fit the groups.
-func validate(sys *gsst.System) error {
-	if sys == nil {
-		return errors.New("counterabs: nil system")
+// pos returns the position of the transition being built, for errors.
+func (b *builder) pos() gsst.Pos {
+	if b.cur == nil {
+		return gsst.Pos{}
 	}
-	m, d := len(sys.States), len(sys.Groups)
-	if m == 0 {
-		return errors.New("counterabs: system has no local state")
-	}
-	if err := sys.CheckShape(); err != nil {
-		return fmt.Errorf("counterabs: %w", err)
-	}
-	if len(sys.Init) != d {
-		return fmt.Errorf("counterabs: initial configuration has %d groups, want %d", len(sys.Init), d)
-	}
-	for g, row := range sys.Init {
-		if len(row) != m {
-			return fmt.Errorf("counterabs: initial configuration of group %s has %d states, want %d", sys.Groups[g].Name, len(row), m)
-		}
-	}
-	if err := wellFormed(sys, sys.Init); err != nil {
-		return fmt.Errorf("counterabs: initial configuration: %w", err)
-	}
-	return nil
+	return b.cur.Pos
 }

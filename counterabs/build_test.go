@@ -20,8 +20,8 @@ func TestPaperExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !m.Certified || m.N != 3 {
-		t.Fatalf("Certified=%v N=%d, want true 3", m.Certified, m.N)
+	if !m.Exact || m.N != 3 {
+		t.Fatalf("Certified=%v N=%d, want true 3", m.Exact, m.N)
 	}
 	if want := []int{3, 0, 0}; vecKey(m.Init) != vecKey(want) {
 		t.Errorf("Init = %v, want %v", m.Init, want)
@@ -37,7 +37,7 @@ func TestPaperExample(t *testing.T) {
 	for i, tr := range m.Transitions {
 		got := presburger.Format(tr.Guard, sys.VarName)
 		if got != want[i].guard || tr.Case != want[i].c {
-			t.Errorf("%s: g = %q case %v, want %q case %v", sys.TransitionName(tr.Local), got, tr.Case, want[i].guard, want[i].c)
+			t.Errorf("%s: g = %q case %v, want %q case %v", sys.TransitionName(&sys.Transitions[tr.Local]), got, tr.Case, want[i].guard, want[i].c)
 		}
 	}
 	// Every counter vector summing to 3 enables some transition.
@@ -59,7 +59,7 @@ func TestDeadlock(t *testing.T) {
 	if got := presburger.Format(m.Deadlock(), sys.VarName); got != "#V >= 1" {
 		t.Errorf("Deadlock = %q, want #V >= 1", got)
 	}
-	hand := &Model{System: sys, N: m.N, Init: m.Init, Transitions: m.Transitions, Certified: true}
+	hand := &Model{System: sys, N: m.N, Counters: m.Counters, Pools: m.Pools, Init: m.Init, Transitions: m.Transitions, Exact: true}
 	if got := presburger.Format(hand.Deadlock(), sys.VarName); got != "#U = 0 | #V >= 1" {
 		t.Errorf("syntactic Deadlock = %q, want #U = 0 | #V >= 1", got)
 	}
@@ -123,7 +123,7 @@ func TestCases(t *testing.T) {
 		{"c: summed bounds", func() *sysBuilder {
 			// Each group may move when its own count in U is 2..: the
 			// orbit of "a has >= 2 in U" is #U >= 2; b (size 1) never
-			// reaches 2. Certified: #U >= 2 with |b| = 1 puts >= 1 of a
+			// reaches 2. Exact: #U >= 2 with |b| = 1 puts >= 1 of a
 			// there, but not 2, so this is forced.
 			b := newSys([]string{"U", "V"}, map[string]int{"a": 3, "b": 1}, "a", "b")
 			return b.trans("U", "V",
@@ -160,14 +160,14 @@ func TestCases(t *testing.T) {
 					t.Errorf("g(%v) = %v, brute force says %v", a, !c.some[0][vecKey(a)], c.some[0][vecKey(a)])
 				}
 			}
-			if m.Certified != c.certified(0) {
-				t.Errorf("Certified = %v, brute force says %v", m.Certified, c.certified(0))
+			if m.Exact != c.certified(0) {
+				t.Errorf("Certified = %v, brute force says %v", m.Exact, c.certified(0))
 			}
 		})
 	}
 }
 
-// TestNotCertified: without Force, Build refuses the modified R&W of
+// TestNotExact: without Force, Build refuses the modified R&W of
 // section 4.3 (reader guard #C = 0 & #T = 2) with a verified witness.
 func TestNotCertified(t *testing.T) {
 	b := newSys([]string{"N", "T", "C"}, map[string]int{"r": 1, "w": 2}, "r", "w")
@@ -190,7 +190,7 @@ func TestNotCertified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Certified {
+	if m.Exact {
 		t.Error("forced model of an uncertified system says Certified")
 	}
 	if got := presburger.Format(m.Transitions[0].Guard, sys.VarName); got != "#T >= 1 & #C = 0" {

@@ -270,7 +270,7 @@ func (b *builder) solve(name, what string, p presburger.Problem) (presburger.Ans
 	}
 	switch ans.Result {
 	case presburger.Unknown:
-		return ans, &UnknownError{Transition: name, What: what, Reason: ans.Reason}
+		return ans, &UnknownError{Transition: name, Pos: b.pos(), What: what, Reason: ans.Reason}
 	case presburger.Sat:
 		if ans.Model == nil {
 			return ans, &InternalError{name, what + ": solver answered sat without a model"}

@@ -236,7 +236,7 @@ func (b *builder) project(t *gsst.Transition) (presburger.Formula, error) {
 				return nil, fmt.Errorf("counterabs: transition %s: projection for group %s: %w", name, sys.Groups[g].Name, err)
 			}
 			if res == presburger.Unknown || f == nil {
-				return nil, &UnknownError{Transition: name, What: "projection for group " + sys.Groups[g].Name}
+				return nil, &UnknownError{Transition: name, Pos: t.Pos, What: "projection for group " + sys.Groups[g].Name}
 			}
 			kept := map[presburger.Var]bool{}
 			for _, v := range keep {

@@ -39,13 +39,13 @@ func ExampleBuild() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("init", m.Init, "certified", m.Certified)
+	fmt.Println("init", m.Init, "exact", m.Exact)
 	for _, t := range m.Transitions {
-		fmt.Printf("%s: %s [case %v]\n", sys.TransitionName(t.Local), presburger.Format(t.Guard, sys.VarName), t.Case)
+		fmt.Printf("%s: %s [case %v]\n", m.TransitionName(&t), presburger.Format(t.Guard, m.VarName), t.Case)
 	}
 	fmt.Println("deadlock:", presburger.Format(m.Deadlock(), sys.VarName))
 	// Output:
-	// init [3 0 0] certified true
+	// init [3 0 0] exact true
 	// N -> T: #N >= 1 [case a]
 	// T -> C: #T >= 1 & #C = 0 [case c]
 	// C -> N: #C >= 1 [case a]

@@ -1,24 +1,80 @@
 package counterabs
 
 import (
+	"fmt"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
-// Model is the counter abstraction of a GSST: one counter x_i in 0..N per
-// local state i, summing to N. Counter i is the presburger variable
-// presburger.Var(i), which is also the system's total-counter variable
-// System.TotalVar(i), so property atoms apply to counter vectors as they
-// are.
+// Level says what the counters of a model count.
+type Level int
+
+const (
+	// TotalLevel has one counter #S per local state S: the counter
+	// abstraction of the paper, bisimilar to the symmetry quotient under
+	// the full symmetry group when the system is certified.
+	TotalLevel Level = iota
+	// GroupLevel has one counter #S[g] per group g and local state S: the
+	// quotient under the permutations inside each group, exact for every
+	// GSST, certified or not.
+	GroupLevel
+)
+
+var levelNames = [...]string{TotalLevel: "total", GroupLevel: "group"}
+
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return fmt.Sprintf("Level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// MarshalText writes the level's name in JSON.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// ParseLevel returns the level named s ("total" or "group").
+func ParseLevel(s string) (Level, error) {
+	for i, n := range levelNames {
+		if n == s {
+			return Level(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown model level %q (want total or group)", s)
+}
+
+// Model is a counter model of a GSST: a vector of counters, each counting
+// the processes in one local state (of one group, at GroupLevel), and
+// transitions that move one process between two counters when a guard
+// holds. Counter i is the presburger variable presburger.Var(i); guards
+// and the atoms of Properties are formulas over these variables. At
+// TotalLevel counter i counts local state i, so it is also the system's
+// total-counter variable System.TotalVar(i).
+//
+// The counters are partitioned into Pools whose sums never change: one
+// pool of all counters, summing to N, at TotalLevel; one pool per group,
+// summing to the group's size, at GroupLevel. Engines and emitters take a
+// Model from Build or BuildGroup, which check everything about it once,
+// and trust it.
 type Model struct {
 	System      *gsst.System
-	N           int
-	Init        []int // initial counter vector
+	Level       Level
+	N           int       // number of processes
+	Counters    []Counter // what each counter counts
+	Pools       []Pool
+	Init        []int // initial value of each counter
 	Transitions []Transition
-	// Certified is false when the model was built with Force for a system
-	// that is not certified fully virtually symmetric: it then
-	// over-approximates the quotient and verdicts on it are not exact.
-	Certified bool
+	// Properties are the system's properties with their atoms over the
+	// model's counters (a total counter is a sum of group counters at
+	// GroupLevel).
+	Properties []Property
+	// Exact is false for a total-counter model forced on a system that is
+	// not certified fully virtually symmetric: it then over-approximates
+	// the quotient (every behaviour of the system has a counterpart, not
+	// conversely). Group-level models are always exact.
+	Exact bool
 
 	// deadlock is Deadlock simplified with the solver, set by Build;
 	// deadlockKey identifies the guards it was computed for, so that a
@@ -27,18 +83,42 @@ type Model struct {
 	deadlockKey string
 }
 
-// Transition is the abstract transition of one local transition r: when
-// Guard (g_r) holds, x_From decreases by one and x_To increases by one.
-// Guard implies x_From >= 1.
+// Counter says what one counter counts: the processes in local state
+// State, of group Group at GroupLevel (Group is -1 at TotalLevel).
+type Counter struct {
+	State int
+	Group int
+}
+
+// Pool is a set of counters whose sum is Sum in every state of the model.
+type Pool struct {
+	Counters []int
+	Sum      int
+}
+
+// Transition is one move of the model: when Guard holds, counter From
+// decreases by one and counter To increases by one. Guard implies
+// counter From >= 1.
 type Transition struct {
 	From, To int
 	Guard    presburger.Formula // over counter variables presburger.Var(i)
 	Case     Case               // how Guard was built
-	Local    *gsst.Transition   // the local transition it abstracts
+	Local    int                // index of the local transition in System.Transitions
+	Group    int                // GroupLevel: the group whose process moves; -1 at TotalLevel
 }
 
-// Case says how a guard g_r was constructed (section 5 of Wei, Gurfinkel
-// and Chechik, plus exact projection beyond the paper's fragment).
+// Property is a property of the system with its atoms translated to the
+// model's counters.
+type Property struct {
+	Name    string
+	Text    string // as written in the spec
+	Pos     gsst.Pos
+	Formula ctl.Formula
+}
+
+// Case says how a guard was constructed: at TotalLevel as in section 5 of
+// Wei, Gurfinkel and Chechik, or by exact projection beyond the paper's
+// fragment; at GroupLevel it is always CaseGroup.
 type Case int
 
 const (
@@ -46,8 +126,123 @@ const (
 	CaseB                      // several guards, all over total counters
 	CaseC                      // group counters on the source state only: orbit formulas with summed bounds
 	CaseProjection             // any other guard: existential projection of Dom(R_r) onto total counters
+	CaseGroup                  // group level: the group's own guard, exactly
 )
 
 func (c Case) String() string {
-	return [...]string{CaseA: "a", CaseB: "b", CaseC: "c", CaseProjection: "projection"}[c]
+	return [...]string{CaseA: "a", CaseB: "b", CaseC: "c", CaseProjection: "projection", CaseGroup: "group"}[c]
+}
+
+// Local returns the local transition that t moves by.
+func (m *Model) Local(t *Transition) *gsst.Transition { return &m.System.Transitions[t.Local] }
+
+// Counter returns the index of the counter of local state s and group g
+// (g is ignored at TotalLevel).
+func (m *Model) Counter(s, g int) int {
+	if m.Level == TotalLevel {
+		return s
+	}
+	return g*len(m.System.States) + s
+}
+
+// CounterName names counter i as the GSST language writes it: "#S" or
+// "#S[g]".
+func (m *Model) CounterName(i int) string {
+	if i < 0 || i >= len(m.Counters) {
+		return fmt.Sprintf("v%d", i)
+	}
+	c := m.Counters[i]
+	if c.Group < 0 {
+		return "#" + m.System.States[c.State]
+	}
+	return "#" + m.System.States[c.State] + "[" + m.System.Groups[c.Group].Name + "]"
+}
+
+// VarName names a counter variable, for printing formulas.
+func (m *Model) VarName(v presburger.Var) string { return m.CounterName(int(v)) }
+
+// TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]".
+func (m *Model) TransitionName(t *Transition) string {
+	name := m.System.TransitionName(m.Local(t))
+	if t.Group >= 0 {
+		name += " [" + m.System.Groups[t.Group].Name + "]"
+	}
+	return name
+}
+
+// Totals returns the total counter of every local state in the model
+// state x (a value per counter).
+func (m *Model) Totals(x []int) []int {
+	if m.Level == TotalLevel {
+		return append([]int(nil), x...)
+	}
+	out := make([]int, len(m.System.States))
+	for i, c := range m.Counters {
+		out[c.State] += x[i]
+	}
+	return out
+}
+
+// Groups returns the group counters [group][state] of the model state x,
+// or nil at TotalLevel.
+func (m *Model) Groups(x []int) [][]int {
+	if m.Level == TotalLevel {
+		return nil
+	}
+	out := make([][]int, len(m.System.Groups))
+	for g := range out {
+		out[g] = make([]int, len(m.System.States))
+	}
+	for i, c := range m.Counters {
+		out[c.Group][c.State] = x[i]
+	}
+	return out
+}
+
+// Translate rewrites a formula over the system's counter variables
+// (System.TotalVar, System.GroupVar) into one over the model's counters.
+// At GroupLevel a total counter becomes the sum of its group counters; at
+// TotalLevel a group counter has no counterpart and is an error.
+func (m *Model) Translate(f presburger.Formula) (presburger.Formula, error) {
+	sys := m.System
+	var bad error
+	out := presburger.Subst(f, func(v presburger.Var) presburger.Term {
+		s, g, ok := sys.Counter(v)
+		switch {
+		case !ok:
+			bad = fmt.Errorf("variable %d is not a counter of the system", v)
+		case m.Level == GroupLevel && g >= 0:
+			return presburger.VarTerm(presburger.Var(m.Counter(s, g)))
+		case m.Level == GroupLevel:
+			var t presburger.Term
+			for h := range sys.Groups {
+				t = t.Add(presburger.VarTerm(presburger.Var(m.Counter(s, h))))
+			}
+			return t
+		case g >= 0:
+			bad = fmt.Errorf("%s is a group counter, which the total-counter model does not have", sys.VarName(v))
+		default:
+			return presburger.VarTerm(presburger.Var(s))
+		}
+		return presburger.VarTerm(v)
+	})
+	if bad != nil {
+		return nil, errkind.Wrap(errkind.Input, bad)
+	}
+	return out, nil
+}
+
+// MentionsGroups reports whether a system formula reads a group counter,
+// which only the group-counter model can evaluate.
+func MentionsGroups(sys *gsst.System, f presburger.Formula) bool { return !sys.IsTotal(f) }
+
+// PropertyLevel returns the coarsest level that can check property p of
+// sys: TotalLevel unless one of its atoms reads a group counter.
+func PropertyLevel(sys *gsst.System, p *gsst.Property) Level {
+	for _, a := range ctl.Atoms(p.Formula) {
+		if MentionsGroups(sys, a) {
+			return GroupLevel
+		}
+	}
+	return TotalLevel
 }

@@ -217,8 +217,8 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", label, err, dump(sys))
 		}
-		if m.Certified != (firstBad < 0) {
-			t.Fatalf("%s: Certified = %v, brute force says %v", label, m.Certified, firstBad < 0)
+		if m.Exact != (firstBad < 0) {
+			t.Fatalf("%s: Certified = %v, brute force says %v", label, m.Exact, firstBad < 0)
 		}
 		for i, tr := range m.Transitions {
 			cases[tr.Case]++
@@ -228,7 +228,7 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 			for _, a := range c.vectors {
 				if got, want := evalVec(tr.Guard, a), c.some[i][vecKey(a)]; got != want {
 					t.Fatalf("%s: %s: g = %s (case %v) is %v at %v, brute force says %v\n%s", label,
-						sys.TransitionName(tr.Local), presburger.Format(tr.Guard, sys.VarName), tr.Case, got, a, want, dump(sys))
+						sys.TransitionName(&sys.Transitions[tr.Local]), presburger.Format(tr.Guard, sys.VarName), tr.Case, got, a, want, dump(sys))
 				}
 			}
 		}

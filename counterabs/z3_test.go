@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -41,15 +42,15 @@ func TestZ3CrossCheck(t *testing.T) {
 			t.Fatalf("try %d: %v\n%s", try, err, dump(sys))
 		}
 		done++
-		if m.Certified != certified {
-			t.Fatalf("try %d: Certified = %v, brute force says %v", try, m.Certified, certified)
+		if m.Exact != certified {
+			t.Fatalf("try %d: Certified = %v, brute force says %v", try, m.Exact, certified)
 		}
 		for i, tr := range m.Transitions {
 			cases[tr.Case]++
 			for _, a := range c.vectors {
 				if got, want := evalVec(tr.Guard, a), c.some[i][vecKey(a)]; got != want {
 					t.Fatalf("try %d: %s: g = %s (case %v) is %v at %v, brute force says %v\n%s", try,
-						sys.TransitionName(tr.Local), presburger.Format(tr.Guard, sys.VarName), tr.Case, got, a, want, dump(sys))
+						sys.TransitionName(&sys.Transitions[tr.Local]), presburger.Format(tr.Guard, sys.VarName), tr.Case, got, a, want, dump(sys))
 				}
 			}
 		}
@@ -73,14 +74,14 @@ func TestZ3PaperExample(t *testing.T) {
 	}
 }
 
-// TestUnknown: a cancelled context makes Build fail with ErrUnknown,
+// TestUnknown: a cancelled context makes Build fail with errkind.Unknown,
 // never with a model.
 func TestUnknown(t *testing.T) {
 	s := z3.New()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m, err := Build(ctx, readersWriters(), s, s)
-	if m != nil || !errors.Is(err, ErrUnknown) {
-		t.Fatalf("Build = %v, %v; want nil, ErrUnknown", m, err)
+	if m != nil || !errors.Is(err, errkind.Unknown) {
+		t.Fatalf("Build = %v, %v; want nil, errkind.Unknown", m, err)
 	}
 }

@@ -136,3 +136,54 @@ func Atoms(f Formula) []presburger.Formula {
 	walk(f)
 	return out
 }
+
+// Validate reports a formula that the printer and the checkers cannot
+// handle: a nil formula or atom, or an operator outside this package's
+// enumerations (possible only for formulas built by hand).
+func Validate(f Formula) error {
+	switch f := f.(type) {
+	case Atom:
+		if f.P == nil {
+			return fmt.Errorf("empty atom")
+		}
+		return nil
+	case Not:
+		return Validate(f.X)
+	case Binary:
+		if f.Op < And || f.Op > Implies {
+			return fmt.Errorf("unknown connective %d", f.Op)
+		}
+		if err := Validate(f.L); err != nil {
+			return err
+		}
+		return Validate(f.R)
+	case Unary:
+		if f.Op < EX || f.Op > AG {
+			return fmt.Errorf("unknown temporal operator %d", f.Op)
+		}
+		return Validate(f.X)
+	case Until:
+		if err := Validate(f.L); err != nil {
+			return err
+		}
+		return Validate(f.R)
+	}
+	return fmt.Errorf("unknown CTL formula %T", f)
+}
+
+// MapAtoms returns f with every atom's proposition replaced by fn of it.
+func MapAtoms(f Formula, fn func(presburger.Formula) presburger.Formula) Formula {
+	switch f := f.(type) {
+	case Atom:
+		return Atom{P: fn(f.P)}
+	case Not:
+		return Not{X: MapAtoms(f.X, fn)}
+	case Binary:
+		return Binary{Op: f.Op, L: MapAtoms(f.L, fn), R: MapAtoms(f.R, fn)}
+	case Unary:
+		return Unary{Op: f.Op, X: MapAtoms(f.X, fn)}
+	case Until:
+		return Until{All: f.All, L: MapAtoms(f.L, fn), R: MapAtoms(f.R, fn)}
+	}
+	return f
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -147,7 +148,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := validate(sys); err != nil {
+	if err := sys.Check(); err != nil {
 		return nil, err
 	}
 	rep := &Report{System: sys, Transitions: make([]TransitionResult, len(sys.Transitions))}
@@ -255,7 +256,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			return nil, fmt.Errorf("detect: transition %s: %w", name, a.err)
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
-				return nil, fmt.Errorf("detect: internal error: transition %s: solver model is not a witness: %v", name, err)
+				return nil, errkind.Errorf(errkind.Internal, "detect: internal error: transition %s: solver model is not a witness: %v", name, err)
 			}
 			res.Verdict = Violated
 			res.Witness = a.sat
@@ -322,28 +323,6 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 	}
 	if f := FiringGroups(sys, t, w.Disabled); len(f) > 0 {
 		return fmt.Errorf("group %s can take the transition in the disabled configuration", sys.Groups[f[0]].Name)
-	}
-	return nil
-}
-
-// validate rejects systems that would make the query meaningless: the
-// malformations gsst.System.CheckShape finds, and quantified guards.
-func validate(sys *gsst.System) error {
-	if sys == nil {
-		return fmt.Errorf("detect: nil system")
-	}
-	if err := sys.CheckShape(); err != nil {
-		return fmt.Errorf("detect: %w", err)
-	}
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for _, b := range t.Blocks {
-			// The guard language has no quantifiers; a bound variable
-			// could be captured by the query's variable numbering.
-			if !presburger.IsQuantifierFree(b.Guard) {
-				return fmt.Errorf("detect: transition %s: quantified guards are not supported", sys.TransitionName(t))
-			}
-		}
 	}
 	return nil
 }

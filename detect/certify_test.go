@@ -426,6 +426,11 @@ func randomSystem(r *rand.Rand) *gsst.System {
 		if space > 1<<14 {
 			continue
 		}
+		for _, g := range sys.Groups {
+			row := make([]int, m)
+			row[0] = g.Size
+			sys.Init = append(sys.Init, row)
+		}
 		rs := &randSys{r, sys}
 		nt := 1 + r.Intn(2)
 		for range nt {

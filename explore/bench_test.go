@@ -50,7 +50,7 @@ func benchReport(b *testing.B, run func() (*Report, error)) {
 func BenchmarkExplicitRWConcrete200(b *testing.B) {
 	sys := rwSystem(200, 200)
 	benchReport(b, func() (*Report, error) {
-		return CheckConcrete(context.Background(), sys, Properties(), CountConcrete(false))
+		return checkConcrete(context.Background(), sys, Properties(), CountConcrete(false))
 	})
 }
 
@@ -59,7 +59,7 @@ func BenchmarkExplicitRWConcrete200(b *testing.B) {
 func BenchmarkExplicitRWConcrete200CTL(b *testing.B) {
 	sys := rwSystem(200, 200)
 	benchReport(b, func() (*Report, error) {
-		return CheckConcrete(context.Background(), sys)
+		return checkConcrete(context.Background(), sys)
 	})
 }
 
@@ -69,7 +69,7 @@ func BenchmarkExplicitRWConcrete200CTL(b *testing.B) {
 func BenchmarkExplicitGRWAbstract(b *testing.B) {
 	am := grwModel(grwSystem(3, 10, 8))
 	benchReport(b, func() (*Report, error) {
-		return CheckAbstract(context.Background(), am, Properties())
+		return checkAbstract(context.Background(), am, Properties())
 	})
 }
 
@@ -77,7 +77,7 @@ func BenchmarkExplicitGRWAbstract(b *testing.B) {
 func BenchmarkExplicitGRWAbstractAG(b *testing.B) {
 	am := grwModel(grwSystem(3, 10, 8))
 	benchReport(b, func() (*Report, error) {
-		return CheckAbstract(context.Background(), am)
+		return checkAbstract(context.Background(), am)
 	})
 }
 
@@ -85,6 +85,6 @@ func BenchmarkExplicitGRWAbstractAG(b *testing.B) {
 func BenchmarkExplicitGRWConcrete(b *testing.B) {
 	sys := grwSystem(3, 3, 5)
 	benchReport(b, func() (*Report, error) {
-		return CheckConcrete(context.Background(), sys)
+		return checkConcrete(context.Background(), sys)
 	})
 }

@@ -3,8 +3,8 @@ package explore
 import (
 	"fmt"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/gsst"
 )
 
 // CTL model checking over the reachable graph. Every subformula gets its
@@ -33,7 +33,7 @@ func (e *engine) sat(f ctl.Formula) (bitset, error) {
 	default:
 		return nil, fmt.Errorf("explore: unknown CTL formula %T", f)
 	}
-	key := ctl.Format(f, e.sp.sys.VarName)
+	key := ctl.Format(f, e.sp.model.VarName)
 	if b, ok := e.cache[key]; ok {
 		return b, nil
 	}
@@ -241,20 +241,17 @@ func (e *engine) eg(p bitset) (bitset, error) {
 }
 
 // checkProperty decides p in the initial state and builds its trace.
-func (e *engine) checkProperty(p *gsst.Property) (PropertyResult, error) {
+func (e *engine) checkProperty(p *counterabs.Property) (PropertyResult, error) {
 	e.cache = nil // bound the cache's memory to one property
-	res := PropertyResult{Name: p.Name, Text: p.Text}
-	if err := validCTL(p.Formula); err != nil {
-		return res, fmt.Errorf("property %s: %w", p.Name, err)
-	}
-	if res.Text == "" {
-		res.Text = ctl.Format(p.Formula, e.sp.sys.VarName)
-	}
+	res := newResult(e.sp.model, p)
 	s, err := e.sat(p.Formula)
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}
 	res.Holds = s.has(0)
+	if !e.opt.Traces {
+		return res, nil
+	}
 	tr, err := e.explain(p.Formula, res.Holds)
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
@@ -266,39 +263,19 @@ func (e *engine) checkProperty(p *gsst.Property) (PropertyResult, error) {
 	return res, nil
 }
 
-// validCTL rejects formulas with operators outside the ctl package's
-// enumerations (only possible for formulas built by hand), which the
-// printer and the checker cannot handle.
-func validCTL(f ctl.Formula) error {
-	switch f := f.(type) {
-	case ctl.Atom:
-		if f.P == nil {
-			return fmt.Errorf("explore: empty atom")
-		}
-		return nil
-	case ctl.Not:
-		return validCTL(f.X)
-	case ctl.Binary:
-		if f.Op < ctl.And || f.Op > ctl.Implies {
-			return fmt.Errorf("explore: unknown connective %d", f.Op)
-		}
-		if err := validCTL(f.L); err != nil {
-			return err
-		}
-		return validCTL(f.R)
-	case ctl.Unary:
-		if f.Op < ctl.EX || f.Op > ctl.AG {
-			return fmt.Errorf("explore: unknown temporal operator %d", f.Op)
-		}
-		return validCTL(f.X)
-	case ctl.Until:
-		if err := validCTL(f.L); err != nil {
-			return err
-		}
-		return validCTL(f.R)
+// newResult returns the result of p before its verdict: its name, text
+// (the formula printed when the spec gave none) and position.
+func newResult(m *counterabs.Model, p *counterabs.Property) PropertyResult {
+	res := PropertyResult{Name: p.Name, Text: p.Text, Pos: p.Pos}
+	if res.Text == "" {
+		res.Text = ctl.Format(p.Formula, m.VarName)
 	}
-	return fmt.Errorf("explore: unknown CTL formula %T", f)
+	return res
 }
+
+// NewResult returns the result of p before its verdict, for engines
+// outside this package.
+func NewResult(m *counterabs.Model, p *counterabs.Property) PropertyResult { return newResult(m, p) }
 
 // sat2 returns the states satisfying a and those satisfying b, the
 // operands of a binary operator.

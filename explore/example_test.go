@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
@@ -11,9 +12,9 @@ import (
 )
 
 // Three identical processes competing for a critical section (MUTEX,
-// Fig. 1(a) of Wei, Gurfinkel and Chechik), checked on the unreduced
-// system with group-sorted states.
-func ExampleCheckConcrete() {
+// Fig. 1(a) of Wei, Gurfinkel and Chechik), checked on the group-counter
+// model: the unreduced system with group-sorted states.
+func ExampleExplicit() {
 	sys := &gsst.System{
 		Name:   "mutex",
 		States: []string{"N", "T", "C"},
@@ -31,7 +32,12 @@ func ExampleCheckConcrete() {
 		Name: "never-C", Text: "AG #C = 0",
 		Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: noneInC}},
 	}}
-	rep, err := explore.CheckConcrete(context.Background(), sys)
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep, err := explore.Explicit{}.Check(context.Background(), m)
 	if err != nil {
 		fmt.Println(err)
 		return

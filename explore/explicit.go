@@ -2,76 +2,11 @@ package explore
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/gsst"
 )
-
-// Option configures an exploration.
-type Option func(*options)
-
-type options struct {
-	maxStates int64
-	maxMemory int64
-	progress  func(Progress)
-	every     time.Duration
-	names     []string
-	selected  bool
-	examples  int
-	noCount   bool
-}
-
-// MaxStates stops the search with a *LimitError once more than n states
-// are stored. Zero or negative means no bound.
-func MaxStates(n int64) Option { return func(o *options) { o.maxStates = n } }
-
-// MaxMemory stops the search with a *LimitError when the estimated memory
-// of the state store and the model checking data exceeds b bytes. Zero
-// or negative means no bound.
-func MaxMemory(b int64) Option { return func(o *options) { o.maxMemory = b } }
-
-// OnProgress calls f about once every interval while the search runs
-// (the first call comes after one interval). The callback runs on the
-// search goroutine and should return quickly.
-func OnProgress(interval time.Duration, f func(Progress)) Option {
-	return func(o *options) { o.progress, o.every = f, interval }
-}
-
-// Properties restricts model checking to the named properties, in the
-// given order. A name the system does not define is an error.
-func Properties(names ...string) Option {
-	return func(o *options) { o.names, o.selected = names, true }
-}
-
-// CountConcrete turns the concrete-mode count of process-indexed
-// configurations (Report.ConcreteStates) on or off; it is on by default
-// and costs about a microsecond per state.
-func CountConcrete(on bool) Option { return func(o *options) { o.noCount = !on } }
-
-// CheckAbstract explores the counter-abstracted model am and checks the
-// system's properties on it. The result is exact when am.Certified.
-func CheckAbstract(ctx context.Context, am *counterabs.Model, opts ...Option) (*Report, error) {
-	sp, err := newAbstractSpace(am)
-	if err != nil {
-		return nil, err
-	}
-	return run(ctx, sp, opts)
-}
-
-// CheckConcrete explores the unreduced system sys, canonicalizing states
-// by sorting the processes of each group (group counters), and checks its
-// properties. It needs no certification: processes of one group are
-// interchangeable in every GSST, and properties read total counters only.
-func CheckConcrete(ctx context.Context, sys *gsst.System, opts ...Option) (*Report, error) {
-	sp, err := newConcreteSpace(sys)
-	if err != nil {
-		return nil, err
-	}
-	return run(ctx, sp, opts)
-}
 
 // engine holds one exploration: the space, the visited states in BFS
 // order and the facts CTL checking needs.
@@ -79,7 +14,7 @@ type engine struct {
 	ctx      context.Context
 	sp       *space
 	st       *store
-	opt      options
+	opt      Config
 	start    time.Time
 	deadlock bitset
 	nDead    int
@@ -87,13 +22,12 @@ type engine struct {
 	cache    map[string]bitset // sat results for the property being checked
 }
 
-func run(ctx context.Context, sp *space, opts []Option) (*Report, error) {
-	e := &engine{ctx: ctx, sp: sp, st: newStore(sp.w), start: time.Now()}
-	e.opt.examples = 3
-	for _, o := range opts {
-		o(&e.opt)
-	}
-	props, err := e.selectProperties()
+// maxDeadlockExamples bounds Report.DeadlockExamples.
+const maxDeadlockExamples = 3
+
+func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
+	e := &engine{ctx: ctx, sp: sp, st: newStore(sp.w), start: time.Now(), opt: cfg}
+	props, err := cfg.SelectProperties(sp.model)
 	if err != nil {
 		return nil, err
 	}
@@ -108,21 +42,21 @@ func run(ctx context.Context, sp *space, opts []Option) (*Report, error) {
 	}
 	rep := &Report{
 		System:          sp.sys.Name,
-		Engine:          "explicit",
-		Mode:            sp.mode,
-		Exact:           sp.exact,
+		Engine:          Explicit{}.Name(),
+		Model:           sp.model.Level,
+		Exact:           sp.model.Exact,
 		ReachableStates: big.NewInt(int64(n)),
 		Deadlocks:       big.NewInt(int64(e.nDead)),
 		Properties:      []PropertyResult{},
 	}
 	vals := make([]int64, sp.nvals)
-	for i := 0; i < n && len(rep.DeadlockExamples) < e.opt.examples; i++ {
+	for i := 0; i < n && len(rep.DeadlockExamples) < maxDeadlockExamples; i++ {
 		if e.deadlock.has(i) {
 			e.decodeState(i, vals)
 			rep.DeadlockExamples = append(rep.DeadlockExamples, sp.state(vals))
 		}
 	}
-	if sp.mode == Concrete && !e.opt.noCount {
+	if sp.model.Level == counterabs.GroupLevel && cfg.CountConcrete {
 		rep.ConcreteStates = e.concreteCount()
 	}
 	for _, p := range props {
@@ -136,35 +70,9 @@ func run(ctx context.Context, sp *space, opts []Option) (*Report, error) {
 	return rep, nil
 }
 
-func (e *engine) selectProperties() ([]*gsst.Property, error) {
-	sys := e.sp.sys
-	if !e.opt.selected {
-		out := make([]*gsst.Property, len(sys.Properties))
-		for i := range sys.Properties {
-			out[i] = &sys.Properties[i]
-		}
-		return out, nil
-	}
-	var out []*gsst.Property
-	for _, name := range e.opt.names {
-		found := false
-		for i := range sys.Properties {
-			if sys.Properties[i].Name == name {
-				out = append(out, &sys.Properties[i])
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("explore: no property named %q", name)
-		}
-	}
-	return out, nil
-}
-
 func (e *engine) checkMemory(bytes int64) error {
-	if e.opt.maxMemory > 0 && bytes > e.opt.maxMemory {
-		return &LimitError{Kind: "memory", Limit: e.opt.maxMemory, States: int64(e.st.n), Bytes: bytes}
+	if e.opt.MaxMemory > 0 && bytes > e.opt.MaxMemory {
+		return &LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes}
 	}
 	return nil
 }
@@ -189,7 +97,7 @@ func (e *engine) explore() error {
 	st.insert(key)
 	var rk *ranker
 	var visited bitset
-	if r := newRanker(sp); r != nil && !testNoRank && (e.opt.maxMemory <= 0 || int64(r.size/8) <= e.opt.maxMemory/4) {
+	if r := newRanker(sp); r != nil && !testNoRank && (e.opt.MaxMemory <= 0 || int64(r.size/8) <= e.opt.MaxMemory/4) {
 		rk = r
 		visited = newBitset(int(rk.size))
 		visited.set(int(rk.rank(sp.init)))
@@ -197,7 +105,7 @@ func (e *engine) explore() error {
 	vals := make([]int64, sp.nvals)
 	succ := make([]uint64, sp.w)
 	moves := sp.moves
-	maxStates := e.opt.maxStates
+	maxStates := e.opt.MaxStates
 	if maxStates <= 0 || maxStates > maxStored {
 		maxStates = maxStored
 	}
@@ -210,10 +118,10 @@ func (e *engine) explore() error {
 			if err := e.checkMemory(e.searchBytes(visited)); err != nil {
 				return err
 			}
-			if e.opt.progress != nil {
-				if now := time.Now(); now.Sub(lastReport) >= e.opt.every {
+			if e.opt.Progress != nil {
+				if now := time.Now(); now.Sub(lastReport) >= e.opt.ProgressEvery {
 					lastReport = now
-					e.opt.progress(Progress{States: int64(st.n), Frontier: int64(st.n - i), Elapsed: now.Sub(e.start)})
+					e.opt.Progress(Progress{States: int64(st.n), Frontier: int64(st.n - i), Elapsed: now.Sub(e.start)})
 				}
 			}
 		}
@@ -275,7 +183,7 @@ func (e *engine) explore() error {
 					continue
 				}
 				enabled = true
-				if st.needGrow() && e.opt.maxMemory > 0 {
+				if st.needGrow() && e.opt.MaxMemory > 0 {
 					if err := e.checkMemory(st.bytes() + int64(len(st.table))*6); err != nil {
 						return err
 					}
@@ -295,7 +203,7 @@ func (e *engine) explore() error {
 				copy(succ, st.key(i))
 				succ[mv.subWord] -= mv.sub
 				succ[mv.addWord] += mv.add
-				if st.needGrow() && e.opt.maxMemory > 0 {
+				if st.needGrow() && e.opt.MaxMemory > 0 {
 					if err := e.checkMemory(st.bytes() + int64(len(st.table))*6); err != nil {
 						return err
 					}
@@ -334,7 +242,7 @@ func (e *engine) searchBytes(visited bitset) int64 {
 }
 
 func (e *engine) stateLimit() error {
-	lim := e.opt.maxStates
+	lim := e.opt.MaxStates
 	if lim <= 0 {
 		lim = maxStored
 	}
@@ -408,20 +316,22 @@ func (e *engine) preds(i int, vals []int64, key []uint64, buf []int) []int {
 }
 
 // concreteCount returns the number of process-indexed configurations the
-// canonical states stand for, or nil when that is too costly: more than
-// maxMultinomialN processes (the multinomials grow huge) or more than
-// maxCountStates states (about a microsecond each), or the context ended.
+// states of a group-counter model stand for: per state, the product over
+// pools (groups) of the multinomial of the pool's counters. It returns nil
+// when that is too costly: more than maxMultinomialN processes (the
+// multinomials grow huge) or more than maxCountStates states (about a
+// microsecond each), or the context ended.
 func (e *engine) concreteCount() *big.Int {
 	sp := e.sp
-	if sp.sys.N() > maxMultinomialN || e.st.n > maxCountStates {
+	if sp.model.N > maxMultinomialN || e.st.n > maxCountStates {
 		return nil
 	}
-	cache := make([]map[string]*big.Int, sp.d)
-	for g := range cache {
-		cache[g] = map[string]*big.Int{}
+	cache := make([]map[string]*big.Int, len(sp.pools))
+	for p := range cache {
+		cache[p] = map[string]*big.Int{}
 	}
 	vals := make([]int64, sp.nvals)
-	kb := make([]byte, 0, 4*sp.m)
+	var kb []byte
 	total, prod := new(big.Int), new(big.Int)
 	for i := 0; i < e.st.n; i++ {
 		if e.tick() != nil {
@@ -429,23 +339,23 @@ func (e *engine) concreteCount() *big.Int {
 		}
 		e.decodeState(i, vals)
 		prod.SetInt64(1)
-		for g := 0; g < sp.d; g++ {
+		for p := range sp.pools {
+			pl := &sp.pools[p]
 			kb = kb[:0]
-			for s := 0; s < sp.m; s++ {
-				x := vals[sp.m+s*sp.d+g]
+			for _, c := range pl.idx {
+				x := vals[c]
 				kb = append(kb, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
 			}
-			mn, ok := cache[g][string(kb)]
+			mn, ok := cache[p][string(kb)]
 			if !ok {
 				mn = big.NewInt(1)
-				rest := int64(sp.sys.Groups[g].Size)
+				rest := pl.sum
 				var b big.Int
-				for s := 0; s < sp.m; s++ {
-					x := vals[sp.m+s*sp.d+g]
-					mn.Mul(mn, b.Binomial(rest, x))
-					rest -= x
+				for _, c := range pl.idx {
+					mn.Mul(mn, b.Binomial(rest, vals[c]))
+					rest -= vals[c]
 				}
-				cache[g][string(kb)] = mn
+				cache[p][string(kb)] = mn
 			}
 			prod.Mul(prod, mn)
 		}

@@ -58,7 +58,7 @@ func randomCrossCheck(t *testing.T) {
 			gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
 
 			// Concrete mode against the naive explorer.
-			crep, err := CheckConcrete(context.Background(), sys)
+			crep, err := checkConcrete(context.Background(), sys)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func randomCrossCheck(t *testing.T) {
 
 			// Abstract mode against the naive explorer of the same model.
 			am, cert := bruteModel(sys)
-			arep, err := CheckAbstract(context.Background(), am)
+			arep, err := checkAbstract(context.Background(), am)
 			if err != nil {
 				t.Fatal(err)
 			}

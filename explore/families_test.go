@@ -52,7 +52,7 @@ func TestFamilies(t *testing.T) {
 			group, conf := processes(sys)
 			naive := naiveConcrete(sys, group, [][]int{conf})
 			gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
-			crep, err := CheckConcrete(context.Background(), sys)
+			crep, err := checkConcrete(context.Background(), sys)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestFamilies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			arep, err := CheckAbstract(context.Background(), am)
+			arep, err := checkAbstract(context.Background(), am)
 			if err != nil {
 				t.Fatal(err)
 			}

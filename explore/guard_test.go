@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"github.com/vsym/vsym/counterabs"
 	"math/rand"
 	"testing"
 
@@ -125,14 +126,11 @@ func TestMultiWordKeys(t *testing.T) {
 		group, conf := processes(sys)
 		naive := naiveConcrete(sys, group, [][]int{conf})
 		gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
-		sp, err := newConcreteSpace(sys)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sp := groupSpace(t, sys)
 		if sp.w > 1 {
 			multi[testNoRank]++
 		}
-		rep, err := CheckConcrete(context.Background(), sys)
+		rep, err := checkConcrete(context.Background(), sys)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +140,7 @@ func TestMultiWordKeys(t *testing.T) {
 		var st traceStats
 		checkVerdicts(t, sys.Name, sys, rep, gq, concreteKey, &st)
 		am, _ := bruteModel(sys)
-		arep, err := CheckAbstract(context.Background(), am)
+		arep, err := checkAbstract(context.Background(), am)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,20 +174,14 @@ func TestRankBijection(t *testing.T) {
 			sp   *space
 		}{fmt.Sprintf("k%d-s%d", k, s), &space{nvals: k, pools: []pool{{idx: idx, sum: int64(s)}}}})
 	}
-	sp, err := newConcreteSpace(rwSystem(3, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sp := groupSpace(t, rwSystem(3, 2))
 	cases = append(cases, struct {
 		name string
 		sp   *space
 	}{"rw-3-2", sp})
 	for _, sys := range []*gsst.System{grwSystem(3, 2, 5), grwSystem(2, 3, 4)} {
-		sp, err := newConcreteSpace(sys)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ab, err := newAbstractSpace(grwModel(sys))
+		sp := groupSpace(t, sys)
+		ab, err := newSpace(grwModel(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,4 +241,18 @@ func TestRankBijection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// groupSpace returns the space of the group-counter model of sys.
+func groupSpace(t *testing.T, sys *gsst.System) *space {
+	t.Helper()
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := newSpace(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
 }

@@ -528,13 +528,8 @@ func bruteModel(sys *gsst.System) (*counterabs.Model, bool) {
 		}
 		ys = next
 	}
-	am := &counterabs.Model{System: sys, N: sys.N(), Certified: true}
-	am.Init = make([]int, m)
-	for g := range sys.Groups {
-		for s := 0; s < m; s++ {
-			am.Init[s] += sys.Init[g][s]
-		}
-	}
+	certified := true
+	var trans []counterabs.Transition
 	for ti := range sys.Transitions {
 		t := &sys.Transitions[ti]
 		any, all := map[string]bool{}, map[string]bool{}
@@ -569,7 +564,7 @@ func bruteModel(sys *gsst.System) (*counterabs.Model, bool) {
 		var clauses []presburger.Formula
 		for _, k := range keys {
 			if any[k] != all[k] {
-				am.Certified = false
+				certified = false
 			}
 			if !any[k] {
 				continue
@@ -580,10 +575,14 @@ func bruteModel(sys *gsst.System) (*counterabs.Model, bool) {
 			}
 			clauses = append(clauses, presburger.Conj(eq...))
 		}
-		am.Transitions = append(am.Transitions, counterabs.Transition{
-			From: t.From, To: t.To, Guard: presburger.Disj(clauses...), Case: counterabs.CaseProjection, Local: t})
+		trans = append(trans, counterabs.Transition{
+			From: t.From, To: t.To, Guard: presburger.Disj(clauses...), Case: counterabs.CaseProjection, Local: ti, Group: -1})
 	}
-	return am, am.Certified
+	am, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, certified)
+	if err != nil {
+		panic(err)
+	}
+	return am, certified
 }
 
 func describe(sys *gsst.System) string {

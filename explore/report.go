@@ -1,10 +1,13 @@
 package explore
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 	"time"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
 )
 
 // This file holds the engine-independent results: every engine (the
@@ -12,39 +15,29 @@ import (
 // same Report, so the command line prints and encodes them in one place.
 // Keep the JSON field names stable: docs/explore.md documents them.
 
-// Mode says which model an engine explored.
-type Mode string
-
-const (
-	// Abstract is the counter-abstracted model (counterabs.Model): one
-	// counter per local state, exact when the system is certified.
-	Abstract Mode = "abstract"
-	// Concrete is the unreduced system, canonicalized by sorting the
-	// processes of each group (a state is a vector of group counters).
-	Concrete Mode = "concrete"
-)
-
 // Report is the outcome of one exploration.
 //
 // Counts are *big.Int because the symbolic engine counts states far beyond
 // 2^64; in JSON they are plain numbers (encoding/json writes a *big.Int as
 // its decimal digits), so JSON readers should parse them as big numbers.
 type Report struct {
-	System string `json:"system"` // System.Name
-	Engine string `json:"engine"` // "explicit" or "bdd"
-	Mode   Mode   `json:"mode"`
+	System string           `json:"system"` // System.Name
+	Engine string           `json:"engine"` // "explicit" or "bdd"
+	Model  counterabs.Level `json:"model"`  // "total" or "group"
 	// Exact is false when the model is a forced abstraction of an
 	// uncertified system: it over-approximates the quotient, so counts and
 	// verdicts may be wrong in either direction.
 	Exact bool `json:"exact"`
 	// ReachableStates counts reachable states of the explored model:
-	// counter vectors (abstract) or group-counter vectors (concrete).
+	// total-counter vectors or group-counter vectors. Nil when the engine
+	// decided the properties without computing them.
 	ReachableStates *big.Int `json:"reachable_states"`
-	// ConcreteStates, set in concrete mode only, counts the process-indexed
-	// configurations the canonical states stand for: the sum over
-	// reachable group-counter vectors y of prod_g multinomial(size_g; y[g]).
-	// It is the number of configurations reachable from any initial
-	// configuration whose group counters are the system's Init.
+	// ConcreteStates, set for group-counter models only, counts the
+	// process-indexed configurations the reachable states stand for: the
+	// sum over reachable group-counter vectors y of prod_g
+	// multinomial(size_g; y[g]). It is the number of configurations
+	// reachable from any initial configuration whose group counters are
+	// the system's Init.
 	ConcreteStates *big.Int `json:"concrete_states,omitempty"`
 	// Deadlocks counts reachable states where no transition is enabled.
 	// Engines treat them as having a stutter self-loop.
@@ -54,21 +47,29 @@ type Report struct {
 	Stats            Stats            `json:"stats"`
 }
 
-// Stats are engine figures for people, not part of any verdict.
+// Stats are engine figures for people, not part of any verdict. Every
+// engine fills the fields that apply to it.
 type Stats struct {
 	Seconds     float64 `json:"seconds"`
-	StoredBytes int64   `json:"stored_bytes,omitempty"` // state store at the end of the search
-	// BDD engine only: the most BDD nodes in use at any sample point and
-	// the largest Go heap sampled (runtime/metrics), in bytes.
-	BDDPeakNodes int64 `json:"bdd_peak_nodes,omitempty"`
-	PeakBytes    int64 `json:"peak_bytes,omitempty"`
+	StoredBytes int64   `json:"stored_bytes,omitempty"` // explicit: state store at the end of the search
+	// BDD engine: the most BDD nodes in use at any sample point, the
+	// largest Go heap sampled (runtime/metrics) in bytes, the number of
+	// BDD variables, the time to build the encoding, and the iterations
+	// and time of the reachable-state fixpoint when it ran.
+	BDDPeakNodes int64   `json:"bdd_peak_nodes,omitempty"`
+	PeakBytes    int64   `json:"peak_bytes,omitempty"`
+	BDDVars      int     `json:"bdd_vars,omitempty"`
+	BuildSeconds float64 `json:"build_seconds,omitempty"`
+	ReachIters   int     `json:"reach_iterations,omitempty"`
+	ReachSeconds float64 `json:"reach_seconds,omitempty"`
 }
 
 // PropertyResult is the verdict on one property in the initial state.
 type PropertyResult struct {
-	Name  string `json:"name"`
-	Text  string `json:"text,omitempty"`
-	Holds bool   `json:"holds"`
+	Name  string   `json:"name"`
+	Text  string   `json:"text,omitempty"`
+	Pos   gsst.Pos `json:"-"` // of the property in the spec; the command line prints it
+	Holds bool     `json:"holds"`
 	// Trace explains the verdict when the engine can: a counterexample for
 	// a failed AG, AX, AF or A[U], a witness for a holding EF, EX, EG or
 	// E[U]. Nil otherwise.
@@ -99,9 +100,18 @@ type Trace struct {
 type State struct {
 	// Counters[s] is the total counter #S of local state s.
 	Counters []int `json:"counters"`
-	// Groups[g][s] is the group counter #S[g]; concrete mode only.
+	// Groups[g][s] is the group counter #S[g]; group-counter models only.
 	Groups [][]int `json:"groups,omitempty"`
 }
+
+// modelState converts a state x of m (a value per counter) to a State.
+func modelState(m *counterabs.Model, x []int) State {
+	return State{Counters: m.Totals(x), Groups: m.Groups(x)}
+}
+
+// ModelState converts a state x of m (a value per counter) to a trace
+// State, for engines outside this package.
+func ModelState(m *counterabs.Model, x []int) State { return modelState(m, x) }
 
 // Lifted is a trace replayed on the unreduced system. Processes are named
 // by group and by index within the group (0-based). In the initial
@@ -163,7 +173,7 @@ func (p Progress) Rate() float64 {
 }
 
 // LimitError reports a search stopped by a resource limit (state count or
-// memory). The command line maps it, like a timeout, to exit code 3.
+// memory); errors.Is(err, errkind.Limit) holds.
 type LimitError struct {
 	Kind   string // "states" or "memory"
 	Limit  int64  // the configured bound (states or bytes)
@@ -175,20 +185,17 @@ func (e *LimitError) Error() string {
 	switch e.Kind {
 	case "memory":
 		if e.States == 0 {
-			return fmt.Sprintf("memory limit of %s reached (about %s in use); raise --max-memory",
+			return fmt.Sprintf("memory limit of %s reached (about %s in use)",
 				FormatBytes(e.Limit), FormatBytes(e.Bytes))
 		}
-		return fmt.Sprintf("memory limit of %s reached after %d states (about %s in use); raise --max-memory",
+		return fmt.Sprintf("memory limit of %s reached after %d states (about %s in use)",
 			FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
 	}
-	return fmt.Sprintf("state limit of %d reached; raise --max-states", e.Limit)
+	return fmt.Sprintf("state limit of %d reached", e.Limit)
 }
 
-// IsLimit reports whether err is a resource limit (LimitError).
-func IsLimit(err error) bool {
-	var le *LimitError
-	return errors.As(err, &le)
-}
+// Is makes errors.Is(err, errkind.Limit) hold.
+func (e *LimitError) Is(target error) bool { return target == errkind.Limit }
 
 // FormatBytes writes n with a binary unit (KiB, MiB, GiB).
 func FormatBytes(n int64) string {

@@ -92,7 +92,7 @@ func checkBoth(sys *System, x Expr, m mode) (got, want value, gotErrs, wantErrs 
 type exprGen struct {
 	r     *rand.Rand
 	b     strings.Builder
-	props bool // properties: total counters only
+	props bool // properties: CTL allowed
 }
 
 func (g *exprGen) pick(xs ...string) { g.b.WriteString(xs[g.r.Intn(len(xs))]) }

@@ -274,8 +274,8 @@ func (c *checker) properties(f *File) {
 type mode int
 
 const (
-	guardMode mode = iota // guards: counters of any kind, no temporal operators
-	propMode              // properties: total counters only, CTL allowed
+	guardMode mode = iota // guards: no temporal operators
+	propMode              // properties: CTL allowed
 )
 
 type kind int
@@ -362,12 +362,6 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 			return value{kind: kindInt, t: presburger.VarTerm(c.sys.TotalVar(s))}, true
 		}
 		g, okG := c.group(x.Group, where)
-		if m == propMode {
-			c.errorf(x.Hash, "group counter #%s[%s]%s: properties may use total counters only, "+
-				"since symmetry reduction preserves only propositions invariant under permutations of processes",
-				x.State.Name, x.Group.Name, where)
-			return v, false
-		}
 		if !okS || !okG {
 			return v, false
 		}

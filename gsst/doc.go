@@ -9,7 +9,7 @@
 // "similar but not identical". Guards are linear conditions on counters:
 // #S is the number of processes in state S, #S[g] the number of processes
 // of group g in S, and n the number of processes. Properties are CTL
-// formulas over total counters only. docs/gsst-format.md describes the
+// formulas over the same counters. docs/gsst-format.md describes the
 // format in full.
 //
 // The package works in three layers, as go/scanner, go/parser and
@@ -29,7 +29,7 @@
 //     (no value above MaxConstant, no silent overflow) and builds the
 //     System: guards become presburger.Formula over System.TotalVar and
 //     System.GroupVar with n replaced by its value, properties become
-//     ctl.Formula whose atoms use total counters only.
+//     ctl.Formula over the same counters.
 //
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/vsym/vsym/errkind"
 )
 
 // Pos is a position in a source file. Line and Col start at 1; a zero Line
@@ -78,6 +80,10 @@ func (l ErrorList) Err() error {
 	}
 	return l
 }
+
+// Is makes errors.Is(err, errkind.Input) hold: an error list is always
+// about malformed input.
+func (l ErrorList) Is(target error) bool { return target == errkind.Input }
 
 func (l ErrorList) Error() string {
 	var b strings.Builder

@@ -48,7 +48,7 @@ init: Idle
 transitions:
   - {from: Idle, to: Busy, guard: "#Busy < 2 & #Wait = 0"}
 properties:
-  p: "AG #Busy[fast] <= 1"
+  p: "AG #Busy[slow] <= 1"
 `))
 	fmt.Println(err)
 	// Output:
@@ -58,5 +58,5 @@ properties:
 	// Busy -> Idle for groups [0 1]: true
 	// bounded: AG (#Busy <= 2)
 	// bad.yaml:6:49: unknown local state "Wait" in guard of Idle -> Busy
-	// bad.yaml:8:10: group counter #Busy[fast] in property p: properties may use total counters only, since symmetry reduction preserves only propositions invariant under permutations of processes
+	// bad.yaml:8:16: unknown group "slow" in property p
 }

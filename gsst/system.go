@@ -21,7 +21,7 @@ const (
 //
 // Counter variables: TotalVar(s) is #S, the number of processes in local
 // state s; GroupVar(s, g) is #S[g], the number of processes of group g in
-// s. Guards may use both; properties use total counters only.
+// s. Guards and properties may use both.
 type System struct {
 	Name        string
 	File        string

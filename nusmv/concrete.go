@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -111,13 +113,12 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			guardNotes = append(guardNotes, fmt.Sprintf("--   %-12s %s, groups %s: %s\n", guard[i][j], comment(sys.TransitionName(t)), comment(strings.Join(gs, ", ")), comment(text)))
 		}
 	}
-	totalName := func(v presburger.Var) (string, error) {
-		if s, g, ok := sys.Counter(v); ok && g < 0 {
-			return total[s], nil
-		}
-		return "", fmt.Errorf("properties may use total counters only, not %s", sys.VarName(v))
+	// Properties read total and group counters, both defined below.
+	ps := make([]counterabs.Property, len(sys.Properties))
+	for i, p := range sys.Properties {
+		ps[i] = counterabs.Property{Name: p.Name, Text: p.Text, Pos: p.Pos, Formula: p.Formula}
 	}
-	props, err := properties(sys.Properties, nm, totalName)
+	props, err := properties(ps, nm, name)
 	if err != nil {
 		return "", err
 	}
@@ -297,49 +298,17 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	return b.String(), nil
 }
 
-// checkSystem rejects a system whose shape the emitter cannot trust:
-// what gsst.System.CheckShape finds, an initial configuration that does
-// not fit the groups, no process at all or too many, and self-loops.
+// checkSystem checks sys once (gsst's one checkpoint) and the limits of
+// this emitter: at least one process and at most MaxConcreteProcesses.
 func checkSystem(sys *gsst.System) error {
-	if sys == nil {
-		return fmt.Errorf("nusmv: no system")
+	if err := sys.Check(); err != nil {
+		return err
 	}
-	k, d := len(sys.States), len(sys.Groups)
-	if k == 0 {
-		return fmt.Errorf("nusmv: system has no local states")
-	}
-	if err := sys.CheckShape(); err != nil {
-		return fmt.Errorf("nusmv: %w", err)
-	}
-	if len(sys.Init) != d {
-		return fmt.Errorf("nusmv: initial configuration has %d groups, want %d", len(sys.Init), d)
-	}
-	for g, G := range sys.Groups {
-		if len(sys.Init[g]) != k {
-			return fmt.Errorf("nusmv: initial configuration of group %s has %d states, want %d", G.Name, len(sys.Init[g]), k)
-		}
-		sum := 0
-		for s, c := range sys.Init[g] {
-			if c < 0 {
-				return fmt.Errorf("nusmv: negative initial count %d of group %s in %s", c, G.Name, sys.States[s])
-			}
-			sum += c
-		}
-		if sum != G.Size {
-			return fmt.Errorf("nusmv: initial counts of group %s sum to %d, want its size %d", G.Name, sum, G.Size)
-		}
-	}
-	// CheckShape bounds every size, so the sum cannot overflow.
 	switch n := sys.N(); {
 	case n == 0:
-		return fmt.Errorf("nusmv: system has no processes")
+		return errkind.Errorf(errkind.Input, "nusmv: system has no processes")
 	case n > MaxConcreteProcesses:
-		return fmt.Errorf("nusmv: %d processes; the concrete model is limited to %d", n, MaxConcreteProcesses)
-	}
-	for i := range sys.Transitions {
-		if t := &sys.Transitions[i]; t.From == t.To {
-			return fmt.Errorf("nusmv: self-loop %s (a GSST has none)", sys.TransitionName(t))
-		}
+		return errkind.Errorf(errkind.Limit, "nusmv: %d processes; the concrete model is limited to %d", n, MaxConcreteProcesses)
 	}
 	return nil
 }

@@ -26,17 +26,24 @@ func Example() {
 		States: []string{"Idle", "Busy"},
 		Groups: []gsst.Group{{Name: "p", Size: 2}},
 		Init:   [][]int{{2, 0}},
+		Transitions: []gsst.Transition{
+			{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}},
+			{From: 1, To: 0, Blocks: []gsst.Block{{Groups: []int{0}, Guard: atLeast(idle, 1)}}},
+		},
 		Properties: []gsst.Property{{
 			Name:    "not-both",
 			Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(presburger.VarTerm(busy), presburger.Le, presburger.ConstTerm(1))}},
 			Text:    "AG #Busy <= 1",
 		}},
 	}
-	m := &counterabs.Model{System: sys, N: 2, Init: []int{2, 0}, Certified: true,
-		Transitions: []counterabs.Transition{
-			{From: 0, To: 1, Guard: atLeast(idle, 1)},
-			{From: 1, To: 0, Guard: presburger.Conj(atLeast(busy, 1), atLeast(idle, 1))},
-		}}
+	m, err := counterabs.Assemble(sys, counterabs.TotalLevel, []counterabs.Transition{
+		{From: 0, To: 1, Guard: atLeast(idle, 1), Local: 0, Group: -1},
+		{From: 1, To: 0, Guard: presburger.Conj(atLeast(busy, 1), atLeast(idle, 1)), Local: 1, Group: -1},
+	}, true)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
 	var b strings.Builder
 	if err := nusmv.WriteReduced(&b, m); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -106,7 +106,7 @@ func vecEq(v []int) presburger.Formula {
 // enumeration; the others get the enumerated set as a disjunction.
 func refModel(sys *gsst.System) (*counterabs.Model, error) {
 	k := len(sys.States)
-	m := &counterabs.Model{System: sys, N: sys.N(), Init: totals(sys.Init, k), Certified: certifiedBrute(sys)}
+	var trans []counterabs.Transition
 	cfgs := configs(sys)
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
@@ -126,7 +126,7 @@ func refModel(sys *gsst.System) (*counterabs.Model, error) {
 		for _, key := range keys {
 			enumerated = append(enumerated, vecEq(en[key]))
 		}
-		ct := counterabs.Transition{From: t.From, To: t.To, Local: t, Case: counterabs.CaseProjection, Guard: presburger.Disj(enumerated...)}
+		ct := counterabs.Transition{From: t.From, To: t.To, Local: i, Group: -1, Case: counterabs.CaseProjection, Guard: presburger.Disj(enumerated...)}
 		allTotal := true
 		var gs []presburger.Formula
 		for _, b := range t.Blocks {
@@ -147,9 +147,9 @@ func refModel(sys *gsst.System) (*counterabs.Model, error) {
 				ct.Case = counterabs.CaseA
 			}
 		}
-		m.Transitions = append(m.Transitions, ct)
+		trans = append(trans, ct)
 	}
-	return m, nil
+	return counterabs.Assemble(sys, counterabs.TotalLevel, trans, certifiedBrute(sys))
 }
 
 func vecVal(a []int) func(presburger.Var) int64 {

@@ -15,7 +15,7 @@ func runBench(b *testing.B, mk func() *counterabs.Model, opts ...Option) {
 	b.Helper()
 	var nodes, heap float64
 	for i := 0; i < b.N; i++ {
-		rep, st, err := Explore(context.Background(), mk(), opts...)
+		rep, st, err := exploreModel(context.Background(), mk(), opts...)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,50 +2,81 @@ package symbolic
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
+	"math/big"
 	"time"
 
 	"github.com/dalzilio/rudd"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
-// EngineName is the value of Report.Engine for this engine.
-const EngineName = "bdd"
+// BDD is the BDD engine as an explore.Engine. Its fields tune the
+// encoding and the fixpoints; the settings every engine shares come as
+// explore options.
+type BDD struct {
+	Order    Order    // variable order (Auto when zero is not wanted: use DefaultBDD)
+	Strategy Strategy // least-fixpoint strategy
+	// ReachFirst computes the reachable states first and restricts every
+	// fixpoint to them. Without it, and unless explore.CountStates asks
+	// for counts, properties are decided backwards over every vector of
+	// the encoding, which gives the same verdicts at the initial state.
+	ReachFirst bool
+	// Extra options for the Checker, for experiments and tests.
+	Options []Option
+}
+
+// DefaultBDD returns the BDD engine with its default settings: order
+// Auto, saturation, no reachable states first.
+func DefaultBDD() BDD { return BDD{Order: Auto, Strategy: Saturate} }
+
+// Name returns "bdd".
+func (BDD) Name() string { return "bdd" }
+
+// Check encodes m and decides its properties.
+func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
+	cfg := explore.NewConfig(opts...)
+	props, err := cfg.SelectProperties(m)
+	if err != nil {
+		return nil, err
+	}
+	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy),
+		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory)}
+	e, err := New(m, append(copts, b.Options...)...)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := e.checkProperties(ctx, props)
+	if err != nil {
+		return nil, err
+	}
+	// The BDD engine stores sets, not states, so MaxStates cannot stop it
+	// early; a reachable set larger than the bound is still the same
+	// resource stop as in the explicit engine.
+	if cfg.MaxStates > 0 && rep.ReachableStates != nil && rep.ReachableStates.Cmp(big.NewInt(cfg.MaxStates)) > 0 {
+		return nil, &explore.LimitError{Kind: "states", Limit: cfg.MaxStates}
+	}
+	return rep, nil
+}
 
 // maxDeadlockExamples bounds Report.DeadlockExamples.
 const maxDeadlockExamples = 3
 
-// Explore encodes m and checks every property of its system, as Check.
-func Explore(ctx context.Context, m *counterabs.Model, opts ...Option) (*explore.Report, Stats, error) {
-	e, err := New(m, opts...)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	rep, err := e.Check(ctx)
-	return rep, e.Stats(), err
-}
-
-// Check computes the reachable states (unless disabled), counts them and
-// their deadlocks, and decides every property of the model's system at the
-// initial state, with a trace when the verdict has one. A cancelled ctx or
-// an exhausted node table returns an error and no verdict.
-func (e *Engine) Check(ctx context.Context) (*explore.Report, error) {
+// checkProperties computes the reachable states (when configured), counts them and
+// their deadlocks, and decides props at the initial state, with a trace
+// when the verdict has one. A cancelled ctx or an exhausted node table
+// returns an error and no verdict.
+func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Property) (*explore.Report, error) {
 	t0 := time.Now()
-	props, err := e.properties()
-	if err != nil {
-		return nil, err
-	}
+	m := e.model
 	rep := &explore.Report{
-		System: e.model.System.Name,
-		Engine: EngineName,
-		Mode:   explore.Abstract,
-		Exact:  e.model.Certified,
+		System: m.System.Name,
+		Engine: BDD{}.Name(),
+		Model:  m.Level,
+		Exact:  m.Exact,
 	}
 	if e.cfg.reachable {
 		r, err := e.Reachable(ctx)
@@ -60,7 +91,7 @@ func (e *Engine) Check(ctx context.Context) (*explore.Report, error) {
 			if !ok {
 				break
 			}
-			rep.DeadlockExamples = append(rep.DeadlockExamples, explore.State{Counters: x})
+			rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(m, x))
 			d = e.b.And(d, e.b.Not(e.vector(x)))
 		}
 	}
@@ -70,42 +101,28 @@ func (e *Engine) Check(ctx context.Context) (*explore.Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
 		}
-		res.Name, res.Text = p.Name, p.Text
-		if res.Text == "" {
-			res.Text = ctl.Format(p.Formula, e.model.System.VarName)
+		verdict := explore.NewResult(m, p)
+		verdict.Holds, verdict.Trace = res.Holds, res.Trace
+		if verdict.Trace != nil {
+			verdict.Trace.Lifted = explore.Lift(m.System, verdict.Trace)
 		}
-		if res.Trace != nil {
-			res.Trace.Lifted = explore.Lift(e.model.System, res.Trace)
-		}
-		rep.Properties = append(rep.Properties, res)
+		rep.Properties = append(rep.Properties, verdict)
 	}
 	e.sample()
-	rep.Stats.Seconds = time.Since(t0).Seconds()
-	rep.Stats.BDDPeakNodes = int64(e.stats.PeakNodes)
-	rep.Stats.PeakBytes = int64(e.stats.PeakHeapBytes)
+	rep.Stats = explore.Stats{
+		Seconds:      time.Since(t0).Seconds(),
+		BDDPeakNodes: int64(e.stats.PeakNodes),
+		PeakBytes:    int64(e.stats.PeakHeapBytes),
+		BDDVars:      e.stats.BDDVars,
+		BuildSeconds: e.stats.BuildTime.Seconds(),
+		ReachIters:   e.stats.ReachIters,
+		ReachSeconds: e.stats.ReachTime.Seconds(),
+	}
 	return rep, e.check()
 }
 
-// properties returns the properties Check decides: those WithProperties
-// names, in its order, or else all of the system's.
-func (e *Engine) properties() ([]gsst.Property, error) {
-	all := e.model.System.Properties
-	if e.cfg.only == nil {
-		return all, nil
-	}
-	out := make([]gsst.Property, 0, len(e.cfg.only))
-	for _, name := range e.cfg.only {
-		i := slices.IndexFunc(all, func(p gsst.Property) bool { return p.Name == name })
-		if i < 0 {
-			return nil, fmt.Errorf("symbolic: no property named %q", name)
-		}
-		out = append(out, all[i])
-	}
-	return out, nil
-}
-
 // Property decides f at the initial state and builds its trace.
-func (e *Engine) Property(ctx context.Context, f ctl.Formula) (explore.PropertyResult, error) {
+func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.PropertyResult, error) {
 	s, err := e.Sat(ctx, f)
 	if err != nil {
 		return explore.PropertyResult{}, err
@@ -124,7 +141,7 @@ func (e *Engine) Property(ctx context.Context, f ctl.Formula) (explore.PropertyR
 // trace explains a verdict on the top-level operator of f: a witness for a
 // holding EX, EF, EG or E[U], a counterexample (a witness of the dual
 // existential formula) for a failed AX, AG, AF or A[U].
-func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore.Trace, error) {
+func (e *Checker) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore.Trace, error) {
 	// A negated temporal operator is explained by its dual, as the
 	// explicit engine does: !EF p fails exactly when AG !p fails.
 	if nf, ok := f.(ctl.Not); ok {
@@ -201,11 +218,11 @@ func (e *Engine) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore
 		return nil, err
 	}
 	if states == nil {
-		return nil, errors.New("internal error: no trace found for a verdict that has one")
+		return nil, errkind.Errorf(errkind.Internal, "symbolic: internal error: no trace found for a verdict that has one")
 	}
 	tr := &explore.Trace{Kind: kind, Loop: loop}
 	for _, x := range states {
-		tr.States = append(tr.States, explore.State{Counters: x})
+		tr.States = append(tr.States, explore.ModelState(e.model, x))
 	}
 	return tr, nil
 }
@@ -253,7 +270,7 @@ func successors(m *counterabs.Model, x []int) []step {
 }
 
 // stepInto returns [init, s] for a successor s of init in x, or nil.
-func (e *Engine) stepInto(x rudd.Node) [][]int {
+func (e *Checker) stepInto(x rudd.Node) [][]int {
 	for _, s := range successors(e.model, e.model.Init) {
 		if e.contains(x, s.to) {
 			return [][]int{e.model.Init, s.to}
@@ -266,7 +283,7 @@ func (e *Engine) stepInto(x rudd.Node) [][]int {
 // i+1 holds the new successors of the states of layer i that lie in
 // allowed. It stops at the first layer meeting target (returned index), or
 // returns -1 when the search is exhausted without meeting it.
-func (e *Engine) rings(ctx context.Context, from, allowed, target rudd.Node) ([]rudd.Node, int, error) {
+func (e *Checker) rings(ctx context.Context, from, allowed, target rudd.Node) ([]rudd.Node, int, error) {
 	b := e.b
 	layers := []rudd.Node{from}
 	seen := from
@@ -295,7 +312,7 @@ func (e *Engine) rings(ctx context.Context, from, allowed, target rudd.Node) ([]
 // backtrack turns onion rings into a path ending in last (a state of the
 // final layer): each earlier state is a predecessor in its layer whose
 // layer state lies in allowed.
-func (e *Engine) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) ([][]int, error) {
+func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) ([][]int, error) {
 	path := make([][]int, len(layers))
 	path[len(layers)-1] = last
 	for i := len(layers) - 2; i >= 0; i-- {
@@ -308,7 +325,7 @@ func (e *Engine) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) ([
 			}
 		}
 		if found == nil {
-			return nil, errors.New("internal error: broken onion ring while building a trace")
+			return nil, errkind.Errorf(errkind.Internal, "symbolic: internal error: broken onion ring while building a trace")
 		}
 		path[i] = found
 	}
@@ -317,7 +334,7 @@ func (e *Engine) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) ([
 
 // predecessors returns the explicit predecessors of x by the transitions
 // (stutter excluded).
-func (e *Engine) predecessors(x []int) [][]int {
+func (e *Checker) predecessors(x []int) [][]int {
 	var out [][]int
 	for _, t := range e.model.Transitions {
 		if t.From == t.To || x[t.To] < 1 {
@@ -335,7 +352,7 @@ func (e *Engine) predecessors(x []int) [][]int {
 
 // path returns a shortest path from the initial state through states of l
 // to a state of r (a witness of E[l U r]), or nil when there is none.
-func (e *Engine) path(ctx context.Context, l, r rudd.Node) ([][]int, error) {
+func (e *Checker) path(ctx context.Context, l, r rudd.Node) ([][]int, error) {
 	layers, hit, err := e.rings(ctx, e.init, l, r)
 	if err != nil || hit < 0 {
 		return nil, err
@@ -347,7 +364,7 @@ func (e *Engine) path(ctx context.Context, l, r rudd.Node) ([][]int, error) {
 // lassoIn returns a lasso from the initial state that stays in x forever
 // (a witness of EG x), as states and the index the last state loops back
 // to; nil when EG x does not hold initially.
-func (e *Engine) lassoIn(ctx context.Context, x rudd.Node) ([][]int, int, error) {
+func (e *Checker) lassoIn(ctx context.Context, x rudd.Node) ([][]int, int, error) {
 	b := e.b
 	z, err := e.eg(ctx, x)
 	if err != nil {
@@ -370,7 +387,7 @@ func (e *Engine) lassoIn(ctx context.Context, x rudd.Node) ([][]int, int, error)
 			}
 		}
 		if len(succ) == 0 {
-			return nil, -1, errors.New("internal error: EG state without successor in EG")
+			return nil, -1, errkind.Errorf(errkind.Internal, "symbolic: internal error: EG state without successor in EG")
 		}
 		from := b.Or(succ...)
 		// Search z from the successors of s, looking for s itself.

@@ -13,7 +13,7 @@ import (
 // box of the encoding or the vectors summing to N (WithSumSpace); either
 // way the verdict at the initial state is the same, since a path from the
 // initial state stays in the reachable states.
-func (e *Engine) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
+func (e *Checker) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 	n, err := e.sat(ctx, f)
 	if err != nil {
 		return nil, err
@@ -21,7 +21,7 @@ func (e *Engine) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 	return n, e.check()
 }
 
-func (e *Engine) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
+func (e *Checker) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 	b := e.b
 	switch f := f.(type) {
 	case ctl.Atom:
@@ -99,18 +99,18 @@ func (e *Engine) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 	return nil, fmt.Errorf("unsupported CTL formula %T", f)
 }
 
-func (e *Engine) not(x rudd.Node) rudd.Node { return e.b.And(e.space, e.b.Not(x)) }
+func (e *Checker) not(x rudd.Node) rudd.Node { return e.b.And(e.space, e.b.Not(x)) }
 
 // eu is E[l U r]: the least Z containing r and the states of l with a
 // successor in Z. The deadlock stutter never adds a state (its successor
 // is itself), so only the transition pre-images matter.
-func (e *Engine) eu(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
+func (e *Checker) eu(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
 	z, _, err := e.lfp(ctx, r, l, false)
 	return z, err
 }
 
 // au is A[l U r] = !(E[!r U (!l & !r)] | EG !r).
-func (e *Engine) au(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
+func (e *Checker) au(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
 	b := e.b
 	nr := e.not(r)
 	bad, err := e.eu(ctx, nr, b.And(e.not(l), nr))
@@ -126,7 +126,7 @@ func (e *Engine) au(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
 
 // eg is EG x: the greatest Z inside x where every state has a successor
 // in Z (a deadlock state's stutter loop counts).
-func (e *Engine) eg(ctx context.Context, x rudd.Node) (rudd.Node, error) {
+func (e *Checker) eg(ctx context.Context, x rudd.Node) (rudd.Node, error) {
 	b := e.b
 	z := x
 	for {

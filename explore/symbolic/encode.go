@@ -52,12 +52,12 @@ func ParseOrder(s string) (Order, error) {
 	return 0, fmt.Errorf("unknown variable order %q (want %s)", s, strings.Join(orderNames[:], ", "))
 }
 
-// encoding maps counters to BDD variables. Counter i has width bits; bit j
-// (weight 2^j) of its current value is BDD variable cur[i][j] and of its
-// next value next[i][j].
+// encoding maps counters to BDD variables. Counter i has len(cur[i])
+// bits, enough for the sum of its pool; bit j (weight 2^j) of its current
+// value is BDD variable cur[i][j] and of its next value next[i][j].
 type encoding struct {
-	m, width  int
-	n         int64
+	m         int // counters
+	bits      int // current-state bits of all counters
 	cur, next [][]int
 }
 
@@ -69,42 +69,50 @@ func bitsFor(n int) int {
 	return bits.Len(uint(n))
 }
 
-// newEncoding lays out the bits of m counters in 0..n. perm lists the
-// counters in the order they are placed (nil: natural order).
-func newEncoding(m, n int, order Order, perm []int) *encoding {
+// newEncoding lays out the bits of counters whose largest values are
+// limits[i]. perm lists the counters in the order they are placed (nil:
+// natural order). With Interleaved, bit j of every counter that has one
+// sits together, most significant bits first.
+func newEncoding(limits []int, order Order, perm []int) *encoding {
+	m := len(limits)
 	if perm == nil {
 		perm = make([]int, m)
 		for i := range perm {
 			perm[i] = i
 		}
 	}
-	w := bitsFor(n)
-	e := &encoding{m: m, width: w, n: int64(n), cur: make([][]int, m), next: make([][]int, m)}
+	e := &encoding{m: m, cur: make([][]int, m), next: make([][]int, m)}
+	top := 0
 	for i := range e.cur {
+		w := bitsFor(limits[i])
 		e.cur[i] = make([]int, w)
 		e.next[i] = make([]int, w)
+		e.bits += w
+		top = max(top, w)
 	}
 	lvl := 0
 	switch order {
 	case Interleaved:
-		for j := w - 1; j >= 0; j-- {
+		for j := top - 1; j >= 0; j-- {
 			for _, i := range perm {
-				e.cur[i][j], e.next[i][j] = lvl, lvl+1
-				lvl += 2
+				if j < len(e.cur[i]) {
+					e.cur[i][j], e.next[i][j] = lvl, lvl+1
+					lvl += 2
+				}
 			}
 		}
 	case Blocked:
 		for _, i := range perm {
-			for j := w - 1; j >= 0; j-- {
+			for j := len(e.cur[i]) - 1; j >= 0; j-- {
 				e.cur[i][j], e.next[i][j] = lvl, lvl+1
 				lvl += 2
 			}
 		}
 	default: // Split
 		for _, i := range perm {
-			for j := w - 1; j >= 0; j-- {
+			for j := len(e.cur[i]) - 1; j >= 0; j-- {
 				e.cur[i][j] = lvl
-				e.next[i][j] = lvl + m*w
+				e.next[i][j] = lvl + e.bits
 				lvl++
 			}
 		}
@@ -112,7 +120,7 @@ func newEncoding(m, n int, order Order, perm []int) *encoding {
 	return e
 }
 
-func (e *encoding) numVars() int { return 2 * e.m * e.width }
+func (e *encoding) numVars() int { return 2 * e.bits }
 
 // bitTerm is one BDD variable with an integer weight in a linear sum.
 type bitTerm struct {

@@ -2,7 +2,6 @@ package symbolic
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"runtime/metrics"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/dalzilio/rudd"
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/presburger"
 )
@@ -62,11 +62,10 @@ type config struct {
 	traces    bool
 	sumSpace  bool
 	affinity  bool
-	only      []string // nil: every property
 	maxBytes  int64
 }
 
-// Option configures an Engine.
+// Option configures an Checker.
 type Option func(*config)
 
 // WithOrder sets the BDD variable order (default Auto).
@@ -97,18 +96,6 @@ func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
 // by affinityOrder (true, the default) or in their natural order.
 func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 
-// WithProperties restricts Check to the named properties, in the given
-// order, as explore.Properties does (all properties when none are named).
-// A name the system does not define makes Check fail.
-func WithProperties(names ...string) Option {
-	return func(c *config) {
-		c.only = nil
-		if len(names) > 0 {
-			c.only = append([]string(nil), names...)
-		}
-	}
-}
-
 // WithMaxMemory stops fixpoints (with an *explore.LimitError) once the
 // sampled Go heap exceeds n bytes; zero means no bound. The heap is sampled
 // between fixpoint steps, so one step may overshoot.
@@ -125,11 +112,13 @@ func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 // (default true).
 func WithTraces(on bool) Option { return func(c *config) { c.traces = on } }
 
-// ErrResource reports that the BDD node table hit its configured bound.
-var ErrResource = errors.New("BDD node limit reached")
+// ErrResource reports that the BDD node table hit its configured bound;
+// errors.Is(err, errkind.Limit) holds for it.
+var ErrResource = errkind.Errorf(errkind.Limit, "BDD node limit reached")
 
-// Engine holds the BDD encoding of one counter model.
-type Engine struct {
+// Checker holds the BDD encoding of one counter model and decides CTL
+// formulas on it. BDD wraps it as an explore.Engine.
+type Checker struct {
 	model *counterabs.Model
 	cfg   config
 	b     *rudd.BDD
@@ -180,42 +169,30 @@ type Stats struct {
 	BuildTime     time.Duration // time to build the encoding and relations
 }
 
-// New encodes m. It fails when a guard cannot be encoded (a variable that
-// is not a counter, coefficients too large, an unexpandable quantifier).
-func New(m *counterabs.Model, opts ...Option) (*Engine, error) {
+// New encodes m, a model counterabs has checked. It fails (errkind.Limit)
+// when a guard cannot be encoded: coefficients too large, an unexpandable
+// quantifier.
+func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 	cfg := config{order: Auto, strategy: Saturate, reachable: true, traces: true, affinity: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if m == nil || m.System == nil {
-		return nil, errors.New("symbolic: nil model")
-	}
-	nc := len(m.System.States)
-	if nc == 0 {
-		return nil, errors.New("symbolic: model has no local states")
-	}
-	if len(m.Init) != nc {
-		return nil, fmt.Errorf("symbolic: initial vector has %d counters, want %d", len(m.Init), nc)
-	}
-	sum := 0
-	for i, x := range m.Init {
-		if x < 0 {
-			return nil, fmt.Errorf("symbolic: negative initial counter %d", i)
-		}
-		sum += x
-	}
-	if sum != m.N {
-		return nil, fmt.Errorf("symbolic: initial counters sum to %d, want N = %d", sum, m.N)
-	}
+	nc := len(m.Counters)
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Engine{model: m, cfg: cfg, start: time.Now()}
+	e := &Checker{model: m, cfg: cfg, start: time.Now()}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
 	}
-	e.enc = newEncoding(nc, m.N, cfg.order, perm)
+	limits := make([]int, nc)
+	for _, p := range m.Pools {
+		for _, c := range p.Counters {
+			limits[c] = p.Sum
+		}
+	}
+	e.enc = newEncoding(limits, cfg.order, perm)
 	nv := e.enc.numVars()
 	size := cfg.nodesize
 	if size == 0 {
@@ -224,14 +201,14 @@ func New(m *counterabs.Model, opts ...Option) (*Engine, error) {
 	var err error
 	e.b, err = newBDD(nv, size, cfg.maxNodes)
 	if err != nil {
-		return nil, fmt.Errorf("symbolic: %v", err)
+		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
 	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
 	e.levelNext = make([]bool, nv)
 	for i := 0; i < nc; i++ {
-		for j := 0; j < e.enc.width; j++ {
+		for j := range e.enc.cur[i] {
 			e.levelCounter[e.enc.cur[i][j]], e.levelBit[e.enc.cur[i][j]] = i, j
 			e.levelCounter[e.enc.next[i][j]], e.levelBit[e.enc.next[i][j]] = i, j
 			e.levelNext[e.enc.next[i][j]] = true
@@ -284,29 +261,37 @@ func autoOrder(m *counterabs.Model) Order {
 	// Blocked bits make the sum invariant carry every partial sum up to N
 	// across each counter boundary, about m*b*N nodes: affordable for the
 	// small N of such models, not for a million processes.
-	if multi && int64(len(m.Init))*int64(bitsFor(m.N))*int64(m.N) <= 4_000_000 {
+	largest := 0
+	for _, p := range m.Pools {
+		largest = max(largest, p.Sum)
+	}
+	if multi && int64(len(m.Counters))*int64(bitsFor(largest))*int64(largest) <= 4_000_000 {
 		return Blocked
 	}
 	return Interleaved
 }
 
 // Order returns the variable order in use.
-func (e *Engine) Order() Order { return e.cfg.order }
+func (e *Checker) Order() Order { return e.cfg.order }
 
-func (e *Engine) build() error {
+func (e *Checker) build() error {
 	b, enc := e.b, e.enc
-	// Sum invariant: sum x_i = N.
-	var terms []bitTerm
-	for i := 0; i < enc.m; i++ {
-		ts, err := enc.counterTerms(i, 1, false)
-		if err != nil {
-			return err
+	// Sum invariants: the counters of each pool sum to the pool's sum.
+	inv := b.True()
+	for _, p := range e.model.Pools {
+		var terms []bitTerm
+		for _, c := range p.Counters {
+			ts, err := enc.counterTerms(c, 1, false)
+			if err != nil {
+				return errkind.Errorf(errkind.Limit, "symbolic: sum invariant: %w", err)
+			}
+			terms = append(terms, ts...)
 		}
-		terms = append(terms, ts...)
-	}
-	inv, err := linear(b, terms, -enc.n, presburger.Eq)
-	if err != nil {
-		return fmt.Errorf("symbolic: sum invariant: %v", err)
+		pool, err := linear(b, terms, -int64(p.Sum), presburger.Eq)
+		if err != nil {
+			return errkind.Errorf(errkind.Limit, "symbolic: sum invariant: %w", err)
+		}
+		inv = b.And(inv, pool)
 	}
 	e.inv, e.space = inv, b.True()
 	if e.cfg.sumSpace {
@@ -316,7 +301,7 @@ func (e *Engine) build() error {
 	for k, t := range e.model.Transitions {
 		r, err := e.relation(k, t)
 		if err != nil {
-			return fmt.Errorf("symbolic: transition %s: %v", e.transName(k), err)
+			return errkind.Errorf(errkind.Limit, "symbolic: transition %s: %w", e.model.TransitionName(&e.model.Transitions[k]), err)
 		}
 		e.rels = append(e.rels, r)
 	}
@@ -324,17 +309,8 @@ func (e *Engine) build() error {
 	return e.check()
 }
 
-func (e *Engine) transName(k int) string {
-	t := e.model.Transitions[k]
-	s := e.model.System.States
-	if t.From < 0 || t.From >= len(s) || t.To < 0 || t.To >= len(s) {
-		return fmt.Sprintf("#%d", k)
-	}
-	return s[t.From] + " -> " + s[t.To]
-}
-
 // vector returns the BDD of one counter vector (current bits).
-func (e *Engine) vector(x []int) rudd.Node {
+func (e *Checker) vector(x []int) rudd.Node {
 	b := e.b
 	acc := b.True()
 	// Conjoin bottom-up so each step adds a node above the result.
@@ -344,7 +320,7 @@ func (e *Engine) vector(x []int) rudd.Node {
 	}
 	var lits []lit
 	for i, v := range x {
-		for j := 0; j < e.enc.width; j++ {
+		for j := range e.enc.cur[i] {
 			lits = append(lits, lit{e.enc.cur[i][j], v>>uint(j)&1 == 1})
 		}
 	}
@@ -358,11 +334,8 @@ func (e *Engine) vector(x []int) rudd.Node {
 	return acc
 }
 
-func (e *Engine) relation(k int, t counterabs.Transition) (relation, error) {
+func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 	b, enc := e.b, e.enc
-	if t.From < 0 || t.From >= enc.m || t.To < 0 || t.To >= enc.m {
-		return relation{}, errors.New("state index out of range")
-	}
 	g, err := e.gc.compile(t.Guard)
 	if err != nil {
 		return relation{}, err
@@ -437,18 +410,18 @@ func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 }
 
 // check turns a BDD error into a Go error.
-func (e *Engine) check() error {
+func (e *Checker) check() error {
 	if e.b.Errored() {
 		msg := e.b.Error()
 		if strings.Contains(msg, "memory") || strings.Contains(msg, "resize") || strings.Contains(msg, "nil") {
 			return fmt.Errorf("%w: %s", ErrResource, msg)
 		}
-		return fmt.Errorf("symbolic: bdd: %s", msg)
+		return errkind.Errorf(errkind.Internal, "symbolic: bdd: %s", msg)
 	}
 	return nil
 }
 
-func (e *Engine) updateDead() {
+func (e *Checker) updateDead() {
 	b := e.b
 	any := b.False()
 	for _, r := range e.rels {
@@ -458,21 +431,21 @@ func (e *Engine) updateDead() {
 }
 
 // image returns the successors of s by relation r.
-func (e *Engine) image(r *relation, s rudd.Node) rudd.Node {
+func (e *Checker) image(r *relation, s rudd.Node) rudd.Node {
 	b := e.b
 	return b.Replace(b.AndExist(r.curCube, s, r.rel), r.toCur)
 }
 
 // preimage returns the predecessors of s by relation r (not restricted to
 // the space).
-func (e *Engine) preimage(r *relation, s rudd.Node) rudd.Node {
+func (e *Checker) preimage(r *relation, s rudd.Node) rudd.Node {
 	b := e.b
 	return b.AndExist(r.nextCube, r.rel, b.Replace(s, r.toNext))
 }
 
 // post returns all successors of s, the stutter self-loops of deadlocks
 // included.
-func (e *Engine) post(s rudd.Node) rudd.Node {
+func (e *Checker) post(s rudd.Node) rudd.Node {
 	b := e.b
 	acc := b.And(s, e.dead)
 	for i := range e.rels {
@@ -482,7 +455,7 @@ func (e *Engine) post(s rudd.Node) rudd.Node {
 }
 
 // pre returns the states of the space with a successor in s (EX s).
-func (e *Engine) pre(s rudd.Node) rudd.Node {
+func (e *Checker) pre(s rudd.Node) rudd.Node {
 	b := e.b
 	acc := b.And(s, e.dead)
 	for i := range e.rels {
@@ -495,7 +468,7 @@ func (e *Engine) pre(s rudd.Node) rudd.Node {
 // states of allowed with a step (forward: from Z; backward: into Z)", with
 // the configured strategy. It returns the set and the number of outer
 // iterations.
-func (e *Engine) lfp(ctx context.Context, base, allowed rudd.Node, forward bool) (rudd.Node, int, error) {
+func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool) (rudd.Node, int, error) {
 	b := e.b
 	step := func(r *relation, s rudd.Node) rudd.Node {
 		if forward {
@@ -557,11 +530,11 @@ func (e *Engine) lfp(ctx context.Context, base, allowed rudd.Node, forward bool)
 // isFalse reports whether n is the empty set. A nil node (a failed BDD
 // operation) counts as empty so that loops stop; the caller's next check
 // reports the error.
-func (e *Engine) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
+func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
 // poll samples statistics and honours cancellation between fixpoint
 // iterations.
-func (e *Engine) poll(ctx context.Context) error {
+func (e *Checker) poll(ctx context.Context) error {
 	e.sample()
 	if err := e.check(); err != nil {
 		return err
@@ -582,7 +555,7 @@ var heapSamples = []metrics.Sample{
 	{Name: "/memory/classes/heap/released:bytes"},
 }
 
-func (e *Engine) sample() {
+func (e *Checker) sample() {
 	used, alloc := nodeCounts(e.b)
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
@@ -619,7 +592,7 @@ func nodeCounts(b *rudd.BDD) (used, alloc int) {
 
 // Reachable computes the reachable states (once) and restricts the space
 // to them.
-func (e *Engine) Reachable(ctx context.Context) (rudd.Node, error) {
+func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 	if e.reach != nil {
 		return e.reach, nil
 	}
@@ -638,21 +611,21 @@ func (e *Engine) Reachable(ctx context.Context) (rudd.Node, error) {
 
 // Count returns the number of counter vectors in s (a set over the
 // current bits).
-func (e *Engine) Count(s rudd.Node) *big.Int {
+func (e *Checker) Count(s rudd.Node) *big.Int {
 	c := e.b.Satcount(s)
 	// Satcount ranges over every BDD variable; s does not depend on the
 	// next-state copies, which double the count each.
-	return c.Rsh(c, uint(e.enc.m*e.enc.width))
+	return c.Rsh(c, uint(e.enc.bits))
 }
 
 // Stats returns the resource figures so far.
-func (e *Engine) Stats() Stats {
+func (e *Checker) Stats() Stats {
 	e.sample()
 	return e.stats
 }
 
 // contains reports whether the counter vector x is in s.
-func (e *Engine) contains(s rudd.Node, x []int) bool {
+func (e *Checker) contains(s rudd.Node, x []int) bool {
 	b := e.b
 	n := s
 	if n == nil {
@@ -678,7 +651,7 @@ func (e *Engine) contains(s rudd.Node, x []int) bool {
 
 // pick returns one counter vector of s summing to N (don't-care bits set
 // to zero: within the sum invariant any completion is a valid vector).
-func (e *Engine) pick(s rudd.Node) ([]int, bool) {
+func (e *Checker) pick(s rudd.Node) ([]int, bool) {
 	b := e.b
 	x := make([]int, e.enc.m)
 	n := b.And(s, e.inv)

@@ -2,12 +2,14 @@ package symbolic
 
 import (
 	"context"
+	"errors"
 	"math/rand"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
@@ -55,11 +57,12 @@ func TestAgainstExplicitRandom(t *testing.T) {
 			f := randomCTL(r, len(mod.Init), mod.N, 3)
 			mod.System.Properties = append(mod.System.Properties, gsst.Property{Name: string(rune(97 + j)), Formula: f, Text: ctl.Format(f, vname)})
 		}
-		exp, err := explore.CheckAbstract(context.Background(), mod)
+		mod = reassemble(mod)
+		exp, err := explore.Explicit{}.Check(context.Background(), mod)
 		if err != nil {
 			t.Fatalf("model %d: explicit: %v", i, err)
 		}
-		bdd, _, err := Explore(context.Background(), mod)
+		bdd, _, err := exploreModel(context.Background(), mod)
 		if err != nil {
 			t.Fatalf("model %d: bdd: %v", i, err)
 		}
@@ -138,43 +141,61 @@ func TestAgainstExplicitSpecs(t *testing.T) {
 	for _, s := range all {
 		t.Run(s.name, func(t *testing.T) {
 			m, _ := abstractSpec(t, s.name, s.src)
-			exp, err := explore.CheckAbstract(context.Background(), m)
+			group, err := counterabs.BuildGroup(m.System)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, opts := range [][]Option{nil, {WithOrder(Blocked)}, {WithStrategy(BFS), WithOrder(Split)}} {
-				bdd, _, err := Explore(context.Background(), m, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				compareReports(t, s.name, bdd, exp)
-				for _, p := range bdd.Properties {
-					if p.Trace != nil {
-						checkPath(t, m, p.Trace)
-						if p.Trace.Lifted == nil || p.Trace.Lifted.Error != "" {
-							t.Errorf("%s: trace of %s does not lift: %+v", s.name, p.Name, p.Trace.Lifted)
-						}
-					}
-				}
+			for _, m := range []*counterabs.Model{m, group} {
+				compareEngines(t, s.name+" "+m.Level.String(), m)
 			}
 		})
 	}
 }
 
-// TestSelectedProperties: WithProperties picks and orders properties as
-// explore.Properties does, and an unknown name is an error in both.
+// compareEngines runs the explicit engine and the BDD engine in three
+// settings on m and compares verdicts, counts and traces.
+func compareEngines(t *testing.T, name string, m *counterabs.Model) {
+	t.Helper()
+	exp, err := explore.Explicit{}.Check(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	{
+		{
+			for _, opts := range [][]Option{nil, {WithOrder(Blocked)}, {WithStrategy(BFS), WithOrder(Split)}} {
+				bdd, _, err := exploreModel(context.Background(), m, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareReports(t, name, bdd, exp)
+				for _, p := range bdd.Properties {
+					if p.Trace != nil {
+						checkPath(t, m, p.Trace)
+						if p.Trace.Lifted == nil || p.Trace.Lifted.Error != "" {
+							t.Errorf("%s: trace of %s does not lift: %+v", name, p.Name, p.Trace.Lifted)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSelectedProperties: the BDD engine picks and orders properties as
+// the explicit one does, and an unknown name is bad input in both.
 func TestSelectedProperties(t *testing.T) {
 	mod := grw(4, 3)
 	atom := ctl.Atom{P: presburger.Compare(v(0), presburger.Ge, k(1))}
 	mod.System.Properties = append(mod.System.Properties,
 		gsst.Property{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: atom}},
 		gsst.Property{Name: "ag", Formula: ctl.Unary{Op: ctl.AG, X: atom}})
+	mod = reassemble(mod)
 	names := []string{"ag", "mutex"}
-	exp, err := explore.CheckAbstract(context.Background(), mod, explore.Properties(names...))
+	exp, err := explore.Explicit{}.Check(context.Background(), mod, explore.Properties(names...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bdd, _, err := Explore(context.Background(), mod, WithProperties(names...))
+	bdd, err := DefaultBDD().Check(context.Background(), mod, explore.Properties(names...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,14 +208,16 @@ func TestSelectedProperties(t *testing.T) {
 		}
 	}
 	compareReports(t, "selected", bdd, exp)
-	if _, _, err := Explore(context.Background(), mod, WithProperties("mutex", "nope")); err == nil {
-		t.Error("unknown property name accepted")
+	for _, e := range []explore.Engine{explore.Explicit{}, DefaultBDD()} {
+		if _, err := e.Check(context.Background(), mod, explore.Properties("mutex", "nope")); !errors.Is(err, errkind.Input) {
+			t.Errorf("%s: unknown property name: %v, want bad input", e.Name(), err)
+		}
 	}
-	all, _, err := Explore(context.Background(), mod, WithProperties())
+	all, err := DefaultBDD().Check(context.Background(), mod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all.Properties) != len(mod.System.Properties) {
-		t.Errorf("WithProperties(): %d results, want all %d", len(all.Properties), len(mod.System.Properties))
+	if len(all.Properties) != len(mod.Properties) {
+		t.Errorf("no selection: %d results, want all %d", len(all.Properties), len(mod.Properties))
 	}
 }

@@ -1,11 +1,13 @@
 package symbolic
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -251,6 +253,48 @@ func system(m int, names ...string) *gsst.System {
 	return s
 }
 
+// counterModel completes s into a system of one group of n processes
+// starting as init says, with one unguarded local transition per model
+// transition (they only name the moves), and assembles the total-counter
+// model with the given transitions.
+func counterModel(s *gsst.System, n int, init []int, trans []counterabs.Transition) *counterabs.Model {
+	s.Groups = []gsst.Group{{Name: "p", Size: n}}
+	s.Init = [][]int{init}
+	s.Transitions = nil
+	for i := range trans {
+		t := &trans[i]
+		t.Local, t.Group = i, -1
+		s.Transitions = append(s.Transitions, gsst.Transition{From: t.From, To: t.To,
+			Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}})
+	}
+	return reassemble(&counterabs.Model{System: s, Transitions: trans, Exact: true})
+}
+
+// reassemble assembles mod's transitions again, after a change to its
+// system's properties.
+func reassemble(mod *counterabs.Model) *counterabs.Model {
+	m, err := counterabs.Assemble(mod.System, counterabs.TotalLevel, mod.Transitions, mod.Exact)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// exploreModel checks every property of mod with a Checker built with
+// opts, as the BDD engine does.
+func exploreModel(ctx context.Context, mod *counterabs.Model, opts ...Option) (*explore.Report, Stats, error) {
+	e, err := New(mod, opts...)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	props, err := explore.NewConfig().SelectProperties(mod)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	rep, err := e.checkProperties(ctx, props)
+	return rep, e.Stats(), err
+}
+
 func v(i int) presburger.Term   { return presburger.VarTerm(presburger.Var(i)) }
 func k(c int64) presburger.Term { return presburger.ConstTerm(c) }
 
@@ -259,18 +303,19 @@ func k(c int64) presburger.Term { return presburger.ConstTerm(c) }
 // free; property AG xm <= 1.
 func grw(m, n int) *counterabs.Model {
 	s := system(m)
-	mod := &counterabs.Model{System: s, N: n, Init: make([]int, m), Certified: true}
-	mod.Init[0] = n
+	init := make([]int, m)
+	init[0] = n
+	var trans []counterabs.Transition
 	for i := 0; i < m-2; i++ {
-		mod.Transitions = append(mod.Transitions, counterabs.Transition{From: i, To: i + 1,
+		trans = append(trans, counterabs.Transition{From: i, To: i + 1,
 			Guard: presburger.Compare(v(i), presburger.Ge, k(1))})
 	}
-	mod.Transitions = append(mod.Transitions, counterabs.Transition{From: m - 2, To: m - 1,
+	trans = append(trans, counterabs.Transition{From: m - 2, To: m - 1,
 		Guard: presburger.Conj(presburger.Compare(v(m-2), presburger.Ge, k(1)), presburger.Compare(v(m-1), presburger.Eq, k(0)))})
-	mod.Transitions = append(mod.Transitions, counterabs.Transition{From: m - 1, To: 0,
+	trans = append(trans, counterabs.Transition{From: m - 1, To: 0,
 		Guard: presburger.Compare(v(m-1), presburger.Ge, k(1))})
 	s.Properties = []gsst.Property{{Name: "mutex", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(v(m-1), presburger.Le, k(1))}}}}
-	return mod
+	return counterModel(s, n, init, trans)
 }
 
 // randomAtom returns a linear comparison over up to three counters.
@@ -286,12 +331,17 @@ func randomAtom(r *rand.Rand, m, n int) presburger.Formula {
 	return presburger.Compare(t, presburger.Op(r.Intn(6)), k(0))
 }
 
-func randomGuard(r *rand.Rand, m, n, depth int) presburger.Formula {
+// randomGuard returns a random formula over m counters; quantifiers occur
+// only when quant is set (model guards may have them, properties not).
+func randomGuard(r *rand.Rand, m, n, depth int, quant bool) presburger.Formula {
 	if depth == 0 || r.Intn(3) == 0 {
 		switch r.Intn(12) {
 		case 0:
 			return presburger.True
 		case 1:
+			if !quant {
+				return randomAtom(r, m, n)
+			}
 			// A bounded quantifier, to exercise the expansion.
 			b := presburger.Var(m + 5)
 			return presburger.Exists{Vars: []presburger.Bound{{Var: b, Lo: 0, Hi: 2}},
@@ -299,7 +349,7 @@ func randomGuard(r *rand.Rand, m, n, depth int) presburger.Formula {
 		}
 		return randomAtom(r, m, n)
 	}
-	a, b := randomGuard(r, m, n, depth-1), randomGuard(r, m, n, depth-1)
+	a, b := randomGuard(r, m, n, depth-1, quant), randomGuard(r, m, n, depth-1, quant)
 	switch r.Intn(3) {
 	case 0:
 		return presburger.And{a, b}
@@ -312,14 +362,15 @@ func randomGuard(r *rand.Rand, m, n, depth int) presburger.Formula {
 func randomModel(r *rand.Rand) *counterabs.Model {
 	m := 2 + r.Intn(3)
 	n := 1 + r.Intn(5)
-	mod := &counterabs.Model{System: system(m), N: n, Init: make([]int, m), Certified: true}
+	init := make([]int, m)
 	left := n
 	for i := 0; i < m-1; i++ {
 		x := r.Intn(left + 1)
-		mod.Init[i] = x
+		init[i] = x
 		left -= x
 	}
-	mod.Init[m-1] = left
+	init[m-1] = left
+	var trans []counterabs.Transition
 	nt := 1 + r.Intn(2*m)
 	for i := 0; i < nt; i++ {
 		from := r.Intn(m)
@@ -327,20 +378,20 @@ func randomModel(r *rand.Rand) *counterabs.Model {
 		if to >= from {
 			to++
 		}
-		g := randomGuard(r, m, n, 2)
+		g := randomGuard(r, m, n, 2, true)
 		if r.Intn(2) == 0 {
 			// Counterabs guards imply x_From >= 1; half the models keep
 			// that shape, the other half rely on the engine adding it.
 			g = presburger.Conj(presburger.Compare(v(from), presburger.Ge, k(1)), g)
 		}
-		mod.Transitions = append(mod.Transitions, counterabs.Transition{From: from, To: to, Guard: g})
+		trans = append(trans, counterabs.Transition{From: from, To: to, Guard: g})
 	}
-	return mod
+	return counterModel(system(m), n, init, trans)
 }
 
 func randomCTL(r *rand.Rand, m, n, depth int) ctl.Formula {
 	if depth == 0 || r.Intn(4) == 0 {
-		return ctl.Atom{P: randomGuard(r, m, n, 1)}
+		return ctl.Atom{P: randomGuard(r, m, n, 1, false)}
 	}
 	switch r.Intn(10) {
 	case 0:
@@ -366,21 +417,22 @@ func asr(n, r, bound int) *counterabs.Model {
 		names = append(names, fmt.Sprintf("C%d", j))
 	}
 	s := system(2*r+1, names...)
-	mod := &counterabs.Model{System: s, N: n, Init: make([]int, 2*r+1), Certified: true}
-	mod.Init[0] = n
+	init := make([]int, 2*r+1)
+	init[0] = n
+	var trans []counterabs.Transition
 	w := func(j int) int { return j }
 	c := func(j int) int { return r + j }
 	ge1 := func(i int) presburger.Formula { return presburger.Compare(v(i), presburger.Ge, k(1)) }
 	for j := 1; j <= r; j++ {
-		mod.Transitions = append(mod.Transitions, counterabs.Transition{From: 0, To: w(j),
+		trans = append(trans, counterabs.Transition{From: 0, To: w(j),
 			Guard: presburger.Conj(ge1(0), presburger.Compare(v(w(j)).Add(v(c(j))), presburger.Lt, k(int64(bound))))})
 	}
 	for j := 1; j <= r; j++ {
-		mod.Transitions = append(mod.Transitions, counterabs.Transition{From: w(j), To: c(j),
+		trans = append(trans, counterabs.Transition{From: w(j), To: c(j),
 			Guard: presburger.Conj(ge1(w(j)), presburger.Compare(v(c(j)), presburger.Eq, k(0)))})
 	}
 	for j := 1; j <= r; j++ {
-		mod.Transitions = append(mod.Transitions, counterabs.Transition{From: c(j), To: 0, Guard: ge1(c(j))})
+		trans = append(trans, counterabs.Transition{From: c(j), To: 0, Guard: ge1(c(j))})
 	}
 	var all []presburger.Formula
 	for j := 1; j <= r; j++ {
@@ -391,5 +443,5 @@ func asr(n, r, bound int) *counterabs.Model {
 		s.Properties = append(s.Properties, gsst.Property{Name: fmt.Sprintf("mutex%d", j),
 			Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(v(c(j)), presburger.Le, k(1))}}})
 	}
-	return mod
+	return counterModel(s, n, init, trans)
 }

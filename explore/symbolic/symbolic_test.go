@@ -28,7 +28,7 @@ func TestGRWKnownAnswer(t *testing.T) {
 						continue // breadth-first reachability is the slow baseline
 					}
 					mod := grw(tc.m, tc.n)
-					rep, _, err := Explore(context.Background(), mod, WithOrder(o), WithStrategy(s), WithReachable(reach))
+					rep, _, err := exploreModel(context.Background(), mod, WithOrder(o), WithStrategy(s), WithReachable(reach))
 					if err != nil {
 						t.Fatalf("m=%d n=%d %v %v: %v", tc.m, tc.n, o, s, err)
 					}
@@ -57,7 +57,7 @@ func TestGRWBrokenHasShortestCounterexample(t *testing.T) {
 	mod := grw(5, 4)
 	mod.Transitions[3].Guard = presburger.Compare(v(3), presburger.Ge, k(1))
 	for _, reach := range []bool{true, false} {
-		rep, _, err := Explore(context.Background(), mod, WithReachable(reach))
+		rep, _, err := exploreModel(context.Background(), mod, WithReachable(reach))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestGRWBrokenHasShortestCounterexample(t *testing.T) {
 
 func checkPath(t *testing.T, m *counterabs.Model, tr *explore.Trace) {
 	t.Helper()
-	if len(tr.States) == 0 || key(tr.States[0].Counters) != key(m.Init) {
+	if len(tr.States) == 0 || key(vec(m, tr.States[0])) != key(m.Init) {
 		t.Fatalf("trace does not start in the initial state: %+v", tr)
 	}
 	isSucc := func(x, y []int) bool {
@@ -86,18 +86,30 @@ func checkPath(t *testing.T, m *counterabs.Model, tr *explore.Trace) {
 		return false
 	}
 	for i := 0; i+1 < len(tr.States); i++ {
-		if !isSucc(tr.States[i].Counters, tr.States[i+1].Counters) {
-			t.Fatalf("trace step %d: %v -> %v is not a transition", i, tr.States[i].Counters, tr.States[i+1].Counters)
+		if !isSucc(vec(m, tr.States[i]), vec(m, tr.States[i+1])) {
+			t.Fatalf("trace step %d: %v -> %v is not a transition", i, tr.States[i], tr.States[i+1])
 		}
 	}
 	if tr.Loop >= 0 {
 		if tr.Loop >= len(tr.States) {
 			t.Fatalf("loop index %d out of range", tr.Loop)
 		}
-		if !isSucc(tr.States[len(tr.States)-1].Counters, tr.States[tr.Loop].Counters) {
-			t.Fatalf("lasso does not close: %v -> %v", tr.States[len(tr.States)-1].Counters, tr.States[tr.Loop].Counters)
+		if !isSucc(vec(m, tr.States[len(tr.States)-1]), vec(m, tr.States[tr.Loop])) {
+			t.Fatalf("lasso does not close: %v -> %v", tr.States[len(tr.States)-1], tr.States[tr.Loop])
 		}
 	}
+}
+
+// vec returns the model state (a value per counter) of a trace state.
+func vec(m *counterabs.Model, st explore.State) []int {
+	if m.Level == counterabs.TotalLevel {
+		return st.Counters
+	}
+	x := make([]int, len(m.Counters))
+	for i, c := range m.Counters {
+		x[i] = st.Groups[c.Group][c.State]
+	}
+	return x
 }
 
 // referenceSuccessors is written independently of successors.
@@ -137,6 +149,7 @@ func TestRandomAgainstNaive(t *testing.T) {
 			props = append(props, gsst.Property{Name: "p", Formula: randomCTL(r, len(mod.Init), mod.N, 3)})
 		}
 		mod.System.Properties = props
+		mod = reassemble(mod)
 		opts := [][]Option{
 			{WithReachable(true)},
 			{WithReachable(false)},
@@ -145,7 +158,7 @@ func TestRandomAgainstNaive(t *testing.T) {
 		}
 		o := opts[i%len(opts)]
 		reachFirst := i%len(opts) != 1 && i%len(opts) != 3
-		rep, _, err := Explore(context.Background(), mod, o...)
+		rep, _, err := exploreModel(context.Background(), mod, o...)
 		if err != nil {
 			t.Fatalf("model %d: %v", i, err)
 		}

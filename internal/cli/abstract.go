@@ -18,6 +18,7 @@ func init() { register(newAbstractCmd) }
 
 type abstractOpts struct {
 	file    string
+	level   string
 	force   bool
 	output  string
 	timeout time.Duration
@@ -27,18 +28,23 @@ func newAbstractCmd() *cobra.Command {
 	o := &abstractOpts{}
 	cmd := &cobra.Command{
 		Use:   "abstract FILE",
-		Short: "Print the counter abstraction of a GSST",
-		Long: `Abstract certifies full virtual symmetry of a GSST and prints its counter
-abstraction (section 5 of Wei, Gurfinkel and Chechik): one counter per
-local state, ranging over 0..n and summing to n; the initial counter
-vector; for each local transition u -> v the guard g_r over total
-counters under which x_u decreases and x_v increases, with the case of
-the construction (a, b, c or projection); and the deadlock condition.
+		Short: "Print the counter model of a GSST",
+		Long: `Abstract prints the counter model of a GSST that explore and nusmv work
+on, chosen as they choose it (--model, see "vsym explore --help").
 
-Every guard is checked against its definition with Z3 before it is
-printed. An uncertified system is refused (exit 1) unless --force, which
-prints its existential abstraction (an over-approximation of the quotient)
-with a warning.
+The total-counter model is the counter abstraction of section 5 of Wei,
+Gurfinkel and Chechik: one counter per local state, ranging over 0..n and
+summing to n; the initial counter vector; for each local transition
+u -> v the guard g_r over total counters under which x_u decreases and
+x_v increases, with the case of the construction (a, b, c or
+projection); and the deadlock condition. Every guard is checked against
+its definition with Z3 before it is printed. --force prints the
+existential abstraction of an uncertified system (an over-approximation
+of the quotient) with a warning.
+
+The group-counter model has one counter per group and local state, each
+group's counters summing to its size, and one transition per local
+transition and group that may take it, guarded by that group's guard.
 
 ` + exitHelp,
 		Args: cobra.ExactArgs(1),
@@ -48,7 +54,8 @@ with a warning.
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&o.force, "force", false, "abstract an uncertified system anyway (existential abstraction, not exact)")
+	f.StringVar(&o.level, "model", "auto", levelFlag)
+	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	return cmd
@@ -67,16 +74,11 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	}
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, cert, err := certifyAndBuild(ctx, sys, modelRequest{
-		File: o.file, Timeout: o.timeout, Force: o.force, Stderr: cmd.ErrOrStderr(),
-		Refuse:  "use --force to print the existential abstraction anyway",
-		Forced:  "printing the existential abstraction (--force), which over-approximates the quotient",
-		Recheck: "use --force to print the existential abstraction",
-	})
+	m, err := buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr()})
 	if err != nil {
 		return err
 	}
-	out := newAbstractJSON(o.file, m, cert, o.force)
+	out := newAbstractJSON(o.file, m, o.force)
 	if o.output == "json" {
 		return writeJSON(cmd.OutOrStdout(), out)
 	}
@@ -89,8 +91,12 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 type abstractJSON struct {
 	System      string           `json:"system"`
 	File        string           `json:"file"`
+	Model       counterabs.Level `json:"model"`
+	Reason      string           `json:"reason"`
 	Processes   int              `json:"processes"`
+	States      int              `json:"states"`
 	Certified   bool             `json:"certified"`
+	Exact       bool             `json:"exact"`
 	Forced      bool             `json:"forced"`
 	Counters    []counterJSON    `json:"counters"`
 	Invariant   string           `json:"invariant"`
@@ -101,6 +107,7 @@ type abstractJSON struct {
 
 type counterJSON struct {
 	State string `json:"state"`
+	Group string `json:"group,omitempty"`
 	Name  string `json:"name"`
 	Min   int    `json:"min"`
 	Max   int    `json:"max"`
@@ -109,14 +116,15 @@ type counterJSON struct {
 type transitionJSON struct {
 	From    string `json:"from"`
 	To      string `json:"to"`
+	Group   string `json:"group,omitempty"`
 	Guard   string `json:"guard"`
 	Case    string `json:"case"`
-	Verdict string `json:"verdict"`
+	Verdict string `json:"verdict,omitempty"`
 }
 
-func newAbstractJSON(file string, m *counterabs.Model, cert *detect.Report, forced bool) *abstractJSON {
+func newAbstractJSON(file string, m *chosenModel, forced bool) *abstractJSON {
 	sys := m.System
-	name := sys.VarName
+	name := m.VarName
 	out := &abstractJSON{
 		// Empty arrays, never null: the schema promises arrays, and a
 		// system may have no transitions.
@@ -124,40 +132,63 @@ func newAbstractJSON(file string, m *counterabs.Model, cert *detect.Report, forc
 		Transitions: []transitionJSON{},
 		System:      sys.Name,
 		File:        file,
+		Model:       m.Level,
+		Reason:      m.Reason,
 		Processes:   m.N,
-		Certified:   m.Certified,
+		States:      len(sys.States),
+		Certified:   m.Cert != nil && m.Cert.Certified(),
+		Exact:       m.Exact,
 		Forced:      forced,
 		Init:        m.Init,
 		Deadlock:    presburger.Format(m.Deadlock(), name),
 	}
-	var sum presburger.Term
-	for s, st := range sys.States {
-		out.Counters = append(out.Counters, counterJSON{State: st, Name: name(sys.TotalVar(s)), Min: 0, Max: m.N})
-		sum = sum.Add(presburger.VarTerm(sys.TotalVar(s)))
+	var inv []presburger.Formula
+	for _, p := range m.Pools {
+		var sum presburger.Term
+		for _, c := range p.Counters {
+			cj := counterJSON{State: sys.States[m.Counters[c].State], Name: m.CounterName(c), Min: 0, Max: p.Sum}
+			if g := m.Counters[c].Group; g >= 0 {
+				cj.Group = sys.Groups[g].Name
+			}
+			out.Counters = append(out.Counters, cj)
+			sum = sum.Add(presburger.VarTerm(presburger.Var(c)))
+		}
+		inv = append(inv, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(p.Sum))))
 	}
-	out.Invariant = presburger.Format(presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(m.N))), name)
+	out.Invariant = presburger.Format(presburger.Conj(inv...), name)
 	verdict := map[*gsst.Transition]string{}
-	for _, t := range cert.Transitions {
-		verdict[t.Transition] = t.Verdict.String()
+	if m.Cert != nil {
+		for _, t := range m.Cert.Transitions {
+			verdict[t.Transition] = t.Verdict.String()
+		}
 	}
-	for _, t := range m.Transitions {
-		out.Transitions = append(out.Transitions, transitionJSON{
-			From:    sys.States[t.From],
-			To:      sys.States[t.To],
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		lt := m.Local(t)
+		tj := transitionJSON{
+			From:    sys.States[lt.From],
+			To:      sys.States[lt.To],
 			Guard:   presburger.Format(t.Guard, name),
 			Case:    t.Case.String(),
-			Verdict: verdict[t.Local],
-		})
+			Verdict: verdict[lt],
+		}
+		if t.Group >= 0 {
+			tj.Group = sys.Groups[t.Group].Name
+		}
+		out.Transitions = append(out.Transitions, tj)
 	}
 	return out
 }
 
 func writeAbstract(w io.Writer, a *abstractJSON) {
-	status := "certified fully virtually symmetric: the model is isomorphic to the symmetry quotient"
-	if !a.Certified {
+	fmt.Fprintf(w, "system %s: %s, %s, %s-counter model\n", a.System, countNoun(a.Processes, "process", "processes"),
+		countNoun(a.States, "local state", "local states"), a.Model)
+	status := a.Reason
+	if a.Model == counterabs.TotalLevel && a.Certified {
+		status = "certified fully virtually symmetric: the model is isomorphic to the symmetry quotient"
+	} else if !a.Exact {
 		status = "NOT certified (--force): existential abstraction, over-approximates the quotient"
 	}
-	fmt.Fprintf(w, "system %s: %s, %s\n", a.System, countNoun(a.Processes, "process", "processes"), countNoun(len(a.Counters), "local state", "local states"))
 	fmt.Fprintf(w, "%s\n\n", status)
 	fmt.Fprintln(w, "counters:")
 	for _, c := range a.Counters {
@@ -175,7 +206,11 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 		if t.Verdict == detect.Violated.String() {
 			note += ", violates symmetry"
 		}
-		fmt.Fprintf(w, "  %s -> %s: %s   [%s]\n", t.From, t.To, t.Guard, note)
+		name := t.From + " -> " + t.To
+		if t.Group != "" {
+			name += " [" + t.Group + "]"
+		}
+		fmt.Fprintf(w, "  %s: %s   [%s]\n", name, t.Guard, note)
 	}
 	fmt.Fprintf(w, "\ndeadlock (no transition enabled): %s\n", a.Deadlock)
 }

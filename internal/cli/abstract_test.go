@@ -64,9 +64,13 @@ transitions:
 		{"projection", []string{"abstract", projYAML}, ExitOK, []string{
 			"  U -> V: #U >= 1 & #W = 0   [case projection]",
 		}, nil, false, false},
-		{"broken refused", []string{"abstract", broken}, ExitNo, nil, []string{
+		{"broken group", []string{"abstract", broken}, ExitOK, []string{
+			"group-counter model", "not fully virtually symmetric: transition T -> C breaks",
+			"  T -> C [reader]: #T[reader] >= 1 & #C[reader] + #C[writer] = 0 & #T[reader] + #T[writer] = 2   [case group]",
+		}, nil, false, false},
+		{"broken total refused", []string{"abstract", "--model", "total", broken}, ExitNo, nil, []string{
 			"not fully virtually symmetric", "transition T -> C", "no process can in",
-			"--force",
+			"--force", "--model group",
 		}, true, false},
 		{"broken forced", []string{"abstract", "--force", broken}, ExitOK, []string{
 			"NOT certified", "  T -> C: #T >= 1 & #C = 0   [case b, violates symmetry]",
@@ -113,18 +117,23 @@ func checkAbstractJSON(t *testing.T, file, out string) {
 	var a struct {
 		System    string `json:"system"`
 		File      string `json:"file"`
+		Model     string `json:"model"`
+		Reason    string `json:"reason"`
 		Processes int    `json:"processes"`
+		States    int    `json:"states"`
 		Certified bool   `json:"certified"`
+		Exact     bool   `json:"exact"`
 		Forced    bool   `json:"forced"`
 		Counters  []struct {
 			State    string `json:"state"`
+			Group    string `json:"group"`
 			Name     string `json:"name"`
 			Min, Max int
 		} `json:"counters"`
 		Invariant   string `json:"invariant"`
 		Init        []int  `json:"init"`
 		Transitions []struct {
-			From, To, Guard, Case, Verdict string
+			From, To, Group, Guard, Case, Verdict string
 		} `json:"transitions"`
 		Deadlock string `json:"deadlock"`
 	}

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore/symbolic"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
 )
 
@@ -108,9 +111,21 @@ func TestChooseEngine(t *testing.T) {
 		want string
 	}{{10, 10, "explicit"}, {15, 10, "bdd"}} {
 		// Only the counter space matters: C(n+m-1, m-1).
-		m := &counterabs.Model{N: tc.q, Init: make([]int, tc.m)}
-		if got := chooseEngine(m); got != tc.want {
-			t.Errorf("GRW n=%d m=%d (space %v): %s, want %s", tc.q, tc.m, counterSpace(m), got, tc.want)
+		sys := &gsst.System{Name: "free", Groups: []gsst.Group{{Name: "p", Size: tc.q}}, Init: [][]int{make([]int, tc.m)}}
+		sys.Init[0][0] = tc.q
+		for i := 0; i < tc.m; i++ {
+			sys.States = append(sys.States, fmt.Sprintf("L%d", i))
+		}
+		m, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := chooseEngine("auto", m, symbolic.DefaultBDD())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Name(); got != tc.want {
+			t.Errorf("GRW n=%d m=%d (space %v): %s, want %s", tc.q, tc.m, m.CounterSpace(), got, tc.want)
 		}
 	}
 }
@@ -128,7 +143,7 @@ case "$f" in
 */asrf-*) [ $mode = reach ] || exit 8 ;;
 *) [ $mode = df ] || exit 8 ;;
 esac
-grep -q '^MODULE main' "$f" && grep -q 'counter-abstracted model' "$f" || exit 9
+grep -q '^MODULE main' "$f" && grep -q 'total-counter model' "$f" || exit 9
 n=$(grep -c '^CTLSPEC\|^INVARSPEC' "$f")
 i=0
 while [ $i -lt $n ]; do echo "-- specification $mode $i is true"; i=$((i+1)); done

@@ -68,7 +68,7 @@ func writeExploreFile(t *testing.T, name, src string) string {
 type exploreJSON struct {
 	System          string `json:"system"`
 	Engine          string `json:"engine"`
-	Mode            string `json:"mode"`
+	Model           string `json:"model"`
 	Exact           bool   `json:"exact"`
 	ReachableStates int64  `json:"reachable_states"`
 	ConcreteStates  *int64 `json:"concrete_states"`
@@ -112,7 +112,7 @@ func TestExploreCommand(t *testing.T) {
 	}{
 		{name: "abstract-json", args: []string{"explore", rw, "-o", "json"}, code: ExitNo, wantJSON: true,
 			check: func(t *testing.T, r *exploreJSON) {
-				if r.Mode != "abstract" || !r.Exact || r.ReachableStates != 7 || r.Deadlocks != 0 || r.ConcreteStates != nil {
+				if r.Model != "total" || !r.Exact || r.ReachableStates != 7 || r.Deadlocks != 0 || r.ConcreteStates != nil {
 					t.Errorf("report %+v", r)
 				}
 				want := map[string]bool{"mutex": true, "reachable": true, "no-deadlock": true, "never-C": false, "all-leave-N": false}
@@ -147,11 +147,16 @@ func TestExploreCommand(t *testing.T) {
 			stdout: []string{"reachable states: 7", "property never-C: AG #C = 0: FAILS", "counterexample", "reader[0]: N -> T", "reader[0]: T -> C"}},
 		{name: "concrete", args: []string{"explore", rw, "--concrete", "-o", "json", "-p", "mutex"}, code: ExitOK, wantJSON: true,
 			check: func(t *testing.T, r *exploreJSON) {
-				if r.Mode != "concrete" || r.ReachableStates != 13 || r.ConcreteStates == nil || *r.ConcreteStates != 20 {
+				if r.Model != "group" || r.ReachableStates != 13 || r.ConcreteStates == nil || *r.ConcreteStates != 20 {
 					t.Errorf("report %+v", r)
 				}
 			}},
-		{name: "uncertified", args: []string{"explore", broken}, code: ExitNo, stderr: []string{"T -> C", "--concrete", "--force"}},
+		// An uncertified system is explored exactly on the group-counter
+		// model: every property holds (as with --concrete), exit 0, not 3.
+		{name: "uncertified", args: []string{"explore", broken}, code: ExitOK,
+			stdout: []string{"group-counter model", "model: not fully virtually symmetric: transition T -> C breaks", "the group-counter model is exact for any system", "property mutex: AG #C <= 1: holds"}},
+		{name: "uncertified-total", args: []string{"explore", "--model", "total", broken}, code: ExitNo,
+			stderr: []string{"T -> C", "--model group", "--force"}},
 		{name: "forced", args: []string{"explore", broken, "--force", "-o", "json"}, code: ExitUnknown, wantJSON: true,
 			stderr: []string{"warning"},
 			check: func(t *testing.T, r *exploreJSON) {

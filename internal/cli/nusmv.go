@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -10,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/nusmv"
 )
 
@@ -19,6 +18,7 @@ func init() { register(newNusmvCmd) }
 type nusmvOpts struct {
 	file     string
 	out      string
+	level    string
 	concrete bool
 	force    bool
 	timeout  time.Duration
@@ -32,20 +32,22 @@ func newNusmvCmd() *cobra.Command {
 		Long: `Nusmv writes a NuSMV 2.6 model of a GSST, to standard output or to the
 file given with -o.
 
-By default it certifies full virtual symmetry and writes the counter
-abstraction: one bounded counter x_S per local state, an input variable
-choosing the local transition of each step, one case per counter, the
-sum invariant, and every property as a named CTLSPEC (and, for AG of a
-state formula, also as an INVARSPEC). An uncertified system is refused
-(exit 1, or 3 when certification could not decide) unless --force, which
-writes its existential abstraction with a warning in the model's header:
-verdicts on that model are not exact.
+By default (--model auto) it writes the counter model that explore would
+check: the total-counter model when the system is certified fully
+virtually symmetric and every property reads total counters only, the
+group-counter model otherwise (see "vsym explore --help"). Either has one
+bounded counter per local state (per group and local state), an input
+variable choosing the transition of each step, one case per counter, and
+every property as a named CTLSPEC (and, for AG of a state formula, also
+as an INVARSPEC). --force writes the total-counter model of an
+uncertified system, with a warning in the model's header: verdicts on
+that model are not exact.
 
-With --concrete it writes the unreduced system instead: one variable per
-process over the local states, input variables choosing the process and
-the local transition, and the same properties. It needs no certification,
-and none is run: its verdicts are always exact. For a certified system
-both models give the same verdicts.
+With --model concrete (or --concrete) it writes the unreduced system
+instead: one variable per process over the local states, input variables
+choosing the process and the local transition, and the same properties.
+It needs no certification, and none is run: its verdicts are always
+exact. All models give the same verdicts where they are exact.
 
 In both models a configuration where nothing can move stutters on itself,
 as in vsym's own checkers. See docs/nusmv.md.
@@ -59,8 +61,9 @@ as in vsym's own checkers. See docs/nusmv.md.
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "", "write the model to this file instead of standard output")
-	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process)")
-	f.BoolVar(&o.force, "force", false, "write the counter abstraction of an uncertified system anyway (not exact)")
+	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
+	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
+	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	return cmd
 }
@@ -70,11 +73,18 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
-	if o.concrete && o.force {
-		return withCode(ExitBadInput, errors.New("--force applies to the counter abstraction; the concrete model needs no certification"))
+	level := o.level
+	if o.concrete {
+		if level != "auto" && level != "concrete" {
+			return errkind.Errorf(errkind.Input, "--concrete is --model concrete; it cannot be combined with --model %s", level)
+		}
+		level = "concrete"
+	}
+	if o.force && (level == "concrete" || level == "group") {
+		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", level)
 	}
 	if o.out != "" && sameFile(o.out, o.file) {
-		return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
+		return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
 	}
 	sys, err := loadSystem(o.file)
 	if err != nil {
@@ -84,59 +94,40 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	defer cancel()
 	opts := []nusmv.Option{nusmv.Source(o.file), nusmv.Version(vsymVersion(cmd))}
 
-	var text string
-	if o.concrete {
+	var text, kind string
+	if level == "concrete" {
 		// The concrete model is exact whatever certification would say,
 		// so none is run (it can take far longer than the export).
 		opts = append(opts, nusmv.Certification("not checked (the concrete model needs none)"))
 		text, err = nusmv.Concrete(sys, opts...)
+		kind = "concrete"
 	} else {
-		var m *counterabs.Model
-		var cert *detect.Report
-		m, cert, err = certifyAndBuild(ctx, sys, modelRequest{
-			File: o.file, Timeout: o.timeout, Force: o.force, Stderr: stderr,
-			Refuse:  "use --concrete to export the unreduced system, or --force to export the (inexact) counter abstraction",
-			Forced:  "exporting the existential abstraction anyway (--force): verdicts on it are not exact",
-			Recheck: "use --concrete or --force",
-		})
+		var m *chosenModel
+		m, err = buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
 		if err != nil {
 			return err
 		}
-		if cert.Certified() {
-			opts = append(opts, nusmv.Certification(certifiedHow(cert)))
-		} else {
-			why, _ := certificationFailure(sys, cert)
-			opts = append(opts, nusmv.Certification(why))
+		status := m.Reason
+		if m.Level == counterabs.TotalLevel && m.Exact {
+			status = certifiedHow(m.Cert)
 		}
-		text, err = nusmv.Reduced(m, opts...)
+		opts = append(opts, nusmv.Certification(status))
+		text, err = nusmv.Reduced(m.Model, opts...)
+		kind = m.Level.String() + "-counter"
 	}
 	if err != nil {
-		return withCode(ExitBadInput, err)
+		return fileError(o.file, err)
 	}
 
 	if o.out == "" {
-		if _, err := fmt.Fprint(cmd.OutOrStdout(), text); err != nil {
-			return withCode(ExitUnknown, err)
-		}
-		return nil
+		_, err := fmt.Fprint(cmd.OutOrStdout(), text)
+		return err
 	}
 	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
-		return withCode(ExitBadInput, err)
-	}
-	kind := "counter-abstracted"
-	if o.concrete {
-		kind = "concrete"
+		return errkind.Wrap(errkind.Input, err)
 	}
 	fmt.Fprintf(stderr, "vsym: wrote the %s NuSMV model of %s to %s (%d bytes)\n", kind, sys.Name, o.out, len(text))
 	return nil
-}
-
-// certifiedHow says in words how a certified system was certified.
-func certifiedHow(cert *detect.Report) string {
-	if cert.Verdict() == detect.Symmetric {
-		return "every transition treats all processes alike"
-	}
-	return "Theorem 6 checked with Z3"
 }
 
 // vsymVersion is the version stamped into emitted models: the root

@@ -49,8 +49,12 @@ func TestNusmvCmd(t *testing.T) {
 			"g_t_T_C_reader := x_C = 0 & c_T_writer = 0;",
 			"CTLSPEC NAME mutex := AG (x_C <= 1);",
 		}, nil, false},
-		{"broken refused", []string{"nusmv", broken}, ExitNo, nil, []string{
-			"not fully virtually symmetric", "T -> C", "--force", "--concrete",
+		{"broken group", []string{"nusmv", broken}, ExitOK, []string{
+			"group-counter model", "-- Certification: not fully virtually symmetric: transition T -> C breaks",
+			"x_C_writer : 0..2;", "CTLSPEC NAME mutex := AG (x_C_reader + x_C_writer <= 1);",
+		}, nil, false},
+		{"broken total refused", []string{"nusmv", "--model", "total", broken}, ExitNo, nil, []string{
+			"not fully virtually symmetric", "T -> C", "--force", "--model group",
 		}, true},
 		{"broken forced", []string{"nusmv", "--force", broken}, ExitOK, []string{
 			"WARNING: UNCERTIFIED MODEL", "NOT exact", "MODULE main",

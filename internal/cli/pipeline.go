@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,18 +14,20 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
 // The steps shared by the commands that turn a GSST file into a counter
 // model (abstract, nusmv, explore): check the common flags, load the
-// file, bound the work by --timeout, certify, build, print.
+// file, bound the work by --timeout, choose the model level, certify when
+// the level needs it, build, print.
 
 // checkOutputFormat rejects an --output other than text or json.
 func checkOutputFormat(output string) error {
 	if output != "text" && output != "json" {
-		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text or json)", output))
+		return errkind.Errorf(errkind.Input, "unknown output format %q (want text or json)", output)
 	}
 	return nil
 }
@@ -32,7 +35,7 @@ func checkOutputFormat(output string) error {
 // checkTimeout rejects a negative --timeout.
 func checkTimeout(d time.Duration) error {
 	if d < 0 {
-		return withCode(ExitBadInput, errors.New("--timeout must not be negative"))
+		return errkind.Errorf(errkind.Input, "--timeout must not be negative")
 	}
 	return nil
 }
@@ -41,9 +44,42 @@ func checkTimeout(d time.Duration) error {
 func loadSystem(file string) (*gsst.System, error) {
 	sys, err := gsst.Load(file)
 	if err != nil {
-		return nil, withCode(ExitBadInput, err)
+		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	return sys, nil
+}
+
+// selectProperties returns sys restricted to the named properties, each
+// once, in the order first named; all of them when names is empty. An
+// unknown name is bad input, and the message lists the names there are.
+func selectProperties(file string, sys *gsst.System, names []string) (*gsst.System, error) {
+	if len(names) == 0 {
+		return sys, nil
+	}
+	var props []gsst.Property
+	var seen []string
+	for _, name := range names {
+		if slices.Contains(seen, name) {
+			continue
+		}
+		i := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == name })
+		if i < 0 {
+			var have []string
+			for _, p := range sys.Properties {
+				have = append(have, p.Name)
+			}
+			known := "it defines none"
+			if len(have) > 0 {
+				known = "it defines " + strings.Join(have, ", ")
+			}
+			return nil, errkind.Errorf(errkind.Input, "%s: no property named %q (%s)", file, name, known)
+		}
+		seen = append(seen, name)
+		props = append(props, sys.Properties[i])
+	}
+	cp := *sys
+	cp.Properties = props
+	return &cp, nil
 }
 
 // commandContext returns the command's context, bounded by timeout when
@@ -66,72 +102,133 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return withCode(ExitUnknown, err)
+		return errkind.Wrap(errkind.Internal, err)
 	}
 	return nil
 }
 
-// modelRequest says how a command certifies and abstracts one system, and
-// how it words what goes wrong. Each hint completes a sentence that
-// already names the file and the problem.
+// modelRequest says which model a command wants for one system.
 type modelRequest struct {
 	File    string
 	Timeout time.Duration // the --timeout the context was bounded by, for messages
-	Force   bool          // build the existential abstraction of an uncertified system
-	Stderr  io.Writer     // where the --force warning goes
-
-	Refuse  string // what to do instead, when an uncertified system is refused ("use --force to ...")
-	Forced  string // what happens, in the warning printed under --force
-	Recheck string // what to do, when Build finds a witness certification missed
+	// Level is "auto", "total" or "group" (--model). Auto takes the
+	// total-counter model when the system is certified and every property
+	// reads total counters only, and the group-counter model otherwise.
+	Level string
+	// Force builds the total-counter model of an uncertified system: it
+	// over-approximates the quotient (--force).
+	Force  bool
+	Stderr io.Writer // where the --force warning goes
 }
 
-// certifyAndBuild certifies sys with Z3 (Theorem 6) and builds its counter
-// abstraction. An uncertified system is refused (exit 1, or 3 when the
-// solver could not decide) unless r.Force, which warns and builds the
-// existential abstraction. A context that runs out stops with exit 3 and
-// says which stage it stopped, never "use --force". The report is returned
-// with the model so that callers can say how the system was certified.
-func certifyAndBuild(ctx context.Context, sys *gsst.System, r modelRequest) (*counterabs.Model, *detect.Report, error) {
+// levelFlag is the help text of --model.
+const levelFlag = "model to work on: auto (total-counter model when certified and every property reads total counters only, else the group-counter model), total, or group (exact for any GSST)"
+
+// chosenModel is the model a command works on, with the reason for its
+// level in words (for the output) and the certification report when
+// certification ran.
+type chosenModel struct {
+	*counterabs.Model
+	Cert   *detect.Report
+	Reason string
+}
+
+// buildModel chooses the level of r for sys, certifies when the
+// total-counter model is wanted, and builds the model. An uncertified
+// system gets the group-counter model under auto; with --model total it
+// is refused (exit 1, or 3 when certification could not decide) unless
+// r.Force. A context that runs out stops with exit 3 and names the stage.
+func buildModel(ctx context.Context, sys *gsst.System, r modelRequest) (*chosenModel, error) {
+	level := r.Level
+	if r.Force {
+		level = "total"
+	}
+	switch level {
+	case "group":
+		return groupModel(sys, "the group-counter model was asked for (--model group)")
+	case "auto":
+		for i := range sys.Properties {
+			if p := &sys.Properties[i]; counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
+				return groupModel(sys, fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name))
+			}
+		}
+	case "total":
+	default:
+		return nil, errkind.Errorf(errkind.Input, "unknown model %q (want auto, total or group)", r.Level)
+	}
 	solver := z3.New()
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, stoppedError(ctx, r.File, "certification", r.Timeout)
+			return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
 		}
-		// A loaded system is well formed: the solver failed, or a witness
-		// did not survive re-verification. Neither is an answer.
-		return nil, nil, withCode(ExitUnknown, err)
+		return nil, err
 	}
 	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
-		// Unknown verdicts because time ran out: say so, not "use --force".
-		return nil, nil, stoppedError(ctx, r.File, "certification", r.Timeout)
+		// Unknown verdicts because time ran out: say so.
+		return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
 	}
 	var opts []counterabs.Option
+	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
 	if !cert.Certified() {
 		why, code := certificationFailure(sys, cert)
-		if !r.Force {
-			return nil, nil, withCode(code, fmt.Errorf("%s: %s; %s", r.File, why, r.Refuse))
+		switch {
+		case r.Force:
+			fmt.Fprintf(r.Stderr, "vsym: warning: %s: %s; using the total-counter model anyway (--force): it over-approximates the system, so verdicts on it are not exact\n", r.File, why)
+			opts = append(opts, counterabs.Force())
+			reason = why + "; total-counter model forced (--force): it over-approximates the system"
+		case level == "auto":
+			return groupModel(sys, why+"; the group-counter model is exact for any system")
+		default:
+			return nil, withCode(code, fmt.Errorf("%s: %s; use --model group for the exact group-counter model, or --force for the (over-approximating) total-counter model", r.File, why))
 		}
-		fmt.Fprintf(r.Stderr, "vsym: warning: %s: %s; %s\n", r.File, why, r.Forced)
-		opts = append(opts, counterabs.Force())
 	}
 	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
 	if err != nil {
 		var nc *counterabs.NotCertifiedError
 		switch {
 		case ctx.Err() != nil:
-			return nil, nil, stoppedError(ctx, r.File, "abstraction", r.Timeout)
-		case errors.Is(err, counterabs.ErrUnknown):
-			return nil, nil, withCode(ExitUnknown, fmt.Errorf("%s: unknown: %v", r.File, err))
+			return nil, stoppedError(ctx, r.File, "abstraction", r.Timeout)
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.
-			return nil, nil, withCode(ExitNo, fmt.Errorf("%s: transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; %s",
-				r.File, nc.Name, describeWitness(sys, nc.Witness), r.Recheck))
+			return nil, withCode(ExitNo, fmt.Errorf("%s: transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; use --model group",
+				r.File, nc.Name, describeWitness(sys, nc.Witness)))
 		}
-		return nil, nil, withCode(ExitUnknown, err)
+		return nil, fileError(r.File, err)
 	}
-	return m, cert, nil
+	return &chosenModel{Model: m, Cert: cert, Reason: reason}, nil
+}
+
+// fileError prefixes err with the file it is about and, for a failure
+// to find an answer (a limit, a solver unknown), with "unknown", so that
+// it is never mistaken for a verdict.
+func fileError(file string, err error) error {
+	if strings.HasPrefix(err.Error(), file+":") {
+		return err // already positioned in the file
+	}
+	switch errkind.Of(err) {
+	case errkind.Unknown, errkind.Limit:
+		return fmt.Errorf("%s: unknown: %w", file, err)
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}
+
+// groupModel builds the group-counter model of sys.
+func groupModel(sys *gsst.System, reason string) (*chosenModel, error) {
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		return nil, err
+	}
+	return &chosenModel{Model: m, Reason: reason}, nil
+}
+
+// certifiedHow says in words how a certified system was certified.
+func certifiedHow(cert *detect.Report) string {
+	if cert.Verdict() == detect.Symmetric {
+		return "every transition treats all processes alike"
+	}
+	return "Theorem 6 checked with Z3"
 }
 
 // certificationFailure explains why cert does not certify sys: the

@@ -230,7 +230,7 @@ func TestAbstractEdgeSystems(t *testing.T) {
 		t.Errorf("deadlock = %v, want true (nothing can move)", doc["deadlock"])
 	}
 	stdout, _, _ = runVsym("abstract", none)
-	if !strings.HasPrefix(stdout, "system none: 1 process, 2 local states\n") {
+	if !strings.HasPrefix(stdout, "system none: 1 process, 2 local states, total-counter model\n") {
 		t.Errorf("header: %q", strings.SplitN(stdout, "\n", 2)[0])
 	}
 }

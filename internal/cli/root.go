@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -25,8 +29,11 @@ const exitHelp = `Exit codes:
   3  unknown: solver unknown, timeout, resource limit, or a verdict that
      is not exact (explore --force)`
 
-// exitError carries an exit code up to Main. A nil err means the command
-// already printed its result and only the exit code remains.
+// exitError carries an exit code up to Main, for answers rather than
+// failures: a negative verdict (exit 1), an inexact one (exit 3). A nil
+// err means the command already printed its result and only the exit
+// code remains. Failures are plain errors with an errkind, mapped to exit
+// codes in one place (exitCode).
 type exitError struct {
 	code int
 	err  error
@@ -43,6 +50,85 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // withCode wraps err so that Main exits with code.
 func withCode(code int, err error) error { return &exitError{code, err} }
+
+// commandError marks an error returned by a command's RunE, as opposed to
+// cobra's own errors (unknown command or flag, wrong number of
+// arguments), which are usage errors.
+type commandError struct {
+	cmd *cobra.Command
+	err error
+}
+
+func (e *commandError) Error() string { return e.err.Error() }
+func (e *commandError) Unwrap() error { return e.err }
+
+// markCommandErrors wraps the run function of c and of its subcommands so
+// that their errors reach exitCode as command errors.
+func markCommandErrors(c *cobra.Command) {
+	if f := c.RunE; f != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if err := f(cmd, args); err != nil {
+				return &commandError{cmd, err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markCommandErrors(sub)
+	}
+}
+
+// exitCode prints err once and returns the exit code for it: the code an
+// answer carries, else the code of its kind.
+func exitCode(w io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			printError(w, ee.err)
+		}
+		return ee.code
+	}
+	var ce *commandError
+	if !errors.As(err, &ce) {
+		// Cobra's own complaint about the command line.
+		fmt.Fprintf(w, "vsym: %v\nRun 'vsym --help' for usage.\n", err)
+		return ExitBadInput
+	}
+	switch errkind.Of(err) {
+	case errkind.Input:
+		printError(w, err)
+		return ExitBadInput
+	case errkind.Unknown, errkind.Limit:
+		fmt.Fprintln(w, "vsym:", withHint(err))
+		return ExitUnknown
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "internal error") {
+		msg = "internal error: " + msg
+	}
+	fmt.Fprintf(w, "vsym: %s (please report this)\n", msg)
+	return ExitUnknown
+}
+
+// withHint adds to a limit or timeout message the flag that changes the
+// limit; library messages describe the condition only.
+func withHint(err error) string {
+	msg := err.Error()
+	var le *explore.LimitError
+	switch {
+	case strings.Contains(msg, "raise --"):
+	case errors.As(err, &le) && le.Kind == "memory":
+		msg += "; raise --max-memory"
+	case errors.As(err, &le) && le.Kind == "states":
+		msg += "; raise --max-states"
+	case errors.Is(err, context.DeadlineExceeded):
+		msg += "; raise --timeout"
+	}
+	return msg
+}
 
 // subcommands holds the constructors registered by the subcommand files.
 var subcommands []func() *cobra.Command
@@ -68,7 +154,9 @@ and checks CTL properties with its own explicit and symbolic engines.
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	for _, f := range subcommands {
-		root.AddCommand(f())
+		c := f()
+		markCommandErrors(c)
+		root.AddCommand(c)
 	}
 	return root
 }
@@ -79,21 +167,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
-	if err == nil {
-		return ExitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			printError(stderr, ee.err)
-		}
-		return ee.code
-	}
-	// Errors cobra raises itself (unknown flag, wrong argument count) and
-	// anything unclassified are usage errors.
-	fmt.Fprintln(stderr, "vsym:", err)
-	return ExitBadInput
+	return exitCode(stderr, root.Execute())
 }
 
 // printError writes err to stderr once. A list of file errors is printed
