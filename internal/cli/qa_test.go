@@ -31,7 +31,7 @@ var badSpecs = []struct {
 	{"wrong-kinds", "name: [a]\nstates: {N: 1}\ngroups: [a]\ninit: 3\ntransitions: none\n", "expected a list of state names"},
 	{"huge-numbers", "states: [N, T]\ngroups: {a: 99999999999999999999999, b: 1000001}\ninit: N\ntransitions:\n  - {from: N, to: T, guard: \"#N > 99999999999999999999\"}\n", "too large"},
 	{"types", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - {from: N, to: T, guard: \"#N & true\"}\nproperties:\n  p: \"AG #N\"\n", "must be conditions"},
-	{"group-counter-property", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions: []\nproperties:\n  p: \"AG #N[a] = 1\"\n", "total counters only"},
+	{"group-in-property", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions: []\nproperties:\n  p: \"AG #N[b] = 1\"\n", "unknown group \"b\""},
 	{"unquoted-guard", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: #N = 1\n", "quote it"},
 	{"self-loop", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - {from: N, to: N}\n", "self-loop"},
 	{"two-documents", "states: [N]\ngroups: {a: 1}\ninit: N\ntransitions: []\n---\nstates: [N]\n", "more than one YAML document"},
