@@ -75,7 +75,7 @@ func TestExploreEngineBDD(t *testing.T) {
 		var got [2]result
 		var codes [2]int
 		for i, engine := range []string{"explicit", "bdd"} {
-			out, errs, code := runVsym("explore", "--force", "--engine", engine, "-o", "json", file)
+			out, errs, code := runVsym("explore", "--force", "--engine", engine, "--output", "json", file)
 			codes[i] = code
 			if code == ExitBadInput {
 				t.Fatalf("%s %s: exit %d: %s", name, engine, code, errs)
@@ -96,7 +96,7 @@ func TestExploreEngineBDD(t *testing.T) {
 		}
 	}
 	// --engine auto on a small model keeps the explicit engine.
-	out, errs, code := runVsym("explore", "--engine", "auto", "-o", "json", filepath.Join(dir, "mutex.yaml"))
+	out, errs, code := runVsym("explore", "--engine", "auto", "--output", "json", filepath.Join(dir, "mutex.yaml"))
 	if code != ExitOK || !strings.Contains(out, `"engine": "explicit"`) {
 		t.Fatalf("auto on mutex: exit %d, %s %s", code, out, errs)
 	}

@@ -18,6 +18,7 @@ func init() { register(newCheckCmd) }
 type checkOpts struct {
 	files   []string
 	output  string
+	out     string
 	timeout time.Duration
 }
 
@@ -46,14 +47,15 @@ most severe one: 2 (some file is bad) over 1 (some system is not fully
 virtually symmetric) over 3 (some answer unknown) over 0.
 
 ` + exitHelp,
-		Args: cobra.MinimumNArgs(1),
+		Args: someFiles,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
 			return runCheck(cmd, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(f, &o.output)
+	addOutFlag(f, &o.out, "the report")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown")
 	return cmd
 }
@@ -82,9 +84,9 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	solver := z3.New(z3.Timeout(o.timeout))
 
 	var results []checkResult
-	for _, file := range o.files {
-		r := checkResult{file: file}
-		r.sys, r.err = gsst.Load(file)
+	for _, arg := range o.files {
+		r := checkResult{file: displayName(arg)}
+		r.sys, r.err = loadSpec(cmd, arg)
 		switch {
 		case r.err != nil:
 			r.code = ExitBadInput
@@ -93,12 +95,15 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			printError(stderr, r.err)
 		default:
 			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
+			if r.err == nil {
+				addTimeoutHints(r.rep, o.timeout)
+			}
 			if r.err != nil {
 				// A loaded system is well formed: the solver failed, or
 				// a witness did not survive re-verification. Neither is
 				// an answer.
 				r.code = ExitUnknown
-				fmt.Fprintf(stderr, "vsym: %s: %v\n", file, r.err)
+				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
 			} else {
 				r.code = certifyExitCode(r.rep.Verdict())
 			}
@@ -140,6 +145,29 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		return nil
 	}
 	return withCode(code, nil)
+}
+
+// addTimeoutHints adds to the reason of each transition left unknown
+// because a solver call ran out of time the flag that gives it more.
+func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
+	for i := range rep.Transitions {
+		t := &rep.Transitions[i]
+		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
+			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
+		}
+	}
+}
+
+// ranOutOfTime reports whether a solver's reason for "unknown" is the
+// time limit (Z3 says "timeout" or "canceled", a context "deadline
+// exceeded").
+func ranOutOfTime(reason string) bool {
+	for _, s := range []string{"deadline exceeded", "timeout", "canceled"} {
+		if strings.Contains(reason, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func certifyExitCode(v detect.Verdict) int {
@@ -262,6 +290,7 @@ type checkJSON struct {
 	Certified   bool                  `json:"certified"`
 	Transitions []checkTransitionJSON `json:"transitions"`
 	Error       string                `json:"error,omitempty"`
+	Errors      []errorJSON           `json:"errors,omitempty"` // Error, one object per positioned error
 }
 
 type checkTransitionJSON struct {
@@ -291,6 +320,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			out.Verdict = detect.Unknown.String()
 		}
 		out.Error = r.err.Error()
+		out.Errors = errorsJSON(r.file, out.Error, r.err)
 		return out
 	}
 	sys := r.rep.System

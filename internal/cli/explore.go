@@ -25,6 +25,9 @@ type exploreOpts struct {
 	concrete   bool
 	force      bool
 	output     string
+	out        string
+	maxTrace   int  // --max-trace: states (and steps) shown per trace, 0 for all
+	noTraces   bool // --no-traces
 	engine     string
 	maxStates  int64
 	maxMemory  string
@@ -93,7 +96,7 @@ takes the total-counter model of an uncertified system, which
 over-approximates it (results not exact, exit code 3).
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runExplore(cmd, o)
@@ -103,8 +106,11 @@ over-approximates it (results not exact, exit code 3).
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
+	addOutputFlag(f, &o.output)
+	addOutFlag(f, &o.out, "the report")
+	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each trace (and N steps of its replay): the first N/2 and the last N/2, saying how many were left out; 0 shows all")
+	f.BoolVar(&o.noTraces, "no-traces", false, "build no counterexamples or witnesses (faster, smaller output)")
+	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames+" (auto picks bdd when a --bdd-* flag is given)")
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
@@ -132,6 +138,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.bddNoReach && o.maxStates > 0 {
 		return errkind.Errorf(errkind.Input, "--max-states bounds the reachable states, which --bdd-no-reach does not compute")
 	}
+	engineName, err := engineFor(cmd, o)
+	if err != nil {
+		return err
+	}
+	if o.maxTrace < 0 || o.maxTrace == 1 {
+		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
+	}
+	if o.noTraces && o.maxTrace > 0 {
+		return errkind.Errorf(errkind.Input, "--no-traces and --max-trace exclude each other")
+	}
 	level := o.level
 	if o.concrete {
 		if level != "auto" && level != "group" {
@@ -146,43 +162,47 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
-	sys, err := loadSystem(o.file)
+	sys, err := loadSpec(cmd, o.file)
 	if err != nil {
 		return err
 	}
-	sys, err = selectProperties(o.file, sys, o.properties)
+	file := displayName(o.file)
+	sys, err = selectProperties(file, sys, o.properties)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
+	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
 	if err != nil {
 		return err
 	}
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
-	engine, err := chooseEngine(o.engine, m.Model, bdd)
+	engine, err := chooseEngine(engineName, m.Model, bdd)
 	if err != nil {
 		return err
 	}
 	prog := newProgress(stderr)
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(!o.bddNoReach))
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(!o.bddNoReach),
+		explore.Traces(!o.noTraces))
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
-			return stoppedError(ctx, o.file, "exploration", o.timeout)
+			return stoppedError(ctx, file, "exploration", o.timeout)
 		}
-		return fileError(o.file, err)
+		return fileError(file, err)
 	}
+	describeOutput(cmd, "the exploration report of "+sys.Name)
+	view := newExploreReport(file, m.Reason, rep, o.maxTrace)
 	if o.output == "json" {
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := writeJSON(stdout, view); err != nil {
 			return err
 		}
 	} else {
-		writeReport(stdout, sys, m.Reason, rep)
+		writeReport(stdout, sys, view)
 	}
 	if !rep.Exact {
 		fmt.Fprintln(stderr, "vsym: warning: the model over-approximates an uncertified system; results are not exact (exit 3)")
@@ -257,11 +277,33 @@ func (p *progress) done() {
 	}
 }
 
-// writeReport prints rep for people; reason says why its model was chosen.
-func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report) {
-	fmt.Fprintf(w, "%s: %s engine, %s-counter model\n", rep.System, rep.Engine, rep.Model)
-	if reason != "" {
-		fmt.Fprintf(w, "model: %s\n", reason)
+// engineFor returns the engine --engine names, refusing the BDD engine's
+// tuning flags with the explicit engine (they would be ignored) and
+// letting them pick the BDD engine under auto.
+func engineFor(cmd *cobra.Command, o *exploreOpts) (string, error) {
+	var bddFlags []string
+	for _, name := range []string{"bdd-no-reach", "bdd-order"} {
+		if cmd.Flags().Changed(name) {
+			bddFlags = append(bddFlags, "--"+name)
+		}
+	}
+	switch {
+	case len(bddFlags) == 0:
+		return o.engine, nil
+	case o.engine == "explicit":
+		return "", errkind.Errorf(errkind.Input, "%s tunes the BDD engine and has no meaning with --engine explicit", strings.Join(bddFlags, " and "))
+	case o.engine == "auto":
+		return "bdd", nil
+	}
+	return o.engine, nil
+}
+
+// writeReport prints an exploration report for people.
+func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON) {
+	rep := r.Report
+	fmt.Fprintf(w, "%s: %s: %s engine, %s-counter model\n", r.File, rep.System, rep.Engine, rep.Model)
+	if r.ModelReason != "" {
+		fmt.Fprintf(w, "model: %s\n", r.ModelReason)
 	}
 	if !rep.Exact {
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
@@ -282,14 +324,17 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 	for _, s := range rep.DeadlockExamples {
 		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
 	}
-	for _, p := range rep.Properties {
+	for _, p := range r.Properties {
 		verdict := "holds"
 		if !p.Holds {
 			verdict = "FAILS"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
+		if p.reliesOnPrecedence {
+			fmt.Fprintf(w, "  parsed as: %s\n", p.Parsed)
+		}
 		if p.Trace != nil {
-			writeTrace(w, sys, p.Trace)
+			writeTrace(w, sys, p.Trace, r.maxTrace)
 		}
 	}
 }
@@ -326,13 +371,21 @@ func formatState(sys *gsst.System, s explore.State) string {
 	return b.String()
 }
 
-func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
+func writeTrace(w io.Writer, sys *gsst.System, tr *traceJSON, maxTrace int) {
 	shape := "path"
 	if tr.Loop >= 0 {
 		shape = "lasso"
 	}
-	fmt.Fprintf(w, "  %s (%s of %d states):\n", tr.Kind, shape, len(tr.States))
-	for i, s := range tr.States {
+	fmt.Fprintf(w, "  %s (%s of %d states", tr.Kind, shape, tr.Length)
+	if tr.Omitted != nil {
+		fmt.Fprintf(w, ", %d shown: --max-trace %d", len(tr.States), maxTrace)
+	}
+	fmt.Fprintln(w, "):")
+	for k, s := range tr.States {
+		i := tr.Omitted.original(k)
+		if tr.Omitted != nil && i == tr.Omitted.From+tr.Omitted.Count {
+			fmt.Fprintf(w, "    ... states %d to %d not shown\n", tr.Omitted.From, i-1)
+		}
 		mark := ""
 		if i == tr.Loop {
 			mark = "  <- loop start"
@@ -347,7 +400,11 @@ func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
 		return
 	}
 	fmt.Fprintln(w, "  replay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):")
-	for i, s := range l.Steps {
+	for k, s := range l.Steps {
+		i := l.Omitted.original(k)
+		if l.Omitted != nil && i == l.Omitted.From+l.Omitted.Count {
+			fmt.Fprintf(w, "    ... steps %d to %d not shown\n", l.Omitted.From+1, i)
+		}
 		fmt.Fprintf(w, "    %d. %s\n", i+1, s)
 	}
 	if l.Loop >= 0 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,20 +34,14 @@ func newGenCmd() *cobra.Command {
 		},
 	}
 	var out string
-	cmd.PersistentFlags().StringVarP(&out, "out", "o", "", "write to this file instead of stdout")
+	addOutFlag(cmd.PersistentFlags(), &out, "the spec")
 	write := func(cmd *cobra.Command, src []byte, err error) error {
 		if err != nil {
 			return withCode(ExitBadInput, err)
 		}
-		if out == "" {
-			_, err = cmd.OutOrStdout().Write(src)
-		} else {
-			err = os.WriteFile(out, src, 0o644)
-		}
-		if err != nil {
-			return withCode(ExitBadInput, err)
-		}
-		return nil
+		describeOutput(cmd, "the spec")
+		_, err = cmd.OutOrStdout().Write(src)
+		return err
 	}
 
 	var d, q, m int
@@ -60,7 +53,7 @@ func newGenCmd() *cobra.Command {
 Li -> Li+1 (i <= m-2) and Lm -> L1 are free; a process of group gk
 enters Lm from L(m-1) when #Lm = 0 and no process of g1..g(k-1) waits in
 L(m-1). Every process starts in L1; the property mutex is AG #Lm <= 1.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := specs.GRW(d, q, m)
 			return write(cmd, src, err)
@@ -79,7 +72,7 @@ g1..gr of nearly equal size, group gj owning resource j; states N, W1..Wr,
 C1..Cr. N -> Wj while #Wj + #Cj < b; Wj -> Cj when #Cj = 0, and for
 processes not owning j only when moreover #Wj[gj] = 0; Cj -> N free.
 Properties: all_used (EF every resource in use) and mutexj (AG #Cj <= 1).`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := specs.ASR(n, r, b)
 			return write(cmd, src, err)

@@ -53,14 +53,14 @@ In both models a configuration where nothing can move stutters on itself,
 as in vsym's own checkers. See docs/nusmv.md.
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runNusmv(cmd, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.out, "out", "o", "", "write the model to this file instead of standard output")
+	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
@@ -83,16 +83,14 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	if o.force && (level == "concrete" || level == "group") {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", level)
 	}
-	if o.out != "" && sameFile(o.out, o.file) {
-		return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
-	}
-	sys, err := loadSystem(o.file)
+	sys, err := loadSpec(cmd, o.file)
 	if err != nil {
 		return err
 	}
+	file := displayName(o.file)
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	opts := []nusmv.Option{nusmv.Source(o.file), nusmv.Version(vsymVersion(cmd))}
+	opts := []nusmv.Option{nusmv.Source(file), nusmv.Version(vsymVersion(cmd))}
 
 	var text, kind string
 	if level == "concrete" {
@@ -103,7 +101,7 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 		kind = "concrete"
 	} else {
 		var m *chosenModel
-		m, err = buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
+		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
 		if err != nil {
 			return err
 		}
@@ -116,18 +114,11 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 		kind = m.Level.String() + "-counter"
 	}
 	if err != nil {
-		return fileError(o.file, err)
+		return fileError(file, err)
 	}
-
-	if o.out == "" {
-		_, err := fmt.Fprint(cmd.OutOrStdout(), text)
-		return err
-	}
-	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
-		return errkind.Wrap(errkind.Input, err)
-	}
-	fmt.Fprintf(stderr, "vsym: wrote the %s NuSMV model of %s to %s (%d bytes)\n", kind, sys.Name, o.out, len(text))
-	return nil
+	describeOutput(cmd, fmt.Sprintf("the %s NuSMV model of %s", kind, sys.Name))
+	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
+	return err
 }
 
 // vsymVersion is the version stamped into emitted models: the root
