@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -16,10 +17,12 @@ import (
 func init() { register(newCheckCmd) }
 
 type checkOpts struct {
-	files   []string
-	output  string
-	out     string
-	timeout time.Duration
+	files        []string
+	output       string
+	out          string
+	timeout      time.Duration
+	reachability bool   // --reachability
+	maxMemory    string // --max-memory, for the reachability questions
 }
 
 func newCheckCmd() *cobra.Command {
@@ -56,18 +59,21 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 	f := cmd.Flags()
 	addOutputFlag(f, &o.output)
 	addOutFlag(f, &o.out, "the report")
-	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
+	f.BoolVar(&o.reachability, "reachability", true, "after a violation, decide on the group-counter model whether the witness configurations and the asymmetry are reachable from the initial state (--reachability=false skips it)")
+	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "memory bound of the reachability questions (e.g. 512MiB; 0: none); answers beyond it are unknown")
 	return cmd
 }
 
 // checkResult is the outcome for one file: a report, or the error that
 // kept it from being checked.
 type checkResult struct {
-	file string
-	sys  *gsst.System
-	rep  *detect.Report
-	err  error
-	code int
+	file  string
+	sys   *gsst.System
+	rep   *detect.Report
+	reach *reachResult // nil when not decided (no violation, or --reachability=false)
+	err   error
+	code  int
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
@@ -77,6 +83,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
+	}
+	mem, err := parseSize(o.maxMemory)
+	if err != nil {
+		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
 	// --timeout bounds each solver call here, not the whole run.
 	ctx, cancel := commandContext(cmd, 0)
@@ -106,6 +116,9 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
 			} else {
 				r.code = certifyExitCode(r.rep.Verdict())
+				if o.reachability && r.rep.Verdict() == detect.Violated {
+					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
+				}
 			}
 		}
 		results = append(results, r)
@@ -133,7 +146,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			writeCheck(stdout, r.file, r.rep)
+			writeCheck(stdout, r.file, r.rep, r.reach)
 		}
 	}
 
@@ -192,13 +205,13 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report) {
+func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult) {
 	sys := rep.System
 	fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
 		countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
 		countNoun(len(sys.Transitions), "transition", "transitions"))
 	counts := map[detect.Verdict]int{}
-	for _, t := range rep.Transitions {
+	for i, t := range rep.Transitions {
 		counts[t.Verdict]++
 		name := sys.TransitionName(t.Transition)
 		switch t.Verdict {
@@ -207,6 +220,9 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 			fmt.Fprintf(w, "    in the first a process of group %s can take %s, in the second no process can\n",
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
+			if reach != nil {
+				writeReach(w, sys, name, reach.Transitions[i])
+			}
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
 		default:
@@ -222,6 +238,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric (%d of %d transitions violated)\n",
 			sys.Name, counts[detect.Violated], len(rep.Transitions))
+		writeReachSummary(w, sys, reach.asymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -289,8 +306,12 @@ type checkJSON struct {
 	Verdict     string                `json:"verdict"` // symmetric, certified, violated, unknown, error
 	Certified   bool                  `json:"certified"`
 	Transitions []checkTransitionJSON `json:"transitions"`
-	Error       string                `json:"error,omitempty"`
-	Errors      []errorJSON           `json:"errors,omitempty"` // Error, one object per positioned error
+	// AsymmetryReachable: whether some violated transition's asymmetry
+	// can occur from the initial state (false also for certified
+	// systems); null when not decided.
+	AsymmetryReachable *bool       `json:"asymmetry_reachable"`
+	Error              string      `json:"error,omitempty"`
+	Errors             []errorJSON `json:"errors,omitempty"` // Error, one object per positioned error
 }
 
 type checkTransitionJSON struct {
@@ -300,6 +321,9 @@ type checkTransitionJSON struct {
 	Reason  string            `json:"reason"`
 	Queries int               `json:"queries"`
 	Witness *checkWitnessJSON `json:"witness"`
+	// Reachability answers, for a violated transition, whether the
+	// witness and the asymmetry are reachable (reach.go); null otherwise.
+	Reachability *reachJSON `json:"reachability"`
 }
 
 // checkWitnessJSON gives each configuration as group name -> counts in the
@@ -327,7 +351,12 @@ func newCheckJSON(r checkResult) *checkJSON {
 	out.System = sys.Name
 	out.Verdict = r.rep.Verdict().String()
 	out.Certified = r.rep.Certified()
-	for _, t := range r.rep.Transitions {
+	out.AsymmetryReachable = r.reach.asymmetryReachable(r.rep)
+	if out.Certified {
+		no := false
+		out.AsymmetryReachable = &no
+	}
+	for i, t := range r.rep.Transitions {
 		tj := checkTransitionJSON{
 			From:    sys.States[t.Transition.From],
 			To:      sys.States[t.Transition.To],
@@ -347,6 +376,9 @@ func newCheckJSON(r checkResult) *checkJSON {
 				wj.Disabled[gr.Name] = w.Disabled[g]
 			}
 			tj.Witness = wj
+		}
+		if r.reach != nil {
+			tj.Reachability = r.reach.Transitions[i]
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}
