@@ -91,13 +91,13 @@ canonicalized by sorting each group's processes; that works for any GSST.
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runExplore(cmd, o)
+			return exploreSARIFOnError(cmd, o, runExplore(cmd, o))
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system (group-sorted states) instead of the counter abstraction")
 	f.BoolVar(&o.force, "force", false, "explore the counter abstraction of an uncertified system anyway (results not exact)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
 	f.StringVar(&o.engine, "engine", "auto", "engine for the counter abstraction: "+engineNames()+" or auto")
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
@@ -119,7 +119,7 @@ func engineNames() string {
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	mem, err := parseSize(o.maxMemory)
@@ -201,11 +201,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return exploreError(ctx, err, o)
 	}
-	if o.output == "json" {
+	switch o.output {
+	case "sarif":
+		if err := writeExploreSARIF(cmd, o.file, sys, rep); err != nil {
+			return err
+		}
+	case "json":
 		if err := writeJSON(stdout, rep); err != nil {
 			return err
 		}
-	} else {
+	default:
 		writeReport(stdout, sys, rep)
 	}
 	if !rep.Exact {
