@@ -126,7 +126,10 @@ func (d *skeleton) legend(rep *detect.Report) string {
 			continue
 		}
 		colour, style, _ := verdictStyle(v)
-		parts = append(parts, font(colour, 0, "<B>"+esc(fmt.Sprintf("%s (%s)", v, style))+"</B>")+esc(": "+strings.SplitN(verdictWords(v), ": ", 2)[1]))
+		// One run of text per line: Graphviz places each run at a fixed
+		// place, measured with its own fonts, so a line mixing bold and
+		// plain runs shows gaps in a browser with other fonts.
+		parts = append(parts, font(colour, 0, esc(fmt.Sprintf("%s (%s): %s", v, style, strings.SplitN(verdictWords(v), ": ", 2)[1]))))
 	}
 	return strings.Join(parts, `<BR ALIGN="LEFT"/>`)
 }
@@ -287,7 +290,7 @@ func (d *skeleton) guardLabel(t *gsst.Transition) (label, tip []string) {
 		d.abbreviated = d.abbreviated || cut
 		for j, l := range lines {
 			if j == 0 {
-				label = append(label, "<B>"+esc(d.nameList(d.names(blk.Groups)))+"</B>: "+esc(l))
+				label = append(label, esc(d.nameList(d.names(blk.Groups))+": "+l))
 				continue
 			}
 			label = append(label, "&#160;&#160;&#160;&#160;"+esc(l))

@@ -401,11 +401,11 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 	var tip string
 	switch {
 	case m.stutter:
-		lines = append(lines, "<B>stutter</B>: nobody can move (deadlock)")
+		lines = append(lines, "<B>stutter: nobody can move (deadlock)</B>")
 		tip = "deadlock: no process can move, so the run stays here"
 	case m.process >= 0:
 		who := fmt.Sprintf("%s[%d]", sys.Groups[m.group].Name, m.process)
-		lines = append(lines, "<B>"+esc(who)+"</B>: "+esc(sys.States[m.from]+" → "+sys.States[m.to]))
+		lines = append(lines, "<B>"+esc(who+": "+sys.States[m.from]+" → "+sys.States[m.to])+"</B>")
 		tip = fmt.Sprintf("process %d of group %s moves from %s to %s", m.process, sys.Groups[m.group].Name, sys.States[m.from], sys.States[m.to])
 	default:
 		who := "one process"

@@ -3,8 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,5 +123,90 @@ func TestDotOut(t *testing.T) {
 	// DOT text needs no Graphviz.
 	if _, stderr, code := runVsym("dot", "-o", filepath.Join(dir, "x.gv"), rw); code != ExitOK {
 		t.Errorf("-o x.gv without dot: exit %d, %s", code, stderr)
+	}
+}
+
+var updatePictures = flag.Bool("update-pictures", false, "rewrite the pictures under docs/img/ that the README shows")
+
+// TestREADMEPictures checks that the SVGs the README shows are what vsym
+// draws now: the text of every label must be the same (positions may
+// differ between Graphviz versions). go test ./internal/cli
+// -update-pictures rewrites them.
+func TestREADMEPictures(t *testing.T) {
+	pictures := []struct {
+		file string
+		args []string
+	}{
+		{"readers-writers.svg", []string{"dot", "--check", "specs/readers-writers.yaml"}},
+		{"readers-writers-race-mutex.svg", []string{"dot", "--trace", "mutex", "specs/readers-writers-race.yaml"}},
+	}
+	// The README's commands run from the repository root.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(filepath.Join("..", "..")); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := os.Chdir(wd); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	for _, p := range pictures {
+		text, stderr, code := runVsym(p.args...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", p.args, code, stderr)
+		}
+		svg, err := dot.Render(context.Background(), text, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join("docs", "img", p.file)
+		if *updatePictures {
+			if err := os.WriteFile(file, svg, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		committed, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := svgText(t, svg), svgText(t, committed)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s is out of date (go test ./internal/cli -update-pictures rewrites it):\nnow  %q\nfile %q", file, got, want)
+		}
+	}
+}
+
+// svgText returns the contents of the text elements of an SVG, in order.
+func svgText(t *testing.T, svg []byte) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var out []string
+	inText := 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("SVG is not XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if tok.Name.Local == "text" {
+				inText++
+			}
+		case xml.EndElement:
+			if tok.Name.Local == "text" {
+				inText--
+			}
+		case xml.CharData:
+			if inText > 0 {
+				out = append(out, string(tok))
+			}
+		}
 	}
 }

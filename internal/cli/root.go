@@ -64,12 +64,11 @@ and checks CTL properties with its own explicit and symbolic engines.
 ` + exitHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		// Shell completion is cobra's, not vsym's: undocumented, so off.
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	for _, f := range subcommands {
 		root.AddCommand(f())
 	}
+	addCompletions(root)
 	return root
 }
 
