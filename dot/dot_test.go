@@ -464,7 +464,10 @@ func TestRandomSystems(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	solver := z3.New(z3.Timeout(20 * time.Second))
 	systems, traces, violated := 0, 0, 0
-	// Pictures are read back in one batch per system: one run of dot.
+	// Pictures are read back in one batch, by one run of dot; checks[i]
+	// checks picture all[i].
+	var all []string
+	var checks []func(*drawn)
 	for systems < 100 {
 		src := randomSystem(rng)
 		sys, err := gsst.Parse("r.yaml", src)
@@ -516,12 +519,15 @@ func TestRandomSystems(t *testing.T) {
 				drawnTraces = append(drawnTraces, p.Trace)
 			}
 		}
-		graphs := parseAll(t, pictures)
-		checkSkeletonDrawn(t, sys, rep, graphs[0], false)
-		for i, tr := range drawnTraces {
-			checkTraceDrawn(t, sys, tr, graphs[i+1])
+		all = append(all, pictures...)
+		checks = append(checks, func(g *drawn) { checkSkeletonDrawn(t, sys, rep, g, false) })
+		for _, tr := range drawnTraces {
+			checks = append(checks, func(g *drawn) { checkTraceDrawn(t, sys, tr, g) })
 		}
 		traces += len(drawnTraces)
+	}
+	for i, g := range parseAll(t, all) {
+		checks[i](g)
 	}
 	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn", systems, violated, traces)
 	if violated == 0 || traces < 100 {
