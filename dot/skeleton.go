@@ -377,7 +377,7 @@ func (d *skeleton) witnessTable(name string, w *detect.Witness) string {
 	}
 	group := esc(sys.Groups[w.Group].Name)
 	return fmt.Sprintf(`<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="2"><TR><TD COLSPAN="2" ALIGN="LEFT">%s</TD></TR><TR><TD VALIGN="TOP">%s</TD><TD VALIGN="TOP">%s</TD></TR></TABLE>`,
-		font(colourViolated, 0, "<B>witness</B>: equal total counters, yet"),
+		font(colourViolated, 0, "<B>witness: equal total counters, yet</B>"),
 		table("a "+group+" process can take "+esc(name), w.Enabled),
 		table("no process can take "+esc(name), w.Disabled))
 }
