@@ -73,7 +73,7 @@ describes the pictures.
 	f.StringVar(&o.trace, "trace", "", "draw the counterexample or witness of this property")
 	f.BoolVar(&o.concrete, "concrete", false, "with --trace: explore the unreduced system instead of the counter abstraction")
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
-	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; with --check, transitions left undecided are drawn as unknown; 0 means no bound")
+	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
 	return cmd
 }
 
@@ -101,7 +101,14 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := commandContext(cmd, o.timeout)
+	// --timeout bounds the exploration of --trace, and each solver call of
+	// --check (a call that runs out leaves its transition unknown, drawn
+	// as such), as it does for explore and check.
+	ctxTimeout := o.timeout
+	if o.check {
+		ctxTimeout = 0
+	}
+	ctx, cancel := commandContext(cmd, ctxTimeout)
 	defer cancel()
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
@@ -115,6 +122,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		var rep *detect.Report
 		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout))
 		if err != nil {
+			// The solver failed, or a witness did not survive
+			// re-verification: no verdicts to draw.
 			return withCode(ExitUnknown, fmt.Errorf("%s: %v", o.file, err))
 		}
 		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(rep))...)

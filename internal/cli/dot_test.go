@@ -17,6 +17,7 @@ import (
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/specs"
 )
 
 func TestDotCmd(t *testing.T) {
@@ -40,6 +41,14 @@ func TestDotCmd(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	grw, err := specs.GRW(200, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "grw.yaml")
+	if err := os.WriteFile(big, grw, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -50,6 +59,7 @@ func TestDotCmd(t *testing.T) {
 		{"skeleton", []string{"dot", rw}, ExitOK, plain, ""},
 		{"check", []string{"dot", "--check", rw}, ExitOK, checked, ""},
 		{"check violated", []string{"dot", "--check", broken}, ExitOK, "", `color="#cf222e"`},
+		{"check undecided", []string{"dot", "--check", "--timeout", "1ms", big}, ExitOK, "", `color="#9a6700", style=dashed`},
 		{"trace", []string{"dot", "--trace", "mutex", race}, ExitOK, "", "here #C &lt;= 1 is false"},
 		{"trace concrete", []string{"dot", "--concrete", "--trace", "reachable", broken}, ExitOK, "", "here #C = 1 holds"},
 		{"trace uncertified", []string{"dot", "--trace", "reachable", broken}, ExitNo, "", "use --concrete to draw a trace of the unreduced system"},
