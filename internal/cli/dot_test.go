@@ -17,7 +17,6 @@ import (
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
-	"github.com/vsym/vsym/specs"
 )
 
 func TestDotCmd(t *testing.T) {
@@ -41,14 +40,7 @@ func TestDotCmd(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	grw, err := specs.GRW(200, 2, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := filepath.Join(dir, "grw.yaml")
-	if err := os.WriteFile(big, grw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	big := writeHardSpec(t, dir)
 	tests := []struct {
 		name   string
 		args   []string
