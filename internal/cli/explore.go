@@ -97,14 +97,14 @@ over-approximates it (results not exact, exit code 3).
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runExplore(cmd, o)
+			return exploreSARIFOnError(cmd, o, runExplore(cmd, o))
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
 	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
@@ -121,7 +121,7 @@ over-approximates it (results not exact, exit code 3).
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	mem, err := parseSize(o.maxMemory)
@@ -183,11 +183,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		}
 		return fileError(o.file, err)
 	}
-	if o.output == "json" {
+	switch o.output {
+	case "sarif":
+		if err := writeExploreSARIF(cmd, o.file, sys, rep); err != nil {
+			return err
+		}
+	case "json":
 		if err := writeJSON(stdout, rep); err != nil {
 			return err
 		}
-	} else {
+	default:
 		writeReport(stdout, sys, m.Reason, rep)
 	}
 	if !rep.Exact {
