@@ -57,7 +57,7 @@ transition and group that may take it, guarded by that group's guard.
 	f := cmd.Flags()
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
-	addOutputFlag(f, &o.output)
+	addOutputFlag(f, &o.output, textJSONFormats)
 	addOutFlag(f, &o.out, "the model")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	return cmd

@@ -75,7 +75,7 @@ func TestExploreEngineBDD(t *testing.T) {
 		var got [2]result
 		var codes [2]int
 		for i, engine := range []string{"explicit", "bdd"} {
-			out, errs, code := runVsym("explore", "--force", "--engine", engine, "--output", "json", file)
+			out, errs, code := runVsym("explore", "--force", "--count-states", "--engine", engine, "--output", "json", file)
 			codes[i] = code
 			if code == ExitBadInput {
 				t.Fatalf("%s %s: exit %d: %s", name, engine, code, errs)

@@ -57,7 +57,7 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 		},
 	}
 	f := cmd.Flags()
-	addOutputFlag(f, &o.output)
+	addOutputFlag(f, &o.output, sarifFormats)
 	addOutFlag(f, &o.out, "the report")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
 	f.BoolVar(&o.reachability, "reachability", true, "after a violation, decide on the group-counter model whether the witness configurations and the asymmetry are reachable from the initial state (--reachability=false skips it)")
@@ -78,7 +78,7 @@ type checkResult struct {
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
@@ -124,7 +124,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		results = append(results, r)
 	}
 
-	if o.output == "json" {
+	if o.output == "sarif" {
+		if err := writeCheckSARIF(cmd, results); err != nil {
+			return err
+		}
+	} else if o.output == "json" {
 		var doc any
 		if len(results) == 1 {
 			doc = newCheckJSON(results[0])

@@ -34,7 +34,8 @@ type exploreOpts struct {
 	timeout    time.Duration
 	properties []string
 	bddOrder   string // --bdd-order (BDD engine)
-	bddNoReach bool   // --bdd-no-reach (BDD engine)
+	bddNoReach bool   // --bdd-no-reach: deprecated, the default
+	count      bool   // --count-states
 }
 
 // autoBDDThreshold is the counter-space size (Model.CounterSpace) above
@@ -99,14 +100,14 @@ over-approximates it (results not exact, exit code 3).
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runExplore(cmd, o)
+			return exploreSARIFOnError(cmd, o, runExplore(cmd, o))
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
-	addOutputFlag(f, &o.output)
+	addOutputFlag(f, &o.output, sarifFormats)
 	addOutFlag(f, &o.out, "the report")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each trace (and N steps of its replay): the first N/2 and the last N/2, saying how many were left out; 0 shows all")
 	f.BoolVar(&o.noTraces, "no-traces", false, "build no counterexamples or witnesses (faster, smaller output)")
@@ -116,13 +117,17 @@ over-approximates it (results not exact, exit code 3).
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
 	f.StringVar(&o.bddOrder, "bdd-order", "auto", "BDD variable order: auto, interleaved, blocked or split (see docs/symbolic.md)")
-	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "BDD engine: decide properties without computing reachable states first (no state counts)")
+	f.BoolVar(&o.count, "count-states", false, "count reachable states and deadlocks (the explicit engine always does; the BDD engine then computes the reachable states first)")
+	// --bdd-no-reach was the way to skip reachable states before that was
+	// the default; it still says "no counts", and is hidden.
+	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
+	_ = f.MarkHidden("bdd-no-reach")
 	return cmd
 }
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	mem, err := parseSize(o.maxMemory)
@@ -135,8 +140,8 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
-	if o.bddNoReach && o.maxStates > 0 {
-		return errkind.Errorf(errkind.Input, "--max-states bounds the reachable states, which --bdd-no-reach does not compute")
+	if o.bddNoReach && (o.count || o.maxStates > 0) {
+		return errkind.Errorf(errkind.Input, "--bdd-no-reach contradicts --count-states and --max-states, which need the reachable states")
 	}
 	engineName, err := engineFor(cmd, o)
 	if err != nil {
@@ -184,9 +189,10 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return err
 	}
 	prog := newProgress(stderr)
+	// --max-states bounds the reachable states, so it asks for them.
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(!o.bddNoReach),
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0),
 		explore.Traces(!o.noTraces))
 	prog.done()
 	if err != nil {
@@ -197,11 +203,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	describeOutput(cmd, "the exploration report of "+sys.Name)
 	view := newExploreReport(file, m.Reason, rep, o.maxTrace)
-	if o.output == "json" {
+	switch o.output {
+	case "sarif":
+		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
+			return err
+		}
+	case "json":
 		if err := writeJSON(stdout, view); err != nil {
 			return err
 		}
-	} else {
+	default:
 		writeReport(stdout, sys, view)
 	}
 	if !rep.Exact {
@@ -301,7 +312,7 @@ func engineFor(cmd *cobra.Command, o *exploreOpts) (string, error) {
 // writeReport prints an exploration report for people.
 func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON) {
 	rep := r.Report
-	fmt.Fprintf(w, "%s: %s: %s engine, %s-counter model\n", r.File, rep.System, rep.Engine, rep.Model)
+	fmt.Fprintf(w, "%s: %s: %s engine (%s), %s-counter model\n", r.File, rep.System, rep.Engine, rep.Method, rep.Model)
 	if r.ModelReason != "" {
 		fmt.Fprintf(w, "model: %s\n", r.ModelReason)
 	}
@@ -309,9 +320,9 @@ func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON) {
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
 	}
 	if rep.ReachableStates == nil {
-		// The BDD engine with --bdd-no-reach decides properties without
-		// computing the reachable states, so there are no counts.
-		fmt.Fprintln(w, "reachable states: not computed (--bdd-no-reach)")
+		// The BDD engine decides properties backwards, without the
+		// reachable states, unless asked for counts.
+		fmt.Fprintln(w, "reachable states: not computed (the BDD engine decides properties backwards; --count-states computes them)")
 	} else {
 		fmt.Fprintf(w, "reachable states: %v\n", rep.ReachableStates)
 	}

@@ -78,21 +78,34 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// outAnnotation marks the -o/--out flags whose file prepareOutput
+// writes; a command that writes its own file (dot renders pictures) has
+// an unmarked one.
+const outAnnotation = "vsym-out-file"
+
 // addOutFlag registers -o/--out FILE on cmd.
 func addOutFlag(f *pflag.FlagSet, out *string, what string) {
 	f.StringVarP(out, "out", "o", "", "write "+what+" to this file instead of standard output")
+	_ = f.SetAnnotation("out", outAnnotation, []string{"true"})
 }
 
-// addOutputFlag registers --output text|json on cmd: a long flag only.
-func addOutputFlag(f *pflag.FlagSet, output *string) {
-	f.StringVar(output, "output", "text", "output format: text or json (one JSON document on standard output, errors included)")
+// The formats of --output, for its help.
+const (
+	textJSONFormats = "text or json (one JSON document, errors included)"
+	sarifFormats    = "text, json (one JSON document, errors included) or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)"
+)
+
+// addOutputFlag registers --output on cmd, a long flag only; formats
+// lists its values for the help.
+func addOutputFlag(f *pflag.FlagSet, output *string, formats string) {
+	f.StringVar(output, "output", "text", "output format: "+formats)
 }
 
 // prepareOutput runs before every command: it checks -o/--out and, when
 // it names a file, collects the command's output for writing at the end.
 func prepareOutput(cmd *cobra.Command, args []string) error {
 	f := cmd.Flags().Lookup("out")
-	if f == nil || f.Value.String() == "" || f.Value.String() == "-" {
+	if f == nil || f.Annotations[outAnnotation] == nil || f.Value.String() == "" || f.Value.String() == "-" {
 		return nil
 	}
 	out := f.Value.String()

@@ -112,6 +112,12 @@ func classify(err error) (code int, kind string) {
 	return ExitUnknown, "internal"
 }
 
+// codeOf returns the exit code for err (classify).
+func codeOf(err error) int {
+	code, _ := classify(err)
+	return code
+}
+
 // failureMessage is the message for err of the given kind, as printed
 // after "vsym: ": with the flag to change for a limit or timeout, and the
 // request to report an internal error.
@@ -197,14 +203,13 @@ and checks CTL properties with its own explicit and symbolic engines.
 		SilenceUsage:  true,
 		// -o/--out, for every command that has it (output.go).
 		PersistentPreRunE: prepareOutput,
-		// Shell completion is cobra's, not vsym's: undocumented, so off.
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	for _, f := range subcommands {
 		c := f()
 		markCommandErrors(c)
 		root.AddCommand(c)
 	}
+	addCompletions(root)
 	return root
 }
 
