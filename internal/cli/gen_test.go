@@ -26,7 +26,7 @@ func TestGenCmd(t *testing.T) {
 		{"asr", []string{"gen", "asr", "--procs", "7", "--resources", "3"}, ExitOK, string(asr), ""},
 		{"asr bound", []string{"gen", "asr", "--procs", "5", "--resources", "2", "--bound", "4"}, ExitOK, string(asrB), ""},
 		{"example", []string{"gen", "example", "mutex"}, ExitOK, string(mutex), ""},
-		{"example list", []string{"gen", "example"}, ExitOK, "mutex\nreaders-writers-broken\nreaders-writers-race\nreaders-writers\n", ""},
+		{"example list", []string{"gen", "example"}, ExitOK, "mutex\nreaders-writers-broken\nreaders-writers-race\nreaders-writers\nrw-shared-reading\n", ""},
 		{"unknown example", []string{"gen", "example", "nope"}, ExitBadInput, "", "no bundled specification"},
 		{"grw bad groups", []string{"gen", "grw", "--groups", "0"}, ExitBadInput, "", "number of groups 0"},
 		{"grw bad states", []string{"gen", "grw", "--states", "1"}, ExitBadInput, "", "number of states 1"},
