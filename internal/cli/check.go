@@ -93,6 +93,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	defer cancel()
 	solver := z3.New(z3.Timeout(o.timeout))
 
+	describeOutput(cmd, "the certification report")
 	var results []checkResult
 	for _, arg := range o.files {
 		r := checkResult{file: displayName(arg)}

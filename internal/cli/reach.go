@@ -244,8 +244,8 @@ func writeReachSummary(w io.Writer, sys *gsst.System, reachable *bool) {
 	switch {
 	case reachable == nil:
 	case *reachable:
-		fmt.Fprintf(w, "  an asymmetry can occur from the initial state: the total-counter model would not be exact for %s; explore, abstract and nusmv use the group-counter model, exact for any system\n", sys.Name)
+		fmt.Fprintf(w, "  an asymmetry can occur from the initial state, so the total-counter model would not be exact for %s; explore, abstract and nusmv use the group-counter model by default, which is exact for any system\n", sys.Name)
 	default:
-		fmt.Fprintf(w, "  but no asymmetry can occur from the initial state: in every reachable configuration a transition can be taken exactly when some configuration with the same total counters allows it, so the total-counter model is exact from the initial state; explore, abstract and nusmv still use the group-counter model, which is exact for any system\n")
+		fmt.Fprintf(w, "  but no asymmetry can occur from the initial state: in every reachable configuration a transition can be taken exactly when some configuration with the same total counters allows it, so the total-counter model is exact from the initial state; explore, abstract and nusmv still use the group-counter model by default, which is exact for any system\n")
 	}
 }
