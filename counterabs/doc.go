@@ -44,6 +44,13 @@
 // statement itself and needs a solver that decides Exists.
 //
 // Unknown solver answers make Build fail (errors.Is(err, ErrUnknown));
-// there is no partial model. docs/counter-abstraction.md has the
+// there is no partial model.
+//
+// Asymmetry joins the two levels: over the group counters, the
+// configurations where a transition is disabled although the forced
+// total-counter guard holds at their totals. Those are exactly where the
+// total-counter model has a move the system lacks, so a system none of
+// whose reachable configurations is asymmetric has an exact total-counter
+// model from its initial state, certified or not. docs/counter-abstraction.md has the
 // derivations and the JSON schema of "vsym abstract".
 package counterabs
