@@ -43,9 +43,14 @@ counters only. Each transition is reported as
               can (printed as tables)
   unknown     the solver gave no answer (timeout), with its reason
 
-followed by the verdict for the whole system. docs/certification.md
-describes the query and the JSON output (one object for one file, an
-array of objects for several). With several files the exit code is the
+followed by the verdict for the whole system. A violation ranges over all
+configurations, reachable or not, so each violated transition also says
+(decided exactly on the group-counter model) whether its two
+configurations are reachable from the initial state, and whether any
+configuration where the transition is asymmetric is; when none is, the
+asymmetry cannot occur from the initial state (docs/symmetry.md).
+docs/certification.md describes the query and the JSON output (one object
+for one file, an array of objects for several; FILE - is standard input). With several files the exit code is the
 most severe one: 2 (some file is bad) over 1 (some system is not fully
 virtually symmetric) over 3 (some answer unknown) over 0.
 
