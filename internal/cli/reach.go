@@ -172,7 +172,7 @@ type question struct {
 // 100 writers: 530,351 reachable of 26 million vectors, 0.5 s explicit,
 // minutes backwards with BDDs). At a few million states per second this
 // bound keeps the attempt to seconds; beyond it the BDD engine answers.
-const reachExplicitStates = 10_000_000
+var reachExplicitStates int64 = 10_000_000 // a variable so that tests can lower it
 
 // answer decides qs on the group-counter model group with the engine
 // engineName ("auto": explicit, then BDD if the explicit search outgrows

@@ -112,3 +112,46 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestReachabilityFallback: under "auto" an explicit search that outgrows
+// reachExplicitStates hands the questions to the BDD engine, and the
+// answers stay those of the explicit engine alone.
+func TestReachabilityFallback(t *testing.T) {
+	sys, err := gsst.Load("../../specs/rw-shared-reading.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	solver := z3.New()
+	cert, err := detect.Certify(ctx, sys, solver)
+	if err != nil || cert.Verdict() != detect.Violated {
+		t.Fatalf("want a violation, got %v (%v)", cert.Verdict(), err)
+	}
+	want := decideReachability(ctx, cert, solver, "explicit", 0, 0)
+	defer func(n int64) { reachExplicitStates = n }(reachExplicitStates)
+	reachExplicitStates = 3 // the lock has 24 reachable configurations
+	got := decideReachability(ctx, cert, solver, "auto", 0, 0)
+	if fmt.Sprint(got.Engines) != "[explicit bdd explicit bdd]" {
+		t.Errorf("engines %v, want each question batch tried explicitly, then with BDDs", got.Engines)
+	}
+	for i, a := range want.Transitions {
+		if b := got.Transitions[i]; !reflect.DeepEqual(describeAll(a), describeAll(b)) {
+			t.Errorf("transition %d: auto answered %v, explicit %v", i, describeAll(b), describeAll(a))
+		}
+	}
+}
+
+// describeAll prints the three answers: reachable, steps, and whether a
+// configuration is reported (engines may reach different ones at the
+// same distance; the oracle test checks that each is asymmetric).
+func describeAll(a *reachJSON) []string {
+	var out []string
+	for _, x := range []*reachAnswer{&a.Enabled, &a.Disabled, &a.Asymmetry} {
+		if x.Reachable == nil || x.Steps == nil {
+			out = append(out, "undecided: "+x.Reason)
+			continue
+		}
+		out = append(out, fmt.Sprintf("%v %d %v", *x.Reachable, *x.Steps, x.State != nil))
+	}
+	return out
+}
