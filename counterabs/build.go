@@ -110,7 +110,7 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := sys.Check(); err != nil {
+	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	if solver == nil {

@@ -19,7 +19,7 @@ import (
 // total counters (Wahl's counter representation per block of a
 // partition). A malformed system is errkind.Input.
 func BuildGroup(sys *gsst.System) (*Model, error) {
-	if err := sys.Check(); err != nil {
+	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	m := newModel(sys, GroupLevel)
@@ -54,7 +54,7 @@ func BuildGroup(sys *gsst.System) (*Model, error) {
 // caller vouches that the model is exact. Guards are over the model's
 // counter variables.
 func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*Model, error) {
-	if err := sys.Check(); err != nil {
+	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	m := newModel(sys, level)
@@ -69,6 +69,15 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkFixed checks sys once for the model constructors, which need fixed
+// group sizes (parametric systems have ParamModel).
+func checkFixed(sys *gsst.System) error {
+	if err := sys.Check(); err != nil {
+		return err
+	}
+	return sys.NeedFixed("a counter model")
 }
 
 // newModel returns a model of sys at level with its counters, pools and

@@ -217,3 +217,16 @@ func plural(k int) string {
 	}
 	return "s"
 }
+
+// NeedFixed returns nil for a system whose group sizes are all fixed,
+// and otherwise an errkind.Input error saying that what (such as "a
+// counter model") needs fixed sizes and naming the ranged groups. The
+// analyses that work on one structure call it after Check; a parametric
+// system reaches them through Instantiate.
+func (s *System) NeedFixed(what string) error {
+	if !s.Parametric() {
+		return nil
+	}
+	return errkind.Errorf(errkind.Input, "%s: group sizes are ranges (%s); %s needs fixed sizes (an instance of the system)",
+		s.Name, strings.Join(s.RangedGroups(), ", "), what)
+}

@@ -22,9 +22,16 @@ func FoldBounds(f Formula, bounds []Bound) Formula {
 }
 
 func foldBounds(f Formula, box map[Var]Bound) Formula {
+	return foldAtoms(f, func(t Term) (int64, int64, bool) { return termRange(t, box) })
+}
+
+// foldAtoms replaces every atom "t op 0" of f by true or false when op
+// holds, or fails, on the whole range lo..hi that rng gives for t (ok
+// false: no range known). Exists is left as it is.
+func foldAtoms(f Formula, rng func(Term) (lo, hi int64, ok bool)) Formula {
 	switch f := f.(type) {
 	case Cmp:
-		lo, hi, ok := termRange(f.T, box)
+		lo, hi, ok := rng(f.T)
 		if !ok {
 			return f
 		}
@@ -36,17 +43,17 @@ func foldBounds(f Formula, box map[Var]Bound) Formula {
 		}
 		return f
 	case Not:
-		return Negation(foldBounds(f.F, box))
+		return Negation(foldAtoms(f.F, rng))
 	case And:
 		out := make([]Formula, len(f))
 		for i, g := range f {
-			out[i] = foldBounds(g, box)
+			out[i] = foldAtoms(g, rng)
 		}
 		return Conj(out...)
 	case Or:
 		out := make([]Formula, len(f))
 		for i, g := range f {
-			out[i] = foldBounds(g, box)
+			out[i] = foldAtoms(g, rng)
 		}
 		return Disj(out...)
 	}
