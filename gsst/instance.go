@@ -95,6 +95,16 @@ func (s *System) Instantiate(sizes []int) (*System, error) {
 	return &out, nil
 }
 
+// Smallest returns the instance of s in which every group has its least
+// size: s itself when its sizes are fixed.
+func (s *System) Smallest() (*System, error) {
+	sizes := make([]int, len(s.Groups))
+	for g := range s.Groups {
+		sizes[g] = s.Groups[g].Size
+	}
+	return s.Instantiate(sizes)
+}
+
 // sizeOutside says that group grp cannot have k processes.
 func sizeOutside(grp *Group, k int) string {
 	if !grp.Ranged {
@@ -173,7 +183,7 @@ func (s *System) SizesByName(named map[string]int) ([]int, error) {
 		problems = append(problems, "no size given for the ranged group"+plural(len(missing))+" "+strings.Join(missing, ", "))
 	}
 	if len(problems) > 0 {
-		return nil, errkind.Errorf(errkind.Input, "%s: %s", s.Name, strings.Join(problems, "; "))
+		return nil, errkind.Errorf(errkind.Input, "%s", strings.Join(problems, "; "))
 	}
 	return sizes, nil
 }

@@ -197,6 +197,10 @@ func TestInstantiate(t *testing.T) {
 	if got := ctl.Format(inst.Properties[1].Formula, inst.VarName); got != "EF (#N = 8)" {
 		t.Errorf("property %s", got)
 	}
+	small, err := sys.Smallest()
+	if err != nil || small.N() != 4 || small.Parametric() || small.Groups[1].Size != 2 {
+		t.Errorf("Smallest: %v, %+v", err, small)
+	}
 	// The parametric system is left alone.
 	if sys.Groups[0].Size != 1 || sys.Init[1][1] != 2 {
 		t.Error("Instantiate changed the parametric system")
@@ -240,7 +244,7 @@ func TestSizesByName(t *testing.T) {
 		t.Errorf("SizesByName with a fixed group = %v, %v", got, err)
 	}
 	_, err = sys.SizesByName(map[string]int{"writer": 9, "guest": 1, "admin": 3})
-	want := "rw: group admin has the fixed size 1, not 3; no group named guest (the groups are reader, writer, admin); size 9 of group writer is outside its range 2..5; no size given for the ranged group reader (1..)"
+	want := "group admin has the fixed size 1, not 3; no group named guest (the groups are reader, writer, admin); size 9 of group writer is outside its range 2..5; no size given for the ranged group reader (1..)"
 	if err == nil || err.Error() != want || !errors.Is(err, errkind.Input) {
 		t.Errorf("SizesByName errors:\n got %v\nwant %s", err, want)
 	}
