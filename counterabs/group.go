@@ -3,7 +3,6 @@ package counterabs
 import (
 	"fmt"
 
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
@@ -120,22 +119,11 @@ func newModel(sys *gsst.System, level Level) *Model {
 // package constructs (a bug), errkind.Input for models assembled by a
 // caller.
 func (m *Model) finish(bad errkind.Kind) error {
-	sys := m.System
-	for i := range sys.Properties {
-		p := &sys.Properties[i]
-		var bad error
-		f := ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
-			t, err := m.Translate(a)
-			if err != nil && bad == nil {
-				bad = err
-			}
-			return t
-		})
-		if bad != nil {
-			return errkind.Errorf(errkind.Input, "%s: property %s: %w; check it on the group-counter model", p.Pos, p.Name, bad)
-		}
-		m.Properties = append(m.Properties, Property{Name: p.Name, Text: p.Text, Pos: p.Pos, Formula: f})
+	props, err := translateProperties(m.System, m.Translate)
+	if err != nil {
+		return err
 	}
+	m.Properties = append(m.Properties, props...)
 	return m.consistent(bad)
 }
 
