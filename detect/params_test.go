@@ -218,3 +218,45 @@ func TestAllSizesKnownAnswers(t *testing.T) {
 		t.Errorf("witness at size 0: %v", err)
 	}
 }
+
+// FuzzCertifyAllSizes draws a random parametric system from the seed and
+// checks its verdicts for all sizes against the box reference, as
+// TestAllSizesCrossCheck does.
+//
+//	go test ./detect -run '^$' -fuzz FuzzCertifyAllSizes -fuzztime 20s
+func FuzzCertifyAllSizes(f *testing.F) {
+	for _, seed := range []int64{1, 2, 3, 42, 20261123} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) {
+		sys := randomParamSystem(rand.New(rand.NewSource(seed)), 30000)
+		rep, err := Certify(context.Background(), sys, completeSolver(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, res := range rep.Transitions {
+			switch res.Verdict {
+			case Unknown:
+				t.Errorf("%s: unknown: %s", sys.TransitionName(res.Transition), res.Reason)
+			case Violated:
+				inst, err := sys.Instantiate(res.Witness.Sizes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := checkWitnessByHand(inst, &inst.Transitions[j], res.Witness); err != nil {
+					t.Errorf("%s: %v\n%s", sys.TransitionName(res.Transition), err, dumpParam(sys))
+				}
+			default:
+				for _, sizes := range box(sys) {
+					inst, err := sys.Instantiate(sizes)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if closed, _ := closedAt(inst, j); !closed {
+						t.Errorf("%s: %v for all sizes, not closed at %v\n%s", sys.TransitionName(res.Transition), res.Verdict, sizes, dumpParam(sys))
+					}
+				}
+			}
+		}
+	})
+}
