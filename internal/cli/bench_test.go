@@ -74,7 +74,7 @@ func TestExploreEngineBDD(t *testing.T) {
 		}
 		var got [2]result
 		var codes [2]int
-		args := []string{"explore", "--force", "-o", "json", file}
+		args := []string{"explore", "--force", "--count-states", "-o", "json", file}
 		if sys, err := gsst.Parse(name, src); err == nil && sys.Parametric() {
 			// A spec with ranges of sizes: its smallest instance.
 			var sizes []string

@@ -57,7 +57,7 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown")
 	f.BoolVar(&o.allSizes, "all-sizes", false, "certify for every group size (each group's size read as 1..), whatever sizes the spec gives")
 	return cmd
@@ -75,7 +75,7 @@ type checkResult struct {
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
@@ -115,7 +115,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		results = append(results, r)
 	}
 
-	if o.output == "json" {
+	if o.output == "sarif" {
+		if err := writeCheckSARIF(cmd, results); err != nil {
+			return err
+		}
+	} else if o.output == "json" {
 		var doc any
 		if len(results) == 1 {
 			doc = newCheckJSON(results[0])

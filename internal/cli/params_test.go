@@ -159,6 +159,14 @@ func TestSizesFlag(t *testing.T) {
 			nil, []string{`--sizes: "reader:1" is not group=size`}},
 		{"twice", []string{"explore", "--sizes", "reader=1,reader=2", paramRWFile}, ExitBadInput,
 			nil, []string{"--sizes: group reader given twice"}},
+		{"dot family", []string{"dot", "--check", paramPrintersFile}, ExitOK,
+			[]string{"Every size in 2 groups: staff ×1.., guest ×1..", "Certified fully virtually symmetric for every size", "initially all processes"}, nil},
+		{"dot trace needs sizes", []string{"dot", "--trace", "capacity", paramPrintersFile}, ExitBadInput,
+			nil, []string{"dot --trace needs fixed sizes: give them with --sizes"}},
+		{"dot trace of an instance", []string{"dot", "--trace", "capacity", "--sizes", "staff=2,guest=1", paramPrintersFile}, ExitOK,
+			[]string{`digraph "printers [staff=2, guest=1]"`, "Counterexample: property capacity FAILS"}, nil},
+		{"sarif witness at sizes", []string{"check", "--all-sizes", "--output", "sarif", checkBrokenFile}, ExitNo,
+			[]string{"T -> C breaks full virtual symmetry at sizes reader=1, writer=1"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
