@@ -6,8 +6,8 @@ import "github.com/vsym/vsym/internal/checked"
 // term's range over the box lies wholly on one side of zero) by true or
 // false. The result is equivalent to f for every assignment inside the box
 // (a variable bounded more than once lies in the intersection). An atom
-// over a variable without a bound, or whose range would overflow int64, is
-// left as it is, and so is an Exists (its body may rebind box variables).
+// over a variable without a bound or with an open range, or whose range
+// would overflow int64, is left as it is, and so is an Exists (its body may rebind box variables).
 //
 // The point is atoms such as "x < 0" for a counter x in 0..n, which arise
 // from negated equalities ("x != 0" as "x < 0 | x > 0") and from the copies
@@ -61,7 +61,7 @@ func termRange(t Term, box map[Var]Bound) (lo, hi int64, ok bool) {
 	lo, hi = t.Const, t.Const
 	for _, m := range t.Monos {
 		b, in := box[m.Var]
-		if !in {
+		if !in || !b.Finite() {
 			return 0, 0, false
 		}
 		a, ok1 := checked.Mul(m.Coef, b.Lo)
