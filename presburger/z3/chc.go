@@ -1,0 +1,694 @@
+package z3
+
+/*
+#include <stdlib.h>
+#include <z3.h>
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"unsafe"
+
+	"github.com/vsym/vsym/internal/checked"
+	"github.com/vsym/vsym/presburger"
+)
+
+// defaultMaxUnroll bounds the counterexample search after Spacer reports
+// a reachable bad state (MaxUnroll changes it).
+const defaultMaxUnroll = 256
+
+// MaxUnroll bounds the length (in steps) of the counterexamples Prove
+// searches for once Spacer has found the bad states reachable; a longer
+// shortest counterexample makes Prove answer Undecided. Zero or less
+// means the default, 256.
+func MaxUnroll(k int) Option {
+	return func(s *Solver) { s.maxUnroll = k }
+}
+
+var _ presburger.Prover = (*Solver)(nil)
+
+// C strings of the fixedpoint parameters; allocated once, never freed.
+var (
+	cEngine = C.CString("engine")
+	cSpacer = C.CString("spacer")
+	cCtrlC  = C.CString("ctrl_c")
+)
+
+// Prove implements presburger.Prover with Z3's CHC engine Spacer.
+//
+// The system becomes constrained Horn clauses over one predicate Inv of
+// the state variables and parameters (Vars, then Params):
+//
+//	Dom(V, P) & Init(V, P)                      => Inv(V, P)
+//	Inv(V, P) & Dom(V) & Dom(V') & Trans_i(...) => Inv(V', P)   for each i
+//	Inv(V, P) & Bad(V, P)                       => false
+//
+// with the local variables of each transition (and the variables of an
+// Exists that is not under a negation) universally quantified over the
+// clause, which is the same as existentially in its body. Spacer either
+// finds an interpretation of Inv that satisfies the clauses, an inductive
+// invariant, or a derivation of false, that is, a reachable bad state.
+//
+// A found invariant is translated back into a presburger.Formula (by the
+// translation Project uses, which refuses mod, div and overflow) and
+// re-checked with presburger.CheckInvariant on this Solver's plain SMT
+// queries, independently of Spacer, before Prove answers Proved. A
+// reachable bad state is made concrete by bounded unrolling with the
+// plain solver, for 0, 1, 2, ... steps up to MaxUnroll, so the
+// counterexample is a shortest one; among those of that length the
+// parameters are made as small as their domain allows, lexicographically
+// in the order of Params, which keeps the sizes an explicit engine must
+// replay small. It is confirmed with presburger.Replay before Prove
+// answers Refuted.
+//
+// Timeout bounds the whole call, Spacer, unrolling and re-checks
+// together; it, the context's deadline and cancellation give Undecided
+// with a reason, as do Spacer's "unknown" and an invariant that cannot be
+// translated back. An invariant that fails the re-check or a
+// counterexample that does not replay would be a back-end defect and is
+// an error, never a verdict.
+func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
+	if err := ts.Check(); err != nil {
+		return presburger.SafetyAnswer{}, err
+	}
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+	}
+	undecided := func(reason string) (presburger.SafetyAnswer, error) {
+		return presburger.SafetyAnswer{Verdict: presburger.Undecided, Reason: reason}, nil
+	}
+	z, err := acquire()
+	if err != nil {
+		return presburger.SafetyAnswer{}, err
+	}
+	r, inv, reason, err := s.spacer(ctx, z, ts)
+	release(z, err == nil && r != presburger.Unknown)
+	if err != nil {
+		return presburger.SafetyAnswer{}, err
+	}
+	var ue *presburger.UndecidedError
+	switch r {
+	case presburger.Unsat: // Inv exists: no bad state is reachable
+		err := presburger.CheckInvariant(ctx, s, ts, inv)
+		switch {
+		case err == nil:
+			return presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, nil
+		case errors.As(err, &ue):
+			return undecided("re-check of Spacer's invariant: " + ue.Error())
+		}
+		return presburger.SafetyAnswer{}, fmt.Errorf("z3: Spacer's invariant %s fails the independent re-check: %w",
+			presburger.Format(inv, varName), err)
+	case presburger.Sat: // a bad state is reachable
+		z, err := acquire()
+		if err != nil {
+			return presburger.SafetyAnswer{}, err
+		}
+		cex, reason, err := s.unroll(ctx, z, ts)
+		release(z, err == nil && cex != nil)
+		if err != nil {
+			return presburger.SafetyAnswer{}, err
+		}
+		if cex == nil {
+			return undecided(reason)
+		}
+		err = presburger.Replay(ctx, s, ts, *cex)
+		switch {
+		case err == nil:
+			return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, nil
+		case errors.As(err, &ue):
+			return undecided("replay of the counterexample: " + ue.Error())
+		}
+		return presburger.SafetyAnswer{}, fmt.Errorf("z3: the counterexample found by unrolling fails to replay: %w", err)
+	}
+	return undecided(reason)
+}
+
+func varName(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) }
+
+// spacer asks Spacer whether the bad states are reachable: Unsat (no)
+// with the invariant, Sat (yes), or Unknown with a reason.
+func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSystem) (presburger.Result, presburger.Formula, string, error) {
+	d, err := s.budget(ctx)
+	if err != nil {
+		return presburger.Unknown, nil, err.Error(), nil
+	}
+	c := z.c
+	boolSort := C.Z3_mk_bool_sort(c)
+	args := append(append([]presburger.Var(nil), ts.Vars...), ts.Params...)
+	sorts := make([]C.Z3_sort, len(args)+1) // one more: &sorts[0] must exist
+	for i := range args {
+		sorts[i] = z.intSort
+	}
+	inv := z.freshDecl("Inv", sorts[:len(args)], boolSort)
+	bad := z.freshDecl("Bad", nil, boolSort)
+
+	fp := C.Z3_mk_fixedpoint(c)
+	if fp == nil {
+		return presburger.Unknown, nil, "", z.failOr("cannot create a fixedpoint context")
+	}
+	C.Z3_fixedpoint_inc_ref(c, fp)
+	z.fixeds = append(z.fixeds, fp)
+	ps := C.Z3_mk_params(c)
+	C.Z3_params_inc_ref(c, ps)
+	z.params = append(z.params, ps)
+	C.Z3_params_set_symbol(c, ps, C.Z3_mk_string_symbol(c, cEngine), C.Z3_mk_string_symbol(c, cSpacer))
+	// Z3 would otherwise install its own SIGINT handler for the query,
+	// under the Go runtime's feet.
+	C.Z3_params_set_bool(c, ps, C.Z3_mk_string_symbol(c, cCtrlC), false)
+	if d > 0 {
+		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(d))
+	}
+	C.Z3_fixedpoint_set_params(c, fp, ps)
+	C.Z3_fixedpoint_register_relation(c, fp, inv)
+	C.Z3_fixedpoint_register_relation(c, fp, bad)
+
+	// cur names the state variables and parameters; its constants are
+	// declared, so the back translation of the invariant knows them.
+	cur := env{}
+	consts := make([]C.Z3_ast, len(args))
+	for i, v := range args {
+		consts[i] = z.declare(v)
+		cur[v] = consts[i]
+	}
+	dom := presburger.Intersect(ts.Domain)
+	invApp := func(xs []C.Z3_ast) C.Z3_ast {
+		return C.Z3_mk_app(c, inv, C.uint(len(xs)), astPtr(xs))
+	}
+	rule := func(name string, vars []C.Z3_ast, body []C.Z3_ast, head C.Z3_ast) {
+		r := C.Z3_mk_implies(c, z.and(body), head)
+		if len(vars) > 0 {
+			apps := make([]C.Z3_app, len(vars))
+			for i, x := range vars {
+				apps[i] = C.Z3_to_app(c, x)
+			}
+			r = C.Z3_mk_forall_const(c, 0, C.uint(len(apps)), &apps[0], 0, nil, r)
+		}
+		cs := C.CString(name)
+		defer C.free(unsafe.Pointer(cs))
+		C.Z3_fixedpoint_add_rule(c, fp, r, C.Z3_mk_string_symbol(c, cs))
+	}
+
+	// Init: Dom(V, P) & Init => Inv(V, P).
+	var extra []C.Z3_ast
+	f, err := z.clauseBody(presburger.NNF(ts.Init), cur, &extra)
+	if err != nil {
+		return presburger.Unknown, nil, "", err
+	}
+	body := append(z.domain(dom, cur), f)
+	rule("init", append(append([]C.Z3_ast(nil), consts...), extra...), body, invApp(consts))
+
+	// Trans_i: Inv(V, P) & Dom(V) & Dom(V') & Trans_i => Inv(V', P).
+	for i, t := range ts.Trans {
+		e := make(env, len(cur)+len(ts.Next))
+		for v, x := range cur {
+			e[v] = x
+		}
+		vars := append([]C.Z3_ast(nil), consts...)
+		head := append([]C.Z3_ast(nil), consts...) // Vars, then the same Params
+		nextOnly := env{}
+		for j, v := range ts.Vars {
+			x := z.freshConst()
+			e[ts.Next[j]] = x
+			nextOnly[v] = x
+			head[j] = x
+			vars = append(vars, x)
+		}
+		for _, v := range ts.Locals(i) {
+			x := z.freshConst()
+			e[v] = x
+			vars = append(vars, x)
+		}
+		extra = nil
+		f, err := z.clauseBody(presburger.NNF(t), e, &extra)
+		if err != nil {
+			return presburger.Unknown, nil, "", err
+		}
+		body := append([]C.Z3_ast{invApp(consts)}, z.domain(dom, onlyVars(cur, ts.Vars))...)
+		body = append(body, z.domain(dom, nextOnly)...)
+		body = append(body, f)
+		rule("t"+strconv.Itoa(i), append(vars, extra...), body, invApp(head))
+	}
+
+	// Bad: Inv(V, P) & Bad => false, stated as a rule for the nullary
+	// predicate Bad, which is then queried.
+	extra = nil
+	f, err = z.clauseBody(presburger.NNF(ts.Bad), cur, &extra)
+	if err != nil {
+		return presburger.Unknown, nil, "", err
+	}
+	badApp := C.Z3_mk_app(c, bad, 0, nil)
+	rule("bad", append(append([]C.Z3_ast(nil), consts...), extra...), []C.Z3_ast{invApp(consts), f}, badApp)
+	if err := z.fail(); err != nil {
+		return presburger.Unknown, nil, "", err
+	}
+
+	stop := z.watch(ctx.Done())
+	r := C.Z3_fixedpoint_query(c, fp, badApp)
+	stop()
+	if err := z.fail(); err != nil {
+		if interrupted(ctx, err) {
+			return presburger.Unknown, nil, unknownReason(ctx, err.Error()), nil
+		}
+		return presburger.Unknown, nil, "", err
+	}
+	switch r {
+	case C.Z3_L_TRUE:
+		return presburger.Sat, nil, "", nil
+	case C.Z3_L_FALSE:
+		ans := C.Z3_fixedpoint_get_answer(c, fp)
+		if ans == nil {
+			return presburger.Unknown, nil, "", z.failOr("no answer from Spacer")
+		}
+		a, err := z.interpretation(ans, inv, consts)
+		if err != nil {
+			return presburger.Unknown, nil, "Spacer proved the system safe, but its invariant cannot be read: " + err.Error(), nil
+		}
+		f, err := z.back(a)
+		if err != nil {
+			return presburger.Unknown, nil, "Spacer proved the system safe, but its invariant has no presburger form: " + err.Error(), nil
+		}
+		return presburger.Unsat, f, "", nil
+	}
+	reason := C.GoString(C.Z3_fixedpoint_get_reason_unknown(c, fp))
+	if reason == "" || reason == "ok" {
+		reason = "spacer gave no answer"
+	}
+	return presburger.Unknown, nil, unknownReason(ctx, reason), nil
+}
+
+// astPtr returns a pointer to the first element of xs, nil when empty.
+func astPtr(xs []C.Z3_ast) *C.Z3_ast {
+	if len(xs) == 0 {
+		return nil
+	}
+	return &xs[0]
+}
+
+// freshDecl declares a function with a name of Z3's choosing, so that
+// relations of different calls in a reused context never clash.
+func (z *zctx) freshDecl(prefix string, dom []C.Z3_sort, rng C.Z3_sort) C.Z3_func_decl {
+	cs := C.CString(prefix)
+	defer C.free(unsafe.Pointer(cs))
+	var p *C.Z3_sort
+	if len(dom) > 0 {
+		p = &dom[0]
+	}
+	return C.Z3_mk_fresh_func_decl(z.c, cs, C.uint(len(dom)), p, rng)
+}
+
+// onlyVars restricts e to the variables vs.
+func onlyVars(e env, vs []presburger.Var) env {
+	out := make(env, len(vs))
+	for _, v := range vs {
+		out[v] = e[v]
+	}
+	return out
+}
+
+// domain returns the range constraints of dom on the variables e names
+// (dom holds one bound per variable).
+func (z *zctx) domain(dom []presburger.Bound, e env) []C.Z3_ast {
+	var out []C.Z3_ast
+	for _, b := range dom {
+		if x, ok := e[b.Var]; ok {
+			out = append(out, z.inRange(x, b))
+		}
+	}
+	return out
+}
+
+// clauseBody translates f, in negation normal form, for the body of a
+// Horn clause. An Exists that is not under a negation becomes fresh
+// constants with its ranges conjoined; they are appended to extra, for
+// the rule to quantify universally, which in the body of a clause is the
+// same as existentially. Spacer expects quantifier-free bodies; an Exists
+// under a negation is passed on as a Z3 quantifier.
+func (z *zctx) clauseBody(f presburger.Formula, e env, extra *[]C.Z3_ast) (C.Z3_ast, error) {
+	bodies := func(fs []presburger.Formula) ([]C.Z3_ast, error) {
+		out := make([]C.Z3_ast, len(fs))
+		for i, g := range fs {
+			a, err := z.clauseBody(g, e, extra)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = a
+		}
+		return out, nil
+	}
+	switch f := f.(type) {
+	case presburger.And:
+		args, err := bodies(f)
+		if err != nil {
+			return nil, err
+		}
+		return z.and(args), nil
+	case presburger.Or:
+		args, err := bodies(f)
+		if err != nil {
+			return nil, err
+		}
+		return z.or(args), nil
+	case presburger.Exists:
+		inner := make(env, len(e)+len(f.Vars))
+		for v, x := range e {
+			inner[v] = x
+		}
+		var conj []C.Z3_ast
+		for _, b := range f.Vars {
+			x := z.freshConst()
+			inner[b.Var] = x
+			*extra = append(*extra, x)
+			conj = append(conj, z.inRange(x, b))
+		}
+		g, err := z.clauseBody(f.Body, inner, extra)
+		if err != nil {
+			return nil, err
+		}
+		return z.and(append(conj, g)), nil
+	}
+	return z.formula(f, e)
+}
+
+// interpretation finds the definition of pred in Spacer's answer to a
+// safe query, a conjunction of "forall xs: pred(xs) = phi(xs)", and
+// returns phi with each argument variable replaced by the constant of
+// consts at its position.
+func (z *zctx) interpretation(ans C.Z3_ast, pred C.Z3_func_decl, consts []C.Z3_ast) (C.Z3_ast, error) {
+	c := z.c
+	var conj []C.Z3_ast
+	var flatten func(a C.Z3_ast)
+	flatten = func(a C.Z3_ast) {
+		if C.Z3_get_ast_kind(c, a) == C.Z3_APP_AST {
+			app := C.Z3_to_app(c, a)
+			if C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app)) == C.Z3_OP_AND {
+				for i := C.uint(0); i < C.Z3_get_app_num_args(c, app); i++ {
+					flatten(C.Z3_get_app_arg(c, app, i))
+				}
+				return
+			}
+		}
+		conj = append(conj, a)
+	}
+	flatten(ans)
+	for _, k := range conj {
+		body, nb := k, C.uint(0)
+		if C.Z3_get_ast_kind(c, k) == C.Z3_QUANTIFIER_AST {
+			if !C.Z3_is_quantifier_forall(c, k) {
+				continue
+			}
+			body, nb = C.Z3_get_quantifier_body(c, k), C.Z3_get_quantifier_num_bound(c, k)
+		}
+		head, def, ok := z.definition(body, pred)
+		if !ok {
+			continue
+		}
+		// The arguments of the head are distinct bound variables; map each
+		// to the constant of its position.
+		to := make([]C.Z3_ast, nb)
+		app := C.Z3_to_app(c, head)
+		if int(C.Z3_get_app_num_args(c, app)) != len(consts) {
+			return nil, fmt.Errorf("z3: invariant with %d arguments, want %d", int(C.Z3_get_app_num_args(c, app)), len(consts))
+		}
+		for i := range consts {
+			a := C.Z3_get_app_arg(c, app, C.uint(i))
+			if C.Z3_get_ast_kind(c, a) != C.Z3_VAR_AST {
+				return nil, fmt.Errorf("z3: invariant defined on %s", z.str(head))
+			}
+			idx := C.Z3_get_index_value(c, a)
+			if idx >= nb || to[idx] != nil {
+				return nil, fmt.Errorf("z3: invariant defined on %s", z.str(head))
+			}
+			to[idx] = consts[i]
+		}
+		for i := range to {
+			if to[i] == nil {
+				// A bound variable that is no argument: the back
+				// translation rejects the fresh constant if it occurs.
+				to[i] = z.freshConst()
+			}
+		}
+		if nb > 0 {
+			def = C.Z3_substitute_vars(c, def, nb, &to[0])
+		}
+		return def, z.fail()
+	}
+	return nil, fmt.Errorf("z3: no definition of the invariant in %s", z.str(ans))
+}
+
+// definition matches a as "pred(xs) = phi" (either way round, or as an
+// iff), "pred(xs)" (phi is true) or "not pred(xs)" (phi is false).
+func (z *zctx) definition(a C.Z3_ast, pred C.Z3_func_decl) (head, def C.Z3_ast, ok bool) {
+	c := z.c
+	isPred := func(a C.Z3_ast) bool {
+		return C.Z3_get_ast_kind(c, a) == C.Z3_APP_AST &&
+			bool(C.Z3_is_eq_func_decl(c, C.Z3_get_app_decl(c, C.Z3_to_app(c, a)), pred))
+	}
+	if isPred(a) {
+		return a, C.Z3_mk_true(c), true
+	}
+	if C.Z3_get_ast_kind(c, a) != C.Z3_APP_AST {
+		return nil, nil, false
+	}
+	app := C.Z3_to_app(c, a)
+	n := C.Z3_get_app_num_args(c, app)
+	switch C.Z3_get_decl_kind(c, C.Z3_get_app_decl(c, app)) {
+	case C.Z3_OP_NOT:
+		if x := C.Z3_get_app_arg(c, app, 0); n == 1 && isPred(x) {
+			return x, C.Z3_mk_false(c), true
+		}
+	case C.Z3_OP_EQ, C.Z3_OP_IFF:
+		if n != 2 {
+			break
+		}
+		l, r := C.Z3_get_app_arg(c, app, 0), C.Z3_get_app_arg(c, app, 1)
+		switch {
+		case isPred(l):
+			return l, r, true
+		case isPred(r):
+			return r, l, true
+		}
+	}
+	return nil, nil, false
+}
+
+// unroll searches for a shortest run into a bad state by bounded model
+// checking with the plain solver, one step more at a time up to
+// MaxUnroll, and then makes the parameters as small as their domain
+// allows. It returns nil and a reason when it finds none (or runs out of
+// time).
+func (s *Solver) unroll(ctx context.Context, z *zctx, ts presburger.TransitionSystem) (*presburger.Counterexample, string, error) {
+	c := z.c
+	maxK := s.maxUnroll
+	if maxK <= 0 {
+		maxK = defaultMaxUnroll
+	}
+	sv := C.Z3_mk_simple_solver(c)
+	if sv == nil {
+		return nil, "", z.failOr("cannot create a solver")
+	}
+	C.Z3_solver_inc_ref(c, sv)
+	z.solvers = append(z.solvers, sv)
+	dom := presburger.Intersect(ts.Domain)
+
+	params := make(env, len(ts.Params))
+	for _, v := range ts.Params {
+		params[v] = z.freshConst()
+	}
+	var states []env // states[k] names state k's variables
+	var choices []C.Z3_ast
+	assert := func(a C.Z3_ast) { C.Z3_solver_assert(c, sv, a) }
+	newState := func() {
+		st := make(env, len(ts.Vars))
+		for _, v := range ts.Vars {
+			st[v] = z.freshConst()
+		}
+		for _, a := range z.domain(dom, st) {
+			assert(a)
+		}
+		states = append(states, st)
+	}
+	// at names the variables of step k: the parameters, state k and, as
+	// Next, state k+1 when it exists.
+	at := func(k int) env {
+		e := make(env, len(params)+2*len(ts.Vars))
+		for v, x := range params {
+			e[v] = x
+		}
+		for i, v := range ts.Vars {
+			e[v] = states[k][v]
+			if k+1 < len(states) {
+				e[ts.Next[i]] = states[k+1][v]
+			}
+		}
+		return e
+	}
+	for _, a := range z.domain(dom, params) {
+		assert(a)
+	}
+	newState()
+	f, err := z.formula(ts.Init, at(0))
+	if err != nil {
+		return nil, "", err
+	}
+	assert(f)
+
+	for k := 0; ; k++ {
+		C.Z3_solver_push(c, sv)
+		f, err := z.formula(ts.Bad, at(k))
+		if err != nil {
+			return nil, "", err
+		}
+		assert(f)
+		r, reason, err := s.checkMore(ctx, z, sv)
+		if err != nil || r == C.Z3_L_UNDEF {
+			return nil, reason, err
+		}
+		if r == C.Z3_L_TRUE {
+			run, reason, err := z.readRun(sv, ts, params, states, choices)
+			if run == nil {
+				return nil, reason, err
+			}
+			run, err = s.smallParams(ctx, z, sv, ts, dom, params, states, choices, run)
+			return run, "", err
+		}
+		C.Z3_solver_pop(c, sv, 1)
+		if k == maxK || len(ts.Trans) == 0 {
+			return nil, fmt.Sprintf("Spacer found a bad state reachable, but no run of at most %d steps reaches one (see MaxUnroll)", k), nil
+		}
+		newState()
+		ch := z.freshConst()
+		choices = append(choices, ch)
+		e := at(k)
+		disj := make([]C.Z3_ast, len(ts.Trans))
+		for i, t := range ts.Trans {
+			for _, v := range ts.Locals(i) {
+				e[v] = z.freshConst()
+			}
+			f, err := z.formula(t, e)
+			if err != nil {
+				return nil, "", err
+			}
+			disj[i] = z.and([]C.Z3_ast{C.Z3_mk_eq(c, ch, z.num(int64(i))), f})
+		}
+		assert(z.or(disj))
+		if err := z.fail(); err != nil {
+			return nil, "", err
+		}
+	}
+}
+
+// checkMore checks sv's assertions within what is left of the budget,
+// interruptible through ctx. A timeout or interrupt gives Z3_L_UNDEF and
+// a reason.
+func (s *Solver) checkMore(ctx context.Context, z *zctx, sv C.Z3_solver) (C.Z3_lbool, string, error) {
+	d, err := s.budget(ctx)
+	if err != nil {
+		return C.Z3_L_UNDEF, "counterexample search: " + err.Error(), nil
+	}
+	z.setTimeout(sv, d)
+	stop := z.watch(ctx.Done())
+	r := C.Z3_solver_check(z.c, sv)
+	stop()
+	if err := z.fail(); err != nil {
+		if interrupted(ctx, err) {
+			return C.Z3_L_UNDEF, "counterexample search: " + unknownReason(ctx, err.Error()), nil
+		}
+		return C.Z3_L_UNDEF, "", err
+	}
+	if r == C.Z3_L_UNDEF {
+		return r, "counterexample search: " + unknownReason(ctx, C.GoString(C.Z3_solver_get_reason_unknown(z.c, sv))), nil
+	}
+	return r, "", nil
+}
+
+// readRun reads the run of a Sat unrolling from sv's model. A value
+// beyond int64 gives nil and a reason.
+func (z *zctx) readRun(sv C.Z3_solver, ts presburger.TransitionSystem, params env, states []env, choices []C.Z3_ast) (*presburger.Counterexample, string, error) {
+	m, err := z.solverModel(sv)
+	if err != nil {
+		return nil, "", err
+	}
+	run := &presburger.Counterexample{Params: presburger.Model{}}
+	var firstErr error
+	read := func(a C.Z3_ast, what string) int64 {
+		x, err := z.intValue(m, a, what)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return x
+	}
+	for _, v := range ts.Params {
+		run.Params[v] = read(params[v], fmt.Sprintf("parameter %d", v))
+	}
+	for k, st := range states {
+		state := presburger.Model{}
+		for _, v := range ts.Vars {
+			state[v] = read(st[v], fmt.Sprintf("variable %d in state %d", v, k))
+		}
+		run.States = append(run.States, state)
+	}
+	for k, ch := range choices {
+		run.Steps = append(run.Steps, int(read(ch, fmt.Sprintf("the transition of step %d", k))))
+	}
+	switch {
+	case errors.Is(firstErr, errNotInt64):
+		return nil, "counterexample search: " + firstErr.Error(), nil
+	case firstErr != nil:
+		return nil, "", firstErr
+	}
+	return run, "", nil
+}
+
+// smallParams lowers the parameters of run, one after the other in the
+// order of Params, each to the least value (by binary search down to its
+// domain's lower bound) for which a run of the same length still reaches
+// a bad state with the parameters before it fixed. A parameter without a
+// lower bound is left alone, and so is the rest once the budget runs
+// out: run is a valid counterexample at every point.
+func (s *Solver) smallParams(ctx context.Context, z *zctx, sv C.Z3_solver, ts presburger.TransitionSystem,
+	dom []presburger.Bound, params env, states []env, choices []C.Z3_ast, run *presburger.Counterexample) (*presburger.Counterexample, error) {
+	c := z.c
+	lower := make(map[presburger.Var]presburger.Bound, len(dom))
+	for _, b := range dom {
+		lower[b.Var] = b
+	}
+	for _, v := range ts.Params {
+		b := lower[v]
+		if b.NoLo {
+			continue
+		}
+		lo, hi := b.Lo, run.Params[v]
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if _, ok := checked.Add(hi, -lo); !ok {
+				mid = lo/2 + hi/2 // hi - lo would wrap
+			}
+			C.Z3_solver_push(c, sv)
+			C.Z3_solver_assert(c, sv, C.Z3_mk_le(c, params[v], z.num(mid)))
+			r, _, err := s.checkMore(ctx, z, sv)
+			if err != nil || r == C.Z3_L_UNDEF {
+				C.Z3_solver_pop(c, sv, 1)
+				return run, err
+			}
+			if r == C.Z3_L_FALSE {
+				lo = mid + 1
+			} else {
+				better, _, err := z.readRun(sv, ts, params, states, choices)
+				if err != nil || better == nil {
+					C.Z3_solver_pop(c, sv, 1)
+					return run, err
+				}
+				run, hi = better, better.Params[v]
+			}
+			C.Z3_solver_pop(c, sv, 1)
+		}
+		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, params[v], z.num(hi)))
+	}
+	return run, z.fail()
+}
