@@ -324,11 +324,13 @@ func (z *zctx) domain(dom []presburger.Bound, e env) []C.Z3_ast {
 }
 
 // clauseBody translates f, in negation normal form, for the body of a
-// Horn clause. An Exists that is not under a negation becomes fresh
-// constants with its ranges conjoined; they are appended to extra, for
-// the rule to quantify universally, which in the body of a clause is the
-// same as existentially. Spacer expects quantifier-free bodies; an Exists
-// under a negation is passed on as a Z3 quantifier.
+// Horn clause, without quantifiers: Spacer rejects them ("cannot process
+// EXISTS quantifier"). An Exists that is not under a negation becomes
+// fresh constants with its ranges conjoined; they are appended to extra,
+// for the rule to quantify universally, which in the body of a clause is
+// the same as existentially. A negated Exists is expanded into the
+// negation of a disjunction over its (finite) ranges, up to maxExpand
+// assignments; a larger one is an unsupportedError.
 func (z *zctx) clauseBody(f presburger.Formula, e env, extra *[]C.Z3_ast) (C.Z3_ast, error) {
 	bodies := func(fs []presburger.Formula) ([]C.Z3_ast, error) {
 		out := make([]C.Z3_ast, len(fs))
@@ -354,6 +356,14 @@ func (z *zctx) clauseBody(f presburger.Formula, e env, extra *[]C.Z3_ast) (C.Z3_
 			return nil, err
 		}
 		return z.or(args), nil
+	case presburger.Not:
+		if ex, ok := f.F.(presburger.Exists); ok {
+			d, err := expandExists(ex)
+			if err != nil {
+				return nil, err
+			}
+			return z.clauseBody(presburger.NNF(presburger.Negation(d)), e, extra)
+		}
 	case presburger.Exists:
 		inner := make(env, len(e)+len(f.Vars))
 		for v, x := range e {
@@ -691,4 +701,54 @@ func (s *Solver) smallParams(ctx context.Context, z *zctx, sv C.Z3_solver, ts pr
 		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, params[v], z.num(hi)))
 	}
 	return run, z.fail()
+}
+
+// maxExpand bounds the assignments a negated Exists may expand into.
+const maxExpand = 1024
+
+// unsupportedError marks a system the Horn translation cannot state;
+// Prove answers Undecided with its message.
+type unsupportedError struct{ msg string }
+
+func (e *unsupportedError) Error() string { return e.msg }
+
+// expandExists returns the disjunction of f's body over every assignment
+// of its variables in their ranges.
+func expandExists(f presburger.Exists) (presburger.Formula, error) {
+	n := int64(1)
+	for _, b := range f.Vars {
+		if !b.Finite() {
+			return nil, fmt.Errorf("z3: Exists over the open range %s", b.Range())
+		}
+		if b.Lo > b.Hi {
+			return presburger.False, nil
+		}
+		w, ok := checked.Add(b.Hi, -b.Lo)
+		if !ok || w >= maxExpand || n*(w+1) > maxExpand {
+			return nil, &unsupportedError{fmt.Sprintf("z3: a negated Exists over more than %d assignments is beyond the Horn translation", maxExpand)}
+		}
+		n *= w + 1
+	}
+	val := map[presburger.Var]int64{}
+	var out []presburger.Formula
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(f.Vars) {
+			out = append(out, presburger.Subst(f.Body, func(v presburger.Var) presburger.Term {
+				if x, ok := val[v]; ok {
+					return presburger.ConstTerm(x)
+				}
+				return presburger.VarTerm(v)
+			}))
+			return
+		}
+		b := f.Vars[i]
+		for x := b.Lo; x <= b.Hi; x++ {
+			val[b.Var] = x
+			rec(i + 1)
+		}
+		delete(val, b.Var)
+	}
+	rec(0)
+	return presburger.Disj(out...), nil
 }
