@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 	"unsafe"
 
 	"github.com/vsym/vsym/internal/checked"
@@ -37,6 +38,10 @@ var (
 	cSpacer = C.CString("spacer")
 	cCtrlC  = C.CString("ctrl_c")
 )
+
+// searchDelay is how long Prove lets Spacer run alone before it starts
+// the bounded search for a counterexample alongside.
+const searchDelay = 250 * time.Millisecond
 
 // Prove implements presburger.Prover with Z3's CHC engine Spacer.
 //
@@ -83,50 +88,126 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 	undecided := func(reason string) (presburger.SafetyAnswer, error) {
 		return presburger.SafetyAnswer{Verdict: presburger.Undecided, Reason: reason}, nil
 	}
-	z, err := acquire()
-	if err != nil {
-		return presburger.SafetyAnswer{}, err
+
+	// Spacer runs first. The bounded search starts when Spacer finds a
+	// bad state reachable, or alongside it once Spacer has taken longer
+	// than searchDelay: Spacer is slow on deep counterexamples, where
+	// the search can be faster, and most proofs end before the delay,
+	// sparing them a second Z3 context and thread. Each runs in a
+	// context of its own that the other's answer may cancel, and both
+	// are waited for before Prove returns, so no Z3 call outlives it.
+	type spacerOut struct {
+		r      presburger.Result
+		inv    presburger.Formula
+		reason string
+		err    error
 	}
-	r, inv, reason, err := s.spacer(ctx, z, ts)
-	release(z, err == nil && r != presburger.Unknown)
-	if err != nil {
-		return presburger.SafetyAnswer{}, err
+	type searchOut struct {
+		cex    *presburger.Counterexample
+		reason string
+		err    error
 	}
-	var ue *presburger.UndecidedError
-	switch r {
-	case presburger.Unsat: // Inv exists: no bad state is reachable
-		err := presburger.CheckInvariant(ctx, s, ts, inv)
-		switch {
-		case err == nil:
-			return presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, nil
-		case errors.As(err, &ue):
-			return undecided("re-check of Spacer's invariant: " + ue.Error())
-		}
-		return presburger.SafetyAnswer{}, fmt.Errorf("z3: Spacer's invariant %s fails the independent re-check: %w",
-			presburger.Format(inv, varName), err)
-	case presburger.Sat: // a bad state is reachable
+	spacerCtx, stopSpacer := context.WithCancel(ctx)
+	searchCtx, stopSearch := context.WithCancel(ctx)
+	spacerCh := make(chan spacerOut, 1)
+	searchCh := make(chan searchOut, 1)
+	go func() {
 		z, err := acquire()
 		if err != nil {
-			return presburger.SafetyAnswer{}, err
+			spacerCh <- spacerOut{err: err}
+			return
 		}
-		cex, reason, err := s.unroll(ctx, z, ts)
-		release(z, err == nil && cex != nil)
-		if err != nil {
-			return presburger.SafetyAnswer{}, err
+		r, inv, reason, err := s.spacer(spacerCtx, z, ts)
+		release(z, err == nil && r != presburger.Unknown)
+		spacerCh <- spacerOut{r, inv, reason, err}
+	}()
+	searching := false
+	startSearch := func() {
+		if searching {
+			return
 		}
-		if cex == nil {
-			return undecided(reason)
+		searching = true
+		go func() {
+			z, err := acquire()
+			if err != nil {
+				searchCh <- searchOut{err: err}
+				return
+			}
+			cex, reason, err := s.unroll(searchCtx, z, ts)
+			release(z, err == nil && cex != nil)
+			searchCh <- searchOut{cex, reason, err}
+		}()
+	}
+	var sp *spacerOut
+	var se *searchOut
+	defer func() {
+		stopSpacer()
+		stopSearch()
+		if sp == nil {
+			<-spacerCh
 		}
-		err = presburger.Replay(ctx, s, ts, *cex)
+		if searching && se == nil {
+			<-searchCh
+		}
+	}()
+	delay := time.NewTimer(searchDelay)
+	defer delay.Stop()
+	for {
+		select {
+		case <-delay.C:
+			startSearch()
+			continue
+		case o := <-spacerCh:
+			sp = &o
+			if o.err == nil && o.r == presburger.Sat && se == nil {
+				startSearch() // for a concrete run
+				continue
+			}
+		case o := <-searchCh:
+			se = &o
+			if o.err == nil && o.cex == nil && sp == nil {
+				continue // no run within the bound: Spacer may still prove it
+			}
+		}
+		break
+	}
+	// Here either Spacer has answered other than Sat, or the search has
+	// a run or an error, or both have answered.
+
+	var ue *presburger.UndecidedError
+	if se != nil && se.err != nil {
+		return presburger.SafetyAnswer{}, se.err
+	}
+	if se != nil && se.cex != nil {
+		err := presburger.Replay(ctx, s, ts, *se.cex)
 		switch {
 		case err == nil:
-			return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, nil
+			return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: se.cex}, nil
 		case errors.As(err, &ue):
 			return undecided("replay of the counterexample: " + ue.Error())
 		}
 		return presburger.SafetyAnswer{}, fmt.Errorf("z3: the counterexample found by unrolling fails to replay: %w", err)
 	}
-	return undecided(reason)
+	var unsup *unsupportedError
+	switch {
+	case errors.As(sp.err, &unsup):
+		return undecided(unsup.Error())
+	case sp.err != nil:
+		return presburger.SafetyAnswer{}, sp.err
+	case sp.r == presburger.Unsat: // Inv exists: no bad state is reachable
+		err := presburger.CheckInvariant(ctx, s, ts, sp.inv)
+		switch {
+		case err == nil:
+			return presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: sp.inv}, nil
+		case errors.As(err, &ue):
+			return undecided("re-check of Spacer's invariant: " + ue.Error())
+		}
+		return presburger.SafetyAnswer{}, fmt.Errorf("z3: Spacer's invariant %s fails the independent re-check: %w",
+			presburger.Format(sp.inv, varName), err)
+	case sp.r == presburger.Sat: // the search ended without a run
+		return undecided("Spacer finds a bad state reachable, but " + se.reason)
+	}
+	return undecided(sp.reason)
 }
 
 func varName(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) }
@@ -569,7 +650,7 @@ func (s *Solver) unroll(ctx context.Context, z *zctx, ts presburger.TransitionSy
 		}
 		C.Z3_solver_pop(c, sv, 1)
 		if k == maxK || len(ts.Trans) == 0 {
-			return nil, fmt.Sprintf("Spacer found a bad state reachable, but no run of at most %d steps reaches one (see MaxUnroll)", k), nil
+			return nil, fmt.Sprintf("no run of at most %d steps reaches one (see MaxUnroll)", k), nil
 		}
 		newState()
 		ch := z.freshConst()
@@ -743,9 +824,13 @@ func expandExists(f presburger.Exists) (presburger.Formula, error) {
 			return
 		}
 		b := f.Vars[i]
-		for x := b.Lo; x <= b.Hi; x++ {
+		// Stop at Hi rather than after it: x++ past MaxInt64 wraps.
+		for x := b.Lo; ; x++ {
 			val[b.Var] = x
 			rec(i + 1)
+			if x == b.Hi {
+				break
+			}
 		}
 		delete(val, b.Var)
 	}
