@@ -18,8 +18,6 @@ type counters struct {
 	rules  []move
 	init   pb.Formula // over counters and parameters
 	bad    pb.Formula
-	cdom   func(v pb.Var) pb.Bound // range of a counter; nil: 0..
-	sizeOf func(params []int64) int64
 }
 
 // move takes one unit (or, when many, any k in 1..x[from], k a local
@@ -43,11 +41,7 @@ func (c *counters) system() pb.TransitionSystem {
 	for i := 0; i < c.m; i++ {
 		ts.Vars = append(ts.Vars, c.x(i))
 		ts.Next = append(ts.Next, c.xn(i))
-		b := pb.AtLeast(c.x(i), 0)
-		if c.cdom != nil {
-			b = c.cdom(c.x(i))
-		}
-		ts.Domain = append(ts.Domain, b)
+		ts.Domain = append(ts.Domain, pb.AtLeast(c.x(i), 0))
 	}
 	for j := 0; j < c.np; j++ {
 		ts.Params = append(ts.Params, c.p(j))
@@ -82,8 +76,9 @@ func (c *counters) system() pb.TransitionSystem {
 // with entries in 0..limit that satisfy init; limit also bounds every
 // counter (the tests' systems conserve the sum of the counters, so a
 // limit at least that sum cuts nothing). It gives up with ok false after
-// maxStates states.
-func (c *counters) explore(params []int64, limit int64, maxStates int) (depth int, ok bool) {
+// maxStates states. visit, when not nil, sees every state reached before
+// the search ends.
+func (c *counters) explore(params []int64, limit int64, maxStates int, visit func(val func(pb.Var) int64)) (depth int, ok bool) {
 	val := func(st []int64) func(pb.Var) int64 {
 		return func(v pb.Var) int64 {
 			if int(v) < c.m {
@@ -112,6 +107,9 @@ func (c *counters) explore(params []int64, limit int64, maxStates int) (depth in
 	for d := 0; len(frontier) > 0; d++ {
 		var next [][]int64
 		for _, st := range frontier {
+			if visit != nil {
+				visit(val(st))
+			}
 			if pb.Eval(c.bad, val(st)) {
 				return d, true
 			}
