@@ -13,11 +13,11 @@ import (
 // TransitionSystem and, independently of the formulas of the
 // transitions, computes successors for the explicit search.
 type counters struct {
-	m, np  int
-	pdom   []pb.Bound // ranges of the parameters
-	rules  []move
-	init   pb.Formula // over counters and parameters
-	bad    pb.Formula
+	m, np int
+	pdom  []pb.Bound // ranges of the parameters
+	rules []move
+	init  pb.Formula // over counters and parameters
+	bad   pb.Formula
 }
 
 // move takes one unit (or, when many, any k in 1..x[from], k a local
