@@ -274,7 +274,8 @@ func TestProveUndecided(t *testing.T) {
 	cancel()
 	bigNeg := counting()
 	bigNeg.Trans = []pb.Formula{pb.Conj(pb.Compare(otxn, pb.Eq, otx.Add(pb.ConstTerm(1))),
-		pb.Not{F: pb.Exists{Vars: []pb.Bound{{Var: 9, Lo: 0, Hi: 5000}}, Body: pb.Compare(otx, pb.Eq, pb.VarTerm(9))}})}
+		pb.Not{F: pb.Exists{Vars: []pb.Bound{{Var: 9, Lo: 0, Hi: 5000}}, Body: pb.Compare(otx, pb.Eq, pb.VarTerm(9).Add(otn).Add(pb.ConstTerm(10)))}})}
+	bigNeg.Bad = pb.Compare(otx, pb.Gt, otn.Add(pb.ConstTerm(5000)))
 	for _, tc := range []struct {
 		name      string
 		s         *z3.Solver
