@@ -361,14 +361,21 @@ func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSy
 		return presburger.Unknown, nil, "", err
 	}
 
+	start := time.Now()
 	stop := z.watch(ctx.Done())
 	r := C.Z3_fixedpoint_query(c, fp, badApp)
 	stop()
 	if err := z.fail(); err != nil {
-		if interrupted(ctx, err) {
-			return presburger.Unknown, nil, unknownReason(ctx, err.Error()), nil
+		if !interrupted(ctx, err) {
+			return presburger.Unknown, nil, "", err
 		}
-		return presburger.Unknown, nil, "", err
+		reason := unknownReason(ctx, err.Error())
+		if ctx.Err() == nil && d > 0 && time.Since(start) >= d-time.Millisecond {
+			// Z3's own timer, set to the budget, ran out a moment
+			// before the context's deadline.
+			reason = "timeout (" + reason + ")"
+		}
+		return presburger.Unknown, nil, reason, nil
 	}
 	switch r {
 	case C.Z3_L_TRUE:
