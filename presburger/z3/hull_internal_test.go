@@ -113,11 +113,9 @@ func TestAffineEqualities(t *testing.T) {
 	}
 }
 
-// TestAffineHullGRW: the hull of GR&W with m counters is the one
-// conservation law x0 + ... + x(m-1) = n, which alone does not exclude
-// x(m-1) >= 2.
-func TestAffineHullGRW(t *testing.T) {
-	const m = 5
+// grwSystem is the GR&W counter model with m counters (variables
+// 0..m-1, next copies m..2m-1) and n >= 1 (variable 2m).
+func grwSystem(m int) presburger.TransitionSystem {
 	x := func(i int) presburger.Var { return presburger.Var(i) }
 	n := presburger.Var(2 * m)
 	ts := presburger.TransitionSystem{Params: []presburger.Var{n}, Domain: []presburger.Bound{presburger.AtLeast(n, 1)}}
@@ -144,11 +142,18 @@ func TestAffineHullGRW(t *testing.T) {
 	}
 	ts.Init = presburger.Conj(init...)
 	ts.Bad = presburger.Compare(presburger.VarTerm(x(m-1)), presburger.Ge, presburger.ConstTerm(2))
+	return ts
+}
+
+// TestAffineHullGRW: the hull of GR&W with m counters is the one
+// conservation law x0 + ... + x(m-1) = n, which alone does not exclude
+// x(m-1) >= 2.
+func TestAffineHullGRW(t *testing.T) {
 	z, err := acquire()
 	if err != nil {
 		t.Fatal(err)
 	}
-	eqs, ok, enough, err := New().affineHull(context.Background(), z, ts)
+	eqs, ok, enough, err := New().affineHull(context.Background(), z, grwSystem(5))
 	release(z, err == nil)
 	if err != nil || !ok || enough {
 		t.Fatalf("got %v ok %v enough %v err %v", eqs, ok, enough, err)
@@ -156,5 +161,25 @@ func TestAffineHullGRW(t *testing.T) {
 	name := func(v presburger.Var) string { return fmt.Sprintf("v%d", v) }
 	if got := presburger.Format(presburger.Conj(eqs...), name); got != "v0 + v1 + v2 + v3 + v4 - v10 = 0" {
 		t.Errorf("hull %s, want the sum of the counters equal to n", got)
+	}
+}
+
+// BenchmarkAffineHullGRW measures the affine hull alone on GR&W.
+func BenchmarkAffineHullGRW(b *testing.B) {
+	for _, m := range []int{10, 30} {
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
+			ts := grwSystem(m)
+			for i := 0; i < b.N; i++ {
+				z, err := acquire()
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, ok, _, err := New().affineHull(context.Background(), z, ts)
+				release(z, err == nil)
+				if err != nil || !ok {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,48 @@
+package z3_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	pb "github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+// BenchmarkProveGRW proves mutual exclusion (x(m-1) <= 1) of the GR&W
+// counter model with m counters and any n >= 1, the re-check of the
+// invariant included.
+func BenchmarkProveGRW(b *testing.B) {
+	for _, m := range []int{4, 10, 20, 30} {
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, true), pb.Proved) })
+	}
+}
+
+// BenchmarkProveGRWSpacerAlone is BenchmarkProveGRW without the affine
+// hull: Spacer finds x(m-1) < 2 on its own.
+func BenchmarkProveGRWSpacerAlone(b *testing.B) {
+	defer z3.SetNoHull(true)()
+	for _, m := range []int{4, 10, 20, 30} {
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, true), pb.Proved) })
+	}
+}
+
+// BenchmarkRefuteGRW refutes the unguarded GR&W model: a shortest
+// counterexample has n = 2 and 2(m-1) steps, replay included.
+func BenchmarkRefuteGRW(b *testing.B) {
+	for _, m := range []int{4, 6, 8} {
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, false), pb.Refuted) })
+	}
+}
+
+func benchProve(b *testing.B, c *counters, want pb.Verdict) {
+	ts := c.system()
+	s := z3.New(z3.Timeout(5 * time.Minute))
+	for i := 0; i < b.N; i++ {
+		a, err := s.Prove(context.Background(), ts)
+		if err != nil || a.Verdict != want {
+			b.Fatalf("got %v %v (%s), want %v", a.Verdict, err, a.Reason, want)
+		}
+	}
+}
