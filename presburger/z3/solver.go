@@ -27,9 +27,10 @@ type Solver struct {
 // Option configures a Solver.
 type Option func(*Solver)
 
-// Timeout limits every Solve and Project call to d (Z3's "timeout"
-// parameter); a call that runs out answers Unknown. Zero or negative
-// means no limit beyond the caller's context.
+// Timeout limits every Solve and Project call, and every Prove call as a
+// whole, to d (Z3's "timeout" parameter); a call that runs out answers
+// Unknown (Undecided for Prove). Zero or negative means no limit beyond
+// the caller's context.
 func Timeout(d time.Duration) Option {
 	return func(s *Solver) { s.timeout = d }
 }
