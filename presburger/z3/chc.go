@@ -501,9 +501,9 @@ func (z *zctx) clauseBody(f presburger.Formula, e env, extra *[]C.Z3_ast) (C.Z3_
 		return z.or(args), nil
 	case presburger.Not:
 		if ex, ok := f.F.(presburger.Exists); ok {
-			d, err := expandExists(ex)
+			d, err := presburger.Expand(ex, maxExpand)
 			if err != nil {
-				return nil, err
+				return nil, &unsupportedError{err.Error() + ", which the Horn translation needs for a negated Exists"}
 			}
 			return z.clauseBody(presburger.NNF(presburger.Negation(d)), e, extra)
 		}
@@ -854,48 +854,3 @@ const maxExpand = 1024
 type unsupportedError struct{ msg string }
 
 func (e *unsupportedError) Error() string { return e.msg }
-
-// expandExists returns the disjunction of f's body over every assignment
-// of its variables in their ranges.
-func expandExists(f presburger.Exists) (presburger.Formula, error) {
-	n := int64(1)
-	for _, b := range f.Vars {
-		if !b.Finite() {
-			return nil, fmt.Errorf("z3: Exists over the open range %s", b.Range())
-		}
-		if b.Lo > b.Hi {
-			return presburger.False, nil
-		}
-		w, ok := checked.Add(b.Hi, -b.Lo)
-		if !ok || w >= maxExpand || n*(w+1) > maxExpand {
-			return nil, &unsupportedError{fmt.Sprintf("z3: a negated Exists over more than %d assignments is beyond the Horn translation", maxExpand)}
-		}
-		n *= w + 1
-	}
-	val := map[presburger.Var]int64{}
-	var out []presburger.Formula
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(f.Vars) {
-			out = append(out, presburger.Subst(f.Body, func(v presburger.Var) presburger.Term {
-				if x, ok := val[v]; ok {
-					return presburger.ConstTerm(x)
-				}
-				return presburger.VarTerm(v)
-			}))
-			return
-		}
-		b := f.Vars[i]
-		// Stop at Hi rather than after it: x++ past MaxInt64 wraps.
-		for x := b.Lo; ; x++ {
-			val[b.Var] = x
-			rec(i + 1)
-			if x == b.Hi {
-				break
-			}
-		}
-		delete(val, b.Var)
-	}
-	rec(0)
-	return presburger.Disj(out...), nil
-}
