@@ -40,7 +40,7 @@ var noHull = false
 // presburger form; Prove then runs Spacer without them. enough is true
 // when the equalities alone exclude the bad states, so that Spacer has
 // nothing to add.
-func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.TransitionSystem) (eqs []presburger.Formula, ok, enough bool, err error) {
+func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.TransitionSystem) (hullEqs []presburger.Formula, ok, enough bool, err error) {
 	c := z.c
 	u := append(append([]presburger.Var(nil), ts.Vars...), ts.Params...)
 	if len(u) == 0 || noHull {
@@ -69,9 +69,9 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 		C.Z3_solver_assert(c, sv, a)
 	}
 
-	var pts [][]*big.Int
-	var hull []presburger.Formula // the equalities of the points so far
-	// add reads a point from the model and recomputes the equalities.
+	var eqs [][]*big.Int          // the equalities of the points so far, once there is one
+	var hull []presburger.Formula // the same as formulas
+	// add reads a point from the model and joins it to the space.
 	add := func(e env) (bool, error) {
 		m, err := z.solverModel(sv)
 		if err != nil {
@@ -85,9 +85,13 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 			}
 			p[i] = big.NewInt(x)
 		}
-		pts = append(pts, p)
+		if eqs == nil {
+			eqs = pointEqualities(p)
+		} else {
+			eqs = joinPoint(eqs, p)
+		}
 		var fits bool
-		hull, fits = equalityFormulas(u, affineEqualities(pts))
+		hull, fits = equalityFormulas(u, eqs)
 		return fits && len(hull) > 0, nil
 	}
 	// check runs one query in a scope of its own.
@@ -113,7 +117,7 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 	for {
 		C.Z3_solver_push(c, sv)
 		asserts := []C.Z3_ast{initial}
-		if len(pts) > 0 {
+		if eqs != nil {
 			out, err := outside(cur)
 			if err != nil {
 				return nil, false, false, err
@@ -123,7 +127,7 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 		r, err := check(asserts...)
 		if err != nil || r != C.Z3_L_TRUE {
 			C.Z3_solver_pop(c, sv, 1)
-			if err != nil || r == C.Z3_L_UNDEF || len(pts) == 0 {
+			if err != nil || r == C.Z3_L_UNDEF || eqs == nil {
 				return nil, false, false, err
 			}
 			break // no initial state outside the space
@@ -199,105 +203,88 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 	return hull, true, r == C.Z3_L_FALSE, z.fail()
 }
 
-// affineEqualities returns a basis of the linear equalities a.x = c that
-// every point of pts satisfies (pts not empty), each as the integer
-// coefficients a followed by c, with coprime entries: the null space of
-// the differences pts[k] - pts[0], by Gaussian elimination over the
-// rationals.
-func affineEqualities(pts [][]*big.Int) [][]*big.Int {
-	n := len(pts[0])
-	var rows [][]*big.Rat
-	for _, p := range pts[1:] {
-		row := make([]*big.Rat, n)
-		for j := range row {
-			row[j] = new(big.Rat).SetInt(new(big.Int).Sub(p[j], pts[0][j]))
+// The equalities of an affine space are kept as rows of integers: the
+// coefficients a over the variables, then the constant c, for a.x = c,
+// in lowest terms with the first nonzero coefficient positive.
+
+// pointEqualities returns the equalities of the space of the one point
+// p: x_j = p_j for each j.
+func pointEqualities(p []*big.Int) [][]*big.Int {
+	eqs := make([][]*big.Int, len(p))
+	for j := range p {
+		e := make([]*big.Int, len(p)+1)
+		for k := range p {
+			e[k] = new(big.Int)
 		}
-		rows = append(rows, row)
+		e[j].SetInt64(1)
+		e[len(p)] = new(big.Int).Set(p[j])
+		eqs[j] = e
 	}
-	// Reduced row echelon form; pivot[r] is the column of row r's pivot.
-	var pivot []int
-	r := 0
-	for col := 0; col < n && r < len(rows); col++ {
-		k := r
-		for k < len(rows) && rows[k][col].Sign() == 0 {
-			k++
+	return eqs
+}
+
+// joinPoint returns the equalities of the least affine space containing
+// both the space of eqs (independent equalities) and the point p, as in
+// Karr's join: if p violates some equality r (residue d_r = a_r.p - c_r
+// not zero), every other equality j becomes d_r*e_j - d_j*e_r, which p
+// satisfies and which still holds on the old space, and r is dropped. The
+// result has one equality fewer, or is eqs when p satisfies them all.
+func joinPoint(eqs [][]*big.Int, p []*big.Int) [][]*big.Int {
+	n := len(p)
+	res := make([]*big.Int, len(eqs))
+	r := -1
+	for i, e := range eqs {
+		d := new(big.Int).Neg(e[n])
+		for j := range p {
+			d.Add(d, new(big.Int).Mul(e[j], p[j]))
 		}
-		if k == len(rows) {
+		res[i] = d
+		if r < 0 && d.Sign() != 0 {
+			r = i
+		}
+	}
+	if r < 0 {
+		return eqs
+	}
+	out := make([][]*big.Int, 0, len(eqs)-1)
+	for i, e := range eqs {
+		if i == r {
 			continue
 		}
-		rows[r], rows[k] = rows[k], rows[r]
-		inv := new(big.Rat).Inv(rows[r][col])
-		for j := range rows[r] {
-			rows[r][j].Mul(rows[r][j], inv)
-		}
-		for i := range rows {
-			if i == r || rows[i][col].Sign() == 0 {
-				continue
-			}
-			f := new(big.Rat).Set(rows[i][col])
-			for j := range rows[i] {
-				rows[i][j].Sub(rows[i][j], new(big.Rat).Mul(f, rows[r][j]))
-			}
-		}
-		pivot = append(pivot, col)
-		r++
-	}
-	isPivot := make([]bool, n)
-	for _, col := range pivot {
-		isPivot[col] = true
-	}
-	var out [][]*big.Int
-	for free := 0; free < n; free++ {
-		if isPivot[free] {
+		if res[i].Sign() == 0 {
+			out = append(out, e)
 			continue
 		}
-		// a[free] = 1, a[pivot[i]] = -rows[i][free], the rest 0.
-		a := make([]*big.Rat, n)
-		for j := range a {
-			a[j] = new(big.Rat)
+		f := make([]*big.Int, n+1)
+		for j := range f {
+			f[j] = new(big.Int).Sub(new(big.Int).Mul(res[r], e[j]), new(big.Int).Mul(res[i], eqs[r][j]))
 		}
-		a[free].SetInt64(1)
-		for i, col := range pivot {
-			a[col].Neg(rows[i][free])
-		}
-		out = append(out, integral(a, pts[0]))
+		out = append(out, normalize(f))
 	}
 	return out
 }
 
-// integral scales the rational coefficients a to coprime integers and
-// appends the constant a.p.
-func integral(a []*big.Rat, p []*big.Int) []*big.Int {
-	l := big.NewInt(1)
-	for _, x := range a {
-		d := x.Denom()
-		g := new(big.Int).GCD(nil, nil, l, d)
-		l.Mul(l, new(big.Int).Quo(d, g))
-	}
-	out := make([]*big.Int, len(a)+1)
+// normalize divides e by the gcd of its coefficients, with the sign that
+// makes the first nonzero coefficient positive. The coefficients of an
+// equality of independent ones are never all zero.
+func normalize(e []*big.Int) []*big.Int {
+	n := len(e) - 1
 	g := new(big.Int)
-	for j, x := range a {
-		v := new(big.Int).Mul(x.Num(), new(big.Int).Quo(l, x.Denom()))
-		out[j] = v
-		g.GCD(nil, nil, g, new(big.Int).Abs(v))
+	for _, a := range e[:n] {
+		g.GCD(nil, nil, g, new(big.Int).Abs(a))
 	}
-	// Divide by the gcd (positive: a[free] = 1), with the sign that
-	// makes the first coefficient positive, for readability.
-	for _, v := range out[:len(a)] {
-		if v.Sign() != 0 {
-			if v.Sign() < 0 {
+	for _, a := range e[:n] {
+		if a.Sign() != 0 {
+			if a.Sign() < 0 {
 				g.Neg(g)
 			}
 			break
 		}
 	}
-	c := new(big.Int)
-	for j, v := range out[:len(a)] {
-		v.Quo(v, g)
-		c.Add(c, new(big.Int).Mul(v, p[j]))
+	for _, a := range e {
+		a.Quo(a, g) // exact: g divides every coefficient, hence c too
 	}
-	out[len(a)] = c
-	return out
+	return e
 }
 
 // equalityFormulas turns the equalities into presburger atoms over u;

@@ -10,8 +10,8 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// rank is the rank of the integer vectors, by fraction-free elimination:
-// an implementation independent of affineEqualities' rational one.
+// rank is the rank of the integer vectors, by Gaussian elimination:
+// independent of the joins it checks.
 func rank(vs [][]*big.Int) int {
 	rows := make([][]*big.Int, len(vs))
 	for i, v := range vs {
@@ -42,11 +42,11 @@ func rank(vs [][]*big.Int) int {
 	return r
 }
 
-// TestAffineEqualities: on random point sets, every equality holds at
-// every point, the equalities are independent and as many as the
-// dimension leaves (n - rank of the differences), and each is in lowest
-// terms with a positive first coefficient.
-func TestAffineEqualities(t *testing.T) {
+// TestJoinPoint: joining random points one by one gives equalities that
+// hold at every point, are independent and as many as the dimension
+// leaves (n - rank of the differences), each in lowest terms with a
+// positive first coefficient.
+func TestJoinPoint(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	for trial := 0; trial < 500; trial++ {
 		n := 1 + r.Intn(6)
@@ -75,7 +75,10 @@ func TestAffineEqualities(t *testing.T) {
 			}
 			pts = append(pts, p)
 		}
-		eqs := affineEqualities(pts)
+		eqs := pointEqualities(pts[0])
+		for _, p := range pts[1:] {
+			eqs = joinPoint(eqs, p)
+		}
 		var diffs, coefs [][]*big.Int
 		for _, p := range pts[1:] {
 			d := make([]*big.Int, n)
