@@ -19,13 +19,13 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// defaultMaxUnroll bounds the counterexample search after Spacer reports
-// a reachable bad state (MaxUnroll changes it).
+// defaultMaxUnroll bounds the counterexample search (MaxUnroll changes
+// it).
 const defaultMaxUnroll = 256
 
-// MaxUnroll bounds the length (in steps) of the counterexamples Prove
-// searches for once Spacer has found the bad states reachable; a longer
-// shortest counterexample makes Prove answer Undecided. Zero or less
+// MaxUnroll bounds the length, in steps, of the counterexamples Prove
+// searches for; when Spacer finds the bad states reachable but no run of
+// at most k steps reaches one, Prove answers Undecided. Zero or less
 // means the default, 256.
 func MaxUnroll(k int) Option {
 	return func(s *Solver) { s.maxUnroll = k }
@@ -54,37 +54,43 @@ const searchDelay = 250 * time.Millisecond
 
 // Prove implements presburger.Prover with Z3's CHC engine Spacer.
 //
-// The system becomes constrained Horn clauses over one predicate Inv of
-// the state variables and parameters (Vars, then Params):
+// It first computes the affine hull of the reachable states (affineHull):
+// linear equalities such as "the counters sum to n" that hold in every
+// reachable state. When they exclude the bad states on their own, they
+// are the invariant. Otherwise the system becomes constrained Horn
+// clauses over one predicate Inv of the state variables and parameters
+// (Vars, then Params), with the equalities H as known facts:
 //
-//	Dom(V, P) & Init(V, P)                      => Inv(V, P)
-//	Inv(V, P) & Dom(V) & Dom(V') & Trans_i(...) => Inv(V', P)   for each i
-//	Inv(V, P) & Bad(V, P)                       => false
+//	Dom(V, P) & Init(V, P)                             => Inv(V, P)
+//	Inv(V, P) & H(V, P) & Dom(V) & Dom(V') & Trans_i  => Inv(V', P)   for each i
+//	Inv(V, P) & H(V, P) & Bad(V, P)                   => false
 //
 // with the local variables of each transition (and the variables of an
 // Exists that is not under a negation) universally quantified over the
 // clause, which is the same as existentially in its body. Spacer either
-// finds an interpretation of Inv that satisfies the clauses, an inductive
-// invariant, or a derivation of false, that is, a reachable bad state.
+// finds an interpretation of Inv that satisfies the clauses, or derives
+// false, that is, a reachable bad state.
 //
-// A found invariant is translated back into a presburger.Formula (by the
-// translation Project uses, which refuses mod, div and overflow) and
-// re-checked with presburger.CheckInvariant on this Solver's plain SMT
-// queries, independently of Spacer, before Prove answers Proved. A
-// reachable bad state is made concrete by bounded unrolling with the
-// plain solver, for 0, 1, 2, ... steps up to MaxUnroll, so the
-// counterexample is a shortest one; among those of that length the
-// parameters are made as small as their domain allows, lexicographically
-// in the order of Params, which keeps the sizes an explicit engine must
-// replay small. It is confirmed with presburger.Replay before Prove
-// answers Refuted.
+// The interpretation, conjoined with H, is translated back into a
+// presburger.Formula (by the translation Project uses, which refuses
+// mod, div and overflow) and re-checked with presburger.CheckInvariant on
+// this Solver's plain SMT queries, independently of Spacer, before Prove
+// answers Proved. A counterexample comes from bounded unrolling with the
+// plain solver, for 0, 1, 2, ... steps up to MaxUnroll, so it is a
+// shortest run; among runs of that length the parameters are made as
+// small as their domain allows, lexicographically in the order of
+// Params, which keeps the sizes an explicit engine must replay small. The
+// search runs once Spacer reports a bad state reachable, or alongside
+// Spacer when Spacer has taken longer than searchDelay. The run is
+// confirmed with presburger.Replay before Prove answers Refuted.
 //
-// Timeout bounds the whole call, Spacer, unrolling and re-checks
-// together; it, the context's deadline and cancellation give Undecided
-// with a reason, as do Spacer's "unknown" and an invariant that cannot be
-// translated back. An invariant that fails the re-check or a
-// counterexample that does not replay would be a back-end defect and is
-// an error, never a verdict.
+// Timeout bounds the whole call; it, the context's deadline and
+// cancellation give Undecided with a reason, as do Spacer's "unknown", an
+// invariant that cannot be translated back, a system the Horn
+// translation cannot state (a negated Exists over too many values) and
+// an invariant that fails the re-check, which is never reported as a
+// proof. A counterexample that fails to replay is an error: the search
+// and the replay read the same formulas, so that would be a defect here.
 func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
 	if err := ts.Check(); err != nil {
 		return presburger.SafetyAnswer{}, err

@@ -117,8 +117,9 @@ func TestJoinPoint(t *testing.T) {
 }
 
 // grwSystem is the GR&W counter model with m counters (variables
-// 0..m-1, next copies m..2m-1) and n >= 1 (variable 2m).
-func grwSystem(m int) presburger.TransitionSystem {
+// 0..m-1, next copies m..2m-1) and n >= 1 (variable 2m); guarded, the
+// move into the last counter requires it to be empty.
+func grwSystem(m int, guarded bool) presburger.TransitionSystem {
 	x := func(i int) presburger.Var { return presburger.Var(i) }
 	n := presburger.Var(2 * m)
 	ts := presburger.TransitionSystem{Params: []presburger.Var{n}, Domain: []presburger.Bound{presburger.AtLeast(n, 1)}}
@@ -131,6 +132,9 @@ func grwSystem(m int) presburger.TransitionSystem {
 			init = append(init, presburger.Compare(presburger.VarTerm(x(i)), presburger.Eq, presburger.ConstTerm(0)))
 		}
 		conj := []presburger.Formula{presburger.Compare(presburger.VarTerm(x(i)), presburger.Ge, presburger.ConstTerm(1))}
+		if guarded && i == m-2 {
+			conj = append(conj, presburger.Compare(presburger.VarTerm(x(m-1)), presburger.Eq, presburger.ConstTerm(0)))
+		}
 		for k := 0; k < m; k++ {
 			t := presburger.VarTerm(x(k))
 			switch k {
@@ -156,7 +160,7 @@ func TestAffineHullGRW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eqs, ok, enough, err := New().affineHull(context.Background(), z, grwSystem(5))
+	eqs, ok, enough, err := New().affineHull(context.Background(), z, grwSystem(5, true))
 	release(z, err == nil)
 	if err != nil || !ok || enough {
 		t.Fatalf("got %v ok %v enough %v err %v", eqs, ok, enough, err)
@@ -171,7 +175,7 @@ func TestAffineHullGRW(t *testing.T) {
 func BenchmarkAffineHullGRW(b *testing.B) {
 	for _, m := range []int{10, 30} {
 		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
-			ts := grwSystem(m)
+			ts := grwSystem(m, true)
 			for i := 0; i < b.N; i++ {
 				z, err := acquire()
 				if err != nil {
