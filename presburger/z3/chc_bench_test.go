@@ -16,7 +16,7 @@ import (
 // invariant included.
 func BenchmarkProveGRW(b *testing.B) {
 	for _, m := range []int{4, 10, 20, 30} {
-		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, true), pb.Proved) })
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, true), pb.Proved, 0) })
 	}
 }
 
@@ -25,7 +25,7 @@ func BenchmarkProveGRW(b *testing.B) {
 func BenchmarkProveGRWSpacerAlone(b *testing.B) {
 	defer z3.SetNoHull(true)()
 	for _, m := range []int{4, 10, 20, 30} {
-		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, true), pb.Proved) })
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, true), pb.Proved, 0) })
 	}
 }
 
@@ -33,14 +33,15 @@ func BenchmarkProveGRWSpacerAlone(b *testing.B) {
 // counterexample has n = 2 and 2(m-1) steps, replay included.
 func BenchmarkRefuteGRW(b *testing.B) {
 	for _, m := range []int{4, 6, 8} {
-		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, false), pb.Refuted) })
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) { benchProve(b, grw(m, false), pb.Refuted, 2*(m-1)) })
 	}
 }
 
 // benchProve reports, besides ns/op, the CPU time per Prove (user and
 // system, all threads, Z3's included): on a shared machine it varies far
-// less than wall-clock time.
-func benchProve(b *testing.B, c *counters, want pb.Verdict) {
+// less than wall-clock time. A refutation must have the given number of
+// steps, at n = 2.
+func benchProve(b *testing.B, c *counters, want pb.Verdict, steps int) {
 	ts := c.system()
 	s := z3.New(z3.Timeout(5 * time.Minute))
 	cpu0 := cpuTime()
@@ -48,6 +49,9 @@ func benchProve(b *testing.B, c *counters, want pb.Verdict) {
 		a, err := s.Prove(context.Background(), ts)
 		if err != nil || a.Verdict != want {
 			b.Fatalf("got %v %v (%s), want %v", a.Verdict, err, a.Reason, want)
+		}
+		if cex := a.Counterexample; want == pb.Refuted && (len(cex.Steps) != steps || cex.Params[c.p(0)] != 2) {
+			b.Fatalf("counterexample %+v, want n = 2 and %d steps", cex, steps)
 		}
 	}
 	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
