@@ -69,7 +69,7 @@
 // lowered one after another, in the order of Params, to the least value
 // that still has one, which keeps the sizes an explicit engine must
 // replay small. The search starts once Spacer reports a bad state
-// reachable, or alongside Spacer when Spacer has taken longer than 250 ms
+// reachable, or alongside Spacer when Spacer has taken longer than 1 s
 // (Spacer is slow on deep counterexamples, where the search may win).
 // The counterexample is replayed with presburger.Replay before Prove
 // answers Refuted. Unknown answers of either engine, a Timeout (which
