@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"math/big"
 
 	"github.com/vsym/vsym/presburger"
@@ -80,6 +81,9 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 		p := make([]*big.Int, len(u))
 		for i, v := range u {
 			x, err := z.intValue(m, e[v], "a point of the affine hull")
+			if errors.Is(err, errNotInt64) {
+				return false, nil // a hint beyond int64: go without
+			}
 			if err != nil {
 				return false, err
 			}
@@ -94,7 +98,7 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 		hull, fits = equalityFormulas(u, eqs)
 		return fits && len(hull) > 0, nil
 	}
-	// check runs one query in a scope of its own.
+	// check asserts and checks; the callers push and pop around it.
 	check := func(asserts ...C.Z3_ast) (C.Z3_lbool, error) {
 		for _, a := range asserts {
 			C.Z3_solver_assert(c, sv, a)
