@@ -67,15 +67,20 @@ func (d *skeleton) title() []string {
 	sys := d.sys
 	var groups []string
 	for _, g := range sys.Groups {
-		groups = append(groups, fmt.Sprintf("%s ×%d", g.Name, g.Size))
+		groups = append(groups, fmt.Sprintf("%s ×%s", g.Name, g.SizeText()))
 	}
 	name := sys.Name
 	if d.c.source != "" {
 		name += " (" + d.c.source + ")"
 	}
+	// A spec with ranges of sizes is drawn as the family it stands for.
+	processes := plural(sys.N(), "process", "processes")
+	if sys.Parametric() {
+		processes = "Every size"
+	}
 	lines := []string{
 		font("", 16, "<B>"+esc(name)+"</B>"),
-		esc(fmt.Sprintf("%s in %s: %s", plural(sys.N(), "process", "processes"),
+		esc(fmt.Sprintf("%s in %s: %s", processes,
 			plural(len(sys.Groups), "group", "groups"), d.nameList(groups))),
 		font(colourMuted, 0, esc("edges: local transitions, labelled with the guard of each group (no label: no guard); dotted arrows: initial configuration")),
 	}
@@ -101,10 +106,10 @@ func (d *skeleton) verdictLine(rep *detect.Report) string {
 	case detect.Symmetric:
 		text = "Fully symmetric: every transition treats all processes alike"
 	case detect.Certified:
-		text = fmt.Sprintf("Certified fully virtually symmetric: %s by Z3, %d symmetric",
+		text = fmt.Sprintf("Certified fully virtually symmetric%s: %s by Z3, %d symmetric", d.everySize(),
 			plural(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
 	case detect.Violated:
-		text = fmt.Sprintf("NOT fully virtually symmetric: %d of %s violated",
+		text = fmt.Sprintf("NOT fully virtually symmetric%s: %d of %s violated", d.everySize(),
 			counts[detect.Violated], plural(len(rep.Transitions), "transition", "transitions"))
 	default:
 		text = fmt.Sprintf("Unknown: %d of %s undecided by the solver",
@@ -112,6 +117,15 @@ func (d *skeleton) verdictLine(rep *detect.Report) string {
 	}
 	colour, _, _ := verdictStyle(v)
 	return font(colour, 14, "<B>"+esc(text)+"</B>")
+}
+
+// everySize qualifies the verdict of a spec with ranges of sizes, which
+// is about every instance.
+func (d *skeleton) everySize() string {
+	if d.sys.Parametric() {
+		return " for every size"
+	}
+	return ""
 }
 
 // legend explains the edge styles of the verdicts present.
@@ -170,12 +184,17 @@ func (d *skeleton) initText(s int, abbreviate bool) string {
 	switch {
 	case len(groups) == 0:
 		return ""
+	case all && d.sys.Parametric():
+		return " (initially all processes)"
 	case all:
 		return fmt.Sprintf(" (initially all %s)", plural(d.sys.N(), "process", "processes"))
 	}
 	items := make([]string, len(groups))
 	for i := range groups {
 		items[i] = fmt.Sprintf("%s %d", groups[i], counts[i])
+		if g := d.group(groups[i]); g.Ranged {
+			items[i] = groups[i] + " all" // a ranged group starts in one state
+		}
 	}
 	var list string
 	if abbreviate {
@@ -184,6 +203,16 @@ func (d *skeleton) initText(s int, abbreviate bool) string {
 		list = strings.Join(items, ", ")
 	}
 	return " (initially " + list + ")"
+}
+
+// group returns the group named name.
+func (d *skeleton) group(name string) *gsst.Group {
+	for g := range d.sys.Groups {
+		if d.sys.Groups[g].Name == name {
+			return &d.sys.Groups[g]
+		}
+	}
+	return &gsst.Group{}
 }
 
 // init draws the initial configuration: a start point with a dotted

@@ -54,6 +54,11 @@ func TestSchemaAcceptsGeneratedFamilies(t *testing.T) {
 	for _, p := range [][3]int{{1, 1, 1}, {4, 2, 2}, {5, 2, 1}, {7, 3, 4}, {10, 10, 3}, {1000, 7, 1000000000}, {200, 200, 1}} {
 		all = append(all, member{fmt.Sprintf("asr n=%d r=%d b=%d", p[0], p[1], p[2]), func() ([]byte, error) { return specs.ASR(p[0], p[1], p[2]) }})
 	}
+	for _, size := range []string{"1..", "3..", "2..7", "01.."} {
+		all = append(all,
+			member{"grw size " + size, func() ([]byte, error) { return specs.GRWSized(3, size, 4) }},
+			member{"asr size " + size, func() ([]byte, error) { return specs.ASRSized(3, size, 2) }})
+	}
 	for _, mem := range all {
 		src, err := mem.src()
 		if err != nil {
@@ -103,6 +108,9 @@ func TestSchemaRejects(t *testing.T) {
 		{"group size fraction", states + "groups: {p: 1.5}\n" + init + trans, "/groups/p type"},
 		{"group size too big", states + "groups: {p: 1000001}\n" + init + trans, "/groups/p maximum"},
 		{"group name", states + "groups: {2p: 1}\n" + init + trans, "schema:/properties/groups/propertyNames propertyNames"},
+		{"range open below", states + "groups: {p: ..5}\n" + init + trans, "/groups/p pattern"},
+		{"range from zero", states + "groups: {p: 0..}\n" + init + trans, "/groups/p pattern"},
+		{"range not numbers", states + "groups: {p: 1..x}\n" + init + trans, "/groups/p pattern"},
 		{"init a list", states + groups + "init: [N]\n" + trans, "/init type"},
 		{"init empty", states + groups + "init: {}\n" + trans, "/init minProperties"},
 		{"init state not a name", states + groups + "init: N-1\n" + trans, "/init pattern"},

@@ -17,6 +17,7 @@ import (
 func init() { register(newAbstractCmd) }
 
 type abstractOpts struct {
+	sizes   string
 	file    string
 	level   string
 	force   bool
@@ -55,6 +56,7 @@ transition and group that may take it, guarded by that group's guard.
 		},
 	}
 	f := cmd.Flags()
+	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
 	addOutputFlag(f, &o.output, textJSONFormats)
@@ -70,7 +72,7 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
-	sys, err := loadSpec(cmd, o.file)
+	sys, err := loadInstance(cmd, o.file, o.sizes, "abstract")
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func TestCompleteCmd(t *testing.T) {
 		{"no spec yet", []string{"explore", "-p", ""}, noFile},
 		{"broken spec", []string{"explore", bad, "-p", ""}, noFile},
 		{"missing spec", []string{"dot", "nope.yaml", "--trace", ""}, noFile},
-		{"examples", []string{"gen", "example", "readers-writers-"}, "readers-writers-broken\nreaders-writers-race\n" + noFile},
+		{"examples", []string{"gen", "example", "readers-writers-"}, "readers-writers-broken\nreaders-writers-param\nreaders-writers-race\n" + noFile},
 		{"shells", []string{"completion", ""}, "bash\tGenerate the autocompletion script for bash\nfish\tGenerate the autocompletion script for fish\npowershell\tGenerate the autocompletion script for powershell\nzsh\tGenerate the autocompletion script for zsh\n" + noFile},
 	}
 	for _, tt := range tests {

@@ -30,6 +30,7 @@ type dotOpts struct {
 	level    string
 	full     bool
 	timeout  time.Duration
+	sizes    string
 }
 
 func newDotCmd() *cobra.Command {
@@ -77,6 +78,7 @@ describes the pictures.
 	f.BoolVar(&o.concrete, "concrete", false, "with --trace: explore the unreduced system with group-sorted states (--model group)")
 	f.StringVar(&o.level, "model", "auto", "with --trace: "+levelFlag)
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
+	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
 	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
 	return cmd
 }
@@ -101,7 +103,12 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 			return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
 		}
 	}
+	// A spec with ranges of sizes is a family: the skeleton can show it,
+	// a trace needs one instance (--sizes).
 	sys, err := loadSpec(cmd, o.file)
+	if o.trace != "" || o.sizes != "" {
+		sys, err = loadInstance(cmd, o.file, o.sizes, "dot --trace")
+	}
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 func init() { register(newExploreCmd) }
 
 type exploreOpts struct {
+	sizes      string
 	file       string
 	level      string
 	concrete   bool
@@ -104,6 +105,7 @@ over-approximates it (results not exact, exit code 3).
 		},
 	}
 	f := cmd.Flags()
+	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
@@ -167,7 +169,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
-	sys, err := loadSpec(cmd, o.file)
+	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 func init() { register(newNusmvCmd) }
 
 type nusmvOpts struct {
+	sizes    string
 	file     string
 	out      string
 	level    string
@@ -60,6 +61,7 @@ as in vsym's own checkers. See docs/nusmv.md.
 		},
 	}
 	f := cmd.Flags()
+	addSizesFlag(f, &o.sizes)
 	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
@@ -83,7 +85,7 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	if o.force && (level == "concrete" || level == "group") {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", level)
 	}
-	sys, err := loadSpec(cmd, o.file)
+	sys, err := loadInstance(cmd, o.file, o.sizes, "nusmv")
 	if err != nil {
 		return err
 	}

@@ -247,9 +247,9 @@ func displayName(arg string) string {
 
 // loadSpec reads and checks the GSST named by a FILE argument; "-" reads
 // standard input (once per run). Every failure is bad input.
-func loadSpec(cmd *cobra.Command, arg string) (*gsst.System, error) {
+func loadSpec(cmd *cobra.Command, arg string, opts ...gsst.Option) (*gsst.System, error) {
 	if arg != "-" {
-		sys, err := gsst.Load(arg)
+		sys, err := gsst.Load(arg, opts...)
 		if err != nil {
 			return nil, errkind.Wrap(errkind.Input, err)
 		}
@@ -264,7 +264,7 @@ func loadSpec(cmd *cobra.Command, arg string) (*gsst.System, error) {
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Input, "reading standard input: %w", err)
 	}
-	sys, err := gsst.Parse(stdinName, src)
+	sys, err := gsst.Parse(stdinName, src, opts...)
 	if err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}

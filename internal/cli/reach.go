@@ -49,9 +49,12 @@ type reachAnswer struct {
 
 // reachJSON holds the three answers for one violated transition.
 type reachJSON struct {
-	Enabled   reachAnswer `json:"enabled"`
-	Disabled  reachAnswer `json:"disabled"`
-	Asymmetry reachAnswer `json:"asymmetry"`
+	// Sizes, for a spec whose group sizes are ranges, are those of the
+	// witness's instance, which the questions are asked of.
+	Sizes     map[string]int `json:"sizes,omitempty"`
+	Enabled   reachAnswer    `json:"enabled"`
+	Disabled  reachAnswer    `json:"disabled"`
+	Asymmetry reachAnswer    `json:"asymmetry"`
 }
 
 // reachResult is the reachability of every violated transition of one
@@ -59,11 +62,15 @@ type reachJSON struct {
 type reachResult struct {
 	Engines     []string // the engines that ran, in order
 	Transitions map[int]*reachJSON
+	// parametric: the system is a family of sizes, and each transition's
+	// questions were asked of its witness's instance only.
+	parametric bool
 }
 
 // asymmetryReachable summarises r for the whole system: true when some
 // violated transition's asymmetry is reachable, false when none is and
-// every transition was decided, nil otherwise.
+// every transition was decided (of a system of fixed sizes: one instance
+// of a family says nothing of the others), nil otherwise.
 func (r *reachResult) asymmetryReachable(cert *detect.Report) *bool {
 	if r == nil {
 		return nil
@@ -83,6 +90,9 @@ func (r *reachResult) asymmetryReachable(cert *detect.Report) *bool {
 			return &yes
 		}
 	}
+	if r.parametric {
+		return nil
+	}
 	return &no
 }
 
@@ -100,30 +110,74 @@ func decideReachability(ctx context.Context, cert *detect.Report, solver interfa
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	// The system's own properties play no part; the questions become the
-	// model's properties.
-	sys := *cert.System
-	sys.Properties = nil
-	out := &reachResult{Transitions: map[int]*reachJSON{}}
-	var violated []int
+	out := &reachResult{Transitions: map[int]*reachJSON{}, parametric: cert.System.Parametric()}
+	// A parametric system's witnesses are of some instance each (their
+	// Sizes); the questions are asked of that instance.
+	byInstance := map[string][]int{}
+	var keys []string
 	for i, t := range cert.Transitions {
-		if t.Verdict == detect.Violated {
-			violated = append(violated, i)
-			out.Transitions[i] = &reachJSON{}
+		if t.Verdict != detect.Violated {
+			continue
 		}
+		out.Transitions[i] = &reachJSON{}
+		key := fmt.Sprint(t.Witness.Sizes)
+		if _, ok := byInstance[key]; !ok {
+			keys = append(keys, key)
+		}
+		byInstance[key] = append(byInstance[key], i)
 	}
-	if len(violated) == 0 {
-		return out
-	}
-	undecided := func(a *reachAnswer, why string) { a.Reachable, a.Reason = nil, why }
-	group, err := counterabs.BuildGroup(&sys)
-	if err != nil {
-		for _, a := range out.Transitions {
-			for _, x := range []*reachAnswer{&a.Enabled, &a.Disabled, &a.Asymmetry} {
-				undecided(x, "the group-counter model could not be built: "+err.Error())
+	for _, key := range keys {
+		violated := byInstance[key]
+		sys, err := instanceOf(cert.System, cert.Transitions[violated[0]].Witness.Sizes)
+		if err == nil && out.parametric {
+			for _, i := range violated {
+				out.Transitions[i].Sizes = map[string]int{}
+				for _, g := range sys.Groups {
+					out.Transitions[i].Sizes[g.Name] = g.Size
+				}
 			}
 		}
-		return out
+		out.decideInstance(ctx, sys, err, cert, violated, solver, engineName, timeout, maxMemory)
+	}
+	return out
+}
+
+// instanceOf returns sys, without its properties (the questions become
+// the model's properties), as the instance of the given sizes when sys
+// is parametric.
+func instanceOf(sys *gsst.System, sizes []int) (*gsst.System, error) {
+	if sys.Parametric() {
+		inst, err := sys.Instantiate(sizes)
+		if err != nil {
+			return nil, err
+		}
+		sys = inst
+	}
+	cp := *sys
+	cp.Properties = nil
+	return &cp, nil
+}
+
+// decideInstance answers the questions of the violated transitions of
+// cert (indices into System.Transitions) on sys, the system or the
+// instance their witnesses belong to; sysErr says why there is none.
+func (out *reachResult) decideInstance(ctx context.Context, sys *gsst.System, sysErr error, cert *detect.Report, violated []int, solver interface {
+	presburger.Solver
+	presburger.Projector
+}, engineName string, timeout time.Duration, maxMemory int64) {
+	undecided := func(a *reachAnswer, why string) { a.Reachable, a.Reason = nil, why }
+	var group *counterabs.Model
+	if sysErr == nil {
+		group, sysErr = counterabs.BuildGroup(sys)
+	}
+	if sysErr != nil {
+		for _, i := range violated {
+			a := out.Transitions[i]
+			for _, x := range []*reachAnswer{&a.Enabled, &a.Disabled, &a.Asymmetry} {
+				undecided(x, "the group-counter model could not be built: "+sysErr.Error())
+			}
+		}
+		return
 	}
 	// First the witnesses' own configurations: EF of one point each,
 	// cheap whatever the engine.
@@ -138,7 +192,7 @@ func decideReachability(ctx context.Context, cert *detect.Report, solver interfa
 	// Then the asymmetry, which needs g_r: the guards of the total-counter
 	// model built without certification.
 	var asyms []question
-	total, err := counterabs.Build(ctx, &sys, solver, solver, counterabs.Force(), counterabs.Simplify(false))
+	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false))
 	for _, i := range violated {
 		a := &out.Transitions[i].Asymmetry
 		if err != nil {
@@ -153,7 +207,6 @@ func decideReachability(ctx context.Context, cert *detect.Report, solver interfa
 		asyms = append(asyms, question{a, f, true})
 	}
 	out.answer(ctx, group, asyms, engineName, timeout, maxMemory)
-	return out
 }
 
 // question is one reachability question: is a configuration satisfying
@@ -268,7 +321,15 @@ func configuration(m *counterabs.Model, conf [][]int) presburger.Formula {
 
 // writeReach prints the answers for one violated transition.
 func writeReach(w io.Writer, sys *gsst.System, name string, a *reachJSON) {
-	fmt.Fprintln(w, "    reachable from the initial state (decided exactly on the group-counter model):")
+	if a.Sizes != nil {
+		var sizes []string
+		for _, g := range sys.Groups {
+			sizes = append(sizes, fmt.Sprintf("%s=%d", g.Name, a.Sizes[g.Name]))
+		}
+		fmt.Fprintf(w, "    reachable from the initial state of the witness's instance %s (decided exactly on its group-counter model):\n", strings.Join(sizes, ", "))
+	} else {
+		fmt.Fprintln(w, "    reachable from the initial state (decided exactly on the group-counter model):")
+	}
 	fmt.Fprintf(w, "      the enabled configuration: %s\n", describeReach(sys, &a.Enabled))
 	fmt.Fprintf(w, "      the disabled configuration: %s\n", describeReach(sys, &a.Disabled))
 	asym := describeReach(sys, &a.Asymmetry)

@@ -142,8 +142,12 @@ func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 		case detect.Violated:
 			var tables bytes.Buffer
 			writeWitnessTables(&tables, sys, t.Witness)
-			head := fmt.Sprintf("%s breaks full virtual symmetry: the two configurations below have equal total counters; in the first a process of group %s can take %s, in the second no process can.",
-				name, sys.Groups[t.Witness.Group].Name, name)
+			at := ""
+			if sys.Parametric() {
+				at = " at sizes " + sys.FormatSizes(t.Witness.Sizes)
+			}
+			head := fmt.Sprintf("%s breaks full virtual symmetry%s: the two configurations below have equal total counters; in the first a process of group %s can take %s, in the second no process can.",
+				name, at, sys.Groups[t.Witness.Group].Name, name)
 			run.Add(ruleViolatedTransition.ID, sarif.Text{
 				Text:     head + "\n" + tables.String(),
 				Markdown: strings.ReplaceAll(head, name, "`"+name+"`") + "\n\n```\n" + tables.String() + "```",
