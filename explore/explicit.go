@@ -20,6 +20,7 @@ type engine struct {
 	nDead    int
 	ticks    int
 	cache    map[string]bitset // sat results for the property being checked
+	justice  []ejustice        // the model's justice constraints (fair.go)
 }
 
 // maxDeadlockExamples bounds Report.DeadlockExamples.
@@ -59,6 +60,10 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 	if sp.model.Level == counterabs.GroupLevel && cfg.CountConcrete {
 		rep.ConcreteStates = e.concreteCount()
 	}
+	if err := e.prepareJustice(); err != nil {
+		return nil, err
+	}
+	rep.Fairness = FairnessTexts(sp.model)
 	for _, p := range props {
 		res, err := e.checkProperty(p)
 		if err != nil {
@@ -261,26 +266,11 @@ func (e *engine) decodeState(i int, vals []int64) {
 // succs appends the successors of state i to buf (one entry per enabled
 // move; a deadlock state is its own successor).
 func (e *engine) succs(i int, vals []int64, key []uint64, buf []int) []int {
-	sp, st := e.sp, e.st
 	buf = buf[:0]
-	if e.deadlock.has(i) {
-		return append(buf, i)
-	}
-	copy(key, st.key(i))
-	sp.decode(key, vals)
-	for mi := range sp.moves {
-		mv := &sp.moves[mi]
-		if vals[mv.src] == 0 || !mv.guard.eval(vals) {
-			continue
-		}
-		key[mv.subWord] -= mv.sub
-		key[mv.addWord] += mv.add
-		if j := st.lookup(key); j >= 0 {
-			buf = append(buf, j)
-		}
-		key[mv.addWord] -= mv.add
-		key[mv.subWord] += mv.sub
-	}
+	e.eachSucc(i, vals, key, func(k, _ int) bool {
+		buf = append(buf, k)
+		return true
+	})
 	return buf
 }
 

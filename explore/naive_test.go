@@ -443,13 +443,16 @@ func satNaive(gr *graph, f ctl.Formula) []bool {
 
 // dist returns the length of a shortest path from state 0 to a target
 // state whose earlier states are all in through, or -1.
-func (gr *graph) dist(through, target []bool) int {
+func (gr *graph) dist(through, target []bool) int { return gr.distFrom(0, through, target) }
+
+// distFrom is dist from state from.
+func (gr *graph) distFrom(from int, through, target []bool) int {
 	d := make([]int, len(gr.label))
 	for i := range d {
 		d[i] = -1
 	}
-	d[0] = 0
-	queue := []int{0}
+	d[from] = 0
+	queue := []int{from}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]

@@ -44,7 +44,21 @@ type Report struct {
 	Deadlocks        *big.Int         `json:"deadlocks"`
 	DeadlockExamples []State          `json:"deadlock_examples,omitempty"`
 	Properties       []PropertyResult `json:"properties"`
-	Stats            Stats            `json:"stats"`
+	// Fairness lists the justice constraints in force, as the spec
+	// writes them; path quantifiers range over the paths that meet each
+	// infinitely often. Empty without fairness.
+	Fairness []string `json:"fairness,omitempty"`
+	Stats    Stats    `json:"stats"`
+}
+
+// FairnessTexts returns the texts of m's justice constraints, for
+// Report.Fairness.
+func FairnessTexts(m *counterabs.Model) []string {
+	var out []string
+	for _, j := range m.Justice {
+		out = append(out, j.Text)
+	}
+	return out
 }
 
 // Stats are engine figures for people, not part of any verdict. Every
@@ -70,6 +84,10 @@ type PropertyResult struct {
 	Text  string   `json:"text,omitempty"`
 	Pos   gsst.Pos `json:"-"` // of the property in the spec; the command line prints it
 	Holds bool     `json:"holds"`
+	// Vacuous is set when the property holds only because no fair path
+	// starts in the initial state (the model's justice constraints exclude
+	// every run): then every property holds, as in NuSMV.
+	Vacuous bool `json:"vacuous,omitempty"`
 	// Trace explains the verdict when the engine can: a counterexample for
 	// a failed AG, AX, AF or A[U], a witness for a holding EF, EX, EG or
 	// E[U]. Nil otherwise.
@@ -88,12 +106,56 @@ const (
 // States[i+1] is a successor of States[i]; a deadlock state's successor
 // is itself (stutter). When Loop >= 0 the path is a lasso: the successor
 // of the last state is States[Loop], and the run repeats forever.
+//
+// Segments say which subformula each part of the path explains, in
+// order; consecutive segments share their boundary state. Branches hold
+// the explanations of further subformulas that the path does not show
+// (both operands of a conjunction of existential claims): each is a
+// trace of its own from the initial state.
 type Trace struct {
 	Kind   TraceKind `json:"kind"`
 	States []State   `json:"states"`
 	Loop   int       `json:"loop"` // -1: no loop
 	// Lifted is the same run on the unreduced system, process by process.
-	Lifted *Lifted `json:"lifted,omitempty"`
+	Lifted   *Lifted   `json:"lifted,omitempty"`
+	Segments []Segment `json:"segments,omitempty"`
+	Branches []*Trace  `json:"branches,omitempty"`
+}
+
+// SegmentKind says what a segment of a trace shows.
+type SegmentKind string
+
+const (
+	// PathSegment: a path from States[Start] to States[End], where
+	// Target has truth value TargetHolds (EF, AG, E[U], A[U]). For E[L U R]
+	// the states before the last satisfy L; for a failing A[L U R] they
+	// violate R.
+	PathSegment SegmentKind = "path"
+	// StepSegment: one step to a successor where Target has truth value
+	// TargetHolds (EX, AX).
+	StepSegment SegmentKind = "step"
+	// LassoSegment: a path from States[Start] to the end of the trace,
+	// which loops back to States[Loop]; Target has truth value
+	// TargetHolds in every state of it, and the cycle meets every
+	// fairness constraint (EG, AF, A[U] through an infinite path).
+	LassoSegment SegmentKind = "lasso"
+	// FairContinuation: a fair lasso that continues a run ending in a
+	// state where a fair path starts, shown when the model has fairness
+	// constraints so that the whole trace is a fair run.
+	FairContinuation SegmentKind = "fair-continuation"
+)
+
+// Segment is one part of a trace: the states Start..End (indices into
+// Trace.States, and into the lifted run's configurations) explain why
+// Formula has truth value Holds at States[Start].
+type Segment struct {
+	Formula     string      `json:"formula,omitempty"`
+	Holds       bool        `json:"holds"`
+	Kind        SegmentKind `json:"kind"`
+	Start       int         `json:"start"`
+	End         int         `json:"end"`
+	Target      string      `json:"target,omitempty"`
+	TargetHolds bool        `json:"target_holds"`
 }
 
 // State is one state of a trace.

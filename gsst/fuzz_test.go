@@ -37,6 +37,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: [N]\n---\n"))
 	f.Add([]byte("states: &a [N]\ninit: *a\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
+	f.Add([]byte(fairSpec))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sys, err := Parse("f.yaml", src)
 		if err != nil {

@@ -82,6 +82,13 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	fair, err := reducedJustice(m, name, trVar, stutter, tval, en)
+	if err != nil {
+		return "", err
+	}
+	if len(fair) > 0 {
+		dropInvariants(props)
+	}
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -132,6 +139,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		}
 	}
 	writePropComments(p, props)
+	writeJusticeComments(p, fair)
 	p("\nMODULE main\n")
 
 	p("VAR\n")
@@ -200,6 +208,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	p("TRANS (%s = %s -> !%s)\n", trVar, stutter, enAny)
 	p("  & (%s != %s -> %s);\n", trVar, stutter, move)
 
+	writeJustice(p, fair)
 	writeSpecs(p, props)
 	return b.String(), nil
 }

@@ -133,6 +133,9 @@ type Checker struct {
 
 	reach rudd.Node // nil until computed
 
+	justice []bjustice           // the model's justice constraints (fair.go)
+	cache   map[string]rudd.Node // Sat results while one property is checked
+
 	// levelCounter, levelBit and levelNext map a BDD level to its
 	// counter, bit and copy (next state or current).
 	levelCounter, levelBit []int
@@ -306,7 +309,10 @@ func (e *Checker) build() error {
 		e.rels = append(e.rels, r)
 	}
 	e.updateDead()
-	return e.check()
+	if err := e.check(); err != nil {
+		return err
+	}
+	return e.buildJustice()
 }
 
 // vector returns the BDD of one counter vector (current bits).
@@ -603,6 +609,7 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 	}
 	e.reach = r
 	e.space = r
+	e.cache = nil
 	e.updateDead()
 	e.stats.ReachIters = it
 	e.stats.ReachTime = time.Since(t0)

@@ -184,6 +184,12 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	} else {
 		writeReport(stdout, sys, m.Reason, rep)
 	}
+	for _, p := range rep.Properties {
+		if p.Vacuous {
+			fmt.Fprintf(stderr, "vsym: warning: %s: no fair path starts in the initial state, so every property holds vacuously; check the fairness constraints\n", o.file)
+			break
+		}
+	}
 	if !rep.Exact {
 		fmt.Fprintln(stderr, "vsym: warning: the model over-approximates an uncertified system; results are not exact (exit 3)")
 		return withCode(ExitUnknown, nil)
@@ -279,12 +285,18 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 	if rep.Deadlocks != nil {
 		fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
 	}
+	if len(rep.Fairness) > 0 {
+		fmt.Fprintf(w, "fairness (path quantifiers range over paths meeting each infinitely often): %s\n", strings.Join(rep.Fairness, "; "))
+	}
 	for _, s := range rep.DeadlockExamples {
 		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
 	}
 	for _, p := range rep.Properties {
 		verdict := "holds"
-		if !p.Holds {
+		switch {
+		case p.Vacuous:
+			verdict = "holds vacuously: no fair path starts in the initial state"
+		case !p.Holds:
 			verdict = "FAILS"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
