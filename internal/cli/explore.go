@@ -339,33 +339,80 @@ func formatState(sys *gsst.System, s explore.State) string {
 }
 
 func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
+	writeTraceIndent(w, sys, tr, "  ")
+	for i, b := range tr.Branches {
+		fmt.Fprintf(w, "  branch %d (explains another part of the formula, from the initial state):\n", i+1)
+		writeTraceIndent(w, sys, b, "    ")
+	}
+}
+
+func writeTraceIndent(w io.Writer, sys *gsst.System, tr *explore.Trace, in string) {
 	shape := "path"
 	if tr.Loop >= 0 {
 		shape = "lasso"
 	}
-	fmt.Fprintf(w, "  %s (%s of %d states):\n", tr.Kind, shape, len(tr.States))
+	fmt.Fprintf(w, "%s%s (%s of %d states):\n", in, tr.Kind, shape, len(tr.States))
 	for i, s := range tr.States {
 		mark := ""
 		if i == tr.Loop {
 			mark = "  <- loop start"
 		}
-		fmt.Fprintf(w, "    %d: %s%s\n", i, formatState(sys, s), mark)
+		fmt.Fprintf(w, "%s  %d: %s%s\n", in, i, formatState(sys, s), mark)
 	}
 	if tr.Loop >= 0 {
-		fmt.Fprintf(w, "    then back to state %d, forever\n", tr.Loop)
+		fmt.Fprintf(w, "%s  then back to state %d, forever\n", in, tr.Loop)
+	}
+	if len(tr.Segments) > 0 {
+		fmt.Fprintf(w, "%sexplanation:\n", in)
+		for _, sg := range tr.Segments {
+			fmt.Fprintf(w, "%s  %s\n", in, describeSegment(sg, tr.Loop))
+		}
 	}
 	l := tr.Lifted
 	if l == nil {
 		return
 	}
-	fmt.Fprintln(w, "  replay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):")
+	fmt.Fprintf(w, "%sreplay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):\n", in)
 	for i, s := range l.Steps {
-		fmt.Fprintf(w, "    %d. %s\n", i+1, s)
+		fmt.Fprintf(w, "%s  %d. %s\n", in, i+1, s)
 	}
 	if l.Loop >= 0 {
-		fmt.Fprintf(w, "    then repeat from step %d, forever\n", l.Loop+1)
+		fmt.Fprintf(w, "%s  then repeat from step %d, forever\n", in, l.Loop+1)
 	}
 	if l.Error != "" {
-		fmt.Fprintf(w, "    lifting stopped: %s\n", l.Error)
+		fmt.Fprintf(w, "%s  lifting stopped: %s\n", in, l.Error)
 	}
+}
+
+// describeSegment says in words what one segment of a trace shows.
+func describeSegment(sg explore.Segment, loop int) string {
+	span := fmt.Sprintf("states %d-%d", sg.Start, sg.End)
+	if sg.Start == sg.End {
+		span = fmt.Sprintf("state %d", sg.Start)
+	}
+	truth := func(holds bool) string {
+		if holds {
+			return "holds"
+		}
+		return "fails"
+	}
+	claim := fmt.Sprintf("%s: %s %s", span, sg.Formula, truth(sg.Holds))
+	switch sg.Kind {
+	case explore.PathSegment:
+		return fmt.Sprintf("%s: a shortest path to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.StepSegment:
+		return fmt.Sprintf("%s: a step to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.LassoSegment:
+		if loop == sg.End && sg.Start == sg.End {
+			return fmt.Sprintf("%s: a deadlock, where %s %s and the run stutters forever", claim, sg.Target, truth(sg.TargetHolds))
+		}
+		if loop == sg.End {
+			// A one-state cycle is a deadlock's stutter step.
+			return fmt.Sprintf("%s: a path on which %s %s, into a deadlock that stutters forever", claim, sg.Target, truth(sg.TargetHolds))
+		}
+		return fmt.Sprintf("%s: a run on which %s %s forever (a lasso looping back to state %d)", claim, sg.Target, truth(sg.TargetHolds), loop)
+	case explore.FairContinuation:
+		return fmt.Sprintf("%s: the run continues fairly (its cycle meets every fairness constraint)", span)
+	}
+	return claim
 }
