@@ -50,12 +50,10 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 		Deadlocks:       big.NewInt(int64(e.nDead)),
 		Properties:      []PropertyResult{},
 	}
-	vals := make([]int64, sp.nvals)
-	for i := 0; i < n && len(rep.DeadlockExamples) < maxDeadlockExamples; i++ {
-		if e.deadlock.has(i) {
-			e.decodeState(i, vals)
-			rep.DeadlockExamples = append(rep.DeadlockExamples, sp.state(vals))
-		}
+	free := e.nDead == 0
+	rep.DeadlockFree = &free
+	if err := e.deadlockPaths(rep); err != nil {
+		return nil, err
 	}
 	if sp.model.Level == counterabs.GroupLevel && cfg.CountConcrete {
 		rep.ConcreteStates = e.concreteCount()
@@ -73,6 +71,38 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 	}
 	rep.Stats = Stats{Seconds: time.Since(e.start).Seconds(), StoredBytes: e.st.bytes()}
 	return rep, nil
+}
+
+// deadlockPaths adds to rep the first reachable deadlocks, up to
+// maxDeadlockExamples at the least distance from the initial state, and
+// (with traces on) a shortest path to each. State numbers are
+// breadth-first, so distances grow with them.
+func (e *engine) deadlockPaths(rep *Report) error {
+	g := explicitGraph{e}
+	all := e.all()
+	dist := -1
+	for i := 0; i < e.st.n && len(rep.DeadlockExamples) < maxDeadlockExamples; i++ {
+		if !e.deadlock.has(i) {
+			continue
+		}
+		p, err := e.bfs(0, all, g.Single(i), false)
+		if err != nil {
+			return err
+		}
+		if dist >= 0 && len(p)-1 > dist {
+			break
+		}
+		dist = len(p) - 1
+		rep.DeadlockExamples = append(rep.DeadlockExamples, g.State(i))
+		if e.opt.Traces {
+			states := make([]State, len(p))
+			for k, s := range p {
+				states[k] = g.State(s)
+			}
+			rep.DeadlockTraces = append(rep.DeadlockTraces, DeadlockTrace(e.sp.sys, states))
+		}
+	}
+	return nil
 }
 
 func (e *engine) checkMemory(bytes int64) error {

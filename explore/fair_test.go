@@ -16,8 +16,8 @@ import (
 // fairStats counts what the fairness cross-checks covered, so that a
 // sample exercising too little fails.
 type fairStats struct {
-	verdicts, holds, fails, vacuous, traces, lassos, branches, fairSystems int
-	segments                                                               map[explore.SegmentKind]int
+	verdicts, holds, fails, vacuous, traces, lassos, branches, fairSystems, deadlocked int
+	segments                                                                           map[explore.SegmentKind]int
 }
 
 // engines are the engines every verdict is checked with.
@@ -27,16 +27,26 @@ func engines() []explore.Engine {
 	return []explore.Engine{explore.Explicit{}, symbolic.DefaultBDD(), reach}
 }
 
+// engineOptions are the options each of engines() runs with: the BDD
+// engine without reachable states is asked for the deadlock check.
+var engineOptions = [][]explore.Option{nil, {explore.CountStates(false), explore.CheckDeadlocks(true)}, nil}
+
 // checkAgainstOracle runs every engine on m and compares each verdict
 // with the oracle's fair CTL on the unreduced system, and checks each
 // trace with the oracle (replayed on the unreduced system, segments and
 // fair cycles).
 func checkAgainstOracle(t *testing.T, sys *gsst.System, m *counterabs.Model, o *explore.Oracle, st *fairStats) {
 	t.Helper()
-	for _, eng := range engines() {
-		rep, err := eng.Check(context.Background(), m)
+	for k, eng := range engines() {
+		rep, err := eng.Check(context.Background(), m, engineOptions[k]...)
 		if err != nil {
 			t.Fatalf("%s on the %s model: %v", eng.Name(), m.Level, err)
+		}
+		if err := o.CheckDeadlocks(rep); err != nil {
+			t.Errorf("%s, %s model: deadlocks: %v", eng.Name(), m.Level, err)
+		}
+		if rep.DeadlockFree != nil && !*rep.DeadlockFree {
+			st.deadlocked++
 		}
 		if len(rep.Fairness) != len(m.Justice) {
 			t.Errorf("%s: report lists %d fairness constraints, the model has %d", eng.Name(), len(rep.Fairness), len(m.Justice))
@@ -124,10 +134,10 @@ func TestFairAgainstOracle(t *testing.T) {
 			checkAgainstOracle(t, sys, am, o, &st)
 		})
 	}
-	t.Logf("%d systems (%d with fairness, %d also on the total-counter model): %d verdicts (%d hold, %d fail, %d vacuous); %d traces (%d lassos, %d branches), segments %v",
-		systems, st.fairSystems, totalChecked, st.verdicts, st.holds, st.fails, st.vacuous, st.traces, st.lassos, st.branches, st.segments)
+	t.Logf("%d systems (%d with fairness, %d also on the total-counter model): %d verdicts (%d hold, %d fail, %d vacuous); %d traces (%d lassos, %d branches), segments %v; %d reports with reachable deadlocks",
+		systems, st.fairSystems, totalChecked, st.verdicts, st.holds, st.fails, st.vacuous, st.traces, st.lassos, st.branches, st.segments, st.deadlocked)
 	if st.fairSystems < systems/2 || totalChecked < systems/20 || st.vacuous == 0 || st.fails < systems || st.holds < systems ||
-		st.lassos < systems || st.branches == 0 || st.segments[explore.FairContinuation] == 0 || st.segments[explore.StepSegment] == 0 {
+		st.lassos < systems || st.branches == 0 || st.deadlocked < systems/10 || st.segments[explore.FairContinuation] == 0 || st.segments[explore.StepSegment] == 0 {
 		t.Errorf("the random sample exercises too little")
 	}
 }

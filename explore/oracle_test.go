@@ -576,6 +576,60 @@ func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
 	return nil
 }
 
+// DeadlockDistance returns the breadth-first distance from the initial
+// state to the nearest deadlock, or -1 when none is reachable.
+func (o *Oracle) DeadlockDistance() int {
+	d := map[int]int{0: 0}
+	queue := []int{0}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if o.Dead[u] {
+			return d[u]
+		}
+		for _, e := range o.Edges[u] {
+			if _, ok := d[e.To]; !ok {
+				d[e.To] = d[u] + 1
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return -1
+}
+
+// CheckDeadlocks checks a report's deadlock results against the state
+// space: DeadlockFree exactly when no deadlock is reachable, and every
+// deadlock trace a shortest path to a deadlock that replays on the
+// unreduced system and stutters there.
+func (o *Oracle) CheckDeadlocks(rep *Report) error {
+	d := o.DeadlockDistance()
+	if rep.DeadlockFree == nil {
+		return fmt.Errorf("deadlock freedom not decided")
+	}
+	if *rep.DeadlockFree != (d < 0) {
+		return fmt.Errorf("deadlock-free %v, the nearest deadlock at distance %d", *rep.DeadlockFree, d)
+	}
+	if d >= 0 && len(rep.DeadlockExamples) == 0 {
+		return fmt.Errorf("no deadlock example")
+	}
+	for i, tr := range rep.DeadlockTraces {
+		if tr.Kind != DeadlockPath || len(tr.States)-1 != d || tr.Loop != len(tr.States)-1 {
+			return fmt.Errorf("deadlock trace %d: kind %s, %d states, loop %d; the nearest deadlock is at distance %d", i, tr.Kind, len(tr.States), tr.Loop, d)
+		}
+		if fmt.Sprint(tr.States[len(tr.States)-1]) != fmt.Sprint(rep.DeadlockExamples[i]) {
+			return fmt.Errorf("deadlock trace %d does not end in example %d", i, i)
+		}
+		run, err := o.Replay(tr.Lifted)
+		if err != nil {
+			return fmt.Errorf("deadlock trace %d: %v", i, err)
+		}
+		if last := run[len(run)-1]; !o.Dead[last] || !tr.Lifted.Steps[len(tr.Lifted.Steps)-1].Stutter {
+			return fmt.Errorf("deadlock trace %d does not end in a deadlock of the unreduced system", i)
+		}
+	}
+	return nil
+}
+
 // dist returns the breadth-first distance from the initial state, through
 // states satisfying through, to a fair state where f has truth value
 // holds, or -1.

@@ -41,8 +41,18 @@ type Report struct {
 	ConcreteStates *big.Int `json:"concrete_states,omitempty"`
 	// Deadlocks counts reachable states where no transition is enabled.
 	// Engines treat them as having a stutter self-loop.
-	Deadlocks        *big.Int         `json:"deadlocks"`
+	Deadlocks *big.Int `json:"deadlocks"`
+	// DeadlockFree says whether no deadlock is reachable: set whenever the
+	// engine decided it (always for the explicit engine; for the BDD
+	// engine when it computed the reachable states or was asked with
+	// CheckDeadlocks).
+	DeadlockFree *bool `json:"deadlock_free,omitempty"`
+	// DeadlockExamples are up to three reachable deadlocks at the least
+	// distance from the initial state, and DeadlockTraces[i] a shortest
+	// path to DeadlockExamples[i] (kind "deadlock", looping at its last
+	// state: the stutter), lifted to the unreduced system.
 	DeadlockExamples []State          `json:"deadlock_examples,omitempty"`
+	DeadlockTraces   []*Trace         `json:"deadlock_traces,omitempty"`
 	Properties       []PropertyResult `json:"properties"`
 	// Fairness lists the justice constraints in force, as the spec
 	// writes them; path quantifiers range over the paths that meet each
@@ -100,7 +110,23 @@ type TraceKind string
 const (
 	Counterexample TraceKind = "counterexample"
 	Witness        TraceKind = "witness"
+	// DeadlockPath is a shortest path to a reachable deadlock.
+	DeadlockPath TraceKind = "deadlock"
 )
+
+// DeadlockTrace returns the trace of a path to a deadlock: its last
+// state loops on itself (the stutter step), and its one segment is a path
+// on which "deadlock-free" fails, ending where "deadlock" holds. It is
+// lifted to the unreduced system sys, where the stutter is checked: no
+// process can move in the configuration reached.
+func DeadlockTrace(sys *gsst.System, path []State) *Trace {
+	last := len(path) - 1
+	tr := &Trace{Kind: DeadlockPath, States: path, Loop: last, Segments: []Segment{{
+		Formula: "deadlock-free", Kind: PathSegment, Start: 0, End: last, Target: "deadlock", TargetHolds: true,
+	}}}
+	tr.Lifted = Lift(sys, tr)
+	return tr
+}
 
 // Trace is a path of the explored model starting in the initial state.
 // States[i+1] is a successor of States[i]; a deadlock state's successor

@@ -45,7 +45,8 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 		return nil, err
 	}
 	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy),
-		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory)}
+		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory),
+		WithDeadlocks(cfg.CheckDeadlocks)}
 	e, err := New(m, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err
@@ -86,14 +87,10 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		}
 		rep.ReachableStates = e.Count(r)
 		rep.Deadlocks = e.Count(e.dead)
-		d := e.dead
-		for i := 0; i < maxDeadlockExamples; i++ {
-			x, ok := e.pick(d)
-			if !ok {
-				break
-			}
-			rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(m, x))
-			d = e.b.And(d, e.b.Not(e.vector(x)))
+	}
+	if e.cfg.reachable || e.cfg.deadlocks {
+		if err := e.deadlockPaths(ctx, rep); err != nil {
+			return nil, err
 		}
 	}
 	rep.Properties = []explore.PropertyResult{}
@@ -119,6 +116,62 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		ReachSeconds: e.stats.ReachTime.Seconds(),
 	}
 	return rep, e.check()
+}
+
+// deadlockPaths decides whether a deadlock is reachable and adds to rep
+// up to maxDeadlockExamples deadlocks at the least distance from the
+// initial state, with (when traces are on) a shortest path to each:
+// breadth-first onion rings from the initial vector stop at the first
+// ring that meets the deadlocks.
+func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error {
+	b := e.b
+	dead := e.dead
+	if e.reach == nil {
+		// Without reachable states, decide EF deadlock backwards first:
+		// onion rings are only worth building when one is reachable.
+		ef, err := e.eu(ctx, e.space, dead)
+		if err != nil {
+			return err
+		}
+		if !e.contains(ef, e.model.Init) {
+			dead = b.False()
+		}
+	}
+	var layers []rudd.Node
+	hit := -1
+	if !e.isFalse(dead) {
+		var err error
+		if layers, hit, err = e.rings(ctx, e.init, e.space, dead); err != nil {
+			return err
+		}
+	}
+	free := hit < 0
+	rep.DeadlockFree = &free
+	if free {
+		return e.check()
+	}
+	d := b.And(layers[hit], dead)
+	for i := 0; i < maxDeadlockExamples; i++ {
+		x, ok := e.pick(d)
+		if !ok {
+			break
+		}
+		d = b.And(d, b.Not(e.vector(x)))
+		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(e.model, x))
+		if !e.cfg.traces {
+			continue
+		}
+		path, err := e.backtrack(layers[:hit+1], e.space, x)
+		if err != nil {
+			return err
+		}
+		states := make([]explore.State, len(path))
+		for k, y := range path {
+			states[k] = explore.ModelState(e.model, y)
+		}
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
+	}
+	return e.check()
 }
 
 // Property decides f at the initial state and builds its trace. As in

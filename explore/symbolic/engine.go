@@ -63,6 +63,7 @@ type config struct {
 	sumSpace  bool
 	affinity  bool
 	maxBytes  int64
+	deadlocks bool
 }
 
 // Option configures an Checker.
@@ -107,6 +108,11 @@ func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 // WithMaxNodes bounds the BDD node table; an operation needing more nodes
 // makes Check return ErrResource. Zero means no bound.
 func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
+
+// WithDeadlocks asks for the deadlock check (Report.DeadlockFree, with
+// paths to the nearest deadlocks) even without reachable states; with
+// them it is always made.
+func WithDeadlocks(on bool) Option { return func(c *config) { c.deadlocks = on } }
 
 // WithTraces chooses whether counterexamples and witnesses are built
 // (default true).

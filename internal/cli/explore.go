@@ -32,6 +32,7 @@ type exploreOpts struct {
 	properties []string
 	bddOrder   string // --bdd-order (BDD engine)
 	bddNoReach bool   // --bdd-no-reach (BDD engine)
+	deadlocks  bool   // --deadlock-free
 }
 
 // autoBDDThreshold is the counter-space size (Model.CounterSpace) above
@@ -111,6 +112,7 @@ over-approximates it (results not exact, exit code 3).
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
 	f.StringVar(&o.bddOrder, "bdd-order", "auto", "BDD variable order: auto, interleaved, blocked or split (see docs/symbolic.md)")
 	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "BDD engine: decide properties without computing reachable states first (no state counts)")
+	f.BoolVar(&o.deadlocks, "deadlock-free", false, "also require that no deadlock is reachable: a reachable deadlock fails the run (exit 1), with a shortest path to it")
 	return cmd
 }
 
@@ -169,7 +171,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	prog := newProgress(stderr)
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(!o.bddNoReach))
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(!o.bddNoReach), explore.CheckDeadlocks(o.deadlocks))
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -182,7 +184,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 			return err
 		}
 	} else {
-		writeReport(stdout, sys, m.Reason, rep)
+		writeReport(stdout, sys, m.Reason, rep, o.deadlocks)
 	}
 	for _, p := range rep.Properties {
 		if p.Vacuous {
@@ -198,6 +200,10 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		if !p.Holds {
 			return withCode(ExitNo, nil)
 		}
+	}
+	if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+		fmt.Fprintf(stderr, "vsym: %s: a deadlock is reachable (--deadlock-free)\n", o.file)
+		return withCode(ExitNo, nil)
 	}
 	return nil
 }
@@ -263,8 +269,9 @@ func (p *progress) done() {
 	}
 }
 
-// writeReport prints rep for people; reason says why its model was chosen.
-func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report) {
+// writeReport prints rep for people; reason says why its model was
+// chosen, deadlocks whether deadlock freedom was asked for.
+func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report, deadlocks bool) {
 	fmt.Fprintf(w, "%s: %s engine, %s-counter model\n", rep.System, rep.Engine, rep.Model)
 	if reason != "" {
 		fmt.Fprintf(w, "model: %s\n", reason)
@@ -288,8 +295,18 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 	if len(rep.Fairness) > 0 {
 		fmt.Fprintf(w, "fairness (path quantifiers range over paths meeting each infinitely often): %s\n", strings.Join(rep.Fairness, "; "))
 	}
-	for _, s := range rep.DeadlockExamples {
+	if deadlocks && rep.DeadlockFree != nil {
+		verdict := "holds"
+		if !*rep.DeadlockFree {
+			verdict = "FAILS"
+		}
+		fmt.Fprintf(w, "deadlock-free (--deadlock-free): %s\n", verdict)
+	}
+	for i, s := range rep.DeadlockExamples {
 		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
+		if i < len(rep.DeadlockTraces) {
+			writeTraceIndent(w, sys, rep.DeadlockTraces[i], "    ")
+		}
 	}
 	for _, p := range rep.Properties {
 		verdict := "holds"
