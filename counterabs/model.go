@@ -80,6 +80,13 @@ type Model struct {
 	// the quotient (every behaviour of the system has a counterpart, not
 	// conversely). Group-level models are always exact.
 	Exact bool
+	// MayDeadlock, set on a forced model (Exact false, from Build), holds
+	// at the counter vectors for which some configuration with those
+	// totals is deadlocked (maydeadlock.go). Engines give those states a
+	// stutter self-loop besides their transitions, so that a deadlock of
+	// the system has an abstract counterpart. When nil, a state stutters
+	// exactly when no transition is enabled (Deadlock).
+	MayDeadlock presburger.Formula
 
 	// deadlock is Deadlock simplified with the solver, set by Build;
 	// deadlockKey identifies the guards it was computed for, so that a

@@ -273,6 +273,7 @@ func (e *engine) checkProperty(p *counterabs.Property) (PropertyResult, error) {
 	}
 	res.Vacuous = !fair.has(0)
 	res.Holds = s.has(0) || res.Vacuous
+	Conclude(e.sp.model, p, &res)
 	if !e.opt.Traces || res.Vacuous {
 		return res, nil
 	}

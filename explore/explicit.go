@@ -255,6 +255,9 @@ func (e *engine) explore() error {
 		}
 	}
 	e.deadlock.grow(st.n)
+	if err := e.mayDeadlock(); err != nil {
+		return err
+	}
 	st.trim()
 	if rk != nil {
 		// The index replaces the bitmap; count the larger of the two.
@@ -263,6 +266,37 @@ func (e *engine) explore() error {
 		}
 		visited = nil
 		st.index()
+	}
+	return nil
+}
+
+// mayDeadlock adds a stutter loop to the states of a forced model where
+// some configuration with those totals may be deadlocked
+// (Model.MayDeadlock), besides their transitions, so that every deadlock
+// of the system has an abstract counterpart. From here on, the deadlock
+// set is the set of states with a stutter loop.
+func (e *engine) mayDeadlock() error {
+	f := e.sp.model.MayDeadlock
+	if f == nil {
+		return nil
+	}
+	g, err := compileGuard(f, e.sp.nvals)
+	if err != nil {
+		return err
+	}
+	vals := make([]int64, e.sp.nvals)
+	for i := 0; i < e.st.n; i++ {
+		if err := e.tick(); err != nil {
+			return err
+		}
+		if e.deadlock.has(i) {
+			continue
+		}
+		e.decodeState(i, vals)
+		if g.eval(vals) {
+			e.deadlock.set(i)
+			e.nDead++
+		}
 	}
 	return nil
 }
@@ -294,7 +328,8 @@ func (e *engine) decodeState(i int, vals []int64) {
 }
 
 // succs appends the successors of state i to buf (one entry per enabled
-// move; a deadlock state is its own successor).
+// move; a deadlock state, or a state of a forced model that may be
+// deadlocked, is its own successor).
 func (e *engine) succs(i int, vals []int64, key []uint64, buf []int) []int {
 	buf = buf[:0]
 	e.eachSucc(i, vals, key, func(k, _ int) bool {

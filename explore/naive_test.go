@@ -314,9 +314,10 @@ func naiveAbstract(am *counterabs.Model) *graph {
 			j, _ := gr.add(fmt.Sprint(y), y)
 			gr.succ[i] = append(gr.succ[i], j)
 		}
-		if len(gr.succ[i]) == 0 {
+		// A forced model also stutters where the system may be deadlocked.
+		if len(gr.succ[i]) == 0 || am.MayDeadlock != nil && presburger.Eval(am.MayDeadlock, val) {
 			gr.dead[i] = true
-			gr.succ[i] = []int{i}
+			gr.succ[i] = append(gr.succ[i], i)
 		}
 	}
 	return gr
@@ -584,6 +585,39 @@ func bruteModel(sys *gsst.System) (*counterabs.Model, bool) {
 	am, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, certified)
 	if err != nil {
 		panic(err)
+	}
+	if !certified {
+		// The forced model stutters wherever some configuration with
+		// those totals is deadlocked (counterabs.Model.MayDeadlock).
+		var dead []presburger.Formula
+		seen := map[string]bool{}
+		for _, y := range ys {
+			x := make([]int, m)
+			moves := false
+			for g := range y {
+				for s := range x {
+					x[s] += y[g][s]
+				}
+			}
+			val := sys.Valuation(y)
+			for ti := range sys.Transitions {
+				t := &sys.Transitions[ti]
+				for g := range sys.Groups {
+					if b := t.BlockOf(g); b != nil && y[g][t.From] > 0 && presburger.Eval(b.Guard, val) {
+						moves = true
+					}
+				}
+			}
+			if k := fmt.Sprint(x); !moves && !seen[k] {
+				seen[k] = true
+				var eq []presburger.Formula
+				for s, c := range x {
+					eq = append(eq, presburger.Compare(presburger.VarTerm(presburger.Var(s)), presburger.Eq, presburger.ConstTerm(int64(c))))
+				}
+				dead = append(dead, presburger.Conj(eq...))
+			}
+		}
+		am.MayDeadlock = presburger.Disj(dead...)
 	}
 	return am, certified
 }

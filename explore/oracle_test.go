@@ -744,3 +744,35 @@ func Describe(sys *gsst.System) string {
 	}
 	return b.String()
 }
+
+// RandomUniversal returns a random universal (ACTL) formula over total
+// counters: AX, AF, AG, A[U], and negated existential operators, with
+// boolean connectives.
+func RandomUniversal(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
+	g := gen{r}
+	if depth == 0 || r.Intn(4) == 0 {
+		return ctl.Atom{P: g.guardAtom(sys, true)}
+	}
+	sub := func() ctl.Formula { return RandomUniversal(r, sys, depth-1) }
+	switch r.Intn(9) {
+	case 0:
+		return ctl.Unary{Op: ctl.AX, X: sub()}
+	case 1:
+		return ctl.Unary{Op: ctl.AF, X: sub()}
+	case 2:
+		return ctl.Unary{Op: ctl.AG, X: sub()}
+	case 3:
+		return ctl.Until{All: true, L: sub(), R: sub()}
+	case 4:
+		// !EF !p = AG p, written with the existential operator.
+		return ctl.Not{X: ctl.Unary{Op: ctl.EF, X: ctl.Not{X: sub()}}}
+	case 5:
+		return ctl.Binary{Op: ctl.And, L: sub(), R: sub()}
+	case 6:
+		return ctl.Binary{Op: ctl.Or, L: sub(), R: sub()}
+	case 7:
+		// An atom on the left of an implication stays universal.
+		return ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: g.guardAtom(sys, true)}, R: sub()}
+	}
+	return ctl.Unary{Op: ctl.AG, X: ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: g.guardAtom(sys, true)}, R: ctl.Unary{Op: ctl.AF, X: sub()}}}
+}

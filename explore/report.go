@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
@@ -40,7 +41,10 @@ type Report struct {
 	// the system's Init.
 	ConcreteStates *big.Int `json:"concrete_states,omitempty"`
 	// Deadlocks counts reachable states where no transition is enabled.
-	// Engines treat them as having a stutter self-loop.
+	// Engines treat them as having a stutter self-loop. On a forced model
+	// (Exact false) it counts the states where some configuration with
+	// those totals may be deadlocked (counterabs.Model.MayDeadlock), which
+	// have a stutter loop besides their transitions.
 	Deadlocks *big.Int `json:"deadlocks"`
 	// DeadlockFree says whether no deadlock is reachable: set whenever the
 	// engine decided it (always for the explicit engine; for the BDD
@@ -94,6 +98,13 @@ type PropertyResult struct {
 	Text  string   `json:"text,omitempty"`
 	Pos   gsst.Pos `json:"-"` // of the property in the spec; the command line prints it
 	Holds bool     `json:"holds"`
+	// Inconclusive, set on a forced model only (Report.Exact false), says
+	// why the verdict does not carry over to the system. The
+	// over-approximation simulates the system, so a universal (ACTL)
+	// property that holds on it holds in the system: such a verdict is
+	// conclusive, and every other one (a failure, a property with an
+	// existential path quantifier, weak fairness constraints) is not.
+	Inconclusive string `json:"inconclusive,omitempty"`
 	// Vacuous is set when the property holds only because no fair path
 	// starts in the initial state (the model's justice constraints exclude
 	// every run): then every property holds, as in NuSMV.
@@ -126,6 +137,37 @@ func DeadlockTrace(sys *gsst.System, path []State) *Trace {
 	}}}
 	tr.Lifted = Lift(sys, tr)
 	return tr
+}
+
+// Conclude sets res.Inconclusive for a verdict on property p of a forced
+// model m (see PropertyResult.Inconclusive); on an exact model it does
+// nothing. Every engine calls it once Holds and Vacuous are set.
+//
+// On a forced model every run of the system has an abstract counterpart
+// (deadlocks included: Model.MayDeadlock), and the counterpart of a fair
+// run is fair as long as every constraint is a justice condition over
+// total counters, which read the same on both. Then a universal property
+// that holds abstractly holds in the system, and so does any property
+// when no fair run starts in the abstract initial state (nor can one in
+// the system). Weak fairness of a transition is not preserved: the
+// abstract guard may hold where the configuration cannot take it.
+func Conclude(m *counterabs.Model, p *counterabs.Property, res *PropertyResult) {
+	if m.Exact {
+		return
+	}
+	for _, j := range m.Justice {
+		if j.Weak {
+			res.Inconclusive = "the over-approximating model does not preserve weak fairness of transitions (a transition may be enabled in its counter vector but not in the configuration)"
+			return
+		}
+	}
+	switch {
+	case res.Vacuous:
+	case !res.Holds:
+		res.Inconclusive = "fails on the over-approximating model, whose runs include some the system does not have"
+	case !ctl.Universal(p.Formula):
+		res.Inconclusive = "holds on the over-approximating model, but it has an existential path quantifier, and only universal (ACTL) properties carry over to the system"
+	}
 }
 
 // Trace is a path of the explored model starting in the initial state.

@@ -102,6 +102,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		}
 		verdict := explore.NewResult(m, p)
 		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
+		explore.Conclude(m, p, &verdict)
 		explore.LiftTrace(m.System, verdict.Trace)
 		rep.Properties = append(rep.Properties, verdict)
 	}
@@ -274,9 +275,10 @@ func enabled(t counterabs.Transition, x []int) bool {
 }
 
 // successors returns the explicit successors of the counter vector x in
-// m: one per enabled transition, or the stutter self-loop when none is
-// enabled. Traces are built from these explicit steps, so every step of
-// a trace is a move of the model whatever the BDDs say.
+// m: one per enabled transition, and the stutter self-loop when none is
+// enabled or, on a forced model, x may be deadlocked (Model.MayDeadlock).
+// Traces are built from these explicit steps, so every step of a trace is
+// a move of the model whatever the BDDs say.
 func successors(m *counterabs.Model, x []int) []step {
 	var out []step
 	for k, t := range m.Transitions {
@@ -288,7 +290,7 @@ func successors(m *counterabs.Model, x []int) []step {
 		y[t.To]++
 		out = append(out, step{y, k})
 	}
-	if len(out) == 0 {
+	if len(out) == 0 || m.MayDeadlock != nil && presburger.Eval(m.MayDeadlock, valuation(x)) {
 		out = append(out, step{append([]int(nil), x...), -1})
 	}
 	return out

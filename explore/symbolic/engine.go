@@ -135,7 +135,9 @@ type Checker struct {
 	space rudd.Node // box or inv (WithSumSpace), or the reachable states once computed
 	init  rudd.Node
 	rels  []relation
-	dead  rudd.Node // states of space with no enabled transition
+	dead  rudd.Node // states of space with a stutter loop (see updateDead)
+	// mayDead is Model.MayDeadlock (forced models), nil otherwise.
+	mayDead rudd.Node
 
 	reach rudd.Node // nil until computed
 
@@ -307,6 +309,13 @@ func (e *Checker) build() error {
 		e.space = inv
 	}
 	e.init = e.vector(e.model.Init)
+	if f := e.model.MayDeadlock; f != nil {
+		n, err := e.gc.compile(f)
+		if err != nil {
+			return errkind.Errorf(errkind.Limit, "symbolic: deadlock condition: %w", err)
+		}
+		e.mayDead = n
+	}
 	for k, t := range e.model.Transitions {
 		r, err := e.relation(k, t)
 		if err != nil {
@@ -433,13 +442,20 @@ func (e *Checker) check() error {
 	return nil
 }
 
+// updateDead sets dead, the states of the space with a stutter loop: no
+// transition is enabled, or, on a forced model, some configuration with
+// those totals may be deadlocked (Model.MayDeadlock).
 func (e *Checker) updateDead() {
 	b := e.b
 	any := b.False()
 	for _, r := range e.rels {
 		any = b.Or(any, r.enabled)
 	}
-	e.dead = b.And(e.space, b.Not(any))
+	stutter := b.Not(any)
+	if e.mayDead != nil {
+		stutter = b.Or(stutter, e.mayDead)
+	}
+	e.dead = b.And(e.space, stutter)
 }
 
 // image returns the successors of s by relation r.

@@ -91,7 +91,9 @@ counters only, and the group-counter model otherwise; the output says
 which and why. --concrete is --model group: the unreduced system with
 the processes of each group sorted is the group-counter model. --force
 takes the total-counter model of an uncertified system, which
-over-approximates it (results not exact, exit code 3).
+over-approximates it: a universal (ACTL) property that holds there holds
+in the system (exit 0 when all do); any other verdict is inconclusive
+(exit code 3).
 
 ` + exitHelp,
 		Args: cobra.ExactArgs(1),
@@ -103,7 +105,7 @@ over-approximates it (results not exact, exit code 3).
 	f := cmd.Flags()
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
-	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
+	f.BoolVar(&o.force, "force", false, "explore the over-approximating total-counter model of an uncertified system: universal (ACTL) properties that hold there hold in the system, other verdicts are inconclusive")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
@@ -193,8 +195,24 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		}
 	}
 	if !rep.Exact {
-		fmt.Fprintln(stderr, "vsym: warning: the model over-approximates an uncertified system; results are not exact (exit 3)")
-		return withCode(ExitUnknown, nil)
+		// A forced model over-approximates the system: universal
+		// properties that hold on it hold in the system; nothing else
+		// carries over (explore.Conclude).
+		var why []string
+		for _, p := range rep.Properties {
+			if p.Inconclusive != "" {
+				why = append(why, "property "+p.Name+": "+p.Inconclusive)
+			}
+		}
+		if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+			why = append(why, "deadlock-free: a state where the system may be deadlocked is reachable on the over-approximating model")
+		}
+		if len(why) > 0 {
+			fmt.Fprintf(stderr, "vsym: warning: the model over-approximates an uncertified system; these results are inconclusive (exit 3):\n  %s\n", strings.Join(why, "\n  "))
+			return withCode(ExitUnknown, nil)
+		}
+		fmt.Fprintln(stderr, "vsym: note: the model over-approximates an uncertified system; every property checked is universal (ACTL) and holds on it, so it holds in the system")
+		return nil
 	}
 	for _, p := range rep.Properties {
 		if !p.Holds {
@@ -277,7 +295,7 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 		fmt.Fprintf(w, "model: %s\n", reason)
 	}
 	if !rep.Exact {
-		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
+		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; a universal (ACTL) property that holds on it holds in the system, every other verdict is inconclusive")
 	}
 	if rep.ReachableStates == nil {
 		// The BDD engine with --bdd-no-reach decides properties without
@@ -315,6 +333,11 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 			verdict = "holds vacuously: no fair path starts in the initial state"
 		case !p.Holds:
 			verdict = "FAILS"
+		}
+		if p.Inconclusive != "" {
+			verdict += " on the over-approximation; inconclusive for the system: " + p.Inconclusive
+		} else if !rep.Exact {
+			verdict += " (universal: it holds in the system too)"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
 		if p.Trace != nil {
