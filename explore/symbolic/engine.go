@@ -142,6 +142,7 @@ type Checker struct {
 	reach rudd.Node // nil until computed
 
 	justice []bjustice           // the model's justice constraints (fair.go)
+	preMemo *preimages           // the last set's pre-images (fair.go)
 	cache   map[string]rudd.Node // Sat results while one property is checked
 
 	// levelCounter, levelBit and levelNext map a BDD level to its
@@ -632,6 +633,7 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 	e.reach = r
 	e.space = r
 	e.cache = nil
+	e.preMemo = nil
 	e.updateDead()
 	e.stats.ReachIters = it
 	e.stats.ReachTime = time.Since(t0)

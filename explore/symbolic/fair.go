@@ -43,24 +43,51 @@ func (e *Checker) buildJustice() error {
 	return e.check()
 }
 
+// preimages holds the pre-images of one set z by each transition and by
+// all of them (stutter included, within the space): every constraint of
+// one Emerson-Lei round asks for them, so they are computed once.
+type preimages struct {
+	z   rudd.Node
+	per []rudd.Node
+	all rudd.Node
+}
+
+func (e *Checker) preimagesOf(z rudd.Node) *preimages {
+	if m := e.preMemo; m != nil && m.z != nil && z != nil && *m.z == *z {
+		return m
+	}
+	b := e.b
+	m := &preimages{z: z, per: make([]rudd.Node, len(e.rels))}
+	acc := b.And(z, e.dead)
+	for i := range e.rels {
+		m.per[i] = e.preimage(&e.rels[i], z)
+		acc = b.Or(acc, m.per[i])
+	}
+	m.all = b.And(acc, e.space)
+	e.preMemo = m
+	return m
+}
+
 // preJustice returns the states of the space with an edge meeting
 // constraint j (-1: any edge) into z.
 func (e *Checker) preJustice(j int, z rudd.Node) rudd.Node {
 	b := e.b
+	pre := e.preimagesOf(z)
 	if j < 0 {
-		return e.pre(z)
+		return pre.all
 	}
 	bj := &e.justice[j]
 	if bj.state != nil {
-		return b.And(bj.state, e.pre(z))
+		return b.And(bj.state, pre.all)
 	}
 	// The stutter step, a taking move, or any move from a state where
-	// none of the transitions is enabled.
+	// none of the transitions is enabled. Model transition k is relation
+	// k (one relation per transition, in order).
 	acc := b.And(e.dead, z)
 	for _, k := range bj.trans {
-		acc = b.Or(acc, e.preimage(&e.rels[k], z))
+		acc = b.Or(acc, pre.per[k])
 	}
-	acc = b.Or(acc, b.And(bj.notEn, e.pre(z)))
+	acc = b.Or(acc, b.And(bj.notEn, pre.all))
 	return b.And(acc, e.space)
 }
 
