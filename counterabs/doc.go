@@ -55,7 +55,15 @@
 // system a safety prover for every size works on. Build, BuildGroup and
 // Assemble refuse parametric systems.
 //
-// Unknown solver answers make Build fail (errors.Is(err, ErrUnknown));
+// A model forced on an uncertified system (Force) also carries
+// MayDeadlock, the existential abstraction of the deadlocked
+// configurations (maydeadlock.go): engines stutter there, so that every
+// run of the system, deadlocks included, has an abstract counterpart and
+// universal properties that hold on the model hold in the system. Models
+// of every level carry the system's fairness constraints translated to
+// their counters and transitions (Model.Justice).
+//
+// Unknown solver answers make Build fail (errors.Is(err, errkind.Unknown));
 // there is no partial model. docs/counter-abstraction.md has the
 // derivations and the JSON schema of "vsym abstract".
 package counterabs

@@ -34,6 +34,7 @@ type exploreOpts struct {
 	bddOrder   string // --bdd-order (BDD engine)
 	bddNoReach bool   // --bdd-no-reach: deprecated, the default
 	count      bool   // --count-states
+	deadlocks  bool   // --deadlock-free
 }
 
 // autoBDDThreshold is the counter-space size (Model.CounterSpace) above
@@ -92,7 +93,9 @@ counters only, and the group-counter model otherwise; the output says
 which and why. --concrete is --model group: the unreduced system with
 the processes of each group sorted is the group-counter model. --force
 takes the total-counter model of an uncertified system, which
-over-approximates it (results not exact, exit code 3).
+over-approximates it: a universal (ACTL) property that holds there holds
+in the system (exit 0 when all do); any other verdict is inconclusive
+(exit code 3).
 
 ` + exitHelp,
 		Args: cobra.ExactArgs(1),
@@ -105,7 +108,7 @@ over-approximates it (results not exact, exit code 3).
 	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
-	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
+	f.BoolVar(&o.force, "force", false, "explore the over-approximating total-counter model of an uncertified system: universal (ACTL) properties that hold there hold in the system, other verdicts are inconclusive")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
 	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
@@ -118,6 +121,7 @@ over-approximates it (results not exact, exit code 3).
 	// the default; it still says "no counts", and is hidden.
 	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
 	_ = f.MarkHidden("bdd-no-reach")
+	f.BoolVar(&o.deadlocks, "deadlock-free", false, "also require that no deadlock is reachable: a reachable deadlock fails the run (exit 1), with a shortest path to it")
 	return cmd
 }
 
@@ -177,7 +181,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	// --max-states bounds the reachable states, so it asks for them.
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0))
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks))
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -195,16 +199,42 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 			return err
 		}
 	default:
-		writeReport(stdout, sys, m.Reason, rep)
+		writeReport(stdout, sys, m.Reason, rep, o.deadlocks)
+	}
+	for _, p := range rep.Properties {
+		if p.Vacuous {
+			fmt.Fprintf(stderr, "vsym: warning: %s: no fair path starts in the initial state, so every property holds vacuously; check the fairness constraints\n", o.file)
+			break
+		}
 	}
 	if !rep.Exact {
-		fmt.Fprintln(stderr, "vsym: warning: the model over-approximates an uncertified system; results are not exact (exit 3)")
-		return withCode(ExitUnknown, nil)
+		// A forced model over-approximates the system: universal
+		// properties that hold on it hold in the system; nothing else
+		// carries over (explore.Conclude).
+		var why []string
+		for _, p := range rep.Properties {
+			if p.Inconclusive != "" {
+				why = append(why, "property "+p.Name+": "+p.Inconclusive)
+			}
+		}
+		if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+			why = append(why, "deadlock-free: a state where the system may be deadlocked is reachable on the over-approximating model")
+		}
+		if len(why) > 0 {
+			fmt.Fprintf(stderr, "vsym: warning: the model over-approximates an uncertified system; these results are inconclusive (exit 3):\n  %s\n", strings.Join(why, "\n  "))
+			return withCode(ExitUnknown, nil)
+		}
+		fmt.Fprintln(stderr, "vsym: note: the model over-approximates an uncertified system; every property checked is universal (ACTL) and holds on it, so it holds in the system")
+		return nil
 	}
 	for _, p := range rep.Properties {
 		if !p.Holds {
 			return withCode(ExitNo, nil)
 		}
+	}
+	if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+		fmt.Fprintf(stderr, "vsym: %s: a deadlock is reachable (--deadlock-free)\n", o.file)
+		return withCode(ExitNo, nil)
 	}
 	return nil
 }
@@ -270,14 +300,15 @@ func (p *progress) done() {
 	}
 }
 
-// writeReport prints rep for people; reason says why its model was chosen.
-func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report) {
+// writeReport prints rep for people; reason says why its model was
+// chosen, deadlocks whether deadlock freedom was asked for.
+func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report, deadlocks bool) {
 	fmt.Fprintf(w, "%s: %s engine (%s), %s-counter model\n", rep.System, rep.Engine, rep.Method, rep.Model)
 	if reason != "" {
 		fmt.Fprintf(w, "model: %s\n", reason)
 	}
 	if !rep.Exact {
-		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
+		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; a universal (ACTL) property that holds on it holds in the system, every other verdict is inconclusive")
 	}
 	if rep.ReachableStates == nil {
 		// The BDD engine decides properties backwards, without the
@@ -292,13 +323,34 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 	if rep.Deadlocks != nil {
 		fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
 	}
-	for _, s := range rep.DeadlockExamples {
+	if len(rep.Fairness) > 0 {
+		fmt.Fprintf(w, "fairness (path quantifiers range over paths meeting each infinitely often): %s\n", strings.Join(rep.Fairness, "; "))
+	}
+	if deadlocks && rep.DeadlockFree != nil {
+		verdict := "holds"
+		if !*rep.DeadlockFree {
+			verdict = "FAILS"
+		}
+		fmt.Fprintf(w, "deadlock-free (--deadlock-free): %s\n", verdict)
+	}
+	for i, s := range rep.DeadlockExamples {
 		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
+		if i < len(rep.DeadlockTraces) {
+			writeTraceIndent(w, sys, rep.DeadlockTraces[i], "    ")
+		}
 	}
 	for _, p := range rep.Properties {
 		verdict := "holds"
-		if !p.Holds {
+		switch {
+		case p.Vacuous:
+			verdict = "holds vacuously: no fair path starts in the initial state"
+		case !p.Holds:
 			verdict = "FAILS"
+		}
+		if p.Inconclusive != "" {
+			verdict += " on the over-approximation; inconclusive for the system: " + p.Inconclusive
+		} else if !rep.Exact {
+			verdict += " (universal: it holds in the system too)"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
 		if p.Trace != nil {
@@ -340,33 +392,80 @@ func formatState(sys *gsst.System, s explore.State) string {
 }
 
 func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
+	writeTraceIndent(w, sys, tr, "  ")
+	for i, b := range tr.Branches {
+		fmt.Fprintf(w, "  branch %d (explains another part of the formula, from the initial state):\n", i+1)
+		writeTraceIndent(w, sys, b, "    ")
+	}
+}
+
+func writeTraceIndent(w io.Writer, sys *gsst.System, tr *explore.Trace, in string) {
 	shape := "path"
 	if tr.Loop >= 0 {
 		shape = "lasso"
 	}
-	fmt.Fprintf(w, "  %s (%s of %d states):\n", tr.Kind, shape, len(tr.States))
+	fmt.Fprintf(w, "%s%s (%s of %d states):\n", in, tr.Kind, shape, len(tr.States))
 	for i, s := range tr.States {
 		mark := ""
 		if i == tr.Loop {
 			mark = "  <- loop start"
 		}
-		fmt.Fprintf(w, "    %d: %s%s\n", i, formatState(sys, s), mark)
+		fmt.Fprintf(w, "%s  %d: %s%s\n", in, i, formatState(sys, s), mark)
 	}
 	if tr.Loop >= 0 {
-		fmt.Fprintf(w, "    then back to state %d, forever\n", tr.Loop)
+		fmt.Fprintf(w, "%s  then back to state %d, forever\n", in, tr.Loop)
+	}
+	if len(tr.Segments) > 0 {
+		fmt.Fprintf(w, "%sexplanation:\n", in)
+		for _, sg := range tr.Segments {
+			fmt.Fprintf(w, "%s  %s\n", in, describeSegment(sg, tr.Loop))
+		}
 	}
 	l := tr.Lifted
 	if l == nil {
 		return
 	}
-	fmt.Fprintln(w, "  replay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):")
+	fmt.Fprintf(w, "%sreplay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):\n", in)
 	for i, s := range l.Steps {
-		fmt.Fprintf(w, "    %d. %s\n", i+1, s)
+		fmt.Fprintf(w, "%s  %d. %s\n", in, i+1, s)
 	}
 	if l.Loop >= 0 {
-		fmt.Fprintf(w, "    then repeat from step %d, forever\n", l.Loop+1)
+		fmt.Fprintf(w, "%s  then repeat from step %d, forever\n", in, l.Loop+1)
 	}
 	if l.Error != "" {
-		fmt.Fprintf(w, "    lifting stopped: %s\n", l.Error)
+		fmt.Fprintf(w, "%s  lifting stopped: %s\n", in, l.Error)
 	}
+}
+
+// describeSegment says in words what one segment of a trace shows.
+func describeSegment(sg explore.Segment, loop int) string {
+	span := fmt.Sprintf("states %d-%d", sg.Start, sg.End)
+	if sg.Start == sg.End {
+		span = fmt.Sprintf("state %d", sg.Start)
+	}
+	truth := func(holds bool) string {
+		if holds {
+			return "holds"
+		}
+		return "fails"
+	}
+	claim := fmt.Sprintf("%s: %s %s", span, sg.Formula, truth(sg.Holds))
+	switch sg.Kind {
+	case explore.PathSegment:
+		return fmt.Sprintf("%s: a shortest path to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.StepSegment:
+		return fmt.Sprintf("%s: a step to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.LassoSegment:
+		if loop == sg.End && sg.Start == sg.End {
+			return fmt.Sprintf("%s: a deadlock, where %s %s and the run stutters forever", claim, sg.Target, truth(sg.TargetHolds))
+		}
+		if loop == sg.End {
+			// A one-state cycle is a deadlock's stutter step.
+			return fmt.Sprintf("%s: a path on which %s %s, into a deadlock that stutters forever", claim, sg.Target, truth(sg.TargetHolds))
+		}
+		return fmt.Sprintf("%s: a run on which %s %s forever (a lasso looping back to state %d)", claim, sg.Target, truth(sg.TargetHolds), loop)
+	case explore.FairContinuation:
+		return fmt.Sprintf("%s: the run continues fairly (its cycle meets every fairness constraint)", span)
+	}
+	return claim
 }
