@@ -17,9 +17,11 @@ import (
 // built with Force (the existential abstraction of Dom_r). These are
 // exactly the configurations where total's move for r is spurious, so
 // when no reachable configuration of group satisfies Asym_r for any r,
-// total restricted to its reachable part is bisimilar to the system's
-// (the totals map is a bisimulation from the reachable configurations),
-// certified or not. Certified transitions have Asym_r = false.
+// every g_r is exact on the reachable configurations: the moves of the
+// counter abstraction (stuttering where no g_r holds) are bisimilar to
+// the system's from the initial state, certified or not (total's own
+// MayDeadlock may still stutter more). Certified transitions have
+// Asym_r = false.
 func Asymmetry(group, total *Model, local int) (presburger.Formula, error) {
 	switch {
 	case group.Level != GroupLevel || total.Level != TotalLevel:

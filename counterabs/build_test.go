@@ -186,7 +186,7 @@ func TestNotCertified(t *testing.T) {
 	if err := detect.VerifyWitness(sys, &sys.Transitions[0], nc.Witness); err != nil {
 		t.Errorf("witness: %v", err)
 	}
-	m, err := Build(context.Background(), sys, bf, nil, Force())
+	m, err := Build(context.Background(), sys, bf, bruteProjector{}, Force())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -208,6 +208,7 @@ func (bruteProjector) Project(ctx context.Context, p presburger.Problem, keep []
 type concrete struct {
 	some, every []map[string]bool // per transition, keyed by vecKey(totals)
 	vectors     [][]int           // every total-counter vector, once
+	mayDead     map[string]bool   // some global state with these totals has no move
 }
 
 func vecKey(a []int) string { return fmt.Sprint(a) }
@@ -262,7 +263,7 @@ func explore(sys *gsst.System) *concrete {
 		}
 	}
 	n, m := len(grp), len(sys.States)
-	c := &concrete{}
+	c := &concrete{mayDead: map[string]bool{}}
 	for range sys.Transitions {
 		c.some = append(c.some, map[string]bool{})
 		c.every = append(c.every, map[string]bool{})
@@ -288,8 +289,10 @@ func explore(sys *gsst.System) *concrete {
 			seenVec[key] = true
 			c.vectors = append(c.vectors, a)
 		}
+		moves := false
 		for r := range sys.Transitions {
 			e := enabledIn(sys, &sys.Transitions[r], grp, st)
+			moves = moves || e
 			if e {
 				c.some[r][key] = true
 			}
@@ -298,6 +301,9 @@ func explore(sys *gsst.System) *concrete {
 			} else if !e {
 				c.every[r][key] = false
 			}
+		}
+		if !moves {
+			c.mayDead[key] = true
 		}
 	}
 	rec(0)

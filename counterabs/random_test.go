@@ -183,7 +183,7 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 	ctx := context.Background()
 	cases := map[Case]int{}     // all systems
 	certCases := map[Case]int{} // certified systems, multi-group only
-	certified, forced := 0, 0
+	certified, forced, mayDead := 0, 0, 0
 	for try := 0; try < 20000 && (certified < wantCertified || forced < wantForced); try++ {
 		sys := randomSystem(r)
 		c := explore(sys)
@@ -232,6 +232,20 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 				}
 			}
 		}
+		// A forced model's MayDeadlock holds exactly at the totals of some
+		// deadlocked configuration; an exact model has none.
+		switch {
+		case m.Exact && m.MayDeadlock != nil:
+			t.Fatalf("%s: exact model with a deadlock over-approximation", label)
+		case !m.Exact:
+			mayDead++
+			for _, a := range c.vectors {
+				if got, want := evalVec(m.MayDeadlock, a), c.mayDead[vecKey(a)]; got != want {
+					t.Fatalf("%s: MayDeadlock = %s is %v at %v, brute force says %v\n%s", label,
+						presburger.Format(m.MayDeadlock, sys.VarName), got, a, want, dump(sys))
+				}
+			}
+		}
 		// Deadlock holds exactly where no guard does.
 		dl := m.Deadlock()
 		for _, a := range c.vectors {
@@ -244,7 +258,7 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 			}
 		}
 	}
-	t.Logf("certified %d, forced %d, cases %v, in certified multi-group systems %v", certified, forced, cases, certCases)
+	t.Logf("certified %d, forced %d (deadlock condition checked on %d), cases %v, in certified multi-group systems %v", certified, forced, mayDead, cases, certCases)
 	if certified < wantCertified || forced < wantForced {
 		t.Fatalf("generated only %d certified and %d uncertified systems", certified, forced)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
@@ -165,6 +166,18 @@ func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, gr 
 	if len(rep.Properties) != len(sys.Properties) {
 		t.Fatalf("%s: %d results for %d properties", mode, len(rep.Properties), len(sys.Properties))
 	}
+	// The segments name subformulas of the model's properties: at the
+	// total level they are the system's, at the group level translated.
+	modelFormula := func(i int) ctl.Formula { return sys.Properties[i].Formula }
+	name := sys.VarName
+	if rep.Model == counterabs.GroupLevel {
+		gm, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modelFormula = func(i int) ctl.Formula { return gm.Properties[i].Formula }
+		name = gm.VarName
+	}
 	for i, p := range rep.Properties {
 		f := sys.Properties[i].Formula
 		want := satNaive(gr, f)[0]
@@ -172,19 +185,22 @@ func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, gr 
 			t.Errorf("%s: %s = %s: engine says %v, naive %v", mode, p.Name, ctl.Format(f, sys.VarName), p.Holds, want)
 			continue
 		}
-		checkTrace(t, mode+" "+p.Name, gr, key, f, p.Holds, p.Trace)
+		subs := Subformulas(f, modelFormula(i), name)
+		checkTrace(t, mode+" "+p.Name, gr, key, f, subs, p.Holds, p.Trace)
 		if p.Trace != nil {
 			st.traces++
 			if p.Trace.Loop >= 0 {
 				st.lassos++
 			}
 			if rep.Exact {
-				replayLifted(t, mode+" "+p.Name, sys, p.Trace)
-				st.lifted++
-				for _, s := range p.Trace.Lifted.Steps {
-					if s.Stutter {
-						st.stutters++
-						break
+				for _, tr := range append([]*Trace{p.Trace}, p.Trace.Branches...) {
+					replayLifted(t, mode+" "+p.Name, sys, tr)
+					st.lifted++
+					for _, s := range tr.Lifted.Steps {
+						if s.Stutter {
+							st.stutters++
+							break
+						}
 					}
 				}
 			}
@@ -192,39 +208,36 @@ func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, gr 
 	}
 }
 
-// dualize rewrites a negated temporal operator into its dual, as the
-// trace builder does.
-func dualize(f ctl.Formula) ctl.Formula {
-	if n, ok := f.(ctl.Not); ok {
-		if u, ok := n.X.(ctl.Unary); ok {
-			d := map[ctl.TempOp]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
-			return ctl.Unary{Op: d[u.Op], X: ctl.Not{X: u.X}}
-		}
+// promised reports whether a verdict must come with a trace: an
+// existential claim at the top (after negations), which one path shows.
+func promised(f ctl.Formula, holds bool) bool {
+	switch f := f.(type) {
+	case ctl.Not:
+		return promised(f.X, !holds)
+	case ctl.Unary:
+		return holds == f.Op.Existential()
+	case ctl.Until:
+		return holds != f.All
 	}
-	return f
+	return false
 }
 
-// checkTrace checks that tr is a path of gr from its initial state that
-// demonstrates the verdict holds on f, that traces promised shortest are
-// shortest, and that a trace is present whenever one is promised.
-func checkTrace(t *testing.T, name string, gr *graph, key func(State) string, f ctl.Formula, holds bool, tr *Trace) {
+// checkTrace checks that tr (and each branch) is a path of gr from its
+// initial state whose segments explain the verdict: each segment's
+// formula has the claimed truth value where it starts and its target
+// where it ends (all along a lasso); paths are shortest from where they
+// start; the segments connect and cover the trace. subs maps segment
+// texts to subformulas of f.
+func checkTrace(t *testing.T, name string, gr *graph, key func(State) string, f ctl.Formula, subs map[string]ctl.Formula, holds bool, tr *Trace) {
 	t.Helper()
-	f = dualize(f)
-	promised := false
-	switch f := f.(type) {
-	case ctl.Unary:
-		promised = holds == (f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG)
-	case ctl.Until:
-		promised = holds != f.All
-	}
-	if !promised {
-		if tr != nil {
-			t.Errorf("%s: unexpected trace", name)
+	if tr == nil {
+		if promised(f, holds) {
+			t.Errorf("%s: missing trace", name)
 		}
 		return
 	}
-	if tr == nil || len(tr.States) == 0 {
-		t.Errorf("%s: missing trace", name)
+	if len(tr.States) == 0 || len(tr.Segments) == 0 {
+		t.Errorf("%s: empty trace or no segments", name)
 		return
 	}
 	idx := make([]int, len(tr.States))
@@ -255,73 +268,82 @@ func checkTrace(t *testing.T, name string, gr *graph, key func(State) string, f 
 	if tr.Loop >= len(idx) || tr.Loop >= 0 && !edge(idx[len(idx)-1], idx[tr.Loop]) {
 		t.Errorf("%s: bad loop %d", name, tr.Loop)
 	}
-	n := len(gr.label)
-	in := func(set []bool, from, to int) bool {
-		for _, i := range idx[from:to] {
-			if !set[i] {
-				return false
-			}
+	sat := func(text string) []bool {
+		g, ok := subs[text]
+		if !ok {
+			t.Errorf("%s: segment names %q, not a subformula", name, text)
+			return nil
 		}
-		return true
+		return satNaive(gr, g)
 	}
-	not := func(s []bool) []bool {
-		r := make([]bool, len(s))
-		for i := range s {
-			r[i] = !s[i]
+	segs := tr.Segments
+	if segs[0].Start != 0 || segs[len(segs)-1].End != len(idx)-1 {
+		t.Errorf("%s: segments %+v do not cover %d states", name, segs, len(idx))
+		return
+	}
+	for k, sg := range segs {
+		if k > 0 && sg.Start != segs[k-1].End || sg.End < sg.Start || sg.End >= len(idx) {
+			t.Errorf("%s: segment %d (%+v) does not connect", name, k, sg)
+			return
 		}
-		return r
-	}
-	allStates := make([]bool, n)
-	for i := range allStates {
-		allStates[i] = true
-	}
-	last := len(idx)
-	switch f := f.(type) {
-	case ctl.Unary:
-		x := satNaive(gr, f.X)
-		switch f.Op {
-		case ctl.EX, ctl.AX:
-			if len(idx) != 2 || tr.Loop >= 0 || x[idx[1]] != holds {
-				t.Errorf("%s: bad next-state trace", name)
-			}
-		case ctl.EF, ctl.AG:
-			target := x
-			if !holds {
-				target = not(x)
-			}
-			if tr.Loop >= 0 || !target[idx[last-1]] || last-1 != gr.dist(allStates, target) {
-				t.Errorf("%s: not a shortest path to a target state (length %d, shortest %d)", name, last-1, gr.dist(allStates, target))
-			}
-		case ctl.EG, ctl.AF:
-			p := x
-			if !holds {
-				p = not(x)
-			}
-			if tr.Loop < 0 || !in(p, 0, last) {
-				t.Errorf("%s: not a lasso inside the path set", name)
-			}
+		if sg.Kind == FairContinuation {
+			t.Errorf("%s: a fair continuation without fairness constraints", name)
+			continue
 		}
-	case ctl.Until:
-		l, r := satNaive(gr, f.L), satNaive(gr, f.R)
-		switch {
-		case holds:
-			if tr.Loop >= 0 || !in(l, 0, last-1) || !r[idx[last-1]] || last-1 != gr.dist(l, r) {
-				t.Errorf("%s: not a shortest until witness", name)
+		if x := sat(sg.Formula); x == nil || x[idx[sg.Start]] != sg.Holds {
+			t.Errorf("%s: segment %d: %s is not %v where it starts", name, k, sg.Formula, sg.Holds)
+			continue
+		}
+		target := sat(sg.Target)
+		if target == nil {
+			continue
+		}
+		want := target
+		if !sg.TargetHolds {
+			want = not(target)
+		}
+		switch sg.Kind {
+		case StepSegment, PathSegment:
+			if !want[idx[sg.End]] {
+				t.Errorf("%s: segment %d does not end where %s is %v", name, k, sg.Target, sg.TargetHolds)
 			}
-		case tr.Loop < 0:
-			nr := not(r)
-			bad := make([]bool, n)
-			for i := range bad {
-				bad[i] = !l[i] && !r[i]
+			through := make([]bool, len(gr.label))
+			for i := range through {
+				through[i] = true
 			}
-			if !in(nr, 0, last-1) || !bad[idx[last-1]] || last-1 != gr.dist(nr, bad) {
-				t.Errorf("%s: not a shortest A[U] counterexample", name)
+			if u, ok := subs[sg.Formula].(ctl.Until); ok {
+				through = satNaive(gr, u.L)
+				if u.All {
+					through = not(satNaive(gr, u.R))
+				}
+			}
+			for _, i := range idx[sg.Start:sg.End] {
+				if !through[i] {
+					t.Errorf("%s: segment %d leaves the states it must go through", name, k)
+				}
+			}
+			if sg.Kind == StepSegment && sg.End != sg.Start+1 {
+				t.Errorf("%s: step segment %d has %d steps", name, k, sg.End-sg.Start)
+			}
+			if d := gr.distFrom(idx[sg.Start], through, want); sg.Kind == PathSegment && d != sg.End-sg.Start {
+				t.Errorf("%s: segment %d is a path of length %d, shortest %d", name, k, sg.End-sg.Start, d)
+			}
+		case LassoSegment:
+			if tr.Loop < sg.Start || sg.End != len(idx)-1 {
+				t.Errorf("%s: lasso segment %d is not the end of a lasso", name, k)
+			}
+			for _, i := range idx[sg.Start:] {
+				if !want[i] {
+					t.Errorf("%s: lasso segment %d leaves the states where %s is %v", name, k, sg.Target, sg.TargetHolds)
+					break
+				}
 			}
 		default:
-			if !in(not(r), 0, last) {
-				t.Errorf("%s: A[U] lasso leaves !r", name)
-			}
+			t.Errorf("%s: unknown segment kind %q", name, sg.Kind)
 		}
+	}
+	for i, b := range tr.Branches {
+		checkTrace(t, fmt.Sprintf("%s branch %d", name, i), gr, key, f, subs, holds, b)
 	}
 }
 

@@ -314,9 +314,10 @@ func naiveAbstract(am *counterabs.Model) *graph {
 			j, _ := gr.add(fmt.Sprint(y), y)
 			gr.succ[i] = append(gr.succ[i], j)
 		}
-		if len(gr.succ[i]) == 0 {
+		// A forced model also stutters where the system may be deadlocked.
+		if len(gr.succ[i]) == 0 || am.MayDeadlock != nil && presburger.Eval(am.MayDeadlock, val) {
 			gr.dead[i] = true
-			gr.succ[i] = []int{i}
+			gr.succ[i] = append(gr.succ[i], i)
 		}
 	}
 	return gr
@@ -443,13 +444,16 @@ func satNaive(gr *graph, f ctl.Formula) []bool {
 
 // dist returns the length of a shortest path from state 0 to a target
 // state whose earlier states are all in through, or -1.
-func (gr *graph) dist(through, target []bool) int {
+func (gr *graph) dist(through, target []bool) int { return gr.distFrom(0, through, target) }
+
+// distFrom is dist from state from.
+func (gr *graph) distFrom(from int, through, target []bool) int {
 	d := make([]int, len(gr.label))
 	for i := range d {
 		d[i] = -1
 	}
-	d[0] = 0
-	queue := []int{0}
+	d[from] = 0
+	queue := []int{from}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
@@ -581,6 +585,39 @@ func bruteModel(sys *gsst.System) (*counterabs.Model, bool) {
 	am, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, certified)
 	if err != nil {
 		panic(err)
+	}
+	if !certified {
+		// The forced model stutters wherever some configuration with
+		// those totals is deadlocked (counterabs.Model.MayDeadlock).
+		var dead []presburger.Formula
+		seen := map[string]bool{}
+		for _, y := range ys {
+			x := make([]int, m)
+			moves := false
+			for g := range y {
+				for s := range x {
+					x[s] += y[g][s]
+				}
+			}
+			val := sys.Valuation(y)
+			for ti := range sys.Transitions {
+				t := &sys.Transitions[ti]
+				for g := range sys.Groups {
+					if b := t.BlockOf(g); b != nil && y[g][t.From] > 0 && presburger.Eval(b.Guard, val) {
+						moves = true
+					}
+				}
+			}
+			if k := fmt.Sprint(x); !moves && !seen[k] {
+				seen[k] = true
+				var eq []presburger.Formula
+				for s, c := range x {
+					eq = append(eq, presburger.Compare(presburger.VarTerm(presburger.Var(s)), presburger.Eq, presburger.ConstTerm(int64(c))))
+				}
+				dead = append(dead, presburger.Conj(eq...))
+			}
+		}
+		am.MayDeadlock = presburger.Disj(dead...)
 	}
 	return am, certified
 }

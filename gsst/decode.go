@@ -422,7 +422,7 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 	if !d.want(root, yaml.MappingNode, "a mapping with keys states, groups, init, transitions") {
 		return nil
 	}
-	m := d.fields(root, "the GSST", "name", "states", "groups", "init", "transitions", "properties")
+	m := d.fields(root, "the GSST", "name", "states", "groups", "init", "transitions", "properties", "fairness")
 	for _, k := range []string{"states", "groups", "init", "transitions"} {
 		if _, ok := m[k]; !ok {
 			d.errorf(f.Pos, "missing key %q", k)
@@ -479,6 +479,9 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 				f.Properties = append(f.Properties, d.decodeProperty(q))
 			}
 		}
+	}
+	if p, ok := m["fairness"]; ok {
+		f.Fairness = d.decodeFairness(p.key, p.val)
 	}
 	return f
 }

@@ -40,6 +40,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: &a [N]\ninit: *a\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
+	f.Add([]byte(fairSpec))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sys, err := Parse("f.yaml", src)
 		if err != nil {

@@ -88,6 +88,12 @@ type verdicts []bool
 // emitted states to reference states), and every INVARSPEC body equal to
 // the body of its AG property in every state.
 func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gsst.Property) (verdicts, error) {
+	if len(m.justice) > 0 {
+		// This interpreter has no fair CTL: TestJusticeEdges checks the
+		// constraints, and the real NuSMV the verdicts (explore's
+		// TestNuSMVFairness).
+		return nil, fmt.Errorf("model has JUSTICE constraints; its CTL is fair CTL, which this interpreter does not evaluate")
+	}
 	if len(m.ctlspecs) != len(props) {
 		return nil, fmt.Errorf("%d CTLSPECs for %d properties", len(m.ctlspecs), len(props))
 	}

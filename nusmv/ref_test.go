@@ -184,7 +184,8 @@ func (g *refGraph) add(key string) (int, bool) {
 
 // counterGraph explores the counter model m directly: from a, every
 // transition whose guard holds moves one process from From to To; a
-// vector where none holds loops on itself.
+// vector where none holds (or, on a forced model, where MayDeadlock
+// holds) loops on itself.
 func counterGraph(m *counterabs.Model) (*refGraph, error) {
 	g := newRefGraph()
 	var vecs [][]int
@@ -211,8 +212,9 @@ func counterGraph(m *counterabs.Model) (*refGraph, error) {
 			b[t.To]++
 			out = append(out, push(b))
 		}
-		if len(out) == 0 {
-			out = []int{i}
+		// A forced model also stutters where the system may be deadlocked.
+		if len(out) == 0 || m.MayDeadlock != nil && presburger.Eval(m.MayDeadlock, vecVal(a)) {
+			out = append(out, i)
 		}
 		g.succ[i] = dedup(out)
 	}

@@ -196,7 +196,7 @@ func TestRandomAgainstNaive(t *testing.T) {
 					lassos++
 				}
 				checkPath(t, mod, got.Trace)
-				checkExplains(t, nv, p.Formula, got, dist)
+				checkExplains(t, nv, mod.Properties[j].Formula, got.Trace, dist)
 			} else if wantsTrace(p.Formula, got.Holds) {
 				t.Fatalf("model %d property %s: no trace", i, ctl.Format(p.Formula, vname))
 			}
@@ -209,13 +209,9 @@ func TestRandomAgainstNaive(t *testing.T) {
 }
 
 func wantsTrace(f ctl.Formula, holds bool) bool {
-	if n, ok := f.(ctl.Not); ok {
-		if u, ok := n.X.(ctl.Unary); ok {
-			return wantsTrace(u, !holds)
-		}
-		return false
-	}
 	switch f := f.(type) {
+	case ctl.Not:
+		return wantsTrace(f.X, !holds)
 	case ctl.Unary:
 		ex := f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG
 		return ex == holds
@@ -225,49 +221,72 @@ func wantsTrace(f ctl.Formula, holds bool) bool {
 	return false
 }
 
-// checkExplains checks that a trace shows what its kind claims: the final
-// (or every) state satisfies the right subformula, and finite paths for EF
-// and AG are shortest.
-func checkExplains(t *testing.T, nv *naive, f ctl.Formula, res explore.PropertyResult, dist []int) {
-	t.Helper()
-	tr := res.Trace
-	if n, ok := f.(ctl.Not); ok {
-		u := n.X.(ctl.Unary)
-		dual := [...]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
-		f = ctl.Unary{Op: dual[u.Op], X: ctl.Not{X: u.X}}
-	}
-	in := func(s set, x []int) bool { return s[nv.index[key(x)]] }
-	last := tr.States[len(tr.States)-1].Counters
-	all := func(s set) bool {
-		for _, st := range tr.States {
-			if !in(s, st.Counters) {
-				return false
-			}
+// subformulas maps the text of every subformula of f to it, with L | R
+// for each A[L U R] (a failing one names it).
+func subformulas(f ctl.Formula, name func(presburger.Var) string) map[string]ctl.Formula {
+	out := map[string]ctl.Formula{}
+	var walk func(f ctl.Formula)
+	walk = func(f ctl.Formula) {
+		out[ctl.Format(f, name)] = f
+		switch f := f.(type) {
+		case ctl.Not:
+			walk(f.X)
+		case ctl.Binary:
+			walk(f.L)
+			walk(f.R)
+		case ctl.Unary:
+			walk(f.X)
+		case ctl.Until:
+			walk(f.L)
+			walk(f.R)
+			walk(ctl.Binary{Op: ctl.Or, L: f.L, R: f.R})
 		}
-		return true
 	}
-	switch f := f.(type) {
-	case ctl.Unary:
-		x := nv.sat(f.X)
-		switch f.Op {
-		case ctl.EX, ctl.AX:
-			want := x
-			if f.Op == ctl.AX {
-				want = nv.not(x)
+	walk(f)
+	return out
+}
+
+// checkExplains checks that a trace's segments show what they claim: each
+// segment's formula has its truth value where it starts and its target
+// where it ends (every state of a lasso); a path from the initial state
+// is shortest; the segments connect and cover the trace. Branches too.
+func checkExplains(t *testing.T, nv *naive, f ctl.Formula, tr *explore.Trace, dist []int) {
+	t.Helper()
+	subs := subformulas(f, nv.m.VarName)
+	at := func(i int) int { return nv.index[key(vec(nv.m, tr.States[i]))] }
+	sat := func(text string, holds bool) set {
+		g, ok := subs[text]
+		if !ok {
+			t.Fatalf("segment names %q, not a subformula of %s", text, ctl.Format(f, vname))
+		}
+		x := nv.sat(g)
+		if !holds {
+			x = nv.not(x)
+		}
+		return x
+	}
+	segs := tr.Segments
+	if len(segs) == 0 || segs[0].Start != 0 || segs[len(segs)-1].End != len(tr.States)-1 {
+		t.Fatalf("segments %+v do not cover %d states", segs, len(tr.States))
+	}
+	for k, sg := range segs {
+		if k > 0 && sg.Start != segs[k-1].End {
+			t.Fatalf("segment %d does not connect: %+v", k, segs)
+		}
+		if !sat(sg.Formula, sg.Holds)[at(sg.Start)] {
+			t.Fatalf("segment %d: %s is not %v where it starts", k, sg.Formula, sg.Holds)
+		}
+		want := sat(sg.Target, sg.TargetHolds)
+		switch sg.Kind {
+		case explore.StepSegment, explore.PathSegment:
+			if !want[at(sg.End)] || sg.Kind == explore.StepSegment && sg.End != sg.Start+1 {
+				t.Fatalf("segment %d (%s) does not end where %s is %v", k, sg.Kind, sg.Target, sg.TargetHolds)
 			}
-			if len(tr.States) != 2 || !in(want, last) {
-				t.Fatalf("%s: bad one-step trace %+v", f.Op, tr)
+			if sg.Kind != explore.PathSegment || sg.Start != 0 {
+				break
 			}
-		case ctl.EF, ctl.AG:
-			want := x
-			if f.Op == ctl.AG {
-				want = nv.not(x)
-			}
-			if !in(want, last) || tr.Loop != -1 {
-				t.Fatalf("%s: trace does not end in a target state", f.Op)
-			}
-			if d := dist[nv.index[key(last)]]; d != len(tr.States)-1 {
-				t.Fatalf("%s: trace of length %d, the target is at distance %d", f.Op, len(tr.States)-1, d)
+			if _, until := subs[sg.Formula].(ctl.Until); until {
+				break
 			}
 			best := -1
 			for i, ok := range want {
@@ -275,38 +294,25 @@ func checkExplains(t *testing.T, nv *naive, f ctl.Formula, res explore.PropertyR
 					best = dist[i]
 				}
 			}
-			if best != len(tr.States)-1 {
-				t.Fatalf("%s: trace of length %d, shortest is %d", f.Op, len(tr.States)-1, best)
+			if best != sg.End {
+				t.Fatalf("segment %d: path of length %d, shortest is %d", k, sg.End, best)
 			}
-		case ctl.EG, ctl.AF:
-			want := x
-			if f.Op == ctl.AF {
-				want = nv.not(x)
+		case explore.LassoSegment:
+			if tr.Loop < sg.Start || sg.End != len(tr.States)-1 {
+				t.Fatalf("segment %d is a lasso that does not end the trace", k)
 			}
-			if tr.Loop < 0 || !all(want) {
-				t.Fatalf("%s: bad lasso %+v", f.Op, tr)
-			}
-		}
-	case ctl.Until:
-		l, r := nv.sat(f.L), nv.sat(f.R)
-		if !f.All {
-			for _, st := range tr.States[:len(tr.States)-1] {
-				if !in(l, st.Counters) {
-					t.Fatalf("EU: prefix state outside l")
+			for i := sg.Start; i < len(tr.States); i++ {
+				if !want[at(i)] {
+					t.Fatalf("segment %d: %s is not %v all along the lasso", k, sg.Target, sg.TargetHolds)
 				}
 			}
-			if !in(r, last) {
-				t.Fatalf("EU: last state outside r")
-			}
-			return
+		default:
+			t.Fatalf("segment %d: unexpected kind %q without fairness", k, sg.Kind)
 		}
-		nr := nv.not(r)
-		if !all(nr) {
-			t.Fatalf("AU counterexample visits an r state")
-		}
-		if tr.Loop < 0 && in(l, last) {
-			t.Fatalf("AU finite counterexample ends in an l state")
-		}
+	}
+	for _, b := range tr.Branches {
+		checkPath(t, nv.m, b)
+		checkExplains(t, nv, f, b, dist)
 	}
 }
 

@@ -109,6 +109,11 @@ type abstractJSON struct {
 	Init        []int            `json:"init"`
 	Transitions []transitionJSON `json:"transitions"`
 	Deadlock    string           `json:"deadlock"`
+	// MayDeadlock, forced models only: where some configuration with
+	// these totals may be deadlocked (the model stutters there too).
+	MayDeadlock string `json:"may_deadlock,omitempty"`
+	// Fairness lists the fairness constraints the model carries.
+	Fairness []string `json:"fairness,omitempty"`
 }
 
 type counterJSON struct {
@@ -147,6 +152,16 @@ func newAbstractJSON(file string, m *chosenModel, forced bool) *abstractJSON {
 		Forced:      forced,
 		Init:        m.Init,
 		Deadlock:    presburger.Format(m.Deadlock(), name),
+	}
+	if m.MayDeadlock != nil {
+		out.MayDeadlock = presburger.Format(m.MayDeadlock, name)
+	}
+	for _, j := range m.Justice {
+		text := j.Text
+		if !j.Weak {
+			text = "justice " + presburger.Format(j.State, name)
+		}
+		out.Fairness = append(out.Fairness, text)
 	}
 	var inv []presburger.Formula
 	for _, p := range m.Pools {
@@ -219,4 +234,10 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 		fmt.Fprintf(w, "  %s: %s   [%s]\n", name, t.Guard, note)
 	}
 	fmt.Fprintf(w, "\ndeadlock (no transition enabled): %s\n", a.Deadlock)
+	if a.MayDeadlock != "" {
+		fmt.Fprintf(w, "may be deadlocked (some configuration with these totals; the forced model stutters there too): %s\n", a.MayDeadlock)
+	}
+	for _, f := range a.Fairness {
+		fmt.Fprintf(w, "fairness: %s\n", f)
+	}
 }

@@ -14,7 +14,8 @@ type exploreReportJSON struct {
 	File        string `json:"file"`
 	ModelReason string `json:"model_reason"`
 	*explore.Report
-	Properties []propertyJSON `json:"properties"`
+	DeadlockTraces []*traceJSON   `json:"deadlock_traces,omitempty"`
+	Properties     []propertyJSON `json:"properties"`
 
 	maxTrace int
 }
@@ -38,6 +39,8 @@ type traceJSON struct {
 	Length  int             `json:"length"` // states in the whole trace
 	Omitted *omission       `json:"omitted,omitempty"`
 	Lifted  *liftedJSON     `json:"lifted,omitempty"`
+	// Branches explain other parts of the formula, each shortened alike.
+	Branches []*traceJSON `json:"branches,omitempty"`
 }
 
 type liftedJSON struct {
@@ -92,17 +95,30 @@ func newExploreReport(file, reason string, rep *explore.Report, maxTrace int) *e
 			pj.Parsed = gsst.Parenthesize(x)
 			pj.reliesOnPrecedence = gsst.ReliesOnPrecedence(x)
 		}
-		if tr := p.Trace; tr != nil {
-			tj := &traceJSON{Trace: tr, Length: len(tr.States)}
-			tj.States, tj.Omitted = shortened(tr.States, maxTrace)
-			if l := tr.Lifted; l != nil {
-				lj := &liftedJSON{Lifted: l, Length: len(l.Steps)}
-				lj.Steps, lj.Omitted = shortened(l.Steps, maxTrace)
-				tj.Lifted = lj
-			}
-			pj.Trace = tj
-		}
+		pj.Trace = newTraceJSON(p.Trace, maxTrace)
 		out.Properties = append(out.Properties, pj)
 	}
+	for _, tr := range rep.DeadlockTraces {
+		out.DeadlockTraces = append(out.DeadlockTraces, newTraceJSON(tr, maxTrace))
+	}
 	return out
+}
+
+// newTraceJSON shortens tr, its replay and its branches to maxTrace
+// states (steps) each; nil for nil.
+func newTraceJSON(tr *explore.Trace, maxTrace int) *traceJSON {
+	if tr == nil {
+		return nil
+	}
+	tj := &traceJSON{Trace: tr, Length: len(tr.States)}
+	tj.States, tj.Omitted = shortened(tr.States, maxTrace)
+	if l := tr.Lifted; l != nil {
+		lj := &liftedJSON{Lifted: l, Length: len(l.Steps)}
+		lj.Steps, lj.Omitted = shortened(l.Steps, maxTrace)
+		tj.Lifted = lj
+	}
+	for _, b := range tr.Branches {
+		tj.Branches = append(tj.Branches, newTraceJSON(b, maxTrace))
+	}
+	return tj
 }

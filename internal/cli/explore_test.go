@@ -101,6 +101,7 @@ type exploreJSON struct {
 func TestExploreCommand(t *testing.T) {
 	rw := writeExploreFile(t, "rw.yaml", rwYAML)
 	broken := writeExploreFile(t, "broken.yaml", brokenYAML)
+	forcedEF := writeExploreFile(t, "broken-ef.yaml", brokenYAML+"  reachable: \"EF #C = 1\"\n")
 	cases := []struct {
 		name     string
 		args     []string
@@ -157,13 +158,19 @@ func TestExploreCommand(t *testing.T) {
 			stdout: []string{"group-counter model", "model: not fully virtually symmetric: transition T -> C breaks", "the group-counter model is exact for any system", "property mutex: AG #C <= 1: holds"}},
 		{name: "uncertified-total", args: []string{"explore", "--model", "total", broken}, code: ExitNo,
 			stderr: []string{"T -> C", "--model group", "--force"}},
-		{name: "forced", args: []string{"explore", broken, "--force", "--output", "json"}, code: ExitUnknown, wantJSON: true,
-			stderr: []string{"warning"},
+		// The forced model over-approximates: mutex, universal, holds in
+		// the system too (exit 0); EF #C = 1 is existential, inconclusive.
+		{name: "forced", args: []string{"explore", broken, "--force", "--output", "json"}, code: ExitOK, wantJSON: true,
+			stderr: []string{"warning", "universal (ACTL)"},
 			check: func(t *testing.T, r *exploreJSON) {
 				if r.Exact {
 					t.Error("forced model reported exact")
 				}
 			}},
+		{name: "forced-existential", args: []string{"explore", forcedEF, "--force"}, code: ExitUnknown,
+			stdout: []string{"property mutex: AG #C <= 1: holds (universal: it holds in the system too)",
+				"property reachable: EF #C = 1: holds on the over-approximation; inconclusive for the system"},
+			stderr: []string{"inconclusive (exit 3)", "property reachable: holds on the over-approximating model, but it has an existential path quantifier"}},
 		{name: "broken-concrete", args: []string{"explore", broken, "--concrete"}, code: ExitOK,
 			stdout: []string{"reachable states: 12", "concrete states represented: 19"}},
 		{name: "max-states", args: []string{"explore", rw, "--max-states", "3"}, code: ExitUnknown, stderr: []string{"state limit of 3"}},

@@ -31,9 +31,9 @@ import (
 //     process can take r although a configuration with the same total
 //     counters lets one (counterabs.Asymmetry)? This is the question that
 //     matters: exactly there the total-counter model has a move the
-//     system lacks. When it is "no" for every transition, the
-//     total-counter model is exact from the initial state even though
-//     certification failed.
+//     system lacks. When it is "no" for every transition, the guards of
+//     the total-counter model are exact on every reachable
+//     configuration, even though certification failed.
 //
 // Each is EF of a state formula of the group-counter model, decided by
 // the explicit engine, or by the BDD engine when the reachable states
@@ -365,6 +365,6 @@ func writeReachSummary(w io.Writer, sys *gsst.System, reachable *bool) {
 	case *reachable:
 		fmt.Fprintf(w, "  an asymmetry can occur from the initial state, so the total-counter model would not be exact for %s; explore, abstract and nusmv use the group-counter model by default, which is exact for any system\n", sys.Name)
 	default:
-		fmt.Fprintf(w, "  but no asymmetry can occur from the initial state: in every reachable configuration a transition can be taken exactly when some configuration with the same total counters allows it, so the total-counter model is exact from the initial state; explore, abstract and nusmv still use the group-counter model by default, which is exact for any system\n")
+		fmt.Fprintf(w, "  but no asymmetry can occur from the initial state: in every reachable configuration a transition can be taken exactly when some configuration with the same total counters allows it, so the guards of the total-counter model are exact there; explore, abstract and nusmv still use the group-counter model by default, which is exact for any system\n")
 	}
 }
