@@ -108,21 +108,6 @@ func join(fs []presburger.Formula, sep string, prec int, empty frag, name namefn
 	return frag{strings.Join(parts, sep), prec}, nil
 }
 
-// flip gives the operator with its sides swapped: a op b iff b flip(op) a.
-func flip(op presburger.Op) presburger.Op {
-	switch op {
-	case presburger.Lt:
-		return presburger.Gt
-	case presburger.Le:
-		return presburger.Ge
-	case presburger.Gt:
-		return presburger.Lt
-	case presburger.Ge:
-		return presburger.Le
-	}
-	return op
-}
-
 // opText is Promela's spelling of a comparison.
 func opText(op presburger.Op) string {
 	switch op {
@@ -165,8 +150,8 @@ func compare(c presburger.Cmp, name namefn) (frag, error) {
 		return fragFalse, nil
 	}
 	if len(pos) == 0 {
-		// 0 op neg + k  <=>  neg flip(op) -k
-		pos, neg, k, op = neg, nil, -k, flip(op)
+		// 0 op neg + k  <=>  neg op.Converse() -k
+		pos, neg, k, op = neg, nil, -k, op.Converse()
 	}
 	lhs, err := sum(pos, 0, name)
 	if err != nil {

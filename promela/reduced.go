@@ -8,6 +8,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -261,22 +262,5 @@ func writeLTL(w *writer, claims []Claim) {
 }
 
 func uncertifiedBanner(status string) string {
-	lines := []string{
-		"WARNING: UNCERTIFIED MODEL, built with --force.",
-		"The system is NOT certified fully virtually symmetric, so this counter",
-		"model over-approximates the symmetry quotient: a property that fails",
-		"here may hold in the system, and a property that holds here may fail.",
-		"Verdicts on this model are NOT exact.",
-	}
-	if status != "" {
-		lines = append(lines, "Certification outcome: "+comment(status))
-	}
-	bar := " * " + strings.Repeat("#", 74) + "\n"
-	var b strings.Builder
-	b.WriteString(bar)
-	for _, l := range lines {
-		b.WriteString(" * ## " + l + "\n")
-	}
-	b.WriteString(bar)
-	return b.String()
+	return emit.UncertifiedBanner(comment(status), " *", 74)
 }
