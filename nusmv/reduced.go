@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -253,24 +254,7 @@ func impliesPositive(g presburger.Formula, v presburger.Var) bool {
 }
 
 func uncertifiedBanner(status string) string {
-	lines := []string{
-		"WARNING: UNCERTIFIED MODEL, built with --force.",
-		"The system is NOT certified fully virtually symmetric: this counter model",
-		"over-approximates it. A universal (ACTL) property that holds here holds",
-		"in the system; any other verdict is NOT exact. (tr = stutter is also",
-		"allowed where some configuration with these totals may be deadlocked.)",
-	}
-	if status != "" {
-		lines = append(lines, "Certification outcome: "+comment(status))
-	}
-	bar := "-- " + strings.Repeat("#", 76) + "\n"
-	var b strings.Builder
-	b.WriteString(bar)
-	for _, l := range lines {
-		b.WriteString("-- ## " + l + "\n")
-	}
-	b.WriteString(bar)
-	return b.String()
+	return emit.UncertifiedBanner(comment(status), "--", 76)
 }
 
 // spec is a property ready to print.

@@ -1,28 +1,22 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"runtime/debug"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/nusmv"
 )
 
 func init() { register(newNusmvCmd) }
 
 type nusmvOpts struct {
-	sizes    string
-	file     string
-	out      string
-	level    string
+	exportOpts
 	concrete bool
-	force    bool
-	timeout  time.Duration
 }
 
 func newNusmvCmd() *cobra.Command {
@@ -71,56 +65,25 @@ as in vsym's own checkers. See docs/nusmv.md.
 }
 
 func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
-	stderr := cmd.ErrOrStderr()
-	if err := checkTimeout(o.timeout); err != nil {
-		return err
-	}
-	level := o.level
 	if o.concrete {
-		if level != "auto" && level != "concrete" {
-			return errkind.Errorf(errkind.Input, "--concrete is --model concrete; it cannot be combined with --model %s", level)
+		if o.level != "auto" && o.level != "concrete" {
+			return errkind.Errorf(errkind.Input, "--concrete is --model concrete; it cannot be combined with --model %s", o.level)
 		}
-		level = "concrete"
+		o.level = "concrete"
 	}
-	if o.force && (level == "concrete" || level == "group") {
-		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", level)
-	}
-	sys, err := loadInstance(cmd, o.file, o.sizes, "nusmv")
-	if err != nil {
-		return err
-	}
-	file := displayName(o.file)
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
-	opts := []nusmv.Option{nusmv.Source(file), nusmv.Version(vsymVersion(cmd))}
+	return runExport(cmd, &o.exportOpts, exporter{
+		tool: "NuSMV", command: "nusmv",
+		reduced: func(m *counterabs.Model, h exportHeader) (string, error) {
+			return nusmv.Reduced(m, nusmvHeader(h)...)
+		},
+		concrete: func(sys *gsst.System, h exportHeader) (string, error) {
+			return nusmv.Concrete(sys, nusmvHeader(h)...)
+		},
+	})
+}
 
-	var text, kind string
-	if level == "concrete" {
-		// The concrete model is exact whatever certification would say,
-		// so none is run (it can take far longer than the export).
-		opts = append(opts, nusmv.Certification("not checked (the concrete model needs none)"))
-		text, err = nusmv.Concrete(sys, opts...)
-		kind = "concrete"
-	} else {
-		var m *chosenModel
-		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
-		if err != nil {
-			return err
-		}
-		status := m.Reason
-		if m.Level == counterabs.TotalLevel && m.Exact {
-			status = certifiedHow(m.Cert)
-		}
-		opts = append(opts, nusmv.Certification(status))
-		text, err = nusmv.Reduced(m.Model, opts...)
-		kind = m.Level.String() + "-counter"
-	}
-	if err != nil {
-		return fileError(file, err)
-	}
-	describeOutput(cmd, fmt.Sprintf("the %s NuSMV model of %s", kind, sys.Name))
-	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
-	return err
+func nusmvHeader(h exportHeader) []nusmv.Option {
+	return []nusmv.Option{nusmv.Source(h.Source), nusmv.Version(h.Version), nusmv.Certification(h.Certification)}
 }
 
 // vsymVersion is the version stamped into emitted models: the root
