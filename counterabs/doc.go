@@ -64,6 +64,13 @@
 // their counters and transitions (Model.Justice).
 //
 // Unknown solver answers make Build fail (errors.Is(err, errkind.Unknown));
-// there is no partial model. docs/counter-abstraction.md has the
+// there is no partial model.
+//
+// Asymmetry joins the two levels: over the group counters, the
+// configurations where a transition is disabled although the forced
+// total-counter guard holds at their totals. Those are exactly where the
+// total-counter model has a move the system lacks, so in a system none
+// of whose reachable configurations is asymmetric the guards g_r are
+// exact on everything reachable, certified or not. docs/counter-abstraction.md has the
 // derivations and the JSON schema of "vsym abstract".
 package counterabs

@@ -233,17 +233,21 @@ type Segment struct {
 	TargetHolds bool        `json:"target_holds"`
 }
 
-// State is one state of a trace.
+// State is one state of a trace. In JSON it is an object naming each
+// counter as the GSST language writes it (state.go).
 type State struct {
 	// Counters[s] is the total counter #S of local state s.
-	Counters []int `json:"counters"`
+	Counters []int
 	// Groups[g][s] is the group counter #S[g]; group-counter models only.
-	Groups [][]int `json:"groups,omitempty"`
+	Groups [][]int
+	// sys names the states and groups in JSON; nil for a State made by
+	// hand, whose counters are then named by index.
+	sys *gsst.System
 }
 
 // modelState converts a state x of m (a value per counter) to a State.
 func modelState(m *counterabs.Model, x []int) State {
-	return State{Counters: m.Totals(x), Groups: m.Groups(x)}
+	return State{Counters: m.Totals(x), Groups: m.Groups(x), sys: m.System}
 }
 
 // ModelState converts a state x of m (a value per counter) to a trace

@@ -215,6 +215,14 @@ func FuzzExpr(f *testing.F) {
 			}
 			return
 		}
+		// The fully parenthesised form parses, prints the same again and
+		// no longer relies on precedence.
+		par := Parenthesize(x)
+		if y, err := ParseExpr(par); err != nil {
+			t.Fatalf("parenthesised %q of %q does not parse: %v", par, s, err)
+		} else if again := Parenthesize(y); again != par || ReliesOnPrecedence(y) {
+			t.Fatalf("parenthesised %q of %q is not a fixed point: %q", par, s, again)
+		}
 		if g, errs := checkIn(sys, x, guardMode); len(errs) == 0 && g.kind == kindBool {
 			// Printing the guard and parsing it again gives the same
 			// function on every configuration.

@@ -75,10 +75,10 @@ transitions:
 		{"broken forced", []string{"abstract", "--force", broken}, ExitOK, []string{
 			"NOT certified", "  T -> C: #T >= 1 & #C = 0   [case b, violates symmetry]",
 		}, []string{"warning", "transition T -> C"}, false, false},
-		{"json", []string{"abstract", "-o", "json", rw}, ExitOK, nil, nil, false, true},
+		{"json", []string{"abstract", "--output", "json", rw}, ExitOK, nil, nil, false, true},
 		{"missing file", []string{"abstract", filepath.Join(dir, "none.yaml")}, ExitBadInput, nil, []string{"none.yaml"}, true, false},
 		{"bad yaml", []string{"abstract", badYAML}, ExitBadInput, nil, []string{"bad.yaml"}, true, false},
-		{"bad output", []string{"abstract", "-o", "xml", rw}, ExitBadInput, nil, []string{"xml"}, true, false},
+		{"bad output", []string{"abstract", "--output", "xml", rw}, ExitBadInput, nil, []string{"xml"}, true, false},
 		{"negative timeout", []string{"abstract", "--timeout", "-1s", rw}, ExitBadInput, nil, []string{"timeout"}, true, false},
 		{"no file", []string{"abstract"}, ExitBadInput, nil, nil, true, false},
 		{"timeout", []string{"abstract", "--timeout", "1ns", rw}, ExitUnknown, nil, []string{"timeout after 1ns"}, true, false},

@@ -53,7 +53,7 @@ func TestCheckCmd(t *testing.T) {
 		{"unknown and symmetric", []string{"check", "--timeout", "1ns", checkRWFile, checkMutexFile}, ExitUnknown, nil, nil},
 		{"bad format", []string{"check", "--output", "xml", checkRWFile}, ExitBadInput, nil, []string{"unknown output format"}},
 		{"negative timeout", []string{"check", "--timeout", "-1s", checkRWFile}, ExitBadInput, nil, []string{"must not be negative"}},
-		{"no file", []string{"check"}, ExitBadInput, nil, []string{"requires at least 1 arg"}},
+		{"no file", []string{"check"}, ExitBadInput, nil, []string{"needs at least one FILE"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,7 +148,7 @@ func TestCheckJSONSeveralFiles(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("states: [A\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, code := runVsym("check", "-o", "json", checkMutexFile, checkRWFile, bad)
+	stdout, _, code := runVsym("check", "--output", "json", checkMutexFile, checkRWFile, bad)
 	if code != ExitBadInput {
 		t.Errorf("exit %d", code)
 	}

@@ -26,6 +26,9 @@ type exploreOpts struct {
 	concrete   bool
 	force      bool
 	output     string
+	out        string
+	maxTrace   int  // --max-trace: states (and steps) shown per trace, 0 for all
+	noTraces   bool // --no-traces
 	engine     string
 	maxStates  int64
 	maxMemory  string
@@ -98,7 +101,7 @@ in the system (exit 0 when all do); any other verdict is inconclusive
 (exit code 3).
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return exploreSARIFOnError(cmd, o, runExplore(cmd, o))
@@ -109,8 +112,11 @@ in the system (exit 0 when all do); any other verdict is inconclusive
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the over-approximating total-counter model of an uncertified system: universal (ACTL) properties that hold there hold in the system, other verdicts are inconclusive")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
-	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
+	addOutputFlag(f, &o.output, sarifFormats)
+	addOutFlag(f, &o.out, "the report")
+	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each trace (and N steps of its replay): the first N/2 and the last N/2, saying how many were left out; 0 shows all")
+	f.BoolVar(&o.noTraces, "no-traces", false, "build no counterexamples or witnesses (faster, smaller output)")
+	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames+" (auto picks bdd when a --bdd-* flag is given)")
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
@@ -143,6 +149,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.bddNoReach && (o.count || o.maxStates > 0) {
 		return errkind.Errorf(errkind.Input, "--bdd-no-reach contradicts --count-states and --max-states, which need the reachable states")
 	}
+	engineName, err := engineFor(cmd, o)
+	if err != nil {
+		return err
+	}
+	if o.maxTrace < 0 || o.maxTrace == 1 {
+		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
+	}
+	if o.noTraces && o.maxTrace > 0 {
+		return errkind.Errorf(errkind.Input, "--no-traces and --max-trace exclude each other")
+	}
 	level := o.level
 	if o.concrete {
 		if level != "auto" && level != "group" {
@@ -157,23 +173,24 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
-	sys, err := loadInstance(o.file, o.sizes, "explore")
+	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
 	if err != nil {
 		return err
 	}
-	sys, err = selectProperties(o.file, sys, o.properties)
+	file := displayName(o.file)
+	sys, err = selectProperties(file, sys, o.properties)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
+	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
 	if err != nil {
 		return err
 	}
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
-	engine, err := chooseEngine(o.engine, m.Model, bdd)
+	engine, err := chooseEngine(engineName, m.Model, bdd)
 	if err != nil {
 		return err
 	}
@@ -181,29 +198,32 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	// --max-states bounds the reachable states, so it asks for them.
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks))
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks),
+		explore.Traces(!o.noTraces))
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
-			return stoppedError(ctx, o.file, "exploration", o.timeout)
+			return stoppedError(ctx, file, "exploration", o.timeout)
 		}
-		return fileError(o.file, err)
+		return fileError(file, err)
 	}
+	describeOutput(cmd, "the exploration report of "+sys.Name)
+	view := newExploreReport(file, m.Reason, rep, o.maxTrace)
 	switch o.output {
 	case "sarif":
-		if err := writeExploreSARIF(cmd, o.file, sys, rep); err != nil {
+		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
 			return err
 		}
 	case "json":
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := writeJSON(stdout, view); err != nil {
 			return err
 		}
 	default:
-		writeReport(stdout, sys, m.Reason, rep, o.deadlocks)
+		writeReport(stdout, sys, view, o.deadlocks)
 	}
 	for _, p := range rep.Properties {
 		if p.Vacuous {
-			fmt.Fprintf(stderr, "vsym: warning: %s: no fair path starts in the initial state, so every property holds vacuously; check the fairness constraints\n", o.file)
+			fmt.Fprintf(stderr, "vsym: warning: %s: no fair path starts in the initial state, so every property holds vacuously; check the fairness constraints\n", file)
 			break
 		}
 	}
@@ -233,7 +253,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		}
 	}
 	if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
-		fmt.Fprintf(stderr, "vsym: %s: a deadlock is reachable (--deadlock-free)\n", o.file)
+		fmt.Fprintf(stderr, "vsym: %s: a deadlock is reachable (--deadlock-free)\n", file)
 		return withCode(ExitNo, nil)
 	}
 	return nil
@@ -300,12 +320,33 @@ func (p *progress) done() {
 	}
 }
 
-// writeReport prints rep for people; reason says why its model was
-// chosen, deadlocks whether deadlock freedom was asked for.
-func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report, deadlocks bool) {
-	fmt.Fprintf(w, "%s: %s engine (%s), %s-counter model\n", rep.System, rep.Engine, rep.Method, rep.Model)
-	if reason != "" {
-		fmt.Fprintf(w, "model: %s\n", reason)
+// engineFor returns the engine --engine names, refusing the BDD engine's
+// tuning flags with the explicit engine (they would be ignored) and
+// letting them pick the BDD engine under auto.
+func engineFor(cmd *cobra.Command, o *exploreOpts) (string, error) {
+	var bddFlags []string
+	for _, name := range []string{"bdd-no-reach", "bdd-order"} {
+		if cmd.Flags().Changed(name) {
+			bddFlags = append(bddFlags, "--"+name)
+		}
+	}
+	switch {
+	case len(bddFlags) == 0:
+		return o.engine, nil
+	case o.engine == "explicit":
+		return "", errkind.Errorf(errkind.Input, "%s tunes the BDD engine and has no meaning with --engine explicit", strings.Join(bddFlags, " and "))
+	case o.engine == "auto":
+		return "bdd", nil
+	}
+	return o.engine, nil
+}
+
+// writeReport prints an exploration report for people.
+func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks bool) {
+	rep := r.Report
+	fmt.Fprintf(w, "%s: %s: %s engine (%s), %s-counter model\n", r.File, rep.System, rep.Engine, rep.Method, rep.Model)
+	if r.ModelReason != "" {
+		fmt.Fprintf(w, "model: %s\n", r.ModelReason)
 	}
 	if !rep.Exact {
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; a universal (ACTL) property that holds on it holds in the system, every other verdict is inconclusive")
@@ -335,11 +376,11 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 	}
 	for i, s := range rep.DeadlockExamples {
 		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
-		if i < len(rep.DeadlockTraces) {
-			writeTraceIndent(w, sys, rep.DeadlockTraces[i], "    ")
+		if i < len(r.DeadlockTraces) {
+			writeTraceIndent(w, sys, r.DeadlockTraces[i], "    ", r.maxTrace)
 		}
 	}
-	for _, p := range rep.Properties {
+	for _, p := range r.Properties {
 		verdict := "holds"
 		switch {
 		case p.Vacuous:
@@ -353,8 +394,11 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 			verdict += " (universal: it holds in the system too)"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
+		if p.reliesOnPrecedence {
+			fmt.Fprintf(w, "  parsed as: %s\n", p.Parsed)
+		}
 		if p.Trace != nil {
-			writeTrace(w, sys, p.Trace)
+			writeTrace(w, sys, p.Trace, r.maxTrace)
 		}
 	}
 }
@@ -391,21 +435,29 @@ func formatState(sys *gsst.System, s explore.State) string {
 	return b.String()
 }
 
-func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
-	writeTraceIndent(w, sys, tr, "  ")
+func writeTrace(w io.Writer, sys *gsst.System, tr *traceJSON, maxTrace int) {
+	writeTraceIndent(w, sys, tr, "  ", maxTrace)
 	for i, b := range tr.Branches {
 		fmt.Fprintf(w, "  branch %d (explains another part of the formula, from the initial state):\n", i+1)
-		writeTraceIndent(w, sys, b, "    ")
+		writeTraceIndent(w, sys, b, "    ", maxTrace)
 	}
 }
 
-func writeTraceIndent(w io.Writer, sys *gsst.System, tr *explore.Trace, in string) {
+func writeTraceIndent(w io.Writer, sys *gsst.System, tr *traceJSON, in string, maxTrace int) {
 	shape := "path"
 	if tr.Loop >= 0 {
 		shape = "lasso"
 	}
-	fmt.Fprintf(w, "%s%s (%s of %d states):\n", in, tr.Kind, shape, len(tr.States))
-	for i, s := range tr.States {
+	fmt.Fprintf(w, "%s%s (%s of %d states", in, tr.Kind, shape, tr.Length)
+	if tr.Omitted != nil {
+		fmt.Fprintf(w, ", %d shown: --max-trace %d", len(tr.States), maxTrace)
+	}
+	fmt.Fprintln(w, "):")
+	for k, s := range tr.States {
+		i := tr.Omitted.original(k)
+		if tr.Omitted != nil && i == tr.Omitted.From+tr.Omitted.Count {
+			fmt.Fprintf(w, "%s  ... states %d to %d not shown\n", in, tr.Omitted.From, i-1)
+		}
 		mark := ""
 		if i == tr.Loop {
 			mark = "  <- loop start"
@@ -426,7 +478,11 @@ func writeTraceIndent(w io.Writer, sys *gsst.System, tr *explore.Trace, in strin
 		return
 	}
 	fmt.Fprintf(w, "%sreplay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):\n", in)
-	for i, s := range l.Steps {
+	for k, s := range l.Steps {
+		i := l.Omitted.original(k)
+		if l.Omitted != nil && i == l.Omitted.From+l.Omitted.Count {
+			fmt.Fprintf(w, "%s  ... steps %d to %d not shown\n", in, l.Omitted.From+1, i)
+		}
 		fmt.Fprintf(w, "%s  %d. %s\n", in, i+1, s)
 	}
 	if l.Loop >= 0 {

@@ -111,7 +111,7 @@ func TestExploreCommand(t *testing.T) {
 		check    func(t *testing.T, r *exploreJSON)
 		wantJSON bool
 	}{
-		{name: "abstract-json", args: []string{"explore", rw, "-o", "json"}, code: ExitNo, wantJSON: true,
+		{name: "abstract-json", args: []string{"explore", rw, "--output", "json"}, code: ExitNo, wantJSON: true,
 			check: func(t *testing.T, r *exploreJSON) {
 				if r.Model != "total" || !r.Exact || r.ReachableStates != 7 || r.Deadlocks != 0 || r.ConcreteStates != nil {
 					t.Errorf("report %+v", r)
@@ -138,7 +138,7 @@ func TestExploreCommand(t *testing.T) {
 					}
 				}
 			}},
-		{name: "selected", args: []string{"explore", rw, "-o", "json", "--property", "mutex,reachable"}, code: ExitOK, wantJSON: true,
+		{name: "selected", args: []string{"explore", rw, "--output", "json", "--property", "mutex,reachable"}, code: ExitOK, wantJSON: true,
 			check: func(t *testing.T, r *exploreJSON) {
 				if len(r.Properties) != 2 || r.Properties[0].Name != "mutex" || r.Properties[1].Name != "reachable" {
 					t.Errorf("properties %+v", r.Properties)
@@ -146,7 +146,7 @@ func TestExploreCommand(t *testing.T) {
 			}},
 		{name: "text", args: []string{"explore", rw, "-p", "never-C"}, code: ExitNo,
 			stdout: []string{"reachable states: 7", "property never-C: AG #C = 0: FAILS", "counterexample", "reader[0]: N -> T", "reader[0]: T -> C"}},
-		{name: "concrete", args: []string{"explore", rw, "--concrete", "-o", "json", "-p", "mutex"}, code: ExitOK, wantJSON: true,
+		{name: "concrete", args: []string{"explore", rw, "--concrete", "--output", "json", "-p", "mutex"}, code: ExitOK, wantJSON: true,
 			check: func(t *testing.T, r *exploreJSON) {
 				if r.Model != "group" || r.ReachableStates != 13 || r.ConcreteStates == nil || *r.ConcreteStates != 20 {
 					t.Errorf("report %+v", r)
@@ -160,7 +160,7 @@ func TestExploreCommand(t *testing.T) {
 			stderr: []string{"T -> C", "--model group", "--force"}},
 		// The forced model over-approximates: mutex, universal, holds in
 		// the system too (exit 0); EF #C = 1 is existential, inconclusive.
-		{name: "forced", args: []string{"explore", broken, "--force", "-o", "json"}, code: ExitOK, wantJSON: true,
+		{name: "forced", args: []string{"explore", broken, "--force", "--output", "json"}, code: ExitOK, wantJSON: true,
 			stderr: []string{"warning", "universal (ACTL)"},
 			check: func(t *testing.T, r *exploreJSON) {
 				if r.Exact {
@@ -175,7 +175,7 @@ func TestExploreCommand(t *testing.T) {
 			stdout: []string{"reachable states: 12", "concrete states represented: 19"}},
 		{name: "max-states", args: []string{"explore", rw, "--max-states", "3"}, code: ExitUnknown, stderr: []string{"state limit of 3"}},
 		{name: "bad-memory", args: []string{"explore", rw, "--max-memory", "lots"}, code: ExitBadInput},
-		{name: "bad-output", args: []string{"explore", rw, "-o", "xml"}, code: ExitBadInput},
+		{name: "bad-output", args: []string{"explore", rw, "--output", "xml"}, code: ExitBadInput},
 		{name: "bad-engine", args: []string{"explore", rw, "--engine", "quantum"}, code: ExitBadInput},
 		{name: "unknown-property", args: []string{"explore", rw, "-p", "nope"}, code: ExitBadInput, stderr: []string{`"nope"`}},
 		{name: "missing-file", args: []string{"explore", filepath.Join(t.TempDir(), "none.yaml")}, code: ExitBadInput},

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,13 +14,13 @@ import (
 // The steps shared by the commands that write a model for another model
 // checker (nusmv, promela): check the flags, load the spec, build the
 // model --model asks for (or none, for the unreduced system), emit it,
-// and write it to standard output or to the -o file.
+// and write it to standard output (the session redirects it to -o).
 
 // exportOpts are the flags of an export command.
 type exportOpts struct {
 	sizes   string // --sizes, for a spec whose group sizes are ranges
 	file    string
-	out     string
+	out     string // -o/--out, handled by the session
 	level   string // auto, total, group or concrete
 	force   bool
 	timeout time.Duration
@@ -40,7 +39,8 @@ type exporter struct {
 	concrete func(sys *gsst.System, h exportHeader) (string, error)
 }
 
-// runExport writes the model of o.file that o.level asks for with e.
+// runExport writes the model of o.file that o.level asks for with e, to
+// standard output; the session sends it to the -o file.
 func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	stderr := cmd.ErrOrStderr()
 	if err := checkTimeout(o.timeout); err != nil {
@@ -49,16 +49,14 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	if o.force && (o.level == "concrete" || o.level == "group") {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", o.level)
 	}
-	if o.out != "" && sameFile(o.out, o.file) {
-		return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
-	}
-	sys, err := loadInstance(o.file, o.sizes, e.command)
+	sys, err := loadInstance(cmd, o.file, o.sizes, e.command)
 	if err != nil {
 		return err
 	}
+	file := displayName(o.file)
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	h := exportHeader{Source: o.file, Version: vsymVersion(cmd)}
+	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
 
 	var text, kind string
 	if o.level == "concrete" {
@@ -69,7 +67,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		kind = "concrete"
 	} else {
 		var m *chosenModel
-		m, err = buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: stderr})
+		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: stderr})
 		if err != nil {
 			return err
 		}
@@ -81,16 +79,9 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		kind = m.Level.String() + "-counter"
 	}
 	if err != nil {
-		return fileError(o.file, err)
+		return fileError(file, err)
 	}
-
-	if o.out == "" {
-		_, err := fmt.Fprint(cmd.OutOrStdout(), text)
-		return err
-	}
-	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
-		return errkind.Wrap(errkind.Input, err)
-	}
-	fmt.Fprintf(stderr, "vsym: wrote the %s %s model of %s to %s (%d bytes)\n", kind, e.tool, sys.Name, o.out, len(text))
-	return nil
+	describeOutput(cmd, fmt.Sprintf("the %s %s model of %s", kind, e.tool, sys.Name))
+	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
+	return err
 }

@@ -48,7 +48,7 @@ In both models a configuration where nothing can move stutters on itself,
 as in vsym's own checkers. See docs/nusmv.md.
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runNusmv(cmd, o)
@@ -56,7 +56,7 @@ as in vsym's own checkers. See docs/nusmv.md.
 	}
 	f := cmd.Flags()
 	addSizesFlag(f, &o.sizes)
-	f.StringVarP(&o.out, "out", "o", "", "write the model to this file instead of standard output")
+	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")

@@ -40,15 +40,6 @@ func checkTimeout(d time.Duration) error {
 	return nil
 }
 
-// loadSystem loads and checks a GSST file; every failure is bad input.
-func loadSystem(file string) (*gsst.System, error) {
-	sys, err := gsst.Load(file)
-	if err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
-	return sys, nil
-}
-
 // selectProperties returns sys restricted to the named properties, each
 // once, in the order first named; all of them when names is empty. An
 // unknown name is bad input, and the message lists the names there are.

@@ -44,7 +44,7 @@ pan's verdicts equal vsym's; with it, liveness verdicts can differ in the
 direction the header explains. See docs/promela.md.
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runExport(cmd, o, promelaExporter(cmd.ErrOrStderr()))
@@ -52,7 +52,7 @@ direction the header explains. See docs/promela.md.
 	}
 	f := cmd.Flags()
 	addSizesFlag(f, &o.sizes)
-	f.StringVarP(&o.out, "out", "o", "", "write the model to this file instead of standard output")
+	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one process per process)")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
