@@ -136,6 +136,7 @@ func TestCases(t *testing.T) {
 				blockSpec{[]string{"b"}, cmp(b.grp("W", "a"), presburger.Eq, 0)})
 		}, false, "", CaseProjection},
 	}
+	t.Logf("%d hand systems: case and guard, g_r against brute force over L^n", len(tests))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sys := tt.build().sys

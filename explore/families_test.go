@@ -39,6 +39,7 @@ func TestFamilies(t *testing.T) {
 		inputs = append(inputs, input{fmt.Sprintf("asr-%v", p), func() ([]byte, error) { return specs.ASR(p[0], p[1], p[2]) }})
 	}
 	solver := z3.New(z3.Timeout(20 * time.Second))
+	t.Logf("%d systems: concrete mode against the naive group quotient, abstract mode of certified ones against the total quotient", len(inputs))
 	for _, in := range inputs {
 		t.Run(in.name, func(t *testing.T) {
 			src, err := in.src()

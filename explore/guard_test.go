@@ -151,6 +151,7 @@ func TestMultiWordKeys(t *testing.T) {
 		checkVerdicts(t, sys.Name+" abstract", sys, arep, na, abstractKey, &st)
 	}
 	testNoRank = false
+	t.Logf("60 systems, each against the naive group quotient (concrete) and the naive brute-force model (abstract); multi-word keys: %d rank bitmap, %d hash index", multi[false], multi[true])
 	if multi[false] < 15 || multi[true] < 15 {
 		t.Errorf("too few systems had multi-word keys: %d through the rank bitmap, %d through the hash index", multi[false], multi[true])
 	}

@@ -124,6 +124,7 @@ func TestEdgeSystems(t *testing.T) {
 			checkVerdicts(t, "abstract", sys, arep, naiveAbstract(am), abstractKey, &st)
 		})
 	}
+	t.Logf("3 edge systems, both modes against the naive explorers")
 }
 
 // TestMalformedFormulas: operators outside the enumerations are errors,

@@ -47,6 +47,7 @@ func familyCases() []goldenCase {
 // TestFamilies checks both emitted models of small family members against
 // the reference semantics.
 func TestFamilies(t *testing.T) {
+	t.Logf("%d family members: reduced and concrete text against the reference graphs", len(familyCases()))
 	for _, gc := range familyCases() {
 		t.Run(gc.name, func(t *testing.T) {
 			sys, err := gc.sys()

@@ -138,6 +138,7 @@ func TestAgainstExplicitSpecs(t *testing.T) {
 		}
 		all = append(all, spec{"asr", src})
 	}
+	t.Logf("%d specs, total and group models, BDD in 3 settings against the explicit engine", len(all))
 	for _, s := range all {
 		t.Run(s.name, func(t *testing.T) {
 			m, _ := abstractSpec(t, s.name, s.src)
