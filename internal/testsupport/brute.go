@@ -1,0 +1,164 @@
+package testsupport
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// MaxBruteConfigs bounds the process-indexed configurations (m^n for m
+// local states and n processes) that BruteForce enumerates; above it,
+// BruteForce panics rather than run for hours.
+const MaxBruteConfigs = 1 << 22
+
+// Brute is the brute-force semantics of the transitions of a system over
+// its whole configuration space L^n (every process in every local state,
+// reachable or not): for each transition r and each total-counter vector
+// x, whether some and whether every configuration with totals x enables r
+// (Definition 3). Theorem 6 of Wei, Gurfinkel and Chechik says the system
+// is fully virtually symmetric exactly when the two agree everywhere, and
+// the existential abstraction g_r of section 5 holds at x exactly when
+// some configuration enables r.
+type Brute struct {
+	Sys     *gsst.System
+	Vectors [][]int  // every total-counter vector, in order of first appearance
+	Some    [][]bool // Some[r][i]: some configuration with totals Vectors[i] enables r
+	Every   [][]bool // Every[r][i]: every such configuration does
+	index   map[string]int
+}
+
+// BruteForce enumerates the configuration space of sys.
+func BruteForce(sys *gsst.System) *Brute {
+	owner, _ := Processes(sys)
+	n, m := len(owner), len(sys.States)
+	space := 1
+	for range n {
+		space *= m
+		if space > MaxBruteConfigs {
+			panic(fmt.Sprintf("testsupport: %s has more than %d configurations", sys.Name, MaxBruteConfigs))
+		}
+	}
+	b := &Brute{Sys: sys, index: map[string]int{}}
+	for range sys.Transitions {
+		b.Some = append(b.Some, nil)
+		b.Every = append(b.Every, nil)
+	}
+	conf := make([]int, n)
+	for {
+		x := Totals(Counters(sys, owner, conf))
+		if x == nil {
+			x = make([]int, m) // no group: one empty configuration
+		}
+		k := TotalKey(x)
+		i, seen := b.index[k]
+		if !seen {
+			i = len(b.Vectors)
+			b.index[k] = i
+			b.Vectors = append(b.Vectors, x)
+			for r := range sys.Transitions {
+				b.Some[r] = append(b.Some[r], false)
+				b.Every[r] = append(b.Every[r], true)
+			}
+		}
+		may := movers(sys, owner, conf)
+		for r := range sys.Transitions {
+			on := false
+			for p := range conf {
+				if conf[p] == sys.Transitions[r].From && may[r][owner[p]] {
+					on = true
+					break
+				}
+			}
+			b.Some[r][i] = b.Some[r][i] || on
+			b.Every[r][i] = b.Every[r][i] && on
+		}
+		// Next configuration, counting in base m.
+		p := 0
+		for p < n && conf[p] == m-1 {
+			conf[p] = 0
+			p++
+		}
+		if p == n {
+			return b
+		}
+		conf[p]++
+	}
+}
+
+// Closed reports whether the domain of transition r is closed under
+// orbits: configurations with equal total counters agree on whether r is
+// enabled (Theorem 6).
+func (b *Brute) Closed(r int) bool { return slices.Equal(b.Some[r], b.Every[r]) }
+
+// FirstViolated returns the first transition whose domain is not closed
+// under orbits, or -1 when the system is fully virtually symmetric.
+func (b *Brute) FirstViolated() int {
+	for r := range b.Sys.Transitions {
+		if !b.Closed(r) {
+			return r
+		}
+	}
+	return -1
+}
+
+// Certified reports whether the system is fully virtually symmetric.
+func (b *Brute) Certified() bool { return b.FirstViolated() < 0 }
+
+// EnabledAt reports whether the existential abstraction of transition r
+// holds at the total-counter vector x: some configuration with those
+// totals enables r. It is false for a vector that does not sum to n.
+func (b *Brute) EnabledAt(r int, x []int) bool {
+	i, ok := b.index[TotalKey(x)]
+	return ok && b.Some[r][i]
+}
+
+// Guard returns the existential abstraction g_r of transition r as a
+// formula over total counters (variable s is #S, as gsst.System.TotalVar
+// and the total-counter model number them): the disjunction of the
+// vectors at which it holds.
+func (b *Brute) Guard(r int) presburger.Formula {
+	var points []presburger.Formula
+	for i, x := range b.Vectors {
+		if !b.Some[r][i] {
+			continue
+		}
+		eq := make([]presburger.Formula, len(x))
+		for s, k := range x {
+			eq[s] = presburger.Compare(presburger.VarTerm(presburger.Var(s)), presburger.Eq, presburger.ConstTerm(int64(k)))
+		}
+		points = append(points, presburger.Conj(eq...))
+	}
+	return presburger.Disj(points...)
+}
+
+// Graph explores the existential abstraction from the initial total
+// counters: from x, every transition r enabled at x (EnabledAt) moves one
+// process from r's source to its target. For a certified system it is
+// the total quotient of the unreduced space; otherwise it is what a
+// total-counter model built with counterabs.Force must be. Keys are
+// TotalKey; atoms may read total counters only.
+func (b *Brute) Graph() *Graph {
+	sys := b.Sys
+	var moves []Move
+	for r := range sys.Transitions {
+		t := &sys.Transitions[r]
+		moves = append(moves, Move{From: t.From, To: t.To, Guard: b.Guard(r)})
+	}
+	init := make([]int, len(sys.States))
+	for _, row := range sys.Init {
+		for s, k := range row {
+			init[s] += k
+		}
+	}
+	g := CounterGraph(init, moves)
+	inner := g.value
+	g.value = func(i int, v presburger.Var) (int64, bool) {
+		if _, grp, ok := sys.Counter(v); !ok || grp >= 0 {
+			return 0, false
+		}
+		return inner(i, v)
+	}
+	return g
+}

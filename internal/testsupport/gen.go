@@ -1,0 +1,327 @@
+package testsupport
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Guards says which counters the guards of random systems read.
+type Guards int
+
+const (
+	// MixedGuards draws one of the styles below per system.
+	MixedGuards Guards = iota
+	// TotalGuards: total counters only (the paper's cases a and b).
+	TotalGuards
+	// SourceGuards: also group counters of the transition's source state
+	// (case c).
+	SourceGuards
+	// AnyGuards: also group counters of any state (projection).
+	AnyGuards
+	// PriorityGuards: one total-counter guard shared by the blocks of a
+	// transition, block i also waiting until no process of the groups of
+	// blocks before it is in the source state (readers/writers, GR&W).
+	PriorityGuards
+	numGuards
+)
+
+// Config says what RandomSystem draws. The zero value draws the default
+// of each field.
+type Config struct {
+	MaxStates        int // local states 2..MaxStates (default 4)
+	MaxGroups        int // groups 1..MaxGroups (default 3)
+	MinSize, MaxSize int // group sizes MinSize..MaxSize (default 1..3); MinSize 0 allows empty groups
+	// MaxProcesses and MaxConfigs bound the processes n and the
+	// process-indexed configurations m^n; larger draws are redrawn
+	// (defaults: none, and 1<<14, which keeps BruteForce fast).
+	MaxProcesses, MaxConfigs int
+	MaxTransitions           int // 1..MaxTransitions, over distinct pairs of states (default 3)
+	Guards                   Guards
+	// Properties is the number of random CTL properties (default none);
+	// GroupProperties lets their atoms read group counters.
+	Properties      int
+	GroupProperties bool
+	// AwkwardNames takes names from lists of words that are keywords of
+	// NuSMV or collide with the names vsym's emitters make up.
+	AwkwardNames bool
+}
+
+func (c Config) withDefaults() Config {
+	def := func(x *int, d int) {
+		if *x == 0 {
+			*x = d
+		}
+	}
+	def(&c.MaxStates, 4)
+	def(&c.MaxGroups, 3)
+	if c.MinSize == 0 && c.MaxSize == 0 {
+		c.MinSize = 1
+	}
+	def(&c.MaxSize, 3)
+	def(&c.MaxConfigs, 1<<14)
+	def(&c.MaxTransitions, 3)
+	return c
+}
+
+var (
+	awkwardStates     = []string{"N", "T", "C", "A", "E", "U", "case", "next", "x_N", "stutter", "tr", "en_any", "pick", "p_g_1", "W1", "c_N_g", "Idle"}
+	awkwardGroups     = []string{"g", "w", "A", "init", "r", "X"}
+	awkwardProperties = []string{"p", "mutex", "no-deadlock", "AG", "T", "p_inv", "x_N", "reach"}
+)
+
+// names returns k names: from pool in random order when awkward, else
+// prefix0, prefix1, ...
+func names(r *rand.Rand, k int, prefix string, pool []string, awkward bool) []string {
+	out := make([]string, k)
+	perm := r.Perm(len(pool))
+	for i := range out {
+		if awkward && k <= len(pool) {
+			out[i] = pool[perm[i]]
+		} else {
+			out[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+	}
+	return out
+}
+
+// RandomSystem draws a random GSST as cfg says: random states, groups and
+// sizes, a random initial configuration (all processes in the first state
+// or spread at random), transitions between distinct states whose groups
+// are split into blocks (some groups left out), guards of the configured
+// style, and random CTL properties. The system passes gsst.System.Check.
+func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
+	cfg = cfg.withDefaults()
+	for {
+		m := 2 + r.Intn(cfg.MaxStates-1)
+		d := 1 + r.Intn(cfg.MaxGroups)
+		sys := &gsst.System{Name: "random", States: names(r, m, "S", awkwardStates, cfg.AwkwardNames)}
+		n := 0
+		for i, name := range names(r, d, "g", awkwardGroups, cfg.AwkwardNames) {
+			size := cfg.MinSize + r.Intn(cfg.MaxSize-cfg.MinSize+1)
+			if i == d-1 && n+size == 0 {
+				size = 1 // at least one process
+			}
+			n += size
+			sys.Groups = append(sys.Groups, gsst.Group{Name: name, Size: size})
+		}
+		if cfg.MaxProcesses > 0 && n > cfg.MaxProcesses || !fewConfigs(m, n, cfg.MaxConfigs) {
+			continue
+		}
+		spread := r.Intn(2) == 0
+		for _, g := range sys.Groups {
+			row := make([]int, m)
+			for range g.Size {
+				if spread {
+					row[r.Intn(m)]++
+				} else {
+					row[0]++
+				}
+			}
+			sys.Init = append(sys.Init, row)
+		}
+		gen := &generator{r: r, sys: sys, style: cfg.Guards}
+		if gen.style == MixedGuards {
+			gen.style = Guards(1 + r.Intn(int(numGuards)-1))
+		}
+		var pairs [][2]int
+		for u := range m {
+			for v := range m {
+				if u != v {
+					pairs = append(pairs, [2]int{u, v})
+				}
+			}
+		}
+		r.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+		for _, pr := range pairs[:1+r.Intn(min(cfg.MaxTransitions, len(pairs)))] {
+			sys.Transitions = append(sys.Transitions, gen.transition(pr[0], pr[1]))
+		}
+		for _, name := range names(r, cfg.Properties, "p", awkwardProperties, cfg.AwkwardNames) {
+			f := RandomCTL(r, sys, 3, cfg.GroupProperties)
+			sys.Properties = append(sys.Properties, gsst.Property{Name: name, Formula: f, Text: ctl.Format(f, sys.VarName)})
+		}
+		if err := sys.Check(); err != nil {
+			panic(fmt.Sprintf("testsupport: generated a bad system: %v\n%s", err, Describe(sys)))
+		}
+		return sys
+	}
+}
+
+// fewConfigs reports whether m^n <= limit.
+func fewConfigs(m, n, limit int) bool {
+	size := 1
+	for range n {
+		size *= m
+		if size > limit {
+			return false
+		}
+	}
+	return true
+}
+
+type generator struct {
+	r     *rand.Rand
+	sys   *gsst.System
+	style Guards
+}
+
+// transition draws the blocks and guards of u -> v.
+func (gen *generator) transition(u, v int) gsst.Transition {
+	r, sys := gen.r, gen.sys
+	t := gsst.Transition{From: u, To: v}
+	var blocks [][]int
+	for _, g := range r.Perm(len(sys.Groups)) {
+		if r.Intn(6) == 0 {
+			continue // this group cannot take t
+		}
+		if len(blocks) == 0 || r.Intn(2) == 0 {
+			blocks = append(blocks, nil)
+		}
+		blocks[len(blocks)-1] = append(blocks[len(blocks)-1], g)
+	}
+	// Blocks sharing one guard over total counters keep certified
+	// transitions frequent; the priority style always shares one.
+	var shared presburger.Formula
+	if gen.style == PriorityGuards || r.Intn(4) == 0 {
+		shared = gen.formula(u, 1, TotalGuards)
+	}
+	for i, gs := range blocks {
+		slices.Sort(gs)
+		guard := shared
+		switch {
+		case gen.style == PriorityGuards:
+			parts := []presburger.Formula{shared}
+			for _, prev := range blocks[:i] {
+				for _, h := range prev {
+					parts = append(parts, presburger.Compare(presburger.VarTerm(sys.GroupVar(u, h)), presburger.Eq, presburger.ConstTerm(0)))
+				}
+			}
+			guard = presburger.Conj(parts...)
+		case shared == nil:
+			guard = gen.formula(u, 2, gen.style)
+		}
+		b := gsst.Block{Groups: gs, Guard: guard}
+		if guard != presburger.True {
+			b.Text = presburger.Format(guard, sys.VarName)
+		}
+		t.Blocks = append(t.Blocks, b)
+	}
+	return t
+}
+
+// formula draws a guard of the given depth for a transition from u.
+func (gen *generator) formula(u, depth int, style Guards) presburger.Formula {
+	r := gen.r
+	if depth == 0 || r.Intn(3) == 0 {
+		if r.Intn(8) == 0 {
+			return presburger.True
+		}
+		return atom(r, gen.vars(u, style), gen.sys.N())
+	}
+	switch r.Intn(3) {
+	case 0:
+		return presburger.Negation(gen.formula(u, depth-1, style))
+	case 1:
+		return presburger.Conj(gen.formula(u, depth-1, style), gen.formula(u, depth-1, style))
+	}
+	return presburger.Disj(gen.formula(u, depth-1, style), gen.formula(u, depth-1, style))
+}
+
+// vars lists the counters a guard of the style may read, for a
+// transition from u, total counters first.
+func (gen *generator) vars(u int, style Guards) []presburger.Var {
+	sys := gen.sys
+	var vs []presburger.Var
+	for s := range sys.States {
+		vs = append(vs, sys.TotalVar(s))
+	}
+	for s := range sys.States {
+		if style == AnyGuards || style == SourceGuards && s == u {
+			for g := range sys.Groups {
+				vs = append(vs, sys.GroupVar(s, g))
+			}
+		}
+	}
+	return vs
+}
+
+// atom draws a comparison of a sum of one or two counters from vars,
+// with small coefficients, against a constant in 0..n (negated when the
+// first coefficient is negative, so that it is often satisfiable).
+func atom(r *rand.Rand, vars []presburger.Var, n int) presburger.Formula {
+	var t presburger.Term
+	first := int64(0)
+	for range 1 + r.Intn(2) {
+		c := []int64{1, 1, 1, 2, -1}[r.Intn(5)]
+		if first == 0 {
+			first = c
+		}
+		t = t.Add(presburger.VarTerm(vars[r.Intn(len(vars))]).Scale(c))
+	}
+	k := int64(r.Intn(n + 1))
+	if first < 0 {
+		k = -k
+	}
+	return presburger.Compare(t, presburger.Op(r.Intn(6)), presburger.ConstTerm(k))
+}
+
+// RandomCTL draws a CTL formula of the given depth over the counters of
+// sys: total counters, and group counters too when groups is set. Every
+// operator occurs, and AG of a state formula (which the NuSMV emitter
+// also writes as an INVARSPEC) is frequent.
+func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formula {
+	var vars []presburger.Var
+	for s := range sys.States {
+		vars = append(vars, sys.TotalVar(s))
+		if groups {
+			for g := range sys.Groups {
+				vars = append(vars, sys.GroupVar(s, g))
+			}
+		}
+	}
+	leaf := func() ctl.Formula { return ctl.Atom{P: atom(r, vars, sys.N())} }
+	var rec func(depth int) ctl.Formula
+	rec = func(depth int) ctl.Formula {
+		if depth == 0 || r.Intn(4) == 0 {
+			return leaf()
+		}
+		switch k := r.Intn(14); {
+		case k < 6:
+			return ctl.Unary{Op: ctl.TempOp(k), X: rec(depth - 1)}
+		case k < 8:
+			return ctl.Until{All: k == 7, L: rec(depth - 1), R: rec(depth - 1)}
+		case k == 8:
+			return ctl.Not{X: rec(depth - 1)}
+		case k < 12:
+			return ctl.Binary{Op: ctl.BinOp(k - 9), L: rec(depth - 1), R: rec(depth - 1)}
+		}
+		return ctl.Unary{Op: ctl.AG, X: ctl.Binary{Op: ctl.Or, L: leaf(), R: ctl.Not{X: leaf()}}}
+	}
+	return rec(depth)
+}
+
+// Describe prints a system compactly, for failure messages.
+func Describe(sys *gsst.System) string {
+	var b []byte
+	b = fmt.Appendf(b, "states %v, groups %v, init %v\n", sys.States, sys.Groups, sys.Init)
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		b = fmt.Appendf(b, "  %s:", sys.TransitionName(t))
+		for _, blk := range t.Blocks {
+			var gs []string
+			for _, g := range blk.Groups {
+				gs = append(gs, sys.Groups[g].Name)
+			}
+			b = fmt.Appendf(b, " %v %s;", gs, presburger.Format(blk.Guard, sys.VarName))
+		}
+		b = append(b, '\n')
+	}
+	for _, p := range sys.Properties {
+		b = fmt.Appendf(b, "  property %s: %s\n", p.Name, ctl.Format(p.Formula, sys.VarName))
+	}
+	return string(b)
+}
