@@ -8,9 +8,8 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// MaxBruteConfigs bounds the process-indexed configurations (m^n for m
-// local states and n processes) that BruteForce enumerates; above it,
-// BruteForce panics rather than run for hours.
+// MaxBruteConfigs bounds the configurations BruteForce enumerates; above
+// it, BruteForce panics rather than run for hours.
 const MaxBruteConfigs = 1 << 22
 
 // Brute is the brute-force semantics of the transitions of a system over
@@ -29,14 +28,19 @@ type Brute struct {
 	index   map[string]int
 }
 
-// BruteForce enumerates the configuration space of sys.
+// BruteForce enumerates the configuration space of sys. Configurations
+// that differ only in the order of the processes inside a group have the
+// same counters, which is all a guard reads, so it enumerates one of each:
+// every matrix y[g][s] of group counters (each row a way to place the
+// group's processes), and lays it out process by process (as Processes
+// numbers them) to decide Definition 3 for each transition.
 func BruteForce(sys *gsst.System) *Brute {
 	owner, _ := Processes(sys)
-	n, m := len(owner), len(sys.States)
-	space := 1
-	for range n {
-		space *= m
-		if space > MaxBruteConfigs {
+	m := len(sys.States)
+	count := 1
+	for _, g := range sys.Groups {
+		count *= len(compositions(g.Size, m))
+		if count > MaxBruteConfigs {
 			panic(fmt.Sprintf("testsupport: %s has more than %d configurations", sys.Name, MaxBruteConfigs))
 		}
 	}
@@ -45,46 +49,84 @@ func BruteForce(sys *gsst.System) *Brute {
 		b.Some = append(b.Some, nil)
 		b.Every = append(b.Every, nil)
 	}
-	conf := make([]int, n)
-	for {
-		x := Totals(Counters(sys, owner, conf))
-		if x == nil {
-			x = make([]int, m) // no group: one empty configuration
-		}
-		k := TotalKey(x)
-		i, seen := b.index[k]
-		if !seen {
-			i = len(b.Vectors)
-			b.index[k] = i
-			b.Vectors = append(b.Vectors, x)
-			for r := range sys.Transitions {
-				b.Some[r] = append(b.Some[r], false)
-				b.Every[r] = append(b.Every[r], true)
-			}
-		}
-		may := movers(sys, owner, conf)
-		for r := range sys.Transitions {
-			on := false
-			for p := range conf {
-				if conf[p] == sys.Transitions[r].From && may[r][owner[p]] {
-					on = true
-					break
-				}
-			}
-			b.Some[r][i] = b.Some[r][i] || on
-			b.Every[r][i] = b.Every[r][i] && on
-		}
-		// Next configuration, counting in base m.
-		p := 0
-		for p < n && conf[p] == m-1 {
-			conf[p] = 0
-			p++
-		}
-		if p == n {
-			return b
-		}
-		conf[p]++
+	rows := make([][][]int, len(sys.Groups))
+	for g, grp := range sys.Groups {
+		rows[g] = compositions(grp.Size, m)
 	}
+	y := make([][]int, len(sys.Groups))
+	var rec func(g int)
+	rec = func(g int) {
+		if g < len(y) {
+			for _, row := range rows[g] {
+				y[g] = row
+				rec(g + 1)
+			}
+			return
+		}
+		b.record(owner, layout(y))
+	}
+	rec(0)
+	return b
+}
+
+// record adds configuration conf to the table.
+func (b *Brute) record(owner, conf []int) {
+	sys := b.Sys
+	x := make([]int, len(sys.States))
+	for _, s := range conf {
+		x[s]++
+	}
+	k := TotalKey(x)
+	i, seen := b.index[k]
+	if !seen {
+		i = len(b.Vectors)
+		b.index[k] = i
+		b.Vectors = append(b.Vectors, x)
+		for r := range sys.Transitions {
+			b.Some[r] = append(b.Some[r], false)
+			b.Every[r] = append(b.Every[r], true)
+		}
+	}
+	may := movers(sys, owner, conf)
+	for r := range sys.Transitions {
+		on := false
+		for p := range conf {
+			if conf[p] == sys.Transitions[r].From && may[r][owner[p]] {
+				on = true
+				break
+			}
+		}
+		b.Some[r][i] = b.Some[r][i] || on
+		b.Every[r][i] = b.Every[r][i] && on
+	}
+}
+
+// layout returns the configuration of group counters y with processes
+// numbered group by group, each group's processes in state order.
+func layout(y [][]int) []int {
+	var conf []int
+	for _, row := range y {
+		for s, k := range row {
+			for range k {
+				conf = append(conf, s)
+			}
+		}
+	}
+	return conf
+}
+
+// compositions returns every way to put q processes into k states.
+func compositions(q, k int) [][]int {
+	if k == 1 {
+		return [][]int{{q}}
+	}
+	var out [][]int
+	for x := 0; x <= q; x++ {
+		for _, rest := range compositions(q-x, k-1) {
+			out = append(out, append([]int{x}, rest...))
+		}
+	}
+	return out
 }
 
 // Closed reports whether the domain of transition r is closed under
