@@ -16,7 +16,8 @@ type Guards int
 const (
 	// MixedGuards draws one of the styles below per system.
 	MixedGuards Guards = iota
-	// TotalGuards: total counters only (the paper's cases a and b).
+	// TotalGuards: total counters only (the paper's cases a and b); the
+	// blocks of half the transitions share one guard.
 	TotalGuards
 	// SourceGuards: also group counters of the transition's source state
 	// (case c).
@@ -184,9 +185,10 @@ func (gen *generator) transition(u, v int) gsst.Transition {
 		blocks[len(blocks)-1] = append(blocks[len(blocks)-1], g)
 	}
 	// Blocks sharing one guard over total counters keep certified
-	// transitions frequent; the priority style always shares one.
+	// transitions frequent: half the transitions of the total style do,
+	// and the priority style always does.
 	var shared presburger.Formula
-	if gen.style == PriorityGuards || r.Intn(4) == 0 {
+	if gen.style == PriorityGuards || gen.style == TotalGuards && r.Intn(2) == 0 {
 		shared = gen.formula(u, 1, TotalGuards)
 	}
 	for i, gs := range blocks {
@@ -220,7 +222,7 @@ func (gen *generator) formula(u, depth int, style Guards) presburger.Formula {
 		if r.Intn(8) == 0 {
 			return presburger.True
 		}
-		return atom(r, gen.vars(u, style), gen.sys.N())
+		return gen.atom(u, style)
 	}
 	switch r.Intn(3) {
 	case 0:
@@ -231,36 +233,45 @@ func (gen *generator) formula(u, depth int, style Guards) presburger.Formula {
 	return presburger.Disj(gen.formula(u, depth-1, style), gen.formula(u, depth-1, style))
 }
 
-// vars lists the counters a guard of the style may read, for a
-// transition from u, total counters first.
-func (gen *generator) vars(u int, style Guards) []presburger.Var {
-	sys := gen.sys
-	var vs []presburger.Var
-	for s := range sys.States {
-		vs = append(vs, sys.TotalVar(s))
-	}
-	for s := range sys.States {
-		if style == AnyGuards || style == SourceGuards && s == u {
-			for g := range sys.Groups {
-				vs = append(vs, sys.GroupVar(s, g))
-			}
+// atom draws a comparison for a guard of a transition from u. The style
+// says which counters it may read: total counters; half the time a group
+// counter of u instead (SourceGuards); or, a quarter of the time each, a
+// total counter, a group counter of u, a group counter of any state, or
+// the sum of a group counter of u and a total counter (AnyGuards).
+func (gen *generator) atom(u int, style Guards) presburger.Formula {
+	r, sys := gen.r, gen.sys
+	m, d := len(sys.States), len(sys.Groups)
+	total := func() presburger.Var { return sys.TotalVar(r.Intn(m)) }
+	source := func() presburger.Var { return sys.GroupVar(u, r.Intn(d)) }
+	var vars []presburger.Var
+	switch k := r.Intn(4); {
+	case style == SourceGuards && k < 2, style == AnyGuards && k == 1:
+		vars = []presburger.Var{source()}
+	case style == AnyGuards && k == 2:
+		vars = []presburger.Var{sys.GroupVar(r.Intn(m), r.Intn(d))}
+	case style == AnyGuards && k == 3:
+		vars = []presburger.Var{source(), total()}
+	default:
+		vars = []presburger.Var{total()}
+		if r.Intn(3) == 0 {
+			vars = append(vars, total())
 		}
 	}
-	return vs
+	return compare(r, vars, sys.N())
 }
 
-// atom draws a comparison of a sum of one or two counters from vars,
-// with small coefficients, against a constant in 0..n (negated when the
-// first coefficient is negative, so that it is often satisfiable).
-func atom(r *rand.Rand, vars []presburger.Var, n int) presburger.Formula {
+// compare draws a comparison of the sum of vars, with small
+// coefficients, against a constant in 0..n (negated when the first
+// coefficient is negative, so that it is often satisfiable).
+func compare(r *rand.Rand, vars []presburger.Var, n int) presburger.Formula {
 	var t presburger.Term
 	first := int64(0)
-	for range 1 + r.Intn(2) {
+	for _, v := range vars {
 		c := []int64{1, 1, 1, 2, -1}[r.Intn(5)]
 		if first == 0 {
 			first = c
 		}
-		t = t.Add(presburger.VarTerm(vars[r.Intn(len(vars))]).Scale(c))
+		t = t.Add(presburger.VarTerm(v).Scale(c))
 	}
 	k := int64(r.Intn(n + 1))
 	if first < 0 {
@@ -283,7 +294,13 @@ func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formu
 			}
 		}
 	}
-	leaf := func() ctl.Formula { return ctl.Atom{P: atom(r, vars, sys.N())} }
+	leaf := func() ctl.Formula {
+		pick := []presburger.Var{vars[r.Intn(len(vars))]}
+		if r.Intn(3) == 0 {
+			pick = append(pick, vars[r.Intn(len(vars))])
+		}
+		return ctl.Atom{P: compare(r, pick, sys.N())}
+	}
 	var rec func(depth int) ctl.Formula
 	rec = func(depth int) ctl.Formula {
 		if depth == 0 || r.Intn(4) == 0 {
