@@ -6,30 +6,30 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
-// traceStats counts what the random tests checked, so a test that
-// silently checks nothing fails.
-type traceStats struct {
-	traces, lassos, lifted, stutters int
-	forcedLifted, forcedFailed       int // traces of uncertified models
-}
+// randomConfig is what the random cross-checks draw: up to 4 states, 3
+// groups of 1-3 processes, 5 transitions, guards of every style, 6 random
+// CTL properties over total counters, at most 3000 configurations.
+var randomConfig = testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6}
 
-// TestRandomCrossCheck runs hundreds of random small GSSTs through both
-// explicit modes and compares them with the naive references:
-//   - concrete mode against the naive explorer of process-indexed
-//     configurations (all systems);
-//   - abstract mode on the brute-force counter model against the naive
-//     explorer of that model (all systems, certified or not);
-//   - abstract mode against the naive concrete system (certified systems:
-//     Theorem 7 makes the counter model the exact quotient).
+// TestRandomCrossCheck runs hundreds of random small GSSTs through the
+// explicit engine on both models and compares it with the oracles:
+//   - the group-counter model against the group quotient of the unreduced
+//     system (all systems), its count of configurations against the
+//     configurations the reachable group vectors stand for;
+//   - the brute-force total-counter model against the existential
+//     abstraction (all systems, certified or not);
+//   - for certified systems, the total-counter model against the total
+//     quotient of the unreduced system (Theorem 7 makes it exact).
 //
-// Every trace is checked to be a path of the model that demonstrates its
-// verdict (shortest where promised), and every lifted trace is replayed on
-// the concrete system.
+// Verdicts are those of the unreduced system (of the existential
+// abstraction for an uncertified total model). Every trace is checked to
+// be a path of the model that demonstrates its verdict (shortest where
+// promised), and every lifted trace is replayed on the unreduced system.
 func TestRandomCrossCheck(t *testing.T) {
 	for _, hash := range []bool{false, true} {
 		t.Run(fmt.Sprintf("hash=%v", hash), func(t *testing.T) {
@@ -41,58 +41,49 @@ func TestRandomCrossCheck(t *testing.T) {
 }
 
 func randomCrossCheck(t *testing.T) {
-	g := gen{rand.New(rand.NewSource(20261122))}
-	const systems = 300
+	r := rand.New(rand.NewSource(20261122))
+	const systems = 400
 	var st traceStats
 	certified := 0
 	for k := 0; k < systems; k++ {
-		sys := g.system(fmt.Sprintf("rand%d", k))
+		sys := testsupport.RandomSystem(r, randomConfig)
+		sys.Name = fmt.Sprintf("rand%d", k)
 		t.Run(sys.Name, func(t *testing.T) {
 			defer func() {
 				if t.Failed() {
-					t.Log(describe(sys))
+					t.Log(testsupport.Describe(sys))
 				}
 			}()
-			group, conf := processes(sys)
-			naive := naiveConcrete(sys, group, [][]int{conf})
-			gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
+			sp := testsupport.Unreduced(sys)
+			gq := sp.Groups()
 
-			// Concrete mode against the naive explorer.
+			// The group-counter model against the group quotient.
 			crep, err := checkConcrete(context.Background(), sys)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := crep.ReachableStates.Int64(), int64(len(gq.label)); got != want {
-				t.Errorf("concrete: %d reachable canonical states, naive %d", got, want)
+			checkCounts(t, "group", crep, gq, concreteKey)
+			owner, init := testsupport.Processes(sys)
+			all := testsupport.Unreduced(sys, testsupport.Arrangements(owner, init)...)
+			if crep.ConcreteStates == nil || crep.ConcreteStates.Int64() != int64(all.Len()) {
+				t.Errorf("group: %v concrete states, oracle %d", crep.ConcreteStates, all.Len())
 			}
-			if got, want := crep.Deadlocks.Int64(), int64(countTrue(gq.dead)); got != want {
-				t.Errorf("concrete: %d deadlocks, naive %d", got, want)
-			}
-			all := naiveConcrete(sys, group, arrangements(group, conf))
-			if crep.ConcreteStates == nil || crep.ConcreteStates.Int64() != int64(len(all.label)) {
-				t.Errorf("concrete: %v concrete states, naive %d", crep.ConcreteStates, len(all.label))
-			}
-			checkDeadlockExamples(t, crep, gq, concreteKey)
-			checkVerdicts(t, "concrete", sys, crep, gq, concreteKey, &st)
+			checkVerdicts(t, "group", sys, crep, sp.Graph, gq, concreteKey, &st)
 
-			// Abstract mode against the naive explorer of the same model.
-			am, cert := bruteModel(sys)
+			// The brute-force total model against the existential
+			// abstraction.
+			am, brute := bruteModel(sys)
 			arep, err := checkAbstract(context.Background(), am)
 			if err != nil {
 				t.Fatal(err)
 			}
+			cert := brute.Certified()
 			if arep.Exact != cert {
-				t.Errorf("abstract: exact %v, certified %v", arep.Exact, cert)
+				t.Errorf("total: exact %v, certified %v", arep.Exact, cert)
 			}
-			na := naiveAbstract(am)
-			if got, want := arep.ReachableStates.Int64(), int64(len(na.label)); got != want {
-				t.Errorf("abstract: %d reachable states, naive %d", got, want)
-			}
-			if got, want := arep.Deadlocks.Int64(), int64(countTrue(na.dead)); got != want {
-				t.Errorf("abstract: %d deadlocks, naive %d", got, want)
-			}
-			checkDeadlockExamples(t, arep, na, abstractKey)
-			checkVerdicts(t, "abstract", sys, arep, na, abstractKey, &st)
+			ex := brute.Graph()
+			checkCounts(t, "total", arep, ex, abstractKey)
+			checkVerdicts(t, "total", sys, arep, ex, ex, abstractKey, &st)
 			if !cert {
 				// Lifting may fail on an inexact model, but what it returns
 				// as complete must replay.
@@ -111,217 +102,21 @@ func randomCrossCheck(t *testing.T) {
 				return
 			}
 
-			// Certified: the abstract model is the exact quotient.
+			// Certified: the total model is the exact quotient.
 			certified++
-			tq := quotient(naive, func(i int) string { return fmt.Sprint(naive.totals[i]) })
-			if got, want := arep.ReachableStates.Int64(), int64(len(tq.label)); got != want {
-				t.Errorf("abstract: %d reachable states, distinct total vectors of concrete run %d", got, want)
-			}
-			if got, want := arep.Deadlocks.Int64(), int64(countTrue(tq.dead)); got != want {
-				t.Errorf("abstract: %d deadlocks, concrete %d", got, want)
-			}
+			checkCounts(t, "total quotient", arep, sp.Totals(), abstractKey)
 			for i, p := range arep.Properties {
-				if p.Holds != crep.Properties[i].Holds {
-					t.Errorf("%s: abstract says %v, concrete %v", p.Name, p.Holds, crep.Properties[i].Holds)
+				if want := testsupport.Holds(sp.Graph, sys.Properties[i].Formula); p.Holds != want {
+					t.Errorf("%s: total model says %v, unreduced system %v", p.Name, p.Holds, want)
 				}
 			}
 		})
 	}
-	t.Logf("%d systems, %d certified; %d traces (%d lassos, %d with stutter), %d lifted traces replayed; "+
+	t.Logf("%d systems, %d certified; %d verdicts; %d traces (%d lassos, %d with stutter), %d lifted traces replayed; "+
 		"uncertified: %d lifted and replayed, %d not liftable",
-		systems, certified, st.traces, st.lassos, st.stutters, st.lifted, st.forcedLifted, st.forcedFailed)
+		systems, certified, st.verdicts, st.traces, st.lassos, st.stutters, st.lifted, st.forcedLifted, st.forcedFailed)
 	if certified < systems/10 || st.traces < systems || st.lassos < systems/10 || st.lifted < systems || st.stutters == 0 {
 		t.Errorf("the random systems exercise too little: %d certified, %+v", certified, st)
-	}
-}
-
-func countTrue(b []bool) int {
-	n := 0
-	for _, x := range b {
-		if x {
-			n++
-		}
-	}
-	return n
-}
-
-func abstractKey(s State) string { return fmt.Sprint(s.Counters) }
-func concreteKey(s State) string { return fmt.Sprint(s.Groups) }
-
-func checkDeadlockExamples(t *testing.T, rep *Report, gr *graph, key func(State) string) {
-	t.Helper()
-	for _, s := range rep.DeadlockExamples {
-		i, ok := gr.index[key(s)]
-		if !ok || !gr.dead[i] {
-			t.Errorf("deadlock example %v is not a reachable deadlock", s)
-		}
-	}
-}
-
-// checkVerdicts compares every verdict with the naive checker on gr and
-// validates the traces.
-func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, gr *graph, key func(State) string, st *traceStats) {
-	t.Helper()
-	if len(rep.Properties) != len(sys.Properties) {
-		t.Fatalf("%s: %d results for %d properties", mode, len(rep.Properties), len(sys.Properties))
-	}
-	for i, p := range rep.Properties {
-		f := sys.Properties[i].Formula
-		want := satNaive(gr, f)[0]
-		if p.Holds != want {
-			t.Errorf("%s: %s = %s: engine says %v, naive %v", mode, p.Name, ctl.Format(f, sys.VarName), p.Holds, want)
-			continue
-		}
-		checkTrace(t, mode+" "+p.Name, gr, key, f, p.Holds, p.Trace)
-		if p.Trace != nil {
-			st.traces++
-			if p.Trace.Loop >= 0 {
-				st.lassos++
-			}
-			if rep.Exact {
-				replayLifted(t, mode+" "+p.Name, sys, p.Trace)
-				st.lifted++
-				for _, s := range p.Trace.Lifted.Steps {
-					if s.Stutter {
-						st.stutters++
-						break
-					}
-				}
-			}
-		}
-	}
-}
-
-// dualize rewrites a negated temporal operator into its dual, as the
-// trace builder does.
-func dualize(f ctl.Formula) ctl.Formula {
-	if n, ok := f.(ctl.Not); ok {
-		if u, ok := n.X.(ctl.Unary); ok {
-			d := map[ctl.TempOp]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
-			return ctl.Unary{Op: d[u.Op], X: ctl.Not{X: u.X}}
-		}
-	}
-	return f
-}
-
-// checkTrace checks that tr is a path of gr from its initial state that
-// demonstrates the verdict holds on f, that traces promised shortest are
-// shortest, and that a trace is present whenever one is promised.
-func checkTrace(t *testing.T, name string, gr *graph, key func(State) string, f ctl.Formula, holds bool, tr *Trace) {
-	t.Helper()
-	f = dualize(f)
-	promised := false
-	switch f := f.(type) {
-	case ctl.Unary:
-		promised = holds == (f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG)
-	case ctl.Until:
-		promised = holds != f.All
-	}
-	if !promised {
-		if tr != nil {
-			t.Errorf("%s: unexpected trace", name)
-		}
-		return
-	}
-	if tr == nil || len(tr.States) == 0 {
-		t.Errorf("%s: missing trace", name)
-		return
-	}
-	idx := make([]int, len(tr.States))
-	for i, s := range tr.States {
-		j, ok := gr.index[key(s)]
-		if !ok {
-			t.Errorf("%s: trace state %d %v is not reachable", name, i, s)
-			return
-		}
-		idx[i] = j
-	}
-	if idx[0] != 0 {
-		t.Errorf("%s: trace does not start in the initial state", name)
-	}
-	edge := func(a, b int) bool {
-		for _, c := range gr.succ[a] {
-			if c == b {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i+1 < len(idx); i++ {
-		if !edge(idx[i], idx[i+1]) {
-			t.Errorf("%s: trace step %d is not a transition", name, i+1)
-		}
-	}
-	if tr.Loop >= len(idx) || tr.Loop >= 0 && !edge(idx[len(idx)-1], idx[tr.Loop]) {
-		t.Errorf("%s: bad loop %d", name, tr.Loop)
-	}
-	n := len(gr.label)
-	in := func(set []bool, from, to int) bool {
-		for _, i := range idx[from:to] {
-			if !set[i] {
-				return false
-			}
-		}
-		return true
-	}
-	not := func(s []bool) []bool {
-		r := make([]bool, len(s))
-		for i := range s {
-			r[i] = !s[i]
-		}
-		return r
-	}
-	allStates := make([]bool, n)
-	for i := range allStates {
-		allStates[i] = true
-	}
-	last := len(idx)
-	switch f := f.(type) {
-	case ctl.Unary:
-		x := satNaive(gr, f.X)
-		switch f.Op {
-		case ctl.EX, ctl.AX:
-			if len(idx) != 2 || tr.Loop >= 0 || x[idx[1]] != holds {
-				t.Errorf("%s: bad next-state trace", name)
-			}
-		case ctl.EF, ctl.AG:
-			target := x
-			if !holds {
-				target = not(x)
-			}
-			if tr.Loop >= 0 || !target[idx[last-1]] || last-1 != gr.dist(allStates, target) {
-				t.Errorf("%s: not a shortest path to a target state (length %d, shortest %d)", name, last-1, gr.dist(allStates, target))
-			}
-		case ctl.EG, ctl.AF:
-			p := x
-			if !holds {
-				p = not(x)
-			}
-			if tr.Loop < 0 || !in(p, 0, last) {
-				t.Errorf("%s: not a lasso inside the path set", name)
-			}
-		}
-	case ctl.Until:
-		l, r := satNaive(gr, f.L), satNaive(gr, f.R)
-		switch {
-		case holds:
-			if tr.Loop >= 0 || !in(l, 0, last-1) || !r[idx[last-1]] || last-1 != gr.dist(l, r) {
-				t.Errorf("%s: not a shortest until witness", name)
-			}
-		case tr.Loop < 0:
-			nr := not(r)
-			bad := make([]bool, n)
-			for i := range bad {
-				bad[i] = !l[i] && !r[i]
-			}
-			if !in(nr, 0, last-1) || !bad[idx[last-1]] || last-1 != gr.dist(nr, bad) {
-				t.Errorf("%s: not a shortest A[U] counterexample", name)
-			}
-		default:
-			if !in(not(r), 0, last) {
-				t.Errorf("%s: A[U] lasso leaves !r", name)
-			}
-		}
 	}
 }
 
@@ -346,8 +141,7 @@ func replayLifted(t *testing.T, name string, sys *gsst.System, tr *Trace) {
 	for g := 0; g < d; g++ {
 		offset[g+1] = offset[g] + sys.Groups[g].Size
 	}
-	_, conf := processes(sys)
-	group, _ := processes(sys)
+	group, conf := testsupport.Processes(sys)
 	y := func() [][]int {
 		out := make([][]int, d)
 		for g := range out {

@@ -39,7 +39,7 @@ func BruteForce(sys *gsst.System) *Brute {
 	m := len(sys.States)
 	count := 1
 	for _, g := range sys.Groups {
-		count *= len(compositions(g.Size, m))
+		count *= len(Compositions(g.Size, m))
 		if count > MaxBruteConfigs {
 			panic(fmt.Sprintf("testsupport: %s has more than %d configurations", sys.Name, MaxBruteConfigs))
 		}
@@ -51,7 +51,7 @@ func BruteForce(sys *gsst.System) *Brute {
 	}
 	rows := make([][][]int, len(sys.Groups))
 	for g, grp := range sys.Groups {
-		rows[g] = compositions(grp.Size, m)
+		rows[g] = Compositions(grp.Size, m)
 	}
 	y := make([][]int, len(sys.Groups))
 	var rec func(g int)
@@ -115,14 +115,15 @@ func layout(y [][]int) []int {
 	return conf
 }
 
-// compositions returns every way to put q processes into k states.
-func compositions(q, k int) [][]int {
+// Compositions returns every way to put q processes into k states: the
+// vectors of k non-negative integers summing to q.
+func Compositions(q, k int) [][]int {
 	if k == 1 {
 		return [][]int{{q}}
 	}
 	var out [][]int
 	for x := 0; x <= q; x++ {
-		for _, rest := range compositions(q-x, k-1) {
+		for _, rest := range Compositions(q-x, k-1) {
 			out = append(out, append([]int{x}, rest...))
 		}
 	}

@@ -291,6 +291,20 @@ func Derive(sys *gsst.System) (transitions []string, total, group *Level) {
 	return transitions, total, group
 }
 
+// TotalProperties returns sys without the properties that read group
+// counters, which the total-counter model cannot check (counterabs.Build
+// refuses them); they are the properties of a case's total level.
+func TotalProperties(sys *gsst.System) *gsst.System {
+	cp := *sys
+	cp.Properties = nil
+	for i := range sys.Properties {
+		if !readsGroups(sys, &sys.Properties[i]) {
+			cp.Properties = append(cp.Properties, sys.Properties[i])
+		}
+	}
+	return &cp
+}
+
 // readsGroups reports whether property p reads a group counter.
 func readsGroups(sys *gsst.System, p *gsst.Property) bool {
 	for _, a := range ctl.Atoms(p.Formula) {

@@ -294,19 +294,21 @@ func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formu
 			}
 		}
 	}
+	// Small constants make atoms that hold in some states and not in
+	// others; comparisons with n are mostly constant.
 	leaf := func() ctl.Formula {
 		pick := []presburger.Var{vars[r.Intn(len(vars))]}
 		if r.Intn(3) == 0 {
 			pick = append(pick, vars[r.Intn(len(vars))])
 		}
-		return ctl.Atom{P: compare(r, pick, sys.N())}
+		return ctl.Atom{P: compare(r, pick, min(sys.N(), 2))}
 	}
 	var rec func(depth int) ctl.Formula
 	rec = func(depth int) ctl.Formula {
 		if depth == 0 || r.Intn(4) == 0 {
 			return leaf()
 		}
-		switch k := r.Intn(14); {
+		switch k := r.Intn(13); {
 		case k < 6:
 			return ctl.Unary{Op: ctl.TempOp(k), X: rec(depth - 1)}
 		case k < 8:

@@ -1,0 +1,124 @@
+package explore
+
+import (
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+)
+
+// The cross-checks of this package against the oracles of
+// internal/testsupport: the engine's report on a model is compared with
+// a naive graph of the same model (the group quotient of the unreduced
+// system for the group-counter model, the total quotient for a certified
+// total-counter model, the existential abstraction for a forced one).
+
+// bruteModel is the total-counter model of sys built from the
+// brute-force existential abstraction (no solver, no counterabs.Build),
+// exact when brute force certifies the system.
+func bruteModel(sys *gsst.System) (*counterabs.Model, *testsupport.Brute) {
+	b := testsupport.BruteForce(sys)
+	var trans []counterabs.Transition
+	for r := range sys.Transitions {
+		t := &sys.Transitions[r]
+		trans = append(trans, counterabs.Transition{From: t.From, To: t.To, Guard: b.Guard(r), Case: counterabs.CaseProjection, Local: r, Group: -1})
+	}
+	m, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, b.Certified())
+	if err != nil {
+		panic(err)
+	}
+	return m, b
+}
+
+// traceStats counts what the random tests checked, so a test that
+// silently checks nothing fails.
+type traceStats struct {
+	verdicts                         int
+	traces, lassos, lifted, stutters int
+	forcedLifted, forcedFailed       int // traces of uncertified models
+}
+
+func abstractKey(s State) string { return testsupport.TotalKey(s.Counters) }
+func concreteKey(s State) string { return testsupport.GroupKey(s.Groups) }
+
+// checkCounts compares the reachable states, deadlocks and deadlock
+// examples of rep with graph g.
+func checkCounts(t *testing.T, mode string, rep *Report, g *testsupport.Graph, key func(State) string) {
+	t.Helper()
+	if got, want := rep.ReachableStates.Int64(), int64(g.Len()); got != want {
+		t.Errorf("%s: %d reachable states, oracle %d", mode, got, want)
+	}
+	if got, want := rep.Deadlocks.Int64(), int64(g.Deadlocks()); got != want {
+		t.Errorf("%s: %d deadlocks, oracle %d", mode, got, want)
+	}
+	for _, s := range rep.DeadlockExamples {
+		if i, ok := g.Index[key(s)]; !ok || !g.Dead[i] {
+			t.Errorf("%s: deadlock example %v is not a reachable deadlock", mode, s)
+		}
+	}
+}
+
+// checkVerdicts compares every verdict of rep with the naive checker on
+// truth (the unreduced system, or a graph with the same verdicts) and
+// checks every trace on g, the graph of the model the engine explored.
+func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, truth, g *testsupport.Graph, key func(State) string, st *traceStats) {
+	t.Helper()
+	if len(rep.Properties) != len(sys.Properties) {
+		t.Fatalf("%s: %d results for %d properties", mode, len(rep.Properties), len(sys.Properties))
+	}
+	for i, p := range rep.Properties {
+		f := sys.Properties[i].Formula
+		st.verdicts++
+		if want := testsupport.Holds(truth, f); p.Holds != want {
+			t.Errorf("%s: %s = %s: engine says %v, oracle %v", mode, p.Name, ctl.Format(f, sys.VarName), p.Holds, want)
+			continue
+		}
+		checkTrace(t, mode+" "+p.Name, g, key, f, p.Holds, p.Trace)
+		if p.Trace != nil {
+			st.traces++
+			if p.Trace.Loop >= 0 {
+				st.lassos++
+			}
+			if rep.Exact {
+				replayLifted(t, mode+" "+p.Name, sys, p.Trace)
+				st.lifted++
+				for _, s := range p.Trace.Lifted.Steps {
+					if s.Stutter {
+						st.stutters++
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkTrace checks that tr is present exactly when one is promised and
+// that it shows the verdict on g (testsupport.CheckTrace).
+func checkTrace(t *testing.T, name string, g *testsupport.Graph, key func(State) string, f ctl.Formula, holds bool, tr *Trace) {
+	t.Helper()
+	if !testsupport.Promised(f, holds) {
+		if tr != nil {
+			t.Errorf("%s: unexpected trace", name)
+		}
+		return
+	}
+	if tr == nil || len(tr.States) == 0 {
+		t.Errorf("%s: missing trace", name)
+		return
+	}
+	path := make([]int, len(tr.States))
+	for i, s := range tr.States {
+		j, ok := g.Index[key(s)]
+		if !ok {
+			t.Errorf("%s: trace state %d %v is not reachable", name, i, s)
+			return
+		}
+		path[i] = j
+	}
+	if err := testsupport.CheckTrace(g, f, holds, path, tr.Loop); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+}
