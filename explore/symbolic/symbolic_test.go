@@ -6,10 +6,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -68,88 +66,25 @@ func TestGRWBrokenHasShortestCounterexample(t *testing.T) {
 		if got := len(p.Trace.States); got != 2*4+1 {
 			t.Errorf("reach=%v: counterexample has %d states, want %d", reach, got, 9)
 		}
-		checkPath(t, mod, p.Trace)
+		checkTrace(t, mod, modelGraph(mod), mod.System.Properties[0].Formula, p)
 	}
-}
-
-func checkPath(t *testing.T, m *counterabs.Model, tr *explore.Trace) {
-	t.Helper()
-	if len(tr.States) == 0 || key(vec(m, tr.States[0])) != key(m.Init) {
-		t.Fatalf("trace does not start in the initial state: %+v", tr)
-	}
-	isSucc := func(x, y []int) bool {
-		for _, s := range referenceSuccessors(m, x) {
-			if key(s) == key(y) {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i+1 < len(tr.States); i++ {
-		if !isSucc(vec(m, tr.States[i]), vec(m, tr.States[i+1])) {
-			t.Fatalf("trace step %d: %v -> %v is not a transition", i, tr.States[i], tr.States[i+1])
-		}
-	}
-	if tr.Loop >= 0 {
-		if tr.Loop >= len(tr.States) {
-			t.Fatalf("loop index %d out of range", tr.Loop)
-		}
-		if !isSucc(vec(m, tr.States[len(tr.States)-1]), vec(m, tr.States[tr.Loop])) {
-			t.Fatalf("lasso does not close: %v -> %v", tr.States[len(tr.States)-1], tr.States[tr.Loop])
-		}
-	}
-}
-
-// vec returns the model state (a value per counter) of a trace state.
-func vec(m *counterabs.Model, st explore.State) []int {
-	if m.Level == counterabs.TotalLevel {
-		return st.Counters
-	}
-	x := make([]int, len(m.Counters))
-	for i, c := range m.Counters {
-		x[i] = st.Groups[c.Group][c.State]
-	}
-	return x
-}
-
-// referenceSuccessors is written independently of successors.
-func referenceSuccessors(m *counterabs.Model, x []int) [][]int {
-	var out [][]int
-	for _, t := range m.Transitions {
-		if x[t.From] == 0 || !presburger.Eval(t.Guard, func(v presburger.Var) int64 { return int64(x[v]) }) {
-			continue
-		}
-		y := append([]int(nil), x...)
-		y[t.From]--
-		y[t.To]++
-		out = append(out, y)
-	}
-	if out == nil {
-		out = [][]int{x}
-	}
-	return out
 }
 
 // TestRandomAgainstNaive cross-checks reachable and deadlock counts and
 // the verdicts of random CTL formulas over every operator on random small
-// models with random guards, against the naive explicit checker, and
-// checks that every trace is a path of the model explaining its verdict.
+// models with random guards (testsupport.RandomCounterModel), against the
+// oracle's explicit graph of the model, and checks that every trace is a
+// path of the model explaining its verdict.
 func TestRandomAgainstNaive(t *testing.T) {
 	r := rand.New(rand.NewSource(20240501))
-	models := 300
+	models := 310
 	if testing.Short() {
 		models = 60
 	}
 	// What the sample exercised, so an all-trivial sample fails.
 	var holds, fails, traces, lassos, deadModels int
 	for i := 0; i < models; i++ {
-		mod := randomModel(r)
-		var props []gsst.Property
-		for j := 0; j < 6; j++ {
-			props = append(props, gsst.Property{Name: "p", Formula: randomCTL(r, len(mod.Init), mod.N, 3)})
-		}
-		mod.System.Properties = props
-		mod = reassemble(mod)
+		mod := randomModel(r, 6)
 		opts := [][]Option{
 			{WithReachable(true)},
 			{WithReachable(false)},
@@ -162,27 +97,24 @@ func TestRandomAgainstNaive(t *testing.T) {
 		if err != nil {
 			t.Fatalf("model %d: %v", i, err)
 		}
-		nv := newNaive(mod, reachFirst)
+		g := modelGraph(mod)
+		if g.Deadlocks() > 0 {
+			deadModels++
+		}
 		if reachFirst {
-			reach, dead := nv.counts()
-			if dead > 0 {
-				deadModels++
-			}
-			if rep.ReachableStates.Int64() != int64(reach) || rep.Deadlocks.Int64() != int64(dead) {
-				t.Fatalf("model %d: reachable %v deadlocks %v, naive %d %d", i, rep.ReachableStates, rep.Deadlocks, reach, dead)
+			if rep.ReachableStates.Int64() != int64(g.Len()) || rep.Deadlocks.Int64() != int64(g.Deadlocks()) {
+				t.Fatalf("model %d: reachable %v deadlocks %v, oracle %d %d", i, rep.ReachableStates, rep.Deadlocks, g.Len(), g.Deadlocks())
 			}
 			for _, d := range rep.DeadlockExamples {
-				idx, ok := nv.index[key(d.Counters)]
-				if !ok || !nv.dead[idx] || !nv.reach[idx] {
+				if idx, ok := g.Index[testsupport.TotalKey(d.Counters)]; !ok || !g.Dead[idx] {
 					t.Fatalf("model %d: deadlock example %v is not a reachable deadlock", i, d.Counters)
 				}
 			}
 		}
-		dist := nv.dist()
-		for j, p := range props {
+		for j, p := range mod.System.Properties {
 			got := rep.Properties[j]
-			if want := nv.holds(p.Formula); got.Holds != want {
-				t.Fatalf("model %d (%+v) property %s: bdd %v, naive %v", i, mod, ctl.Format(p.Formula, vname), got.Holds, want)
+			if want := testsupport.Holds(g, p.Formula); got.Holds != want {
+				t.Fatalf("model %d property %s: bdd %v, oracle %v\n%s", i, p.Text, got.Holds, want, testsupport.Describe(mod.System))
 			}
 			if got.Holds {
 				holds++
@@ -194,11 +126,8 @@ func TestRandomAgainstNaive(t *testing.T) {
 				if got.Trace.Loop >= 0 {
 					lassos++
 				}
-				checkPath(t, mod, got.Trace)
-				checkExplains(t, nv, p.Formula, got, dist)
-			} else if wantsTrace(p.Formula, got.Holds) {
-				t.Fatalf("model %d property %s: no trace", i, ctl.Format(p.Formula, vname))
 			}
+			checkTrace(t, mod, g, p.Formula, got)
 		}
 	}
 	t.Logf("%d models (%d with deadlocks): %d verdicts hold, %d fail; %d traces, %d lassos", models, deadModels, holds, fails, traces, lassos)
@@ -206,107 +135,3 @@ func TestRandomAgainstNaive(t *testing.T) {
 		t.Errorf("the random sample exercises too little")
 	}
 }
-
-func wantsTrace(f ctl.Formula, holds bool) bool {
-	if n, ok := f.(ctl.Not); ok {
-		if u, ok := n.X.(ctl.Unary); ok {
-			return wantsTrace(u, !holds)
-		}
-		return false
-	}
-	switch f := f.(type) {
-	case ctl.Unary:
-		ex := f.Op == ctl.EX || f.Op == ctl.EF || f.Op == ctl.EG
-		return ex == holds
-	case ctl.Until:
-		return f.All != holds
-	}
-	return false
-}
-
-// checkExplains checks that a trace shows what its kind claims: the final
-// (or every) state satisfies the right subformula, and finite paths for EF
-// and AG are shortest.
-func checkExplains(t *testing.T, nv *naive, f ctl.Formula, res explore.PropertyResult, dist []int) {
-	t.Helper()
-	tr := res.Trace
-	if n, ok := f.(ctl.Not); ok {
-		u := n.X.(ctl.Unary)
-		dual := [...]ctl.TempOp{ctl.EX: ctl.AX, ctl.AX: ctl.EX, ctl.EF: ctl.AG, ctl.AG: ctl.EF, ctl.EG: ctl.AF, ctl.AF: ctl.EG}
-		f = ctl.Unary{Op: dual[u.Op], X: ctl.Not{X: u.X}}
-	}
-	in := func(s set, x []int) bool { return s[nv.index[key(x)]] }
-	last := tr.States[len(tr.States)-1].Counters
-	all := func(s set) bool {
-		for _, st := range tr.States {
-			if !in(s, st.Counters) {
-				return false
-			}
-		}
-		return true
-	}
-	switch f := f.(type) {
-	case ctl.Unary:
-		x := nv.sat(f.X)
-		switch f.Op {
-		case ctl.EX, ctl.AX:
-			want := x
-			if f.Op == ctl.AX {
-				want = nv.not(x)
-			}
-			if len(tr.States) != 2 || !in(want, last) {
-				t.Fatalf("%s: bad one-step trace %+v", f.Op, tr)
-			}
-		case ctl.EF, ctl.AG:
-			want := x
-			if f.Op == ctl.AG {
-				want = nv.not(x)
-			}
-			if !in(want, last) || tr.Loop != -1 {
-				t.Fatalf("%s: trace does not end in a target state", f.Op)
-			}
-			if d := dist[nv.index[key(last)]]; d != len(tr.States)-1 {
-				t.Fatalf("%s: trace of length %d, the target is at distance %d", f.Op, len(tr.States)-1, d)
-			}
-			best := -1
-			for i, ok := range want {
-				if ok && dist[i] >= 0 && (best < 0 || dist[i] < best) {
-					best = dist[i]
-				}
-			}
-			if best != len(tr.States)-1 {
-				t.Fatalf("%s: trace of length %d, shortest is %d", f.Op, len(tr.States)-1, best)
-			}
-		case ctl.EG, ctl.AF:
-			want := x
-			if f.Op == ctl.AF {
-				want = nv.not(x)
-			}
-			if tr.Loop < 0 || !all(want) {
-				t.Fatalf("%s: bad lasso %+v", f.Op, tr)
-			}
-		}
-	case ctl.Until:
-		l, r := nv.sat(f.L), nv.sat(f.R)
-		if !f.All {
-			for _, st := range tr.States[:len(tr.States)-1] {
-				if !in(l, st.Counters) {
-					t.Fatalf("EU: prefix state outside l")
-				}
-			}
-			if !in(r, last) {
-				t.Fatalf("EU: last state outside r")
-			}
-			return
-		}
-		nr := nv.not(r)
-		if !all(nr) {
-			t.Fatalf("AU counterexample visits an r state")
-		}
-		if tr.Loop < 0 && in(l, last) {
-			t.Fatalf("AU finite counterexample ends in an l state")
-		}
-	}
-}
-
-func vname(v presburger.Var) string { return "x" + big.NewInt(int64(v)).String() }

@@ -314,3 +314,39 @@ func readsGroups(sys *gsst.System, p *gsst.Property) bool {
 	}
 	return false
 }
+
+// Result is what a model checker says about one model of a case, for
+// Level.Compare.
+type Result struct {
+	Exact     bool
+	States    int64
+	Deadlocks int64
+	Concrete  int64 // configurations represented; -1 when the checker does not count them
+	Verdicts  []PropertyVerdict
+}
+
+// Compare returns how r differs from what the level expects, or nil.
+func (l *Level) Compare(r Result) error {
+	var diffs []string
+	if r.Exact != l.Exact {
+		diffs = append(diffs, fmt.Sprintf("exact %v, want %v", r.Exact, l.Exact))
+	}
+	if r.States != l.States || r.Deadlocks != l.Deadlocks {
+		diffs = append(diffs, fmt.Sprintf("%d states and %d deadlocks, want %d and %d", r.States, r.Deadlocks, l.States, l.Deadlocks))
+	}
+	if r.Concrete >= 0 && l.Concrete >= 0 && r.Concrete != l.Concrete {
+		diffs = append(diffs, fmt.Sprintf("%d configurations, want %d", r.Concrete, l.Concrete))
+	}
+	if len(r.Verdicts) != len(l.Properties) {
+		diffs = append(diffs, fmt.Sprintf("%d verdicts, want %d", len(r.Verdicts), len(l.Properties)))
+	}
+	for _, v := range r.Verdicts {
+		if holds, ok := l.Holds(v.Name); !ok || holds != v.Holds {
+			diffs = append(diffs, fmt.Sprintf("property %s holds %v, want %v (listed: %v)", v.Name, v.Holds, holds, ok))
+		}
+	}
+	if diffs == nil {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(diffs, "; "))
+}
