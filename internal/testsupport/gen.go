@@ -34,9 +34,10 @@ const (
 // Config says what RandomSystem draws. The zero value draws the default
 // of each field.
 type Config struct {
-	MaxStates        int // local states 2..MaxStates (default 4)
-	MaxGroups        int // groups 1..MaxGroups (default 3)
-	MinSize, MaxSize int // group sizes MinSize..MaxSize (default 1..3); MinSize 0 allows empty groups
+	MaxStates   int  // local states 2..MaxStates (default 4)
+	MaxGroups   int  // groups 1..MaxGroups (default 3)
+	MaxSize     int  // group sizes 1..MaxSize (default 3)
+	EmptyGroups bool // sizes from 0: groups without processes, which the checkpoint allows
 	// MaxProcesses and MaxConfigs bound the processes n and the
 	// process-indexed configurations m^n; larger draws are redrawn
 	// (defaults: none, and 1<<14, which keeps BruteForce fast).
@@ -60,9 +61,6 @@ func (c Config) withDefaults() Config {
 	}
 	def(&c.MaxStates, 4)
 	def(&c.MaxGroups, 3)
-	if c.MinSize == 0 && c.MaxSize == 0 {
-		c.MinSize = 1
-	}
 	def(&c.MaxSize, 3)
 	def(&c.MaxConfigs, 1<<14)
 	def(&c.MaxTransitions, 3)
@@ -102,8 +100,12 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 		d := 1 + r.Intn(cfg.MaxGroups)
 		sys := &gsst.System{Name: "random", States: names(r, m, "S", awkwardStates, cfg.AwkwardNames)}
 		n := 0
+		minSize := 1
+		if cfg.EmptyGroups {
+			minSize = 0
+		}
 		for i, name := range names(r, d, "g", awkwardGroups, cfg.AwkwardNames) {
-			size := cfg.MinSize + r.Intn(cfg.MaxSize-cfg.MinSize+1)
+			size := minSize + r.Intn(cfg.MaxSize-minSize+1)
 			if i == d-1 && n+size == 0 {
 				size = 1 // at least one process
 			}
