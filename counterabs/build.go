@@ -110,7 +110,7 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := sys.Check(); err != nil {
+	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	if solver == nil {
@@ -216,17 +216,25 @@ func negate(f presburger.Formula) presburger.Formula {
 func (m *Model) Domain() presburger.Formula {
 	var parts []presburger.Formula
 	for _, p := range m.Pools {
-		var sum presburger.Term
-		for _, c := range p.Counters {
-			x := presburger.VarTerm(presburger.Var(c))
-			sum = sum.Add(x)
-			parts = append(parts,
-				presburger.Compare(x, presburger.Ge, presburger.ConstTerm(0)),
-				presburger.Compare(x, presburger.Le, presburger.ConstTerm(int64(p.Sum))))
-		}
-		parts = append(parts, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(p.Sum))))
+		parts = append(parts, poolConstraints(p.Counters, presburger.ConstTerm(int64(p.Sum)), true)...)
 	}
 	return presburger.Conj(parts...)
+}
+
+// poolConstraints says that the counters of a pool are nonnegative (and
+// at most sum, when bounded is set) and add up to sum.
+func poolConstraints(counters []int, sum presburger.Term, bounded bool) []presburger.Formula {
+	var parts []presburger.Formula
+	var total presburger.Term
+	for _, c := range counters {
+		x := presburger.VarTerm(presburger.Var(c))
+		total = total.Add(x)
+		parts = append(parts, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(0)))
+		if bounded {
+			parts = append(parts, presburger.Compare(x, presburger.Le, sum))
+		}
+	}
+	return append(parts, presburger.Compare(total, presburger.Eq, sum))
 }
 
 // Bounds returns the range 0..pool sum of every counter variable.

@@ -43,6 +43,18 @@
 // for a transition that is not certified, the check is the existential
 // statement itself and needs a solver that decides Exists.
 //
+// For a parametric system (group sizes that are ranges) there is no
+// finite model: ParamModel is the counter model of every instance at once,
+// with unbounded counters and pools summing to size variables, built by
+// BuildParam (the total-counter model when the system is certified for
+// every size, else the group-counter model), BuildParamTotal or
+// BuildParamGroup. Its total-level guards are the existential abstraction
+// written with existentially read local variables (the group counters of
+// a configuration) instead of projected, which a Horn-clause solver takes
+// as it is; ParamModel.TransitionSystem gives the integer transition
+// system a safety prover for every size works on. Build, BuildGroup and
+// Assemble refuse parametric systems.
+//
 // Unknown solver answers make Build fail (errors.Is(err, ErrUnknown));
 // there is no partial model. docs/counter-abstraction.md has the
 // derivations and the JSON schema of "vsym abstract".

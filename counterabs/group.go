@@ -3,7 +3,6 @@ package counterabs
 import (
 	"fmt"
 
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
@@ -19,7 +18,7 @@ import (
 // total counters (Wahl's counter representation per block of a
 // partition). A malformed system is errkind.Input.
 func BuildGroup(sys *gsst.System) (*Model, error) {
-	if err := sys.Check(); err != nil {
+	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	m := newModel(sys, GroupLevel)
@@ -54,7 +53,7 @@ func BuildGroup(sys *gsst.System) (*Model, error) {
 // caller vouches that the model is exact. Guards are over the model's
 // counter variables.
 func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*Model, error) {
-	if err := sys.Check(); err != nil {
+	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	m := newModel(sys, level)
@@ -69,6 +68,15 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkFixed checks sys once for the model constructors, which need fixed
+// group sizes (parametric systems have ParamModel).
+func checkFixed(sys *gsst.System) error {
+	if err := sys.Check(); err != nil {
+		return err
+	}
+	return sys.NeedFixed("a counter model")
 }
 
 // newModel returns a model of sys at level with its counters, pools and
@@ -111,22 +119,11 @@ func newModel(sys *gsst.System, level Level) *Model {
 // package constructs (a bug), errkind.Input for models assembled by a
 // caller.
 func (m *Model) finish(bad errkind.Kind) error {
-	sys := m.System
-	for i := range sys.Properties {
-		p := &sys.Properties[i]
-		var bad error
-		f := ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
-			t, err := m.Translate(a)
-			if err != nil && bad == nil {
-				bad = err
-			}
-			return t
-		})
-		if bad != nil {
-			return errkind.Errorf(errkind.Input, "%s: property %s: %w; check it on the group-counter model", p.Pos, p.Name, bad)
-		}
-		m.Properties = append(m.Properties, Property{Name: p.Name, Text: p.Text, Pos: p.Pos, Formula: f})
+	props, err := translateProperties(m.System, m.Translate)
+	if err != nil {
+		return err
 	}
+	m.Properties = append(m.Properties, props...)
 	return m.consistent(bad)
 }
 

@@ -204,30 +204,72 @@ func (m *Model) Groups(x []int) [][]int {
 // At GroupLevel a total counter becomes the sum of its group counters; at
 // TotalLevel a group counter has no counterpart and is an error.
 func (m *Model) Translate(f presburger.Formula) (presburger.Formula, error) {
-	sys := m.System
+	return translate(m.System, m.Level, f, m.Counter, func(v presburger.Var) (presburger.Term, error) {
+		return presburger.Term{}, fmt.Errorf("variable %d is not a counter of the system", v)
+	})
+}
+
+// translate rewrites f, over the counter variables of sys, into the
+// counters of a model at level whose counter of state s and group g is
+// index(s, g) (g is -1 at TotalLevel). other translates the variables
+// that are not counters, or says why it cannot. An error is
+// errkind.Input.
+func translate(sys *gsst.System, level Level, f presburger.Formula, index func(s, g int) int, other func(presburger.Var) (presburger.Term, error)) (presburger.Formula, error) {
 	var bad error
+	fail := func(err error) {
+		if bad == nil {
+			bad = err
+		}
+	}
+	counter := func(s, g int) presburger.Term { return presburger.VarTerm(presburger.Var(index(s, g))) }
 	out := presburger.Subst(f, func(v presburger.Var) presburger.Term {
 		s, g, ok := sys.Counter(v)
 		switch {
 		case !ok:
-			bad = fmt.Errorf("variable %d is not a counter of the system", v)
-		case m.Level == GroupLevel && g >= 0:
-			return presburger.VarTerm(presburger.Var(m.Counter(s, g)))
-		case m.Level == GroupLevel:
+			t, err := other(v)
+			if err == nil {
+				return t
+			}
+			fail(err)
+		case level == GroupLevel && g >= 0:
+			return counter(s, g)
+		case level == GroupLevel:
 			var t presburger.Term
 			for h := range sys.Groups {
-				t = t.Add(presburger.VarTerm(presburger.Var(m.Counter(s, h))))
+				t = t.Add(counter(s, h))
 			}
 			return t
 		case g >= 0:
-			bad = fmt.Errorf("%s is a group counter, which the total-counter model does not have", sys.VarName(v))
+			fail(fmt.Errorf("%s is a group counter, which the total-counter model does not have", sys.VarName(v)))
 		default:
-			return presburger.VarTerm(presburger.Var(s))
+			return counter(s, -1)
 		}
 		return presburger.VarTerm(v)
 	})
 	if bad != nil {
 		return nil, errkind.Wrap(errkind.Input, bad)
+	}
+	return out, nil
+}
+
+// translateProperties returns the properties of sys with their atoms
+// translated by tr. A property the model cannot express is errkind.Input.
+func translateProperties(sys *gsst.System, tr func(presburger.Formula) (presburger.Formula, error)) ([]Property, error) {
+	var out []Property
+	for i := range sys.Properties {
+		p := &sys.Properties[i]
+		var bad error
+		f := ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
+			t, err := tr(a)
+			if err != nil && bad == nil {
+				bad = err
+			}
+			return t
+		})
+		if bad != nil {
+			return nil, errkind.Errorf(errkind.Input, "%s: property %s: %w; check it on the group-counter model", p.Pos, p.Name, bad)
+		}
+		out = append(out, Property{Name: p.Name, Text: p.Text, Pos: p.Pos, Formula: f})
 	}
 	return out, nil
 }

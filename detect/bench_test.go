@@ -76,3 +76,33 @@ func benchCertify(b *testing.B, sys *gsst.System, opts []Option) {
 	b.ReportMetric(float64(queries), "queries/op")
 	b.ReportMetric(float64(len(sys.Transitions)), "transitions")
 }
+
+// BenchmarkCertifyAllSizes certifies GR&W and ASR for every group size
+// (each group 1..), the query of a parametric system, next to the
+// fixed-size rows above.
+//
+//	go test ./detect -run '^$' -bench CertifyAllSizes -benchtime 10x
+func BenchmarkCertifyAllSizes(b *testing.B) {
+	for _, sz := range []struct{ d, m int }{{2, 4}, {10, 10}, {100, 10}, {100, 30}, {200, 10}} {
+		src, err := specs.GRWSized(sz.d, "1..", sz.m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sys, err := gsst.Parse("grw.yaml", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("grw/d=%d,m=%d", sz.d, sz.m), func(b *testing.B) { benchCertify(b, sys, nil) })
+	}
+	for _, r := range []int{2, 10, 50} {
+		src, err := specs.ASRSized(r, "1..", 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sys, err := gsst.Parse("asr.yaml", src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("asr/r=%d", r), func(b *testing.B) { benchCertify(b, sys, nil) })
+	}
+}

@@ -50,8 +50,12 @@ func (v Verdict) OK() bool { return v == Symmetric || v == Certified }
 // Witness shows that a transition's domain is not closed under orbits:
 // two configurations with equal total counters, where Group has a process
 // able to take the transition in Enabled and no process can in Disabled.
-// Configurations are indexed [group][state].
+// Configurations are indexed [group][state]. Sizes are the group sizes of
+// the instance they belong to: the system's own for a fixed-size system,
+// sizes within the ranges (those of a smallest instance with a witness)
+// for a parametric one.
 type Witness struct {
+	Sizes    []int
 	Enabled  [][]int
 	Disabled [][]int
 	Group    int
@@ -143,6 +147,15 @@ func Split(k int) Option {
 // failing solver, or a witness that does not survive re-verification (an
 // internal error); unknown answers are verdicts, not errors. s may be nil
 // when no transition needs a query.
+//
+// For a parametric system (some group size a range) the group sizes are
+// variables of the queries, within their ranges: Certified then means
+// fully virtually symmetric for every choice of sizes, and a violation's
+// witness names the sizes of an instance where it breaks (one with the
+// fewest processes). s must decide problems with open ranges when some
+// range is unbounded (the Z3 solver does). A smallest witness with more
+// than gsst.MaxProcesses processes cannot be re-verified by direct
+// evaluation; the transition is then Unknown, with that reason.
 func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ...Option) (*Report, error) {
 	cfg := config{workers: runtime.GOMAXPROCS(0), split: 1}
 	for _, o := range opts {
@@ -211,11 +224,9 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			if done {
 				continue
 			}
-			w, ans, called, err := j.q.run(ctx, s, j.part, cfg.timeout)
+			w, ans, calls, err := j.q.run(ctx, s, j.part, cfg.timeout)
 			a.mu.Lock()
-			if called {
-				a.queries++
-			}
+			a.queries += calls
 			switch {
 			case err != nil:
 				if a.err == nil {
@@ -254,6 +265,10 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		switch {
 		case a.err != nil:
 			return nil, fmt.Errorf("detect: transition %s: %w", name, a.err)
+		case a.sat != nil && a.sat.Enabled == nil:
+			res.Verdict = Unknown
+			res.Reason = fmt.Sprintf("the smallest instance with a witness has more than %d processes (sizes %s), beyond what vsym evaluates directly",
+				gsst.MaxProcesses, sys.FormatSizes(a.sat.Sizes))
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
 				return nil, errkind.Errorf(errkind.Internal, "detect: internal error: transition %s: solver model is not a witness: %v", name, err)
@@ -272,13 +287,35 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	return rep, nil
 }
 
-// VerifyWitness checks w against sys by direct evaluation: both
+// VerifyWitness checks w against sys by direct evaluation: the sizes are
+// allowed by the groups' ranges (the groups' own sizes when fixed), both
 // configurations are well formed (each group's counters nonnegative and
-// summing to the group's size), they agree on every total counter, Group
-// can take t in Enabled and no process can take t in Disabled.
+// summing to its size), they agree on every total counter, Group can take
+// t in Enabled and no process can take t in Disabled (n being the number
+// of processes of the instance). A witness without Sizes is taken to be
+// of the fixed sizes of sys.
 func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 	if w == nil {
 		return fmt.Errorf("no witness")
+	}
+	sizes := w.Sizes
+	if sizes == nil {
+		sizes = make([]int, len(sys.Groups))
+		for g := range sys.Groups {
+			sizes[g] = sys.Groups[g].Size
+		}
+	}
+	if len(sizes) != len(sys.Groups) {
+		return fmt.Errorf("%d sizes for %d groups", len(sizes), len(sys.Groups))
+	}
+	n := 0
+	for g, k := range sizes {
+		if !sys.Groups[g].Allows(k) {
+			return fmt.Errorf("group %s cannot have %d processes (its size is %s)", sys.Groups[g].Name, k, sys.Groups[g].SizeText())
+		}
+		if n += k; n > gsst.MaxProcesses {
+			return fmt.Errorf("more than %d processes", gsst.MaxProcesses)
+		}
 	}
 	for _, c := range []struct {
 		name string
@@ -293,13 +330,13 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 			}
 			sum := 0
 			for _, x := range row {
-				if x < 0 {
-					return fmt.Errorf("%s configuration: negative counter in group %s", c.name, sys.Groups[g].Name)
+				if x < 0 || x > sizes[g] {
+					return fmt.Errorf("%s configuration: counter %d of group %s outside 0..%d", c.name, x, sys.Groups[g].Name, sizes[g])
 				}
 				sum += x
 			}
-			if sum != sys.Groups[g].Size {
-				return fmt.Errorf("%s configuration: group %s has %d processes, want %d", c.name, sys.Groups[g].Name, sum, sys.Groups[g].Size)
+			if sum != sizes[g] {
+				return fmt.Errorf("%s configuration: group %s has %d processes, want %d", c.name, sys.Groups[g].Name, sum, sizes[g])
 			}
 		}
 	}

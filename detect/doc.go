@@ -34,4 +34,15 @@
 // one some process can take r, in the other none can. Certify re-verifies
 // every witness by direct evaluation of the guards before reporting a
 // violation; a witness that fails is an internal error, not a verdict.
+//
+// For a parametric system (gsst.System.Parametric: some group size is a
+// range) the query is the same with one more variable per group, its
+// size, ranging over the group's range (unbounded above for "N.."), and n
+// written as the sum of the sizes; counters are bounded by their group's
+// size through the invariants only. The exactness argument holds for
+// each choice of sizes, so unsat means fully virtually symmetric for
+// every instance, and a model gives the sizes of an instance with a
+// witness. Certify then searches, by bisection on n, for a witness in an
+// instance with as few processes as possible, and reports its sizes
+// (Witness.Sizes) with the two configurations.
 package detect

@@ -11,9 +11,14 @@ import (
 // over all groups of Group(S, g). The terms must range over nonnegative
 // values and agree with each other (Total(S) = sum_g Group(S, g)), as the
 // counters they stand for do.
+//
+// Size(g) stands for the size of group g of a parametric system: Guard
+// writes System.SizeVar(g) as Size(g) and n (System.NVar) as the sum of
+// Size over the groups. When Size is nil those variables are left alone.
 type Counters struct {
 	Group func(state, group int) presburger.Term
 	Total func(state int) presburger.Term
+	Size  func(group int) presburger.Term
 }
 
 // Domain returns phi_r, the formula that holds in exactly the
@@ -58,7 +63,7 @@ func Guard(sys *gsst.System, f presburger.Formula, y Counters) presburger.Formul
 		s, g, ok := sys.Counter(v)
 		switch {
 		case !ok:
-			return presburger.VarTerm(v)
+			return y.param(sys, v)
 		case g >= 0:
 			return y.Group(s, g)
 		case y.Total != nil:
@@ -72,10 +77,28 @@ func Guard(sys *gsst.System, f presburger.Formula, y Counters) presburger.Formul
 	})
 }
 
+// param writes a variable that is not a counter: a size variable or n
+// in terms of y.Size, anything else as itself.
+func (y Counters) param(sys *gsst.System, v presburger.Var) presburger.Term {
+	g, ok := sys.Param(v)
+	switch {
+	case !ok || y.Size == nil:
+		return presburger.VarTerm(v)
+	case g >= 0:
+		return y.Size(g)
+	}
+	var n presburger.Term
+	for h := range sys.Groups {
+		n = n.Add(y.Size(h))
+	}
+	return n
+}
+
 // FiringGroups returns the groups that have a process able to take t in the
 // configuration conf (conf[g][s] processes of group g in state s), in
 // increasing order, by direct evaluation of t's guards. It is the
 // reference semantics (Definition 3) that witnesses are checked against.
+// For a parametric system, n is the number of processes of conf.
 func FiringGroups(sys *gsst.System, t *gsst.Transition, conf [][]int) []int {
 	// A configuration of the wrong shape has no firing group (rather than
 	// an index out of range).

@@ -30,22 +30,31 @@ import (
 // exist exactly when sum_g r[g] = sum_S c[S] (fill greedily, the
 // "northwest corner rule"), so the query needs only r[g] >= 0 and the
 // right grand total; witness expands a model back the same greedy way.
+//
+// For a parametric system the group sizes are variables too, one per
+// group, shared by both sides and ranging over the group's range (open
+// above for "N.."); n is their sum. The argument above holds for each
+// choice of sizes, so the query asks exactly whether some instance has
+// two such configurations. Counters and totals then have no upper bound
+// but their rows' sizes.
 type query struct {
 	sys    *gsst.System
 	t      *gsst.Transition
+	param  bool               // the group sizes are variables
 	groupS []int              // group states, increasing
 	totalS []int              // total states, increasing
 	freeS  []int              // free states, increasing
 	col    []int              // state -> index in groupS or totalS, or -1 for a free state
 	tvar   []int              // state -> index of its total variable, or -1
+	nt     int                // number of total variables
 	base   presburger.Formula // invariants and equal totals, tightened
 	notDom presburger.Formula // !phi_t(y), tightened
 	bounds []presburger.Bound
 }
 
 func newQuery(sys *gsst.System, t *gsst.Transition) *query {
-	m, d, n := len(sys.States), len(sys.Groups), int64(sys.N())
-	q := &query{sys: sys, t: t, col: make([]int, m), tvar: make([]int, m)}
+	m, d := len(sys.States), len(sys.Groups)
+	q := &query{sys: sys, t: t, param: sys.Parametric(), col: make([]int, m), tvar: make([]int, m)}
 	groupRead := make([]bool, m)
 	totalRead := make([]bool, m)
 	groupRead[t.From] = true
@@ -71,37 +80,65 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 			q.freeS = append(q.freeS, s)
 		}
 	}
-	nt := 0
 	for _, list := range [][]int{q.groupS, q.totalS} {
 		for _, s := range list {
-			q.tvar[s] = nt
-			nt++
+			q.tvar[s] = q.nt
+			q.nt++
 		}
+	}
+
+	// The size of each group and n: constants, or the size variables with
+	// their ranges. upper[g] bounds a counter of group g (open: -1).
+	size := make([]presburger.Term, d)
+	upper := make([]int64, d)
+	var n presburger.Term
+	nUpper := int64(0)
+	for g, b := range sys.SizeBounds()[:d] {
+		size[g], upper[g] = presburger.ConstTerm(b.Lo), b.Hi
+		if q.param {
+			size[g] = presburger.VarTerm(q.sizeVar(g))
+			b.Var = q.sizeVar(g)
+			q.bounds = append(q.bounds, b)
+		}
+		if b.NoHi {
+			upper[g] = -1
+		}
+		n = n.Add(size[g])
+		if nUpper >= 0 && upper[g] >= 0 {
+			nUpper += upper[g]
+		} else {
+			nUpper = -1
+		}
+	}
+	counter := func(v presburger.Var, hi int64) presburger.Bound {
+		if hi < 0 {
+			return presburger.AtLeast(v, 0)
+		}
+		return presburger.Bound{Var: v, Lo: 0, Hi: hi}
 	}
 
 	var base []presburger.Formula
 	var all presburger.Term // sum of every total variable
-	for i := range nt {
+	for i := range q.nt {
 		v := q.totalVar(i)
-		q.bounds = append(q.bounds, presburger.Bound{Var: v, Lo: 0, Hi: n})
+		q.bounds = append(q.bounds, counter(v, nUpper))
 		all = all.Add(presburger.VarTerm(v))
 	}
 	// Every process in a group or total state: rows must be exact.
 	exact := len(q.freeS) == 0 && len(q.totalS) == 0
 	for side := range 2 {
 		for g := range d {
-			size := int64(sys.Groups[g].Size)
 			var row presburger.Term
 			for c := range q.groupS {
 				v := q.groupVar(side, c, g)
-				q.bounds = append(q.bounds, presburger.Bound{Var: v, Lo: 0, Hi: size})
+				q.bounds = append(q.bounds, counter(v, upper[g]))
 				row = row.Add(presburger.VarTerm(v))
 			}
 			op := presburger.Le
 			if exact {
 				op = presburger.Eq
 			}
-			base = append(base, presburger.Compare(row, op, presburger.ConstTerm(size)))
+			base = append(base, presburger.Compare(row, op, size[g]))
 		}
 		for c, s := range q.groupS {
 			var sum presburger.Term
@@ -117,11 +154,11 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 	if len(q.freeS) == 0 {
 		op = presburger.Eq
 	}
-	base = append(base, presburger.Compare(all, op, presburger.ConstTerm(n)))
+	base = append(base, presburger.Compare(all, op, n))
 	// Both parts are shared by every part of a split query: simplify
 	// them once.
-	q.base = tighten(presburger.Conj(base...), q.bounds)
-	q.notDom = tighten(presburger.Negation(Domain(sys, t, q.counters(0))), q.bounds)
+	q.base = q.tighten(presburger.Conj(base...))
+	q.notDom = q.tighten(presburger.Negation(Domain(sys, t, q.counters(0))))
 	return q
 }
 
@@ -136,13 +173,22 @@ func (q *query) totalVar(i int) presburger.Var {
 	return presburger.Var(2*len(q.groupS)*len(q.sys.Groups) + i)
 }
 
-// counters maps the system's counters to the query's variables on a side.
-// Domain reads only the counters that exist (see the kinds above).
+// sizeVar is the size of group g, shared by both sides (parametric
+// systems only).
+func (q *query) sizeVar(g int) presburger.Var { return q.totalVar(q.nt + g) }
+
+// counters maps the system's counters (and, for a parametric system, the
+// sizes and n) to the query's variables on a side. Domain reads only the
+// counters that exist (see the kinds above).
 func (q *query) counters(side int) Counters {
-	return Counters{
+	y := Counters{
 		Group: func(s, g int) presburger.Term { return presburger.VarTerm(q.groupVar(side, q.col[s], g)) },
 		Total: func(s int) presburger.Term { return presburger.VarTerm(q.totalVar(q.tvar[s])) },
 	}
+	if q.param {
+		y.Size = func(g int) presburger.Term { return presburger.VarTerm(q.sizeVar(g)) }
+	}
+	return y
 }
 
 // formula returns the query restricted to blocks part[0]..part[1]-1 of
@@ -152,19 +198,20 @@ func (q *query) formula(part [2]int) presburger.Formula {
 	for b := part[0]; b < part[1]; b++ {
 		dom = append(dom, BlockDomain(q.sys, q.t, b, q.counters(1)))
 	}
-	return presburger.Conj(q.base, tighten(presburger.Disj(dom...), q.bounds), q.notDom)
+	return presburger.Conj(q.base, q.tighten(presburger.Disj(dom...)), q.notDom)
 }
 
-// run decides one (part of a) query. called is false when the formula
-// folded to false and no solver was asked. On Sat the witness is returned
-// unverified.
-func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (w *Witness, ans presburger.Answer, called bool, err error) {
+// run decides one (part of a) query; calls is the number of solver calls
+// it made (0 when the formula folded to false). On Sat the witness is
+// returned unverified; for a parametric system it is one of the smallest
+// instance that has one (see smallest).
+func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (w *Witness, ans presburger.Answer, calls int, err error) {
 	f := q.formula(part)
 	if f == presburger.False {
-		return nil, presburger.Answer{Result: presburger.Unsat}, false, nil
+		return nil, presburger.Answer{Result: presburger.Unsat}, 0, nil
 	}
 	if s == nil {
-		return nil, presburger.Answer{}, false, errNoSolver
+		return nil, presburger.Answer{}, 0, errNoSolver
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -172,10 +219,65 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 		defer cancel()
 	}
 	ans, err = s.Solve(ctx, presburger.Problem{Bounds: q.bounds, F: f})
+	calls = 1
 	if err != nil || ans.Result != presburger.Sat {
-		return nil, ans, true, err
+		return nil, ans, calls, err
 	}
-	return q.witness(ans.Model), ans, true, nil
+	model := ans.Model
+	if q.param {
+		var more int
+		model, more, err = q.smallest(ctx, s, f, model)
+		calls += more
+		if err != nil {
+			return nil, ans, calls, err
+		}
+	}
+	return q.witness(model), ans, calls, nil
+}
+
+// smallest looks for a model of f (a parametric query) whose instance has
+// as few processes as possible, starting from model m: a binary search on
+// the bound "n <= k", monotone in k, so the result has the least n of all
+// models. It stops early, keeping the best model so far, when the solver
+// answers Unknown (a smaller witness is a convenience, not a verdict).
+func (q *query) smallest(ctx context.Context, s presburger.Solver, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
+	var n presburger.Term
+	lo, best := int64(0), int64(0)
+	for g, grp := range q.sys.Groups {
+		n = n.Add(presburger.VarTerm(q.sizeVar(g)))
+		lo += int64(grp.Size)
+		best += m[q.sizeVar(g)]
+	}
+	calls := 0
+	for lo < best {
+		mid := lo + (best-lo)/2
+		ans, err := s.Solve(ctx, presburger.Problem{Bounds: q.bounds,
+			F: presburger.Conj(f, presburger.Compare(n, presburger.Le, presburger.ConstTerm(mid)))})
+		calls++
+		switch {
+		case err != nil:
+			return nil, calls, err
+		case ans.Result == presburger.Sat:
+			m, best = ans.Model, n.Eval(func(v presburger.Var) int64 { return ans.Model[v] })
+		case ans.Result == presburger.Unsat:
+			lo = mid + 1
+		default:
+			return m, calls, nil
+		}
+	}
+	return m, calls, nil
+}
+
+// sizes returns the group sizes of a model's instance.
+func (q *query) sizes(m presburger.Model) []int {
+	out := make([]int, len(q.sys.Groups))
+	for g, grp := range q.sys.Groups {
+		out[g] = grp.Size
+		if q.param {
+			out[g] = int(m[q.sizeVar(g)])
+		}
+	}
+	return out
 }
 
 // witness expands a model into full configurations: group states take the
@@ -184,13 +286,23 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 // state. A variable missing from the model reads as 0; the result is
 // re-verified anyway.
 func (q *query) witness(m presburger.Model) *Witness {
-	d, ns, n := len(q.sys.Groups), len(q.sys.States), q.sys.N()
+	d, ns := len(q.sys.Groups), len(q.sys.States)
+	sizes := q.sizes(m)
+	n := 0
+	for _, k := range sizes {
+		n += min(k, gsst.MaxProcesses+1) // no overflow on huge sizes
+	}
+	if n > gsst.MaxProcesses {
+		// Beyond what direct evaluation handles: Certify says so
+		// rather than expand it.
+		return &Witness{Sizes: sizes, Group: -1}
+	}
 	conf := func(side int) [][]int {
 		out := make([][]int, d)
 		left := make([]int, d)
 		for g := range out {
 			out[g] = make([]int, ns)
-			left[g] = q.sys.Groups[g].Size
+			left[g] = sizes[g]
 			for c, s := range q.groupS {
 				out[g][s] = int(m[q.groupVar(side, c, g)])
 				left[g] -= out[g][s]
@@ -226,7 +338,7 @@ func (q *query) witness(m presburger.Model) *Witness {
 		}
 		return out
 	}
-	w := &Witness{Disabled: conf(0), Enabled: conf(1), Group: -1}
+	w := &Witness{Sizes: sizes, Disabled: conf(0), Enabled: conf(1), Group: -1}
 	if f := FiringGroups(q.sys, q.t, w.Enabled); len(f) > 0 {
 		w.Group = f[0]
 	}
@@ -238,6 +350,13 @@ func (q *query) witness(m presburger.Model) *Witness {
 // point is the guards' "#S[g] = 0": negated in !phi_r(y) it becomes
 // "#S[g] < 0 | #S[g] > 0", whose first half the bounds refute. Leaving
 // such disjunctions to the solver makes its case splits much larger.
-func tighten(f presburger.Formula, bounds []presburger.Bound) presburger.Formula {
-	return presburger.FoldBounds(presburger.NNF(f), bounds)
+// FoldBounds leaves atoms over variables without an upper bound alone;
+// every variable of the query is nonnegative, which decides those
+// (presburger.FoldNonnegative).
+func (q *query) tighten(f presburger.Formula) presburger.Formula {
+	f = presburger.FoldBounds(presburger.NNF(f), q.bounds)
+	if q.param {
+		f = presburger.FoldNonnegative(f)
+	}
+	return f
 }

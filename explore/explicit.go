@@ -45,6 +45,7 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 		Engine:          Explicit{}.Name(),
 		Model:           sp.model.Level,
 		Exact:           sp.model.Exact,
+		Method:          "forward",
 		ReachableStates: big.NewInt(int64(n)),
 		Deadlocks:       big.NewInt(int64(e.nDead)),
 		Properties:      []PropertyResult{},

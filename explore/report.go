@@ -28,6 +28,13 @@ type Report struct {
 	// uncertified system: it over-approximates the quotient, so counts and
 	// verdicts may be wrong in either direction.
 	Exact bool `json:"exact"`
+	// Method says how the engine searched: "forward" (the explicit engine
+	// enumerates the reachable states and checks over them), "backward"
+	// (the BDD engine decides every property backwards from its atoms,
+	// without reachable states), or "reachable-first" (the BDD engine
+	// computes the reachable states first and restricts every fixpoint to
+	// them). All three decide the same verdicts at the initial state.
+	Method string `json:"method"`
 	// ReachableStates counts reachable states of the explored model:
 	// total-counter vectors or group-counter vectors. Nil when the engine
 	// decided the properties without computing them.

@@ -26,12 +26,17 @@ type Ident struct {
 	Name    string
 }
 
-// GroupDecl is one entry "name: size" of the groups mapping.
+// GroupDecl is one entry "name: size" of the groups mapping. The size is
+// an integer, or a range "N.." (Ranged and Unbounded) or "N..M" (Ranged,
+// Max M), in which case Size is N.
 type GroupDecl struct {
-	Name    *Ident
-	Size    int64
-	SizePos Pos
-	SizeOK  bool // false when the size is not an integer (already reported)
+	Name      *Ident
+	Size      int64
+	Ranged    bool
+	Unbounded bool
+	Max       int64
+	SizePos   Pos
+	SizeOK    bool // false when the size is not an integer or a range (already reported)
 }
 
 // InitDecl is the init key. Either All names the state every process

@@ -208,7 +208,11 @@ func (c *checker) productChain(acc value, ok bool, links []*BinaryExpr, m mode, 
 		case r.t.IsConst():
 			t = acc.t.Scale(r.t.Const)
 		default:
-			c.errorf(b.OpPos, "product of two non-constant expressions; guards are linear (one side of * must be a constant)")
+			hint := ""
+			if c.sys.Parametric() {
+				hint = "; n is not a constant when some group's size is a range"
+			}
+			c.errorf(b.OpPos, "product of two non-constant expressions; guards are linear (one side of * must be a constant)%s", hint)
 			ok = false
 			continue
 		}

@@ -18,10 +18,13 @@ type checker struct {
 	statesBad, groupsBad bool
 	errs                 ErrorList
 
-	// n caches System.N, which loops over the groups, for guards that
-	// mention n many times; nKnown says whether it is set.
-	n      int64
+	// n caches the meaning of n for guards that mention it many times:
+	// System.N (a loop over the groups), or NVar in a parametric system;
+	// nKnown says whether it is set.
+	n      presburger.Term
 	nKnown bool
+	// allSizes reads every group's size as the range 1.. (AllSizes).
+	allSizes bool
 	// binary, when not nil, replaces chain for binary expressions. Tests
 	// set it to a node-at-a-time evaluator to cross-check chain.
 	binary func(c *checker, x *BinaryExpr, m mode, where string) (value, bool)
@@ -33,13 +36,14 @@ func (c *checker) errorf(pos Pos, format string, args ...any) {
 
 // check builds the System of f. Errors go to c.errs; the System is only
 // meaningful when there are none.
-func check(f *File, file string) (*System, ErrorList) {
+func check(f *File, file string, opt options) (*System, ErrorList) {
 	c := &checker{
 		sys:       &System{Name: f.Name, File: file},
 		states:    map[string]int{},
 		groups:    map[string]int{},
 		statesBad: f.StatesBad,
 		groupsBad: f.GroupsBad,
+		allSizes:  opt.allSizes,
 	}
 	c.declare(f)
 	c.init(f)
@@ -66,24 +70,54 @@ func (c *checker) declare(f *File) {
 			c.errorf(g.Name.NamePos, "duplicate group %q", g.Name.Name)
 			continue
 		}
-		size := g.Size
-		switch {
-		case !g.SizeOK:
-			size = 1
-		case size < 1:
-			c.errorf(g.SizePos, "group %q has size %d; a group needs at least one process", g.Name.Name, g.Size)
-			size = 1
-		case size > MaxProcesses:
-			c.errorf(g.SizePos, "group %q has size %d, above the limit of %d processes", g.Name.Name, g.Size, MaxProcesses)
-			size = MaxProcesses
-		}
-		if total <= MaxProcesses && total+size > MaxProcesses {
+		grp := c.groupSize(g)
+		// With ranges the limit applies to the smallest instance; larger
+		// ones are refused when instantiated.
+		if total <= MaxProcesses && total+int64(grp.Size) > MaxProcesses {
 			c.errorf(g.SizePos, "too many processes: with group %q the total exceeds the limit of %d", g.Name.Name, MaxProcesses)
 		}
-		total += size
+		total += int64(grp.Size)
+		if c.allSizes {
+			grp.Size, grp.Ranged, grp.Max = 1, true, Unbounded
+		}
 		c.groups[g.Name.Name] = len(c.sys.Groups)
-		c.sys.Groups = append(c.sys.Groups, Group{Name: g.Name.Name, Size: int(size), Pos: g.Name.NamePos})
+		c.sys.Groups = append(c.sys.Groups, grp)
 	}
+}
+
+// groupSize checks the size (or range of sizes) of a group declaration.
+// A bad size is reported and replaced by one in range, so that the rest
+// of the file is still checked. A range N..N is the fixed size N.
+func (c *checker) groupSize(g *GroupDecl) Group {
+	grp := Group{Name: g.Name.Name, Size: 1, Pos: g.Name.NamePos}
+	if !g.SizeOK {
+		return grp
+	}
+	least := "size"
+	if g.Ranged {
+		least = "least size"
+	}
+	switch size := g.Size; {
+	case size < 1:
+		c.errorf(g.SizePos, "group %q has %s %d; a group needs at least one process", g.Name.Name, least, size)
+	case size > MaxProcesses:
+		c.errorf(g.SizePos, "group %q has %s %d, above the limit of %d processes", g.Name.Name, least, size, MaxProcesses)
+		grp.Size = MaxProcesses
+	default:
+		grp.Size = int(size)
+	}
+	switch {
+	case !g.Ranged:
+	case g.Unbounded:
+		grp.Ranged, grp.Max = true, Unbounded
+	case g.Max < g.Size:
+		c.errorf(g.SizePos, "empty range %d..%d of sizes for group %q: the greatest size is below the least", g.Size, g.Max, g.Name.Name)
+	case g.Max > MaxProcesses:
+		c.errorf(g.SizePos, "group %q has greatest size %d, above the limit of %d processes (write %d.. for no greatest size)", g.Name.Name, g.Max, MaxProcesses, g.Size)
+	case int(g.Max) > grp.Size:
+		grp.Ranged, grp.Max = true, int(g.Max)
+	}
+	return grp
 }
 
 func (c *checker) state(id *Ident, context string) (int, bool) {
@@ -139,6 +173,18 @@ func (c *checker) init(f *File) {
 		}
 		seen[g] = true
 		size := int64(sys.Groups[g].Size)
+		if gi.State == nil && gi.Counts != nil && sys.Groups[g].Ranged {
+			why := ""
+			if c.allSizes {
+				why = " (every group is read for all sizes)"
+			}
+			c.errorf(gi.Group.NamePos, "init of group %q gives counts per state, but its size is the range %s%s: a group of variable size starts with all its processes in one state",
+				gi.Group.Name, sys.Groups[g].SizeText(), why)
+			for _, ic := range gi.Counts {
+				c.state(ic.State, " in init")
+			}
+			continue
+		}
 		if gi.State != nil {
 			if s, ok := c.state(gi.State, " in init"); ok {
 				sys.Init[g][s] = int(size)
@@ -338,9 +384,12 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 		switch x.Name {
 		case "n":
 			if !c.nKnown {
-				c.n, c.nKnown = int64(c.sys.N()), true
+				c.n, c.nKnown = presburger.ConstTerm(int64(c.sys.N())), true
+				if c.sys.Parametric() {
+					c.n = presburger.VarTerm(c.sys.NVar())
+				}
 			}
-			return value{kind: kindInt, t: presburger.ConstTerm(c.n)}, true
+			return value{kind: kindInt, t: c.n}, true
 		case "true":
 			return value{kind: kindBool, f: presburger.True}, true
 		case "false":

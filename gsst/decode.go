@@ -298,6 +298,36 @@ func (d *decoder) integer(n *yaml.Node, what string) (int64, bool) {
 	return v, true
 }
 
+// sizeRange matches a range of group sizes, "N.." or "N..M".
+var sizeRange = regexp.MustCompile(`^([0-9]+)\.\.([0-9]*)$`)
+
+// groupSize reads the size of a group: an integer, or a range "N.." (at
+// least N processes) or "N..M", plain or quoted. Whether the numbers make
+// sense (at least 1, M >= N, within the limits) is the checker's business.
+func (d *decoder) groupSize(n *yaml.Node) *GroupDecl {
+	gd := &GroupDecl{SizePos: d.pos(n)}
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!int" && !(n.Tag == "!!float" && isDigits(n.Value)) {
+		m := sizeRange.FindStringSubmatch(n.Value)
+		if m == nil || n.Tag != "!!str" {
+			d.errorf(d.pos(n), "expected a group size (an integer, or a range N.. or N..M), found %s", kindName(n))
+			return gd
+		}
+		lo, err1 := strconv.ParseInt(m[1], 10, 64)
+		hi, err2 := int64(0), error(nil)
+		if m[2] != "" {
+			hi, err2 = strconv.ParseInt(m[2], 10, 64)
+		}
+		if err1 != nil || err2 != nil {
+			d.errorf(d.pos(n), "group size range %s is out of range", n.Value)
+			return gd
+		}
+		gd.Size, gd.Max, gd.Ranged, gd.Unbounded, gd.SizeOK = lo, hi, true, m[2] == "", true
+		return gd
+	}
+	gd.Size, gd.SizeOK = d.integer(n, "a group size")
+	return gd
+}
+
 // isDigits reports whether s is a decimal integer literal: an optional
 // sign and one or more digits.
 func isDigits(s string) bool {
@@ -364,11 +394,12 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 		}
 		for _, q := range d.pairs(p.val, "groups") {
 			name := d.ident(q.key, "group name")
-			size, ok := d.integer(q.val, "a group size")
+			gd := d.groupSize(q.val)
 			// A group with a bad size is still declared, so that its
 			// uses elsewhere do not add "unknown group" errors.
 			if name != nil {
-				f.Groups = append(f.Groups, &GroupDecl{Name: name, Size: size, SizePos: d.pos(q.val), SizeOK: ok})
+				gd.Name = name
+				f.Groups = append(f.Groups, gd)
 			}
 		}
 	}

@@ -31,6 +31,12 @@
 //     System.GroupVar with n replaced by its value, properties become
 //     ctl.Formula over the same counters.
 //
+// A group's size may be a range, "N.." (at least N processes) or "N..M":
+// the System is then parametric, the family of its instances, and n is
+// the variable System.NVar rather than a constant. System.Instantiate
+// returns the instance of given sizes; AllSizes reads every size of a
+// file as "1..". System.Check covers both kinds of system.
+//
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and
 // printed one per line as "file:line:col: message". Columns count

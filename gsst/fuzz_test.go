@@ -1,12 +1,14 @@
 package gsst
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -37,6 +39,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: [N]\n---\n"))
 	f.Add([]byte("states: &a [N]\ninit: *a\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
+	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sys, err := Parse("f.yaml", src)
 		if err != nil {
@@ -101,10 +104,27 @@ func checkSystem(t *testing.T, sys *System) {
 				owner[g] = true
 			}
 			for _, v := range presburger.FreeVars(b.Guard) {
-				if int(v) >= sys.NumVars() {
+				if int(v) >= sys.NumVars() && !(sys.Parametric() && v == sys.NVar()) {
 					t.Fatalf("guard uses variable %d outside the system", v)
 				}
 			}
+		}
+	}
+	if sys.Parametric() {
+		// The smallest instance is a system too, unless a constant
+		// grows beyond the limit once n is known.
+		sizes := make([]int, len(sys.Groups))
+		for g := range sys.Groups {
+			sizes[g] = sys.Groups[g].Size
+		}
+		inst, err := sys.Instantiate(sizes)
+		switch {
+		case err == nil && inst.Parametric():
+			t.Fatalf("instance is parametric")
+		case err == nil:
+			checkSystem(t, inst)
+		case !errors.Is(err, errkind.Input):
+			t.Fatalf("Instantiate: %v", err)
 		}
 	}
 	for _, p := range sys.Properties {

@@ -2,6 +2,7 @@ package gsst
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/presburger"
@@ -22,6 +23,18 @@ const (
 // Counter variables: TotalVar(s) is #S, the number of processes in local
 // state s; GroupVar(s, g) is #S[g], the number of processes of group g in
 // s. Guards and properties may use both.
+//
+// A system whose group sizes are all fixed is an instance: one structure.
+// When some group's size is a range (Group.Ranged), the system is
+// parametric: a family of instances, one per choice of sizes in the
+// ranges. n is then not a constant: guards and properties read it as the
+// variable NVar, which every instance fixes to the sum of its group
+// sizes. SizeVar(g) names the size of group g, for formulas about the
+// whole family (certification for all sizes, parametric counter models);
+// SizeBounds and SizeSum say what the size variables and n may be.
+// Instantiate returns the instance of given sizes, on which everything
+// that needs fixed sizes works. A fixed-size system has n folded to its
+// value, exactly as if ranges did not exist.
 type System struct {
 	Name        string
 	File        string
@@ -32,11 +45,54 @@ type System struct {
 	Properties  []Property
 }
 
-// Group is a block of identical processes.
+// Group is a block of identical processes. Size is its number of
+// processes. When Ranged is set the size is a range instead: any number
+// from Size to Max, or every number from Size up when Max is Unbounded;
+// Size is then the least size, and the group's row of System.Init holds
+// its smallest instance (all Size processes in the group's initial
+// state).
 type Group struct {
-	Name string
-	Size int
-	Pos  Pos
+	Name   string
+	Size   int
+	Ranged bool
+	Max    int // the greatest size of a ranged group, or Unbounded; unused otherwise
+	Pos    Pos
+}
+
+// Unbounded is Group.Max for a range without a greatest size ("N..").
+const Unbounded = -1
+
+// Min returns the least size of g (its size when fixed).
+func (g *Group) Min() int { return g.Size }
+
+// Bounded returns the greatest size of g and true, or false when its
+// range has none.
+func (g *Group) Bounded() (max int, ok bool) {
+	switch {
+	case !g.Ranged:
+		return g.Size, true
+	case g.Max == Unbounded:
+		return 0, false
+	}
+	return g.Max, true
+}
+
+// Allows reports whether g may have k processes.
+func (g *Group) Allows(k int) bool {
+	hi, bounded := g.Bounded()
+	return k >= g.Size && (!bounded || k <= hi)
+}
+
+// SizeText writes g's size as the GSST language does: "3", "1..", "2..5".
+func (g *Group) SizeText() string {
+	hi, bounded := g.Bounded()
+	switch {
+	case !g.Ranged:
+		return strconv.Itoa(g.Size)
+	case !bounded:
+		return strconv.Itoa(g.Size) + ".."
+	}
+	return strconv.Itoa(g.Size) + ".." + strconv.Itoa(hi)
 }
 
 // Transition is a local transition From -> To with its guards. A process
@@ -64,7 +120,18 @@ type Property struct {
 	Pos     Pos
 }
 
-// N returns the number of processes.
+// Parametric reports whether some group's size is a range.
+func (s *System) Parametric() bool {
+	for i := range s.Groups {
+		if s.Groups[i].Ranged {
+			return true
+		}
+	}
+	return false
+}
+
+// N returns the number of processes; for a parametric system, that of its
+// smallest instance.
 func (s *System) N() int {
 	n := 0
 	for _, g := range s.Groups {
@@ -83,6 +150,84 @@ func (s *System) TotalVar(state int) presburger.Var { return presburger.Var(stat
 // GroupVar returns the variable of the group counter #S[g].
 func (s *System) GroupVar(state, group int) presburger.Var {
 	return presburger.Var(len(s.States) + state*len(s.Groups) + group)
+}
+
+// SizeVar returns the variable of the size of group g. It follows the
+// counter variables; only formulas about a parametric system's family of
+// instances use it (the GSST language has no syntax for it).
+func (s *System) SizeVar(group int) presburger.Var {
+	return presburger.Var(s.NumVars() + group)
+}
+
+// NVar returns the variable of n, the number of processes, in the guards
+// and properties of a parametric system. It follows the size variables.
+func (s *System) NVar() presburger.Var { return presburger.Var(s.NumVars() + len(s.Groups)) }
+
+// Param tells the size variables and NVar apart from other variables:
+// group is g for SizeVar(g) and -1 for NVar; ok is false for any other
+// variable.
+func (s *System) Param(v presburger.Var) (group int, ok bool) {
+	i := int(v) - s.NumVars()
+	switch {
+	case i < 0 || i > len(s.Groups):
+		return 0, false
+	case i == len(s.Groups):
+		return -1, true
+	}
+	return i, true
+}
+
+// SizeBounds returns the range of every size variable (a fixed group's
+// is its size; an unbounded range is open above) and of NVar (from the
+// sum of the least sizes to the sum of the greatest, open above when some
+// range is).
+func (s *System) SizeBounds() []presburger.Bound {
+	out := make([]presburger.Bound, 0, len(s.Groups)+1)
+	n := presburger.Bound{Var: s.NVar()}
+	for g := range s.Groups {
+		grp := &s.Groups[g]
+		b := presburger.Bound{Var: s.SizeVar(g), Lo: int64(grp.Size)}
+		if hi, ok := grp.Bounded(); ok {
+			b.Hi = int64(hi)
+		} else {
+			b.NoHi = true
+		}
+		out = append(out, b)
+		n.Lo += b.Lo
+		n.Hi += b.Hi
+		n.NoHi = n.NoHi || b.NoHi
+	}
+	if n.NoHi {
+		n.Hi = 0
+	}
+	return append(out, n)
+}
+
+// SizeSum returns "|g1| + ... + |gd| = n" over the size variables and
+// NVar.
+func (s *System) SizeSum() presburger.Formula {
+	var sum presburger.Term
+	for g := range s.Groups {
+		sum = sum.Add(presburger.VarTerm(s.SizeVar(g)))
+	}
+	return presburger.Compare(sum, presburger.Eq, presburger.VarTerm(s.NVar()))
+}
+
+// InitState returns the state in which every process of group g starts,
+// and false when its initial processes are spread over several states
+// (or it has none).
+func (s *System) InitState(group int) (state int, ok bool) {
+	state = -1
+	for st, k := range s.Init[group] {
+		switch {
+		case k == 0:
+		case state >= 0:
+			return 0, false
+		default:
+			state = st
+		}
+	}
+	return state, state >= 0
 }
 
 // Counter returns the state and group of a counter variable; group is -1
@@ -104,18 +249,25 @@ func (s *System) Counter(v presburger.Var) (state, group int, ok bool) {
 func (s *System) VarName(v presburger.Var) string {
 	st, g, ok := s.Counter(v)
 	switch {
-	case !ok:
-		return fmt.Sprintf("v%d", v)
-	case g < 0:
+	case ok && g < 0:
 		return "#" + s.States[st]
+	case ok:
+		return "#" + s.States[st] + "[" + s.Groups[g].Name + "]"
 	}
-	return "#" + s.States[st] + "[" + s.Groups[g].Name + "]"
+	switch g, ok := s.Param(v); {
+	case ok && g < 0:
+		return "n"
+	case ok:
+		return "|" + s.Groups[g].Name + "|"
+	}
+	return fmt.Sprintf("v%d", v)
 }
 
-// IsTotal reports whether f mentions total counters only.
+// IsTotal reports whether f reads no group counter (only total counters
+// and, in a parametric system, n).
 func (s *System) IsTotal(f presburger.Formula) bool {
 	for _, v := range presburger.FreeVars(f) {
-		if _, g, _ := s.Counter(v); g >= 0 {
+		if _, g, ok := s.Counter(v); ok && g >= 0 {
 			return false
 		}
 	}
@@ -142,18 +294,33 @@ func (t *Transition) BlockOf(g int) *Block {
 
 // Valuation returns the assignment of counter variables in a configuration
 // given by its group counters: y[g][s] processes of group g are in state s.
+// The size variables and NVar read the configuration's group sizes and
+// number of processes, so the guards of a parametric system evaluate in a
+// configuration of any of its instances.
 func (s *System) Valuation(y [][]int) func(presburger.Var) int64 {
 	return func(v presburger.Var) int64 {
 		st, g, ok := s.Counter(v)
 		switch {
-		case !ok:
-			return 0
-		case g >= 0:
+		case ok && g >= 0:
 			return int64(y[g][st])
+		case ok:
+			total := 0
+			for g := range y {
+				total += y[g][st]
+			}
+			return int64(total)
+		}
+		g, ok = s.Param(v)
+		if !ok {
+			return 0
 		}
 		total := 0
-		for g := range y {
-			total += y[g][st]
+		for h := range y {
+			if g < 0 || h == g {
+				for _, k := range y[h] {
+					total += k
+				}
+			}
 		}
 		return int64(total)
 	}

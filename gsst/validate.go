@@ -12,12 +12,15 @@ import (
 // once and then trusts it, as go/types' clients trust Info.
 //
 // It checks: group sizes in 0..MaxProcesses and at most MaxProcesses
-// processes in all; an initial configuration with one row per group and
-// one count per state, nonnegative and summing to the group's size;
+// processes in all (in the smallest instance, for ranges); ranges of
+// sizes from at least 1 to a greater size within MaxProcesses, or
+// Unbounded; an initial configuration with one row per group and one
+// count per state, nonnegative and summing to the group's (least) size,
+// all in one state for a ranged group;
 // transitions between distinct states in range, each group in at most one
-// block, guards present, quantifier-free and over the system's counters;
-// properties present, with known CTL operators and atoms over the
-// system's counters. The result is an ErrorList (errors.Is(err,
+// block, guards present, quantifier-free and over the system's counters
+// (and NVar, in a parametric system); properties present, with known CTL
+// operators and atoms over the same variables. The result is an ErrorList (errors.Is(err,
 // errkind.Input) holds), with the positions the system carries.
 func (s *System) Check() error {
 	if s == nil {
@@ -34,6 +37,14 @@ func (s *System) Check() error {
 		if g.Size < 0 || g.Size > MaxProcesses {
 			at(g.Pos, "group %s has size %d, outside 0..%d", g.Name, g.Size, MaxProcesses)
 			continue
+		}
+		if g.Ranged {
+			switch {
+			case g.Size < 1:
+				at(g.Pos, "group %s has the range of sizes %s; a ranged group has at least one process", g.Name, g.SizeText())
+			case g.Max != Unbounded && (g.Max <= g.Size || g.Max > MaxProcesses):
+				at(g.Pos, "group %s has the range of sizes %d..%d; the greatest size must lie in %d..%d (or be Unbounded)", g.Name, g.Size, g.Max, g.Size+1, MaxProcesses)
+			}
 		}
 		n += g.Size
 	}
@@ -109,6 +120,9 @@ func (s *System) checkInit(at func(Pos, string, ...any)) {
 		if sum >= 0 && sum != grp.Size {
 			at(grp.Pos, "initial counts of group %s sum to %d, want its size %d", grp.Name, sum, grp.Size)
 		}
+		if _, one := s.InitState(g); sum > 0 && grp.Ranged && !one {
+			at(grp.Pos, "initial processes of group %s are in several states; a ranged group starts with all its processes in one state", grp.Name)
+		}
 	}
 }
 
@@ -119,11 +133,17 @@ func (s *System) checkFormula(f presburger.Formula, where string, pos Pos, at fu
 		at(pos, "%s has a quantifier, which the GSST language does not have", where)
 		return
 	}
+	param := s.Parametric()
 	for _, v := range presburger.FreeVars(f) {
-		if _, _, ok := s.Counter(v); !ok {
-			at(pos, "%s uses variable %d, which is not a counter", where, v)
-			return
+		if _, _, ok := s.Counter(v); ok || param && v == s.NVar() {
+			continue
 		}
+		if param {
+			at(pos, "%s uses variable %d, which is neither a counter nor n", where, v)
+		} else {
+			at(pos, "%s uses variable %d, which is not a counter (n is a constant when the group sizes are)", where, v)
+		}
+		return
 	}
 }
 

@@ -86,8 +86,11 @@ func TestHugeInteger(t *testing.T) {
 	}{
 		{"huge", "99999999999999999999999", "a group size 99999999999999999999999 is out of range"},
 		{"huge-negative", "-99999999999999999999", "a group size -99999999999999999999 is out of range"},
-		{"float", "1.5", `expected a group size (an integer), found "1.5"`},
-		{"quoted", `"3"`, `expected a group size (an integer), found "3"`},
+		{"float", "1.5", `expected a group size (an integer, or a range N.. or N..M), found "1.5"`},
+		{"quoted", `"3"`, `expected a group size (an integer, or a range N.. or N..M), found "3"`},
+		{"huge-range", "1..99999999999999999999", "group size range 1..99999999999999999999 is out of range"},
+		{"open-below", "..5", `expected a group size (an integer, or a range N.. or N..M), found "..5"`},
+		{"spaces", `"1 .. 5"`, `expected a group size (an integer, or a range N.. or N..M), found "1 .. 5"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -304,6 +304,9 @@ func checkSystem(sys *gsst.System) error {
 	if err := sys.Check(); err != nil {
 		return err
 	}
+	if err := sys.NeedFixed("the concrete NuSMV model"); err != nil {
+		return err
+	}
 	switch n := sys.N(); {
 	case n == 0:
 		return errkind.Errorf(errkind.Input, "nusmv: system has no processes")

@@ -6,8 +6,8 @@ import "github.com/vsym/vsym/internal/checked"
 // term's range over the box lies wholly on one side of zero) by true or
 // false. The result is equivalent to f for every assignment inside the box
 // (a variable bounded more than once lies in the intersection). An atom
-// over a variable without a bound, or whose range would overflow int64, is
-// left as it is, and so is an Exists (its body may rebind box variables).
+// over a variable without a bound or with an open range, or whose range
+// would overflow int64, is left as it is, and so is an Exists (its body may rebind box variables).
 //
 // The point is atoms such as "x < 0" for a counter x in 0..n, which arise
 // from negated equalities ("x != 0" as "x < 0 | x > 0") and from the copies
@@ -22,9 +22,16 @@ func FoldBounds(f Formula, bounds []Bound) Formula {
 }
 
 func foldBounds(f Formula, box map[Var]Bound) Formula {
+	return foldAtoms(f, func(t Term) (int64, int64, bool) { return termRange(t, box) })
+}
+
+// foldAtoms replaces every atom "t op 0" of f by true or false when op
+// holds, or fails, on the whole range lo..hi that rng gives for t (ok
+// false: no range known). Exists is left as it is.
+func foldAtoms(f Formula, rng func(Term) (lo, hi int64, ok bool)) Formula {
 	switch f := f.(type) {
 	case Cmp:
-		lo, hi, ok := termRange(f.T, box)
+		lo, hi, ok := rng(f.T)
 		if !ok {
 			return f
 		}
@@ -36,17 +43,17 @@ func foldBounds(f Formula, box map[Var]Bound) Formula {
 		}
 		return f
 	case Not:
-		return Negation(foldBounds(f.F, box))
+		return Negation(foldAtoms(f.F, rng))
 	case And:
 		out := make([]Formula, len(f))
 		for i, g := range f {
-			out[i] = foldBounds(g, box)
+			out[i] = foldAtoms(g, rng)
 		}
 		return Conj(out...)
 	case Or:
 		out := make([]Formula, len(f))
 		for i, g := range f {
-			out[i] = foldBounds(g, box)
+			out[i] = foldAtoms(g, rng)
 		}
 		return Disj(out...)
 	}
@@ -61,7 +68,7 @@ func termRange(t Term, box map[Var]Bound) (lo, hi int64, ok bool) {
 	lo, hi = t.Const, t.Const
 	for _, m := range t.Monos {
 		b, in := box[m.Var]
-		if !in {
+		if !in || !b.Finite() {
 			return 0, 0, false
 		}
 		a, ok1 := checked.Mul(m.Coef, b.Lo)

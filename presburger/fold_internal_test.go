@@ -52,10 +52,12 @@ func TestTermRange(t *testing.T) {
 		t    Term
 		box  map[Var]Bound
 	}{
-		{"unbounded", x.Add(y), map[Var]Bound{0: {0, 0, 1}}},
-		{"product overflows", x.Scale(1 << 32), map[Var]Bound{0: {0, 0, 1 << 32}}},
-		{"min int", x, map[Var]Bound{0: {0, math.MinInt64, 0}}},
-		{"sum overflows", x.Add(y), map[Var]Bound{0: {0, 0, 1 << 62}, 1: {1, 0, 1 << 62}}},
+		{"unbounded", x.Add(y), map[Var]Bound{0: {Var: 0, Lo: 0, Hi: 1}}},
+		{"open above", x, map[Var]Bound{0: AtLeast(0, 0)}},
+		{"open below", x.Add(y), map[Var]Bound{0: {Var: 0, Hi: 3, NoLo: true}, 1: {Var: 1, Lo: 0, Hi: 1}}},
+		{"product overflows", x.Scale(1 << 32), map[Var]Bound{0: {Var: 0, Lo: 0, Hi: 1 << 32}}},
+		{"min int", x, map[Var]Bound{0: {Var: 0, Lo: math.MinInt64, Hi: 0}}},
+		{"sum overflows", x.Add(y), map[Var]Bound{0: {Var: 0, Lo: 0, Hi: 1 << 62}, 1: {Var: 1, Lo: 0, Hi: 1 << 62}}},
 	} {
 		if lo, hi, ok := termRange(c.t, c.box); ok {
 			t.Errorf("%s: termRange(%v) = %d..%d, want no range", c.name, c.t, lo, hi)

@@ -75,10 +75,18 @@ type Exists struct {
 	Body Formula
 }
 
-// Bound is the inclusive range Lo..Hi of a variable.
+// Bound is the inclusive range Lo..Hi of a variable. NoLo and NoHi open a
+// side: with NoLo the variable has no lower bound and Lo is ignored, with
+// NoHi no upper bound and Hi is ignored. The zero value of the flags is a
+// closed range, so a literal {Var: v, Lo: 0, Hi: 5} means 0..5 as it
+// always has; AtLeast and AnyInt build the open ones. Open ranges are for
+// the free variables of a Problem and the variables of a
+// TransitionSystem; the variables of an Exists need finite ranges (Eval
+// enumerates them), which Problem.CheckBounds enforces.
 type Bound struct {
-	Var    Var
-	Lo, Hi int64
+	Var        Var
+	Lo, Hi     int64
+	NoLo, NoHi bool
 }
 
 func (Bool) isFormula()   {}
@@ -175,7 +183,8 @@ func Iff(a, b Formula) Formula {
 }
 
 // Eval reports whether f holds under the assignment val. Bound variables of
-// Exists are enumerated over their ranges.
+// Exists are enumerated over their ranges, which must be finite (it panics
+// on an open one; Problem.CheckBounds rejects them).
 func Eval(f Formula, val func(Var) int64) bool {
 	switch f := f.(type) {
 	case Bool:
@@ -212,6 +221,9 @@ func Eval(f Formula, val func(Var) int64) bool {
 				return Eval(f.Body, inner)
 			}
 			b := f.Vars[i]
+			if !b.Finite() {
+				panic(fmt.Sprintf("presburger: Eval of an Exists over the open range %s of variable %d", b.Range(), b.Var))
+			}
 			if b.Lo > b.Hi {
 				return false
 			}
@@ -456,7 +468,7 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(b, "%s in %d..%d", name(v.Var), v.Lo, v.Hi)
+			fmt.Fprintf(b, "%s in %s", name(v.Var), v.Range())
 		}
 		b.WriteString(": ")
 		format(b, f.Body, name, 0)

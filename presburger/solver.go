@@ -28,7 +28,9 @@ func (r Result) String() string {
 
 // Problem asks whether F has a model in which every variable lies in its
 // range. Every free variable of F must appear in Bounds; a variable that
-// appears more than once lies in the intersection of its ranges.
+// appears more than once lies in the intersection of its ranges. A range
+// may be open on either side (AtLeast, AnyInt): the Z3 solver decides
+// such problems, BruteForce refuses them.
 type Problem struct {
 	Bounds []Bound
 	F      Formula
@@ -52,12 +54,12 @@ type Solver interface {
 	Solve(ctx context.Context, p Problem) (Answer, error)
 }
 
-// CheckBounds reports an error when a free variable of p.F has no bound or
-// a bound is empty.
+// CheckBounds reports an error when a free variable of p.F has no bound,
+// a bound is empty, or a variable of an Exists in p.F has an open range.
 func (p Problem) CheckBounds() error {
 	have := map[Var]bool{}
 	for _, b := range p.Bounds {
-		if b.Lo > b.Hi {
+		if b.Empty() {
 			return fmt.Errorf("presburger: empty range %d..%d for variable %d", b.Lo, b.Hi, b.Var)
 		}
 		have[b.Var] = true
@@ -67,13 +69,15 @@ func (p Problem) CheckBounds() error {
 			return fmt.Errorf("presburger: variable %d has no bound", v)
 		}
 	}
-	return nil
+	return checkExistsRanges(p.F)
 }
 
 // BruteForce decides problems by enumerating every assignment in range.
 // It exists to cross-check other solvers on small problems; Limit caps the
 // number of assignments tried (0 means 10 million) and an attempt past it
-// answers Unknown.
+// answers Unknown. A problem with a variable whose range (after
+// intersection) is open cannot be enumerated: Solve returns an error for
+// it rather than search a part of the range.
 type BruteForce struct {
 	Limit int64
 }
@@ -88,6 +92,11 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 		limit = 10_000_000
 	}
 	bounds := Intersect(p.Bounds)
+	for _, b := range bounds {
+		if !b.Finite() {
+			return Answer{}, fmt.Errorf("presburger: brute force cannot enumerate the open range %s of variable %d", b.Range(), b.Var)
+		}
+	}
 	size := int64(1)
 	for _, b := range bounds {
 		if b.Lo > b.Hi {
@@ -140,8 +149,9 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 
 // Intersect returns bs with one bound per variable, in order of first
 // appearance: a variable bounded more than once gets the intersection of
-// its ranges, which may be empty (Lo > Hi). It gives a Problem's Bounds
-// the meaning the Problem type documents.
+// its ranges, which may be empty (Lo > Hi) and is open on a side only
+// when every range of the variable is. It gives a Problem's Bounds the
+// meaning the Problem type documents.
 func Intersect(bs []Bound) []Bound {
 	at := make(map[Var]int, len(bs))
 	out := make([]Bound, 0, len(bs))
@@ -152,7 +162,7 @@ func Intersect(bs []Bound) []Bound {
 			out = append(out, b)
 			continue
 		}
-		out[i].Lo, out[i].Hi = max(out[i].Lo, b.Lo), min(out[i].Hi, b.Hi)
+		out[i] = out[i].intersect(b)
 	}
 	return out
 }

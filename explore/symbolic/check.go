@@ -38,6 +38,7 @@ func (BDD) Name() string { return "bdd" }
 
 // Check encodes m and decides its properties.
 func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
+	t0 := time.Now()
 	cfg := explore.NewConfig(opts...)
 	props, err := cfg.SelectProperties(m)
 	if err != nil {
@@ -53,6 +54,7 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 	if err != nil {
 		return nil, err
 	}
+	rep.Stats.Seconds = time.Since(t0).Seconds() // the encoding included
 	// The BDD engine stores sets, not states, so MaxStates cannot stop it
 	// early; a reachable set larger than the bound is still the same
 	// resource stop as in the explicit engine.
@@ -77,8 +79,10 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		Engine: BDD{}.Name(),
 		Model:  m.Level,
 		Exact:  m.Exact,
+		Method: "backward",
 	}
 	if e.cfg.reachable {
+		rep.Method = "reachable-first"
 		r, err := e.Reachable(ctx)
 		if err != nil {
 			return nil, err

@@ -155,6 +155,11 @@ type relation struct {
 	nextCube rudd.Node
 	toNext   rudd.Replacer // current -> next bits of the touched counters
 	toCur    rudd.Replacer
+	// closure, when not nil, is the reflexive-transitive closure of rel:
+	// any number of steps of this transition alone. It exists when the
+	// guard, apart from x_From >= 1, reads neither x_From nor x_To, so it
+	// stays true while the transition repeats (see transferClosure).
+	closure  rudd.Node
 	topLevel int
 }
 
@@ -388,6 +393,9 @@ func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 		}
 	}
 	r.rel = rel
+	if r.closure, err = e.transferClosure(t); err != nil {
+		return relation{}, err
+	}
 	r.curCube = b.Makeset(curVars)
 	r.nextCube = b.Makeset(nextVars)
 	if r.toNext, err = b.NewReplacer(curVars, nextVars); err != nil {
@@ -397,6 +405,107 @@ func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 		return relation{}, err
 	}
 	return r, nil
+}
+
+// transferClosure returns the closure of transition t: k >= 0 repeated
+// moves from x_u to x_v, that is x_u + x_v = x_u' + x_v' and x_v' >= x_v,
+// with x_v' > x_v only when the rest of the guard holds. This is exact when
+// the guard is x_u >= 1 and a condition on other counters, which no move
+// of t changes: the moves can repeat while x_u >= 1, and x_u' >= 0 (the
+// encoding is unsigned) bounds k by x_u; a next value beyond the
+// encoding's range is excluded here as it is by the one-step relation.
+// It returns nil when the guard reads x_u or x_v otherwise.
+func (e *Checker) transferClosure(t counterabs.Transition) (rudd.Node, error) {
+	rest, ok := withoutSource(t.Guard, presburger.Var(t.From))
+	if !ok {
+		return nil, nil
+	}
+	for _, v := range presburger.FreeVars(rest) {
+		if int(v) == t.From || int(v) == t.To {
+			return nil, nil
+		}
+	}
+	b, enc := e.b, e.enc
+	g, err := e.gc.compile(rest)
+	if err != nil {
+		return nil, err
+	}
+	var sum, grow, same []bitTerm
+	for _, part := range []struct {
+		c         int
+		coef      int64
+		next      bool
+		sum, grow bool
+	}{
+		{t.From, 1, false, true, false}, {t.To, 1, false, true, true},
+		{t.From, -1, true, true, false}, {t.To, -1, true, true, true},
+	} {
+		ts, err := enc.counterTerms(part.c, part.coef, part.next)
+		if err != nil {
+			return nil, err
+		}
+		sum = append(sum, ts...)
+		if part.grow {
+			// x_v' - x_v >= 0 is -(x_v - x_v') >= 0.
+			neg, err := enc.counterTerms(part.c, -part.coef, part.next)
+			if err != nil {
+				return nil, err
+			}
+			grow = append(grow, neg...)
+			same = append(same, ts...)
+		}
+	}
+	keep, err := linear(b, sum, 0, presburger.Eq)
+	if err != nil {
+		return nil, err
+	}
+	up, err := linear(b, grow, 0, presburger.Ge)
+	if err != nil {
+		return nil, err
+	}
+	stay, err := linear(b, same, 0, presburger.Eq)
+	if err != nil {
+		return nil, err
+	}
+	return b.And(keep, up, b.Or(stay, g)), nil
+}
+
+// withoutSource returns g without the conjuncts that say v >= 1, and
+// whether every other conjunct is free of v. False when g is not of the
+// shape "v >= 1 & rest".
+func withoutSource(g presburger.Formula, v presburger.Var) (presburger.Formula, bool) {
+	parts := []presburger.Formula{g}
+	if a, ok := g.(presburger.And); ok {
+		parts = a
+	}
+	var rest []presburger.Formula
+	found := false
+	for _, p := range parts {
+		if atLeastOne(p, v) {
+			found = true
+			continue
+		}
+		rest = append(rest, p)
+	}
+	return presburger.Conj(rest...), found
+}
+
+// atLeastOne reports whether f is a comparison equivalent to v >= 1:
+// c*v + k >= 0 with c > 0 and -c <= k < 0, or c*v + k > 0 with
+// -c < k <= 0.
+func atLeastOne(f presburger.Formula, v presburger.Var) bool {
+	c, ok := f.(presburger.Cmp)
+	if !ok || len(c.T.Monos) != 1 || c.T.Monos[0].Var != v || c.T.Monos[0].Coef <= 0 {
+		return false
+	}
+	coef, k := c.T.Monos[0].Coef, c.T.Const
+	switch c.Op {
+	case presburger.Ge:
+		return k < 0 && -k <= coef
+	case presburger.Gt:
+		return k <= 0 && -k < coef
+	}
+	return false
 }
 
 func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
@@ -441,6 +550,16 @@ func (e *Checker) image(r *relation, s rudd.Node) rudd.Node {
 func (e *Checker) preimage(r *relation, s rudd.Node) rudd.Node {
 	b := e.b
 	return b.AndExist(r.nextCube, r.rel, b.Replace(s, r.toNext))
+}
+
+// closureStep returns the states reachable from s (forward) or reaching
+// s (backward) by any number of steps of r alone, from its closure.
+func (e *Checker) closureStep(r *relation, s rudd.Node, forward bool) rudd.Node {
+	b := e.b
+	if forward {
+		return b.Replace(b.AndExist(r.curCube, s, r.closure), r.toCur)
+	}
+	return b.AndExist(r.nextCube, r.closure, b.Replace(s, r.toNext))
 }
 
 // post returns all successors of s, the stutter self-loops of deadlocks
@@ -494,6 +613,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 			z = b.Or(z, frontier)
 		}
 	default:
+		// A transition's closure may jump over states outside allowed, so
+		// it is used only when allowed is the whole space.
+		whole := b.Equal(allowed, e.space)
 		for {
 			iters++
 			if err := e.poll(ctx); err != nil {
@@ -501,16 +623,30 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 			}
 			changed := false
 			for i := range e.rels {
+				r := &e.rels[i]
+				if e.cfg.strategy == Saturate && whole && r.closure != nil {
+					add := b.And(e.closureStep(r, z, forward), b.And(allowed, b.Not(z)))
+					if !e.isFalse(add) {
+						changed = true
+						z = b.Or(z, add)
+					}
+					continue
+				}
+				// Each round applies the transition to the states the
+				// previous round added only: their older states' images
+				// are already in z.
+				frontier := z
 				for {
 					if err := e.poll(ctx); err != nil {
 						return nil, iters, err
 					}
-					add := b.And(step(&e.rels[i], z), b.And(allowed, b.Not(z)))
+					add := b.And(step(r, frontier), b.And(allowed, b.Not(z)))
 					if e.isFalse(add) {
 						break
 					}
 					changed = true
 					z = b.Or(z, add)
+					frontier = add
 					if e.cfg.strategy != Saturate {
 						break
 					}

@@ -6,6 +6,9 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/dalzilio/rudd"
+
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -133,5 +136,70 @@ func TestRandomAgainstNaive(t *testing.T) {
 	t.Logf("%d models (%d with deadlocks): %d verdicts hold, %d fail; %d traces, %d lassos", models, deadModels, holds, fails, traces, lassos)
 	if holds < models || fails < models || traces < models || lassos < models/10 || deadModels == 0 {
 		t.Errorf("the random sample exercises too little")
+	}
+}
+
+// TestTransferClosure: saturation with transition closures computes the
+// same reachable set and the same backward EF sets as breadth-first
+// search, which never uses them, on random models where half the guards
+// read only counters other than the two they move (so have a closure).
+func TestTransferClosure(t *testing.T) {
+	r := rand.New(rand.NewSource(4242))
+	closures, relations := 0, 0
+	for i := 0; i < 150; i++ {
+		mod := randomModel(r, 0)
+		m := len(mod.Init)
+		for j := range mod.Transitions {
+			tr := &mod.Transitions[j]
+			if m < 3 || r.Intn(2) == 0 {
+				continue
+			}
+			other := r.Intn(m)
+			for other == tr.From || other == tr.To {
+				other = r.Intn(m)
+			}
+			tr.Guard = presburger.Conj(presburger.Compare(v(tr.From), presburger.Ge, k(1)),
+				presburger.Compare(v(other), presburger.Op(r.Intn(6)), k(int64(r.Intn(mod.N+1)))))
+		}
+		mod = reassemble(mod)
+		e, err := New(mod, WithReachable(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rel := range e.rels {
+			relations++
+			if rel.closure != nil {
+				closures++
+			}
+		}
+		ctx := context.Background()
+		f := ctl.Atom{P: testsupport.RandomFormula(r, m, mod.N, 1, false)}
+		target, err := e.Sat(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			base    rudd.Node
+			forward bool
+		}{{e.init, true}, {target, false}} {
+			e.cfg.strategy = Saturate
+			withClosure, _, err := e.lfp(ctx, c.base, e.space, c.forward)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.cfg.strategy = BFS
+			plain, _, err := e.lfp(ctx, c.base, e.space, c.forward)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !e.b.Equal(withClosure, plain) {
+				t.Fatalf("model %d: forward=%v fixpoint with closures (%v states) differs from BFS (%v states)",
+					i, c.forward, e.Count(withClosure), e.Count(plain))
+			}
+		}
+	}
+	t.Logf("%d of %d relations had a closure", closures, relations)
+	if closures < relations/4 {
+		t.Errorf("only %d of %d relations had a closure: the sample does not exercise them", closures, relations)
 	}
 }

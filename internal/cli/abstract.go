@@ -17,6 +17,7 @@ import (
 func init() { register(newAbstractCmd) }
 
 type abstractOpts struct {
+	sizes   string
 	file    string
 	level   string
 	force   bool
@@ -54,6 +55,7 @@ transition and group that may take it, guarded by that group's guard.
 		},
 	}
 	f := cmd.Flags()
+	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
@@ -68,7 +70,7 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
-	sys, err := loadSystem(o.file)
+	sys, err := loadInstance(o.file, o.sizes, "abstract")
 	if err != nil {
 		return err
 	}

@@ -74,8 +74,17 @@ func TestExploreEngineBDD(t *testing.T) {
 		}
 		var got [2]result
 		var codes [2]int
+		args := []string{"explore", "--force", "--count-states", "-o", "json", file}
+		if sys, err := gsst.Parse(name, src); err == nil && sys.Parametric() {
+			// A spec with ranges of sizes: its smallest instance.
+			var sizes []string
+			for _, g := range sys.Groups {
+				sizes = append(sizes, fmt.Sprintf("%s=%d", g.Name, g.Size))
+			}
+			args = append(args, "--sizes", strings.Join(sizes, ","))
+		}
 		for i, engine := range []string{"explicit", "bdd"} {
-			out, errs, code := runVsym("explore", "--force", "--engine", engine, "-o", "json", file)
+			out, errs, code := runVsym(append(args, "--engine", engine)...)
 			codes[i] = code
 			if code == ExitBadInput {
 				t.Fatalf("%s %s: exit %d: %s", name, engine, code, errs)

@@ -16,9 +16,10 @@ import (
 func init() { register(newCheckCmd) }
 
 type checkOpts struct {
-	files   []string
-	output  string
-	timeout time.Duration
+	files    []string
+	output   string
+	timeout  time.Duration
+	allSizes bool
 }
 
 func newCheckCmd() *cobra.Command {
@@ -39,9 +40,12 @@ counters only. Each transition is reported as
               can (printed as tables)
   unknown     the solver gave no answer (timeout), with its reason
 
-followed by the verdict for the whole system. docs/certification.md
-describes the query and the JSON output (one object for one file, an
-array of objects for several). With several files the exit code is the
+followed by the verdict for the whole system. A spec whose group sizes
+are ranges (reader: 1..) is certified for every size in the ranges at
+once, and a violation names the sizes of an instance where it occurs;
+--all-sizes asks the same of any spec, every group's size read as 1..
+docs/certification.md describes the query and the JSON output (one
+object for one file, an array of objects for several). With several files the exit code is the
 most severe one: 2 (some file is bad) over 1 (some system is not fully
 virtually symmetric) over 3 (some answer unknown) over 0.
 
@@ -53,8 +57,9 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
 	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown")
+	f.BoolVar(&o.allSizes, "all-sizes", false, "certify for every group size (each group's size read as 1..), whatever sizes the spec gives")
 	return cmd
 }
 
@@ -70,7 +75,7 @@ type checkResult struct {
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
@@ -84,7 +89,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	var results []checkResult
 	for _, file := range o.files {
 		r := checkResult{file: file}
-		r.sys, r.err = gsst.Load(file)
+		var opts []gsst.Option
+		if o.allSizes {
+			opts = append(opts, gsst.AllSizes())
+		}
+		r.sys, r.err = gsst.Load(file, opts...)
 		switch {
 		case r.err != nil:
 			r.code = ExitBadInput
@@ -106,7 +115,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		results = append(results, r)
 	}
 
-	if o.output == "json" {
+	if o.output == "sarif" {
+		if err := writeCheckSARIF(cmd, results); err != nil {
+			return err
+		}
+	} else if o.output == "json" {
 		var doc any
 		if len(results) == 1 {
 			doc = newCheckJSON(results[0])
@@ -166,16 +179,29 @@ func severerExit(a, b int) int {
 // witness as two tables), then the system's verdict.
 func writeCheck(w io.Writer, file string, rep *detect.Report) {
 	sys := rep.System
-	fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
-		countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
-		countNoun(len(sys.Transitions), "transition", "transitions"))
+	// everySize qualifies the verdicts of a parametric system.
+	everySize := ""
+	if sys.Parametric() {
+		everySize = " for every size"
+		fmt.Fprintf(w, "%s: %s: %s of sizes %s, %s; every size is checked\n", file, sys.Name,
+			countNoun(len(sys.Groups), "group", "groups"), groupSizes(sys),
+			countNoun(len(sys.Transitions), "transition", "transitions"))
+	} else {
+		fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
+			countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
+			countNoun(len(sys.Transitions), "transition", "transitions"))
+	}
 	counts := map[detect.Verdict]int{}
 	for _, t := range rep.Transitions {
 		counts[t.Verdict]++
 		name := sys.TransitionName(t.Transition)
 		switch t.Verdict {
 		case detect.Violated:
-			fmt.Fprintf(w, "  %s: violated: the two configurations below have equal total counters;\n", name)
+			at := ""
+			if sys.Parametric() {
+				at = " at sizes " + sys.FormatSizes(t.Witness.Sizes)
+			}
+			fmt.Fprintf(w, "  %s: violated%s: the two configurations below have equal total counters;\n", name, at)
 			fmt.Fprintf(w, "    in the first a process of group %s can take %s, in the second no process can\n",
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
@@ -187,13 +213,13 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 	}
 	switch rep.Verdict() {
 	case detect.Symmetric:
-		fmt.Fprintf(w, "%s: fully symmetric: every transition treats all processes alike\n", sys.Name)
+		fmt.Fprintf(w, "%s: fully symmetric%s: every transition treats all processes alike\n", sys.Name, everySize)
 	case detect.Certified:
-		fmt.Fprintf(w, "%s: certified fully virtually symmetric (%s by the solver, %d symmetric)\n",
-			sys.Name, countNoun(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
+		fmt.Fprintf(w, "%s: certified fully virtually symmetric%s (%s by the solver, %d symmetric)\n",
+			sys.Name, everySize, countNoun(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
 	case detect.Violated:
-		fmt.Fprintf(w, "%s: not fully virtually symmetric (%d of %d transitions violated)\n",
-			sys.Name, counts[detect.Violated], len(rep.Transitions))
+		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
+			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -246,6 +272,16 @@ func writeWitnessTables(w io.Writer, sys *gsst.System, wit *detect.Witness) {
 	}
 }
 
+// groupSizes writes the sizes of a parametric system's groups:
+// "reader 1.., writer 2".
+func groupSizes(sys *gsst.System) string {
+	parts := make([]string, len(sys.Groups))
+	for g := range sys.Groups {
+		parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+	}
+	return strings.Join(parts, ", ")
+}
+
 func countNoun(k int, one, many string) string {
 	if k == 1 {
 		return "1 " + one
@@ -256,10 +292,14 @@ func countNoun(k int, one, many string) string {
 // checkJSON is the stable output of "vsym check --output json", one per
 // file, documented in docs/certification.md.
 type checkJSON struct {
-	File        string                `json:"file"`
-	System      string                `json:"system,omitempty"`
-	Verdict     string                `json:"verdict"` // symmetric, certified, violated, unknown, error
-	Certified   bool                  `json:"certified"`
+	File      string `json:"file"`
+	System    string `json:"system,omitempty"`
+	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown, error
+	Certified bool   `json:"certified"`
+	// AllSizes says that the verdict is for every size in the ranges of
+	// Sizes (group name -> "3", "1..", "2..5").
+	AllSizes    bool                  `json:"all_sizes"`
+	Sizes       map[string]string     `json:"sizes,omitempty"`
 	Transitions []checkTransitionJSON `json:"transitions"`
 	Error       string                `json:"error,omitempty"`
 }
@@ -277,6 +317,7 @@ type checkTransitionJSON struct {
 // order of "states".
 type checkWitnessJSON struct {
 	Group    string           `json:"group"`
+	Sizes    map[string]int   `json:"sizes"` // of the instance the configurations belong to
 	States   []string         `json:"states"`
 	Enabled  map[string][]int `json:"enabled"`
 	Disabled map[string][]int `json:"disabled"`
@@ -297,6 +338,11 @@ func newCheckJSON(r checkResult) *checkJSON {
 	out.System = sys.Name
 	out.Verdict = r.rep.Verdict().String()
 	out.Certified = r.rep.Certified()
+	out.AllSizes = sys.Parametric()
+	out.Sizes = map[string]string{}
+	for g := range sys.Groups {
+		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
+	}
 	for _, t := range r.rep.Transitions {
 		tj := checkTransitionJSON{
 			From:    sys.States[t.Transition.From],
@@ -308,11 +354,13 @@ func newCheckJSON(r checkResult) *checkJSON {
 		if w := t.Witness; w != nil {
 			wj := &checkWitnessJSON{
 				Group:    sys.Groups[w.Group].Name,
+				Sizes:    map[string]int{},
 				States:   sys.States,
 				Enabled:  map[string][]int{},
 				Disabled: map[string][]int{},
 			}
 			for g, gr := range sys.Groups {
+				wj.Sizes[gr.Name] = w.Sizes[g]
 				wj.Enabled[gr.Name] = w.Enabled[g]
 				wj.Disabled[gr.Name] = w.Disabled[g]
 			}

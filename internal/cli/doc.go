@@ -4,4 +4,6 @@
 // to the documented exit codes. pipeline.go holds the steps that several
 // commands share: flag checks, loading, the --timeout context, and
 // certify-then-build of the counter abstraction with its error messages.
+// sarif.go writes "--output sarif" for check and explore; completion.go
+// teaches the commands shell completion.
 package cli

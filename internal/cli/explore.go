@@ -20,6 +20,7 @@ import (
 func init() { register(newExploreCmd) }
 
 type exploreOpts struct {
+	sizes      string
 	file       string
 	level      string
 	concrete   bool
@@ -31,7 +32,8 @@ type exploreOpts struct {
 	timeout    time.Duration
 	properties []string
 	bddOrder   string // --bdd-order (BDD engine)
-	bddNoReach bool   // --bdd-no-reach (BDD engine)
+	bddNoReach bool   // --bdd-no-reach: deprecated, the default
+	count      bool   // --count-states
 }
 
 // autoBDDThreshold is the counter-space size (Model.CounterSpace) above
@@ -96,27 +98,32 @@ over-approximates it (results not exact, exit code 3).
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
-			return runExplore(cmd, o)
+			return exploreSARIFOnError(cmd, o, runExplore(cmd, o))
 		},
 	}
 	f := cmd.Flags()
+	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
 	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
 	f.StringVar(&o.bddOrder, "bdd-order", "auto", "BDD variable order: auto, interleaved, blocked or split (see docs/symbolic.md)")
-	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "BDD engine: decide properties without computing reachable states first (no state counts)")
+	f.BoolVar(&o.count, "count-states", false, "count reachable states and deadlocks (the explicit engine always does; the BDD engine then computes the reachable states first)")
+	// --bdd-no-reach was the way to skip reachable states before that was
+	// the default; it still says "no counts", and is hidden.
+	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
+	_ = f.MarkHidden("bdd-no-reach")
 	return cmd
 }
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if err := checkOutputFormat(o.output); err != nil {
+	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
 	mem, err := parseSize(o.maxMemory)
@@ -129,8 +136,8 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
-	if o.bddNoReach && o.maxStates > 0 {
-		return errkind.Errorf(errkind.Input, "--max-states bounds the reachable states, which --bdd-no-reach does not compute")
+	if o.bddNoReach && (o.count || o.maxStates > 0) {
+		return errkind.Errorf(errkind.Input, "--bdd-no-reach contradicts --count-states and --max-states, which need the reachable states")
 	}
 	level := o.level
 	if o.concrete {
@@ -146,7 +153,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
-	sys, err := loadSystem(o.file)
+	sys, err := loadInstance(o.file, o.sizes, "explore")
 	if err != nil {
 		return err
 	}
@@ -167,9 +174,10 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return err
 	}
 	prog := newProgress(stderr)
+	// --max-states bounds the reachable states, so it asks for them.
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(!o.bddNoReach))
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0))
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -177,11 +185,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		}
 		return fileError(o.file, err)
 	}
-	if o.output == "json" {
+	switch o.output {
+	case "sarif":
+		if err := writeExploreSARIF(cmd, o.file, sys, rep); err != nil {
+			return err
+		}
+	case "json":
 		if err := writeJSON(stdout, rep); err != nil {
 			return err
 		}
-	} else {
+	default:
 		writeReport(stdout, sys, m.Reason, rep)
 	}
 	if !rep.Exact {
@@ -259,7 +272,7 @@ func (p *progress) done() {
 
 // writeReport prints rep for people; reason says why its model was chosen.
 func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report) {
-	fmt.Fprintf(w, "%s: %s engine, %s-counter model\n", rep.System, rep.Engine, rep.Model)
+	fmt.Fprintf(w, "%s: %s engine (%s), %s-counter model\n", rep.System, rep.Engine, rep.Method, rep.Model)
 	if reason != "" {
 		fmt.Fprintf(w, "model: %s\n", reason)
 	}
@@ -267,9 +280,9 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
 	}
 	if rep.ReachableStates == nil {
-		// The BDD engine with --bdd-no-reach decides properties without
-		// computing the reachable states, so there are no counts.
-		fmt.Fprintln(w, "reachable states: not computed (--bdd-no-reach)")
+		// The BDD engine decides properties backwards, without the
+		// reachable states, unless asked for counts.
+		fmt.Fprintln(w, "reachable states: not computed (the BDD engine decides properties backwards; --count-states computes them)")
 	} else {
 		fmt.Fprintf(w, "reachable states: %v\n", rep.ReachableStates)
 	}

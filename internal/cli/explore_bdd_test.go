@@ -30,3 +30,38 @@ func TestBDDMaxStates(t *testing.T) {
 		}
 	}
 }
+
+// By default the BDD engine decides properties backwards and counts
+// nothing; --count-states computes the reachable states first. The
+// verdicts are the same, and the output says which method ran.
+func TestBDDCountStates(t *testing.T) {
+	spec := "../../specs/readers-writers.yaml"
+	for _, tc := range []struct {
+		args      []string
+		method    string
+		reachable string
+	}{
+		{[]string{"explore", "--engine", "bdd", "-o", "json", spec}, `"method": "backward"`, `"reachable_states": null`},
+		{[]string{"explore", "--engine", "bdd", "--count-states", "-o", "json", spec}, `"method": "reachable-first"`, `"reachable_states": 7`},
+		{[]string{"explore", "--engine", "explicit", "-o", "json", spec}, `"method": "forward"`, `"reachable_states": 7`},
+	} {
+		var out, errb strings.Builder
+		if code := Main(tc.args, &out, &errb); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errb.String())
+		}
+		for _, want := range []string{tc.method, tc.reachable, `"name": "mutex"`, `"holds": true`} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%v: output lacks %s:\n%s", tc.args, want, out.String())
+			}
+		}
+	}
+	var out, errb strings.Builder
+	if code := Main([]string{"explore", "--engine", "bdd", spec}, &out, &errb); code != ExitOK ||
+		!strings.Contains(out.String(), "bdd engine (backward)") || !strings.Contains(out.String(), "reachable states: not computed") {
+		t.Errorf("text output: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	errb.Reset()
+	if code := Main([]string{"explore", "--bdd-no-reach", "--count-states", spec}, &out, &errb); code != ExitBadInput {
+		t.Errorf("--bdd-no-reach --count-states: exit %d, want %d: %s", code, ExitBadInput, errb.String())
+	}
+}

@@ -15,6 +15,8 @@ func TestGenCmd(t *testing.T) {
 	asr, _ := specs.ASR(7, 3, 2)
 	asrB, _ := specs.ASR(5, 2, 4)
 	mutex, _ := specs.Read("mutex")
+	grwRange, _ := specs.GRWSized(3, "1..", 5)
+	asrRange, _ := specs.ASRSized(3, "2..4", 2)
 	tests := []struct {
 		name   string
 		args   []string
@@ -26,7 +28,11 @@ func TestGenCmd(t *testing.T) {
 		{"asr", []string{"gen", "asr", "--procs", "7", "--resources", "3"}, ExitOK, string(asr), ""},
 		{"asr bound", []string{"gen", "asr", "--procs", "5", "--resources", "2", "--bound", "4"}, ExitOK, string(asrB), ""},
 		{"example", []string{"gen", "example", "mutex"}, ExitOK, string(mutex), ""},
-		{"example list", []string{"gen", "example"}, ExitOK, "mutex\nreaders-writers-broken\nreaders-writers\n", ""},
+		{"example list", []string{"gen", "example"}, ExitOK, "asr-param\nmutex\nprinters\nreaders-writers-broken\nreaders-writers-param\nreaders-writers-race\nreaders-writers\n", ""},
+		{"grw range", []string{"gen", "grw", "--groups", "3", "--size", "1..", "--states", "5"}, ExitOK, string(grwRange), ""},
+		{"asr range", []string{"gen", "asr", "--size", "2..4", "--resources", "3"}, ExitOK, string(asrRange), ""},
+		{"grw bad size", []string{"gen", "grw", "--size", "1...3"}, ExitBadInput, "", "is not a size"},
+		{"asr procs and size", []string{"gen", "asr", "--procs", "4", "--size", "1.."}, ExitBadInput, "", "--procs or --size, not both"},
 		{"unknown example", []string{"gen", "example", "nope"}, ExitBadInput, "", "no bundled specification"},
 		{"grw bad groups", []string{"gen", "grw", "--groups", "0"}, ExitBadInput, "", "number of groups 0"},
 		{"grw bad states", []string{"gen", "grw", "--states", "1"}, ExitBadInput, "", "number of states 1"},

@@ -16,6 +16,7 @@ import (
 func init() { register(newNusmvCmd) }
 
 type nusmvOpts struct {
+	sizes    string
 	file     string
 	out      string
 	level    string
@@ -60,6 +61,7 @@ as in vsym's own checkers. See docs/nusmv.md.
 		},
 	}
 	f := cmd.Flags()
+	addSizesFlag(f, &o.sizes)
 	f.StringVarP(&o.out, "out", "o", "", "write the model to this file instead of standard output")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
@@ -86,7 +88,7 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 	if o.out != "" && sameFile(o.out, o.file) {
 		return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
 	}
-	sys, err := loadSystem(o.file)
+	sys, err := loadInstance(o.file, o.sizes, "nusmv")
 	if err != nil {
 		return err
 	}

@@ -78,39 +78,52 @@ func markCommandErrors(c *cobra.Command) {
 	}
 }
 
-// exitCode prints err once and returns the exit code for it: the code an
-// answer carries, else the code of its kind.
-func exitCode(w io.Writer, err error) int {
+// codeOf returns the exit code for err: the code an answer carries, else
+// the code of its kind; cobra's own command-line errors are usage errors.
+func codeOf(err error) int {
 	if err == nil {
 		return ExitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil {
-			printError(w, ee.err)
-		}
 		return ee.code
 	}
 	var ce *commandError
 	if !errors.As(err, &ce) {
+		return ExitBadInput
+	}
+	if errkind.Of(err) == errkind.Input {
+		return ExitBadInput
+	}
+	return ExitUnknown // unknown, limit, internal
+}
+
+// exitCode prints err once and returns its exit code (codeOf).
+func exitCode(w io.Writer, err error) int {
+	code := codeOf(err)
+	var ee *exitError
+	var ce *commandError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		if ee.err != nil {
+			printError(w, ee.err)
+		}
+	case !errors.As(err, &ce):
 		// Cobra's own complaint about the command line.
 		fmt.Fprintf(w, "vsym: %v\nRun 'vsym --help' for usage.\n", err)
-		return ExitBadInput
-	}
-	switch errkind.Of(err) {
-	case errkind.Input:
+	case errkind.Of(err) == errkind.Input:
 		printError(w, err)
-		return ExitBadInput
-	case errkind.Unknown, errkind.Limit:
+	case errkind.Of(err) == errkind.Internal:
+		msg := err.Error()
+		if !strings.Contains(msg, "internal error") {
+			msg = "internal error: " + msg
+		}
+		fmt.Fprintf(w, "vsym: %s (please report this)\n", msg)
+	default:
 		fmt.Fprintln(w, "vsym:", withHint(err))
-		return ExitUnknown
 	}
-	msg := err.Error()
-	if !strings.Contains(msg, "internal error") {
-		msg = "internal error: " + msg
-	}
-	fmt.Fprintf(w, "vsym: %s (please report this)\n", msg)
-	return ExitUnknown
+	return code
 }
 
 // withHint adds to a limit or timeout message the flag that changes the
@@ -150,14 +163,13 @@ and checks CTL properties with its own explicit and symbolic engines.
 ` + exitHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		// Shell completion is cobra's, not vsym's: undocumented, so off.
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
 	for _, f := range subcommands {
 		c := f()
 		markCommandErrors(c)
 		root.AddCommand(c)
 	}
+	addCompletions(root)
 	return root
 }
 

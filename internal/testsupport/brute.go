@@ -49,6 +49,14 @@ func BruteForce(sys *gsst.System) *Brute {
 		b.Some = append(b.Some, nil)
 		b.Every = append(b.Every, nil)
 	}
+	Configurations(sys, func(y [][]int) { b.record(owner, layout(y)) })
+	return b
+}
+
+// Configurations calls f with every configuration of sys given by its
+// group counters y[g][s] (a matrix f must not keep: it is reused).
+func Configurations(sys *gsst.System, f func(y [][]int)) {
+	m := len(sys.States)
 	rows := make([][][]int, len(sys.Groups))
 	for g, grp := range sys.Groups {
 		rows[g] = Compositions(grp.Size, m)
@@ -63,10 +71,64 @@ func BruteForce(sys *gsst.System) *Brute {
 			}
 			return
 		}
-		b.record(owner, layout(y))
+		f(y)
 	}
 	rec(0)
-	return b
+}
+
+// ConfigsByTotals returns every configuration of sys (group counters)
+// keyed by TotalKey of its total counters.
+func ConfigsByTotals(sys *gsst.System) map[string][][][]int {
+	out := map[string][][][]int{}
+	Configurations(sys, func(y [][]int) {
+		cp := make([][]int, len(y))
+		for g := range y {
+			cp[g] = slices.Clone(y[g])
+		}
+		k := TotalKey(Totals(cp))
+		if len(y) == 0 {
+			k = TotalKey(make([]int, len(sys.States)))
+		}
+		out[k] = append(out[k], cp)
+	})
+	return out
+}
+
+// Box returns the instances of a parametric system that the tests try:
+// every choice of sizes with each group's size in its range and at most
+// most (a range beyond most is cut there; a fixed group keeps its size),
+// in a fixed order.
+func Box(sys *gsst.System, most int) [][]int {
+	out := [][]int{nil}
+	for g := range sys.Groups {
+		grp := &sys.Groups[g]
+		hi, bounded := grp.Bounded()
+		if !bounded || hi > most {
+			hi = max(most, grp.Size)
+		}
+		var next [][]int
+		for _, prefix := range out {
+			for k := grp.Size; k <= hi; k++ {
+				next = append(next, append(slices.Clone(prefix), k))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// BoxConfigs is the number of configurations of all the instances of
+// Box(sys, most) together: the work of checking every one.
+func BoxConfigs(sys *gsst.System, most int) int {
+	total := 0
+	for _, sizes := range Box(sys, most) {
+		k := 1
+		for _, size := range sizes {
+			k *= len(Compositions(size, len(sys.States)))
+		}
+		total += k
+	}
+	return total
 }
 
 // record adds configuration conf to the table.

@@ -17,6 +17,8 @@ import (
 // were obtained; its files are
 //
 //	spec.yaml      the GSST spec
+//	sizes          for a spec with ranges of group sizes, the instance:
+//	               "group=k, ..." (default: every group at its least size)
 //	certification  one line "U -> V: verdict" per transition, in order:
 //	               symmetric, certified or violated
 //	total          the total-counter model (built with counterabs.Force
@@ -136,6 +138,9 @@ func ParseCase(name string, data []byte) (*Case, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sys, err = instance(sys, a.Get("sizes")); err != nil {
+		return nil, fmt.Errorf("sizes: %w", err)
+	}
 	c.Sys = sys
 	for _, line := range lines(a.Get("certification")) {
 		i := strings.LastIndex(line, ": ")
@@ -161,6 +166,35 @@ func ParseCase(name string, data []byte) (*Case, error) {
 		return nil, fmt.Errorf("group: %w", err)
 	}
 	return c, nil
+}
+
+// instance returns the instance of a spec with ranges of group sizes
+// that the sizes file names, or its smallest one; a spec with fixed sizes
+// as it is.
+func instance(sys *gsst.System, sizes []byte) (*gsst.System, error) {
+	if !sys.Parametric() {
+		if sizes != nil {
+			return nil, fmt.Errorf("the spec has fixed sizes")
+		}
+		return sys, nil
+	}
+	if sizes == nil {
+		return sys.Smallest()
+	}
+	named := map[string]int{}
+	for _, part := range strings.Split(strings.TrimSpace(string(sizes)), ",") {
+		name, k, ok := strings.Cut(strings.TrimSpace(part), "=")
+		n, err := strconv.Atoi(k)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("bad size %q (want group=k)", part)
+		}
+		named[name] = n
+	}
+	per, err := sys.SizesByName(named)
+	if err != nil {
+		return nil, err
+	}
+	return sys.Instantiate(per)
 }
 
 func lines(data []byte) []string {

@@ -22,9 +22,12 @@ func writeCase(t *testing.T, dir string, c *Case, trans []string, total, group *
 	for r, v := range trans {
 		cert = append(cert, c.Sys.TransitionName(&c.Sys.Transitions[r])+": "+v+"\n"...)
 	}
-	out := &Archive{Comment: a.Comment, Files: []File{
-		{"spec.yaml", c.Spec}, {"certification", cert}, {"total", total.Format(true)}, {"group", group.Format(false)},
-	}}
+	files := []File{{"spec.yaml", c.Spec}}
+	if sizes := a.Get("sizes"); sizes != nil {
+		files = append(files, File{"sizes", sizes})
+	}
+	out := &Archive{Comment: a.Comment, Files: append(files,
+		File{"certification", cert}, File{"total", total.Format(true)}, File{"group", group.Format(false)})}
 	if err := os.WriteFile(path, out.Format(), 0o644); err != nil {
 		t.Fatal(err)
 	}

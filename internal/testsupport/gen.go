@@ -51,6 +51,16 @@ type Config struct {
 	// AwkwardNames takes names from lists of words that are keywords of
 	// NuSMV or collide with the names vsym's emitters make up.
 	AwkwardNames bool
+	// Ranges draws parametric systems: some group sizes (at least one)
+	// become ranges k..j (j at most BoxMax) or k.. (k at most 2, every
+	// process of such a group starting in one state). MaxConfigs then bounds the
+	// configurations of all the instances of Box(sys, BoxMax) together
+	// (default BoxMax 3). NGuards lets guards and properties compare
+	// counters with n (presburger.Var sys.NVar()), strengthening or
+	// weakening a quarter of the blocks' guards each.
+	Ranges  bool
+	BoxMax  int
+	NGuards bool
 }
 
 func (c Config) withDefaults() Config {
@@ -64,6 +74,7 @@ func (c Config) withDefaults() Config {
 	def(&c.MaxSize, 3)
 	def(&c.MaxConfigs, 1<<14)
 	def(&c.MaxTransitions, 3)
+	def(&c.BoxMax, 3)
 	return c
 }
 
@@ -112,22 +123,29 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 			n += size
 			sys.Groups = append(sys.Groups, gsst.Group{Name: name, Size: size})
 		}
-		if cfg.MaxProcesses > 0 && n > cfg.MaxProcesses || !fewConfigs(m, n, cfg.MaxConfigs) {
+		if cfg.Ranges {
+			makeRanges(r, sys, cfg.BoxMax)
+		}
+		if cfg.MaxProcesses > 0 && n > cfg.MaxProcesses ||
+			!cfg.Ranges && !fewConfigs(m, n, cfg.MaxConfigs) || cfg.Ranges && BoxConfigs(sys, cfg.BoxMax) > cfg.MaxConfigs {
 			continue
 		}
 		spread := r.Intn(2) == 0
 		for _, g := range sys.Groups {
 			row := make([]int, m)
-			for range g.Size {
-				if spread {
+			switch {
+			case g.Ranged: // every process in one state
+				row[r.Intn(m)] = g.Size
+			case spread:
+				for range g.Size {
 					row[r.Intn(m)]++
-				} else {
-					row[0]++
 				}
+			default:
+				row[0] = g.Size
 			}
 			sys.Init = append(sys.Init, row)
 		}
-		gen := &generator{r: r, sys: sys, style: cfg.Guards}
+		gen := &generator{r: r, sys: sys, style: cfg.Guards, nGuards: cfg.NGuards && sys.Parametric()}
 		if gen.style == MixedGuards {
 			gen.style = Guards(1 + r.Intn(int(numGuards)-1))
 		}
@@ -144,7 +162,7 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 			sys.Transitions = append(sys.Transitions, gen.transition(pr[0], pr[1]))
 		}
 		for _, name := range names(r, cfg.Properties, "p", awkwardProperties, cfg.AwkwardNames) {
-			f := RandomCTL(r, sys, 3, cfg.GroupProperties)
+			f := gen.ctl(3, cfg.GroupProperties)
 			sys.Properties = append(sys.Properties, gsst.Property{Name: name, Formula: f, Text: ctl.Format(f, sys.VarName)})
 		}
 		if err := sys.Check(); err != nil {
@@ -167,9 +185,59 @@ func fewConfigs(m, n, limit int) bool {
 }
 
 type generator struct {
-	r     *rand.Rand
-	sys   *gsst.System
-	style Guards
+	r       *rand.Rand
+	sys     *gsst.System
+	style   Guards
+	nGuards bool // guards and properties may compare counters with n
+}
+
+// makeRanges turns some group sizes of sys into ranges, at least one: a
+// quarter of the groups keep their size, a quarter get a range k..j with
+// j up to boxMax, the others k.. (k at most 2).
+func makeRanges(r *rand.Rand, sys *gsst.System, boxMax int) {
+	ranged := false
+	for g := range sys.Groups {
+		grp := &sys.Groups[g]
+		if r.Intn(4) == 0 && (ranged || g < len(sys.Groups)-1) {
+			continue // stays fixed
+		}
+		ranged = true
+		grp.Size = max(1, min(grp.Size, 2))
+		grp.Ranged, grp.Max = true, gsst.Unbounded
+		if r.Intn(3) == 0 {
+			grp.Max = grp.Size + 1 + r.Intn(max(1, boxMax-grp.Size))
+		}
+	}
+}
+
+// nAtom compares a multiple of a counter (a group counter half the time
+// when groups is set) plus a small constant with a multiple of n, as
+// "#S1 + 1 < n" or "2*#S0[g1] >= n".
+func (gen *generator) nAtom(groups bool) presburger.Formula {
+	r, sys := gen.r, gen.sys
+	s := r.Intn(len(sys.States))
+	v := sys.TotalVar(s)
+	if groups && r.Intn(2) == 0 {
+		v = sys.GroupVar(s, r.Intn(len(sys.Groups)))
+	}
+	lhs := presburger.VarTerm(v).Scale(int64(1 + r.Intn(2))).Add(presburger.ConstTerm(int64(r.Intn(4) - 1)))
+	rhs := presburger.VarTerm(sys.NVar()).Scale(int64(1 + r.Intn(2)))
+	return presburger.Compare(lhs, presburger.Op(r.Intn(6)), rhs)
+}
+
+// ctl draws a property: RandomCTL, with some atoms comparing with n when
+// the generator draws n-guards.
+func (gen *generator) ctl(depth int, groups bool) ctl.Formula {
+	if !gen.nGuards {
+		return RandomCTL(gen.r, gen.sys, depth, groups)
+	}
+	leaf := randomLeaf(gen.r, gen.sys, groups)
+	return randomCTL(gen.r, depth, func() ctl.Formula {
+		if gen.r.Intn(4) == 0 {
+			return ctl.Atom{P: gen.nAtom(groups)}
+		}
+		return leaf()
+	}, true)
 }
 
 // transition draws the blocks and guards of u -> v.
@@ -207,6 +275,14 @@ func (gen *generator) transition(u, v int) gsst.Transition {
 			guard = presburger.Conj(parts...)
 		case shared == nil:
 			guard = gen.formula(u, 2, gen.style)
+		}
+		if gen.nGuards {
+			switch r.Intn(4) {
+			case 0:
+				guard = presburger.Conj(guard, gen.nAtom(true))
+			case 1:
+				guard = presburger.Disj(guard, gen.nAtom(true))
+			}
 		}
 		b := gsst.Block{Groups: gs, Guard: guard}
 		if guard != presburger.True {
@@ -287,6 +363,11 @@ func compare(r *rand.Rand, vars []presburger.Var, n int) presburger.Formula {
 // operator occurs, and AG of a state formula (which the NuSMV emitter
 // also writes as an INVARSPEC) is frequent.
 func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formula {
+	return randomCTL(r, depth, randomLeaf(r, sys, groups), true)
+}
+
+// randomLeaf returns a drawer of the atoms of RandomCTL.
+func randomLeaf(r *rand.Rand, sys *gsst.System, groups bool) func() ctl.Formula {
 	var vars []presburger.Var
 	for s := range sys.States {
 		vars = append(vars, sys.TotalVar(s))
@@ -298,14 +379,13 @@ func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formu
 	}
 	// Small constants make atoms that hold in some states and not in
 	// others; comparisons with n are mostly constant.
-	leaf := func() ctl.Formula {
+	return func() ctl.Formula {
 		pick := []presburger.Var{vars[r.Intn(len(vars))]}
 		if r.Intn(3) == 0 {
 			pick = append(pick, vars[r.Intn(len(vars))])
 		}
 		return ctl.Atom{P: compare(r, pick, min(sys.N(), 2))}
 	}
-	return randomCTL(r, depth, leaf, true)
 }
 
 // randomCTL draws a CTL formula of the given depth with atoms from leaf.
@@ -390,7 +470,7 @@ func RandomCounterModel(r *rand.Rand, properties int) (*gsst.System, []Move) {
 		if to >= from {
 			to++
 		}
-		g := linearFormula(r, m, n, 2, true)
+		g := RandomFormula(r, m, n, 2, true)
 		if r.Intn(2) == 0 {
 			g = presburger.Conj(presburger.Compare(presburger.VarTerm(presburger.Var(from)), presburger.Ge, presburger.ConstTerm(1)), g)
 		}
@@ -399,7 +479,7 @@ func RandomCounterModel(r *rand.Rand, properties int) (*gsst.System, []Move) {
 			Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}})
 	}
 	for i := range properties {
-		f := randomCTL(r, 3, func() ctl.Formula { return ctl.Atom{P: linearFormula(r, m, n, 1, false)} }, false)
+		f := randomCTL(r, 3, func() ctl.Formula { return ctl.Atom{P: RandomFormula(r, m, n, 1, false)} }, false)
 		sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: f, Text: ctl.Format(f, sys.VarName)})
 	}
 	return sys, moves
@@ -408,7 +488,7 @@ func RandomCounterModel(r *rand.Rand, properties int) (*gsst.System, []Move) {
 // linearFormula draws a boolean combination of the given depth of linear
 // comparisons over m counters holding n processes; quant allows a bounded
 // existential quantifier as a leaf.
-func linearFormula(r *rand.Rand, m, n, depth int, quant bool) presburger.Formula {
+func RandomFormula(r *rand.Rand, m, n, depth int, quant bool) presburger.Formula {
 	v := func(i int) presburger.Term { return presburger.VarTerm(presburger.Var(i)) }
 	if depth == 0 || r.Intn(3) == 0 {
 		switch r.Intn(12) {
@@ -431,7 +511,7 @@ func linearFormula(r *rand.Rand, m, n, depth int, quant bool) presburger.Formula
 		}
 		return presburger.Compare(t, presburger.Op(r.Intn(6)), presburger.ConstTerm(0))
 	}
-	a, b := linearFormula(r, m, n, depth-1, quant), linearFormula(r, m, n, depth-1, quant)
+	a, b := RandomFormula(r, m, n, depth-1, quant), RandomFormula(r, m, n, depth-1, quant)
 	switch r.Intn(3) {
 	case 0:
 		return presburger.And{a, b}

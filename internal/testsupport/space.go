@@ -97,6 +97,20 @@ func guardHolds(sys *gsst.System, t *gsst.Transition, g int, val func(presburger
 	})
 }
 
+// Firing returns the groups that may take transition t in the
+// configuration given by group counters y (Definition 3): those with a
+// process in t's source state, in a block of t whose guard holds on y.
+func Firing(sys *gsst.System, t *gsst.Transition, y [][]int) []int {
+	val := valuation(sys, y)
+	var out []int
+	for g := range sys.Groups {
+		if y[g][t.From] > 0 && guardHolds(sys, t, g, val) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // movers returns, for a configuration, which group may take which
 // transition: may[r][g]. A process p can take r exactly when it is in r's
 // source state and may[r][owner[p]] (Enabled), so this evaluates each

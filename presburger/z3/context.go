@@ -275,12 +275,17 @@ func (z *zctx) or(args []C.Z3_ast) C.Z3_ast {
 	return C.Z3_mk_or(z.c, C.uint(len(args)), &args[0])
 }
 
-// inRange is lo <= x <= hi.
+// inRange is lo <= x <= hi, without the side of an open range (true for
+// AnyInt).
 func (z *zctx) inRange(x C.Z3_ast, b presburger.Bound) C.Z3_ast {
-	return z.and([]C.Z3_ast{
-		C.Z3_mk_ge(z.c, x, z.num(b.Lo)),
-		C.Z3_mk_le(z.c, x, z.num(b.Hi)),
-	})
+	var side []C.Z3_ast
+	if !b.NoLo {
+		side = append(side, C.Z3_mk_ge(z.c, x, z.num(b.Lo)))
+	}
+	if !b.NoHi {
+		side = append(side, C.Z3_mk_le(z.c, x, z.num(b.Hi)))
+	}
+	return z.and(side)
 }
 
 // env maps variables to Z3 constants while translating: bound variables

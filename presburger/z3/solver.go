@@ -237,6 +237,9 @@ func evalCost(f presburger.Formula) int64 {
 	case presburger.Exists:
 		n := evalCost(f.Body)
 		for _, b := range f.Vars {
+			if !b.Finite() {
+				return maxEvalCost + 1 // CheckBounds rejects these; never enumerate
+			}
 			if b.Hi < b.Lo {
 				continue // an empty range: Eval tries nothing
 			}
@@ -264,31 +267,54 @@ func sumCost(fs []presburger.Formula) int64 {
 // (with model completion, so variables the formula does not constrain get
 // a value too) and checks it against its bound.
 func (z *zctx) model(sv C.Z3_solver, bounds []presburger.Bound) (presburger.Model, error) {
-	c := z.c
-	m := C.Z3_solver_get_model(c, sv)
-	if m == nil {
-		return nil, z.failOr("no model")
+	m, err := z.solverModel(sv)
+	if err != nil {
+		return nil, err
 	}
-	C.Z3_model_inc_ref(c, m)
-	z.models = append(z.models, m)
 	out := make(presburger.Model, len(bounds))
 	for _, b := range bounds {
-		var val C.Z3_ast
-		if !C.Z3_model_eval(c, m, z.vars[b.Var], true, &val) || val == nil {
-			return nil, z.failOr(fmt.Sprintf("cannot evaluate variable %d in the model", b.Var))
+		x, err := z.intValue(m, z.vars[b.Var], fmt.Sprintf("variable %d", b.Var))
+		if err != nil {
+			return nil, err
 		}
-		var k C.int64_t
-		if !C.Z3_get_numeral_int64(c, val, &k) {
-			return nil, fmt.Errorf("z3: value %s of variable %d is not an int64", z.str(val), b.Var)
-		}
-		out[b.Var] = int64(k)
+		out[b.Var] = x
 	}
 	for _, b := range bounds {
-		if x := out[b.Var]; x < b.Lo || x > b.Hi {
-			return nil, fmt.Errorf("z3: model value %d of variable %d outside %d..%d", x, b.Var, b.Lo, b.Hi)
+		if x := out[b.Var]; !b.Contains(x) {
+			return nil, fmt.Errorf("z3: model value %d of variable %d outside %s", x, b.Var, b.Range())
 		}
 	}
 	return out, nil
+}
+
+// solverModel returns sv's model after a Sat check, held until the call
+// ends.
+func (z *zctx) solverModel(sv C.Z3_solver) (C.Z3_model, error) {
+	m := C.Z3_solver_get_model(z.c, sv)
+	if m == nil {
+		return nil, z.failOr("no model")
+	}
+	C.Z3_model_inc_ref(z.c, m)
+	z.models = append(z.models, m)
+	return m, nil
+}
+
+// errNotInt64 marks a model value that does not fit in int64.
+var errNotInt64 = errors.New("not an int64")
+
+// intValue evaluates the integer constant a in m (with model completion)
+// and returns its value; what names a in errors. A value beyond int64 is
+// an error wrapping errNotInt64.
+func (z *zctx) intValue(m C.Z3_model, a C.Z3_ast, what string) (int64, error) {
+	var val C.Z3_ast
+	if !C.Z3_model_eval(z.c, m, a, true, &val) || val == nil {
+		return 0, z.failOr("cannot evaluate " + what + " in the model")
+	}
+	var k C.int64_t
+	if !C.Z3_get_numeral_int64(z.c, val, &k) {
+		return 0, fmt.Errorf("z3: value %s of %s is %w", z.str(val), what, errNotInt64)
+	}
+	return int64(k), nil
 }
 
 // failOr returns Z3's recorded error, or one saying what.

@@ -1,0 +1,546 @@
+package counterabs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// ParamModel is the counter model of a GSST for all its instances at
+// once: the group sizes are symbolic, so the counters are unbounded and
+// each pool sums to a size variable (or to n) instead of a number. It is
+// the input of a safety prover for every number of processes; it is not
+// for the engines, which need finite models (Model).
+//
+// Variables: counter i is presburger.Var(i), as in Model; then SizeVar(g)
+// for each group (the group's size, in its range; a fixed group's is its
+// size), then NVar (n, the sum of the sizes), then the local variables of
+// the guards (LocalVar). Guards, initial values and the atoms of
+// Properties are over these variables.
+//
+// At TotalLevel (BuildParamTotal: the system is certified fully virtually
+// symmetric for every size) a guard is the exact existential abstraction
+// of Dom(R_r): "some configuration with these totals, in the instance of
+// these sizes, lets a process take r". It is written with existentially
+// read local variables, the group counters of that configuration, so that
+// no quantifier elimination is needed: see ParamTransition. At GroupLevel
+// (BuildParamGroup, any system) each group's transition has the group's
+// own guard and no local variables.
+type ParamModel struct {
+	System      *gsst.System
+	Level       Level
+	Counters    []Counter // as in Model
+	Pools       []ParamPool
+	Init        []presburger.Term // initial value of each counter, over the size variables
+	Transitions []ParamTransition
+	// Properties are the system's properties over the model's variables
+	// (a total counter is a sum at GroupLevel; n is NVar).
+	Properties []Property
+	// Reason says in words why the model has its level (BuildParam).
+	Reason string
+	// Cert is the certification for all sizes, when it ran.
+	Cert *detect.Report
+
+	locals []Counter // what each local variable counts: #State[Group]
+}
+
+// ParamPool is a set of counters whose sum is Sum (a size variable, or
+// NVar) in every state of the model.
+type ParamPool struct {
+	Counters []int
+	Sum      presburger.Term
+}
+
+// ParamTransition is one move of a ParamModel: when Guard holds, counter
+// From decreases by one and counter To increases by one. Guard implies
+// counter From >= 1.
+//
+// Locals are the variables of Guard that are neither counters nor size
+// variables nor NVar: Guard holds in a state when some integer values of
+// them make it true (in a Horn clause they are body-only variables, which
+// are existentially quantified). At TotalLevel they are group counters
+// #S[g] of a configuration with the state's totals; Guard constrains them
+// to be nonnegative itself.
+type ParamTransition struct {
+	From, To int
+	Guard    presburger.Formula
+	Locals   []presburger.Var
+	Local    int // index of the local transition in System.Transitions
+	Group    int // GroupLevel: the group whose process moves; -1 at TotalLevel
+}
+
+// SizeVar is the variable of group g's size.
+func (m *ParamModel) SizeVar(g int) presburger.Var { return presburger.Var(len(m.Counters) + g) }
+
+// NVar is the variable of n, the number of processes.
+func (m *ParamModel) NVar() presburger.Var {
+	return presburger.Var(len(m.Counters) + len(m.System.Groups))
+}
+
+// LocalVar is the k-th local variable of the guards. Each transition has
+// its own.
+func (m *ParamModel) LocalVar(k int) presburger.Var { return m.NVar() + 1 + presburger.Var(k) }
+
+// NumVars is the number of variables the model uses: counters, sizes, n
+// and locals. Variables from NumVars on are free for the caller (the
+// next-state copies of TransitionSystem start there).
+func (m *ParamModel) NumVars() int { return int(m.LocalVar(len(m.locals))) }
+
+// VarName names a variable of the model as the GSST language would write
+// it: counters "#S" or "#S[g]", sizes "|g|", n, and locals by the group
+// counter they stand for.
+func (m *ParamModel) VarName(v presburger.Var) string {
+	i := int(v)
+	d := len(m.System.Groups)
+	switch {
+	case i >= 0 && i < len(m.Counters):
+		return counterName(m.System, m.Counters[i])
+	case i >= len(m.Counters) && i < len(m.Counters)+d:
+		return "|" + m.System.Groups[i-len(m.Counters)].Name + "|"
+	case v == m.NVar():
+		return "n"
+	case v > m.NVar() && i < m.NumVars():
+		return counterName(m.System, m.locals[v-m.NVar()-1])
+	case i >= m.NumVars() && i < m.NumVars()+len(m.Counters):
+		return counterName(m.System, m.Counters[i-m.NumVars()]) + "'"
+	}
+	return fmt.Sprintf("v%d", v)
+}
+
+// NextVar is the value of counter i after a step, in TransitionSystem:
+// the variables after NumVars, named "#S'" by VarName.
+func (m *ParamModel) NextVar(i int) presburger.Var { return presburger.Var(m.NumVars() + i) }
+
+// ParamSystem is a ParamModel as an integer transition system: the
+// description a safety prover for unbounded sizes takes. It has the shape
+// of presburger.TransitionSystem on branch chc (Z3's CHC engine), which
+// was not settled when this was written; that type adds Bad, which
+// depends on the property asked (the negation of SafetyProperty's phi),
+// so the conversion is a struct literal with the same fields.
+//
+// A state gives every counter (Vars) a value; the parameters (the size
+// variables and n) keep theirs along a run. Domain bounds every state
+// variable (0..) and parameter (its range). Init fixes the counters to
+// their initial values and n to the sum of the sizes. Trans[i] is model
+// transition i: its guard, read in the current state, with Next[j] the
+// value of counter j afterwards (the source one less, the target one
+// more, the others unchanged); the guard's local variables are free in
+// Trans[i] and existentially quantified over every integer (the guard
+// itself makes them nonnegative).
+type ParamSystem struct {
+	Vars   []presburger.Var
+	Next   []presburger.Var
+	Params []presburger.Var
+	Domain []presburger.Bound
+	Init   presburger.Formula
+	Trans  []presburger.Formula
+}
+
+// TransitionSystem returns the model as an integer transition system.
+// Its runs are exactly the model's paths, for every choice of the sizes
+// in their ranges.
+func (m *ParamModel) TransitionSystem() ParamSystem {
+	var ts ParamSystem
+	var init []presburger.Formula
+	for i := range m.Counters {
+		x := presburger.Var(i)
+		ts.Vars = append(ts.Vars, x)
+		ts.Next = append(ts.Next, m.NextVar(i))
+		ts.Domain = append(ts.Domain, presburger.AtLeast(x, 0))
+		init = append(init, presburger.Compare(presburger.VarTerm(x), presburger.Eq, m.Init[i]))
+	}
+	for _, b := range m.SizeBounds() {
+		ts.Params = append(ts.Params, b.Var)
+		ts.Domain = append(ts.Domain, b)
+	}
+	ts.Init = presburger.Conj(append(init, m.sizeSum())...)
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		parts := []presburger.Formula{t.Guard}
+		for j := range m.Counters {
+			delta := int64(0)
+			switch j {
+			case t.From:
+				delta = -1
+			case t.To:
+				delta = 1
+			}
+			x := presburger.VarTerm(presburger.Var(j))
+			parts = append(parts, presburger.Compare(presburger.VarTerm(m.NextVar(j)), presburger.Eq, x.Add(presburger.ConstTerm(delta))))
+		}
+		ts.Trans = append(ts.Trans, presburger.Conj(parts...))
+	}
+	return ts
+}
+
+// counterName writes what c counts: "#S" or "#S[g]".
+func counterName(sys *gsst.System, c Counter) string {
+	if c.Group < 0 {
+		return "#" + sys.States[c.State]
+	}
+	return "#" + sys.States[c.State] + "[" + sys.Groups[c.Group].Name + "]"
+}
+
+// TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]".
+func (m *ParamModel) TransitionName(t *ParamTransition) string {
+	name := m.System.TransitionName(&m.System.Transitions[t.Local])
+	if t.Group >= 0 {
+		name += " [" + m.System.Groups[t.Group].Name + "]"
+	}
+	return name
+}
+
+// SizeBounds returns the ranges of the size variables and of NVar (open
+// above for an unbounded range).
+func (m *ParamModel) SizeBounds() []presburger.Bound {
+	out := m.System.SizeBounds()
+	for i := range out {
+		out[i].Var = m.paramVar(out[i].Var)
+	}
+	return out
+}
+
+// Domain returns the states of the model as a formula: every counter
+// nonnegative, every pool summing to its size, n the sum of the sizes.
+// Guards are exact within it, which every reachable state satisfies.
+func (m *ParamModel) Domain() presburger.Formula {
+	var parts []presburger.Formula
+	for _, p := range m.Pools {
+		parts = append(parts, poolConstraints(p.Counters, p.Sum, false)...)
+	}
+	return presburger.Conj(append(parts, m.sizeSum())...)
+}
+
+// sizeSum is "n = the sum of the sizes" over the model's variables.
+func (m *ParamModel) sizeSum() presburger.Formula {
+	return presburger.Rename(m.System.SizeSum(), m.paramVar)
+}
+
+// paramVar maps the system's size variables and NVar to the model's.
+func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
+	g, ok := m.System.Param(v)
+	switch {
+	case !ok:
+		return v
+	case g < 0:
+		return m.NVar()
+	}
+	return m.SizeVar(g)
+}
+
+// SafetyProperty returns phi when property p is "AG phi" with phi a
+// condition on one state (no temporal operator): the properties a safety
+// prover can decide. ok is false for any other property.
+func SafetyProperty(p *Property) (phi presburger.Formula, ok bool) {
+	u, isAG := p.Formula.(ctl.Unary)
+	if !isAG || u.Op != ctl.AG {
+		return nil, false
+	}
+	a, isAtom := u.X.(ctl.Atom)
+	if !isAtom {
+		return nil, false
+	}
+	return a.P, true
+}
+
+// BuildParam returns the parametric counter model of sys: the
+// total-counter model when sys is certified fully virtually symmetric for
+// every size in its ranges (certified by detect.Certify with solver), and
+// the group-counter model otherwise, with the reason in Reason. A
+// certification that cannot decide also gives the group-counter model,
+// which is exact for any system. A property that reads group counters
+// makes it the group-counter model without certifying.
+func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
+	if err := sys.Check(); err != nil {
+		return nil, err
+	}
+	for i := range sys.Properties {
+		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
+			m, err := BuildParamGroup(sys)
+			if m != nil {
+				m.Reason = fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
+			}
+			return m, err
+		}
+	}
+	cert, err := detect.Certify(ctx, sys, solver)
+	if err != nil {
+		return nil, err
+	}
+	if !cert.Certified() {
+		m, err := BuildParamGroup(sys)
+		if m != nil {
+			m.Cert = cert
+			m.Reason = "not certified fully virtually symmetric for every size (" + cert.Verdict().String() + "); the group-counter model is exact for any system"
+		}
+		return m, err
+	}
+	m, err := paramTotal(sys)
+	if m != nil {
+		m.Cert = cert
+		m.Reason = "certified fully virtually symmetric for every size: the total-counter model is exact"
+	}
+	return m, err
+}
+
+// BuildParamTotal returns the parametric total-counter model of sys,
+// which must be certified fully virtually symmetric for every size in its
+// ranges: it certifies sys with solver and returns a *NotCertifiedError
+// (with a verified witness, at its sizes) for a transition that is not,
+// an error matching errkind.Unknown when certification cannot decide.
+func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
+	if err := sys.Check(); err != nil {
+		return nil, err
+	}
+	cert, err := detect.Certify(ctx, sys, solver)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range cert.Transitions {
+		name := sys.TransitionName(r.Transition)
+		switch r.Verdict {
+		case detect.Violated:
+			return nil, &NotCertifiedError{Transition: r.Transition, Name: name, Witness: r.Witness}
+		case detect.Unknown:
+			return nil, &UnknownError{Transition: name, Pos: r.Transition.Pos, What: "certification for every size", Reason: r.Reason}
+		}
+	}
+	m, err := paramTotal(sys)
+	if m != nil {
+		m.Cert = cert
+		m.Reason = "certified fully virtually symmetric for every size: the total-counter model is exact"
+	}
+	return m, err
+}
+
+// BuildParamGroup returns the parametric group-counter model of sys: one
+// counter #S[g] per group and state, each group's counters summing to
+// its size, and one transition per local transition and group that may
+// take it, guarded by that group's guard. Like BuildGroup it is exact for
+// every GSST and needs no solver.
+func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
+	if err := sys.Check(); err != nil {
+		return nil, err
+	}
+	m := newParamModel(sys, GroupLevel)
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		for g, grp := range sys.Groups {
+			b := t.BlockOf(g)
+			if b == nil || !grp.Ranged && grp.Size == 0 {
+				continue
+			}
+			guard, err := m.translate(b.Guard)
+			if err != nil {
+				return nil, err
+			}
+			from, to := g*len(sys.States)+t.From, g*len(sys.States)+t.To
+			m.Transitions = append(m.Transitions, ParamTransition{
+				From: from, To: to, Local: i, Group: g,
+				Guard: presburger.Conj(atLeastOne(from), guard),
+			})
+		}
+	}
+	return m, m.finish()
+}
+
+// paramTotal builds the parametric total-counter model; the caller has
+// certified sys for every size. Each guard is
+//
+//	exists y >= 0:  sum_g y[S][g] = #S          for each group state S
+//	                sum_S y[S][g] <= |g|        for each group g (= when every state is a group state)
+//	                phi_r(y)                    (detect.Domain: totals read #S, n the sum of the sizes)
+//
+// where the group states are the source of r and the states whose group
+// counters r's guards read, as in detect's query. In a state of the
+// model's domain (pools summing to n) this is exactly "some configuration
+// of the instance of these sizes, with these totals, has a process able to
+// take r": the remaining processes of each group, |g| minus its counters
+// on the group states, fill the other states with their totals, since
+// nonnegative integers with given row and column sums exist whenever the
+// sums agree (and here both are n minus the totals of the group states).
+// It is the existential abstraction of Dom(R_r) by definition, and since
+// Dom(R_r) is closed under orbits in every instance, the model's
+// transitions are those of the quotient (Theorem 7 of the paper, instance
+// by instance). A transition with one block of all groups and a guard over
+// totals needs no local variable: its guard is #U >= 1 and the guard.
+func paramTotal(sys *gsst.System) (*ParamModel, error) {
+	m := newParamModel(sys, TotalLevel)
+	size := func(g int) presburger.Term { return presburger.VarTerm(m.SizeVar(g)) }
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		tr := ParamTransition{From: t.From, To: t.To, Local: i, Group: -1}
+		if !detect.NeedsQuery(sys, t) {
+			guard, err := m.translate(t.Blocks[0].Guard)
+			if err != nil {
+				return nil, err
+			}
+			tr.Guard = presburger.Conj(atLeastOne(t.From), guard)
+			m.Transitions = append(m.Transitions, tr)
+			continue
+		}
+		groupS := groupStates(sys, t)
+		local := map[[2]int]presburger.Var{} // (state, group) -> local variable
+		var parts []presburger.Formula
+		for _, s := range groupS {
+			var col presburger.Term
+			for g := range sys.Groups {
+				v := m.LocalVar(len(m.locals))
+				m.locals = append(m.locals, Counter{State: s, Group: g})
+				local[[2]int{s, g}] = v
+				tr.Locals = append(tr.Locals, v)
+				col = col.Add(presburger.VarTerm(v))
+				parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Ge, presburger.ConstTerm(0)))
+			}
+			parts = append(parts, presburger.Compare(col, presburger.Eq, presburger.VarTerm(presburger.Var(s))))
+		}
+		op := presburger.Le
+		if len(groupS) == len(sys.States) {
+			op = presburger.Eq
+		}
+		for g := range sys.Groups {
+			var row presburger.Term
+			for _, s := range groupS {
+				row = row.Add(presburger.VarTerm(local[[2]int{s, g}]))
+			}
+			parts = append(parts, presburger.Compare(row, op, size(g)))
+		}
+		dom := detect.Domain(sys, t, detect.Counters{
+			Group: func(s, g int) presburger.Term { return presburger.VarTerm(local[[2]int{s, g}]) },
+			Total: func(s int) presburger.Term { return presburger.VarTerm(presburger.Var(s)) },
+			Size:  size,
+		})
+		tr.Guard = presburger.Conj(append(parts, atLeastOne(t.From), dom)...)
+		m.Transitions = append(m.Transitions, tr)
+	}
+	return m, m.finish()
+}
+
+// groupStates returns the source of t and the states whose group
+// counters t's guards read, increasing.
+func groupStates(sys *gsst.System, t *gsst.Transition) []int {
+	read := make([]bool, len(sys.States))
+	read[t.From] = true
+	for _, b := range t.Blocks {
+		for _, v := range presburger.FreeVars(b.Guard) {
+			if s, g, ok := sys.Counter(v); ok && g >= 0 {
+				read[s] = true
+			}
+		}
+	}
+	var out []int
+	for s, r := range read {
+		if r {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func atLeastOne(counter int) presburger.Formula {
+	return presburger.Compare(presburger.VarTerm(presburger.Var(counter)), presburger.Ge, presburger.ConstTerm(1))
+}
+
+// newParamModel returns a model of sys at level with its counters, pools
+// and initial values over the size variables, and no transitions yet.
+func newParamModel(sys *gsst.System, level Level) *ParamModel {
+	m := &ParamModel{System: sys, Level: level}
+	states, d := len(sys.States), len(sys.Groups)
+	switch level {
+	case TotalLevel:
+		for s := range states {
+			m.Counters = append(m.Counters, Counter{State: s, Group: -1})
+		}
+	case GroupLevel:
+		for g := range d {
+			for s := range states {
+				m.Counters = append(m.Counters, Counter{State: s, Group: g})
+			}
+		}
+	}
+	// The initial count of group g in state s: its size in the group's
+	// initial state when the size is a range, else the number Init says.
+	start := func(g, s int) presburger.Term {
+		if st, ok := sys.InitState(g); ok && sys.Groups[g].Ranged {
+			if st == s {
+				return presburger.VarTerm(m.SizeVar(g))
+			}
+			return presburger.Term{}
+		}
+		return presburger.ConstTerm(int64(sys.Init[g][s]))
+	}
+	m.Init = make([]presburger.Term, len(m.Counters))
+	switch level {
+	case TotalLevel:
+		p := ParamPool{Sum: presburger.VarTerm(m.NVar())}
+		for s := range states {
+			p.Counters = append(p.Counters, s)
+			for g := range d {
+				m.Init[s] = m.Init[s].Add(start(g, s))
+			}
+		}
+		m.Pools = []ParamPool{p}
+	case GroupLevel:
+		for g := range d {
+			p := ParamPool{Sum: presburger.VarTerm(m.SizeVar(g))}
+			for s := range states {
+				i := g*states + s
+				p.Counters = append(p.Counters, i)
+				m.Init[i] = start(g, s)
+			}
+			m.Pools = append(m.Pools, p)
+		}
+	}
+	return m
+}
+
+// translate rewrites a formula over the system's counters and n into one
+// over the model's variables.
+func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error) {
+	states := len(m.System.States)
+	index := func(s, g int) int {
+		if m.Level == TotalLevel {
+			return s
+		}
+		return g*states + s
+	}
+	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
+		if _, ok := m.System.Param(v); ok {
+			return presburger.VarTerm(m.paramVar(v)), nil
+		}
+		return presburger.Term{}, fmt.Errorf("variable %d is neither a counter nor n", v)
+	})
+}
+
+// finish translates the properties and checks that every transition
+// moves a unit inside one pool and reads only the model's variables.
+func (m *ParamModel) finish() error {
+	props, err := translateProperties(m.System, m.translate)
+	if err != nil {
+		return err
+	}
+	m.Properties = props
+	pool := make([]int, len(m.Counters))
+	for pi, p := range m.Pools {
+		for _, c := range p.Counters {
+			pool[c] = pi
+		}
+	}
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		if t.From == t.To || pool[t.From] != pool[t.To] {
+			return errkind.Errorf(errkind.Internal, "counterabs: parametric transition %s is malformed", m.TransitionName(t))
+		}
+		for _, v := range presburger.FreeVars(t.Guard) {
+			if int(v) < 0 || int(v) >= m.NumVars() {
+				return errkind.Errorf(errkind.Internal, "counterabs: guard of %s reads variable %d, which the model does not have", m.TransitionName(t), v)
+			}
+		}
+	}
+	return nil
+}

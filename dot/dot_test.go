@@ -1,0 +1,779 @@
+package dot_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html"
+	"image/png"
+	"io"
+	"math/rand"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/dot"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/specs"
+)
+
+// Every picture is checked by the real Graphviz: dot -Tjson must accept
+// the DOT text without a warning, and the nodes, edges, labels and colours
+// are read back from its JSON. scripts/deps.sh installs Graphviz; without
+// it these tests fail rather than skip.
+
+// graphviz runs dot -T<format> on src and fails the test on any error or
+// warning.
+func graphviz(t *testing.T, src, format string) []byte {
+	t.Helper()
+	prog, err := exec.LookPath("dot")
+	if err != nil {
+		t.Fatalf("the dot program of Graphviz is not on PATH (sh scripts/deps.sh installs it): %v", err)
+	}
+	var out, stderr bytes.Buffer
+	cmd := exec.Command(prog, "-T"+format)
+	cmd.Stdin = strings.NewReader(src)
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("dot -T%s: %v\n%s\n%s", format, err, stderr.String(), src)
+	}
+	return out.Bytes()
+}
+
+// drawn is a graph as Graphviz read it.
+type drawn struct {
+	Label   string `json:"label"`
+	Objects []struct {
+		ID      int    `json:"_gvid"`
+		Name    string `json:"name"`
+		Label   string `json:"label"`
+		Tooltip string `json:"tooltip"`
+	} `json:"objects"`
+	Edges []struct {
+		Tail    int    `json:"tail"`
+		Head    int    `json:"head"`
+		Label   string `json:"label"`
+		Color   string `json:"color"`
+		Style   string `json:"style"`
+		Tooltip string `json:"tooltip"`
+	} `json:"edges"`
+}
+
+func parse(t *testing.T, src string) *drawn {
+	t.Helper()
+	return parseAll(t, []string{src})[0]
+}
+
+// parseAll reads many graphs with one run of dot, which accepts a
+// sequence of graphs and writes one JSON object for each.
+func parseAll(t *testing.T, srcs []string) []*drawn {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(graphviz(t, strings.Join(srcs, "\n"), "json")))
+	var out []*drawn
+	for range srcs {
+		var g drawn
+		if err := dec.Decode(&g); err != nil {
+			t.Fatalf("dot -Tjson output: %v", err)
+		}
+		out = append(out, &g)
+	}
+	return out
+}
+
+// node returns the name of object id.
+func (g *drawn) node(id int) string {
+	for _, o := range g.Objects {
+		if o.ID == id {
+			return o.Name
+		}
+	}
+	return ""
+}
+
+// object returns the object named name.
+func (g *drawn) object(t *testing.T, name string) (label, tooltip string) {
+	t.Helper()
+	for _, o := range g.Objects {
+		if o.Name == name {
+			return o.Label, o.Tooltip
+		}
+	}
+	t.Fatalf("no node %s", name)
+	return "", ""
+}
+
+var (
+	breakTag = regexp.MustCompile(`(?i)<(BR|/?TD|/?TR|/?TABLE)\b[^>]*>`)
+	tag      = regexp.MustCompile(`<[^>]*>`)
+)
+
+// plain turns an HTML label into plain text, one space between words:
+// line breaks and table cells separate words, font tags do not.
+func plain(label string) string {
+	s := tag.ReplaceAllString(breakTag.ReplaceAllString(label, " "), "")
+	return strings.Join(strings.Fields(html.UnescapeString(s)), " ")
+}
+
+// tableRows reads the rows of the cells of an HTML label's tables, as
+// plain text, skipping rows that hold a nested table.
+func tableRows(label string) [][]string {
+	var out [][]string
+	for _, tr := range regexp.MustCompile(`(?s)<TR>(.*?)</TR>`).FindAllStringSubmatch(label, -1) {
+		var row []string
+		for _, td := range regexp.MustCompile(`(?s)<TD[^>]*>(.*?)</TD>`).FindAllStringSubmatch(tr[1], -1) {
+			row = append(row, plain(td[1]))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func load(t *testing.T, name string, src []byte) *gsst.System {
+	t.Helper()
+	sys, err := gsst.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+func certify(t *testing.T, sys *gsst.System) *detect.Report {
+	t.Helper()
+	rep, err := detect.Certify(context.Background(), sys, z3.New(z3.Timeout(20*time.Second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+var verdictColour = map[detect.Verdict]string{
+	detect.Symmetric: "#57606a",
+	detect.Certified: "#1a7f37",
+	detect.Violated:  "#cf222e",
+	detect.Unknown:   "#9a6700",
+}
+
+// checkSkeleton reads a skeleton back from Graphviz and compares it with
+// the system: a node per state, an edge per transition with its guards,
+// coloured by rep's verdicts when rep is given.
+func checkSkeleton(t *testing.T, sys *gsst.System, rep *detect.Report, src string, full bool) {
+	t.Helper()
+	checkSkeletonDrawn(t, sys, rep, parse(t, src), full)
+}
+
+func checkSkeletonDrawn(t *testing.T, sys *gsst.System, rep *detect.Report, g *drawn, full bool) {
+	t.Helper()
+	for s, name := range sys.States {
+		if label, _ := g.object(t, fmt.Sprintf("s%d", s)); label != name {
+			t.Errorf("node s%d has label %q, want %q", s, label, name)
+		}
+	}
+	edges := map[[2]string]int{}
+	for i, e := range g.Edges {
+		edges[[2]string{g.node(e.Tail), g.node(e.Head)}] = i
+	}
+	if want := len(sys.Transitions) + countInit(sys); len(g.Edges) != want {
+		t.Errorf("%d edges, want %d", len(g.Edges), want)
+	}
+	for i, tr := range sys.Transitions {
+		k, ok := edges[[2]string{fmt.Sprintf("s%d", tr.From), fmt.Sprintf("s%d", tr.To)}]
+		if !ok {
+			t.Errorf("no edge for %s", sys.TransitionName(&tr))
+			continue
+		}
+		e := g.Edges[k]
+		label := plain(e.Label)
+		tip := strings.ReplaceAll(e.Tooltip, `\n`, "\n")
+		for _, blk := range tr.Blocks {
+			if blk.Text == "" {
+				continue
+			}
+			// The tooltip holds every guard whole; the label too, unless
+			// abbreviated, which the title then says.
+			if !strings.Contains(tip, blk.Text) && len(tip) < 4000 {
+				t.Errorf("%s: tooltip %q lacks guard %q", sys.TransitionName(&tr), tip, blk.Text)
+			}
+			if full && !strings.Contains(strings.ReplaceAll(label, " ", ""), strings.ReplaceAll(blk.Text, " ", "")) {
+				t.Errorf("%s: label %q lacks guard %q", sys.TransitionName(&tr), label, blk.Text)
+			}
+		}
+		if rep == nil {
+			continue
+		}
+		v := rep.Transitions[i].Verdict
+		if e.Color != verdictColour[v] {
+			t.Errorf("%s: colour %s, verdict %s", sys.TransitionName(&tr), e.Color, v)
+		}
+		if !strings.Contains(tip, v.String()) {
+			t.Errorf("%s: tooltip %q does not name verdict %s", sys.TransitionName(&tr), tip, v)
+		}
+		if w := rep.Transitions[i].Witness; v == detect.Violated {
+			checkWitness(t, sys, &tr, w, e.Label)
+		}
+	}
+	abbreviated := strings.Contains(plain(g.Label), "abbreviated")
+	if full && abbreviated {
+		t.Error("--full picture says it is abbreviated")
+	}
+}
+
+// checkWitness reads the two tables of a witness back from an edge label.
+func checkWitness(t *testing.T, sys *gsst.System, tr *gsst.Transition, w *detect.Witness, label string) {
+	t.Helper()
+	if !strings.Contains(plain(label), "witness") {
+		t.Errorf("%s: violated without a witness in its label", sys.TransitionName(tr))
+		return
+	}
+	want := map[string]bool{}
+	for _, conf := range [][][]int{w.Enabled, w.Disabled} {
+		for g, row := range conf {
+			cells := []string{sys.Groups[g].Name}
+			for _, k := range row {
+				cells = append(cells, strconv.Itoa(k))
+			}
+			want[strings.Join(cells, " ")] = true
+		}
+	}
+	got := map[string]bool{}
+	for _, row := range tableRows(label) {
+		got[strings.Join(row, " ")] = true
+	}
+	for row := range want {
+		if len(sys.Groups) <= 10 && !got[row] {
+			t.Errorf("%s: witness row %q not drawn; rows %v", sys.TransitionName(tr), row, got)
+		}
+	}
+}
+
+func countInit(sys *gsst.System) int {
+	k := 0
+	for s := range sys.States {
+		for _, row := range sys.Init {
+			if row[s] > 0 {
+				k++
+				break
+			}
+		}
+	}
+	return k
+}
+
+func TestSkeletonBundled(t *testing.T) {
+	for _, name := range specs.List() {
+		t.Run(name, func(t *testing.T) {
+			src, err := specs.Read(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys := load(t, name, src)
+			rep := certify(t, sys)
+			for _, opts := range [][]dot.Option{nil, {dot.Verdicts(rep)}, {dot.Verdicts(rep), dot.Full(), dot.Source("specs/" + name)}} {
+				text, err := dot.Skeleton(sys, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var r *detect.Report
+				if len(opts) > 0 {
+					r = rep
+				}
+				checkSkeleton(t, sys, r, text, len(opts) == 3)
+				if len(opts) == 1 {
+					checkRenders(t, text)
+				}
+			}
+		})
+	}
+}
+
+// checkRenders renders src to SVG and PNG with Graphviz and checks that
+// the SVG is well-formed XML with an svg root and the PNG decodes.
+func checkRenders(t *testing.T, src string) {
+	t.Helper()
+	svg := graphviz(t, src, "svg")
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Errorf("SVG root element %q", root)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(graphviz(t, src, "png")))
+	if err != nil || cfg.Width < 100 || cfg.Height < 50 {
+		t.Errorf("PNG: %v, %dx%d", err, cfg.Width, cfg.Height)
+	}
+}
+
+func TestSkeletonFamilies(t *testing.T) {
+	type member struct {
+		name string
+		src  func() ([]byte, error)
+	}
+	members := []member{
+		{"grw d=3", func() ([]byte, error) { return specs.GRW(3, 2, 4) }},
+		{"grw d=40 m=10", func() ([]byte, error) { return specs.GRW(40, 5, 10) }},
+		{"asr r=3", func() ([]byte, error) { return specs.ASR(7, 3, 2) }},
+		{"asr r=12", func() ([]byte, error) { return specs.ASR(24, 12, 2) }},
+	}
+	for _, m := range members {
+		t.Run(m.name, func(t *testing.T) {
+			src, err := m.src()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sys := load(t, m.name, src)
+			rep := certify(t, sys)
+			short, err := dot.Skeleton(sys, dot.Verdicts(rep))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSkeleton(t, sys, rep, short, false)
+			full, err := dot.Skeleton(sys, dot.Verdicts(rep), dot.Full())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSkeleton(t, sys, rep, full, true)
+			// A family with many groups has guards worth abbreviating,
+			// and the picture must say it did.
+			big := len(sys.Groups) > 4
+			if said := strings.Contains(plain(parse(t, short).Label), "Labels abbreviated"); said != big {
+				t.Errorf("abbreviation note %v, want %v", said, big)
+			}
+			if big && !strings.Contains(short, "…") {
+				t.Errorf("abbreviated picture elides nothing")
+			}
+			// Only tooltips, which a browser would not show whole, may be
+			// cut in a full picture.
+			fg := parse(t, full)
+			for _, e := range fg.Edges {
+				if strings.Contains(e.Label, "…") {
+					t.Errorf("full picture elides something: %s", plain(e.Label))
+				}
+			}
+			if strings.Contains(fg.Label, "…") {
+				t.Errorf("full picture elides something in its title: %s", plain(fg.Label))
+			}
+			checkRenders(t, short)
+		})
+	}
+}
+
+func TestSkeletonRejectsForeignReport(t *testing.T) {
+	a := load(t, "a.yaml", []byte("states: [A, B]\ngroups: {p: 1}\ninit: A\ntransitions: [{from: A, to: B}]\n"))
+	b := load(t, "b.yaml", []byte("states: [A, B]\ngroups: {p: 1}\ninit: A\ntransitions: [{from: A, to: B}, {from: B, to: A}]\n"))
+	if _, err := dot.Skeleton(a, dot.Verdicts(certify(t, b))); err == nil {
+		t.Error("a report of another system was accepted")
+	}
+}
+
+// randomConfig draws small random GSSTs with guards per group, some of
+// which break full virtual symmetry, and 18 random properties.
+var randomConfig = testsupport.Config{MaxSize: 2, MaxTransitions: 5, Properties: 18}
+
+// TestRandomSystems draws the skeleton and every trace of random small
+// systems and reads each back: edge colours must be the verdicts Z3
+// gave, and every trace configuration and move must match an independent
+// replay of the engine's lifted trace and its counter states.
+func TestRandomSystems(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	solver := z3.New(z3.Timeout(20 * time.Second))
+	systems, traces, violated := 0, 0, 0
+	// Pictures are read back in one batch, by one run of dot; checks[i]
+	// checks picture all[i].
+	var all []string
+	var checks []func(*drawn)
+	for systems < 100 {
+		sys := testsupport.RandomSystem(rng, randomConfig)
+		src := testsupport.Describe(sys)
+		systems++
+		rep, err := detect.Certify(context.Background(), sys, solver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict() == detect.Violated {
+			violated++
+		}
+		skeleton, err := dot.Skeleton(sys, dot.Verdicts(rep))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pictures := []string{skeleton}
+		var drawnTraces []*explore.Trace
+
+		reports := []*explore.Report{}
+		crep, err := checkGroup(t, sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, crep)
+		if rep.Certified() {
+			m, err := counterabs.Build(context.Background(), sys, solver, solver)
+			if err != nil {
+				t.Fatal(err)
+			}
+			arep, err := explore.Explicit{}.Check(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reports = append(reports, arep)
+		}
+		for _, r := range reports {
+			for i, p := range r.Properties {
+				if p.Trace == nil {
+					continue
+				}
+				text, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]))
+				if err != nil {
+					t.Fatalf("%v\n%s", err, src)
+				}
+				pictures = append(pictures, text)
+				drawnTraces = append(drawnTraces, p.Trace)
+			}
+		}
+		all = append(all, pictures...)
+		checks = append(checks, func(g *drawn) { checkSkeletonDrawn(t, sys, rep, g, false) })
+		for _, tr := range drawnTraces {
+			checks = append(checks, func(g *drawn) { checkTraceDrawn(t, sys, tr, g) })
+		}
+		traces += len(drawnTraces)
+	}
+	for i, g := range parseAll(t, all) {
+		checks[i](g)
+	}
+	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn", systems, violated, traces)
+	if violated == 0 || traces < 100 {
+		t.Errorf("too few violations (%d) or traces (%d) to test anything", violated, traces)
+	}
+}
+
+// replay computes the configurations of a lifted trace on its own: the
+// state of every process, processes of each group placed in state order.
+func replay(sys *gsst.System, l *explore.Lifted) [][][]int {
+	var conf [][]int
+	for g, row := range sys.Init {
+		conf = append(conf, nil)
+		for s, k := range row {
+			for range k {
+				conf[g] = append(conf[g], s)
+			}
+		}
+	}
+	clone := func(c [][]int) [][]int {
+		out := make([][]int, len(c))
+		for g := range c {
+			out[g] = slices.Clone(c[g])
+		}
+		return out
+	}
+	out := [][][]int{clone(conf)}
+	for _, st := range l.Steps {
+		if !st.Stutter {
+			conf[st.Group][st.Process] = st.To
+		}
+		out = append(out, clone(conf))
+	}
+	return out
+}
+
+// checkTrace reads a trace picture back and compares it with the trace.
+func checkTrace(t *testing.T, sys *gsst.System, tr *explore.Trace, src string) {
+	t.Helper()
+	checkTraceDrawn(t, sys, tr, parse(t, src))
+}
+
+func checkTraceDrawn(t *testing.T, sys *gsst.System, tr *explore.Trace, g *drawn) {
+	t.Helper()
+	l := tr.Lifted
+	if l == nil || l.Error != "" {
+		t.Fatalf("trace of a certified or concrete model not lifted: %+v", l)
+	}
+	confs := replay(sys, l)
+	n := len(confs)
+	if l.Loop >= 0 {
+		n-- // the configuration after the last step is the loop's start
+		if !slices.EqualFunc(confs[n], confs[l.Loop], slices.Equal) {
+			t.Fatalf("lifted lasso does not close")
+		}
+	}
+	for i := 0; i < n; i++ {
+		label, _ := g.object(t, fmt.Sprintf("c%d", i))
+		rows := tableRows(label)
+		// Totals: the counter state of the trace, going round its loop.
+		k := i
+		if k >= len(tr.States) {
+			k = tr.Loop + (k-tr.Loop)%(len(tr.States)-tr.Loop)
+		}
+		want := []string{"total"}
+		for _, c := range tr.States[k].Counters {
+			want = append(want, strconv.Itoa(c))
+		}
+		if !slices.ContainsFunc(rows, func(r []string) bool { return slices.Equal(r, want) }) {
+			t.Errorf("configuration %d: no row %v in %v", i, want, rows)
+		}
+		// Cells: the processes of each group in each state.
+		for gi, procs := range confs[i] {
+			row := []string{sys.Groups[gi].Name}
+			for s := range sys.States {
+				var in []string
+				for p, at := range procs {
+					if at == s {
+						in = append(in, strconv.Itoa(p))
+					}
+				}
+				if len(in) == 0 {
+					in = []string{"·"}
+				}
+				row = append(row, strings.Join(in, " "))
+			}
+			if !slices.ContainsFunc(rows, func(r []string) bool { return slices.Equal(r, row) }) {
+				t.Errorf("configuration %d: no row %v in %v", i, row, rows)
+			}
+		}
+	}
+	if len(g.Edges) != len(l.Steps) {
+		t.Errorf("%d edges for %d steps", len(g.Edges), len(l.Steps))
+	}
+	for i, st := range l.Steps {
+		from, to := fmt.Sprintf("c%d", i), fmt.Sprintf("c%d", i+1)
+		if i+1 >= n {
+			to = fmt.Sprintf("c%d", l.Loop)
+		}
+		want := "stutter"
+		if !st.Stutter {
+			want = fmt.Sprintf("%s[%d]: %s → %s", st.GroupName, st.Process, st.FromName, st.ToName)
+		}
+		found := false
+		for _, e := range g.Edges {
+			found = found || (g.node(e.Tail) == from && g.node(e.Head) == to && strings.Contains(plain(e.Label), want))
+		}
+		if !found {
+			t.Errorf("no edge %s -> %s labelled %q", from, to, want)
+		}
+	}
+}
+
+func TestTraceBundled(t *testing.T) {
+	src, err := specs.Read("readers-writers-race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, "readers-writers-race.yaml", src)
+	rep, err := checkGroup(t, sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var drew []string
+	for i, p := range rep.Properties {
+		if p.Trace == nil {
+			continue
+		}
+		text, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTrace(t, sys, p.Trace, text)
+		checkRenders(t, text)
+		drew = append(drew, p.Name)
+		title := plain(parse(t, text).Label)
+		last, _ := parse(t, text).object(t, fmt.Sprintf("c%d", len(p.Trace.Lifted.Steps)))
+		switch p.Name {
+		case "mutex":
+			// The counterexample ends where two processes are in C, and
+			// the picture says #C <= 1 is false there.
+			if !strings.Contains(title, "Counterexample") || !strings.Contains(plain(last), "here #C <= 1 is false") {
+				t.Errorf("mutex: title %q, last configuration %q", title, plain(last))
+			}
+		case "reachable":
+			if !strings.Contains(title, "Witness") || !strings.Contains(plain(last), "here #C = 1 holds") {
+				t.Errorf("reachable: title %q, last configuration %q", title, plain(last))
+			}
+		}
+	}
+	if !slices.Equal(drew, []string{"mutex", "reachable"}) {
+		t.Errorf("drew traces of %v", drew)
+	}
+}
+
+// raceTrace returns the bundled readers-writers-race system and the
+// counterexample to its property mutex, from the concrete explorer.
+func raceTrace(t *testing.T) (*gsst.System, *explore.Trace) {
+	t.Helper()
+	src, err := specs.Read("readers-writers-race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, "race.yaml", src)
+	rep, err := checkGroup(t, sys, explore.Properties("mutex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, rep.Properties[0].Trace
+}
+
+// TestTraceRefusesWrongTraces checks that a lifted trace that does not
+// replay, or disagrees with its counter states, is refused, not drawn.
+func TestTraceRefusesWrongTraces(t *testing.T) {
+	sys, good := raceTrace(t)
+	clone := func() *explore.Trace {
+		tr := *good
+		l := *good.Lifted
+		l.Steps = slices.Clone(l.Steps)
+		tr.Lifted = &l
+		tr.States = slices.Clone(tr.States)
+		return &tr
+	}
+	if _, err := dot.Trace(sys, clone()); err != nil {
+		t.Fatalf("the trace itself: %v", err)
+	}
+	tests := map[string]func(tr *explore.Trace){
+		"process not in the source state": func(tr *explore.Trace) { tr.Lifted.Steps[1].Process = 1 },
+		"no such process":                 func(tr *explore.Trace) { tr.Lifted.Steps[0].Process = 7 },
+		"wrong transition":                func(tr *explore.Trace) { tr.Lifted.Steps[0].Transition = 2 },
+		"counters disagree": func(tr *explore.Trace) {
+			tr.States[2] = explore.State{Counters: []int{3, 0, 0, 0}}
+		},
+		"lasso that does not close": func(tr *explore.Trace) { tr.Lifted.Loop, tr.Loop = 1, 1 },
+	}
+	for name, corrupt := range tests {
+		tr := clone()
+		corrupt(tr)
+		if _, err := dot.Trace(sys, tr); err == nil {
+			t.Errorf("%s: drawn", name)
+		}
+	}
+	if _, err := dot.Trace(sys, nil); err == nil {
+		t.Error("nil trace drawn")
+	}
+}
+
+// TestTraceCounters draws a trace without a lifted run (as an engine that
+// does not lift would give it): the counter states, with the moves
+// inferred from the counters.
+func TestTraceCounters(t *testing.T) {
+	sys, mutex := raceTrace(t)
+	tr := *mutex
+	tr.Lifted = nil
+	text, err := dot.Trace(sys, &tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := parse(t, text)
+	if len(g.Edges) != len(tr.States)-1 || !strings.Contains(plain(g.Label), "Drawn on counters") {
+		t.Errorf("%d edges for %d states; title %q", len(g.Edges), len(tr.States), g.Label)
+	}
+	for i, st := range tr.States {
+		label, _ := g.object(t, fmt.Sprintf("c%d", i))
+		want := []string{"total"}
+		for _, c := range st.Counters {
+			want = append(want, strconv.Itoa(c))
+		}
+		if !slices.ContainsFunc(tableRows(label), func(r []string) bool { return slices.Equal(r, want) }) {
+			t.Errorf("state %d: no row %v", i, want)
+		}
+	}
+	checkRenders(t, text)
+}
+
+// TestTraceElision draws a long witness: abbreviated, the middle
+// configurations become one node and the title says so; with Full, every
+// configuration is drawn.
+func TestTraceElision(t *testing.T) {
+	src, err := specs.ASR(15, 15, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, "asr.yaml", src)
+	trace := &explore.Trace{Kind: explore.Witness, Loop: -1}
+	// Every process of group gj takes resource j in turn: N -> Wj -> Cj,
+	// then back to N, a run of 45 moves written by hand.
+	counters := make([]int, len(sys.States))
+	counters[0] = sys.N()
+	trace.States = append(trace.States, explore.State{Counters: slices.Clone(counters)})
+	lifted := &explore.Lifted{Loop: -1}
+	for j := 1; j <= 15; j++ {
+		w, c := j, 15+j
+		for _, mv := range [][2]int{{0, w}, {w, c}, {c, 0}} {
+			counters[mv[0]]--
+			counters[mv[1]]++
+			trace.States = append(trace.States, explore.State{Counters: slices.Clone(counters)})
+			ti := slices.IndexFunc(sys.Transitions, func(t gsst.Transition) bool { return t.From == mv[0] && t.To == mv[1] })
+			lifted.Steps = append(lifted.Steps, explore.Step{Transition: ti, Group: j - 1, GroupName: sys.Groups[j-1].Name,
+				From: mv[0], To: mv[1], FromName: sys.States[mv[0]], ToName: sys.States[mv[1]]})
+		}
+	}
+	trace.Lifted = lifted
+	short, err := dot.Trace(sys, trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := parse(t, short)
+	if !strings.Contains(plain(g.Label), "Abbreviated") || len(g.Objects) > 45 {
+		t.Errorf("abbreviated picture: %d nodes, title %q", len(g.Objects), plain(g.Label))
+	}
+	elided := false
+	for _, o := range g.Objects {
+		elided = elided || strings.Contains(o.Label, "configurations not drawn")
+	}
+	if !elided {
+		t.Error("no node says which configurations it stands for")
+	}
+	checkRenders(t, short)
+	full, err := dot.Trace(sys, trace, dot.Full())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := parse(t, full); len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
+		t.Errorf("full picture: %d nodes, want 46", len(g.Objects))
+	}
+}
+
+func TestFormatOf(t *testing.T) {
+	for file, want := range map[string]string{"a.svg": "svg", "b.PNG": "png", "c.pdf": "pdf", "d.dot": "dot", "e.gv": "dot"} {
+		if got, ok := dot.FormatOf(file); !ok || got != want {
+			t.Errorf("FormatOf(%q) = %q, %v", file, got, ok)
+		}
+	}
+	for _, file := range []string{"a.txt", "b", "c.jpeg"} {
+		if _, ok := dot.FormatOf(file); ok {
+			t.Errorf("FormatOf(%q) accepted", file)
+		}
+	}
+	if _, err := dot.Render(context.Background(), "digraph{}", "txt"); err == nil {
+		t.Error("Render accepted format txt")
+	}
+	if _, err := dot.Render(context.Background(), "digraph{ a -> }", "svg"); err == nil {
+		t.Error("Render accepted a syntax error")
+	}
+}
+
+// checkGroup explores the group-counter model of sys with the explicit
+// engine: the unreduced system with group-sorted states.
+func checkGroup(t testing.TB, sys *gsst.System, opts ...explore.Option) (*explore.Report, error) {
+	t.Helper()
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		return nil, err
+	}
+	return explore.Explicit{}.Check(context.Background(), m, opts...)
+}

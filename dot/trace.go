@@ -1,0 +1,672 @@
+package dot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Trace returns the DOT graph of tr, a trace of sys, as a column of
+// configurations joined by process moves. The moves come from tr.Lifted,
+// replayed from the initial configuration of sys; Trace checks that the
+// replay is possible, that every configuration has the total counters of
+// the matching state of tr, and that a lasso's last move returns to the
+// configuration where its loop starts, and fails otherwise rather than
+// draw a run that does not exist. Without a lifted trace (or when lifting
+// stopped early) it draws the states of tr themselves.
+func Trace(sys *gsst.System, tr *explore.Trace, opts ...Option) (string, error) {
+	if tr == nil || len(tr.States) == 0 {
+		return "", fmt.Errorf("dot: empty trace")
+	}
+	d := &traceDrawing{sys: sys, tr: tr, c: newConfig(opts)}
+	if l := tr.Lifted; l != nil && l.Error == "" && (l.Loop >= 0) == (tr.Loop >= 0) {
+		if err := d.replay(l); err != nil {
+			return "", err
+		}
+	} else if err := d.counters(); err != nil {
+		return "", err
+	}
+	var body strings.Builder
+	d.draw(&body)
+	var b strings.Builder
+	header(&b, sys.Name, d.title(), "rankdir=TB, nodesep=0.4, ranksep=0.35")
+	b.WriteString("  node [shape=plaintext, margin=0];\n")
+	b.WriteString(body.String())
+	b.WriteString("}\n")
+	return b.String(), nil
+}
+
+// move is one step between two drawn configurations.
+type move struct {
+	stutter bool
+	group   int // -1 when unknown (a counter trace of the abstract model)
+	process int // -1 when unknown
+	from    int
+	to      int
+	trans   int // index into System.Transitions, -1 when unknown
+}
+
+type traceDrawing struct {
+	sys *gsst.System
+	tr  *explore.Trace
+	c   *config
+	// confs[i][g][s]: the processes of group g in state s in
+	// configuration i, as sorted process numbers; nil rows when only
+	// counters are known (counts then holds the group counters, or
+	// totals in row 0 for an abstract trace without group counters).
+	procs  [][][][]int
+	counts [][][]int
+	totals [][]int
+	moves  []move // moves[i] leads from configuration i to i+1, or back to loop
+	loop   int    // configuration the last move returns to; -1: a path
+	lifted bool   // configurations and moves are of processes
+	note   string // why the trace is drawn on counters, if it is
+
+	abbreviated bool
+}
+
+func (d *traceDrawing) abbreviate() bool { return !d.c.full }
+
+// initialProcs places the processes of each group in state order, as
+// explore.Lifted documents: the first Init[g][0] in state 0, and so on.
+func initialProcs(sys *gsst.System) [][]int {
+	out := make([][]int, len(sys.Groups))
+	for g, row := range sys.Init {
+		for s, k := range row {
+			for range k {
+				out[g] = append(out[g], s)
+			}
+		}
+	}
+	return out
+}
+
+// replay builds the configurations of a lifted trace and checks them
+// against the counter trace.
+func (d *traceDrawing) replay(l *explore.Lifted) error {
+	sys, tr := d.sys, d.tr
+	state := initialProcs(sys)
+	d.lifted = true
+	d.loop = l.Loop
+	d.snapshot(state)
+	for i, st := range l.Steps {
+		m := move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, trans: st.Transition}
+		if !st.Stutter {
+			switch {
+			case st.Group < 0 || st.Group >= len(sys.Groups) || st.Process < 0 || st.Process >= len(state[st.Group]):
+				return fmt.Errorf("dot: step %d moves process %d of group %d, which does not exist", i+1, st.Process, st.Group)
+			case st.From < 0 || st.From >= len(sys.States) || st.To < 0 || st.To >= len(sys.States):
+				return fmt.Errorf("dot: step %d moves between states %d and %d, which do not exist", i+1, st.From, st.To)
+			case state[st.Group][st.Process] != st.From:
+				return fmt.Errorf("dot: step %d moves %s[%d] from %s, but it is in %s", i+1,
+					sys.Groups[st.Group].Name, st.Process, sys.States[st.From], sys.States[state[st.Group][st.Process]])
+			case st.Transition < 0 || st.Transition >= len(sys.Transitions) ||
+				sys.Transitions[st.Transition].From != st.From || sys.Transitions[st.Transition].To != st.To:
+				return fmt.Errorf("dot: step %d names transition %d, which does not lead from %s to %s", i+1, st.Transition, sys.States[st.From], sys.States[st.To])
+			}
+			state[st.Group][st.Process] = st.To
+		}
+		d.moves = append(d.moves, m)
+		d.snapshot(state)
+	}
+	// Configuration i of the lifted run is state i of the counter trace
+	// up to the end of the trace, then goes round the trace's loop.
+	for i, tot := range d.totals {
+		k := i
+		if n := len(tr.States); k >= n {
+			if tr.Loop < 0 {
+				return fmt.Errorf("dot: the lifted trace is longer than the trace")
+			}
+			k = tr.Loop + (k-tr.Loop)%(n-tr.Loop)
+		}
+		if !slices.Equal(tot, tr.States[k].Counters) {
+			return fmt.Errorf("dot: configuration %d of the lifted trace has counters %v, the trace %v", i, tot, tr.States[k].Counters)
+		}
+	}
+	if d.loop >= 0 {
+		last := len(d.procs) - 1
+		if d.loop >= last || !sameConf(d.procs[last], d.procs[d.loop]) {
+			return fmt.Errorf("dot: the lifted lasso does not return to configuration %d", d.loop)
+		}
+		// The configuration after the last move is the loop's start,
+		// drawn once.
+		d.procs, d.counts, d.totals = d.procs[:last], d.counts[:last], d.totals[:last]
+	}
+	return nil
+}
+
+func sameConf(a, b [][][]int) bool {
+	for g := range a {
+		if len(a[g]) != len(b[g]) {
+			return false
+		}
+		for s := range a[g] {
+			if !slices.Equal(a[g][s], b[g][s]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// snapshot records the configuration of process states state[g][p].
+func (d *traceDrawing) snapshot(state [][]int) {
+	sys := d.sys
+	procs := make([][][]int, len(sys.Groups))
+	counts := make([][]int, len(sys.Groups))
+	totals := make([]int, len(sys.States))
+	for g, ps := range state {
+		procs[g] = make([][]int, len(sys.States))
+		counts[g] = make([]int, len(sys.States))
+		for p, s := range ps {
+			procs[g][s] = append(procs[g][s], p)
+			counts[g][s]++
+			totals[s]++
+		}
+	}
+	d.procs = append(d.procs, procs)
+	d.counts = append(d.counts, counts)
+	d.totals = append(d.totals, totals)
+}
+
+// counters takes the configurations from the states of the trace itself
+// and infers each move from the counters that change.
+func (d *traceDrawing) counters() error {
+	sys, tr := d.sys, d.tr
+	d.loop = tr.Loop
+	d.note = "drawn on counters: the trace was not replayed on processes"
+	if l := tr.Lifted; l != nil {
+		d.note = "drawn on counters: replaying the trace on processes stopped (" + l.Error + ")"
+		if l.Error == "" {
+			d.note = "drawn on counters: the trace replayed on processes is not a lasso like the trace"
+		}
+	}
+	for i, st := range tr.States {
+		if len(st.Counters) != len(sys.States) {
+			return fmt.Errorf("dot: state %d of the trace has %d counters, the system %d states", i, len(st.Counters), len(sys.States))
+		}
+		d.totals = append(d.totals, st.Counters)
+		d.counts = append(d.counts, st.Groups)
+		d.procs = append(d.procs, nil)
+	}
+	next := func(i int) int {
+		if i+1 < len(tr.States) {
+			return i + 1
+		}
+		return tr.Loop
+	}
+	last := len(tr.States) - 1
+	if tr.Loop < 0 {
+		last--
+	}
+	for i := 0; i <= last; i++ {
+		m, err := d.inferMove(tr.States[i], tr.States[next(i)])
+		if err != nil {
+			return fmt.Errorf("dot: step %d of the trace: %v", i+1, err)
+		}
+		d.moves = append(d.moves, m)
+	}
+	return nil
+}
+
+// inferMove finds the move from state a to state b of a counter trace: one
+// counter down by one and another up by one, or no change (stutter).
+func (d *traceDrawing) inferMove(a, b explore.State) (move, error) {
+	m := move{group: -1, process: -1, from: -1, to: -1, trans: -1}
+	for s := range a.Counters {
+		switch b.Counters[s] - a.Counters[s] {
+		case 0:
+		case -1:
+			if m.from >= 0 {
+				return m, fmt.Errorf("more than one counter decreases")
+			}
+			m.from = s
+		case 1:
+			if m.to >= 0 {
+				return m, fmt.Errorf("more than one counter increases")
+			}
+			m.to = s
+		default:
+			return m, fmt.Errorf("a counter changes by more than one")
+		}
+	}
+	if m.from < 0 && m.to < 0 {
+		m.stutter = true
+		return m, nil
+	}
+	if m.from < 0 || m.to < 0 {
+		return m, fmt.Errorf("the counters do not add up")
+	}
+	for g := range a.Groups {
+		if len(b.Groups) > g && b.Groups[g][m.to]-a.Groups[g][m.to] == 1 {
+			m.group = g
+		}
+	}
+	for i, t := range d.sys.Transitions {
+		if t.From == m.from && t.To == m.to {
+			m.trans = i
+		}
+	}
+	return m, nil
+}
+
+// visible decides which configurations are drawn: all of them, or for a
+// long trace when abbreviating, the first and last few and those around
+// the loop's start.
+func (d *traceDrawing) visible() []bool {
+	n := len(d.totals)
+	vis := make([]bool, n)
+	if !d.abbreviate() || n <= maxConfigs {
+		for i := range vis {
+			vis[i] = true
+		}
+		return vis
+	}
+	d.abbreviated = true
+	keep := func(lo, hi int) {
+		for i := max(lo, 0); i < min(hi, n); i++ {
+			vis[i] = true
+		}
+	}
+	keep(0, maxConfigs/2)
+	keep(n-maxConfigs/4, n)
+	if d.loop >= 0 {
+		keep(d.loop-2, d.loop+3)
+	}
+	return vis
+}
+
+// shownStates returns the state columns of configuration i: all states,
+// or when abbreviating a system of many states, the states occupied in
+// i and the one the move into i left (at most maxColumns of them), and
+// how many occupied states it left out.
+func (d *traceDrawing) shownStates(i int, in *move) (cols []int, hidden int) {
+	sys := d.sys
+	if !d.abbreviate() || len(sys.States) <= maxColumns {
+		for s := range sys.States {
+			cols = append(cols, s)
+		}
+		return cols, 0
+	}
+	d.abbreviated = true
+	for s := range sys.States {
+		if d.totals[i][s] > 0 || (in != nil && !in.stutter && in.from == s) {
+			if len(cols) < maxColumns {
+				cols = append(cols, s)
+			} else {
+				hidden++
+			}
+		}
+	}
+	return cols, hidden
+}
+
+// shownGroups returns the group rows drawn: all, or when abbreviating
+// many groups, the ones that move in the trace (at most maxRows); moved
+// reports whether some hidden group moves.
+func (d *traceDrawing) shownGroups() (rows []int, hiddenMove bool) {
+	sys := d.sys
+	if !d.abbreviate() || len(sys.Groups) <= maxRows {
+		for g := range sys.Groups {
+			rows = append(rows, g)
+		}
+		return rows, false
+	}
+	d.abbreviated = true
+	moves := make([]bool, len(sys.Groups))
+	for _, m := range d.moves {
+		if m.group >= 0 {
+			moves[m.group] = true
+		}
+	}
+	for g := range sys.Groups {
+		if moves[g] {
+			if len(rows) < maxRows {
+				rows = append(rows, g)
+			} else {
+				hiddenMove = true
+			}
+		}
+	}
+	return rows, hiddenMove
+}
+
+// draw writes the configurations and the moves between them.
+func (d *traceDrawing) draw(b *strings.Builder) {
+	vis := d.visible()
+	rows, hiddenMove := d.shownGroups()
+	n := len(d.totals)
+	// arrived[i]: the move that led into configuration i, for highlighting.
+	arrived := make([]*move, n)
+	for i := range d.moves {
+		if i+1 < n {
+			arrived[i+1] = &d.moves[i]
+		}
+	}
+	for i := 0; i < n; i++ {
+		if vis[i] {
+			fmt.Fprintf(b, "  c%d %s;\n", i, attrs("label", "<"+d.confTable(i, rows, hiddenMove, arrived[i])+">", "tooltip", quote(d.confText(i))))
+			continue
+		}
+		if i > 0 && !vis[i-1] {
+			continue
+		}
+		j := i
+		for j < n && !vis[j] {
+			j++
+		}
+		fmt.Fprintf(b, "  c%d %s;\n", i, attrs("shape", "box", "style", `"rounded,dashed"`, "margin", "0.15",
+			"label", quote(fmt.Sprintf("… %s not drawn (%d to %d); vsym dot --full draws them", plural(j-i, "configuration", "configurations"), i, j-1))))
+	}
+	// node returns the drawn node standing for configuration i.
+	node := func(i int) int {
+		for i > 0 && !vis[i] && !vis[i-1] {
+			i--
+		}
+		return i
+	}
+	for i, m := range d.moves {
+		to, closing := i+1, i+1 >= n
+		if closing {
+			to = d.loop
+		}
+		switch {
+		case !closing && !vis[i] && !vis[to]:
+			continue // inside an elided stretch
+		case !closing && (!vis[i] || !vis[to]):
+			fmt.Fprintf(b, "  c%d -> c%d %s;\n", node(i), node(to), attrs("style", "dashed"))
+			continue
+		}
+		colour, extra := colourMove, []string{}
+		if closing {
+			colour = colourLoop
+			extra = []string{"constraint", "false", "penwidth", "2.5", "style", "bold"}
+		}
+		label, tip := d.moveLabel(m, closing)
+		kv := append([]string{"label", "<" + label + ">", "color", quote(colour), "fontcolor", quote(colourText),
+			"tooltip", quote(tip), "labeltooltip", quote(tip), "penwidth", "1.5"}, extra...)
+		fmt.Fprintf(b, "  c%d -> c%d %s;\n", node(i), node(to), attrs(kv...))
+	}
+}
+
+// moveLabel returns the label (HTML) and tooltip of a move.
+func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
+	sys := d.sys
+	var lines []string
+	var tip string
+	switch {
+	case m.stutter:
+		lines = append(lines, "<B>stutter: nobody can move (deadlock)</B>")
+		tip = "deadlock: no process can move, so the run stays here"
+	case m.process >= 0:
+		who := fmt.Sprintf("%s[%d]", sys.Groups[m.group].Name, m.process)
+		lines = append(lines, "<B>"+esc(who+": "+sys.States[m.from]+" → "+sys.States[m.to])+"</B>")
+		tip = fmt.Sprintf("process %d of group %s moves from %s to %s", m.process, sys.Groups[m.group].Name, sys.States[m.from], sys.States[m.to])
+	default:
+		who := "one process"
+		if m.group >= 0 {
+			who = "a process of " + sys.Groups[m.group].Name
+		}
+		lines = append(lines, esc(who)+": "+esc(sys.States[m.from]+" → "+sys.States[m.to]))
+		tip = who + " moves from " + sys.States[m.from] + " to " + sys.States[m.to]
+	}
+	if !m.stutter && m.trans >= 0 && m.group >= 0 {
+		if blk := sys.Transitions[m.trans].BlockOf(m.group); blk != nil && blk.Text != "" {
+			guard, cut := wrapGuard(blk.Text, d.abbreviate())
+			d.abbreviated = d.abbreviated || cut
+			for k, l := range guard {
+				prefix := "guard: "
+				if k > 0 {
+					prefix = "&#160;&#160;&#160;&#160;"
+				}
+				lines = append(lines, font(colourMuted, 10, prefix+esc(l)))
+			}
+			tip += ", allowed by its guard " + blk.Text
+		}
+	}
+	if closing {
+		lines = append(lines, font(colourLoop, 0, fmt.Sprintf("<B>back to configuration %d: the loop repeats forever</B>", d.loop)))
+		tip += "; then the run repeats from configuration " + fmt.Sprint(d.loop) + " forever"
+	}
+	return strings.Join(lines, `<BR ALIGN="LEFT"/>`) + `<BR ALIGN="LEFT"/>`, tooltip(tip)
+}
+
+// confTable draws configuration i as an HTML table.
+func (d *traceDrawing) confTable(i int, rows []int, hiddenMove bool, in *move) string {
+	sys := d.sys
+	states, hiddenStates := d.shownStates(i, in)
+	var b strings.Builder
+	border := colourMuted
+	if i == d.loop {
+		border = colourLoop
+	}
+	fmt.Fprintf(&b, `<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" COLOR="%s" BGCOLOR="white">`, border)
+	head := fmt.Sprintf("configuration %d", i)
+	switch {
+	case i == 0 && i == d.loop:
+		head += " · initial · the loop starts here"
+	case i == 0:
+		head += " · initial"
+	case i == d.loop:
+		head += " · the loop starts here"
+	}
+	headColour := colourText
+	if i == d.loop {
+		headColour = colourLoop
+	}
+	if text, colour, ok := d.marker(i); ok {
+		head += " · " + text
+		headColour, border = colour, colour
+	}
+	fmt.Fprintf(&b, `<TR><TD COLSPAN="%d" ALIGN="LEFT" BGCOLOR="%s">%s</TD></TR>`, len(states)+1, colourFill, font(headColour, 0, "<B>"+esc(head)+"</B>"))
+	b.WriteString(`<TR><TD></TD>`)
+	for _, s := range states {
+		fmt.Fprintf(&b, `<TD><B>%s</B></TD>`, esc(sys.States[s]))
+	}
+	b.WriteString("</TR>")
+	if d.counts[i] != nil {
+		for _, g := range rows {
+			fmt.Fprintf(&b, `<TR><TD ALIGN="LEFT">%s</TD>`, esc(sys.Groups[g].Name))
+			for _, s := range states {
+				cell, hot := d.cell(i, g, s, in)
+				bg := ""
+				if hot {
+					bg = fmt.Sprintf(` BGCOLOR="%s"`, colourHighlight)
+				}
+				fmt.Fprintf(&b, `<TD%s>%s</TD>`, bg, cell)
+			}
+			b.WriteString("</TR>")
+		}
+		if hidden := len(sys.Groups) - len(rows); hidden > 0 {
+			what := "never move: as initially"
+			if hiddenMove {
+				what = "not drawn"
+			}
+			fmt.Fprintf(&b, `<TR><TD COLSPAN="%d" ALIGN="LEFT">%s</TD></TR>`, len(states)+1,
+				font(colourMuted, 0, "<I>"+esc(fmt.Sprintf("%d other groups: %s", hidden, what))+"</I>"))
+		}
+	}
+	b.WriteString(`<TR><TD ALIGN="LEFT"><B>total</B></TD>`)
+	for _, s := range states {
+		fmt.Fprintf(&b, `<TD><B>%d</B></TD>`, d.totals[i][s])
+	}
+	b.WriteString("</TR>")
+	if left := len(sys.States) - len(states); left > 0 {
+		text := fmt.Sprintf("%d other states: empty", left)
+		if hiddenStates > 0 {
+			text = fmt.Sprintf("%d other states, %d of them occupied: not drawn", left, hiddenStates)
+		}
+		fmt.Fprintf(&b, `<TR><TD COLSPAN="%d" ALIGN="LEFT">%s</TD></TR>`, len(states)+1, font(colourMuted, 0, "<I>"+esc(text)+"</I>"))
+	}
+	b.WriteString("</TABLE>")
+	return b.String()
+}
+
+// cell returns the content of the cell of group g and state s in
+// configuration i, and whether the move into i arrived there.
+func (d *traceDrawing) cell(i, g, s int, in *move) (string, bool) {
+	hot := in != nil && !in.stutter && in.to == s && in.group == g
+	k := d.counts[i][g][s]
+	if k == 0 {
+		return font(colourMuted, 0, "·"), hot
+	}
+	if d.procs[i] == nil || (d.abbreviate() && d.sys.Groups[g].Size > maxIndices) {
+		return fmt.Sprint(k), hot
+	}
+	var parts []string
+	for _, p := range d.procs[i][g][s] {
+		text := fmt.Sprint(p)
+		if hot && p == in.process {
+			text = "<B>" + text + "</B>"
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " "), hot
+}
+
+// confText describes configuration i in words, for its tooltip.
+func (d *traceDrawing) confText(i int) string {
+	sys := d.sys
+	var parts []string
+	for s, k := range d.totals[i] {
+		parts = append(parts, fmt.Sprintf("#%s=%d", sys.States[s], k))
+	}
+	text := fmt.Sprintf("configuration %d: %s", i, strings.Join(parts, " "))
+	if d.counts[i] != nil {
+		for g, row := range d.counts[i] {
+			var cells []string
+			for s, k := range row {
+				if k > 0 {
+					cells = append(cells, fmt.Sprintf("%s=%d", sys.States[s], k))
+				}
+			}
+			text += "\n" + sys.Groups[g].Name + ": " + strings.Join(cells, " ")
+		}
+	}
+	return tooltip(text)
+}
+
+func (d *traceDrawing) title() []string {
+	sys, tr := d.sys, d.tr
+	name := sys.Name
+	if d.c.source != "" {
+		name += " (" + d.c.source + ")"
+	}
+	lines := []string{font("", 16, "<B>"+esc(name)+"</B>")}
+	verdict, colour := "Witness", colourCertified
+	if tr.Kind == explore.Counterexample {
+		verdict, colour = "Counterexample", colourViolated
+	}
+	if p := d.c.property; p != nil {
+		what := "holds"
+		if tr.Kind == explore.Counterexample {
+			what = "FAILS"
+		}
+		text := p.Text
+		if d.abbreviate() && len(text) > 2*lineWidth {
+			text, d.abbreviated = cutText(text, 2*lineWidth), true
+		}
+		verdict = fmt.Sprintf("%s: property %s %s: %s", verdict, p.Name, what, text)
+	}
+	lines = append(lines, font(colour, 14, "<B>"+esc(verdict)+"</B>"))
+	moves := len(d.moves)
+	if d.loop >= 0 {
+		lines = append(lines, esc(fmt.Sprintf("A lasso: %s from the initial configuration, the last one back to configuration %d; the moves from there on repeat forever (purple).",
+			plural(moves, "move", "moves"), d.loop)))
+	} else {
+		lines = append(lines, esc(fmt.Sprintf("A path of %s from the initial configuration.", plural(moves, "move", "moves"))))
+	}
+	if d.lifted {
+		lines = append(lines, font(colourMuted, 0, esc("Each box is a configuration: a row per group, a column per local state; a cell lists the processes of the group")),
+			font(colourMuted, 0, esc(d.numbering())),
+			font(colourMuted, 0, esc("the total row holds the counters the property reads.")))
+	} else {
+		lines = append(lines, font(colourMuted, 0, esc("Each box is a state of the counter model: the number of processes per local state (and per group, when known).")),
+			font(colourUnknown, 0, esc(strings.ToUpper(d.note[:1])+d.note[1:]+".")))
+	}
+	if d.abbreviated {
+		lines = append(lines, font(colourUnknown, 0, esc("Abbreviated: long guards are cut and some rows, columns or configurations left out; vsym dot --full draws everything.")))
+	}
+	return lines
+}
+
+// numbering explains what the cells of a configuration hold.
+func (d *traceDrawing) numbering() string {
+	for _, g := range d.sys.Groups {
+		if d.abbreviate() && g.Size > maxIndices {
+			return fmt.Sprintf("in that state, numbered from 0 (their number, for groups of more than %d); yellow: where the last move arrived;", maxIndices)
+		}
+	}
+	return "in that state, numbered from 0; yellow: where the last move arrived;"
+}
+
+// marker says, for a property AG p or EF p with p free of temporal
+// operators, whether p is false (AG) or true (EF) in configuration i, as
+// computed from its total counters: the configurations that make the
+// trace a counterexample or a witness.
+func (d *traceDrawing) marker(i int) (text, colour string, ok bool) {
+	p := d.c.property
+	if p == nil {
+		return "", "", false
+	}
+	u, isUnary := p.Formula.(ctl.Unary)
+	if !isUnary || (u.Op != ctl.AG && u.Op != ctl.EF) {
+		return "", "", false
+	}
+	holds, known := stateHolds(d.sys, u.X, d.totals[i])
+	switch {
+	case !known:
+		return "", "", false
+	case u.Op == ctl.AG && !holds:
+		return "here " + cutText(stateText(p.Text), lineWidth) + " is false", colourViolated, true
+	case u.Op == ctl.EF && holds:
+		return "here " + cutText(stateText(p.Text), lineWidth) + " holds", colourCertified, true
+	}
+	return "", "", false
+}
+
+// stateText strips the leading temporal operator from the text of a
+// property AG p or EF p, leaving p.
+func stateText(text string) string {
+	t := strings.TrimSpace(text)
+	for _, op := range []string{"AG", "EF"} {
+		if rest, ok := strings.CutPrefix(t, op); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return t
+}
+
+// stateHolds evaluates a formula without temporal operators on the total
+// counters of a configuration; known is false for a temporal formula.
+func stateHolds(sys *gsst.System, f ctl.Formula, totals []int) (holds, known bool) {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return presburger.Eval(f.P, func(v presburger.Var) int64 {
+			if s, g, ok := sys.Counter(v); ok && g < 0 {
+				return int64(totals[s])
+			}
+			return 0
+		}), sys.IsTotal(f.P)
+	case ctl.Not:
+		h, k := stateHolds(sys, f.X, totals)
+		return !h, k
+	case ctl.Binary:
+		l, kl := stateHolds(sys, f.L, totals)
+		r, kr := stateHolds(sys, f.R, totals)
+		switch f.Op {
+		case ctl.And:
+			return l && r, kl && kr
+		case ctl.Or:
+			return l || r, kl && kr
+		case ctl.Implies:
+			return !l || r, kl && kr
+		}
+	}
+	return false, false
+}

@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/dot"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/symbolic"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+func init() { register(newDotCmd) }
+
+type dotOpts struct {
+	file     string
+	out      string
+	check    bool
+	trace    string
+	concrete bool
+	level    string
+	full     bool
+	timeout  time.Duration
+	sizes    string
+}
+
+func newDotCmd() *cobra.Command {
+	o := &dotOpts{}
+	cmd := &cobra.Command{
+		Use:   "dot FILE",
+		Short: "Draw the skeleton of a GSST, or a trace, as a Graphviz picture",
+		Long: `Dot writes a Graphviz DOT graph to standard output:
+
+  vsym dot FILE                   the skeleton: local states as nodes, local
+                                  transitions as edges labelled with their
+                                  guard per group
+  vsym dot --check FILE           the same, each transition coloured by its
+                                  certification verdict (as vsym check), a
+                                  violated one with its witness
+  vsym dot --trace PROPERTY FILE  the counterexample or witness of a property
+                                  (as vsym explore finds it) as a column of
+                                  configurations joined by process moves
+
+With -o FILE.svg, -o FILE.png or -o FILE.pdf it renders the picture with
+the dot program of Graphviz, which must be on PATH; -o FILE.dot (or .gv)
+writes the DOT text. Without Graphviz, render the text yourself:
+
+  vsym dot specs/readers-writers.yaml | dot -Tsvg > rw.svg
+
+Long guards, long lists of groups and long traces are abbreviated, and
+the picture says so; --full draws everything. In SVG every edge has a
+tooltip with its whole guard (and, with --check, the verdict and
+witness). --trace explores the counter abstraction of a certified system,
+or with --concrete the unreduced system (any system). The exit code is 0
+when the picture is written, whatever verdict it shows. docs/pictures.md
+describes the pictures.
+
+` + exitHelp,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runDot(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "", "write to this file: .svg, .png or .pdf renders with Graphviz's dot, .dot or .gv writes DOT text")
+	f.BoolVar(&o.check, "check", false, "certify with Z3 and colour each transition by its verdict")
+	f.StringVar(&o.trace, "trace", "", "draw the counterexample or witness of this property")
+	f.BoolVar(&o.concrete, "concrete", false, "with --trace: explore the unreduced system with group-sorted states (--model group)")
+	f.StringVar(&o.level, "model", "auto", "with --trace: "+levelFlag)
+	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
+	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
+	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
+	return cmd
+}
+
+func runDot(cmd *cobra.Command, o *dotOpts) error {
+	switch {
+	case o.check && o.trace != "":
+		return withCode(ExitBadInput, errors.New("--check draws the skeleton and --trace a trace: give one of them"))
+	case o.concrete && o.trace == "":
+		return withCode(ExitBadInput, errors.New("--concrete applies to --trace"))
+	}
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	format := "dot"
+	if o.out != "" {
+		var ok bool
+		if format, ok = dot.FormatOf(o.out); !ok {
+			return withCode(ExitBadInput, fmt.Errorf("-o %s: unknown picture format %q (want .svg, .png, .pdf, or .dot for DOT text)", o.out, format))
+		}
+		if sameFile(o.out, o.file) {
+			return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
+		}
+	}
+	// A spec with ranges of sizes is a family: the skeleton can show it,
+	// a trace needs one instance (--sizes).
+	sys, err := loadSystem(o.file)
+	if o.trace != "" || o.sizes != "" {
+		sys, err = loadInstance(o.file, o.sizes, "dot --trace")
+	}
+	if err != nil {
+		return err
+	}
+	// --timeout bounds the exploration of --trace, and each solver call of
+	// --check (a call that runs out leaves its transition unknown, drawn
+	// as such), as it does for explore and check.
+	ctxTimeout := o.timeout
+	if o.check {
+		ctxTimeout = 0
+	}
+	ctx, cancel := commandContext(cmd, ctxTimeout)
+	defer cancel()
+	opts := []dot.Option{dot.Source(o.file)}
+	if o.full {
+		opts = append(opts, dot.Full())
+	}
+	var text string
+	switch {
+	case o.trace != "":
+		text, err = dotTrace(ctx, cmd, o, sys, opts)
+	case o.check:
+		var rep *detect.Report
+		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout))
+		if err != nil {
+			// The solver failed, or a witness did not survive
+			// re-verification: no verdicts to draw.
+			return fileError(o.file, err)
+		}
+		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(rep))...)
+	default:
+		text, err = dot.Skeleton(sys, opts...)
+	}
+	if err != nil {
+		return err
+	}
+	return writePicture(cmd, o, format, text)
+}
+
+// dotTrace explores sys as vsym explore does, for the one property named
+// by --trace, and draws its trace.
+func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option) (string, error) {
+	var prop *gsst.Property
+	for i := range sys.Properties {
+		if sys.Properties[i].Name == o.trace {
+			prop = &sys.Properties[i]
+		}
+	}
+	if prop == nil {
+		var names []string
+		for _, p := range sys.Properties {
+			names = append(names, p.Name)
+		}
+		return "", errkind.Errorf(errkind.Input, "%s: no property named %q (have: %s)", o.file, o.trace, strings.Join(names, ", "))
+	}
+	mem, err := parseSize(defaultMaxMemory)
+	if err != nil {
+		return "", err
+	}
+	one, err := selectProperties(o.file, sys, []string{prop.Name})
+	if err != nil {
+		return "", err
+	}
+	level := o.level
+	if o.concrete {
+		level = "group"
+	}
+	m, err := buildModel(ctx, one, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Stderr: cmd.ErrOrStderr()})
+	if err != nil {
+		return "", err
+	}
+	engine, err := chooseEngine("auto", m.Model, symbolic.DefaultBDD())
+	if err != nil {
+		return "", err
+	}
+	rep, err := engine.Check(ctx, m.Model, explore.MaxMemory(mem))
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", stoppedError(ctx, o.file, "exploration", o.timeout)
+		}
+		return "", fileError(o.file, err)
+	}
+	for _, res := range rep.Properties {
+		if res.Name != prop.Name {
+			continue
+		}
+		if res.Trace == nil {
+			verdict := "holds"
+			if !res.Holds {
+				verdict = "fails"
+			}
+			return "", errkind.Errorf(errkind.Input, "%s: property %s %s, and there is no trace to draw: vsym finds a counterexample to a failed AG, AX, AF or A[U] and a witness of a holding EF, EX, EG or E[U]", o.file, prop.Name, verdict)
+		}
+		text, err := dot.Trace(sys, res.Trace, append(opts, dot.ForProperty(*prop))...)
+		if err != nil {
+			return "", errkind.Wrap(errkind.Internal, err)
+		}
+		return text, nil
+	}
+	return "", errkind.Errorf(errkind.Internal, "%s: the engine reported no verdict on property %s", o.file, prop.Name)
+}
+
+// writePicture writes DOT text to stdout, or to o.out as DOT text or as a
+// picture rendered by Graphviz.
+func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
+	if o.out == "" {
+		if _, err := fmt.Fprint(cmd.OutOrStdout(), text); err != nil {
+			return withCode(ExitUnknown, err)
+		}
+		return nil
+	}
+	data := []byte(text)
+	if format != "dot" {
+		ctx, cancel := commandContext(cmd, 0)
+		defer cancel()
+		var err error
+		data, err = dot.Render(ctx, text, format)
+		if errors.Is(err, dot.ErrNoGraphviz) {
+			return withCode(ExitBadInput, fmt.Errorf("cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
+				o.out, err, dotCommandLine(o), format, o.out))
+		}
+		if err != nil {
+			return withCode(ExitUnknown, err)
+		}
+	}
+	if err := os.WriteFile(o.out, data, 0o644); err != nil {
+		return withCode(ExitBadInput, err)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "vsym: wrote %s (%d bytes)\n", o.out, len(data))
+	return nil
+}
+
+// dotCommandLine rebuilds the command that prints the DOT text of o.
+func dotCommandLine(o *dotOpts) string {
+	args := []string{"vsym", "dot"}
+	if o.check {
+		args = append(args, "--check")
+	}
+	if o.trace != "" {
+		args = append(args, "--trace", o.trace)
+	}
+	if o.concrete {
+		args = append(args, "--concrete")
+	}
+	if o.full {
+		args = append(args, "--full")
+	}
+	return strings.Join(append(args, o.file), " ")
+}

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+)
+
+const (
+	paramRWFile       = "../../specs/readers-writers-param.yaml"
+	paramPrintersFile = "../../specs/printers.yaml"
+)
+
+// brokenParam is the broken readers/writers for every size.
+const brokenParam = `name: broken-param
+states: [N, T, C]
+groups:
+  reader: 1..
+  writer: 1..3
+init: N
+transitions:
+  - {from: N, to: T}
+  - from: T
+    to: C
+    guard:
+      reader: "#C = 0 & #T = 2"
+      writer: "#C = 0"
+  - {from: C, to: N}
+properties:
+  mutex: "AG #C <= 1"
+`
+
+func TestCheckAllSizes(t *testing.T) {
+	broken := filepath.Join(t.TempDir(), "broken-param.yaml")
+	if err := os.WriteFile(broken, []byte(brokenParam), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+	}{
+		{"ranged", []string{"check", paramRWFile}, ExitOK, []string{
+			"readers-writers-param: 2 groups of sizes reader 1.., writer 1.., 3 transitions; every size is checked",
+			"  T -> C: certified",
+			"readers-writers-param: certified fully virtually symmetric for every size (1 transition certified by the solver, 2 symmetric)"}},
+		{"ranged broken", []string{"check", broken}, ExitNo, []string{
+			"  T -> C: violated at sizes reader=1, writer=1: the two configurations below have equal total counters;",
+			"enabled", "total     1  1  0", "disabled", "total     1  1  0",
+			"broken-param: not fully virtually symmetric for every size (1 of 3 transitions violated)"}},
+		{"all sizes of a fixed spec", []string{"check", "--all-sizes", checkRWFile}, ExitOK, []string{
+			"readers-writers: 2 groups of sizes reader 1.., writer 1.., 3 transitions; every size is checked",
+			"certified fully virtually symmetric for every size"}},
+		{"all sizes of the broken spec", []string{"check", "--all-sizes", checkBrokenFile}, ExitNo, []string{
+			"violated at sizes reader=1, writer=1"}},
+		{"fixed sizes unchanged", []string{"check", checkRWFile}, ExitOK, []string{
+			"readers-writers: 3 processes in 2 groups, 3 transitions", "certified fully virtually symmetric (1 transition"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runVsym(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			containsInOrder(t, "stdout", stdout, tt.stdout)
+		})
+	}
+
+	// JSON: the sizes, whether the verdict is for every size, and the
+	// witness's sizes, which must re-verify.
+	stdout, _, code := runVsym("check", "--output", "json", broken)
+	if code != ExitNo {
+		t.Fatalf("exit %d", code)
+	}
+	var doc checkJSON
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.AllSizes || doc.Sizes["reader"] != "1.." || doc.Sizes["writer"] != "1..3" {
+		t.Errorf("all_sizes %v, sizes %v", doc.AllSizes, doc.Sizes)
+	}
+	wj := doc.Transitions[1].Witness
+	if wj == nil || wj.Sizes["reader"] != 1 || wj.Sizes["writer"] != 1 {
+		t.Fatalf("witness %+v", wj)
+	}
+	sys, err := gsst.Load(broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &detect.Witness{Sizes: []int{wj.Sizes["reader"], wj.Sizes["writer"]},
+		Enabled:  [][]int{wj.Enabled["reader"], wj.Enabled["writer"]},
+		Disabled: [][]int{wj.Disabled["reader"], wj.Disabled["writer"]}, Group: 1}
+	if wj.Group != "writer" {
+		t.Errorf("witness group %s", wj.Group)
+	}
+	if err := detect.VerifyWitness(sys, &sys.Transitions[1], w); err != nil {
+		t.Errorf("JSON witness does not verify: %v", err)
+	}
+	stdout, _, _ = runVsym("check", "--output", "json", checkRWFile)
+	if !strings.Contains(stdout, `"all_sizes": false`) || !strings.Contains(stdout, `"reader": "1"`) {
+		t.Errorf("fixed-size JSON:\n%s", stdout)
+	}
+
+	// A count init cannot be read for all sizes.
+	counts := filepath.Join(t.TempDir(), "counts.yaml")
+	if err := os.WriteFile(counts, []byte("states: [A, B]\ngroups: {p: 2}\ninit: {p: {A: 1, B: 1}}\ntransitions: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runVsym("check", "--all-sizes", counts)
+	if code != ExitBadInput || !strings.Contains(stderr, `counts.yaml:3:8: init of group "p" gives counts per state, but its size is the range 1.. (every group is read for all sizes)`) {
+		t.Errorf("count init under --all-sizes: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestSizesFlag: the commands that need one instance refuse a ranged spec
+// without --sizes, naming the flag, and work on the instance with it.
+func TestSizesFlag(t *testing.T) {
+	for _, cmd := range []string{"explore", "abstract", "nusmv"} {
+		_, stderr, code := runVsym(cmd, paramRWFile)
+		want := "group sizes are ranges (reader: 1.., writer: 1..); " + cmd + " needs fixed sizes: give them with --sizes, e.g. --sizes reader=1,writer=1"
+		if code != ExitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("%s without --sizes: exit %d\n%s", cmd, code, stderr)
+		}
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{"explore instance", []string{"explore", "--sizes", "reader=2,writer=3", paramRWFile}, ExitOK,
+			[]string{"readers-writers-param [reader=2, writer=3]:", "property mutex: AG #C <= 1: holds"}, nil},
+		{"printers safe at n = 2", []string{"explore", "--sizes", "staff=1, guest=1", paramPrintersFile}, ExitOK,
+			[]string{"property capacity: AG #Printing <= 2: holds"}, nil},
+		{"printers fail at n = 3", []string{"explore", "--sizes", "staff=2,guest=1", "-p", "capacity", paramPrintersFile}, ExitNo,
+			[]string{"property capacity: AG #Printing <= 2: FAILS", "6: #Idle=0 #Queued=0 #Printing=3"}, nil},
+		{"abstract instance", []string{"abstract", "--sizes", "reader=1,writer=1", paramRWFile}, ExitOK,
+			[]string{"T -> C: #T >= 1 & #C = 0"}, nil},
+		{"nusmv instance", []string{"nusmv", "--sizes", "reader=1,writer=2", paramRWFile}, ExitOK,
+			[]string{"-- System: readers-writers-param [reader=1, writer=2]"}, nil},
+		{"fixed spec with its own sizes", []string{"explore", "--sizes", "writer=2", checkRWFile}, ExitOK,
+			[]string{"property mutex"}, nil},
+		{"fixed spec with other sizes", []string{"explore", "--sizes", "writer=3", checkRWFile}, ExitBadInput,
+			nil, []string{"--sizes: group writer has the fixed size 2, not 3"}},
+		{"missing group", []string{"explore", "--sizes", "reader=2", paramRWFile}, ExitBadInput,
+			nil, []string{"no size given for the ranged group writer (1..)"}},
+		{"outside the range", []string{"explore", "--sizes", "reader=0,writer=1", paramRWFile}, ExitBadInput,
+			nil, []string{"size 0 of group reader is outside its range 1.."}},
+		{"unknown group", []string{"explore", "--sizes", "reader=1,writer=1,admin=1", paramRWFile}, ExitBadInput,
+			nil, []string{"no group named admin (the groups are reader, writer)"}},
+		{"malformed", []string{"explore", "--sizes", "reader:1", paramRWFile}, ExitBadInput,
+			nil, []string{`--sizes: "reader:1" is not group=size`}},
+		{"twice", []string{"explore", "--sizes", "reader=1,reader=2", paramRWFile}, ExitBadInput,
+			nil, []string{"--sizes: group reader given twice"}},
+		{"dot family", []string{"dot", "--check", paramPrintersFile}, ExitOK,
+			[]string{"Every size in 2 groups: staff ×1.., guest ×1..", "Certified fully virtually symmetric for every size", "initially all processes"}, nil},
+		{"dot trace needs sizes", []string{"dot", "--trace", "capacity", paramPrintersFile}, ExitBadInput,
+			nil, []string{"dot --trace needs fixed sizes: give them with --sizes"}},
+		{"dot trace of an instance", []string{"dot", "--trace", "capacity", "--sizes", "staff=2,guest=1", paramPrintersFile}, ExitOK,
+			[]string{`digraph "printers [staff=2, guest=1]"`, "Counterexample: property capacity FAILS"}, nil},
+		{"sarif witness at sizes", []string{"check", "--all-sizes", "--output", "sarif", checkBrokenFile}, ExitNo,
+			[]string{"T -> C breaks full virtual symmetry at sizes reader=1, writer=1"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runVsym(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			containsInOrder(t, "stdout", stdout, tt.stdout)
+			containsInOrder(t, "stderr", stderr, tt.stderr)
+		})
+	}
+}
