@@ -21,10 +21,10 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
-	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
