@@ -54,29 +54,12 @@ func vec(m *counterabs.Model, st explore.State) []int {
 
 // checkTrace checks a trace of the verdict of f on m: present exactly
 // when one is promised, and showing the verdict on the oracle's graph g of
-// m (testsupport.CheckTrace: a path of the model from its initial state,
-// shortest where promised).
+// m (a path of the model from its initial state, shortest where
+// promised).
 func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f ctl.Formula, res explore.PropertyResult) {
 	t.Helper()
-	tr := res.Trace
-	if !testsupport.Promised(f, res.Holds) {
-		if tr != nil {
-			t.Fatalf("%s: unexpected trace", res.Name)
-		}
-		return
-	}
-	if tr == nil || len(tr.States) == 0 {
-		t.Fatalf("%s: no trace", res.Name)
-	}
-	path := make([]int, len(tr.States))
-	for i, s := range tr.States {
-		j, ok := g.Index[testsupport.TotalKey(vec(m, s))]
-		if !ok {
-			t.Fatalf("%s: trace state %d %v is not reachable", res.Name, i, s)
-		}
-		path[i] = j
-	}
-	if err := testsupport.CheckTrace(g, f, res.Holds, path, tr.Loop); err != nil {
+	key := func(s explore.State) string { return testsupport.TotalKey(vec(m, s)) }
+	if err := checkEngineTrace(g, key, f, res); err != nil {
 		t.Fatalf("%s (holds %v): %v", res.Name, res.Holds, err)
 	}
 }

@@ -126,3 +126,28 @@ func CheckTrace(g *Graph, f ctl.Formula, holds bool, path []int, loop int) error
 	}
 	return nil
 }
+
+// CheckEngineTrace checks the trace an engine gave with verdict holds of
+// f: keys names its states in g (nil for no trace) and loop is the index
+// the last returns to, or -1. The trace must be present exactly when one
+// is Promised, and show the verdict (CheckTrace).
+func CheckEngineTrace(g *Graph, f ctl.Formula, holds bool, keys []string, loop int) error {
+	if !Promised(f, holds) {
+		if keys != nil {
+			return fmt.Errorf("a trace where none is promised")
+		}
+		return nil
+	}
+	if len(keys) == 0 {
+		return fmt.Errorf("no trace")
+	}
+	path := make([]int, len(keys))
+	for i, k := range keys {
+		j, ok := g.Index[k]
+		if !ok {
+			return fmt.Errorf("trace state %d %s is not reachable", i, k)
+		}
+		path[i] = j
+	}
+	return CheckTrace(g, f, holds, path, loop)
+}

@@ -1,0 +1,126 @@
+package symbolic
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+)
+
+// TestEnginesAgainstUnreduced runs both engines, through the one
+// explore.Engine contract, on hundreds of random systems, certified and
+// not, with properties over total and group counters, and compares them
+// with the naive oracle on the unreduced system (testsupport.Unreduced):
+//
+//   - the group-counter model (counterabs.BuildGroup), for every system:
+//     reachable states and deadlocks are those of the group quotient,
+//     every verdict that of the unreduced system;
+//   - the total-counter model (counterabs.Build, brute-force solver and
+//     projector), for the certified systems: states and deadlocks are
+//     those of the total quotient, every verdict of a property over total
+//     counters that of the unreduced system.
+//
+// Every trace must show its verdict on the quotient, and on these exact
+// models lift.
+func TestEnginesAgainstUnreduced(t *testing.T) {
+	r := rand.New(rand.NewSource(20261125))
+	systems := 300
+	if testing.Short() {
+		systems = 60
+	}
+	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: true}
+	engines := []explore.Engine{explore.Explicit{}, DefaultBDD()}
+	ctx := context.Background()
+	var certified, groupProps, verdicts, traces int
+	for i := range systems {
+		sys := testsupport.RandomSystem(r, cfg)
+		sys.Name = fmt.Sprintf("rand%d", i)
+		for _, p := range sys.Properties {
+			if counterabs.PropertyLevel(sys, &p) == counterabs.GroupLevel {
+				groupProps++
+			}
+		}
+		sp := testsupport.Unreduced(sys)
+		group, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models := []struct {
+			m     *counterabs.Model
+			quot  *testsupport.Graph
+			key   func(explore.State) string
+			props []gsst.Property
+		}{{group, sp.Groups(), func(s explore.State) string { return testsupport.GroupKey(s.Groups) }, sys.Properties}}
+		if testsupport.BruteForce(sys).Certified() {
+			certified++
+			tsys := testsupport.TotalProperties(sys)
+			total, err := counterabs.Build(ctx, tsys, presburger.BruteForce{}, testsupport.Projector{})
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", sys.Name, err, testsupport.Describe(sys))
+			}
+			models = append(models, struct {
+				m     *counterabs.Model
+				quot  *testsupport.Graph
+				key   func(explore.State) string
+				props []gsst.Property
+			}{total, sp.Totals(), func(s explore.State) string { return testsupport.TotalKey(s.Counters) }, tsys.Properties})
+		}
+		for _, mod := range models {
+			for _, e := range engines {
+				where := fmt.Sprintf("%s, %s model, %s engine", sys.Name, mod.m.Level, e.Name())
+				rep, err := e.Check(ctx, mod.m)
+				if err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				if rep.ReachableStates.Int64() != int64(mod.quot.Len()) || rep.Deadlocks.Int64() != int64(mod.quot.Deadlocks()) {
+					t.Errorf("%s: %v states, %v deadlocks; oracle %d, %d\n%s", where, rep.ReachableStates, rep.Deadlocks,
+						mod.quot.Len(), mod.quot.Deadlocks(), testsupport.Describe(sys))
+				}
+				for j, p := range rep.Properties {
+					f := mod.props[j].Formula
+					verdicts++
+					if want := testsupport.Holds(sp.Graph, f); p.Holds != want {
+						t.Errorf("%s: %s = %s holds %v, the unreduced system %v\n%s", where, p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.Describe(sys))
+						continue
+					}
+					if err := checkEngineTrace(mod.quot, mod.key, f, p); err != nil {
+						t.Errorf("%s: %s: %v", where, p.Name, err)
+					}
+					if p.Trace != nil {
+						traces++
+						if p.Trace.Lifted == nil || p.Trace.Lifted.Error != "" {
+							t.Errorf("%s: %s: the trace of an exact model does not lift: %+v", where, p.Name, p.Trace.Lifted)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d systems (%d certified), %d properties over group counters; %d verdicts and %d traces checked against the unreduced system",
+		systems, certified, groupProps, verdicts, traces)
+	if certified < systems/5 || systems-certified < systems/5 || groupProps < systems || traces < systems {
+		t.Errorf("the random sample exercises too little")
+	}
+}
+
+// checkEngineTrace checks the trace of result p of f on g, the oracle's
+// graph of the model, whose states key names (testsupport.CheckEngineTrace).
+func checkEngineTrace(g *testsupport.Graph, key func(explore.State) string, f ctl.Formula, p explore.PropertyResult) error {
+	var keys []string
+	loop := -1
+	if p.Trace != nil {
+		keys = []string{}
+		for _, s := range p.Trace.States {
+			keys = append(keys, key(s))
+		}
+		loop = p.Trace.Loop
+	}
+	return testsupport.CheckEngineTrace(g, f, p.Holds, keys, loop)
+}
