@@ -134,12 +134,53 @@ func TestCheckJSON(t *testing.T) {
 		}
 	}
 	for _, tr := range generic["transitions"].([]any) {
-		for _, k := range []string{"from", "to", "verdict", "reason", "queries", "witness"} {
+		for _, k := range []string{"from", "to", "file", "line", "col", "verdict", "reason", "queries", "witness"} {
 			if _, ok := tr.(map[string]any)[k]; !ok {
 				t.Errorf("transition lacks key %q", k)
 			}
 		}
 	}
+}
+
+// TestCheckJSONPositions: every transition of the check JSON of every
+// bundled spec names its file, and its line and column point into that
+// file at the transition's entry, "from: U" or "{from: U".
+func TestCheckJSONPositions(t *testing.T) {
+	files, err := filepath.Glob("../../specs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundled specs: %v", err)
+	}
+	checked := 0
+	for _, file := range files {
+		stdout, stderr, code := runVsym("check", "--output", "json", "--timeout", "1ns", file)
+		if code == ExitBadInput {
+			t.Fatalf("%s: %s", file, stderr)
+		}
+		var got checkJSON
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, stdout)
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		if len(got.Transitions) == 0 {
+			t.Errorf("%s: no transitions", file)
+		}
+		for i, tr := range got.Transitions {
+			if tr.File != file || tr.Line < 1 || tr.Line > len(lines) || tr.Col < 1 || tr.Col > len(lines[tr.Line-1]) {
+				t.Errorf("%s: transition %d at %s:%d:%d", file, i, tr.File, tr.Line, tr.Col)
+				continue
+			}
+			at := strings.TrimPrefix(lines[tr.Line-1][tr.Col-1:], "{")
+			if !strings.HasPrefix(at, "from: "+tr.From) {
+				t.Errorf("%s: transition %s -> %s at line %d column %d, which reads %q", file, tr.From, tr.To, tr.Line, tr.Col, at)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d transitions of %d specs located", checked, len(files))
 }
 
 func TestCheckJSONSeveralFiles(t *testing.T) {
