@@ -17,55 +17,9 @@ const (
 	checkBrokenFile = "../../specs/readers-writers-broken.yaml"
 )
 
-func TestCheckCmd(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("states: [A, B]\ngroups: {a: 1}\ninit: A\ntransitions:\n  - {from: A, to: X}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	missing := filepath.Join(dir, "missing.yaml")
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string // substrings, in order
-		stderr []string
-	}{
-		{"mutex", []string{"check", checkMutexFile}, ExitOK,
-			[]string{"mutex: 3 processes in 1 group, 3 transitions", "  N -> T: symmetric", "  T -> C: symmetric", "mutex: fully symmetric"}, nil},
-		{"readers-writers", []string{"check", checkRWFile}, ExitOK,
-			[]string{"  N -> T: symmetric", "  T -> C: certified", "  C -> N: symmetric",
-				"readers-writers: certified fully virtually symmetric (1 transition certified by the solver, 2 symmetric)"}, nil},
-		{"broken", []string{"check", checkBrokenFile}, ExitNo,
-			[]string{"  T -> C: violated", "enabled", "reader", "writer", "total", "disabled", "reader", "writer", "total",
-				"  C -> N: symmetric", "not fully virtually symmetric (1 of 3 transitions violated)"}, nil},
-		{"bad input", []string{"check", bad}, ExitBadInput, nil, []string{bad + ":5:19: unknown local state \"X\""}},
-		{"missing file", []string{"check", missing}, ExitBadInput, nil, []string{"vsym: ", "missing.yaml"}},
-		{"certified and violated", []string{"check", checkRWFile, checkBrokenFile}, ExitNo,
-			[]string{"readers-writers: certified", "readers-writers-broken: not fully"}, nil},
-		{"bad input wins", []string{"check", checkBrokenFile, bad}, ExitBadInput,
-			[]string{"not fully virtually symmetric"}, []string{"bad.yaml:5:19"}},
-		{"all good", []string{"check", checkMutexFile, checkRWFile}, ExitOK, []string{"fully symmetric", "certified fully"}, nil},
-		// A deadline that has passed before the solver starts: unknown,
-		// never certified.
-		{"timeout", []string{"check", "--timeout", "1ns", checkRWFile}, ExitUnknown,
-			[]string{"  T -> C: unknown: ", "readers-writers: unknown: 1 of 3 transitions undecided"}, nil},
-		{"unknown and symmetric", []string{"check", "--timeout", "1ns", checkRWFile, checkMutexFile}, ExitUnknown, nil, nil},
-		{"bad format", []string{"check", "--output", "xml", checkRWFile}, ExitBadInput, nil, []string{"unknown output format"}},
-		{"negative timeout", []string{"check", "--timeout", "-1s", checkRWFile}, ExitBadInput, nil, []string{"must not be negative"}},
-		{"no file", []string{"check"}, ExitBadInput, nil, []string{"requires at least 1 arg"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, code := runVsym(tt.args...)
-			if code != tt.code {
-				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			containsInOrder(t, "stdout", stdout, tt.stdout)
-			containsInOrder(t, "stderr", stderr, tt.stderr)
-		})
-	}
-}
+// The text output of check, its exit codes and its errors are compared
+// whole in the transcripts (testdata/transcripts/check-*.txtar); the
+// tests here decode its JSON.
 
 func containsInOrder(t *testing.T, what, text string, subs []string) {
 	t.Helper()
