@@ -845,23 +845,6 @@ func golden(t *testing.T, path, got string) {
 		t.Fatalf("%v (run go test ./nusmv -update)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the emitted text (run go test ./nusmv -update after checking the change):\n%s", path, firstDiff(string(want), got))
+		t.Errorf("%s differs from the emitted text (run go test ./nusmv -update after checking the change):\n%s", path, testsupport.FirstDiff(string(want), got))
 	}
-}
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d:\n  golden:  %q\n  emitted: %q", i+1, x, y)
-		}
-	}
-	return ""
 }

@@ -7,28 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
-// rwSystem is readers/writers (Fig. 1(b) of the paper) with one reader
-// and two writers, without properties: each test adds its own, so that
+// rwYAML is readers/writers (Fig. 1(b) of the paper) with one reader and
+// two writers and the properties these tests check, written here so that
 // expected output does not follow edits of the bundled specs.
-const rwSystem = `name: readers-writers
-states: [N, T, C]
-groups:
-  reader: 1
-  writer: 2
-init: N
-transitions:
-  - {from: N, to: T}
-  - from: T
-    to: C
-    guard:
-      reader: "#C = 0 & #T[writer] = 0"
-      writer: "#C = 0"
-  - {from: C, to: N}
-`
-
-const rwYAML = rwSystem + `properties:
+var rwYAML = testsupport.ReadersWritersYAML(1, 2, false) + `properties:
   mutex: "AG #C <= 1"
   reachable: "EF #C = 1"
   no-deadlock: "AG EX true"
@@ -36,24 +22,9 @@ const rwYAML = rwSystem + `properties:
   all-leave-N: "AF #N = 0"
 `
 
-// The reader's guard #T = 2 breaks full virtual symmetry (section 4.3).
-const brokenYAML = `name: broken
-states: [N, T, C]
-groups:
-  reader: 1
-  writer: 2
-init: N
-transitions:
-  - {from: N, to: T}
-  - from: T
-    to: C
-    guard:
-      reader: "#C = 0 & #T = 2"
-      writer: "#C = 0"
-  - {from: C, to: N}
-properties:
-  mutex: "AG #C <= 1"
-`
+// brokenYAML has the reader's guard #T = 2 that breaks full virtual
+// symmetry (section 4.3).
+var brokenYAML = testsupport.ReadersWritersYAML(1, 2, true) + "properties:\n  mutex: \"AG #C <= 1\"\n"
 
 func writeExploreFile(t *testing.T, name, src string) string {
 	t.Helper()

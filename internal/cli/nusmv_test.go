@@ -7,19 +7,12 @@ import (
 	"testing"
 )
 
-const rwSpec = rwSystem + `properties:
-  mutex: "AG #C <= 1"
-  no-deadlock: "AG EX true"
-  T: "AG (#T > 0 -> EF #C > 0)"
-  until: "!E[#C = 0 U #C = 2]"
-`
-
 // TestNusmvOutFile: the file written with -o holds exactly what stdout
 // would, and the message on stderr names it. (The emitted text, exit
 // codes and errors are compared whole in the transcripts,
 // testdata/transcripts/nusmv-*.txtar.)
 func TestNusmvOutFile(t *testing.T) {
-	rw := writeExploreFile(t, "rw.yaml", rwSpec)
+	rw := writeExploreFile(t, "rw.yaml", rwYAML)
 	outFile := filepath.Join(t.TempDir(), "rw.smv")
 	stdout, stderr, code := runVsym("nusmv", "-o", outFile, rw)
 	if code != ExitOK || stdout != "" || !strings.Contains(stderr, "wrote") || !strings.Contains(stderr, outFile) {
