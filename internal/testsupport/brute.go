@@ -8,9 +8,9 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// MaxBruteConfigs bounds the configurations BruteForce enumerates; above
+// maxBruteConfigs bounds the configurations BruteForce enumerates; above
 // it, BruteForce panics rather than run for hours.
-const MaxBruteConfigs = 1 << 22
+const maxBruteConfigs = 1 << 22
 
 // Brute is the brute-force semantics of the transitions of a system over
 // its whole configuration space L^n (every process in every local state,
@@ -40,8 +40,8 @@ func BruteForce(sys *gsst.System) *Brute {
 	count := 1
 	for _, g := range sys.Groups {
 		count *= len(Compositions(g.Size, m))
-		if count > MaxBruteConfigs {
-			panic(fmt.Sprintf("testsupport: %s has more than %d configurations", sys.Name, MaxBruteConfigs))
+		if count > maxBruteConfigs {
+			panic(fmt.Sprintf("testsupport: %s has more than %d configurations", sys.Name, maxBruteConfigs))
 		}
 	}
 	b := &Brute{Sys: sys, index: map[string]int{}}
@@ -49,13 +49,13 @@ func BruteForce(sys *gsst.System) *Brute {
 		b.Some = append(b.Some, nil)
 		b.Every = append(b.Every, nil)
 	}
-	Configurations(sys, func(y [][]int) { b.record(owner, layout(y)) })
+	configurations(sys, func(y [][]int) { b.record(owner, layout(y)) })
 	return b
 }
 
-// Configurations calls f with every configuration of sys given by its
+// configurations calls f with every configuration of sys given by its
 // group counters y[g][s] (a matrix f must not keep: it is reused).
-func Configurations(sys *gsst.System, f func(y [][]int)) {
+func configurations(sys *gsst.System, f func(y [][]int)) {
 	m := len(sys.States)
 	rows := make([][][]int, len(sys.Groups))
 	for g, grp := range sys.Groups {
@@ -80,7 +80,7 @@ func Configurations(sys *gsst.System, f func(y [][]int)) {
 // keyed by TotalKey of its total counters.
 func ConfigsByTotals(sys *gsst.System) map[string][][][]int {
 	out := map[string][][][]int{}
-	Configurations(sys, func(y [][]int) {
+	configurations(sys, func(y [][]int) {
 		cp := make([][]int, len(y))
 		for g := range y {
 			cp[g] = slices.Clone(y[g])
@@ -117,9 +117,9 @@ func Box(sys *gsst.System, most int) [][]int {
 	return out
 }
 
-// BoxConfigs is the number of configurations of all the instances of
+// boxConfigs is the number of configurations of all the instances of
 // Box(sys, most) together: the work of checking every one.
-func BoxConfigs(sys *gsst.System, most int) int {
+func boxConfigs(sys *gsst.System, most int) int {
 	total := 0
 	for _, sizes := range Box(sys, most) {
 		k := 1

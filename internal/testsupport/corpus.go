@@ -88,8 +88,8 @@ func ModuleRoot() (string, error) {
 	}
 }
 
-// CorpusDir returns the directory of the corpus archives.
-func CorpusDir() (string, error) {
+// corpusDir returns the directory of the corpus archives.
+func corpusDir() (string, error) {
 	root, err := ModuleRoot()
 	if err != nil {
 		return "", err
@@ -100,7 +100,7 @@ func CorpusDir() (string, error) {
 // LoadCorpus reads and parses every archive of the corpus, in file name
 // order.
 func LoadCorpus() ([]*Case, error) {
-	dir, err := CorpusDir()
+	dir, err := corpusDir()
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func LoadCorpus() ([]*Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := ParseCase(strings.TrimSuffix(filepath.Base(f), ".txtar"), data)
+		c, err := parseCase(strings.TrimSuffix(filepath.Base(f), ".txtar"), data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
@@ -127,8 +127,8 @@ func LoadCorpus() ([]*Case, error) {
 	return out, nil
 }
 
-// ParseCase reads one corpus archive.
-func ParseCase(name string, data []byte) (*Case, error) {
+// parseCase reads one corpus archive.
+func parseCase(name string, data []byte) (*Case, error) {
 	a := ParseArchive(data)
 	c := &Case{Name: name, Comment: string(a.Comment), Spec: a.Get("spec.yaml")}
 	if c.Spec == nil {

@@ -127,7 +127,7 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 			makeRanges(r, sys, cfg.BoxMax)
 		}
 		if cfg.MaxProcesses > 0 && n > cfg.MaxProcesses ||
-			!cfg.Ranges && !fewConfigs(m, n, cfg.MaxConfigs) || cfg.Ranges && BoxConfigs(sys, cfg.BoxMax) > cfg.MaxConfigs {
+			!cfg.Ranges && !fewConfigs(m, n, cfg.MaxConfigs) || cfg.Ranges && boxConfigs(sys, cfg.BoxMax) > cfg.MaxConfigs {
 			continue
 		}
 		spread := r.Intn(2) == 0

@@ -24,9 +24,9 @@ func Processes(sys *gsst.System) (owner, init []int) {
 	return owner, init
 }
 
-// Counters returns the group counters y[g][s] of the process-indexed
+// counters returns the group counters y[g][s] of the process-indexed
 // configuration conf (conf[p] is the local state of process p).
-func Counters(sys *gsst.System, owner, conf []int) [][]int {
+func counters(sys *gsst.System, owner, conf []int) [][]int {
 	y := make([][]int, len(sys.Groups))
 	for g := range y {
 		y[g] = make([]int, len(sys.States))
@@ -78,7 +78,7 @@ func valuation(sys *gsst.System, y [][]int) func(presburger.Var) (int64, bool) {
 // t's source state, its group is in a block of t, and that block's guard
 // holds on the counters of conf.
 func Enabled(sys *gsst.System, t *gsst.Transition, owner, conf []int, p int) bool {
-	return conf[p] == t.From && guardHolds(sys, t, owner[p], valuation(sys, Counters(sys, owner, conf)))
+	return conf[p] == t.From && guardHolds(sys, t, owner[p], valuation(sys, counters(sys, owner, conf)))
 }
 
 // guardHolds reports whether group g is in a block of t whose guard holds
@@ -116,7 +116,7 @@ func Firing(sys *gsst.System, t *gsst.Transition, y [][]int) []int {
 // source state and may[r][owner[p]] (Enabled), so this evaluates each
 // guard once per configuration instead of once per process.
 func movers(sys *gsst.System, owner, conf []int) [][]bool {
-	val := valuation(sys, Counters(sys, owner, conf))
+	val := valuation(sys, counters(sys, owner, conf))
 	may := make([][]bool, len(sys.Transitions))
 	for r := range sys.Transitions {
 		may[r] = make([]bool, len(sys.Groups))
@@ -177,13 +177,13 @@ func Unreduced(sys *gsst.System, inits ...[]int) *Space {
 		sp.close(i)
 	}
 	sp.value = func(i int, v presburger.Var) (int64, bool) {
-		return valuation(sys, Counters(sys, owner, sp.Confs[i]))(v)
+		return valuation(sys, counters(sys, owner, sp.Confs[i]))(v)
 	}
 	return sp
 }
 
 // GroupCounters returns the group counters of state i.
-func (sp *Space) GroupCounters(i int) [][]int { return Counters(sp.Sys, sp.Owner, sp.Confs[i]) }
+func (sp *Space) GroupCounters(i int) [][]int { return counters(sp.Sys, sp.Owner, sp.Confs[i]) }
 
 // Groups returns the quotient of the space under permutations of the
 // processes inside each group, keyed by GroupKey: the state space the

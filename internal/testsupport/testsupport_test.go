@@ -214,7 +214,7 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, _ := CorpusDir()
+	dir, _ := corpusDir()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			if !strings.Contains(c.Comment, "Expected values") {
