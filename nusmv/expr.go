@@ -108,42 +108,11 @@ func join(fs []presburger.Formula, sep string, prec int, empty frag, name namefn
 
 // expand removes an Exists by enumerating its bounded variables.
 func expand(f presburger.Exists) (presburger.Formula, error) {
-	total := int64(1)
-	for _, b := range f.Vars {
-		if b.Hi < b.Lo {
-			return presburger.False, nil
-		}
-		width := b.Hi - b.Lo // negative on overflow
-		if width < 0 || width >= maxExpansion {
-			return nil, fmt.Errorf("quantifier over a range of more than %d values cannot be expanded (NuSMV has no quantifiers)", maxExpansion)
-		}
-		total *= width + 1
-		if total > maxExpansion {
-			return nil, fmt.Errorf("quantifier over %d or more values cannot be expanded (NuSMV has no quantifiers; limit %d)", total, maxExpansion)
-		}
+	out, err := presburger.Expand(f, maxExpansion)
+	if err != nil {
+		return nil, fmt.Errorf("%w (NuSMV has no quantifiers)", err)
 	}
-	val := make(map[presburger.Var]int64, len(f.Vars))
-	var out []presburger.Formula
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(f.Vars) {
-			out = append(out, presburger.Subst(f.Body, func(v presburger.Var) presburger.Term {
-				if x, ok := val[v]; ok {
-					return presburger.ConstTerm(x)
-				}
-				return presburger.VarTerm(v)
-			}))
-			return
-		}
-		b := f.Vars[i]
-		for x := b.Lo; x <= b.Hi; x++ {
-			val[b.Var] = x
-			rec(i + 1)
-		}
-		delete(val, b.Var)
-	}
-	rec(0)
-	return presburger.Disj(out...), nil
+	return out, nil
 }
 
 // flip gives the operator with its sides swapped: a op b iff b flip(op) a.

@@ -18,8 +18,51 @@
 // and leaves an atom alone on overflow.
 //
 // Solving goes through the Solver interface. A Problem lists every free
-// variable with a finite range, so that a brute-force solver (BruteForce,
+// variable with a range, so that a brute-force solver (BruteForce,
 // enumeration over the ranges) and an SMT solver (package presburger/z3)
 // implement the same interface and can be tested against each other. An
 // Unknown result is a first-class answer, never to be read as Sat or Unsat.
+//
+// A range (Bound) is finite, Lo..Hi, unless a side is opened with NoLo or
+// NoHi: AtLeast(x, 0) is a counter with no upper bound, AnyInt(v) any
+// integer. The Z3 solver decides problems with open ranges; BruteForce
+// returns an error for them rather than search part of the range. The
+// variables of an Exists always have finite ranges (Eval enumerates them).
+//
+// # Safety of infinite-state systems
+//
+// A TransitionSystem states a safety question about an integer system
+// with unbounded state: state variables (counters, say) with their
+// next-state copies, parameters that stay fixed along a run (group
+// sizes), a domain of ranges that every state keeps to, an initial
+// condition, transitions (relations between a state and the next, with
+// local variables existentially quantified afresh at each step) and a
+// bad condition. A Prover (package presburger/z3 implements one with
+// Z3's CHC engine) answers with a SafetyAnswer:
+//
+//   - Proved: no run, for any parameter values in the domain, reaches a
+//     bad state. The answer carries an inductive invariant over the state
+//     variables and parameters.
+//   - Refuted: some run does. The answer carries a Counterexample: the
+//     parameter values, the states from an initial to a bad one, and the
+//     index of the transition of each step.
+//   - Undecided: no answer, with the reason (a timeout, the solver's
+//     "unknown"). It is never to be read as either of the others.
+//
+// Neither verdict rests on the Prover's word. CheckInvariant re-checks an
+// invariant with three kinds of plain satisfiability queries, each of
+// which must be Unsat: initiation (Init & !Inv), consecution under each
+// transition (Inv & Trans_i & !Inv', in the next state), and safety
+// (Inv & Bad), all within the domain. It tells a wrong invariant
+// (InvariantError, with a witness) from a solver that gave no answer
+// (UndecidedError). Replay checks a counterexample state by state and
+// step by step, asking the solver only for the values of a transition's
+// local variables. Provers run both before they report a verdict;
+// callers may run them again with a solver of their own.
+//
+// Safety only: liveness and other temporal properties are out of scope.
+// And a safety question may have no answer a solver can find: counter
+// systems that can test a counter for zero are as powerful as Turing
+// machines (Minsky machines), so reachability is undecidable and an
+// Undecided answer is legitimate, not a defect.
 package presburger

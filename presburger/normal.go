@@ -84,3 +84,54 @@ func DNF(f Formula) [][]Formula {
 		return [][]Formula{{f}}
 	}
 }
+
+// Expand returns a formula without the outer quantifier of f, equivalent
+// to it: the disjunction of f's body over every assignment of its
+// variables in their ranges (false when a range is empty). It is an error
+// when a range is open or there are more than limit assignments; the
+// body may still hold Exists of its own.
+func Expand(f Exists, limit int64) (Formula, error) {
+	n := int64(1)
+	for _, b := range f.Vars {
+		if !b.Finite() {
+			return nil, fmt.Errorf("presburger: cannot expand an Exists over the open range %s", b.Range())
+		}
+		if b.Lo > b.Hi {
+			return False, nil
+		}
+	}
+	for _, b := range f.Vars {
+		// Hi - Lo in uint64, where it cannot overflow.
+		w := uint64(b.Hi) - uint64(b.Lo)
+		if w >= uint64(limit) || n > limit/(int64(w)+1) {
+			return nil, fmt.Errorf("presburger: cannot expand an Exists over more than %d assignments", limit)
+		}
+		n *= int64(w) + 1
+	}
+	val := make(map[Var]int64, len(f.Vars))
+	var out []Formula
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(f.Vars) {
+			out = append(out, Subst(f.Body, func(v Var) Term {
+				if x, ok := val[v]; ok {
+					return ConstTerm(x)
+				}
+				return VarTerm(v)
+			}))
+			return
+		}
+		b := f.Vars[i]
+		// Stop at Hi rather than after it: x++ past MaxInt64 wraps.
+		for x := b.Lo; ; x++ {
+			val[b.Var] = x
+			rec(i + 1)
+			if x == b.Hi {
+				break
+			}
+		}
+		delete(val, b.Var)
+	}
+	rec(0)
+	return Disj(out...), nil
+}

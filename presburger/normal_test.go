@@ -1,6 +1,7 @@
 package presburger_test
 
 import (
+	"math"
 	"testing"
 
 	pb "github.com/vsym/vsym/presburger"
@@ -114,5 +115,49 @@ func TestDNFKnown(t *testing.T) {
 				t.Errorf("DNF has %d clauses, want %d: %v", len(got), tc.want, got)
 			}
 		})
+	}
+}
+
+// TestExpandRandom: Expand(f) agrees with f under every assignment of
+// the free variables in a box, and refuses open ranges and expansions
+// over the limit.
+func TestExpandRandom(t *testing.T) {
+	g := newGen(13, 3)
+	n := 0
+	for i := 0; i < 400; i++ {
+		ex, ok := g.formula(3, g.vars()).(pb.Exists)
+		if !ok {
+			continue
+		}
+		n++
+		got, err := pb.Expand(ex, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forAll(g.bounds(), func(val func(pb.Var) int64) {
+			if pb.Eval(got, val) != pb.Eval(ex, val) {
+				t.Fatalf("Expand(%s) = %s differs", pb.Format(ex, name), pb.Format(got, name))
+			}
+		})
+	}
+	if n < 50 {
+		t.Errorf("only %d Exists formulas", n)
+	}
+	body := pb.Compare(tx, pb.Eq, ty)
+	for _, tc := range []struct {
+		vars  []pb.Bound
+		limit int64
+		ok    bool
+	}{
+		{[]pb.Bound{{Var: vx, Lo: 0, Hi: 9}, {Var: vy, Lo: 0, Hi: 9}}, 100, true},
+		{[]pb.Bound{{Var: vx, Lo: 0, Hi: 9}, {Var: vy, Lo: 0, Hi: 9}}, 99, false},
+		{[]pb.Bound{pb.AtLeast(vx, 0)}, 100, false},
+		{[]pb.Bound{{Var: vx, Lo: math.MinInt64, Hi: math.MaxInt64}}, 100, false},
+		{[]pb.Bound{{Var: vx, Lo: math.MaxInt64 - 2, Hi: math.MaxInt64}}, 100, true},
+	} {
+		f, err := pb.Expand(pb.Exists{Vars: tc.vars, Body: body}, tc.limit)
+		if (err == nil) != tc.ok {
+			t.Errorf("Expand over %v, limit %d: %v %v", tc.vars, tc.limit, f, err)
+		}
 	}
 }

@@ -319,49 +319,11 @@ func (g *guardCompiler) compile(f presburger.Formula) (rudd.Node, error) {
 		// Bounded quantifiers are expanded into a disjunction over their
 		// ranges; counterabs guards are quantifier-free in practice, so
 		// this is a safety net with a size limit rather than a fast path.
-		total := int64(1)
-		for _, v := range f.Vars {
-			if v.Hi < v.Lo {
-				return b.False(), nil
-			}
-			r := v.Hi - v.Lo + 1
-			if r > g.maxEnum || total > g.maxEnum/r {
-				return nil, fmt.Errorf("existential quantifier ranges too large to expand (more than %d assignments)", g.maxEnum)
-			}
-			total *= r
-		}
-		acc := b.False()
-		val := make(map[presburger.Var]int64, len(f.Vars))
-		var rec func(i int) error
-		rec = func(i int) error {
-			if i == len(f.Vars) {
-				body := presburger.Subst(f.Body, func(v presburger.Var) presburger.Term {
-					if x, ok := val[v]; ok {
-						return presburger.ConstTerm(x)
-					}
-					return presburger.VarTerm(v)
-				})
-				n, err := g.compile(body)
-				if err != nil {
-					return err
-				}
-				acc = b.Or(acc, n)
-				return nil
-			}
-			v := f.Vars[i]
-			for x := v.Lo; x <= v.Hi; x++ {
-				val[v.Var] = x
-				if err := rec(i + 1); err != nil {
-					return err
-				}
-			}
-			delete(val, v.Var)
-			return nil
-		}
-		if err := rec(0); err != nil {
+		body, err := presburger.Expand(f, g.maxEnum)
+		if err != nil {
 			return nil, err
 		}
-		return acc, nil
+		return g.compile(body)
 	}
 	return nil, fmt.Errorf("unsupported formula %T", f)
 }

@@ -64,6 +64,7 @@ type zctx struct {
 	tactics []C.Z3_tactic
 	goals   []C.Z3_goal
 	results []C.Z3_apply_result
+	fixeds  []C.Z3_fixedpoint
 }
 
 var errNoContext = errors.New("z3: cannot create a context")
@@ -99,6 +100,9 @@ func (z *zctx) close() {
 // dropObjects releases the non-AST objects of a call.
 func (z *zctx) dropObjects() {
 	c := z.c
+	for _, f := range z.fixeds {
+		C.Z3_fixedpoint_dec_ref(c, f)
+	}
 	for _, r := range z.results {
 		C.Z3_apply_result_dec_ref(c, r)
 	}
@@ -119,6 +123,7 @@ func (z *zctx) dropObjects() {
 	}
 	z.results, z.goals, z.tactics = z.results[:0], z.goals[:0], z.tactics[:0]
 	z.models, z.params, z.solvers = z.models[:0], z.params[:0], z.solvers[:0]
+	z.fixeds = z.fixeds[:0]
 }
 
 // interrupt stops whatever Z3 is running in the context; safe from any

@@ -29,6 +29,53 @@
 // error handler installed in every context (Z3's default one exits the
 // process) and returned as Go errors.
 //
+// Prove answers safety questions about a presburger.TransitionSystem with
+// Spacer, Z3's engine for constrained Horn clauses (CHC), through the
+// fixedpoint API with engine=spacer (Z3 4.8.12 has it; a solver for the
+// logic HORN gave the same answers in about the same time on GR&W with
+// 4 to 30 counters, but the fixedpoint API lets us pick the engine and
+// its transformations). The
+// system becomes three kinds of clauses over one predicate Inv of the
+// state variables and parameters: the initial states are in Inv, Inv is
+// closed under every transition (one clause each, local variables and
+// the variables of an Exists not under a negation quantified over the
+// clause; a negated Exists is expanded over its finite ranges), and no
+// state of Inv is bad. Spacer either finds an interpretation of Inv, an
+// inductive invariant, or derives a reachable bad state.
+//
+// Before Spacer runs, Prove computes the affine hull of the reachable
+// states: the least affine space that contains the initial states and is
+// closed under the transitions, found as in Karr's analysis by asking the
+// SMT solver for a point outside the current space (an initial state, or
+// a successor of a state in the space), at most one answer per variable.
+// Its equalities, the conservation laws of a counter system, are given
+// to Spacer as facts it may assume; they prove some systems on their own
+// and spare Spacer a search it can lose (on two counters passing units
+// back and forth it diverges on "x0 <= n" for want of "x0 + x1 = n").
+//
+// An invariant from Spacer, conjoined with the hull's equalities, is read
+// back into a presburger.Formula by the translation Project uses (which
+// refuses mod, div and overflow) and re-checked with
+// presburger.CheckInvariant on plain SMT queries before Prove answers
+// Proved. An invariant that fails the re-check is never a proof: Prove
+// answers Undecided and says so. (Z3 4.8.12 once answered with an
+// interpretation that excluded the initial states when its eager rule
+// inlining was on; Prove turns inlining off, and the random tests check
+// that no re-check fails.)
+//
+// A refutation is made concrete by bounded model checking with the plain
+// solver, for 0, 1, 2, ... steps (up to MaxUnroll), so the counterexample
+// is a shortest run; among runs of that length, the parameters are then
+// lowered one after another, in the order of Params, to the least value
+// that still has one, which keeps the sizes an explicit engine must
+// replay small. The search starts once Spacer reports a bad state
+// reachable, or alongside Spacer when Spacer has taken longer than 1 s
+// (Spacer is slow on deep counterexamples, where the search may win).
+// The counterexample is replayed with presburger.Replay before Prove
+// answers Refuted. Unknown answers of either engine, a Timeout (which
+// bounds the whole Prove call), the context's deadline and cancellation
+// give Undecided with a reason.
+//
 // A Solver is safe for concurrent use: each call takes a Z3 context of
 // its own. Creating a context costs a few milliseconds, more than most
 // queries, so contexts are pooled and reused; a context is retired after

@@ -20,15 +20,17 @@ import (
 // value is a Solver without a timeout. A Solver is safe for concurrent
 // use: every call has a Z3 context to itself for its duration.
 type Solver struct {
-	timeout time.Duration
+	timeout   time.Duration
+	maxUnroll int
 }
 
 // Option configures a Solver.
 type Option func(*Solver)
 
-// Timeout limits every Solve and Project call to d (Z3's "timeout"
-// parameter); a call that runs out answers Unknown. Zero or negative
-// means no limit beyond the caller's context.
+// Timeout limits every Solve and Project call, and every Prove call as a
+// whole, to d (Z3's "timeout" parameter); a call that runs out answers
+// Unknown (Undecided for Prove). Zero or negative means no limit beyond
+// the caller's context.
 func Timeout(d time.Duration) Option {
 	return func(s *Solver) { s.timeout = d }
 }

@@ -117,8 +117,8 @@ func modelOK(p pb.Problem, m pb.Model) error {
 		if !ok {
 			return fmt.Errorf("model has no value for x%d", b.Var)
 		}
-		if x < b.Lo || x > b.Hi {
-			return fmt.Errorf("model value x%d=%d outside %d..%d", b.Var, x, b.Lo, b.Hi)
+		if !b.Contains(x) {
+			return fmt.Errorf("model value x%d=%d outside %s", b.Var, x, b.Range())
 		}
 	}
 	if !pb.Eval(p.F, func(v pb.Var) int64 { return m[v] }) {

@@ -1,0 +1,467 @@
+package presburger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// TransitionSystem is a safety question about an infinite-state system
+// over the integers: can a run from an initial state reach a bad state?
+//
+// A state assigns an integer to each of Vars; Params are constants that
+// keep their value along a run (group sizes, say). A run is a choice of
+// parameter values and a sequence of states s0, s1, ..., sk such that
+//
+//   - the parameters and every state lie in Domain,
+//   - Init holds in s0,
+//   - each step from s(j) to s(j+1) satisfies some Trans[i], read with
+//     Vars as s(j), Next as s(j+1) and some values of its local variables.
+//
+// The system is safe when no run ends in a state where Bad holds.
+//
+// Next[i] is the primed copy of Vars[i]: the name of its value after a
+// step, used only in Trans. A free variable of Trans[i] that is none of
+// Vars, Next and Params is local to that transition: it is existentially
+// quantified over all integers, afresh at each step (a nondeterministic
+// amount, say). Init and Bad may only read Vars and Params.
+//
+// Domain gives the range of every state variable and parameter; each of
+// them needs at least one bound (one bounded twice lies in the
+// intersection), which may be open: AtLeast(x, 0) for a counter,
+// AtLeast(n, 1) for a group size of at least one, AnyInt(v) for no
+// constraint at all. The ranges of Vars hold in every state of a run, the
+// target of a step included: a transition that would leave the domain is
+// not taken.
+type TransitionSystem struct {
+	Vars   []Var
+	Next   []Var
+	Params []Var
+	Domain []Bound
+	Init   Formula
+	Trans  []Formula
+	Bad    Formula
+}
+
+// Check reports the first malformation of ts: Vars and Next of different
+// lengths, a variable used twice among Vars, Next and Params, a state
+// variable or parameter without a Domain bound or a Domain bound on any
+// other variable, an empty range, a nil formula, Init or Bad reading a
+// variable that is neither a state variable nor a parameter, or an Exists
+// over an open range.
+func (ts TransitionSystem) Check() error {
+	if len(ts.Vars) != len(ts.Next) {
+		return fmt.Errorf("presburger: %d state variables but %d next-state variables", len(ts.Vars), len(ts.Next))
+	}
+	role := map[Var]string{}
+	for _, g := range []struct {
+		vs   []Var
+		role string
+	}{{ts.Vars, "state variable"}, {ts.Next, "next-state variable"}, {ts.Params, "parameter"}} {
+		for _, v := range g.vs {
+			if r, ok := role[v]; ok {
+				return fmt.Errorf("presburger: variable %d is both a %s and a %s", v, r, g.role)
+			}
+			role[v] = g.role
+		}
+	}
+	bounded := map[Var]bool{}
+	for _, b := range ts.Domain {
+		if r := role[b.Var]; r != "state variable" && r != "parameter" {
+			return fmt.Errorf("presburger: domain bound on variable %d, which is not a state variable or parameter", b.Var)
+		}
+		if b.Empty() {
+			return fmt.Errorf("presburger: empty range %s for variable %d", b.Range(), b.Var)
+		}
+		bounded[b.Var] = true
+	}
+	for _, vs := range [][]Var{ts.Vars, ts.Params} {
+		for _, v := range vs {
+			if !bounded[v] {
+				return fmt.Errorf("presburger: %s %d has no domain bound", role[v], v)
+			}
+		}
+	}
+	check := func(what string, f Formula, stateOnly bool) error {
+		if f == nil {
+			return fmt.Errorf("presburger: %s is nil", what)
+		}
+		if stateOnly {
+			for _, v := range FreeVars(f) {
+				if r := role[v]; r != "state variable" && r != "parameter" {
+					return fmt.Errorf("presburger: %s reads variable %d, which is not a state variable or parameter", what, v)
+				}
+			}
+		}
+		if err := checkExistsRanges(f); err != nil {
+			return fmt.Errorf("%w (in %s)", err, what)
+		}
+		return nil
+	}
+	if err := check("Init", ts.Init, true); err != nil {
+		return err
+	}
+	if err := check("Bad", ts.Bad, true); err != nil {
+		return err
+	}
+	for i, t := range ts.Trans {
+		if err := check(fmt.Sprintf("Trans[%d]", i), t, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Locals returns the local variables of ts.Trans[i], sorted: its free
+// variables that are neither state, next-state nor parameter variables.
+func (ts TransitionSystem) Locals(i int) []Var {
+	global := map[Var]bool{}
+	for _, vs := range [][]Var{ts.Vars, ts.Next, ts.Params} {
+		for _, v := range vs {
+			global[v] = true
+		}
+	}
+	var out []Var
+	for _, v := range FreeVars(ts.Trans[i]) {
+		if !global[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Prime renames the state variables of f to their next-state copies:
+// Prime(inv) reads inv in the target state of a step.
+func (ts TransitionSystem) Prime(f Formula) Formula {
+	next := make(map[Var]Var, len(ts.Vars))
+	for i, v := range ts.Vars {
+		next[v] = ts.Next[i]
+	}
+	return Rename(f, func(v Var) Var {
+		if w, ok := next[v]; ok {
+			return w
+		}
+		return v
+	})
+}
+
+// stepBounds returns the ranges of one step's variables: the Domain (on
+// state variables and parameters), its copy on the next-state variables,
+// and every integer for the locals of the transitions listed.
+func (ts TransitionSystem) stepBounds(trans ...int) []Bound {
+	next := make(map[Var]Var, len(ts.Vars))
+	for i, v := range ts.Vars {
+		next[v] = ts.Next[i]
+	}
+	out := append([]Bound(nil), ts.Domain...)
+	for _, b := range ts.Domain {
+		if w, ok := next[b.Var]; ok {
+			b.Var = w
+			out = append(out, b)
+		}
+	}
+	for _, i := range trans {
+		for _, v := range ts.Locals(i) {
+			out = append(out, AnyInt(v))
+		}
+	}
+	return out
+}
+
+// Verdict is the answer to a safety question.
+type Verdict int
+
+const (
+	// Undecided means no answer: a timeout, a cancellation, a solver's
+	// "unknown", a counterexample longer than the search allows. It is
+	// never to be read as Proved or Refuted. It prints as "unknown".
+	Undecided Verdict = iota
+	// Proved means no run reaches a bad state, for every value of the
+	// parameters in their domain.
+	Proved
+	// Refuted means some run reaches a bad state.
+	Refuted
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Proved:
+		return "proved"
+	case Refuted:
+		return "refuted"
+	}
+	return "unknown"
+}
+
+// SafetyAnswer is the outcome of a Prover.
+//
+// For Proved, Invariant is a formula over Vars and Params such that
+// Domain & Invariant holds in every initial state, is preserved by every
+// transition and excludes Bad; a Prover returns it only after
+// CheckInvariant has confirmed all three. For Refuted, Counterexample is
+// a run into a bad state that Replay has confirmed. For Undecided, Reason
+// says why.
+type SafetyAnswer struct {
+	Verdict        Verdict
+	Invariant      Formula
+	Counterexample *Counterexample
+	Reason         string
+}
+
+// Counterexample is a run from an initial state to a bad state.
+// States[0] is initial, the last state is bad, and Steps[j] is the index
+// in Trans of the transition from States[j] to States[j+1], so there is
+// one step fewer than states. Params has a value for every parameter and
+// each state one for every state variable.
+type Counterexample struct {
+	Params Model
+	States []Model
+	Steps  []int
+}
+
+// A Prover decides safety questions. Prove honours ctx's deadline and
+// cancellation by answering Undecided; it returns an error only for a
+// malformed system or a failing back end.
+type Prover interface {
+	Prove(ctx context.Context, ts TransitionSystem) (SafetyAnswer, error)
+}
+
+// Obligation names one of the three conditions that make a formula an
+// inductive invariant proving safety.
+type Obligation int
+
+const (
+	// Initiation: Init implies the invariant.
+	Initiation Obligation = iota
+	// Consecution: the invariant and a transition imply the invariant in
+	// the target state.
+	Consecution
+	// Safety: the invariant excludes Bad.
+	Safety
+)
+
+func (o Obligation) String() string {
+	switch o {
+	case Initiation:
+		return "initiation"
+	case Consecution:
+		return "consecution"
+	}
+	return "safety"
+}
+
+// InvariantError says that a candidate invariant fails an obligation:
+// Witness is an assignment (of state, next-state, parameter and local
+// variables as the obligation involves) that satisfies the premises and
+// violates the conclusion. Trans is the transition's index for
+// Consecution and -1 otherwise.
+type InvariantError struct {
+	Obligation Obligation
+	Trans      int
+	Witness    Model
+}
+
+func (e *InvariantError) Error() string {
+	if e.Obligation == Consecution {
+		return fmt.Sprintf("presburger: invariant fails consecution under transition %d (witness %v)", e.Trans, e.Witness)
+	}
+	return fmt.Sprintf("presburger: invariant fails %s (witness %v)", e.Obligation, e.Witness)
+}
+
+// UndecidedError says that a solver answered Unknown on one of the
+// queries of CheckInvariant or Replay, so nothing was shown either way.
+// What names the query.
+type UndecidedError struct {
+	What   string
+	Reason string
+}
+
+func (e *UndecidedError) Error() string {
+	return fmt.Sprintf("presburger: no answer for %s: %s", e.What, e.Reason)
+}
+
+// CheckInvariant re-checks that inv proves ts safe, with three kinds of
+// satisfiability queries to s, each of which must be Unsat:
+//
+//	initiation:  Domain & Init & !inv
+//	consecution: Domain & Domain' & inv & Trans[i] & !inv'   for each i
+//	safety:      Domain & inv & Bad
+//
+// where Domain' and inv' are read in the next state, and the variables
+// have their Domain ranges (locals every integer), so s must decide
+// problems with open ranges when the domain has them (the Z3 solver does;
+// BruteForce refuses them with an error). It returns nil only when every
+// query is Unsat; an *InvariantError with a witness when one is Sat; an
+// *UndecidedError when s answers Unknown (tell them apart with
+// errors.As); any other error for a malformed system or invariant (one
+// that reads a variable other than Vars and Params) or a failing solver.
+func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula) error {
+	if err := ts.Check(); err != nil {
+		return err
+	}
+	if inv == nil {
+		return errors.New("presburger: nil invariant")
+	}
+	state := map[Var]bool{}
+	for _, vs := range [][]Var{ts.Vars, ts.Params} {
+		for _, v := range vs {
+			state[v] = true
+		}
+	}
+	for _, v := range FreeVars(inv) {
+		if !state[v] {
+			return fmt.Errorf("presburger: invariant reads variable %d, which is not a state variable or parameter", v)
+		}
+	}
+	if err := checkExistsRanges(inv); err != nil {
+		return err
+	}
+	query := func(o Obligation, trans int, bounds []Bound, f Formula) error {
+		a, err := s.Solve(ctx, Problem{Bounds: bounds, F: f})
+		if err != nil {
+			return err
+		}
+		switch a.Result {
+		case Unsat:
+			return nil
+		case Sat:
+			return &InvariantError{Obligation: o, Trans: trans, Witness: a.Model}
+		}
+		what := o.String()
+		if o == Consecution {
+			what = fmt.Sprintf("consecution under transition %d", trans)
+		}
+		return &UndecidedError{What: what, Reason: a.Reason}
+	}
+	if err := query(Initiation, -1, ts.Domain, Conj(ts.Init, Negation(inv))); err != nil {
+		return err
+	}
+	next := ts.Prime(inv)
+	for i, t := range ts.Trans {
+		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, t, Negation(next))); err != nil {
+			return err
+		}
+	}
+	return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+}
+
+// ReplayError says at which point a counterexample fails to be a run of
+// the system into a bad state. Step is the index of the state (for the
+// domain, Init and Bad) or of the step (for a transition) concerned, -1
+// for the parameters and the shape of the counterexample.
+type ReplayError struct {
+	Step int
+	Msg  string
+}
+
+func (e *ReplayError) Error() string {
+	if e.Step < 0 {
+		return "presburger: counterexample does not replay: " + e.Msg
+	}
+	return fmt.Sprintf("presburger: counterexample does not replay at step %d: %s", e.Step, e.Msg)
+}
+
+// Replay checks that cex is a run of ts into a bad state: the parameters
+// and every state have a value for each of their variables and lie in the
+// domain, Init holds in the first state, Bad in the last, and each step
+// satisfies the transition it names. A transition with local variables is
+// checked by asking s for values of them (over every integer, so s must
+// decide open ranges); one without is evaluated directly. It returns nil
+// when cex replays, a *ReplayError naming the first point where it does
+// not, an *UndecidedError when s answers Unknown, and any other error for
+// a malformed system or a failing solver.
+func Replay(ctx context.Context, s Solver, ts TransitionSystem, cex Counterexample) error {
+	if err := ts.Check(); err != nil {
+		return err
+	}
+	if len(cex.States) == 0 {
+		return &ReplayError{Step: -1, Msg: "no states"}
+	}
+	if len(cex.Steps) != len(cex.States)-1 {
+		return &ReplayError{Step: -1, Msg: fmt.Sprintf("%d states but %d steps", len(cex.States), len(cex.Steps))}
+	}
+	dom := Intersect(ts.Domain)
+	rng := make(map[Var]Bound, len(dom))
+	for _, b := range dom {
+		rng[b.Var] = b
+	}
+	for _, v := range ts.Params {
+		x, ok := cex.Params[v]
+		if !ok {
+			return &ReplayError{Step: -1, Msg: fmt.Sprintf("no value for parameter %d", v)}
+		}
+		if !rng[v].Contains(x) {
+			return &ReplayError{Step: -1, Msg: fmt.Sprintf("parameter %d = %d outside its domain %s", v, x, rng[v].Range())}
+		}
+	}
+	for j, st := range cex.States {
+		for _, v := range ts.Vars {
+			x, ok := st[v]
+			if !ok {
+				return &ReplayError{Step: j, Msg: fmt.Sprintf("no value for state variable %d", v)}
+			}
+			if !rng[v].Contains(x) {
+				return &ReplayError{Step: j, Msg: fmt.Sprintf("state variable %d = %d outside its domain %s", v, x, rng[v].Range())}
+			}
+		}
+	}
+	// assign gives the values step j reads: the parameters, state j as
+	// Vars and, when there is one, state j+1 as Next.
+	assign := func(j int) Model {
+		m := make(Model, len(ts.Params)+2*len(ts.Vars))
+		for _, v := range ts.Params {
+			m[v] = cex.Params[v]
+		}
+		for i, v := range ts.Vars {
+			m[v] = cex.States[j][v]
+			if j+1 < len(cex.States) {
+				m[ts.Next[i]] = cex.States[j+1][v]
+			}
+		}
+		return m
+	}
+	holds := func(j int, f Formula) bool {
+		m := assign(j)
+		return Eval(f, func(v Var) int64 { return m[v] })
+	}
+	if !holds(0, ts.Init) {
+		return &ReplayError{Step: 0, Msg: "Init does not hold in the first state"}
+	}
+	for j, i := range cex.Steps {
+		if i < 0 || i >= len(ts.Trans) {
+			return &ReplayError{Step: j, Msg: fmt.Sprintf("no transition %d", i)}
+		}
+		locals := ts.Locals(i)
+		if len(locals) == 0 {
+			if !holds(j, ts.Trans[i]) {
+				return &ReplayError{Step: j, Msg: fmt.Sprintf("transition %d does not lead from state %d to state %d", i, j, j+1)}
+			}
+			continue
+		}
+		m := assign(j)
+		f := Subst(ts.Trans[i], func(v Var) Term {
+			if x, ok := m[v]; ok {
+				return ConstTerm(x)
+			}
+			return VarTerm(v)
+		})
+		bounds := make([]Bound, len(locals))
+		for k, v := range locals {
+			bounds[k] = AnyInt(v)
+		}
+		a, err := s.Solve(ctx, Problem{Bounds: bounds, F: f})
+		if err != nil {
+			return err
+		}
+		switch a.Result {
+		case Unsat:
+			return &ReplayError{Step: j, Msg: fmt.Sprintf("no values of the local variables of transition %d lead from state %d to state %d", i, j, j+1)}
+		case Unknown:
+			return &UndecidedError{What: fmt.Sprintf("the local variables of step %d", j), Reason: a.Reason}
+		}
+	}
+	if last := len(cex.States) - 1; !holds(last, ts.Bad) {
+		return &ReplayError{Step: last, Msg: "Bad does not hold in the last state"}
+	}
+	return nil
+}
