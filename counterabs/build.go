@@ -135,6 +135,14 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	if err := m.finish(errkind.Internal); err != nil {
 		return nil, err
 	}
+	if !m.Exact {
+		b.cur = nil
+		f, err := b.mayDeadlock()
+		if err != nil {
+			return nil, err
+		}
+		m.MayDeadlock = f
+	}
 	if f, clauses := deadlock(m); clauses == nil {
 		m.deadlock = f
 	} else {

@@ -183,7 +183,7 @@ transitions:
 	if err := detect.VerifyWitness(sys, &sys.Transitions[0], nc.Witness); err != nil {
 		t.Errorf("witness: %v", err)
 	}
-	m, err := Build(context.Background(), sys, bf, nil, Force())
+	m, err := Build(context.Background(), sys, bf, proj, Force())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,22 @@
 // system a safety prover for every size works on. Build, BuildGroup and
 // Assemble refuse parametric systems.
 //
-// Unknown solver answers make Build fail (errors.Is(err, ErrUnknown));
-// there is no partial model. docs/counter-abstraction.md has the
+// A model forced on an uncertified system (Force) also carries
+// MayDeadlock, the existential abstraction of the deadlocked
+// configurations (maydeadlock.go): engines stutter there, so that every
+// run of the system, deadlocks included, has an abstract counterpart and
+// universal properties that hold on the model hold in the system. Models
+// of every level carry the system's fairness constraints translated to
+// their counters and transitions (Model.Justice).
+//
+// Unknown solver answers make Build fail (errors.Is(err, errkind.Unknown));
+// there is no partial model.
+//
+// Asymmetry joins the two levels: over the group counters, the
+// configurations where a transition is disabled although the forced
+// total-counter guard holds at their totals. Those are exactly where the
+// total-counter model has a move the system lacks, so in a system none
+// of whose reachable configurations is asymmetric the guards g_r are
+// exact on everything reachable, certified or not. docs/counter-abstraction.md has the
 // derivations and the JSON schema of "vsym abstract".
 package counterabs

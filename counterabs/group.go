@@ -124,7 +124,37 @@ func (m *Model) finish(bad errkind.Kind) error {
 		return err
 	}
 	m.Properties = append(m.Properties, props...)
+	if err := m.translateFairness(); err != nil {
+		return err
+	}
 	return m.consistent(bad)
+}
+
+// translateFairness sets m.Justice from the system's fairness
+// constraints. One the level cannot express is errkind.Input.
+func (m *Model) translateFairness() error {
+	sys := m.System
+	m.Justice = nil
+	for _, j := range sys.Fairness.Justice {
+		f, err := m.Translate(j.Formula)
+		if err != nil {
+			return errkind.Errorf(errkind.Input, "%s: justice condition %s: %w; use the group-counter model", j.Pos, j.Text, err)
+		}
+		m.Justice = append(m.Justice, Justice{Text: j.Text, Pos: j.Pos, State: f})
+	}
+	for _, w := range sys.Fairness.Weak {
+		if w.Group >= 0 && m.Level == TotalLevel {
+			return errkind.Errorf(errkind.Input, "%s: weak fairness of %s is per group, which the total-counter model cannot express; use the group-counter model", w.Pos, sys.WeakName(&w))
+		}
+		j := Justice{Text: "weak " + sys.WeakName(&w), Pos: w.Pos, Weak: true, Transitions: []int{}}
+		for k, t := range m.Transitions {
+			if t.Local == w.Transition && (w.Group < 0 || t.Group == w.Group) {
+				j.Transitions = append(j.Transitions, k)
+			}
+		}
+		m.Justice = append(m.Justice, j)
+	}
+	return nil
 }
 
 // consistent checks that every transition moves a unit inside one pool

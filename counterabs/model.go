@@ -70,11 +70,23 @@ type Model struct {
 	// model's counters (a total counter is a sum of group counters at
 	// GroupLevel).
 	Properties []Property
+	// Justice are the system's fairness constraints on this model's
+	// edges: a fair path takes, infinitely often, an edge that meets
+	// each of them. CTL path quantifiers range over fair paths (see
+	// Justice). Empty when the system has no fairness constraints.
+	Justice []Justice
 	// Exact is false for a total-counter model forced on a system that is
 	// not certified fully virtually symmetric: it then over-approximates
 	// the quotient (every behaviour of the system has a counterpart, not
 	// conversely). Group-level models are always exact.
 	Exact bool
+	// MayDeadlock, set on a forced model (Exact false, from Build), holds
+	// at the counter vectors for which some configuration with those
+	// totals is deadlocked (maydeadlock.go). Engines give those states a
+	// stutter self-loop besides their transitions, so that a deadlock of
+	// the system has an abstract counterpart. When nil, a state stutters
+	// exactly when no transition is enabled (Deadlock).
+	MayDeadlock presburger.Formula
 
 	// deadlock is Deadlock simplified with the solver, set by Build;
 	// deadlockKey identifies the guards it was computed for, so that a
@@ -114,6 +126,32 @@ type Property struct {
 	Text    string // as written in the spec
 	Pos     gsst.Pos
 	Formula ctl.Formula
+}
+
+// Justice is one fairness constraint of a model, a set of edges that every
+// fair path takes infinitely often. An edge is a move of the model from a
+// state (a transition, or the stutter step of a deadlock). Exactly one of
+// the two forms is set:
+//
+//   - State != nil (a justice condition): the edges leaving a state that
+//     satisfies State, a formula over the model's counters;
+//   - Weak (weak fairness of a local transition): the edges that take one
+//     of Transitions (indices into Model.Transitions), the stutter steps,
+//     and every edge leaving a state where none of Transitions is
+//     enabled. A path meets it infinitely often exactly when, if from
+//     some point on one of Transitions is always enabled, one of them is
+//     taken infinitely often.
+//
+// At TotalLevel weak fairness of a transition "for any process" is its
+// one abstract transition; at GroupLevel it is the transitions of every
+// group that may take it, and weak fairness for group g is g's transition
+// alone. Per-group weak fairness has no counterpart at TotalLevel.
+type Justice struct {
+	Text        string   // "#C >= 1" as written, or "weak T -> C [g]"
+	Pos         gsst.Pos // of the constraint in the spec
+	State       presburger.Formula
+	Weak        bool
+	Transitions []int
 }
 
 // Case says how a guard was constructed: at TotalLevel as in section 5 of
@@ -277,6 +315,23 @@ func translateProperties(sys *gsst.System, tr func(presburger.Formula) (presburg
 // MentionsGroups reports whether a system formula reads a group counter,
 // which only the group-counter model can evaluate.
 func MentionsGroups(sys *gsst.System, f presburger.Formula) bool { return !sys.IsTotal(f) }
+
+// FairnessLevel returns the coarsest level that can express the
+// fairness constraints of sys: TotalLevel unless a justice condition
+// reads a group counter or a weak fairness constraint is per group.
+func FairnessLevel(sys *gsst.System) Level {
+	for _, j := range sys.Fairness.Justice {
+		if MentionsGroups(sys, j.Formula) {
+			return GroupLevel
+		}
+	}
+	for _, w := range sys.Fairness.Weak {
+		if w.Group >= 0 {
+			return GroupLevel
+		}
+	}
+	return TotalLevel
+}
 
 // PropertyLevel returns the coarsest level that can check property p of
 // sys: TotalLevel unless one of its atoms reads a group counter.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
 )
 
 // randomConfig is what the cross-checks draw: up to 4 states, 3 groups of
@@ -43,7 +44,7 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 	ctx := context.Background()
 	cases := map[Case]int{}     // all systems
 	certCases := map[Case]int{} // certified systems, multi-group only
-	certified, forced := 0, 0
+	certified, forced, mayDead := 0, 0, 0
 	for try := 0; try < 20000 && (certified < wantCertified || forced < wantForced); try++ {
 		sys := testsupport.RandomSystem(r, randomConfig)
 		brute := testsupport.BruteForce(sys)
@@ -83,6 +84,20 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 		if err := checkGuards(m, brute); err != nil {
 			t.Fatalf("%s: %v", label, err)
 		}
+		// A forced model's MayDeadlock holds exactly at the totals of some
+		// deadlocked configuration; an exact model has none.
+		switch {
+		case m.Exact && m.MayDeadlock != nil:
+			t.Fatalf("%s: exact model with a deadlock over-approximation", label)
+		case !m.Exact:
+			mayDead++
+			for j, a := range brute.Vectors {
+				if got, want := evalVec(m.MayDeadlock, a), brute.MayDead[j]; got != want {
+					t.Fatalf("%s: MayDeadlock = %s is %v at %v, brute force says %v\n%s", label,
+						presburger.Format(m.MayDeadlock, sys.VarName), got, a, want, testsupport.Describe(sys))
+				}
+			}
+		}
 		// Deadlock holds exactly where no guard does.
 		dl := m.Deadlock()
 		for j, a := range brute.Vectors {
@@ -95,7 +110,7 @@ func crossCheck(t *testing.T, seed int64, wantCertified, wantForced int, extra [
 			}
 		}
 	}
-	t.Logf("certified %d, forced %d, cases %v, in certified multi-group systems %v", certified, forced, cases, certCases)
+	t.Logf("certified %d, forced %d (deadlock condition checked on %d), cases %v, in certified multi-group systems %v", certified, forced, mayDead, cases, certCases)
 	if certified < wantCertified || forced < wantForced {
 		t.Fatalf("generated only %d certified and %d uncertified systems", certified, forced)
 	}

@@ -187,3 +187,36 @@ func MapAtoms(f Formula, fn func(presburger.Formula) presburger.Formula) Formula
 	}
 	return f
 }
+
+// Universal reports whether f is a formula of ACTL, the universal
+// fragment of CTL: with negations pushed down to the atoms (dualizing the
+// temporal operators on the way), it quantifies over all paths only
+// (AX, AF, AG, A[U], and the release form a negated E[U] becomes). A
+// universal formula true in a model that simulates another is true in
+// that other one, which is what makes it checkable on an
+// over-approximation.
+func Universal(f Formula) bool { return universal(f, true) }
+
+// universal reports whether f, taken positively (pos) or negated, is
+// universal.
+func universal(f Formula, pos bool) bool {
+	switch f := f.(type) {
+	case Atom:
+		return true
+	case Not:
+		return universal(f.X, !pos)
+	case Binary:
+		if f.Op == Implies {
+			return universal(f.L, !pos) && universal(f.R, pos)
+		}
+		return universal(f.L, pos) && universal(f.R, pos)
+	case Unary:
+		// A positive universal operator, or a negated existential one
+		// (!EF p = AG !p), quantifies over all paths.
+		return f.Op.Existential() != pos && universal(f.X, pos)
+	case Until:
+		// A[p U q] positively; !E[p U q] = A[!q R !p] negated.
+		return f.All == pos && universal(f.L, pos) && universal(f.R, pos)
+	}
+	return false
+}

@@ -61,3 +61,31 @@ func TestDual(t *testing.T) {
 		t.Error("EF must be existential and AG universal")
 	}
 }
+
+func TestUniversal(t *testing.T) {
+	p := Atom{P: presburger.True}
+	cases := []struct {
+		f    Formula
+		want bool
+	}{
+		{p, true},
+		{Unary{Op: AG, X: p}, true},
+		{Unary{Op: AG, X: Binary{Op: Implies, L: p, R: Unary{Op: AF, X: p}}}, true},
+		{Not{X: Unary{Op: EF, X: p}}, true},
+		{Not{X: Until{L: p, R: p}}, true},
+		{Until{All: true, L: p, R: Unary{Op: AX, X: p}}, true},
+		{Binary{Op: Implies, L: Unary{Op: EX, X: p}, R: Unary{Op: AG, X: p}}, true}, // !EX p | AG p
+		{Unary{Op: EF, X: p}, false},
+		{Unary{Op: AG, X: Unary{Op: EF, X: p}}, false},
+		{Not{X: Unary{Op: AG, X: p}}, false},
+		{Binary{Op: Implies, L: Unary{Op: AG, X: p}, R: p}, false}, // EF !p | p
+		{Until{L: p, R: p}, false},
+		{Not{X: Until{All: true, L: p, R: p}}, false},
+		{Binary{Op: And, L: Unary{Op: AX, X: p}, R: Unary{Op: EG, X: p}}, false},
+	}
+	for _, c := range cases {
+		if got := Universal(c.f); got != c.want {
+			t.Errorf("Universal(%s) = %v, want %v", Format(c.f, func(presburger.Var) string { return "x" }), got, c.want)
+		}
+	}
+}

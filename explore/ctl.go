@@ -21,7 +21,8 @@ import (
 //	A[p U q] = !(E[!q U (!p & !q)] | EG !q)
 //
 // A deadlock state has a stutter self-loop, so every state has a
-// successor and the path quantifiers range over infinite paths.
+// successor and the path quantifiers range over infinite paths. With
+// justice constraints they range over fair paths (fair.go).
 
 // sat returns the set of states satisfying f. Results are cached by the
 // formula's text while one property is checked, so the trace builder and
@@ -106,11 +107,19 @@ func (e *engine) satUncached(f ctl.Formula) (bitset, error) {
 		}
 		switch f.Op {
 		case ctl.EX:
-			return e.ex(x)
+			xf, err := e.andFair(x)
+			if err != nil {
+				return nil, err
+			}
+			return e.ex(xf)
 		case ctl.EF:
-			return e.eu(e.all(), x)
+			xf, err := e.andFair(x)
+			if err != nil {
+				return nil, err
+			}
+			return e.eu(e.all(), xf)
 		case ctl.EG:
-			return e.eg(x)
+			return e.egFair(x)
 		}
 		return nil, fmt.Errorf("explore: unknown temporal operator %d", f.Op)
 	case ctl.Until:
@@ -119,11 +128,19 @@ func (e *engine) satUncached(f ctl.Formula) (bitset, error) {
 			return nil, err
 		}
 		if !f.All {
-			return e.eu(l, r)
+			rf, err := e.andFair(r)
+			if err != nil {
+				return nil, err
+			}
+			return e.eu(l, rf)
 		}
 		// A[l U r] = !(E[!r U (!l & !r)] | EG !r)
 		nr := r.not(n)
-		bad, err := e.eu(nr, l.not(n).and(nr))
+		badStates, err := e.andFair(l.not(n).and(nr))
+		if err != nil {
+			return nil, err
+		}
+		bad, err := e.eu(nr, badStates)
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +257,9 @@ func (e *engine) eg(p bitset) (bitset, error) {
 	return z, nil
 }
 
-// checkProperty decides p in the initial state and builds its trace.
+// checkProperty decides p in the initial state and builds its trace. As
+// in NuSMV, a property holds when the initial state satisfies it or no
+// fair path starts there (then vacuously).
 func (e *engine) checkProperty(p *counterabs.Property) (PropertyResult, error) {
 	e.cache = nil // bound the cache's memory to one property
 	res := newResult(e.sp.model, p)
@@ -248,17 +267,21 @@ func (e *engine) checkProperty(p *counterabs.Property) (PropertyResult, error) {
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}
-	res.Holds = s.has(0)
-	if !e.opt.Traces {
-		return res, nil
-	}
-	tr, err := e.explain(p.Formula, res.Holds)
+	fair, err := e.fairStates()
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}
-	if tr != nil {
-		tr.Lifted = Lift(e.sp.sys, tr)
+	res.Vacuous = !fair.has(0)
+	res.Holds = s.has(0) || res.Vacuous
+	Conclude(e.sp.model, p, &res)
+	if !e.opt.Traces || res.Vacuous {
+		return res, nil
 	}
+	tr, err := Explain[int, bitset](explicitGraph{e}, 0, p.Formula, res.Holds, e.sp.model.VarName)
+	if err != nil {
+		return res, fmt.Errorf("property %s: %w", p.Name, err)
+	}
+	LiftTrace(e.sp.sys, tr)
 	res.Trace = tr
 	return res, nil
 }

@@ -43,8 +43,21 @@
 // CTL model checking (ctl.go) computes satisfaction sets as bitsets over
 // state numbers with worklist fixpoints that enumerate predecessors by
 // undoing moves, so no edge is ever stored. A deadlock state has a
-// stutter self-loop. Traces (trace.go) are shortest paths by
-// breadth-first search, and lassos found by a walk in the EG set.
+// stutter self-loop (and so has, on a forced model, a state that may be
+// deadlocked: counterabs.Model.MayDeadlock). With justice constraints
+// the path quantifiers range over fair paths (fair.go: Emerson-Lei's fair
+// EG over edge sets, NuSMV's semantics).
+//
+// # Traces
+//
+// Explain (explain.go) builds every engine's traces from what the engine
+// offers through TraceGraph: its satisfaction sets and explicit steps. A
+// verdict is explained NuSMV-style, down to the temporal operators that
+// decide it, as a path from the initial state cut into Segments (and
+// Branches for the other operands of a conjunction): shortest paths by
+// breadth-first search, fair lassos whose cycle meets every justice
+// constraint. Conclude says whether a verdict on a forced model carries
+// over to the system (universal properties that hold do).
 //
 // Limits (MaxStates, MaxMemory, and the context's deadline) stop a
 // search with a *LimitError or the context's error, never a crash.

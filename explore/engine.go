@@ -53,6 +53,9 @@ type Config struct {
 	// CountConcrete asks a group-counter exploration for the number of
 	// process-indexed configurations (Report.ConcreteStates).
 	CountConcrete bool
+	// CheckDeadlocks asks for Report.DeadlockFree (with shortest paths to
+	// the nearest deadlocks) even when states are not counted.
+	CheckDeadlocks bool
 }
 
 // NewConfig returns the configuration opts set, starting from the
@@ -89,6 +92,10 @@ func Traces(on bool) Option { return func(c *Config) { c.Traces = on } }
 // CountStates asks for (or waives) the reachable-state and deadlock
 // counts (see Config.CountStates).
 func CountStates(on bool) Option { return func(c *Config) { c.CountStates = on } }
+
+// CheckDeadlocks asks every engine to decide whether a deadlock is
+// reachable (see Config.CheckDeadlocks).
+func CheckDeadlocks(on bool) Option { return func(c *Config) { c.CheckDeadlocks = on } }
 
 // CountConcrete turns the count of process-indexed configurations of a
 // group-counter exploration on or off.

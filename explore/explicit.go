@@ -20,6 +20,7 @@ type engine struct {
 	nDead    int
 	ticks    int
 	cache    map[string]bitset // sat results for the property being checked
+	justice  []ejustice        // the model's justice constraints (fair.go)
 }
 
 // maxDeadlockExamples bounds Report.DeadlockExamples.
@@ -50,16 +51,18 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 		Deadlocks:       big.NewInt(int64(e.nDead)),
 		Properties:      []PropertyResult{},
 	}
-	vals := make([]int64, sp.nvals)
-	for i := 0; i < n && len(rep.DeadlockExamples) < maxDeadlockExamples; i++ {
-		if e.deadlock.has(i) {
-			e.decodeState(i, vals)
-			rep.DeadlockExamples = append(rep.DeadlockExamples, sp.state(vals))
-		}
+	free := e.nDead == 0
+	rep.DeadlockFree = &free
+	if err := e.deadlockPaths(rep); err != nil {
+		return nil, err
 	}
 	if sp.model.Level == counterabs.GroupLevel && cfg.CountConcrete {
 		rep.ConcreteStates = e.concreteCount()
 	}
+	if err := e.prepareJustice(); err != nil {
+		return nil, err
+	}
+	rep.Fairness = FairnessTexts(sp.model)
 	for _, p := range props {
 		res, err := e.checkProperty(p)
 		if err != nil {
@@ -69,6 +72,38 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 	}
 	rep.Stats = Stats{Seconds: time.Since(e.start).Seconds(), StoredBytes: e.st.bytes()}
 	return rep, nil
+}
+
+// deadlockPaths adds to rep the first reachable deadlocks, up to
+// maxDeadlockExamples at the least distance from the initial state, and
+// (with traces on) a shortest path to each. State numbers are
+// breadth-first, so distances grow with them.
+func (e *engine) deadlockPaths(rep *Report) error {
+	g := explicitGraph{e}
+	all := e.all()
+	dist := -1
+	for i := 0; i < e.st.n && len(rep.DeadlockExamples) < maxDeadlockExamples; i++ {
+		if !e.deadlock.has(i) {
+			continue
+		}
+		p, err := e.bfs(0, all, g.Single(i), false)
+		if err != nil {
+			return err
+		}
+		if dist >= 0 && len(p)-1 > dist {
+			break
+		}
+		dist = len(p) - 1
+		rep.DeadlockExamples = append(rep.DeadlockExamples, g.State(i))
+		if e.opt.Traces {
+			states := make([]State, len(p))
+			for k, s := range p {
+				states[k] = g.State(s)
+			}
+			rep.DeadlockTraces = append(rep.DeadlockTraces, DeadlockTrace(e.sp.sys, states))
+		}
+	}
+	return nil
 }
 
 func (e *engine) checkMemory(bytes int64) error {
@@ -221,6 +256,9 @@ func (e *engine) explore() error {
 		}
 	}
 	e.deadlock.grow(st.n)
+	if err := e.mayDeadlock(); err != nil {
+		return err
+	}
 	st.trim()
 	if rk != nil {
 		// The index replaces the bitmap; count the larger of the two.
@@ -229,6 +267,37 @@ func (e *engine) explore() error {
 		}
 		visited = nil
 		st.index()
+	}
+	return nil
+}
+
+// mayDeadlock adds a stutter loop to the states of a forced model where
+// some configuration with those totals may be deadlocked
+// (Model.MayDeadlock), besides their transitions, so that every deadlock
+// of the system has an abstract counterpart. From here on, the deadlock
+// set is the set of states with a stutter loop.
+func (e *engine) mayDeadlock() error {
+	f := e.sp.model.MayDeadlock
+	if f == nil {
+		return nil
+	}
+	g, err := compileGuard(f, e.sp.nvals)
+	if err != nil {
+		return err
+	}
+	vals := make([]int64, e.sp.nvals)
+	for i := 0; i < e.st.n; i++ {
+		if err := e.tick(); err != nil {
+			return err
+		}
+		if e.deadlock.has(i) {
+			continue
+		}
+		e.decodeState(i, vals)
+		if g.eval(vals) {
+			e.deadlock.set(i)
+			e.nDead++
+		}
 	}
 	return nil
 }
@@ -260,28 +329,14 @@ func (e *engine) decodeState(i int, vals []int64) {
 }
 
 // succs appends the successors of state i to buf (one entry per enabled
-// move; a deadlock state is its own successor).
+// move; a deadlock state, or a state of a forced model that may be
+// deadlocked, is its own successor).
 func (e *engine) succs(i int, vals []int64, key []uint64, buf []int) []int {
-	sp, st := e.sp, e.st
 	buf = buf[:0]
-	if e.deadlock.has(i) {
-		return append(buf, i)
-	}
-	copy(key, st.key(i))
-	sp.decode(key, vals)
-	for mi := range sp.moves {
-		mv := &sp.moves[mi]
-		if vals[mv.src] == 0 || !mv.guard.eval(vals) {
-			continue
-		}
-		key[mv.subWord] -= mv.sub
-		key[mv.addWord] += mv.add
-		if j := st.lookup(key); j >= 0 {
-			buf = append(buf, j)
-		}
-		key[mv.addWord] -= mv.add
-		key[mv.subWord] += mv.sub
-	}
+	e.eachSucc(i, vals, key, func(k, _ int) bool {
+		buf = append(buf, k)
+		return true
+	})
 	return buf
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
@@ -47,11 +48,38 @@ type Report struct {
 	// the system's Init.
 	ConcreteStates *big.Int `json:"concrete_states,omitempty"`
 	// Deadlocks counts reachable states where no transition is enabled.
-	// Engines treat them as having a stutter self-loop.
-	Deadlocks        *big.Int         `json:"deadlocks"`
+	// Engines treat them as having a stutter self-loop. On a forced model
+	// (Exact false) it counts the states where some configuration with
+	// those totals may be deadlocked (counterabs.Model.MayDeadlock), which
+	// have a stutter loop besides their transitions.
+	Deadlocks *big.Int `json:"deadlocks"`
+	// DeadlockFree says whether no deadlock is reachable: set whenever the
+	// engine decided it (always for the explicit engine; for the BDD
+	// engine when it computed the reachable states or was asked with
+	// CheckDeadlocks).
+	DeadlockFree *bool `json:"deadlock_free,omitempty"`
+	// DeadlockExamples are up to three reachable deadlocks at the least
+	// distance from the initial state, and DeadlockTraces[i] a shortest
+	// path to DeadlockExamples[i] (kind "deadlock", looping at its last
+	// state: the stutter), lifted to the unreduced system.
 	DeadlockExamples []State          `json:"deadlock_examples,omitempty"`
+	DeadlockTraces   []*Trace         `json:"deadlock_traces,omitempty"`
 	Properties       []PropertyResult `json:"properties"`
-	Stats            Stats            `json:"stats"`
+	// Fairness lists the justice constraints in force, as the spec
+	// writes them; path quantifiers range over the paths that meet each
+	// infinitely often. Empty without fairness.
+	Fairness []string `json:"fairness,omitempty"`
+	Stats    Stats    `json:"stats"`
+}
+
+// FairnessTexts returns the texts of m's justice constraints, for
+// Report.Fairness.
+func FairnessTexts(m *counterabs.Model) []string {
+	var out []string
+	for _, j := range m.Justice {
+		out = append(out, j.Text)
+	}
+	return out
 }
 
 // Stats are engine figures for people, not part of any verdict. Every
@@ -77,6 +105,17 @@ type PropertyResult struct {
 	Text  string   `json:"text,omitempty"`
 	Pos   gsst.Pos `json:"-"` // of the property in the spec; the command line prints it
 	Holds bool     `json:"holds"`
+	// Inconclusive, set on a forced model only (Report.Exact false), says
+	// why the verdict does not carry over to the system. The
+	// over-approximation simulates the system, so a universal (ACTL)
+	// property that holds on it holds in the system: such a verdict is
+	// conclusive, and every other one (a failure, a property with an
+	// existential path quantifier, weak fairness constraints) is not.
+	Inconclusive string `json:"inconclusive,omitempty"`
+	// Vacuous is set when the property holds only because no fair path
+	// starts in the initial state (the model's justice constraints exclude
+	// every run): then every property holds, as in NuSMV.
+	Vacuous bool `json:"vacuous,omitempty"`
 	// Trace explains the verdict when the engine can: a counterexample for
 	// a failed AG, AX, AF or A[U], a witness for a holding EF, EX, EG or
 	// E[U]. Nil otherwise.
@@ -89,31 +128,126 @@ type TraceKind string
 const (
 	Counterexample TraceKind = "counterexample"
 	Witness        TraceKind = "witness"
+	// DeadlockPath is a shortest path to a reachable deadlock.
+	DeadlockPath TraceKind = "deadlock"
 )
+
+// DeadlockTrace returns the trace of a path to a deadlock: its last
+// state loops on itself (the stutter step), and its one segment is a path
+// on which "deadlock-free" fails, ending where "deadlock" holds. It is
+// lifted to the unreduced system sys, where the stutter is checked: no
+// process can move in the configuration reached.
+func DeadlockTrace(sys *gsst.System, path []State) *Trace {
+	last := len(path) - 1
+	tr := &Trace{Kind: DeadlockPath, States: path, Loop: last, Segments: []Segment{{
+		Formula: "deadlock-free", Kind: PathSegment, Start: 0, End: last, Target: "deadlock", TargetHolds: true,
+	}}}
+	tr.Lifted = Lift(sys, tr)
+	return tr
+}
+
+// Conclude sets res.Inconclusive for a verdict on property p of a forced
+// model m (see PropertyResult.Inconclusive); on an exact model it does
+// nothing. Every engine calls it once Holds and Vacuous are set.
+//
+// On a forced model every run of the system has an abstract counterpart
+// (deadlocks included: Model.MayDeadlock), and the counterpart of a fair
+// run is fair as long as every constraint is a justice condition over
+// total counters, which read the same on both. Then a universal property
+// that holds abstractly holds in the system, and so does any property
+// when no fair run starts in the abstract initial state (nor can one in
+// the system). Weak fairness of a transition is not preserved: the
+// abstract guard may hold where the configuration cannot take it.
+func Conclude(m *counterabs.Model, p *counterabs.Property, res *PropertyResult) {
+	if m.Exact {
+		return
+	}
+	for _, j := range m.Justice {
+		if j.Weak {
+			res.Inconclusive = "the over-approximating model does not preserve weak fairness of transitions (a transition may be enabled in its counter vector but not in the configuration)"
+			return
+		}
+	}
+	switch {
+	case res.Vacuous:
+	case !res.Holds:
+		res.Inconclusive = "fails on the over-approximating model, whose runs include some the system does not have"
+	case !ctl.Universal(p.Formula):
+		res.Inconclusive = "holds on the over-approximating model, but it has an existential path quantifier, and only universal (ACTL) properties carry over to the system"
+	}
+}
 
 // Trace is a path of the explored model starting in the initial state.
 // States[i+1] is a successor of States[i]; a deadlock state's successor
 // is itself (stutter). When Loop >= 0 the path is a lasso: the successor
 // of the last state is States[Loop], and the run repeats forever.
+//
+// Segments say which subformula each part of the path explains, in
+// order; consecutive segments share their boundary state. Branches hold
+// the explanations of further subformulas that the path does not show
+// (both operands of a conjunction of existential claims): each is a
+// trace of its own from the initial state.
 type Trace struct {
 	Kind   TraceKind `json:"kind"`
 	States []State   `json:"states"`
 	Loop   int       `json:"loop"` // -1: no loop
 	// Lifted is the same run on the unreduced system, process by process.
-	Lifted *Lifted `json:"lifted,omitempty"`
+	Lifted   *Lifted   `json:"lifted,omitempty"`
+	Segments []Segment `json:"segments,omitempty"`
+	Branches []*Trace  `json:"branches,omitempty"`
 }
 
-// State is one state of a trace.
+// SegmentKind says what a segment of a trace shows.
+type SegmentKind string
+
+const (
+	// PathSegment: a path from States[Start] to States[End], where
+	// Target has truth value TargetHolds (EF, AG, E[U], A[U]). For E[L U R]
+	// the states before the last satisfy L; for a failing A[L U R] they
+	// violate R.
+	PathSegment SegmentKind = "path"
+	// StepSegment: one step to a successor where Target has truth value
+	// TargetHolds (EX, AX).
+	StepSegment SegmentKind = "step"
+	// LassoSegment: a path from States[Start] to the end of the trace,
+	// which loops back to States[Loop]; Target has truth value
+	// TargetHolds in every state of it, and the cycle meets every
+	// fairness constraint (EG, AF, A[U] through an infinite path).
+	LassoSegment SegmentKind = "lasso"
+	// FairContinuation: a fair lasso that continues a run ending in a
+	// state where a fair path starts, shown when the model has fairness
+	// constraints so that the whole trace is a fair run.
+	FairContinuation SegmentKind = "fair-continuation"
+)
+
+// Segment is one part of a trace: the states Start..End (indices into
+// Trace.States, and into the lifted run's configurations) explain why
+// Formula has truth value Holds at States[Start].
+type Segment struct {
+	Formula     string      `json:"formula,omitempty"`
+	Holds       bool        `json:"holds"`
+	Kind        SegmentKind `json:"kind"`
+	Start       int         `json:"start"`
+	End         int         `json:"end"`
+	Target      string      `json:"target,omitempty"`
+	TargetHolds bool        `json:"target_holds"`
+}
+
+// State is one state of a trace. In JSON it is an object naming each
+// counter as the GSST language writes it (state.go).
 type State struct {
 	// Counters[s] is the total counter #S of local state s.
-	Counters []int `json:"counters"`
+	Counters []int
 	// Groups[g][s] is the group counter #S[g]; group-counter models only.
-	Groups [][]int `json:"groups,omitempty"`
+	Groups [][]int
+	// sys names the states and groups in JSON; nil for a State made by
+	// hand, whose counters are then named by index.
+	sys *gsst.System
 }
 
 // modelState converts a state x of m (a value per counter) to a State.
 func modelState(m *counterabs.Model, x []int) State {
-	return State{Counters: m.Totals(x), Groups: m.Groups(x)}
+	return State{Counters: m.Totals(x), Groups: m.Groups(x), sys: m.System}
 }
 
 // ModelState converts a state x of m (a value per counter) to a trace

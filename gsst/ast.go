@@ -18,6 +18,7 @@ type File struct {
 	StatesBad, GroupsBad bool
 	Transitions          []*TransDecl
 	Properties           []*PropDecl
+	Fairness             *FairnessDecl // nil when the file has no fairness key
 }
 
 // Ident is a name with its position.
@@ -90,6 +91,40 @@ type PropDecl struct {
 	Text string
 	Pos  Pos
 	X    Expr // nil when the string did not parse
+}
+
+// FairnessDecl is the fairness key: justice conditions and weak fairness
+// of local transitions.
+type FairnessDecl struct {
+	Pos     Pos // position of the fairness key
+	Justice []*JusticeDecl
+	Weak    []*WeakDecl
+}
+
+// JusticeDecl is one condition of the justice list.
+type JusticeDecl struct {
+	Text string
+	Pos  Pos
+	X    Expr // nil when the string did not parse
+}
+
+// WeakDecl is one entry of the weak list: "U -> V", "U -> V [g, h]",
+// "U -> V [*]", "all" or "all [*]".
+type WeakDecl struct {
+	Text string
+	Pos  Pos
+	// All is set for "all": every local transition. Otherwise From and To
+	// name the transition (nil when missing or not a name, already
+	// reported).
+	All      bool
+	From, To *Ident
+	// PerGroup is set when a group list follows: Groups names the groups,
+	// or EachGroup is set for "[*]", every group that may take the
+	// transition. Without a group list the entry is per transition: any
+	// process.
+	PerGroup  bool
+	EachGroup bool
+	Groups    []*Ident
 }
 
 // Expr is an expression of the guard and property language: one of

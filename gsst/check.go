@@ -52,6 +52,7 @@ func check(f *File, file string, opt options) (*System, ErrorList) {
 	// so that the user sees every error at once.
 	c.transitions(f)
 	c.properties(f)
+	c.fairness(f)
 	return c.sys, c.errs
 }
 
@@ -320,9 +321,18 @@ func (c *checker) properties(f *File) {
 type mode int
 
 const (
-	guardMode mode = iota // guards: no temporal operators
-	propMode              // properties: CTL allowed
+	guardMode   mode = iota // guards: no temporal operators
+	propMode                // properties: CTL allowed
+	justiceMode             // justice conditions: no temporal operators
 )
+
+// stateOnly says why a mode has no temporal operators.
+func (m mode) stateOnly() string {
+	if m == justiceMode {
+		return "a justice condition is a condition on one configuration, met infinitely often on a fair path"
+	}
+	return "guards are conditions on the current configuration"
+}
 
 type kind int
 
@@ -442,8 +452,8 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 			return value{kind: kindCTL, c: ctl.Not{X: y.c}}, true
 		}
 		op := tempOps[x.Op]
-		if m == guardMode {
-			c.errorf(x.OpPos, "temporal operator %s%s: guards are conditions on the current configuration", x.Op, where)
+		if m != propMode {
+			c.errorf(x.OpPos, "temporal operator %s%s: %s", x.Op, where, m.stateOnly())
 			return v, false
 		}
 		if y.kind == kindInt {
@@ -457,8 +467,8 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 		if x.All {
 			q = "A"
 		}
-		if m == guardMode {
-			c.errorf(x.Quant, "temporal operator %s[p U q]%s: guards are conditions on the current configuration", q, where)
+		if m != propMode {
+			c.errorf(x.Quant, "temporal operator %s[p U q]%s: %s", q, where, m.stateOnly())
 			return v, false
 		}
 		l, okL := c.expr(x.L, m, where)

@@ -113,7 +113,7 @@ func (d *decoder) yamlError(err error, src []byte) {
 			if isYAMLParserProblem(m[2]) {
 				line++
 			}
-			d.errorf(Pos{d.file, line, 1}, "invalid YAML: %s", m[2])
+			d.errorf(d.explainYAML(line, m[2]))
 			continue
 		}
 		// No line: an error of the reader (found by firstBadChar), or of
@@ -125,6 +125,64 @@ func (d *decoder) yamlError(err error, src []byte) {
 		}
 		d.errorf(pos, "invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 	}
+}
+
+// explainYAML returns the position and message for a problem the YAML
+// library reports on line, adding what a GSST author most likely did:
+// indent with a tab, or write a counter such as #C unquoted inside a
+// flow mapping ({..., guard: #C = 0}), where the # starts a comment that
+// swallows the closing brace.
+func (d *decoder) explainYAML(line int, msg string) (Pos, string, string) {
+	pos := Pos{d.file, line, 1}
+	if line < 1 || line > len(d.lines) {
+		return pos, "invalid YAML: %s", msg
+	}
+	if i := strings.IndexByte(d.lines[line-1], '\t'); i >= 0 && (strings.Contains(msg, "cannot start any token") || strings.Contains(msg, "tab")) {
+		pos.Col = utf8.RuneCountInString(d.lines[line-1][:i]) + 1
+		return pos, "invalid YAML: %s: a tab character; YAML does not allow tabs for indentation, indent with spaces", msg
+	}
+	for l := line; l >= 1 && l >= line-2; l-- {
+		if col, kind, ok := flowComment(d.lines[l-1]); ok {
+			pos.Line, pos.Col = l, col
+			return pos, "invalid YAML: %s: this unquoted # starts a comment that runs to the end of the line and cuts the " + kind +
+				" short (quote guards and properties that count processes, e.g. \"#C = 0\")", msg
+		}
+	}
+	return pos, "invalid YAML: %s", msg
+}
+
+// flowComment finds a # that starts a comment (at the start of the line
+// or after a space or tab, outside quotes) while a flow mapping or list
+// opened on the same line is still open. It returns the #'s column in
+// characters and "flow mapping" or "flow list".
+func flowComment(line string) (col int, kind string, ok bool) {
+	var open []byte
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '{' || c == '[':
+			open = append(open, c)
+		case (c == '}' || c == ']') && len(open) > 0:
+			open = open[:len(open)-1]
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			if len(open) == 0 {
+				return 0, "", false
+			}
+			kind = "flow mapping"
+			if open[len(open)-1] == '[' {
+				kind = "flow list"
+			}
+			return utf8.RuneCountInString(line[:i]) + 1, kind, true
+		}
+	}
+	return 0, "", false
 }
 
 // yamlParserProblems are the problems yaml.v3's parser (as opposed to
@@ -364,7 +422,7 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 	if !d.want(root, yaml.MappingNode, "a mapping with keys states, groups, init, transitions") {
 		return nil
 	}
-	m := d.fields(root, "the GSST", "name", "states", "groups", "init", "transitions", "properties")
+	m := d.fields(root, "the GSST", "name", "states", "groups", "init", "transitions", "properties", "fairness")
 	for _, k := range []string{"states", "groups", "init", "transitions"} {
 		if _, ok := m[k]; !ok {
 			d.errorf(f.Pos, "missing key %q", k)
@@ -421,6 +479,9 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 				f.Properties = append(f.Properties, d.decodeProperty(q))
 			}
 		}
+	}
+	if p, ok := m["fairness"]; ok {
+		f.Fairness = d.decodeFairness(p.key, p.val)
 	}
 	return f
 }
@@ -562,10 +623,15 @@ func (d *decoder) groupList(k *yaml.Node) []*Ident {
 }
 
 // parseString parses the guard or property held by scalar n, reporting a
-// syntax error at its exact position.
+// syntax error at its exact position. An unquoted string followed by a
+// comment was most likely cut short by a # meant as a counter: the error
+// then says so.
 func (d *decoder) parseString(n *yaml.Node) Expr {
 	x, err := parseExpr(n.Value, d.offsets(n))
 	if err != nil {
+		if n.Style == 0 && n.LineComment != "" {
+			err.Msg += fmt.Sprintf(" (quote it: in YAML an unquoted # starts a comment, so only %q was read and %q was dropped)", n.Value, n.LineComment)
+		}
 		d.errs = append(d.errs, err)
 		return nil
 	}

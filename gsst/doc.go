@@ -9,8 +9,11 @@
 // "similar but not identical". Guards are linear conditions on counters:
 // #S is the number of processes in state S, #S[g] the number of processes
 // of group g in S, and n the number of processes. Properties are CTL
-// formulas over the same counters. docs/gsst-format.md describes the
-// format in full.
+// formulas over the same counters. Fairness constraints (System.Fairness)
+// say which runs the path quantifiers range over: justice conditions over
+// counters, and weak fairness of local transitions per transition or per
+// group. docs/gsst-format.md describes the format in full,
+// docs/fairness.md the meaning of fairness.
 //
 // The package works in three layers, as go/scanner, go/parser and
 // go/types do:

@@ -40,6 +40,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: &a [N]\ninit: *a\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
+	f.Add([]byte(fairSpec))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sys, err := Parse("f.yaml", src)
 		if err != nil {
@@ -213,6 +214,14 @@ func FuzzExpr(f *testing.F) {
 				t.Fatalf("bad error result %v", err)
 			}
 			return
+		}
+		// The fully parenthesised form parses, prints the same again and
+		// no longer relies on precedence.
+		par := Parenthesize(x)
+		if y, err := ParseExpr(par); err != nil {
+			t.Fatalf("parenthesised %q of %q does not parse: %v", par, s, err)
+		} else if again := Parenthesize(y); again != par || ReliesOnPrecedence(y) {
+			t.Fatalf("parenthesised %q of %q is not a fixed point: %q", par, s, again)
 		}
 		if g, errs := checkIn(sys, x, guardMode); len(errs) == 0 && g.kind == kindBool {
 			// Printing the guard and parsing it again gives the same

@@ -43,6 +43,55 @@ type System struct {
 	Init        [][]int // Init[g][s]: processes of group g that start in state s
 	Transitions []Transition
 	Properties  []Property
+	// Fairness restricts the paths the path quantifiers of properties
+	// range over; the zero value restricts nothing.
+	Fairness Fairness
+}
+
+// Fairness holds the fairness constraints of a system. A path is fair
+// when it meets every constraint infinitely often; CTL path quantifiers
+// range over fair paths only, as in NuSMV 2.6 (JUSTICE), and
+// docs/fairness.md says exactly how.
+type Fairness struct {
+	Justice []Justice
+	Weak    []Weak
+}
+
+// Justice is a condition on configurations that every fair path meets
+// infinitely often.
+type Justice struct {
+	Formula presburger.Formula // over the system's counter variables
+	Text    string             // as written
+	Pos     Pos
+}
+
+// Weak is weak fairness of the local transition Transition (an index
+// into System.Transitions): a fair path on which, from some point on, a
+// process (of group Group, or of any group when Group is -1) can take the
+// transition in every configuration, has such a process take it
+// infinitely often. Equivalently, infinitely often either no such process
+// can take it or one does. With Group -1 it constrains the transition as
+// a whole, not each group; it is never a constraint on single processes.
+type Weak struct {
+	Transition int
+	Group      int // -1: any process
+	Pos        Pos // of the entry that asked for it
+}
+
+// Empty reports whether f constrains nothing.
+func (f *Fairness) Empty() bool { return len(f.Justice) == 0 && len(f.Weak) == 0 }
+
+// WeakName names a weak fairness constraint as the fairness key writes
+// it: "T -> C" (any process) or "T -> C [g]".
+func (s *System) WeakName(w *Weak) string {
+	if w.Transition < 0 || w.Transition >= len(s.Transitions) {
+		return fmt.Sprintf("transition %d", w.Transition)
+	}
+	name := s.TransitionName(&s.Transitions[w.Transition])
+	if w.Group >= 0 && w.Group < len(s.Groups) {
+		name += " [" + s.Groups[w.Group].Name + "]"
+	}
+	return name
 }
 
 // Group is a block of identical processes. Size is its number of

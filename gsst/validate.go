@@ -1,6 +1,8 @@
 package gsst
 
 import (
+	"strconv"
+
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/presburger"
 )
@@ -20,7 +22,9 @@ import (
 // transitions between distinct states in range, each group in at most one
 // block, guards present, quantifier-free and over the system's counters
 // (and NVar, in a parametric system); properties present, with known CTL
-// operators and atoms over the same variables. The result is an ErrorList (errors.Is(err,
+// operators and atoms over the same variables; justice conditions over
+// the same variables and weak fairness of transitions the system has, by
+// groups that may take them. The result is an ErrorList (errors.Is(err,
 // errkind.Input) holds), with the positions the system carries.
 func (s *System) Check() error {
 	if s == nil {
@@ -89,6 +93,7 @@ func (s *System) Check() error {
 		}
 		s.checkCTL(p.Formula, "property "+p.Name, p.Pos, at)
 	}
+	s.checkFairness(at)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -122,6 +127,30 @@ func (s *System) checkInit(at func(Pos, string, ...any)) {
 		}
 		if _, one := s.InitState(g); sum > 0 && grp.Ranged && !one {
 			at(grp.Pos, "initial processes of group %s are in several states; a ranged group starts with all its processes in one state", grp.Name)
+		}
+	}
+}
+
+// checkFairness checks that every justice condition is a formula over the
+// system's counters and that every weak fairness constraint names a
+// transition and, when it is per group, a group that may take it.
+func (s *System) checkFairness(at func(Pos, string, ...any)) {
+	for i := range s.Fairness.Justice {
+		j := &s.Fairness.Justice[i]
+		if j.Formula == nil {
+			at(j.Pos, "justice condition %d has no formula", i+1)
+			continue
+		}
+		s.checkFormula(j.Formula, "justice condition "+strconv.Itoa(i+1), j.Pos, at)
+	}
+	for _, w := range s.Fairness.Weak {
+		switch {
+		case w.Transition < 0 || w.Transition >= len(s.Transitions):
+			at(w.Pos, "weak fairness of transition %d, which the system does not have", w.Transition)
+		case w.Group < -1 || w.Group >= len(s.Groups):
+			at(w.Pos, "weak fairness of %s: group %d out of range", s.TransitionName(&s.Transitions[w.Transition]), w.Group)
+		case w.Group >= 0 && s.Transitions[w.Transition].BlockOf(w.Group) == nil:
+			at(w.Pos, "weak fairness of %s: group %s cannot take it", s.TransitionName(&s.Transitions[w.Transition]), s.Groups[w.Group].Name)
 		}
 	}
 }

@@ -65,13 +65,9 @@ func TestYAMLSyntaxErrorLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse("f.yaml", []byte(c.src))
-			var list ErrorList
-			if !errors.As(err, &list) || len(list) != 1 {
-				t.Fatalf("want one error, got %v", err)
-			}
-			if p := list[0].Pos; p.Line != c.line || p.Col != 1 {
-				t.Errorf("error %q, want line %d column 1", list[0], c.line)
+			e := parseOneError(t, c.src)
+			if p := e.Pos; p.Line != c.line || p.Col != 1 {
+				t.Errorf("error %q, want line %d column 1", e, c.line)
 			}
 		})
 	}

@@ -122,6 +122,17 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	firstProc := make([]int, len(sys.Groups)) // index of each group's first process
+	for g := 1; g < len(sys.Groups); g++ {
+		firstProc[g] = firstProc[g-1] + sys.Groups[g-1].Size
+	}
+	fair, err := concreteJustice(sys, name, pick, trVar, stutter, tval, grp, guard, firstProc)
+	if err != nil {
+		return "", err
+	}
+	if len(fair) > 0 {
+		dropInvariants(props)
+	}
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -177,6 +188,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 	}
 	writePropComments(p, props)
+	writeJusticeComments(p, fair)
 	p("\nMODULE main\n")
 
 	p("VAR\n")
@@ -294,6 +306,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		p("  & (%s != %s -> (\n        %s\n    ));\n", trVar, stutter, strings.Join(chosen, "\n      | "))
 	}
 
+	writeJustice(p, fair)
 	writeSpecs(p, props)
 	return b.String(), nil
 }

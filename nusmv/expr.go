@@ -115,21 +115,6 @@ func expand(f presburger.Exists) (presburger.Formula, error) {
 	return out, nil
 }
 
-// flip gives the operator with its sides swapped: a op b iff b flip(op) a.
-func flip(op presburger.Op) presburger.Op {
-	switch op {
-	case presburger.Lt:
-		return presburger.Gt
-	case presburger.Le:
-		return presburger.Ge
-	case presburger.Gt:
-		return presburger.Lt
-	case presburger.Ge:
-		return presburger.Le
-	}
-	return op
-}
-
 // compare prints "T op 0" with positive monomials on the left and
 // negative ones on the right, the constant on the right: 2*x_A - x_B + 3
 // >= 0 becomes "2*x_A >= x_B - 3". A side without monomials is a number.
@@ -151,8 +136,8 @@ func compare(c presburger.Cmp, name namefn) (frag, error) {
 		return fragFalse, nil
 	}
 	if len(pos) == 0 {
-		// 0 op neg + k  <=>  neg flip(op) -k
-		pos, neg, k, op = neg, nil, -k, flip(op)
+		// 0 op neg + k  <=>  neg op.Converse() -k
+		pos, neg, k, op = neg, nil, -k, op.Converse()
 	}
 	lhs, err := sum(pos, 0, name)
 	if err != nil {

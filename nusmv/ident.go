@@ -1,8 +1,9 @@
 package nusmv
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/vsym/vsym/internal/emit"
 )
 
 // reserved holds the words the NuSMV 2.6 lexer turns into keywords or
@@ -74,27 +75,13 @@ func sanitize(s string) string {
 	return out
 }
 
-// namer hands out identifiers that are valid, not reserved, and distinct
-// from every identifier handed out before. NuSMV keeps variables,
-// defines, symbolic constants and property names apart only partly, so
-// one namespace for all of them is the safe choice.
-type namer struct{ used map[string]bool }
+// namer hands out NuSMV identifiers. NuSMV keeps variables, defines,
+// symbolic constants and property names apart only partly, so one
+// namespace for all of them is the safe choice.
+type namer struct{ *emit.Namer }
 
-func newNamer() *namer { return &namer{used: map[string]bool{}} }
+func newNamer() *namer { return &namer{emit.NewNamer(IsReserved, sanitize)} }
 
 // fresh returns base sanitized, or, when that is reserved or taken, the
-// first free one of base_, base_2, base_3, ... The result depends only on
-// the sequence of calls, so the output stays deterministic.
-func (n *namer) fresh(base string) string {
-	s := sanitize(base)
-	cand := s
-	for i := 1; reserved[cand] || n.used[cand]; i++ {
-		if i == 1 {
-			cand = s + "_"
-		} else {
-			cand = s + "_" + strconv.Itoa(i)
-		}
-	}
-	n.used[cand] = true
-	return cand
-}
+// first free one of base_, base_2, base_3, ... (emit.Namer).
+func (n *namer) fresh(base string) string { return n.Fresh(base) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -82,6 +83,13 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	fair, err := reducedJustice(m, name, trVar, stutter, tval, en)
+	if err != nil {
+		return "", err
+	}
+	if len(fair) > 0 {
+		dropInvariants(props)
+	}
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -132,6 +140,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		}
 	}
 	writePropComments(p, props)
+	writeJusticeComments(p, fair)
 	p("\nMODULE main\n")
 
 	p("VAR\n")
@@ -197,9 +206,21 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	if len(sel) > 0 {
 		move = "(" + wrapJoin(sel, " | ", "      ") + ")"
 	}
-	p("TRANS (%s = %s -> !%s)\n", trVar, stutter, enAny)
+	// A forced model also stutters where some configuration with these
+	// totals may be deadlocked, so that every deadlock of the system has
+	// a counterpart (counterabs.Model.MayDeadlock).
+	noMove := "!" + enAny
+	if b, isBool := m.MayDeadlock.(presburger.Bool); m.MayDeadlock != nil && !(isBool && !bool(b)) {
+		md, err := formula(m.MayDeadlock, name)
+		if err != nil {
+			return "", errkind.Errorf(errkind.Internal, "nusmv: deadlock condition: %w", err)
+		}
+		noMove = "(!" + enAny + " | " + md.in(precOr) + ")"
+	}
+	p("TRANS (%s = %s -> %s)\n", trVar, stutter, noMove)
 	p("  & (%s != %s -> %s);\n", trVar, stutter, move)
 
+	writeJustice(p, fair)
 	writeSpecs(p, props)
 	return b.String(), nil
 }
@@ -233,24 +254,7 @@ func impliesPositive(g presburger.Formula, v presburger.Var) bool {
 }
 
 func uncertifiedBanner(status string) string {
-	lines := []string{
-		"WARNING: UNCERTIFIED MODEL, built with --force.",
-		"The system is NOT certified fully virtually symmetric, so this counter",
-		"model over-approximates the symmetry quotient: a property that fails",
-		"here may hold in the system, and a property that holds here may fail.",
-		"Verdicts on this model are NOT exact.",
-	}
-	if status != "" {
-		lines = append(lines, "Certification outcome: "+comment(status))
-	}
-	bar := "-- " + strings.Repeat("#", 76) + "\n"
-	var b strings.Builder
-	b.WriteString(bar)
-	for _, l := range lines {
-		b.WriteString("-- ## " + l + "\n")
-	}
-	b.WriteString(bar)
-	return b.String()
+	return emit.UncertifiedBanner(comment(status), "--", 76)
 }
 
 // spec is a property ready to print.

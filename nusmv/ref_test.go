@@ -51,7 +51,13 @@ func refModel(sys *gsst.System) (*counterabs.Model, error) {
 		}
 		trans = append(trans, ct)
 	}
-	return counterabs.Assemble(sys, counterabs.TotalLevel, trans, b.Certified())
+	m, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, b.Certified())
+	if err == nil && !m.Exact {
+		// The forced model stutters wherever some configuration with
+		// those totals is deadlocked (counterabs.Model.MayDeadlock).
+		m.MayDeadlock = b.MayDeadlock()
+	}
+	return m, err
 }
 
 // reference returns the oracle's graph that the emitted model of m must

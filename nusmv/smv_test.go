@@ -142,6 +142,7 @@ type smvModel struct {
 	trans       []*node
 	ctlspecs    []named
 	invarspecs  []named
+	justice     []*node
 	declared    []string // every declared identifier, in order
 }
 
@@ -331,6 +332,13 @@ func parseSMV(src string) (*smvModel, error) {
 			} else {
 				m.trans = append(m.trans, e)
 			}
+		case "JUSTICE":
+			e, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			p.accept(";")
+			m.justice = append(m.justice, e)
 		case "CTLSPEC", "INVARSPEC":
 			var nm string
 			if p.accept("NAME") {
@@ -940,7 +948,18 @@ func (m *smvModel) initStates() ([][]value, error) {
 func (m *smvModel) successors(s []value) ([][]value, error) {
 	seen := map[string]bool{}
 	var out [][]value
-	err := product(m.ivars, func(in []value) error {
+	err := m.edges(s, func(_, t []value) {
+		if k := stateKey(t); !seen[k] {
+			seen[k] = true
+			out = append(out, t)
+		}
+	})
+	return out, err
+}
+
+// edges calls f(in, t) for every input in and successor t of s by it.
+func (m *smvModel) edges(s []value, f func(in, t []value)) error {
+	return product(m.ivars, func(in []value) error {
 		e := m.env(s, in, nil)
 		choices := make([]smvVar, len(m.vars))
 		for i, v := range m.vars {
@@ -970,14 +989,10 @@ func (m *smvModel) successors(s []value) ([][]value, error) {
 			if err != nil || !ok {
 				return err
 			}
-			if k := stateKey(t); !seen[k] {
-				seen[k] = true
-				out = append(out, t)
-			}
+			f(in, t)
 			return nil
 		})
 	})
-	return out, err
 }
 
 // explore builds the reachable graph.

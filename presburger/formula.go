@@ -27,6 +27,12 @@ func (op Op) Negate() Op {
 	return [...]Op{Eq: Ne, Ne: Eq, Lt: Ge, Le: Gt, Gt: Le, Ge: Lt}[op]
 }
 
+// Converse returns the operator with its sides swapped: a op b iff
+// b op.Converse() a.
+func (op Op) Converse() Op {
+	return [...]Op{Eq: Eq, Ne: Ne, Lt: Gt, Le: Ge, Gt: Lt, Ge: Le}[op]
+}
+
 // Holds reports whether x op 0.
 func (op Op) Holds(x int64) bool {
 	switch op {

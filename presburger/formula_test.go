@@ -115,6 +115,19 @@ func TestOpNegate(t *testing.T) {
 	}
 }
 
+// TestOpConverse: "a op b" and "b op.Converse() a" agree everywhere.
+func TestOpConverse(t *testing.T) {
+	for op := pb.Eq; op <= pb.Ge; op++ {
+		for a := int64(-2); a <= 2; a++ {
+			for b := int64(-2); b <= 2; b++ {
+				if op.Holds(a-b) != op.Converse().Holds(b-a) {
+					t.Errorf("%d %v %d but not %d %v %d", a, op, b, b, op.Converse(), a)
+				}
+			}
+		}
+	}
+}
+
 func TestEvalExists(t *testing.T) {
 	even := pb.Exists{Vars: []pb.Bound{{Var: vy, Lo: 0, Hi: 3}}, Body: pb.Compare(tx, pb.Eq, ty.Scale(2))}
 	shadow := pb.Exists{Vars: []pb.Bound{{Var: vx, Lo: 0, Hi: 1}}, Body: pb.Compare(tx, pb.Eq, k(1))}

@@ -5,6 +5,8 @@
 #     through cgo;
 #   - Graphviz (package graphviz): "vsym dot -o file.svg" renders with its
 #     dot program, and the tests run dot on every picture vsym draws;
+#   - Spin (package spin): the promela tests run spin -a, gcc and pan on
+#     the models vsym writes and compare the verdicts;
 #   - the official SARIF 2.1.0 JSON schema, against which the tests
 #     validate "--output sarif". The Go module github.com/securego/gosec/v2
 #     ships it (report/sarif/testdata/sarif-schema-2.1.0.json); "go mod
@@ -18,6 +20,9 @@ if ! { [ -f /usr/include/z3.h ] && dpkg -s libz3-dev >/dev/null 2>&1; }; then
 fi
 if ! command -v dot >/dev/null 2>&1; then
 	missing="$missing graphviz"
+fi
+if ! command -v spin >/dev/null 2>&1; then
+	missing="$missing spin"
 fi
 if [ -n "$missing" ]; then
 	sudo=""

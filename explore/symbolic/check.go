@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/dalzilio/rudd"
@@ -45,7 +46,8 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 		return nil, err
 	}
 	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy),
-		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory)}
+		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory),
+		WithDeadlocks(cfg.CheckDeadlocks)}
 	e, err := New(m, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err
@@ -89,27 +91,23 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		}
 		rep.ReachableStates = e.Count(r)
 		rep.Deadlocks = e.Count(e.dead)
-		d := e.dead
-		for i := 0; i < maxDeadlockExamples; i++ {
-			x, ok := e.pick(d)
-			if !ok {
-				break
-			}
-			rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(m, x))
-			d = e.b.And(d, e.b.Not(e.vector(x)))
+	}
+	if e.cfg.reachable || e.cfg.deadlocks {
+		if err := e.deadlockPaths(ctx, rep); err != nil {
+			return nil, err
 		}
 	}
 	rep.Properties = []explore.PropertyResult{}
+	rep.Fairness = explore.FairnessTexts(m)
 	for _, p := range props {
 		res, err := e.Property(ctx, p.Formula)
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
 		}
 		verdict := explore.NewResult(m, p)
-		verdict.Holds, verdict.Trace = res.Holds, res.Trace
-		if verdict.Trace != nil {
-			verdict.Trace.Lifted = explore.Lift(m.System, verdict.Trace)
-		}
+		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
+		explore.Conclude(m, p, &verdict)
+		explore.LiftTrace(m.System, verdict.Trace)
 		rep.Properties = append(rep.Properties, verdict)
 	}
 	e.sample()
@@ -125,15 +123,79 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 	return rep, e.check()
 }
 
-// Property decides f at the initial state and builds its trace.
+// deadlockPaths decides whether a deadlock is reachable and adds to rep
+// up to maxDeadlockExamples deadlocks at the least distance from the
+// initial state, with (when traces are on) a shortest path to each:
+// breadth-first onion rings from the initial vector stop at the first
+// ring that meets the deadlocks.
+func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error {
+	b := e.b
+	dead := e.dead
+	if e.reach == nil {
+		// Without reachable states, decide EF deadlock backwards first:
+		// onion rings are only worth building when one is reachable.
+		ef, err := e.eu(ctx, e.space, dead)
+		if err != nil {
+			return err
+		}
+		if !e.contains(ef, e.model.Init) {
+			dead = b.False()
+		}
+	}
+	var layers []rudd.Node
+	hit := -1
+	if !e.isFalse(dead) {
+		var err error
+		if layers, hit, err = e.rings(ctx, e.init, e.space, dead); err != nil {
+			return err
+		}
+	}
+	free := hit < 0
+	rep.DeadlockFree = &free
+	if free {
+		return e.check()
+	}
+	d := b.And(layers[hit], dead)
+	for i := 0; i < maxDeadlockExamples; i++ {
+		x, ok := e.pick(d)
+		if !ok {
+			break
+		}
+		d = b.And(d, b.Not(e.vector(x)))
+		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(e.model, x))
+		if !e.cfg.traces {
+			continue
+		}
+		path, err := e.backtrack(layers[:hit+1], e.space, x)
+		if err != nil {
+			return err
+		}
+		states := make([]explore.State, len(path))
+		for k, y := range path {
+			states[k] = explore.ModelState(e.model, y)
+		}
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
+	}
+	return e.check()
+}
+
+// Property decides f at the initial state and builds its trace. As in
+// NuSMV, f holds when the initial state satisfies it or no fair path
+// starts there (then vacuously).
 func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.PropertyResult, error) {
+	e.cache = nil
 	s, err := e.Sat(ctx, f)
 	if err != nil {
 		return explore.PropertyResult{}, err
 	}
-	res := explore.PropertyResult{Holds: e.contains(s, e.model.Init)}
-	if e.cfg.traces {
-		tr, err := e.trace(ctx, f, res.Holds)
+	fair, err := e.fair(ctx)
+	if err != nil {
+		return explore.PropertyResult{}, err
+	}
+	res := explore.PropertyResult{Vacuous: !e.contains(fair, e.model.Init)}
+	res.Holds = res.Vacuous || e.contains(s, e.model.Init)
+	if e.cfg.traces && !res.Vacuous {
+		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, e.model.Init, f, res.Holds, e.model.VarName)
 		if err != nil {
 			return explore.PropertyResult{}, err
 		}
@@ -142,93 +204,57 @@ func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.Property
 	return res, e.check()
 }
 
-// trace explains a verdict on the top-level operator of f: a witness for a
-// holding EX, EF, EG or E[U], a counterexample (a witness of the dual
-// existential formula) for a failed AX, AG, AF or A[U].
-func (e *Checker) trace(ctx context.Context, f ctl.Formula, holds bool) (*explore.Trace, error) {
-	// A negated temporal operator is explained by its dual, as the
-	// explicit engine does: !EF p fails exactly when AG !p fails.
-	if nf, ok := f.(ctl.Not); ok {
-		if u, ok := nf.X.(ctl.Unary); ok && u.Op >= ctl.EX && u.Op <= ctl.AG {
-			return e.trace(ctx, ctl.Unary{Op: u.Op.Dual(), X: ctl.Not{X: u.X}}, holds)
+// bddGraph offers the BDD engine's sets and explicit steps to the trace
+// builder (explore.Explain). Finite paths are shortest: they come from
+// breadth-first onion rings, walked back with explicit predecessors.
+type bddGraph struct {
+	e   *Checker
+	ctx context.Context
+}
+
+func (g bddGraph) Sat(f ctl.Formula) (rudd.Node, error) { return g.e.Sat(g.ctx, f) }
+func (g bddGraph) Has(x rudd.Node, s []int) bool        { return g.e.contains(x, s) }
+func (g bddGraph) And(a, b rudd.Node) rudd.Node         { return g.e.b.And(a, b) }
+func (g bddGraph) Single(s []int) rudd.Node             { return g.e.vector(s) }
+func (g bddGraph) Justice() int                         { return len(g.e.justice) }
+func (g bddGraph) Same(a, b []int) bool                 { return slices.Equal(a, b) }
+func (g bddGraph) State(s []int) explore.State          { return explore.ModelState(g.e.model, s) }
+
+func (g bddGraph) PreJustice(j int, z rudd.Node) (rudd.Node, error) {
+	return g.e.preJustice(j, z), g.e.check()
+}
+
+func (g bddGraph) JusticeStep(s []int, j int, z rudd.Node) ([]int, bool) {
+	for _, st := range successors(g.e.model, s) {
+		if g.e.contains(z, st.to) && g.e.meets(j, s, st) {
+			return st.to, true
 		}
-		return nil, nil
 	}
-	var states [][]int
-	loop := -1
-	var err error
-	kind := explore.Witness
-	switch f := f.(type) {
-	case ctl.Unary:
-		if f.Op.Existential() {
-			if !holds {
-				return nil, nil
-			}
-		} else if holds {
-			return nil, nil
-		} else {
-			kind = explore.Counterexample
-		}
-		// Plain assignments below, not :=, so the errors of path and
-		// lassoIn reach the check after the switch.
-		var x rudd.Node
-		if x, err = e.Sat(ctx, f.X); err != nil {
-			return nil, err
-		}
-		switch f.Op {
-		case ctl.EX:
-			states = e.stepInto(x)
-		case ctl.AX:
-			states = e.stepInto(e.not(x))
-		case ctl.EF:
-			states, err = e.path(ctx, e.space, x)
-		case ctl.AG:
-			states, err = e.path(ctx, e.space, e.not(x))
-		case ctl.EG:
-			states, loop, err = e.lassoIn(ctx, x)
-		case ctl.AF:
-			states, loop, err = e.lassoIn(ctx, e.not(x))
-		}
-	case ctl.Until:
-		if f.All == holds {
-			return nil, nil
-		}
-		var l, r, badPath rudd.Node
-		if l, err = e.Sat(ctx, f.L); err != nil {
-			return nil, err
-		}
-		if r, err = e.Sat(ctx, f.R); err != nil {
-			return nil, err
-		}
-		if !f.All {
-			states, err = e.path(ctx, l, r)
-			break
-		}
-		kind = explore.Counterexample
-		nr := e.not(r)
-		bad := e.b.And(e.not(l), nr)
-		if badPath, err = e.eu(ctx, nr, bad); err != nil {
-			return nil, err
-		}
-		if e.contains(badPath, e.model.Init) {
-			states, err = e.path(ctx, nr, bad)
-		} else {
-			states, loop, err = e.lassoIn(ctx, nr)
-		}
-	default:
-		return nil, nil
+	return nil, false
+}
+
+func (g bddGraph) Path(from []int, through, target rudd.Node) ([][]int, error) {
+	e := g.e
+	layers, hit, err := e.rings(g.ctx, e.vector(from), through, target)
+	if err != nil || hit < 0 {
+		return nil, err
 	}
+	last, _ := e.pick(e.b.And(layers[hit], target))
+	return e.backtrack(layers, through, last)
+}
+
+func (g bddGraph) Far(from []int, within rudd.Node) ([][]int, error) {
+	e := g.e
+	layers, _, err := e.rings(g.ctx, e.vector(from), within, e.b.False())
 	if err != nil {
 		return nil, err
 	}
-	if states == nil {
-		return nil, errkind.Errorf(errkind.Internal, "symbolic: internal error: no trace found for a verdict that has one")
+	i := len(layers) - 1
+	for i > 0 && e.isFalse(e.b.And(layers[i], within)) {
+		i--
 	}
-	tr := &explore.Trace{Kind: kind, Loop: loop}
-	for _, x := range states {
-		tr.States = append(tr.States, explore.ModelState(e.model, x))
-	}
-	return tr, nil
+	far, _ := e.pick(e.b.And(layers[i], within))
+	return e.backtrack(layers[:i+1], within, far)
 }
 
 // step is one explicit move of the counter model.
@@ -253,9 +279,10 @@ func enabled(t counterabs.Transition, x []int) bool {
 }
 
 // successors returns the explicit successors of the counter vector x in
-// m: one per enabled transition, or the stutter self-loop when none is
-// enabled. Traces are built from these explicit steps, so every step of
-// a trace is a move of the model whatever the BDDs say.
+// m: one per enabled transition, and the stutter self-loop when none is
+// enabled or, on a forced model, x may be deadlocked (Model.MayDeadlock).
+// Traces are built from these explicit steps, so every step of a trace is
+// a move of the model whatever the BDDs say.
 func successors(m *counterabs.Model, x []int) []step {
 	var out []step
 	for k, t := range m.Transitions {
@@ -267,20 +294,10 @@ func successors(m *counterabs.Model, x []int) []step {
 		y[t.To]++
 		out = append(out, step{y, k})
 	}
-	if len(out) == 0 {
+	if len(out) == 0 || m.MayDeadlock != nil && presburger.Eval(m.MayDeadlock, valuation(x)) {
 		out = append(out, step{append([]int(nil), x...), -1})
 	}
 	return out
-}
-
-// stepInto returns [init, s] for a successor s of init in x, or nil.
-func (e *Checker) stepInto(x rudd.Node) [][]int {
-	for _, s := range successors(e.model, e.model.Init) {
-		if e.contains(x, s.to) {
-			return [][]int{e.model.Init, s.to}
-		}
-	}
-	return nil
 }
 
 // rings computes the forward breadth-first layers from the set from: layer
@@ -352,74 +369,4 @@ func (e *Checker) predecessors(x []int) [][]int {
 		}
 	}
 	return out
-}
-
-// path returns a shortest path from the initial state through states of l
-// to a state of r (a witness of E[l U r]), or nil when there is none.
-func (e *Checker) path(ctx context.Context, l, r rudd.Node) ([][]int, error) {
-	layers, hit, err := e.rings(ctx, e.init, l, r)
-	if err != nil || hit < 0 {
-		return nil, err
-	}
-	last, _ := e.pick(e.b.And(layers[hit], r))
-	return e.backtrack(layers, l, last)
-}
-
-// lassoIn returns a lasso from the initial state that stays in x forever
-// (a witness of EG x), as states and the index the last state loops back
-// to; nil when EG x does not hold initially.
-func (e *Checker) lassoIn(ctx context.Context, x rudd.Node) ([][]int, int, error) {
-	b := e.b
-	z, err := e.eg(ctx, x)
-	if err != nil {
-		return nil, -1, err
-	}
-	s := e.model.Init
-	if !e.contains(z, s) {
-		return nil, -1, nil
-	}
-	prefix := [][]int{s}
-	for {
-		// Successors of s inside z; a deadlock's stutter is a loop at once.
-		var succ []rudd.Node
-		for _, st := range successors(e.model, s) {
-			if st.trans < 0 {
-				return prefix, len(prefix) - 1, nil
-			}
-			if e.contains(z, st.to) {
-				succ = append(succ, e.vector(st.to))
-			}
-		}
-		if len(succ) == 0 {
-			return nil, -1, errkind.Errorf(errkind.Internal, "symbolic: internal error: EG state without successor in EG")
-		}
-		from := b.Or(succ...)
-		// Search z from the successors of s, looking for s itself.
-		target := e.vector(s)
-		layers, hit, err := e.rings(ctx, from, z, target)
-		if err != nil {
-			return nil, -1, err
-		}
-		if hit >= 0 {
-			cyc, err := e.backtrack(layers, z, s)
-			if err != nil {
-				return nil, -1, err
-			}
-			// cyc runs from a successor of s to s; s already ends prefix.
-			return append(prefix, cyc[:len(cyc)-1]...), len(prefix) - 1, nil
-		}
-		// s lies on no cycle: move to a farthest state of its future,
-		// whose own future is strictly smaller, and try again.
-		i := len(layers) - 1
-		for i > 0 && e.isFalse(b.And(layers[i], z)) {
-			i--
-		}
-		far, _ := e.pick(b.And(layers[i], z))
-		seg, err := e.backtrack(layers[:i+1], z, far)
-		if err != nil {
-			return nil, -1, err
-		}
-		prefix = append(prefix, seg...)
-		s = far
-	}
 }

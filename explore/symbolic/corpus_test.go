@@ -103,7 +103,7 @@ func compareEngines(t *testing.T, m *counterabs.Model, want *testsupport.Level, 
 		}
 		compareReports(t, name, bdd, exp)
 		for i, p := range bdd.Properties {
-			checkTrace(t, m, g, m.Properties[i].Formula, p)
+			checkTrace(t, m, g, m.Properties[i].Formula, m.Properties[i].Formula, p)
 			if p.Trace == nil {
 				continue
 			}

@@ -14,11 +14,30 @@ import (
 // way the verdict at the initial state is the same, since a path from the
 // initial state stays in the reachable states.
 func (e *Checker) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
-	n, err := e.sat(ctx, f)
+	n, err := e.cached(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	return n, e.check()
+}
+
+// cached is sat with its results kept by the formula's text while one
+// property is checked (Property clears the cache), so that the trace
+// builder and nested fairness reuse the fixpoints already computed.
+func (e *Checker) cached(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
+	key := ctl.Format(f, e.model.VarName)
+	if n, ok := e.cache[key]; ok {
+		return n, nil
+	}
+	n, err := e.sat(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if e.cache == nil {
+		e.cache = map[string]rudd.Node{}
+	}
+	e.cache[key] = n
+	return n, nil
 }
 
 func (e *Checker) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
@@ -31,17 +50,17 @@ func (e *Checker) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 		}
 		return b.And(n, e.space), nil
 	case ctl.Not:
-		x, err := e.sat(ctx, f.X)
+		x, err := e.cached(ctx, f.X)
 		if err != nil {
 			return nil, err
 		}
 		return b.And(e.space, b.Not(x)), nil
 	case ctl.Binary:
-		l, err := e.sat(ctx, f.L)
+		l, err := e.cached(ctx, f.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := e.sat(ctx, f.R)
+		r, err := e.cached(ctx, f.R)
 		if err != nil {
 			return nil, err
 		}
@@ -55,27 +74,36 @@ func (e *Checker) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 		}
 		return nil, fmt.Errorf("unknown connective %d", f.Op)
 	case ctl.Unary:
-		x, err := e.sat(ctx, f.X)
+		x, err := e.cached(ctx, f.X)
 		if err != nil {
 			return nil, err
 		}
 		switch f.Op {
-		case ctl.EX:
-			return e.pre(x), nil
-		case ctl.AX:
-			return e.not(e.pre(e.not(x))), nil
-		case ctl.EF:
-			return e.eu(ctx, e.space, x)
-		case ctl.AG:
-			ef, err := e.eu(ctx, e.space, e.not(x))
+		case ctl.EX, ctl.AX, ctl.EF, ctl.AG:
+			// EX p = EX (p & fair), E[true U p] ends in a fair state; the
+			// universal ones are their duals.
+			neg := f.Op == ctl.AX || f.Op == ctl.AG
+			if neg {
+				x = e.not(x)
+			}
+			xf, err := e.andFair(ctx, x)
 			if err != nil {
 				return nil, err
 			}
-			return e.not(ef), nil
+			var r rudd.Node
+			if f.Op == ctl.EX || f.Op == ctl.AX {
+				r = e.pre(xf)
+			} else if r, err = e.eu(ctx, e.space, xf); err != nil {
+				return nil, err
+			}
+			if neg {
+				r = e.not(r)
+			}
+			return r, nil
 		case ctl.EG:
-			return e.eg(ctx, x)
+			return e.egFair(ctx, x)
 		case ctl.AF:
-			eg, err := e.eg(ctx, e.not(x))
+			eg, err := e.egFair(ctx, e.not(x))
 			if err != nil {
 				return nil, err
 			}
@@ -83,16 +111,20 @@ func (e *Checker) sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
 		}
 		return nil, fmt.Errorf("unknown temporal operator %d", f.Op)
 	case ctl.Until:
-		l, err := e.sat(ctx, f.L)
+		l, err := e.cached(ctx, f.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := e.sat(ctx, f.R)
+		r, err := e.cached(ctx, f.R)
 		if err != nil {
 			return nil, err
 		}
 		if !f.All {
-			return e.eu(ctx, l, r)
+			rf, err := e.andFair(ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return e.eu(ctx, l, rf)
 		}
 		return e.au(ctx, l, r)
 	}
@@ -109,15 +141,19 @@ func (e *Checker) eu(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
 	return z, err
 }
 
-// au is A[l U r] = !(E[!r U (!l & !r)] | EG !r).
+// au is A[l U r] = !(E[!r U (!l & !r)] | EG !r), over fair paths.
 func (e *Checker) au(ctx context.Context, l, r rudd.Node) (rudd.Node, error) {
 	b := e.b
 	nr := e.not(r)
-	bad, err := e.eu(ctx, nr, b.And(e.not(l), nr))
+	badStates, err := e.andFair(ctx, b.And(e.not(l), nr))
 	if err != nil {
 		return nil, err
 	}
-	eg, err := e.eg(ctx, nr)
+	bad, err := e.eu(ctx, nr, badStates)
+	if err != nil {
+		return nil, err
+	}
+	eg, err := e.egFair(ctx, nr)
 	if err != nil {
 		return nil, err
 	}

@@ -58,17 +58,26 @@
 // the way to decide an invariant AG p backwards from !p without ever
 // building the reachable set.
 //
+// # Fairness
+//
+// With justice constraints (counterabs.Model.Justice) the path
+// quantifiers range over fair paths: each constraint is a BDD of edges
+// (fair.go), EG is Emerson-Lei's fixpoint, EX and E[U] end in fair states
+// (fair = EG true), the universal operators are duals, and a property
+// holds vacuously when no fair path starts in the initial state. A forced
+// model's states that may be deadlocked (Model.MayDeadlock) stutter
+// besides their transitions.
+//
 // # Traces
 //
-// Traces follow the explicit engine's conventions (explore.Trace): a
-// witness for a holding EX, EF, EG or E[U], a counterexample for a failing
-// AX, AG, AF or A[U], and the dual of a negated temporal operator. Finite
-// traces are shortest: they come from breadth-first onion rings from the
-// initial state, walked back with explicit predecessor computations. A
-// lasso for EG (or a failing AF) is found inside the EG set by searching,
-// from the successors of the current state, for a path back to it, moving
-// to a farther state of the set when there is none. Traces are lifted to
-// process moves with explore.Lift.
+// Traces are built by explore.Explain, to which bddGraph offers the BDD
+// sets and explicit steps, so both engines explain a verdict alike,
+// segment by segment. Finite segments are shortest: breadth-first onion
+// rings from the segment's start, walked back with explicit predecessor
+// computations. Fair lassos visit an edge of each constraint in turn by
+// such paths and close the cycle, moving on to a farthest state when they
+// cannot. Deadlocks get shortest paths too. Traces are lifted to process
+// moves with explore.Lift.
 //
 // # Limits
 //

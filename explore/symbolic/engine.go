@@ -63,6 +63,7 @@ type config struct {
 	sumSpace  bool
 	affinity  bool
 	maxBytes  int64
+	deadlocks bool
 }
 
 // Option configures an Checker.
@@ -108,6 +109,11 @@ func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 // makes Check return ErrResource. Zero means no bound.
 func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 
+// WithDeadlocks asks for the deadlock check (Report.DeadlockFree, with
+// paths to the nearest deadlocks) even without reachable states; with
+// them it is always made.
+func WithDeadlocks(on bool) Option { return func(c *config) { c.deadlocks = on } }
+
 // WithTraces chooses whether counterexamples and witnesses are built
 // (default true).
 func WithTraces(on bool) Option { return func(c *config) { c.traces = on } }
@@ -129,9 +135,15 @@ type Checker struct {
 	space rudd.Node // box or inv (WithSumSpace), or the reachable states once computed
 	init  rudd.Node
 	rels  []relation
-	dead  rudd.Node // states of space with no enabled transition
+	dead  rudd.Node // states of space with a stutter loop (see updateDead)
+	// mayDead is Model.MayDeadlock (forced models), nil otherwise.
+	mayDead rudd.Node
 
 	reach rudd.Node // nil until computed
+
+	justice []bjustice           // the model's justice constraints (fair.go)
+	preMemo *preimages           // the last set's pre-images (fair.go)
+	cache   map[string]rudd.Node // Sat results while one property is checked
 
 	// levelCounter, levelBit and levelNext map a BDD level to its
 	// counter, bit and copy (next state or current).
@@ -303,6 +315,13 @@ func (e *Checker) build() error {
 		e.space = inv
 	}
 	e.init = e.vector(e.model.Init)
+	if f := e.model.MayDeadlock; f != nil {
+		n, err := e.gc.compile(f)
+		if err != nil {
+			return errkind.Errorf(errkind.Limit, "symbolic: deadlock condition: %w", err)
+		}
+		e.mayDead = n
+	}
 	for k, t := range e.model.Transitions {
 		r, err := e.relation(k, t)
 		if err != nil {
@@ -311,7 +330,10 @@ func (e *Checker) build() error {
 		e.rels = append(e.rels, r)
 	}
 	e.updateDead()
-	return e.check()
+	if err := e.check(); err != nil {
+		return err
+	}
+	return e.buildJustice()
 }
 
 // vector returns the BDD of one counter vector (current bits).
@@ -530,13 +552,20 @@ func (e *Checker) check() error {
 	return nil
 }
 
+// updateDead sets dead, the states of the space with a stutter loop: no
+// transition is enabled, or, on a forced model, some configuration with
+// those totals may be deadlocked (Model.MayDeadlock).
 func (e *Checker) updateDead() {
 	b := e.b
 	any := b.False()
 	for _, r := range e.rels {
 		any = b.Or(any, r.enabled)
 	}
-	e.dead = b.And(e.space, b.Not(any))
+	stutter := b.Not(any)
+	if e.mayDead != nil {
+		stutter = b.Or(stutter, e.mayDead)
+	}
+	e.dead = b.And(e.space, stutter)
 }
 
 // image returns the successors of s by relation r.
@@ -739,6 +768,8 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 	}
 	e.reach = r
 	e.space = r
+	e.cache = nil
+	e.preMemo = nil
 	e.updateDead()
 	e.stats.ReachIters = it
 	e.stats.ReachTime = time.Since(t0)

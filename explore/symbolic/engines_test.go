@@ -90,7 +90,7 @@ func TestEnginesAgainstUnreduced(t *testing.T) {
 						t.Errorf("%s: %s = %s holds %v, the unreduced system %v\n%s", where, p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.Describe(sys))
 						continue
 					}
-					if err := checkEngineTrace(mod.quot, mod.key, f, p); err != nil {
+					if err := checkEngineTrace(mod.quot, mod.key, f, mod.m.Properties[j].Formula, mod.m.VarName, p); err != nil {
 						t.Errorf("%s: %s: %v", where, p.Name, err)
 					}
 					if p.Trace != nil {
@@ -111,16 +111,29 @@ func TestEnginesAgainstUnreduced(t *testing.T) {
 }
 
 // checkEngineTrace checks the trace of result p of f on g, the oracle's
-// graph of the model, whose states key names (testsupport.CheckEngineTrace).
-func checkEngineTrace(g *testsupport.Graph, key func(explore.State) string, f ctl.Formula, p explore.PropertyResult) error {
-	var keys []string
-	loop := -1
-	if p.Trace != nil {
-		keys = []string{}
-		for _, s := range p.Trace.States {
-			keys = append(keys, key(s))
-		}
-		loop = p.Trace.Loop
+// graph of the model, whose states key names (testsupport.CheckEngineTrace);
+// mf is the model's formula for f, whose subformulas the segments name
+// with name.
+func checkEngineTrace(g *testsupport.Graph, key func(explore.State) string, f, mf ctl.Formula, name func(presburger.Var) string, p explore.PropertyResult) error {
+	return testsupport.CheckEngineTrace(g, f, p.Holds, engineTrace(p.Trace, key), testsupport.Subformulas(f, mf, name), testsupport.FromInit)
+}
+
+// engineTrace restates tr (nil for none) in the terms of a
+// testsupport.Graph whose states key names.
+func engineTrace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace {
+	if tr == nil {
+		return nil
 	}
-	return testsupport.CheckEngineTrace(g, f, p.Holds, keys, loop)
+	out := &testsupport.Trace{Loop: tr.Loop}
+	for _, s := range tr.States {
+		out.Keys = append(out.Keys, key(s))
+	}
+	for _, sg := range tr.Segments {
+		out.Segments = append(out.Segments, testsupport.Segment{Kind: string(sg.Kind), Start: sg.Start, End: sg.End,
+			Formula: sg.Formula, Holds: sg.Holds, Target: sg.Target, TargetHolds: sg.TargetHolds})
+	}
+	for _, b := range tr.Branches {
+		out.Branches = append(out.Branches, engineTrace(b, key))
+	}
+	return out
 }

@@ -66,7 +66,7 @@ func TestAgainstExplicitRandom(t *testing.T) {
 			if p.Trace != nil {
 				traces++
 			}
-			checkTrace(t, mod, g, mod.Properties[j].Formula, p)
+			checkTrace(t, mod, g, mod.Properties[j].Formula, mod.Properties[j].Formula, p)
 		}
 		if bdd.ReachableStates.Int64() > 1 {
 			nontrivial++

@@ -37,7 +37,7 @@ func modelGraph(m *counterabs.Model) *testsupport.Graph {
 	for i, t := range m.Transitions {
 		moves[i] = testsupport.Move{From: t.From, To: t.To, Guard: t.Guard}
 	}
-	return testsupport.CounterGraph(m.Init, moves)
+	return testsupport.CounterGraph(m.Init, moves, m.MayDeadlock)
 }
 
 // vec returns the model state (a value per counter) of a trace state.
@@ -52,14 +52,14 @@ func vec(m *counterabs.Model, st explore.State) []int {
 	return x
 }
 
-// checkTrace checks a trace of the verdict of f on m: present exactly
-// when one is promised, and showing the verdict on the oracle's graph g of
-// m (a path of the model from its initial state, shortest where
-// promised).
-func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f ctl.Formula, res explore.PropertyResult) {
+// checkTrace checks a trace of the verdict of f on m (mf is the model's
+// own formula for it, whose subformulas the segments name): present when
+// one is promised, and explaining the verdict on the oracle's graph g of
+// m (testsupport.CheckEngineTrace).
+func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f, mf ctl.Formula, res explore.PropertyResult) {
 	t.Helper()
 	key := func(s explore.State) string { return testsupport.TotalKey(vec(m, s)) }
-	if err := checkEngineTrace(g, key, f, res); err != nil {
+	if err := checkEngineTrace(g, key, f, mf, m.VarName, res); err != nil {
 		t.Fatalf("%s (holds %v): %v", res.Name, res.Holds, err)
 	}
 }

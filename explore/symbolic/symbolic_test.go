@@ -69,7 +69,7 @@ func TestGRWBrokenHasShortestCounterexample(t *testing.T) {
 		if got := len(p.Trace.States); got != 2*4+1 {
 			t.Errorf("reach=%v: counterexample has %d states, want %d", reach, got, 9)
 		}
-		checkTrace(t, mod, modelGraph(mod), mod.System.Properties[0].Formula, p)
+		checkTrace(t, mod, modelGraph(mod), mod.System.Properties[0].Formula, mod.Properties[0].Formula, p)
 	}
 }
 
@@ -130,7 +130,7 @@ func TestRandomAgainstNaive(t *testing.T) {
 					lassos++
 				}
 			}
-			checkTrace(t, mod, g, p.Formula, got)
+			checkTrace(t, mod, g, p.Formula, mod.Properties[j].Formula, got)
 		}
 	}
 	t.Logf("%d models (%d with deadlocks): %d verdicts hold, %d fail; %d traces, %d lassos", models, deadModels, holds, fails, traces, lassos)

@@ -22,6 +22,7 @@ type abstractOpts struct {
 	level   string
 	force   bool
 	output  string
+	out     string
 	timeout time.Duration
 }
 
@@ -48,7 +49,7 @@ group's counters summing to its size, and one transition per local
 transition and group that may take it, guarded by that group's guard.
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runAbstract(cmd, o)
@@ -58,7 +59,8 @@ transition and group that may take it, guarded by that group's guard.
 	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	addOutputFlag(f, &o.output, textJSONFormats)
+	addOutFlag(f, &o.out, "the model")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	return cmd
 }
@@ -70,17 +72,19 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
-	sys, err := loadInstance(o.file, o.sizes, "abstract")
+	sys, err := loadInstance(cmd, o.file, o.sizes, "abstract")
 	if err != nil {
 		return err
 	}
+	file := displayName(o.file)
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr()})
+	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr()})
 	if err != nil {
 		return err
 	}
-	out := newAbstractJSON(o.file, m, o.force)
+	describeOutput(cmd, "the "+m.Level.String()+"-counter model of "+sys.Name)
+	out := newAbstractJSON(file, m, o.force)
 	if o.output == "json" {
 		return writeJSON(cmd.OutOrStdout(), out)
 	}
@@ -105,6 +109,11 @@ type abstractJSON struct {
 	Init        []int            `json:"init"`
 	Transitions []transitionJSON `json:"transitions"`
 	Deadlock    string           `json:"deadlock"`
+	// MayDeadlock, forced models only: where some configuration with
+	// these totals may be deadlocked (the model stutters there too).
+	MayDeadlock string `json:"may_deadlock,omitempty"`
+	// Fairness lists the fairness constraints the model carries.
+	Fairness []string `json:"fairness,omitempty"`
 }
 
 type counterJSON struct {
@@ -143,6 +152,16 @@ func newAbstractJSON(file string, m *chosenModel, forced bool) *abstractJSON {
 		Forced:      forced,
 		Init:        m.Init,
 		Deadlock:    presburger.Format(m.Deadlock(), name),
+	}
+	if m.MayDeadlock != nil {
+		out.MayDeadlock = presburger.Format(m.MayDeadlock, name)
+	}
+	for _, j := range m.Justice {
+		text := j.Text
+		if !j.Weak {
+			text = "justice " + presburger.Format(j.State, name)
+		}
+		out.Fairness = append(out.Fairness, text)
 	}
 	var inv []presburger.Formula
 	for _, p := range m.Pools {
@@ -215,4 +234,10 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 		fmt.Fprintf(w, "  %s: %s   [%s]\n", name, t.Guard, note)
 	}
 	fmt.Fprintf(w, "\ndeadlock (no transition enabled): %s\n", a.Deadlock)
+	if a.MayDeadlock != "" {
+		fmt.Fprintf(w, "may be deadlocked (some configuration with these totals; the forced model stutters there too): %s\n", a.MayDeadlock)
+	}
+	for _, f := range a.Fairness {
+		fmt.Fprintf(w, "fairness: %s\n", f)
+	}
 }

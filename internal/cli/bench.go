@@ -73,7 +73,7 @@ reduced model (package nusmv) is also run through it (with -df unless the
 row computes reachable states first), under --nusmv-timeout.
 
 ` + exitHelp,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTable4(cmd, o) },
 	}
 	f := cmd.Flags()

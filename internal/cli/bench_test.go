@@ -74,7 +74,7 @@ func TestExploreEngineBDD(t *testing.T) {
 		}
 		var got [2]result
 		var codes [2]int
-		args := []string{"explore", "--force", "--count-states", "-o", "json", file}
+		args := []string{"explore", "--force", "--count-states", "--output", "json", file}
 		if sys, err := gsst.Parse(name, src); err == nil && sys.Parametric() {
 			// A spec with ranges of sizes: its smallest instance.
 			var sizes []string
@@ -105,7 +105,7 @@ func TestExploreEngineBDD(t *testing.T) {
 		}
 	}
 	// --engine auto on a small model keeps the explicit engine.
-	out, errs, code := runVsym("explore", "--engine", "auto", "-o", "json", filepath.Join(dir, "mutex.yaml"))
+	out, errs, code := runVsym("explore", "--engine", "auto", "--output", "json", filepath.Join(dir, "mutex.yaml"))
 	if code != ExitOK || !strings.Contains(out, `"engine": "explicit"`) {
 		t.Fatalf("auto on mutex: exit %d, %s %s", code, out, errs)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -16,10 +17,13 @@ import (
 func init() { register(newCheckCmd) }
 
 type checkOpts struct {
-	files    []string
-	output   string
-	timeout  time.Duration
-	allSizes bool
+	files        []string
+	output       string
+	out          string
+	timeout      time.Duration
+	reachability bool   // --reachability
+	maxMemory    string // --max-memory, for the reachability questions
+	allSizes     bool
 }
 
 func newCheckCmd() *cobra.Command {
@@ -44,21 +48,30 @@ followed by the verdict for the whole system. A spec whose group sizes
 are ranges (reader: 1..) is certified for every size in the ranges at
 once, and a violation names the sizes of an instance where it occurs;
 --all-sizes asks the same of any spec, every group's size read as 1..
-docs/certification.md describes the query and the JSON output (one
-object for one file, an array of objects for several). With several files the exit code is the
+A violation ranges over all configurations, reachable or not, so each
+violated transition also says (decided exactly on the group-counter
+model, of the witness's sizes) whether its two configurations are
+reachable from the initial state, and whether any configuration where
+the transition is asymmetric is; when none is, the asymmetry cannot
+occur from the initial state (docs/symmetry.md). docs/certification.md
+describes the query and the JSON output (one object for one file, an
+array of objects for several; FILE - is standard input). With several files the exit code is the
 most severe one: 2 (some file is bad) over 1 (some system is not fully
 virtually symmetric) over 3 (some answer unknown) over 0.
 
 ` + exitHelp,
-		Args: cobra.MinimumNArgs(1),
+		Args: someFiles,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.files = args
 			return runCheck(cmd, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
-	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown")
+	addOutputFlag(f, &o.output, sarifFormats)
+	addOutFlag(f, &o.out, "the report")
+	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
+	f.BoolVar(&o.reachability, "reachability", true, "after a violation, decide on the group-counter model whether the witness configurations and the asymmetry are reachable from the initial state (--reachability=false skips it)")
+	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "memory bound of the reachability questions (e.g. 512MiB; 0: none); answers beyond it are unknown")
 	f.BoolVar(&o.allSizes, "all-sizes", false, "certify for every group size (each group's size read as 1..), whatever sizes the spec gives")
 	return cmd
 }
@@ -66,11 +79,12 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 // checkResult is the outcome for one file: a report, or the error that
 // kept it from being checked.
 type checkResult struct {
-	file string
-	sys  *gsst.System
-	rep  *detect.Report
-	err  error
-	code int
+	file  string
+	sys   *gsst.System
+	rep   *detect.Report
+	reach *reachResult // nil when not decided (no violation, or --reachability=false)
+	err   error
+	code  int
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
@@ -81,19 +95,24 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	mem, err := parseSize(o.maxMemory)
+	if err != nil {
+		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
+	}
 	// --timeout bounds each solver call here, not the whole run.
 	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
 	solver := z3.New(z3.Timeout(o.timeout))
 
+	describeOutput(cmd, "the certification report")
 	var results []checkResult
-	for _, file := range o.files {
-		r := checkResult{file: file}
+	for _, arg := range o.files {
+		r := checkResult{file: displayName(arg)}
 		var opts []gsst.Option
 		if o.allSizes {
 			opts = append(opts, gsst.AllSizes())
 		}
-		r.sys, r.err = gsst.Load(file, opts...)
+		r.sys, r.err = loadSpec(cmd, arg, opts...)
 		switch {
 		case r.err != nil:
 			r.code = ExitBadInput
@@ -102,14 +121,20 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			printError(stderr, r.err)
 		default:
 			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
+			if r.err == nil {
+				addTimeoutHints(r.rep, o.timeout)
+			}
 			if r.err != nil {
 				// A loaded system is well formed: the solver failed, or
 				// a witness did not survive re-verification. Neither is
 				// an answer.
 				r.code = ExitUnknown
-				fmt.Fprintf(stderr, "vsym: %s: %v\n", file, r.err)
+				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
 			} else {
 				r.code = certifyExitCode(r.rep.Verdict())
+				if o.reachability && r.rep.Verdict() == detect.Violated {
+					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
+				}
 			}
 		}
 		results = append(results, r)
@@ -141,7 +166,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			writeCheck(stdout, r.file, r.rep)
+			writeCheck(stdout, r.file, r.rep, r.reach)
 		}
 	}
 
@@ -153,6 +178,29 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		return nil
 	}
 	return withCode(code, nil)
+}
+
+// addTimeoutHints adds to the reason of each transition left unknown
+// because a solver call ran out of time the flag that gives it more.
+func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
+	for i := range rep.Transitions {
+		t := &rep.Transitions[i]
+		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
+			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
+		}
+	}
+}
+
+// ranOutOfTime reports whether a solver's reason for "unknown" is the
+// time limit (Z3 says "timeout" or "canceled", a context "deadline
+// exceeded").
+func ranOutOfTime(reason string) bool {
+	for _, s := range []string{"deadline exceeded", "timeout", "canceled"} {
+		if strings.Contains(reason, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func certifyExitCode(v detect.Verdict) int {
@@ -177,7 +225,7 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report) {
+func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult) {
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
@@ -192,7 +240,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 			countNoun(len(sys.Transitions), "transition", "transitions"))
 	}
 	counts := map[detect.Verdict]int{}
-	for _, t := range rep.Transitions {
+	for i, t := range rep.Transitions {
 		counts[t.Verdict]++
 		name := sys.TransitionName(t.Transition)
 		switch t.Verdict {
@@ -205,6 +253,9 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 			fmt.Fprintf(w, "    in the first a process of group %s can take %s, in the second no process can\n",
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
+			if reach != nil {
+				writeReach(w, sys, name, reach.Transitions[i])
+			}
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
 		default:
@@ -220,6 +271,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report) {
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
+		writeReachSummary(w, sys, reach.asymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -301,7 +353,12 @@ type checkJSON struct {
 	AllSizes    bool                  `json:"all_sizes"`
 	Sizes       map[string]string     `json:"sizes,omitempty"`
 	Transitions []checkTransitionJSON `json:"transitions"`
-	Error       string                `json:"error,omitempty"`
+	// AsymmetryReachable: whether some violated transition's asymmetry
+	// can occur from the initial state (false also for certified
+	// systems); null when not decided.
+	AsymmetryReachable *bool       `json:"asymmetry_reachable"`
+	Error              string      `json:"error,omitempty"`
+	Errors             []errorJSON `json:"errors,omitempty"` // Error, one object per positioned error
 }
 
 type checkTransitionJSON struct {
@@ -316,6 +373,9 @@ type checkTransitionJSON struct {
 	Reason  string            `json:"reason"`
 	Queries int               `json:"queries"`
 	Witness *checkWitnessJSON `json:"witness"`
+	// Reachability answers, for a violated transition, whether the
+	// witness and the asymmetry are reachable (reach.go); null otherwise.
+	Reachability *reachJSON `json:"reachability"`
 }
 
 // checkWitnessJSON gives each configuration as group name -> counts in the
@@ -337,6 +397,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			out.Verdict = detect.Unknown.String()
 		}
 		out.Error = r.err.Error()
+		out.Errors = errorsJSON(r.file, out.Error, r.err)
 		return out
 	}
 	sys := r.rep.System
@@ -348,7 +409,13 @@ func newCheckJSON(r checkResult) *checkJSON {
 	for g := range sys.Groups {
 		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
 	}
-	for _, t := range r.rep.Transitions {
+
+	out.AsymmetryReachable = r.reach.asymmetryReachable(r.rep)
+	if out.Certified {
+		no := false
+		out.AsymmetryReachable = &no
+	}
+	for i, t := range r.rep.Transitions {
 		tj := checkTransitionJSON{
 			From:    sys.States[t.Transition.From],
 			To:      sys.States[t.Transition.To],
@@ -373,6 +440,9 @@ func newCheckJSON(r checkResult) *checkJSON {
 				wj.Disabled[gr.Name] = w.Disabled[g]
 			}
 			tj.Witness = wj
+		}
+		if r.reach != nil {
+			tj.Reachability = r.reach.Transitions[i]
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}

@@ -143,7 +143,7 @@ func TestCheckJSONSeveralFiles(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("states: [A\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, code := runVsym("check", "-o", "json", checkMutexFile, checkRWFile, bad)
+	stdout, _, code := runVsym("check", "--output", "json", checkMutexFile, checkRWFile, bad)
 	if code != ExitBadInput {
 		t.Errorf("exit %d", code)
 	}

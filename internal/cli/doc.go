@@ -5,5 +5,14 @@
 // commands share: flag checks, loading, the --timeout context, and
 // certify-then-build of the counter abstraction with its error messages.
 // sarif.go writes "--output sarif" for check and explore; completion.go
-// teaches the commands shell completion.
+// teaches the commands shell completion. output.go holds what every
+// command shares about its input and output: -o/--out FILE, --output
+// (one JSON document on stdout, errors included), "-" for standard
+// input, and the argument checks with their usage line. reach.go answers,
+// after a violated certification, whether the witnesses and the
+// asymmetry are reachable from the initial state.
+//
+// The tests run whole command lines against golden transcripts
+// (testdata/transcripts/*.txtar, transcript_test.go; -update rewrites
+// them), each in a process of its own.
 package cli

@@ -65,7 +65,7 @@ when the picture is written, whatever verdict it shows. docs/pictures.md
 describes the pictures.
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runDot(cmd, o)
@@ -105,9 +105,9 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	}
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
-	sys, err := loadSystem(o.file)
+	sys, err := loadSpec(cmd, o.file)
 	if o.trace != "" || o.sizes != "" {
-		sys, err = loadInstance(o.file, o.sizes, "dot --trace")
+		sys, err = loadInstance(cmd, o.file, o.sizes, "dot --trace")
 	}
 	if err != nil {
 		return err

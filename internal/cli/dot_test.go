@@ -63,7 +63,7 @@ func TestDotCmd(t *testing.T) {
 		{"unknown format", []string{"dot", "-o", filepath.Join(dir, "x.txt"), rw}, ExitBadInput, "", `unknown picture format "txt"`},
 		{"overwrite spec", []string{"dot", "-o", rw, rw}, ExitBadInput, "", "unknown picture format"},
 		{"bad spec", []string{"dot", filepath.Join(dir, "missing.yaml")}, ExitBadInput, "", "no such file"},
-		{"no file", []string{"dot"}, ExitBadInput, "", "accepts 1 arg"},
+		{"no file", []string{"dot"}, ExitBadInput, "", "needs a FILE"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

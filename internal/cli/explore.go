@@ -26,6 +26,9 @@ type exploreOpts struct {
 	concrete   bool
 	force      bool
 	output     string
+	out        string
+	maxTrace   int  // --max-trace: states (and steps) shown per trace, 0 for all
+	noTraces   bool // --no-traces
 	engine     string
 	maxStates  int64
 	maxMemory  string
@@ -34,6 +37,7 @@ type exploreOpts struct {
 	bddOrder   string // --bdd-order (BDD engine)
 	bddNoReach bool   // --bdd-no-reach: deprecated, the default
 	count      bool   // --count-states
+	deadlocks  bool   // --deadlock-free
 
 	// choose picks the engine; nil means chooseEngine. It is the one
 	// seam through which tests put an engine double behind the command
@@ -100,10 +104,12 @@ counters only, and the group-counter model otherwise; the output says
 which and why. --concrete is --model group: the unreduced system with
 the processes of each group sorted is the group-counter model. --force
 takes the total-counter model of an uncertified system, which
-over-approximates it (results not exact, exit code 3).
+over-approximates it: a universal (ACTL) property that holds there holds
+in the system (exit 0 when all do); any other verdict is inconclusive
+(exit code 3).
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return exploreSARIFOnError(cmd, o, runExplore(cmd, o))
@@ -113,9 +119,12 @@ over-approximates it (results not exact, exit code 3).
 	addSizesFlag(f, &o.sizes)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
-	f.BoolVar(&o.force, "force", false, "explore the total-counter model of an uncertified system anyway (results not exact)")
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json or sarif (SARIF 2.1.0, for code scanning: docs/ci.md)")
-	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames)
+	f.BoolVar(&o.force, "force", false, "explore the over-approximating total-counter model of an uncertified system: universal (ACTL) properties that hold there hold in the system, other verdicts are inconclusive")
+	addOutputFlag(f, &o.output, sarifFormats)
+	addOutFlag(f, &o.out, "the report")
+	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each trace (and N steps of its replay): the first N/2 and the last N/2, saying how many were left out; 0 shows all")
+	f.BoolVar(&o.noTraces, "no-traces", false, "build no counterexamples or witnesses (faster, smaller output)")
+	f.StringVar(&o.engine, "engine", "auto", "engine: "+engineNames+" (auto picks bdd when a --bdd-* flag is given)")
 	f.Int64Var(&o.maxStates, "max-states", 0, "stop (exit 3) when more states are reachable (explicit engine: as soon as it has stored this many); 0 means no bound")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "stop (exit 3) when the state store would exceed this size (e.g. 512MiB, 2G); 0 means no bound")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
@@ -126,6 +135,7 @@ over-approximates it (results not exact, exit code 3).
 	// the default; it still says "no counts", and is hidden.
 	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
 	_ = f.MarkHidden("bdd-no-reach")
+	f.BoolVar(&o.deadlocks, "deadlock-free", false, "also require that no deadlock is reachable: a reachable deadlock fails the run (exit 1), with a shortest path to it")
 	return cmd
 }
 
@@ -147,6 +157,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.bddNoReach && (o.count || o.maxStates > 0) {
 		return errkind.Errorf(errkind.Input, "--bdd-no-reach contradicts --count-states and --max-states, which need the reachable states")
 	}
+	engineName, err := engineFor(cmd, o)
+	if err != nil {
+		return err
+	}
+	if o.maxTrace < 0 || o.maxTrace == 1 {
+		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
+	}
+	if o.noTraces && o.maxTrace > 0 {
+		return errkind.Errorf(errkind.Input, "--no-traces and --max-trace exclude each other")
+	}
 	level := o.level
 	if o.concrete {
 		if level != "auto" && level != "group" {
@@ -161,17 +181,18 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
-	sys, err := loadInstance(o.file, o.sizes, "explore")
+	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
 	if err != nil {
 		return err
 	}
-	sys, err = selectProperties(o.file, sys, o.properties)
+	file := displayName(o.file)
+	sys, err = selectProperties(file, sys, o.properties)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
+	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
 	if err != nil {
 		return err
 	}
@@ -181,7 +202,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if choose == nil {
 		choose = chooseEngine
 	}
-	engine, err := choose(o.engine, m.Model, bdd)
+	engine, err := choose(engineName, m.Model, bdd)
 	if err != nil {
 		return err
 	}
@@ -189,34 +210,63 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	// --max-states bounds the reachable states, so it asks for them.
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0))
+		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks),
+		explore.Traces(!o.noTraces))
 	prog.done()
 	if err != nil {
 		if ctx.Err() != nil {
-			return stoppedError(ctx, o.file, "exploration", o.timeout)
+			return stoppedError(ctx, file, "exploration", o.timeout)
 		}
-		return fileError(o.file, err)
+		return fileError(file, err)
 	}
+	describeOutput(cmd, "the exploration report of "+sys.Name)
+	view := newExploreReport(file, m.Reason, rep, o.maxTrace)
 	switch o.output {
 	case "sarif":
-		if err := writeExploreSARIF(cmd, o.file, sys, rep); err != nil {
+		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
 			return err
 		}
 	case "json":
-		if err := writeJSON(stdout, rep); err != nil {
+		if err := writeJSON(stdout, view); err != nil {
 			return err
 		}
 	default:
-		writeReport(stdout, sys, m.Reason, rep)
+		writeReport(stdout, sys, view, o.deadlocks)
+	}
+	for _, p := range rep.Properties {
+		if p.Vacuous {
+			fmt.Fprintf(stderr, "vsym: warning: %s: no fair path starts in the initial state, so every property holds vacuously; check the fairness constraints\n", file)
+			break
+		}
 	}
 	if !rep.Exact {
-		fmt.Fprintln(stderr, "vsym: warning: the model over-approximates an uncertified system; results are not exact (exit 3)")
-		return withCode(ExitUnknown, nil)
+		// A forced model over-approximates the system: universal
+		// properties that hold on it hold in the system; nothing else
+		// carries over (explore.Conclude).
+		var why []string
+		for _, p := range rep.Properties {
+			if p.Inconclusive != "" {
+				why = append(why, "property "+p.Name+": "+p.Inconclusive)
+			}
+		}
+		if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+			why = append(why, "deadlock-free: a state where the system may be deadlocked is reachable on the over-approximating model")
+		}
+		if len(why) > 0 {
+			fmt.Fprintf(stderr, "vsym: warning: the model over-approximates an uncertified system; these results are inconclusive (exit 3):\n  %s\n", strings.Join(why, "\n  "))
+			return withCode(ExitUnknown, nil)
+		}
+		fmt.Fprintln(stderr, "vsym: note: the model over-approximates an uncertified system; every property checked is universal (ACTL) and holds on it, so it holds in the system")
+		return nil
 	}
 	for _, p := range rep.Properties {
 		if !p.Holds {
 			return withCode(ExitNo, nil)
 		}
+	}
+	if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+		fmt.Fprintf(stderr, "vsym: %s: a deadlock is reachable (--deadlock-free)\n", file)
+		return withCode(ExitNo, nil)
 	}
 	return nil
 }
@@ -282,14 +332,36 @@ func (p *progress) done() {
 	}
 }
 
-// writeReport prints rep for people; reason says why its model was chosen.
-func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Report) {
-	fmt.Fprintf(w, "%s: %s engine (%s), %s-counter model\n", rep.System, rep.Engine, rep.Method, rep.Model)
-	if reason != "" {
-		fmt.Fprintf(w, "model: %s\n", reason)
+// engineFor returns the engine --engine names, refusing the BDD engine's
+// tuning flags with the explicit engine (they would be ignored) and
+// letting them pick the BDD engine under auto.
+func engineFor(cmd *cobra.Command, o *exploreOpts) (string, error) {
+	var bddFlags []string
+	for _, name := range []string{"bdd-no-reach", "bdd-order"} {
+		if cmd.Flags().Changed(name) {
+			bddFlags = append(bddFlags, "--"+name)
+		}
+	}
+	switch {
+	case len(bddFlags) == 0:
+		return o.engine, nil
+	case o.engine == "explicit":
+		return "", errkind.Errorf(errkind.Input, "%s tunes the BDD engine and has no meaning with --engine explicit", strings.Join(bddFlags, " and "))
+	case o.engine == "auto":
+		return "bdd", nil
+	}
+	return o.engine, nil
+}
+
+// writeReport prints an exploration report for people.
+func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks bool) {
+	rep := r.Report
+	fmt.Fprintf(w, "%s: %s: %s engine (%s), %s-counter model\n", r.File, rep.System, rep.Engine, rep.Method, rep.Model)
+	if r.ModelReason != "" {
+		fmt.Fprintf(w, "model: %s\n", r.ModelReason)
 	}
 	if !rep.Exact {
-		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; results are not exact")
+		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; a universal (ACTL) property that holds on it holds in the system, every other verdict is inconclusive")
 	}
 	if rep.ReachableStates == nil {
 		// The BDD engine decides properties backwards, without the
@@ -304,17 +376,41 @@ func writeReport(w io.Writer, sys *gsst.System, reason string, rep *explore.Repo
 	if rep.Deadlocks != nil {
 		fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
 	}
-	for _, s := range rep.DeadlockExamples {
-		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
+	if len(rep.Fairness) > 0 {
+		fmt.Fprintf(w, "fairness (path quantifiers range over paths meeting each infinitely often): %s\n", strings.Join(rep.Fairness, "; "))
 	}
-	for _, p := range rep.Properties {
+	if deadlocks && rep.DeadlockFree != nil {
 		verdict := "holds"
-		if !p.Holds {
+		if !*rep.DeadlockFree {
 			verdict = "FAILS"
 		}
+		fmt.Fprintf(w, "deadlock-free (--deadlock-free): %s\n", verdict)
+	}
+	for i, s := range rep.DeadlockExamples {
+		fmt.Fprintf(w, "  deadlock: %s\n", formatState(sys, s))
+		if i < len(r.DeadlockTraces) {
+			writeTraceIndent(w, sys, r.DeadlockTraces[i], "    ", r.maxTrace)
+		}
+	}
+	for _, p := range r.Properties {
+		verdict := "holds"
+		switch {
+		case p.Vacuous:
+			verdict = "holds vacuously: no fair path starts in the initial state"
+		case !p.Holds:
+			verdict = "FAILS"
+		}
+		if p.Inconclusive != "" {
+			verdict += " on the over-approximation; inconclusive for the system: " + p.Inconclusive
+		} else if !rep.Exact {
+			verdict += " (universal: it holds in the system too)"
+		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
+		if p.reliesOnPrecedence {
+			fmt.Fprintf(w, "  parsed as: %s\n", p.Parsed)
+		}
 		if p.Trace != nil {
-			writeTrace(w, sys, p.Trace)
+			writeTrace(w, sys, p.Trace, r.maxTrace)
 		}
 	}
 }
@@ -351,34 +447,93 @@ func formatState(sys *gsst.System, s explore.State) string {
 	return b.String()
 }
 
-func writeTrace(w io.Writer, sys *gsst.System, tr *explore.Trace) {
+func writeTrace(w io.Writer, sys *gsst.System, tr *traceJSON, maxTrace int) {
+	writeTraceIndent(w, sys, tr, "  ", maxTrace)
+	for i, b := range tr.Branches {
+		fmt.Fprintf(w, "  branch %d (explains another part of the formula, from the initial state):\n", i+1)
+		writeTraceIndent(w, sys, b, "    ", maxTrace)
+	}
+}
+
+func writeTraceIndent(w io.Writer, sys *gsst.System, tr *traceJSON, in string, maxTrace int) {
 	shape := "path"
 	if tr.Loop >= 0 {
 		shape = "lasso"
 	}
-	fmt.Fprintf(w, "  %s (%s of %d states):\n", tr.Kind, shape, len(tr.States))
-	for i, s := range tr.States {
+	fmt.Fprintf(w, "%s%s (%s of %d states", in, tr.Kind, shape, tr.Length)
+	if tr.Omitted != nil {
+		fmt.Fprintf(w, ", %d shown: --max-trace %d", len(tr.States), maxTrace)
+	}
+	fmt.Fprintln(w, "):")
+	for k, s := range tr.States {
+		i := tr.Omitted.original(k)
+		if tr.Omitted != nil && i == tr.Omitted.From+tr.Omitted.Count {
+			fmt.Fprintf(w, "%s  ... states %d to %d not shown\n", in, tr.Omitted.From, i-1)
+		}
 		mark := ""
 		if i == tr.Loop {
 			mark = "  <- loop start"
 		}
-		fmt.Fprintf(w, "    %d: %s%s\n", i, formatState(sys, s), mark)
+		fmt.Fprintf(w, "%s  %d: %s%s\n", in, i, formatState(sys, s), mark)
 	}
 	if tr.Loop >= 0 {
-		fmt.Fprintf(w, "    then back to state %d, forever\n", tr.Loop)
+		fmt.Fprintf(w, "%s  then back to state %d, forever\n", in, tr.Loop)
+	}
+	if len(tr.Segments) > 0 {
+		fmt.Fprintf(w, "%sexplanation:\n", in)
+		for _, sg := range tr.Segments {
+			fmt.Fprintf(w, "%s  %s\n", in, describeSegment(sg, tr.Loop))
+		}
 	}
 	l := tr.Lifted
 	if l == nil {
 		return
 	}
-	fmt.Fprintln(w, "  replay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):")
-	for i, s := range l.Steps {
-		fmt.Fprintf(w, "    %d. %s\n", i+1, s)
+	fmt.Fprintf(w, "%sreplay on the unreduced system (processes numbered from 0 within each group, initially placed in state order):\n", in)
+	for k, s := range l.Steps {
+		i := l.Omitted.original(k)
+		if l.Omitted != nil && i == l.Omitted.From+l.Omitted.Count {
+			fmt.Fprintf(w, "%s  ... steps %d to %d not shown\n", in, l.Omitted.From+1, i)
+		}
+		fmt.Fprintf(w, "%s  %d. %s\n", in, i+1, s)
 	}
 	if l.Loop >= 0 {
-		fmt.Fprintf(w, "    then repeat from step %d, forever\n", l.Loop+1)
+		fmt.Fprintf(w, "%s  then repeat from step %d, forever\n", in, l.Loop+1)
 	}
 	if l.Error != "" {
-		fmt.Fprintf(w, "    lifting stopped: %s\n", l.Error)
+		fmt.Fprintf(w, "%s  lifting stopped: %s\n", in, l.Error)
 	}
+}
+
+// describeSegment says in words what one segment of a trace shows.
+func describeSegment(sg explore.Segment, loop int) string {
+	span := fmt.Sprintf("states %d-%d", sg.Start, sg.End)
+	if sg.Start == sg.End {
+		span = fmt.Sprintf("state %d", sg.Start)
+	}
+	truth := func(holds bool) string {
+		if holds {
+			return "holds"
+		}
+		return "fails"
+	}
+	claim := fmt.Sprintf("%s: %s %s", span, sg.Formula, truth(sg.Holds))
+	switch sg.Kind {
+	case explore.PathSegment:
+		return fmt.Sprintf("%s: a shortest path to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.StepSegment:
+		return fmt.Sprintf("%s: a step to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.LassoSegment:
+		if loop == sg.End && sg.Start == sg.End {
+			return fmt.Sprintf("%s: a deadlock, where %s %s and the run stutters forever", claim, sg.Target, truth(sg.TargetHolds))
+		}
+		if loop == sg.End {
+			// A one-state cycle is a deadlock's stutter step.
+			return fmt.Sprintf("%s: a path on which %s %s, into a deadlock that stutters forever", claim, sg.Target, truth(sg.TargetHolds))
+		}
+		return fmt.Sprintf("%s: a run on which %s %s forever (a lasso looping back to state %d)", claim, sg.Target, truth(sg.TargetHolds), loop)
+	case explore.FairContinuation:
+		return fmt.Sprintf("%s: the run continues fairly (its cycle meets every fairness constraint)", span)
+	}
+	return claim
 }

@@ -41,9 +41,9 @@ func TestBDDCountStates(t *testing.T) {
 		method    string
 		reachable string
 	}{
-		{[]string{"explore", "--engine", "bdd", "-o", "json", spec}, `"method": "backward"`, `"reachable_states": null`},
-		{[]string{"explore", "--engine", "bdd", "--count-states", "-o", "json", spec}, `"method": "reachable-first"`, `"reachable_states": 7`},
-		{[]string{"explore", "--engine", "explicit", "-o", "json", spec}, `"method": "forward"`, `"reachable_states": 7`},
+		{[]string{"explore", "--engine", "bdd", "--output", "json", spec}, `"method": "backward"`, `"reachable_states": null`},
+		{[]string{"explore", "--engine", "bdd", "--count-states", "--output", "json", spec}, `"method": "reachable-first"`, `"reachable_states": 7`},
+		{[]string{"explore", "--engine", "explicit", "--output", "json", spec}, `"method": "forward"`, `"reachable_states": 7`},
 	} {
 		var out, errb strings.Builder
 		if code := Main(tc.args, &out, &errb); code != ExitOK {

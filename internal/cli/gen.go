@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -39,20 +38,14 @@ func newGenCmd() *cobra.Command {
 		},
 	}
 	var out string
-	cmd.PersistentFlags().StringVarP(&out, "out", "o", "", "write to this file instead of stdout")
+	addOutFlag(cmd.PersistentFlags(), &out, "the spec")
 	write := func(cmd *cobra.Command, src []byte, err error) error {
 		if err != nil {
 			return withCode(ExitBadInput, err)
 		}
-		if out == "" {
-			_, err = cmd.OutOrStdout().Write(src)
-		} else {
-			err = os.WriteFile(out, src, 0o644)
-		}
-		if err != nil {
-			return withCode(ExitBadInput, err)
-		}
-		return nil
+		describeOutput(cmd, "the spec")
+		_, err = cmd.OutOrStdout().Write(src)
+		return err
 	}
 
 	var d, m int
@@ -67,7 +60,7 @@ enters Lm from L(m-1) when #Lm = 0 and no process of g1..g(k-1) waits in
 L(m-1). Every process starts in L1; the property mutex is AG #Lm <= 1.
 --size 1.. (or 2..5) gives every group a range of sizes: the spec is then
 the family of all those instances, which vsym check certifies at once.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := specs.GRWSized(d, q, m)
 			return write(cmd, src, err)
@@ -89,7 +82,7 @@ processes not owning j only when moreover #Wj[gj] = 0; Cj -> N free.
 Properties: all_used (EF every resource in use) and mutexj (AG #Cj <= 1).
 With --size instead of --procs every owner group has that size, or a
 range of sizes (--size 1..: the family of every size).`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("size") {
 				if cmd.Flags().Changed("procs") {

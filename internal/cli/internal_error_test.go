@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
@@ -23,19 +21,22 @@ func (e failingEngine) Check(context.Context, *counterabs.Model, ...explore.Opti
 	return nil, e.err
 }
 
-// runExploreWith runs "vsym explore args..." with the engine double
-// behind the command (exploreOpts.choose), through the same error
-// marking and exit-code mapping as Main.
+// runExploreWith runs "vsym explore args..." as Run does, with the engine
+// double behind the command (exploreOpts.choose): the same command tree,
+// error marking, output session and exit-code mapping.
 func runExploreWith(engine explore.Engine, args ...string) (stdout, stderr string, code int) {
 	o := &exploreOpts{choose: func(string, *counterabs.Model, symbolic.BDD) (explore.Engine, error) { return engine, nil }}
-	root := &cobra.Command{Use: "vsym", SilenceErrors: true, SilenceUsage: true}
-	root.AddCommand(exploreCmd(o))
-	markCommandErrors(root)
+	root := NewRootCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "explore" {
+			root.RemoveCommand(c)
+		}
+	}
+	c := exploreCmd(o)
+	markCommandErrors(c)
+	root.AddCommand(c)
 	var out, errb bytes.Buffer
-	root.SetArgs(append([]string{"explore"}, args...))
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	code = exitCode(&errb, root.Execute())
+	code = execute(root, append([]string{"explore"}, args...), strings.NewReader(""), &out, &errb)
 	return out.String(), errb.String(), code
 }
 

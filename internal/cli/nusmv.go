@@ -1,28 +1,22 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"runtime/debug"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/nusmv"
 )
 
 func init() { register(newNusmvCmd) }
 
 type nusmvOpts struct {
-	sizes    string
-	file     string
-	out      string
-	level    string
+	exportOpts
 	concrete bool
-	force    bool
-	timeout  time.Duration
 }
 
 func newNusmvCmd() *cobra.Command {
@@ -54,7 +48,7 @@ In both models a configuration where nothing can move stutters on itself,
 as in vsym's own checkers. See docs/nusmv.md.
 
 ` + exitHelp,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runNusmv(cmd, o)
@@ -62,7 +56,7 @@ as in vsym's own checkers. See docs/nusmv.md.
 	}
 	f := cmd.Flags()
 	addSizesFlag(f, &o.sizes)
-	f.StringVarP(&o.out, "out", "o", "", "write the model to this file instead of standard output")
+	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
@@ -71,65 +65,25 @@ as in vsym's own checkers. See docs/nusmv.md.
 }
 
 func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
-	stderr := cmd.ErrOrStderr()
-	if err := checkTimeout(o.timeout); err != nil {
-		return err
-	}
-	level := o.level
 	if o.concrete {
-		if level != "auto" && level != "concrete" {
-			return errkind.Errorf(errkind.Input, "--concrete is --model concrete; it cannot be combined with --model %s", level)
+		if o.level != "auto" && o.level != "concrete" {
+			return errkind.Errorf(errkind.Input, "--concrete is --model concrete; it cannot be combined with --model %s", o.level)
 		}
-		level = "concrete"
+		o.level = "concrete"
 	}
-	if o.force && (level == "concrete" || level == "group") {
-		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", level)
-	}
-	if o.out != "" && sameFile(o.out, o.file) {
-		return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
-	}
-	sys, err := loadInstance(o.file, o.sizes, "nusmv")
-	if err != nil {
-		return err
-	}
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
-	opts := []nusmv.Option{nusmv.Source(o.file), nusmv.Version(vsymVersion(cmd))}
+	return runExport(cmd, &o.exportOpts, exporter{
+		tool: "NuSMV", command: "nusmv",
+		reduced: func(m *counterabs.Model, h exportHeader) (string, error) {
+			return nusmv.Reduced(m, nusmvHeader(h)...)
+		},
+		concrete: func(sys *gsst.System, h exportHeader) (string, error) {
+			return nusmv.Concrete(sys, nusmvHeader(h)...)
+		},
+	})
+}
 
-	var text, kind string
-	if level == "concrete" {
-		// The concrete model is exact whatever certification would say,
-		// so none is run (it can take far longer than the export).
-		opts = append(opts, nusmv.Certification("not checked (the concrete model needs none)"))
-		text, err = nusmv.Concrete(sys, opts...)
-		kind = "concrete"
-	} else {
-		var m *chosenModel
-		m, err = buildModel(ctx, sys, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
-		if err != nil {
-			return err
-		}
-		status := m.Reason
-		if m.Level == counterabs.TotalLevel && m.Exact {
-			status = certifiedHow(m.Cert)
-		}
-		opts = append(opts, nusmv.Certification(status))
-		text, err = nusmv.Reduced(m.Model, opts...)
-		kind = m.Level.String() + "-counter"
-	}
-	if err != nil {
-		return fileError(o.file, err)
-	}
-
-	if o.out == "" {
-		_, err := fmt.Fprint(cmd.OutOrStdout(), text)
-		return err
-	}
-	if err := os.WriteFile(o.out, []byte(text), 0o644); err != nil {
-		return errkind.Wrap(errkind.Input, err)
-	}
-	fmt.Fprintf(stderr, "vsym: wrote the %s NuSMV model of %s to %s (%d bytes)\n", kind, sys.Name, o.out, len(text))
-	return nil
+func nusmvHeader(h exportHeader) []nusmv.Option {
+	return []nusmv.Option{nusmv.Source(h.Source), nusmv.Version(h.Version), nusmv.Certification(h.Certification)}
 }
 
 // vsymVersion is the version stamped into emitted models: the root

@@ -40,15 +40,6 @@ func checkTimeout(d time.Duration) error {
 	return nil
 }
 
-// loadSystem loads and checks a GSST file; every failure is bad input.
-func loadSystem(file string) (*gsst.System, error) {
-	sys, err := gsst.Load(file)
-	if err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
-	return sys, nil
-}
-
 // selectProperties returns sys restricted to the named properties, each
 // once, in the order first named; all of them when names is empty. An
 // unknown name is bad input, and the message lists the names there are.
@@ -152,6 +143,9 @@ func buildModel(ctx context.Context, sys *gsst.System, r modelRequest) (*chosenM
 				return groupModel(sys, fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name))
 			}
 		}
+		if why := groupFairness(sys); why != "" {
+			return groupModel(sys, why+", which only the group-counter model keeps")
+		}
 	case "total":
 	default:
 		return nil, errkind.Errorf(errkind.Input, "unknown model %q (want auto, total or group)", r.Level)
@@ -212,6 +206,23 @@ func fileError(file string, err error) error {
 		return fmt.Errorf("%s: unknown: %w", file, err)
 	}
 	return fmt.Errorf("%s: %w", file, err)
+}
+
+// groupFairness says which fairness constraint of sys needs the
+// group-counter model, or "" when the total-counter model can express them
+// all.
+func groupFairness(sys *gsst.System) string {
+	for _, j := range sys.Fairness.Justice {
+		if counterabs.MentionsGroups(sys, j.Formula) {
+			return fmt.Sprintf("justice condition %s reads group counters", j.Text)
+		}
+	}
+	for i := range sys.Fairness.Weak {
+		if w := &sys.Fairness.Weak[i]; w.Group >= 0 {
+			return fmt.Sprintf("weak fairness of %s is per group", sys.WeakName(w))
+		}
+	}
+	return ""
 }
 
 // groupModel builds the group-counter model of sys.

@@ -54,8 +54,8 @@ func noCrash(t *testing.T, out string) {
 func TestBadSpecEveryCommand(t *testing.T) {
 	dir := t.TempDir()
 	commands := [][]string{
-		{"check"}, {"check", "-o", "json"}, {"abstract"}, {"abstract", "-o", "json"},
-		{"nusmv"}, {"nusmv", "--concrete"}, {"explore"}, {"explore", "--concrete"}, {"explore", "-o", "json"},
+		{"check"}, {"check", "--output", "json"}, {"abstract"}, {"abstract", "--output", "json"},
+		{"nusmv"}, {"nusmv", "--concrete"}, {"explore"}, {"explore", "--concrete"}, {"explore", "--output", "json"},
 	}
 	for _, bs := range badSpecs {
 		file := filepath.Join(dir, bs.name+".yaml")
@@ -80,7 +80,21 @@ func TestBadSpecEveryCommand(t *testing.T) {
 						t.Errorf("line without file:line:col: %q", line)
 					}
 				}
-				if c[0] != "check" && stdout != "" {
+				switch {
+				case slices.Contains(c, "json"):
+					// One JSON document, each error positioned in file.
+					doc := decodeOneJSON(t, stdout)
+					errs, _ := doc["errors"].([]any)
+					if len(errs) == 0 || doc["file"] != file {
+						t.Fatalf("JSON without errors or file:\n%s", stdout)
+					}
+					for _, e := range errs {
+						e, _ := e.(map[string]any)
+						if line, _ := e["line"].(float64); e["file"] != file || line < 1 || e["message"] == "" {
+							t.Errorf("unpositioned error %v", e)
+						}
+					}
+				case c[0] != "check" && stdout != "":
 					t.Errorf("stdout not empty on bad input:\n%s", stdout)
 				}
 			})
@@ -112,11 +126,11 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{[]string{"check", "--timeout", "-1s", rw}, "must not be negative"},
 		{[]string{"check", "--timeout", "soon", rw}, "invalid argument"},
-		{[]string{"check", "-o", "yaml", rw}, "unknown output format"},
-		{[]string{"check"}, "requires at least 1 arg"},
+		{[]string{"check", "--output", "yaml", rw}, "unknown output format"},
+		{[]string{"check"}, "needs at least one FILE"},
 		{[]string{"abstract", "--timeout", "-1s", rw}, "must not be negative"},
-		{[]string{"abstract", "-o", "xml", rw}, "unknown output format"},
-		{[]string{"abstract", rw, rw}, "accepts 1 arg"},
+		{[]string{"abstract", "--output", "xml", rw}, "unknown output format"},
+		{[]string{"abstract", rw, rw}, "takes one FILE"},
 		{[]string{"nusmv", "--timeout", "-1s", rw}, "must not be negative"},
 		{[]string{"nusmv", "--concrete", "--force", rw}, "--force applies"},
 		{[]string{"nusmv", "-o", filepath.Join(rw, "x.smv"), rw}, "x.smv"},
@@ -124,7 +138,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"explore", "--max-states", "-1", rw}, "must not be negative"},
 		{[]string{"explore", "--max-memory", "1x", rw}, "bad size"},
 		{[]string{"explore", "--engine", "nope", rw}, "unknown engine"},
-		{[]string{"explore", "-o", "xml", rw}, "unknown output format"},
+		{[]string{"explore", "--output", "xml", rw}, "unknown output format"},
 		{[]string{"explore", "-p", "nope", rw}, `no property named "nope"`},
 		{[]string{"explore", "--concrete", "--force", rw}, "--force applies"},
 		{[]string{"gen", "grw", "--groups", "0"}, "out of range"},
@@ -153,8 +167,8 @@ func TestTimeoutIsUnknown(t *testing.T) {
 	broken := writeExploreFile(t, "broken.yaml", brokenYAML)
 	for _, file := range []string{rw, broken} {
 		for _, c := range [][]string{
-			{"check"}, {"check", "-o", "json"}, {"abstract"}, {"abstract", "-o", "json"}, {"nusmv"},
-			{"explore"}, {"explore", "-o", "json"}, {"explore", "--concrete"},
+			{"check"}, {"check", "--output", "json"}, {"abstract"}, {"abstract", "--output", "json"}, {"nusmv"},
+			{"explore"}, {"explore", "--output", "json"}, {"explore", "--concrete"},
 		} {
 			args := append(append([]string{}, c...), "--timeout", "1ns", file)
 			t.Run(filepath.Base(file)+"/"+strings.Join(c, "_"), func(t *testing.T) {
@@ -215,7 +229,7 @@ func TestExplorePropertyOnce(t *testing.T) {
 // arrays stay arrays and the text says "1 process".
 func TestAbstractEdgeSystems(t *testing.T) {
 	none := writeExploreFile(t, "none.yaml", "states: [A, B]\ngroups: {a: 1}\ninit: A\ntransitions: []\n")
-	stdout, stderr, code := runVsym("abstract", "-o", "json", none)
+	stdout, stderr, code := runVsym("abstract", "--output", "json", none)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -233,4 +247,18 @@ func TestAbstractEdgeSystems(t *testing.T) {
 	if !strings.HasPrefix(stdout, "system none: 1 process, 2 local states, total-counter model\n") {
 		t.Errorf("header: %q", strings.SplitN(stdout, "\n", 2)[0])
 	}
+}
+
+// decodeOneJSON decodes out, which must hold exactly one JSON object.
+func decodeOneJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(out))
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("stdout is not a JSON object: %v\n%s", err, out)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON document:\n%s", out)
+	}
+	return doc
 }

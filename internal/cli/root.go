@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -78,52 +79,89 @@ func markCommandErrors(c *cobra.Command) {
 	}
 }
 
-// codeOf returns the exit code for err: the code an answer carries, else
-// the code of its kind; cobra's own command-line errors are usage errors.
-func codeOf(err error) int {
+// classify returns the exit code for err and its kind as the JSON error
+// object names it: the code an answer carries (exit 1 "negative", exit 3
+// "unknown"), else the code of its error kind; cobra's own complaints
+// about the command line are "usage".
+func classify(err error) (code int, kind string) {
 	if err == nil {
-		return ExitOK
+		return ExitOK, ""
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		return ee.code
+		switch ee.code {
+		case ExitNo:
+			return ee.code, "negative"
+		case ExitBadInput:
+			return ee.code, "input"
+		}
+		return ee.code, "unknown"
 	}
 	var ce *commandError
 	if !errors.As(err, &ce) {
-		return ExitBadInput
+		return ExitBadInput, "usage"
 	}
-	if errkind.Of(err) == errkind.Input {
-		return ExitBadInput
+	switch k := errkind.Of(err); k {
+	case errkind.Input:
+		return ExitBadInput, "input"
+	case errkind.Unknown:
+		return ExitUnknown, "unknown"
+	case errkind.Limit:
+		return ExitUnknown, "limit"
 	}
-	return ExitUnknown // unknown, limit, internal
+	return ExitUnknown, "internal"
 }
 
-// exitCode prints err once and returns its exit code (codeOf).
-func exitCode(w io.Writer, err error) int {
-	code := codeOf(err)
-	var ee *exitError
-	var ce *commandError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		if ee.err != nil {
-			printError(w, ee.err)
+// codeOf returns the exit code for err (classify).
+func codeOf(err error) int {
+	code, _ := classify(err)
+	return code
+}
+
+// failureMessage is the message for err of the given kind, as printed
+// after "vsym: ": with the flag to change for a limit or timeout, and the
+// request to report an internal error.
+func failureMessage(err error, kind string) string {
+	switch kind {
+	case "unknown", "limit":
+		var ee *exitError
+		if !errors.As(err, &ee) {
+			return withHint(err)
 		}
-	case !errors.As(err, &ce):
-		// Cobra's own complaint about the command line.
-		fmt.Fprintf(w, "vsym: %v\nRun 'vsym --help' for usage.\n", err)
-	case errkind.Of(err) == errkind.Input:
-		printError(w, err)
-	case errkind.Of(err) == errkind.Internal:
+	case "internal":
 		msg := err.Error()
 		if !strings.Contains(msg, "internal error") {
 			msg = "internal error: " + msg
 		}
-		fmt.Fprintf(w, "vsym: %s (please report this)\n", msg)
-	default:
-		fmt.Fprintln(w, "vsym:", withHint(err))
+		return msg + " (please report this)"
 	}
-	return code
+	return err.Error()
+}
+
+// printFailure prints err once on w: an error list as it is, a usage
+// error with the usage line of cmd, anything else after "vsym:". An
+// answer without a message (the command printed its result) prints
+// nothing.
+func printFailure(w io.Writer, cmd *cobra.Command, err error, code int) {
+	if err == nil {
+		return
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			printError(w, ee.err)
+		}
+		return
+	}
+	_, kind := classify(err)
+	switch kind {
+	case "usage":
+		fmt.Fprintf(w, "vsym: %v\nUsage: %s\nRun '%s --help' for the flags and details.\n", err, cmd.UseLine(), cmd.CommandPath())
+	case "input":
+		printError(w, err)
+	default:
+		fmt.Fprintln(w, "vsym:", failureMessage(err, kind))
+	}
 }
 
 // withHint adds to a limit or timeout message the flag that changes the
@@ -163,6 +201,8 @@ and checks CTL properties with its own explicit and symbolic engines.
 ` + exitHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// -o/--out, for every command that has it (output.go).
+		PersistentPreRunE: prepareOutput,
 	}
 	for _, f := range subcommands {
 		c := f()
@@ -173,13 +213,10 @@ and checks CTL properties with its own explicit and symbolic engines.
 	return root
 }
 
-// Main runs vsym with args and returns the process exit code.
+// Main runs vsym with args on the process's standard input and returns
+// the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
-	root := NewRootCmd()
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	return exitCode(stderr, root.Execute())
+	return Run(args, os.Stdin, stdout, stderr)
 }
 
 // printError writes err to stderr once. A list of file errors is printed

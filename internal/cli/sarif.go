@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/detect"
-	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/sarif"
 )
@@ -166,9 +165,10 @@ func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 // writeExploreSARIF writes the results of vsym explore: one result per
 // failed property with its trace, or per property when the model is not
 // exact.
-func writeExploreSARIF(cmd *cobra.Command, file string, sys *gsst.System, rep *explore.Report) error {
+func writeExploreSARIF(cmd *cobra.Command, file string, sys *gsst.System, view *exploreReportJSON) error {
+	rep := view.Report
 	run := newSARIFRun(cmd, exploreCategory(file), exploreRules...)
-	for _, p := range rep.Properties {
+	for _, p := range view.Properties {
 		var pos gsst.Pos
 		for _, q := range sys.Properties {
 			if q.Name == p.Name {
@@ -190,7 +190,7 @@ func writeExploreSARIF(cmd *cobra.Command, file string, sys *gsst.System, rep *e
 				continue
 			}
 			var trace bytes.Buffer
-			writeTrace(&trace, sys, p.Trace)
+			writeTrace(&trace, sys, p.Trace, view.maxTrace)
 			run.Add(ruleFailedProperty.ID, sarif.Text{
 				Text:     head + ":\n" + trace.String(),
 				Markdown: fmt.Sprintf("property `%s` (`%s`) fails:\n\n```\n%s```", p.Name, p.Text, trace.String()),

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/gsst"
@@ -30,22 +27,15 @@ The schema checks the shape of a file (required and unknown keys, names,
 group sizes, the forms of init and guard); vsym check still reports what
 a schema cannot see, such as unknown states or a malformed guard.
 docs/gsst-format.md describes the format.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			schema := gsst.Schema()
-			if out == "" {
-				if _, err := cmd.OutOrStdout().Write(schema); err != nil {
-					return withCode(ExitUnknown, err)
-				}
-				return nil
+			describeOutput(cmd, "the GSST JSON Schema")
+			if _, err := cmd.OutOrStdout().Write(gsst.Schema()); err != nil {
+				return withCode(ExitUnknown, err)
 			}
-			if err := os.WriteFile(out, schema, 0o644); err != nil {
-				return withCode(ExitBadInput, err)
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "vsym: wrote the GSST JSON Schema to %s\n", out)
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the schema to this file instead of standard output")
+	addOutFlag(cmd.Flags(), &out, "the schema")
 	return cmd
 }

@@ -27,7 +27,7 @@ func TestSchemaCmd(t *testing.T) {
 	if err != nil || !bytes.Equal(got, gsst.Schema()) {
 		t.Errorf("-o wrote something else (%v)", err)
 	}
-	if _, stderr, code := runVsym("schema", "extra"); code != ExitBadInput || !strings.Contains(stderr, "unknown command") {
+	if _, stderr, code := runVsym("schema", "extra"); code != ExitBadInput || !strings.Contains(stderr, "takes no arguments") {
 		t.Errorf("extra argument: exit %d, stderr %q", code, stderr)
 	}
 	if _, stderr, code := runVsym("schema", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.json")); code != ExitBadInput || !strings.Contains(stderr, "no such file") {

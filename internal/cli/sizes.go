@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/vsym/vsym/errkind"
@@ -45,11 +46,12 @@ func parseSizes(text string) (map[string]int, error) {
 // (and --sizes, if given, repeats them), or its instance of the sizes of
 // --sizes, named after them. A ranged spec without --sizes is refused,
 // naming the flag; every failure is bad input.
-func loadInstance(file, sizes, command string) (*gsst.System, error) {
-	sys, err := loadSystem(file)
+func loadInstance(cmd *cobra.Command, arg, sizes, command string) (*gsst.System, error) {
+	sys, err := loadSpec(cmd, arg)
 	if err != nil {
 		return nil, err
 	}
+	file := displayName(arg)
 	if sizes == "" {
 		if !sys.Parametric() {
 			return sys, nil

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -15,99 +17,144 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output of the transcripts under testdata/transcripts")
 
-// TestTranscripts runs every transcript of testdata/transcripts and
-// compares the whole of stdout, stderr and the exit code with it (go
-// test ./internal/cli -run TestTranscripts -update rewrites them: check
-// the diff before committing). A transcript is a txtar archive:
+// TestTranscripts runs every transcript of testdata/transcripts, each one
+// run of vsym kept whole so that no part of what a user sees can change
+// unnoticed, and compares the whole of stdout, stderr, the exit code and
+// the files the run writes with it. A transcript is a txtar archive
+// (testsupport.ParseArchive) whose comment says what the case shows:
 //
-//	-- args --      the command line after "vsym", one argument per line
-//	-- file NAME -- an input file, written to a temporary directory that
-//	                the arguments and outputs call $TMP
-//	-- stdout --, -- stderr --, -- exit --   the expected results
+//	args         the command line after "vsym", one argument per line;
+//	             $WORK is a fresh directory, $SPECS the bundled specs
+//	stdin        standard input (optional)
+//	work/NAME    a file written to $WORK/NAME before the run (optional)
+//	exit         the expected exit code
+//	stdout       the expected standard output
+//	stderr       the expected standard error
+//	written/NAME the expected content of $WORK/NAME after the run
+//	             (optional; for -o)
 //
-// Commands run in the module root, so arguments name the bundled specs
-// as specs/NAME.yaml. Outputs are normalised where a run cannot repeat
-// itself: the temporary directory becomes $TMP, and the timings and
-// sampled memory of the JSON statistics become "<varies>".
+// Each run is a process of its own, in $WORK, so that each starts as a
+// user's does: Z3's models, and so the witnesses printed, depend on what
+// the process asked Z3 before. Outputs are normalised where a run cannot
+// repeat itself: the two directories are written $WORK and $SPECS,
+// measured times and memory figures become placeholders, and the version
+// stamped into NuSMV models VERSION.
+//
+// go test ./internal/cli -run TestTranscripts -update rewrites exit,
+// stdout, stderr and written/ from a run, keeping the rest: check the
+// diff before committing.
 func TestTranscripts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "transcripts", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts: %v", err)
 	}
-	for i, f := range files {
-		files[i], _ = filepath.Abs(f)
-	}
-	root, err := testsupport.ModuleRoot()
+	specs, err := filepath.Abs(filepath.Join("..", "..", "specs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(root)
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := testsupport.ParseArchive(data)
-			tmp := t.TempDir()
-			for _, f := range a.Files {
-				if name, ok := strings.CutPrefix(f.Name, "file "); ok {
-					if err := os.WriteFile(filepath.Join(tmp, name), f.Data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			var args []string
-			for _, line := range strings.Split(string(a.Get("args")), "\n") {
-				if line != "" {
-					args = append(args, strings.ReplaceAll(line, "$TMP", tmp))
-				}
-			}
-			if len(args) == 0 {
-				t.Fatal("no args")
-			}
-			var out, errb bytes.Buffer
-			code := Main(args, &out, &errb)
-			got := map[string]string{
-				"stdout": normalize(out.String(), tmp),
-				"stderr": normalize(errb.String(), tmp),
-				"exit":   strconv.Itoa(code) + "\n",
-			}
-			if *update {
-				var files []testsupport.File
-				for _, f := range a.Files {
-					if _, ok := got[f.Name]; !ok {
-						files = append(files, f)
-					}
-				}
-				for _, name := range []string{"stdout", "stderr", "exit"} {
-					files = append(files, testsupport.File{Name: name, Data: []byte(got[name])})
-				}
-				a.Files = files
-				if err := os.WriteFile(file, a.Format(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for _, name := range []string{"exit", "stdout", "stderr"} {
-				if want := string(a.Get(name)); got[name] != want {
-					t.Errorf("%s differs (go test ./internal/cli -run TestTranscripts -update rewrites it):\n%s", name, testsupport.FirstDiff(want, got[name]))
-				}
-			}
+			t.Parallel()
+			runTranscript(t, file, specs)
 		})
 	}
 }
 
-// varying matches the JSON statistics that differ from run to run.
-var varying = regexp.MustCompile(`("(?:[a-z_]*seconds|peak_bytes|bdd_peak_nodes)"): [0-9.e+-]+`)
+func runTranscript(t *testing.T, file, specs string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := testsupport.ParseArchive(data)
+	work := t.TempDir()
+	for _, f := range a.Files {
+		if name, ok := strings.CutPrefix(f.Name, "work/"); ok {
+			if err := os.WriteFile(filepath.Join(work, name), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	dirs := strings.NewReplacer("$WORK", work, "$SPECS", specs)
+	var args []string
+	for _, line := range strings.Split(string(a.Get("args")), "\n") {
+		if line != "" {
+			args = append(args, dirs.Replace(line))
+		}
+	}
+	if len(args) == 0 {
+		t.Fatal("no args")
+	}
+	stdout, stderr, code := runProcess(t, work, a.Get("stdin"), args)
 
-// normalize makes an output repeatable: the temporary directory becomes
-// $TMP, varying statistics "<varies>", the version stamped into NuSMV
-// models VERSION.
-func normalize(s, tmp string) string {
-	s = strings.ReplaceAll(s, tmp, "$TMP")
-	s = varying.ReplaceAllString(s, `$1: "<varies>"`)
-	return versionStamp.ReplaceAllString(s, "-- Generated by vsym VERSION:")
+	normalize := func(b []byte) []byte {
+		s := strings.NewReplacer(work, "$WORK", specs, "$SPECS").Replace(string(b))
+		s = volatile.ReplaceAllString(s, `"$1": "<$1>"`)
+		s = versionStamp.ReplaceAllString(s, "-- Generated by vsym VERSION:")
+		if s != "" && !strings.HasSuffix(s, "\n") {
+			s += "\n(no newline at the end)\n"
+		}
+		return []byte(s)
+	}
+	got := []testsupport.File{
+		{Name: "exit", Data: []byte(strconv.Itoa(code) + "\n")},
+		{Name: "stdout", Data: normalize(stdout)},
+		{Name: "stderr", Data: normalize(stderr)},
+	}
+	for _, f := range a.Files {
+		if name, ok := strings.CutPrefix(f.Name, "written/"); ok {
+			content, err := os.ReadFile(filepath.Join(work, name))
+			if err != nil {
+				content = []byte("(not written: " + err.Error() + ")\n")
+			}
+			got = append(got, testsupport.File{Name: f.Name, Data: normalize(content)})
+		}
+	}
+	if *update {
+		for _, f := range got {
+			a.Set(f.Name, f.Data)
+		}
+		if err := os.WriteFile(file, a.Format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	names := map[string]bool{}
+	for _, f := range a.Files {
+		names[f.Name] = true
+	}
+	for _, f := range got {
+		if !names[f.Name] {
+			t.Errorf("no %q section (go test ./internal/cli -run TestTranscripts -update writes it)", f.Name)
+		} else if want := a.Get(f.Name); !bytes.Equal(f.Data, want) {
+			t.Errorf("%s differs (go test ./internal/cli -run TestTranscripts -update rewrites it):\n%s", f.Name, testsupport.FirstDiff(string(want), string(f.Data)))
+		}
+	}
 }
 
+// runProcess runs vsym as its own process (the test binary, which
+// TestMain turns into vsym), in dir, with stdin as standard input.
+func runProcess(t *testing.T, dir string, stdin []byte, args []string) (stdout, stderr []byte, code int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "VSYM_RUN_MAIN=1")
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return out.Bytes(), errb.Bytes(), code
+}
+
+// volatile matches the JSON statistics whose values are measurements.
+var volatile = regexp.MustCompile(`"([a-z_]*seconds|peak_bytes|bdd_peak_nodes|stored_bytes)": [0-9.e+-]+`)
+
+// versionStamp matches the version stamped into NuSMV models.
 var versionStamp = regexp.MustCompile(`-- Generated by vsym [^:\n]*:`)

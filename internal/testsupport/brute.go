@@ -25,6 +25,7 @@ type Brute struct {
 	Vectors [][]int  // every total-counter vector, in order of first appearance
 	Some    [][]bool // Some[r][i]: some configuration with totals Vectors[i] enables r
 	Every   [][]bool // Every[r][i]: every such configuration does
+	MayDead []bool   // MayDead[i]: some configuration with totals Vectors[i] has no move
 	index   map[string]int
 }
 
@@ -148,8 +149,11 @@ func (b *Brute) record(owner, conf []int) {
 			b.Some[r] = append(b.Some[r], false)
 			b.Every[r] = append(b.Every[r], true)
 		}
+		b.MayDead = append(b.MayDead, false)
 	}
 	may := movers(sys, owner, conf)
+	moves := false
+	defer func() { b.MayDead[i] = b.MayDead[i] || !moves }()
 	for r := range sys.Transitions {
 		on := false
 		for p := range conf {
@@ -160,6 +164,7 @@ func (b *Brute) record(owner, conf []int) {
 		}
 		b.Some[r][i] = b.Some[r][i] || on
 		b.Every[r][i] = b.Every[r][i] && on
+		moves = moves || on
 	}
 }
 
@@ -223,10 +228,19 @@ func (b *Brute) EnabledAt(r int, x []int) bool {
 // formula over total counters (variable s is #S, as gsst.System.TotalVar
 // and the total-counter model number them): the disjunction of the
 // vectors at which it holds.
-func (b *Brute) Guard(r int) presburger.Formula {
+func (b *Brute) Guard(r int) presburger.Formula { return b.points(b.Some[r]) }
+
+// MayDeadlock returns, as a formula over total counters, where some
+// configuration has no move: the deadlock over-approximation of a forced
+// total-counter model (counterabs.Model.MayDeadlock). For a certified
+// system it is exactly where no g_r holds.
+func (b *Brute) MayDeadlock() presburger.Formula { return b.points(b.MayDead) }
+
+// points returns the disjunction of the vectors Vectors[i] with in[i].
+func (b *Brute) points(in []bool) presburger.Formula {
 	var points []presburger.Formula
 	for i, x := range b.Vectors {
-		if !b.Some[r][i] {
+		if !in[i] {
 			continue
 		}
 		eq := make([]presburger.Formula, len(x))
@@ -238,12 +252,20 @@ func (b *Brute) Guard(r int) presburger.Formula {
 	return presburger.Disj(points...)
 }
 
+// MayDeadAt reports whether some configuration with total counters x
+// has no move (MayDead); false for a vector that does not sum to n.
+func (b *Brute) MayDeadAt(x []int) bool {
+	i, ok := b.index[TotalKey(x)]
+	return ok && b.MayDead[i]
+}
+
 // Graph explores the existential abstraction from the initial total
 // counters: from x, every transition r enabled at x (EnabledAt) moves one
 // process from r's source to its target. For a certified system it is
 // the total quotient of the unreduced space; otherwise it is what a
-// total-counter model built with counterabs.Force must be. Keys are
-// TotalKey; atoms may read total counters only.
+// total-counter model built with counterabs.Force must be, stutter
+// loops where some configuration may be deadlocked included (MayDead).
+// Keys are TotalKey; atoms may read total counters only.
 func (b *Brute) Graph() *Graph {
 	sys := b.Sys
 	var moves []Move
@@ -257,7 +279,7 @@ func (b *Brute) Graph() *Graph {
 			init[s] += k
 		}
 	}
-	g := CounterGraph(init, moves)
+	g := CounterGraph(init, moves, b.MayDeadlock())
 	inner := g.value
 	g.value = func(i int, v presburger.Var) (int64, bool) {
 		if _, grp, ok := sys.Counter(v); !ok || grp >= 0 {

@@ -520,3 +520,10 @@ func RandomFormula(r *rand.Rand, m, n, depth int, quant bool) presburger.Formula
 	}
 	return presburger.Not{F: a}
 }
+
+// RandomAtom draws a state formula as the atoms of RandomCTL are drawn:
+// a comparison over total counters, and group counters too when groups
+// is set.
+func RandomAtom(r *rand.Rand, sys *gsst.System, groups bool) presburger.Formula {
+	return randomLeaf(r, sys, groups)().(ctl.Atom).P
+}

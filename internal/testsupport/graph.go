@@ -42,12 +42,13 @@ func (g *Graph) add(k string) (int, bool) {
 }
 
 // close sorts and deduplicates the successors of state i and gives a
-// state without one its stutter loop.
-func (g *Graph) close(i int) {
-	if len(g.Succ[i]) == 0 {
+// state without one its stutter loop. A state that may be deadlocked
+// (stutter: a forced model's counterabs.Model.MayDeadlock holds there)
+// is dead too and stutters besides its moves.
+func (g *Graph) close(i int, stutter bool) {
+	if len(g.Succ[i]) == 0 || stutter {
 		g.Dead[i] = true
-		g.Succ[i] = []int{i}
-		return
+		g.Succ[i] = append(g.Succ[i], i)
 	}
 	slices.Sort(g.Succ[i])
 	g.Succ[i] = slices.Compact(g.Succ[i])
@@ -89,13 +90,16 @@ func (g *Graph) Eval(i int, f presburger.Formula) bool {
 // Distances returns the length of a shortest path from the initial state
 // to each state, or -1 for a state it cannot reach, moving only out of
 // states in through (nil: every state).
-func (g *Graph) Distances(through []bool) []int {
+func (g *Graph) Distances(through []bool) []int { return g.DistancesFrom(g.Init, through) }
+
+// DistancesFrom is Distances from state from.
+func (g *Graph) DistancesFrom(from int, through []bool) []int {
 	d := make([]int, g.Len())
 	for i := range d {
 		d[i] = -1
 	}
-	d[g.Init] = 0
-	queue := []int{g.Init}
+	d[from] = 0
+	queue := []int{from}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
@@ -115,9 +119,12 @@ func (g *Graph) Distances(through []bool) []int {
 // Shortest returns the length of a shortest path from the initial state
 // to a state in target whose earlier states are all in through (nil:
 // any), or -1 when there is none.
-func (g *Graph) Shortest(through, target []bool) int {
+func (g *Graph) Shortest(through, target []bool) int { return g.ShortestFrom(g.Init, through, target) }
+
+// ShortestFrom is Shortest from state from.
+func (g *Graph) ShortestFrom(from int, through, target []bool) int {
 	best := -1
-	d := g.Distances(through)
+	d := g.DistancesFrom(from, through)
 	for i, ok := range target {
 		if ok && d[i] >= 0 && (best < 0 || d[i] < best) {
 			best = d[i]
@@ -186,9 +193,11 @@ type Move struct {
 
 // CounterGraph explores a counter model given by its initial vector and
 // moves, evaluating the guards with presburger.Eval: the naive
-// counterpart of an engine's exploration of a model. Keys are TotalKey
-// of the vectors; atoms are over the model's counters.
-func CounterGraph(init []int, moves []Move) *Graph {
+// counterpart of an engine's exploration of a model. mayDeadlock, when
+// not nil, is a forced model's deadlock over-approximation
+// (counterabs.Model.MayDeadlock): a vector where it holds stutters too.
+// Keys are TotalKey of the vectors; atoms are over the model's counters.
+func CounterGraph(init []int, moves []Move, mayDeadlock presburger.Formula) *Graph {
 	g := newGraph()
 	var vecs [][]int
 	push := func(x []int) int {
@@ -211,7 +220,7 @@ func CounterGraph(init []int, moves []Move) *Graph {
 			y[mv.To]++
 			g.Succ[i] = append(g.Succ[i], push(y))
 		}
-		g.close(i)
+		g.close(i, mayDeadlock != nil && presburger.Eval(mayDeadlock, val))
 	}
 	g.value = func(i int, v presburger.Var) (int64, bool) {
 		if v < 0 || int(v) >= len(vecs[i]) {

@@ -174,7 +174,7 @@ func Unreduced(sys *gsst.System, inits ...[]int) *Space {
 				sp.Succ[i] = append(sp.Succ[i], push(d))
 			}
 		}
-		sp.close(i)
+		sp.close(i, false)
 	}
 	sp.value = func(i int, v presburger.Var) (int64, bool) {
 		return valuation(sys, counters(sys, owner, sp.Confs[i]))(v)

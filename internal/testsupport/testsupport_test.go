@@ -25,7 +25,7 @@ func handGraph() *Graph {
 	g.Succ[1] = []int{1}
 	g.Succ[2] = []int{3}
 	for i := range g.Keys {
-		g.close(i)
+		g.close(i, false)
 	}
 	g.value = func(i int, v presburger.Var) (int64, bool) { return int64(i), v == 0 }
 	return g
@@ -67,48 +67,71 @@ func TestCTLByHand(t *testing.T) {
 // refused, or the engines' trace checks could not fail.
 func TestCheckTraceRejects(t *testing.T) {
 	g := handGraph()
-	ef3 := ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: cmpVar(0, presburger.Eq, 3)}}
-	af3 := ctl.Unary{Op: ctl.AF, X: ctl.Atom{P: cmpVar(0, presburger.Eq, 3)}}
-	if err := CheckTrace(g, ef3, true, []int{0, 2, 3}, -1); err != nil {
+	name := func(presburger.Var) string { return "#X" }
+	x3 := ctl.Atom{P: cmpVar(0, presburger.Eq, 3)}
+	ef3 := ctl.Unary{Op: ctl.EF, X: x3}
+	af3 := ctl.Unary{Op: ctl.AF, X: x3}
+	text := func(f ctl.Formula) string { return ctl.Format(f, name) }
+	efSeg := func(end int) []Segment {
+		return []Segment{{Kind: "path", Start: 0, End: end, Formula: text(ef3), Holds: true, Target: text(x3), TargetHolds: true}}
+	}
+	afSeg := func(end int) []Segment {
+		return []Segment{{Kind: "lasso", Start: 0, End: end, Formula: text(af3), Holds: false, Target: text(x3), TargetHolds: false}}
+	}
+	check := func(g *Graph, f ctl.Formula, holds bool, tr *Trace) error {
+		return CheckEngineTrace(g, f, holds, tr, Subformulas(f, f, name), FromStart)
+	}
+	if err := check(g, ef3, true, &Trace{Keys: []string{"0", "2", "3"}, Loop: -1, Segments: efSeg(2)}); err != nil {
 		t.Fatalf("good EF witness refused: %v", err)
 	}
-	if err := CheckTrace(g, af3, false, []int{0, 1}, 1); err != nil {
+	if err := check(g, af3, false, &Trace{Keys: []string{"0", "1"}, Loop: 1, Segments: afSeg(1)}); err != nil {
 		t.Fatalf("good AF counterexample refused: %v", err)
 	}
 	bad := []struct {
 		name  string
 		f     ctl.Formula
 		holds bool
-		path  []int
-		loop  int
+		tr    *Trace
 	}{
-		{"not from the initial state", ef3, true, []int{2, 3}, -1},
-		{"not a transition", ef3, true, []int{0, 3}, -1},
-		{"does not reach the target", ef3, true, []int{0, 2}, -1},
-		{"lasso that does not close", af3, false, []int{0, 1}, 0},
-		{"lasso through the target", af3, false, []int{0, 2, 3}, 2},
+		{"no trace where one is promised", ef3, true, nil},
+		{"not from the initial state", ef3, true, &Trace{Keys: []string{"2", "3"}, Loop: -1, Segments: efSeg(1)}},
+		{"not a transition", ef3, true, &Trace{Keys: []string{"0", "3"}, Loop: -1, Segments: efSeg(1)}},
+		{"does not reach the target", ef3, true, &Trace{Keys: []string{"0", "2"}, Loop: -1, Segments: efSeg(1)}},
+		{"segments do not cover", ef3, true, &Trace{Keys: []string{"0", "2", "3"}, Loop: -1, Segments: efSeg(1)}},
+		{"no segments", ef3, true, &Trace{Keys: []string{"0", "2", "3"}, Loop: -1}},
+		{"names no subformula", ef3, true, &Trace{Keys: []string{"0", "2", "3"}, Loop: -1,
+			Segments: []Segment{{Kind: "path", End: 2, Formula: "EF #Y = 3", Holds: true, Target: text(x3), TargetHolds: true}}}},
+		{"lasso that does not close", af3, false, &Trace{Keys: []string{"0", "1"}, Loop: 0, Segments: afSeg(1)}},
+		{"lasso through the target", af3, false, &Trace{Keys: []string{"0", "2", "3"}, Loop: 2, Segments: afSeg(2)}},
+		{"bad branch", ef3, true, &Trace{Keys: []string{"0", "2", "3"}, Loop: -1, Segments: efSeg(2),
+			Branches: []*Trace{{Keys: []string{"0", "2"}, Loop: -1, Segments: efSeg(1)}}}},
 	}
 	for _, b := range bad {
-		if err := CheckTrace(g, b.f, b.holds, b.path, b.loop); err == nil {
+		if err := check(g, b.f, b.holds, b.tr); err == nil {
 			t.Errorf("%s: accepted", b.name)
 		}
 	}
-	// A longer path than the shortest is refused for EF.
+	// A longer path than the shortest is refused.
 	long := newGraph()
 	for _, k := range []string{"a", "b", "c"} {
 		long.add(k)
 	}
 	long.Succ[0], long.Succ[1] = []int{1, 2}, []int{2}
 	for i := range long.Keys {
-		long.close(i)
+		long.close(i, false)
 	}
 	long.value = func(i int, v presburger.Var) (int64, bool) { return int64(i), true }
-	if err := CheckTrace(long, ef3Long(), true, []int{0, 1, 2}, -1); err == nil {
+	x2 := ctl.Atom{P: cmpVar(0, presburger.Eq, 2)}
+	ef2 := ctl.Unary{Op: ctl.EF, X: x2}
+	seg := []Segment{{Kind: "path", End: 2, Formula: text(ef2), Holds: true, Target: text(x2), TargetHolds: true}}
+	if err := check(long, ef2, true, &Trace{Keys: []string{"a", "b", "c"}, Loop: -1, Segments: seg}); err == nil {
 		t.Error("a non-shortest EF witness was accepted")
 	}
+	seg[0].End = 1
+	if err := check(long, ef2, true, &Trace{Keys: []string{"a", "c"}, Loop: -1, Segments: seg}); err != nil {
+		t.Errorf("the shortest EF witness was refused: %v", err)
+	}
 }
-
-func ef3Long() ctl.Formula { return ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: cmpVar(0, presburger.Eq, 2)}} }
 
 // TestReadersWritersByHand checks the oracles on Fig. 1(b) with one
 // reader and two writers against counts worked out by hand: the

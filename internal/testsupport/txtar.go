@@ -78,3 +78,14 @@ func (a *Archive) Get(name string) []byte {
 	}
 	return nil
 }
+
+// Set replaces the data of the named file, or adds the file at the end.
+func (a *Archive) Set(name string, data []byte) {
+	for i := range a.Files {
+		if a.Files[i].Name == name {
+			a.Files[i].Data = data
+			return
+		}
+	}
+	a.Files = append(a.Files, File{Name: name, Data: data})
+}

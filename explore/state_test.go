@@ -1,0 +1,80 @@
+package explore_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+)
+
+// TestStateJSON: trace states are objects naming their counters, totals
+// first in state order, then group counters group by group; decoding
+// gives the same counters back.
+func TestStateJSON(t *testing.T) {
+	sys, err := gsst.Parse("rw.yaml", []byte(`name: rw
+states: [N, T, C]
+groups: {reader: 1, writer: 2}
+init: N
+transitions:
+  - {from: N, to: T}
+  - {from: T, to: C, guard: {reader: "#C = 0 & #T[writer] = 0", writer: "#C = 0"}}
+  - {from: C, to: N}
+properties:
+  reach: "EF #C[writer] = 1"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := explore.Explicit{}.Check(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Properties[0].Trace
+	if tr == nil || len(tr.States) < 2 {
+		t.Fatalf("want a witness, got %+v", tr)
+	}
+	data, err := json.Marshal(tr.States[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"#N":3,"#T":0,"#C":0,"#N[reader]":1,"#T[reader]":0,"#C[reader]":0,"#N[writer]":2,"#T[writer]":0,"#C[writer]":0}`
+	if string(data) != want {
+		t.Errorf("initial state is %s, want %s", data, want)
+	}
+	whole, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back explore.Trace
+	if err := json.Unmarshal(whole, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.States) != len(tr.States) {
+		t.Fatalf("decoded %d states, want %d", len(back.States), len(tr.States))
+	}
+	for i := range tr.States {
+		if !reflect.DeepEqual(back.States[i].Counters, tr.States[i].Counters) || !reflect.DeepEqual(back.States[i].Groups, tr.States[i].Groups) {
+			t.Errorf("state %d decoded as %+v, want %+v", i, back.States[i], tr.States[i])
+		}
+	}
+
+	// A hand-made state names its counters by index.
+	data, _ = json.Marshal(explore.State{Counters: []int{1, 2}, Groups: [][]int{{1, 0}, {0, 2}}})
+	if want := `{"#0":1,"#1":2,"#0[0]":1,"#1[0]":0,"#0[1]":0,"#1[1]":2}`; string(data) != want {
+		t.Errorf("hand-made state is %s, want %s", data, want)
+	}
+	for _, bad := range []string{`[1,2]`, `{"N":1}`, `{"#N":"x"}`} {
+		var s explore.State
+		if err := json.Unmarshal([]byte(bad), &s); err == nil {
+			t.Errorf("decoding %s: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package gsst
+
+import (
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vsym/vsym/presburger"
+)
+
+// This file decodes and checks the fairness key (docs/gsst-format.md,
+// "fairness"):
+//
+//	fairness:
+//	  justice:                 # conditions every fair path meets infinitely often
+//	    - "#T[w] = 0 | #C[w] >= 1"
+//	  weak:                    # weak fairness of local transitions
+//	    - T -> C               # any process: per transition
+//	    - T -> C [w, r]        # per group, for the groups listed
+//	    - T -> C [*]           # per group, for every group that may take it
+//	    - all                  # every local transition, any process
+//	    - all [*]              # every local transition, per group
+
+// decodeFairness reads the fairness mapping. "fairness:" with nothing
+// after it means no fairness constraints.
+func (d *decoder) decodeFairness(key, n *yaml.Node) *FairnessDecl {
+	fd := &FairnessDecl{Pos: d.pos(key)}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return fd
+	}
+	if !d.want(n, yaml.MappingNode, "a mapping with keys justice and weak") {
+		return fd
+	}
+	m := d.fields(n, "fairness", "justice", "weak")
+	if p, ok := m["justice"]; ok && d.list(p.val, "a list of justice conditions") {
+		for _, c := range p.val.Content {
+			jd := &JusticeDecl{Pos: d.pos(c)}
+			if text, ok := d.text(c, c, "justice condition"); ok {
+				jd.Text = text
+				jd.X = d.parseString(c)
+			}
+			fd.Justice = append(fd.Justice, jd)
+		}
+	}
+	if p, ok := m["weak"]; ok && d.list(p.val, "a list of transitions (U -> V, U -> V [g], U -> V [*], all)") {
+		for _, c := range p.val.Content {
+			if !d.want(c, yaml.ScalarNode, "a transition U -> V, U -> V [groups] or all") {
+				continue
+			}
+			if wd := d.weak(c); wd != nil {
+				fd.Weak = append(fd.Weak, wd)
+			}
+		}
+	}
+	return fd
+}
+
+// list checks that n is a list; an empty value (null) counts as an empty
+// list and reports nothing.
+func (d *decoder) list(n *yaml.Node, what string) bool {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return false
+	}
+	return d.want(n, yaml.SequenceNode, what)
+}
+
+// weak parses one entry of the weak list, reporting syntax errors at
+// their exact position.
+func (d *decoder) weak(n *yaml.Node) *WeakDecl {
+	pos := d.offsets(n)
+	v := n.Value
+	wd := &WeakDecl{Text: v, Pos: d.pos(n)}
+	i := 0
+	skip := func() {
+		for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
+			i++
+		}
+	}
+	name := func(what string) *Ident {
+		skip()
+		j := i
+		for j < len(v) && (isLetter(v[j]) || isDigit(v[j])) {
+			j++
+		}
+		if j == i || !isLetter(v[i]) {
+			d.errorf(pos(i), "expected %s in weak fairness entry %q", what, v)
+			return nil
+		}
+		id := &Ident{pos(i), v[i:j]}
+		i = j
+		return id
+	}
+	first := name("a transition U -> V or all")
+	if first == nil {
+		return nil
+	}
+	skip()
+	switch {
+	case first.Name == "all" && (i == len(v) || v[i] == '['):
+		// "all", unless a state named all starts a transition.
+		wd.All = true
+	case strings.HasPrefix(v[i:], "->"):
+		wd.From = first
+		i += 2
+		if wd.To = name("a state name after ->"); wd.To == nil {
+			return nil
+		}
+	default:
+		d.errorf(pos(i), "expected -> in weak fairness entry %q (write U -> V, U -> V [groups], U -> V [*] or all)", v)
+		return nil
+	}
+	skip()
+	if i < len(v) && v[i] == '[' {
+		wd.PerGroup = true
+		i++
+		skip()
+		if i < len(v) && v[i] == '*' {
+			wd.EachGroup = true
+			i++
+		} else {
+			for {
+				g := name("a group name or *")
+				if g == nil {
+					return nil
+				}
+				wd.Groups = append(wd.Groups, g)
+				skip()
+				if i < len(v) && v[i] == ',' {
+					i++
+					continue
+				}
+				break
+			}
+		}
+		skip()
+		if i >= len(v) || v[i] != ']' {
+			d.errorf(pos(i), "expected ] in weak fairness entry %q", v)
+			return nil
+		}
+		i++
+		skip()
+	}
+	if i < len(v) {
+		d.errorf(pos(i), "unexpected %q in weak fairness entry %q", v[i:], v)
+		return nil
+	}
+	return wd
+}
+
+// fairness resolves the fairness key. "all" and "[*]" are expanded into
+// one Weak per transition and group; a constraint asked for twice is kept
+// once.
+func (c *checker) fairness(f *File) {
+	fd := f.Fairness
+	if fd == nil {
+		return
+	}
+	sys := c.sys
+	for _, jd := range fd.Justice {
+		j := Justice{Text: jd.Text, Pos: jd.Pos, Formula: presburger.False}
+		if jd.X != nil {
+			if v, ok := c.expr(jd.X, justiceMode, " in justice condition"); ok {
+				if v.kind != kindBool {
+					c.errorf(jd.X.Pos(), "justice condition is an integer expression; expected a condition such as %q", "#C[writer] >= 1")
+				} else {
+					j.Formula = v.f
+				}
+			}
+		}
+		sys.Fairness.Justice = append(sys.Fairness.Justice, j)
+	}
+	type key struct{ t, g int }
+	seen := map[key]bool{}
+	add := func(t, g int, pos Pos) {
+		if !seen[key{t, g}] {
+			seen[key{t, g}] = true
+			sys.Fairness.Weak = append(sys.Fairness.Weak, Weak{Transition: t, Group: g, Pos: pos})
+		}
+	}
+	for _, wd := range fd.Weak {
+		var trans []int
+		if wd.All {
+			for i := range sys.Transitions {
+				trans = append(trans, i)
+			}
+		} else {
+			from, okF := c.state(wd.From, " in weak fairness entry")
+			to, okT := c.state(wd.To, " in weak fairness entry")
+			if !okF || !okT {
+				continue
+			}
+			i := slices.IndexFunc(sys.Transitions, func(t Transition) bool { return t.From == from && t.To == to })
+			if i < 0 {
+				c.errorf(wd.From.NamePos, "weak fairness of %s -> %s: the system has no such transition", wd.From.Name, wd.To.Name)
+				continue
+			}
+			trans = []int{i}
+		}
+		for _, t := range trans {
+			tr := &sys.Transitions[t]
+			switch {
+			case !wd.PerGroup:
+				add(t, -1, wd.Pos)
+			case wd.EachGroup:
+				for g := range sys.Groups {
+					if tr.BlockOf(g) != nil {
+						add(t, g, wd.Pos)
+					}
+				}
+			default:
+				for _, id := range wd.Groups {
+					g, ok := c.group(id, " in weak fairness entry")
+					if !ok {
+						continue
+					}
+					if tr.BlockOf(g) == nil {
+						c.errorf(id.NamePos, "weak fairness of %s for group %s: the group cannot take this transition (it is in none of its guard blocks)", sys.TransitionName(tr), id.Name)
+						continue
+					}
+					add(t, g, wd.Pos)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package gsst
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestNewcomerHints: mistakes a first-time author makes get an error that
+// names the mistake, at the character that caused it.
+func TestNewcomerHints(t *testing.T) {
+	const head = "name: h\nstates: [N, T, C]\ngroups: {p: 2}\ninit: N\n"
+	cases := []struct {
+		name, src string
+		line, col int
+		want      []string // substrings of the one error
+	}{
+		{"property-block", head + "transitions:\n  - {from: N, to: T}\nproperties:\n  mutex: AG #C <= 1\n",
+			8, 12, []string{"expected operand", "quote it", `only "AG" was read`, `"#C <= 1" was dropped`}},
+		{"property-flow-mapping", head + "transitions:\n  - {from: N, to: T}\nproperties: {mutex: AG #C <= 1}\n",
+			7, 24, []string{"invalid YAML", "unquoted # starts a comment", "cuts the flow mapping short", `"#C = 0"`}},
+		{"guard-flow-mapping", head + "transitions:\n  - {from: N, to: T, guard: #C = 0}\n",
+			6, 29, []string{"invalid YAML", "unquoted # starts a comment", "flow mapping"}},
+		{"flow-list", head + "transitions:\n  - {from: N, to: T}\nproperties:\n  x: [AG #C <= 1]\n",
+			8, 10, []string{"invalid YAML", "flow list"}},
+		{"tab-indent", "name: t\nstates: [N, T]\ngroups:\n\tp: 1\n",
+			4, 1, []string{"tab", "indent with spaces"}},
+		{"tab-after-spaces", "name: t\nstates: [N, T]\ngroups:\n  \tp: 1\n",
+			4, 3, []string{"tab", "indent with spaces"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := parseOneError(t, c.src)
+			if e.Pos.Line != c.line || e.Pos.Col != c.col {
+				t.Errorf("error %q at %d:%d, want %d:%d", e, e.Pos.Line, e.Pos.Col, c.line, c.col)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(e.Msg, w) {
+					t.Errorf("error %q lacks %q", e.Msg, w)
+				}
+			}
+		})
+	}
+}
+
+// TestNoHintWhenQuoted: a # inside quotes, and a comment after a quoted
+// or well-formed value, are fine and get no hint.
+func TestNoHintWhenQuoted(t *testing.T) {
+	src := "name: h\nstates: [N, T, C]\ngroups: {p: 2}\ninit: N\ntransitions:\n" +
+		"  - {from: N, to: T, guard: \"#C = 0\"}   # a comment with #C\n" +
+		"properties: {m: \"AG #C <= 1\"} # fine\n"
+	if _, err := Parse("f.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	// A genuine syntax error in a quoted property is not blamed on #.
+	bad := "name: h\nstates: [N]\ngroups: {p: 2}\ninit: N\ntransitions: []\nproperties:\n  m: \"AG\"  # comment\n"
+	_, err := Parse("f.yaml", []byte(bad))
+	if err == nil || strings.Contains(err.Error(), "quote it") {
+		t.Errorf("want a plain syntax error, got %v", err)
+	}
+}
+
+func TestParenthesize(t *testing.T) {
+	cases := []struct {
+		in, want string
+		relies   bool
+	}{
+		{"AG #C <= 1", "AG (#C <= 1)", false},
+		{"EF #C = 1", "EF (#C = 1)", false},
+		{"EG #T >= 1 | #C >= 1", "(EG (#T >= 1)) | (#C >= 1)", true},
+		{"EG (#T >= 1 | #C >= 1)", "EG ((#T >= 1) | (#C >= 1))", false},
+		{"AG (#T > 0 -> EF #C > 0)", "AG ((#T > 0) -> (EF (#C > 0)))", false},
+		{"AG #T > 0 -> EF #C > 0", "(AG (#T > 0)) -> (EF (#C > 0))", true},
+		{"#N = 3 & #T < 1 | #C > 2", "((#N = 3) & (#T < 1)) | (#C > 2)", true},
+		{"a & b & c", "a & b & c", false},
+		{"(a & b) & c", "a & b & c", false},
+		{"a & (b & c)", "a & (b & c)", false},
+		{"a -> b -> c", "a -> (b -> c)", true},
+		{"!#C = 0", "!(#C = 0)", false},
+		{"!a & b", "(!a) & b", true},
+		{"A[#N >= 1 U 2*#C + #T[w] - 3 != 0]", "A[(#N >= 1) U ((((2 * #C) + #T[w]) - 3) != 0)]", false},
+		{"-#C + 1 > 0", "((-#C) + 1) > 0", false},
+		{"E[a | b U c] & d", "E[(a | b) U c] & d", false},
+		{"((true))", "true", false},
+	}
+	for _, c := range cases {
+		x, err := ParseExpr(c.in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if got := Parenthesize(x); got != c.want {
+			t.Errorf("Parenthesize(%s) = %s, want %s", c.in, got, c.want)
+		}
+		if got := ReliesOnPrecedence(x); got != c.relies {
+			t.Errorf("ReliesOnPrecedence(%s) = %v, want %v", c.in, got, c.relies)
+		}
+		// The printed form parses to the same grouping and is a fixed
+		// point.
+		y, err := ParseExpr(c.want)
+		if err != nil {
+			t.Fatalf("%s does not parse: %v", c.want, err)
+		}
+		if again := Parenthesize(y); again != c.want {
+			t.Errorf("Parenthesize is not a fixed point: %s -> %s", c.want, again)
+		}
+		if ReliesOnPrecedence(y) {
+			t.Errorf("the parenthesised %s still relies on precedence", c.want)
+		}
+	}
+}
+
+// TestParenthesizeLongChain: a chain of a hundred thousand & prints flat
+// without deep recursion.
+func TestParenthesizeLongChain(t *testing.T) {
+	parts := make([]string, 100000)
+	for i := range parts {
+		parts[i] = "#N >= 0"
+	}
+	x, err := ParseExpr(strings.Join(parts, " & "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Parenthesize(x)
+	if want := "(" + strings.Join(parts, ") & (") + ")"; got != want {
+		t.Errorf("long chain printed wrongly (%d bytes, want %d)", len(got), len(want))
+	}
+}
+
+// parseOneError parses src as f.yaml and returns its only error.
+func parseOneError(t *testing.T, src string) *Error {
+	t.Helper()
+	_, err := Parse("f.yaml", []byte(src))
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 1 {
+		t.Fatalf("want one error, got %v", err)
+	}
+	return list[0]
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+)
+
+// The steps shared by the commands that write a model for another model
+// checker (nusmv, promela): check the flags, load the spec, build the
+// model --model asks for (or none, for the unreduced system), emit it,
+// and write it to standard output (the session redirects it to -o).
+
+// exportOpts are the flags of an export command.
+type exportOpts struct {
+	sizes   string // --sizes, for a spec whose group sizes are ranges
+	file    string
+	out     string // -o/--out, handled by the session
+	level   string // auto, total, group or concrete
+	force   bool
+	timeout time.Duration
+}
+
+// exportHeader is what an emitter states in its header comment.
+type exportHeader struct {
+	Source, Version, Certification string
+}
+
+// exporter is one target language.
+type exporter struct {
+	tool     string // named in messages: "NuSMV", "Promela"
+	command  string // the vsym command, for messages: "nusmv", "promela"
+	reduced  func(m *counterabs.Model, h exportHeader) (string, error)
+	concrete func(sys *gsst.System, h exportHeader) (string, error)
+}
+
+// runExport writes the model of o.file that o.level asks for with e, to
+// standard output; the session sends it to the -o file.
+func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
+	stderr := cmd.ErrOrStderr()
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	if o.force && (o.level == "concrete" || o.level == "group") {
+		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", o.level)
+	}
+	sys, err := loadInstance(cmd, o.file, o.sizes, e.command)
+	if err != nil {
+		return err
+	}
+	file := displayName(o.file)
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
+	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
+
+	var text, kind string
+	if o.level == "concrete" {
+		// The concrete model is exact whatever certification would say,
+		// so none is run (it can take far longer than the export).
+		h.Certification = "not checked (the concrete model needs none)"
+		text, err = e.concrete(sys, h)
+		kind = "concrete"
+	} else {
+		var m *chosenModel
+		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: stderr})
+		if err != nil {
+			return err
+		}
+		h.Certification = m.Reason
+		if m.Level == counterabs.TotalLevel && m.Exact {
+			h.Certification = certifiedHow(m.Cert)
+		}
+		text, err = e.reduced(m.Model, h)
+		kind = m.Level.String() + "-counter"
+	}
+	if err != nil {
+		return fileError(file, err)
+	}
+	describeOutput(cmd, fmt.Sprintf("the %s %s model of %s", kind, e.tool, sys.Name))
+	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
+	return err
+}

@@ -1,0 +1,246 @@
+package cli
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// A brute-force oracle for the reachability questions of reach.go, written
+// from the definitions (Definition 3 of Wei, Gurfinkel and Chechik) over
+// process-indexed configurations, independently of the counter models and
+// the engines. It may move to internal/testsupport.
+
+// randomSpec returns the YAML text of a random small GSST: 2-4 states,
+// 1-3 groups of 1-2 processes (at most 4096 process-indexed
+// configurations), each group starting in one state, 2-4 transitions
+// with shared, per-group or no guards over total and group counters.
+func randomSpec(r *rand.Rand) string {
+	for {
+		m := 2 + r.Intn(3)
+		d := 1 + r.Intn(3)
+		sizes := make([]int, d)
+		n := 0
+		for g := range sizes {
+			sizes[g] = 1 + r.Intn(2)
+			n += sizes[g]
+		}
+		space := 1
+		for range n {
+			space *= m
+		}
+		if space > 4096 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString("name: random\nstates: [")
+		for s := range m {
+			if s > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "S%d", s)
+		}
+		b.WriteString("]\ngroups:\n")
+		for g, k := range sizes {
+			fmt.Fprintf(&b, "  g%d: %d\n", g, k)
+		}
+		b.WriteString("init:\n")
+		for g := range sizes {
+			fmt.Fprintf(&b, "  g%d: S%d\n", g, r.Intn(m))
+		}
+		b.WriteString("transitions:\n")
+		seen := map[[2]int]bool{}
+		for range 2 + r.Intn(3) {
+			from := r.Intn(m)
+			to := (from + 1 + r.Intn(m-1)) % m
+			if seen[[2]int{from, to}] {
+				continue
+			}
+			seen[[2]int{from, to}] = true
+			fmt.Fprintf(&b, "  - from: S%d\n    to: S%d\n", from, to)
+			switch r.Intn(3) {
+			case 0: // unguarded
+			case 1:
+				fmt.Fprintf(&b, "    guard: %q\n", randomGuard(r, m, d))
+			default:
+				b.WriteString("    guard:\n")
+				groups := r.Perm(d)[:1+r.Intn(d)]
+				slices.Sort(groups)
+				for _, g := range groups {
+					fmt.Fprintf(&b, "      g%d: %q\n", g, randomGuard(r, m, d))
+				}
+			}
+		}
+		return b.String()
+	}
+}
+
+func randomGuard(r *rand.Rand, m, d int) string {
+	atom := func() string {
+		c := fmt.Sprintf("#S%d", r.Intn(m))
+		if r.Intn(2) == 0 {
+			c += fmt.Sprintf("[g%d]", r.Intn(d))
+		}
+		ops := []string{"=", "!=", "<", "<=", ">", ">="}
+		return fmt.Sprintf("%s %s %d", c, ops[r.Intn(len(ops))], r.Intn(3))
+	}
+	g := atom()
+	if r.Intn(2) == 0 {
+		g = "(" + g + []string{" & ", " | "}[r.Intn(2)] + atom() + ")"
+	}
+	if r.Intn(4) == 0 {
+		g = "!" + g
+	}
+	return g
+}
+
+// oracle holds the process-indexed configurations of a system reachable
+// from its initial one, with their breadth-first distances.
+type oracle struct {
+	sys  *gsst.System
+	grp  []int       // group of each process
+	dist map[int]int // reachable configuration code -> distance
+	m, n int
+}
+
+// code packs a configuration (st[p] = local state of process p).
+func (o *oracle) code(st []int) int {
+	c := 0
+	for p := o.n - 1; p >= 0; p-- {
+		c = c*o.m + st[p]
+	}
+	return c
+}
+
+func (o *oracle) decode(c int) []int {
+	st := make([]int, o.n)
+	for p := range st {
+		st[p] = c % o.m
+		c /= o.m
+	}
+	return st
+}
+
+// canTake reports whether process p can take transition t in st: it is
+// in t's source and its group's block guard holds, with the counters
+// counted in st.
+func (o *oracle) canTake(t *gsst.Transition, st []int, p int) bool {
+	if st[p] != t.From {
+		return false
+	}
+	for _, b := range t.Blocks {
+		if slices.Contains(b.Groups, o.grp[p]) {
+			return presburger.Eval(b.Guard, func(v presburger.Var) int64 {
+				s, g, _ := o.sys.Counter(v)
+				k := 0
+				for q, sq := range st {
+					if sq == s && (g < 0 || o.grp[q] == g) {
+						k++
+					}
+				}
+				return int64(k)
+			})
+		}
+	}
+	return false
+}
+
+func (o *oracle) enabled(t *gsst.Transition, st []int) bool {
+	for p := range st {
+		if o.canTake(t, st, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newOracle(sys *gsst.System) *oracle {
+	o := &oracle{sys: sys, m: len(sys.States), dist: map[int]int{}}
+	init := []int{}
+	for g, row := range sys.Init {
+		for s, k := range row {
+			for range k {
+				o.grp = append(o.grp, g)
+				init = append(init, s)
+			}
+		}
+	}
+	o.n = len(o.grp)
+	queue := []int{o.code(init)}
+	o.dist[queue[0]] = 0
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		st := o.decode(c)
+		for i := range sys.Transitions {
+			t := &sys.Transitions[i]
+			for p := range st {
+				if !o.canTake(t, st, p) {
+					continue
+				}
+				next := slices.Clone(st)
+				next[p] = t.To
+				if k := o.code(next); !hasKey(o.dist, k) {
+					o.dist[k] = o.dist[c] + 1
+					queue = append(queue, k)
+				}
+			}
+		}
+	}
+	return o
+}
+
+func hasKey(m map[int]int, k int) bool { _, ok := m[k]; return ok }
+
+// groupCounts returns st's group counters [group][state].
+func (o *oracle) groupCounts(st []int) [][]int {
+	out := make([][]int, len(o.sys.Groups))
+	for g := range out {
+		out[g] = make([]int, o.m)
+	}
+	for p, s := range st {
+		out[o.grp[p]][s]++
+	}
+	return out
+}
+
+func (o *oracle) totals(st []int) string {
+	t := make([]int, o.m)
+	for _, s := range st {
+		t[s]++
+	}
+	return fmt.Sprint(t)
+}
+
+// nearest returns the distance of the nearest reachable configuration
+// satisfying f, and false when none is reachable.
+func (o *oracle) nearest(f func(st []int) bool) (int, bool) {
+	best, found := 0, false
+	for c, d := range o.dist {
+		if (!found || d < best) && f(o.decode(c)) {
+			best, found = d, true
+		}
+	}
+	return best, found
+}
+
+// asymmetric returns the test for Asym_r: no process can take t in st,
+// while some configuration (reachable or not) with the same total
+// counters lets one.
+func (o *oracle) asymmetric(t *gsst.Transition) func(st []int) bool {
+	somewhere := map[string]bool{}
+	all := 1
+	for range o.n {
+		all *= o.m
+	}
+	for c := range all {
+		if st := o.decode(c); o.enabled(t, st) {
+			somewhere[o.totals(st)] = true
+		}
+	}
+	return func(st []int) bool { return !o.enabled(t, st) && somewhere[o.totals(st)] }
+}

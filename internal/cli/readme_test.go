@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDocExamples runs the examples of the README and docs/symmetry.md
+// that show a whole output: a line "$ vsym ..." in a console block,
+// followed by the output up to the next "$ " line or the end of the
+// block. Examples that elide output ("...") or use the shell (pipes,
+// redirections, &&) are left out; the others must print exactly what
+// the document shows, run from the repository root. Files other than
+// the bundled specs are not at hand, so examples on them are left out
+// too (the transcripts cover those).
+func TestDocExamples(t *testing.T) {
+	root := filepath.Join("..", "..")
+	ran := 0
+	for _, doc := range []string{"README.md", filepath.Join("docs", "symmetry.md")} {
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range consoleExamples(string(data)) {
+			if strings.Contains(ex.output, "...") || strings.ContainsAny(ex.command, "|<>&;") || !onBundledSpecs(ex.command) {
+				continue
+			}
+			ran++
+			t.Run(doc+": "+ex.command, func(t *testing.T) {
+				t.Parallel()
+				stdout, _, _ := runProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")))
+				if got := string(stdout); got != ex.output {
+					t.Errorf("%s shows:\n%s\nbut the command prints:\n%s", doc, ex.output, got)
+				}
+			})
+		}
+	}
+	if ran < 3 {
+		t.Errorf("only %d examples checked", ran)
+	}
+}
+
+type consoleExample struct{ command, output string }
+
+// consoleExamples returns the commands of the ```console blocks of a
+// Markdown text with the output shown after each, without the block's
+// indentation (a block inside a list item is indented).
+func consoleExamples(md string) []consoleExample {
+	var out []consoleExample
+	var cur *consoleExample
+	in, indent := false, ""
+	flush := func() {
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case !in && strings.HasPrefix(trimmed, "```console"):
+			in, indent = true, line[:len(line)-len(strings.TrimLeft(line, " "))]
+		case in && strings.HasPrefix(trimmed, "```"):
+			flush()
+			in = false
+		case in && strings.HasPrefix(trimmed, "$ "):
+			flush()
+			cmd := strings.TrimPrefix(trimmed, "$ ")
+			if i := strings.Index(cmd, "  #"); i >= 0 {
+				cmd = strings.TrimSpace(cmd[:i])
+			}
+			cur = &consoleExample{command: cmd}
+		case in && cur != nil:
+			if trimmed == "" {
+				// A blank line ends the output shown.
+				flush()
+				continue
+			}
+			cur.output += strings.TrimPrefix(line, indent) + "\n"
+		}
+	}
+	return out
+}
+
+// onBundledSpecs reports whether every file argument of a command line
+// "vsym CMD ARGS" names a bundled spec.
+func onBundledSpecs(command string) bool {
+	files := 0
+	for _, a := range strings.Fields(command)[2:] {
+		if strings.HasSuffix(a, ".yaml") {
+			if !strings.HasPrefix(a, "specs/") {
+				return false
+			}
+			files++
+		}
+	}
+	return files > 0
+}

@@ -1,0 +1,131 @@
+package nusmv
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+)
+
+// Fairness constraints become NuSMV JUSTICE constraints, which NuSMV 2.6
+// evaluates on (state, input) pairs: a fair path meets each of them
+// infinitely often, and CTL path quantifiers range over fair paths, as in
+// vsym's engines. A justice condition over counters is written as it is.
+// Weak fairness of a local transition is a condition on the edge, and the
+// input variables say which edge a step takes: the step takes one of the
+// transitions, or stutters (nobody can move), or leaves a state where none
+// of them is enabled:
+//
+//	JUSTICE tr = t_T_C | tr = stutter | !(en_t_T_C)
+//
+// so no auxiliary state variable is needed. An INVARSPEC ignores
+// fairness, so a model with fairness constraints gets none: the CTLSPEC
+// alone carries each property.
+
+// justice is one JUSTICE line and the comment describing it.
+type justice struct {
+	expr, text string
+}
+
+// reducedJustice writes the justice constraints of m; ctr names the
+// counters, tval the values of the transition variable and en the
+// enabledness defines of m's transitions.
+func reducedJustice(m *counterabs.Model, name namefn, trVar, stutter string, tval, en []string) ([]justice, error) {
+	var out []justice
+	for _, j := range m.Justice {
+		if !j.Weak {
+			f, err := formula(j.State, name)
+			if err != nil {
+				return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
+			}
+			out = append(out, justice{f.s, j.Text})
+			continue
+		}
+		if len(j.Transitions) == 0 {
+			// Nobody can ever take the transition: every edge meets it.
+			out = append(out, justice{"TRUE", j.Text})
+			continue
+		}
+		terms := []string{trVar + " = " + stutter}
+		var ens []string
+		for _, k := range j.Transitions {
+			terms = append(terms, trVar+" = "+tval[k])
+			ens = append(ens, en[k])
+		}
+		terms = append(terms, "!("+strings.Join(ens, " | ")+")")
+		out = append(out, justice{strings.Join(terms, " | "), j.Text})
+	}
+	return out, nil
+}
+
+// concreteJustice writes the justice constraints of sys for the concrete
+// model: pick values first[g]+1 .. first[g]+size(g) choose the processes
+// of group g; grp[s][g] names #S[g], guard[t][b] the define of block b of
+// transition t ("" when unguarded).
+func concreteJustice(sys *gsst.System, name namefn, pick, trVar, stutter string, tval []string, grp, guard [][]string, first []int) ([]justice, error) {
+	var out []justice
+	for _, j := range sys.Fairness.Justice {
+		f, err := formula(j.Formula, name)
+		if err != nil {
+			return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
+		}
+		out = append(out, justice{f.s, j.Text})
+	}
+	for i := range sys.Fairness.Weak {
+		w := &sys.Fairness.Weak[i]
+		t := &sys.Transitions[w.Transition]
+		take := trVar + " = " + tval[w.Transition]
+		var ens []string
+		for g := range sys.Groups {
+			bi := blockIndex(t, g)
+			if bi < 0 || (w.Group >= 0 && g != w.Group) || sys.Groups[g].Size == 0 {
+				continue
+			}
+			en := grp[t.From][g] + " >= 1"
+			if guard[w.Transition][bi] != "" {
+				en += " & " + guard[w.Transition][bi]
+			}
+			ens = append(ens, en)
+		}
+		if w.Group >= 0 {
+			lo, hi := first[w.Group]+1, first[w.Group]+sys.Groups[w.Group].Size
+			take = fmt.Sprintf("%s & %s >= %d & %s <= %d", take, pick, lo, pick, hi)
+		}
+		if len(ens) == 0 {
+			// Nobody can ever take the transition: every edge meets it.
+			out = append(out, justice{"TRUE", "weak " + sys.WeakName(w)})
+			continue
+		}
+		terms := []string{trVar + " = " + stutter, "(" + take + ")", "!(" + strings.Join(ens, " | ") + ")"}
+		out = append(out, justice{strings.Join(terms, " | "), "weak " + sys.WeakName(w)})
+	}
+	return out, nil
+}
+
+func writeJusticeComments(p func(string, ...any), js []justice) {
+	if len(js) == 0 {
+		return
+	}
+	p("-- Fairness: CTL path quantifiers range over paths that meet each JUSTICE\n")
+	p("-- constraint infinitely often (weak fairness of a transition: infinitely\n")
+	p("-- often it is taken, or nobody can move, or it is not enabled):\n")
+	for _, j := range js {
+		p("--   %s\n", comment(j.text))
+	}
+}
+
+func writeJustice(p func(string, ...any), js []justice) {
+	for _, j := range js {
+		p("JUSTICE %s;\n", j.expr)
+	}
+}
+
+// dropInvariants removes the INVARSPEC twins of the properties: NuSMV
+// checks an INVARSPEC on every reachable state, ignoring fairness.
+func dropInvariants(props []spec) {
+	for i := range props {
+		props[i].invName, props[i].invExpr = "", ""
+	}
+}
