@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -18,34 +19,25 @@ func TestAsymmetryRandom(t *testing.T) {
 	ctx := context.Background()
 	systems, violated, asym := 0, 0, 0
 	for try := 0; try < 5000 && systems < 150; try++ {
-		sys := randomSystem(r)
-		c := explore(sys)
-		uncertified := false
-		for i := range sys.Transitions {
-			uncertified = uncertified || !c.certified(i)
-		}
-		if !uncertified {
+		sys := testsupport.RandomSystem(r, randomConfig)
+		brute := testsupport.BruteForce(sys)
+		if brute.Certified() {
 			continue
 		}
 		systems++
 		label := fmt.Sprintf("try %d", try)
-		total, err := Build(ctx, sys, bf, bruteProjector{}, Force())
+		total, err := Build(ctx, sys, bf, proj, Force())
 		if err != nil {
-			t.Fatalf("%s: %v\n%s", label, err, dump(sys))
+			t.Fatalf("%s: %v\n%s", label, err, testsupport.Describe(sys))
 		}
 		group, err := BuildGroup(sys)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var grp []int
-		for g, gr := range sys.Groups {
-			for range gr.Size {
-				grp = append(grp, g)
-			}
-		}
+		grp, _ := testsupport.Processes(sys)
 		m := len(sys.States)
 		for ri := range sys.Transitions {
-			if !c.certified(ri) {
+			if !brute.Closed(ri) {
 				violated++
 			}
 			f, err := Asymmetry(group, total, ri)
@@ -59,11 +51,15 @@ func TestAsymmetryRandom(t *testing.T) {
 					y[group.Counter(s, grp[p])]++
 					totals[s]++
 				}
-				want := !enabledIn(sys, &sys.Transitions[ri], grp, st) && c.some[ri][vecKey(totals)]
+				enabled := false
+				for p := range st {
+					enabled = enabled || testsupport.Enabled(sys, &sys.Transitions[ri], grp, st, p)
+				}
+				want := !enabled && brute.EnabledAt(ri, totals)
 				got := presburger.Eval(f, func(v presburger.Var) int64 { return int64(y[v]) })
 				if got != want {
 					t.Fatalf("%s: Asym of %s is %v at %v, brute force says %v\n%s", label,
-						sys.TransitionName(&sys.Transitions[ri]), got, y, want, dump(sys))
+						sys.TransitionName(&sys.Transitions[ri]), got, y, want, testsupport.Describe(sys))
 				}
 				if got {
 					asym++

@@ -1,16 +1,12 @@
 package counterabs
 
-// The oracle for the parametric models: random parametric GSSTs (the
-// random systems of random_test.go with group sizes made ranges and
-// guards that read n), the instances of a small box, and every
-// group-counter configuration of an instance. Kept apart so that it can
-// move to the shared test-support package.
+// The oracle for the parametric models: the random parametric GSSTs, the
+// instances of a small box and the configurations of an instance come
+// from internal/testsupport; what is here evaluates a parametric model's
+// guards on them.
 
 import (
-	"math/rand"
-
-	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -18,107 +14,11 @@ import (
 // (and for ranges beyond it).
 const paramBoxMax = 3
 
-// randomParamSystem draws a random system (randomSystem) and makes it
-// parametric: each group's size becomes, at random, a range Size..Size+k
-// or Size.. (Size at least 1, every process starting in one state), or
-// stays fixed; at least one group is ranged. Some guards are strengthened
-// or weakened by an atom comparing a counter with n.
-func randomParamSystem(r *rand.Rand) *gsst.System {
-	sys := randomSystem(r)
-	m := len(sys.States)
-	ranged := false
-	for g := range sys.Groups {
-		grp := &sys.Groups[g]
-		if r.Intn(3) == 0 && (ranged || g < len(sys.Groups)-1) {
-			continue // stays fixed
-		}
-		ranged = true
-		grp.Size = max(1, min(grp.Size, 2))
-		grp.Ranged, grp.Max = true, gsst.Unbounded
-		if r.Intn(2) == 0 {
-			grp.Max = grp.Size + 1 + r.Intn(2)
-		}
-		sys.Init[g] = make([]int, m)
-		sys.Init[g][r.Intn(m)] = grp.Size
-	}
-	nAtom := func() presburger.Formula {
-		return presburger.Compare(
-			presburger.VarTerm(sys.TotalVar(r.Intn(m))).Add(presburger.ConstTerm(int64(r.Intn(3)))),
-			ops[r.Intn(len(ops))], presburger.VarTerm(sys.NVar()))
-	}
-	sys.Properties = append(sys.Properties, gsst.Property{Name: "p", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: nAtom()}}})
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for j := range t.Blocks {
-			atom := nAtom()
-			switch r.Intn(4) {
-			case 0:
-				t.Blocks[j].Guard = presburger.Conj(t.Blocks[j].Guard, atom)
-			case 1:
-				t.Blocks[j].Guard = presburger.Disj(t.Blocks[j].Guard, atom)
-			}
-		}
-	}
-	return sys
-}
-
-// paramBox returns every choice of sizes with each group's size in its
-// range and at most paramBoxMax (a fixed group: its size).
-func paramBox(sys *gsst.System) [][]int {
-	out := [][]int{nil}
-	for g := range sys.Groups {
-		grp := &sys.Groups[g]
-		hi, bounded := grp.Bounded()
-		if !bounded || hi > paramBoxMax {
-			hi = max(paramBoxMax, grp.Size)
-		}
-		var next [][]int
-		for _, prefix := range out {
-			for k := grp.Size; k <= hi; k++ {
-				next = append(next, append(append([]int(nil), prefix...), k))
-			}
-		}
-		out = next
-	}
-	return out
-}
-
-// configurations calls f with every configuration of the given group
-// sizes over m states (conf[g][s] processes of group g in state s); conf
-// is reused between calls.
-func configurations(sizes []int, m int, f func(conf [][]int)) {
-	conf := make([][]int, len(sizes))
-	for g := range conf {
-		conf[g] = make([]int, m)
-	}
-	var place func(g, s, left int)
-	place = func(g, s, left int) {
-		switch {
-		case g == len(sizes):
-			f(conf)
-		case s == m-1:
-			conf[g][s] = left
-			next := 0
-			if g+1 < len(sizes) {
-				next = sizes[g+1]
-			}
-			place(g+1, 0, next)
-		default:
-			for k := 0; k <= left; k++ {
-				conf[g][s] = k
-				place(g, s+1, left-k)
-			}
-		}
-		if g < len(sizes) {
-			conf[g][s] = 0
-		}
-	}
-	if len(sizes) == 0 {
-		f(conf)
-		return
-	}
-	place(0, 0, sizes[0])
-}
+// paramConfig draws the random parametric systems: those of randomConfig
+// with some group sizes made ranges (testsupport.Config.Ranges) and
+// guards and a property that compare counters with n.
+var paramConfig = testsupport.Config{MaxSize: 2, EmptyGroups: true, MaxTransitions: 3,
+	Ranges: true, NGuards: true, BoxMax: paramBoxMax, MaxConfigs: 60000, Properties: 1}
 
 // paramValuation assigns the model's variables: counters from x, the
 // size variables and n from sizes, anything else 0.
@@ -138,24 +38,6 @@ func paramValuation(m *ParamModel, x, sizes []int) func(presburger.Var) int64 {
 		}
 		return 0
 	}
-}
-
-// confsByTotals groups the configurations of an instance by their total
-// counters (vecKey).
-func confsByTotals(sizes []int, m int) map[string][][][]int {
-	out := map[string][][][]int{}
-	configurations(sizes, m, func(conf [][]int) {
-		a := make([]int, m)
-		cp := make([][]int, len(conf))
-		for g, row := range conf {
-			cp[g] = append([]int(nil), row...)
-			for s, k := range row {
-				a[s] += k
-			}
-		}
-		out[vecKey(a)] = append(out[vecKey(a)], cp)
-	})
-	return out
 }
 
 // totalGuardHolds evaluates the guard of a total-level transition t at

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -19,8 +19,8 @@ import (
 // parametric systems (BuildParam: total-counter when certified for every
 // size, else group-counter; and BuildParamGroup always) and compares
 // them, at every instance of a small box, with the instance's semantics
-// computed here by enumerating its configurations and evaluating the
-// guards with detect.FiringGroups:
+// computed by enumerating its configurations and evaluating the guards
+// with the oracles of internal/testsupport (Firing):
 //
 //   - initial values, pools and transitions (source, target, local
 //     transition, group) are those of the instance;
@@ -40,20 +40,17 @@ import (
 // On a sample of total vectors, Z3 decides the guard with its local
 // variables free over every integer, the reading a CHC solver gives them.
 func TestParamModelsAgainstInstances(t *testing.T) {
-	const systems = 150
+	const systems = 170
 	s := z3.New(z3.Timeout(10 * time.Second))
 	r := rand.New(rand.NewSource(20261124))
 	ctx := context.Background()
 	levels := map[Level]int{}
 	var instances, vectors, z3Checks int
 	for i := range systems {
-		sys := randomParamSystem(r)
-		if err := sys.Check(); err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, dump(sys))
-		}
+		sys := testsupport.RandomSystem(r, paramConfig)
 		auto, err := BuildParam(ctx, sys, s)
 		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, dump(sys))
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
 		if (auto.Level == TotalLevel) != auto.Cert.Certified() {
 			t.Fatalf("system %d: level %v, certified %v", i, auto.Level, auto.Cert.Certified())
@@ -67,13 +64,13 @@ func TestParamModelsAgainstInstances(t *testing.T) {
 		if auto.Level == TotalLevel {
 			models = append(models, auto)
 		}
-		for _, sizes := range paramBox(sys) {
+		for _, sizes := range testsupport.Box(sys, paramBoxMax) {
 			inst, err := sys.Instantiate(sizes)
 			if err != nil {
 				t.Fatalf("system %d sizes %v: %v", i, sizes, err)
 			}
 			instances++
-			confs := confsByTotals(sizes, len(sys.States))
+			confs := testsupport.ConfigsByTotals(inst)
 			for _, m := range models {
 				where := fmt.Sprintf("system %d, %s level, sizes %v", i, m.Level, sizes)
 				vectors += checkParamInstance(t, where, m, inst, sizes, confs)
@@ -160,7 +157,7 @@ func checkParamInstance(t *testing.T, where string, m *ParamModel, inst *gsst.Sy
 			var got, ref bool
 			if m.Level == GroupLevel {
 				got = presburger.Eval(tr.Guard, val)
-				ref = slices.Contains(detect.FiringGroups(inst, lt, confsX[0]), tr.Group)
+				ref = slices.Contains(testsupport.Firing(inst, lt, confsX[0]), tr.Group)
 			} else {
 				got = totalGuardHolds(m, tr, x, sizes, confsX)
 				if len(tr.Locals) > 0 && len(tr.Locals) <= 6 && compared%3 == 0 {
@@ -171,7 +168,7 @@ func checkParamInstance(t *testing.T, where string, m *ParamModel, inst *gsst.Sy
 				}
 				every := true
 				for _, conf := range confsX {
-					fires := len(detect.FiringGroups(inst, lt, conf)) > 0
+					fires := len(testsupport.Firing(inst, lt, conf)) > 0
 					ref = ref || fires
 					every = every && fires
 				}
@@ -181,7 +178,7 @@ func checkParamInstance(t *testing.T, where string, m *ParamModel, inst *gsst.Sy
 			}
 			if got != ref {
 				t.Fatalf("%s: %s: guard %s is %v at %v, the instance says %v\n%s", where, m.TransitionName(tr),
-					presburger.Format(tr.Guard, m.VarName), got, x, ref, dump(sys))
+					presburger.Format(tr.Guard, m.VarName), got, x, ref, testsupport.Describe(sys))
 			}
 			// The transition relation: to the successor exactly when
 			// the guard holds, never to x itself.
@@ -311,7 +308,7 @@ func checkLocalsWithZ3(t *testing.T, where string, s presburger.Solver, m *Param
 			}
 			ref := false
 			for _, conf := range list {
-				ref = ref || len(detect.FiringGroups(inst, &inst.Transitions[tr.Local], conf)) > 0
+				ref = ref || len(testsupport.Firing(inst, &inst.Transitions[tr.Local], conf)) > 0
 			}
 			if ans.Result == presburger.Unknown || (ans.Result == presburger.Sat) != ref {
 				t.Fatalf("%s: %s at %v with free locals: Z3 %v (%s), the instance says %v", where, m.TransitionName(tr), x, ans.Result, ans.Reason, ref)
@@ -384,12 +381,12 @@ properties:
 			if m.Level != tt.level {
 				t.Fatalf("level %v (%s), want %v", m.Level, m.Reason, tt.level)
 			}
-			for _, sizes := range paramBox(sys) {
+			for _, sizes := range testsupport.Box(sys, paramBoxMax) {
 				inst, err := sys.Instantiate(sizes)
 				if err != nil {
 					t.Fatal(err)
 				}
-				confs := confsByTotals(sizes, len(sys.States))
+				confs := testsupport.ConfigsByTotals(inst)
 				checkParamInstance(t, fmt.Sprintf("%s sizes %v", tt.name, sizes), m, inst, sizes, confs)
 				if m.Level == TotalLevel {
 					checkLocalsWithZ3(t, tt.name, s, m, inst, sizes, confs, rand.New(rand.NewSource(1)))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
@@ -32,7 +32,7 @@ func BenchmarkCertifyGRW(b *testing.B) {
 		{"split2", []Option{Split(2)}},
 	}
 	for _, sz := range sizes {
-		sys := grw(sz.d, sz.q, sz.m)
+		sys := testsupport.GRW(sz.d, sz.q, sz.m)
 		for _, v := range variants {
 			b.Run(fmt.Sprintf("d=%d,q=%d,m=%d/%s", sz.d, sz.q, sz.m, v.name), func(b *testing.B) {
 				benchCertify(b, sys, v.opts)
@@ -75,42 +75,6 @@ func benchCertify(b *testing.B, sys *gsst.System, opts []Option) {
 	}
 	b.ReportMetric(float64(queries), "queries/op")
 	b.ReportMetric(float64(len(sys.Transitions)), "transitions")
-}
-
-// TestBenchSystemsMatchSpecs: the GR&W systems built by hand for the tests
-// and benchmarks are the ones "vsym gen grw" writes, as parsed.
-func TestBenchSystemsMatchSpecs(t *testing.T) {
-	for _, sz := range []struct{ d, q, m int }{{1, 1, 2}, {3, 2, 4}, {5, 3, 7}} {
-		src, err := specs.GRW(sz.d, sz.q, sz.m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed, err := gsst.Parse("grw.yaml", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := describe(parsed), describe(grw(sz.d, sz.q, sz.m)); got != want {
-			t.Errorf("%v: parsed\n%s\nbuilt\n%s", sz, got, want)
-		}
-	}
-}
-
-// describe prints a system's states, groups, initial configuration and
-// transitions with their blocks and guards.
-func describe(sys *gsst.System) string {
-	s := fmt.Sprintf("states %v\ninit %v\ngroups", sys.States, sys.Init)
-	for _, g := range sys.Groups {
-		s += fmt.Sprintf(" %s:%d", g.Name, g.Size)
-	}
-	s += "\n"
-	for _, tr := range sys.Transitions {
-		s += sys.TransitionName(&tr) + ":"
-		for _, b := range tr.Blocks {
-			s += fmt.Sprintf(" %v[%s]", b.Groups, presburger.Format(b.Guard, sys.VarName))
-		}
-		s += "\n"
-	}
-	return s
 }
 
 // BenchmarkCertifyAllSizes certifies GR&W and ASR for every group size

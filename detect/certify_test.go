@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"strconv"
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -23,75 +23,78 @@ var solvers = []struct {
 	{"bruteforce", presburger.BruteForce{Limit: 1 << 18}, false},
 }
 
-func TestKnownAnswers(t *testing.T) {
-	tests := []struct {
-		name string
-		sys  *gsst.System
-		want []Verdict // per transition
-		all  Verdict
-	}{
-		{"mutex", mutexSystem(3), []Verdict{Symmetric, Symmetric, Symmetric}, Symmetric},
-		{"readers-writers", readersWriters(1, 2, false), []Verdict{Symmetric, Certified, Symmetric}, Certified},
-		{"readers-writers-broken", readersWriters(1, 2, true), []Verdict{Symmetric, Violated, Symmetric}, Violated},
-		{"grw-3-2-4", grw(3, 2, 4), []Verdict{Symmetric, Symmetric, Certified, Symmetric}, Certified},
-		{"only-one-group", onlyOneGroup(), []Verdict{Violated}, Violated},
-		{"no-block", noBlock(), []Verdict{Certified}, Certified},
-		{"group-counter-single-block", groupCounterSingleBlock(), []Verdict{Violated}, Violated},
+// TestCorpus certifies every system of the known-answer corpus
+// (testdata/corpus, expected verdicts derived by brute force and by hand)
+// with each solver, and checks the witnesses by hand.
+func TestCorpus(t *testing.T) {
+	cases, err := testsupport.LoadCorpus()
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, sv := range solvers {
-		for _, tt := range tests {
-			t.Run(sv.name+"/"+tt.name, func(t *testing.T) {
-				rep, err := Certify(context.Background(), tt.sys, sv.s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for i, res := range rep.Transitions {
-					got := res.Verdict
-					if got == Unknown && !sv.complete {
-						t.Logf("%s: unknown (%s), skipped", tt.sys.TransitionName(res.Transition), res.Reason)
-						continue
-					}
-					if got != tt.want[i] {
-						t.Errorf("%s: got %v (%s), want %v", tt.sys.TransitionName(res.Transition), got, res.Reason, tt.want[i])
-					}
-					if got == Violated {
-						if err := checkWitnessByHand(tt.sys, res.Transition, res.Witness); err != nil {
-							t.Errorf("%s: witness: %v", tt.sys.TransitionName(res.Transition), err)
-						}
-					}
-				}
-				if got := rep.Verdict(); got != tt.all && got != Unknown {
-					t.Errorf("system verdict %v, want %v", got, tt.all)
-				}
-				if rep.Certified() != tt.all.OK() && rep.Verdict() != Unknown {
-					t.Errorf("Certified() = %v", rep.Certified())
-				}
-			})
+		for _, c := range cases {
+			t.Run(sv.name+"/"+c.Name, func(t *testing.T) { checkKnown(t, sv.s, sv.complete, c.Sys, c.Transitions) })
 		}
+	}
+	t.Logf("%d archives, %d solvers", len(cases), len(solvers))
+}
+
+// rwSystem is readers/writers with one reader and two writers, Fig. 1(b)
+// of the paper, or its broken variant of section 4.3.
+func rwSystem(broken bool) *gsst.System {
+	return testsupport.Parse("rw.yaml", testsupport.ReadersWritersYAML(1, 2, broken))
+}
+
+// TestNoBlock: nobody may take U -> V (a transition without blocks, which
+// the YAML syntax cannot write); the empty domain is closed, so the
+// transition is certified.
+func TestNoBlock(t *testing.T) {
+	sys := &gsst.System{Name: "none", States: []string{"U", "V"},
+		Groups: []gsst.Group{{Name: "a", Size: 1}, {Name: "b", Size: 1}}, Init: [][]int{{1, 0}, {1, 0}},
+		Transitions: []gsst.Transition{{From: 0, To: 1}}}
+	for _, sv := range solvers {
+		checkKnown(t, sv.s, sv.complete, sys, []string{"certified"})
 	}
 }
 
-// onlyOneGroup: group a may take U -> V, group b may not. With one process
-// each, "a in U" is enabled and its orbit "b in U" is not.
-func onlyOneGroup() *gsst.System {
-	b := newBuilder("one", []string{"U", "V"}, map[string]int{"a": 1, "b": 1}, []string{"a", "b"})
-	b.trans("U", "V", blk{[]string{"a"}, presburger.True})
-	return b.sys
-}
-
-// noBlock: nobody may take U -> V; the empty domain is closed.
-func noBlock() *gsst.System {
-	b := newBuilder("none", []string{"U", "V"}, map[string]int{"a": 1, "b": 1}, []string{"a", "b"})
-	b.trans("U", "V")
-	return b.sys
-}
-
-// groupCounterSingleBlock: one block of all groups, but the guard reads a
-// group counter (#V[a] = 0), so it needs a query, which finds a violation.
-func groupCounterSingleBlock() *gsst.System {
-	b := newBuilder("gc", []string{"U", "V"}, map[string]int{"a": 1, "b": 2}, []string{"a", "b"})
-	b.trans("U", "V", blk{[]string{"a", "b"}, cmp(b.grp("V", "a"), presburger.Eq, 0)})
-	return b.sys
+// checkKnown certifies sys and compares each transition's verdict with
+// want; an incomplete solver may answer unknown.
+func checkKnown(t *testing.T, solver presburger.Solver, complete bool, sys *gsst.System, want []string) {
+	t.Helper()
+	rep, err := Certify(context.Background(), sys, solver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := Symmetric // the system's verdict: violated over certified over symmetric
+	for _, w := range want {
+		switch {
+		case w == "violated":
+			all = Violated
+		case w == "certified" && all != Violated:
+			all = Certified
+		}
+	}
+	for i, res := range rep.Transitions {
+		got := res.Verdict
+		if got == Unknown && !complete {
+			t.Logf("%s: unknown (%s), skipped", sys.TransitionName(res.Transition), res.Reason)
+			continue
+		}
+		if got.String() != want[i] {
+			t.Errorf("%s: got %v (%s), want %s", sys.TransitionName(res.Transition), got, res.Reason, want[i])
+		}
+		if got == Violated {
+			if err := checkWitnessByHand(sys, res.Transition, res.Witness); err != nil {
+				t.Errorf("%s: witness: %v", sys.TransitionName(res.Transition), err)
+			}
+		}
+	}
+	if got := rep.Verdict(); got != all && got != Unknown {
+		t.Errorf("system verdict %v, want %v", got, all)
+	}
+	if rep.Certified() != all.OK() && rep.Verdict() != Unknown {
+		t.Errorf("Certified() = %v", rep.Certified())
+	}
 }
 
 // TestBrokenWitness checks the witness of section 4.3's broken R&W in
@@ -99,7 +102,7 @@ func groupCounterSingleBlock() *gsst.System {
 // writer's guard #C = 0 holds), the disabled one the reader alone in T
 // (its guard needs #T = 2).
 func TestBrokenWitness(t *testing.T) {
-	sys := readersWriters(1, 2, true)
+	sys := rwSystem(true)
 	rep, err := Certify(context.Background(), sys, presburger.BruteForce{})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +136,7 @@ func TestBrokenWitness(t *testing.T) {
 
 // TestWitnessRejected feeds VerifyWitness broken witnesses.
 func TestWitnessRejected(t *testing.T) {
-	sys := readersWriters(1, 2, true)
+	sys := rwSystem(true)
 	tr := &sys.Transitions[1]
 	good := &Witness{
 		Enabled:  [][]int{{1, 0, 0}, {1, 1, 0}},
@@ -179,7 +182,7 @@ func (unknownSolver) Solve(context.Context, presburger.Problem) (presburger.Answ
 }
 
 func TestSolverMisbehaviour(t *testing.T) {
-	sys := readersWriters(1, 2, false)
+	sys := rwSystem(false)
 	if _, err := Certify(context.Background(), sys, lyingSolver{}); err == nil {
 		t.Error("a bogus sat model was accepted as a witness")
 	}
@@ -194,7 +197,7 @@ func TestSolverMisbehaviour(t *testing.T) {
 		t.Error("no solver: no error")
 	}
 	// A system whose transitions are all symmetric needs no solver.
-	if rep, err := Certify(context.Background(), mutexSystem(2), nil); err != nil || rep.Verdict() != Symmetric {
+	if rep, err := Certify(context.Background(), testsupport.Parse("mutex.yaml", testsupport.MutexYAML(2)), nil); err != nil || rep.Verdict() != Symmetric {
 		t.Errorf("mutex without solver: %v, %v", rep, err)
 	}
 	// A cancelled context must never certify. (BruteForce looks at the
@@ -207,7 +210,7 @@ func TestSolverMisbehaviour(t *testing.T) {
 			continue
 		}
 		tried++
-		rep, err = Certify(ctx, grw(2, 2, 3), sv.s)
+		rep, err = Certify(ctx, testsupport.GRW(2, 2, 3), sv.s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +225,7 @@ func TestSolverMisbehaviour(t *testing.T) {
 
 func TestMalformedSystems(t *testing.T) {
 	mk := func(edit func(s *gsst.System)) *gsst.System {
-		s := readersWriters(1, 2, false)
+		s := rwSystem(false)
 		edit(s)
 		return s
 	}
@@ -236,13 +239,13 @@ func TestMalformedSystems(t *testing.T) {
 		{"group in two blocks", mk(func(s *gsst.System) { s.Transitions[1].Blocks[0].Groups = []int{1} })},
 		{"nil guard", mk(func(s *gsst.System) { s.Transitions[1].Blocks[0].Guard = nil })},
 		{"stray variable", mk(func(s *gsst.System) {
-			s.Transitions[1].Blocks[0].Guard = cmp(presburger.VarTerm(99), presburger.Eq, 0)
+			s.Transitions[1].Blocks[0].Guard = presburger.Compare(presburger.VarTerm(99), presburger.Eq, presburger.ConstTerm(0))
 		})},
 		{"negative size", mk(func(s *gsst.System) { s.Groups[0].Size = -1 })},
 		{"quantified guard", mk(func(s *gsst.System) {
 			s.Transitions[1].Blocks[0].Guard = presburger.Not{F: presburger.Exists{
 				Vars: []presburger.Bound{{Var: 40, Lo: 0, Hi: 1}},
-				Body: cmp(presburger.VarTerm(40), presburger.Eq, 1),
+				Body: presburger.Compare(presburger.VarTerm(40), presburger.Eq, presburger.ConstTerm(1)),
 			}}
 		})},
 	}
@@ -255,102 +258,24 @@ func TestMalformedSystems(t *testing.T) {
 	}
 }
 
-// ---- Independent reference: Theorem 6 on the explicit state space L^n ----
-
-// concrete enumerates every global state of L^n (process i belongs to
-// group owner[i]), computes Dom(R_t) straight from Definition 3, and
-// reports whether Dom(R_t) is closed under orbits, i.e. whether states
-// with equal total counters are all in it or all out of it. It shares no
-// code with the package's formula construction: guards are evaluated on
-// counters computed here from the tuple.
-func concrete(sys *gsst.System, tr *gsst.Transition) bool {
-	var owner []int
-	for g, gr := range sys.Groups {
-		for range gr.Size {
-			owner = append(owner, g)
-		}
-	}
-	n, m := len(owner), len(sys.States)
-	tuple := make([]int, n)
-	seen := map[string]int{} // total-counter vector -> 1 in Dom, 2 out, 3 both
-	for {
-		if inDomain(sys, tr, owner, tuple) {
-			seen[totalsKey(tuple, m)] |= 1
-		} else {
-			seen[totalsKey(tuple, m)] |= 2
-		}
-		i := 0
-		for i < n && tuple[i] == m-1 {
-			tuple[i] = 0
-			i++
-		}
-		if i == n {
-			break
-		}
-		tuple[i]++
-	}
-	for _, v := range seen {
-		if v == 3 {
-			return false
-		}
-	}
-	return true
-}
-
-// inDomain reports whether some process can take tr in the global state
-// tuple (Definition 3(a)).
-func inDomain(sys *gsst.System, tr *gsst.Transition, owner, tuple []int) bool {
-	val := func(v presburger.Var) int64 {
-		s, g, ok := sys.Counter(v)
-		if !ok {
-			panic("test: stray variable")
-		}
-		c := int64(0)
-		for i, l := range tuple {
-			if l == s && (g < 0 || owner[i] == g) {
-				c++
-			}
-		}
-		return c
-	}
-	for i, l := range tuple {
-		if l != tr.From {
-			continue
-		}
-		for _, b := range tr.Blocks {
-			for _, g := range b.Groups {
-				if g == owner[i] && presburger.Eval(b.Guard, val) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-func totalsKey(tuple []int, m int) string {
-	c := make([]byte, m)
-	for _, l := range tuple {
-		c[l]++
-	}
-	return string(c)
-}
-
-// checkWitnessByHand checks a witness with the reference semantics: the
-// two configurations, laid out as global states, agree on total counters,
-// the first is in Dom(R_t) (with a process of w.Group able to move) and
-// the second is not.
+// checkWitnessByHand checks a witness with the reference semantics of
+// package testsupport: the two configurations, laid out process by
+// process, agree on total counters; in the first a process of w.Group can
+// take the transition (Definition 3), in the second no process can.
 func checkWitnessByHand(sys *gsst.System, tr *gsst.Transition, w *Witness) error {
 	if w == nil {
 		return fmt.Errorf("no witness")
 	}
-	layout := func(conf [][]int) (owner, tuple []int, err error) {
+	if w.Group < 0 || w.Group >= len(sys.Groups) || len(w.Enabled) != len(sys.Groups) || len(w.Disabled) != len(sys.Groups) {
+		return fmt.Errorf("witness has the wrong shape")
+	}
+	layout := func(conf [][]int) (owner, procs []int, err error) {
 		for g, row := range conf {
 			cnt := 0
 			for s, k := range row {
 				for range k {
 					owner = append(owner, g)
-					tuple = append(tuple, s)
+					procs = append(procs, s)
 				}
 				cnt += k
 			}
@@ -358,169 +283,38 @@ func checkWitnessByHand(sys *gsst.System, tr *gsst.Transition, w *Witness) error
 				return nil, nil, fmt.Errorf("group %d has %d processes", g, cnt)
 			}
 		}
-		return owner, tuple, nil
+		return owner, procs, nil
 	}
-	o1, t1, err := layout(w.Enabled)
+	o1, c1, err := layout(w.Enabled)
 	if err != nil {
 		return err
 	}
-	o2, t2, err := layout(w.Disabled)
+	o2, c2, err := layout(w.Disabled)
 	if err != nil {
 		return err
 	}
-	m := len(sys.States)
-	if totalsKey(t1, m) != totalsKey(t2, m) {
+	if testsupport.TotalKey(testsupport.Totals(w.Enabled)) != testsupport.TotalKey(testsupport.Totals(w.Disabled)) {
 		return fmt.Errorf("total counters differ")
 	}
-	if !inDomain(sys, tr, o1, t1) {
-		return fmt.Errorf("enabled configuration is not in the domain")
+	moves := false
+	for p := range c1 {
+		moves = moves || o1[p] == w.Group && testsupport.Enabled(sys, tr, o1, c1, p)
 	}
-	if inDomain(sys, tr, o2, t2) {
-		return fmt.Errorf("disabled configuration is in the domain")
+	if !moves {
+		return fmt.Errorf("no process of group %d can move in the enabled configuration", w.Group)
 	}
-	if w.Group < 0 || w.Group >= len(sys.Groups) || w.Enabled[w.Group][tr.From] < 1 {
-		return fmt.Errorf("group %d has no process in the source state", w.Group)
-	}
-	// Restrict the enabled state's movers to w.Group.
-	only := *tr
-	only.Blocks = nil
-	for _, b := range tr.Blocks {
-		for _, g := range b.Groups {
-			if g == w.Group {
-				only.Blocks = []gsst.Block{{Groups: []int{g}, Guard: b.Guard}}
-			}
+	for p := range c2 {
+		if testsupport.Enabled(sys, tr, o2, c2, p) {
+			return fmt.Errorf("process %d can move in the disabled configuration", p)
 		}
-	}
-	if !inDomain(sys, &only, o1, t1) {
-		return fmt.Errorf("group %d cannot move in the enabled configuration", w.Group)
 	}
 	return nil
-}
-
-// ---- Random GSSTs ----
-
-type randSys struct {
-	r   *rand.Rand
-	sys *gsst.System
-}
-
-func randomSystem(r *rand.Rand) *gsst.System {
-	for {
-		m := 2 + r.Intn(3)
-		d := 1 + r.Intn(3)
-		sys := &gsst.System{Name: "random"}
-		for i := range m {
-			sys.States = append(sys.States, "S"+strconv.Itoa(i))
-		}
-		n := 0
-		for g := range d {
-			size := 1 + r.Intn(3)
-			n += size
-			sys.Groups = append(sys.Groups, gsst.Group{Name: "g" + strconv.Itoa(g), Size: size})
-		}
-		// Keep L^n small enough for explicit enumeration.
-		space := 1
-		for range n {
-			space *= m
-		}
-		if space > 1<<14 {
-			continue
-		}
-		for _, g := range sys.Groups {
-			row := make([]int, m)
-			row[0] = g.Size
-			sys.Init = append(sys.Init, row)
-		}
-		rs := &randSys{r, sys}
-		nt := 1 + r.Intn(2)
-		for range nt {
-			rs.transition()
-		}
-		return sys
-	}
-}
-
-func (rs *randSys) transition() {
-	r, sys := rs.r, rs.sys
-	m, d := len(sys.States), len(sys.Groups)
-	from := r.Intn(m)
-	to := (from + 1 + r.Intn(m-1)) % m
-	t := gsst.Transition{From: from, To: to}
-	// Each group takes part with probability 4/5; participants are spread
-	// over 1..3 blocks (dynamic partition, several groups per block).
-	nb := 1 + r.Intn(3)
-	blocks := make([][]int, nb)
-	for g := range d {
-		if r.Intn(5) == 0 {
-			continue
-		}
-		k := r.Intn(nb)
-		blocks[k] = append(blocks[k], g)
-	}
-	// Sometimes all blocks share one total-counter guard, which keeps
-	// certified transitions frequent in the sample.
-	shared := r.Intn(3) == 0
-	var sharedGuard presburger.Formula
-	if shared {
-		sharedGuard = rs.formula(2, true)
-	}
-	for _, gs := range blocks {
-		if len(gs) == 0 {
-			continue
-		}
-		g := sharedGuard
-		if !shared {
-			g = rs.formula(2, r.Intn(3) == 0)
-		}
-		t.Blocks = append(t.Blocks, gsst.Block{Groups: gs, Guard: g})
-	}
-	sys.Transitions = append(sys.Transitions, t)
-}
-
-func (rs *randSys) formula(depth int, totalOnly bool) presburger.Formula {
-	r := rs.r
-	if depth == 0 || r.Intn(3) == 0 {
-		if r.Intn(8) == 0 {
-			return presburger.Bool(r.Intn(4) != 0)
-		}
-		return rs.atom(totalOnly)
-	}
-	switch r.Intn(3) {
-	case 0:
-		return presburger.Negation(rs.formula(depth-1, totalOnly))
-	case 1:
-		return presburger.Conj(rs.formula(depth-1, totalOnly), rs.formula(depth-1, totalOnly))
-	}
-	return presburger.Disj(rs.formula(depth-1, totalOnly), rs.formula(depth-1, totalOnly))
-}
-
-func (rs *randSys) atom(totalOnly bool) presburger.Formula {
-	r, sys := rs.r, rs.sys
-	var t presburger.Term
-	for range 1 + r.Intn(2) {
-		s := r.Intn(len(sys.States))
-		v := sys.TotalVar(s)
-		if !totalOnly && r.Intn(2) == 0 {
-			v = sys.GroupVar(s, r.Intn(len(sys.Groups)))
-		}
-		coef := int64(1)
-		if r.Intn(4) == 0 {
-			coef = -1
-		}
-		t = t.Add(presburger.VarTerm(v).Scale(coef))
-	}
-	op := presburger.Op(r.Intn(6))
-	k := int64(r.Intn(sys.N() + 1))
-	if t.Monos != nil && t.Monos[0].Coef < 0 {
-		k = -k
-	}
-	return presburger.Compare(t, op, presburger.ConstTerm(k))
 }
 
 // TestRandomCrossCheck compares the verdict of every transition of many
 // random small GSSTs, with each solver, against the explicit check on L^n.
 func TestRandomCrossCheck(t *testing.T) {
-	const systems = 500
+	const systems = 560
 	variants := []struct {
 		name string
 		opts []Option
@@ -540,22 +334,29 @@ func TestRandomCrossCheck(t *testing.T) {
 	}
 }
 
+// randomConfig is what the cross-checks draw: up to 4 states, 3 groups
+// of 1-3 processes and 2 transitions, guards of every style, at most
+// 2^14 process-indexed configurations for the brute force.
+var randomConfig = testsupport.Config{MaxTransitions: 2}
+
 // crossCheck certifies random systems (fixed seed) and compares every
-// transition's verdict with the explicit check on L^n; witnesses are
-// checked by hand. Unknown is tolerated only for an incomplete solver.
+// transition's verdict with Theorem 6 checked by brute force on L^n
+// (testsupport.BruteForce); witnesses are checked by hand. Unknown is
+// tolerated only for an incomplete solver.
 func crossCheck(t *testing.T, solver presburger.Solver, complete bool, systems int, opts []Option) {
 	r := rand.New(rand.NewSource(20261122))
 	counts := map[Verdict]int{}
 	var skipped, violatedRef, closedRef int
 	for i := range systems {
-		sys := randomSystem(r)
+		sys := testsupport.RandomSystem(r, randomConfig)
 		rep, err := Certify(context.Background(), sys, solver, opts...)
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
 		}
+		brute := testsupport.BruteForce(sys)
 		for j, res := range rep.Transitions {
 			tr := &sys.Transitions[j]
-			closed := concrete(sys, tr)
+			closed := brute.Closed(j)
 			if closed {
 				closedRef++
 			} else {
@@ -570,11 +371,14 @@ func crossCheck(t *testing.T, solver presburger.Solver, complete bool, systems i
 				skipped++
 			case Symmetric, Certified:
 				if !closed {
-					t.Errorf("system %d %s: %v, but the domain is not closed under orbits\n%s", i, sys.TransitionName(tr), res.Verdict, dump(sys))
+					t.Errorf("system %d %s: %v, but the domain is not closed under orbits\n%s", i, sys.TransitionName(tr), res.Verdict, testsupport.Describe(sys))
+				}
+				if res.Verdict == Symmetric != testsupport.Symmetric(sys, tr) {
+					t.Errorf("system %d %s: %v, but the documented rule for symmetric says %v", i, sys.TransitionName(tr), res.Verdict, testsupport.Symmetric(sys, tr))
 				}
 			case Violated:
 				if closed {
-					t.Errorf("system %d %s: violated, but the domain is closed under orbits\n%s", i, sys.TransitionName(tr), dump(sys))
+					t.Errorf("system %d %s: violated, but the domain is closed under orbits\n%s", i, sys.TransitionName(tr), testsupport.Describe(sys))
 				}
 				if err := checkWitnessByHand(sys, tr, res.Witness); err != nil {
 					t.Errorf("system %d %s: bad witness: %v", i, sys.TransitionName(tr), err)
@@ -587,17 +391,6 @@ func crossCheck(t *testing.T, solver presburger.Solver, complete bool, systems i
 	if counts[Certified] < 20 || counts[Violated] < 20 {
 		t.Errorf("sample not mixed enough: %v", counts)
 	}
-}
-
-func dump(sys *gsst.System) string {
-	s := fmt.Sprintf("states %v groups %v\n", sys.States, sys.Groups)
-	for _, tr := range sys.Transitions {
-		s += sys.TransitionName(&tr) + ":\n"
-		for _, b := range tr.Blocks {
-			s += fmt.Sprintf("  %v: %s\n", b.Groups, presburger.Format(b.Guard, sys.VarName))
-		}
-	}
-	return s
 }
 
 func TestParts(t *testing.T) {
@@ -631,21 +424,22 @@ func FuzzCertify(f *testing.F) {
 	}
 	s := solvers[len(solvers)-1] // Z3 when present
 	f.Fuzz(func(t *testing.T, seed int64) {
-		sys := randomSystem(rand.New(rand.NewSource(seed)))
+		sys := testsupport.RandomSystem(rand.New(rand.NewSource(seed)), randomConfig)
 		rep, err := Certify(context.Background(), sys, s.s)
 		if err != nil {
 			t.Fatal(err)
 		}
+		brute := testsupport.BruteForce(sys)
 		for j, res := range rep.Transitions {
 			tr := &sys.Transitions[j]
-			closed := concrete(sys, tr)
+			closed := brute.Closed(j)
 			switch {
 			case res.Verdict == Unknown:
 				if s.complete {
 					t.Errorf("%s: unknown: %s", sys.TransitionName(tr), res.Reason)
 				}
 			case res.Verdict.OK() != closed:
-				t.Errorf("%s: %v, reference closed=%v\n%s", sys.TransitionName(tr), res.Verdict, closed, dump(sys))
+				t.Errorf("%s: %v, reference closed=%v\n%s", sys.TransitionName(tr), res.Verdict, closed, testsupport.Describe(sys))
 			case res.Verdict == Violated:
 				if err := checkWitnessByHand(sys, tr, res.Witness); err != nil {
 					t.Errorf("%s: %v", sys.TransitionName(tr), err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -43,38 +44,36 @@ func completeSolver(t *testing.T) presburger.Solver {
 // sizes, which must agree with closedAt (the reference against the
 // fixed-size path, itself cross-checked against L^n in crossCheck).
 func TestAllSizesCrossCheck(t *testing.T) {
-	const systems = 300
+	const systems = 350
 	solver := completeSolver(t)
 	r := rand.New(rand.NewSource(20261123))
 	ctx := context.Background()
 	counts := map[Verdict]int{}
 	var covered, beyondBox, instances, queries int
 	for i := range systems {
-		sys := randomParamSystem(r, 30000)
-		if err := sys.Check(); err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, dumpParam(sys))
-		}
+		sys := testsupport.RandomSystem(r, paramConfig)
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, dumpParam(sys))
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
 		if coveredByBox(sys) {
 			covered++
 		}
-		boxes := box(sys)
+		boxes := testsupport.Box(sys, boxMax)
 		insts := make([]*gsst.System, len(boxes))
 		for k, sizes := range boxes {
 			if insts[k], err = sys.Instantiate(sizes); err != nil {
 				t.Fatalf("system %d sizes %v: %v", i, sizes, err)
 			}
 		}
+		closed := closedInBox(insts)
 		for j, res := range rep.Transitions {
 			counts[res.Verdict]++
 			queries += res.Queries
 			allClosed, minBad := true, -1
 			for k, sizes := range boxes {
 				instances++
-				if closed, _ := closedAt(insts[k], j); !closed {
+				if !closed[k][j] {
 					allClosed = false
 					if n := sum(sizes); minBad < 0 || n < minBad {
 						minBad = n
@@ -82,7 +81,7 @@ func TestAllSizesCrossCheck(t *testing.T) {
 				}
 			}
 			where := func() string {
-				return "system " + strconv.Itoa(i) + " " + sys.TransitionName(&sys.Transitions[j]) + "\n" + dumpParam(sys)
+				return "system " + strconv.Itoa(i) + " " + sys.TransitionName(&sys.Transitions[j]) + "\n" + testsupport.Describe(sys)
 			}
 			switch res.Verdict {
 			case Unknown:
@@ -121,8 +120,8 @@ func TestAllSizesCrossCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		for j, res := range fixed.Transitions {
-			if closed, _ := closedAt(insts[k], j); res.Verdict.OK() != closed {
-				t.Errorf("system %d at sizes %v, %s: fixed-size %v, reference closed=%v\n%s", i, boxes[k], sys.TransitionName(&sys.Transitions[j]), res.Verdict, closed, dumpParam(sys))
+			if res.Verdict.OK() != closed[k][j] {
+				t.Errorf("system %d at sizes %v, %s: fixed-size %v, reference closed=%v\n%s", i, boxes[k], sys.TransitionName(&sys.Transitions[j]), res.Verdict, closed[k][j], testsupport.Describe(sys))
 			}
 		}
 	}
@@ -166,9 +165,9 @@ func TestAllSizesKnownAnswers(t *testing.T) {
 		sys  *gsst.System
 		want Verdict
 	}{
-		{"readers-writers", unbounded(readersWriters(1, 1, false)), Certified},
-		{"grw-5-1-4", unbounded(grw(5, 1, 4)), Certified},
-		{"mutex", unbounded(mutexSystem(1)), Symmetric},
+		{"readers-writers", unbounded(testsupport.Parse("rw.yaml", testsupport.ReadersWritersYAML(1, 1, false))), Certified},
+		{"grw-5-1-4", unbounded(testsupport.GRW(5, 1, 4)), Certified},
+		{"mutex", unbounded(testsupport.Parse("mutex.yaml", testsupport.MutexYAML(1))), Symmetric},
 	} {
 		rep, err := Certify(ctx, tt.sys, solver)
 		if err != nil {
@@ -181,7 +180,7 @@ func TestAllSizesKnownAnswers(t *testing.T) {
 
 	// The broken readers/writers breaks in the smallest instance: one
 	// writer alone in T may enter, the reader alone in T (#T = 1) may not.
-	sys := unbounded(readersWriters(1, 1, true))
+	sys := unbounded(testsupport.Parse("broken.yaml", testsupport.ReadersWritersYAML(1, 1, true)))
 	rep, err := Certify(ctx, sys, solver)
 	if err != nil {
 		t.Fatal(err)
@@ -198,12 +197,13 @@ func TestAllSizesKnownAnswers(t *testing.T) {
 	// process in T can always go; above, only the group a process can.
 	// The witness cannot be evaluated directly, so the verdict is
 	// unknown, with the reason.
-	b := newBuilder("big", []string{"N", "T", "C"}, map[string]int{"a": 1, "b": 1}, []string{"a", "b"})
-	b.trans("T", "C",
-		blk{[]string{"a"}, cmp(b.total("C"), presburger.Eq, 0)},
-		blk{[]string{"b"}, presburger.Conj(cmp(b.total("C"), presburger.Eq, 0),
-			presburger.Compare(presburger.VarTerm(b.sys.NVar()), presburger.Le, presburger.ConstTerm(gsst.MaxProcesses)))})
-	rep, err = Certify(ctx, unbounded(b.sys), solver)
+	big := testsupport.Parse("big.yaml", `states: [N, T, C]
+groups: {a: 1.., b: 1..}
+init: N
+transitions:
+  - {from: T, to: C, guard: {a: "#C = 0", b: "#C = 0 & n <= 1000000"}}
+`)
+	rep, err = Certify(ctx, big, solver)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func FuzzCertifyAllSizes(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, seed int64) {
-		sys := randomParamSystem(rand.New(rand.NewSource(seed)), 30000)
+		sys := testsupport.RandomSystem(rand.New(rand.NewSource(seed)), paramConfig)
 		rep, err := Certify(context.Background(), sys, completeSolver(t))
 		if err != nil {
 			t.Fatal(err)
@@ -244,16 +244,16 @@ func FuzzCertifyAllSizes(f *testing.F) {
 					t.Fatal(err)
 				}
 				if err := checkWitnessByHand(inst, &inst.Transitions[j], res.Witness); err != nil {
-					t.Errorf("%s: %v\n%s", sys.TransitionName(res.Transition), err, dumpParam(sys))
+					t.Errorf("%s: %v\n%s", sys.TransitionName(res.Transition), err, testsupport.Describe(sys))
 				}
 			default:
-				for _, sizes := range box(sys) {
+				for _, sizes := range testsupport.Box(sys, boxMax) {
 					inst, err := sys.Instantiate(sizes)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if closed, _ := closedAt(inst, j); !closed {
-						t.Errorf("%s: %v for all sizes, not closed at %v\n%s", sys.TransitionName(res.Transition), res.Verdict, sizes, dumpParam(sys))
+					if !testsupport.BruteForce(inst).Closed(j) {
+						t.Errorf("%s: %v for all sizes, not closed at %v\n%s", sys.TransitionName(res.Transition), res.Verdict, sizes, testsupport.Describe(sys))
 					}
 				}
 			}

@@ -24,6 +24,7 @@ import (
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
@@ -386,75 +387,9 @@ func TestSkeletonRejectsForeignReport(t *testing.T) {
 	}
 }
 
-// randomSystem writes a small random GSST with guards per group, some of
-// which break full virtual symmetry.
-func randomSystem(rng *rand.Rand) []byte {
-	m, k := 2+rng.Intn(3), 1+rng.Intn(3)
-	var b strings.Builder
-	b.WriteString("states: [")
-	for s := range m {
-		if s > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "S%d", s)
-	}
-	b.WriteString("]\ngroups: {")
-	for g := range k {
-		if g > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "g%d: %d", g, 1+rng.Intn(2))
-	}
-	b.WriteString("}\ninit: S0\ntransitions:\n")
-	atom := func() string {
-		s := rng.Intn(m)
-		switch rng.Intn(5) {
-		case 0:
-			return fmt.Sprintf("#S%d = 0", s)
-		case 1:
-			return fmt.Sprintf("#S%d[g%d] >= 1", s, rng.Intn(k))
-		case 2:
-			return fmt.Sprintf("#S%d <= 1", s)
-		case 3:
-			return fmt.Sprintf("#S%d[g%d] = 0", s, rng.Intn(k))
-		}
-		return fmt.Sprintf("#S%d >= %d", s, rng.Intn(3))
-	}
-	guard := func() string {
-		g := atom()
-		if rng.Intn(3) == 0 {
-			g += []string{" & ", " | "}[rng.Intn(2)] + atom()
-		}
-		return strconv.Quote(g)
-	}
-	seen := map[[2]int]bool{}
-	for range 2 + rng.Intn(4) {
-		from, to := rng.Intn(m), rng.Intn(m)
-		if from == to || seen[[2]int{from, to}] {
-			continue
-		}
-		seen[[2]int{from, to}] = true
-		fmt.Fprintf(&b, "  - from: S%d\n    to: S%d\n", from, to)
-		switch rng.Intn(3) {
-		case 1:
-			fmt.Fprintf(&b, "    guard: %s\n", guard())
-		case 2:
-			b.WriteString("    guard:\n")
-			for g := range k {
-				if rng.Intn(4) > 0 || g == 0 {
-					fmt.Fprintf(&b, "      g%d: %s\n", g, guard())
-				}
-			}
-		}
-	}
-	b.WriteString("properties:\n")
-	props := []string{"AG #S1 <= 1", "EF #S1 >= 2", "AF #S0 = 0", "EG #S0 >= 1", "AG (#S1 >= 1 -> EF #S0 >= 1)",
-		"A[#S0 >= 1 U #S1 >= 1]", "EX #S1 = 1", "AX #S0 >= 1", "E[#S0 >= 1 U #S1 = 1]", "AG EF #S0 = n"}
-	for i, p := range props {
-		fmt.Fprintf(&b, "  p%d: %q\n", i, p)
-	}
-	return []byte(b.String())
-}
+// randomConfig draws small random GSSTs with guards per group, some of
+// which break full virtual symmetry, and 18 random properties.
+var randomConfig = testsupport.Config{MaxSize: 2, MaxTransitions: 5, Properties: 18}
 
 // TestRandomSystems draws the skeleton and every trace of random small
 // systems and reads each back: edge colours must be the verdicts Z3
@@ -469,11 +404,8 @@ func TestRandomSystems(t *testing.T) {
 	var all []string
 	var checks []func(*drawn)
 	for systems < 100 {
-		src := randomSystem(rng)
-		sys, err := gsst.Parse("r.yaml", src)
-		if err != nil {
-			continue
-		}
+		sys := testsupport.RandomSystem(rng, randomConfig)
+		src := testsupport.Describe(sys)
 		systems++
 		rep, err := detect.Certify(context.Background(), sys, solver)
 		if err != nil {

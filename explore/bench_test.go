@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
 // Benchmarks report the search throughput (stored states per second of
@@ -67,7 +69,7 @@ func BenchmarkExplicitRWConcrete200CTL(b *testing.B) {
 // reachable vectors are those with #L8 <= 1, C(36,6) + C(35,6) =
 // 3,570,952 of them.
 func BenchmarkExplicitGRWAbstract(b *testing.B) {
-	am := grwModel(grwSystem(3, 10, 8))
+	am := grwModel(testsupport.GRW(3, 10, 8))
 	benchReport(b, func() (*Report, error) {
 		return checkAbstract(context.Background(), am, Properties())
 	})
@@ -75,7 +77,7 @@ func BenchmarkExplicitGRWAbstract(b *testing.B) {
 
 // The same with AG #L8 <= 1.
 func BenchmarkExplicitGRWAbstractAG(b *testing.B) {
-	am := grwModel(grwSystem(3, 10, 8))
+	am := grwModel(testsupport.GRW(3, 10, 8))
 	benchReport(b, func() (*Report, error) {
 		return checkAbstract(context.Background(), am)
 	})
@@ -83,7 +85,7 @@ func BenchmarkExplicitGRWAbstractAG(b *testing.B) {
 
 // GR&W unreduced with small parameters: 3 groups of 3, 5 local states.
 func BenchmarkExplicitGRWConcrete(b *testing.B) {
-	sys := grwSystem(3, 3, 5)
+	sys := testsupport.GRW(3, 3, 5)
 	benchReport(b, func() (*Report, error) {
 		return checkConcrete(context.Background(), sys)
 	})

@@ -6,31 +6,30 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
-// traceStats counts what the random tests checked, so a test that
-// silently checks nothing fails.
-type traceStats struct {
-	traces, lassos, lifted, stutters int
-	forcedLifted, forcedFailed       int // traces of uncertified models
-}
+// randomConfig is what the random cross-checks draw: up to 4 states, 3
+// groups of 1-3 processes, 5 transitions, guards of every style, 6 random
+// CTL properties over total counters, at most 3000 configurations.
+var randomConfig = testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6}
 
-// TestRandomCrossCheck runs hundreds of random small GSSTs through both
-// explicit modes and compares them with the naive references:
-//   - concrete mode against the naive explorer of process-indexed
-//     configurations (all systems);
-//   - abstract mode on the brute-force counter model against the naive
-//     explorer of that model (all systems, certified or not);
-//   - abstract mode against the naive concrete system (certified systems:
-//     Theorem 7 makes the counter model the exact quotient).
+// TestRandomCrossCheck runs hundreds of random small GSSTs through the
+// explicit engine on both models and compares it with the oracles:
+//   - the group-counter model against the group quotient of the unreduced
+//     system (all systems), its count of configurations against the
+//     configurations the reachable group vectors stand for;
+//   - the brute-force total-counter model against the existential
+//     abstraction (all systems, certified or not);
+//   - for certified systems, the total-counter model against the total
+//     quotient of the unreduced system (Theorem 7 makes it exact).
 //
-// Every trace is checked to be a path of the model that demonstrates its
-// verdict (shortest where promised), and every lifted trace is replayed on
-// the concrete system.
+// Verdicts are those of the unreduced system (of the existential
+// abstraction for an uncertified total model). Every trace is checked to
+// be a path of the model that demonstrates its verdict (shortest where
+// promised), and every lifted trace is replayed on the unreduced system.
 func TestRandomCrossCheck(t *testing.T) {
 	for _, hash := range []bool{false, true} {
 		t.Run(fmt.Sprintf("hash=%v", hash), func(t *testing.T) {
@@ -42,58 +41,49 @@ func TestRandomCrossCheck(t *testing.T) {
 }
 
 func randomCrossCheck(t *testing.T) {
-	g := gen{rand.New(rand.NewSource(20261122))}
-	const systems = 300
+	r := rand.New(rand.NewSource(20261122))
+	const systems = 400
 	var st traceStats
 	certified := 0
 	for k := 0; k < systems; k++ {
-		sys := g.system(fmt.Sprintf("rand%d", k))
+		sys := testsupport.RandomSystem(r, randomConfig)
+		sys.Name = fmt.Sprintf("rand%d", k)
 		t.Run(sys.Name, func(t *testing.T) {
 			defer func() {
 				if t.Failed() {
-					t.Log(describe(sys))
+					t.Log(testsupport.Describe(sys))
 				}
 			}()
-			group, conf := processes(sys)
-			naive := naiveConcrete(sys, group, [][]int{conf})
-			gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
+			sp := testsupport.Unreduced(sys)
+			gq := sp.Groups()
 
-			// Concrete mode against the naive explorer.
+			// The group-counter model against the group quotient.
 			crep, err := checkConcrete(context.Background(), sys)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := crep.ReachableStates.Int64(), int64(len(gq.label)); got != want {
-				t.Errorf("concrete: %d reachable canonical states, naive %d", got, want)
+			checkCounts(t, "group", crep, gq, concreteKey)
+			owner, init := testsupport.Processes(sys)
+			all := testsupport.Unreduced(sys, testsupport.Arrangements(owner, init)...)
+			if crep.ConcreteStates == nil || crep.ConcreteStates.Int64() != int64(all.Len()) {
+				t.Errorf("group: %v concrete states, oracle %d", crep.ConcreteStates, all.Len())
 			}
-			if got, want := crep.Deadlocks.Int64(), int64(countTrue(gq.dead)); got != want {
-				t.Errorf("concrete: %d deadlocks, naive %d", got, want)
-			}
-			all := naiveConcrete(sys, group, arrangements(group, conf))
-			if crep.ConcreteStates == nil || crep.ConcreteStates.Int64() != int64(len(all.label)) {
-				t.Errorf("concrete: %v concrete states, naive %d", crep.ConcreteStates, len(all.label))
-			}
-			checkDeadlockExamples(t, crep, gq, concreteKey)
-			checkVerdicts(t, "concrete", sys, crep, gq, concreteKey, &st)
+			checkVerdicts(t, "group", sys, crep, sp.Graph, gq, concreteKey, &st)
 
-			// Abstract mode against the naive explorer of the same model.
-			am, cert := bruteModel(sys)
+			// The brute-force total model against the existential
+			// abstraction.
+			am, brute := bruteModel(sys)
 			arep, err := checkAbstract(context.Background(), am)
 			if err != nil {
 				t.Fatal(err)
 			}
+			cert := brute.Certified()
 			if arep.Exact != cert {
-				t.Errorf("abstract: exact %v, certified %v", arep.Exact, cert)
+				t.Errorf("total: exact %v, certified %v", arep.Exact, cert)
 			}
-			na := naiveAbstract(am)
-			if got, want := arep.ReachableStates.Int64(), int64(len(na.label)); got != want {
-				t.Errorf("abstract: %d reachable states, naive %d", got, want)
-			}
-			if got, want := arep.Deadlocks.Int64(), int64(countTrue(na.dead)); got != want {
-				t.Errorf("abstract: %d deadlocks, naive %d", got, want)
-			}
-			checkDeadlockExamples(t, arep, na, abstractKey)
-			checkVerdicts(t, "abstract", sys, arep, na, abstractKey, &st)
+			ex := brute.Graph()
+			checkCounts(t, "total", arep, ex, abstractKey)
+			checkVerdicts(t, "total", sys, arep, ex, ex, abstractKey, &st)
 			if !cert {
 				// Lifting may fail on an inexact model, but what it returns
 				// as complete must replay.
@@ -112,238 +102,21 @@ func randomCrossCheck(t *testing.T) {
 				return
 			}
 
-			// Certified: the abstract model is the exact quotient.
+			// Certified: the total model is the exact quotient.
 			certified++
-			tq := quotient(naive, func(i int) string { return fmt.Sprint(naive.totals[i]) })
-			if got, want := arep.ReachableStates.Int64(), int64(len(tq.label)); got != want {
-				t.Errorf("abstract: %d reachable states, distinct total vectors of concrete run %d", got, want)
-			}
-			if got, want := arep.Deadlocks.Int64(), int64(countTrue(tq.dead)); got != want {
-				t.Errorf("abstract: %d deadlocks, concrete %d", got, want)
-			}
+			checkCounts(t, "total quotient", arep, sp.Totals(), abstractKey)
 			for i, p := range arep.Properties {
-				if p.Holds != crep.Properties[i].Holds {
-					t.Errorf("%s: abstract says %v, concrete %v", p.Name, p.Holds, crep.Properties[i].Holds)
+				if want := testsupport.Holds(sp.Graph, sys.Properties[i].Formula); p.Holds != want {
+					t.Errorf("%s: total model says %v, unreduced system %v", p.Name, p.Holds, want)
 				}
 			}
 		})
 	}
-	t.Logf("%d systems, %d certified; %d traces (%d lassos, %d with stutter), %d lifted traces replayed; "+
+	t.Logf("%d systems, %d certified; %d verdicts; %d traces (%d lassos, %d with stutter), %d lifted traces replayed; "+
 		"uncertified: %d lifted and replayed, %d not liftable",
-		systems, certified, st.traces, st.lassos, st.stutters, st.lifted, st.forcedLifted, st.forcedFailed)
+		systems, certified, st.verdicts, st.traces, st.lassos, st.stutters, st.lifted, st.forcedLifted, st.forcedFailed)
 	if certified < systems/10 || st.traces < systems || st.lassos < systems/10 || st.lifted < systems || st.stutters == 0 {
 		t.Errorf("the random systems exercise too little: %d certified, %+v", certified, st)
-	}
-}
-
-func countTrue(b []bool) int {
-	n := 0
-	for _, x := range b {
-		if x {
-			n++
-		}
-	}
-	return n
-}
-
-func abstractKey(s State) string { return fmt.Sprint(s.Counters) }
-func concreteKey(s State) string { return fmt.Sprint(s.Groups) }
-
-func checkDeadlockExamples(t *testing.T, rep *Report, gr *graph, key func(State) string) {
-	t.Helper()
-	for _, s := range rep.DeadlockExamples {
-		i, ok := gr.index[key(s)]
-		if !ok || !gr.dead[i] {
-			t.Errorf("deadlock example %v is not a reachable deadlock", s)
-		}
-	}
-}
-
-// checkVerdicts compares every verdict with the naive checker on gr and
-// validates the traces.
-func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, gr *graph, key func(State) string, st *traceStats) {
-	t.Helper()
-	if len(rep.Properties) != len(sys.Properties) {
-		t.Fatalf("%s: %d results for %d properties", mode, len(rep.Properties), len(sys.Properties))
-	}
-	// The segments name subformulas of the model's properties: at the
-	// total level they are the system's, at the group level translated.
-	modelFormula := func(i int) ctl.Formula { return sys.Properties[i].Formula }
-	name := sys.VarName
-	if rep.Model == counterabs.GroupLevel {
-		gm, err := counterabs.BuildGroup(sys)
-		if err != nil {
-			t.Fatal(err)
-		}
-		modelFormula = func(i int) ctl.Formula { return gm.Properties[i].Formula }
-		name = gm.VarName
-	}
-	for i, p := range rep.Properties {
-		f := sys.Properties[i].Formula
-		want := satNaive(gr, f)[0]
-		if p.Holds != want {
-			t.Errorf("%s: %s = %s: engine says %v, naive %v", mode, p.Name, ctl.Format(f, sys.VarName), p.Holds, want)
-			continue
-		}
-		subs := Subformulas(f, modelFormula(i), name)
-		checkTrace(t, mode+" "+p.Name, gr, key, f, subs, p.Holds, p.Trace)
-		if p.Trace != nil {
-			st.traces++
-			if p.Trace.Loop >= 0 {
-				st.lassos++
-			}
-			if rep.Exact {
-				for _, tr := range append([]*Trace{p.Trace}, p.Trace.Branches...) {
-					replayLifted(t, mode+" "+p.Name, sys, tr)
-					st.lifted++
-					for _, s := range tr.Lifted.Steps {
-						if s.Stutter {
-							st.stutters++
-							break
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-// promised reports whether a verdict must come with a trace: an
-// existential claim at the top (after negations), which one path shows.
-func promised(f ctl.Formula, holds bool) bool {
-	switch f := f.(type) {
-	case ctl.Not:
-		return promised(f.X, !holds)
-	case ctl.Unary:
-		return holds == f.Op.Existential()
-	case ctl.Until:
-		return holds != f.All
-	}
-	return false
-}
-
-// checkTrace checks that tr (and each branch) is a path of gr from its
-// initial state whose segments explain the verdict: each segment's
-// formula has the claimed truth value where it starts and its target
-// where it ends (all along a lasso); paths are shortest from where they
-// start; the segments connect and cover the trace. subs maps segment
-// texts to subformulas of f.
-func checkTrace(t *testing.T, name string, gr *graph, key func(State) string, f ctl.Formula, subs map[string]ctl.Formula, holds bool, tr *Trace) {
-	t.Helper()
-	if tr == nil {
-		if promised(f, holds) {
-			t.Errorf("%s: missing trace", name)
-		}
-		return
-	}
-	if len(tr.States) == 0 || len(tr.Segments) == 0 {
-		t.Errorf("%s: empty trace or no segments", name)
-		return
-	}
-	idx := make([]int, len(tr.States))
-	for i, s := range tr.States {
-		j, ok := gr.index[key(s)]
-		if !ok {
-			t.Errorf("%s: trace state %d %v is not reachable", name, i, s)
-			return
-		}
-		idx[i] = j
-	}
-	if idx[0] != 0 {
-		t.Errorf("%s: trace does not start in the initial state", name)
-	}
-	edge := func(a, b int) bool {
-		for _, c := range gr.succ[a] {
-			if c == b {
-				return true
-			}
-		}
-		return false
-	}
-	for i := 0; i+1 < len(idx); i++ {
-		if !edge(idx[i], idx[i+1]) {
-			t.Errorf("%s: trace step %d is not a transition", name, i+1)
-		}
-	}
-	if tr.Loop >= len(idx) || tr.Loop >= 0 && !edge(idx[len(idx)-1], idx[tr.Loop]) {
-		t.Errorf("%s: bad loop %d", name, tr.Loop)
-	}
-	sat := func(text string) []bool {
-		g, ok := subs[text]
-		if !ok {
-			t.Errorf("%s: segment names %q, not a subformula", name, text)
-			return nil
-		}
-		return satNaive(gr, g)
-	}
-	segs := tr.Segments
-	if segs[0].Start != 0 || segs[len(segs)-1].End != len(idx)-1 {
-		t.Errorf("%s: segments %+v do not cover %d states", name, segs, len(idx))
-		return
-	}
-	for k, sg := range segs {
-		if k > 0 && sg.Start != segs[k-1].End || sg.End < sg.Start || sg.End >= len(idx) {
-			t.Errorf("%s: segment %d (%+v) does not connect", name, k, sg)
-			return
-		}
-		if sg.Kind == FairContinuation {
-			t.Errorf("%s: a fair continuation without fairness constraints", name)
-			continue
-		}
-		if x := sat(sg.Formula); x == nil || x[idx[sg.Start]] != sg.Holds {
-			t.Errorf("%s: segment %d: %s is not %v where it starts", name, k, sg.Formula, sg.Holds)
-			continue
-		}
-		target := sat(sg.Target)
-		if target == nil {
-			continue
-		}
-		want := target
-		if !sg.TargetHolds {
-			want = not(target)
-		}
-		switch sg.Kind {
-		case StepSegment, PathSegment:
-			if !want[idx[sg.End]] {
-				t.Errorf("%s: segment %d does not end where %s is %v", name, k, sg.Target, sg.TargetHolds)
-			}
-			through := make([]bool, len(gr.label))
-			for i := range through {
-				through[i] = true
-			}
-			if u, ok := subs[sg.Formula].(ctl.Until); ok {
-				through = satNaive(gr, u.L)
-				if u.All {
-					through = not(satNaive(gr, u.R))
-				}
-			}
-			for _, i := range idx[sg.Start:sg.End] {
-				if !through[i] {
-					t.Errorf("%s: segment %d leaves the states it must go through", name, k)
-				}
-			}
-			if sg.Kind == StepSegment && sg.End != sg.Start+1 {
-				t.Errorf("%s: step segment %d has %d steps", name, k, sg.End-sg.Start)
-			}
-			if d := gr.distFrom(idx[sg.Start], through, want); sg.Kind == PathSegment && d != sg.End-sg.Start {
-				t.Errorf("%s: segment %d is a path of length %d, shortest %d", name, k, sg.End-sg.Start, d)
-			}
-		case LassoSegment:
-			if tr.Loop < sg.Start || sg.End != len(idx)-1 {
-				t.Errorf("%s: lasso segment %d is not the end of a lasso", name, k)
-			}
-			for _, i := range idx[sg.Start:] {
-				if !want[i] {
-					t.Errorf("%s: lasso segment %d leaves the states where %s is %v", name, k, sg.Target, sg.TargetHolds)
-					break
-				}
-			}
-		default:
-			t.Errorf("%s: unknown segment kind %q", name, sg.Kind)
-		}
-	}
-	for i, b := range tr.Branches {
-		checkTrace(t, fmt.Sprintf("%s branch %d", name, i), gr, key, f, subs, holds, b)
 	}
 }
 
@@ -368,8 +141,7 @@ func replayLifted(t *testing.T, name string, sys *gsst.System, tr *Trace) {
 	for g := 0; g < d; g++ {
 		offset[g+1] = offset[g] + sys.Groups[g].Size
 	}
-	_, conf := processes(sys)
-	group, _ := processes(sys)
+	group, conf := testsupport.Processes(sys)
 	y := func() [][]int {
 		out := make([][]int, d)
 		for g := range out {

@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
 // fairStats counts what the fairness cross-checks covered, so that a
@@ -87,7 +88,7 @@ func checkAgainstOracle(t *testing.T, sys *gsst.System, m *counterabs.Model, o *
 			for _, sg := range p.Trace.Segments {
 				st.segments[sg.Kind]++
 			}
-			subs := explore.Subformulas(sf, m.Properties[i].Formula, m.VarName)
+			subs := testsupport.Subformulas(sf, m.Properties[i].Formula, m.VarName)
 			if err := o.CheckTrace(p.Trace, subs); err != nil {
 				t.Errorf("%s, %s model: %s = %s (%v): trace: %v\n%+v", eng.Name(), m.Level, p.Name, ctl.Format(sf, sys.VarName), p.Holds, err, p.Trace.Segments)
 			}

@@ -3,11 +3,12 @@ package explore
 import (
 	"context"
 	"fmt"
-	"github.com/vsym/vsym/counterabs"
 	"math/rand"
 	"testing"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -118,39 +119,35 @@ func TestMultiWordKeys(t *testing.T) {
 	defer func() { testWordBits = 0 }()
 	// Half the systems go through the hash index, half through the rank
 	// bitmap.
-	g := gen{rand.New(rand.NewSource(99))}
+	r := rand.New(rand.NewSource(99))
 	multi := map[bool]int{} // systems with multi-word keys, by testNoRank
+	var st traceStats
 	for k := 0; k < 60; k++ {
-		sys := g.system(fmt.Sprintf("mw%d", k))
+		sys := testsupport.RandomSystem(r, randomConfig)
+		sys.Name = fmt.Sprintf("mw%d", k)
 		testNoRank = k%2 == 0
-		group, conf := processes(sys)
-		naive := naiveConcrete(sys, group, [][]int{conf})
-		gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
-		sp := groupSpace(t, sys)
-		if sp.w > 1 {
+		sp := testsupport.Unreduced(sys)
+		gq := sp.Groups()
+		if groupSpace(t, sys).w > 1 {
 			multi[testNoRank]++
 		}
 		rep, err := checkConcrete(context.Background(), sys)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.ReachableStates.Int64() != int64(len(gq.label)) || rep.Deadlocks.Int64() != int64(countTrue(gq.dead)) {
-			t.Errorf("%s: %v states %v deadlocks, naive %d %d", sys.Name, rep.ReachableStates, rep.Deadlocks, len(gq.label), countTrue(gq.dead))
-		}
-		var st traceStats
-		checkVerdicts(t, sys.Name, sys, rep, gq, concreteKey, &st)
-		am, _ := bruteModel(sys)
+		checkCounts(t, sys.Name, rep, gq, concreteKey)
+		checkVerdicts(t, sys.Name, sys, rep, sp.Graph, gq, concreteKey, &st)
+		am, brute := bruteModel(sys)
 		arep, err := checkAbstract(context.Background(), am)
 		if err != nil {
 			t.Fatal(err)
 		}
-		na := naiveAbstract(am)
-		if arep.ReachableStates.Int64() != int64(len(na.label)) {
-			t.Errorf("%s: abstract %v states, naive %d", sys.Name, arep.ReachableStates, len(na.label))
-		}
-		checkVerdicts(t, sys.Name+" abstract", sys, arep, na, abstractKey, &st)
+		ex := brute.Graph()
+		checkCounts(t, sys.Name+" total", arep, ex, abstractKey)
+		checkVerdicts(t, sys.Name+" total", sys, arep, ex, ex, abstractKey, &st)
 	}
 	testNoRank = false
+	t.Logf("60 systems, each against the group quotient (group model) and the existential abstraction (brute-force total model); %d verdicts; multi-word keys: %d rank bitmap, %d hash index", st.verdicts, multi[false], multi[true])
 	if multi[false] < 15 || multi[true] < 15 {
 		t.Errorf("too few systems had multi-word keys: %d through the rank bitmap, %d through the hash index", multi[false], multi[true])
 	}
@@ -179,7 +176,7 @@ func TestRankBijection(t *testing.T) {
 		name string
 		sp   *space
 	}{"rw-3-2", sp})
-	for _, sys := range []*gsst.System{grwSystem(3, 2, 5), grwSystem(2, 3, 4)} {
+	for _, sys := range []*gsst.System{testsupport.GRW(3, 2, 5), testsupport.GRW(2, 3, 4)} {
 		sp := groupSpace(t, sys)
 		ab, err := newSpace(grwModel(sys))
 		if err != nil {
@@ -204,7 +201,7 @@ func TestRankBijection(t *testing.T) {
 			for _, pl := range c.sp.pools {
 				var next [][]int64
 				for _, v := range vals {
-					for _, comp := range compositions(int(pl.sum), len(pl.idx)) {
+					for _, comp := range testsupport.Compositions(int(pl.sum), len(pl.idx)) {
 						w := append([]int64(nil), v...)
 						for i, x := range comp {
 							w[pl.idx[i]] = int64(x)

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -95,10 +96,7 @@ func TestBadInput(t *testing.T) {
 // TestEdgeSystems runs degenerate systems (one local state, an empty
 // group, no transitions) through both modes: no panic, sensible counts.
 func TestEdgeSystems(t *testing.T) {
-	one := &gsst.System{Name: "one", States: []string{"A"}, Groups: []gsst.Group{{Name: "g", Size: 3}},
-		Init: [][]int{{3}},
-		Properties: []gsst.Property{prop("ex", ctl.Unary{Op: ctl.EX, X: ctl.Atom{P: presburger.True}}),
-			prop("eg", ctl.Unary{Op: ctl.EG, X: ctl.Atom{P: presburger.True}})}}
+	one := testsupport.Parse("one.yaml", "states: [A]\ngroups: {g: 3}\ninit: A\ntransitions: []\nproperties:\n  ex: \"EX true\"\n  eg: \"EG true\"\n")
 	empty := rwSystem(0, 2)
 	idle := rwSystem(2, 1)
 	idle.Transitions = nil
@@ -108,22 +106,21 @@ func TestEdgeSystems(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			am, _ := bruteModel(sys)
+			am, brute := bruteModel(sys)
 			arep, err := checkAbstract(context.Background(), am)
 			if err != nil {
 				t.Fatal(err)
 			}
-			group, conf := processes(sys)
-			naive := naiveConcrete(sys, group, [][]int{conf})
-			gq := quotient(naive, func(i int) string { return groupKey(sys, group, naive.conf[i]) })
-			if crep.ReachableStates.Int64() != int64(len(gq.label)) || crep.Deadlocks.Int64() != int64(countTrue(gq.dead)) {
-				t.Errorf("concrete %v states %v deadlocks; naive %d %d", crep.ReachableStates, crep.Deadlocks, len(gq.label), countTrue(gq.dead))
-			}
+			sp := testsupport.Unreduced(sys)
 			var st traceStats
-			checkVerdicts(t, "concrete", sys, crep, gq, concreteKey, &st)
-			checkVerdicts(t, "abstract", sys, arep, naiveAbstract(am), abstractKey, &st)
+			checkCounts(t, "group", crep, sp.Groups(), concreteKey)
+			checkVerdicts(t, "group", sys, crep, sp.Graph, sp.Groups(), concreteKey, &st)
+			ex := brute.Graph()
+			checkCounts(t, "total", arep, ex, abstractKey)
+			checkVerdicts(t, "total", sys, arep, ex, ex, abstractKey, &st)
 		})
 	}
+	t.Logf("3 edge systems, both modes against the naive explorers")
 }
 
 // TestMalformedFormulas: operators outside the enumerations are errors,

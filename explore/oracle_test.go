@@ -16,8 +16,10 @@ import (
 	"math/rand"
 	"strings"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -436,36 +438,8 @@ func (o *Oracle) CycleMeetsAll(run []int, steps []Step, loop int) int {
 	return -1
 }
 
-// Subformulas maps the text of every subformula of the model's formula mf
-// (printed with name) to the matching subformula of the system's formula
-// sf (the same tree with atoms over the system's variables), with the
-// formulas a trace segment can name besides: L | R for A[L U R].
-func Subformulas(sf, mf ctl.Formula, name func(presburger.Var) string) map[string]ctl.Formula {
-	out := map[string]ctl.Formula{}
-	var walk func(s, m ctl.Formula)
-	walk = func(s, m ctl.Formula) {
-		out[ctl.Format(m, name)] = s
-		switch s := s.(type) {
-		case ctl.Not:
-			walk(s.X, m.(ctl.Not).X)
-		case ctl.Binary:
-			walk(s.L, m.(ctl.Binary).L)
-			walk(s.R, m.(ctl.Binary).R)
-		case ctl.Unary:
-			walk(s.X, m.(ctl.Unary).X)
-		case ctl.Until:
-			mu := m.(ctl.Until)
-			walk(s.L, mu.L)
-			walk(s.R, mu.R)
-			out[ctl.Format(ctl.Binary{Op: ctl.Or, L: mu.L, R: mu.R}, name)] = ctl.Binary{Op: ctl.Or, L: s.L, R: s.R}
-		}
-	}
-	walk(sf, mf)
-	return out
-}
-
 // CheckTrace checks a trace of the verdict holds on f (system formula;
-// subs from Subformulas) against the oracle: its lifted run (and each
+// subs from testsupport.Subformulas) against the oracle: its lifted run (and each
 // branch's) replays on the unreduced system; its segments connect, start
 // at the initial state and cover the run; every segment's formula has the
 // claimed truth value where it starts and its target where it ends (all
@@ -669,7 +643,8 @@ func (o *Oracle) dist(through, f ctl.Formula, holds bool) int {
 // the fairness constraints to what the total-counter model can express.
 func RandomSystem(r *rand.Rand, name string, groupProps, totalFair bool) *gsst.System {
 	g := gen{r}
-	sys := g.system(name)
+	sys := testsupport.RandomSystem(r, randomConfig)
+	sys.Name = name
 	sys.Properties = nil
 	for i := 0; i < 6; i++ {
 		sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: g.ctlOver(sys, 3, groupProps)})
@@ -727,12 +702,24 @@ func (g gen) ctlOver(sys *gsst.System, depth int, groups bool) ctl.Formula {
 // BruteCertified reports whether sys is fully virtually symmetric, by
 // enumeration (Theorem 6), and returns its existential counter
 // abstraction at the total level.
-var BruteCertified = bruteModel
+func BruteCertified(sys *gsst.System) (*counterabs.Model, bool) {
+	m, b := bruteModel(sys)
+	return m, b.Certified()
+}
+
+// gen draws the atoms of random properties and fairness constraints.
+type gen struct{ r *rand.Rand }
+
+// guardAtom is testsupport.RandomAtom, over total counters only when
+// totalOnly is set.
+func (g gen) guardAtom(sys *gsst.System, totalOnly bool) presburger.Formula {
+	return testsupport.RandomAtom(g.r, sys, !totalOnly)
+}
 
 // Describe prints a system for failure messages, fairness included.
 func Describe(sys *gsst.System) string {
 	var b strings.Builder
-	b.WriteString(describe(sys))
+	b.WriteString(testsupport.Describe(sys))
 	for _, j := range sys.Fairness.Justice {
 		fmt.Fprintf(&b, "  justice %s\n", presburger.Format(j.Formula, sys.VarName))
 	}

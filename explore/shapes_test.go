@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
 // shapeSystem: a process goes N -> T -> C -> N, or from T to a dead end D
@@ -143,7 +144,7 @@ func TestTraceShapes(t *testing.T) {
 				if len(p.Trace.Branches) != c.branches {
 					t.Errorf("%s: %d branches, want %d", where, len(p.Trace.Branches), c.branches)
 				}
-				subs := explore.Subformulas(sys.Properties[0].Formula, m.Properties[0].Formula, m.VarName)
+				subs := testsupport.Subformulas(sys.Properties[0].Formula, m.Properties[0].Formula, m.VarName)
 				if err := o.CheckTrace(p.Trace, subs); err != nil {
 					t.Errorf("%s: %v", where, err)
 				}

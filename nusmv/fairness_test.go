@@ -6,6 +6,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -106,7 +107,7 @@ func checkJustice(t *testing.T, sys *gsst.System, text string, step func(s, t []
 func TestJusticeEdges(t *testing.T) {
 	r := rand.New(rand.NewSource(77))
 	edges := 0
-	for i := 0; i < 60; i++ {
+	for i := 0; i < 100; i++ {
 		sys := randomSystem(r, 4)
 		addFairness(r, sys)
 		if err := sys.Check(); err != nil {
@@ -153,7 +154,7 @@ func TestJusticeEdges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		group, _ := concreteProcs(sys)
+		group, _ := testsupport.Processes(sys)
 		sm, err := parseSMV(con)
 		if err != nil {
 			t.Fatal(err)

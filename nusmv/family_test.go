@@ -44,24 +44,6 @@ func familyCases() []goldenCase {
 	return out
 }
 
-// TestFamilies checks both emitted models of small family members against
-// the reference semantics.
-func TestFamilies(t *testing.T) {
-	for _, gc := range familyCases() {
-		t.Run(gc.name, func(t *testing.T) {
-			sys, err := gc.sys()
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := buildModel(sys, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkBoth(t, sys, m)
-		})
-	}
-}
-
 // TestReducedSizeIndependentOfN: the reduced model of GR&W does not grow
 // with the number of processes, only the digits of n change.
 func TestReducedSizeIndependentOfN(t *testing.T) {

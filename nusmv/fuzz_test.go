@@ -3,6 +3,8 @@ package nusmv
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
 // FuzzEmit drives both emitters with random systems (the fuzz input seeds
@@ -15,7 +17,7 @@ func FuzzEmit(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed int64, maxN uint8) {
 		r := rand.New(rand.NewSource(seed))
 		sys := randomSystem(r, 1+int(maxN%6))
-		m, err := refModel(sys)
+		m, err := refModel(testsupport.TotalProperties(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +27,7 @@ func FuzzEmit(f *testing.F) {
 		} {
 			text, err := emit()
 			if err != nil {
-				t.Fatalf("%v\n%s", err, describe(sys))
+				t.Fatalf("%v\n%s", err, testsupport.Describe(sys))
 			}
 			sm, err := parseSMV(text)
 			if err != nil {

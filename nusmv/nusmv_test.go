@@ -4,10 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -68,10 +71,17 @@ func boxSize(m *smvModel) int {
 	return size
 }
 
-// rangeCheckAndExplore runs NuSMV's range check on sm, when its valuations
-// are few enough to enumerate, and builds its reachable graph.
-func rangeCheckAndExplore(sm *smvModel) (*smvGraph, error) {
-	if boxSize(sm) <= maxBox {
+// smallBox bounds the valuations the range check enumerates for the
+// models of the corpus and the group-counter models of the random
+// systems, which have more variables: the larger ones would take seconds
+// each. The other models of the random systems are range-checked up to
+// maxBox.
+const smallBox = 50_000
+
+// rangeCheckAndExplore runs NuSMV's range check on sm, when it has at
+// most box valuations, and builds its reachable graph.
+func rangeCheckAndExplore(sm *smvModel, box int) (*smvGraph, error) {
+	if boxSize(sm) <= box {
 		if err := sm.rangeCheck(); err != nil {
 			return nil, fmt.Errorf("range check: %v", err)
 		}
@@ -79,15 +89,26 @@ func rangeCheckAndExplore(sm *smvModel) (*smvGraph, error) {
 	return sm.explore(100_000)
 }
 
-// verdicts holds, per property, whether it holds in the initial state.
-type verdicts []bool
+// verdicts holds, per property name, whether it holds in the initial
+// state.
+type verdicts map[string]bool
+
+// ordered returns v in the order of props.
+func (v verdicts) ordered(props []gsst.Property) []testsupport.PropertyVerdict {
+	var out []testsupport.PropertyVerdict
+	for _, p := range props {
+		out = append(out, testsupport.PropertyVerdict{Name: p.Name, Holds: v[p.Name]})
+	}
+	return out
+}
 
 // checkSpecs evaluates the emitted specifications on the emitted graph g
-// and the GSST properties on the reference graph ref, and compares: same
-// number and order, the same truth value in every state (toRef maps
+// with the interpreter's own CTL checker and the GSST properties on the
+// reference graph ref with the oracle (testsupport.Sat), and compares:
+// same number and order, the same truth value in every state (toRef maps
 // emitted states to reference states), and every INVARSPEC body equal to
 // the body of its AG property in every state.
-func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gsst.Property) (verdicts, error) {
+func checkSpecs(m *smvModel, g *smvGraph, ref *testsupport.Graph, toRef []int, props []gsst.Property) (verdicts, error) {
 	if len(m.justice) > 0 {
 		// This interpreter has no fair CTL: TestJusticeEdges checks the
 		// constraints, and the real NuSMV the verdicts (explore's
@@ -100,21 +121,18 @@ func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gs
 	if len(g.init) != 1 {
 		return nil, fmt.Errorf("%d initial states, want 1", len(g.init))
 	}
-	out := make(verdicts, len(props))
+	out := verdicts{}
 	inv := 0
 	for i, p := range props {
 		sat, err := checkCTL(g.succ, g.smvCTL(m.ctlspecs[i].expr))
 		if err != nil {
 			return nil, fmt.Errorf("CTLSPEC %s: %v", m.ctlspecs[i].name, err)
 		}
-		want, err := checkCTL(ref.succ, ref.refCTL(p.Formula))
-		if err != nil {
-			return nil, err
-		}
-		out[i] = sat[g.init[0]]
+		want := testsupport.Sat(ref, p.Formula)
+		out[p.Name] = sat[g.init[0]]
 		for s := range g.states {
 			if sat[s] != want[toRef[s]] {
-				return nil, fmt.Errorf("property %s: emitted CTLSPEC %s is %v in %s, direct evaluation %v", p.Name, m.ctlspecs[i].name, sat[s], stateKey(g.states[s]), want[toRef[s]])
+				return nil, fmt.Errorf("property %s: emitted CTLSPEC %s is %v in %s, the oracle %v", p.Name, m.ctlspecs[i].name, sat[s], stateKey(g.states[s]), want[toRef[s]])
 			}
 		}
 		if u, ok := p.Formula.(ctl.Unary); ok && u.Op == ctl.AG && stateFormula(u.X) {
@@ -123,10 +141,7 @@ func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gs
 			}
 			spec := m.invarspecs[inv]
 			inv++
-			body, err := checkCTL(ref.succ, ref.refCTL(u.X))
-			if err != nil {
-				return nil, err
-			}
+			body := testsupport.Sat(ref, u.X)
 			holds := true
 			for s := range g.states {
 				b, err := m.env(g.states[s], nil, nil).boolOf(spec.expr)
@@ -134,12 +149,12 @@ func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gs
 					return nil, fmt.Errorf("INVARSPEC %s: %v", spec.name, err)
 				}
 				if b != body[toRef[s]] {
-					return nil, fmt.Errorf("INVARSPEC %s is %v in %s, direct evaluation of its body %v", spec.name, b, stateKey(g.states[s]), body[toRef[s]])
+					return nil, fmt.Errorf("INVARSPEC %s is %v in %s, the oracle's evaluation of its body %v", spec.name, b, stateKey(g.states[s]), body[toRef[s]])
 				}
 				holds = holds && b
 			}
-			if holds != out[i] {
-				return nil, fmt.Errorf("INVARSPEC %s says %v, CTLSPEC %v", spec.name, holds, out[i])
+			if holds != out[p.Name] {
+				return nil, fmt.Errorf("INVARSPEC %s says %v, CTLSPEC %v", spec.name, holds, out[p.Name])
 			}
 		}
 	}
@@ -153,23 +168,20 @@ func checkSpecs(m *smvModel, g *smvGraph, ref *refGraph, toRef []int, props []gs
 // reference keys by key, has exactly the reference's states and edges,
 // including the stutter loops at deadlocks. It returns, per emitted
 // state, the index of the matching reference state.
-func compareGraphs(g *smvGraph, key func([]value) (string, error), ref *refGraph) ([]int, error) {
-	if len(g.states) != len(ref.keys) {
-		return nil, fmt.Errorf("emitted model reaches %d states, reference %d", len(g.states), len(ref.keys))
+func compareGraphs(g *smvGraph, key func([]value) string, ref *testsupport.Graph) ([]int, error) {
+	if len(g.states) != ref.Len() {
+		return nil, fmt.Errorf("emitted model reaches %d states, reference %d", len(g.states), ref.Len())
 	}
 	keys := make([]string, len(g.states))
 	for i, s := range g.states {
-		k, err := key(s)
-		if err != nil {
-			return nil, err
-		}
-		if _, ok := ref.index[k]; !ok {
+		k := key(s)
+		if _, ok := ref.Index[k]; !ok {
 			return nil, fmt.Errorf("emitted model reaches %s, which the reference does not", k)
 		}
 		keys[i] = k
 	}
-	if k := keys[g.init[0]]; k != ref.keys[ref.init] {
-		return nil, fmt.Errorf("initial state %s, reference %s", k, ref.keys[ref.init])
+	if k := keys[g.init[0]]; k != ref.Keys[ref.Init] {
+		return nil, fmt.Errorf("initial state %s, reference %s", k, ref.Keys[ref.Init])
 	}
 	for i := range g.states {
 		if len(g.succ[i]) == 0 {
@@ -179,8 +191,8 @@ func compareGraphs(g *smvGraph, key func([]value) (string, error), ref *refGraph
 		for _, j := range g.succ[i] {
 			got = append(got, keys[j])
 		}
-		for _, j := range ref.succ[ref.index[keys[i]]] {
-			want = append(want, ref.keys[j])
+		for _, j := range ref.Succ[ref.Index[keys[i]]] {
+			want = append(want, ref.Keys[j])
 		}
 		sort.Strings(got)
 		sort.Strings(want)
@@ -190,14 +202,40 @@ func compareGraphs(g *smvGraph, key func([]value) (string, error), ref *refGraph
 	}
 	toRef := make([]int, len(keys))
 	for i, k := range keys {
-		toRef[i] = ref.index[k]
+		toRef[i] = ref.Index[k]
 	}
 	return toRef, nil
 }
 
-// checkReducedText checks the emitted reduced model text against the
-// counter model m by explicit exploration of both.
-func checkReducedText(m *counterabs.Model, text string) (verdicts, error) {
+// emitted is what the interpreter found in an emitted model: its
+// reachable states, its deadlocks (states with the stutter step to
+// themselves: where nothing moves, or where a forced model's
+// MayDeadlock holds besides its moves; a counter transition always
+// changes the counters) and the verdict of each specification.
+type emitted struct {
+	states, deadlocks int
+	verdicts          verdicts
+}
+
+func newEmitted(g *smvGraph, v verdicts) *emitted {
+	e := &emitted{states: len(g.states), verdicts: v}
+	for i, succ := range g.succ {
+		if slices.Contains(succ, i) {
+			e.deadlocks++
+		}
+	}
+	return e
+}
+
+// result is what the interpreter says, for testsupport.Level.Compare.
+func (e *emitted) result(exact bool, props []gsst.Property) testsupport.Result {
+	return testsupport.Result{Exact: exact, States: int64(e.states), Deadlocks: int64(e.deadlocks), Concrete: -1, Verdicts: e.verdicts.ordered(props)}
+}
+
+// checkReducedText checks the emitted reduced model text of m, of either
+// level, against the oracle's graph of what m must be (reference) by
+// explicit exploration of both.
+func checkReducedText(m *counterabs.Model, text string, box int) (*emitted, error) {
 	sm, err := parseSMV(text)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %v", err)
@@ -205,40 +243,39 @@ func checkReducedText(m *counterabs.Model, text string) (verdicts, error) {
 	if err := checkIdents(sm); err != nil {
 		return nil, err
 	}
-	k := len(m.System.States)
-	if len(sm.vars) != k {
-		return nil, fmt.Errorf("%d state variables, want one per local state (%d)", len(sm.vars), k)
+	if len(sm.vars) != len(m.Counters) {
+		return nil, fmt.Errorf("%d state variables, want one per counter (%d)", len(sm.vars), len(m.Counters))
 	}
-	for _, v := range sm.vars {
-		if len(v.dom) != m.N+1 || v.dom[0] != intVal(0) {
-			return nil, fmt.Errorf("variable %s does not range over 0..%d", v.name, m.N)
+	hi := m.Bounds()
+	for i, v := range sm.vars {
+		if len(v.dom) != int(hi[i].Hi)+1 || v.dom[0] != intVal(0) {
+			return nil, fmt.Errorf("variable %s does not range over 0..%d", v.name, hi[i].Hi)
 		}
 	}
-	g, err := rangeCheckAndExplore(sm)
+	g, err := rangeCheckAndExplore(sm, box)
 	if err != nil {
 		return nil, err
 	}
-	ref, err := counterGraph(m)
-	if err != nil {
-		return nil, err
-	}
-	key := func(s []value) (string, error) {
-		a := make([]int, len(s))
+	ref, refKey := reference(m)
+	key := func(s []value) string {
+		x := make([]int, len(s))
 		for i, v := range s {
-			a[i] = int(v.i)
+			x[i] = int(v.i)
 		}
-		return fmt.Sprint(a), nil
+		return refKey(x)
 	}
 	toRef, err := compareGraphs(g, key, ref)
 	if err != nil {
 		return nil, err
 	}
-	return checkSpecs(sm, g, ref, toRef, m.System.Properties)
+	v, err := checkSpecs(sm, g, ref, toRef, m.System.Properties)
+	return newEmitted(g, v), err
 }
 
 // checkConcreteText checks the emitted concrete model text against the
-// concrete system by explicit exploration of both.
-func checkConcreteText(sys *gsst.System, text string) (verdicts, error) {
+// unreduced system (testsupport.Unreduced) by explicit exploration of
+// both.
+func checkConcreteText(sys *gsst.System, text string, box int) (*emitted, error) {
 	sm, err := parseSMV(text)
 	if err != nil {
 		return nil, fmt.Errorf("parse: %v", err)
@@ -258,12 +295,12 @@ func checkConcreteText(sys *gsst.System, text string) (verdicts, error) {
 			return nil, fmt.Errorf("variable %s has domain %v, others %v", v.name, v.dom, dom)
 		}
 	}
-	g, err := rangeCheckAndExplore(sm)
+	g, err := rangeCheckAndExplore(sm, box)
 	if err != nil {
 		return nil, err
 	}
-	ref := concreteGraph(sys)
-	key := func(s []value) (string, error) {
+	ref := testsupport.Unreduced(sys)
+	key := func(s []value) string {
 		v := make([]int, len(s))
 		for i, x := range s {
 			v[i] = -1
@@ -273,37 +310,62 @@ func checkConcreteText(sys *gsst.System, text string) (verdicts, error) {
 				}
 			}
 		}
-		return fmt.Sprint(v), nil
+		return fmt.Sprint(v)
 	}
-	toRef, err := compareGraphs(g, key, ref)
+	toRef, err := compareGraphs(g, key, ref.Graph)
 	if err != nil {
 		return nil, err
 	}
-	return checkSpecs(sm, g, ref, toRef, sys.Properties)
+	v, err := checkSpecs(sm, g, ref.Graph, toRef, sys.Properties)
+	return newEmitted(g, v), err
 }
 
-// checkBoth emits both models of sys (reduced from m) and checks each
-// against its reference; for a certified model the verdicts must agree.
-func checkBoth(t *testing.T, sys *gsst.System, m *counterabs.Model) {
+// checkAll emits the reduced model m (total-counter), with group the
+// group-counter model, and the concrete model of sys and checks each
+// against its reference. The group and concrete models are exact, so
+// their verdicts agree; the total model's agree with them when it is
+// exact.
+func checkAll(t *testing.T, sys *gsst.System, m *counterabs.Model, group bool) {
 	t.Helper()
-	red, err := Reduced(m, Version("test"))
-	if err != nil {
-		t.Fatalf("Reduced: %v\n%s", err, describe(sys))
+	models := []*counterabs.Model{m}
+	if group {
+		g, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, g)
 	}
-	rv, err := checkReducedText(m, red)
-	if err != nil {
-		t.Fatalf("reduced model: %v\nsystem:\n%s\nmodel:\n%s", err, describe(sys), red)
+	var vs []verdicts
+	for _, mod := range models {
+		red, err := Reduced(mod, Version("test"))
+		if err != nil {
+			t.Fatalf("Reduced %s: %v\n%s", mod.Level, err, testsupport.Describe(sys))
+		}
+		box := maxBox
+		if mod.Level == counterabs.GroupLevel {
+			box = smallBox
+		}
+		e, err := checkReducedText(mod, red, box)
+		if err != nil {
+			t.Fatalf("reduced %s model: %v\nsystem:\n%s\nmodel:\n%s", mod.Level, err, testsupport.Describe(sys), red)
+		}
+		vs = append(vs, e.verdicts)
 	}
 	con, err := Concrete(sys, Version("test"))
 	if err != nil {
-		t.Fatalf("Concrete: %v\n%s", err, describe(sys))
+		t.Fatalf("Concrete: %v\n%s", err, testsupport.Describe(sys))
 	}
-	cv, err := checkConcreteText(sys, con)
+	e, err := checkConcreteText(sys, con, maxBox)
 	if err != nil {
-		t.Fatalf("concrete model: %v\nsystem:\n%s\nmodel:\n%s", err, describe(sys), con)
+		t.Fatalf("concrete model: %v\nsystem:\n%s\nmodel:\n%s", err, testsupport.Describe(sys), con)
 	}
-	if m.Exact && fmt.Sprint(rv) != fmt.Sprint(cv) {
-		t.Fatalf("certified system, but verdicts differ: reduced %v, concrete %v\n%s", rv, cv, describe(sys))
+	if group && !maps.Equal(vs[1], e.verdicts) {
+		t.Fatalf("group-counter and concrete verdicts differ: %v, %v\n%s", vs[1], e.verdicts, testsupport.Describe(sys))
+	}
+	for name, holds := range vs[0] {
+		if m.Exact && holds != e.verdicts[name] {
+			t.Fatalf("certified system, but property %s holds %v on the total model, %v on the concrete\n%s", name, holds, e.verdicts[name], testsupport.Describe(sys))
+		}
 	}
 }
 
@@ -315,42 +377,85 @@ func bundledSpecs(t testing.TB) []string {
 	return files
 }
 
-func TestBundledSpecs(t *testing.T) {
-	for _, file := range bundledSpecs(t) {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			sys, err := gsst.Load(file)
-			if err == nil {
-				sys, err = sys.Smallest() // a spec with ranges of sizes: its smallest instance
-			}
+func TestCorpus(t *testing.T) {
+	cases, err := testsupport.LoadCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			sys, tsys := c.Sys, testsupport.TotalProperties(c.Sys)
+			ref, err := refModel(tsys)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := refModel(sys)
+			if ref.Exact != c.Total.Exact {
+				t.Errorf("brute force says certified %v, the archive %v", ref.Exact, c.Total.Exact)
+			}
+			built, err := buildModel(tsys, !c.Total.Exact)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkBoth(t, sys, ref)
-			m, err := buildModel(sys, !ref.Exact)
+			group, err := counterabs.BuildGroup(sys)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Exact != ref.Exact {
-				t.Fatalf("counterabs says certified=%v, brute force %v", m.Exact, ref.Exact)
+			type run struct {
+				name string
+				m    *counterabs.Model
+				want *testsupport.Level
 			}
-			checkBoth(t, sys, m)
+			runs := []run{{"total (counterabs.Build)", built, c.Total}, {"group", group, c.Group}}
+			if len(testsupport.BruteForce(sys).Vectors) <= 30 {
+				// The brute-force model's guards list counter vectors one by
+				// one: beyond a few dozen the interpreter's range check,
+				// which evaluates them in every valuation, takes too long.
+				runs = append(runs, run{"total (brute-force model)", ref, c.Total})
+			}
+			for _, run := range runs {
+				text, err := Reduced(run.m, Version("test"))
+				if err != nil {
+					t.Fatalf("%s: %v", run.name, err)
+				}
+				e, err := checkReducedText(run.m, text, smallBox)
+				if err != nil {
+					t.Fatalf("%s: %v", run.name, err)
+				}
+				if err := run.want.Compare(e.result(run.m.Exact, run.m.System.Properties)); err != nil {
+					t.Errorf("%s: %v", run.name, err)
+				}
+			}
+			text, err := Concrete(sys, Version("test"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := checkConcreteText(sys, text, smallBox)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := e.result(true, sys.Properties)
+			if r.States != c.Group.Unreduced {
+				t.Errorf("concrete: %d states, want %d", r.States, c.Group.Unreduced)
+			}
+			r.States, r.Deadlocks = c.Group.States, c.Group.Deadlocks // counted on the group quotient
+			if err := c.Group.Compare(r); err != nil {
+				t.Errorf("concrete: %v", err)
+			}
 		})
 	}
+	t.Logf("%d archives: reduced total (brute-force model and counterabs.Build), reduced group and concrete text run by the interpreter", len(cases))
 }
 
-// TestRandomSystems checks both emitters on random small systems with
-// awkward names, against the reference semantics, with the counter model
-// built by definition (refModel) and by counterabs.Build.
+// TestRandomSystems checks the emitters on random small systems with
+// awkward names, against the oracles: the reduced total-counter model
+// built by definition (refModel) and by counterabs.Build, the reduced
+// group-counter model and the concrete model.
 func TestRandomSystems(t *testing.T) {
 	r := rand.New(rand.NewSource(20261122))
 	certified, total := 0, 0
 	for i := 0; i < 120; i++ {
 		sys := randomSystem(r, 4)
-		ref, err := refModel(sys)
+		ref, err := refModel(testsupport.TotalProperties(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,13 +463,13 @@ func TestRandomSystems(t *testing.T) {
 			quantify(ref)
 		}
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			checkBoth(t, sys, ref)
+			checkAll(t, sys, ref, true)
 			if i%3 == 0 {
-				m, err := buildModel(sys, !ref.Exact)
+				m, err := buildModel(testsupport.TotalProperties(sys), !ref.Exact)
 				if err != nil {
-					t.Fatalf("counterabs.Build: %v\n%s", err, describe(sys))
+					t.Fatalf("counterabs.Build: %v\n%s", err, testsupport.Describe(sys))
 				}
-				checkBoth(t, sys, m)
+				checkAll(t, sys, m, false)
 			}
 		})
 		total++
@@ -377,7 +482,7 @@ func TestRandomSystems(t *testing.T) {
 	if certified < total/4 || certified == total {
 		t.Fatalf("%d of %d random systems certified: generator out of balance", certified, total)
 	}
-	t.Logf("%d of %d random systems certified", certified, total)
+	t.Logf("%d of %d random systems certified; each emitted reduced (brute-force model, %d with quantified guards), group-counter and concrete, %d also from counterabs.Build", certified, total, (total+2)/4, (total+2)/3)
 }
 
 // quantify rewrites every guard g_r of m into the equivalent
@@ -415,10 +520,10 @@ func TestMutationsAreCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := checkReducedText(m, red); err != nil {
+	if _, err := checkReducedText(m, red, maxBox); err != nil {
 		t.Fatalf("unmutated reduced model rejected: %v", err)
 	}
-	if _, err := checkConcreteText(sys, con); err != nil {
+	if _, err := checkConcreteText(sys, con, maxBox); err != nil {
 		t.Fatalf("unmutated concrete model rejected: %v", err)
 	}
 	tests := []struct {
@@ -455,9 +560,9 @@ func TestMutationsAreCaught(t *testing.T) {
 			}
 			var err error
 			if tc.concrete {
-				_, err = checkConcreteText(sys, mut)
+				_, err = checkConcreteText(sys, mut, maxBox)
 			} else {
-				_, err = checkReducedText(m, mut)
+				_, err = checkReducedText(m, mut, maxBox)
 			}
 			if err == nil {
 				t.Fatalf("mutation %q -> %q not detected", tc.old, tc.new)
@@ -656,7 +761,7 @@ func TestDeterministic(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 20; i++ {
 		sys := randomSystem(r, 4)
-		m, err := refModel(sys)
+		m, err := refModel(testsupport.TotalProperties(sys))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -749,23 +854,6 @@ func golden(t *testing.T, path, got string) {
 		t.Fatalf("%v (run go test ./nusmv -update)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the emitted text (run go test ./nusmv -update after checking the change):\n%s", path, firstDiff(string(want), got))
+		t.Errorf("%s differs from the emitted text (run go test ./nusmv -update after checking the change):\n%s", path, testsupport.FirstDiff(string(want), got))
 	}
-}
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d:\n  golden:  %q\n  emitted: %q", i+1, x, y)
-		}
-	}
-	return ""
 }

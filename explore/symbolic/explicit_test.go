@@ -6,15 +6,11 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
-	"github.com/vsym/vsym/presburger/z3"
-	"github.com/vsym/vsym/specs"
 )
 
 // compareReports checks that the BDD report agrees with the explicit
@@ -46,18 +42,14 @@ func compareReports(t *testing.T, what string, bdd, exp *explore.Report) {
 // explore's explicit engine on random counter models and random CTL.
 func TestAgainstExplicitRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(77))
-	models := 200
+	models := 215
 	if testing.Short() {
 		models = 40
 	}
 	var holds, traces, nontrivial int
 	for i := 0; i < models; i++ {
-		mod := randomModel(r)
-		for j := 0; j < 5; j++ {
-			f := randomCTL(r, len(mod.Init), mod.N, 3)
-			mod.System.Properties = append(mod.System.Properties, gsst.Property{Name: string(rune(97 + j)), Formula: f, Text: ctl.Format(f, vname)})
-		}
-		mod = reassemble(mod)
+		mod := randomModel(r, 5)
+		g := modelGraph(mod)
 		exp, err := explore.Explicit{}.Check(context.Background(), mod)
 		if err != nil {
 			t.Fatalf("model %d: explicit: %v", i, err)
@@ -67,14 +59,14 @@ func TestAgainstExplicitRandom(t *testing.T) {
 			t.Fatalf("model %d: bdd: %v", i, err)
 		}
 		compareReports(t, "random model", bdd, exp)
-		for _, p := range bdd.Properties {
+		for j, p := range bdd.Properties {
 			if p.Holds {
 				holds++
 			}
 			if p.Trace != nil {
 				traces++
-				checkPath(t, mod, p.Trace)
 			}
+			checkTrace(t, mod, g, mod.Properties[j].Formula, mod.Properties[j].Formula, p)
 		}
 		if bdd.ReachableStates.Int64() > 1 {
 			nontrivial++
@@ -83,104 +75,6 @@ func TestAgainstExplicitRandom(t *testing.T) {
 	t.Logf("%d models (%d with more than one reachable state): %d of %d verdicts hold, %d traces", models, nontrivial, holds, 5*models, traces)
 	if nontrivial < models/2 || holds < models || 5*models-holds < models || traces < models {
 		t.Errorf("the random sample exercises too little")
-	}
-}
-
-// abstractSpec runs the pipeline (parse, certify, abstract) on a spec.
-func abstractSpec(t testing.TB, name string, src []byte) (*counterabs.Model, bool) {
-	t.Helper()
-	sys, err := gsst.Parse(name, src)
-	if err == nil {
-		sys, err = sys.Smallest() // a spec with ranges of sizes: its smallest instance
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := z3.New()
-	cert, err := detect.Certify(context.Background(), sys, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var opts []counterabs.Option
-	if !cert.Certified() {
-		opts = append(opts, counterabs.Force())
-	}
-	m, err := counterabs.Build(context.Background(), sys, s, s, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, cert.Certified()
-}
-
-// TestAgainstExplicitSpecs runs both engines on every bundled spec and on
-// small members of the GR&W and ASR families.
-func TestAgainstExplicitSpecs(t *testing.T) {
-	type spec struct {
-		name string
-		src  []byte
-	}
-	var all []spec
-	for _, n := range specs.List() {
-		src, err := specs.Read(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, spec{n, src})
-	}
-	for _, p := range [][3]int{{2, 2, 4}, {3, 2, 5}, {1, 4, 3}} {
-		src, err := specs.GRW(p[0], p[1], p[2])
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, spec{"grw", src})
-	}
-	for _, p := range [][3]int{{4, 2, 2}, {6, 3, 2}, {5, 2, 3}} {
-		src, err := specs.ASR(p[0], p[1], p[2])
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, spec{"asr", src})
-	}
-	for _, s := range all {
-		t.Run(s.name, func(t *testing.T) {
-			m, _ := abstractSpec(t, s.name, s.src)
-			group, err := counterabs.BuildGroup(m.System)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range []*counterabs.Model{m, group} {
-				compareEngines(t, s.name+" "+m.Level.String(), m)
-			}
-		})
-	}
-}
-
-// compareEngines runs the explicit engine and the BDD engine in three
-// settings on m and compares verdicts, counts and traces.
-func compareEngines(t *testing.T, name string, m *counterabs.Model) {
-	t.Helper()
-	exp, err := explore.Explicit{}.Check(context.Background(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	{
-		{
-			for _, opts := range [][]Option{nil, {WithOrder(Blocked)}, {WithStrategy(BFS), WithOrder(Split)}} {
-				bdd, _, err := exploreModel(context.Background(), m, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				compareReports(t, name, bdd, exp)
-				for _, p := range bdd.Properties {
-					if p.Trace != nil {
-						checkPath(t, m, p.Trace)
-						if p.Trace.Lifted == nil || p.Trace.Lifted.Error != "" {
-							t.Errorf("%s: trace of %s does not lift: %+v", name, p.Name, p.Trace.Lifted)
-						}
-					}
-				}
-			}
-		}
 	}
 }
 

@@ -362,8 +362,13 @@ type checkJSON struct {
 }
 
 type checkTransitionJSON struct {
-	From    string            `json:"from"`
-	To      string            `json:"to"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// File, Line and Col locate the transition in the spec (its entry in
+	// the transitions list); Line and Col are 0 when unknown.
+	File    string            `json:"file"`
+	Line    int               `json:"line"`
+	Col     int               `json:"col"`
 	Verdict string            `json:"verdict"`
 	Reason  string            `json:"reason"`
 	Queries int               `json:"queries"`
@@ -414,6 +419,9 @@ func newCheckJSON(r checkResult) *checkJSON {
 		tj := checkTransitionJSON{
 			From:    sys.States[t.Transition.From],
 			To:      sys.States[t.Transition.To],
+			File:    t.Transition.Pos.File,
+			Line:    t.Transition.Pos.Line,
+			Col:     t.Transition.Pos.Col,
 			Verdict: t.Verdict.String(),
 			Reason:  t.Reason,
 			Queries: t.Queries,

@@ -17,55 +17,9 @@ const (
 	checkBrokenFile = "../../specs/readers-writers-broken.yaml"
 )
 
-func TestCheckCmd(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.yaml")
-	if err := os.WriteFile(bad, []byte("states: [A, B]\ngroups: {a: 1}\ninit: A\ntransitions:\n  - {from: A, to: X}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	missing := filepath.Join(dir, "missing.yaml")
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string // substrings, in order
-		stderr []string
-	}{
-		{"mutex", []string{"check", checkMutexFile}, ExitOK,
-			[]string{"mutex: 3 processes in 1 group, 3 transitions", "  N -> T: symmetric", "  T -> C: symmetric", "mutex: fully symmetric"}, nil},
-		{"readers-writers", []string{"check", checkRWFile}, ExitOK,
-			[]string{"  N -> T: symmetric", "  T -> C: certified", "  C -> N: symmetric",
-				"readers-writers: certified fully virtually symmetric (1 transition certified by the solver, 2 symmetric)"}, nil},
-		{"broken", []string{"check", checkBrokenFile}, ExitNo,
-			[]string{"  T -> C: violated", "enabled", "reader", "writer", "total", "disabled", "reader", "writer", "total",
-				"  C -> N: symmetric", "not fully virtually symmetric (1 of 3 transitions violated)"}, nil},
-		{"bad input", []string{"check", bad}, ExitBadInput, nil, []string{bad + ":5:19: unknown local state \"X\""}},
-		{"missing file", []string{"check", missing}, ExitBadInput, nil, []string{"vsym: ", "missing.yaml"}},
-		{"certified and violated", []string{"check", checkRWFile, checkBrokenFile}, ExitNo,
-			[]string{"readers-writers: certified", "readers-writers-broken: not fully"}, nil},
-		{"bad input wins", []string{"check", checkBrokenFile, bad}, ExitBadInput,
-			[]string{"not fully virtually symmetric"}, []string{"bad.yaml:5:19"}},
-		{"all good", []string{"check", checkMutexFile, checkRWFile}, ExitOK, []string{"fully symmetric", "certified fully"}, nil},
-		// A deadline that has passed before the solver starts: unknown,
-		// never certified.
-		{"timeout", []string{"check", "--timeout", "1ns", checkRWFile}, ExitUnknown,
-			[]string{"  T -> C: unknown: ", "readers-writers: unknown: 1 of 3 transitions undecided"}, nil},
-		{"unknown and symmetric", []string{"check", "--timeout", "1ns", checkRWFile, checkMutexFile}, ExitUnknown, nil, nil},
-		{"bad format", []string{"check", "--output", "xml", checkRWFile}, ExitBadInput, nil, []string{"unknown output format"}},
-		{"negative timeout", []string{"check", "--timeout", "-1s", checkRWFile}, ExitBadInput, nil, []string{"must not be negative"}},
-		{"no file", []string{"check"}, ExitBadInput, nil, []string{"needs at least one FILE"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, code := runVsym(tt.args...)
-			if code != tt.code {
-				t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			containsInOrder(t, "stdout", stdout, tt.stdout)
-			containsInOrder(t, "stderr", stderr, tt.stderr)
-		})
-	}
-}
+// The text output of check, its exit codes and its errors are compared
+// whole in the transcripts (testdata/transcripts/check-*.txtar); the
+// tests here decode its JSON.
 
 func containsInOrder(t *testing.T, what, text string, subs []string) {
 	t.Helper()
@@ -134,12 +88,53 @@ func TestCheckJSON(t *testing.T) {
 		}
 	}
 	for _, tr := range generic["transitions"].([]any) {
-		for _, k := range []string{"from", "to", "verdict", "reason", "queries", "witness"} {
+		for _, k := range []string{"from", "to", "file", "line", "col", "verdict", "reason", "queries", "witness"} {
 			if _, ok := tr.(map[string]any)[k]; !ok {
 				t.Errorf("transition lacks key %q", k)
 			}
 		}
 	}
+}
+
+// TestCheckJSONPositions: every transition of the check JSON of every
+// bundled spec names its file, and its line and column point into that
+// file at the transition's entry, "from: U" or "{from: U".
+func TestCheckJSONPositions(t *testing.T) {
+	files, err := filepath.Glob("../../specs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bundled specs: %v", err)
+	}
+	checked := 0
+	for _, file := range files {
+		stdout, stderr, code := runVsym("check", "--output", "json", "--timeout", "1ns", file)
+		if code == ExitBadInput {
+			t.Fatalf("%s: %s", file, stderr)
+		}
+		var got checkJSON
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", file, err, stdout)
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		if len(got.Transitions) == 0 {
+			t.Errorf("%s: no transitions", file)
+		}
+		for i, tr := range got.Transitions {
+			if tr.File != file || tr.Line < 1 || tr.Line > len(lines) || tr.Col < 1 || tr.Col > len(lines[tr.Line-1]) {
+				t.Errorf("%s: transition %d at %s:%d:%d", file, i, tr.File, tr.Line, tr.Col)
+				continue
+			}
+			at := strings.TrimPrefix(lines[tr.Line-1][tr.Col-1:], "{")
+			if !strings.HasPrefix(at, "from: "+tr.From) {
+				t.Errorf("%s: transition %s -> %s at line %d column %d, which reads %q", file, tr.From, tr.To, tr.Line, tr.Col, at)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d transitions of %d specs located", checked, len(files))
 }
 
 func TestCheckJSONSeveralFiles(t *testing.T) {

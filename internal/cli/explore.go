@@ -38,6 +38,12 @@ type exploreOpts struct {
 	bddNoReach bool   // --bdd-no-reach: deprecated, the default
 	count      bool   // --count-states
 	deadlocks  bool   // --deadlock-free
+
+	// choose picks the engine; nil means chooseEngine. It is the one
+	// seam through which tests put an engine double behind the command
+	// (to see that an engine's internal error exits 3, not 2); vsym
+	// itself never sets it.
+	choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
 }
 
 // autoBDDThreshold is the counter-space size (Model.CounterSpace) above
@@ -76,8 +82,10 @@ func chooseEngine(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.E
 // large model stops with exit code 3 instead of exhausting the machine.
 const defaultMaxMemory = "4GiB"
 
-func newExploreCmd() *cobra.Command {
-	o := &exploreOpts{}
+func newExploreCmd() *cobra.Command { return exploreCmd(&exploreOpts{}) }
+
+// exploreCmd builds the explore command around o, whose flags it sets.
+func exploreCmd(o *exploreOpts) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explore FILE",
 		Short: "Explore the state space and model check the CTL properties",
@@ -190,7 +198,11 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
-	engine, err := chooseEngine(engineName, m.Model, bdd)
+	choose := o.choose
+	if choose == nil {
+		choose = chooseEngine
+	}
+	engine, err := choose(engineName, m.Model, bdd)
 	if err != nil {
 		return err
 	}

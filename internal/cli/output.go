@@ -131,8 +131,13 @@ func describeOutput(cmd *cobra.Command, what string) { sessionOf(cmd).what = wha
 // Run runs vsym with args on the given streams and returns the process
 // exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(NewRootCmd(), args, stdin, stdout, stderr)
+}
+
+// execute runs the command tree root (NewRootCmd, or in tests one with an
+// engine double behind explore) as Run describes.
+func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := &session{stdin: stdin, stdout: &countingWriter{w: stdout}, stderr: stderr}
-	root := NewRootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(s.stdout)

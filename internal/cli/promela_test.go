@@ -5,7 +5,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vsym/vsym/internal/testsupport"
 )
+
+// rwSpec is Fig. 1(b) with one reader and two writers and properties of
+// every shape the Promela exporter translates or refuses.
+var rwSpec = testsupport.ReadersWritersYAML(1, 2, false) + `properties:
+  mutex: "AG #C <= 1"
+  no-deadlock: "AG EX true"
+  T: "AG (#T > 0 -> EF #C > 0)"
+  until: "!E[#C = 0 U #C = 2]"
+`
 
 func TestPromelaCmd(t *testing.T) {
 	dir := t.TempDir()

@@ -1,0 +1,66 @@
+// Package testsupport holds the reference oracles that the tests of
+// every vsym package check their verdicts against, written from the
+// definitions of Wei, Gurfinkel and Chechik and sharing no code with the
+// packages under test beyond gsst's types and presburger.Eval. It imports
+// only gsst, ctl, presburger and specs, so the internal tests of every
+// package above them (detect, counterabs, explore, nusmv, the CLI) can use
+// it.
+//
+// Random inputs. RandomSystem draws GSSTs as a Config says: states,
+// groups and sizes, the initial configuration, transitions whose groups
+// are split into blocks, guards over total counters, group counters of
+// the source or of any state, or priority blocks (Guards), random CTL
+// properties over total and (GroupProperties) group counters, awkward
+// names, and parametric systems with ranges of sizes and guards that read
+// n (Ranges, NGuards; Box lists the instances to try). RandomCTL draws
+// properties; RandomCounterModel and RandomFormula draw counter models
+// below the level of systems, for engine tests. Describe prints a system
+// for failure messages.
+//
+// Certification. BruteForce enumerates the configuration space L^n and
+// gives, per transition and total-counter vector, whether some and
+// whether every configuration enables it: Theorem 6 (Closed, Certified),
+// the existential abstraction g_r (Guard, EnabledAt) and its state space
+// (Graph). Enabled and Firing decide Definition 3 on one configuration;
+// Projector is a brute-force presburger.Projector for counterabs.Build
+// without Z3.
+//
+// State spaces. Unreduced explores the process-indexed system, each
+// process with its own local state; its Groups and Totals are the
+// quotients the group-counter and, for a certified system, the
+// total-counter model must have. CounterGraph explores a bare counter
+// model. Every Graph follows vsym's convention for deadlocks: a state
+// without a move stutters, so every path is infinite.
+//
+// CTL. Sat and Holds evaluate CTL on any Graph by textbook fixpoints;
+// CheckTrace and CheckEngineTrace check that an engine's trace shows its
+// verdict (Promised says when one is owed). Fair CTL (justice
+// constraints, EG by the Emerson-Lei fixpoint) plugs in as another
+// implementation of the paths interface in ctl.go, as its comment
+// describes; the rest of the evaluator does not change.
+//
+// Known answers. LoadCorpus reads the archives of testdata/corpus at the
+// module root (txtar, ParseArchive): a spec with its expected
+// certification, state counts and verdicts, which Derive recomputes with
+// the oracles above (TestCorpus here) and Level.Compare compares with an
+// engine's or emitter's results. ReadersWritersYAML, MutexYAML, GRW and
+// ASR are the paper's systems, written once; Parse reads a test's spec;
+// FirstDiff reports golden-file differences.
+//
+// A cross-check of an engine on the group-counter model, with properties
+// over group counters:
+//
+//	r := rand.New(rand.NewSource(1))
+//	for range 200 {
+//		sys := testsupport.RandomSystem(r, testsupport.Config{Properties: 4, GroupProperties: true})
+//		m, err := counterabs.BuildGroup(sys)
+//		...
+//		rep, err := explore.Explicit{}.Check(ctx, m)
+//		...
+//		sp := testsupport.Unreduced(sys)
+//		if got, want := rep.ReachableStates.Int64(), int64(sp.Groups().Len()); got != want { ... }
+//		for i, p := range sys.Properties {
+//			if rep.Properties[i].Holds != testsupport.Holds(sp.Graph, p.Formula) { ... }
+//		}
+//	}
+package testsupport
