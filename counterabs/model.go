@@ -343,3 +343,17 @@ func PropertyLevel(sys *gsst.System, p *gsst.Property) Level {
 	}
 	return TotalLevel
 }
+
+// SpecLevel returns the coarsest level that can check every property of
+// sys under its fairness constraints.
+func SpecLevel(sys *gsst.System) Level {
+	if FairnessLevel(sys) == GroupLevel {
+		return GroupLevel
+	}
+	for i := range sys.Properties {
+		if PropertyLevel(sys, &sys.Properties[i]) == GroupLevel {
+			return GroupLevel
+		}
+	}
+	return TotalLevel
+}

@@ -812,16 +812,22 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := refModel(sys)
-			if err != nil {
-				t.Fatal(err)
+			var m *counterabs.Model
+			if counterabs.SpecLevel(sys) == counterabs.GroupLevel {
+				// Its properties or fairness read group counters: the
+				// group-counter model, as vsym nusmv writes it.
+				m, err = counterabs.BuildGroup(sys)
+			} else {
+				var ref *counterabs.Model
+				if ref, err = refModel(sys); err == nil {
+					m, err = buildModel(sys, !ref.Exact)
+				}
 			}
-			m, err := buildModel(sys, !ref.Exact)
 			if err != nil {
 				t.Fatal(err)
 			}
 			opts := []Option{Source(sys.File), Version("test")}
-			if !m.Exact {
+			if m.Level == counterabs.TotalLevel && !m.Exact {
 				opts = append(opts, Certification("not fully virtually symmetric"))
 			}
 			red, err := Reduced(m, opts...)
