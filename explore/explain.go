@@ -113,7 +113,11 @@ func (x *explainer[S, Set]) sat(f ctl.Formula, holds bool) (Set, error) {
 // fairSat returns the fair states where f has the given truth value.
 func (x *explainer[S, Set]) fairSat(f ctl.Formula, holds bool) (Set, error) {
 	s, err := x.sat(f, holds)
-	if err != nil {
+	if err != nil || x.g.Justice() == 0 {
+		// Without justice every state is fair (a deadlock stutters), and
+		// asking for EG true would cost a greatest fixpoint over the
+		// whole counter space: on ASR n=80 r=2 that was 40 s of a 0.5 s
+		// run.
 		return s, err
 	}
 	fair, err := x.g.Sat(fairF)
