@@ -133,7 +133,7 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 }
 
 // skipReason is the Reason of a Skipped property.
-const skipReason = "not a safety property (AG of a condition on one state): a prover of reachability cannot decide it for every size; check it at fixed sizes with vsym explore --sizes"
+const skipReason = "not of the form AG phi with phi a condition on one state, so not a safety question; check it at fixed sizes with vsym explore --sizes"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the

@@ -176,7 +176,7 @@ func fairRefute(ctx context.Context, cfg config, inst *gsst.System, p gsst.Prope
 	pr := rep.Properties[0]
 	if !pr.Holds && !pr.Vacuous {
 		res.Verdict, res.Trace = Refuted, pr.Trace
-		res.Reason = fmt.Sprintf("the fairness constraints hold on the run shown: the explicit engine found it at %s", at)
+		res.Reason = fmt.Sprintf("a fair run (it meets every fairness constraint infinitely often), found by exploring the instance %s with the explicit engine", at)
 		return nil
 	}
 	res.Verdict, res.Trace = Unknown, tr
