@@ -186,6 +186,37 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		m.Reason = "the property reads group counters, which only the group-counter model keeps"
 		group = m
 	}
+	// Several safety properties of one model are first proved together,
+	// AG (phi1 & ... & phik): one search for an invariant instead of k
+	// (ASR with 10 resources has 10 mutual exclusions over the same
+	// model, each search costing about the same). Only when that fails
+	// is each asked alone, so that one failing property does not take
+	// the others with it.
+	joint := map[*counterabs.ParamModel]*Result{}
+	for _, m := range []*counterabs.ParamModel{total, group} {
+		if m == nil {
+			continue
+		}
+		var phis []presburger.Formula
+		for i := range m.Properties {
+			if phi, ok := SafetyFormula(m.Properties[i].Formula); ok {
+				phis = append(phis, phi)
+			}
+		}
+		if len(phis) < 2 {
+			continue
+		}
+		res := Result{}
+		start := time.Now()
+		if err := proveOne(ctx, cfg, m, presburger.Conj(phis...), "", prover, solver, &res); err != nil {
+			return nil, err
+		}
+		res.Duration = time.Since(start)
+		if res.Verdict == Proved {
+			res.Reason = fmt.Sprintf("proved together with the other safety properties on this model (%d in all), by one invariant", len(phis))
+			joint[m] = &res
+		}
+	}
 	for i := range sys.Properties {
 		p := &sys.Properties[i]
 		res := Result{Property: p}
@@ -198,8 +229,23 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			rep.Results = append(rep.Results, res)
 			continue
 		}
+		if j := joint[m]; j != nil {
+			res = *j
+			res.Property = p
+			rep.Results = append(rep.Results, res)
+			continue
+		}
+		var phi presburger.Formula
+		for k := range m.Properties {
+			if q := &m.Properties[k]; q.Name == p.Name {
+				phi, _ = SafetyFormula(q.Formula)
+			}
+		}
+		if phi == nil {
+			return nil, errkind.Errorf(errkind.Internal, "the parametric model has no safety property %s", p.Name)
+		}
 		start := time.Now()
-		err := proveOne(ctx, cfg, m, p.Name, prover, solver, &res)
+		err := proveOne(ctx, cfg, m, phi, p.Name, prover, solver, &res)
 		res.Duration = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
@@ -209,18 +255,10 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	return rep, nil
 }
 
-// proveOne asks prover about property name of m and fills res.
-func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+// proveOne asks prover whether AG phi holds on m, phi over m's
+// variables, and fills res; name is the property's, for a refutation.
+func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
-	var phi presburger.Formula
-	for i := range m.Properties {
-		if p := &m.Properties[i]; p.Name == name {
-			phi, _ = SafetyFormula(p.Formula)
-		}
-	}
-	if phi == nil {
-		return errkind.Errorf(errkind.Internal, "the parametric model has no safety property %s", name)
-	}
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
@@ -255,6 +293,12 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, name st
 		if ans.Counterexample == nil {
 			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")
 		}
+		if name == "" {
+			// A joint question: each property is asked alone next.
+			res.Verdict = Refuted
+			return nil
+		}
+		// The run is replayed on the instance, not on the model.
 		return refute(ctx, cfg, m, name, *ans.Counterexample, res)
 	default:
 		res.Verdict, res.Reason = Unknown, ans.Reason

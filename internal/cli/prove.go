@@ -219,7 +219,7 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		if r.Verdict == prove.Proved {
 			fmt.Fprintf(w, "  inductive invariant (re-checked): %s\n", r.InvariantText)
 		}
-		if r.Verdict == prove.Refuted && r.Reason != "" {
+		if r.Verdict != prove.Unknown && r.Reason != "" {
 			fmt.Fprintf(w, "  %s\n", r.Reason)
 		}
 		if pj.Trace != nil {
