@@ -254,6 +254,15 @@ func modelState(m *counterabs.Model, x []int) State {
 // State, for engines outside this package.
 func ModelState(m *counterabs.Model, x []int) State { return modelState(m, x) }
 
+// SystemState makes a trace State of sys from its total counters and,
+// for a state of a group-counter model, its group counters [group][state]
+// (nil otherwise), for traces that come from outside the engines (a
+// safety prover's counterexample, package prove). The State names its
+// counters after sys in JSON.
+func SystemState(sys *gsst.System, totals []int, groups [][]int) State {
+	return State{Counters: totals, Groups: groups, sys: sys}
+}
+
 // Lifted is a trace replayed on the unreduced system. Processes are named
 // by group and by index within the group (0-based). In the initial
 // configuration the processes of group g occupy the local states in

@@ -48,6 +48,8 @@ func TestCompleteCmd(t *testing.T) {
 		{"property list", []string{"explore", rw, "-p", "mutex,"},
 			"mutex,reachable\tEF #C = 1\nmutex,can-progress\tAG (#T > 0 -> EF #C > 0)\n" + noFile},
 		{"property list prefix", []string{"explore", rw, "-p", "reachable,c"}, "reachable,can-progress\tAG (#T > 0 -> EF #C > 0)\n" + noFile},
+		{"prove spec", []string{"prove", ""}, yamlOnly},
+		{"prove properties", []string{"prove", rw, "-p", "m"}, "mutex\tAG #C <= 1\n" + noFile},
 		{"trace", []string{"dot", rw, "--trace", "m"}, "mutex\tAG #C <= 1\n" + noFile},
 		{"no spec yet", []string{"explore", "-p", ""}, noFile},
 		{"broken spec", []string{"explore", bad, "-p", ""}, noFile},

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestDocExamples runs the examples of the README, docs/symmetry.md and
-// docs/auditing.md that show a whole output: a line "$ vsym ..." in a console block,
+// TestDocExamples runs the examples of the README, docs/symmetry.md,
+// docs/auditing.md and docs/prove.md that show a whole output: a line "$ vsym ..." in a console block,
 // followed by the output up to the next "$ " line or the end of the
 // block. Examples that elide output ("...") or use the shell (pipes,
 // redirections, &&) are left out; the others must print exactly what
@@ -18,7 +18,7 @@ import (
 func TestDocExamples(t *testing.T) {
 	root := filepath.Join("..", "..")
 	ran := 0
-	for _, doc := range []string{"README.md", filepath.Join("docs", "symmetry.md"), filepath.Join("docs", "auditing.md")} {
+	for _, doc := range []string{"README.md", filepath.Join("docs", "symmetry.md"), filepath.Join("docs", "auditing.md"), filepath.Join("docs", "prove.md")} {
 		data, err := os.ReadFile(filepath.Join(root, doc))
 		if err != nil {
 			t.Fatal(err)

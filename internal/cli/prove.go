@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+func init() { register(newProveCmd) }
+
+type proveOpts struct {
+	file       string
+	output     string
+	out        string
+	timeout    time.Duration
+	properties []string
+	maxTrace   int
+}
+
+// defaultProveTimeout bounds each property: GR&W with 30 states and 100
+// groups takes well under a second (BENCHMARKS.md); a minute leaves room
+// for harder systems without hanging a CI job on an undecidable one.
+const defaultProveTimeout = 60 * time.Second
+
+func newProveCmd() *cobra.Command {
+	o := &proveOpts{}
+	cmd := &cobra.Command{
+		Use:   "prove FILE",
+		Short: "Prove safety properties (AG phi) for every size in the ranges",
+		Long: `Prove answers each property of the form AG phi (phi a condition on one
+state) for every instance of the spec at once: every choice of group sizes
+in their ranges (reader: 1..), or the one instance of a spec with fixed
+sizes. It asks Z3's CHC engine (Spacer) about the counter model with
+unbounded counters and symbolic sizes: the total-counter model when the
+system is certified fully virtually symmetric for every size and phi reads
+total counters only, the group-counter model otherwise (exact for any
+GSST). Each property is
+
+  proved    for every size, with an inductive invariant (|g| is the size
+            of group g), re-checked with independent SMT queries:
+            initiation, consecution under every transition, and
+            invariant implies phi;
+  refuted   at the sizes named, with a run replayed process by process on
+            that instance (and, under fairness, a fair run found by the
+            explicit engine there);
+  unknown   with the reason: a timeout, the solver's unknown, a
+            counterexample too long for the search. Counter systems can
+            simulate Turing machines, so some questions have no answer.
+
+Other properties (EF, AF, nested temporal operators) are skipped: check them
+at fixed sizes with vsym explore --sizes. docs/prove.md has the details and
+the JSON output. The exit code is 1 when some property is refuted, else 3
+when some is unknown, else 0.
+
+` + exitHelp,
+		Args: oneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runProve(cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	addOutputFlag(f, &o.output, textJSONFormats)
+	addOutFlag(f, &o.out, "the report")
+	f.DurationVar(&o.timeout, "timeout", defaultProveTimeout, "bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
+	f.StringSliceVarP(&o.properties, "property", "p", nil, "prove only the named properties (repeatable, comma-separated)")
+	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each counterexample (and N steps of its replay); 0 shows all")
+	return cmd
+}
+
+func runProve(cmd *cobra.Command, o *proveOpts) error {
+	stdout := cmd.OutOrStdout()
+	if err := checkOutputFormat(o.output); err != nil {
+		return err
+	}
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	if o.maxTrace < 0 || o.maxTrace == 1 {
+		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
+	}
+	sys, err := loadSpec(cmd, o.file)
+	if err != nil {
+		return err
+	}
+	file := displayName(o.file)
+	sys, err = selectProperties(file, sys, o.properties)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := commandContext(cmd, 0)
+	defer cancel()
+	// --timeout bounds each property and each certification query; the
+	// prover takes its bound from the context prove.Check gives it.
+	solver := z3.New(z3.Timeout(o.timeout))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout))
+	if err != nil {
+		return fileError(file, err)
+	}
+	describeOutput(cmd, "the proof report of "+sys.Name)
+	view := newProveJSON(file, rep, o.maxTrace)
+	if o.output == "json" {
+		if err := writeJSON(stdout, view); err != nil {
+			return err
+		}
+	} else {
+		writeProveReport(stdout, sys, view, rep, o.maxTrace)
+	}
+	code := ExitOK
+	for _, r := range rep.Results {
+		switch {
+		case r.Verdict == prove.Refuted:
+			code = ExitNo
+		case r.Verdict == prove.Unknown && code == ExitOK:
+			code = ExitUnknown
+		}
+	}
+	if code != ExitOK {
+		return withCode(code, nil)
+	}
+	return nil
+}
+
+// proveJSON is the stable output of "vsym prove --output json",
+// documented in docs/prove.md.
+type proveJSON struct {
+	File   string            `json:"file"`
+	System string            `json:"system"`
+	Sizes  map[string]string `json:"sizes"` // group name -> "3", "1..", "2..5"
+	// Certification is the verdict of the certification for every size
+	// ("certified", "violated", ...), when it ran.
+	Certification string              `json:"certification,omitempty"`
+	Properties    []provePropertyJSON `json:"properties"`
+}
+
+type provePropertyJSON struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+	// File, Line and Col locate the property in the spec.
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Verdict string `json:"verdict"` // proved, refuted, unknown, skipped
+	// Model is the counter model asked ("total" or "group"), and
+	// ModelReason why; empty for a skipped property.
+	Model       string `json:"model,omitempty"`
+	ModelReason string `json:"model_reason,omitempty"`
+	Invariant   string `json:"invariant,omitempty"`
+	// Sizes and Trace: the instance where a refuted property fails and
+	// the run into a bad state (kept for an unknown one whose run the
+	// fairness check could not confirm).
+	Sizes   map[string]int `json:"sizes,omitempty"`
+	Trace   *traceJSON     `json:"trace,omitempty"`
+	Reason  string         `json:"reason,omitempty"`
+	Seconds float64        `json:"seconds"`
+}
+
+func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
+	sys := rep.System
+	out := &proveJSON{File: file, System: sys.Name, Sizes: map[string]string{}, Properties: []provePropertyJSON{}}
+	for g := range sys.Groups {
+		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
+	}
+	if rep.Cert != nil {
+		out.Certification = rep.Cert.Verdict().String()
+	}
+	for _, r := range rep.Results {
+		p := r.Property
+		pj := provePropertyJSON{
+			Name: p.Name, Text: p.Text, File: p.Pos.File, Line: p.Pos.Line, Col: p.Pos.Col,
+			Verdict: r.Verdict.String(), Invariant: r.InvariantText, Reason: r.Reason,
+			Trace: newTraceJSON(r.Trace, maxTrace), Seconds: r.Duration.Seconds(),
+		}
+		if r.Verdict != prove.Skipped {
+			pj.Model, pj.ModelReason = r.Level.String(), r.LevelReason
+		}
+		if r.Sizes != nil {
+			pj.Sizes = map[string]int{}
+			for g, k := range r.Sizes {
+				pj.Sizes[sys.Groups[g].Name] = k
+			}
+		}
+		out.Properties = append(out.Properties, pj)
+	}
+	return out
+}
+
+// writeProveReport prints a proof report for people.
+func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove.Report, maxTrace int) {
+	fmt.Fprintf(w, "%s: %s (%s): safety for every size\n", view.File, sys.Name, groupSizes(sys))
+	if rep.Cert != nil {
+		fmt.Fprintf(w, "certification for every size: %s\n", view.Certification)
+	}
+	for i, r := range rep.Results {
+		pj := view.Properties[i]
+		var verdict string
+		switch r.Verdict {
+		case prove.Proved:
+			verdict = "proved for every size"
+		case prove.Refuted:
+			verdict = "REFUTED at " + sys.FormatSizes(r.Sizes)
+		case prove.Unknown:
+			verdict = "unknown: " + r.Reason
+		case prove.Skipped:
+			verdict = "skipped: " + r.Reason
+		}
+		fmt.Fprintf(w, "property %s: %s: %s\n", pj.Name, pj.Text, verdict)
+		if r.Verdict == prove.Skipped {
+			continue
+		}
+		fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
+		if r.Verdict == prove.Proved {
+			fmt.Fprintf(w, "  inductive invariant (re-checked): %s\n", r.InvariantText)
+		}
+		if r.Verdict != prove.Unknown && r.Reason != "" {
+			fmt.Fprintf(w, "  %s\n", r.Reason)
+		}
+		if pj.Trace != nil {
+			writeTrace(w, r.Instance, pj.Trace, maxTrace)
+		}
+	}
+}

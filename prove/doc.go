@@ -1,0 +1,40 @@
+// Package prove answers safety properties of a GSST for every size in
+// its ranges at once: "AG phi holds in every instance", with an inductive
+// invariant as the certificate, or "it fails in this instance", with a
+// run replayed process by process.
+//
+// Check takes each property of the form AG phi, phi a condition on one
+// state, builds the parametric counter model of the system
+// (counterabs.ParamModel: unbounded counters, symbolic group sizes) and
+// asks a presburger.Prover whether a state violating phi is reachable.
+// The model is the total-counter one when detect certifies the system
+// fully virtually symmetric for every size in its ranges (and phi reads
+// total counters only), and the group-counter one otherwise, which is
+// exact for any GSST. A spec with fixed sizes is a family of one.
+// Properties of any other shape (EF, AF, nested temporal operators) are
+// Skipped: a prover of reachability cannot decide them, and explore
+// decides them at fixed sizes.
+//
+// The answers are re-checked here, whatever Prover gave them:
+//
+//   - Proved: the invariant is checked again with presburger.CheckInvariant
+//     on the Solver (initiation, consecution under every transition,
+//     invariant implies phi), independently of the prover's own check.
+//     Its text names counters and sizes as docs/prove.md describes
+//     (#S, #S[g], n, and |g| for the size of group g).
+//   - Refuted: the counterexample's sizes are instantiated, its counter
+//     states are lifted to process moves of the instance by explore.Lift,
+//     and the moves are executed again on a concrete configuration (each
+//     process in its source state, its block's guard true, phi false at
+//     the end). A run that does not replay is an internal error, never a
+//     refutation. With fairness constraints the instance is also explored
+//     (explore's explicit engine on its group-counter model): fair paths
+//     are a subset of all paths, so a proof of AG phi stands, but a bad
+//     state reached by the prover may have no fair continuation. The
+//     property is Refuted only when explore finds AG phi failing under
+//     fairness at those sizes, and Unknown otherwise.
+//   - Unknown: a timeout, a solver's "unknown", a counterexample longer
+//     than the prover searches, a limit of the fairness check; Reason
+//     says which. Counter systems with zero tests are as powerful as
+//     Turing machines, so no procedure decides every case.
+package prove

@@ -1,0 +1,310 @@
+package prove
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Verdict is the answer for one property.
+type Verdict int
+
+const (
+	// Unknown: no answer (timeout, solver unknown, limit); Result.Reason
+	// says why. Never to be read as Proved or Refuted.
+	Unknown Verdict = iota
+	// Proved: AG phi holds in every instance of the family.
+	Proved
+	// Refuted: AG phi fails in the instance of Result.Sizes.
+	Refuted
+	// Skipped: the property is not of the form AG phi with phi a
+	// condition on one state, so it was not asked.
+	Skipped
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Proved:
+		return "proved"
+	case Refuted:
+		return "refuted"
+	case Skipped:
+		return "skipped"
+	}
+	return "unknown"
+}
+
+// Result is the answer for one property.
+type Result struct {
+	Property *gsst.Property
+	Verdict  Verdict
+	// Level is the counter model the prover was asked about, and
+	// LevelReason why (unset for Skipped).
+	Level       counterabs.Level
+	LevelReason string
+	// Invariant (Proved) is an inductive invariant over the variables of
+	// the parametric model, re-checked; InvariantText prints it with the
+	// counters as GSST writes them and |g| for the size of group g.
+	Invariant     presburger.Formula
+	InvariantText string
+	// Sizes (Refuted) are the group sizes of the instance where the
+	// property fails, Instance that instance, and Trace the run into a
+	// state violating phi, as counter states with their replay on the
+	// instance (Trace.Lifted).
+	Sizes    []int
+	Instance *gsst.System
+	Trace    *explore.Trace
+	// Reason says why the verdict is Unknown or Skipped, and, for a
+	// refutation under fairness, how the fair continuation was found.
+	Reason   string
+	Duration time.Duration
+}
+
+// Report is the outcome of Check.
+type Report struct {
+	System *gsst.System
+	// Cert is the certification for every size, when it ran (some
+	// safety property reads total counters only).
+	Cert    *detect.Report
+	Results []Result
+}
+
+// Option configures Check.
+type Option func(*config)
+
+type config struct {
+	timeout   time.Duration
+	maxStates int64
+}
+
+// Timeout bounds the work on each property (the prover's search and the
+// checks of its answer); zero means no bound beyond the context's.
+func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// MaxStates bounds the explicit exploration of an instance that a
+// refutation under fairness needs (default 1,000,000 states); beyond it
+// the property is Unknown.
+func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
+
+// SafetyFormula returns phi when f is AG phi with phi free of temporal
+// operators (atoms under !, &, |, ->), as one presburger formula.
+func SafetyFormula(f ctl.Formula) (presburger.Formula, bool) {
+	u, ok := f.(ctl.Unary)
+	if !ok || u.Op != ctl.AG {
+		return nil, false
+	}
+	return stateFormula(u.X)
+}
+
+// stateFormula converts a CTL formula without temporal operators into
+// the presburger formula it stands for.
+func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return f.P, true
+	case ctl.Not:
+		x, ok := stateFormula(f.X)
+		return presburger.Negation(x), ok
+	case ctl.Binary:
+		l, okl := stateFormula(f.L)
+		r, okr := stateFormula(f.R)
+		if !okl || !okr {
+			return nil, false
+		}
+		switch f.Op {
+		case ctl.And:
+			return presburger.Conj(l, r), true
+		case ctl.Or:
+			return presburger.Disj(l, r), true
+		case ctl.Implies:
+			return presburger.Disj(presburger.Negation(l), r), true
+		}
+	}
+	return nil, false
+}
+
+// skipReason is the Reason of a Skipped property.
+const skipReason = "not of the form AG phi with phi a condition on one state, so not a safety question; check it at fixed sizes with vsym explore --sizes"
+
+// Check answers every safety property of sys for every size in its
+// ranges: prover searches for an invariant or a counterexample on the
+// parametric counter model, and solver certifies the system and
+// re-checks invariants. It returns an error only for a malformed system,
+// a failing back end, or an answer that does not survive its re-check
+// (an internal error: errkind.Internal); everything else is a Result.
+func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	cfg := config{maxStates: 1_000_000}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := sys.Check(); err != nil {
+		return nil, err
+	}
+	rep := &Report{System: sys}
+	// Two models at most, each built once: the total-counter one for the
+	// properties over total counters (through BuildParam, which certifies
+	// and falls back to the group-counter model), the group-counter one
+	// for the others.
+	var total, group *counterabs.ParamModel
+	var totalProps, groupProps []gsst.Property
+	for i := range sys.Properties {
+		p := &sys.Properties[i]
+		if _, ok := SafetyFormula(p.Formula); !ok {
+			continue
+		}
+		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
+			groupProps = append(groupProps, *p)
+		} else {
+			totalProps = append(totalProps, *p)
+		}
+	}
+	if len(totalProps) > 0 {
+		cp := *sys
+		cp.Properties = totalProps
+		m, err := counterabs.BuildParam(ctx, &cp, solver)
+		if err != nil {
+			return nil, err
+		}
+		total, rep.Cert = m, m.Cert
+	}
+	if len(groupProps) > 0 {
+		cp := *sys
+		cp.Properties = groupProps
+		m, err := counterabs.BuildParamGroup(&cp)
+		if err != nil {
+			return nil, err
+		}
+		m.Reason = "the property reads group counters, which only the group-counter model keeps"
+		group = m
+	}
+	// Several safety properties of one model are first proved together,
+	// AG (phi1 & ... & phik): one search for an invariant instead of k
+	// (ASR with 10 resources has 10 mutual exclusions over the same
+	// model, each search costing about the same). Only when that fails
+	// is each asked alone, so that one failing property does not take
+	// the others with it.
+	joint := map[*counterabs.ParamModel]*Result{}
+	for _, m := range []*counterabs.ParamModel{total, group} {
+		if m == nil {
+			continue
+		}
+		var phis []presburger.Formula
+		for i := range m.Properties {
+			if phi, ok := SafetyFormula(m.Properties[i].Formula); ok {
+				phis = append(phis, phi)
+			}
+		}
+		if len(phis) < 2 {
+			continue
+		}
+		res := Result{}
+		start := time.Now()
+		if err := proveOne(ctx, cfg, m, presburger.Conj(phis...), "", prover, solver, &res); err != nil {
+			return nil, err
+		}
+		res.Duration = time.Since(start)
+		if res.Verdict == Proved {
+			res.Reason = fmt.Sprintf("proved together with the other safety properties on this model (%d in all), by one invariant", len(phis))
+			joint[m] = &res
+		}
+	}
+	for i := range sys.Properties {
+		p := &sys.Properties[i]
+		res := Result{Property: p}
+		m := total
+		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
+			m = group
+		}
+		if _, ok := SafetyFormula(p.Formula); !ok {
+			res.Verdict, res.Reason = Skipped, skipReason
+			rep.Results = append(rep.Results, res)
+			continue
+		}
+		if j := joint[m]; j != nil {
+			res = *j
+			res.Property = p
+			rep.Results = append(rep.Results, res)
+			continue
+		}
+		var phi presburger.Formula
+		for k := range m.Properties {
+			if q := &m.Properties[k]; q.Name == p.Name {
+				phi, _ = SafetyFormula(q.Formula)
+			}
+		}
+		if phi == nil {
+			return nil, errkind.Errorf(errkind.Internal, "the parametric model has no safety property %s", p.Name)
+		}
+		start := time.Now()
+		err := proveOne(ctx, cfg, m, phi, p.Name, prover, solver, &res)
+		res.Duration = time.Since(start)
+		if err != nil {
+			return nil, fmt.Errorf("property %s: %w", p.Name, err)
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	return rep, nil
+}
+
+// proveOne asks prover whether AG phi holds on m, phi over m's
+// variables, and fills res; name is the property's, for a refutation.
+func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+	res.Level, res.LevelReason = m.Level, m.Reason
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
+	ps := m.TransitionSystem()
+	ts := presburger.TransitionSystem{
+		Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi),
+	}
+	ans, err := prover.Prove(ctx, ts)
+	if err != nil {
+		return err
+	}
+	switch ans.Verdict {
+	case presburger.Proved:
+		// The prover re-checked it, by contract; check again here so
+		// that "proved" never rests on one implementation's word.
+		err := presburger.CheckInvariant(ctx, solver, ts, ans.Invariant)
+		var ue *presburger.UndecidedError
+		switch {
+		case errors.As(err, &ue):
+			res.Verdict, res.Reason = Unknown, "the invariant found could not be re-checked: "+ue.Error()
+			return nil
+		case err != nil:
+			return errkind.Errorf(errkind.Internal, "the prover's invariant %s fails the re-check: %w",
+				presburger.Format(ans.Invariant, m.VarName), err)
+		}
+		res.Verdict, res.Invariant = Proved, ans.Invariant
+		res.InvariantText = FormatInvariant(ans.Invariant, m.VarName)
+	case presburger.Refuted:
+		if ans.Counterexample == nil {
+			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")
+		}
+		if name == "" {
+			// A joint question: each property is asked alone next.
+			res.Verdict = Refuted
+			return nil
+		}
+		// The run is replayed on the instance, not on the model.
+		return refute(ctx, cfg, m, name, *ans.Counterexample, res)
+	default:
+		res.Verdict, res.Reason = Unknown, ans.Reason
+		if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			res.Reason = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, ans.Reason)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,81 @@
+package prove_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+	"github.com/vsym/vsym/specs"
+)
+
+func load(t *testing.T, name string, src []byte) *gsst.System {
+	t.Helper()
+	sys, err := gsst.Parse(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+func bundled(t *testing.T, name string) *gsst.System {
+	t.Helper()
+	src, err := specs.Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return load(t, name, src)
+}
+
+// TestKnownAnswers: the bundled parameterized specs, worked out by hand
+// in their comments.
+func TestKnownAnswers(t *testing.T) {
+	grw, err := specs.GRWSized(3, "1..", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		sys  *gsst.System
+		want map[string]prove.Verdict
+		// sizes of the refutation, by property
+		sizes map[string][]int
+	}{
+		{"readers-writers-param", bundled(t, "readers-writers-param"),
+			map[string]prove.Verdict{"mutex": prove.Proved, "reachable": prove.Skipped, "can-progress": prove.Skipped}, nil},
+		{"asr-param", bundled(t, "asr-param"),
+			map[string]prove.Verdict{"mutex1": prove.Proved, "mutex2": prove.Proved, "mutex3": prove.Proved, "all_used": prove.Skipped}, nil},
+		// printers: safe up to two processes, unsafe from three: the
+		// least sizes in the order of the groups are staff=1, guest=2.
+		{"printers", bundled(t, "printers"),
+			map[string]prove.Verdict{"capacity": prove.Refuted, "can-print": prove.Skipped},
+			map[string][]int{"capacity": {1, 2}}},
+		{"grw", load(t, "grw.yaml", grw), map[string]prove.Verdict{"mutex": prove.Proved}, nil},
+	}
+	s := z3.New()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(60*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rep.Results {
+				name := r.Property.Name
+				if r.Verdict != tc.want[name] {
+					t.Errorf("%s: %v (%s), want %v", name, r.Verdict, r.Reason, tc.want[name])
+				}
+				t.Logf("%s: %v on the %s-counter model, invariant %s, sizes %v (%s)", name, r.Verdict, r.Level, r.InvariantText, r.Sizes, r.Duration)
+				if want, ok := tc.sizes[name]; ok && r.Verdict == prove.Refuted {
+					if len(r.Sizes) != len(want) || r.Sizes[0] != want[0] || r.Sizes[1] != want[1] {
+						t.Errorf("%s: refuted at %v, want %v", name, r.Sizes, want)
+					}
+					if r.Trace == nil || r.Trace.Lifted == nil || len(r.Trace.Lifted.Steps) != 6 {
+						t.Errorf("%s: want a replayed trace of 6 moves, got %+v", name, r.Trace)
+					}
+				}
+			}
+		})
+	}
+}
