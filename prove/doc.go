@@ -15,6 +15,12 @@
 // Skipped: a prover of reachability cannot decide them, and explore
 // decides them at fixed sizes.
 //
+// On a model whose guards have local variables (the total-counter model
+// of a certified system), the prover first gets a relaxed system whose
+// guards drop what reads the locals: it over-approximates the model, so
+// an invariant it yields is an invariant of the model, and it is
+// re-checked on the model itself. Any other answer from it is discarded.
+//
 // The answers are re-checked here, whatever Prover gave them:
 //
 //   - Proved: the invariant is checked again with presburger.CheckInvariant

@@ -269,6 +269,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi),
 	}
+	if proved, err := proveRelaxed(ctx, cfg, m, ts, prover, solver, res); proved || err != nil {
+		return err
+	}
 	ans, err := prover.Prove(ctx, ts)
 	if err != nil {
 		return err
@@ -307,4 +310,38 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		}
 	}
 	return nil
+}
+
+// relaxBudget bounds the first attempt on the relaxed system (relaxed)
+// when no timeout is set; with one, the attempt gets a quarter of it.
+const relaxBudget = 15 * time.Second
+
+// proveRelaxed tries to prove AG phi on the relaxed system of ts, within
+// part of the time allowed, and reports whether it did: then res holds
+// the proof, its invariant re-checked on ts itself. Any other outcome
+// (refuted, unknown, an invariant that fails on ts) leaves res alone and
+// the question goes to ts.
+func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, prover presburger.Prover, solver presburger.Solver, res *Result) (bool, error) {
+	rts, ok := relaxed(m, ts)
+	if !ok {
+		return false, nil
+	}
+	budget := relaxBudget
+	if cfg.timeout > 0 {
+		budget = cfg.timeout / 4
+	}
+	rctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	ans, err := prover.Prove(rctx, rts)
+	if err != nil || ans.Verdict != presburger.Proved {
+		// A failure of the short attempt is not the answer: the exact
+		// system decides, with the whole budget's remainder.
+		return false, ctx.Err()
+	}
+	if presburger.CheckInvariant(ctx, solver, ts, ans.Invariant) != nil {
+		return false, ctx.Err()
+	}
+	res.Verdict, res.Invariant = Proved, ans.Invariant
+	res.InvariantText = FormatInvariant(ans.Invariant, m.VarName)
+	return true, nil
 }
