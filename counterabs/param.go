@@ -118,10 +118,9 @@ func (m *ParamModel) NextVar(i int) presburger.Var { return presburger.Var(m.Num
 
 // ParamSystem is a ParamModel as an integer transition system: the
 // description a safety prover for unbounded sizes takes. It has the shape
-// of presburger.TransitionSystem on branch chc (Z3's CHC engine), which
-// was not settled when this was written; that type adds Bad, which
-// depends on the property asked (the negation of SafetyProperty's phi),
-// so the conversion is a struct literal with the same fields.
+// of presburger.TransitionSystem without Bad, which depends on the
+// property asked (package prove adds the negation of phi), so the
+// conversion is a struct literal with the same fields.
 //
 // A state gives every counter (Vars) a value; the parameters (the size
 // variables and n) keep theirs along a run. Domain bounds every state
