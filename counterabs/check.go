@@ -263,16 +263,17 @@ func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, err
 }
 
 // maxExpansion bounds the assignments expandSmall writes out.
-const maxExpansion = 1024
+const maxExpansion = 1 << 14
 
 // expandSmall returns f written as a disjunction over its variables'
 // values when there are at most maxExpansion of them, and f itself
 // otherwise. Under a negation, Z3 meets a small Exists as a universal
-// quantifier that its instantiation heuristics may take minutes over,
-// or not, depending on the numbering of terms left by earlier queries
-// (TestZ3CrossCheck ran out of 60 s on a 4-state system after other
-// tests, in 3 s alone); the disjunction is quantifier-free and decided
-// at once.
+// quantifier, and its instantiation may take minutes over it or not,
+// depending on what earlier queries in the process left behind
+// (TestZ3CrossCheck timed out at 60 s on a 4-state system of 4 processes
+// after the package's other tests, and took 3 s alone); the disjunction
+// is quantifier-free and decided at once. The deadlock checks
+// (maydeadlock.go) use it too.
 func expandSmall(f presburger.Exists) presburger.Formula {
 	if e, err := presburger.Expand(f, maxExpansion); err == nil {
 		return e

@@ -142,7 +142,7 @@ func (b *builder) mayDeadlock() (presburger.Formula, error) {
 	ans, err = b.solve(name, "check that the deadlock condition is no larger than the deadlocks", presburger.Problem{
 		Bounds: xs,
 		F: presburger.Conj(presburger.Compare(sumX, presburger.Eq, presburger.ConstTerm(int64(b.n))), f,
-			presburger.Negation(presburger.Exists{Vars: sp.ys, Body: presburger.Conj(append(same, sp.body)...)}))})
+			presburger.Negation(expandSmall(presburger.Exists{Vars: sp.ys, Body: presburger.Conj(append(same, sp.body)...)})))})
 	if err != nil {
 		return nil, err
 	}
