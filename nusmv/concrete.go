@@ -130,9 +130,6 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if len(fair) > 0 {
-		dropInvariants(props)
-	}
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -149,7 +146,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	p("-- Certification: %s.\n", comment(status))
 	p("-- This model is the system itself, with no abstraction: its verdicts are\n")
 	p("-- exact whatever the certification says.\n")
-	p("--\n")
+	writeRunHint(p)
 	p("-- %d processes, %d local states, %d local transitions. One variable per\n", n, k, len(sys.Transitions))
 	p("-- process holds its local state. IVAR %s picks the process and IVAR %s the\n", pick, trVar)
 	p("-- local transition of a step (asynchronous interleaving); %s = %s is allowed\n", trVar, stutter)

@@ -271,29 +271,6 @@ func ctlOperands(l, r ctl.Formula, name namefn) (frag, frag, error) {
 	return lf, rf, nil
 }
 
-// invariant returns p when f is AG p with p free of temporal operators:
-// such a property is also emitted as INVARSPEC, which NuSMV checks by
-// reachability alone.
-func invariant(f ctl.Formula) (ctl.Formula, bool) {
-	u, ok := f.(ctl.Unary)
-	if !ok || u.Op != ctl.AG || !stateFormula(u.X) {
-		return nil, false
-	}
-	return u.X, true
-}
-
-func stateFormula(f ctl.Formula) bool {
-	switch f := f.(type) {
-	case ctl.Atom:
-		return true
-	case ctl.Not:
-		return stateFormula(f.X)
-	case ctl.Binary:
-		return stateFormula(f.L) && stateFormula(f.R)
-	}
-	return false
-}
-
 // comment makes s safe inside a "--" comment: a line break would end the
 // comment and let the rest be read as model text.
 func comment(s string) string {

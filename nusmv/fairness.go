@@ -20,9 +20,7 @@ import (
 //
 //	JUSTICE tr = t_T_C | tr = stutter | !(en_t_T_C)
 //
-// so no auxiliary state variable is needed. An INVARSPEC ignores
-// fairness, so a model with fairness constraints gets none: the CTLSPEC
-// alone carries each property.
+// so no auxiliary state variable is needed.
 
 // justice is one JUSTICE line and the comment describing it.
 type justice struct {
@@ -119,13 +117,5 @@ func writeJusticeComments(p func(string, ...any), js []justice) {
 func writeJustice(p func(string, ...any), js []justice) {
 	for _, j := range js {
 		p("JUSTICE %s;\n", j.expr)
-	}
-}
-
-// dropInvariants removes the INVARSPEC twins of the properties: NuSMV
-// checks an INVARSPEC on every reachable state, ignoring fairness.
-func dropInvariants(props []spec) {
-	for i := range props {
-		props[i].invName, props[i].invExpr = "", ""
 	}
 }
