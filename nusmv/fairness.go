@@ -7,6 +7,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 )
 
 // Fairness constraints become NuSMV JUSTICE constraints, which NuSMV 2.6
@@ -34,7 +35,7 @@ func reducedJustice(m *counterabs.Model, name namefn, trVar, stutter string, tva
 	var out []justice
 	for _, j := range m.Justice {
 		if !j.Weak {
-			f, err := formula(j.State, name)
+			f, err := formula(j.State, arith(name))
 			if err != nil {
 				return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
 			}
@@ -60,12 +61,12 @@ func reducedJustice(m *counterabs.Model, name namefn, trVar, stutter string, tva
 
 // concreteJustice writes the justice constraints of sys for the concrete
 // model: pick values first[g]+1 .. first[g]+size(g) choose the processes
-// of group g; grp[s][g] names #S[g], guard[t][b] the define of block b of
-// transition t ("" when unguarded).
-func concreteJustice(sys *gsst.System, name namefn, pick, trVar, stutter string, tval []string, grp, guard [][]string, first []int) ([]justice, error) {
+// of group g; atom writes comparisons of counters, guard[t][b] names the
+// define of block b of transition t ("" when unguarded).
+func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string, tval []string, guard [][]string, first []int) ([]justice, error) {
 	var out []justice
 	for _, j := range sys.Fairness.Justice {
-		f, err := formula(j.Formula, name)
+		f, err := formula(j.Formula, atom)
 		if err != nil {
 			return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
 		}
@@ -81,7 +82,11 @@ func concreteJustice(sys *gsst.System, name namefn, pick, trVar, stutter string,
 			if bi < 0 || (w.Group >= 0 && g != w.Group) || sys.Groups[g].Size == 0 {
 				continue
 			}
-			en := grp[t.From][g] + " >= 1"
+			some, err := atom(atLeastOne(presburger.VarTerm(sys.GroupVar(t.From, g))))
+			if err != nil {
+				return nil, errkind.Errorf(errkind.Internal, "nusmv: weak fairness %s: %w", sys.WeakName(w), err)
+			}
+			en := some.in(precAnd)
 			if guard[w.Transition][bi] != "" {
 				en += " & " + guard[w.Transition][bi]
 			}

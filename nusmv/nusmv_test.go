@@ -523,9 +523,10 @@ func TestMutationsAreCaught(t *testing.T) {
 		{"guard dropped", false, "en_t_T_C := x_T >= 1 & x_C = 0;", "en_t_T_C := x_T >= 1;"},
 		{"property atom", false, "CTLSPEC NAME mutex := AG (x_C <= 1);", "CTLSPEC NAME mutex := AG (x_C <= 0);"},
 		{"INVARSPEC twin", false, "CTLSPEC NAME mutex := AG (x_C <= 1);", "CTLSPEC NAME mutex := AG (x_C <= 1);\nINVARSPEC NAME mutex_inv := x_C <= 1;"},
-		{"concrete total counter", true, "x_C := c_C_proc;", "x_C := c_T_proc;"},
+		{"concrete count node", true, "n_C_ge2_p2 := p_proc_2 = C & n_C_ge1_p3;", "n_C_ge2_p2 := p_proc_2 = C | n_C_ge1_p3;"},
+		{"concrete count term lost", true, "n_C_ge1 := p_proc_1 = C | p_proc_2 = C | p_proc_3 = C;", "n_C_ge1 := p_proc_1 = C | p_proc_2 = C;"},
 		{"concrete stutter always allowed", true, "-> !en_any)", "-> TRUE)"},
-		{"concrete guard dropped", true, "g_t_T_C_proc := x_C = 0;", "g_t_T_C_proc := TRUE;"},
+		{"concrete guard dropped", true, "g_t_T_C_proc := !n_C_ge1;", "g_t_T_C_proc := TRUE;"},
 		{"concrete wrong process picked", true, "pick = 2 & tr = t_N_T", "pick = 1 & tr = t_N_T"},
 	}
 	for _, tc := range tests {
@@ -616,7 +617,7 @@ func TestCompare(t *testing.T) {
 		{presburger.Exists{Vars: []presburger.Bound{{Var: 2, Lo: 0, Hi: 1}}, Body: presburger.Compare(x(0, 1), presburger.Eq, x(2, 1))}, "a = 0 | a = 1"},
 	}
 	for _, tc := range tests {
-		got, err := formula(tc.f, name)
+		got, err := formula(tc.f, arith(name))
 		if err != nil {
 			t.Fatal(err)
 		}

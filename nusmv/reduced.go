@@ -66,7 +66,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	enDef := make([]string, len(m.Transitions))
 	for i, t := range m.Transitions {
 		en[i] = nm.fresh("en_" + tval[i])
-		g, err := formula(t.Guard, name)
+		g, err := formula(t.Guard, arith(name))
 		if err != nil {
 			return "", errkind.Errorf(errkind.Internal, "nusmv: guard of %s: %w", m.TransitionName(&m.Transitions[i]), err)
 		}
@@ -79,7 +79,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		}
 		enDef[i] = g.s
 	}
-	props, err := properties(m.Properties, nm, name)
+	props, err := properties(m.Properties, nm, arith(name))
 	if err != nil {
 		return "", err
 	}
@@ -207,7 +207,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	// a counterpart (counterabs.Model.MayDeadlock).
 	noMove := "!" + enAny
 	if b, isBool := m.MayDeadlock.(presburger.Bool); m.MayDeadlock != nil && !(isBool && !bool(b)) {
-		md, err := formula(m.MayDeadlock, name)
+		md, err := formula(m.MayDeadlock, arith(name))
 		if err != nil {
 			return "", errkind.Errorf(errkind.Internal, "nusmv: deadlock condition: %w", err)
 		}
@@ -291,7 +291,7 @@ func writeSpecs(p func(string, ...any), props []spec) {
 // INVARSPEC twin for AG of a state formula: NuSMV checks an INVARSPEC by
 // computing the reachable states forward even under -df, the slow mode on
 // these asynchronous models (package documentation, "Running NuSMV").
-func properties(ps []counterabs.Property, nm *namer, name namefn) ([]spec, error) {
+func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error) {
 	var out []spec
 	for _, prop := range ps {
 		e, err := ctlFormula(prop.Formula, name)
