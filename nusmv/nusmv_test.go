@@ -110,7 +110,7 @@ func checkSpecs(m *smvModel, g *smvGraph, ref *testsupport.Graph, toRef []int, p
 	if len(m.justice) > 0 {
 		// This interpreter has no fair CTL: TestJusticeEdges checks the
 		// constraints, and the real NuSMV the verdicts (explore's
-		// TestNuSMVFairness).
+		// TestNuSMV).
 		return nil, fmt.Errorf("model has JUSTICE constraints; its CTL is fair CTL, which this interpreter does not evaluate")
 	}
 	if len(m.ctlspecs) != len(props) {
