@@ -43,7 +43,8 @@ type countCompiler struct {
 	st    []string // symbolic constants of the local states
 	nm    *namer
 	arith atomfn // fallback: the comparison over the counter DEFINEs
-	sets  map[string]*countSet
+	sets  map[string]*countSet // by weights
+	terms map[string]*countSet // by the term's monomials: the same weights
 	added [][2]int64 // nodes memoized for the comparison being compiled
 	defs  []string   // DEFINE lines, in creation order
 	notes []string   // header comment lines, one per set
@@ -79,7 +80,7 @@ type countSet struct {
 }
 
 func newCountCompiler(sys *gsst.System, procs []proc, st []string, nm *namer, arith atomfn) *countCompiler {
-	return &countCompiler{sys: sys, procs: procs, st: st, nm: nm, arith: arith, sets: map[string]*countSet{}, limit: countNodeLimit}
+	return &countCompiler{sys: sys, procs: procs, st: st, nm: nm, arith: arith, sets: map[string]*countSet{}, terms: map[string]*countSet{}, limit: countNodeLimit}
 }
 
 // atom compiles the comparison c (an atomfn).
@@ -136,6 +137,21 @@ func (cc *countCompiler) atom(c presburger.Cmp) (frag, error) {
 // it on first use; ok is false when t's weights are too large to sum
 // safely.
 func (cc *countCompiler) set(t presburger.Term) (*countSet, bool, error) {
+	// Computing the weights takes a pass over every process: look the
+	// term up first (guards repeat their atoms).
+	tk := fmt.Sprint(t.Monos)
+	if s, ok := cc.terms[tk]; ok {
+		return s, true, nil
+	}
+	s, ok, err := cc.weigh(t)
+	if ok && err == nil {
+		cc.terms[tk] = s
+	}
+	return s, ok, err
+}
+
+// weigh computes the weights of term t and returns its count set.
+func (cc *countCompiler) weigh(t presburger.Term) (*countSet, bool, error) {
 	k := len(cc.sys.States)
 	var w [][]int64
 	var idx []int
