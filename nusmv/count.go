@@ -42,13 +42,13 @@ type countCompiler struct {
 	procs []proc
 	st    []string // symbolic constants of the local states
 	nm    *namer
-	arith atomfn // fallback: the comparison over the counter DEFINEs
+	arith atomfn               // fallback: the comparison over the counter DEFINEs
 	sets  map[string]*countSet // by weights
 	terms map[string]*countSet // by the term's monomials: the same weights
-	added [][2]int64 // nodes memoized for the comparison being compiled
-	defs  []string   // DEFINE lines, in creation order
-	notes []string   // header comment lines, one per set
-	limit int        // nodes per comparison (countNodeLimit)
+	added [][2]int64           // nodes memoized for the comparison being compiled
+	defs  []string             // DEFINE lines, in creation order
+	notes []string             // header comment lines, one per set
+	limit int                  // nodes per comparison (countNodeLimit)
 }
 
 // proc is one process of the concrete model.
