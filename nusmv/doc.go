@@ -44,7 +44,11 @@
 // (1..n) and tr choose the process and the local transition of a step; a
 // process takes its new state when chosen and able to move, else keeps
 // it, and the same TRANS constraint as in the reduced model allows
-// stutter only when no process can move.
+// stutter only when no process can move. A move tests tr = t only where
+// it matters: when its process's group has several transitions out of
+// the state, or when weak fairness constraints read tr. Elsewhere tr only
+// separates moves from stutter steps; the redundant tests cost NuSMV a
+// factor of 3.5 on GR&W.
 //
 // # Running NuSMV
 //

@@ -527,7 +527,7 @@ func TestMutationsAreCaught(t *testing.T) {
 		{"concrete count term lost", true, "n_C_ge1 := p_proc_1 = C | p_proc_2 = C | p_proc_3 = C;", "n_C_ge1 := p_proc_1 = C | p_proc_2 = C;"},
 		{"concrete stutter always allowed", true, "-> !en_any)", "-> TRUE)"},
 		{"concrete guard dropped", true, "g_t_T_C_proc := !n_C_ge1;", "g_t_T_C_proc := TRUE;"},
-		{"concrete wrong process picked", true, "pick = 2 & tr = t_N_T", "pick = 1 & tr = t_N_T"},
+		{"concrete wrong process picked", true, "pick = 2 & p_proc_2 = N : T_;", "pick = 1 & p_proc_2 = N : T_;"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
