@@ -36,8 +36,10 @@
 // order, whether the processes from I on reach k, an ordered decision
 // diagram NuSMV turns into a BDD in linear time. Arithmetic over the
 // processes (sums of toint(p = S), or count()) makes NuSMV build adders
-// over every process instead: on GR&W d=2, q=5, m=6 it took minutes where
-// the Boolean form takes 0.07 s (BENCHMARKS.md). Only a comparison whose
+// over every process instead: on GR&W d=2, q=5, m=6, NuSMV -df needed more
+// than 120 s with toint sums and about 8 s of CPU with count() defines
+// and one TRANS disjunct per process and transition, 0.08 s with the
+// Boolean form (BENCHMARKS.md). Only a comparison whose
 // diagram would exceed countNodeLimit nodes falls back to arithmetic,
 // over counter DEFINEs x_S (#S) and c_S_g (#S[g]) written for it alone.
 // Each guarded block of a transition is a DEFINE. Input variables pick
@@ -91,5 +93,9 @@
 // NuSMV subset used here, written from the 2.6 scanner and grammar: the
 // reachable states and transitions of each emitted model must equal those
 // of the counter model, respectively the concrete system, explored
-// directly, and the CTL verdicts must agree.
+// directly, and the CTL verdicts must agree. The Boolean count
+// comparisons are checked against arithmetic exhaustively on small
+// systems. Where the environment variable NUSMV names a NuSMV 2.6 binary,
+// explore's TestNuSMV runs the emitted models of random systems through
+// it and compares every verdict, by name, with vsym's.
 package nusmv
