@@ -85,6 +85,11 @@ func newCountCompiler(sys *gsst.System, procs []proc, st []string, nm *namer, ar
 
 // atom compiles the comparison c (an atomfn).
 func (cc *countCompiler) atom(c presburger.Cmp) (frag, error) {
+	if c.T.Const > maxLiteral || c.T.Const < -maxLiteral {
+		// Beyond NuSMV's integers: the arithmetic form refuses it, as the
+		// reduced model does, and k below cannot overflow.
+		return cc.arith(c)
+	}
 	set, ok, err := cc.set(c.T)
 	if err != nil {
 		return frag{}, err

@@ -689,6 +689,9 @@ func TestErrors(t *testing.T) {
 		}},
 		{"group out of range", func(s *gsst.System) { s.Transitions[0].Blocks[0].Groups = []int{5} }},
 		{"group in two blocks", func(s *gsst.System) { s.Transitions[1].Blocks[1].Groups = []int{0, 1} }},
+		{"constant beyond 32 bits", func(s *gsst.System) {
+			s.Transitions[1].Blocks[0].Guard = presburger.Compare(presburger.VarTerm(0), presburger.Le, presburger.ConstTerm(1<<40))
+		}},
 	}
 	for _, tc := range bad {
 		t.Run("concrete "+tc.name, func(t *testing.T) {
