@@ -71,10 +71,13 @@ func TestForceSound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := runNuSMV(t, bin, text)
-			for i, p := range rep.Properties {
+			got := runNuSMV(t, bin, text, "-df")
+			if len(got) != len(rep.Properties) {
+				t.Fatalf("%s: NuSMV gave %d verdicts for %d properties\n%s", sys.Name, len(got), len(rep.Properties), text)
+			}
+			for _, p := range rep.Properties {
 				smvCompared++
-				if i >= len(got) || got[i] != p.Holds {
+				if g, ok := got[p.Name]; !ok || g != p.Holds {
 					t.Errorf("%s: NuSMV on the forced model: %v, vsym %s %v\n%s", sys.Name, got, p.Name, p.Holds, text)
 				}
 			}

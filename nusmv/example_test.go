@@ -76,9 +76,7 @@ func Example() {
 	//       tr = t_Busy_Idle & en_t_Busy_Idle : x_Busy - 1;
 	//       TRUE : x_Busy;
 	//     esac;
-	// INVAR x_Idle + x_Busy = 2;
 	// TRANS (tr = stutter -> !en_any)
 	//   & (tr != stutter -> (tr = t_Idle_Busy & en_t_Idle_Busy | tr = t_Busy_Idle & en_t_Busy_Idle));
 	// CTLSPEC NAME not_both := AG (x_Busy <= 1);
-	// INVARSPEC NAME not_both_inv := x_Busy <= 1;
 }

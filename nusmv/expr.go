@@ -56,8 +56,18 @@ const maxExpansion = 1 << 12
 // has no name in the model being emitted.
 type namefn func(presburger.Var) (string, error)
 
+// atomfn prints a comparison, the atom of a formula: as arithmetic over
+// counter variables (arith) in the reduced model, compiled to Boolean
+// form over the processes' states (countCompiler) in the concrete one.
+type atomfn func(presburger.Cmp) (frag, error)
+
+// arith prints comparisons as they are, with counters named by name.
+func arith(name namefn) atomfn {
+	return func(c presburger.Cmp) (frag, error) { return compare(c, name) }
+}
+
 // formula prints a Presburger formula as a NuSMV boolean expression.
-func formula(f presburger.Formula, name namefn) (frag, error) {
+func formula(f presburger.Formula, name atomfn) (frag, error) {
 	switch f := f.(type) {
 	case presburger.Bool:
 		if f {
@@ -65,7 +75,7 @@ func formula(f presburger.Formula, name namefn) (frag, error) {
 		}
 		return fragFalse, nil
 	case presburger.Cmp:
-		return compare(f, name)
+		return name(f)
 	case presburger.Not:
 		x, err := formula(f.F, name)
 		if err != nil {
@@ -88,7 +98,7 @@ func formula(f presburger.Formula, name namefn) (frag, error) {
 	return frag{}, fmt.Errorf("unknown formula %T", f)
 }
 
-func join(fs []presburger.Formula, sep string, prec int, empty frag, name namefn) (frag, error) {
+func join(fs []presburger.Formula, sep string, prec int, empty frag, name atomfn) (frag, error) {
 	if len(fs) == 0 {
 		return empty, nil
 	}
@@ -206,7 +216,7 @@ func sum(ms []presburger.Mono, k int64, name namefn) (string, error) {
 }
 
 // ctlFormula prints a CTL formula in the syntax of NuSMV CTLSPEC.
-func ctlFormula(f ctl.Formula, name namefn) (frag, error) {
+func ctlFormula(f ctl.Formula, name atomfn) (frag, error) {
 	switch f := f.(type) {
 	case ctl.Atom:
 		return formula(f.P, name)
@@ -259,7 +269,7 @@ func ctlFormula(f ctl.Formula, name namefn) (frag, error) {
 }
 
 // ctlOperands prints the two operands of a binary CTL operator.
-func ctlOperands(l, r ctl.Formula, name namefn) (frag, frag, error) {
+func ctlOperands(l, r ctl.Formula, name atomfn) (frag, frag, error) {
 	lf, err := ctlFormula(l, name)
 	if err != nil {
 		return frag{}, frag{}, err
@@ -269,29 +279,6 @@ func ctlOperands(l, r ctl.Formula, name namefn) (frag, frag, error) {
 		return frag{}, frag{}, err
 	}
 	return lf, rf, nil
-}
-
-// invariant returns p when f is AG p with p free of temporal operators:
-// such a property is also emitted as INVARSPEC, which NuSMV checks by
-// reachability alone.
-func invariant(f ctl.Formula) (ctl.Formula, bool) {
-	u, ok := f.(ctl.Unary)
-	if !ok || u.Op != ctl.AG || !stateFormula(u.X) {
-		return nil, false
-	}
-	return u.X, true
-}
-
-func stateFormula(f ctl.Formula) bool {
-	switch f := f.(type) {
-	case ctl.Atom:
-		return true
-	case ctl.Not:
-		return stateFormula(f.X)
-	case ctl.Binary:
-		return stateFormula(f.L) && stateFormula(f.R)
-	}
-	return false
 }
 
 // comment makes s safe inside a "--" comment: a line break would end the

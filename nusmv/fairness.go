@@ -7,6 +7,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 )
 
 // Fairness constraints become NuSMV JUSTICE constraints, which NuSMV 2.6
@@ -20,9 +21,7 @@ import (
 //
 //	JUSTICE tr = t_T_C | tr = stutter | !(en_t_T_C)
 //
-// so no auxiliary state variable is needed. An INVARSPEC ignores
-// fairness, so a model with fairness constraints gets none: the CTLSPEC
-// alone carries each property.
+// so no auxiliary state variable is needed.
 
 // justice is one JUSTICE line and the comment describing it.
 type justice struct {
@@ -36,7 +35,7 @@ func reducedJustice(m *counterabs.Model, name namefn, trVar, stutter string, tva
 	var out []justice
 	for _, j := range m.Justice {
 		if !j.Weak {
-			f, err := formula(j.State, name)
+			f, err := formula(j.State, arith(name))
 			if err != nil {
 				return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
 			}
@@ -62,12 +61,12 @@ func reducedJustice(m *counterabs.Model, name namefn, trVar, stutter string, tva
 
 // concreteJustice writes the justice constraints of sys for the concrete
 // model: pick values first[g]+1 .. first[g]+size(g) choose the processes
-// of group g; grp[s][g] names #S[g], guard[t][b] the define of block b of
-// transition t ("" when unguarded).
-func concreteJustice(sys *gsst.System, name namefn, pick, trVar, stutter string, tval []string, grp, guard [][]string, first []int) ([]justice, error) {
+// of group g; atom writes comparisons of counters, guard[t][b] names the
+// define of block b of transition t ("" when unguarded).
+func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string, tval []string, guard [][]string, first []int) ([]justice, error) {
 	var out []justice
 	for _, j := range sys.Fairness.Justice {
-		f, err := formula(j.Formula, name)
+		f, err := formula(j.Formula, atom)
 		if err != nil {
 			return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
 		}
@@ -83,7 +82,11 @@ func concreteJustice(sys *gsst.System, name namefn, pick, trVar, stutter string,
 			if bi < 0 || (w.Group >= 0 && g != w.Group) || sys.Groups[g].Size == 0 {
 				continue
 			}
-			en := grp[t.From][g] + " >= 1"
+			some, err := atom(atLeastOne(presburger.VarTerm(sys.GroupVar(t.From, g))))
+			if err != nil {
+				return nil, errkind.Errorf(errkind.Internal, "nusmv: weak fairness %s: %w", sys.WeakName(w), err)
+			}
+			en := some.in(precAnd)
 			if guard[w.Transition][bi] != "" {
 				en += " & " + guard[w.Transition][bi]
 			}
@@ -119,13 +122,5 @@ func writeJusticeComments(p func(string, ...any), js []justice) {
 func writeJustice(p func(string, ...any), js []justice) {
 	for _, j := range js {
 		p("JUSTICE %s;\n", j.expr)
-	}
-}
-
-// dropInvariants removes the INVARSPEC twins of the properties: NuSMV
-// checks an INVARSPEC on every reachable state, ignoring fairness.
-func dropInvariants(props []spec) {
-	for i := range props {
-		props[i].invName, props[i].invExpr = "", ""
 	}
 }

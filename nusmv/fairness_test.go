@@ -103,7 +103,7 @@ func checkJustice(t *testing.T, sys *gsst.System, text string, step func(s, t []
 // TestJusticeEdges checks the JUSTICE constraints of emitted models edge
 // by edge against the fairness constraints' meaning, on random systems:
 // the group-counter model and the concrete model. (Fair CTL verdicts are
-// checked with the real NuSMV in explore's TestNuSMVFairness.)
+// checked with the real NuSMV in explore's TestNuSMV.)
 func TestJusticeEdges(t *testing.T) {
 	r := rand.New(rand.NewSource(77))
 	edges := 0

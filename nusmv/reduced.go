@@ -66,7 +66,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	enDef := make([]string, len(m.Transitions))
 	for i, t := range m.Transitions {
 		en[i] = nm.fresh("en_" + tval[i])
-		g, err := formula(t.Guard, name)
+		g, err := formula(t.Guard, arith(name))
 		if err != nil {
 			return "", errkind.Errorf(errkind.Internal, "nusmv: guard of %s: %w", m.TransitionName(&m.Transitions[i]), err)
 		}
@@ -79,16 +79,13 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		}
 		enDef[i] = g.s
 	}
-	props, err := properties(m.Properties, nm, name)
+	props, err := properties(m.Properties, nm, arith(name))
 	if err != nil {
 		return "", err
 	}
 	fair, err := reducedJustice(m, name, trVar, stutter, tval, en)
 	if err != nil {
 		return "", err
-	}
-	if len(fair) > 0 {
-		dropInvariants(props)
 	}
 
 	var b strings.Builder
@@ -116,14 +113,15 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	default:
 		p("%s", uncertifiedBanner(cfg.status))
 	}
-	p("--\n")
+	writeRunHint(p)
 	if m.Level == counterabs.GroupLevel {
 		p("-- %d processes, %d local states, %d groups, %d moves. One counter per group\n", n, len(sys.States), len(sys.Groups), len(m.Transitions))
 		p("-- and local state: x_S_g is the number of processes of group g in S; each\n")
-		p("-- group's counters sum to its size.\n")
+		p("-- group's counters sum to its size in every reachable state.\n")
 	} else {
 		p("-- %d processes, %d local states, %d local transitions. One counter per local\n", n, k, len(m.Transitions))
-		p("-- state: x_S is the number of processes in S; the counters sum to %d.\n", n)
+		p("-- state: x_S is the number of processes in S; the counters sum to %d in\n", n)
+		p("-- every reachable state.\n")
 	}
 	p("-- IVAR %s picks the local transition of a step; %s = %s is allowed exactly\n", trVar, trVar, stutter)
 	p("-- when no transition is enabled, so a deadlocked configuration loops on itself\n")
@@ -190,13 +188,11 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		p("      TRUE : %s;\n    esac;\n", ctr[i])
 	}
 
-	for _, pl := range m.Pools {
-		names := make([]string, len(pl.Counters))
-		for j, c := range pl.Counters {
-			names[j] = ctr[c]
-		}
-		p("INVAR %s = %d;\n", strings.Join(names, " + "), pl.Sum)
-	}
+	// No INVAR for the sum invariant: the initial state has the sums and
+	// every transition keeps them, so the reachable states satisfy it
+	// anyway, and a linear INVAR over every counter makes NuSMV build an
+	// arithmetic BDD that costs more than the whole check (package
+	// documentation, "Running NuSMV").
 
 	sel := make([]string, len(m.Transitions))
 	for i := range m.Transitions {
@@ -211,7 +207,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	// a counterpart (counterabs.Model.MayDeadlock).
 	noMove := "!" + enAny
 	if b, isBool := m.MayDeadlock.(presburger.Bool); m.MayDeadlock != nil && !(isBool && !bool(b)) {
-		md, err := formula(m.MayDeadlock, name)
+		md, err := formula(m.MayDeadlock, arith(name))
 		if err != nil {
 			return "", errkind.Errorf(errkind.Internal, "nusmv: deadlock condition: %w", err)
 		}
@@ -253,6 +249,17 @@ func impliesPositive(g presburger.Formula, v presburger.Var) bool {
 	return false
 }
 
+// writeRunHint tells the reader of a model how to check it, and why so.
+func writeRunHint(p func(string, ...any)) {
+	p("--\n")
+	p("-- Check with: NuSMV -df FILE. Without -df NuSMV computes the reachable\n")
+	p("-- states breadth-first before checking anything, which on asynchronous\n")
+	p("-- models like this one can take far longer than the specifications;\n")
+	p("-- with -df it decides them by fixpoints over all states, and the verdict\n")
+	p("-- at the initial state is the same either way.\n")
+	p("--\n")
+}
+
 func uncertifiedBanner(status string) string {
 	return emit.UncertifiedBanner(comment(status), "--", 76)
 }
@@ -262,8 +269,6 @@ type spec struct {
 	gsstName, text string // as written in the GSST file
 	name           string // CTLSPEC name
 	expr           string
-	invName        string // INVARSPEC name, "" when the property is not AG of a state formula
-	invExpr        string
 }
 
 func writePropComments(p func(string, ...any), props []spec) {
@@ -272,41 +277,28 @@ func writePropComments(p func(string, ...any), props []spec) {
 	}
 	p("-- Properties (NuSMV name, GSST name and text):\n")
 	for _, s := range props {
-		inv := ""
-		if s.invName != "" {
-			inv = " (also INVARSPEC " + s.invName + ")"
-		}
-		p("--   %-12s %s: %s%s\n", s.name, comment(s.gsstName), comment(s.text), inv)
+		p("--   %-12s %s: %s\n", s.name, comment(s.gsstName), comment(s.text))
 	}
 }
 
 func writeSpecs(p func(string, ...any), props []spec) {
 	for _, s := range props {
 		p("CTLSPEC NAME %s := %s;\n", s.name, s.expr)
-		if s.invName != "" {
-			p("INVARSPEC NAME %s := %s;\n", s.invName, s.invExpr)
-		}
 	}
 }
 
-// properties names and prints properties, each as CTLSPEC and, for AG of
-// a state formula, also as INVARSPEC.
-func properties(ps []counterabs.Property, nm *namer, name namefn) ([]spec, error) {
+// properties names and prints properties, each as one CTLSPEC. No
+// INVARSPEC twin for AG of a state formula: NuSMV checks an INVARSPEC by
+// computing the reachable states forward even under -df, the slow mode on
+// these asynchronous models (package documentation, "Running NuSMV").
+func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error) {
 	var out []spec
 	for _, prop := range ps {
 		e, err := ctlFormula(prop.Formula, name)
 		if err != nil {
 			return nil, errkind.Errorf(errkind.Internal, "nusmv: property %s: %w", prop.Name, err)
 		}
-		s := spec{gsstName: prop.Name, text: prop.Text, name: nm.fresh(prop.Name), expr: e.s}
-		if body, ok := invariant(prop.Formula); ok {
-			inv, err := ctlFormula(body, name)
-			if err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "nusmv: property %s: %w", prop.Name, err)
-			}
-			s.invName, s.invExpr = nm.fresh(prop.Name+"_inv"), inv.s
-		}
-		out = append(out, s)
+		out = append(out, spec{gsstName: prop.Name, text: prop.Text, name: nm.fresh(prop.Name), expr: e.s})
 	}
 	return out, nil
 }

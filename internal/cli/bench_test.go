@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,7 +154,9 @@ func TestChooseEngine(t *testing.T) {
 // With NUSMV set, table4 runs the binary on the reduced model of each row
 // (with -df unless the row computes reachable states first) and counts
 // its verdicts. A stand-in for NuSMV checks the arguments and the model
-// and reports one verdict per specification.
+// and reports one verdict per specification; it sleeps, so that its
+// wall time is far above its CPU time, which is what the column reports
+// first.
 func TestBenchTable4NuSMV(t *testing.T) {
 	fake := filepath.Join(t.TempDir(), "NuSMV")
 	script := `#!/bin/sh
@@ -167,6 +171,7 @@ n=$(grep -c '^CTLSPEC\|^INVARSPEC' "$f")
 i=0
 while [ $i -lt $n ]; do echo "-- specification $mode $i is true"; i=$((i+1)); done
 echo "-- specification bogus is false"
+sleep 1
 `
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -176,11 +181,22 @@ echo "-- specification bogus is false"
 	if code != ExitOK {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
-	// GR&W: mutex as CTLSPEC and INVARSPEC; ASR r=2: all_used, and
-	// mutex1, mutex2 twice each.
-	for _, want := range []string{"| grw-d5 |", " s, ", "2 true 1 false |", "| asrf-r2-n20 |", "5 true 1 false |"} {
+	// GR&W: mutex; ASR r=2: all_used, mutex1 and mutex2 (no INVARSPEC
+	// twins).
+	for _, want := range []string{"| grw-d5 |", " s wall, ", "1 true 1 false |", "| asrf-r2-n20 |", "3 true 1 false |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	cols := regexp.MustCompile(`\| ([0-9.]+) s cpu, ([0-9.]+) s wall, `).FindAllStringSubmatch(out, -1)
+	if len(cols) != 2 {
+		t.Fatalf("want two NuSMV columns with cpu and wall time:\n%s", out)
+	}
+	for _, c := range cols {
+		cpu, _ := strconv.ParseFloat(c[1], 64)
+		wall, _ := strconv.ParseFloat(c[2], 64)
+		if wall < 1 || cpu > 0.5 {
+			t.Errorf("NuSMV stand-in slept 1 s: cpu %v s, wall %v s; the column must report CPU time first", cpu, wall)
 		}
 	}
 	if strings.Contains(out, "NuSMV is unavailable") || strings.Contains(out, "error:") {

@@ -33,8 +33,8 @@ virtually symmetric and every property reads total counters only, the
 group-counter model otherwise (see "vsym explore --help"). Either has one
 bounded counter per local state (per group and local state), an input
 variable choosing the transition of each step, one case per counter, and
-every property as a named CTLSPEC (and, for AG of a state formula, also
-as an INVARSPEC). --force writes the total-counter model of an
+every property as a named CTLSPEC. Check the model with "NuSMV -df FILE"
+(the header says why). --force writes the total-counter model of an
 uncertified system, with a warning in the model's header: verdicts on
 that model are not exact.
 

@@ -360,8 +360,8 @@ func compare(r *rand.Rand, vars []presburger.Var, n int) presburger.Formula {
 
 // RandomCTL draws a CTL formula of the given depth over the counters of
 // sys: total counters, and group counters too when groups is set. Every
-// operator occurs, and AG of a state formula (which the NuSMV emitter
-// also writes as an INVARSPEC) is frequent.
+// operator occurs, and AG of a state formula (the commonest property in
+// practice) is frequent.
 func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formula {
 	return randomCTL(r, depth, randomLeaf(r, sys, groups), true)
 }
