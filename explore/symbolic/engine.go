@@ -131,8 +131,8 @@ type Checker struct {
 	enc   *encoding
 	gc    guardCompiler
 
-	inv   rudd.Node // counter vectors summing to N
-	space rudd.Node // box or inv (WithSumSpace), or the reachable states once computed
+	pools []rudd.Node // for each pool, the counter vectors where it has its sum
+	space rudd.Node   // box or inv (WithSumSpace), or the reachable states once computed
 	init  rudd.Node
 	rels  []relation
 	dead  rudd.Node // states of space with a stutter loop (see updateDead)
@@ -294,7 +294,10 @@ func (e *Checker) Order() Order { return e.cfg.order }
 func (e *Checker) build() error {
 	b, enc := e.b, e.enc
 	// Sum invariants: the counters of each pool sum to the pool's sum.
-	inv := b.True()
+	// They are kept apart: their conjunction can be far larger than
+	// any set the engine needs (on the group-counter model of GR&W d=10
+	// q=63 m=20, building it did not finish in 60 s), while a set
+	// conjoined with them one at a time stays small.
 	for _, p := range e.model.Pools {
 		var terms []bitTerm
 		for _, c := range p.Counters {
@@ -308,11 +311,11 @@ func (e *Checker) build() error {
 		if err != nil {
 			return errkind.Errorf(errkind.Limit, "symbolic: sum invariant: %w", err)
 		}
-		inv = b.And(inv, pool)
+		e.pools = append(e.pools, pool)
 	}
-	e.inv, e.space = inv, b.True()
+	e.space = b.True()
 	if e.cfg.sumSpace {
-		e.space = inv
+		e.space = e.withinPools(e.space)
 	}
 	e.init = e.vector(e.model.Init)
 	if f := e.model.MayDeadlock; f != nil {
@@ -530,14 +533,21 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 	return false
 }
 
+// newBDD makes the BDD table. rudd collects garbage when the table is
+// full and restarts the operation under way; it grows the table only
+// when fewer than Minfreenodes percent of the nodes are free afterwards.
+// At rudd's default of 20 an operation needing more than a fifth of the
+// table could fill it, collect, restart and fill it again for minutes
+// (GR&W d=10 q=50 m=20, group-counter model: 2 s or over 30 s from one
+// run to the next); at 50 the table grows first.
 func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 	if nodesize < 2*varnum+2 {
 		nodesize = 2*varnum + 2
 	}
 	if maxNodes > 0 {
-		return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Maxnodesize(maxNodes))
+		return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Minfreenodes(50), rudd.Maxnodesize(maxNodes))
 	}
-	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25))
+	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Minfreenodes(50))
 }
 
 // check turns a BDD error into a Go error.
@@ -816,12 +826,20 @@ func (e *Checker) contains(s rudd.Node, x []int) bool {
 	return *n == 1
 }
 
+// withinPools returns the vectors of s where every pool has its sum.
+func (e *Checker) withinPools(s rudd.Node) rudd.Node {
+	for _, p := range e.pools {
+		s = e.b.And(s, p)
+	}
+	return s
+}
+
 // pick returns one counter vector of s summing to N (don't-care bits set
 // to zero: within the sum invariant any completion is a valid vector).
 func (e *Checker) pick(s rudd.Node) ([]int, bool) {
 	b := e.b
 	x := make([]int, e.enc.m)
-	n := b.And(s, e.inv)
+	n := e.withinPools(s)
 	if n == nil || *n == 0 {
 		return nil, false
 	}
