@@ -84,11 +84,17 @@ type Option func(*config)
 type config struct {
 	timeout   time.Duration
 	maxStates int64
+	relaxed   presburger.Prover
 }
 
 // Timeout bounds the work on each property (the prover's search and the
 // checks of its answer); zero means no bound beyond the context's.
 func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// RelaxedProver sets the prover of the relaxed first attempt (see
+// proveRelaxed); by default it is Check's prover. A cheaper one fits
+// there, since the attempt is given up on any answer but a proof.
+func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.relaxed = p } }
 
 // MaxStates bounds the explicit exploration of an instance that a
 // refutation under fairness needs (default 1,000,000 states); beyond it
@@ -332,6 +338,9 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	}
 	rctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
+	if cfg.relaxed != nil {
+		prover = cfg.relaxed
+	}
 	ans, err := prover.Prove(rctx, rts)
 	if err != nil || ans.Verdict != presburger.Proved {
 		// A failure of the short attempt is not the answer: the exact

@@ -100,7 +100,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	// --timeout bounds each property and each certification query; the
 	// prover takes its bound from the context prove.Check gives it.
 	solver := z3.New(z3.Timeout(o.timeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
 	if err != nil {
 		return fileError(file, err)
 	}

@@ -31,6 +31,16 @@ func MaxUnroll(k int) Option {
 	return func(s *Solver) { s.maxUnroll = k }
 }
 
+// NoHull makes Prove hand the system to Spacer without computing the
+// affine hull first. The hull costs one query per variable; it is worth
+// that on systems whose invariants need equalities (a pool summing to
+// n), not on over-approximations whose invariant is a bound that is
+// inductive on its own (package prove's relaxed first attempt: GR&W
+// d=100 m=30, 1.15 s with the hull, 0.6 s without).
+func NoHull() Option {
+	return func(s *Solver) { s.noHull = true }
+}
+
 var _ presburger.Prover = (*Solver)(nil)
 
 // C strings of the fixedpoint parameters; allocated once, never freed.

@@ -44,7 +44,7 @@ var noHull = false
 func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.TransitionSystem) (hullEqs []presburger.Formula, ok, enough bool, err error) {
 	c := z.c
 	u := append(append([]presburger.Var(nil), ts.Vars...), ts.Params...)
-	if len(u) == 0 || noHull {
+	if len(u) == 0 || noHull || s.noHull {
 		return nil, false, false, nil
 	}
 	sv := C.Z3_mk_simple_solver(c)

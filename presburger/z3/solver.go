@@ -22,6 +22,7 @@ import (
 type Solver struct {
 	timeout   time.Duration
 	maxUnroll int
+	noHull    bool
 }
 
 // Option configures a Solver.
