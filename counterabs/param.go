@@ -232,19 +232,43 @@ func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
 	return m.SizeVar(g)
 }
 
-// SafetyProperty returns phi when property p is "AG phi" with phi a
-// condition on one state (no temporal operator): the properties a safety
-// prover can decide. ok is false for any other property.
-func SafetyProperty(p *Property) (phi presburger.Formula, ok bool) {
-	u, isAG := p.Formula.(ctl.Unary)
+// SafetyFormula returns phi when f is "AG phi" with phi a condition on
+// one state (atoms under !, &, | and ->, no temporal operator), as one
+// presburger formula: the properties a safety prover can decide. ok is
+// false for any other formula.
+func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
+	u, isAG := f.(ctl.Unary)
 	if !isAG || u.Op != ctl.AG {
 		return nil, false
 	}
-	a, isAtom := u.X.(ctl.Atom)
-	if !isAtom {
-		return nil, false
+	return stateFormula(u.X)
+}
+
+// stateFormula converts a CTL formula without temporal operators into
+// the presburger formula it stands for.
+func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return f.P, true
+	case ctl.Not:
+		x, ok := stateFormula(f.X)
+		return presburger.Negation(x), ok
+	case ctl.Binary:
+		l, okl := stateFormula(f.L)
+		r, okr := stateFormula(f.R)
+		if !okl || !okr {
+			return nil, false
+		}
+		switch f.Op {
+		case ctl.And:
+			return presburger.Conj(l, r), true
+		case ctl.Or:
+			return presburger.Disj(l, r), true
+		case ctl.Implies:
+			return presburger.Disj(presburger.Negation(l), r), true
+		}
 	}
-	return a.P, true
+	return nil, false
 }
 
 // BuildParam returns the parametric counter model of sys: the

@@ -454,7 +454,7 @@ properties:
 				if m == nil {
 					continue
 				}
-				phi, ok := SafetyProperty(&m.Properties[0])
+				phi, ok := SafetyFormula(m.Properties[0].Formula)
 				if !ok {
 					t.Fatal("not a safety property")
 				}

@@ -40,7 +40,7 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	var prop gsst.Property
 	for _, p := range inst.Properties {
 		if p.Name == name {
-			phi, _ = SafetyFormula(p.Formula)
+			phi, _ = counterabs.SafetyFormula(p.Formula)
 			prop = p
 		}
 	}
@@ -93,7 +93,7 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 	}
 	last := len(tr.States) - 1
 	target := p.Text
-	if phi, ok := SafetyFormula(p.Formula); ok {
+	if phi, ok := counterabs.SafetyFormula(p.Formula); ok {
 		target = presburger.Format(phi, inst.VarName)
 	}
 	tr.Segments = []explore.Segment{{
