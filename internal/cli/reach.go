@@ -329,14 +329,19 @@ func configuration(m *counterabs.Model, conf [][]int) presburger.Formula {
 
 // writeReach prints the answers for one violated transition.
 func writeReach(w io.Writer, sys *gsst.System, name string, a *reachJSON) {
+	// Fairness plays no part (reachSystem); say so where the spec has some.
+	anyRun := ""
+	if !sys.Fairness.Empty() {
+		anyRun = " by any run, fair or not"
+	}
 	if a.Sizes != nil {
 		var sizes []string
 		for _, g := range sys.Groups {
 			sizes = append(sizes, fmt.Sprintf("%s=%d", g.Name, a.Sizes[g.Name]))
 		}
-		fmt.Fprintf(w, "    reachable from the initial state of the witness's instance %s (decided exactly on its group-counter model):\n", strings.Join(sizes, ", "))
+		fmt.Fprintf(w, "    reachable from the initial state of the witness's instance %s%s (decided exactly on its group-counter model):\n", strings.Join(sizes, ", "), anyRun)
 	} else {
-		fmt.Fprintln(w, "    reachable from the initial state (decided exactly on the group-counter model):")
+		fmt.Fprintf(w, "    reachable from the initial state%s (decided exactly on the group-counter model):\n", anyRun)
 	}
 	fmt.Fprintf(w, "      the enabled configuration: %s\n", describeReach(sys, &a.Enabled))
 	fmt.Fprintf(w, "      the disabled configuration: %s\n", describeReach(sys, &a.Disabled))
