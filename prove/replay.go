@@ -181,5 +181,8 @@ func fairRefute(ctx context.Context, cfg config, inst *gsst.System, p gsst.Prope
 	}
 	res.Verdict, res.Trace = Unknown, tr
 	res.Reason = fmt.Sprintf("a state violating the property is reachable at %s, but no fair path passes through one there (the property holds under fairness at these sizes); other sizes were not examined", at)
+	if pr.Vacuous {
+		res.Reason = fmt.Sprintf("a state violating the property is reachable at %s, but no fair run from the initial state exists there (the fairness constraints exclude every run, so the property holds vacuously at these sizes); other sizes were not examined", at)
+	}
 	return nil
 }

@@ -53,7 +53,8 @@ violated transition also says (decided exactly on the group-counter
 model, of the witness's sizes) whether its two configurations are
 reachable from the initial state, and whether any configuration where
 the transition is asymmetric is; when none is, the asymmetry cannot
-occur from the initial state (docs/symmetry.md). docs/certification.md
+occur from the initial state (docs/symmetry.md). Reachable means by any
+run: the spec's fairness constraints play no part. docs/certification.md
 describes the query and the JSON output (one object for one file, an
 array of objects for several; FILE - is standard input). With several files the exit code is the
 most severe one: 2 (some file is bad) over 1 (some system is not fully

@@ -39,6 +39,8 @@ type exploreOpts struct {
 	count      bool   // --count-states
 	deadlocks  bool   // --deadlock-free
 
+	allowNoFairRun bool // --allow-no-fair-run
+
 	// choose picks the engine; nil means chooseEngine. It is the one
 	// seam through which tests put an engine double behind the command
 	// (to see that an engine's internal error exits 3, not 2); vsym
@@ -108,6 +110,12 @@ over-approximates it: a universal (ACTL) property that holds there holds
 in the system (exit 0 when all do); any other verdict is inconclusive
 (exit code 3).
 
+Under the spec's fairness constraints path quantifiers range over fair
+runs (docs/fairness.md). When no fair run starts in the initial state,
+every property holds vacuously, as in NuSMV; vsym reports "no fair run
+from the initial state" as a finding and exits 1, unless
+--allow-no-fair-run accepts it.
+
 ` + exitHelp,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -136,6 +144,7 @@ in the system (exit 0 when all do); any other verdict is inconclusive
 	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
 	_ = f.MarkHidden("bdd-no-reach")
 	f.BoolVar(&o.deadlocks, "deadlock-free", false, "also require that no deadlock is reachable: a reachable deadlock fails the run (exit 1), with a shortest path to it")
+	f.BoolVar(&o.allowNoFairRun, "allow-no-fair-run", false, "accept fairness constraints that no run from the initial state meets (every property then holds vacuously), which otherwise fail the run (exit 1)")
 	return cmd
 }
 
@@ -220,7 +229,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return fileError(file, err)
 	}
 	describeOutput(cmd, "the exploration report of "+sys.Name)
-	view := newExploreReport(file, m.Reason, rep, o.maxTrace)
+	view := newExploreReport(file, m.Reason, rep, o.maxTrace, o.allowNoFairRun)
 	switch o.output {
 	case "sarif":
 		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
@@ -233,11 +242,12 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	default:
 		writeReport(stdout, sys, view, o.deadlocks)
 	}
-	for _, p := range rep.Properties {
-		if p.Vacuous {
-			fmt.Fprintf(stderr, "vsym: warning: %s: no fair path starts in the initial state, so every property holds vacuously; check the fairness constraints\n", file)
-			break
+	if view.noFairRun() {
+		if !o.allowNoFairRun {
+			fmt.Fprintf(stderr, "vsym: %s: %s; fix the fairness constraints, or accept this with --allow-no-fair-run\n", file, noFairRun)
+			return withCode(ExitNo, nil)
 		}
+		fmt.Fprintf(stderr, "vsym: warning: %s: %s (accepted: --allow-no-fair-run)\n", file, noFairRun)
 	}
 	if !rep.Exact {
 		// A forced model over-approximates the system: universal
@@ -270,6 +280,10 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	return nil
 }
+
+// noFairRun is the finding that the fairness constraints exclude every
+// run (docs/fairness.md).
+const noFairRun = "no fair run from the initial state: the fairness constraints exclude every run, so every property holds vacuously"
 
 // parseSize reads a byte size: a number with an optional unit K, M, G or
 // T (binary multiples; "KB", "KiB" and "k" mean the same).
@@ -378,6 +392,13 @@ func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks 
 	}
 	if len(rep.Fairness) > 0 {
 		fmt.Fprintf(w, "fairness (path quantifiers range over paths meeting each infinitely often): %s\n", strings.Join(rep.Fairness, "; "))
+	}
+	if r.noFairRun() {
+		accepted := " (exit 1; --allow-no-fair-run accepts it)"
+		if r.allowNoFairRun {
+			accepted = " (accepted: --allow-no-fair-run)"
+		}
+		fmt.Fprintf(w, "%s%s\n", noFairRun, accepted)
 	}
 	if deadlocks && rep.DeadlockFree != nil {
 		verdict := "holds"

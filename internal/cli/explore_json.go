@@ -16,8 +16,13 @@ type exploreReportJSON struct {
 	*explore.Report
 	DeadlockTraces []*traceJSON   `json:"deadlock_traces,omitempty"`
 	Properties     []propertyJSON `json:"properties"`
+	// FairRun says, under fairness constraints, whether a fair run starts
+	// in the initial state (noFairRun); absent without constraints, with
+	// no property checked, or when a forced model cannot tell.
+	FairRun *bool `json:"fair_run,omitempty"`
 
-	maxTrace int
+	maxTrace       int
+	allowNoFairRun bool // --allow-no-fair-run
 }
 
 type propertyJSON struct {
@@ -87,8 +92,8 @@ func shortened[T any](xs []T, max int) ([]T, *omission) {
 	return out, om
 }
 
-func newExploreReport(file, reason string, rep *explore.Report, maxTrace int) *exploreReportJSON {
-	out := &exploreReportJSON{File: file, ModelReason: reason, Report: rep, Properties: []propertyJSON{}, maxTrace: maxTrace}
+func newExploreReport(file, reason string, rep *explore.Report, maxTrace int, allowNoFairRun bool) *exploreReportJSON {
+	out := &exploreReportJSON{File: file, ModelReason: reason, Report: rep, Properties: []propertyJSON{}, FairRun: fairRun(rep), maxTrace: maxTrace, allowNoFairRun: allowNoFairRun}
 	for _, p := range rep.Properties {
 		pj := propertyJSON{PropertyResult: p}
 		if x, err := gsst.ParseExpr(p.Text); err == nil {
@@ -122,3 +127,26 @@ func newTraceJSON(tr *explore.Trace, maxTrace int) *traceJSON {
 	}
 	return tj
 }
+
+// fairRun says whether a fair run starts in the initial state of the
+// system explored: nil without fairness constraints or properties (the
+// engines decide it with each property: one holds vacuously exactly
+// when none starts), and on a forced model unless none starts there
+// under justice conditions alone, which carries over to the system
+// (explore.Conclude leaves that verdict conclusive).
+func fairRun(rep *explore.Report) *bool {
+	if len(rep.Fairness) == 0 || len(rep.Properties) == 0 {
+		return nil
+	}
+	p := rep.Properties[0]
+	if !rep.Exact && (!p.Vacuous || p.Inconclusive != "") {
+		return nil
+	}
+	some := !p.Vacuous
+	return &some
+}
+
+// noFairRun reports whether the exploration found that no fair run
+// starts in the initial state: a finding, since every property then
+// holds vacuously (exit 1 unless --allow-no-fair-run).
+func (r *exploreReportJSON) noFairRun() bool { return r.FairRun != nil && !*r.FairRun }

@@ -26,9 +26,26 @@ properties:
   never-T: "AG #T = 0"
 `
 
+// onlyA is not fully virtually symmetric: only group a may take T -> C.
+// #T = 5 (of 2 processes) excludes every run.
+const onlyA = `name: only-a
+states: [N, T, C]
+groups: {a: 1, b: 1}
+init: N
+transitions:
+  - {from: N, to: T}
+  - {from: T, to: C, guard: {a: "true"}}
+  - {from: C, to: N}
+properties:
+  safe: "AG #C <= 2"
+fairness:
+  justice: ["#T = 5"]
+`
+
 type fairJSON struct {
 	Model      string   `json:"model"`
 	Fairness   []string `json:"fairness"`
+	FairRun    *bool    `json:"fair_run"`
 	Properties []struct {
 		Name    string `json:"name"`
 		Holds   bool   `json:"holds"`
@@ -50,6 +67,8 @@ func TestExploreFairness(t *testing.T) {
 	justice := writeExploreFile(t, "justice.yaml", toggleSystem+"fairness:\n  justice: [\"#T = 2\"]\n")
 	vacuous := writeExploreFile(t, "vacuous.yaml", toggleSystem+"fairness:\n  justice: [\"#T = 5\"]\n")
 	perGroup := writeExploreFile(t, "group.yaml", toggleSystem+"fairness:\n  weak:\n    - N -> T [b]\n")
+	forcedVacuous := writeExploreFile(t, "only-a.yaml", onlyA)
+	forcedWeak := writeExploreFile(t, "only-a-weak.yaml", onlyA+"  weak: [\"T -> C\"]\n")
 	cases := []struct {
 		name   string
 		args   []string
@@ -67,6 +86,9 @@ func TestExploreFairness(t *testing.T) {
 				if r.Model != "total" || len(r.Fairness) != 1 || r.Fairness[0] != "#T = 2" {
 					t.Errorf("model %s, fairness %v", r.Model, r.Fairness)
 				}
+				if r.FairRun == nil || !*r.FairRun {
+					t.Errorf("fair_run %v, want true", r.FairRun)
+				}
 				want := map[string]bool{"reach-T": true, "stay": false}
 				for _, p := range r.Properties {
 					if p.Holds != want[p.Name] || p.Vacuous {
@@ -77,14 +99,31 @@ func TestExploreFairness(t *testing.T) {
 		{name: "justice-text-bdd", args: []string{"explore", justice, "--engine", "bdd", "-p", "reach-T"}, code: ExitOK,
 			stdout: []string{"fairness (path quantifiers range over paths meeting each infinitely often): #T = 2", "property reach-T: AF #T = 2: holds"}},
 		// A justice condition no run meets: every property holds vacuously,
-		// with a warning.
-		{name: "vacuous", args: []string{"explore", vacuous, "--output", "json"}, code: ExitOK,
-			stderr: []string{"no fair path starts in the initial state"},
+		// and that is a finding (exit 1) unless --allow-no-fair-run.
+		{name: "vacuous", args: []string{"explore", vacuous, "--output", "json"}, code: ExitNo,
+			stderr: []string{"no fair run from the initial state", "--allow-no-fair-run"},
+			check:  vacuousJSON},
+		{name: "vacuous-bdd", args: []string{"explore", vacuous, "--output", "json", "--engine", "bdd"}, code: ExitNo,
+			stderr: []string{"no fair run from the initial state"},
+			check:  vacuousJSON},
+		{name: "vacuous-allowed", args: []string{"explore", vacuous, "--output", "json", "--allow-no-fair-run"}, code: ExitOK,
+			stderr: []string{"warning", "no fair run from the initial state", "accepted"},
+			check:  vacuousJSON},
+		{name: "vacuous-text", args: []string{"explore", vacuous, "-p", "never-T"}, code: ExitNo,
+			stdout: []string{"no fair run from the initial state", "(exit 1; --allow-no-fair-run accepts it)", "holds vacuously"}},
+		// On a forced total-counter model no fair run under justice over
+		// total counters carries over to the system; under weak fairness
+		// it does not, and the verdict is inconclusive (exit 3).
+		{name: "vacuous-forced", args: []string{"explore", forcedVacuous, "--force", "--output", "json"}, code: ExitNo,
+			stderr: []string{"no fair run from the initial state"},
+			check:  vacuousJSON},
+		{name: "vacuous-forced-weak", args: []string{"explore", forcedWeak, "--force"}, code: ExitUnknown,
+			stdout: []string{"holds vacuously", "inconclusive"}},
+		// Without fairness there is nothing to say about fair runs.
+		{name: "no-fairness", args: []string{"explore", plain, "--output", "json", "-p", "stay"}, code: ExitOK,
 			check: func(t *testing.T, r *fairJSON) {
-				for _, p := range r.Properties {
-					if !p.Holds || !p.Vacuous || p.Trace != nil {
-						t.Errorf("%s: holds %v vacuous %v trace %v", p.Name, p.Holds, p.Vacuous, p.Trace)
-					}
+				if r.FairRun != nil {
+					t.Errorf("fair_run %v without fairness", *r.FairRun)
 				}
 			}},
 		// Weak fairness per group needs the group-counter model.
@@ -120,6 +159,20 @@ func TestExploreFairness(t *testing.T) {
 				c.check(t, &r)
 			}
 		})
+	}
+}
+
+// vacuousJSON checks a report in which no fair run starts: every
+// property holds vacuously, without a trace, and fair_run is false.
+func vacuousJSON(t *testing.T, r *fairJSON) {
+	t.Helper()
+	if r.FairRun == nil || *r.FairRun {
+		t.Errorf("fair_run %v, want false", r.FairRun)
+	}
+	for _, p := range r.Properties {
+		if !p.Holds || !p.Vacuous || p.Trace != nil {
+			t.Errorf("%s: holds %v vacuous %v trace %v", p.Name, p.Holds, p.Vacuous, p.Trace)
+		}
 	}
 }
 

@@ -79,6 +79,48 @@ func randomSpec(r *rand.Rand) string {
 	}
 }
 
+// randomFairness returns a fairness key for sys (parsed from a
+// randomSpec), or "" for none: with equal chances none, justice
+// conditions only, weak fairness only, or both. Justice conditions are
+// random guards (some no run can meet, so that no fair run exists);
+// weak entries are per transition or per group, one at a time or all.
+func randomFairness(r *rand.Rand, sys *gsst.System) (text, kind string) {
+	kind = []string{"none", "justice", "weak", "justice+weak"}[r.Intn(4)]
+	if kind == "none" {
+		return "", kind
+	}
+	var b strings.Builder
+	b.WriteString("fairness:\n")
+	if strings.HasPrefix(kind, "justice") {
+		b.WriteString("  justice:\n")
+		for range 1 + r.Intn(2) {
+			fmt.Fprintf(&b, "    - %q\n", randomGuard(r, len(sys.States), len(sys.Groups)))
+		}
+	}
+	if strings.HasSuffix(kind, "weak") {
+		b.WriteString("  weak:\n")
+		for range 1 + r.Intn(2) {
+			t := &sys.Transitions[r.Intn(len(sys.Transitions))]
+			name := sys.TransitionName(t)
+			switch r.Intn(5) {
+			case 0:
+				fmt.Fprintf(&b, "    - %q\n", "all")
+			case 1:
+				fmt.Fprintf(&b, "    - %q\n", "all [*]")
+			case 2:
+				fmt.Fprintf(&b, "    - %q\n", name)
+			case 3:
+				fmt.Fprintf(&b, "    - %q\n", name+" [*]")
+			default:
+				bl := t.Blocks[r.Intn(len(t.Blocks))]
+				g := bl.Groups[r.Intn(len(bl.Groups))]
+				fmt.Fprintf(&b, "    - %q\n", name+" ["+sys.Groups[g].Name+"]")
+			}
+		}
+	}
+	return b.String(), kind
+}
+
 func randomGuard(r *rand.Rand, m, d int) string {
 	atom := func() string {
 		c := fmt.Sprintf("#S%d", r.Intn(m))

@@ -37,7 +37,12 @@ import (
 //
 // Each is EF of a state formula of the group-counter model, decided by
 // the explicit engine, or by the BDD engine when the reachable states
-// are too many for it (reachExplicitStates).
+// are too many for it (reachExplicitStates). The spec's fairness plays
+// no part: symmetry is about the configurations the system can reach, by
+// any run, and a fair EF would answer "reachable and continued by a fair
+// run" (and count the fair continuation in its steps). So the questions
+// are asked of the system without its fairness constraints, and a step
+// count is the length of a shortest path to the configuration.
 
 // reachAnswer is the answer to one reachability question.
 type reachAnswer struct {
@@ -128,7 +133,7 @@ func decideReachability(ctx context.Context, cert *detect.Report, solver interfa
 	}
 	for _, key := range keys {
 		violated := byInstance[key]
-		sys, err := instanceOf(cert.System, cert.Transitions[violated[0]].Witness.Sizes)
+		sys, err := reachSystem(cert.System, cert.Transitions[violated[0]].Witness.Sizes)
 		if err == nil && out.parametric {
 			for _, i := range violated {
 				out.Transitions[i].Sizes = map[string]int{}
@@ -142,10 +147,11 @@ func decideReachability(ctx context.Context, cert *detect.Report, solver interfa
 	return out
 }
 
-// instanceOf returns sys, without its properties (the questions become
-// the model's properties), as the instance of the given sizes when sys
-// is parametric.
-func instanceOf(sys *gsst.System, sizes []int) (*gsst.System, error) {
+// reachSystem returns sys without its properties (the questions become
+// the model's properties) and without its fairness constraints (the
+// questions are about every run), as the instance of the given sizes
+// when sys is parametric.
+func reachSystem(sys *gsst.System, sizes []int) (*gsst.System, error) {
 	if sys.Parametric() {
 		inst, err := sys.Instantiate(sizes)
 		if err != nil {
@@ -155,6 +161,7 @@ func instanceOf(sys *gsst.System, sizes []int) (*gsst.System, error) {
 	}
 	cp := *sys
 	cp.Properties = nil
+	cp.Fairness = gsst.Fairness{}
 	return &cp, nil
 }
 
@@ -237,6 +244,7 @@ func (r *reachResult) answer(ctx context.Context, group *counterabs.Model, qs []
 	}
 	m := *group
 	m.Properties = nil
+	m.Justice = nil // plain EF: reachable by any run (reachSystem drops them already)
 	for k, q := range qs {
 		m.Properties = append(m.Properties, counterabs.Property{
 			Name:    fmt.Sprintf("q%d", k),
@@ -321,14 +329,19 @@ func configuration(m *counterabs.Model, conf [][]int) presburger.Formula {
 
 // writeReach prints the answers for one violated transition.
 func writeReach(w io.Writer, sys *gsst.System, name string, a *reachJSON) {
+	// Fairness plays no part (reachSystem); say so where the spec has some.
+	anyRun := ""
+	if !sys.Fairness.Empty() {
+		anyRun = " by any run, fair or not"
+	}
 	if a.Sizes != nil {
 		var sizes []string
 		for _, g := range sys.Groups {
 			sizes = append(sizes, fmt.Sprintf("%s=%d", g.Name, a.Sizes[g.Name]))
 		}
-		fmt.Fprintf(w, "    reachable from the initial state of the witness's instance %s (decided exactly on its group-counter model):\n", strings.Join(sizes, ", "))
+		fmt.Fprintf(w, "    reachable from the initial state of the witness's instance %s%s (decided exactly on its group-counter model):\n", strings.Join(sizes, ", "), anyRun)
 	} else {
-		fmt.Fprintln(w, "    reachable from the initial state (decided exactly on the group-counter model):")
+		fmt.Fprintf(w, "    reachable from the initial state%s (decided exactly on the group-counter model):\n", anyRun)
 	}
 	fmt.Fprintf(w, "      the enabled configuration: %s\n", describeReach(sys, &a.Enabled))
 	fmt.Fprintf(w, "      the disabled configuration: %s\n", describeReach(sys, &a.Disabled))

@@ -7,32 +7,51 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
 // TestReachabilityAgainstOracle: on random small uncertified systems
-// (fixed seed), every answer of decideReachability, with the explicit
-// and with the BDD engine, equals the brute-force oracle on the
-// process-indexed configurations: whether the witness's enabled and
-// disabled configurations are reachable and in how many steps at least,
-// and whether an asymmetric configuration is reachable, how near, and
-// that the one reported is one.
+// (fixed seed), with and without fairness constraints, every answer of
+// decideReachability, with the explicit and with the BDD engine, equals
+// a plain forward search of the process-indexed configurations (the
+// oracle, which knows nothing of fairness): whether the witness's
+// enabled and disabled configurations are reachable and in how many
+// steps at least, and whether an asymmetric configuration is reachable,
+// how near, and that the one reported is one. Reachability is about
+// every run: the spec's fairness must play no part, and the sample
+// holds answers where fair EF (reachable and continued by a fair run,
+// steps counted to the end of a fair lasso) would differ.
 func TestReachabilityAgainstOracle(t *testing.T) {
 	want := 200
 	if testing.Short() {
-		want = 40
+		want = 60
 	}
 	r := rand.New(rand.NewSource(2024))
+	// Fairness draws from its own source, so that the systems are those
+	// the test drew before it had fairness.
+	rf := rand.New(rand.NewSource(19))
 	ctx := context.Background()
 	solver := z3.New()
 	systems, yes, no := 0, map[string]int{}, map[string]int{}
+	kinds := map[string]int{}
+	fairDiffers := 0 // answers where fair EF would not be the oracle's
 	for try := 0; systems < want && try < 20*want; try++ {
 		src := randomSpec(r)
 		sys, err := gsst.Parse("random.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("try %d: generated spec does not parse: %v\n%s", try, err, src)
+		}
+		fair, kind := randomFairness(rf, sys)
+		if fair != "" {
+			src += fair
+			if sys, err = gsst.Parse("random.yaml", []byte(src)); err != nil {
+				t.Fatalf("try %d: generated fairness does not parse: %v\n%s", try, err, src)
+			}
 		}
 		cert, err := detect.Certify(ctx, sys, solver)
 		if err != nil {
@@ -42,6 +61,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 			continue
 		}
 		systems++
+		kinds[kind]++
 		engine := []string{"explicit", "bdd"}[systems%2]
 		got := decideReachability(ctx, cert, solver, engine, 0, 0)
 		for _, e := range got.Engines {
@@ -58,16 +78,17 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 			if a == nil {
 				continue
 			}
-			label := fmt.Sprintf("try %d (%s engine), %s", try, engine, sys.TransitionName(tr.Transition))
+			label := fmt.Sprintf("try %d (%s engine, fairness: %s), %s", try, engine, kind, sys.TransitionName(tr.Transition))
 			w := tr.Witness
 			for _, q := range []struct {
 				name string
 				ans  *reachAnswer
 				f    func([]int) bool
+				conf [][]int // the configuration asked about; nil: the asymmetry
 			}{
-				{"enabled", &a.Enabled, func(st []int) bool { return reflect.DeepEqual(o.groupCounts(st), w.Enabled) }},
-				{"disabled", &a.Disabled, func(st []int) bool { return reflect.DeepEqual(o.groupCounts(st), w.Disabled) }},
-				{"asymmetry", &a.Asymmetry, o.asymmetric(tr.Transition)},
+				{"enabled", &a.Enabled, func(st []int) bool { return reflect.DeepEqual(o.groupCounts(st), w.Enabled) }, w.Enabled},
+				{"disabled", &a.Disabled, func(st []int) bool { return reflect.DeepEqual(o.groupCounts(st), w.Disabled) }, w.Disabled},
+				{"asymmetry", &a.Asymmetry, o.asymmetric(tr.Transition), nil},
 			} {
 				steps, reachable := o.nearest(q.f)
 				switch {
@@ -82,6 +103,9 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 					yes[q.name]++
 				} else {
 					no[q.name]++
+				}
+				if q.conf != nil && fair != "" && fairEFDiffers(t, ctx, sys, q.conf, reachable, steps) {
+					fairDiffers++
 				}
 				if q.name != "asymmetry" || !reachable {
 					continue
@@ -102,7 +126,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d uncertified systems; reachable %v, unreachable %v", systems, yes, no)
+	t.Logf("%d uncertified systems (fairness %v); reachable %v, unreachable %v; %d witness answers where fair EF would differ", systems, kinds, yes, no, fairDiffers)
 	if systems < want {
 		t.Fatalf("only %d uncertified systems generated", systems)
 	}
@@ -111,6 +135,41 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 			t.Errorf("%s: %d reachable and %d unreachable answers; the sample does not exercise both", q, yes[q], no[q])
 		}
 	}
+	for _, k := range []string{"none", "justice", "weak", "justice+weak"} {
+		if kinds[k] < want/10 {
+			t.Errorf("%d systems with fairness %s; the sample does not exercise it", kinds[k], k)
+		}
+	}
+	if fairDiffers < 10 {
+		t.Errorf("only %d answers where fair EF would differ from reachability; the fairness of the sample does not exercise the difference", fairDiffers)
+	}
+}
+
+// fairEFDiffers reports whether EF of the group-counter configuration
+// conf under the fairness of sys (what check asked before issue 19: a
+// fair EF, whose trace ends in a fair lasso) answers other than plain
+// reachability: reachable in steps steps, or not at all.
+func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][]int, reachable bool, steps int) bool {
+	t.Helper()
+	cp := *sys
+	cp.Properties = nil
+	m, err := counterabs.BuildGroup(&cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Justice) == 0 {
+		t.Fatalf("the group-counter model of a system with fairness has no constraints")
+	}
+	m.Properties = []counterabs.Property{{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: configuration(m, conf)}}}}
+	rep, err := explore.Explicit{}.Check(ctx, m, explore.CountConcrete(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rep.Properties[0]
+	if p.Holds != reachable {
+		return true
+	}
+	return p.Holds && (p.Trace == nil || len(p.Trace.States)-1 != steps)
 }
 
 // TestReachabilityFallback: under "auto" an explicit search that outgrows

@@ -59,6 +59,13 @@ var (
 		Help:                 sarif.Text{Text: "Raise --timeout, --max-states or --max-memory, try the other engine (--engine), or explore the unreduced system with --concrete instead of forcing the counter abstraction."},
 		DefaultConfiguration: sarif.Configuration{Level: sarif.Warning},
 	}
+	ruleNoFairRun = sarif.Rule{
+		ID: "no-fair-run", Name: "NoFairRun",
+		ShortDescription:     sarif.Text{Text: "No fair run starts in the initial state."},
+		FullDescription:      sarif.Text{Text: "The fairness constraints of the specification exclude every run from the initial state, so every CTL property holds vacuously (as in NuSMV): its verdicts say nothing about the system."},
+		Help:                 sarif.Text{Text: "Fix the fairness constraints (a justice condition no run can meet infinitely often is the usual cause; docs/fairness.md), or accept them on purpose with vsym explore --allow-no-fair-run."},
+		DefaultConfiguration: sarif.Configuration{Level: sarif.Error},
+	}
 	ruleNotCertified = sarif.Rule{
 		ID: "not-certified", Name: "NotCertified",
 		ShortDescription:     sarif.Text{Text: "The system is not fully virtually symmetric, so its counter abstraction was not explored."},
@@ -164,10 +171,15 @@ func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 
 // writeExploreSARIF writes the results of vsym explore: one result per
 // failed property with its trace, or per property when the model is not
-// exact.
+// exact, and one at the first fairness constraint when no fair run
+// starts in the initial state (unless --allow-no-fair-run).
 func writeExploreSARIF(cmd *cobra.Command, file string, sys *gsst.System, view *exploreReportJSON) error {
 	rep := view.Report
 	run := newSARIFRun(cmd, exploreCategory(file), exploreRules...)
+	if view.noFairRun() && !view.allowNoFairRun {
+		pos := firstFairness(sys)
+		run.Add(ruleNoFairRun.ID, sarif.Text{Text: fmt.Sprintf("%s (fairness: %s).", noFairRun, strings.Join(rep.Fairness, "; "))}, file, pos.Line, pos.Col)
+	}
 	for _, p := range view.Properties {
 		var pos gsst.Pos
 		for _, q := range sys.Properties {
@@ -200,7 +212,25 @@ func writeExploreSARIF(cmd *cobra.Command, file string, sys *gsst.System, view *
 	return writeSARIF(cmd, run)
 }
 
-var exploreRules = []sarif.Rule{ruleInvalidSpec, ruleFailedProperty, ruleUndecidedProperty, ruleNotCertified}
+var exploreRules = []sarif.Rule{ruleInvalidSpec, ruleFailedProperty, ruleUndecidedProperty, ruleNotCertified, ruleNoFairRun}
+
+// firstFairness returns the position of sys's first fairness constraint
+// in the file (the zero Pos when it has none).
+func firstFairness(sys *gsst.System) gsst.Pos {
+	var first gsst.Pos
+	earlier := func(p gsst.Pos) {
+		if first.Line == 0 || p.Line < first.Line || p.Line == first.Line && p.Col < first.Col {
+			first = p
+		}
+	}
+	for _, j := range sys.Fairness.Justice {
+		earlier(j.Pos)
+	}
+	for _, w := range sys.Fairness.Weak {
+		earlier(w.Pos)
+	}
+	return first
+}
 
 // exploreSARIFOnError makes sure vsym explore --output sarif writes a log
 // when the exploration ends in an error about the file (it is bad, the
