@@ -74,6 +74,13 @@ func TestNew(t *testing.T) {
 		{"bad operator", func(s *gsst.Spec) {
 			s.Properties[0].Formula = ctl.Unary{Op: 99, X: ctl.Atom{P: presburger.True}}
 		}, "unknown temporal operator 99"},
+		{"bad connective", func(s *gsst.Spec) {
+			s.Properties[0].Formula = ctl.Binary{Op: 9, L: ctl.Atom{P: presburger.True}, R: ctl.Atom{P: presburger.True}}
+		}, "property calm: unknown connective 9"},
+		{"bad operator inside", func(s *gsst.Spec) {
+			s.Properties[0].Formula = ctl.Not{X: ctl.Unary{Op: 42, X: ctl.Atom{P: presburger.True}}}
+		}, "property calm: unknown temporal operator 42"},
+		{"empty atom", func(s *gsst.Spec) { s.Properties[0].Formula = ctl.Atom{} }, "property calm: empty atom"},
 		{"stray property variable", func(s *gsst.Spec) {
 			s.Properties[0].Formula = ctl.Atom{P: presburger.Compare(presburger.VarTerm(-3), presburger.Eq, presburger.ConstTerm(0))}
 		}, "property calm uses variable -3"},
