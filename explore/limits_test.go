@@ -115,4 +115,3 @@ func TestEdgeSystems(t *testing.T) {
 	}
 	t.Logf("3 edge systems, both modes against the naive explorers")
 }
-

@@ -630,8 +630,8 @@ func TestCompare(t *testing.T) {
 // TestErrors: what the emitters cannot write is refused with nothing
 // written. Models come checked from counterabs, so the reduced emitter
 // refuses only what NuSMV cannot express (guards beyond its integers,
-// quantifiers too large to expand); the concrete emitter checks its
-// system through gsst's one checkpoint and its own size limit.
+// quantifiers too large to expand); the concrete emitter refuses only
+// what exceeds its own limits (a system checked by gsst.New).
 func TestErrors(t *testing.T) {
 	sys, err := gsst.Load("../specs/readers-writers.yaml")
 	if err != nil {

@@ -37,7 +37,7 @@ type Config struct {
 	MaxStates   int  // local states 2..MaxStates (default 4)
 	MaxGroups   int  // groups 1..MaxGroups (default 3)
 	MaxSize     int  // group sizes 1..MaxSize (default 3)
-	EmptyGroups bool // sizes from 0: groups without processes, which the checkpoint allows
+	EmptyGroups bool // sizes from 0: groups without processes, which gsst.New allows
 	// MaxProcesses and MaxConfigs bound the processes n and the
 	// process-indexed configurations m^n; larger draws are redrawn
 	// (defaults: none, and 1<<14, which keeps BruteForce fast).
