@@ -132,10 +132,14 @@ func TestChooseEngine(t *testing.T) {
 		want string
 	}{{10, 10, "explicit"}, {15, 10, "bdd"}} {
 		// Only the counter space matters: C(n+m-1, m-1).
-		sys := &gsst.System{Name: "free", Groups: []gsst.Group{{Name: "p", Size: tc.q}}, Init: [][]int{make([]int, tc.m)}}
-		sys.Init[0][0] = tc.q
+		spec := &gsst.Spec{Name: "free", Groups: []gsst.Group{{Name: "p", Size: tc.q}}, Init: [][]int{make([]int, tc.m)}}
+		spec.Init[0][0] = tc.q
 		for i := 0; i < tc.m; i++ {
-			sys.States = append(sys.States, fmt.Sprintf("L%d", i))
+			spec.States = append(spec.States, fmt.Sprintf("L%d", i))
+		}
+		sys, err := gsst.New(spec)
+		if err != nil {
+			t.Fatal(err)
 		}
 		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
