@@ -147,11 +147,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	} else if o.output == "json" {
 		var doc any
 		if len(results) == 1 {
-			doc = newCheckJSON(results[0])
+			doc = checkResultJSON(cmd, results[0])
 		} else {
-			all := make([]*checkJSON, len(results))
+			all := make([]any, len(results))
 			for i, r := range results {
-				all[i] = newCheckJSON(r)
+				all[i] = checkResultJSON(cmd, r)
 			}
 			doc = all
 		}
@@ -346,7 +346,7 @@ func countNoun(k int, one, many string) string {
 type checkJSON struct {
 	File      string `json:"file"`
 	System    string `json:"system,omitempty"`
-	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown, error
+	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown
 	Certified bool   `json:"certified"`
 	// AllSizes says that the verdict is for every size in the ranges of
 	// Sizes (group name -> "3", "1..", "2..5").
@@ -356,9 +356,7 @@ type checkJSON struct {
 	// AsymmetryReachable: whether some violated transition's asymmetry
 	// can occur from the initial state (false also for certified
 	// systems); null when not decided.
-	AsymmetryReachable *bool       `json:"asymmetry_reachable"`
-	Error              string      `json:"error,omitempty"`
-	Errors             []errorJSON `json:"errors,omitempty"` // Error, one object per positioned error
+	AsymmetryReachable *bool `json:"asymmetry_reachable"`
 }
 
 type checkTransitionJSON struct {
@@ -388,18 +386,22 @@ type checkWitnessJSON struct {
 	Disabled map[string][]int `json:"disabled"`
 }
 
+// checkResultJSON is the JSON of one file's outcome: its report, or,
+// when the file could not be checked (it did not parse, or the solver
+// failed), the error object every command prints (errorDocJSON), with
+// the file's own exit code.
+func checkResultJSON(cmd *cobra.Command, r checkResult) any {
+	if r.rep == nil {
+		_, kind := classifyKind(r.err)
+		return &errorDocJSON{File: r.file, Command: "check", ExitCode: r.code, Kind: kind,
+			Errors: errorsJSON(r.file, failureMessage(r.err, kind), r.err)}
+	}
+	return newCheckJSON(r)
+}
+
+// newCheckJSON is the JSON of a report (r.rep != nil).
 func newCheckJSON(r checkResult) *checkJSON {
 	out := &checkJSON{File: r.file, Transitions: []checkTransitionJSON{}}
-	if r.rep == nil {
-		out.Verdict = "error"
-		if r.sys != nil {
-			out.System = r.sys.Name
-			out.Verdict = detect.Unknown.String()
-		}
-		out.Error = r.err.Error()
-		out.Errors = errorsJSON(r.file, out.Error, r.err)
-		return out
-	}
 	sys := r.rep.System
 	out.System = sys.Name
 	out.Verdict = r.rep.Verdict().String()
