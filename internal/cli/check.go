@@ -231,9 +231,12 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 	everySize := ""
 	if sys.Parametric() {
 		everySize = " for every size"
-		fmt.Fprintf(w, "%s: %s: %s of sizes %s, %s; every size is checked\n", file, sys.Name,
-			countNoun(len(sys.Groups), "group", "groups"), groupSizes(sys),
-			countNoun(len(sys.Transitions), "transition", "transitions"))
+		groups := groupSizes(sys)
+		if len(sys.Groups) <= maxGroupsListed {
+			groups = countNoun(len(sys.Groups), "group", "groups") + " of sizes " + groups
+		}
+		fmt.Fprintf(w, "%s: %s: %s, %s; every size is checked\n", file, sys.Name,
+			groups, countNoun(len(sys.Transitions), "transition", "transitions"))
 	} else {
 		fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
 			countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
@@ -324,14 +327,40 @@ func writeWitnessTables(w io.Writer, sys *gsst.System, wit *detect.Witness) {
 	}
 }
 
-// groupSizes writes the sizes of a parametric system's groups:
-// "reader 1.., writer 2".
+// maxGroupsListed is the most groups a header lists one by one.
+const maxGroupsListed = 8
+
+// groupSizes writes the sizes of a parametric system's groups: each
+// group's, "reader 1.., writer 2", up to maxGroupsListed groups, else how
+// many groups have each size, "1000 groups, each 1.." or "1000 groups:
+// 999 of size 1.. and 1 of size 2..5" (sizes in the order they first
+// occur).
 func groupSizes(sys *gsst.System) string {
-	parts := make([]string, len(sys.Groups))
-	for g := range sys.Groups {
-		parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+	if len(sys.Groups) <= maxGroupsListed {
+		parts := make([]string, len(sys.Groups))
+		for g := range sys.Groups {
+			parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+		}
+		return strings.Join(parts, ", ")
 	}
-	return strings.Join(parts, ", ")
+	var sizes []string
+	count := map[string]int{}
+	for g := range sys.Groups {
+		size := sys.Groups[g].SizeText()
+		if count[size] == 0 {
+			sizes = append(sizes, size)
+		}
+		count[size]++
+	}
+	if len(sizes) == 1 {
+		return fmt.Sprintf("%d groups, each %s", len(sys.Groups), sizes[0])
+	}
+	parts := make([]string, len(sizes))
+	for i, size := range sizes {
+		parts[i] = fmt.Sprintf("%d of size %s", count[size], size)
+	}
+	last := len(parts) - 1
+	return fmt.Sprintf("%d groups: %s and %s", len(sys.Groups), strings.Join(parts[:last], ", "), parts[last])
 }
 
 func countNoun(k int, one, many string) string {

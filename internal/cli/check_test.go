@@ -190,3 +190,29 @@ func TestSevererExit(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderManyGroups: the header of a spec with 1000 groups says how
+// many groups have each size, on one short line, instead of listing
+// every group (issue 19); up to 8 groups are listed one by one.
+func TestHeaderManyGroups(t *testing.T) {
+	groups := "1000" // certified in some 3 CPU seconds
+	if testing.Short() {
+		groups = "100"
+	}
+	file := filepath.Join(t.TempDir(), "grw.yaml")
+	if _, stderr, code := runVsym("gen", "grw", "--groups", groups, "--size", "1..", "--states", "2", "-o", file); code != ExitOK {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := runVsym("check", file)
+	if code != ExitOK {
+		t.Fatalf("check: exit %d: %s", code, stderr)
+	}
+	header, _, _ := strings.Cut(stdout, "\n")
+	if want := file + ": grw-d" + groups + "-q1..-m2: " + groups + " groups, each 1.., 2 transitions; every size is checked"; header != want {
+		t.Errorf("header %q, want %q", header, want)
+	}
+	stdout, _, _ = runVsym("check", filepath.Join("..", "..", "specs", "readers-writers-param.yaml"))
+	if header, _, _ := strings.Cut(stdout, "\n"); !strings.Contains(header, "2 groups of sizes reader 1.., writer 1..") {
+		t.Errorf("header %q does not list the groups", header)
+	}
+}
