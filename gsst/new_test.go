@@ -55,12 +55,12 @@ func TestNew(t *testing.T) {
 		want string
 	}{
 		{"no states", func(s *gsst.Spec) { *s = gsst.Spec{File: s.File} }, "two-phase.yaml: system has no local state"},
-		{"negative size", func(s *gsst.Spec) { s.Groups[0].Size = -1 }, "two-phase.yaml:4:10: group fast has size -1"},
-		{"too many", func(s *gsst.Spec) { s.Groups[0].Size, s.Groups[1].Size = gsst.MaxProcesses, 1 }, "exceed the limit"},
+		{"negative size", func(s *gsst.Spec) { s.Groups[0].Size = -1 }, "two-phase.yaml:4:16: group \"fast\" has size -1"},
+		{"too many", func(s *gsst.Spec) { s.Groups[0].Size, s.Groups[1].Size = gsst.MaxProcesses, 1 }, "the total exceeds the limit"},
 		{"state out of range", func(s *gsst.Spec) { s.Transitions[1].To = 2 }, "transition 1 has a state out of range"},
 		{"negative state", func(s *gsst.Spec) { s.Transitions[0].From = -1 }, "transition 0 has a state out of range"},
 		{"group out of range", func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Groups = []int{2} }, "group 2 out of range"},
-		{"group in two blocks", func(s *gsst.Spec) { s.Transitions[0].Blocks[1].Groups = []int{0} }, "group fast is in two blocks"},
+		{"group in two blocks", func(s *gsst.Spec) { s.Transitions[0].Blocks[1].Groups = []int{0} }, `group "fast" has two guards in Idle -> Busy`},
 		{"nil guard", func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Guard = nil }, "two-phase.yaml:10:13: transition Idle -> Busy: missing guard"},
 		{"self-loop", func(s *gsst.Spec) { s.Transitions[1].To = 1 }, "self-loop Busy -> Busy"},
 		{"quantified guard", func(s *gsst.Spec) {
@@ -68,8 +68,8 @@ func TestNew(t *testing.T) {
 		}, "has a quantifier"},
 		{"init rows", func(s *gsst.Spec) { s.Init = s.Init[:1] }, "initial configuration has 1 groups, want 2"},
 		{"init columns", func(s *gsst.Spec) { s.Init[1] = []int{2} }, "group slow has 1 states, want 2"},
-		{"init negative", func(s *gsst.Spec) { s.Init[1] = []int{3, -1} }, "initial count -1 of group slow"},
-		{"init sum", func(s *gsst.Spec) { s.Init[0] = []int{0, 0} }, "group fast sum to 0, want its size 1"},
+		{"init negative", func(s *gsst.Spec) { s.Init[1] = []int{3, -1} }, `negative number of processes -1 in init of group "slow"`},
+		{"init sum", func(s *gsst.Spec) { s.Init[0] = []int{0, 0} }, `init of group "fast" places 0 processes, but the group has 1`},
 		{"no formula", func(s *gsst.Spec) { s.Properties[0].Formula = nil }, "property calm has no formula"},
 		{"bad operator", func(s *gsst.Spec) {
 			s.Properties[0].Formula = ctl.Unary{Op: 99, X: ctl.Atom{P: presburger.True}}
