@@ -173,3 +173,69 @@ func TestWithProperties(t *testing.T) {
 		t.Errorf("the system now has %v", got)
 	}
 }
+
+// TestNewMatchesParse checks that the rules exist once: a mistake made
+// in the text, and the same mistake made by hand in the Spec of the
+// correct text, give New and Parse byte-identical errors, positions
+// included.
+func TestNewMatchesParse(t *testing.T) {
+	const src = `
+states: [Idle, Busy, Done]
+groups: {fast: 100000, slow: 2}
+init:
+  fast: Idle
+  slow: {Idle: 2, Busy: 0}
+transitions:
+  - from: Idle
+    to: Busy
+    guard: {"fast, slow": "#Busy < 2"}
+  - {from: Busy, to: Idle}
+  - from: Busy
+    to: Done
+    guard: {fast: "true"}
+properties:
+  calm: "AG #Busy <= 2"
+  busy: "EF #Busy = 1"
+fairness:
+  weak:
+    - Busy -> Done [fast]
+`
+	sys, err := gsst.Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		old, new string // the text edit
+		edit     func(s *gsst.Spec)
+	}{
+		{"self-loop", "{from: Busy, to: Idle}", "{from: Busy, to: Busy}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
+		{"twice", "{from: Busy, to: Idle}", "{from: Idle, to: Busy}", func(s *gsst.Spec) { s.Transitions[1].From, s.Transitions[1].To = 0, 1 }},
+		{"init sum", "{Idle: 2, Busy: 0}", "{Idle: 1, Busy: 0}", func(s *gsst.Spec) { s.Init[1][0] = 1 }},
+		{"init count", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: 9}", func(s *gsst.Spec) { s.Init[1][1] = 9 }},
+		{"init negative", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: -1}", func(s *gsst.Spec) { s.Init[1][1] = -1 }},
+		{"two guards", `"fast, slow"`, `"fast, fast"`, func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Groups = []int{0, 0} }},
+		{"size", "slow: 2}", "slow: 3}", func(s *gsst.Spec) { s.Groups[1].Size = 3 }},
+		{"too many", "fast: 100000", "fast: 999999", func(s *gsst.Spec) { s.Groups[0].Size = 999999; s.Init[0][0] = 999999 }},
+		{"range", "slow: 2}", "slow: 2..}", func(s *gsst.Spec) { s.Groups[1].Ranged, s.Groups[1].Max = true, gsst.Unbounded }},
+		{"weak group", "Done [fast]", "Done [slow]", func(s *gsst.Spec) { s.Fairness.Weak[0].Group = 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.Replace(src, tt.old, tt.new, 1)
+			if text == src {
+				t.Fatalf("%q not in the source", tt.old)
+			}
+			_, perr := gsst.Parse("m.yaml", []byte(text))
+			spec := sys.Spec()
+			tt.edit(spec)
+			_, nerr := gsst.New(spec)
+			if perr == nil || nerr == nil {
+				t.Fatalf("Parse: %v\nNew: %v", perr, nerr)
+			}
+			if perr.Error() != nerr.Error() {
+				t.Errorf("Parse:\n%v\nNew:\n%v", perr, nerr)
+			}
+		})
+	}
+}
