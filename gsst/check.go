@@ -9,8 +9,9 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// checker resolves the names of a File and builds its Spec, which
-// newSystem then checks against the rules every System meets.
+// checker resolves the names of a File and builds its Spec, with the
+// positions the rules of New (rules.go) report at; check then runs those
+// rules on it.
 type checker struct {
 	sys    *Spec
 	states map[string]int
@@ -49,7 +50,7 @@ func check(f *File, file string, opt options) (*Spec, ErrorList) {
 		statesBad: f.StatesBad,
 		groupsBad: f.GroupsBad,
 		allSizes:  opt.allSizes,
-		src:       source{statesBad: f.StatesBad, allSizes: opt.allSizes},
+		src:       source{allSizes: opt.allSizes},
 	}
 	c.declare(f)
 	c.init(f)

@@ -16,21 +16,22 @@ import (
 // The rules are those every System meets, whether parsed or built: Parse
 // runs the same rules on the Spec its checker builds, so a Spec read from
 // a file gets from New the messages and positions Parse gave. They are:
-// group sizes in 0..MaxProcesses (a file's groups have at least one
-// process) and at most MaxProcesses processes in all (in the smallest
-// instance, for ranges); ranges of sizes from at least 1 to a greater
-// size within MaxProcesses, or Unbounded; an initial configuration with
-// one row per group and one count per state, nonnegative and summing to
-// the group's (least) size, all in one state for a ranged group;
-// transitions between distinct states in range, no two between the same
-// states, each group in at most one block, guards present,
+// group sizes in 0..MaxProcesses and at most MaxProcesses processes in
+// all (in the smallest instance, for ranges); ranges of sizes from at
+// least 1 to a greater size within MaxProcesses, or Unbounded; an
+// initial configuration with one row per group and one count per state,
+// nonnegative and summing to the group's (least) size, all in one state
+// for a ranged group; transitions between distinct states in range, each
+// group in at most one block, guards present,
 // quantifier-free and over the system's counters (and NVar, in a
 // parametric system); properties with distinct names, present, with
 // known CTL operators and atoms over the same variables; justice
 // conditions over the same variables and weak fairness of transitions
 // the system has, by groups that may take them. The result is an
 // ErrorList (errors.Is(err, errkind.Input) holds), with the positions
-// the spec carries.
+// the spec carries. The GSST language adds two rules that New does not
+// apply, as generators use what they forbid: a group has at least one
+// process, and no two transitions join the same states.
 func New(s *Spec) (*System, error) {
 	if s == nil {
 		return nil, ErrorList{{Msg: "no system"}}
@@ -46,10 +47,9 @@ func New(s *Spec) (*System, error) {
 // elements did not resolve (their errors are reported already, and the
 // rules skip them), and what the language adds to the rules.
 type source struct {
-	statesBad bool      // the states key is missing or malformed
-	written   []Group   // under AllSizes: the groups as written, whose sizes the rules check
-	allSizes  bool      // every group is read for all sizes
-	rows      []rowKind // per group: how much of its init row resolved
+	written  []Group   // under AllSizes: the groups as written, whose sizes the rules check
+	allSizes bool      // every group is read for all sizes
+	rows     []rowKind // per group: how much of its init row resolved
 	// trans[i] is the name of transition i as written when one of its
 	// states did not resolve; "" when both did.
 	trans []string
@@ -75,7 +75,7 @@ func (s *Spec) rules(src *source) ErrorList {
 		src = &source{}
 	}
 	m, d := len(s.States), len(s.Groups)
-	if m == 0 && !src.statesBad {
+	if m == 0 && !fromFile { // a file's empty states key is a decoding error
 		at(Pos{File: s.File}, "system has no local state")
 	}
 	sizeOK := s.checkSizes(src, fromFile, at)
@@ -97,7 +97,7 @@ func (s *Spec) rules(src *source) ErrorList {
 			switch prev, dup := seen[edge{t.From, t.To}]; {
 			case t.From == t.To:
 				at(t.Pos, "self-loop %s: a local transition must change the state", name)
-			case dup:
+			case dup && fromFile:
 				at(t.Pos, "transition %s given twice%s; put all its guards in one entry", name, known("first at", prev))
 			default:
 				seen[edge{t.From, t.To}] = t.Pos
