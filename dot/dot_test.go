@@ -23,6 +23,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
@@ -432,7 +433,7 @@ func TestRandomSystems(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			arep, err := explore.Explicit{}.Check(context.Background(), m)
+			arep, err := explicit.Engine{}.Check(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -775,5 +776,5 @@ func checkGroup(t testing.TB, sys *gsst.System, opts ...explore.Option) (*explor
 	if err != nil {
 		return nil, err
 	}
-	return explore.Explicit{}.Check(context.Background(), m, opts...)
+	return explicit.Engine{}.Check(context.Background(), m, opts...)
 }

@@ -10,8 +10,7 @@ import (
 )
 
 // Engine is what every model checker of vsym implements: the explicit
-// engine of this package (Explicit) and the BDD engine of
-// explore/symbolic. Check decides the model's properties at its initial
+// engine of explore/explicit and the BDD engine of explore/symbolic. Check decides the model's properties at its initial
 // state and fills a Report. It honours ctx (an expired or cancelled
 // context stops it with an error of kind errkind.Unknown) and the shared
 // Options; settings peculiar to one engine are fields of its own type.
@@ -120,19 +119,4 @@ func (c Config) SelectProperties(m *counterabs.Model) ([]*counterabs.Property, e
 		out = append(out, &m.Properties[i])
 	}
 	return out, nil
-}
-
-// Explicit is the explicit-state engine of this package.
-type Explicit struct{}
-
-// Name returns "explicit".
-func (Explicit) Name() string { return "explicit" }
-
-// Check explores the reachable states of m and checks its properties.
-func (Explicit) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*Report, error) {
-	sp, err := newSpace(m)
-	if err != nil {
-		return nil, err
-	}
-	return run(ctx, sp, NewConfig(opts...))
 }

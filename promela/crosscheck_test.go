@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -17,7 +18,7 @@ import (
 // vsymVerdicts checks m with vsym's explicit engine and returns the
 // verdict of every property by name, and the number of reachable states.
 func vsymVerdicts(m *counterabs.Model) (map[string]bool, int64, error) {
-	rep, err := explore.Explicit{}.Check(context.Background(), m, explore.Traces(false), explore.CountConcrete(false))
+	rep, err := explicit.Engine{}.Check(context.Background(), m, explore.Traces(false), explore.CountConcrete(false))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -1,10 +1,11 @@
-package explore_test
+package explicit_test
 
 import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
 )
@@ -43,7 +44,7 @@ func TestBundledAudits(t *testing.T) {
 				} else if sys.Fairness.Empty() {
 					t.Fatal("the audit spec has no fairness section")
 				}
-				o := explore.NewOracle(sys)
+				o := explicit.NewOracle(sys)
 				if len(sys.Properties) != len(want) {
 					t.Fatalf("%d properties, %d answers worked out", len(sys.Properties), len(want))
 				}

@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -35,7 +36,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Explicit{}.Check(context.Background(), m)
+			rep, err := Engine{}.Check(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +59,7 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			arep, err := Explicit{}.Check(context.Background(), am)
+			arep, err := Engine{}.Check(context.Background(), am)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +73,7 @@ func TestCorpus(t *testing.T) {
 }
 
 // result is what a report says, for testsupport.Level.Compare.
-func result(rep *Report) testsupport.Result {
+func result(rep *explore.Report) testsupport.Result {
 	r := testsupport.Result{Exact: rep.Exact, States: rep.ReachableStates.Int64(), Deadlocks: rep.Deadlocks.Int64(), Concrete: -1}
 	if rep.ConcreteStates != nil {
 		r.Concrete = rep.ConcreteStates.Int64()

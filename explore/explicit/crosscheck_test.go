@@ -1,10 +1,11 @@
-package explore
+package explicit
 
 import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 )
@@ -45,12 +46,12 @@ type traceStats struct {
 	forcedLifted, forcedFailed       int // traces of uncertified models
 }
 
-func abstractKey(s State) string { return testsupport.TotalKey(s.Counters) }
-func concreteKey(s State) string { return testsupport.GroupKey(s.Groups) }
+func abstractKey(s explore.State) string { return testsupport.TotalKey(s.Counters) }
+func concreteKey(s explore.State) string { return testsupport.GroupKey(s.Groups) }
 
 // checkCounts compares the reachable states, deadlocks and deadlock
 // examples of rep with graph g.
-func checkCounts(t *testing.T, mode string, rep *Report, g *testsupport.Graph, key func(State) string) {
+func checkCounts(t *testing.T, mode string, rep *explore.Report, g *testsupport.Graph, key func(explore.State) string) {
 	t.Helper()
 	if got, want := rep.ReachableStates.Int64(), int64(g.Len()); got != want {
 		t.Errorf("%s: %d reachable states, oracle %d", mode, got, want)
@@ -68,7 +69,7 @@ func checkCounts(t *testing.T, mode string, rep *Report, g *testsupport.Graph, k
 // checkVerdicts compares every verdict of rep with the naive checker on
 // truth (the unreduced system, or a graph with the same verdicts) and
 // checks every trace on g, the graph of the model the engine explored.
-func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, truth, g *testsupport.Graph, key func(State) string, st *traceStats) {
+func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *explore.Report, truth, g *testsupport.Graph, key func(explore.State) string, st *traceStats) {
 	t.Helper()
 	if len(rep.Properties) != len(sys.Properties) {
 		t.Fatalf("%s: %d results for %d properties", mode, len(rep.Properties), len(sys.Properties))
@@ -102,7 +103,7 @@ func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, tru
 				st.lassos++
 			}
 			if rep.Exact {
-				for _, tr := range append([]*Trace{p.Trace}, p.Trace.Branches...) {
+				for _, tr := range append([]*explore.Trace{p.Trace}, p.Trace.Branches...) {
 					replayLifted(t, mode+" "+p.Name, sys, tr)
 					st.lifted++
 					for _, s := range tr.Lifted.Steps {
@@ -119,7 +120,7 @@ func checkVerdicts(t *testing.T, mode string, sys *gsst.System, rep *Report, tru
 
 // engineTrace restates tr (nil for none) in the terms of a
 // testsupport.Graph whose states key names.
-func engineTrace(tr *Trace, key func(State) string) *testsupport.Trace {
+func engineTrace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace {
 	if tr == nil {
 		return nil
 	}

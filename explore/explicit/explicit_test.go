@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -125,7 +126,7 @@ func randomCrossCheck(t *testing.T) {
 // whose guard holds, and after each step the counters match the counter
 // trace (unrolled around its loop). A closed lifted loop must return to
 // the configuration it names.
-func replayLifted(t *testing.T, name string, sys *gsst.System, tr *Trace) {
+func replayLifted(t *testing.T, name string, sys *gsst.System, tr *explore.Trace) {
 	t.Helper()
 	L := tr.Lifted
 	if L == nil {
@@ -162,7 +163,7 @@ func replayLifted(t *testing.T, name string, sys *gsst.System, tr *Trace) {
 	}
 	loopLen := len(tr.States) - tr.Loop
 	for k, s := range L.Steps {
-		var target State
+		var target explore.State
 		switch o := k - (len(tr.States) - 1); {
 		case o < 0:
 			target = tr.States[k+1]

@@ -1,4 +1,4 @@
-package explore_test
+package explicit_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -25,7 +26,7 @@ type fairStats struct {
 func engines() []explore.Engine {
 	reach := symbolic.DefaultBDD()
 	reach.ReachFirst = true
-	return []explore.Engine{explore.Explicit{}, symbolic.DefaultBDD(), reach}
+	return []explore.Engine{explicit.Engine{}, symbolic.DefaultBDD(), reach}
 }
 
 // engineOptions are the options each of engines() runs with: the BDD
@@ -41,7 +42,7 @@ func enginesFor(k int) []int { return []int{0, 1 + k%2} }
 // with the oracle's fair CTL on the unreduced system, and checks each
 // trace with the oracle (replayed on the unreduced system, segments and
 // fair cycles).
-func checkAgainstOracle(t *testing.T, sys *gsst.System, m *counterabs.Model, o *explore.Oracle, which []int, st *fairStats) {
+func checkAgainstOracle(t *testing.T, sys *gsst.System, m *counterabs.Model, o *explicit.Oracle, which []int, st *fairStats) {
 	t.Helper()
 	for _, k := range which {
 		eng := engines()[k]
@@ -115,17 +116,17 @@ func TestFairAgainstOracle(t *testing.T) {
 		// Every other system keeps to what the total-counter model can
 		// express, so that the certified ones are checked on it too.
 		total := k%2 == 1
-		sys := explore.RandomSystem(r, fmt.Sprintf("fair%d", k), !total, total)
+		sys := explicit.RandomSystem(r, fmt.Sprintf("fair%d", k), !total, total)
 		if !sys.Fairness.Empty() {
 			st.fairSystems++
 		}
 		t.Run(sys.Name, func(t *testing.T) {
 			defer func() {
 				if t.Failed() {
-					t.Log(explore.Describe(sys))
+					t.Log(explicit.Describe(sys))
 				}
 			}()
-			o := explore.NewOracle(sys)
+			o := explicit.NewOracle(sys)
 			gm, err := counterabs.BuildGroup(sys)
 			if err != nil {
 				t.Fatal(err)
@@ -134,7 +135,7 @@ func TestFairAgainstOracle(t *testing.T) {
 			if !total {
 				return
 			}
-			am, certified := explore.BruteCertified(sys)
+			am, certified := explicit.BruteCertified(sys)
 			if !certified {
 				return
 			}

@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 // An independent oracle for fair CTL on the unreduced system: the explicit
 // state space of process-indexed configurations (no quotient of any kind),
@@ -18,6 +18,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -381,7 +382,7 @@ func (o *Oracle) Holds(f ctl.Formula) bool { return !o.Fair()[0] || o.Sat(f)[0] 
 // Replay replays a lifted run on the state space: every step a move of
 // the system (a stutter only where nobody can move). It returns the state
 // of each configuration of the run.
-func (o *Oracle) Replay(l *Lifted) ([]int, error) {
+func (o *Oracle) Replay(l *explore.Lifted) ([]int, error) {
 	if l == nil {
 		return nil, fmt.Errorf("no lifted run")
 	}
@@ -416,7 +417,7 @@ func (o *Oracle) Replay(l *Lifted) ([]int, error) {
 // CycleMeetsAll reports which fairness constraint, if any, the cycle of a
 // replayed lasso (run[loop..] and back to run[loop]) does not meet; -1
 // when it meets all.
-func (o *Oracle) CycleMeetsAll(run []int, steps []Step, loop int) int {
+func (o *Oracle) CycleMeetsAll(run []int, steps []explore.Step, loop int) int {
 	for c := 0; c < o.Constraints(); c++ {
 		met := false
 		for k := loop; k < len(steps); k++ {
@@ -447,7 +448,7 @@ func (o *Oracle) CycleMeetsAll(run []int, steps []Step, loop int) int {
 // shortest; the cycle of the lasso meets every fairness constraint.
 // States are identified through the lifted run: configuration i of the
 // run is state i of the trace for i < len(States).
-func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
+func (o *Oracle) CheckTrace(tr *explore.Trace, subs map[string]ctl.Formula) error {
 	if tr == nil {
 		return nil
 	}
@@ -488,25 +489,25 @@ func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
 		if sg.Start < 0 || sg.End < sg.Start || sg.End >= len(tr.States) {
 			return fmt.Errorf("segment %d out of range: %+v", k, sg)
 		}
-		if sg.Kind != FairContinuation {
+		if sg.Kind != explore.FairContinuation {
 			if err := val(sg.Formula, sg.Holds, sg.Start); err != nil {
 				return fmt.Errorf("segment %d: %v", k, err)
 			}
 		}
 		switch sg.Kind {
-		case StepSegment:
+		case explore.StepSegment:
 			if sg.End != sg.Start+1 {
 				return fmt.Errorf("segment %d: a step of %d states", k, sg.End-sg.Start)
 			}
 			fallthrough
-		case PathSegment:
+		case explore.PathSegment:
 			if err := val(sg.Target, sg.TargetHolds, sg.End); err != nil {
 				return fmt.Errorf("segment %d target: %v", k, err)
 			}
 			if !o.Fair()[run[sg.End]] {
 				return fmt.Errorf("segment %d ends in a state with no fair path", k)
 			}
-			if sg.Kind == PathSegment && sg.Start == 0 {
+			if sg.Kind == explore.PathSegment && sg.Start == 0 {
 				// E[L U R] goes through L, a failing A[L U R] through !R.
 				var through ctl.Formula = ctl.Atom{P: presburger.True}
 				if u, ok := subs[sg.Formula].(ctl.Until); ok {
@@ -519,11 +520,11 @@ func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
 					return fmt.Errorf("segment %d: path of length %d, shortest %d", k, sg.End, d)
 				}
 			}
-		case LassoSegment, FairContinuation:
+		case explore.LassoSegment, explore.FairContinuation:
 			if sg.End != len(tr.States)-1 || tr.Loop < sg.Start {
 				return fmt.Errorf("segment %d: a lasso that is not the end of the trace", k)
 			}
-			if sg.Kind == LassoSegment {
+			if sg.Kind == explore.LassoSegment {
 				// The target holds at every configuration from Start on,
 				// the unrolled loop included.
 				for at := sg.Start; at < len(run); at++ {
@@ -575,7 +576,7 @@ func (o *Oracle) DeadlockDistance() int {
 // space: DeadlockFree exactly when no deadlock is reachable, and every
 // deadlock trace a shortest path to a deadlock that replays on the
 // unreduced system and stutters there.
-func (o *Oracle) CheckDeadlocks(rep *Report) error {
+func (o *Oracle) CheckDeadlocks(rep *explore.Report) error {
 	d := o.DeadlockDistance()
 	if rep.DeadlockFree == nil {
 		return fmt.Errorf("deadlock freedom not decided")
@@ -587,7 +588,7 @@ func (o *Oracle) CheckDeadlocks(rep *Report) error {
 		return fmt.Errorf("no deadlock example")
 	}
 	for i, tr := range rep.DeadlockTraces {
-		if tr.Kind != DeadlockPath || len(tr.States)-1 != d || tr.Loop != len(tr.States)-1 {
+		if tr.Kind != explore.DeadlockPath || len(tr.States)-1 != d || tr.Loop != len(tr.States)-1 {
 			return fmt.Errorf("deadlock trace %d: kind %s, %d states, loop %d; the nearest deadlock is at distance %d", i, tr.Kind, len(tr.States), tr.Loop, d)
 		}
 		if fmt.Sprint(tr.States[len(tr.States)-1]) != fmt.Sprint(rep.DeadlockExamples[i]) {

@@ -1,4 +1,4 @@
-package explore_test
+package explicit_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 )
@@ -101,12 +102,12 @@ func TestTraceShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := explore.NewOracle(sys)
+		o := explicit.NewOracle(sys)
 		for _, level := range []counterabs.Level{counterabs.GroupLevel, counterabs.TotalLevel} {
 			m, err := counterabs.BuildGroup(sys)
 			if level == counterabs.TotalLevel {
 				var certified bool
-				if m, certified = explore.BruteCertified(sys); !certified {
+				if m, certified = explicit.BruteCertified(sys); !certified {
 					continue
 				}
 			}

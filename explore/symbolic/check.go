@@ -104,7 +104,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
 		}
-		verdict := explore.NewResult(m, p)
+		verdict := explore.NewPropertyResult(m, p)
 		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
 		explore.Conclude(m, p, &verdict)
 		explore.LiftTrace(m.System, verdict.Trace)
@@ -162,7 +162,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 			break
 		}
 		d = b.And(d, b.Not(e.vector(x)))
-		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(e.model, x))
+		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.CounterState(e.model, x))
 		if !e.cfg.traces {
 			continue
 		}
@@ -172,7 +172,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		}
 		states := make([]explore.State, len(path))
 		for k, y := range path {
-			states[k] = explore.ModelState(e.model, y)
+			states[k] = explore.CounterState(e.model, y)
 		}
 		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
 	}
@@ -218,7 +218,7 @@ func (g bddGraph) And(a, b rudd.Node) rudd.Node         { return g.e.b.And(a, b)
 func (g bddGraph) Single(s []int) rudd.Node             { return g.e.vector(s) }
 func (g bddGraph) Justice() int                         { return len(g.e.justice) }
 func (g bddGraph) Same(a, b []int) bool                 { return slices.Equal(a, b) }
-func (g bddGraph) State(s []int) explore.State          { return explore.ModelState(g.e.model, s) }
+func (g bddGraph) State(s []int) explore.State          { return explore.CounterState(g.e.model, s) }
 
 func (g bddGraph) PreJustice(j int, z rudd.Node) (rudd.Node, error) {
 	return g.e.preJustice(j, z), g.e.check()

@@ -3,6 +3,7 @@ package symbolic
 import (
 	"context"
 
+	"github.com/vsym/vsym/explore/explicit"
 	"testing"
 	"time"
 
@@ -85,7 +86,7 @@ type engineStats struct{ runs, traces int }
 func compareEngines(t *testing.T, m *counterabs.Model, want *testsupport.Level, st *engineStats) {
 	t.Helper()
 	name := m.Level.String()
-	exp, err := explore.Explicit{}.Check(context.Background(), m)
+	exp, err := explicit.Engine{}.Check(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -36,7 +37,7 @@ func TestEnginesAgainstUnreduced(t *testing.T) {
 		systems = 60
 	}
 	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: true}
-	engines := []explore.Engine{explore.Explicit{}, DefaultBDD()}
+	engines := []explore.Engine{explicit.Engine{}, DefaultBDD()}
 	ctx := context.Background()
 	var certified, groupProps, verdicts, traces int
 	for i := range systems {

@@ -22,7 +22,7 @@ import (
 // everything downstream: certification (detect.Certify), the counter
 // models (counterabs.Build, BuildGroup, Assemble, BuildParam,
 // BuildParamGroup) and the concrete NuSMV model (nusmv.Concrete). The
-// engines (explore.Explicit, symbolic.BDD) and nusmv.Reduced take only
+// engines (explicit.Engine, symbolic.BDD) and nusmv.Reduced take only
 // models, which these refuse to build, so a malformed system reaches them
 // through no path.
 func TestOneCheckpoint(t *testing.T) {

@@ -55,7 +55,7 @@
 //		sys := testsupport.RandomSystem(r, testsupport.Config{Properties: 4, GroupProperties: true})
 //		m, err := counterabs.BuildGroup(sys)
 //		...
-//		rep, err := explore.Explicit{}.Check(ctx, m)
+//		rep, err := explicit.Engine{}.Check(ctx, m)
 //		...
 //		sp := testsupport.Unreduced(sys)
 //		if got, want := rep.ReachableStates.Int64(), int64(sp.Groups().Len()); got != want { ... }
