@@ -106,7 +106,7 @@ func reassemble(mod *counterabs.Model) *counterabs.Model {
 // exploreModel checks every property of mod with a Checker built with
 // opts, as the BDD engine does.
 func exploreModel(ctx context.Context, mod *counterabs.Model, opts ...Option) (*explore.Report, Stats, error) {
-	e, err := New(mod, opts...)
+	e, err := New(mod, explore.NewConfig(), opts...)
 	if err != nil {
 		return nil, Stats{}, err
 	}

@@ -162,7 +162,7 @@ func TestTransferClosure(t *testing.T) {
 				presburger.Compare(v(other), presburger.Op(r.Intn(6)), k(int64(r.Intn(mod.N+1)))))
 		}
 		mod = reassemble(mod)
-		e, err := New(mod, WithReachable(false))
+		e, err := New(mod, explore.NewConfig(), WithReachable(false))
 		if err != nil {
 			t.Fatal(err)
 		}
