@@ -1,85 +1,177 @@
-package explicit
+package enginetest
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
-// TestCorpus runs every archive of the known-answer corpus (the bundled
-// specs, the paper's examples, small GR&W and ASR members, uncertified
-// systems) through the explicit engine on both models and compares the
-// reachable states, deadlocks, configurations and verdicts with the
-// archive. The total-counter model is built with Z3, forced when the
-// archive says the system is not certified; traces are checked on the
-// oracle's graph of the model and lifted traces replayed.
-func TestCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("uses Z3")
-	}
-	cases, err := testsupport.LoadCorpus()
-	if err != nil {
-		t.Fatal(err)
-	}
-	solver := z3.New(z3.Timeout(20 * time.Second))
-	var st traceStats
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			sys := c.Sys
-			sp := testsupport.Unreduced(sys)
-			m, err := counterabs.BuildGroup(sys)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Engine{}.Check(context.Background(), m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.ConcreteStates == nil {
-				t.Error("group: no count of configurations")
-			}
-			if err := c.Group.Compare(result(rep)); err != nil {
-				t.Errorf("group: %v", err)
-			}
-			checkVerdicts(t, "group", sys, rep, sp.Graph, sp.Groups(), concreteKey, &st)
+// corpusCase is one archive with its models, built once per test binary
+// (Z3 builds the total-counter model) and shared by every engine setting.
+type corpusCase struct {
+	c            *testsupport.Case
+	group, total *counterabs.Model
+	tsys         *gsst.System // the system with its properties over total counters
+}
 
-			tsys := testsupport.TotalProperties(sys)
+var corpusOnce struct {
+	sync.Once
+	cases []corpusCase
+	err   error
+}
+
+// corpusCases loads the corpus and builds the models of every archive:
+// the group-counter model, and the total-counter model with Z3, forced
+// when the archive says the system is not certified.
+func corpusCases() ([]corpusCase, error) {
+	corpusOnce.Do(func() {
+		cases, err := testsupport.LoadCorpus()
+		if err != nil {
+			corpusOnce.err = err
+			return
+		}
+		solver := z3.New(z3.Timeout(20 * time.Second))
+		for _, c := range cases {
+			m, err := counterabs.BuildGroup(c.Sys)
+			if err != nil {
+				corpusOnce.err = err
+				return
+			}
+			tsys := testsupport.TotalProperties(c.Sys)
 			var opts []counterabs.Option
-			g := sp.Totals()
 			if !c.Total.Exact {
 				opts = append(opts, counterabs.Force())
-				g = testsupport.BruteForce(sys).Graph()
 			}
 			am, err := counterabs.Build(context.Background(), tsys, solver, solver, opts...)
 			if err != nil {
-				t.Fatal(err)
+				corpusOnce.err = err
+				return
 			}
-			arep, err := Engine{}.Check(context.Background(), am)
+			corpusOnce.cases = append(corpusOnce.cases, corpusCase{c: c, group: m, total: am, tsys: tsys})
+		}
+	})
+	return corpusOnce.cases, corpusOnce.err
+}
+
+// corpus runs every archive of the known-answer corpus (the bundled
+// specs, the paper's examples, small GR&W and ASR members, uncertified
+// systems) through eng on both models and compares the reachable
+// states, deadlocks, configurations and verdicts with the archive;
+// traces are checked on the oracle's graph of the model and lifted
+// traces of exact models replayed.
+func corpus(t *testing.T, s Suite) {
+	if testing.Short() {
+		t.Skip("uses Z3")
+	}
+	cases, err := corpusCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := explore.NewConfig(s.Options...).CountStates
+	var st Stats
+	for _, cc := range cases {
+		c := cc.c
+		t.Run(c.Name, func(t *testing.T) {
+			sys := c.Sys
+			sp := testsupport.Unreduced(sys)
+			rep, err := s.Engine.Check(context.Background(), cc.group, s.Options...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := c.Total.Compare(result(arep)); err != nil {
-				t.Errorf("total: %v", err)
+			if counts {
+				if err := c.Group.Compare(Result(rep)); err != nil {
+					t.Errorf("group: %v", err)
+				}
 			}
-			checkVerdicts(t, "total", tsys, arep, g, g, abstractKey, &st)
+			CheckVerdicts(t, "group", sys, rep, sp.Graph, sp.Groups(), GroupKey, s.Shortest, &st)
+
+			g := sp.Totals()
+			if !c.Total.Exact {
+				g = testsupport.BruteForce(sys).Graph()
+			}
+			arep, err := s.Engine.Check(context.Background(), cc.total, s.Options...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if counts {
+				if err := c.Total.Compare(Result(arep)); err != nil {
+					t.Errorf("total: %v", err)
+				}
+			}
+			CheckVerdicts(t, "total", cc.tsys, arep, g, g, TotalKey, s.Shortest, &st)
 		})
 	}
-	t.Logf("%d archives, both models; %d verdicts, %d traces checked, %d lifted and replayed", len(cases), st.verdicts, st.traces, st.lifted)
+	t.Logf("%s: %d archives, both models; %d verdicts, %d traces checked, %d lifted and replayed", s.Engine.Name(), len(cases), st.Verdicts, st.Traces, st.Lifted)
 }
 
-// result is what a report says, for testsupport.Level.Compare.
-func result(rep *explore.Report) testsupport.Result {
-	r := testsupport.Result{Exact: rep.Exact, States: rep.ReachableStates.Int64(), Deadlocks: rep.Deadlocks.Int64(), Concrete: -1}
-	if rep.ConcreteStates != nil {
-		r.Concrete = rep.ConcreteStates.Int64()
+// Stats counts what CheckVerdicts checked, so a test that silently
+// checks nothing can fail.
+type Stats struct {
+	Verdicts                         int
+	Traces, Lassos, Lifted, Stutters int
+}
+
+// CheckVerdicts compares every verdict of rep, a report on a model of
+// sys, with the naive checker on truth (the unreduced system, or a graph
+// with the same verdicts), checks every trace on g, the graph of the
+// model the engine explored, whose states key names (shortest as
+// shortest says), and on an exact model replays every lifted trace on
+// the unreduced system.
+func CheckVerdicts(t *testing.T, mode string, sys *gsst.System, rep *explore.Report, truth, g *testsupport.Graph, key func(explore.State) string, shortest testsupport.Shortest, st *Stats) {
+	t.Helper()
+	if len(rep.Properties) != len(sys.Properties) {
+		t.Fatalf("%s: %d results for %d properties", mode, len(rep.Properties), len(sys.Properties))
 	}
-	for _, p := range rep.Properties {
-		r.Verdicts = append(r.Verdicts, testsupport.PropertyVerdict{Name: p.Name, Holds: p.Holds})
+	// The segments name subformulas of the model's properties: at the
+	// total level they are the system's, at the group level translated.
+	modelFormula := func(i int) ctl.Formula { return sys.Properties[i].Formula }
+	name := sys.VarName
+	if rep.Model == counterabs.GroupLevel {
+		gm, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modelFormula = func(i int) ctl.Formula { return gm.Properties[i].Formula }
+		name = gm.VarName
 	}
-	return r
+	for i, p := range rep.Properties {
+		f := sys.Properties[i].Formula
+		st.Verdicts++
+		if want := testsupport.Holds(truth, f); p.Holds != want {
+			t.Errorf("%s: %s = %s: engine says %v, oracle %v", mode, p.Name, ctl.Format(f, sys.VarName), p.Holds, want)
+			continue
+		}
+		subs := testsupport.Subformulas(f, modelFormula(i), name)
+		if err := testsupport.CheckEngineTrace(g, f, p.Holds, Trace(p.Trace, key), subs, shortest); err != nil {
+			t.Errorf("%s %s: %v", mode, p.Name, err)
+		}
+		if p.Trace != nil {
+			st.Traces++
+			if p.Trace.Loop >= 0 {
+				st.Lassos++
+			}
+			if rep.Exact {
+				for _, tr := range append([]*explore.Trace{p.Trace}, p.Trace.Branches...) {
+					if _, err := testsupport.Replay(sys, Trace(tr, key)); err != nil {
+						t.Errorf("%s %s: %v", mode, p.Name, err)
+					}
+					st.Lifted++
+					for _, s := range tr.Lifted.Steps {
+						if s.Stutter {
+							st.Stutters++
+							break
+						}
+					}
+				}
+			}
+		}
+	}
 }

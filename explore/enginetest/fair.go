@@ -1,4 +1,4 @@
-package explicit_test
+package enginetest
 
 import (
 	"context"
@@ -9,144 +9,127 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/explore/explicit"
-	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 )
 
-// fairStats counts what the fairness cross-checks covered, so that a
+// FairStats counts what the fairness cross-checks covered, so that a
 // sample exercising too little fails.
-type fairStats struct {
-	verdicts, holds, fails, vacuous, traces, lassos, branches, fairSystems, deadlocked int
-	segments                                                                           map[explore.SegmentKind]int
+type FairStats struct {
+	Verdicts, Holds, Fails, Vacuous, Traces, Lassos, Branches, FairSystems, Deadlocked int
+	Segments                                                                           map[explore.SegmentKind]int
 }
 
-// engines are the engines every verdict is checked with.
-func engines() []explore.Engine {
-	reach := symbolic.DefaultBDD()
-	reach.ReachFirst = true
-	return []explore.Engine{explicit.Engine{}, symbolic.DefaultBDD(), reach}
-}
-
-// engineOptions are the options each of engines() runs with: the BDD
-// engine without reachable states is asked for the deadlock check.
-var engineOptions = [][]explore.Option{nil, {explore.CountStates(false), explore.CheckDeadlocks(true)}, nil}
-
-// enginesFor returns the indices into engines() that random system k is
-// checked with: the explicit engine always, and one of the two BDD
-// settings in turn (the BDD engine costs most on tiny models).
-func enginesFor(k int) []int { return []int{0, 1 + k%2} }
-
-// checkAgainstOracle runs every engine on m and compares each verdict
-// with the oracle's fair CTL on the unreduced system, and checks each
-// trace with the oracle (replayed on the unreduced system, segments and
-// fair cycles).
-func checkAgainstOracle(t *testing.T, sys *gsst.System, m *counterabs.Model, o *explicit.Oracle, which []int, st *fairStats) {
+// CheckAgainstOracle runs eng on m and compares each verdict with the
+// oracle's fair CTL on the unreduced system, and checks each trace with
+// the oracle (replayed on the unreduced system, segments and fair
+// cycles).
+func CheckAgainstOracle(t *testing.T, eng explore.Engine, opts []explore.Option, sys *gsst.System, m *counterabs.Model, o *testsupport.Oracle, st *FairStats) {
 	t.Helper()
-	for _, k := range which {
-		eng := engines()[k]
-		rep, err := eng.Check(context.Background(), m, engineOptions[k]...)
-		if err != nil {
-			t.Fatalf("%s on the %s model: %v", eng.Name(), m.Level, err)
-		}
-		if err := o.CheckDeadlocks(rep); err != nil {
+	rep, err := eng.Check(context.Background(), m, opts...)
+	if err != nil {
+		t.Fatalf("%s on the %s model: %v", eng.Name(), m.Level, err)
+	}
+	if cfg := explore.NewConfig(opts...); cfg.CountStates || cfg.CheckDeadlocks {
+		if err := o.CheckDeadlocks(Deadlocks(rep)); err != nil {
 			t.Errorf("%s, %s model: deadlocks: %v", eng.Name(), m.Level, err)
 		}
-		if rep.DeadlockFree != nil && !*rep.DeadlockFree {
-			st.deadlocked++
+	}
+	if rep.DeadlockFree != nil && !*rep.DeadlockFree {
+		st.Deadlocked++
+	}
+	if len(rep.Fairness) != len(m.Justice) {
+		t.Errorf("%s: report lists %d fairness constraints, the model has %d", eng.Name(), len(rep.Fairness), len(m.Justice))
+	}
+	for i, p := range rep.Properties {
+		sf := sys.Properties[i].Formula
+		want := o.Holds(sf)
+		st.Verdicts++
+		if p.Holds != want {
+			t.Errorf("%s, %s model: %s = %s: engine says %v, oracle %v", eng.Name(), m.Level, p.Name, ctl.Format(sf, sys.VarName), p.Holds, want)
+			continue
 		}
-		if len(rep.Fairness) != len(m.Justice) {
-			t.Errorf("%s: report lists %d fairness constraints, the model has %d", eng.Name(), len(rep.Fairness), len(m.Justice))
+		if p.Vacuous != !o.Fair()[0] {
+			t.Errorf("%s: %s vacuous %v, oracle's initial state fair %v", eng.Name(), p.Name, p.Vacuous, o.Fair()[0])
 		}
-		for i, p := range rep.Properties {
-			sf := sys.Properties[i].Formula
-			want := o.Holds(sf)
-			st.verdicts++
-			if p.Holds != want {
-				t.Errorf("%s, %s model: %s = %s: engine says %v, oracle %v", eng.Name(), m.Level, p.Name, ctl.Format(sf, sys.VarName), p.Holds, want)
-				continue
-			}
-			if p.Vacuous != !o.Fair()[0] {
-				t.Errorf("%s: %s vacuous %v, oracle's initial state fair %v", eng.Name(), p.Name, p.Vacuous, o.Fair()[0])
-			}
-			switch {
-			case p.Vacuous:
-				st.vacuous++
-			case p.Holds:
-				st.holds++
-			default:
-				st.fails++
-			}
-			if p.Trace == nil {
-				continue
-			}
-			st.traces++
-			if p.Trace.Loop >= 0 {
-				st.lassos++
-			}
-			st.branches += len(p.Trace.Branches)
-			for _, sg := range p.Trace.Segments {
-				st.segments[sg.Kind]++
-			}
-			subs := testsupport.Subformulas(sf, m.Properties[i].Formula, m.VarName)
-			if err := o.CheckTrace(p.Trace, subs); err != nil {
-				t.Errorf("%s, %s model: %s = %s (%v): trace: %v\n%+v", eng.Name(), m.Level, p.Name, ctl.Format(sf, sys.VarName), p.Holds, err, p.Trace.Segments)
-			}
+		switch {
+		case p.Vacuous:
+			st.Vacuous++
+		case p.Holds:
+			st.Holds++
+		default:
+			st.Fails++
+		}
+		if p.Trace == nil {
+			continue
+		}
+		st.Traces++
+		if p.Trace.Loop >= 0 {
+			st.Lassos++
+		}
+		st.Branches += len(p.Trace.Branches)
+		for _, sg := range p.Trace.Segments {
+			st.Segments[sg.Kind]++
+		}
+		subs := testsupport.Subformulas(sf, m.Properties[i].Formula, m.VarName)
+		if err := o.CheckTrace(Trace(p.Trace, printKey), subs); err != nil {
+			t.Errorf("%s, %s model: %s = %s (%v): trace: %v\n%+v", eng.Name(), m.Level, p.Name, ctl.Format(sf, sys.VarName), p.Holds, err, p.Trace.Segments)
 		}
 	}
 }
 
-// TestFairAgainstOracle checks both engines, on hundreds of random small
-// systems with random fairness constraints (justice conditions over total
-// and group counters, weak fairness per transition and per group) and
-// properties over total and group counters, against the oracle's fair
-// CTL on the unreduced, process-indexed state space: on the
-// group-counter model for every system, and on the total-counter model
-// for the certified systems whose fairness and properties it can
-// express. The explicit engine checks every system, the BDD engine every
-// system too, with and without reachable states in turn. Every trace is replayed on the unreduced system, and the cycle
-// of every lasso meets every fairness constraint.
-func TestFairAgainstOracle(t *testing.T) {
+// fairSystems is the number of random systems fair checks.
+const fairSystems = 300
+
+// fair checks eng, on hundreds of random small systems with random
+// fairness constraints (justice conditions over total and group
+// counters, weak fairness per transition and per group) and properties
+// over total and group counters, against the oracle's fair CTL on the
+// unreduced, process-indexed state space: on the group-counter model for
+// every system, and on the total-counter model for the certified systems
+// whose fairness and properties it can express. Every trace is replayed
+// on the unreduced system, and the cycle of every lasso meets every
+// fairness constraint.
+func fair(t *testing.T, eng explore.Engine, opts []explore.Option) {
 	r := rand.New(rand.NewSource(20261123))
-	const systems = 300
-	st := fairStats{segments: map[explore.SegmentKind]int{}}
+	const systems = fairSystems
+	st := FairStats{Segments: map[explore.SegmentKind]int{}}
 	totalChecked := 0
 	for k := 0; k < systems; k++ {
 		// Every other system keeps to what the total-counter model can
 		// express, so that the certified ones are checked on it too.
 		total := k%2 == 1
-		sys := explicit.RandomSystem(r, fmt.Sprintf("fair%d", k), !total, total)
+		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("fair%d", k), !total, total)
 		if !sys.Fairness.Empty() {
-			st.fairSystems++
+			st.FairSystems++
 		}
 		t.Run(sys.Name, func(t *testing.T) {
 			defer func() {
 				if t.Failed() {
-					t.Log(explicit.Describe(sys))
+					t.Log(testsupport.DescribeFair(sys))
 				}
 			}()
-			o := explicit.NewOracle(sys)
+			o := testsupport.NewOracle(sys)
 			gm, err := counterabs.BuildGroup(sys)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkAgainstOracle(t, sys, gm, o, enginesFor(k), &st)
+			CheckAgainstOracle(t, eng, opts, sys, gm, o, &st)
 			if !total {
 				return
 			}
-			am, certified := explicit.BruteCertified(sys)
+			am, certified := testsupport.BruteCertified(sys)
 			if !certified {
 				return
 			}
 			totalChecked++
-			checkAgainstOracle(t, sys, am, o, enginesFor(k+1), &st)
+			CheckAgainstOracle(t, eng, opts, sys, am, o, &st)
 		})
 	}
-	t.Logf("%d systems (%d with fairness, %d also on the total-counter model): %d verdicts (%d hold, %d fail, %d vacuous); %d traces (%d lassos, %d branches), segments %v; %d reports with reachable deadlocks",
-		systems, st.fairSystems, totalChecked, st.verdicts, st.holds, st.fails, st.vacuous, st.traces, st.lassos, st.branches, st.segments, st.deadlocked)
-	if st.fairSystems < systems/2 || totalChecked < systems/20 || st.vacuous == 0 || st.fails < systems || st.holds < systems ||
-		st.lassos < systems || st.branches == 0 || st.deadlocked < systems/10 || st.segments[explore.FairContinuation] == 0 || st.segments[explore.StepSegment] == 0 {
+	t.Logf("%s: %d systems (%d with fairness, %d also on the total-counter model): %d verdicts (%d hold, %d fail, %d vacuous); %d traces (%d lassos, %d branches), segments %v; %d reports with reachable deadlocks",
+		eng.Name(), systems, st.FairSystems, totalChecked, st.Verdicts, st.Holds, st.Fails, st.Vacuous, st.Traces, st.Lassos, st.Branches, st.Segments, st.Deadlocked)
+	if st.FairSystems < systems/2 || totalChecked < systems/20 || st.Vacuous == 0 || st.Fails < systems || st.Holds < systems ||
+		st.Lassos < systems || st.Branches == 0 || st.Deadlocked < systems/10 || st.Segments[explore.FairContinuation] == 0 || st.Segments[explore.StepSegment] == 0 {
 		t.Errorf("the random sample exercises too little")
 	}
 }

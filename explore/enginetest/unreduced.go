@@ -1,4 +1,4 @@
-package symbolic
+package enginetest
 
 import (
 	"context"
@@ -7,17 +7,21 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
-// TestEnginesAgainstUnreduced runs both engines, through the one
-// explore.Engine contract, on hundreds of random systems, certified and
-// not, with properties over total and group counters, and compares them
+// unreducedSystems and unreducedSystemsShort are the number of random
+// systems unreduced checks, without and with -short.
+const (
+	unreducedSystems      = 300
+	unreducedSystemsShort = 60
+)
+
+// unreduced runs the engine on hundreds of random systems, certified and
+// not, with properties over total and group counters, and compares it
 // with the naive oracle on the unreduced system (testsupport.Unreduced):
 //
 //   - the group-counter model (counterabs.BuildGroup), for every system:
@@ -29,17 +33,18 @@ import (
 //     counters that of the unreduced system.
 //
 // Every trace must show its verdict on the quotient, and on these exact
-// models lift.
-func TestEnginesAgainstUnreduced(t *testing.T) {
+// models replay on the unreduced system.
+func unreduced(t *testing.T, s Suite) {
 	r := rand.New(rand.NewSource(20261125))
-	systems := 300
+	systems := unreducedSystems
 	if testing.Short() {
-		systems = 60
+		systems = unreducedSystemsShort
 	}
 	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: true}
-	engines := []explore.Engine{explicit.Engine{}, DefaultBDD()}
+	counts := explore.NewConfig(s.Options...).CountStates
 	ctx := context.Background()
-	var certified, groupProps, verdicts, traces int
+	var certified, groupProps int
+	var st Stats
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, cfg)
 		sys.Name = fmt.Sprintf("rand%d", i)
@@ -54,11 +59,11 @@ func TestEnginesAgainstUnreduced(t *testing.T) {
 			t.Fatal(err)
 		}
 		models := []struct {
-			m     *counterabs.Model
-			quot  *testsupport.Graph
-			key   func(explore.State) string
-			props []gsst.Property
-		}{{group, sp.Groups(), func(s explore.State) string { return testsupport.GroupKey(s.Groups) }, sys.Properties}}
+			m    *counterabs.Model
+			sys  *gsst.System
+			quot *testsupport.Graph
+			key  func(explore.State) string
+		}{{group, sys, sp.Groups(), GroupKey}}
 		if testsupport.BruteForce(sys).Certified() {
 			certified++
 			tsys := testsupport.TotalProperties(sys)
@@ -67,74 +72,35 @@ func TestEnginesAgainstUnreduced(t *testing.T) {
 				t.Fatalf("%s: %v\n%s", sys.Name, err, testsupport.Describe(sys))
 			}
 			models = append(models, struct {
-				m     *counterabs.Model
-				quot  *testsupport.Graph
-				key   func(explore.State) string
-				props []gsst.Property
-			}{total, sp.Totals(), func(s explore.State) string { return testsupport.TotalKey(s.Counters) }, tsys.Properties})
+				m    *counterabs.Model
+				sys  *gsst.System
+				quot *testsupport.Graph
+				key  func(explore.State) string
+			}{total, tsys, sp.Totals(), TotalKey})
 		}
-		for _, mod := range models {
-			for _, e := range engines {
-				where := fmt.Sprintf("%s, %s model, %s engine", sys.Name, mod.m.Level, e.Name())
-				rep, err := e.Check(ctx, mod.m)
+		t.Run(sys.Name, func(t *testing.T) {
+			defer func() {
+				if t.Failed() {
+					t.Log(testsupport.Describe(sys))
+				}
+			}()
+			for _, mod := range models {
+				where := fmt.Sprintf("%s model, %s engine", mod.m.Level, s.Engine.Name())
+				rep, err := s.Engine.Check(ctx, mod.m, s.Options...)
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
-				if rep.ReachableStates.Int64() != int64(mod.quot.Len()) || rep.Deadlocks.Int64() != int64(mod.quot.Deadlocks()) {
-					t.Errorf("%s: %v states, %v deadlocks; oracle %d, %d\n%s", where, rep.ReachableStates, rep.Deadlocks,
-						mod.quot.Len(), mod.quot.Deadlocks(), testsupport.Describe(sys))
+				if counts && (rep.ReachableStates.Int64() != int64(mod.quot.Len()) || rep.Deadlocks.Int64() != int64(mod.quot.Deadlocks())) {
+					t.Errorf("%s: %v states, %v deadlocks; oracle %d, %d", where, rep.ReachableStates, rep.Deadlocks,
+						mod.quot.Len(), mod.quot.Deadlocks())
 				}
-				for j, p := range rep.Properties {
-					f := mod.props[j].Formula
-					verdicts++
-					if want := testsupport.Holds(sp.Graph, f); p.Holds != want {
-						t.Errorf("%s: %s = %s holds %v, the unreduced system %v\n%s", where, p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.Describe(sys))
-						continue
-					}
-					if err := checkEngineTrace(mod.quot, mod.key, f, mod.m.Properties[j].Formula, mod.m.VarName, p); err != nil {
-						t.Errorf("%s: %s: %v", where, p.Name, err)
-					}
-					if p.Trace != nil {
-						traces++
-						if p.Trace.Lifted == nil || p.Trace.Lifted.Error != "" {
-							t.Errorf("%s: %s: the trace of an exact model does not lift: %+v", where, p.Name, p.Trace.Lifted)
-						}
-					}
-				}
+				CheckVerdicts(t, where, mod.sys, rep, sp.Graph, mod.quot, mod.key, s.Shortest, &st)
 			}
-		}
+		})
 	}
-	t.Logf("%d systems (%d certified), %d properties over group counters; %d verdicts and %d traces checked against the unreduced system",
-		systems, certified, groupProps, verdicts, traces)
-	if certified < systems/5 || systems-certified < systems/5 || groupProps < systems || traces < systems {
+	t.Logf("%s: %d systems (%d certified), %d properties over group counters; %d verdicts and %d traces checked against the unreduced system, %d lifted traces replayed",
+		s.Engine.Name(), systems, certified, groupProps, st.Verdicts, st.Traces, st.Lifted)
+	if certified < systems/5 || systems-certified < systems/5 || groupProps < systems || st.Traces < systems {
 		t.Errorf("the random sample exercises too little")
 	}
-}
-
-// checkEngineTrace checks the trace of result p of f on g, the oracle's
-// graph of the model, whose states key names (testsupport.CheckEngineTrace);
-// mf is the model's formula for f, whose subformulas the segments name
-// with name.
-func checkEngineTrace(g *testsupport.Graph, key func(explore.State) string, f, mf ctl.Formula, name func(presburger.Var) string, p explore.PropertyResult) error {
-	return testsupport.CheckEngineTrace(g, f, p.Holds, engineTrace(p.Trace, key), testsupport.Subformulas(f, mf, name), testsupport.FromInit)
-}
-
-// engineTrace restates tr (nil for none) in the terms of a
-// testsupport.Graph whose states key names.
-func engineTrace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace {
-	if tr == nil {
-		return nil
-	}
-	out := &testsupport.Trace{Loop: tr.Loop}
-	for _, s := range tr.States {
-		out.Keys = append(out.Keys, key(s))
-	}
-	for _, sg := range tr.Segments {
-		out.Segments = append(out.Segments, testsupport.Segment{Kind: string(sg.Kind), Start: sg.Start, End: sg.End,
-			Formula: sg.Formula, Holds: sg.Holds, Target: sg.Target, TargetHolds: sg.TargetHolds})
-	}
-	for _, b := range tr.Branches {
-		out.Branches = append(out.Branches, engineTrace(b, key))
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -59,7 +60,7 @@ func vec(m *counterabs.Model, st explore.State) []int {
 func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f, mf ctl.Formula, res explore.PropertyResult) {
 	t.Helper()
 	key := func(s explore.State) string { return testsupport.TotalKey(vec(m, s)) }
-	if err := checkEngineTrace(g, key, f, mf, m.VarName, res); err != nil {
+	if err := testsupport.CheckEngineTrace(g, f, res.Holds, enginetest.Trace(res.Trace, key), testsupport.Subformulas(f, mf, m.VarName), testsupport.FromInit); err != nil {
 		t.Fatalf("%s (holds %v): %v", res.Name, res.Holds, err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/dalzilio/rudd"
-
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/internal/testsupport"

@@ -1,4 +1,4 @@
-package explicit_test
+package explore_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -82,11 +83,11 @@ func TestNuSMV(t *testing.T) {
 	var fair, models, compared, totals int
 	for k := 0; k < systems; k++ {
 		total := k%2 == 1
-		sys := explicit.RandomSystem(r, fmt.Sprintf("smv%d", k), !total, total)
+		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("smv%d", k), !total, total)
 		if !sys.Fairness.Empty() {
 			fair++
 		}
-		o := explicit.NewOracle(sys)
+		o := testsupport.NewOracle(sys)
 		want := map[string]bool{}
 		for _, p := range sys.Properties {
 			want[p.Name] = o.Holds(p.Formula)
@@ -99,7 +100,7 @@ func TestNuSMV(t *testing.T) {
 				}
 				for _, p := range rep.Properties {
 					if p.Holds != want[p.Name] {
-						t.Fatalf("%s: %s on the %s model says %s is %v, the oracle %v\n%s", sys.Name, e.Name(), m.Level, p.Name, p.Holds, want[p.Name], explicit.Describe(sys))
+						t.Fatalf("%s: %s on the %s model says %s is %v, the oracle %v\n%s", sys.Name, e.Name(), m.Level, p.Name, p.Holds, want[p.Name], testsupport.DescribeFair(sys))
 					}
 				}
 			}
@@ -123,7 +124,7 @@ func TestNuSMV(t *testing.T) {
 					}
 					compared++
 					if g != want[name] {
-						t.Errorf("%s: %s %v: property %s: NuSMV says %v, vsym %v\n%s\n%s", sys.Name, what, args, name, g, want[name], explicit.Describe(sys), text)
+						t.Errorf("%s: %s %v: property %s: NuSMV says %v, vsym %v\n%s\n%s", sys.Name, what, args, name, g, want[name], testsupport.DescribeFair(sys), text)
 					}
 				}
 			}
@@ -139,7 +140,7 @@ func TestNuSMV(t *testing.T) {
 		}
 		check("group-counter model", text)
 		if total {
-			if _, certified := explicit.BruteCertified(sys); certified {
+			if _, certified := testsupport.BruteCertified(sys); certified {
 				tm, err := counterabs.Build(ctx, sys, solver, solver)
 				if err != nil {
 					t.Fatalf("%s: counterabs.Build: %v", sys.Name, err)

@@ -1,4 +1,4 @@
-package explicit_test
+package explore_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -37,8 +38,8 @@ func TestForceSound(t *testing.T) {
 	const systems = 300
 	done, conclusive, inconclusive, deadFree, unsoundWithoutStutter, skipped, smvCompared := 0, 0, 0, 0, 0, 0, 0
 	for k := 0; done < systems && k < 20*systems; k++ {
-		sys := explicit.RandomSystem(r, fmt.Sprintf("force%d", k), false, true)
-		if _, certified := explicit.BruteCertified(sys); certified {
+		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("force%d", k), false, true)
+		if _, certified := testsupport.BruteCertified(sys); certified {
 			continue
 		}
 		// Universal properties mostly, two of any kind; justice
@@ -47,7 +48,7 @@ func TestForceSound(t *testing.T) {
 		sys.Fairness.Weak = nil
 		sys.Properties = sys.Properties[:2]
 		for i := 0; i < 6; i++ {
-			sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("u%d", i), Formula: explicit.RandomUniversal(r, sys, 3)})
+			sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("u%d", i), Formula: testsupport.RandomUniversal(r, sys, 3)})
 		}
 		m, err := counterabs.Build(context.Background(), sys, solver, solver, counterabs.Force())
 		if err != nil {
@@ -60,7 +61,7 @@ func TestForceSound(t *testing.T) {
 		if m.Exact || m.MayDeadlock == nil {
 			t.Fatalf("%s: forced model exact %v, deadlock condition %v", sys.Name, m.Exact, m.MayDeadlock)
 		}
-		o := explicit.NewOracle(sys)
+		o := testsupport.NewOracle(sys)
 		if bin := os.Getenv("NUSMV"); bin != "" && done <= 60 {
 			// The emitted forced model (stutters where the system may be
 			// deadlocked) gives NuSMV the verdicts vsym gives.
@@ -97,7 +98,7 @@ func TestForceSound(t *testing.T) {
 			if d := o.DeadlockDistance(); rep.DeadlockFree != nil && *rep.DeadlockFree {
 				deadFree++
 				if d >= 0 {
-					t.Errorf("%s, %s: deadlock-free on the forced model, but a deadlock is reachable in the system\n%s", sys.Name, eng.Name(), explicit.Describe(sys))
+					t.Errorf("%s, %s: deadlock-free on the forced model, but a deadlock is reachable in the system\n%s", sys.Name, eng.Name(), testsupport.DescribeFair(sys))
 				}
 			}
 			bare, err := eng.Check(context.Background(), &noStutter, engineOptions[ei]...)
@@ -111,7 +112,7 @@ func TestForceSound(t *testing.T) {
 					conclusive++
 					if !p.Holds || !want {
 						t.Errorf("%s, %s: %s = %s: conclusive %v on the forced model, the system says %v\n%s",
-							sys.Name, eng.Name(), p.Name, ctl.Format(f, sys.VarName), p.Holds, want, explicit.Describe(sys))
+							sys.Name, eng.Name(), p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.DescribeFair(sys))
 					}
 				} else {
 					inconclusive++
