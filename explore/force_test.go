@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -39,7 +40,7 @@ func TestForceSound(t *testing.T) {
 	done, conclusive, inconclusive, deadFree, unsoundWithoutStutter, skipped, smvCompared := 0, 0, 0, 0, 0, 0, 0
 	for k := 0; done < systems && k < 20*systems; k++ {
 		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("force%d", k), false, true)
-		if _, certified := testsupport.BruteCertified(sys); certified {
+		if _, certified := enginetest.BruteCertified(sys); certified {
 			continue
 		}
 		// Universal properties mostly, two of any kind; justice

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -140,7 +141,7 @@ func TestNuSMV(t *testing.T) {
 		}
 		check("group-counter model", text)
 		if total {
-			if _, certified := testsupport.BruteCertified(sys); certified {
+			if _, certified := enginetest.BruteCertified(sys); certified {
 				tm, err := counterabs.Build(ctx, sys, solver, solver)
 				if err != nil {
 					t.Fatalf("%s: counterabs.Build: %v", sys.Name, err)

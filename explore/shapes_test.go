@@ -107,7 +107,7 @@ func TestTraceShapes(t *testing.T) {
 			m, err := counterabs.BuildGroup(sys)
 			if level == counterabs.TotalLevel {
 				var certified bool
-				if m, certified = testsupport.BruteCertified(sys); !certified {
+				if m, certified = enginetest.BruteCertified(sys); !certified {
 					continue
 				}
 			}

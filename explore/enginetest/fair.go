@@ -118,7 +118,7 @@ func fair(t *testing.T, eng explore.Engine, opts []explore.Option) {
 			if !total {
 				return
 			}
-			am, certified := testsupport.BruteCertified(sys)
+			am, certified := BruteCertified(sys)
 			if !certified {
 				return
 			}

@@ -15,8 +15,8 @@ import (
 // system for the group-counter model, the total quotient for a certified
 // total-counter model, the existential abstraction for a forced one).
 
-// bruteModel is testsupport.BruteModel.
-var bruteModel = testsupport.BruteModel
+// bruteModel is enginetest.BruteModel.
+var bruteModel = enginetest.BruteModel
 
 // traceStats counts what the random tests checked, so a test that
 // silently checks nothing fails.

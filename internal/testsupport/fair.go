@@ -14,7 +14,6 @@ import (
 	"math/rand"
 	"strings"
 
-	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
@@ -682,36 +681,6 @@ func (g gen) ctlOver(sys *gsst.System, depth int, groups bool) ctl.Formula {
 	default:
 		return ctl.Binary{Op: ctl.BinOp(k - 9), L: g.ctlOver(sys, depth-1, groups), R: g.ctlOver(sys, depth-1, groups)}
 	}
-}
-
-// BruteModel is the total-counter model of sys built from the
-// brute-force existential abstraction (no solver, no counterabs.Build),
-// exact when brute force certifies the system (Theorem 6).
-func BruteModel(sys *gsst.System) (*counterabs.Model, *Brute) {
-	b := BruteForce(sys)
-	var trans []counterabs.Transition
-	for r := range sys.Transitions {
-		t := &sys.Transitions[r]
-		trans = append(trans, counterabs.Transition{From: t.From, To: t.To, Guard: b.Guard(r), Case: counterabs.CaseProjection, Local: r, Group: -1})
-	}
-	m, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, b.Certified())
-	if err != nil {
-		panic(err)
-	}
-	if !m.Exact {
-		// The forced model stutters wherever some configuration with
-		// those totals is deadlocked (counterabs.Model.MayDeadlock).
-		m.MayDeadlock = b.MayDeadlock()
-	}
-	return m, b
-}
-
-// BruteCertified reports whether sys is fully virtually symmetric, by
-// enumeration (Theorem 6), and returns its existential counter
-// abstraction at the total level.
-func BruteCertified(sys *gsst.System) (*counterabs.Model, bool) {
-	m, b := BruteModel(sys)
-	return m, b.Certified()
 }
 
 // gen draws the atoms of random properties and fairness constraints.
