@@ -2,12 +2,14 @@ package enginetest
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -64,7 +66,9 @@ func corpusCases() ([]corpusCase, error) {
 // corpus runs every archive of the known-answer corpus (the bundled
 // specs, the paper's examples, small GR&W and ASR members, uncertified
 // systems) through eng on both models and compares the reachable
-// states, deadlocks, configurations and verdicts with the archive;
+// states, deadlocks, configurations and verdicts with the archive (and,
+// with counts, checks that explore.MaxStates stops the search exactly
+// beyond the archive's count);
 // traces are checked on the oracle's graph of the model and lifted
 // traces of exact models replayed.
 func corpus(t *testing.T, s Suite) {
@@ -92,6 +96,9 @@ func corpus(t *testing.T, s Suite) {
 				}
 			}
 			CheckVerdicts(t, "group", sys, rep, sp.Graph, sp.Groups(), GroupKey, s.Shortest, &st)
+			if counts {
+				checkMaxStates(t, s, cc.group, c.Group.States)
+			}
 
 			g := sp.Totals()
 			if !c.Total.Exact {
@@ -110,6 +117,24 @@ func corpus(t *testing.T, s Suite) {
 		})
 	}
 	t.Logf("%s: %d archives, both models; %d verdicts, %d traces checked, %d lifted and replayed", s.Engine.Name(), len(cases), st.Verdicts, st.Traces, st.Lifted)
+}
+
+// checkMaxStates checks that explore.MaxStates bounds the reachable
+// states of m, of which there are n: a bound of n lets the run finish,
+// a bound of n-1 stops it with the state limit and no report.
+func checkMaxStates(t *testing.T, s Suite, m *counterabs.Model, n int64) {
+	t.Helper()
+	if _, err := s.Engine.Check(context.Background(), m, append(s.Options, explore.MaxStates(n))...); err != nil {
+		t.Errorf("MaxStates(%d) on %d states: %v", n, n, err)
+	}
+	if n < 2 {
+		return
+	}
+	rep, err := s.Engine.Check(context.Background(), m, append(s.Options, explore.MaxStates(n-1))...)
+	var lim *explore.LimitError
+	if !errors.As(err, &lim) || lim.Kind != "states" || lim.Limit != n-1 || !errors.Is(err, errkind.Limit) || rep != nil {
+		t.Errorf("MaxStates(%d) on %d states: report %v, error %v; want the state limit", n-1, n, rep != nil, err)
+	}
 }
 
 // Stats counts what CheckVerdicts checked, so a test that silently

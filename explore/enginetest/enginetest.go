@@ -14,7 +14,9 @@
 //     certified); counts and verdicts must be the archive's, every
 //     trace must show its verdict on the oracle's graph of the model,
 //     and every trace of an exact model must replay on the unreduced
-//     system (testsupport.Replay);
+//     system (testsupport.Replay); with counts, explore.MaxStates must
+//     let a run with the archive's count of states finish and stop one
+//     with a state less;
 //   - unreduced: hundreds of random systems, certified or not, with
 //     properties over total and group counters, against the naive
 //     checker on the unreduced system (testsupport.Unreduced);
