@@ -12,7 +12,7 @@ import (
 )
 
 // This file holds the engine-independent results: every engine (the
-// explicit one in this package, the BDD one in explore/symbolic) fills the
+// explicit one in explore/explicit, the BDD one in explore/symbolic) fills the
 // same Report, so the command line prints and encodes them in one place.
 // Keep the JSON field names stable: docs/explore.md documents them.
 
