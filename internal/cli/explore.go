@@ -13,6 +13,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 )
@@ -68,14 +69,14 @@ const engineNames = "explicit, bdd or auto"
 func chooseEngine(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error) {
 	switch name {
 	case "explicit":
-		return explore.Explicit{}, nil
+		return explicit.Engine{}, nil
 	case "bdd":
 		return bdd, nil
 	case "auto":
 		if m.CounterSpace() > autoBDDThreshold {
 			return bdd, nil
 		}
-		return explore.Explicit{}, nil
+		return explicit.Engine{}, nil
 	}
 	return nil, errkind.Errorf(errkind.Input, "unknown engine %q (want %s)", name, engineNames)
 }

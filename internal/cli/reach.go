@@ -13,6 +13,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
@@ -252,9 +253,9 @@ func (r *reachResult) answer(ctx context.Context, group *counterabs.Model, qs []
 	var engines []explore.Engine
 	switch engineName {
 	case "auto":
-		engines = []explore.Engine{explore.Explicit{}, symbolic.DefaultBDD()}
+		engines = []explore.Engine{explicit.Engine{}, symbolic.DefaultBDD()}
 	case "explicit":
-		engines = []explore.Engine{explore.Explicit{}}
+		engines = []explore.Engine{explicit.Engine{}}
 	case "bdd":
 		engines = []explore.Engine{symbolic.DefaultBDD()}
 	default:
