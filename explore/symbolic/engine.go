@@ -14,6 +14,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Strategy is the order in which the per-transition images are applied in
@@ -142,6 +143,12 @@ type Checker struct {
 
 	stats Stats
 	start time.Time
+
+	// phase is what the checker reports to shared.Progress, with its
+	// iterations and nodes so far; lastReport is when it last did.
+	phase      progress.Event
+	nodes      int // BDD nodes in use at the last sample
+	lastReport time.Time
 }
 
 // relation is the partitioned transition relation of one abstract
@@ -228,6 +235,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 			e.levelNext[e.enc.next[i][j]] = true
 		}
 	}
+	e.enter(progress.Event{Phase: progress.Encode})
 	if err := e.build(); err != nil {
 		return nil, err
 	}
@@ -724,10 +732,19 @@ func (e *Checker) checkBound(z rudd.Node) error {
 // reports the error.
 func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
-// poll samples statistics and honours cancellation between fixpoint
-// iterations.
+// poll samples statistics, reports progress and honours cancellation
+// between fixpoint iterations.
 func (e *Checker) poll(ctx context.Context) error {
 	e.sample()
+	e.phase.Iterations++
+	if f := e.shared.Progress; f != nil {
+		if now := time.Now(); now.Sub(e.lastReport) >= e.shared.ProgressEvery {
+			e.lastReport = now
+			ev := e.phase
+			ev.Nodes = int64(e.nodes)
+			f(ev)
+		}
+	}
 	if err := e.check(); err != nil {
 		return err
 	}
@@ -749,6 +766,7 @@ var heapSamples = []metrics.Sample{
 
 func (e *Checker) sample() {
 	used, alloc := nodeCounts(e.b)
+	e.nodes = used
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
 	}
@@ -761,6 +779,21 @@ func (e *Checker) sample() {
 		if h > e.stats.PeakHeapBytes {
 			e.stats.PeakHeapBytes = h
 		}
+	}
+}
+
+// enter starts the phase ev: it is reported now, with the nodes in use,
+// and then from poll with its iterations.
+func (e *Checker) enter(ev progress.Event) {
+	ev.Engine = BDD{}.Name()
+	e.phase = ev
+	if f := e.shared.Progress; f != nil {
+		e.lastReport = time.Now()
+		if e.b != nil {
+			used, _ := nodeCounts(e.b)
+			ev.Nodes = int64(used)
+		}
+		f(ev)
 	}
 }
 
@@ -789,6 +822,7 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 		return e.reach, nil
 	}
 	t0 := time.Now()
+	e.enter(progress.Event{Phase: progress.Reach})
 	e.bound = e.shared.MaxStates
 	r, it, err := e.lfp(ctx, e.init, e.space, true)
 	e.bound = 0
