@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newAbstractCmd) }
@@ -66,12 +67,15 @@ transition and group that may take it, guarded by that group's guard.
 }
 
 func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	if err := checkOutputFormat(o.output); err != nil {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, "abstract")
 	if err != nil {
 		return err
@@ -79,7 +83,8 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	file := displayName(o.file)
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr()})
+	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr(), Progress: prog.report})
+	prog.stop()
 	if err != nil {
 		return err
 	}

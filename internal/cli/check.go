@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newCheckCmd) }
@@ -89,6 +90,8 @@ type checkResult struct {
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
@@ -113,6 +116,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		if o.allSizes {
 			opts = append(opts, gsst.AllSizes())
 		}
+		prog.phase(progress.Parse)
 		r.sys, r.err = loadSpec(cmd, arg, opts...)
 		switch {
 		case r.err != nil:
@@ -121,7 +125,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			// get the usual prefix.
 			printError(stderr, r.err)
 		default:
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
+			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout), detect.OnProgress(prog.report))
 			if r.err == nil {
 				addTimeoutHints(r.rep, o.timeout)
 			}
@@ -134,12 +138,13 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			} else {
 				r.code = certifyExitCode(r.rep.Verdict())
 				if o.reachability && r.rep.Verdict() == detect.Violated {
-					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
+					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem, prog.report)
 				}
 			}
 		}
 		results = append(results, r)
 	}
+	prog.stop()
 
 	if o.output == "sarif" {
 		if err := writeCheckSARIF(cmd, results); err != nil {

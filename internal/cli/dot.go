@@ -17,6 +17,7 @@ import (
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newDotCmd) }
@@ -112,8 +113,11 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 			return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
 		}
 	}
+	prog := startProgress(cmd)
+	defer prog.stop()
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
+	prog.phase(progress.Parse)
 	sys, err := loadSpec(cmd, o.file)
 	if o.trace != "" || o.sizes != "" {
 		sys, err = loadInstance(cmd, o.file, o.sizes, "dot --trace")
@@ -140,10 +144,10 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	var text string
 	switch {
 	case o.trace != "":
-		text, err = dotTrace(ctx, cmd, o, sys, opts)
+		text, err = dotTrace(ctx, cmd, o, sys, opts, prog.report)
 	case o.check:
 		var rep *detect.Report
-		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout))
+		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout), detect.OnProgress(prog.report))
 		if err != nil {
 			// The solver failed, or a witness did not survive
 			// re-verification: no verdicts to draw.
@@ -153,6 +157,7 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	default:
 		text, err = dot.Skeleton(sys, opts...)
 	}
+	prog.stop()
 	if err != nil {
 		return err
 	}
@@ -160,8 +165,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 }
 
 // dotTrace explores sys as vsym explore does, for the one property named
-// by --trace, and draws its trace.
-func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option) (string, error) {
+// by --trace, and draws its trace. Progress goes to report.
+func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option, report progress.Func) (string, error) {
 	var prop *gsst.Property
 	for i := range sys.Properties {
 		if sys.Properties[i].Name == o.trace {
@@ -187,7 +192,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 	if o.concrete {
 		level = "group"
 	}
-	m, err := buildModel(ctx, one, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Stderr: cmd.ErrOrStderr()})
+	m, err := buildModel(ctx, one, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Stderr: cmd.ErrOrStderr(), Progress: report})
 	if err != nil {
 		return "", err
 	}
@@ -195,7 +200,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 	if err != nil {
 		return "", err
 	}
-	rep, err := engine.Check(ctx, m.Model, explore.MaxMemory(mem))
+	rep, err := engine.Check(ctx, m.Model, explore.MaxMemory(mem), explore.OnProgress(progressTick, report))
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", stoppedError(ctx, o.file, "exploration", o.timeout)

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newExploreCmd) }
@@ -150,6 +150,8 @@ from the initial state" as a finding and exits 1, unless
 }
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
@@ -191,6 +193,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
 	if err != nil {
 		return err
@@ -202,7 +205,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
+	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr, Progress: prog.report})
 	if err != nil {
 		return err
 	}
@@ -216,13 +219,12 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return err
 	}
-	prog := newProgress(stderr)
 	// --max-states bounds the reachable states, so it asks for them.
 	rep, err := engine.Check(ctx, m.Model,
 		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks),
+		explore.OnProgress(progressTick, prog.report), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks),
 		explore.Traces(!o.noTraces))
-	prog.done()
+	prog.stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			return stoppedError(ctx, file, "exploration", o.timeout)
@@ -312,39 +314,6 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q too large", s)
 	}
 	return int64(v), nil
-}
-
-// progress shows a one-line progress display on stderr, only when stderr
-// is a terminal (a pipe or file gets no carriage-return clutter).
-type progress struct {
-	w     io.Writer
-	shown bool
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	if !ok {
-		return &progress{}
-	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return &progress{}
-	}
-	return &progress{w: w}
-}
-
-func (p *progress) show(pr explore.Progress) {
-	if p.w == nil {
-		return
-	}
-	p.shown = true
-	fmt.Fprintf(p.w, "\r%d states, frontier %d, %.0f states/s, %s   ", pr.States, pr.Frontier, pr.Rate(), pr.Elapsed.Round(time.Second))
-}
-
-func (p *progress) done() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
 
 // engineFor returns the engine --engine names, refusing the BDD engine's

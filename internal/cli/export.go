@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 // The steps shared by the commands that write a model for another model
@@ -42,6 +43,8 @@ type exporter struct {
 // runExport writes the model of o.file that o.level asks for with e, to
 // standard output; the session sends it to the -o file.
 func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stderr := cmd.ErrOrStderr()
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
@@ -49,6 +52,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	if o.force && (o.level == "concrete" || o.level == "group") {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", o.level)
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, e.command)
 	if err != nil {
 		return err
@@ -63,11 +67,12 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		// The concrete model is exact whatever certification would say,
 		// so none is run (it can take far longer than the export).
 		h.Certification = "not checked (the concrete model needs none)"
+		prog.phase(progress.Emit)
 		text, err = e.concrete(sys, h)
 		kind = "concrete"
 	} else {
 		var m *chosenModel
-		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: stderr})
+		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: stderr, Progress: prog.report})
 		if err != nil {
 			return err
 		}
@@ -75,9 +80,11 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		if m.Level == counterabs.TotalLevel && m.Exact {
 			h.Certification = certifiedHow(m.Cert)
 		}
+		prog.phase(progress.Emit)
 		text, err = e.reduced(m.Model, h)
 		kind = m.Level.String() + "-counter"
 	}
+	prog.stop()
 	if err != nil {
 		return fileError(file, err)
 	}

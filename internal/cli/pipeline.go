@@ -17,6 +17,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 // The steps shared by the commands that turn a GSST file into a counter
@@ -106,8 +107,9 @@ type modelRequest struct {
 	Level string
 	// Force builds the total-counter model of an uncertified system: it
 	// over-approximates the quotient (--force).
-	Force  bool
-	Stderr io.Writer // where the --force warning goes
+	Force    bool
+	Stderr   io.Writer     // where the --force warning goes
+	Progress progress.Func // told of the certification's and the construction's progress
 }
 
 // levelFlag is the help text of --model.
@@ -149,7 +151,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r modelRequest) (*chosenM
 		return nil, errkind.Errorf(errkind.Input, "unknown model %q (want auto, total or group)", r.Level)
 	}
 	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
@@ -160,7 +162,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r modelRequest) (*chosenM
 		// Unknown verdicts because time ran out: say so.
 		return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
 	}
-	var opts []counterabs.Option
+	opts := []counterabs.Option{counterabs.OnProgress(r.Progress)}
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
 	if !cert.Certified() {
 		why, code := certificationFailure(sys, cert)

@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -76,6 +77,8 @@ when some is unknown, else 0.
 }
 
 func runProve(cmd *cobra.Command, o *proveOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormat(o.output); err != nil {
 		return err
@@ -86,6 +89,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if o.maxTrace < 0 || o.maxTrace == 1 {
 		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadSpec(cmd, o.file)
 	if err != nil {
 		return err
@@ -100,7 +104,8 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	// --timeout bounds each property and each certification query; the
 	// prover takes its bound from the context prove.Check gives it.
 	solver := z3.New(z3.Timeout(o.timeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(prog.report))
+	prog.stop()
 	if err != nil {
 		return fileError(file, err)
 	}

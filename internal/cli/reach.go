@@ -17,6 +17,7 @@ import (
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Certification quantifies over all configurations (Theorem 6), so a
@@ -71,6 +72,7 @@ type reachResult struct {
 	// parametric: the system is a family of sizes, and each transition's
 	// questions were asked of its witness's instance only.
 	parametric bool
+	progress   progress.Func // told of the model's construction and the engines' progress
 }
 
 // asymmetryReachable summarises r for the whole system: true when some
@@ -106,17 +108,17 @@ func (r *reachResult) asymmetryReachable(cert *detect.Report) *bool {
 // transition of cert with the engine engineName (as --engine names it).
 // It does not fail for want of an answer: a limit, the timeout or a
 // solver unknown leaves the answers undecided, with the reason. timeout
-// bounds the whole decision (0: none).
+// bounds the whole decision (0: none). Progress goes to report.
 func decideReachability(ctx context.Context, cert *detect.Report, solver interface {
 	presburger.Solver
 	presburger.Projector
-}, engineName string, timeout time.Duration, maxMemory int64) *reachResult {
+}, engineName string, timeout time.Duration, maxMemory int64, report progress.Func) *reachResult {
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	out := &reachResult{Transitions: map[int]*reachJSON{}, parametric: cert.System.Parametric()}
+	out := &reachResult{Transitions: map[int]*reachJSON{}, parametric: cert.System.Parametric(), progress: report}
 	// A parametric system's witnesses are of some instance each (their
 	// Sizes); the questions are asked of that instance.
 	byInstance := map[string][]int{}
@@ -197,7 +199,7 @@ func (out *reachResult) decideInstance(ctx context.Context, sys *gsst.System, sy
 	// Then the asymmetry, which needs g_r: the guards of the total-counter
 	// model built without certification.
 	var asyms []question
-	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false))
+	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false), counterabs.OnProgress(out.progress))
 	for _, i := range violated {
 		a := &out.Transitions[i].Asymmetry
 		if err != nil {
@@ -249,7 +251,7 @@ func (r *reachResult) answer(ctx context.Context, group *counterabs.Model, qs []
 			Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: q.f}},
 		})
 	}
-	opts := []explore.Option{explore.MaxMemory(maxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false)}
+	opts := []explore.Option{explore.MaxMemory(maxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false), explore.OnProgress(progressTick, r.progress)}
 	var engines []explore.Engine
 	switch engineName {
 	case "auto":

@@ -64,7 +64,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 		systems++
 		kinds[kind]++
 		engine := []string{"explicit", "bdd"}[systems%2]
-		got := decideReachability(ctx, cert, solver, engine, 0, 0)
+		got := decideReachability(ctx, cert, solver, engine, 0, 0, nil)
 		for _, e := range got.Engines {
 			if e != engine {
 				t.Fatalf("ran the engines %v, want %s", got.Engines, engine)
@@ -187,10 +187,10 @@ func TestReachabilityFallback(t *testing.T) {
 	if err != nil || cert.Verdict() != detect.Violated {
 		t.Fatalf("want a violation, got %v (%v)", cert.Verdict(), err)
 	}
-	want := decideReachability(ctx, cert, solver, "explicit", 0, 0)
+	want := decideReachability(ctx, cert, solver, "explicit", 0, 0, nil)
 	defer func(n int64) { reachExplicitStates = n }(reachExplicitStates)
 	reachExplicitStates = 3 // the lock has 24 reachable configurations
-	got := decideReachability(ctx, cert, solver, "auto", 0, 0)
+	got := decideReachability(ctx, cert, solver, "auto", 0, 0, nil)
 	if fmt.Sprint(got.Engines) != "[explicit bdd explicit bdd]" {
 		t.Errorf("engines %v, want each question batch tried explicitly, then with BDDs", got.Engines)
 	}
