@@ -41,7 +41,7 @@ type progressLine struct {
 	ev    progress.Event
 	have  bool
 	since time.Time // when ev's phase or item started
-	drawn bool      // a line is on the screen
+	drawn string    // the line on the screen, "" when none
 
 	cmd  *cobra.Command // whose stderr the line took over (startProgress)
 	quit chan struct{}  // closed by stop
@@ -123,15 +123,19 @@ func (p *progressLine) draw() {
 	if !p.term || !p.have || now.Sub(p.start) < progressDelay {
 		return
 	}
-	fmt.Fprintf(p.out, "\r%s\x1b[K", progressText(p.ev, now.Sub(p.since)))
-	p.drawn = true
+	line := progressText(p.ev, now.Sub(p.since))
+	if line == p.drawn {
+		return
+	}
+	fmt.Fprintf(p.out, "\r%s\x1b[K", line)
+	p.drawn = line
 }
 
 // clear erases the line, if one shows; p.mu is held.
 func (p *progressLine) clear() {
-	if p.drawn {
+	if p.drawn != "" {
 		io.WriteString(p.out, "\r\x1b[K")
-		p.drawn = false
+		p.drawn = ""
 	}
 }
 
@@ -163,15 +167,10 @@ func (p *progressLine) stop() {
 // progressText is the line for ev, in its phase for elapsed:
 //
 //	vsym: property mutex (2 of 3), bdd, 52,311 BDD nodes, iteration 14, 3s
+//
+// A line longer than progressWidth shortens the item's name first, so
+// that the figures stay.
 func progressText(ev progress.Event, elapsed time.Duration) string {
-	var b strings.Builder
-	b.WriteString("vsym: " + string(ev.Phase))
-	if ev.Item != "" {
-		b.WriteString(" " + ev.Item)
-	}
-	if ev.K > 0 {
-		fmt.Fprintf(&b, " (%d of %d)", ev.K, ev.N)
-	}
 	parts := []string{}
 	if ev.Engine != "" {
 		parts = append(parts, ev.Engine)
@@ -189,11 +188,22 @@ func progressText(ev progress.Event, elapsed time.Duration) string {
 		parts = append(parts, "iteration "+groupDigits(ev.Iterations))
 	}
 	parts = append(parts, elapsed.Truncate(time.Second).String())
-	b.WriteString(", " + strings.Join(parts, ", "))
-	if r := []rune(b.String()); len(r) > progressWidth {
+	tail := ", " + strings.Join(parts, ", ")
+	if ev.K > 0 {
+		tail = fmt.Sprintf(" (%d of %d)", ev.K, ev.N) + tail
+	}
+	head := "vsym: " + string(ev.Phase)
+	item := []rune(ev.Item)
+	if over := len([]rune(head+tail)) + 1 + len(item) - progressWidth; over > 0 && len(item) > 0 {
+		item = append(item[:max(len(item)-over-3, 1)], []rune("...")...)
+	}
+	if len(item) > 0 {
+		head += " " + string(item)
+	}
+	if r := []rune(head + tail); len(r) > progressWidth {
 		return string(r[:progressWidth-3]) + "..."
 	}
-	return b.String()
+	return head + tail
 }
 
 // groupDigits writes n, not negative, with a comma between groups of
