@@ -14,3 +14,5 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
+
+replace github.com/dalzilio/rudd => ./third_party/rudd

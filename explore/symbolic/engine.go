@@ -64,6 +64,7 @@ type config struct {
 	affinity  bool
 	maxBytes  int64
 	deadlocks bool
+	ctx       context.Context
 }
 
 // Option configures an Checker.
@@ -99,7 +100,8 @@ func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 
 // WithMaxMemory stops fixpoints (with an *explore.LimitError) once the
 // sampled Go heap exceeds n bytes; zero means no bound. The heap is sampled
-// between fixpoint steps, so one step may overshoot.
+// between fixpoint steps and every few thousand node constructions inside
+// each BDD operation, so the overshoot is what those constructions take.
 func WithMaxMemory(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
 // WithNodeTable sets the initial node table size of the BDD.
@@ -113,6 +115,11 @@ func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 // paths to the nearest deadlocks) even without reachable states; with
 // them it is always made.
 func WithDeadlocks(on bool) Option { return func(c *config) { c.deadlocks = on } }
+
+// WithContext bounds New (the encoding and the transition closures) by
+// ctx: when it ends, New stops inside the BDD operation under way and
+// returns ctx's error. The other methods take their own context.
+func WithContext(ctx context.Context) Option { return func(c *config) { c.ctx = ctx } }
 
 // WithTraces chooses whether counterexamples and witnesses are built
 // (default true).
@@ -152,6 +159,12 @@ type Checker struct {
 
 	stats Stats
 	start time.Time
+
+	// ctx is the context of the call under way (New, Reachable, Sat,
+	// Property, Check); rudd calls interrupt inside every operation, and
+	// stopped records why it stopped one (see interrupt).
+	ctx     context.Context
+	stopped error
 }
 
 // relation is the partitioned transition relation of one abstract
@@ -198,7 +211,7 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, start: time.Now()}
+	e := &Checker{model: m, cfg: cfg, start: time.Now(), ctx: cfg.ctx}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -220,6 +233,7 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
+	e.b.SetInterrupt(e.interrupt)
 	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
@@ -550,8 +564,12 @@ func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Minfreenodes(50))
 }
 
-// check turns a BDD error into a Go error.
+// check turns a BDD error into a Go error: the cause of an interruption
+// (the context's error or an *explore.LimitError) as it is.
 func (e *Checker) check() error {
+	if e.stopped != nil {
+		return e.stopped
+	}
 	if e.b.Errored() {
 		msg := e.b.Error()
 		if strings.Contains(msg, "memory") || strings.Contains(msg, "resize") || strings.Contains(msg, "nil") {
@@ -707,6 +725,34 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 // reports the error.
 func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
+// bind makes ctx the context interrupt reads, for a call that takes one.
+func (e *Checker) bind(ctx context.Context) { e.ctx = ctx }
+
+// interrupt is called by rudd every few thousand node constructions
+// inside every BDD operation: it stops the operation under way when the
+// context has ended or the sampled heap exceeds WithMaxMemory, so that
+// one long operation (an image, a closure step) cannot outlive either
+// limit. Sampling the heap costs about a microsecond, against a few
+// hundred for the node constructions between two calls.
+func (e *Checker) interrupt() error {
+	if e.ctx != nil {
+		if err := e.ctx.Err(); err != nil {
+			e.stopped = err
+			return err
+		}
+	}
+	if e.cfg.maxBytes > 0 {
+		if h := heapBytes(); h > uint64(e.cfg.maxBytes) {
+			if h > e.stats.PeakHeapBytes {
+				e.stats.PeakHeapBytes = h
+			}
+			e.stopped = &explore.LimitError{Kind: "memory", Limit: e.cfg.maxBytes, Bytes: int64(h)}
+			return e.stopped
+		}
+	}
+	return nil
+}
+
 // poll samples statistics and honours cancellation between fixpoint
 // iterations.
 func (e *Checker) poll(ctx context.Context) error {
@@ -736,15 +782,21 @@ func (e *Checker) sample() {
 		e.stats.PeakNodes = used
 	}
 	e.stats.TableSize = alloc
-	s := make([]metrics.Sample, len(heapSamples))
-	copy(s, heapSamples)
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-		h := s[0].Value.Uint64() - s[1].Value.Uint64()
-		if h > e.stats.PeakHeapBytes {
-			e.stats.PeakHeapBytes = h
-		}
+	if h := heapBytes(); h > e.stats.PeakHeapBytes {
+		e.stats.PeakHeapBytes = h
 	}
+}
+
+// heapBytes samples the memory the Go runtime holds from the system,
+// less what it has released (runtime/metrics); 0 when unavailable.
+func heapBytes() uint64 {
+	var s [2]metrics.Sample
+	copy(s[:], heapSamples)
+	metrics.Read(s[:])
+	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64() - s[1].Value.Uint64()
+	}
+	return 0
 }
 
 // nodeCounts reads the used and allocated node counts from rudd's Stats
@@ -768,6 +820,7 @@ func nodeCounts(b *rudd.BDD) (used, alloc int) {
 // Reachable computes the reachable states (once) and restricts the space
 // to them.
 func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
+	e.bind(ctx)
 	if e.reach != nil {
 		return e.reach, nil
 	}
