@@ -246,6 +246,11 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 		}
 	}
 	if err := e.build(); err != nil {
+		if e.stopped != nil {
+			// The encoding reports a failed operation as its own error;
+			// the interruption's cause is the one to report.
+			return nil, e.stopped
+		}
 		return nil, err
 	}
 	e.stats.BDDVars = nv
@@ -754,8 +759,12 @@ func (e *Checker) interrupt() error {
 }
 
 // poll samples statistics and honours cancellation between fixpoint
-// iterations.
+// iterations; it also makes ctx the one interrupt reads inside the
+// operations that follow.
 func (e *Checker) poll(ctx context.Context) error {
+	if ctx != nil {
+		e.bind(ctx)
+	}
 	e.sample()
 	if err := e.check(); err != nil {
 		return err

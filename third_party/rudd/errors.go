@@ -24,8 +24,9 @@ func (b *BDD) Errored() bool {
 
 func (b *BDD) seterror(format string, a ...interface{}) Node {
 	if b.error != nil {
-		format = format + "; " + b.Error()
-		b.error = fmt.Errorf(format, a...)
+		// vsym: keep the first error. Upstream appended each new one,
+		// and the nil results of a failed operation, passed on to the
+		// next ones, made every later call format a longer message.
 		return nil
 	}
 	b.error = fmt.Errorf(format, a...)
