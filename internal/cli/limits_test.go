@@ -27,12 +27,18 @@ func poolSpec(t *testing.T, n int) string {
 // assertion.
 func runLimited(t *testing.T, limit time.Duration, args ...string) (stdout, stderr string) {
 	t.Helper()
+	return runLimitedCode(t, limit, ExitUnknown, args...)
+}
+
+// runLimitedCode is runLimited with the exit code expected.
+func runLimitedCode(t *testing.T, limit time.Duration, want int, args ...string) (stdout, stderr string) {
+	t.Helper()
 	var out, errb strings.Builder
 	t0 := time.Now()
 	code := Main(args, &out, &errb)
 	elapsed := time.Since(t0)
-	if code != ExitUnknown {
-		t.Errorf("%v: exit %d, want %d; stderr: %s", args, code, ExitUnknown, errb.String())
+	if code != want {
+		t.Errorf("%v: exit %d, want %d; stderr: %s", args, code, want, errb.String())
 	}
 	if elapsed > limit+time.Second {
 		t.Errorf("%v: ran %v, more than the limit %v plus 1 s", args, elapsed.Round(time.Millisecond), limit)
@@ -114,5 +120,31 @@ func TestTimeoutProve(t *testing.T) {
 	}
 	if len(rep.Properties) != 1 || rep.Properties[0].Verdict != "unknown" || !strings.Contains(rep.Properties[0].Reason, "timeout after 1s") {
 		t.Errorf("properties %+v, want safe unknown by the timeout", rep.Properties)
+	}
+}
+
+// check keeps --timeout in the reachability questions of a violated
+// transition, which explore the group-counter model of a pool of 1000
+// processes in two groups (the second may not take its last fork): they
+// are unknown, and the verdict (not symmetric, exit 1) stands.
+func TestTimeoutCheckReachability(t *testing.T) {
+	src := `name: upool
+states: [Think, One, Eat]
+groups:
+  a: 500
+  b: 500
+init: Think
+transitions:
+  - {from: Think, to: One, guard: "#One + 2*#Eat < 1000"}
+  - {from: One, to: Eat, guard: {a: "#One + 2*#Eat < 1000", b: "#One + 2*#Eat < 999"}}
+  - {from: Eat, to: Think}
+`
+	path := filepath.Join(t.TempDir(), "upool.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs := runLimitedCode(t, time.Second, ExitNo, "check", "--timeout", "1s", path)
+	if !strings.Contains(out, "unknown (stopped: timeout after 1s") {
+		t.Errorf("the reachability questions did not stop at the timeout:\n%s%s", out, errs)
 	}
 }
