@@ -63,7 +63,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		// The concrete model is exact whatever certification would say,
 		// so none is run (it can take far longer than the export).
 		h.Certification = "not checked (the concrete model needs none)"
-		text, err = e.concrete(sys, h)
+		text, err = untilDone(ctx, file, e.tool+" output", o.timeout, func() (string, error) { return e.concrete(sys, h) })
 		kind = "concrete"
 	} else {
 		var m *chosenModel
@@ -75,7 +75,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		if m.Level == counterabs.TotalLevel && m.Exact {
 			h.Certification = certifiedHow(m.Cert)
 		}
-		text, err = e.reduced(m.Model, h)
+		text, err = untilDone(ctx, file, e.tool+" output", o.timeout, func() (string, error) { return e.reduced(m.Model, h) })
 		kind = m.Level.String() + "-counter"
 	}
 	if err != nil {

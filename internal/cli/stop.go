@@ -23,3 +23,25 @@ func stoppedError(ctx context.Context, file, stage string, timeout time.Duration
 	}
 	return errkind.Errorf(errkind.Unknown, "%s: unknown: %s stopped: %s", file, stage, why)
 }
+
+// untilDone runs f and returns its results, or stoppedError as soon as
+// ctx ends first, for work that does not read a context itself (writing
+// a large model). f then runs on in its goroutine until it returns, and
+// its results are dropped: the command ends right after.
+func untilDone(ctx context.Context, file, stage string, timeout time.Duration, f func() (string, error)) (string, error) {
+	type result struct {
+		text string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		text, err := f()
+		done <- result{text, err}
+	}()
+	select {
+	case r := <-done:
+		return r.text, r.err
+	case <-ctx.Done():
+		return "", stoppedError(ctx, file, stage, timeout)
+	}
+}
