@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
@@ -85,11 +86,10 @@ type checkResult struct {
 	rep   *detect.Report
 	reach *reachResult // nil when not decided (no violation, or --reachability=false)
 	err   error
-	code  int
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
@@ -114,28 +114,22 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			opts = append(opts, gsst.AllSizes())
 		}
 		r.sys, r.err = loadSpec(cmd, arg, opts...)
-		switch {
-		case r.err != nil:
-			r.code = ExitBadInput
+		if r.err == nil {
+			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
+			// A loaded system is well formed: an error is the solver's
+			// failure, or a witness that did not survive
+			// re-verification. Neither is an answer.
+			r.err = analysis.FileError(r.file, r.err)
+		}
+		if r.err != nil {
 			// Parse errors carry file:line:col; others (a missing file)
 			// get the usual prefix.
-			printError(stderr, r.err)
-		default:
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
-			if r.err == nil {
-				addTimeoutHints(r.rep, o.timeout)
-			}
-			if r.err != nil {
-				// A loaded system is well formed: the solver failed, or
-				// a witness did not survive re-verification. Neither is
-				// an answer.
-				r.code = ExitUnknown
-				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
-			} else {
-				r.code = certifyExitCode(r.rep.Verdict())
-				if o.reachability && r.rep.Verdict() == detect.Violated {
-					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
-				}
+			report(cmd, r.err)
+		} else {
+			addTimeoutHints(r.rep, o.timeout)
+			answer(cmd, certifyVerdict(r.rep.Verdict()))
+			if o.reachability && r.rep.Verdict() == detect.Violated {
+				r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
 			}
 		}
 		results = append(results, r)
@@ -170,15 +164,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			writeCheck(stdout, r.file, r.rep, r.reach)
 		}
 	}
-
-	code := ExitOK
-	for _, r := range results {
-		code = severerExit(code, r.code)
-	}
-	if code == ExitOK {
-		return nil
-	}
-	return withCode(code, nil)
+	return nil
 }
 
 // addTimeoutHints adds to the reason of each transition left unknown
@@ -204,14 +190,15 @@ func ranOutOfTime(reason string) bool {
 	return false
 }
 
-func certifyExitCode(v detect.Verdict) int {
+// certifyVerdict is the answer a certification verdict gives.
+func certifyVerdict(v detect.Verdict) analysis.Verdict {
 	switch v {
 	case detect.Symmetric, detect.Certified:
-		return ExitOK
+		return analysis.Yes
 	case detect.Violated:
-		return ExitNo
+		return analysis.No
 	}
-	return ExitUnknown
+	return analysis.Unknown
 }
 
 // severerExit orders exit codes by severity: bad input, then a negative
@@ -398,7 +385,8 @@ func newCheckJSON(r checkResult) *checkJSON {
 			out.Verdict = detect.Unknown.String()
 		}
 		out.Error = r.err.Error()
-		out.Errors = errorsJSON(r.file, out.Error, r.err)
+		_, kind := classify(&commandError{nil, r.err})
+		out.Errors = errorsJSON(r.file, kind, r.err)
 		return out
 	}
 	sys := r.rep.System

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
@@ -102,7 +103,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	solver := z3.New(z3.Timeout(o.timeout))
 	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
 	if err != nil {
-		return fileError(file, err)
+		return analysis.FileError(file, err)
 	}
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
@@ -113,17 +114,13 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	} else {
 		writeProveReport(stdout, sys, view, rep, o.maxTrace)
 	}
-	code := ExitOK
 	for _, r := range rep.Results {
-		switch {
-		case r.Verdict == prove.Refuted:
-			code = ExitNo
-		case r.Verdict == prove.Unknown && code == ExitOK:
-			code = ExitUnknown
+		switch r.Verdict {
+		case prove.Refuted:
+			answer(cmd, analysis.No)
+		case prove.Unknown:
+			answer(cmd, analysis.Unknown)
 		}
-	}
-	if code != ExitOK {
-		return withCode(code, nil)
 	}
 	return nil
 }
