@@ -84,7 +84,7 @@ type checkResult struct {
 	file  string
 	sys   *gsst.System
 	rep   *detect.Report
-	reach *reachResult // nil when not decided (no violation, or --reachability=false)
+	reach *analysis.Reachability // nil when not decided (no violation, or --reachability=false)
 	err   error
 }
 
@@ -129,7 +129,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			addTimeoutHints(r.rep, o.timeout)
 			answer(cmd, certifyVerdict(r.rep.Verdict()))
 			if o.reachability && r.rep.Verdict() == detect.Violated {
-				r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
+				r.reach = analysis.Reach(ctx, r.rep, solver, analysis.ReachRequest{Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}})
 			}
 		}
 		results = append(results, r)
@@ -213,7 +213,7 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult) {
+func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Reachability) {
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
@@ -242,7 +242,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
 			if reach != nil {
-				writeReach(w, sys, name, reach.Transitions[i])
+				writeReach(w, sys, name, newReachJSON(reach.Transitions[i]))
 			}
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
@@ -259,7 +259,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
-		writeReachSummary(w, sys, reach.asymmetryReachable(rep))
+		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -399,7 +399,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
 	}
 
-	out.AsymmetryReachable = r.reach.asymmetryReachable(r.rep)
+	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
 	if out.Certified {
 		no := false
 		out.AsymmetryReachable = &no
@@ -431,7 +431,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			tj.Witness = wj
 		}
 		if r.reach != nil {
-			tj.Reachability = r.reach.Transitions[i]
+			tj.Reachability = newReachJSON(r.reach.Transitions[i])
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}
