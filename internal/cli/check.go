@@ -172,22 +172,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 	for i := range rep.Transitions {
 		t := &rep.Transitions[i]
-		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
+		if t.Verdict == detect.Unknown && timeout > 0 && t.Stopped {
 			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
 		}
 	}
-}
-
-// ranOutOfTime reports whether a solver's reason for "unknown" is the
-// time limit (Z3 says "timeout" or "canceled", a context "deadline
-// exceeded").
-func ranOutOfTime(reason string) bool {
-	for _, s := range []string{"deadline exceeded", "timeout", "canceled"} {
-		if strings.Contains(reason, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // certifyVerdict is the answer a certification verdict gives.
