@@ -18,9 +18,6 @@ import (
 // archive says the system is not certified; traces are checked on the
 // oracle's graph of the model and lifted traces replayed.
 func TestCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("uses Z3")
-	}
 	cases, err := testsupport.LoadCorpus()
 	if err != nil {
 		t.Fatal(err)

@@ -97,18 +97,22 @@ func checkAgainstOracle(t *testing.T, sys *gsst.System, m *counterabs.Model, o *
 }
 
 // TestFairAgainstOracle checks both engines, on hundreds of random small
-// systems with random fairness constraints (justice conditions over total
-// and group counters, weak fairness per transition and per group) and
-// properties over total and group counters, against the oracle's fair
-// CTL on the unreduced, process-indexed state space: on the
-// group-counter model for every system, and on the total-counter model
-// for the certified systems whose fairness and properties it can
-// express. The explicit engine checks every system, the BDD engine every
-// system too, with and without reachable states in turn. Every trace is replayed on the unreduced system, and the cycle
-// of every lasso meets every fairness constraint.
+// systems (100 with -short) with random fairness constraints (justice
+// conditions over total and group counters, weak fairness per transition
+// and per group) and properties over total and group counters, against the
+// oracle's fair CTL on the unreduced, process-indexed state space: on the
+// group-counter model for every system, and on the total-counter model for
+// the certified systems whose fairness and properties it can express. The
+// explicit engine checks every system, the BDD engine every system too,
+// with and without reachable states in turn. Every trace is replayed on
+// the unreduced system, and the cycle of every lasso meets every fairness
+// constraint.
 func TestFairAgainstOracle(t *testing.T) {
 	r := rand.New(rand.NewSource(20261123))
-	const systems = 300
+	systems := 300
+	if testing.Short() {
+		systems = 100
+	}
 	st := fairStats{segments: map[explore.SegmentKind]int{}}
 	totalChecked := 0
 	for k := 0; k < systems; k++ {

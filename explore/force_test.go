@@ -17,23 +17,24 @@ import (
 )
 
 // TestForceSound checks the soundness of --force on hundreds of random
-// uncertified systems: the over-approximating total-counter model is
-// built by counterabs.Build with Force (Z3 as solver and projector, the
-// deadlock condition included), both engines check universal and other
-// properties on it, under justice conditions over total counters or
-// none, and every verdict they call conclusive (a universal property that
-// holds) must hold in the system itself, by the oracle's fair CTL on the
-// unreduced state space; so must deadlock freedom. Every verdict must be
-// marked inconclusive otherwise. The same checks without the deadlock
-// stutters (MayDeadlock removed from the model) count the false "holds"
-// that the stutters prevent, so the test shows it can fail.
+// uncertified systems (30 with -short): the over-approximating
+// total-counter model is built by counterabs.Build with Force (Z3 as
+// solver and projector, the deadlock condition included), both engines
+// check universal and other properties on it, under justice conditions
+// over total counters or none, and every verdict they call conclusive (a
+// universal property that holds) must hold in the system itself, by the
+// oracle's fair CTL on the unreduced state space; so must deadlock
+// freedom. Every verdict must be marked inconclusive otherwise. The same
+// checks without the deadlock stutters (MayDeadlock removed from the
+// model) count the false "holds" that the stutters prevent, so the test
+// shows it can fail.
 func TestForceSound(t *testing.T) {
-	if testing.Short() {
-		t.Skip("uses Z3")
-	}
 	r := rand.New(rand.NewSource(31337))
 	solver := z3.New(z3.Timeout(10 * time.Second))
-	const systems = 300
+	systems := 300
+	if testing.Short() {
+		systems = 30
+	}
 	done, conclusive, inconclusive, deadFree, unsoundWithoutStutter, skipped, smvCompared := 0, 0, 0, 0, 0, 0, 0
 	for k := 0; done < systems && k < 20*systems; k++ {
 		sys := explore.RandomSystem(r, fmt.Sprintf("force%d", k), false, true)

@@ -18,7 +18,8 @@ import (
 // Random differential test of prove.Check against the unreduced system
 // (testsupport.Unreduced, sharing no code with the counter models, the
 // prover or explore) at every size combination of a box: each ranged
-// group from its least size to boxMax.
+// group from its least size to boxMax; -short draws the first tenth of
+// the systems.
 const (
 	randomSystems = 300
 	boxMax        = 3
@@ -48,15 +49,16 @@ func safetyProperty(r *rand.Rand, sys *gsst.System, groups bool) ctl.Formula {
 }
 
 func TestProveRandom(t *testing.T) {
+	systems := randomSystems
 	if testing.Short() {
-		t.Skip("random differential test")
+		systems = randomSystems / 10
 	}
 	r := rand.New(rand.NewSource(1))
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
 	refutedOutsideBox := 0
-	for i := range randomSystems {
+	for i := range systems {
 		sys := testsupport.RandomSystem(r, randomConfig)
 		sys.Properties = nil
 		for k, groups := range []bool{false, r.Intn(2) == 0, true} {
@@ -123,8 +125,11 @@ func TestProveRandom(t *testing.T) {
 	safety := counts[prove.Proved] + counts[prove.Refuted] + counts[prove.Unknown]
 	share := float64(counts[prove.Unknown]) / float64(safety)
 	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped",
-		randomSystems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped])
+		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped])
 	if share > maxUnknownShare {
 		t.Errorf("%.1f%% of the safety properties unknown, more than the %.1f%% measured", 100*share, 100*maxUnknownShare)
+	}
+	if counts[prove.Proved] < systems/10 || counts[prove.Refuted] < systems/10 || counts[prove.Skipped] < systems/10 {
+		t.Errorf("the random sample exercises too little: %v", counts)
 	}
 }

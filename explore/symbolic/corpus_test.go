@@ -20,9 +20,6 @@ import (
 // the explicit engine's, and every trace must show its verdict on the
 // oracle's graph of the model and, on an exact model, lift.
 func TestCorpus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("uses Z3")
-	}
 	cases, err := testsupport.LoadCorpus()
 	if err != nil {
 		t.Fatal(err)
@@ -42,9 +39,6 @@ func TestCorpus(t *testing.T) {
 // on family members too large for the corpus (whose every archive also
 // runs through the NuSMV-subset interpreter).
 func TestAgainstExplicitFamilies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("uses Z3")
-	}
 	var st engineStats
 	for _, sys := range []*gsst.System{testsupport.GRW(3, 2, 5), testsupport.ASR(6, 3, 2), testsupport.ASR(5, 2, 3)} {
 		t.Run(sys.Name, func(t *testing.T) {
