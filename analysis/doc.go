@@ -14,9 +14,16 @@
 //     (counterabs.GroupReason, which the parametric model of prove uses
 //     too) or certification fails, else the total-counter model; Total
 //     certifies and refuses an uncertified system unless Force.
-//   - Explore: the model, the engine (ChooseEngine) and its report, with
-//     the answer as a whole (Exploration.Verdict): no fair run, a verdict
-//     a forced model cannot carry over, a failing property.
+//   - Explore: the model, the engine and its report, with the answer as
+//     a whole (Exploration.Verdict): no fair run, a verdict a forced
+//     model cannot carry over, a failing property.
+//   - Reach: check's reachability questions after a violation, decided
+//     exactly on the group-counter model (of the witness's instance).
+//   - Engines: the one meaning of --engine auto, for every question (the
+//     rule is at the top of engine.go): the explicit engine on a small
+//     counter space; on a large one, for reachability questions only,
+//     the explicit engine within a budget of reachable states and then
+//     the BDD engine; else the BDD engine.
 //
 // # Limits
 //

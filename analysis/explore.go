@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
@@ -15,12 +14,12 @@ import (
 // certification, limits) and how to explore it.
 type ExploreRequest struct {
 	ModelRequest
-	// Engine is "auto", "explicit" or "bdd" (ChooseEngine); BDD is the
-	// BDD engine with its tuning.
+	// Engine is "auto", "explicit" or "bdd" (Engines); BDD is the BDD
+	// engine with its tuning.
 	Engine string
 	BDD    symbolic.BDD
-	// Choose picks the engine; nil means ChooseEngine. Tests put an
-	// engine double behind a command through it.
+	// Choose, when not nil, picks the one engine instead of Engines.
+	// Tests put an engine double behind a command through it.
 	Choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
 
 	CountStates bool // count reachable states (MaxStates implies it)
@@ -48,16 +47,19 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 	if err != nil {
 		return nil, err
 	}
-	choose := r.Choose
-	if choose == nil {
-		choose = ChooseEngine
+	var engines []explore.Engine
+	if r.Choose != nil {
+		var e explore.Engine
+		e, err = r.Choose(r.Engine, m.Model, r.BDD)
+		engines = []explore.Engine{e}
+	} else {
+		engines, err = Engines(r.Engine, m.Model, r.BDD)
 	}
-	engine, err := choose(r.Engine, m.Model, r.BDD)
 	if err != nil {
 		return nil, err
 	}
 	opts := []explore.Option{
-		explore.MaxStates(r.Limits.MaxStates), explore.MaxMemory(r.Limits.MaxMemory),
+		explore.MaxMemory(r.Limits.MaxMemory),
 		// MaxStates bounds the reachable states, so it asks for them.
 		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0), explore.CheckDeadlocks(r.Deadlocks),
 		explore.Traces(!r.NoTraces),
@@ -65,7 +67,7 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 	if r.Progress != nil {
 		opts = append(opts, explore.OnProgress(time.Second, r.Progress))
 	}
-	rep, err := engine.Check(ctx, m.Model, opts...)
+	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, stopped(ctx, r.File, "exploration", r.Limits.Timeout)
@@ -73,38 +75,6 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 		return nil, FileError(r.File, err)
 	}
 	return &Exploration{Model: m, Report: rep, deadlocks: r.Deadlocks}, nil
-}
-
-// autoBDDThreshold is the counter-space size (Model.CounterSpace) above
-// which --engine auto picks the BDD engine. Measured (docs/symbolic.md):
-// the explicit engine stores and expands states at a few million per
-// second, while the BDD engine's cost on these models is dominated by a
-// fixed setup of some tens of milliseconds and grows with the BDD sizes,
-// not the state count. On GR&W (m = 10) the two meet between 92,378
-// counter vectors (n = 10: both 0.02 s of CPU) and 293,930 (n = 12: 0.07 s
-// against 0.06 s); at 1.3 million (n = 15) the BDD engine is five times
-// faster.
-const autoBDDThreshold = 200_000
-
-// EngineNames lists the names ChooseEngine takes.
-const EngineNames = "explicit, bdd or auto"
-
-// ChooseEngine returns the engine name selects for m: the explicit
-// engine, the BDD engine with the given tuning, or for auto the BDD
-// engine when m's counter space exceeds autoBDDThreshold.
-func ChooseEngine(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error) {
-	switch name {
-	case "explicit":
-		return explore.Explicit{}, nil
-	case "bdd":
-		return bdd, nil
-	case "auto":
-		if m.CounterSpace() > autoBDDThreshold {
-			return bdd, nil
-		}
-		return explore.Explicit{}, nil
-	}
-	return nil, errkind.Errorf(errkind.Input, "unknown engine %q (want %s)", name, EngineNames)
 }
 
 // FairRun says whether a fair run starts in the initial state of the

@@ -2,13 +2,11 @@ package analysis
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/detect"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
@@ -33,8 +31,9 @@ import (
 //     configuration, even though certification failed.
 //
 // Each is EF of a state formula of the group-counter model, decided by
-// the explicit engine, or by the BDD engine when the reachable states
-// are too many for it (reachExplicitStates). The spec's fairness plays
+// the engines auto gives (Engines): the explicit engine, and on a large
+// counter space the BDD engine when the reachable states outgrow the
+// explicit engine's budget. The spec's fairness plays
 // no part: symmetry is about the configurations the system can reach, by
 // any run, and a fair EF would answer "reachable and continued by a fair
 // run" (and count the fair continuation in its steps). So the questions
@@ -227,20 +226,10 @@ type question struct {
 	state  bool               // report the configuration reached
 }
 
-// reachExplicitStates bounds the explicit engine's attempt under
-// --engine auto. The questions are EF from the initial state, which the
-// explicit engine answers in one forward search of the reachable
-// states; those are often far fewer than the counter space the BDD
-// engine's choice looks at (the shared-reading lock with 100 readers and
-// 100 writers: 530,351 reachable of 26 million vectors, 0.5 s explicit,
-// minutes backwards with BDDs). At a few million states per second this
-// bound keeps the attempt to seconds; beyond it the BDD engine answers.
-var reachExplicitStates int64 = 10_000_000 // a variable so that tests can lower it
-
-// answer decides qs on the group-counter model group with the engine
-// req.Engine ("auto": explicit, then BDD if the explicit search outgrows
-// reachExplicitStates) and fills in their answers; a question left
-// without an answer says why.
+// answer decides qs on the group-counter model group with the engines
+// req.Engine names (Engines: under auto, the explicit engine, then the
+// BDD engine if the explicit search outgrows its budget) and fills in
+// their answers; a question left without an answer says why.
 func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs []question, req ReachRequest) {
 	if len(qs) == 0 {
 		return
@@ -255,33 +244,15 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 		})
 	}
 	opts := []explore.Option{explore.MaxMemory(req.Limits.MaxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false)}
-	var engines []explore.Engine
-	switch req.Engine {
-	case "auto":
-		engines = []explore.Engine{explore.Explicit{}, symbolic.DefaultBDD()}
-	case "explicit":
-		engines = []explore.Engine{explore.Explicit{}}
-	case "bdd":
-		engines = []explore.Engine{symbolic.DefaultBDD()}
-	default:
+	engines, err := Engines(req.Engine, &m, symbolic.DefaultBDD())
+	if err != nil {
 		for _, q := range qs {
-			q.answer.Reason = fmt.Sprintf("unknown engine %q", req.Engine)
+			q.answer.Reason = err.Error()
 		}
 		return
 	}
-	var rep *explore.Report
-	var err error
-	for k, e := range engines {
-		r.Engines = append(r.Engines, e.Name())
-		bound := opts
-		if k < len(engines)-1 {
-			bound = append(bound, explore.MaxStates(reachExplicitStates))
-		}
-		rep, err = e.Check(ctx, &m, bound...)
-		if err == nil || !errors.Is(err, errkind.Limit) || ctx.Err() != nil {
-			break
-		}
-	}
+	rep, ran, err := check(ctx, engines, &m, 0, opts...)
+	r.Engines = append(r.Engines, ran...)
 	if err != nil {
 		why, limit := stopReason(ctx, err, req.Limits.Timeout)
 		for _, q := range qs {

@@ -172,9 +172,10 @@ func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][
 	return p.Holds && (p.Trace == nil || len(p.Trace.States)-1 != steps)
 }
 
-// TestReachabilityFallback: under "auto" an explicit search that outgrows
-// reachExplicitStates hands the questions to the BDD engine, and the
-// answers stay those of the explicit engine alone.
+// TestReachabilityFallback: under "auto", on a counter space above
+// autoBDDThreshold, an explicit search that outgrows reachExplicitStates
+// hands the questions to the BDD engine, and the answers stay those of
+// the explicit engine alone.
 func TestReachabilityFallback(t *testing.T) {
 	sys, err := gsst.Load("../specs/rw-shared-reading.yaml")
 	if err != nil {
@@ -187,8 +188,9 @@ func TestReachabilityFallback(t *testing.T) {
 		t.Fatalf("want a violation, got %v (%v)", cert.Verdict(), err)
 	}
 	want := Reach(ctx, cert, solver, ReachRequest{Engine: "explicit"})
-	defer func(n int64) { reachExplicitStates = n }(reachExplicitStates)
+	defer func(n int64, space float64) { reachExplicitStates, autoBDDThreshold = n, space }(reachExplicitStates, autoBDDThreshold)
 	reachExplicitStates = 3 // the lock has 24 reachable configurations
+	autoBDDThreshold = 0    // and a counter space too small for rule 2 otherwise
 	got := Reach(ctx, cert, solver, ReachRequest{Engine: "auto"})
 	if fmt.Sprint(got.Engines) != "[explicit bdd explicit bdd]" {
 		t.Errorf("engines %v, want each question batch tried explicitly, then with BDDs", got.Engines)
