@@ -160,10 +160,7 @@ func reachSystem(sys *gsst.System, sizes []int) (*gsst.System, error) {
 		}
 		sys = inst
 	}
-	cp := *sys
-	cp.Properties = nil
-	cp.Fairness = gsst.Fairness{}
-	return &cp, nil
+	return sys.WithProperties().WithoutFairness(), nil
 }
 
 // decideInstance answers the questions of the violated transitions of

@@ -151,9 +151,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 // reachability: reachable in steps steps, or not at all.
 func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][]int, reachable bool, steps int) bool {
 	t.Helper()
-	cp := *sys
-	cp.Properties = nil
-	m, err := counterabs.BuildGroup(&cp)
+	m, err := counterabs.BuildGroup(sys.WithProperties())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,12 +70,9 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 	return m, nil
 }
 
-// checkFixed checks sys once for the model constructors, which need fixed
-// group sizes (parametric systems have ParamModel).
+// checkFixed refuses a parametric system for the model constructors,
+// which need fixed group sizes (parametric systems have ParamModel).
 func checkFixed(sys *gsst.System) error {
-	if err := sys.Check(); err != nil {
-		return err
-	}
 	return sys.NeedFixed("a counter model")
 }
 

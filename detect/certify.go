@@ -163,9 +163,6 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := sys.Check(); err != nil {
-		return nil, err
-	}
 	rep := &Report{System: sys, Transitions: make([]TransitionResult, len(sys.Transitions))}
 
 	// Build every query up front, then run them on a pool of workers.

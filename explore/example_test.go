@@ -15,23 +15,28 @@ import (
 // Fig. 1(a) of Wei, Gurfinkel and Chechik), checked on the group-counter
 // model: the unreduced system with group-sorted states.
 func ExampleExplicit() {
-	sys := &gsst.System{
+	spec := &gsst.Spec{
 		Name:   "mutex",
 		States: []string{"N", "T", "C"},
 		Groups: []gsst.Group{{Name: "proc", Size: 3}},
 		Init:   [][]int{{3, 0, 0}},
 	}
 	all := []int{0}
-	noneInC := presburger.Compare(presburger.VarTerm(sys.TotalVar(2)), presburger.Eq, presburger.ConstTerm(0))
-	sys.Transitions = []gsst.Transition{
+	noneInC := presburger.Compare(presburger.VarTerm(spec.TotalVar(2)), presburger.Eq, presburger.ConstTerm(0))
+	spec.Transitions = []gsst.Transition{
 		{From: 0, To: 1, Blocks: []gsst.Block{{Groups: all, Guard: presburger.True}}},
 		{From: 1, To: 2, Blocks: []gsst.Block{{Groups: all, Guard: noneInC}}},
 		{From: 2, To: 0, Blocks: []gsst.Block{{Groups: all, Guard: presburger.True}}},
 	}
-	sys.Properties = []gsst.Property{{
+	spec.Properties = []gsst.Property{{
 		Name: "never-C", Text: "AG #C = 0",
 		Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: noneInC}},
 	}}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	m, err := counterabs.BuildGroup(sys)
 	if err != nil {
 		fmt.Println(err)

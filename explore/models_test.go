@@ -34,13 +34,17 @@ const rwProperties = `properties:
 
 // rwSystem is readers-writers (Fig. 1(b)): states N, T, C; a reader
 // enters C when #C = 0 and no writer is trying, a writer when #C = 0.
-// The YAML syntax wants groups of at least one process; the checkpoint
-// allows empty ones, so no readers is one reader removed by hand.
+// The YAML syntax wants groups of at least one process; gsst.New allows
+// empty ones, so no readers is one reader removed by hand.
 func rwSystem(readers, writers int) *gsst.System {
-	sys := testsupport.Parse("rw.yaml", testsupport.ReadersWritersYAML(max(readers, 1), writers, false)+rwProperties)
-	sys.Name = fmt.Sprintf("rw-%d-%d", readers, writers)
+	spec := testsupport.Parse("rw.yaml", testsupport.ReadersWritersYAML(max(readers, 1), writers, false)+rwProperties).Spec()
+	spec.Name = fmt.Sprintf("rw-%d-%d", readers, writers)
 	if readers == 0 {
-		sys.Groups[0].Size, sys.Init[0] = 0, []int{0, 0, 0}
+		spec.Groups[0].Size, spec.Init[0] = 0, []int{0, 0, 0}
+	}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		panic(err)
 	}
 	return sys
 }

@@ -643,18 +643,19 @@ func (o *Oracle) dist(through, f ctl.Formula, holds bool) int {
 // the fairness constraints to what the total-counter model can express.
 func RandomSystem(r *rand.Rand, name string, groupProps, totalFair bool) *gsst.System {
 	g := gen{r}
-	sys := testsupport.RandomSystem(r, randomConfig)
+	drawn := testsupport.RandomSystem(r, randomConfig)
+	sys := drawn.Spec()
 	sys.Name = name
 	sys.Properties = nil
 	for i := 0; i < 6; i++ {
-		sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: g.ctlOver(sys, 3, groupProps)})
+		sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: g.ctlOver(drawn, 3, groupProps)})
 	}
 	for k := r.Intn(4); k > 0; k-- {
 		switch r.Intn(3) {
 		case 0:
-			f := g.guardAtom(sys, totalFair)
+			f := g.guardAtom(drawn, totalFair)
 			if r.Intn(2) == 0 {
-				f = presburger.Disj(f, g.guardAtom(sys, totalFair))
+				f = presburger.Disj(f, g.guardAtom(drawn, totalFair))
 			}
 			sys.Fairness.Justice = append(sys.Fairness.Justice, gsst.Justice{Formula: f, Text: presburger.Format(f, sys.VarName)})
 		default:
@@ -675,10 +676,11 @@ func RandomSystem(r *rand.Rand, name string, groupProps, totalFair bool) *gsst.S
 			sys.Fairness.Weak = append(sys.Fairness.Weak, w)
 		}
 	}
-	if err := sys.Check(); err != nil {
+	out, err := gsst.New(sys)
+	if err != nil {
 		panic(err)
 	}
-	return sys
+	return out
 }
 
 // ctlOver returns a random CTL formula over the system's counters (group

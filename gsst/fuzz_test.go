@@ -68,8 +68,8 @@ func FuzzParse(f *testing.F) {
 // checkSystem checks the invariants every accepted System must satisfy.
 func checkSystem(t *testing.T, sys *System) {
 	t.Helper()
-	if err := sys.Check(); err != nil {
-		t.Fatalf("parsed system fails Check: %v", err)
+	if errs := sys.rules(); len(errs) > 0 {
+		t.Fatalf("parsed system breaks the rules of New: %v", errs)
 	}
 	if len(sys.States) == 0 || len(sys.Groups) == 0 {
 		t.Fatalf("accepted system without states or groups")
@@ -146,7 +146,7 @@ func exprSystem(t testing.TB) *System {
 
 // checkIn checks x as a guard or property of sys.
 func checkIn(sys *System, x Expr, m mode) (value, ErrorList) {
-	c := &checker{sys: sys, states: map[string]int{}, groups: map[string]int{}}
+	c := &checker{sys: &sys.spec, states: map[string]int{}, groups: map[string]int{}}
 	for i, s := range sys.States {
 		c.states[s] = i
 	}

@@ -370,12 +370,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	return b.String(), nil
 }
 
-// checkSystem checks sys once (gsst's one checkpoint) and the limits of
-// this emitter: at least one process and at most MaxConcreteProcesses.
+// checkSystem checks the limits of this emitter: fixed sizes, at least
+// one process and at most MaxConcreteProcesses.
 func checkSystem(sys *gsst.System) error {
-	if err := sys.Check(); err != nil {
-		return err
-	}
 	if err := sys.NeedFixed("the concrete NuSMV model"); err != nil {
 		return err
 	}

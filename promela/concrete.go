@@ -240,13 +240,10 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	return prog, nil
 }
 
-// checkSystem checks sys once (gsst's one checkpoint) and the limits of
-// this emitter: at least one process, at most MaxConcreteProcesses, and
-// at most 255 local states (an mtype has no more values).
+// checkSystem checks the limits of this emitter: at least one process,
+// at most MaxConcreteProcesses, and at most 255 local states (an mtype
+// has no more values).
 func checkSystem(sys *gsst.System) error {
-	if err := sys.Check(); err != nil {
-		return err
-	}
 	switch n := sys.N(); {
 	case n == 0:
 		return errkind.Errorf(errkind.Input, "promela: system has no processes")

@@ -28,7 +28,7 @@ var (
 // groups, at most maxN processes, 1 to 5 transitions with guards over
 // total and group counters, and 2 to 5 properties (randomProperty).
 func randomSystem(r *rand.Rand, maxN int) *gsst.System {
-	sys := &gsst.System{Name: "random"}
+	sys := &gsst.Spec{Name: "random"}
 	k := 2 + r.Intn(3)
 	perm := r.Perm(len(statePool))
 	for i := 0; i < k; i++ {
@@ -86,10 +86,14 @@ func randomSystem(r *rand.Rand, maxN int) *gsst.System {
 		f := randomProperty(r, sys)
 		sys.Properties = append(sys.Properties, gsst.Property{Name: propPool[pp[i]], Formula: f, Text: ctl.Format(f, sys.VarName)})
 	}
-	return sys
+	checked, err := gsst.New(sys)
+	if err != nil {
+		panic(err)
+	}
+	return checked
 }
 
-func randomBlock(r *rand.Rand, sys *gsst.System, from int, gs []int) gsst.Block {
+func randomBlock(r *rand.Rand, sys *gsst.Spec, from int, gs []int) gsst.Block {
 	gs = append([]int(nil), gs...)
 	sort.Ints(gs)
 	b := gsst.Block{Groups: gs, Guard: presburger.True}
@@ -105,7 +109,7 @@ var ops = []presburger.Op{presburger.Eq, presburger.Ne, presburger.Lt, presburge
 // randomAtom compares a counter, twice a counter, or a difference or sum
 // of two counters with a constant; group counters only when groups is
 // true.
-func randomAtom(r *rand.Rand, sys *gsst.System, from int, groups bool) presburger.Formula {
+func randomAtom(r *rand.Rand, sys *gsst.Spec, from int, groups bool) presburger.Formula {
 	n := sys.N()
 	var t presburger.Term
 	switch {
@@ -124,7 +128,7 @@ func randomAtom(r *rand.Rand, sys *gsst.System, from int, groups bool) presburge
 	return presburger.Compare(t, ops[r.Intn(len(ops))], presburger.ConstTerm(int64(r.Intn(n+1))))
 }
 
-func randomGuard(r *rand.Rand, sys *gsst.System, from, depth int) presburger.Formula {
+func randomGuard(r *rand.Rand, sys *gsst.Spec, from, depth int) presburger.Formula {
 	if depth == 0 || r.Intn(2) == 0 {
 		return randomAtom(r, sys, from, true)
 	}
@@ -141,7 +145,7 @@ func randomGuard(r *rand.Rand, sys *gsst.System, from, depth int) presburger.For
 // randomState returns a state formula: an atom (over group counters only
 // with probability 1/8, since those restrict a system to the
 // group-counter model), or a negation or boolean combination of two.
-func randomState(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
+func randomState(r *rand.Rand, sys *gsst.Spec, depth int) ctl.Formula {
 	if depth == 0 || r.Intn(3) != 0 {
 		return ctl.Atom{P: randomAtom(r, sys, r.Intn(len(sys.States)), r.Intn(8) == 0)}
 	}
@@ -156,7 +160,7 @@ func randomState(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
 // export handles (AG p, AF p, AG (p -> AF q), A[p U q], EF p, EG p, E[p U
 // q], negations and combinations of these), or a random CTL formula of
 // depth 3, which may or may not have an LTL equivalent.
-func randomProperty(r *rand.Rand, sys *gsst.System) ctl.Formula {
+func randomProperty(r *rand.Rand, sys *gsst.Spec) ctl.Formula {
 	p := func() ctl.Formula { return randomState(r, sys, 2) }
 	if r.Intn(2) == 0 {
 		return randomCTL(r, sys, 3)
@@ -192,7 +196,7 @@ func randomProperty(r *rand.Rand, sys *gsst.System) ctl.Formula {
 	return ctl.Unary{Op: ctl.AG, X: ctl.Unary{Op: ctl.EF, X: p()}} // no LTL equivalent
 }
 
-func randomCTL(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
+func randomCTL(r *rand.Rand, sys *gsst.Spec, depth int) ctl.Formula {
 	if depth == 0 || r.Intn(4) == 0 {
 		return ctl.Atom{P: randomAtom(r, sys, 0, false)}
 	}

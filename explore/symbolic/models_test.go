@@ -64,8 +64,8 @@ func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f, mf c
 	}
 }
 
-func system(m int, names ...string) *gsst.System {
-	s := &gsst.System{Name: "test"}
+func system(m int, names ...string) *gsst.Spec {
+	s := &gsst.Spec{Name: "test"}
 	for i := 0; i < m; i++ {
 		if i < len(names) {
 			s.States = append(s.States, names[i])
@@ -80,7 +80,7 @@ func system(m int, names ...string) *gsst.System {
 // starting as init says, with one unguarded local transition per model
 // transition (they only name the moves), and assembles the total-counter
 // model with the given transitions.
-func counterModel(s *gsst.System, n int, init []int, trans []counterabs.Transition) *counterabs.Model {
+func counterModel(s *gsst.Spec, n int, init []int, trans []counterabs.Transition) *counterabs.Model {
 	s.Groups = []gsst.Group{{Name: "p", Size: n}}
 	s.Init = [][]int{init}
 	s.Transitions = nil
@@ -90,7 +90,11 @@ func counterModel(s *gsst.System, n int, init []int, trans []counterabs.Transiti
 		s.Transitions = append(s.Transitions, gsst.Transition{From: t.From, To: t.To,
 			Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}})
 	}
-	return reassemble(&counterabs.Model{System: s, Transitions: trans, Exact: true})
+	sys, err := gsst.New(s)
+	if err != nil {
+		panic(err)
+	}
+	return reassemble(&counterabs.Model{System: sys, Transitions: trans, Exact: true})
 }
 
 // reassemble assembles mod's transitions again, after a change to its

@@ -44,7 +44,7 @@ func selectProperties(file string, sys *gsst.System, names []string) (*gsst.Syst
 	if len(names) == 0 {
 		return sys, nil
 	}
-	var props []gsst.Property
+	var props []int // indices into sys.Properties
 	var seen []string
 	for _, name := range names {
 		if slices.Contains(seen, name) {
@@ -63,11 +63,9 @@ func selectProperties(file string, sys *gsst.System, names []string) (*gsst.Syst
 			return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "no property named %q (%s)", name, known)
 		}
 		seen = append(seen, name)
-		props = append(props, sys.Properties[i])
+		props = append(props, i)
 	}
-	cp := *sys
-	cp.Properties = props
-	return &cp, nil
+	return sys.WithProperties(props...), nil
 }
 
 // commandContext returns the command's context, bounded by timeout when
