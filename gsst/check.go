@@ -304,7 +304,7 @@ func (c *checker) properties(f *File) {
 			c.errorf(pd.Name.NamePos, "duplicate property %q (first at %s)", pd.Name.Name, prev)
 		}
 		seen[pd.Name.Name] = pd.Name.NamePos
-		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos}
+		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos, Syntax: pd.X}
 		if pd.X != nil {
 			if v, ok := c.expr(pd.X, propMode, " in property "+pd.Name.Name); ok {
 				if v.kind == kindInt {

@@ -96,11 +96,14 @@ func shortened[T any](xs []T, max int) ([]T, *omission) {
 func newExploreReport(file string, x *analysis.Exploration, maxTrace int, allowNoFairRun bool) *exploreReportJSON {
 	rep := x.Report
 	out := &exploreReportJSON{File: file, ModelReason: x.Model.Reason, Report: rep, Properties: []propertyJSON{}, FairRun: x.FairRun(), maxTrace: maxTrace, allowNoFairRun: allowNoFairRun}
-	for _, p := range rep.Properties {
+	// The system's properties, in the order of the report, keep their
+	// parse.
+	props := x.Model.System.Properties
+	for i, p := range rep.Properties {
 		pj := propertyJSON{PropertyResult: p}
-		if x, err := gsst.ParseExpr(p.Text); err == nil {
-			pj.Parsed = gsst.Parenthesize(x)
-			pj.reliesOnPrecedence = gsst.ReliesOnPrecedence(x)
+		if i < len(props) && props[i].Name == p.Name && props[i].Syntax != nil {
+			pj.Parsed = gsst.Parenthesize(props[i].Syntax)
+			pj.reliesOnPrecedence = gsst.ReliesOnPrecedence(props[i].Syntax)
 		}
 		pj.Trace = newTraceJSON(p.Trace, maxTrace)
 		out.Properties = append(out.Properties, pj)
