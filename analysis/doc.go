@@ -17,8 +17,12 @@
 //   - Explore: the model, the engine and its report, with the answer as
 //     a whole (Exploration.Verdict): no fair run, a verdict a forced
 //     model cannot carry over, a failing property.
-//   - Reach: check's reachability questions after a violation, decided
-//     exactly on the group-counter model (of the witness's instance).
+//   - Certify: check's question, certification (detect with Z3) and,
+//     after a violation, the reachability questions (Reach): are the
+//     witnesses and the asymmetries reachable from the initial state,
+//     decided exactly on the group-counter model (of the witness's
+//     instance).
+//   - Prove: prove's question, safety for every size (prove.Check).
 //   - Engines: the one meaning of --engine auto, for every question (the
 //     rule is at the top of engine.go): the explicit engine on a small
 //     counter space; on a large one, for reachability questions only,

@@ -12,7 +12,6 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newCheckCmd) }
@@ -100,10 +99,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
-	// --timeout bounds each solver call here, not the whole run.
+	// --timeout bounds each solver call here, and the reachability
+	// questions of each file as a whole, not the whole run.
 	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
-	solver := z3.New(z3.Timeout(o.timeout))
 
 	describeOutput(cmd, "the certification report")
 	var results []checkResult
@@ -114,23 +113,19 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			opts = append(opts, gsst.AllSizes())
 		}
 		r.sys, r.err = loadSpec(cmd, arg, opts...)
+		var c *analysis.Certification
 		if r.err == nil {
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
-			// A loaded system is well formed: an error is the solver's
-			// failure, or a witness that did not survive
-			// re-verification. Neither is an answer.
-			r.err = analysis.FileError(r.file, r.err)
+			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.timeout,
+				Reachability: o.reachability, Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}})
 		}
 		if r.err != nil {
 			// Parse errors carry file:line:col; others (a missing file)
 			// get the usual prefix.
 			report(cmd, r.err)
 		} else {
+			r.rep, r.reach = c.Report, c.Reach
 			addTimeoutHints(r.rep, o.timeout)
-			answer(cmd, certifyVerdict(r.rep.Verdict()))
-			if o.reachability && r.rep.Verdict() == detect.Violated {
-				r.reach = analysis.Reach(ctx, r.rep, solver, analysis.ReachRequest{Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}})
-			}
+			answer(cmd, c.Verdict())
 		}
 		results = append(results, r)
 	}
@@ -176,17 +171,6 @@ func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
 		}
 	}
-}
-
-// certifyVerdict is the answer a certification verdict gives.
-func certifyVerdict(v detect.Verdict) analysis.Verdict {
-	switch v {
-	case detect.Symmetric, detect.Certified:
-		return analysis.Yes
-	case detect.Violated:
-		return analysis.No
-	}
-	return analysis.Unknown
 }
 
 // severerExit orders exit codes by severity: bad input, then a negative

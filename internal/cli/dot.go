@@ -11,12 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/analysis"
-	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newDotCmd) }
@@ -127,14 +125,14 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	case o.trace != "":
 		text, err = dotTrace(ctx, cmd, o, sys, opts)
 	case o.check:
-		var rep *detect.Report
-		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout))
+		var c *analysis.Certification
+		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.timeout})
 		if err != nil {
 			// The solver failed, or a witness did not survive
 			// re-verification: no verdicts to draw.
-			return analysis.FileError(o.file, err)
+			return err
 		}
-		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(rep))...)
+		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(c.Report))...)
 	default:
 		text, err = dot.Skeleton(sys, opts...)
 	}
