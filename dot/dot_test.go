@@ -398,7 +398,7 @@ var randomConfig = testsupport.Config{MaxSize: 2, MaxTransitions: 5, Properties:
 func TestRandomSystems(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	solver := z3.New(z3.Timeout(20 * time.Second))
-	systems, traces, violated := 0, 0, 0
+	systems, traces, violated, folded := 0, 0, 0, 0
 	// Pictures are read back in one batch, by one run of dot; checks[i]
 	// checks picture all[i].
 	var all []string
@@ -420,6 +420,7 @@ func TestRandomSystems(t *testing.T) {
 		}
 		pictures := []string{skeleton}
 		var drawnTraces []*explore.Trace
+		var shorts []string // abbreviated, only rendered
 
 		reports := []*explore.Report{}
 		crep, err := checkGroup(t, sys)
@@ -443,12 +444,27 @@ func TestRandomSystems(t *testing.T) {
 				if p.Trace == nil {
 					continue
 				}
-				text, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]))
+				// In full, checked configuration by configuration.
+				text, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]), dot.Full())
 				if err != nil {
 					t.Fatalf("%v\n%s", err, src)
 				}
 				pictures = append(pictures, text)
 				drawnTraces = append(drawnTraces, p.Trace)
+				// Abbreviated, a lifted lasso that goes round the loop
+				// more than once draws the first round only.
+				short, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]))
+				if err != nil {
+					t.Fatalf("%v\n%s", err, src)
+				}
+				l := p.Trace.Lifted
+				if rounds := l.Loop >= 0 && len(l.Steps) > len(p.Trace.States); rounds != strings.Contains(short, "goes round") {
+					t.Errorf("lifted lasso of %d steps on a trace of %d states: folded %v\n%s", len(l.Steps), len(p.Trace.States), !rounds, short)
+				}
+				if rounds := l.Loop >= 0 && len(l.Steps) > len(p.Trace.States); rounds {
+					folded++
+				}
+				shorts = append(shorts, short)
 			}
 		}
 		all = append(all, pictures...)
@@ -457,13 +473,17 @@ func TestRandomSystems(t *testing.T) {
 			checks = append(checks, func(g *drawn) { checkTraceDrawn(t, sys, tr, g) })
 		}
 		traces += len(drawnTraces)
+		all = append(all, shorts...)
+		for range shorts {
+			checks = append(checks, func(*drawn) {})
+		}
 	}
 	for i, g := range parseAll(t, all) {
 		checks[i](g)
 	}
-	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn", systems, violated, traces)
-	if violated == 0 || traces < 100 {
-		t.Errorf("too few violations (%d) or traces (%d) to test anything", violated, traces)
+	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn, %d with a lifted lasso folded", systems, violated, traces, folded)
+	if violated == 0 || traces < 100 || folded == 0 {
+		t.Errorf("too few violations (%d), traces (%d) or folded lassos (%d) to test anything", violated, traces, folded)
 	}
 }
 
@@ -719,6 +739,22 @@ func TestTraceElision(t *testing.T) {
 	}
 	if g := parse(t, full); len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
 		t.Errorf("full picture: %d nodes, want 46", len(g.Objects))
+	}
+	// MaxConfigs(7): the first 4 and the last 3 configurations, and one
+	// node for the 39 between them.
+	seven, err := dot.Trace(sys, trace, dot.MaxConfigs(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range parse(t, seven).Objects {
+		names = append(names, o.Name)
+	}
+	if want := []string{"c0", "c1", "c2", "c3", "c4", "c43", "c44", "c45"}; !slices.Equal(names, want) {
+		t.Errorf("MaxConfigs(7) draws %v, want %v", names, want)
+	}
+	if !strings.Contains(seven, "39 configurations not drawn (4 to 42)") {
+		t.Errorf("MaxConfigs(7): no node for configurations 4 to 42:\n%s", seven)
 	}
 }
 

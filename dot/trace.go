@@ -189,27 +189,56 @@ func (d *traceDrawing) inferMove(a, b explore.State) move {
 // visible decides which configurations are drawn: all of them, or for a
 // long trace when abbreviating, the first and last few and those around
 // the loop's start.
+//
+// A lifted lasso may go round the trace's loop several times before its
+// processes are back where the loop started (each round moves other
+// processes); when abbreviating, the rounds after the first are folded
+// into one node (foldedRounds).
 func (d *traceDrawing) visible() []bool {
 	n := len(d.totals)
-	vis := make([]bool, n)
-	if !d.abbreviate() || n <= maxConfigs {
-		for i := range vis {
-			vis[i] = true
-		}
-		return vis
+	if rounds, _ := d.foldedRounds(); rounds > 0 {
+		n = len(d.tr.States) // the configurations after it repeat the loop
 	}
-	d.abbreviated = true
+	vis := make([]bool, len(d.totals))
 	keep := func(lo, hi int) {
 		for i := max(lo, 0); i < min(hi, n); i++ {
 			vis[i] = true
 		}
 	}
-	keep(0, maxConfigs/2)
-	keep(n-maxConfigs/4, n)
-	if d.loop >= 0 {
-		keep(d.loop-2, d.loop+3)
+	switch limit := d.c.maxConfigs; {
+	case !d.abbreviate() || limit == 0 && n <= maxConfigs || limit > 0 && n <= limit:
+		keep(0, n)
+	case limit > 0:
+		head, tail := (limit+1)/2, limit/2
+		if d.loop >= head && d.loop < n-tail {
+			tail-- // the loop's start stands in for one of the last
+			vis[d.loop] = true
+		}
+		keep(0, head)
+		keep(n-tail, n)
+	default:
+		keep(0, maxConfigs/2)
+		keep(n-maxConfigs/4, n)
+		if d.loop >= 0 {
+			keep(d.loop-2, d.loop+3)
+		}
+	}
+	for _, v := range vis {
+		d.abbreviated = d.abbreviated || !v
 	}
 	return vis
+}
+
+// foldedRounds returns, for a lifted lasso that goes round the trace's
+// loop more than once when abbreviating, how many rounds after the first
+// are folded and the length of a round; 0 otherwise.
+func (d *traceDrawing) foldedRounds() (rounds, length int) {
+	n, loop := len(d.tr.States), d.tr.Loop
+	if !d.abbreviate() || !d.lifted || d.loop < 0 || loop < 0 || len(d.totals) <= n {
+		return 0, 0
+	}
+	length = n - loop
+	return (len(d.totals) - n) / length, length
 }
 
 // shownStates returns the state columns of configuration i: all states,
@@ -291,8 +320,12 @@ func (d *traceDrawing) draw(b *strings.Builder) {
 		for j < n && !vis[j] {
 			j++
 		}
-		fmt.Fprintf(b, "  c%d %s;\n", i, attrs("shape", "box", "style", `"rounded,dashed"`, "margin", "0.15",
-			"label", quote(fmt.Sprintf("… %s not drawn (%d to %d); vsym dot --full draws them", plural(j-i, "configuration", "configurations"), i, j-1))))
+		label := fmt.Sprintf("… %s not drawn (%d to %d); vsym dot --full draws them", plural(j-i, "configuration", "configurations"), i, j-1)
+		if rounds, length := d.foldedRounds(); rounds > 0 && i == len(d.tr.States) {
+			label = fmt.Sprintf("… the loop (configurations %d to %d) goes round %s more, moving other processes, before they are back where it started (configurations %d to %d, not drawn); vsym dot --full draws them",
+				d.tr.Loop, i-1, plural(rounds, "time", "times"), i, i+rounds*length-1)
+		}
+		fmt.Fprintf(b, "  c%d %s;\n", i, attrs("shape", "box", "style", `"rounded,dashed"`, "margin", "0.15", "label", quote(label)))
 	}
 	// node returns the drawn node standing for configuration i.
 	node := func(i int) int {

@@ -41,6 +41,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
 	f.Add([]byte(fairSpec))
+	// Misindented keys (hints at the key).
+	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n  p: 1\n   q: 2\ninit: N\n"))
+	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n    p: 1\n  q: 1\ninit: N\n"))
+	f.Add([]byte("name: x\nstates: [N]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n     to: N\n    guard: |\n      #N = 1\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sys, err := Parse("f.yaml", src)
 		if err != nil {
@@ -198,6 +202,9 @@ func FuzzExpr(f *testing.F) {
 		"A[#N >= 1 U #C = 1]", "E[true U AG EF #C = n]", "2*#C + #T*3 <= n - 1",
 		"#C + 1000000000 = -1000000000", "1000000000*1000000000*#C = 0", "((((#C))))=0",
 		"-(-(#C)) != --1", "# C", "#C[", "A[p", "é", "\xff", "1 < 2 < 3",
+		// What people write from LTL and programming languages (hints).
+		"G (#C <= 1)", "F #C = 1", "X #C = 0", "[] #C <= 1", "<> #C = 1", "[]", "<>", "#C = 0 U #T = 1",
+		"AG (#T > 0 -> F #C > 0)", "#C = 0 and #T = 0", "#C = 0 OR #T = 0", "not (#C = 0)", "#C == 0 && #T != 1",
 	} {
 		f.Add(s)
 	}

@@ -192,6 +192,8 @@ func firstDiff(a, b string) string {
 // every path of the system b may be starved (vsym: AF #S2 = 1 fails, EG
 // #S2 = 0 holds); under weak fairness b, able to move forever, must move
 // (pan -a -f: the opposite verdicts). Without -f pan agrees with vsym.
+// fairSpecMany is the same with four processes in b: five processes, more
+// than pan -f runs without -DNFAIR=3 (Program.CompileFlags).
 const fairSpec = `name: starve
 states: [S0, S1, S2]
 groups:
@@ -208,15 +210,28 @@ properties:
   safe: "AG #S2 <= 1"
 `
 
+var fairSpecMany = strings.NewReplacer("b: 1", "b: 4", "#S2 = 1", "#S2 >= 1", "#S2 <= 1", "#S2 <= 4").Replace(fairSpec)
+
 func TestWeakFairness(t *testing.T) {
+	for _, spec := range []string{fairSpec, fairSpecMany} {
+		testWeakFairness(t, spec)
+	}
+}
+
+func testWeakFairness(t *testing.T, spec string) {
 	requireSpin(t)
-	sys, err := gsst.Parse("starve.yaml", []byte(fairSpec))
+	sys, err := gsst.Parse("starve.yaml", []byte(spec))
 	if err != nil {
 		t.Fatal(err)
 	}
 	prog, err := Concrete(sys)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The header's compile line is the one buildPan uses.
+	gcc := strings.Join(append(append([]string{"gcc -O2"}, prog.CompileFlags()...), "-o pan pan.c"), " ")
+	if !strings.Contains(prog.Text, " *   "+gcc+"\n") && !strings.Contains(prog.Text, " *   "+gcc+"   (") {
+		t.Errorf("the header does not say %q:\n%s", gcc, prog.Text)
 	}
 	p, err := buildPan(t, prog)
 	if err != nil {

@@ -137,11 +137,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	} else if o.output == "json" {
 		var doc any
 		if len(results) == 1 {
-			doc = newCheckJSON(results[0])
+			doc = checkResultJSON(cmd, results[0])
 		} else {
-			all := make([]*checkJSON, len(results))
+			all := make([]any, len(results))
 			for i, r := range results {
-				all[i] = newCheckJSON(r)
+				all[i] = checkResultJSON(cmd, r)
 			}
 			doc = all
 		}
@@ -191,9 +191,12 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Re
 	everySize := ""
 	if sys.Parametric() {
 		everySize = " for every size"
-		fmt.Fprintf(w, "%s: %s: %s of sizes %s, %s; every size is checked\n", file, sys.Name,
-			countNoun(len(sys.Groups), "group", "groups"), groupSizes(sys),
-			countNoun(len(sys.Transitions), "transition", "transitions"))
+		groups := groupSizes(sys)
+		if len(sys.Groups) <= maxGroupsListed {
+			groups = countNoun(len(sys.Groups), "group", "groups") + " of sizes " + groups
+		}
+		fmt.Fprintf(w, "%s: %s: %s, %s; every size is checked\n", file, sys.Name,
+			groups, countNoun(len(sys.Transitions), "transition", "transitions"))
 	} else {
 		fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
 			countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
@@ -284,14 +287,40 @@ func writeWitnessTables(w io.Writer, sys *gsst.System, wit *detect.Witness) {
 	}
 }
 
-// groupSizes writes the sizes of a parametric system's groups:
-// "reader 1.., writer 2".
+// maxGroupsListed is the most groups a header lists one by one.
+const maxGroupsListed = 8
+
+// groupSizes writes the sizes of a parametric system's groups: each
+// group's, "reader 1.., writer 2", up to maxGroupsListed groups, else how
+// many groups have each size, "1000 groups, each 1.." or "1000 groups:
+// 999 of size 1.. and 1 of size 2..5" (sizes in the order they first
+// occur).
 func groupSizes(sys *gsst.System) string {
-	parts := make([]string, len(sys.Groups))
-	for g := range sys.Groups {
-		parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+	if len(sys.Groups) <= maxGroupsListed {
+		parts := make([]string, len(sys.Groups))
+		for g := range sys.Groups {
+			parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+		}
+		return strings.Join(parts, ", ")
 	}
-	return strings.Join(parts, ", ")
+	var sizes []string
+	count := map[string]int{}
+	for g := range sys.Groups {
+		size := sys.Groups[g].SizeText()
+		if count[size] == 0 {
+			sizes = append(sizes, size)
+		}
+		count[size]++
+	}
+	if len(sizes) == 1 {
+		return fmt.Sprintf("%d groups, each %s", len(sys.Groups), sizes[0])
+	}
+	parts := make([]string, len(sizes))
+	for i, size := range sizes {
+		parts[i] = fmt.Sprintf("%d of size %s", count[size], size)
+	}
+	last := len(parts) - 1
+	return fmt.Sprintf("%d groups: %s and %s", len(sys.Groups), strings.Join(parts[:last], ", "), parts[last])
 }
 
 func countNoun(k int, one, many string) string {
@@ -306,7 +335,7 @@ func countNoun(k int, one, many string) string {
 type checkJSON struct {
 	File      string `json:"file"`
 	System    string `json:"system,omitempty"`
-	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown, error
+	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown
 	Certified bool   `json:"certified"`
 	// AllSizes says that the verdict is for every size in the ranges of
 	// Sizes (group name -> "3", "1..", "2..5").
@@ -316,9 +345,7 @@ type checkJSON struct {
 	// AsymmetryReachable: whether some violated transition's asymmetry
 	// can occur from the initial state (false also for certified
 	// systems); null when not decided.
-	AsymmetryReachable *bool       `json:"asymmetry_reachable"`
-	Error              string      `json:"error,omitempty"`
-	Errors             []errorJSON `json:"errors,omitempty"` // Error, one object per positioned error
+	AsymmetryReachable *bool `json:"asymmetry_reachable"`
 }
 
 type checkTransitionJSON struct {
@@ -348,19 +375,22 @@ type checkWitnessJSON struct {
 	Disabled map[string][]int `json:"disabled"`
 }
 
+// checkResultJSON is the JSON of one file's outcome: its report, or,
+// when the file could not be checked (it did not parse, or the solver
+// failed), the error object every command prints (errorDocJSON), with
+// the file's own exit code.
+func checkResultJSON(cmd *cobra.Command, r checkResult) any {
+	if r.rep == nil {
+		code, kind := classifyKind(r.err)
+		return &errorDocJSON{File: r.file, Command: "check", ExitCode: code, Kind: kind,
+			Errors: errorsJSON(r.file, kind, r.err)}
+	}
+	return newCheckJSON(r)
+}
+
+// newCheckJSON is the JSON of a report (r.rep != nil).
 func newCheckJSON(r checkResult) *checkJSON {
 	out := &checkJSON{File: r.file, Transitions: []checkTransitionJSON{}}
-	if r.rep == nil {
-		out.Verdict = "error"
-		if r.sys != nil {
-			out.System = r.sys.Name
-			out.Verdict = detect.Unknown.String()
-		}
-		out.Error = r.err.Error()
-		_, kind := classify(&commandError{nil, r.err})
-		out.Errors = errorsJSON(r.file, kind, r.err)
-		return out
-	}
 	sys := r.rep.System
 	out.System = sys.Name
 	out.Verdict = r.rep.Verdict().String()

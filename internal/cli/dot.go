@@ -27,6 +27,7 @@ type dotOpts struct {
 	concrete bool
 	level    string
 	full     bool
+	maxTrace int // --max-trace: configurations drawn, 0 for the default
 	timeout  time.Duration
 	sizes    string
 }
@@ -76,6 +77,7 @@ describes the pictures.
 	f.BoolVar(&o.concrete, "concrete", false, "with --trace: explore the unreduced system with group-sorted states (--model group)")
 	f.StringVar(&o.level, "model", "auto", "with --trace: "+levelFlag)
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
+	f.IntVar(&o.maxTrace, "max-trace", 0, "with --trace: draw at most N configurations, the first N/2 and the last N/2 (a lasso's loop start among them), the others as one node; 0: up to 40, and the first round of a lasso that goes round its loop more than once")
 	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
 	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
 	return cmd
@@ -87,6 +89,13 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		return errkind.Errorf(errkind.Input, "--check draws the skeleton and --trace a trace: give one of them")
 	case o.concrete && o.trace == "":
 		return errkind.Errorf(errkind.Input, "--concrete applies to --trace")
+	case o.maxTrace != 0 && o.trace == "":
+		return errkind.Errorf(errkind.Input, "--max-trace applies to --trace")
+	case o.maxTrace != 0 && o.full:
+		return errkind.Errorf(errkind.Input, "--full and --max-trace exclude each other")
+	}
+	if err := checkMaxTrace(o.maxTrace, "abbreviate as usual"); err != nil {
+		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
@@ -119,6 +128,9 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
 		opts = append(opts, dot.Full())
+	}
+	if o.maxTrace > 0 {
+		opts = append(opts, dot.MaxConfigs(o.maxTrace))
 	}
 	var text string
 	switch {
@@ -229,6 +241,15 @@ func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 	return nil
 }
 
+// checkMaxTrace rejects a --max-trace below 2 other than 0, which means
+// what zero says.
+func checkMaxTrace(n int, zero string) error {
+	if n < 0 || n == 1 {
+		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to %s", zero)
+	}
+	return nil
+}
+
 // dotCommandLine rebuilds the command that prints the DOT text of o.
 func dotCommandLine(o *dotOpts) string {
 	args := []string{"vsym", "dot"}
@@ -243,6 +264,9 @@ func dotCommandLine(o *dotOpts) string {
 	}
 	if o.full {
 		args = append(args, "--full")
+	}
+	if o.maxTrace > 0 {
+		args = append(args, "--max-trace", fmt.Sprint(o.maxTrace))
 	}
 	return strings.Join(append(args, o.file), " ")
 }

@@ -142,8 +142,8 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return err
 	}
-	if o.maxTrace < 0 || o.maxTrace == 1 {
-		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
+	if err := checkMaxTrace(o.maxTrace, "show whole traces"); err != nil {
+		return err
 	}
 	if o.noTraces && o.maxTrace > 0 {
 		return errkind.Errorf(errkind.Input, "--no-traces and --max-trace exclude each other")

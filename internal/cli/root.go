@@ -81,6 +81,12 @@ func classify(err error) (code int, kind string) {
 	if !errors.As(err, &ce) {
 		return ExitBadInput, "usage"
 	}
+	return classifyKind(err)
+}
+
+// classifyKind maps the errkind of err to an exit code and the kind
+// named in JSON error objects.
+func classifyKind(err error) (code int, kind string) {
 	switch k := errkind.Of(err); k {
 	case errkind.Input:
 		return ExitBadInput, "input"
