@@ -42,7 +42,7 @@ type exploreOpts struct {
 
 	allowNoFairRun bool // --allow-no-fair-run
 
-	// choose picks the engine; nil means chooseEngine. It is the one
+	// choose picks the engine; nil means analysis.Engines. It is the one
 	// seam through which tests put an engine double behind the command
 	// (to see that an engine's internal error exits 3, not 2); vsym
 	// itself never sets it.
