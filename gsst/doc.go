@@ -44,7 +44,9 @@
 // other package can write a System literal with content. The rules every
 // System meets (sizes, the initial configuration, transitions, blocks,
 // guards and properties over the system's own variables, fairness) are
-// written once, in check.go, and run by both Parse and New; every
+// written once, in rules.go: the checker runs them on the Spec it built
+// (skipping what did not resolve, so that every error is reported at
+// once) and New on the Spec it is given, with the same messages; every
 // analysis downstream takes a *System and trusts it. System.Spec returns
 // a copy of the description, to edit and check again with New.
 //

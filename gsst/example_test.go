@@ -85,5 +85,5 @@ func ExampleNew() {
 	fmt.Println(err)
 	// Output:
 	// pair with 2 processes and 2 transitions
-	// initial counts of group p sum to 1, want its size 2
+	// init of group "p" places 1 processes, but the group has 2
 }

@@ -76,7 +76,7 @@ func TestFairnessParsed(t *testing.T) {
 		Weak:    []Weak{{Transition: 7}, {Transition: 1, Group: 9}, {Transition: 2, Group: 0}},
 	}
 	_, err = New(bad)
-	for _, msg := range []string{"justice condition 1 has no formula", "transition 7", "group 9 out of range", "group reader cannot take it"} {
+	for _, msg := range []string{"justice condition 1 has no formula", "transition 7", "group 9 out of range", "for group reader: the group cannot take this transition"} {
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("New: %v, want %q", err, msg)
 		}

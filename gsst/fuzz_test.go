@@ -72,7 +72,7 @@ func FuzzParse(f *testing.F) {
 // checkSystem checks the invariants every accepted System must satisfy.
 func checkSystem(t *testing.T, sys *System) {
 	t.Helper()
-	if errs := sys.rules(); len(errs) > 0 {
+	if errs := sys.rules(nil); len(errs) > 0 {
 		t.Fatalf("parsed system breaks the rules of New: %v", errs)
 	}
 	if len(sys.States) == 0 || len(sys.Groups) == 0 {

@@ -45,7 +45,7 @@ func (s *System) Instantiate(sizes []int) (*System, error) {
 	out.Groups = make([]Group, len(s.Groups))
 	out.Init = make([][]int, len(s.Groups))
 	for g, grp := range s.Groups {
-		out.Groups[g] = Group{Name: grp.Name, Size: sizes[g], Pos: grp.Pos}
+		out.Groups[g] = Group{Name: grp.Name, Size: sizes[g], Pos: grp.Pos, SizePos: grp.SizePos}
 		out.Init[g] = append([]int(nil), s.Init[g]...)
 		if grp.Ranged {
 			st, _ := s.InitState(g) // one state: a rule of New

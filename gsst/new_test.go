@@ -55,12 +55,12 @@ func TestNew(t *testing.T) {
 		want string
 	}{
 		{"no states", func(s *gsst.Spec) { *s = gsst.Spec{File: s.File} }, "two-phase.yaml: system has no local state"},
-		{"negative size", func(s *gsst.Spec) { s.Groups[0].Size = -1 }, "two-phase.yaml:4:10: group fast has size -1"},
-		{"too many", func(s *gsst.Spec) { s.Groups[0].Size, s.Groups[1].Size = gsst.MaxProcesses, 1 }, "exceed the limit"},
+		{"negative size", func(s *gsst.Spec) { s.Groups[0].Size = -1 }, "two-phase.yaml:4:16: group \"fast\" has size -1"},
+		{"too many", func(s *gsst.Spec) { s.Groups[0].Size, s.Groups[1].Size = gsst.MaxProcesses, 1 }, "the total exceeds the limit"},
 		{"state out of range", func(s *gsst.Spec) { s.Transitions[1].To = 2 }, "transition 1 has a state out of range"},
 		{"negative state", func(s *gsst.Spec) { s.Transitions[0].From = -1 }, "transition 0 has a state out of range"},
 		{"group out of range", func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Groups = []int{2} }, "group 2 out of range"},
-		{"group in two blocks", func(s *gsst.Spec) { s.Transitions[0].Blocks[1].Groups = []int{0} }, "group fast is in two blocks"},
+		{"group in two blocks", func(s *gsst.Spec) { s.Transitions[0].Blocks[1].Groups = []int{0} }, `group "fast" has two guards in Idle -> Busy`},
 		{"nil guard", func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Guard = nil }, "two-phase.yaml:10:13: transition Idle -> Busy: missing guard"},
 		{"self-loop", func(s *gsst.Spec) { s.Transitions[1].To = 1 }, "self-loop Busy -> Busy"},
 		{"quantified guard", func(s *gsst.Spec) {
@@ -68,9 +68,10 @@ func TestNew(t *testing.T) {
 		}, "has a quantifier"},
 		{"init rows", func(s *gsst.Spec) { s.Init = s.Init[:1] }, "initial configuration has 1 groups, want 2"},
 		{"init columns", func(s *gsst.Spec) { s.Init[1] = []int{2} }, "group slow has 1 states, want 2"},
-		{"init negative", func(s *gsst.Spec) { s.Init[1] = []int{3, -1} }, "initial count -1 of group slow"},
-		{"init sum", func(s *gsst.Spec) { s.Init[0] = []int{0, 0} }, "group fast sum to 0, want its size 1"},
+		{"init negative", func(s *gsst.Spec) { s.Init[1] = []int{3, -1} }, `negative number of processes -1 in init of group "slow"`},
+		{"init sum", func(s *gsst.Spec) { s.Init[0] = []int{0, 0} }, `init of group "fast" places 0 processes, but the group has 1`},
 		{"no formula", func(s *gsst.Spec) { s.Properties[0].Formula = nil }, "property calm has no formula"},
+		{"duplicate property", func(s *gsst.Spec) { s.Properties = append(s.Properties, s.Properties[0]) }, `two-phase.yaml:14:9: duplicate property "calm" (first at two-phase.yaml:14:9)`},
 		{"bad operator", func(s *gsst.Spec) {
 			s.Properties[0].Formula = ctl.Unary{Op: 99, X: ctl.Atom{P: presburger.True}}
 		}, "unknown temporal operator 99"},
@@ -171,5 +172,70 @@ func TestWithProperties(t *testing.T) {
 	}
 	if got := names(sys); !reflect.DeepEqual(got, []string{"calm", "busy", "idle"}) {
 		t.Errorf("the system now has %v", got)
+	}
+}
+
+// TestNewMatchesParse checks that the rules exist once: a mistake made
+// in the text, and the same mistake made by hand in the Spec of the
+// correct text, give New and Parse byte-identical errors, positions
+// included.
+func TestNewMatchesParse(t *testing.T) {
+	const src = `
+states: [Idle, Busy, Done]
+groups: {fast: 100000, slow: 2}
+init:
+  fast: Idle
+  slow: {Idle: 2, Busy: 0}
+transitions:
+  - from: Idle
+    to: Busy
+    guard: {"fast, slow": "#Busy < 2"}
+  - {from: Busy, to: Idle}
+  - from: Busy
+    to: Done
+    guard: {fast: "true"}
+properties:
+  calm: "AG #Busy <= 2"
+  busy: "EF #Busy = 1"
+fairness:
+  weak:
+    - Busy -> Done [fast]
+`
+	sys, err := gsst.Parse("m.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		old, new string // the text edit
+		edit     func(s *gsst.Spec)
+	}{
+		{"self-loop", "{from: Busy, to: Idle}", "{from: Busy, to: Busy}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
+		{"init sum", "{Idle: 2, Busy: 0}", "{Idle: 1, Busy: 0}", func(s *gsst.Spec) { s.Init[1][0] = 1 }},
+		{"init count", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: 9}", func(s *gsst.Spec) { s.Init[1][1] = 9 }},
+		{"init negative", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: -1}", func(s *gsst.Spec) { s.Init[1][1] = -1 }},
+		{"two guards", `"fast, slow"`, `"fast, fast"`, func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Groups = []int{0, 0} }},
+		{"size", "slow: 2}", "slow: 3}", func(s *gsst.Spec) { s.Groups[1].Size = 3 }},
+		{"too many", "fast: 100000", "fast: 999999", func(s *gsst.Spec) { s.Groups[0].Size = 999999; s.Init[0][0] = 999999 }},
+		{"range", "slow: 2}", "slow: 2..}", func(s *gsst.Spec) { s.Groups[1].Ranged, s.Groups[1].Max = true, gsst.Unbounded }},
+		{"weak group", "Done [fast]", "Done [slow]", func(s *gsst.Spec) { s.Fairness.Weak[0].Group = 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.Replace(src, tt.old, tt.new, 1)
+			if text == src {
+				t.Fatalf("%q not in the source", tt.old)
+			}
+			_, perr := gsst.Parse("m.yaml", []byte(text))
+			spec := sys.Spec()
+			tt.edit(spec)
+			_, nerr := gsst.New(spec)
+			if perr == nil || nerr == nil {
+				t.Fatalf("Parse: %v\nNew: %v", perr, nerr)
+			}
+			if perr.Error() != nerr.Error() {
+				t.Errorf("Parse:\n%v\nNew:\n%v", perr, nerr)
+			}
+		})
 	}
 }

@@ -263,10 +263,10 @@ func TestNewRanges(t *testing.T) {
 		edit func(s *gsst.Spec)
 		want string
 	}{
-		{"ranged zero", func(s *gsst.Spec) { s.Groups[0].Size = 0; s.Init[0] = []int{0, 0, 0} }, "group reader has the range of sizes 0..; a ranged group has at least one process"},
+		{"ranged zero", func(s *gsst.Spec) { s.Groups[0].Size = 0; s.Init[0] = []int{0, 0, 0} }, `group "reader" has least size 0; a group needs at least one process`},
 		{"empty range", func(s *gsst.Spec) { s.Groups[1].Max = 2 }, "group writer has the range of sizes 2..2; the greatest size must lie in 3..1000000"},
-		{"range above limit", func(s *gsst.Spec) { s.Groups[1].Max = gsst.MaxProcesses + 1 }, "the greatest size must lie in"},
-		{"spread init", func(s *gsst.Spec) { s.Groups[1].Size = 3; s.Init[1] = []int{1, 2, 0} }, "initial processes of group writer are in several states"},
+		{"range above limit", func(s *gsst.Spec) { s.Groups[1].Max = gsst.MaxProcesses + 1 }, `group "writer" has greatest size 1000001, above the limit`},
+		{"spread init", func(s *gsst.Spec) { s.Groups[1].Size = 3; s.Init[1] = []int{1, 2, 0} }, `init of group "writer" gives counts per state, but its size is the range 3..5`},
 		{"stray variable", func(s *gsst.Spec) {
 			s.Transitions[2].Blocks[0].Guard = presburger.Compare(presburger.VarTerm(s.SizeVar(0)), presburger.Eq, presburger.ConstTerm(0))
 		}, "guard of C -> N uses variable 12, which is neither a counter nor n"},

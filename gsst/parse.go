@@ -63,11 +63,7 @@ func Parse(filename string, src []byte, opts ...Option) (*System, error) {
 		base := filepath.Base(filename)
 		spec.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	sys, errs := newSystem(spec)
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return sys, nil
+	return &System{*spec}, nil
 }
 
 // Load reads and parses the GSST file at path.

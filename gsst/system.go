@@ -37,11 +37,14 @@ const (
 // everything that needs fixed sizes works. A fixed-size system has n
 // folded to its value, exactly as if ranges did not exist.
 type Spec struct {
-	Name        string
-	File        string
-	States      []string
-	Groups      []Group
-	Init        [][]int // Init[g][s]: processes of group g that start in state s
+	Name   string
+	File   string
+	States []string
+	Groups []Group
+	Init   [][]int // Init[g][s]: processes of group g that start in state s
+	// InitPos, in a Spec read from a file, says where each row of Init
+	// was written, for the messages of New; nil when built by hand.
+	InitPos     []InitPos
 	Transitions []Transition
 	Properties  []Property
 	// Fairness restricts the paths the path quantifiers of properties
@@ -97,6 +100,20 @@ type Weak struct {
 	Transition int
 	Group      int // -1: any process
 	Pos        Pos // of the entry that asked for it
+	GroupPos   Pos // of the group's name in the entry, when it names the group
+}
+
+// InitPos is where the initial processes of a group were written: the
+// group's entry in init, or the state of "init: S".
+type InitPos struct {
+	Pos Pos
+	// Counts, when the entry gives counts per state, holds the position
+	// of each count written (Counts[s] for state s; zero for a state the
+	// entry leaves out); nil when the entry names one state.
+	Counts []Pos
+	// Missing is set when init has no entry for the group; Pos is then
+	// that of the init key.
+	Missing bool
 }
 
 // Empty reports whether f constrains nothing.
@@ -126,7 +143,10 @@ type Group struct {
 	Size   int
 	Ranged bool
 	Max    int // the greatest size of a ranged group, or Unbounded; unused otherwise
-	Pos    Pos
+	Pos    Pos // of the group's name
+	// SizePos is the position of the size as written; zero when built
+	// by hand (New then reports a bad size at Pos).
+	SizePos Pos
 }
 
 // Unbounded is Group.Max for a range without a greatest size ("N..").
@@ -176,10 +196,13 @@ type Transition struct {
 
 // Block is a set of groups sharing one guard of a transition.
 type Block struct {
-	Groups []int              // sorted group indices
-	Guard  presburger.Formula // over the system's counter variables
-	Text   string             // the guard as written; "" when unguarded
-	Pos    Pos                // position of the guard (or of the transition when unguarded)
+	Groups []int // sorted group indices
+	// GroupPos, when it has one entry per group of Groups, holds the
+	// position of each group's name in the guard key that named it.
+	GroupPos []Pos
+	Guard    presburger.Formula // over the system's counter variables
+	Text     string             // the guard as written; "" when unguarded
+	Pos      Pos                // position of the guard (or of the transition when unguarded)
 }
 
 // Property is a named CTL formula over total counters.
@@ -439,12 +462,17 @@ func (s *Spec) clone() *Spec {
 	if s.Init == nil {
 		out.Init = nil
 	}
+	out.InitPos = slices.Clone(s.InitPos)
+	for g := range out.InitPos {
+		out.InitPos[g].Counts = slices.Clone(out.InitPos[g].Counts)
+	}
 	out.Transitions = slices.Clone(s.Transitions)
 	for i := range out.Transitions {
 		t := &out.Transitions[i]
 		t.Blocks = slices.Clone(t.Blocks)
 		for j := range t.Blocks {
 			t.Blocks[j].Groups = slices.Clone(t.Blocks[j].Groups)
+			t.Blocks[j].GroupPos = slices.Clone(t.Blocks[j].GroupPos)
 		}
 	}
 	out.Properties = slices.Clone(s.Properties)
