@@ -187,7 +187,10 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		return "", err
 	}
 	req.Limits.MaxMemory = mem
-	x, err := analysis.Explore(ctx, one, analysis.ExploreRequest{ModelRequest: req, Engine: "auto", BDD: symbolic.DefaultBDD()})
+	x, err := analysis.Explore(ctx, one, analysis.ExploreRequest{ModelRequest: req, Engine: "auto", BDD: symbolic.DefaultBDD(),
+		// As explore.NewConfig's defaults, which dot has always used: the
+		// BDD engine computes the reachable states first.
+		CountStates: true})
 	if err != nil {
 		return "", err
 	}
