@@ -8,6 +8,7 @@ import (
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 )
 
@@ -56,15 +57,15 @@ const EngineNames = "explicit, bdd or auto"
 func Engines(name string, m *counterabs.Model, bdd symbolic.BDD) ([]explore.Engine, error) {
 	switch name {
 	case "explicit":
-		return []explore.Engine{explore.Explicit{}}, nil
+		return []explore.Engine{explicit.Engine{}}, nil
 	case "bdd":
 		return []explore.Engine{bdd}, nil
 	case "auto":
 		switch {
 		case m.CounterSpace() <= autoBDDThreshold:
-			return []explore.Engine{explore.Explicit{}}, nil
+			return []explore.Engine{explicit.Engine{}}, nil
 		case reachabilityOnly(m):
-			return []explore.Engine{explore.Explicit{}, bdd}, nil
+			return []explore.Engine{explicit.Engine{}, bdd}, nil
 		}
 		return []explore.Engine{bdd}, nil
 	}

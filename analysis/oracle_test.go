@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
-// A brute-force oracle for the reachability questions of reach.go, written
-// from the definitions (Definition 3 of Wei, Gurfinkel and Chechik) over
-// process-indexed configurations, independently of the counter models and
-// the engines. It may move to internal/testsupport.
+// A brute-force oracle for the reachability questions of reach.go, over
+// the process-indexed configurations of internal/testsupport (Definition
+// 3 of Wei, Gurfinkel and Chechik), independently of the counter models
+// and the engines.
 
 // randomSpec returns the YAML text of a random small GSST: 2-4 states,
 // 1-3 groups of 1-2 processes (at most 4096 process-indexed
@@ -141,121 +141,36 @@ func randomGuard(r *rand.Rand, m, d int) string {
 }
 
 // oracle holds the process-indexed configurations of a system reachable
-// from its initial one, with their breadth-first distances.
+// from its initial one (testsupport.Unreduced), with their breadth-first
+// distances, and the brute-force abstraction (testsupport.BruteForce),
+// which says where some configuration enables a transition.
 type oracle struct {
-	sys  *gsst.System
-	grp  []int       // group of each process
-	dist map[int]int // reachable configuration code -> distance
-	m, n int
-}
-
-// code packs a configuration (st[p] = local state of process p).
-func (o *oracle) code(st []int) int {
-	c := 0
-	for p := o.n - 1; p >= 0; p-- {
-		c = c*o.m + st[p]
-	}
-	return c
-}
-
-func (o *oracle) decode(c int) []int {
-	st := make([]int, o.n)
-	for p := range st {
-		st[p] = c % o.m
-		c /= o.m
-	}
-	return st
-}
-
-// canTake reports whether process p can take transition t in st: it is
-// in t's source and its group's block guard holds, with the counters
-// counted in st.
-func (o *oracle) canTake(t *gsst.Transition, st []int, p int) bool {
-	if st[p] != t.From {
-		return false
-	}
-	for _, b := range t.Blocks {
-		if slices.Contains(b.Groups, o.grp[p]) {
-			return presburger.Eval(b.Guard, func(v presburger.Var) int64 {
-				s, g, _ := o.sys.Counter(v)
-				k := 0
-				for q, sq := range st {
-					if sq == s && (g < 0 || o.grp[q] == g) {
-						k++
-					}
-				}
-				return int64(k)
-			})
-		}
-	}
-	return false
-}
-
-func (o *oracle) enabled(t *gsst.Transition, st []int) bool {
-	for p := range st {
-		if o.canTake(t, st, p) {
-			return true
-		}
-	}
-	return false
+	sp    *testsupport.Space
+	brute *testsupport.Brute
+	dist  map[int]int // reachable configuration -> distance
 }
 
 func newOracle(sys *gsst.System) *oracle {
-	o := &oracle{sys: sys, m: len(sys.States), dist: map[int]int{}}
-	init := []int{}
-	for g, row := range sys.Init {
-		for s, k := range row {
-			for range k {
-				o.grp = append(o.grp, g)
-				init = append(init, s)
-			}
-		}
-	}
-	o.n = len(o.grp)
-	queue := []int{o.code(init)}
-	o.dist[queue[0]] = 0
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		st := o.decode(c)
-		for i := range sys.Transitions {
-			t := &sys.Transitions[i]
-			for p := range st {
-				if !o.canTake(t, st, p) {
-					continue
-				}
-				next := slices.Clone(st)
-				next[p] = t.To
-				if k := o.code(next); !hasKey(o.dist, k) {
-					o.dist[k] = o.dist[c] + 1
-					queue = append(queue, k)
-				}
-			}
-		}
+	o := &oracle{sp: testsupport.Unreduced(sys), brute: testsupport.BruteForce(sys), dist: map[int]int{}}
+	for i, d := range o.sp.Distances(nil) {
+		o.dist[i] = d
 	}
 	return o
 }
 
-func hasKey(m map[int]int, k int) bool { _, ok := m[k]; return ok }
+// decode returns the configuration c (st[p] = local state of process p).
+func (o *oracle) decode(c int) []int { return o.sp.Confs[c] }
 
 // groupCounts returns st's group counters [group][state].
 func (o *oracle) groupCounts(st []int) [][]int {
-	out := make([][]int, len(o.sys.Groups))
+	out := make([][]int, len(o.sp.Sys.Groups))
 	for g := range out {
-		out[g] = make([]int, o.m)
+		out[g] = make([]int, len(o.sp.Sys.States))
 	}
 	for p, s := range st {
-		out[o.grp[p]][s]++
+		out[o.sp.Owner[p]][s]++
 	}
 	return out
-}
-
-func (o *oracle) totals(st []int) string {
-	t := make([]int, o.m)
-	for _, s := range st {
-		t[s]++
-	}
-	return fmt.Sprint(t)
 }
 
 // nearest returns the distance of the nearest reachable configuration
@@ -274,15 +189,22 @@ func (o *oracle) nearest(f func(st []int) bool) (int, bool) {
 // while some configuration (reachable or not) with the same total
 // counters lets one.
 func (o *oracle) asymmetric(t *gsst.Transition) func(st []int) bool {
-	somewhere := map[string]bool{}
-	all := 1
-	for range o.n {
-		all *= o.m
-	}
-	for c := range all {
-		if st := o.decode(c); o.enabled(t, st) {
-			somewhere[o.totals(st)] = true
+	sys := o.sp.Sys
+	r := -1
+	for i := range sys.Transitions {
+		if &sys.Transitions[i] == t {
+			r = i
 		}
 	}
-	return func(st []int) bool { return !o.enabled(t, st) && somewhere[o.totals(st)] }
+	if r < 0 {
+		panic("oracle: a transition of another system")
+	}
+	return func(st []int) bool {
+		for p := range st {
+			if testsupport.Enabled(sys, t, o.sp.Owner, st, p) {
+				return false
+			}
+		}
+		return o.brute.EnabledAt(r, testsupport.Totals(o.groupCounts(st)))
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -159,7 +160,7 @@ func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][
 		t.Fatalf("the group-counter model of a system with fairness has no constraints")
 	}
 	m.Properties = []counterabs.Property{{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: configuration(m, conf)}}}}
-	rep, err := explore.Explicit{}.Check(ctx, m, explore.CountConcrete(false))
+	rep, err := explicit.Engine{}.Check(ctx, m, explore.CountConcrete(false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,8 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
@@ -433,7 +435,7 @@ func TestRandomSystems(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			arep, err := explore.Explicit{}.Check(context.Background(), m)
+			arep, err := explicit.Engine{}.Check(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -487,31 +489,23 @@ func TestRandomSystems(t *testing.T) {
 	}
 }
 
-// replay computes the configurations of a lifted trace on its own: the
-// state of every process, processes of each group placed in state order.
-func replay(sys *gsst.System, l *explore.Lifted) [][][]int {
-	var conf [][]int
-	for g, row := range sys.Init {
-		conf = append(conf, nil)
-		for s, k := range row {
-			for range k {
-				conf[g] = append(conf[g], s)
-			}
-		}
+// replay replays the lifted run of tr on sys (testsupport.Replay, which
+// checks every step) and returns its configurations as the state of
+// every process of each group, processes of each group placed in state
+// order.
+func replay(t *testing.T, sys *gsst.System, tr *explore.Trace) [][][]int {
+	t.Helper()
+	confs, err := testsupport.Replay(sys, enginetest.Trace(tr, enginetest.TotalKey))
+	if err != nil {
+		t.Fatalf("lifted trace: %v", err)
 	}
-	clone := func(c [][]int) [][]int {
-		out := make([][]int, len(c))
-		for g := range c {
-			out[g] = slices.Clone(c[g])
+	owner, _ := testsupport.Processes(sys)
+	out := make([][][]int, len(confs))
+	for i, c := range confs {
+		out[i] = make([][]int, len(sys.Groups))
+		for p, s := range c {
+			out[i][owner[p]] = append(out[i][owner[p]], s)
 		}
-		return out
-	}
-	out := [][][]int{clone(conf)}
-	for _, st := range l.Steps {
-		if !st.Stutter {
-			conf[st.Group][st.Process] = st.To
-		}
-		out = append(out, clone(conf))
 	}
 	return out
 }
@@ -528,7 +522,7 @@ func checkTraceDrawn(t *testing.T, sys *gsst.System, tr *explore.Trace, g *drawn
 	if l == nil || l.Error != "" {
 		t.Fatalf("trace of a certified or concrete model not lifted: %+v", l)
 	}
-	confs := replay(sys, l)
+	confs := replay(t, sys, tr)
 	n := len(confs)
 	if l.Loop >= 0 {
 		n-- // the configuration after the last step is the loop's start
@@ -785,5 +779,5 @@ func checkGroup(t testing.TB, sys *gsst.System, opts ...explore.Option) (*explor
 	if err != nil {
 		return nil, err
 	}
-	return explore.Explicit{}.Check(context.Background(), m, opts...)
+	return explicit.Engine{}.Check(context.Background(), m, opts...)
 }

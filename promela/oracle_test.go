@@ -1,16 +1,14 @@
 package promela
 
-// Test oracles kept apart so that they can move to internal/testsupport:
-// random small systems with names chosen to collide with Promela, C and
-// the emitters' own names, random properties biased to the CTL fragment
-// that has LTL equivalents, and a naive count of the reachable
-// configurations of the unreduced system (Definition 3).
+// Random inputs of this package's tests: small systems with names chosen
+// to collide with Promela, C and the emitters' own names, and random
+// properties biased to the CTL fragment that has LTL equivalents. The
+// oracles they are checked against (the unreduced system's reachable
+// configurations, Definition 3) are internal/testsupport's.
 
 import (
-	"fmt"
 	"math/rand"
 	"sort"
-	"strings"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
@@ -210,74 +208,4 @@ func randomCTL(r *rand.Rand, sys *gsst.Spec, depth int) ctl.Formula {
 		return ctl.Until{All: r.Intn(2) == 0, L: sub(), R: sub()}
 	}
 	return ctl.Unary{Op: ctl.TempOp(r.Intn(6)), X: sub()}
-}
-
-// concreteReachable counts the configurations of the unreduced system
-// reachable from its initial one (processes group by group, within a
-// group by initial state): one process moves per step when it is in the
-// source state of a transition its group may take and the block's guard
-// holds.
-func concreteReachable(sys *gsst.System) int {
-	var group, init []int
-	for g := range sys.Groups {
-		for s := range sys.States {
-			for c := 0; c < sys.Init[g][s]; c++ {
-				group = append(group, g)
-				init = append(init, s)
-			}
-		}
-	}
-	seen := map[string]bool{fmt.Sprint(init): true}
-	queue := [][]int{init}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		y := make([][]int, len(sys.Groups))
-		for g := range y {
-			y[g] = make([]int, len(sys.States))
-		}
-		for i, s := range v {
-			y[group[i]][s]++
-		}
-		val := sys.Valuation(y)
-		for p, s := range v {
-			for j := range sys.Transitions {
-				t := &sys.Transitions[j]
-				if t.From != s {
-					continue
-				}
-				if b := t.BlockOf(group[p]); b != nil && presburger.Eval(b.Guard, val) {
-					w := append([]int(nil), v...)
-					w[p] = t.To
-					if k := fmt.Sprint(w); !seen[k] {
-						seen[k] = true
-						queue = append(queue, w)
-					}
-				}
-			}
-		}
-	}
-	return len(seen)
-}
-
-// describe prints a system compactly for failure messages.
-func describe(sys *gsst.System) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "states %v groups %v init %v\n", sys.States, sys.Groups, sys.Init)
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		fmt.Fprintf(&b, "  %s:", sys.TransitionName(t))
-		for _, blk := range t.Blocks {
-			var gs []string
-			for _, g := range blk.Groups {
-				gs = append(gs, sys.Groups[g].Name)
-			}
-			fmt.Fprintf(&b, " [%s] %s;", strings.Join(gs, ","), presburger.Format(blk.Guard, sys.VarName))
-		}
-		b.WriteString("\n")
-	}
-	for _, p := range sys.Properties {
-		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Text)
-	}
-	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
@@ -145,7 +146,7 @@ func TestKnownSystems(t *testing.T) {
 		})
 		t.Run(ns.name+"/concrete", func(t *testing.T) {
 			t.Parallel()
-			checkWithSpin(t, &spinCase{"concrete", con, cv, int64(concreteReachable(sys)) + 1}, st)
+			checkWithSpin(t, &spinCase{"concrete", con, cv, int64(testsupport.Unreduced(sys).Len()) + 1}, st)
 		})
 	}
 }
@@ -306,7 +307,7 @@ func TestMutationsAreCaught(t *testing.T) {
 	cases := map[string]*spinCase{
 		"total":    {"total", red, rv, rn},
 		"group":    {"group", grp, gv, gn},
-		"concrete": {"concrete", con, gv, int64(concreteReachable(sys)) + 1},
+		"concrete": {"concrete", con, gv, int64(testsupport.Unreduced(sys).Len()) + 1},
 	}
 	tests := []struct {
 		name, model string

@@ -8,6 +8,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -162,7 +163,7 @@ func fairRefute(ctx context.Context, cfg config, inst *gsst.System, tr *explore.
 		return err
 	}
 	at := inst.FormatSizes(res.Sizes)
-	rep, err := explore.Explicit{}.Check(ctx, gm, explore.MaxStates(cfg.maxStates), explore.Traces(true))
+	rep, err := explicit.Engine{}.Check(ctx, gm, explore.MaxStates(cfg.maxStates), explore.Traces(true))
 	if err != nil {
 		switch k := errkind.Of(err); {
 		case k == errkind.Limit, k == errkind.Unknown:

@@ -3,7 +3,6 @@ package symbolic
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"slices"
 	"time"
 
@@ -45,10 +44,8 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 	if err != nil {
 		return nil, err
 	}
-	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy),
-		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory),
-		WithDeadlocks(cfg.CheckDeadlocks)}
-	e, err := New(m, append(copts, b.Options...)...)
+	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy), WithReachable(b.ReachFirst || cfg.CountStates)}
+	e, err := New(m, cfg, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -57,12 +54,6 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 		return nil, err
 	}
 	rep.Stats.Seconds = time.Since(t0).Seconds() // the encoding included
-	// The BDD engine stores sets, not states, so MaxStates cannot stop it
-	// early; a reachable set larger than the bound is still the same
-	// resource stop as in the explicit engine.
-	if cfg.MaxStates > 0 && rep.ReachableStates != nil && rep.ReachableStates.Cmp(big.NewInt(cfg.MaxStates)) > 0 {
-		return nil, &explore.LimitError{Kind: "states", Limit: cfg.MaxStates}
-	}
 	return rep, nil
 }
 
@@ -92,7 +83,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		rep.ReachableStates = e.Count(r)
 		rep.Deadlocks = e.Count(e.dead)
 	}
-	if e.cfg.reachable || e.cfg.deadlocks {
+	if e.cfg.reachable || e.shared.CheckDeadlocks {
 		if err := e.deadlockPaths(ctx, rep); err != nil {
 			return nil, err
 		}
@@ -104,7 +95,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
 		}
-		verdict := explore.NewResult(m, p)
+		verdict := explore.NewPropertyResult(m, p)
 		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
 		explore.Conclude(m, p, &verdict)
 		explore.LiftTrace(m.System, verdict.Trace)
@@ -162,8 +153,8 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 			break
 		}
 		d = b.And(d, b.Not(e.vector(x)))
-		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(e.model, x))
-		if !e.cfg.traces {
+		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.CounterState(e.model, x))
+		if !e.shared.Traces {
 			continue
 		}
 		path, err := e.backtrack(layers[:hit+1], e.space, x)
@@ -172,7 +163,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		}
 		states := make([]explore.State, len(path))
 		for k, y := range path {
-			states[k] = explore.ModelState(e.model, y)
+			states[k] = explore.CounterState(e.model, y)
 		}
 		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
 	}
@@ -194,7 +185,7 @@ func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.Property
 	}
 	res := explore.PropertyResult{Vacuous: !e.contains(fair, e.model.Init)}
 	res.Holds = res.Vacuous || e.contains(s, e.model.Init)
-	if e.cfg.traces && !res.Vacuous {
+	if e.shared.Traces && !res.Vacuous {
 		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, e.model.Init, f, res.Holds, e.model.VarName)
 		if err != nil {
 			return explore.PropertyResult{}, err
@@ -218,7 +209,7 @@ func (g bddGraph) And(a, b rudd.Node) rudd.Node         { return g.e.b.And(a, b)
 func (g bddGraph) Single(s []int) rudd.Node             { return g.e.vector(s) }
 func (g bddGraph) Justice() int                         { return len(g.e.justice) }
 func (g bddGraph) Same(a, b []int) bool                 { return slices.Equal(a, b) }
-func (g bddGraph) State(s []int) explore.State          { return explore.ModelState(g.e.model, s) }
+func (g bddGraph) State(s []int) explore.State          { return explore.CounterState(g.e.model, s) }
 
 func (g bddGraph) PreJustice(j int, z rudd.Node) (rudd.Node, error) {
 	return g.e.preJustice(j, z), g.e.check()

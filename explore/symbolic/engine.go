@@ -53,20 +53,20 @@ func ParseStrategy(s string) (Strategy, error) {
 	return 0, fmt.Errorf("unknown fixpoint strategy %q (want %s)", s, strings.Join(strategyNames[:], ", "))
 }
 
+// config holds the BDD engine's own settings; the settings every engine
+// shares (limits, traces, the deadlock check) are the explore.Config
+// that New takes.
 type config struct {
 	order     Order
 	strategy  Strategy
 	reachable bool
 	nodesize  int
 	maxNodes  int
-	traces    bool
 	sumSpace  bool
 	affinity  bool
-	maxBytes  int64
-	deadlocks bool
 }
 
-// Option configures an Checker.
+// Option sets one of the BDD engine's own settings of a Checker.
 type Option func(*config)
 
 // WithOrder sets the BDD variable order (default Auto).
@@ -97,26 +97,12 @@ func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
 // by affinityOrder (true, the default) or in their natural order.
 func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 
-// WithMaxMemory stops fixpoints (with an *explore.LimitError) once the
-// sampled Go heap exceeds n bytes; zero means no bound. The heap is sampled
-// between fixpoint steps, so one step may overshoot.
-func WithMaxMemory(n int64) Option { return func(c *config) { c.maxBytes = n } }
-
 // WithNodeTable sets the initial node table size of the BDD.
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 
 // WithMaxNodes bounds the BDD node table; an operation needing more nodes
 // makes Check return ErrResource. Zero means no bound.
 func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
-
-// WithDeadlocks asks for the deadlock check (Report.DeadlockFree, with
-// paths to the nearest deadlocks) even without reachable states; with
-// them it is always made.
-func WithDeadlocks(on bool) Option { return func(c *config) { c.deadlocks = on } }
-
-// WithTraces chooses whether counterexamples and witnesses are built
-// (default true).
-func WithTraces(on bool) Option { return func(c *config) { c.traces = on } }
 
 // ErrResource reports that the BDD node table hit its configured bound;
 // errors.Is(err, errkind.Limit) holds for it.
@@ -125,11 +111,12 @@ var ErrResource = errkind.Errorf(errkind.Limit, "BDD node limit reached")
 // Checker holds the BDD encoding of one counter model and decides CTL
 // formulas on it. BDD wraps it as an explore.Engine.
 type Checker struct {
-	model *counterabs.Model
-	cfg   config
-	b     *rudd.BDD
-	enc   *encoding
-	gc    guardCompiler
+	model  *counterabs.Model
+	cfg    config
+	shared explore.Config // the settings every engine shares
+	b      *rudd.BDD
+	enc    *encoding
+	gc     guardCompiler
 
 	pools []rudd.Node // for each pool, the counter vectors where it has its sum
 	space rudd.Node   // box or inv (WithSumSpace), or the reachable states once computed
@@ -140,6 +127,9 @@ type Checker struct {
 	mayDead rudd.Node
 
 	reach rudd.Node // nil until computed
+	// bound, while the reachable states are computed, is
+	// shared.MaxStates: lfp stops once its set holds more states.
+	bound int64
 
 	justice []bjustice           // the model's justice constraints (fair.go)
 	preMemo *preimages           // the last set's pre-images (fair.go)
@@ -186,11 +176,18 @@ type Stats struct {
 	BuildTime     time.Duration // time to build the encoding and relations
 }
 
-// New encodes m, a model counterabs has checked. It fails (errkind.Limit)
-// when a guard cannot be encoded: coefficients too large, an unexpandable
-// quantifier.
-func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
-	cfg := config{order: Auto, strategy: Saturate, reachable: true, traces: true, affinity: true}
+// New encodes m, a model counterabs has checked, to be checked with the
+// shared settings shared (explore.NewConfig) and the BDD engine's own
+// opts. Of the shared settings it reads Traces, MaxMemory (a bound on the
+// sampled Go heap, checked between fixpoint steps, so one step may
+// overshoot), MaxStates (a bound on the reachable states, checked as
+// their fixpoint grows, when they are computed: WithReachable) and
+// CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
+// the nearest deadlocks, even without reachable states; with them it is
+// always made). It fails (errkind.Limit) when a guard cannot be encoded:
+// coefficients too large, an unexpandable quantifier.
+func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
+	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -198,7 +195,7 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, start: time.Now()}
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now()}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -650,6 +647,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 			}
 			frontier = b.And(next, b.And(allowed, b.Not(z)))
 			z = b.Or(z, frontier)
+			if err := e.checkBound(z); err != nil {
+				return nil, iters, err
+			}
 		}
 	default:
 		// A transition's closure may jump over states outside allowed, so
@@ -668,6 +668,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 					if !e.isFalse(add) {
 						changed = true
 						z = b.Or(z, add)
+						if err := e.checkBound(z); err != nil {
+							return nil, iters, err
+						}
 					}
 					continue
 				}
@@ -686,6 +689,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 					changed = true
 					z = b.Or(z, add)
 					frontier = add
+					if err := e.checkBound(z); err != nil {
+						return nil, iters, err
+					}
 					if e.cfg.strategy != Saturate {
 						break
 					}
@@ -700,6 +706,17 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 		return nil, iters, err
 	}
 	return z, iters, nil
+}
+
+// checkBound stops a search for the reachable states once z, a subset of
+// them, holds more than e.bound states (explore.Config.MaxStates): the
+// same stop, with the same error, as the explicit engine's once it has
+// stored more.
+func (e *Checker) checkBound(z rudd.Node) error {
+	if e.bound <= 0 || e.Count(z).Cmp(big.NewInt(e.bound)) <= 0 {
+		return nil
+	}
+	return &explore.LimitError{Kind: "states", Limit: e.bound}
 }
 
 // isFalse reports whether n is the empty set. A nil node (a failed BDD
@@ -719,8 +736,8 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
-	if e.cfg.maxBytes > 0 && e.stats.PeakHeapBytes > uint64(e.cfg.maxBytes) {
-		return &explore.LimitError{Kind: "memory", Limit: e.cfg.maxBytes, Bytes: int64(e.stats.PeakHeapBytes)}
+	if lim := e.shared.MaxMemory; lim > 0 && e.stats.PeakHeapBytes > uint64(lim) {
+		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.stats.PeakHeapBytes)}
 	}
 	return nil
 }
@@ -772,7 +789,9 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 		return e.reach, nil
 	}
 	t0 := time.Now()
+	e.bound = e.shared.MaxStates
 	r, it, err := e.lfp(ctx, e.init, e.space, true)
+	e.bound = 0
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -59,7 +60,7 @@ func vec(m *counterabs.Model, st explore.State) []int {
 func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f, mf ctl.Formula, res explore.PropertyResult) {
 	t.Helper()
 	key := func(s explore.State) string { return testsupport.TotalKey(vec(m, s)) }
-	if err := checkEngineTrace(g, key, f, mf, m.VarName, res); err != nil {
+	if err := testsupport.CheckEngineTrace(g, f, res.Holds, enginetest.Trace(res.Trace, key), testsupport.Subformulas(f, mf, m.VarName), testsupport.FromInit); err != nil {
 		t.Fatalf("%s (holds %v): %v", res.Name, res.Holds, err)
 	}
 }
@@ -110,7 +111,7 @@ func reassemble(mod *counterabs.Model) *counterabs.Model {
 // exploreModel checks every property of mod with a Checker built with
 // opts, as the BDD engine does.
 func exploreModel(ctx context.Context, mod *counterabs.Model, opts ...Option) (*explore.Report, Stats, error) {
-	e, err := New(mod, opts...)
+	e, err := New(mod, explore.NewConfig(), opts...)
 	if err != nil {
 		return nil, Stats{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 )
 
@@ -73,7 +74,7 @@ func TestEngineInternalError(t *testing.T) {
 	}
 	// The seam is the only difference: with the real engine the same
 	// command succeeds.
-	if _, stderr, code := runExploreWith(explore.Explicit{}, "-p", "mutex", rw); code != ExitOK {
+	if _, stderr, code := runExploreWith(explicit.Engine{}, "-p", "mutex", rw); code != ExitOK {
 		t.Errorf("with the explicit engine: exit %d, %s", code, stderr)
 	}
 }

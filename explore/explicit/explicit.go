@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -6,7 +6,24 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
 )
+
+// Engine is the explicit-state engine as an explore.Engine. It has no
+// settings of its own: it reads explore.Config only.
+type Engine struct{}
+
+// Name returns "explicit".
+func (Engine) Name() string { return "explicit" }
+
+// Check explores the reachable states of m and checks its properties.
+func (Engine) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
+	sp, err := newSpace(m)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, sp, explore.NewConfig(opts...))
+}
 
 // engine holds one exploration: the space, the visited states in BFS
 // order and the facts CTL checking needs.
@@ -14,7 +31,7 @@ type engine struct {
 	ctx      context.Context
 	sp       *space
 	st       *store
-	opt      Config
+	opt      explore.Config
 	start    time.Time
 	deadlock bitset
 	nDead    int
@@ -26,7 +43,7 @@ type engine struct {
 // maxDeadlockExamples bounds Report.DeadlockExamples.
 const maxDeadlockExamples = 3
 
-func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
+func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, error) {
 	e := &engine{ctx: ctx, sp: sp, st: newStore(sp.w), start: time.Now(), opt: cfg}
 	props, err := cfg.SelectProperties(sp.model)
 	if err != nil {
@@ -41,15 +58,15 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 	if err := e.checkMemory(e.st.bytes() + int64(n)*8 + int64(n)); err != nil {
 		return nil, err
 	}
-	rep := &Report{
+	rep := &explore.Report{
 		System:          sp.sys.Name,
-		Engine:          Explicit{}.Name(),
+		Engine:          Engine{}.Name(),
 		Model:           sp.model.Level,
 		Exact:           sp.model.Exact,
 		Method:          "forward",
 		ReachableStates: big.NewInt(int64(n)),
 		Deadlocks:       big.NewInt(int64(e.nDead)),
-		Properties:      []PropertyResult{},
+		Properties:      []explore.PropertyResult{},
 	}
 	free := e.nDead == 0
 	rep.DeadlockFree = &free
@@ -62,7 +79,7 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 	if err := e.prepareJustice(); err != nil {
 		return nil, err
 	}
-	rep.Fairness = FairnessTexts(sp.model)
+	rep.Fairness = explore.FairnessTexts(sp.model)
 	for _, p := range props {
 		res, err := e.checkProperty(p)
 		if err != nil {
@@ -70,7 +87,7 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 		}
 		rep.Properties = append(rep.Properties, res)
 	}
-	rep.Stats = Stats{Seconds: time.Since(e.start).Seconds(), StoredBytes: e.st.bytes()}
+	rep.Stats = explore.Stats{Seconds: time.Since(e.start).Seconds(), StoredBytes: e.st.bytes()}
 	return rep, nil
 }
 
@@ -78,7 +95,7 @@ func run(ctx context.Context, sp *space, cfg Config) (*Report, error) {
 // maxDeadlockExamples at the least distance from the initial state, and
 // (with traces on) a shortest path to each. State numbers are
 // breadth-first, so distances grow with them.
-func (e *engine) deadlockPaths(rep *Report) error {
+func (e *engine) deadlockPaths(rep *explore.Report) error {
 	g := explicitGraph{e}
 	all := e.all()
 	dist := -1
@@ -96,11 +113,11 @@ func (e *engine) deadlockPaths(rep *Report) error {
 		dist = len(p) - 1
 		rep.DeadlockExamples = append(rep.DeadlockExamples, g.State(i))
 		if e.opt.Traces {
-			states := make([]State, len(p))
+			states := make([]explore.State, len(p))
 			for k, s := range p {
 				states[k] = g.State(s)
 			}
-			rep.DeadlockTraces = append(rep.DeadlockTraces, DeadlockTrace(e.sp.sys, states))
+			rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.sp.sys, states))
 		}
 	}
 	return nil
@@ -108,7 +125,7 @@ func (e *engine) deadlockPaths(rep *Report) error {
 
 func (e *engine) checkMemory(bytes int64) error {
 	if e.opt.MaxMemory > 0 && bytes > e.opt.MaxMemory {
-		return &LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes}
+		return &explore.LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes}
 	}
 	return nil
 }
@@ -157,7 +174,7 @@ func (e *engine) explore() error {
 			if e.opt.Progress != nil {
 				if now := time.Now(); now.Sub(lastReport) >= e.opt.ProgressEvery {
 					lastReport = now
-					e.opt.Progress(Progress{States: int64(st.n), Frontier: int64(st.n - i), Elapsed: now.Sub(e.start)})
+					e.opt.Progress(explore.Progress{States: int64(st.n), Frontier: int64(st.n - i), Elapsed: now.Sub(e.start)})
 				}
 			}
 		}
@@ -316,7 +333,7 @@ func (e *engine) stateLimit() error {
 	if lim <= 0 {
 		lim = maxStored
 	}
-	return &LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes()}
+	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes()}
 }
 
 // decodeState fills vals with the valuation of state i.

@@ -1,4 +1,4 @@
-package explore
+package testsupport
 
 // An independent oracle for fair CTL on the unreduced system: the explicit
 // state space of process-indexed configurations (no quotient of any kind),
@@ -7,19 +7,15 @@ package explore
 // when it reaches, inside p, a non-trivial component of the p-subgraph in
 // which an edge of every justice constraint lies), a different algorithm
 // from the engines' Emerson-Lei fixpoints. It shares no code with the
-// engines and is kept in this file so that it can move to the shared test
-// package (internal/testsupport). Its exported names are used by the
-// external tests of this directory, which run the BDD engine too.
+// engines; explore/enginetest runs every engine against it.
 
 import (
 	"fmt"
 	"math/rand"
 	"strings"
 
-	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -31,7 +27,7 @@ type OracleEdge struct {
 }
 
 // Oracle is the reachable process-indexed state space of a system from
-// its initial configuration (processes placed as explore.Lifted documents:
+// its initial configuration (processes placed as Lifted documents:
 // group by group, within a group in state order).
 type Oracle struct {
 	Sys   *gsst.System
@@ -278,14 +274,6 @@ func (o *Oracle) Sat(f ctl.Formula) []bool {
 	return r
 }
 
-func not(x []bool) []bool {
-	r := make([]bool, len(x))
-	for i := range x {
-		r[i] = !x[i]
-	}
-	return r
-}
-
 func (o *Oracle) sat(f ctl.Formula) []bool {
 	n := len(o.Confs)
 	out := make([]bool, n)
@@ -378,37 +366,20 @@ func (o *Oracle) sat(f ctl.Formula) []bool {
 // initial state satisfies it or no fair path starts there.
 func (o *Oracle) Holds(f ctl.Formula) bool { return !o.Fair()[0] || o.Sat(f)[0] }
 
-// Replay replays a lifted run on the state space: every step a move of
-// the system (a stutter only where nobody can move). It returns the state
-// of each configuration of the run.
-func (o *Oracle) Replay(l *Lifted) ([]int, error) {
-	if l == nil {
-		return nil, fmt.Errorf("no lifted run")
+// Replay replays the lifted run of tr on the state space (see Replay)
+// and returns the state of each configuration of the run.
+func (o *Oracle) Replay(tr *Trace) ([]int, error) {
+	confs, err := Replay(o.Sys, tr)
+	if err != nil {
+		return nil, err
 	}
-	if l.Error != "" {
-		return nil, fmt.Errorf("lifting failed: %s", l.Error)
-	}
-	cur := 0
-	run := []int{0}
-	for k, st := range l.Steps {
-		next := -1
-		for _, e := range o.Edges[cur] {
-			if st.Stutter && e.Proc < 0 {
-				next = e.To
-			}
-			if !st.Stutter && e.Proc >= 0 && st.Group >= 0 && st.Group < len(o.First) &&
-				e.Proc == o.First[st.Group]+st.Process && e.Trans == st.Transition && o.Group[e.Proc] == st.Group {
-				next = e.To
-			}
+	run := make([]int, len(confs))
+	for k, c := range confs {
+		i, ok := o.Index[fmt.Sprint(c)]
+		if !ok {
+			return nil, fmt.Errorf("lifted configuration %d %v is not reachable", k, c)
 		}
-		if next < 0 {
-			return nil, fmt.Errorf("lifted step %d (%v) is not a move of the system", k+1, st)
-		}
-		cur = next
-		run = append(run, cur)
-	}
-	if l.Loop >= 0 && (l.Loop >= len(run) || run[l.Loop] != cur) {
-		return nil, fmt.Errorf("lifted loop does not return to configuration %d", l.Loop)
+		run[k] = i
 	}
 	return run, nil
 }
@@ -439,30 +410,30 @@ func (o *Oracle) CycleMeetsAll(run []int, steps []Step, loop int) int {
 }
 
 // CheckTrace checks a trace of the verdict holds on f (system formula;
-// subs from testsupport.Subformulas) against the oracle: its lifted run (and each
+// subs from Subformulas) against the oracle: its lifted run (and each
 // branch's) replays on the unreduced system; its segments connect, start
 // at the initial state and cover the run; every segment's formula has the
 // claimed truth value where it starts and its target where it ends (all
 // along a lasso); a path segment starting at the initial state is
 // shortest; the cycle of the lasso meets every fairness constraint.
 // States are identified through the lifted run: configuration i of the
-// run is state i of the trace for i < len(States).
+// run is state i of the trace for i < len(tr.Keys).
 func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
 	if tr == nil {
 		return nil
 	}
-	run, err := o.Replay(tr.Lifted)
+	run, err := o.Replay(tr)
 	if err != nil {
 		return err
 	}
-	if len(run) < len(tr.States) {
-		return fmt.Errorf("lifted run of %d configurations for %d states", len(run), len(tr.States))
+	if len(run) < len(tr.Keys) {
+		return fmt.Errorf("lifted run of %d configurations for %d states", len(run), len(tr.Keys))
 	}
 	if len(tr.Segments) == 0 {
 		return fmt.Errorf("trace without segments")
 	}
-	if tr.Segments[0].Start != 0 || tr.Segments[len(tr.Segments)-1].End != len(tr.States)-1 {
-		return fmt.Errorf("segments do not cover the trace: %+v for %d states", tr.Segments, len(tr.States))
+	if tr.Segments[0].Start != 0 || tr.Segments[len(tr.Segments)-1].End != len(tr.Keys)-1 {
+		return fmt.Errorf("segments do not cover the trace: %+v for %d states", tr.Segments, len(tr.Keys))
 	}
 	lasso := tr.Loop >= 0
 	if lasso != (tr.Lifted.Loop >= 0) {
@@ -485,28 +456,28 @@ func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
 		if k > 0 && sg.Start != tr.Segments[k-1].End {
 			return fmt.Errorf("segment %d starts at %d, the previous ends at %d", k, sg.Start, tr.Segments[k-1].End)
 		}
-		if sg.Start < 0 || sg.End < sg.Start || sg.End >= len(tr.States) {
+		if sg.Start < 0 || sg.End < sg.Start || sg.End >= len(tr.Keys) {
 			return fmt.Errorf("segment %d out of range: %+v", k, sg)
 		}
-		if sg.Kind != FairContinuation {
+		if sg.Kind != "fair-continuation" {
 			if err := val(sg.Formula, sg.Holds, sg.Start); err != nil {
 				return fmt.Errorf("segment %d: %v", k, err)
 			}
 		}
 		switch sg.Kind {
-		case StepSegment:
+		case "step":
 			if sg.End != sg.Start+1 {
 				return fmt.Errorf("segment %d: a step of %d states", k, sg.End-sg.Start)
 			}
 			fallthrough
-		case PathSegment:
+		case "path":
 			if err := val(sg.Target, sg.TargetHolds, sg.End); err != nil {
 				return fmt.Errorf("segment %d target: %v", k, err)
 			}
 			if !o.Fair()[run[sg.End]] {
 				return fmt.Errorf("segment %d ends in a state with no fair path", k)
 			}
-			if sg.Kind == PathSegment && sg.Start == 0 {
+			if sg.Kind == "path" && sg.Start == 0 {
 				// E[L U R] goes through L, a failing A[L U R] through !R.
 				var through ctl.Formula = ctl.Atom{P: presburger.True}
 				if u, ok := subs[sg.Formula].(ctl.Until); ok {
@@ -519,11 +490,11 @@ func (o *Oracle) CheckTrace(tr *Trace, subs map[string]ctl.Formula) error {
 					return fmt.Errorf("segment %d: path of length %d, shortest %d", k, sg.End, d)
 				}
 			}
-		case LassoSegment, FairContinuation:
-			if sg.End != len(tr.States)-1 || tr.Loop < sg.Start {
+		case "lasso", "fair-continuation":
+			if sg.End != len(tr.Keys)-1 || tr.Loop < sg.Start {
 				return fmt.Errorf("segment %d: a lasso that is not the end of the trace", k)
 			}
-			if sg.Kind == LassoSegment {
+			if sg.Kind == "lasso" {
 				// The target holds at every configuration from Start on,
 				// the unrolled loop included.
 				for at := sg.Start; at < len(run); at++ {
@@ -571,29 +542,38 @@ func (o *Oracle) DeadlockDistance() int {
 	return -1
 }
 
-// CheckDeadlocks checks a report's deadlock results against the state
-// space: DeadlockFree exactly when no deadlock is reachable, and every
-// deadlock trace a shortest path to a deadlock that replays on the
-// unreduced system and stutters there.
-func (o *Oracle) CheckDeadlocks(rep *Report) error {
+// Deadlocks is what an engine reports on deadlocks, restated: whether
+// none is reachable (nil when not decided), the examples (keyed as the
+// trace states) and a trace to each.
+type Deadlocks struct {
+	Free     *bool
+	Examples []string
+	Traces   []*Trace
+}
+
+// CheckDeadlocks checks an engine's deadlock results against the state
+// space: Free exactly when no deadlock is reachable, and every deadlock
+// trace a shortest path to a deadlock that replays on the unreduced
+// system and stutters there.
+func (o *Oracle) CheckDeadlocks(rep Deadlocks) error {
 	d := o.DeadlockDistance()
-	if rep.DeadlockFree == nil {
+	if rep.Free == nil {
 		return fmt.Errorf("deadlock freedom not decided")
 	}
-	if *rep.DeadlockFree != (d < 0) {
-		return fmt.Errorf("deadlock-free %v, the nearest deadlock at distance %d", *rep.DeadlockFree, d)
+	if *rep.Free != (d < 0) {
+		return fmt.Errorf("deadlock-free %v, the nearest deadlock at distance %d", *rep.Free, d)
 	}
-	if d >= 0 && len(rep.DeadlockExamples) == 0 {
+	if d >= 0 && len(rep.Examples) == 0 {
 		return fmt.Errorf("no deadlock example")
 	}
-	for i, tr := range rep.DeadlockTraces {
-		if tr.Kind != DeadlockPath || len(tr.States)-1 != d || tr.Loop != len(tr.States)-1 {
-			return fmt.Errorf("deadlock trace %d: kind %s, %d states, loop %d; the nearest deadlock is at distance %d", i, tr.Kind, len(tr.States), tr.Loop, d)
+	for i, tr := range rep.Traces {
+		if tr.Kind != "deadlock" || len(tr.Keys)-1 != d || tr.Loop != len(tr.Keys)-1 {
+			return fmt.Errorf("deadlock trace %d: kind %s, %d states, loop %d; the nearest deadlock is at distance %d", i, tr.Kind, len(tr.Keys), tr.Loop, d)
 		}
-		if fmt.Sprint(tr.States[len(tr.States)-1]) != fmt.Sprint(rep.DeadlockExamples[i]) {
+		if tr.Keys[len(tr.Keys)-1] != rep.Examples[i] {
 			return fmt.Errorf("deadlock trace %d does not end in example %d", i, i)
 		}
-		run, err := o.Replay(tr.Lifted)
+		run, err := o.Replay(tr)
 		if err != nil {
 			return fmt.Errorf("deadlock trace %d: %v", i, err)
 		}
@@ -633,17 +613,21 @@ func (o *Oracle) dist(through, f ctl.Formula, holds bool) int {
 	return -1
 }
 
-// ---------------------------------------------------------------------
 // Random systems with fairness and properties over total and group
 // counters.
 
-// RandomSystem returns a random small system (as the explicit engine's
-// cross-checks use) with 0-3 fairness constraints and six properties
-// over total and, when groupProps, group counters. totalFair restricts
-// the fairness constraints to what the total-counter model can express.
-func RandomSystem(r *rand.Rand, name string, groupProps, totalFair bool) *gsst.System {
+// fairConfig is what RandomFairSystem draws before adding fairness and
+// properties: up to 4 states, 3 groups of 1-3 processes, 5 transitions,
+// guards of every style, at most 3000 configurations.
+var fairConfig = Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6}
+
+// RandomFairSystem returns a random small system with 0-3 fairness
+// constraints and six properties over total and, when groupProps, group
+// counters. totalFair restricts the fairness constraints to what the
+// total-counter model can express.
+func RandomFairSystem(r *rand.Rand, name string, groupProps, totalFair bool) *gsst.System {
 	g := gen{r}
-	drawn := testsupport.RandomSystem(r, randomConfig)
+	drawn := RandomSystem(r, fairConfig)
 	sys := drawn.Spec()
 	sys.Name = name
 	sys.Properties = nil
@@ -701,27 +685,19 @@ func (g gen) ctlOver(sys *gsst.System, depth int, groups bool) ctl.Formula {
 	}
 }
 
-// BruteCertified reports whether sys is fully virtually symmetric, by
-// enumeration (Theorem 6), and returns its existential counter
-// abstraction at the total level.
-func BruteCertified(sys *gsst.System) (*counterabs.Model, bool) {
-	m, b := bruteModel(sys)
-	return m, b.Certified()
-}
-
 // gen draws the atoms of random properties and fairness constraints.
 type gen struct{ r *rand.Rand }
 
-// guardAtom is testsupport.RandomAtom, over total counters only when
+// guardAtom is RandomAtom, over total counters only when
 // totalOnly is set.
 func (g gen) guardAtom(sys *gsst.System, totalOnly bool) presburger.Formula {
-	return testsupport.RandomAtom(g.r, sys, !totalOnly)
+	return RandomAtom(g.r, sys, !totalOnly)
 }
 
-// Describe prints a system for failure messages, fairness included.
-func Describe(sys *gsst.System) string {
+// DescribeFair prints a system for failure messages, fairness included.
+func DescribeFair(sys *gsst.System) string {
 	var b strings.Builder
-	b.WriteString(testsupport.Describe(sys))
+	b.WriteString(Describe(sys))
 	for _, j := range sys.Fairness.Justice {
 		fmt.Fprintf(&b, "  justice %s\n", presburger.Format(j.Formula, sys.VarName))
 	}

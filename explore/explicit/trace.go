@@ -1,8 +1,8 @@
-package explore
+package explicit
 
 import (
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/explore"
 )
 
 // explicitGraph offers the explicit engine's sets and steps to the trace
@@ -46,7 +46,7 @@ func (g explicitGraph) Far(from int, within bitset) ([]int, error) {
 	return g.e.bfs(from, within, nil, true)
 }
 
-func (g explicitGraph) State(s int) State {
+func (g explicitGraph) State(s int) explore.State {
 	vals := make([]int64, g.e.sp.nvals)
 	g.e.decodeState(s, vals)
 	return g.e.sp.state(vals)
@@ -116,16 +116,4 @@ func pathTo(parent []int32, from, v int) []int {
 		out = append(out, rev[i])
 	}
 	return out
-}
-
-// LiftTrace lifts a trace (nil: nothing) and its branches to the
-// unreduced system sys, setting their Lifted fields.
-func LiftTrace(sys *gsst.System, tr *Trace) {
-	if tr == nil {
-		return
-	}
-	tr.Lifted = Lift(sys, tr)
-	for _, b := range tr.Branches {
-		LiftTrace(sys, b)
-	}
 }

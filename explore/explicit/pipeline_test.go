@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func TestPipelineRandom(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems built, %d certified, %d forced; %d verdicts", built, certified, forced, st.verdicts)
+	t.Logf("%d systems built, %d certified, %d forced; %d verdicts", built, certified, forced, st.Verdicts)
 	if certified < wantCertified || forced < wantForced {
 		t.Errorf("too few systems built: %d certified, %d forced", certified, forced)
 	}

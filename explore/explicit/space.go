@@ -1,10 +1,11 @@
-package explore
+package explicit
 
 import (
 	"math/bits"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -187,12 +188,12 @@ func (sp *space) encode(v []int64, key []uint64) {
 }
 
 // state converts a valuation to a trace state.
-func (sp *space) state(v []int64) State {
+func (sp *space) state(v []int64) explore.State {
 	x := make([]int, len(v))
 	for i, c := range v {
 		x[i] = int(c)
 	}
-	return modelState(sp.model, x)
+	return explore.CounterState(sp.model, x)
 }
 
 // apply changes v by move mv (forward when dir is +1, backward when -1).

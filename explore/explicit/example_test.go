@@ -1,4 +1,4 @@
-package explore_test
+package explicit_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -14,7 +14,7 @@ import (
 // Three identical processes competing for a critical section (MUTEX,
 // Fig. 1(a) of Wei, Gurfinkel and Chechik), checked on the group-counter
 // model: the unreduced system with group-sorted states.
-func ExampleExplicit() {
+func ExampleEngine() {
 	spec := &gsst.Spec{
 		Name:   "mutex",
 		States: []string{"N", "T", "C"},
@@ -42,7 +42,7 @@ func ExampleExplicit() {
 		fmt.Println(err)
 		return
 	}
-	rep, err := explore.Explicit{}.Check(context.Background(), m)
+	rep, err := explicit.Engine{}.Check(context.Background(), m)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -71,18 +72,18 @@ func assemble(sys *gsst.System, trans []counterabs.Transition) *counterabs.Model
 }
 
 // checkAbstract runs the explicit engine on a model.
-func checkAbstract(ctx context.Context, am *counterabs.Model, opts ...Option) (*Report, error) {
-	return Explicit{}.Check(ctx, am, opts...)
+func checkAbstract(ctx context.Context, am *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
+	return Engine{}.Check(ctx, am, opts...)
 }
 
 // checkConcrete runs the explicit engine on the group-counter model of
 // sys, the unreduced system with group-sorted states.
-func checkConcrete(ctx context.Context, sys *gsst.System, opts ...Option) (*Report, error) {
+func checkConcrete(ctx context.Context, sys *gsst.System, opts ...explore.Option) (*explore.Report, error) {
 	m, err := counterabs.BuildGroup(sys)
 	if err != nil {
 		return nil, err
 	}
-	return Explicit{}.Check(ctx, m, opts...)
+	return Engine{}.Check(ctx, m, opts...)
 }
 
 // grwModel is the counter abstraction of testsupport.GRW by hand: the entry
@@ -173,7 +174,7 @@ func TestReadersWritersKnownAnswers(t *testing.T) {
 			}
 			// all-leave-N fails on a lasso that keeps a process in N.
 			for _, p := range rep.Properties {
-				if p.Name == "all-leave-N" && (p.Trace == nil || p.Trace.Loop < 0 || p.Trace.Kind != Counterexample) {
+				if p.Name == "all-leave-N" && (p.Trace == nil || p.Trace.Loop < 0 || p.Trace.Kind != explore.Counterexample) {
 					t.Errorf("all-leave-N: want a lasso counterexample, got %+v", p.Trace)
 				}
 				if p.Name == "two-in-C" && p.Trace != nil {
@@ -196,7 +197,7 @@ func TestReadersWritersKnownAnswers(t *testing.T) {
 	// split freely between N and T.
 	for _, size := range [][2]int{{3, 4}, {200, 200}} {
 		r, w := size[0], size[1]
-		rep, err := checkConcrete(context.Background(), rwSystem(r, w), Properties())
+		rep, err := checkConcrete(context.Background(), rwSystem(r, w), explore.Properties())
 		if err != nil {
 			t.Fatal(err)
 		}

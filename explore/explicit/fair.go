@@ -1,7 +1,10 @@
-package explore
+package explicit
 
 import (
 	"slices"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/presburger"
 )
 
 // Fairness in the explicit engine. A justice constraint is a set of edges
@@ -146,6 +149,9 @@ func (e *engine) fairStates() (bitset, error) {
 	}
 	return e.sat(fairF)
 }
+
+// fairF holds exactly in the states where a fair path starts: EG true.
+var fairF = ctl.Unary{Op: ctl.EG, X: ctl.Atom{P: presburger.True}}
 
 // andFair returns x restricted to the fair states.
 func (e *engine) andFair(x bitset) (bitset, error) {

@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 )
@@ -16,11 +17,11 @@ func TestLimits(t *testing.T) {
 	cases := []struct {
 		name string
 		ctx  func() (context.Context, context.CancelFunc)
-		opts []Option
-		kind string // LimitError kind, or "" for a context error
+		opts []explore.Option
+		kind string // explore.LimitError kind, or "" for a context error
 	}{
-		{"states", nil, []Option{MaxStates(1000)}, "states"},
-		{"memory", nil, []Option{MaxMemory(64 << 10)}, "memory"},
+		{"states", nil, []explore.Option{explore.MaxStates(1000)}, "states"},
+		{"memory", nil, []explore.Option{explore.MaxMemory(64 << 10)}, "memory"},
 		{"timeout", func() (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), time.Nanosecond)
 		}, nil, ""},
@@ -37,7 +38,7 @@ func TestLimits(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; %v states, %d bytes", rep.ReachableStates, rep.Stats.StoredBytes)
 			}
-			var le *LimitError
+			var le *explore.LimitError
 			switch {
 			case c.kind == "" && !errors.Is(err, context.DeadlineExceeded):
 				t.Errorf("want a deadline error, got %v", err)
@@ -52,16 +53,16 @@ func TestLimits(t *testing.T) {
 		})
 	}
 	// Exactly at the limit is fine.
-	rep, err := checkConcrete(context.Background(), rwSystem(1, 2), MaxStates(13))
+	rep, err := checkConcrete(context.Background(), rwSystem(1, 2), explore.MaxStates(13))
 	if err != nil || rep.ReachableStates.Int64() != 13 {
 		t.Errorf("MaxStates(13) on 13 states: %v, %v", rep, err)
 	}
 }
 
 func TestProgress(t *testing.T) {
-	var calls []Progress
-	_, err := checkConcrete(context.Background(), rwSystem(200, 200), Properties(),
-		OnProgress(0, func(p Progress) { calls = append(calls, p) }))
+	var calls []explore.Progress
+	_, err := checkConcrete(context.Background(), rwSystem(200, 200), explore.Properties(),
+		explore.OnProgress(0, func(p explore.Progress) { calls = append(calls, p) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestProgress(t *testing.T) {
 // (its tests and gsst's cover that), and the engine trusts its models.
 func TestBadInput(t *testing.T) {
 	sys := rwSystem(1, 2)
-	_, err := checkConcrete(context.Background(), sys, Properties("nope"))
+	_, err := checkConcrete(context.Background(), sys, explore.Properties("nope"))
 	if !errors.Is(err, errkind.Input) {
 		t.Errorf("unknown property name: %v, want bad input", err)
 	}

@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -147,7 +147,7 @@ func TestMultiWordKeys(t *testing.T) {
 		checkVerdicts(t, sys.Name+" total", sys, arep, ex, ex, abstractKey, &st)
 	}
 	testNoRank = false
-	t.Logf("60 systems, each against the group quotient (group model) and the existential abstraction (brute-force total model); %d verdicts; multi-word keys: %d rank bitmap, %d hash index", st.verdicts, multi[false], multi[true])
+	t.Logf("60 systems, each against the group quotient (group model) and the existential abstraction (brute-force total model); %d verdicts; multi-word keys: %d rank bitmap, %d hash index", st.Verdicts, multi[false], multi[true])
 	if multi[false] < 15 || multi[true] < 15 {
 		t.Errorf("too few systems had multi-word keys: %d through the rank bitmap, %d through the hash index", multi[false], multi[true])
 	}

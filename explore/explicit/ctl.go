@@ -1,10 +1,11 @@
-package explore
+package explicit
 
 import (
 	"fmt"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
 )
 
 // CTL model checking over the reachable graph. Every subformula gets its
@@ -260,9 +261,9 @@ func (e *engine) eg(p bitset) (bitset, error) {
 // checkProperty decides p in the initial state and builds its trace. As
 // in NuSMV, a property holds when the initial state satisfies it or no
 // fair path starts there (then vacuously).
-func (e *engine) checkProperty(p *counterabs.Property) (PropertyResult, error) {
+func (e *engine) checkProperty(p *counterabs.Property) (explore.PropertyResult, error) {
 	e.cache = nil // bound the cache's memory to one property
-	res := newResult(e.sp.model, p)
+	res := explore.NewPropertyResult(e.sp.model, p)
 	s, err := e.sat(p.Formula)
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
@@ -273,32 +274,18 @@ func (e *engine) checkProperty(p *counterabs.Property) (PropertyResult, error) {
 	}
 	res.Vacuous = !fair.has(0)
 	res.Holds = s.has(0) || res.Vacuous
-	Conclude(e.sp.model, p, &res)
+	explore.Conclude(e.sp.model, p, &res)
 	if !e.opt.Traces || res.Vacuous {
 		return res, nil
 	}
-	tr, err := Explain[int, bitset](explicitGraph{e}, 0, p.Formula, res.Holds, e.sp.model.VarName)
+	tr, err := explore.Explain[int, bitset](explicitGraph{e}, 0, p.Formula, res.Holds, e.sp.model.VarName)
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}
-	LiftTrace(e.sp.sys, tr)
+	explore.LiftTrace(e.sp.sys, tr)
 	res.Trace = tr
 	return res, nil
 }
-
-// newResult returns the result of p before its verdict: its name, text
-// (the formula printed when the spec gave none) and position.
-func newResult(m *counterabs.Model, p *counterabs.Property) PropertyResult {
-	res := PropertyResult{Name: p.Name, Text: p.Text, Pos: p.Pos}
-	if res.Text == "" {
-		res.Text = ctl.Format(p.Formula, m.VarName)
-	}
-	return res
-}
-
-// NewResult returns the result of p before its verdict, for engines
-// outside this package.
-func NewResult(m *counterabs.Model, p *counterabs.Property) PropertyResult { return newResult(m, p) }
 
 // sat2 returns the states satisfying a and those satisfying b, the
 // operands of a binary operator.

@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/internal/testsupport"
 )
 
@@ -28,9 +29,9 @@ func cpuTime() time.Duration {
 // states per wall-clock second, states per CPU second (the machine is
 // shared, so wall-clock rates vary with its load; CPU time includes the
 // garbage collector's) and bytes of state store per stored state.
-func benchReport(b *testing.B, run func() (*Report, error)) {
+func benchReport(b *testing.B, run func() (*explore.Report, error)) {
 	b.Helper()
-	var rep *Report
+	var rep *explore.Report
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		var err error
@@ -51,8 +52,8 @@ func benchReport(b *testing.B, run func() (*Report, error)) {
 // 120,801 states. Search only.
 func BenchmarkExplicitRWConcrete200(b *testing.B) {
 	sys := rwSystem(200, 200)
-	benchReport(b, func() (*Report, error) {
-		return checkConcrete(context.Background(), sys, Properties(), CountConcrete(false))
+	benchReport(b, func() (*explore.Report, error) {
+		return checkConcrete(context.Background(), sys, explore.Properties(), explore.CountConcrete(false))
 	})
 }
 
@@ -60,7 +61,7 @@ func BenchmarkExplicitRWConcrete200(b *testing.B) {
 // the count of concrete configurations.
 func BenchmarkExplicitRWConcrete200CTL(b *testing.B) {
 	sys := rwSystem(200, 200)
-	benchReport(b, func() (*Report, error) {
+	benchReport(b, func() (*explore.Report, error) {
 		return checkConcrete(context.Background(), sys)
 	})
 }
@@ -70,15 +71,15 @@ func BenchmarkExplicitRWConcrete200CTL(b *testing.B) {
 // 3,570,952 of them.
 func BenchmarkExplicitGRWAbstract(b *testing.B) {
 	am := grwModel(testsupport.GRW(3, 10, 8))
-	benchReport(b, func() (*Report, error) {
-		return checkAbstract(context.Background(), am, Properties())
+	benchReport(b, func() (*explore.Report, error) {
+		return checkAbstract(context.Background(), am, explore.Properties())
 	})
 }
 
 // The same with AG #L8 <= 1.
 func BenchmarkExplicitGRWAbstractAG(b *testing.B) {
 	am := grwModel(testsupport.GRW(3, 10, 8))
-	benchReport(b, func() (*Report, error) {
+	benchReport(b, func() (*explore.Report, error) {
 		return checkAbstract(context.Background(), am)
 	})
 }
@@ -86,7 +87,7 @@ func BenchmarkExplicitGRWAbstractAG(b *testing.B) {
 // GR&W unreduced with small parameters: 3 groups of 3, 5 local states.
 func BenchmarkExplicitGRWConcrete(b *testing.B) {
 	sys := testsupport.GRW(3, 3, 5)
-	benchReport(b, func() (*Report, error) {
+	benchReport(b, func() (*explore.Report, error) {
 		return checkConcrete(context.Background(), sys)
 	})
 }

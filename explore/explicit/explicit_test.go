@@ -1,4 +1,4 @@
-package explore
+package explicit
 
 import (
 	"context"
@@ -6,9 +6,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
 )
 
 // randomConfig is what the random cross-checks draw: up to 4 states, 3
@@ -93,7 +92,9 @@ func randomCrossCheck(t *testing.T) {
 					case p.Trace.Lifted == nil:
 						t.Errorf("%s: trace not lifted", p.Name)
 					case p.Trace.Lifted.Error == "":
-						replayLifted(t, "forced "+p.Name, sys, p.Trace)
+						if _, err := testsupport.Replay(sys, enginetest.Trace(p.Trace, abstractKey)); err != nil {
+							t.Errorf("forced %s: %v", p.Name, err)
+						}
 						st.forcedLifted++
 					default:
 						st.forcedFailed++
@@ -114,104 +115,8 @@ func randomCrossCheck(t *testing.T) {
 	}
 	t.Logf("%d systems, %d certified; %d verdicts; %d traces (%d lassos, %d with stutter), %d lifted traces replayed; "+
 		"uncertified: %d lifted and replayed, %d not liftable",
-		systems, certified, st.verdicts, st.traces, st.lassos, st.stutters, st.lifted, st.forcedLifted, st.forcedFailed)
-	if certified < systems/10 || st.traces < systems || st.lassos < systems/10 || st.lifted < systems || st.stutters == 0 {
+		systems, certified, st.Verdicts, st.Traces, st.Lassos, st.Stutters, st.Lifted, st.forcedLifted, st.forcedFailed)
+	if certified < systems/10 || st.Traces < systems || st.Lassos < systems/10 || st.Lifted < systems || st.Stutters == 0 {
 		t.Errorf("the random systems exercise too little: %d certified, %+v", certified, st)
-	}
-}
-
-// replayLifted replays tr.Lifted on sys step by step: each moving process
-// is in its from state, belongs to a group of a block of the transition
-// whose guard holds, and after each step the counters match the counter
-// trace (unrolled around its loop). A closed lifted loop must return to
-// the configuration it names.
-func replayLifted(t *testing.T, name string, sys *gsst.System, tr *Trace) {
-	t.Helper()
-	L := tr.Lifted
-	if L == nil {
-		t.Errorf("%s: no lifted trace", name)
-		return
-	}
-	if L.Error != "" {
-		t.Errorf("%s: lifting failed on an exact model: %s", name, L.Error)
-		return
-	}
-	m, d := len(sys.States), len(sys.Groups)
-	offset := make([]int, d+1)
-	for g := 0; g < d; g++ {
-		offset[g+1] = offset[g] + sys.Groups[g].Size
-	}
-	group, conf := testsupport.Processes(sys)
-	y := func() [][]int {
-		out := make([][]int, d)
-		for g := range out {
-			out[g] = make([]int, m)
-		}
-		for p, s := range conf {
-			out[group[p]][s]++
-		}
-		return out
-	}
-	confs := []string{fmt.Sprint(conf)}
-	want := len(tr.States) - 1
-	if tr.Loop >= 0 {
-		want = len(tr.States) // at least one closing step
-	}
-	if len(L.Steps) < want {
-		t.Errorf("%s: %d lifted steps for %d trace steps", name, len(L.Steps), want)
-	}
-	loopLen := len(tr.States) - tr.Loop
-	for k, s := range L.Steps {
-		var target State
-		switch o := k - (len(tr.States) - 1); {
-		case o < 0:
-			target = tr.States[k+1]
-		case tr.Loop < 0:
-			t.Errorf("%s: lifted trace longer than a loop-free trace", name)
-			return
-		case o%loopLen == 0:
-			target = tr.States[tr.Loop]
-		default:
-			target = tr.States[tr.Loop+o%loopLen]
-		}
-		val := sys.Valuation(y())
-		if s.Stutter {
-			for p := range conf {
-				for _, tt := range sys.Transitions {
-					if b := tt.BlockOf(group[p]); tt.From == conf[p] && b != nil && presburger.Eval(b.Guard, val) {
-						t.Errorf("%s: step %d stutters but process %d can move", name, k, p)
-					}
-				}
-			}
-		} else {
-			if s.Group < 0 || s.Group >= d || s.Process < 0 || s.Process >= sys.Groups[s.Group].Size ||
-				s.Transition < 0 || s.Transition >= len(sys.Transitions) {
-				t.Errorf("%s: step %d names no process or transition: %+v", name, k, s)
-				return
-			}
-			p := offset[s.Group] + s.Process
-			tt := &sys.Transitions[s.Transition]
-			b := tt.BlockOf(s.Group)
-			if conf[p] != s.From || tt.From != s.From || tt.To != s.To || b == nil || !presburger.Eval(b.Guard, val) {
-				t.Errorf("%s: step %d (%v) cannot be taken", name, k, s)
-				return
-			}
-			conf[p] = s.To
-		}
-		tot := make([]int, m)
-		for _, s := range conf {
-			tot[s]++
-		}
-		if fmt.Sprint(tot) != fmt.Sprint(target.Counters) || target.Groups != nil && fmt.Sprint(y()) != fmt.Sprint(target.Groups) {
-			t.Errorf("%s: after lifted step %d counters %v, trace says %v", name, k, tot, target.Counters)
-			return
-		}
-		confs = append(confs, fmt.Sprint(conf))
-	}
-	if (L.Loop >= 0) != (tr.Loop >= 0) {
-		t.Errorf("%s: lifted loop %d, trace loop %d", name, L.Loop, tr.Loop)
-	}
-	if L.Loop >= 0 && (L.Loop >= len(confs) || confs[L.Loop] != confs[len(confs)-1]) {
-		t.Errorf("%s: lifted loop does not return to configuration %d", name, L.Loop)
 	}
 }
