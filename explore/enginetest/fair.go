@@ -78,21 +78,28 @@ func CheckAgainstOracle(t *testing.T, eng explore.Engine, opts []explore.Option,
 	}
 }
 
-// fairSystems is the number of random systems fair checks.
-const fairSystems = 300
+// fairSystems and fairSystemsShort are the number of random systems fair
+// checks, in the full run and with -short.
+const (
+	fairSystems      = 300
+	fairSystemsShort = 100
+)
 
-// fair checks eng, on hundreds of random small systems with random
-// fairness constraints (justice conditions over total and group
-// counters, weak fairness per transition and per group) and properties
-// over total and group counters, against the oracle's fair CTL on the
-// unreduced, process-indexed state space: on the group-counter model for
-// every system, and on the total-counter model for the certified systems
-// whose fairness and properties it can express. Every trace is replayed
-// on the unreduced system, and the cycle of every lasso meets every
-// fairness constraint.
+// fair checks eng, on hundreds of random small systems (a hundred with
+// -short) with random fairness constraints (justice conditions over total
+// and group counters, weak fairness per transition and per group) and
+// properties over total and group counters, against the oracle's fair CTL
+// on the unreduced, process-indexed state space: on the group-counter
+// model for every system, and on the total-counter model for the
+// certified systems whose fairness and properties it can express. Every
+// trace is replayed on the unreduced system, and the cycle of every lasso
+// meets every fairness constraint.
 func fair(t *testing.T, eng explore.Engine, opts []explore.Option) {
 	r := rand.New(rand.NewSource(20261123))
-	const systems = fairSystems
+	systems := fairSystems
+	if testing.Short() {
+		systems = fairSystemsShort
+	}
 	st := FairStats{Segments: map[explore.SegmentKind]int{}}
 	totalChecked := 0
 	for k := 0; k < systems; k++ {
