@@ -41,7 +41,7 @@ type Exploration struct {
 // Explore builds the model r asks for of sys (BuildModel), picks the
 // engine and checks the model's properties, all within r.Limits.
 func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Exploration, error) {
-	ctx, cancel := r.Limits.context(ctx)
+	ctx, cancel := r.Limits.Context(ctx)
 	defer cancel()
 	m, err := buildModel(ctx, sys, r.ModelRequest)
 	if err != nil {

@@ -87,7 +87,7 @@ func (m *Model) CertifiedHow() string {
 // decide), unless r.Force. Work stopped by the timeout is an error of
 // kind errkind.Unknown that names the stage.
 func BuildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, error) {
-	ctx, cancel := r.Limits.context(ctx)
+	ctx, cancel := r.Limits.Context(ctx)
 	defer cancel()
 	return buildModel(ctx, sys, r)
 }

@@ -217,3 +217,23 @@ func TestExploreVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestWithin: work that does not read a context is abandoned when the
+// time runs out, with an error naming the stage and the bound; work that
+// ends in time returns its results.
+func TestWithin(t *testing.T) {
+	l := Limits{Timeout: 20 * time.Millisecond}
+	ctx, cancel := l.Context(context.Background())
+	defer cancel()
+	release := make(chan struct{})
+	defer close(release)
+	_, err := Within(ctx, "f.yaml", "NuSMV output", l, func() (string, error) { <-release; return "late", nil })
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != errkind.Unknown || e.Limit != Timeout || e.Msg != "unknown: NuSMV output stopped: timeout after 20ms" {
+		t.Errorf("got %v (%+v), want the NuSMV output stopped by the timeout", err, e)
+	}
+	text, err := Within(context.Background(), "f.yaml", "NuSMV output", Limits{}, func() (string, error) { return "done", nil })
+	if text != "done" || err != nil {
+		t.Errorf("got %q, %v; want the result", text, err)
+	}
+}

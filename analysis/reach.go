@@ -114,7 +114,7 @@ func Reach(ctx context.Context, cert *detect.Report, solver interface {
 	presburger.Solver
 	presburger.Projector
 }, r ReachRequest) *Reachability {
-	ctx, cancel := r.Limits.context(ctx)
+	ctx, cancel := r.Limits.Context(ctx)
 	defer cancel()
 	out := &Reachability{Transitions: map[int]*TransitionReach{}, parametric: cert.System.Parametric()}
 	// A parametric system's witnesses are of some instance each (their

@@ -44,7 +44,7 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 	if err != nil {
 		return nil, err
 	}
-	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy), WithReachable(b.ReachFirst || cfg.CountStates)}
+	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy), WithReachable(b.ReachFirst || cfg.CountStates), WithContext(ctx)}
 	e, err := New(m, cfg, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err
@@ -65,6 +65,7 @@ const maxDeadlockExamples = 3
 // when the verdict has one. A cancelled ctx or an exhausted node table
 // returns an error and no verdict.
 func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Property) (*explore.Report, error) {
+	e.bind(ctx)
 	t0 := time.Now()
 	m := e.model
 	rep := &explore.Report{
@@ -174,6 +175,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 // NuSMV, f holds when the initial state satisfies it or no fair path
 // starts there (then vacuously).
 func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.PropertyResult, error) {
+	e.bind(ctx)
 	e.cache = nil
 	s, err := e.Sat(ctx, f)
 	if err != nil {

@@ -64,6 +64,7 @@ type config struct {
 	maxNodes  int
 	sumSpace  bool
 	affinity  bool
+	ctx       context.Context
 }
 
 // Option sets one of the BDD engine's own settings of a Checker.
@@ -104,6 +105,11 @@ func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 // makes Check return ErrResource. Zero means no bound.
 func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 
+// WithContext bounds New (the encoding and the transition closures) by
+// ctx: when it ends, New stops inside the BDD operation under way and
+// returns ctx's error. The other methods take their own context.
+func WithContext(ctx context.Context) Option { return func(c *config) { c.ctx = ctx } }
+
 // ErrResource reports that the BDD node table hit its configured bound;
 // errors.Is(err, errkind.Limit) holds for it.
 var ErrResource = errkind.Errorf(errkind.Limit, "BDD node limit reached")
@@ -142,6 +148,15 @@ type Checker struct {
 
 	stats Stats
 	start time.Time
+
+	// ctx is the context of the call under way (New, Reachable, Sat,
+	// Property, Check); rudd calls interrupt inside every operation, and
+	// stopped records why it stopped one (see interrupt).
+	ctx     context.Context
+	stopped error
+	// heapBase is the sampled heap when the Checker was made; MaxMemory
+	// bounds the growth above it (grown).
+	heapBase uint64
 }
 
 // relation is the partitioned transition relation of one abstract
@@ -195,7 +210,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now()}
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(), ctx: cfg.ctx, heapBase: heapBytes()}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -217,6 +232,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
+	e.b.SetInterrupt(e.interrupt)
 	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
@@ -229,6 +245,11 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		}
 	}
 	if err := e.build(); err != nil {
+		if e.stopped != nil {
+			// The encoding reports a failed operation as its own error;
+			// the interruption's cause is the one to report.
+			return nil, e.stopped
+		}
 		return nil, err
 	}
 	e.stats.BDDVars = nv
@@ -547,8 +568,12 @@ func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Minfreenodes(50))
 }
 
-// check turns a BDD error into a Go error.
+// check turns a BDD error into a Go error: the cause of an interruption
+// (the context's error or an *explore.LimitError) as it is.
 func (e *Checker) check() error {
+	if e.stopped != nil {
+		return e.stopped
+	}
 	if e.b.Errored() {
 		msg := e.b.Error()
 		if strings.Contains(msg, "memory") || strings.Contains(msg, "resize") || strings.Contains(msg, "nil") {
@@ -724,9 +749,54 @@ func (e *Checker) checkBound(z rudd.Node) error {
 // reports the error.
 func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
+// bind makes ctx the context interrupt reads, for a call that takes one.
+func (e *Checker) bind(ctx context.Context) { e.ctx = ctx }
+
+// interrupt is called by rudd every few thousand node constructions
+// inside every BDD operation: it stops the operation under way when the
+// context has ended or the sampled heap exceeds WithMaxMemory, so that
+// one long operation (an image, a closure step) cannot outlive either
+// limit. Sampling the heap costs about a microsecond, against a few
+// hundred for the node constructions between two calls.
+func (e *Checker) interrupt() error {
+	if e.ctx != nil {
+		if err := e.ctx.Err(); err != nil {
+			e.stopped = err
+			return err
+		}
+	}
+	if lim := e.shared.MaxMemory; lim > 0 {
+		if h := heapBytes(); e.grown(h) > uint64(lim) {
+			if h > e.stats.PeakHeapBytes {
+				e.stats.PeakHeapBytes = h
+			}
+			e.stopped = &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.grown(h))}
+			return e.stopped
+		}
+	}
+	return nil
+}
+
+// grown is how far the sampled heap h lies above what the runtime held
+// when the Checker was made: the memory this run takes, which is what
+// MaxMemory bounds. In a process of its own (the command line) the base
+// is a few megabytes; in a process that ran other work before (a test
+// binary, a server) it keeps memory the runtime has not yet returned to
+// the system from counting against this run.
+func (e *Checker) grown(h uint64) uint64 {
+	if h < e.heapBase {
+		return 0
+	}
+	return h - e.heapBase
+}
+
 // poll samples statistics and honours cancellation between fixpoint
-// iterations.
+// iterations; it also makes ctx the one interrupt reads inside the
+// operations that follow.
 func (e *Checker) poll(ctx context.Context) error {
+	if ctx != nil {
+		e.bind(ctx)
+	}
 	e.sample()
 	if err := e.check(); err != nil {
 		return err
@@ -736,8 +806,8 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
-	if lim := e.shared.MaxMemory; lim > 0 && e.stats.PeakHeapBytes > uint64(lim) {
-		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.stats.PeakHeapBytes)}
+	if lim := e.shared.MaxMemory; lim > 0 && e.grown(e.stats.PeakHeapBytes) > uint64(lim) {
+		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.grown(e.stats.PeakHeapBytes))}
 	}
 	return nil
 }
@@ -753,15 +823,21 @@ func (e *Checker) sample() {
 		e.stats.PeakNodes = used
 	}
 	e.stats.TableSize = alloc
-	s := make([]metrics.Sample, len(heapSamples))
-	copy(s, heapSamples)
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-		h := s[0].Value.Uint64() - s[1].Value.Uint64()
-		if h > e.stats.PeakHeapBytes {
-			e.stats.PeakHeapBytes = h
-		}
+	if h := heapBytes(); h > e.stats.PeakHeapBytes {
+		e.stats.PeakHeapBytes = h
 	}
+}
+
+// heapBytes samples the memory the Go runtime holds from the system,
+// less what it has released (runtime/metrics); 0 when unavailable.
+func heapBytes() uint64 {
+	var s [2]metrics.Sample
+	copy(s[:], heapSamples)
+	metrics.Read(s[:])
+	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64() - s[1].Value.Uint64()
+	}
+	return 0
 }
 
 // nodeCounts reads the used and allocated node counts from rudd's Stats
@@ -785,6 +861,7 @@ func nodeCounts(b *rudd.BDD) (used, alloc int) {
 // Reachable computes the reachable states (once) and restricts the space
 // to them.
 func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
+	e.bind(ctx)
 	if e.reach != nil {
 		return e.reach, nil
 	}

@@ -55,13 +55,17 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	}
 	file := displayName(o.file)
 	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
+	// --timeout bounds the model and its writing together.
+	limits := analysis.Limits{Timeout: o.timeout}
+	ctx, cancel := limits.Context(cmd.Context())
+	defer cancel()
 
 	var text, kind string
 	if o.level == "concrete" {
 		// The concrete model is exact whatever certification would say,
 		// so none is run (it can take far longer than the export).
 		h.Certification = "not checked (the concrete model needs none)"
-		text, err = e.concrete(sys, h)
+		text, err = analysis.Within(ctx, file, e.tool+" output", limits, func() (string, error) { return e.concrete(sys, h) })
 		kind = "concrete"
 	} else {
 		var req analysis.ModelRequest
@@ -69,14 +73,14 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 			return err
 		}
 		var m *analysis.Model
-		if m, err = analysis.BuildModel(cmd.Context(), sys, req); err != nil {
+		if m, err = analysis.BuildModel(ctx, sys, req); err != nil {
 			return err
 		}
 		h.Certification = m.Reason
 		if m.Level == counterabs.TotalLevel && m.Exact {
 			h.Certification = m.CertifiedHow()
 		}
-		text, err = e.reduced(m.Model, h)
+		text, err = analysis.Within(ctx, file, e.tool+" output", limits, func() (string, error) { return e.reduced(m.Model, h) })
 		kind = m.Level.String() + "-counter"
 	}
 	if err != nil {
