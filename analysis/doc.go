@@ -34,7 +34,8 @@
 // Limits bound one question: Timeout the whole of it, MaxMemory and
 // MaxStates the engines. Work the timeout stops is an error that names
 // the stage that was running ("certification", "abstraction",
-// "exploration"); every error that a bound caused carries that bound in
+// "exploration", "NuSMV output" for work that reads no context, run
+// through Within); every error that a bound caused carries that bound in
 // Error.Limit, so that the command line names the flag to raise without
 // reading the message.
 //
