@@ -158,6 +158,8 @@ func TestErrors(t *testing.T) {
 			errkind.Input, gsst.Pos{File: "f.yaml", Line: 7, Col: 3}, "property p: bad", NoLimit},
 		{"solver unknown at a transition", FileError("f.yaml", &counterabs.UnknownError{Transition: "T -> C", Pos: gsst.Pos{File: "f.yaml", Line: 9, Col: 5}, What: "projection"}),
 			errkind.Unknown, gsst.Pos{File: "f.yaml", Line: 9, Col: 5}, "unknown: counterabs: transition T -> C: projection: solver answered unknown", NoLimit},
+		{"internal error at a transition", FileError("f.yaml", errkind.Wrap(errkind.Internal, &gsst.Error{Pos: gsst.Pos{File: "f.yaml", Line: 4, Col: 5}, Msg: "detect: transition T -> C: solver model is not a witness"})),
+			errkind.Internal, gsst.Pos{File: "f.yaml", Line: 4, Col: 5}, "detect: transition T -> C", NoLimit},
 		{"unclassified", FileError("f.yaml", errors.New("boom")), errkind.Internal, gsst.Pos{File: "f.yaml"}, "boom", NoLimit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -271,7 +271,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 				gsst.MaxProcesses, sys.FormatSizes(a.sat.Sizes))
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "detect: transition %s: solver model is not a witness: %v", name, err)
+				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: res.Transition.Pos, Msg: fmt.Sprintf("detect: transition %s: solver model is not a witness: %v", name, err)})
 			}
 			res.Verdict = Violated
 			res.Witness = a.sat
