@@ -149,14 +149,9 @@ type Checker struct {
 	stats Stats
 	start time.Time
 
-	// ctx is the context of the call under way (New, Reachable, Sat,
-	// Property, Check); rudd calls interrupt inside every operation, and
-	// stopped records why it stopped one (see interrupt).
-	ctx     context.Context
-	stopped error
-	// heapBase is the sampled heap when the Checker was made; MaxMemory
-	// bounds the growth above it (grown).
-	heapBase uint64
+	// stop is what rudd's interrupt hook reads inside every operation:
+	// the context of the call under way and the memory bound.
+	stop *stopper
 }
 
 // relation is the partitioned transition relation of one abstract
@@ -193,9 +188,9 @@ type Stats struct {
 
 // New encodes m, a model counterabs has checked, to be checked with the
 // shared settings shared (explore.NewConfig) and the BDD engine's own
-// opts. Of the shared settings it reads Traces, MaxMemory (a bound on the
-// sampled Go heap, checked between fixpoint steps, so one step may
-// overshoot), MaxStates (a bound on the reachable states, checked as
+// opts. Of the shared settings it reads Traces, MaxMemory (a bound on what
+// the run adds to the sampled Go heap, checked between fixpoint steps and
+// every few thousand node constructions inside each BDD operation), MaxStates (a bound on the reachable states, checked as
 // their fixpoint grows, when they are computed: WithReachable) and
 // CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
 // the nearest deadlocks, even without reachable states; with them it is
@@ -210,7 +205,8 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(), ctx: cfg.ctx, heapBase: heapBytes()}
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
+		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory, heapBase: heapBytes()}}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -232,7 +228,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
-	e.b.SetInterrupt(e.interrupt)
+	e.b.SetInterrupt(e.stop.interrupt)
 	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
@@ -245,10 +241,10 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		}
 	}
 	if err := e.build(); err != nil {
-		if e.stopped != nil {
+		if e.stop.stopped != nil {
 			// The encoding reports a failed operation as its own error;
 			// the interruption's cause is the one to report.
-			return nil, e.stopped
+			return nil, e.stop.stopped
 		}
 		return nil, err
 	}
@@ -571,8 +567,8 @@ func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 // check turns a BDD error into a Go error: the cause of an interruption
 // (the context's error or an *explore.LimitError) as it is.
 func (e *Checker) check() error {
-	if e.stopped != nil {
-		return e.stopped
+	if e.stop.stopped != nil {
+		return e.stop.stopped
 	}
 	if e.b.Errored() {
 		msg := e.b.Error()
@@ -750,28 +746,40 @@ func (e *Checker) checkBound(z rudd.Node) error {
 func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
 // bind makes ctx the context interrupt reads, for a call that takes one.
-func (e *Checker) bind(ctx context.Context) { e.ctx = ctx }
+func (e *Checker) bind(ctx context.Context) { e.stop.ctx = ctx }
+
+// stopper decides when rudd's interrupt hook stops an operation. It is
+// apart from the Checker on purpose: rudd keeps the hook, and every node
+// rudd hands out has a finalizer that keeps rudd reachable, so a hook
+// that reached the Checker (and through it the nodes it holds) would
+// keep every node of the run alive for ever, a whole BDD per run.
+type stopper struct {
+	ctx       context.Context // of the call under way (New, Reachable, Sat, Property, Check)
+	maxMemory int64           // explore.Config.MaxMemory
+	heapBase  uint64          // the sampled heap when the Checker was made
+	peakHeap  uint64          // the largest heap sampled by interrupt
+	stopped   error           // why an operation was stopped
+}
 
 // interrupt is called by rudd every few thousand node constructions
 // inside every BDD operation: it stops the operation under way when the
-// context has ended or the sampled heap exceeds WithMaxMemory, so that
-// one long operation (an image, a closure step) cannot outlive either
-// limit. Sampling the heap costs about a microsecond, against a few
-// hundred for the node constructions between two calls.
-func (e *Checker) interrupt() error {
-	if e.ctx != nil {
-		if err := e.ctx.Err(); err != nil {
-			e.stopped = err
+// context has ended or the run's heap exceeds MaxMemory, so that one long
+// operation (an image, a closure step) cannot outlive either limit.
+// Sampling the heap costs about a microsecond, against a few hundred for
+// the node constructions between two calls.
+func (s *stopper) interrupt() error {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			s.stopped = err
 			return err
 		}
 	}
-	if lim := e.shared.MaxMemory; lim > 0 {
-		if h := heapBytes(); e.grown(h) > uint64(lim) {
-			if h > e.stats.PeakHeapBytes {
-				e.stats.PeakHeapBytes = h
-			}
-			e.stopped = &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.grown(h))}
-			return e.stopped
+	if s.maxMemory > 0 {
+		h := heapBytes()
+		s.peakHeap = max(s.peakHeap, h)
+		if s.grown(h) > uint64(s.maxMemory) {
+			s.stopped = &explore.LimitError{Kind: "memory", Limit: s.maxMemory, Bytes: int64(s.grown(h))}
+			return s.stopped
 		}
 	}
 	return nil
@@ -783,11 +791,11 @@ func (e *Checker) interrupt() error {
 // is a few megabytes; in a process that ran other work before (a test
 // binary, a server) it keeps memory the runtime has not yet returned to
 // the system from counting against this run.
-func (e *Checker) grown(h uint64) uint64 {
-	if h < e.heapBase {
+func (s *stopper) grown(h uint64) uint64 {
+	if h < s.heapBase {
 		return 0
 	}
-	return h - e.heapBase
+	return h - s.heapBase
 }
 
 // poll samples statistics and honours cancellation between fixpoint
@@ -806,8 +814,8 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
-	if lim := e.shared.MaxMemory; lim > 0 && e.grown(e.stats.PeakHeapBytes) > uint64(lim) {
-		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.grown(e.stats.PeakHeapBytes))}
+	if lim := e.shared.MaxMemory; lim > 0 && e.stop.grown(e.stats.PeakHeapBytes) > uint64(lim) {
+		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.stop.grown(e.stats.PeakHeapBytes))}
 	}
 	return nil
 }
@@ -823,9 +831,7 @@ func (e *Checker) sample() {
 		e.stats.PeakNodes = used
 	}
 	e.stats.TableSize = alloc
-	if h := heapBytes(); h > e.stats.PeakHeapBytes {
-		e.stats.PeakHeapBytes = h
-	}
+	e.stats.PeakHeapBytes = max(e.stats.PeakHeapBytes, e.stop.peakHeap, heapBytes())
 }
 
 // heapBytes samples the memory the Go runtime holds from the system,

@@ -3,6 +3,8 @@ package symbolic
 import (
 	"context"
 	"errors"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,5 +75,31 @@ func TestContextStopsNew(t *testing.T) {
 	cancel()
 	if _, err := New(poolModel(t, 1000), explore.Config{}, WithContext(ctx)); !errors.Is(err, context.Canceled) {
 		t.Errorf("New under a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// A Checker no one holds is collected: rudd keeps the interrupt hook and
+// every node it hands out keeps rudd alive through its finalizer, so a
+// hook that reached the Checker kept every Checker of a process, and its
+// whole BDD, for ever (the conformance suite ran out of 24 GiB).
+func TestCheckerCollected(t *testing.T) {
+	m := poolModel(t, 10)
+	var collected atomic.Int32
+	for range 5 {
+		e, err := New(m, explore.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Reachable(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		runtime.SetFinalizer(e, func(*Checker) { collected.Add(1) })
+	}
+	for i := 0; i < 50 && collected.Load() == 0; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if collected.Load() == 0 {
+		t.Error("no Checker was collected after 50 garbage collections")
 	}
 }
