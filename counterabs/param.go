@@ -279,14 +279,12 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // which is exact for any system. A property that reads group counters
 // makes it the group-counter model without certifying.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
-	for i := range sys.Properties {
-		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
-			m, err := BuildParamGroup(sys)
-			if m != nil {
-				m.Reason = fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
-			}
-			return m, err
+	if why := GroupReason(sys, false); why != "" {
+		m, err := BuildParamGroup(sys)
+		if m != nil {
+			m.Reason = why
 		}
+		return m, err
 	}
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {

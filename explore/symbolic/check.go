@@ -339,7 +339,7 @@ func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) (
 			}
 		}
 		if found == nil {
-			return nil, errkind.Errorf(errkind.Internal, "symbolic: internal error: broken onion ring while building a trace")
+			return nil, errkind.Errorf(errkind.Internal, "symbolic: broken onion ring while building a trace")
 		}
 		path[i] = found
 	}
