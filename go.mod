@@ -14,3 +14,5 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
+
+replace github.com/dalzilio/rudd => ./third_party/rudd

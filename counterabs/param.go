@@ -284,14 +284,12 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 	for _, o := range opts {
 		o(&cfg)
 	}
-	for i := range sys.Properties {
-		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
-			m, err := BuildParamGroup(sys)
-			if m != nil {
-				m.Reason = fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
-			}
-			return m, err
+	if why := GroupReason(sys, false); why != "" {
+		m, err := BuildParamGroup(sys)
+		if m != nil {
+			m.Reason = why
 		}
+		return m, err
 	}
 	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(cfg.progress))
 	if err != nil {

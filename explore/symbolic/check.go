@@ -45,7 +45,7 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 	if err != nil {
 		return nil, err
 	}
-	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy), WithReachable(b.ReachFirst || cfg.CountStates)}
+	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy), WithReachable(b.ReachFirst || cfg.CountStates), WithContext(ctx)}
 	e, err := New(m, cfg, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err
@@ -66,6 +66,7 @@ const maxDeadlockExamples = 3
 // when the verdict has one. A cancelled ctx or an exhausted node table
 // returns an error and no verdict.
 func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Property) (*explore.Report, error) {
+	e.bind(ctx)
 	t0 := time.Now()
 	m := e.model
 	rep := &explore.Report{
@@ -177,6 +178,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 // NuSMV, f holds when the initial state satisfies it or no fair path
 // starts there (then vacuously).
 func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.PropertyResult, error) {
+	e.bind(ctx)
 	e.cache = nil
 	s, err := e.Sat(ctx, f)
 	if err != nil {
@@ -340,7 +342,7 @@ func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) (
 			}
 		}
 		if found == nil {
-			return nil, errkind.Errorf(errkind.Internal, "symbolic: internal error: broken onion ring while building a trace")
+			return nil, errkind.Errorf(errkind.Internal, "symbolic: broken onion ring while building a trace")
 		}
 		path[i] = found
 	}

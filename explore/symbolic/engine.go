@@ -65,6 +65,7 @@ type config struct {
 	maxNodes  int
 	sumSpace  bool
 	affinity  bool
+	ctx       context.Context
 }
 
 // Option sets one of the BDD engine's own settings of a Checker.
@@ -104,6 +105,11 @@ func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 // WithMaxNodes bounds the BDD node table; an operation needing more nodes
 // makes Check return ErrResource. Zero means no bound.
 func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
+
+// WithContext bounds New (the encoding and the transition closures) by
+// ctx: when it ends, New stops inside the BDD operation under way and
+// returns ctx's error. The other methods take their own context.
+func WithContext(ctx context.Context) Option { return func(c *config) { c.ctx = ctx } }
 
 // ErrResource reports that the BDD node table hit its configured bound;
 // errors.Is(err, errkind.Limit) holds for it.
@@ -149,6 +155,10 @@ type Checker struct {
 	phase      progress.Event
 	nodes      int // BDD nodes in use at the last sample
 	lastReport time.Time
+
+	// stop is what rudd's interrupt hook reads inside every operation:
+	// the context of the call under way and the memory bound.
+	stop *stopper
 }
 
 // relation is the partitioned transition relation of one abstract
@@ -186,8 +196,8 @@ type Stats struct {
 // New encodes m, a model counterabs has checked, to be checked with the
 // shared settings shared (explore.NewConfig) and the BDD engine's own
 // opts. Of the shared settings it reads Traces, MaxMemory (a bound on the
-// sampled Go heap, checked between fixpoint steps, so one step may
-// overshoot), MaxStates (a bound on the reachable states, checked as
+// bytes of the Go heap's objects, checked between fixpoint steps and
+// every few thousand node constructions inside each BDD operation), MaxStates (a bound on the reachable states, checked as
 // their fixpoint grows, when they are computed: WithReachable) and
 // CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
 // the nearest deadlocks, even without reachable states; with them it is
@@ -202,7 +212,8 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now()}
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
+		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory}}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -224,6 +235,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
+	e.b.SetInterrupt(e.stop.interrupt)
 	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
@@ -237,6 +249,11 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	}
 	e.enter(progress.Event{Phase: progress.Encode})
 	if err := e.build(); err != nil {
+		if e.stop.stopped != nil {
+			// The encoding reports a failed operation as its own error;
+			// the interruption's cause is the one to report.
+			return nil, e.stop.stopped
+		}
 		return nil, err
 	}
 	e.stats.BDDVars = nv
@@ -555,8 +572,12 @@ func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Minfreenodes(50))
 }
 
-// check turns a BDD error into a Go error.
+// check turns a BDD error into a Go error: the cause of an interruption
+// (the context's error or an *explore.LimitError) as it is.
 func (e *Checker) check() error {
+	if e.stop.stopped != nil {
+		return e.stop.stopped
+	}
 	if e.b.Errored() {
 		msg := e.b.Error()
 		if strings.Contains(msg, "memory") || strings.Contains(msg, "resize") || strings.Contains(msg, "nil") {
@@ -732,9 +753,49 @@ func (e *Checker) checkBound(z rudd.Node) error {
 // reports the error.
 func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
+// bind makes ctx the context interrupt reads, for a call that takes one.
+func (e *Checker) bind(ctx context.Context) { e.stop.ctx = ctx }
+
+// stopper decides when rudd's interrupt hook stops an operation. It is
+// apart from the Checker on purpose: rudd keeps the hook, and every node
+// rudd hands out has a finalizer that keeps rudd reachable, so a hook
+// that reached the Checker (and through it the nodes it holds) would
+// keep every node of the run alive for ever, a whole BDD per run.
+type stopper struct {
+	ctx       context.Context // of the call under way (New, Reachable, Sat, Property, Check)
+	maxMemory int64           // explore.Config.MaxMemory
+	stopped   error           // why an operation was stopped
+}
+
+// interrupt is called by rudd every few thousand node constructions
+// inside every BDD operation: it stops the operation under way when the
+// context has ended or the heap's objects exceed MaxMemory, so that one long
+// operation (an image, a closure step) cannot outlive either limit.
+// Sampling the heap costs about a microsecond, against a few hundred for
+// the node constructions between two calls.
+func (s *stopper) interrupt() error {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			s.stopped = err
+			return err
+		}
+	}
+	if s.maxMemory > 0 {
+		if h := heapObjects(); h > uint64(s.maxMemory) {
+			s.stopped = &explore.LimitError{Kind: "memory", Limit: s.maxMemory, Bytes: int64(h)}
+			return s.stopped
+		}
+	}
+	return nil
+}
+
 // poll samples statistics, reports progress and honours cancellation
-// between fixpoint iterations.
+// between fixpoint iterations; it also makes ctx the one interrupt reads
+// inside the operations that follow.
 func (e *Checker) poll(ctx context.Context) error {
+	if ctx != nil {
+		e.bind(ctx)
+	}
 	e.sample()
 	e.phase.Iterations++
 	if f := e.shared.Progress; f != nil {
@@ -753,8 +814,10 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
-	if lim := e.shared.MaxMemory; lim > 0 && e.stats.PeakHeapBytes > uint64(lim) {
-		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.stats.PeakHeapBytes)}
+	if lim := e.shared.MaxMemory; lim > 0 {
+		if h := heapObjects(); h > uint64(lim) {
+			return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(h)}
+		}
 	}
 	return nil
 }
@@ -771,15 +834,34 @@ func (e *Checker) sample() {
 		e.stats.PeakNodes = used
 	}
 	e.stats.TableSize = alloc
-	s := make([]metrics.Sample, len(heapSamples))
-	copy(s, heapSamples)
+	e.stats.PeakHeapBytes = max(e.stats.PeakHeapBytes, heapBytes())
+}
+
+// heapObjects samples the bytes of the Go heap's objects: the live ones
+// and the dead ones not yet swept (runtime/metrics). MaxMemory bounds it
+// rather than what the runtime holds from the system, which includes
+// free memory kept for reuse: in a process that ran other work before (a
+// test binary), that would count against this run; on the command line
+// the two differ by at most the free spans.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-		h := s[0].Value.Uint64() - s[1].Value.Uint64()
-		if h > e.stats.PeakHeapBytes {
-			e.stats.PeakHeapBytes = h
-		}
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64()
 	}
+	return 0
+}
+
+// heapBytes samples the memory the Go runtime holds from the system,
+// less what it has released (runtime/metrics); 0 when unavailable.
+func heapBytes() uint64 {
+	var s [2]metrics.Sample
+	copy(s[:], heapSamples)
+	metrics.Read(s[:])
+	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64() - s[1].Value.Uint64()
+	}
+	return 0
 }
 
 // enter starts the phase ev: it is reported now, with the nodes in use,
@@ -818,6 +900,7 @@ func nodeCounts(b *rudd.BDD) (used, alloc int) {
 // Reachable computes the reachable states (once) and restricts the space
 // to them.
 func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
+	e.bind(ctx)
 	if e.reach != nil {
 		return e.reach, nil
 	}

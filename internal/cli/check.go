@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/progress"
 )
 
@@ -84,15 +84,14 @@ type checkResult struct {
 	file  string
 	sys   *gsst.System
 	rep   *detect.Report
-	reach *reachResult // nil when not decided (no violation, or --reachability=false)
+	reach *analysis.Reachability // nil when not decided (no violation, or --reachability=false)
 	err   error
-	code  int
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	prog := startProgress(cmd)
 	defer prog.stop()
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
@@ -103,10 +102,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
-	// --timeout bounds each solver call here, not the whole run.
+	// --timeout bounds each solver call here, and the reachability
+	// questions of each file as a whole, not the whole run.
 	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
-	solver := z3.New(z3.Timeout(o.timeout))
 
 	describeOutput(cmd, "the certification report")
 	var results []checkResult
@@ -118,29 +117,19 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		}
 		prog.phase(progress.Parse)
 		r.sys, r.err = loadSpec(cmd, arg, opts...)
-		switch {
-		case r.err != nil:
-			r.code = ExitBadInput
+		var c *analysis.Certification
+		if r.err == nil {
+			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.timeout,
+				Reachability: o.reachability, Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}, Progress: prog.report})
+		}
+		if r.err != nil {
 			// Parse errors carry file:line:col; others (a missing file)
 			// get the usual prefix.
-			printError(stderr, r.err)
-		default:
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout), detect.OnProgress(prog.report))
-			if r.err == nil {
-				addTimeoutHints(r.rep, o.timeout)
-			}
-			if r.err != nil {
-				// A loaded system is well formed: the solver failed, or
-				// a witness did not survive re-verification. Neither is
-				// an answer.
-				r.code = ExitUnknown
-				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
-			} else {
-				r.code = certifyExitCode(r.rep.Verdict())
-				if o.reachability && r.rep.Verdict() == detect.Violated {
-					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem, prog.report)
-				}
-			}
+			report(cmd, r.err)
+		} else {
+			r.rep, r.reach = c.Report, c.Reach
+			addTimeoutHints(r.rep, o.timeout)
+			answer(cmd, c.Verdict())
 		}
 		results = append(results, r)
 	}
@@ -175,15 +164,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			writeCheck(stdout, r.file, r.rep, r.reach)
 		}
 	}
-
-	code := ExitOK
-	for _, r := range results {
-		code = severerExit(code, r.code)
-	}
-	if code == ExitOK {
-		return nil
-	}
-	return withCode(code, nil)
+	return nil
 }
 
 // addTimeoutHints adds to the reason of each transition left unknown
@@ -191,32 +172,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 	for i := range rep.Transitions {
 		t := &rep.Transitions[i]
-		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
+		if t.Verdict == detect.Unknown && timeout > 0 && t.Stopped {
 			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
 		}
 	}
-}
-
-// ranOutOfTime reports whether a solver's reason for "unknown" is the
-// time limit (Z3 says "timeout" or "canceled", a context "deadline
-// exceeded").
-func ranOutOfTime(reason string) bool {
-	for _, s := range []string{"deadline exceeded", "timeout", "canceled"} {
-		if strings.Contains(reason, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func certifyExitCode(v detect.Verdict) int {
-	switch v {
-	case detect.Symmetric, detect.Certified:
-		return ExitOK
-	case detect.Violated:
-		return ExitNo
-	}
-	return ExitUnknown
 }
 
 // severerExit orders exit codes by severity: bad input, then a negative
@@ -231,7 +190,7 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult) {
+func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Reachability) {
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
@@ -263,7 +222,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
 			if reach != nil {
-				writeReach(w, sys, name, reach.Transitions[i])
+				writeReach(w, sys, name, newReachJSON(reach.Transitions[i]))
 			}
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
@@ -280,7 +239,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
-		writeReachSummary(w, sys, reach.asymmetryReachable(rep))
+		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -427,9 +386,9 @@ type checkWitnessJSON struct {
 // the file's own exit code.
 func checkResultJSON(cmd *cobra.Command, r checkResult) any {
 	if r.rep == nil {
-		_, kind := classifyKind(r.err)
-		return &errorDocJSON{File: r.file, Command: "check", ExitCode: r.code, Kind: kind,
-			Errors: errorsJSON(r.file, failureMessage(r.err, kind), r.err)}
+		code, kind := classifyKind(r.err)
+		return &errorDocJSON{File: r.file, Command: "check", ExitCode: code, Kind: kind,
+			Errors: errorsJSON(r.file, kind, r.err)}
 	}
 	return newCheckJSON(r)
 }
@@ -447,7 +406,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
 	}
 
-	out.AsymmetryReachable = r.reach.asymmetryReachable(r.rep)
+	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
 	if out.Certified {
 		no := false
 		out.AsymmetryReachable = &no
@@ -479,7 +438,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			tj.Witness = wj
 		}
 		if r.reach != nil {
-			tj.Reachability = r.reach.Transitions[i]
+			tj.Reachability = newReachJSON(r.reach.Transitions[i])
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}
