@@ -185,3 +185,54 @@ func TestProgressOnTerminal(t *testing.T) {
 
 // shellQuote quotes s for sh.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// TestProgressConcurrent: reports from many goroutines (certification's
+// workers), messages and the ticker's redraws share the line safely
+// (run with -race), every message arrives whole on a line of its own,
+// and stop leaves the line clear.
+func TestProgressConcurrent(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now().Add(-time.Hour) // past progressDelay
+	p := newProgressLine(&out, true, func() time.Time { return time.Now() })
+	p.start = start
+	p.quit, p.over = make(chan struct{}), make(chan struct{})
+	go p.tick(time.Millisecond)
+	done := make(chan struct{})
+	for w := 0; w < 8; w++ {
+		go func() {
+			for k := 1; k <= 500; k++ {
+				p.report(progress.Event{Phase: progress.Certify, Engine: "z3", K: k, N: 500})
+			}
+			done <- struct{}{}
+		}()
+	}
+	for i := 0; i < 20; i++ {
+		p.Write([]byte("vsym: a message\n"))
+		time.Sleep(time.Millisecond)
+	}
+	for w := 0; w < 8; w++ {
+		<-done
+	}
+	p.stop()
+	s := out.String()
+	msg := "vsym: a message\n"
+	if n := strings.Count(s, msg); n != 20 {
+		t.Errorf("%d messages, want 20", n)
+	}
+	// Each starts a line: the output's first, after a newline, or after
+	// the line was cleared ("\r\x1b[K").
+	for rest, at := s, 0; ; {
+		i := strings.Index(rest, msg)
+		if i < 0 {
+			break
+		}
+		if before := s[:at+i]; before != "" && !strings.HasSuffix(before, "\n") && !strings.HasSuffix(before, "\r\x1b[K") {
+			t.Errorf("a message written over the progress line: %q", before[max(0, len(before)-60):])
+		}
+		at += i + len(msg)
+		rest = s[at:]
+	}
+	if !strings.HasSuffix(s, "\r\x1b[K") && !strings.HasSuffix(s, "vsym: a message\n") {
+		t.Errorf("the line is not cleared at the end: %q", s[max(0, len(s)-100):])
+	}
+}
