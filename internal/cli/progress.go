@@ -57,7 +57,9 @@ func newProgressLine(out io.Writer, term bool, now func() time.Time) *progressLi
 // startProgress starts the progress line of cmd's run on its stderr,
 // when that is a terminal: the line then becomes cmd's stderr, so that a
 // message printed while it shows clears it first. The caller reports
-// through the line's report method and must call stop.
+// through the line's report method, one call per phase, and calls stop
+// once the long work is done, before it writes its output (stdout may
+// share the terminal), and again, deferred, for the early returns.
 func startProgress(cmd *cobra.Command) *progressLine {
 	w := cmd.ErrOrStderr()
 	p := newProgressLine(w, isTerminal(w), time.Now)
@@ -139,8 +141,8 @@ func (p *progressLine) clear() {
 	}
 }
 
-// Write writes b to stderr below nothing: it clears the line first (the
-// next tick draws it again).
+// Write writes b to stderr on a clean line: it clears the progress line
+// first (the next tick draws it again). It makes the line cmd's stderr.
 func (p *progressLine) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
