@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 // Level is the model level a question asks for (--model).
@@ -60,6 +61,10 @@ type ModelRequest struct {
 	// Warn, when not nil, is told of a total-counter model forced on an
 	// uncertified system, before it is built.
 	Warn func(msg string)
+	// Progress, when not nil, is told what the work is doing: the
+	// certification's queries, the construction's transitions and, for
+	// an exploration, the engine's phases and figures (package progress).
+	Progress progress.Func
 }
 
 // Model is the model a question works on, with the reason for its level
@@ -110,7 +115,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 		return nil, errkind.Errorf(errkind.Input, "unknown model level %v", level)
 	}
 	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, stopped(ctx, r.File, "certification", r.Limits.Timeout)
@@ -121,7 +126,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 		// Unknown verdicts because time ran out: say so.
 		return nil, stopped(ctx, r.File, "certification", r.Limits.Timeout)
 	}
-	var opts []counterabs.Option
+	opts := []counterabs.Option{counterabs.OnProgress(r.Progress)}
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
 	if !cert.Certified() {
 		why, kind := CertificationFailure(cert)
