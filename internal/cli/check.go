@@ -20,7 +20,8 @@ type checkOpts struct {
 	files        []string
 	output       string
 	out          string
-	timeout      time.Duration
+	timeout      time.Duration // --timeout: the whole run
+	solverTO     time.Duration // --solver-timeout: each solver call
 	reachability bool   // --reachability
 	maxMemory    string // --max-memory, for the reachability questions
 	allSizes     bool
@@ -58,7 +59,11 @@ run: the spec's fairness constraints play no part. docs/certification.md
 describes the query and the JSON output (one object for one file, an
 array of objects for several; FILE - is standard input). With several files the exit code is the
 most severe one: 2 (some file is bad) over 1 (some system is not fully
-virtually symmetric) over 3 (some answer unknown) over 0.
+virtually symmetric) over 3 (some answer unknown) over 0. --timeout
+bounds the whole run: when it runs out, whatever file is being checked,
+the command stops with no report (under --output json the error object)
+and exit 3; --solver-timeout bounds each solver call, which leaves its
+transition unknown.
 
 ` + exitHelp,
 		Args: someFiles,
@@ -70,7 +75,8 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 	f := cmd.Flags()
 	addOutputFlag(f, &o.output, sarifFormats)
 	addOutFlag(f, &o.out, "the report")
-	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.DurationVar(&o.solverTO, "solver-timeout", defaultSolverTimeout, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
 	f.BoolVar(&o.reachability, "reachability", true, "after a violation, decide on the group-counter model whether the witness configurations and the asymmetry are reachable from the initial state (--reachability=false skips it)")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "memory bound of the reachability questions (e.g. 512MiB; 0: none); answers beyond it are unknown")
 	f.BoolVar(&o.allSizes, "all-sizes", false, "certify for every group size (each group's size read as 1..), whatever sizes the spec gives")
@@ -96,14 +102,19 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	if err := checkFlagTimeout("--solver-timeout", o.solverTO); err != nil {
+		return err
+	}
 	mem, err := parseSize(o.maxMemory)
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
-	// --timeout bounds each solver call here, not the whole run.
-	ctx, cancel := commandContext(cmd, 0)
+	// --timeout bounds the whole run, --solver-timeout each solver call
+	// (cut by what remains of the run: the calls' contexts derive from
+	// ctx).
+	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	solver := z3.New(z3.Timeout(o.timeout))
+	solver := z3.New(z3.Timeout(o.solverTO))
 
 	describeOutput(cmd, "the certification report")
 	var results []checkResult
@@ -121,9 +132,13 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			// get the usual prefix.
 			printError(stderr, r.err)
 		default:
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
+			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.solverTO))
+			if ctx.Err() != nil {
+				// The run's bound, not a call's: no report at all.
+				return stoppedError(ctx, r.file, "certification", o.timeout)
+			}
 			if r.err == nil {
-				addTimeoutHints(r.rep, o.timeout)
+				addTimeoutHints(r.rep, o.solverTO)
 			}
 			if r.err != nil {
 				// A loaded system is well formed: the solver failed, or
@@ -134,7 +149,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			} else {
 				r.code = certifyExitCode(r.rep.Verdict())
 				if o.reachability && r.rep.Verdict() == detect.Violated {
-					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
+					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.solverTO, mem)
+					if ctx.Err() != nil {
+						return stoppedError(ctx, r.file, "reachability", o.timeout)
+					}
 				}
 			}
 		}
@@ -181,13 +199,18 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	return withCode(code, nil)
 }
 
+// defaultSolverTimeout bounds each solver call of check and prove's
+// certification.
+const defaultSolverTimeout = 30 * time.Second
+
 // addTimeoutHints adds to the reason of each transition left unknown
-// because a solver call ran out of time the flag that gives it more.
+// because a solver call ran out of time the flag that gives it more
+// (the run's own bound, --timeout, stops the command instead).
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 	for i := range rep.Transitions {
 		t := &rep.Transitions[i]
 		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
-			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
+			t.Reason += fmt.Sprintf("; raise --solver-timeout (now %v per solver call)", timeout)
 		}
 	}
 }

@@ -30,7 +30,8 @@ type dotOpts struct {
 	level    string
 	full     bool
 	maxTrace int // --max-trace: configurations drawn, 0 for the default
-	timeout  time.Duration
+	timeout  time.Duration // --timeout: the whole run
+	solverTO time.Duration // --solver-timeout: each solver call of --check
 	sizes    string
 }
 
@@ -62,8 +63,9 @@ the picture says so; --full draws everything. In SVG every edge has a
 tooltip with its whole guard (and, with --check, the verdict and
 witness). --trace explores the counter abstraction of a certified system,
 or with --concrete the unreduced system (any system). The exit code is 0
-when the picture is written, whatever verdict it shows. docs/pictures.md
-describes the pictures.
+when the picture is written, whatever verdict it shows; 3 when --timeout,
+a bound on the whole run, runs out first. docs/pictures.md describes the
+pictures.
 
 ` + exitHelp,
 		Args: oneFile,
@@ -81,7 +83,8 @@ describes the pictures.
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "with --trace: draw at most N configurations, the first N/2 and the last N/2 (a lasso's loop start among them), the others as one node; 0: up to 40, and the first round of a lasso that goes round its loop more than once")
 	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
-	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.DurationVar(&o.solverTO, "solver-timeout", 0, "with --check: bound on each solver call, e.g. 30s (0: none); a transition whose call runs out is drawn as unknown")
 	return cmd
 }
 
@@ -93,6 +96,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		return withCode(ExitBadInput, errors.New("--concrete applies to --trace"))
 	case o.maxTrace != 0 && o.trace == "":
 		return withCode(ExitBadInput, errors.New("--max-trace applies to --trace"))
+	case o.solverTO != 0 && !o.check:
+		return withCode(ExitBadInput, errors.New("--solver-timeout applies to --check"))
 	case o.maxTrace != 0 && o.full:
 		return withCode(ExitBadInput, errors.New("--full and --max-trace exclude each other"))
 	}
@@ -100,6 +105,9 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	if err := checkFlagTimeout("--solver-timeout", o.solverTO); err != nil {
 		return err
 	}
 	format := "dot"
@@ -121,14 +129,11 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	if err != nil {
 		return err
 	}
-	// --timeout bounds the exploration of --trace, and each solver call of
-	// --check (a call that runs out leaves its transition unknown, drawn
-	// as such), as it does for explore and check.
-	ctxTimeout := o.timeout
-	if o.check {
-		ctxTimeout = 0
-	}
-	ctx, cancel := commandContext(cmd, ctxTimeout)
+	// --timeout bounds the whole run, as it does for every command;
+	// --solver-timeout each solver call of --check (a call that runs out
+	// leaves its transition unknown, drawn as such), cut by what remains
+	// of the run.
+	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
@@ -143,7 +148,10 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		text, err = dotTrace(ctx, cmd, o, sys, opts)
 	case o.check:
 		var rep *detect.Report
-		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout))
+		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.solverTO)), detect.Timeout(o.solverTO))
+		if ctx.Err() != nil {
+			return stoppedError(ctx, o.file, "certification", o.timeout)
+		}
 		if err != nil {
 			// The solver failed, or a witness did not survive
 			// re-verification: no verdicts to draw.

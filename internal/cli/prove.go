@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,15 +20,16 @@ type proveOpts struct {
 	file       string
 	output     string
 	out        string
-	timeout    time.Duration
+	timeout    time.Duration // --timeout: the whole run
+	propertyTO time.Duration // --property-timeout: each property
 	properties []string
 	maxTrace   int
 }
 
-// defaultProveTimeout bounds each property: GR&W with 30 states and 100
+// defaultPropertyTimeout bounds each property: GR&W with 30 states and 100
 // groups takes well under a second (BENCHMARKS.md); a minute leaves room
 // for harder systems without hanging a CI job on an undecidable one.
-const defaultProveTimeout = 60 * time.Second
+const defaultPropertyTimeout = 60 * time.Second
 
 func newProveCmd() *cobra.Command {
 	o := &proveOpts{}
@@ -57,7 +59,9 @@ GSST). Each property is
 Other properties (EF, AF, nested temporal operators) are skipped: check them
 at fixed sizes with vsym explore --sizes. docs/prove.md has the details and
 the JSON output. The exit code is 1 when some property is refuted, else 3
-when some is unknown, else 0.
+when some is unknown, else 0. --property-timeout bounds each property (one
+that runs out is unknown); --timeout bounds the whole run, which then
+stops with no report (under --output json the error object) and exit 3.
 
 ` + exitHelp,
 		Args: oneFile,
@@ -69,7 +73,8 @@ when some is unknown, else 0.
 	f := cmd.Flags()
 	addOutputFlag(f, &o.output, textJSONFormats)
 	addOutFlag(f, &o.out, "the report")
-	f.DurationVar(&o.timeout, "timeout", defaultProveTimeout, "bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.DurationVar(&o.propertyTO, "property-timeout", defaultPropertyTimeout, "bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "prove only the named properties (repeatable, comma-separated)")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each counterexample (and N steps of its replay); 0 shows all")
 	return cmd
@@ -81,6 +86,9 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	if err := checkFlagTimeout("--property-timeout", o.propertyTO); err != nil {
 		return err
 	}
 	if o.maxTrace < 0 || o.maxTrace == 1 {
@@ -95,15 +103,20 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := commandContext(cmd, 0)
+	// --timeout bounds the whole run; --property-timeout each property
+	// and each certification query (cut by what remains of the run: the
+	// contexts prove.Check gives the prover derive from ctx).
+	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	// --timeout bounds each property and each certification query; the
-	// prover takes its bound from the context prove.Check gives it.
-	solver := z3.New(z3.Timeout(o.timeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
+	solver := z3.New(z3.Timeout(o.propertyTO))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.propertyTO), prove.RelaxedProver(z3.New(z3.NoHull())))
+	if ctx.Err() != nil {
+		return stoppedError(ctx, file, "proof", o.timeout)
+	}
 	if err != nil {
 		return fileError(file, err)
 	}
+	addPropertyTimeoutHints(rep, o.propertyTO)
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
 	if o.output == "json" {
@@ -126,6 +139,17 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 		return withCode(code, nil)
 	}
 	return nil
+}
+
+// addPropertyTimeoutHints adds to the reason of each property left
+// unknown because it ran out of time the flag that gives it more.
+func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.Verdict == prove.Unknown && timeout > 0 && strings.HasPrefix(r.Reason, "timeout after") {
+			r.Reason += fmt.Sprintf("; raise --property-timeout (now %v per property)", timeout)
+		}
+	}
 }
 
 // proveJSON is the stable output of "vsym prove --output json",

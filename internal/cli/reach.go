@@ -300,14 +300,15 @@ func (r *reachResult) answer(ctx context.Context, group *counterabs.Model, qs []
 	}
 }
 
-// stopReason says why err ended the work: the timeout (with the flag to
-// raise) when ctx ran out, else err with its hint.
+// stopReason says why err ended the work: the timeout, check's
+// --solver-timeout (with the flag to raise), when ctx ran out, else err
+// with its hint.
 func stopReason(ctx context.Context, err error, timeout time.Duration) string {
 	switch {
 	case ctx.Err() == nil:
 		return withHint(err)
 	case timeout > 0:
-		return fmt.Sprintf("stopped: timeout after %v; raise --timeout", timeout)
+		return fmt.Sprintf("stopped: timeout after %v; raise --solver-timeout", timeout)
 	}
 	return "stopped: " + ctx.Err().Error()
 }
