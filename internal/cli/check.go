@@ -22,8 +22,8 @@ type checkOpts struct {
 	out          string
 	timeout      time.Duration // --timeout: the whole run
 	solverTO     time.Duration // --solver-timeout: each solver call
-	reachability bool   // --reachability
-	maxMemory    string // --max-memory, for the reachability questions
+	reachability bool          // --reachability
+	maxMemory    string        // --max-memory, for the reachability questions
 	allSizes     bool
 }
 

@@ -29,7 +29,7 @@ type dotOpts struct {
 	concrete bool
 	level    string
 	full     bool
-	maxTrace int // --max-trace: configurations drawn, 0 for the default
+	maxTrace int           // --max-trace: configurations drawn, 0 for the default
 	timeout  time.Duration // --timeout: the whole run
 	solverTO time.Duration // --solver-timeout: each solver call of --check
 	sizes    string
