@@ -120,6 +120,12 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 			return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
 		}
 	}
+	// --timeout bounds the whole run from here, loading included, as it
+	// does for every command; --solver-timeout each solver call of
+	// --check (a call that runs out leaves its transition unknown, drawn
+	// as such), cut by what remains of the run.
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
 	sys, err := loadSpec(cmd, o.file)
@@ -129,12 +135,6 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	if err != nil {
 		return err
 	}
-	// --timeout bounds the whole run, as it does for every command;
-	// --solver-timeout each solver call of --check (a call that runs out
-	// leaves its transition unknown, drawn as such), cut by what remains
-	// of the run.
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
 		opts = append(opts, dot.Full())

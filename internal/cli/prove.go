@@ -94,6 +94,12 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if o.maxTrace < 0 || o.maxTrace == 1 {
 		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
 	}
+	// --timeout bounds the whole run from here, loading included;
+	// --property-timeout each property and each certification query (cut
+	// by what remains of the run: the contexts prove.Check gives the
+	// prover derive from ctx).
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
 	sys, err := loadSpec(cmd, o.file)
 	if err != nil {
 		return err
@@ -103,11 +109,6 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if err != nil {
 		return err
 	}
-	// --timeout bounds the whole run; --property-timeout each property
-	// and each certification query (cut by what remains of the run: the
-	// contexts prove.Check gives the prover derive from ctx).
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
 	solver := z3.New(z3.Timeout(o.propertyTO))
 	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.propertyTO), prove.RelaxedProver(z3.New(z3.NoHull())))
 	if ctx.Err() != nil {
