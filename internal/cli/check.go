@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/sarif"
 )
 
 func init() { register(newCheckCmd) }
@@ -135,7 +136,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.solverTO))
 			if ctx.Err() != nil {
 				// The run's bound, not a call's: no report at all.
-				return stoppedError(ctx, r.file, "certification", o.timeout)
+				return checkStopped(cmd, o, stoppedError(ctx, r.file, "certification", o.timeout), r.file)
 			}
 			if r.err == nil {
 				addTimeoutHints(r.rep, o.solverTO)
@@ -151,7 +152,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 				if o.reachability && r.rep.Verdict() == detect.Violated {
 					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.solverTO, mem)
 					if ctx.Err() != nil {
-						return stoppedError(ctx, r.file, "reachability", o.timeout)
+						return checkStopped(cmd, o, stoppedError(ctx, r.file, "reachability", o.timeout), r.file)
 					}
 				}
 			}
@@ -197,6 +198,22 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		return nil
 	}
 	return withCode(code, nil)
+}
+
+// checkStopped returns err, the run stopped by --timeout while file was
+// checked; with --output sarif it first writes a log with that one
+// undecided result at file, so that a CI job still has results to
+// upload (as explore does).
+func checkStopped(cmd *cobra.Command, o *checkOpts, err error, file string) error {
+	if o.output != "sarif" {
+		return err
+	}
+	run := newSARIFRun(cmd, "vsym/check", ruleInvalidSpec, ruleViolatedTransition, ruleUndecidedTransition)
+	run.Add(ruleUndecidedTransition.ID, sarif.Text{Text: err.Error()}, file, 0, 0)
+	if werr := writeSARIF(cmd, run); werr != nil {
+		return werr
+	}
+	return err
 }
 
 // defaultSolverTimeout bounds each solver call of check and prove's
