@@ -125,7 +125,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		if o.allSizes {
 			opts = append(opts, gsst.AllSizes())
 		}
-		r.sys, r.err = loadSpec(cmd, arg, opts...)
+		r.sys, r.err = untilDone(ctx, r.file, "loading", o.timeout, func() (*gsst.System, error) { return loadSpec(cmd, arg, opts...) })
+		if ctx.Err() != nil {
+			return checkStopped(cmd, o, stoppedError(ctx, r.file, "loading", o.timeout), r.file)
+		}
 		switch {
 		case r.err != nil:
 			r.code = ExitBadInput

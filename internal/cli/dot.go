@@ -128,10 +128,12 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	defer cancel()
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
-	sys, err := loadSpec(cmd, o.file)
-	if o.trace != "" || o.sizes != "" {
-		sys, err = loadInstance(cmd, o.file, o.sizes, "dot --trace")
-	}
+	sys, err := untilDone(ctx, o.file, "loading", o.timeout, func() (*gsst.System, error) {
+		if o.trace != "" || o.sizes != "" {
+			return loadInstance(cmd, o.file, o.sizes, "dot --trace")
+		}
+		return loadSpec(cmd, o.file)
+	})
 	if err != nil {
 		return err
 	}

@@ -172,7 +172,8 @@ func writeSpecs(t *testing.T, srcs ...[]byte) []string {
 }
 
 // check of twelve files, each one solver call of about 0.35 s (GR&W with
-// 200 groups), stops after 1 s with no report: the JSON error object.
+// 200 groups), stops after 1 s (in the loading of a file or in its
+// certification) with no report: the JSON error object.
 func TestTimeoutCheckManyFiles(t *testing.T) {
 	grw, err := specs.GRW(200, 2, 4)
 	if err != nil {
@@ -184,9 +185,9 @@ func TestTimeoutCheckManyFiles(t *testing.T) {
 	}
 	files := writeSpecs(t, srcs...)
 	out, _ := runLimited(t, time.Second, append([]string{"check", "--timeout", "1s", "--output", "json"}, files...)...)
-	jsonError(t, out, "unknown", "certification stopped: timeout after 1s; raise --timeout")
+	jsonError(t, out, "unknown", "stopped: timeout after 1s; raise --timeout")
 	_, errs := runLimited(t, time.Second, append([]string{"check", "--timeout", "1s"}, files...)...)
-	if !strings.Contains(errs, "unknown: certification stopped: timeout after 1s; raise --timeout") {
+	if !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
 		t.Errorf("stderr: %s", errs)
 	}
 }
@@ -223,12 +224,12 @@ func priorityYAML(groups, steps int) []byte {
 }
 
 // dot --check of a spec with twelve transitions that each need a solver
-// call of a fraction of a second stops after 1 s (loading included):
-// exit 3 and no picture.
+// call of a fraction of a second stops after 1 s, in the loading of the
+// 3.7 MB spec or in the certification: exit 3 and no picture.
 func TestTimeoutDotCheck(t *testing.T) {
 	file := writeSpecs(t, priorityYAML(200, 12))[0]
 	stdout, errs := runLimited(t, time.Second, "dot", "--check", "--timeout", "1s", file)
-	if stdout != "" || !strings.Contains(errs, "unknown: certification stopped: timeout after 1s; raise --timeout") {
+	if stdout != "" || !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
 		t.Errorf("stdout of %d bytes, stderr: %s", len(stdout), errs)
 	}
 }

@@ -100,7 +100,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	// prover derive from ctx).
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	sys, err := loadSpec(cmd, o.file)
+	sys, err := untilDone(ctx, displayName(o.file), "loading", o.timeout, func() (*gsst.System, error) { return loadSpec(cmd, o.file) })
 	if err != nil {
 		return err
 	}

@@ -25,23 +25,30 @@ func stoppedError(ctx context.Context, file, stage string, timeout time.Duration
 }
 
 // untilDone runs f and returns its results, or stoppedError as soon as
-// ctx ends first, for work that does not read a context itself (writing
-// a large model). f then runs on in its goroutine until it returns, and
-// its results are dropped: the command ends right after.
-func untilDone(ctx context.Context, file, stage string, timeout time.Duration, f func() (string, error)) (string, error) {
+// ctx ends first, for work that does not read a context itself (loading
+// a large spec, writing a large model). f then runs on in its goroutine
+// until it returns, and its results are dropped: the command ends right
+// after.
+func untilDone[T any](ctx context.Context, file, stage string, timeout time.Duration, f func() (T, error)) (T, error) {
 	type result struct {
-		text string
-		err  error
+		v   T
+		err error
+	}
+	if ctx.Err() != nil {
+		// Ended already: the same answer whatever f would take.
+		var zero T
+		return zero, stoppedError(ctx, file, stage, timeout)
 	}
 	done := make(chan result, 1)
 	go func() {
-		text, err := f()
-		done <- result{text, err}
+		v, err := f()
+		done <- result{v, err}
 	}()
 	select {
 	case r := <-done:
-		return r.text, r.err
+		return r.v, r.err
 	case <-ctx.Done():
-		return "", stoppedError(ctx, file, stage, timeout)
+		var zero T
+		return zero, stoppedError(ctx, file, stage, timeout)
 	}
 }
