@@ -277,18 +277,21 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // the group-counter model otherwise, with the reason in Reason. A
 // certification that cannot decide also gives the group-counter model,
 // which is exact for any system. A property that reads group counters
-// makes it the group-counter model without certifying.
-func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
-	for i := range sys.Properties {
-		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
-			m, err := BuildParamGroup(sys)
-			if m != nil {
-				m.Reason = fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
-			}
-			return m, err
-		}
+// makes it the group-counter model without certifying. Of opts it reads
+// OnProgress only, for the certification.
+func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
 	}
-	cert, err := detect.Certify(ctx, sys, solver)
+	if why := GroupReason(sys, false); why != "" {
+		m, err := BuildParamGroup(sys)
+		if m != nil {
+			m.Reason = why
+		}
+		return m, err
+	}
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(cfg.progress))
 	if err != nil {
 		return nil, err
 	}

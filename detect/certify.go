@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Verdict is the outcome of checking one transition or a whole system.
@@ -62,13 +63,15 @@ type Witness struct {
 }
 
 // TransitionResult is the verdict for one local transition. Reason says in
-// words why (for Unknown, what the solver said). Queries counts the solver
-// calls made.
+// words why (for Unknown, what the solver said). Stopped says, for
+// Unknown, that a time bound or a cancellation stopped the solver
+// (presburger.Answer.Stopped). Queries counts the solver calls made.
 type TransitionResult struct {
 	Transition *gsst.Transition
 	Verdict    Verdict
 	Witness    *Witness // set when Verdict is Violated
 	Reason     string
+	Stopped    bool
 	Queries    int
 }
 
@@ -108,10 +111,16 @@ func (r *Report) Certified() bool { return r.Verdict().OK() }
 type Option func(*config)
 
 type config struct {
-	timeout time.Duration
-	workers int
-	split   int
+	timeout  time.Duration
+	workers  int
+	split    int
+	progress progress.Func
 }
+
+// OnProgress has Certify report to f as each query starts: phase
+// progress.Certify, query K of N, named by its transition. The workers
+// call f concurrently.
+func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = f } }
 
 // Timeout bounds each solver call; a call that runs out answers Unknown.
 // Zero (the default) means no bound beyond ctx.
@@ -193,6 +202,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		mu      sync.Mutex
 		sat     *Witness
 		unknown string
+		stopped bool // the unknown answer was a time bound's
 		queries int
 		err     error
 	}
@@ -212,7 +222,9 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			}
 			j := jobs[next]
 			next++
+			k := next
 			mu.Unlock()
+			cfg.progress.Report(progress.Event{Phase: progress.Certify, Engine: progress.NameOf(s), Item: sys.TransitionName(&sys.Transitions[j.tr]), K: k, N: len(jobs)})
 
 			a := &aggs[j.tr]
 			a.mu.Lock()
@@ -235,7 +247,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 				}
 			case ans.Result == presburger.Unknown:
 				if a.unknown == "" {
-					a.unknown = ans.Reason
+					a.unknown, a.stopped = ans.Reason, ans.Stopped
 					if a.unknown == "" {
 						a.unknown = "solver answered unknown"
 					}
@@ -268,14 +280,14 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 				gsst.MaxProcesses, sys.FormatSizes(a.sat.Sizes))
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "detect: internal error: transition %s: solver model is not a witness: %v", name, err)
+				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: res.Transition.Pos, Msg: fmt.Sprintf("detect: transition %s: solver model is not a witness: %v", name, err)})
 			}
 			res.Verdict = Violated
 			res.Witness = a.sat
 			res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
 		case a.unknown != "":
 			res.Verdict = Unknown
-			res.Reason = a.unknown
+			res.Reason, res.Stopped = a.unknown, a.stopped
 		default:
 			res.Verdict = Certified
 			res.Reason = "no two configurations with equal total counters differ in whether the transition is enabled"

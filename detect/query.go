@@ -210,7 +210,7 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 	// built: building it takes long for large guards, and the run that
 	// ended the context should end right away.
 	if err := ctx.Err(); err != nil {
-		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error()}, 0, nil
+		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, 0, nil
 	}
 	f := q.formula(part)
 	if f == presburger.False {

@@ -277,7 +277,7 @@ func (c *checker) allGroups() []int {
 
 func (c *checker) properties(f *File) {
 	for _, pd := range f.Properties {
-		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos}
+		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos, Syntax: pd.X}
 		if pd.X != nil {
 			if v, ok := c.expr(pd.X, propMode, " in property "+pd.Name.Name); ok {
 				if v.kind == kindInt {

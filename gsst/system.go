@@ -211,6 +211,10 @@ type Property struct {
 	Formula ctl.Formula
 	Text    string
 	Pos     Pos
+	// Syntax is the property as parsed from Text, for printing it as the
+	// parser read it (Parenthesize, ReliesOnPrecedence); nil for a
+	// property built without source text.
+	Syntax Expr
 }
 
 // Parametric reports whether some group's size is a range.

@@ -10,7 +10,7 @@
 //
 // BDD (an explore.Engine) and New (a Checker, for finer control) read the
 // settings every engine shares from explore.Config: Traces, MaxMemory (a
-// bound on what the run adds to the sampled Go heap), MaxStates (a bound on the reachable
+// bound on the bytes of the Go heap's objects), MaxStates (a bound on the reachable
 // states, checked each time their fixpoint grows, so a search stops as
 // soon as the set outgrows it), CheckDeadlocks and, through BDD,
 // CountStates (which asks for the reachable states). What is peculiar

@@ -14,6 +14,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Strategy is the order in which the per-transition images are applied in
@@ -149,6 +150,12 @@ type Checker struct {
 	stats Stats
 	start time.Time
 
+	// phase is what the checker reports to shared.Progress, with its
+	// iterations and nodes so far; lastReport is when it last did.
+	phase      progress.Event
+	nodes      int // BDD nodes in use at the last sample
+	lastReport time.Time
+
 	// stop is what rudd's interrupt hook reads inside every operation:
 	// the context of the call under way and the memory bound.
 	stop *stopper
@@ -188,8 +195,8 @@ type Stats struct {
 
 // New encodes m, a model counterabs has checked, to be checked with the
 // shared settings shared (explore.NewConfig) and the BDD engine's own
-// opts. Of the shared settings it reads Traces, MaxMemory (a bound on what
-// the run adds to the sampled Go heap, checked between fixpoint steps and
+// opts. Of the shared settings it reads Traces, MaxMemory (a bound on the
+// bytes of the Go heap's objects, checked between fixpoint steps and
 // every few thousand node constructions inside each BDD operation), MaxStates (a bound on the reachable states, checked as
 // their fixpoint grows, when they are computed: WithReachable) and
 // CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
@@ -206,7 +213,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		cfg.order = autoOrder(m)
 	}
 	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
-		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory, heapBase: heapBytes()}}
+		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory}}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -240,6 +247,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 			e.levelNext[e.enc.next[i][j]] = true
 		}
 	}
+	e.enter(progress.Event{Phase: progress.Encode})
 	if err := e.build(); err != nil {
 		if e.stop.stopped != nil {
 			// The encoding reports a failed operation as its own error;
@@ -756,14 +764,12 @@ func (e *Checker) bind(ctx context.Context) { e.stop.ctx = ctx }
 type stopper struct {
 	ctx       context.Context // of the call under way (New, Reachable, Sat, Property, Check)
 	maxMemory int64           // explore.Config.MaxMemory
-	heapBase  uint64          // the sampled heap when the Checker was made
-	peakHeap  uint64          // the largest heap sampled by interrupt
 	stopped   error           // why an operation was stopped
 }
 
 // interrupt is called by rudd every few thousand node constructions
 // inside every BDD operation: it stops the operation under way when the
-// context has ended or the run's heap exceeds MaxMemory, so that one long
+// context has ended or the heap's objects exceed MaxMemory, so that one long
 // operation (an image, a closure step) cannot outlive either limit.
 // Sampling the heap costs about a microsecond, against a few hundred for
 // the node constructions between two calls.
@@ -775,37 +781,31 @@ func (s *stopper) interrupt() error {
 		}
 	}
 	if s.maxMemory > 0 {
-		h := heapBytes()
-		s.peakHeap = max(s.peakHeap, h)
-		if s.grown(h) > uint64(s.maxMemory) {
-			s.stopped = &explore.LimitError{Kind: "memory", Limit: s.maxMemory, Bytes: int64(s.grown(h))}
+		if h := heapObjects(); h > uint64(s.maxMemory) {
+			s.stopped = &explore.LimitError{Kind: "memory", Limit: s.maxMemory, Bytes: int64(h)}
 			return s.stopped
 		}
 	}
 	return nil
 }
 
-// grown is how far the sampled heap h lies above what the runtime held
-// when the Checker was made: the memory this run takes, which is what
-// MaxMemory bounds. In a process of its own (the command line) the base
-// is a few megabytes; in a process that ran other work before (a test
-// binary, a server) it keeps memory the runtime has not yet returned to
-// the system from counting against this run.
-func (s *stopper) grown(h uint64) uint64 {
-	if h < s.heapBase {
-		return 0
-	}
-	return h - s.heapBase
-}
-
-// poll samples statistics and honours cancellation between fixpoint
-// iterations; it also makes ctx the one interrupt reads inside the
-// operations that follow.
+// poll samples statistics, reports progress and honours cancellation
+// between fixpoint iterations; it also makes ctx the one interrupt reads
+// inside the operations that follow.
 func (e *Checker) poll(ctx context.Context) error {
 	if ctx != nil {
 		e.bind(ctx)
 	}
 	e.sample()
+	e.phase.Iterations++
+	if f := e.shared.Progress; f != nil {
+		if now := time.Now(); now.Sub(e.lastReport) >= e.shared.ProgressEvery {
+			e.lastReport = now
+			ev := e.phase
+			ev.Nodes = int64(e.nodes)
+			f(ev)
+		}
+	}
 	if err := e.check(); err != nil {
 		return err
 	}
@@ -814,8 +814,10 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
-	if lim := e.shared.MaxMemory; lim > 0 && e.stop.grown(e.stats.PeakHeapBytes) > uint64(lim) {
-		return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(e.stop.grown(e.stats.PeakHeapBytes))}
+	if lim := e.shared.MaxMemory; lim > 0 {
+		if h := heapObjects(); h > uint64(lim) {
+			return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(h)}
+		}
 	}
 	return nil
 }
@@ -827,11 +829,27 @@ var heapSamples = []metrics.Sample{
 
 func (e *Checker) sample() {
 	used, alloc := nodeCounts(e.b)
+	e.nodes = used
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
 	}
 	e.stats.TableSize = alloc
-	e.stats.PeakHeapBytes = max(e.stats.PeakHeapBytes, e.stop.peakHeap, heapBytes())
+	e.stats.PeakHeapBytes = max(e.stats.PeakHeapBytes, heapBytes())
+}
+
+// heapObjects samples the bytes of the Go heap's objects: the live ones
+// and the dead ones not yet swept (runtime/metrics). MaxMemory bounds it
+// rather than what the runtime holds from the system, which includes
+// free memory kept for reuse: in a process that ran other work before (a
+// test binary), that would count against this run; on the command line
+// the two differ by at most the free spans.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64()
+	}
+	return 0
 }
 
 // heapBytes samples the memory the Go runtime holds from the system,
@@ -844,6 +862,21 @@ func heapBytes() uint64 {
 		return s[0].Value.Uint64() - s[1].Value.Uint64()
 	}
 	return 0
+}
+
+// enter starts the phase ev: it is reported now, with the nodes in use,
+// and then from poll with its iterations.
+func (e *Checker) enter(ev progress.Event) {
+	ev.Engine = BDD{}.Name()
+	e.phase = ev
+	if f := e.shared.Progress; f != nil {
+		e.lastReport = time.Now()
+		if e.b != nil {
+			used, _ := nodeCounts(e.b)
+			ev.Nodes = int64(used)
+		}
+		f(ev)
+	}
 }
 
 // nodeCounts reads the used and allocated node counts from rudd's Stats
@@ -872,6 +905,7 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 		return e.reach, nil
 	}
 	t0 := time.Now()
+	e.enter(progress.Event{Phase: progress.Reach})
 	e.bound = e.shared.MaxStates
 	r, it, err := e.lfp(ctx, e.init, e.space, true)
 	e.bound = 0

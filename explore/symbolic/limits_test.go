@@ -51,11 +51,12 @@ func TestContextInsideOperation(t *testing.T) {
 }
 
 // The memory bound is read inside BDD operations too: EF deadlock on the
-// pool, one long operation, stops once the run has taken 64 MiB more than
-// the heap held when the Checker was made.
+// pool, one long operation, stops once the heap's objects exceed a bound
+// 64 MiB above what they are now.
 func TestMaxMemoryInsideOperation(t *testing.T) {
 	var lim *explore.LimitError
-	const bound = 64 << 20
+	runtime.GC()
+	bound := int64(heapObjects()) + 64<<20
 	e, err := New(poolModel(t, 1000), explore.NewConfig(explore.MaxMemory(bound)), WithReachable(false))
 	if err != nil {
 		t.Fatal(err)

@@ -8,10 +8,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newAbstractCmd) }
@@ -66,20 +68,27 @@ transition and group that may take it, guarded by that group's guard.
 }
 
 func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	if err := checkOutputFormat(o.output); err != nil {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, "abstract")
 	if err != nil {
 		return err
 	}
 	file := displayName(o.file)
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr()})
+	req, err := modelRequest(cmd, file, o.level, o.force, o.timeout)
+	if err != nil {
+		return err
+	}
+	req.Progress = prog.report
+	m, err := analysis.BuildModel(cmd.Context(), sys, req)
+	prog.stop()
 	if err != nil {
 		return err
 	}
@@ -133,7 +142,7 @@ type transitionJSON struct {
 	Verdict string `json:"verdict,omitempty"`
 }
 
-func newAbstractJSON(file string, m *chosenModel, forced bool) *abstractJSON {
+func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON {
 	sys := m.System
 	name := m.VarName
 	out := &abstractJSON{

@@ -19,13 +19,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/specs"
 )
 
@@ -184,6 +187,8 @@ func rowEngine(r table4Row) symbolic.BDD {
 }
 
 func runTable4(cmd *cobra.Command, o *table4Opts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if o.list {
 		for _, r := range table4 {
@@ -193,10 +198,10 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 	}
 	mem, err := parseSize(o.maxMem)
 	if err != nil {
-		return withCode(ExitBadInput, fmt.Errorf("--max-memory: %v", err))
+		return errkind.Errorf(errkind.Input, "--max-memory: %v", err)
 	}
 	if o.asrBound < 1 {
-		return withCode(ExitBadInput, errors.New("--asr-bound must be at least 1"))
+		return errkind.Errorf(errkind.Input, "--asr-bound must be at least 1")
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
@@ -206,7 +211,7 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 	}
 	rows, err := selectRows(o)
 	if err != nil {
-		return withCode(ExitBadInput, err)
+		return errkind.Wrap(errkind.Input, err)
 	}
 	nusmvBin := os.Getenv("NUSMV")
 	// --timeout bounds the whole run; --row-timeout and --nusmv-timeout
@@ -216,7 +221,7 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 	var results []table4Result
 	for _, r := range rows {
 		fmt.Fprintf(stderr, "running %s ...\n", r.ID)
-		res := runTable4Row(ctx, r, o, mem)
+		res := runTable4Row(ctx, r, o, mem, prog.report)
 		if nusmvBin == "" {
 			res.NuSMV = "unavailable (set NUSMV)"
 		} else if res.Err == nil {
@@ -228,23 +233,24 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 			if len(results) > 0 {
 				writeTable4(stdout, results, o.asrBound, nusmvBin != "")
 			}
-			return stoppedError(ctx, r.ID, "benchmark", o.timeout)
+			return analysis.Stopped(ctx, r.ID, "benchmark", o.timeout)
 		}
 		results = append(results, res)
 	}
+	prog.stop()
 	writeTable4(stdout, results, o.asrBound, nusmvBin != "")
-	code := ExitOK
+	// A row that could not be run is unknown, whatever the others say;
+	// else a wrong verdict is a negative answer.
+	verdict := analysis.Yes
 	for _, res := range results {
 		switch {
 		case res.Err != nil:
-			code = ExitUnknown
-		case !res.Correct && code == ExitOK:
-			code = ExitNo
+			verdict = analysis.Unknown
+		case !res.Correct && verdict == analysis.Yes:
+			verdict = analysis.No
 		}
 	}
-	if code != ExitOK {
-		return withCode(code, nil)
-	}
+	answer(cmd, verdict)
 	return nil
 }
 
@@ -287,7 +293,7 @@ func rowSource(r table4Row, bound int) ([]byte, error) {
 	return specs.ASR(r.N, r.R, bound)
 }
 
-func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (res table4Result) {
+func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64, report progress.Func) (res table4Result) {
 	res.Row = r
 	runtime.GC()
 	debug.FreeOSMemory()
@@ -302,6 +308,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 		res.Err = err
 		return res
 	}
+	report.Report(progress.Event{Phase: progress.Parse, Item: r.ID})
 	sys, err := gsst.Parse(r.ID+".yaml", src)
 	if err != nil {
 		res.Err = err
@@ -309,7 +316,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 	}
 	t1 := time.Now()
 	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(report))
 	if err != nil {
 		res.Err = err
 		return res
@@ -319,7 +326,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 		return res
 	}
 	t2 := time.Now()
-	m, err := counterabs.Build(ctx, sys, solver, solver)
+	m, err := counterabs.Build(ctx, sys, solver, solver, counterabs.OnProgress(report))
 	if err != nil {
 		res.Err = err
 		return res
@@ -327,7 +334,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 	t3 := time.Now()
 	res.model = m
 	c0 := cpuTime()
-	rep, err := rowEngine(r).Check(ctx, m, explore.MaxMemory(mem), explore.CountStates(r.Reach))
+	rep, err := rowEngine(r).Check(ctx, m, explore.MaxMemory(mem), explore.CountStates(r.Reach), explore.OnProgress(progressTick, report))
 	t4 := time.Now()
 	res.CheckCPU = cpuTime() - c0
 	res.Cert = t2.Sub(t1)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
 )
@@ -123,35 +122,6 @@ func TestExploreEngineBDD(t *testing.T) {
 	}
 	if _, errs, code := runVsym("explore", "--engine", "bdd", "--bdd-order", "zigzag", filepath.Join(dir, "mutex.yaml")); code != ExitBadInput || !strings.Contains(errs, "zigzag") {
 		t.Fatalf("bad order: exit %d, %s", code, errs)
-	}
-}
-
-func TestChooseEngine(t *testing.T) {
-	for _, tc := range []struct {
-		q, m int
-		want string
-	}{{10, 10, "explicit"}, {15, 10, "bdd"}} {
-		// Only the counter space matters: C(n+m-1, m-1).
-		spec := &gsst.Spec{Name: "free", Groups: []gsst.Group{{Name: "p", Size: tc.q}}, Init: [][]int{make([]int, tc.m)}}
-		spec.Init[0][0] = tc.q
-		for i := 0; i < tc.m; i++ {
-			spec.States = append(spec.States, fmt.Sprintf("L%d", i))
-		}
-		sys, err := gsst.New(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := counterabs.BuildGroup(sys)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := chooseEngine("auto", m, symbolic.DefaultBDD())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := e.Name(); got != tc.want {
-			t.Errorf("GRW n=%d m=%d (space %v): %s, want %s", tc.q, tc.m, m.CounterSpace(), got, tc.want)
-		}
 	}
 }
 

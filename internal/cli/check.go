@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -8,10 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/sarif"
 )
 
@@ -90,13 +92,14 @@ type checkResult struct {
 	file  string
 	sys   *gsst.System
 	rep   *detect.Report
-	reach *reachResult // nil when not decided (no violation, or --reachability=false)
+	reach *analysis.Reachability // nil when not decided (no violation, or --reachability=false)
 	err   error
-	code  int
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	prog := startProgress(cmd)
+	defer prog.stop()
+	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
@@ -111,11 +114,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
 	// --timeout bounds the whole run, --solver-timeout each solver call
-	// (cut by what remains of the run: the calls' contexts derive from
-	// ctx).
+	// and the reachability questions of each file (cut by what remains
+	// of the run: their contexts derive from ctx).
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	solver := z3.New(z3.Timeout(o.solverTO))
+	limits := analysis.Limits{Timeout: o.timeout, MaxMemory: mem}
 
 	describeOutput(cmd, "the certification report")
 	var results []checkResult
@@ -125,43 +128,36 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		if o.allSizes {
 			opts = append(opts, gsst.AllSizes())
 		}
-		r.sys, r.err = untilDone(ctx, r.file, "loading", o.timeout, func() (*gsst.System, error) { return loadSpec(cmd, arg, opts...) })
+		prog.phase(progress.Parse)
+		r.sys, r.err = analysis.Within(ctx, r.file, "loading", limits, func() (*gsst.System, error) { return loadSpec(cmd, arg, opts...) })
 		if ctx.Err() != nil {
-			return checkStopped(cmd, o, stoppedError(ctx, r.file, "loading", o.timeout), r.file)
+			return checkStopped(cmd, o, analysis.Stopped(ctx, r.file, "loading", o.timeout), r.file)
 		}
-		switch {
-		case r.err != nil:
-			r.code = ExitBadInput
-			// Parse errors carry file:line:col; others (a missing file)
-			// get the usual prefix.
-			printError(stderr, r.err)
-		default:
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.solverTO))
+		var c *analysis.Certification
+		if r.err == nil {
+			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.solverTO,
+				Reachability: o.reachability, Engine: "auto", Limits: limits, Progress: prog.report})
 			if ctx.Err() != nil {
 				// The run's bound, not a call's: no report at all.
-				return checkStopped(cmd, o, stoppedError(ctx, r.file, "certification", o.timeout), r.file)
-			}
-			if r.err == nil {
-				addTimeoutHints(r.rep, o.solverTO)
-			}
-			if r.err != nil {
-				// A loaded system is well formed: the solver failed, or
-				// a witness did not survive re-verification. Neither is
-				// an answer.
-				r.code = ExitUnknown
-				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
-			} else {
-				r.code = certifyExitCode(r.rep.Verdict())
-				if o.reachability && r.rep.Verdict() == detect.Violated {
-					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.solverTO, mem)
-					if ctx.Err() != nil {
-						return checkStopped(cmd, o, stoppedError(ctx, r.file, "reachability", o.timeout), r.file)
-					}
+				// Certify says at which stage it stopped.
+				if !errors.Is(r.err, errkind.Unknown) {
+					r.err = analysis.Stopped(ctx, r.file, "certification", o.timeout)
 				}
+				return checkStopped(cmd, o, r.err, r.file)
 			}
+		}
+		if r.err != nil {
+			// Parse errors carry file:line:col; others (a missing file)
+			// get the usual prefix.
+			report(cmd, r.err)
+		} else {
+			r.rep, r.reach = c.Report, c.Reach
+			addTimeoutHints(r.rep, o.solverTO)
+			answer(cmd, c.Verdict())
 		}
 		results = append(results, r)
 	}
+	prog.stop()
 
 	if o.output == "sarif" {
 		if err := writeCheckSARIF(cmd, results); err != nil {
@@ -192,15 +188,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			writeCheck(stdout, r.file, r.rep, r.reach)
 		}
 	}
-
-	code := ExitOK
-	for _, r := range results {
-		code = severerExit(code, r.code)
-	}
-	if code == ExitOK {
-		return nil
-	}
-	return withCode(code, nil)
+	return nil
 }
 
 // checkStopped returns err, the run stopped by --timeout while file was
@@ -212,15 +200,14 @@ func checkStopped(cmd *cobra.Command, o *checkOpts, err error, file string) erro
 		return err
 	}
 	run := newSARIFRun(cmd, "vsym/check", ruleInvalidSpec, ruleViolatedTransition, ruleUndecidedTransition)
-	run.Add(ruleUndecidedTransition.ID, sarif.Text{Text: err.Error()}, file, 0, 0)
+	run.Add(ruleUndecidedTransition.ID, sarif.Text{Text: withHint(err)}, file, 0, 0)
 	if werr := writeSARIF(cmd, run); werr != nil {
 		return werr
 	}
 	return err
 }
 
-// defaultSolverTimeout bounds each solver call of check and prove's
-// certification.
+// defaultSolverTimeout bounds each solver call of check.
 const defaultSolverTimeout = 30 * time.Second
 
 // addTimeoutHints adds to the reason of each transition left unknown
@@ -229,32 +216,10 @@ const defaultSolverTimeout = 30 * time.Second
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 	for i := range rep.Transitions {
 		t := &rep.Transitions[i]
-		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
-			t.Reason += fmt.Sprintf("; raise --solver-timeout (now %v per solver call)", timeout)
+		if t.Verdict == detect.Unknown && timeout > 0 && t.Stopped {
+			t.Reason += fmt.Sprintf("; raise %s (now %v per solver call)", limitFlags[analysis.SolverTimeout], timeout)
 		}
 	}
-}
-
-// ranOutOfTime reports whether a solver's reason for "unknown" is the
-// time limit (Z3 says "timeout" or "canceled", a context "deadline
-// exceeded").
-func ranOutOfTime(reason string) bool {
-	for _, s := range []string{"deadline exceeded", "timeout", "canceled"} {
-		if strings.Contains(reason, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func certifyExitCode(v detect.Verdict) int {
-	switch v {
-	case detect.Symmetric, detect.Certified:
-		return ExitOK
-	case detect.Violated:
-		return ExitNo
-	}
-	return ExitUnknown
 }
 
 // severerExit orders exit codes by severity: bad input, then a negative
@@ -269,7 +234,7 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult) {
+func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Reachability) {
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
@@ -301,7 +266,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
 			if reach != nil {
-				writeReach(w, sys, name, reach.Transitions[i])
+				writeReach(w, sys, name, newReachJSON(reach.Transitions[i]))
 			}
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
@@ -318,7 +283,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
-		writeReachSummary(w, sys, reach.asymmetryReachable(rep))
+		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -465,9 +430,9 @@ type checkWitnessJSON struct {
 // the file's own exit code.
 func checkResultJSON(cmd *cobra.Command, r checkResult) any {
 	if r.rep == nil {
-		_, kind := classifyKind(r.err)
-		return &errorDocJSON{File: r.file, Command: "check", ExitCode: r.code, Kind: kind,
-			Errors: errorsJSON(r.file, failureMessage(r.err, kind), r.err)}
+		code, kind := classifyKind(r.err)
+		return &errorDocJSON{File: r.file, Command: "check", ExitCode: code, Kind: kind,
+			Errors: errorsJSON(r.file, kind, r.err)}
 	}
 	return newCheckJSON(r)
 }
@@ -485,7 +450,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
 	}
 
-	out.AsymmetryReachable = r.reach.asymmetryReachable(r.rep)
+	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
 	if out.Certified {
 		no := false
 		out.AsymmetryReachable = &no
@@ -517,7 +482,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			tj.Witness = wj
 		}
 		if r.reach != nil {
-			tj.Reachability = r.reach.Transitions[i]
+			tj.Reachability = newReachJSON(r.reach.Transitions[i])
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}

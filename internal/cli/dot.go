@@ -10,13 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/errkind"
-	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newDotCmd) }
@@ -91,15 +90,15 @@ pictures.
 func runDot(cmd *cobra.Command, o *dotOpts) error {
 	switch {
 	case o.check && o.trace != "":
-		return withCode(ExitBadInput, errors.New("--check draws the skeleton and --trace a trace: give one of them"))
+		return errkind.Errorf(errkind.Input, "--check draws the skeleton and --trace a trace: give one of them")
 	case o.concrete && o.trace == "":
-		return withCode(ExitBadInput, errors.New("--concrete applies to --trace"))
+		return errkind.Errorf(errkind.Input, "--concrete applies to --trace")
 	case o.maxTrace != 0 && o.trace == "":
-		return withCode(ExitBadInput, errors.New("--max-trace applies to --trace"))
+		return errkind.Errorf(errkind.Input, "--max-trace applies to --trace")
 	case o.solverTO != 0 && !o.check:
-		return withCode(ExitBadInput, errors.New("--solver-timeout applies to --check"))
+		return errkind.Errorf(errkind.Input, "--solver-timeout applies to --check")
 	case o.maxTrace != 0 && o.full:
-		return withCode(ExitBadInput, errors.New("--full and --max-trace exclude each other"))
+		return errkind.Errorf(errkind.Input, "--full and --max-trace exclude each other")
 	}
 	if err := checkMaxTrace(o.maxTrace, "abbreviate as usual"); err != nil {
 		return err
@@ -114,21 +113,25 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	if o.out != "" {
 		var ok bool
 		if format, ok = dot.FormatOf(o.out); !ok {
-			return withCode(ExitBadInput, fmt.Errorf("-o %s: unknown picture format %q (want .svg, .png, .pdf, or .dot for DOT text)", o.out, format))
+			return errkind.Errorf(errkind.Input, "-o %s: unknown picture format %q (want .svg, .png, .pdf, or .dot for DOT text)", o.out, format)
 		}
 		if sameFile(o.out, o.file) {
-			return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
+			return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
 		}
 	}
+	prog := startProgress(cmd)
+	defer prog.stop()
 	// --timeout bounds the whole run from here, loading included, as it
 	// does for every command; --solver-timeout each solver call of
 	// --check (a call that runs out leaves its transition unknown, drawn
 	// as such), cut by what remains of the run.
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
+	limits := analysis.Limits{Timeout: o.timeout}
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
-	sys, err := untilDone(ctx, o.file, "loading", o.timeout, func() (*gsst.System, error) {
+	prog.phase(progress.Parse)
+	sys, err := analysis.Within(ctx, o.file, "loading", limits, func() (*gsst.System, error) {
 		if o.trace != "" || o.sizes != "" {
 			return loadInstance(cmd, o.file, o.sizes, "dot --trace")
 		}
@@ -147,22 +150,21 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	var text string
 	switch {
 	case o.trace != "":
-		text, err = dotTrace(ctx, cmd, o, sys, opts)
+		text, err = dotTrace(ctx, cmd, o, sys, opts, prog.report)
 	case o.check:
-		var rep *detect.Report
-		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.solverTO)), detect.Timeout(o.solverTO))
-		if ctx.Err() != nil {
-			return stoppedError(ctx, o.file, "certification", o.timeout)
-		}
+		var c *analysis.Certification
+		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.solverTO, Limits: limits, Progress: prog.report})
 		if err != nil {
-			// The solver failed, or a witness did not survive
-			// re-verification: no verdicts to draw.
-			return fileError(o.file, err)
+			// The solver failed, a witness did not survive
+			// re-verification, or --timeout ran out: no verdicts to
+			// draw.
+			return err
 		}
-		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(rep))...)
+		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(c.Report))...)
 	default:
 		text, err = dot.Skeleton(sys, opts...)
 	}
+	prog.stop()
 	if err != nil {
 		return err
 	}
@@ -170,8 +172,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 }
 
 // dotTrace explores sys as vsym explore does, for the one property named
-// by --trace, and draws its trace.
-func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option) (string, error) {
+// by --trace, and draws its trace. Progress goes to report.
+func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option, report progress.Func) (string, error) {
 	var prop *gsst.Property
 	for i := range sys.Properties {
 		if sys.Properties[i].Name == o.trace {
@@ -183,7 +185,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		for _, p := range sys.Properties {
 			names = append(names, p.Name)
 		}
-		return "", errkind.Errorf(errkind.Input, "%s: no property named %q (have: %s)", o.file, o.trace, strings.Join(names, ", "))
+		return "", analysis.Errorf(errkind.Input, gsst.Pos{File: o.file}, "no property named %q (have: %s)", o.trace, strings.Join(names, ", "))
 	}
 	mem, err := parseSize(defaultMaxMemory)
 	if err != nil {
@@ -197,22 +199,20 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 	if o.concrete {
 		level = "group"
 	}
-	m, err := buildModel(ctx, one, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Stderr: cmd.ErrOrStderr()})
+	req, err := modelRequest(cmd, o.file, level, false, o.timeout)
 	if err != nil {
 		return "", err
 	}
-	engine, err := chooseEngine("auto", m.Model, symbolic.DefaultBDD())
+	req.Limits.MaxMemory = mem
+	req.Progress = report
+	x, err := analysis.Explore(ctx, one, analysis.ExploreRequest{ModelRequest: req, Engine: "auto", BDD: symbolic.DefaultBDD(),
+		// As explore.NewConfig's defaults, which dot has always used: the
+		// BDD engine computes the reachable states first.
+		CountStates: true})
 	if err != nil {
 		return "", err
 	}
-	rep, err := engine.Check(ctx, m.Model, explore.MaxMemory(mem))
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", stoppedError(ctx, o.file, "exploration", o.timeout)
-		}
-		return "", fileError(o.file, err)
-	}
-	for _, res := range rep.Properties {
+	for _, res := range x.Report.Properties {
 		if res.Name != prop.Name {
 			continue
 		}
@@ -221,7 +221,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 			if !res.Holds {
 				verdict = "fails"
 			}
-			return "", errkind.Errorf(errkind.Input, "%s: property %s %s, and there is no trace to draw: vsym finds a counterexample to a failed AG, AX, AF or A[U] and a witness of a holding EF, EX, EG or E[U]", o.file, prop.Name, verdict)
+			return "", analysis.Errorf(errkind.Input, gsst.Pos{File: o.file}, "property %s %s, and there is no trace to draw: vsym finds a counterexample to a failed AG, AX, AF or A[U] and a witness of a holding EF, EX, EG or E[U]", prop.Name, verdict)
 		}
 		text, err := dot.Trace(sys, res.Trace, append(opts, dot.ForProperty(*prop))...)
 		if err != nil {
@@ -229,7 +229,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		}
 		return text, nil
 	}
-	return "", errkind.Errorf(errkind.Internal, "%s: the engine reported no verdict on property %s", o.file, prop.Name)
+	return "", analysis.Errorf(errkind.Internal, prop.Pos, "the engine reported no verdict on property %s", prop.Name)
 }
 
 // writePicture writes DOT text to stdout, or to o.out as DOT text or as a
@@ -237,7 +237,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 	if o.out == "" {
 		if _, err := fmt.Fprint(cmd.OutOrStdout(), text); err != nil {
-			return withCode(ExitUnknown, err)
+			return errkind.Wrap(errkind.Unknown, err)
 		}
 		return nil
 	}
@@ -248,15 +248,15 @@ func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 		var err error
 		data, err = dot.Render(ctx, text, format)
 		if errors.Is(err, dot.ErrNoGraphviz) {
-			return withCode(ExitBadInput, fmt.Errorf("cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
-				o.out, err, dotCommandLine(o), format, o.out))
+			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
+				o.out, err, dotCommandLine(o), format, o.out)
 		}
 		if err != nil {
-			return withCode(ExitUnknown, err)
+			return errkind.Wrap(errkind.Unknown, err)
 		}
 	}
 	if err := os.WriteFile(o.out, data, 0o644); err != nil {
-		return withCode(ExitBadInput, err)
+		return errkind.Wrap(errkind.Input, err)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "vsym: wrote %s (%d bytes)\n", o.out, len(data))
 	return nil

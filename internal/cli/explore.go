@@ -3,19 +3,19 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newExploreCmd) }
@@ -42,44 +42,15 @@ type exploreOpts struct {
 
 	allowNoFairRun bool // --allow-no-fair-run
 
-	// choose picks the engine; nil means chooseEngine. It is the one
+	// choose picks the engine; nil means analysis.Engines. It is the one
 	// seam through which tests put an engine double behind the command
 	// (to see that an engine's internal error exits 3, not 2); vsym
 	// itself never sets it.
 	choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
 }
 
-// autoBDDThreshold is the counter-space size (Model.CounterSpace) above
-// which --engine auto picks the BDD engine. Measured (docs/symbolic.md):
-// the explicit engine stores and expands states at a few million per
-// second, while the BDD engine's cost on these models is dominated by a
-// fixed setup of some tens of milliseconds and grows with the BDD sizes,
-// not the state count. On GR&W (m = 10) the two meet between 92,378
-// counter vectors (n = 10: both 0.02 s of CPU) and 293,930 (n = 12: 0.07 s
-// against 0.06 s); at 1.3 million (n = 15) the BDD engine is five times
-// faster.
-const autoBDDThreshold = 200_000
-
 // engineNames lists the values of --engine.
-const engineNames = "explicit, bdd or auto"
-
-// chooseEngine returns the engine --engine name selects for m: the
-// explicit engine, the BDD engine with the given tuning, or for auto the
-// BDD engine when m's counter space exceeds autoBDDThreshold.
-func chooseEngine(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error) {
-	switch name {
-	case "explicit":
-		return explicit.Engine{}, nil
-	case "bdd":
-		return bdd, nil
-	case "auto":
-		if m.CounterSpace() > autoBDDThreshold {
-			return bdd, nil
-		}
-		return explicit.Engine{}, nil
-	}
-	return nil, errkind.Errorf(errkind.Input, "unknown engine %q (want %s)", name, engineNames)
-}
+const engineNames = analysis.EngineNames
 
 // defaultMaxMemory bounds the search when --max-memory is not given, so a
 // large model stops with exit code 3 instead of exhausting the machine.
@@ -150,6 +121,8 @@ from the initial state" as a finding and exits 1, unless
 }
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
@@ -191,6 +164,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
 	if err != nil {
 		return err
@@ -200,37 +174,25 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: level, Force: o.force, Stderr: stderr})
+	req, err := modelRequest(cmd, file, level, o.force, o.timeout)
 	if err != nil {
 		return err
 	}
+	req.Limits.MaxStates, req.Limits.MaxMemory = o.maxStates, mem
+	req.Progress = prog.report
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
-	choose := o.choose
-	if choose == nil {
-		choose = chooseEngine
-	}
-	engine, err := choose(engineName, m.Model, bdd)
+	x, err := analysis.Explore(cmd.Context(), sys, analysis.ExploreRequest{
+		ModelRequest: req, Engine: engineName, BDD: bdd, Choose: o.choose,
+		CountStates: o.count, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
+	})
+	prog.stop()
 	if err != nil {
 		return err
 	}
-	prog := newProgress(stderr)
-	// --max-states bounds the reachable states, so it asks for them.
-	rep, err := engine.Check(ctx, m.Model,
-		explore.MaxStates(o.maxStates), explore.MaxMemory(mem),
-		explore.OnProgress(time.Second, prog.show), explore.CountStates(o.count || o.maxStates > 0), explore.CheckDeadlocks(o.deadlocks),
-		explore.Traces(!o.noTraces))
-	prog.done()
-	if err != nil {
-		if ctx.Err() != nil {
-			return stoppedError(ctx, file, "exploration", o.timeout)
-		}
-		return fileError(file, err)
-	}
+	rep := x.Report
 	describeOutput(cmd, "the exploration report of "+sys.Name)
-	view := newExploreReport(file, m.Reason, rep, o.maxTrace, o.allowNoFairRun)
+	view := newExploreReport(file, x, o.maxTrace, o.allowNoFairRun)
 	switch o.output {
 	case "sarif":
 		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
@@ -243,42 +205,23 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	default:
 		writeReport(stdout, sys, view, o.deadlocks)
 	}
-	if view.noFairRun() {
+	if x.NoFairRun() {
 		if !o.allowNoFairRun {
 			fmt.Fprintf(stderr, "vsym: %s: %s; fix the fairness constraints, or accept this with --allow-no-fair-run\n", file, noFairRun)
-			return withCode(ExitNo, nil)
+		} else {
+			fmt.Fprintf(stderr, "vsym: warning: %s: %s (accepted: --allow-no-fair-run)\n", file, noFairRun)
 		}
-		fmt.Fprintf(stderr, "vsym: warning: %s: %s (accepted: --allow-no-fair-run)\n", file, noFairRun)
 	}
-	if !rep.Exact {
-		// A forced model over-approximates the system: universal
-		// properties that hold on it hold in the system; nothing else
-		// carries over (explore.Conclude).
-		var why []string
-		for _, p := range rep.Properties {
-			if p.Inconclusive != "" {
-				why = append(why, "property "+p.Name+": "+p.Inconclusive)
-			}
-		}
-		if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
-			why = append(why, "deadlock-free: a state where the system may be deadlocked is reachable on the over-approximating model")
-		}
-		if len(why) > 0 {
-			fmt.Fprintf(stderr, "vsym: warning: the model over-approximates an uncertified system; these results are inconclusive (exit 3):\n  %s\n", strings.Join(why, "\n  "))
-			return withCode(ExitUnknown, nil)
-		}
+	switch verdict := x.Verdict(o.allowNoFairRun); {
+	case x.NoFairRun() && !o.allowNoFairRun:
+	case !rep.Exact && verdict == analysis.Unknown:
+		fmt.Fprintf(stderr, "vsym: warning: the model over-approximates an uncertified system; these results are inconclusive (exit 3):\n  %s\n", strings.Join(x.Inconclusive(), "\n  "))
+	case !rep.Exact:
 		fmt.Fprintln(stderr, "vsym: note: the model over-approximates an uncertified system; every property checked is universal (ACTL) and holds on it, so it holds in the system")
-		return nil
-	}
-	for _, p := range rep.Properties {
-		if !p.Holds {
-			return withCode(ExitNo, nil)
-		}
-	}
-	if o.deadlocks && (rep.DeadlockFree == nil || !*rep.DeadlockFree) {
+	case !x.Fails() && x.DeadlockReachable():
 		fmt.Fprintf(stderr, "vsym: %s: a deadlock is reachable (--deadlock-free)\n", file)
-		return withCode(ExitNo, nil)
 	}
+	answer(cmd, x.Verdict(o.allowNoFairRun))
 	return nil
 }
 
@@ -312,39 +255,6 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q too large", s)
 	}
 	return int64(v), nil
-}
-
-// progress shows a one-line progress display on stderr, only when stderr
-// is a terminal (a pipe or file gets no carriage-return clutter).
-type progress struct {
-	w     io.Writer
-	shown bool
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	if !ok {
-		return &progress{}
-	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return &progress{}
-	}
-	return &progress{w: w}
-}
-
-func (p *progress) show(pr explore.Progress) {
-	if p.w == nil {
-		return
-	}
-	p.shown = true
-	fmt.Fprintf(p.w, "\r%d states, frontier %d, %.0f states/s, %s   ", pr.States, pr.Frontier, pr.Rate(), pr.Elapsed.Round(time.Second))
-}
-
-func (p *progress) done() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
 
 // engineFor returns the engine --engine names, refusing the BDD engine's

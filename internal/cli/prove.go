@@ -3,14 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -81,6 +81,8 @@ stops with no report (under --output json the error object) and exit 3.
 }
 
 func runProve(cmd *cobra.Command, o *proveOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormat(o.output); err != nil {
 		return err
@@ -100,23 +102,23 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	// prover derive from ctx).
 	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
-	sys, err := untilDone(ctx, displayName(o.file), "loading", o.timeout, func() (*gsst.System, error) { return loadSpec(cmd, o.file) })
+	limits := analysis.Limits{Timeout: o.timeout}
+	file := displayName(o.file)
+	prog.phase(progress.Parse)
+	sys, err := analysis.Within(ctx, file, "loading", limits, func() (*gsst.System, error) { return loadSpec(cmd, o.file) })
 	if err != nil {
 		return err
 	}
-	file := displayName(o.file)
 	sys, err = selectProperties(file, sys, o.properties)
 	if err != nil {
 		return err
 	}
-	solver := z3.New(z3.Timeout(o.propertyTO))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.propertyTO), prove.RelaxedProver(z3.New(z3.NoHull())))
-	if ctx.Err() != nil {
-		return stoppedError(ctx, file, "proof", o.timeout)
-	}
+	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, PropertyTimeout: o.propertyTO, Limits: limits, Progress: prog.report})
+	prog.stop()
 	if err != nil {
-		return fileError(file, err)
+		return err
 	}
+	rep := proof.Report
 	addPropertyTimeoutHints(rep, o.propertyTO)
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
@@ -127,18 +129,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	} else {
 		writeProveReport(stdout, sys, view, rep, o.maxTrace)
 	}
-	code := ExitOK
-	for _, r := range rep.Results {
-		switch {
-		case r.Verdict == prove.Refuted:
-			code = ExitNo
-		case r.Verdict == prove.Unknown && code == ExitOK:
-			code = ExitUnknown
-		}
-	}
-	if code != ExitOK {
-		return withCode(code, nil)
-	}
+	answer(cmd, proof.Verdict())
 	return nil
 }
 
@@ -147,8 +138,8 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
-		if r.Verdict == prove.Unknown && timeout > 0 && strings.HasPrefix(r.Reason, "timeout after") {
-			r.Reason += fmt.Sprintf("; raise --property-timeout (now %v per property)", timeout)
+		if r.Verdict == prove.Unknown && timeout > 0 && r.Stopped {
+			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package analysis
 
 import (
 	"fmt"

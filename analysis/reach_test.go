@@ -1,4 +1,4 @@
-package cli
+package analysis
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 
 // TestReachabilityAgainstOracle: on random small uncertified systems
 // (fixed seed), with and without fairness constraints, every answer of
-// decideReachability, with the explicit and with the BDD engine, equals
+// Reach, with the explicit and with the BDD engine, equals
 // a plain forward search of the process-indexed configurations (the
 // oracle, which knows nothing of fairness): whether the witness's
 // enabled and disabled configurations are reachable and in how many
@@ -64,7 +64,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 		systems++
 		kinds[kind]++
 		engine := []string{"explicit", "bdd"}[systems%2]
-		got := decideReachability(ctx, cert, solver, engine, 0, 0)
+		got := Reach(ctx, cert, solver, ReachRequest{Engine: engine})
 		for _, e := range got.Engines {
 			if e != engine {
 				t.Fatalf("ran the engines %v, want %s", got.Engines, engine)
@@ -83,7 +83,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 			w := tr.Witness
 			for _, q := range []struct {
 				name string
-				ans  *reachAnswer
+				ans  *ReachAnswer
 				f    func([]int) bool
 				conf [][]int // the configuration asked about; nil: the asymmetry
 			}{
@@ -152,9 +152,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 // reachability: reachable in steps steps, or not at all.
 func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][]int, reachable bool, steps int) bool {
 	t.Helper()
-	cp := *sys
-	cp.Properties = nil
-	m, err := counterabs.BuildGroup(&cp)
+	m, err := counterabs.BuildGroup(sys.WithProperties())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,11 +171,12 @@ func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][
 	return p.Holds && (p.Trace == nil || len(p.Trace.States)-1 != steps)
 }
 
-// TestReachabilityFallback: under "auto" an explicit search that outgrows
-// reachExplicitStates hands the questions to the BDD engine, and the
-// answers stay those of the explicit engine alone.
+// TestReachabilityFallback: under "auto", on a counter space above
+// autoBDDThreshold, an explicit search that outgrows reachExplicitStates
+// hands the questions to the BDD engine, and the answers stay those of
+// the explicit engine alone.
 func TestReachabilityFallback(t *testing.T) {
-	sys, err := gsst.Load("../../specs/rw-shared-reading.yaml")
+	sys, err := gsst.Load("../specs/rw-shared-reading.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +186,11 @@ func TestReachabilityFallback(t *testing.T) {
 	if err != nil || cert.Verdict() != detect.Violated {
 		t.Fatalf("want a violation, got %v (%v)", cert.Verdict(), err)
 	}
-	want := decideReachability(ctx, cert, solver, "explicit", 0, 0)
-	defer func(n int64) { reachExplicitStates = n }(reachExplicitStates)
+	want := Reach(ctx, cert, solver, ReachRequest{Engine: "explicit"})
+	defer func(n int64, space float64) { reachExplicitStates, autoBDDThreshold = n, space }(reachExplicitStates, autoBDDThreshold)
 	reachExplicitStates = 3 // the lock has 24 reachable configurations
-	got := decideReachability(ctx, cert, solver, "auto", 0, 0)
+	autoBDDThreshold = 0    // and a counter space too small for rule 2 otherwise
+	got := Reach(ctx, cert, solver, ReachRequest{Engine: "auto"})
 	if fmt.Sprint(got.Engines) != "[explicit bdd explicit bdd]" {
 		t.Errorf("engines %v, want each question batch tried explicitly, then with BDDs", got.Engines)
 	}
@@ -204,9 +204,9 @@ func TestReachabilityFallback(t *testing.T) {
 // describeAll prints the three answers: reachable, steps, and whether a
 // configuration is reported (engines may reach different ones at the
 // same distance; the oracle test checks that each is asymmetric).
-func describeAll(a *reachJSON) []string {
+func describeAll(a *TransitionReach) []string {
 	var out []string
-	for _, x := range []*reachAnswer{&a.Enabled, &a.Disabled, &a.Asymmetry} {
+	for _, x := range []*ReachAnswer{&a.Enabled, &a.Disabled, &a.Asymmetry} {
 		if x.Reachable == nil || x.Steps == nil {
 			out = append(out, "undecided: "+x.Reason)
 			continue

@@ -1,0 +1,142 @@
+package analysis
+
+import (
+	"context"
+	"time"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
+	"github.com/vsym/vsym/prove"
+)
+
+// CertifyRequest is check's question: is the system fully virtually
+// symmetric, and after a violation, are its witnesses and asymmetries
+// reachable?
+type CertifyRequest struct {
+	File string
+	// SolverTimeout bounds each solver call; a call that runs out leaves
+	// its transition unknown (TransitionResult.Stopped). It also bounds
+	// the reachability questions of the file as a whole: an answer it
+	// leaves undecided has Limit SolverTimeout.
+	SolverTimeout time.Duration
+	// Reachability asks the reachability questions after a violation,
+	// with Engine, within Limits.MaxMemory.
+	Reachability bool
+	Engine       string
+	// Limits.Timeout is the bound on the whole run that ctx carries,
+	// for the message of the error when it runs out.
+	Limits Limits
+	// Progress, when not nil, is told what the work is doing (package
+	// progress).
+	Progress progress.Func
+}
+
+// Certification is the answer to a CertifyRequest.
+type Certification struct {
+	Report *detect.Report
+	Reach  *Reachability // nil when not asked (no violation, or not requested)
+}
+
+// Certify certifies sys (detect.Certify with Z3) and, after a violation
+// and when r asks, decides the reachability questions (Reach). An error
+// is the solver's failure, a witness that did not survive
+// re-verification, or ctx ending (Stopped, at stage "certification" or
+// "reachability"), never an answer.
+func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certification, error) {
+	solver := z3.New(z3.Timeout(r.SolverTimeout))
+	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout), detect.OnProgress(r.Progress))
+	if ctx.Err() != nil {
+		// The run's bound, not a call's: no report at all.
+		return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
+	}
+	if err != nil {
+		return nil, FileError(r.File, err)
+	}
+	c := &Certification{Report: rep}
+	if r.Reachability && rep.Verdict() == detect.Violated {
+		limits := r.Limits
+		limits.Timeout = r.SolverTimeout
+		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: limits, Progress: r.Progress})
+		if ctx.Err() != nil {
+			return nil, Stopped(ctx, r.File, "reachability", r.Limits.Timeout)
+		}
+		// ctx goes on: a time bound that left an answer undecided is
+		// the file's, SolverTimeout.
+		for _, t := range c.Reach.Transitions {
+			for _, a := range []*ReachAnswer{&t.Enabled, &t.Disabled, &t.Asymmetry} {
+				if a.Limit == Timeout {
+					a.Limit = SolverTimeout
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// Verdict is the answer as a whole: Yes when certified (or symmetric),
+// No when some transition is violated, Unknown otherwise.
+func (c *Certification) Verdict() Verdict {
+	switch c.Report.Verdict() {
+	case detect.Symmetric, detect.Certified:
+		return Yes
+	case detect.Violated:
+		return No
+	}
+	return Unknown
+}
+
+// ProveRequest is prove's question: does each safety property hold for
+// every size?
+type ProveRequest struct {
+	File string
+	// PropertyTimeout bounds each property and each certification query;
+	// a property that runs out is unknown (prove.Result.Stopped).
+	PropertyTimeout time.Duration
+	// Limits.Timeout is the bound on the whole run that ctx carries,
+	// for the message of the error when it runs out.
+	Limits Limits
+	// Progress, when not nil, is told what the work is doing: the
+	// certification's queries, then each proof as it starts.
+	Progress progress.Func
+}
+
+// Proof is the answer to a ProveRequest.
+type Proof struct {
+	*prove.Report
+}
+
+// Prove answers r for sys with Z3's CHC engine (prove.Check), on the
+// model the one rule gives (counterabs.GroupReason, then certification
+// for every size). When ctx ends first the error is Stopped, at stage
+// "proof".
+func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error) {
+	// The prover takes its bound from the context prove.Check gives it
+	// (derived from ctx: cut by what remains of the run); the solver
+	// bounds each certification query.
+	solver := z3.New(z3.Timeout(r.PropertyTimeout))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
+	if ctx.Err() != nil {
+		return nil, Stopped(ctx, r.File, "proof", r.Limits.Timeout)
+	}
+	if err != nil {
+		return nil, FileError(r.File, err)
+	}
+	return &Proof{rep}, nil
+}
+
+// Verdict is the answer as a whole: No when some property is refuted,
+// else Unknown when some is unknown, else Yes.
+func (p *Proof) Verdict() Verdict {
+	v := Yes
+	for _, r := range p.Results {
+		switch r.Verdict {
+		case prove.Refuted:
+			v = v.Worse(No)
+		case prove.Unknown:
+			v = v.Worse(Unknown)
+		}
+	}
+	return v
+}
