@@ -17,13 +17,17 @@ import (
 type CertifyRequest struct {
 	File string
 	// SolverTimeout bounds each solver call; a call that runs out leaves
-	// its transition unknown (TransitionResult.Stopped).
+	// its transition unknown (TransitionResult.Stopped). It also bounds
+	// the reachability questions of the file as a whole: an answer it
+	// leaves undecided has Limit SolverTimeout.
 	SolverTimeout time.Duration
 	// Reachability asks the reachability questions after a violation,
-	// with Engine, within Limits (Timeout bounds them as a whole).
+	// with Engine, within Limits.MaxMemory.
 	Reachability bool
 	Engine       string
-	Limits       Limits
+	// Limits.Timeout is the bound on the whole run that ctx carries,
+	// for the message of the error when it runs out.
+	Limits Limits
 	// Progress, when not nil, is told what the work is doing (package
 	// progress).
 	Progress progress.Func
@@ -37,17 +41,36 @@ type Certification struct {
 
 // Certify certifies sys (detect.Certify with Z3) and, after a violation
 // and when r asks, decides the reachability questions (Reach). An error
-// is the solver's failure or a witness that did not survive
-// re-verification, never an answer.
+// is the solver's failure, a witness that did not survive
+// re-verification, or ctx ending (Stopped, at stage "certification" or
+// "reachability"), never an answer.
 func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certification, error) {
 	solver := z3.New(z3.Timeout(r.SolverTimeout))
 	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout), detect.OnProgress(r.Progress))
+	if ctx.Err() != nil {
+		// The run's bound, not a call's: no report at all.
+		return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
+	}
 	if err != nil {
 		return nil, FileError(r.File, err)
 	}
 	c := &Certification{Report: rep}
 	if r.Reachability && rep.Verdict() == detect.Violated {
-		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: r.Limits, Progress: r.Progress})
+		limits := r.Limits
+		limits.Timeout = r.SolverTimeout
+		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: limits, Progress: r.Progress})
+		if ctx.Err() != nil {
+			return nil, Stopped(ctx, r.File, "reachability", r.Limits.Timeout)
+		}
+		// ctx goes on: a time bound that left an answer undecided is
+		// the file's, SolverTimeout.
+		for _, t := range c.Reach.Transitions {
+			for _, a := range []*ReachAnswer{&t.Enabled, &t.Disabled, &t.Asymmetry} {
+				if a.Limit == Timeout {
+					a.Limit = SolverTimeout
+				}
+			}
+		}
 	}
 	return c, nil
 }
@@ -68,8 +91,12 @@ func (c *Certification) Verdict() Verdict {
 // every size?
 type ProveRequest struct {
 	File string
-	// Timeout bounds each property and each certification query.
-	Timeout time.Duration
+	// PropertyTimeout bounds each property and each certification query;
+	// a property that runs out is unknown (prove.Result.Stopped).
+	PropertyTimeout time.Duration
+	// Limits.Timeout is the bound on the whole run that ctx carries,
+	// for the message of the error when it runs out.
+	Limits Limits
 	// Progress, when not nil, is told what the work is doing: the
 	// certification's queries, then each proof as it starts.
 	Progress progress.Func
@@ -82,12 +109,17 @@ type Proof struct {
 
 // Prove answers r for sys with Z3's CHC engine (prove.Check), on the
 // model the one rule gives (counterabs.GroupReason, then certification
-// for every size).
+// for every size). When ctx ends first the error is Stopped, at stage
+// "proof".
 func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error) {
-	// The prover takes its bound from the context prove.Check gives it;
-	// the solver bounds each certification query.
-	solver := z3.New(z3.Timeout(r.Timeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.Timeout), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
+	// The prover takes its bound from the context prove.Check gives it
+	// (derived from ctx: cut by what remains of the run); the solver
+	// bounds each certification query.
+	solver := z3.New(z3.Timeout(r.PropertyTimeout))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
+	if ctx.Err() != nil {
+		return nil, Stopped(ctx, r.File, "proof", r.Limits.Timeout)
+	}
 	if err != nil {
 		return nil, FileError(r.File, err)
 	}

@@ -33,11 +33,14 @@
 //
 // Limits bound one question: Timeout the whole of it, MaxMemory and
 // MaxStates the engines. Work the timeout stops is an error that names
-// the stage that was running ("certification", "abstraction",
-// "exploration", "NuSMV output" for work that reads no context, run
-// through Within); every error that a bound caused carries that bound in
-// Error.Limit, so that the command line names the flag to raise without
-// reading the message.
+// the stage that was running ("certification", "reachability",
+// "abstraction", "exploration", "proof"; "loading" or "NuSMV output" for
+// work that reads no context, run through Within); every error that a
+// bound caused carries that bound in Error.Limit, so that the command
+// line names the flag to raise without reading the message. The bounds
+// on one piece of the work, CertifyRequest.SolverTimeout and
+// ProveRequest.PropertyTimeout, leave that piece unknown instead, and
+// are the Limits SolverTimeout and PropertyTimeout.
 //
 // # Errors as data
 //

@@ -108,13 +108,16 @@ func Errors(file string, err error) ErrorList {
 type Limit int
 
 const (
-	NoLimit   Limit = iota
-	Timeout         // the time bound of the question (Limits.Timeout)
-	MaxMemory       // the memory bound (Limits.MaxMemory)
-	MaxStates       // the bound on reachable states (Limits.MaxStates)
+	NoLimit         Limit = iota
+	Timeout               // the time bound of the question (Limits.Timeout)
+	MaxMemory             // the memory bound (Limits.MaxMemory)
+	MaxStates             // the bound on reachable states (Limits.MaxStates)
+	SolverTimeout         // the bound on each solver call (CertifyRequest.SolverTimeout)
+	PropertyTimeout       // the bound on each property (ProveRequest.PropertyTimeout)
 )
 
-var limitNames = [...]string{NoLimit: "none", Timeout: "timeout", MaxMemory: "memory", MaxStates: "states"}
+var limitNames = [...]string{NoLimit: "none", Timeout: "timeout", MaxMemory: "memory", MaxStates: "states",
+	SolverTimeout: "solver timeout", PropertyTimeout: "property timeout"}
 
 func (l Limit) String() string {
 	if l < 0 || int(l) >= len(limitNames) {
@@ -170,11 +173,11 @@ func FileError(file string, err error) error {
 	return out
 }
 
-// stopped returns the error for work on file that ended at stage
-// ("certification", "exploration") before an answer because ctx ran out
+// Stopped returns the error for work on file that ended at stage
+// ("loading", "certification", "exploration") before an answer because ctx ran out
 // (after timeout, when positive) or was cancelled: kind Unknown, and a
 // message that says "unknown" and names the stage.
-func stopped(ctx context.Context, file, stage string, timeout time.Duration) error {
+func Stopped(ctx context.Context, file, stage string, timeout time.Duration) error {
 	why, limit := "cancelled", NoLimit
 	if err := ctx.Err(); err != nil {
 		why = err.Error()

@@ -67,7 +67,7 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, stopped(ctx, r.File, "exploration", r.Limits.Timeout)
+			return nil, Stopped(ctx, r.File, "exploration", r.Limits.Timeout)
 		}
 		return nil, FileError(r.File, err)
 	}

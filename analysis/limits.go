@@ -31,26 +31,31 @@ func (l Limits) Context(ctx context.Context) (context.Context, context.CancelFun
 	return ctx, func() {}
 }
 
-// Within runs f, work that does not read a context (writing a large
-// model), and returns its results, or as soon as ctx ends first the
-// error of work on file stopped at stage (kind errkind.Unknown, Limit
-// Timeout when l.Timeout ran out). f then runs on in its goroutine until
-// it returns, and its results are dropped.
-func Within(ctx context.Context, file, stage string, l Limits, f func() (string, error)) (string, error) {
+// Within runs f, work that does not read a context (loading a large
+// spec, writing a large model), and returns its results, or as soon as
+// ctx ends first the error of work on file stopped at stage (Stopped,
+// with l.Timeout). A context that has ended already stops it at once,
+// whatever f would take. Otherwise f runs on in its goroutine until it
+// returns, and its results are dropped.
+func Within[T any](ctx context.Context, file, stage string, l Limits, f func() (T, error)) (T, error) {
 	type result struct {
-		text string
-		err  error
+		v   T
+		err error
+	}
+	var zero T
+	if ctx.Err() != nil {
+		return zero, Stopped(ctx, file, stage, l.Timeout)
 	}
 	done := make(chan result, 1)
 	go func() {
-		text, err := f()
-		done <- result{text, err}
+		v, err := f()
+		done <- result{v, err}
 	}()
 	select {
 	case r := <-done:
-		return r.text, r.err
+		return r.v, r.err
 	case <-ctx.Done():
-		return "", stopped(ctx, file, stage, l.Timeout)
+		return zero, Stopped(ctx, file, stage, l.Timeout)
 	}
 }
 

@@ -118,13 +118,13 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, stopped(ctx, r.File, "certification", r.Limits.Timeout)
+			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
 		}
 		return nil, FileError(r.File, err)
 	}
 	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
 		// Unknown verdicts because time ran out: say so.
-		return nil, stopped(ctx, r.File, "certification", r.Limits.Timeout)
+		return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
 	}
 	opts := []counterabs.Option{counterabs.OnProgress(r.Progress)}
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
@@ -150,7 +150,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 		var nc *counterabs.NotCertifiedError
 		switch {
 		case ctx.Err() != nil:
-			return nil, stopped(ctx, r.File, "abstraction", r.Limits.Timeout)
+			return nil, Stopped(ctx, r.File, "abstraction", r.Limits.Timeout)
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.

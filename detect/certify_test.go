@@ -224,6 +224,14 @@ func TestSolverMisbehaviour(t *testing.T) {
 	if tried == 0 {
 		t.Error("no solver ran with a cancelled context")
 	}
+	// Nor is the solver asked: the lying one would make Certify fail.
+	rep, err = Certify(ctx, sys, lyingSolver{})
+	if err != nil {
+		t.Fatalf("cancelled context: the solver was asked: %v", err)
+	}
+	if rep.Transitions[1].Verdict != Unknown || rep.Transitions[1].Queries != 0 {
+		t.Errorf("cancelled context: T -> C %+v", rep.Transitions[1])
+	}
 }
 
 // checkWitnessByHand checks a witness with the reference semantics of

@@ -206,6 +206,12 @@ func (q *query) formula(part [2]int) presburger.Formula {
 // returned unverified; for a parametric system it is one of the smallest
 // instance that has one (see smallest).
 func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (w *Witness, ans presburger.Answer, calls int, err error) {
+	// A context that has ended answers Unknown before the formula is
+	// built: building it takes long for large guards, and the run that
+	// ended the context should end right away.
+	if err := ctx.Err(); err != nil {
+		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, 0, nil
+	}
 	f := q.formula(part)
 	if f == presburger.False {
 		return nil, presburger.Answer{Result: presburger.Unsat}, 0, nil

@@ -65,7 +65,10 @@ type Result struct {
 	Trace    *explore.Trace
 	// Reason says why the verdict is Unknown or Skipped, and, for a
 	// refutation under fairness, how the fair continuation was found.
+	// Stopped says, for Unknown, that the bound on the property
+	// (Timeout) ran out.
 	Reason   string
+	Stopped  bool
 	Duration time.Duration
 }
 
@@ -278,7 +281,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	default:
 		res.Verdict, res.Reason = Unknown, ans.Reason
 		if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.Reason = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, ans.Reason)
+			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, ans.Reason), true
 		}
 	}
 	return nil

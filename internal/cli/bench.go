@@ -48,7 +48,8 @@ type table4Opts struct {
 	quick    bool
 	list     bool
 	asrBound int
-	timeout  time.Duration
+	timeout  time.Duration // --timeout: the whole run
+	rowTO    time.Duration // --row-timeout: each row
 	nusmvTO  time.Duration
 	maxMem   string
 }
@@ -76,6 +77,10 @@ reduced model (package nusmv) is also run through it (with -df unless the
 row computes reachable states first), under --nusmv-timeout; its column
 gives NuSMV's CPU time (user + system, steady under load) and wall time.
 
+--row-timeout bounds each row (a row that runs out shows the error, exit
+3); --timeout bounds the whole run: when it runs out the command prints
+the rows finished so far and stops with exit 3.
+
 ` + exitHelp,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTable4(cmd, o) },
@@ -85,7 +90,8 @@ gives NuSMV's CPU time (user + system, steady under load) and wall time.
 	f.BoolVar(&o.quick, "quick", false, "run a small subset (the first row of each block)")
 	f.BoolVar(&o.list, "list", false, "list the row ids and exit")
 	f.IntVar(&o.asrBound, "asr-bound", 2, "ASR bound b: at most b processes wait for or use each resource")
-	f.DurationVar(&o.timeout, "timeout", 10*time.Minute, "time limit per row (exit 3 when one is hit)")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30m; 0 means no bound")
+	f.DurationVar(&o.rowTO, "row-timeout", 10*time.Minute, "time limit per row (exit 3 when one is hit)")
 	f.DurationVar(&o.nusmvTO, "nusmv-timeout", 5*time.Minute, "time limit per NuSMV run")
 	f.StringVar(&o.maxMem, "max-memory", "4GiB", "stop a row when the BDD engine's heap exceeds this")
 	return cmd
@@ -197,15 +203,21 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 	if o.asrBound < 1 {
 		return errkind.Errorf(errkind.Input, "--asr-bound must be at least 1")
 	}
+	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	if err := checkFlagTimeout("--row-timeout", o.rowTO); err != nil {
+		return err
+	}
 	rows, err := selectRows(o)
 	if err != nil {
 		return errkind.Wrap(errkind.Input, err)
 	}
 	nusmvBin := os.Getenv("NUSMV")
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	// --timeout bounds the whole run; --row-timeout and --nusmv-timeout
+	// each row and NuSMV run, cut by what remains of it.
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
 	var results []table4Result
 	for _, r := range rows {
 		fmt.Fprintf(stderr, "running %s ...\n", r.ID)
@@ -216,6 +228,13 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 			res.NuSMV = runNuSMV(ctx, nusmvBin, r, res.model, o.nusmvTO)
 		}
 		res.model = nil // the next rows need the memory more
+		if ctx.Err() != nil {
+			// The run's bound: the row it cut short is no measurement.
+			if len(results) > 0 {
+				writeTable4(stdout, results, o.asrBound, nusmvBin != "")
+			}
+			return analysis.Stopped(ctx, r.ID, "benchmark", o.timeout)
+		}
 		results = append(results, res)
 	}
 	prog.stop()
@@ -278,9 +297,9 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64, re
 	res.Row = r
 	runtime.GC()
 	debug.FreeOSMemory()
-	if o.timeout > 0 {
+	if o.rowTO > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		ctx, cancel = context.WithTimeout(ctx, o.rowTO)
 		defer cancel()
 	}
 	t0 := time.Now()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/progress"
+	"github.com/vsym/vsym/sarif"
 )
 
 func init() { register(newCheckCmd) }
@@ -21,9 +23,10 @@ type checkOpts struct {
 	files        []string
 	output       string
 	out          string
-	timeout      time.Duration
-	reachability bool   // --reachability
-	maxMemory    string // --max-memory, for the reachability questions
+	timeout      time.Duration // --timeout: the whole run
+	solverTO     time.Duration // --solver-timeout: each solver call
+	reachability bool          // --reachability
+	maxMemory    string        // --max-memory, for the reachability questions
 	allSizes     bool
 }
 
@@ -59,7 +62,11 @@ run: the spec's fairness constraints play no part. docs/certification.md
 describes the query and the JSON output (one object for one file, an
 array of objects for several; FILE - is standard input). With several files the exit code is the
 most severe one: 2 (some file is bad) over 1 (some system is not fully
-virtually symmetric) over 3 (some answer unknown) over 0.
+virtually symmetric) over 3 (some answer unknown) over 0. --timeout
+bounds the whole run: when it runs out, whatever file is being checked,
+the command stops with no report (under --output json the error object)
+and exit 3; --solver-timeout bounds each solver call, which leaves its
+transition unknown.
 
 ` + exitHelp,
 		Args: someFiles,
@@ -71,7 +78,8 @@ virtually symmetric) over 3 (some answer unknown) over 0.
 	f := cmd.Flags()
 	addOutputFlag(f, &o.output, sarifFormats)
 	addOutFlag(f, &o.out, "the report")
-	f.DurationVar(&o.timeout, "timeout", 30*time.Second, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.DurationVar(&o.solverTO, "solver-timeout", defaultSolverTimeout, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
 	f.BoolVar(&o.reachability, "reachability", true, "after a violation, decide on the group-counter model whether the witness configurations and the asymmetry are reachable from the initial state (--reachability=false skips it)")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "memory bound of the reachability questions (e.g. 512MiB; 0: none); answers beyond it are unknown")
 	f.BoolVar(&o.allSizes, "all-sizes", false, "certify for every group size (each group's size read as 1..), whatever sizes the spec gives")
@@ -98,14 +106,19 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	if err := checkFlagTimeout("--solver-timeout", o.solverTO); err != nil {
+		return err
+	}
 	mem, err := parseSize(o.maxMemory)
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
-	// --timeout bounds each solver call here, and the reachability
-	// questions of each file as a whole, not the whole run.
-	ctx, cancel := commandContext(cmd, 0)
+	// --timeout bounds the whole run, --solver-timeout each solver call
+	// and the reachability questions of each file (cut by what remains
+	// of the run: their contexts derive from ctx).
+	ctx, cancel := commandContext(cmd, o.timeout)
 	defer cancel()
+	limits := analysis.Limits{Timeout: o.timeout, MaxMemory: mem}
 
 	describeOutput(cmd, "the certification report")
 	var results []checkResult
@@ -116,11 +129,22 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			opts = append(opts, gsst.AllSizes())
 		}
 		prog.phase(progress.Parse)
-		r.sys, r.err = loadSpec(cmd, arg, opts...)
+		r.sys, r.err = analysis.Within(ctx, r.file, "loading", limits, func() (*gsst.System, error) { return loadSpec(cmd, arg, opts...) })
+		if ctx.Err() != nil {
+			return checkStopped(cmd, o, analysis.Stopped(ctx, r.file, "loading", o.timeout), r.file)
+		}
 		var c *analysis.Certification
 		if r.err == nil {
-			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.timeout,
-				Reachability: o.reachability, Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}, Progress: prog.report})
+			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.solverTO,
+				Reachability: o.reachability, Engine: "auto", Limits: limits, Progress: prog.report})
+			if ctx.Err() != nil {
+				// The run's bound, not a call's: no report at all.
+				// Certify says at which stage it stopped.
+				if !errors.Is(r.err, errkind.Unknown) {
+					r.err = analysis.Stopped(ctx, r.file, "certification", o.timeout)
+				}
+				return checkStopped(cmd, o, r.err, r.file)
+			}
 		}
 		if r.err != nil {
 			// Parse errors carry file:line:col; others (a missing file)
@@ -128,7 +152,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			report(cmd, r.err)
 		} else {
 			r.rep, r.reach = c.Report, c.Reach
-			addTimeoutHints(r.rep, o.timeout)
+			addTimeoutHints(r.rep, o.solverTO)
 			answer(cmd, c.Verdict())
 		}
 		results = append(results, r)
@@ -167,13 +191,33 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	return nil
 }
 
+// checkStopped returns err, the run stopped by --timeout while file was
+// checked; with --output sarif it first writes a log with that one
+// undecided result at file, so that a CI job still has results to
+// upload (as explore does).
+func checkStopped(cmd *cobra.Command, o *checkOpts, err error, file string) error {
+	if o.output != "sarif" {
+		return err
+	}
+	run := newSARIFRun(cmd, "vsym/check", ruleInvalidSpec, ruleViolatedTransition, ruleUndecidedTransition)
+	run.Add(ruleUndecidedTransition.ID, sarif.Text{Text: withHint(err)}, file, 0, 0)
+	if werr := writeSARIF(cmd, run); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// defaultSolverTimeout bounds each solver call of check.
+const defaultSolverTimeout = 30 * time.Second
+
 // addTimeoutHints adds to the reason of each transition left unknown
-// because a solver call ran out of time the flag that gives it more.
+// because a solver call ran out of time the flag that gives it more
+// (the run's own bound, --timeout, stops the command instead).
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 	for i := range rep.Transitions {
 		t := &rep.Transitions[i]
 		if t.Verdict == detect.Unknown && timeout > 0 && t.Stopped {
-			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
+			t.Reason += fmt.Sprintf("; raise %s (now %v per solver call)", limitFlags[analysis.SolverTimeout], timeout)
 		}
 	}
 }

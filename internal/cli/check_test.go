@@ -107,7 +107,7 @@ func TestCheckJSONPositions(t *testing.T) {
 	}
 	checked := 0
 	for _, file := range files {
-		stdout, stderr, code := runVsym("check", "--output", "json", "--timeout", "1ns", file)
+		stdout, stderr, code := runVsym("check", "--output", "json", "--solver-timeout", "1ns", file)
 		if code == ExitBadInput {
 			t.Fatalf("%s: %s", file, stderr)
 		}

@@ -28,8 +28,9 @@ type dotOpts struct {
 	concrete bool
 	level    string
 	full     bool
-	maxTrace int // --max-trace: configurations drawn, 0 for the default
-	timeout  time.Duration
+	maxTrace int           // --max-trace: configurations drawn, 0 for the default
+	timeout  time.Duration // --timeout: the whole run
+	solverTO time.Duration // --solver-timeout: each solver call of --check
 	sizes    string
 }
 
@@ -61,8 +62,9 @@ the picture says so; --full draws everything. In SVG every edge has a
 tooltip with its whole guard (and, with --check, the verdict and
 witness). --trace explores the counter abstraction of a certified system,
 or with --concrete the unreduced system (any system). The exit code is 0
-when the picture is written, whatever verdict it shows. docs/pictures.md
-describes the pictures.
+when the picture is written, whatever verdict it shows; 3 when --timeout,
+a bound on the whole run, runs out first. docs/pictures.md describes the
+pictures.
 
 ` + exitHelp,
 		Args: oneFile,
@@ -80,7 +82,8 @@ describes the pictures.
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "with --trace: draw at most N configurations, the first N/2 and the last N/2 (a lasso's loop start among them), the others as one node; 0: up to 40, and the first round of a lasso that goes round its loop more than once")
 	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
-	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.DurationVar(&o.solverTO, "solver-timeout", 0, "with --check: bound on each solver call, e.g. 30s (0: none); a transition whose call runs out is drawn as unknown")
 	return cmd
 }
 
@@ -92,6 +95,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		return errkind.Errorf(errkind.Input, "--concrete applies to --trace")
 	case o.maxTrace != 0 && o.trace == "":
 		return errkind.Errorf(errkind.Input, "--max-trace applies to --trace")
+	case o.solverTO != 0 && !o.check:
+		return errkind.Errorf(errkind.Input, "--solver-timeout applies to --check")
 	case o.maxTrace != 0 && o.full:
 		return errkind.Errorf(errkind.Input, "--full and --max-trace exclude each other")
 	}
@@ -99,6 +104,9 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
+		return err
+	}
+	if err := checkFlagTimeout("--solver-timeout", o.solverTO); err != nil {
 		return err
 	}
 	format := "dot"
@@ -113,22 +121,25 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	}
 	prog := startProgress(cmd)
 	defer prog.stop()
+	// --timeout bounds the whole run from here, loading included, as it
+	// does for every command; --solver-timeout each solver call of
+	// --check (a call that runs out leaves its transition unknown, drawn
+	// as such), cut by what remains of the run.
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
+	limits := analysis.Limits{Timeout: o.timeout}
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
 	prog.phase(progress.Parse)
-	sys, err := loadSpec(cmd, o.file)
-	if o.trace != "" || o.sizes != "" {
-		sys, err = loadInstance(cmd, o.file, o.sizes, "dot --trace")
-	}
+	sys, err := analysis.Within(ctx, o.file, "loading", limits, func() (*gsst.System, error) {
+		if o.trace != "" || o.sizes != "" {
+			return loadInstance(cmd, o.file, o.sizes, "dot --trace")
+		}
+		return loadSpec(cmd, o.file)
+	})
 	if err != nil {
 		return err
 	}
-	// --timeout bounds the whole question of --trace (analysis.Limits),
-	// and each solver call of --check (a call that runs out leaves its
-	// transition unknown, drawn as such), as it does for explore and
-	// check.
-	ctx, cancel := commandContext(cmd, 0)
-	defer cancel()
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
 		opts = append(opts, dot.Full())
@@ -142,10 +153,11 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		text, err = dotTrace(ctx, cmd, o, sys, opts, prog.report)
 	case o.check:
 		var c *analysis.Certification
-		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.timeout, Progress: prog.report})
+		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.solverTO, Limits: limits, Progress: prog.report})
 		if err != nil {
-			// The solver failed, or a witness did not survive
-			// re-verification: no verdicts to draw.
+			// The solver failed, a witness did not survive
+			// re-verification, or --timeout ran out: no verdicts to
+			// draw.
 			return err
 		}
 		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(c.Report))...)

@@ -51,7 +51,7 @@ func TestDotCmd(t *testing.T) {
 		{"skeleton", []string{"dot", rw}, ExitOK, plain, ""},
 		{"check", []string{"dot", "--check", rw}, ExitOK, checked, ""},
 		{"check violated", []string{"dot", "--check", broken}, ExitOK, "", `color="#cf222e"`},
-		{"check undecided", []string{"dot", "--check", "--timeout", "1ms", big}, ExitOK, "", `color="#9a6700", style=dashed`},
+		{"check undecided", []string{"dot", "--check", "--solver-timeout", "1ms", big}, ExitOK, "", `color="#9a6700", style=dashed`},
 		{"trace", []string{"dot", "--trace", "mutex", race}, ExitOK, "", "here #C &lt;= 1 is false"},
 		{"trace concrete", []string{"dot", "--concrete", "--trace", "reachable", broken}, ExitOK, "", "here #C = 1 holds"},
 		{"trace uncertified", []string{"dot", "--trace", "reachable", broken}, ExitOK, "", "here #C = 1 holds"},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/specs"
 )
 
 // poolSpec writes testsupport.PoolYAML(n) to a file and returns its path.
@@ -106,10 +108,10 @@ func TestTimeoutExport(t *testing.T) {
 	}
 }
 
-// prove keeps --timeout inside a Z3 call (the CHC engine is interrupted):
-// the property is unknown, with the timeout as its reason.
-func TestTimeoutProve(t *testing.T) {
-	out, _ := runLimited(t, time.Second, "prove", "--timeout", "1s", "--output", "json", poolSpec(t, 5000))
+// prove keeps --property-timeout inside a Z3 call (the CHC engine is
+// interrupted): the property is unknown, with the timeout as its reason.
+func TestPropertyTimeoutProve(t *testing.T) {
+	out, _ := runLimited(t, time.Second, "prove", "--property-timeout", "1s", "--output", "json", poolSpec(t, 5000))
 	var rep struct {
 		Properties []struct {
 			Verdict, Reason string
@@ -123,11 +125,11 @@ func TestTimeoutProve(t *testing.T) {
 	}
 }
 
-// check keeps --timeout in the reachability questions of a violated
+// check keeps --solver-timeout in the reachability questions of a violated
 // transition, which explore the group-counter model of a pool of 1000
 // processes in two groups (the second may not take its last fork): they
 // are unknown, and the verdict (not symmetric, exit 1) stands.
-func TestTimeoutCheckReachability(t *testing.T) {
+func TestSolverTimeoutCheckReachability(t *testing.T) {
 	src := `name: upool
 states: [Think, One, Eat]
 groups:
@@ -143,8 +145,118 @@ transitions:
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errs := runLimitedCode(t, time.Second, ExitNo, "check", "--timeout", "1s", path)
-	if !strings.Contains(out, "unknown (stopped: timeout after 1s") {
+	out, errs := runLimitedCode(t, time.Second, ExitNo, "check", "--solver-timeout", "1s", path)
+	if !strings.Contains(out, "unknown (stopped: timeout after 1s; raise --solver-timeout") {
 		t.Errorf("the reachability questions did not stop at the timeout:\n%s%s", out, errs)
+	}
+}
+
+// The tests below give --timeout, a bound on the whole run, to commands
+// whose work is many calls each far shorter than the bound, together far
+// longer: the run stops at the bound, not at the end of a call.
+
+// writeSpecs writes each spec of srcs to a file of its own in a fresh
+// directory and returns the paths.
+func writeSpecs(t *testing.T, srcs ...[]byte) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for i, src := range srcs {
+		path := filepath.Join(dir, fmt.Sprintf("spec%d.yaml", i))
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	return paths
+}
+
+// check of twelve files, each one solver call of about 0.35 s (GR&W with
+// 200 groups), stops after 1 s (in the loading of a file or in its
+// certification) with no report: the JSON error object.
+func TestTimeoutCheckManyFiles(t *testing.T) {
+	grw, err := specs.GRW(200, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srcs [][]byte
+	for range 12 {
+		srcs = append(srcs, grw)
+	}
+	files := writeSpecs(t, srcs...)
+	out, _ := runLimited(t, time.Second, append([]string{"check", "--timeout", "1s", "--output", "json"}, files...)...)
+	jsonError(t, out, "unknown", "stopped: timeout after 1s; raise --timeout")
+	_, errs := runLimited(t, time.Second, append([]string{"check", "--timeout", "1s"}, files...)...)
+	if !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
+		t.Errorf("stderr: %s", errs)
+	}
+}
+
+// priorityYAML is GR&W's priority guard on every step of a cycle of
+// steps+1 states, for groups groups of 2: each of its steps transitions
+// needs a solver call of a fraction of a second.
+func priorityYAML(groups, steps int) []byte {
+	var b strings.Builder
+	b.WriteString("name: priority\nstates: [")
+	for i := 1; i <= steps+1; i++ {
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "L%d", i)
+	}
+	b.WriteString("]\ngroups:\n")
+	for g := 1; g <= groups; g++ {
+		fmt.Fprintf(&b, "  g%d: 2\n", g)
+	}
+	b.WriteString("init: L1\ntransitions:\n")
+	for i := 1; i <= steps; i++ {
+		fmt.Fprintf(&b, "  - from: L%d\n    to: L%d\n    guard:\n", i, i+1)
+		for g := 1; g <= groups; g++ {
+			fmt.Fprintf(&b, "      g%d: \"#L%d = 0", g, i+1)
+			for h := 1; h < g; h++ {
+				fmt.Fprintf(&b, " & #L%d[g%d] = 0", i, h)
+			}
+			b.WriteString("\"\n")
+		}
+	}
+	fmt.Fprintf(&b, "  - {from: L%d, to: L1}\n", steps+1)
+	return []byte(b.String())
+}
+
+// dot --check of a spec with twelve transitions that each need a solver
+// call of a fraction of a second stops after 1 s, in the loading of the
+// 3.7 MB spec or in the certification: exit 3 and no picture.
+func TestTimeoutDotCheck(t *testing.T) {
+	file := writeSpecs(t, priorityYAML(200, 12))[0]
+	stdout, errs := runLimited(t, time.Second, "dot", "--check", "--timeout", "1s", file)
+	if stdout != "" || !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
+		t.Errorf("stdout of %d bytes, stderr: %s", len(stdout), errs)
+	}
+}
+
+// prove of eight properties, each bounded at 400 ms by
+// --property-timeout (the pool of 5000 takes the CHC engine far longer),
+// stops after 1 s: no report, the JSON error object.
+func TestTimeoutProveManyProperties(t *testing.T) {
+	src := testsupport.PoolYAML(5000)
+	for k := 1; k < 8; k++ {
+		src += fmt.Sprintf("  safe%d: \"AG #Eat <= %d\"\n", k, 2500+k)
+	}
+	file := writeSpecs(t, []byte(src))[0]
+	out, _ := runLimited(t, time.Second, "prove", "--timeout", "1s", "--property-timeout", "400ms", "--output", "json", file)
+	jsonError(t, out, "unknown", "proof stopped: timeout after 1s; raise --timeout")
+}
+
+// bench table4 of four rows, each bounded at 400 ms by --row-timeout
+// (each takes seconds to minutes in full, and runs into that bound),
+// stops after 1 s, in the second or third row, with exit 3; the rows
+// finished by then are printed, not the third (cut short) nor the fourth.
+func TestTimeoutBench(t *testing.T) {
+	out, errs := runLimited(t, time.Second, "bench", "table4", "--rows", "asr-r10-n40,asr-r10-n80,asrf-r10-n40,asrf-r10-n80", "--row-timeout", "400ms", "--timeout", "1s")
+	if !strings.Contains(errs, "unknown: benchmark stopped: timeout after 1s; raise --timeout") {
+		t.Errorf("stderr: %s", errs)
+	}
+	if !strings.Contains(out, "| asr-r10-n40 |") || strings.Contains(out, "| asrf-r10-n40 |") || strings.Contains(out, "| asrf-r10-n80 |") {
+		t.Errorf("the table does not hold the rows finished only:\n%.2000s", out)
 	}
 }

@@ -30,9 +30,12 @@ func checkOutputFormat(output string) error {
 }
 
 // checkTimeout rejects a negative --timeout.
-func checkTimeout(d time.Duration) error {
+func checkTimeout(d time.Duration) error { return checkFlagTimeout("--timeout", d) }
+
+// checkFlagTimeout rejects a negative duration for the flag named.
+func checkFlagTimeout(flag string, d time.Duration) error {
 	if d < 0 {
-		return errkind.Errorf(errkind.Input, "--timeout must not be negative")
+		return errkind.Errorf(errkind.Input, "%s must not be negative", flag)
 	}
 	return nil
 }

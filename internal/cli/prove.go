@@ -20,15 +20,16 @@ type proveOpts struct {
 	file       string
 	output     string
 	out        string
-	timeout    time.Duration
+	timeout    time.Duration // --timeout: the whole run
+	propertyTO time.Duration // --property-timeout: each property
 	properties []string
 	maxTrace   int
 }
 
-// defaultProveTimeout bounds each property: GR&W with 30 states and 100
+// defaultPropertyTimeout bounds each property: GR&W with 30 states and 100
 // groups takes well under a second (BENCHMARKS.md); a minute leaves room
 // for harder systems without hanging a CI job on an undecidable one.
-const defaultProveTimeout = 60 * time.Second
+const defaultPropertyTimeout = 60 * time.Second
 
 func newProveCmd() *cobra.Command {
 	o := &proveOpts{}
@@ -58,7 +59,9 @@ GSST). Each property is
 Other properties (EF, AF, nested temporal operators) are skipped: check them
 at fixed sizes with vsym explore --sizes. docs/prove.md has the details and
 the JSON output. The exit code is 1 when some property is refuted, else 3
-when some is unknown, else 0.
+when some is unknown, else 0. --property-timeout bounds each property (one
+that runs out is unknown); --timeout bounds the whole run, which then
+stops with no report (under --output json the error object) and exit 3.
 
 ` + exitHelp,
 		Args: oneFile,
@@ -70,7 +73,8 @@ when some is unknown, else 0.
 	f := cmd.Flags()
 	addOutputFlag(f, &o.output, textJSONFormats)
 	addOutFlag(f, &o.out, "the report")
-	f.DurationVar(&o.timeout, "timeout", defaultProveTimeout, "bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.DurationVar(&o.propertyTO, "property-timeout", defaultPropertyTimeout, "bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "prove only the named properties (repeatable, comma-separated)")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each counterexample (and N steps of its replay); 0 shows all")
 	return cmd
@@ -86,28 +90,36 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	if err := checkFlagTimeout("--property-timeout", o.propertyTO); err != nil {
+		return err
+	}
 	if o.maxTrace < 0 || o.maxTrace == 1 {
 		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
 	}
+	// --timeout bounds the whole run from here, loading included;
+	// --property-timeout each property and each certification query (cut
+	// by what remains of the run: the contexts prove.Check gives the
+	// prover derive from ctx).
+	ctx, cancel := commandContext(cmd, o.timeout)
+	defer cancel()
+	limits := analysis.Limits{Timeout: o.timeout}
+	file := displayName(o.file)
 	prog.phase(progress.Parse)
-	sys, err := loadSpec(cmd, o.file)
+	sys, err := analysis.Within(ctx, file, "loading", limits, func() (*gsst.System, error) { return loadSpec(cmd, o.file) })
 	if err != nil {
 		return err
 	}
-	file := displayName(o.file)
 	sys, err = selectProperties(file, sys, o.properties)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := commandContext(cmd, 0)
-	defer cancel()
-	// --timeout bounds each property and each certification query.
-	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, Timeout: o.timeout, Progress: prog.report})
+	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, PropertyTimeout: o.propertyTO, Limits: limits, Progress: prog.report})
 	prog.stop()
 	if err != nil {
 		return err
 	}
 	rep := proof.Report
+	addPropertyTimeoutHints(rep, o.propertyTO)
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
 	if o.output == "json" {
@@ -119,6 +131,17 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	}
 	answer(cmd, proof.Verdict())
 	return nil
+}
+
+// addPropertyTimeoutHints adds to the reason of each property left
+// unknown because it ran out of time the flag that gives it more.
+func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.Verdict == prove.Unknown && timeout > 0 && r.Stopped {
+			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
+		}
+	}
 }
 
 // proveJSON is the stable output of "vsym prove --output json",

@@ -126,6 +126,13 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{[]string{"check", "--timeout", "-1s", rw}, "must not be negative"},
 		{[]string{"check", "--timeout", "soon", rw}, "invalid argument"},
+		{[]string{"check", "--solver-timeout", "-1s", rw}, "--solver-timeout must not be negative"},
+		{[]string{"prove", "--property-timeout", "-1s", rw}, "--property-timeout must not be negative"},
+		{[]string{"prove", "--timeout", "-1s", rw}, "--timeout must not be negative"},
+		{[]string{"dot", "--check", "--solver-timeout", "-1s", rw}, "--solver-timeout must not be negative"},
+		{[]string{"dot", "--solver-timeout", "1s", rw}, "--solver-timeout applies to --check"},
+		{[]string{"bench", "table4", "--row-timeout", "-1s"}, "--row-timeout must not be negative"},
+		{[]string{"bench", "table4", "--timeout", "-1s"}, "--timeout must not be negative"},
 		{[]string{"check", "--output", "yaml", rw}, "unknown output format"},
 		{[]string{"check"}, "needs at least one FILE"},
 		{[]string{"abstract", "--timeout", "-1s", rw}, "must not be negative"},
@@ -169,6 +176,7 @@ func TestTimeoutIsUnknown(t *testing.T) {
 		for _, c := range [][]string{
 			{"check"}, {"check", "--output", "json"}, {"abstract"}, {"abstract", "--output", "json"}, {"nusmv"},
 			{"explore"}, {"explore", "--output", "json"}, {"explore", "--concrete"},
+			{"prove"}, {"prove", "--output", "json"}, {"dot", "--check"},
 		} {
 			args := append(append([]string{}, c...), "--timeout", "1ns", file)
 			t.Run(filepath.Base(file)+"/"+strings.Join(c, "_"), func(t *testing.T) {

@@ -141,6 +141,9 @@ var limitFlags = map[analysis.Limit]string{
 	analysis.Timeout:   "--timeout",
 	analysis.MaxMemory: "--max-memory",
 	analysis.MaxStates: "--max-states",
+	// The per-call bounds of check and dot --check, and of prove.
+	analysis.SolverTimeout:   "--solver-timeout",
+	analysis.PropertyTimeout: "--property-timeout",
 }
 
 // withHint adds to the message of err the flag that changes the bound

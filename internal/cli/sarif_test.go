@@ -253,7 +253,7 @@ func TestCheckSARIF(t *testing.T) {
 		t.Fatal(err)
 	}
 	pos := sys.Transitions[2].Pos // L3 -> L4, the guarded one
-	got, _ = runSARIF(t, ExitUnknown, "check", "--timeout", "1ms", "--output", "sarif", big)
+	got, _ = runSARIF(t, ExitUnknown, "check", "--solver-timeout", "1ms", "--output", "sarif", big)
 	want = []finding{{"undecided-transition", "warning", uri(big), pos.Line, pos.Col}}
 	if !equalFindings(got, want) {
 		t.Errorf("findings %v, want %v", got, want)
@@ -360,7 +360,7 @@ func equalFindings(a, b []finding) bool {
 
 // writeHardSpec writes GR&W with 200 groups into dir: its guarded
 // transition (L3 -> L4) takes Z3 far longer than a millisecond, so
-// "--timeout 1ms" leaves it undecided.
+// "--solver-timeout 1ms" leaves it undecided.
 func writeHardSpec(t *testing.T, dir string) string {
 	t.Helper()
 	grw, err := specs.GRW(200, 2, 4)
