@@ -48,6 +48,11 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy),
 		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory),
 		WithDeadlocks(cfg.CheckDeadlocks)}
+	if cfg.MaxWork > 0 {
+		// Nodes in use never exceed the nodes produced: the table bound
+		// stops an operation that would break the budget in its midst.
+		copts = append(copts, WithMaxWork(cfg.MaxWork), WithMaxNodes(cfg.MaxWork))
+	}
 	e, err := New(m, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err

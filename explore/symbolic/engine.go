@@ -59,6 +59,7 @@ type config struct {
 	reachable bool
 	nodesize  int
 	maxNodes  int
+	maxWork   int
 	traces    bool
 	sumSpace  bool
 	affinity  bool
@@ -102,6 +103,14 @@ func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 // between fixpoint steps, so one step may overshoot.
 func WithMaxMemory(n int64) Option { return func(c *config) { c.maxBytes = n } }
 
+// WithMaxWork stops fixpoints (with an error of kind errkind.Limit) once
+// the BDD has produced more than n nodes in all, counting every node
+// created, also one created again after a garbage collection: a measure
+// of the work done that, unlike time, does not depend on the machine or
+// its load. It is checked between fixpoint steps, so one step may
+// overshoot. Zero means no bound.
+func WithMaxWork(n int) Option { return func(c *config) { c.maxWork = n } }
+
 // WithNodeTable sets the initial node table size of the BDD.
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 
@@ -117,6 +126,10 @@ func WithDeadlocks(on bool) Option { return func(c *config) { c.deadlocks = on }
 // WithTraces chooses whether counterexamples and witnesses are built
 // (default true).
 func WithTraces(on bool) Option { return func(c *config) { c.traces = on } }
+
+// ErrWork reports that the BDD produced more nodes than WithMaxWork
+// allows; errors.Is(err, errkind.Limit) holds for it.
+var ErrWork = errkind.Errorf(errkind.Limit, "BDD work budget reached")
 
 // ErrResource reports that the BDD node table hit its configured bound;
 // errors.Is(err, errkind.Limit) holds for it.
@@ -184,6 +197,7 @@ type Stats struct {
 	ReachIters    int           // iterations of the reachable-state fixpoint
 	ReachTime     time.Duration // time spent on reachable states
 	BuildTime     time.Duration // time to build the encoding and relations
+	Produced      int           // nodes produced in all (see WithMaxWork)
 }
 
 // New encodes m, a model counterabs has checked. It fails (errkind.Limit)
@@ -719,6 +733,9 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
+	if e.cfg.maxWork > 0 && e.stats.Produced > e.cfg.maxWork {
+		return fmt.Errorf("%w: %d nodes produced, over the budget of %d", ErrWork, e.stats.Produced, e.cfg.maxWork)
+	}
 	if e.cfg.maxBytes > 0 && e.stats.PeakHeapBytes > uint64(e.cfg.maxBytes) {
 		return &explore.LimitError{Kind: "memory", Limit: e.cfg.maxBytes, Bytes: int64(e.stats.PeakHeapBytes)}
 	}
@@ -731,7 +748,8 @@ var heapSamples = []metrics.Sample{
 }
 
 func (e *Checker) sample() {
-	used, alloc := nodeCounts(e.b)
+	used, alloc, produced := nodeCounts(e.b)
+	e.stats.Produced = produced
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
 	}
@@ -747,9 +765,9 @@ func (e *Checker) sample() {
 	}
 }
 
-// nodeCounts reads the used and allocated node counts from rudd's Stats
-// text, the only place rudd exposes them.
-func nodeCounts(b *rudd.BDD) (used, alloc int) {
+// nodeCounts reads the used, allocated and produced node counts from
+// rudd's Stats text, the only place rudd exposes them.
+func nodeCounts(b *rudd.BDD) (used, alloc, produced int) {
 	for _, line := range strings.Split(b.Stats(), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
@@ -760,9 +778,11 @@ func nodeCounts(b *rudd.BDD) (used, alloc int) {
 			alloc, _ = strconv.Atoi(f[1])
 		case "Used:":
 			used, _ = strconv.Atoi(f[1])
+		case "Produced:":
+			produced, _ = strconv.Atoi(f[1])
 		}
 	}
-	return used, alloc
+	return used, alloc, produced
 }
 
 // Reachable computes the reachable states (once) and restricts the space

@@ -48,23 +48,12 @@ type exploreOpts struct {
 	choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
 }
 
-// autoBDDThreshold is the counter-space size (Model.CounterSpace) above
-// which --engine auto picks the BDD engine. Measured (docs/symbolic.md):
-// the explicit engine stores and expands states at a few million per
-// second, while the BDD engine's cost on these models is dominated by a
-// fixed setup of some tens of milliseconds and grows with the BDD sizes,
-// not the state count. On GR&W (m = 10) the two meet between 92,378
-// counter vectors (n = 10: both 0.02 s of CPU) and 293,930 (n = 12: 0.07 s
-// against 0.06 s); at 1.3 million (n = 15) the BDD engine is five times
-// faster.
-const autoBDDThreshold = 200_000
-
 // engineNames lists the values of --engine.
 const engineNames = "explicit, bdd or auto"
 
-// chooseEngine returns the engine --engine name selects for m: the
-// explicit engine, the BDD engine with the given tuning, or for auto the
-// BDD engine when m's counter space exceeds autoBDDThreshold.
+// chooseEngine returns the engine --engine name selects: the explicit
+// engine, the BDD engine with the given tuning, or explore.Auto over both
+// (its rule picks one by the model, and the report names it).
 func chooseEngine(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error) {
 	switch name {
 	case "explicit":
@@ -72,10 +61,7 @@ func chooseEngine(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.E
 	case "bdd":
 		return bdd, nil
 	case "auto":
-		if m.CounterSpace() > autoBDDThreshold {
-			return bdd, nil
-		}
-		return explore.Explicit{}, nil
+		return explore.Auto{Symbolic: bdd}, nil
 	}
 	return nil, errkind.Errorf(errkind.Input, "unknown engine %q (want %s)", name, engineNames)
 }

@@ -110,6 +110,30 @@ type modelRequest struct {
 	// over-approximates the quotient (--force).
 	Force  bool
 	Stderr io.Writer // where the --force warning goes
+	// TotalBudget bounds the time --model auto spends on certifying and
+	// building the total-counter model before it takes the group-counter
+	// model instead; zero means totalBudget's default.
+	TotalBudget time.Duration
+}
+
+// defaultTotalBudget is how long --model auto tries the total-counter
+// model (certification and abstraction, both Z3 queries) when the
+// command has no --timeout: the group-counter model, which needs no
+// solver, is exact as well, and answers where a query runs on.
+const defaultTotalBudget = 10 * time.Second
+
+// totalBudget returns the time --model auto gives the total-counter
+// model: r.TotalBudget or the default, and at most half of what is left
+// of ctx, so that the group-counter model still has the other half.
+func totalBudget(ctx context.Context, r modelRequest) time.Duration {
+	d := r.TotalBudget
+	if d <= 0 {
+		d = defaultTotalBudget
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)/2)
+	}
+	return d
 }
 
 // levelFlag is the help text of --model.
@@ -150,17 +174,38 @@ func buildModel(ctx context.Context, sys *gsst.System, r modelRequest) (*chosenM
 	default:
 		return nil, errkind.Errorf(errkind.Input, "unknown model %q (want auto, total or group)", r.Level)
 	}
+	// Under auto, the total-counter model gets a time budget (tctx); when
+	// it runs out, or the solver cannot decide, the group-counter model
+	// takes over (fallBack), with the reason in words.
+	tctx := ctx
+	budget := totalBudget(ctx, r)
+	if level == "auto" {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	fallBack := func(what string) (*chosenModel, error) {
+		return groupModel(sys, what+"; the group-counter model is exact for any system")
+	}
 	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
+	cert, err := detect.Certify(tctx, sys, solver)
 	if err != nil {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
+		case tctx.Err() != nil:
+			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
 		}
 		return nil, err
 	}
-	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
-		// Unknown verdicts because time ran out: say so.
-		return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
+	if !cert.Certified() && cert.Verdict() != detect.Violated {
+		switch {
+		case ctx.Err() != nil:
+			// Unknown verdicts because time ran out: say so.
+			return nil, stoppedError(ctx, r.File, "certification", r.Timeout)
+		case tctx.Err() != nil:
+			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
+		}
 	}
 	var opts []counterabs.Option
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
@@ -177,12 +222,16 @@ func buildModel(ctx context.Context, sys *gsst.System, r modelRequest) (*chosenM
 			return nil, withCode(code, fmt.Errorf("%s: %s; use --model group for the exact group-counter model, or --force for the (over-approximating) total-counter model", r.File, why))
 		}
 	}
-	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
+	m, err := counterabs.Build(tctx, sys, solver, solver, opts...)
 	if err != nil {
 		var nc *counterabs.NotCertifiedError
 		switch {
 		case ctx.Err() != nil:
 			return nil, stoppedError(ctx, r.File, "abstraction", r.Timeout)
+		case level == "auto" && tctx.Err() != nil:
+			return fallBack(fmt.Sprintf("building the total-counter model did not finish within %v", budget.Round(time.Millisecond)))
+		case level == "auto" && errkind.Of(err) == errkind.Unknown:
+			return fallBack(fmt.Sprintf("building the total-counter model failed (%v)", err))
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.
