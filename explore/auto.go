@@ -29,28 +29,26 @@ import (
 //  5. the symbolic engine without a node bound, when the explicit engine
 //     stopped at a limit.
 //
-// Rule 1 is decided before running anything. Otherwise the explicit
-// engine (bounded to ProbeStates states) and the symbolic engine (bounded
-// to WorkBudget) start together, one per core, and Check waits
-// for what the rule needs: the explicit probe first; when it stops at its
-// bound, the symbolic engine's answer; when that stops at its bound, the
-// explicit engine is run again without the probe's bound. The symbolic
-// engine is cancelled through its context as soon as the explicit probe
-// answers; until it notices (it checks between fixpoint steps) it may run
-// on, bounded by its work budget.
+// Rule 1 is decided before running anything. Otherwise both engines
+// start at once, one per core: the explicit engine without a bound of
+// its own, the symbolic one within WorkBudget (and without the caller's
+// MaxMemory, which it would sample on a heap that holds the explicit
+// engine's states too: its work budget bounds its nodes). Rule 2 is
+// settled as soon as the explicit engine finishes or holds more than
+// ProbeStates states, rule 3 when the symbolic engine returns. The work
+// budget is checked between BDD operations, and one operation may run
+// for minutes without producing nodes; so once the explicit engine has
+// answered, the symbolic engine gets half as long again (the time valve)
+// before rule 4 applies: only there does time enter the choice, when the
+// symbolic engine is the slower one anyway. The engine not chosen is
+// cancelled through its context and stops at its next check.
 //
-// Memory: the probe holds at most ProbeStates states; the symbolic
-// engine keeps within the caller's MaxMemory, sampling the whole heap,
-// the probe's states included; the unbounded explicit run of rule 4
-// starts only after the symbolic engine has returned, and the
-// unbounded symbolic run of rule 5 after the explicit one.
-//
-// The budgets are work, not time, so the choice is the same on a loaded
-// machine as on an idle one. (The BDD package frees nodes when Go's
-// garbage collector finalizes their handles, so the nodes produced vary
-// a little from run to run: a model that needs within a few percent of
-// WorkBudget may fall on either side of it.)
-// BENCHMARKS.md measures the rule against both engines.
+// The budgets are work, not time, so the choice is otherwise the same on
+// a loaded machine as on an idle one. (The BDD package frees nodes when
+// Go's garbage collector finalizes their handles, so the nodes produced
+// vary a little from run to run: a model that needs within a few percent
+// of WorkBudget may fall on either side of it.) BENCHMARKS.md measures
+// the rule against both engines.
 type Auto struct {
 	// Symbolic is the symbolic engine; nil makes Auto the explicit
 	// engine.
@@ -66,10 +64,10 @@ type Auto struct {
 // engines meet between 92,378 and 293,930 counter vectors); below it the
 // explicit engine answers in a few hundredths of a second. ProbeStates
 // is about a tenth of a second of the explicit engine on a group-counter
-// model; NodeBudget is where the BDD engine, on the benchmark set, had
-// either answered or begun to lose to the explicit engine (peaks of 4,000
-// nodes on GR&W's group-counter model, one to two million on priority
-// ladders and threshold automata).
+// model; WorkBudget is where the BDD engine, on the benchmark set, had
+// either answered or begun to lose to the explicit engine (4,000 to
+// 20,000 nodes produced on GR&W's group-counter model, one to four
+// million on priority ladders and threshold automata).
 const (
 	DefaultSpaceBound  = 200_000
 	DefaultProbeStates = 50_000
@@ -132,7 +130,7 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 				// The time valve: a BDD operation may run long without
 				// producing nodes, and the budget is checked between
 				// operations only.
-				valve = time.After(time.Since(start))
+				valve = time.After(time.Since(start) / 2)
 			}
 		case r := <-sDone:
 			s = &r

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
@@ -126,28 +129,28 @@ func TestExploreEngineBDD(t *testing.T) {
 	}
 }
 
+// TestChooseEngine: --engine names the explicit engine, the BDD engine
+// with its tuning, or explore.Auto over both (whose rule the tests of
+// explore/symbolic check).
 func TestChooseEngine(t *testing.T) {
-	for _, tc := range []struct {
-		q, m int
-		want string
-	}{{10, 10, "explicit"}, {15, 10, "bdd"}} {
-		// Only the counter space matters: C(n+m-1, m-1).
-		sys := &gsst.System{Name: "free", Groups: []gsst.Group{{Name: "p", Size: tc.q}}, Init: [][]int{make([]int, tc.m)}}
-		sys.Init[0][0] = tc.q
-		for i := 0; i < tc.m; i++ {
-			sys.States = append(sys.States, fmt.Sprintf("L%d", i))
-		}
-		m, err := counterabs.BuildGroup(sys)
+	sys := &gsst.System{Name: "free", Groups: []gsst.Group{{Name: "p", Size: 2}}, States: []string{"L0", "L1"}, Init: [][]int{{2, 0}}}
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdd := symbolic.DefaultBDD()
+	bdd.Order = symbolic.Blocked
+	for name, want := range map[string]explore.Engine{"explicit": explore.Explicit{}, "bdd": bdd, "auto": explore.Auto{Symbolic: bdd}} {
+		e, err := chooseEngine(name, m, bdd)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := chooseEngine("auto", m, symbolic.DefaultBDD())
-		if err != nil {
-			t.Fatal(err)
+		if !reflect.DeepEqual(e, want) {
+			t.Errorf("--engine %s: %#v, want %#v", name, e, want)
 		}
-		if got := e.Name(); got != tc.want {
-			t.Errorf("GRW n=%d m=%d (space %v): %s, want %s", tc.q, tc.m, m.CounterSpace(), got, tc.want)
-		}
+	}
+	if _, err := chooseEngine("fast", m, bdd); errkind.Of(err) != errkind.Input {
+		t.Errorf("--engine fast: %v, want an input error", err)
 	}
 }
 
