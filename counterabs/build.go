@@ -88,7 +88,7 @@ type InternalError struct {
 }
 
 func (e *InternalError) Error() string {
-	return fmt.Sprintf("counterabs: internal error: transition %s: %s", e.Transition, e.Msg)
+	return fmt.Sprintf("counterabs: transition %s: %s", e.Transition, e.Msg)
 }
 
 // Is makes errors.Is(err, errkind.Internal) hold.

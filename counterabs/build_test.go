@@ -100,9 +100,13 @@ func TestCases(t *testing.T) {
 		{"b: excluded group, forced", ab(`{from: U, to: V, guard: {a: "true"}}`), true, "#U >= 1", CaseB},
 		{"b: empty block is dropped", func() *gsst.System {
 			// The YAML syntax wants groups of at least one process; the
-			// checkpoint allows empty ones, so b is emptied by hand.
-			sys := ab(`{from: U, to: V, guard: {a: "#W = 0", b: "true"}}`)()
-			sys.Groups[1].Size, sys.Init[1] = 0, []int{0, 0, 0}
+			// rules of gsst.New allow empty ones, so b is emptied by hand.
+			spec := ab(`{from: U, to: V, guard: {a: "#W = 0", b: "true"}}`)().Spec()
+			spec.Groups[1].Size, spec.Init[1] = 0, []int{0, 0, 0}
+			sys, err := gsst.New(spec)
+			if err != nil {
+				panic(err)
+			}
 			return sys
 		}, false, "#U >= 1 & #W = 0", CaseB},
 		{"c: priority on the source state", func() *gsst.System {
@@ -195,43 +199,10 @@ transitions:
 	}
 }
 
-// TestMalformed: Build rejects malformed systems with an error, never a
-// panic or a model.
+// TestMalformed: Build refuses a missing solver, and a guard outside
+// the fragment without a projector, with an error, never a panic or a
+// model. (A malformed system cannot reach it: gsst.New refuses it.)
 func TestMalformed(t *testing.T) {
-	mk := func(edit func(s *gsst.System)) *gsst.System {
-		s := spec("states: [U, V]\ngroups: {a: 2}\ninit: U\ntransitions:\n  - {from: U, to: V}\n")
-		edit(s)
-		return s
-	}
-	tests := []struct {
-		name string
-		sys  *gsst.System
-	}{
-		{"no states", mk(func(s *gsst.System) { s.States = nil; s.Init[0] = nil; s.Transitions = nil })},
-		{"negative size", mk(func(s *gsst.System) { s.Groups[0].Size = -1 })},
-		{"init size mismatch", mk(func(s *gsst.System) { s.Init[0][0] = 1 })},
-		{"init groups mismatch", mk(func(s *gsst.System) { s.Init = nil })},
-		{"state out of range", mk(func(s *gsst.System) { s.Transitions[0].To = 5 })},
-		{"group out of range", mk(func(s *gsst.System) { s.Transitions[0].Blocks[0].Groups = []int{3} })},
-		{"group in two blocks", mk(func(s *gsst.System) {
-			s.Transitions[0].Blocks = append(s.Transitions[0].Blocks, s.Transitions[0].Blocks[0])
-		})},
-		{"nil guard", mk(func(s *gsst.System) { s.Transitions[0].Blocks[0].Guard = nil })},
-		{"foreign variable", mk(func(s *gsst.System) {
-			s.Transitions[0].Blocks[0].Guard = cmp(presburger.VarTerm(99), presburger.Eq, 0)
-		})},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m, err := Build(context.Background(), tt.sys, bf, proj)
-			if err == nil || m != nil {
-				t.Fatalf("Build = %v, %v; want an error", m, err)
-			}
-		})
-	}
-	if _, err := Build(context.Background(), nil, bf, nil); err == nil {
-		t.Error("nil system accepted")
-	}
 	if _, err := Build(context.Background(), readersWriters(), nil, nil); err == nil {
 		t.Error("nil solver accepted")
 	}

@@ -70,12 +70,9 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 	return m, nil
 }
 
-// checkFixed checks sys once for the model constructors, which need fixed
-// group sizes (parametric systems have ParamModel).
+// checkFixed refuses a parametric system for the model constructors,
+// which need fixed group sizes (parametric systems have ParamModel).
 func checkFixed(sys *gsst.System) error {
-	if err := sys.Check(); err != nil {
-		return err
-	}
 	return sys.NeedFixed("a counter model")
 }
 
@@ -138,13 +135,13 @@ func (m *Model) translateFairness() error {
 	for _, j := range sys.Fairness.Justice {
 		f, err := m.Translate(j.Formula)
 		if err != nil {
-			return errkind.Errorf(errkind.Input, "%s: justice condition %s: %w; use the group-counter model", j.Pos, j.Text, err)
+			return errkind.Wrap(errkind.Input, &gsst.Error{Pos: j.Pos, Msg: fmt.Sprintf("justice condition %s: %v; use the group-counter model", j.Text, err)})
 		}
 		m.Justice = append(m.Justice, Justice{Text: j.Text, Pos: j.Pos, State: f})
 	}
 	for _, w := range sys.Fairness.Weak {
 		if w.Group >= 0 && m.Level == TotalLevel {
-			return errkind.Errorf(errkind.Input, "%s: weak fairness of %s is per group, which the total-counter model cannot express; use the group-counter model", w.Pos, sys.WeakName(&w))
+			return errkind.Wrap(errkind.Input, &gsst.Error{Pos: w.Pos, Msg: fmt.Sprintf("weak fairness of %s is per group, which the total-counter model cannot express; use the group-counter model", sys.WeakName(&w))})
 		}
 		j := Justice{Text: "weak " + sys.WeakName(&w), Pos: w.Pos, Weak: true, Transitions: []int{}}
 		for k, t := range m.Transitions {

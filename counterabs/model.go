@@ -305,7 +305,7 @@ func translateProperties(sys *gsst.System, tr func(presburger.Formula) (presburg
 			return t
 		})
 		if bad != nil {
-			return nil, errkind.Errorf(errkind.Input, "%s: property %s: %w; check it on the group-counter model", p.Pos, p.Name, bad)
+			return nil, errkind.Wrap(errkind.Input, &gsst.Error{Pos: p.Pos, Msg: fmt.Sprintf("property %s: %v; check it on the group-counter model", p.Name, bad)})
 		}
 		out = append(out, Property{Name: p.Name, Text: p.Text, Pos: p.Pos, Formula: f})
 	}
@@ -342,6 +342,37 @@ func PropertyLevel(sys *gsst.System, p *gsst.Property) Level {
 		}
 	}
 	return TotalLevel
+}
+
+// GroupReason says in words why sys needs the group-counter model
+// whatever certification says: a property that reads group counters, or,
+// when fairness counts, a fairness constraint the total-counter model
+// cannot express (a justice condition over group counters, weak fairness
+// per group). It returns "" when the total-counter model can express
+// them all. This is the first half of the one rule by which vsym picks
+// a model's level (package analysis has the second: certification).
+// A question about safety for every size asks it without fairness: the
+// parametric model carries none.
+func GroupReason(sys *gsst.System, fairness bool) string {
+	for i := range sys.Properties {
+		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
+			return fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
+		}
+	}
+	if !fairness {
+		return ""
+	}
+	for _, j := range sys.Fairness.Justice {
+		if MentionsGroups(sys, j.Formula) {
+			return fmt.Sprintf("justice condition %s reads group counters, which only the group-counter model keeps", j.Text)
+		}
+	}
+	for i := range sys.Fairness.Weak {
+		if w := &sys.Fairness.Weak[i]; w.Group >= 0 {
+			return fmt.Sprintf("weak fairness of %s is per group, which only the group-counter model keeps", sys.WeakName(w))
+		}
+	}
+	return ""
 }
 
 // SpecLevel returns the coarsest level that can check every property of

@@ -279,17 +279,12 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // which is exact for any system. A property that reads group counters
 // makes it the group-counter model without certifying.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
-	if err := sys.Check(); err != nil {
-		return nil, err
-	}
-	for i := range sys.Properties {
-		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
-			m, err := BuildParamGroup(sys)
-			if m != nil {
-				m.Reason = fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
-			}
-			return m, err
+	if why := GroupReason(sys, false); why != "" {
+		m, err := BuildParamGroup(sys)
+		if m != nil {
+			m.Reason = why
 		}
+		return m, err
 	}
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {
@@ -317,9 +312,6 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver)
 // (with a verified witness, at its sizes) for a transition that is not,
 // an error matching errkind.Unknown when certification cannot decide.
 func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
-	if err := sys.Check(); err != nil {
-		return nil, err
-	}
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {
 		return nil, err
@@ -347,9 +339,6 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // take it, guarded by that group's guard. Like BuildGroup it is exact for
 // every GSST and needs no solver.
 func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
-	if err := sys.Check(); err != nil {
-		return nil, err
-	}
 	m := newParamModel(sys, GroupLevel)
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]

@@ -397,8 +397,7 @@ properties:
 	// The broken system without its group-counter property is not
 	// certified: BuildParamTotal refuses it with a witness, BuildParam
 	// says why it took the group level.
-	sys := parse(broken)
-	sys.Properties = sys.Properties[:1]
+	sys := parse(broken).WithProperties(0)
 	if _, err := BuildParamTotal(ctx, sys, s); err == nil {
 		t.Error("BuildParamTotal accepted an uncertified system")
 	} else if nc, ok := err.(*NotCertifiedError); !ok || nc.Witness == nil || nc.Witness.Sizes == nil {

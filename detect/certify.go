@@ -62,13 +62,15 @@ type Witness struct {
 }
 
 // TransitionResult is the verdict for one local transition. Reason says in
-// words why (for Unknown, what the solver said). Queries counts the solver
-// calls made.
+// words why (for Unknown, what the solver said). Stopped says, for
+// Unknown, that a time bound or a cancellation stopped the solver
+// (presburger.Answer.Stopped). Queries counts the solver calls made.
 type TransitionResult struct {
 	Transition *gsst.Transition
 	Verdict    Verdict
 	Witness    *Witness // set when Verdict is Violated
 	Reason     string
+	Stopped    bool
 	Queries    int
 }
 
@@ -161,9 +163,6 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := sys.Check(); err != nil {
-		return nil, err
-	}
 	rep := &Report{System: sys, Transitions: make([]TransitionResult, len(sys.Transitions))}
 
 	// Build every query up front, then run them on a pool of workers.
@@ -196,6 +195,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		mu      sync.Mutex
 		sat     *Witness
 		unknown string
+		stopped bool // the unknown answer was a time bound's
 		queries int
 		err     error
 	}
@@ -238,7 +238,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 				}
 			case ans.Result == presburger.Unknown:
 				if a.unknown == "" {
-					a.unknown = ans.Reason
+					a.unknown, a.stopped = ans.Reason, ans.Stopped
 					if a.unknown == "" {
 						a.unknown = "solver answered unknown"
 					}
@@ -271,14 +271,14 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 				gsst.MaxProcesses, sys.FormatSizes(a.sat.Sizes))
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "detect: internal error: transition %s: solver model is not a witness: %v", name, err)
+				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: res.Transition.Pos, Msg: fmt.Sprintf("detect: transition %s: solver model is not a witness: %v", name, err)})
 			}
 			res.Verdict = Violated
 			res.Witness = a.sat
 			res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
 		case a.unknown != "":
 			res.Verdict = Unknown
-			res.Reason = a.unknown
+			res.Reason, res.Stopped = a.unknown, a.stopped
 		default:
 			res.Verdict = Certified
 			res.Reason = "no two configurations with equal total counters differ in whether the transition is enabled"

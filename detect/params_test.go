@@ -151,10 +151,15 @@ func inBox(sizes []int) bool {
 
 // unbounded makes every group of sys range over k.. from its size k.
 func unbounded(sys *gsst.System) *gsst.System {
-	for g := range sys.Groups {
-		sys.Groups[g].Ranged, sys.Groups[g].Max = true, gsst.Unbounded
+	spec := sys.Spec()
+	for g := range spec.Groups {
+		spec.Groups[g].Ranged, spec.Groups[g].Max = true, gsst.Unbounded
 	}
-	return sys
+	out, err := gsst.New(spec)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }
 
 func TestAllSizesKnownAnswers(t *testing.T) {

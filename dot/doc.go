@@ -17,8 +17,10 @@
 // the unreduced system (Trace.Lifted), replayed from the initial
 // configuration; a lasso's closing move goes back to the configuration
 // where its loop starts. Without a lifted trace the counter vectors of
-// the trace are drawn instead. The drawing depends only on the trace and
-// the system, not on the engine that found it.
+// the trace are drawn instead. Trace trusts the trace as explore gives
+// it, as every package downstream of gsst trusts its checked System: it
+// draws, and does not check again. The drawing depends only on the trace
+// and the system, not on the engine that found it.
 //
 // Pictures stay readable for large generated systems: guards are wrapped
 // at conjunctions and cut after a few lines, transitions with many guard

@@ -16,6 +16,9 @@ type config struct {
 	property *gsst.Property
 	full     bool
 	source   string
+	// maxConfigs: configurations per trace (MaxConfigs); 0 for the
+	// default abbreviation.
+	maxConfigs int
 }
 
 func newConfig(opts []Option) *config {
@@ -25,6 +28,12 @@ func newConfig(opts []Option) *config {
 	}
 	return c
 }
+
+// MaxConfigs draws at most n configurations of a trace (n >= 2): the
+// first ceil(n/2) and the last floor(n/2), with the start of a lasso's
+// loop among them in place of one of the last; the others become one
+// node that says which it stands for. Full overrides it.
+func MaxConfigs(n int) Option { return func(c *config) { c.maxConfigs = n } }
 
 // Verdicts colours each transition of a skeleton by its verdict in rep, a
 // certification report of the same system, and draws the witness of each

@@ -23,6 +23,8 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
@@ -398,7 +400,7 @@ var randomConfig = testsupport.Config{MaxSize: 2, MaxTransitions: 5, Properties:
 func TestRandomSystems(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	solver := z3.New(z3.Timeout(20 * time.Second))
-	systems, traces, violated := 0, 0, 0
+	systems, traces, violated, folded := 0, 0, 0, 0
 	// Pictures are read back in one batch, by one run of dot; checks[i]
 	// checks picture all[i].
 	var all []string
@@ -420,6 +422,7 @@ func TestRandomSystems(t *testing.T) {
 		}
 		pictures := []string{skeleton}
 		var drawnTraces []*explore.Trace
+		var shorts []string // abbreviated, only rendered
 
 		reports := []*explore.Report{}
 		crep, err := checkGroup(t, sys)
@@ -432,7 +435,7 @@ func TestRandomSystems(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			arep, err := explore.Explicit{}.Check(context.Background(), m)
+			arep, err := explicit.Engine{}.Check(context.Background(), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -443,12 +446,27 @@ func TestRandomSystems(t *testing.T) {
 				if p.Trace == nil {
 					continue
 				}
-				text, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]))
+				// In full, checked configuration by configuration.
+				text, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]), dot.Full())
 				if err != nil {
 					t.Fatalf("%v\n%s", err, src)
 				}
 				pictures = append(pictures, text)
 				drawnTraces = append(drawnTraces, p.Trace)
+				// Abbreviated, a lifted lasso that goes round the loop
+				// more than once draws the first round only.
+				short, err := dot.Trace(sys, p.Trace, dot.ForProperty(sys.Properties[i]))
+				if err != nil {
+					t.Fatalf("%v\n%s", err, src)
+				}
+				l := p.Trace.Lifted
+				if rounds := l.Loop >= 0 && len(l.Steps) > len(p.Trace.States); rounds != strings.Contains(short, "goes round") {
+					t.Errorf("lifted lasso of %d steps on a trace of %d states: folded %v\n%s", len(l.Steps), len(p.Trace.States), !rounds, short)
+				}
+				if rounds := l.Loop >= 0 && len(l.Steps) > len(p.Trace.States); rounds {
+					folded++
+				}
+				shorts = append(shorts, short)
 			}
 		}
 		all = append(all, pictures...)
@@ -457,41 +475,37 @@ func TestRandomSystems(t *testing.T) {
 			checks = append(checks, func(g *drawn) { checkTraceDrawn(t, sys, tr, g) })
 		}
 		traces += len(drawnTraces)
+		all = append(all, shorts...)
+		for range shorts {
+			checks = append(checks, func(*drawn) {})
+		}
 	}
 	for i, g := range parseAll(t, all) {
 		checks[i](g)
 	}
-	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn", systems, violated, traces)
-	if violated == 0 || traces < 100 {
-		t.Errorf("too few violations (%d) or traces (%d) to test anything", violated, traces)
+	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn, %d with a lifted lasso folded", systems, violated, traces, folded)
+	if violated == 0 || traces < 100 || folded == 0 {
+		t.Errorf("too few violations (%d), traces (%d) or folded lassos (%d) to test anything", violated, traces, folded)
 	}
 }
 
-// replay computes the configurations of a lifted trace on its own: the
-// state of every process, processes of each group placed in state order.
-func replay(sys *gsst.System, l *explore.Lifted) [][][]int {
-	var conf [][]int
-	for g, row := range sys.Init {
-		conf = append(conf, nil)
-		for s, k := range row {
-			for range k {
-				conf[g] = append(conf[g], s)
-			}
-		}
+// replay replays the lifted run of tr on sys (testsupport.Replay, which
+// checks every step) and returns its configurations as the state of
+// every process of each group, processes of each group placed in state
+// order.
+func replay(t *testing.T, sys *gsst.System, tr *explore.Trace) [][][]int {
+	t.Helper()
+	confs, err := testsupport.Replay(sys, enginetest.Trace(tr, enginetest.TotalKey))
+	if err != nil {
+		t.Fatalf("lifted trace: %v", err)
 	}
-	clone := func(c [][]int) [][]int {
-		out := make([][]int, len(c))
-		for g := range c {
-			out[g] = slices.Clone(c[g])
+	owner, _ := testsupport.Processes(sys)
+	out := make([][][]int, len(confs))
+	for i, c := range confs {
+		out[i] = make([][]int, len(sys.Groups))
+		for p, s := range c {
+			out[i][owner[p]] = append(out[i][owner[p]], s)
 		}
-		return out
-	}
-	out := [][][]int{clone(conf)}
-	for _, st := range l.Steps {
-		if !st.Stutter {
-			conf[st.Group][st.Process] = st.To
-		}
-		out = append(out, clone(conf))
 	}
 	return out
 }
@@ -508,7 +522,7 @@ func checkTraceDrawn(t *testing.T, sys *gsst.System, tr *explore.Trace, g *drawn
 	if l == nil || l.Error != "" {
 		t.Fatalf("trace of a certified or concrete model not lifted: %+v", l)
 	}
-	confs := replay(sys, l)
+	confs := replay(t, sys, tr)
 	n := len(confs)
 	if l.Loop >= 0 {
 		n-- // the configuration after the last step is the loop's start
@@ -631,39 +645,13 @@ func raceTrace(t *testing.T) (*gsst.System, *explore.Trace) {
 	return sys, rep.Properties[0].Trace
 }
 
-// TestTraceRefusesWrongTraces checks that a lifted trace that does not
-// replay, or disagrees with its counter states, is refused, not drawn.
-func TestTraceRefusesWrongTraces(t *testing.T) {
-	sys, good := raceTrace(t)
-	clone := func() *explore.Trace {
-		tr := *good
-		l := *good.Lifted
-		l.Steps = slices.Clone(l.Steps)
-		tr.Lifted = &l
-		tr.States = slices.Clone(tr.States)
-		return &tr
-	}
-	if _, err := dot.Trace(sys, clone()); err != nil {
-		t.Fatalf("the trace itself: %v", err)
-	}
-	tests := map[string]func(tr *explore.Trace){
-		"process not in the source state": func(tr *explore.Trace) { tr.Lifted.Steps[1].Process = 1 },
-		"no such process":                 func(tr *explore.Trace) { tr.Lifted.Steps[0].Process = 7 },
-		"wrong transition":                func(tr *explore.Trace) { tr.Lifted.Steps[0].Transition = 2 },
-		"counters disagree": func(tr *explore.Trace) {
-			tr.States[2] = explore.State{Counters: []int{3, 0, 0, 0}}
-		},
-		"lasso that does not close": func(tr *explore.Trace) { tr.Lifted.Loop, tr.Loop = 1, 1 },
-	}
-	for name, corrupt := range tests {
-		tr := clone()
-		corrupt(tr)
+// TestTraceEmpty: there is nothing to draw without a trace.
+func TestTraceEmpty(t *testing.T) {
+	sys, _ := raceTrace(t)
+	for _, tr := range []*explore.Trace{nil, {Loop: -1}} {
 		if _, err := dot.Trace(sys, tr); err == nil {
-			t.Errorf("%s: drawn", name)
+			t.Errorf("empty trace %v drawn", tr)
 		}
-	}
-	if _, err := dot.Trace(sys, nil); err == nil {
-		t.Error("nil trace drawn")
 	}
 }
 
@@ -746,6 +734,22 @@ func TestTraceElision(t *testing.T) {
 	if g := parse(t, full); len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
 		t.Errorf("full picture: %d nodes, want 46", len(g.Objects))
 	}
+	// MaxConfigs(7): the first 4 and the last 3 configurations, and one
+	// node for the 39 between them.
+	seven, err := dot.Trace(sys, trace, dot.MaxConfigs(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range parse(t, seven).Objects {
+		names = append(names, o.Name)
+	}
+	if want := []string{"c0", "c1", "c2", "c3", "c4", "c43", "c44", "c45"}; !slices.Equal(names, want) {
+		t.Errorf("MaxConfigs(7) draws %v, want %v", names, want)
+	}
+	if !strings.Contains(seven, "39 configurations not drawn (4 to 42)") {
+		t.Errorf("MaxConfigs(7): no node for configurations 4 to 42:\n%s", seven)
+	}
 }
 
 func TestFormatOf(t *testing.T) {
@@ -775,5 +779,5 @@ func checkGroup(t testing.TB, sys *gsst.System, opts ...explore.Option) (*explor
 	if err != nil {
 		return nil, err
 	}
-	return explore.Explicit{}.Check(context.Background(), m, opts...)
+	return explicit.Engine{}.Check(context.Background(), m, opts...)
 }

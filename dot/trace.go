@@ -2,7 +2,6 @@ package dot
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vsym/vsym/ctl"
@@ -11,25 +10,23 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// Trace returns the DOT graph of tr, a trace of sys, as a column of
-// configurations joined by process moves. The moves come from tr.Lifted,
-// replayed from the initial configuration of sys; Trace checks that the
-// replay is possible, that every configuration has the total counters of
-// the matching state of tr, and that a lasso's last move returns to the
-// configuration where its loop starts, and fails otherwise rather than
-// draw a run that does not exist. Without a lifted trace (or when lifting
-// stopped early) it draws the states of tr themselves.
+// Trace returns the DOT graph of tr, a trace of sys found by an explore
+// engine, as a column of configurations joined by process moves. The
+// moves come from tr.Lifted, replayed from the initial configuration of
+// sys. Without a lifted trace (or when lifting stopped early) it draws
+// the states of tr themselves, with each move inferred from the counters
+// that change. Trace trusts tr as explore gives it (explore.Lift replays
+// every step on sys, and the engines' traces are cross-checked in their
+// own tests): it does not check the trace again.
 func Trace(sys *gsst.System, tr *explore.Trace, opts ...Option) (string, error) {
 	if tr == nil || len(tr.States) == 0 {
 		return "", fmt.Errorf("dot: empty trace")
 	}
 	d := &traceDrawing{sys: sys, tr: tr, c: newConfig(opts)}
 	if l := tr.Lifted; l != nil && l.Error == "" && (l.Loop >= 0) == (tr.Loop >= 0) {
-		if err := d.replay(l); err != nil {
-			return "", err
-		}
-	} else if err := d.counters(); err != nil {
-		return "", err
+		d.replay(l)
+	} else {
+		d.counters()
 	}
 	var body strings.Builder
 	d.draw(&body)
@@ -86,72 +83,25 @@ func initialProcs(sys *gsst.System) [][]int {
 	return out
 }
 
-// replay builds the configurations of a lifted trace and checks them
-// against the counter trace.
-func (d *traceDrawing) replay(l *explore.Lifted) error {
-	sys, tr := d.sys, d.tr
-	state := initialProcs(sys)
+// replay builds the configurations of a lifted trace. A lasso's last
+// move returns to the configuration where its loop starts, which is
+// drawn once.
+func (d *traceDrawing) replay(l *explore.Lifted) {
+	state := initialProcs(d.sys)
 	d.lifted = true
 	d.loop = l.Loop
 	d.snapshot(state)
-	for i, st := range l.Steps {
-		m := move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, trans: st.Transition}
+	for _, st := range l.Steps {
 		if !st.Stutter {
-			switch {
-			case st.Group < 0 || st.Group >= len(sys.Groups) || st.Process < 0 || st.Process >= len(state[st.Group]):
-				return fmt.Errorf("dot: step %d moves process %d of group %d, which does not exist", i+1, st.Process, st.Group)
-			case st.From < 0 || st.From >= len(sys.States) || st.To < 0 || st.To >= len(sys.States):
-				return fmt.Errorf("dot: step %d moves between states %d and %d, which do not exist", i+1, st.From, st.To)
-			case state[st.Group][st.Process] != st.From:
-				return fmt.Errorf("dot: step %d moves %s[%d] from %s, but it is in %s", i+1,
-					sys.Groups[st.Group].Name, st.Process, sys.States[st.From], sys.States[state[st.Group][st.Process]])
-			case st.Transition < 0 || st.Transition >= len(sys.Transitions) ||
-				sys.Transitions[st.Transition].From != st.From || sys.Transitions[st.Transition].To != st.To:
-				return fmt.Errorf("dot: step %d names transition %d, which does not lead from %s to %s", i+1, st.Transition, sys.States[st.From], sys.States[st.To])
-			}
 			state[st.Group][st.Process] = st.To
 		}
-		d.moves = append(d.moves, m)
+		d.moves = append(d.moves, move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, trans: st.Transition})
 		d.snapshot(state)
-	}
-	// Configuration i of the lifted run is state i of the counter trace
-	// up to the end of the trace, then goes round the trace's loop.
-	for i, tot := range d.totals {
-		k := i
-		if n := len(tr.States); k >= n {
-			if tr.Loop < 0 {
-				return fmt.Errorf("dot: the lifted trace is longer than the trace")
-			}
-			k = tr.Loop + (k-tr.Loop)%(n-tr.Loop)
-		}
-		if !slices.Equal(tot, tr.States[k].Counters) {
-			return fmt.Errorf("dot: configuration %d of the lifted trace has counters %v, the trace %v", i, tot, tr.States[k].Counters)
-		}
 	}
 	if d.loop >= 0 {
 		last := len(d.procs) - 1
-		if d.loop >= last || !sameConf(d.procs[last], d.procs[d.loop]) {
-			return fmt.Errorf("dot: the lifted lasso does not return to configuration %d", d.loop)
-		}
-		// The configuration after the last move is the loop's start,
-		// drawn once.
 		d.procs, d.counts, d.totals = d.procs[:last], d.counts[:last], d.totals[:last]
 	}
-	return nil
-}
-
-func sameConf(a, b [][][]int) bool {
-	for g := range a {
-		if len(a[g]) != len(b[g]) {
-			return false
-		}
-		for s := range a[g] {
-			if !slices.Equal(a[g][s], b[g][s]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // snapshot records the configuration of process states state[g][p].
@@ -176,8 +126,8 @@ func (d *traceDrawing) snapshot(state [][]int) {
 
 // counters takes the configurations from the states of the trace itself
 // and infers each move from the counters that change.
-func (d *traceDrawing) counters() error {
-	sys, tr := d.sys, d.tr
+func (d *traceDrawing) counters() {
+	tr := d.tr
 	d.loop = tr.Loop
 	d.note = "drawn on counters: the trace was not replayed on processes"
 	if l := tr.Lifted; l != nil {
@@ -186,10 +136,7 @@ func (d *traceDrawing) counters() error {
 			d.note = "drawn on counters: the trace replayed on processes is not a lasso like the trace"
 		}
 	}
-	for i, st := range tr.States {
-		if len(st.Counters) != len(sys.States) {
-			return fmt.Errorf("dot: state %d of the trace has %d counters, the system %d states", i, len(st.Counters), len(sys.States))
-		}
+	for _, st := range tr.States {
 		d.totals = append(d.totals, st.Counters)
 		d.counts = append(d.counts, st.Groups)
 		d.procs = append(d.procs, nil)
@@ -205,42 +152,26 @@ func (d *traceDrawing) counters() error {
 		last--
 	}
 	for i := 0; i <= last; i++ {
-		m, err := d.inferMove(tr.States[i], tr.States[next(i)])
-		if err != nil {
-			return fmt.Errorf("dot: step %d of the trace: %v", i+1, err)
-		}
-		d.moves = append(d.moves, m)
+		d.moves = append(d.moves, d.inferMove(tr.States[i], tr.States[next(i)]))
 	}
-	return nil
 }
 
-// inferMove finds the move from state a to state b of a counter trace: one
-// counter down by one and another up by one, or no change (stutter).
-func (d *traceDrawing) inferMove(a, b explore.State) (move, error) {
+// inferMove finds the move from state a to state b of a counter trace:
+// the counter that goes down by one and the one that goes up by one, or
+// no change (stutter). A step of an engine's trace is one of the two.
+func (d *traceDrawing) inferMove(a, b explore.State) move {
 	m := move{group: -1, process: -1, from: -1, to: -1, trans: -1}
 	for s := range a.Counters {
 		switch b.Counters[s] - a.Counters[s] {
-		case 0:
 		case -1:
-			if m.from >= 0 {
-				return m, fmt.Errorf("more than one counter decreases")
-			}
 			m.from = s
 		case 1:
-			if m.to >= 0 {
-				return m, fmt.Errorf("more than one counter increases")
-			}
 			m.to = s
-		default:
-			return m, fmt.Errorf("a counter changes by more than one")
 		}
 	}
-	if m.from < 0 && m.to < 0 {
-		m.stutter = true
-		return m, nil
-	}
 	if m.from < 0 || m.to < 0 {
-		return m, fmt.Errorf("the counters do not add up")
+		m.stutter = true
+		return m
 	}
 	for g := range a.Groups {
 		if len(b.Groups) > g && b.Groups[g][m.to]-a.Groups[g][m.to] == 1 {
@@ -252,33 +183,62 @@ func (d *traceDrawing) inferMove(a, b explore.State) (move, error) {
 			m.trans = i
 		}
 	}
-	return m, nil
+	return m
 }
 
 // visible decides which configurations are drawn: all of them, or for a
 // long trace when abbreviating, the first and last few and those around
 // the loop's start.
+//
+// A lifted lasso may go round the trace's loop several times before its
+// processes are back where the loop started (each round moves other
+// processes); when abbreviating, the rounds after the first are folded
+// into one node (foldedRounds).
 func (d *traceDrawing) visible() []bool {
 	n := len(d.totals)
-	vis := make([]bool, n)
-	if !d.abbreviate() || n <= maxConfigs {
-		for i := range vis {
-			vis[i] = true
-		}
-		return vis
+	if rounds, _ := d.foldedRounds(); rounds > 0 {
+		n = len(d.tr.States) // the configurations after it repeat the loop
 	}
-	d.abbreviated = true
+	vis := make([]bool, len(d.totals))
 	keep := func(lo, hi int) {
 		for i := max(lo, 0); i < min(hi, n); i++ {
 			vis[i] = true
 		}
 	}
-	keep(0, maxConfigs/2)
-	keep(n-maxConfigs/4, n)
-	if d.loop >= 0 {
-		keep(d.loop-2, d.loop+3)
+	switch limit := d.c.maxConfigs; {
+	case !d.abbreviate() || limit == 0 && n <= maxConfigs || limit > 0 && n <= limit:
+		keep(0, n)
+	case limit > 0:
+		head, tail := (limit+1)/2, limit/2
+		if d.loop >= head && d.loop < n-tail {
+			tail-- // the loop's start stands in for one of the last
+			vis[d.loop] = true
+		}
+		keep(0, head)
+		keep(n-tail, n)
+	default:
+		keep(0, maxConfigs/2)
+		keep(n-maxConfigs/4, n)
+		if d.loop >= 0 {
+			keep(d.loop-2, d.loop+3)
+		}
+	}
+	for _, v := range vis {
+		d.abbreviated = d.abbreviated || !v
 	}
 	return vis
+}
+
+// foldedRounds returns, for a lifted lasso that goes round the trace's
+// loop more than once when abbreviating, how many rounds after the first
+// are folded and the length of a round; 0 otherwise.
+func (d *traceDrawing) foldedRounds() (rounds, length int) {
+	n, loop := len(d.tr.States), d.tr.Loop
+	if !d.abbreviate() || !d.lifted || d.loop < 0 || loop < 0 || len(d.totals) <= n {
+		return 0, 0
+	}
+	length = n - loop
+	return (len(d.totals) - n) / length, length
 }
 
 // shownStates returns the state columns of configuration i: all states,
@@ -360,8 +320,12 @@ func (d *traceDrawing) draw(b *strings.Builder) {
 		for j < n && !vis[j] {
 			j++
 		}
-		fmt.Fprintf(b, "  c%d %s;\n", i, attrs("shape", "box", "style", `"rounded,dashed"`, "margin", "0.15",
-			"label", quote(fmt.Sprintf("… %s not drawn (%d to %d); vsym dot --full draws them", plural(j-i, "configuration", "configurations"), i, j-1))))
+		label := fmt.Sprintf("… %s not drawn (%d to %d); vsym dot --full draws them", plural(j-i, "configuration", "configurations"), i, j-1)
+		if rounds, length := d.foldedRounds(); rounds > 0 && i == len(d.tr.States) {
+			label = fmt.Sprintf("… the loop (configurations %d to %d) goes round %s more, moving other processes, before they are back where it started (configurations %d to %d, not drawn); vsym dot --full draws them",
+				d.tr.Loop, i-1, plural(rounds, "time", "times"), i, i+rounds*length-1)
+		}
+		fmt.Fprintf(b, "  c%d %s;\n", i, attrs("shape", "box", "style", `"rounded,dashed"`, "margin", "0.15", "label", quote(label)))
 	}
 	// node returns the drawn node standing for configuration i.
 	node := func(i int) int {

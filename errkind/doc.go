@@ -3,7 +3,7 @@
 // exit code with one switch instead of probing each package's error
 // types.
 //
-// There are four kinds:
+// There are five kinds:
 //
 //   - Input: what was given is malformed (a spec with errors, a model or
 //     system built wrongly by a caller, a bad option value).
@@ -12,6 +12,10 @@
 //   - Limit: a resource bound stopped the work (stored states, memory,
 //     BDD nodes).
 //   - Internal: a check of vsym's own results failed; a bug.
+//   - Negative: the question has a negative answer that leaves nothing
+//     to do: the total-counter model was asked for and the system is not
+//     certified. (A negative answer that is the result, a property that
+//     fails, is a verdict, not an error.)
 //
 // A Kind is itself an error value, so errors.Is(err, errkind.Limit) asks
 // whether err, or anything it wraps, is of that kind. Packages attach a

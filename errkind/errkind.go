@@ -14,9 +14,10 @@ const (
 	Unknown                  // no answer: solver unknown, timeout, cancellation
 	Limit                    // a resource limit was reached
 	Internal                 // a bug: vsym's own check of a result failed
+	Negative                 // a negative answer that stops the work
 )
 
-var names = [...]string{Input: "bad input", Unknown: "unknown", Limit: "resource limit", Internal: "internal error"}
+var names = [...]string{Input: "bad input", Unknown: "unknown", Limit: "resource limit", Internal: "internal error", Negative: "negative answer"}
 
 func (k Kind) String() string {
 	if k <= 0 || int(k) >= len(names) {
@@ -59,7 +60,7 @@ func Of(err error) Kind {
 	if err == nil {
 		return 0
 	}
-	for _, k := range []Kind{Internal, Input, Limit, Unknown} {
+	for _, k := range []Kind{Internal, Input, Negative, Limit, Unknown} {
 		if errors.Is(err, k) {
 			return k
 		}

@@ -5,7 +5,9 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/specs"
 )
 
@@ -43,7 +45,7 @@ func TestBundledAudits(t *testing.T) {
 				} else if sys.Fairness.Empty() {
 					t.Fatal("the audit spec has no fairness section")
 				}
-				o := explore.NewOracle(sys)
+				o := testsupport.NewOracle(sys)
 				if len(sys.Properties) != len(want) {
 					t.Fatalf("%d properties, %d answers worked out", len(sys.Properties), len(want))
 				}
@@ -56,10 +58,12 @@ func TestBundledAudits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				st := fairStats{segments: map[explore.SegmentKind]int{}}
-				checkAgainstOracle(t, sys, m, o, []int{0, 1, 2}, &st)
-				if st.fails == 0 || st.lassos == 0 {
-					t.Errorf("fairness %v: %d failures, %d lassos: the audit shows no starvation", fair, st.fails, st.lassos)
+				st := enginetest.FairStats{Segments: map[explore.SegmentKind]int{}}
+				for i, eng := range engines() {
+					enginetest.CheckAgainstOracle(t, eng, engineOptions[i], sys, m, o, &st)
+				}
+				if st.Fails == 0 || st.Lassos == 0 {
+					t.Errorf("fairness %v: %d failures, %d lassos: the audit shows no starvation", fair, st.Fails, st.Lassos)
 				}
 			}
 		})

@@ -11,7 +11,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 )
 
-// Auto is the engine "--engine auto" names: it runs the explicit engine
+// Auto is the engine "--engine auto" names: it runs an explicit engine
 // and a symbolic one (the BDD engine of explore/symbolic, which this
 // package cannot import) and returns the report of one of them, chosen
 // by a rule that depends on the model only, never on which engine
@@ -50,9 +50,10 @@ import (
 // of WorkBudget may fall on either side of it.) BENCHMARKS.md measures
 // the rule against both engines.
 type Auto struct {
-	// Symbolic is the symbolic engine; nil makes Auto the explicit
-	// engine.
-	Symbolic Engine
+	// Explicit is the explicit engine (explore/explicit, which this
+	// package cannot import either); Symbolic the symbolic one, and nil
+	// makes Auto the explicit engine.
+	Explicit, Symbolic Engine
 	// Zero values take the defaults below.
 	SpaceBound  int64
 	ProbeStates int64
@@ -82,8 +83,11 @@ func (Auto) Name() string { return "auto" }
 func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*Report, error) {
 	cfg := NewConfig(opts...)
 	space, probe, work := orDefault(a.SpaceBound, DefaultSpaceBound), orDefault(a.ProbeStates, DefaultProbeStates), int(orDefault(int64(a.WorkBudget), DefaultWorkBudget))
+	if a.Explicit == nil {
+		return nil, errkind.Errorf(errkind.Internal, "explore.Auto without an explicit engine")
+	}
 	if a.Symbolic == nil || m.CounterSpace() <= float64(space) || cfg.MaxStates > 0 && cfg.MaxStates <= probe {
-		return Explicit{}.Check(ctx, m, opts...)
+		return a.Explicit.Check(ctx, m, opts...)
 	}
 	ectx, stopE := context.WithCancel(ctx)
 	defer stopE()
@@ -101,7 +105,7 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 	go func() {
 		// Interval 0: the explicit engine reports every few thousand
 		// states; the caller's callback gets them at its own interval.
-		rep, err := Explicit{}.Check(ectx, m, with(opts, OnProgress(0, func(p Progress) {
+		rep, err := a.Explicit.Check(ectx, m, with(opts, OnProgress(0, func(p Progress) {
 			if p.States > probe {
 				once.Do(func() { close(past) })
 			}

@@ -10,11 +10,12 @@ import (
 )
 
 // Engine is what every model checker of vsym implements: the explicit
-// engine of this package (Explicit) and the BDD engine of
-// explore/symbolic. Check decides the model's properties at its initial
-// state and fills a Report. It honours ctx (an expired or cancelled
-// context stops it with an error of kind errkind.Unknown) and the shared
-// Options; settings peculiar to one engine are fields of its own type.
+// engine of explore/explicit and the BDD engine of explore/symbolic.
+// Check decides the model's properties at its initial state and fills a
+// Report. It honours ctx (an expired or cancelled context stops it with
+// an error of kind errkind.Unknown) and the shared Options; settings
+// peculiar to one engine are fields of its own type. The conformance
+// suite explore/enginetest checks an engine against this contract.
 // The model comes from counterabs, which has checked it: engines trust
 // it.
 type Engine interface {
@@ -29,8 +30,10 @@ type Option func(*Config)
 // with NewConfig; users set it with the Option functions.
 type Config struct {
 	// MaxStates stops the exploration with a *LimitError once more states
-	// are reachable (the explicit engine stops as soon as it has stored
-	// that many). Zero means no bound.
+	// are reachable, during the search: the explicit engine as soon as it
+	// has stored one more, the BDD engine as soon as its growing set of
+	// reachable states holds more (it bounds them when it computes them:
+	// CountStates). Zero means no bound.
 	MaxStates int64
 	// MaxMemory stops the exploration with a *LimitError when the memory
 	// an engine estimates or samples exceeds it, in bytes. Zero means no
@@ -129,19 +132,4 @@ func (c Config) SelectProperties(m *counterabs.Model) ([]*counterabs.Property, e
 		out = append(out, &m.Properties[i])
 	}
 	return out, nil
-}
-
-// Explicit is the explicit-state engine of this package.
-type Explicit struct{}
-
-// Name returns "explicit".
-func (Explicit) Name() string { return "explicit" }
-
-// Check explores the reachable states of m and checks its properties.
-func (Explicit) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*Report, error) {
-	sp, err := newSpace(m)
-	if err != nil {
-		return nil, err
-	}
-	return run(ctx, sp, NewConfig(opts...))
 }

@@ -136,7 +136,7 @@ func (x *explainer[S, Set]) holdsAt(f ctl.Formula, s S) (bool, error) {
 }
 
 func internalf(format string, args ...any) error {
-	return errkind.Errorf(errkind.Internal, "explore: internal error: "+format, args...)
+	return errkind.Errorf(errkind.Internal, "explore: "+format, args...)
 }
 
 // node explains why f has truth value holds at state at.

@@ -11,7 +11,10 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -37,8 +40,8 @@ func TestForceSound(t *testing.T) {
 	}
 	done, conclusive, inconclusive, deadFree, unsoundWithoutStutter, skipped, smvCompared := 0, 0, 0, 0, 0, 0, 0
 	for k := 0; done < systems && k < 20*systems; k++ {
-		sys := explore.RandomSystem(r, fmt.Sprintf("force%d", k), false, true)
-		if _, certified := explore.BruteCertified(sys); certified {
+		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("force%d", k), false, true)
+		if _, certified := enginetest.BruteCertified(sys); certified {
 			continue
 		}
 		// Universal properties mostly, two of any kind; justice
@@ -47,7 +50,7 @@ func TestForceSound(t *testing.T) {
 		sys.Fairness.Weak = nil
 		sys.Properties = sys.Properties[:2]
 		for i := 0; i < 6; i++ {
-			sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("u%d", i), Formula: explore.RandomUniversal(r, sys, 3)})
+			sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("u%d", i), Formula: testsupport.RandomUniversal(r, sys, 3)})
 		}
 		m, err := counterabs.Build(context.Background(), sys, solver, solver, counterabs.Force())
 		if err != nil {
@@ -60,7 +63,7 @@ func TestForceSound(t *testing.T) {
 		if m.Exact || m.MayDeadlock == nil {
 			t.Fatalf("%s: forced model exact %v, deadlock condition %v", sys.Name, m.Exact, m.MayDeadlock)
 		}
-		o := explore.NewOracle(sys)
+		o := testsupport.NewOracle(sys)
 		if bin := os.Getenv("NUSMV"); bin != "" && done <= 60 {
 			// The emitted forced model (stutters where the system may be
 			// deadlocked) gives NuSMV the verdicts vsym gives.
@@ -68,7 +71,7 @@ func TestForceSound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := explore.Explicit{}.Check(context.Background(), m, explore.Traces(false))
+			rep, err := explicit.Engine{}.Check(context.Background(), m, explore.Traces(false))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +100,7 @@ func TestForceSound(t *testing.T) {
 			if d := o.DeadlockDistance(); rep.DeadlockFree != nil && *rep.DeadlockFree {
 				deadFree++
 				if d >= 0 {
-					t.Errorf("%s, %s: deadlock-free on the forced model, but a deadlock is reachable in the system\n%s", sys.Name, eng.Name(), explore.Describe(sys))
+					t.Errorf("%s, %s: deadlock-free on the forced model, but a deadlock is reachable in the system\n%s", sys.Name, eng.Name(), testsupport.DescribeFair(sys))
 				}
 			}
 			bare, err := eng.Check(context.Background(), &noStutter, engineOptions[ei]...)
@@ -111,7 +114,7 @@ func TestForceSound(t *testing.T) {
 					conclusive++
 					if !p.Holds || !want {
 						t.Errorf("%s, %s: %s = %s: conclusive %v on the forced model, the system says %v\n%s",
-							sys.Name, eng.Name(), p.Name, ctl.Format(f, sys.VarName), p.Holds, want, explore.Describe(sys))
+							sys.Name, eng.Name(), p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.DescribeFair(sys))
 					}
 				} else {
 					inconclusive++

@@ -13,6 +13,18 @@ const (
 	maxLiftSteps  = 20_000
 )
 
+// LiftTrace lifts a trace (nil: nothing) and its branches to the
+// unreduced system sys, setting their Lifted fields.
+func LiftTrace(sys *gsst.System, tr *Trace) {
+	if tr == nil {
+		return
+	}
+	tr.Lifted = Lift(sys, tr)
+	for _, b := range tr.Branches {
+		LiftTrace(sys, b)
+	}
+}
+
 // Lift replays tr on the unreduced system sys, one process move per step,
 // tracking the concrete configuration from the initial one (processes of
 // each group placed in state order, see Lifted). For each step it picks

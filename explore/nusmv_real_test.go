@@ -13,7 +13,10 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -81,24 +84,24 @@ func TestNuSMV(t *testing.T) {
 	var fair, models, compared, totals int
 	for k := 0; k < systems; k++ {
 		total := k%2 == 1
-		sys := explore.RandomSystem(r, fmt.Sprintf("smv%d", k), !total, total)
+		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("smv%d", k), !total, total)
 		if !sys.Fairness.Empty() {
 			fair++
 		}
-		o := explore.NewOracle(sys)
+		o := testsupport.NewOracle(sys)
 		want := map[string]bool{}
 		for _, p := range sys.Properties {
 			want[p.Name] = o.Holds(p.Formula)
 		}
 		engines := func(m *counterabs.Model) {
-			for _, e := range []explore.Engine{explore.Explicit{}, symbolic.DefaultBDD()} {
+			for _, e := range []explore.Engine{explicit.Engine{}, symbolic.DefaultBDD()} {
 				rep, err := e.Check(ctx, m, explore.Traces(false))
 				if err != nil {
 					t.Fatalf("%s: %s on the %s model: %v", sys.Name, e.Name(), m.Level, err)
 				}
 				for _, p := range rep.Properties {
 					if p.Holds != want[p.Name] {
-						t.Fatalf("%s: %s on the %s model says %s is %v, the oracle %v\n%s", sys.Name, e.Name(), m.Level, p.Name, p.Holds, want[p.Name], explore.Describe(sys))
+						t.Fatalf("%s: %s on the %s model says %s is %v, the oracle %v\n%s", sys.Name, e.Name(), m.Level, p.Name, p.Holds, want[p.Name], testsupport.DescribeFair(sys))
 					}
 				}
 			}
@@ -122,7 +125,7 @@ func TestNuSMV(t *testing.T) {
 					}
 					compared++
 					if g != want[name] {
-						t.Errorf("%s: %s %v: property %s: NuSMV says %v, vsym %v\n%s\n%s", sys.Name, what, args, name, g, want[name], explore.Describe(sys), text)
+						t.Errorf("%s: %s %v: property %s: NuSMV says %v, vsym %v\n%s\n%s", sys.Name, what, args, name, g, want[name], testsupport.DescribeFair(sys), text)
 					}
 				}
 			}
@@ -138,7 +141,7 @@ func TestNuSMV(t *testing.T) {
 		}
 		check("group-counter model", text)
 		if total {
-			if _, certified := explore.BruteCertified(sys); certified {
+			if _, certified := enginetest.BruteCertified(sys); certified {
 				tm, err := counterabs.Build(ctx, sys, solver, solver)
 				if err != nil {
 					t.Fatalf("%s: counterabs.Build: %v", sys.Name, err)

@@ -12,7 +12,7 @@ import (
 )
 
 // This file holds the engine-independent results: every engine (the
-// explicit one in this package, the BDD one in explore/symbolic) fills the
+// explicit one in explore/explicit, the BDD one in explore/symbolic) fills the
 // same Report, so the command line prints and encodes them in one place.
 // Keep the JSON field names stable: docs/explore.md documents them.
 
@@ -146,6 +146,17 @@ func DeadlockTrace(sys *gsst.System, path []State) *Trace {
 	return tr
 }
 
+// NewPropertyResult returns the result of property p of m before its
+// verdict: its name, text (the formula printed when the spec gave none)
+// and position. Every engine starts each PropertyResult with it.
+func NewPropertyResult(m *counterabs.Model, p *counterabs.Property) PropertyResult {
+	res := PropertyResult{Name: p.Name, Text: p.Text, Pos: p.Pos}
+	if res.Text == "" {
+		res.Text = ctl.Format(p.Formula, m.VarName)
+	}
+	return res
+}
+
 // Conclude sets res.Inconclusive for a verdict on property p of a forced
 // model m (see PropertyResult.Inconclusive); on an exact model it does
 // nothing. Every engine calls it once Holds and Vacuous are set.
@@ -245,14 +256,12 @@ type State struct {
 	sys *gsst.System
 }
 
-// modelState converts a state x of m (a value per counter) to a State.
-func modelState(m *counterabs.Model, x []int) State {
+// CounterState converts a state x of model m (a value per counter, as
+// m.Counters orders them) to a trace State that names its counters after
+// m's system. Every engine makes its trace states with it.
+func CounterState(m *counterabs.Model, x []int) State {
 	return State{Counters: m.Totals(x), Groups: m.Groups(x), sys: m.System}
 }
-
-// ModelState converts a state x of m (a value per counter) to a trace
-// State, for engines outside this package.
-func ModelState(m *counterabs.Model, x []int) State { return modelState(m, x) }
 
 // SystemState makes a trace State of sys from its total counters and,
 // for a state of a group-counter model, its group counters [group][state]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 )
@@ -101,12 +102,12 @@ func TestTraceShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := explore.NewOracle(sys)
+		o := testsupport.NewOracle(sys)
 		for _, level := range []counterabs.Level{counterabs.GroupLevel, counterabs.TotalLevel} {
 			m, err := counterabs.BuildGroup(sys)
 			if level == counterabs.TotalLevel {
 				var certified bool
-				if m, certified = explore.BruteCertified(sys); !certified {
+				if m, certified = enginetest.BruteCertified(sys); !certified {
 					continue
 				}
 			}
@@ -145,7 +146,7 @@ func TestTraceShapes(t *testing.T) {
 					t.Errorf("%s: %d branches, want %d", where, len(p.Trace.Branches), c.branches)
 				}
 				subs := testsupport.Subformulas(sys.Properties[0].Formula, m.Properties[0].Formula, m.VarName)
-				if err := o.CheckTrace(p.Trace, subs); err != nil {
+				if err := o.CheckTrace(enginetest.Trace(p.Trace, enginetest.TotalKey), subs); err != nil {
 					t.Errorf("%s: %v", where, err)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -33,7 +34,7 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := explore.Explicit{}.Check(context.Background(), m)
+	rep, err := explicit.Engine{}.Check(context.Background(), m)
 	if err != nil {
 		t.Fatal(err)
 	}

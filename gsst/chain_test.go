@@ -70,7 +70,7 @@ func binaryNode(c *checker, x *BinaryExpr, m mode, where string) (value, bool) {
 // checkBoth checks x with chain and with binaryNode.
 func checkBoth(sys *System, x Expr, m mode) (got, want value, gotErrs, wantErrs ErrorList) {
 	got, gotErrs = checkIn(sys, x, m)
-	c := &checker{sys: sys, states: map[string]int{}, groups: map[string]int{}, binary: binaryNode}
+	c := &checker{sys: &sys.spec, states: map[string]int{}, groups: map[string]int{}, binary: binaryNode}
 	for i, s := range sys.States {
 		c.states[s] = i
 	}

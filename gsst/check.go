@@ -1,6 +1,7 @@
 package gsst
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -8,15 +9,19 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// checker resolves the names of a File and builds its System.
+// checker resolves the names of a File and builds its Spec, with the
+// positions the rules of New (rules.go) report at; check then runs those
+// rules on it.
 type checker struct {
-	sys    *System
+	sys    *Spec
 	states map[string]int
 	groups map[string]int
 	// quiet about unresolved states or groups when their declaration
 	// was missing or malformed
 	statesBad, groupsBad bool
 	errs                 ErrorList
+	// src says what did not resolve, for the rules.
+	src source
 
 	// n caches the meaning of n for guards that mention it many times:
 	// System.N (a loop over the groups), or NVar in a parametric system;
@@ -34,16 +39,18 @@ func (c *checker) errorf(pos Pos, format string, args ...any) {
 	c.errs.Add(pos, format, args...)
 }
 
-// check builds the System of f. Errors go to c.errs; the System is only
-// meaningful when there are none.
-func check(f *File, file string, opt options) (*System, ErrorList) {
+// check builds the Spec of f and checks it against the rules of New,
+// skipping what did not resolve, so that every error is reported at
+// once. The Spec is only meaningful when there are no errors.
+func check(f *File, file string, opt options) (*Spec, ErrorList) {
 	c := &checker{
-		sys:       &System{Name: f.Name, File: file},
+		sys:       &Spec{Name: f.Name, File: file},
 		states:    map[string]int{},
 		groups:    map[string]int{},
 		statesBad: f.StatesBad,
 		groupsBad: f.GroupsBad,
 		allSizes:  opt.allSizes,
+		src:       source{allSizes: opt.allSizes},
 	}
 	c.declare(f)
 	c.init(f)
@@ -53,7 +60,7 @@ func check(f *File, file string, opt options) (*System, ErrorList) {
 	c.transitions(f)
 	c.properties(f)
 	c.fairness(f)
-	return c.sys, c.errs
+	return c.sys, append(c.errs, c.sys.rules(&c.src)...)
 }
 
 func (c *checker) declare(f *File) {
@@ -65,57 +72,39 @@ func (c *checker) declare(f *File) {
 		c.states[s.Name] = len(c.sys.States)
 		c.sys.States = append(c.sys.States, s.Name)
 	}
-	total := int64(0)
 	for _, g := range f.Groups {
 		if _, dup := c.groups[g.Name.Name]; dup {
 			c.errorf(g.Name.NamePos, "duplicate group %q", g.Name.Name)
 			continue
 		}
-		grp := c.groupSize(g)
-		// With ranges the limit applies to the smallest instance; larger
-		// ones are refused when instantiated.
-		if total <= MaxProcesses && total+int64(grp.Size) > MaxProcesses {
-			c.errorf(g.SizePos, "too many processes: with group %q the total exceeds the limit of %d", g.Name.Name, MaxProcesses)
-		}
-		total += int64(grp.Size)
-		if c.allSizes {
+		c.groups[g.Name.Name] = len(c.sys.Groups)
+		c.sys.Groups = append(c.sys.Groups, groupOf(g))
+	}
+	if c.allSizes {
+		// The rules check the sizes as written.
+		c.src.written = slices.Clone(c.sys.Groups)
+		for i := range c.sys.Groups {
+			grp := &c.sys.Groups[i]
 			grp.Size, grp.Ranged, grp.Max = 1, true, Unbounded
 		}
-		c.groups[g.Name.Name] = len(c.sys.Groups)
-		c.sys.Groups = append(c.sys.Groups, grp)
 	}
 }
 
-// groupSize checks the size (or range of sizes) of a group declaration.
-// A bad size is reported and replaced by one in range, so that the rest
-// of the file is still checked. A range N..N is the fixed size N.
-func (c *checker) groupSize(g *GroupDecl) Group {
-	grp := Group{Name: g.Name.Name, Size: 1, Pos: g.Name.NamePos}
+// groupOf returns the group a declaration describes, with its size as
+// written for the rules to check. A size that is not a number (already
+// reported) reads as 1, so that the rest of the file is still checked. A
+// range N..N is the fixed size N.
+func groupOf(g *GroupDecl) Group {
+	grp := Group{Name: g.Name.Name, Size: 1, Pos: g.Name.NamePos, SizePos: g.SizePos}
 	if !g.SizeOK {
 		return grp
 	}
-	least := "size"
-	if g.Ranged {
-		least = "least size"
-	}
-	switch size := g.Size; {
-	case size < 1:
-		c.errorf(g.SizePos, "group %q has %s %d; a group needs at least one process", g.Name.Name, least, size)
-	case size > MaxProcesses:
-		c.errorf(g.SizePos, "group %q has %s %d, above the limit of %d processes", g.Name.Name, least, size, MaxProcesses)
-		grp.Size = MaxProcesses
-	default:
-		grp.Size = int(size)
-	}
+	grp.Size = int(g.Size)
 	switch {
 	case !g.Ranged:
 	case g.Unbounded:
 		grp.Ranged, grp.Max = true, Unbounded
-	case g.Max < g.Size:
-		c.errorf(g.SizePos, "empty range %d..%d of sizes for group %q: the greatest size is below the least", g.Size, g.Max, g.Name.Name)
-	case g.Max > MaxProcesses:
-		c.errorf(g.SizePos, "group %q has greatest size %d, above the limit of %d processes (write %d.. for no greatest size)", g.Name.Name, g.Max, MaxProcesses, g.Size)
-	case int(g.Max) > grp.Size:
+	case g.Max != g.Size:
 		grp.Ranged, grp.Max = true, int(g.Max)
 	}
 	return grp
@@ -143,25 +132,40 @@ func (c *checker) group(id *Ident, context string) (int, bool) {
 	return i, ok
 }
 
+// init resolves the init key into Spec.Init, with the positions the
+// rules report at; c.src.rows marks the rows that did not resolve.
 func (c *checker) init(f *File) {
 	in := f.Init
 	sys := c.sys
-	sys.Init = make([][]int, len(sys.Groups))
+	d := len(sys.Groups)
+	sys.Init = make([][]int, d)
 	for g := range sys.Init {
 		sys.Init[g] = make([]int, len(sys.States))
 	}
-	if in == nil {
-		return
+	sys.InitPos = make([]InitPos, d)
+	c.src.rows = make([]rowKind, d)
+	skipAll := func() {
+		for g := range c.src.rows {
+			c.src.rows[g] = rowSkip
+		}
 	}
-	if in.All != nil {
-		if s, ok := c.state(in.All, " in init"); ok {
-			for g := range sys.Groups {
-				sys.Init[g][s] = sys.Groups[g].Size
-			}
+	switch {
+	case in == nil:
+		skipAll()
+		return
+	case in.All != nil:
+		s, ok := c.state(in.All, " in init")
+		if !ok {
+			skipAll()
+			return
+		}
+		for g := range sys.Groups {
+			sys.Init[g][s] = sys.Groups[g].Size
+			sys.InitPos[g].Pos = in.All.NamePos
 		}
 		return
 	}
-	seen := make([]bool, len(sys.Groups))
+	given := make([]bool, d)
 	for _, gi := range in.Groups {
 		g, ok := c.group(gi.Group, " in init")
 		if !ok {
@@ -172,67 +176,43 @@ func (c *checker) init(f *File) {
 			}
 			continue
 		}
-		seen[g] = true
-		size := int64(sys.Groups[g].Size)
-		if gi.State == nil && gi.Counts != nil && sys.Groups[g].Ranged {
-			why := ""
-			if c.allSizes {
-				why = " (every group is read for all sizes)"
-			}
-			c.errorf(gi.Group.NamePos, "init of group %q gives counts per state, but its size is the range %s%s: a group of variable size starts with all its processes in one state",
-				gi.Group.Name, sys.Groups[g].SizeText(), why)
-			for _, ic := range gi.Counts {
-				c.state(ic.State, " in init")
-			}
-			continue
-		}
-		if gi.State != nil {
+		given[g] = true
+		sys.InitPos[g].Pos = gi.Group.NamePos
+		switch {
+		case gi.State != nil:
 			if s, ok := c.state(gi.State, " in init"); ok {
-				sys.Init[g][s] = int(size)
+				sys.Init[g][s] = sys.Groups[g].Size
+			} else {
+				c.src.rows[g] = rowSkip
 			}
-			continue
-		}
-		if gi.Counts == nil {
-			continue // already reported by the decoder
-		}
-		sum, valid := int64(0), true
-		for _, ic := range gi.Counts {
-			s, ok := c.state(ic.State, " in init")
-			switch {
-			case ic.Count < 0:
-				c.errorf(ic.CountPos, "negative number of processes %d in init of group %q", ic.Count, gi.Group.Name)
-				valid = false
-			case ic.Count > size:
-				c.errorf(ic.CountPos, "%d processes in state %q, but group %q has only %d", ic.Count, ic.State.Name, gi.Group.Name, size)
-				valid = false
-			case ok:
+		case gi.Counts == nil:
+			c.src.rows[g] = rowSkip // already reported by the decoder
+		default:
+			sys.InitPos[g].Counts = make([]Pos, len(sys.States))
+			for _, ic := range gi.Counts {
+				s, ok := c.state(ic.State, " in init")
+				if !ok {
+					c.src.rows[g] = rowPartial
+					continue
+				}
 				sys.Init[g][s] = int(ic.Count)
-				sum += ic.Count
-			default:
-				valid = false
+				sys.InitPos[g].Counts[s] = ic.CountPos
 			}
-		}
-		if valid && sum != size {
-			c.errorf(gi.Group.NamePos, "init of group %q places %d processes, but the group has %d", gi.Group.Name, sum, size)
 		}
 	}
-	for g, ok := range seen {
+	for g, ok := range given {
 		if !ok {
-			c.errorf(in.Pos, "init gives no initial state for group %q", sys.Groups[g].Name)
+			sys.InitPos[g] = InitPos{Pos: in.Pos, Missing: true}
 		}
 	}
 }
 
+// transitions resolves the transitions. A transition with an unknown
+// state is kept, for its guards to be checked and the indices of the
+// rest to hold; c.src.trans marks it.
 func (c *checker) transitions(f *File) {
 	sys := c.sys
-	type edge struct{ from, to int }
-	seen := map[edge]Pos{}
-	// ownedBy[g] is 1 + the index of the last transition whose guard keys
-	// named group g, at ownerPos[g]: one slice for all transitions rather
-	// than a map per transition, which showed when a thousand groups
-	// share a guard key.
-	ownedBy := make([]int, len(sys.Groups))
-	ownerPos := make([]Pos, len(sys.Groups))
+	c.src.trans = make([]string, len(f.Transitions))
 	for i, td := range f.Transitions {
 		from, okFrom := c.state(td.From, " in transition")
 		to, okTo := c.state(td.To, " in transition")
@@ -240,39 +220,27 @@ func (c *checker) transitions(f *File) {
 		if td.From != nil && td.To != nil {
 			name = td.From.Name + " -> " + td.To.Name
 		}
-		t := Transition{From: from, To: to, Pos: td.Pos}
-		if okFrom && okTo {
-			switch prev, dup := seen[edge{from, to}]; {
-			case from == to:
-				c.errorf(td.Pos, "self-loop %s: a local transition must change the state", name)
-			case dup:
-				c.errorf(td.Pos, "transition %s given twice (first at %s); put all its guards in one entry", name, prev)
-			default:
-				seen[edge{from, to}] = td.Pos
-			}
+		if !okFrom || !okTo {
+			c.src.trans[i] = name
 		}
+		t := Transition{From: from, To: to, Pos: td.Pos}
 		if !td.Guarded {
 			t.Blocks = []Block{{Groups: c.allGroups(), Guard: presburger.True, Pos: td.Pos}}
 		}
 		where := " in guard of " + name
 		for _, gd := range td.Guards {
-			b := Block{Text: gd.Text, Pos: gd.Pos, Guard: presburger.False}
+			b := Block{Text: gd.Text, Pos: gd.Pos}
 			if gd.Shared {
 				b.Groups = c.allGroups()
-			}
-			for _, id := range gd.Groups {
-				g, ok := c.group(id, where)
-				if !ok {
-					continue
+			} else {
+				for _, id := range gd.Groups {
+					if g, ok := c.group(id, where); ok {
+						b.Groups = append(b.Groups, g)
+						b.GroupPos = append(b.GroupPos, id.NamePos)
+					}
 				}
-				if ownedBy[g] == i+1 {
-					c.errorf(id.NamePos, "group %q has two guards in %s (the other at %s)", id.Name, name, ownerPos[g])
-					continue
-				}
-				ownedBy[g], ownerPos[g] = i+1, id.NamePos
-				b.Groups = append(b.Groups, g)
+				sort.Stable(byGroup{&b})
 			}
-			sort.Ints(b.Groups)
 			if gd.X != nil {
 				if v, ok := c.expr(gd.X, guardMode, where); ok {
 					if v.kind != kindBool {
@@ -288,6 +256,17 @@ func (c *checker) transitions(f *File) {
 	}
 }
 
+// byGroup sorts the groups of a block with their positions.
+type byGroup struct{ b *Block }
+
+func (x byGroup) Len() int           { return len(x.b.Groups) }
+func (x byGroup) Less(i, j int) bool { return x.b.Groups[i] < x.b.Groups[j] }
+func (x byGroup) Swap(i, j int) {
+	g, p := x.b.Groups, x.b.GroupPos
+	g[i], g[j] = g[j], g[i]
+	p[i], p[j] = p[j], p[i]
+}
+
 func (c *checker) allGroups() []int {
 	out := make([]int, len(c.sys.Groups))
 	for i := range out {
@@ -297,13 +276,8 @@ func (c *checker) allGroups() []int {
 }
 
 func (c *checker) properties(f *File) {
-	seen := map[string]Pos{}
 	for _, pd := range f.Properties {
-		if prev, dup := seen[pd.Name.Name]; dup {
-			c.errorf(pd.Name.NamePos, "duplicate property %q (first at %s)", pd.Name.Name, prev)
-		}
-		seen[pd.Name.Name] = pd.Name.NamePos
-		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos}
+		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos, Syntax: pd.X}
 		if pd.X != nil {
 			if v, ok := c.expr(pd.X, propMode, " in property "+pd.Name.Name); ok {
 				if v.kind == kindInt {
@@ -394,7 +368,13 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 		switch x.Name {
 		case "n":
 			if !c.nKnown {
-				c.n, c.nKnown = presburger.ConstTerm(int64(c.sys.N())), true
+				// A bad size (reported by the rules) counts as the
+				// nearest valid one.
+				n := 0
+				for _, g := range c.sys.Groups {
+					n += min(max(g.Size, 1), MaxProcesses)
+				}
+				c.n, c.nKnown = presburger.ConstTerm(int64(n)), true
 				if c.sys.Parametric() {
 					c.n = presburger.VarTerm(c.sys.NVar())
 				}

@@ -141,6 +141,14 @@ func (d *decoder) explainYAML(line int, msg string) (Pos, string, string) {
 		pos.Col = utf8.RuneCountInString(d.lines[line-1][:i]) + 1
 		return pos, "invalid YAML: %s: a tab character; YAML does not allow tabs for indentation, indent with spaces", msg
 	}
+	if msg == "mapping values are not allowed in this context" || msg == "did not find expected key" {
+		// The library's line is that of a token near the key; the key
+		// is on it or the next.
+		if m, ok := misindented(d.lines); ok && m.line >= line-1 && m.line <= line+1 {
+			pos.Line, pos.Col = m.line, m.col
+			return pos, "invalid YAML: %s: " + strings.ReplaceAll(m.explain(), "%", "%%"), msg
+		}
+	}
 	for l := line; l >= 1 && l >= line-2; l-- {
 		if col, kind, ok := flowComment(d.lines[l-1]); ok {
 			pos.Line, pos.Col = l, col

@@ -29,16 +29,32 @@
 //     character even inside a quoted YAML scalar.
 //   - A checker resolves state and group names, tells integer expressions
 //     from conditions and temporal formulas, folds constants with limits
-//     (no value above MaxConstant, no silent overflow) and builds the
-//     System: guards become presburger.Formula over System.TotalVar and
-//     System.GroupVar with n replaced by its value, properties become
-//     ctl.Formula over the same counters.
+//     (no value above MaxConstant, no silent overflow) and builds a Spec:
+//     guards become presburger.Formula over Spec.TotalVar and
+//     Spec.GroupVar with n replaced by its value, properties become
+//     ctl.Formula over the same counters. The Spec then meets the rules
+//     of New and becomes the System.
+//
+// System is the checked type, and only this package builds one, as only
+// go/types' checker builds a *types.Package: Parse and Load from a file,
+// New from a Spec (what generators and tests fill in by hand), and
+// Instantiate, Smallest and WithProperties from a System already checked.
+// A System embeds its Spec in an unexported field: the fields and methods
+// of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
+// other package can write a System literal with content. The rules every
+// System meets (sizes, the initial configuration, transitions, blocks,
+// guards and properties over the system's own variables, fairness) are
+// written once, in rules.go: the checker runs them on the Spec it built
+// (skipping what did not resolve, so that every error is reported at
+// once) and New on the Spec it is given, with the same messages; every
+// analysis downstream takes a *System and trusts it. System.Spec returns
+// a copy of the description, to edit and check again with New.
 //
 // A group's size may be a range, "N.." (at least N processes) or "N..M":
 // the System is then parametric, the family of its instances, and n is
 // the variable System.NVar rather than a constant. System.Instantiate
 // returns the instance of given sizes; AllSizes reads every size of a
-// file as "1..". System.Check covers both kinds of system.
+// file as "1..". The rules of New cover both kinds of system.
 //
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and

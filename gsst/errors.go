@@ -38,6 +38,21 @@ func (e *Error) Error() string {
 	return e.Pos.String() + ": " + e.Msg
 }
 
+// Less orders errors, given by position and message, as error lists are
+// sorted: by file, line, column and message.
+func Less(p Pos, msg string, q Pos, qmsg string) bool {
+	if p.File != q.File {
+		return p.File < q.File
+	}
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	if p.Col != q.Col {
+		return p.Col < q.Col
+	}
+	return msg < qmsg
+}
+
 // ErrorList is a list of errors, reported together.
 type ErrorList []*Error
 
@@ -50,19 +65,7 @@ func (l *ErrorList) Add(pos Pos, format string, args ...any) {
 // duplicates.
 func (l *ErrorList) Sort() {
 	e := *l
-	sort.SliceStable(e, func(i, j int) bool {
-		a, b := e[i].Pos, e[j].Pos
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Col != b.Col {
-			return a.Col < b.Col
-		}
-		return e[i].Msg < e[j].Msg
-	})
+	sort.SliceStable(e, func(i, j int) bool { return Less(e[i].Pos, e[i].Msg, e[j].Pos, e[j].Msg) })
 	out := e[:0]
 	for i, x := range e {
 		if i > 0 && x.Pos == e[i-1].Pos && x.Msg == e[i-1].Msg {

@@ -60,3 +60,30 @@ properties:
 	// bad.yaml:6:49: unknown local state "Wait" in guard of Idle -> Busy
 	// bad.yaml:8:16: unknown group "slow" in property p
 }
+
+// A generator fills in a Spec and checks it with New, the same rules
+// Parse applies; only the System it returns reaches the analyses.
+func ExampleNew() {
+	spec := &gsst.Spec{
+		Name:   "pair",
+		States: []string{"Idle", "Busy"},
+		Groups: []gsst.Group{{Name: "p", Size: 2}},
+		Init:   [][]int{{2, 0}},
+	}
+	free := []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}
+	spec.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: free}, {From: 1, To: 0, Blocks: free}}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(sys.Name, "with", sys.N(), "processes and", len(sys.Transitions), "transitions")
+
+	// A mistake is bad input, reported as Parse reports it.
+	spec.Init = [][]int{{1, 0}}
+	_, err = gsst.New(spec)
+	fmt.Println(err)
+	// Output:
+	// pair with 2 processes and 2 transitions
+	// init of group "p" places 1 processes, but the group has 2
+}

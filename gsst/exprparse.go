@@ -1,6 +1,9 @@
 package gsst
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Grammar of guard and property strings, lowest precedence first:
 //
@@ -58,9 +61,47 @@ func parseExpr(src string, pos func(off int) Pos) (x Expr, err *Error) {
 	}
 	x = p.expr()
 	if p.tok != EOF {
-		p.errorf(p.off, "expected operator or end of expression, found %s", p.describe())
+		p.errorf(p.off, "expected operator or end of expression, found %s%s", p.describe(), p.operatorHint())
 	}
 	return x, nil
+}
+
+// Hints for what people write from other languages: LTL's G, F, X and U
+// ([] and <> for G and F), and the words and, or, not.
+var (
+	ltlOps = map[string]string{
+		"G":  `G is LTL's "globally"; vsym reads CTL: write AG (on every path) or EG (on some path)`,
+		"[]": `[] is LTL's "globally"; vsym reads CTL: write AG (on every path) or EG (on some path)`,
+		"F":  `F is LTL's "finally"; vsym reads CTL: write AF (on every path) or EF (on some path)`,
+		"<>": `<> is LTL's "finally"; vsym reads CTL: write AF (on every path) or EF (on some path)`,
+		"X":  `X is LTL's "next"; vsym reads CTL: write AX (on every path) or EX (on some path)`,
+		"U":  `vsym reads CTL, where until is A[p U q] (on every path) or E[p U q] (on some path)`,
+	}
+	wordOps = map[string]string{"and": "&", "or": "|", "not": "!"}
+)
+
+// operatorHint explains a name found where an operator was expected
+// when it is one in another language ("and", "U"), else returns "".
+func (p *exprParser) operatorHint() string {
+	if p.tok != IDENT {
+		return ""
+	}
+	if op, ok := wordOps[strings.ToLower(p.lit)]; ok {
+		return fmt.Sprintf(": vsym writes %s as %s", p.lit, op)
+	}
+	if p.lit == "U" {
+		return ": " + ltlOps["U"]
+	}
+	return ""
+}
+
+// startsOperand reports whether the current token can start an operand.
+func (p *exprParser) startsOperand() bool {
+	switch p.tok {
+	case INT, IDENT, HASH, LPAREN, NOT, SUB:
+		return true
+	}
+	return false
 }
 
 // ParseExpr parses a guard or property string on its own, with positions
@@ -118,7 +159,7 @@ func (p *exprParser) leave() { p.depth-- }
 func (p *exprParser) expect(tok Token, what string) int {
 	off := p.off
 	if p.tok != tok {
-		p.errorf(off, "expected %s, found %s", what, p.describe())
+		p.errorf(off, "expected %s, found %s%s", what, p.describe(), p.operatorHint())
 	}
 	p.next()
 	return off
@@ -277,7 +318,22 @@ func (p *exprParser) primary() Expr {
 			p.expect(RBRACK, "] closing "+name+"[p U q]")
 			return &UntilExpr{Quant: p.pos(off), All: name == "A", L: l, R: r}
 		}
+		if p.startsOperand() {
+			// A name followed by an operand is an operator of another
+			// language ("G #C = 0", "not (p)").
+			if h, ok := ltlOps[name]; ok && name != "U" {
+				p.errorf(off, "%s", h)
+			}
+			if op, ok := wordOps[strings.ToLower(name)]; ok {
+				p.errorf(off, "vsym writes %s as %s", name, op)
+			}
+		}
 		return &NameExpr{NamePos: p.pos(off), Name: name}
+	case LBRACK, LSS:
+		// LTL's [] and <>.
+		if src := p.sc.src; off+1 < len(src) && (src[off:off+2] == "[]" || src[off:off+2] == "<>") {
+			p.errorf(off, "%s", ltlOps[src[off:off+2]])
+		}
 	}
 	p.errorf(off, "expected operand (integer, n, #S, #S[g], true, false or parenthesised expression), found %s", p.describe())
 	return nil

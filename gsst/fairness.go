@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/vsym/vsym/presburger"
 )
 
 // This file decodes and checks the fairness key (docs/gsst-format.md,
@@ -158,7 +156,7 @@ func (c *checker) fairness(f *File) {
 	}
 	sys := c.sys
 	for _, jd := range fd.Justice {
-		j := Justice{Text: jd.Text, Pos: jd.Pos, Formula: presburger.False}
+		j := Justice{Text: jd.Text, Pos: jd.Pos}
 		if jd.X != nil {
 			if v, ok := c.expr(jd.X, justiceMode, " in justice condition"); ok {
 				if v.kind != kindBool {
@@ -172,10 +170,10 @@ func (c *checker) fairness(f *File) {
 	}
 	type key struct{ t, g int }
 	seen := map[key]bool{}
-	add := func(t, g int, pos Pos) {
+	add := func(t, g int, pos, gpos Pos) {
 		if !seen[key{t, g}] {
 			seen[key{t, g}] = true
-			sys.Fairness.Weak = append(sys.Fairness.Weak, Weak{Transition: t, Group: g, Pos: pos})
+			sys.Fairness.Weak = append(sys.Fairness.Weak, Weak{Transition: t, Group: g, Pos: pos, GroupPos: gpos})
 		}
 	}
 	for _, wd := range fd.Weak {
@@ -201,11 +199,11 @@ func (c *checker) fairness(f *File) {
 			tr := &sys.Transitions[t]
 			switch {
 			case !wd.PerGroup:
-				add(t, -1, wd.Pos)
+				add(t, -1, wd.Pos, Pos{})
 			case wd.EachGroup:
 				for g := range sys.Groups {
 					if tr.BlockOf(g) != nil {
-						add(t, g, wd.Pos)
+						add(t, g, wd.Pos, Pos{})
 					}
 				}
 			default:
@@ -214,11 +212,7 @@ func (c *checker) fairness(f *File) {
 					if !ok {
 						continue
 					}
-					if tr.BlockOf(g) == nil {
-						c.errorf(id.NamePos, "weak fairness of %s for group %s: the group cannot take this transition (it is in none of its guard blocks)", sys.TransitionName(tr), id.Name)
-						continue
-					}
-					add(t, g, wd.Pos)
+					add(t, g, wd.Pos, id.NamePos) // the rules check that g may take t
 				}
 			}
 		}

@@ -66,19 +66,19 @@ func TestFairnessParsed(t *testing.T) {
 			t.Errorf("justice at %v = %v, want %v", c.y, got, c.want)
 		}
 	}
-	if err := sys.Check(); err != nil {
+	if _, err := New(sys.Spec()); err != nil {
 		t.Fatal(err)
 	}
-	// Check catches what only a hand-built system can get wrong.
-	bad := *sys
+	// New catches what only a hand-built system can get wrong.
+	bad := sys.Spec()
 	bad.Fairness = Fairness{
 		Justice: []Justice{{Text: "x"}},
 		Weak:    []Weak{{Transition: 7}, {Transition: 1, Group: 9}, {Transition: 2, Group: 0}},
 	}
-	err = bad.Check()
-	for _, msg := range []string{"justice condition 1 has no formula", "transition 7", "group 9 out of range", "group reader cannot take it"} {
+	_, err = New(bad)
+	for _, msg := range []string{"justice condition 1 has no formula", "transition 7", "group 9 out of range", "for group reader: the group cannot take this transition"} {
 		if err == nil || !strings.Contains(err.Error(), msg) {
-			t.Errorf("Check: %v, want %q", err, msg)
+			t.Errorf("New: %v, want %q", err, msg)
 		}
 	}
 }

@@ -41,6 +41,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
 	f.Add([]byte(fairSpec))
+	// Misindented keys (hints at the key).
+	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n  p: 1\n   q: 2\ninit: N\n"))
+	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n    p: 1\n  q: 1\ninit: N\n"))
+	f.Add([]byte("name: x\nstates: [N]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n     to: N\n    guard: |\n      #N = 1\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		sys, err := Parse("f.yaml", src)
 		if err != nil {
@@ -68,8 +72,8 @@ func FuzzParse(f *testing.F) {
 // checkSystem checks the invariants every accepted System must satisfy.
 func checkSystem(t *testing.T, sys *System) {
 	t.Helper()
-	if err := sys.Check(); err != nil {
-		t.Fatalf("parsed system fails Check: %v", err)
+	if errs := sys.rules(nil); len(errs) > 0 {
+		t.Fatalf("parsed system breaks the rules of New: %v", errs)
 	}
 	if len(sys.States) == 0 || len(sys.Groups) == 0 {
 		t.Fatalf("accepted system without states or groups")
@@ -146,7 +150,7 @@ func exprSystem(t testing.TB) *System {
 
 // checkIn checks x as a guard or property of sys.
 func checkIn(sys *System, x Expr, m mode) (value, ErrorList) {
-	c := &checker{sys: sys, states: map[string]int{}, groups: map[string]int{}}
+	c := &checker{sys: &sys.spec, states: map[string]int{}, groups: map[string]int{}}
 	for i, s := range sys.States {
 		c.states[s] = i
 	}
@@ -198,6 +202,9 @@ func FuzzExpr(f *testing.F) {
 		"A[#N >= 1 U #C = 1]", "E[true U AG EF #C = n]", "2*#C + #T*3 <= n - 1",
 		"#C + 1000000000 = -1000000000", "1000000000*1000000000*#C = 0", "((((#C))))=0",
 		"-(-(#C)) != --1", "# C", "#C[", "A[p", "é", "\xff", "1 < 2 < 3",
+		// What people write from LTL and programming languages (hints).
+		"G (#C <= 1)", "F #C = 1", "X #C = 0", "[] #C <= 1", "<> #C = 1", "[]", "<>", "#C = 0 U #T = 1",
+		"AG (#T > 0 -> F #C > 0)", "#C = 0 and #T = 0", "#C = 0 OR #T = 0", "not (#C = 0)", "#C == 0 && #T != 1",
 	} {
 		f.Add(s)
 	}

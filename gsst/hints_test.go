@@ -27,6 +27,18 @@ func TestNewcomerHints(t *testing.T) {
 			4, 1, []string{"tab", "indent with spaces"}},
 		{"tab-after-spaces", "name: t\nstates: [N, T]\ngroups:\n  \tp: 1\n",
 			4, 3, []string{"tab", "indent with spaces"}},
+		// A key indented too far or not far enough: the error is at the
+		// key, whatever line the YAML library names.
+		{"indent-deeper", "name: x\nstates: [N, T]\ngroups:\n  p: 1\n   q: 2\ninit: N\n",
+			5, 4, []string{"mapping values are not allowed", `"q" is indented deeper than the line above`}},
+		{"indent-deeper-item", head + "transitions:\n  - from: N\n     to: T\n",
+			7, 6, []string{`"to" is indented deeper`}},
+		{"indent-deeper-next-line", head + "transitions:\n  - {from: N, to: T}\nproperties:\n  a: \"AG #N >= 0\"\n   b: \"AG #T >= 0\"\n",
+			9, 4, []string{"did not find expected key", `"b" is indented deeper`}},
+		{"indent-between", "name: x\nstates: [N, T]\ngroups:\n    p: 1\n  q: 1\ninit: N\n",
+			5, 3, []string{`"q" starts at column 3, where no enclosing block does (they start at columns 1, 5)`}},
+		{"indent-top-level", "name: x\nstates: [N, T]\n groups:\n  p: 1\n",
+			3, 2, []string{`"groups" is indented deeper`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,6 +52,40 @@ func TestNewcomerHints(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestForeignSyntaxHints: LTL's operators and the words and, or, not get
+// an error that says what vsym writes instead, at the operator. The
+// property is on line 8, its string from column 7.
+func TestForeignSyntaxHints(t *testing.T) {
+	const head = "name: h\nstates: [N, T, C]\ngroups: {p: 2}\ninit: N\ntransitions:\n  - {from: N, to: T}\nproperties:\n  a: "
+	cases := []struct {
+		prop string
+		col  int
+		want string // the whole message
+	}{
+		{`"G (#C <= 1)"`, 7, `G is LTL's "globally"; vsym reads CTL: write AG (on every path) or EG (on some path)`},
+		{`"[] #C <= 1"`, 7, `[] is LTL's "globally"; vsym reads CTL: write AG (on every path) or EG (on some path)`},
+		{`"AG (#T > 0 -> F #C > 0)"`, 21, `F is LTL's "finally"; vsym reads CTL: write AF (on every path) or EF (on some path)`},
+		{`"EF <> #C = 1"`, 10, `<> is LTL's "finally"; vsym reads CTL: write AF (on every path) or EF (on some path)`},
+		{`"AG X #C = 0"`, 10, `X is LTL's "next"; vsym reads CTL: write AX (on every path) or EX (on some path)`},
+		{`"AG (#N > 0 U #C = 1)"`, 18, `expected ), found name "U": vsym reads CTL, where until is A[p U q] (on every path) or E[p U q] (on some path)`},
+		{`"AG (#C <= 1 and #T >= 0)"`, 19, `expected ), found name "and": vsym writes and as &`},
+		{`"AG #C = 0 or #T = 0"`, 17, `expected operator or end of expression, found name "or": vsym writes or as |`},
+		{`"AG not #C = 2"`, 10, `vsym writes not as !`},
+	}
+	for _, c := range cases {
+		t.Run(c.prop, func(t *testing.T) {
+			e := parseOneError(t, head+c.prop+"\n")
+			if e.Pos.Line != 8 || e.Pos.Col != c.col || e.Msg != c.want {
+				t.Errorf("error %d:%d %q, want 8:%d %q", e.Pos.Line, e.Pos.Col, e.Msg, c.col, c.want)
+			}
+		})
+	}
+	// The aliases of other languages that vsym reads need no hint.
+	if _, err := Parse("f.yaml", []byte(head+`"AG (#C == 0 && #T != 1 || #N >= 0)"`+"\n")); err != nil {
+		t.Errorf("== && ||: %v", err)
 	}
 }
 

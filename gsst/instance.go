@@ -24,9 +24,6 @@ import (
 // guard "1000*n > #C" cannot be instantiated with n = 10^7). Otherwise
 // the error is errkind.Input.
 func (s *System) Instantiate(sizes []int) (*System, error) {
-	if err := s.Check(); err != nil {
-		return nil, err
-	}
 	if len(sizes) != len(s.Groups) {
 		return nil, errkind.Errorf(errkind.Input, "%s: %d sizes for %d groups", s.Name, len(sizes), len(s.Groups))
 	}
@@ -48,10 +45,10 @@ func (s *System) Instantiate(sizes []int) (*System, error) {
 	out.Groups = make([]Group, len(s.Groups))
 	out.Init = make([][]int, len(s.Groups))
 	for g, grp := range s.Groups {
-		out.Groups[g] = Group{Name: grp.Name, Size: sizes[g], Pos: grp.Pos}
+		out.Groups[g] = Group{Name: grp.Name, Size: sizes[g], Pos: grp.Pos, SizePos: grp.SizePos}
 		out.Init[g] = append([]int(nil), s.Init[g]...)
 		if grp.Ranged {
-			st, _ := s.InitState(g) // one state: Check holds
+			st, _ := s.InitState(g) // one state: a rule of New
 			out.Init[g][st] = sizes[g]
 		}
 	}
@@ -231,7 +228,7 @@ func plural(k int) string {
 // NeedFixed returns nil for a system whose group sizes are all fixed,
 // and otherwise an errkind.Input error saying that what (such as "a
 // counter model") needs fixed sizes and naming the ranged groups. The
-// analyses that work on one structure call it after Check; a parametric
+// analyses that work on one structure call it first; a parametric
 // system reaches them through Instantiate.
 func (s *System) NeedFixed(what string) error {
 	if !s.Parametric() {

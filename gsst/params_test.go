@@ -182,7 +182,7 @@ func TestInstantiate(t *testing.T) {
 	if inst.Parametric() || inst.N() != 8 {
 		t.Fatalf("instance: parametric %v, n %d", inst.Parametric(), inst.N())
 	}
-	if err := inst.Check(); err != nil {
+	if _, err := gsst.New(inst.Spec()); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(inst.Init, [][]int{{3, 0, 0}, {0, 4, 0}, {1, 0, 0}}) {
@@ -256,21 +256,21 @@ func TestSizesByName(t *testing.T) {
 	}
 }
 
-// TestCheckRanges: the one checkpoint covers ranged groups and n.
-func TestCheckRanges(t *testing.T) {
+// TestNewRanges: the rules of New cover ranged groups and n.
+func TestNewRanges(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(s *gsst.System)
+		edit func(s *gsst.Spec)
 		want string
 	}{
-		{"ranged zero", func(s *gsst.System) { s.Groups[0].Size = 0; s.Init[0] = []int{0, 0, 0} }, "group reader has the range of sizes 0..; a ranged group has at least one process"},
-		{"empty range", func(s *gsst.System) { s.Groups[1].Max = 2 }, "group writer has the range of sizes 2..2; the greatest size must lie in 3..1000000"},
-		{"range above limit", func(s *gsst.System) { s.Groups[1].Max = gsst.MaxProcesses + 1 }, "the greatest size must lie in"},
-		{"spread init", func(s *gsst.System) { s.Groups[1].Size = 3; s.Init[1] = []int{1, 2, 0} }, "initial processes of group writer are in several states"},
-		{"stray variable", func(s *gsst.System) {
+		{"ranged zero", func(s *gsst.Spec) { s.Groups[0].Size = 0; s.Init[0] = []int{0, 0, 0} }, `group "reader" has least size 0; a group needs at least one process`},
+		{"empty range", func(s *gsst.Spec) { s.Groups[1].Max = 2 }, "group writer has the range of sizes 2..2; the greatest size must lie in 3..1000000"},
+		{"range above limit", func(s *gsst.Spec) { s.Groups[1].Max = gsst.MaxProcesses + 1 }, `group "writer" has greatest size 1000001, above the limit`},
+		{"spread init", func(s *gsst.Spec) { s.Groups[1].Size = 3; s.Init[1] = []int{1, 2, 0} }, `init of group "writer" gives counts per state, but its size is the range 3..5`},
+		{"stray variable", func(s *gsst.Spec) {
 			s.Transitions[2].Blocks[0].Guard = presburger.Compare(presburger.VarTerm(s.SizeVar(0)), presburger.Eq, presburger.ConstTerm(0))
 		}, "guard of C -> N uses variable 12, which is neither a counter nor n"},
-		{"n in a fixed system", func(s *gsst.System) {
+		{"n in a fixed system", func(s *gsst.Spec) {
 			for g := range s.Groups {
 				s.Groups[g].Ranged = false
 			}
@@ -278,16 +278,16 @@ func TestCheckRanges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sys := parseRanged(t)
-			tt.edit(sys)
-			err := sys.Check()
+			spec := parseRanged(t).Spec()
+			tt.edit(spec)
+			_, err := gsst.New(spec)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, errkind.Input) {
-				t.Fatalf("Check() = %v, want an input error containing %q", err, tt.want)
+				t.Fatalf("New() = %v, want an input error containing %q", err, tt.want)
 			}
 		})
 	}
-	if err := parseRanged(t).Check(); err != nil {
-		t.Errorf("parsed parametric system fails Check: %v", err)
+	if _, err := gsst.New(parseRanged(t).Spec()); err != nil {
+		t.Errorf("New refuses the parsed parametric system: %v", err)
 	}
 }
 

@@ -53,17 +53,17 @@ func Parse(filename string, src []byte, opts ...Option) (*System, error) {
 	if err != nil {
 		errs = err.(ErrorList)
 	}
-	sys, cerrs := check(f, filename, opt)
+	spec, cerrs := check(f, filename, opt)
 	errs = append(errs, cerrs...)
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
 	}
-	if sys.Name == "" {
+	if spec.Name == "" {
 		base := filepath.Base(filename)
-		sys.Name = strings.TrimSuffix(base, filepath.Ext(base))
+		spec.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	return sys, nil
+	return &System{*spec}, nil
 }
 
 // Load reads and parses the GSST file at path.

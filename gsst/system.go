@@ -2,6 +2,7 @@ package gsst
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/vsym/vsym/ctl"
@@ -16,37 +17,60 @@ const (
 	MaxConstant  = 1_000_000_000 // magnitude of any constant or coefficient in a guard
 )
 
-// System is a checked GSST: every name is resolved, every guard is a
-// Presburger formula over the system's counter variables, and n (the
-// number of processes) has been replaced by its value.
+// Spec is the description of a GSST before it is checked: what the
+// checker builds from a file, and what generators and tests fill in by
+// hand. No analysis takes a Spec; New checks it and returns the System.
 //
 // Counter variables: TotalVar(s) is #S, the number of processes in local
 // state s; GroupVar(s, g) is #S[g], the number of processes of group g in
 // s. Guards and properties may use both.
 //
-// A system whose group sizes are all fixed is an instance: one structure.
-// When some group's size is a range (Group.Ranged), the system is
+// A spec whose group sizes are all fixed describes an instance: one
+// structure. When some group's size is a range (Group.Ranged), it is
 // parametric: a family of instances, one per choice of sizes in the
 // ranges. n is then not a constant: guards and properties read it as the
 // variable NVar, which every instance fixes to the sum of its group
 // sizes. SizeVar(g) names the size of group g, for formulas about the
 // whole family (certification for all sizes, parametric counter models);
 // SizeBounds and SizeSum say what the size variables and n may be.
-// Instantiate returns the instance of given sizes, on which everything
-// that needs fixed sizes works. A fixed-size system has n folded to its
-// value, exactly as if ranges did not exist.
-type System struct {
-	Name        string
-	File        string
-	States      []string
-	Groups      []Group
-	Init        [][]int // Init[g][s]: processes of group g that start in state s
+// System.Instantiate returns the instance of given sizes, on which
+// everything that needs fixed sizes works. A fixed-size system has n
+// folded to its value, exactly as if ranges did not exist.
+type Spec struct {
+	Name   string
+	File   string
+	States []string
+	Groups []Group
+	Init   [][]int // Init[g][s]: processes of group g that start in state s
+	// InitPos, in a Spec read from a file, says where each row of Init
+	// was written, for the messages of New; nil when built by hand.
+	InitPos     []InitPos
 	Transitions []Transition
 	Properties  []Property
 	// Fairness restricts the paths the path quantifiers of properties
 	// range over; the zero value restricts nothing.
 	Fairness Fairness
 }
+
+// spec lets System embed Spec in an unexported field: its fields and
+// methods are promoted, but no other package can write a System literal
+// with content.
+type spec = Spec
+
+// System is a checked GSST: every name is resolved, every guard is a
+// Presburger formula over the system's counter variables, n (the number
+// of processes) has been replaced by its value in an instance, and every
+// rule of New holds. Only this package builds one, as only go/types'
+// checker builds a *types.Package: Parse and Load from a file, New from a
+// Spec, and Instantiate, Smallest and WithProperties from another System.
+// Every analysis takes a *System and trusts it; none checks it again.
+//
+// The fields and methods of the Spec it was built from are read through
+// it (sys.States, sys.TotalVar(s)). They are not to be changed: derive a
+// new System instead (WithProperties), or edit a copy of its Spec and
+// check that with New. The zero System is not a product of this package
+// and no analysis accepts it.
+type System struct{ spec }
 
 // Fairness holds the fairness constraints of a system. A path is fair
 // when it meets every constraint infinitely often; CTL path quantifiers
@@ -66,7 +90,7 @@ type Justice struct {
 }
 
 // Weak is weak fairness of the local transition Transition (an index
-// into System.Transitions): a fair path on which, from some point on, a
+// into Spec.Transitions): a fair path on which, from some point on, a
 // process (of group Group, or of any group when Group is -1) can take the
 // transition in every configuration, has such a process take it
 // infinitely often. Equivalently, infinitely often either no such process
@@ -76,6 +100,20 @@ type Weak struct {
 	Transition int
 	Group      int // -1: any process
 	Pos        Pos // of the entry that asked for it
+	GroupPos   Pos // of the group's name in the entry, when it names the group
+}
+
+// InitPos is where the initial processes of a group were written: the
+// group's entry in init, or the state of "init: S".
+type InitPos struct {
+	Pos Pos
+	// Counts, when the entry gives counts per state, holds the position
+	// of each count written (Counts[s] for state s; zero for a state the
+	// entry leaves out); nil when the entry names one state.
+	Counts []Pos
+	// Missing is set when init has no entry for the group; Pos is then
+	// that of the init key.
+	Missing bool
 }
 
 // Empty reports whether f constrains nothing.
@@ -83,7 +121,7 @@ func (f *Fairness) Empty() bool { return len(f.Justice) == 0 && len(f.Weak) == 0
 
 // WeakName names a weak fairness constraint as the fairness key writes
 // it: "T -> C" (any process) or "T -> C [g]".
-func (s *System) WeakName(w *Weak) string {
+func (s *Spec) WeakName(w *Weak) string {
 	if w.Transition < 0 || w.Transition >= len(s.Transitions) {
 		return fmt.Sprintf("transition %d", w.Transition)
 	}
@@ -97,7 +135,7 @@ func (s *System) WeakName(w *Weak) string {
 // Group is a block of identical processes. Size is its number of
 // processes. When Ranged is set the size is a range instead: any number
 // from Size to Max, or every number from Size up when Max is Unbounded;
-// Size is then the least size, and the group's row of System.Init holds
+// Size is then the least size, and the group's row of Spec.Init holds
 // its smallest instance (all Size processes in the group's initial
 // state).
 type Group struct {
@@ -105,7 +143,10 @@ type Group struct {
 	Size   int
 	Ranged bool
 	Max    int // the greatest size of a ranged group, or Unbounded; unused otherwise
-	Pos    Pos
+	Pos    Pos // of the group's name
+	// SizePos is the position of the size as written; zero when built
+	// by hand (New then reports a bad size at Pos).
+	SizePos Pos
 }
 
 // Unbounded is Group.Max for a range without a greatest size ("N..").
@@ -155,10 +196,13 @@ type Transition struct {
 
 // Block is a set of groups sharing one guard of a transition.
 type Block struct {
-	Groups []int              // sorted group indices
-	Guard  presburger.Formula // over the system's counter variables
-	Text   string             // the guard as written; "" when unguarded
-	Pos    Pos                // position of the guard (or of the transition when unguarded)
+	Groups []int // sorted group indices
+	// GroupPos, when it has one entry per group of Groups, holds the
+	// position of each group's name in the guard key that named it.
+	GroupPos []Pos
+	Guard    presburger.Formula // over the system's counter variables
+	Text     string             // the guard as written; "" when unguarded
+	Pos      Pos                // position of the guard (or of the transition when unguarded)
 }
 
 // Property is a named CTL formula over total counters.
@@ -167,10 +211,14 @@ type Property struct {
 	Formula ctl.Formula
 	Text    string
 	Pos     Pos
+	// Syntax is the property as parsed from Text, for printing it as the
+	// parser read it (Parenthesize, ReliesOnPrecedence); nil for a
+	// property built without source text.
+	Syntax Expr
 }
 
 // Parametric reports whether some group's size is a range.
-func (s *System) Parametric() bool {
+func (s *Spec) Parametric() bool {
 	for i := range s.Groups {
 		if s.Groups[i].Ranged {
 			return true
@@ -181,7 +229,7 @@ func (s *System) Parametric() bool {
 
 // N returns the number of processes; for a parametric system, that of its
 // smallest instance.
-func (s *System) N() int {
+func (s *Spec) N() int {
 	n := 0
 	for _, g := range s.Groups {
 		n += g.Size
@@ -191,31 +239,31 @@ func (s *System) N() int {
 
 // NumVars returns the number of counter variables: one total counter per
 // state and one group counter per state and group.
-func (s *System) NumVars() int { return len(s.States) * (1 + len(s.Groups)) }
+func (s *Spec) NumVars() int { return len(s.States) * (1 + len(s.Groups)) }
 
 // TotalVar returns the variable of the total counter #S of state s.
-func (s *System) TotalVar(state int) presburger.Var { return presburger.Var(state) }
+func (s *Spec) TotalVar(state int) presburger.Var { return presburger.Var(state) }
 
 // GroupVar returns the variable of the group counter #S[g].
-func (s *System) GroupVar(state, group int) presburger.Var {
+func (s *Spec) GroupVar(state, group int) presburger.Var {
 	return presburger.Var(len(s.States) + state*len(s.Groups) + group)
 }
 
 // SizeVar returns the variable of the size of group g. It follows the
 // counter variables; only formulas about a parametric system's family of
 // instances use it (the GSST language has no syntax for it).
-func (s *System) SizeVar(group int) presburger.Var {
+func (s *Spec) SizeVar(group int) presburger.Var {
 	return presburger.Var(s.NumVars() + group)
 }
 
 // NVar returns the variable of n, the number of processes, in the guards
 // and properties of a parametric system. It follows the size variables.
-func (s *System) NVar() presburger.Var { return presburger.Var(s.NumVars() + len(s.Groups)) }
+func (s *Spec) NVar() presburger.Var { return presburger.Var(s.NumVars() + len(s.Groups)) }
 
 // Param tells the size variables and NVar apart from other variables:
 // group is g for SizeVar(g) and -1 for NVar; ok is false for any other
 // variable.
-func (s *System) Param(v presburger.Var) (group int, ok bool) {
+func (s *Spec) Param(v presburger.Var) (group int, ok bool) {
 	i := int(v) - s.NumVars()
 	switch {
 	case i < 0 || i > len(s.Groups):
@@ -230,7 +278,7 @@ func (s *System) Param(v presburger.Var) (group int, ok bool) {
 // is its size; an unbounded range is open above) and of NVar (from the
 // sum of the least sizes to the sum of the greatest, open above when some
 // range is).
-func (s *System) SizeBounds() []presburger.Bound {
+func (s *Spec) SizeBounds() []presburger.Bound {
 	out := make([]presburger.Bound, 0, len(s.Groups)+1)
 	n := presburger.Bound{Var: s.NVar()}
 	for g := range s.Groups {
@@ -254,7 +302,7 @@ func (s *System) SizeBounds() []presburger.Bound {
 
 // SizeSum returns "|g1| + ... + |gd| = n" over the size variables and
 // NVar.
-func (s *System) SizeSum() presburger.Formula {
+func (s *Spec) SizeSum() presburger.Formula {
 	var sum presburger.Term
 	for g := range s.Groups {
 		sum = sum.Add(presburger.VarTerm(s.SizeVar(g)))
@@ -265,7 +313,7 @@ func (s *System) SizeSum() presburger.Formula {
 // InitState returns the state in which every process of group g starts,
 // and false when its initial processes are spread over several states
 // (or it has none).
-func (s *System) InitState(group int) (state int, ok bool) {
+func (s *Spec) InitState(group int) (state int, ok bool) {
 	state = -1
 	for st, k := range s.Init[group] {
 		switch {
@@ -281,7 +329,7 @@ func (s *System) InitState(group int) (state int, ok bool) {
 
 // Counter returns the state and group of a counter variable; group is -1
 // for a total counter. ok is false for a variable that is not a counter.
-func (s *System) Counter(v presburger.Var) (state, group int, ok bool) {
+func (s *Spec) Counter(v presburger.Var) (state, group int, ok bool) {
 	m, d := len(s.States), len(s.Groups)
 	switch {
 	case v < 0 || int(v) >= s.NumVars():
@@ -295,7 +343,7 @@ func (s *System) Counter(v presburger.Var) (state, group int, ok bool) {
 
 // VarName names a counter variable as the GSST language writes it: "#S"
 // or "#S[g]".
-func (s *System) VarName(v presburger.Var) string {
+func (s *Spec) VarName(v presburger.Var) string {
 	st, g, ok := s.Counter(v)
 	switch {
 	case ok && g < 0:
@@ -314,7 +362,7 @@ func (s *System) VarName(v presburger.Var) string {
 
 // IsTotal reports whether f reads no group counter (only total counters
 // and, in a parametric system, n).
-func (s *System) IsTotal(f presburger.Formula) bool {
+func (s *Spec) IsTotal(f presburger.Formula) bool {
 	for _, v := range presburger.FreeVars(f) {
 		if _, g, ok := s.Counter(v); ok && g >= 0 {
 			return false
@@ -324,7 +372,7 @@ func (s *System) IsTotal(f presburger.Formula) bool {
 }
 
 // TransitionName returns "U -> V" for transition t.
-func (s *System) TransitionName(t *Transition) string {
+func (s *Spec) TransitionName(t *Transition) string {
 	return s.States[t.From] + " -> " + s.States[t.To]
 }
 
@@ -346,7 +394,7 @@ func (t *Transition) BlockOf(g int) *Block {
 // The size variables and NVar read the configuration's group sizes and
 // number of processes, so the guards of a parametric system evaluate in a
 // configuration of any of its instances.
-func (s *System) Valuation(y [][]int) func(presburger.Var) int64 {
+func (s *Spec) Valuation(y [][]int) func(presburger.Var) int64 {
 	return func(v presburger.Var) int64 {
 		st, g, ok := s.Counter(v)
 		switch {
@@ -373,4 +421,62 @@ func (s *System) Valuation(y [][]int) func(presburger.Var) int64 {
 		}
 		return int64(total)
 	}
+}
+
+// Spec returns a copy of the description s was built from, to edit and
+// check again with New.
+func (s *System) Spec() *Spec { return s.spec.clone() }
+
+// WithProperties returns s with the properties s.Properties[i], for each
+// i in idx in that order, and no others: a subset of the checked system's
+// own properties needs no new check. It panics when an index is out of
+// range.
+func (s *System) WithProperties(idx ...int) *System {
+	out := &System{s.spec}
+	out.Properties = make([]Property, len(idx))
+	for k, i := range idx {
+		out.Properties[k] = s.Properties[i]
+	}
+	return out
+}
+
+// WithoutFairness returns s with no fairness constraints: the same
+// transition system, every path fair. Questions about reachable
+// configurations ask it, since fairness restricts paths, not the
+// configurations a run can reach.
+func (s *System) WithoutFairness() *System {
+	out := &System{s.spec}
+	out.Fairness = Fairness{}
+	return out
+}
+
+// clone copies s down to its formulas, which are values no one changes.
+func (s *Spec) clone() *Spec {
+	out := *s
+	out.States = slices.Clone(s.States)
+	out.Groups = slices.Clone(s.Groups)
+	out.Init = make([][]int, len(s.Init))
+	for g, row := range s.Init {
+		out.Init[g] = slices.Clone(row)
+	}
+	if s.Init == nil {
+		out.Init = nil
+	}
+	out.InitPos = slices.Clone(s.InitPos)
+	for g := range out.InitPos {
+		out.InitPos[g].Counts = slices.Clone(out.InitPos[g].Counts)
+	}
+	out.Transitions = slices.Clone(s.Transitions)
+	for i := range out.Transitions {
+		t := &out.Transitions[i]
+		t.Blocks = slices.Clone(t.Blocks)
+		for j := range t.Blocks {
+			t.Blocks[j].Groups = slices.Clone(t.Blocks[j].Groups)
+			t.Blocks[j].GroupPos = slices.Clone(t.Blocks[j].GroupPos)
+		}
+	}
+	out.Properties = slices.Clone(s.Properties)
+	out.Fairness.Justice = slices.Clone(s.Fairness.Justice)
+	out.Fairness.Weak = slices.Clone(s.Fairness.Weak)
+	return &out
 }

@@ -43,31 +43,33 @@ func TestFirstBadChar(t *testing.T) {
 
 // TestYAMLSyntaxErrorLine: yaml.v3 prints 0-based lines for its parser's
 // errors (and none on the first line); the reported line must be the
-// 1-based line of the construct or token the parser stopped at.
+// 1-based line of the construct or token the parser stopped at (and a
+// misindented key's own line and column, TestNewcomerHints).
 func TestYAMLSyntaxErrorLine(t *testing.T) {
 	cases := []struct {
 		name, src string
 		line      int
+		col       int
 	}{
 		// The unclosed list starts on line 2.
-		{"unclosed-list", "name: x\nstates: [N, T\ngroups: {a: 1}\n", 2},
+		{"unclosed-list", "name: x\nstates: [N, T\ngroups: {a: 1}\n", 2, 1},
 		// The unclosed mapping starts on line 3.
-		{"unclosed-mapping", "name: x\nstates: [N, T]\ngroups: {a: 1\ninit: N\n", 3},
+		{"unclosed-mapping", "name: x\nstates: [N, T]\ngroups: {a: 1\ninit: N\n", 3, 1},
 		// Line 5 is indented less than the mapping it continues.
-		{"bad-indent", "name: x\nstates: [N]\ngroups:\n  a: 1\n b: 2\n", 5},
+		{"bad-indent", "name: x\nstates: [N]\ngroups:\n  a: 1\n b: 2\n", 5, 2},
 		// A scanner error: its line was right already.
-		{"tab-indent", "name: t\nstates: [N, T]\ngroups:\n\ta: 1\n", 4},
+		{"tab-indent", "name: t\nstates: [N, T]\ngroups:\n\ta: 1\n", 4, 1},
 		// The list opens on line 1 and the file ends on line 2.
-		{"unclosed-first-line", "states: [N, T\n", 2},
+		{"unclosed-first-line", "states: [N, T\n", 2, 1},
 		// Scanner and parser errors on line 1 come without a line.
-		{"scanner-first-line", "name: states: [S0]\ngroups: {a: 1}\n", 1},
-		{"parser-first-line", "a: [b, c}\nd: 1\n", 1},
+		{"scanner-first-line", "name: states: [S0]\ngroups: {a: 1}\n", 1, 1},
+		{"parser-first-line", "a: [b, c}\nd: 1\n", 1, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := parseOneError(t, c.src)
-			if p := e.Pos; p.Line != c.line || p.Col != 1 {
-				t.Errorf("error %q, want line %d column 1", e, c.line)
+			if p := e.Pos; p.Line != c.line || p.Col != c.col {
+				t.Errorf("error %q, want line %d column %d", e, c.line, c.col)
 			}
 		})
 	}

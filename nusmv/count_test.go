@@ -87,7 +87,11 @@ func TestCountCompiler(t *testing.T) {
 	cases, checked := 0, 0
 	for s1 := 0; s1 <= 3; s1++ {
 		for s2 := 0; s2 <= 2; s2++ {
-			sys := &gsst.System{States: []string{"A", "B", "C"}, Groups: []gsst.Group{{Name: "g1", Size: s1}, {Name: "g2", Size: s2}}}
+			sys, err := gsst.New(&gsst.Spec{States: []string{"A", "B", "C"}, Groups: []gsst.Group{{Name: "g1", Size: s1}, {Name: "g2", Size: s2}},
+				Init: [][]int{{s1, 0, 0}, {s2, 0, 0}}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			n := s1 + s2
 			for _, tm := range terms {
 				var term presburger.Term

@@ -21,7 +21,7 @@ func Example() {
 	atLeast := func(v presburger.Var, k int64) presburger.Formula {
 		return presburger.Compare(presburger.VarTerm(v), presburger.Ge, presburger.ConstTerm(k))
 	}
-	sys := &gsst.System{
+	sys, err := gsst.New(&gsst.Spec{
 		Name:   "ring",
 		States: []string{"Idle", "Busy"},
 		Groups: []gsst.Group{{Name: "p", Size: 2}},
@@ -35,6 +35,10 @@ func Example() {
 			Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(presburger.VarTerm(busy), presburger.Le, presburger.ConstTerm(1))}},
 			Text:    "AG #Busy <= 1",
 		}},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
 	}
 	m, err := counterabs.Assemble(sys, counterabs.TotalLevel, []counterabs.Transition{
 		{From: 0, To: 1, Guard: atLeast(idle, 1), Local: 0, Group: -1},

@@ -630,8 +630,8 @@ func TestCompare(t *testing.T) {
 // TestErrors: what the emitters cannot write is refused with nothing
 // written. Models come checked from counterabs, so the reduced emitter
 // refuses only what NuSMV cannot express (guards beyond its integers,
-// quantifiers too large to expand); the concrete emitter checks its
-// system through gsst's one checkpoint and its own size limit.
+// quantifiers too large to expand); the concrete emitter refuses only
+// what exceeds its own limits (a system checked by gsst.New).
 func TestErrors(t *testing.T) {
 	sys, err := gsst.Load("../specs/readers-writers.yaml")
 	if err != nil {
@@ -679,27 +679,28 @@ func TestErrors(t *testing.T) {
 	}
 	bad := []struct {
 		name string
-		f    func(s *gsst.System)
+		f    func(s *gsst.Spec)
 	}{
-		{"init groups", func(s *gsst.System) { s.Init = s.Init[:1] }},
-		{"init sum", func(s *gsst.System) { s.Init[0] = []int{0, 0, 0} }},
-		{"too many processes", func(s *gsst.System) {
+		{"too many processes", func(s *gsst.Spec) {
 			s.Groups[1].Size = MaxConcreteProcesses
 			s.Init[1][0] = MaxConcreteProcesses
 		}},
-		{"group out of range", func(s *gsst.System) { s.Transitions[0].Blocks[0].Groups = []int{5} }},
-		{"group in two blocks", func(s *gsst.System) { s.Transitions[1].Blocks[1].Groups = []int{0, 1} }},
-		{"constant beyond 32 bits", func(s *gsst.System) {
+		{"constant beyond 32 bits", func(s *gsst.Spec) {
 			s.Transitions[1].Blocks[0].Guard = presburger.Compare(presburger.VarTerm(0), presburger.Le, presburger.ConstTerm(1<<40))
 		}},
 	}
 	for _, tc := range bad {
 		t.Run("concrete "+tc.name, func(t *testing.T) {
-			s, err := gsst.Load("../specs/readers-writers.yaml")
+			loaded, err := gsst.Load("../specs/readers-writers.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}
-			tc.f(s)
+			spec := loaded.Spec()
+			tc.f(spec)
+			s, err := gsst.New(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var b strings.Builder
 			if err := WriteConcrete(&b, s); err == nil {
 				t.Fatal("no error")

@@ -1,30 +1,19 @@
 package nusmv
 
-// An Option sets what the header comment of an emitted model says.
-type Option func(*config)
+import "github.com/vsym/vsym/internal/emit"
 
-type config struct {
-	source  string
-	version string
-	status  string
-}
+// An Option sets what the header comment of an emitted model says
+// (emit.Header, shared with the other emitter).
+type Option = emit.HeaderOption
 
 // Source names the GSST file the model comes from.
-func Source(file string) Option { return func(c *config) { c.source = file } }
+func Source(file string) Option { return emit.Source(file) }
 
 // Version is the vsym version stamped into the header.
-func Version(v string) Option { return func(c *config) { c.version = v } }
+func Version(v string) Option { return emit.Version(v) }
 
 // Certification is the certification outcome to report in the header, in
 // words (for instance "certified" or "violated: T -> C"). For the reduced
 // model the header always states, from Model.Certified, whether verdicts
 // are exact; this adds the detail.
-func Certification(status string) Option { return func(c *config) { c.status = status } }
-
-func newConfig(opts []Option) config {
-	c := config{version: "devel"}
-	for _, o := range opts {
-		o(&c)
-	}
-	return c
-}
+func Certification(status string) Option { return emit.Certification(status) }

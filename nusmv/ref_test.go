@@ -81,6 +81,11 @@ func randomSystem(r *rand.Rand, maxN int) *gsst.System {
 	sys := testsupport.RandomSystem(r, testsupport.Config{MaxSize: 2, MaxProcesses: maxN, MaxTransitions: 5,
 		Properties: 2, AwkwardNames: true})
 	f := testsupport.RandomCTL(r, sys, 3, true)
-	sys.Properties = append(sys.Properties, gsst.Property{Name: "by_group", Formula: f, Text: ctl.Format(f, sys.VarName)})
-	return sys
+	spec := sys.Spec()
+	spec.Properties = append(spec.Properties, gsst.Property{Name: "by_group", Formula: f, Text: ctl.Format(f, sys.VarName)})
+	out, err := gsst.New(spec)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }

@@ -40,11 +40,15 @@ type Problem struct {
 type Model map[Var]int64
 
 // Answer is the outcome of Solve. Model is set when Result is Sat; Reason
-// says why when Result is Unknown.
+// says why when Result is Unknown, and Stopped says whether a time bound
+// or a cancellation (of the context or of the back end's own timeout)
+// made it Unknown, so that a caller can offer more time without reading
+// Reason.
 type Answer struct {
-	Result Result
-	Model  Model
-	Reason string
+	Result  Result
+	Model   Model
+	Reason  string
+	Stopped bool
 }
 
 // A Solver decides Problems. Solve honours ctx's deadline and cancellation
@@ -135,7 +139,7 @@ func (bf BruteForce) Solve(ctx context.Context, p Problem) (Answer, error) {
 	}
 	ok, err := rec(0)
 	if err != nil {
-		return Answer{Result: Unknown, Reason: err.Error()}, nil
+		return Answer{Result: Unknown, Reason: err.Error(), Stopped: ctx.Err() != nil}, nil
 	}
 	if !ok {
 		return Answer{Result: Unsat}, nil

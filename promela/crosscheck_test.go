@@ -10,14 +10,16 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
 // vsymVerdicts checks m with vsym's explicit engine and returns the
 // verdict of every property by name, and the number of reachable states.
 func vsymVerdicts(m *counterabs.Model) (map[string]bool, int64, error) {
-	rep, err := explore.Explicit{}.Check(context.Background(), m, explore.Traces(false), explore.CountConcrete(false))
+	rep, err := explicit.Engine{}.Check(context.Background(), m, explore.Traces(false), explore.CountConcrete(false))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -76,7 +78,7 @@ func randomCase(sys *gsst.System, i int) (*spinCase, error) {
 			return nil, err
 		}
 		// init's start-up state, then one state per configuration.
-		return &spinCase{"concrete", prog, v, int64(concreteReachable(sys)) + 1}, nil
+		return &spinCase{"concrete", prog, v, int64(testsupport.Unreduced(sys).Len()) + 1}, nil
 	}
 	s := z3.New()
 	cert, err := detect.Certify(context.Background(), sys, s)
@@ -88,20 +90,20 @@ func randomCase(sys *gsst.System, i int) (*spinCase, error) {
 	// The total-counter model cannot read group counters: it gets the
 	// properties that read totals only (the command line picks the
 	// group-counter model when some property reads group counters).
-	total := *sys
-	total.Properties = nil
+	var keep []int
 	for j := range sys.Properties {
 		if counterabs.PropertyLevel(sys, &sys.Properties[j]) == counterabs.TotalLevel {
-			total.Properties = append(total.Properties, sys.Properties[j])
+			keep = append(keep, j)
 		}
 	}
+	total := sys.WithProperties(keep...)
 	switch {
 	case cert.Certified() && (i/2)%3 != 0:
 		kind = "total"
-		m, err = counterabs.Build(context.Background(), &total, s, s)
+		m, err = counterabs.Build(context.Background(), total, s, s)
 	case !cert.Certified() && (i/2)%2 == 0:
 		kind = "forced"
-		m, err = counterabs.Build(context.Background(), &total, s, s, counterabs.Force())
+		m, err = counterabs.Build(context.Background(), total, s, s, counterabs.Force())
 	default:
 		m, err = counterabs.BuildGroup(sys)
 	}
@@ -219,14 +221,14 @@ func TestSpinRandomSystems(t *testing.T) {
 			sys := randomSystem(r, 4)
 			c, err := randomCase(sys, i)
 			if err != nil {
-				t.Fatalf("system %d: %v\n%s", i, err, describe(sys))
+				t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 			}
 			st.models[c.kind]++
 			t.Run(fmt.Sprintf("%d-%s", i, c.kind), func(t *testing.T) {
 				t.Parallel()
 				defer func() {
 					if t.Failed() {
-						t.Log(describe(sys))
+						t.Log(testsupport.Describe(sys))
 					}
 				}()
 				checkWithSpin(t, c, st)

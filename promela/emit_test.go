@@ -132,28 +132,32 @@ func TestErrors(t *testing.T) {
 	}
 	bad := []struct {
 		name string
-		f    func(s *gsst.System)
+		f    func(s *gsst.Spec)
 		kind errkind.Kind
 	}{
-		{"init sum", func(s *gsst.System) { s.Init[0] = []int{0, 0, 0} }, errkind.Input},
-		{"no processes", func(s *gsst.System) {
+		{"no processes", func(s *gsst.Spec) {
 			for g := range s.Groups {
 				s.Groups[g].Size = 0
 				s.Init[g] = []int{0, 0, 0}
 			}
 		}, errkind.Input},
-		{"too many processes", func(s *gsst.System) {
+		{"too many processes", func(s *gsst.Spec) {
 			s.Groups[1].Size = MaxConcreteProcesses
 			s.Init[1][0] = MaxConcreteProcesses
 		}, errkind.Limit},
 	}
 	for _, tc := range bad {
 		t.Run("concrete "+tc.name, func(t *testing.T) {
-			s, err := gsst.Load("../specs/readers-writers.yaml")
+			loaded, err := gsst.Load("../specs/readers-writers.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}
-			tc.f(s)
+			spec := loaded.Spec()
+			tc.f(spec)
+			s, err := gsst.New(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var b strings.Builder
 			err = WriteConcrete(&b, s)
 			if err == nil {

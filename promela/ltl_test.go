@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
 // TestClaims pins the translation of each shape of property: the ltl
@@ -87,7 +88,7 @@ func TestClaims(t *testing.T) {
 	})
 	t.Run("spin/concrete", func(t *testing.T) {
 		t.Parallel()
-		checkWithSpin(t, &spinCase{"concrete", con, v, int64(concreteReachable(sys)) + 1}, nil)
+		checkWithSpin(t, &spinCase{"concrete", con, v, int64(testsupport.Unreduced(sys).Len()) + 1}, nil)
 	})
 	for _, prog := range []*Program{red, con} {
 		if len(prog.Claims) != len(tests) {

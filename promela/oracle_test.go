@@ -1,16 +1,14 @@
 package promela
 
-// Test oracles kept apart so that they can move to internal/testsupport:
-// random small systems with names chosen to collide with Promela, C and
-// the emitters' own names, random properties biased to the CTL fragment
-// that has LTL equivalents, and a naive count of the reachable
-// configurations of the unreduced system (Definition 3).
+// Random inputs of this package's tests: small systems with names chosen
+// to collide with Promela, C and the emitters' own names, and random
+// properties biased to the CTL fragment that has LTL equivalents. The
+// oracles they are checked against (the unreduced system's reachable
+// configurations, Definition 3) are internal/testsupport's.
 
 import (
-	"fmt"
 	"math/rand"
 	"sort"
-	"strings"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
@@ -28,7 +26,7 @@ var (
 // groups, at most maxN processes, 1 to 5 transitions with guards over
 // total and group counters, and 2 to 5 properties (randomProperty).
 func randomSystem(r *rand.Rand, maxN int) *gsst.System {
-	sys := &gsst.System{Name: "random"}
+	sys := &gsst.Spec{Name: "random"}
 	k := 2 + r.Intn(3)
 	perm := r.Perm(len(statePool))
 	for i := 0; i < k; i++ {
@@ -86,10 +84,14 @@ func randomSystem(r *rand.Rand, maxN int) *gsst.System {
 		f := randomProperty(r, sys)
 		sys.Properties = append(sys.Properties, gsst.Property{Name: propPool[pp[i]], Formula: f, Text: ctl.Format(f, sys.VarName)})
 	}
-	return sys
+	checked, err := gsst.New(sys)
+	if err != nil {
+		panic(err)
+	}
+	return checked
 }
 
-func randomBlock(r *rand.Rand, sys *gsst.System, from int, gs []int) gsst.Block {
+func randomBlock(r *rand.Rand, sys *gsst.Spec, from int, gs []int) gsst.Block {
 	gs = append([]int(nil), gs...)
 	sort.Ints(gs)
 	b := gsst.Block{Groups: gs, Guard: presburger.True}
@@ -105,7 +107,7 @@ var ops = []presburger.Op{presburger.Eq, presburger.Ne, presburger.Lt, presburge
 // randomAtom compares a counter, twice a counter, or a difference or sum
 // of two counters with a constant; group counters only when groups is
 // true.
-func randomAtom(r *rand.Rand, sys *gsst.System, from int, groups bool) presburger.Formula {
+func randomAtom(r *rand.Rand, sys *gsst.Spec, from int, groups bool) presburger.Formula {
 	n := sys.N()
 	var t presburger.Term
 	switch {
@@ -124,7 +126,7 @@ func randomAtom(r *rand.Rand, sys *gsst.System, from int, groups bool) presburge
 	return presburger.Compare(t, ops[r.Intn(len(ops))], presburger.ConstTerm(int64(r.Intn(n+1))))
 }
 
-func randomGuard(r *rand.Rand, sys *gsst.System, from, depth int) presburger.Formula {
+func randomGuard(r *rand.Rand, sys *gsst.Spec, from, depth int) presburger.Formula {
 	if depth == 0 || r.Intn(2) == 0 {
 		return randomAtom(r, sys, from, true)
 	}
@@ -141,7 +143,7 @@ func randomGuard(r *rand.Rand, sys *gsst.System, from, depth int) presburger.For
 // randomState returns a state formula: an atom (over group counters only
 // with probability 1/8, since those restrict a system to the
 // group-counter model), or a negation or boolean combination of two.
-func randomState(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
+func randomState(r *rand.Rand, sys *gsst.Spec, depth int) ctl.Formula {
 	if depth == 0 || r.Intn(3) != 0 {
 		return ctl.Atom{P: randomAtom(r, sys, r.Intn(len(sys.States)), r.Intn(8) == 0)}
 	}
@@ -156,7 +158,7 @@ func randomState(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
 // export handles (AG p, AF p, AG (p -> AF q), A[p U q], EF p, EG p, E[p U
 // q], negations and combinations of these), or a random CTL formula of
 // depth 3, which may or may not have an LTL equivalent.
-func randomProperty(r *rand.Rand, sys *gsst.System) ctl.Formula {
+func randomProperty(r *rand.Rand, sys *gsst.Spec) ctl.Formula {
 	p := func() ctl.Formula { return randomState(r, sys, 2) }
 	if r.Intn(2) == 0 {
 		return randomCTL(r, sys, 3)
@@ -192,7 +194,7 @@ func randomProperty(r *rand.Rand, sys *gsst.System) ctl.Formula {
 	return ctl.Unary{Op: ctl.AG, X: ctl.Unary{Op: ctl.EF, X: p()}} // no LTL equivalent
 }
 
-func randomCTL(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
+func randomCTL(r *rand.Rand, sys *gsst.Spec, depth int) ctl.Formula {
 	if depth == 0 || r.Intn(4) == 0 {
 		return ctl.Atom{P: randomAtom(r, sys, 0, false)}
 	}
@@ -206,74 +208,4 @@ func randomCTL(r *rand.Rand, sys *gsst.System, depth int) ctl.Formula {
 		return ctl.Until{All: r.Intn(2) == 0, L: sub(), R: sub()}
 	}
 	return ctl.Unary{Op: ctl.TempOp(r.Intn(6)), X: sub()}
-}
-
-// concreteReachable counts the configurations of the unreduced system
-// reachable from its initial one (processes group by group, within a
-// group by initial state): one process moves per step when it is in the
-// source state of a transition its group may take and the block's guard
-// holds.
-func concreteReachable(sys *gsst.System) int {
-	var group, init []int
-	for g := range sys.Groups {
-		for s := range sys.States {
-			for c := 0; c < sys.Init[g][s]; c++ {
-				group = append(group, g)
-				init = append(init, s)
-			}
-		}
-	}
-	seen := map[string]bool{fmt.Sprint(init): true}
-	queue := [][]int{init}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		y := make([][]int, len(sys.Groups))
-		for g := range y {
-			y[g] = make([]int, len(sys.States))
-		}
-		for i, s := range v {
-			y[group[i]][s]++
-		}
-		val := sys.Valuation(y)
-		for p, s := range v {
-			for j := range sys.Transitions {
-				t := &sys.Transitions[j]
-				if t.From != s {
-					continue
-				}
-				if b := t.BlockOf(group[p]); b != nil && presburger.Eval(b.Guard, val) {
-					w := append([]int(nil), v...)
-					w[p] = t.To
-					if k := fmt.Sprint(w); !seen[k] {
-						seen[k] = true
-						queue = append(queue, w)
-					}
-				}
-			}
-		}
-	}
-	return len(seen)
-}
-
-// describe prints a system compactly for failure messages.
-func describe(sys *gsst.System) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "states %v groups %v init %v\n", sys.States, sys.Groups, sys.Init)
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		fmt.Fprintf(&b, "  %s:", sys.TransitionName(t))
-		for _, blk := range t.Blocks {
-			var gs []string
-			for _, g := range blk.Groups {
-				gs = append(gs, sys.Groups[g].Name)
-			}
-			fmt.Fprintf(&b, " [%s] %s;", strings.Join(gs, ","), presburger.Format(blk.Guard, sys.VarName))
-		}
-		b.WriteString("\n")
-	}
-	for _, p := range sys.Properties {
-		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Text)
-	}
-	return b.String()
 }

@@ -20,6 +20,9 @@ type Program struct {
 	// Concrete is true for the unreduced system, whose liveness claims are
 	// meant to be checked under weak fairness (pan -a -f).
 	Concrete bool
+	// Processes is the number of processes of the system that a concrete
+	// model starts (0 for a counter model).
+	Processes int
 }
 
 // Claim says how one property of the system is exported.
@@ -76,6 +79,30 @@ func (p *Program) SafetyOnly() bool {
 	}
 	return true
 }
+
+// CompileFlags returns the flags gcc needs to compile pan.c for the
+// model's claims: -DSAFETY when every claim is a safety claim; for a
+// concrete model with liveness claims and more processes than pan -f
+// handles by default, -DNFAIR=N (nfair).
+func (p *Program) CompileFlags() []string {
+	if p.SafetyOnly() {
+		return []string{"-DSAFETY"}
+	}
+	if n := nfair(p.Processes); p.Concrete && n > defaultNFAIR {
+		return []string{fmt.Sprintf("-DNFAIR=%d", n)}
+	}
+	return nil
+}
+
+// defaultNFAIR is the NFAIR of a pan.c compiled without -DNFAIR.
+const defaultNFAIR = 2
+
+// nfair returns the smallest NFAIR with which pan -f runs a model of
+// procs processes: pan stops with "too many processes -- current max is
+// 4*NFAIR-2 procs" when the processes it counts (the system's, init and
+// the never claim) reach that bound, which leaves 4*(NFAIR-1) processes
+// to the system (measured with Spin 6.5.2 for 3 to 14 processes).
+func nfair(procs int) int { return (procs+3)/4 + 1 }
 
 // maxLTL bounds the length of an emitted ltl formula. Spin's LTL
 // translator reads the formula, as Spin re-prints it with parentheses
@@ -187,10 +214,16 @@ func writeClaimHeader(w *writer, claims []Claim, fair bool) {
 func writeRunHeader(w *writer, p *Program) {
 	w.p(" *\n * To check with Spin 6 (see docs/promela.md):\n")
 	w.p(" *   spin -a MODEL.pml\n")
-	if p.SafetyOnly() {
-		w.p(" *   gcc -O2 -DSAFETY -o pan pan.c   (every claim is a safety claim)\n")
-	} else {
-		w.p(" *   gcc -O2 -o pan pan.c   (-a, for liveness claims, needs a pan without -DSAFETY)\n")
+	flags := p.CompileFlags()
+	gcc := strings.Join(append(append([]string{"gcc", "-O2"}, flags...), "-o", "pan", "pan.c"), " ")
+	switch {
+	case p.SafetyOnly():
+		w.p(" *   %s   (every claim is a safety claim)\n", gcc)
+	case len(flags) > 0:
+		w.p(" *   %s\n", gcc)
+		w.wrapped("    ", fmt.Sprintf("(-a, for liveness claims, needs a pan without -DSAFETY; -f, with %d processes, needs %s)", p.Processes, flags[0]))
+	default:
+		w.p(" *   %s   (-a, for liveness claims, needs a pan without -DSAFETY)\n", gcc)
 	}
 	w.p(" *   ./pan ARGS   (ARGS as listed above for each property)\n")
 	w.wrapped("", "pan searches 10000 steps deep by default: one that says \"max search depth too small\" has not searched everything, so rerun it with a larger -m (say -m1000000). One that says \"VECTORSZ too small\" wants pan.c recompiled with -DVECTORSZ=N as it suggests. -wN sets the hash table to 2^N slots; the default, -w24, takes 128 MB.")

@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
@@ -145,7 +146,7 @@ func TestKnownSystems(t *testing.T) {
 		})
 		t.Run(ns.name+"/concrete", func(t *testing.T) {
 			t.Parallel()
-			checkWithSpin(t, &spinCase{"concrete", con, cv, int64(concreteReachable(sys)) + 1}, st)
+			checkWithSpin(t, &spinCase{"concrete", con, cv, int64(testsupport.Unreduced(sys).Len()) + 1}, st)
 		})
 	}
 }
@@ -192,6 +193,8 @@ func firstDiff(a, b string) string {
 // every path of the system b may be starved (vsym: AF #S2 = 1 fails, EG
 // #S2 = 0 holds); under weak fairness b, able to move forever, must move
 // (pan -a -f: the opposite verdicts). Without -f pan agrees with vsym.
+// fairSpecMany is the same with four processes in b: five processes, more
+// than pan -f runs without -DNFAIR=3 (Program.CompileFlags).
 const fairSpec = `name: starve
 states: [S0, S1, S2]
 groups:
@@ -208,15 +211,28 @@ properties:
   safe: "AG #S2 <= 1"
 `
 
+var fairSpecMany = strings.NewReplacer("b: 1", "b: 4", "#S2 = 1", "#S2 >= 1", "#S2 <= 1", "#S2 <= 4").Replace(fairSpec)
+
 func TestWeakFairness(t *testing.T) {
+	for _, spec := range []string{fairSpec, fairSpecMany} {
+		testWeakFairness(t, spec)
+	}
+}
+
+func testWeakFairness(t *testing.T, spec string) {
 	requireSpin(t)
-	sys, err := gsst.Parse("starve.yaml", []byte(fairSpec))
+	sys, err := gsst.Parse("starve.yaml", []byte(spec))
 	if err != nil {
 		t.Fatal(err)
 	}
 	prog, err := Concrete(sys)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The header's compile line is the one buildPan uses.
+	gcc := strings.Join(append(append([]string{"gcc -O2"}, prog.CompileFlags()...), "-o pan pan.c"), " ")
+	if !strings.Contains(prog.Text, " *   "+gcc+"\n") && !strings.Contains(prog.Text, " *   "+gcc+"   (") {
+		t.Errorf("the header does not say %q:\n%s", gcc, prog.Text)
 	}
 	p, err := buildPan(t, prog)
 	if err != nil {
@@ -291,7 +307,7 @@ func TestMutationsAreCaught(t *testing.T) {
 	cases := map[string]*spinCase{
 		"total":    {"total", red, rv, rn},
 		"group":    {"group", grp, gv, gn},
-		"concrete": {"concrete", con, gv, int64(concreteReachable(sys)) + 1},
+		"concrete": {"concrete", con, gv, int64(testsupport.Unreduced(sys).Len()) + 1},
 	}
 	tests := []struct {
 		name, model string

@@ -38,8 +38,8 @@ type pan struct {
 const countClaim = "ltl _count { [] (_nr_pr >= 0) }\n"
 
 // buildPan writes prog to a fresh directory, generates the verifier with
-// spin -a and compiles it with gcc: with -DSAFETY when every claim is a
-// safety property, as the model's header advises, and unoptimized, since
+// spin -a and compiles it with gcc: with the flags the model's header
+// gives (Program.CompileFlags: -DSAFETY, -DNFAIR), and unoptimized, since
 // the test models are tiny and compiling is the cost.
 func buildPan(t testing.TB, prog *Program) (*pan, error) {
 	dir := t.TempDir()
@@ -50,10 +50,7 @@ func buildPan(t testing.TB, prog *Program) (*pan, error) {
 	if out, err := command(dir, "spin", "-a", "model.pml"); err != nil {
 		return nil, fmt.Errorf("spin -a: %v\n%s", err, out)
 	}
-	args := []string{"-O0", "-w", "-pipe", "-o", "pan", "pan.c"}
-	if prog.SafetyOnly() {
-		args = append([]string{"-DSAFETY"}, args...)
-	}
+	args := append(prog.CompileFlags(), "-O0", "-w", "-pipe", "-o", "pan", "pan.c")
 	if out, err := command(dir, "gcc", args...); err != nil {
 		return nil, fmt.Errorf("gcc: %v\n%s", err, out)
 	}

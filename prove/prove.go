@@ -114,40 +114,33 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := sys.Check(); err != nil {
-		return nil, err
-	}
 	rep := &Report{System: sys}
 	// Two models at most, each built once: the total-counter one for the
 	// properties over total counters (through BuildParam, which certifies
 	// and falls back to the group-counter model), the group-counter one
 	// for the others.
 	var total, group *counterabs.ParamModel
-	var totalProps, groupProps []gsst.Property
+	var totalProps, groupProps []int // indices into sys.Properties
 	for i := range sys.Properties {
 		p := &sys.Properties[i]
 		if _, ok := counterabs.SafetyFormula(p.Formula); !ok {
 			continue
 		}
 		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
-			groupProps = append(groupProps, *p)
+			groupProps = append(groupProps, i)
 		} else {
-			totalProps = append(totalProps, *p)
+			totalProps = append(totalProps, i)
 		}
 	}
 	if len(totalProps) > 0 {
-		cp := *sys
-		cp.Properties = totalProps
-		m, err := counterabs.BuildParam(ctx, &cp, solver)
+		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver)
 		if err != nil {
 			return nil, err
 		}
 		total, rep.Cert = m, m.Cert
 	}
 	if len(groupProps) > 0 {
-		cp := *sys
-		cp.Properties = groupProps
-		m, err := counterabs.BuildParamGroup(&cp)
+		m, err := counterabs.BuildParamGroup(sys.WithProperties(groupProps...))
 		if err != nil {
 			return nil, err
 		}

@@ -59,15 +59,17 @@ func TestProveRandom(t *testing.T) {
 	counts := map[prove.Verdict]int{}
 	refutedOutsideBox := 0
 	for i := range systems {
-		sys := testsupport.RandomSystem(r, randomConfig)
-		sys.Properties = nil
+		drawn := testsupport.RandomSystem(r, randomConfig)
+		spec := drawn.Spec()
+		spec.Properties = nil
 		for k, groups := range []bool{false, r.Intn(2) == 0, true} {
-			f := safetyProperty(r, sys, groups)
-			sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("safe%d", k), Formula: f, Text: ctl.Format(f, sys.VarName)})
+			f := safetyProperty(r, drawn, groups)
+			spec.Properties = append(spec.Properties, gsst.Property{Name: fmt.Sprintf("safe%d", k), Formula: f, Text: ctl.Format(f, drawn.VarName)})
 		}
-		f := testsupport.RandomCTL(r, sys, 2, false)
-		sys.Properties = append(sys.Properties, gsst.Property{Name: "other", Formula: f, Text: ctl.Format(f, sys.VarName)})
-		if err := sys.Check(); err != nil {
+		f := testsupport.RandomCTL(r, drawn, 2, false)
+		spec.Properties = append(spec.Properties, gsst.Property{Name: "other", Formula: f, Text: ctl.Format(f, drawn.VarName)})
+		sys, err := gsst.New(spec)
+		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
 		}
 		rep, err := prove.Check(ctx, sys, s, s, prove.Timeout(randomTimeout))

@@ -8,6 +8,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -38,10 +39,11 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	}
 	var phi presburger.Formula
 	var prop gsst.Property
-	for _, p := range inst.Properties {
+	at := -1
+	for i, p := range inst.Properties {
 		if p.Name == name {
 			phi, _ = counterabs.SafetyFormula(p.Formula)
-			prop = p
+			prop, at = p, i
 		}
 	}
 	if phi == nil {
@@ -63,7 +65,7 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 		res.Verdict, res.Trace = Refuted, tr
 		return nil
 	}
-	return fairRefute(ctx, cfg, inst, prop, tr, res)
+	return fairRefute(ctx, cfg, inst.WithProperties(at), tr, res)
 }
 
 // counterTrace writes the counterexample's states as a trace of the
@@ -152,18 +154,16 @@ func execute(inst *gsst.System, steps []explore.Step, phi presburger.Formula) er
 }
 
 // fairRefute decides, by exploring the instance under its fairness
-// constraints, whether AG phi fails there on a fair path. The prover's
-// run reaches a bad state, but fair paths are fewer: explore's
-// counterexample then shows a fair one.
-func fairRefute(ctx context.Context, cfg config, inst *gsst.System, p gsst.Property, tr *explore.Trace, res *Result) error {
-	cp := *inst
-	cp.Properties = []gsst.Property{p}
-	gm, err := counterabs.BuildGroup(&cp)
+// constraints, whether AG phi, the one property of inst, fails there on
+// a fair path. The prover's run reaches a bad state, but fair paths are
+// fewer: explore's counterexample then shows a fair one.
+func fairRefute(ctx context.Context, cfg config, inst *gsst.System, tr *explore.Trace, res *Result) error {
+	gm, err := counterabs.BuildGroup(inst)
 	if err != nil {
 		return err
 	}
 	at := inst.FormatSizes(res.Sizes)
-	rep, err := explore.Explicit{}.Check(ctx, gm, explore.MaxStates(cfg.maxStates), explore.Traces(true))
+	rep, err := explicit.Engine{}.Check(ctx, gm, explore.MaxStates(cfg.maxStates), explore.Traces(true))
 	if err != nil {
 		switch k := errkind.Of(err); {
 		case k == errkind.Limit, k == errkind.Unknown:

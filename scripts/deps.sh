@@ -7,6 +7,8 @@
 #     dot program, and the tests run dot on every picture vsym draws;
 #   - Spin (package spin): the promela tests run spin -a, gcc and pan on
 #     the models vsym writes and compare the verdicts;
+#   - bash-completion (package bash-completion): the completion tests
+#     run "vsym completion bash" in a real bash, as users load it;
 #   - the official SARIF 2.1.0 JSON schema, against which the tests
 #     validate "--output sarif". The Go module github.com/securego/gosec/v2
 #     ships it (report/sarif/testdata/sarif-schema-2.1.0.json); "go mod
@@ -23,6 +25,9 @@ if ! command -v dot >/dev/null 2>&1; then
 fi
 if ! command -v spin >/dev/null 2>&1; then
 	missing="$missing spin"
+fi
+if [ ! -f /usr/share/bash-completion/bash_completion ]; then
+	missing="$missing bash-completion"
 fi
 if [ -n "$missing" ]; then
 	sudo=""

@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -106,7 +107,7 @@ func TestPrintersFailsFromThree(t *testing.T) {
 			}
 			want := staff+guest <= 2
 			for _, m := range []*counterabs.Model{total, group} {
-				rep, err := explore.Explicit{}.Check(ctx, m, explore.Properties("capacity"))
+				rep, err := explicit.Engine{}.Check(ctx, m, explore.Properties("capacity"))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
@@ -65,12 +66,12 @@ func TestAutoRule(t *testing.T) {
 		auto explore.Auto
 		want string
 	}{
-		{"rule 1: small counter space", explore.Auto{Symbolic: fakeSymbolic{}}, "explicit"},
-		{"rule 2: few reachable states, although the other engine answers first", explore.Auto{Symbolic: fakeSymbolic{}, SpaceBound: 100, ProbeStates: 1000}, "explicit"},
-		{"rule 3: many reachable states, the other engine within its budget", explore.Auto{Symbolic: fakeSymbolic{}, SpaceBound: 100, ProbeStates: 10}, "fake"},
-		{"rule 4: the other engine over its budget", explore.Auto{Symbolic: fakeSymbolic{overBudget: true}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
-		{"rule 4: the other engine stuck in an operation", explore.Auto{Symbolic: fakeSymbolic{hang: true}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
-		{"no symbolic engine", explore.Auto{SpaceBound: 100, ProbeStates: 10}, "explicit"},
+		{"rule 1: small counter space", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{}}, "explicit"},
+		{"rule 2: few reachable states, although the other engine answers first", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{}, SpaceBound: 100, ProbeStates: 1000}, "explicit"},
+		{"rule 3: many reachable states, the other engine within its budget", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{}, SpaceBound: 100, ProbeStates: 10}, "fake"},
+		{"rule 4: the other engine over its budget", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{overBudget: true}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
+		{"rule 4: the other engine stuck in an operation", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{hang: true}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
+		{"no symbolic engine", explore.Auto{Explicit: explicit.Engine{}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestAutoRule(t *testing.T) {
 	}
 	// Rule 5: the explicit engine stops at a limit, the other engine over
 	// its budget: the other engine without a budget.
-	a := explore.Auto{Symbolic: fakeSymbolic{overBudget: true}, SpaceBound: 100, ProbeStates: 10}
+	a := explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{overBudget: true}, SpaceBound: 100, ProbeStates: 10}
 	rep, err := a.Check(context.Background(), m, explore.MaxMemory(1))
 	if err != nil || rep.Engine != "fake" {
 		t.Fatalf("rule 5: %v, %v", rep, err)
@@ -126,15 +127,15 @@ func TestAutoAgainstEngines(t *testing.T) {
 	models := map[string]*counterabs.Model{"ladder 3x5": ladderModel(t, 3, 5), "grw group d3 q3 m4": grwGroup(3, 3, 4), "grw group d4 q4 m4": grwGroup(4, 4, 4)}
 	seen := map[string]bool{}
 	for name, m := range models {
-		want, err := explore.Explicit{}.Check(context.Background(), m, explore.Traces(false))
+		want, err := explicit.Engine{}.Check(context.Background(), m, explore.Traces(false))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, a := range []explore.Auto{
-			{Symbolic: symbolic.DefaultBDD()},
-			{Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 1_000_000},
-			{Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 10},
-			{Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 10, WorkBudget: 1},
+			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD()},
+			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 1_000_000},
+			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 10},
+			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 10, WorkBudget: 1},
 		} {
 			got, err := a.Check(context.Background(), m, explore.Traces(false))
 			if err != nil {

@@ -55,5 +55,5 @@ func BenchmarkASRr10n80Reach(b *testing.B) {
 // once cost a fixpoint over the whole counter space (40 s instead of
 // 0.2 s).
 func BenchmarkASRr2n80Witness(b *testing.B) {
-	runBench(b, func() *counterabs.Model { return asr(80, 2, 2) }, WithReachable(false), WithTraces(true))
+	runBench(b, func() *counterabs.Model { return asr(80, 2, 2) }, WithReachable(false))
 }

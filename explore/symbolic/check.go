@@ -3,7 +3,6 @@ package symbolic
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"slices"
 	"time"
 
@@ -45,15 +44,8 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 	if err != nil {
 		return nil, err
 	}
-	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy),
-		WithReachable(b.ReachFirst || cfg.CountStates), WithTraces(cfg.Traces), WithMaxMemory(cfg.MaxMemory),
-		WithDeadlocks(cfg.CheckDeadlocks)}
-	if cfg.MaxWork > 0 {
-		// Nodes in use never exceed the nodes produced: the table bound
-		// stops an operation that would break the budget in its midst.
-		copts = append(copts, WithMaxWork(cfg.MaxWork), WithMaxNodes(cfg.MaxWork))
-	}
-	e, err := New(m, append(copts, b.Options...)...)
+	copts := []Option{WithOrder(b.Order), WithStrategy(b.Strategy), WithReachable(b.ReachFirst || cfg.CountStates), WithContext(ctx)}
+	e, err := New(m, cfg, append(copts, b.Options...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -62,12 +54,6 @@ func (b BDD) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Opt
 		return nil, err
 	}
 	rep.Stats.Seconds = time.Since(t0).Seconds() // the encoding included
-	// The BDD engine stores sets, not states, so MaxStates cannot stop it
-	// early; a reachable set larger than the bound is still the same
-	// resource stop as in the explicit engine.
-	if cfg.MaxStates > 0 && rep.ReachableStates != nil && rep.ReachableStates.Cmp(big.NewInt(cfg.MaxStates)) > 0 {
-		return nil, &explore.LimitError{Kind: "states", Limit: cfg.MaxStates}
-	}
 	return rep, nil
 }
 
@@ -79,6 +65,7 @@ const maxDeadlockExamples = 3
 // when the verdict has one. A cancelled ctx or an exhausted node table
 // returns an error and no verdict.
 func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Property) (*explore.Report, error) {
+	e.bind(ctx)
 	t0 := time.Now()
 	m := e.model
 	rep := &explore.Report{
@@ -97,7 +84,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		rep.ReachableStates = e.Count(r)
 		rep.Deadlocks = e.Count(e.dead)
 	}
-	if e.cfg.reachable || e.cfg.deadlocks {
+	if e.cfg.reachable || e.shared.CheckDeadlocks {
 		if err := e.deadlockPaths(ctx, rep); err != nil {
 			return nil, err
 		}
@@ -109,7 +96,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
 		}
-		verdict := explore.NewResult(m, p)
+		verdict := explore.NewPropertyResult(m, p)
 		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
 		explore.Conclude(m, p, &verdict)
 		explore.LiftTrace(m.System, verdict.Trace)
@@ -167,8 +154,8 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 			break
 		}
 		d = b.And(d, b.Not(e.vector(x)))
-		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.ModelState(e.model, x))
-		if !e.cfg.traces {
+		rep.DeadlockExamples = append(rep.DeadlockExamples, explore.CounterState(e.model, x))
+		if !e.shared.Traces {
 			continue
 		}
 		path, err := e.backtrack(layers[:hit+1], e.space, x)
@@ -177,7 +164,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		}
 		states := make([]explore.State, len(path))
 		for k, y := range path {
-			states[k] = explore.ModelState(e.model, y)
+			states[k] = explore.CounterState(e.model, y)
 		}
 		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
 	}
@@ -188,6 +175,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 // NuSMV, f holds when the initial state satisfies it or no fair path
 // starts there (then vacuously).
 func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.PropertyResult, error) {
+	e.bind(ctx)
 	e.cache = nil
 	s, err := e.Sat(ctx, f)
 	if err != nil {
@@ -199,7 +187,7 @@ func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.Property
 	}
 	res := explore.PropertyResult{Vacuous: !e.contains(fair, e.model.Init)}
 	res.Holds = res.Vacuous || e.contains(s, e.model.Init)
-	if e.cfg.traces && !res.Vacuous {
+	if e.shared.Traces && !res.Vacuous {
 		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, e.model.Init, f, res.Holds, e.model.VarName)
 		if err != nil {
 			return explore.PropertyResult{}, err
@@ -223,7 +211,7 @@ func (g bddGraph) And(a, b rudd.Node) rudd.Node         { return g.e.b.And(a, b)
 func (g bddGraph) Single(s []int) rudd.Node             { return g.e.vector(s) }
 func (g bddGraph) Justice() int                         { return len(g.e.justice) }
 func (g bddGraph) Same(a, b []int) bool                 { return slices.Equal(a, b) }
-func (g bddGraph) State(s []int) explore.State          { return explore.ModelState(g.e.model, s) }
+func (g bddGraph) State(s []int) explore.State          { return explore.CounterState(g.e.model, s) }
 
 func (g bddGraph) PreJustice(j int, z rudd.Node) (rudd.Node, error) {
 	return g.e.preJustice(j, z), g.e.check()
@@ -351,7 +339,7 @@ func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) (
 			}
 		}
 		if found == nil {
-			return nil, errkind.Errorf(errkind.Internal, "symbolic: internal error: broken onion ring while building a trace")
+			return nil, errkind.Errorf(errkind.Internal, "symbolic: broken onion ring while building a trace")
 		}
 		path[i] = found
 	}

@@ -14,6 +14,7 @@ import (
 // way the verdict at the initial state is the same, since a path from the
 // initial state stays in the reachable states.
 func (e *Checker) Sat(ctx context.Context, f ctl.Formula) (rudd.Node, error) {
+	e.bind(ctx)
 	n, err := e.cached(ctx, f)
 	if err != nil {
 		return nil, err

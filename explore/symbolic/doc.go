@@ -1,8 +1,24 @@
 // Package symbolic model checks counter-abstracted models
 // (counterabs.Model) with binary decision diagrams, using the pure-Go BDD
-// package github.com/dalzilio/rudd. It fills the same explore.Report as
-// the explicit engine of package explore, so the command line prints both
-// alike ("vsym explore --engine bdd").
+// package github.com/dalzilio/rudd. It is one of the two engines that
+// implement package explore's contract, beside explore/explicit: it
+// fills the same explore.Report, so the command line prints both alike
+// ("vsym explore --engine bdd"), and the conformance suite
+// explore/enginetest checks both the same way.
+//
+// # Settings
+//
+// BDD (an explore.Engine) and New (a Checker, for finer control) read the
+// settings every engine shares from explore.Config: Traces, MaxMemory (a
+// bound on the bytes of the Go heap's objects), MaxStates (a bound on the reachable
+// states, checked each time their fixpoint grows, so a search stops as
+// soon as the set outgrows it), CheckDeadlocks and, through BDD,
+// CountStates (which asks for the reachable states). What is peculiar
+// to BDDs is this package's own Option: the variable order (WithOrder),
+// the fixpoint strategy (WithStrategy), whether reachable states come
+// first (WithReachable), the space of the backward search
+// (WithSumSpace), the counter placement (WithAffinity) and the node
+// table (WithNodeTable, WithMaxNodes).
 //
 // # Encoding
 //

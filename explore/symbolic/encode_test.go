@@ -3,11 +3,14 @@ package symbolic
 import (
 	"context"
 	"errors"
+	"math/big"
 	"math/rand"
 	"testing"
 
 	"github.com/dalzilio/rudd"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -76,7 +79,7 @@ func TestEncodingErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := grw(3, 1000)
 			m.Transitions[0].Guard = tc.g
-			if _, err := New(m); err == nil {
+			if _, err := New(m, explore.NewConfig()); err == nil {
 				t.Fatal("no error")
 			}
 		})
@@ -147,5 +150,41 @@ func TestCancelledAtEveryPoll(t *testing.T) {
 				t.Fatalf("reach=%v, cancelled at poll %d of %d: report %v, error %v", reach, stop, full.calls, rep != nil, err)
 			}
 		}
+	}
+}
+
+// TestMaxStatesStopsTheFixpoint checks that explore.MaxStates stops the
+// reachable-state fixpoint while it grows, not after it: a bound below
+// the reachable count makes Reachable return the state limit after fewer
+// poll points than the whole fixpoint takes, and a bound equal to the
+// count lets it finish.
+func TestMaxStatesStopsTheFixpoint(t *testing.T) {
+	mod := grw(6, 40)
+	reach := func(bound int64) (*big.Int, int, error) {
+		e, err := New(mod, explore.NewConfig(explore.MaxStates(bound)), WithStrategy(BFS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := &countdownCtx{Context: context.Background(), left: 1 << 30}
+		r, err := e.Reachable(ctx)
+		if err != nil {
+			return nil, ctx.calls, err
+		}
+		return e.Count(r), ctx.calls, nil
+	}
+	n, full, err := reach(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := reach(n.Int64()); err != nil || got.Cmp(n) != 0 {
+		t.Fatalf("MaxStates(%v) on %v states: %v, %v", n, n, got, err)
+	}
+	_, polls, err := reach(10)
+	var lim *explore.LimitError
+	if !errors.As(err, &lim) || lim.Kind != "states" || lim.Limit != 10 || !errors.Is(err, errkind.Limit) {
+		t.Fatalf("MaxStates(10) on %v states: %v", n, err)
+	}
+	if polls >= full {
+		t.Errorf("MaxStates(10) stopped after %d poll points, the whole fixpoint takes %d", polls, full)
 	}
 }

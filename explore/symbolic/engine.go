@@ -53,21 +53,21 @@ func ParseStrategy(s string) (Strategy, error) {
 	return 0, fmt.Errorf("unknown fixpoint strategy %q (want %s)", s, strings.Join(strategyNames[:], ", "))
 }
 
+// config holds the BDD engine's own settings; the settings every engine
+// shares (limits, traces, the deadlock check) are the explore.Config
+// that New takes.
 type config struct {
 	order     Order
 	strategy  Strategy
 	reachable bool
 	nodesize  int
 	maxNodes  int
-	maxWork   int
-	traces    bool
 	sumSpace  bool
 	affinity  bool
-	maxBytes  int64
-	deadlocks bool
+	ctx       context.Context
 }
 
-// Option configures an Checker.
+// Option sets one of the BDD engine's own settings of a Checker.
 type Option func(*config)
 
 // WithOrder sets the BDD variable order (default Auto).
@@ -98,19 +98,6 @@ func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
 // by affinityOrder (true, the default) or in their natural order.
 func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 
-// WithMaxMemory stops fixpoints (with an *explore.LimitError) once the
-// sampled Go heap exceeds n bytes; zero means no bound. The heap is sampled
-// between fixpoint steps, so one step may overshoot.
-func WithMaxMemory(n int64) Option { return func(c *config) { c.maxBytes = n } }
-
-// WithMaxWork stops fixpoints (with an error of kind errkind.Limit) once
-// the BDD has produced more than n nodes in all, counting every node
-// created, also one created again after a garbage collection: a measure
-// of the work done that, unlike time, does not depend on the machine or
-// its load. It is checked between fixpoint steps, so one step may
-// overshoot. Zero means no bound.
-func WithMaxWork(n int) Option { return func(c *config) { c.maxWork = n } }
-
 // WithNodeTable sets the initial node table size of the BDD.
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 
@@ -118,31 +105,29 @@ func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 // makes Check return ErrResource. Zero means no bound.
 func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 
-// WithDeadlocks asks for the deadlock check (Report.DeadlockFree, with
-// paths to the nearest deadlocks) even without reachable states; with
-// them it is always made.
-func WithDeadlocks(on bool) Option { return func(c *config) { c.deadlocks = on } }
-
-// WithTraces chooses whether counterexamples and witnesses are built
-// (default true).
-func WithTraces(on bool) Option { return func(c *config) { c.traces = on } }
-
-// ErrWork reports that the BDD produced more nodes than WithMaxWork
-// allows; errors.Is(err, errkind.Limit) holds for it.
-var ErrWork = errkind.Errorf(errkind.Limit, "BDD work budget reached")
+// WithContext bounds New (the encoding and the transition closures) by
+// ctx: when it ends, New stops inside the BDD operation under way and
+// returns ctx's error. The other methods take their own context.
+func WithContext(ctx context.Context) Option { return func(c *config) { c.ctx = ctx } }
 
 // ErrResource reports that the BDD node table hit its configured bound;
 // errors.Is(err, errkind.Limit) holds for it.
 var ErrResource = errkind.Errorf(errkind.Limit, "BDD node limit reached")
 
+// ErrWork reports that the BDD produced more nodes than the shared
+// setting explore.MaxWork allows (checked between fixpoint steps, so one
+// step may overshoot); errors.Is(err, errkind.Limit) holds for it.
+var ErrWork = errkind.Errorf(errkind.Limit, "BDD work budget reached")
+
 // Checker holds the BDD encoding of one counter model and decides CTL
 // formulas on it. BDD wraps it as an explore.Engine.
 type Checker struct {
-	model *counterabs.Model
-	cfg   config
-	b     *rudd.BDD
-	enc   *encoding
-	gc    guardCompiler
+	model  *counterabs.Model
+	cfg    config
+	shared explore.Config // the settings every engine shares
+	b      *rudd.BDD
+	enc    *encoding
+	gc     guardCompiler
 
 	pools []rudd.Node // for each pool, the counter vectors where it has its sum
 	space rudd.Node   // box or inv (WithSumSpace), or the reachable states once computed
@@ -153,6 +138,9 @@ type Checker struct {
 	mayDead rudd.Node
 
 	reach rudd.Node // nil until computed
+	// bound, while the reachable states are computed, is
+	// shared.MaxStates: lfp stops once its set holds more states.
+	bound int64
 
 	justice []bjustice           // the model's justice constraints (fair.go)
 	preMemo *preimages           // the last set's pre-images (fair.go)
@@ -165,6 +153,10 @@ type Checker struct {
 
 	stats Stats
 	start time.Time
+
+	// stop is what rudd's interrupt hook reads inside every operation:
+	// the context of the call under way and the memory bound.
+	stop *stopper
 }
 
 // relation is the partitioned transition relation of one abstract
@@ -197,14 +189,21 @@ type Stats struct {
 	ReachIters    int           // iterations of the reachable-state fixpoint
 	ReachTime     time.Duration // time spent on reachable states
 	BuildTime     time.Duration // time to build the encoding and relations
-	Produced      int           // nodes produced in all (see WithMaxWork)
+	Produced      int           // nodes produced in all (explore.MaxWork)
 }
 
-// New encodes m, a model counterabs has checked. It fails (errkind.Limit)
-// when a guard cannot be encoded: coefficients too large, an unexpandable
-// quantifier.
-func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
-	cfg := config{order: Auto, strategy: Saturate, reachable: true, traces: true, affinity: true}
+// New encodes m, a model counterabs has checked, to be checked with the
+// shared settings shared (explore.NewConfig) and the BDD engine's own
+// opts. Of the shared settings it reads Traces, MaxMemory (a bound on the
+// bytes of the Go heap's objects, checked between fixpoint steps and
+// every few thousand node constructions inside each BDD operation), MaxStates (a bound on the reachable states, checked as
+// their fixpoint grows, when they are computed: WithReachable) and
+// CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
+// the nearest deadlocks, even without reachable states; with them it is
+// always made). It fails (errkind.Limit) when a guard cannot be encoded:
+// coefficients too large, an unexpandable quantifier.
+func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
+	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -212,7 +211,8 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, start: time.Now()}
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
+		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory}}
 	var perm []int
 	if cfg.affinity {
 		perm = affinityOrder(nc, m.Transitions)
@@ -234,6 +234,7 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
+	e.b.SetInterrupt(e.stop.interrupt)
 	e.gc = guardCompiler{b: e.b, e: e.enc, maxEnum: 1 << 16}
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
@@ -246,6 +247,11 @@ func New(m *counterabs.Model, opts ...Option) (*Checker, error) {
 		}
 	}
 	if err := e.build(); err != nil {
+		if e.stop.stopped != nil {
+			// The encoding reports a failed operation as its own error;
+			// the interruption's cause is the one to report.
+			return nil, e.stop.stopped
+		}
 		return nil, err
 	}
 	e.stats.BDDVars = nv
@@ -564,8 +570,12 @@ func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
 	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(1<<16), rudd.Cacheratio(25), rudd.Minfreenodes(50))
 }
 
-// check turns a BDD error into a Go error.
+// check turns a BDD error into a Go error: the cause of an interruption
+// (the context's error or an *explore.LimitError) as it is.
 func (e *Checker) check() error {
+	if e.stop.stopped != nil {
+		return e.stop.stopped
+	}
 	if e.b.Errored() {
 		msg := e.b.Error()
 		if strings.Contains(msg, "memory") || strings.Contains(msg, "resize") || strings.Contains(msg, "nil") {
@@ -664,6 +674,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 			}
 			frontier = b.And(next, b.And(allowed, b.Not(z)))
 			z = b.Or(z, frontier)
+			if err := e.checkBound(z); err != nil {
+				return nil, iters, err
+			}
 		}
 	default:
 		// A transition's closure may jump over states outside allowed, so
@@ -682,6 +695,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 					if !e.isFalse(add) {
 						changed = true
 						z = b.Or(z, add)
+						if err := e.checkBound(z); err != nil {
+							return nil, iters, err
+						}
 					}
 					continue
 				}
@@ -700,6 +716,9 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 					changed = true
 					z = b.Or(z, add)
 					frontier = add
+					if err := e.checkBound(z); err != nil {
+						return nil, iters, err
+					}
 					if e.cfg.strategy != Saturate {
 						break
 					}
@@ -716,14 +735,65 @@ func (e *Checker) lfp(ctx context.Context, base, allowed rudd.Node, forward bool
 	return z, iters, nil
 }
 
+// checkBound stops a search for the reachable states once z, a subset of
+// them, holds more than e.bound states (explore.Config.MaxStates): the
+// same stop, with the same error, as the explicit engine's once it has
+// stored more.
+func (e *Checker) checkBound(z rudd.Node) error {
+	if e.bound <= 0 || e.Count(z).Cmp(big.NewInt(e.bound)) <= 0 {
+		return nil
+	}
+	return &explore.LimitError{Kind: "states", Limit: e.bound}
+}
+
 // isFalse reports whether n is the empty set. A nil node (a failed BDD
 // operation) counts as empty so that loops stop; the caller's next check
 // reports the error.
 func (e *Checker) isFalse(n rudd.Node) bool { return n == nil || *n == 0 }
 
+// bind makes ctx the context interrupt reads, for a call that takes one.
+func (e *Checker) bind(ctx context.Context) { e.stop.ctx = ctx }
+
+// stopper decides when rudd's interrupt hook stops an operation. It is
+// apart from the Checker on purpose: rudd keeps the hook, and every node
+// rudd hands out has a finalizer that keeps rudd reachable, so a hook
+// that reached the Checker (and through it the nodes it holds) would
+// keep every node of the run alive for ever, a whole BDD per run.
+type stopper struct {
+	ctx       context.Context // of the call under way (New, Reachable, Sat, Property, Check)
+	maxMemory int64           // explore.Config.MaxMemory
+	stopped   error           // why an operation was stopped
+}
+
+// interrupt is called by rudd every few thousand node constructions
+// inside every BDD operation: it stops the operation under way when the
+// context has ended or the heap's objects exceed MaxMemory, so that one long
+// operation (an image, a closure step) cannot outlive either limit.
+// Sampling the heap costs about a microsecond, against a few hundred for
+// the node constructions between two calls.
+func (s *stopper) interrupt() error {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			s.stopped = err
+			return err
+		}
+	}
+	if s.maxMemory > 0 {
+		if h := heapObjects(); h > uint64(s.maxMemory) {
+			s.stopped = &explore.LimitError{Kind: "memory", Limit: s.maxMemory, Bytes: int64(h)}
+			return s.stopped
+		}
+	}
+	return nil
+}
+
 // poll samples statistics and honours cancellation between fixpoint
-// iterations.
+// iterations; it also makes ctx the one interrupt reads inside the
+// operations that follow.
 func (e *Checker) poll(ctx context.Context) error {
+	if ctx != nil {
+		e.bind(ctx)
+	}
 	e.sample()
 	if err := e.check(); err != nil {
 		return err
@@ -733,11 +803,13 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
-	if e.cfg.maxWork > 0 && e.stats.Produced > e.cfg.maxWork {
-		return fmt.Errorf("%w: %d nodes produced, over the budget of %d", ErrWork, e.stats.Produced, e.cfg.maxWork)
+	if lim := e.shared.MaxWork; lim > 0 && e.stats.Produced > lim {
+		return fmt.Errorf("%w: %d nodes produced, over the budget of %d", ErrWork, e.stats.Produced, lim)
 	}
-	if e.cfg.maxBytes > 0 && e.stats.PeakHeapBytes > uint64(e.cfg.maxBytes) {
-		return &explore.LimitError{Kind: "memory", Limit: e.cfg.maxBytes, Bytes: int64(e.stats.PeakHeapBytes)}
+	if lim := e.shared.MaxMemory; lim > 0 {
+		if h := heapObjects(); h > uint64(lim) {
+			return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(h)}
+		}
 	}
 	return nil
 }
@@ -754,19 +826,38 @@ func (e *Checker) sample() {
 		e.stats.PeakNodes = used
 	}
 	e.stats.TableSize = alloc
-	s := make([]metrics.Sample, len(heapSamples))
-	copy(s, heapSamples)
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-		h := s[0].Value.Uint64() - s[1].Value.Uint64()
-		if h > e.stats.PeakHeapBytes {
-			e.stats.PeakHeapBytes = h
-		}
-	}
+	e.stats.PeakHeapBytes = max(e.stats.PeakHeapBytes, heapBytes())
 }
 
-// nodeCounts reads the used, allocated and produced node counts from
-// rudd's Stats text, the only place rudd exposes them.
+// heapObjects samples the bytes of the Go heap's objects: the live ones
+// and the dead ones not yet swept (runtime/metrics). MaxMemory bounds it
+// rather than what the runtime holds from the system, which includes
+// free memory kept for reuse: in a process that ran other work before (a
+// test binary), that would count against this run; on the command line
+// the two differ by at most the free spans.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64()
+	}
+	return 0
+}
+
+// heapBytes samples the memory the Go runtime holds from the system,
+// less what it has released (runtime/metrics); 0 when unavailable.
+func heapBytes() uint64 {
+	var s [2]metrics.Sample
+	copy(s[:], heapSamples)
+	metrics.Read(s[:])
+	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64() - s[1].Value.Uint64()
+	}
+	return 0
+}
+
+// nodeCounts reads the used and allocated node counts from rudd's Stats
+// text, the only place rudd exposes them.
 func nodeCounts(b *rudd.BDD) (used, alloc, produced int) {
 	for _, line := range strings.Split(b.Stats(), "\n") {
 		f := strings.Fields(line)
@@ -788,11 +879,14 @@ func nodeCounts(b *rudd.BDD) (used, alloc, produced int) {
 // Reachable computes the reachable states (once) and restricts the space
 // to them.
 func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
+	e.bind(ctx)
 	if e.reach != nil {
 		return e.reach, nil
 	}
 	t0 := time.Now()
+	e.bound = e.shared.MaxStates
 	r, it, err := e.lfp(ctx, e.init, e.space, true)
+	e.bound = 0
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -50,7 +51,7 @@ func TestAgainstExplicitRandom(t *testing.T) {
 	for i := 0; i < models; i++ {
 		mod := randomModel(r, 5)
 		g := modelGraph(mod)
-		exp, err := explore.Explicit{}.Check(context.Background(), mod)
+		exp, err := explicit.Engine{}.Check(context.Background(), mod)
 		if err != nil {
 			t.Fatalf("model %d: explicit: %v", i, err)
 		}
@@ -88,7 +89,7 @@ func TestSelectedProperties(t *testing.T) {
 		gsst.Property{Name: "ag", Formula: ctl.Unary{Op: ctl.AG, X: atom}})
 	mod = reassemble(mod)
 	names := []string{"ag", "mutex"}
-	exp, err := explore.Explicit{}.Check(context.Background(), mod, explore.Properties(names...))
+	exp, err := explicit.Engine{}.Check(context.Background(), mod, explore.Properties(names...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestSelectedProperties(t *testing.T) {
 		}
 	}
 	compareReports(t, "selected", bdd, exp)
-	for _, e := range []explore.Engine{explore.Explicit{}, DefaultBDD()} {
+	for _, e := range []explore.Engine{explicit.Engine{}, DefaultBDD()} {
 		if _, err := e.Check(context.Background(), mod, explore.Properties("mutex", "nope")); !errors.Is(err, errkind.Input) {
 			t.Errorf("%s: unknown property name: %v, want bad input", e.Name(), err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -59,13 +60,13 @@ func vec(m *counterabs.Model, st explore.State) []int {
 func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f, mf ctl.Formula, res explore.PropertyResult) {
 	t.Helper()
 	key := func(s explore.State) string { return testsupport.TotalKey(vec(m, s)) }
-	if err := checkEngineTrace(g, key, f, mf, m.VarName, res); err != nil {
+	if err := testsupport.CheckEngineTrace(g, f, res.Holds, enginetest.Trace(res.Trace, key), testsupport.Subformulas(f, mf, m.VarName), testsupport.FromInit); err != nil {
 		t.Fatalf("%s (holds %v): %v", res.Name, res.Holds, err)
 	}
 }
 
-func system(m int, names ...string) *gsst.System {
-	s := &gsst.System{Name: "test"}
+func system(m int, names ...string) *gsst.Spec {
+	s := &gsst.Spec{Name: "test"}
 	for i := 0; i < m; i++ {
 		if i < len(names) {
 			s.States = append(s.States, names[i])
@@ -80,7 +81,7 @@ func system(m int, names ...string) *gsst.System {
 // starting as init says, with one unguarded local transition per model
 // transition (they only name the moves), and assembles the total-counter
 // model with the given transitions.
-func counterModel(s *gsst.System, n int, init []int, trans []counterabs.Transition) *counterabs.Model {
+func counterModel(s *gsst.Spec, n int, init []int, trans []counterabs.Transition) *counterabs.Model {
 	s.Groups = []gsst.Group{{Name: "p", Size: n}}
 	s.Init = [][]int{init}
 	s.Transitions = nil
@@ -90,7 +91,11 @@ func counterModel(s *gsst.System, n int, init []int, trans []counterabs.Transiti
 		s.Transitions = append(s.Transitions, gsst.Transition{From: t.From, To: t.To,
 			Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}})
 	}
-	return reassemble(&counterabs.Model{System: s, Transitions: trans, Exact: true})
+	sys, err := gsst.New(s)
+	if err != nil {
+		panic(err)
+	}
+	return reassemble(&counterabs.Model{System: sys, Transitions: trans, Exact: true})
 }
 
 // reassemble assembles mod's transitions again, after a change to its
@@ -106,7 +111,7 @@ func reassemble(mod *counterabs.Model) *counterabs.Model {
 // exploreModel checks every property of mod with a Checker built with
 // opts, as the BDD engine does.
 func exploreModel(ctx context.Context, mod *counterabs.Model, opts ...Option) (*explore.Report, Stats, error) {
-	e, err := New(mod, opts...)
+	e, err := New(mod, explore.NewConfig(), opts...)
 	if err != nil {
 		return nil, Stats{}, err
 	}

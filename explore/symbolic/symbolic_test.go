@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/dalzilio/rudd"
-
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -162,7 +161,7 @@ func TestTransferClosure(t *testing.T) {
 				presburger.Compare(v(other), presburger.Op(r.Intn(6)), k(int64(r.Intn(mod.N+1)))))
 		}
 		mod = reassemble(mod)
-		e, err := New(mod, WithReachable(false))
+		e, err := New(mod, explore.NewConfig(), WithReachable(false))
 		if err != nil {
 			t.Fatal(err)
 		}

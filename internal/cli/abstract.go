@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
@@ -77,9 +78,11 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 		return err
 	}
 	file := displayName(o.file)
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
-	m, err := buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: cmd.ErrOrStderr()})
+	req, err := modelRequest(cmd, file, o.level, o.force, o.timeout)
+	if err != nil {
+		return err
+	}
+	m, err := analysis.BuildModel(cmd.Context(), sys, req)
 	if err != nil {
 		return err
 	}
@@ -133,7 +136,7 @@ type transitionJSON struct {
 	Verdict string `json:"verdict,omitempty"`
 }
 
-func newAbstractJSON(file string, m *chosenModel, forced bool) *abstractJSON {
+func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON {
 	sys := m.System
 	name := m.VarName
 	out := &abstractJSON{

@@ -19,8 +19,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
@@ -187,14 +189,14 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 	}
 	mem, err := parseSize(o.maxMem)
 	if err != nil {
-		return withCode(ExitBadInput, fmt.Errorf("--max-memory: %v", err))
+		return errkind.Errorf(errkind.Input, "--max-memory: %v", err)
 	}
 	if o.asrBound < 1 {
-		return withCode(ExitBadInput, errors.New("--asr-bound must be at least 1"))
+		return errkind.Errorf(errkind.Input, "--asr-bound must be at least 1")
 	}
 	rows, err := selectRows(o)
 	if err != nil {
-		return withCode(ExitBadInput, err)
+		return errkind.Wrap(errkind.Input, err)
 	}
 	nusmvBin := os.Getenv("NUSMV")
 	ctx := cmd.Context()
@@ -214,18 +216,18 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 		results = append(results, res)
 	}
 	writeTable4(stdout, results, o.asrBound, nusmvBin != "")
-	code := ExitOK
+	// A row that could not be run is unknown, whatever the others say;
+	// else a wrong verdict is a negative answer.
+	verdict := analysis.Yes
 	for _, res := range results {
 		switch {
 		case res.Err != nil:
-			code = ExitUnknown
-		case !res.Correct && code == ExitOK:
-			code = ExitNo
+			verdict = analysis.Unknown
+		case !res.Correct && verdict == analysis.Yes:
+			verdict = analysis.No
 		}
 	}
-	if code != ExitOK {
-		return withCode(code, nil)
-	}
+	answer(cmd, verdict)
 	return nil
 }
 

@@ -5,16 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
-	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
 )
@@ -126,31 +122,6 @@ func TestExploreEngineBDD(t *testing.T) {
 	}
 	if _, errs, code := runVsym("explore", "--engine", "bdd", "--bdd-order", "zigzag", filepath.Join(dir, "mutex.yaml")); code != ExitBadInput || !strings.Contains(errs, "zigzag") {
 		t.Fatalf("bad order: exit %d, %s", code, errs)
-	}
-}
-
-// TestChooseEngine: --engine names the explicit engine, the BDD engine
-// with its tuning, or explore.Auto over both (whose rule the tests of
-// explore/symbolic check).
-func TestChooseEngine(t *testing.T) {
-	sys := &gsst.System{Name: "free", Groups: []gsst.Group{{Name: "p", Size: 2}}, States: []string{"L0", "L1"}, Init: [][]int{{2, 0}}}
-	m, err := counterabs.BuildGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bdd := symbolic.DefaultBDD()
-	bdd.Order = symbolic.Blocked
-	for name, want := range map[string]explore.Engine{"explicit": explore.Explicit{}, "bdd": bdd, "auto": explore.Auto{Symbolic: bdd}} {
-		e, err := chooseEngine(name, m, bdd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(e, want) {
-			t.Errorf("--engine %s: %#v, want %#v", name, e, want)
-		}
-	}
-	if _, err := chooseEngine("fast", m, bdd); errkind.Of(err) != errkind.Input {
-		t.Errorf("--engine fast: %v, want an input error", err)
 	}
 }
 

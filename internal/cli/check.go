@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newCheckCmd) }
@@ -83,13 +83,12 @@ type checkResult struct {
 	file  string
 	sys   *gsst.System
 	rep   *detect.Report
-	reach *reachResult // nil when not decided (no violation, or --reachability=false)
+	reach *analysis.Reachability // nil when not decided (no violation, or --reachability=false)
 	err   error
-	code  int
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
 	}
@@ -100,10 +99,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
 	}
-	// --timeout bounds each solver call here, not the whole run.
+	// --timeout bounds each solver call here, and the reachability
+	// questions of each file as a whole, not the whole run.
 	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
-	solver := z3.New(z3.Timeout(o.timeout))
 
 	describeOutput(cmd, "the certification report")
 	var results []checkResult
@@ -114,29 +113,19 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			opts = append(opts, gsst.AllSizes())
 		}
 		r.sys, r.err = loadSpec(cmd, arg, opts...)
-		switch {
-		case r.err != nil:
-			r.code = ExitBadInput
+		var c *analysis.Certification
+		if r.err == nil {
+			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.timeout,
+				Reachability: o.reachability, Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}})
+		}
+		if r.err != nil {
 			// Parse errors carry file:line:col; others (a missing file)
 			// get the usual prefix.
-			printError(stderr, r.err)
-		default:
-			r.rep, r.err = detect.Certify(ctx, r.sys, solver, detect.Timeout(o.timeout))
-			if r.err == nil {
-				addTimeoutHints(r.rep, o.timeout)
-			}
-			if r.err != nil {
-				// A loaded system is well formed: the solver failed, or
-				// a witness did not survive re-verification. Neither is
-				// an answer.
-				r.code = ExitUnknown
-				fmt.Fprintf(stderr, "vsym: %s: %v\n", r.file, r.err)
-			} else {
-				r.code = certifyExitCode(r.rep.Verdict())
-				if o.reachability && r.rep.Verdict() == detect.Violated {
-					r.reach = decideReachability(ctx, r.rep, solver, "auto", o.timeout, mem)
-				}
-			}
+			report(cmd, r.err)
+		} else {
+			r.rep, r.reach = c.Report, c.Reach
+			addTimeoutHints(r.rep, o.timeout)
+			answer(cmd, c.Verdict())
 		}
 		results = append(results, r)
 	}
@@ -148,11 +137,11 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	} else if o.output == "json" {
 		var doc any
 		if len(results) == 1 {
-			doc = newCheckJSON(results[0])
+			doc = checkResultJSON(cmd, results[0])
 		} else {
-			all := make([]*checkJSON, len(results))
+			all := make([]any, len(results))
 			for i, r := range results {
-				all[i] = newCheckJSON(r)
+				all[i] = checkResultJSON(cmd, r)
 			}
 			doc = all
 		}
@@ -170,15 +159,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			writeCheck(stdout, r.file, r.rep, r.reach)
 		}
 	}
-
-	code := ExitOK
-	for _, r := range results {
-		code = severerExit(code, r.code)
-	}
-	if code == ExitOK {
-		return nil
-	}
-	return withCode(code, nil)
+	return nil
 }
 
 // addTimeoutHints adds to the reason of each transition left unknown
@@ -186,32 +167,10 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
 	for i := range rep.Transitions {
 		t := &rep.Transitions[i]
-		if t.Verdict == detect.Unknown && timeout > 0 && ranOutOfTime(t.Reason) {
+		if t.Verdict == detect.Unknown && timeout > 0 && t.Stopped {
 			t.Reason += fmt.Sprintf("; raise --timeout (now %v per solver call)", timeout)
 		}
 	}
-}
-
-// ranOutOfTime reports whether a solver's reason for "unknown" is the
-// time limit (Z3 says "timeout" or "canceled", a context "deadline
-// exceeded").
-func ranOutOfTime(reason string) bool {
-	for _, s := range []string{"deadline exceeded", "timeout", "canceled"} {
-		if strings.Contains(reason, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func certifyExitCode(v detect.Verdict) int {
-	switch v {
-	case detect.Symmetric, detect.Certified:
-		return ExitOK
-	case detect.Violated:
-		return ExitNo
-	}
-	return ExitUnknown
 }
 
 // severerExit orders exit codes by severity: bad input, then a negative
@@ -226,15 +185,18 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult) {
+func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Reachability) {
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
 	if sys.Parametric() {
 		everySize = " for every size"
-		fmt.Fprintf(w, "%s: %s: %s of sizes %s, %s; every size is checked\n", file, sys.Name,
-			countNoun(len(sys.Groups), "group", "groups"), groupSizes(sys),
-			countNoun(len(sys.Transitions), "transition", "transitions"))
+		groups := groupSizes(sys)
+		if len(sys.Groups) <= maxGroupsListed {
+			groups = countNoun(len(sys.Groups), "group", "groups") + " of sizes " + groups
+		}
+		fmt.Fprintf(w, "%s: %s: %s, %s; every size is checked\n", file, sys.Name,
+			groups, countNoun(len(sys.Transitions), "transition", "transitions"))
 	} else {
 		fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
 			countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
@@ -255,7 +217,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
 			if reach != nil {
-				writeReach(w, sys, name, reach.Transitions[i])
+				writeReach(w, sys, name, newReachJSON(reach.Transitions[i]))
 			}
 		case detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
@@ -272,7 +234,7 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *reachResult
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
-		writeReachSummary(w, sys, reach.asymmetryReachable(rep))
+		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Transitions))
@@ -325,14 +287,40 @@ func writeWitnessTables(w io.Writer, sys *gsst.System, wit *detect.Witness) {
 	}
 }
 
-// groupSizes writes the sizes of a parametric system's groups:
-// "reader 1.., writer 2".
+// maxGroupsListed is the most groups a header lists one by one.
+const maxGroupsListed = 8
+
+// groupSizes writes the sizes of a parametric system's groups: each
+// group's, "reader 1.., writer 2", up to maxGroupsListed groups, else how
+// many groups have each size, "1000 groups, each 1.." or "1000 groups:
+// 999 of size 1.. and 1 of size 2..5" (sizes in the order they first
+// occur).
 func groupSizes(sys *gsst.System) string {
-	parts := make([]string, len(sys.Groups))
-	for g := range sys.Groups {
-		parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+	if len(sys.Groups) <= maxGroupsListed {
+		parts := make([]string, len(sys.Groups))
+		for g := range sys.Groups {
+			parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+		}
+		return strings.Join(parts, ", ")
 	}
-	return strings.Join(parts, ", ")
+	var sizes []string
+	count := map[string]int{}
+	for g := range sys.Groups {
+		size := sys.Groups[g].SizeText()
+		if count[size] == 0 {
+			sizes = append(sizes, size)
+		}
+		count[size]++
+	}
+	if len(sizes) == 1 {
+		return fmt.Sprintf("%d groups, each %s", len(sys.Groups), sizes[0])
+	}
+	parts := make([]string, len(sizes))
+	for i, size := range sizes {
+		parts[i] = fmt.Sprintf("%d of size %s", count[size], size)
+	}
+	last := len(parts) - 1
+	return fmt.Sprintf("%d groups: %s and %s", len(sys.Groups), strings.Join(parts[:last], ", "), parts[last])
 }
 
 func countNoun(k int, one, many string) string {
@@ -347,7 +335,7 @@ func countNoun(k int, one, many string) string {
 type checkJSON struct {
 	File      string `json:"file"`
 	System    string `json:"system,omitempty"`
-	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown, error
+	Verdict   string `json:"verdict"` // symmetric, certified, violated, unknown
 	Certified bool   `json:"certified"`
 	// AllSizes says that the verdict is for every size in the ranges of
 	// Sizes (group name -> "3", "1..", "2..5").
@@ -357,9 +345,7 @@ type checkJSON struct {
 	// AsymmetryReachable: whether some violated transition's asymmetry
 	// can occur from the initial state (false also for certified
 	// systems); null when not decided.
-	AsymmetryReachable *bool       `json:"asymmetry_reachable"`
-	Error              string      `json:"error,omitempty"`
-	Errors             []errorJSON `json:"errors,omitempty"` // Error, one object per positioned error
+	AsymmetryReachable *bool `json:"asymmetry_reachable"`
 }
 
 type checkTransitionJSON struct {
@@ -389,18 +375,22 @@ type checkWitnessJSON struct {
 	Disabled map[string][]int `json:"disabled"`
 }
 
+// checkResultJSON is the JSON of one file's outcome: its report, or,
+// when the file could not be checked (it did not parse, or the solver
+// failed), the error object every command prints (errorDocJSON), with
+// the file's own exit code.
+func checkResultJSON(cmd *cobra.Command, r checkResult) any {
+	if r.rep == nil {
+		code, kind := classifyKind(r.err)
+		return &errorDocJSON{File: r.file, Command: "check", ExitCode: code, Kind: kind,
+			Errors: errorsJSON(r.file, kind, r.err)}
+	}
+	return newCheckJSON(r)
+}
+
+// newCheckJSON is the JSON of a report (r.rep != nil).
 func newCheckJSON(r checkResult) *checkJSON {
 	out := &checkJSON{File: r.file, Transitions: []checkTransitionJSON{}}
-	if r.rep == nil {
-		out.Verdict = "error"
-		if r.sys != nil {
-			out.System = r.sys.Name
-			out.Verdict = detect.Unknown.String()
-		}
-		out.Error = r.err.Error()
-		out.Errors = errorsJSON(r.file, out.Error, r.err)
-		return out
-	}
 	sys := r.rep.System
 	out.System = sys.Name
 	out.Verdict = r.rep.Verdict().String()
@@ -411,7 +401,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
 	}
 
-	out.AsymmetryReachable = r.reach.asymmetryReachable(r.rep)
+	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
 	if out.Certified {
 		no := false
 		out.AsymmetryReachable = &no
@@ -443,7 +433,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 			tj.Witness = wj
 		}
 		if r.reach != nil {
-			tj.Reachability = r.reach.Transitions[i]
+			tj.Reachability = newReachJSON(r.reach.Transitions[i])
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}

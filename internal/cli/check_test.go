@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -147,24 +148,30 @@ func TestCheckJSONSeveralFiles(t *testing.T) {
 	if code != ExitBadInput {
 		t.Errorf("exit %d", code)
 	}
-	var got []checkJSON
-	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+	var raw []json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if len(got) != 3 {
-		t.Fatalf("%d objects", len(got))
+	if len(raw) != 3 {
+		t.Fatalf("%d objects", len(raw))
 	}
-	want := []struct {
-		verdict   string
-		certified bool
-	}{{"symmetric", true}, {"certified", true}, {"error", false}}
-	for i, w := range want {
-		if got[i].Verdict != w.verdict || got[i].Certified != w.certified {
-			t.Errorf("file %d: %+v", i, got[i])
+	for i, w := range []string{"symmetric", "certified"} {
+		var got checkJSON
+		if err := json.Unmarshal(raw[i], &got); err != nil || got.Verdict != w || !got.Certified {
+			t.Errorf("file %d: %+v (%v)", i, got, err)
 		}
 	}
-	if got[2].Error == "" || got[2].File != bad || len(got[2].Transitions) != 0 {
-		t.Errorf("error object %+v", got[2])
+	// The bad file gets the error object every command prints, with its
+	// own exit code, and no verdict.
+	var doc errorDocJSON
+	dec := json.NewDecoder(bytes.NewReader(raw[2]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("%v\n%s", err, raw[2])
+	}
+	if doc.File != bad || doc.Command != "check" || doc.ExitCode != ExitBadInput || doc.Kind != "input" ||
+		len(doc.Errors) != 1 || doc.Errors[0].File != bad || doc.Errors[0].Line == 0 {
+		t.Errorf("error object %+v", doc)
 	}
 }
 
@@ -181,5 +188,31 @@ func TestSevererExit(t *testing.T) {
 		if got := severerExit(tt.a, tt.b); got != tt.want {
 			t.Errorf("severerExit(%d, %d) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// TestHeaderManyGroups: the header of a spec with 1000 groups says how
+// many groups have each size, on one short line, instead of listing
+// every group (issue 19); up to 8 groups are listed one by one.
+func TestHeaderManyGroups(t *testing.T) {
+	groups := "1000" // certified in some 3 CPU seconds
+	if testing.Short() {
+		groups = "100"
+	}
+	file := filepath.Join(t.TempDir(), "grw.yaml")
+	if _, stderr, code := runVsym("gen", "grw", "--groups", groups, "--size", "1..", "--states", "2", "-o", file); code != ExitOK {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := runVsym("check", file)
+	if code != ExitOK {
+		t.Fatalf("check: exit %d: %s", code, stderr)
+	}
+	header, _, _ := strings.Cut(stdout, "\n")
+	if want := file + ": grw-d" + groups + "-q1..-m2: " + groups + " groups, each 1.., 2 transitions; every size is checked"; header != want {
+		t.Errorf("header %q, want %q", header, want)
+	}
+	stdout, _, _ = runVsym("check", filepath.Join("..", "..", "specs", "readers-writers-param.yaml"))
+	if header, _, _ := strings.Cut(stdout, "\n"); !strings.Contains(header, "2 groups of sizes reader 1.., writer 1..") {
+		t.Errorf("header %q does not list the groups", header)
 	}
 }

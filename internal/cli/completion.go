@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,10 +17,33 @@ import (
 // candidates. addCompletions teaches the commands what to offer: YAML
 // files where a spec is expected, the property names of the spec already
 // on the command line for --property and --trace, and the bundled specs
-// for "gen example". docs/completion.md documents it.
+// for "gen example", and the values of the flags that take one of a few
+// (flagValues). docs/completion.md documents it.
 
 // propertyFlags are the flags whose values are property names.
 var propertyFlags = []string{"property", "trace"}
+
+// flagValues returns the values a flag of cmd takes when they are a fixed
+// few (--engine, --model, --output, --bdd-order), else nil.
+func flagValues(cmd *cobra.Command, name string) []string {
+	switch name {
+	case "engine":
+		return []string{"auto", "explicit", "bdd"}
+	case "bdd-order":
+		return []string{"auto", "interleaved", "blocked", "split"}
+	case "model":
+		if cmd.Name() == "nusmv" || cmd.Name() == "promela" {
+			return []string{"auto", "total", "group", "concrete"}
+		}
+		return []string{"auto", "total", "group"}
+	case "output":
+		if f := cmd.Flags().Lookup(name); f != nil && f.Usage == "output format: "+sarifFormats {
+			return []string{"text", "json", "sarif"}
+		}
+		return []string{"text", "json"}
+	}
+	return nil
+}
 
 func addCompletions(root *cobra.Command) {
 	var walk func(cmd *cobra.Command)
@@ -25,10 +51,15 @@ func addCompletions(root *cobra.Command) {
 		if strings.Contains(cmd.Use, "FILE") && cmd.ValidArgsFunction == nil {
 			cmd.ValidArgsFunction = completeSpecs(strings.Contains(cmd.Use, "FILE..."))
 		}
+		// Registering twice is the only error, and names are unique.
 		for _, name := range propertyFlags {
 			if cmd.Flags().Lookup(name) != nil {
-				// Registering twice is the only error, and names are unique.
 				_ = cmd.RegisterFlagCompletionFunc(name, completeProperties)
+			}
+		}
+		for _, name := range []string{"engine", "bdd-order", "model", "output"} {
+			if cmd.Flags().Lookup(name) != nil {
+				_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(flagValues(cmd, name), cobra.ShellCompDirectiveNoFileComp))
 			}
 		}
 		if cmd.Name() == "example" && cmd.HasParent() && cmd.Parent().Name() == "gen" {
@@ -39,6 +70,79 @@ func addCompletions(root *cobra.Command) {
 		}
 	}
 	walk(root)
+	// Cobra's completion command, made here rather than when the command
+	// line runs so that bash's can be replaced; each shell's command then
+	// writes to the output of the run, which cobra's would have taken
+	// from the root as it is now.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		for _, sh := range c.Commands() {
+			sh.RunE = writeCompletion
+		}
+	}
+}
+
+// writeCompletion writes the completion script of the shell cmd is named
+// after, with descriptions unless --no-descriptions is given.
+func writeCompletion(cmd *cobra.Command, args []string) error {
+	noDesc, _ := cmd.Flags().GetBool("no-descriptions")
+	root, out := cmd.Root(), cmd.OutOrStdout()
+	switch cmd.Name() {
+	case "bash":
+		return writeBashCompletion(root, out, !noDesc)
+	case "zsh":
+		if noDesc {
+			return root.GenZshCompletionNoDesc(out)
+		}
+		return root.GenZshCompletion(out)
+	case "fish":
+		return root.GenFishCompletion(out, !noDesc)
+	case "powershell":
+		if noDesc {
+			return root.GenPowerShellCompletion(out)
+		}
+		return root.GenPowerShellCompletionWithDesc(out)
+	}
+	return fmt.Errorf("internal error: no completion script for %s", cmd.Name())
+}
+
+// bashCommaFixes make cobra's bash script complete words with commas
+// (-p mutex,<TAB>). The script compares what the user typed with each
+// candidate quoted by printf %q, and bash 5.2's %q writes a comma as
+// "\,", so "mutex,reachable" never matched "mutex,": after each of
+// these lines, the quoted comma is unquoted again (a comma needs no
+// quoting outside braces).
+var bashCommaFixes = []struct{ line, fix string }{
+	{`printf -v comp "%q" "${compline%%$tab*}" &>/dev/null || comp=$(printf "%q" "${compline%%$tab*}")`, `comp=${comp//\\,/,}`},
+	{`COMPREPLY[0]=$(printf "%q" "${COMPREPLY[0]%%$tab*}")`, `COMPREPLY[0]=${COMPREPLY[0]//\\,/,}`},
+	{`COMPREPLY[0]=$(printf "%q" "${COMPREPLY[0]}")`, `COMPREPLY[0]=${COMPREPLY[0]//\\,/,}`},
+	{`IFS=$'\n' read -ra COMPREPLY -d '' < <(printf "%q\n" "${COMPREPLY[@]}")`, `COMPREPLY=("${COMPREPLY[@]//\\,/,}")`},
+}
+
+// writeBashCompletion writes cobra's bash script with bashCommaFixes;
+// it fails when the script no longer has a line to fix, so that a new
+// cobra cannot drop a fix unnoticed.
+func writeBashCompletion(root *cobra.Command, out io.Writer, desc bool) error {
+	var buf bytes.Buffer
+	if err := root.GenBashCompletionV2(&buf, desc); err != nil {
+		return err
+	}
+	script := buf.String()
+	for _, f := range bashCommaFixes {
+		i := strings.Index(script, f.line)
+		if i < 0 {
+			return fmt.Errorf("internal error: the bash completion script has no line %q to fix", f.line)
+		}
+		start := strings.LastIndexByte(script[:i], '\n') + 1
+		indent := script[start:i]
+		end := i + len(f.line)
+		script = script[:end] + "\n" + indent + f.fix + script[end:]
+	}
+	_, err := io.WriteString(out, script)
+	return err
 }
 
 // completeSpecs offers files ending in .yaml or .yml (and directories) as

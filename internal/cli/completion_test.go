@@ -4,8 +4,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // TestMain lets the test binary stand in for vsym: run with
@@ -76,9 +80,9 @@ func TestCompleteCmd(t *testing.T) {
 }
 
 // TestCompletionScripts checks that each shell's script is written, and
-// sources the bash script in a real bash: it must define the completion
-// function and register it for vsym, and, run the way bash runs it on
-// TAB, must offer what vsym __complete offers.
+// runs the bash script as bash runs it on TAB: in a real bash, with the
+// bash-completion package that docs/completion.md asks users to have
+// (scripts/deps.sh installs it), both with and without descriptions.
 func TestCompletionScripts(t *testing.T) {
 	for shell, want := range map[string]string{
 		"bash":       "__start_vsym",
@@ -95,6 +99,10 @@ func TestCompletionScripts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bash is not on PATH: %v", err)
 	}
+	const bashCompletion = "/usr/share/bash-completion/bash_completion"
+	if _, err := os.Stat(bashCompletion); err != nil {
+		t.Skipf("the bash-completion package is not installed (%v): run scripts/deps.sh", err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -103,34 +111,21 @@ func TestCompletionScripts(t *testing.T) {
 	if err := os.Symlink(self, filepath.Join(dir, "vsym")); err != nil {
 		t.Fatal(err)
 	}
-	script, _, code := runVsym("completion", "bash")
-	if code != ExitOK {
-		t.Fatal("vsym completion bash failed")
-	}
-	file := filepath.Join(dir, "vsym.bash")
-	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	rw := filepath.Join("..", "..", "specs", "readers-writers.yaml")
-	// The generated script uses _get_comp_words_by_ref of the
-	// bash-completion package (which docs/completion.md asks users to
-	// have). CI has bash without that package, so the test defines the
-	// function the way bash-completion does for words without special
-	// characters: the current word, the one before, all words and the
-	// index of the current one. compopt works only while bash itself
-	// runs a completion, so here it does nothing; COMP_TYPE 9 is TAB.
+	// complete_line sets what bash sets before it calls the completion
+	// function on TAB (COMP_TYPE 9), the words split at blanks as bash
+	// splits them (the lines below have no other character of
+	// COMP_WORDBREAKS), and prints COMPREPLY. compopt works only while
+	// bash itself runs a completion, so here it does nothing.
 	prog := `
 source "$1"
+source "$2"
 declare -F __start_vsym >/dev/null || { echo "no __start_vsym"; exit 1; }
 complete -p vsym
-_get_comp_words_by_ref() {
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD-1]}
-	words=("${COMP_WORDS[@]}")
-	cword=$COMP_CWORD
-}
 compopt() { :; }
+COLUMNS=200
 complete_line() {
+	COMPREPLY=()
 	COMP_TYPE=9
 	COMP_WORDS=("$@")
 	COMP_CWORD=$(($# - 1))
@@ -140,19 +135,104 @@ complete_line() {
 	printf '%s|' "${COMPREPLY[@]}"
 	echo
 }
-complete_line vsym explore "$2" -p rea
-complete_line vsym dot "$2" --trace m
+complete_line vsym explore "$3" -p rea
+complete_line vsym explore "$3" -p mutex,r
+complete_line vsym explore "$3" -p mutex,
+complete_line vsym dot "$3" --trace m
 complete_line vsym gen example readers-writers-r
 complete_line vsym expl
+complete_line vsym explore "$3" --engine ''
+complete_line vsym explore "$3" --engine b
+complete_line vsym explore "$3" --bdd-order s
+complete_line vsym nusmv "$3" --model c
+complete_line vsym check "$3" --output s
+complete_line vsym prove "$3" --output ''
 `
-	cmd := exec.Command(bash, "--norc", "--noprofile", "-c", prog, "bash", file, rw)
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "VSYM_RUN_MAIN=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("bash: %v\n%s", err, out)
+	want := map[bool]string{
+		true: "complete -o default -F __start_vsym vsym\n" +
+			"reachable|\nmutex,reachable|\n" +
+			"mutex,reachable     (EF #C = 1)|mutex,can-progress  (AG (#T > 0 -> EF #C > 0))|\n" +
+			"mutex|\nreaders-writers-race|\nexplore|\n" +
+			"auto|explicit|bdd|\nbdd|\nsplit|\nconcrete|\nsarif|\ntext|json|\n",
+		false: "complete -o default -F __start_vsym vsym\n" +
+			"reachable|\nmutex,reachable|\n" +
+			"mutex,reachable|mutex,can-progress|\n" +
+			"mutex|\nreaders-writers-race|\nexplore|\n" +
+			"auto|explicit|bdd|\nbdd|\nsplit|\nconcrete|\nsarif|\ntext|json|\n",
 	}
-	want := "complete -o default -F __start_vsym vsym\nreachable|\nmutex|\nreaders-writers-race|\nexplore|\n"
-	if string(out) != want {
-		t.Errorf("bash printed:\n%s\nwant:\n%s", out, want)
+	for _, desc := range []bool{true, false} {
+		args := []string{"completion", "bash"}
+		if !desc {
+			args = append(args, "--no-descriptions")
+		}
+		script, _, code := runVsym(args...)
+		if code != ExitOK {
+			t.Fatalf("vsym %v failed", args)
+		}
+		file := filepath.Join(dir, "vsym.bash")
+		if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bash, "--norc", "--noprofile", "-c", prog, "bash", bashCompletion, file, rw)
+		cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "VSYM_RUN_MAIN=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bash: %v\n%s", err, out)
+		}
+		if string(out) != want[desc] {
+			t.Errorf("descriptions %v: bash printed:\n%s\nwant:\n%s", desc, out, want[desc])
+		}
+	}
+}
+
+// TestFlagValuesComplete checks the values offered for --engine,
+// --model, --output and --bdd-order against the commands themselves:
+// each value offered is accepted, and each value a wrong one's message
+// names ("want explicit, bdd or auto") is offered.
+func TestFlagValuesComplete(t *testing.T) {
+	spec := filepath.Join("..", "..", "specs", "readers-writers-race.yaml")
+	want := regexp.MustCompile(`\(want ([^)]*)\)`)
+	checked := 0
+	var walk func(cmd *cobra.Command)
+	walk = func(cmd *cobra.Command) {
+		for _, name := range []string{"engine", "bdd-order", "model", "output"} {
+			if cmd.Flags().Lookup(name) == nil {
+				continue
+			}
+			values := flagValues(cmd, name)
+			path := strings.Fields(cmd.CommandPath())[1:]
+			extra := []string{spec}
+			if cmd.Name() == "dot" {
+				extra = append(extra, "--trace", "mutex")
+			}
+			run := func(v string) (string, int) {
+				_, stderr, code := runVsym(append(append(append([]string{}, path...), "--"+name, v), extra...)...)
+				return stderr, code
+			}
+			stderr, code := run("nope")
+			m := want.FindStringSubmatch(stderr)
+			if code != ExitBadInput || m == nil {
+				t.Errorf("%s --%s nope: exit %d, stderr %q", cmd.CommandPath(), name, code, stderr)
+				continue
+			}
+			for _, v := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' }) {
+				if v != "or" && !slices.Contains(values, v) {
+					t.Errorf("%s --%s: %q is not offered (offered: %v)", cmd.CommandPath(), name, v, values)
+				}
+			}
+			for _, v := range values {
+				if stderr, code := run(v); code == ExitBadInput {
+					t.Errorf("%s --%s %s is offered but refused: %s", cmd.CommandPath(), name, v, stderr)
+				}
+				checked++
+			}
+		}
+		for _, c := range cmd.Commands() {
+			walk(c)
+		}
+	}
+	walk(NewRootCmd())
+	if checked < 20 {
+		t.Errorf("only %d values checked", checked)
 	}
 }

@@ -10,13 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/errkind"
-	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 func init() { register(newDotCmd) }
@@ -29,6 +27,7 @@ type dotOpts struct {
 	concrete bool
 	level    string
 	full     bool
+	maxTrace int // --max-trace: configurations drawn, 0 for the default
 	timeout  time.Duration
 	sizes    string
 }
@@ -78,6 +77,7 @@ describes the pictures.
 	f.BoolVar(&o.concrete, "concrete", false, "with --trace: explore the unreduced system with group-sorted states (--model group)")
 	f.StringVar(&o.level, "model", "auto", "with --trace: "+levelFlag)
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
+	f.IntVar(&o.maxTrace, "max-trace", 0, "with --trace: draw at most N configurations, the first N/2 and the last N/2 (a lasso's loop start among them), the others as one node; 0: up to 40, and the first round of a lasso that goes round its loop more than once")
 	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
 	f.DurationVar(&o.timeout, "timeout", 0, "with --trace: stop (exit 3) after this long, e.g. 30s; with --check: bound on each solver call, a transition whose call runs out is drawn as unknown; 0 means no bound")
 	return cmd
@@ -86,9 +86,16 @@ describes the pictures.
 func runDot(cmd *cobra.Command, o *dotOpts) error {
 	switch {
 	case o.check && o.trace != "":
-		return withCode(ExitBadInput, errors.New("--check draws the skeleton and --trace a trace: give one of them"))
+		return errkind.Errorf(errkind.Input, "--check draws the skeleton and --trace a trace: give one of them")
 	case o.concrete && o.trace == "":
-		return withCode(ExitBadInput, errors.New("--concrete applies to --trace"))
+		return errkind.Errorf(errkind.Input, "--concrete applies to --trace")
+	case o.maxTrace != 0 && o.trace == "":
+		return errkind.Errorf(errkind.Input, "--max-trace applies to --trace")
+	case o.maxTrace != 0 && o.full:
+		return errkind.Errorf(errkind.Input, "--full and --max-trace exclude each other")
+	}
+	if err := checkMaxTrace(o.maxTrace, "abbreviate as usual"); err != nil {
+		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
@@ -97,10 +104,10 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	if o.out != "" {
 		var ok bool
 		if format, ok = dot.FormatOf(o.out); !ok {
-			return withCode(ExitBadInput, fmt.Errorf("-o %s: unknown picture format %q (want .svg, .png, .pdf, or .dot for DOT text)", o.out, format))
+			return errkind.Errorf(errkind.Input, "-o %s: unknown picture format %q (want .svg, .png, .pdf, or .dot for DOT text)", o.out, format)
 		}
 		if sameFile(o.out, o.file) {
-			return withCode(ExitBadInput, fmt.Errorf("-o %s would overwrite the input spec", o.out))
+			return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
 		}
 	}
 	// A spec with ranges of sizes is a family: the skeleton can show it,
@@ -112,32 +119,32 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	if err != nil {
 		return err
 	}
-	// --timeout bounds the exploration of --trace, and each solver call of
-	// --check (a call that runs out leaves its transition unknown, drawn
-	// as such), as it does for explore and check.
-	ctxTimeout := o.timeout
-	if o.check {
-		ctxTimeout = 0
-	}
-	ctx, cancel := commandContext(cmd, ctxTimeout)
+	// --timeout bounds the whole question of --trace (analysis.Limits),
+	// and each solver call of --check (a call that runs out leaves its
+	// transition unknown, drawn as such), as it does for explore and
+	// check.
+	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
 		opts = append(opts, dot.Full())
+	}
+	if o.maxTrace > 0 {
+		opts = append(opts, dot.MaxConfigs(o.maxTrace))
 	}
 	var text string
 	switch {
 	case o.trace != "":
 		text, err = dotTrace(ctx, cmd, o, sys, opts)
 	case o.check:
-		var rep *detect.Report
-		rep, err = detect.Certify(ctx, sys, z3.New(z3.Timeout(o.timeout)), detect.Timeout(o.timeout))
+		var c *analysis.Certification
+		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.timeout})
 		if err != nil {
 			// The solver failed, or a witness did not survive
 			// re-verification: no verdicts to draw.
-			return fileError(o.file, err)
+			return err
 		}
-		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(rep))...)
+		text, err = dot.Skeleton(sys, append(opts, dot.Verdicts(c.Report))...)
 	default:
 		text, err = dot.Skeleton(sys, opts...)
 	}
@@ -161,7 +168,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		for _, p := range sys.Properties {
 			names = append(names, p.Name)
 		}
-		return "", errkind.Errorf(errkind.Input, "%s: no property named %q (have: %s)", o.file, o.trace, strings.Join(names, ", "))
+		return "", analysis.Errorf(errkind.Input, gsst.Pos{File: o.file}, "no property named %q (have: %s)", o.trace, strings.Join(names, ", "))
 	}
 	mem, err := parseSize(defaultMaxMemory)
 	if err != nil {
@@ -175,22 +182,19 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 	if o.concrete {
 		level = "group"
 	}
-	m, err := buildModel(ctx, one, modelRequest{File: o.file, Timeout: o.timeout, Level: level, Stderr: cmd.ErrOrStderr()})
+	req, err := modelRequest(cmd, o.file, level, false, o.timeout)
 	if err != nil {
 		return "", err
 	}
-	engine, err := chooseEngine("auto", m.Model, symbolic.DefaultBDD())
+	req.Limits.MaxMemory = mem
+	x, err := analysis.Explore(ctx, one, analysis.ExploreRequest{ModelRequest: req, Engine: "auto", BDD: symbolic.DefaultBDD(),
+		// As explore.NewConfig's defaults, which dot has always used: the
+		// BDD engine computes the reachable states first.
+		CountStates: true})
 	if err != nil {
 		return "", err
 	}
-	rep, err := engine.Check(ctx, m.Model, explore.MaxMemory(mem))
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", stoppedError(ctx, o.file, "exploration", o.timeout)
-		}
-		return "", fileError(o.file, err)
-	}
-	for _, res := range rep.Properties {
+	for _, res := range x.Report.Properties {
 		if res.Name != prop.Name {
 			continue
 		}
@@ -199,7 +203,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 			if !res.Holds {
 				verdict = "fails"
 			}
-			return "", errkind.Errorf(errkind.Input, "%s: property %s %s, and there is no trace to draw: vsym finds a counterexample to a failed AG, AX, AF or A[U] and a witness of a holding EF, EX, EG or E[U]", o.file, prop.Name, verdict)
+			return "", analysis.Errorf(errkind.Input, gsst.Pos{File: o.file}, "property %s %s, and there is no trace to draw: vsym finds a counterexample to a failed AG, AX, AF or A[U] and a witness of a holding EF, EX, EG or E[U]", prop.Name, verdict)
 		}
 		text, err := dot.Trace(sys, res.Trace, append(opts, dot.ForProperty(*prop))...)
 		if err != nil {
@@ -207,7 +211,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		}
 		return text, nil
 	}
-	return "", errkind.Errorf(errkind.Internal, "%s: the engine reported no verdict on property %s", o.file, prop.Name)
+	return "", analysis.Errorf(errkind.Internal, prop.Pos, "the engine reported no verdict on property %s", prop.Name)
 }
 
 // writePicture writes DOT text to stdout, or to o.out as DOT text or as a
@@ -215,7 +219,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 	if o.out == "" {
 		if _, err := fmt.Fprint(cmd.OutOrStdout(), text); err != nil {
-			return withCode(ExitUnknown, err)
+			return errkind.Wrap(errkind.Unknown, err)
 		}
 		return nil
 	}
@@ -226,17 +230,26 @@ func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 		var err error
 		data, err = dot.Render(ctx, text, format)
 		if errors.Is(err, dot.ErrNoGraphviz) {
-			return withCode(ExitBadInput, fmt.Errorf("cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
-				o.out, err, dotCommandLine(o), format, o.out))
+			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
+				o.out, err, dotCommandLine(o), format, o.out)
 		}
 		if err != nil {
-			return withCode(ExitUnknown, err)
+			return errkind.Wrap(errkind.Unknown, err)
 		}
 	}
 	if err := os.WriteFile(o.out, data, 0o644); err != nil {
-		return withCode(ExitBadInput, err)
+		return errkind.Wrap(errkind.Input, err)
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "vsym: wrote %s (%d bytes)\n", o.out, len(data))
+	return nil
+}
+
+// checkMaxTrace rejects a --max-trace below 2 other than 0, which means
+// what zero says.
+func checkMaxTrace(n int, zero string) error {
+	if n < 0 || n == 1 {
+		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to %s", zero)
+	}
 	return nil
 }
 
@@ -254,6 +267,9 @@ func dotCommandLine(o *dotOpts) string {
 	}
 	if o.full {
 		args = append(args, "--full")
+	}
+	if o.maxTrace > 0 {
+		args = append(args, "--max-trace", fmt.Sprint(o.maxTrace))
 	}
 	return strings.Join(append(args, o.file), " ")
 }

@@ -57,7 +57,8 @@ func TestBDDCountStates(t *testing.T) {
 	}
 	var out, errb strings.Builder
 	if code := Main([]string{"explore", "--engine", "bdd", spec}, &out, &errb); code != ExitOK ||
-		!strings.Contains(out.String(), "bdd engine (backward)") || !strings.Contains(out.String(), "reachable states: not computed") {
+		!strings.Contains(out.String(), "bdd engine (backward)") || !strings.Contains(out.String(), "reachable states: not computed") ||
+		!strings.Contains(out.String(), "deadlocks: not computed") {
 		t.Errorf("text output: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 	errb.Reset()

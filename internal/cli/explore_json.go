@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 )
@@ -92,13 +93,17 @@ func shortened[T any](xs []T, max int) ([]T, *omission) {
 	return out, om
 }
 
-func newExploreReport(file, reason string, rep *explore.Report, maxTrace int, allowNoFairRun bool) *exploreReportJSON {
-	out := &exploreReportJSON{File: file, ModelReason: reason, Report: rep, Properties: []propertyJSON{}, FairRun: fairRun(rep), maxTrace: maxTrace, allowNoFairRun: allowNoFairRun}
-	for _, p := range rep.Properties {
+func newExploreReport(file string, x *analysis.Exploration, maxTrace int, allowNoFairRun bool) *exploreReportJSON {
+	rep := x.Report
+	out := &exploreReportJSON{File: file, ModelReason: x.Model.Reason, Report: rep, Properties: []propertyJSON{}, FairRun: x.FairRun(), maxTrace: maxTrace, allowNoFairRun: allowNoFairRun}
+	// The system's properties, in the order of the report, keep their
+	// parse.
+	props := x.Model.System.Properties
+	for i, p := range rep.Properties {
 		pj := propertyJSON{PropertyResult: p}
-		if x, err := gsst.ParseExpr(p.Text); err == nil {
-			pj.Parsed = gsst.Parenthesize(x)
-			pj.reliesOnPrecedence = gsst.ReliesOnPrecedence(x)
+		if i < len(props) && props[i].Name == p.Name && props[i].Syntax != nil {
+			pj.Parsed = gsst.Parenthesize(props[i].Syntax)
+			pj.reliesOnPrecedence = gsst.ReliesOnPrecedence(props[i].Syntax)
 		}
 		pj.Trace = newTraceJSON(p.Trace, maxTrace)
 		out.Properties = append(out.Properties, pj)
@@ -126,24 +131,6 @@ func newTraceJSON(tr *explore.Trace, maxTrace int) *traceJSON {
 		tj.Branches = append(tj.Branches, newTraceJSON(b, maxTrace))
 	}
 	return tj
-}
-
-// fairRun says whether a fair run starts in the initial state of the
-// system explored: nil without fairness constraints or properties (the
-// engines decide it with each property: one holds vacuously exactly
-// when none starts), and on a forced model unless none starts there
-// under justice conditions alone, which carries over to the system
-// (explore.Conclude leaves that verdict conclusive).
-func fairRun(rep *explore.Report) *bool {
-	if len(rep.Fairness) == 0 || len(rep.Properties) == 0 {
-		return nil
-	}
-	p := rep.Properties[0]
-	if !rep.Exact && (!p.Vacuous || p.Inconclusive != "") {
-		return nil
-	}
-	some := !p.Vacuous
-	return &some
 }
 
 // noFairRun reports whether the exploration found that no fair run

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
@@ -42,7 +43,6 @@ type exporter struct {
 // runExport writes the model of o.file that o.level asks for with e, to
 // standard output; the session sends it to the -o file.
 func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
-	stderr := cmd.ErrOrStderr()
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
@@ -54,32 +54,37 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		return err
 	}
 	file := displayName(o.file)
-	ctx, cancel := commandContext(cmd, o.timeout)
-	defer cancel()
 	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
+	// --timeout bounds the model and its writing together.
+	limits := analysis.Limits{Timeout: o.timeout}
+	ctx, cancel := limits.Context(cmd.Context())
+	defer cancel()
 
 	var text, kind string
 	if o.level == "concrete" {
 		// The concrete model is exact whatever certification would say,
 		// so none is run (it can take far longer than the export).
 		h.Certification = "not checked (the concrete model needs none)"
-		text, err = e.concrete(sys, h)
+		text, err = analysis.Within(ctx, file, e.tool+" output", limits, func() (string, error) { return e.concrete(sys, h) })
 		kind = "concrete"
 	} else {
-		var m *chosenModel
-		m, err = buildModel(ctx, sys, modelRequest{File: file, Timeout: o.timeout, Level: o.level, Force: o.force, Stderr: stderr})
-		if err != nil {
+		var req analysis.ModelRequest
+		if req, err = modelRequest(cmd, file, o.level, o.force, o.timeout); err != nil {
+			return err
+		}
+		var m *analysis.Model
+		if m, err = analysis.BuildModel(ctx, sys, req); err != nil {
 			return err
 		}
 		h.Certification = m.Reason
 		if m.Level == counterabs.TotalLevel && m.Exact {
-			h.Certification = certifiedHow(m.Cert)
+			h.Certification = m.CertifiedHow()
 		}
-		text, err = e.reduced(m.Model, h)
+		text, err = analysis.Within(ctx, file, e.tool+" output", limits, func() (string, error) { return e.reduced(m.Model, h) })
 		kind = m.Level.String() + "-counter"
 	}
 	if err != nil {
-		return fileError(file, err)
+		return analysis.FileError(file, err)
 	}
 	describeOutput(cmd, fmt.Sprintf("the %s %s model of %s", kind, e.tool, sys.Name))
 	_, err = fmt.Fprint(cmd.OutOrStdout(), text)

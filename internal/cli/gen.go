@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/specs"
 )
 
@@ -43,14 +43,14 @@ func newGenCmd() *cobra.Command {
 ` + exitHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withCode(ExitBadInput, fmt.Errorf("gen needs a family: grw, asr or example"))
+			return errkind.Errorf(errkind.Input, "gen needs a family: grw, asr or example")
 		},
 	}
 	var out string
 	addOutFlag(cmd.PersistentFlags(), &out, "the spec")
 	write := func(cmd *cobra.Command, src []byte, err error) error {
 		if err != nil {
-			return withCode(ExitBadInput, err)
+			return errkind.Wrap(errkind.Input, err)
 		}
 		describeOutput(cmd, "the spec")
 		_, err = cmd.OutOrStdout().Write(src)
@@ -95,7 +95,7 @@ range of sizes (--size 1..: the family of every size).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("size") {
 				if cmd.Flags().Changed("procs") {
-					return withCode(ExitBadInput, fmt.Errorf("asr: give --procs or --size, not both"))
+					return errkind.Errorf(errkind.Input, "asr: give --procs or --size, not both")
 				}
 				src, err := specs.ASRSized(r, asrSize, b)
 				return write(cmd, src, err)

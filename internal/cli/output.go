@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
@@ -50,6 +50,27 @@ type session struct {
 	// ("the total-counter NuSMV model of rw"); empty: "the output".
 	what      string
 	stdinRead bool
+	// code is the exit code of the answers the command gave and the
+	// failures it printed itself (answer, reported); an error it returns
+	// adds its own.
+	code int
+}
+
+// answer records the verdict v of the command cmd: it exits with the
+// most severe code of its verdicts and failures.
+func answer(cmd *cobra.Command, v analysis.Verdict) {
+	s := sessionOf(cmd)
+	s.code = severerExit(s.code, verdictCode(v))
+}
+
+// report prints a failure of the command cmd that it goes on after
+// (check, for one file of several) as a returned error would be printed,
+// and records its exit code.
+func report(cmd *cobra.Command, err error) {
+	err = &commandError{cmd, err}
+	printFailure(cmd.ErrOrStderr(), cmd, err)
+	s := sessionOf(cmd)
+	s.code = severerExit(s.code, codeOf(err))
 }
 
 type sessionKey struct{}
@@ -147,7 +168,8 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 		cmd = root
 	}
 	code, kind := classify(err)
-	printFailure(stderr, cmd, err, code)
+	printFailure(stderr, cmd, err)
+	code = severerExit(s.code, code)
 	if err != nil && wantsJSON(cmd, args) && s.buf.Len() == 0 && s.stdout.n == 0 {
 		// The command printed no result: the error is the result.
 		var dst io.Writer = s.stdout
@@ -218,28 +240,22 @@ func newErrorDoc(cmd *cobra.Command, code int, kind string, err error) *errorDoc
 	if cmd == cmd.Root() {
 		name = ""
 	}
-	return &errorDocJSON{File: file, Command: name, ExitCode: code, Kind: kind, Errors: errorsJSON(file, failureMessage(err, kind), err)}
+	return &errorDocJSON{File: file, Command: name, ExitCode: code, Kind: kind, Errors: errorsJSON(file, kind, err)}
 }
 
-// errorsJSON splits err into positioned errors: one per entry of an
-// error list, else one with the message msg about file.
-func errorsJSON(file, msg string, err error) []errorJSON {
-	var list gsst.ErrorList
-	if errors.As(err, &list) && len(list) > 0 {
-		out := make([]errorJSON, len(list))
-		for i, e := range list {
-			f := e.Pos.File
-			if f == "" {
-				f = file
-			}
-			out[i] = errorJSON{File: f, Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg}
+// errorsJSON splits err, of the given kind, into positioned errors
+// (analysis.Errors), each message as failureMessage words it.
+func errorsJSON(file, kind string, err error) []errorJSON {
+	list := analysis.Errors(file, err)
+	out := make([]errorJSON, len(list))
+	for i, e := range list {
+		msg := e.Msg
+		if len(list) == 1 {
+			msg = failureMessage(&analysis.Error{Kind: e.Kind, Msg: e.Msg, Limit: e.Limit}, kind)
 		}
-		return out
+		out[i] = errorJSON{File: e.Pos.File, Line: e.Pos.Line, Col: e.Pos.Col, Message: msg}
 	}
-	if file != "" {
-		msg = strings.TrimPrefix(msg, file+": ")
-	}
-	return []errorJSON{{File: file, Message: msg}}
+	return out
 }
 
 // displayName is how a FILE argument appears in positions and results.

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -97,13 +97,12 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	}
 	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
-	// --timeout bounds each property and each certification query; the
-	// prover takes its bound from the context prove.Check gives it.
-	solver := z3.New(z3.Timeout(o.timeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(o.timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
+	// --timeout bounds each property and each certification query.
+	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, Timeout: o.timeout})
 	if err != nil {
-		return fileError(file, err)
+		return err
 	}
+	rep := proof.Report
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
 	if o.output == "json" {
@@ -113,18 +112,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	} else {
 		writeProveReport(stdout, sys, view, rep, o.maxTrace)
 	}
-	code := ExitOK
-	for _, r := range rep.Results {
-		switch {
-		case r.Verdict == prove.Refuted:
-			code = ExitNo
-		case r.Verdict == prove.Unknown && code == ExitOK:
-			code = ExitUnknown
-		}
-	}
-	if code != ExitOK {
-		return withCode(code, nil)
-	}
+	answer(cmd, proof.Verdict())
 	return nil
 }
 

@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
-	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -29,28 +27,6 @@ const exitHelp = `Exit codes:
   2  bad input or usage
   3  unknown: solver unknown, timeout, resource limit, or a verdict that
      is not exact (explore --force)`
-
-// exitError carries an exit code up to Main, for answers rather than
-// failures: a negative verdict (exit 1), an inexact one (exit 3). A nil
-// err means the command already printed its result and only the exit
-// code remains. Failures are plain errors with an errkind, mapped to exit
-// codes in one place (exitCode).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-// withCode wraps err so that Main exits with code.
-func withCode(code int, err error) error { return &exitError{code, err} }
 
 // commandError marks an error returned by a command's RunE, as opposed to
 // cobra's own errors (unknown command or flag, wrong number of
@@ -79,31 +55,43 @@ func markCommandErrors(c *cobra.Command) {
 	}
 }
 
+// The one place where outcomes become exit codes: verdictCode for the
+// answer a command gives beside its report, classify for the error it
+// fails with.
+
+// verdictCode returns the exit code of an answer.
+func verdictCode(v analysis.Verdict) int {
+	switch v {
+	case analysis.Yes:
+		return ExitOK
+	case analysis.No:
+		return ExitNo
+	}
+	return ExitUnknown
+}
+
 // classify returns the exit code for err and its kind as the JSON error
-// object names it: the code an answer carries (exit 1 "negative", exit 3
-// "unknown"), else the code of its error kind; cobra's own complaints
-// about the command line are "usage".
+// object names it: cobra's own complaints about the command line are
+// "usage", anything else goes by its error kind.
 func classify(err error) (code int, kind string) {
 	if err == nil {
 		return ExitOK, ""
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		switch ee.code {
-		case ExitNo:
-			return ee.code, "negative"
-		case ExitBadInput:
-			return ee.code, "input"
-		}
-		return ee.code, "unknown"
 	}
 	var ce *commandError
 	if !errors.As(err, &ce) {
 		return ExitBadInput, "usage"
 	}
+	return classifyKind(err)
+}
+
+// classifyKind maps the errkind of err to an exit code and the kind
+// named in JSON error objects.
+func classifyKind(err error) (code int, kind string) {
 	switch k := errkind.Of(err); k {
 	case errkind.Input:
 		return ExitBadInput, "input"
+	case errkind.Negative:
+		return ExitNo, "negative"
 	case errkind.Unknown:
 		return ExitUnknown, "unknown"
 	case errkind.Limit:
@@ -124,61 +112,46 @@ func codeOf(err error) int {
 func failureMessage(err error, kind string) string {
 	switch kind {
 	case "unknown", "limit":
-		var ee *exitError
-		if !errors.As(err, &ee) {
-			return withHint(err)
-		}
+		return withHint(err)
 	case "internal":
-		msg := err.Error()
-		if !strings.Contains(msg, "internal error") {
-			msg = "internal error: " + msg
-		}
-		return msg + " (please report this)"
+		return "internal error: " + err.Error() + " (please report this)"
 	}
 	return err.Error()
 }
 
 // printFailure prints err once on w: an error list as it is, a usage
-// error with the usage line of cmd, anything else after "vsym:". An
-// answer without a message (the command printed its result) prints
-// nothing.
-func printFailure(w io.Writer, cmd *cobra.Command, err error, code int) {
+// error with the usage line of cmd, anything else after "vsym:".
+func printFailure(w io.Writer, cmd *cobra.Command, err error) {
 	if err == nil {
-		return
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			printError(w, ee.err)
-		}
 		return
 	}
 	_, kind := classify(err)
 	switch kind {
 	case "usage":
 		fmt.Fprintf(w, "vsym: %v\nUsage: %s\nRun '%s --help' for the flags and details.\n", err, cmd.UseLine(), cmd.CommandPath())
-	case "input":
+	case "input", "negative":
 		printError(w, err)
 	default:
 		fmt.Fprintln(w, "vsym:", failureMessage(err, kind))
 	}
 }
 
-// withHint adds to a limit or timeout message the flag that changes the
-// limit; library messages describe the condition only.
+// limitFlags names the flag that changes each bound.
+var limitFlags = map[analysis.Limit]string{
+	analysis.Timeout:   "--timeout",
+	analysis.MaxMemory: "--max-memory",
+	analysis.MaxStates: "--max-states",
+}
+
+// withHint adds to the message of err the flag that changes the bound
+// that stopped the work, which the error carries; library messages
+// describe the condition only.
 func withHint(err error) string {
-	msg := err.Error()
-	var le *explore.LimitError
-	switch {
-	case strings.Contains(msg, "raise --"):
-	case errors.As(err, &le) && le.Kind == "memory":
-		msg += "; raise --max-memory"
-	case errors.As(err, &le) && le.Kind == "states":
-		msg += "; raise --max-states"
-	case errors.Is(err, context.DeadlineExceeded):
-		msg += "; raise --timeout"
+	var ae *analysis.Error
+	if errors.As(err, &ae) && limitFlags[ae.Limit] != "" {
+		return err.Error() + "; raise " + limitFlags[ae.Limit]
 	}
-	return msg
+	return err.Error()
 }
 
 // subcommands holds the constructors registered by the subcommand files.

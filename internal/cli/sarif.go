@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/sarif"
 )
@@ -81,7 +83,7 @@ func checkOutputFormatSARIF(output string) error {
 		return nil
 	}
 	if err := checkOutputFormat(output); err != nil {
-		return withCode(ExitBadInput, fmt.Errorf("unknown output format %q (want text, json or sarif)", output))
+		return errkind.Errorf(errkind.Input, "unknown output format %q (want text, json or sarif)", output)
 	}
 	return nil
 }
@@ -100,26 +102,26 @@ func exploreCategory(file string) string { return "vsym/explore/" + sarif.FileUR
 
 func writeSARIF(cmd *cobra.Command, run *sarif.Run) error {
 	if err := sarif.Write(cmd.OutOrStdout(), run); err != nil {
-		return withCode(ExitUnknown, err)
+		return errkind.Wrap(errkind.Unknown, err)
 	}
 	return nil
 }
 
-// addFileError reports an error about a whole file: every error of a
-// list at its own position, anything else at the file.
-func addFileError(run *sarif.Run, rule, file string, err error) {
-	var list gsst.ErrorList
-	if errors.As(err, &list) && len(list) > 0 {
-		for _, e := range list {
-			where := e.Pos.File
-			if where == "" {
-				where = file
-			}
-			run.Add(rule, sarif.Text{Text: e.Msg}, where, e.Pos.Line, e.Pos.Col)
-		}
+// addFileError reports an error about file: every error of a list at its
+// own position with its message, anything else at its position (the
+// transition or property it is about, else the file) with its whole
+// text, prefixed by prefix.
+func addFileError(run *sarif.Run, rule, file, prefix string, err error) {
+	list := analysis.Errors(file, err)
+	var gl gsst.ErrorList
+	if !errors.As(err, &gl) && len(list) == 1 {
+		pos := list[0].Pos
+		run.Add(rule, sarif.Text{Text: prefix + err.Error()}, pos.File, pos.Line, pos.Col)
 		return
 	}
-	run.Add(rule, sarif.Text{Text: err.Error()}, file, 0, 0)
+	for _, e := range list {
+		run.Add(rule, sarif.Text{Text: prefix + e.Msg}, e.Pos.File, e.Pos.Line, e.Pos.Col)
+	}
 }
 
 // writeCheckSARIF writes the results of vsym check: one result per
@@ -130,9 +132,9 @@ func writeCheckSARIF(cmd *cobra.Command, results []checkResult) error {
 	for _, r := range results {
 		switch {
 		case r.sys == nil:
-			addFileError(run, ruleInvalidSpec.ID, r.file, r.err)
+			addFileError(run, ruleInvalidSpec.ID, r.file, "", r.err)
 		case r.rep == nil:
-			run.Add(ruleUndecidedTransition.ID, sarif.Text{Text: "certification failed: " + r.err.Error()}, r.file, 0, 0)
+			addFileError(run, ruleUndecidedTransition.ID, r.file, "certification failed: ", r.err)
 		default:
 			addTransitionResults(run, r.file, r.rep)
 		}
@@ -235,25 +237,22 @@ func firstFairness(sys *gsst.System) gsst.Pos {
 // exploreSARIFOnError makes sure vsym explore --output sarif writes a log
 // when the exploration ends in an error about the file (it is bad, the
 // system is refused, or time or a limit ran out), so that a CI job still
-// has results to upload. Errors of usage (flags) write nothing. err is
-// returned unchanged: it carries the exit code and the message for
-// stderr.
+// has results to upload; each result is at the position the error
+// carries. Errors of usage (flags) write nothing. err is returned
+// unchanged: it carries the exit code and the message for stderr.
 func exploreSARIFOnError(cmd *cobra.Command, o *exploreOpts, err error) error {
-	var ee *exitError
-	if o.output != "sarif" || err == nil || (errors.As(err, &ee) && ee.err == nil) {
+	if o.output != "sarif" || err == nil {
 		return err // the log, if any, is written
 	}
-	// RunE errors reach codeOf marked as command errors.
-	code := codeOf(&commandError{cmd, err})
 	run := newSARIFRun(cmd, exploreCategory(o.file), exploreRules...)
-	var list gsst.ErrorList
-	switch {
-	case errors.As(err, &list), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
-		addFileError(run, ruleInvalidSpec.ID, o.file, err)
-	case code == ExitNo:
-		run.Add(ruleNotCertified.ID, sarif.Text{Text: err.Error()}, o.file, 0, 0)
-	case code == ExitUnknown:
-		run.Add(ruleUndecidedProperty.ID, sarif.Text{Text: err.Error()}, o.file, 0, 0)
+	var gl gsst.ErrorList
+	switch k := errkind.Of(err); {
+	case errors.As(err, &gl), errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
+		addFileError(run, ruleInvalidSpec.ID, o.file, "", err)
+	case k == errkind.Negative:
+		addFileError(run, ruleNotCertified.ID, o.file, "", err)
+	case k == errkind.Unknown, k == errkind.Limit, k == errkind.Internal:
+		addFileError(run, ruleUndecidedProperty.ID, o.file, "", err)
 	default:
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -31,7 +32,7 @@ docs/gsst-format.md describes the format.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			describeOutput(cmd, "the GSST JSON Schema")
 			if _, err := cmd.OutOrStdout().Write(gsst.Schema()); err != nil {
-				return withCode(ExitUnknown, err)
+				return errkind.Wrap(errkind.Unknown, err)
 			}
 			return nil
 		},

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
@@ -62,8 +63,8 @@ func loadInstance(cmd *cobra.Command, arg, sizes, command string) (*gsst.System,
 				example = append(example, fmt.Sprintf("%s=%d", sys.Groups[g].Name, sys.Groups[g].Size))
 			}
 		}
-		return nil, errkind.Errorf(errkind.Input, "%s: group sizes are ranges (%s); %s needs fixed sizes: give them with --sizes, e.g. --sizes %s (vsym check certifies every size at once)",
-			file, strings.Join(sys.RangedGroups(), ", "), command, strings.Join(example, ","))
+		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "group sizes are ranges (%s); %s needs fixed sizes: give them with --sizes, e.g. --sizes %s (vsym check certifies every size at once)",
+			strings.Join(sys.RangedGroups(), ", "), command, strings.Join(example, ","))
 	}
 	named, err := parseSizes(sizes)
 	if err != nil {
@@ -71,7 +72,7 @@ func loadInstance(cmd *cobra.Command, arg, sizes, command string) (*gsst.System,
 	}
 	ks, err := sys.SizesByName(named)
 	if err != nil {
-		return nil, errkind.Errorf(errkind.Input, "%s: --sizes: %w", file, err)
+		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "--sizes: %v", err)
 	}
 	inst, err := sys.Instantiate(ks)
 	if err != nil {

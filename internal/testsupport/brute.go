@@ -99,10 +99,13 @@ func ConfigsByTotals(sys *gsst.System) map[string][][][]int {
 // every choice of sizes with each group's size in its range and at most
 // most (a range beyond most is cut there; a fixed group keeps its size),
 // in a fixed order.
-func Box(sys *gsst.System, most int) [][]int {
+func Box(sys *gsst.System, most int) [][]int { return box(sys.Groups, most) }
+
+// box is Box of a system with the given groups.
+func box(groups []gsst.Group, most int) [][]int {
 	out := [][]int{nil}
-	for g := range sys.Groups {
-		grp := &sys.Groups[g]
+	for g := range groups {
+		grp := &groups[g]
 		hi, bounded := grp.Bounded()
 		if !bounded || hi > most {
 			hi = max(most, grp.Size)
@@ -120,9 +123,9 @@ func Box(sys *gsst.System, most int) [][]int {
 
 // boxConfigs is the number of configurations of all the instances of
 // Box(sys, most) together: the work of checking every one.
-func boxConfigs(sys *gsst.System, most int) int {
+func boxConfigs(sys *gsst.Spec, most int) int {
 	total := 0
-	for _, sizes := range Box(sys, most) {
+	for _, sizes := range box(sys.Groups, most) {
 		k := 1
 		for _, size := range sizes {
 			k *= len(Compositions(size, len(sys.States)))

@@ -329,14 +329,13 @@ func Derive(sys *gsst.System) (transitions []string, total, group *Level) {
 // counters, which the total-counter model cannot check (counterabs.Build
 // refuses them); they are the properties of a case's total level.
 func TotalProperties(sys *gsst.System) *gsst.System {
-	cp := *sys
-	cp.Properties = nil
+	var keep []int
 	for i := range sys.Properties {
 		if !readsGroups(sys, &sys.Properties[i]) {
-			cp.Properties = append(cp.Properties, sys.Properties[i])
+			keep = append(keep, i)
 		}
 	}
-	return &cp
+	return sys.WithProperties(keep...)
 }
 
 // readsGroups reports whether property p reads a group counter.

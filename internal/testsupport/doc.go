@@ -34,10 +34,18 @@
 //
 // CTL. Sat and Holds evaluate CTL on any Graph by textbook fixpoints;
 // CheckTrace and CheckEngineTrace check that an engine's trace shows its
-// verdict (Promised says when one is owed). Fair CTL (justice
-// constraints, EG by the Emerson-Lei fixpoint) plugs in as another
-// implementation of the paths interface in ctl.go, as its comment
-// describes; the rest of the evaluator does not change.
+// verdict (Promised says when one is owed). An engine's trace is
+// restated as a Trace (explore/enginetest does that), with its lifted
+// run (Lifted), which Replay replays on the unreduced system, the one
+// replay of lifted traces that every test uses.
+//
+// Fair CTL. Oracle (fair.go) is the process-indexed state space with
+// labelled edges and a naive fair-CTL evaluator (justice and weak
+// fairness; fair EG from strongly connected components, not the engines'
+// Emerson-Lei fixpoints); CheckTrace checks a trace's segments and fair
+// cycle on it and CheckDeadlocks an engine's deadlock results.
+// RandomFairSystem draws systems with fairness constraints for it and
+// RandomUniversal ACTL properties.
 //
 // Known answers. LoadCorpus reads the archives of testdata/corpus at the
 // module root (txtar, ParseArchive): a spec with its expected
@@ -47,15 +55,16 @@
 // ASR are the paper's systems, written once; Parse reads a test's spec;
 // FirstDiff reports golden-file differences.
 //
-// A cross-check of an engine on the group-counter model, with properties
-// over group counters:
+// The engines' conformance suite, explore/enginetest, runs any engine
+// against these oracles. A cross-check of an engine on the group-counter
+// model, with properties over group counters:
 //
 //	r := rand.New(rand.NewSource(1))
 //	for range 200 {
 //		sys := testsupport.RandomSystem(r, testsupport.Config{Properties: 4, GroupProperties: true})
 //		m, err := counterabs.BuildGroup(sys)
 //		...
-//		rep, err := explore.Explicit{}.Check(ctx, m)
+//		rep, err := explicit.Engine{}.Check(ctx, m)
 //		...
 //		sp := testsupport.Unreduced(sys)
 //		if got, want := rep.ReachableStates.Int64(), int64(sp.Groups().Len()); got != want { ... }

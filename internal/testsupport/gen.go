@@ -37,7 +37,7 @@ type Config struct {
 	MaxStates   int  // local states 2..MaxStates (default 4)
 	MaxGroups   int  // groups 1..MaxGroups (default 3)
 	MaxSize     int  // group sizes 1..MaxSize (default 3)
-	EmptyGroups bool // sizes from 0: groups without processes, which the checkpoint allows
+	EmptyGroups bool // sizes from 0: groups without processes, which gsst.New allows
 	// MaxProcesses and MaxConfigs bound the processes n and the
 	// process-indexed configurations m^n; larger draws are redrawn
 	// (defaults: none, and 1<<14, which keeps BruteForce fast).
@@ -103,13 +103,13 @@ func names(r *rand.Rand, k int, prefix string, pool []string, awkward bool) []st
 // sizes, a random initial configuration (all processes in the first state
 // or spread at random), transitions between distinct states whose groups
 // are split into blocks (some groups left out), guards of the configured
-// style, and random CTL properties. The system passes gsst.System.Check.
+// style, and random CTL properties. gsst.New accepts it.
 func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 	cfg = cfg.withDefaults()
 	for {
 		m := 2 + r.Intn(cfg.MaxStates-1)
 		d := 1 + r.Intn(cfg.MaxGroups)
-		sys := &gsst.System{Name: "random", States: names(r, m, "S", awkwardStates, cfg.AwkwardNames)}
+		sys := &gsst.Spec{Name: "random", States: names(r, m, "S", awkwardStates, cfg.AwkwardNames)}
 		n := 0
 		minSize := 1
 		if cfg.EmptyGroups {
@@ -165,10 +165,11 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 			f := gen.ctl(3, cfg.GroupProperties)
 			sys.Properties = append(sys.Properties, gsst.Property{Name: name, Formula: f, Text: ctl.Format(f, sys.VarName)})
 		}
-		if err := sys.Check(); err != nil {
-			panic(fmt.Sprintf("testsupport: generated a bad system: %v\n%s", err, Describe(sys)))
+		checked, err := gsst.New(sys)
+		if err != nil {
+			panic(fmt.Sprintf("testsupport: generated a bad system: %v\n%+v", err, sys))
 		}
-		return sys
+		return checked
 	}
 }
 
@@ -186,7 +187,7 @@ func fewConfigs(m, n, limit int) bool {
 
 type generator struct {
 	r       *rand.Rand
-	sys     *gsst.System
+	sys     *gsst.Spec
 	style   Guards
 	nGuards bool // guards and properties may compare counters with n
 }
@@ -194,7 +195,7 @@ type generator struct {
 // makeRanges turns some group sizes of sys into ranges, at least one: a
 // quarter of the groups keep their size, a quarter get a range k..j with
 // j up to boxMax, the others k.. (k at most 2).
-func makeRanges(r *rand.Rand, sys *gsst.System, boxMax int) {
+func makeRanges(r *rand.Rand, sys *gsst.Spec, boxMax int) {
 	ranged := false
 	for g := range sys.Groups {
 		grp := &sys.Groups[g]
@@ -229,9 +230,9 @@ func (gen *generator) nAtom(groups bool) presburger.Formula {
 // the generator draws n-guards.
 func (gen *generator) ctl(depth int, groups bool) ctl.Formula {
 	if !gen.nGuards {
-		return RandomCTL(gen.r, gen.sys, depth, groups)
+		return randomCTL(gen.r, depth, randomLeaf(gen.r, gen.sys, len(gen.sys.States), len(gen.sys.Groups), groups), true)
 	}
-	leaf := randomLeaf(gen.r, gen.sys, groups)
+	leaf := randomLeaf(gen.r, gen.sys, len(gen.sys.States), len(gen.sys.Groups), groups)
 	return randomCTL(gen.r, depth, func() ctl.Formula {
 		if gen.r.Intn(4) == 0 {
 			return ctl.Atom{P: gen.nAtom(groups)}
@@ -363,16 +364,24 @@ func compare(r *rand.Rand, vars []presburger.Var, n int) presburger.Formula {
 // operator occurs, and AG of a state formula (the commonest property in
 // practice) is frequent.
 func RandomCTL(r *rand.Rand, sys *gsst.System, depth int, groups bool) ctl.Formula {
-	return randomCTL(r, depth, randomLeaf(r, sys, groups), true)
+	return randomCTL(r, depth, randomLeaf(r, sys, len(sys.States), len(sys.Groups), groups), true)
+}
+
+// counterVars is what randomLeaf reads of a system of m states and d
+// groups: a *gsst.Spec being generated, or a *gsst.System.
+type counterVars interface {
+	TotalVar(state int) presburger.Var
+	GroupVar(state, group int) presburger.Var
+	N() int
 }
 
 // randomLeaf returns a drawer of the atoms of RandomCTL.
-func randomLeaf(r *rand.Rand, sys *gsst.System, groups bool) func() ctl.Formula {
+func randomLeaf(r *rand.Rand, sys counterVars, m, d int, groups bool) func() ctl.Formula {
 	var vars []presburger.Var
-	for s := range sys.States {
+	for s := range m {
 		vars = append(vars, sys.TotalVar(s))
 		if groups {
-			for g := range sys.Groups {
+			for g := range d {
 				vars = append(vars, sys.GroupVar(s, g))
 			}
 		}
@@ -461,7 +470,7 @@ func RandomCounterModel(r *rand.Rand, properties int) (*gsst.System, []Move) {
 		left -= init[i]
 	}
 	init[m-1] = left
-	sys := &gsst.System{Name: "counter-model", States: names(r, m, "x", nil, false),
+	sys := &gsst.Spec{Name: "counter-model", States: names(r, m, "x", nil, false),
 		Groups: []gsst.Group{{Name: "p", Size: n}}, Init: [][]int{init}}
 	var moves []Move
 	for range 1 + r.Intn(2*m) {
@@ -482,7 +491,11 @@ func RandomCounterModel(r *rand.Rand, properties int) (*gsst.System, []Move) {
 		f := randomCTL(r, 3, func() ctl.Formula { return ctl.Atom{P: RandomFormula(r, m, n, 1, false)} }, false)
 		sys.Properties = append(sys.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: f, Text: ctl.Format(f, sys.VarName)})
 	}
-	return sys, moves
+	checked, err := gsst.New(sys)
+	if err != nil {
+		panic(fmt.Sprintf("testsupport: generated a bad counter model: %v", err))
+	}
+	return checked, moves
 }
 
 // linearFormula draws a boolean combination of the given depth of linear
@@ -525,5 +538,5 @@ func RandomFormula(r *rand.Rand, m, n, depth int, quant bool) presburger.Formula
 // a comparison over total counters, and group counters too when groups
 // is set.
 func RandomAtom(r *rand.Rand, sys *gsst.System, groups bool) presburger.Formula {
-	return randomLeaf(r, sys, groups)().(ctl.Atom).P
+	return randomLeaf(r, sys, len(sys.States), len(sys.Groups), groups)().(ctl.Atom).P
 }

@@ -70,12 +70,19 @@ type Segment struct {
 // Trace is an engine's trace in the terms of a Graph: Keys names its
 // states, Loop is the index the last state returns to (-1 for a finite
 // path), Segments explain it and Branches are the further traces of a
-// nested formula.
+// nested formula. Kind is explore.TraceKind's text ("counterexample",
+// "witness", "deadlock"). Totals[i] and Groups[i] are the total and
+// (group-counter models only, else nil) group counters of state i, and
+// Lifted is the same run on the unreduced system, which Replay checks.
 type Trace struct {
 	Keys     []string
 	Loop     int
 	Segments []Segment
 	Branches []*Trace
+	Kind     string
+	Totals   [][]int
+	Groups   [][][]int
+	Lifted   *Lifted
 }
 
 // Shortest says which path segments CheckEngineTrace requires to be

@@ -113,7 +113,7 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 	}
 	d, err := s.budget(ctx)
 	if err != nil {
-		return presburger.Answer{Result: presburger.Unknown, Reason: err.Error()}, nil
+		return presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, nil
 	}
 
 	e := env{}
@@ -156,7 +156,7 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 		sv, r, err := z.check(ctx, dflt, asserts, left)
 		if err != nil {
 			if interrupted(ctx, err) {
-				return presburger.Answer{Result: presburger.Unknown, Reason: unknownReason(ctx, err.Error())}, nil
+				return unknownAnswer(ctx, err.Error()), nil
 			}
 			return presburger.Answer{}, err
 		}
@@ -187,7 +187,16 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 	if reason == "" {
 		reason = "timeout"
 	}
-	return presburger.Answer{Result: presburger.Unknown, Reason: unknownReason(ctx, reason)}, nil
+	return unknownAnswer(ctx, reason), nil
+}
+
+// unknownAnswer is the Unknown answer for Z3's reason: Stopped when the
+// context ended or Z3 ran out of its own time (Z3 says only in words
+// why it gave up: "timeout", "canceled"; this is the one place that
+// reads them).
+func unknownAnswer(ctx context.Context, reason string) presburger.Answer {
+	stopped := ctx.Err() != nil || strings.Contains(reason, "timeout") || strings.Contains(reason, "cancel")
+	return presburger.Answer{Result: presburger.Unknown, Reason: unknownReason(ctx, reason), Stopped: stopped}
 }
 
 // defaultOnly makes Solve use only Z3's default solver; the tests set it

@@ -371,7 +371,7 @@ func pigeons(n int) pb.Problem {
 
 // TestUnknown: a cancelled context, an expired deadline, a tiny timeout
 // and a cancellation during a long solve all answer Unknown, never Sat or
-// Unsat, and return promptly.
+// Unsat, marked Stopped, and return promptly.
 func TestUnknown(t *testing.T) {
 	hard := pigeons(14)
 	easy := pigeons(2)
@@ -410,6 +410,9 @@ func TestUnknown(t *testing.T) {
 			t.Logf("reason: %s", a.Reason)
 			if a.Result != pb.Unknown || a.Reason == "" {
 				t.Errorf("got %v (reason %q), want unknown with a reason", a.Result, a.Reason)
+			}
+			if !a.Stopped {
+				t.Errorf("unknown (reason %q) not marked Stopped, though a time bound or a cancellation caused it", a.Reason)
 			}
 			if d := time.Since(start); d > 5*time.Second {
 				t.Errorf("took %v", d)

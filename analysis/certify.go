@@ -1,0 +1,103 @@
+package analysis
+
+import (
+	"context"
+	"time"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// CertifyRequest is check's question: is the system fully virtually
+// symmetric, and after a violation, are its witnesses and asymmetries
+// reachable?
+type CertifyRequest struct {
+	File string
+	// SolverTimeout bounds each solver call; a call that runs out leaves
+	// its transition unknown (TransitionResult.Stopped).
+	SolverTimeout time.Duration
+	// Reachability asks the reachability questions after a violation,
+	// with Engine, within Limits (Timeout bounds them as a whole).
+	Reachability bool
+	Engine       string
+	Limits       Limits
+}
+
+// Certification is the answer to a CertifyRequest.
+type Certification struct {
+	Report *detect.Report
+	Reach  *Reachability // nil when not asked (no violation, or not requested)
+}
+
+// Certify certifies sys (detect.Certify with Z3) and, after a violation
+// and when r asks, decides the reachability questions (Reach). An error
+// is the solver's failure or a witness that did not survive
+// re-verification, never an answer.
+func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certification, error) {
+	solver := z3.New(z3.Timeout(r.SolverTimeout))
+	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout))
+	if err != nil {
+		return nil, FileError(r.File, err)
+	}
+	c := &Certification{Report: rep}
+	if r.Reachability && rep.Verdict() == detect.Violated {
+		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: r.Limits})
+	}
+	return c, nil
+}
+
+// Verdict is the answer as a whole: Yes when certified (or symmetric),
+// No when some transition is violated, Unknown otherwise.
+func (c *Certification) Verdict() Verdict {
+	switch c.Report.Verdict() {
+	case detect.Symmetric, detect.Certified:
+		return Yes
+	case detect.Violated:
+		return No
+	}
+	return Unknown
+}
+
+// ProveRequest is prove's question: does each safety property hold for
+// every size?
+type ProveRequest struct {
+	File string
+	// Timeout bounds each property and each certification query.
+	Timeout time.Duration
+}
+
+// Proof is the answer to a ProveRequest.
+type Proof struct {
+	*prove.Report
+}
+
+// Prove answers r for sys with Z3's CHC engine (prove.Check), on the
+// model the one rule gives (counterabs.GroupReason, then certification
+// for every size).
+func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error) {
+	// The prover takes its bound from the context prove.Check gives it;
+	// the solver bounds each certification query.
+	solver := z3.New(z3.Timeout(r.Timeout))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.Timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
+	if err != nil {
+		return nil, FileError(r.File, err)
+	}
+	return &Proof{rep}, nil
+}
+
+// Verdict is the answer as a whole: No when some property is refuted,
+// else Unknown when some is unknown, else Yes.
+func (p *Proof) Verdict() Verdict {
+	v := Yes
+	for _, r := range p.Results {
+		switch r.Verdict {
+		case prove.Refuted:
+			v = v.Worse(No)
+		case prove.Unknown:
+			v = v.Worse(Unknown)
+		}
+	}
+	return v
+}

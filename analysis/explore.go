@@ -1,0 +1,161 @@
+package analysis
+
+import (
+	"context"
+	"time"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/symbolic"
+	"github.com/vsym/vsym/gsst"
+)
+
+// ExploreRequest is a question for the engines: the model (level,
+// certification, limits) and how to explore it.
+type ExploreRequest struct {
+	ModelRequest
+	// Engine is "auto", "explicit" or "bdd" (Engines); BDD is the BDD
+	// engine with its tuning.
+	Engine string
+	BDD    symbolic.BDD
+	// Choose, when not nil, picks the one engine instead of Engines.
+	// Tests put an engine double behind a command through it.
+	Choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
+
+	CountStates bool // count reachable states (MaxStates implies it)
+	Deadlocks   bool // decide whether a deadlock is reachable
+	NoTraces    bool // build no counterexamples or witnesses
+	// Progress, when not nil, is called about once a second.
+	Progress func(explore.Progress)
+}
+
+// Exploration is the answer to an ExploreRequest: the model explored and
+// the engine's report.
+type Exploration struct {
+	Model  *Model
+	Report *explore.Report
+
+	deadlocks bool // ExploreRequest.Deadlocks
+}
+
+// Explore builds the model r asks for of sys (BuildModel), picks the
+// engine and checks the model's properties, all within r.Limits.
+func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Exploration, error) {
+	ctx, cancel := r.Limits.Context(ctx)
+	defer cancel()
+	m, err := buildModel(ctx, sys, r.ModelRequest)
+	if err != nil {
+		return nil, err
+	}
+	var engines []explore.Engine
+	if r.Choose != nil {
+		var e explore.Engine
+		e, err = r.Choose(r.Engine, m.Model, r.BDD)
+		engines = []explore.Engine{e}
+	} else {
+		engines, err = Engines(r.Engine, m.Model, r.BDD)
+	}
+	if err != nil {
+		return nil, err
+	}
+	opts := []explore.Option{
+		explore.MaxMemory(r.Limits.MaxMemory),
+		// MaxStates bounds the reachable states, so it asks for them.
+		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0), explore.CheckDeadlocks(r.Deadlocks),
+		explore.Traces(!r.NoTraces),
+	}
+	if r.Progress != nil {
+		opts = append(opts, explore.OnProgress(time.Second, r.Progress))
+	}
+	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, stopped(ctx, r.File, "exploration", r.Limits.Timeout)
+		}
+		return nil, FileError(r.File, err)
+	}
+	return &Exploration{Model: m, Report: rep, deadlocks: r.Deadlocks}, nil
+}
+
+// FairRun says whether a fair run starts in the initial state of the
+// system explored: nil without fairness constraints or properties (the
+// engines decide it with each property: one holds vacuously exactly
+// when none starts), and on a forced model unless none starts there
+// under justice conditions alone, which carries over to the system
+// (explore.Conclude leaves that verdict conclusive).
+func (x *Exploration) FairRun() *bool {
+	rep := x.Report
+	if len(rep.Fairness) == 0 || len(rep.Properties) == 0 {
+		return nil
+	}
+	p := rep.Properties[0]
+	if !rep.Exact && (!p.Vacuous || p.Inconclusive != "") {
+		return nil
+	}
+	some := !p.Vacuous
+	return &some
+}
+
+// NoFairRun reports whether the exploration found that no fair run
+// starts in the initial state: a finding, since every property then
+// holds vacuously.
+func (x *Exploration) NoFairRun() bool {
+	f := x.FairRun()
+	return f != nil && !*f
+}
+
+// DeadlockReachable reports whether deadlocks were asked about and one
+// is (or, on a forced model, may be) reachable.
+func (x *Exploration) DeadlockReachable() bool {
+	return x.deadlocks && (x.Report.DeadlockFree == nil || !*x.Report.DeadlockFree)
+}
+
+// Inconclusive lists, for a model that over-approximates the system
+// (Report.Exact false), the results that do not carry over to the
+// system: every verdict but a universal (ACTL) property that holds
+// (explore.Conclude), and a deadlock that may be reachable. It is empty
+// for an exact model.
+func (x *Exploration) Inconclusive() []string {
+	if x.Report.Exact {
+		return nil
+	}
+	var why []string
+	for _, p := range x.Report.Properties {
+		if p.Inconclusive != "" {
+			why = append(why, "property "+p.Name+": "+p.Inconclusive)
+		}
+	}
+	if x.DeadlockReachable() {
+		why = append(why, "deadlock-free: a state where the system may be deadlocked is reachable on the over-approximating model")
+	}
+	return why
+}
+
+// Verdict is the answer of the exploration as a whole: No when no fair
+// run starts in the initial state (unless allowNoFairRun accepts it),
+// Unknown when a result does not carry over from an over-approximating
+// model, No when some property fails or a deadlock asked about is
+// reachable, else Yes.
+func (x *Exploration) Verdict(allowNoFairRun bool) Verdict {
+	switch {
+	case x.NoFairRun() && !allowNoFairRun:
+		return No
+	case len(x.Inconclusive()) > 0:
+		return Unknown
+	case !x.Report.Exact:
+		return Yes
+	case x.Fails() || x.DeadlockReachable():
+		return No
+	}
+	return Yes
+}
+
+// Fails reports whether some property fails on the model.
+func (x *Exploration) Fails() bool {
+	for _, p := range x.Report.Properties {
+		if !p.Holds {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,286 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+// Level is the model level a question asks for (--model).
+type Level int
+
+const (
+	// Auto takes the total-counter model when the system is certified
+	// and every property and fairness constraint reads total counters
+	// only (counterabs.GroupReason), and the group-counter model
+	// otherwise.
+	Auto Level = iota
+	// Total is the total-counter model, which needs certification
+	// (or Force).
+	Total
+	// Group is the group-counter model, exact for any GSST.
+	Group
+)
+
+var levelNames = [...]string{Auto: "auto", Total: "total", Group: "group"}
+
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return fmt.Sprintf("Level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// ParseLevel reads a level as --model names it: auto, total or group.
+func ParseLevel(s string) (Level, error) {
+	for l, name := range levelNames {
+		if s == name {
+			return Level(l), nil
+		}
+	}
+	return 0, errkind.Errorf(errkind.Input, "unknown model %q (want auto, total or group)", s)
+}
+
+// ModelRequest says which model a question wants of one system.
+type ModelRequest struct {
+	File  string // the name of the spec, for the position of errors about it as a whole
+	Level Level
+	// Force builds the total-counter model of an uncertified system: it
+	// over-approximates the quotient (--force). It implies Total.
+	Force bool
+	// Limits bound the work; BuildModel bounds it by Timeout.
+	Limits Limits
+	// Warn, when not nil, is told of a total-counter model forced on an
+	// uncertified system, before it is built.
+	Warn func(msg string)
+	// TotalBudget bounds the time Auto spends on certifying and building
+	// the total-counter model before it takes the group-counter model
+	// instead; zero means totalBudget's default.
+	TotalBudget time.Duration
+}
+
+// defaultTotalBudget is how long Auto tries the total-counter model
+// (certification and abstraction, both Z3 queries) when the question has
+// no timeout: the group-counter model, which needs no solver, is exact
+// as well, and answers where a query runs on.
+const defaultTotalBudget = 10 * time.Second
+
+// totalBudget returns the time Auto gives the total-counter model:
+// r.TotalBudget or the default, and at most half of what is left of ctx,
+// so that the group-counter model still has the other half.
+func totalBudget(ctx context.Context, r ModelRequest) time.Duration {
+	d := r.TotalBudget
+	if d <= 0 {
+		d = defaultTotalBudget
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)/2)
+	}
+	return d
+}
+
+// Model is the model a question works on, with the reason for its level
+// in words and the certification report when certification ran.
+type Model struct {
+	*counterabs.Model
+	Cert   *detect.Report
+	Reason string
+}
+
+// CertifiedHow says in words how the model's certified system was
+// certified ("" when it was not).
+func (m *Model) CertifiedHow() string {
+	if m.Cert == nil || !m.Cert.Certified() {
+		return ""
+	}
+	return certifiedHow(m.Cert)
+}
+
+// BuildModel chooses the level of r for sys, certifies when the
+// total-counter model is wanted, and builds the model, all within
+// r.Limits.Timeout. An uncertified system gets the group-counter model
+// under Auto; with Total it is refused, by an error of kind
+// errkind.Negative (or errkind.Unknown when certification could not
+// decide), unless r.Force. Work stopped by the timeout is an error of
+// kind errkind.Unknown that names the stage.
+func BuildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, error) {
+	ctx, cancel := r.Limits.Context(ctx)
+	defer cancel()
+	return buildModel(ctx, sys, r)
+}
+
+// buildModel is BuildModel under a context already bounded.
+func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, error) {
+	level := r.Level
+	if r.Force {
+		level = Total
+	}
+	switch level {
+	case Group:
+		return groupModel(r.File, sys, "the group-counter model was asked for (--model group)")
+	case Auto:
+		if why := counterabs.GroupReason(sys, true); why != "" {
+			return groupModel(r.File, sys, why)
+		}
+	case Total:
+	default:
+		return nil, errkind.Errorf(errkind.Input, "unknown model level %v", level)
+	}
+	// Under Auto, the total-counter model gets a time budget (tctx); when
+	// it runs out, or the solver cannot decide while building, the
+	// group-counter model takes over (fallBack), with the reason in words.
+	tctx := ctx
+	budget := totalBudget(ctx, r)
+	if level == Auto {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	fallBack := func(what string) (*Model, error) {
+		return groupModel(r.File, sys, what+"; the group-counter model is exact for any system")
+	}
+	solver := z3.New()
+	cert, err := detect.Certify(tctx, sys, solver)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, stopped(ctx, r.File, "certification", r.Limits.Timeout)
+		case tctx.Err() != nil:
+			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
+		}
+		return nil, FileError(r.File, err)
+	}
+	if !cert.Certified() && cert.Verdict() != detect.Violated {
+		switch {
+		case ctx.Err() != nil:
+			// Unknown verdicts because time ran out: say so.
+			return nil, stopped(ctx, r.File, "certification", r.Limits.Timeout)
+		case tctx.Err() != nil:
+			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
+		}
+	}
+	var opts []counterabs.Option
+	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
+	if !cert.Certified() {
+		why, kind := CertificationFailure(cert)
+		switch {
+		case r.Force:
+			if r.Warn != nil {
+				r.Warn(fmt.Sprintf("%s: %s; using the total-counter model anyway (--force): it over-approximates the system, so verdicts on it are not exact", r.File, why))
+			}
+			opts = append(opts, counterabs.Force())
+			reason = why + "; total-counter model forced (--force): it over-approximates the system"
+		case level == Auto:
+			return groupModel(r.File, sys, why+"; the group-counter model is exact for any system")
+		default:
+			// The refusal is about the system as a whole: every
+			// transition at fault is named in the message.
+			return nil, &Error{Kind: kind, Pos: gsst.Pos{File: r.File}, Msg: why + "; use --model group for the exact group-counter model, or --force for the (over-approximating) total-counter model"}
+		}
+	}
+	m, err := counterabs.Build(tctx, sys, solver, solver, opts...)
+	if err != nil {
+		var nc *counterabs.NotCertifiedError
+		switch {
+		case ctx.Err() != nil:
+			return nil, stopped(ctx, r.File, "abstraction", r.Limits.Timeout)
+		case level == Auto && tctx.Err() != nil:
+			return fallBack(fmt.Sprintf("building the total-counter model did not finish within %v", budget.Round(time.Millisecond)))
+		case level == Auto && errkind.Of(err) == errkind.Unknown:
+			return fallBack(fmt.Sprintf("building the total-counter model failed (%v)", err))
+		case errors.As(err, &nc):
+			// detect certified the system, but Build found a verified
+			// witness against it: trust the witness, report both.
+			return nil, &Error{Kind: errkind.Negative, Pos: position(r.File, nc.Transition.Pos), Err: err,
+				Msg: fmt.Sprintf("transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; use --model group",
+					nc.Name, DescribeWitness(sys, nc.Witness))}
+		}
+		return nil, FileError(r.File, err)
+	}
+	return &Model{Model: m, Cert: cert, Reason: reason}, nil
+}
+
+// position returns pos, with file when pos has none.
+func position(file string, pos gsst.Pos) gsst.Pos {
+	if pos.File == "" {
+		pos.File = file
+	}
+	return pos
+}
+
+// groupModel builds the group-counter model of sys.
+func groupModel(file string, sys *gsst.System, reason string) (*Model, error) {
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		return nil, FileError(file, err)
+	}
+	return &Model{Model: m, Reason: reason}, nil
+}
+
+// certifiedHow says in words how a certified system was certified.
+func certifiedHow(cert *detect.Report) string {
+	if cert.Verdict() == detect.Symmetric {
+		return "every transition treats all processes alike"
+	}
+	return "Theorem 6 checked with Z3"
+}
+
+// CertificationFailure explains why cert does not certify its system:
+// the violated transitions with their witnesses (a negative answer:
+// errkind.Negative), or else the transitions left unknown
+// (errkind.Unknown).
+func CertificationFailure(cert *detect.Report) (string, errkind.Kind) {
+	sys := cert.System
+	var bad, unknown []string
+	for _, t := range cert.Transitions {
+		switch t.Verdict {
+		case detect.Violated:
+			bad = append(bad, fmt.Sprintf("transition %s breaks full virtual symmetry (%s)", sys.TransitionName(t.Transition), DescribeWitness(sys, t.Witness)))
+		case detect.Unknown:
+			msg := sys.TransitionName(t.Transition)
+			if t.Reason != "" {
+				msg += " (" + t.Reason + ")"
+			}
+			unknown = append(unknown, msg)
+		}
+	}
+	if len(bad) > 0 {
+		return "not fully virtually symmetric: " + strings.Join(bad, "; "), errkind.Negative
+	}
+	return "full virtual symmetry could not be decided for transition " + strings.Join(unknown, ", "), errkind.Unknown
+}
+
+// DescribeWitness says in words what a witness shows.
+func DescribeWitness(sys *gsst.System, w *detect.Witness) string {
+	if w == nil {
+		return "no witness"
+	}
+	return fmt.Sprintf("group %s can take it in %s, but no process can in %s, which has the same total counters",
+		sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), describeConfig(sys, w.Disabled))
+}
+
+// describeConfig prints a configuration as {reader: T=1; writer: N=1, T=1}.
+func describeConfig(sys *gsst.System, conf [][]int) string {
+	var groups []string
+	for g, row := range conf {
+		var parts []string
+		for s, k := range row {
+			if k != 0 {
+				parts = append(parts, fmt.Sprintf("%s=%d", sys.States[s], k))
+			}
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "empty")
+		}
+		groups = append(groups, sys.Groups[g].Name+": "+strings.Join(parts, ", "))
+	}
+	return "{" + strings.Join(groups, "; ") + "}"
+}

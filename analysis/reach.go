@@ -1,0 +1,287 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/symbolic"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Certification quantifies over all configurations (Theorem 6), so a
+// violation may rest on configurations the system never reaches. After a
+// violation, check decides on the group-counter model, which is exact for
+// any GSST, three reachability questions per violated transition r:
+//
+//   - is the witness's enabled configuration reachable from the initial
+//     state (up to permutations inside groups, which the group counters
+//     do not see and no guard can tell apart)?
+//   - is its disabled configuration reachable?
+//   - is some asymmetric configuration of r reachable: one where no
+//     process can take r although a configuration with the same total
+//     counters lets one (counterabs.Asymmetry)? This is the question that
+//     matters: exactly there the total-counter model has a move the
+//     system lacks. When it is "no" for every transition, the guards of
+//     the total-counter model are exact on every reachable
+//     configuration, even though certification failed.
+//
+// Each is EF of a state formula of the group-counter model, decided by
+// the engines auto gives (Engines): the explicit engine, and on a large
+// counter space the BDD engine when the reachable states outgrow the
+// explicit engine's budget. The spec's fairness plays
+// no part: symmetry is about the configurations the system can reach, by
+// any run, and a fair EF would answer "reachable and continued by a fair
+// run" (and count the fair continuation in its steps). So the questions
+// are asked of the system without its fairness constraints, and a step
+// count is the length of a shortest path to the configuration.
+
+// ReachAnswer is the answer to one reachability question.
+type ReachAnswer struct {
+	Reachable *bool          // nil: undecided, see Reason
+	Steps     *int           // length of a shortest path from the initial state
+	State     *explore.State // asymmetry: the configuration that path reaches
+	Reason    string         // why it is undecided
+	Limit     Limit          // the bound that left it undecided, if one did
+}
+
+// TransitionReach holds the three answers for one violated transition.
+type TransitionReach struct {
+	// Sizes, for a spec whose group sizes are ranges, are those of the
+	// witness's instance, which the questions are asked of.
+	Sizes     map[string]int
+	Enabled   ReachAnswer
+	Disabled  ReachAnswer
+	Asymmetry ReachAnswer
+}
+
+// Reachability is the reachability of every violated transition of one
+// system, by index in System.Transitions.
+type Reachability struct {
+	Engines     []string // the engines that ran, in order
+	Transitions map[int]*TransitionReach
+	// parametric: the system is a family of sizes, and each transition's
+	// questions were asked of its witness's instance only.
+	parametric bool
+}
+
+// ReachRequest says how to decide the reachability questions.
+type ReachRequest struct {
+	// Engine is "auto", "explicit" or "bdd".
+	Engine string
+	// Limits: Timeout bounds the whole decision, MaxMemory each engine.
+	Limits Limits
+}
+
+// AsymmetryReachable summarises r for the whole system: true when some
+// violated transition's asymmetry is reachable, false when none is and
+// every transition was decided (of a system of fixed sizes: one instance
+// of a family says nothing of the others), nil otherwise.
+func (r *Reachability) AsymmetryReachable(cert *detect.Report) *bool {
+	if r == nil {
+		return nil
+	}
+	for _, t := range cert.Transitions {
+		if t.Verdict == detect.Unknown {
+			return nil
+		}
+	}
+	no := false
+	for _, a := range r.Transitions {
+		switch {
+		case a.Asymmetry.Reachable == nil:
+			return nil
+		case *a.Asymmetry.Reachable:
+			yes := true
+			return &yes
+		}
+	}
+	if r.parametric {
+		return nil
+	}
+	return &no
+}
+
+// Reach answers the three questions for every violated transition of
+// cert with the engine r.Engine, within r.Limits. It does not fail for
+// want of an answer: a limit, the timeout or a solver unknown leaves the
+// answers undecided, with the reason.
+func Reach(ctx context.Context, cert *detect.Report, solver interface {
+	presburger.Solver
+	presburger.Projector
+}, r ReachRequest) *Reachability {
+	ctx, cancel := r.Limits.Context(ctx)
+	defer cancel()
+	out := &Reachability{Transitions: map[int]*TransitionReach{}, parametric: cert.System.Parametric()}
+	// A parametric system's witnesses are of some instance each (their
+	// Sizes); the questions are asked of that instance.
+	byInstance := map[string][]int{}
+	var keys []string
+	for i, t := range cert.Transitions {
+		if t.Verdict != detect.Violated {
+			continue
+		}
+		out.Transitions[i] = &TransitionReach{}
+		key := fmt.Sprint(t.Witness.Sizes)
+		if _, ok := byInstance[key]; !ok {
+			keys = append(keys, key)
+		}
+		byInstance[key] = append(byInstance[key], i)
+	}
+	for _, key := range keys {
+		violated := byInstance[key]
+		sys, err := reachSystem(cert.System, cert.Transitions[violated[0]].Witness.Sizes)
+		if err == nil && out.parametric {
+			for _, i := range violated {
+				out.Transitions[i].Sizes = map[string]int{}
+				for _, g := range sys.Groups {
+					out.Transitions[i].Sizes[g.Name] = g.Size
+				}
+			}
+		}
+		out.decideInstance(ctx, sys, err, cert, violated, solver, r)
+	}
+	return out
+}
+
+// reachSystem returns sys without its properties (the questions become
+// the model's properties) and without its fairness constraints (the
+// questions are about every run), as the instance of the given sizes
+// when sys is parametric.
+func reachSystem(sys *gsst.System, sizes []int) (*gsst.System, error) {
+	if sys.Parametric() {
+		inst, err := sys.Instantiate(sizes)
+		if err != nil {
+			return nil, err
+		}
+		sys = inst
+	}
+	return sys.WithProperties().WithoutFairness(), nil
+}
+
+// decideInstance answers the questions of the violated transitions of
+// cert (indices into System.Transitions) on sys, the system or the
+// instance their witnesses belong to; sysErr says why there is none.
+func (out *Reachability) decideInstance(ctx context.Context, sys *gsst.System, sysErr error, cert *detect.Report, violated []int, solver interface {
+	presburger.Solver
+	presburger.Projector
+}, r ReachRequest) {
+	undecided := func(a *ReachAnswer, why string, limit Limit) { a.Reachable, a.Reason, a.Limit = nil, why, limit }
+	var group *counterabs.Model
+	if sysErr == nil {
+		group, sysErr = counterabs.BuildGroup(sys)
+	}
+	if sysErr != nil {
+		for _, i := range violated {
+			a := out.Transitions[i]
+			for _, x := range []*ReachAnswer{&a.Enabled, &a.Disabled, &a.Asymmetry} {
+				undecided(x, "the group-counter model could not be built: "+sysErr.Error(), NoLimit)
+			}
+		}
+		return
+	}
+	// First the witnesses' own configurations: EF of one point each,
+	// cheap whatever the engine.
+	var points []question
+	for _, i := range violated {
+		a, w := out.Transitions[i], cert.Transitions[i].Witness
+		points = append(points,
+			question{&a.Enabled, configuration(group, w.Enabled), false},
+			question{&a.Disabled, configuration(group, w.Disabled), false})
+	}
+	out.answer(ctx, group, points, r)
+	// Then the asymmetry, which needs g_r: the guards of the total-counter
+	// model built without certification.
+	var asyms []question
+	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false))
+	for _, i := range violated {
+		a := &out.Transitions[i].Asymmetry
+		if err != nil {
+			why, limit := stopReason(ctx, err, r.Limits.Timeout)
+			undecided(a, "the guards of the total-counter model could not be built: "+why, limit)
+			continue
+		}
+		f, err := counterabs.Asymmetry(group, total, i)
+		if err != nil {
+			undecided(a, err.Error(), NoLimit)
+			continue
+		}
+		asyms = append(asyms, question{a, f, true})
+	}
+	out.answer(ctx, group, asyms, r)
+}
+
+// question is one reachability question: is a configuration satisfying
+// f reachable from the initial state?
+type question struct {
+	answer *ReachAnswer
+	f      presburger.Formula // over the group-counter model's counters
+	state  bool               // report the configuration reached
+}
+
+// answer decides qs on the group-counter model group with the engines
+// req.Engine names (Engines: under auto, the explicit engine, then the
+// BDD engine if the explicit search outgrows its budget) and fills in
+// their answers; a question left without an answer says why.
+func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs []question, req ReachRequest) {
+	if len(qs) == 0 {
+		return
+	}
+	m := *group
+	m.Properties = nil
+	m.Justice = nil // plain EF: reachable by any run (reachSystem drops them already)
+	for k, q := range qs {
+		m.Properties = append(m.Properties, counterabs.Property{
+			Name:    fmt.Sprintf("q%d", k),
+			Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: q.f}},
+		})
+	}
+	opts := []explore.Option{explore.MaxMemory(req.Limits.MaxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false)}
+	engines, err := Engines(req.Engine, &m, symbolic.DefaultBDD())
+	if err != nil {
+		for _, q := range qs {
+			q.answer.Reason = err.Error()
+		}
+		return
+	}
+	rep, ran, err := check(ctx, engines, &m, 0, opts...)
+	r.Engines = append(r.Engines, ran...)
+	if err != nil {
+		why, limit := stopReason(ctx, err, req.Limits.Timeout)
+		for _, q := range qs {
+			q.answer.Reachable, q.answer.Reason, q.answer.Limit = nil, why, limit
+		}
+		return
+	}
+	for k, q := range qs {
+		p := rep.Properties[k]
+		reachable := p.Holds
+		q.answer.Reachable = &reachable
+		if !reachable || p.Trace == nil {
+			continue
+		}
+		steps := len(p.Trace.States) - 1
+		q.answer.Steps = &steps
+		if q.state {
+			last := p.Trace.States[steps]
+			q.answer.State = &last
+		}
+	}
+}
+
+// configuration returns the formula that holds exactly at the
+// group-counter vector of conf (conf[g][s] processes of group g in s).
+func configuration(m *counterabs.Model, conf [][]int) presburger.Formula {
+	var parts []presburger.Formula
+	for g, row := range conf {
+		for s, k := range row {
+			x := presburger.VarTerm(presburger.Var(m.Counter(s, g)))
+			parts = append(parts, presburger.Compare(x, presburger.Eq, presburger.ConstTerm(int64(k))))
+		}
+	}
+	return presburger.Conj(parts...)
+}

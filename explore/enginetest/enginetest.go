@@ -1,0 +1,123 @@
+// Package enginetest is the conformance suite of vsym's model checkers:
+// one harness that runs any explore.Engine over the same test data and
+// oracles, as go/types and types2 share one harness and testdata, and
+// cuetxtar runs two implementations on one test set. Each engine's
+// package test calls Conformance once per setting it wants checked:
+//
+//	func TestConformance(t *testing.T) { enginetest.Conformance(t, explicit.Engine{}) }
+//
+// Conformance runs three parts, each a subtest:
+//
+//   - corpus: every archive of testdata/corpus (testsupport.LoadCorpus)
+//     on the group-counter model and on the total-counter model (built
+//     with Z3, forced when the archive says the system is not
+//     certified); counts and verdicts must be the archive's, every
+//     trace must show its verdict on the oracle's graph of the model,
+//     and every trace of an exact model must replay on the unreduced
+//     system (testsupport.Replay); with counts, explore.MaxStates must
+//     let a run with the archive's count of states finish and stop one
+//     with a state less;
+//   - unreduced: hundreds of random systems, certified or not, with
+//     properties over total and group counters, against the naive
+//     checker on the unreduced system (testsupport.Unreduced);
+//   - fair: hundreds of random systems with justice and weak fairness
+//     against the fair-CTL oracle (testsupport.Oracle), every trace
+//     replayed and its cycle checked to meet every constraint.
+//
+// The options given to Conformance go to every Check; counts are
+// compared when they ask for them (explore.CountStates, the default),
+// and the deadlock verdict when the engine decides it. The oracles live
+// in internal/testsupport, which imports no engine; Trace restates an
+// engine's trace in their terms.
+package enginetest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/internal/testsupport"
+)
+
+// Conformance runs the suite on engine e with options opts, asking the
+// shortest paths every engine promises (testsupport.FromInit).
+func Conformance(t *testing.T, e explore.Engine, opts ...explore.Option) {
+	Suite{Engine: e, Options: opts}.Run(t)
+}
+
+// Suite is one engine setting under test: the engine, the options every
+// Check gets, and which path segments of its traces must be shortest.
+type Suite struct {
+	Engine   explore.Engine
+	Options  []explore.Option
+	Shortest testsupport.Shortest
+}
+
+// Run runs the conformance suite on s.
+func (s Suite) Run(t *testing.T) {
+	t.Run("corpus", func(t *testing.T) { corpus(t, s) })
+	t.Run("unreduced", func(t *testing.T) { unreduced(t, s) })
+	t.Run("fair", func(t *testing.T) { fair(t, s.Engine, s.Options) })
+}
+
+// Trace restates tr (nil for none) in the terms of the oracles of
+// internal/testsupport: key names its states for a testsupport.Graph,
+// and the counters and lifted run go along for testsupport.Replay.
+func Trace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace {
+	if tr == nil {
+		return nil
+	}
+	out := &testsupport.Trace{Loop: tr.Loop, Kind: string(tr.Kind)}
+	for _, s := range tr.States {
+		out.Keys = append(out.Keys, key(s))
+		out.Totals = append(out.Totals, s.Counters)
+		out.Groups = append(out.Groups, s.Groups)
+	}
+	for _, sg := range tr.Segments {
+		out.Segments = append(out.Segments, testsupport.Segment{Kind: string(sg.Kind), Start: sg.Start, End: sg.End,
+			Formula: sg.Formula, Holds: sg.Holds, Target: sg.Target, TargetHolds: sg.TargetHolds})
+	}
+	if l := tr.Lifted; l != nil {
+		out.Lifted = &testsupport.Lifted{Loop: l.Loop, Error: l.Error}
+		for _, s := range l.Steps {
+			out.Lifted.Steps = append(out.Lifted.Steps, testsupport.Step{Stutter: s.Stutter, Transition: s.Transition,
+				Group: s.Group, Process: s.Process, From: s.From, To: s.To})
+		}
+	}
+	for _, b := range tr.Branches {
+		out.Branches = append(out.Branches, Trace(b, key))
+	}
+	return out
+}
+
+// TotalKey and GroupKey name a trace state as the total-counter and the
+// group-counter graphs of testsupport do.
+func TotalKey(s explore.State) string { return testsupport.TotalKey(s.Counters) }
+func GroupKey(s explore.State) string { return testsupport.GroupKey(s.Groups) }
+
+// printKey names a state by its printed counters, for deadlock examples.
+func printKey(s explore.State) string { return fmt.Sprint(s) }
+
+// Deadlocks restates rep's deadlock results for testsupport.Oracle.
+func Deadlocks(rep *explore.Report) testsupport.Deadlocks {
+	d := testsupport.Deadlocks{Free: rep.DeadlockFree}
+	for _, s := range rep.DeadlockExamples {
+		d.Examples = append(d.Examples, printKey(s))
+	}
+	for _, tr := range rep.DeadlockTraces {
+		d.Traces = append(d.Traces, Trace(tr, printKey))
+	}
+	return d
+}
+
+// Result is what a report says, for testsupport.Level.Compare.
+func Result(rep *explore.Report) testsupport.Result {
+	r := testsupport.Result{Exact: rep.Exact, States: rep.ReachableStates.Int64(), Deadlocks: rep.Deadlocks.Int64(), Concrete: -1}
+	if rep.ConcreteStates != nil {
+		r.Concrete = rep.ConcreteStates.Int64()
+	}
+	for _, p := range rep.Properties {
+		r.Verdicts = append(r.Verdicts, testsupport.PropertyVerdict{Name: p.Name, Holds: p.Holds})
+	}
+	return r
+}

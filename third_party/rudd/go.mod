@@ -1,0 +1,3 @@
+module github.com/dalzilio/rudd
+
+go 1.16

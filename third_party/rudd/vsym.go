@@ -1,0 +1,67 @@
+// Added by vsym (not in upstream rudd): see README.vsym.md.
+
+package rudd
+
+import "strconv"
+
+// interruptEvery is the number of node constructions between two calls of
+// the interrupt function: a power of two, small enough that an operation
+// stops within a millisecond or so, large enough that the call costs
+// nothing measurable.
+const interruptEvery = 1 << 12
+
+// interruption is the panic value that unwinds an interrupted operation
+// to its public entry point (see guard).
+type interruption struct{ err error }
+
+// SetInterrupt installs f, called every few thousand node constructions
+// inside every operation (Apply, Not, Ite, Exist, AppEx, Replace and the
+// functions built on them). When f returns an error, the operation under
+// way stops: it returns nil and sets the error status of b, whose message
+// contains f's error. Nodes built before the interruption stay valid; the
+// caches only hold completed results. f == nil removes the hook.
+func (b *BDD) SetInterrupt(f func() error) {
+	b.interrupt = f
+	b.ticks = 0
+}
+
+// tick is called for each node construction and calls the interrupt
+// function every interruptEvery of them.
+func (b *BDD) tick() {
+	b.ticks++
+	if b.ticks%interruptEvery != 0 {
+		return
+	}
+	if err := b.interrupt(); err != nil {
+		panic(interruption{err})
+	}
+}
+
+// guard runs op, the recursive part of a public operation, and turns an
+// interruption into the error status of b and the result -1 (which
+// retnode maps to nil). Other panics pass through.
+func (b *BDD) guard(op func() int) (res int) {
+	if b.interrupt == nil {
+		return op()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s, ok := r.(interruption)
+			if !ok {
+				panic(r)
+			}
+			b.seterror("operation interrupted: %v", s.err)
+			res = -1
+		}
+	}()
+	return op()
+}
+
+// nodeString formats n for an error message; n may be nil, the result of a
+// failed or interrupted operation (upstream dereferenced it and panicked).
+func nodeString(n Node) string {
+	if n == nil {
+		return "nil"
+	}
+	return strconv.Itoa(*n)
+}
