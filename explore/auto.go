@@ -29,9 +29,10 @@ import (
 //  5. the symbolic engine without a node bound, when the explicit engine
 //     stopped at a limit.
 //
-// Rule 1 is decided before running anything. Otherwise both engines
-// start at once, one per core: the explicit engine without a bound of
-// its own, the symbolic one within WorkBudget (and without the caller's
+// Rule 1 is decided before running anything. Otherwise the explicit
+// engine starts without a bound of its own, and the symbolic one joins
+// it on the other core as soon as the explicit engine holds more than
+// ProbeStates/10 states, within WorkBudget (and without the caller's
 // MaxMemory, which it would sample on a heap that holds the explicit
 // engine's states too: its work budget bounds its nodes). Rule 2 is
 // settled as soon as the explicit engine finishes or holds more than
@@ -101,26 +102,36 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 	past := make(chan struct{}) // closed once the explicit engine holds more than probe states
 	fwd := &progressForward{f: cfg.Progress, every: cfg.ProgressEvery}
 	defer fwd.close()
-	var once sync.Once
+	var once, startOnce sync.Once
+	// The symbolic engine starts once the explicit one has shown that
+	// the model is not tiny (ProbeStates/10 states): on the many small
+	// models it would only take the explicit engine's core.
+	startS := func() {
+		startOnce.Do(func() {
+			go func() {
+				// The work budget bounds the symbolic engine's memory too,
+				// and the heap it would sample holds the explicit engine's
+				// states: no memory bound, which would make its fate
+				// depend on the other engine's progress. No progress
+				// either: one callback, one goroutine.
+				rep, err := a.Symbolic.Check(sctx, m, with(opts, MaxWork(work), MaxMemory(0), OnProgress(0, nil))...)
+				sDone <- result{rep, err}
+			}()
+		})
+	}
 	go func() {
 		// Interval 0: the explicit engine reports every few thousand
 		// states; the caller's callback gets them at its own interval.
 		rep, err := a.Explicit.Check(ectx, m, with(opts, OnProgress(0, func(p Progress) {
+			if p.States > probe/10 {
+				startS()
+			}
 			if p.States > probe {
 				once.Do(func() { close(past) })
 			}
 			fwd.show(p)
 		}))...)
 		eDone <- result{rep, err}
-	}()
-	go func() {
-		// The work budget bounds the symbolic engine's memory too, and the
-		// heap it would sample holds the explicit engine's states: no
-		// memory bound, which would make its fate depend on the other
-		// engine's progress. No progress either: one callback, one
-		// goroutine.
-		rep, err := a.Symbolic.Check(sctx, m, with(opts, MaxWork(work), MaxMemory(0), OnProgress(0, nil))...)
-		sDone <- result{rep, err}
 	}()
 	var e, s *result
 	large := false // more than probe states are reachable, or the explicit engine cannot tell
@@ -153,6 +164,9 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 				return nil, e.err // an error the explicit engine gives whatever the rule
 			}
 			large = true
+		}
+		if large {
+			startS()
 		}
 		if s == nil || !large {
 			continue
