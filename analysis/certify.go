@@ -7,6 +7,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -23,6 +24,9 @@ type CertifyRequest struct {
 	Reachability bool
 	Engine       string
 	Limits       Limits
+	// Progress, when not nil, is told what the work is doing (package
+	// progress).
+	Progress progress.Func
 }
 
 // Certification is the answer to a CertifyRequest.
@@ -37,13 +41,13 @@ type Certification struct {
 // re-verification, never an answer.
 func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certification, error) {
 	solver := z3.New(z3.Timeout(r.SolverTimeout))
-	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout))
+	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout), detect.OnProgress(r.Progress))
 	if err != nil {
 		return nil, FileError(r.File, err)
 	}
 	c := &Certification{Report: rep}
 	if r.Reachability && rep.Verdict() == detect.Violated {
-		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: r.Limits})
+		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: r.Limits, Progress: r.Progress})
 	}
 	return c, nil
 }
@@ -66,6 +70,9 @@ type ProveRequest struct {
 	File string
 	// Timeout bounds each property and each certification query.
 	Timeout time.Duration
+	// Progress, when not nil, is told what the work is doing: the
+	// certification's queries, then each proof as it starts.
+	Progress progress.Func
 }
 
 // Proof is the answer to a ProveRequest.
@@ -80,7 +87,7 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 	// The prover takes its bound from the context prove.Check gives it;
 	// the solver bounds each certification query.
 	solver := z3.New(z3.Timeout(r.Timeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.Timeout), prove.RelaxedProver(z3.New(z3.NoHull())))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.Timeout), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
 	if err != nil {
 		return nil, FileError(r.File, err)
 	}

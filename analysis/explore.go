@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"context"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
@@ -25,8 +24,6 @@ type ExploreRequest struct {
 	CountStates bool // count reachable states (MaxStates implies it)
 	Deadlocks   bool // decide whether a deadlock is reachable
 	NoTraces    bool // build no counterexamples or witnesses
-	// Progress, when not nil, is called about once a second.
-	Progress func(explore.Progress)
 }
 
 // Exploration is the answer to an ExploreRequest: the model explored and
@@ -65,7 +62,7 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 		explore.Traces(!r.NoTraces),
 	}
 	if r.Progress != nil {
-		opts = append(opts, explore.OnProgress(time.Second, r.Progress))
+		opts = append(opts, explore.OnProgress(progressEvery, r.Progress))
 	}
 	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
 	if err != nil {

@@ -53,3 +53,7 @@ func Within(ctx context.Context, file, stage string, l Limits, f func() (string,
 		return "", stopped(ctx, file, stage, l.Timeout)
 	}
 }
+
+// progressEvery is how often the engines report their figures to a
+// request's Progress: a display redraws a few times a second.
+const progressEvery = 250 * time.Millisecond

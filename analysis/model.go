@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 // Level is the model level a question asks for (--model).
@@ -61,6 +62,10 @@ type ModelRequest struct {
 	// Warn, when not nil, is told of a total-counter model forced on an
 	// uncertified system, before it is built.
 	Warn func(msg string)
+	// Progress, when not nil, is told what the work is doing: the
+	// certification's queries, the construction's transitions and, for
+	// an exploration, the engine's phases and figures (package progress).
+	Progress progress.Func
 	// TotalBudget bounds the time Auto spends on certifying and building
 	// the total-counter model before it takes the group-counter model
 	// instead; zero means totalBudget's default.
@@ -148,7 +153,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 		return groupModel(r.File, sys, what+"; the group-counter model is exact for any system")
 	}
 	solver := z3.New()
-	cert, err := detect.Certify(tctx, sys, solver)
+	cert, err := detect.Certify(tctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -167,7 +172,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
 		}
 	}
-	var opts []counterabs.Option
+	opts := []counterabs.Option{counterabs.OnProgress(r.Progress)}
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
 	if !cert.Certified() {
 		why, kind := CertificationFailure(cert)

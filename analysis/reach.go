@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Certification quantifies over all configurations (Theorem 6), so a
@@ -75,6 +76,9 @@ type ReachRequest struct {
 	Engine string
 	// Limits: Timeout bounds the whole decision, MaxMemory each engine.
 	Limits Limits
+	// Progress, when not nil, is told of the construction of the
+	// total-counter guards and of the engines' progress.
+	Progress progress.Func
 }
 
 // AsymmetryReachable summarises r for the whole system: true when some
@@ -197,7 +201,7 @@ func (out *Reachability) decideInstance(ctx context.Context, sys *gsst.System, s
 	// Then the asymmetry, which needs g_r: the guards of the total-counter
 	// model built without certification.
 	var asyms []question
-	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false))
+	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false), counterabs.OnProgress(r.Progress))
 	for _, i := range violated {
 		a := &out.Transitions[i].Asymmetry
 		if err != nil {
@@ -240,7 +244,7 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 			Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: q.f}},
 		})
 	}
-	opts := []explore.Option{explore.MaxMemory(req.Limits.MaxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false)}
+	opts := []explore.Option{explore.MaxMemory(req.Limits.MaxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false), explore.OnProgress(progressEvery, req.Progress)}
 	engines, err := Engines(req.Engine, &m, symbolic.DefaultBDD())
 	if err != nil {
 		for _, q := range qs {

@@ -3,12 +3,13 @@ package counterabs
 import (
 	"context"
 	"fmt"
-	"github.com/vsym/vsym/errkind"
 	"strings"
 
 	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // An Option tunes Build.
@@ -18,7 +19,12 @@ type config struct {
 	force      bool
 	maxClauses int
 	simplify   bool
+	progress   progress.Func
 }
+
+// OnProgress has Build report to f as it starts on each transition:
+// phase progress.Build, transition K of N.
+func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = f } }
 
 // Force builds the model of a system that may not be fully virtually
 // symmetric. Each g_r is then checked to be the existential abstraction of
@@ -121,6 +127,7 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
 		b.cur = t
+		cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(solver), Item: sys.TransitionName(t), K: i + 1, N: len(sys.Transitions)})
 		guard, c, err := b.construct(t)
 		if err != nil {
 			return nil, err

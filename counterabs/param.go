@@ -277,8 +277,13 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // the group-counter model otherwise, with the reason in Reason. A
 // certification that cannot decide also gives the group-counter model,
 // which is exact for any system. A property that reads group counters
-// makes it the group-counter model without certifying.
-func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
+// makes it the group-counter model without certifying. Of opts it reads
+// OnProgress only, for the certification.
+func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if why := GroupReason(sys, false); why != "" {
 		m, err := BuildParamGroup(sys)
 		if m != nil {
@@ -286,7 +291,7 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver)
 		}
 		return m, err
 	}
-	cert, err := detect.Certify(ctx, sys, solver)
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(cfg.progress))
 	if err != nil {
 		return nil, err
 	}

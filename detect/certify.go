@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Verdict is the outcome of checking one transition or a whole system.
@@ -110,10 +111,16 @@ func (r *Report) Certified() bool { return r.Verdict().OK() }
 type Option func(*config)
 
 type config struct {
-	timeout time.Duration
-	workers int
-	split   int
+	timeout  time.Duration
+	workers  int
+	split    int
+	progress progress.Func
 }
+
+// OnProgress has Certify report to f as each query starts: phase
+// progress.Certify, query K of N, named by its transition. The workers
+// call f concurrently.
+func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = f } }
 
 // Timeout bounds each solver call; a call that runs out answers Unknown.
 // Zero (the default) means no bound beyond ctx.
@@ -215,7 +222,9 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			}
 			j := jobs[next]
 			next++
+			k := next
 			mu.Unlock()
+			cfg.progress.Report(progress.Event{Phase: progress.Certify, Engine: progress.NameOf(s), Item: sys.TransitionName(&sys.Transitions[j.tr]), K: k, N: len(jobs)})
 
 			a := &aggs[j.tr]
 			a.mu.Lock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/progress"
 )
 
 // Auto is the engine "--engine auto" names: it runs an explicit engine
@@ -122,7 +123,7 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 	go func() {
 		// Interval 0: the explicit engine reports every few thousand
 		// states; the caller's callback gets them at its own interval.
-		rep, err := a.Explicit.Check(ectx, m, with(opts, OnProgress(0, func(p Progress) {
+		rep, err := a.Explicit.Check(ectx, m, with(opts, OnProgress(0, func(p progress.Event) {
 			if p.States > probe/10 {
 				startS()
 			}
@@ -192,21 +193,25 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 // goroutine may run on briefly after it is cancelled.
 type progressForward struct {
 	mu     sync.Mutex
-	f      func(Progress)
+	f      progress.Func
 	every  time.Duration
 	last   time.Time
+	phase  progress.Event // the last event passed on
 	closed bool
 }
 
-func (p *progressForward) show(pr Progress) {
+// show passes on the start of each phase, and the figures within one
+// at the caller's interval.
+func (p *progressForward) show(ev progress.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.f == nil || p.closed {
 		return
 	}
-	if now := time.Now(); now.Sub(p.last) >= p.every {
-		p.last = now
-		p.f(pr)
+	newPhase := ev.Phase != p.phase.Phase || ev.Item != p.phase.Item
+	if now := time.Now(); newPhase || now.Sub(p.last) >= p.every {
+		p.last, p.phase = now, ev
+		p.f(ev)
 	}
 }
 

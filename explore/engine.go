@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/progress"
 )
 
 // Engine is what every model checker of vsym implements: the explicit
@@ -39,9 +40,12 @@ type Config struct {
 	// an engine estimates or samples exceeds it, in bytes. Zero means no
 	// bound.
 	MaxMemory int64
-	// Progress, when not nil, is called about once every ProgressEvery
-	// while a search runs, on the search goroutine.
-	Progress      func(Progress)
+	// Progress, when not nil, is called at the start of each phase (the
+	// reachable states, the deadlocks, each property) and about once
+	// every ProgressEvery while one runs, on the search goroutine, with
+	// the engine's figures: states and frontier for the explicit engine,
+	// BDD nodes and fixpoint iterations for the BDD engine.
+	Progress      progress.Func
 	ProgressEvery time.Duration
 	// Properties restricts checking to the named properties, in the given
 	// order; nil means all of the model's properties.
@@ -86,8 +90,9 @@ func MaxMemory(b int64) Option { return func(c *Config) { c.MaxMemory = max(b, 0
 // MaxWork bounds the work of a symbolic engine (see Config.MaxWork).
 func MaxWork(n int) Option { return func(c *Config) { c.MaxWork = max(n, 0) } }
 
-// OnProgress calls f about once every interval while the search runs.
-func OnProgress(interval time.Duration, f func(Progress)) Option {
+// OnProgress calls f at the start of each phase and about once every
+// interval while one runs (see Config.Progress).
+func OnProgress(interval time.Duration, f progress.Func) Option {
 	return func(c *Config) { c.Progress, c.ProgressEvery = f, interval }
 }
 

@@ -3,7 +3,6 @@ package explore
 import (
 	"fmt"
 	"math/big"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
@@ -314,21 +313,6 @@ func (s Step) String() string {
 		return "stutter (deadlock)"
 	}
 	return fmt.Sprintf("%s[%d]: %s -> %s", s.GroupName, s.Process, s.FromName, s.ToName)
-}
-
-// Progress is a snapshot of a running search, for progress displays.
-type Progress struct {
-	States   int64         // states stored so far
-	Frontier int64         // states discovered but not yet expanded
-	Elapsed  time.Duration // since the search started
-}
-
-// Rate returns stored states per second.
-func (p Progress) Rate() float64 {
-	if p.Elapsed <= 0 {
-		return 0
-	}
-	return float64(p.States) / p.Elapsed.Seconds()
 }
 
 // LimitError reports a search stopped by a resource limit (state count or

@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Verdict is the answer for one property.
@@ -84,7 +85,15 @@ type config struct {
 	timeout   time.Duration
 	maxStates int64
 	relaxed   presburger.Prover
+	progress  progress.Func
 }
+
+// OnProgress has Check report to f: the certification's queries (phase
+// progress.Certify), then each proof as it starts (progress.Proof,
+// property K of N, or K zero for the safety properties of one model
+// proved together). A proof reports nothing while the prover runs: a
+// display shows how long it has been running.
+func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = f } }
 
 // Timeout bounds the work on each property (the prover's search and the
 // checks of its answer); zero means no bound beyond the context's.
@@ -133,7 +142,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 	}
 	if len(totalProps) > 0 {
-		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver)
+		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver, counterabs.OnProgress(cfg.progress))
 		if err != nil {
 			return nil, err
 		}
@@ -169,6 +178,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		res := Result{}
 		start := time.Now()
+		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: fmt.Sprintf("%d safety properties together", len(phis))})
 		if err := proveOne(ctx, cfg, m, presburger.Conj(phis...), "", prover, solver, &res); err != nil {
 			return nil, err
 		}
@@ -206,6 +216,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			return nil, errkind.Errorf(errkind.Internal, "the parametric model has no safety property %s", p.Name)
 		}
 		start := time.Now()
+		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
 		err := proveOne(ctx, cfg, m, phi, p.Name, prover, solver, &res)
 		res.Duration = time.Since(start)
 		if err != nil {

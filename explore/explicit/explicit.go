@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/progress"
 )
 
 // Engine is the explicit-state engine as an explore.Engine. It has no
@@ -70,6 +71,7 @@ func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, e
 	}
 	free := e.nDead == 0
 	rep.DeadlockFree = &free
+	e.report(progress.Event{Phase: progress.Deadlock})
 	if err := e.deadlockPaths(rep); err != nil {
 		return nil, err
 	}
@@ -80,7 +82,8 @@ func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, e
 		return nil, err
 	}
 	rep.Fairness = explore.FairnessTexts(sp.model)
-	for _, p := range props {
+	for i, p := range props {
+		e.report(progress.Event{Phase: progress.Property, Item: p.Name, K: i + 1, N: len(props)})
 		res, err := e.checkProperty(p)
 		if err != nil {
 			return nil, err
@@ -130,6 +133,17 @@ func (e *engine) checkMemory(bytes int64) error {
 	return nil
 }
 
+// report passes ev, with the engine's name and the states stored, to the
+// progress function, if any.
+func (e *engine) report(ev progress.Event) {
+	if e.opt.Progress == nil {
+		return
+	}
+	ev.Engine = Engine{}.Name()
+	ev.States = int64(e.st.n)
+	e.opt.Progress(ev)
+}
+
 // tick is called in long loops; every 16384 calls it checks the context.
 func (e *engine) tick() error {
 	e.ticks++
@@ -163,6 +177,7 @@ func (e *engine) explore() error {
 		maxStates = maxStored
 	}
 	lastReport := e.start
+	e.report(progress.Event{Phase: progress.Reach, Frontier: 1})
 	for i := 0; i < st.n; i++ {
 		if i&0x3fff == 0 {
 			if err := e.ctx.Err(); err != nil {
@@ -174,7 +189,7 @@ func (e *engine) explore() error {
 			if e.opt.Progress != nil {
 				if now := time.Now(); now.Sub(lastReport) >= e.opt.ProgressEvery {
 					lastReport = now
-					e.opt.Progress(explore.Progress{States: int64(st.n), Frontier: int64(st.n - i), Elapsed: now.Sub(e.start)})
+					e.report(progress.Event{Phase: progress.Reach, Frontier: int64(st.n - i)})
 				}
 			}
 		}

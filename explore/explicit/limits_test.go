@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/progress"
 )
 
 func TestLimits(t *testing.T) {
@@ -60,9 +61,13 @@ func TestLimits(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
-	var calls []explore.Progress
+	var calls []progress.Event
 	_, err := checkConcrete(context.Background(), rwSystem(200, 200), explore.Properties(),
-		explore.OnProgress(0, func(p explore.Progress) { calls = append(calls, p) }))
+		explore.OnProgress(0, func(p progress.Event) {
+			if p.Phase == progress.Reach {
+				calls = append(calls, p)
+			}
+		}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +75,7 @@ func TestProgress(t *testing.T) {
 		t.Fatalf("%d progress calls", len(calls))
 	}
 	for i := 1; i < len(calls); i++ {
-		if calls[i].States < calls[i-1].States || calls[i].Frontier < 0 || calls[i].Frontier > calls[i].States {
+		if calls[i].States < calls[i-1].States || calls[i].Frontier < 0 || calls[i].Frontier > calls[i].States || calls[i].Engine != "explicit" {
 			t.Errorf("odd progress %+v after %+v", calls[i], calls[i-1])
 		}
 	}

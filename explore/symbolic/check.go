@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // BDD is the BDD engine as an explore.Engine. Its fields tune the
@@ -85,13 +86,15 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		rep.Deadlocks = e.Count(e.dead)
 	}
 	if e.cfg.reachable || e.shared.CheckDeadlocks {
+		e.enter(progress.Event{Phase: progress.Deadlock})
 		if err := e.deadlockPaths(ctx, rep); err != nil {
 			return nil, err
 		}
 	}
 	rep.Properties = []explore.PropertyResult{}
 	rep.Fairness = explore.FairnessTexts(m)
-	for _, p := range props {
+	for i, p := range props {
+		e.enter(progress.Event{Phase: progress.Property, Item: p.Name, K: i + 1, N: len(props)})
 		res, err := e.Property(ctx, p.Formula)
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)

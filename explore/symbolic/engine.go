@@ -14,6 +14,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Strategy is the order in which the per-transition images are applied in
@@ -154,6 +155,12 @@ type Checker struct {
 	stats Stats
 	start time.Time
 
+	// phase is what the checker reports to shared.Progress, with its
+	// iterations and nodes so far; lastReport is when it last did.
+	phase      progress.Event
+	nodes      int // BDD nodes in use at the last sample
+	lastReport time.Time
+
 	// stop is what rudd's interrupt hook reads inside every operation:
 	// the context of the call under way and the memory bound.
 	stop *stopper
@@ -246,6 +253,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 			e.levelNext[e.enc.next[i][j]] = true
 		}
 	}
+	e.enter(progress.Event{Phase: progress.Encode})
 	if err := e.build(); err != nil {
 		if e.stop.stopped != nil {
 			// The encoding reports a failed operation as its own error;
@@ -787,14 +795,23 @@ func (s *stopper) interrupt() error {
 	return nil
 }
 
-// poll samples statistics and honours cancellation between fixpoint
-// iterations; it also makes ctx the one interrupt reads inside the
-// operations that follow.
+// poll samples statistics, reports progress and honours cancellation
+// between fixpoint iterations; it also makes ctx the one interrupt reads
+// inside the operations that follow.
 func (e *Checker) poll(ctx context.Context) error {
 	if ctx != nil {
 		e.bind(ctx)
 	}
 	e.sample()
+	e.phase.Iterations++
+	if f := e.shared.Progress; f != nil {
+		if now := time.Now(); now.Sub(e.lastReport) >= e.shared.ProgressEvery {
+			e.lastReport = now
+			ev := e.phase
+			ev.Nodes = int64(e.nodes)
+			f(ev)
+		}
+	}
 	if err := e.check(); err != nil {
 		return err
 	}
@@ -821,6 +838,7 @@ var heapSamples = []metrics.Sample{
 
 func (e *Checker) sample() {
 	used, alloc, produced := nodeCounts(e.b)
+	e.nodes = used
 	e.stats.Produced = produced
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
@@ -856,6 +874,21 @@ func heapBytes() uint64 {
 	return 0
 }
 
+// enter starts the phase ev: it is reported now, with the nodes in use,
+// and then from poll with its iterations.
+func (e *Checker) enter(ev progress.Event) {
+	ev.Engine = BDD{}.Name()
+	e.phase = ev
+	if f := e.shared.Progress; f != nil {
+		e.lastReport = time.Now()
+		if e.b != nil {
+			used, _, _ := nodeCounts(e.b)
+			ev.Nodes = int64(used)
+		}
+		f(ev)
+	}
+}
+
 // nodeCounts reads the used and allocated node counts from rudd's Stats
 // text, the only place rudd exposes them.
 func nodeCounts(b *rudd.BDD) (used, alloc, produced int) {
@@ -884,6 +917,7 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 		return e.reach, nil
 	}
 	t0 := time.Now()
+	e.enter(progress.Event{Phase: progress.Reach})
 	e.bound = e.shared.MaxStates
 	r, it, err := e.lfp(ctx, e.init, e.space, true)
 	e.bound = 0

@@ -13,6 +13,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newAbstractCmd) }
@@ -67,12 +68,15 @@ transition and group that may take it, guarded by that group's guard.
 }
 
 func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	if err := checkOutputFormat(o.output); err != nil {
 		return err
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, "abstract")
 	if err != nil {
 		return err
@@ -82,7 +86,9 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	if err != nil {
 		return err
 	}
+	req.Progress = prog.report
 	m, err := analysis.BuildModel(cmd.Context(), sys, req)
+	prog.stop()
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/specs"
 )
 
@@ -180,6 +181,8 @@ func rowEngine(r table4Row) symbolic.BDD {
 }
 
 func runTable4(cmd *cobra.Command, o *table4Opts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if o.list {
 		for _, r := range table4 {
@@ -206,7 +209,7 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 	var results []table4Result
 	for _, r := range rows {
 		fmt.Fprintf(stderr, "running %s ...\n", r.ID)
-		res := runTable4Row(ctx, r, o, mem)
+		res := runTable4Row(ctx, r, o, mem, prog.report)
 		if nusmvBin == "" {
 			res.NuSMV = "unavailable (set NUSMV)"
 		} else if res.Err == nil {
@@ -215,6 +218,7 @@ func runTable4(cmd *cobra.Command, o *table4Opts) error {
 		res.model = nil // the next rows need the memory more
 		results = append(results, res)
 	}
+	prog.stop()
 	writeTable4(stdout, results, o.asrBound, nusmvBin != "")
 	// A row that could not be run is unknown, whatever the others say;
 	// else a wrong verdict is a negative answer.
@@ -270,7 +274,7 @@ func rowSource(r table4Row, bound int) ([]byte, error) {
 	return specs.ASR(r.N, r.R, bound)
 }
 
-func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (res table4Result) {
+func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64, report progress.Func) (res table4Result) {
 	res.Row = r
 	runtime.GC()
 	debug.FreeOSMemory()
@@ -285,6 +289,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 		res.Err = err
 		return res
 	}
+	report.Report(progress.Event{Phase: progress.Parse, Item: r.ID})
 	sys, err := gsst.Parse(r.ID+".yaml", src)
 	if err != nil {
 		res.Err = err
@@ -292,7 +297,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 	}
 	t1 := time.Now()
 	solver := z3.New()
-	cert, err := detect.Certify(ctx, sys, solver)
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(report))
 	if err != nil {
 		res.Err = err
 		return res
@@ -302,7 +307,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 		return res
 	}
 	t2 := time.Now()
-	m, err := counterabs.Build(ctx, sys, solver, solver)
+	m, err := counterabs.Build(ctx, sys, solver, solver, counterabs.OnProgress(report))
 	if err != nil {
 		res.Err = err
 		return res
@@ -310,7 +315,7 @@ func runTable4Row(ctx context.Context, r table4Row, o *table4Opts, mem int64) (r
 	t3 := time.Now()
 	res.model = m
 	c0 := cpuTime()
-	rep, err := rowEngine(r).Check(ctx, m, explore.MaxMemory(mem), explore.CountStates(r.Reach))
+	rep, err := rowEngine(r).Check(ctx, m, explore.MaxMemory(mem), explore.CountStates(r.Reach), explore.OnProgress(progressTick, report))
 	t4 := time.Now()
 	res.CheckCPU = cpuTime() - c0
 	res.Cert = t2.Sub(t1)

@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newCheckCmd) }
@@ -88,6 +89,8 @@ type checkResult struct {
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
@@ -112,11 +115,12 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		if o.allSizes {
 			opts = append(opts, gsst.AllSizes())
 		}
+		prog.phase(progress.Parse)
 		r.sys, r.err = loadSpec(cmd, arg, opts...)
 		var c *analysis.Certification
 		if r.err == nil {
 			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.timeout,
-				Reachability: o.reachability, Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}})
+				Reachability: o.reachability, Engine: "auto", Limits: analysis.Limits{Timeout: o.timeout, MaxMemory: mem}, Progress: prog.report})
 		}
 		if r.err != nil {
 			// Parse errors carry file:line:col; others (a missing file)
@@ -129,6 +133,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		}
 		results = append(results, r)
 	}
+	prog.stop()
 
 	if o.output == "sarif" {
 		if err := writeCheckSARIF(cmd, results); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newDotCmd) }
@@ -110,8 +111,11 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 			return errkind.Errorf(errkind.Input, "-o %s would overwrite the input spec", o.out)
 		}
 	}
+	prog := startProgress(cmd)
+	defer prog.stop()
 	// A spec with ranges of sizes is a family: the skeleton can show it,
 	// a trace needs one instance (--sizes).
+	prog.phase(progress.Parse)
 	sys, err := loadSpec(cmd, o.file)
 	if o.trace != "" || o.sizes != "" {
 		sys, err = loadInstance(cmd, o.file, o.sizes, "dot --trace")
@@ -135,10 +139,10 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	var text string
 	switch {
 	case o.trace != "":
-		text, err = dotTrace(ctx, cmd, o, sys, opts)
+		text, err = dotTrace(ctx, cmd, o, sys, opts, prog.report)
 	case o.check:
 		var c *analysis.Certification
-		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.timeout})
+		c, err = analysis.Certify(ctx, sys, analysis.CertifyRequest{File: o.file, SolverTimeout: o.timeout, Progress: prog.report})
 		if err != nil {
 			// The solver failed, or a witness did not survive
 			// re-verification: no verdicts to draw.
@@ -148,6 +152,7 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	default:
 		text, err = dot.Skeleton(sys, opts...)
 	}
+	prog.stop()
 	if err != nil {
 		return err
 	}
@@ -155,8 +160,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 }
 
 // dotTrace explores sys as vsym explore does, for the one property named
-// by --trace, and draws its trace.
-func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option) (string, error) {
+// by --trace, and draws its trace. Progress goes to report.
+func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option, report progress.Func) (string, error) {
 	var prop *gsst.Property
 	for i := range sys.Properties {
 		if sys.Properties[i].Name == o.trace {
@@ -187,6 +192,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		return "", err
 	}
 	req.Limits.MaxMemory = mem
+	req.Progress = report
 	x, err := analysis.Explore(ctx, one, analysis.ExploreRequest{ModelRequest: req, Engine: "auto", BDD: symbolic.DefaultBDD(),
 		// As explore.NewConfig's defaults, which dot has always used: the
 		// BDD engine computes the reachable states first.

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 func init() { register(newExploreCmd) }
@@ -121,6 +121,8 @@ from the initial state" as a finding and exits 1, unless
 }
 
 func runExplore(cmd *cobra.Command, o *exploreOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if err := checkOutputFormatSARIF(o.output); err != nil {
 		return err
@@ -162,6 +164,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
 	if err != nil {
 		return err
@@ -176,14 +179,14 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return err
 	}
 	req.Limits.MaxStates, req.Limits.MaxMemory = o.maxStates, mem
+	req.Progress = prog.report
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
-	prog := newProgress(stderr)
 	x, err := analysis.Explore(cmd.Context(), sys, analysis.ExploreRequest{
 		ModelRequest: req, Engine: engineName, BDD: bdd, Choose: o.choose,
-		CountStates: o.count, Deadlocks: o.deadlocks, NoTraces: o.noTraces, Progress: prog.show,
+		CountStates: o.count, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
 	})
-	prog.done()
+	prog.stop()
 	if err != nil {
 		return err
 	}
@@ -252,39 +255,6 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("size %q too large", s)
 	}
 	return int64(v), nil
-}
-
-// progress shows a one-line progress display on stderr, only when stderr
-// is a terminal (a pipe or file gets no carriage-return clutter).
-type progress struct {
-	w     io.Writer
-	shown bool
-}
-
-func newProgress(w io.Writer) *progress {
-	f, ok := w.(*os.File)
-	if !ok {
-		return &progress{}
-	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return &progress{}
-	}
-	return &progress{w: w}
-}
-
-func (p *progress) show(pr explore.Progress) {
-	if p.w == nil {
-		return
-	}
-	p.shown = true
-	fmt.Fprintf(p.w, "\r%d states, frontier %d, %.0f states/s, %s   ", pr.States, pr.Frontier, pr.Rate(), pr.Elapsed.Round(time.Second))
-}
-
-func (p *progress) done() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
 
 // engineFor returns the engine --engine names, refusing the BDD engine's

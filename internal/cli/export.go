@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 // The steps shared by the commands that write a model for another model
@@ -43,12 +44,15 @@ type exporter struct {
 // runExport writes the model of o.file that o.level asks for with e, to
 // standard output; the session sends it to the -o file.
 func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
 	if o.force && (o.level == "concrete" || o.level == "group") {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", o.level)
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadInstance(cmd, o.file, o.sizes, e.command)
 	if err != nil {
 		return err
@@ -65,6 +69,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		// The concrete model is exact whatever certification would say,
 		// so none is run (it can take far longer than the export).
 		h.Certification = "not checked (the concrete model needs none)"
+		prog.phase(progress.Emit)
 		text, err = analysis.Within(ctx, file, e.tool+" output", limits, func() (string, error) { return e.concrete(sys, h) })
 		kind = "concrete"
 	} else {
@@ -72,6 +77,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		if req, err = modelRequest(cmd, file, o.level, o.force, o.timeout); err != nil {
 			return err
 		}
+		req.Progress = prog.report
 		var m *analysis.Model
 		if m, err = analysis.BuildModel(ctx, sys, req); err != nil {
 			return err
@@ -80,9 +86,11 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		if m.Level == counterabs.TotalLevel && m.Exact {
 			h.Certification = m.CertifiedHow()
 		}
+		prog.phase(progress.Emit)
 		text, err = analysis.Within(ctx, file, e.tool+" output", limits, func() (string, error) { return e.reduced(m.Model, h) })
 		kind = m.Level.String() + "-counter"
 	}
+	prog.stop()
 	if err != nil {
 		return analysis.FileError(file, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -76,6 +77,8 @@ when some is unknown, else 0.
 }
 
 func runProve(cmd *cobra.Command, o *proveOpts) error {
+	prog := startProgress(cmd)
+	defer prog.stop()
 	stdout := cmd.OutOrStdout()
 	if err := checkOutputFormat(o.output); err != nil {
 		return err
@@ -86,6 +89,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if o.maxTrace < 0 || o.maxTrace == 1 {
 		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
 	}
+	prog.phase(progress.Parse)
 	sys, err := loadSpec(cmd, o.file)
 	if err != nil {
 		return err
@@ -98,7 +102,8 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	ctx, cancel := commandContext(cmd, 0)
 	defer cancel()
 	// --timeout bounds each property and each certification query.
-	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, Timeout: o.timeout})
+	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, Timeout: o.timeout, Progress: prog.report})
+	prog.stop()
 	if err != nil {
 		return err
 	}

@@ -45,6 +45,9 @@ func New(opts ...Option) *Solver {
 	return s
 }
 
+// Name returns "z3", the name progress displays give the back end.
+func (*Solver) Name() string { return "z3" }
+
 var (
 	_ presburger.Solver    = (*Solver)(nil)
 	_ presburger.Projector = (*Solver)(nil)
