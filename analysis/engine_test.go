@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger"
 )
 
 // freeModel returns the group-counter model of q processes of one group
@@ -63,63 +63,24 @@ func freeModel(t *testing.T, q, m int, props ...string) *counterabs.Model {
 	return model
 }
 
-// TestEngines: the one rule of auto, and the named engines.
+// TestEngines: the named engines, and auto as explore.Auto over the
+// explicit and the BDD engine (whose rule explore/symbolic's tests check).
 func TestEngines(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		engine string
-		q, m   int
-		props  []string
-		want   string
-	}{
-		{"auto, small space", "auto", 10, 10, []string{"AG"}, "[explicit]"}, // 92,378 counter vectors
-		{"auto, small space, reachability", "auto", 10, 10, []string{"EF"}, "[explicit]"},
-		{"auto, large space", "auto", 15, 10, []string{"AG"}, "[bdd]"}, // 1,307,504
-		{"auto, large space, reachability", "auto", 15, 10, []string{"EF", "EF"}, "[explicit bdd]"},
-		{"auto, large space, reachability and more", "auto", 15, 10, []string{"EF", "AG"}, "[bdd]"},
-		{"auto, large space, fair reachability", "auto", 15, 10, []string{"EF-fair"}, "[bdd]"},
-		{"auto, large space, no property", "auto", 15, 10, nil, "[bdd]"},
-		{"explicit", "explicit", 15, 10, []string{"AG"}, "[explicit]"},
-		{"bdd", "bdd", 10, 10, []string{"EF"}, "[bdd]"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m := freeModel(t, tc.q, tc.m, tc.props...)
-			es, err := Engines(tc.engine, m, symbolic.DefaultBDD())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, e := range es {
-				names = append(names, e.Name())
-			}
-			if got := fmt.Sprint(names); got != tc.want {
-				t.Errorf("%s on space %v: %s, want %s", tc.engine, m.CounterSpace(), got, tc.want)
-			}
-		})
+	m := freeModel(t, 15, 10, "EF", "AG")
+	bdd := symbolic.DefaultBDD()
+	bdd.Order = symbolic.Blocked
+	for name, want := range map[string]explore.Engine{"explicit": explicit.Engine{}, "bdd": bdd, "auto": explore.Auto{Explicit: explicit.Engine{}, Symbolic: bdd}} {
+		es, err := Engines(name, m, bdd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(es) != 1 || !reflect.DeepEqual(es[0], want) {
+			t.Errorf("%s: %#v, want %#v", name, es, want)
+		}
 	}
 	_, err := Engines("fast", freeModel(t, 2, 2), symbolic.DefaultBDD())
 	if errkind.Of(err) != errkind.Input {
 		t.Errorf("unknown engine: %v, want an input error", err)
-	}
-}
-
-// TestStateFormula: reachability questions are EF of a formula without
-// temporal operators.
-func TestStateFormula(t *testing.T) {
-	atom := ctl.Atom{P: presburger.True}
-	for _, tc := range []struct {
-		f    ctl.Formula
-		want bool
-	}{
-		{atom, true},
-		{ctl.Not{X: atom}, true},
-		{ctl.Binary{Op: ctl.And, L: atom, R: ctl.Not{X: atom}}, true},
-		{ctl.Unary{Op: ctl.EF, X: atom}, false},
-		{ctl.Binary{Op: ctl.Or, L: atom, R: ctl.Unary{Op: ctl.AX, X: atom}}, false},
-	} {
-		if got := stateFormula(tc.f); got != tc.want {
-			t.Errorf("stateFormula(%v) = %v, want %v", tc.f, got, tc.want)
-		}
 	}
 }
 

@@ -63,6 +63,12 @@ type Config struct {
 	// CheckDeadlocks asks for Report.DeadlockFree (with shortest paths to
 	// the nearest deadlocks) even when states are not counted.
 	CheckDeadlocks bool
+	// MaxWork bounds the work of a symbolic engine, in decision-diagram
+	// nodes produced (every node created counts): it stops with an error
+	// of kind errkind.Limit once they are more. Unlike time, the measure
+	// does not depend on the machine or its load. Zero means no bound;
+	// engines without diagrams ignore it.
+	MaxWork int
 }
 
 // NewConfig returns the configuration opts set, starting from the
@@ -80,6 +86,9 @@ func MaxStates(n int64) Option { return func(c *Config) { c.MaxStates = max(n, 0
 
 // MaxMemory bounds the memory in bytes (see Config.MaxMemory).
 func MaxMemory(b int64) Option { return func(c *Config) { c.MaxMemory = max(b, 0) } }
+
+// MaxWork bounds the work of a symbolic engine (see Config.MaxWork).
+func MaxWork(n int) Option { return func(c *Config) { c.MaxWork = max(n, 0) } }
 
 // OnProgress calls f at the start of each phase and about once every
 // interval while one runs (see Config.Progress).

@@ -115,6 +115,11 @@ func WithContext(ctx context.Context) Option { return func(c *config) { c.ctx = 
 // errors.Is(err, errkind.Limit) holds for it.
 var ErrResource = errkind.Errorf(errkind.Limit, "BDD node limit reached")
 
+// ErrWork reports that the BDD produced more nodes than the shared
+// setting explore.MaxWork allows (checked between fixpoint steps, so one
+// step may overshoot); errors.Is(err, errkind.Limit) holds for it.
+var ErrWork = errkind.Errorf(errkind.Limit, "BDD work budget reached")
+
 // Checker holds the BDD encoding of one counter model and decides CTL
 // formulas on it. BDD wraps it as an explore.Engine.
 type Checker struct {
@@ -191,6 +196,7 @@ type Stats struct {
 	ReachIters    int           // iterations of the reachable-state fixpoint
 	ReachTime     time.Duration // time spent on reachable states
 	BuildTime     time.Duration // time to build the encoding and relations
+	Produced      int           // nodes produced in all (explore.MaxWork)
 }
 
 // New encodes m, a model counterabs has checked, to be checked with the
@@ -814,6 +820,9 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
+	if lim := e.shared.MaxWork; lim > 0 && e.stats.Produced > lim {
+		return fmt.Errorf("%w: %d nodes produced, over the budget of %d", ErrWork, e.stats.Produced, lim)
+	}
 	if lim := e.shared.MaxMemory; lim > 0 {
 		if h := heapObjects(); h > uint64(lim) {
 			return &explore.LimitError{Kind: "memory", Limit: lim, Bytes: int64(h)}
@@ -828,8 +837,9 @@ var heapSamples = []metrics.Sample{
 }
 
 func (e *Checker) sample() {
-	used, alloc := nodeCounts(e.b)
+	used, alloc, produced := nodeCounts(e.b)
 	e.nodes = used
+	e.stats.Produced = produced
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
 	}
@@ -872,7 +882,7 @@ func (e *Checker) enter(ev progress.Event) {
 	if f := e.shared.Progress; f != nil {
 		e.lastReport = time.Now()
 		if e.b != nil {
-			used, _ := nodeCounts(e.b)
+			used, _, _ := nodeCounts(e.b)
 			ev.Nodes = int64(used)
 		}
 		f(ev)
@@ -881,7 +891,7 @@ func (e *Checker) enter(ev progress.Event) {
 
 // nodeCounts reads the used and allocated node counts from rudd's Stats
 // text, the only place rudd exposes them.
-func nodeCounts(b *rudd.BDD) (used, alloc int) {
+func nodeCounts(b *rudd.BDD) (used, alloc, produced int) {
 	for _, line := range strings.Split(b.Stats(), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
@@ -892,9 +902,11 @@ func nodeCounts(b *rudd.BDD) (used, alloc int) {
 			alloc, _ = strconv.Atoi(f[1])
 		case "Used:":
 			used, _ = strconv.Atoi(f[1])
+		case "Produced:":
+			produced, _ = strconv.Atoi(f[1])
 		}
 	}
-	return used, alloc
+	return used, alloc, produced
 }
 
 // Reachable computes the reachable states (once) and restricts the space

@@ -28,6 +28,15 @@ func newGenCmd() *cobra.Command {
   vsym gen asr --size q --resources r [--bound b]
       the same with every owner group of size q, or of a range of sizes
       (--size 1..)
+  vsym gen ladder --levels L --size q [--fair]
+  vsym gen pool --procs n
+  vsym gen ring --procs n
+  vsym gen mesh --side k --size q
+  vsym gen threshold --procs n --faulty t --ones v
+      the engine benchmark families (BENCHMARKS.md, scripts/engines.sh):
+      priority ladders, a dining-philosophers resource pool, a token
+      ring, a Petri-net-like mesh and a Byzantine-consensus-like
+      threshold automaton; see each command's help
   vsym gen example [NAME]
       a bundled specification (without NAME: list them)
 
@@ -117,5 +126,6 @@ range of sizes (--size 1..: the family of every size).`,
 		},
 	}
 	cmd.AddCommand(grw, asr, example)
+	cmd.AddCommand(benchFamilies(write)...)
 	return cmd
 }
