@@ -77,17 +77,22 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 		return err
 	}
 	prog.phase(progress.Parse)
-	sys, err := loadInstance(cmd, o.file, o.sizes, "abstract")
+	file := displayName(o.file)
+	// --timeout bounds the whole run, loading included.
+	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
+	defer cancel()
+	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
+		return loadInstance(cmd, o.file, o.sizes, "abstract")
+	})
 	if err != nil {
 		return err
 	}
-	file := displayName(o.file)
 	req, err := modelRequest(cmd, file, o.level, o.force, o.timeout)
 	if err != nil {
 		return err
 	}
 	req.Progress = prog.report
-	m, err := analysis.BuildModel(cmd.Context(), sys, req)
+	m, err := analysis.BuildModel(ctx, sys, req)
 	prog.stop()
 	if err != nil {
 		return err

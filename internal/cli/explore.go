@@ -165,11 +165,16 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return errkind.Errorf(errkind.Input, "--bdd-order: %w", err)
 	}
 	prog.phase(progress.Parse)
-	sys, err := loadInstance(cmd, o.file, o.sizes, "explore")
+	file := displayName(o.file)
+	// --timeout bounds the whole run, loading included.
+	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
+	defer cancel()
+	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
+		return loadInstance(cmd, o.file, o.sizes, "explore")
+	})
 	if err != nil {
 		return err
 	}
-	file := displayName(o.file)
 	sys, err = selectProperties(file, sys, o.properties)
 	if err != nil {
 		return err
@@ -182,7 +187,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	req.Progress = prog.report
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
-	x, err := analysis.Explore(cmd.Context(), sys, analysis.ExploreRequest{
+	x, err := analysis.Explore(ctx, sys, analysis.ExploreRequest{
 		ModelRequest: req, Engine: engineName, BDD: bdd, Choose: o.choose,
 		CountStates: o.count, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
 	})

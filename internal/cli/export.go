@@ -53,16 +53,18 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", o.level)
 	}
 	prog.phase(progress.Parse)
-	sys, err := loadInstance(cmd, o.file, o.sizes, e.command)
-	if err != nil {
-		return err
-	}
 	file := displayName(o.file)
-	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
-	// --timeout bounds the model and its writing together.
+	// --timeout bounds the whole run: loading, the model and its writing.
 	limits := analysis.Limits{Timeout: o.timeout}
 	ctx, cancel := limits.Context(cmd.Context())
 	defer cancel()
+	sys, err := analysis.Within(ctx, file, "loading", limits, func() (*gsst.System, error) {
+		return loadInstance(cmd, o.file, o.sizes, e.command)
+	})
+	if err != nil {
+		return err
+	}
+	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
 
 	var text, kind string
 	if o.level == "concrete" {
