@@ -112,6 +112,9 @@ func (e *InternalError) Is(target error) bool { return target == errkind.Interna
 // cannot be checked on this model; it is left out of Model.Properties and
 // reported by PropertyLevel.
 func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj presburger.Projector, opts ...Option) (*Model, error) {
+	if err := sys.Unsupported("the total-counter model", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	cfg := config{maxClauses: 256, simplify: true}
 	for _, o := range opts {
 		o(&cfg)

@@ -18,6 +18,9 @@ import (
 // total counters (Wahl's counter representation per block of a
 // partition). A malformed system is errkind.Input.
 func BuildGroup(sys *gsst.System) (*Model, error) {
+	if err := sys.Unsupported("the group-counter model", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
@@ -53,6 +56,9 @@ func BuildGroup(sys *gsst.System) (*Model, error) {
 // caller vouches that the model is exact. Guards are over the model's
 // counter variables.
 func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*Model, error) {
+	if err := sys.Unsupported("the counter models", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}

@@ -280,6 +280,9 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // makes it the group-counter model without certifying. Of opts it reads
 // OnProgress only, for the certification.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
+	if err := sys.Unsupported("the parametric counter model", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
@@ -317,6 +320,9 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 // (with a verified witness, at its sizes) for a transition that is not,
 // an error matching errkind.Unknown when certification cannot decide.
 func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
+	if err := sys.Unsupported("the parametric counter model", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {
 		return nil, err
@@ -344,6 +350,9 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // take it, guarded by that group's guard. Like BuildGroup it is exact for
 // every GSST and needs no solver.
 func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
+	if err := sys.Unsupported("the parametric counter model", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	m := newParamModel(sys, GroupLevel)
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]

@@ -197,7 +197,7 @@ func checkParamInstance(t *testing.T, where string, m *ParamModel, inst *gsst.Sy
 		for i := range sys.Properties {
 			ma, ia := atoms(m.Properties, i), ctl.Atoms(inst.Properties[i].Formula)
 			for j := range ma {
-				if presburger.Eval(ma[j], val) != presburger.Eval(ia[j], inst.Valuation(confsX[0])) {
+				if presburger.Eval(ma[j], val) != presburger.Eval(ia[j], inst.Valuation(confsX[0], nil)) {
 					t.Fatalf("%s: property %s: atom %s differs from the instance's at %v", where, sys.Properties[i].Name, presburger.Format(ma[j], m.VarName), x)
 				}
 			}

@@ -166,6 +166,9 @@ func Split(k int) Option {
 // than gsst.MaxProcesses processes cannot be re-verified by direct
 // evaluation; the transition is then Unknown, with that reason.
 func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ...Option) (*Report, error) {
+	if err := sys.Unsupported("certification", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	cfg := config{workers: runtime.GOMAXPROCS(0), split: 1}
 	for _, o := range opts {
 		o(&cfg)

@@ -110,7 +110,7 @@ func FiringGroups(sys *gsst.System, t *gsst.Transition, conf [][]int) []int {
 			return nil
 		}
 	}
-	val := sys.Valuation(conf)
+	val := sys.Valuation(conf, nil)
 	var out []int
 	for g := range sys.Groups {
 		b := t.BlockOf(g)

@@ -2,6 +2,7 @@ package dot
 
 import (
 	"fmt"
+	"github.com/vsym/vsym/errkind"
 	"strings"
 
 	"github.com/vsym/vsym/detect"
@@ -14,6 +15,9 @@ import (
 // With Verdicts, edges are coloured by verdict and violated ones carry
 // their witness. It fails only when the report is not about sys.
 func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
+	if err := sys.Unsupported("the picture", 0); err != nil {
+		return "", errkind.Wrap(errkind.Input, err)
+	}
 	c := newConfig(opts)
 	if rep := c.report; rep != nil && (len(rep.Transitions) != len(sys.Transitions) || (rep.System != nil && rep.System.Name != sys.Name)) {
 		return "", fmt.Errorf("dot: the certification report is about another system")

@@ -2,6 +2,7 @@ package dot
 
 import (
 	"fmt"
+	"github.com/vsym/vsym/errkind"
 	"strings"
 
 	"github.com/vsym/vsym/ctl"
@@ -19,6 +20,9 @@ import (
 // every step on sys, and the engines' traces are cross-checked in their
 // own tests): it does not check the trace again.
 func Trace(sys *gsst.System, tr *explore.Trace, opts ...Option) (string, error) {
+	if err := sys.Unsupported("the trace picture", 0); err != nil {
+		return "", errkind.Wrap(errkind.Input, err)
+	}
 	if tr == nil || len(tr.States) == 0 {
 		return "", fmt.Errorf("dot: empty trace")
 	}

@@ -216,7 +216,7 @@ func TestGuardSemantics(t *testing.T) {
 			n := 0
 			configs(sys, func(y [][]int) {
 				n++
-				if got, want := presburger.Eval(f, sys.Valuation(y)), tt.want(y); got != want {
+				if got, want := presburger.Eval(f, sys.Valuation(y, nil)), tt.want(y); got != want {
 					t.Errorf("config %v: guard %s is %v, want %v", y, presburger.Format(f, sys.VarName), got, want)
 				}
 			})
@@ -231,7 +231,7 @@ func TestGuardSemantics(t *testing.T) {
 			}
 			g := again.Transitions[0].Blocks[0].Guard
 			configs(sys, func(y [][]int) {
-				if presburger.Eval(f, sys.Valuation(y)) != presburger.Eval(g, sys.Valuation(y)) {
+				if presburger.Eval(f, sys.Valuation(y, nil)) != presburger.Eval(g, sys.Valuation(y, nil)) {
 					t.Errorf("config %v: reparsed guard %s differs", y, presburger.Format(g, sys.VarName))
 				}
 			})

@@ -62,7 +62,7 @@ func TestFairnessParsed(t *testing.T) {
 		{[][]int{{1, 0, 0}, {0, 1, 1}, {1, 0, 0}}, true},
 		{[][]int{{1, 0, 0}, {1, 1, 0}, {1, 0, 0}}, false},
 	} {
-		if got := presburger.Eval(j.Formula, sys.Valuation(c.y)); got != c.want {
+		if got := presburger.Eval(j.Formula, sys.Valuation(c.y, nil)); got != c.want {
 			t.Errorf("justice at %v = %v, want %v", c.y, got, c.want)
 		}
 	}

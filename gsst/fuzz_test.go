@@ -241,7 +241,7 @@ func FuzzExpr(f *testing.F) {
 				return
 			}
 			configs(sys, func(c [][]int) {
-				val := sys.Valuation(c)
+				val := sys.Valuation(c, nil)
 				if presburger.Eval(g.f, val) != presburger.Eval(h.f, val) {
 					t.Fatalf("guard %q printed as %q differs at %v", s, text, c)
 				}

@@ -123,7 +123,7 @@ func TestRanges(t *testing.T) {
 		t.Errorf("size sum %s", got)
 	}
 	// The valuation reads sizes and n off a configuration.
-	val := sys.Valuation([][]int{{3, 0, 1}, {0, 2, 0}, {0, 0, 1}})
+	val := sys.Valuation([][]int{{3, 0, 1}, {0, 2, 0}, {0, 0, 1}}, nil)
 	if val(sys.NVar()) != 7 || val(sys.SizeVar(0)) != 4 || val(sys.SizeVar(2)) != 1 || val(sys.TotalVar(2)) != 2 {
 		t.Error("valuation of n, sizes or totals is wrong")
 	}

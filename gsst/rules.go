@@ -333,6 +333,12 @@ func (s *Spec) checkFormula(f presburger.Formula, where string, pos Pos, at func
 		if _, _, ok := s.Counter(v); ok || param && v == s.NVar() {
 			continue
 		}
+		if _, ok := s.SharedOf(v); ok {
+			continue
+		}
+		if k, ok := s.ParamOf(v); ok && !s.Params[k].Fixed {
+			continue
+		}
 		if param {
 			at(pos, "%s uses variable %d, which is neither a counter nor n", where, v)
 		} else {

@@ -50,6 +50,14 @@ type Spec struct {
 	// Fairness restricts the paths the path quantifiers of properties
 	// range over; the zero value restricts nothing.
 	Fairness Fairness
+
+	// Beyond the paper (shared.go): shared variables, parameters and
+	// their assumption, and rendezvous steps. Broadcasts are part of
+	// Transitions, updates part of Blocks.
+	Shared     []Shared
+	Params     []Param
+	Assume     Assumption
+	Rendezvous []Rendezvous
 }
 
 // spec lets System embed Spec in an unexported field: its fields and
@@ -147,6 +155,11 @@ type Group struct {
 	// SizePos is the position of the size as written; zero when built
 	// by hand (New then reports a bad size at Pos).
 	SizePos Pos
+	// SizeTerm, when not nil, is the size as a linear term over the
+	// ParamVars (SizeTermText as written): the size of an instance is its
+	// value there, and Size and Ranged are unused in a family.
+	SizeTerm     presburger.Term
+	SizeTermText string
 }
 
 // Unbounded is Group.Max for a range without a greatest size ("N..").
@@ -192,6 +205,10 @@ type Transition struct {
 	From, To int
 	Blocks   []Block
 	Pos      Pos
+	// Broadcast, when not empty, makes the transition a broadcast: at
+	// the step, every other process in a transfer's From moves to its
+	// To (shared.go).
+	Broadcast []Transfer
 }
 
 // Block is a set of groups sharing one guard of a transition.
@@ -203,6 +220,7 @@ type Block struct {
 	Guard    presburger.Formula // over the system's counter variables
 	Text     string             // the guard as written; "" when unguarded
 	Pos      Pos                // position of the guard (or of the transition when unguarded)
+	Update   Update             // what a step of a process of the block does to the shared variables
 }
 
 // Property is a named CTL formula over total counters.
@@ -217,10 +235,16 @@ type Property struct {
 	Syntax Expr
 }
 
-// Parametric reports whether some group's size is a range.
+// Parametric reports whether s is a family: some group's size is a
+// range, or some parameter is not fixed.
 func (s *Spec) Parametric() bool {
 	for i := range s.Groups {
 		if s.Groups[i].Ranged {
+			return true
+		}
+	}
+	for i := range s.Params {
+		if !s.Params[i].Fixed {
 			return true
 		}
 	}
@@ -357,6 +381,12 @@ func (s *Spec) VarName(v presburger.Var) string {
 	case ok:
 		return "|" + s.Groups[g].Name + "|"
 	}
+	if j, ok := s.SharedOf(v); ok {
+		return s.Shared[j].Name
+	}
+	if k, ok := s.ParamOf(v); ok {
+		return s.Params[k].Name
+	}
 	return fmt.Sprintf("v%d", v)
 }
 
@@ -389,13 +419,20 @@ func (t *Transition) BlockOf(g int) *Block {
 	return nil
 }
 
-// Valuation returns the assignment of counter variables in a configuration
-// given by its group counters: y[g][s] processes of group g are in state s.
-// The size variables and NVar read the configuration's group sizes and
-// number of processes, so the guards of a parametric system evaluate in a
-// configuration of any of its instances.
-func (s *Spec) Valuation(y [][]int) func(presburger.Var) int64 {
+// Valuation returns the assignment of variables in a configuration given
+// by its group counters, y[g][s] processes of group g in state s, and the
+// values of its shared variables (nil when s has none). The size
+// variables and NVar read the configuration's group sizes and number of
+// processes, so the guards of a parametric system evaluate in a
+// configuration of any of its instances; a parameter not fixed reads 0.
+func (s *Spec) Valuation(y [][]int, shared []int) func(presburger.Var) int64 {
 	return func(v presburger.Var) int64 {
+		if j, ok := s.SharedOf(v); ok {
+			return int64(shared[j])
+		}
+		if k, ok := s.ParamOf(v); ok {
+			return int64(s.Params[k].Value)
+		}
 		st, g, ok := s.Counter(v)
 		switch {
 		case ok && g >= 0:
@@ -478,5 +515,29 @@ func (s *Spec) clone() *Spec {
 	out.Properties = slices.Clone(s.Properties)
 	out.Fairness.Justice = slices.Clone(s.Fairness.Justice)
 	out.Fairness.Weak = slices.Clone(s.Fairness.Weak)
+	out.Shared = slices.Clone(s.Shared)
+	for j := range out.Shared {
+		out.Shared[j].Values = slices.Clone(out.Shared[j].Values)
+	}
+	out.Params = slices.Clone(s.Params)
+	for i := range out.Transitions {
+		t := &out.Transitions[i]
+		t.Broadcast = slices.Clone(t.Broadcast)
+		for j := range t.Broadcast {
+			t.Broadcast[j].Groups = slices.Clone(t.Broadcast[j].Groups)
+		}
+		for j := range t.Blocks {
+			t.Blocks[j].Update.Assign = slices.Clone(t.Blocks[j].Update.Assign)
+		}
+	}
+	out.Rendezvous = slices.Clone(s.Rendezvous)
+	for i := range out.Rendezvous {
+		r := &out.Rendezvous[i]
+		r.Update.Assign = slices.Clone(r.Update.Assign)
+		r.Parts = slices.Clone(r.Parts)
+		for j := range r.Parts {
+			r.Parts[j].Groups = slices.Clone(r.Parts[j].Groups)
+		}
+	}
 	return &out
 }

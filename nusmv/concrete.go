@@ -32,6 +32,9 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the NuSMV text of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (string, error) {
+	if err := sys.Unsupported("the NuSMV export", 0); err != nil {
+		return "", errkind.Wrap(errkind.Input, err)
+	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return "", err

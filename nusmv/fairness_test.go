@@ -46,7 +46,7 @@ func addFairness(r *rand.Rand, checked *gsst.System) *gsst.System {
 // conditions first, then weak fairness): local is the local transition
 // taken and group the moving process's group, local -1 for a stutter.
 func meetsDirect(sys *gsst.System, y [][]int, local, group, c int) bool {
-	val := sys.Valuation(y)
+	val := sys.Valuation(y, nil)
 	if c < len(sys.Fairness.Justice) {
 		return presburger.Eval(sys.Fairness.Justice[c].Formula, val)
 	}

@@ -29,6 +29,9 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the Promela program of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
+	if err := sys.Unsupported("the Promela export", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return nil, err

@@ -122,6 +122,9 @@ const skipReason = "not of the form AG phi with phi a condition on one state, so
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	if err := sys.Unsupported("prove", 0); err != nil {
+		return nil, errkind.Wrap(errkind.Input, err)
+	}
 	cfg := config{maxStates: 1_000_000}
 	for _, o := range opts {
 		o(&cfg)

@@ -204,7 +204,7 @@ func TestFamilies(t *testing.T) {
 			seen := make([][2]bool, len(sys.Transitions))
 			for range rounds {
 				conf := randomConf(r, sys)
-				val := sys.Valuation(conf)
+				val := sys.Valuation(conf, nil)
 				for i := range sys.Transitions {
 					tr := &sys.Transitions[i]
 					for g := range sys.Groups {

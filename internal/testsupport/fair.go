@@ -105,7 +105,7 @@ func (o *Oracle) Counters(i int) [][]int {
 }
 
 // Val returns the valuation of the system's counter variables in state i.
-func (o *Oracle) Val(i int) func(presburger.Var) int64 { return o.Sys.Valuation(o.Counters(i)) }
+func (o *Oracle) Val(i int) func(presburger.Var) int64 { return o.Sys.Valuation(o.Counters(i), nil) }
 
 // canTake reports whether some process (of group g, any group when g is
 // -1) can take local transition t in state i.

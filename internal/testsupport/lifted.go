@@ -82,7 +82,7 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 			target = tr.Loop + o%loopLen
 		}
 		y := counters(sys, group, conf)
-		val := sys.Valuation(y)
+		val := sys.Valuation(y, nil)
 		if s.Stutter {
 			for p := range conf {
 				for _, tt := range sys.Transitions {
