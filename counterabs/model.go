@@ -88,6 +88,12 @@ type Model struct {
 	// exactly when no transition is enabled (Deadlock).
 	MayDeadlock presburger.Formula
 
+	// Shared are the system's shared variables: model variable
+	// len(Counters)+j is shared variable j (SharedVar), and Init holds
+	// their initial values after the counters'. Nil when the system has
+	// none.
+	Shared []gsst.Shared
+
 	// deadlock is Deadlock simplified with the solver, set by Build;
 	// deadlockKey identifies the guards it was computed for, so that a
 	// copy of the model with other transitions does not use it.
@@ -111,12 +117,102 @@ type Pool struct {
 // Transition is one move of the model: when Guard holds, counter From
 // decreases by one and counter To increases by one. Guard implies
 // counter From >= 1.
+//
+// Beyond the paper a step may do more, all read in the state before it
+// and applied at once (Step): Also moves one more process per entry (the
+// other parts of a rendezvous), Transfers move every process a counter
+// holds into another (a broadcast, after the movers moved), and Assign
+// sets shared variables. Guard then implies that the movers exist and
+// that every assigned value lies in its variable's domain. A transition
+// of a system within the paper has none of them.
 type Transition struct {
-	From, To int
-	Guard    presburger.Formula // over counter variables presburger.Var(i)
-	Case     Case               // how Guard was built
-	Local    int                // index of the local transition in System.Transitions
-	Group    int                // GroupLevel: the group whose process moves; -1 at TotalLevel
+	From, To  int
+	Guard     presburger.Formula // over the model's variables presburger.Var(i)
+	Case      Case               // how Guard was built
+	Local     int                // index of the local transition in System.Transitions; -1 for a rendezvous
+	Group     int                // GroupLevel: the group whose process moves; -1 at TotalLevel
+	Also      []Move
+	Transfers []Move
+	Assign    []Assign
+	// Rendezvous, when Local is -1, is the index in System.Rendezvous of
+	// the rendezvous the transition moves by.
+	Rendezvous int
+}
+
+// Move is a move between two counters: one process, in Transition.Also,
+// or all that From holds, in Transition.Transfers.
+type Move struct{ From, To int }
+
+// Assign sets model variable Var (a shared variable) to Value, a linear
+// term over the model's variables read before the step.
+type Assign struct {
+	Var   int
+	Value presburger.Term
+}
+
+// NumVars returns the number of model variables: the counters, then the
+// shared variables.
+func (m *Model) NumVars() int { return len(m.Counters) + len(m.Shared) }
+
+// SharedVar returns the model variable of shared variable j.
+func (m *Model) SharedVar(j int) int { return len(m.Counters) + j }
+
+// Step returns the state after t from x, a value per model variable; t
+// must be enabled in x (Guard holds). Engines and oracles take a step's
+// meaning from here.
+func (m *Model) Step(t *Transition, x []int) []int {
+	y := append([]int(nil), x...)
+	y[t.From]--
+	y[t.To]++
+	for _, mv := range t.Also {
+		y[mv.From]--
+		y[mv.To]++
+	}
+	if len(t.Transfers) > 0 {
+		// Every transfer reads the counts after the movers moved and
+		// before any other transfer: sources are distinct, and a target
+		// that is also a source keeps only what moves into it.
+		moved := make([]int, len(t.Transfers))
+		for k, mv := range t.Transfers {
+			moved[k] = y[mv.From]
+		}
+		for k, mv := range t.Transfers {
+			y[mv.From] -= moved[k]
+		}
+		for k, mv := range t.Transfers {
+			y[mv.To] += moved[k]
+		}
+	}
+	if len(t.Assign) > 0 {
+		val := func(v presburger.Var) int64 { return int64(x[v]) }
+		for _, a := range t.Assign {
+			y[a.Var] = int(a.Value.Eval(val))
+		}
+	}
+	return y
+}
+
+// Uses returns the constructs beyond the paper that m's transitions and
+// variables use, for engines and emitters that refuse what they have not
+// been taught (with gsst.UnsupportedError).
+func (m *Model) Uses() gsst.Extension {
+	var x gsst.Extension
+	if len(m.Shared) > 0 {
+		x |= gsst.ExtShared
+	}
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		if len(t.Also) > 0 || t.Local < 0 {
+			x |= gsst.ExtRendezvous
+		}
+		if len(t.Transfers) > 0 {
+			x |= gsst.ExtBroadcast
+		}
+		if len(t.Assign) > 0 {
+			x |= gsst.ExtShared
+		}
+	}
+	return x
 }
 
 // Property is a property of the system with its atoms translated to the
@@ -387,4 +483,14 @@ func SpecLevel(sys *gsst.System) Level {
 		}
 	}
 	return TotalLevel
+}
+
+// Unsupported returns an error naming what of m lies beyond supported,
+// for an engine or emitter that handles only the constructs in supported
+// (and those of the paper); nil when m uses nothing else.
+func (m *Model) Unsupported(analysis string, supported gsst.Extension) error {
+	if x := m.Uses() &^ supported; x != 0 {
+		return errkind.Wrap(errkind.Input, &gsst.UnsupportedError{Analysis: analysis, Uses: x})
+	}
+	return nil
 }

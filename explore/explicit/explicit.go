@@ -19,6 +19,9 @@ func (Engine) Name() string { return "explicit" }
 
 // Check explores the reachable states of m and checks its properties.
 func (Engine) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
+	if err := m.Unsupported("the explicit engine", 0); err != nil {
+		return nil, err
+	}
 	sp, err := newSpace(m)
 	if err != nil {
 		return nil, err

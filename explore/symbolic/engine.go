@@ -210,6 +210,9 @@ type Stats struct {
 // always made). It fails (errkind.Limit) when a guard cannot be encoded:
 // coefficients too large, an unexpandable quantifier.
 func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
+	if err := m.Unsupported("the BDD engine", 0); err != nil {
+		return nil, err
+	}
 	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true}
 	for _, o := range opts {
 		o(&cfg)
