@@ -149,15 +149,7 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 		if gen.style == MixedGuards {
 			gen.style = Guards(1 + r.Intn(int(numGuards)-1))
 		}
-		var pairs [][2]int
-		for u := range m {
-			for v := range m {
-				if u != v {
-					pairs = append(pairs, [2]int{u, v})
-				}
-			}
-		}
-		r.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+		pairs := shuffledPairs(r, m)
 		for _, pr := range pairs[:1+r.Intn(min(cfg.MaxTransitions, len(pairs)))] {
 			sys.Transitions = append(sys.Transitions, gen.transition(pr[0], pr[1]))
 		}
@@ -171,6 +163,20 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 		}
 		return checked
 	}
+}
+
+// shuffledPairs returns every pair of distinct states of m, shuffled.
+func shuffledPairs(r *rand.Rand, m int) [][2]int {
+	var pairs [][2]int
+	for u := range m {
+		for v := range m {
+			if u != v {
+				pairs = append(pairs, [2]int{u, v})
+			}
+		}
+	}
+	r.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+	return pairs
 }
 
 // fewConfigs reports whether m^n <= limit.
