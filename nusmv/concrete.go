@@ -79,7 +79,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	// counters and usedTotal[s] #S itself.
 	used, usedTotal := make([]bool, k), make([]bool, k)
 	ext := sys.Extensions()
-	sv, err := newSharedVars(sys.Shared, sys.SharedVar(0), nm, n, cfg.Bound)
+	sv, err := newSharedVars(sys, nm, n, cfg.Bound)
 	if err != nil {
 		return "", errkind.Wrap(errkind.Input, fmt.Errorf("nusmv: %w", err))
 	}

@@ -26,10 +26,6 @@ func maxParts(sys *gsst.System) int {
 	return k
 }
 
-// eligible reports whether a process of group g may take a part (or a
-// transfer) restricted to groups (nil: every group).
-func eligible(groups []int, g int) bool { return groups == nil || slices.Contains(groups, g) }
-
 // rendezvousParts holds what the concrete model says about the
 // rendezvous of a system.
 type rendezvousParts struct {
@@ -47,76 +43,28 @@ type rendezvousParts struct {
 func concreteRendezvous(sys *gsst.System, sv *sharedVars, nm *namer, atom atomfn) (*rendezvousParts, error) {
 	out := &rendezvousParts{}
 	for r := range sys.Rendezvous {
-		rz := &sys.Rendezvous[r]
-		full := rz.Guard
-		if full == nil {
-			full = presburger.True
-		}
-		if dom := sv.domain(rz.Update.Assign, true); dom != presburger.True {
-			full = presburger.Conj(full, dom)
-		}
+		full, text := emit.RendezvousGuard(sys, sv.hi, r, true)
 		name := ""
 		if b, ok := full.(presburger.Bool); !ok || !bool(b) {
 			name = nm.fresh(fmt.Sprintf("g_rv%d", r+1))
 			f, err := formula(full, atom)
 			if err != nil {
-				return nil, fmt.Errorf("nusmv: guard of rendezvous %s: %w", partsText(sys, r), err)
+				return nil, fmt.Errorf("nusmv: guard of rendezvous %s: %w", emit.PartsText(sys, r), err)
 			}
 			out.defs = append(out.defs, fmt.Sprintf("  %s := %s;\n", name, f.s))
-			text := rz.Text
-			if text == "" {
-				text = "TRUE"
-			}
-			if rz.Update.Text != "" {
-				text += "; and " + rz.Update.Text + " stays in range"
-			}
-			out.notes = append(out.notes, fmt.Sprintf("--   %-12s rendezvous %s: %s\n", name, comment(partsText(sys, r)), comment(text)))
+			out.notes = append(out.notes, fmt.Sprintf("--   %-12s rendezvous %s: %s\n", name, comment(emit.PartsText(sys, r)), comment(text)))
 		}
 		out.guard = append(out.guard, name)
-		f, err := formula(presburger.Conj(hall(sys, r), full), atom)
+		f, err := formula(presburger.Conj(emit.Hall(sys, r), full), atom)
 		if err != nil {
-			return nil, errkind.Errorf(errkind.Internal, "nusmv: rendezvous %s: %w", partsText(sys, r), err)
+			return nil, errkind.Errorf(errkind.Internal, "nusmv: rendezvous %s: %w", emit.PartsText(sys, r), err)
 		}
 		out.enabled = append(out.enabled, f.in(precOr))
 	}
-	if hasUnbounded(sys) {
+	if emit.HasUnbounded(sys) {
 		out.boundName = nm.fresh("bound_ok")
 	}
 	return out, nil
-}
-
-// hall is the condition that distinct processes for the parts of
-// rendezvous r exist: for every set of parts, the processes that can take
-// one of them are at least as many as the parts.
-func hall(sys *gsst.System, r int) presburger.Formula {
-	parts := sys.Rendezvous[r].Parts
-	var fs []presburger.Formula
-	for set := 1; set < 1<<len(parts); set++ {
-		var vars []presburger.Var
-		k := 0
-		for j, pt := range parts {
-			if set&(1<<j) == 0 {
-				continue
-			}
-			k++
-			for g := range sys.Groups {
-				if v := sys.GroupVar(pt.From, g); eligible(pt.Groups, g) && !slices.Contains(vars, v) {
-					vars = append(vars, v)
-				}
-			}
-		}
-		fs = append(fs, presburger.Compare(presburger.Sum(vars...), presburger.Ge, presburger.ConstTerm(int64(k))))
-	}
-	return presburger.Conj(fs...)
-}
-
-func hasUnbounded(sys *gsst.System) bool {
-	for j := range sys.Shared {
-		if sys.Shared[j].Unbounded {
-			return true
-		}
-	}
-	return false
 }
 
 // concreteBound returns the invariant that checks the bound of the
@@ -162,33 +110,13 @@ func concreteBound(sys *gsst.System, sv *sharedVars, atom atomfn, rv *rendezvous
 		if g == nil {
 			g = presburger.True
 		}
-		overs = append(overs, presburger.Conj(hall(sys, r), g, sv.domain(rz.Update.Assign, false), over))
+		overs = append(overs, presburger.Conj(emit.Hall(sys, r), g, sv.domain(rz.Update.Assign, false), over))
 	}
 	f, err := formula(presburger.Negation(presburger.Disj(overs...)), atom)
 	if err != nil {
 		return "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
 	}
 	return f.s, nil
-}
-
-// partsText writes the parts of rendezvous r: "P -> P2, C -> C2 [consumer]".
-func partsText(sys *gsst.System, r int) string {
-	var parts []string
-	for _, pt := range sys.Rendezvous[r].Parts {
-		parts = append(parts, sys.States[pt.From]+" -> "+sys.States[pt.To]+groupsText(sys, pt.Groups))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func groupsText(sys *gsst.System, groups []int) string {
-	if groups == nil {
-		return ""
-	}
-	var gs []string
-	for _, g := range groups {
-		gs = append(gs, sys.Groups[g].Name)
-	}
-	return " [" + strings.Join(gs, ", ") + "]"
 }
 
 // pickIn is the condition that pick chooses a process of one of groups
@@ -228,7 +156,7 @@ func joinMoves(sys *gsst.System, i, g int, trVar string, picks, rvVal, st []stri
 	var out []string
 	for r := range sys.Rendezvous {
 		for j, pt := range sys.Rendezvous[r].Parts {
-			if eligible(pt.Groups, g) {
+			if emit.Eligible(pt.Groups, g) {
 				out = append(out, fmt.Sprintf("%s = %d & %s = %s : %s;", picks[j], i+1, trVar, rvVal[r], st[pt.To]))
 			}
 		}
@@ -244,7 +172,7 @@ func transferMoves(sys *gsst.System, i, g int, pick, trVar string, tval, st []st
 	var out []string
 	for k := range sys.Transitions {
 		for _, tf := range sys.Transitions[k].Broadcast {
-			if eligible(tf.Groups, g) {
+			if emit.Eligible(tf.Groups, g) {
 				out = append(out, fmt.Sprintf("%s = %s & %s != %d & %s = %s : %s;", trVar, tval[k], pick, i+1, self, st[tf.From], st[tf.To]))
 			}
 		}
@@ -306,7 +234,7 @@ func rvChoice(sys *gsst.System, r int, procs []proc, picks, st []string, guard s
 	for j, pt := range parts {
 		var ws []string
 		for i, pr := range procs {
-			if eligible(pt.Groups, pr.group) {
+			if emit.Eligible(pt.Groups, pr.group) {
 				ws = append(ws, fmt.Sprintf("%s = %d & %s = %s", picks[j], i+1, pr.name, st[pt.From]))
 			}
 		}
@@ -330,11 +258,7 @@ func rvChoice(sys *gsst.System, r int, procs []proc, picks, st []string, guard s
 // instance and the bound of the unbounded variables in the header.
 func writeSharedComments(p func(string, ...any), sys *gsst.System, sv *sharedVars, bound int, check string) {
 	if len(sys.Params) > 0 {
-		var ps []string
-		for _, pa := range sys.Params {
-			ps = append(ps, fmt.Sprintf("%s = %d", pa.Name, pa.Value))
-		}
-		p("-- Parameters of this instance (folded into constants): %s\n", comment(strings.Join(ps, ", ")))
+		p("-- Parameters of this instance (folded into constants): %s\n", comment(emit.ParamsText(sys)))
 	}
 	if len(sys.Shared) == 0 {
 		return
@@ -348,7 +272,7 @@ func writeSharedComments(p func(string, ...any), sys *gsst.System, sv *sharedVar
 	p("-- Updates are simultaneous (right-hand sides read the values before the\n")
 	p("-- step), and a step whose update would leave a variable's domain is not\n")
 	p("-- enabled.\n")
-	if !hasUnbounded(sys) {
+	if !emit.HasUnbounded(sys) {
 		return
 	}
 	p("-- BOUND. NuSMV needs finite ranges: each unbounded variable stops at a bound\n")
@@ -372,6 +296,6 @@ func writeRendezvousComments(p func(string, ...any), sys *gsst.System, rvVal, pi
 	p("-- Rendezvous (value of tr: parts; the part i moves the process chosen by\n")
 	p("-- %s, distinct processes):\n", strings.Join(picks, ", "))
 	for r := range sys.Rendezvous {
-		p("--   %-12s %s\n", rvVal[r], comment(partsText(sys, r)))
+		p("--   %-12s %s\n", rvVal[r], comment(emit.PartsText(sys, r)))
 	}
 }

@@ -40,20 +40,13 @@ func TestConcreteExt(t *testing.T) {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
 		got, reachable := testsupport.RunNuSMV(t, bin, text, true, "-df")
-		most := -1
-		for j := range sys.Shared {
-			if v := &sys.Shared[j]; v.Unbounded {
-				hi, err := emit.SharedHi(v, sys.N(), 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				most = hi
-				unbounded++
-			}
+		sp, hasRV, hasBC := testsupport.UnreducedAtDefaultBound(sys)
+		unboundedVar := emit.HasUnbounded(sys)
+		if unboundedVar {
+			unbounded++
 		}
-		sp := testsupport.UnreducedExt(sys, most)
-		if ok, has := got["bound_ok"]; has != (most >= 0) {
-			t.Fatalf("system %d: bound_ok present %v, unbounded variable %v\n%s", i, has, most >= 0, text)
+		if ok, has := got["bound_ok"]; has != unboundedVar {
+			t.Fatalf("system %d: bound_ok present %v, unbounded variable %v\n%s", i, has, unboundedVar, text)
 		} else if has && ok == sp.Beyond {
 			t.Fatalf("system %d: NuSMV says bound_ok is %v, the oracle that the bound is exceeded is %v\n%s", i, ok, sp.Beyond, text)
 		}
@@ -65,14 +58,11 @@ func TestConcreteExt(t *testing.T) {
 			t.Fatalf("system %d: NuSMV reaches %d states, the oracle %d\n%s\n%s", i, reachable, sp.Len(), testsupport.Describe(sys), text)
 		}
 		specs++
-		if len(sys.Rendezvous) > 0 {
+		if hasRV {
 			rendezvous++
 		}
-		for k := range sys.Transitions {
-			if len(sys.Transitions[k].Broadcast) > 0 {
-				broadcast++
-				break
-			}
+		if hasBC {
+			broadcast++
 		}
 		for _, p := range sys.Properties {
 			want := testsupport.Holds(sp.Graph, p.Formula)

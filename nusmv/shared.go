@@ -19,6 +19,7 @@ import (
 // its symbols, any other arithmetic reads toint(v) for a boolean and a
 // DEFINE of the index for an enumeration.
 type sharedVars struct {
+	sys     *gsst.System
 	vars    []gsst.Shared
 	first   presburger.Var // the variable of shared variable 0
 	name    []string       // NuSMV variables
@@ -28,11 +29,11 @@ type sharedVars struct {
 	usedIdx []bool
 }
 
-// newSharedVars names the shared variables of a system (first is the
-// presburger variable of shared variable 0) and bounds the unbounded
+// newSharedVars names the shared variables of sys and bounds the unbounded
 // ones at n processes with bound (emit.SharedHi).
-func newSharedVars(vars []gsst.Shared, first presburger.Var, nm *namer, n, bound int) (*sharedVars, error) {
-	sv := &sharedVars{vars: vars, first: first}
+func newSharedVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, error) {
+	vars := sys.Shared
+	sv := &sharedVars{sys: sys, vars: vars, first: sys.SharedVar(0)}
 	syms := map[string]string{} // one symbol per GSST constant
 	for j := range vars {
 		v := &vars[j]
@@ -265,78 +266,27 @@ func (sv *sharedVars) value(j int, t presburger.Term, name namefn) (string, erro
 	return linear(t, name)
 }
 
-// linear writes a linear term: its positive part minus its negative part.
+// linear writes a linear term (emit.Linear), refusing a constant or
+// coefficient beyond NuSMV's 32-bit integers.
 func linear(t presburger.Term, name namefn) (string, error) {
-	var pos, neg []presburger.Mono
-	for _, m := range t.Monos {
-		if m.Coef > 0 {
-			pos = append(pos, m)
-		} else if m.Coef < 0 {
-			neg = append(neg, presburger.Mono{Var: m.Var, Coef: -m.Coef})
-		}
-	}
-	l, err := sum(pos, t.Const, name)
-	if err != nil || len(neg) == 0 {
-		return l, err
-	}
-	r, err := sum(neg, 0, name)
-	if err != nil {
+	if _, err := literal(t.Const); err != nil {
 		return "", err
 	}
-	if len(neg) > 1 {
-		r = "(" + r + ")"
+	for _, m := range t.Monos {
+		if _, err := literal(m.Coef); err != nil {
+			return "", err
+		}
 	}
-	return l + " - " + r, nil
+	return emit.Linear(t, name)
 }
 
 // domain returns the condition that every value an update assigns lies
 // in its variable's domain in the model (up to the bound for an
-// unbounded variable), with the conjuncts that always hold left out.
+// unbounded variable when unboundedHi is set; emit.Domain).
 func (sv *sharedVars) domain(as []gsst.Assign, unboundedHi bool) presburger.Formula {
-	var fs []presburger.Formula
-	for _, a := range as {
-		j, _ := sv.of(a.Var)
-		v := &sv.vars[j]
-		lo, hi := int64(v.Lo), int64(sv.hi[j])
-		vlo, vhi, ok := sv.termRange(a.Value)
-		if !ok || vlo < lo {
-			fs = append(fs, presburger.Compare(a.Value, presburger.Ge, presburger.ConstTerm(lo)))
-		}
-		if (!v.Unbounded || unboundedHi) && (!ok || vhi > hi) {
-			fs = append(fs, presburger.Compare(a.Value, presburger.Le, presburger.ConstTerm(hi)))
-		}
-	}
-	return presburger.Conj(fs...)
+	return emit.Domain(sv.sys, sv.hi, as, unboundedHi)
 }
 
 // over returns the condition that some unbounded variable of an update
 // would exceed its bound, nil when the update assigns none.
-func (sv *sharedVars) over(as []gsst.Assign) presburger.Formula {
-	var fs []presburger.Formula
-	for _, a := range as {
-		j, _ := sv.of(a.Var)
-		if sv.vars[j].Unbounded {
-			fs = append(fs, presburger.Compare(a.Value, presburger.Gt, presburger.ConstTerm(int64(sv.hi[j]))))
-		}
-	}
-	if len(fs) == 0 {
-		return nil
-	}
-	return presburger.Disj(fs...)
-}
-
-// termRange returns the least and greatest value of t over the model's
-// domains of the shared variables it reads; ok is false when t reads
-// another variable.
-func (sv *sharedVars) termRange(t presburger.Term) (lo, hi int64, ok bool) {
-	lo, hi = t.Const, t.Const
-	for _, m := range t.Monos {
-		j, isShared := sv.of(m.Var)
-		if !isShared {
-			return 0, 0, false
-		}
-		a, b := m.Coef*int64(sv.vars[j].Lo), m.Coef*int64(sv.hi[j])
-		lo, hi = lo+min(a, b), hi+max(a, b)
-	}
-	return lo, hi, true
-}
+func (sv *sharedVars) over(as []gsst.Assign) presburger.Formula { return emit.Over(sv.sys, sv.hi, as) }

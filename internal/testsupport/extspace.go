@@ -153,3 +153,20 @@ func extValuation(sys *gsst.System, owner []int, st ExtState) func(presburger.Va
 		return x
 	}
 }
+
+// UnreducedAtDefaultBound is UnreducedExt with most the default bound of
+// the exports for sys's unbounded shared variable (its initial value plus
+// the number of processes; RandomExtInstance draws at most one), and
+// what the instance uses beyond the paper: rendezvous, broadcast.
+func UnreducedAtDefaultBound(sys *gsst.System) (sp *ExtSpace, rendezvous, broadcast bool) {
+	most := -1
+	for j := range sys.Shared {
+		if v := &sys.Shared[j]; v.Unbounded {
+			most = v.Init + sys.N()
+		}
+	}
+	for k := range sys.Transitions {
+		broadcast = broadcast || len(sys.Transitions[k].Broadcast) > 0
+	}
+	return UnreducedExt(sys, most), len(sys.Rendezvous) > 0, broadcast
+}
