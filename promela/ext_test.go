@@ -13,7 +13,7 @@ import (
 // TestSpinExt runs the concrete models of random instances with shared
 // variables (of every kind), per-block updates, broadcasts and
 // rendezvous through the real Spin. pan must store one state per
-// configuration of the oracle (testsupport.UnreducedExt, on individual
+// configuration of the oracle (testsupport.ProcsWithin, on individual
 // processes) plus init's start-up state, and every exported claim's
 // verdict must equal the oracle's; the bound assertion must fire exactly
 // when some reachable step takes an unbounded variable beyond the
@@ -28,12 +28,16 @@ func TestSpinExt(t *testing.T) {
 	}
 	var compared, claims, boundFails, rendezvous, broadcast int
 	for i := range runs {
-		sys := testsupport.RandomExtInstance(r, 3)
+		want := gsst.Extension(0)
+		if i%4 == 0 {
+			want = gsst.ExtShared
+		}
+		in := testsupport.RandomExtInstance(r, want, 3)
+		sys, sp := in.Sys, in.Space
 		prog, err := Concrete(sys, Version("test"))
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
-		sp, hasRV, hasBC := testsupport.UnreducedAtDefaultBound(sys)
 		p, err := buildPan(t, prog)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, prog.Text)
@@ -42,10 +46,10 @@ func TestSpinExt(t *testing.T) {
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, prog.Text)
 		}
-		if res.violated != sp.Beyond {
-			t.Fatalf("system %d: pan reports a bound assertion violated: %v; the oracle says the bound is exceeded: %v\n%s", i, res.violated, sp.Beyond, prog.Text)
+		if res.violated != in.Beyond {
+			t.Fatalf("system %d: pan reports a bound assertion violated: %v; the oracle says the bound is exceeded: %v\n%s", i, res.violated, in.Beyond, prog.Text)
 		}
-		if sp.Beyond {
+		if in.Beyond {
 			boundFails++
 			continue
 		}
@@ -53,8 +57,8 @@ func TestSpinExt(t *testing.T) {
 			t.Fatalf("system %d: pan stores %d states, the oracle has %d configurations (+1 for init's start-up)\n%s\n%s", i, res.stored, sp.Len(), testsupport.Describe(sys), prog.Text)
 		}
 		compared++
-		rendezvous += b2i(hasRV)
-		broadcast += b2i(hasBC)
+		rendezvous += b2i(in.Rendezvous)
+		broadcast += b2i(in.Broadcast)
 		for k := range prog.Claims {
 			cl := &prog.Claims[k]
 			if !cl.Exported() {

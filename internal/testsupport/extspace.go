@@ -2,171 +2,118 @@ package testsupport
 
 import (
 	"fmt"
-	"slices"
+	"math/rand"
 
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
-// ExtState is a state of UnreducedExt: the local state of every process
-// and the value of every shared variable.
-type ExtState struct {
-	Conf   []int
-	Shared []int
-}
-
-// ExtSpace is the state space of an instance with the constructs beyond
-// the paper (shared variables, updates, broadcast, rendezvous, parameters
-// fixed to their values), on individual processes: the reference the
-// concrete exports are checked against.
-type ExtSpace struct {
-	*Graph
-	Sys    *gsst.System
-	Owner  []int
-	States []ExtState
-	// Beyond is set when some reachable state has an unbounded shared
-	// variable above most (UnreducedExt): such states are not explored
-	// further, and the graph is then not the system's.
-	Beyond bool
-}
-
-// UnreducedExt explores sys from its initial configuration and shared
-// values, following the language's semantics directly: a process of a
-// block's group in the transition's source state moves when the block's
-// guard holds and its update keeps every variable in its domain (values
-// read before the step); at a broadcast every other process in a
-// transfer's source (of its groups) moves to the transfer's target at the
-// same step; a rendezvous moves distinct processes, one per part, when
-// its guard holds. A state without a move stutters. A state in which an
-// unbounded shared variable exceeds most is not explored (Beyond).
-func UnreducedExt(sys *gsst.System, most int) *ExtSpace {
+// ProcsWithin is Procs from the initial state, except that a state in
+// which an unbounded shared variable exceeds most is not explored
+// further; beyond says whether such a state is reachable. When it is
+// not, the space is the system's: the reference for an export that
+// bounds its unbounded variables at most and must say whether a run can
+// pass the bound.
+func ProcsWithin(sys *gsst.System, most int) (sp *ProcSpace, beyond bool) {
 	owner, init := Processes(sys)
-	sp := &ExtSpace{Graph: newGraph(), Sys: sys, Owner: owner}
-	push := func(st ExtState) int {
-		i, added := sp.add(fmt.Sprint(st.Conf, st.Shared))
+	sp = &ProcSpace{Graph: newGraph(), Sys: sys, Owner: owner}
+	push := func(s ProcState) int {
+		i, added := sp.add(s.Key())
 		if added {
-			sp.States = append(sp.States, st)
+			sp.States = append(sp.States, s)
 		}
 		return i
 	}
-	push(ExtState{init, sys.InitShared()})
+	push(ProcState{Conf: init, Shared: sys.InitShared()})
 	for i := 0; i < len(sp.States); i++ {
-		st := sp.States[i]
-		beyond := false
-		for j, x := range st.Shared {
-			beyond = beyond || sys.Shared[j].Unbounded && x > most
+		over := false
+		for j, x := range sp.States[i].Shared {
+			over = over || sys.Shared[j].Unbounded && x > most
 		}
-		if beyond {
-			sp.Beyond = true
-			sp.close(i, false)
-			continue
-		}
-		val := extValuation(sys, owner, st)
-		holds := func(f presburger.Formula) bool { return f == nil || presburger.Eval(f, val) }
-		apply := func(u gsst.Update) ([]int, bool) {
-			out := slices.Clone(st.Shared)
-			for _, a := range u.Assign {
-				j, _ := sys.SharedOf(a.Var)
-				x := a.Value.Eval(val)
-				if !sys.Shared[j].Contains(int(x)) {
-					return nil, false
-				}
-				out[j] = int(x)
+		if over {
+			beyond = true
+		} else {
+			for _, step := range ProcSteps(sys, owner, sp.States[i]) {
+				sp.Succ[i] = append(sp.Succ[i], push(step.Next))
 			}
-			return out, true
-		}
-		for p, s := range st.Conf {
-			for k := range sys.Transitions {
-				t := &sys.Transitions[k]
-				b := t.BlockOf(owner[p])
-				if s != t.From || b == nil || !holds(b.Guard) {
-					continue
-				}
-				sh, ok := apply(b.Update)
-				if !ok {
-					continue
-				}
-				conf := slices.Clone(st.Conf)
-				conf[p] = t.To
-				for q, sq := range st.Conf {
-					for _, tf := range t.Broadcast {
-						if q != p && sq == tf.From && (tf.Groups == nil || slices.Contains(tf.Groups, owner[q])) {
-							conf[q] = tf.To
-						}
-					}
-				}
-				sp.Succ[i] = append(sp.Succ[i], push(ExtState{conf, sh}))
-			}
-		}
-		for r := range sys.Rendezvous {
-			rz := &sys.Rendezvous[r]
-			if !holds(rz.Guard) {
-				continue
-			}
-			sh, ok := apply(rz.Update)
-			if !ok {
-				continue
-			}
-			var pick func(j int, chosen []int)
-			pick = func(j int, chosen []int) {
-				if j == len(rz.Parts) {
-					conf := slices.Clone(st.Conf)
-					for x, p := range chosen {
-						conf[p] = rz.Parts[x].To
-					}
-					sp.Succ[i] = append(sp.Succ[i], push(ExtState{conf, sh}))
-					return
-				}
-				pt := rz.Parts[j]
-				for p, s := range st.Conf {
-					if s == pt.From && !slices.Contains(chosen, p) && (pt.Groups == nil || slices.Contains(pt.Groups, owner[p])) {
-						pick(j+1, append(chosen, p))
-					}
-				}
-			}
-			pick(0, nil)
 		}
 		sp.close(i, false)
 	}
 	sp.value = func(i int, v presburger.Var) (int64, bool) {
-		return extValuation(sys, owner, sp.States[i])(v), true
+		st := sp.States[i]
+		if _, ok := sys.SharedOf(v); ok {
+			return sys.Valuation(nil, st.Shared)(v), true
+		}
+		return valuation(sys, counters(sys, owner, st.Conf))(v)
 	}
-	return sp
+	return sp, beyond
 }
 
-// extValuation evaluates the variables of sys in st: counters, shared
-// variables and parameters (at their values). It panics on any other.
-func extValuation(sys *gsst.System, owner []int, st ExtState) func(presburger.Var) int64 {
-	y := counters(sys, owner, st.Conf)
-	count := valuation(sys, y)
-	return func(v presburger.Var) int64 {
-		if j, ok := sys.SharedOf(v); ok {
-			return int64(st.Shared[j])
-		}
-		if k, ok := sys.ParamOf(v); ok {
-			return int64(sys.Params[k].Value)
-		}
-		x, ok := count(v)
-		if !ok {
-			panic(fmt.Sprintf("testsupport: variable %d is neither a counter, a shared variable nor a parameter", v))
-		}
-		return x
-	}
+// ExtInstance is a random instance beyond the paper for the exports'
+// cross-checks, with its reference space.
+type ExtInstance struct {
+	Sys *gsst.System
+	// Space is the system's state space on processes, explored up to the
+	// exports' default bound of the unbounded shared variables (their
+	// initial value plus the number of processes); Beyond says whether a
+	// reachable state passes it (ProcsWithin).
+	Space                 *ProcSpace
+	Beyond                bool
+	Rendezvous, Broadcast bool
 }
 
-// UnreducedAtDefaultBound is UnreducedExt with most the default bound of
-// the exports for sys's unbounded shared variable (its initial value plus
-// the number of processes; RandomExtInstance draws at most one), and
-// what the instance uses beyond the paper: rendezvous, broadcast.
-func UnreducedAtDefaultBound(sys *gsst.System) (sp *ExtSpace, rendezvous, broadcast bool) {
-	most := -1
+// RandomExtInstance draws a system with RandomExtended (the constructs
+// in want always) and gives it k random CTL properties whose atoms read
+// counters and shared variables; the default bound it explores up to is
+// computed here, from the rule the exports document, not from them.
+func RandomExtInstance(r *rand.Rand, want gsst.Extension, k int) *ExtInstance {
+	sys := RandomExtended(r, ExtConfig{Want: want})
+	spec := sys.Spec()
+	leaf := func() ctl.Formula { return ctl.Atom{P: extAtom(r, spec)} }
+	for i := range k {
+		f := randomCTL(r, 2, leaf, true)
+		spec.Properties = append(spec.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i+1), Formula: f, Text: ctl.Format(f, spec.VarName)})
+	}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		panic(fmt.Sprintf("testsupport: random properties: %v", err))
+	}
+	most := 0
 	for j := range sys.Shared {
 		if v := &sys.Shared[j]; v.Unbounded {
-			most = v.Init + sys.N()
+			most = max(most, v.Init+sys.N())
 		}
 	}
-	for k := range sys.Transitions {
-		broadcast = broadcast || len(sys.Transitions[k].Broadcast) > 0
+	in := &ExtInstance{Sys: sys, Rendezvous: len(sys.Rendezvous) > 0}
+	in.Space, in.Beyond = ProcsWithin(sys, most)
+	for t := range sys.Transitions {
+		in.Broadcast = in.Broadcast || len(sys.Transitions[t].Broadcast) > 0
 	}
-	return UnreducedExt(sys, most), len(sys.Rendezvous) > 0, broadcast
+	return in
+}
+
+// extAtom draws a comparison of a counter or a shared variable with a
+// small constant.
+func extAtom(r *rand.Rand, sp *gsst.Spec) presburger.Formula {
+	if len(sp.Shared) == 0 || r.Intn(2) == 0 {
+		v := sp.TotalVar(r.Intn(len(sp.States)))
+		if r.Intn(3) == 0 {
+			v = sp.GroupVar(r.Intn(len(sp.States)), r.Intn(len(sp.Groups)))
+		}
+		ops := []presburger.Op{presburger.Ge, presburger.Eq, presburger.Le}
+		return presburger.Compare(presburger.VarTerm(v), ops[r.Intn(3)], presburger.ConstTerm(int64(r.Intn(2))))
+	}
+	j := r.Intn(len(sp.Shared))
+	v := &sp.Shared[j]
+	x := presburger.VarTerm(sp.SharedVar(j))
+	if v.Bool || v.Values != nil {
+		op := presburger.Eq
+		if r.Intn(3) == 0 {
+			op = presburger.Ne
+		}
+		return presburger.Compare(x, op, presburger.ConstTerm(int64(v.Lo+r.Intn(v.Hi-v.Lo+1))))
+	}
+	ops := []presburger.Op{presburger.Ge, presburger.Le, presburger.Lt}
+	return presburger.Compare(x, ops[r.Intn(3)], presburger.ConstTerm(int64(v.Lo+r.Intn(3))))
 }
