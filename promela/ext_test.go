@@ -32,7 +32,7 @@ func TestSpinExt(t *testing.T) {
 		if i%4 == 0 {
 			want = gsst.ExtShared
 		}
-		in := testsupport.RandomExtInstance(r, want, 3)
+		in := testsupport.RandomExtInstance(r, testsupport.ExtConfig{Want: want}, 3)
 		sys, sp := in.Sys, in.Space
 		prog, err := Concrete(sys, Version("test"))
 		if err != nil {
