@@ -57,4 +57,3 @@ func TestUnboundedShared(t *testing.T) {
 		t.Errorf("unbounded search: %v", err)
 	}
 }
-
