@@ -312,8 +312,14 @@ func (m *Model) CounterName(i int) string {
 	return "#" + m.System.States[c.State] + "[" + m.System.Groups[c.Group].Name + "]"
 }
 
-// VarName names a counter variable, for printing formulas.
-func (m *Model) VarName(v presburger.Var) string { return m.CounterName(int(v)) }
+// VarName names a model variable, for printing formulas: a counter as
+// CounterName does, a shared variable by its name.
+func (m *Model) VarName(v presburger.Var) string {
+	if j := int(v) - len(m.Counters); j >= 0 && j < len(m.Shared) {
+		return m.Shared[j].Name
+	}
+	return m.CounterName(int(v))
+}
 
 // TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]"; a
 // rendezvous as "rendezvous P -> P2, C -> C2" (with each part's group at

@@ -68,7 +68,7 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 	confs := [][]int{slices.Clone(conf)}
 	var ext *extState
 	if sys.Extensions() != 0 {
-		ext = &extState{sys: sys, owner: group, offset: offset, conf: conf, shared: sys.InitShared()}
+		ext = &extState{sys: sys, owner: group, offset: offset, st: ProcState{Conf: slices.Clone(conf), Shared: sys.InitShared()}}
 	}
 	shareds := [][]int{sys.InitShared()} // after each step, for a system beyond the paper
 	n := len(tr.Totals)
@@ -99,10 +99,10 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 			if err := ext.step(s); err != nil {
 				return nil, fmt.Errorf("lifted step %d (%v): %v", k+1, s, err)
 			}
-			conf = ext.conf
-			shareds = append(shareds, ext.shared)
-			if tr.Shared != nil && tr.Shared[target] != nil && !slices.Equal(tr.Shared[target], ext.shared) {
-				return nil, fmt.Errorf("after lifted step %d shared values %v, trace says %v", k+1, ext.shared, tr.Shared[target])
+			conf = slices.Clone(ext.st.Conf)
+			shareds = append(shareds, ext.st.Shared)
+			if tr.Shared != nil && tr.Shared[target] != nil && !slices.Equal(tr.Shared[target], ext.st.Shared) {
+				return nil, fmt.Errorf("after lifted step %d shared values %v, trace says %v", k+1, ext.st.Shared, tr.Shared[target])
 			}
 		case s.Stutter:
 			for p := range conf {
