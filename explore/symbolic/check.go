@@ -93,6 +93,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 	}
 	rep.Properties = []explore.PropertyResult{}
 	rep.Fairness = explore.FairnessTexts(m)
+	rep.SharedBounds = e.stats.Bounds
 	for i, p := range props {
 		e.enter(progress.Event{Phase: progress.Property, Item: p.Name, K: i + 1, N: len(props)})
 		res, err := e.Property(ctx, p.Formula)

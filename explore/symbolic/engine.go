@@ -205,7 +205,7 @@ type Stats struct {
 	Produced      int           // nodes produced in all (explore.MaxWork)
 	// Bounds are the bounds up to which the unbounded shared variables
 	// were encoded (see New); nil when the model has none.
-	Bounds []SharedBound
+	Bounds []explore.SharedBound
 }
 
 // New encodes m, a model counterabs has checked, to be checked with the
@@ -252,7 +252,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		if len(over) == 0 {
 			for _, j := range unbounded {
 				v := m.SharedVar(j)
-				e.stats.Bounds = append(e.stats.Bounds, SharedBound{Name: m.Shared[j].Name, Max: int64(m.Shared[j].Lo) + int64(limits[v])})
+				e.stats.Bounds = append(e.stats.Bounds, explore.SharedBound{Name: m.Shared[j].Name, Max: int64(m.Shared[j].Lo) + int64(limits[v])})
 			}
 			return e, nil
 		}
@@ -279,14 +279,6 @@ const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
 // limits (MaxStates, MaxWork, the context) stop it sooner. A variable
 // for tests.
 var maxBoundBits = 16
-
-// SharedBound is the bound up to which the BDD engine encoded an
-// unbounded shared variable: no reachable state has a step taking it
-// beyond Max, so the bound decides nothing.
-type SharedBound struct {
-	Name string
-	Max  int64
-}
 
 // encodingLimits returns, for each model variable, the largest value
 // its encoding must hold less its least value: a counter's pool sum, a
