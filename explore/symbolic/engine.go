@@ -660,9 +660,10 @@ type update struct {
 // stepTerms returns the variables t changes, each with its value after
 // the step as a linear term over the values before (Model.Step's
 // meaning): the movers' counters (From, then To, then the other moves'
-// in order), the transfers' (a source ends empty, a target receives
-// what each transfer into it takes, all counted after the movers
-// moved), and the assigned shared variables. A plain transition gives
+// in order), the transfers' (a transfer takes what its source held less
+// the movers that left it; a source keeps only the movers that arrived
+// in it and what transfers into it take), and the assigned shared
+// variables. A plain transition gives
 // x_From - 1 and x_To + 1, as the paper's step.
 func stepTerms(m *counterabs.Model, t *counterabs.Transition) []update {
 	var order []int
@@ -680,19 +681,26 @@ func stepTerms(m *counterabs.Model, t *counterabs.Transition) []update {
 		val[mv.To] = val[mv.To].Add(presburger.ConstTerm(1))
 	}
 	if len(t.Transfers) > 0 {
-		after := map[int]presburger.Term{} // after the movers, before transfers
+		// A transfer takes the processes its source held before the
+		// step less the movers that left it; a source keeps the movers
+		// that arrived in it, and gains what transfers into it take.
+		out := map[int]int64{}
+		for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+			out[mv.From]++
+		}
 		for _, mv := range t.Transfers {
 			touch(mv.From)
 			touch(mv.To)
 		}
-		for c, v := range val {
-			after[c] = v
+		moved := make([]presburger.Term, len(t.Transfers))
+		for k, mv := range t.Transfers {
+			moved[k] = presburger.VarTerm(presburger.Var(mv.From)).Add(presburger.ConstTerm(-out[mv.From]))
 		}
-		for _, mv := range t.Transfers {
-			val[mv.From] = presburger.Term{}
+		for k, mv := range t.Transfers {
+			val[mv.From] = val[mv.From].Sub(moved[k])
 		}
-		for _, mv := range t.Transfers {
-			val[mv.To] = val[mv.To].Add(after[mv.From])
+		for k, mv := range t.Transfers {
+			val[mv.To] = val[mv.To].Add(moved[k])
 		}
 	}
 	out := make([]update, 0, len(order)+len(t.Assign))

@@ -14,6 +14,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/enginetest"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -193,7 +194,7 @@ func stepGraph(m *counterabs.Model) *testsupport.Graph {
 // fullVec returns the model state (a value per model variable) of a
 // trace state.
 func fullVec(m *counterabs.Model, st explore.State) []int {
-	return vec(m, st)
+	return append(vec(m, st), st.Shared...)
 }
 
 // checkExtended checks the BDD engine (with opts) on m against the
@@ -392,5 +393,110 @@ func TestUnboundedDiverges(t *testing.T) {
 	var lim *explore.LimitError
 	if !errors.As(err, &lim) || lim.Kind != "states" {
 		t.Fatalf("with a state limit: got %v, want the state limit", err)
+	}
+}
+
+// TestExtendedSystemsAgainstExplicit runs the BDD engine and the
+// explicit engine (cross-checked on its own against the unreduced
+// system) on the group-counter models of random systems with shared
+// variables, updates, broadcasts and rendezvous
+// (testsupport.RandomExtended), with random CTL properties over counters
+// and shared variables and, on every other model, random justice
+// conditions and weak fairness of random transitions: counts, deadlocks,
+// verdicts, trace presence and finite trace lengths agree, and every
+// trace is explained on the oracle's graph of the model.
+func TestExtendedSystemsAgainstExplicit(t *testing.T) {
+	r := rand.New(rand.NewSource(2611))
+	systems := 300
+	if testing.Short() {
+		systems = 80
+	}
+	var checked, fairModels, bcast, rdv, shared, traces int
+	for i := range systems {
+		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Deny: gsst.ExtParams})
+		m, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatalf("system %d: %v", i, err)
+		}
+		nv := m.NumVars()
+		for p := range 4 {
+			leaf := func() ctl.Formula { return ctl.Atom{P: testsupport.RandomFormula(r, nv, m.N, 1, false)} }
+			f := randomTemporal(r, 3, leaf)
+			m.Properties = append(m.Properties, counterabs.Property{Name: fmt.Sprintf("p%d", p), Text: ctl.Format(f, m.VarName), Formula: f})
+		}
+		if i%2 == 1 {
+			fairModels++
+			for range 1 + r.Intn(2) {
+				if r.Intn(2) == 0 {
+					j := counterabs.Justice{State: testsupport.RandomFormula(r, nv, m.N, 1, false)}
+					j.Text = presburger.Format(j.State, m.VarName)
+					m.Justice = append(m.Justice, j)
+					continue
+				}
+				j := counterabs.Justice{Weak: true, Text: "weak"}
+				for k := range m.Transitions {
+					if r.Intn(2) == 0 {
+						j.Transitions = append(j.Transitions, k)
+					}
+				}
+				m.Justice = append(m.Justice, j)
+			}
+		}
+		exp, err := explicit.Engine{}.Check(context.Background(), m, explore.MaxStates(5000))
+		var lim *explore.LimitError
+		if errors.As(err, &lim) {
+			continue // an unbounded variable grows for ever
+		}
+		if err != nil {
+			t.Fatalf("system %d: explicit: %v", i, err)
+		}
+		checked++
+		if m.Uses()&gsst.ExtBroadcast != 0 {
+			bcast++
+		}
+		if m.Uses()&gsst.ExtRendezvous != 0 {
+			rdv++
+		}
+		if len(m.Shared) > 0 {
+			shared++
+		}
+		g := stepGraph(m)
+		key := func(s explore.State) string { return testsupport.TotalKey(fullVec(m, s)) }
+		for _, opts := range [][]explore.Option{nil, {explore.CountStates(false), explore.CheckDeadlocks(true)}} {
+			bdd, err := DefaultBDD().Check(context.Background(), m, opts...)
+			if err != nil {
+				t.Fatalf("system %d: bdd: %v", i, err)
+			}
+			if bdd.ReachableStates == nil {
+				bdd.ReachableStates, bdd.Deadlocks = exp.ReachableStates, exp.Deadlocks
+			}
+			what := fmt.Sprintf("system %d (%s)", i, bdd.Method)
+			compareReports(t, what, bdd, exp)
+			if *bdd.DeadlockFree != *exp.DeadlockFree || len(bdd.DeadlockTraces) != len(exp.DeadlockTraces) ||
+				len(bdd.DeadlockTraces) > 0 && len(bdd.DeadlockTraces[0].States) != len(exp.DeadlockTraces[0].States) {
+				t.Fatalf("%s: deadlock free %v with %d traces, explicit %v with %d", what, *bdd.DeadlockFree, len(bdd.DeadlockTraces), *exp.DeadlockFree, len(exp.DeadlockTraces))
+			}
+			for _, p := range bdd.Properties {
+				if p.Trace != nil && (p.Trace.Lifted == nil || p.Trace.Lifted.Error != "") {
+					t.Fatalf("%s: %s: the trace does not lift to process moves: %+v", what, p.Name, p.Trace.Lifted)
+				}
+			}
+			if len(m.Justice) > 0 {
+				continue // the graph oracle has no fairness
+			}
+			for k, p := range bdd.Properties {
+				f := m.Properties[k].Formula
+				if p.Trace != nil {
+					traces++
+				}
+				if err := testsupport.CheckEngineTrace(g, f, p.Holds, enginetest.Trace(p.Trace, key), testsupport.Subformulas(f, f, m.VarName), testsupport.FromInit); err != nil {
+					t.Fatalf("%s: %s = %s (holds %v): %v", what, p.Name, p.Text, p.Holds, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d systems checked (%d with fairness, %d broadcast, %d rendezvous, %d shared variables), %d traces checked on the graph", checked, fairModels, bcast, rdv, shared, traces)
+	if checked < systems*3/4 || bcast < checked/5 || rdv < checked/5 || shared < checked/2 || traces < checked {
+		t.Errorf("the random sample exercises too little")
 	}
 }
