@@ -411,7 +411,7 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 	if testing.Short() {
 		systems = 80
 	}
-	var checked, fairModels, bcast, rdv, shared, traces int
+	var checked, fairModels, bcast, rdv, shared, traces, fairVerdicts int
 	for i := range systems {
 		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Deny: gsst.ExtParams})
 		m, err := counterabs.BuildGroup(sys)
@@ -461,6 +461,7 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 			shared++
 		}
 		g := stepGraph(m)
+		fo := newFairOracle(m)
 		key := func(s explore.State) string { return testsupport.TotalKey(fullVec(m, s)) }
 		for _, opts := range [][]explore.Option{nil, {explore.CountStates(false), explore.CheckDeadlocks(true)}} {
 			bdd, err := DefaultBDD().Check(context.Background(), m, opts...)
@@ -482,7 +483,16 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 				}
 			}
 			if len(m.Justice) > 0 {
-				continue // the graph oracle has no fairness
+				// Fair verdicts against the fair oracle; traces under
+				// fairness are the explicit engine's kind (compared
+				// above) and lift (checked above).
+				for k, p := range bdd.Properties {
+					if want := fo.holds(m.Properties[k].Formula); p.Holds != want || p.Vacuous != !fo.fair[0] {
+						t.Fatalf("%s: %s = %s under fairness %v: bdd %v (vacuous %v), fair oracle %v (fair start %v)", what, p.Name, p.Text, fairTexts(m), p.Holds, p.Vacuous, want, fo.fair[0])
+					}
+					fairVerdicts++
+				}
+				continue
 			}
 			for k, p := range bdd.Properties {
 				f := m.Properties[k].Formula
@@ -495,8 +505,21 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems checked (%d with fairness, %d broadcast, %d rendezvous, %d shared variables), %d traces checked on the graph", checked, fairModels, bcast, rdv, shared, traces)
-	if checked < systems*3/4 || bcast < checked/5 || rdv < checked/5 || shared < checked/2 || traces < checked {
+	t.Logf("%d systems checked (%d with fairness, %d broadcast, %d rendezvous, %d shared variables), %d traces checked on the graph, %d fair verdicts on the fair oracle", checked, fairModels, bcast, rdv, shared, traces, fairVerdicts)
+	if checked < systems*3/4 || bcast < checked/5 || rdv < checked/5 || shared < checked/2 || traces < checked || fairVerdicts < checked {
 		t.Errorf("the random sample exercises too little")
 	}
+}
+
+// fairTexts names a model's justice constraints, for failure messages.
+func fairTexts(m *counterabs.Model) []string {
+	var out []string
+	for _, j := range m.Justice {
+		if j.Weak {
+			out = append(out, fmt.Sprintf("weak %v", j.Transitions))
+		} else {
+			out = append(out, j.Text)
+		}
+	}
+	return out
 }
