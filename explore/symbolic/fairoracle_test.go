@@ -64,7 +64,9 @@ func (o *fairOracle) val(i int) func(presburger.Var) int64 {
 	return func(v presburger.Var) int64 { return int64(o.vecs[i][v]) }
 }
 
-func (o *fairOracle) enabled(i, k int) bool { return presburger.Eval(o.m.Transitions[k].Guard, o.val(i)) }
+func (o *fairOracle) enabled(i, k int) bool {
+	return presburger.Eval(o.m.Transitions[k].Guard, o.val(i))
+}
 
 // meets reports whether edge e out of state i is in constraint j.
 func (o *fairOracle) meets(j, i int, e fedge) bool {
