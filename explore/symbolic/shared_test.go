@@ -200,13 +200,13 @@ func fullVec(m *counterabs.Model, st explore.State) []int {
 // checkExtended checks the BDD engine (with opts) on m against the
 // oracle's graph g: counts, deadlocks and the paths to them, verdicts,
 // and every trace explained on g.
-func checkExtended(t *testing.T, m *counterabs.Model, g *testsupport.Graph, reach bool, st *extStats) {
+func checkExtended(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Graph, reach bool, st *extStats) {
 	t.Helper()
 	opts := []explore.Option{}
 	if !reach {
 		opts = append(opts, explore.CountStates(false), explore.CheckDeadlocks(true))
 	}
-	rep, err := DefaultBDD().Check(context.Background(), m, opts...)
+	rep, err := eng.Check(context.Background(), m, opts...)
 	if err != nil {
 		t.Fatalf("bdd: %v", err)
 	}
@@ -296,8 +296,12 @@ func TestExtendedAgainstOracle(t *testing.T) {
 					t.Log(describeModel(m))
 				}
 			}()
-			checkExtended(t, m, g, true, &st)
-			checkExtended(t, m, g, false, &st)
+			// Every order and strategy in rotation, with and without
+			// the sum slice as the space.
+			eng := BDD{Order: []Order{Auto, Interleaved, Blocked, Split}[k%4], Strategy: []Strategy{Saturate, Chain, BFS}[k%3],
+				Options: []Option{WithSumSpace(k%5 == 0), WithAffinity(k%7 != 0)}}
+			checkExtended(t, eng, m, g, true, &st)
+			checkExtended(t, eng, m, g, false, &st)
 			if e, err := New(m, explore.NewConfig()); err != nil {
 				t.Fatal(err)
 			} else {
@@ -364,8 +368,8 @@ func TestUnboundedBoundGrows(t *testing.T) {
 	m := sharedModel(5, 9)
 	g := stepGraph(m)
 	var st extStats
-	checkExtended(t, m, g, true, &st)
-	checkExtended(t, m, g, false, &st)
+	checkExtended(t, DefaultBDD(), m, g, true, &st)
+	checkExtended(t, DefaultBDD(), m, g, false, &st)
 	e, err := New(m, explore.NewConfig())
 	if err != nil {
 		t.Fatal(err)
