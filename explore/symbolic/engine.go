@@ -172,23 +172,24 @@ type Checker struct {
 }
 
 // relation is the partitioned transition relation of one abstract
-// transition: the guard and the update of the (at most two) counters it
-// touches; every other counter is framed implicitly by not being
-// quantified or renamed.
+// transition: the guard and the update of the variables it changes (the
+// paper's step: its two counters; beyond it, every mover's and
+// transfer's counter and the assigned shared variables); every other
+// variable is framed implicitly by not being quantified or renamed.
 type relation struct {
 	index    int   // index in Model.Transitions
-	touched  []int // counters updated (From, and To when different)
+	touched  []int // variables updated (stepTerms)
 	rel      rudd.Node
-	enabled  rudd.Node // guard & x_From >= 1, over current bits
-	curCube  rudd.Node // current bits of the touched counters
+	enabled  rudd.Node // guard & movers exist & assigned values in their domains, over current bits
+	curCube  rudd.Node // current bits of the touched variables
 	nextCube rudd.Node
-	toNext   rudd.Replacer // current -> next bits of the touched counters
+	toNext   rudd.Replacer // current -> next bits of the touched variables
 	toCur    rudd.Replacer
 	// closure, when not nil, is the reflexive-transitive closure of rel
-	// (plain transitions only):
-	// any number of steps of this transition alone. It exists when the
-	// guard, apart from x_From >= 1, reads neither x_From nor x_To, so it
-	// stays true while the transition repeats (see transferClosure).
+	// (the paper's steps only): any number of steps of this transition
+	// alone. It exists when the guard, apart from x_From >= 1, reads
+	// neither x_From nor x_To, so it stays true while the transition
+	// repeats (see transferClosure).
 	closure  rudd.Node
 	topLevel int
 }
@@ -217,7 +218,11 @@ type Stats struct {
 // CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
 // the nearest deadlocks, even without reachable states; with them it is
 // always made). It fails (errkind.Limit) when a guard cannot be encoded:
-// coefficients too large, an unexpandable quantifier.
+// coefficients too large, an unexpandable quantifier. A model with
+// unbounded shared variables always has its reachable states computed
+// here, with a bound for each variable that is doubled until no
+// reachable state has a step beyond it (Stats.Bounds); a variable still
+// growing at the largest bound (maxBoundBits) fails with errkind.Limit.
 func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
 	if err := m.Unsupported("the BDD engine", supported); err != nil {
 		return nil, err
