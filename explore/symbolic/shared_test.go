@@ -527,3 +527,69 @@ func fairTexts(m *counterabs.Model) []string {
 	}
 	return out
 }
+
+// threshold is the group-counter model of reliable broadcast in the
+// style of Srikanth and Toueg at one instance (gsst/testdata/ext's
+// threshold.yaml with f = 0): n correct processes, v1 of them starting
+// in V1, an unbounded shared counter nsent incremented by each process
+// that sends; V0 -> SE once nsent >= t + 1, SE -> AC once nsent >= n - t.
+// Properties: unforgeable (no acceptance without a V1 process, a
+// failing property when v1 > 0) and sent (nsent <= n, holds).
+func threshold(t *testing.T, n, tt, v1 int) *counterabs.Model {
+	sp := &gsst.Spec{Name: "threshold", States: []string{"V0", "V1", "SE", "AC"},
+		Groups: []gsst.Group{{Name: "correct", Size: n}}, Init: [][]int{{n - v1, v1, 0, 0}}}
+	sp.Shared = []gsst.Shared{{Name: "nsent", Unbounded: true}}
+	nsent := presburger.VarTerm(sp.SharedVar(0))
+	inc := gsst.Update{Assign: []gsst.Assign{{Var: sp.SharedVar(0), Value: nsent.Add(k(1))}}, Text: "nsent := nsent + 1"}
+	block := func(g presburger.Formula, u gsst.Update) []gsst.Block {
+		return []gsst.Block{{Groups: []int{0}, Guard: g, Update: u}}
+	}
+	sp.Transitions = []gsst.Transition{
+		{From: 1, To: 2, Blocks: block(presburger.True, inc)},
+		{From: 0, To: 2, Blocks: block(presburger.Compare(nsent, presburger.Ge, k(int64(tt+1))), inc)},
+		{From: 2, To: 3, Blocks: block(presburger.Compare(nsent, presburger.Ge, k(int64(n-tt))), gsst.Update{})},
+	}
+	tot := func(s int) presburger.Term { return presburger.VarTerm(presburger.Var(s)) }
+	sp.Properties = []gsst.Property{
+		{Name: "unforgeable", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Binary{Op: ctl.Implies,
+			L: ctl.Atom{P: presburger.Compare(tot(1), presburger.Eq, k(0))}, R: ctl.Atom{P: presburger.Compare(tot(3), presburger.Eq, k(0))}}}},
+		{Name: "sent", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(nsent, presburger.Le, k(int64(n)))}}},
+	}
+	sys, err := gsst.New(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestThreshold: on reliable broadcast at growing sizes the BDD engine
+// agrees with the explicit engine, and its bound for nsent covers n.
+func TestThreshold(t *testing.T) {
+	sizes := []int{4, 13, 40}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	for _, n := range sizes {
+		m := threshold(t, n, (n-1)/3, (n-1)/3+1)
+		exp, err := explicit.Engine{}.Check(context.Background(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bdd, err := DefaultBDD().Check(context.Background(), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareReports(t, fmt.Sprintf("n=%d", n), bdd, exp)
+		if b := bdd.SharedBounds; len(b) != 1 || b[0].Max < int64(n) {
+			t.Errorf("n=%d: bounds %+v", n, b)
+		}
+		if bdd.Properties[0].Holds || !bdd.Properties[1].Holds {
+			t.Errorf("n=%d: unforgeable %v, sent %v; want false, true", n, bdd.Properties[0].Holds, bdd.Properties[1].Holds)
+		}
+		t.Logf("n=%d: %v states; explicit %.3fs, bdd %.3fs (bound %d)", n, bdd.ReachableStates, exp.Stats.Seconds, bdd.Stats.Seconds, bdd.SharedBounds[0].Max)
+	}
+}
