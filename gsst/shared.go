@@ -168,15 +168,12 @@ func (x Extension) String() string {
 }
 
 // Extensions returns the constructs beyond the paper that s uses.
-// Parameters count only when some is not fixed: an instance has none left.
 func (s *Spec) Extensions() Extension {
 	var x Extension
 	if len(s.Shared) > 0 {
 		x |= ExtShared
 	}
-	// An instance folds its parameters into constants: nothing of them
-	// is left to read (the rules refuse a formula reading a fixed one).
-	if len(s.freeParams()) > 0 {
+	if len(s.Params) > 0 {
 		x |= ExtParams
 	}
 	if len(s.Rendezvous) > 0 {
