@@ -402,7 +402,8 @@ func (c *checker) broadcast(td *TransDecl, name string) []Transfer {
 		to, okT := c.state(x.To, where)
 		groups, okG := c.groupSet(x.Groups, where)
 		if okF && okT && okG {
-			out = append(out, Transfer{From: from, To: to, Groups: groups, Pos: x.Pos})
+			// At the source's name: the entry's first token, after any quote.
+			out = append(out, Transfer{From: from, To: to, Groups: groups, Pos: x.From.NamePos})
 		}
 	}
 	return out

@@ -286,3 +286,39 @@ properties:
 		{"self-loop", "{from: B, to: A}", "{from: B, to: B}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
 	})
 }
+
+// TestUpdateSplitsBlocks: updates per group split the guard blocks so
+// that the groups of a block share guard and update; a group in no
+// update key takes the transition and updates nothing.
+func TestUpdateSplitsBlocks(t *testing.T) {
+	sys, err := gsst.Parse("tmpl.yaml", []byte(paramTemplate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab := &sys.Transitions[0]
+	type block struct {
+		groups []int
+		text   string
+		assign int
+	}
+	var got []block
+	for _, b := range ab.Blocks {
+		got = append(got, block{b.Groups, b.Text, len(b.Update.Assign)})
+	}
+	want := []block{{[]int{0}, "c >= t + 1 - f & #B[g] < n", 2}, {[]int{1}, "2*t - f < #C + c", 2}, {[]int{2}, "2*t - f < #C + c", 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("blocks %+v, want %+v", got, want)
+	}
+	if ab.Blocks[1].Update.Text != "ok := true; m := n - t - f" || ab.Blocks[2].Update.Text != "" {
+		t.Errorf("updates %q, %q", ab.Blocks[1].Update.Text, ab.Blocks[2].Update.Text)
+	}
+	// A shared update goes to every block of a guard per group.
+	src := strings.Replace(paramTemplate, `update: {g: "c := c + 1; m := t", h: "ok := true; m := n - t - f"}`, `update: "c := c + 1"`, 1)
+	sys, err = gsst.Parse("tmpl.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ab := &sys.Transitions[0]; len(ab.Blocks) != 2 || len(ab.Blocks[0].Update.Assign) != 1 || len(ab.Blocks[1].Update.Assign) != 1 {
+		t.Errorf("shared update: blocks %+v", ab.Blocks)
+	}
+}
