@@ -291,3 +291,58 @@ func describeExt(sys *gsst.System) string {
 	}
 	return b.String()
 }
+
+// TestInstanceCondition checks the family's condition against
+// InstantiateParams: the values it accepts are those that make an
+// instance, with the instance's sizes and n.
+func TestInstanceCondition(t *testing.T) {
+	sys, err := gsst.Parse("tmpl.yaml", []byte(paramTemplate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond := sys.InstanceCondition()
+	bounds := sys.SizeBounds()
+	holds := func(vals map[presburger.Var]int64) bool {
+		for _, b := range bounds {
+			if !b.Contains(vals[b.Var]) {
+				return false
+			}
+		}
+		return presburger.Eval(cond, func(v presburger.Var) int64 { return vals[v] })
+	}
+	checked := 0
+	for n := range 8 {
+		for tt := range 4 {
+			for f := range 4 {
+				inst, err := sys.InstantiateParams([]int{n, tt, f}, nil)
+				vals := map[presburger.Var]int64{sys.ParamVar(0): int64(n), sys.ParamVar(1): int64(tt), sys.ParamVar(2): int64(f)}
+				if err != nil {
+					// The sizes the terms give do not make these values
+					// an instance either.
+					vals[sys.SizeVar(0)], vals[sys.SizeVar(1)], vals[sys.SizeVar(2)] = int64(n-f), int64(tt+1), 2
+					vals[sys.NVar()] = int64(n-f) + int64(tt+1) + 2
+					if holds(vals) {
+						t.Errorf("n=%d t=%d f=%d: refused (%v), but the condition holds", n, tt, f, err)
+					}
+					continue
+				}
+				for g := range inst.Groups {
+					vals[sys.SizeVar(g)] = int64(inst.Groups[g].Size)
+				}
+				vals[sys.NVar()] = int64(inst.N())
+				if !holds(vals) {
+					t.Errorf("n=%d t=%d f=%d: an instance, but the condition fails", n, tt, f)
+				}
+				vals[sys.SizeVar(0)]++
+				vals[sys.NVar()]++
+				if holds(vals) {
+					t.Errorf("n=%d t=%d f=%d: the condition holds with a wrong size", n, tt, f)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d instances", checked)
+	}
+}
