@@ -149,6 +149,14 @@ func (d *decoder) explainYAML(line int, msg string) (Pos, string, string) {
 			return pos, "invalid YAML: %s: " + strings.ReplaceAll(m.explain(), "%", "%%"), msg
 		}
 	}
+	if msg == "did not find expected ',' or ']'" {
+		for l := line; l >= 1 && l >= line-2; l-- {
+			if col, ok := flowGroupList(d.lines[l-1]); ok {
+				pos.Line, pos.Col = l, col
+				return pos, "invalid YAML: %s: inside a flow list YAML reads this [ as the start of a nested list; quote each entry that names groups (\"S -> T [g]\"), or write the list one entry per line", msg
+			}
+		}
+	}
 	for l := line; l >= 1 && l >= line-2; l-- {
 		if col, kind, ok := flowComment(d.lines[l-1]); ok {
 			pos.Line, pos.Col = l, col
@@ -191,6 +199,39 @@ func flowComment(line string) (col int, kind string, ok bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// flowGroupList finds, inside a flow list opened on line and outside
+// quotes, an entry "U -> V [" of a broadcast or weak fairness list whose
+// group list YAML takes for a nested list. It returns the column of that
+// [ in characters.
+func flowGroupList(line string) (col int, ok bool) {
+	depth, arrow := 0, false
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#' && (i == 0 || line[i-1] == ' '):
+			return 0, false
+		case c == '-' && i+1 < len(line) && line[i+1] == '>':
+			arrow = depth > 0
+		case c == ',':
+			arrow = false
+		case c == '[' && arrow:
+			return utf8.RuneCountInString(line[:i]) + 1, true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return 0, false
 }
 
 // yamlParserProblems are the problems yaml.v3's parser (as opposed to
