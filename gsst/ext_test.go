@@ -322,3 +322,30 @@ func TestUpdateSplitsBlocks(t *testing.T) {
 		t.Errorf("shared update: blocks %+v", ab.Blocks)
 	}
 }
+
+// TestFormatFormula: booleans and enumerations print as the language
+// writes them, and the printed guards read back.
+func TestFormatFormula(t *testing.T) {
+	sys := loadExt(t, "lock")
+	tc := &sys.Transitions[1]
+	for _, c := range []struct {
+		f    presburger.Formula
+		want string
+	}{
+		{tc.BlockOf(0).Guard, "!lock & turn = reader"},
+		{tc.BlockOf(1).Guard, "!lock"},
+		{sys.Fairness.Justice[0].Formula, "!lock | turn = reader"}, // turn != writer: the other value
+		{presburger.Negation(tc.BlockOf(0).Guard), "!(!lock & turn = reader)"},
+		{presburger.Conj(sys.Transitions[3].Blocks[0].Guard, presburger.Compare(presburger.VarTerm(sys.TotalVar(2)), presburger.Eq, presburger.ConstTerm(0))), "k = 3 & #C = 0"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(1)), presburger.Ge, presburger.ConstTerm(0)), "true"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)), presburger.Eq, presburger.VarTerm(sys.SharedVar(0)).Scale(2)), "!lock"},
+		{presburger.Not{F: presburger.Compare(presburger.VarTerm(sys.SharedVar(0)), presburger.Eq, presburger.ConstTerm(1))}, "!(lock)"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(2)), presburger.Lt, presburger.ConstTerm(3)), "k < 3"},
+		// Not in the language: a boolean in arithmetic.
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.SharedVar(2))), presburger.Ge, presburger.ConstTerm(2)), "lock + k >= 2"},
+	} {
+		if got := sys.FormatFormula(c.f); got != c.want {
+			t.Errorf("FormatFormula = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -192,34 +192,54 @@ func b2i(b bool) int64 {
 	return 0
 }
 
+// extPairs are the transitions of the random specs.
+var extPairs = [][2]string{{"A", "B"}, {"B", "A"}, {"B", "C"}, {"C", "D"}, {"D", "A"}}
+
+// extSpec writes the random spec with the given guards and updates.
+func extSpec(guards, updates []string) string {
+	var b strings.Builder
+	b.WriteString("params: [t, f]\nshared:\n  k: {type: 0..3, init: 0}\n  c: {type: \"0..\", init: 0}\n" +
+		"  lock: {type: bool, init: false}\n  b: {type: bool, init: true}\n" +
+		"  turn: {type: [reader, writer], init: reader}\n  last: {type: [reader, writer], init: writer}\n" +
+		"states: [A, B, C, D]\ngroups: {g: 2, h: t + 1}\ninit: A\ntransitions:\n")
+	for j, pr := range extPairs {
+		fmt.Fprintf(&b, "  - from: %s\n    to: %s\n    guard: %q\n    update: %q\n", pr[0], pr[1], guards[j], updates[j])
+	}
+	return b.String()
+}
+
 func TestExtSemantics(t *testing.T) {
 	r := rand.New(rand.NewSource(2026))
 	const specs = 200
 	guards, updates := 0, 0
 	for i := range specs {
-		states := []string{"A", "B", "C", "D"}
-		var b strings.Builder
-		b.WriteString("params: [t, f]\nshared:\n  k: {type: 0..3, init: 0}\n  c: {type: \"0..\", init: 0}\n" +
-			"  lock: {type: bool, init: false}\n  b: {type: bool, init: true}\n" +
-			"  turn: {type: [reader, writer], init: reader}\n  last: {type: [reader, writer], init: writer}\n" +
-			"states: [A, B, C, D]\ngroups: {g: 2, h: t + 1}\ninit: A\ntransitions:\n")
 		type want struct {
 			guard boolGen
 			upd   assignment
 		}
 		var wants []want
-		for _, pr := range [][2]int{{0, 1}, {1, 0}, {1, 2}, {2, 3}, {3, 0}} {
+		var guardTexts, updTexts []string
+		for range extPairs {
 			ge := &exprGen{r: r, counters: true}
 			gt, gf := ge.bool(3)
 			ue := &exprGen{r: r}
 			ut, uf := ue.update()
-			fmt.Fprintf(&b, "  - from: %s\n    to: %s\n    guard: %q\n    update: %q\n", states[pr[0]], states[pr[1]], gt, ut)
+			guardTexts, updTexts = append(guardTexts, gt), append(updTexts, ut)
 			wants = append(wants, want{gf, uf})
 		}
-		src := b.String()
+		src := extSpec(guardTexts, updTexts)
 		sys, err := gsst.Parse("r.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("spec %d does not parse: %v\n%s", i, err, src)
+		}
+		// The guards as FormatFormula writes them read back the same.
+		var printed []string
+		for j := range wants {
+			printed = append(printed, sys.FormatFormula(sys.Transitions[j].Blocks[0].Guard))
+		}
+		again, err := gsst.Parse("r.yaml", []byte(extSpec(printed, updTexts)))
+		if err != nil {
+			t.Fatalf("spec %d: the printed guards %q do not parse: %v", i, printed, err)
 		}
 		for range 20 {
 			e := &extEnv{t: int64(r.Intn(4)), f: int64(r.Intn(4)), k: int64(r.Intn(4)), c: int64(r.Intn(6)),
@@ -267,6 +287,9 @@ func TestExtSemantics(t *testing.T) {
 				blk := &tr.Blocks[0]
 				if got, want := presburger.Eval(blk.Guard, val), w.guard(e); got != want {
 					t.Fatalf("spec %d, guard %q at %+v: %v, want %v", i, blk.Text, *e, got, want)
+				}
+				if got, want := presburger.Eval(again.Transitions[j].Blocks[0].Guard, val), w.guard(e); got != want {
+					t.Fatalf("spec %d, guard %q printed as %q at %+v: %v, want %v", i, blk.Text, printed[j], *e, got, want)
 				}
 				guards++
 				if len(blk.Update.Assign) != len(w.upd) {
