@@ -253,7 +253,18 @@ func (gen *extGen) transition(u, v int) gsst.Transition {
 	blocks := drawBlocks(r, len(sp.Groups))
 	sameGuard, sameUpdate := r.Intn(2) == 0, r.Intn(2) == 0
 	guard, update := gen.guard(u), gen.update()
-	for _, gs := range blocks {
+	// Updates written differently per group with one effect: under the
+	// guard x = k, "x := k + 1" and "x := x + 1" assign the same value.
+	equal := -1
+	if !sameUpdate && r.Intn(3) == 0 {
+		for _, j := range r.Perm(len(sp.Shared)) {
+			if k := SharedKind(&sp.Shared[j]); k == "bounded" || k == "unbounded" {
+				equal = j
+				break
+			}
+		}
+	}
+	for i, gs := range blocks {
 		slices.Sort(gs)
 		b := gsst.Block{Groups: gs, Guard: guard, Update: update}
 		if !sameGuard {
@@ -262,12 +273,29 @@ func (gen *extGen) transition(u, v int) gsst.Transition {
 		if !sameUpdate {
 			b.Update = gen.update()
 		}
+		if equal >= 0 {
+			b.Guard, b.Update = gen.equalUpdate(guard, equal, i)
+		}
 		if b.Guard != presburger.True {
 			b.Text = presburger.Format(b.Guard, sp.VarName)
 		}
 		t.Blocks = append(t.Blocks, b)
 	}
 	return t
+}
+
+// equalUpdate returns guard & x = 0 for shared variable j, and the
+// update x := 1 (i even) or x := x + 1 (i odd): one effect, two texts.
+func (gen *extGen) equalUpdate(guard presburger.Formula, j, i int) (presburger.Formula, gsst.Update) {
+	sp := gen.sys
+	x := presburger.VarTerm(sp.SharedVar(j))
+	val := presburger.ConstTerm(1)
+	if i%2 == 1 {
+		val = x.Add(presburger.ConstTerm(1))
+	}
+	g := presburger.Conj(guard, presburger.Compare(x, presburger.Eq, presburger.ConstTerm(0)))
+	u := gsst.Update{Assign: []gsst.Assign{{Var: sp.SharedVar(j), Value: val}}, Text: sp.Shared[j].Name + " := " + val.Format(sp.VarName)}
+	return g, u
 }
 
 // groups returns nil (every group) two times in three, else a random

@@ -1,0 +1,232 @@
+package detect
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+)
+
+// extWindow is how far above its least value the brute force tries an
+// unbounded shared variable. The random systems compare such variables
+// (alone or summed with another) with constants up to 3 and only add to
+// them, so every valuation beyond the window behaves, for every guard,
+// domain and update equality, like one inside it.
+const extWindow = 4
+
+// extConfigs rotates over what the cross-check draws: each construct
+// alone (with shared variables or without), then anything.
+var extConfigs = []testsupport.ExtConfig{
+	{Want: gsst.ExtShared, Deny: gsst.ExtBroadcast | gsst.ExtRendezvous},
+	{Want: gsst.ExtBroadcast, Deny: gsst.ExtShared | gsst.ExtRendezvous},
+	{Want: gsst.ExtBroadcast | gsst.ExtShared, Deny: gsst.ExtRendezvous},
+	{Want: gsst.ExtRendezvous, Deny: gsst.ExtShared | gsst.ExtBroadcast},
+	{Want: gsst.ExtRendezvous | gsst.ExtShared, Deny: gsst.ExtBroadcast},
+	{Want: gsst.ExtParams | gsst.ExtShared},
+	{},
+	{},
+}
+
+// TestExtendedCrossCheck certifies random systems with shared variables,
+// per-group updates, broadcasts (restricted to groups and not),
+// rendezvous (with and without group restrictions) and parameters folded
+// at small instances, and compares the verdict with full virtual
+// symmetry decided directly on the process-level state space
+// (testsupport.FullSymmetry: in every orbit, every state reaches the
+// same successor orbits). They must agree exactly; a violation's witness
+// is also replayed on the process-level semantics (testsupport.ProcSteps),
+// which shares no code with detect. It logs the counts per construct;
+// -short runs a smaller sample that still covers every construct.
+func TestExtendedCrossCheck(t *testing.T) {
+	systems := 480
+	if testing.Short() {
+		systems = 96
+	}
+	solver := completeSolver(t)
+	r := rand.New(rand.NewSource(2026112620))
+	ctx := context.Background()
+	type count struct{ systems, certified, violated int }
+	counts := map[string]*count{}
+	add := func(key string, ok bool) {
+		c := counts[key]
+		if c == nil {
+			c = &count{}
+			counts[key] = c
+		}
+		c.systems++
+		if ok {
+			c.certified++
+		} else {
+			c.violated++
+		}
+	}
+	for i := range systems {
+		sys := testsupport.RandomExtended(r, extConfigs[i%len(extConfigs)])
+		rep, err := Certify(ctx, sys, solver)
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		ref := testsupport.FullSymmetry(sys, extWindow)
+		if rep.Verdict() == Unknown {
+			t.Fatalf("system %d: unknown\n%s", i, testsupport.Describe(sys))
+		}
+		if rep.Certified() != ref.Symmetric {
+			t.Fatalf("system %d: Certify says %v, the state space says symmetric=%v (states %v and %v, orbit %s)\n%s",
+				i, rep.Verdict(), ref.Symmetric, ref.A, ref.B, ref.Orbit, testsupport.Describe(sys))
+		}
+		for _, res := range rep.Results() {
+			if res.Verdict == Violated {
+				if err := replayWitness(sys, &res); err != nil {
+					t.Fatalf("system %d: witness of %s: %v\n%s", i, resultName(sys, &res), err, testsupport.Describe(sys))
+				}
+			}
+		}
+		ok := rep.Certified()
+		add("all", ok)
+		if sys.Extensions() == 0 {
+			add("none (within the paper)", ok)
+		}
+		for _, k := range constructs(sys) {
+			add(k, ok)
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		c := counts[k]
+		fmt.Fprintf(&b, "\n  %-28s %4d systems, %4d certified, %4d violated", k, c.systems, c.certified, c.violated)
+	}
+	t.Logf("extended cross-check against the process-level state space:%s", b.String())
+	for _, k := range []string{"shared bool", "shared enum", "shared bounded", "shared unbounded", "per-group update",
+		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params"} {
+		if c := counts[k]; c == nil || c.certified == 0 || c.violated == 0 {
+			t.Errorf("%s: no certified or no violated system in the sample: %+v", k, c)
+		}
+	}
+}
+
+// constructs names what sys uses, for the counts.
+func constructs(sys *gsst.System) []string {
+	var out []string
+	for j := range sys.Shared {
+		out = append(out, "shared "+testsupport.SharedKind(&sys.Shared[j]))
+	}
+	if len(sys.Params) > 0 {
+		out = append(out, "params")
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		for _, b := range t.Blocks[min(1, len(t.Blocks)):] {
+			if b.Update.Text != t.Blocks[0].Update.Text {
+				out = append(out, "per-group update")
+			}
+		}
+		if len(t.Broadcast) > 0 {
+			out = append(out, "broadcast")
+		}
+		for _, x := range t.Broadcast {
+			if x.Groups != nil {
+				out = append(out, "broadcast restricted")
+			}
+		}
+	}
+	for _, rv := range sys.Rendezvous {
+		out = append(out, "rendezvous")
+		for _, p := range rv.Parts {
+			if p.Groups != nil {
+				out = append(out, "rendezvous restricted")
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func resultName(sys *gsst.System, res *TransitionResult) string {
+	if res.Rendezvous != nil {
+		return sys.RendezvousName(res.Rendezvous)
+	}
+	return sys.TransitionName(res.Transition)
+}
+
+// replayWitness checks a witness on the process-level semantics: laid
+// out process by process, Enabled has a step (of the witness's transition
+// or rendezvous, by its group) to the witness's orbit, and no step of
+// Disabled reaches it. For a system within the paper (no Step), Enabled
+// has a step of the transition by the group and Disabled none of it.
+func replayWitness(sys *gsst.System, res *TransitionResult) error {
+	w := res.Witness
+	owner, _ := testsupport.Processes(sys)
+	if w.Step == nil {
+		if sys.Extensions() != 0 {
+			return fmt.Errorf("no step in %+v", w)
+		}
+		tr := -1
+		for i := range sys.Transitions {
+			if &sys.Transitions[i] == res.Transition {
+				tr = i
+			}
+		}
+		moves := func(conf [][]int) (by []int) {
+			for _, s := range testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: layoutOf(conf), Shared: []int{}}) {
+				if s.Transition == tr {
+					by = append(by, owner[s.Movers[0]])
+				}
+			}
+			return by
+		}
+		if by := moves(w.Enabled); !slices.Contains(by, w.Group) {
+			return fmt.Errorf("group %d cannot take the transition in %v", w.Group, w.Enabled)
+		}
+		if by := moves(w.Disabled); len(by) > 0 {
+			return fmt.Errorf("groups %v can take the transition in %v", by, w.Disabled)
+		}
+		return nil
+	}
+	orbit := fmt.Sprint(w.Step.Totals, w.Step.Shared)
+	reaches := func(conf [][]int, want bool) error {
+		st := testsupport.ProcState{Conf: layoutOf(conf), Shared: w.Shared}
+		for _, s := range testsupport.ProcSteps(sys, owner, st) {
+			if testsupport.OrbitKey(sys, owner, s.Next) != orbit {
+				continue
+			}
+			if !want {
+				return fmt.Errorf("%v reaches %s", st, orbit)
+			}
+			if s.Transition == w.Step.Transition && s.Rendezvous == w.Step.Rendezvous && owner[s.Movers[0]] == w.Group {
+				return nil
+			}
+		}
+		if want {
+			return fmt.Errorf("%v does not reach %s by the step", st, orbit)
+		}
+		return nil
+	}
+	if err := reaches(w.Enabled, true); err != nil {
+		return err
+	}
+	return reaches(w.Disabled, false)
+}
+
+// layoutOf lays out group counters process by process, group by group,
+// as testsupport.Processes numbers them (states in order within a group).
+func layoutOf(y [][]int) []int {
+	var conf []int
+	for _, row := range y {
+		for s, k := range row {
+			for range k {
+				conf = append(conf, s)
+			}
+		}
+	}
+	return conf
+}
