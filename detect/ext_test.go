@@ -79,7 +79,11 @@ func TestExtendedCrossCheck(t *testing.T) {
 			t.Fatalf("system %d: Certify says %v, the state space says symmetric=%v (states %v and %v, orbit %s)\n%s",
 				i, rep.Verdict(), ref.Symmetric, ref.A, ref.B, ref.Orbit, testsupport.Describe(sys))
 		}
-		for _, res := range rep.Results() {
+		for k, res := range rep.Results() {
+			tr, rv := itemOf(sys, k)
+			if got, want := res.Verdict == Violated, ref.Violates(sys, tr, rv); got != want {
+				t.Fatalf("system %d: %s is %v, the state space says violating=%v\n%s", i, resultName(sys, &res), res.Verdict, want, testsupport.Describe(sys))
+			}
 			if res.Verdict == Violated {
 				if err := replayWitness(sys, &res); err != nil {
 					t.Fatalf("system %d: witness of %s: %v\n%s", i, resultName(sys, &res), err, testsupport.Describe(sys))
@@ -112,6 +116,15 @@ func TestExtendedCrossCheck(t *testing.T) {
 			t.Errorf("%s: no certified or no violated system in the sample: %+v", k, c)
 		}
 	}
+}
+
+// itemOf returns the transition (or the rendezvous, tr -1) of result k of
+// Report.Results.
+func itemOf(sys *gsst.System, k int) (tr, rv int) {
+	if k < len(sys.Transitions) {
+		return k, -1
+	}
+	return -1, k - len(sys.Transitions)
 }
 
 // constructs names what sys uses, for the counts.
@@ -229,4 +242,124 @@ func layoutOf(y [][]int) []int {
 		}
 	}
 	return conf
+}
+
+// familyBox is the greatest parameter value the family cross-check tries.
+const familyBox = 3
+
+// TestFamilyCrossCheck certifies random families with parameters (group
+// sizes over them, guards and updates reading them, an assumption that
+// bounds them half the time) for every parameter value, and compares
+// with FullSymmetry at every instance with parameters in 0..familyBox
+// (testsupport.FoldParams):
+//
+//   - certified: every instance of the box is symmetric;
+//   - an assumption bounding every parameter inside the box: the verdict
+//     is exactly the conjunction over the box;
+//   - violated: the witness's parameters make an instance, where the
+//     witness replays on the process-level semantics, with no more
+//     processes than the smallest violating instance of the box.
+func TestFamilyCrossCheck(t *testing.T) {
+	systems := 240
+	if testing.Short() {
+		systems = 48
+	}
+	solver := completeSolver(t)
+	r := rand.New(rand.NewSource(2026112621))
+	ctx := context.Background()
+	counts := map[string]int{}
+	for i := range systems {
+		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Family: true})
+		rep, err := Certify(ctx, sys, solver)
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		if rep.Verdict() == Unknown {
+			t.Fatalf("system %d: unknown\n%s", i, testsupport.Describe(sys))
+		}
+		bounded := sys.Assume.Formula != nil
+		results := rep.Results()
+		// least[k]: processes of the smallest instance of the box where
+		// item k violates, -1 for none.
+		least := make([]int, len(results))
+		for k := range least {
+			least[k] = -1
+		}
+		for _, values := range paramBox(len(sys.Params), familyBox) {
+			inst, ok := testsupport.FoldParams(sys, values)
+			if !ok {
+				continue
+			}
+			counts["instances"]++
+			ref := testsupport.FullSymmetry(inst, extWindow)
+			for k := range results {
+				if tr, rv := itemOf(sys, k); ref.Violates(inst, tr, rv) && (least[k] < 0 || inst.N() < least[k]) {
+					least[k] = inst.N()
+				}
+			}
+		}
+		for k, res := range results {
+			switch {
+			case res.Verdict.OK() && least[k] >= 0:
+				t.Fatalf("system %d: %s certified for every parameter value, but violates at an instance of the box with %d processes\n%s", i, resultName(sys, &res), least[k], testsupport.Describe(sys))
+			case bounded && !res.Verdict.OK() && least[k] < 0:
+				t.Fatalf("system %d: bounded family: %s %v, but no instance of the box violates\n%s", i, resultName(sys, &res), res.Verdict, testsupport.Describe(sys))
+			}
+		}
+		if rep.Certified() {
+			counts["certified"]++
+			continue
+		}
+		counts["violated"]++
+		for k, res := range results {
+			if res.Verdict != Violated {
+				continue
+			}
+			w := res.Witness
+			inst, ok := testsupport.FoldParams(sys, w.Params)
+			if !ok {
+				t.Fatalf("system %d: witness at parameters %v, which are no instance\n%s", i, w.Params, testsupport.Describe(sys))
+			}
+			for g := range inst.Groups {
+				if inst.Groups[g].Size != w.Sizes[g] {
+					t.Fatalf("system %d: witness sizes %v, the instance at %v has %d in group %d", i, w.Sizes, w.Params, inst.Groups[g].Size, g)
+				}
+			}
+			fixed := *w
+			fixed.Params = nil
+			if err := replayWitness(inst, &TransitionResult{Transition: res.Transition, Rendezvous: res.Rendezvous, Witness: &fixed}); err != nil {
+				t.Fatalf("system %d: witness at %v: %v\n%s", i, w.Params, err, testsupport.Describe(sys))
+			}
+			n := 0
+			for _, k := range w.Sizes {
+				n += k
+			}
+			if least[k] >= 0 && n > least[k] {
+				t.Fatalf("system %d: witness of %s with %d processes, the box has a violation with %d", i, resultName(sys, &res), n, least[k])
+			}
+			if least[k] < 0 {
+				counts["violated beyond the box"]++
+			}
+		}
+	}
+	t.Logf("families: %d systems, %d certified for every parameter value, %d violated (%d with witnesses beyond the box); %d instances compared",
+		systems, counts["certified"], counts["violated"], counts["violated beyond the box"], counts["instances"])
+	if counts["certified"] == 0 || counts["violated"] == 0 {
+		t.Errorf("one-sided sample: %v", counts)
+	}
+}
+
+// paramBox lists every vector of k values in 0..most.
+func paramBox(k, most int) [][]int {
+	out := [][]int{nil}
+	for range k {
+		var next [][]int
+		for _, p := range out {
+			for v := 0; v <= most; v++ {
+				next = append(next, append(slices.Clone(p), v))
+			}
+		}
+		out = next
+	}
+	return out
 }
