@@ -52,6 +52,7 @@ func TestExtendedCrossCheck(t *testing.T) {
 	ctx := context.Background()
 	type count struct{ systems, certified, violated int }
 	counts := map[string]*count{}
+	items := map[string]int{} // "transitions certified", "rendezvous violated", ...
 	add := func(key string, ok bool) {
 		c := counts[key]
 		if c == nil {
@@ -81,6 +82,11 @@ func TestExtendedCrossCheck(t *testing.T) {
 		}
 		for k, res := range rep.Results() {
 			tr, rv := itemOf(sys, k)
+			kind := "transitions"
+			if rv >= 0 {
+				kind = "rendezvous"
+			}
+			items[kind+" "+res.Verdict.String()]++
 			if got, want := res.Verdict == Violated, ref.Violates(sys, tr, rv); got != want {
 				t.Fatalf("system %d: %s is %v, the state space says violating=%v\n%s", i, resultName(sys, &res), res.Verdict, want, testsupport.Describe(sys))
 			}
@@ -109,6 +115,9 @@ func TestExtendedCrossCheck(t *testing.T) {
 		c := counts[k]
 		fmt.Fprintf(&b, "\n  %-28s %4d systems, %4d certified, %4d violated", k, c.systems, c.certified, c.violated)
 	}
+	fmt.Fprintf(&b, "\n  verdicts: transitions %d symmetric, %d certified, %d violated; rendezvous %d symmetric, %d certified, %d violated",
+		items["transitions symmetric"], items["transitions certified"], items["transitions violated"],
+		items["rendezvous symmetric"], items["rendezvous certified"], items["rendezvous violated"])
 	t.Logf("extended cross-check against the process-level state space:%s", b.String())
 	for _, k := range []string{"shared bool", "shared enum", "shared bounded", "shared unbounded", "per-group update",
 		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params"} {
