@@ -372,3 +372,70 @@ func paramBox(k, most int) [][]int {
 	}
 	return out
 }
+
+// TestVerifyStepWitness: VerifyWitness accepts the step witnesses
+// Certify reports and rejects each of them tampered with: another shared
+// value, a shared value outside its domain, another orbit after the
+// step, another group, no step, or the disabled configuration replaced
+// by the enabled one (which does reach the orbit).
+func TestVerifyStepWitness(t *testing.T) {
+	solver := completeSolver(t)
+	r := rand.New(rand.NewSource(5))
+	ctx := context.Background()
+	checked := 0
+	for i := 0; checked < 40 && i < 2000; i++ {
+		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Want: gsst.ExtShared})
+		rep, err := Certify(ctx, sys, solver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range rep.Results() {
+			if res.Verdict != Violated {
+				continue
+			}
+			checked++
+			w := res.Witness
+			if err := VerifyWitness(sys, res.Transition, w); err != nil {
+				t.Fatalf("reported witness rejected: %v", err)
+			}
+			clone := func() *Witness {
+				c := *w
+				c.Shared = slices.Clone(w.Shared)
+				st := *w.Step
+				st.Totals, st.Shared = slices.Clone(st.Totals), slices.Clone(st.Shared)
+				c.Step = &st
+				return &c
+			}
+			var bad []*Witness
+			c := clone()
+			c.Step.Totals[0]++
+			bad = append(bad, c)
+			c = clone()
+			c.Step = nil
+			bad = append(bad, c)
+			c = clone()
+			c.Group = (w.Group + 1) % len(sys.Groups)
+			if len(sys.Groups) > 1 {
+				bad = append(bad, c)
+			}
+			c = clone()
+			c.Disabled = c.Enabled
+			bad = append(bad, c)
+			c = clone()
+			v := &sys.Shared[0]
+			c.Shared[0] = v.Lo - 1
+			bad = append(bad, c)
+			c = clone()
+			c.Step.Shared[0] = v.Lo - 1
+			bad = append(bad, c)
+			for k, b := range bad {
+				if err := VerifyWitness(sys, res.Transition, b); err == nil {
+					t.Fatalf("tampered witness %d accepted: %+v (step %+v)\n%s", k, b, b.Step, testsupport.Describe(sys))
+				}
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d violations to tamper with", checked)
+	}
+}
