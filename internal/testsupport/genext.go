@@ -19,8 +19,9 @@ type ExtConfig struct {
 	// MaxProcesses bounds the processes (default 4).
 	MaxProcesses int
 	// Family draws families: parameters t0 (and t1) that are not fixed,
-	// read by guards and updates, one or two groups sized t0 + c,
-	// and an assumption bounding the parameters by 2 half the time
+	// read by guards and updates (some block's guard differing from the
+	// others' only from t0 = 4 on), one or two groups sized t0 + c, and
+	// an assumption bounding the parameters by 2 half the time
 	// (FoldParams gives the instances).
 	Family bool
 }
@@ -320,6 +321,11 @@ func (gen *extGen) transition(u, v int) gsst.Transition {
 		}
 		if equal >= 0 {
 			b.Guard, b.Update = gen.equalUpdate(guard, equal, i)
+		}
+		if i > 0 && i == len(blocks)-1 && gen.sys.Parametric() && r.Intn(4) == 0 {
+			// In a family, a block that differs from the others only
+			// from t0 = 4 on: a violation beyond small instances.
+			b.Guard = presburger.Disj(b.Guard, presburger.Compare(gen.paramTerm(0), presburger.Ge, presburger.ConstTerm(4)))
 		}
 		if b.Guard != presburger.True {
 			b.Text = presburger.Format(b.Guard, sp.VarName)
