@@ -35,8 +35,10 @@ import (
 // unsat for all of them is exactly full virtual symmetry.
 //
 // Every state gets a counter per group and side (no state kinds as in
-// query.go): the systems with these constructs are small, and a transfer
-// reads the counters of its source.
+// query.go): effects read the counters of transfer sources and of the
+// states a rendezvous leaves, and the totals of every state must match,
+// so few states could go without; the query stays linear in states
+// times groups.
 
 // extSystem is what the queries of one system share.
 type extSystem struct {
