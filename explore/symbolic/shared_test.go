@@ -27,7 +27,7 @@ import (
 
 // extStats counts what the cross-check covered.
 type extStats struct {
-	models, also, transfers, assigns, unbounded, grown, holds, fails, traces, deadlocked int
+	models, also, transfers, assigns, unbounded, grown, forced, holds, fails, traces, deadlocked int
 }
 
 // randomExtended draws a random total-counter model of a random counter
@@ -153,6 +153,13 @@ func randomExtended(r *rand.Rand, properties int, st *extStats) *counterabs.Mode
 		leaf := func() ctl.Formula { return ctl.Atom{P: testsupport.RandomFormula(r, nv, n, 1, false)} }
 		f := randomTemporal(r, 3, leaf)
 		m.Properties = append(m.Properties, counterabs.Property{Name: fmt.Sprintf("p%d", i), Text: ctl.Format(f, m.VarName), Formula: f})
+	}
+	if r.Intn(6) == 0 {
+		// A forced model's stutter condition, over counters and shared
+		// variables.
+		m.MayDeadlock = testsupport.RandomFormula(r, nv, n, 1, false)
+		m.Exact = false
+		st.forced++
 	}
 	st.models++
 	return m
@@ -317,7 +324,7 @@ func TestExtendedAgainstOracle(t *testing.T) {
 	}
 	t.Logf("%+v", st)
 	if st.also < models/10 || st.transfers < models/10 || st.assigns < models/4 || st.unbounded < models/10 ||
-		st.grown == 0 || st.holds < models || st.fails < models || st.traces < models || st.deadlocked < models/10 {
+		st.grown == 0 || st.forced < models/10 || st.holds < models || st.fails < models || st.traces < models || st.deadlocked < models/10 {
 		t.Errorf("the random sample exercises too little: %+v", st)
 	}
 }
