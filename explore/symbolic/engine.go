@@ -277,8 +277,8 @@ const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
 
 // maxBoundBits bounds the bits of an unbounded shared variable's
 // encoding: the engine gives up (errkind.Limit) on a model whose
-// reachable states take one beyond 2^maxBoundBits - 1 or four times the
-// number of processes, whichever is larger. A variable that grows
+// reachable states take one beyond 2^maxBoundBits - 1 or, if larger, the
+// least 2^k - 1 covering four times the number of processes. A variable that grows
 // without bound is found this way, each doubling's reachable states
 // costing about as many fixpoint steps as the values it adds; the shared
 // limits (MaxStates, MaxWork, the context) stop it sooner. A variable
