@@ -388,6 +388,20 @@ func TestUnboundedBoundGrows(t *testing.T) {
 	if st.holds != 4 {
 		t.Errorf("%d verdicts hold, want all 4", st.holds)
 	}
+	// explore.MaxWork bounds the nodes of every encoding New made, not
+	// only of the last one.
+	last := slices.Clone(first)
+	last[2] = 63
+	alone, err := newChecker(m, config{order: autoOrder(m), strategy: Saturate, reachable: true, affinity: true}, explore.NewConfig(), last, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alone.Reachable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if all, one := e.Stats().Produced, alone.Stats().Produced; all <= one {
+		t.Errorf("%d nodes produced in all, %d by the last encoding alone", all, one)
+	}
 }
 
 // TestUnboundedDiverges: a variable that grows without bound in the
