@@ -147,3 +147,14 @@ func (in *ExtInstance) Bounded(i int) (bound int, sp *ProcSpace, beyond bool) {
 	sp, beyond = ProcsWithin(in.Sys, tight)
 	return tight, sp, beyond
 }
+
+// TotalStates returns the number of distinct (total counters, shared
+// values) among the states of sp: the reachable states of the
+// total-counter model of a system that is fully virtually symmetric.
+func (sp *ProcSpace) TotalStates() int {
+	seen := map[string]bool{}
+	for _, st := range sp.States {
+		seen[fmt.Sprint(Totals(counters(sp.Sys, sp.Owner, st.Conf)), st.Shared)] = true
+	}
+	return len(seen)
+}
