@@ -376,24 +376,49 @@ func (q *extSystem) name(mb member) string {
 	return q.sys.TransitionName(&q.sys.Transitions[mb.tr])
 }
 
-// formula returns the query for members part[0]..part[1]-1.
+// formula returns the query for members part[0]..part[1]-1. The
+// conjunct of a member N whose effect equals that of every member of the
+// part whatever the configuration (the same constant change of the
+// totals and the same update: eq folds to true) does not depend on the
+// member and is written once, outside the disjunction: for a system
+// whose only coinciding effects are those of one transition's blocks,
+// the query is then today's, phi(y') & !phi(y).
 func (e *extQuery) formula(part [2]int) presburger.Formula {
 	q := e.q
-	var dis []presburger.Formula
-	for _, mb := range e.members[part[0]:part[1]] {
-		en1, z1, w1 := q.enabled(mb, 1)
-		parts := []presburger.Formula{en1}
-		for _, nb := range q.members {
-			en0, z0, w0 := q.enabled(nb, 0)
-			eq := same(z0, w0, z1, w1)
-			if eq == presburger.False {
-				continue
-			}
-			parts = append(parts, presburger.Negation(presburger.Conj(en0, eq)))
-		}
-		dis = append(dis, presburger.Conj(parts...))
+	members := e.members[part[0]:part[1]]
+	type side1 struct {
+		en   presburger.Formula
+		z, w []presburger.Term
 	}
-	return presburger.Conj(q.base, q.tighten(presburger.Disj(dis...)))
+	ms := make([]side1, len(members))
+	for i, mb := range members {
+		ms[i].en, ms[i].z, ms[i].w = q.enabled(mb, 1)
+	}
+	var common []presburger.Formula
+	specific := make([][]presburger.Formula, len(members))
+	for _, nb := range q.members {
+		en0, z0, w0 := q.enabled(nb, 0)
+		eqs := make([]presburger.Formula, len(members))
+		always := true
+		for i := range members {
+			eqs[i] = same(z0, w0, ms[i].z, ms[i].w)
+			always = always && eqs[i] == presburger.True
+		}
+		if always {
+			common = append(common, presburger.Negation(en0))
+			continue
+		}
+		for i, eq := range eqs {
+			if eq != presburger.False {
+				specific[i] = append(specific[i], presburger.Negation(presburger.Conj(en0, eq)))
+			}
+		}
+	}
+	dis := make([]presburger.Formula, len(members))
+	for i := range members {
+		dis[i] = presburger.Conj(append([]presburger.Formula{ms[i].en}, specific[i]...)...)
+	}
+	return presburger.Conj(q.base, q.tighten(presburger.Conj(presburger.Disj(dis...), presburger.Conj(common...))))
 }
 
 // run decides one part of the query, as query.run does.
