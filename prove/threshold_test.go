@@ -15,7 +15,7 @@ import (
 // which the resilience condition allows to be faulty, f faulty ones
 // present. nsent counts the correct processes that sent. lower lowers
 // the threshold of the echo rule by one (the mutation).
-func strb(t *testing.T, lower int) *gsst.System {
+func strb(t testing.TB, lower int) *gsst.System {
 	t.Helper()
 	b := newBuilder("strb", []string{"V0", "V1", "SE", "AC"}, []string{"correct"}, []string{"n", "t", "f"}, []string{"nsent"})
 	b.group(0, "n -f", "V0")
@@ -47,6 +47,8 @@ func TestThresholdHandmade(t *testing.T) {
 		{"strb-mutated", strb(t, 1), prove.Refuted},
 		{"cc", cc(t, 0), prove.Proved},
 		{"cc-mutated", cc(t, 1), prove.Refuted},
+		{"nbac", nbac(t, 0), prove.Proved},
+		{"nbac-mutated", nbac(t, 1), prove.Refuted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(120*time.Second))
@@ -74,7 +76,7 @@ func TestThresholdHandmade(t *testing.T) {
 // picks its initial value (I -> V0, I -> V1: both initial values, in
 // any mix), sends it, moves to phase 1 with the value most sent, and
 // accepts by majority. lower lowers the acceptance thresholds by one.
-func cc(t *testing.T, lower int) *gsst.System {
+func cc(t testing.TB, lower int) *gsst.System {
 	t.Helper()
 	b := newBuilder("cc", []string{"I", "V0", "V1", "P0", "P10", "P11", "AC0", "AC1", "CR"}, []string{"proc"}, []string{"n", "t", "f"},
 		[]string{"nsnt00", "nsnt01", "nsnt10", "nsnt11", "nsnt0x", "nfaulty"})
@@ -106,4 +108,79 @@ func cc(t *testing.T, lower int) *gsst.System {
 		t.Fatal(err)
 	}
 	return sys
+}
+
+// nbac is non-blocking atomic commitment with failure detectors, as the
+// threshold automaton nbacg of the ByMC suite (Guerraoui, IPL 2001):
+// each process votes yes or no, or learns of a failure first (I -> NO,
+// YES, NOFD, YESFD: every mix of initial votes), sends its vote, commits
+// when every process voted yes and none no, aborts when some voted no or
+// it detected a failure; any process may crash. lower lowers the commit
+// threshold by one.
+func nbac(t testing.TB, lower int) *gsst.System {
+	t.Helper()
+	b := newBuilder("nbac", []string{"I", "NO", "YES", "NOFD", "YESFD", "SE", "CMT", "ABR", "CR"}, []string{"proc"}, []string{"n"},
+		[]string{"nno", "nyes"})
+	b.group(0, "n", "I")
+	b.assume("n > 1")
+	commit := "nno < 1 & nyes >= n"
+	if lower > 0 {
+		commit = "nno < 1 & nyes >= n -1"
+	}
+	for _, s := range []string{"NO", "YES", "NOFD", "YESFD"} {
+		b.trans("I", s, "", "")
+	}
+	b.trans("NO", "SE", "", "nno := nno +1")
+	b.trans("YES", "SE", "", "nyes := nyes +1")
+	b.trans("NOFD", "ABR", "", "")
+	b.trans("YESFD", "ABR", "", "")
+	b.trans("SE", "ABR", "nno >= 1", "")
+	b.trans("SE", "CMT", commit, "")
+	for _, s := range []string{"NO", "YES", "NOFD", "YESFD", "SE", "CMT", "ABR"} {
+		b.trans(s, "CR", "", "")
+	}
+	b.safety("agreement", "#CMT = 0 | #ABR = 0")
+	b.safety("commit-validity", "#CMT = 0 | nno = 0")
+	sys, err := b.system()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// BenchmarkThreshold measures Check on each bundled threshold-guarded
+// algorithm (every safety property, for every parameter value under
+// the resilience condition) and on its mutated variant (refuted, the
+// run replayed). BENCHMARKS.md records the figures:
+//
+//	go test -run '^$' -bench Threshold -benchtime 3x ./prove/
+func BenchmarkThreshold(b *testing.B) {
+	t := b
+	s := z3.New()
+	for _, tc := range []struct {
+		name string
+		sys  *gsst.System
+		want prove.Verdict
+	}{
+		{"strb", strb(t, 0), prove.Proved},
+		{"strb-mutated", strb(t, 1), prove.Refuted},
+		{"cc", cc(t, 0), prove.Proved},
+		{"cc-mutated", cc(t, 1), prove.Refuted},
+		{"nbac", nbac(t, 0), prove.Proved},
+		{"nbac-mutated", nbac(t, 1), prove.Refuted},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(120*time.Second))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range rep.Results {
+					if r.Verdict != tc.want {
+						b.Fatalf("%s: %v, want %v", r.Property.Name, r.Verdict, tc.want)
+					}
+				}
+			}
+		})
+	}
 }
