@@ -308,6 +308,12 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
 			return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, lemmas, name, solver, res)
 		}
+		if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+		}
 		a, err := prover.Prove(ctx, strengthen(ts, inv))
 		if err != nil {
 			return err
@@ -317,11 +323,35 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		}
 		return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
 	}
+	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	}
 	a, err := prover.Prove(ctx, ts)
 	if err != nil {
 		return err
 	}
 	return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+}
+
+// searchFirst runs the explicit search of small instances (search.go)
+// on a system with constructs beyond the paper, and returns its run as
+// the prover's answer, replayed on ts, when it finds one (ok). A run that
+// does not replay is an internal error.
+func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver) (presburger.SafetyAnswer, bool, error) {
+	if m.System.Extensions() == 0 {
+		return presburger.SafetyAnswer{}, false, nil
+	}
+	cex := searchSmall(ctx, m, ts)
+	if cex == nil {
+		return presburger.SafetyAnswer{}, false, nil
+	}
+	if err := presburger.Replay(ctx, solver, ts, *cex); err != nil {
+		return presburger.SafetyAnswer{}, false, errkind.Errorf(errkind.Internal, "the run found by exploring a small instance does not replay on the model: %w", err)
+	}
+	return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, true, nil
 }
 
 // quickBudget is the time the prover gets alone on a system without
