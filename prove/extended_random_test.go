@@ -67,7 +67,7 @@ func TestProveExtendedRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
 		}
-		for _, inst := range extInstances(sys) {
+		for _, inst := range extInstances(sys, extParamMax) {
 			reached := explore(sys, inst)
 			instances++
 			states += len(reached)
@@ -173,7 +173,7 @@ func randomExtended(t *testing.T, r *rand.Rand) *gsst.System {
 				term = pv(0).Sub(pv(1)).Add(presburger.ConstTerm(1))
 			}
 			grp.SizeTerm, grp.SizeTermText = term, term.Format(spec.VarName)
-			grp.Ranged, grp.Size, grp.Max = true, 1, gsst.Unbounded
+			grp.Size = 1 // unused in a family; the init row places it
 			spec.Init[g][0] = 1
 		case c == 1:
 			grp.Ranged, grp.Size, grp.Max = true, 1, gsst.Unbounded
@@ -221,16 +221,24 @@ func randomExtended(t *testing.T, r *rand.Rand) *gsst.System {
 				continue
 			}
 			x := presburger.VarTerm(spec.SharedVar(j))
+			// A boolean gets a constant or a boolean; an integer a
+			// step, a constant or an integer.
+			var same []int
+			for k := range spec.Shared {
+				if spec.Shared[k].Bool == spec.Shared[j].Bool {
+					same = append(same, k)
+				}
+			}
 			var val presburger.Term
-			switch r.Intn(4) {
-			case 0:
+			switch c := r.Intn(4); {
+			case c == 0 && !spec.Shared[j].Bool:
 				val = x.Add(presburger.ConstTerm(1))
-			case 1:
+			case c == 1 && !spec.Shared[j].Bool:
 				val = x.Add(presburger.ConstTerm(-1))
-			case 2:
-				val = presburger.ConstTerm(int64(r.Intn(2)))
+			case c == 3:
+				val = presburger.VarTerm(spec.SharedVar(same[r.Intn(len(same))]))
 			default:
-				val = presburger.VarTerm(spec.SharedVar(r.Intn(len(spec.Shared))))
+				val = presburger.ConstTerm(int64(r.Intn(2)))
 			}
 			u.Assign = append(u.Assign, gsst.Assign{Var: spec.SharedVar(j), Value: val})
 		}
@@ -358,12 +366,12 @@ func (in extInstance) String() string { return fmt.Sprintf("params %v sizes %v",
 // extInstances returns the instances of the box: parameters in
 // 0..extParamMax satisfying the assumption, each group's size its term's
 // value (at least 1) or, for a range, 1..extSizeMax.
-func extInstances(sys *gsst.System) []extInstance {
+func extInstances(sys *gsst.System, paramMax int) []extInstance {
 	var out []extInstance
 	var params func(ps []int)
 	params = func(ps []int) {
 		if len(ps) < len(sys.Params) {
-			for v := range extParamMax + 1 {
+			for v := range paramMax + 1 {
 				params(append(slices.Clone(ps), v))
 			}
 			return
@@ -386,7 +394,7 @@ func extInstances(sys *gsst.System) []extInstance {
 			}
 			grp := &sys.Groups[g]
 			switch {
-			case grp.SizeTermText != "":
+			case grp.OverParams():
 				if k := grp.SizeTerm.Eval(val); k >= 1 {
 					sizes(append(slices.Clone(sz), int(k)))
 				}

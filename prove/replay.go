@@ -277,7 +277,7 @@ func instanceValues(m *counterabs.ParamModel, cex presburger.Counterexample) (si
 }
 
 // hasSizeTerm reports whether g's size is a term over the parameters.
-func hasSizeTerm(g *gsst.Group) bool { return len(g.SizeTerm.Monos) > 0 || g.SizeTermText != "" }
+func hasSizeTerm(g *gsst.Group) bool { return g.OverParams() }
 
 // paramValuation reads the parameters of sys at values params (any
 // other variable reads 0).

@@ -67,7 +67,7 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 	}
 	for g := range sys.Groups {
 		grp := &sys.Groups[g]
-		if len(grp.SizeTerm.Monos) == 0 && grp.SizeTermText == "" {
+		if !grp.OverParams() {
 			free = append(free, m.SizeVar(g))
 		}
 	}
@@ -92,7 +92,7 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 		n := int64(0)
 		for g := range sys.Groups {
 			grp := &sys.Groups[g]
-			if len(grp.SizeTerm.Monos) > 0 || grp.SizeTermText != "" {
+			if grp.OverParams() {
 				t := grp.SizeTerm.Subst(func(v presburger.Var) presburger.Term {
 					k, _ := sys.ParamOf(v)
 					return presburger.VarTerm(m.ParamVar(k))

@@ -2,10 +2,15 @@ package prove_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -148,30 +153,98 @@ func nbac(t testing.TB, lower int) *gsst.System {
 	return sys
 }
 
+// thresholdSpec reads a bundled threshold-guarded algorithm from
+// specs/threshold.
+func thresholdSpec(t testing.TB, name string) *gsst.System {
+	t.Helper()
+	file := filepath.Join("..", "specs", "threshold", name+".yaml")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := gsst.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// thresholdCases are the bundled algorithms with their expected verdicts
+// and, for the mutants, the parameter values of the least refuting
+// instance (every smaller one, in the search's order, is safe: at t = f
+// = 0, n = 1 for strb; n = 4, t = 1 for cc, whose mutant needs two
+// processes per value; n = 2 for nbac).
+var thresholdCases = []struct {
+	name   string
+	want   prove.Verdict
+	params []int
+}{
+	{"strb", prove.Proved, nil},
+	{"strb-mutated", prove.Refuted, []int{1, 0, 0}},
+	{"cc", prove.Proved, nil},
+	{"cc-mutated", prove.Refuted, []int{4, 1, 0}},
+	{"nbac", prove.Proved, nil},
+	{"nbac-mutated", prove.Refuted, []int{2}},
+}
+
+// TestThresholdBundled: the bundled algorithms of specs/threshold are
+// proved for every parameter value under their resilience conditions,
+// with lemmas, and their mutants refuted at the least instance with the
+// run executed there.
+func TestThresholdBundled(t *testing.T) {
+	s := z3.New()
+	for _, tc := range thresholdCases {
+		t.Run(tc.name, func(t *testing.T) {
+			sys := thresholdSpec(t, tc.name)
+			rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(120*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Scope == "" {
+				t.Error("no scope for a spec with parameters")
+			}
+			for _, r := range rep.Results {
+				t.Logf("%s: %v in %s, %d lemmas", r.Property.Name, r.Verdict, r.Duration, len(r.Lemmas))
+				switch {
+				case r.Verdict != tc.want:
+					t.Errorf("%s: %v (%s), want %v", r.Property.Name, r.Verdict, r.Reason, tc.want)
+				case r.Verdict == prove.Proved && len(r.Lemmas) == 0:
+					t.Errorf("%s: proved without lemmas", r.Property.Name)
+				case r.Verdict == prove.Refuted && (!slices.Equal(r.Params, tc.params) || len(r.Moves) == 0):
+					t.Errorf("%s: refuted at %v with %d moves, want %v", r.Property.Name, r.Params, len(r.Moves), tc.params)
+				}
+			}
+			// Independently of the prover: explicit exploration of every
+			// instance with parameters up to 4 (explore, in
+			// extended_random_test.go) agrees.
+			for _, inst := range extInstances(sys, 4) {
+				reached := explore(sys, inst)
+				for k, r := range rep.Results {
+					phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
+					fails := slices.ContainsFunc(reached, func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
+					if fails && r.Verdict == prove.Proved || !fails && r.Verdict == prove.Refuted && slices.Equal(r.Params, inst.params) {
+						t.Errorf("%s at %v: exploration says fails=%v, prove %v", r.Property.Name, inst, fails, r.Verdict)
+					}
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkThreshold measures Check on each bundled threshold-guarded
-// algorithm (every safety property, for every parameter value under
-// the resilience condition) and on its mutated variant (refuted, the
-// run replayed). BENCHMARKS.md records the figures:
+// algorithm of specs/threshold (every safety property, for every
+// parameter value under the resilience condition) and on its mutated
+// variant (refuted, the run replayed). BENCHMARKS.md records the
+// figures:
 //
 //	go test -run '^$' -bench Threshold -benchtime 3x ./prove/
 func BenchmarkThreshold(b *testing.B) {
-	t := b
 	s := z3.New()
-	for _, tc := range []struct {
-		name string
-		sys  *gsst.System
-		want prove.Verdict
-	}{
-		{"strb", strb(t, 0), prove.Proved},
-		{"strb-mutated", strb(t, 1), prove.Refuted},
-		{"cc", cc(t, 0), prove.Proved},
-		{"cc-mutated", cc(t, 1), prove.Refuted},
-		{"nbac", nbac(t, 0), prove.Proved},
-		{"nbac-mutated", nbac(t, 1), prove.Refuted},
-	} {
+	for _, tc := range thresholdCases {
+		sys := thresholdSpec(b, tc.name)
 		b.Run(tc.name, func(b *testing.B) {
 			for range b.N {
-				rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(120*time.Second))
+				rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(120*time.Second))
 				if err != nil {
 					b.Fatal(err)
 				}

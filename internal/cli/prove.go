@@ -201,7 +201,7 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 	sys := rep.System
 	out := &proveJSON{File: file, System: sys.Name, Sizes: map[string]string{}, Properties: []provePropertyJSON{}}
 	for g := range sys.Groups {
-		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
+		out.Sizes[sys.Groups[g].Name] = proveSizeText(&sys.Groups[g])
 	}
 	if rep.Cert != nil {
 		out.Certification = rep.Cert.Verdict().String()
@@ -242,7 +242,15 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 
 // writeProveReport prints a proof report for people.
 func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove.Report, maxTrace int) {
-	fmt.Fprintf(w, "%s: %s (%s): safety for every size\n", view.File, sys.Name, groupSizes(sys))
+	sizes := groupSizes(sys)
+	if len(sys.Params) > 0 {
+		parts := make([]string, len(sys.Groups))
+		for g := range sys.Groups {
+			parts[g] = sys.Groups[g].Name + " " + proveSizeText(&sys.Groups[g])
+		}
+		sizes = strings.Join(parts, ", ")
+	}
+	fmt.Fprintf(w, "%s: %s (%s): safety for every size\n", view.File, sys.Name, sizes)
 	if rep.Cert != nil {
 		fmt.Fprintf(w, "certification for every size: %s\n", view.Certification)
 	}
@@ -292,6 +300,15 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 			}
 		}
 	}
+}
+
+// proveSizeText writes a group's size as the spec gives it: "3", "1..",
+// or the expression over the parameters ("n - f").
+func proveSizeText(g *gsst.Group) string {
+	if g.OverParams() && g.SizeTermText != "" {
+		return g.SizeTermText
+	}
+	return g.SizeText()
 }
 
 // formatParamValues writes parameter values as "n=4, t=1, f=0".
