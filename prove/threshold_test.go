@@ -257,3 +257,53 @@ func BenchmarkThreshold(b *testing.B) {
 		})
 	}
 }
+
+// TestBroadcastMESI: a MESI-style protocol with broadcast invalidation
+// (testdata/mesi.yaml) is coherent for every number of caches; without
+// the invalidation of a write hit on a shared line (mesi-mutated.yaml)
+// it is not, from two caches on, and the refuting run, executed on the
+// instance, moves the other cache by the broadcast of I -> S. Both
+// agree with explicit exploration up to 4 caches.
+func TestBroadcastMESI(t *testing.T) {
+	s := z3.New()
+	for _, tc := range []struct {
+		file string
+		want prove.Verdict
+	}{{"mesi.yaml", prove.Proved}, {"mesi-mutated.yaml", prove.Refuted}} {
+		file := filepath.Join("testdata", tc.file)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys, err := gsst.Parse(file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, r := range rep.Results {
+			if r.Verdict != tc.want {
+				t.Errorf("%s %s: %v (%s), want %v", tc.file, r.Property.Name, r.Verdict, r.Reason, tc.want)
+			}
+			if r.Verdict == prove.Refuted {
+				transferred := false
+				for _, mv := range r.Moves {
+					transferred = transferred || len(mv.Transferred) > 0
+				}
+				if !slices.Equal(r.Sizes, []int{2}) || !transferred {
+					t.Errorf("%s %s: refuted at %v by %v, want 2 caches and a broadcast", tc.file, r.Property.Name, r.Sizes, r.Moves)
+				}
+			}
+			phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
+			for caches := 1; caches <= 4; caches++ {
+				inst := extInstance{sizes: []int{caches}}
+				fails := slices.ContainsFunc(explore(sys, inst), func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
+				if fails != (caches >= 2 && tc.want == prove.Refuted) {
+					t.Errorf("%s %s: with %d caches exploration says fails=%v", tc.file, r.Property.Name, caches, fails)
+				}
+			}
+		}
+	}
+}
