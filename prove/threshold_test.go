@@ -258,18 +258,28 @@ func BenchmarkThreshold(b *testing.B) {
 	}
 }
 
-// TestBroadcastMESI: a MESI-style protocol with broadcast invalidation
-// (testdata/mesi.yaml) is coherent for every number of caches; without
-// the invalidation of a write hit on a shared line (mesi-mutated.yaml)
-// it is not, from two caches on, and the refuting run, executed on the
-// instance, moves the other cache by the broadcast of I -> S. Both
-// agree with explicit exploration up to 4 caches.
-func TestBroadcastMESI(t *testing.T) {
+// TestStepsBeyondOne: a MESI-style protocol with broadcast invalidation
+// (testdata/mesi.yaml) is coherent for every number of caches, and
+// workers that take and give back two units at once by rendezvous
+// (units.yaml) hold twice as many units as there are busy workers, for
+// any numbers of each. The mutants (mesi-mutated.yaml: a write hit on a
+// shared line does not invalidate; units-mutated.yaml: a release gives
+// one unit back) are refuted at the least sizes, the executed run
+// moving processes by the broadcast or together by the rendezvous. Every
+// verdict agrees with explicit exploration of the instances with up to
+// 3 processes per group.
+func TestStepsBeyondOne(t *testing.T) {
 	s := z3.New()
 	for _, tc := range []struct {
-		file string
-		want prove.Verdict
-	}{{"mesi.yaml", prove.Proved}, {"mesi-mutated.yaml", prove.Refuted}} {
+		file  string
+		want  prove.Verdict
+		sizes []int
+	}{
+		{"mesi.yaml", prove.Proved, nil},
+		{"mesi-mutated.yaml", prove.Refuted, []int{2}},
+		{"units.yaml", prove.Proved, nil},
+		{"units-mutated.yaml", prove.Refuted, []int{1, 2}},
+	} {
 		file := filepath.Join("testdata", tc.file)
 		src, err := os.ReadFile(file)
 		if err != nil {
@@ -288,20 +298,22 @@ func TestBroadcastMESI(t *testing.T) {
 				t.Errorf("%s %s: %v (%s), want %v", tc.file, r.Property.Name, r.Verdict, r.Reason, tc.want)
 			}
 			if r.Verdict == prove.Refuted {
-				transferred := false
+				many := false
 				for _, mv := range r.Moves {
-					transferred = transferred || len(mv.Transferred) > 0
+					many = many || len(mv.Transferred) > 0 || len(mv.Movers) > 1
 				}
-				if !slices.Equal(r.Sizes, []int{2}) || !transferred {
-					t.Errorf("%s %s: refuted at %v by %v, want 2 caches and a broadcast", tc.file, r.Property.Name, r.Sizes, r.Moves)
+				if !slices.Equal(r.Sizes, tc.sizes) || !many {
+					t.Errorf("%s %s: refuted at %v by %v, want %v and a step moving several processes", tc.file, r.Property.Name, r.Sizes, r.Moves, tc.sizes)
 				}
 			}
 			phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
-			for caches := 1; caches <= 4; caches++ {
-				inst := extInstance{sizes: []int{caches}}
+			for _, inst := range extInstances(sys, 0) {
+				if slices.Max(inst.sizes) > 3 {
+					continue
+				}
 				fails := slices.ContainsFunc(explore(sys, inst), func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
-				if fails != (caches >= 2 && tc.want == prove.Refuted) {
-					t.Errorf("%s %s: with %d caches exploration says fails=%v", tc.file, r.Property.Name, caches, fails)
+				if fails && r.Verdict == prove.Proved || !fails && slices.Equal(inst.sizes, r.Sizes) {
+					t.Errorf("%s %s: at %v exploration says fails=%v, prove %v at %v", tc.file, r.Property.Name, inst, fails, r.Verdict, r.Sizes)
 				}
 			}
 		}
