@@ -295,7 +295,19 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		}
 		if len(pj.Moves) > 0 {
 			fmt.Fprintf(w, "  run on the instance, executed step by step (processes numbered from 0 within each group):\n")
+			// --max-trace N shows the first and last steps, N in all.
+			skipFrom, skipTo := len(pj.Moves), len(pj.Moves)
+			if maxTrace > 1 && len(pj.Moves) > maxTrace {
+				skipFrom, skipTo = maxTrace/2, len(pj.Moves)-(maxTrace-maxTrace/2)
+			}
 			for k, mv := range pj.Moves {
+				switch {
+				case k == skipFrom && skipFrom < skipTo:
+					fmt.Fprintf(w, "    ... steps %d to %d not shown\n", skipFrom+1, skipTo)
+					continue
+				case k > skipFrom && k < skipTo:
+					continue
+				}
 				fmt.Fprintf(w, "    %d. %s\n", k+1, mv)
 			}
 		}
