@@ -21,10 +21,11 @@ import (
 // TestProveExtendedRandom cross-checks prove.Check on random systems with
 // shared variables (bool, bounded and unbounded integers), parameters
 // with an assumption and group sizes over them, per-group updates,
-// broadcasts and rendezvous, against explicit exploration of their
-// instances (explore below: the language's semantics on group counters,
-// written here, sharing no code with counterabs, the lemmas or the
-// prover). Every instance with parameters in 0..extParamMax and ranged
+// broadcasts and rendezvous, and at times a justice constraint (a
+// refutation then comes from explore's fair run on the instance),
+// against explicit exploration of their instances (explore below: the
+// language's semantics on group counters, written here, sharing no code
+// with counterabs, the lemmas or the prover). Every instance with parameters in 0..extParamMax and ranged
 // sizes in 1..extSizeMax is explored, unbounded shared values up to
 // extValueCap: a property proved must hold in every state reached; a
 // property refuted has been replayed on its instance by Check itself,
@@ -35,10 +36,11 @@ const (
 	extSizeMax  = 3
 	extValueCap = 6
 	extTimeout  = 5 * time.Second
-	// extMaxUnknown: the share of unknown verdicts accepted. Measured: 0
-	// unknown of 400 properties (220 proved, 180 refuted; 1303 instances,
-	// 8449 states explored; seed 21, 28 s in all), so a rise is a
-	// regression.
+	// extMaxUnknown: the share of unknown verdicts accepted. Measured: 5
+	// unknown of 400 properties (223 proved, 172 refuted; the 5 under
+	// fairness constraints that no run of the instance meets; 1367
+	// instances, 5033 states explored; seed 21, 36 s in all), so a rise
+	// is a regression.
 	extMaxUnknown = 0.03
 )
 
@@ -52,7 +54,7 @@ func TestProveExtendedRandom(t *testing.T) {
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
 	uses := map[gsst.Extension]int{}
-	instances, states := 0, 0
+	instances, states, fair := 0, 0, 0
 	for i := range systems {
 		sys := randomExtended(t, r)
 		for _, x := range []gsst.Extension{gsst.ExtShared, gsst.ExtParams, gsst.ExtBroadcast, gsst.ExtRendezvous} {
@@ -104,6 +106,9 @@ func TestProveExtendedRandom(t *testing.T) {
 				}
 			}
 		}
+		if !sys.Fairness.Empty() {
+			fair++
+		}
 		for _, res := range rep.Results {
 			counts[res.Verdict]++
 			if res.Verdict == prove.Unknown {
@@ -112,8 +117,8 @@ func TestProveExtendedRandom(t *testing.T) {
 		}
 	}
 	total := counts[prove.Proved] + counts[prove.Refuted] + counts[prove.Unknown]
-	t.Logf("%d systems (%d with shared variables, %d parameters, %d broadcast, %d rendezvous), %d properties: %d proved, %d refuted, %d unknown; %d instances, %d states explored",
-		systems, uses[gsst.ExtShared], uses[gsst.ExtParams], uses[gsst.ExtBroadcast], uses[gsst.ExtRendezvous],
+	t.Logf("%d systems (%d with shared variables, %d parameters, %d broadcast, %d rendezvous, %d fairness), %d properties: %d proved, %d refuted, %d unknown; %d instances, %d states explored",
+		systems, uses[gsst.ExtShared], uses[gsst.ExtParams], uses[gsst.ExtBroadcast], uses[gsst.ExtRendezvous], fair,
 		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], instances, states)
 	if share := float64(counts[prove.Unknown]) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
@@ -294,6 +299,12 @@ func randomExtended(t *testing.T, r *rand.Rand) *gsst.System {
 		rv.Guard = guard()
 		rv.Update = update()
 		spec.Rendezvous = []gsst.Rendezvous{rv}
+	}
+	if nparams == 0 && r.Intn(4) == 0 {
+		// A justice constraint: a refutation then needs a fair run,
+		// which explore looks for on the instance.
+		f := atom(true)
+		spec.Fairness.Justice = []gsst.Justice{{Formula: f, Text: presburger.Format(f, spec.VarName)}}
 	}
 	for k := range 2 {
 		var phi presburger.Formula = atom(true)

@@ -24,7 +24,7 @@ import (
 func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
 	sys := m.System
 	if sys.Extensions() != 0 {
-		return refuteExtended(m, name, cex, res)
+		return refuteExtended(ctx, cfg, m, name, cex, res)
 	}
 	sizes := make([]int, len(sys.Groups))
 	n := int64(0)
@@ -304,7 +304,7 @@ func formatParams(sys *gsst.System, params []int) string {
 // (liftMoves: for each mover the lowest-numbered process of its group in
 // its source state) and executed on the instance by run, which reads the
 // system and not the model, and must end where phi fails.
-func refuteExtended(m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
+func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
 	sys := m.System
 	if m.Level != counterabs.GroupLevel {
 		return errkind.Errorf(errkind.Internal, "a refutation of a system with %s on the %s-counter model", sys.Extensions(), m.Level)
@@ -369,13 +369,33 @@ func refuteExtended(m *counterabs.ParamModel, name string, cex presburger.Counte
 			res.Instance = inst
 		}
 	}
-	if !sys.Fairness.Empty() {
+	switch {
+	case sys.Fairness.Empty():
+		res.Verdict = Refuted
+		return nil
+	case len(params) > 0:
+		// An instance with its parameters folded into constants is
+		// what explore needs, and gsst does not make one yet.
 		res.Verdict = Unknown
-		res.Reason = "a state violating the property is reachable at " + at + ", but whether a fair path passes through one is not known: the fairness check of an instance does not handle " + sys.Extensions().String() + " yet"
+		res.Reason = "a state violating the property is reachable at " + at + ", but whether a fair path passes through one is not known: the fairness check does not fix parameters to their values yet"
 		return nil
 	}
-	res.Verdict = Refuted
-	return nil
+	inst, ok := res.Instance, res.Instance != sys || !sys.Parametric()
+	if !ok {
+		return errkind.Errorf(errkind.Internal, "no instance of %s at %s", sys.Name, at)
+	}
+	for i, p := range inst.Properties {
+		if p.Name == name {
+			err := fairRefute(ctx, cfg, inst.WithProperties(i), tr, res)
+			if res.Trace != tr {
+				// explore's fair run replaces the prover's, with its
+				// own replay on the instance.
+				res.Moves = nil
+			}
+			return err
+		}
+	}
+	return errkind.Errorf(errkind.Internal, "the instance has no safety property %s", name)
 }
 
 // liftMoves turns the counterexample's steps into moves of processes:
