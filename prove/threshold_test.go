@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -316,6 +317,32 @@ func TestStepsBeyondOne(t *testing.T) {
 					t.Errorf("%s %s: at %v exploration says fails=%v, prove %v at %v", tc.file, r.Property.Name, inst, fails, r.Verdict, r.Sizes)
 				}
 			}
+		}
+	}
+}
+
+// TestScopeEmptyGroups: the report says whether the assumption leaves
+// parameter values at which a group sized over the parameters would be
+// empty (no instance there), with an example, or rules them out.
+func TestScopeEmptyGroups(t *testing.T) {
+	s := z3.New()
+	for _, tc := range []struct {
+		assume, want string
+	}{
+		{"n >= f", "such as n=0, f=0, are not instances"},
+		{"n > f", "the assumption implies that every group has a process"},
+	} {
+		src := "name: x\nparams: [n, f]\nassume: \"" + tc.assume + "\"\nstates: [A, B]\ngroups:\n  c: n - f\ninit: A\ntransitions:\n  - {from: A, to: B}\nproperties:\n  p: \"AG #B <= n - f\"\n"
+		sys, err := gsst.Parse("x.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := prove.Check(context.Background(), sys, s, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(rep.Scope, tc.want) || rep.Results[0].Verdict != prove.Proved {
+			t.Errorf("assume %s: scope %q, %v", tc.assume, rep.Scope, rep.Results[0].Verdict)
 		}
 	}
 }
