@@ -266,20 +266,26 @@ func BenchmarkThreshold(b *testing.B) {
 // any numbers of each. The mutants (mesi-mutated.yaml: a write hit on a
 // shared line does not invalidate; units-mutated.yaml: a release gives
 // one unit back) are refuted at the least sizes, the executed run
-// moving processes by the broadcast or together by the rendezvous. Every
-// verdict agrees with explicit exploration of the instances with up to
-// 3 processes per group.
+// moving processes by the broadcast or together by the rendezvous.
+// Peterson's algorithm with a turn variable (peterson.yaml: booleans, an
+// enumeration, per-group updates) is mutually exclusive, and not when
+// one process waits for the wrong turn. Every verdict agrees with
+// explicit exploration of the instances with up to 3 processes per
+// group.
 func TestStepsBeyondOne(t *testing.T) {
 	s := z3.New()
 	for _, tc := range []struct {
-		file  string
-		want  prove.Verdict
-		sizes []int
+		file    string
+		want    prove.Verdict
+		sizes   []int
+		several bool // the refuting run has a step moving several processes
 	}{
-		{"mesi.yaml", prove.Proved, nil},
-		{"mesi-mutated.yaml", prove.Refuted, []int{2}},
-		{"units.yaml", prove.Proved, nil},
-		{"units-mutated.yaml", prove.Refuted, []int{1, 2}},
+		{"mesi.yaml", prove.Proved, nil, false},
+		{"mesi-mutated.yaml", prove.Refuted, []int{2}, true},
+		{"units.yaml", prove.Proved, nil, false},
+		{"units-mutated.yaml", prove.Refuted, []int{1, 2}, true},
+		{"peterson.yaml", prove.Proved, nil, false},
+		{"peterson-mutated.yaml", prove.Refuted, []int{1, 1}, false},
 	} {
 		file := filepath.Join("testdata", tc.file)
 		src, err := os.ReadFile(file)
@@ -303,8 +309,8 @@ func TestStepsBeyondOne(t *testing.T) {
 				for _, mv := range r.Moves {
 					many = many || len(mv.Transferred) > 0 || len(mv.Movers) > 1
 				}
-				if !slices.Equal(r.Sizes, tc.sizes) || !many {
-					t.Errorf("%s %s: refuted at %v by %v, want %v and a step moving several processes", tc.file, r.Property.Name, r.Sizes, r.Moves, tc.sizes)
+				if !slices.Equal(r.Sizes, tc.sizes) || many != tc.several {
+					t.Errorf("%s %s: refuted at %v by %v, want %v (a step moving several processes: %v)", tc.file, r.Property.Name, r.Sizes, r.Moves, tc.sizes, tc.several)
 				}
 			}
 			phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
