@@ -36,11 +36,12 @@ const (
 	extSizeMax  = 3
 	extValueCap = 6
 	extTimeout  = 5 * time.Second
-	// extMaxUnknown: the share of unknown verdicts accepted. Measured: 5
-	// unknown of 400 properties (223 proved, 172 refuted; the 5 under
-	// fairness constraints that no run of the instance meets; 1367
-	// instances, 5033 states explored; seed 21, 36 s in all), so a rise
-	// is a regression.
+	// extMaxUnknown: the share of unknown verdicts accepted, besides
+	// those under fairness constraints that no run of the refuting
+	// instance meets (where unknown is the answer). Measured: 0 of 400
+	// properties (182 proved, 202 refuted, 16 unknown for want of a fair
+	// run; 1259 instances, 6041 states explored; seed 21, 34 s in all),
+	// so a rise is a regression.
 	extMaxUnknown = 0.03
 )
 
@@ -54,7 +55,7 @@ func TestProveExtendedRandom(t *testing.T) {
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
 	uses := map[gsst.Extension]int{}
-	instances, states, fair := 0, 0, 0
+	instances, states, fair, fairUnknown := 0, 0, 0, 0
 	for i := range systems {
 		sys := randomExtended(t, r)
 		for _, x := range []gsst.Extension{gsst.ExtShared, gsst.ExtParams, gsst.ExtBroadcast, gsst.ExtRendezvous} {
@@ -111,16 +112,22 @@ func TestProveExtendedRandom(t *testing.T) {
 		}
 		for _, res := range rep.Results {
 			counts[res.Verdict]++
-			if res.Verdict == prove.Unknown {
+			switch {
+			case res.Verdict != prove.Unknown:
+			case !sys.Fairness.Empty() && strings.Contains(res.Reason, "fair"):
+				// A bad state is reachable, but the instance has no fair
+				// path through one: unknown is the right answer.
+				fairUnknown++
+			default:
 				t.Logf("system %d: %s unknown: %s", i, res.Property.Name, res.Reason)
 			}
 		}
 	}
 	total := counts[prove.Proved] + counts[prove.Refuted] + counts[prove.Unknown]
-	t.Logf("%d systems (%d with shared variables, %d parameters, %d broadcast, %d rendezvous, %d fairness), %d properties: %d proved, %d refuted, %d unknown; %d instances, %d states explored",
+	t.Logf("%d systems (%d with shared variables, %d parameters, %d broadcast, %d rendezvous, %d fairness), %d properties: %d proved, %d refuted, %d unknown (%d for want of a fair run); %d instances, %d states explored",
 		systems, uses[gsst.ExtShared], uses[gsst.ExtParams], uses[gsst.ExtBroadcast], uses[gsst.ExtRendezvous], fair,
-		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], instances, states)
-	if share := float64(counts[prove.Unknown]) / float64(total); share > extMaxUnknown {
+		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], fairUnknown, instances, states)
+	if share := float64(counts[prove.Unknown]-fairUnknown) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
 	}
 	if counts[prove.Proved] < systems/5 || counts[prove.Refuted] < systems/5 {
@@ -300,7 +307,7 @@ func randomExtended(t *testing.T, r *rand.Rand) *gsst.System {
 		rv.Update = update()
 		spec.Rendezvous = []gsst.Rendezvous{rv}
 	}
-	if nparams == 0 && r.Intn(4) == 0 {
+	if r.Intn(4) == 0 {
 		// A justice constraint: a refutation then needs a fair run,
 		// which explore looks for on the instance.
 		f := atom(true)

@@ -362,27 +362,14 @@ func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, n
 		Formula: prop.Text, Kind: explore.PathSegment, Start: 0, End: len(states) - 1,
 		Target: presburger.Format(phi, sys.VarName),
 	}}
-	res.Sizes, res.Params, res.Moves, res.Trace = sizes, params, moves, tr
-	res.Instance = sys
-	if len(params) == 0 {
-		if inst, err := sys.Instantiate(sizes); err == nil {
-			res.Instance = inst
-		}
+	inst, err := sys.InstantiateParams(params, sizes)
+	if err != nil {
+		return errkind.Errorf(errkind.Internal, "the counterexample at %s: %w", at, err)
 	}
-	switch {
-	case sys.Fairness.Empty():
+	res.Sizes, res.Params, res.Moves, res.Trace, res.Instance = sizes, params, moves, tr, inst
+	if sys.Fairness.Empty() {
 		res.Verdict = Refuted
 		return nil
-	case len(params) > 0:
-		// An instance with its parameters folded into constants is
-		// what explore needs, and gsst does not make one yet.
-		res.Verdict = Unknown
-		res.Reason = "a state violating the property is reachable at " + at + ", but whether a fair path passes through one is not known: the fairness check does not fix parameters to their values yet"
-		return nil
-	}
-	inst, ok := res.Instance, res.Instance != sys || !sys.Parametric()
-	if !ok {
-		return errkind.Errorf(errkind.Internal, "no instance of %s at %s", sys.Name, at)
 	}
 	for i, p := range inst.Properties {
 		if p.Name == name {
