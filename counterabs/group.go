@@ -18,7 +18,7 @@ import (
 // total counters (Wahl's counter representation per block of a
 // partition). A malformed system is errkind.Input.
 func BuildGroup(sys *gsst.System) (*Model, error) {
-	if err := sys.Unsupported("the group-counter model", 0); err != nil {
+	if err := sys.Unsupported("the group-counter model", supported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	if err := checkFixed(sys); err != nil {
@@ -36,12 +36,23 @@ func BuildGroup(sys *gsst.System) (*Model, error) {
 			if err != nil {
 				return nil, err
 			}
+			assign, dom, err := m.update(&b.Update)
+			if err != nil {
+				return nil, err
+			}
 			from, to := m.Counter(t.From, g), m.Counter(t.To, g)
-			src := presburger.Compare(presburger.VarTerm(presburger.Var(from)), presburger.Ge, presburger.ConstTerm(1))
 			m.Transitions = append(m.Transitions, Transition{
-				From: from, To: to, Guard: presburger.Conj(src, guard), Case: CaseGroup, Local: i, Group: g,
+				From: from, To: to, Guard: presburger.Conj(append([]presburger.Formula{ge(from, 1), guard}, dom...)...),
+				Case: CaseGroup, Local: i, Group: g, Transfers: m.groupTransfers(t), Assign: assign,
 			})
 		}
+	}
+	for ri := range sys.Rendezvous {
+		ts, err := m.rendezvous(ri)
+		if err != nil {
+			return nil, err
+		}
+		m.Transitions = append(m.Transitions, ts...)
 	}
 	if err := m.finish(errkind.Internal); err != nil {
 		return nil, err
@@ -56,7 +67,7 @@ func BuildGroup(sys *gsst.System) (*Model, error) {
 // caller vouches that the model is exact. Guards are over the model's
 // counter variables.
 func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*Model, error) {
-	if err := sys.Unsupported("the counter models", 0); err != nil {
+	if err := sys.Unsupported("the counter models", supported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	if err := checkFixed(sys); err != nil {
@@ -66,7 +77,8 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 	m.Exact = exact
 	m.Transitions = append([]Transition(nil), trans...)
 	for i := range m.Transitions {
-		if t := &m.Transitions[i]; t.Local < 0 || t.Local >= len(sys.Transitions) {
+		t := &m.Transitions[i]
+		if t.Local < -1 || t.Local >= len(sys.Transitions) || t.Local == -1 && (t.Rendezvous < 0 || t.Rendezvous >= len(sys.Rendezvous)) {
 			return nil, errkind.Errorf(errkind.Input, "counterabs: transition %d names local transition %d, which the system does not have", i, t.Local)
 		}
 	}
@@ -111,6 +123,10 @@ func newModel(sys *gsst.System, level Level) *Model {
 			}
 			m.Pools = append(m.Pools, p)
 		}
+	}
+	if len(sys.Shared) > 0 {
+		m.Shared = append([]gsst.Shared(nil), sys.Shared...)
+		m.Init = append(m.Init, sys.InitShared()...)
 	}
 	return m
 }
@@ -180,15 +196,33 @@ func (m *Model) consistent(bad errkind.Kind) error {
 			return errkind.Errorf(bad, "counterabs: initial counters of pool %d sum to %d, want %d", pi, sum, p.Sum)
 		}
 	}
+	if len(m.Init) != m.NumVars() || len(m.Shared) != len(m.System.Shared) {
+		return errkind.Errorf(bad, "counterabs: the model has %d initial values for %d variables, or not the system's shared variables", len(m.Init), m.NumVars())
+	}
+	for j := range m.Shared {
+		if !m.Shared[j].Contains(m.Init[m.SharedVar(j)]) {
+			return errkind.Errorf(bad, "counterabs: shared variable %s starts outside its domain", m.Shared[j].Name)
+		}
+	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		if t.From < 0 || t.From >= len(m.Counters) || t.To < 0 || t.To >= len(m.Counters) ||
 			t.From == t.To || pool[t.From] != pool[t.To] || t.Guard == nil {
 			return errkind.Errorf(bad, "counterabs: transition %s is malformed", m.TransitionName(t))
 		}
+		if msg := m.consistentExt(t, pool); msg != "" {
+			return errkind.Errorf(bad, "counterabs: transition %s is malformed: %s", m.TransitionName(t), msg)
+		}
 		for _, v := range presburger.FreeVars(t.Guard) {
-			if v < 0 || int(v) >= len(m.Counters) {
+			if v < 0 || int(v) >= m.NumVars() {
 				return errkind.Errorf(bad, "counterabs: guard of %s reads variable %d, which is not a counter", m.TransitionName(t), v)
+			}
+		}
+	}
+	if m.MayDeadlock != nil {
+		for _, v := range presburger.FreeVars(m.MayDeadlock) {
+			if v < 0 || int(v) >= m.NumVars() {
+				return errkind.Errorf(bad, "counterabs: MayDeadlock reads variable %d, which the model does not have", v)
 			}
 		}
 	}

@@ -140,7 +140,8 @@ type Transition struct {
 }
 
 // Move is a move between two counters: one process, in Transition.Also,
-// or all that From holds, in Transition.Transfers.
+// or, in Transition.Transfers, every process From holds that is not a
+// mover of the step.
 type Move struct{ From, To int }
 
 // Assign sets model variable Var (a shared variable) to Value, a linear
@@ -159,7 +160,9 @@ func (m *Model) SharedVar(j int) int { return len(m.Counters) + j }
 
 // Step returns the state after t from x, a value per model variable; t
 // must be enabled in x (Guard holds). Engines and oracles take a step's
-// meaning from here.
+// meaning from here: the movers (From -> To and each of Also) move, every
+// other process of a transfer's source moves to its target, and the
+// assignments, read in x, set the shared variables.
 func (m *Model) Step(t *Transition, x []int) []int {
 	y := append([]int(nil), x...)
 	y[t.From]--
@@ -169,12 +172,23 @@ func (m *Model) Step(t *Transition, x []int) []int {
 		y[mv.To]++
 	}
 	if len(t.Transfers) > 0 {
-		// Every transfer reads the counts after the movers moved and
-		// before any other transfer: sources are distinct, and a target
-		// that is also a source keeps only what moves into it.
+		// A transfer moves every process of its source that is not a
+		// mover: those the source held before the step less those that
+		// left it by a move (a mover that arrives in a source stays
+		// there). Transfers read the state before any of them: sources
+		// are distinct, and a target that is also a source keeps only
+		// what moves into it.
 		moved := make([]int, len(t.Transfers))
 		for k, mv := range t.Transfers {
-			moved[k] = y[mv.From]
+			moved[k] = x[mv.From]
+			if t.From == mv.From {
+				moved[k]--
+			}
+			for _, o := range t.Also {
+				if o.From == mv.From {
+					moved[k]--
+				}
+			}
 		}
 		for k, mv := range t.Transfers {
 			y[mv.From] -= moved[k]
@@ -267,8 +281,14 @@ func (c Case) String() string {
 	return [...]string{CaseA: "a", CaseB: "b", CaseC: "c", CaseProjection: "projection", CaseGroup: "group"}[c]
 }
 
-// Local returns the local transition that t moves by.
-func (m *Model) Local(t *Transition) *gsst.Transition { return &m.System.Transitions[t.Local] }
+// Local returns the local transition that t moves by; nil for a
+// rendezvous (Local -1).
+func (m *Model) Local(t *Transition) *gsst.Transition {
+	if t.Local < 0 {
+		return nil
+	}
+	return &m.System.Transitions[t.Local]
+}
 
 // Counter returns the index of the counter of local state s and group g
 // (g is ignored at TotalLevel).
@@ -295,8 +315,13 @@ func (m *Model) CounterName(i int) string {
 // VarName names a counter variable, for printing formulas.
 func (m *Model) VarName(v presburger.Var) string { return m.CounterName(int(v)) }
 
-// TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]".
+// TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]"; a
+// rendezvous as "rendezvous P -> P2, C -> C2" (with each part's group at
+// GroupLevel).
 func (m *Model) TransitionName(t *Transition) string {
+	if t.Local < 0 {
+		return m.rendezvousName(t)
+	}
 	name := m.System.TransitionName(m.Local(t))
 	if t.Group >= 0 {
 		name += " [" + m.System.Groups[t.Group].Name + "]"
@@ -308,7 +333,7 @@ func (m *Model) TransitionName(t *Transition) string {
 // state x (a value per counter).
 func (m *Model) Totals(x []int) []int {
 	if m.Level == TotalLevel {
-		return append([]int(nil), x...)
+		return append([]int(nil), x[:len(m.Counters)]...)
 	}
 	out := make([]int, len(m.System.States))
 	for i, c := range m.Counters {
@@ -338,9 +363,40 @@ func (m *Model) Groups(x []int) [][]int {
 // At GroupLevel a total counter becomes the sum of its group counters; at
 // TotalLevel a group counter has no counterpart and is an error.
 func (m *Model) Translate(f presburger.Formula) (presburger.Formula, error) {
-	return translate(m.System, m.Level, f, m.Counter, func(v presburger.Var) (presburger.Term, error) {
-		return presburger.Term{}, fmt.Errorf("variable %d is not a counter of the system", v)
+	return translate(m.System, m.Level, f, m.Counter, m.other)
+}
+
+// other translates a variable of the system that is not a counter: a
+// shared variable to the model's, a fixed parameter to its value.
+func (m *Model) other(v presburger.Var) (presburger.Term, error) {
+	if j, ok := m.System.SharedOf(v); ok && j < len(m.Shared) {
+		return presburger.VarTerm(presburger.Var(m.SharedVar(j))), nil
+	}
+	if k, ok := m.System.ParamOf(v); ok && m.System.Params[k].Fixed {
+		return presburger.ConstTerm(int64(m.System.Params[k].Value)), nil
+	}
+	return presburger.Term{}, fmt.Errorf("variable %d is not a counter of the system", v)
+}
+
+// TranslateTerm rewrites a term over the system's variables (an update's
+// right-hand side) into one over the model's variables.
+func (m *Model) TranslateTerm(t presburger.Term) (presburger.Term, error) {
+	var bad error
+	out := t.Subst(func(v presburger.Var) presburger.Term {
+		if _, _, ok := m.System.Counter(v); ok {
+			bad = fmt.Errorf("%s is a counter, which an update may not read", m.System.VarName(v))
+			return presburger.VarTerm(v)
+		}
+		r, err := m.other(v)
+		if err != nil && bad == nil {
+			bad = err
+		}
+		return r
 	})
+	if bad != nil {
+		return presburger.Term{}, errkind.Wrap(errkind.Input, bad)
+	}
+	return out, nil
 }
 
 // translate rewrites f, over the counter variables of sys, into the

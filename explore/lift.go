@@ -3,6 +3,8 @@ package explore
 import (
 	"fmt"
 
+	"slices"
+
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -116,10 +118,19 @@ type lifter struct {
 	sys  *gsst.System
 	proc [][]int
 	vals []int64
+	// Beyond the paper (lift_ext.go): ext is set for a system with
+	// constructs beyond it, and shared holds the shared values (also in
+	// vals, at their variables); nil when the system has none.
+	ext    bool
+	shared []int
 }
 
 func newLifter(sys *gsst.System) *lifter {
-	l := &lifter{sys: sys, proc: make([][]int, len(sys.Groups)), vals: make([]int64, sys.NumVars())}
+	l := &lifter{sys: sys, proc: make([][]int, len(sys.Groups)), vals: make([]int64, sharedLen(sys)), ext: sys.Extensions() != 0}
+	if len(sys.Shared) > 0 {
+		l.shared = make([]int, len(sys.Shared))
+		l.setShared(sys.InitShared())
+	}
 	for g := range sys.Groups {
 		for s := range sys.States {
 			if g < len(sys.Init) && s < len(sys.Init[g]) {
@@ -139,6 +150,9 @@ func (l *lifter) checkStart(st State) error {
 		if s >= len(st.Counters) || int64(st.Counters[s]) != l.vals[s] {
 			return fmt.Errorf("the trace does not start in the initial configuration")
 		}
+	}
+	if st.Shared != nil && !slices.Equal(st.Shared, l.shared) {
+		return fmt.Errorf("the trace does not start with the initial shared values")
 	}
 	return nil
 }
@@ -163,6 +177,9 @@ func (l *lifter) confKey() string {
 			b = append(b, byte(s), byte(s>>8), byte(s>>16))
 		}
 	}
+	for _, v := range l.shared {
+		b = fmt.Appendf(b, ",%d", v)
+	}
 	return string(b)
 }
 
@@ -175,10 +192,16 @@ func (l *lifter) apply(st Step) {
 	l.vals[st.To]++
 	l.vals[l.sys.GroupVar(st.From, st.Group)]--
 	l.vals[l.sys.GroupVar(st.To, st.Group)]++
+	if l.ext {
+		l.applyExt(st)
+	}
 }
 
 // enabled reports whether some process can move in the configuration.
 func (l *lifter) enabled() bool {
+	if l.ext {
+		return l.extEnabled()
+	}
 	sys := l.sys
 	for ti := range sys.Transitions {
 		t := &sys.Transitions[ti]
@@ -255,6 +278,11 @@ func (l *lifter) undo(st Step) {
 	if st.Stutter {
 		return
 	}
+	if l.ext {
+		l.undoExt(st)
+		l.move(st.Group, st.Process, st.To, st.From)
+		return
+	}
 	l.apply(Step{Group: st.Group, Process: st.Process, From: st.To, To: st.From})
 }
 
@@ -263,6 +291,9 @@ func (l *lifter) undo(st Step) {
 // with the group's lowest-numbered process in the source state (the
 // processes of a group in one state are interchangeable).
 func (l *lifter) candidates(a, b State) ([]Step, error) {
+	if l.ext {
+		return l.extCandidates(a, b)
+	}
 	sys := l.sys
 	from, to := -1, -1
 	for s := range sys.States {

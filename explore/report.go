@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
@@ -250,6 +252,11 @@ type State struct {
 	Counters []int
 	// Groups[g][s] is the group counter #S[g]; group-counter models only.
 	Groups [][]int
+	// Shared[j] is the value of shared variable j; nil when the system
+	// has none.
+	Shared []int
+	// text keeps enumeration constants read from JSON (UnmarshalJSON).
+	text []string
 	// sys names the states and groups in JSON; nil for a State made by
 	// hand, whose counters are then named by index.
 	sys *gsst.System
@@ -259,7 +266,7 @@ type State struct {
 // m.Counters orders them) to a trace State that names its counters after
 // m's system. Every engine makes its trace states with it.
 func CounterState(m *counterabs.Model, x []int) State {
-	return State{Counters: m.Totals(x), Groups: m.Groups(x), sys: m.System}
+	return State{Counters: m.Totals(x), Groups: m.Groups(x), Shared: m.SharedValues(x), sys: m.System}
 }
 
 // SystemState makes a trace State of sys from its total counters and,
@@ -269,6 +276,13 @@ func CounterState(m *counterabs.Model, x []int) State {
 // counters after sys in JSON.
 func SystemState(sys *gsst.System, totals []int, groups [][]int) State {
 	return State{Counters: totals, Groups: groups, sys: sys}
+}
+
+// WithShared returns s with the shared values vals (a value per shared
+// variable of its system).
+func (s State) WithShared(vals []int) State {
+	s.Shared = vals
+	return s
 }
 
 // Lifted is a trace replayed on the unreduced system. Processes are named
@@ -296,23 +310,111 @@ type Lifted struct {
 // Step is one move of one process: process Process of group Group moves
 // from local state From to local state To by transition Transition (an
 // index into System.Transitions). A stutter step (deadlock) moves nobody.
+//
+// Beyond the paper a step moves more: a rendezvous (Transition -1,
+// Rendezvous its index in System.Rendezvous) moves the process of its
+// first part as above and those of its other parts (Also); a broadcast
+// moves the processes in Transferred besides. Shared holds the values of
+// the shared variables after the step (nil when the system has none); in
+// JSON an object as in a State.
 type Step struct {
-	Stutter    bool   `json:"stutter,omitempty"`
-	Transition int    `json:"transition"`
-	Group      int    `json:"group"`
-	GroupName  string `json:"group_name"`
-	Process    int    `json:"process"`
-	From       int    `json:"from"`
-	To         int    `json:"to"`
-	FromName   string `json:"from_name"`
-	ToName     string `json:"to_name"`
+	Stutter     bool    `json:"stutter,omitempty"`
+	Transition  int     `json:"transition"`
+	Group       int     `json:"group"`
+	GroupName   string  `json:"group_name"`
+	Process     int     `json:"process"`
+	From        int     `json:"from"`
+	To          int     `json:"to"`
+	FromName    string  `json:"from_name"`
+	ToName      string  `json:"to_name"`
+	Rendezvous  *int    `json:"rendezvous,omitempty"`
+	Also        []Mover `json:"also,omitempty"`
+	Transferred []Mover `json:"transferred,omitempty"`
+	Shared      []int   `json:"-"`
+
+	sys    *gsst.System // names the shared values
+	before []int        // shared values before the step, for undoing it
+}
+
+// Mover is one more process moved by a step: a part of a rendezvous or
+// a process a broadcast transfers.
+type Mover struct {
+	Group     int    `json:"group"`
+	GroupName string `json:"group_name"`
+	Process   int    `json:"process"`
+	From      int    `json:"from"`
+	To        int    `json:"to"`
+	FromName  string `json:"from_name"`
+	ToName    string `json:"to_name"`
+}
+
+func (m Mover) String() string {
+	return fmt.Sprintf("%s[%d]: %s -> %s", m.GroupName, m.Process, m.FromName, m.ToName)
+}
+
+// MarshalJSON writes a step as its fields do, with the shared values
+// after the step under "shared" when the system has shared variables.
+func (s Step) MarshalJSON() ([]byte, error) {
+	type plain Step
+	b, err := json.Marshal(plain(s))
+	if err != nil || s.Shared == nil {
+		return b, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], `,"shared":`...)
+	out = append(out, sharedJSON(s.sys, s.Shared, nil)...)
+	return append(out, '}'), nil
 }
 
 func (s Step) String() string {
 	if s.Stutter {
 		return "stutter (deadlock)"
 	}
-	return fmt.Sprintf("%s[%d]: %s -> %s", s.GroupName, s.Process, s.FromName, s.ToName)
+	var b strings.Builder
+	if s.Rendezvous != nil {
+		fmt.Fprintf(&b, "rendezvous: ")
+	}
+	fmt.Fprintf(&b, "%s[%d]: %s -> %s", s.GroupName, s.Process, s.FromName, s.ToName)
+	for _, m := range s.Also {
+		fmt.Fprintf(&b, ", %s", m)
+	}
+	if len(s.Transferred) > 0 {
+		b.WriteString("; transfers")
+		for i, m := range s.Transferred {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " %s", m)
+		}
+	}
+	if s.Shared != nil {
+		b.WriteString("  (" + sharedText(s.sys, s.Shared) + ")")
+	}
+	return b.String()
+}
+
+// sharedText writes shared values as "lock=true turn=writer".
+func sharedText(sys *gsst.System, vals []int) string {
+	var b strings.Builder
+	for j, v := range vals {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		if sys != nil && j < len(sys.Shared) {
+			fmt.Fprintf(&b, "%s=%s", sys.Shared[j].Name, sys.Shared[j].ValueName(v))
+		} else {
+			fmt.Fprintf(&b, "%d=%d", j, v)
+		}
+	}
+	return b.String()
+}
+
+// SharedText writes the shared values of s as "lock=true turn=writer",
+// "" when it has none.
+func (s State) SharedText() string {
+	if s.Shared == nil {
+		return ""
+	}
+	return sharedText(s.sys, s.Shared)
 }
 
 // LimitError reports a search stopped by a resource limit (state count or
@@ -322,6 +424,9 @@ type LimitError struct {
 	Limit  int64  // the configured bound (states or bytes)
 	States int64  // states stored when the search stopped
 	Bytes  int64  // estimated bytes in use when the search stopped
+	// Note, when not empty, says why the states may not be finite (a
+	// model with unbounded shared variables).
+	Note string
 }
 
 func (e *LimitError) Error() string {
@@ -333,6 +438,9 @@ func (e *LimitError) Error() string {
 		}
 		return fmt.Sprintf("memory limit of %s reached after %d states (about %s in use)",
 			FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
+	}
+	if e.Note != "" {
+		return fmt.Sprintf("state limit of %d reached (%s)", e.Limit, e.Note)
 	}
 	return fmt.Sprintf("state limit of %d reached", e.Limit)
 }

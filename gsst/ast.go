@@ -19,6 +19,82 @@ type File struct {
 	Transitions          []*TransDecl
 	Properties           []*PropDecl
 	Fairness             *FairnessDecl // nil when the file has no fairness key
+
+	// Beyond the paper (docs/gsst-format.md, "Shared variables" and
+	// on): parameters, their assumption, shared variables, rendezvous.
+	Params     []*Ident
+	Assume     *AssumeDecl // nil when the file has no assume key
+	Shared     []*SharedDecl
+	Rendezvous []*RendezvousDecl
+}
+
+// AssumeDecl is the assume key: a condition over the parameters.
+type AssumeDecl struct {
+	Text string
+	Pos  Pos
+	X    Expr // nil when the string did not parse
+}
+
+// SharedDecl is one entry "name: {type: ..., init: ...}" of the shared
+// mapping. The type is bool, an enumeration (Values), or an integer range
+// Lo..Hi (Unbounded: Lo..). Init holds the initial value as written: an
+// integer (InitInt), or a name (InitName: true, false or an enumeration
+// constant).
+type SharedDecl struct {
+	Name      *Ident
+	TypePos   Pos
+	Bool      bool
+	Values    []*Ident // an enumeration's constants; nil otherwise
+	Lo, Hi    int64
+	Unbounded bool
+	TypeOK    bool // false when the type did not decode (already reported)
+	InitPos   Pos
+	InitInt   int64
+	InitName  *Ident // nil for an integer
+	InitOK    bool   // false when init is missing or malformed (already reported)
+}
+
+// UpdateDecl is one update of a transition or a rendezvous. Shared is set
+// when it is a single update for all groups; otherwise Groups lists the
+// groups of its key, as for guards.
+type UpdateDecl struct {
+	Shared  bool
+	Groups  []*Ident
+	KeyPos  Pos
+	Text    string
+	Pos     Pos           // position of the update string
+	Assigns []*AssignStmt // nil when the string did not parse
+}
+
+// AssignStmt is one assignment "x := e" of an update.
+type AssignStmt struct {
+	Var *Ident
+	X   Expr
+}
+
+// TransferDecl is one entry "S -> I" or "S -> I [g, h]" of a broadcast.
+type TransferDecl struct {
+	Text     string
+	Pos      Pos
+	From, To *Ident
+	Groups   []*Ident // nil: every group
+}
+
+// RendezvousDecl is one element of the rendezvous list.
+type RendezvousDecl struct {
+	Pos     Pos
+	Parts   []*PartDecl
+	Guard   *GuardDecl  // nil when unguarded
+	Update  *UpdateDecl // nil when the step updates nothing
+	PartsOK bool        // false when the parts key is missing or malformed (already reported)
+}
+
+// PartDecl is one part {from: S, to: T, groups: [g]} of a rendezvous.
+type PartDecl struct {
+	Pos      Pos
+	From, To *Ident // nil when missing
+	Groups   []*Ident
+	GroupsOK bool // the groups key was given (Groups may still be empty)
 }
 
 // Ident is a name with its position.
@@ -31,7 +107,12 @@ type Ident struct {
 // an integer, or a range "N.." (Ranged and Unbounded) or "N..M" (Ranged,
 // Max M), in which case Size is N.
 type GroupDecl struct {
-	Name      *Ident
+	Name *Ident
+	// SizeX, when not nil, is a size written as an expression over the
+	// parameters (SizeText as written); Size and the range fields are
+	// then unused.
+	SizeX     Expr
+	SizeText  string
 	Size      int64
 	Ranged    bool
 	Unbounded bool
@@ -71,6 +152,10 @@ type TransDecl struct {
 	// Guarded is false when the transition has no guard key: it is then
 	// enabled for every process in From.
 	Guarded bool
+	// Updates are the transition's updates (one Shared, or one per key
+	// of the update mapping); Broadcast its transfers.
+	Updates   []*UpdateDecl
+	Broadcast []*TransferDecl
 }
 
 // GuardDecl is one guard of a transition. Shared is set when the guard is

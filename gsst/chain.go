@@ -77,13 +77,16 @@ func (c *checker) chain(x *BinaryExpr, m mode, where string) (value, bool) {
 func (c *checker) combine(x *BinaryExpr, l, r value) (value, bool) {
 	switch x.Op {
 	case EQL, NEQ, LSS, LEQ, GTR, GEQ:
+		if l.kind == kindEnum || r.kind == kindEnum || l.boolVar || r.boolVar {
+			return c.compareValues(x, l, r)
+		}
 		if l.kind != kindInt || r.kind != kindInt {
 			c.errorf(x.OpPos, "comparison %s needs integer expressions on both sides", x.Op)
 			return value{}, false
 		}
 		return value{kind: kindBool, f: presburger.Compare(l.t, cmpOps[x.Op], r.t)}, true
 	case IMPLIES:
-		if l.kind == kindInt || r.kind == kindInt {
+		if l.kind.term() || r.kind.term() {
 			c.errorf(x.OpPos, "operands of %s must be conditions, not integer expressions", x.Op)
 			return value{}, false
 		}
@@ -122,7 +125,7 @@ func (c *checker) logicChain(acc value, ok bool, links []*BinaryExpr, m mode, wh
 			continue
 		}
 		switch {
-		case acc.kind == kindInt || r.kind == kindInt:
+		case acc.kind.term() || r.kind.term():
 			c.errorf(b.OpPos, "operands of %s must be conditions, not integer expressions", op)
 			ok = false
 		case acc.kind == kindBool && r.kind == kindBool:
@@ -209,7 +212,10 @@ func (c *checker) productChain(acc value, ok bool, links []*BinaryExpr, m mode, 
 			t = acc.t.Scale(r.t.Const)
 		default:
 			hint := ""
-			if c.sys.Parametric() {
+			switch {
+			case len(c.sys.Params) > 0:
+				hint = "; parameters are not constants"
+			case c.sys.Parametric():
 				hint = "; n is not a constant when some group's size is a range"
 			}
 			c.errorf(b.OpPos, "product of two non-constant expressions; guards are linear (one side of * must be a constant)%s", hint)

@@ -33,6 +33,12 @@ type checker struct {
 	// binary, when not nil, replaces chain for binary expressions. Tests
 	// set it to a node-at-a-time evaluator to cross-check chain.
 	binary func(c *checker, x *BinaryExpr, m mode, where string) (value, bool)
+
+	// names resolves the identifiers of expressions beyond n, true and
+	// false: parameters, shared variables, enumeration constants
+	// (checkext.go). The first declaration of a name wins; the rules
+	// report the others.
+	names map[string]name
 }
 
 func (c *checker) errorf(pos Pos, format string, args ...any) {
@@ -51,13 +57,18 @@ func check(f *File, file string, opt options) (*Spec, ErrorList) {
 		groupsBad: f.GroupsBad,
 		allSizes:  opt.allSizes,
 		src:       source{allSizes: opt.allSizes},
+		names:     map[string]name{},
 	}
+	c.declareParams(f)
+	c.declareShared(f)
 	c.declare(f)
+	c.assume(f)
 	c.init(f)
 	// Guards mention n, so they need the group sizes; they are checked even
 	// when the sizes are wrong (n is then whatever the valid sizes add to),
 	// so that the user sees every error at once.
 	c.transitions(f)
+	c.rendezvous(f)
 	c.properties(f)
 	c.fairness(f)
 	return c.sys, append(c.errs, c.sys.rules(&c.src)...)
@@ -80,12 +91,20 @@ func (c *checker) declare(f *File) {
 		c.groups[g.Name.Name] = len(c.sys.Groups)
 		c.sys.Groups = append(c.sys.Groups, groupOf(g))
 	}
+	// Sizes over parameters once every group is declared: the
+	// variables of parameters follow those of the groups.
+	for _, g := range f.Groups {
+		if i, ok := c.groups[g.Name.Name]; ok && g.SizeX != nil && c.sys.Groups[i].Pos == g.Name.NamePos {
+			c.sizeTerm(&c.sys.Groups[i], g)
+		}
+	}
 	if c.allSizes {
 		// The rules check the sizes as written.
 		c.src.written = slices.Clone(c.sys.Groups)
 		for i := range c.sys.Groups {
 			grp := &c.sys.Groups[i]
 			grp.Size, grp.Ranged, grp.Max = 1, true, Unbounded
+			grp.SizeTerm, grp.SizeTermText = presburger.Term{}, ""
 		}
 	}
 }
@@ -96,7 +115,7 @@ func (c *checker) declare(f *File) {
 // range N..N is the fixed size N.
 func groupOf(g *GroupDecl) Group {
 	grp := Group{Name: g.Name.Name, Size: 1, Pos: g.Name.NamePos, SizePos: g.SizePos}
-	if !g.SizeOK {
+	if !g.SizeOK || g.SizeX != nil {
 		return grp
 	}
 	grp.Size = int(g.Size)
@@ -244,7 +263,7 @@ func (c *checker) transitions(f *File) {
 			if gd.X != nil {
 				if v, ok := c.expr(gd.X, guardMode, where); ok {
 					if v.kind != kindBool {
-						c.errorf(gd.X.Pos(), "guard of %s is an integer expression; expected a condition such as %q", name, "#C = 0")
+						c.errorf(gd.X.Pos(), "guard of %s is %s; expected a condition such as %q", name, v.kind, "#C = 0")
 					} else {
 						b.Guard = v.f
 					}
@@ -252,6 +271,8 @@ func (c *checker) transitions(f *File) {
 			}
 			t.Blocks = append(t.Blocks, b)
 		}
+		c.updates(&t, td, name)
+		t.Broadcast = c.broadcast(td, name)
 		sys.Transitions = append(sys.Transitions, t)
 	}
 }
@@ -280,8 +301,8 @@ func (c *checker) properties(f *File) {
 		p := Property{Name: pd.Name.Name, Text: pd.Text, Pos: pd.Pos, Syntax: pd.X}
 		if pd.X != nil {
 			if v, ok := c.expr(pd.X, propMode, " in property "+pd.Name.Name); ok {
-				if v.kind == kindInt {
-					c.errorf(pd.X.Pos(), "property %s is an integer expression; expected a CTL formula such as %q", pd.Name.Name, "AG #C <= 1")
+				if v.kind.term() {
+					c.errorf(pd.X.Pos(), "property %s is %s; expected a CTL formula such as %q", pd.Name.Name, v.kind, "AG #C <= 1")
 				} else {
 					p.Formula = v.toCTL()
 				}
@@ -298,12 +319,22 @@ const (
 	guardMode   mode = iota // guards: no temporal operators
 	propMode                // properties: CTL allowed
 	justiceMode             // justice conditions: no temporal operators
+	assumeMode              // the assumption: parameters only
+	sizeMode                // group sizes: linear over parameters only
+	updateMode              // right sides of updates: shared variables, parameters, constants
 )
 
 // stateOnly says why a mode has no temporal operators.
 func (m mode) stateOnly() string {
-	if m == justiceMode {
+	switch m {
+	case justiceMode:
 		return "a justice condition is a condition on one configuration, met infinitely often on a fair path"
+	case assumeMode:
+		return "the assumption is a condition on the parameters"
+	case sizeMode:
+		return "a group size is an expression over the parameters"
+	case updateMode:
+		return "an update assigns values computed from the current configuration"
 	}
 	return "guards are conditions on the current configuration"
 }
@@ -314,11 +345,17 @@ const (
 	kindInt  kind = iota // a linear term
 	kindBool             // a Presburger formula
 	kindCTL              // a CTL formula with temporal operators
+	kindEnum             // a value of an enumeration: its index, a term
 )
 
 func (k kind) String() string {
-	return [...]string{kindInt: "an integer expression", kindBool: "a condition", kindCTL: "a temporal formula"}[k]
+	return [...]string{kindInt: "an integer expression", kindBool: "a condition", kindCTL: "a temporal formula",
+		kindEnum: "an enumeration value"}[k]
 }
+
+// term reports whether a value of kind k is a term rather than a
+// formula: an integer or an enumeration value.
+func (k kind) term() bool { return k == kindInt || k == kindEnum }
 
 // value is the meaning of an expression.
 type value struct {
@@ -326,6 +363,11 @@ type value struct {
 	t    presburger.Term
 	f    presburger.Formula
 	c    ctl.Formula
+	// A boolean variable, true or false (kindBool) is also the term t,
+	// 0 or 1: boolVal is set then, and boolVar for a variable. enum
+	// names the enumeration of a kindEnum value (enumKey).
+	boolVal, boolVar bool
+	enum             string
 }
 
 func (v value) toCTL() ctl.Formula {
@@ -367,6 +409,12 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 	case *NameExpr:
 		switch x.Name {
 		case "n":
+			if nm, ok := c.names["n"]; ok {
+				return c.named(x, nm, m, where)
+			}
+			if !c.processCount(x.NamePos, "n", m, where) {
+				return v, false
+			}
 			if !c.nKnown {
 				// A bad size (reported by the rules) counts as the
 				// nearest valid one.
@@ -381,18 +429,30 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 			}
 			return value{kind: kindInt, t: c.n}, true
 		case "true":
-			return value{kind: kindBool, f: presburger.True}, true
+			return value{kind: kindBool, f: presburger.True, t: presburger.ConstTerm(1), boolVal: true}, true
 		case "false":
-			return value{kind: kindBool, f: presburger.False}, true
+			return value{kind: kindBool, f: presburger.False, t: presburger.ConstTerm(0), boolVal: true}, true
+		}
+		if nm, ok := c.names[x.Name]; ok {
+			return c.named(x, nm, m, where)
 		}
 		hint := ""
 		if _, isState := c.states[x.Name]; isState {
 			hint = "; write #" + x.Name + " for the number of processes in state " + x.Name
 		}
-		c.errorf(x.NamePos, "unknown name %q%s (expected n, true, false or a counter #S / #S[g])%s", x.Name, where, hint)
+		expected := "n, true, false or a counter #S / #S[g]"
+		if len(c.names) > 0 {
+			expected = "n, true, false, a counter #S / #S[g], a parameter, a shared variable or an enumeration constant"
+		}
+		c.errorf(x.NamePos, "unknown name %q%s (expected %s)%s", x.Name, where, expected, hint)
 		return v, false
 
 	case *CounterExpr:
+		if !c.processCount(x.Hash, "counter", m, where) {
+			c.state(x.State, where)
+			c.group(x.Group, where)
+			return v, false
+		}
 		s, okS := c.state(x.State, where)
 		if x.Group == nil {
 			if !okS {
@@ -423,8 +483,8 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 			return value{kind: kindInt, t: y.t.Scale(-1)}, true
 		case NOT:
 			switch y.kind {
-			case kindInt:
-				c.errorf(x.OpPos, "operand of ! is an integer expression, not a condition")
+			case kindInt, kindEnum:
+				c.errorf(x.OpPos, "operand of ! is %s, not a condition", y.kind)
 				return v, false
 			case kindBool:
 				return value{kind: kindBool, f: presburger.Negation(y.f)}, true
@@ -436,8 +496,8 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 			c.errorf(x.OpPos, "temporal operator %s%s: %s", x.Op, where, m.stateOnly())
 			return v, false
 		}
-		if y.kind == kindInt {
-			c.errorf(x.OpPos, "operand of %s is an integer expression, not a formula", x.Op)
+		if y.kind.term() {
+			c.errorf(x.OpPos, "operand of %s is %s, not a formula", x.Op, y.kind)
 			return v, false
 		}
 		return value{kind: kindCTL, c: ctl.Unary{Op: op, X: y.toCTL()}}, true
@@ -456,7 +516,7 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 		if !okL || !okR {
 			return v, false
 		}
-		if l.kind == kindInt || r.kind == kindInt {
+		if l.kind.term() || r.kind.term() {
 			c.errorf(x.Quant, "operands of %s[p U q] must be formulas, not integer expressions", q)
 			return v, false
 		}

@@ -370,10 +370,19 @@ var sizeRange = regexp.MustCompile(`^([0-9]+)\.\.([0-9]*)$`)
 // groupSize reads the size of a group: an integer, or a range "N.." (at
 // least N processes) or "N..M", plain or quoted. Whether the numbers make
 // sense (at least 1, M >= N, within the limits) is the checker's business.
-func (d *decoder) groupSize(n *yaml.Node) *GroupDecl {
+//
+// In a file with parameters, a size may also be an expression over them
+// ("n - f"), which the checker resolves.
+func (d *decoder) groupSize(n *yaml.Node, params bool) *GroupDecl {
 	gd := &GroupDecl{SizePos: d.pos(n)}
 	if n.Kind == yaml.ScalarNode && n.Tag != "!!int" && !(n.Tag == "!!float" && isDigits(n.Value)) {
 		m := sizeRange.FindStringSubmatch(n.Value)
+		if m == nil && params && n.Tag == "!!str" {
+			gd.SizeText = n.Value
+			gd.SizeX = d.parseString(n)
+			gd.SizeOK = gd.SizeX != nil
+			return gd
+		}
 		if m == nil || n.Tag != "!!str" {
 			d.errorf(d.pos(n), "expected a group size (an integer, or a range N.. or N..M), found %s", kindName(n))
 			return gd
@@ -430,7 +439,7 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 	if !d.want(root, yaml.MappingNode, "a mapping with keys states, groups, init, transitions") {
 		return nil
 	}
-	m := d.fields(root, "the GSST", "name", "states", "groups", "init", "transitions", "properties", "fairness")
+	m := d.fields(root, "the GSST", "name", "params", "assume", "shared", "states", "groups", "init", "transitions", "rendezvous", "properties", "fairness")
 	for _, k := range []string{"states", "groups", "init", "transitions"} {
 		if _, ok := m[k]; !ok {
 			d.errorf(f.Pos, "missing key %q", k)
@@ -440,6 +449,19 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 		if d.want(p.val, yaml.ScalarNode, "a name") {
 			f.Name, f.NamePos = p.val.Value, d.pos(p.val)
 		}
+	}
+	if p, ok := m["params"]; ok {
+		f.Params = d.decodeParams(p.val)
+	}
+	if p, ok := m["assume"]; ok {
+		f.Assume = &AssumeDecl{Pos: d.pos(p.val)}
+		if text, ok := d.text(p.key, p.val, "assumption"); ok {
+			f.Assume.Text = text
+			f.Assume.X = d.parseString(p.val)
+		}
+	}
+	if p, ok := m["shared"]; ok {
+		f.Shared = d.decodeShared(p.val)
 	}
 	f.StatesBad, f.GroupsBad = true, true
 	if p, ok := m["states"]; ok && d.want(p.val, yaml.SequenceNode, "a list of state names") {
@@ -460,7 +482,7 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 		}
 		for _, q := range d.pairs(p.val, "groups") {
 			name := d.ident(q.key, "group name")
-			gd := d.groupSize(q.val)
+			gd := d.groupSize(q.val, f.Params != nil)
 			// A group with a bad size is still declared, so that its
 			// uses elsewhere do not add "unknown group" errors.
 			if name != nil {
@@ -476,6 +498,13 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 		for _, t := range p.val.Content {
 			if td := d.decodeTransition(t); td != nil {
 				f.Transitions = append(f.Transitions, td)
+			}
+		}
+	}
+	if p, ok := m["rendezvous"]; ok && d.list(p.val, "a list of rendezvous {parts: [...], guard: ..., update: ...}") {
+		for _, r := range p.val.Content {
+			if rd := d.decodeRendezvous(r); rd != nil {
+				f.Rendezvous = append(f.Rendezvous, rd)
 			}
 		}
 	}
@@ -553,18 +582,19 @@ func (d *decoder) decodeTransition(n *yaml.Node) *TransDecl {
 		return nil
 	}
 	td := &TransDecl{Pos: d.pos(n)}
-	m := d.fields(n, "transition", "from", "to", "guard")
-	for _, k := range []string{"from", "to"} {
-		p, ok := m[k]
-		if !ok {
-			d.errorf(td.Pos, "transition without %q", k)
-			continue
+	m := d.fields(n, "transition", "from", "to", "guard", "update", "broadcast")
+	td.From, td.To = d.fromTo(m, td.Pos, "transition")
+	if p, ok := m["update"]; ok {
+		td.Updates = d.decodeUpdates(p, true)
+	}
+	if p, ok := m["broadcast"]; ok && d.list(p.val, "a list of transfers S -> T or S -> T [groups]") {
+		if len(p.val.Content) == 0 {
+			d.errorf(d.pos(p.val), "empty broadcast list: leave the key out for a transition that moves one process")
 		}
-		id := d.ident(p.val, "state name")
-		if k == "from" {
-			td.From = id
-		} else {
-			td.To = id
+		for _, c := range p.val.Content {
+			if t := d.transfer(c); t != nil {
+				td.Broadcast = append(td.Broadcast, t)
+			}
 		}
 	}
 	p, ok := m["guard"]
@@ -579,7 +609,7 @@ func (d *decoder) decodeTransition(n *yaml.Node) *TransDecl {
 		}
 		for _, q := range d.pairs(g, "guard") {
 			gd := &GuardDecl{KeyPos: d.pos(q.key), Pos: d.pos(q.val)}
-			gd.Groups = d.groupList(q.key)
+			gd.Groups = d.groupList(q.key, "guard")
 			text, ok := d.text(q.key, q.val, "guard")
 			if ok {
 				gd.Text = text
@@ -589,23 +619,50 @@ func (d *decoder) decodeTransition(n *yaml.Node) *TransDecl {
 		}
 		return td
 	}
+	if gd := d.sharedGuard(p); gd != nil {
+		td.Guards = append(td.Guards, gd)
+	}
+	return td
+}
+
+// sharedGuard reads a guard given as one string for every group.
+func (d *decoder) sharedGuard(p pair) *GuardDecl {
+	g := p.val
 	gd := &GuardDecl{Shared: true, KeyPos: d.pos(p.key), Pos: d.pos(g)}
 	if g.Kind != yaml.ScalarNode && g.Kind != yaml.AliasNode {
 		d.errorf(d.pos(g), "expected a guard string, or a mapping from groups to guard strings, found %s", kindName(g))
-		return td
+		return nil
 	}
 	text, ok := d.text(p.key, g, "guard")
 	if ok {
 		gd.Text = text
 		gd.X = d.parseString(g)
 	}
-	td.Guards = append(td.Guards, gd)
-	return td
+	return gd
+}
+
+// fromTo reads the from and to keys of a transition or a rendezvous
+// part (what), reporting a missing one at pos.
+func (d *decoder) fromTo(m map[string]pair, pos Pos, what string) (from, to *Ident) {
+	for _, k := range []string{"from", "to"} {
+		p, ok := m[k]
+		if !ok {
+			d.errorf(pos, "%s without %q", what, k)
+			continue
+		}
+		id := d.ident(p.val, "state name")
+		if k == "from" {
+			from = id
+		} else {
+			to = id
+		}
+	}
+	return from, to
 }
 
 // groupList splits a guard key "a, b" into group names, with exact
 // positions when the key sits on one line as written.
-func (d *decoder) groupList(k *yaml.Node) []*Ident {
+func (d *decoder) groupList(k *yaml.Node, what string) []*Ident {
 	pos := d.offsets(k)
 	var out []*Ident
 	start := 0
@@ -619,9 +676,9 @@ func (d *decoder) groupList(k *yaml.Node) []*Ident {
 		p := pos(start + lead)
 		switch {
 		case name == "":
-			d.errorf(p, "empty group name in guard key %q", k.Value)
+			d.errorf(p, "empty group name in %s key %q", what, k.Value)
 		case !isName(name):
-			d.errorf(p, "group name %q in guard key is not a name", name)
+			d.errorf(p, "group name %q in %s key is not a name", name, what)
 		default:
 			out = append(out, &Ident{p, name})
 		}

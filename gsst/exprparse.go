@@ -44,17 +44,22 @@ type exprParser struct {
 // syntax error; it never leaves parseExpr.
 type bailout struct{}
 
+// catch, deferred, stops the unwinding after a syntax error: it sets
+// *err to the error and calls clear to drop the partial result.
+func (p *exprParser) catch(err **Error, clear func()) {
+	if r := recover(); r != nil {
+		if _, ok := r.(bailout); !ok {
+			panic(r)
+		}
+		*err = p.err
+		clear()
+	}
+}
+
 // parseExpr parses src. On a syntax error it returns nil and the error.
 func parseExpr(src string, pos func(off int) Pos) (x Expr, err *Error) {
 	p := &exprParser{sc: scanner{src: src}, pos: pos}
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(bailout); !ok {
-				panic(r)
-			}
-			x, err = nil, p.err
-		}
-	}()
+	defer p.catch(&err, func() { x = nil })
 	p.next()
 	if p.tok == EOF {
 		p.errorf(p.off, "empty expression")
@@ -95,6 +100,66 @@ func (p *exprParser) operatorHint() string {
 	return ""
 }
 
+// parseUpdate parses an update, "x := e; y := e" (a trailing ; is
+// allowed). On a syntax error it returns nil and the error. The parser is
+// purely syntactic, as for expressions: the checker resolves the names
+// and checks every right side against its variable.
+func parseUpdate(src string, pos func(off int) Pos) (out []*AssignStmt, err *Error) {
+	p := &exprParser{sc: scanner{src: src, update: true}, pos: pos}
+	defer p.catch(&err, func() { out = nil })
+	p.next()
+	if p.tok == EOF {
+		p.errorf(p.off, "empty update (write x := e, several separated by ;)")
+	}
+	for p.tok != EOF {
+		if p.tok != IDENT {
+			p.errorf(p.off, "expected a shared variable to assign, found %s", p.describe())
+		}
+		id := &Ident{p.pos(p.off), p.lit}
+		p.next()
+		if p.tok != ASSIGN {
+			hint := ""
+			if p.tok == EQL {
+				hint = " (an update assigns with :=; = compares)"
+			}
+			p.errorf(p.off, "expected := after %s, found %s%s", id.Name, p.describe(), hint)
+		}
+		p.next()
+		x := p.expr()
+		out = append(out, &AssignStmt{Var: id, X: x})
+		switch p.tok {
+		case SEMI:
+			p.next()
+		case EOF:
+		default:
+			p.errorf(p.off, "expected ; or end of update, found %s%s", p.describe(), p.operatorHint())
+		}
+	}
+	return out, nil
+}
+
+// standalone maps the byte offsets of a string parsed on its own to
+// positions from line 1, column 1 (columns in characters).
+func standalone(src string) func(off int) Pos {
+	// Counting the characters before each offset anew would be quadratic
+	// in the length of src.
+	m := &posMap{start: Pos{Line: 1, Col: 1}, size: len(src), line: 1, col: 1}
+	if !isASCII(src) {
+		m.cols = runeCols(src, 1, nil)
+	}
+	return m.pos
+}
+
+// ParseUpdate parses an update string ("x := e; y := e") on its own,
+// with positions as ParseExpr gives them. It checks syntax only.
+func ParseUpdate(src string) ([]*AssignStmt, error) {
+	out, err := parseUpdate(src, standalone(src))
+	if err != nil {
+		return nil, ErrorList{err}
+	}
+	return out, nil
+}
+
 // startsOperand reports whether the current token can start an operand.
 func (p *exprParser) startsOperand() bool {
 	switch p.tok {
@@ -109,13 +174,7 @@ func (p *exprParser) startsOperand() bool {
 // syntax only; names and types are checked when the string is part of a
 // file given to Parse.
 func ParseExpr(src string) (Expr, error) {
-	// Counting the characters before each offset anew would be quadratic
-	// in the length of src.
-	m := &posMap{start: Pos{Line: 1, Col: 1}, size: len(src), line: 1, col: 1}
-	if !isASCII(src) {
-		m.cols = runeCols(src, 1, nil)
-	}
-	x, err := parseExpr(src, m.pos)
+	x, err := parseExpr(src, standalone(src))
 	if err != nil {
 		return nil, ErrorList{err}
 	}

@@ -66,84 +66,123 @@ func (d *decoder) list(n *yaml.Node, what string) bool {
 // weak parses one entry of the weak list, reporting syntax errors at
 // their exact position.
 func (d *decoder) weak(n *yaml.Node) *WeakDecl {
-	pos := d.offsets(n)
-	v := n.Value
-	wd := &WeakDecl{Text: v, Pos: d.pos(n)}
-	i := 0
-	skip := func() {
-		for i < len(v) && (v[i] == ' ' || v[i] == '\t') {
-			i++
-		}
-	}
-	name := func(what string) *Ident {
-		skip()
-		j := i
-		for j < len(v) && (isLetter(v[j]) || isDigit(v[j])) {
-			j++
-		}
-		if j == i || !isLetter(v[i]) {
-			d.errorf(pos(i), "expected %s in weak fairness entry %q", what, v)
-			return nil
-		}
-		id := &Ident{pos(i), v[i:j]}
-		i = j
-		return id
-	}
-	first := name("a transition U -> V or all")
+	e := d.entry(n, "weak fairness entry")
+	wd := &WeakDecl{Text: e.v, Pos: d.pos(n)}
+	first := e.name("a transition U -> V or all")
 	if first == nil {
 		return nil
 	}
-	skip()
+	e.skip()
 	switch {
-	case first.Name == "all" && (i == len(v) || v[i] == '['):
+	case first.Name == "all" && (e.i == len(e.v) || e.v[e.i] == '['):
 		// "all", unless a state named all starts a transition.
 		wd.All = true
-	case strings.HasPrefix(v[i:], "->"):
+	case strings.HasPrefix(e.v[e.i:], "->"):
 		wd.From = first
-		i += 2
-		if wd.To = name("a state name after ->"); wd.To == nil {
+		e.i += 2
+		if wd.To = e.name("a state name after ->"); wd.To == nil {
 			return nil
 		}
 	default:
-		d.errorf(pos(i), "expected -> in weak fairness entry %q (write U -> V, U -> V [groups], U -> V [*] or all)", v)
+		d.errorf(e.pos(e.i), "expected -> in weak fairness entry %q (write U -> V, U -> V [groups], U -> V [*] or all)", e.v)
 		return nil
 	}
-	skip()
-	if i < len(v) && v[i] == '[' {
+	e.skip()
+	if e.i < len(e.v) && e.v[e.i] == '[' {
 		wd.PerGroup = true
-		i++
-		skip()
-		if i < len(v) && v[i] == '*' {
-			wd.EachGroup = true
-			i++
-		} else {
-			for {
-				g := name("a group name or *")
-				if g == nil {
-					return nil
-				}
-				wd.Groups = append(wd.Groups, g)
-				skip()
-				if i < len(v) && v[i] == ',' {
-					i++
-					continue
-				}
-				break
-			}
-		}
-		skip()
-		if i >= len(v) || v[i] != ']' {
-			d.errorf(pos(i), "expected ] in weak fairness entry %q", v)
+		var ok bool
+		if wd.Groups, wd.EachGroup, ok = e.groups(true); !ok {
 			return nil
 		}
-		i++
-		skip()
 	}
-	if i < len(v) {
-		d.errorf(pos(i), "unexpected %q in weak fairness entry %q", v[i:], v)
+	if !e.end() {
 		return nil
 	}
 	return wd
+}
+
+// entryScanner reads an entry "U -> V [g, h]" of the weak fairness and
+// broadcast lists, reporting syntax errors at their exact position.
+type entryScanner struct {
+	d    *decoder
+	v    string
+	i    int
+	pos  func(off int) Pos
+	what string // "weak fairness entry", "transfer"
+}
+
+func (d *decoder) entry(n *yaml.Node, what string) *entryScanner {
+	return &entryScanner{d: d, v: n.Value, pos: d.offsets(n), what: what}
+}
+
+func (e *entryScanner) skip() {
+	for e.i < len(e.v) && (e.v[e.i] == ' ' || e.v[e.i] == '\t') {
+		e.i++
+	}
+}
+
+// name reads a name after optional blanks.
+func (e *entryScanner) name(what string) *Ident {
+	e.skip()
+	j := e.i
+	for j < len(e.v) && (isLetter(e.v[j]) || isDigit(e.v[j])) {
+		j++
+	}
+	if j == e.i || !isLetter(e.v[e.i]) {
+		e.d.errorf(e.pos(e.i), "expected %s in %s %q", what, e.what, e.v)
+		return nil
+	}
+	id := &Ident{e.pos(e.i), e.v[e.i:j]}
+	e.i = j
+	return id
+}
+
+// groups reads a group list "[g, h]" (or "[*]" when star is allowed),
+// at the [.
+func (e *entryScanner) groups(star bool) (out []*Ident, all, ok bool) {
+	e.i++
+	e.skip()
+	if star && e.i < len(e.v) && e.v[e.i] == '*' {
+		all = true
+		e.i++
+	} else {
+		what := "a group name"
+		if star {
+			what = "a group name or *"
+		}
+		out = []*Ident{}
+		for {
+			g := e.name(what)
+			if g == nil {
+				return nil, false, false
+			}
+			out = append(out, g)
+			e.skip()
+			if e.i < len(e.v) && e.v[e.i] == ',' {
+				e.i++
+				continue
+			}
+			break
+		}
+	}
+	e.skip()
+	if e.i >= len(e.v) || e.v[e.i] != ']' {
+		e.d.errorf(e.pos(e.i), "expected ] in %s %q", e.what, e.v)
+		return nil, false, false
+	}
+	e.i++
+	e.skip()
+	return out, all, true
+}
+
+// end reports whether the entry is read to its end, reporting what
+// follows otherwise.
+func (e *entryScanner) end() bool {
+	if e.i < len(e.v) {
+		e.d.errorf(e.pos(e.i), "unexpected %q in %s %q", e.v[e.i:], e.what, e.v)
+		return false
+	}
+	return true
 }
 
 // fairness resolves the fairness key. "all" and "[*]" are expanded into
@@ -160,7 +199,7 @@ func (c *checker) fairness(f *File) {
 		if jd.X != nil {
 			if v, ok := c.expr(jd.X, justiceMode, " in justice condition"); ok {
 				if v.kind != kindBool {
-					c.errorf(jd.X.Pos(), "justice condition is an integer expression; expected a condition such as %q", "#C[writer] >= 1")
+					c.errorf(jd.X.Pos(), "justice condition is %s; expected a condition such as %q", v.kind, "#C[writer] >= 1")
 				} else {
 					j.Formula = v.f
 				}

@@ -93,21 +93,28 @@ func TestNew(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := sys.Spec()
 			tt.edit(spec)
-			got, err := gsst.New(spec)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("New() = %v, want an error containing %q", err, tt.want)
-			}
-			if got != nil {
-				t.Errorf("New() returned a System with its error")
-			}
-			if !errors.Is(err, errkind.Input) {
-				t.Errorf("New() error is not bad input: %v", err)
-			}
+			refused(t, spec, tt.want)
 		})
 	}
 	// The edits changed copies: the System is as parsed.
 	if !reflect.DeepEqual(sys, load(t)) {
 		t.Errorf("editing a Spec changed the System it came from")
+	}
+}
+
+// refused checks that New refuses spec, as bad input, with an error
+// containing want.
+func refused(t *testing.T, spec *gsst.Spec, want string) {
+	t.Helper()
+	got, err := gsst.New(spec)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("New() = %v, want an error containing %q", err, want)
+	}
+	if got != nil {
+		t.Errorf("New() returned a System with its error")
+	}
+	if !errors.Is(err, errkind.Input) {
+		t.Errorf("New() error is not bad input: %v", err)
 	}
 }
 
@@ -205,11 +212,7 @@ fairness:
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name     string
-		old, new string // the text edit
-		edit     func(s *gsst.Spec)
-	}{
+	tests := []parseEdit{
 		{"self-loop", "{from: Busy, to: Idle}", "{from: Busy, to: Busy}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
 		{"init sum", "{Idle: 2, Busy: 0}", "{Idle: 1, Busy: 0}", func(s *gsst.Spec) { s.Init[1][0] = 1 }},
 		{"init count", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: 9}", func(s *gsst.Spec) { s.Init[1][1] = 9 }},
@@ -220,6 +223,21 @@ fairness:
 		{"range", "slow: 2}", "slow: 2..}", func(s *gsst.Spec) { s.Groups[1].Ranged, s.Groups[1].Max = true, gsst.Unbounded }},
 		{"weak group", "Done [fast]", "Done [slow]", func(s *gsst.Spec) { s.Fairness.Weak[0].Group = 1 }},
 	}
+	matchParse(t, sys, src, tests)
+}
+
+// parseEdit is a mistake made twice: in the text (old replaced by new)
+// and by hand in the Spec.
+type parseEdit struct {
+	name     string
+	old, new string // the text edit
+	edit     func(s *gsst.Spec)
+}
+
+// matchParse checks that each mistake gives Parse and New identical
+// errors; sys is src parsed as m.yaml.
+func matchParse(t *testing.T, sys *gsst.System, src string, tests []parseEdit) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := strings.Replace(src, tt.old, tt.new, 1)

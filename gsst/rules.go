@@ -53,6 +53,17 @@ type source struct {
 	// trans[i] is the name of transition i as written when one of its
 	// states did not resolve; "" when both did.
 	trans []string
+	// shared[j] says whether shared variable j's type and initial value
+	// resolved.
+	shared []sharedSrc
+	// rdv[i] is set when a part of rendezvous i did not resolve.
+	rdv []bool
+}
+
+// sharedSrc is what the checker knows of a shared variable it built:
+// whether its type and initial value resolved.
+type sharedSrc struct {
+	typeOK, initOK bool
 }
 
 type rowKind int
@@ -78,6 +89,9 @@ func (s *Spec) rules(src *source) ErrorList {
 	if m == 0 && !fromFile { // a file's empty states key is a decoding error
 		at(Pos{File: s.File}, "system has no local state")
 	}
+	s.checkNames(src, at)
+	s.checkShared(src, at)
+	s.checkAssume(at)
 	sizeOK := s.checkSizes(src, fromFile, at)
 	s.checkInit(src, sizeOK, at)
 	type edge struct{ from, to int }
@@ -125,8 +139,11 @@ func (s *Spec) rules(src *source) ErrorList {
 			case !fromFile:
 				at(b.Pos, "transition %s: missing guard", name)
 			}
+			s.checkUpdate(&b.Update, "update of "+name, b.Pos, at)
 		}
+		s.checkBroadcast(t, name, at)
 	}
+	s.checkRendezvous(src, fromFile, at)
 	names := map[string]Pos{}
 	for i := range s.Properties {
 		p := &s.Properties[i]
@@ -178,6 +195,10 @@ func (s *Spec) checkSizes(src *source, fromFile bool, at func(Pos, string, ...an
 			least = "least size"
 		}
 		if fromFile || g.Ranged {
+			min = 1
+		}
+		if g.OverParams() || g.SizeTerm.Const != 0 {
+			s.checkSizeTerm(g, pos, at)
 			min = 1
 		}
 		size := g.Size
@@ -255,6 +276,11 @@ func (s *Spec) checkInit(src *source, sizeOK []bool, at func(Pos, string, ...any
 			}
 			at(pos, "init of group %q gives counts per state, but its size is the range %s%s: a group of variable size starts with all its processes in one state",
 				grp.Name, grp.SizeText(), why)
+			continue
+		}
+		if grp.OverParams() && (ip.Counts != nil || spread(row)) {
+			at(pos, "init of group %q gives counts per state, but its size is %s, over the parameters: a group of variable size starts with all its processes in one state",
+				grp.Name, grp.sizeTermText(s))
 			continue
 		}
 		sum, valid := 0, kind == rowOK
@@ -339,9 +365,12 @@ func (s *Spec) checkFormula(f presburger.Formula, where string, pos Pos, at func
 		if k, ok := s.ParamOf(v); ok && !s.Params[k].Fixed {
 			continue
 		}
-		if param {
+		switch {
+		case s.isParamVar(v):
+			at(pos, "%s uses parameter %s, which is fixed in this instance (fold it to its value)", where, s.VarName(v))
+		case param:
 			at(pos, "%s uses variable %d, which is neither a counter nor n", where, v)
-		} else {
+		default:
 			at(pos, "%s uses variable %d, which is not a counter (n is a constant when the group sizes are)", where, v)
 		}
 		return

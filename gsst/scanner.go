@@ -36,6 +36,9 @@ const (
 	OR      // | or ||
 	IMPLIES // ->
 
+	ASSIGN // :=, in updates
+	SEMI   // ;, between the assignments of an update
+
 	// Unary temporal operators; the scanner returns them as IDENT and the
 	// parser recognises them.
 	AG
@@ -51,7 +54,7 @@ var tokenText = [...]string{
 	HASH: "#", LBRACK: "[", RBRACK: "]", LPAREN: "(", RPAREN: ")",
 	ADD: "+", SUB: "-", MUL: "*",
 	EQL: "=", NEQ: "!=", LSS: "<", LEQ: "<=", GTR: ">", GEQ: ">=",
-	NOT: "!", AND: "&", OR: "|", IMPLIES: "->",
+	NOT: "!", AND: "&", OR: "|", IMPLIES: "->", ASSIGN: ":=", SEMI: ";",
 	AG: "AG", AF: "AF", EG: "EG", EF: "EF", AX: "AX", EX: "EX",
 }
 
@@ -69,6 +72,9 @@ var temporalOps = map[string]Token{"AG": AG, "AF": AF, "EG": EG, "EF": EF, "AX":
 type scanner struct {
 	src string
 	off int
+	// update enables := and ;, the tokens of updates; elsewhere they
+	// are illegal characters.
+	update bool
 }
 
 func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
@@ -134,6 +140,11 @@ func (s *scanner) next() (tok Token, off int, lit string) {
 	case "->":
 		s.off += 2
 		return IMPLIES, off, two
+	case ":=":
+		if s.update {
+			s.off += 2
+			return ASSIGN, off, two
+		}
 	}
 	s.off++
 	switch c {
@@ -165,6 +176,10 @@ func (s *scanner) next() (tok Token, off int, lit string) {
 		return AND, off, "&"
 	case '|':
 		return OR, off, "|"
+	case ';':
+		if s.update {
+			return SEMI, off, ";"
+		}
 	}
 	// Report a whole UTF-8 character, not one byte of it.
 	r, size := utf8.DecodeRuneInString(s.src[off:])

@@ -29,6 +29,12 @@ type Shared struct {
 	Unbounded bool     // no greatest value (Hi unused)
 	Init      int      // initial value
 	Pos       Pos      // of the name
+	// TypePos, InitPos and ValuePos (one per constant of an
+	// enumeration), in a Shared read from a file, say where the type,
+	// the initial value and the constants were written, for the messages
+	// of New; zero (nil) when built by hand.
+	TypePos, InitPos Pos
+	ValuePos         []Pos
 }
 
 // Contains reports whether k is in the domain of v.

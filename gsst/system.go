@@ -155,12 +155,19 @@ type Group struct {
 	// SizePos is the position of the size as written; zero when built
 	// by hand (New then reports a bad size at Pos).
 	SizePos Pos
-	// SizeTerm, when not nil, is the size as a linear term over the
-	// ParamVars (SizeTermText as written): the size of an instance is its
-	// value there, and Size and Ranged are unused in a family.
+	// SizeTerm, when it has a variable (OverParams), is the size as a
+	// linear term over the ParamVars (SizeTermText as written): the size
+	// of an instance is its value there. In a family, Size is then a
+	// placeholder (the parser writes 1) that the group's row of
+	// Spec.Init places in one state, as for a ranged group; Instantiate
+	// replaces both by the instance's.
 	SizeTerm     presburger.Term
 	SizeTermText string
 }
+
+// OverParams reports whether g's size is an expression over the
+// parameters (SizeTerm).
+func (g *Group) OverParams() bool { return len(g.SizeTerm.Monos) > 0 }
 
 // Unbounded is Group.Max for a range without a greatest size ("N..").
 const Unbounded = -1
@@ -518,6 +525,7 @@ func (s *Spec) clone() *Spec {
 	out.Shared = slices.Clone(s.Shared)
 	for j := range out.Shared {
 		out.Shared[j].Values = slices.Clone(out.Shared[j].Values)
+		out.Shared[j].ValuePos = slices.Clone(out.Shared[j].ValuePos)
 	}
 	out.Params = slices.Clone(s.Params)
 	for i := range out.Transitions {

@@ -19,7 +19,7 @@ func (Engine) Name() string { return "explicit" }
 
 // Check explores the reachable states of m and checks its properties.
 func (Engine) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
-	if err := m.Unsupported("the explicit engine", 0); err != nil {
+	if err := m.Unsupported("the explicit engine", supported); err != nil {
 		return nil, err
 	}
 	sp, err := newSpace(m)
@@ -42,6 +42,7 @@ type engine struct {
 	ticks    int
 	cache    map[string]bitset // sat results for the property being checked
 	justice  []ejustice        // the model's justice constraints (fair.go)
+	rev      *reverse          // a general space's predecessors (general.go)
 }
 
 // maxDeadlockExamples bounds Report.DeadlockExamples.
@@ -55,6 +56,11 @@ func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, e
 	}
 	if err := e.explore(); err != nil {
 		return nil, err
+	}
+	if sp.general {
+		if err := e.buildReverse(); err != nil {
+			return nil, err
+		}
 	}
 	n := e.st.n
 	// CTL checking needs a few bitsets and one array of 32-bit counters
@@ -163,11 +169,13 @@ func (e *engine) tick() error {
 func (e *engine) explore() error {
 	sp, st := e.sp, e.st
 	key := make([]uint64, sp.w)
-	sp.encode(sp.init, key)
+	if err := sp.encodeAll(sp.init, key); err != nil {
+		return err
+	}
 	st.insert(key)
 	var rk *ranker
 	var visited bitset
-	if r := newRanker(sp); r != nil && !testNoRank && (e.opt.MaxMemory <= 0 || int64(r.size/8) <= e.opt.MaxMemory/4) {
+	if r := newRanker(sp); r != nil && !sp.general && !testNoRank && (e.opt.MaxMemory <= 0 || int64(r.size/8) <= e.opt.MaxMemory/4) {
 		rk = r
 		visited = newBitset(int(rk.size))
 		visited.set(int(rk.rank(sp.init)))
@@ -203,6 +211,26 @@ func (e *engine) explore() error {
 		// states per CPU second on BenchmarkExplicitGRWAbstract.
 		enabled := false
 		switch {
+		case sp.general:
+			sp.decode(st.key(i), vals)
+			for mi := range moves {
+				mv := &moves[mi]
+				if vals[mv.src] == 0 || !mv.guard.eval(vals) {
+					continue
+				}
+				enabled = true
+				if err := sp.generalSucc(mv, vals, succ); err != nil {
+					return err
+				}
+				if st.needGrow() && e.opt.MaxMemory > 0 {
+					if err := e.checkMemory(st.bytes() + int64(len(st.table))*6); err != nil {
+						return err
+					}
+				}
+				if _, added := st.insert(succ); added && int64(st.n) > maxStates {
+					return e.stateLimit()
+				}
+			}
 		case rk != nil && sp.w == 1:
 			k := st.key1(i)
 			sp.decode1(k, vals)
@@ -351,7 +379,7 @@ func (e *engine) stateLimit() error {
 	if lim <= 0 {
 		lim = maxStored
 	}
-	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes()}
+	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes(), Note: e.sp.stateLimitNote()}
 }
 
 // decodeState fills vals with the valuation of state i.
@@ -381,6 +409,9 @@ func (e *engine) succs(i int, vals []int64, key []uint64, buf []int) []int {
 func (e *engine) preds(i int, vals []int64, key []uint64, buf []int) []int {
 	sp, st := e.sp, e.st
 	buf = buf[:0]
+	if sp.general {
+		return e.generalPreds(i, buf)
+	}
 	if e.deadlock.has(i) {
 		buf = append(buf, i)
 	}

@@ -110,6 +110,19 @@ func (e *engine) eachSucc(i int, vals []int64, key []uint64, fn func(k, mi int) 
 		if vals[mv.src] == 0 || !mv.guard.eval(vals) {
 			continue
 		}
+		if sp.general {
+			// The search computed every successor of a reachable
+			// state without error, so this one is stored.
+			if sp.generalSucc(mv, vals, key) != nil {
+				continue
+			}
+			k := st.lookup(key)
+			copy(key, st.key(i))
+			if k >= 0 && !fn(k, mi) {
+				return
+			}
+			continue
+		}
 		key[mv.subWord] -= mv.sub
 		key[mv.addWord] += mv.add
 		k := st.lookup(key)

@@ -33,6 +33,14 @@ type space struct {
 	w     int    // words per key
 	moves []move
 	init  []int64
+
+	// A model with constructs beyond the paper (general.go): general
+	// is set, shared holds the fields of its shared variables, and xbuf
+	// and ybuf64 are scratch valuations for Model.Step.
+	general bool
+	shared  []sharedSlot
+	xbuf    []int
+	ybuf64  []int64
 }
 
 type pool struct {
@@ -65,7 +73,8 @@ func newSpace(m *counterabs.Model) (*space, error) {
 	if len(m.Counters) > maxCounters {
 		return nil, errkind.Errorf(errkind.Limit, "explore: %d counters; the explicit engine handles at most %d", len(m.Counters), maxCounters)
 	}
-	sp := &space{model: m, sys: m.System, nvals: len(m.Counters)}
+	sp := &space{model: m, sys: m.System, nvals: m.NumVars(), general: m.Uses() != 0}
+	sp.xbuf, sp.ybuf64 = make([]int, sp.nvals), make([]int64, sp.nvals)
 	for _, p := range m.Pools {
 		idx := make([]int32, len(p.Counters))
 		for i, c := range p.Counters {
@@ -122,6 +131,9 @@ func (sp *space) layout() {
 			used += width
 		}
 	}
+	if len(sp.model.Shared) > 0 {
+		word = sp.layoutShared(word, used, limit)
+	}
 	sp.w = word + 1
 }
 
@@ -153,6 +165,9 @@ func (sp *space) decode(key []uint64, v []int64) {
 		v[s.idx] = int64(key[s.word] >> s.shift & s.mask)
 	}
 	sp.finish(v)
+	if sp.shared != nil {
+		sp.decodeShared(key, v)
+	}
 }
 
 // decode1 is decode for one-word keys.
@@ -162,6 +177,9 @@ func (sp *space) decode1(key uint64, v []int64) {
 		v[s.idx] = int64(key >> s.shift & s.mask)
 	}
 	sp.finish(v)
+	if sp.shared != nil {
+		sp.decodeShared([]uint64{key}, v)
+	}
 }
 
 // finish computes the unstored last counter of each pool.

@@ -371,6 +371,9 @@ func formatState(sys *gsst.System, s explore.State) string {
 		}
 		fmt.Fprintf(&b, "#%s=%d", name, c)
 	}
+	if s.Shared != nil {
+		b.WriteString(" " + s.SharedText())
+	}
 	if s.Groups != nil {
 		b.WriteString("  (")
 		for g, row := range s.Groups {

@@ -25,6 +25,15 @@
 // Projector is a brute-force presburger.Projector for counterabs.Build
 // without Z3.
 //
+// Beyond the paper. ProcSteps is the reference semantics of shared
+// variables, updates, broadcast and rendezvous on individual processes
+// (procs.go, written from the design contract of issues 20 and 21);
+// Procs explores it from a concrete state (ProcState: local states and
+// shared values), and FullSymmetry decides full virtual symmetry on it
+// directly: in every orbit (total counters and shared values) every
+// state has the same successor orbits. RandomExtended draws small systems
+// with those constructs (ExtConfig: which must and which must not occur).
+//
 // State spaces. Unreduced explores the process-indexed system, each
 // process with its own local state; its Groups and Totals are the
 // quotients the group-counter and, for a certified system, the

@@ -149,15 +149,7 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 		if gen.style == MixedGuards {
 			gen.style = Guards(1 + r.Intn(int(numGuards)-1))
 		}
-		var pairs [][2]int
-		for u := range m {
-			for v := range m {
-				if u != v {
-					pairs = append(pairs, [2]int{u, v})
-				}
-			}
-		}
-		r.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+		pairs := shuffledPairs(r, m)
 		for _, pr := range pairs[:1+r.Intn(min(cfg.MaxTransitions, len(pairs)))] {
 			sys.Transitions = append(sys.Transitions, gen.transition(pr[0], pr[1]))
 		}
@@ -171,6 +163,21 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 		}
 		return checked
 	}
+}
+
+// shuffledPairs returns the pairs of distinct states of m, in random
+// order.
+func shuffledPairs(r *rand.Rand, m int) [][2]int {
+	var pairs [][2]int
+	for u := range m {
+		for v := range m {
+			if u != v {
+				pairs = append(pairs, [2]int{u, v})
+			}
+		}
+	}
+	r.Shuffle(len(pairs), func(i, j int) { pairs[i], pairs[j] = pairs[j], pairs[i] })
+	return pairs
 }
 
 // fewConfigs reports whether m^n <= limit.
@@ -241,20 +248,28 @@ func (gen *generator) ctl(depth int, groups bool) ctl.Formula {
 	}, true)
 }
 
-// transition draws the blocks and guards of u -> v.
-func (gen *generator) transition(u, v int) gsst.Transition {
-	r, sys := gen.r, gen.sys
-	t := gsst.Transition{From: u, To: v}
+// drawBlocks splits the groups 0..d-1, in random order, into blocks
+// (unsorted); each group is left out (cannot take the transition) one
+// time in six.
+func drawBlocks(r *rand.Rand, d int) [][]int {
 	var blocks [][]int
-	for _, g := range r.Perm(len(sys.Groups)) {
+	for _, g := range r.Perm(d) {
 		if r.Intn(6) == 0 {
-			continue // this group cannot take t
+			continue // this group cannot take the transition
 		}
 		if len(blocks) == 0 || r.Intn(2) == 0 {
 			blocks = append(blocks, nil)
 		}
 		blocks[len(blocks)-1] = append(blocks[len(blocks)-1], g)
 	}
+	return blocks
+}
+
+// transition draws the blocks and guards of u -> v.
+func (gen *generator) transition(u, v int) gsst.Transition {
+	r, sys := gen.r, gen.sys
+	t := gsst.Transition{From: u, To: v}
+	blocks := drawBlocks(r, len(sys.Groups))
 	// Blocks sharing one guard over total counters keep certified
 	// transitions frequent: half the transitions of the total style do,
 	// and the priority style always does.
@@ -444,6 +459,7 @@ func Describe(sys *gsst.System) string {
 		}
 		b = append(b, '\n')
 	}
+	b = append(b, describeExt(sys)...)
 	for _, p := range sys.Properties {
 		b = fmt.Appendf(b, "  property %s: %s\n", p.Name, ctl.Format(p.Formula, sys.VarName))
 	}

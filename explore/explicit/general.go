@@ -1,0 +1,193 @@
+package explicit
+
+import (
+	"fmt"
+	"math/bits"
+
+	"strings"
+
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+)
+
+// The general moves. A model with constructs beyond the paper (shared
+// variables and their assignments, rendezvous, broadcast transfers:
+// counterabs.Model.Uses) has moves whose successor key is no constant
+// offset of the key: the engine then decodes the state, takes the
+// successor from counterabs.Model.Step, the one meaning of a step, and
+// encodes it. Such a space has no ranker, and predecessors come from a
+// reverse index of the successor relation, built once when CTL checking
+// first needs it.
+//
+// Shared variables are stored after the pools' fields, each as its
+// value less the least of its domain: a bounded one in as many bits as
+// its domain needs, an unbounded one in maxUnboundedBits bits. The search
+// of a model with unbounded shared variables ends when the reachable
+// states are finite; explore.Config.MaxStates bounds it otherwise.
+
+// supported is what the explicit engine handles beyond the paper.
+const supported = gsst.ExtShared | gsst.ExtBroadcast | gsst.ExtRendezvous
+
+// maxUnboundedBits is the width of the field of an unbounded shared
+// variable: a value beyond 2^maxUnboundedBits - 1 above its least one
+// stops the search with an errkind.Limit error.
+const maxUnboundedBits = 40
+
+// sharedSlot is the field of a shared variable.
+type sharedSlot struct {
+	slot
+	lo        int64
+	name      string
+	unbounded bool
+}
+
+// layoutShared assigns fields to the shared variables after the pools'.
+func (sp *space) layoutShared(word, used, limit int) int {
+	for j := range sp.model.Shared {
+		v := &sp.model.Shared[j]
+		width := maxUnboundedBits
+		if !v.Unbounded {
+			width = bits.Len64(uint64(v.Hi - v.Lo))
+		}
+		if used+width > limit && used > 0 {
+			word, used = word+1, 0
+		}
+		var mask uint64
+		if width > 0 {
+			mask = 1<<uint(width) - 1
+		}
+		sp.shared = append(sp.shared, sharedSlot{
+			slot: slot{idx: int32(sp.model.SharedVar(j)), word: int32(word), shift: uint8(used), mask: mask},
+			lo:   int64(v.Lo), name: v.Name, unbounded: v.Unbounded,
+		})
+		used += width
+	}
+	return word
+}
+
+// decodeShared fills the shared variables of v from key.
+func (sp *space) decodeShared(key []uint64, v []int64) {
+	for i := range sp.shared {
+		s := &sp.shared[i]
+		v[s.idx] = s.lo + int64(key[s.word]>>s.shift&s.mask)
+	}
+}
+
+// encodeAll packs valuation v, shared variables included, into key; an
+// unbounded shared variable's value beyond its field is an
+// errkind.Limit error.
+func (sp *space) encodeAll(v []int64, key []uint64) error {
+	sp.encode(v, key)
+	for i := range sp.shared {
+		s := &sp.shared[i]
+		d := v[s.idx] - s.lo
+		if d < 0 || uint64(d) > s.mask {
+			if s.unbounded && d > 0 {
+				return errkind.Errorf(errkind.Limit, "explore: shared variable %s reached %d, beyond the %d the explicit engine stores; its values may grow without end (bound the search with a state limit)", s.name, v[s.idx], s.lo+int64(s.mask))
+			}
+			return errkind.Errorf(errkind.Internal, "explore: shared variable %s left its domain (%d)", s.name, v[s.idx])
+		}
+		key[s.word] |= uint64(d) << s.shift
+	}
+	return nil
+}
+
+// general returns the successor key of valuation v by move mv, which is
+// enabled there, in key: the model's Step, checked to stay in the state
+// space (its guard must imply that the movers exist and that assigned
+// values lie in their domains).
+func (sp *space) generalSucc(mv *move, v []int64, key []uint64) error {
+	m := sp.model
+	x := sp.xbuf
+	for i, c := range v {
+		x[i] = int(c)
+	}
+	y := m.Step(&m.Transitions[mv.trans], x)
+	for i, c := range y {
+		sp.ybuf64[i] = int64(c)
+	}
+	for i := range m.Counters {
+		if y[i] < 0 {
+			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it moves more processes than %s holds", m.TransitionName(&m.Transitions[mv.trans]), m.CounterName(i))
+		}
+	}
+	for j := range m.Shared {
+		if k := y[m.SharedVar(j)]; k < m.Shared[j].Lo || !m.Shared[j].Unbounded && k > m.Shared[j].Hi {
+			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it takes %s out of its domain (%d)", m.TransitionName(&m.Transitions[mv.trans]), m.Shared[j].Name, k)
+		}
+	}
+	return sp.encodeAll(sp.ybuf64, key)
+}
+
+// unboundedNames returns the names of the unbounded shared variables.
+func (sp *space) unboundedNames() []string {
+	var out []string
+	for _, s := range sp.shared {
+		if s.unbounded {
+			out = append(out, s.name)
+		}
+	}
+	return out
+}
+
+// reverse is the predecessor relation of a general space, in compressed
+// rows: the predecessors of state j are from[start[j]:start[j+1]], one
+// entry per edge (a deadlock's stutter included).
+type reverse struct {
+	start []int32
+	from  []int32
+}
+
+// buildReverse computes e.rev from the successor relation.
+func (e *engine) buildReverse() error {
+	n := e.st.n
+	count := make([]int32, n+1)
+	vals, key := e.scratch()
+	edges := 0
+	for i := 0; i < n; i++ {
+		if err := e.tick(); err != nil {
+			return err
+		}
+		e.eachSucc(i, vals, key, func(k, _ int) bool {
+			count[k+1]++
+			edges++
+			return true
+		})
+	}
+	if err := e.checkMemory(e.st.bytes() + int64(n)*4 + int64(edges)*4); err != nil {
+		return err
+	}
+	for j := 0; j < n; j++ {
+		count[j+1] += count[j]
+	}
+	rev := &reverse{start: count, from: make([]int32, edges)}
+	fill := make([]int32, n)
+	copy(fill, count[:n])
+	for i := 0; i < n; i++ {
+		e.eachSucc(i, vals, key, func(k, _ int) bool {
+			rev.from[fill[k]] = int32(i)
+			fill[k]++
+			return true
+		})
+	}
+	e.rev = rev
+	return nil
+}
+
+// generalPreds appends the predecessors of state i to buf; the reverse
+// index is built (buildReverse) before CTL checking starts.
+func (e *engine) generalPreds(i int, buf []int) []int {
+	for _, j := range e.rev.from[e.rev.start[i]:e.rev.start[i+1]] {
+		buf = append(buf, int(j))
+	}
+	return buf
+}
+
+// stateLimitNote says why a search with unbounded shared variables may
+// not end.
+func (sp *space) stateLimitNote() string {
+	if names := sp.unboundedNames(); len(names) > 0 {
+		return fmt.Sprintf("the model's unbounded shared variables (%s) may take infinitely many values", strings.Join(names, ", "))
+	}
+	return ""
+}

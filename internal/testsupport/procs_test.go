@@ -1,0 +1,283 @@
+package testsupport
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// stepKeys lists the successors of st as sorted keys.
+func stepKeys(sys *gsst.System, owner []int, st ProcState) []string {
+	var out []string
+	for _, s := range ProcSteps(sys, owner, st) {
+		out = append(out, s.Next.Key())
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+func mustNew(t *testing.T, sp *gsst.Spec) *gsst.System {
+	t.Helper()
+	sys, err := gsst.New(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+func atom(v presburger.Var, op presburger.Op, k int64) presburger.Formula {
+	return presburger.Compare(presburger.VarTerm(v), op, presburger.ConstTerm(k))
+}
+
+// TestProcStepsBroadcast: I -> M broadcasting S -> I (any group) and
+// M -> I of group b only; the mover is not transferred.
+func TestProcStepsBroadcast(t *testing.T) {
+	sp := &gsst.Spec{Name: "bc", States: []string{"I", "S", "M"},
+		Groups: []gsst.Group{{Name: "a", Size: 2}, {Name: "b", Size: 2}},
+		Init:   [][]int{{1, 1, 0}, {1, 0, 1}},
+		Transitions: []gsst.Transition{{From: 0, To: 2, Blocks: []gsst.Block{{Groups: []int{0, 1}, Guard: presburger.True}},
+			Broadcast: []gsst.Transfer{{From: 1, To: 0}, {From: 2, To: 0, Groups: []int{1}}}}},
+	}
+	sys := mustNew(t, sp)
+	owner, init := Processes(sys)
+	// processes: 0 a@I, 1 a@S, 2 b@I, 3 b@M
+	got := stepKeys(sys, owner, ProcState{Conf: init, Shared: []int{}})
+	want := []string{
+		ProcState{Conf: []int{0, 0, 2, 0}, Shared: []int{}}.Key(), // process 2 (b) moves; 1 and 3 transferred
+		ProcState{Conf: []int{2, 0, 0, 0}, Shared: []int{}}.Key(), // process 0 (a) moves
+	}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("successors %v, want %v", got, want)
+	}
+	// A group-a process in M is not transferred.
+	st := ProcState{Conf: []int{0, 2, 0, 1}, Shared: []int{}} // a@I, a@M, b@I, b@S
+	got = stepKeys(sys, owner, st)
+	want = []string{
+		ProcState{Conf: []int{0, 2, 2, 0}, Shared: []int{}}.Key(),
+		ProcState{Conf: []int{2, 2, 0, 0}, Shared: []int{}}.Key(),
+	}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("successors %v, want %v", got, want)
+	}
+}
+
+// TestProcStepsRendezvous: two parts from P need two distinct processes;
+// a group restriction limits who may take a part; the guard reads a
+// shared variable and the update is blocked outside the domain.
+func TestProcStepsRendezvous(t *testing.T) {
+	sp := &gsst.Spec{Name: "rv", States: []string{"P", "Q"},
+		Groups: []gsst.Group{{Name: "a", Size: 1}, {Name: "b", Size: 1}},
+		Init:   [][]int{{1, 0}, {1, 0}},
+		Shared: []gsst.Shared{{Name: "k", Hi: 1}},
+	}
+	k := sp.SharedVar(0)
+	sp.Rendezvous = []gsst.Rendezvous{{
+		Parts:  []gsst.Part{{From: 0, To: 1}, {From: 0, To: 1, Groups: []int{1}}},
+		Guard:  atom(k, presburger.Le, 1),
+		Update: gsst.Update{Assign: []gsst.Assign{{Var: k, Value: presburger.VarTerm(k).Add(presburger.ConstTerm(1))}}, Text: "k := k + 1"},
+	}}
+	sys := mustNew(t, sp)
+	owner, init := Processes(sys)
+	steps := ProcSteps(sys, owner, ProcState{Conf: init, Shared: []int{0}})
+	// Only process 0 (a) for the first part and 1 (b) for the second.
+	if len(steps) != 1 || !slices.Equal(steps[0].Movers, []int{0, 1}) || steps[0].Next.Key() != (ProcState{Conf: []int{1, 1}, Shared: []int{1}}).Key() {
+		t.Errorf("steps %+v", steps)
+	}
+	// k = 1: k + 1 leaves 0..1, the step is not enabled.
+	if steps := ProcSteps(sys, owner, ProcState{Conf: init, Shared: []int{1}}); len(steps) != 0 {
+		t.Errorf("blocked update: steps %+v", steps)
+	}
+	// One process in P: no rendezvous.
+	if steps := ProcSteps(sys, owner, ProcState{Conf: []int{0, 1}, Shared: []int{0}}); len(steps) != 0 {
+		t.Errorf("one process: steps %+v", steps)
+	}
+}
+
+// TestProcStepsUpdates: per-group updates read values before the step
+// (a swap), and a block whose update leaves the domain is disabled.
+func TestProcStepsUpdates(t *testing.T) {
+	sp := &gsst.Spec{Name: "up", States: []string{"A", "B"},
+		Groups: []gsst.Group{{Name: "a", Size: 1}, {Name: "b", Size: 1}},
+		Init:   [][]int{{1, 0}, {1, 0}},
+		Shared: []gsst.Shared{{Name: "x", Hi: 2}, {Name: "y", Hi: 2}},
+	}
+	x, y := presburger.VarTerm(sp.SharedVar(0)), presburger.VarTerm(sp.SharedVar(1))
+	sp.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{
+		{Groups: []int{0}, Guard: presburger.True, Update: gsst.Update{Assign: []gsst.Assign{{Var: sp.SharedVar(0), Value: y}, {Var: sp.SharedVar(1), Value: x}}}},
+		{Groups: []int{1}, Guard: presburger.True, Update: gsst.Update{Assign: []gsst.Assign{{Var: sp.SharedVar(0), Value: x.Add(presburger.ConstTerm(2))}}}},
+	}}}
+	sys := mustNew(t, sp)
+	owner, init := Processes(sys)
+	got := stepKeys(sys, owner, ProcState{Conf: init, Shared: []int{0, 2}})
+	want := []string{
+		ProcState{Conf: []int{1, 0}, Shared: []int{2, 0}}.Key(),
+		ProcState{Conf: []int{0, 1}, Shared: []int{2, 2}}.Key(),
+	}
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("successors %v, want %v", got, want)
+	}
+	got = stepKeys(sys, owner, ProcState{Conf: init, Shared: []int{1, 2}})
+	if want := []string{(ProcState{Conf: []int{1, 0}, Shared: []int{2, 1}}).Key()}; !slices.Equal(got, want) {
+		t.Errorf("successors %v, want %v (b's update leaves 0..2)", got, want)
+	}
+}
+
+// TestProcsAgreeWithUnreduced: on systems within the paper, Procs is
+// Unreduced and FullSymmetry is Theorem 6 (BruteForce).
+func TestProcsAgreeWithUnreduced(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	runs := 300
+	if testing.Short() {
+		runs = 60
+	}
+	agree := map[bool]int{}
+	for range runs {
+		sys := RandomSystem(r, Config{})
+		sp, pr := Unreduced(sys), Procs(sys, 0)
+		if sp.Len() != pr.Len() {
+			t.Fatalf("%d states, Unreduced %d\n%s", pr.Len(), sp.Len(), Describe(sys))
+		}
+		for i := range sp.Confs {
+			j := pr.Index[ProcState{Conf: sp.Confs[i], Shared: []int{}}.Key()]
+			var a, b []string
+			for _, k := range sp.Succ[i] {
+				a = append(a, fmt.Sprint(sp.Confs[k]))
+			}
+			for _, k := range pr.Succ[j] {
+				b = append(b, fmt.Sprint(pr.States[k].Conf))
+			}
+			sort.Strings(a)
+			sort.Strings(b)
+			if !slices.Equal(a, b) {
+				t.Fatalf("successors of %v: %v, Unreduced %v\n%s", sp.Confs[i], b, a, Describe(sys))
+			}
+		}
+		fs, want := FullSymmetry(sys, 0), BruteForce(sys).Certified()
+		if fs.Symmetric != want {
+			t.Fatalf("FullSymmetry %v, Theorem 6 %v\n%s", fs.Symmetric, want, Describe(sys))
+		}
+		agree[want]++
+	}
+	if agree[true] == 0 || agree[false] == 0 {
+		t.Errorf("one-sided sample: %v", agree)
+	}
+}
+
+// TestFullSymmetryWitness: a violation names two states of one orbit
+// and a successor orbit of the second that the first lacks.
+func TestFullSymmetryWitness(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	found := 0
+	for range 200 {
+		sys := RandomExtended(r, ExtConfig{})
+		res := FullSymmetry(sys, 3)
+		if res.Symmetric {
+			continue
+		}
+		found++
+		owner, _ := Processes(sys)
+		if OrbitKey(sys, owner, res.A) != OrbitKey(sys, owner, res.B) {
+			t.Fatalf("states %v and %v in different orbits", res.A, res.B)
+		}
+		if OrbitKey(sys, owner, res.Step.Next) != res.Orbit {
+			t.Fatalf("step leads to %s, not %s", OrbitKey(sys, owner, res.Step.Next), res.Orbit)
+		}
+		for _, s := range ProcSteps(sys, owner, res.A) {
+			if OrbitKey(sys, owner, s.Next) == res.Orbit {
+				t.Fatalf("%v does reach orbit %s", res.A, res.Orbit)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no violation in 200 random systems")
+	}
+}
+
+// TestRandomExtended: the generator draws every construct and kind, and
+// Want and Deny hold.
+func TestRandomExtended(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	seen := map[string]int{}
+	for range 300 {
+		sys := RandomExtended(r, ExtConfig{})
+		x := sys.Extensions()
+		for i, name := range []string{"shared", "params", "rendezvous", "broadcast"} {
+			if x&(1<<i) != 0 {
+				seen[name]++
+			}
+		}
+		for j := range sys.Shared {
+			seen[SharedKind(&sys.Shared[j])]++
+		}
+		for i := range sys.Transitions {
+			tr := &sys.Transitions[i]
+			for _, b := range tr.Blocks {
+				if len(b.Update.Assign) > 0 {
+					seen["update"]++
+				}
+			}
+			for _, x := range tr.Broadcast {
+				seen[fmt.Sprint("broadcast restricted ", x.Groups != nil)]++
+			}
+			if len(tr.Blocks) > 1 && !blocksAlike(tr) {
+				seen["per-group"]++
+			}
+		}
+		for _, rv := range sys.Rendezvous {
+			restricted := false
+			for _, p := range rv.Parts {
+				restricted = restricted || p.Groups != nil
+			}
+			seen[fmt.Sprint("rendezvous restricted ", restricted)]++
+		}
+		if testing.Verbose() && len(seen) == 0 {
+			t.Log(Describe(sys))
+		}
+	}
+	for _, k := range []string{"shared", "params", "rendezvous", "broadcast", "bool", "enum", "bounded", "unbounded", "update",
+		"broadcast restricted true", "broadcast restricted false", "rendezvous restricted true", "rendezvous restricted false", "per-group"} {
+		if seen[k] == 0 {
+			t.Errorf("no %s in 300 systems: %v", k, seen)
+		}
+	}
+	for _, c := range []ExtConfig{{Want: gsst.ExtRendezvous, Deny: gsst.ExtBroadcast}, {Want: gsst.ExtBroadcast | gsst.ExtShared, Deny: gsst.ExtRendezvous}} {
+		for range 20 {
+			x := RandomExtended(r, c).Extensions()
+			if x&c.Want != c.Want || x&c.Deny != 0 {
+				t.Fatalf("%+v: drew %v", c, x)
+			}
+		}
+	}
+}
+
+// blocksAlike reports whether every block of t has the same guard and
+// update text.
+func blocksAlike(t *gsst.Transition) bool {
+	for _, b := range t.Blocks[1:] {
+		if b.Text != t.Blocks[0].Text || b.Update.Text != t.Blocks[0].Update.Text {
+			return false
+		}
+	}
+	return true
+}
+
+// TestDescribeExtended names the constructs beyond the paper.
+func TestDescribeExtended(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	sys := RandomExtended(r, ExtConfig{Want: gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast})
+	d := Describe(sys)
+	for _, w := range []string{"shared v0", "rendezvous", "broadcast"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("Describe lacks %q:\n%s", w, d)
+		}
+	}
+}
