@@ -29,7 +29,7 @@ for f in $files; do
 	for run in $(seq "$RUNS"); do
 		/usr/bin/time -o "$dir/time" -f '%U %S %e' timeout "$TIMEOUT" "$V" prove "$f" >"$dir/out" 2>&1 || true
 		read -r user sys wall < <(tail -n 1 "$dir/time")
-		verdicts=$(sed -n 's/^property \([^:]*\): .*: \([A-Za-z]*\).*/\1=\2/p' "$dir/out" | tr '\n' ' ')
+		verdicts=$(sed -En 's/^property ([^:]*): .*: (proved|REFUTED|unknown|skipped)([ :].*)?$/\1=\2/p' "$dir/out" | tr '\n' ' ')
 		if [ -z "$verdicts" ]; then
 			verdicts="no verdict: $(head -n 1 "$dir/out")"
 		fi
