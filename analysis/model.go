@@ -155,7 +155,12 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	solver := z3.New()
 	cert, err := detect.Certify(tctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
+		var un *gsst.UnsupportedError
 		switch {
+		case level == Auto && errors.As(err, &un):
+			// Certification has not been taught a construct the
+			// system uses: the total-counter model is out of reach.
+			return fallBack(un.Error())
 		case ctx.Err() != nil:
 			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
 		case tctx.Err() != nil:
@@ -201,10 +206,15 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			return fallBack(fmt.Sprintf("building the total-counter model did not finish within %v", budget.Round(time.Millisecond)))
 		case level == Auto && errkind.Of(err) == errkind.Unknown:
 			return fallBack(fmt.Sprintf("building the total-counter model failed (%v)", err))
+		case level == Auto && errors.As(err, &nc) && sys.Extensions() != 0:
+			// Build checks each abstract transition of a system beyond
+			// the paper on its own, which is stricter than
+			// certification when two of them can have the same effect.
+			return fallBack(fmt.Sprintf("the total-counter model's %s is not closed under orbits by itself (%s)", nc.Name, DescribeWitness(sys, nc.Witness)))
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.
-			return nil, &Error{Kind: errkind.Negative, Pos: position(r.File, nc.Transition.Pos), Err: err,
+			return nil, &Error{Kind: errkind.Negative, Pos: position(r.File, nc.Pos), Err: err,
 				Msg: fmt.Sprintf("transition %s breaks full virtual symmetry (%s), although certification passed it: please report this; use --model group",
 					nc.Name, DescribeWitness(sys, nc.Witness))}
 		}

@@ -76,9 +76,14 @@ func (e *UnknownError) Is(target error) bool { return target == errkind.Unknown 
 // first and none in the second. The witness has been verified by direct
 // evaluation of the guards.
 type NotCertifiedError struct {
-	Transition *gsst.Transition
+	Transition *gsst.Transition // nil for a rendezvous
 	Name       string
 	Witness    *detect.Witness
+	// Beyond the paper: Pos is where the step was written (a
+	// rendezvous has no Transition) and Shared the shared values both
+	// configurations of the witness have; nil when the system has none.
+	Pos    gsst.Pos
+	Shared []int
 }
 
 func (e *NotCertifiedError) Error() string {
@@ -112,7 +117,7 @@ func (e *InternalError) Is(target error) bool { return target == errkind.Interna
 // cannot be checked on this model; it is left out of Model.Properties and
 // reported by PropertyLevel.
 func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj presburger.Projector, opts ...Option) (*Model, error) {
-	if err := sys.Unsupported("the total-counter model", 0); err != nil {
+	if err := sys.Unsupported("the total-counter model", supported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	cfg := config{maxClauses: 256, simplify: true}
@@ -125,22 +130,28 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	if solver == nil {
 		return nil, errkind.Errorf(errkind.Input, "counterabs: nil solver")
 	}
-	b := &builder{ctx: ctx, sys: sys, solver: solver, proj: proj, cfg: cfg, n: sys.N()}
+	b := &builder{ctx: ctx, sys: sys, solver: solver, proj: proj, cfg: cfg, n: sys.N(), shared: sharedBounds(sys)}
 	m := newModel(sys, TotalLevel)
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		b.cur = t
-		cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(solver), Item: sys.TransitionName(t), K: i + 1, N: len(sys.Transitions)})
-		guard, c, err := b.construct(t)
-		if err != nil {
+	if sys.Extensions() != 0 {
+		if err := b.buildExt(m); err != nil {
 			return nil, err
 		}
-		certified, err := b.check(t, guard)
-		if err != nil {
-			return nil, err
+	} else {
+		for i := range sys.Transitions {
+			t := &sys.Transitions[i]
+			b.cur = t
+			cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(solver), Item: sys.TransitionName(t), K: i + 1, N: len(sys.Transitions)})
+			guard, c, err := b.construct(t)
+			if err != nil {
+				return nil, err
+			}
+			certified, err := b.check(t, guard)
+			if err != nil {
+				return nil, err
+			}
+			m.Exact = m.Exact && certified
+			m.Transitions = append(m.Transitions, Transition{From: t.From, To: t.To, Guard: guard, Case: c, Local: i, Group: -1})
 		}
-		m.Exact = m.Exact && certified
-		m.Transitions = append(m.Transitions, Transition{From: t.From, To: t.To, Guard: guard, Case: c, Local: i, Group: -1})
 	}
 	if err := m.finish(errkind.Internal); err != nil {
 		return nil, err
@@ -152,6 +163,10 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 			return nil, err
 		}
 		m.MayDeadlock = f
+	}
+	b.shared = nil
+	for j := range m.Shared {
+		b.shared = append(b.shared, m.Shared[j].Bounds(presburger.Var(m.SharedVar(j))))
 	}
 	if f, clauses := deadlock(m); clauses == nil {
 		m.deadlock = f
@@ -290,6 +305,10 @@ type builder struct {
 	cfg    config
 	n      int
 	cur    *gsst.Transition // the transition whose g_r is being built
+	// shared bounds the shared variables in the simplifier's queries:
+	// their domains, over the system's variables while guards are built
+	// and over the model's for the deadlock condition.
+	shared []presburger.Bound
 }
 
 // pos returns the position of the transition being built, for errors.

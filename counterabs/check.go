@@ -205,7 +205,7 @@ func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, err
 		return false, &InternalError{name, "witness of a non-certified transition fails verification: " + err.Error()}
 	}
 	if !b.cfg.force {
-		return false, &NotCertifiedError{Transition: t, Name: name, Witness: w}
+		return false, &NotCertifiedError{Transition: t, Name: name, Witness: w, Pos: t.Pos}
 	}
 
 	// Force: g_r must also be no larger than the existential abstraction.

@@ -427,6 +427,14 @@ func (b *builder) projectionProblem(u, g int, guard presburger.Formula) (presbur
 		}
 		conj = append(conj, presburger.Compare(presburger.VarTerm(x), presburger.Eq, total))
 	}
+	// Shared variables the guard reads are kept, within their domains:
+	// the projection is over totals and shared values.
+	for _, v := range presburger.FreeVars(guard) {
+		if j, ok := sys.SharedOf(v); ok {
+			keep = append(keep, v)
+			bounds = append(bounds, sys.Shared[j].Bounds(v))
+		}
+	}
 	conj = append(conj,
 		presburger.Compare(presburger.VarTerm(sys.GroupVar(u, g)), presburger.Ge, presburger.ConstTerm(1)),
 		guard)

@@ -16,8 +16,9 @@ import (
 // transitions of a rendezvous.
 
 // supported is what the counter models handle beyond the paper: shared
-// variables with updates, broadcast and rendezvous, at fixed sizes.
-const supported = gsst.ExtShared | gsst.ExtBroadcast | gsst.ExtRendezvous
+// variables with updates, broadcast and rendezvous, and parameters of a
+// fixed instance (folded into constants; checkFixed refuses a family).
+const supported = gsst.ExtShared | gsst.ExtBroadcast | gsst.ExtRendezvous | gsst.ExtParams
 
 // ge is the atom x_c >= k.
 func ge(c int, k int) presburger.Formula {

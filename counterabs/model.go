@@ -312,8 +312,14 @@ func (m *Model) CounterName(i int) string {
 	return "#" + m.System.States[c.State] + "[" + m.System.Groups[c.Group].Name + "]"
 }
 
-// VarName names a counter variable, for printing formulas.
-func (m *Model) VarName(v presburger.Var) string { return m.CounterName(int(v)) }
+// VarName names a model variable, for printing formulas: a counter as
+// CounterName does, a shared variable by its name.
+func (m *Model) VarName(v presburger.Var) string {
+	if j := int(v) - len(m.Counters); j >= 0 && j < len(m.Shared) {
+		return m.Shared[j].Name
+	}
+	return m.CounterName(int(v))
+}
 
 // TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]"; a
 // rendezvous as "rendezvous P -> P2, C -> C2" (with each part's group at
@@ -500,7 +506,7 @@ func PropertyLevel(sys *gsst.System, p *gsst.Property) Level {
 // whatever certification says: a property that reads group counters, or,
 // when fairness counts, a fairness constraint the total-counter model
 // cannot express (a justice condition over group counters, weak fairness
-// per group). It returns "" when the total-counter model can express
+// per group), or a broadcast restricted to groups. It returns "" when the total-counter model can express
 // them all. This is the first half of the one rule by which vsym picks
 // a model's level (package analysis has the second: certification).
 // A question about safety for every size asks it without fairness: the
@@ -510,6 +516,9 @@ func GroupReason(sys *gsst.System, fairness bool) string {
 		if p := &sys.Properties[i]; PropertyLevel(sys, p) == GroupLevel {
 			return fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
 		}
+	}
+	if why := extGroupReason(sys); why != "" {
+		return why
 	}
 	if !fairness {
 		return ""

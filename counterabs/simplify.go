@@ -178,8 +178,10 @@ func normalize(atoms []presburger.Formula, states, n int, name func(presburger.V
 			// since all counters sum to n.
 			emax = min(emax, int64(n))
 		}
-		if huge || len(b.monos) > 1000 {
-			// Range reasoning could overflow: keep the bound as it is.
+		if huge || len(b.monos) > 1000 || !countersOnly(b.monos, states) {
+			// Range reasoning could overflow, or the form reads a
+			// variable that is no counter (a shared variable, whose
+			// range is not 0..n): keep the bound as it is.
 			out = append(out, b)
 			continue
 		}
@@ -222,6 +224,17 @@ func normalize(atoms []presburger.Formula, states, n int, name func(presburger.V
 		return clause{}, false
 	}
 	return cl, true
+}
+
+// countersOnly reports whether every variable of ms is a counter (below
+// states).
+func countersOnly(ms []presburger.Mono, states int) bool {
+	for _, m := range ms {
+		if int(m.Var) < 0 || int(m.Var) >= states {
+			return false
+		}
+	}
+	return true
 }
 
 // unitSum reports whether ms is a sum of counter variables (each below
@@ -369,6 +382,7 @@ func (b *builder) dropImplied(ctx presburger.Formula, fs []presburger.Formula) (
 	for s := range bounds {
 		bounds[s] = presburger.Bound{Var: presburger.Var(s), Lo: 0, Hi: int64(b.n)}
 	}
+	bounds = append(bounds, b.shared...)
 	dom := domain(m, b.n)
 	kept := make([]bool, len(fs))
 	for i := range kept {

@@ -41,6 +41,12 @@ func Trace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace
 		out.Keys = append(out.Keys, key(s))
 		out.Totals = append(out.Totals, s.Counters)
 		out.Groups = append(out.Groups, s.Groups)
+		if s.Shared != nil {
+			out.Shared = append(out.Shared, s.Shared)
+		}
+	}
+	if len(out.Shared) != len(out.Keys) {
+		out.Shared = nil
 	}
 	for _, sg := range tr.Segments {
 		out.Segments = append(out.Segments, testsupport.Segment{Kind: string(sg.Kind), Start: sg.Start, End: sg.End,
@@ -49,12 +55,26 @@ func Trace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace
 	if l := tr.Lifted; l != nil {
 		out.Lifted = &testsupport.Lifted{Loop: l.Loop, Error: l.Error}
 		for _, s := range l.Steps {
-			out.Lifted.Steps = append(out.Lifted.Steps, testsupport.Step{Stutter: s.Stutter, Transition: s.Transition,
-				Group: s.Group, Process: s.Process, From: s.From, To: s.To})
+			st := testsupport.Step{Stutter: s.Stutter, Transition: s.Transition,
+				Group: s.Group, Process: s.Process, From: s.From, To: s.To, Shared: s.Shared}
+			if s.Rendezvous != nil {
+				st.Rendezvous = *s.Rendezvous
+			}
+			st.Also, st.Transferred = movers(s.Also), movers(s.Transferred)
+			out.Lifted.Steps = append(out.Lifted.Steps, st)
 		}
 	}
 	for _, b := range tr.Branches {
 		out.Branches = append(out.Branches, Trace(b, key))
+	}
+	return out
+}
+
+// movers restates the other movers of a lifted step.
+func movers(ms []explore.Mover) []testsupport.Mover {
+	var out []testsupport.Mover
+	for _, m := range ms {
+		out = append(out, testsupport.Mover{Group: m.Group, Process: m.Process, From: m.From, To: m.To})
 	}
 	return out
 }

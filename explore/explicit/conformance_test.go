@@ -14,3 +14,9 @@ import (
 func TestConformance(t *testing.T) {
 	enginetest.Suite{Engine: explicit.Engine{}, Shortest: testsupport.FromStart}.Run(t)
 }
+
+// TestConformanceExtended runs the suite beyond the paper (shared
+// variables, updates, broadcast, rendezvous) on the explicit engine.
+func TestConformanceExtended(t *testing.T) {
+	enginetest.ConformanceExtended(t, explicit.Engine{})
+}

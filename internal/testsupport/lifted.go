@@ -23,10 +23,16 @@ type Lifted struct {
 // Step is one move of a lifted run: process Process (numbered within
 // Group) moves from local state From to To by transition Transition (an
 // index into System.Transitions); a Stutter step (a deadlock) moves
-// nobody.
+// nobody. Beyond the paper (replayext.go): with Transition -1 the step
+// is rendezvous Rendezvous, whose other parts Also moves; Transferred
+// are the processes a broadcast moves; Shared, when not nil, the shared
+// values after the step.
 type Step struct {
 	Stutter                              bool
 	Transition, Group, Process, From, To int
+	Rendezvous                           int
+	Also, Transferred                    []Mover
+	Shared                               []int
 }
 
 func (s Step) String() string {
@@ -60,6 +66,11 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 	}
 	group, conf := Processes(sys)
 	confs := [][]int{slices.Clone(conf)}
+	var ext *extState
+	if sys.Extensions() != 0 {
+		ext = &extState{sys: sys, owner: group, offset: offset, st: ProcState{Conf: slices.Clone(conf), Shared: sys.InitShared()}}
+	}
+	shareds := [][]int{sys.InitShared()} // after each step, for a system beyond the paper
 	n := len(tr.Totals)
 	want := n - 1
 	if tr.Loop >= 0 {
@@ -83,7 +94,17 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 		}
 		y := counters(sys, group, conf)
 		val := sys.Valuation(y, nil)
-		if s.Stutter {
+		switch {
+		case ext != nil:
+			if err := ext.step(s); err != nil {
+				return nil, fmt.Errorf("lifted step %d (%v): %v", k+1, s, err)
+			}
+			conf = slices.Clone(ext.st.Conf)
+			shareds = append(shareds, ext.st.Shared)
+			if tr.Shared != nil && tr.Shared[target] != nil && !slices.Equal(tr.Shared[target], ext.st.Shared) {
+				return nil, fmt.Errorf("after lifted step %d shared values %v, trace says %v", k+1, ext.st.Shared, tr.Shared[target])
+			}
+		case s.Stutter:
 			for p := range conf {
 				for _, tt := range sys.Transitions {
 					if b := tt.BlockOf(group[p]); tt.From == conf[p] && b != nil && presburger.Eval(b.Guard, val) {
@@ -91,7 +112,7 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 					}
 				}
 			}
-		} else {
+		default:
 			if s.Group < 0 || s.Group >= d || s.Process < 0 || s.Process >= sys.Groups[s.Group].Size ||
 				s.Transition < 0 || s.Transition >= len(sys.Transitions) {
 				return nil, fmt.Errorf("step %d names no process or transition: %+v", k, s)
@@ -117,7 +138,8 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 	if (L.Loop >= 0) != (tr.Loop >= 0) {
 		return nil, fmt.Errorf("lifted loop %d, trace loop %d", L.Loop, tr.Loop)
 	}
-	if L.Loop >= 0 && (L.Loop >= len(confs) || !slices.Equal(confs[L.Loop], confs[len(confs)-1])) {
+	if L.Loop >= 0 && (L.Loop >= len(confs) || !slices.Equal(confs[L.Loop], confs[len(confs)-1]) ||
+		ext != nil && !slices.Equal(shareds[L.Loop], shareds[len(shareds)-1])) {
 		return nil, fmt.Errorf("lifted loop does not return to configuration %d", L.Loop)
 	}
 	return confs, nil

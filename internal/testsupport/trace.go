@@ -72,8 +72,9 @@ type Segment struct {
 // path), Segments explain it and Branches are the further traces of a
 // nested formula. Kind is explore.TraceKind's text ("counterexample",
 // "witness", "deadlock"). Totals[i] and Groups[i] are the total and
-// (group-counter models only, else nil) group counters of state i, and
-// Lifted is the same run on the unreduced system, which Replay checks.
+// (group-counter models only, else nil) group counters of state i,
+// Shared[i] its shared values, and Lifted is the same run on the
+// unreduced system, which Replay checks.
 type Trace struct {
 	Keys     []string
 	Loop     int
@@ -82,6 +83,7 @@ type Trace struct {
 	Kind     string
 	Totals   [][]int
 	Groups   [][][]int
+	Shared   [][]int // the shared values of state i; nil without shared variables
 	Lifted   *Lifted
 }
 

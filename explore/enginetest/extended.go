@@ -1,0 +1,334 @@
+package enginetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
+)
+
+// The conformance suite beyond the paper (shared variables with
+// updates, broadcast, rendezvous, folded parameters): an engine on the
+// group-counter model of random systems (testsupport.RandomExtended), and
+// on their total-counter model when counterabs.Build accepts them,
+// against the process-level reference semantics (testsupport.Procs),
+// which shares no code with the models or engines.
+
+// extendedSystems and extendedSystemsShort are the number of random
+// systems RunExtended checks, without and with -short.
+const (
+	extendedSystems      = 400
+	extendedSystemsShort = 100
+)
+
+// ConformanceExtended runs the suite beyond the paper on engine e with
+// options opts, asking the shortest paths every engine promises.
+func ConformanceExtended(t *testing.T, e explore.Engine, opts ...explore.Option) {
+	Suite{Engine: e, Options: opts}.RunExtended(t)
+}
+
+// RunExtended checks the engine on hundreds of random systems with
+// shared variables, updates, broadcasts and rendezvous against the
+// unreduced system: on the group-counter model (counterabs.BuildGroup)
+// of every system, and on the total-counter model (counterabs.Build with
+// Z3) of those it accepts, the reachable orbits and deadlocks (when the
+// engine counts them), every verdict, every trace on the quotient
+// (CheckVerdicts) and replayed on the unreduced system
+// (testsupport.Replay). A system Build refuses must come with a witness:
+// the refused step enabled in one configuration and not in another with
+// the same totals and shared values.
+func (s Suite) RunExtended(t *testing.T) {
+	r := rand.New(rand.NewSource(2026_11_26))
+	systems := extendedSystems
+	if testing.Short() {
+		systems = extendedSystemsShort
+	}
+	solver := z3.New()
+	var st extStats
+	for i := range systems {
+		sys := withProperties(r, testsupport.RandomExtended(r, testsupport.ExtConfig{}))
+		sp := procs(sys, 20000)
+		if sp == nil {
+			st.infinite++
+			continue
+		}
+		sys = sp.Sys
+		t.Run(fmt.Sprintf("ext%d", i), func(t *testing.T) {
+			defer func() {
+				if t.Failed() {
+					t.Log(describe(sys))
+				}
+			}()
+			s.extended(t, sys, sp, solver, &st)
+		})
+	}
+	t.Logf("%s: %d systems (%d with broadcast, %d with rendezvous, %d with shared variables, %d with deadlocks, %d left out as too large); "+
+		"%d total-counter models built, %d refused with a witness (%d where another step has the same effect), %d with group-restricted broadcast; "+
+		"%d verdicts, %d traces checked, %d lifted traces replayed",
+		s.Engine.Name(), st.checked, st.bcast, st.rdv, st.shared, st.dead, st.infinite, st.built, st.refused, st.stricter, st.restricted,
+		st.Verdicts, st.Traces, st.Lifted)
+	if st.checked < systems*3/4 || st.bcast < st.checked/5 || st.rdv < st.checked/5 || st.shared < st.checked/2 || st.dead < st.checked/20 ||
+		st.built < systems/5 || st.refused < systems/20 || st.restricted == 0 || st.Lifted < st.checked {
+		t.Errorf("the random sample exercises too little")
+	}
+}
+
+// extStats counts what RunExtended checked.
+type extStats struct {
+	Stats
+	checked, bcast, rdv, shared, dead, infinite int
+	built, refused, stricter, restricted        int
+}
+
+// procs returns the reachable concrete states of sys, or nil when there
+// are more than limit (an unbounded shared variable may make them
+// infinite).
+func procs(sys *gsst.System, limit int) (sp *testsupport.ProcSpace) {
+	defer func() {
+		if recover() != nil {
+			sp = nil
+		}
+	}()
+	return testsupport.Procs(sys, limit)
+}
+
+// extended checks one random system.
+func (s Suite) extended(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpace, solver *z3.Solver, st *extStats) {
+	ctx := context.Background()
+	counts := explore.NewConfig(s.Options...).CountStates
+	st.checked++
+	x := sys.Extensions()
+	if x&gsst.ExtBroadcast != 0 {
+		st.bcast++
+	}
+	if x&gsst.ExtRendezvous != 0 {
+		st.rdv++
+	}
+	if x&gsst.ExtShared != 0 {
+		st.shared++
+	}
+	groupKey := func(i int) string { return fmt.Sprint(procCounters(sp, i), sp.States[i].Shared) }
+	totalKey := func(i int) string { return testsupport.OrbitKey(sys, sp.Owner, sp.States[i]) }
+	check := func(m *counterabs.Model, msys *gsst.System, quot *testsupport.Graph, key func(explore.State) string) {
+		t.Helper()
+		where := fmt.Sprintf("%s model, %s engine", m.Level, s.Engine.Name())
+		rep, err := s.Engine.Check(ctx, m, s.Options...)
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if counts && (rep.ReachableStates == nil || rep.ReachableStates.Int64() != int64(quot.Len()) || rep.Deadlocks.Int64() != int64(quot.Deadlocks())) {
+			t.Errorf("%s: %v states, %v deadlocks; oracle %d, %d", where, rep.ReachableStates, rep.Deadlocks, quot.Len(), quot.Deadlocks())
+		}
+		for _, ex := range rep.DeadlockExamples {
+			if i, ok := quot.Index[key(ex)]; !ok || !quot.Dead[i] {
+				t.Errorf("%s: deadlock example %s is not a reachable deadlock", where, key(ex))
+			}
+		}
+		for _, tr := range rep.DeadlockTraces {
+			if _, err := testsupport.Replay(sys, Trace(tr, key)); err != nil {
+				t.Errorf("%s: deadlock trace: %v", where, err)
+			}
+			st.Lifted++
+		}
+		CheckVerdicts(t, where, msys, rep, sp.Graph, quot, key, s.Shortest, &st.Stats)
+	}
+
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gq := sp.Quotient(groupKey)
+	if gq.Deadlocks() > 0 {
+		st.dead++
+	}
+	check(m, sys, gq, func(x explore.State) string { return fmt.Sprint(x.Groups, sharedOf(x)) })
+
+	tsys := testsupport.TotalProperties(sys)
+	tm, err := counterabs.Build(ctx, tsys, solver, solver)
+	var nc *counterabs.NotCertifiedError
+	switch {
+	case err != nil && errors.As(err, &nc):
+		st.refused++
+		w := nc.Witness
+		en := testsupport.ProcState{Conf: layout(w.Enabled), Shared: nc.Shared}
+		dis := testsupport.ProcState{Conf: layout(w.Disabled), Shared: nc.Shared}
+		if !classFires(sp, en, nc) || classFires(sp, dis, nc) {
+			t.Errorf("%v: the witness does not show the step enabled in one configuration only", err)
+		}
+		if effects(sp, en) == effects(sp, dis) {
+			// Another class of steps has the same effect where this
+			// one is disabled: the system may be fully virtually
+			// symmetric all the same, and Build's check, class by
+			// class, is stricter than certification.
+			st.stricter++
+		}
+		return
+	case err != nil && strings.Contains(err.Error(), "some groups only"):
+		st.restricted++
+		return
+	case err != nil:
+		t.Fatal(err)
+	}
+	st.built++
+	// Build accepts a system only when the domain of each of its
+	// abstract transitions is closed under orbits, which makes it fully
+	// virtually symmetric: brute force must agree.
+	if sym := testsupport.FullSymmetry(sys, 3); !sym.Symmetric {
+		t.Errorf("Build accepted a system that is not fully virtually symmetric: %v and %v share an orbit, only the second has a successor in %s",
+			sym.A, sym.B, sym.Orbit)
+	}
+	check(tm, tsys, sp.Quotient(totalKey), func(x explore.State) string { return fmt.Sprint(x.Counters, sharedOf(x)) })
+}
+
+// sharedOf returns the shared values of a trace state, [] when it has
+// none (as the reference semantics keeps them).
+func sharedOf(x explore.State) []int {
+	if x.Shared == nil {
+		return []int{}
+	}
+	return x.Shared
+}
+
+// procCounters returns the group counters [group][state] of concrete
+// state i.
+func procCounters(sp *testsupport.ProcSpace, i int) [][]int {
+	y := make([][]int, len(sp.Sys.Groups))
+	for g := range y {
+		y[g] = make([]int, len(sp.Sys.States))
+	}
+	for p, s := range sp.States[i].Conf {
+		y[sp.Owner[p]][s]++
+	}
+	return y
+}
+
+// layout lists the local state of each process of a configuration given
+// by group counters, as testsupport.Processes numbers them.
+func layout(y [][]int) []int {
+	var out []int
+	for g := range y {
+		for s, k := range y[g] {
+			for range k {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// effects returns the set of (totals, shared) successors of st, as a
+// key.
+func effects(sp *testsupport.ProcSpace, st testsupport.ProcState) string {
+	var ks []string
+	for _, step := range testsupport.ProcSteps(sp.Sys, sp.Owner, st) {
+		ks = append(ks, testsupport.OrbitKey(sp.Sys, sp.Owner, step.Next))
+	}
+	slices.Sort(ks)
+	return fmt.Sprint(slices.Compact(ks))
+}
+
+// classFires reports whether the steps a NotCertifiedError names can
+// happen in st: its local transition by a process of a block with the
+// update of group Witness.Group's block, or (Transition nil) the
+// rendezvous named.
+func classFires(sp *testsupport.ProcSpace, st testsupport.ProcState, nc *counterabs.NotCertifiedError) bool {
+	sys := sp.Sys
+	var want string
+	if nc.Transition != nil {
+		want = fmt.Sprint(nc.Transition.BlockOf(nc.Witness.Group).Update.Assign)
+	}
+	for _, step := range testsupport.ProcSteps(sys, sp.Owner, st) {
+		if nc.Transition == nil {
+			if step.Rendezvous >= 0 && "rendezvous "+counterabs.RendezvousText(sys, &sys.Rendezvous[step.Rendezvous]) == nc.Name {
+				return true
+			}
+			continue
+		}
+		if step.Transition >= 0 && &sys.Transitions[step.Transition] == nc.Transition &&
+			fmt.Sprint(nc.Transition.BlockOf(step.Group).Update.Assign) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// withProperties gives sys three random CTL properties over total and
+// group counters and shared variables.
+func withProperties(r *rand.Rand, sys *gsst.System) *gsst.System {
+	sp := sys.Spec()
+	atom := func() presburger.Formula {
+		switch k := r.Intn(4); {
+		case k == 0 || len(sp.Shared) == 0 && k == 3:
+			return presburger.Compare(presburger.VarTerm(sp.TotalVar(r.Intn(len(sp.States)))), presburger.Op(r.Intn(6)), presburger.ConstTerm(int64(r.Intn(3))))
+		case k == 1:
+			return presburger.Compare(presburger.VarTerm(sp.GroupVar(r.Intn(len(sp.States)), r.Intn(len(sp.Groups)))), presburger.Ge, presburger.ConstTerm(1))
+		case k == 2:
+			return presburger.Compare(presburger.VarTerm(sp.TotalVar(r.Intn(len(sp.States)))), presburger.Ge, presburger.ConstTerm(1))
+		}
+		j := r.Intn(len(sp.Shared))
+		v := &sp.Shared[j]
+		return presburger.Compare(presburger.VarTerm(sp.SharedVar(j)), presburger.Op(r.Intn(6)), presburger.ConstTerm(int64(v.Lo+r.Intn(3))))
+	}
+	var f func(depth int) ctl.Formula
+	f = func(depth int) ctl.Formula {
+		if depth == 0 || r.Intn(3) == 0 {
+			return ctl.Atom{P: atom()}
+		}
+		switch r.Intn(4) {
+		case 0:
+			return ctl.Until{All: r.Intn(2) == 0, L: f(depth - 1), R: f(depth - 1)}
+		case 1:
+			return ctl.Not{X: f(depth - 1)}
+		}
+		return ctl.Unary{Op: ctl.TempOp(r.Intn(6)), X: f(depth - 1)}
+	}
+	sp.Properties = nil
+	for i := range 3 {
+		p := f(2)
+		if _, ok := p.(ctl.Atom); ok {
+			p = ctl.Unary{Op: ctl.AG, X: p}
+		}
+		sp.Properties = append(sp.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: p, Text: ctl.Format(p, sp.VarName)})
+	}
+	out, err := gsst.New(sp)
+	if err != nil {
+		panic(err)
+	}
+	return out
+}
+
+// describe writes a system for a failure message.
+func describe(sys *gsst.System) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "states %v, groups %v, init %v, shared %v\n", sys.States, sys.Groups, sys.Init, sys.Shared)
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		fmt.Fprintf(&b, "  %s:", sys.TransitionName(t))
+		for _, bl := range t.Blocks {
+			fmt.Fprintf(&b, " %v: %s [%s]", bl.Groups, presburger.Format(bl.Guard, sys.VarName), bl.Update.Text)
+		}
+		if len(t.Broadcast) > 0 {
+			fmt.Fprintf(&b, " broadcast %v", t.Broadcast)
+		}
+		b.WriteByte('\n')
+	}
+	for i := range sys.Rendezvous {
+		r := &sys.Rendezvous[i]
+		fmt.Fprintf(&b, "  rendezvous %s if %s [%s]\n", counterabs.RendezvousText(sys, r), presburger.Format(r.Guard, sys.VarName), r.Update.Text)
+	}
+	for _, p := range sys.Properties {
+		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Text)
+	}
+	return b.String()
+}
