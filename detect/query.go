@@ -242,22 +242,29 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 }
 
 // smallest looks for a model of f (a parametric query) whose instance has
-// as few processes as possible, starting from model m: a binary search on
-// the bound "n <= k", monotone in k, so the result has the least n of all
-// models. It stops early, keeping the best model so far, when the solver
-// answers Unknown (a smaller witness is a convenience, not a verdict).
+// as few processes as possible, starting from model m (smallestModel).
 func (q *query) smallest(ctx context.Context, s presburger.Solver, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
 	var n presburger.Term
-	lo, best := int64(0), int64(0)
+	lo := int64(0)
 	for g, grp := range q.sys.Groups {
 		n = n.Add(presburger.VarTerm(q.sizeVar(g)))
 		lo += int64(grp.Size)
-		best += m[q.sizeVar(g)]
 	}
+	return smallestModel(ctx, s, q.bounds, f, n, lo, m)
+}
+
+// smallestModel looks for a model of f under bounds with n (the number
+// of processes, a term over f's variables; lo at least) as small as
+// possible, starting from model m: a binary search on the bound
+// "n <= k", monotone in k, so the result has the least n of all models.
+// It stops early, keeping the best model so far, when the solver answers
+// Unknown (a smaller witness is a convenience, not a verdict).
+func smallestModel(ctx context.Context, s presburger.Solver, bounds []presburger.Bound, f presburger.Formula, n presburger.Term, lo int64, m presburger.Model) (presburger.Model, int, error) {
+	best := n.Eval(func(v presburger.Var) int64 { return m[v] })
 	calls := 0
 	for lo < best {
 		mid := lo + (best-lo)/2
-		ans, err := s.Solve(ctx, presburger.Problem{Bounds: q.bounds,
+		ans, err := s.Solve(ctx, presburger.Problem{Bounds: bounds,
 			F: presburger.Conj(f, presburger.Compare(n, presburger.Le, presburger.ConstTerm(mid)))})
 		calls++
 		switch {

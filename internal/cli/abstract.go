@@ -20,6 +20,7 @@ func init() { register(newAbstractCmd) }
 
 type abstractOpts struct {
 	sizes   string
+	params  string // --params, for a spec with parameters
 	file    string
 	level   string
 	force   bool
@@ -58,7 +59,7 @@ transition and group that may take it, guarded by that group's guard.
 		},
 	}
 	f := cmd.Flags()
-	addSizesFlag(f, &o.sizes)
+	addSizesFlag(f, &o.sizes, &o.params)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
 	addOutputFlag(f, &o.output, textJSONFormats)
@@ -82,7 +83,7 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
-		return loadInstance(cmd, o.file, o.sizes, "abstract")
+		return loadInstance(cmd, o.file, o.sizes, o.params, "abstract")
 	})
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ import (
 // exportOpts are the flags of an export command.
 type exportOpts struct {
 	sizes   string // --sizes, for a spec whose group sizes are ranges
+	params  string // --params, for a spec with parameters
 	file    string
 	out     string // -o/--out, handled by the session
 	level   string // auto, total, group or concrete
@@ -59,7 +60,7 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	ctx, cancel := limits.Context(cmd.Context())
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", limits, func() (*gsst.System, error) {
-		return loadInstance(cmd, o.file, o.sizes, e.command)
+		return loadInstance(cmd, o.file, o.sizes, o.params, e.command)
 	})
 	if err != nil {
 		return err

@@ -55,7 +55,7 @@ as in vsym's own checkers. See docs/nusmv.md.
 		},
 	}
 	f := cmd.Flags()
-	addSizesFlag(f, &o.sizes)
+	addSizesFlag(f, &o.sizes, &o.params)
 	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
