@@ -349,3 +349,26 @@ func TestFormatFormula(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatUpdate: updates print as the language writes them and read
+// back the same.
+func TestFormatUpdate(t *testing.T) {
+	sys := loadExt(t, "lock")
+	for _, c := range []struct {
+		u    *gsst.Update
+		want string
+	}{
+		{&sys.Transitions[1].BlockOf(0).Update, "lock := true; turn := writer"},
+		{&sys.Transitions[1].BlockOf(1).Update, "lock := true; turn := reader; k := k + 1"},
+		{&sys.Transitions[3].Blocks[0].Update, "k := 0; lock := false"},
+		{&gsst.Update{}, ""},
+	} {
+		if got := sys.FormatUpdate(c.u); got != c.want {
+			t.Errorf("FormatUpdate = %q, want %q", got, c.want)
+		}
+	}
+	thr := loadExt(t, "threshold")
+	if got := thr.FormatUpdate(&thr.Transitions[0].Blocks[0].Update); got != "nsent := nsent + 1" {
+		t.Errorf("FormatUpdate = %q", got)
+	}
+}

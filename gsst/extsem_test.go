@@ -237,7 +237,11 @@ func TestExtSemantics(t *testing.T) {
 		for j := range wants {
 			printed = append(printed, sys.FormatFormula(sys.Transitions[j].Blocks[0].Guard))
 		}
-		again, err := gsst.Parse("r.yaml", []byte(extSpec(printed, updTexts)))
+		var printedUpd []string
+		for j := range wants {
+			printedUpd = append(printedUpd, sys.FormatUpdate(&sys.Transitions[j].Blocks[0].Update))
+		}
+		again, err := gsst.Parse("r.yaml", []byte(extSpec(printed, printedUpd)))
 		if err != nil {
 			t.Fatalf("spec %d: the printed guards %q do not parse: %v", i, printed, err)
 		}
@@ -292,15 +296,17 @@ func TestExtSemantics(t *testing.T) {
 					t.Fatalf("spec %d, guard %q printed as %q at %+v: %v, want %v", i, blk.Text, printed[j], *e, got, want)
 				}
 				guards++
-				if len(blk.Update.Assign) != len(w.upd) {
-					t.Fatalf("spec %d, update %q: %d assignments, want %d", i, blk.Update.Text, len(blk.Update.Assign), len(w.upd))
-				}
-				for _, a := range blk.Update.Assign {
-					name := sys.VarName(a.Var)
-					if got, want := a.Value.Eval(val), w.upd[name](e); got != want {
-						t.Fatalf("spec %d, update %q: %s gets %d at %+v, want %d", i, blk.Update.Text, name, got, *e, want)
+				for _, u := range []*gsst.Update{&blk.Update, &again.Transitions[j].Blocks[0].Update} {
+					if len(u.Assign) != len(w.upd) {
+						t.Fatalf("spec %d, update %q: %d assignments, want %d", i, u.Text, len(u.Assign), len(w.upd))
 					}
-					updates++
+					for _, a := range u.Assign {
+						name := sys.VarName(a.Var)
+						if got, want := a.Value.Eval(val), w.upd[name](e); got != want {
+							t.Fatalf("spec %d, update %q: %s gets %d at %+v, want %d", i, u.Text, name, got, *e, want)
+						}
+						updates++
+					}
 				}
 			}
 		}

@@ -224,3 +224,17 @@ func (s *Spec) typedAtom(f presburger.Cmp) (text string, prec int, ok bool) {
 	}
 	return "", 0, false
 }
+
+// FormatUpdate writes u in the language: "lock := true; turn := writer;
+// k := k + 1", a boolean's or an enumeration's value by its name.
+func (s *Spec) FormatUpdate(u *Update) string {
+	parts := make([]string, len(u.Assign))
+	for i, a := range u.Assign {
+		value := a.Value.Format(s.VarName)
+		if j, ok := s.SharedOf(a.Var); ok && a.Value.IsConst() && (s.Shared[j].Bool || s.Shared[j].Values != nil) {
+			value = s.Shared[j].ValueName(int(a.Value.Const))
+		}
+		parts[i] = s.VarName(a.Var) + " := " + value
+	}
+	return strings.Join(parts, "; ")
+}

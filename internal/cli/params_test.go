@@ -210,10 +210,9 @@ properties:
 `
 
 // TestParamsFlag: the commands that need one instance refuse a spec with
-// parameters without --params, naming the flag, and refuse values that
-// do not make an instance. (Which analyses then handle the instance is
-// up to each one's Unsupported mask; TestLoadInstanceParams checks the
-// instance itself.)
+// parameters without --params, naming the flag, refuse values that do not
+// make an instance, and explore the instance the values give.
+// TestLoadInstanceParams checks the instance itself.
 func TestParamsFlag(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "guarded.yaml")
 	if err := os.WriteFile(file, []byte(paramSpec), 0o644); err != nil {
@@ -227,6 +226,8 @@ func TestParamsFlag(t *testing.T) {
 		}
 	}
 	runFlagCases(t, []flagCase{
+		{"explore instance", []string{"explore", "--params", "k=2, m=1", file}, ExitOK,
+			[]string{"guarded [k=2, m=1]:", "property mutex: AG #C <= 1: holds", "property bound: AG #T <= k: holds"}, nil},
 		{"assumption", []string{"explore", "--params", "k=1,m=2", file}, ExitBadInput,
 			nil, []string{"guarded: k=1, m=2 do not satisfy the assumption k >= m"}},
 		{"empty group", []string{"explore", "--params", "k=1,m=1", file}, ExitBadInput,
