@@ -186,6 +186,15 @@ func Split(k int) Option {
 // range is unbounded (the Z3 solver does). A smallest witness with more
 // than gsst.MaxProcesses processes cannot be re-verified by direct
 // evaluation; the transition is then Unknown, with that reason.
+//
+// A system with shared variables, updates, broadcasts, rendezvous or
+// parameters is checked by the exact condition of Theorem 3 (ext.go):
+// every transition and every rendezvous (Report.Rendezvous) gets a
+// query asking for a step of its own whose successor orbit (totals and
+// shared values) some configuration of the same orbit cannot reach by
+// any step. A family over parameters is certified for every parameter
+// value satisfying its assumption (and giving every group at least one
+// process); its witnesses name the parameter values (Witness.Params).
 func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ...Option) (*Report, error) {
 	if err := sys.Unsupported("certification", gsst.ExtShared|gsst.ExtParams|gsst.ExtRendezvous|gsst.ExtBroadcast); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)

@@ -34,11 +34,8 @@ import (
 // of a transition or rendezvous is the disjunction over its members;
 // unsat for all of them is exactly full virtual symmetry.
 //
-// Every state gets a counter per group and side (no state kinds as in
-// query.go): effects read the counters of transfer sources and of the
-// states a rendezvous leaves, and the totals of every state must match,
-// so few states could go without; the query stays linear in states
-// times groups.
+// The states fall into group, total and free states as in query.go
+// (kinds), and configurations are filled the same way (fill).
 
 // extSystem is what the queries of one system share.
 type extSystem struct {
@@ -50,6 +47,11 @@ type extSystem struct {
 	base    presburger.Formula
 	members []member
 	nonneg  bool // every variable is nonnegative (FoldNonnegative applies)
+
+	// The kinds of states, as in query.go: group states (a counter per
+	// group and side), total states (one total shared by both sides),
+	// free states (no variable).
+	stateKinds
 }
 
 // member is a set of steps with one enabledness condition and one effect
@@ -61,18 +63,45 @@ type member struct {
 	groups []int // the movers' groups of a local transition's member
 }
 
+// yVar is the counter of group g in group state s on a side.
 func (q *extSystem) yVar(side, s, g int) presburger.Var {
-	return presburger.Var((side*q.m+s)*q.d + g)
+	return presburger.Var((side*len(q.groupS)+q.col[s])*q.d + g)
 }
 
-func (q *extSystem) sharedVar(j int) presburger.Var { return presburger.Var(2*q.m*q.d + j) }
+// total is the total counter of a group or total state, shared by both
+// sides.
+func (q *extSystem) total(s int) presburger.Term {
+	return presburger.VarTerm(presburger.Var(2*len(q.groupS)*q.d + q.tvar[s]))
+}
+
+// groupSum is the sum of the counters of groups on a side in state s: its
+// total when groups holds every group.
+func (q *extSystem) groupSum(side, s int, groups func(g int) bool) presburger.Term {
+	var sum presburger.Term
+	all := true
+	for g := range q.d {
+		if groups(g) {
+			sum = sum.Add(presburger.VarTerm(q.yVar(side, s, g)))
+		} else {
+			all = false
+		}
+	}
+	if all {
+		return q.total(s)
+	}
+	return sum
+}
+
+func (q *extSystem) firstVar() int { return 2*len(q.groupS)*q.d + q.nt }
+
+func (q *extSystem) sharedVar(j int) presburger.Var { return presburger.Var(q.firstVar() + j) }
 
 func (q *extSystem) paramVar(k int) presburger.Var {
-	return presburger.Var(2*q.m*q.d + len(q.sys.Shared) + k)
+	return presburger.Var(q.firstVar() + len(q.sys.Shared) + k)
 }
 
 func (q *extSystem) sizeVar(g int) presburger.Var {
-	return presburger.Var(2*q.m*q.d + len(q.sys.Shared) + len(q.sys.Params) + g)
+	return presburger.Var(q.firstVar() + len(q.sys.Shared) + len(q.sys.Params) + g)
 }
 
 // sub writes a variable of the system in query variables, on a side.
@@ -83,11 +112,7 @@ func (q *extSystem) sub(side int) func(presburger.Var) presburger.Term {
 			if g >= 0 {
 				return presburger.VarTerm(q.yVar(side, s, g))
 			}
-			var sum presburger.Term
-			for h := range q.d {
-				sum = sum.Add(presburger.VarTerm(q.yVar(side, s, h)))
-			}
-			return sum
+			return q.total(s)
 		}
 		if g, ok := sys.Param(v); ok {
 			if g >= 0 {
@@ -114,6 +139,7 @@ func (q *extSystem) sub(side int) func(presburger.Var) presburger.Term {
 
 func newExtSystem(sys *gsst.System) *extSystem {
 	q := &extSystem{sys: sys, param: sys.Parametric(), m: len(sys.States), d: len(sys.Groups), nonneg: true}
+	q.kinds()
 	sub := q.sub(0)
 	var base []presburger.Formula
 	for k := range sys.Params {
@@ -152,24 +178,56 @@ func newExtSystem(sys *gsst.System) *extSystem {
 		q.bounds = append(q.bounds, v.Bounds(q.sharedVar(j)))
 		q.nonneg = q.nonneg && v.Lo >= 0
 	}
+	// Configurations, as in query.go: each side's group states hold at
+	// most each group's size (exactly, without total and free states),
+	// their counters add up to the totals, and the totals to at most n
+	// (exactly, without free states). The rest fills the total and free
+	// states (fill), so the totals agree on both sides by construction.
+	var n presburger.Term
+	nUpper := int64(0)
+	for g := range q.d {
+		n = n.Add(q.size[g])
+		if nUpper >= 0 && upper[g] >= 0 {
+			nUpper += upper[g]
+		} else {
+			nUpper = -1
+		}
+	}
+	var all presburger.Term
+	for _, list := range [][]int{q.groupS, q.totalS} {
+		for _, s := range list {
+			t := q.total(s)
+			q.bounds = append(q.bounds, counterBound(t.Monos[0].Var, nUpper))
+			all = all.Add(t)
+		}
+	}
+	rowOp := presburger.Le
+	if len(q.totalS) == 0 && len(q.freeS) == 0 {
+		rowOp = presburger.Eq
+	}
 	for side := range 2 {
 		for g := range q.d {
 			var row presburger.Term
-			for s := range q.m {
+			for _, s := range q.groupS {
 				v := q.yVar(side, s, g)
-				if upper[g] < 0 {
-					q.bounds = append(q.bounds, presburger.AtLeast(v, 0))
-				} else {
-					q.bounds = append(q.bounds, presburger.Bound{Var: v, Hi: upper[g]})
-				}
+				q.bounds = append(q.bounds, counterBound(v, upper[g]))
 				row = row.Add(presburger.VarTerm(v))
 			}
-			base = append(base, presburger.Compare(row, presburger.Eq, q.size[g]))
+			base = append(base, presburger.Compare(row, rowOp, q.size[g]))
+		}
+		for _, s := range q.groupS {
+			var sum presburger.Term
+			for g := range q.d {
+				sum = sum.Add(presburger.VarTerm(q.yVar(side, s, g)))
+			}
+			base = append(base, presburger.Compare(sum, presburger.Eq, q.total(s)))
 		}
 	}
-	for s := range q.m {
-		base = append(base, presburger.Compare(q.sub(0)(sys.TotalVar(s)), presburger.Eq, q.sub(1)(sys.TotalVar(s))))
+	allOp := presburger.Le
+	if len(q.freeS) == 0 {
+		allOp = presburger.Eq
 	}
+	base = append(base, presburger.Compare(all, allOp, n))
 	q.base = q.tighten(presburger.Conj(base...))
 
 	for r := range sys.Transitions {
@@ -192,6 +250,54 @@ func newExtSystem(sys *gsst.System) *extSystem {
 		q.members = append(q.members, member{tr: -1, rv: k})
 	}
 	return q
+}
+
+// kinds sorts the states into group, total and free states: a group
+// state is one whose group counters something reads (a guard; the
+// movers of a block that leaves out some group, or of a member of one
+// group; a transfer or a rendezvous part restricted to groups, at its
+// source), a total state one whose total alone something reads (a
+// guard; the movers of a block of every group; an unrestricted transfer
+// or part, at its source), a free state any other. The query reads
+// nothing else of a configuration.
+func (q *extSystem) kinds() {
+	sys := q.sys
+	groupRead := make([]bool, q.m)
+	totalRead := make([]bool, q.m)
+	read := func(f presburger.Formula) {
+		for _, v := range presburger.FreeVars(f) {
+			if s, g, ok := sys.Counter(v); ok && g >= 0 {
+				groupRead[s] = true
+			} else if ok {
+				totalRead[s] = true
+			}
+		}
+	}
+	mark := func(s int, groups []int) {
+		if restricted(sys, groups) {
+			groupRead[s] = true
+		} else {
+			totalRead[s] = true
+		}
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		for _, b := range t.Blocks {
+			read(b.Guard)
+			mark(t.From, b.Groups)
+		}
+		for _, x := range t.Broadcast {
+			mark(x.From, x.Groups)
+		}
+	}
+	for i := range sys.Rendezvous {
+		r := &sys.Rendezvous[i]
+		read(r.Guard)
+		for _, p := range r.Parts {
+			mark(p.From, p.Groups)
+		}
+	}
+	q.stateKinds = sortStates(groupRead, totalRead)
 }
 
 // restricted reports whether groups leaves out some group of sys.
@@ -247,19 +353,11 @@ func (q *extSystem) enabled(mb member, side int) (en presburger.Formula, z, w []
 	t := &sys.Transitions[mb.tr]
 	b := &t.Blocks[mb.block]
 	dom, w := q.update(&b.Update)
-	var movers presburger.Term
-	for _, g := range mb.groups {
-		movers = movers.Add(presburger.VarTerm(q.yVar(side, t.From, g)))
-	}
+	movers := q.groupSum(side, t.From, func(g int) bool { return slices.Contains(mb.groups, g) })
 	z[t.From] = presburger.ConstTerm(-1)
 	z[t.To] = presburger.ConstTerm(1)
 	for _, x := range t.Broadcast {
-		var k presburger.Term
-		for g := range q.d {
-			if x.Groups == nil || slices.Contains(x.Groups, g) {
-				k = k.Add(presburger.VarTerm(q.yVar(side, x.From, g)))
-			}
-		}
+		k := q.groupSum(side, x.From, func(g int) bool { return x.Groups == nil || slices.Contains(x.Groups, g) })
 		// The mover is not transferred. With a restriction to groups
 		// the member has one group (newExtSystem), so this is exact.
 		if x.From == t.From && (x.Groups == nil || slices.Contains(x.Groups, mb.groups[0])) {
@@ -300,12 +398,7 @@ func (q *extSystem) hall(rv *gsst.Rendezvous, side int) presburger.Formula {
 					allowed[g] = allowed[g] || rv.Parts[p].Groups == nil || slices.Contains(rv.Parts[p].Groups, g)
 				}
 			}
-			var sum presburger.Term
-			for g, ok := range allowed {
-				if ok {
-					sum = sum.Add(presburger.VarTerm(q.yVar(side, s, g)))
-				}
-			}
+			sum := q.groupSum(side, s, func(g int) bool { return allowed[g] })
 			out = append(out, presburger.Compare(sum, presburger.Ge, presburger.ConstTerm(int64(k))))
 		}
 	}
@@ -376,24 +469,49 @@ func (q *extSystem) name(mb member) string {
 	return q.sys.TransitionName(&q.sys.Transitions[mb.tr])
 }
 
-// formula returns the query for members part[0]..part[1]-1.
+// formula returns the query for members part[0]..part[1]-1. The
+// conjunct of a member N whose effect equals that of every member of the
+// part whatever the configuration (the same constant change of the
+// totals and the same update: eq folds to true) does not depend on the
+// member and is written once, outside the disjunction: for a system
+// whose only coinciding effects are those of one transition's blocks,
+// the query is then today's, phi(y') & !phi(y).
 func (e *extQuery) formula(part [2]int) presburger.Formula {
 	q := e.q
-	var dis []presburger.Formula
-	for _, mb := range e.members[part[0]:part[1]] {
-		en1, z1, w1 := q.enabled(mb, 1)
-		parts := []presburger.Formula{en1}
-		for _, nb := range q.members {
-			en0, z0, w0 := q.enabled(nb, 0)
-			eq := same(z0, w0, z1, w1)
-			if eq == presburger.False {
-				continue
-			}
-			parts = append(parts, presburger.Negation(presburger.Conj(en0, eq)))
-		}
-		dis = append(dis, presburger.Conj(parts...))
+	members := e.members[part[0]:part[1]]
+	type side1 struct {
+		en   presburger.Formula
+		z, w []presburger.Term
 	}
-	return presburger.Conj(q.base, q.tighten(presburger.Disj(dis...)))
+	ms := make([]side1, len(members))
+	for i, mb := range members {
+		ms[i].en, ms[i].z, ms[i].w = q.enabled(mb, 1)
+	}
+	var common []presburger.Formula
+	specific := make([][]presburger.Formula, len(members))
+	for _, nb := range q.members {
+		en0, z0, w0 := q.enabled(nb, 0)
+		eqs := make([]presburger.Formula, len(members))
+		always := true
+		for i := range members {
+			eqs[i] = same(z0, w0, ms[i].z, ms[i].w)
+			always = always && eqs[i] == presburger.True
+		}
+		if always {
+			common = append(common, presburger.Negation(en0))
+			continue
+		}
+		for i, eq := range eqs {
+			if eq != presburger.False {
+				specific[i] = append(specific[i], presburger.Negation(presburger.Conj(en0, eq)))
+			}
+		}
+	}
+	dis := make([]presburger.Formula, len(members))
+	for i := range members {
+		dis[i] = presburger.Conj(append([]presburger.Formula{ms[i].en}, specific[i]...)...)
+	}
+	return presburger.Conj(q.base, q.tighten(presburger.Conj(presburger.Disj(dis...), presburger.Conj(common...))))
 }
 
 // run decides one part of the query, as query.run does.
@@ -472,14 +590,9 @@ func (e *extQuery) witness(m presburger.Model) *Witness {
 		w.Shared[j] = int(m[q.sharedVar(j)])
 	}
 	conf := func(side int) [][]int {
-		out := make([][]int, q.d)
-		for g := range out {
-			out[g] = make([]int, q.m)
-			for s := range q.m {
-				out[g][s] = int(m[q.yVar(side, s, g)])
-			}
-		}
-		return out
+		return fill(q.d, q.m, n, w.Sizes, q.groupS, q.totalS, q.freeS,
+			func(c, g int) int { return int(m[q.yVar(side, q.groupS[c], g)]) },
+			func(s int) int { return int(q.total(s).Eval(val)) })
 	}
 	w.Disabled, w.Enabled = conf(0), conf(1)
 	other := Successors(sys, w.Disabled, w.Shared, w.Params)

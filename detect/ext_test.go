@@ -91,7 +91,7 @@ func TestExtendedCrossCheck(t *testing.T) {
 				t.Fatalf("system %d: %s is %v, the state space says violating=%v\n%s", i, resultName(sys, &res), res.Verdict, want, testsupport.Describe(sys))
 			}
 			if res.Verdict == Violated {
-				if err := replayWitness(sys, &res); err != nil {
+				if err := replayWitness(sys, tr, res.Witness); err != nil {
 					t.Fatalf("system %d: witness of %s: %v\n%s", i, resultName(sys, &res), err, testsupport.Describe(sys))
 				}
 			}
@@ -184,19 +184,12 @@ func resultName(sys *gsst.System, res *TransitionResult) string {
 // out process by process, Enabled has a step (of the witness's transition
 // or rendezvous, by its group) to the witness's orbit, and no step of
 // Disabled reaches it. For a system within the paper (no Step), Enabled
-// has a step of the transition by the group and Disabled none of it.
-func replayWitness(sys *gsst.System, res *TransitionResult) error {
-	w := res.Witness
+// has a step of transition tr by the group and Disabled none of it.
+func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 	owner, _ := testsupport.Processes(sys)
 	if w.Step == nil {
 		if sys.Extensions() != 0 {
 			return fmt.Errorf("no step in %+v", w)
-		}
-		tr := -1
-		for i := range sys.Transitions {
-			if &sys.Transitions[i] == res.Transition {
-				tr = i
-			}
 		}
 		moves := func(conf [][]int) (by []int) {
 			for _, s := range testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: layoutOf(conf), Shared: []int{}}) {
@@ -253,32 +246,82 @@ func layoutOf(y [][]int) []int {
 	return conf
 }
 
-// familyBox is the greatest parameter value the family cross-check tries.
+// familyBox is the greatest parameter value (and group size) the family
+// cross-checks try.
 const familyBox = 3
 
 // TestFamilyCrossCheck certifies random families with parameters (group
 // sizes over them, guards and updates reading them, an assumption that
 // bounds them half the time) for every parameter value, and compares
 // with FullSymmetry at every instance with parameters in 0..familyBox
-// (testsupport.FoldParams):
-//
-//   - certified: every instance of the box is symmetric;
-//   - an assumption bounding every parameter inside the box: the verdict
-//     is exactly the conjunction over the box;
-//   - violated: the witness's parameters make an instance, where the
-//     witness replays on the process-level semantics, with no more
-//     processes than the smallest violating instance of the box.
+// (testsupport.FoldParams); see familyCrossCheck.
 func TestFamilyCrossCheck(t *testing.T) {
+	familyCrossCheck(t, testsupport.ExtConfig{Family: true}, 2026112621,
+		func(sys *gsst.System) []*gsst.System {
+			var out []*gsst.System
+			for _, values := range paramBox(len(sys.Params), familyBox) {
+				if inst, ok := testsupport.FoldParams(sys, values); ok {
+					out = append(out, inst)
+				}
+			}
+			return out
+		},
+		func(sys *gsst.System, w *Witness) (*gsst.System, bool) { return testsupport.FoldParams(sys, w.Params) },
+		func(sys *gsst.System) bool { return sys.Assume.Formula != nil })
+}
+
+// TestRangesCrossCheck is TestFamilyCrossCheck for families over group
+// sizes (ranges k..k+1 and k..) with the constructs beyond the paper,
+// their instances those of testsupport.Box (sizes at most familyBox).
+func TestRangesCrossCheck(t *testing.T) {
+	familyCrossCheck(t, testsupport.ExtConfig{Ranges: true}, 2026112622,
+		func(sys *gsst.System) []*gsst.System {
+			var out []*gsst.System
+			for _, sizes := range testsupport.Box(sys, familyBox) {
+				inst, err := sys.Instantiate(sizes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, inst)
+			}
+			return out
+		},
+		func(sys *gsst.System, w *Witness) (*gsst.System, bool) {
+			inst, err := sys.Instantiate(w.Sizes)
+			return inst, err == nil
+		},
+		func(sys *gsst.System) bool {
+			for g := range sys.Groups {
+				if hi, ok := sys.Groups[g].Bounded(); !ok || hi > familyBox {
+					return false
+				}
+			}
+			return true
+		})
+}
+
+// familyCrossCheck certifies random families drawn with cfg for every
+// instance and compares with FullSymmetry on the instances given by
+// instances, transition by transition and rendezvous by rendezvous:
+//
+//   - certified: no instance tried violates;
+//   - covered (every instance is among those tried): the verdict is
+//     exactly the conjunction over them;
+//   - violated: the witness's instance (at) exists, the witness replays
+//     there on the process-level semantics, and it has no more processes
+//     than the smallest violating instance tried.
+func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, instances func(*gsst.System) []*gsst.System,
+	at func(*gsst.System, *Witness) (*gsst.System, bool), covered func(*gsst.System) bool) {
 	systems := 240
 	if testing.Short() {
 		systems = 48
 	}
 	solver := completeSolver(t)
-	r := rand.New(rand.NewSource(2026112621))
+	r := rand.New(rand.NewSource(seed))
 	ctx := context.Background()
 	counts := map[string]int{}
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Family: true})
+		sys := testsupport.RandomExtended(r, cfg)
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
@@ -286,19 +329,15 @@ func TestFamilyCrossCheck(t *testing.T) {
 		if rep.Verdict() == Unknown {
 			t.Fatalf("system %d: unknown\n%s", i, testsupport.Describe(sys))
 		}
-		bounded := sys.Assume.Formula != nil
+		bounded := covered(sys)
 		results := rep.Results()
-		// least[k]: processes of the smallest instance of the box where
-		// item k violates, -1 for none.
+		// least[k]: processes of the smallest instance tried where item
+		// k violates, -1 for none.
 		least := make([]int, len(results))
 		for k := range least {
 			least[k] = -1
 		}
-		for _, values := range paramBox(len(sys.Params), familyBox) {
-			inst, ok := testsupport.FoldParams(sys, values)
-			if !ok {
-				continue
-			}
+		for _, inst := range instances(sys) {
 			counts["instances"]++
 			ref := testsupport.FullSymmetry(inst, extWindow)
 			for k := range results {
@@ -310,9 +349,9 @@ func TestFamilyCrossCheck(t *testing.T) {
 		for k, res := range results {
 			switch {
 			case res.Verdict.OK() && least[k] >= 0:
-				t.Fatalf("system %d: %s certified for every parameter value, but violates at an instance of the box with %d processes\n%s", i, resultName(sys, &res), least[k], testsupport.Describe(sys))
+				t.Fatalf("system %d: %s certified for every instance, but violates at one with %d processes\n%s", i, resultName(sys, &res), least[k], testsupport.Describe(sys))
 			case bounded && !res.Verdict.OK() && least[k] < 0:
-				t.Fatalf("system %d: bounded family: %s %v, but no instance of the box violates\n%s", i, resultName(sys, &res), res.Verdict, testsupport.Describe(sys))
+				t.Fatalf("system %d: every instance tried: %s %v, but none violates\n%s", i, resultName(sys, &res), res.Verdict, testsupport.Describe(sys))
 			}
 		}
 		if rep.Certified() {
@@ -325,34 +364,33 @@ func TestFamilyCrossCheck(t *testing.T) {
 				continue
 			}
 			w := res.Witness
-			inst, ok := testsupport.FoldParams(sys, w.Params)
+			inst, ok := at(sys, w)
 			if !ok {
-				t.Fatalf("system %d: witness at parameters %v, which are no instance\n%s", i, w.Params, testsupport.Describe(sys))
+				t.Fatalf("system %d: witness at parameters %v, sizes %v: no instance\n%s", i, w.Params, w.Sizes, testsupport.Describe(sys))
 			}
+			n := 0
 			for g := range inst.Groups {
 				if inst.Groups[g].Size != w.Sizes[g] {
-					t.Fatalf("system %d: witness sizes %v, the instance at %v has %d in group %d", i, w.Sizes, w.Params, inst.Groups[g].Size, g)
+					t.Fatalf("system %d: witness sizes %v, its instance has %d in group %d", i, w.Sizes, inst.Groups[g].Size, g)
 				}
+				n += w.Sizes[g]
 			}
 			fixed := *w
 			fixed.Params = nil
-			if err := replayWitness(inst, &TransitionResult{Transition: res.Transition, Rendezvous: res.Rendezvous, Witness: &fixed}); err != nil {
-				t.Fatalf("system %d: witness at %v: %v\n%s", i, w.Params, err, testsupport.Describe(sys))
-			}
-			n := 0
-			for _, k := range w.Sizes {
-				n += k
+			tr, _ := itemOf(sys, k)
+			if err := replayWitness(inst, tr, &fixed); err != nil {
+				t.Fatalf("system %d: witness at %v %v: %v\n%s", i, w.Params, w.Sizes, err, testsupport.Describe(sys))
 			}
 			if least[k] >= 0 && n > least[k] {
-				t.Fatalf("system %d: witness of %s with %d processes, the box has a violation with %d", i, resultName(sys, &res), n, least[k])
+				t.Fatalf("system %d: witness of %s with %d processes, an instance tried violates with %d", i, resultName(sys, &res), n, least[k])
 			}
 			if least[k] < 0 {
-				counts["violated beyond the box"]++
+				counts["violated beyond the instances tried"]++
 			}
 		}
 	}
-	t.Logf("families: %d systems, %d certified for every parameter value, %d violated (%d with witnesses beyond the box); %d instances compared",
-		systems, counts["certified"], counts["violated"], counts["violated beyond the box"], counts["instances"])
+	t.Logf("%d families, %d certified for every instance, %d violated (%d witnesses beyond the instances tried); %d instances compared",
+		systems, counts["certified"], counts["violated"], counts["violated beyond the instances tried"], counts["instances"])
 	if counts["certified"] == 0 || counts["violated"] == 0 {
 		t.Errorf("one-sided sample: %v", counts)
 	}

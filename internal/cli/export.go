@@ -27,11 +27,13 @@ type exportOpts struct {
 	level   string // auto, total, group or concrete
 	force   bool
 	timeout time.Duration
+	bound   int // --bound: the greatest value of an unbounded shared variable; 0: the default
 }
 
 // exportHeader is what an emitter states in its header comment.
 type exportHeader struct {
 	Source, Version, Certification string
+	Bound                          int
 }
 
 // exporter is one target language.
@@ -65,7 +67,10 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	if err != nil {
 		return err
 	}
-	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
+	if o.bound < 0 {
+		return errkind.Errorf(errkind.Input, "--bound %d: a bound is at least 1 (0 asks for the default)", o.bound)
+	}
+	h := exportHeader{Source: file, Version: vsymVersion(cmd), Bound: o.bound}
 
 	var text, kind string
 	if o.level == "concrete" {
@@ -101,3 +106,6 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
 	return err
 }
+
+// boundFlag documents --bound, shared by the export commands.
+const boundFlag = "greatest value of every unbounded shared variable in the exported model; 0: its initial value plus the number of processes. The model checks that no reachable step passes it (NuSMV: INVARSPEC bound_ok; Promela: an assertion)"

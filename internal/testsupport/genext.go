@@ -20,10 +20,15 @@ type ExtConfig struct {
 	MaxProcesses int
 	// Family draws families: parameters t0 (and t1) that are not fixed,
 	// read by guards and updates (some block's guard differing from the
-	// others' only from t0 = 4 on), one or two groups sized t0 + c, and
+	// others' only from t0 = 4 on, or n = 7 for Ranges), one or two groups sized t0 + c, and
 	// an assumption bounding the parameters by 2 half the time
 	// (FoldParams gives the instances).
 	Family bool
+	// Ranges draws families over group sizes instead: every group's
+	// size a range k..k+1 or k.. (k at most 2), all its processes
+	// starting in one state (Box and gsst.System.Instantiate give the
+	// instances).
+	Ranges bool
 }
 
 // SharedKind names the kinds of shared variables RandomExtended draws.
@@ -92,9 +97,20 @@ func RandomExtended(r *rand.Rand, cfg ExtConfig) *gsst.System {
 				sp.Shared = append(sp.Shared, gen.sharedVar(j))
 			}
 		}
-		if cfg.Family {
+		switch {
+		case cfg.Ranges:
+			for g := range sp.Groups {
+				grp := &sp.Groups[g]
+				grp.Ranged, grp.Max = true, gsst.Unbounded
+				if r.Intn(2) == 0 {
+					grp.Max = grp.Size + 1
+				}
+				sp.Init[g] = make([]int, m)
+				sp.Init[g][r.Intn(m)] = grp.Size
+			}
+		case cfg.Family:
 			gen.family(sp)
-		} else if use(gsst.ExtParams, 30) {
+		case use(gsst.ExtParams, 30):
 			for k := range 1 + r.Intn(2) {
 				sp.Params = append(sp.Params, gsst.Param{Name: fmt.Sprintf("t%d", k), Fixed: true, Value: r.Intn(2)})
 			}
@@ -324,8 +340,13 @@ func (gen *extGen) transition(u, v int) gsst.Transition {
 		}
 		if i > 0 && i == len(blocks)-1 && gen.sys.Parametric() && r.Intn(4) == 0 {
 			// In a family, a block that differs from the others only
-			// from t0 = 4 on: a violation beyond small instances.
-			b.Guard = presburger.Disj(b.Guard, presburger.Compare(gen.paramTerm(0), presburger.Ge, presburger.ConstTerm(4)))
+			// from t0 = 4 on (n = 7 on, for ranges): a violation beyond
+			// small instances.
+			big := presburger.Compare(presburger.VarTerm(gen.sys.NVar()), presburger.Ge, presburger.ConstTerm(7))
+			if len(gen.sys.Params) > 0 {
+				big = presburger.Compare(gen.paramTerm(0), presburger.Ge, presburger.ConstTerm(4))
+			}
+			b.Guard = presburger.Disj(b.Guard, big)
 		}
 		if b.Guard != presburger.True {
 			b.Text = presburger.Format(b.Guard, sp.VarName)
