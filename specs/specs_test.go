@@ -15,7 +15,10 @@ import (
 
 func TestBundled(t *testing.T) {
 	names := List()
-	want := []string{"mutex.yaml", "readers-writers-broken.yaml", "readers-writers.yaml"}
+	want := []string{"mutex.yaml", "readers-writers-broken.yaml", "readers-writers.yaml",
+		"mesi.yaml", "mesi-broken.yaml", "producer-consumer.yaml", "producer-consumer-broken.yaml",
+		"resource-pool.yaml", "resource-pool-broken.yaml", "peterson.yaml", "peterson-broken.yaml",
+		"lock-mutex.yaml", "lock-mutex-broken.yaml"}
 	for _, w := range want {
 		found := false
 		for _, n := range names {
