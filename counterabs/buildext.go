@@ -146,7 +146,12 @@ func sysDomain(sys *gsst.System, u *gsst.Update) []presburger.Formula {
 	var out []presburger.Formula
 	for _, a := range u.Assign {
 		if j, ok := sys.SharedOf(a.Var); ok {
-			out = append(out, inDomain(&sys.Shared[j], a.Value)...)
+			out = append(out, inDomain(&sys.Shared[j], a.Value, func(x presburger.Var) *gsst.Shared {
+				if k, ok := sys.SharedOf(x); ok {
+					return &sys.Shared[k]
+				}
+				return nil
+			})...)
 		}
 	}
 	return out

@@ -122,9 +122,11 @@ type Pool struct {
 // and applied at once (Step): Also moves one more process per entry (the
 // other parts of a rendezvous), Transfers move every process a counter
 // holds into another (a broadcast, after the movers moved), and Assign
-// sets shared variables. Guard then implies that the movers exist and
-// that every assigned value lies in its variable's domain. A transition
-// of a system within the paper has none of them.
+// sets shared variables. Guard then implies that the movers exist and,
+// in every state whose shared variables lie in their domains (every
+// state a model reaches), that every assigned value lies in its
+// variable's domain. A transition of a system within the paper has none
+// of them.
 type Transition struct {
 	From, To  int
 	Guard     presburger.Formula // over the model's variables presburger.Var(i)
