@@ -3,6 +3,8 @@ package counterabs
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/detect"
@@ -46,6 +48,20 @@ type ParamModel struct {
 	// Cert is the certification for all sizes, when it ran.
 	Cert *detect.Report
 
+	// Shared are the system's shared variables, state variables of the
+	// model (SharedVar); their initial values are Shared[j].Init.
+	Shared []gsst.Shared
+	// Constraint is what the parameters of a run satisfy beyond their
+	// Domain ranges (SizeBounds): the system's assumption and, for a
+	// group whose size is a term over the parameters, that its size
+	// variable equals the term. It reads ParamVar, SizeVar and NVar
+	// only; True for a system without parameters.
+	Constraint presburger.Formula
+	// Scope says, for a system with parameters, which instances the model
+	// has: the parameter values satisfying the assumption at which every
+	// group has at least one process. Empty otherwise.
+	Scope string
+
 	locals []Counter // what each local variable counts: #State[Group]
 }
 
@@ -66,12 +82,28 @@ type ParamPool struct {
 // are existentially quantified). At TotalLevel they are group counters
 // #S[g] of a configuration with the state's totals; Guard constrains them
 // to be nonnegative itself.
+//
+// Beyond the paper a step may do more, read in the state before it and
+// applied at once (StepTerms): Also moves one more process per entry (the
+// other parts of a rendezvous), Transfers move every process a counter
+// holds before the step, except the movers, into another counter (a
+// broadcast), and Assign sets shared variables. Guard then implies that
+// the movers exist (distinct processes) and that every assigned value
+// lies in its variable's domain.
 type ParamTransition struct {
-	From, To int
-	Guard    presburger.Formula
-	Locals   []presburger.Var
-	Local    int // index of the local transition in System.Transitions
-	Group    int // GroupLevel: the group whose process moves; -1 at TotalLevel
+	From, To  int
+	Guard     presburger.Formula
+	Locals    []presburger.Var
+	Local     int // index of the local transition in System.Transitions; -1 for a rendezvous
+	Group     int // GroupLevel: the group whose process moves (a rendezvous: its first part's); -1 at TotalLevel
+	Also      []Move
+	Transfers []Move
+	Assign    []Assign // Var is a model variable (SharedVar), Value over the model's variables
+	// Rendezvous, when Local is -1, is the index in System.Rendezvous of
+	// the rendezvous the transition moves by; Groups then holds the group
+	// of each part.
+	Rendezvous int
+	Groups     []int
 }
 
 // SizeVar is the variable of group g's size.
@@ -82,14 +114,40 @@ func (m *ParamModel) NVar() presburger.Var {
 	return presburger.Var(len(m.Counters) + len(m.System.Groups))
 }
 
-// LocalVar is the k-th local variable of the guards. Each transition has
-// its own.
-func (m *ParamModel) LocalVar(k int) presburger.Var { return m.NVar() + 1 + presburger.Var(k) }
+// SharedVar is the variable of shared variable j, a state variable. The
+// shared variables follow NVar.
+func (m *ParamModel) SharedVar(j int) presburger.Var { return m.NVar() + 1 + presburger.Var(j) }
 
-// NumVars is the number of variables the model uses: counters, sizes, n
-// and locals. Variables from NumVars on are free for the caller (the
-// next-state copies of TransitionSystem start there).
+// ParamVar is the variable of parameter k, a constant of a run. The
+// parameters follow the shared variables.
+func (m *ParamModel) ParamVar(k int) presburger.Var {
+	return m.NVar() + 1 + presburger.Var(len(m.Shared)+k)
+}
+
+// LocalVar is the k-th local variable of the guards. Each transition has
+// its own. The locals follow the parameters.
+func (m *ParamModel) LocalVar(k int) presburger.Var {
+	return m.NVar() + 1 + presburger.Var(len(m.Shared)+len(m.System.Params)+k)
+}
+
+// NumVars is the number of variables the model uses: counters, sizes, n,
+// shared variables, parameters and locals. Variables from NumVars on are
+// free for the caller (the next-state copies of TransitionSystem start
+// there).
 func (m *ParamModel) NumVars() int { return int(m.LocalVar(len(m.locals))) }
+
+// NumState is the number of state variables: the counters, then the
+// shared variables. State variable i is presburger.Var(i) for a counter
+// and SharedVar(i-len(Counters)) for a shared variable.
+func (m *ParamModel) NumState() int { return len(m.Counters) + len(m.Shared) }
+
+// StateVar is state variable i (see NumState).
+func (m *ParamModel) StateVar(i int) presburger.Var {
+	if i < len(m.Counters) {
+		return presburger.Var(i)
+	}
+	return m.SharedVar(i - len(m.Counters))
+}
 
 // VarName names a variable of the model as the GSST language would write
 // it: counters "#S" or "#S[g]", sizes "|g|", n, and locals by the group
@@ -103,17 +161,36 @@ func (m *ParamModel) VarName(v presburger.Var) string {
 	case i >= len(m.Counters) && i < len(m.Counters)+d:
 		return "|" + m.System.Groups[i-len(m.Counters)].Name + "|"
 	case v == m.NVar():
+		if m.nNamed() {
+			return "|processes|"
+		}
 		return "n"
-	case v > m.NVar() && i < m.NumVars():
-		return counterName(m.System, m.locals[v-m.NVar()-1])
-	case i >= m.NumVars() && i < m.NumVars()+len(m.Counters):
-		return counterName(m.System, m.Counters[i-m.NumVars()]) + "'"
+	case v >= m.SharedVar(0) && v < m.ParamVar(0):
+		return m.Shared[v-m.SharedVar(0)].Name
+	case v >= m.ParamVar(0) && v < m.LocalVar(0):
+		return m.System.Params[v-m.ParamVar(0)].Name
+	case v >= m.LocalVar(0) && i < m.NumVars():
+		return counterName(m.System, m.locals[v-m.LocalVar(0)])
+	case i >= m.NumVars() && i < m.NumVars()+m.NumState():
+		return m.VarName(m.StateVar(i-m.NumVars())) + "'"
 	}
 	return fmt.Sprintf("v%d", v)
 }
 
-// NextVar is the value of counter i after a step, in TransitionSystem:
-// the variables after NumVars, named "#S'" by VarName.
+// nNamed reports whether a parameter of the system is called n: then n
+// is that parameter and the number of processes has no name.
+func (m *ParamModel) nNamed() bool {
+	for _, p := range m.System.Params {
+		if p.Name == "n" {
+			return true
+		}
+	}
+	return false
+}
+
+// NextVar is the value of state variable i (see NumState) after a step,
+// in TransitionSystem: the variables after NumVars, named "#S'" or "x'"
+// by VarName.
 func (m *ParamModel) NextVar(i int) presburger.Var { return presburger.Var(m.NumVars() + i) }
 
 // ParamSystem is a ParamModel as an integer transition system: the
@@ -142,39 +219,93 @@ type ParamSystem struct {
 
 // TransitionSystem returns the model as an integer transition system.
 // Its runs are exactly the model's paths, for every choice of the sizes
-// in their ranges.
+// in their ranges (and of the parameters satisfying Constraint).
+//
+// The state variables are the counters and the shared variables; the
+// parameters are the sizes, n and the system's parameters. Init also
+// fixes the shared variables to their initial values and asks for
+// Constraint; every Trans[i] asks for Constraint too, which changes no
+// run (the parameters keep the values Init saw) but lets an invariant
+// check read the assumption at every step.
 func (m *ParamModel) TransitionSystem() ParamSystem {
 	var ts ParamSystem
 	var init []presburger.Formula
-	for i := range m.Counters {
-		x := presburger.Var(i)
+	for i := range m.NumState() {
+		x := m.StateVar(i)
 		ts.Vars = append(ts.Vars, x)
 		ts.Next = append(ts.Next, m.NextVar(i))
-		ts.Domain = append(ts.Domain, presburger.AtLeast(x, 0))
-		init = append(init, presburger.Compare(presburger.VarTerm(x), presburger.Eq, m.Init[i]))
+		if i < len(m.Counters) {
+			ts.Domain = append(ts.Domain, presburger.AtLeast(x, 0))
+			init = append(init, presburger.Compare(presburger.VarTerm(x), presburger.Eq, m.Init[i]))
+			continue
+		}
+		sh := &m.Shared[i-len(m.Counters)]
+		ts.Domain = append(ts.Domain, sh.Bounds(x))
+		init = append(init, presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.ConstTerm(int64(sh.Init))))
 	}
 	for _, b := range m.SizeBounds() {
 		ts.Params = append(ts.Params, b.Var)
 		ts.Domain = append(ts.Domain, b)
 	}
-	ts.Init = presburger.Conj(append(init, m.sizeSum())...)
+	for k := range m.System.Params {
+		ts.Params = append(ts.Params, m.ParamVar(k))
+		ts.Domain = append(ts.Domain, presburger.AtLeast(m.ParamVar(k), 0))
+	}
+	constraint := m.constraint()
+	ts.Init = presburger.Conj(append(init, m.sizeSum(), constraint)...)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		parts := []presburger.Formula{t.Guard}
-		for j := range m.Counters {
-			delta := int64(0)
-			switch j {
-			case t.From:
-				delta = -1
-			case t.To:
-				delta = 1
-			}
-			x := presburger.VarTerm(presburger.Var(j))
-			parts = append(parts, presburger.Compare(presburger.VarTerm(m.NextVar(j)), presburger.Eq, x.Add(presburger.ConstTerm(delta))))
+		if len(m.System.Params) > 0 {
+			parts = append(parts, constraint)
+		}
+		for j, next := range m.StepTerms(t) {
+			parts = append(parts, presburger.Compare(presburger.VarTerm(m.NextVar(j)), presburger.Eq, next))
 		}
 		ts.Trans = append(ts.Trans, presburger.Conj(parts...))
 	}
 	return ts
+}
+
+// constraint is Constraint, True when nil.
+func (m *ParamModel) constraint() presburger.Formula {
+	if m.Constraint == nil {
+		return presburger.True
+	}
+	return m.Constraint
+}
+
+// StepTerms returns the value of every state variable (see NumState)
+// after a step by t, as a term over the state before it: the movers'
+// counters one less and one more, each transfer's source emptied of
+// every process but the movers leaving it and its target filled with
+// them, and the assigned shared variables their values.
+func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
+	out := make([]presburger.Term, m.NumState())
+	leaving := map[int]int64{}
+	for i := range out {
+		out[i] = presburger.VarTerm(m.StateVar(i))
+	}
+	move := func(mv Move) {
+		out[mv.From] = out[mv.From].Add(presburger.ConstTerm(-1))
+		out[mv.To] = out[mv.To].Add(presburger.ConstTerm(1))
+		leaving[mv.From]++
+	}
+	move(Move{t.From, t.To})
+	for _, mv := range t.Also {
+		move(mv)
+	}
+	for _, tr := range t.Transfers {
+		// The others in tr.From: all it held before the step but the
+		// movers that left it.
+		others := presburger.VarTerm(presburger.Var(tr.From)).Add(presburger.ConstTerm(-leaving[tr.From]))
+		out[tr.From] = out[tr.From].Add(others.Scale(-1))
+		out[tr.To] = out[tr.To].Add(others)
+	}
+	for _, a := range t.Assign {
+		out[len(m.Counters)+a.Var-int(m.SharedVar(0))] = a.Value
+	}
+	return out
 }
 
 // counterName writes what c counts: "#S" or "#S[g]".
@@ -185,8 +316,17 @@ func counterName(sys *gsst.System, c Counter) string {
 	return "#" + sys.States[c.State] + "[" + sys.Groups[c.Group].Name + "]"
 }
 
-// TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]".
+// TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]",
+// a rendezvous as "U -> V [g], U2 -> V2 [h]".
 func (m *ParamModel) TransitionName(t *ParamTransition) string {
+	if t.Local < 0 {
+		r := &m.System.Rendezvous[t.Rendezvous]
+		parts := make([]string, len(r.Parts))
+		for k, p := range r.Parts {
+			parts[k] = m.System.States[p.From] + " -> " + m.System.States[p.To] + " [" + m.System.Groups[t.Groups[k]].Name + "]"
+		}
+		return strings.Join(parts, ", ")
+	}
 	name := m.System.TransitionName(&m.System.Transitions[t.Local])
 	if t.Group >= 0 {
 		name += " [" + m.System.Groups[t.Group].Name + "]"
@@ -195,14 +335,31 @@ func (m *ParamModel) TransitionName(t *ParamTransition) string {
 }
 
 // SizeBounds returns the ranges of the size variables and of NVar (open
-// above for an unbounded range).
+// above for an unbounded range). A group whose size is a term over the
+// parameters has the range 1.. (Constraint ties it to the term).
 func (m *ParamModel) SizeBounds() []presburger.Bound {
 	out := m.System.SizeBounds()
+	n := &out[len(out)-1]
+	*n = presburger.Bound{Var: n.Var}
+	for g := range m.System.Groups {
+		if hasSizeTerm(&m.System.Groups[g]) {
+			out[g] = presburger.AtLeast(out[g].Var, 1)
+		}
+		n.Lo += out[g].Lo
+		n.Hi += out[g].Hi
+		n.NoHi = n.NoHi || out[g].NoHi
+	}
+	if n.NoHi {
+		n.Hi = 0
+	}
 	for i := range out {
 		out[i].Var = m.paramVar(out[i].Var)
 	}
 	return out
 }
+
+// hasSizeTerm reports whether g's size is a term over the parameters.
+func hasSizeTerm(g *gsst.Group) bool { return len(g.SizeTerm.Monos) > 0 || g.SizeTermText != "" }
 
 // Domain returns the states of the model as a formula: every counter
 // nonnegative, every pool summing to its size, n the sum of the sizes.
@@ -220,8 +377,15 @@ func (m *ParamModel) sizeSum() presburger.Formula {
 	return presburger.Rename(m.System.SizeSum(), m.paramVar)
 }
 
-// paramVar maps the system's size variables and NVar to the model's.
+// paramVar maps the system's size variables, NVar, shared variables and
+// parameters to the model's; any other variable to itself.
 func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
+	if j, ok := m.System.SharedOf(v); ok {
+		return m.SharedVar(j)
+	}
+	if k, ok := m.System.ParamOf(v); ok {
+		return m.ParamVar(k)
+	}
 	g, ok := m.System.Param(v)
 	switch {
 	case !ok:
@@ -230,6 +394,20 @@ func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
 		return m.NVar()
 	}
 	return m.SizeVar(g)
+}
+
+// isSystemVar reports whether v is a size variable, NVar, a shared
+// variable or a parameter of the system: the variables other than
+// counters that paramVar maps.
+func (m *ParamModel) isSystemVar(v presburger.Var) bool {
+	if _, ok := m.System.SharedOf(v); ok {
+		return true
+	}
+	if _, ok := m.System.ParamOf(v); ok {
+		return true
+	}
+	_, ok := m.System.Param(v)
+	return ok
 }
 
 // SafetyFormula returns phi when f is "AG phi" with phi a condition on
@@ -280,12 +458,20 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // makes it the group-counter model without certifying. Of opts it reads
 // OnProgress only, for the certification.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
-	if err := sys.Unsupported("the parametric counter model", 0); err != nil {
+	if err := sys.Unsupported("the parametric counter model", paramSupported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if x := sys.Extensions(); x != 0 {
+		// The parametric total-counter model is not taught these yet.
+		m, err := BuildParamGroup(sys)
+		if m != nil {
+			m.Reason = "the parametric total-counter model does not handle " + x.String() + " yet; the group-counter model is exact for any system"
+		}
+		return m, err
 	}
 	if why := GroupReason(sys, false); why != "" {
 		m, err := BuildParamGroup(sys)
@@ -349,30 +535,183 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // its size, and one transition per local transition and group that may
 // take it, guarded by that group's guard. Like BuildGroup it is exact for
 // every GSST and needs no solver.
+//
+// Beyond the paper: the shared variables are state variables of the
+// model and the parameters constants (Constraint holds the assumption
+// and the sizes over parameters); a block's update becomes the
+// transition's Assign, with "every assigned value in its domain" in the
+// guard; a broadcast transfers, for each group it applies to, the
+// group's counter of the source into its counter of the target; a
+// rendezvous becomes one transition per choice of a group for each part
+// (among the part's groups), guarded by the rendezvous's guard, its
+// update's domain, and enough processes in each (state, group) for the
+// parts that take one from there.
 func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
-	if err := sys.Unsupported("the parametric counter model", 0); err != nil {
+	if err := sys.Unsupported("the parametric counter model", paramSupported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	m := newParamModel(sys, GroupLevel)
+	if err := m.setConstraint(); err != nil {
+		return nil, err
+	}
+	S := len(sys.States)
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
 		for g, grp := range sys.Groups {
 			b := t.BlockOf(g)
-			if b == nil || !grp.Ranged && grp.Size == 0 {
+			if b == nil || !grp.Ranged && !hasSizeTerm(&grp) && grp.Size == 0 {
 				continue
 			}
 			guard, err := m.translate(b.Guard)
 			if err != nil {
 				return nil, err
 			}
-			from, to := g*len(sys.States)+t.From, g*len(sys.States)+t.To
-			m.Transitions = append(m.Transitions, ParamTransition{
-				From: from, To: to, Local: i, Group: g,
-				Guard: presburger.Conj(atLeastOne(from), guard),
-			})
+			assign, inDomain, err := m.update(&b.Update)
+			if err != nil {
+				return nil, err
+			}
+			from, to := g*S+t.From, g*S+t.To
+			tr := ParamTransition{
+				From: from, To: to, Local: i, Group: g, Rendezvous: -1, Assign: assign,
+				Guard: presburger.Conj(atLeastOne(from), guard, inDomain),
+			}
+			for _, x := range t.Broadcast {
+				for h := range sys.Groups {
+					if x.Groups == nil || slices.Contains(x.Groups, h) {
+						tr.Transfers = append(tr.Transfers, Move{From: h*S + x.From, To: h*S + x.To})
+					}
+				}
+			}
+			m.Transitions = append(m.Transitions, tr)
 		}
 	}
+	for ri := range sys.Rendezvous {
+		r := &sys.Rendezvous[ri]
+		guard, err := m.translate(r.Guard)
+		if err != nil {
+			return nil, err
+		}
+		assign, inDomain, err := m.update(&r.Update)
+		if err != nil {
+			return nil, err
+		}
+		// Every choice of a group per part, in the order of the parts,
+		// each part's groups increasing.
+		choice := make([]int, len(r.Parts))
+		var walk func(k int)
+		walk = func(k int) {
+			if k == len(r.Parts) {
+				need := map[int]int64{}
+				var moves []Move
+				for p, part := range r.Parts {
+					c := choice[p]*S + part.From
+					need[c]++
+					moves = append(moves, Move{From: c, To: choice[p]*S + part.To})
+				}
+				var exist []presburger.Formula
+				for c := range len(m.Counters) {
+					if k := need[c]; k > 0 {
+						exist = append(exist, presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Ge, presburger.ConstTerm(k)))
+					}
+				}
+				m.Transitions = append(m.Transitions, ParamTransition{
+					From: moves[0].From, To: moves[0].To, Also: moves[1:], Local: -1, Group: choice[0],
+					Rendezvous: ri, Groups: slices.Clone(choice), Assign: assign,
+					Guard: presburger.Conj(append(exist, guard, inDomain)...),
+				})
+				return
+			}
+			for g, grp := range sys.Groups {
+				if groups := r.Parts[k].Groups; groups != nil && !slices.Contains(groups, g) {
+					continue
+				}
+				if !grp.Ranged && !hasSizeTerm(&grp) && grp.Size == 0 {
+					continue
+				}
+				choice[k] = g
+				walk(k + 1)
+			}
+		}
+		walk(0)
+	}
 	return m, m.finish()
+}
+
+// paramSupported are the constructs beyond the paper that the
+// group-counter parametric model handles.
+const paramSupported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
+
+// update translates an update into the model's assignments and the
+// condition that every assigned value lies in its variable's domain.
+func (m *ParamModel) update(u *gsst.Update) ([]Assign, presburger.Formula, error) {
+	var out []Assign
+	var dom []presburger.Formula
+	for _, a := range u.Assign {
+		j, ok := m.System.SharedOf(a.Var)
+		if !ok {
+			return nil, nil, errkind.Errorf(errkind.Internal, "counterabs: update of variable %d, which is no shared variable", a.Var)
+		}
+		var bad error
+		val := a.Value.Subst(func(v presburger.Var) presburger.Term {
+			if !m.isSystemVar(v) {
+				bad = fmt.Errorf("counterabs: update %s reads variable %d", u.Text, v)
+			}
+			return presburger.VarTerm(m.paramVar(v))
+		})
+		if bad != nil {
+			return nil, nil, errkind.Wrap(errkind.Internal, bad)
+		}
+		out = append(out, Assign{Var: int(m.SharedVar(j)), Value: val})
+		sh := &m.Shared[j]
+		dom = append(dom, presburger.Compare(val, presburger.Ge, presburger.ConstTerm(int64(sh.Lo))))
+		if !sh.Unbounded {
+			dom = append(dom, presburger.Compare(val, presburger.Le, presburger.ConstTerm(int64(sh.Hi))))
+		}
+	}
+	return out, presburger.Conj(dom...), nil
+}
+
+// setConstraint sets Constraint and Scope from the system's assumption
+// and the sizes written over parameters.
+func (m *ParamModel) setConstraint() error {
+	sys := m.System
+	if len(sys.Params) == 0 {
+		return nil
+	}
+	var parts []presburger.Formula
+	if sys.Assume.Formula != nil {
+		f, err := m.translate(sys.Assume.Formula)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, f)
+	}
+	var terms []string
+	for g := range sys.Groups {
+		grp := &sys.Groups[g]
+		if !hasSizeTerm(grp) {
+			continue
+		}
+		if _, ok := sys.InitState(g); !ok {
+			return errkind.Errorf(errkind.Input, "group %s: a size over parameters needs every process in one initial state", grp.Name)
+		}
+		t := grp.SizeTerm.Subst(func(v presburger.Var) presburger.Term { return presburger.VarTerm(m.paramVar(v)) })
+		parts = append(parts, presburger.Compare(presburger.VarTerm(m.SizeVar(g)), presburger.Eq, t))
+		terms = append(terms, grp.Name+" = "+t.Format(m.VarName))
+	}
+	m.Constraint = presburger.Conj(parts...)
+	var names []string
+	for _, p := range sys.Params {
+		names = append(names, p.Name)
+	}
+	m.Scope = "every " + strings.Join(names, ", ")
+	if sys.Assume.Formula != nil {
+		m.Scope += " satisfying " + sys.Assume.Text
+	}
+	if len(terms) > 0 {
+		m.Scope += " and making every group size at least 1 (" + strings.Join(terms, ", ") + ")"
+	}
+	return nil
 }
 
 // paramTotal builds the parametric total-counter model; the caller has
@@ -475,7 +814,7 @@ func atLeastOne(counter int) presburger.Formula {
 // newParamModel returns a model of sys at level with its counters, pools
 // and initial values over the size variables, and no transitions yet.
 func newParamModel(sys *gsst.System, level Level) *ParamModel {
-	m := &ParamModel{System: sys, Level: level}
+	m := &ParamModel{System: sys, Level: level, Shared: sys.Shared, Constraint: presburger.True}
 	states, d := len(sys.States), len(sys.Groups)
 	switch level {
 	case TotalLevel:
@@ -492,7 +831,7 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 	// The initial count of group g in state s: its size in the group's
 	// initial state when the size is a range, else the number Init says.
 	start := func(g, s int) presburger.Term {
-		if st, ok := sys.InitState(g); ok && sys.Groups[g].Ranged {
+		if st, ok := sys.InitState(g); ok && (sys.Groups[g].Ranged || hasSizeTerm(&sys.Groups[g])) {
 			if st == s {
 				return presburger.VarTerm(m.SizeVar(g))
 			}
@@ -536,10 +875,10 @@ func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error)
 		return g*states + s
 	}
 	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
-		if _, ok := m.System.Param(v); ok {
+		if m.isSystemVar(v) {
 			return presburger.VarTerm(m.paramVar(v)), nil
 		}
-		return presburger.Term{}, fmt.Errorf("variable %d is neither a counter nor n", v)
+		return presburger.Term{}, fmt.Errorf("variable %d is neither a counter, n, a shared variable nor a parameter", v)
 	})
 }
 
@@ -559,8 +898,10 @@ func (m *ParamModel) finish() error {
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if t.From == t.To || pool[t.From] != pool[t.To] {
-			return errkind.Errorf(errkind.Internal, "counterabs: parametric transition %s is malformed", m.TransitionName(t))
+		for _, mv := range append(append([]Move{{t.From, t.To}}, t.Also...), t.Transfers...) {
+			if mv.From == mv.To || pool[mv.From] != pool[mv.To] {
+				return errkind.Errorf(errkind.Internal, "counterabs: parametric transition %s is malformed", m.TransitionName(t))
+			}
 		}
 		for _, v := range presburger.FreeVars(t.Guard) {
 			if int(v) < 0 || int(v) >= m.NumVars() {

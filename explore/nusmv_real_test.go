@@ -1,14 +1,10 @@
 package explore_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
@@ -21,43 +17,11 @@ import (
 	"github.com/vsym/vsym/presburger/z3"
 )
 
-// nusmvProperty matches a line of NuSMV's show_property table:
-// "  [CTL            False          1      mutex]".
-var nusmvProperty = regexp.MustCompile(`(?m)^\s*\[CTL\s+(True|False|Unchecked)\s+\S+\s+(\S+)\]\s*$`)
-
-// nusmvCommands checks every CTLSPEC (over fair paths when the model has
-// JUSTICE constraints) and prints the property table, which names each
-// specification beside its verdict.
-const nusmvCommands = "go\ncheck_ctlspec\nshow_property\nquit\n"
-
 // runNuSMV runs the binary on text with -dcx (no counterexamples) and
 // args, and returns its verdict per CTLSPEC name.
 func runNuSMV(t *testing.T, bin, text string, args ...string) map[string]bool {
 	t.Helper()
-	dir := t.TempDir()
-	file, cmds := filepath.Join(dir, "m.smv"), filepath.Join(dir, "cmds")
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cmds, []byte(nusmvCommands), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	cmd := exec.Command(bin, append(append([]string{"-dcx", "-source", cmds}, args...), file)...)
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("NuSMV: %v\n%s\nmodel:\n%s", err, out.String(), text)
-	}
-	v := map[string]bool{}
-	for _, m := range nusmvProperty.FindAllStringSubmatch(out.String(), -1) {
-		if m[1] == "Unchecked" {
-			t.Fatalf("NuSMV left %s unchecked:\n%s", m[2], out.String())
-		}
-		if _, dup := v[m[2]]; dup {
-			t.Fatalf("NuSMV reports %s twice:\n%s", m[2], out.String())
-		}
-		v[m[2]] = m[1] == "True"
-	}
+	v, _ := testsupport.RunNuSMV(t, bin, text, false, args...)
 	return v
 }
 

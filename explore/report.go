@@ -70,7 +70,19 @@ type Report struct {
 	// writes them; path quantifiers range over the paths that meet each
 	// infinitely often. Empty without fairness.
 	Fairness []string `json:"fairness,omitempty"`
-	Stats    Stats    `json:"stats"`
+	// SharedBounds, from the BDD engine, are the bounds up to which it
+	// encoded the unbounded shared variables: no reachable state has a
+	// step that takes one beyond its bound, so no verdict depends on
+	// them. Empty otherwise.
+	SharedBounds []SharedBound `json:"shared_bounds,omitempty"`
+	Stats        Stats         `json:"stats"`
+}
+
+// SharedBound is the bound up to which an engine encoded an unbounded
+// shared variable (Report.SharedBounds).
+type SharedBound struct {
+	Name string `json:"name"`
+	Max  int64  `json:"max"`
 }
 
 // FairnessTexts returns the texts of m's justice constraints, for

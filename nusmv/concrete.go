@@ -32,7 +32,7 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the NuSMV text of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (string, error) {
-	if err := sys.Unsupported("the NuSMV export", 0); err != nil {
+	if err := sys.Unsupported("the NuSMV export", concreteSupports); err != nil {
 		return "", errkind.Wrap(errkind.Input, err)
 	}
 	cfg := emit.NewHeader(opts)
@@ -78,7 +78,20 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	// falls back to arithmetic (countCompiler): used[s] marks #S's group
 	// counters and usedTotal[s] #S itself.
 	used, usedTotal := make([]bool, k), make([]bool, k)
-	name := func(v presburger.Var) (string, error) {
+	ext := sys.Extensions()
+	sv, err := newSharedVars(sys, nm, n, cfg.Bound)
+	if err != nil {
+		return "", errkind.Wrap(errkind.Input, fmt.Errorf("nusmv: %w", err))
+	}
+	rvVal := make([]string, len(sys.Rendezvous))
+	for r := range sys.Rendezvous {
+		rvVal[r] = nm.fresh("rv" + strconv.Itoa(r+1))
+	}
+	picks := []string{pick}
+	for j := 1; j < maxParts(sys); j++ {
+		picks = append(picks, nm.fresh("pick"+strconv.Itoa(j+1)))
+	}
+	counterName := func(v presburger.Var) (string, error) {
 		s, g, ok := sys.Counter(v)
 		switch {
 		case !ok:
@@ -90,7 +103,14 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		used[s] = true
 		return grp[s][g], nil
 	}
+	name := sv.names(func(v presburger.Var) (string, error) {
+		if k, ok := sys.ParamOf(v); ok {
+			return literal(int64(sys.Params[k].Value))
+		}
+		return counterName(v)
+	})
 	cc := newCountCompiler(sys, procs, st, nm, arith(name))
+	atom := sv.atom(cc.atom, name)
 	// One define per guarded block; "" for an unguarded block.
 	guard := make([][]string, len(sys.Transitions))
 	var guardDefs []string
@@ -99,7 +119,11 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		t := &sys.Transitions[i]
 		guard[i] = make([]string, len(t.Blocks))
 		for j, blk := range t.Blocks {
-			if b, ok := blk.Guard.(presburger.Bool); ok && bool(b) {
+			full, ranged := blk.Guard, false
+			if dom := sv.domain(blk.Update.Assign, true); dom != presburger.True {
+				full, ranged = presburger.Conj(full, dom), true
+			}
+			if b, ok := full.(presburger.Bool); ok && bool(b) {
 				continue
 			}
 			gs := make([]string, len(blk.Groups))
@@ -107,7 +131,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 				gs[x] = sys.Groups[g].Name
 			}
 			guard[i][j] = nm.fresh("g_" + tval[i] + "_" + strings.Join(gs, "_"))
-			f, err := formula(blk.Guard, cc.atom)
+			f, err := formula(full, atom)
 			if err != nil {
 				return "", fmt.Errorf("nusmv: guard of %s for groups %s: %w", sys.TransitionName(t), strings.Join(gs, ", "), err)
 			}
@@ -116,15 +140,28 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			if text == "" {
 				text = presburger.Format(blk.Guard, sys.VarName)
 			}
+			if ranged {
+				text += "; and " + blk.Update.Text + " stays in range"
+			}
 			guardNotes = append(guardNotes, fmt.Sprintf("--   %-12s %s, groups %s: %s\n", guard[i][j], comment(sys.TransitionName(t)), comment(strings.Join(gs, ", ")), comment(text)))
 		}
+	}
+	rv, err := concreteRendezvous(sys, sv, nm, atom)
+	if err != nil {
+		return "", err
+	}
+	guardDefs = append(guardDefs, rv.defs...)
+	guardNotes = append(guardNotes, rv.notes...)
+	boundOK, err := concreteBound(sys, sv, atom, rv)
+	if err != nil {
+		return "", err
 	}
 	// Properties read total and group counters, both defined below.
 	ps := make([]counterabs.Property, len(sys.Properties))
 	for i, p := range sys.Properties {
 		ps[i] = counterabs.Property{Name: p.Name, Text: p.Text, Pos: p.Pos, Formula: p.Formula}
 	}
-	props, err := properties(ps, nm, cc.atom)
+	props, err := properties(ps, nm, atom)
 	if err != nil {
 		return "", err
 	}
@@ -132,7 +169,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for g := 1; g < len(sys.Groups); g++ {
 		firstProc[g] = firstProc[g-1] + sys.Groups[g-1].Size
 	}
-	fair, err := concreteJustice(sys, cc.atom, pick, trVar, stutter, tval, guard, firstProc)
+	fair, err := concreteJustice(sys, atom, pick, trVar, stutter, tval, guard, firstProc)
 	if err != nil {
 		return "", err
 	}
@@ -167,6 +204,10 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 	}
 
+	for r := range sys.Rendezvous {
+		anyTerms = append(anyTerms, rv.enabled[r])
+	}
+
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 
@@ -187,8 +228,13 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	p("-- process holds its local state. IVAR %s picks the process and IVAR %s the\n", pick, trVar)
 	p("-- local transition of a step (asynchronous interleaving); %s = %s is allowed\n", trVar, stutter)
 	p("-- exactly when no process can move, so a deadlocked configuration loops on\n")
-	p("-- itself (the same convention as vsym's own checkers). A move reads %s only\n", trVar)
-	p("-- where its process's state leaves a choice or weak fairness needs to know.\n")
+	if ext != 0 {
+		p("-- itself (the same convention as vsym's own checkers). Every move reads %s:\n", trVar)
+		p("-- updates, broadcasts and rendezvous act by the transition taken.\n")
+	} else {
+		p("-- itself (the same convention as vsym's own checkers). A move reads %s only\n", trVar)
+		p("-- where its process's state leaves a choice or weak fairness needs to know.\n")
+	}
 	p("--\n-- Local states (GSST name: symbolic constant):\n")
 	for i, s := range sys.States {
 		p("--   %-12s %s\n", comment(s), st[i])
@@ -208,6 +254,8 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		first = last + 1
 	}
+	writeSharedComments(p, sys, sv, cfg.Bound, rv.boundName)
+	writeRendezvousComments(p, sys, rvVal, picks)
 	if len(cc.notes) > 0 {
 		p("-- Counts: guards and specifications compare counts with constants in\n")
 		p("-- Boolean form. n_X_geK is TRUE when the count n_X is at least K (K = m3:\n")
@@ -252,10 +300,15 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for _, pr := range procs {
 		p("  %s : %s;\n", pr.name, enum)
 	}
+	for j := range sys.Shared {
+		p("  %s : %s;\n", sv.name[j], sv.typ(j))
+	}
 
 	p("IVAR\n")
-	p("  %s : 1..%d;\n", pick, n)
-	vals := append(append([]string(nil), tval...), stutter)
+	for _, pk := range picks {
+		p("  %s : 1..%d;\n", pk, n)
+	}
+	vals := append(append(append([]string(nil), tval...), rvVal...), stutter)
 	p("  %s : {%s};\n", trVar, wrapJoin(vals, ", ", "      "))
 
 	p("DEFINE\n")
@@ -283,6 +336,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			p("  %s := %s;\n", total[s], strings.Join(grp[s], " + "))
 		}
 	}
+	for _, def := range sv.defines() {
+		b.WriteString(def)
+	}
 	for _, def := range cc.defs {
 		b.WriteString(def)
 	}
@@ -305,7 +361,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	// state). Measured with NuSMV 2.6 -df on concrete
 	// GR&W d=5, q=20, m=10, where every state has one way out, this cut
 	// the check from 8.4 s to 2.4 s of CPU.
-	weak := len(sys.Fairness.Weak) > 0
+	// A system beyond the paper reads tr everywhere: updates, broadcasts
+	// and rendezvous act by the transition taken.
+	weak := len(sys.Fairness.Weak) > 0 || ext != 0
 	ways := make([][]int, len(sys.Groups)) // ways[g][s]: transitions g may take from s
 	for g := range sys.Groups {
 		ways[g] = make([]int, k)
@@ -339,16 +397,40 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for _, pr := range procs {
 		p("  init(%s) := %s;\n", pr.name, st[pr.init])
 	}
+	for j := range sys.Shared {
+		p("  init(%s) := %s;\n", sv.name[j], sv.constant(j, sys.Shared[j].Init))
+	}
 	for i, pr := range procs {
-		if len(can[i]) == 0 {
+		lines := make([]string, 0, len(can[i]))
+		for _, mv := range can[i] {
+			lines = append(lines, fmt.Sprintf("%s = %d & %s : %s;", pick, i+1, mv.cond, mv.to))
+		}
+		lines = append(lines, joinMoves(sys, i, pr.group, trVar, picks, rvVal, st)...)
+		lines = append(lines, transferMoves(sys, i, pr.group, pick, trVar, tval, st, pr.name)...)
+		if len(lines) == 0 {
 			p("  next(%s) := %s;\n", pr.name, pr.name)
 			continue
 		}
 		p("  next(%s) := case\n", pr.name)
-		for _, mv := range can[i] {
-			p("      %s = %d & %s : %s;\n", pick, i+1, mv.cond, mv.to)
+		for _, l := range lines {
+			p("      %s\n", l)
 		}
 		p("      TRUE : %s;\n    esac;\n", pr.name)
+	}
+	for j := range sys.Shared {
+		lines, err := sharedMoves(sys, sv, j, name, pick, trVar, tval, guard, firstProc, rvVal, rv.guard)
+		if err != nil {
+			return "", err
+		}
+		if len(lines) == 0 {
+			p("  next(%s) := %s;\n", sv.name[j], sv.name[j])
+			continue
+		}
+		p("  next(%s) := case\n", sv.name[j])
+		for _, l := range lines {
+			p("      %s\n", l)
+		}
+		p("      TRUE : %s;\n    esac;\n", sv.name[j])
 	}
 
 	var chosen []string
@@ -362,6 +444,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		chosen = append(chosen, fmt.Sprintf("%s = %d & (%s)", pick, i+1, strings.Join(cs, " | ")))
 	}
+	for r := range sys.Rendezvous {
+		chosen = append(chosen, fmt.Sprintf("%s = %s & %s", trVar, rvVal[r], rvChoice(sys, r, procs, picks, st, rv.guard[r])))
+	}
 	p("TRANS (%s = %s -> !%s)\n", trVar, stutter, enAny)
 	if len(chosen) == 0 {
 		p("  & (%s != %s -> FALSE);\n", trVar, stutter)
@@ -370,6 +455,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	}
 
 	writeJustice(p, fair)
+	if rv.boundName != "" {
+		p("INVARSPEC NAME %s := %s;\n", rv.boundName, boundOK)
+	}
 	writeSpecs(p, props)
 	return b.String(), nil
 }

@@ -3,6 +3,7 @@ package promela
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/vsym/vsym/errkind"
@@ -29,7 +30,7 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the Promela program of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
-	if err := sys.Unsupported("the Promela export", 0); err != nil {
+	if err := sys.Unsupported("the Promela export", concreteSupports); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	cfg := emit.NewHeader(opts)
@@ -58,7 +59,19 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	for s := range sys.States {
 		total[s] = nm.fresh("x_" + sys.States[s])
 	}
+	ext := sys.Extensions()
+	sv, err := newSharedVars(sys, nm, n, cfg.Bound)
+	if err != nil {
+		return nil, errkind.Wrap(errkind.Input, fmt.Errorf("promela: %w", err))
+	}
 	name := func(v presburger.Var) (varRef, error) {
+		if j, ok := sys.SharedOf(v); ok {
+			return varRef{sv.name[j], int64(sv.hi[j])}, nil
+		}
+		if k, ok := sys.ParamOf(v); ok {
+			x := int64(sys.Params[k].Value)
+			return varRef{strconv.FormatInt(x, 10), x}, nil
+		}
 		s, g, ok := sys.Counter(v)
 		switch {
 		case !ok:
@@ -76,7 +89,11 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		t := &sys.Transitions[i]
 		guard[i] = make([]string, len(t.Blocks))
 		for j, blk := range t.Blocks {
-			if b, ok := blk.Guard.(presburger.Bool); ok && bool(b) {
+			full, ranged := blk.Guard, false
+			if dom := sv.domain(blk.Update.Assign); dom != presburger.True {
+				full, ranged = presburger.Conj(full, dom), true
+			}
+			if b, ok := full.(presburger.Bool); ok && bool(b) {
 				continue
 			}
 			gs := make([]string, len(blk.Groups))
@@ -84,7 +101,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 				gs[x] = sys.Groups[g].Name
 			}
 			guard[i][j] = nm.fresh("g_" + sys.States[t.From] + "_" + sys.States[t.To] + "_" + strings.Join(gs, "_"))
-			f, err := expr(blk.Guard, name)
+			f, err := expr(full, name)
 			if err != nil {
 				return nil, guardError(sys.TransitionName(t)+" for groups "+strings.Join(gs, ", "), err)
 			}
@@ -92,6 +109,9 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 			text := blk.Text
 			if text == "" {
 				text = presburger.Format(blk.Guard, sys.VarName)
+			}
+			if ranged {
+				text += "; and " + blk.Update.Text + " stays in its domain"
 			}
 			guardNotes = append(guardNotes, fmt.Sprintf(" *   %-12s %s, groups %s: %s\n", guard[i][j], comment(sys.TransitionName(t)), comment(strings.Join(gs, ", ")), comment(text)))
 		}
@@ -118,6 +138,13 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 			anyTerms = append(anyTerms, term)
 		}
 	}
+	rv, err := rendezvousSteps(sys, sv, nm, name)
+	if err != nil {
+		return nil, err
+	}
+	guardDefs = append(guardDefs, rv.defs...)
+	guardNotes = append(guardNotes, rv.notes...)
+	anyTerms = append(anyTerms, rv.enabled...)
 	enAnyDef := "false"
 	if len(anyTerms) > 0 {
 		enAnyDef = strings.Join(anyTerms, " || ")
@@ -154,8 +181,13 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p(" *\n")
 	w.p(" * %d processes, %d local states, %d local transitions. One proctype per\n", n, k, len(sys.Transitions))
 	w.p(" * group, one process per process of the system (started by init), whose\n")
-	w.p(" * local variable %s holds its local state. A move is one d_step: the\n", local)
-	w.p(" * process changes %s and the counters c_S_g (#S[g]) and x_S (#S), which\n", local)
+	if ext != 0 {
+		w.p(" * entry of the array %s holds its local state. A move is one d_step: the\n", sv.ps)
+		w.p(" * process changes its entry and the counters c_S_g (#S[g]) and x_S (#S), which\n")
+	} else {
+		w.p(" * local variable %s holds its local state. A move is one d_step: the\n", local)
+		w.p(" * process changes %s and the counters c_S_g (#S[g]) and x_S (#S), which\n", local)
+	}
 	w.p(" * guards and properties read. When no process can move, init stutters:\n")
 	w.p(" * a deadlocked configuration loops on itself, as in vsym's own checkers.\n")
 	w.p(" *\n")
@@ -168,6 +200,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p(" * existential one checked through its negation (EG p) may fail where vsym\n")
 	w.p(" * says it holds: the unfair paths that decided vsym's verdict are gone.\n")
 	w.p(" * Never the other way round.\n")
+	writeSharedHeader(w, sys, sv, cfg.Bound)
 	w.p(" *\n * Local states (mtype constant, total counter x_S = #S):\n")
 	for i, s := range sys.States {
 		w.p(" *   %-12s %-12s #%s\n", st[i], total[i], comment(s))
@@ -200,12 +233,28 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		}
 		w.p("%s %s = %d;\n", declType(n), total[s], init)
 	}
+	if ext != 0 {
+		writeSharedDecls(w, sys, sv)
+		w.p("mtype %s[%d];\t/* the local state of every process */\n", sv.ps, n)
+		w.p("hidden byte %s;\n", sv.loop)
+		for k := 0; k < sv.temps; k++ {
+			w.p("hidden int %s_%d;\n", sv.tmp, k+1)
+		}
+	}
 	w.p("\n")
 	for _, def := range guardDefs {
 		w.b.WriteString(def)
 	}
 	w.p("#define %s\t(%s)\n", enAny, enAnyDef)
 
+	if ext != 0 {
+		if err := writeExtProcs(w, sys, sv, procName, st, grp, total, guard, rv, name, enAny); err != nil {
+			return nil, err
+		}
+		writeLTL(w, claims)
+		prog.Text = w.b.String()
+		return prog, nil
+	}
 	for g, G := range sys.Groups {
 		if G.Size == 0 {
 			continue

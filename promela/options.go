@@ -17,3 +17,8 @@ func Version(v string) Option { return emit.Version(v) }
 // model the header always states, from Model.Certified, whether verdicts
 // are exact; this adds the detail.
 func Certification(status string) Option { return emit.Certification(status) }
+
+// Bound sets the greatest value of every unbounded shared variable in
+// the concrete model; 0 (the default) is the variable's initial value
+// plus the number of processes (emit.BoundRule).
+func Bound(b int) Option { return emit.Bound(b) }

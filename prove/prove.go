@@ -70,6 +70,15 @@ type Result struct {
 	Reason   string
 	Stopped  bool
 	Duration time.Duration
+	// Lemmas (Proved) are the invariants found before the prover ran
+	// and given to it (lemma.go); Invariant includes them.
+	Lemmas []Lemma
+	// Params (Refuted, for a system with parameters) are the values of
+	// the parameters at the refuting instance, and Moves the run on that
+	// instance, process by process, as executed (replay.go); Trace.Lifted
+	// is then nil.
+	Params []int
+	Moves  []Move
 }
 
 // Report is the outcome of Check.
@@ -79,6 +88,10 @@ type Report struct {
 	// safety property reads total counters only).
 	Cert    *detect.Report
 	Results []Result
+	// Scope, for a system with parameters, says which instances "every
+	// size" covers: the parameter values satisfying the assumption at
+	// which every group has at least one process.
+	Scope string
 }
 
 // Option configures Check.
@@ -112,6 +125,11 @@ func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.rela
 // the property is Unknown.
 func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 
+// supported are the constructs beyond the paper that Check handles (on
+// the group-counter model; TestProveExtendedRandom cross-checks them
+// against explicit exploration of instances).
+const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
+
 // skipReason is the Reason of a Skipped property.
 const skipReason = "not of the form AG phi with phi a condition on one state, so not a safety question; check it at fixed sizes with vsym explore --sizes"
 
@@ -122,7 +140,7 @@ const skipReason = "not of the form AG phi with phi a condition on one state, so
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.Unsupported("prove", 0); err != nil {
+	if err := sys.Unsupported("prove", supported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	cfg := config{maxStates: 1_000_000}
@@ -161,6 +179,11 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		m.Reason = "the property reads group counters, which only the group-counter model keeps"
 		group = m
+	}
+	for _, m := range []*counterabs.ParamModel{total, group} {
+		if m != nil && m.Scope != "" {
+			rep.Scope = m.Scope
+		}
 	}
 	// Several safety properties of one model are first proved together,
 	// AG (phi1 & ... & phik): one search for an invariant instead of k
@@ -250,10 +273,73 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
 		return nil
 	}
-	ans, err := prover.Prove(ctx, ts)
+	// With shared variables the lemmas come first: the thresholds of a
+	// distributed algorithm are what Spacer misses (issue 20). Without,
+	// the prover gets a first try alone, and the lemmas only when it has
+	// not answered within a part of the time.
+	if m.System.Extensions() == 0 {
+		qctx, cancel := context.WithTimeout(ctx, quickBudget(ctx))
+		a, err := prover.Prove(qctx, ts)
+		cancel()
+		if err != nil {
+			return err
+		}
+		if a.Verdict != presburger.Undecided || ctx.Err() != nil {
+			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+		}
+	}
+	lemmas, err := houdini(ctx, solver, ts, candidates(m, ts))
 	if err != nil {
 		return err
 	}
+	lemmas = prune(ctx, solver, ts, lemmas)
+	if len(lemmas) == 0 && m.System.Extensions() == 0 {
+		// Nothing new to say: the prover's own answer, with what time
+		// is left.
+		a, err := prover.Prove(ctx, ts)
+		if err != nil {
+			return err
+		}
+		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	}
+	if len(lemmas) > 0 {
+		inv := lemmaConj(lemmas)
+		// The lemmas may prove the property on their own.
+		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
+			return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, lemmas, name, solver, res)
+		}
+		a, err := prover.Prove(ctx, strengthen(ts, inv))
+		if err != nil {
+			return err
+		}
+		if a.Verdict == presburger.Proved {
+			a.Invariant = presburger.Conj(a.Invariant, inv)
+		}
+		return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
+	}
+	a, err := prover.Prove(ctx, ts)
+	if err != nil {
+		return err
+	}
+	return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+}
+
+// quickBudget is the time the prover gets alone on a system without
+// shared variables before lemmas are searched: a quarter of what is
+// left, at most 10 s (no proof of the bundled specs takes one).
+func quickBudget(ctx context.Context) time.Duration {
+	d := 10 * time.Second
+	if dl, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(dl)/4)
+	}
+	return d
+}
+
+// answer fills res from the prover's answer on ts (the model m's system
+// with Bad the negation of the property), re-checking it: an invariant
+// with CheckInvariant on ts itself, a counterexample by replay on the
+// instance. lemmas are those the invariant includes.
+func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, ans presburger.SafetyAnswer, lemmas []Lemma, name string, solver presburger.Solver, res *Result) error {
 	switch ans.Verdict {
 	case presburger.Proved:
 		// The prover re-checked it, by contract; check again here so
@@ -270,6 +356,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		}
 		res.Verdict, res.Invariant = Proved, ans.Invariant
 		res.InvariantText = FormatInvariant(ans.Invariant, m.VarName)
+		res.Lemmas = lemmas
 	case presburger.Refuted:
 		if ans.Counterexample == nil {
 			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")

@@ -93,6 +93,7 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 	}
 	rep.Properties = []explore.PropertyResult{}
 	rep.Fairness = explore.FairnessTexts(m)
+	rep.SharedBounds = e.stats.Bounds
 	for i, p := range props {
 		e.enter(progress.Event{Phase: progress.Property, Item: p.Name, K: i + 1, N: len(props)})
 		res, err := e.Property(ctx, p.Formula)
@@ -269,26 +270,47 @@ func valuation(x []int) func(presburger.Var) int64 {
 	}
 }
 
-// enabled reports whether transition t can fire in x.
-func enabled(t counterabs.Transition, x []int) bool {
-	return x[t.From] >= 1 && presburger.Eval(t.Guard, valuation(x))
+// enabled reports whether transition t of m can fire in x: its guard
+// holds, its movers exist, and every value it assigns lies in its
+// variable's domain (what the relation's enabled set encodes).
+func enabled(m *counterabs.Model, t *counterabs.Transition, x []int) bool {
+	if x[t.From] < 1 {
+		return false
+	}
+	if len(t.Also) > 0 {
+		need := map[int]int{t.From: 1}
+		for _, mv := range t.Also {
+			need[mv.From]++
+			if x[mv.From] < need[mv.From] {
+				return false
+			}
+		}
+	}
+	if !presburger.Eval(t.Guard, valuation(x)) {
+		return false
+	}
+	for _, a := range t.Assign {
+		if !m.Shared[a.Var-len(m.Counters)].Contains(int(a.Value.Eval(valuation(x)))) {
+			return false
+		}
+	}
+	return true
 }
 
-// successors returns the explicit successors of the counter vector x in
-// m: one per enabled transition, and the stutter self-loop when none is
-// enabled or, on a forced model, x may be deadlocked (Model.MayDeadlock).
-// Traces are built from these explicit steps, so every step of a trace is
-// a move of the model whatever the BDDs say.
+// successors returns the explicit successors of the state x in m (a
+// value per model variable): one per enabled transition, by Model.Step,
+// and the stutter self-loop when none is enabled or, on a forced model,
+// x may be deadlocked (Model.MayDeadlock). Traces are built from these
+// explicit steps, so every step of a trace is a move of the model
+// whatever the BDDs say.
 func successors(m *counterabs.Model, x []int) []step {
 	var out []step
-	for k, t := range m.Transitions {
-		if !enabled(t, x) {
+	for k := range m.Transitions {
+		t := &m.Transitions[k]
+		if !enabled(m, t, x) {
 			continue
 		}
-		y := append([]int(nil), x...)
-		y[t.From]--
-		y[t.To]++
-		out = append(out, step{y, k})
+		out = append(out, step{m.Step(t, x), k})
 	}
 	if len(out) == 0 || m.MayDeadlock != nil && presburger.Eval(m.MayDeadlock, valuation(x)) {
 		out = append(out, step{append([]int(nil), x...), -1})
@@ -333,36 +355,55 @@ func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) (
 	path := make([][]int, len(layers))
 	path[len(layers)-1] = last
 	for i := len(layers) - 2; i >= 0; i-- {
-		in := e.b.And(layers[i], allowed)
-		var found []int
-		for _, p := range e.predecessors(path[i+1]) {
-			if e.contains(in, p) {
-				found = p
-				break
-			}
-		}
-		if found == nil {
+		p, ok := e.predecessor(path[i+1], e.b.And(layers[i], allowed))
+		if !ok {
 			return nil, errkind.Errorf(errkind.Internal, "symbolic: broken onion ring while building a trace")
 		}
-		path[i] = found
+		path[i] = p
 	}
-	return path, nil
+	return path, e.check()
 }
 
-// predecessors returns the explicit predecessors of x by the transitions
-// (stutter excluded).
-func (e *Checker) predecessors(x []int) [][]int {
-	var out [][]int
-	for _, t := range e.model.Transitions {
-		if t.From == t.To || x[t.To] < 1 {
+// predecessor returns a state of in from which some transition (stutter
+// excluded) leads to x, trying the transitions in order: the paper's
+// step by its explicit inverse, any other by the pre-image of x under
+// its relation within in, one state picked and the step checked with
+// Model.Step.
+func (e *Checker) predecessor(x []int, in rudd.Node) ([]int, bool) {
+	m := e.model
+	var one rudd.Node
+	for i := range e.rels {
+		r := &e.rels[i]
+		t := &m.Transitions[r.index]
+		if len(t.Also) == 0 && len(t.Transfers) == 0 && len(t.Assign) == 0 {
+			// The paper's step has its explicit inverse.
+			if t.From == t.To || x[t.To] < 1 {
+				continue
+			}
+			p := append([]int(nil), x...)
+			p[t.To]--
+			p[t.From]++
+			if enabled(m, t, p) && e.contains(in, p) {
+				return p, true
+			}
 			continue
 		}
-		p := append([]int(nil), x...)
-		p[t.To]--
-		p[t.From]++
-		if enabled(t, p) {
-			out = append(out, p)
+		if one == nil {
+			one = e.vector(x)
+		}
+		pre := e.b.And(e.preimage(r, one), in)
+		for !e.isFalse(pre) {
+			p, ok := e.pick(pre)
+			if !ok {
+				break
+			}
+			if enabled(m, t, p) && slices.Equal(m.Step(t, p), x) {
+				return p, true
+			}
+			// Not a step of the model (cannot happen when the relation
+			// encodes Model.Step): try the others.
+			pre = e.b.And(pre, e.b.Not(e.vector(p)))
 		}
 	}
-	return out
+	return nil, false
 }

@@ -31,6 +31,12 @@
 // guards. The counters themselves are placed by affinityOrder, which puts
 // counters read or written by the same transitions next to each other.
 //
+// Shared variables (counterabs.Model.Shared) follow the counters, each
+// written as its value less the least value of its domain. An unbounded
+// one is encoded up to a bound that New doubles until no reachable state
+// has a step beyond it (the reachable states are then always computed
+// first); Stats.Bounds and Report.SharedBounds say which bound was used.
+//
 // Every linear comparison "sum c_k x_k + c op 0" (guards, property atoms,
 // the sum invariant sum x_i = N, and the updates x' = x -/+ 1) is built
 // exactly by one memoized recursion over its bits in variable order, whose
@@ -49,7 +55,10 @@
 //	Replace(Exists cur(u,v). S & R_r, next(u,v) -> cur(u,v))
 //
 // and the pre-image is Exists next(u,v). R_r & Replace(S, cur -> next),
-// both relational products over a handful of variables. A state with no
+// both relational products over a handful of variables. A step beyond
+// the paper (further movers, transfers, assignments) changes more
+// variables, each by one linear equation x' = value over the current
+// variables, with Model.Step's meaning; the rest is the same. A state with no
 // enabled transition (a deadlock) has a stutter self-loop, as in the
 // explicit engine.
 //

@@ -52,13 +52,18 @@ func ParseOrder(s string) (Order, error) {
 	return 0, fmt.Errorf("unknown variable order %q (want %s)", s, strings.Join(orderNames[:], ", "))
 }
 
-// encoding maps counters to BDD variables. Counter i has len(cur[i])
-// bits, enough for the sum of its pool; bit j (weight 2^j) of its current
-// value is BDD variable cur[i][j] and of its next value next[i][j].
+// encoding maps the model's variables to BDD variables: the counters,
+// then the shared variables (Model.SharedVar). Variable i has
+// len(cur[i]) bits, enough for the sum of its pool (a counter) or for its
+// domain (a shared variable); the bits write its value less lo[i] (the
+// least value of a shared variable's domain, 0 for a counter), and bit j
+// (weight 2^j) of that is BDD variable cur[i][j] in the current state and
+// next[i][j] in the next.
 type encoding struct {
-	m         int // counters
-	bits      int // current-state bits of all counters
+	m         int // counters; variables m.. are the shared variables
+	bits      int // current-state bits of all variables
 	cur, next [][]int
+	lo        []int64
 }
 
 // bitsFor returns the number of bits needed to write 0..n in binary.
@@ -69,19 +74,23 @@ func bitsFor(n int) int {
 	return bits.Len(uint(n))
 }
 
-// newEncoding lays out the bits of counters whose largest values are
-// limits[i]. perm lists the counters in the order they are placed (nil:
-// natural order). With Interleaved, bit j of every counter that has one
-// sits together, most significant bits first.
-func newEncoding(limits []int, order Order, perm []int) *encoding {
-	m := len(limits)
+// newEncoding lays out the bits of variables whose values lie in
+// lo[i]..lo[i]+limits[i] (lo nil: from 0); the first m are counters. perm
+// lists the variables in the order they are placed (nil: natural order).
+// With Interleaved, bit j of every variable that has one sits together,
+// most significant bits first.
+func newEncoding(m int, limits []int, lo []int64, order Order, perm []int) *encoding {
+	nv := len(limits)
 	if perm == nil {
-		perm = make([]int, m)
+		perm = make([]int, nv)
 		for i := range perm {
 			perm[i] = i
 		}
 	}
-	e := &encoding{m: m, cur: make([][]int, m), next: make([][]int, m)}
+	if lo == nil {
+		lo = make([]int64, nv)
+	}
+	e := &encoding{m: m, cur: make([][]int, nv), next: make([][]int, nv), lo: lo}
 	top := 0
 	for i := range e.cur {
 		w := bitsFor(limits[i])
@@ -243,8 +252,9 @@ func linear(b *rudd.BDD, terms []bitTerm, c int64, op presburger.Op) (rudd.Node,
 	return n, nil
 }
 
-// counterTerms expands coef*x_i into the weighted bits of counter i
-// (current copy when next is false).
+// counterTerms expands coef*(x_i - lo[i]) into the weighted bits of
+// variable i (current copy when next is false); for a counter that is
+// coef*x_i. varTerms adds the offset.
 func (e *encoding) counterTerms(i int, coef int64, next bool) ([]bitTerm, error) {
 	vars := e.cur[i]
 	if next {
@@ -261,8 +271,49 @@ func (e *encoding) counterTerms(i int, coef int64, next bool) ([]bitTerm, error)
 	return out, nil
 }
 
-// guardCompiler turns Presburger formulas over the counters into BDDs over
-// the current-state bits.
+// varTerms expands coef*x_i into the weighted bits of variable i and a
+// constant (coef*lo[i], the offset of a shared variable's domain).
+func (e *encoding) varTerms(i int, coef int64, next bool) ([]bitTerm, int64, error) {
+	ts, err := e.counterTerms(i, coef, next)
+	if err != nil {
+		return nil, 0, err
+	}
+	lo := e.lo[i]
+	if lo != 0 && (coef > math.MaxInt32 || coef < -math.MaxInt32 || lo > math.MaxInt32 || lo < -math.MaxInt32) {
+		return nil, 0, errTooLarge
+	}
+	return ts, coef * lo, nil
+}
+
+// termBits expands the linear term t over the model's variables (coef
+// times each, current copy unless next) into weighted bits and a
+// constant.
+func (e *encoding) termBits(t presburger.Term, coef int64, next bool) ([]bitTerm, int64, error) {
+	var out []bitTerm
+	c := coef * t.Const
+	if t.Const != 0 && c/t.Const != coef {
+		return nil, 0, errTooLarge
+	}
+	for _, mo := range t.Monos {
+		if mo.Var < 0 || int(mo.Var) >= len(e.cur) {
+			return nil, 0, fmt.Errorf("variable v%d is not a variable of the model", mo.Var)
+		}
+		k := coef * mo.Coef
+		if mo.Coef != 0 && k/mo.Coef != coef {
+			return nil, 0, errTooLarge
+		}
+		ts, off, err := e.varTerms(int(mo.Var), k, next)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, ts...)
+		c += off
+	}
+	return out, c, nil
+}
+
+// guardCompiler turns Presburger formulas over the model's variables
+// (counters and shared variables) into BDDs over the current-state bits.
 type guardCompiler struct {
 	b *rudd.BDD
 	e *encoding
@@ -277,18 +328,11 @@ func (g *guardCompiler) compile(f presburger.Formula) (rudd.Node, error) {
 	case presburger.Bool:
 		return b.From(bool(f)), nil
 	case presburger.Cmp:
-		var terms []bitTerm
-		for _, m := range f.T.Monos {
-			if m.Var < 0 || int(m.Var) >= g.e.m {
-				return nil, fmt.Errorf("variable v%d is not a counter of the model", m.Var)
-			}
-			ts, err := g.e.counterTerms(int(m.Var), m.Coef, false)
-			if err != nil {
-				return nil, err
-			}
-			terms = append(terms, ts...)
+		terms, c, err := g.e.termBits(f.T, 1, false)
+		if err != nil {
+			return nil, err
 		}
-		return linear(b, terms, f.T.Const, f.Op)
+		return linear(b, terms, c, f.Op)
 	case presburger.Not:
 		n, err := g.compile(f.F)
 		if err != nil {
@@ -328,14 +372,19 @@ func (g *guardCompiler) compile(f presburger.Formula) (rudd.Node, error) {
 	return nil, fmt.Errorf("unsupported formula %T", f)
 }
 
-// affinityOrder orders the counters so that counters read or written by
-// the same transition sit close together: starting from counter 0, it
-// repeatedly places the unplaced counter most strongly tied to the
-// recently placed ones (ties weigh less the longer ago their partner was
-// placed; remaining ties go to the lower index). A transition ties its
-// source and target strongly and each of them to the counters its guard
-// reads. On ASR this yields N, W1, C1, W2, C2, ...: each resource's pair of
-// counters adjacent, which the natural order N, W1..Wr, C1..Cr is not.
+// affinityOrder orders the m variables of a model (counters, then
+// shared variables) so that variables read or written by the same
+// transition sit close together: starting from variable 0, it repeatedly
+// places the unplaced variable most strongly tied to the recently placed
+// ones (ties weigh less the longer ago their partner was placed;
+// remaining ties go to the lower index). A transition ties its source and
+// target strongly and each of them to the variables its guard reads; a
+// step beyond the paper ties each further move's ends, each transfer's
+// ends, and each assigned shared variable to the variables its value
+// reads and to the mover's source. On ASR this yields N, W1, C1, W2, C2,
+// ...: each resource's pair of counters adjacent, which the natural order
+// N, W1..Wr, C1..Cr is not. A shared variable lands beside the counters
+// whose transitions read or assign it.
 func affinityOrder(m int, trans []counterabs.Transition) []int {
 	w := make([][]float64, m)
 	for i := range w {
@@ -352,6 +401,22 @@ func affinityOrder(m int, trans []counterabs.Transition) []int {
 		for _, v := range presburger.FreeVars(t.Guard) {
 			tie(t.From, int(v), 2)
 			tie(t.To, int(v), 1)
+		}
+		// The other movers of a step, its transfers and its assignments
+		// tie what they change to what they read, as a move does.
+		for _, mv := range t.Also {
+			tie(mv.From, mv.To, 4)
+			tie(t.From, mv.From, 1)
+		}
+		for _, mv := range t.Transfers {
+			tie(mv.From, mv.To, 4)
+			tie(t.To, mv.From, 1)
+		}
+		for _, a := range t.Assign {
+			tie(t.From, a.Var, 2)
+			for _, mo := range a.Value.Monos {
+				tie(a.Var, int(mo.Var), 4)
+			}
 		}
 	}
 	placed := make([]bool, m)

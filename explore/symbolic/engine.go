@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/progress"
 )
@@ -130,8 +132,11 @@ type Checker struct {
 	enc    *encoding
 	gc     guardCompiler
 
-	pools []rudd.Node // for each pool, the counter vectors where it has its sum
-	space rudd.Node   // box or inv (WithSumSpace), or the reachable states once computed
+	// pools holds, for each pool, the vectors where it has its sum, and
+	// for each bounded shared variable whose domain leaves some of its
+	// encodings unused, the vectors where it lies in its domain.
+	pools []rudd.Node
+	space rudd.Node // box or inv (WithSumSpace), or the reachable states once computed
 	init  rudd.Node
 	rels  []relation
 	dead  rudd.Node // states of space with a stutter loop (see updateDead)
@@ -167,22 +172,24 @@ type Checker struct {
 }
 
 // relation is the partitioned transition relation of one abstract
-// transition: the guard and the update of the (at most two) counters it
-// touches; every other counter is framed implicitly by not being
-// quantified or renamed.
+// transition: the guard and the update of the variables it changes (the
+// paper's step: its two counters; beyond it, every mover's and
+// transfer's counter and the assigned shared variables); every other
+// variable is framed implicitly by not being quantified or renamed.
 type relation struct {
 	index    int   // index in Model.Transitions
-	touched  []int // counters updated (From, and To when different)
+	touched  []int // variables updated (stepTerms)
 	rel      rudd.Node
-	enabled  rudd.Node // guard & x_From >= 1, over current bits
-	curCube  rudd.Node // current bits of the touched counters
+	enabled  rudd.Node // guard & movers exist & assigned values in their domains, over current bits
+	curCube  rudd.Node // current bits of the touched variables
 	nextCube rudd.Node
-	toNext   rudd.Replacer // current -> next bits of the touched counters
+	toNext   rudd.Replacer // current -> next bits of the touched variables
 	toCur    rudd.Replacer
-	// closure, when not nil, is the reflexive-transitive closure of rel:
-	// any number of steps of this transition alone. It exists when the
-	// guard, apart from x_From >= 1, reads neither x_From nor x_To, so it
-	// stays true while the transition repeats (see transferClosure).
+	// closure, when not nil, is the reflexive-transitive closure of rel
+	// (the paper's steps only): any number of steps of this transition
+	// alone. It exists when the guard, apart from x_From >= 1, reads
+	// neither x_From nor x_To, so it stays true while the transition
+	// repeats (see transferClosure).
 	closure  rudd.Node
 	topLevel int
 }
@@ -197,6 +204,9 @@ type Stats struct {
 	ReachTime     time.Duration // time spent on reachable states
 	BuildTime     time.Duration // time to build the encoding and relations
 	Produced      int           // nodes produced in all (explore.MaxWork)
+	// Bounds are the bounds up to which the unbounded shared variables
+	// were encoded (see New); nil when the model has none.
+	Bounds []explore.SharedBound
 }
 
 // New encodes m, a model counterabs has checked, to be checked with the
@@ -208,32 +218,183 @@ type Stats struct {
 // CheckDeadlocks (the deadlock check, Report.DeadlockFree with paths to
 // the nearest deadlocks, even without reachable states; with them it is
 // always made). It fails (errkind.Limit) when a guard cannot be encoded:
-// coefficients too large, an unexpandable quantifier.
+// coefficients too large, an unexpandable quantifier. A model with
+// unbounded shared variables always has its reachable states computed
+// here, with a bound for each variable that is doubled until no
+// reachable state has a step beyond it (Stats.Bounds); a variable still
+// growing at the largest bound (maxBoundBits) fails with errkind.Limit.
 func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
-	if err := m.Unsupported("the BDD engine", 0); err != nil {
+	if err := m.Unsupported("the BDD engine", supported); err != nil {
 		return nil, err
 	}
 	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	nc := len(m.Counters)
 	if cfg.order == Auto {
 		cfg.order = autoOrder(m)
 	}
-	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
-		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory}}
-	var perm []int
-	if cfg.affinity {
-		perm = affinityOrder(nc, m.Transitions)
+	limits, unbounded := encodingLimits(m)
+	if len(unbounded) == 0 {
+		return newChecker(m, cfg, shared, limits)
 	}
-	limits := make([]int, nc)
+	// An unbounded shared variable is encoded up to a bound, which must
+	// not decide anything: the reachable states are computed with the
+	// bound, and the bound is doubled until no reachable state enables a
+	// step that would take a variable beyond it. Then the reachable
+	// states, and every step from them, are those of the unbounded model,
+	// and every fixpoint runs within them.
+	cfg.reachable = true
+	for {
+		e, err := newChecker(m, cfg, shared, limits)
+		if err != nil {
+			return nil, err
+		}
+		over, err := e.beyondBounds(unbounded)
+		if err != nil {
+			return nil, err
+		}
+		if len(over) == 0 {
+			for _, j := range unbounded {
+				v := m.SharedVar(j)
+				e.stats.Bounds = append(e.stats.Bounds, explore.SharedBound{Name: m.Shared[j].Name, Max: int64(m.Shared[j].Lo) + int64(limits[v])})
+			}
+			return e, nil
+		}
+		for _, j := range over {
+			v := m.SharedVar(j)
+			if bitsFor(limits[v]) >= max(maxBoundBits, bitsFor(4*m.N)) {
+				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the largest bound up to which the BDD engine encodes an unbounded variable",
+					m.Shared[j].Name, int64(m.Shared[j].Lo)+int64(limits[v]))
+			}
+			limits[v] = 2*limits[v] + 1
+		}
+	}
+}
+
+// supported are the constructs beyond the paper the BDD engine handles.
+const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
+
+// maxBoundBits bounds the bits of an unbounded shared variable's
+// encoding: the engine gives up (errkind.Limit) on a model whose
+// reachable states take one beyond 2^maxBoundBits - 1 or four times the
+// number of processes, whichever is larger. A variable that grows
+// without bound is found this way, each doubling's reachable states
+// costing about as many fixpoint steps as the values it adds; the shared
+// limits (MaxStates, MaxWork, the context) stop it sooner. A variable
+// for tests.
+var maxBoundBits = 16
+
+// encodingLimits returns, for each model variable, the largest value
+// its encoding must hold less its least value: a counter's pool sum, a
+// bounded shared variable's Hi - Lo, and for an unbounded one a first
+// bound of the form 2^k - 1 covering its initial value, the number of
+// processes and the constants its guards and updates compare with. It
+// also returns the indices of the unbounded shared variables.
+func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
+	limits = make([]int, m.NumVars())
 	for _, p := range m.Pools {
 		for _, c := range p.Counters {
 			limits[c] = p.Sum
 		}
 	}
-	e.enc = newEncoding(limits, cfg.order, perm)
+	largest := int64(m.N)
+	for _, t := range m.Transitions {
+		for _, c := range constants(t.Guard) {
+			largest = max(largest, c)
+		}
+		for _, a := range t.Assign {
+			largest = max(largest, a.Value.Const, -a.Value.Const)
+		}
+	}
+	largest = min(largest, 1<<16)
+	for j := range m.Shared {
+		v := &m.Shared[j]
+		if !v.Unbounded {
+			limits[m.SharedVar(j)] = v.Hi - v.Lo
+			continue
+		}
+		unbounded = append(unbounded, j)
+		need := max(int64(m.Init[m.SharedVar(j)]-v.Lo), largest-int64(v.Lo), 1)
+		limits[m.SharedVar(j)] = 1<<bitsFor(int(need)) - 1
+	}
+	return limits, unbounded
+}
+
+// constants returns the absolute values of the constants of f's atoms.
+func constants(f presburger.Formula) []int64 {
+	var out []int64
+	eachCmp(f, func(c presburger.Cmp) { out = append(out, max(c.T.Const, -c.T.Const)) })
+	return out
+}
+
+// eachCmp calls fn on every comparison of f.
+func eachCmp(f presburger.Formula, fn func(presburger.Cmp)) {
+	switch f := f.(type) {
+	case presburger.Cmp:
+		fn(f)
+	case presburger.Not:
+		eachCmp(f.F, fn)
+	case presburger.And:
+		for _, g := range f {
+			eachCmp(g, fn)
+		}
+	case presburger.Or:
+		for _, g := range f {
+			eachCmp(g, fn)
+		}
+	case presburger.Exists:
+		eachCmp(f.Body, fn)
+	}
+}
+
+// beyondBounds computes the reachable states and returns the unbounded
+// shared variables (indices into Model.Shared) that some reachable
+// state's step would assign a value beyond the encoding.
+func (e *Checker) beyondBounds(unbounded []int) ([]int, error) {
+	m := e.model
+	reach, err := e.Reachable(e.cfg.ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := e.b
+	var over []int
+	for _, j := range unbounded {
+		v := m.SharedVar(j)
+		top := e.enc.lo[v] + int64(1)<<len(e.enc.cur[v]) - 1
+		for k := range m.Transitions {
+			t := &m.Transitions[k]
+			for _, a := range t.Assign {
+				if a.Var != v {
+					continue
+				}
+				big, err := e.gc.compile(presburger.Compare(a.Value, presburger.Gt, presburger.ConstTerm(top)))
+				if err != nil {
+					return nil, errkind.Errorf(errkind.Limit, "symbolic: transition %s: %w", m.TransitionName(t), err)
+				}
+				if !e.isFalse(b.And(reach, e.rels[k].enabled, big)) && !slices.Contains(over, j) {
+					over = append(over, j)
+				}
+			}
+		}
+	}
+	return over, e.check()
+}
+
+// newChecker encodes m with the given encoding limits (encodingLimits).
+func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits []int) (*Checker, error) {
+	nc := len(m.Counters)
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
+		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory}}
+	var perm []int
+	if cfg.affinity {
+		perm = affinityOrder(len(limits), m.Transitions)
+	}
+	lo := make([]int64, len(limits))
+	for j := range m.Shared {
+		lo[m.SharedVar(j)] = int64(m.Shared[j].Lo)
+	}
+	e.enc = newEncoding(nc, limits, lo, cfg.order, perm)
 	nv := e.enc.numVars()
 	size := cfg.nodesize
 	if size == 0 {
@@ -249,7 +410,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	e.levelCounter = make([]int, nv)
 	e.levelBit = make([]int, nv)
 	e.levelNext = make([]bool, nv)
-	for i := 0; i < nc; i++ {
+	for i := range e.enc.cur {
 		for j := range e.enc.cur[i] {
 			e.levelCounter[e.enc.cur[i][j]], e.levelBit[e.enc.cur[i][j]] = i, j
 			e.levelCounter[e.enc.next[i][j]], e.levelBit[e.enc.next[i][j]] = i, j
@@ -282,29 +443,12 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 // measurements behind this rule.
 func autoOrder(m *counterabs.Model) Order {
 	multi := false
-	var walk func(f presburger.Formula)
-	walk = func(f presburger.Formula) {
-		switch f := f.(type) {
-		case presburger.Cmp:
-			if len(f.T.Monos) >= 2 {
+	for _, t := range m.Transitions {
+		eachCmp(t.Guard, func(c presburger.Cmp) {
+			if len(c.T.Monos) >= 2 {
 				multi = true
 			}
-		case presburger.Not:
-			walk(f.F)
-		case presburger.And:
-			for _, g := range f {
-				walk(g)
-			}
-		case presburger.Or:
-			for _, g := range f {
-				walk(g)
-			}
-		case presburger.Exists:
-			walk(f.Body)
-		}
-	}
-	for _, t := range m.Transitions {
-		walk(t.Guard)
+		})
 	}
 	// Blocked bits make the sum invariant carry every partial sum up to N
 	// across each counter boundary, about m*b*N nodes: affordable for the
@@ -344,6 +488,24 @@ func (e *Checker) build() error {
 		}
 		e.pools = append(e.pools, pool)
 	}
+	// A bounded shared variable whose domain does not fill its bits
+	// keeps to it: no step leaves it, and picked states respect it.
+	for j := range e.model.Shared {
+		v := e.model.SharedVar(j)
+		sh := &e.model.Shared[j]
+		if sh.Unbounded || sh.Hi-sh.Lo+1 == 1<<bitsFor(sh.Hi-sh.Lo) {
+			continue
+		}
+		ts, err := enc.counterTerms(v, 1, false)
+		if err != nil {
+			return errkind.Errorf(errkind.Limit, "symbolic: domain of %s: %w", sh.Name, err)
+		}
+		dom, err := linear(b, ts, -int64(sh.Hi-sh.Lo), presburger.Le)
+		if err != nil {
+			return errkind.Errorf(errkind.Limit, "symbolic: domain of %s: %w", sh.Name, err)
+		}
+		e.pools = append(e.pools, dom)
+	}
 	e.space = b.True()
 	if e.cfg.sumSpace {
 		e.space = e.withinPools(e.space)
@@ -370,7 +532,8 @@ func (e *Checker) build() error {
 	return e.buildJustice()
 }
 
-// vector returns the BDD of one counter vector (current bits).
+// vector returns the BDD of one state, a value per model variable
+// (current bits); each value must lie in its variable's encoding.
 func (e *Checker) vector(x []int) rudd.Node {
 	b := e.b
 	acc := b.True()
@@ -381,6 +544,7 @@ func (e *Checker) vector(x []int) rudd.Node {
 	}
 	var lits []lit
 	for i, v := range x {
+		v -= int(e.enc.lo[i])
 		for j := range e.enc.cur[i] {
 			lits = append(lits, lit{e.enc.cur[i][j], v>>uint(j)&1 == 1})
 		}
@@ -401,48 +565,67 @@ func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 	if err != nil {
 		return relation{}, err
 	}
-	// A process must be in From to move: x_From >= 1 (g_r implies it in
-	// models built by counterabs; conjoining it keeps hand-built models
-	// honest).
-	src, err := enc.counterTerms(t.From, 1, false)
-	if err != nil {
-		return relation{}, err
+	// The movers must exist: x_c >= the number of processes moving out
+	// of c, for every source c (g_r implies it in models built by
+	// counterabs; conjoining it keeps hand-built models honest), and
+	// every assigned value must lie in its variable's domain (as the
+	// guard implies too).
+	en := g
+	need := map[int]int64{}
+	var sources []int
+	for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+		if need[mv.From] == 0 {
+			sources = append(sources, mv.From)
+		}
+		need[mv.From]++
 	}
-	atLeastOne, err := linear(b, src, -1, presburger.Ge)
-	if err != nil {
-		return relation{}, err
+	for _, c := range sources {
+		src, err := enc.counterTerms(c, 1, false)
+		if err != nil {
+			return relation{}, err
+		}
+		atLeast, err := linear(b, src, -need[c], presburger.Ge)
+		if err != nil {
+			return relation{}, err
+		}
+		en = b.And(en, atLeast)
 	}
-	en := b.And(g, atLeastOne)
+	for _, a := range t.Assign {
+		j := a.Var - len(e.model.Counters)
+		if j < 0 || j >= len(e.model.Shared) {
+			return relation{}, fmt.Errorf("assignment to v%d, which is not a shared variable", a.Var)
+		}
+		dom, err := e.gc.compile(inDomain(&e.model.Shared[j], a.Value))
+		if err != nil {
+			return relation{}, err
+		}
+		en = b.And(en, dom)
+	}
 	r := relation{index: k, enabled: en}
-	delta := map[int]int64{t.From: -1}
-	r.touched = []int{t.From}
-	if t.To != t.From {
-		delta[t.To] = 1
-		r.touched = append(r.touched, t.To)
-	} else {
-		delta[t.From] = 0
-	}
+	next := stepTerms(e.model, &t)
 	rel := en
 	var curVars, nextVars []int
 	r.topLevel = enc.numVars()
-	for _, c := range r.touched {
-		// x' - x - delta = 0 over the current and next bits of c.
-		cur, err := enc.counterTerms(c, -1, false)
+	for _, u := range next {
+		// x_v' - value = 0 over the next bits of v and the current bits
+		// of the variables value reads.
+		nxt, c1, err := enc.varTerms(u.v, 1, true)
 		if err != nil {
 			return relation{}, err
 		}
-		nxt, err := enc.counterTerms(c, 1, true)
+		cur, c2, err := enc.termBits(u.value, -1, false)
 		if err != nil {
 			return relation{}, err
 		}
-		upd, err := linear(b, append(cur, nxt...), -delta[c], presburger.Eq)
+		upd, err := linear(b, append(nxt, cur...), c1+c2, presburger.Eq)
 		if err != nil {
 			return relation{}, err
 		}
 		rel = b.And(rel, upd)
-		curVars = append(curVars, enc.cur[c]...)
-		nextVars = append(nextVars, enc.next[c]...)
-		for _, l := range enc.cur[c] {
+		r.touched = append(r.touched, u.v)
+		curVars = append(curVars, enc.cur[u.v]...)
+		nextVars = append(nextVars, enc.next[u.v]...)
+		for _, l := range enc.cur[u.v] {
 			if l < r.topLevel {
 				r.topLevel = l
 			}
@@ -463,6 +646,78 @@ func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 	return r, nil
 }
 
+// inDomain says that the value of t lies in the domain of v.
+func inDomain(v *gsst.Shared, t presburger.Term) presburger.Formula {
+	f := presburger.Compare(t, presburger.Ge, presburger.ConstTerm(int64(v.Lo)))
+	if v.Unbounded {
+		return f
+	}
+	return presburger.Conj(f, presburger.Compare(t, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
+}
+
+// update is the value of variable v after a step, a linear term over
+// the variables before it.
+type update struct {
+	v     int
+	value presburger.Term
+}
+
+// stepTerms returns the variables t changes, each with its value after
+// the step as a linear term over the values before (Model.Step's
+// meaning): the movers' counters (From, then To, then the other moves'
+// in order), the transfers' (a transfer takes what its source held less
+// the movers that left it; a source keeps only the movers that arrived
+// in it and what transfers into it take), and the assigned shared
+// variables. A plain transition gives
+// x_From - 1 and x_To + 1, as the paper's step.
+func stepTerms(m *counterabs.Model, t *counterabs.Transition) []update {
+	var order []int
+	val := map[int]presburger.Term{}
+	touch := func(c int) {
+		if _, ok := val[c]; !ok {
+			order = append(order, c)
+			val[c] = presburger.VarTerm(presburger.Var(c))
+		}
+	}
+	for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+		touch(mv.From)
+		touch(mv.To)
+		val[mv.From] = val[mv.From].Add(presburger.ConstTerm(-1))
+		val[mv.To] = val[mv.To].Add(presburger.ConstTerm(1))
+	}
+	if len(t.Transfers) > 0 {
+		// A transfer takes the processes its source held before the
+		// step less the movers that left it; a source keeps the movers
+		// that arrived in it, and gains what transfers into it take.
+		out := map[int]int64{}
+		for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+			out[mv.From]++
+		}
+		for _, mv := range t.Transfers {
+			touch(mv.From)
+			touch(mv.To)
+		}
+		moved := make([]presburger.Term, len(t.Transfers))
+		for k, mv := range t.Transfers {
+			moved[k] = presburger.VarTerm(presburger.Var(mv.From)).Add(presburger.ConstTerm(-out[mv.From]))
+		}
+		for k, mv := range t.Transfers {
+			val[mv.From] = val[mv.From].Sub(moved[k])
+		}
+		for k, mv := range t.Transfers {
+			val[mv.To] = val[mv.To].Add(moved[k])
+		}
+	}
+	out := make([]update, 0, len(order)+len(t.Assign))
+	for _, c := range order {
+		out = append(out, update{c, val[c]})
+	}
+	for _, a := range t.Assign {
+		out = append(out, update{a.Var, a.Value})
+	}
+	return out
+}
+
 // transferClosure returns the closure of transition t: k >= 0 repeated
 // moves from x_u to x_v, that is x_u + x_v = x_u' + x_v' and x_v' >= x_v,
 // with x_v' > x_v only when the rest of the guard holds. This is exact when
@@ -472,6 +727,11 @@ func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 // encoding's range is excluded here as it is by the one-step relation.
 // It returns nil when the guard reads x_u or x_v otherwise.
 func (e *Checker) transferClosure(t counterabs.Transition) (rudd.Node, error) {
+	if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 {
+		// A step that moves more than one process or assigns shared
+		// variables may change what its own guard reads.
+		return nil, nil
+	}
 	rest, ok := withoutSource(t.Guard, presburger.Var(t.From))
 	if !ok {
 		return nil, nil
@@ -966,7 +1226,8 @@ func (e *Checker) contains(s rudd.Node, x []int) bool {
 		}
 		bit := false
 		if !e.levelNext[l] {
-			bit = x[e.levelCounter[l]]>>uint(e.levelBit[l])&1 == 1
+			i := e.levelCounter[l]
+			bit = (x[i]-int(e.enc.lo[i]))>>uint(e.levelBit[l])&1 == 1
 		}
 		if bit {
 			n = b.High(n)
@@ -989,7 +1250,7 @@ func (e *Checker) withinPools(s rudd.Node) rudd.Node {
 // to zero: within the sum invariant any completion is a valid vector).
 func (e *Checker) pick(s rudd.Node) ([]int, bool) {
 	b := e.b
-	x := make([]int, e.enc.m)
+	x := make([]int, len(e.enc.cur))
 	n := e.withinPools(s)
 	if n == nil || *n == 0 {
 		return nil, false
@@ -1005,6 +1266,9 @@ func (e *Checker) pick(s rudd.Node) ([]int, bool) {
 			x[e.levelCounter[l]] |= 1 << uint(e.levelBit[l])
 		}
 		n = hi
+	}
+	for i := range x {
+		x[i] += int(e.enc.lo[i])
 	}
 	return x, true
 }

@@ -152,7 +152,7 @@ func (e *Checker) meets(j int, x []int, st step) bool {
 		return true
 	}
 	for _, k := range bj.trans {
-		if enabled(e.model.Transitions[k], x) {
+		if enabled(e.model, &e.model.Transitions[k], x) {
 			return false
 		}
 	}

@@ -290,6 +290,9 @@ func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks 
 	if r.ModelReason != "" {
 		fmt.Fprintf(w, "model: %s\n", r.ModelReason)
 	}
+	for _, b := range rep.SharedBounds {
+		fmt.Fprintf(w, "bound: %s encoded up to %d; no reachable state has a step beyond it\n", b.Name, b.Max)
+	}
 	if !rep.Exact {
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; a universal (ACTL) property that holds on it holds in the system, every other verdict is inconclusive")
 	}

@@ -8,6 +8,9 @@ type Header struct {
 	Source        string // the GSST file; empty: not said
 	Version       string // the vsym version; "devel" unless set
 	Certification string // for instance "certified" or "violated: T -> C"; empty: not said
+	// Bound, when positive, is the greatest value of every unbounded
+	// shared variable in a concrete export; 0 asks for BoundRule.
+	Bound int
 }
 
 // A HeaderOption sets a field of Header.

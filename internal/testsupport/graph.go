@@ -198,18 +198,8 @@ type Move struct {
 // (counterabs.Model.MayDeadlock): a vector where it holds stutters too.
 // Keys are TotalKey of the vectors; atoms are over the model's counters.
 func CounterGraph(init []int, moves []Move, mayDeadlock presburger.Formula) *Graph {
-	g := newGraph()
-	var vecs [][]int
-	push := func(x []int) int {
-		i, added := g.add(TotalKey(x))
-		if added {
-			vecs = append(vecs, x)
-		}
-		return i
-	}
-	g.Init = push(slices.Clone(init))
-	for i := 0; i < len(vecs); i++ {
-		x := vecs[i]
+	return StepGraph(init, func(x []int) [][]int {
+		var out [][]int
 		val := func(v presburger.Var) int64 { return int64(x[v]) }
 		for _, mv := range moves {
 			if x[mv.From] < 1 || !presburger.Eval(mv.Guard, val) {
@@ -218,15 +208,8 @@ func CounterGraph(init []int, moves []Move, mayDeadlock presburger.Formula) *Gra
 			y := slices.Clone(x)
 			y[mv.From]--
 			y[mv.To]++
-			g.Succ[i] = append(g.Succ[i], push(y))
+			out = append(out, y)
 		}
-		g.close(i, mayDeadlock != nil && presburger.Eval(mayDeadlock, val))
-	}
-	g.value = func(i int, v presburger.Var) (int64, bool) {
-		if v < 0 || int(v) >= len(vecs[i]) {
-			return 0, false
-		}
-		return int64(vecs[i][v]), true
-	}
-	return g
+		return out
+	}, mayDeadlock)
 }

@@ -1,0 +1,232 @@
+package emit
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Bound sets Header.Bound: the greatest value every unbounded shared
+// variable takes in a concrete export (0: the default, BoundRule).
+func Bound(b int) HeaderOption { return func(h *Header) { h.Bound = b } }
+
+// BoundRule says, in words, how an export bounds an unbounded shared
+// variable when no bound is given.
+const BoundRule = "its initial value plus the number of processes"
+
+// SharedHi returns the greatest value a concrete export gives shared
+// variable v at an instance of n processes: its own for a bounded
+// variable; for an unbounded one bound when bound > 0, else v.Init + n
+// (BoundRule). A bound below the variable's initial value is an error.
+func SharedHi(v *gsst.Shared, n, bound int) (int, error) {
+	switch {
+	case !v.Unbounded:
+		return v.Hi, nil
+	case bound <= 0:
+		return v.Init + n, nil
+	case bound < v.Init:
+		return 0, fmt.Errorf("bound %d is below the initial value %d of shared variable %s", bound, v.Init, v.Name)
+	}
+	return bound, nil
+}
+
+// BoundText states the bound of unbounded shared variable v for a
+// header: "nsent: 0..8 (unbounded in the spec; 8 = initial value 0 + 8
+// processes, the default bound)".
+func BoundText(v *gsst.Shared, hi, bound int) string {
+	if bound > 0 {
+		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, as asked)", v.Name, v.Lo, hi, hi)
+	}
+	return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d = initial value %d + %d processes, the default)", v.Name, v.Lo, hi, hi, v.Init, hi-v.Init)
+}
+
+// Eligible reports whether a process of group g may take a rendezvous
+// part or be moved by a broadcast transfer restricted to groups (nil:
+// every group).
+func Eligible(groups []int, g int) bool { return groups == nil || slices.Contains(groups, g) }
+
+// Domain returns the condition that every value the assignments as give
+// lies in its variable's domain at an instance, hi[j] being the greatest
+// value of shared variable j there (SharedHi); for an unbounded variable
+// the upper bound is part of it only when upper is set. Conjuncts that
+// hold whatever the values before the step are left out.
+func Domain(sys *gsst.System, hi []int, as []gsst.Assign, upper bool) presburger.Formula {
+	var fs []presburger.Formula
+	for _, a := range as {
+		j, _ := sys.SharedOf(a.Var)
+		v := &sys.Shared[j]
+		lo, top := int64(v.Lo), int64(hi[j])
+		vlo, vhi, ok := termRange(sys, hi, a.Value)
+		if !ok || vlo < lo {
+			fs = append(fs, presburger.Compare(a.Value, presburger.Ge, presburger.ConstTerm(lo)))
+		}
+		if (!v.Unbounded || upper) && (!ok || vhi > top) {
+			fs = append(fs, presburger.Compare(a.Value, presburger.Le, presburger.ConstTerm(top)))
+		}
+	}
+	return presburger.Conj(fs...)
+}
+
+// Over returns the condition that the assignments as take some unbounded
+// variable beyond its bound hi[j], nil when they assign none.
+func Over(sys *gsst.System, hi []int, as []gsst.Assign) presburger.Formula {
+	var fs []presburger.Formula
+	for _, a := range as {
+		j, _ := sys.SharedOf(a.Var)
+		if sys.Shared[j].Unbounded {
+			fs = append(fs, presburger.Compare(a.Value, presburger.Gt, presburger.ConstTerm(int64(hi[j]))))
+		}
+	}
+	if len(fs) == 0 {
+		return nil
+	}
+	return presburger.Disj(fs...)
+}
+
+// termRange returns the least and greatest value of t over the domains of
+// the shared variables it reads (up to hi); ok is false when t reads
+// another variable.
+func termRange(sys *gsst.System, hi []int, t presburger.Term) (lo, top int64, ok bool) {
+	lo, top = t.Const, t.Const
+	for _, m := range t.Monos {
+		j, isShared := sys.SharedOf(m.Var)
+		if !isShared {
+			return 0, 0, false
+		}
+		a, b := m.Coef*int64(sys.Shared[j].Lo), m.Coef*int64(hi[j])
+		lo, top = lo+min(a, b), top+max(a, b)
+	}
+	return lo, top, true
+}
+
+// Hall is the condition that distinct processes exist for the parts of
+// rendezvous r of sys: for every set of parts, the processes that can
+// take one of them (group counters of the parts' sources, of their
+// groups) are at least as many as the parts in the set.
+func Hall(sys *gsst.System, r int) presburger.Formula {
+	parts := sys.Rendezvous[r].Parts
+	var fs []presburger.Formula
+	for set := 1; set < 1<<len(parts); set++ {
+		var vars []presburger.Var
+		k := 0
+		for j, pt := range parts {
+			if set&(1<<j) == 0 {
+				continue
+			}
+			k++
+			for g := range sys.Groups {
+				if v := sys.GroupVar(pt.From, g); Eligible(pt.Groups, g) && !slices.Contains(vars, v) {
+					vars = append(vars, v)
+				}
+			}
+		}
+		fs = append(fs, presburger.Compare(presburger.Sum(vars...), presburger.Ge, presburger.ConstTerm(int64(k))))
+	}
+	return presburger.Conj(fs...)
+}
+
+// PartsText writes the parts of rendezvous r: "P -> P2, C -> C2 [consumer]".
+func PartsText(sys *gsst.System, r int) string {
+	var parts []string
+	for _, pt := range sys.Rendezvous[r].Parts {
+		parts = append(parts, sys.States[pt.From]+" -> "+sys.States[pt.To]+GroupsText(sys, pt.Groups))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// GroupsText writes a restriction to groups, " [g, h]", or "" for nil.
+func GroupsText(sys *gsst.System, groups []int) string {
+	if groups == nil {
+		return ""
+	}
+	var gs []string
+	for _, g := range groups {
+		gs = append(gs, sys.Groups[g].Name)
+	}
+	return " [" + strings.Join(gs, ", ") + "]"
+}
+
+// HasUnbounded reports whether sys has an unbounded shared variable.
+func HasUnbounded(sys *gsst.System) bool {
+	for j := range sys.Shared {
+		if sys.Shared[j].Unbounded {
+			return true
+		}
+	}
+	return false
+}
+
+// RendezvousGuard returns when rendezvous r of sys may be taken, given
+// that its processes exist: its guard, and its update keeping every
+// variable in its domain (Domain, with upper as there); text says so as
+// written, for a header.
+func RendezvousGuard(sys *gsst.System, hi []int, r int, upper bool) (presburger.Formula, string) {
+	rz := &sys.Rendezvous[r]
+	full := rz.Guard
+	if full == nil {
+		full = presburger.True
+	}
+	if dom := Domain(sys, hi, rz.Update.Assign, upper); dom != presburger.True {
+		full = presburger.Conj(full, dom)
+	}
+	text := rz.Text
+	if text == "" {
+		text = "true"
+	}
+	if rz.Update.Text != "" {
+		text += "; and " + rz.Update.Text + " stays in its domain"
+	}
+	return full, text
+}
+
+// ParamsText states the parameter values of an instance, "" when it has
+// none: "t = 1, f = 0".
+func ParamsText(sys *gsst.System) string {
+	var ps []string
+	for _, pa := range sys.Params {
+		ps = append(ps, fmt.Sprintf("%s = %d", pa.Name, pa.Value))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// Linear writes the linear term t as its positive part (with the
+// constant) minus its negative part in parentheses, "x + 1 - (y)", with
+// variables named by name: a syntax NuSMV and Promela share.
+func Linear(t presburger.Term, name func(presburger.Var) (string, error)) (string, error) {
+	var pos, neg []string
+	for _, m := range t.Monos {
+		v, err := name(m.Var)
+		if err != nil {
+			return "", err
+		}
+		c := m.Coef
+		if c < 0 {
+			c = -c
+		}
+		if c != 1 {
+			v = strconv.FormatInt(c, 10) + "*" + v
+		}
+		if m.Coef > 0 {
+			pos = append(pos, v)
+		} else {
+			neg = append(neg, v)
+		}
+	}
+	l := strings.Join(pos, " + ")
+	switch {
+	case len(pos) == 0:
+		l = strconv.FormatInt(t.Const, 10)
+	case t.Const > 0:
+		l += " + " + strconv.FormatInt(t.Const, 10)
+	case t.Const < 0:
+		l += " - " + strconv.FormatInt(-t.Const, 10)
+	}
+	if len(neg) == 0 {
+		return l, nil
+	}
+	return l + " - (" + strings.Join(neg, " + ") + ")", nil
+}

@@ -1,0 +1,119 @@
+package testsupport
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// ProcsWithin is Procs from the initial state, except that a state in
+// which an unbounded shared variable exceeds most is not explored
+// further; beyond says whether such a state is reachable. When it is
+// not, the space is the system's: the reference for an export that
+// bounds its unbounded variables at most and must say whether a run can
+// pass the bound.
+func ProcsWithin(sys *gsst.System, most int) (sp *ProcSpace, beyond bool) {
+	owner, init := Processes(sys)
+	sp = &ProcSpace{Graph: newGraph(), Sys: sys, Owner: owner}
+	push := func(s ProcState) int {
+		i, added := sp.add(s.Key())
+		if added {
+			sp.States = append(sp.States, s)
+		}
+		return i
+	}
+	push(ProcState{Conf: init, Shared: sys.InitShared()})
+	for i := 0; i < len(sp.States); i++ {
+		over := false
+		for j, x := range sp.States[i].Shared {
+			over = over || sys.Shared[j].Unbounded && x > most
+		}
+		if over {
+			beyond = true
+		} else {
+			for _, step := range ProcSteps(sys, owner, sp.States[i]) {
+				sp.Succ[i] = append(sp.Succ[i], push(step.Next))
+			}
+		}
+		sp.close(i, false)
+	}
+	sp.value = func(i int, v presburger.Var) (int64, bool) {
+		st := sp.States[i]
+		if _, ok := sys.SharedOf(v); ok {
+			return sys.Valuation(nil, st.Shared)(v), true
+		}
+		return valuation(sys, counters(sys, owner, st.Conf))(v)
+	}
+	return sp, beyond
+}
+
+// ExtInstance is a random instance beyond the paper for the exports'
+// cross-checks, with its reference space.
+type ExtInstance struct {
+	Sys *gsst.System
+	// Space is the system's state space on processes, explored up to the
+	// exports' default bound of the unbounded shared variables (their
+	// initial value plus the number of processes); Beyond says whether a
+	// reachable state passes it (ProcsWithin).
+	Space                 *ProcSpace
+	Beyond                bool
+	Rendezvous, Broadcast bool
+}
+
+// RandomExtInstance draws a system with RandomExtended (the constructs
+// in want always) and gives it k random CTL properties whose atoms read
+// counters and shared variables; the default bound it explores up to is
+// computed here, from the rule the exports document, not from them.
+func RandomExtInstance(r *rand.Rand, want gsst.Extension, k int) *ExtInstance {
+	sys := RandomExtended(r, ExtConfig{Want: want})
+	spec := sys.Spec()
+	leaf := func() ctl.Formula { return ctl.Atom{P: extAtom(r, spec)} }
+	for i := range k {
+		f := randomCTL(r, 2, leaf, true)
+		spec.Properties = append(spec.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i+1), Formula: f, Text: ctl.Format(f, spec.VarName)})
+	}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		panic(fmt.Sprintf("testsupport: random properties: %v", err))
+	}
+	most := 0
+	for j := range sys.Shared {
+		if v := &sys.Shared[j]; v.Unbounded {
+			most = max(most, v.Init+sys.N())
+		}
+	}
+	in := &ExtInstance{Sys: sys, Rendezvous: len(sys.Rendezvous) > 0}
+	in.Space, in.Beyond = ProcsWithin(sys, most)
+	for t := range sys.Transitions {
+		in.Broadcast = in.Broadcast || len(sys.Transitions[t].Broadcast) > 0
+	}
+	return in
+}
+
+// extAtom draws a comparison of a counter or a shared variable with a
+// small constant.
+func extAtom(r *rand.Rand, sp *gsst.Spec) presburger.Formula {
+	if len(sp.Shared) == 0 || r.Intn(2) == 0 {
+		v := sp.TotalVar(r.Intn(len(sp.States)))
+		if r.Intn(3) == 0 {
+			v = sp.GroupVar(r.Intn(len(sp.States)), r.Intn(len(sp.Groups)))
+		}
+		ops := []presburger.Op{presburger.Ge, presburger.Eq, presburger.Le}
+		return presburger.Compare(presburger.VarTerm(v), ops[r.Intn(3)], presburger.ConstTerm(int64(r.Intn(2))))
+	}
+	j := r.Intn(len(sp.Shared))
+	v := &sp.Shared[j]
+	x := presburger.VarTerm(sp.SharedVar(j))
+	if v.Bool || v.Values != nil {
+		op := presburger.Eq
+		if r.Intn(3) == 0 {
+			op = presburger.Ne
+		}
+		return presburger.Compare(x, op, presburger.ConstTerm(int64(v.Lo+r.Intn(v.Hi-v.Lo+1))))
+	}
+	ops := []presburger.Op{presburger.Ge, presburger.Le, presburger.Lt}
+	return presburger.Compare(x, ops[r.Intn(3)], presburger.ConstTerm(int64(v.Lo+r.Intn(3))))
+}

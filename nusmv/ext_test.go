@@ -1,0 +1,137 @@
+package nusmv
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/emit"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+)
+
+// TestConcreteExt runs the concrete models of random instances with
+// shared variables (of every kind), per-block updates, broadcasts and
+// rendezvous through the real NuSMV 2.6 (the binary the environment
+// variable NUSMV names) with -df. Every CTLSPEC verdict must equal the
+// oracle's on the unreduced system (testsupport.ProcsWithin, on
+// individual processes), and so must the number of reachable states, and the bound check bound_ok must hold exactly
+// when no reachable configuration of the system takes an unbounded
+// variable beyond the default bound; when it fails, verdicts are not
+// compared (the header says they mean nothing then).
+func TestConcreteExt(t *testing.T) {
+	bin := os.Getenv("NUSMV")
+	if bin == "" {
+		t.Skip("NUSMV is not set: set it to a NuSMV 2.6 binary to run the concrete models of systems with shared variables, broadcast and rendezvous through it")
+	}
+	r := rand.New(rand.NewSource(2021))
+	runs := 120
+	if testing.Short() {
+		runs = 30
+	}
+	var specs, verdicts, boundFails, rendezvous, broadcast, unbounded int
+	for i := range runs {
+		// Every fourth system has an unbounded variable for sure.
+		want := gsst.Extension(0)
+		if i%4 == 0 {
+			want = gsst.ExtShared
+		}
+		in := testsupport.RandomExtInstance(r, want, 3)
+		sys, sp := in.Sys, in.Space
+		text, err := Concrete(sys)
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		got, reachable := testsupport.RunNuSMV(t, bin, text, true, "-df")
+		unboundedVar := emit.HasUnbounded(sys)
+		if unboundedVar {
+			unbounded++
+		}
+		if ok, has := got["bound_ok"]; has != unboundedVar {
+			t.Fatalf("system %d: bound_ok present %v, unbounded variable %v\n%s", i, has, unboundedVar, text)
+		} else if has && ok == in.Beyond {
+			t.Fatalf("system %d: NuSMV says bound_ok is %v, the oracle that the bound is exceeded is %v\n%s", i, ok, in.Beyond, text)
+		}
+		if in.Beyond {
+			boundFails++
+			continue
+		}
+		if reachable != sp.Len() {
+			t.Fatalf("system %d: NuSMV reaches %d states, the oracle %d\n%s\n%s", i, reachable, sp.Len(), testsupport.Describe(sys), text)
+		}
+		specs++
+		if in.Rendezvous {
+			rendezvous++
+		}
+		if in.Broadcast {
+			broadcast++
+		}
+		for _, p := range sys.Properties {
+			want := testsupport.Holds(sp.Graph, p.Formula)
+			v, ok := got[p.Name]
+			if !ok {
+				t.Fatalf("system %d: NuSMV reports no verdict for %s\n%s", i, p.Name, text)
+			}
+			if v != want {
+				t.Fatalf("system %d, property %s (%s): NuSMV says %v, the oracle %v\n%s\n%s", i, p.Name, p.Text, v, want, testsupport.Describe(sys), text)
+			}
+			verdicts++
+		}
+	}
+	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast), %d verdicts; %d with an unbounded variable, %d exceeding the bound", specs, rendezvous, broadcast, verdicts, unbounded, boundFails)
+	if specs < runs/2 || rendezvous == 0 || broadcast == 0 || boundFails == 0 {
+		t.Fatalf("the generator is out of balance: %d compared, %d rendezvous, %d broadcast, %d bound failures", specs, rendezvous, broadcast, boundFails)
+	}
+}
+
+// TestConcreteExtHeader: the header states the parameter values and the
+// bound, and the model carries the bound check.
+func TestConcreteExtHeader(t *testing.T) {
+	spec := &gsst.Spec{
+		Name:   "bounded",
+		States: []string{"A", "B"},
+		Groups: []gsst.Group{{Name: "p", Size: 3}},
+		Init:   [][]int{{3, 0}},
+		Shared: []gsst.Shared{{Name: "nsent", Unbounded: true}},
+		Params: []gsst.Param{{Name: "t", Fixed: true, Value: 1}},
+	}
+	spec.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: trueF,
+		Update: gsst.Update{Text: "nsent := nsent + 1", Assign: []gsst.Assign{{Var: spec.SharedVar(0), Value: plusOne(spec.SharedVar(0))}}}}}}}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bound := range []int{0, 7} {
+		text, err := Concrete(sys, Bound(bound))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hi := 3
+		if bound > 0 {
+			hi = bound
+		}
+		for _, want := range []string{
+			"-- Parameters of this instance (folded into constants): t = 1\n",
+			fmt.Sprintf("nsent: 0..%d (unbounded in the spec", hi),
+			fmt.Sprintf("  nsent : 0..%d;\n", hi),
+			"INVARSPEC NAME bound_ok := ",
+			"MEANINGFUL ONLY WHEN bound_ok IS TRUE",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("bound %d: no %q in\n%s", bound, want, text)
+			}
+		}
+	}
+	if _, err := Concrete(sys, Bound(-1)); err != nil {
+		t.Errorf("a negative bound is the default: %v", err)
+	}
+}
+
+var trueF = presburger.True
+
+func plusOne(v presburger.Var) presburger.Term {
+	return presburger.VarTerm(v).Add(presburger.ConstTerm(1))
+}

@@ -1,0 +1,432 @@
+package prove
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Lemma is an invariant of a model found by Check before the prover
+// searched (lemmas.go), given to the prover as a strengthening of every
+// transition. Every lemma is shown inductive, together with the others
+// kept, by plain SMT queries (presburger.CheckInvariant) before it is
+// used; none is trusted.
+type Lemma struct {
+	// Kind says where the candidate came from: "bound" (a variable never
+	// goes below, or above, its initial value), "threshold" (a state is
+	// occupied only when a condition of the guards into it holds: a
+	// threshold once passed stays passed) or "count" (a shared variable
+	// is at most its initial value plus the processes in the states its
+	// increments lead to).
+	Kind    string
+	Formula presburger.Formula // over the model's state variables and parameters
+	Text    string
+}
+
+// maxCandidates bounds the candidates of one search, so that the queries
+// of the filter stay small.
+const maxCandidates = 400
+
+// candidates returns the candidate lemmas of m: formulas over its state
+// variables and parameters that often hold in every reachable state of a
+// counter system with shared variables. None is known to hold; the
+// filter (houdini) keeps those that are inductive together.
+func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemma {
+	var out []Lemma
+	seen := map[string]bool{}
+	add := func(kind string, f presburger.Formula) {
+		key := presburger.Format(f, m.VarName)
+		if seen[key] || len(out) >= maxCandidates {
+			return
+		}
+		seen[key] = true
+		out = append(out, Lemma{Kind: kind, Formula: f, Text: FormatInvariant(f, m.VarName)})
+	}
+	init := initTerms(m)
+	x := func(i int) presburger.Term { return presburger.VarTerm(m.StateVar(i)) }
+
+	// Bounds: x >= its initial value, x <= its initial value.
+	for i := range m.NumState() {
+		add("bound", presburger.Compare(x(i), presburger.Ge, init[i]))
+		add("bound", presburger.Compare(x(i), presburger.Le, init[i]))
+	}
+
+	// Thresholds: "counter c is 0, or a", for each atom a of a guard
+	// that reads no counter (shared variables and parameters only). When
+	// every transition into c requires a, and a can never become false
+	// again (it reads only variables that never decrease, say), the
+	// filter keeps it: the ByMC lemma "a threshold once passed stays
+	// passed", which makes the states behind a threshold unreachable
+	// while it is not passed.
+	var atoms []presburger.Formula
+	atomSeen := map[string]bool{}
+	for i := range m.Transitions {
+		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
+			if readsCounter(m, a) || len(presburger.FreeVars(a)) == 0 {
+				continue
+			}
+			if k := presburger.Format(a, m.VarName); !atomSeen[k] {
+				atomSeen[k] = true
+				atoms = append(atoms, a)
+			}
+		}
+	}
+	for c := range m.Counters {
+		zero := presburger.Compare(x(c), presburger.Eq, presburger.ConstTerm(0))
+		for _, a := range atoms {
+			add("threshold", presburger.Disj(zero, a))
+		}
+	}
+	// The same over total counters at the group level: "#S = 0 or a".
+	if m.Level == counterabs.GroupLevel && len(m.System.Groups) > 1 {
+		for s := range m.System.States {
+			var tot presburger.Term
+			for c, ctr := range m.Counters {
+				if ctr.State == s {
+					tot = tot.Add(x(c))
+				}
+			}
+			zero := presburger.Compare(tot, presburger.Eq, presburger.ConstTerm(0))
+			for _, a := range atoms {
+				add("threshold", presburger.Disj(zero, a))
+			}
+		}
+	}
+
+	// Counts: a shared variable increased by steps into some states is
+	// at most its initial value plus the processes that took such a step
+	// and are still in the states reachable from there (nsent <= the
+	// processes that sent), and, when nothing else changes it, equal.
+	// The same for two variables together: when each process increments
+	// at most one of them once (a vote for 0 or for 1), their sum is at
+	// most the processes past the vote.
+	entered := make([]map[int]bool, len(m.Shared))
+	for j := range m.Shared {
+		v := len(m.Counters) + j
+		entered[j] = map[int]bool{}
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			next := m.StepTerms(t)[v]
+			if d := next.Sub(x(v)); d.IsConst() && d.Const > 0 {
+				entered[j][t.To] = true
+				for _, mv := range t.Also {
+					entered[j][mv.To] = true
+				}
+			}
+		}
+	}
+	count := func(vars []int, op presburger.Op) {
+		union := map[int]bool{}
+		var lhs, rhs presburger.Term
+		for _, j := range vars {
+			if len(entered[j]) == 0 {
+				return
+			}
+			for c := range entered[j] {
+				union[c] = true
+			}
+			v := len(m.Counters) + j
+			lhs = lhs.Add(x(v))
+			rhs = rhs.Add(init[v])
+		}
+		for _, c := range reachableCounters(m, union) {
+			rhs = rhs.Add(x(c))
+		}
+		add("count", presburger.Compare(lhs, op, rhs))
+	}
+	for j := range m.Shared {
+		count([]int{j}, presburger.Le)
+		count([]int{j}, presburger.Ge)
+	}
+	for j := range m.Shared {
+		for k := j + 1; k < len(m.Shared); k++ {
+			count([]int{j, k}, presburger.Le)
+		}
+	}
+	return out
+}
+
+// initTerms returns the initial value of every state variable of m, as a
+// term over the parameters.
+func initTerms(m *counterabs.ParamModel) []presburger.Term {
+	out := make([]presburger.Term, m.NumState())
+	copy(out, m.Init)
+	for j := range m.Shared {
+		out[len(m.Counters)+j] = presburger.ConstTerm(int64(m.Shared[j].Init))
+	}
+	return out
+}
+
+// reachableCounters returns the counters reachable from those of start
+// by the movers of m's transitions, increasing.
+func reachableCounters(m *counterabs.ParamModel, start map[int]bool) []int {
+	in := map[int]bool{}
+	var stack []int
+	for c := range start {
+		in[c] = true
+		stack = append(stack, c)
+	}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			for _, mv := range append(append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...), t.Transfers...) {
+				if mv.From == c && !in[mv.To] {
+					in[mv.To] = true
+					stack = append(stack, mv.To)
+				}
+			}
+		}
+	}
+	var out []int
+	for c := range in {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// guardAtoms returns the comparisons of a formula in negation normal
+// form (negated ones as their negations).
+func guardAtoms(f presburger.Formula) []presburger.Formula {
+	switch f := f.(type) {
+	case presburger.And:
+		var out []presburger.Formula
+		for _, g := range f {
+			out = append(out, guardAtoms(g)...)
+		}
+		return out
+	case presburger.Or:
+		var out []presburger.Formula
+		for _, g := range f {
+			out = append(out, guardAtoms(g)...)
+		}
+		return out
+	case presburger.Cmp, presburger.Not:
+		if presburger.IsQuantifierFree(f) {
+			return []presburger.Formula{f}
+		}
+	}
+	return nil
+}
+
+// readsCounter reports whether f reads a counter of m (or a local).
+func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
+	for _, v := range presburger.FreeVars(f) {
+		if int(v) < len(m.Counters) || v >= m.LocalVar(0) {
+			return true
+		}
+	}
+	return false
+}
+
+// houdini returns the largest subset of cands that is inductive
+// together on ts (every initial state satisfies each, and each is
+// preserved by every transition from a state in the domain satisfying
+// all of them), dropping a candidate as soon as a query shows it fails
+// (Houdini's algorithm, with the solver as the judge). Candidates that
+// hold in every state of the domain are dropped first: they say nothing.
+// The result is re-checked as a whole with presburger.CheckInvariant
+// before it is returned; nil when nothing survives or the solver cannot
+// decide.
+func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma) ([]Lemma, error) {
+	constraint := paramPart(ts)
+	solve := func(bounds []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
+		return s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
+	}
+	// Keep the candidates that some domain state violates and every
+	// initial state satisfies.
+	var keep []Lemma
+	for _, c := range cands {
+		a, err := solve(ts.Domain, presburger.Conj(constraint, presburger.Negation(c.Formula)))
+		if err != nil {
+			return nil, err
+		}
+		if a.Result != presburger.Sat {
+			continue
+		}
+		a, err = solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(c.Formula)))
+		if err != nil {
+			return nil, err
+		}
+		if a.Result == presburger.Unsat {
+			keep = append(keep, c)
+		}
+	}
+	next := make(map[presburger.Var]presburger.Var, len(ts.Vars))
+	for i, v := range ts.Vars {
+		next[v] = ts.Next[i]
+	}
+	for changed := true; changed && len(keep) > 0; {
+		changed = false
+		for i, t := range ts.Trans {
+			if len(keep) == 0 {
+				break
+			}
+			bounds := stepBounds(ts, i)
+			all := make([]presburger.Formula, len(keep))
+			primed := make([]presburger.Formula, len(keep))
+			for k, c := range keep {
+				all[k] = c.Formula
+				primed[k] = ts.Prime(c.Formula)
+			}
+			pre := presburger.Conj(append(all, t)...)
+			a, err := solve(bounds, presburger.Conj(pre, presburger.Negation(presburger.Conj(primed...))))
+			if err != nil {
+				return nil, err
+			}
+			switch a.Result {
+			case presburger.Unsat:
+				continue
+			case presburger.Unknown:
+				return nil, nil
+			}
+			// Drop what the witness violates; when the model leaves a
+			// variable out (reading it as 0 may not be a witness), ask
+			// for each candidate alone.
+			val := func(v presburger.Var) int64 { return a.Model[v] }
+			var rest []Lemma
+			for k, c := range keep {
+				if presburger.Eval(primed[k], val) {
+					rest = append(rest, c)
+				}
+			}
+			if len(rest) == len(keep) {
+				rest = rest[:0]
+				for k, c := range keep {
+					b, err := solve(bounds, presburger.Conj(pre, presburger.Negation(primed[k])))
+					if err != nil {
+						return nil, err
+					}
+					if b.Result == presburger.Unsat {
+						rest = append(rest, c)
+					} else if b.Result == presburger.Unknown {
+						return nil, nil
+					}
+				}
+			}
+			keep, changed = rest, true
+		}
+	}
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	inv := lemmaConj(keep)
+	check := ts
+	check.Bad = presburger.False
+	if err := presburger.CheckInvariant(ctx, s, check, inv); err != nil {
+		return nil, nil
+	}
+	return keep, nil
+}
+
+// paramPart returns the conjuncts of ts.Init that read parameters only
+// (the assumption and the sizes over parameters, n the sum of the
+// sizes): what holds at every step.
+func paramPart(ts presburger.TransitionSystem) presburger.Formula {
+	params := map[presburger.Var]bool{}
+	for _, v := range ts.Params {
+		params[v] = true
+	}
+	var out []presburger.Formula
+	var walk func(f presburger.Formula)
+	walk = func(f presburger.Formula) {
+		if a, ok := f.(presburger.And); ok {
+			for _, g := range a {
+				walk(g)
+			}
+			return
+		}
+		for _, v := range presburger.FreeVars(f) {
+			if !params[v] {
+				return
+			}
+		}
+		out = append(out, f)
+	}
+	walk(ts.Init)
+	return presburger.Conj(out...)
+}
+
+// stepBounds returns the ranges of the variables of a step by ts.Trans[i]:
+// the domain, its copy on the next-state variables, locals every integer.
+func stepBounds(ts presburger.TransitionSystem, i int) []presburger.Bound {
+	next := make(map[presburger.Var]presburger.Var, len(ts.Vars))
+	for k, v := range ts.Vars {
+		next[v] = ts.Next[k]
+	}
+	out := append([]presburger.Bound(nil), ts.Domain...)
+	for _, b := range ts.Domain {
+		if w, ok := next[b.Var]; ok {
+			b.Var = w
+			out = append(out, b)
+		}
+	}
+	for _, v := range ts.Locals(i) {
+		out = append(out, presburger.AnyInt(v))
+	}
+	return out
+}
+
+// prune drops from lemmas, in turn, each one that the others imply
+// within the domain (a threshold implied by "#S <= 0", say), so that the
+// report lists fewer; the conjunction stays the same formula up to
+// equivalence. A query without an answer keeps the lemma.
+func prune(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, lemmas []Lemma) []Lemma {
+	keep := slices.Clone(lemmas)
+	constraint := paramPart(ts)
+	for i := len(keep) - 1; i >= 0; i-- {
+		others := append(slices.Clone(keep[:i]), keep[i+1:]...)
+		a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain,
+			F: presburger.Conj(constraint, lemmaConj(others), presburger.Negation(keep[i].Formula))})
+		if err == nil && a.Result == presburger.Unsat {
+			keep = others
+		}
+	}
+	return keep
+}
+
+// lemmaConj is the conjunction of the lemmas' formulas.
+func lemmaConj(ls []Lemma) presburger.Formula {
+	fs := make([]presburger.Formula, len(ls))
+	for i, l := range ls {
+		fs[i] = l.Formula
+	}
+	return presburger.Conj(fs...)
+}
+
+// strengthen returns ts with every transition restricted to steps from
+// states satisfying inv, an inductive invariant of ts: the same
+// reachable states, the same runs. (Restricting the target states too
+// would say no more, since inv is inductive, and makes each step of the
+// prover's bounded search for a counterexample larger.)
+func strengthen(ts presburger.TransitionSystem, inv presburger.Formula) presburger.TransitionSystem {
+	out := ts
+	out.Trans = make([]presburger.Formula, len(ts.Trans))
+	for i, t := range ts.Trans {
+		out.Trans[i] = presburger.Conj(inv, t)
+	}
+	return out
+}
+
+// lemmaSummary says how many lemmas of each kind were used.
+func lemmaSummary(ls []Lemma) string {
+	n := map[string]int{}
+	for _, l := range ls {
+		n[l.Kind]++
+	}
+	out := ""
+	for _, k := range []string{"bound", "threshold", "count"} {
+		if n[k] > 0 {
+			if out != "" {
+				out += ", "
+			}
+			out += fmt.Sprintf("%d %s", n[k], k)
+		}
+	}
+	return out
+}
