@@ -211,6 +211,10 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			// the paper on its own, which is stricter than
 			// certification when two of them can have the same effect.
 			return fallBack(fmt.Sprintf("the total-counter model's %s is not closed under orbits by itself (%s)", nc.Name, DescribeWitness(sys, nc.Witness)))
+		case errors.As(err, &nc) && sys.Extensions() != 0:
+			return nil, &Error{Kind: errkind.Negative, Pos: position(r.File, nc.Pos), Err: err,
+				Msg: fmt.Sprintf("certification passed, but the total-counter model's %s is not exact by itself (%s): another step with the same effect makes up for it where it cannot happen, which the total-counter model does not express; use --model group",
+					nc.Name, DescribeWitness(sys, nc.Witness))}
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.
@@ -256,11 +260,15 @@ func CertificationFailure(cert *detect.Report) (string, errkind.Kind) {
 	sys := cert.System
 	var bad, unknown []string
 	for _, t := range cert.Transitions {
+		name := "a rendezvous"
+		if t.Transition != nil {
+			name = sys.TransitionName(t.Transition)
+		}
 		switch t.Verdict {
 		case detect.Violated:
-			bad = append(bad, fmt.Sprintf("transition %s breaks full virtual symmetry (%s)", sys.TransitionName(t.Transition), DescribeWitness(sys, t.Witness)))
+			bad = append(bad, fmt.Sprintf("transition %s breaks full virtual symmetry (%s)", name, DescribeWitness(sys, t.Witness)))
 		case detect.Unknown:
-			msg := sys.TransitionName(t.Transition)
+			msg := name
 			if t.Reason != "" {
 				msg += " (" + t.Reason + ")"
 			}
