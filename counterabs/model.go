@@ -539,9 +539,10 @@ func GroupReason(sys *gsst.System, fairness bool) string {
 }
 
 // SpecLevel returns the coarsest level that can check every property of
-// sys under its fairness constraints.
+// sys under its fairness constraints (and express its steps: a broadcast
+// restricted to groups needs the group-counter model).
 func SpecLevel(sys *gsst.System) Level {
-	if FairnessLevel(sys) == GroupLevel {
+	if FairnessLevel(sys) == GroupLevel || extGroupReason(sys) != "" {
 		return GroupLevel
 	}
 	for i := range sys.Properties {
