@@ -36,7 +36,7 @@ type CertifyRequest struct {
 // Certification is the answer to a CertifyRequest.
 type Certification struct {
 	Report *detect.Report
-	Reach  *Reachability // nil when not asked (no violation, or not requested)
+	Reach  *Reachability // nil when not asked (no violation, not requested, or a system with constructs beyond the paper)
 }
 
 // Certify certifies sys (detect.Certify with Z3) and, after a violation
@@ -55,7 +55,9 @@ func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certific
 		return nil, FileError(r.File, err)
 	}
 	c := &Certification{Report: rep}
-	if r.Reachability && rep.Verdict() == detect.Violated {
+	// The reachability questions read group counters only; a system with
+	// shared variables, broadcast or rendezvous is not asked them.
+	if r.Reachability && rep.Verdict() == detect.Violated && sys.Extensions() == 0 {
 		limits := r.Limits
 		limits.Timeout = r.SolverTimeout
 		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: limits, Progress: r.Progress})

@@ -259,14 +259,16 @@ func certifiedHow(cert *detect.Report) string {
 func CertificationFailure(cert *detect.Report) (string, errkind.Kind) {
 	sys := cert.System
 	var bad, unknown []string
-	for _, t := range cert.Transitions {
-		name := "a rendezvous"
-		if t.Transition != nil {
+	for _, t := range cert.Results() {
+		name, what := "", "transition "
+		if t.Rendezvous != nil {
+			name, what = sys.RendezvousName(t.Rendezvous), ""
+		} else {
 			name = sys.TransitionName(t.Transition)
 		}
 		switch t.Verdict {
 		case detect.Violated:
-			bad = append(bad, fmt.Sprintf("transition %s breaks full virtual symmetry (%s)", name, DescribeWitness(sys, t.Witness)))
+			bad = append(bad, fmt.Sprintf("%s%s breaks full virtual symmetry (%s)", what, name, DescribeWitness(sys, t.Witness)))
 		case detect.Unknown:
 			msg := name
 			if t.Reason != "" {
@@ -286,8 +288,29 @@ func DescribeWitness(sys *gsst.System, w *detect.Witness) string {
 	if w == nil {
 		return "no witness"
 	}
+	if st := w.Step; st != nil {
+		to := make([]string, len(st.Totals))
+		for s, k := range st.Totals {
+			to[s] = fmt.Sprintf("%s=%d", sys.States[s], k)
+		}
+		shared, after := "", ""
+		if len(sys.Shared) > 0 {
+			shared, after = " with "+describeShared(sys, w.Shared), " with "+describeShared(sys, st.Shared)
+		}
+		return fmt.Sprintf("group %s can take it in %s%s to the totals %s%s, but no step of %s, which has the same total counters and shared values, reaches them",
+			sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), shared, strings.Join(to, ", "), after, describeConfig(sys, w.Disabled))
+	}
 	return fmt.Sprintf("group %s can take it in %s, but no process can in %s, which has the same total counters",
 		sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), describeConfig(sys, w.Disabled))
+}
+
+// describeShared prints shared values as "lock=true, turn=reader".
+func describeShared(sys *gsst.System, vals []int) string {
+	parts := make([]string, len(vals))
+	for j, k := range vals {
+		parts[j] = sys.Shared[j].Name + "=" + sys.Shared[j].ValueName(k)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // describeConfig prints a configuration as {reader: T=1; writer: N=1, T=1}.

@@ -163,7 +163,7 @@ func (m *Model) rendezvous(ri int) ([]Transition, error) {
 		choices[i] = partGroups(sys, &r.Parts[i])
 		count *= len(choices[i])
 		if count > maxRendezvousChoices {
-			return nil, errkind.Errorf(errkind.Limit, "counterabs: rendezvous %s has more than %d assignments of groups to its parts", RendezvousText(sys, r), maxRendezvousChoices)
+			return nil, errkind.Errorf(errkind.Limit, "counterabs: %s has more than %d assignments of groups to its parts", sys.RendezvousName(r), maxRendezvousChoices)
 		}
 	}
 	var out []Transition
@@ -233,24 +233,6 @@ func moveKey(moves []Move) string {
 	}
 	slices.Sort(ks)
 	return strings.Join(ks, ",")
-}
-
-// RendezvousText names rendezvous r of sys by its parts: "P -> P2, C ->
-// C2 [consumer]".
-func RendezvousText(sys *gsst.System, r *gsst.Rendezvous) string {
-	var parts []string
-	for _, p := range r.Parts {
-		s := sys.States[p.From] + " -> " + sys.States[p.To]
-		if p.Groups != nil {
-			var gs []string
-			for _, g := range p.Groups {
-				gs = append(gs, sys.Groups[g].Name)
-			}
-			s += " [" + strings.Join(gs, ", ") + "]"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // rendezvousName names a rendezvous transition by its parts.

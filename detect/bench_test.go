@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/specs"
 )
@@ -104,5 +105,27 @@ func BenchmarkCertifyAllSizes(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("asr/r=%d", r), func(b *testing.B) { benchCertify(b, sys, nil) })
+	}
+}
+
+// BenchmarkCertifyGRWShared certifies GR&W with a shared counter that
+// the critical section's exit increments: the query of systems beyond
+// the paper (ext.go) on the same guards as BenchmarkCertifyGRW.
+//
+//	go test ./detect -run '^$' -bench CertifyGRWShared -benchtime 10x
+func BenchmarkCertifyGRWShared(b *testing.B) {
+	for _, sz := range []struct{ d, q, m int }{{10, 10, 10}, {100, 20, 10}} {
+		sp := testsupport.GRW(sz.d, sz.q, sz.m).Spec()
+		sp.Shared = []gsst.Shared{{Name: "entries", Unbounded: true}}
+		x := sp.SharedVar(0)
+		exit := &sp.Transitions[len(sp.Transitions)-1]
+		for i := range exit.Blocks {
+			exit.Blocks[i].Update = gsst.Update{Assign: []gsst.Assign{{Var: x, Value: presburger.VarTerm(x).Add(presburger.ConstTerm(1))}}, Text: "entries := entries + 1"}
+		}
+		sys, err := gsst.New(sp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("d=%d,q=%d,m=%d", sz.d, sz.q, sz.m), func(b *testing.B) { benchCertify(b, sys, nil) })
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -60,6 +61,18 @@ type Witness struct {
 	Enabled  [][]int
 	Disabled [][]int
 	Group    int
+
+	// For a system with constructs beyond the paper (shared variables,
+	// broadcast, rendezvous, parameters), the step is the point: both
+	// configurations have the shared values Shared (and, in a family,
+	// the parameter values Params; nil otherwise), and Step, taken in
+	// Enabled (by a process of Group, the group of its first part for a
+	// rendezvous), reaches an orbit (total counters and shared values)
+	// that no step of Disabled reaches. Step is nil, and Shared and
+	// Params too, for a system within the paper.
+	Shared []int
+	Params []int
+	Step   *Step
 }
 
 // TransitionResult is the verdict for one local transition. Reason says in
@@ -67,7 +80,8 @@ type Witness struct {
 // Unknown, that a time bound or a cancellation stopped the solver
 // (presburger.Answer.Stopped). Queries counts the solver calls made.
 type TransitionResult struct {
-	Transition *gsst.Transition
+	Transition *gsst.Transition // nil for a rendezvous
+	Rendezvous *gsst.Rendezvous // set for a rendezvous (Report.Rendezvous)
 	Verdict    Verdict
 	Witness    *Witness // set when Verdict is Violated
 	Reason     string
@@ -76,10 +90,17 @@ type TransitionResult struct {
 }
 
 // Report is the outcome of Certify: one result per transition of System,
-// in the system's order.
+// in the system's order, and one per rendezvous.
 type Report struct {
 	System      *gsst.System
 	Transitions []TransitionResult
+	Rendezvous  []TransitionResult
+}
+
+// Results returns the results of the transitions, then those of the
+// rendezvous.
+func (r *Report) Results() []TransitionResult {
+	return append(slices.Clip(r.Transitions), r.Rendezvous...)
 }
 
 // Verdict returns the verdict for the whole system: Violated if some
@@ -88,7 +109,7 @@ type Report struct {
 // Symmetric if every transition is symmetric, else Certified.
 func (r *Report) Verdict() Verdict {
 	out := Symmetric
-	for _, t := range r.Transitions {
+	for _, t := range r.Results() {
 		switch t.Verdict {
 		case Violated:
 			return Violated
@@ -165,42 +186,95 @@ func Split(k int) Option {
 // range is unbounded (the Z3 solver does). A smallest witness with more
 // than gsst.MaxProcesses processes cannot be re-verified by direct
 // evaluation; the transition is then Unknown, with that reason.
+//
+// A system with shared variables, updates, broadcasts, rendezvous or
+// parameters is checked by the exact condition of Theorem 3 (ext.go):
+// every transition and every rendezvous (Report.Rendezvous) gets a
+// query asking for a step of its own whose successor orbit (totals and
+// shared values) some configuration of the same orbit cannot reach by
+// any step. A family over parameters is certified for every parameter
+// value satisfying its assumption (and giving every group at least one
+// process); its witnesses name the parameter values (Witness.Params).
 func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.Unsupported("certification", 0); err != nil {
+	if err := sys.Unsupported("certification", gsst.ExtShared|gsst.ExtParams|gsst.ExtRendezvous|gsst.ExtBroadcast); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	cfg := config{workers: runtime.GOMAXPROCS(0), split: 1}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	rep := &Report{System: sys, Transitions: make([]TransitionResult, len(sys.Transitions))}
+	nt := len(sys.Transitions)
+	rep := &Report{System: sys, Transitions: make([]TransitionResult, nt)}
+	if len(sys.Rendezvous) > 0 {
+		rep.Rendezvous = make([]TransitionResult, len(sys.Rendezvous))
+	}
+	// result returns the result of item i: transition i, or rendezvous
+	// i - nt.
+	result := func(i int) *TransitionResult {
+		if i < nt {
+			return &rep.Transitions[i]
+		}
+		return &rep.Rendezvous[i-nt]
+	}
+	items := nt + len(sys.Rendezvous)
+	extended := sys.Extensions() != 0
+	var ext *extSystem
+	if extended {
+		ext = newExtSystem(sys)
+	}
 
 	// Build every query up front, then run them on a pool of workers.
 	type job struct {
-		tr   int
-		q    *query
-		part [2]int // blocks part[0] to part[1]-1 of the transition
+		item int
+		q    runner
+		part [2]int // blocks (members, for an extended system) part[0] to part[1]-1
 	}
 	var jobs []job
-	queries := make([]*query, len(sys.Transitions))
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		rep.Transitions[i] = TransitionResult{Transition: t}
-		if !NeedsQuery(sys, t) {
-			rep.Transitions[i].Verdict = Symmetric
-			rep.Transitions[i].Reason = "one guard over total counters for all groups"
+	queries := make([]runner, items)
+	classes := make([][]string, items)
+	for i := range items {
+		res := result(i)
+		tr, rv := i, -1
+		if i >= nt {
+			tr, rv = -1, i-nt
+			res.Rendezvous = &sys.Rendezvous[rv]
+		} else {
+			res.Transition = &sys.Transitions[i]
+		}
+		switch {
+		case !extended && !NeedsQuery(sys, res.Transition):
+			res.Verdict = Symmetric
+			res.Reason = "one guard over total counters for all groups"
+			continue
+		case extended && symmetricExt(sys, tr, rv):
+			res.Verdict = Symmetric
+			res.Reason = "enabledness and effect read only total counters and shared values, alike for all groups"
 			continue
 		}
-		q := newQuery(sys, t)
+		var q runner
+		n := 0
+		if extended {
+			eq := ext.queryOf(tr, rv)
+			q, n = eq, eq.numParts()
+			classes[i] = eq.class()
+		} else {
+			q, n = newQuery(sys, res.Transition), len(res.Transition.Blocks)
+		}
 		queries[i] = q
-		for _, part := range parts(len(t.Blocks), cfg.split) {
+		for _, part := range parts(n, cfg.split) {
 			jobs = append(jobs, job{i, q, part})
 		}
 	}
+	itemName := func(i int) string {
+		if i < nt {
+			return sys.TransitionName(&sys.Transitions[i])
+		}
+		return sys.RendezvousName(&sys.Rendezvous[i-nt])
+	}
 
-	// Per-transition aggregation: the first sat answer decides (and later
-	// jobs of that transition are skipped); otherwise any unknown makes the
-	// transition unknown; otherwise it is certified.
+	// Per-item aggregation: the first sat answer decides (and later
+	// jobs of that item are skipped); otherwise any unknown makes the
+	// item unknown; otherwise it is certified.
 	type agg struct {
 		mu      sync.Mutex
 		sat     *Witness
@@ -209,7 +283,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		queries int
 		err     error
 	}
-	aggs := make([]agg, len(sys.Transitions))
+	aggs := make([]agg, items)
 	var (
 		next int
 		mu   sync.Mutex
@@ -227,9 +301,9 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			next++
 			k := next
 			mu.Unlock()
-			cfg.progress.Report(progress.Event{Phase: progress.Certify, Engine: progress.NameOf(s), Item: sys.TransitionName(&sys.Transitions[j.tr]), K: k, N: len(jobs)})
+			cfg.progress.Report(progress.Event{Phase: progress.Certify, Engine: progress.NameOf(s), Item: itemName(j.item), K: k, N: len(jobs)})
 
-			a := &aggs[j.tr]
+			a := &aggs[j.item]
 			a.mu.Lock()
 			done := a.sat != nil || a.err != nil
 			a.mu.Unlock()
@@ -266,37 +340,95 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	}
 	wg.Wait()
 
-	for i := range sys.Transitions {
+	for i := range items {
 		if queries[i] == nil {
 			continue
 		}
 		a := &aggs[i]
-		res := &rep.Transitions[i]
+		res := result(i)
 		res.Queries = a.queries
-		name := sys.TransitionName(res.Transition)
+		name := itemName(i)
+		var pos gsst.Pos
+		if res.Transition != nil {
+			pos = res.Transition.Pos
+		} else {
+			pos = res.Rendezvous.Pos
+		}
 		switch {
 		case a.err != nil:
-			return nil, fmt.Errorf("detect: transition %s: %w", name, a.err)
+			return nil, fmt.Errorf("detect: %s: %w", itemLabel(name, i < nt), a.err)
 		case a.sat != nil && a.sat.Enabled == nil:
 			res.Verdict = Unknown
 			res.Reason = fmt.Sprintf("the smallest instance with a witness has more than %d processes (sizes %s), beyond what vsym evaluates directly",
 				gsst.MaxProcesses, sys.FormatSizes(a.sat.Sizes))
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
-				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: res.Transition.Pos, Msg: fmt.Sprintf("detect: transition %s: solver model is not a witness: %v", name, err)})
+				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: pos, Msg: fmt.Sprintf("detect: %s: solver model is not a witness: %v", itemLabel(name, i < nt), err)})
 			}
 			res.Verdict = Violated
 			res.Witness = a.sat
-			res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
+			switch {
+			case !extended:
+				res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
+			case res.Rendezvous != nil:
+				res.Reason = fmt.Sprintf("processes of groups %s can take %s to a successor orbit that no step reaches from another configuration of the same orbit",
+					groupNames(sys, a.sat.Step.Groups), name)
+			default:
+				res.Reason = fmt.Sprintf("group %s can take %s to a successor orbit that no step reaches from another configuration of the same orbit", sys.Groups[a.sat.Group].Name, name)
+			}
 		case a.unknown != "":
 			res.Verdict = Unknown
 			res.Reason, res.Stopped = a.unknown, a.stopped
-		default:
+		case !extended:
 			res.Verdict = Certified
 			res.Reason = "no two configurations with equal total counters differ in whether the transition is enabled"
+		default:
+			res.Verdict = Certified
+			res.Reason = "from any two configurations with equal total counters and shared values, its steps reach successor orbits the other configuration reaches too"
+			if len(classes[i]) > 0 {
+				res.Reason += " (compared with the steps of " + joinNames(classes[i]) + ", whose effects can coincide with its own)"
+			}
 		}
 	}
 	return rep, nil
+}
+
+// runner decides one part of the query of a transition or rendezvous.
+type runner interface {
+	run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (*Witness, presburger.Answer, int, error)
+}
+
+// itemLabel is "transition T -> C" or "rendezvous P -> Q, ..." (a
+// rendezvous's name says what it is).
+func itemLabel(name string, transition bool) string {
+	if transition {
+		return "transition " + name
+	}
+	return name
+}
+
+// groupNames lists the names of groups, "a, b, a".
+func groupNames(sys *gsst.System, groups []int) string {
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = sys.Groups[g].Name
+	}
+	return joinNames(names)
+}
+
+// joinNames is "a", "a and b", "a, b and c".
+func joinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	out := names[0]
+	for _, n := range names[1 : len(names)-1] {
+		out += ", " + n
+	}
+	return out + " and " + names[len(names)-1]
 }
 
 // VerifyWitness checks w against sys by direct evaluation: the sizes are
@@ -306,6 +438,13 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 // t in Enabled and no process can take t in Disabled (n being the number
 // of processes of the instance). A witness without Sizes is taken to be
 // of the fixed sizes of sys.
+//
+// For a system with constructs beyond the paper (gsst.Spec.Extensions)
+// the step decides instead of t (nil for a rendezvous): the shared
+// values lie in their domains, the parameters (of a family) satisfy the
+// assumption and give the sizes of the groups sized over them, w.Step is
+// a step of Enabled (Successors) by w.Group, and no step of Disabled
+// reaches its orbit.
 func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 	if w == nil {
 		return fmt.Errorf("no witness")
@@ -320,9 +459,17 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 	if len(sizes) != len(sys.Groups) {
 		return fmt.Errorf("%d sizes for %d groups", len(sizes), len(sys.Groups))
 	}
+	extended := sys.Extensions() != 0
+	if extended {
+		if err := verifyValues(sys, w, sizes); err != nil {
+			return err
+		}
+	}
 	n := 0
 	for g, k := range sizes {
-		if !sys.Groups[g].Allows(k) {
+		if extended && sys.Parametric() && sys.Groups[g].OverParams() {
+			// verifyValues checked it against the parameters
+		} else if !sys.Groups[g].Allows(k) {
 			return fmt.Errorf("group %s cannot have %d processes (its size is %s)", sys.Groups[g].Name, k, sys.Groups[g].SizeText())
 		}
 		if n += k; n > gsst.MaxProcesses {
@@ -361,6 +508,12 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 		if a != b {
 			return fmt.Errorf("total counters of %s differ: %d and %d", sys.States[s], a, b)
 		}
+	}
+	if extended {
+		if w.Step == nil || len(w.Step.Groups) == 0 || w.Step.Groups[0] != w.Group {
+			return fmt.Errorf("the step is missing or not taken by group %d", w.Group)
+		}
+		return verifyStep(sys, w)
 	}
 	fire := FiringGroups(sys, t, w.Enabled)
 	found := false

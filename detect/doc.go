@@ -45,4 +45,18 @@
 // witness. Certify then searches, by bisection on n, for a witness in an
 // instance with as few processes as possible, and reports its sizes
 // (Witness.Sizes) with the two configurations.
+//
+// Systems with shared variables, updates, broadcasts, rendezvous or
+// parameters (gsst.Spec.Extensions) are certified by the exact condition
+// of Theorem 3 instead, since Theorem 4 (one transition at a time) fails
+// when different steps can reach the same orbit: any two configurations
+// with equal total counters and the same shared values must reach the
+// same successor orbits. Each transition's blocks and each rendezvous
+// get a query asking for a step of theirs whose effect (the change of
+// the totals and the shared values after it) no step of the other
+// configuration has (ext.go; rendezvous enabledness by Hall's condition
+// for distinct processes). A family's parameters are variables of the
+// query, under the assumption. A witness then names the shared values
+// and the step (Witness.Step), and VerifyWitness checks it against
+// Successors. Systems within the paper keep the queries above.
 package detect

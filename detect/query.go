@@ -38,15 +38,10 @@ import (
 // two such configurations. Counters and totals then have no upper bound
 // but their rows' sizes.
 type query struct {
-	sys    *gsst.System
-	t      *gsst.Transition
-	param  bool               // the group sizes are variables
-	groupS []int              // group states, increasing
-	totalS []int              // total states, increasing
-	freeS  []int              // free states, increasing
-	col    []int              // state -> index in groupS or totalS, or -1 for a free state
-	tvar   []int              // state -> index of its total variable, or -1
-	nt     int                // number of total variables
+	sys   *gsst.System
+	t     *gsst.Transition
+	param bool // the group sizes are variables
+	stateKinds
 	base   presburger.Formula // invariants and equal totals, tightened
 	notDom presburger.Formula // !phi_t(y), tightened
 	bounds []presburger.Bound
@@ -54,7 +49,7 @@ type query struct {
 
 func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 	m, d := len(sys.States), len(sys.Groups)
-	q := &query{sys: sys, t: t, param: sys.Parametric(), col: make([]int, m), tvar: make([]int, m)}
+	q := &query{sys: sys, t: t, param: sys.Parametric()}
 	groupRead := make([]bool, m)
 	totalRead := make([]bool, m)
 	groupRead[t.From] = true
@@ -67,25 +62,7 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 			}
 		}
 	}
-	for s := range m {
-		q.col[s], q.tvar[s] = -1, -1
-		switch {
-		case groupRead[s]:
-			q.col[s] = len(q.groupS)
-			q.groupS = append(q.groupS, s)
-		case totalRead[s]:
-			q.col[s] = len(q.totalS)
-			q.totalS = append(q.totalS, s)
-		default:
-			q.freeS = append(q.freeS, s)
-		}
-	}
-	for _, list := range [][]int{q.groupS, q.totalS} {
-		for _, s := range list {
-			q.tvar[s] = q.nt
-			q.nt++
-		}
-	}
+	q.stateKinds = sortStates(groupRead, totalRead)
 
 	// The size of each group and n: constants, or the size variables with
 	// their ranges. upper[g] bounds a counter of group g (open: -1).
@@ -110,18 +87,12 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 			nUpper = -1
 		}
 	}
-	counter := func(v presburger.Var, hi int64) presburger.Bound {
-		if hi < 0 {
-			return presburger.AtLeast(v, 0)
-		}
-		return presburger.Bound{Var: v, Lo: 0, Hi: hi}
-	}
 
 	var base []presburger.Formula
 	var all presburger.Term // sum of every total variable
 	for i := range q.nt {
 		v := q.totalVar(i)
-		q.bounds = append(q.bounds, counter(v, nUpper))
+		q.bounds = append(q.bounds, counterBound(v, nUpper))
 		all = all.Add(presburger.VarTerm(v))
 	}
 	// Every process in a group or total state: rows must be exact.
@@ -131,7 +102,7 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 			var row presburger.Term
 			for c := range q.groupS {
 				v := q.groupVar(side, c, g)
-				q.bounds = append(q.bounds, counter(v, upper[g]))
+				q.bounds = append(q.bounds, counterBound(v, upper[g]))
 				row = row.Add(presburger.VarTerm(v))
 			}
 			op := presburger.Le
@@ -160,6 +131,53 @@ func newQuery(sys *gsst.System, t *gsst.Transition) *query {
 	q.base = q.tighten(presburger.Conj(base...))
 	q.notDom = q.tighten(presburger.Negation(Domain(sys, t, q.counters(0))))
 	return q
+}
+
+// stateKinds sorts the states of a query into group, total and free
+// states (see query).
+type stateKinds struct {
+	groupS []int // group states, increasing
+	totalS []int // total states, increasing
+	freeS  []int // free states, increasing
+	col    []int // state -> index in groupS or totalS, or -1 for a free state
+	tvar   []int // state -> index of its total variable, or -1
+	nt     int   // number of total variables
+}
+
+// sortStates returns the kinds of states: group states where groupRead,
+// total states where only totalRead, free states elsewhere.
+func sortStates(groupRead, totalRead []bool) stateKinds {
+	var k stateKinds
+	m := len(groupRead)
+	k.col, k.tvar = make([]int, m), make([]int, m)
+	for s := range m {
+		k.col[s], k.tvar[s] = -1, -1
+		switch {
+		case groupRead[s]:
+			k.col[s] = len(k.groupS)
+			k.groupS = append(k.groupS, s)
+		case totalRead[s]:
+			k.col[s] = len(k.totalS)
+			k.totalS = append(k.totalS, s)
+		default:
+			k.freeS = append(k.freeS, s)
+		}
+	}
+	for _, list := range [][]int{k.groupS, k.totalS} {
+		for _, s := range list {
+			k.tvar[s] = k.nt
+			k.nt++
+		}
+	}
+	return k
+}
+
+// counterBound is the range of a counter: 0..hi, or 0.. when hi < 0.
+func counterBound(v presburger.Var, hi int64) presburger.Bound {
+	if hi < 0 {
+		return presburger.AtLeast(v, 0)
+	}
+	return presburger.Bound{Var: v, Lo: 0, Hi: hi}
 }
 
 // groupVar is the counter of group g in group state number c on a side;
@@ -242,22 +260,29 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 }
 
 // smallest looks for a model of f (a parametric query) whose instance has
-// as few processes as possible, starting from model m: a binary search on
-// the bound "n <= k", monotone in k, so the result has the least n of all
-// models. It stops early, keeping the best model so far, when the solver
-// answers Unknown (a smaller witness is a convenience, not a verdict).
+// as few processes as possible, starting from model m (smallestModel).
 func (q *query) smallest(ctx context.Context, s presburger.Solver, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
 	var n presburger.Term
-	lo, best := int64(0), int64(0)
+	lo := int64(0)
 	for g, grp := range q.sys.Groups {
 		n = n.Add(presburger.VarTerm(q.sizeVar(g)))
 		lo += int64(grp.Size)
-		best += m[q.sizeVar(g)]
 	}
+	return smallestModel(ctx, s, q.bounds, f, n, lo, m)
+}
+
+// smallestModel looks for a model of f under bounds with n (the number
+// of processes, a term over f's variables; lo at least) as small as
+// possible, starting from model m: a binary search on the bound
+// "n <= k", monotone in k, so the result has the least n of all models.
+// It stops early, keeping the best model so far, when the solver answers
+// Unknown (a smaller witness is a convenience, not a verdict).
+func smallestModel(ctx context.Context, s presburger.Solver, bounds []presburger.Bound, f presburger.Formula, n presburger.Term, lo int64, m presburger.Model) (presburger.Model, int, error) {
+	best := n.Eval(func(v presburger.Var) int64 { return m[v] })
 	calls := 0
 	for lo < best {
 		mid := lo + (best-lo)/2
-		ans, err := s.Solve(ctx, presburger.Problem{Bounds: q.bounds,
+		ans, err := s.Solve(ctx, presburger.Problem{Bounds: bounds,
 			F: presburger.Conj(f, presburger.Compare(n, presburger.Le, presburger.ConstTerm(mid)))})
 		calls++
 		switch {
@@ -304,51 +329,62 @@ func (q *query) witness(m presburger.Model) *Witness {
 		return &Witness{Sizes: sizes, Group: -1}
 	}
 	conf := func(side int) [][]int {
-		out := make([][]int, d)
-		left := make([]int, d)
-		for g := range out {
-			out[g] = make([]int, ns)
-			left[g] = sizes[g]
-			for c, s := range q.groupS {
-				out[g][s] = int(m[q.groupVar(side, c, g)])
-				left[g] -= out[g][s]
-			}
-		}
-		// Column demands: each total state's total, then the rest of n in
-		// the first free state.
-		type demand struct{ state, k int }
-		var ds []demand
-		rest := n
-		for _, s := range q.groupS {
-			rest -= int(m[q.totalVar(q.tvar[s])])
-		}
-		for _, s := range q.totalS {
-			k := int(m[q.totalVar(q.tvar[s])])
-			ds = append(ds, demand{s, k})
-			rest -= k
-		}
-		if len(q.freeS) > 0 {
-			ds = append(ds, demand{q.freeS[0], rest})
-		}
-		g := 0
-		for _, dm := range ds {
-			for dm.k > 0 && g < d {
-				x := min(dm.k, left[g])
-				out[g][dm.state] += x
-				left[g] -= x
-				dm.k -= x
-				if left[g] <= 0 {
-					g++
-				}
-			}
-		}
-		return out
+		return fill(d, ns, n, sizes, q.groupS, q.totalS, q.freeS,
+			func(c, g int) int { return int(m[q.groupVar(side, c, g)]) },
+			func(s int) int { return int(m[q.totalVar(q.tvar[s])]) })
 	}
 	w := &Witness{Sizes: sizes, Disabled: conf(0), Enabled: conf(1), Group: -1}
 	if f := FiringGroups(q.sys, q.t, w.Enabled); len(f) > 0 {
 		w.Group = f[0]
 	}
 	return w
+}
+
+// fill expands a model of a query into a configuration of n processes
+// (group sizes sizes, d groups, ns states): group states (groupS, the
+// c-th one) take their counters group(c, g); each group's remaining
+// processes fill the total states (in increasing order) up to their
+// totals total(s), then the rest of n goes to the first free state.
+func fill(d, ns, n int, sizes, groupS, totalS, freeS []int, group func(c, g int) int, total func(s int) int) [][]int {
+	out := make([][]int, d)
+	left := make([]int, d)
+	for g := range out {
+		out[g] = make([]int, ns)
+		left[g] = sizes[g]
+		for c, s := range groupS {
+			out[g][s] = group(c, g)
+			left[g] -= out[g][s]
+		}
+	}
+	// Column demands: each total state's total, then the rest of n in
+	// the first free state.
+	type demand struct{ state, k int }
+	var ds []demand
+	rest := n
+	for _, s := range groupS {
+		rest -= total(s)
+	}
+	for _, s := range totalS {
+		k := total(s)
+		ds = append(ds, demand{s, k})
+		rest -= k
+	}
+	if len(freeS) > 0 {
+		ds = append(ds, demand{freeS[0], rest})
+	}
+	g := 0
+	for _, dm := range ds {
+		for dm.k > 0 && g < d {
+			x := min(dm.k, left[g])
+			out[g][dm.state] += x
+			left[g] -= x
+			dm.k -= x
+			if left[g] <= 0 {
+				g++
+			}
+		}
+	}
+	return out
 }
 
 // tighten rewrites f into negation normal form without != and folds the

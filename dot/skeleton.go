@@ -15,7 +15,7 @@ import (
 // With Verdicts, edges are coloured by verdict and violated ones carry
 // their witness. It fails only when the report is not about sys.
 func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
-	if err := sys.Unsupported("the picture", 0); err != nil {
+	if err := sys.Unsupported("the picture", supports); err != nil {
 		return "", errkind.Wrap(errkind.Input, err)
 	}
 	c := newConfig(opts)
@@ -26,8 +26,13 @@ func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
 	var body strings.Builder
 	d.states(&body)
 	d.init(&body)
+	d.sharedBox(&body)
 	for i := range sys.Transitions {
 		d.transition(&body, i)
+		d.broadcasts(&body, i)
+	}
+	for r := range sys.Rendezvous {
+		d.rendezvous(&body, r)
 	}
 	var b strings.Builder
 	// Left to right suits short cycles and stars (readers/writers, ASR);
@@ -87,6 +92,12 @@ func (d *skeleton) title() []string {
 		esc(fmt.Sprintf("%s in %s: %s", processes,
 			plural(len(sys.Groups), "group", "groups"), d.nameList(groups))),
 		font(colourMuted, 0, esc("edges: local transitions, labelled with the guard of each group (no label: no guard); dotted arrows: initial configuration")),
+	}
+	if line := paramsLine(sys); line != "" {
+		lines = append(lines, esc(line))
+	}
+	if sys.Extensions()&(gsst.ExtBroadcast|gsst.ExtRendezvous) != 0 {
+		lines = append(lines, font(colourMuted, 0, esc("dashed hollow arrows: broadcasts (every other process in the source moves at the step of the transition named); boxes with numbered edges: rendezvous (one distinct process per part)")))
 	}
 	if rep := d.c.report; rep != nil {
 		lines = append(lines, d.verdictLine(rep), d.legend(rep))
@@ -290,15 +301,16 @@ func (d *skeleton) guardLabel(t *gsst.Transition) (label, tip []string) {
 	// One block of every group: the guard alone, or nothing.
 	if len(t.Blocks) == 1 && len(t.Blocks[0].Groups) == len(sys.Groups) {
 		text := t.Blocks[0].Text
+		ul, ut := updateLines(sys, &t.Blocks[0].Update, "")
 		if text == "" || text == "true" {
-			return nil, []string{"no guard: any process in " + sys.States[t.From] + " may move"}
+			return ul, append([]string{"no guard: any process in " + sys.States[t.From] + " may move"}, ut...)
 		}
 		lines, cut := wrapGuard(text, d.abbreviate())
 		d.abbreviated = d.abbreviated || cut
 		for _, l := range lines {
 			label = append(label, esc(l))
 		}
-		return label, []string{"guard (all groups): " + text}
+		return append(label, ul...), append([]string{"guard (all groups): " + text}, ut...)
 	}
 	shown := len(t.Blocks)
 	if d.abbreviate() && shown > maxBlocks {
@@ -316,6 +328,8 @@ func (d *skeleton) guardLabel(t *gsst.Transition) (label, tip []string) {
 			text = "true"
 		}
 		tip = append(tip, key+": "+text)
+		ul, ut := updateLines(sys, &blk.Update, "&#160;&#160;&#160;&#160;")
+		tip = append(tip, ut...)
 		if k >= shown {
 			continue
 		}
@@ -328,6 +342,7 @@ func (d *skeleton) guardLabel(t *gsst.Transition) (label, tip []string) {
 			}
 			label = append(label, "&#160;&#160;&#160;&#160;"+esc(l))
 		}
+		label = append(label, ul...)
 	}
 	if rest := len(t.Blocks) - shown; rest > 0 {
 		var groups []int

@@ -2,8 +2,11 @@ package dot
 
 import (
 	"fmt"
-	"github.com/vsym/vsym/errkind"
+	"slices"
 	"strings"
+
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/internal/emit"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/explore"
@@ -20,7 +23,7 @@ import (
 // every step on sys, and the engines' traces are cross-checked in their
 // own tests): it does not check the trace again.
 func Trace(sys *gsst.System, tr *explore.Trace, opts ...Option) (string, error) {
-	if err := sys.Unsupported("the trace picture", 0); err != nil {
+	if err := sys.Unsupported("the trace picture", supports); err != nil {
 		return "", errkind.Wrap(errkind.Input, err)
 	}
 	if tr == nil || len(tr.States) == 0 {
@@ -50,6 +53,12 @@ type move struct {
 	from    int
 	to      int
 	trans   int // index into System.Transitions, -1 when unknown
+	// Beyond the paper: the other processes the step moves (parts of a
+	// rendezvous, processes a broadcast carries along), and the index of
+	// the rendezvous (-1 for none).
+	also, transferred []explore.Mover
+	rendezvous        int
+	several           bool // a counter trace step that moves several processes
 }
 
 type traceDrawing struct {
@@ -63,10 +72,11 @@ type traceDrawing struct {
 	procs  [][][][]int
 	counts [][][]int
 	totals [][]int
-	moves  []move // moves[i] leads from configuration i to i+1, or back to loop
-	loop   int    // configuration the last move returns to; -1: a path
-	lifted bool   // configurations and moves are of processes
-	note   string // why the trace is drawn on counters, if it is
+	shared [][]int // shared[i]: the shared values of configuration i; nil rows without shared variables
+	moves  []move  // moves[i] leads from configuration i to i+1, or back to loop
+	loop   int     // configuration the last move returns to; -1: a path
+	lifted bool    // configurations and moves are of processes
+	note   string  // why the trace is drawn on counters, if it is
 
 	abbreviated bool
 }
@@ -94,22 +104,35 @@ func (d *traceDrawing) replay(l *explore.Lifted) {
 	state := initialProcs(d.sys)
 	d.lifted = true
 	d.loop = l.Loop
-	d.snapshot(state)
+	shared := d.sys.InitShared()
+	d.snapshot(state, shared)
 	for _, st := range l.Steps {
 		if !st.Stutter {
 			state[st.Group][st.Process] = st.To
+			for _, mv := range append(append([]explore.Mover(nil), st.Also...), st.Transferred...) {
+				state[mv.Group][mv.Process] = mv.To
+			}
+			if st.Shared != nil {
+				shared = st.Shared
+			}
 		}
-		d.moves = append(d.moves, move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, trans: st.Transition})
-		d.snapshot(state)
+		m := move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, trans: st.Transition,
+			also: st.Also, transferred: st.Transferred, rendezvous: -1}
+		if st.Rendezvous != nil {
+			m.rendezvous, m.trans = *st.Rendezvous, -1
+		}
+		d.moves = append(d.moves, m)
+		d.snapshot(state, shared)
 	}
 	if d.loop >= 0 {
 		last := len(d.procs) - 1
-		d.procs, d.counts, d.totals = d.procs[:last], d.counts[:last], d.totals[:last]
+		d.procs, d.counts, d.totals, d.shared = d.procs[:last], d.counts[:last], d.totals[:last], d.shared[:last]
 	}
 }
 
-// snapshot records the configuration of process states state[g][p].
-func (d *traceDrawing) snapshot(state [][]int) {
+// snapshot records the configuration of process states state[g][p] and
+// shared values shared (nil without shared variables).
+func (d *traceDrawing) snapshot(state [][]int, shared []int) {
 	sys := d.sys
 	procs := make([][][]int, len(sys.Groups))
 	counts := make([][]int, len(sys.Groups))
@@ -126,6 +149,16 @@ func (d *traceDrawing) snapshot(state [][]int) {
 	d.procs = append(d.procs, procs)
 	d.counts = append(d.counts, counts)
 	d.totals = append(d.totals, totals)
+	d.shared = append(d.shared, sharedRow(d.sys, shared))
+}
+
+// sharedRow copies the shared values of a configuration; nil for a
+// system without shared variables.
+func sharedRow(sys *gsst.System, shared []int) []int {
+	if len(sys.Shared) == 0 {
+		return nil
+	}
+	return append([]int(nil), shared...)
 }
 
 // counters takes the configurations from the states of the trace itself
@@ -144,6 +177,7 @@ func (d *traceDrawing) counters() {
 		d.totals = append(d.totals, st.Counters)
 		d.counts = append(d.counts, st.Groups)
 		d.procs = append(d.procs, nil)
+		d.shared = append(d.shared, sharedRow(d.sys, st.Shared))
 	}
 	next := func(i int) int {
 		if i+1 < len(tr.States) {
@@ -164,14 +198,24 @@ func (d *traceDrawing) counters() {
 // the counter that goes down by one and the one that goes up by one, or
 // no change (stutter). A step of an engine's trace is one of the two.
 func (d *traceDrawing) inferMove(a, b explore.State) move {
-	m := move{group: -1, process: -1, from: -1, to: -1, trans: -1}
+	m := move{group: -1, process: -1, from: -1, to: -1, trans: -1, rendezvous: -1}
+	changed := 0
 	for s := range a.Counters {
 		switch b.Counters[s] - a.Counters[s] {
+		case 0:
+			continue
 		case -1:
 			m.from = s
 		case 1:
 			m.to = s
 		}
+		changed++
+	}
+	if changed > 2 || changed == 2 && (m.from < 0 || m.to < 0) || changed == 0 && !slices.Equal(a.Shared, b.Shared) {
+		// A rendezvous or a broadcast, or a step that only changes
+		// shared variables (From and To are the same total counter
+		// only across groups: not here).
+		return move{several: true, group: -1, process: -1, from: -1, to: -1, trans: -1, rendezvous: -1}
 	}
 	if m.from < 0 || m.to < 0 {
 		m.stutter = true
@@ -371,6 +415,17 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 	case m.stutter:
 		lines = append(lines, "<B>stutter: nobody can move (deadlock)</B>")
 		tip = "deadlock: no process can move, so the run stays here"
+	case m.several:
+		lines = append(lines, "<B>a step of several processes (rendezvous or broadcast)</B>")
+		tip = "several processes move at once; the configurations show where"
+	case m.rendezvous >= 0:
+		lines = append(lines, "<B>"+esc("rendezvous "+emit.PartsText(sys, m.rendezvous))+"</B>")
+		who := []string{fmt.Sprintf("%s[%d]: %s → %s", sys.Groups[m.group].Name, m.process, sys.States[m.from], sys.States[m.to])}
+		for _, mv := range m.also {
+			who = append(who, fmt.Sprintf("%s[%d]: %s → %s", mv.GroupName, mv.Process, mv.FromName, mv.ToName))
+		}
+		lines = append(lines, esc(strings.Join(who, ", ")))
+		tip = "rendezvous: " + strings.Join(who, ", ") + " move together"
 	case m.process >= 0:
 		who := fmt.Sprintf("%s[%d]", sys.Groups[m.group].Name, m.process)
 		lines = append(lines, "<B>"+esc(who+": "+sys.States[m.from]+" → "+sys.States[m.to])+"</B>")
@@ -396,6 +451,18 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 			}
 			tip += ", allowed by its guard " + blk.Text
 		}
+	}
+	if len(m.transferred) > 0 {
+		var who []string
+		for _, mv := range m.transferred {
+			who = append(who, fmt.Sprintf("%s[%d]: %s → %s", mv.GroupName, mv.Process, mv.FromName, mv.ToName))
+		}
+		lines = append(lines, font(colourMuted, 10, esc("broadcast carries along "+strings.Join(who, ", "))))
+		tip += "; the broadcast carries along " + strings.Join(who, ", ")
+	}
+	if u := d.update(m); u != "" {
+		lines = append(lines, font(colourMuted, 10, esc("update: "+u)))
+		tip += "; update " + u
 	}
 	if closing {
 		lines = append(lines, font(colourLoop, 0, fmt.Sprintf("<B>back to configuration %d: the loop repeats forever</B>", d.loop)))
@@ -464,6 +531,18 @@ func (d *traceDrawing) confTable(i int, rows []int, hiddenMove bool, in *move) s
 		fmt.Fprintf(&b, `<TD><B>%d</B></TD>`, d.totals[i][s])
 	}
 	b.WriteString("</TR>")
+	if row := d.shared[i]; row != nil {
+		// The shared values, those the move into i changed in bold.
+		var parts []string
+		for j, x := range row {
+			text := esc(sys.Shared[j].Name + "=" + sys.Shared[j].ValueName(x))
+			if i > 0 && d.shared[i-1] != nil && d.shared[i-1][j] != x {
+				text = "<B>" + text + "</B>"
+			}
+			parts = append(parts, text)
+		}
+		fmt.Fprintf(&b, `<TR><TD COLSPAN="%d" ALIGN="LEFT" BGCOLOR="%s">%s</TD></TR>`, len(states)+1, colourFill, font(colourText, 0, "shared: "+strings.Join(parts, " ")))
+	}
 	if left := len(sys.States) - len(states); left > 0 {
 		text := fmt.Sprintf("%d other states: empty", left)
 		if hiddenStates > 0 {
@@ -505,6 +584,13 @@ func (d *traceDrawing) confText(i int) string {
 		parts = append(parts, fmt.Sprintf("#%s=%d", sys.States[s], k))
 	}
 	text := fmt.Sprintf("configuration %d: %s", i, strings.Join(parts, " "))
+	if row := d.shared[i]; row != nil {
+		var vals []string
+		for j, x := range row {
+			vals = append(vals, sys.Shared[j].Name+"="+sys.Shared[j].ValueName(x))
+		}
+		text += "\nshared: " + strings.Join(vals, " ")
+	}
 	if d.counts[i] != nil {
 		for g, row := range d.counts[i] {
 			var cells []string
@@ -586,7 +672,7 @@ func (d *traceDrawing) marker(i int) (text, colour string, ok bool) {
 	if !isUnary || (u.Op != ctl.AG && u.Op != ctl.EF) {
 		return "", "", false
 	}
-	holds, known := stateHolds(d.sys, u.X, d.totals[i])
+	holds, known := stateHolds(d.sys, u.X, d.totals[i], d.shared[i])
 	switch {
 	case !known:
 		return "", "", false
@@ -611,22 +697,32 @@ func stateText(text string) string {
 }
 
 // stateHolds evaluates a formula without temporal operators on the total
-// counters of a configuration; known is false for a temporal formula.
-func stateHolds(sys *gsst.System, f ctl.Formula, totals []int) (holds, known bool) {
+// counters and the shared values of a configuration; known is false for
+// a temporal formula, or one reading group counters.
+func stateHolds(sys *gsst.System, f ctl.Formula, totals, shared []int) (holds, known bool) {
 	switch f := f.(type) {
 	case ctl.Atom:
-		return presburger.Eval(f.P, func(v presburger.Var) int64 {
+		known := sys.IsTotal(f.P)
+		holds := presburger.Eval(f.P, func(v presburger.Var) int64 {
 			if s, g, ok := sys.Counter(v); ok && g < 0 {
 				return int64(totals[s])
 			}
+			if j, ok := sys.SharedOf(v); ok && shared != nil {
+				return int64(shared[j])
+			}
+			if k, ok := sys.ParamOf(v); ok {
+				return int64(sys.Params[k].Value)
+			}
+			known = false
 			return 0
-		}), sys.IsTotal(f.P)
+		})
+		return holds, known
 	case ctl.Not:
-		h, k := stateHolds(sys, f.X, totals)
+		h, k := stateHolds(sys, f.X, totals, shared)
 		return !h, k
 	case ctl.Binary:
-		l, kl := stateHolds(sys, f.L, totals)
-		r, kr := stateHolds(sys, f.R, totals)
+		l, kl := stateHolds(sys, f.L, totals, shared)
+		r, kr := stateHolds(sys, f.R, totals, shared)
 		switch f.Op {
 		case ctl.And:
 			return l && r, kl && kr
@@ -637,4 +733,19 @@ func stateHolds(sys *gsst.System, f ctl.Formula, totals []int) (holds, known boo
 		}
 	}
 	return false, false
+}
+
+// update writes the update a move applies, "" when it has none.
+func (d *traceDrawing) update(m move) string {
+	switch {
+	case m.stutter || m.several:
+		return ""
+	case m.rendezvous >= 0:
+		return updateText(d.sys, &d.sys.Rendezvous[m.rendezvous].Update)
+	case m.trans >= 0 && m.group >= 0:
+		if blk := d.sys.Transitions[m.trans].BlockOf(m.group); blk != nil {
+			return updateText(d.sys, &blk.Update)
+		}
+	}
+	return ""
 }

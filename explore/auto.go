@@ -40,8 +40,8 @@ import (
 // ProbeStates states, rule 3 when the symbolic engine returns. The work
 // budget is checked between BDD operations, and one operation may run
 // for minutes without producing nodes; so once the explicit engine has
-// answered, the symbolic engine gets half as long again (the time valve)
-// before rule 4 applies: only there does time enter the choice, when the
+// answered, the symbolic engine gets half as long again, and at least a
+// quarter of a second (the time valve), before rule 4 applies: only there does time enter the choice, when the
 // symbolic engine is the slower one anyway. The engine not chosen is
 // cancelled through its context and stops at its next check.
 //
@@ -146,7 +146,11 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 				// The time valve: a BDD operation may run long without
 				// producing nodes, and the budget is checked between
 				// operations only.
-				valve = time.After(time.Since(start) / 2)
+				// The floor keeps scheduling noise out of the
+				// choice when the explicit engine answered within
+				// milliseconds: on a loaded machine the symbolic
+				// engine may not have been scheduled yet.
+				valve = time.After(max(time.Since(start)/2, valveFloor))
 			}
 		case r := <-sDone:
 			s = &r
@@ -232,3 +236,6 @@ func orDefault(v, def int64) int64 {
 	}
 	return def
 }
+
+// valveFloor is the least time the time valve gives the symbolic engine.
+const valveFloor = 250 * time.Millisecond

@@ -39,6 +39,9 @@ type checker struct {
 	// (checkext.go). The first declaration of a name wins; the rules
 	// report the others.
 	names map[string]name
+	// badSize marks the groups whose size over parameters did not
+	// resolve (reported): their init rows are not checked against it.
+	badSize map[int]bool
 }
 
 func (c *checker) errorf(pos Pos, format string, args ...any) {
@@ -223,6 +226,9 @@ func (c *checker) init(f *File) {
 		if !ok {
 			sys.InitPos[g] = InitPos{Pos: in.Pos, Missing: true}
 		}
+	}
+	for g := range c.badSize {
+		c.src.rows[g] = rowSkip
 	}
 }
 

@@ -133,19 +133,28 @@ func (c *checker) initialValue(v *Shared, sd *SharedDecl, ss *sharedSrc) {
 // sizeTerm resolves a group size written as an expression over the
 // parameters. A constant expression is a fixed size.
 func (c *checker) sizeTerm(grp *Group, g *GroupDecl) {
+	if !c.sizeTermOK(grp, g) {
+		if c.badSize == nil {
+			c.badSize = map[int]bool{}
+		}
+		c.badSize[c.groups[grp.Name]] = true
+	}
+}
+
+func (c *checker) sizeTermOK(grp *Group, g *GroupDecl) bool {
 	v, ok := c.expr(g.SizeX, sizeMode, " in the size of group "+grp.Name)
-	if !ok {
-		return
-	}
-	if v.kind != kindInt {
+	switch {
+	case !ok:
+		return false
+	case v.kind != kindInt:
 		c.errorf(g.SizeX.Pos(), "size of group %s is %s; expected an expression over the parameters such as %q", grp.Name, v.kind, "n - f")
-		return
-	}
-	if v.t.IsConst() {
-		grp.Size = int(v.t.Const)
-		return
+		return false
+	case v.t.IsConst():
+		c.errorf(g.SizeX.Pos(), "size %q of group %s reads no parameter; write a fixed size as an integer (%d)", g.SizeText, grp.Name, v.t.Const)
+		return false
 	}
 	grp.SizeTerm, grp.SizeTermText = v.t, g.SizeText
+	return true
 }
 
 func (c *checker) assume(f *File) {
@@ -393,7 +402,8 @@ func (c *checker) broadcast(td *TransDecl, name string) []Transfer {
 		to, okT := c.state(x.To, where)
 		groups, okG := c.groupSet(x.Groups, where)
 		if okF && okT && okG {
-			out = append(out, Transfer{From: from, To: to, Groups: groups, Pos: x.Pos})
+			// At the source's name: the entry's first token, after any quote.
+			out = append(out, Transfer{From: from, To: to, Groups: groups, Pos: x.From.NamePos})
 		}
 	}
 	return out

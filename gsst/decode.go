@@ -149,6 +149,14 @@ func (d *decoder) explainYAML(line int, msg string) (Pos, string, string) {
 			return pos, "invalid YAML: %s: " + strings.ReplaceAll(m.explain(), "%", "%%"), msg
 		}
 	}
+	if msg == "did not find expected ',' or ']'" {
+		for l := line; l >= 1 && l >= line-2; l-- {
+			if col, ok := flowGroupList(d.lines[l-1]); ok {
+				pos.Line, pos.Col = l, col
+				return pos, "invalid YAML: %s: inside a flow list YAML reads this [ as the start of a nested list; quote each entry that names groups (\"S -> T [g]\"), or write the list one entry per line", msg
+			}
+		}
+	}
 	for l := line; l >= 1 && l >= line-2; l-- {
 		if col, kind, ok := flowComment(d.lines[l-1]); ok {
 			pos.Line, pos.Col = l, col
@@ -164,6 +172,56 @@ func (d *decoder) explainYAML(line int, msg string) (Pos, string, string) {
 // opened on the same line is still open. It returns the #'s column in
 // characters and "flow mapping" or "flow list".
 func flowComment(line string) (col int, kind string, ok bool) {
+	i := walkFlow(line, func(i int, open []byte) bool {
+		c := line[i]
+		if c != '#' || i > 0 && line[i-1] != ' ' && line[i-1] != '\t' {
+			return false
+		}
+		if len(open) > 0 {
+			kind = "flow mapping"
+			if open[len(open)-1] == '[' {
+				kind = "flow list"
+			}
+		}
+		return true
+	})
+	if i < 0 || kind == "" {
+		return 0, "", false
+	}
+	return utf8.RuneCountInString(line[:i]) + 1, kind, true
+}
+
+// flowGroupList finds, inside a flow list opened on line and outside
+// quotes, an entry "U -> V [" of a broadcast or weak fairness list whose
+// group list YAML takes for a nested list. It returns the column of that
+// [ in characters.
+func flowGroupList(line string) (col int, ok bool) {
+	arrow, found := false, false
+	i := walkFlow(line, func(i int, open []byte) bool {
+		switch c := line[i]; {
+		case c == '#' && (i == 0 || line[i-1] == ' '):
+			return true
+		case c == '-' && i+1 < len(line) && line[i+1] == '>':
+			arrow = len(open) > 0
+		case c == ',':
+			arrow = false
+		case c == '[' && arrow:
+			found = true
+			return true
+		}
+		return false
+	})
+	if i < 0 || !found {
+		return 0, false
+	}
+	return utf8.RuneCountInString(line[:i]) + 1, true
+}
+
+// walkFlow walks line outside quotes, keeping the stack of the flow
+// mappings and lists open, and calls visit at each character (open as
+// before that character) until it returns true. It returns that
+// character's byte offset, or -1.
+func walkFlow(line string, visit func(i int, open []byte) bool) int {
 	var open []byte
 	var quote byte
 	for i := 0; i < len(line); i++ {
@@ -173,24 +231,22 @@ func flowComment(line string) (col int, kind string, ok bool) {
 			if c == quote {
 				quote = 0
 			}
+			continue
 		case c == '"' || c == '\'':
 			quote = c
+			continue
+		}
+		if visit(i, open) {
+			return i
+		}
+		switch {
 		case c == '{' || c == '[':
 			open = append(open, c)
 		case (c == '}' || c == ']') && len(open) > 0:
 			open = open[:len(open)-1]
-		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
-			if len(open) == 0 {
-				return 0, "", false
-			}
-			kind = "flow mapping"
-			if open[len(open)-1] == '[' {
-				kind = "flow list"
-			}
-			return utf8.RuneCountInString(line[:i]) + 1, kind, true
 		}
 	}
-	return 0, "", false
+	return -1
 }
 
 // yamlParserProblems are the problems yaml.v3's parser (as opposed to

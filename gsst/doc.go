@@ -56,6 +56,16 @@
 // returns the instance of given sizes; AllSizes reads every size of a
 // file as "1..". The rules of New cover both kinds of system.
 //
+// Beyond the paper (shared.go, docs/gsst-format.md "Beyond the paper"):
+// shared variables (booleans, enumerations, bounded and unbounded
+// integers) that guards read and updates of transitions and rendezvous
+// write; parameters with an assumption, which make a System a family
+// like ranges do (group sizes may be linear over them; InstantiateParams
+// folds them to values); broadcast transitions; and rendezvous, steps in
+// which several processes move together. Their rules live in rulesext.go
+// and hold for parsed and hand-built Specs alike. Analyses that have not
+// been taught a construct refuse a System using it (Spec.Unsupported).
+//
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and
 // printed one per line as "file:line:col: message". Columns count

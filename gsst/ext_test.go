@@ -286,3 +286,89 @@ properties:
 		{"self-loop", "{from: B, to: A}", "{from: B, to: B}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
 	})
 }
+
+// TestUpdateSplitsBlocks: updates per group split the guard blocks so
+// that the groups of a block share guard and update; a group in no
+// update key takes the transition and updates nothing.
+func TestUpdateSplitsBlocks(t *testing.T) {
+	sys, err := gsst.Parse("tmpl.yaml", []byte(paramTemplate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab := &sys.Transitions[0]
+	type block struct {
+		groups []int
+		text   string
+		assign int
+	}
+	var got []block
+	for _, b := range ab.Blocks {
+		got = append(got, block{b.Groups, b.Text, len(b.Update.Assign)})
+	}
+	want := []block{{[]int{0}, "c >= t + 1 - f & #B[g] < n", 2}, {[]int{1}, "2*t - f < #C + c", 2}, {[]int{2}, "2*t - f < #C + c", 0}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("blocks %+v, want %+v", got, want)
+	}
+	if ab.Blocks[1].Update.Text != "ok := true; m := n - t - f" || ab.Blocks[2].Update.Text != "" {
+		t.Errorf("updates %q, %q", ab.Blocks[1].Update.Text, ab.Blocks[2].Update.Text)
+	}
+	// A shared update goes to every block of a guard per group.
+	src := strings.Replace(paramTemplate, `update: {g: "c := c + 1; m := t", h: "ok := true; m := n - t - f"}`, `update: "c := c + 1"`, 1)
+	sys, err = gsst.Parse("tmpl.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ab := &sys.Transitions[0]; len(ab.Blocks) != 2 || len(ab.Blocks[0].Update.Assign) != 1 || len(ab.Blocks[1].Update.Assign) != 1 {
+		t.Errorf("shared update: blocks %+v", ab.Blocks)
+	}
+}
+
+// TestFormatFormula: booleans and enumerations print as the language
+// writes them, and the printed guards read back.
+func TestFormatFormula(t *testing.T) {
+	sys := loadExt(t, "lock")
+	tc := &sys.Transitions[1]
+	for _, c := range []struct {
+		f    presburger.Formula
+		want string
+	}{
+		{tc.BlockOf(0).Guard, "!lock & turn = reader"},
+		{tc.BlockOf(1).Guard, "!lock"},
+		{sys.Fairness.Justice[0].Formula, "!lock | turn = reader"}, // turn != writer: the other value
+		{presburger.Negation(tc.BlockOf(0).Guard), "!(!lock & turn = reader)"},
+		{presburger.Conj(sys.Transitions[3].Blocks[0].Guard, presburger.Compare(presburger.VarTerm(sys.TotalVar(2)), presburger.Eq, presburger.ConstTerm(0))), "k = 3 & #C = 0"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(1)), presburger.Ge, presburger.ConstTerm(0)), "true"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)), presburger.Eq, presburger.VarTerm(sys.SharedVar(0)).Scale(2)), "!lock"},
+		{presburger.Not{F: presburger.Compare(presburger.VarTerm(sys.SharedVar(0)), presburger.Eq, presburger.ConstTerm(1))}, "!(lock)"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(2)), presburger.Lt, presburger.ConstTerm(3)), "k < 3"},
+		// Not in the language: a boolean in arithmetic.
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.SharedVar(2))), presburger.Ge, presburger.ConstTerm(2)), "lock + k >= 2"},
+	} {
+		if got := sys.FormatFormula(c.f); got != c.want {
+			t.Errorf("FormatFormula = %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestFormatUpdate: updates print as the language writes them and read
+// back the same.
+func TestFormatUpdate(t *testing.T) {
+	sys := loadExt(t, "lock")
+	for _, c := range []struct {
+		u    *gsst.Update
+		want string
+	}{
+		{&sys.Transitions[1].BlockOf(0).Update, "lock := true; turn := writer"},
+		{&sys.Transitions[1].BlockOf(1).Update, "lock := true; turn := reader; k := k + 1"},
+		{&sys.Transitions[3].Blocks[0].Update, "k := 0; lock := false"},
+		{&gsst.Update{}, ""},
+	} {
+		if got := sys.FormatUpdate(c.u); got != c.want {
+			t.Errorf("FormatUpdate = %q, want %q", got, c.want)
+		}
+	}
+	thr := loadExt(t, "threshold")
+	if got := thr.FormatUpdate(&thr.Transitions[0].Blocks[0].Update); got != "nsent := nsent + 1" {
+		t.Errorf("FormatUpdate = %q", got)
+	}
+}

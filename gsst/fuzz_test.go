@@ -15,7 +15,7 @@ import (
 // fuzzSeeds returns the bundled specs and the error test files.
 func fuzzSeeds(f testing.TB) [][]byte {
 	var out [][]byte
-	for _, pat := range []string{"../specs/*.yaml", "testdata/errors/*.yaml"} {
+	for _, pat := range []string{"../specs/*.yaml", "testdata/errors/*.yaml", "testdata/ext/*.yaml"} {
 		files, _ := filepath.Glob(pat)
 		for _, file := range files {
 			src, err := os.ReadFile(file)
@@ -41,6 +41,9 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
 	f.Add([]byte(fairSpec))
+	// Beyond the paper: every construct, in block and flow style.
+	f.Add([]byte("params: [n, t]\nassume: \"n > 2*t\"\nshared: {x: {type: \"0..\", init: 0}, b: {type: bool, init: true}, e: {type: [u, v], init: v}}\nstates: [A, B]\ngroups: {p: n - t, q: 1..}\ninit: A\ntransitions:\n  - {from: A, to: B, guard: \"x >= t & b & e = u\", update: \"x := x + 1; b := false; e := v\", broadcast: [\"B -> A [q]\"]}\n  - {from: B, to: A, update: {p: \"x := t\", q: \"b := b\"}}\nrendezvous:\n  - {parts: [{from: A, to: B}, {from: A, to: B, groups: [q]}], guard: \"#A >= 2\", update: \"x := 0\"}\nproperties: {a: \"AG x >= 0\"}\n"))
+	f.Add([]byte("shared:\n  k: {type: -3..3, init: -1}\nstates: [A, B]\ngroups: {p: 2}\ninit: A\ntransitions:\n  - from: A\n    to: B\n    update: \"k := 2*k - 1;\"\n    broadcast:\n      - B -> A\n"))
 	// Misindented keys (hints at the key).
 	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n  p: 1\n   q: 2\ninit: N\n"))
 	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n    p: 1\n  q: 1\ninit: N\n"))
@@ -109,27 +112,53 @@ func checkSystem(t *testing.T, sys *System) {
 				owner[g] = true
 			}
 			for _, v := range presburger.FreeVars(b.Guard) {
-				if int(v) >= sys.NumVars() && !(sys.Parametric() && v == sys.NVar()) {
+				_, shared := sys.SharedOf(v)
+				k, param := sys.ParamOf(v)
+				if int(v) >= sys.NumVars() && !(sys.Parametric() && v == sys.NVar()) && !shared && !(param && !sys.Params[k].Fixed) {
 					t.Fatalf("guard uses variable %d outside the system", v)
+				}
+			}
+			for _, a := range b.Update.Assign {
+				if _, ok := sys.SharedOf(a.Var); !ok {
+					t.Fatalf("update assigns variable %d, not a shared variable", a.Var)
 				}
 			}
 		}
 	}
+	for j := range sys.Shared {
+		if v := &sys.Shared[j]; !v.Contains(v.Init) {
+			t.Fatalf("shared variable %s starts outside its domain", v.Name)
+		}
+	}
 	if sys.Parametric() {
-		// The smallest instance is a system too, unless a constant
-		// grows beyond the limit once n is known.
+		// The smallest instance (with every parameter 2) is a system
+		// too, unless a constant grows beyond the limit once n is known,
+		// or the values break the assumption or a size.
 		sizes := make([]int, len(sys.Groups))
 		for g := range sys.Groups {
 			sizes[g] = sys.Groups[g].Size
+			if sys.Groups[g].OverParams() {
+				sizes[g] = -1
+			}
 		}
-		inst, err := sys.Instantiate(sizes)
+		var inst *System
+		var err error
+		if len(sys.freeParams()) > 0 {
+			values := make([]int, len(sys.Params))
+			for k := range values {
+				values[k] = 2
+			}
+			inst, err = sys.InstantiateParams(values, sizes)
+		} else {
+			inst, err = sys.Instantiate(sizes)
+		}
 		switch {
 		case err == nil && inst.Parametric():
 			t.Fatalf("instance is parametric")
 		case err == nil:
 			checkSystem(t, inst)
 		case !errors.Is(err, errkind.Input):
-			t.Fatalf("Instantiate: %v", err)
+			t.Fatalf("instantiating: %v", err)
 		}
 	}
 	for _, p := range sys.Properties {
@@ -137,6 +166,30 @@ func checkSystem(t *testing.T, sys *System) {
 			t.Fatalf("property %s without formula", p.Name)
 		}
 	}
+}
+
+func FuzzUpdate(f *testing.F) {
+	for _, s := range []string{"x := x + 1", "a := b; b := a;", "k := 2*t - 1; e := u", "x = 1", "x :=", ":= 1", "x := 1;; y := 2",
+		"x := (1", "x := #C", "x := AG y", "x := 1 y := 2", "é := 1", "x ::= 1", ";"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := ParseUpdate(s)
+		if err != nil {
+			if out != nil || len(err.(ErrorList)) != 1 {
+				t.Fatalf("bad error result %v", err)
+			}
+			return
+		}
+		if len(out) == 0 {
+			t.Fatalf("update %q parsed to no assignment", s)
+		}
+		for _, a := range out {
+			if !isName(a.Var.Name) || a.X == nil {
+				t.Fatalf("bad assignment %+v in %q", a, s)
+			}
+		}
+	})
 }
 
 // exprSystem is the fixed system that FuzzExpr checks expressions against.

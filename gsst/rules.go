@@ -29,9 +29,20 @@ import (
 // conditions over the same variables and weak fairness of transitions
 // the system has, by groups that may take them. The result is an
 // ErrorList (errors.Is(err, errkind.Input) holds), with the positions
-// the spec carries. The GSST language adds two rules that New does not
-// apply, as generators use what they forbid: a group has at least one
-// process, and no two transitions join the same states.
+// the spec carries. Beyond the paper (rulesext.go): parameters, shared
+// variables and enumeration constants with distinct names, none
+// reserved; shared domains that are not empty, enumerations without
+// repeated constants, initial values in their domains; an assumption
+// over parameters not fixed (holding when it reads none); sizes over
+// parameters not fixed, in groups that are not ranges and start in one
+// state; updates assigning shared variables at most once each, with
+// values of their types reading only shared variables and parameters
+// not fixed; broadcast transfers between distinct states in range, from
+// distinct sources; rendezvous of at least two parts, each between
+// distinct states in range; and groups of transfers and parts in range,
+// sorted, never an empty list. The GSST language adds two rules that New
+// does not apply, as generators use what they forbid: a group has at
+// least one process, and no two transitions join the same states.
 func New(s *Spec) (*System, error) {
 	if s == nil {
 		return nil, ErrorList{{Msg: "no system"}}

@@ -35,6 +35,37 @@ func TestSchemaAcceptsBundledSpecs(t *testing.T) {
 	}
 }
 
+// TestSchemaAcceptsExtensions checks the constructs beyond the paper:
+// the examples of testdata/ext, which use every one of them, validate.
+func TestSchemaAcceptsExtensions(t *testing.T) {
+	sch := gsst.CompileSchema(t)
+	for _, src := range extSeeds(t) {
+		if errs := gsst.SchemaErrors(t, sch, src); errs != nil {
+			t.Errorf("schema rejects a valid spec: %v\n%s", errs, src)
+		}
+	}
+}
+
+// extSeeds returns the specs of testdata/ext and the parameter template,
+// each valid.
+func extSeeds(t *testing.T) [][]byte {
+	t.Helper()
+	out := [][]byte{[]byte(paramTemplate)}
+	for _, name := range []string{"threshold", "lock", "pool"} {
+		src, err := os.ReadFile("testdata/ext/" + name + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, src)
+	}
+	for _, src := range out {
+		if _, err := gsst.Parse("ext.yaml", src); err != nil {
+			t.Fatalf("does not parse: %v\n%s", err, src)
+		}
+	}
+	return out
+}
+
 func TestSchemaAcceptsGeneratedFamilies(t *testing.T) {
 	sch := gsst.CompileSchema(t)
 	type member struct {
@@ -129,6 +160,28 @@ func TestSchemaRejects(t *testing.T) {
 		{"properties a list", states + groups + init + trans + "properties: [\"AG #T <= 1\"]\n", "/properties type"},
 		{"property name", states + groups + init + trans + "properties: {-x: \"AG #T <= 1\"}\n", "schema:/properties/properties/propertyNames propertyNames"},
 		{"property missing", states + groups + init + trans + "properties:\n  p: #T = 0\n", "/properties/p type"},
+		{"params a string", "params: n\n" + states + groups + init + trans, "/params type"},
+		{"param twice", "params: [n, n]\n" + states + groups + init + trans, "/params uniqueItems"},
+		{"param not a name", "params: [2n]\n" + states + groups + init + trans, "/params/0 pattern"},
+		{"assume a list", "params: [n]\nassume: [\"n > 1\"]\n" + states + groups + init + trans, "/assume type"},
+		{"shared a list", "shared: [x]\n" + states + groups + init + trans, "/shared type"},
+		{"shared without init", "shared: {x: {type: bool}}\n" + states + groups + init + trans, "/shared/x required"},
+		{"shared unknown key", "shared: {x: {type: bool, init: true, max: 3}}\n" + states + groups + init + trans, "/shared/x additionalProperties"},
+		{"shared type int", "shared: {x: {type: int, init: 0}}\n" + states + groups + init + trans, "/shared/x/type oneOf"},
+		{"shared empty enumeration", "shared: {x: {type: [], init: a}}\n" + states + groups + init + trans, "/shared/x/type oneOf"},
+		{"shared init a list", "shared: {x: {type: bool, init: [true]}}\n" + states + groups + init + trans, "/shared/x/init anyOf"},
+		{"size expression with dots", "params: [n]\n" + states + "groups: {p: \"n..\"}\n" + init + trans, "/groups/p oneOf"},
+		{"update a number", states + groups + init + "transitions: [{from: N, to: T, update: 3}]\n", "/transitions/0/update oneOf"},
+		{"update empty mapping", states + groups + init + "transitions: [{from: N, to: T, update: {}}]\n", "/transitions/0/update oneOf"},
+		{"broadcast a string", states + groups + init + "transitions: [{from: N, to: T, broadcast: \"T -> N\"}]\n", "/transitions/0/broadcast type"},
+		{"broadcast empty", states + groups + init + "transitions: [{from: N, to: T, broadcast: []}]\n", "/transitions/0/broadcast minItems"},
+		{"transfer without arrow", states + groups + init + "transitions:\n  - {from: N, to: T, broadcast: [T N]}\n", "/transitions/0/broadcast/0 pattern"},
+		{"rendezvous a mapping", states + groups + init + trans + "rendezvous: {parts: []}\n", "/rendezvous type"},
+		{"rendezvous one part", states + groups + init + trans + "rendezvous: [{parts: [{from: N, to: T}]}]\n", "/rendezvous/0/parts minItems"},
+		{"rendezvous without parts", states + groups + init + trans + "rendezvous: [{guard: \"true\"}]\n", "/rendezvous/0 required"},
+		{"part without to", states + groups + init + trans + "rendezvous: [{parts: [{from: N, to: T}, {from: N}]}]\n", "/rendezvous/0/parts/1 required"},
+		{"part empty groups", states + groups + init + trans + "rendezvous: [{parts: [{from: N, to: T}, {from: N, to: T, groups: []}]}]\n", "/rendezvous/0/parts/1/groups minItems"},
+		{"rendezvous guard mapping", states + groups + init + trans + "rendezvous: [{parts: [{from: N, to: T}, {from: N, to: T}], guard: {p: \"true\"}}]\n", "/rendezvous/0/guard type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,6 +242,7 @@ properties:
   p: true
   can-go: "EF #C >= 1"
 `))
+	seeds = append(seeds, extSeeds(t)...)
 	for _, src := range seeds {
 		if _, err := gsst.Parse("seed.yaml", src); err != nil {
 			t.Fatalf("seed does not parse: %v\n%s", err, src)
@@ -255,6 +309,11 @@ func mutate(t *testing.T, rng *rand.Rand, src []byte) []byte {
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: ""},
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "#C = 0", Style: yaml.DoubleQuotedStyle},
 		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "AG #C <= 1", Style: yaml.DoubleQuotedStyle},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x := x + 1", Style: yaml.DoubleQuotedStyle},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "N -> T"},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "n - f"},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "0..3"},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "bool"},
 		{Kind: yaml.MappingNode, Tag: "!!map"},
 		{Kind: yaml.SequenceNode, Tag: "!!seq"},
 	}
@@ -267,7 +326,9 @@ func mutate(t *testing.T, rng *rand.Rand, src []byte) []byte {
 			i := 2 * rng.Intn(len(n.Content)/2)
 			n.Content = slices.Delete(n.Content, i, i+2)
 		case op == 3 && n.Kind == yaml.MappingNode: // add an entry
-			key := []string{"name", "guard", "from", "to", "extra", "p", "N", "g1", "a, b", "bad-key"}[rng.Intn(10)]
+			keys := []string{"name", "guard", "from", "to", "extra", "p", "N", "g1", "a, b", "bad-key",
+				"update", "broadcast", "params", "assume", "shared", "rendezvous", "type", "init", "parts", "groups"}
+			key := keys[rng.Intn(len(keys))]
 			val := scalars[rng.Intn(len(scalars))]
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, &val)
 		case op == 4 && n.Kind == yaml.SequenceNode && len(n.Content) > 0: // drop an element
@@ -323,14 +384,15 @@ func TestSchemaCoversTheFormatPage(t *testing.T) {
 	if !slices.Equal(required, schema.Required) {
 		t.Errorf("schema requires %v, the page %v", schema.Required, required)
 	}
-	// Transitions: "keys `from`, `to` (both required) and `guard` (optional)".
-	if !strings.Contains(string(page), "keys `from`, `to` (both required) and\n`guard` (optional)") {
+	// Transitions: "keys `from`, `to` (both required), `guard`, `update`
+	// and `broadcast` (optional".
+	if !strings.Contains(string(page), "keys `from`, `to` (both required),\n`guard`, `update` and `broadcast` (optional") {
 		t.Fatal("the page no longer lists the transition keys as this test expects")
 	}
 	tr := schema.Definitions["transition"]
 	trKeys := describedKeys(t, "transition key", tr.Properties)
 	slices.Sort(tr.Required)
-	if !slices.Equal(trKeys, []string{"from", "guard", "to"}) || !slices.Equal(tr.Required, []string{"from", "to"}) {
+	if !slices.Equal(trKeys, []string{"broadcast", "from", "guard", "to", "update"}) || !slices.Equal(tr.Required, []string{"from", "to"}) {
 		t.Errorf("transition keys %v, required %v", trKeys, tr.Required)
 	}
 }

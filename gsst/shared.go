@@ -239,3 +239,28 @@ func (s *Spec) InitShared() []int {
 	}
 	return out
 }
+
+// InstanceCondition returns what the parameters (ParamVar), the group
+// sizes (SizeVar) and n (NVar) of every instance of s satisfy, beyond
+// the ranges of SizeBounds: each parameter not fixed is at least 0, the
+// assumption holds, each size over the parameters equals its term (and,
+// with SizeBounds, is at least 1), and n is the sum of the sizes. An
+// instance of the family is exactly a solution of the two together; for
+// a system without parameters it is SizeSum.
+func (s *Spec) InstanceCondition() presburger.Formula {
+	var parts []presburger.Formula
+	for k, p := range s.Params {
+		if !p.Fixed {
+			parts = append(parts, presburger.Compare(presburger.VarTerm(s.ParamVar(k)), presburger.Ge, presburger.ConstTerm(0)))
+		}
+	}
+	if s.Assume.Formula != nil {
+		parts = append(parts, s.Assume.Formula)
+	}
+	for g := range s.Groups {
+		if grp := &s.Groups[g]; grp.OverParams() {
+			parts = append(parts, presburger.Compare(presburger.VarTerm(s.SizeVar(g)), presburger.Eq, grp.SizeTerm))
+		}
+	}
+	return presburger.Conj(append(parts, s.SizeSum())...)
+}

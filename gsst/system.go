@@ -259,7 +259,8 @@ func (s *Spec) Parametric() bool {
 }
 
 // N returns the number of processes; for a parametric system, that of its
-// smallest instance.
+// smallest instance (counting a size over parameters as its placeholder
+// Size, 1 when parsed).
 func (s *Spec) N() int {
 	n := 0
 	for _, g := range s.Groups {
@@ -306,16 +307,20 @@ func (s *Spec) Param(v presburger.Var) (group int, ok bool) {
 }
 
 // SizeBounds returns the range of every size variable (a fixed group's
-// is its size; an unbounded range is open above) and of NVar (from the
-// sum of the least sizes to the sum of the greatest, open above when some
-// range is).
+// is its size; an unbounded range is open above; a size over the
+// parameters is at least 1, open above) and of NVar (from the sum of the
+// least sizes to the sum of the greatest, open above when some range
+// is). With sizes over parameters, InstanceCondition ties the size
+// variables to the parameters.
 func (s *Spec) SizeBounds() []presburger.Bound {
 	out := make([]presburger.Bound, 0, len(s.Groups)+1)
 	n := presburger.Bound{Var: s.NVar()}
 	for g := range s.Groups {
 		grp := &s.Groups[g]
 		b := presburger.Bound{Var: s.SizeVar(g), Lo: int64(grp.Size)}
-		if hi, ok := grp.Bounded(); ok {
+		if grp.OverParams() {
+			b.Lo, b.NoHi = 1, true
+		} else if hi, ok := grp.Bounded(); ok {
 			b.Hi = int64(hi)
 		} else {
 			b.NoHi = true

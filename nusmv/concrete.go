@@ -407,30 +407,14 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		lines = append(lines, joinMoves(sys, i, pr.group, trVar, picks, rvVal, st)...)
 		lines = append(lines, transferMoves(sys, i, pr.group, pick, trVar, tval, st, pr.name)...)
-		if len(lines) == 0 {
-			p("  next(%s) := %s;\n", pr.name, pr.name)
-			continue
-		}
-		p("  next(%s) := case\n", pr.name)
-		for _, l := range lines {
-			p("      %s\n", l)
-		}
-		p("      TRUE : %s;\n    esac;\n", pr.name)
+		writeNext(p, pr.name, lines)
 	}
 	for j := range sys.Shared {
 		lines, err := sharedMoves(sys, sv, j, name, pick, trVar, tval, guard, firstProc, rvVal, rv.guard)
 		if err != nil {
 			return "", err
 		}
-		if len(lines) == 0 {
-			p("  next(%s) := %s;\n", sv.name[j], sv.name[j])
-			continue
-		}
-		p("  next(%s) := case\n", sv.name[j])
-		for _, l := range lines {
-			p("      %s\n", l)
-		}
-		p("      TRUE : %s;\n    esac;\n", sv.name[j])
+		writeNext(p, sv.name[j], lines)
 	}
 
 	var chosen []string
@@ -488,4 +472,18 @@ func blockIndex(t *gsst.Transition, g int) int {
 		}
 	}
 	return -1
+}
+
+// writeNext writes the ASSIGN of next(v): the case lines, then v keeps
+// its value.
+func writeNext(p func(string, ...any), v string, lines []string) {
+	if len(lines) == 0 {
+		p("  next(%s) := %s;\n", v, v)
+		return
+	}
+	p("  next(%s) := case\n", v)
+	for _, l := range lines {
+		p("      %s\n", l)
+	}
+	p("      TRUE : %s;\n    esac;\n", v)
 }

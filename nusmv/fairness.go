@@ -31,11 +31,11 @@ type justice struct {
 // reducedJustice writes the justice constraints of m; ctr names the
 // counters, tval the values of the transition variable and en the
 // enabledness defines of m's transitions.
-func reducedJustice(m *counterabs.Model, name namefn, trVar, stutter string, tval, en []string) ([]justice, error) {
+func reducedJustice(m *counterabs.Model, atom atomfn, trVar, stutter string, tval, en []string) ([]justice, error) {
 	var out []justice
 	for _, j := range m.Justice {
 		if !j.Weak {
-			f, err := formula(j.State, arith(name))
+			f, err := formula(j.State, atom)
 			if err != nil {
 				return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
 			}

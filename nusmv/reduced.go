@@ -25,7 +25,7 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 
 // Reduced returns the NuSMV text of the counter model m, of either level.
 func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
-	if err := m.Unsupported("the NuSMV export", 0); err != nil {
+	if err := m.Unsupported("the NuSMV export", reducedSupports); err != nil {
 		return "", err
 	}
 	cfg := emit.NewHeader(opts)
@@ -49,7 +49,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 			limit[c] = p.Sum
 		}
 	}
-	name := func(v presburger.Var) (string, error) {
+	counterName := func(v presburger.Var) (string, error) {
 		if v < 0 || int(v) >= k {
 			return "", fmt.Errorf("variable %d is not a counter of the model", v)
 		}
@@ -59,17 +59,31 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		lt := m.Local(t)
+		if lt == nil {
+			base := fmt.Sprintf("rv%d", t.Rendezvous+1)
+			if t.Group >= 0 {
+				base += "_" + sys.Groups[t.Group].Name
+			}
+			tval[i] = nm.fresh(base)
+			continue
+		}
 		base := "t_" + sys.States[lt.From] + "_" + sys.States[lt.To]
 		if t.Group >= 0 {
 			base += "_" + sys.Groups[t.Group].Name
 		}
 		tval[i] = nm.fresh(base)
 	}
+	sv, err := newSharedVarsAt(sys, m.Shared, presburger.Var(k), nm, n, cfg.Bound)
+	if err != nil {
+		return "", errkind.Wrap(errkind.Input, fmt.Errorf("nusmv: %w", err))
+	}
+	name := sv.names(counterName)
+	atom := sv.atom(arith(name), name)
 	en := make([]string, len(m.Transitions))
 	enDef := make([]string, len(m.Transitions))
 	for i, t := range m.Transitions {
 		en[i] = nm.fresh("en_" + tval[i])
-		g, err := formula(t.Guard, arith(name))
+		g, err := formula(presburger.Conj(t.Guard, sv.modelBound(t.Assign, false)), atom)
 		if err != nil {
 			return "", errkind.Errorf(errkind.Internal, "nusmv: guard of %s: %w", m.TransitionName(&m.Transitions[i]), err)
 		}
@@ -82,11 +96,15 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		}
 		enDef[i] = g.s
 	}
-	props, err := properties(m.Properties, nm, arith(name))
+	boundName, boundOK, err := reducedBound(m, sv, nm, atom)
 	if err != nil {
 		return "", err
 	}
-	fair, err := reducedJustice(m, name, trVar, stutter, tval, en)
+	props, err := properties(m.Properties, nm, atom)
+	if err != nil {
+		return "", err
+	}
+	fair, err := reducedJustice(m, atom, trVar, stutter, tval, en)
 	if err != nil {
 		return "", err
 	}
@@ -140,6 +158,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 			p("--   %-12s %s (case %s)\n", tval[i], comment(m.TransitionName(t)), t.Case)
 		}
 	}
+	writeSharedComments(p, sys, sv, cfg.Bound, boundName)
 	writePropComments(p, props)
 	writeJusticeComments(p, fair)
 	p("\nMODULE main\n")
@@ -148,12 +167,18 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	for i := range m.Counters {
 		p("  %s : 0..%d;\n", ctr[i], limit[i])
 	}
+	for j := range m.Shared {
+		p("  %s : %s;\n", sv.name[j], sv.typ(j))
+	}
 
 	p("IVAR\n")
 	vals := append(append([]string(nil), tval...), stutter)
 	p("  %s : {%s};\n", trVar, wrapJoin(vals, ", ", "      "))
 
 	p("DEFINE\n")
+	for _, def := range sv.defines() {
+		b.WriteString(def)
+	}
 	for i := range m.Transitions {
 		p("  %s := %s;\n", en[i], enDef[i])
 	}
@@ -167,9 +192,26 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	for i := range m.Counters {
 		p("  init(%s) := %d;\n", ctr[i], m.Init[i])
 	}
+	for j := range m.Shared {
+		p("  init(%s) := %s;\n", sv.name[j], sv.constant(j, m.Init[k+j]))
+	}
+	after := make([][]presburger.Term, len(m.Transitions)) // the counters after a step that moves more than one process
+	for j := range m.Transitions {
+		if t := &m.Transitions[j]; len(t.Also) > 0 || len(t.Transfers) > 0 {
+			after[j] = emit.CounterEffect(t, k)
+		}
+	}
 	for i := range m.Counters {
 		var cases []string
 		for j, t := range m.Transitions {
+			if after[j] != nil {
+				if c, err := effectCase(after[j][i], i, ctr, limit[i], trVar, tval[j], en[j], name); err != nil {
+					return "", err
+				} else if c != "" {
+					cases = append(cases, c)
+				}
+				continue
+			}
 			switch i {
 			case t.From:
 				cases = append(cases, fmt.Sprintf("%s = %s & %s : %s - 1;", trVar, tval[j], en[j], ctr[i]))
@@ -180,15 +222,24 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 				cases = append(cases, fmt.Sprintf("%s = %s & %s & %s < %d : %s + 1;", trVar, tval[j], en[j], ctr[i], limit[i], ctr[i]))
 			}
 		}
-		if len(cases) == 0 {
-			p("  next(%s) := %s;\n", ctr[i], ctr[i])
-			continue
+		writeNext(p, ctr[i], cases)
+	}
+
+	for j := range m.Shared {
+		var cases []string
+		for x := range m.Transitions {
+			for _, a := range m.Transitions[x].Assign {
+				if a.Var != k+j {
+					continue
+				}
+				val, err := sv.value(j, a.Value, name)
+				if err != nil {
+					return "", err
+				}
+				cases = append(cases, fmt.Sprintf("%s = %s & %s : %s;", trVar, tval[x], en[x], val))
+			}
 		}
-		p("  next(%s) := case\n", ctr[i])
-		for _, c := range cases {
-			p("      %s\n", c)
-		}
-		p("      TRUE : %s;\n    esac;\n", ctr[i])
+		writeNext(p, sv.name[j], cases)
 	}
 
 	// No INVAR for the sum invariant: the initial state has the sums and
@@ -210,7 +261,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	// a counterpart (counterabs.Model.MayDeadlock).
 	noMove := "!" + enAny
 	if b, isBool := m.MayDeadlock.(presburger.Bool); m.MayDeadlock != nil && !(isBool && !bool(b)) {
-		md, err := formula(m.MayDeadlock, arith(name))
+		md, err := formula(m.MayDeadlock, atom)
 		if err != nil {
 			return "", errkind.Errorf(errkind.Internal, "nusmv: deadlock condition: %w", err)
 		}
@@ -220,6 +271,9 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	p("  & (%s != %s -> %s);\n", trVar, stutter, move)
 
 	writeJustice(p, fair)
+	if boundName != "" {
+		p("INVARSPEC NAME %s := %s;\n", boundName, boundOK)
+	}
 	writeSpecs(p, props)
 	return b.String(), nil
 }

@@ -32,8 +32,13 @@ type sharedVars struct {
 // newSharedVars names the shared variables of sys and bounds the unbounded
 // ones at n processes with bound (emit.SharedHi).
 func newSharedVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, error) {
-	vars := sys.Shared
-	sv := &sharedVars{sys: sys, vars: vars, first: sys.SharedVar(0)}
+	return newSharedVarsAt(sys, sys.Shared, sys.SharedVar(0), nm, n, bound)
+}
+
+// newSharedVarsAt is newSharedVars for the variables vars of a model, the
+// first of which is variable first.
+func newSharedVarsAt(sys *gsst.System, vars []gsst.Shared, first presburger.Var, nm *namer, n, bound int) (*sharedVars, error) {
+	sv := &sharedVars{sys: sys, vars: vars, first: first}
 	syms := map[string]string{} // one symbol per GSST constant
 	for j := range vars {
 		v := &vars[j]

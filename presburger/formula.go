@@ -413,13 +413,23 @@ func FreeVars(f Formula) []Var {
 // Format prints f with the connectives of the GSST guard language
 // (! & | and the comparisons), naming variables with name.
 func Format(f Formula, name func(Var) string) string {
+	return FormatAtoms(f, name, nil)
+}
+
+// FormatAtoms writes f as Format does, except that atom, when not nil,
+// may write a comparison itself: it returns the text and its precedence
+// (1 for a disjunction, 2 for a conjunction, 3 for an atom or a
+// negation), or ok false to leave the comparison to Format. A language
+// with typed variables over the integers of its formulas uses it to
+// write them as it reads them.
+func FormatAtoms(f Formula, name func(Var) string, atom func(Cmp) (text string, prec int, ok bool)) string {
 	var b strings.Builder
-	format(&b, f, name, 0)
+	format(&b, f, name, atom, 0)
 	return b.String()
 }
 
 // precedences: Or 1, And 2, unary 3
-func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
+func format(b *strings.Builder, f Formula, name func(Var) string, atom func(Cmp) (string, int, bool), ctx int) {
 	paren := func(prec int, body func()) {
 		if prec < ctx {
 			b.WriteString("(")
@@ -433,6 +443,12 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(bool(f)))
 	case Cmp:
+		if atom != nil {
+			if text, prec, ok := atom(f); ok {
+				paren(prec, func() { b.WriteString(text) })
+				return
+			}
+		}
 		lhs := Term{Monos: f.T.Monos}
 		paren(3, func() {
 			b.WriteString(lhs.Format(name))
@@ -441,7 +457,7 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 		})
 	case Not:
 		b.WriteString("!")
-		format(b, f.F, name, 4)
+		format(b, f.F, name, atom, 4)
 	case And:
 		if len(f) == 0 { // an empty And is true; "()" would not parse
 			b.WriteString("true")
@@ -452,7 +468,7 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 				if i > 0 {
 					b.WriteString(" & ")
 				}
-				format(b, g, name, 3)
+				format(b, g, name, atom, 3)
 			}
 		})
 	case Or:
@@ -465,7 +481,7 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 				if i > 0 {
 					b.WriteString(" | ")
 				}
-				format(b, g, name, 2)
+				format(b, g, name, atom, 2)
 			}
 		})
 	case Exists:
@@ -477,7 +493,7 @@ func format(b *strings.Builder, f Formula, name func(Var) string, ctx int) {
 			fmt.Fprintf(b, "%s in %s", name(v.Var), v.Range())
 		}
 		b.WriteString(": ")
-		format(b, f.Body, name, 0)
+		format(b, f.Body, name, atom, 0)
 		b.WriteString(")")
 	}
 }

@@ -237,9 +237,6 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		writeSharedDecls(w, sys, sv)
 		w.p("mtype %s[%d];\t/* the local state of every process */\n", sv.ps, n)
 		w.p("hidden byte %s;\n", sv.loop)
-		for k := 0; k < sv.temps; k++ {
-			w.p("hidden int %s_%d;\n", sv.tmp, k+1)
-		}
 	}
 	w.p("\n")
 	for _, def := range guardDefs {

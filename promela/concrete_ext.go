@@ -35,13 +35,26 @@ type sharedVars struct {
 	temps  int
 }
 
-// newSharedVars names what a system beyond the paper needs; nothing for
-// one within it, so that its model stays as it was.
+// newSharedVars names what a system beyond the paper needs in its
+// concrete model; nothing for one within it, so that its model stays as
+// it was.
 func newSharedVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, error) {
-	sv := &sharedVars{sys: sys}
 	if sys.Extensions() == 0 {
-		return sv, nil
+		return &sharedVars{sys: sys}, nil
 	}
+	sv, err := newVars(sys, nm, n, bound)
+	if err != nil {
+		return nil, err
+	}
+	sv.ps, sv.loop = nm.fresh("ps"), nm.fresh("bc_i")
+	sv.scratch(nm)
+	return sv, nil
+}
+
+// newVars names the shared variables of sys and bounds the unbounded
+// ones at n processes (emit.SharedHi).
+func newVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, error) {
+	sv := &sharedVars{sys: sys}
 	consts := map[string]string{} // by "value/index"
 	for j := range sys.Shared {
 		v := &sys.Shared[j]
@@ -61,19 +74,24 @@ func newSharedVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, erro
 		}
 		sv.consts = append(sv.consts, cs)
 	}
-	sv.ps, sv.loop, sv.tmp = nm.fresh("ps"), nm.fresh("bc_i"), nm.fresh("upd")
-	for i := range sys.Transitions {
-		for _, b := range sys.Transitions[i].Blocks {
+	return sv, nil
+}
+
+// scratch names the scratch variables of the simultaneous updates of
+// the system's transitions and rendezvous.
+func (sv *sharedVars) scratch(nm *namer) {
+	sv.tmp = nm.fresh("upd")
+	for i := range sv.sys.Transitions {
+		for _, b := range sv.sys.Transitions[i].Blocks {
 			sv.temps = max(sv.temps, len(b.Update.Assign))
 		}
 	}
-	for _, r := range sys.Rendezvous {
+	for _, r := range sv.sys.Rendezvous {
 		sv.temps = max(sv.temps, len(r.Update.Assign))
 	}
 	if sv.temps == 1 {
 		sv.temps = 0 // one assignment needs no scratch variable
 	}
-	return sv, nil
 }
 
 func (sv *sharedVars) domain(as []gsst.Assign) presburger.Formula {
@@ -126,6 +144,12 @@ func writeSharedHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int) {
 	w.p(" * %s, so that a broadcast (a loop over the other processes, inside the\n", sv.ps)
 	w.p(" * mover's d_step) and a rendezvous (one d_step in init per choice of\n")
 	w.p(" * distinct processes for its parts) can move several processes at once.\n")
+	writeVarsHeader(w, sys, sv, bound)
+}
+
+// writeVarsHeader states the shared variables and the bound of the
+// unbounded ones.
+func writeVarsHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int) {
 	if len(sys.Shared) == 0 {
 		w.p(" *\n")
 		return
@@ -155,8 +179,14 @@ func writeSharedHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int) {
 	w.p(" *\n")
 }
 
-// writeSharedDecls declares the shared variables.
+// writeSharedDecls declares the shared variables and the scratch
+// variables of simultaneous updates.
 func writeSharedDecls(w *writer, sys *gsst.System, sv *sharedVars) {
+	defer func() {
+		for k := 0; k < sv.temps; k++ {
+			w.p("hidden int %s_%d;\n", sv.tmp, k+1)
+		}
+	}()
 	for j := range sys.Shared {
 		v := &sys.Shared[j]
 		switch {
@@ -182,10 +212,26 @@ func writeSharedDecls(w *writer, sys *gsst.System, sv *sharedVars) {
 // variables when there are several (they read the values before the
 // step).
 func (sv *sharedVars) update(u gsst.Update, name namefn) ([]string, error) {
-	var asserts, pre, set []string
+	as := make([]assignment, len(u.Assign))
 	for k, a := range u.Assign {
 		j, _ := sv.sys.SharedOf(a.Var)
-		e, err := emit.Linear(a.Value, func(v presburger.Var) (string, error) {
+		as[k] = assignment{j, a.Value}
+	}
+	return sv.assign(as, name)
+}
+
+// assignment is an assignment to shared variable j.
+type assignment struct {
+	j     int
+	value presburger.Term
+}
+
+// assign writes the statements of simultaneous assignments (update).
+func (sv *sharedVars) assign(as []assignment, name namefn) ([]string, error) {
+	var asserts, pre, set []string
+	for k, a := range as {
+		j := a.j
+		e, err := emit.Linear(a.value, func(v presburger.Var) (string, error) {
 			r, err := name(v)
 			return r.name, err
 		})
@@ -195,7 +241,7 @@ func (sv *sharedVars) update(u gsst.Update, name namefn) ([]string, error) {
 		if sv.sys.Shared[j].Unbounded {
 			asserts = append(asserts, fmt.Sprintf("assert(%s <= %d)", e, sv.hi[j]))
 		}
-		if len(u.Assign) == 1 {
+		if len(as) == 1 {
 			set = append(set, sv.name[j]+" = "+e)
 			continue
 		}

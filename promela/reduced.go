@@ -26,7 +26,7 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 // Reduced returns the Promela program of the counter model m, of either
 // level.
 func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
-	if err := m.Unsupported("the Promela export", 0); err != nil {
+	if err := m.Unsupported("the Promela export", reducedSupports); err != nil {
 		return nil, err
 	}
 	cfg := emit.NewHeader(opts)
@@ -37,7 +37,8 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	proc := nm.fresh("counters")
 
 	// At the group level the model also keeps the total counter of every
-	// local state as a variable (presburger.Var(k+s) below), moved in step
+	// local state as a variable (presburger.Var(m.NumVars()+s) below, after
+	// the counters and the shared variables), moved in step
 	// with the group counters: guards and properties over totals then read
 	// one variable instead of a sum over every group, which keeps ltl
 	// formulas within what Spin's LTL translator accepts.
@@ -61,12 +62,33 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 			limit[c] = p.Sum
 		}
 	}
+	sv := &sharedVars{sys: sys}
+	if len(m.Shared) > 0 || m.Uses() != 0 {
+		var err error
+		if sv, err = newVars(sys, nm, m.N, cfg.Bound); err != nil {
+			return nil, errkind.Wrap(errkind.Input, fmt.Errorf("promela: %w", err))
+		}
+		sv.tmp = nm.fresh("upd")
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			moved := 0
+			if len(t.Also) > 0 || len(t.Transfers) > 0 {
+				moved = k // at most every counter changes
+			}
+			if x := moved + len(t.Assign); x > 1 {
+				sv.temps = max(sv.temps, x)
+			}
+		}
+	}
+	nv := m.NumVars()
 	name := func(v presburger.Var) (varRef, error) {
 		switch {
 		case v >= 0 && int(v) < k:
 			return varRef{ctr[v], int64(limit[v])}, nil
-		case group && int(v) >= k && int(v) < k+len(total):
-			return varRef{total[int(v)-k], int64(m.N)}, nil
+		case int(v) >= k && int(v) < nv:
+			return varRef{sv.name[int(v)-k], int64(sv.hi[int(v)-k])}, nil
+		case group && int(v) >= nv && int(v) < nv+len(total):
+			return varRef{total[int(v)-nv], int64(m.N)}, nil
 		}
 		return varRef{}, fmt.Errorf("variable %d is not a counter of the model", v)
 	}
@@ -79,8 +101,10 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	enDef := make([]string, len(m.Transitions))
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		lt := m.Local(t)
-		base := "en_" + sys.States[lt.From] + "_" + sys.States[lt.To]
+		base := fmt.Sprintf("en_rv%d", t.Rendezvous+1)
+		if lt := m.Local(t); lt != nil {
+			base = "en_" + sys.States[lt.From] + "_" + sys.States[lt.To]
+		}
 		if t.Group >= 0 {
 			base += "_" + sys.Groups[t.Group].Name
 		}
@@ -106,8 +130,8 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 		props[i] = property{p.Name, p.Text, ctl.MapAtoms(p.Formula, fold)}
 	}
 	reason := func(v presburger.Var) string {
-		if group && int(v) >= k && int(v) < k+len(total) {
-			return "#" + sys.States[int(v)-k]
+		if group && int(v) >= nv && int(v) < nv+len(total) {
+			return "#" + sys.States[int(v)-nv]
 		}
 		return m.VarName(v)
 	}
@@ -169,6 +193,10 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 			w.p(" *   %-12s %s (case %s)\n", en[i], comment(m.TransitionName(t)), t.Case)
 		}
 	}
+	if len(m.Shared) > 0 {
+		w.p(" *\n")
+		writeVarsHeader(w, sys, sv, cfg.Bound)
+	}
 	writeClaimHeader(w, claims, false)
 	writeRunHeader(w, prog)
 	w.p(" */\n\n")
@@ -179,6 +207,9 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	for i := range m.Counters {
 		w.p("%s %s = %d;\n", declType(limit[i]), ctr[i], m.Init[i])
 	}
+	if len(m.Shared) > 0 || m.Uses() != 0 {
+		writeSharedDecls(w, sys, sv)
+	}
 	if len(m.Transitions) > 0 {
 		w.p("\n")
 	}
@@ -188,6 +219,14 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	w.p("\nactive proctype %s()\n{\n\tdo\n", proc)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
+		if m.Uses() != 0 {
+			upd, err := reducedStep(m, t, sv, ctr, total, name)
+			if err != nil {
+				return nil, guardError(m.TransitionName(t), err)
+			}
+			w.p("\t:: d_step { %s ->\n\t\t%s }\n", en[i], strings.Join(upd, ";\n\t\t"))
+			continue
+		}
 		upd := []string{ctr[t.From] + "--", ctr[t.To] + "++"}
 		if group {
 			lt := m.Local(t)
@@ -219,10 +258,10 @@ func initTotal(m *counterabs.Model, s int) int {
 // foldTotals rewrites f, a formula over the counters of a group-level
 // model m, so that wherever every group counter of a local state s occurs
 // with one coefficient c, they are replaced by c times the total counter
-// of s, variable len(m.Counters)+s. Both sides are equal in every state of
+// of s, variable m.NumVars()+s. Both sides are equal in every state of
 // the emitted model, which keeps the totals in step.
 func foldTotals(m *counterabs.Model, f presburger.Formula) presburger.Formula {
-	k := len(m.Counters)
+	k := m.NumVars()
 	states := len(m.System.States)
 	return mapCmp(f, func(c presburger.Cmp) presburger.Cmp {
 		coef := map[presburger.Var]int64{}

@@ -250,7 +250,7 @@ func classFires(sp *testsupport.ProcSpace, st testsupport.ProcState, nc *counter
 	}
 	for _, step := range testsupport.ProcSteps(sys, sp.Owner, st) {
 		if nc.Transition == nil {
-			if step.Rendezvous >= 0 && "rendezvous "+counterabs.RendezvousText(sys, &sys.Rendezvous[step.Rendezvous]) == nc.Name {
+			if step.Rendezvous >= 0 && sys.RendezvousName(&sys.Rendezvous[step.Rendezvous]) == nc.Name {
 				return true
 			}
 			continue
@@ -325,7 +325,7 @@ func describe(sys *gsst.System) string {
 	}
 	for i := range sys.Rendezvous {
 		r := &sys.Rendezvous[i]
-		fmt.Fprintf(&b, "  rendezvous %s if %s [%s]\n", counterabs.RendezvousText(sys, r), presburger.Format(r.Guard, sys.VarName), r.Update.Text)
+		fmt.Fprintf(&b, "  %s if %s [%s]\n", sys.RendezvousName(r), presburger.Format(r.Guard, sys.VarName), r.Update.Text)
 	}
 	for _, p := range sys.Properties {
 		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Text)

@@ -21,3 +21,16 @@ func TestConformance(t *testing.T) {
 		enginetest.Conformance(t, symbolic.DefaultBDD())
 	})
 }
+
+// TestConformanceExtended runs the suite beyond the paper (shared
+// variables with updates, broadcast, rendezvous, folded parameters) on
+// the BDD engine in its two ways of deciding, against the process-level
+// reference semantics.
+func TestConformanceExtended(t *testing.T) {
+	t.Run("backward", func(t *testing.T) {
+		enginetest.ConformanceExtended(t, symbolic.DefaultBDD(), explore.CountStates(false), explore.CheckDeadlocks(true))
+	})
+	t.Run("reachable-first", func(t *testing.T) {
+		enginetest.ConformanceExtended(t, symbolic.DefaultBDD())
+	})
+}

@@ -166,6 +166,11 @@ type Checker struct {
 	nodes      int // BDD nodes in use at the last sample
 	lastReport time.Time
 
+	// prior counts the nodes produced by the encodings New made before
+	// this one (with smaller bounds for unbounded shared variables), so
+	// that explore.MaxWork bounds them all.
+	prior int
+
 	// stop is what rudd's interrupt hook reads inside every operation:
 	// the context of the call under way and the memory bound.
 	stop *stopper
@@ -236,7 +241,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	}
 	limits, unbounded := encodingLimits(m)
 	if len(unbounded) == 0 {
-		return newChecker(m, cfg, shared, limits)
+		return newChecker(m, cfg, shared, limits, 0)
 	}
 	// An unbounded shared variable is encoded up to a bound, which must
 	// not decide anything: the reachable states are computed with the
@@ -245,8 +250,9 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	// states, and every step from them, are those of the unbounded model,
 	// and every fixpoint runs within them.
 	cfg.reachable = true
+	prior := 0
 	for {
-		e, err := newChecker(m, cfg, shared, limits)
+		e, err := newChecker(m, cfg, shared, limits, prior)
 		if err != nil {
 			return nil, err
 		}
@@ -269,6 +275,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 			}
 			limits[v] = 2*limits[v] + 1
 		}
+		prior = e.Stats().Produced
 	}
 }
 
@@ -277,12 +284,12 @@ const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
 
 // maxBoundBits bounds the bits of an unbounded shared variable's
 // encoding: the engine gives up (errkind.Limit) on a model whose
-// reachable states take one beyond 2^maxBoundBits - 1 or four times the
-// number of processes, whichever is larger. A variable that grows
-// without bound is found this way, each doubling's reachable states
-// costing about as many fixpoint steps as the values it adds; the shared
-// limits (MaxStates, MaxWork, the context) stop it sooner. A variable
-// for tests.
+// reachable states take one beyond 2^maxBoundBits - 1 or, if larger,
+// the least 2^k - 1 covering four times the number of processes. A
+// variable that grows without bound is found this way, each doubling's
+// reachable states costing about as many fixpoint steps as the values it
+// adds; the shared limits (MaxStates, MaxWork over all the encodings,
+// the context) stop it sooner. A variable for tests.
 var maxBoundBits = 16
 
 // encodingLimits returns, for each model variable, the largest value
@@ -381,10 +388,11 @@ func (e *Checker) beyondBounds(unbounded []int) ([]int, error) {
 	return over, e.check()
 }
 
-// newChecker encodes m with the given encoding limits (encodingLimits).
-func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits []int) (*Checker, error) {
+// newChecker encodes m with the given encoding limits (encodingLimits),
+// after earlier encodings that produced prior nodes.
+func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits []int, prior int) (*Checker, error) {
 	nc := len(m.Counters)
-	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(),
+	e := &Checker{model: m, cfg: cfg, shared: shared, start: time.Now(), prior: prior,
 		stop: &stopper{ctx: cfg.ctx, maxMemory: shared.MaxMemory}}
 	var perm []int
 	if cfg.affinity {
@@ -1102,7 +1110,7 @@ var heapSamples = []metrics.Sample{
 func (e *Checker) sample() {
 	used, alloc, produced := nodeCounts(e.b)
 	e.nodes = used
-	e.stats.Produced = produced
+	e.stats.Produced = produced + e.prior
 	if used > e.stats.PeakNodes {
 		e.stats.PeakNodes = used
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 )
 
@@ -19,15 +18,7 @@ import (
 // BDD operations (issue 18).
 func poolModel(t *testing.T, n int) *counterabs.Model {
 	t.Helper()
-	sys, err := gsst.Parse("pool.yaml", []byte(testsupport.PoolYAML(n)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return parseGroup(t, "pool.yaml", []byte(testsupport.PoolYAML(n)))
 }
 
 // The context is read inside BDD operations: EF deadlock on the pool

@@ -123,6 +123,20 @@ func exploreModel(ctx context.Context, mod *counterabs.Model, opts ...Option) (*
 	return rep, e.Stats(), err
 }
 
+// parseGroup parses a spec and builds its group-counter model.
+func parseGroup(t *testing.T, file string, src []byte) *counterabs.Model {
+	t.Helper()
+	sys, err := gsst.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func v(i int) presburger.Term   { return presburger.VarTerm(presburger.Var(i)) }
 func k(c int64) presburger.Term { return presburger.ConstTerm(c) }
 

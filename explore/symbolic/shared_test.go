@@ -27,7 +27,7 @@ import (
 
 // extStats counts what the cross-check covered.
 type extStats struct {
-	models, also, transfers, assigns, unbounded, grown, holds, fails, traces, deadlocked int
+	models, also, transfers, assigns, unbounded, grown, forced, holds, fails, traces, deadlocked int
 }
 
 // randomExtended draws a random total-counter model of a random counter
@@ -153,6 +153,13 @@ func randomExtended(r *rand.Rand, properties int, st *extStats) *counterabs.Mode
 		leaf := func() ctl.Formula { return ctl.Atom{P: testsupport.RandomFormula(r, nv, n, 1, false)} }
 		f := randomTemporal(r, 3, leaf)
 		m.Properties = append(m.Properties, counterabs.Property{Name: fmt.Sprintf("p%d", i), Text: ctl.Format(f, m.VarName), Formula: f})
+	}
+	if r.Intn(6) == 0 {
+		// A forced model's stutter condition, over counters and shared
+		// variables.
+		m.MayDeadlock = testsupport.RandomFormula(r, nv, n, 1, false)
+		m.Exact = false
+		st.forced++
 	}
 	st.models++
 	return m
@@ -317,7 +324,7 @@ func TestExtendedAgainstOracle(t *testing.T) {
 	}
 	t.Logf("%+v", st)
 	if st.also < models/10 || st.transfers < models/10 || st.assigns < models/4 || st.unbounded < models/10 ||
-		st.grown == 0 || st.holds < models || st.fails < models || st.traces < models || st.deadlocked < models/10 {
+		st.grown == 0 || st.forced < models/10 || st.holds < models || st.fails < models || st.traces < models || st.deadlocked < models/10 {
 		t.Errorf("the random sample exercises too little: %+v", st)
 	}
 }
@@ -380,6 +387,20 @@ func TestUnboundedBoundGrows(t *testing.T) {
 	}
 	if st.holds != 4 {
 		t.Errorf("%d verdicts hold, want all 4", st.holds)
+	}
+	// explore.MaxWork bounds the nodes of every encoding New made, not
+	// only of the last one.
+	last := slices.Clone(first)
+	last[2] = 63
+	alone, err := newChecker(m, config{order: autoOrder(m), strategy: Saturate, reachable: true, affinity: true}, explore.NewConfig(), last, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alone.Reachable(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if all, one := e.Stats().Produced, alone.Stats().Produced; all <= one {
+		t.Errorf("%d nodes produced in all, %d by the last encoding alone", all, one)
 	}
 }
 
@@ -536,34 +557,22 @@ func fairTexts(m *counterabs.Model) []string {
 // Properties: unforgeable (no acceptance without a V1 process, a
 // failing property when v1 > 0) and sent (nsent <= n, holds).
 func threshold(t *testing.T, n, tt, v1 int) *counterabs.Model {
-	sp := &gsst.Spec{Name: "threshold", States: []string{"V0", "V1", "SE", "AC"},
-		Groups: []gsst.Group{{Name: "correct", Size: n}}, Init: [][]int{{n - v1, v1, 0, 0}}}
-	sp.Shared = []gsst.Shared{{Name: "nsent", Unbounded: true}}
-	nsent := presburger.VarTerm(sp.SharedVar(0))
-	inc := gsst.Update{Assign: []gsst.Assign{{Var: sp.SharedVar(0), Value: nsent.Add(k(1))}}, Text: "nsent := nsent + 1"}
-	block := func(g presburger.Formula, u gsst.Update) []gsst.Block {
-		return []gsst.Block{{Groups: []int{0}, Guard: g, Update: u}}
-	}
-	sp.Transitions = []gsst.Transition{
-		{From: 1, To: 2, Blocks: block(presburger.True, inc)},
-		{From: 0, To: 2, Blocks: block(presburger.Compare(nsent, presburger.Ge, k(int64(tt+1))), inc)},
-		{From: 2, To: 3, Blocks: block(presburger.Compare(nsent, presburger.Ge, k(int64(n-tt))), gsst.Update{})},
-	}
-	tot := func(s int) presburger.Term { return presburger.VarTerm(presburger.Var(s)) }
-	sp.Properties = []gsst.Property{
-		{Name: "unforgeable", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Binary{Op: ctl.Implies,
-			L: ctl.Atom{P: presburger.Compare(tot(1), presburger.Eq, k(0))}, R: ctl.Atom{P: presburger.Compare(tot(3), presburger.Eq, k(0))}}}},
-		{Name: "sent", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(nsent, presburger.Le, k(int64(n)))}}},
-	}
-	sys, err := gsst.New(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	src := fmt.Sprintf(`name: threshold
+shared:
+  nsent: {type: "0..", init: 0}
+states: [V0, V1, SE, AC]
+groups:
+  correct: %d
+init: {correct: {V0: %d, V1: %d}}
+transitions:
+  - {from: V1, to: SE, update: "nsent := nsent + 1"}
+  - {from: V0, to: SE, guard: "nsent >= %d", update: "nsent := nsent + 1"}
+  - {from: SE, to: AC, guard: "nsent >= %d"}
+properties:
+  unforgeable: "AG (#V1 = 0 -> #AC = 0)"
+  sent: "AG (nsent <= %d)"
+`, n, n-v1, v1, tt+1, n-tt, n)
+	return parseGroup(t, "threshold.yaml", []byte(src))
 }
 
 // TestThreshold: on reliable broadcast at growing sizes the BDD engine

@@ -20,6 +20,7 @@ func init() { register(newAbstractCmd) }
 
 type abstractOpts struct {
 	sizes   string
+	params  string // --params, for a spec with parameters
 	file    string
 	level   string
 	force   bool
@@ -58,7 +59,7 @@ transition and group that may take it, guarded by that group's guard.
 		},
 	}
 	f := cmd.Flags()
-	addSizesFlag(f, &o.sizes)
+	addSizesFlag(f, &o.sizes, &o.params)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.force, "force", false, "print the total-counter model of an uncertified system anyway (existential abstraction, not exact)")
 	addOutputFlag(f, &o.output, textJSONFormats)
@@ -82,7 +83,7 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
-		return loadInstance(cmd, o.file, o.sizes, "abstract")
+		return loadInstance(cmd, o.file, o.sizes, o.params, "abstract")
 	})
 	if err != nil {
 		return err
@@ -130,10 +131,10 @@ type abstractJSON struct {
 	Fairness []string `json:"fairness,omitempty"`
 	// Shared lists the shared variables, model variables after the
 	// counters (their initial values follow the counters' in Init).
-	Shared []sharedJSON `json:"shared,omitempty"`
+	Shared []abstractSharedJSON `json:"shared,omitempty"`
 }
 
-type sharedJSON struct {
+type abstractSharedJSON struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
 	Init string `json:"init"`
@@ -223,7 +224,7 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 	}
 	for j := range m.Shared {
 		v := &m.Shared[j]
-		out.Shared = append(out.Shared, sharedJSON{Name: v.Name, Type: v.TypeText(), Init: v.ValueName(m.Init[m.SharedVar(j)])})
+		out.Shared = append(out.Shared, abstractSharedJSON{Name: v.Name, Type: v.TypeText(), Init: v.ValueName(m.Init[m.SharedVar(j)])})
 	}
 	moves := func(ms []counterabs.Move) []moveJSON {
 		var out []moveJSON

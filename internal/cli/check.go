@@ -238,25 +238,30 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Re
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
+	steps := countNoun(len(sys.Transitions), "transition", "transitions") + rendezvousCount(sys)
 	if sys.Parametric() {
+		checked := "every size is checked"
 		everySize = " for every size"
+		if freeParams(sys) {
+			everySize, checked = " for every parameter value", "every parameter value satisfying the assumption is checked"
+		}
 		groups := groupSizes(sys)
 		if len(sys.Groups) <= maxGroupsListed {
 			groups = countNoun(len(sys.Groups), "group", "groups") + " of sizes " + groups
 		}
-		fmt.Fprintf(w, "%s: %s: %s, %s; every size is checked\n", file, sys.Name,
-			groups, countNoun(len(sys.Transitions), "transition", "transitions"))
+		fmt.Fprintf(w, "%s: %s: %s, %s; %s\n", file, sys.Name, groups, steps, checked)
 	} else {
 		fmt.Fprintf(w, "%s: %s: %s in %s, %s\n", file, sys.Name,
-			countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"),
-			countNoun(len(sys.Transitions), "transition", "transitions"))
+			countNoun(sys.N(), "process", "processes"), countNoun(len(sys.Groups), "group", "groups"), steps)
 	}
 	counts := map[detect.Verdict]int{}
-	for i, t := range rep.Transitions {
+	for i, t := range rep.Results() {
 		counts[t.Verdict]++
-		name := sys.TransitionName(t.Transition)
-		switch t.Verdict {
-		case detect.Violated:
+		name := resultName(sys, &t)
+		switch {
+		case t.Verdict == detect.Violated && t.Witness.Step != nil:
+			writeStepWitness(w, sys, name, t.Witness)
+		case t.Verdict == detect.Violated:
 			at := ""
 			if sys.Parametric() {
 				at = " at sizes " + sys.FormatSizes(t.Witness.Sizes)
@@ -268,25 +273,29 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Re
 			if reach != nil {
 				writeReach(w, sys, name, newReachJSON(reach.Transitions[i]))
 			}
-		case detect.Unknown:
+		case t.Verdict == detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
 		default:
 			fmt.Fprintf(w, "  %s: %s\n", name, t.Verdict)
 		}
+	}
+	what := "transitions"
+	if len(sys.Rendezvous) > 0 {
+		what = "transitions and rendezvous"
 	}
 	switch rep.Verdict() {
 	case detect.Symmetric:
 		fmt.Fprintf(w, "%s: fully symmetric%s: every transition treats all processes alike\n", sys.Name, everySize)
 	case detect.Certified:
 		fmt.Fprintf(w, "%s: certified fully virtually symmetric%s (%s by the solver, %d symmetric)\n",
-			sys.Name, everySize, countNoun(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
+			sys.Name, everySize, countNoun(counts[detect.Certified], certifiedNoun(sys, 1), certifiedNoun(sys, 2)), counts[detect.Symmetric])
 	case detect.Violated:
-		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d transitions violated)\n",
-			sys.Name, everySize, counts[detect.Violated], len(rep.Transitions))
+		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d %s violated)\n",
+			sys.Name, everySize, counts[detect.Violated], len(rep.Results()), what)
 		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
 	default:
-		fmt.Fprintf(w, "%s: unknown: %d of %d transitions undecided\n",
-			sys.Name, counts[detect.Unknown], len(rep.Transitions))
+		fmt.Fprintf(w, "%s: unknown: %d of %d %s undecided\n",
+			sys.Name, counts[detect.Unknown], len(rep.Results()), what)
 	}
 }
 
@@ -348,14 +357,14 @@ func groupSizes(sys *gsst.System) string {
 	if len(sys.Groups) <= maxGroupsListed {
 		parts := make([]string, len(sys.Groups))
 		for g := range sys.Groups {
-			parts[g] = sys.Groups[g].Name + " " + sys.Groups[g].SizeText()
+			parts[g] = sys.Groups[g].Name + " " + sizeText(&sys.Groups[g])
 		}
 		return strings.Join(parts, ", ")
 	}
 	var sizes []string
 	count := map[string]int{}
 	for g := range sys.Groups {
-		size := sys.Groups[g].SizeText()
+		size := sizeText(&sys.Groups[g])
 		if count[size] == 0 {
 			sizes = append(sizes, size)
 		}
@@ -391,6 +400,8 @@ type checkJSON struct {
 	AllSizes    bool                  `json:"all_sizes"`
 	Sizes       map[string]string     `json:"sizes,omitempty"`
 	Transitions []checkTransitionJSON `json:"transitions"`
+	// Rendezvous: one result per rendezvous, when the system has any.
+	Rendezvous []checkRendezvousJSON `json:"rendezvous,omitempty"`
 	// AsymmetryReachable: whether some violated transition's asymmetry
 	// can occur from the initial state (false also for certified
 	// systems); null when not decided.
@@ -400,15 +411,7 @@ type checkJSON struct {
 type checkTransitionJSON struct {
 	From string `json:"from"`
 	To   string `json:"to"`
-	// File, Line and Col locate the transition in the spec (its entry in
-	// the transitions list); Line and Col are 0 when unknown.
-	File    string            `json:"file"`
-	Line    int               `json:"line"`
-	Col     int               `json:"col"`
-	Verdict string            `json:"verdict"`
-	Reason  string            `json:"reason"`
-	Queries int               `json:"queries"`
-	Witness *checkWitnessJSON `json:"witness"`
+	checkVerdictJSON
 	// Reachability answers, for a violated transition, whether the
 	// witness and the asymmetry are reachable (reach.go); null otherwise.
 	Reachability *reachJSON `json:"reachability"`
@@ -422,6 +425,58 @@ type checkWitnessJSON struct {
 	States   []string         `json:"states"`
 	Enabled  map[string][]int `json:"enabled"`
 	Disabled map[string][]int `json:"disabled"`
+	// For a system with constructs beyond the paper: the parameters of
+	// the instance (a family's), the shared values of both
+	// configurations, and the step of the enabled one whose successor
+	// orbit no step of the disabled one reaches.
+	Params map[string]int `json:"params,omitempty"`
+	Shared map[string]any `json:"shared,omitempty"`
+	Step   *checkStepJSON `json:"step,omitempty"`
+}
+
+// checkStepJSON is detect.Step: the transition (or rendezvous) taken, by
+// which groups (one per part of a rendezvous), and the orbit it reaches:
+// the total counters, in the order of "states", and the shared values.
+type checkStepJSON struct {
+	Transition  string         `json:"transition,omitempty"`
+	Rendezvous  string         `json:"rendezvous,omitempty"`
+	Groups      []string       `json:"groups"`
+	TotalsAfter []int          `json:"totals_after"`
+	SharedAfter map[string]any `json:"shared_after,omitempty"`
+}
+
+// checkVerdictJSON is the verdict of a transition or a rendezvous.
+type checkVerdictJSON struct {
+	// File, Line and Col locate the transition or rendezvous in the spec
+	// (its entry in the list); Line and Col are 0 when unknown.
+	File    string            `json:"file"`
+	Line    int               `json:"line"`
+	Col     int               `json:"col"`
+	Verdict string            `json:"verdict"`
+	Reason  string            `json:"reason"`
+	Queries int               `json:"queries"`
+	Witness *checkWitnessJSON `json:"witness"`
+}
+
+// newVerdictJSON is the JSON of a result, found at pos.
+func newVerdictJSON(sys *gsst.System, t *detect.TransitionResult, pos gsst.Pos) checkVerdictJSON {
+	return checkVerdictJSON{File: pos.File, Line: pos.Line, Col: pos.Col, Verdict: t.Verdict.String(),
+		Reason: t.Reason, Queries: t.Queries, Witness: newWitnessJSON(sys, t.Witness)}
+}
+
+// checkRendezvousJSON is the result of one rendezvous.
+type checkRendezvousJSON struct {
+	Name  string          `json:"name"`
+	Parts []checkPartJSON `json:"parts"`
+	checkVerdictJSON
+}
+
+// checkPartJSON is one part of a rendezvous; Groups is omitted when any
+// group may take it.
+type checkPartJSON struct {
+	From   string   `json:"from"`
+	To     string   `json:"to"`
+	Groups []string `json:"groups,omitempty"`
 }
 
 // checkResultJSON is the JSON of one file's outcome: its report, or,
@@ -447,7 +502,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 	out.AllSizes = sys.Parametric()
 	out.Sizes = map[string]string{}
 	for g := range sys.Groups {
-		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
+		out.Sizes[sys.Groups[g].Name] = sizeText(&sys.Groups[g])
 	}
 
 	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
@@ -457,34 +512,89 @@ func newCheckJSON(r checkResult) *checkJSON {
 	}
 	for i, t := range r.rep.Transitions {
 		tj := checkTransitionJSON{
-			From:    sys.States[t.Transition.From],
-			To:      sys.States[t.Transition.To],
-			File:    t.Transition.Pos.File,
-			Line:    t.Transition.Pos.Line,
-			Col:     t.Transition.Pos.Col,
-			Verdict: t.Verdict.String(),
-			Reason:  t.Reason,
-			Queries: t.Queries,
-		}
-		if w := t.Witness; w != nil {
-			wj := &checkWitnessJSON{
-				Group:    sys.Groups[w.Group].Name,
-				Sizes:    map[string]int{},
-				States:   sys.States,
-				Enabled:  map[string][]int{},
-				Disabled: map[string][]int{},
-			}
-			for g, gr := range sys.Groups {
-				wj.Sizes[gr.Name] = w.Sizes[g]
-				wj.Enabled[gr.Name] = w.Enabled[g]
-				wj.Disabled[gr.Name] = w.Disabled[g]
-			}
-			tj.Witness = wj
+			From:             sys.States[t.Transition.From],
+			To:               sys.States[t.Transition.To],
+			checkVerdictJSON: newVerdictJSON(sys, &t, t.Transition.Pos),
 		}
 		if r.reach != nil {
 			tj.Reachability = newReachJSON(r.reach.Transitions[i])
 		}
 		out.Transitions = append(out.Transitions, tj)
+	}
+	for _, t := range r.rep.Rendezvous {
+		rj := checkRendezvousJSON{
+			Name:             sys.RendezvousName(t.Rendezvous),
+			checkVerdictJSON: newVerdictJSON(sys, &t, t.Rendezvous.Pos),
+		}
+		for _, p := range t.Rendezvous.Parts {
+			pj := checkPartJSON{From: sys.States[p.From], To: sys.States[p.To]}
+			for _, g := range p.Groups {
+				pj.Groups = append(pj.Groups, sys.Groups[g].Name)
+			}
+			rj.Parts = append(rj.Parts, pj)
+		}
+		out.Rendezvous = append(out.Rendezvous, rj)
+	}
+	return out
+}
+
+// newWitnessJSON is the JSON of a witness; nil for none.
+func newWitnessJSON(sys *gsst.System, w *detect.Witness) *checkWitnessJSON {
+	if w == nil {
+		return nil
+	}
+	wj := &checkWitnessJSON{
+		Group:    sys.Groups[w.Group].Name,
+		Sizes:    map[string]int{},
+		States:   sys.States,
+		Enabled:  map[string][]int{},
+		Disabled: map[string][]int{},
+	}
+	for g, gr := range sys.Groups {
+		wj.Sizes[gr.Name] = w.Sizes[g]
+		wj.Enabled[gr.Name] = w.Enabled[g]
+		wj.Disabled[gr.Name] = w.Disabled[g]
+	}
+	if w.Params != nil {
+		wj.Params = map[string]int{}
+		for k, p := range sys.Params {
+			wj.Params[p.Name] = w.Params[k]
+		}
+	}
+	wj.Shared = sharedJSON(sys, w.Shared)
+	if st := w.Step; st != nil {
+		sj := &checkStepJSON{TotalsAfter: st.Totals, SharedAfter: sharedJSON(sys, st.Shared)}
+		if st.Rendezvous >= 0 {
+			sj.Rendezvous = sys.RendezvousName(&sys.Rendezvous[st.Rendezvous])
+		} else {
+			sj.Transition = sys.TransitionName(&sys.Transitions[st.Transition])
+		}
+		for _, g := range st.Groups {
+			sj.Groups = append(sj.Groups, sys.Groups[g].Name)
+		}
+		wj.Step = sj
+	}
+	return wj
+}
+
+// sharedJSON maps each shared variable to its value: a boolean, the
+// name of an enumeration constant, or an integer; nil without shared
+// variables.
+func sharedJSON(sys *gsst.System, vals []int) map[string]any {
+	if len(sys.Shared) == 0 || len(vals) != len(sys.Shared) {
+		return nil
+	}
+	out := map[string]any{}
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		switch {
+		case v.Bool:
+			out[v.Name] = vals[j] == 1
+		case v.Values != nil:
+			out[v.Name] = v.ValueName(vals[j])
+		default:
+			out[v.Name] = vals[j]
+		}
 	}
 	return out
 }

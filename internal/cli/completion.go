@@ -57,6 +57,11 @@ func addCompletions(root *cobra.Command) {
 				_ = cmd.RegisterFlagCompletionFunc(name, completeProperties)
 			}
 		}
+		for _, name := range []string{"sizes", "params"} {
+			if cmd.Flags().Lookup(name) != nil {
+				_ = cmd.RegisterFlagCompletionFunc(name, completeInstance(name))
+			}
+		}
 		for _, name := range []string{"engine", "bdd-order", "model", "output"} {
 			if cmd.Flags().Lookup(name) != nil {
 				_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(flagValues(cmd, name), cobra.ShellCompDirectiveNoFileComp))
@@ -161,28 +166,76 @@ func completeSpecs(many bool) cobra.CompletionFunc {
 // offers nothing and prints nothing. A comma-separated list (-p a,b)
 // completes its last element and leaves out the names already in it.
 func completeProperties(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	if len(args) == 0 {
+	sys := specArg(args)
+	if sys == nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var names, descs []string
+	for _, p := range sys.Properties {
+		names, descs = append(names, p.Name), append(descs, p.Text)
+	}
+	return completeList(toComplete, names, descs, func(s string) string { return s }), cobra.ShellCompDirectiveNoFileComp
+}
+
+// specArg reads the spec given as the first argument, quietly: nil when
+// there is none or it does not load.
+func specArg(args []string) *gsst.System {
+	if len(args) == 0 {
+		return nil
 	}
 	sys, err := gsst.Load(args[0])
 	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+		return nil
 	}
+	return sys
+}
+
+// completeList completes the last element of a comma-separated list
+// among names (each described by descs), leaving out the names already
+// in it; key gives the name an element of the list stands for.
+func completeList(toComplete string, names, descs []string, key func(string) string) []cobra.Completion {
 	done, partial := "", toComplete
 	if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
 		done, partial = toComplete[:i+1], toComplete[i+1:]
 	}
 	given := map[string]bool{}
 	for _, name := range strings.Split(done, ",") {
-		given[name] = true
+		given[key(name)] = true
 	}
 	var out []cobra.Completion
-	for _, p := range sys.Properties {
-		if strings.HasPrefix(p.Name, partial) && !given[p.Name] {
-			out = append(out, cobra.CompletionWithDesc(done+p.Name, p.Text))
+	for i, name := range names {
+		if strings.HasPrefix(name, partial) && !given[key(name)] {
+			out = append(out, cobra.CompletionWithDesc(done+name, descs[i]))
 		}
 	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+	return out
+}
+
+// completeInstance offers, for --sizes, "group=" for each ranged group of
+// the spec given as the first argument, and for --params, "name=" for
+// each of its parameters, as a comma-separated list; the shell then
+// waits for the value. The spec is read quietly, as for properties.
+func completeInstance(flag string) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		sys := specArg(args)
+		if sys == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var names, descs []string
+		if flag == "sizes" {
+			for _, g := range sys.Groups {
+				if g.Ranged {
+					names, descs = append(names, g.Name+"="), append(descs, "size in "+g.SizeText())
+				}
+			}
+		} else {
+			for _, p := range sys.Params {
+				names, descs = append(names, p.Name+"="), append(descs, "parameter")
+			}
+		}
+		key := func(s string) string { name, _, _ := strings.Cut(s, "="); return name }
+		return completeList(toComplete, names, descs, key), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
 }
 
 // completeExamples offers the names of the bundled specs.

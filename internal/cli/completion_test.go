@@ -31,7 +31,13 @@ func TestCompleteCmd(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("states: [N\nproperties: {p: \"AG #N = 0\"}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	withParams := filepath.Join(t.TempDir(), "guarded.yaml")
+	if err := os.WriteFile(withParams, []byte(paramSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rwParam := filepath.Join("..", "..", "specs", "readers-writers-param.yaml")
 	const (
+		noSpace  = ":6\n" // ShellCompDirectiveNoFileComp | ShellCompDirectiveNoSpace
 		noFile   = ":4\n" // ShellCompDirectiveNoFileComp
 		yamlOnly = "yaml\nyml\n:8\n"
 	)
@@ -52,6 +58,11 @@ func TestCompleteCmd(t *testing.T) {
 		{"property list", []string{"explore", rw, "-p", "mutex,"},
 			"mutex,reachable\tEF #C = 1\nmutex,can-progress\tAG (#T > 0 -> EF #C > 0)\n" + noFile},
 		{"property list prefix", []string{"explore", rw, "-p", "reachable,c"}, "reachable,can-progress\tAG (#T > 0 -> EF #C > 0)\n" + noFile},
+		{"sizes", []string{"explore", rwParam, "--sizes", ""}, "reader=\tsize in 1..\nwriter=\tsize in 1..\n" + noSpace},
+		{"sizes list", []string{"nusmv", rwParam, "--sizes", "reader=2,"}, "reader=2,writer=\tsize in 1..\n" + noSpace},
+		{"params", []string{"abstract", withParams, "--params", ""}, "k=\tparameter\nm=\tparameter\n" + noSpace},
+		{"params list", []string{"promela", withParams, "--params", "k=3,"}, "k=3,m=\tparameter\n" + noSpace},
+		{"params of a broken spec", []string{"explore", bad, "--params", ""}, noFile},
 		{"prove spec", []string{"prove", ""}, yamlOnly},
 		{"prove properties", []string{"prove", rw, "-p", "m"}, "mutex\tAG #C <= 1\n" + noFile},
 		{"trace", []string{"dot", rw, "--trace", "m"}, "mutex\tAG #C <= 1\n" + noFile},

@@ -32,6 +32,7 @@ type dotOpts struct {
 	timeout  time.Duration // --timeout: the whole run
 	solverTO time.Duration // --solver-timeout: each solver call of --check
 	sizes    string
+	params   string
 }
 
 func newDotCmd() *cobra.Command {
@@ -82,6 +83,7 @@ pictures.
 	f.BoolVar(&o.full, "full", false, "draw every guard, group and configuration in full, without abbreviating")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "with --trace: draw at most N configurations, the first N/2 and the last N/2 (a lasso's loop start among them), the others as one node; 0: up to 40, and the first round of a lasso that goes round its loop more than once")
 	f.StringVar(&o.sizes, "sizes", "", "draw the instance of these sizes of a spec whose group sizes are ranges (as group=k,...); --trace needs it for such a spec, which is otherwise drawn as the family of every size")
+	f.StringVar(&o.params, "params", "", "draw the instance of these parameter values of a spec with parameters (as name=k,...); --trace needs it for such a spec")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	f.DurationVar(&o.solverTO, "solver-timeout", 0, "with --check: bound on each solver call, e.g. 30s (0: none); a transition whose call runs out is drawn as unknown")
 	return cmd
@@ -132,8 +134,8 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	// a trace needs one instance (--sizes).
 	prog.phase(progress.Parse)
 	sys, err := analysis.Within(ctx, o.file, "loading", limits, func() (*gsst.System, error) {
-		if o.trace != "" || o.sizes != "" {
-			return loadInstance(cmd, o.file, o.sizes, "dot --trace")
+		if o.trace != "" || o.sizes != "" || o.params != "" {
+			return loadInstance(cmd, o.file, o.sizes, o.params, "dot --trace")
 		}
 		return loadSpec(cmd, o.file)
 	})

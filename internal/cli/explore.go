@@ -22,6 +22,7 @@ func init() { register(newExploreCmd) }
 
 type exploreOpts struct {
 	sizes      string
+	params     string // --params, for a spec with parameters
 	file       string
 	level      string
 	concrete   bool
@@ -96,7 +97,7 @@ from the initial state" as a finding and exits 1, unless
 		},
 	}
 	f := cmd.Flags()
-	addSizesFlag(f, &o.sizes)
+	addSizesFlag(f, &o.sizes, &o.params)
 	f.StringVar(&o.level, "model", "auto", levelFlag)
 	f.BoolVar(&o.concrete, "concrete", false, "explore the unreduced system with group-sorted states: the same as --model group")
 	f.BoolVar(&o.force, "force", false, "explore the over-approximating total-counter model of an uncertified system: universal (ACTL) properties that hold there hold in the system, other verdicts are inconclusive")
@@ -170,7 +171,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
-		return loadInstance(cmd, o.file, o.sizes, "explore")
+		return loadInstance(cmd, o.file, o.sizes, o.params, "explore")
 	})
 	if err != nil {
 		return err

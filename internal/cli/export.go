@@ -21,16 +21,19 @@ import (
 // exportOpts are the flags of an export command.
 type exportOpts struct {
 	sizes   string // --sizes, for a spec whose group sizes are ranges
+	params  string // --params, for a spec with parameters
 	file    string
 	out     string // -o/--out, handled by the session
 	level   string // auto, total, group or concrete
 	force   bool
 	timeout time.Duration
+	bound   int // --bound: the greatest value of an unbounded shared variable; 0: the default
 }
 
 // exportHeader is what an emitter states in its header comment.
 type exportHeader struct {
 	Source, Version, Certification string
+	Bound                          int
 }
 
 // exporter is one target language.
@@ -59,12 +62,15 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	ctx, cancel := limits.Context(cmd.Context())
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", limits, func() (*gsst.System, error) {
-		return loadInstance(cmd, o.file, o.sizes, e.command)
+		return loadInstance(cmd, o.file, o.sizes, o.params, e.command)
 	})
 	if err != nil {
 		return err
 	}
-	h := exportHeader{Source: file, Version: vsymVersion(cmd)}
+	if o.bound < 0 {
+		return errkind.Errorf(errkind.Input, "--bound %d: a bound is at least 1 (0 asks for the default)", o.bound)
+	}
+	h := exportHeader{Source: file, Version: vsymVersion(cmd), Bound: o.bound}
 
 	var text, kind string
 	if o.level == "concrete" {
@@ -100,3 +106,6 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
 	return err
 }
+
+// boundFlag documents --bound, shared by the export commands.
+const boundFlag = "greatest value of every unbounded shared variable in the exported model; 0: its initial value plus the number of processes. The model checks that no reachable step passes it (NuSMV: INVARSPEC bound_ok; Promela: an assertion)"

@@ -55,12 +55,13 @@ as in vsym's own checkers. See docs/nusmv.md.
 		},
 	}
 	f := cmd.Flags()
-	addSizesFlag(f, &o.sizes)
+	addSizesFlag(f, &o.sizes, &o.params)
 	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one variable per process)")
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.IntVar(&o.bound, "bound", 0, boundFlag)
 	return cmd
 }
 
@@ -83,7 +84,7 @@ func runNusmv(cmd *cobra.Command, o *nusmvOpts) error {
 }
 
 func nusmvHeader(h exportHeader) []nusmv.Option {
-	return []nusmv.Option{nusmv.Source(h.Source), nusmv.Version(h.Version), nusmv.Certification(h.Certification)}
+	return []nusmv.Option{nusmv.Source(h.Source), nusmv.Version(h.Version), nusmv.Certification(h.Certification), nusmv.Bound(h.Bound)}
 }
 
 // vsymVersion is the version stamped into emitted models: the root

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 )
 
 const (
@@ -128,13 +129,7 @@ func TestSizesFlag(t *testing.T) {
 			t.Errorf("%s without --sizes: exit %d\n%s", cmd, code, stderr)
 		}
 	}
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string
-		stderr []string
-	}{
+	runFlagCases(t, []flagCase{
 		{"explore instance", []string{"explore", "--sizes", "reader=2,writer=3", paramRWFile}, ExitOK,
 			[]string{"readers-writers-param [reader=2, writer=3]:", "property mutex: AG #C <= 1: holds"}, nil},
 		{"printers safe at n = 2", []string{"explore", "--sizes", "staff=1, guest=1", paramPrintersFile}, ExitOK,
@@ -167,7 +162,22 @@ func TestSizesFlag(t *testing.T) {
 			[]string{`digraph "printers [staff=2, guest=1]"`, "Counterexample: property capacity FAILS"}, nil},
 		{"sarif witness at sizes", []string{"check", "--all-sizes", "--output", "sarif", checkBrokenFile}, ExitNo,
 			[]string{"T -> C breaks full virtual symmetry at sizes reader=1, writer=1"}, nil},
-	}
+	})
+}
+
+// flagCase is one command line and what it must give.
+type flagCase struct {
+	name   string
+	args   []string
+	code   int
+	stdout []string
+	stderr []string
+}
+
+// runFlagCases runs each command line and checks its exit code and that
+// its output holds the lines expected, in order.
+func runFlagCases(t *testing.T, tests []flagCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			stdout, stderr, code := runVsym(tt.args...)
@@ -177,5 +187,107 @@ func TestSizesFlag(t *testing.T) {
 			containsInOrder(t, "stdout", stdout, tt.stdout)
 			containsInOrder(t, "stderr", stderr, tt.stderr)
 		})
+	}
+}
+
+// paramSpec has parameters and no other construct beyond the paper.
+const paramSpec = `name: guarded
+params: [k, m]
+assume: "k >= m"
+states: [N, T, C]
+groups:
+  p: k + 1
+  q: "k - m"
+init: N
+transitions:
+  - {from: N, to: T, guard: "#T < k"}
+  - {from: T, to: C, guard: "#C = 0"}
+  - {from: C, to: N}
+properties:
+  mutex: "AG #C <= 1"
+  bound: "AG #T <= k"
+  reach: "EF #C = 1"
+`
+
+// TestParamsFlag: the commands that need one instance refuse a spec with
+// parameters without --params, naming the flag, refuse values that do not
+// make an instance, and explore the instance the values give.
+// TestLoadInstanceParams checks the instance itself.
+func TestParamsFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "guarded.yaml")
+	if err := os.WriteFile(file, []byte(paramSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"explore", "abstract", "nusmv", "promela"} {
+		_, stderr, code := runVsym(cmd, file)
+		want := "the spec has the parameters k, m; " + cmd + " needs an instance: give their values with --params, e.g. --params k=…,m=…"
+		if code != ExitBadInput || !strings.Contains(stderr, want) {
+			t.Errorf("%s without --params: exit %d\n%s", cmd, code, stderr)
+		}
+	}
+	runFlagCases(t, []flagCase{
+		{"explore instance", []string{"explore", "--params", "k=2, m=1", file}, ExitOK,
+			[]string{"guarded [k=2, m=1]:", "property mutex: AG #C <= 1: holds", "property bound: AG #T <= k: holds"}, nil},
+		{"assumption", []string{"explore", "--params", "k=1,m=2", file}, ExitBadInput,
+			nil, []string{"guarded: k=1, m=2 do not satisfy the assumption k >= m"}},
+		{"empty group", []string{"explore", "--params", "k=1,m=1", file}, ExitBadInput,
+			nil, []string{"with k=1, m=1, group q would have k - m = 0 processes; every group needs at least one"}},
+		{"missing", []string{"explore", "--params", "k=1", file}, ExitBadInput,
+			nil, []string{"--params: no value given for the parameter m"}},
+		{"unknown", []string{"explore", "--params", "k=1,m=0,t=1", file}, ExitBadInput,
+			nil, []string{"--params: no parameter named t (the parameters are k, m)"}},
+		{"negative", []string{"explore", "--params", "k=1,m=-1", file}, ExitBadInput,
+			nil, []string{"--params: parameter m = -1 is negative"}},
+		{"malformed", []string{"explore", "--params", "k:1", file}, ExitBadInput,
+			nil, []string{`--params: "k:1" is not name=value (write e.g. --params n=4,t=1,f=1)`}},
+		{"twice", []string{"explore", "--params", "k=1,k=2", file}, ExitBadInput,
+			nil, []string{"--params: parameter k given twice"}},
+		{"size over parameters", []string{"explore", "--params", "k=2,m=0", "--sizes", "p=3", file}, ExitBadInput,
+			nil, []string{"--sizes: the size of group p is k + 1, given by the parameters (give their values instead)"}},
+		{"no parameters", []string{"explore", "--params", "n=3", checkRWFile}, ExitBadInput,
+			nil, []string{"--params: no parameter named n (the system has no parameters)"}},
+		{"dot trace needs params", []string{"dot", "--trace", "mutex", file}, ExitBadInput,
+			nil, []string{"dot --trace needs an instance: give their values with --params"}},
+	})
+}
+
+// TestLoadInstanceParams checks the instance --params and --sizes pick:
+// named after the values, every parameter fixed and folded, sizes over
+// the parameters computed.
+func TestLoadInstanceParams(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "guarded.yaml")
+	if err := os.WriteFile(file, []byte(paramSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := loadInstance(nil, file, "", " k=3 , m=1", "explore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst.Name != "guarded [k=3, m=1]" || inst.Parametric() || inst.Groups[0].Size != 4 || inst.Groups[1].Size != 2 {
+		t.Errorf("instance %q: parametric %v, groups %+v", inst.Name, inst.Parametric(), inst.Groups)
+	}
+	for _, p := range inst.Params {
+		if !p.Fixed {
+			t.Errorf("parameter %s not fixed", p.Name)
+		}
+	}
+	if got := presburger.Format(inst.Transitions[0].Blocks[0].Guard, inst.VarName); got != "#T < 3" {
+		t.Errorf("guard %s", got)
+	}
+	// Both flags: a ranged group beside sizes over parameters.
+	mixed := filepath.Join(dir, "mixed.yaml")
+	if err := os.WriteFile(mixed, []byte(strings.Replace(paramSpec, "  q: \"k - m\"", "  q: \"k - m\"\n  r: 1..", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadInstance(nil, mixed, "", "k=3,m=1", "explore"); err == nil || !strings.Contains(err.Error(), "group sizes are ranges (r: 1..); explore needs fixed sizes: give them with --sizes, e.g. --sizes r=1") {
+		t.Errorf("ranged group without --sizes: %v", err)
+	}
+	inst, err = loadInstance(nil, mixed, "r=5", "k=3,m=1", "explore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst.Name != "guarded [k=3, m=1, p=4, q=2, r=5]" || inst.N() != 11 {
+		t.Errorf("mixed instance %q, n %d", inst.Name, inst.N())
 	}
 }

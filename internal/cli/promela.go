@@ -51,11 +51,12 @@ direction the header explains. See docs/promela.md.
 		},
 	}
 	f := cmd.Flags()
-	addSizesFlag(f, &o.sizes)
+	addSizesFlag(f, &o.sizes, &o.params)
 	addOutFlag(f, &o.out, "the model")
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one process per process)")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
+	f.IntVar(&o.bound, "bound", 0, boundFlag)
 	return cmd
 }
 
@@ -85,5 +86,5 @@ func promelaExporter(stderr io.Writer) exporter {
 }
 
 func promelaHeader(h exportHeader) []promela.Option {
-	return []promela.Option{promela.Source(h.Source), promela.Version(h.Version), promela.Certification(h.Certification)}
+	return []promela.Option{promela.Source(h.Source), promela.Version(h.Version), promela.Certification(h.Certification), promela.Bound(h.Bound)}
 }

@@ -144,9 +144,14 @@ func writeCheckSARIF(cmd *cobra.Command, results []checkResult) error {
 
 func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 	sys := rep.System
-	for _, t := range rep.Transitions {
-		name := sys.TransitionName(t.Transition)
-		pos := t.Transition.Pos
+	for _, t := range rep.Results() {
+		name := resultName(sys, &t)
+		var pos gsst.Pos
+		if t.Transition != nil {
+			pos = t.Transition.Pos
+		} else {
+			pos = t.Rendezvous.Pos
+		}
 		switch t.Verdict {
 		case detect.Violated:
 			var tables bytes.Buffer
@@ -157,6 +162,10 @@ func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 			}
 			head := fmt.Sprintf("%s breaks full virtual symmetry%s: the two configurations below have equal total counters; in the first a process of group %s can take %s, in the second no process can.",
 				name, at, sys.Groups[t.Witness.Group].Name, name)
+			if t.Witness.Step != nil {
+				at, same, diff := stepWitnessText(sys, name, t.Witness)
+				head = fmt.Sprintf("%s breaks full virtual symmetry%s: %s; %s.", name, at, same, diff)
+			}
 			run.Add(ruleViolatedTransition.ID, sarif.Text{
 				Text:     head + "\n" + tables.String(),
 				Markdown: strings.ReplaceAll(head, name, "`"+name+"`") + "\n\n```\n" + tables.String() + "```",

@@ -19,23 +19,41 @@ import (
 // documents the convention: every ranged group must be given, fixed
 // groups may be left out.
 
-const sizesFlag = "sizes for the groups whose size is a range, as group=k,...: every ranged group must be given (fixed groups may be left out); the command then works on that instance"
+const (
+	sizesFlag  = "sizes for the groups whose size is a range, as group=k,...: every ranged group must be given (fixed groups may be left out); the command then works on that instance"
+	paramsFlag = "values of the spec's parameters, as name=k,...: every parameter must be given, and the values must satisfy the spec's assume; the command then works on that instance"
+)
 
-func addSizesFlag(f *pflag.FlagSet, p *string) { f.StringVar(p, "sizes", "", sizesFlag) }
+// addSizesFlag adds --sizes and --params, the flags that pick an
+// instance of a family.
+func addSizesFlag(f *pflag.FlagSet, sizes, params *string) {
+	f.StringVar(sizes, "sizes", "", sizesFlag)
+	f.StringVar(params, "params", "", paramsFlag)
+}
 
 // parseSizes reads "reader=3,writer=2" (spaces allowed around the
 // parts) into sizes by group name.
 func parseSizes(text string) (map[string]int, error) {
+	return parseNamed(text, "--sizes", "group=size", "reader=3,writer=2", "group")
+}
+
+// parseParams reads "n=4,t=1,f=1" into values by parameter name.
+func parseParams(text string) (map[string]int, error) {
+	return parseNamed(text, "--params", "name=value", "n=4,t=1,f=1", "parameter")
+}
+
+// parseNamed reads a list of name=integer of the flag flag.
+func parseNamed(text, flag, form, example, noun string) (map[string]int, error) {
 	out := map[string]int{}
 	for _, part := range strings.Split(text, ",") {
 		name, k, ok := strings.Cut(part, "=")
 		name, k = strings.TrimSpace(name), strings.TrimSpace(k)
 		size, err := strconv.Atoi(k)
 		if !ok || name == "" || err != nil {
-			return nil, errkind.Errorf(errkind.Input, "--sizes: %q is not group=size (write e.g. --sizes reader=3,writer=2)", strings.TrimSpace(part))
+			return nil, errkind.Errorf(errkind.Input, "%s: %q is not %s (write e.g. %s %s)", flag, strings.TrimSpace(part), form, flag, example)
 		}
 		if _, dup := out[name]; dup {
-			return nil, errkind.Errorf(errkind.Input, "--sizes: group %s given twice", name)
+			return nil, errkind.Errorf(errkind.Input, "%s: %s %s given twice", flag, noun, name)
 		}
 		out[name] = size
 	}
@@ -44,19 +62,28 @@ func parseSizes(text string) (map[string]int, error) {
 
 // loadInstance loads a GSST file and returns the system a command that
 // needs fixed sizes works on: the file's system when its sizes are fixed
-// (and --sizes, if given, repeats them), or its instance of the sizes of
-// --sizes, named after them. A ranged spec without --sizes is refused,
-// naming the flag; every failure is bad input.
-func loadInstance(cmd *cobra.Command, arg, sizes, command string) (*gsst.System, error) {
+// and it has no parameters (and --sizes, if given, repeats them), or its
+// instance of the sizes of --sizes and the parameter values of --params,
+// named after them. A ranged spec without --sizes, or a spec with
+// parameters without --params, is refused, naming the flag; every
+// failure is bad input.
+func loadInstance(cmd *cobra.Command, arg, sizes, params, command string) (*gsst.System, error) {
 	sys, err := loadSpec(cmd, arg)
 	if err != nil {
 		return nil, err
 	}
 	file := displayName(arg)
-	if sizes == "" {
-		if !sys.Parametric() {
-			return sys, nil
+	var free []string
+	for _, p := range sys.Params {
+		if !p.Fixed {
+			free = append(free, p.Name)
 		}
+	}
+	if params == "" && len(free) > 0 {
+		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "the spec has the parameters %s; %s needs an instance: give their values with --params, e.g. --params %s (vsym prove proves for every value)",
+			strings.Join(free, ", "), command, strings.Join(free, "=…,")+"=…")
+	}
+	if sizes == "" && sys.Parametric() && len(sys.RangedGroups()) > 0 {
 		var example []string
 		for g := range sys.Groups {
 			if sys.Groups[g].Ranged {
@@ -66,20 +93,50 @@ func loadInstance(cmd *cobra.Command, arg, sizes, command string) (*gsst.System,
 		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "group sizes are ranges (%s); %s needs fixed sizes: give them with --sizes, e.g. --sizes %s (vsym check certifies every size at once)",
 			strings.Join(sys.RangedGroups(), ", "), command, strings.Join(example, ","))
 	}
-	named, err := parseSizes(sizes)
-	if err != nil {
-		return nil, err
+	if sizes == "" && params == "" {
+		return sys, nil
 	}
-	ks, err := sys.SizesByName(named)
-	if err != nil {
-		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "--sizes: %v", err)
+	var ks, values []int
+	if sizes != "" {
+		named, err := parseSizes(sizes)
+		if err != nil {
+			return nil, err
+		}
+		if ks, err = sys.SizesByName(named); err != nil {
+			return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "--sizes: %v", err)
+		}
 	}
-	inst, err := sys.Instantiate(ks)
+	if params != "" {
+		named, err := parseParams(params)
+		if err != nil {
+			return nil, err
+		}
+		if values, err = sys.ParamsByName(named); err != nil {
+			return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "--params: %v", err)
+		}
+	}
+	var inst *gsst.System
+	if len(sys.Params) > 0 {
+		inst, err = sys.InstantiateParams(values, ks)
+	} else {
+		inst, err = sys.Instantiate(ks)
+	}
 	if err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
 	if inst != sys {
-		inst.Name = fmt.Sprintf("%s [%s]", sys.Name, sys.FormatSizes(ks))
+		var named []string
+		if len(sys.Params) > 0 {
+			named = append(named, sys.FormatParams(values))
+		}
+		if ks != nil && len(sys.RangedGroups()) > 0 {
+			got := make([]int, len(inst.Groups))
+			for g := range inst.Groups {
+				got[g] = inst.Groups[g].Size
+			}
+			named = append(named, sys.FormatSizes(got))
+		}
+		inst.Name = fmt.Sprintf("%s [%s]", sys.Name, strings.Join(named, ", "))
 	}
 	return inst, nil
 }

@@ -63,12 +63,12 @@ type ExtInstance struct {
 	Rendezvous, Broadcast bool
 }
 
-// RandomExtInstance draws a system with RandomExtended (the constructs
-// in want always) and gives it k random CTL properties whose atoms read
+// RandomExtInstance draws a system with RandomExtended (as cfg says) and
+// gives it k random CTL properties whose atoms read
 // counters and shared variables; the default bound it explores up to is
 // computed here, from the rule the exports document, not from them.
-func RandomExtInstance(r *rand.Rand, want gsst.Extension, k int) *ExtInstance {
-	sys := RandomExtended(r, ExtConfig{Want: want})
+func RandomExtInstance(r *rand.Rand, cfg ExtConfig, k int) *ExtInstance {
+	sys := RandomExtended(r, cfg)
 	spec := sys.Spec()
 	leaf := func() ctl.Formula { return ctl.Atom{P: extAtom(r, spec)} }
 	for i := range k {
@@ -116,4 +116,34 @@ func extAtom(r *rand.Rand, sp *gsst.Spec) presburger.Formula {
 	}
 	ops := []presburger.Op{presburger.Ge, presburger.Le, presburger.Lt}
 	return presburger.Compare(x, ops[r.Intn(3)], presburger.ConstTerm(int64(v.Lo+r.Intn(3))))
+}
+
+// GroupStates returns the number of distinct (group counters, shared
+// values) among the states of sp: the reachable states of the
+// group-counter model.
+func (sp *ProcSpace) GroupStates() int {
+	seen := map[string]bool{}
+	for _, st := range sp.States {
+		seen[fmt.Sprint(counters(sp.Sys, sp.Owner, st.Conf), st.Shared)] = true
+	}
+	return len(seen)
+}
+
+// Bounded returns the bound an export test asks for on the i-th
+// instance, and the reference space at it: every other instance with an
+// unbounded variable gets a tight bound (one above the largest initial
+// value), so that runs passing the bound are frequent; the others the
+// default (0: Space and Beyond).
+func (in *ExtInstance) Bounded(i int) (bound int, sp *ProcSpace, beyond bool) {
+	tight := -1
+	for j := range in.Sys.Shared {
+		if v := &in.Sys.Shared[j]; v.Unbounded {
+			tight = max(tight, v.Init+1)
+		}
+	}
+	if i%2 != 1 || tight < 0 {
+		return 0, in.Space, in.Beyond
+	}
+	sp, beyond = ProcsWithin(in.Sys, tight)
+	return tight, sp, beyond
 }

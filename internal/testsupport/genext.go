@@ -18,6 +18,17 @@ type ExtConfig struct {
 	Want, Deny gsst.Extension
 	// MaxProcesses bounds the processes (default 4).
 	MaxProcesses int
+	// Family draws families: parameters t0 (and t1) that are not fixed,
+	// read by guards and updates (some block's guard differing from the
+	// others' only from t0 = 4 on, or n = 7 for Ranges), one or two groups sized t0 + c, and
+	// an assumption bounding the parameters by 2 half the time
+	// (FoldParams gives the instances).
+	Family bool
+	// Ranges draws families over group sizes instead: every group's
+	// size a range k..k+1 or k.. (k at most 2), all its processes
+	// starting in one state (Box and gsst.System.Instantiate give the
+	// instances).
+	Ranges bool
 }
 
 // SharedKind names the kinds of shared variables RandomExtended draws.
@@ -86,7 +97,20 @@ func RandomExtended(r *rand.Rand, cfg ExtConfig) *gsst.System {
 				sp.Shared = append(sp.Shared, gen.sharedVar(j))
 			}
 		}
-		if use(gsst.ExtParams, 30) {
+		switch {
+		case cfg.Ranges:
+			for g := range sp.Groups {
+				grp := &sp.Groups[g]
+				grp.Ranged, grp.Max = true, gsst.Unbounded
+				if r.Intn(2) == 0 {
+					grp.Max = grp.Size + 1
+				}
+				sp.Init[g] = make([]int, m)
+				sp.Init[g][r.Intn(m)] = grp.Size
+			}
+		case cfg.Family:
+			gen.family(sp)
+		case use(gsst.ExtParams, 30):
 			for k := range 1 + r.Intn(2) {
 				sp.Params = append(sp.Params, gsst.Param{Name: fmt.Sprintf("t%d", k), Fixed: true, Value: r.Intn(2)})
 			}
@@ -150,13 +174,52 @@ func (gen *extGen) sharedVar(j int) gsst.Shared {
 	return v
 }
 
-// param returns the term of a random parameter (0 without parameters),
-// folded to its value.
+// param returns, half the time, the term of a random parameter: its
+// variable in a family, else its value, folded; else 0.
 func (gen *extGen) param() presburger.Term {
 	if len(gen.sys.Params) == 0 || gen.r.Intn(2) == 0 {
 		return presburger.Term{}
 	}
-	return presburger.ConstTerm(int64(gen.sys.Params[gen.r.Intn(len(gen.sys.Params))].Value))
+	return gen.paramTerm(gen.r.Intn(len(gen.sys.Params)))
+}
+
+// paramTerm is the term of parameter k: its variable in a family, else
+// its value.
+func (gen *extGen) paramTerm(k int) presburger.Term {
+	if p := gen.sys.Params[k]; p.Fixed {
+		return presburger.ConstTerm(int64(p.Value))
+	}
+	return presburger.VarTerm(gen.sys.ParamVar(k))
+}
+
+// family makes sp a family: parameters t0 (and t1) not fixed, the first
+// group (and the second, one time in three) sized t0 + c for c in 0..1
+// (one process, the placeholder, in the state its row of Init names),
+// and half the time the assumption "t0 <= 2 & t1 <= 2".
+func (gen *extGen) family(sp *gsst.Spec) {
+	r := gen.r
+	for k := range 1 + r.Intn(2) {
+		sp.Params = append(sp.Params, gsst.Param{Name: fmt.Sprintf("t%d", k)})
+	}
+	for g := range sp.Groups {
+		if g > 0 && r.Intn(3) != 0 {
+			continue
+		}
+		grp := &sp.Groups[g]
+		grp.SizeTerm = presburger.VarTerm(sp.ParamVar(r.Intn(len(sp.Params)))).Add(presburger.ConstTerm(int64(r.Intn(2))))
+		grp.SizeTermText = grp.SizeTerm.Format(sp.VarName)
+		grp.Size = 1
+		sp.Init[g] = make([]int, len(sp.States))
+		sp.Init[g][r.Intn(len(sp.States))] = 1
+	}
+	if r.Intn(2) == 0 {
+		var bound []presburger.Formula
+		for k := range sp.Params {
+			bound = append(bound, presburger.Compare(presburger.VarTerm(sp.ParamVar(k)), presburger.Le, presburger.ConstTerm(2)))
+		}
+		sp.Assume.Formula = presburger.Conj(bound...)
+		sp.Assume.Text = presburger.Format(sp.Assume.Formula, sp.VarName)
+	}
 }
 
 // sharedAtom draws a comparison of a shared variable (plus, sometimes,
@@ -188,8 +251,7 @@ func (gen *extGen) guard(u int) presburger.Formula {
 	counter := gen.base.formula(u, 1, gen.base.style)
 	if len(gen.sys.Params) > 0 && r.Intn(4) == 0 {
 		// #S >= t: a parameter in a counter guard.
-		counter = presburger.Compare(presburger.VarTerm(gen.sys.TotalVar(r.Intn(len(gen.sys.States)))), presburger.Ge,
-			presburger.ConstTerm(int64(gen.sys.Params[0].Value)))
+		counter = presburger.Compare(presburger.VarTerm(gen.sys.TotalVar(r.Intn(len(gen.sys.States)))), presburger.Ge, gen.paramTerm(0))
 	}
 	if len(gen.sys.Shared) == 0 {
 		return counter
@@ -253,7 +315,18 @@ func (gen *extGen) transition(u, v int) gsst.Transition {
 	blocks := drawBlocks(r, len(sp.Groups))
 	sameGuard, sameUpdate := r.Intn(2) == 0, r.Intn(2) == 0
 	guard, update := gen.guard(u), gen.update()
-	for _, gs := range blocks {
+	// Updates written differently per group with one effect: under the
+	// guard x = k, "x := k + 1" and "x := x + 1" assign the same value.
+	equal := -1
+	if !sameUpdate && r.Intn(3) == 0 {
+		for _, j := range r.Perm(len(sp.Shared)) {
+			if k := SharedKind(&sp.Shared[j]); k == "bounded" || k == "unbounded" {
+				equal = j
+				break
+			}
+		}
+	}
+	for i, gs := range blocks {
 		slices.Sort(gs)
 		b := gsst.Block{Groups: gs, Guard: guard, Update: update}
 		if !sameGuard {
@@ -262,12 +335,39 @@ func (gen *extGen) transition(u, v int) gsst.Transition {
 		if !sameUpdate {
 			b.Update = gen.update()
 		}
+		if equal >= 0 {
+			b.Guard, b.Update = gen.equalUpdate(guard, equal, i)
+		}
+		if i > 0 && i == len(blocks)-1 && gen.sys.Parametric() && r.Intn(4) == 0 {
+			// In a family, a block that differs from the others only
+			// from t0 = 4 on (n = 7 on, for ranges): a violation beyond
+			// small instances.
+			big := presburger.Compare(presburger.VarTerm(gen.sys.NVar()), presburger.Ge, presburger.ConstTerm(7))
+			if len(gen.sys.Params) > 0 {
+				big = presburger.Compare(gen.paramTerm(0), presburger.Ge, presburger.ConstTerm(4))
+			}
+			b.Guard = presburger.Disj(b.Guard, big)
+		}
 		if b.Guard != presburger.True {
 			b.Text = presburger.Format(b.Guard, sp.VarName)
 		}
 		t.Blocks = append(t.Blocks, b)
 	}
 	return t
+}
+
+// equalUpdate returns guard & x = 0 for shared variable j, and the
+// update x := 1 (i even) or x := x + 1 (i odd): one effect, two texts.
+func (gen *extGen) equalUpdate(guard presburger.Formula, j, i int) (presburger.Formula, gsst.Update) {
+	sp := gen.sys
+	x := presburger.VarTerm(sp.SharedVar(j))
+	val := presburger.ConstTerm(1)
+	if i%2 == 1 {
+		val = x.Add(presburger.ConstTerm(1))
+	}
+	g := presburger.Conj(guard, presburger.Compare(x, presburger.Eq, presburger.ConstTerm(0)))
+	u := gsst.Update{Assign: []gsst.Assign{{Var: sp.SharedVar(j), Value: val}}, Text: sp.Shared[j].Name + " := " + val.Format(sp.VarName)}
+	return g, u
 }
 
 // groups returns nil (every group) two times in three, else a random
@@ -359,4 +459,73 @@ func describeExt(sys *gsst.System) string {
 		b = fmt.Appendf(b, " guard %s update %s\n", presburger.Format(rv.Guard, sys.VarName), rv.Update.Text)
 	}
 	return string(b)
+}
+
+// FoldParams returns the instance of a family with parameters at the
+// given values, built here from the definition (and not by gsst's own
+// instantiation, which it checks): every parameter fixed at its value
+// and folded into every guard and update as a constant, each group sized
+// over the parameters given its size there with all its processes in
+// the state its row of Init names, and no assumption. ok is false when
+// the values break the assumption or give a group fewer than 1 process:
+// no instance.
+func FoldParams(sys *gsst.System, values []int) (inst *gsst.System, ok bool) {
+	sp := sys.Spec()
+	val := func(v presburger.Var) int64 {
+		if k, isParam := sp.ParamOf(v); isParam {
+			return int64(values[k])
+		}
+		panic(fmt.Sprintf("testsupport: a size or an assumption reads %s", sp.VarName(v)))
+	}
+	if f := sp.Assume.Formula; f != nil && !presburger.Eval(f, val) {
+		return nil, false
+	}
+	sub := func(v presburger.Var) presburger.Term {
+		if k, isParam := sp.ParamOf(v); isParam {
+			return presburger.ConstTerm(int64(values[k]))
+		}
+		return presburger.VarTerm(v)
+	}
+	for g := range sp.Groups {
+		grp := &sp.Groups[g]
+		if !grp.OverParams() {
+			continue
+		}
+		size := int(grp.SizeTerm.Eval(val))
+		if size < 1 {
+			return nil, false
+		}
+		state, _ := sp.InitState(g)
+		grp.Size, grp.SizeTerm, grp.SizeTermText = size, presburger.Term{}, ""
+		sp.Init[g] = make([]int, len(sp.States))
+		sp.Init[g][state] = size
+	}
+	foldUpdate := func(u *gsst.Update) {
+		u.Assign = slices.Clone(u.Assign)
+		for i := range u.Assign {
+			u.Assign[i].Value = u.Assign[i].Value.Subst(sub)
+		}
+	}
+	for i := range sp.Transitions {
+		t := &sp.Transitions[i]
+		for b := range t.Blocks {
+			t.Blocks[b].Guard = presburger.Subst(t.Blocks[b].Guard, sub)
+			foldUpdate(&t.Blocks[b].Update)
+		}
+	}
+	for i := range sp.Rendezvous {
+		sp.Rendezvous[i].Guard = presburger.Subst(sp.Rendezvous[i].Guard, sub)
+		foldUpdate(&sp.Rendezvous[i].Update)
+	}
+	for k := range sp.Params {
+		sp.Params[k].Fixed, sp.Params[k].Value = true, values[k]
+	}
+	sp.Assume = gsst.Assumption{}
+	sp.Properties = nil
+	sp.Fairness = gsst.Fairness{}
+	inst, err := gsst.New(sp)
+	if err != nil {
+		panic(fmt.Sprintf("testsupport: instance at %v: %v", values, err))
+	}
+	return inst, true
 }

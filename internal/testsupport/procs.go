@@ -215,6 +215,20 @@ type SymmetryResult struct {
 	// States is the number of concrete states (one per group-counter
 	// matrix and shared valuation) compared.
 	States int
+	// Violating[i] says that a step of item i (transition i, or
+	// rendezvous i - len(Transitions)) leads some state to an orbit that
+	// another state of its orbit does not reach.
+	Violating []bool
+}
+
+// Violates reports whether some step of transition tr (rendezvous rv
+// when tr < 0) reaches an orbit that another state of the same orbit
+// does not.
+func (res *SymmetryResult) Violates(sys *gsst.System, tr, rv int) bool {
+	if tr < 0 {
+		tr = len(sys.Transitions) + rv
+	}
+	return res.Violating[tr]
 }
 
 // FullSymmetry decides full virtual symmetry of sys directly on its
@@ -247,8 +261,9 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 	}
 	rec(0, nil)
 	type entry struct {
-		st   ProcState
-		succ map[string]ProcStep
+		st    ProcState
+		succ  map[string]ProcStep // a step to each successor orbit
+		items map[string][]int    // the items with a step to each successor orbit
 	}
 	byOrbit := map[string][]entry{}
 	var order []string
@@ -258,20 +273,29 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 		for _, v := range vals {
 			st := ProcState{Conf: slices.Clone(conf), Shared: slices.Clone(v)}
 			succ := map[string]ProcStep{}
+			items := map[string][]int{}
 			for _, step := range ProcSteps(sys, owner, st) {
 				k := OrbitKey(sys, owner, step.Next)
 				if _, ok := succ[k]; !ok {
 					succ[k] = step
+				}
+				item := step.Transition
+				if item < 0 {
+					item = len(sys.Transitions) + step.Rendezvous
+				}
+				if !slices.Contains(items[k], item) {
+					items[k] = append(items[k], item)
 				}
 			}
 			o := OrbitKey(sys, owner, st)
 			if _, ok := byOrbit[o]; !ok {
 				order = append(order, o)
 			}
-			byOrbit[o] = append(byOrbit[o], entry{st: st, succ: succ})
+			byOrbit[o] = append(byOrbit[o], entry{st: st, succ: succ, items: items})
 			res.States++
 		}
 	})
+	res.Violating = make([]bool, len(sys.Transitions)+len(sys.Rendezvous))
 	for _, o := range order {
 		es := byOrbit[o]
 		for _, b := range es {
@@ -280,14 +304,19 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 				// stable witness.
 				least := ""
 				for k := range b.succ {
-					if _, ok := a.succ[k]; !ok && (least == "" || k < least) {
+					if _, ok := a.succ[k]; ok {
+						continue
+					}
+					for _, item := range b.items[k] {
+						res.Violating[item] = true
+					}
+					if least == "" || k < least {
 						least = k
 					}
 				}
-				if least != "" {
+				if least != "" && res.Symmetric {
 					res.Symmetric = false
 					res.A, res.B, res.Step, res.Orbit = a.st, b.st, b.succ[least], least
-					return res
 				}
 			}
 		}

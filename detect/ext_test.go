@@ -1,0 +1,479 @@
+package detect
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+)
+
+// extWindow is how far above its least value the brute force tries an
+// unbounded shared variable. The random systems compare such variables
+// (alone or summed with another) with constants up to 3 and only add to
+// them, so every valuation beyond the window behaves, for every guard,
+// domain and update equality, like one inside it.
+const extWindow = 4
+
+// extConfigs rotates over what the cross-check draws: each construct
+// alone (with shared variables or without), then anything.
+var extConfigs = []testsupport.ExtConfig{
+	{Want: gsst.ExtShared, Deny: gsst.ExtBroadcast | gsst.ExtRendezvous},
+	{Want: gsst.ExtBroadcast, Deny: gsst.ExtShared | gsst.ExtRendezvous},
+	{Want: gsst.ExtBroadcast | gsst.ExtShared, Deny: gsst.ExtRendezvous},
+	{Want: gsst.ExtRendezvous, Deny: gsst.ExtShared | gsst.ExtBroadcast},
+	{Want: gsst.ExtRendezvous | gsst.ExtShared, Deny: gsst.ExtBroadcast},
+	{Want: gsst.ExtParams | gsst.ExtShared},
+	{},
+	{},
+}
+
+// TestExtendedCrossCheck certifies random systems with shared variables,
+// per-group updates, broadcasts (restricted to groups and not),
+// rendezvous (with and without group restrictions) and parameters folded
+// at small instances, and compares the verdict with full virtual
+// symmetry decided directly on the process-level state space
+// (testsupport.FullSymmetry: in every orbit, every state reaches the
+// same successor orbits). They must agree exactly; a violation's witness
+// is also replayed on the process-level semantics (testsupport.ProcSteps),
+// which shares no code with detect. It logs the counts per construct;
+// -short runs a smaller sample that still covers every construct.
+func TestExtendedCrossCheck(t *testing.T) {
+	systems := 480
+	if testing.Short() {
+		systems = 96
+	}
+	solver := completeSolver(t)
+	r := rand.New(rand.NewSource(2026112620))
+	ctx := context.Background()
+	type count struct{ systems, certified, violated int }
+	counts := map[string]*count{}
+	items := map[string]int{} // "transitions certified", "rendezvous violated", ...
+	add := func(key string, ok bool) {
+		c := counts[key]
+		if c == nil {
+			c = &count{}
+			counts[key] = c
+		}
+		c.systems++
+		if ok {
+			c.certified++
+		} else {
+			c.violated++
+		}
+	}
+	for i := range systems {
+		sys := testsupport.RandomExtended(r, extConfigs[i%len(extConfigs)])
+		rep, err := Certify(ctx, sys, solver)
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		ref := testsupport.FullSymmetry(sys, extWindow)
+		if rep.Verdict() == Unknown {
+			t.Fatalf("system %d: unknown\n%s", i, testsupport.Describe(sys))
+		}
+		if rep.Certified() != ref.Symmetric {
+			t.Fatalf("system %d: Certify says %v, the state space says symmetric=%v (states %v and %v, orbit %s)\n%s",
+				i, rep.Verdict(), ref.Symmetric, ref.A, ref.B, ref.Orbit, testsupport.Describe(sys))
+		}
+		for k, res := range rep.Results() {
+			tr, rv := itemOf(sys, k)
+			kind := "transitions"
+			if rv >= 0 {
+				kind = "rendezvous"
+			}
+			items[kind+" "+res.Verdict.String()]++
+			if got, want := res.Verdict == Violated, ref.Violates(sys, tr, rv); got != want {
+				t.Fatalf("system %d: %s is %v, the state space says violating=%v\n%s", i, resultName(sys, &res), res.Verdict, want, testsupport.Describe(sys))
+			}
+			if res.Verdict == Violated {
+				if err := replayWitness(sys, tr, res.Witness); err != nil {
+					t.Fatalf("system %d: witness of %s: %v\n%s", i, resultName(sys, &res), err, testsupport.Describe(sys))
+				}
+			}
+		}
+		ok := rep.Certified()
+		add("all", ok)
+		if sys.Extensions() == 0 {
+			add("none (within the paper)", ok)
+		}
+		for _, k := range constructs(sys) {
+			add(k, ok)
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		c := counts[k]
+		fmt.Fprintf(&b, "\n  %-28s %4d systems, %4d certified, %4d violated", k, c.systems, c.certified, c.violated)
+	}
+	fmt.Fprintf(&b, "\n  verdicts: transitions %d symmetric, %d certified, %d violated; rendezvous %d symmetric, %d certified, %d violated",
+		items["transitions symmetric"], items["transitions certified"], items["transitions violated"],
+		items["rendezvous symmetric"], items["rendezvous certified"], items["rendezvous violated"])
+	t.Logf("extended cross-check against the process-level state space:%s", b.String())
+	for _, k := range []string{"shared bool", "shared enum", "shared bounded", "shared unbounded", "per-group update",
+		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params"} {
+		if c := counts[k]; c == nil || c.certified == 0 || c.violated == 0 {
+			t.Errorf("%s: no certified or no violated system in the sample: %+v", k, c)
+		}
+	}
+}
+
+// itemOf returns the transition (or the rendezvous, tr -1) of result k of
+// Report.Results.
+func itemOf(sys *gsst.System, k int) (tr, rv int) {
+	if k < len(sys.Transitions) {
+		return k, -1
+	}
+	return -1, k - len(sys.Transitions)
+}
+
+// constructs names what sys uses, for the counts.
+func constructs(sys *gsst.System) []string {
+	var out []string
+	for j := range sys.Shared {
+		out = append(out, "shared "+testsupport.SharedKind(&sys.Shared[j]))
+	}
+	if len(sys.Params) > 0 {
+		out = append(out, "params")
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		for _, b := range t.Blocks[min(1, len(t.Blocks)):] {
+			if b.Update.Text != t.Blocks[0].Update.Text {
+				out = append(out, "per-group update")
+			}
+		}
+		if len(t.Broadcast) > 0 {
+			out = append(out, "broadcast")
+		}
+		for _, x := range t.Broadcast {
+			if x.Groups != nil {
+				out = append(out, "broadcast restricted")
+			}
+		}
+	}
+	for _, rv := range sys.Rendezvous {
+		out = append(out, "rendezvous")
+		for _, p := range rv.Parts {
+			if p.Groups != nil {
+				out = append(out, "rendezvous restricted")
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func resultName(sys *gsst.System, res *TransitionResult) string {
+	if res.Rendezvous != nil {
+		return sys.RendezvousName(res.Rendezvous)
+	}
+	return sys.TransitionName(res.Transition)
+}
+
+// replayWitness checks a witness on the process-level semantics: laid
+// out process by process, Enabled has a step (of the witness's transition
+// or rendezvous, by its group) to the witness's orbit, and no step of
+// Disabled reaches it. For a system within the paper (no Step), Enabled
+// has a step of transition tr by the group and Disabled none of it.
+func replayWitness(sys *gsst.System, tr int, w *Witness) error {
+	owner, _ := testsupport.Processes(sys)
+	if w.Step == nil {
+		if sys.Extensions() != 0 {
+			return fmt.Errorf("no step in %+v", w)
+		}
+		moves := func(conf [][]int) (by []int) {
+			for _, s := range testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: layoutOf(conf), Shared: []int{}}) {
+				if s.Transition == tr {
+					by = append(by, owner[s.Movers[0]])
+				}
+			}
+			return by
+		}
+		if by := moves(w.Enabled); !slices.Contains(by, w.Group) {
+			return fmt.Errorf("group %d cannot take the transition in %v", w.Group, w.Enabled)
+		}
+		if by := moves(w.Disabled); len(by) > 0 {
+			return fmt.Errorf("groups %v can take the transition in %v", by, w.Disabled)
+		}
+		return nil
+	}
+	orbit := fmt.Sprint(w.Step.Totals, w.Step.Shared)
+	reaches := func(conf [][]int, want bool) error {
+		st := testsupport.ProcState{Conf: layoutOf(conf), Shared: w.Shared}
+		for _, s := range testsupport.ProcSteps(sys, owner, st) {
+			if testsupport.OrbitKey(sys, owner, s.Next) != orbit {
+				continue
+			}
+			if !want {
+				return fmt.Errorf("%v reaches %s", st, orbit)
+			}
+			if s.Transition == w.Step.Transition && s.Rendezvous == w.Step.Rendezvous && owner[s.Movers[0]] == w.Group {
+				return nil
+			}
+		}
+		if want {
+			return fmt.Errorf("%v does not reach %s by the step", st, orbit)
+		}
+		return nil
+	}
+	if err := reaches(w.Enabled, true); err != nil {
+		return err
+	}
+	return reaches(w.Disabled, false)
+}
+
+// layoutOf lays out group counters process by process, group by group,
+// as testsupport.Processes numbers them (states in order within a group).
+func layoutOf(y [][]int) []int {
+	var conf []int
+	for _, row := range y {
+		for s, k := range row {
+			for range k {
+				conf = append(conf, s)
+			}
+		}
+	}
+	return conf
+}
+
+// familyBox is the greatest parameter value (and group size) the family
+// cross-checks try.
+const familyBox = 3
+
+// TestFamilyCrossCheck certifies random families with parameters (group
+// sizes over them, guards and updates reading them, an assumption that
+// bounds them half the time) for every parameter value, and compares
+// with FullSymmetry at every instance with parameters in 0..familyBox
+// (testsupport.FoldParams); see familyCrossCheck.
+func TestFamilyCrossCheck(t *testing.T) {
+	familyCrossCheck(t, testsupport.ExtConfig{Family: true}, 2026112621,
+		func(sys *gsst.System) []*gsst.System {
+			var out []*gsst.System
+			for _, values := range paramBox(len(sys.Params), familyBox) {
+				if inst, ok := testsupport.FoldParams(sys, values); ok {
+					out = append(out, inst)
+				}
+			}
+			return out
+		},
+		func(sys *gsst.System, w *Witness) (*gsst.System, bool) { return testsupport.FoldParams(sys, w.Params) },
+		func(sys *gsst.System) bool { return sys.Assume.Formula != nil })
+}
+
+// TestRangesCrossCheck is TestFamilyCrossCheck for families over group
+// sizes (ranges k..k+1 and k..) with the constructs beyond the paper,
+// their instances those of testsupport.Box (sizes at most familyBox).
+func TestRangesCrossCheck(t *testing.T) {
+	familyCrossCheck(t, testsupport.ExtConfig{Ranges: true}, 2026112622,
+		func(sys *gsst.System) []*gsst.System {
+			var out []*gsst.System
+			for _, sizes := range testsupport.Box(sys, familyBox) {
+				inst, err := sys.Instantiate(sizes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, inst)
+			}
+			return out
+		},
+		func(sys *gsst.System, w *Witness) (*gsst.System, bool) {
+			inst, err := sys.Instantiate(w.Sizes)
+			return inst, err == nil
+		},
+		func(sys *gsst.System) bool {
+			for g := range sys.Groups {
+				if hi, ok := sys.Groups[g].Bounded(); !ok || hi > familyBox {
+					return false
+				}
+			}
+			return true
+		})
+}
+
+// familyCrossCheck certifies random families drawn with cfg for every
+// instance and compares with FullSymmetry on the instances given by
+// instances, transition by transition and rendezvous by rendezvous:
+//
+//   - certified: no instance tried violates;
+//   - covered (every instance is among those tried): the verdict is
+//     exactly the conjunction over them;
+//   - violated: the witness's instance (at) exists, the witness replays
+//     there on the process-level semantics, and it has no more processes
+//     than the smallest violating instance tried.
+func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, instances func(*gsst.System) []*gsst.System,
+	at func(*gsst.System, *Witness) (*gsst.System, bool), covered func(*gsst.System) bool) {
+	systems := 240
+	if testing.Short() {
+		systems = 48
+	}
+	solver := completeSolver(t)
+	r := rand.New(rand.NewSource(seed))
+	ctx := context.Background()
+	counts := map[string]int{}
+	for i := range systems {
+		sys := testsupport.RandomExtended(r, cfg)
+		rep, err := Certify(ctx, sys, solver)
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		if rep.Verdict() == Unknown {
+			t.Fatalf("system %d: unknown\n%s", i, testsupport.Describe(sys))
+		}
+		bounded := covered(sys)
+		results := rep.Results()
+		// least[k]: processes of the smallest instance tried where item
+		// k violates, -1 for none.
+		least := make([]int, len(results))
+		for k := range least {
+			least[k] = -1
+		}
+		for _, inst := range instances(sys) {
+			counts["instances"]++
+			ref := testsupport.FullSymmetry(inst, extWindow)
+			for k := range results {
+				if tr, rv := itemOf(sys, k); ref.Violates(inst, tr, rv) && (least[k] < 0 || inst.N() < least[k]) {
+					least[k] = inst.N()
+				}
+			}
+		}
+		for k, res := range results {
+			switch {
+			case res.Verdict.OK() && least[k] >= 0:
+				t.Fatalf("system %d: %s certified for every instance, but violates at one with %d processes\n%s", i, resultName(sys, &res), least[k], testsupport.Describe(sys))
+			case bounded && !res.Verdict.OK() && least[k] < 0:
+				t.Fatalf("system %d: every instance tried: %s %v, but none violates\n%s", i, resultName(sys, &res), res.Verdict, testsupport.Describe(sys))
+			}
+		}
+		if rep.Certified() {
+			counts["certified"]++
+			continue
+		}
+		counts["violated"]++
+		for k, res := range results {
+			if res.Verdict != Violated {
+				continue
+			}
+			w := res.Witness
+			inst, ok := at(sys, w)
+			if !ok {
+				t.Fatalf("system %d: witness at parameters %v, sizes %v: no instance\n%s", i, w.Params, w.Sizes, testsupport.Describe(sys))
+			}
+			n := 0
+			for g := range inst.Groups {
+				if inst.Groups[g].Size != w.Sizes[g] {
+					t.Fatalf("system %d: witness sizes %v, its instance has %d in group %d", i, w.Sizes, inst.Groups[g].Size, g)
+				}
+				n += w.Sizes[g]
+			}
+			fixed := *w
+			fixed.Params = nil
+			tr, _ := itemOf(sys, k)
+			if err := replayWitness(inst, tr, &fixed); err != nil {
+				t.Fatalf("system %d: witness at %v %v: %v\n%s", i, w.Params, w.Sizes, err, testsupport.Describe(sys))
+			}
+			if least[k] >= 0 && n > least[k] {
+				t.Fatalf("system %d: witness of %s with %d processes, an instance tried violates with %d", i, resultName(sys, &res), n, least[k])
+			}
+			if least[k] < 0 {
+				counts["violated beyond the instances tried"]++
+			}
+		}
+	}
+	t.Logf("%d families, %d certified for every instance, %d violated (%d witnesses beyond the instances tried); %d instances compared",
+		systems, counts["certified"], counts["violated"], counts["violated beyond the instances tried"], counts["instances"])
+	if counts["certified"] == 0 || counts["violated"] == 0 {
+		t.Errorf("one-sided sample: %v", counts)
+	}
+}
+
+// paramBox lists every vector of k values in 0..most.
+func paramBox(k, most int) [][]int {
+	out := [][]int{nil}
+	for range k {
+		var next [][]int
+		for _, p := range out {
+			for v := 0; v <= most; v++ {
+				next = append(next, append(slices.Clone(p), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// TestVerifyStepWitness: VerifyWitness accepts the step witnesses
+// Certify reports and rejects each of them tampered with: another shared
+// value, a shared value outside its domain, another orbit after the
+// step, another group, no step, or the disabled configuration replaced
+// by the enabled one (which does reach the orbit).
+func TestVerifyStepWitness(t *testing.T) {
+	solver := completeSolver(t)
+	r := rand.New(rand.NewSource(5))
+	ctx := context.Background()
+	checked := 0
+	for i := 0; checked < 40 && i < 2000; i++ {
+		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Want: gsst.ExtShared})
+		rep, err := Certify(ctx, sys, solver)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range rep.Results() {
+			if res.Verdict != Violated {
+				continue
+			}
+			checked++
+			w := res.Witness
+			if err := VerifyWitness(sys, res.Transition, w); err != nil {
+				t.Fatalf("reported witness rejected: %v", err)
+			}
+			clone := func() *Witness {
+				c := *w
+				c.Shared = slices.Clone(w.Shared)
+				st := *w.Step
+				st.Totals, st.Shared = slices.Clone(st.Totals), slices.Clone(st.Shared)
+				c.Step = &st
+				return &c
+			}
+			var bad []*Witness
+			c := clone()
+			c.Step.Totals[0]++
+			bad = append(bad, c)
+			c = clone()
+			c.Step = nil
+			bad = append(bad, c)
+			c = clone()
+			c.Group = (w.Group + 1) % len(sys.Groups)
+			if len(sys.Groups) > 1 {
+				bad = append(bad, c)
+			}
+			c = clone()
+			c.Disabled = c.Enabled
+			bad = append(bad, c)
+			c = clone()
+			v := &sys.Shared[0]
+			c.Shared[0] = v.Lo - 1
+			bad = append(bad, c)
+			c = clone()
+			c.Step.Shared[0] = v.Lo - 1
+			bad = append(bad, c)
+			for k, b := range bad {
+				if err := VerifyWitness(sys, res.Transition, b); err == nil {
+					t.Fatalf("tampered witness %d accepted: %+v (step %+v)\n%s", k, b, b.Step, testsupport.Describe(sys))
+				}
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d violations to tamper with", checked)
+	}
+}

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/gsst"
+)
+
+// What vsym check prints for the constructs beyond the paper: rendezvous
+// results, and witnesses whose point is a step (detect.Witness.Step).
+
+// rendezvousCount is ", 1 rendezvous" or ", 2 rendezvous" after the
+// count of transitions; "" without rendezvous.
+func rendezvousCount(sys *gsst.System) string {
+	if len(sys.Rendezvous) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d rendezvous", len(sys.Rendezvous))
+}
+
+// certifiedNoun names what the solver certified, k of them (1: one).
+func certifiedNoun(sys *gsst.System, k int) string {
+	switch {
+	case len(sys.Rendezvous) > 0 && k == 1:
+		return "transition or rendezvous certified"
+	case len(sys.Rendezvous) > 0:
+		return "transitions and rendezvous certified"
+	case k == 1:
+		return "transition certified"
+	}
+	return "transitions certified"
+}
+
+// freeParams reports whether sys is a family over parameters (some
+// parameter is not fixed).
+func freeParams(sys *gsst.System) bool {
+	for _, p := range sys.Params {
+		if !p.Fixed {
+			return true
+		}
+	}
+	return false
+}
+
+// sizeText writes a group's size as the spec does: "3", "1..", or the
+// expression over the parameters, "n - f".
+func sizeText(g *gsst.Group) string {
+	if g.OverParams() && g.SizeTermText != "" {
+		return g.SizeTermText
+	}
+	return g.SizeText()
+}
+
+// resultName names the transition or rendezvous of a result.
+func resultName(sys *gsst.System, t *detect.TransitionResult) string {
+	if t.Rendezvous != nil {
+		return sys.RendezvousName(t.Rendezvous)
+	}
+	return sys.TransitionName(t.Transition)
+}
+
+// sharedText writes shared values as "turn = reader, lock = false".
+func sharedText(sys *gsst.System, vals []int) string {
+	parts := make([]string, len(vals))
+	for j, k := range vals {
+		parts[j] = sys.Shared[j].Name + " = " + sys.Shared[j].ValueName(k)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// totalsText writes total counters as "#I = 1, #T = 0".
+func totalsText(sys *gsst.System, x []int) string {
+	parts := make([]string, len(x))
+	for s, k := range x {
+		parts[s] = fmt.Sprintf("#%s = %d", sys.States[s], k)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// paramsText writes parameter values as "n = 4, t = 1".
+func paramsText(sys *gsst.System, vals []int) string {
+	parts := make([]string, len(vals))
+	for k, v := range vals {
+		parts[k] = fmt.Sprintf("%s = %d", sys.Params[k].Name, v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// stepWitnessText is the explanation of a witness whose point is a step,
+// in two sentences: what the configurations share, and what the step
+// does that no step of the other configuration does.
+func stepWitnessText(sys *gsst.System, name string, wit *detect.Witness) (at, same, diff string) {
+	switch {
+	case wit.Params != nil:
+		at = " at " + paramsText(sys, wit.Params) + " (sizes " + sys.FormatSizes(wit.Sizes) + ")"
+	case sys.Parametric():
+		at = " at sizes " + sys.FormatSizes(wit.Sizes)
+	}
+	same = "the two configurations below have equal total counters"
+	if len(sys.Shared) > 0 {
+		same += " and the same shared values, " + sharedText(sys, wit.Shared)
+	}
+	st := wit.Step
+	who := "a process of group " + sys.Groups[st.Groups[0]].Name
+	if st.Rendezvous >= 0 {
+		names := make([]string, len(st.Groups))
+		for i, g := range st.Groups {
+			names[i] = sys.Groups[g].Name
+		}
+		who = "processes of groups " + strings.Join(names, ", ") + " (one per part)"
+	}
+	diff = fmt.Sprintf("in the first %s can take %s to %s", who, name, totalsText(sys, st.Totals))
+	if len(sys.Shared) > 0 {
+		diff += " with " + sharedText(sys, st.Shared)
+	}
+	diff += "; in the second no step reaches that orbit"
+	return at, same, diff
+}
+
+// writeStepWitness prints a violation whose witness is a step.
+func writeStepWitness(w io.Writer, sys *gsst.System, name string, wit *detect.Witness) {
+	at, same, diff := stepWitnessText(sys, name, wit)
+	fmt.Fprintf(w, "  %s: violated%s: %s;\n", name, at, same)
+	fmt.Fprintf(w, "    %s\n", diff)
+	writeWitnessTables(w, sys, wit)
+}
