@@ -182,6 +182,9 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	if !cert.Certified() {
 		why, kind := CertificationFailure(cert)
 		switch {
+		case r.Force && sys.Extensions() != 0:
+			return nil, &Error{Kind: errkind.Input, Pos: gsst.Pos{File: r.File},
+				Msg: why + "; --force cannot help: the over-approximating total-counter model is not built for a system with " + sys.Extensions().String() + "; use --model group for the exact group-counter model"}
 		case r.Force:
 			if r.Warn != nil {
 				r.Warn(fmt.Sprintf("%s: %s; using the total-counter model anyway (--force): it over-approximates the system, so verdicts on it are not exact", r.File, why))
