@@ -37,6 +37,9 @@ type CertifyRequest struct {
 type Certification struct {
 	Report *detect.Report
 	Reach  *Reachability // nil when not asked (no violation, not requested, or a system with constructs beyond the paper)
+	// ReachSkipped says why the reachability questions were not asked
+	// although requested after a violation; "" otherwise.
+	ReachSkipped string
 }
 
 // Certify certifies sys (detect.Certify with Z3) and, after a violation
@@ -57,6 +60,10 @@ func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certific
 	c := &Certification{Report: rep}
 	// The reachability questions read group counters only; a system with
 	// shared variables, broadcast or rendezvous is not asked them.
+	if r.Reachability && rep.Verdict() == detect.Violated && sys.Extensions() != 0 {
+		c.ReachSkipped = "not decided for systems with " + sys.Extensions().String() +
+			" (the questions read group counters only); explore the group-counter model to see which configurations occur"
+	}
 	if r.Reachability && rep.Verdict() == detect.Violated && sys.Extensions() == 0 {
 		limits := r.Limits
 		limits.Timeout = r.SolverTimeout

@@ -93,7 +93,10 @@ type checkResult struct {
 	sys   *gsst.System
 	rep   *detect.Report
 	reach *analysis.Reachability // nil when not decided (no violation, or --reachability=false)
-	err   error
+	// reachSkipped says why reach is nil after a violation although
+	// --reachability asked for it.
+	reachSkipped string
+	err          error
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
@@ -151,7 +154,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			// get the usual prefix.
 			report(cmd, r.err)
 		} else {
-			r.rep, r.reach = c.Report, c.Reach
+			r.rep, r.reach, r.reachSkipped = c.Report, c.Reach, c.ReachSkipped
 			addTimeoutHints(r.rep, o.solverTO)
 			answer(cmd, c.Verdict())
 		}
@@ -185,7 +188,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			writeCheck(stdout, r.file, r.rep, r.reach)
+			writeCheck(stdout, r)
 		}
 	}
 	return nil
@@ -234,7 +237,8 @@ func severerExit(a, b int) int {
 
 // writeCheck prints a report as text: one line per transition (a
 // witness as two tables), then the system's verdict.
-func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Reachability) {
+func writeCheck(w io.Writer, r checkResult) {
+	file, rep, reach := r.file, r.rep, r.reach
 	sys := rep.System
 	// everySize qualifies the verdicts of a parametric system.
 	everySize := ""
@@ -293,6 +297,9 @@ func writeCheck(w io.Writer, file string, rep *detect.Report, reach *analysis.Re
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d %s violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Results()), what)
 		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
+		if r.reachSkipped != "" {
+			fmt.Fprintf(w, "  whether an asymmetry can occur from the initial state: %s\n", r.reachSkipped)
+		}
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d %s undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Results()), what)
@@ -406,6 +413,9 @@ type checkJSON struct {
 	// can occur from the initial state (false also for certified
 	// systems); null when not decided.
 	AsymmetryReachable *bool `json:"asymmetry_reachable"`
+	// ReachabilitySkipped says why the reachability questions were not
+	// asked after a violation although requested.
+	ReachabilitySkipped string `json:"reachability_skipped,omitempty"`
 }
 
 type checkTransitionJSON struct {
@@ -506,6 +516,7 @@ func newCheckJSON(r checkResult) *checkJSON {
 	}
 
 	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
+	out.ReachabilitySkipped = r.reachSkipped
 	if out.Certified {
 		no := false
 		out.AsymmetryReachable = &no
