@@ -10,6 +10,7 @@ import (
 	"html"
 	"image/png"
 	"io"
+	"maps"
 	"math/rand"
 	"os/exec"
 	"regexp"
@@ -168,8 +169,9 @@ var verdictColour = map[detect.Verdict]string{
 }
 
 // checkSkeleton reads a skeleton back from Graphviz and compares it with
-// the system: a node per state, an edge per transition with its guards,
-// coloured by rep's verdicts when rep is given.
+// the system: a node per state, exactly the edges of wantEdges (an edge
+// per transition with its guards, coloured by rep's verdicts when rep is
+// given; the initial arrows, broadcast transfers and rendezvous parts).
 func checkSkeleton(t *testing.T, sys *gsst.System, rep *detect.Report, src string, full bool) {
 	t.Helper()
 	checkSkeletonDrawn(t, sys, rep, parse(t, src), full)
@@ -182,12 +184,28 @@ func checkSkeletonDrawn(t *testing.T, sys *gsst.System, rep *detect.Report, g *d
 			t.Errorf("node s%d has label %q, want %q", s, label, name)
 		}
 	}
-	edges := map[[2]string]int{}
+	edges := map[[2]string]int{} // the edges of local transitions
+	got := map[string]int{}
 	for i, e := range g.Edges {
-		edges[[2]string{g.node(e.Tail), g.node(e.Head)}] = i
+		k := edgeKey(g, i)
+		got[k]++
+		if !strings.Contains(k, "(") {
+			edges[[2]string{g.node(e.Tail), g.node(e.Head)}] = i
+		}
 	}
-	if want := len(sys.Transitions) + countInit(sys); len(g.Edges) != want {
-		t.Errorf("%d edges, want %d", len(g.Edges), want)
+	want := wantEdges(sys)
+	if n := sumCounts(want); len(g.Edges) != n {
+		t.Errorf("%d edges, want %d", len(g.Edges), n)
+	}
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if got[k] != want[k] {
+			t.Errorf("edge %s drawn %d times, want %d", k, got[k], want[k])
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if want[k] == 0 {
+			t.Errorf("edge %s drawn %d times, want none", k, got[k])
+		}
 	}
 	for i, tr := range sys.Transitions {
 		k, ok := edges[[2]string{fmt.Sprintf("s%d", tr.From), fmt.Sprintf("s%d", tr.To)}]
@@ -259,17 +277,79 @@ func checkWitness(t *testing.T, sys *gsst.System, tr *gsst.Transition, w *detect
 	}
 }
 
-func countInit(sys *gsst.System) int {
-	k := 0
+// wantEdges returns the edges the skeleton of sys must draw, read from
+// the system alone, each as a key like edgeKey's and how many times:
+// a dotted arrow from the start point to each state holding processes
+// initially, an edge per local transition, a dashed edge per broadcast
+// transfer (naming its transition and groups), and for each rendezvous
+// an edge from each part's source into the rendezvous node and one out
+// of it to the part's target (numbered, with the part's groups).
+func wantEdges(sys *gsst.System) map[string]int {
+	want := map[string]int{}
 	for s := range sys.States {
 		for _, row := range sys.Init {
 			if row[s] > 0 {
-				k++
+				want[fmt.Sprintf("start -> s%d", s)]++
 				break
 			}
 		}
 	}
-	return k
+	names := func(groups []int) string {
+		var out []string
+		for _, g := range groups {
+			out = append(out, sys.Groups[g].Name)
+		}
+		return strings.Join(out, ",")
+	}
+	for i := range sys.Transitions {
+		tr := &sys.Transitions[i]
+		want[fmt.Sprintf("s%d -> s%d", tr.From, tr.To)]++
+		for _, tf := range tr.Broadcast {
+			want[fmt.Sprintf("s%d -> s%d (broadcast at %s; groups %s)", tf.From, tf.To, sys.TransitionName(tr), names(tf.Groups))]++
+		}
+	}
+	for r, rz := range sys.Rendezvous {
+		for j, pt := range rz.Parts {
+			want[fmt.Sprintf("s%d -> rv%d (part %d; groups %s)", pt.From, r, j+1, names(pt.Groups))]++
+			want[fmt.Sprintf("rv%d -> s%d (part %d; groups %s)", r, pt.To, j+1, names(pt.Groups))]++
+		}
+	}
+	return want
+}
+
+// edgeKey reads edge i of g back as a key of wantEdges: tail and head,
+// and for a dashed (broadcast) edge or an edge of a rendezvous node what
+// its label says.
+func edgeKey(g *drawn, i int) string {
+	e := g.Edges[i]
+	tail, head := g.node(e.Tail), g.node(e.Head)
+	key := tail + " -> " + head
+	label := plain(e.Label)
+	groups := func(s string) string { // "[a, b]" -> "a,b"
+		s = strings.TrimSpace(s)
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+		return strings.ReplaceAll(s, ", ", ",")
+	}
+	switch {
+	case e.Style == "dashed":
+		name, rest, ok := strings.Cut(strings.TrimPrefix(label, "at "), ": all others")
+		if !ok {
+			return key + " (dashed, label " + strconv.Quote(label) + ")"
+		}
+		return fmt.Sprintf("%s (broadcast at %s; groups %s)", key, name, groups(rest))
+	case strings.HasPrefix(tail, "rv") || strings.HasPrefix(head, "rv"):
+		num, rest, _ := strings.Cut(label, " ")
+		return fmt.Sprintf("%s (part %s; groups %s)", key, num, groups(rest))
+	}
+	return key
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, k := range m {
+		n += k
+	}
+	return n
 }
 
 func TestSkeletonBundled(t *testing.T) {
