@@ -34,8 +34,11 @@ type Brute struct {
 // same counters, which is all a guard reads, so it enumerates one of each:
 // every matrix y[g][s] of group counters (each row a way to place the
 // group's processes), and lays it out process by process (as Processes
-// numbers them) to decide Definition 3 for each transition.
+// numbers them) to decide Definition 3 for each transition. It refuses
+// a system beyond the paper (PaperOnly); FullSymmetry decides virtual
+// symmetry of those on processes.
 func BruteForce(sys *gsst.System) *Brute {
+	PaperOnly(sys, "BruteForce")
 	owner, _ := Processes(sys)
 	m := len(sys.States)
 	count := 1

@@ -43,6 +43,7 @@ type Oracle struct {
 
 // NewOracle explores sys breadth first.
 func NewOracle(sys *gsst.System) *Oracle {
+	PaperOnly(sys, "NewOracle")
 	o := &Oracle{Sys: sys, Index: map[string]int{}, cache: map[string][]bool{}}
 	var init []int
 	for g := range sys.Groups {

@@ -73,11 +73,31 @@ func valuation(sys *gsst.System, y [][]int) func(presburger.Var) (int64, bool) {
 	}
 }
 
+// PaperOnly panics unless sys is a system the oracle named what can
+// read: one of the paper, whose guards read group and total counters
+// only and whose steps move one process. Shared variables, broadcasts,
+// rendezvous and unfixed parameters are beyond it (a fixed instance
+// folds its parameters into constants, which it reads); their reference
+// is Procs, ProcSteps and ProcsWithin. It refuses such a system rather
+// than read it as if the construct were not there.
+func PaperOnly(sys *gsst.System, what string) {
+	x := sys.Extensions() &^ gsst.ExtParams
+	for i := range sys.Params {
+		if !sys.Params[i].Fixed {
+			x |= gsst.ExtParams
+		}
+	}
+	if x != 0 {
+		panic(fmt.Sprintf("testsupport: %s of %s: %s is beyond the paper's systems that it reads; use the process-level oracle (Procs, ProcSteps, ProcsWithin)", what, sys.Name, x))
+	}
+}
+
 // Enabled reports whether process p may take transition t in the
 // configuration conf (Definition 3 of Wei, Gurfinkel and Chechik): p is in
 // t's source state, its group is in a block of t, and that block's guard
 // holds on the counters of conf.
 func Enabled(sys *gsst.System, t *gsst.Transition, owner, conf []int, p int) bool {
+	PaperOnly(sys, "Enabled")
 	return conf[p] == t.From && guardHolds(sys, t, owner[p], valuation(sys, counters(sys, owner, conf)))
 }
 
@@ -101,6 +121,7 @@ func guardHolds(sys *gsst.System, t *gsst.Transition, g int, val func(presburger
 // configuration given by group counters y (Definition 3): those with a
 // process in t's source state, in a block of t whose guard holds on y.
 func Firing(sys *gsst.System, t *gsst.Transition, y [][]int) []int {
+	PaperOnly(sys, "Firing")
 	val := valuation(sys, y)
 	var out []int
 	for g := range sys.Groups {
@@ -143,8 +164,10 @@ type Space struct {
 
 // Unreduced explores the configurations of sys reachable from inits, by
 // default the initial configuration of Processes; the first is the
-// initial state of the graph.
+// initial state of the graph. It refuses a system beyond the paper
+// (PaperOnly): Procs is the reference for those.
 func Unreduced(sys *gsst.System, inits ...[]int) *Space {
+	PaperOnly(sys, "Unreduced")
 	owner, init := Processes(sys)
 	if len(inits) == 0 {
 		inits = [][]int{init}
