@@ -224,7 +224,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	p("-- This model is the system itself, with no abstraction: its verdicts are\n")
 	p("-- exact whatever the certification says.\n")
 	writeRunHint(p)
-	p("-- %d processes, %d local states, %d local transitions. One variable per\n", n, k, len(sys.Transitions))
+	p("-- %s, %d local states, %d local transitions. One variable per\n", emit.Processes(n), k, len(sys.Transitions))
 	p("-- process holds its local state. IVAR %s picks the process and IVAR %s the\n", pick, trVar)
 	p("-- local transition of a step (asynchronous interleaving); %s = %s is allowed\n", trVar, stutter)
 	p("-- exactly when no process can move, so a deadlocked configuration loops on\n")

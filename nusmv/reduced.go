@@ -136,11 +136,11 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	}
 	writeRunHint(p)
 	if m.Level == counterabs.GroupLevel {
-		p("-- %d processes, %d local states, %d groups, %d moves. One counter per group\n", n, len(sys.States), len(sys.Groups), len(m.Transitions))
+		p("-- %s, %d local states, %d groups, %d moves. One counter per group\n", emit.Processes(n), len(sys.States), len(sys.Groups), len(m.Transitions))
 		p("-- and local state: x_S_g is the number of processes of group g in S; each\n")
 		p("-- group's counters sum to its size in every reachable state.\n")
 	} else {
-		p("-- %d processes, %d local states, %d local transitions. One counter per local\n", n, k, len(m.Transitions))
+		p("-- %s, %d local states, %d local transitions. One counter per local\n", emit.Processes(n), k, len(m.Transitions))
 		p("-- state: x_S is the number of processes in S; the counters sum to %d in\n", n)
 		p("-- every reachable state.\n")
 	}

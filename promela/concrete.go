@@ -179,7 +179,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p(" * This model is the system itself, with no abstraction: its verdicts are\n")
 	w.p(" * exact whatever the certification says.\n")
 	w.p(" *\n")
-	w.p(" * %d processes, %d local states, %d local transitions. One proctype per\n", n, k, len(sys.Transitions))
+	w.p(" * %s, %d local states, %d local transitions. One proctype per\n", emit.Processes(n), k, len(sys.Transitions))
 	w.p(" * group, one process per process of the system (started by init), whose\n")
 	if ext != 0 {
 		w.p(" * entry of the array %s holds its local state. A move is one d_step: the\n", sv.ps)

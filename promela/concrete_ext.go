@@ -148,10 +148,9 @@ func writeSharedHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int) {
 }
 
 // writeVarsHeader states the shared variables and the bound of the
-// unbounded ones.
+// unbounded ones; what follows it starts with a blank comment line.
 func writeVarsHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int) {
 	if len(sys.Shared) == 0 {
-		w.p(" *\n")
 		return
 	}
 	w.p(" * Shared variables (GSST name: type, Promela variable; an enumeration is a\n")
@@ -176,7 +175,6 @@ func writeVarsHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int) {
 		w.p(" * beyond the bound: EVERY VERDICT OF THIS MODEL IS MEANINGFUL ONLY WHEN NO\n")
 		w.p(" * RUN REPORTS IT (else raise --bound).\n")
 	}
-	w.p(" *\n")
 }
 
 // writeSharedDecls declares the shared variables and the scratch

@@ -77,8 +77,7 @@ func randomCase(sys *gsst.System, i int) (*spinCase, error) {
 		if err != nil {
 			return nil, err
 		}
-		// init's start-up state, then one state per configuration.
-		return &spinCase{"concrete", prog, v, int64(testsupport.Unreduced(sys).Len()) + 1}, nil
+		return &spinCase{"concrete", prog, v, concreteStates(sys)}, nil
 	}
 	s := z3.New()
 	cert, err := detect.Certify(context.Background(), sys, s)
@@ -119,6 +118,18 @@ func randomCase(sys *gsst.System, i int) (*spinCase, error) {
 		return nil, err
 	}
 	return &spinCase{kind, prog, v, n}, nil
+}
+
+// concreteStates returns the number of states pan stores for the
+// concrete program of sys: init's start-up state, then one per reachable
+// state of the unreduced system, explored by the oracle on processes
+// (testsupport.Unreduced for a system of the paper, testsupport.Procs
+// for one beyond it, which the other refuses).
+func concreteStates(sys *gsst.System) int64 {
+	if sys.Extensions() == 0 {
+		return int64(testsupport.Unreduced(sys).Len()) + 1
+	}
+	return int64(testsupport.Procs(sys, 0).Len()) + 1
 }
 
 // checkWithSpin fails t unless spinAgrees.

@@ -146,7 +146,7 @@ func TestKnownSystems(t *testing.T) {
 		})
 		t.Run(ns.name+"/concrete", func(t *testing.T) {
 			t.Parallel()
-			checkWithSpin(t, &spinCase{"concrete", con, cv, int64(testsupport.Unreduced(sys).Len()) + 1}, st)
+			checkWithSpin(t, &spinCase{"concrete", con, cv, concreteStates(sys)}, st)
 		})
 	}
 }

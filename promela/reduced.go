@@ -166,12 +166,12 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	}
 	w.p(" *\n")
 	if group {
-		w.p(" * %d processes, %d local states, %d groups, %d moves. One counter per group\n", m.N, len(sys.States), len(sys.Groups), len(m.Transitions))
+		w.p(" * %s, %d local states, %d groups, %d moves. One counter per group\n", emit.Processes(m.N), len(sys.States), len(sys.Groups), len(m.Transitions))
 		w.p(" * and local state: x_S_g is the number of processes of group g in S; each\n")
 		w.p(" * group's counters sum to its size. x_S, the number of processes in S, is\n")
 		w.p(" * kept in step with them (it adds no state).\n")
 	} else {
-		w.p(" * %d processes, %d local states, %d local transitions. One counter per local\n", m.N, k, len(m.Transitions))
+		w.p(" * %s, %d local states, %d local transitions. One counter per local\n", emit.Processes(m.N), k, len(m.Transitions))
 		w.p(" * state: x_S is the number of processes in S; the counters sum to %d.\n", m.N)
 	}
 	w.p(" * One process, %s, repeats forever: pick an enabled move and take it as\n", proc)

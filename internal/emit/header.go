@@ -1,5 +1,7 @@
 package emit
 
+import "fmt"
+
 // Header is what the header comment of an emitted model says besides
 // what the model itself gives: the GSST file it comes from, the vsym
 // version, and the certification outcome in words. Packages nusmv and
@@ -34,4 +36,12 @@ func NewHeader(opts []HeaderOption) Header {
 		o(&h)
 	}
 	return h
+}
+
+// Processes writes a number of processes: "1 process", "3 processes".
+func Processes(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return fmt.Sprintf("%d processes", n)
 }
