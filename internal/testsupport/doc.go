@@ -33,6 +33,9 @@
 // directly: in every orbit (total counters and shared values) every
 // state has the same successor orbits. RandomExtended draws small systems
 // with those constructs (ExtConfig: which must and which must not occur).
+// The oracles of the paper's systems (BruteForce, Unreduced, NewOracle,
+// Enabled, Firing) refuse a system with those constructs with a panic
+// naming Procs (PaperOnly) rather than read it as if they were not there.
 //
 // State spaces. Unreduced explores the process-indexed system, each
 // process with its own local state; its Groups and Totals are the

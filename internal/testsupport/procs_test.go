@@ -281,3 +281,54 @@ func TestDescribeExtended(t *testing.T) {
 		}
 	}
 }
+
+// TestPaperOnly: the oracle of the paper's systems refuses each
+// construct beyond them, naming the process-level oracle, and still
+// takes a system of the paper; Procs takes both.
+func TestPaperOnly(t *testing.T) {
+	plain := &gsst.Spec{Name: "plain", States: []string{"A", "B"},
+		Groups: []gsst.Group{{Name: "g", Size: 2}}, Init: [][]int{{2, 0}},
+		Transitions: []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}}},
+	}
+	bc := *plain
+	bc.Name = "bc"
+	bc.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}},
+		Broadcast: []gsst.Transfer{{From: 0, To: 1}}}}
+	rv := *plain
+	rv.Name = "rv"
+	rv.Transitions = nil
+	rv.Rendezvous = []gsst.Rendezvous{{Parts: []gsst.Part{{From: 0, To: 1}, {From: 0, To: 1}}, Guard: presburger.True}}
+	oracles := map[string]func(sys *gsst.System){
+		"BruteForce": func(sys *gsst.System) { BruteForce(sys) },
+		"Unreduced":  func(sys *gsst.System) { Unreduced(sys) },
+		"NewOracle":  func(sys *gsst.System) { NewOracle(sys) },
+		"Firing":     func(sys *gsst.System) { Firing(sys, &sys.Transitions[0], [][]int{{2, 0}}) },
+	}
+	refused := func(f func()) (msg string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = fmt.Sprint(r)
+			}
+		}()
+		f()
+		return ""
+	}
+	for _, sp := range []*gsst.Spec{plain, &bc, &rv} {
+		sys := mustNew(t, sp)
+		if got, want := Procs(sys, 0).Len(), map[string]int{"plain": 4, "bc": 2, "rv": 2}[sp.Name]; got != want {
+			t.Errorf("%s: Procs finds %d states, want %d", sp.Name, got, want)
+		}
+		for name, f := range oracles {
+			if name == "Firing" && len(sys.Transitions) == 0 {
+				continue
+			}
+			msg := refused(func() { f(sys) })
+			switch {
+			case sp.Name == "plain" && msg != "":
+				t.Errorf("%s refuses a system of the paper: %s", name, msg)
+			case sp.Name != "plain" && !(strings.Contains(msg, name) && strings.Contains(msg, sp.Name) && strings.Contains(msg, sys.Extensions().String()) && strings.Contains(msg, "Procs")):
+				t.Errorf("%s on %s: panic %q, want a refusal naming it, the construct and Procs", name, sp.Name, msg)
+			}
+		}
+	}
+}
