@@ -828,27 +828,22 @@ func (z *zctx) readRun(sv C.Z3_solver, ts presburger.TransitionSystem, params en
 func (s *Solver) leastRun(ctx context.Context, z *zctx, sv C.Z3_solver, ts presburger.TransitionSystem,
 	dom []presburger.Bound, params env, states []env, choices []C.Z3_ast, run *presburger.Counterexample) (*presburger.Counterexample, error) {
 	c := z.c
-	lower := make(map[presburger.Var]presburger.Bound, len(dom))
-	for _, b := range dom {
-		lower[b.Var] = b
-	}
-	for _, v := range ts.Params {
-		b := lower[v]
-		if b.NoLo {
-			continue
-		}
-		lo, hi := b.Lo, run.Params[v]
+	// lower lowers the value x has in run, read by value, down to lo,
+	// and then fixes it; ok is false when the solver stopped (run is
+	// still a counterexample then).
+	lower := func(x C.Z3_ast, lo int64, value func(*presburger.Counterexample) int64) (ok bool, err error) {
+		hi := value(run)
 		for lo < hi {
 			mid := lo + (hi-lo)/2
 			if _, ok := checked.Add(hi, -lo); !ok {
 				mid = lo/2 + hi/2 // hi - lo would wrap
 			}
 			C.Z3_solver_push(c, sv)
-			C.Z3_solver_assert(c, sv, C.Z3_mk_le(c, params[v], z.num(mid)))
+			C.Z3_solver_assert(c, sv, C.Z3_mk_le(c, x, z.num(mid)))
 			r, _, err := s.checkMore(ctx, z, sv)
 			if err != nil || r == C.Z3_L_UNDEF {
 				C.Z3_solver_pop(c, sv, 1)
-				return run, err
+				return false, err
 			}
 			if r == C.Z3_L_FALSE {
 				lo = mid + 1
@@ -856,42 +851,34 @@ func (s *Solver) leastRun(ctx context.Context, z *zctx, sv C.Z3_solver, ts presb
 				better, _, err := z.readRun(sv, ts, params, states, choices)
 				if err != nil || better == nil {
 					C.Z3_solver_pop(c, sv, 1)
-					return run, err
+					return false, err
 				}
-				run, hi = better, better.Params[v]
+				run, hi = better, value(better)
 			}
 			C.Z3_solver_pop(c, sv, 1)
 		}
-		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, params[v], z.num(hi)))
+		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, x, z.num(hi)))
+		return true, nil
+	}
+	least := make(map[presburger.Var]presburger.Bound, len(dom))
+	for _, b := range dom {
+		least[b.Var] = b
+	}
+	for _, v := range ts.Params {
+		if b := least[v]; !b.NoLo {
+			if ok, err := lower(params[v], b.Lo, func(r *presburger.Counterexample) int64 { return r.Params[v] }); !ok {
+				return run, err
+			}
+		}
 	}
 	// Then the transition of each step, least index first, step by step:
 	// with the parameters fixed, the steps fix the run, so the run
 	// answered is the same whatever model Z3 happened to give (which
 	// depends on what the pooled context solved before).
 	for i, ch := range choices {
-		lo, hi := 0, run.Steps[i]
-		for lo < hi {
-			mid := lo + (hi-lo)/2
-			C.Z3_solver_push(c, sv)
-			C.Z3_solver_assert(c, sv, C.Z3_mk_le(c, ch, z.num(int64(mid))))
-			r, _, err := s.checkMore(ctx, z, sv)
-			if err != nil || r == C.Z3_L_UNDEF {
-				C.Z3_solver_pop(c, sv, 1)
-				return run, err
-			}
-			if r == C.Z3_L_FALSE {
-				lo = mid + 1
-			} else {
-				better, _, err := z.readRun(sv, ts, params, states, choices)
-				if err != nil || better == nil {
-					C.Z3_solver_pop(c, sv, 1)
-					return run, err
-				}
-				run, hi = better, better.Steps[i]
-			}
-			C.Z3_solver_pop(c, sv, 1)
+		if ok, err := lower(ch, 0, func(r *presburger.Counterexample) int64 { return int64(r.Steps[i]) }); !ok {
+			return run, err
 		}
-		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, ch, z.num(int64(hi))))
 	}
 	return run, z.fail()
 }
