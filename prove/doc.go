@@ -31,7 +31,11 @@
 // counts of the processes that incremented a shared variable) filtered
 // by Houdini's algorithm with the Solver and re-checked together as an
 // inductive invariant; they are given to the prover as a strengthening
-// of every transition and reported with the proof (Result.Lemmas).
+// of every transition and reported with the proof (Result.Lemmas). When
+// they do not prove the property, the small instances of such a system
+// are explored first (search.go: parameters and ranged sizes up to 5,
+// breadth first), which finds the runs of mutated thresholds at once;
+// the prover runs when that finds nothing.
 //
 // The answers are re-checked here, whatever Prover gave them:
 //
@@ -55,7 +59,9 @@
 //     broadcasts or rendezvous is lifted to processes here (each mover
 //     the lowest-numbered process of its group in its source state) and
 //     executed on the instance of its parameter values and sizes by the
-//     language's semantics read off the system (Result.Moves).
+//     language's semantics read off the system (Result.Moves); under
+//     fairness, explore decides on the instance (InstantiateParams) as
+//     above.
 //   - Unknown: a timeout, a solver's "unknown", a counterexample longer
 //     than the prover searches, a limit of the fairness check; Reason
 //     says which. Counter systems with zero tests are as powerful as

@@ -315,7 +315,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 			}
 			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
 		}
-		a, err := prover.Prove(ctx, strengthen(ts, inv))
+		a, err := proveRestarts(ctx, prover, strengthen(ts, inv))
 		if err != nil {
 			return err
 		}
@@ -330,11 +330,35 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		}
 		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
 	}
-	a, err := prover.Prove(ctx, ts)
+	a, err := proveRestarts(ctx, prover, ts)
 	if err != nil {
 		return err
 	}
 	return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+}
+
+// firstAttempt is the budget of the prover's first attempt in
+// proveRestarts; each further one gets twice the one before.
+const firstAttempt = time.Second
+
+// proveRestarts asks prover about ts in attempts of growing budgets
+// (firstAttempt, twice that, ...) until one answers or ctx ends. Spacer's
+// time on one question varies by orders of magnitude from one Z3
+// context to another (nbac's proof: 0.4 s in most of 20 runs, 10 s to
+// 2 minutes in four), and a restart gets another context; doubling
+// bounds what the restarts cost to about the time of the last attempt.
+// An attempt that gives up before its budget (no counterexample within
+// the unrolling bound, a solver's unknown) is the answer.
+func proveRestarts(ctx context.Context, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
+	for budget := firstAttempt; ; budget *= 2 {
+		actx, cancel := context.WithTimeout(ctx, budget)
+		a, err := prover.Prove(actx, ts)
+		expired := actx.Err() != nil
+		cancel()
+		if err != nil || a.Verdict != presburger.Undecided || !expired || ctx.Err() != nil {
+			return a, err
+		}
+	}
 }
 
 // searchFirst runs the explicit search of small instances (search.go)
