@@ -80,6 +80,13 @@ func TestModelChoiceExtended(t *testing.T) {
 			if _, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Level: Total}); err == nil || errkind.Of(err) != want {
 				t.Errorf("restricted: --model total: %v, want a %v error", err, want)
 			}
+			// --force builds no over-approximation of a system beyond
+			// the paper: refused before any warning, saying why.
+			warned := false
+			_, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Force: true, Warn: func(string) { warned = true }})
+			if certifies && (err == nil || errkind.Of(err) != errkind.Input || !strings.Contains(err.Error(), "--force cannot help") || warned) {
+				t.Errorf("restricted: --force: %v (warned %v), want an input error saying --force cannot help", err, warned)
+			}
 		case certifies:
 			if m.Level != counterabs.TotalLevel || !m.Exact {
 				t.Errorf("auto gave the %s model (%s); want the exact total-counter model", m.Level, m.Reason)

@@ -182,6 +182,9 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	if !cert.Certified() {
 		why, kind := CertificationFailure(cert)
 		switch {
+		case r.Force && sys.Extensions() != 0:
+			return nil, &Error{Kind: errkind.Input, Pos: gsst.Pos{File: r.File},
+				Msg: why + "; --force cannot help: the over-approximating total-counter model is not built for a system with " + sys.Extensions().String() + "; use --model group for the exact group-counter model"}
 		case r.Force:
 			if r.Warn != nil {
 				r.Warn(fmt.Sprintf("%s: %s; using the total-counter model anyway (--force): it over-approximates the system, so verdicts on it are not exact", r.File, why))
@@ -211,6 +214,10 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			// the paper on its own, which is stricter than
 			// certification when two of them can have the same effect.
 			return fallBack(fmt.Sprintf("the total-counter model's %s is not closed under orbits by itself (%s)", nc.Name, DescribeWitness(sys, nc.Witness)))
+		case errors.As(err, &nc) && sys.Extensions() != 0:
+			return nil, &Error{Kind: errkind.Negative, Pos: position(r.File, nc.Pos), Err: err,
+				Msg: fmt.Sprintf("certification passed, but the total-counter model's %s is not exact by itself (%s): another step with the same effect makes up for it where it cannot happen, which the total-counter model does not express; use --model group",
+					nc.Name, DescribeWitness(sys, nc.Witness))}
 		case errors.As(err, &nc):
 			// detect certified the system, but Build found a verified
 			// witness against it: trust the witness, report both.

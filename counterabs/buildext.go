@@ -64,7 +64,7 @@ func (b *builder) buildExt(m *Model) error {
 	b.cur = nil
 	for ri := range sys.Rendezvous {
 		r := &sys.Rendezvous[ri]
-		b.cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(b.solver), Item: "rendezvous " + RendezvousText(sys, r), K: len(sys.Transitions) + ri + 1, N: total})
+		b.cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(b.solver), Item: sys.RendezvousName(r), K: len(sys.Transitions) + ri + 1, N: total})
 		if err := b.rendezvousTransition(m, ri); err != nil {
 			return err
 		}
@@ -146,7 +146,12 @@ func sysDomain(sys *gsst.System, u *gsst.Update) []presburger.Formula {
 	var out []presburger.Formula
 	for _, a := range u.Assign {
 		if j, ok := sys.SharedOf(a.Var); ok {
-			out = append(out, inDomain(&sys.Shared[j], a.Value)...)
+			out = append(out, inDomain(&sys.Shared[j], a.Value, func(x presburger.Var) *gsst.Shared {
+				if k, ok := sys.SharedOf(x); ok {
+					return &sys.Shared[k]
+				}
+				return nil
+			})...)
 		}
 	}
 	return out
@@ -300,7 +305,7 @@ func rendezvousFires(sys *gsst.System, r *gsst.Rendezvous, conf [][]int, shared 
 func (b *builder) rendezvousTransition(m *Model, ri int) error {
 	sys := b.sys
 	r := &sys.Rendezvous[ri]
-	name := "rendezvous " + RendezvousText(sys, r)
+	name := sys.RendezvousName(r)
 	restricted := r.Guard != nil && !sys.IsTotal(r.Guard)
 	for _, p := range r.Parts {
 		restricted = restricted || p.Groups != nil && !allGroups(sys, p.Groups)

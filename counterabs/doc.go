@@ -66,6 +66,21 @@
 // Unknown solver answers make Build fail (errors.Is(err, errkind.Unknown));
 // there is no partial model.
 //
+// Beyond the paper (extend.go, buildext.go): a system with shared
+// variables, per-group updates, broadcast or rendezvous has models of
+// both levels at a fixed instance. The model's variables are its counters
+// and then its shared variables; a transition may move more processes
+// (Also: a rendezvous's other parts), transfer every other process of a
+// counter into another (Transfers: a broadcast) and assign shared
+// variables (Assign), all read in the state before the step (Model.Step,
+// StepInto). BuildGroup gives one transition per local transition and
+// group (its block's update), and one per assignment of groups to the
+// parts of a rendezvous. Build gives one abstract transition per local
+// transition and distinct update and one per rendezvous, each guard
+// checked against its domain over group counters and shared values like
+// g_r; a broadcast restricted to groups needs the group-counter model
+// (GroupReason), and a forced model of such a system is refused.
+//
 // Asymmetry joins the two levels: over the group counters, the
 // configurations where a transition is disabled although the forced
 // total-counter guard holds at their totals. Those are exactly where the

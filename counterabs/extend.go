@@ -2,6 +2,7 @@ package counterabs
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -40,23 +41,61 @@ func (m *Model) update(u *gsst.Update) ([]Assign, []presburger.Formula, error) {
 			return nil, nil, err
 		}
 		out = append(out, Assign{Var: m.SharedVar(j), Value: val})
-		dom = append(dom, inDomain(&m.Shared[j], val)...)
+		dom = append(dom, inDomain(&m.Shared[j], val, m.sharedOf)...)
 	}
 	return out, dom, nil
 }
 
-// inDomain returns the atoms saying that t is a value of v.
-func inDomain(v *gsst.Shared, t presburger.Term) []presburger.Formula {
+// inDomain returns the atoms saying that t is a value of v, leaving out
+// those that hold whenever every shared variable t reads is in its
+// domain (of), as in every state a model reaches: "x + 1 >= 0" for x in
+// 0..3.
+func inDomain(v *gsst.Shared, t presburger.Term, of func(presburger.Var) *gsst.Shared) []presburger.Formula {
+	lo, hi, hiOK := termRange(t, of)
 	var out []presburger.Formula
-	if f := presburger.Compare(t, presburger.Ge, presburger.ConstTerm(int64(v.Lo))); f != presburger.True {
-		out = append(out, f)
+	if lo < int64(v.Lo) {
+		out = append(out, presburger.Compare(t, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
 	}
-	if !v.Unbounded {
-		if f := presburger.Compare(t, presburger.Le, presburger.ConstTerm(int64(v.Hi))); f != presburger.True {
-			out = append(out, f)
-		}
+	if !v.Unbounded && (!hiOK || hi > int64(v.Hi)) {
+		out = append(out, presburger.Compare(t, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
 	}
 	return out
+}
+
+// termRange returns the least and (when hiOK) the greatest value of t
+// over the domains of the shared variables it reads; a variable of is
+// nil for is taken to range over all integers (lo is then MinInt64).
+func termRange(t presburger.Term, of func(presburger.Var) *gsst.Shared) (lo, hi int64, hiOK bool) {
+	lo, hi, loOK, hiOK := t.Const, t.Const, true, true
+	for _, mo := range t.Monos {
+		v := of(mo.Var)
+		if v == nil {
+			return math.MinInt64, 0, false
+		}
+		vlo, vhi, vhiOK := int64(v.Lo), int64(v.Hi), !v.Unbounded
+		if mo.Coef > 0 {
+			lo += mo.Coef * vlo
+			hi += mo.Coef * vhi
+			hiOK = hiOK && vhiOK
+		} else {
+			hi += mo.Coef * vlo
+			lo += mo.Coef * vhi
+			loOK = loOK && vhiOK
+		}
+	}
+	if !loOK {
+		lo = math.MinInt64
+	}
+	return lo, hi, hiOK
+}
+
+// sharedOf returns the shared variable model variable x stands for, nil
+// for a counter.
+func (m *Model) sharedOf(x presburger.Var) *gsst.Shared {
+	if j := int(x) - len(m.Counters); j >= 0 && j < len(m.Shared) {
+		return &m.Shared[j]
+	}
+	return nil
 }
 
 // groupTransfers returns the transfers of t's broadcast over the group
@@ -124,7 +163,7 @@ func (m *Model) rendezvous(ri int) ([]Transition, error) {
 		choices[i] = partGroups(sys, &r.Parts[i])
 		count *= len(choices[i])
 		if count > maxRendezvousChoices {
-			return nil, errkind.Errorf(errkind.Limit, "counterabs: rendezvous %s has more than %d assignments of groups to its parts", RendezvousText(sys, r), maxRendezvousChoices)
+			return nil, errkind.Errorf(errkind.Limit, "counterabs: %s has more than %d assignments of groups to its parts", sys.RendezvousName(r), maxRendezvousChoices)
 		}
 	}
 	var out []Transition
@@ -194,24 +233,6 @@ func moveKey(moves []Move) string {
 	}
 	slices.Sort(ks)
 	return strings.Join(ks, ",")
-}
-
-// RendezvousText names rendezvous r of sys by its parts: "P -> P2, C ->
-// C2 [consumer]".
-func RendezvousText(sys *gsst.System, r *gsst.Rendezvous) string {
-	var parts []string
-	for _, p := range r.Parts {
-		s := sys.States[p.From] + " -> " + sys.States[p.To]
-		if p.Groups != nil {
-			var gs []string
-			for _, g := range p.Groups {
-				gs = append(gs, sys.Groups[g].Name)
-			}
-			s += " [" + strings.Join(gs, ", ") + "]"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // rendezvousName names a rendezvous transition by its parts.

@@ -122,9 +122,11 @@ type Pool struct {
 // and applied at once (Step): Also moves one more process per entry (the
 // other parts of a rendezvous), Transfers move every process a counter
 // holds into another (a broadcast, after the movers moved), and Assign
-// sets shared variables. Guard then implies that the movers exist and
-// that every assigned value lies in its variable's domain. A transition
-// of a system within the paper has none of them.
+// sets shared variables. Guard then implies that the movers exist and,
+// in every state whose shared variables lie in their domains (every
+// state a model reaches), that every assigned value lies in its
+// variable's domain. A transition of a system within the paper has none
+// of them.
 type Transition struct {
 	From, To  int
 	Guard     presburger.Formula // over the model's variables presburger.Var(i)
@@ -164,46 +166,46 @@ func (m *Model) SharedVar(j int) int { return len(m.Counters) + j }
 // other process of a transfer's source moves to its target, and the
 // assignments, read in x, set the shared variables.
 func (m *Model) Step(t *Transition, x []int) []int {
-	y := append([]int(nil), x...)
+	y := make([]int, len(x))
+	StepInto(t, x, y)
+	return y
+}
+
+// StepInto writes the state after t from x into y (of x's length), as
+// Step does, without allocating: for engines that take many steps.
+func StepInto[T ~int | ~int64](t *Transition, x, y []T) {
+	copy(y, x)
 	y[t.From]--
 	y[t.To]++
 	for _, mv := range t.Also {
 		y[mv.From]--
 		y[mv.To]++
 	}
-	if len(t.Transfers) > 0 {
-		// A transfer moves every process of its source that is not a
-		// mover: those the source held before the step less those that
-		// left it by a move (a mover that arrives in a source stays
-		// there). Transfers read the state before any of them: sources
-		// are distinct, and a target that is also a source keeps only
-		// what moves into it.
-		moved := make([]int, len(t.Transfers))
-		for k, mv := range t.Transfers {
-			moved[k] = x[mv.From]
-			if t.From == mv.From {
-				moved[k]--
-			}
-			for _, o := range t.Also {
-				if o.From == mv.From {
-					moved[k]--
-				}
+	// A transfer moves every process of its source that is not a mover:
+	// those the source held before the step less those that left it by a
+	// move (a mover that arrives in a source stays there). Transfers read
+	// the state before the step: sources are distinct, and a target that
+	// is also a source keeps only what moves into it.
+	for _, mv := range t.Transfers {
+		moved := x[mv.From]
+		if t.From == mv.From {
+			moved--
+		}
+		for _, o := range t.Also {
+			if o.From == mv.From {
+				moved--
 			}
 		}
-		for k, mv := range t.Transfers {
-			y[mv.From] -= moved[k]
-		}
-		for k, mv := range t.Transfers {
-			y[mv.To] += moved[k]
-		}
+		y[mv.From] -= moved
+		y[mv.To] += moved
 	}
-	if len(t.Assign) > 0 {
-		val := func(v presburger.Var) int64 { return int64(x[v]) }
-		for _, a := range t.Assign {
-			y[a.Var] = int(a.Value.Eval(val))
+	for _, a := range t.Assign {
+		v := a.Value.Const
+		for _, mo := range a.Value.Monos {
+			v += mo.Coef * int64(x[mo.Var])
 		}
+		y[a.Var] = T(v)
 	}
-	return y
 }
 
 // Uses returns the constructs beyond the paper that m's transitions and
@@ -537,9 +539,10 @@ func GroupReason(sys *gsst.System, fairness bool) string {
 }
 
 // SpecLevel returns the coarsest level that can check every property of
-// sys under its fairness constraints.
+// sys under its fairness constraints (and express its steps: a broadcast
+// restricted to groups needs the group-counter model).
 func SpecLevel(sys *gsst.System) Level {
-	if FairnessLevel(sys) == GroupLevel {
+	if FairnessLevel(sys) == GroupLevel || extGroupReason(sys) != "" {
 		return GroupLevel
 	}
 	for i := range sys.Properties {

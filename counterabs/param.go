@@ -359,7 +359,7 @@ func (m *ParamModel) SizeBounds() []presburger.Bound {
 }
 
 // hasSizeTerm reports whether g's size is a term over the parameters.
-func hasSizeTerm(g *gsst.Group) bool { return len(g.SizeTerm.Monos) > 0 || g.SizeTermText != "" }
+func hasSizeTerm(g *gsst.Group) bool { return g.OverParams() }
 
 // Domain returns the states of the model as a formula: every counter
 // nonnegative, every pool summing to its size, n the sum of the sizes.

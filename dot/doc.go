@@ -22,6 +22,14 @@
 // draws, and does not check again. The drawing depends only on the trace
 // and the system, not on the engine that found it.
 //
+// Beyond the paper, the skeleton draws the shared variables as a box
+// (type and initial value of each), states the parameter values in the
+// title, writes each block's update under its guard, draws a broadcast
+// transfer as a dashed edge from its source to its target and a
+// rendezvous as a node joined to each part's source and target; a trace
+// adds the shared values to every configuration and names the processes
+// a broadcast or rendezvous moves.
+//
 // Pictures stay readable for large generated systems: guards are wrapped
 // at conjunctions and cut after a few lines, transitions with many guard
 // blocks show the first few, long lists of groups and long traces are

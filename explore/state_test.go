@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
@@ -77,5 +78,68 @@ properties:
 		if err := json.Unmarshal([]byte(bad), &s); err == nil {
 			t.Errorf("decoding %s: no error", bad)
 		}
+	}
+}
+
+// TestStateJSONShared: the shared values of a state are written last,
+// under "shared", as the language writes them, and read back; an
+// enumeration constant read back without its system is written back as
+// read.
+func TestStateJSONShared(t *testing.T) {
+	sys, err := gsst.Parse("lock.yaml", []byte(`name: lock
+shared:
+  lock: {type: bool, init: false}
+  turn: {type: [reader, writer], init: writer}
+  k: {type: 0..3, init: 2}
+states: [N, C]
+groups: {p: 2}
+init: N
+transitions:
+  - {from: N, to: C, guard: "!lock", update: "lock := true; turn := reader"}
+  - {from: C, to: N, update: "lock := false"}
+properties:
+  reach: "EF #C = 1"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := explicit.Engine{}.Check(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Properties[0].Trace
+	if tr == nil || len(tr.States) != 2 {
+		t.Fatalf("want a witness of two states, got %+v", tr)
+	}
+	data, err := json.Marshal(tr.States[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"#N":1,"#C":1,"#N[p]":1,"#C[p]":1,"shared":{"lock":true,"turn":"reader","k":2}}`
+	if string(data) != want {
+		t.Errorf("state is %s, want %s", data, want)
+	}
+	if got := tr.States[1].SharedText(); got != "lock=true turn=reader k=2" {
+		t.Errorf("text %q", got)
+	}
+	var back explore.State
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Shared, []int{1, -1, 2}) || !reflect.DeepEqual(back.Counters, []int{1, 1}) {
+		t.Errorf("decoded %+v", back)
+	}
+	again, _ := json.Marshal(back)
+	if want := `{"#0":1,"#1":1,"#0[0]":1,"#1[0]":1,"shared":{"0":1,"1":"reader","2":2}}`; string(again) != want {
+		t.Errorf("written back as %s, want %s", again, want)
+	}
+	// The lifted step carries the shared values after it.
+	step, _ := json.Marshal(tr.Lifted.Steps[0])
+	if !strings.HasSuffix(string(step), `"shared":{"lock":true,"turn":"reader","k":2}}`) {
+		t.Errorf("lifted step %s", step)
 	}
 }

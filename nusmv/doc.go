@@ -78,6 +78,22 @@
 //     on the same model), and it ignores fairness. The CTLSPEC alone
 //     carries each property.
 //
+// # Beyond the paper
+//
+// Shared variables are NuSMV variables (boolean, an enumeration of
+// symbols, a range); parameters of a fixed instance are folded into
+// constants and stated in the header. Updates are one next() case per
+// block and variable, simultaneous, and a step whose update would leave
+// a domain is not enabled. An unbounded integer stops at a bound (its
+// initial value plus the number of processes, or Bound), stated in the
+// header with the INVARSPEC bound_ok: no reachable step passes it; the
+// model's verdicts mean something only when it holds (the one INVARSPEC
+// these models have). Broadcast moves the other processes of a
+// transfer's source in the mover's step; a rendezvous chooses one
+// process per part with the inputs pick, pick2, ... In the reduced
+// model, a transition's Assign, Also and Transfers (counterabs.Model.Step)
+// become linear next() values. docs/nusmv.md has the details.
+//
 // # Names and syntax
 //
 // Every identifier is [A-Za-z_][A-Za-z0-9_]*, avoids the words NuSMV

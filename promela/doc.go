@@ -50,6 +50,23 @@
 // state formula is a safety claim, checkable without -a and with
 // -DSAFETY.
 //
+// # Beyond the paper
+//
+// Shared variables are globals (bool; an enumeration a byte with one
+// macro per value; an integer the smallest type of its range), parameters
+// of a fixed instance are folded and stated in the header, updates run
+// simultaneously inside the mover's d_step (through hidden scratch
+// variables), and a step whose update would leave a domain is not
+// enabled. An unbounded integer gets a bound (its initial value plus the
+// number of processes, or Bound), and every step that sets it asserts
+// that it stays within: a pan run reporting that assertion violated has
+// no meaningful verdict. In the concrete model the local states live in
+// a global array, a broadcast is a loop over the other processes at the
+// end of the mover's d_step, and a rendezvous one d_step in init per
+// choice of distinct processes for its parts. The reduced model applies
+// a transition's Assign, Also and Transfers as counterabs.Model.Step
+// does. docs/promela.md has the details.
+//
 // # Names and syntax
 //
 // Every identifier is [A-Za-z][A-Za-z0-9_]*, avoids the words Promela,

@@ -1,6 +1,8 @@
 package promela
 
 import (
+	"context"
+	"errors"
 	"math/rand"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
 )
 
 // TestSpinExt runs the concrete models of random instances with shared
@@ -34,7 +37,8 @@ func TestSpinExt(t *testing.T) {
 func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 	requireSpin(t)
 	r := rand.New(rand.NewSource(seed))
-	var compared, claims, boundFails, rendezvous, broadcast int
+	solver := z3.New()
+	var compared, claims, boundFails, rendezvous, broadcast, totals int
 	for i := range runs {
 		cfg := testsupport.ExtConfig{}
 		if reduced {
@@ -53,11 +57,28 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 		// shared values).
 		states := int64(sp.Len()) + 1
 		if reduced {
+			// Every other instance tries the total-counter model, with
+			// the properties over totals only, when Z3 certifies it.
 			var m *counterabs.Model
-			if m, err = counterabs.BuildGroup(sys); err == nil {
+			states = int64(sp.GroupStates())
+			if i%2 == 1 {
+				sys = testsupport.TotalProperties(sys)
+				if counterabs.GroupReason(sys, true) != "" {
+					// A broadcast restricted to groups: the group-counter
+					// model only.
+				} else if m, err = counterabs.Build(context.Background(), sys, solver, solver); err == nil {
+					states = int64(sp.TotalStates())
+					totals++
+				} else if _, ok := errors.AsType[*counterabs.NotCertifiedError](err); !ok {
+					t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+				}
+			}
+			if m == nil {
+				m, err = counterabs.BuildGroup(sys)
+			}
+			if err == nil {
 				prog, err = Reduced(m, Version("test"), Bound(bound))
 			}
-			states = int64(sp.GroupStates())
 		} else {
 			prog, err = Concrete(sys, Version("test"), Bound(bound))
 		}
@@ -101,8 +122,8 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 			claims++
 		}
 	}
-	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast), %d claims; %d exceeding the bound", compared, rendezvous, broadcast, claims, boundFails)
-	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || boundFails == 0 && !testing.Short() || claims < compared {
+	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d total-counter models), %d claims; %d exceeding the bound", compared, rendezvous, broadcast, totals, claims, boundFails)
+	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || reduced && totals == 0 || !reduced && boundFails == 0 && !testing.Short() || claims < compared {
 		t.Fatalf("the generator is out of balance: %d compared, %d rendezvous, %d broadcast, %d bound failures, %d claims", compared, rendezvous, broadcast, boundFails, claims)
 	}
 }
@@ -132,15 +153,26 @@ func TestConcreteExtHeader(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Three processes increment nsent once each: a bound of 2 is
-		// passed, and pan must say so.
-		p, err := buildPan(t, prog)
+		// passed, and pan must say so, on the concrete and on the
+		// counter model.
+		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res, err := p.run("-N", "_count"); err != nil {
+		reduced, err := Reduced(m, Bound(tc.bound))
+		if err != nil {
 			t.Fatal(err)
-		} else if res.violated != (tc.hi < 3) {
-			t.Errorf("bound %d: pan reports the bound assertion violated: %v", tc.bound, res.violated)
+		}
+		for _, model := range []*Program{prog, reduced} {
+			p, err := buildPan(t, model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := p.run("-N", "_count"); err != nil {
+				t.Fatal(err)
+			} else if res.violated != (tc.hi < 3) {
+				t.Errorf("bound %d: pan reports the bound assertion violated: %v\n%s", tc.bound, res.violated, model.Text)
+			}
 		}
 		for _, want := range []string{
 			"Parameters of this instance (folded into constants): t = 1.",
@@ -155,8 +187,8 @@ func TestConcreteExtHeader(t *testing.T) {
 	}
 }
 
-// TestSpinReducedExt runs the group-counter models (counterabs.BuildGroup)
-// of random instances with shared variables, broadcasts and rendezvous
+// TestSpinReducedExt runs the group-counter models (counterabs.BuildGroup),
+// and the total-counter models of those Z3 certifies, of random instances with shared variables, broadcasts and rendezvous
 // through the real Spin: pan must store the oracle's distinct (group
 // counters, shared values), every exported claim's verdict must be the
 // oracle's on the processes, and the bound assertion must fire exactly

@@ -21,6 +21,18 @@
 // an invariant it yields is an invariant of the model, and it is
 // re-checked on the model itself. Any other answer from it is discarded.
 //
+// A system with shared variables, parameters (an assumption, group sizes
+// over parameters), broadcasts or rendezvous is asked on its parametric
+// group-counter model, for every parameter value satisfying the
+// assumption at which every group has a process (Report.Scope). Before
+// the prover runs on such a system (on any other only when the prover
+// has not answered within a part of the time), lemmas are searched
+// (lemma.go): candidate invariants (bounds, thresholds once passed,
+// counts of the processes that incremented a shared variable) filtered
+// by Houdini's algorithm with the Solver and re-checked together as an
+// inductive invariant; they are given to the prover as a strengthening
+// of every transition and reported with the proof (Result.Lemmas).
+//
 // The answers are re-checked here, whatever Prover gave them:
 //
 //   - Proved: the invariant is checked again with presburger.CheckInvariant
@@ -39,6 +51,11 @@
 //     state reached by the prover may have no fair continuation. The
 //     property is Refuted only when explore finds AG phi failing under
 //     fairness at those sizes, and Unknown otherwise.
+//     A refutation of a system with shared variables, parameters,
+//     broadcasts or rendezvous is lifted to processes here (each mover
+//     the lowest-numbered process of its group in its source state) and
+//     executed on the instance of its parameter values and sizes by the
+//     language's semantics read off the system (Result.Moves).
 //   - Unknown: a timeout, a solver's "unknown", a counterexample longer
 //     than the prover searches, a limit of the fairness check; Reason
 //     says which. Counter systems with zero tests are as powerful as

@@ -121,7 +121,7 @@ func (b *builder) assume(src string) {
 func (b *builder) group(g int, size, start string) {
 	grp := &b.s.Groups[g]
 	grp.SizeTerm, grp.SizeTermText = b.term(size), size
-	grp.Ranged, grp.Size, grp.Max = true, 1, gsst.Unbounded
+	grp.Size = 1 // unused in a family; the init row places it
 	b.s.Init[g][b.state(start)] = 1
 }
 

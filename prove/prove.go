@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
@@ -182,7 +183,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	}
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m != nil && m.Scope != "" {
-			rep.Scope = m.Scope
+			rep.Scope = m.Scope + emptyGroups(ctx, solver, m)
 		}
 	}
 	// Several safety properties of one model are first proved together,
@@ -308,6 +309,12 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
 			return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, lemmas, name, solver, res)
 		}
+		if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+		}
 		a, err := prover.Prove(ctx, strengthen(ts, inv))
 		if err != nil {
 			return err
@@ -317,11 +324,70 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		}
 		return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
 	}
+	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	}
 	a, err := prover.Prove(ctx, ts)
 	if err != nil {
 		return err
 	}
 	return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+}
+
+// searchFirst runs the explicit search of small instances (search.go)
+// on a system with constructs beyond the paper, and returns its run as
+// the prover's answer, replayed on ts, when it finds one (ok). A run that
+// does not replay is an internal error.
+func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver) (presburger.SafetyAnswer, bool, error) {
+	if m.System.Extensions() == 0 {
+		return presburger.SafetyAnswer{}, false, nil
+	}
+	cex := searchSmall(ctx, m, ts)
+	if cex == nil {
+		return presburger.SafetyAnswer{}, false, nil
+	}
+	if err := presburger.Replay(ctx, solver, ts, *cex); err != nil {
+		return presburger.SafetyAnswer{}, false, errkind.Errorf(errkind.Internal, "the run found by exploring a small instance does not replay on the model: %w", err)
+	}
+	return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, true, nil
+}
+
+// emptyGroups says whether the assumption of m's system leaves
+// parameter values at which some group sized over the parameters would
+// have no process (those are no instances, and nothing is claimed for
+// them), with an example, or that it rules them out; "" when no group
+// is sized over the parameters or the solver cannot tell.
+func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) string {
+	sys := m.System
+	var bounds []presburger.Bound
+	for k := range sys.Params {
+		bounds = append(bounds, presburger.AtLeast(m.ParamVar(k), 0))
+	}
+	var empty []presburger.Formula
+	for g := range sys.Groups {
+		bounds = append(bounds, presburger.AnyInt(m.SizeVar(g)))
+		if sys.Groups[g].OverParams() {
+			empty = append(empty, presburger.Compare(presburger.VarTerm(m.SizeVar(g)), presburger.Lt, presburger.ConstTerm(1)))
+		}
+	}
+	if len(empty) == 0 {
+		return ""
+	}
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(m.Constraint, presburger.Disj(empty...))})
+	switch {
+	case err != nil || a.Result == presburger.Unknown:
+		return ""
+	case a.Result == presburger.Unsat:
+		return "; the assumption implies that every group has a process"
+	}
+	vals := make([]string, len(sys.Params))
+	for k, p := range sys.Params {
+		vals[k] = fmt.Sprintf("%s=%d", p.Name, a.Model[m.ParamVar(k)])
+	}
+	return "; values at which some group would be empty, such as " + strings.Join(vals, ", ") + ", are not instances"
 }
 
 // quickBudget is the time the prover gets alone on a system without

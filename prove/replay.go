@@ -24,7 +24,7 @@ import (
 func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
 	sys := m.System
 	if sys.Extensions() != 0 {
-		return refuteExtended(m, name, cex, res)
+		return refuteExtended(ctx, cfg, m, name, cex, res)
 	}
 	sizes := make([]int, len(sys.Groups))
 	n := int64(0)
@@ -277,7 +277,7 @@ func instanceValues(m *counterabs.ParamModel, cex presburger.Counterexample) (si
 }
 
 // hasSizeTerm reports whether g's size is a term over the parameters.
-func hasSizeTerm(g *gsst.Group) bool { return len(g.SizeTerm.Monos) > 0 || g.SizeTermText != "" }
+func hasSizeTerm(g *gsst.Group) bool { return g.OverParams() }
 
 // paramValuation reads the parameters of sys at values params (any
 // other variable reads 0).
@@ -304,7 +304,7 @@ func formatParams(sys *gsst.System, params []int) string {
 // (liftMoves: for each mover the lowest-numbered process of its group in
 // its source state) and executed on the instance by run, which reads the
 // system and not the model, and must end where phi fails.
-func refuteExtended(m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
+func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
 	sys := m.System
 	if m.Level != counterabs.GroupLevel {
 		return errkind.Errorf(errkind.Internal, "a refutation of a system with %s on the %s-counter model", sys.Extensions(), m.Level)
@@ -362,20 +362,27 @@ func refuteExtended(m *counterabs.ParamModel, name string, cex presburger.Counte
 		Formula: prop.Text, Kind: explore.PathSegment, Start: 0, End: len(states) - 1,
 		Target: presburger.Format(phi, sys.VarName),
 	}}
-	res.Sizes, res.Params, res.Moves, res.Trace = sizes, params, moves, tr
-	res.Instance = sys
-	if len(params) == 0 {
-		if inst, err := sys.Instantiate(sizes); err == nil {
-			res.Instance = inst
-		}
+	inst, err := sys.InstantiateParams(params, sizes)
+	if err != nil {
+		return errkind.Errorf(errkind.Internal, "the counterexample at %s: %w", at, err)
 	}
-	if !sys.Fairness.Empty() {
-		res.Verdict = Unknown
-		res.Reason = "a state violating the property is reachable at " + at + ", but whether a fair path passes through one is not known: the fairness check of an instance does not handle " + sys.Extensions().String() + " yet"
+	res.Sizes, res.Params, res.Moves, res.Trace, res.Instance = sizes, params, moves, tr, inst
+	if sys.Fairness.Empty() {
+		res.Verdict = Refuted
 		return nil
 	}
-	res.Verdict = Refuted
-	return nil
+	for i, p := range inst.Properties {
+		if p.Name == name {
+			err := fairRefute(ctx, cfg, inst.WithProperties(i), tr, res)
+			if res.Trace != tr {
+				// explore's fair run replaces the prover's, with its
+				// own replay on the instance.
+				res.Moves = nil
+			}
+			return err
+		}
+	}
+	return errkind.Errorf(errkind.Internal, "the instance has no safety property %s", name)
 }
 
 // liftMoves turns the counterexample's steps into moves of processes:

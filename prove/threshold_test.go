@@ -2,10 +2,16 @@ package prove_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -15,7 +21,7 @@ import (
 // which the resilience condition allows to be faulty, f faulty ones
 // present. nsent counts the correct processes that sent. lower lowers
 // the threshold of the echo rule by one (the mutation).
-func strb(t *testing.T, lower int) *gsst.System {
+func strb(t testing.TB, lower int) *gsst.System {
 	t.Helper()
 	b := newBuilder("strb", []string{"V0", "V1", "SE", "AC"}, []string{"correct"}, []string{"n", "t", "f"}, []string{"nsent"})
 	b.group(0, "n -f", "V0")
@@ -47,6 +53,8 @@ func TestThresholdHandmade(t *testing.T) {
 		{"strb-mutated", strb(t, 1), prove.Refuted},
 		{"cc", cc(t, 0), prove.Proved},
 		{"cc-mutated", cc(t, 1), prove.Refuted},
+		{"nbac", nbac(t, 0), prove.Proved},
+		{"nbac-mutated", nbac(t, 1), prove.Refuted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(120*time.Second))
@@ -74,7 +82,7 @@ func TestThresholdHandmade(t *testing.T) {
 // picks its initial value (I -> V0, I -> V1: both initial values, in
 // any mix), sends it, moves to phase 1 with the value most sent, and
 // accepts by majority. lower lowers the acceptance thresholds by one.
-func cc(t *testing.T, lower int) *gsst.System {
+func cc(t testing.TB, lower int) *gsst.System {
 	t.Helper()
 	b := newBuilder("cc", []string{"I", "V0", "V1", "P0", "P10", "P11", "AC0", "AC1", "CR"}, []string{"proc"}, []string{"n", "t", "f"},
 		[]string{"nsnt00", "nsnt01", "nsnt10", "nsnt11", "nsnt0x", "nfaulty"})
@@ -106,4 +114,241 @@ func cc(t *testing.T, lower int) *gsst.System {
 		t.Fatal(err)
 	}
 	return sys
+}
+
+// nbac is non-blocking atomic commitment with failure detectors, as the
+// threshold automaton nbacg of the ByMC suite (Guerraoui, IPL 2001):
+// each process votes yes or no, or learns of a failure first (I -> NO,
+// YES, NOFD, YESFD: every mix of initial votes), sends its vote, commits
+// when every process voted yes and none no, aborts when some voted no or
+// it detected a failure; any process may crash. lower lowers the commit
+// threshold by one.
+func nbac(t testing.TB, lower int) *gsst.System {
+	t.Helper()
+	b := newBuilder("nbac", []string{"I", "NO", "YES", "NOFD", "YESFD", "SE", "CMT", "ABR", "CR"}, []string{"proc"}, []string{"n"},
+		[]string{"nno", "nyes"})
+	b.group(0, "n", "I")
+	b.assume("n > 1")
+	commit := "nno < 1 & nyes >= n"
+	if lower > 0 {
+		commit = "nno < 1 & nyes >= n -1"
+	}
+	for _, s := range []string{"NO", "YES", "NOFD", "YESFD"} {
+		b.trans("I", s, "", "")
+	}
+	b.trans("NO", "SE", "", "nno := nno +1")
+	b.trans("YES", "SE", "", "nyes := nyes +1")
+	b.trans("NOFD", "ABR", "", "")
+	b.trans("YESFD", "ABR", "", "")
+	b.trans("SE", "ABR", "nno >= 1", "")
+	b.trans("SE", "CMT", commit, "")
+	for _, s := range []string{"NO", "YES", "NOFD", "YESFD", "SE", "CMT", "ABR"} {
+		b.trans(s, "CR", "", "")
+	}
+	b.safety("agreement", "#CMT = 0 | #ABR = 0")
+	b.safety("commit-validity", "#CMT = 0 | nno = 0")
+	sys, err := b.system()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// thresholdSpec reads a bundled threshold-guarded algorithm from
+// specs/threshold.
+func thresholdSpec(t testing.TB, name string) *gsst.System {
+	t.Helper()
+	file := filepath.Join("..", "specs", "threshold", name+".yaml")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := gsst.Parse(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// thresholdCases are the bundled algorithms with their expected verdicts
+// and, for the mutants, the parameter values of the least refuting
+// instance (every smaller one, in the search's order, is safe: at t = f
+// = 0, n = 1 for strb; n = 4, t = 1 for cc, whose mutant needs two
+// processes per value; n = 2 for nbac).
+var thresholdCases = []struct {
+	name   string
+	want   prove.Verdict
+	params []int
+}{
+	{"strb", prove.Proved, nil},
+	{"strb-mutated", prove.Refuted, []int{1, 0, 0}},
+	{"cc", prove.Proved, nil},
+	{"cc-mutated", prove.Refuted, []int{4, 1, 0}},
+	{"nbac", prove.Proved, nil},
+	{"nbac-mutated", prove.Refuted, []int{2}},
+}
+
+// TestThresholdBundled: the bundled algorithms of specs/threshold are
+// proved for every parameter value under their resilience conditions,
+// with lemmas, and their mutants refuted at the least instance with the
+// run executed there.
+func TestThresholdBundled(t *testing.T) {
+	s := z3.New()
+	for _, tc := range thresholdCases {
+		t.Run(tc.name, func(t *testing.T) {
+			sys := thresholdSpec(t, tc.name)
+			rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(120*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Scope == "" {
+				t.Error("no scope for a spec with parameters")
+			}
+			for _, r := range rep.Results {
+				t.Logf("%s: %v in %s, %d lemmas", r.Property.Name, r.Verdict, r.Duration, len(r.Lemmas))
+				switch {
+				case r.Verdict != tc.want:
+					t.Errorf("%s: %v (%s), want %v", r.Property.Name, r.Verdict, r.Reason, tc.want)
+				case r.Verdict == prove.Proved && len(r.Lemmas) == 0:
+					t.Errorf("%s: proved without lemmas", r.Property.Name)
+				case r.Verdict == prove.Refuted && (!slices.Equal(r.Params, tc.params) || len(r.Moves) == 0):
+					t.Errorf("%s: refuted at %v with %d moves, want %v", r.Property.Name, r.Params, len(r.Moves), tc.params)
+				}
+			}
+			// Independently of the prover: explicit exploration of every
+			// instance with parameters up to 4 (explore, in
+			// extended_random_test.go) agrees.
+			for _, inst := range extInstances(sys, 4) {
+				reached := explore(sys, inst)
+				for k, r := range rep.Results {
+					phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
+					fails := slices.ContainsFunc(reached, func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
+					if fails && r.Verdict == prove.Proved || !fails && r.Verdict == prove.Refuted && slices.Equal(r.Params, inst.params) {
+						t.Errorf("%s at %v: exploration says fails=%v, prove %v", r.Property.Name, inst, fails, r.Verdict)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkThreshold measures Check on each bundled threshold-guarded
+// algorithm of specs/threshold (every safety property, for every
+// parameter value under the resilience condition) and on its mutated
+// variant (refuted, the run replayed). BENCHMARKS.md records the
+// figures:
+//
+//	go test -run '^$' -bench Threshold -benchtime 3x ./prove/
+func BenchmarkThreshold(b *testing.B) {
+	s := z3.New()
+	for _, tc := range thresholdCases {
+		sys := thresholdSpec(b, tc.name)
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(120*time.Second))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range rep.Results {
+					if r.Verdict != tc.want {
+						b.Fatalf("%s: %v, want %v", r.Property.Name, r.Verdict, tc.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestStepsBeyondOne: a MESI-style protocol with broadcast invalidation
+// (testdata/mesi.yaml) is coherent for every number of caches, and
+// workers that take and give back two units at once by rendezvous
+// (units.yaml) hold twice as many units as there are busy workers, for
+// any numbers of each. The mutants (mesi-mutated.yaml: a write hit on a
+// shared line does not invalidate; units-mutated.yaml: a release gives
+// one unit back) are refuted at the least sizes, the executed run
+// moving processes by the broadcast or together by the rendezvous.
+// Peterson's algorithm with a turn variable (peterson.yaml: booleans, an
+// enumeration, per-group updates) is mutually exclusive, and not when
+// one process waits for the wrong turn. Every verdict agrees with
+// explicit exploration of the instances with up to 3 processes per
+// group.
+func TestStepsBeyondOne(t *testing.T) {
+	s := z3.New()
+	for _, tc := range []struct {
+		file    string
+		want    prove.Verdict
+		sizes   []int
+		several bool // the refuting run has a step moving several processes
+	}{
+		{"mesi.yaml", prove.Proved, nil, false},
+		{"mesi-mutated.yaml", prove.Refuted, []int{2}, true},
+		{"units.yaml", prove.Proved, nil, false},
+		{"units-mutated.yaml", prove.Refuted, []int{1, 2}, true},
+		{"peterson.yaml", prove.Proved, nil, false},
+		{"peterson-mutated.yaml", prove.Refuted, []int{1, 1}, false},
+	} {
+		file := filepath.Join("testdata", tc.file)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys, err := gsst.Parse(file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, r := range rep.Results {
+			if r.Verdict != tc.want {
+				t.Errorf("%s %s: %v (%s), want %v", tc.file, r.Property.Name, r.Verdict, r.Reason, tc.want)
+			}
+			if r.Verdict == prove.Refuted {
+				many := false
+				for _, mv := range r.Moves {
+					many = many || len(mv.Transferred) > 0 || len(mv.Movers) > 1
+				}
+				if !slices.Equal(r.Sizes, tc.sizes) || many != tc.several {
+					t.Errorf("%s %s: refuted at %v by %v, want %v (a step moving several processes: %v)", tc.file, r.Property.Name, r.Sizes, r.Moves, tc.sizes, tc.several)
+				}
+			}
+			phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
+			for _, inst := range extInstances(sys, 0) {
+				if slices.Max(inst.sizes) > 3 {
+					continue
+				}
+				fails := slices.ContainsFunc(explore(sys, inst), func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
+				if fails && r.Verdict == prove.Proved || !fails && slices.Equal(inst.sizes, r.Sizes) {
+					t.Errorf("%s %s: at %v exploration says fails=%v, prove %v at %v", tc.file, r.Property.Name, inst, fails, r.Verdict, r.Sizes)
+				}
+			}
+		}
+	}
+}
+
+// TestScopeEmptyGroups: the report says whether the assumption leaves
+// parameter values at which a group sized over the parameters would be
+// empty (no instance there), with an example, or rules them out.
+func TestScopeEmptyGroups(t *testing.T) {
+	s := z3.New()
+	for _, tc := range []struct {
+		assume, want string
+	}{
+		{"n >= f", "such as n=0, f=0, are not instances"},
+		{"n > f", "the assumption implies that every group has a process"},
+	} {
+		src := "name: x\nparams: [n, f]\nassume: \"" + tc.assume + "\"\nstates: [A, B]\ngroups:\n  c: n - f\ninit: A\ntransitions:\n  - {from: A, to: B}\nproperties:\n  p: \"AG #B <= n - f\"\n"
+		sys, err := gsst.Parse("x.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := prove.Check(context.Background(), sys, s, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(rep.Scope, tc.want) || rep.Results[0].Verdict != prove.Proved {
+			t.Errorf("assume %s: scope %q, %v", tc.assume, rep.Scope, rep.Results[0].Verdict)
+		}
+	}
 }

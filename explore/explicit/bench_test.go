@@ -91,3 +91,42 @@ func BenchmarkExplicitGRWConcrete(b *testing.B) {
 		return checkConcrete(context.Background(), sys)
 	})
 }
+
+// lockYAML is gsst/testdata/ext/lock.yaml with 8 readers, 7 writers and
+// k in 0..5: shared variables (a lock bit, a turn, a counter), per-group
+// updates and a broadcast restricted to a group, so every move is a
+// general one (counterabs.StepInto).
+const lockYAML = `name: lock
+shared:
+  lock: {type: bool, init: false}
+  turn: {type: [reader, writer], init: writer}
+  k: {type: 0..5, init: 0}
+states: [I, T, C, W]
+groups: {reader: 8, writer: 7}
+init: I
+transitions:
+  - {from: I, to: T}
+  - from: T
+    to: C
+    guard: {reader: "!lock & turn = reader", writer: "lock = false"}
+    update: {reader: "lock := true; turn := writer", writer: "lock := true; turn := reader; k := k + 1"}
+  - from: C
+    to: I
+    update: "lock := false"
+  - from: I
+    to: W
+    guard: "k = 5"
+    broadcast: [T -> I, "C -> I [writer]"]
+    update: "k := 0; lock := false"
+properties:
+  mutex: "AG #C <= 1"
+  lockHeld: "AG (#C >= 1 -> lock)"
+`
+
+// The lock system's group-counter model, its two properties checked.
+func BenchmarkExplicitLockShared(b *testing.B) {
+	sys := testsupport.Parse("lock.yaml", lockYAML)
+	benchReport(b, func() (*explore.Report, error) {
+		return checkConcrete(context.Background(), sys)
+	})
+}

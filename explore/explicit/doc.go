@@ -30,6 +30,19 @@
 // stops the search as soon as one state more is stored; MaxMemory is
 // checked against the store's size as it grows.
 //
+// # Beyond the paper
+//
+// A model with shared variables, updates, broadcast transfers or
+// rendezvous (counterabs.Model.Uses) is searched with general moves
+// (general.go): the valuation holds the shared values after the
+// counters, keys store them after the pools' fields (an unbounded one in
+// 40 bits), and a successor is counterabs.StepInto of the decoded state,
+// checked to stay in the state space and encoded again. Such a space has
+// no ranker, and CTL's predecessors come from a reverse index of the
+// successor relation built once after the search. The search ends when
+// the reachable states are finite; with unbounded shared variables that
+// grow without end, explore.MaxStates stops it and says so.
+//
 // # CTL
 //
 // CTL model checking (ctl.go) computes satisfaction sets as bitsets over

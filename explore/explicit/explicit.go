@@ -57,7 +57,8 @@ func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, e
 	if err := e.explore(); err != nil {
 		return nil, err
 	}
-	if sp.general {
+	if sp.general && len(props) > 0 {
+		// CTL checking searches backwards (eu, eg): predecessors.
 		if err := e.buildReverse(); err != nil {
 			return nil, err
 		}

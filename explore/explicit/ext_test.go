@@ -10,6 +10,7 @@ import (
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
 )
 
 // TestUnboundedShared: a shared variable without a greatest value is
@@ -55,5 +56,57 @@ func TestUnboundedShared(t *testing.T) {
 	_, err = explicit.Engine{}.Check(context.Background(), m, explore.MaxStates(1000))
 	if err == nil || !strings.Contains(err.Error(), "state limit of 1000 reached") || !strings.Contains(err.Error(), "unbounded shared variables (sent)") {
 		t.Errorf("unbounded search: %v", err)
+	}
+}
+
+// TestSharedFairness: justice conditions and weak fairness over a system
+// with a shared variable, known answers. A process may loop A -> C -> A
+// forever without ever setting flag (A -> B sets it, B -> A clears it):
+// AF flag fails; infinitely often flag (justice) or weak fairness of
+// A -> B, which is enabled in A, makes it hold.
+func TestSharedFairness(t *testing.T) {
+	src := `name: flag
+shared:
+  flag: {type: bool, init: false}
+states: [A, B, C]
+groups: {p: 1}
+init: A
+transitions:
+  - {from: A, to: B, update: "flag := true"}
+  - {from: B, to: A, update: "flag := false"}
+  - {from: A, to: C}
+  - {from: C, to: A}
+properties:
+  eventually: "AF flag"
+`
+	for _, c := range []struct {
+		fairness string
+		want     bool
+	}{
+		{"", false},
+		{"fairness:\n  justice: [\"flag\"]\n", true},
+		{"fairness:\n  weak: [\"A -> B\"]\n", false}, // A -> B is not enabled in C: the loop meets weak fairness
+		{"fairness:\n  justice: [\"#B = 1 | #C = 1\"]\n", false},
+	} {
+		sys, err := gsst.Parse("flag.yaml", []byte(src+c.fairness))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := func(sys *gsst.System) (*counterabs.Model, error) {
+			return counterabs.Build(context.Background(), sys, z3.New(), z3.New())
+		}
+		for _, build := range []func(*gsst.System) (*counterabs.Model, error){counterabs.BuildGroup, total} {
+			m, err := build(sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := explicit.Engine{}.Check(context.Background(), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Properties[0].Holds; got != c.want {
+				t.Errorf("%s model, %q: AF flag %v, want %v", m.Level, c.fairness, got, c.want)
+			}
+		}
 	}
 }

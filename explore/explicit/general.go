@@ -6,6 +6,7 @@ import (
 
 	"strings"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
@@ -92,31 +93,26 @@ func (sp *space) encodeAll(v []int64, key []uint64) error {
 	return nil
 }
 
-// general returns the successor key of valuation v by move mv, which is
+// generalSucc returns the successor key of valuation v by move mv, which is
 // enabled there, in key: the model's Step, checked to stay in the state
 // space (its guard must imply that the movers exist and that assigned
 // values lie in their domains).
 func (sp *space) generalSucc(mv *move, v []int64, key []uint64) error {
 	m := sp.model
-	x := sp.xbuf
-	for i, c := range v {
-		x[i] = int(c)
-	}
-	y := m.Step(&m.Transitions[mv.trans], x)
-	for i, c := range y {
-		sp.ybuf64[i] = int64(c)
-	}
+	y := sp.ybuf64
+	counterabs.StepInto(&m.Transitions[mv.trans], v, y)
 	for i := range m.Counters {
 		if y[i] < 0 {
 			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it moves more processes than %s holds", m.TransitionName(&m.Transitions[mv.trans]), m.CounterName(i))
 		}
 	}
-	for j := range m.Shared {
-		if k := y[m.SharedVar(j)]; k < m.Shared[j].Lo || !m.Shared[j].Unbounded && k > m.Shared[j].Hi {
-			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it takes %s out of its domain (%d)", m.TransitionName(&m.Transitions[mv.trans]), m.Shared[j].Name, k)
+	for i := range sp.shared {
+		s := &sp.shared[i]
+		if k := y[s.idx]; !m.Shared[i].Contains(int(k)) {
+			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it takes %s out of its domain (%d)", m.TransitionName(&m.Transitions[mv.trans]), s.name, k)
 		}
 	}
-	return sp.encodeAll(sp.ybuf64, key)
+	return sp.encodeAll(y, key)
 }
 
 // unboundedNames returns the names of the unbounded shared variables.

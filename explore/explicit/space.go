@@ -35,11 +35,10 @@ type space struct {
 	init  []int64
 
 	// A model with constructs beyond the paper (general.go): general
-	// is set, shared holds the fields of its shared variables, and xbuf
-	// and ybuf64 are scratch valuations for Model.Step.
+	// is set, shared holds the fields of its shared variables, and
+	// ybuf64 is a scratch valuation for counterabs.StepInto.
 	general bool
 	shared  []sharedSlot
-	xbuf    []int
 	ybuf64  []int64
 }
 
@@ -74,7 +73,7 @@ func newSpace(m *counterabs.Model) (*space, error) {
 		return nil, errkind.Errorf(errkind.Limit, "explore: %d counters; the explicit engine handles at most %d", len(m.Counters), maxCounters)
 	}
 	sp := &space{model: m, sys: m.System, nvals: m.NumVars(), general: m.Uses() != 0}
-	sp.xbuf, sp.ybuf64 = make([]int, sp.nvals), make([]int64, sp.nvals)
+	sp.ybuf64 = make([]int64, sp.nvals)
 	for _, p := range m.Pools {
 		idx := make([]int32, len(p.Counters))
 		for i, c := range p.Counters {

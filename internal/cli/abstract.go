@@ -129,6 +129,21 @@ type abstractJSON struct {
 	MayDeadlock string `json:"may_deadlock,omitempty"`
 	// Fairness lists the fairness constraints the model carries.
 	Fairness []string `json:"fairness,omitempty"`
+	// Shared lists the shared variables, model variables after the
+	// counters (their initial values follow the counters' in Init).
+	Shared []abstractSharedJSON `json:"shared,omitempty"`
+}
+
+type abstractSharedJSON struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Init string `json:"init"`
+}
+
+// moveJSON is a move between two counters, by their names.
+type moveJSON struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 type counterJSON struct {
@@ -146,6 +161,15 @@ type transitionJSON struct {
 	Guard   string `json:"guard"`
 	Case    string `json:"case"`
 	Verdict string `json:"verdict,omitempty"`
+	// Beyond the paper: the rendezvous the transition moves by (its
+	// index in the spec; From and To are its first part's), its other
+	// parts, the transfers of a broadcast, and the assignments of an
+	// update ("x := e").
+	Rendezvous *int       `json:"rendezvous,omitempty"`
+	Also       []moveJSON `json:"also,omitempty"`
+	Transfers  []moveJSON `json:"transfers,omitempty"`
+	Assign     []string   `json:"assign,omitempty"`
+	name       string     // for the text output
 }
 
 func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON {
@@ -198,18 +222,44 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 			verdict[t.Transition] = t.Verdict.String()
 		}
 	}
+	for j := range m.Shared {
+		v := &m.Shared[j]
+		out.Shared = append(out.Shared, abstractSharedJSON{Name: v.Name, Type: v.TypeText(), Init: v.ValueName(m.Init[m.SharedVar(j)])})
+	}
+	moves := func(ms []counterabs.Move) []moveJSON {
+		var out []moveJSON
+		for _, mv := range ms {
+			out = append(out, moveJSON{From: m.CounterName(mv.From), To: m.CounterName(mv.To)})
+		}
+		return out
+	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		lt := m.Local(t)
+		from, to := m.Counters[t.From].State, m.Counters[t.To].State
 		tj := transitionJSON{
-			From:    sys.States[lt.From],
-			To:      sys.States[lt.To],
-			Guard:   presburger.Format(t.Guard, name),
-			Case:    t.Case.String(),
-			Verdict: verdict[lt],
+			From:      sys.States[from],
+			To:        sys.States[to],
+			Guard:     presburger.Format(t.Guard, name),
+			Case:      t.Case.String(),
+			Also:      moves(t.Also),
+			Transfers: moves(t.Transfers),
+			name:      m.TransitionName(t),
+		}
+		if lt := m.Local(t); lt != nil {
+			tj.Verdict = verdict[lt]
+		} else {
+			r := t.Rendezvous
+			tj.Rendezvous = &r
 		}
 		if t.Group >= 0 {
 			tj.Group = sys.Groups[t.Group].Name
+		}
+		for _, a := range t.Assign {
+			val := a.Value.Format(name)
+			if v := &m.Shared[a.Var-len(m.Counters)]; a.Value.IsConst() {
+				val = v.ValueName(int(a.Value.Const))
+			}
+			tj.Assign = append(tj.Assign, name(presburger.Var(a.Var))+" := "+val)
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}
@@ -235,7 +285,17 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 	for i, c := range a.Counters {
 		init = append(init, fmt.Sprintf("%s = %d", c.Name, a.Init[i]))
 	}
+	for _, v := range a.Shared {
+		init = append(init, v.Name+" = "+v.Init)
+	}
 	fmt.Fprintf(w, "init: %s\n\n", strings.Join(init, ", "))
+	if len(a.Shared) > 0 {
+		fmt.Fprintln(w, "shared variables:")
+		for _, v := range a.Shared {
+			fmt.Fprintf(w, "  %s: %s\n", v.Name, v.Type)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintln(w, "transitions (when the guard holds, the source counter decreases by 1 and the target counter increases by 1):")
 	for _, t := range a.Transitions {
 		note := "case " + t.Case
@@ -246,7 +306,16 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 		if t.Group != "" {
 			name += " [" + t.Group + "]"
 		}
+		if t.Rendezvous != nil {
+			name = t.name
+		}
 		fmt.Fprintf(w, "  %s: %s   [%s]\n", name, t.Guard, note)
+		for _, mv := range t.Transfers {
+			fmt.Fprintf(w, "    and every other process counted by %s moves to %s\n", mv.From, mv.To)
+		}
+		if len(t.Assign) > 0 {
+			fmt.Fprintf(w, "    and %s\n", strings.Join(t.Assign, "; "))
+		}
 	}
 	fmt.Fprintf(w, "\ndeadlock (no transition enabled): %s\n", a.Deadlock)
 	if a.MayDeadlock != "" {

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -152,8 +154,18 @@ type proveJSON struct {
 	Sizes  map[string]string `json:"sizes"` // group name -> "3", "1..", "2..5"
 	// Certification is the verdict of the certification for every size
 	// ("certified", "violated", ...), when it ran.
-	Certification string              `json:"certification,omitempty"`
-	Properties    []provePropertyJSON `json:"properties"`
+	Certification string `json:"certification,omitempty"`
+	// Scope, for a spec with parameters, says which parameter values
+	// "every size" covers.
+	Scope      string              `json:"scope,omitempty"`
+	Properties []provePropertyJSON `json:"properties"`
+}
+
+// lemmaJSON is a lemma a proof used: an invariant found before the
+// prover ran, proved inductive with the others.
+type lemmaJSON struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
 }
 
 type provePropertyJSON struct {
@@ -172,21 +184,29 @@ type provePropertyJSON struct {
 	// Sizes and Trace: the instance where a refuted property fails and
 	// the run into a bad state (kept for an unknown one whose run the
 	// fairness check could not confirm).
-	Sizes   map[string]int `json:"sizes,omitempty"`
-	Trace   *traceJSON     `json:"trace,omitempty"`
-	Reason  string         `json:"reason,omitempty"`
-	Seconds float64        `json:"seconds"`
+	Sizes map[string]int `json:"sizes,omitempty"`
+	// Params are the parameter values of the refuting instance, and
+	// Moves its run as executed there, one line per step (a spec with
+	// shared variables, parameters, broadcasts or rendezvous).
+	Params map[string]int `json:"params,omitempty"`
+	Moves  []string       `json:"moves,omitempty"`
+	// Lemmas are the lemmas the proof used (Invariant includes them).
+	Lemmas  []lemmaJSON `json:"lemmas,omitempty"`
+	Trace   *traceJSON  `json:"trace,omitempty"`
+	Reason  string      `json:"reason,omitempty"`
+	Seconds float64     `json:"seconds"`
 }
 
 func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 	sys := rep.System
 	out := &proveJSON{File: file, System: sys.Name, Sizes: map[string]string{}, Properties: []provePropertyJSON{}}
 	for g := range sys.Groups {
-		out.Sizes[sys.Groups[g].Name] = sys.Groups[g].SizeText()
+		out.Sizes[sys.Groups[g].Name] = proveSizeText(&sys.Groups[g])
 	}
 	if rep.Cert != nil {
 		out.Certification = rep.Cert.Verdict().String()
 	}
+	out.Scope = rep.Scope
 	for _, r := range rep.Results {
 		p := r.Property
 		pj := provePropertyJSON{
@@ -203,6 +223,18 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 				pj.Sizes[sys.Groups[g].Name] = k
 			}
 		}
+		if len(r.Params) > 0 {
+			pj.Params = map[string]int{}
+			for k, v := range r.Params {
+				pj.Params[sys.Params[k].Name] = v
+			}
+		}
+		for _, mv := range r.Moves {
+			pj.Moves = append(pj.Moves, mv.String())
+		}
+		for _, l := range r.Lemmas {
+			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
+		}
 		out.Properties = append(out.Properties, pj)
 	}
 	return out
@@ -210,9 +242,20 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 
 // writeProveReport prints a proof report for people.
 func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove.Report, maxTrace int) {
-	fmt.Fprintf(w, "%s: %s (%s): safety for every size\n", view.File, sys.Name, groupSizes(sys))
+	sizes := groupSizes(sys)
+	if len(sys.Params) > 0 {
+		parts := make([]string, len(sys.Groups))
+		for g := range sys.Groups {
+			parts[g] = sys.Groups[g].Name + " " + proveSizeText(&sys.Groups[g])
+		}
+		sizes = strings.Join(parts, ", ")
+	}
+	fmt.Fprintf(w, "%s: %s (%s): safety for every size\n", view.File, sys.Name, sizes)
 	if rep.Cert != nil {
 		fmt.Fprintf(w, "certification for every size: %s\n", view.Certification)
+	}
+	if rep.Scope != "" {
+		fmt.Fprintf(w, "parameters: %s\n", rep.Scope)
 	}
 	for i, r := range rep.Results {
 		pj := view.Properties[i]
@@ -222,6 +265,9 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 			verdict = "proved for every size"
 		case prove.Refuted:
 			verdict = "REFUTED at " + sys.FormatSizes(r.Sizes)
+			if len(r.Params) > 0 {
+				verdict = "REFUTED at " + formatParamValues(sys, r.Params) + " (" + sys.FormatSizes(r.Sizes) + ")"
+			}
 		case prove.Unknown:
 			verdict = "unknown: " + r.Reason
 		case prove.Skipped:
@@ -234,6 +280,12 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
 		if r.Verdict == prove.Proved {
 			fmt.Fprintf(w, "  inductive invariant (re-checked): %s\n", r.InvariantText)
+			if len(r.Lemmas) > 0 {
+				fmt.Fprintf(w, "  lemmas found and proved inductive (part of the invariant):\n")
+				for _, l := range r.Lemmas {
+					fmt.Fprintf(w, "    %s: %s\n", l.Kind, l.Text)
+				}
+			}
 		}
 		if r.Verdict != prove.Unknown && r.Reason != "" {
 			fmt.Fprintf(w, "  %s\n", r.Reason)
@@ -241,5 +293,41 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		if pj.Trace != nil {
 			writeTrace(w, r.Instance, pj.Trace, maxTrace)
 		}
+		if len(pj.Moves) > 0 {
+			fmt.Fprintf(w, "  run on the instance, executed step by step (processes numbered from 0 within each group):\n")
+			// --max-trace N shows the first and last steps, N in all.
+			skipFrom, skipTo := len(pj.Moves), len(pj.Moves)
+			if maxTrace > 1 && len(pj.Moves) > maxTrace {
+				skipFrom, skipTo = maxTrace/2, len(pj.Moves)-(maxTrace-maxTrace/2)
+			}
+			for k, mv := range pj.Moves {
+				switch {
+				case k == skipFrom && skipFrom < skipTo:
+					fmt.Fprintf(w, "    ... steps %d to %d not shown\n", skipFrom+1, skipTo)
+					continue
+				case k > skipFrom && k < skipTo:
+					continue
+				}
+				fmt.Fprintf(w, "    %d. %s\n", k+1, mv)
+			}
+		}
 	}
+}
+
+// proveSizeText writes a group's size as the spec gives it: "3", "1..",
+// or the expression over the parameters ("n - f").
+func proveSizeText(g *gsst.Group) string {
+	if g.OverParams() && g.SizeTermText != "" {
+		return g.SizeTermText
+	}
+	return g.SizeText()
+}
+
+// formatParamValues writes parameter values as "n=4, t=1, f=0".
+func formatParamValues(sys *gsst.System, params []int) string {
+	parts := make([]string, len(params))
+	for k, v := range params {
+		parts[k] = sys.Params[k].Name + "=" + strconv.Itoa(v)
+	}
+	return strings.Join(parts, ", ")
 }

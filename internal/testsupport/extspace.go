@@ -130,7 +130,7 @@ func (sp *ProcSpace) GroupStates() int {
 }
 
 // Bounded returns the bound an export test asks for on the i-th
-// instance, and the reference space at it: every other instance with an
+// instance, and the reference space at it: every third instance with an
 // unbounded variable gets a tight bound (one above the largest initial
 // value), so that runs passing the bound are frequent; the others the
 // default (0: Space and Beyond).
@@ -141,9 +141,20 @@ func (in *ExtInstance) Bounded(i int) (bound int, sp *ProcSpace, beyond bool) {
 			tight = max(tight, v.Init+1)
 		}
 	}
-	if i%2 != 1 || tight < 0 {
+	if i%3 != 0 || tight < 0 {
 		return 0, in.Space, in.Beyond
 	}
 	sp, beyond = ProcsWithin(in.Sys, tight)
 	return tight, sp, beyond
+}
+
+// TotalStates returns the number of distinct (total counters, shared
+// values) among the states of sp: the reachable states of the
+// total-counter model of a system that is fully virtually symmetric.
+func (sp *ProcSpace) TotalStates() int {
+	seen := map[string]bool{}
+	for _, st := range sp.States {
+		seen[fmt.Sprint(Totals(counters(sp.Sys, sp.Owner, st.Conf)), st.Shared)] = true
+	}
+	return len(seen)
 }

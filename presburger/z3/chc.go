@@ -91,7 +91,9 @@ const searchDelay = time.Second
 // plain solver, for 0, 1, 2, ... steps up to MaxUnroll, so it is a
 // shortest run; among runs of that length the parameters are made as
 // small as their domain allows, lexicographically in the order of
-// Params, which keeps the sizes an explicit engine must replay small. The
+// Params, which keeps the sizes an explicit engine must replay small,
+// and then the transitions taken, step by step, so that a question gets
+// the same run every time. The
 // search runs once Spacer reports a bad state reachable, or alongside
 // Spacer when Spacer has taken longer than searchDelay. The run is
 // confirmed with presburger.Replay before Prove answers Refuted.
@@ -725,7 +727,7 @@ func (s *Solver) unroll(ctx context.Context, z *zctx, ts presburger.TransitionSy
 			if run == nil {
 				return nil, reason, err
 			}
-			run, err = s.smallParams(ctx, z, sv, ts, dom, params, states, choices, run)
+			run, err = s.leastRun(ctx, z, sv, ts, dom, params, states, choices, run)
 			return run, "", err
 		}
 		C.Z3_solver_pop(c, sv, 1)
@@ -816,13 +818,14 @@ func (z *zctx) readRun(sv C.Z3_solver, ts presburger.TransitionSystem, params en
 	return run, "", nil
 }
 
-// smallParams lowers the parameters of run, one after the other in the
+// leastRun lowers the parameters of run, one after the other in the
 // order of Params, each to the least value (by binary search down to its
 // domain's lower bound) for which a run of the same length still reaches
-// a bad state with the parameters before it fixed. A parameter without a
+// a bad state with the parameters before it fixed; then, step by step,
+// the index of the transition taken, likewise. A parameter without a
 // lower bound is left alone, and so is the rest once the budget runs
 // out: run is a valid counterexample at every point.
-func (s *Solver) smallParams(ctx context.Context, z *zctx, sv C.Z3_solver, ts presburger.TransitionSystem,
+func (s *Solver) leastRun(ctx context.Context, z *zctx, sv C.Z3_solver, ts presburger.TransitionSystem,
 	dom []presburger.Bound, params env, states []env, choices []C.Z3_ast, run *presburger.Counterexample) (*presburger.Counterexample, error) {
 	c := z.c
 	lower := make(map[presburger.Var]presburger.Bound, len(dom))
@@ -860,6 +863,35 @@ func (s *Solver) smallParams(ctx context.Context, z *zctx, sv C.Z3_solver, ts pr
 			C.Z3_solver_pop(c, sv, 1)
 		}
 		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, params[v], z.num(hi)))
+	}
+	// Then the transition of each step, least index first, step by step:
+	// with the parameters fixed, the steps fix the run, so the run
+	// answered is the same whatever model Z3 happened to give (which
+	// depends on what the pooled context solved before).
+	for i, ch := range choices {
+		lo, hi := 0, run.Steps[i]
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			C.Z3_solver_push(c, sv)
+			C.Z3_solver_assert(c, sv, C.Z3_mk_le(c, ch, z.num(int64(mid))))
+			r, _, err := s.checkMore(ctx, z, sv)
+			if err != nil || r == C.Z3_L_UNDEF {
+				C.Z3_solver_pop(c, sv, 1)
+				return run, err
+			}
+			if r == C.Z3_L_FALSE {
+				lo = mid + 1
+			} else {
+				better, _, err := z.readRun(sv, ts, params, states, choices)
+				if err != nil || better == nil {
+					C.Z3_solver_pop(c, sv, 1)
+					return run, err
+				}
+				run, hi = better, better.Steps[i]
+			}
+			C.Z3_solver_pop(c, sv, 1)
+		}
+		C.Z3_solver_assert(c, sv, C.Z3_mk_eq(c, ch, z.num(int64(hi))))
 	}
 	return run, z.fail()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand"
 	"regexp"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -473,5 +474,57 @@ func TestProjectOpenRanges(t *testing.T) {
 		if got := pb.Eval(f, func(pb.Var) int64 { return v }); got != (v >= 3) {
 			t.Errorf("projection %s at x = %d is %v", pb.Format(f, name), v, got)
 		}
+	}
+}
+
+// TestLeastRun: among the shortest runs Prove answers the one with the
+// least transition at each step, every time, whatever the pooled solver
+// contexts solved before. The diamond x0 -> x1 -> x3, x0 -> x2 -> x3 has
+// two shortest runs to x3 >= 1; listing its rules in both orders makes
+// the least one differ, so a run picked by the solver's model alone
+// cannot satisfy both.
+func TestLeastRun(t *testing.T) {
+	ctx := context.Background()
+	s := z3.New(z3.Timeout(time.Minute))
+	diamond := func(rules []move) *counters {
+		c := &counters{m: 4, np: 1}
+		c.pdom = []pb.Bound{pb.AtLeast(c.p(0), 1)}
+		c.init = pb.Conj(pb.Compare(c.tx(0), pb.Eq, c.tp(0)), pb.Compare(c.tx(1), pb.Eq, pb.ConstTerm(0)),
+			pb.Compare(c.tx(2), pb.Eq, pb.ConstTerm(0)), pb.Compare(c.tx(3), pb.Eq, pb.ConstTerm(0)))
+		c.rules = rules
+		c.bad = pb.Compare(c.tx(3), pb.Ge, pb.ConstTerm(1))
+		return c
+	}
+	via1 := []move{{from: 0, to: 1, guard: pb.True}, {from: 1, to: 3, guard: pb.True}}
+	via2 := []move{{from: 0, to: 2, guard: pb.True}, {from: 2, to: 3, guard: pb.True}}
+	for _, tc := range []struct {
+		name  string
+		rules []move
+		want  []int
+	}{
+		{"via x1 first", append(append([]move{}, via1...), via2...), []int{0, 1}},
+		{"via x2 first", append(append([]move{}, via2...), via1...), []int{0, 1}},
+		{"interleaved", []move{via2[0], via1[0], via2[1], via1[1]}, []int{0, 2}},
+		{"interleaved, reversed", []move{via1[1], via2[1], via1[0], via2[0]}, []int{2, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for range 5 {
+				// Another question first, so that the pooled contexts
+				// carry different histories.
+				if _, err := s.Prove(ctx, threshold(0).system()); err != nil {
+					t.Fatal(err)
+				}
+				a, err := s.Prove(ctx, diamond(tc.rules).system())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Verdict != pb.Refuted || a.Counterexample == nil {
+					t.Fatalf("got %v (%s), want refuted", a.Verdict, a.Reason)
+				}
+				if got := a.Counterexample.Steps; !slices.Equal(got, tc.want) {
+					t.Fatalf("steps %v, want %v", got, tc.want)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,248 @@
+package prove
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Before the prover runs on a system with shared variables, parameters,
+// broadcasts or rendezvous (and once the lemmas have not proved the
+// property), its small instances are explored explicitly: a mutated
+// threshold usually shows at the smallest parameter values, where
+// breadth-first search over the model's states finds the run in
+// milliseconds, while the prover's bounded search over every parameter
+// value at once took a minute on the mutated cc (14 steps at n = 4).
+// What the search finds goes through the same checks as the prover's
+// runs: presburger.Replay on the model's transition system, then the
+// execution on the instance (refuteExtended).
+
+// searchLimits bound the explicit search: parameter values and ranged
+// sizes up to searchMax, at most searchStates states in all.
+const (
+	searchMax    = 5
+	searchStates = 200_000
+)
+
+// searchSmall explores the instances of m (a group-level model, whose
+// guards have no locals) in order of increasing parameter values and
+// sizes, and returns a shortest run into a state violating phi in the
+// first instance that has one, or nil.
+func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
+	if m.Level != counterabs.GroupLevel {
+		return nil
+	}
+	budget := searchStates
+	for _, params := range smallInstances(m, ts) {
+		if ctx.Err() != nil || budget <= 0 {
+			return nil
+		}
+		if cex := bfs(ctx, m, ts, params, &budget); cex != nil {
+			return cex
+		}
+	}
+	return nil
+}
+
+// smallInstances returns the values of ts.Params (sizes, n, the system's
+// parameters) of the instances in the search box that satisfy the
+// domain and the parameter part of Init, ordered by the sum of the
+// system's parameters and sizes, then lexicographically.
+func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
+	sys := m.System
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(ts.Domain) {
+		dom[b.Var] = b
+	}
+	constraint := paramPart(ts)
+	// The free choices: each parameter in 0..searchMax, each group size
+	// not given by a term within its range and 1..searchMax.
+	var free []presburger.Var
+	for k := range sys.Params {
+		free = append(free, m.ParamVar(k))
+	}
+	for g := range sys.Groups {
+		grp := &sys.Groups[g]
+		if !grp.OverParams() {
+			free = append(free, m.SizeVar(g))
+		}
+	}
+	var out []presburger.Model
+	vals := make([]int64, len(free))
+	var walk func(i int)
+	walk = func(i int) {
+		if i < len(free) {
+			for v := int64(0); v <= searchMax; v++ {
+				if b := dom[free[i]]; b.Contains(v) {
+					vals[i] = v
+					walk(i + 1)
+				}
+			}
+			return
+		}
+		p := presburger.Model{}
+		for k, v := range free {
+			p[v] = vals[k]
+		}
+		val := func(v presburger.Var) int64 { return p[v] }
+		n := int64(0)
+		for g := range sys.Groups {
+			grp := &sys.Groups[g]
+			if grp.OverParams() {
+				t := grp.SizeTerm.Subst(func(v presburger.Var) presburger.Term {
+					k, _ := sys.ParamOf(v)
+					return presburger.VarTerm(m.ParamVar(k))
+				})
+				p[m.SizeVar(g)] = t.Eval(val)
+			}
+			n += p[m.SizeVar(g)]
+		}
+		p[m.NVar()] = n
+		for _, v := range ts.Params {
+			if b := dom[v]; !b.Contains(p[v]) {
+				return
+			}
+		}
+		if presburger.Eval(constraint, val) {
+			out = append(out, p)
+		}
+	}
+	walk(0)
+	sum := func(p presburger.Model) int64 {
+		s := int64(0)
+		for _, v := range free {
+			s += p[v]
+		}
+		return s
+	}
+	slices.SortStableFunc(out, func(a, b presburger.Model) int {
+		if d := sum(a) - sum(b); d != 0 {
+			return int(d)
+		}
+		for _, v := range free {
+			if d := a[v] - b[v]; d != 0 {
+				return int(d)
+			}
+		}
+		return 0
+	})
+	return out
+}
+
+// bfs explores the instance of the parameter values params from its
+// initial state, breadth first, and returns a shortest run into a state
+// where ts.Bad holds, or nil; each state it visits counts against
+// budget.
+func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) *presburger.Counterexample {
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(ts.Domain) {
+		dom[b.Var] = b
+	}
+	nvars := m.NumState()
+	// index maps a state variable to its position, for the reader.
+	index := map[presburger.Var]int{}
+	for i := range nvars {
+		index[m.StateVar(i)] = i
+	}
+	reader := func(x []int64) func(presburger.Var) int64 {
+		return func(v presburger.Var) int64 {
+			if i, ok := index[v]; ok {
+				return x[i]
+			}
+			return params[v]
+		}
+	}
+	init := make([]int64, nvars)
+	pv := reader(init)
+	for i := range nvars {
+		if i < len(m.Counters) {
+			init[i] = m.Init[i].Eval(pv)
+		} else {
+			init[i] = int64(m.Shared[i-len(m.Counters)].Init)
+		}
+	}
+	if !presburger.Eval(ts.Init, reader(init)) {
+		return nil
+	}
+	key := func(x []int64) string {
+		var b strings.Builder
+		for _, k := range x {
+			b.WriteString(strconv.FormatInt(k, 10))
+			b.WriteByte(',')
+		}
+		return b.String()
+	}
+	type node struct {
+		x      []int64
+		parent int
+		step   int
+	}
+	nodes := []node{{x: init, parent: -1, step: -1}}
+	seen := map[string]bool{key(init): true}
+	steps := make([][]presburger.Term, len(m.Transitions))
+	for i := range m.Transitions {
+		steps[i] = m.StepTerms(&m.Transitions[i])
+	}
+	for k := 0; k < len(nodes); k++ {
+		if *budget--; *budget <= 0 || k%1024 == 0 && ctx.Err() != nil {
+			return nil
+		}
+		cur := nodes[k].x
+		val := reader(cur)
+		if presburger.Eval(ts.Bad, val) {
+			return runTo(m, ts, params, k, func(j int) ([]int64, int, int) { return nodes[j].x, nodes[j].parent, nodes[j].step })
+		}
+		for i := range m.Transitions {
+			if !presburger.Eval(m.Transitions[i].Guard, val) || !presburger.Eval(m.Constraint, val) {
+				continue
+			}
+			next := make([]int64, nvars)
+			ok := true
+			for j, t := range steps[i] {
+				next[j] = t.Eval(val)
+				ok = ok && dom[m.StateVar(j)].Contains(next[j])
+			}
+			if !ok {
+				continue
+			}
+			if s := key(next); !seen[s] {
+				seen[s] = true
+				nodes = append(nodes, node{x: next, parent: k, step: i})
+			}
+		}
+	}
+	return nil
+}
+
+// runTo writes the path to node k of a search as a counterexample of ts:
+// node(j) gives node j's state, its parent and the transition into it.
+func runTo(m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, k int, node func(j int) ([]int64, int, int)) *presburger.Counterexample {
+	var states [][]int64
+	var steps []int
+	for j := k; j >= 0; {
+		x, parent, step := node(j)
+		states = append(states, x)
+		if parent >= 0 {
+			steps = append(steps, step)
+		}
+		j = parent
+	}
+	slices.Reverse(states)
+	slices.Reverse(steps)
+	cex := &presburger.Counterexample{Params: presburger.Model{}, Steps: steps}
+	for _, v := range ts.Params {
+		cex.Params[v] = params[v]
+	}
+	for _, x := range states {
+		st := presburger.Model{}
+		for i, v := range x {
+			st[m.StateVar(i)] = v
+		}
+		cex.States = append(cex.States, st)
+	}
+	return cex
+}
