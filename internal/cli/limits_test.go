@@ -226,11 +226,13 @@ func priorityYAML(groups, steps int) []byte {
 	return []byte(b.String())
 }
 
-// dot --check of a spec with twelve transitions that each need a solver
-// call of a fraction of a second stops after 1 s, in the loading of the
-// 3.7 MB spec or in the certification: exit 3 and no picture.
+// dot --check of a spec with 24 transitions that each need a solver call
+// of a fraction of a second (4.3 s in all on an idle machine; 200 groups
+// and 12 transitions took 1.0 s, too close to the bound) stops after 1 s,
+// in the loading of the spec or in the certification: exit 3 and no
+// picture.
 func TestTimeoutDotCheck(t *testing.T) {
-	file := writeSpecs(t, priorityYAML(200, 12))[0]
+	file := writeSpecs(t, priorityYAML(300, 24))[0]
 	stdout, errs := runLimited(t, time.Second, "dot", "--check", "--timeout", "1s", file)
 	if stdout != "" || !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
 		t.Errorf("stdout of %d bytes, stderr: %s", len(stdout), errs)
