@@ -341,8 +341,12 @@ func TestFormatFormula(t *testing.T) {
 		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)), presburger.Eq, presburger.VarTerm(sys.SharedVar(0)).Scale(2)), "!lock"},
 		{presburger.Not{F: presburger.Compare(presburger.VarTerm(sys.SharedVar(0)), presburger.Eq, presburger.ConstTerm(1))}, "!(lock)"},
 		{presburger.Compare(presburger.VarTerm(sys.SharedVar(2)), presburger.Lt, presburger.ConstTerm(3)), "k < 3"},
-		// Not in the language: a boolean in arithmetic.
-		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.SharedVar(2))), presburger.Ge, presburger.ConstTerm(2)), "lock + k >= 2"},
+		// A boolean in arithmetic, which the language does not write:
+		// by cases over its values.
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.SharedVar(2))), presburger.Ge, presburger.ConstTerm(2)), "(!lock -> k >= 2) & (lock -> k >= 1)"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.TotalVar(2))), presburger.Le, presburger.ConstTerm(0)), "(!lock -> #C <= 0) & (lock -> #C <= -1)"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.SharedVar(1))), presburger.Le, presburger.ConstTerm(1)), "!(lock & turn = writer)"},
+		{presburger.Compare(presburger.VarTerm(sys.SharedVar(0)).Add(presburger.VarTerm(sys.SharedVar(1))), presburger.Le, presburger.ConstTerm(0)), "!lock & turn = reader"},
 	} {
 		if got := sys.FormatFormula(c.f); got != c.want {
 			t.Errorf("FormatFormula = %q, want %q", got, c.want)

@@ -151,78 +151,210 @@ func isLogical(t Token) bool { return t == AND || t == OR || t == IMPLIES }
 // meaning: counters as #S and #S[g], shared variables and parameters by
 // name, n as n. presburger.Format writes a boolean or an enumeration as
 // the integer it is in formulas ("lock = 1", "turn = 0"), which the
-// language refuses; FormatFormula writes the atoms that read one such
-// variable, or compare two of one type, as the language does: "lock",
-// "!lock", "turn = reader", "turn != last", "lock = b". An atom the
-// language cannot write (a boolean or an enumeration in arithmetic,
-// which only a Spec built by hand can hold) is written as
-// presburger.Format writes it.
+// language refuses; FormatFormula writes the atoms that read such
+// variables as the language does (see TypedAtom).
 func (s *Spec) FormatFormula(f presburger.Formula) string {
 	return presburger.FormatAtoms(f, s.VarName, s.typedAtom)
 }
 
-// typedAtom writes an atom c*x + k op 0 over one boolean or enumeration
-// variable x, or x - y op 0 over two of one type, as the language does,
-// with the precedence of what it wrote (1 for a disjunction of values).
-// ok is false for any other atom.
+// typedAtom is TypedAtom over the variables of s.
 func (s *Spec) typedAtom(f presburger.Cmp) (text string, prec int, ok bool) {
-	t := f.T
-	typed := func(m presburger.Mono) *Shared {
-		if j, ok := s.SharedOf(m.Var); ok && (s.Shared[j].Bool || s.Shared[j].Values != nil) {
+	return TypedAtom(f, s.VarName, func(v presburger.Var) *Shared {
+		if j, ok := s.SharedOf(v); ok {
 			return &s.Shared[j]
 		}
 		return nil
-	}
-	switch len(t.Monos) {
-	case 1:
-		v := typed(t.Monos[0])
-		if v == nil {
-			return "", 0, false
+	})
+}
+
+// maxCases bounds the number of value combinations TypedAtom writes
+// an atom as.
+const maxCases = 16
+
+// TypedAtom writes f, an atom over variables named by name, as the
+// language does when it reads a boolean or an enumeration (shared
+// returns the shared variable a variable stands for, nil for any other
+// variable), with the precedence of the text (as presburger.FormatAtoms
+// takes it). An atom over one such variable reads as the values it
+// allows ("lock", "!lock", "turn = reader", "turn != last", "turn = a
+// | turn = b"), and x - y op 0 over two of one type as "lock = b" or
+// "turn != last". Any other atom that reads one (a boolean or an
+// enumeration in arithmetic, as an inductive invariant may hold) is
+// written by cases over their values, which the language reads back
+// with the same meaning on every state whose variables lie in their
+// domains: "#N + lock = 1" as "(lock -> #N = 0) & (!lock -> #N = 1)".
+// ok is false for an atom that reads none (and for one whose cases
+// would be more than 16).
+//
+// Model variables of package counterabs number the shared variables
+// differently from the Spec; their printers pass their own name and
+// shared, so that one function says how a typed atom reads.
+func TypedAtom(f presburger.Cmp, name func(presburger.Var) string, shared func(presburger.Var) *Shared) (text string, prec int, ok bool) {
+	typed := func(v presburger.Var) *Shared {
+		if x := shared(v); x != nil && (x.Bool || x.Values != nil) {
+			return x
 		}
-		var holds []int
+		return nil
+	}
+	var vars []presburger.Var // the typed variables, in order
+	var rest []presburger.Mono
+	for _, m := range f.T.Monos {
+		if typed(m.Var) == nil {
+			rest = append(rest, m)
+		} else if !slices.Contains(vars, m.Var) {
+			vars = append(vars, m.Var)
+		}
+	}
+	switch {
+	case len(vars) == 0:
+		return "", 0, false
+	case len(rest) == 0 && len(vars) == 1:
+		return oneTyped(f, typed(vars[0]))
+	case len(rest) == 0 && len(vars) == 2:
+		if text, ok := sameTyped(f, typed(vars[0]), typed(vars[1])); ok {
+			return text, 3, true
+		}
+	}
+	return byCases(f, vars, rest, name, typed)
+}
+
+// oneTyped writes c*x + k op 0 over the boolean or enumeration x by the
+// values it allows.
+func oneTyped(f presburger.Cmp, v *Shared) (string, int, bool) {
+	t := f.T
+	var holds []int
+	for k := v.Lo; k <= v.Hi; k++ {
+		if f.Op.Holds(t.Monos[0].Coef*int64(k) + t.Const) {
+			holds = append(holds, k)
+		}
+	}
+	n := v.Hi - v.Lo + 1
+	switch {
+	case len(holds) == n:
+		return "true", 3, true
+	case len(holds) == 0:
+		return "false", 3, true
+	case v.Bool && holds[0] == 1:
+		return v.Name, 3, true
+	case v.Bool:
+		return "!" + v.Name, 3, true
+	case len(holds) == 1:
+		return v.Name + " = " + v.ValueName(holds[0]), 3, true
+	case len(holds) == n-1:
 		for k := v.Lo; k <= v.Hi; k++ {
-			if f.Op.Holds(t.Monos[0].Coef*int64(k) + t.Const) {
-				holds = append(holds, k)
+			if !slices.Contains(holds, k) {
+				return v.Name + " != " + v.ValueName(k), 3, true
 			}
-		}
-		n := v.Hi - v.Lo + 1
-		switch {
-		case len(holds) == n:
-			return "true", 3, true
-		case len(holds) == 0:
-			return "false", 3, true
-		case v.Bool && holds[0] == 1:
-			return v.Name, 3, true
-		case v.Bool:
-			return "!" + v.Name, 3, true
-		case len(holds) == 1:
-			return v.Name + " = " + v.ValueName(holds[0]), 3, true
-		case len(holds) == n-1:
-			for k := v.Lo; k <= v.Hi; k++ {
-				if !slices.Contains(holds, k) {
-					return v.Name + " != " + v.ValueName(k), 3, true
-				}
-			}
-		}
-		parts := make([]string, len(holds))
-		for i, k := range holds {
-			parts[i] = v.Name + " = " + v.ValueName(k)
-		}
-		return strings.Join(parts, " | "), 1, true
-	case 2:
-		x, y := typed(t.Monos[0]), typed(t.Monos[1])
-		if x == nil || y == nil || t.Const != 0 || t.Monos[0].Coef != -t.Monos[1].Coef ||
-			(t.Monos[0].Coef != 1 && t.Monos[0].Coef != -1) || x.Bool != y.Bool || !slices.Equal(x.Values, y.Values) {
-			return "", 0, false
-		}
-		switch f.Op {
-		case presburger.Eq:
-			return x.Name + " = " + y.Name, 3, true
-		case presburger.Ne:
-			return x.Name + " != " + y.Name, 3, true
 		}
 	}
-	return "", 0, false
+	parts := make([]string, len(holds))
+	for i, k := range holds {
+		parts[i] = v.Name + " = " + v.ValueName(k)
+	}
+	return strings.Join(parts, " | "), 1, true
+}
+
+// sameTyped writes x - y = 0 or x - y != 0 over two variables of one
+// type as "x = y" or "x != y"; ok is false for any other atom.
+func sameTyped(f presburger.Cmp, x, y *Shared) (string, bool) {
+	t := f.T
+	if t.Const != 0 || t.Monos[0].Coef != -t.Monos[1].Coef ||
+		(t.Monos[0].Coef != 1 && t.Monos[0].Coef != -1) || x.Bool != y.Bool || !slices.Equal(x.Values, y.Values) {
+		return "", false
+	}
+	switch f.Op {
+	case presburger.Eq:
+		return x.Name + " = " + y.Name, true
+	case presburger.Ne:
+		return x.Name + " != " + y.Name, true
+	}
+	return "", false
+}
+
+// byCases writes f, whose typed variables are vars and whose other
+// monomials are rest, as a conjunction over the combinations of values
+// of vars: "(case -> rest op k)" for each combination, "true" cases
+// left out, a case whose remainder is false written as its negation.
+// Over typed variables alone, when fewer cases hold than fail, it is
+// the disjunction of the cases that hold.
+func byCases(f presburger.Cmp, vars []presburger.Var, rest []presburger.Mono, name func(presburger.Var) string, typed func(presburger.Var) *Shared) (string, int, bool) {
+	cases := 1
+	for _, x := range vars {
+		v := typed(x)
+		cases *= v.Hi - v.Lo + 1
+		if cases > maxCases {
+			return "", 0, false
+		}
+	}
+	// is writes "x = k" for one variable as the language does.
+	is := func(v *Shared, k int) string {
+		text, _, _ := oneTyped(presburger.Cmp{T: presburger.Term{Monos: []presburger.Mono{{Coef: 1}}, Const: -int64(k)}, Op: presburger.Eq}, v)
+		return text
+	}
+	isNot := func(v *Shared, k int) string {
+		text, _, _ := oneTyped(presburger.Cmp{T: presburger.Term{Monos: []presburger.Mono{{Coef: 1}}, Const: -int64(k)}, Op: presburger.Ne}, v)
+		return text
+	}
+	val := make([]int, len(vars))
+	for i, x := range vars {
+		val[i] = typed(x).Lo
+	}
+	var parts, holds []string // holds: the cases that hold, when rest is empty
+	for {
+		k := f.T.Const
+		for _, m := range f.T.Monos {
+			if i := slices.Index(vars, m.Var); i >= 0 {
+				k += m.Coef * int64(val[i])
+			}
+		}
+		var when []string
+		for i, x := range vars {
+			when = append(when, is(typed(x), val[i]))
+		}
+		cond := strings.Join(when, " & ")
+		switch {
+		case len(rest) > 0:
+			r := presburger.Format(presburger.Cmp{T: presburger.Term{Monos: rest, Const: k}, Op: f.Op}, name)
+			if len(vars) > 1 {
+				cond = "(" + cond + ")"
+			}
+			parts = append(parts, "("+cond+" -> "+r+")")
+		case f.Op.Holds(k):
+			if len(vars) > 1 {
+				cond = "(" + cond + ")"
+			}
+			holds = append(holds, cond)
+		case len(vars) == 1:
+			parts = append(parts, isNot(typed(vars[0]), val[0]))
+		default:
+			parts = append(parts, "!("+cond+")")
+		}
+		// The next combination, the last variable fastest.
+		i := len(vars) - 1
+		for ; i >= 0; i-- {
+			if val[i]++; val[i] <= typed(vars[i]).Hi {
+				break
+			}
+			val[i] = typed(vars[i]).Lo
+		}
+		if i < 0 {
+			break
+		}
+	}
+	if len(rest) == 0 && len(holds) < len(parts) {
+		// Fewer cases hold than fail: the disjunction of those that do.
+		if len(holds) == 1 {
+			return strings.TrimSuffix(strings.TrimPrefix(holds[0], "("), ")"), 2, true
+		}
+		return strings.Join(holds, " | "), 1, true
+	}
+	switch len(parts) {
+	case 0:
+		return "true", 3, true
+	case 1:
+		return parts[0], 3, true
+	}
+	return strings.Join(parts, " & "), 2, true
 }
 
 // FormatUpdate writes u in the language: "lock := true; turn := writer;
