@@ -41,7 +41,7 @@ func (m *Model) update(u *gsst.Update) ([]Assign, []presburger.Formula, error) {
 			return nil, nil, err
 		}
 		out = append(out, Assign{Var: m.SharedVar(j), Value: val})
-		dom = append(dom, inDomain(&m.Shared[j], val, m.sharedOf)...)
+		dom = append(dom, inDomain(&m.Shared[j], val, m.SharedAt)...)
 	}
 	return out, dom, nil
 }
@@ -89,9 +89,9 @@ func termRange(t presburger.Term, of func(presburger.Var) *gsst.Shared) (lo, hi 
 	return lo, hi, hiOK
 }
 
-// sharedOf returns the shared variable model variable x stands for, nil
+// SharedAt returns the shared variable model variable x stands for, nil
 // for a counter.
-func (m *Model) sharedOf(x presburger.Var) *gsst.Shared {
+func (m *Model) SharedAt(x presburger.Var) *gsst.Shared {
 	if j := int(x) - len(m.Counters); j >= 0 && j < len(m.Shared) {
 		return &m.Shared[j]
 	}

@@ -323,6 +323,26 @@ func (m *Model) VarName(v presburger.Var) string {
 	return m.CounterName(int(v))
 }
 
+// TypedAtom writes an atom over the model's variables that reads a
+// boolean or an enumeration as the language does (gsst.TypedAtom), for
+// presburger.FormatAtoms and ctl.FormatAtoms; ok is false for any other
+// atom.
+func (m *Model) TypedAtom(f presburger.Cmp) (text string, prec int, ok bool) {
+	return gsst.TypedAtom(f, m.VarName, m.SharedAt)
+}
+
+// FormatFormula writes f, a condition over the model's variables, in the
+// expression language (see gsst.Spec.FormatFormula).
+func (m *Model) FormatFormula(f presburger.Formula) string {
+	return presburger.FormatAtoms(f, m.VarName, m.TypedAtom)
+}
+
+// FormatProperty writes f, a property over the model's variables, as
+// ctl.FormatAtoms does with TypedAtom.
+func (m *Model) FormatProperty(f ctl.Formula) string {
+	return ctl.FormatAtoms(f, m.VarName, m.TypedAtom)
+}
+
 // TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]"; a
 // rendezvous as "rendezvous P -> P2, C -> C2" (with each part's group at
 // GroupLevel).

@@ -177,6 +177,25 @@ func (m *ParamModel) VarName(v presburger.Var) string {
 	return fmt.Sprintf("v%d", v)
 }
 
+// TypedAtom writes an atom over the model's variables that reads a
+// boolean or an enumeration as the language does (gsst.TypedAtom), for
+// presburger.FormatAtoms; ok is false for any other atom, and for one
+// over the variables after a step (NextVar).
+func (m *ParamModel) TypedAtom(f presburger.Cmp) (text string, prec int, ok bool) {
+	return gsst.TypedAtom(f, m.VarName, func(v presburger.Var) *gsst.Shared {
+		if v >= m.SharedVar(0) && v < m.ParamVar(0) {
+			return &m.Shared[v-m.SharedVar(0)]
+		}
+		return nil
+	})
+}
+
+// FormatFormula writes f, a condition over the model's variables, in the
+// expression language (see gsst.Spec.FormatFormula).
+func (m *ParamModel) FormatFormula(f presburger.Formula) string {
+	return presburger.FormatAtoms(f, m.VarName, m.TypedAtom)
+}
+
 // nNamed reports whether a parameter of the system is called n: then n
 // is that parameter and the number of processes has no name.
 func (m *ParamModel) nNamed() bool {

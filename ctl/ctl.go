@@ -77,36 +77,42 @@ func (Until) isCTL()  {}
 // Format prints f in the property syntax of the GSST language, naming
 // counter variables with name.
 func Format(f Formula, name func(presburger.Var) string) string {
+	return FormatAtoms(f, name, nil)
+}
+
+// FormatAtoms writes f as Format does, its atoms as
+// presburger.FormatAtoms writes them with atom.
+func FormatAtoms(f Formula, name func(presburger.Var) string, atom func(presburger.Cmp) (string, int, bool)) string {
 	var b strings.Builder
-	format(&b, f, name)
+	format(&b, f, name, atom)
 	return b.String()
 }
 
-func format(b *strings.Builder, f Formula, name func(presburger.Var) string) {
+func format(b *strings.Builder, f Formula, name func(presburger.Var) string, atom func(presburger.Cmp) (string, int, bool)) {
 	switch f := f.(type) {
 	case Atom:
-		b.WriteString("(" + presburger.Format(f.P, name) + ")")
+		b.WriteString("(" + presburger.FormatAtoms(f.P, name, atom) + ")")
 	case Not:
 		b.WriteString("!")
-		format(b, f.X, name)
+		format(b, f.X, name, atom)
 	case Binary:
 		b.WriteString("(")
-		format(b, f.L, name)
+		format(b, f.L, name, atom)
 		b.WriteString([...]string{And: " & ", Or: " | ", Implies: " -> "}[f.Op])
-		format(b, f.R, name)
+		format(b, f.R, name, atom)
 		b.WriteString(")")
 	case Unary:
 		b.WriteString(f.Op.String() + " ")
-		format(b, f.X, name)
+		format(b, f.X, name, atom)
 	case Until:
 		if f.All {
 			b.WriteString("A[")
 		} else {
 			b.WriteString("E[")
 		}
-		format(b, f.L, name)
+		format(b, f.L, name, atom)
 		b.WriteString(" U ")
-		format(b, f.R, name)
+		format(b, f.R, name, atom)
 		b.WriteString("]")
 	default:
 		panic(fmt.Sprintf("ctl: unknown formula %T", f))

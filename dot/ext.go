@@ -28,11 +28,7 @@ func updateText(sys *gsst.System, u *gsst.Update) string {
 	if u.Text != "" || len(u.Assign) == 0 {
 		return u.Text
 	}
-	var parts []string
-	for _, a := range u.Assign {
-		parts = append(parts, sys.VarName(a.Var)+" := "+a.Value.Format(sys.VarName))
-	}
-	return strings.Join(parts, "; ")
+	return sys.FormatUpdate(u)
 }
 
 // paramsLine states the parameters: their values at an instance, or

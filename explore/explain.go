@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
@@ -63,9 +64,10 @@ var (
 // model, its Segments say which subformula each part explains. With
 // justice constraints, a trace that would end in a finite path is
 // continued by a fair lasso, so that every trace is (the start of) a fair
-// run. name prints counter variables.
-func Explain[S, Set any](g TraceGraph[S, Set], init S, f ctl.Formula, holds bool, name func(presburger.Var) string) (*Trace, error) {
-	x := &explainer[S, Set]{g: g, name: name}
+// run. The texts of subformulas are written over the variables of m, as
+// the language writes them.
+func Explain[S, Set any](g TraceGraph[S, Set], init S, f ctl.Formula, holds bool, m *counterabs.Model) (*Trace, error) {
+	x := &explainer[S, Set]{g: g, m: m}
 	root, err := x.node(init, f, holds, 0)
 	if err != nil || root == nil {
 		return nil, err
@@ -82,8 +84,8 @@ func Explain[S, Set any](g TraceGraph[S, Set], init S, f ctl.Formula, holds bool
 }
 
 type explainer[S, Set any] struct {
-	g    TraceGraph[S, Set]
-	name func(presburger.Var) string
+	g TraceGraph[S, Set]
+	m *counterabs.Model
 	// branches counts the extra traces made so far.
 	branches int
 }
@@ -326,7 +328,9 @@ func (s *seg[S]) addChild(c *seg[S]) {
 	s.children = append(s.children, c)
 }
 
-func (x *explainer[S, Set]) text(f ctl.Formula) string { return ctl.Format(f, x.name) }
+func (x *explainer[S, Set]) text(f ctl.Formula) string {
+	return x.m.FormatProperty(f)
+}
 
 // flatten turns the explanation rooted at s into a trace whose states
 // continue prefix (a path ending where s starts, nil at the root) and

@@ -165,7 +165,7 @@ func DeadlockTrace(sys *gsst.System, path []State) *Trace {
 func NewPropertyResult(m *counterabs.Model, p *counterabs.Property) PropertyResult {
 	res := PropertyResult{Name: p.Name, Text: p.Text, Pos: p.Pos}
 	if res.Text == "" {
-		res.Text = ctl.Format(p.Formula, m.VarName)
+		res.Text = m.FormatProperty(p.Formula)
 	}
 	return res
 }

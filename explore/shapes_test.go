@@ -145,7 +145,7 @@ func TestTraceShapes(t *testing.T) {
 				if len(p.Trace.Branches) != c.branches {
 					t.Errorf("%s: %d branches, want %d", where, len(p.Trace.Branches), c.branches)
 				}
-				subs := testsupport.Subformulas(sys.Properties[0].Formula, m.Properties[0].Formula, m.VarName)
+				subs := testsupport.Subformulas(sys.Properties[0].Formula, m.Properties[0].Formula, m.FormatProperty)
 				if err := o.CheckTrace(enginetest.Trace(p.Trace, enginetest.TotalKey), subs); err != nil {
 					t.Errorf("%s: %v", where, err)
 				}

@@ -154,11 +154,12 @@ func isLogical(t Token) bool { return t == AND || t == OR || t == IMPLIES }
 // language refuses; FormatFormula writes the atoms that read such
 // variables as the language does (see TypedAtom).
 func (s *Spec) FormatFormula(f presburger.Formula) string {
-	return presburger.FormatAtoms(f, s.VarName, s.typedAtom)
+	return presburger.FormatAtoms(f, s.VarName, s.TypedAtom)
 }
 
-// typedAtom is TypedAtom over the variables of s.
-func (s *Spec) typedAtom(f presburger.Cmp) (text string, prec int, ok bool) {
+// TypedAtom is the function TypedAtom over the variables of s, for
+// presburger.FormatAtoms and ctl.FormatAtoms.
+func (s *Spec) TypedAtom(f presburger.Cmp) (text string, prec int, ok bool) {
 	return TypedAtom(f, s.VarName, func(v presburger.Var) *Shared {
 		if j, ok := s.SharedOf(v); ok {
 			return &s.Shared[j]

@@ -138,7 +138,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			guardDefs = append(guardDefs, fmt.Sprintf("  %s := %s;\n", guard[i][j], f.s))
 			text := blk.Text
 			if text == "" {
-				text = presburger.Format(blk.Guard, sys.VarName)
+				text = sys.FormatFormula(blk.Guard)
 			}
 			if ranged {
 				text += "; and " + blk.Update.Text + " stays in range"

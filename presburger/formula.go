@@ -445,6 +445,9 @@ func format(b *strings.Builder, f Formula, name func(Var) string, atom func(Cmp)
 	case Cmp:
 		if atom != nil {
 			if text, prec, ok := atom(f); ok {
+				if prec == 2 && ctx == 3 {
+					prec = 3 // a conjunction needs no parentheses as a conjunct
+				}
 				paren(prec, func() { b.WriteString(text) })
 				return
 			}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/emit"
@@ -108,7 +109,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 			guardDefs = append(guardDefs, fmt.Sprintf("#define %s\t(%s)\n", guard[i][j], f.s))
 			text := blk.Text
 			if text == "" {
-				text = presburger.Format(blk.Guard, sys.VarName)
+				text = sys.FormatFormula(blk.Guard)
 			}
 			if ranged {
 				text += "; and " + blk.Update.Text + " stays in its domain"
@@ -154,7 +155,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	for i, p := range sys.Properties {
 		props[i] = property{p.Name, p.Text, p.Formula}
 	}
-	claims, err := exportClaims(props, nm, sys.VarName, func(a presburger.Formula) (frag, error) { return expr(a, name) })
+	claims, err := exportClaims(props, nm, func(f ctl.Formula) string { return ctl.FormatAtoms(f, sys.VarName, sys.TypedAtom) }, func(a presburger.Formula) (frag, error) { return expr(a, name) })
 	if err != nil {
 		return nil, err
 	}

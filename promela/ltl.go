@@ -87,10 +87,8 @@ func isState(f ctl.Formula) bool {
 // translator builds LTL formulas and, where there is none, says why; it
 // names counters as the GSST language does, for those reasons.
 type translator struct {
-	name func(presburger.Var) string
+	text func(ctl.Formula) string
 }
-
-func (tr translator) text(f ctl.Formula) string { return ctl.Format(f, tr.name) }
 
 // universal returns phi with f equivalent to A phi, or nil and why there
 // is no such phi.

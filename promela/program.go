@@ -119,10 +119,10 @@ type property struct {
 }
 
 // exportClaims decides, names and prints the claim of every property.
-// reason names variables for the reasons given for skipped properties;
+// reason writes formulas for the reasons given for skipped properties;
 // atom prints a state formula's atom as a Promela expression.
-func exportClaims(props []property, nm *namer, reason func(presburger.Var) string, atom func(presburger.Formula) (frag, error)) ([]Claim, error) {
-	tr := translator{name: reason}
+func exportClaims(props []property, nm *namer, reason func(ctl.Formula) string, atom func(presburger.Formula) (frag, error)) ([]Claim, error) {
+	tr := translator{text: reason}
 	var out []Claim
 	for _, p := range props {
 		c := Claim{Property: p.name, Text: p.text}

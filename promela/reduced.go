@@ -8,6 +8,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/presburger"
 )
@@ -135,7 +136,9 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 		}
 		return m.VarName(v)
 	}
-	claims, err := exportClaims(props, nm, reason, func(a presburger.Formula) (frag, error) { return expr(a, name) })
+	claims, err := exportClaims(props, nm, func(f ctl.Formula) string {
+		return ctl.FormatAtoms(f, reason, func(c presburger.Cmp) (string, int, bool) { return gsst.TypedAtom(c, reason, m.SharedAt) })
+	}, func(a presburger.Formula) (frag, error) { return expr(a, name) })
 	if err != nil {
 		return nil, err
 	}

@@ -10,10 +10,13 @@ import (
 // FormatInvariant prints an invariant in the GSST expression syntax,
 // naming variables with name, each comparison of a conjunction balanced
 // ("#N + #T + #C = n" rather than presburger.Format's
-// "#N + #T + #C - n = 0"): the conservation laws read as sums. Anything
-// other than a conjunction of comparisons prints as presburger.Format
+// "#N + #T + #C - n = 0"): the conservation laws read as sums. atom,
+// when not nil, writes the comparisons it knows as
+// presburger.FormatAtoms takes it (a model's TypedAtom writes those
+// over booleans and enumerations as the language does). Anything other
+// than a conjunction of comparisons prints as presburger.FormatAtoms
 // does.
-func FormatInvariant(f presburger.Formula, name func(presburger.Var) string) string {
+func FormatInvariant(f presburger.Formula, name func(presburger.Var) string, atom func(presburger.Cmp) (string, int, bool)) string {
 	var parts []presburger.Formula
 	switch g := f.(type) {
 	case presburger.And:
@@ -21,13 +24,22 @@ func FormatInvariant(f presburger.Formula, name func(presburger.Var) string) str
 	case presburger.Cmp:
 		parts = []presburger.Formula{g}
 	default:
-		return presburger.Format(f, name)
+		return presburger.FormatAtoms(f, name, atom)
 	}
 	out := make([]string, len(parts))
 	for i, p := range parts {
 		c, ok := p.(presburger.Cmp)
 		if !ok {
-			return presburger.Format(f, name)
+			return presburger.FormatAtoms(f, name, atom)
+		}
+		if atom != nil {
+			if text, prec, ok := atom(c); ok {
+				if prec < 2 && len(parts) > 1 {
+					text = "(" + text + ")"
+				}
+				out[i] = text
+				continue
+			}
 		}
 		out[i] = balanced(c, name)
 	}

@@ -43,7 +43,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			return
 		}
 		seen[key] = true
-		out = append(out, Lemma{Kind: kind, Formula: f, Text: FormatInvariant(f, m.VarName)})
+		out = append(out, Lemma{Kind: kind, Formula: f, Text: FormatInvariant(f, m.VarName, m.TypedAtom)})
 	}
 	init := initTerms(m)
 	x := func(i int) presburger.Term { return presburger.VarTerm(m.StateVar(i)) }

@@ -442,10 +442,10 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 			return nil
 		case err != nil:
 			return errkind.Errorf(errkind.Internal, "the prover's invariant %s fails the re-check: %w",
-				presburger.Format(ans.Invariant, m.VarName), err)
+				m.FormatFormula(ans.Invariant), err)
 		}
 		res.Verdict, res.Invariant = Proved, ans.Invariant
-		res.InvariantText = FormatInvariant(ans.Invariant, m.VarName)
+		res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
 		res.Lemmas = lemmas
 	case presburger.Refuted:
 		if ans.Counterexample == nil {
@@ -499,6 +499,6 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 		return false
 	}
 	res.Verdict, res.Invariant = Proved, ans.Invariant
-	res.InvariantText = FormatInvariant(ans.Invariant, m.VarName)
+	res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
 	return true
 }

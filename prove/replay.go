@@ -102,7 +102,7 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 	last := len(tr.States) - 1
 	target := p.Text
 	if phi, ok := counterabs.SafetyFormula(p.Formula); ok {
-		target = presburger.Format(phi, inst.VarName)
+		target = inst.FormatFormula(phi)
 	}
 	tr.Segments = []explore.Segment{{
 		Formula: p.Text, Kind: explore.PathSegment, Start: 0, End: last, Target: target,
@@ -360,7 +360,7 @@ func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, n
 	}
 	tr.Segments = []explore.Segment{{
 		Formula: prop.Text, Kind: explore.PathSegment, Start: 0, End: len(states) - 1,
-		Target: presburger.Format(phi, sys.VarName),
+		Target: sys.FormatFormula(phi),
 	}}
 	inst, err := sys.InstantiateParams(params, sizes)
 	if err != nil {

@@ -158,14 +158,14 @@ func CheckVerdicts(t *testing.T, mode string, sys *gsst.System, rep *explore.Rep
 	// The segments name subformulas of the model's properties: at the
 	// total level they are the system's, at the group level translated.
 	modelFormula := func(i int) ctl.Formula { return sys.Properties[i].Formula }
-	name := sys.VarName
+	text := func(f ctl.Formula) string { return ctl.FormatAtoms(f, sys.VarName, sys.TypedAtom) }
 	if rep.Model == counterabs.GroupLevel {
 		gm, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatal(err)
 		}
 		modelFormula = func(i int) ctl.Formula { return gm.Properties[i].Formula }
-		name = gm.VarName
+		text = gm.FormatProperty
 	}
 	for i, p := range rep.Properties {
 		f := sys.Properties[i].Formula
@@ -174,7 +174,7 @@ func CheckVerdicts(t *testing.T, mode string, sys *gsst.System, rep *explore.Rep
 			t.Errorf("%s: %s = %s: engine says %v, oracle %v", mode, p.Name, ctl.Format(f, sys.VarName), p.Holds, want)
 			continue
 		}
-		subs := testsupport.Subformulas(f, modelFormula(i), name)
+		subs := testsupport.Subformulas(f, modelFormula(i), text)
 		if err := testsupport.CheckEngineTrace(g, f, p.Holds, Trace(p.Trace, key), subs, shortest); err != nil {
 			t.Errorf("%s %s: %v", mode, p.Name, err)
 		}

@@ -71,7 +71,7 @@ func CheckAgainstOracle(t *testing.T, eng explore.Engine, opts []explore.Option,
 		for _, sg := range p.Trace.Segments {
 			st.Segments[sg.Kind]++
 		}
-		subs := testsupport.Subformulas(sf, m.Properties[i].Formula, m.VarName)
+		subs := testsupport.Subformulas(sf, m.Properties[i].Formula, m.FormatProperty)
 		if err := o.CheckTrace(Trace(p.Trace, printKey), subs); err != nil {
 			t.Errorf("%s, %s model: %s = %s (%v): trace: %v\n%+v", eng.Name(), m.Level, p.Name, ctl.Format(sf, sys.VarName), p.Holds, err, p.Trace.Segments)
 		}

@@ -278,7 +278,7 @@ func (e *engine) checkProperty(p *counterabs.Property) (explore.PropertyResult, 
 	if !e.opt.Traces || res.Vacuous {
 		return res, nil
 	}
-	tr, err := explore.Explain[int, bitset](explicitGraph{e}, 0, p.Formula, res.Holds, e.sp.model.VarName)
+	tr, err := explore.Explain[int, bitset](explicitGraph{e}, 0, p.Formula, res.Holds, e.sp.model)
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}

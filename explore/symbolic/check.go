@@ -192,7 +192,7 @@ func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.Property
 	res := explore.PropertyResult{Vacuous: !e.contains(fair, e.model.Init)}
 	res.Holds = res.Vacuous || e.contains(s, e.model.Init)
 	if e.shared.Traces && !res.Vacuous {
-		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, e.model.Init, f, res.Holds, e.model.VarName)
+		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, e.model.Init, f, res.Holds, e.model)
 		if err != nil {
 			return explore.PropertyResult{}, err
 		}

@@ -277,7 +277,7 @@ func checkExtended(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Gr
 		if p.Trace != nil {
 			st.traces++
 		}
-		if err := testsupport.CheckEngineTrace(g, f, p.Holds, enginetest.Trace(p.Trace, key), testsupport.Subformulas(f, f, m.VarName), testsupport.FromInit); err != nil {
+		if err := testsupport.CheckEngineTrace(g, f, p.Holds, enginetest.Trace(p.Trace, key), testsupport.Subformulas(f, f, m.FormatProperty), testsupport.FromInit); err != nil {
 			t.Fatalf("%s = %s (holds %v): %v", p.Name, p.Text, p.Holds, err)
 		}
 	}
@@ -524,7 +524,7 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 				if p.Trace != nil {
 					traces++
 				}
-				if err := testsupport.CheckEngineTrace(g, f, p.Holds, enginetest.Trace(p.Trace, key), testsupport.Subformulas(f, f, m.VarName), testsupport.FromInit); err != nil {
+				if err := testsupport.CheckEngineTrace(g, f, p.Holds, enginetest.Trace(p.Trace, key), testsupport.Subformulas(f, f, m.FormatProperty), testsupport.FromInit); err != nil {
 					t.Fatalf("%s: %s = %s (holds %v): %v", what, p.Name, p.Text, p.Holds, err)
 				}
 			}

@@ -190,15 +190,15 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 		Exact:       m.Exact,
 		Forced:      forced,
 		Init:        m.Init,
-		Deadlock:    presburger.Format(m.Deadlock(), name),
+		Deadlock:    m.FormatFormula(m.Deadlock()),
 	}
 	if m.MayDeadlock != nil {
-		out.MayDeadlock = presburger.Format(m.MayDeadlock, name)
+		out.MayDeadlock = m.FormatFormula(m.MayDeadlock)
 	}
 	for _, j := range m.Justice {
 		text := j.Text
 		if !j.Weak {
-			text = "justice " + presburger.Format(j.State, name)
+			text = "justice " + m.FormatFormula(j.State)
 		}
 		out.Fairness = append(out.Fairness, text)
 	}
@@ -215,7 +215,7 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 		}
 		inv = append(inv, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(p.Sum))))
 	}
-	out.Invariant = presburger.Format(presburger.Conj(inv...), name)
+	out.Invariant = m.FormatFormula(presburger.Conj(inv...))
 	verdict := map[*gsst.Transition]string{}
 	if m.Cert != nil {
 		for _, t := range m.Cert.Transitions {
@@ -239,7 +239,7 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 		tj := transitionJSON{
 			From:      sys.States[from],
 			To:        sys.States[to],
-			Guard:     presburger.Format(t.Guard, name),
+			Guard:     m.FormatFormula(t.Guard),
 			Case:      t.Case.String(),
 			Also:      moves(t.Also),
 			Transfers: moves(t.Transfers),

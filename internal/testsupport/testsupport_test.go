@@ -79,7 +79,7 @@ func TestCheckTraceRejects(t *testing.T) {
 		return []Segment{{Kind: "lasso", Start: 0, End: end, Formula: text(af3), Holds: false, Target: text(x3), TargetHolds: false}}
 	}
 	check := func(g *Graph, f ctl.Formula, holds bool, tr *Trace) error {
-		return CheckEngineTrace(g, f, holds, tr, Subformulas(f, f, name), FromStart)
+		return CheckEngineTrace(g, f, holds, tr, Subformulas(f, f, text), FromStart)
 	}
 	if err := check(g, ef3, true, &Trace{Keys: []string{"0", "2", "3"}, Loop: -1, Segments: efSeg(2)}); err != nil {
 		t.Fatalf("good EF witness refused: %v", err)

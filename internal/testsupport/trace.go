@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/presburger"
 )
 
 // Promised reports whether an engine owes a trace for verdict holds of
@@ -25,15 +24,15 @@ func Promised(f ctl.Formula, holds bool) bool {
 }
 
 // Subformulas maps the text of every subformula of the model's formula
-// mf (printed with name) to the matching subformula of the formula sf
+// mf (printed with text) to the matching subformula of the formula sf
 // that a Graph evaluates (the same tree, with atoms over the graph's
 // variables), with the formulas a trace segment can name besides: L | R
 // for A[L U R]. For a graph of the model itself, sf is mf.
-func Subformulas(sf, mf ctl.Formula, name func(presburger.Var) string) map[string]ctl.Formula {
+func Subformulas(sf, mf ctl.Formula, text func(ctl.Formula) string) map[string]ctl.Formula {
 	out := map[string]ctl.Formula{}
 	var walk func(s, m ctl.Formula)
 	walk = func(s, m ctl.Formula) {
-		out[ctl.Format(m, name)] = s
+		out[text(m)] = s
 		switch s := s.(type) {
 		case ctl.Not:
 			walk(s.X, m.(ctl.Not).X)
@@ -46,7 +45,7 @@ func Subformulas(sf, mf ctl.Formula, name func(presburger.Var) string) map[strin
 			mu := m.(ctl.Until)
 			walk(s.L, mu.L)
 			walk(s.R, mu.R)
-			out[ctl.Format(ctl.Binary{Op: ctl.Or, L: mu.L, R: mu.R}, name)] = ctl.Binary{Op: ctl.Or, L: s.L, R: s.R}
+			out[text(ctl.Binary{Op: ctl.Or, L: mu.L, R: mu.R})] = ctl.Binary{Op: ctl.Or, L: s.L, R: s.R}
 		}
 	}
 	walk(sf, mf)
