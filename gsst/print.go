@@ -344,7 +344,10 @@ func byCases(f presburger.Cmp, vars []presburger.Var, rest []presburger.Mono, na
 	}
 	if len(rest) == 0 && len(holds) < len(parts) {
 		// Fewer cases hold than fail: the disjunction of those that do.
-		if len(holds) == 1 {
+		switch len(holds) {
+		case 0:
+			return "false", 3, true
+		case 1:
 			return strings.TrimSuffix(strings.TrimPrefix(holds[0], "("), ")"), 2, true
 		}
 		return strings.Join(holds, " | "), 1, true
