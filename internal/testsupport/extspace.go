@@ -17,36 +17,14 @@ import (
 // pass the bound.
 func ProcsWithin(sys *gsst.System, most int) (sp *ProcSpace, beyond bool) {
 	owner, init := Processes(sys)
-	sp = &ProcSpace{Graph: newGraph(), Sys: sys, Owner: owner}
-	push := func(s ProcState) int {
-		i, added := sp.add(s.Key())
-		if added {
-			sp.States = append(sp.States, s)
-		}
-		return i
-	}
-	push(ProcState{Conf: init, Shared: sys.InitShared()})
-	for i := 0; i < len(sp.States); i++ {
+	sp = exploreProcs(sys, owner, 0, []ProcState{{Conf: init, Shared: sys.InitShared()}}, func(st ProcState) bool {
 		over := false
-		for j, x := range sp.States[i].Shared {
+		for j, x := range st.Shared {
 			over = over || sys.Shared[j].Unbounded && x > most
 		}
-		if over {
-			beyond = true
-		} else {
-			for _, step := range ProcSteps(sys, owner, sp.States[i]) {
-				sp.Succ[i] = append(sp.Succ[i], push(step.Next))
-			}
-		}
-		sp.close(i, false)
-	}
-	sp.value = func(i int, v presburger.Var) (int64, bool) {
-		st := sp.States[i]
-		if _, ok := sys.SharedOf(v); ok {
-			return sys.Valuation(nil, st.Shared)(v), true
-		}
-		return valuation(sys, counters(sys, owner, st.Conf))(v)
-	}
+		beyond = beyond || over
+		return over
+	})
 	return sp, beyond
 }
 
