@@ -136,3 +136,26 @@ func (sp *ProcSpace) TotalStates() int {
 	}
 	return len(seen)
 }
+
+// BoundedCounter is the system of the exports' header tests: three
+// processes of one group go from A to B once each, incrementing the
+// unbounded shared variable nsent, with the parameter t fixed at 1; so
+// nsent reaches 3 and an export's bound of 2 is passed.
+func BoundedCounter() *gsst.System {
+	spec := &gsst.Spec{
+		Name:   "bounded",
+		States: []string{"A", "B"},
+		Groups: []gsst.Group{{Name: "p", Size: 3}},
+		Init:   [][]int{{3, 0}},
+		Shared: []gsst.Shared{{Name: "nsent", Unbounded: true}},
+		Params: []gsst.Param{{Name: "t", Fixed: true, Value: 1}},
+	}
+	x := presburger.VarTerm(spec.SharedVar(0))
+	spec.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True,
+		Update: gsst.Update{Text: "nsent := nsent + 1", Assign: []gsst.Assign{{Var: spec.SharedVar(0), Value: x.Add(presburger.ConstTerm(1))}}}}}}}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		panic(err)
+	}
+	return sys
+}
