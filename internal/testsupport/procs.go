@@ -279,7 +279,7 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 	var order []string
 	res := &SymmetryResult{Symmetric: true}
 	configurations(sys, func(y [][]int) {
-		conf := layout(y)
+		conf := Layout(y)
 		for _, v := range vals {
 			st := ProcState{Conf: slices.Clone(conf), Shared: slices.Clone(v)}
 			succ := map[string]ProcStep{}
