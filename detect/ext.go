@@ -516,45 +516,26 @@ func (e *extQuery) formula(part [2]int) presburger.Formula {
 
 // run decides one part of the query, as query.run does.
 func (e *extQuery) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (*Witness, presburger.Answer, int, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, 0, nil
-	}
 	q := e.q
-	f := e.formula(part)
-	if f == presburger.False {
-		return nil, presburger.Answer{Result: presburger.Unsat}, 0, nil
+	var smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)
+	if q.param {
+		smallest = func(ctx context.Context, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
+			var n presburger.Term
+			lo := int64(0)
+			for g := range q.d {
+				n = n.Add(q.size[g])
+				if q.sys.Groups[g].OverParams() {
+					lo++ // a size over the parameters is at least 1
+				} else {
+					lo += int64(q.sys.Groups[g].Size)
+				}
+			}
+			return smallestModel(ctx, s, q.bounds, f, n, lo, m)
+		}
 	}
-	if s == nil {
-		return nil, presburger.Answer{}, 0, errNoSolver
-	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	ans, err := s.Solve(ctx, presburger.Problem{Bounds: q.bounds, F: f})
-	calls := 1
+	model, ans, calls, err := solvePart(ctx, s, q.bounds, func() presburger.Formula { return e.formula(part) }, timeout, smallest)
 	if err != nil || ans.Result != presburger.Sat {
 		return nil, ans, calls, err
-	}
-	model := ans.Model
-	if q.param {
-		var n presburger.Term
-		lo := int64(0)
-		for g := range q.d {
-			n = n.Add(q.size[g])
-			if q.sys.Groups[g].OverParams() {
-				lo++ // a size over the parameters is at least 1
-			} else {
-				lo += int64(q.sys.Groups[g].Size)
-			}
-		}
-		var more int
-		model, more, err = smallestModel(ctx, s, q.bounds, f, n, lo, model)
-		calls += more
-		if err != nil {
-			return nil, ans, calls, err
-		}
 	}
 	return e.witness(model), ans, calls, nil
 }

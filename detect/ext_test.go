@@ -192,7 +192,7 @@ func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 			return fmt.Errorf("no step in %+v", w)
 		}
 		moves := func(conf [][]int) (by []int) {
-			for _, s := range testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: layoutOf(conf), Shared: []int{}}) {
+			for _, s := range testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: testsupport.Layout(conf), Shared: []int{}}) {
 				if s.Transition == tr {
 					by = append(by, owner[s.Movers[0]])
 				}
@@ -209,7 +209,7 @@ func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 	}
 	orbit := fmt.Sprint(w.Step.Totals, w.Step.Shared)
 	reaches := func(conf [][]int, want bool) error {
-		st := testsupport.ProcState{Conf: layoutOf(conf), Shared: w.Shared}
+		st := testsupport.ProcState{Conf: testsupport.Layout(conf), Shared: w.Shared}
 		for _, s := range testsupport.ProcSteps(sys, owner, st) {
 			if testsupport.OrbitKey(sys, owner, s.Next) != orbit {
 				continue
@@ -230,20 +230,6 @@ func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 		return err
 	}
 	return reaches(w.Disabled, false)
-}
-
-// layoutOf lays out group counters process by process, group by group,
-// as testsupport.Processes numbers them (states in order within a group).
-func layoutOf(y [][]int) []int {
-	var conf []int
-	for _, row := range y {
-		for s, k := range row {
-			for range k {
-				conf = append(conf, s)
-			}
-		}
-	}
-	return conf
 }
 
 // familyBox is the greatest parameter value (and group size) the family

@@ -223,14 +223,34 @@ func (q *query) formula(part [2]int) presburger.Formula {
 // it made (0 when the formula folded to false). On Sat the witness is
 // returned unverified; for a parametric system it is one of the smallest
 // instance that has one (see smallest).
-func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (w *Witness, ans presburger.Answer, calls int, err error) {
-	// A context that has ended answers Unknown before the formula is
-	// built: building it takes long for large guards, and the run that
-	// ended the context should end right away.
+func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (*Witness, presburger.Answer, int, error) {
+	var smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)
+	if q.param {
+		smallest = func(ctx context.Context, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
+			return q.smallest(ctx, s, f, m)
+		}
+	}
+	model, ans, calls, err := solvePart(ctx, s, q.bounds, func() presburger.Formula { return q.formula(part) }, timeout, smallest)
+	if err != nil || ans.Result != presburger.Sat {
+		return nil, ans, calls, err
+	}
+	return q.witness(model), ans, calls, nil
+}
+
+// solvePart decides one part of a query, its formula given by build,
+// for query.run and extQuery.run. A context that has ended answers
+// Unknown before the formula is built: building it takes long for large
+// guards, and the run that ended the context should end right away. A
+// false formula is Unsat without a solver. On Sat, smallest (when not
+// nil: a parametric query) looks for a model whose instance has as few
+// processes as possible; the model returned is the one to read the
+// witness from.
+func solvePart(ctx context.Context, s presburger.Solver, bounds []presburger.Bound, build func() presburger.Formula, timeout time.Duration,
+	smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)) (presburger.Model, presburger.Answer, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, 0, nil
 	}
-	f := q.formula(part)
+	f := build()
 	if f == presburger.False {
 		return nil, presburger.Answer{Result: presburger.Unsat}, 0, nil
 	}
@@ -242,21 +262,21 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	ans, err = s.Solve(ctx, presburger.Problem{Bounds: q.bounds, F: f})
-	calls = 1
+	ans, err := s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
+	calls := 1
 	if err != nil || ans.Result != presburger.Sat {
 		return nil, ans, calls, err
 	}
 	model := ans.Model
-	if q.param {
+	if smallest != nil {
 		var more int
-		model, more, err = q.smallest(ctx, s, f, model)
+		model, more, err = smallest(ctx, f, model)
 		calls += more
 		if err != nil {
 			return nil, ans, calls, err
 		}
 	}
-	return q.witness(model), ans, calls, nil
+	return model, ans, calls, nil
 }
 
 // smallest looks for a model of f (a parametric query) whose instance has

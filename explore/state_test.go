@@ -17,7 +17,7 @@ import (
 // first in state order, then group counters group by group; decoding
 // gives the same counters back.
 func TestStateJSON(t *testing.T) {
-	sys, err := gsst.Parse("rw.yaml", []byte(`name: rw
+	tr := firstTrace(t, "rw.yaml", `name: rw
 states: [N, T, C]
 groups: {reader: 1, writer: 2}
 init: N
@@ -27,19 +27,7 @@ transitions:
   - {from: C, to: N}
 properties:
   reach: "EF #C[writer] = 1"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := explicit.Engine{}.Check(context.Background(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := rep.Properties[0].Trace
+`)
 	if tr == nil || len(tr.States) < 2 {
 		t.Fatalf("want a witness, got %+v", tr)
 	}
@@ -86,7 +74,7 @@ properties:
 // enumeration constant read back without its system is written back as
 // read.
 func TestStateJSONShared(t *testing.T) {
-	sys, err := gsst.Parse("lock.yaml", []byte(`name: lock
+	tr := firstTrace(t, "lock.yaml", `name: lock
 shared:
   lock: {type: bool, init: false}
   turn: {type: [reader, writer], init: writer}
@@ -99,19 +87,7 @@ transitions:
   - {from: C, to: N, update: "lock := false"}
 properties:
   reach: "EF #C = 1"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := explicit.Engine{}.Check(context.Background(), m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := rep.Properties[0].Trace
+`)
 	if tr == nil || len(tr.States) != 2 {
 		t.Fatalf("want a witness of two states, got %+v", tr)
 	}
@@ -142,4 +118,23 @@ properties:
 	if !strings.HasSuffix(string(step), `"shared":{"lock":true,"turn":"reader","k":2}}`) {
 		t.Errorf("lifted step %s", step)
 	}
+}
+
+// firstTrace returns the explicit engine's trace of the first property
+// of the system src on its group-counter model.
+func firstTrace(t *testing.T, file, src string) *explore.Trace {
+	t.Helper()
+	sys, err := gsst.Parse(file, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := counterabs.BuildGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := explicit.Engine{}.Check(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Properties[0].Trace
 }

@@ -522,6 +522,11 @@ func (s *Spec) clone() *Spec {
 		for j := range t.Blocks {
 			t.Blocks[j].Groups = slices.Clone(t.Blocks[j].Groups)
 			t.Blocks[j].GroupPos = slices.Clone(t.Blocks[j].GroupPos)
+			t.Blocks[j].Update.Assign = slices.Clone(t.Blocks[j].Update.Assign)
+		}
+		t.Broadcast = slices.Clone(t.Broadcast)
+		for j := range t.Broadcast {
+			t.Broadcast[j].Groups = slices.Clone(t.Broadcast[j].Groups)
 		}
 	}
 	out.Properties = slices.Clone(s.Properties)
@@ -533,16 +538,6 @@ func (s *Spec) clone() *Spec {
 		out.Shared[j].ValuePos = slices.Clone(out.Shared[j].ValuePos)
 	}
 	out.Params = slices.Clone(s.Params)
-	for i := range out.Transitions {
-		t := &out.Transitions[i]
-		t.Broadcast = slices.Clone(t.Broadcast)
-		for j := range t.Broadcast {
-			t.Broadcast[j].Groups = slices.Clone(t.Broadcast[j].Groups)
-		}
-		for j := range t.Blocks {
-			t.Blocks[j].Update.Assign = slices.Clone(t.Blocks[j].Update.Assign)
-		}
-	}
 	out.Rendezvous = slices.Clone(s.Rendezvous)
 	for i := range out.Rendezvous {
 		r := &out.Rendezvous[i]

@@ -1,8 +1,6 @@
 package nusmv
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -13,7 +11,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/internal/testsupport/extmodel"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -95,20 +93,7 @@ func TestConcreteExt(t *testing.T) {
 // TestConcreteExtHeader: the header states the parameter values and the
 // bound, and the model carries the bound check.
 func TestConcreteExtHeader(t *testing.T) {
-	spec := &gsst.Spec{
-		Name:   "bounded",
-		States: []string{"A", "B"},
-		Groups: []gsst.Group{{Name: "p", Size: 3}},
-		Init:   [][]int{{3, 0}},
-		Shared: []gsst.Shared{{Name: "nsent", Unbounded: true}},
-		Params: []gsst.Param{{Name: "t", Fixed: true, Value: 1}},
-	}
-	spec.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: trueF,
-		Update: gsst.Update{Text: "nsent := nsent + 1", Assign: []gsst.Assign{{Var: spec.SharedVar(0), Value: plusOne(spec.SharedVar(0))}}}}}}}
-	sys, err := gsst.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := testsupport.BoundedCounter()
 	for _, bound := range []int{0, 7, 2} {
 		text, err := Concrete(sys, Bound(bound))
 		if err != nil {
@@ -154,12 +139,6 @@ func TestConcreteExtHeader(t *testing.T) {
 	}
 }
 
-var trueF = presburger.True
-
-func plusOne(v presburger.Var) presburger.Term {
-	return presburger.VarTerm(v).Add(presburger.ConstTerm(1))
-}
-
 // TestReducedExt runs the group-counter models (counterabs.BuildGroup),
 // and the total-counter models (counterabs.Build) of those Z3 certifies, of
 // random instances with shared variables, broadcasts and rendezvous
@@ -186,29 +165,17 @@ func TestReducedExt(t *testing.T) {
 			cfg.Want = gsst.ExtShared
 		}
 		in := testsupport.RandomExtInstance(r, cfg, 3)
-		sys := in.Sys
 		bound, sp, beyond := in.Bounded(i)
 		// Every other instance tries the total-counter model, with the
 		// properties over totals only, when Z3 certifies the system.
-		var m *counterabs.Model
-		var err error
-		wantStates := sp.GroupStates()
-		if i%2 == 1 {
-			sys = testsupport.TotalProperties(sys)
-			if counterabs.GroupReason(sys, true) != "" {
-				// A broadcast restricted to groups: the group-counter
-				// model only.
-			} else if m, err = counterabs.Build(context.Background(), sys, solver, solver); err == nil {
-				wantStates = sp.TotalStates()
-				totals++
-			} else if _, ok := errors.AsType[*counterabs.NotCertifiedError](err); !ok {
-				t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
-			}
+		sys, m, total, err := extmodel.Pick(in.Sys, i, solver)
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
-		if m == nil {
-			if m, err = counterabs.BuildGroup(sys); err != nil {
-				t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
-			}
+		wantStates := sp.GroupStates()
+		if total {
+			wantStates = sp.TotalStates()
+			totals++
 		}
 		text, err := Reduced(m, Bound(bound))
 		if err != nil {

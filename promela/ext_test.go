@@ -1,8 +1,6 @@
 package promela
 
 import (
-	"context"
-	"errors"
 	"math/rand"
 	"strings"
 	"testing"
@@ -10,7 +8,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/internal/testsupport/extmodel"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -60,21 +58,12 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 			// Every other instance tries the total-counter model, with
 			// the properties over totals only, when Z3 certifies it.
 			var m *counterabs.Model
+			var total bool
+			sys, m, total, err = extmodel.Pick(sys, i, solver)
 			states = int64(sp.GroupStates())
-			if i%2 == 1 {
-				sys = testsupport.TotalProperties(sys)
-				if counterabs.GroupReason(sys, true) != "" {
-					// A broadcast restricted to groups: the group-counter
-					// model only.
-				} else if m, err = counterabs.Build(context.Background(), sys, solver, solver); err == nil {
-					states = int64(sp.TotalStates())
-					totals++
-				} else if _, ok := errors.AsType[*counterabs.NotCertifiedError](err); !ok {
-					t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
-				}
-			}
-			if m == nil {
-				m, err = counterabs.BuildGroup(sys)
+			if total {
+				states = int64(sp.TotalStates())
+				totals++
 			}
 			if err == nil {
 				prog, err = Reduced(m, Version("test"), Bound(bound))
@@ -131,21 +120,7 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 // TestConcreteExtHeader: the header states the parameter values and the
 // bound, and the model asserts it.
 func TestConcreteExtHeader(t *testing.T) {
-	spec := &gsst.Spec{
-		Name:   "bounded",
-		States: []string{"A", "B"},
-		Groups: []gsst.Group{{Name: "p", Size: 3}},
-		Init:   [][]int{{3, 0}},
-		Shared: []gsst.Shared{{Name: "nsent", Unbounded: true}},
-		Params: []gsst.Param{{Name: "t", Fixed: true, Value: 1}},
-	}
-	x := presburger.VarTerm(spec.SharedVar(0))
-	spec.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True,
-		Update: gsst.Update{Text: "nsent := nsent + 1", Assign: []gsst.Assign{{Var: spec.SharedVar(0), Value: x.Add(presburger.ConstTerm(1))}}}}}}}
-	sys, err := gsst.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := testsupport.BoundedCounter()
 	requireSpin(t)
 	for _, tc := range []struct{ bound, hi int }{{0, 3}, {7, 7}, {2, 2}} {
 		prog, err := Concrete(sys, Bound(tc.bound))

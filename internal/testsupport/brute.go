@@ -53,7 +53,7 @@ func BruteForce(sys *gsst.System) *Brute {
 		b.Some = append(b.Some, nil)
 		b.Every = append(b.Every, nil)
 	}
-	configurations(sys, func(y [][]int) { b.record(owner, layout(y)) })
+	configurations(sys, func(y [][]int) { b.record(owner, Layout(y)) })
 	return b
 }
 
@@ -174,9 +174,9 @@ func (b *Brute) record(owner, conf []int) {
 	}
 }
 
-// layout returns the configuration of group counters y with processes
+// Layout returns the configuration of group counters y with processes
 // numbered group by group, each group's processes in state order.
-func layout(y [][]int) []int {
+func Layout(y [][]int) []int {
 	var conf []int
 	for _, row := range y {
 		for s, k := range row {

@@ -17,36 +17,14 @@ import (
 // pass the bound.
 func ProcsWithin(sys *gsst.System, most int) (sp *ProcSpace, beyond bool) {
 	owner, init := Processes(sys)
-	sp = &ProcSpace{Graph: newGraph(), Sys: sys, Owner: owner}
-	push := func(s ProcState) int {
-		i, added := sp.add(s.Key())
-		if added {
-			sp.States = append(sp.States, s)
-		}
-		return i
-	}
-	push(ProcState{Conf: init, Shared: sys.InitShared()})
-	for i := 0; i < len(sp.States); i++ {
+	sp = exploreProcs(sys, owner, 0, []ProcState{{Conf: init, Shared: sys.InitShared()}}, func(st ProcState) bool {
 		over := false
-		for j, x := range sp.States[i].Shared {
+		for j, x := range st.Shared {
 			over = over || sys.Shared[j].Unbounded && x > most
 		}
-		if over {
-			beyond = true
-		} else {
-			for _, step := range ProcSteps(sys, owner, sp.States[i]) {
-				sp.Succ[i] = append(sp.Succ[i], push(step.Next))
-			}
-		}
-		sp.close(i, false)
-	}
-	sp.value = func(i int, v presburger.Var) (int64, bool) {
-		st := sp.States[i]
-		if _, ok := sys.SharedOf(v); ok {
-			return sys.Valuation(nil, st.Shared)(v), true
-		}
-		return valuation(sys, counters(sys, owner, st.Conf))(v)
-	}
+		beyond = beyond || over
+		return over
+	})
 	return sp, beyond
 }
 
@@ -157,4 +135,27 @@ func (sp *ProcSpace) TotalStates() int {
 		seen[fmt.Sprint(Totals(counters(sp.Sys, sp.Owner, st.Conf)), st.Shared)] = true
 	}
 	return len(seen)
+}
+
+// BoundedCounter is the system of the exports' header tests: three
+// processes of one group go from A to B once each, incrementing the
+// unbounded shared variable nsent, with the parameter t fixed at 1; so
+// nsent reaches 3 and an export's bound of 2 is passed.
+func BoundedCounter() *gsst.System {
+	spec := &gsst.Spec{
+		Name:   "bounded",
+		States: []string{"A", "B"},
+		Groups: []gsst.Group{{Name: "p", Size: 3}},
+		Init:   [][]int{{3, 0}},
+		Shared: []gsst.Shared{{Name: "nsent", Unbounded: true}},
+		Params: []gsst.Param{{Name: "t", Fixed: true, Value: 1}},
+	}
+	x := presburger.VarTerm(spec.SharedVar(0))
+	spec.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True,
+		Update: gsst.Update{Text: "nsent := nsent + 1", Assign: []gsst.Assign{{Var: spec.SharedVar(0), Value: x.Add(presburger.ConstTerm(1))}}}}}}}
+	sys, err := gsst.New(spec)
+	if err != nil {
+		panic(err)
+	}
+	return sys
 }

@@ -30,21 +30,36 @@ type OracleEdge struct {
 // its initial configuration (processes placed as Lifted documents:
 // group by group, within a group in state order).
 type Oracle struct {
+	FairGraph
 	Sys   *gsst.System
 	Group []int   // group of each process
 	First []int   // First[g]: global index of process 0 of group g
 	Confs [][]int // local state of each process, per state
 	Index map[string]int
+}
+
+// FairGraph is an explicit state space with labelled edges and fairness
+// constraints, and the naive fair-CTL evaluator on it (Sat, Holds,
+// Fair): the part of the oracle that does not depend on what the states
+// are (process-indexed configurations for NewOracle, model states for
+// NewModelOracle). State 0 is the initial state.
+type FairGraph struct {
 	Edges [][]OracleEdge
 	Dead  []bool
-	cache map[string][]bool
-	fair  []bool
+
+	constraints int
+	meets       func(i int, e OracleEdge, c int) bool  // edge e from state i meets constraint c
+	val         func(i int) func(presburger.Var) int64 // the atoms' valuation at state i
+	name        func(presburger.Var) string            // names variables for the cache keys
+	cache       map[string][]bool
+	fair        []bool
 }
 
 // NewOracle explores sys breadth first.
 func NewOracle(sys *gsst.System) *Oracle {
 	PaperOnly(sys, "NewOracle")
-	o := &Oracle{Sys: sys, Index: map[string]int{}, cache: map[string][]bool{}}
+	o := &Oracle{Sys: sys, Index: map[string]int{}}
+	o.FairGraph = FairGraph{constraints: o.Constraints(), meets: o.Meets, val: o.Val, name: sys.VarName, cache: map[string][]bool{}}
 	var init []int
 	for g := range sys.Groups {
 		o.First = append(o.First, len(o.Group))
@@ -145,8 +160,8 @@ func (o *Oracle) Constraints() int {
 // egFair returns the states with a fair path inside p: those that reach,
 // through p, a strongly connected component of the p-subgraph that has an
 // internal edge and, for every constraint, an internal edge meeting it.
-func (o *Oracle) egFair(p []bool) []bool {
-	n := len(o.Confs)
+func (o *FairGraph) egFair(p []bool) []bool {
+	n := len(o.Edges)
 	comp := o.components(p)
 	good := map[int]bool{}
 	type cm struct{ comp, c int }
@@ -161,8 +176,8 @@ func (o *Oracle) egFair(p []bool) []bool {
 				continue
 			}
 			hasEdge[comp[i]] = true
-			for c := 0; c < o.Constraints(); c++ {
-				if o.Meets(i, e, c) {
+			for c := 0; c < o.constraints; c++ {
+				if o.meets(i, e, c) {
 					meets[cm{comp[i], c}] = true
 				}
 			}
@@ -170,7 +185,7 @@ func (o *Oracle) egFair(p []bool) []bool {
 	}
 	for c := range hasEdge {
 		ok := true
-		for k := 0; k < o.Constraints(); k++ {
+		for k := 0; k < o.constraints; k++ {
 			ok = ok && meets[cm{c, k}]
 		}
 		good[c] = ok
@@ -199,8 +214,8 @@ func (o *Oracle) egFair(p []bool) []bool {
 
 // components numbers the strongly connected components of the subgraph
 // induced by p (Tarjan); states outside p get -1.
-func (o *Oracle) components(p []bool) []int {
-	n := len(o.Confs)
+func (o *FairGraph) components(p []bool) []int {
+	n := len(o.Edges)
 	index := make([]int, n)
 	low := make([]int, n)
 	on := make([]bool, n)
@@ -250,9 +265,9 @@ func (o *Oracle) components(p []bool) []int {
 }
 
 // Fair returns the states where a fair path starts.
-func (o *Oracle) Fair() []bool {
+func (o *FairGraph) Fair() []bool {
 	if o.fair == nil {
-		all := make([]bool, len(o.Confs))
+		all := make([]bool, len(o.Edges))
 		for i := range all {
 			all[i] = true
 		}
@@ -265,8 +280,8 @@ func (o *Oracle) Fair() []bool {
 // variables) in the fair semantics of NuSMV 2.6: EX p = EX (p & fair),
 // E[p U q] = E[p U (q & fair)], EG over fair paths, the universal
 // operators as duals.
-func (o *Oracle) Sat(f ctl.Formula) []bool {
-	key := ctl.Format(f, o.Sys.VarName)
+func (o *FairGraph) Sat(f ctl.Formula) []bool {
+	key := ctl.Format(f, o.name)
 	if r, ok := o.cache[key]; ok {
 		return r
 	}
@@ -275,8 +290,8 @@ func (o *Oracle) Sat(f ctl.Formula) []bool {
 	return r
 }
 
-func (o *Oracle) sat(f ctl.Formula) []bool {
-	n := len(o.Confs)
+func (o *FairGraph) sat(f ctl.Formula) []bool {
+	n := len(o.Edges)
 	out := make([]bool, n)
 	fair := o.Fair()
 	ex := func(z []bool) []bool { // EX (z & fair)
@@ -313,7 +328,7 @@ func (o *Oracle) sat(f ctl.Formula) []bool {
 	switch f := f.(type) {
 	case ctl.Atom:
 		for i := range out {
-			out[i] = presburger.Eval(f.P, o.Val(i))
+			out[i] = presburger.Eval(f.P, o.val(i))
 		}
 	case ctl.Not:
 		out = not(o.Sat(f.X))
@@ -365,7 +380,7 @@ func (o *Oracle) sat(f ctl.Formula) []bool {
 
 // Holds decides f at the initial state as NuSMV does: it holds when the
 // initial state satisfies it or no fair path starts there.
-func (o *Oracle) Holds(f ctl.Formula) bool { return !o.Fair()[0] || o.Sat(f)[0] }
+func (o *FairGraph) Holds(f ctl.Formula) bool { return !o.Fair()[0] || o.Sat(f)[0] }
 
 // Replay replays the lifted run of tr on the state space (see Replay)
 // and returns the state of each configuration of the run.

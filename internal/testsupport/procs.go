@@ -164,11 +164,19 @@ func Procs(sys *gsst.System, limit int, inits ...ProcState) *ProcSpace {
 	if len(inits) == 0 {
 		inits = []ProcState{{Conf: init, Shared: sys.InitShared()}}
 	}
+	return exploreProcs(sys, owner, limit, inits, nil)
+}
+
+// exploreProcs explores the concrete states of sys reachable from inits
+// (processes owned as owner says), panicking beyond limit states when
+// limit > 0; a state where stop (when not nil) holds is not explored
+// further and stutters.
+func exploreProcs(sys *gsst.System, owner []int, limit int, inits []ProcState, stop func(ProcState) bool) *ProcSpace {
 	sp := &ProcSpace{Graph: newGraph(), Sys: sys, Owner: owner}
 	push := func(s ProcState) int {
 		i, added := sp.add(s.Key())
 		if added {
-			if len(sp.States) == limit {
+			if limit > 0 && len(sp.States) == limit {
 				panic(fmt.Sprintf("testsupport: %s has more than %d reachable states", sys.Name, limit))
 			}
 			sp.States = append(sp.States, s)
@@ -179,8 +187,10 @@ func Procs(sys *gsst.System, limit int, inits ...ProcState) *ProcSpace {
 		push(ProcState{Conf: slices.Clone(s.Conf), Shared: slices.Clone(s.Shared)})
 	}
 	for i := 0; i < len(sp.States); i++ {
-		for _, step := range ProcSteps(sys, owner, sp.States[i]) {
-			sp.Succ[i] = append(sp.Succ[i], push(step.Next))
+		if stop == nil || !stop(sp.States[i]) {
+			for _, step := range ProcSteps(sys, owner, sp.States[i]) {
+				sp.Succ[i] = append(sp.Succ[i], push(step.Next))
+			}
 		}
 		sp.close(i, false)
 	}
@@ -269,7 +279,7 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 	var order []string
 	res := &SymmetryResult{Symmetric: true}
 	configurations(sys, func(y [][]int) {
-		conf := layout(y)
+		conf := Layout(y)
 		for _, v := range vals {
 			st := ProcState{Conf: slices.Clone(conf), Shared: slices.Clone(v)}
 			succ := map[string]ProcStep{}
