@@ -344,8 +344,7 @@ type Step struct {
 	Transferred []Mover `json:"transferred,omitempty"`
 	Shared      []int   `json:"-"`
 
-	sys    *gsst.System // names the shared values
-	before []int        // shared values before the step, for undoing it
+	sys *gsst.System // names the shared values
 }
 
 // Mover is one more process moved by a step: a part of a rendezvous or
