@@ -19,6 +19,7 @@ type File struct {
 	Transitions          []*TransDecl
 	Properties           []*PropDecl
 	Fairness             *FairnessDecl // nil when the file has no fairness key
+	Environment          []*EnvDecl
 
 	// Beyond the paper (docs/gsst-format.md, "Shared variables" and
 	// on): parameters, their assumption, shared variables, rendezvous.
@@ -82,11 +83,13 @@ type TransferDecl struct {
 
 // RendezvousDecl is one element of the rendezvous list.
 type RendezvousDecl struct {
-	Pos     Pos
-	Parts   []*PartDecl
-	Guard   *GuardDecl  // nil when unguarded
-	Update  *UpdateDecl // nil when the step updates nothing
-	PartsOK bool        // false when the parts key is missing or malformed (already reported)
+	Pos       Pos
+	Name      *Ident // nil when unnamed
+	Broadcast []*TransferDecl
+	Parts     []*PartDecl
+	Guard     *GuardDecl  // nil when unguarded
+	Update    *UpdateDecl // nil when the step updates nothing
+	PartsOK   bool        // false when the parts key is missing or malformed (already reported)
 }
 
 // PartDecl is one part {from: S, to: T, groups: [g]} of a rendezvous.
@@ -144,9 +147,20 @@ type InitCount struct {
 	CountPos Pos
 }
 
+// EnvDecl is one element of the environment list: a step that moves no
+// process by its own choice.
+type EnvDecl struct {
+	Pos       Pos
+	Name      *Ident      // nil when unnamed
+	Guard     *GuardDecl  // nil when unguarded
+	Update    *UpdateDecl // nil when the step updates nothing
+	Broadcast []*TransferDecl
+}
+
 // TransDecl is one element of the transitions list.
 type TransDecl struct {
 	Pos      Pos
+	Name     *Ident // nil when unnamed
 	From, To *Ident // nil when missing
 	Guards   []*GuardDecl
 	// Guarded is false when the transition has no guard key: it is then
@@ -203,6 +217,8 @@ type WeakDecl struct {
 	// reported).
 	All      bool
 	From, To *Ident
+	// Name, when not nil, names the transition instead of From and To.
+	Name *Ident
 	// PerGroup is set when a group list follows: Groups names the groups,
 	// or EachGroup is set for "[*]", every group that may take the
 	// transition. Without a group list the entry is per transition: any

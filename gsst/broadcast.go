@@ -1,6 +1,7 @@
 package gsst
 
 import (
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -18,6 +19,33 @@ type Transfer struct {
 	From, To int
 	Groups   []int // sorted; nil: every group
 	Pos      Pos
+}
+
+// cloneTransfers copies transfers down to their group lists.
+func cloneTransfers(xs []Transfer) []Transfer {
+	out := slices.Clone(xs)
+	for j := range out {
+		out[j].Groups = slices.Clone(out[j].Groups)
+	}
+	return out
+}
+
+// transfers decodes the broadcast key of a step, nil when it has none.
+func (d *decoder) transfers(m map[string]pair) []*TransferDecl {
+	p, ok := m["broadcast"]
+	if !ok || !d.list(p.val, "a list of transfers S -> T or S -> T [groups]") {
+		return nil
+	}
+	if len(p.val.Content) == 0 {
+		d.errorf(d.pos(p.val), "empty broadcast list: leave the key out for a step that moves no other process")
+	}
+	var out []*TransferDecl
+	for _, c := range p.val.Content {
+		if t := d.transfer(c); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // transfer parses one entry of a broadcast list, "S -> T" or
@@ -54,10 +82,10 @@ func (d *decoder) transfer(n *yaml.Node) *TransferDecl {
 }
 
 // broadcast resolves the transfers of a broadcast transition.
-func (c *checker) broadcast(td *TransDecl, name string) []Transfer {
+func (c *checker) broadcast(list []*TransferDecl, name string) []Transfer {
 	var out []Transfer
 	where := " in broadcast of " + name
-	for _, x := range td.Broadcast {
+	for _, x := range list {
 		from, okF := c.state(x.From, where)
 		to, okT := c.state(x.To, where)
 		groups, okG := c.groupSet(x.Groups, where)
@@ -69,16 +97,17 @@ func (c *checker) broadcast(td *TransDecl, name string) []Transfer {
 	return out
 }
 
-// checkBroadcast checks the transfers of a transition: states in range,
-// each moving somewhere else, from distinct states.
-func (s *Spec) checkBroadcast(t *Transition, name string, at func(Pos, string, ...any)) {
+// checkTransfers checks the transfers of a step's broadcast: states in
+// range, distinct sources, each moving processes to another state, groups
+// in range (pos is the step's, for transfers built by hand).
+func (s *Spec) checkTransfers(transfers []Transfer, name string, step Pos, at func(Pos, string, ...any)) {
 	m := len(s.States)
 	from := map[int]Pos{}
-	for i := range t.Broadcast {
-		x := &t.Broadcast[i]
+	for i := range transfers {
+		x := &transfers[i]
 		pos := x.Pos
 		if pos.Line == 0 {
-			pos = t.Pos
+			pos = step
 		}
 		if x.From < 0 || x.From >= m || x.To < 0 || x.To >= m {
 			at(pos, "broadcast of %s: transfer %d has a state out of range", name, i)

@@ -73,6 +73,7 @@ func check(f *File, file string, opt options) (*Spec, ErrorList) {
 	// so that the user sees every error at once.
 	c.transitions(f)
 	c.rendezvous(f)
+	c.environment(f)
 	c.properties(f)
 	c.fairness(f)
 	return c.sys, append(c.errs, c.sys.rules(&c.src)...)
@@ -250,6 +251,10 @@ func (c *checker) transitions(f *File) {
 			c.src.trans[i] = name
 		}
 		t := Transition{From: from, To: to, Pos: td.Pos}
+		if td.Name != nil {
+			t.Name, t.NamePos = td.Name.Name, td.Name.NamePos
+			name = t.Name + " (" + name + ")"
+		}
 		if !td.Guarded {
 			t.Blocks = []Block{{Groups: c.allGroups(), Guard: presburger.True, Pos: td.Pos}}
 		}
@@ -279,7 +284,7 @@ func (c *checker) transitions(f *File) {
 			t.Blocks = append(t.Blocks, b)
 		}
 		c.updates(&t, td, name)
-		t.Broadcast = c.broadcast(td, name)
+		t.Broadcast = c.broadcast(td.Broadcast, name)
 		sys.Transitions = append(sys.Transitions, t)
 	}
 }
@@ -669,4 +674,21 @@ func contains(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// guard resolves a step's single guard (of a rendezvous or an
+// environment step), nil when it does not check.
+func (c *checker) guard(g *GuardDecl, name string) presburger.Formula {
+	if g.X == nil {
+		return nil
+	}
+	v, ok := c.expr(g.X, guardMode, " in guard of "+name)
+	switch {
+	case !ok:
+		return nil
+	case v.kind != kindBool:
+		c.errorf(g.X.Pos(), "guard of %s is %s; expected a condition such as %q", name, v.kind, "#C = 0")
+		return nil
+	}
+	return v.f
 }

@@ -489,13 +489,23 @@ func (d *decoder) text(key, n *yaml.Node, what string) (string, bool) {
 	return n.Value, true
 }
 
+// stepName decodes the name key of a transition, a rendezvous or an
+// environment step, nil when it has none.
+func (d *decoder) stepName(m map[string]pair) *Ident {
+	p, ok := m["name"]
+	if !ok {
+		return nil
+	}
+	return d.ident(p.val, "step name")
+}
+
 // decodeFile decodes the root mapping.
 func (d *decoder) decodeFile(root *yaml.Node) *File {
 	f := &File{Pos: d.pos(root)}
 	if !d.want(root, yaml.MappingNode, "a mapping with keys states, groups, init, transitions") {
 		return nil
 	}
-	m := d.fields(root, "the GSST", "name", "params", "assume", "shared", "states", "groups", "init", "transitions", "rendezvous", "properties", "fairness")
+	m := d.fields(root, "the GSST", "name", "params", "assume", "shared", "states", "groups", "init", "transitions", "rendezvous", "environment", "properties", "fairness")
 	for _, k := range []string{"states", "groups", "init", "transitions"} {
 		if _, ok := m[k]; !ok {
 			d.errorf(f.Pos, "missing key %q", k)
@@ -561,6 +571,13 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 		for _, r := range p.val.Content {
 			if rd := d.decodeRendezvous(r); rd != nil {
 				f.Rendezvous = append(f.Rendezvous, rd)
+			}
+		}
+	}
+	if p, ok := m["environment"]; ok && d.list(p.val, "a list of environment steps {guard: ..., update: ..., broadcast: [...]}") {
+		for _, e := range p.val.Content {
+			if ed := d.decodeEnvironment(e); ed != nil {
+				f.Environment = append(f.Environment, ed)
 			}
 		}
 	}
@@ -638,21 +655,13 @@ func (d *decoder) decodeTransition(n *yaml.Node) *TransDecl {
 		return nil
 	}
 	td := &TransDecl{Pos: d.pos(n)}
-	m := d.fields(n, "transition", "from", "to", "guard", "update", "broadcast")
+	m := d.fields(n, "transition", "name", "from", "to", "guard", "update", "broadcast")
+	td.Name = d.stepName(m)
 	td.From, td.To = d.fromTo(m, td.Pos, "transition")
 	if p, ok := m["update"]; ok {
 		td.Updates = d.decodeUpdates(p, true)
 	}
-	if p, ok := m["broadcast"]; ok && d.list(p.val, "a list of transfers S -> T or S -> T [groups]") {
-		if len(p.val.Content) == 0 {
-			d.errorf(d.pos(p.val), "empty broadcast list: leave the key out for a transition that moves one process")
-		}
-		for _, c := range p.val.Content {
-			if t := d.transfer(c); t != nil {
-				td.Broadcast = append(td.Broadcast, t)
-			}
-		}
-	}
+	td.Broadcast = d.transfers(m)
 	p, ok := m["guard"]
 	if !ok {
 		return td

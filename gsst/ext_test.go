@@ -206,7 +206,9 @@ func TestExtNew(t *testing.T) {
 		{"transfer no group", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].Groups = []int{} }, "restricted to no group"},
 		{"transfer group range", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].Groups = []int{2} }, "group 2 out of range"},
 		{"one part", pool, func(s *gsst.Spec) { s.Rendezvous[0].Parts = s.Rendezvous[0].Parts[:1] }, "pool.yaml:14:5: rendezvous 0 has 1 parts"},
-		{"part loop", pool, func(s *gsst.Spec) { s.Rendezvous[0].Parts[1].To = 2 }, "pool.yaml:14:32: self-loop C -> C in rendezvous P -> P2, C -> C: each part must change the state"},
+		{"step named all", pool, func(s *gsst.Spec) { s.Rendezvous[0].Name = "all" }, "pool.yaml:14:5: a step may not be named all"},
+		{"steps named alike", pool, func(s *gsst.Spec) { s.Rendezvous[0].Name, s.Rendezvous[1].Name = "give", "give" }, "two steps are named give (the other at testdata/ext/pool.yaml:14:5)"},
+		{"rendezvous transfer loop", pool, func(s *gsst.Spec) { s.Rendezvous[0].Broadcast = []gsst.Transfer{{From: 1, To: 1}} }, "transfer P2 -> P2 of rendezvous P -> P2, C -> C2 moves no process"},
 		{"part range", pool, func(s *gsst.Spec) { s.Rendezvous[0].Parts[1].From = -1 }, "part 1 has a state out of range"},
 		{"part groups", pool, func(s *gsst.Spec) { s.Rendezvous[0].Parts[1].Groups = []int{1, 1} }, "groups not sorted or listed twice"},
 		{"rendezvous guard", pool, func(s *gsst.Spec) { s.Rendezvous[0].Guard = nil }, "rendezvous P -> P2, C -> C2: missing guard"},
@@ -281,9 +283,7 @@ properties:
 		{"constant twice", "busy, off]", "busy, idle]", func(s *gsst.Spec) { s.Shared[1].Values[2] = "idle" }},
 		{"transfer loop", "B -> C\n", "B -> B\n", func(s *gsst.Spec) { s.Transitions[0].Broadcast[0].To = 1 }},
 		{"transfer twice", "C -> A [h]", "B -> A [h]", func(s *gsst.Spec) { s.Transitions[0].Broadcast[1].From = 1 }},
-		{"part loop", "{from: B, to: C, groups", "{from: B, to: B, groups", func(s *gsst.Spec) { s.Rendezvous[0].Parts[1].To = 1 }},
 		{"param clash", "params: [n, t, u]", "params: [n, t, mode]", func(s *gsst.Spec) { s.Params[2].Name = "mode" }},
-		{"self-loop", "{from: B, to: A}", "{from: B, to: B}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
 	})
 }
 

@@ -77,6 +77,8 @@ func (d *decoder) weak(n *yaml.Node) *WeakDecl {
 	case first.Name == "all" && (e.i == len(e.v) || e.v[e.i] == '['):
 		// "all", unless a state named all starts a transition.
 		wd.All = true
+	case e.i == len(e.v) || e.v[e.i] == '[':
+		wd.Name = first // a transition by its name
 	case strings.HasPrefix(e.v[e.i:], "->"):
 		wd.From = first
 		e.i += 2
@@ -84,7 +86,7 @@ func (d *decoder) weak(n *yaml.Node) *WeakDecl {
 			return nil
 		}
 	default:
-		d.errorf(e.pos(e.i), "expected -> in weak fairness entry %q (write U -> V, U -> V [groups], U -> V [*] or all)", e.v)
+		d.errorf(e.pos(e.i), "expected -> in weak fairness entry %q (write U -> V, a transition's name, either with [groups] or [*], or all)", e.v)
 		return nil
 	}
 	e.skip()
@@ -217,22 +219,39 @@ func (c *checker) fairness(f *File) {
 	}
 	for _, wd := range fd.Weak {
 		var trans []int
-		if wd.All {
+		switch {
+		case wd.All:
 			for i := range sys.Transitions {
 				trans = append(trans, i)
 			}
-		} else {
+		case wd.Name != nil:
+			i := slices.IndexFunc(sys.Transitions, func(t Transition) bool { return t.Name == wd.Name.Name })
+			if i < 0 {
+				c.errorf(wd.Name.NamePos, "weak fairness of %s: the system has no transition of that name (weak fairness is of transitions: U -> V, or a transition's name)", wd.Name.Name)
+				continue
+			}
+			trans = []int{i}
+		default:
 			from, okF := c.state(wd.From, " in weak fairness entry")
 			to, okT := c.state(wd.To, " in weak fairness entry")
 			if !okF || !okT {
 				continue
 			}
-			i := slices.IndexFunc(sys.Transitions, func(t Transition) bool { return t.From == from && t.To == to })
-			if i < 0 {
+			var names []string
+			for i, t := range sys.Transitions {
+				if t.From == from && t.To == to {
+					trans = append(trans, i)
+					names = append(names, t.Name)
+				}
+			}
+			switch {
+			case len(trans) == 0:
 				c.errorf(wd.From.NamePos, "weak fairness of %s -> %s: the system has no such transition", wd.From.Name, wd.To.Name)
 				continue
+			case len(trans) > 1:
+				c.errorf(wd.From.NamePos, "weak fairness of %s -> %s: %d transitions join these states (%s); name the one meant", wd.From.Name, wd.To.Name, len(trans), strings.Join(names, ", "))
+				continue
 			}
-			trans = []int{i}
 		}
 		for _, t := range trans {
 			tr := &sys.Transitions[t]

@@ -45,6 +45,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("params: [n, t]\nassume: \"n > 2*t\"\nshared: {x: {type: \"0..\", init: 0}, b: {type: bool, init: true}, e: {type: [u, v], init: v}}\nstates: [A, B]\ngroups: {p: n - t, q: 1..}\ninit: A\ntransitions:\n  - {from: A, to: B, guard: \"x >= t & b & e = u\", update: \"x := x + 1; b := false; e := v\", broadcast: [\"B -> A [q]\"]}\n  - {from: B, to: A, update: {p: \"x := t\", q: \"b := b\"}}\nrendezvous:\n  - {parts: [{from: A, to: B}, {from: A, to: B, groups: [q]}], guard: \"#A >= 2\", update: \"x := 0\"}\nproperties: {a: \"AG x >= 0\"}\n"))
 	f.Add([]byte("shared:\n  k: {type: -3..3, init: -1}\nstates: [A, B]\ngroups: {p: 2}\ninit: A\ntransitions:\n  - from: A\n    to: B\n    update: \"k := 2*k - 1;\"\n    broadcast:\n      - B -> A\n"))
 	// Misindented keys (hints at the key).
+	f.Add([]byte("shared: {x: {type: \"0..\", init: 0}}\nstates: [A, B]\ngroups: {p: 2, q: 1}\ninit: A\ntransitions:\n  - {name: r1, from: A, to: B, guard: \"x = 0\"}\n  - {name: r2, from: A, to: B, update: \"x := x + 1\"}\n  - {name: stay, from: B, to: B, broadcast: [A -> B]}\n  - {from: A, to: A}\nrendezvous:\n  - {name: pair, parts: [{from: A, to: A}, {from: B, to: A, groups: [q]}], broadcast: [\"B -> A [p]\"]}\nenvironment:\n  - {name: tick, guard: \"x < 3\", update: \"x := x + 1\"}\n  - {broadcast: [B -> A]}\nfairness:\n  weak: [r1, \"r2 [*]\", all]\n"))
 	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n  p: 1\n   q: 2\ninit: N\n"))
 	f.Add([]byte("name: x\nstates: [N, T]\ngroups:\n    p: 1\n  q: 1\ninit: N\n"))
 	f.Add([]byte("name: x\nstates: [N]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n     to: N\n    guard: |\n      #N = 1\n"))
@@ -96,13 +97,13 @@ func checkSystem(t *testing.T, sys *System) {
 			t.Fatalf("init of group %d places %d of %d", g, sum, sys.Groups[g].Size)
 		}
 	}
-	seen := map[[2]int]bool{}
+	seen := map[[2]int]string{}
 	for i := range sys.Transitions {
 		tr := &sys.Transitions[i]
-		if tr.From == tr.To || seen[[2]int{tr.From, tr.To}] {
-			t.Fatalf("self-loop or duplicate transition accepted")
+		if prev, dup := seen[[2]int{tr.From, tr.To}]; dup && (prev == "" || tr.Name == "") {
+			t.Fatalf("two transitions join the same states without names")
 		}
-		seen[[2]int{tr.From, tr.To}] = true
+		seen[[2]int{tr.From, tr.To}] = tr.Name
 		owner := map[int]bool{}
 		for _, b := range tr.Blocks {
 			for _, g := range b.Groups {

@@ -62,7 +62,8 @@ func TestNew(t *testing.T) {
 		{"group out of range", func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Groups = []int{2} }, "group 2 out of range"},
 		{"group in two blocks", func(s *gsst.Spec) { s.Transitions[0].Blocks[1].Groups = []int{0} }, `group "fast" has two guards in Idle -> Busy`},
 		{"nil guard", func(s *gsst.Spec) { s.Transitions[0].Blocks[0].Guard = nil }, "two-phase.yaml:10:13: transition Idle -> Busy: missing guard"},
-		{"self-loop", func(s *gsst.Spec) { s.Transitions[1].To = 1 }, "self-loop Busy -> Busy"},
+		{"steps named alike", func(s *gsst.Spec) { s.Transitions[0].Name, s.Transitions[1].Name = "go", "go" }, "two steps are named go"},
+		{"bad step name", func(s *gsst.Spec) { s.Transitions[0].Name = "1st" }, `step name "1st" is not a name`},
 		{"quantified guard", func(s *gsst.Spec) {
 			s.Transitions[1].Blocks[0].Guard = presburger.Exists{Vars: []presburger.Bound{{Var: 50, Lo: 0, Hi: 1}}, Body: presburger.True}
 		}, "has a quantifier"},
@@ -213,7 +214,9 @@ fairness:
 		t.Fatal(err)
 	}
 	tests := []parseEdit{
-		{"self-loop", "{from: Busy, to: Idle}", "{from: Busy, to: Busy}", func(s *gsst.Spec) { s.Transitions[1].To = 1 }},
+		{"step named all", "{from: Busy, to: Idle}", "{name: all, from: Busy, to: Idle}", func(s *gsst.Spec) {
+			s.Transitions[1].Name, s.Transitions[1].NamePos = "all", gsst.Pos{File: s.File, Line: 11, Col: 12}
+		}},
 		{"init sum", "{Idle: 2, Busy: 0}", "{Idle: 1, Busy: 0}", func(s *gsst.Spec) { s.Init[1][0] = 1 }},
 		{"init count", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: 9}", func(s *gsst.Spec) { s.Init[1][1] = 9 }},
 		{"init negative", "{Idle: 2, Busy: 0}", "{Idle: 2, Busy: -1}", func(s *gsst.Spec) { s.Init[1][1] = -1 }},

@@ -16,11 +16,16 @@ import (
 // before the step) and such processes exist; the step also applies
 // Update.
 type Rendezvous struct {
-	Parts  []Part
-	Guard  presburger.Formula // over the system's variables
-	Text   string             // the guard as written; "" when unguarded
-	Update Update
-	Pos    Pos
+	Name    string // "" when unnamed
+	NamePos Pos    // of the name, when read from a file
+	Parts   []Part
+	// Broadcast, when not empty, makes the rendezvous also a broadcast:
+	// every other process in a transfer's From moves to its To.
+	Broadcast []Transfer
+	Guard     presburger.Formula // over the system's variables
+	Text      string             // the guard as written; "" when unguarded
+	Update    Update
+	Pos       Pos
 }
 
 // Part is one participant of a rendezvous: a process in From, of one of
@@ -37,7 +42,9 @@ func (d *decoder) decodeRendezvous(n *yaml.Node) *RendezvousDecl {
 		return nil
 	}
 	rd := &RendezvousDecl{Pos: d.pos(n)}
-	m := d.fields(n, "rendezvous", "parts", "guard", "update")
+	m := d.fields(n, "rendezvous", "name", "parts", "guard", "update", "broadcast")
+	rd.Name = d.stepName(m)
+	rd.Broadcast = d.transfers(m)
 	p, ok := m["parts"]
 	switch {
 	case !ok:
@@ -101,6 +108,9 @@ func (c *checker) rendezvous(f *File) {
 	c.src.rdv = make([]bool, len(f.Rendezvous))
 	for i, rd := range f.Rendezvous {
 		r := Rendezvous{Pos: rd.Pos, Guard: presburger.True}
+		if rd.Name != nil {
+			r.Name, r.NamePos = rd.Name.Name, rd.Name.NamePos
+		}
 		var names []string
 		ok := rd.PartsOK
 		for _, pd := range rd.Parts {
@@ -121,20 +131,12 @@ func (c *checker) rendezvous(f *File) {
 		c.src.rdv[i] = !ok
 		name := "rendezvous " + strings.Join(names, ", ")
 		if g := rd.Guard; g != nil {
-			r.Text, r.Guard = g.Text, nil
-			if g.X != nil {
-				if v, okV := c.expr(g.X, guardMode, " in guard of "+name); okV {
-					if v.kind != kindBool {
-						c.errorf(g.X.Pos(), "guard of %s is %s; expected a condition such as %q", name, v.kind, "#C = 0")
-					} else {
-						r.Guard = v.f
-					}
-				}
-			}
+			r.Text, r.Guard = g.Text, c.guard(g, name)
 		}
 		if rd.Update != nil {
 			r.Update = c.update(rd.Update, " in update of "+name)
 		}
+		r.Broadcast = c.broadcast(rd.Broadcast, name)
 		c.sys.Rendezvous = append(c.sys.Rendezvous, r)
 	}
 }
@@ -165,9 +167,6 @@ func (s *Spec) checkRendezvous(src *source, fromFile bool, at func(Pos, string, 
 					at(ppos, "rendezvous %d: part %d has a state out of range", i, k)
 					continue
 				}
-				if p.From == p.To {
-					at(ppos, "self-loop %s -> %s in %s: each part must change the state", s.States[p.From], s.States[p.To], name)
-				}
 				s.checkGroupSet(p.Groups, "part "+s.States[p.From]+" -> "+s.States[p.To]+" of "+name, ppos, at)
 			}
 		}
@@ -178,12 +177,19 @@ func (s *Spec) checkRendezvous(src *source, fromFile bool, at func(Pos, string, 
 			at(pos, "%s: missing guard", name)
 		}
 		s.checkUpdate(&r.Update, "update of "+name, pos, at)
+		s.checkTransfers(r.Broadcast, name, pos, at)
 	}
 }
 
 // RendezvousName names a rendezvous by its parts: "rendezvous P -> P2,
 // C -> C2".
 func (s *Spec) RendezvousName(r *Rendezvous) string {
+	if r.Name != "" {
+		r := *r
+		name := r.Name
+		r.Name = ""
+		return name + " (" + s.RendezvousName(&r) + ")"
+	}
 	out := "rendezvous"
 	for k, p := range r.Parts {
 		if k > 0 {

@@ -106,7 +106,11 @@ func (s *Spec) rules(src *source) ErrorList {
 	sizeOK := s.checkSizes(src, fromFile, at)
 	s.checkInit(src, sizeOK, at)
 	type edge struct{ from, to int }
-	seen := map[edge]Pos{}
+	type named struct {
+		pos  Pos
+		name string
+	}
+	seen := map[edge]named{}
 	owner := make([]Pos, d)
 	for i := range s.Transitions {
 		t := &s.Transitions[i]
@@ -120,12 +124,11 @@ func (s *Spec) rules(src *source) ErrorList {
 			}
 			name = s.TransitionName(t)
 			switch prev, dup := seen[edge{t.From, t.To}]; {
-			case t.From == t.To:
-				at(t.Pos, "self-loop %s: a local transition must change the state", name)
-			case dup && fromFile:
-				at(t.Pos, "transition %s given twice%s; put all its guards in one entry", name, known("first at", prev))
-			default:
-				seen[edge{t.From, t.To}] = t.Pos
+			case dup && fromFile && (t.Name == "" || prev.name == ""):
+				at(t.Pos, "transition %s given twice%s; put all its guards in one entry, or name each transition between these states (name: ...) to make them separate steps",
+					s.States[t.From]+" -> "+s.States[t.To], known("first at", prev.pos))
+			case !dup:
+				seen[edge{t.From, t.To}] = named{t.Pos, t.Name}
 			}
 		}
 		taken := make([]bool, d)
@@ -152,9 +155,11 @@ func (s *Spec) rules(src *source) ErrorList {
 			}
 			s.checkUpdate(&b.Update, "update of "+name, b.Pos, at)
 		}
-		s.checkBroadcast(t, name, at)
+		s.checkTransfers(t.Broadcast, name, t.Pos, at)
 	}
 	s.checkRendezvous(src, fromFile, at)
+	s.checkEnvironment(fromFile, at)
+	s.checkStepNames(at)
 	names := map[string]Pos{}
 	for i := range s.Properties {
 		p := &s.Properties[i]
@@ -418,5 +423,37 @@ func (s *Spec) checkGroupSet(groups []int, where string, pos Pos, at func(Pos, s
 			at(pos, "%s: groups not sorted or listed twice", where)
 			return
 		}
+	}
+}
+
+// checkStepNames checks the names of transitions, rendezvous and
+// environment steps: names, distinct, and not "all", which a weak
+// fairness entry reads as every transition.
+func (s *Spec) checkStepNames(at func(Pos, string, ...any)) {
+	seen := map[string]Pos{}
+	check := func(name string, namePos, pos Pos) {
+		if namePos.Line != 0 {
+			pos = namePos
+		}
+		switch prev, dup := seen[name]; {
+		case name == "":
+		case !isName(name):
+			at(pos, "step name %q is not a name (letters, digits and _, not starting with a digit)", name)
+		case name == "all":
+			at(pos, "a step may not be named all: the weak fairness entry all means every transition")
+		case dup:
+			at(pos, "two steps are named %s%s", name, known("the other at", prev))
+		default:
+			seen[name] = pos
+		}
+	}
+	for i := range s.Transitions {
+		check(s.Transitions[i].Name, s.Transitions[i].NamePos, s.Transitions[i].Pos)
+	}
+	for i := range s.Rendezvous {
+		check(s.Rendezvous[i].Name, s.Rendezvous[i].NamePos, s.Rendezvous[i].Pos)
+	}
+	for i := range s.Environment {
+		check(s.Environment[i].Name, s.Environment[i].NamePos, s.Environment[i].Pos)
 	}
 }

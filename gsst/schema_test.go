@@ -392,7 +392,7 @@ func TestSchemaCoversTheFormatPage(t *testing.T) {
 	tr := schema.Definitions["transition"]
 	trKeys := describedKeys(t, "transition key", tr.Properties)
 	slices.Sort(tr.Required)
-	if !slices.Equal(trKeys, []string{"broadcast", "from", "guard", "to", "update"}) || !slices.Equal(tr.Required, []string{"from", "to"}) {
+	if !slices.Equal(trKeys, []string{"broadcast", "from", "guard", "name", "to", "update"}) || !slices.Equal(tr.Required, []string{"from", "to"}) {
 		t.Errorf("transition keys %v, required %v", trKeys, tr.Required)
 	}
 }

@@ -37,13 +37,15 @@ type Step struct {
 }
 
 // Origin says where a step was written: a guard block of a local
-// transition, or a rendezvous.
+// transition, a rendezvous, or an environment step (the indices of the
+// other two are -1).
 type Origin struct {
-	Transition int    // index in Spec.Transitions; -1 for a rendezvous
-	Block      int    // index in that transition's Blocks; -1 for a rendezvous
-	Rendezvous int    // index in Spec.Rendezvous; -1 for a transition
-	Pos        Pos    // of the guard (of the transition when unguarded), or of the rendezvous
-	GuardText  string // the guard as written; "" when unguarded
+	Transition  int    // index in Spec.Transitions
+	Block       int    // index in that transition's Blocks
+	Rendezvous  int    // index in Spec.Rendezvous
+	Environment int    // index in Spec.Environment
+	Pos         Pos    // of the guard (of the transition when unguarded), or of the rendezvous or environment step
+	GuardText   string // the guard as written; "" when unguarded
 }
 
 // Simple reports whether st is a step of the paper's GSSTs: one process
@@ -53,7 +55,7 @@ func (st *Step) Simple() bool {
 }
 
 // Steps returns the steps of s: the blocks of each transition in order,
-// then the rendezvous. The slice belongs to s; do not change it.
+// then the rendezvous, then the environment steps. The slice belongs to s; do not change it.
 func (s *Spec) Steps() []Step {
 	if s.steps != nil {
 		return s.steps
@@ -63,7 +65,7 @@ func (s *Spec) Steps() []Step {
 
 // lower builds the steps of s from its transitions and rendezvous.
 func (s *Spec) lower() []Step {
-	out := make([]Step, 0, len(s.Transitions)+len(s.Rendezvous)) // never nil: sealed
+	out := make([]Step, 0, len(s.Transitions)+len(s.Rendezvous)+len(s.Environment)) // never nil: sealed
 	for i := range s.Transitions {
 		t := &s.Transitions[i]
 		for j := range t.Blocks {
@@ -77,7 +79,7 @@ func (s *Spec) lower() []Step {
 				Transfers: t.Broadcast,
 				Guard:     guard,
 				Update:    b.Update,
-				Origin:    Origin{Transition: i, Block: j, Rendezvous: -1, Pos: b.Pos, GuardText: b.Text},
+				Origin:    Origin{Transition: i, Block: j, Rendezvous: -1, Environment: -1, Pos: b.Pos, GuardText: b.Text},
 			})
 		}
 	}
@@ -88,10 +90,24 @@ func (s *Spec) lower() []Step {
 			guard = presburger.True
 		}
 		out = append(out, Step{
-			Parts:  r.Parts,
-			Guard:  guard,
-			Update: r.Update,
-			Origin: Origin{Transition: -1, Block: -1, Rendezvous: k, Pos: r.Pos, GuardText: r.Text},
+			Parts:     r.Parts,
+			Transfers: r.Broadcast,
+			Guard:     guard,
+			Update:    r.Update,
+			Origin:    Origin{Transition: -1, Block: -1, Rendezvous: k, Environment: -1, Pos: r.Pos, GuardText: r.Text},
+		})
+	}
+	for k := range s.Environment {
+		e := &s.Environment[k]
+		guard := e.Guard
+		if guard == nil {
+			guard = presburger.True
+		}
+		out = append(out, Step{
+			Transfers: e.Broadcast,
+			Guard:     guard,
+			Update:    e.Update,
+			Origin:    Origin{Transition: -1, Block: -1, Rendezvous: -1, Environment: k, Pos: e.Pos, GuardText: e.Text},
 		})
 	}
 	return out
@@ -117,8 +133,11 @@ func (x *Transfer) Allows(g int) bool { return x.Groups == nil || slices.Contain
 // "T -> C [reader]"), "rendezvous P -> P2, C -> C2" for a rendezvous.
 func (s *Spec) StepName(st *Step) string {
 	o := &st.Origin
-	if o.Rendezvous >= 0 {
+	switch {
+	case o.Rendezvous >= 0:
 		return s.RendezvousName(&s.Rendezvous[o.Rendezvous])
+	case o.Environment >= 0:
+		return s.EnvironmentName(o.Environment)
 	}
 	t := &s.Transitions[o.Transition]
 	name := s.TransitionName(t)

@@ -25,9 +25,9 @@ func TestStepsAgainstProcesses(t *testing.T) {
 		systems = 80
 	}
 	r := rand.New(rand.NewSource(25))
-	var configs, steps, multi, transfers, updates, restricted int
+	var configs, steps, multi, transfers, updates, restricted, loops, env, named int
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{})
+		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{NewSteps: i%2 == 1})
 		sp, _ := testsupport.ProcsWithin(sys, 6)
 		for _, ps := range append(sp.States, randomStates(r, sys, len(sp.Owner), 20)...) {
 			configs++
@@ -36,8 +36,19 @@ func TestStepsAgainstProcesses(t *testing.T) {
 				t.Fatalf("system %d:\n%s", i, testsupport.Describe(sys))
 			}
 		}
+		for _, t := range sys.Transitions {
+			if t.Name != "" && slices.ContainsFunc(sys.Transitions, func(u gsst.Transition) bool { return u.Name != t.Name && u.From == t.From && u.To == t.To }) {
+				named++
+			}
+		}
 		for _, st := range sys.Steps() {
 			steps++
+			if len(st.Parts) == 0 {
+				env++
+			}
+			if slices.ContainsFunc(st.Parts, func(p gsst.Part) bool { return p.From == p.To }) {
+				loops++
+			}
 			switch {
 			case len(st.Parts) > 1:
 				multi++
@@ -55,9 +66,9 @@ func TestStepsAgainstProcesses(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems, %d configurations, %d steps: %d with several parts, %d broadcasts, %d with updates, %d with parts restricted to groups",
-		systems, configs, steps, multi, transfers, updates, restricted)
-	if multi == 0 || transfers == 0 || updates == 0 || restricted == 0 {
+	t.Logf("%d systems, %d configurations, %d steps: %d with several parts, %d broadcasts, %d with updates, %d with parts restricted to groups, %d where a mover stays, %d environment steps, %d named transitions sharing their states",
+		systems, configs, steps, multi, transfers, updates, restricted, loops, env, named)
+	if multi == 0 || transfers == 0 || updates == 0 || restricted == 0 || loops == 0 || env == 0 || named == 0 {
 		t.Fatal("the sample leaves a kind of step unexercised")
 	}
 }
@@ -84,8 +95,8 @@ func randomStates(r *rand.Rand, sys *gsst.System, procs, k int) []testsupport.Pr
 
 // succKey identifies a successor on counters: the step's origin, the
 // movers' groups, and the configuration reached.
-func succKey(tr, rv int, groups []int, counts [][]int, shared []int) string {
-	return fmt.Sprint(tr, rv, groups, counts, shared)
+func succKey(o gsst.Origin, groups []int, counts [][]int, shared []int) string {
+	return fmt.Sprint(o.Transition, o.Rendezvous, o.Environment, groups, counts, shared)
 }
 
 func checkConfig(t *testing.T, where string, sys *gsst.System, owner []int, ps testsupport.ProcState) {
@@ -126,8 +137,9 @@ func checkConfig(t *testing.T, where string, sys *gsst.System, owner []int, ps t
 		for p, s := range os.Next.Conf {
 			next[owner[p]][s]++
 		}
-		oracle[succKey(os.Transition, os.Rendezvous, groups, next, os.Next.Shared)] = true
-		byMovers[fmt.Sprint(os.Transition, os.Rendezvous, movers)] = os.Next
+		o := gsst.Origin{Transition: os.Transition, Rendezvous: os.Rendezvous, Environment: os.Environment}
+		oracle[succKey(o, groups, next, os.Next.Shared)] = true
+		byMovers[fmt.Sprint(os.Transition, os.Rendezvous, os.Environment, movers)] = os.Next
 	}
 
 	succs, err := sys.Successors(c)
@@ -138,7 +150,7 @@ func checkConfig(t *testing.T, where string, sys *gsst.System, owner []int, ps t
 	stepsOf := sys.Steps()
 	for _, sc := range succs {
 		st := &stepsOf[sc.Step]
-		key := succKey(st.Origin.Transition, st.Origin.Rendezvous, sc.Groups, sc.Next.Counts, sc.Next.Shared)
+		key := succKey(st.Origin, sc.Groups, sc.Next.Counts, sc.Next.Shared)
 		got[key] = true
 		if !oracle[key] {
 			t.Errorf("%s: at %v %v, %s by groups %v reaches %v %v, which no process step reaches", where, counts, ps.Shared, sys.StepName(st), sc.Groups, sc.Next.Counts, sc.Next.Shared)
@@ -147,7 +159,7 @@ func checkConfig(t *testing.T, where string, sys *gsst.System, owner []int, ps t
 		// The named processes reach the oracle's successor for them.
 		procs := sys.ProcsOf(states, ps.Shared, nil)
 		movers := sys.Movers(st, procs, sc.Groups)
-		if movers == nil {
+		if movers == nil && len(st.Parts) > 0 {
 			t.Errorf("%s: %s by groups %v: no movers", where, sys.StepName(st), sc.Groups)
 			continue
 		}
@@ -155,7 +167,7 @@ func checkConfig(t *testing.T, where string, sys *gsst.System, owner []int, ps t
 		for i, mv := range movers {
 			ids[i] = gsst.Mover{Group: mv.Group, Process: mv.Process}
 		}
-		want, ok := byMovers[fmt.Sprint(st.Origin.Transition, st.Origin.Rendezvous, ids)]
+		want, ok := byMovers[fmt.Sprint(st.Origin.Transition, st.Origin.Rendezvous, st.Origin.Environment, ids)]
 		if !ok {
 			t.Errorf("%s: %s: movers %v take no step of the oracle", where, sys.StepName(st), movers)
 			continue

@@ -58,6 +58,9 @@ type Spec struct {
 	Params     []Param
 	Assume     Assumption
 	Rendezvous []Rendezvous
+	// Environment are the steps no process takes by its own choice
+	// (environment.go).
+	Environment []Environment
 
 	// steps are the transitions and rendezvous lowered to steps
 	// (step.go), set when a System is sealed; nil in a Spec being
@@ -221,6 +224,10 @@ func (g *Group) SizeText() string {
 // of group g may take it when g belongs to one of the Blocks and that
 // block's guard holds; groups in no block cannot take it.
 type Transition struct {
+	// Name, when not empty, names the transition (the name key): several
+	// transitions may then join the same two states.
+	Name     string
+	NamePos  Pos // of the name, when read from a file
 	From, To int
 	Blocks   []Block
 	Pos      Pos
@@ -425,8 +432,12 @@ func (s *Spec) IsTotal(f presburger.Formula) bool {
 	return true
 }
 
-// TransitionName returns "U -> V" for transition t.
+// TransitionName returns "U -> V" for transition t, or "r (U -> V)" when
+// it is named r.
 func (s *Spec) TransitionName(t *Transition) string {
+	if t.Name != "" {
+		return t.Name + " (" + s.States[t.From] + " -> " + s.States[t.To] + ")"
+	}
 	return s.States[t.From] + " -> " + s.States[t.To]
 }
 
@@ -536,10 +547,7 @@ func (s *Spec) clone() *Spec {
 			t.Blocks[j].GroupPos = slices.Clone(t.Blocks[j].GroupPos)
 			t.Blocks[j].Update.Assign = slices.Clone(t.Blocks[j].Update.Assign)
 		}
-		t.Broadcast = slices.Clone(t.Broadcast)
-		for j := range t.Broadcast {
-			t.Broadcast[j].Groups = slices.Clone(t.Broadcast[j].Groups)
-		}
+		t.Broadcast = cloneTransfers(t.Broadcast)
 	}
 	out.Properties = slices.Clone(s.Properties)
 	out.Fairness.Justice = slices.Clone(s.Fairness.Justice)
@@ -550,9 +558,16 @@ func (s *Spec) clone() *Spec {
 		out.Shared[j].ValuePos = slices.Clone(out.Shared[j].ValuePos)
 	}
 	out.Params = slices.Clone(s.Params)
+	out.Environment = slices.Clone(s.Environment)
+	for i := range out.Environment {
+		e := &out.Environment[i]
+		e.Update.Assign = slices.Clone(e.Update.Assign)
+		e.Broadcast = cloneTransfers(e.Broadcast)
+	}
 	out.Rendezvous = slices.Clone(s.Rendezvous)
 	for i := range out.Rendezvous {
 		r := &out.Rendezvous[i]
+		r.Broadcast = cloneTransfers(r.Broadcast)
 		r.Update.Assign = slices.Clone(r.Update.Assign)
 		r.Parts = slices.Clone(r.Parts)
 		for j := range r.Parts {

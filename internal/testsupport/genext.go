@@ -24,6 +24,11 @@ type ExtConfig struct {
 	// an assumption bounding the parameters by 2 half the time
 	// (FoldParams gives the instances).
 	Family bool
+	// NewSteps also draws the steps issue 30 adds to the language:
+	// self-loops (updating, broadcasting or idle), a second transition
+	// between the same states (the transitions then named), rendezvous
+	// that broadcast, and environment steps.
+	NewSteps bool
 	// Ranges draws families over group sizes instead: every group's
 	// size a range k..k+1 or k.. (k at most 2), all its processes
 	// starting in one state (Box and gsst.System.Instantiate give the
@@ -118,16 +123,43 @@ func RandomExtended(r *rand.Rand, cfg ExtConfig) *gsst.System {
 		pairs := shuffledPairs(r, m)
 		broadcast := use(gsst.ExtBroadcast, 40)
 		for i, pr := range pairs[:1+r.Intn(min(3, len(pairs)))] {
+			if cfg.NewSteps && r.Intn(4) == 0 {
+				pr[1] = pr[0] // a self-loop
+			}
 			t := gen.transition(pr[0], pr[1])
 			if broadcast && (i == 0 || r.Intn(3) == 0) {
 				t.Broadcast = gen.transfers()
 			}
 			sp.Transitions = append(sp.Transitions, t)
+			if cfg.NewSteps && r.Intn(4) == 0 {
+				again := gen.transition(pr[0], pr[1]) // a second one, named
+				sp.Transitions = append(sp.Transitions, again)
+			}
+		}
+		if cfg.NewSteps {
+			for i := range sp.Transitions {
+				sp.Transitions[i].Name = fmt.Sprintf("t%d", i)
+			}
 		}
 		if use(gsst.ExtRendezvous, 40) {
 			for range 1 + r.Intn(2) {
-				sp.Rendezvous = append(sp.Rendezvous, gen.rendezvous())
+				rv := gen.rendezvous(cfg.NewSteps)
+				if cfg.NewSteps && r.Intn(3) == 0 {
+					rv.Broadcast = gen.transfers()
+				}
+				sp.Rendezvous = append(sp.Rendezvous, rv)
 			}
+		}
+		if cfg.NewSteps && r.Intn(3) == 0 {
+			e := gsst.Environment{Guard: presburger.True, Update: gen.update()}
+			if len(e.Update.Assign) == 0 || r.Intn(2) == 0 {
+				e.Broadcast = gen.transfers()
+			}
+			if r.Intn(2) == 0 {
+				e.Guard = gen.guard(r.Intn(m))
+				e.Text = presburger.Format(e.Guard, sp.VarName)
+			}
+			sp.Environment = append(sp.Environment, e)
 		}
 		if x := sp.Extensions(); x&cfg.Want != cfg.Want || x&cfg.Deny != 0 {
 			continue
@@ -404,8 +436,9 @@ func (gen *extGen) transfers() []gsst.Transfer {
 	return out
 }
 
-// rendezvous draws a rendezvous of 2 parts (3 one time in four).
-func (gen *extGen) rendezvous() gsst.Rendezvous {
+// rendezvous draws a rendezvous of 2 parts (3 one time in four); with
+// stay, a part may leave its process where it is.
+func (gen *extGen) rendezvous(stay bool) gsst.Rendezvous {
 	r, sp := gen.r, gen.sys
 	m := len(sp.States)
 	k := 2
@@ -418,6 +451,9 @@ func (gen *extGen) rendezvous() gsst.Rendezvous {
 		to := r.Intn(m - 1)
 		if to >= from {
 			to++
+		}
+		if stay && r.Intn(4) == 0 {
+			to = from
 		}
 		rv.Parts = append(rv.Parts, gsst.Part{From: from, To: to, Groups: gen.groups()})
 	}

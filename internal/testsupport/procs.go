@@ -27,8 +27,9 @@ func (s ProcState) Key() string { return fmt.Sprint(s.Conf, s.Shared) }
 
 // ProcStep is one step of a system on processes.
 type ProcStep struct {
-	Transition int   // index in Spec.Transitions, or -1 for a rendezvous
-	Rendezvous int   // index in Spec.Rendezvous, or -1
+	Transition  int // index in Spec.Transitions, or -1
+	Rendezvous  int // index in Spec.Rendezvous, or -1
+	Environment int // index in Spec.Environment, or -1
 	Group      int   // a local transition's mover's group; -1 for a rendezvous
 	Movers     []int // the mover of a local transition; one process per part of a rendezvous, in part order
 	Next       ProcState
@@ -45,8 +46,14 @@ type ProcStep struct {
 // every choice of distinct processes, one per part, each in its part's
 // source and of its part's groups, when the guard holds and the update
 // stays in the domains, each chosen process moves to its part's target
-// and the update applies. Steps that lead to the same state are listed
-// once per choice of movers.
+// and the update applies, and every process not chosen in the source of
+// one of the rendezvous's transfers (of the transfer's groups) moves to
+// the transfer's target; for every environment step whose guard holds
+// and whose update stays in the domains, every process in a transfer's
+// source (of its groups) moves to its target and the update applies. A
+// transition or a part may leave its process where it is (a self-loop).
+// Steps that lead to the same state are listed once per choice of
+// movers.
 func ProcSteps(sys *gsst.System, owner []int, st ProcState) []ProcStep {
 	y := counters(sys, owner, st.Conf)
 	val := sys.Valuation(y, st.Shared)
@@ -78,7 +85,7 @@ func ProcSteps(sys *gsst.System, owner []int, st ProcState) []ProcStep {
 					}
 				}
 			}
-			out = append(out, ProcStep{Transition: r, Rendezvous: -1, Group: owner[p], Movers: []int{p},
+			out = append(out, ProcStep{Transition: r, Rendezvous: -1, Environment: -1, Group: owner[p], Movers: []int{p},
 				Next: ProcState{Conf: conf, Shared: shared}})
 		}
 	}
@@ -99,7 +106,18 @@ func ProcSteps(sys *gsst.System, owner []int, st ProcState) []ProcStep {
 				for j, p := range chosen {
 					conf[p] = rv.Parts[j].To
 				}
-				out = append(out, ProcStep{Transition: -1, Rendezvous: k, Group: -1, Movers: slices.Clone(chosen),
+				for q, s := range st.Conf {
+					if slices.Contains(chosen, q) {
+						continue
+					}
+					for _, tr := range rv.Broadcast {
+						if s == tr.From && inGroups(tr.Groups, owner[q]) {
+							conf[q] = tr.To
+							break
+						}
+					}
+				}
+				out = append(out, ProcStep{Transition: -1, Rendezvous: k, Environment: -1, Group: -1, Movers: slices.Clone(chosen),
 					Next: ProcState{Conf: conf, Shared: slices.Clone(shared)}})
 				return
 			}
@@ -114,6 +132,26 @@ func ProcSteps(sys *gsst.System, owner []int, st ProcState) []ProcStep {
 			}
 		}
 		rec(0)
+	}
+	for k := range sys.Environment {
+		e := &sys.Environment[k]
+		if !presburger.Eval(e.Guard, val) {
+			continue
+		}
+		shared, ok := applyUpdate(sys, &e.Update, val, st.Shared)
+		if !ok {
+			continue
+		}
+		conf := slices.Clone(st.Conf)
+		for q, s := range st.Conf {
+			for _, tr := range e.Broadcast {
+				if s == tr.From && inGroups(tr.Groups, owner[q]) {
+					conf[q] = tr.To
+					break
+				}
+			}
+		}
+		out = append(out, ProcStep{Transition: -1, Rendezvous: -1, Environment: k, Group: -1, Next: ProcState{Conf: conf, Shared: shared}})
 	}
 	return out
 }
