@@ -27,12 +27,12 @@ func (s ProcState) Key() string { return fmt.Sprint(s.Conf, s.Shared) }
 
 // ProcStep is one step of a system on processes.
 type ProcStep struct {
-	Transition  int // index in Spec.Transitions, or -1
-	Rendezvous  int // index in Spec.Rendezvous, or -1
-	Environment int // index in Spec.Environment, or -1
-	Group      int   // a local transition's mover's group; -1 for a rendezvous
-	Movers     []int // the mover of a local transition; one process per part of a rendezvous, in part order
-	Next       ProcState
+	Transition  int   // index in Spec.Transitions, or -1
+	Rendezvous  int   // index in Spec.Rendezvous, or -1
+	Environment int   // index in Spec.Environment, or -1
+	Group       int   // a local transition's mover's group; -1 for a rendezvous
+	Movers      []int // the mover of a local transition; one process per part of a rendezvous, in part order
+	Next        ProcState
 }
 
 // ProcSteps returns every step of sys from st (owner[p] is the group of
