@@ -160,7 +160,7 @@ func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][
 	if len(m.Justice) == 0 {
 		t.Fatalf("the group-counter model of a system with fairness has no constraints")
 	}
-	m.Properties = []counterabs.Property{{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: configuration(m, conf)}}}}
+	m.Properties = []counterabs.Property{{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: configuration(m, conf, nil)}}}}
 	rep, err := explicit.Engine{}.Check(ctx, m, explore.CountConcrete(false))
 	if err != nil {
 		t.Fatal(err)
