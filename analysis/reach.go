@@ -261,10 +261,24 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 		}
 		return
 	}
-	rep, ran, err := check(ctx, engines, &m, 0, opts...)
+	// A shared variable without an upper bound may take infinitely many
+	// values, and the search of the reachable configurations then never
+	// ends: it stops at a fixed number of states instead, so that the
+	// answer (unknown, if that many do not decide it) does not depend on
+	// how fast the machine is.
+	var maxStates int64
+	for j := range m.Shared {
+		if m.Shared[j].Unbounded {
+			maxStates = reachUnboundedStates
+		}
+	}
+	rep, ran, err := check(ctx, engines, &m, maxStates, opts...)
 	r.Engines = append(r.Engines, ran...)
 	if err != nil {
 		why, limit := stopReason(ctx, err, req.Limits.Timeout)
+		if limit == MaxStates {
+			limit = NoLimit // reachUnboundedStates: no flag changes it
+		}
 		for _, q := range qs {
 			q.answer.Reachable, q.answer.Reason, q.answer.Limit = nil, why, limit
 		}
@@ -285,6 +299,10 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 		}
 	}
 }
+
+// reachUnboundedStates bounds the reachable states searched for the
+// questions of a model with an unbounded shared variable.
+const reachUnboundedStates = 1_000_000
 
 // configuration returns the formula that holds exactly at the
 // group-counter vector of conf (conf[g][s] processes of group g in s)

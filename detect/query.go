@@ -542,9 +542,9 @@ func (q *query) formula(part [2]int) presburger.Formula {
 // returned unverified; for a parametric system it is one of the smallest
 // instance that has one (smallestModel).
 func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (*Witness, presburger.Answer, int, error) {
-	var smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)
+	var smallest func(context.Context, presburger.Formula, []presburger.Bound, presburger.Model) (presburger.Model, int, error)
 	if q.param {
-		smallest = func(ctx context.Context, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
+		smallest = func(ctx context.Context, f presburger.Formula, bounds []presburger.Bound, m presburger.Model) (presburger.Model, int, error) {
 			var n presburger.Term
 			lo := int64(0)
 			for g := range q.sys.Groups {
@@ -555,30 +555,55 @@ func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeo
 					lo += int64(q.sys.Groups[g].Size)
 				}
 			}
-			return smallestModel(ctx, s, q.bounds, f, n, lo, m)
+			return smallestModel(ctx, s, bounds, f, n, lo, m)
 		}
 	}
 	var f presburger.Formula
-	model, ans, calls, err := solvePart(ctx, s, q.bounds, func() presburger.Formula { f = q.formula(part); return f }, timeout, smallest)
+	model, ans, calls, err := solvePart(ctx, s, func() (presburger.Formula, []presburger.Bound) {
+		f = q.formula(part)
+		return f, q.boundsOf(f)
+	}, timeout, smallest)
 	if err != nil || ans.Result != presburger.Sat {
 		return nil, ans, calls, err
 	}
 	return q.witness(model, f), ans, calls, nil
 }
 
-// solvePart decides one part of a query, its formula given by build. A
-// context that has ended answers Unknown before the formula is built:
-// building it takes long for large guards, and the run that ended the
-// context should end right away. A false formula is Unsat without a
+// boundsOf returns the bounds of the query f needs: every bound but
+// those of the shared variables f does not read. A variable that nothing
+// reads is left out of the problem altogether, so that it cannot change
+// the solver's model (and with it the witness).
+func (q *query) boundsOf(f presburger.Formula) []presburger.Bound {
+	if len(q.sys.Shared) == 0 {
+		return q.bounds
+	}
+	read := map[presburger.Var]bool{}
+	for _, v := range presburger.FreeVars(f) {
+		read[v] = true
+	}
+	out := make([]presburger.Bound, 0, len(q.bounds))
+	for _, b := range q.bounds {
+		if j := int(b.Var - q.sharedVar(0)); j >= 0 && j < len(q.sys.Shared) && !read[b.Var] {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// solvePart decides one part of a query, its formula and bounds given by
+// build. A context that has ended answers Unknown before the formula is
+// built: building it takes long for large guards, and the run that ended
+// the context should end right away. A false formula is Unsat without a
 // solver. On Sat, smallest (when not nil: a parametric query) looks for a
 // model whose instance has as few processes as possible; the model
 // returned is the one to read the witness from.
-func solvePart(ctx context.Context, s presburger.Solver, bounds []presburger.Bound, build func() presburger.Formula, timeout time.Duration,
-	smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)) (presburger.Model, presburger.Answer, int, error) {
+func solvePart(ctx context.Context, s presburger.Solver, build func() (presburger.Formula, []presburger.Bound), timeout time.Duration,
+	smallest func(context.Context, presburger.Formula, []presburger.Bound, presburger.Model) (presburger.Model, int, error)) (presburger.Model, presburger.Answer, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, 0, nil
 	}
-	f := build()
+	f, bounds := build()
 	if f == presburger.False {
 		return nil, presburger.Answer{Result: presburger.Unsat}, 0, nil
 	}
@@ -598,7 +623,7 @@ func solvePart(ctx context.Context, s presburger.Solver, bounds []presburger.Bou
 	model := ans.Model
 	if smallest != nil {
 		var more int
-		model, more, err = smallest(ctx, f, model)
+		model, more, err = smallest(ctx, f, bounds, model)
 		calls += more
 		if err != nil {
 			return nil, ans, calls, err
