@@ -22,12 +22,15 @@ type Verdict int
 const (
 	// Unknown: the solver gave no answer (timeout, resource limit).
 	Unknown Verdict = iota
-	// Symmetric: the transition treats all processes alike (one block of
-	// all groups, total-counter guard); no query was needed.
+	// Symmetric: the transition (or rendezvous) treats all processes
+	// alike as written (for the paper's, one block of all groups, a
+	// total-counter guard); no query was needed.
 	Symmetric
-	// Certified: the query was unsat, Dom(R_r) is closed under orbits.
+	// Certified: the query was unsat: from any two configurations of an
+	// orbit its steps reach the same successor orbits (for the paper's
+	// transitions, Dom(R_r) is closed under orbits).
 	Certified
-	// Violated: a witness shows Dom(R_r) is not closed under orbits.
+	// Violated: a witness shows that they do not.
 	Violated
 )
 
@@ -49,7 +52,8 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 // OK reports whether v is a positive verdict (Symmetric or Certified).
 func (v Verdict) OK() bool { return v == Symmetric || v == Certified }
 
-// TransitionResult is the verdict for one local transition. Reason says in
+// TransitionResult is the verdict for one local transition or
+// rendezvous. Reason says in
 // words why (for Unknown, what the solver said). Stopped says, for
 // Unknown, that a time bound or a cancellation stopped the solver
 // (presburger.Answer.Stopped). Queries counts the solver calls made.
@@ -132,11 +136,12 @@ func Workers(n int) Option {
 	}
 }
 
-// Split divides the query of a transition into up to k parts (default 1):
-// phi_r(y') is a disjunction over the blocks of r, so the query is unsat
-// exactly when the query restricted to each group of consecutive blocks
-// is. Parts are smaller and can run in parallel (see Workers), but each
-// costs a solver call; on GR&W one whole query is fastest.
+// Split divides the query of a transition or rendezvous into up to k
+// parts (default 1): its enabled side is a disjunction over its steps
+// (the blocks of a transition), so the query is unsat exactly when the
+// query restricted to each run of consecutive steps is. Parts are
+// smaller and can run in parallel (see Workers), but each costs a solver
+// call; on GR&W one whole query is fastest.
 func Split(k int) Option {
 	return func(c *config) {
 		if k < 1 {
