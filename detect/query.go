@@ -2,6 +2,8 @@ package detect
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/vsym/vsym/gsst"
@@ -88,6 +90,11 @@ type query struct {
 type member struct {
 	item int // the transition (index in Transitions) or rendezvous (len(Transitions) + its index)
 	step gsst.Step
+	// z and w are the step's effect over the system's variables (the
+	// change of each total counter, each shared value after it), and
+	// effect identifies it: members with the same effect have the same.
+	z, w   []presburger.Term
+	effect string
 }
 
 // members returns the members of sys, in the order of sys.Steps().
@@ -96,7 +103,8 @@ func members(sys *gsst.System) []member {
 	steps := sys.Steps()
 	for i := range steps {
 		for _, st := range fixedEffect(sys, steps[i]) {
-			out = append(out, member{item: itemOf(sys, &steps[i]), step: st})
+			z, w := sys.Effect(&st)
+			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: fmt.Sprint(z, w)})
 		}
 	}
 	return out
@@ -163,12 +171,24 @@ func newQuery(sys *gsst.System, all []member, item int) *query {
 	}
 	// The class: members with an effect that some own member's can
 	// equal. The equations are decided here over the system's variables,
-	// the enabled side's group counters renamed apart (sideApart).
+	// the enabled side's group counters renamed apart (sideApart), once
+	// per pair of effects.
+	var ownEffects []*member // one own member per effect
+	for i := range q.own {
+		if !slices.ContainsFunc(ownEffects, func(m *member) bool { return m.effect == q.own[i].effect }) {
+			ownEffects = append(ownEffects, &q.own[i])
+		}
+	}
+	can := map[[2]string]bool{}
 	for _, nb := range all {
-		z0, w0 := sys.Effect(&nb.step)
-		for _, mb := range q.own {
-			z1, w1 := sys.Effect(&mb.step)
-			if same(z0, w0, renameTerms(z1, q.sideApart), renameTerms(w1, q.sideApart)) != presburger.False {
+		for _, mb := range ownEffects {
+			k := [2]string{nb.effect, mb.effect}
+			c, ok := can[k]
+			if !ok {
+				c = same(nb.z, nb.w, renameTerms(mb.z, q.sideApart), renameTerms(mb.w, q.sideApart)) != presburger.False
+				can[k] = c
+			}
+			if c {
 				q.class = append(q.class, nb)
 				break
 			}
@@ -255,8 +275,7 @@ func (q *query) kinds() {
 			for _, v := range presburger.FreeVars(sys.EnabledFormula(&mb.step)) {
 				read(v)
 			}
-			z, _ := sys.Effect(&mb.step)
-			for _, t := range z {
+			for _, t := range mb.z {
 				for _, mono := range t.Monos {
 					read(mono.Var)
 				}
@@ -473,17 +492,9 @@ func counterBound(v presburger.Var, hi int64) presburger.Bound {
 	return presburger.Bound{Var: v, Lo: 0, Hi: hi}
 }
 
-// side is a member's enabledness and effect on one side, in query
-// variables.
-type side struct {
-	en   presburger.Formula
-	z, w []presburger.Term
-}
-
-func (q *query) on(mb *member, s int) side {
-	sub := q.sub(s)
-	z, w := q.sys.Effect(&mb.step)
-	return side{en: presburger.Subst(q.sys.EnabledFormula(&mb.step), sub), z: renameTerms(z, sub), w: renameTerms(w, sub)}
+// enabled returns a member's enabledness on a side, in query variables.
+func (q *query) enabled(mb *member, side int) presburger.Formula {
+	return presburger.Subst(q.sys.EnabledFormula(&mb.step), q.sub(side))
 }
 
 // same returns the formula "the effects (z1, w1) and (z2, w2) are
@@ -506,33 +517,52 @@ func same(z1, w1, z2, w2 []presburger.Term) presburger.Formula {
 // disjunction of En_N over the members whose effect always equals theirs.
 func (q *query) formula(part [2]int) presburger.Formula {
 	own := q.own[part[0]:part[1]]
-	ms := make([]side, len(own))
-	for i := range own {
-		ms[i] = q.on(&own[i], 1)
+	// The equation of the effects of N (disabled side) and M (enabled
+	// side), once per pair of effects.
+	type sideEffect struct{ z, w []presburger.Term }
+	onSide := [2]map[string]sideEffect{{}, {}}
+	effectOn := func(mb *member, side int) sideEffect {
+		e, ok := onSide[side][mb.effect]
+		if !ok {
+			sub := q.sub(side)
+			e = sideEffect{renameTerms(mb.z, sub), renameTerms(mb.w, sub)}
+			onSide[side][mb.effect] = e
+		}
+		return e
+	}
+	eqs := map[[2]string]presburger.Formula{}
+	equal := func(n, m *member) presburger.Formula {
+		k := [2]string{n.effect, m.effect}
+		eq, ok := eqs[k]
+		if !ok {
+			a, b := effectOn(n, 0), effectOn(m, 1)
+			eq = same(a.z, a.w, b.z, b.w)
+			eqs[k] = eq
+		}
+		return eq
 	}
 	var common []presburger.Formula
 	specific := make([][]presburger.Formula, len(own))
 	for k := range q.class {
-		n := q.on(&q.class[k], 0)
-		eqs := make([]presburger.Formula, len(own))
+		n := &q.class[k]
 		always := true
 		for i := range own {
-			eqs[i] = same(n.z, n.w, ms[i].z, ms[i].w)
-			always = always && eqs[i] == presburger.True
+			always = always && equal(n, &own[i]) == presburger.True
 		}
+		en := q.enabled(n, 0)
 		if always {
-			common = append(common, n.en)
+			common = append(common, en)
 			continue
 		}
-		for i, eq := range eqs {
-			if eq != presburger.False {
-				specific[i] = append(specific[i], presburger.Negation(presburger.Conj(n.en, eq)))
+		for i := range own {
+			if eq := equal(n, &own[i]); eq != presburger.False {
+				specific[i] = append(specific[i], presburger.Negation(presburger.Conj(en, eq)))
 			}
 		}
 	}
 	dis := make([]presburger.Formula, len(own))
 	for i := range own {
-		dis[i] = presburger.Conj(append([]presburger.Formula{ms[i].en}, specific[i]...)...)
+		dis[i] = presburger.Conj(append([]presburger.Formula{q.enabled(&own[i], 1)}, specific[i]...)...)
 	}
 	return presburger.Conj(q.base, q.tighten(presburger.Disj(dis...)), q.tighten(presburger.Negation(presburger.Disj(common...))))
 }
