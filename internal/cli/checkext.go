@@ -63,23 +63,11 @@ func resultName(sys *gsst.System, t *detect.TransitionResult) string {
 	return sys.TransitionName(t.Transition)
 }
 
-// sharedText writes shared values as "turn = reader, lock = false".
-func sharedText(sys *gsst.System, vals []int) string {
-	parts := make([]string, len(vals))
-	for j, k := range vals {
-		parts[j] = sys.Shared[j].Name + " = " + sys.Shared[j].ValueName(k)
-	}
-	return strings.Join(parts, ", ")
-}
+// sharedText writes shared values as "turn=reader lock=false".
+func sharedText(sys *gsst.System, vals []int) string { return sys.FormatShared(vals) }
 
-// totalsText writes total counters as "#I = 1, #T = 0".
-func totalsText(sys *gsst.System, x []int) string {
-	parts := make([]string, len(x))
-	for s, k := range x {
-		parts[s] = fmt.Sprintf("#%s = %d", sys.States[s], k)
-	}
-	return strings.Join(parts, ", ")
-}
+// totalsText writes total counters as "#I=1 #T=0".
+func totalsText(sys *gsst.System, x []int) string { return sys.FormatTotals(x) }
 
 // paramsText writes parameter values as "n = 4, t = 1".
 func paramsText(sys *gsst.System, vals []int) string {
@@ -129,7 +117,7 @@ func witnessAt(sys *gsst.System, wit *detect.Witness) string {
 	return ""
 }
 
-// guardShared is " and the same shared values, lock = false" for the
+// guardShared is " and the same shared values, lock=false" for the
 // shared variables that the guards of a violated transition read, whose
 // witness is one of enabledness (no step): the values its enabledness
 // depends on; "" when its guards read none.
@@ -148,13 +136,13 @@ func guardShared(sys *gsst.System, t *detect.TransitionResult) string {
 	var parts []string
 	for j := range sys.Shared {
 		if read[j] {
-			parts = append(parts, sys.Shared[j].Name+" = "+sys.Shared[j].ValueName(t.Witness.Shared[j]))
+			parts = append(parts, sys.Shared[j].Assignment(t.Witness.Shared[j]))
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return " and the same shared values, " + strings.Join(parts, ", ")
+	return " and the same shared values, " + strings.Join(parts, " ")
 }
 
 // writeStepWitness prints a violation whose witness is a step.
