@@ -426,18 +426,19 @@ type checkWitnessJSON struct {
 	States   []string         `json:"states"`
 	Enabled  map[string][]int `json:"enabled"`
 	Disabled map[string][]int `json:"disabled"`
-	// For a system with constructs beyond the paper: the parameters of
-	// the instance (a family's), the shared values of both
-	// configurations, and the step of the enabled one whose successor
-	// orbit no step of the disabled one reaches.
+	// The parameters of the instance (a family's), the shared values of
+	// both configurations (with shared variables), and, when the point
+	// of the witness is a step, the step of the enabled one whose
+	// successor orbit no step of the disabled one reaches.
 	Params map[string]int  `json:"params,omitempty"`
 	Shared json.RawMessage `json:"shared,omitempty"`
 	Step   *checkStepJSON  `json:"step,omitempty"`
 }
 
-// checkStepJSON is detect.Step: the transition (or rendezvous) taken, by
-// which groups (one per part of a rendezvous), and the orbit it reaches:
-// the total counters, in the order of "states", and the shared values.
+// checkStepJSON is a witness's step (detect.Witness.Step): the
+// transition (or rendezvous) taken, by which groups (one per part of a
+// rendezvous), and the orbit it reaches: the total counters, in the
+// order of "states", and the shared values.
 type checkStepJSON struct {
 	Transition  string          `json:"transition,omitempty"`
 	Rendezvous  string          `json:"rendezvous,omitempty"`

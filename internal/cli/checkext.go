@@ -10,8 +10,8 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// What vsym check prints for the constructs beyond the paper: rendezvous
-// results, and witnesses whose point is a step (detect.Witness.Step).
+// What vsym check prints for rendezvous results, shared values and
+// parameters, and witnesses whose point is a step (detect.Witness.Step).
 
 // rendezvousCount is ", 1 rendezvous" or ", 2 rendezvous" after the
 // count of transitions; "" without rendezvous.
