@@ -94,14 +94,7 @@ func TestReachabilityAgainstProcesses(t *testing.T) {
 				{"asymmetry", &a.Asymmetry, asym},
 			} {
 				steps, reachable := o.nearest(q.f)
-				switch {
-				case q.ans.Reachable == nil:
-					t.Fatalf("%s: %s undecided: %s", label, q.name, q.ans.Reason)
-				case *q.ans.Reachable != reachable:
-					t.Fatalf("%s: %s reachable = %v, oracle says %v", label, q.name, *q.ans.Reachable, reachable)
-				case reachable && (q.ans.Steps == nil || *q.ans.Steps != steps):
-					t.Fatalf("%s: %s in %v steps, oracle says %d", label, q.name, q.ans.Steps, steps)
-				}
+				compareAnswer(t, label, q.name, q.ans, steps, reachable)
 				if reachable {
 					yes[q.name]++
 				} else {

@@ -38,10 +38,14 @@ type Witness struct {
 	Step *gsst.Successor
 }
 
-// configOf returns one of the witness's configurations as gsst reads
-// them.
-func (w *Witness) configOf(counts [][]int) gsst.Config {
-	return gsst.Config{Counts: counts, Shared: w.Shared, Params: w.Params}
+// successors returns the steps of w.Enabled and those of w.Disabled
+// (gsst's Successors), with the witness's shared values and parameters.
+func (w *Witness) successors(sys *gsst.System) (from, other []gsst.Successor, err error) {
+	if from, err = sys.Successors(gsst.Config{Counts: w.Enabled, Shared: w.Shared, Params: w.Params}); err != nil {
+		return nil, nil, err
+	}
+	other, err = sys.Successors(gsst.Config{Counts: w.Disabled, Shared: w.Shared, Params: w.Params})
+	return from, other, err
 }
 
 // witness expands a model of the query f into a Witness: group states
@@ -111,11 +115,7 @@ func escape(sys *gsst.System, item int, w *Witness) *gsst.Successor {
 	if !shaped(sys, w.Enabled) || !shaped(sys, w.Disabled) {
 		return nil
 	}
-	from, err := sys.Successors(w.configOf(w.Enabled))
-	if err != nil {
-		return nil
-	}
-	other, err := sys.Successors(w.configOf(w.Disabled))
+	from, other, err := w.successors(sys)
 	if err != nil {
 		return nil
 	}
@@ -276,11 +276,7 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 			return fmt.Errorf("total counters of %s differ: %d and %d", sys.States[s], a, b)
 		}
 	}
-	from, err := sys.Successors(w.configOf(w.Enabled))
-	if err != nil {
-		return err
-	}
-	other, err := sys.Successors(w.configOf(w.Disabled))
+	from, other, err := w.successors(sys)
 	if err != nil {
 		return err
 	}
