@@ -182,6 +182,9 @@ func newQuery(sys *gsst.System, all []member, item int) *query {
 	can := map[[2]string]bool{}
 	for _, nb := range all {
 		for _, mb := range ownEffects {
+			if constantTotals(&nb) && constantTotals(mb) && !slices.EqualFunc(nb.z, mb.z, presburger.Term.Equal) {
+				continue // different constant changes of the totals: never equal
+			}
 			k := [2]string{nb.effect, mb.effect}
 			c, ok := can[k]
 			if !ok {
@@ -198,6 +201,10 @@ func newQuery(sys *gsst.System, all []member, item int) *query {
 	q.variables()
 	return q
 }
+
+// constantTotals reports whether the change of the totals mb makes is
+// a constant (it has no transfer).
+func constantTotals(mb *member) bool { return len(mb.step.Transfers) == 0 }
 
 // sideApart renames a group counter to a variable above every variable
 // of the system: the enabled side's, for deciding equations of effects.
