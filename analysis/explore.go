@@ -21,7 +21,10 @@ type ExploreRequest struct {
 	// Tests put an engine double behind a command through it.
 	Choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
 
-	CountStates bool // count reachable states (MaxStates implies it)
+	// CountStates asks for the reachable states and deadlocks counted
+	// (MaxStates implies it); they are counted unasked on a model of at
+	// most CountSpace states (Counted).
+	CountStates bool
 	Deadlocks   bool // decide whether a deadlock is reachable
 	NoTraces    bool // build no counterexamples or witnesses
 }
@@ -58,7 +61,7 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 	opts := []explore.Option{
 		explore.MaxMemory(r.Limits.MaxMemory),
 		// MaxStates bounds the reachable states, so it asks for them.
-		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0), explore.CheckDeadlocks(r.Deadlocks),
+		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0 || Counted(m.Model)), explore.CheckDeadlocks(r.Deadlocks),
 		explore.Traces(!r.NoTraces),
 	}
 	if r.Progress != nil {
@@ -72,6 +75,28 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 		return nil, FileError(r.File, err)
 	}
 	return &Exploration{Model: m, Report: rep, deadlocks: r.Deadlocks}, nil
+}
+
+// CountSpace bounds the models whose reachable states and deadlocks an
+// exploration counts unasked: at most this many states in the model's
+// space (counter vectors times the values of the shared variables). On
+// a larger one counting may cost far more than the properties (the BDD
+// engine decides them backwards, without the reachable states), so it
+// is done on request (ExploreRequest.CountStates). The rule reads the
+// model only, so the report is the same whichever engine answers.
+const CountSpace = 200_000
+
+// Counted says whether an exploration of m counts its reachable states
+// unasked (CountSpace).
+func Counted(m *counterabs.Model) bool {
+	space := m.CounterSpace()
+	for _, v := range m.Shared {
+		if v.Unbounded {
+			return false
+		}
+		space *= float64(v.Hi-v.Lo) + 1
+	}
+	return space <= CountSpace
 }
 
 // FairRun says whether a fair run starts in the initial state of the

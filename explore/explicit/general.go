@@ -134,8 +134,12 @@ type reverse struct {
 	from  []int32
 }
 
-// buildReverse computes e.rev from the successor relation.
-func (e *engine) buildReverse() error {
+// ensureReverse computes e.rev from the successor relation of a general
+// space, once; other spaces undo moves instead.
+func (e *engine) ensureReverse() error {
+	if !e.sp.general || e.rev != nil {
+		return nil
+	}
 	n := e.st.n
 	count := make([]int32, n+1)
 	vals, key := e.scratch()

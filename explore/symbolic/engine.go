@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"runtime/metrics"
@@ -147,6 +148,9 @@ type Checker struct {
 	// bound, while the reachable states are computed, is
 	// shared.MaxStates: lfp stops once its set holds more states.
 	bound int64
+	// budget, when positive, stops a fixpoint with errCheap once more
+	// nodes were produced (reachableIfCheap).
+	budget int
 
 	justice []bjustice           // the model's justice constraints (fair.go)
 	preMemo *preimages           // the last set's pre-images (fair.go)
@@ -1091,6 +1095,9 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
+	if e.budget > 0 && e.stats.Produced > e.budget {
+		return errCheap
+	}
 	if lim := e.shared.MaxWork; lim > 0 && e.stats.Produced > lim {
 		return fmt.Errorf("%w: %d nodes produced, over the budget of %d", ErrWork, e.stats.Produced, lim)
 	}
@@ -1205,6 +1212,81 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 	return r, e.check()
 }
 
+// reachableIfCheap computes the reachable states, as Reachable does,
+// when they take at most cheapReach BDD nodes produced: a backward
+// fixpoint then runs within them instead of over every vector of the
+// encoding, where it may find far more than the initial state's future
+// (issue 26: a spec with one reachable state whose backward EG ran for
+// minutes). Past the budget it gives up, and the properties are decided
+// backwards. The budget is work, so the choice is the same on every
+// machine.
+func (e *Checker) reachableIfCheap(ctx context.Context) error {
+	e.budget = e.stats.Produced + cheapReach
+	_, err := e.Reachable(ctx)
+	e.budget = 0
+	if errors.Is(err, errCheap) {
+		e.stop.stopped = nil
+		return nil
+	}
+	return err
+}
+
+// cheapReach is the work budget of reachableIfCheap, in BDD nodes
+// produced; a variable for tests.
+var cheapReach = 1_000_000
+
+// errCheap stops reachableIfCheap's fixpoint at its budget.
+var errCheap = errors.New("symbolic: the reachable states are not cheap")
+
+// concreteCount returns the number of process-indexed configurations the
+// states of s stand for (explore.ConcreteCounter), enumerating them.
+func (e *Checker) concreteCount(ctx context.Context, s rudd.Node) (*big.Int, error) {
+	c := explore.NewConcreteCounter(e.model)
+	x := make([]int64, len(e.enc.cur))
+	b := e.b
+	nv := len(e.levelNext)
+	var err error
+	steps := 0
+	var walk func(n rudd.Node, level int)
+	walk = func(n rudd.Node, level int) {
+		if err != nil || *n == 0 {
+			return
+		}
+		if steps++; steps&0xfff == 0 {
+			if err = ctx.Err(); err != nil {
+				return
+			}
+		}
+		if level == nv {
+			y := make([]int64, len(x))
+			for i := range x {
+				y[i] = x[i] + e.enc.lo[i]
+			}
+			c.Add(y)
+			return
+		}
+		if e.levelNext[level] {
+			walk(n, level+1)
+			return
+		}
+		lo, hi := n, n
+		if *n > 1 && b.Label(n) == level {
+			lo, hi = b.Low(n), b.High(n)
+		}
+		bit := int64(1) << uint(e.levelBit[level])
+		v := e.levelCounter[level]
+		walk(lo, level+1)
+		x[v] |= bit
+		walk(hi, level+1)
+		x[v] &^= bit
+	}
+	walk(s, 0)
+	if err != nil {
+		return nil, err
+	}
+	return c.Total(), nil
+}
+
 // Count returns the number of counter vectors in s (a set over the
 // current bits).
 func (e *Checker) Count(s rudd.Node) *big.Int {
@@ -1254,29 +1336,3 @@ func (e *Checker) withinPools(s rudd.Node) rudd.Node {
 	return s
 }
 
-// pick returns one counter vector of s summing to N (don't-care bits set
-// to zero: within the sum invariant any completion is a valid vector).
-func (e *Checker) pick(s rudd.Node) ([]int, bool) {
-	b := e.b
-	x := make([]int, len(e.enc.cur))
-	n := e.withinPools(s)
-	if n == nil || *n == 0 {
-		return nil, false
-	}
-	for *n > 1 {
-		l := b.Label(n)
-		lo, hi := b.Low(n), b.High(n)
-		if *lo != 0 {
-			n = lo
-			continue
-		}
-		if !e.levelNext[l] {
-			x[e.levelCounter[l]] |= 1 << uint(e.levelBit[l])
-		}
-		n = hi
-	}
-	for i := range x {
-		x[i] += int(e.enc.lo[i])
-	}
-	return x, true
-}
