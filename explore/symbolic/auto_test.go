@@ -2,13 +2,13 @@ package symbolic_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
@@ -164,17 +164,14 @@ func TestAutoAgainstEngines(t *testing.T) {
 	}
 }
 
-// reportJSON is rep in JSON without its stats, the one part that
-// depends on the engine.
+// reportJSON is enginetest.ReportJSON, failing t on an error.
 func reportJSON(t *testing.T, rep *explore.Report) string {
 	t.Helper()
-	r := *rep
-	r.Stats = explore.Stats{}
-	b, err := json.Marshal(&r)
+	s, err := enginetest.ReportJSON(rep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return s
 }
 
 // TestMaxWork: a work budget below what a model needs stops the BDD

@@ -68,6 +68,7 @@ type config struct {
 	maxNodes  int
 	sumSpace  bool
 	affinity  bool
+	cheap     bool
 	ctx       context.Context
 }
 
@@ -101,6 +102,13 @@ func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
 // WithAffinity chooses whether counters are placed in the variable order
 // by affinityOrder (true, the default) or in their natural order.
 func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
+
+// WithCheapReach chooses whether an engine that decides properties
+// backwards first computes the reachable states when they come cheap,
+// within a work budget, and then restricts every fixpoint to them (true,
+// the default); false decides over the space WithSumSpace chooses
+// whatever the reachable states would cost.
+func WithCheapReach(on bool) Option { return func(c *config) { c.cheap = on } }
 
 // WithNodeTable sets the initial node table size of the BDD.
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
@@ -236,7 +244,7 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	if err := m.Unsupported("the BDD engine", supported); err != nil {
 		return nil, err
 	}
-	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true}
+	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true, cheap: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -1221,6 +1229,9 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 // backwards. The budget is work, so the choice is the same on every
 // machine.
 func (e *Checker) reachableIfCheap(ctx context.Context) error {
+	if !e.cfg.cheap {
+		return nil
+	}
 	e.budget = e.stats.Produced + cheapReach
 	_, err := e.Reachable(ctx)
 	e.budget = 0
