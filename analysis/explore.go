@@ -2,11 +2,14 @@ package analysis
 
 import (
 	"context"
+	"errors"
+	"sync"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 // ExploreRequest is a question for the engines: the model (level,
@@ -25,8 +28,11 @@ type ExploreRequest struct {
 	// (MaxStates implies it); they are counted unasked on a model of at
 	// most CountSpace states (Counted).
 	CountStates bool
-	Deadlocks   bool // decide whether a deadlock is reachable
-	NoTraces    bool // build no counterexamples or witnesses
+	// Bound, when positive, is the largest value the engines let an
+	// unbounded shared variable take (explore.Bound, --bound).
+	Bound     int64
+	Deadlocks bool // decide whether a deadlock is reachable
+	NoTraces  bool // build no counterexamples or witnesses
 }
 
 // Exploration is the answer to an ExploreRequest: the model explored and
@@ -64,15 +70,41 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0 || Counted(m.Model)), explore.CheckDeadlocks(r.Deadlocks),
 		explore.Traces(!r.NoTraces),
 	}
-	if r.Progress != nil {
-		opts = append(opts, explore.OnProgress(progressEvery, r.Progress))
-	}
+	// The engines' progress always flows, for the growth of an
+	// unbounded variable (explore.Growth), which an error must name.
+	var mu sync.Mutex
+	note := ""
+	opts = append(opts, explore.Bound(r.Bound), explore.OnProgress(progressEvery, func(ev progress.Event) {
+		if ev.Note != "" {
+			mu.Lock()
+			note = ev.Note
+			mu.Unlock()
+		}
+		if r.Progress != nil {
+			r.Progress(ev)
+		}
+	}))
 	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
 	if err != nil {
+		var le *explore.LimitError
 		if ctx.Err() != nil {
-			return nil, Stopped(ctx, r.File, "exploration", r.Limits.Timeout)
+			err = Stopped(ctx, r.File, "exploration", r.Limits.Timeout)
+		} else {
+			err = FileError(r.File, err)
 		}
-		return nil, FileError(r.File, err)
+		mu.Lock()
+		defer mu.Unlock()
+		var ae *Error
+		grew := errors.As(err, &le) && le.Growth != nil
+		if errors.As(err, &ae) && (note != "" || grew) {
+			// Raising the limit would not help: say what grows, and
+			// what answers instead.
+			if !grew {
+				ae.Msg += "; " + note
+			}
+			ae.Limit = NoLimit
+		}
+		return nil, err
 	}
 	return &Exploration{Model: m, Report: rep, deadlocks: r.Deadlocks}, nil
 }

@@ -435,32 +435,41 @@ func (s State) SharedText() string {
 	return sharedText(s.sys, s.Shared)
 }
 
-// LimitError reports a search stopped by a resource limit (state count or
-// memory); errors.Is(err, errkind.Limit) holds.
+// LimitError reports a search stopped by a resource limit (state count,
+// memory, or the bound of the unbounded shared variables);
+// errors.Is(err, errkind.Limit) holds.
 type LimitError struct {
-	Kind   string // "states" or "memory"
-	Limit  int64  // the configured bound (states or bytes)
+	Kind   string // "states", "memory" or "bound"
+	Limit  int64  // the configured bound (states, bytes, or the value of Config.Bound)
 	States int64  // states stored when the search stopped
 	Bytes  int64  // estimated bytes in use when the search stopped
 	// Note, when not empty, says why the states may not be finite (a
 	// model with unbounded shared variables).
 	Note string
+	// Growth, when not nil, is an unbounded shared variable that kept
+	// growing (growth.go): raising the limit will not help.
+	Growth *Growth
 }
 
 func (e *LimitError) Error() string {
-	switch e.Kind {
-	case "memory":
-		if e.States == 0 {
-			return fmt.Sprintf("memory limit of %s reached (about %s in use)",
-				FormatBytes(e.Limit), FormatBytes(e.Bytes))
-		}
-		return fmt.Sprintf("memory limit of %s reached after %d states (about %s in use)",
-			FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
+	var msg string
+	switch {
+	case e.Kind == "bound":
+		return fmt.Sprintf("a reachable step takes shared variable %s beyond the bound %d (--bound, initially %d): the state space may be infinite; vsym prove decides safety properties for every value",
+			e.Growth.Var, e.Limit, e.Growth.Init)
+	case e.Kind == "memory" && e.States == 0:
+		msg = fmt.Sprintf("memory limit of %s reached (about %s in use)", FormatBytes(e.Limit), FormatBytes(e.Bytes))
+	case e.Kind == "memory":
+		msg = fmt.Sprintf("memory limit of %s reached after %d states (about %s in use)", FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
+	case e.Note != "" && e.Growth == nil:
+		msg = fmt.Sprintf("state limit of %d reached (%s)", e.Limit, e.Note)
+	default:
+		msg = fmt.Sprintf("state limit of %d reached", e.Limit)
 	}
-	if e.Note != "" {
-		return fmt.Sprintf("state limit of %d reached (%s)", e.Limit, e.Note)
+	if e.Growth != nil {
+		msg += "; " + e.Growth.String()
 	}
-	return fmt.Sprintf("state limit of %d reached", e.Limit)
+	return msg
 }
 
 // Is makes errors.Is(err, errkind.Limit) hold.

@@ -50,6 +50,10 @@ type engine struct {
 	// search did.
 	dist    []int32
 	visited []int32
+	// watch follows the unbounded shared variables (growth.go), and
+	// growth is the first of them found past its explore.GrowthBound.
+	watch  []watched
+	growth *explore.Growth
 }
 
 // maxDeadlockExamples bounds Report.DeadlockExamples.
@@ -152,7 +156,7 @@ func (e *engine) deadlockPaths(rep *explore.Report) error {
 
 func (e *engine) checkMemory(bytes int64) error {
 	if e.opt.MaxMemory > 0 && bytes > e.opt.MaxMemory {
-		return &explore.LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes}
+		return &explore.LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes, Growth: e.growth}
 	}
 	return nil
 }
@@ -165,6 +169,9 @@ func (e *engine) report(ev progress.Event) {
 	}
 	ev.Engine = Engine{}.Name()
 	ev.States = int64(e.st.n)
+	if e.growth != nil {
+		ev.Note = e.growth.String()
+	}
 	e.opt.Progress(ev)
 }
 
@@ -203,6 +210,7 @@ func (e *engine) explore() error {
 		maxStates = maxStored
 	}
 	lastReport := e.start
+	e.startWatch()
 	e.report(progress.Event{Phase: progress.Reach, Frontier: 1})
 	for i := 0; i < st.n; i++ {
 		if i&0x3fff == 0 {
@@ -235,6 +243,9 @@ func (e *engine) explore() error {
 				}
 				enabled = true
 				if err := sp.generalSucc(mv, vals, succ); err != nil {
+					return err
+				}
+				if err := e.watchValues(sp.ybuf64); err != nil {
 					return err
 				}
 				if st.needGrow() && e.opt.MaxMemory > 0 {
@@ -394,7 +405,7 @@ func (e *engine) stateLimit() error {
 	if lim <= 0 {
 		lim = maxStored
 	}
-	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes(), Note: e.sp.stateLimitNote()}
+	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes(), Note: e.sp.stateLimitNote(), Growth: e.growth}
 }
 
 // decodeState fills vals with the valuation of state i.

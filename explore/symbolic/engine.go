@@ -263,6 +263,13 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	// and every fixpoint runs within them.
 	cfg.reachable = true
 	prior := 0
+	if shared.Bound > 0 {
+		for _, j := range unbounded {
+			v := m.SharedVar(j)
+			limits[v] = max(int(shared.Bound)-m.Shared[j].Lo, limits[v])
+		}
+	}
+	var growth *explore.Growth
 	for {
 		e, err := newChecker(m, cfg, shared, limits, prior)
 		if err != nil {
@@ -281,9 +288,21 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		}
 		for _, j := range over {
 			v := m.SharedVar(j)
+			top := int64(m.Shared[j].Lo) + int64(limits[v])
+			g := &explore.Growth{Var: m.Shared[j].Name, Init: int64(m.Shared[j].Init), Reached: top + 1}
+			if shared.Bound > 0 {
+				// Some reachable step passes the bound.
+				return nil, &explore.LimitError{Kind: "bound", Limit: shared.Bound, Growth: g}
+			}
+			if top >= explore.GrowthBound(m, j) && growth == nil {
+				growth = g
+				if shared.Progress != nil {
+					shared.Progress(progress.Event{Phase: progress.Reach, Engine: BDD{}.Name(), Note: growth.String()})
+				}
+			}
 			if bitsFor(limits[v]) >= max(maxBoundBits, bitsFor(4*m.N)) {
-				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the largest bound up to which the BDD engine encodes an unbounded variable",
-					m.Shared[j].Name, int64(m.Shared[j].Lo)+int64(limits[v]))
+				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the largest bound up to which the BDD engine encodes an unbounded variable; %s",
+					m.Shared[j].Name, top, g)
 			}
 			limits[v] = 2*limits[v] + 1
 		}
@@ -317,16 +336,7 @@ func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
 			limits[c] = p.Sum
 		}
 	}
-	largest := int64(m.N)
-	for _, t := range m.Transitions {
-		for _, c := range constants(t.Guard) {
-			largest = max(largest, c)
-		}
-		for _, a := range t.Assign {
-			largest = max(largest, a.Value.Const, -a.Value.Const)
-		}
-	}
-	largest = min(largest, 1<<16)
+	largest := min(max(int64(m.N), explore.Constants(m)), 1<<16)
 	for j := range m.Shared {
 		v := &m.Shared[j]
 		if !v.Unbounded {
@@ -338,33 +348,6 @@ func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
 		limits[m.SharedVar(j)] = 1<<bitsFor(int(need)) - 1
 	}
 	return limits, unbounded
-}
-
-// constants returns the absolute values of the constants of f's atoms.
-func constants(f presburger.Formula) []int64 {
-	var out []int64
-	eachCmp(f, func(c presburger.Cmp) { out = append(out, max(c.T.Const, -c.T.Const)) })
-	return out
-}
-
-// eachCmp calls fn on every comparison of f.
-func eachCmp(f presburger.Formula, fn func(presburger.Cmp)) {
-	switch f := f.(type) {
-	case presburger.Cmp:
-		fn(f)
-	case presburger.Not:
-		eachCmp(f.F, fn)
-	case presburger.And:
-		for _, g := range f {
-			eachCmp(g, fn)
-		}
-	case presburger.Or:
-		for _, g := range f {
-			eachCmp(g, fn)
-		}
-	case presburger.Exists:
-		eachCmp(f.Body, fn)
-	}
 }
 
 // beyondBounds computes the reachable states and returns the unbounded
@@ -464,7 +447,7 @@ func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits [
 func autoOrder(m *counterabs.Model) Order {
 	multi := false
 	for _, t := range m.Transitions {
-		eachCmp(t.Guard, func(c presburger.Cmp) {
+		explore.EachCmp(t.Guard, func(c presburger.Cmp) {
 			if len(c.T.Monos) >= 2 {
 				multi = true
 			}

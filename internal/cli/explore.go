@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +42,7 @@ type exploreOpts struct {
 	bddNoReach bool   // --bdd-no-reach: deprecated, the default
 	count      bool   // --count-states
 	deadlocks  bool   // --deadlock-free
+	bound      int64  // --bound
 
 	allowNoFairRun bool // --allow-no-fair-run
 
@@ -116,6 +119,7 @@ from the initial state" as a finding and exits 1, unless
 	// the default; it still says "no counts", and is hidden.
 	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
 	_ = f.MarkHidden("bdd-no-reach")
+	f.Int64Var(&o.bound, "bound", 0, "explore the unbounded shared variables (\"0..\") up to this value: a reachable step beyond it stops the run (exit 3), and when none is, the bound decided nothing; 0 means no bound")
 	f.BoolVar(&o.deadlocks, "deadlock-free", false, "also require that no deadlock is reachable: a reachable deadlock fails the run (exit 1), with a shortest path to it")
 	f.BoolVar(&o.allowNoFairRun, "allow-no-fair-run", false, "accept fairness constraints that no run from the initial state meets (every property then holds vacuously), which otherwise fail the run (exit 1)")
 	return cmd
@@ -134,6 +138,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	if o.maxStates < 0 {
 		return errkind.Errorf(errkind.Input, "--max-states must not be negative")
+	}
+	if o.bound < 0 {
+		return errkind.Errorf(errkind.Input, "--bound must not be negative")
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
@@ -167,8 +174,12 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	prog.phase(progress.Parse)
 	file := displayName(o.file)
-	// --timeout bounds the whole run, loading included.
-	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
+	// --timeout bounds the whole run, loading included; an interrupt
+	// (Ctrl-C) stops it with a message too, which names an unbounded
+	// variable that kept growing.
+	ctx, stopSignal := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stopSignal()
+	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(ctx)
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
 		return loadInstance(cmd, o.file, o.sizes, o.params, "explore")
@@ -185,12 +196,20 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return err
 	}
 	req.Limits.MaxStates, req.Limits.MaxMemory = o.maxStates, mem
-	req.Progress = prog.report
+	warned := false
+	req.Progress = func(ev progress.Event) {
+		if ev.Note != "" && !warned {
+			// Said at once, while the search goes on: it may never end.
+			warned = true
+			fmt.Fprintf(cmd.ErrOrStderr(), "vsym: warning: %s: %s\n", file, ev.Note)
+		}
+		prog.report(ev)
+	}
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
 	x, err := analysis.Explore(ctx, sys, analysis.ExploreRequest{
 		ModelRequest: req, Engine: engineName, BDD: bdd, Choose: o.choose,
-		CountStates: o.count, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
+		CountStates: o.count, Bound: o.bound, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
 	})
 	prog.stop()
 	if err != nil {
