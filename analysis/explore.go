@@ -84,7 +84,13 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 			r.Progress(ev)
 		}
 	}))
-	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
+	// Within: an engine checks its context between steps, but the
+	// lifting of a trace to the processes does not yet, so the timeout
+	// is kept here too.
+	rep, err := Within(ctx, r.File, "exploration", r.Limits, func() (*explore.Report, error) {
+		rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
+		return rep, err
+	})
 	if err != nil {
 		var le *explore.LimitError
 		if ctx.Err() != nil {
