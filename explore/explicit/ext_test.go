@@ -9,10 +9,10 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
-	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 // TestUnboundedShared: a shared variable without a greatest value is

@@ -1,8 +1,8 @@
 package explicit
 
 import (
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 )
 

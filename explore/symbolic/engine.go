@@ -1329,4 +1329,3 @@ func (e *Checker) withinPools(s rudd.Node) rudd.Node {
 	}
 	return s
 }
-
