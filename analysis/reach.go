@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/vsym/vsym/counterabs"
@@ -263,21 +264,27 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 	}
 	// A shared variable without an upper bound may take infinitely many
 	// values, and the search of the reachable configurations then never
-	// ends: it stops at a fixed number of states instead, so that the
-	// answer (unknown, if that many do not decide it) does not depend on
-	// how fast the machine is.
-	var maxStates int64
+	// ends. The search stops instead when a reachable step takes such a
+	// variable beyond the value past which it is said to keep growing
+	// (explore.GrowthBound): a bound of work, so that the answer (unknown,
+	// if the bound is passed) is the same on every machine. When no step
+	// passes it, the bound decided nothing and the answers are exact.
+	var bound int64
 	for j := range m.Shared {
 		if m.Shared[j].Unbounded {
-			maxStates = reachUnboundedStates
+			bound = max(bound, explore.GrowthBound(&m, j))
 		}
 	}
-	rep, ran, err := check(ctx, engines, &m, maxStates, opts...)
+	if bound > 0 {
+		opts = append(opts, explore.Bound(bound))
+	}
+	rep, ran, err := check(ctx, engines, &m, 0, opts...)
 	r.Engines = append(r.Engines, ran...)
 	if err != nil {
 		why, limit := stopReason(ctx, err, req.Limits.Timeout)
-		if limit == MaxStates {
-			limit = NoLimit // reachUnboundedStates: no flag changes it
+		var le *explore.LimitError
+		if errors.As(err, &le) && le.Kind == "bound" && le.Growth != nil {
+			why = fmt.Sprintf("a reachable step takes shared variable %s beyond %d: the configurations reachable may be infinitely many", le.Growth.Var, le.Limit)
 		}
 		for _, q := range qs {
 			q.answer.Reachable, q.answer.Reason, q.answer.Limit = nil, why, limit
@@ -299,10 +306,6 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 		}
 	}
 }
-
-// reachUnboundedStates bounds the reachable states searched for the
-// questions of a model with an unbounded shared variable.
-const reachUnboundedStates = 1_000_000
 
 // configuration returns the formula that holds exactly at the
 // group-counter vector of conf (conf[g][s] processes of group g in s)
