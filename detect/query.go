@@ -364,8 +364,13 @@ func (q *query) sub(side int) func(presburger.Var) presburger.Term {
 	sys := q.sys
 	return func(v presburger.Var) presburger.Term {
 		if s, g, ok := sys.Counter(v); ok {
-			if g >= 0 {
+			switch {
+			case g >= 0 && (q.col[s] < 0 || q.tvar[s] >= len(q.groupS)):
+				panic("detect: the query reads a group counter of a state that is not a group state")
+			case g >= 0:
 				return presburger.VarTerm(q.groupVar(side, q.col[s], g))
+			case q.tvar[s] < 0:
+				panic("detect: the query reads the total of a free state")
 			}
 			return presburger.VarTerm(q.totalVar(q.tvar[s]))
 		}
