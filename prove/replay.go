@@ -493,122 +493,160 @@ func initialProcesses(sys *gsst.System, sizes []int) [][]int {
 // state) followed by the shared values, and fills each move's
 // Transferred and Shared.
 func run(sys *gsst.System, sizes, params []int, moves []Move, phi presburger.Formula) ([][]int, error) {
+	x, err := newExecution(sys, sizes, params)
+	if err != nil {
+		return nil, err
+	}
+	states := [][]int{x.snapshot()}
+	for i := range moves {
+		if err := x.step(i, &moves[i]); err != nil {
+			return nil, err
+		}
+		states = append(states, x.snapshot())
+	}
+	if presburger.Eval(phi, x.valuation()) {
+		return nil, errors.New("the property's condition holds at the end of the run")
+	}
+	return states, nil
+}
+
+// execution is a configuration of an instance that moves are executed
+// on by the language's semantics (run): where each process is, and the
+// shared values.
+type execution struct {
+	sys    *gsst.System
+	params []int
+	procs  [][]int // procs[g][p]: the local state of process p of group g
+	shared []int
+}
+
+// newExecution places the processes of the instance of sys with the
+// given sizes and parameter values in their initial states.
+func newExecution(sys *gsst.System, sizes, params []int) (*execution, error) {
 	procs := initialProcesses(sys, sizes)
 	for g := range procs {
 		if len(procs[g]) != sizes[g] {
 			return nil, fmt.Errorf("group %s starts with %d processes, not %d", sys.Groups[g].Name, len(procs[g]), sizes[g])
 		}
 	}
-	shared := sys.InitShared()
-	counts := func() [][]int {
-		y := make([][]int, len(sys.Groups))
-		for g := range y {
-			y[g] = make([]int, len(sys.States))
-			for _, s := range procs[g] {
-				y[g][s]++
+	return &execution{sys: sys, params: params, procs: procs, shared: sys.InitShared()}, nil
+}
+
+// counts returns the group counters [g][s].
+func (x *execution) counts() [][]int {
+	y := make([][]int, len(x.sys.Groups))
+	for g := range y {
+		y[g] = make([]int, len(x.sys.States))
+		for _, s := range x.procs[g] {
+			y[g][s]++
+		}
+	}
+	return y
+}
+
+// valuation reads the system's counters, shared variables and
+// parameters in the configuration.
+func (x *execution) valuation() func(presburger.Var) int64 {
+	base := x.sys.Valuation(x.counts(), x.shared)
+	return func(v presburger.Var) int64 {
+		if k, ok := x.sys.ParamOf(v); ok {
+			return int64(x.params[k])
+		}
+		return base(v)
+	}
+}
+
+// snapshot returns the group counters (group by group, state by state)
+// followed by the shared values.
+func (x *execution) snapshot() []int {
+	var out []int
+	for _, row := range x.counts() {
+		out = append(out, row...)
+	}
+	return append(out, x.shared...)
+}
+
+// key identifies the configuration, processes by identity.
+func (x *execution) key() string { return fmt.Sprint(x.procs, x.shared) }
+
+// step executes move i, mv, and fills its Transferred and Shared.
+func (x *execution) step(i int, mv *Move) error {
+	sys, procs := x.sys, x.procs
+	val := x.valuation()
+	var guard presburger.Formula
+	var update *gsst.Update
+	var broadcast []gsst.Transfer
+	switch {
+	case mv.Transition >= 0 && mv.Transition < len(sys.Transitions) && len(mv.Movers) == 1:
+		t := &sys.Transitions[mv.Transition]
+		st := mv.Movers[0]
+		b := t.BlockOf(st.Group)
+		if b == nil || t.From != st.From || t.To != st.To {
+			return fmt.Errorf("step %d (%s) is no move of transition %s", i+1, st, sys.TransitionName(t))
+		}
+		guard, update, broadcast = b.Guard, &b.Update, t.Broadcast
+	case mv.Transition < 0 && mv.Rendezvous >= 0 && mv.Rendezvous < len(sys.Rendezvous):
+		r := &sys.Rendezvous[mv.Rendezvous]
+		if len(mv.Movers) != len(r.Parts) {
+			return fmt.Errorf("step %d moves %d processes by a rendezvous of %d parts", i+1, len(mv.Movers), len(r.Parts))
+		}
+		for k, p := range r.Parts {
+			st := mv.Movers[k]
+			if st.From != p.From || st.To != p.To || p.Groups != nil && !slices.Contains(p.Groups, st.Group) {
+				return fmt.Errorf("step %d: %s is no move of part %d of the rendezvous", i+1, st, k+1)
 			}
 		}
-		return y
+		guard, update = r.Guard, &r.Update
+	default:
+		return fmt.Errorf("step %d is no step of the system", i+1)
 	}
-	valuation := func() func(presburger.Var) int64 {
-		base := sys.Valuation(counts(), shared)
-		return func(v presburger.Var) int64 {
-			if k, ok := sys.ParamOf(v); ok {
-				return int64(params[k])
-			}
-			return base(v)
-		}
-	}
-	snapshot := func() []int {
-		var out []int
-		for _, row := range counts() {
-			out = append(out, row...)
-		}
-		return append(out, shared...)
-	}
-	states := [][]int{snapshot()}
-	for i := range moves {
-		mv := &moves[i]
-		val := valuation()
-		var guard presburger.Formula
-		var update *gsst.Update
-		var broadcast []gsst.Transfer
+	seen := map[[2]int]bool{}
+	for _, st := range mv.Movers {
 		switch {
-		case mv.Transition >= 0 && mv.Transition < len(sys.Transitions) && len(mv.Movers) == 1:
-			t := &sys.Transitions[mv.Transition]
-			st := mv.Movers[0]
-			b := t.BlockOf(st.Group)
-			if b == nil || t.From != st.From || t.To != st.To {
-				return nil, fmt.Errorf("step %d (%s) is no move of transition %s", i+1, st, sys.TransitionName(t))
-			}
-			guard, update, broadcast = b.Guard, &b.Update, t.Broadcast
-		case mv.Transition < 0 && mv.Rendezvous >= 0 && mv.Rendezvous < len(sys.Rendezvous):
-			r := &sys.Rendezvous[mv.Rendezvous]
-			if len(mv.Movers) != len(r.Parts) {
-				return nil, fmt.Errorf("step %d moves %d processes by a rendezvous of %d parts", i+1, len(mv.Movers), len(r.Parts))
-			}
-			for k, p := range r.Parts {
-				st := mv.Movers[k]
-				if st.From != p.From || st.To != p.To || p.Groups != nil && !slices.Contains(p.Groups, st.Group) {
-					return nil, fmt.Errorf("step %d: %s is no move of part %d of the rendezvous", i+1, st, k+1)
-				}
-			}
-			guard, update = r.Guard, &r.Update
-		default:
-			return nil, fmt.Errorf("step %d is no step of the system", i+1)
+		case st.Group < 0 || st.Group >= len(procs) || st.Process < 0 || st.Process >= len(procs[st.Group]):
+			return fmt.Errorf("step %d: no process %s", i+1, st)
+		case seen[[2]int{st.Group, st.Process}]:
+			return fmt.Errorf("step %d moves process %s[%d] twice", i+1, st.GroupName, st.Process)
+		case procs[st.Group][st.Process] != st.From:
+			return fmt.Errorf("step %d (%s): the process is in %s", i+1, st, sys.States[procs[st.Group][st.Process]])
 		}
-		seen := map[[2]int]bool{}
-		for _, st := range mv.Movers {
-			switch {
-			case st.Group < 0 || st.Group >= len(procs) || st.Process < 0 || st.Process >= len(procs[st.Group]):
-				return nil, fmt.Errorf("step %d: no process %s", i+1, st)
-			case seen[[2]int{st.Group, st.Process}]:
-				return nil, fmt.Errorf("step %d moves process %s[%d] twice", i+1, st.GroupName, st.Process)
-			case procs[st.Group][st.Process] != st.From:
-				return nil, fmt.Errorf("step %d (%s): the process is in %s", i+1, st, sys.States[procs[st.Group][st.Process]])
-			}
-			seen[[2]int{st.Group, st.Process}] = true
-		}
-		if guard != nil && !presburger.Eval(guard, val) {
-			return nil, fmt.Errorf("step %d (%s): the guard is false", i+1, mv.Movers[0])
-		}
-		next := slices.Clone(shared)
-		for _, a := range update.Assign {
-			j, ok := sys.SharedOf(a.Var)
-			if !ok {
-				return nil, fmt.Errorf("step %d assigns variable %d", i+1, a.Var)
-			}
-			k := a.Value.Eval(val)
-			if k < math.MinInt32 || k > math.MaxInt32 || !sys.Shared[j].Contains(int(k)) {
-				return nil, fmt.Errorf("step %d (%s): %s := %d leaves its domain %s", i+1, mv.Movers[0], sys.Shared[j].Name, k, sys.Shared[j].TypeText())
-			}
-			next[j] = int(k)
-		}
-		mv.Transferred = nil
-		for _, x := range broadcast {
-			for g := range procs {
-				if x.Groups != nil && !slices.Contains(x.Groups, g) {
-					continue
-				}
-				for p, s := range procs[g] {
-					if s == x.From && !seen[[2]int{g, p}] {
-						mv.Transferred = append(mv.Transferred, processStep(sys, mv.Transition, g, p, x.From, x.To))
-					}
-				}
-			}
-		}
-		for _, st := range mv.Movers {
-			procs[st.Group][st.Process] = st.To
-		}
-		for _, st := range mv.Transferred {
-			procs[st.Group][st.Process] = st.To
-		}
-		shared = next
-		mv.Shared = slices.Clone(shared)
-		states = append(states, snapshot())
+		seen[[2]int{st.Group, st.Process}] = true
 	}
-	if presburger.Eval(phi, valuation()) {
-		return nil, errors.New("the property's condition holds at the end of the run")
+	if guard != nil && !presburger.Eval(guard, val) {
+		return fmt.Errorf("step %d (%s): the guard is false", i+1, mv.Movers[0])
 	}
-	return states, nil
+	next := slices.Clone(x.shared)
+	for _, a := range update.Assign {
+		j, ok := sys.SharedOf(a.Var)
+		if !ok {
+			return fmt.Errorf("step %d assigns variable %d", i+1, a.Var)
+		}
+		k := a.Value.Eval(val)
+		if k < math.MinInt32 || k > math.MaxInt32 || !sys.Shared[j].Contains(int(k)) {
+			return fmt.Errorf("step %d (%s): %s := %d leaves its domain %s", i+1, mv.Movers[0], sys.Shared[j].Name, k, sys.Shared[j].TypeText())
+		}
+		next[j] = int(k)
+	}
+	mv.Transferred = nil
+	for _, b := range broadcast {
+		for g := range procs {
+			if b.Groups != nil && !slices.Contains(b.Groups, g) {
+				continue
+			}
+			for p, s := range procs[g] {
+				if s == b.From && !seen[[2]int{g, p}] {
+					mv.Transferred = append(mv.Transferred, processStep(sys, mv.Transition, g, p, b.From, b.To))
+				}
+			}
+		}
+	}
+	for _, st := range mv.Movers {
+		procs[st.Group][st.Process] = st.To
+	}
+	for _, st := range mv.Transferred {
+		procs[st.Group][st.Process] = st.To
+	}
+	x.shared = next
+	mv.Shared = slices.Clone(x.shared)
+	return nil
 }
