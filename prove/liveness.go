@@ -58,7 +58,7 @@ import (
 type LiveCertificate struct {
 	// Invariant is over the model's variables and Pending.
 	Invariant presburger.Formula
-	Ranks     []presburger.Term
+	Ranks     []Rank
 	// Helpful and Justice are indices into the system's
 	// Fairness.Weak and Fairness.Justice.
 	Helpful []int
@@ -151,6 +151,69 @@ func (lq *liveQuestion) post(i int, f presburger.Formula) presburger.Formula {
 	})
 }
 
+// Rank is a piecewise-linear function of a state: the Term of the first
+// case whose When holds. The last case's When is true; a linear rank
+// has one case.
+type Rank []RankCase
+
+// RankCase is one piece of a Rank.
+type RankCase struct {
+	When presburger.Formula
+	Term presburger.Term
+}
+
+// linearRank is the rank t everywhere.
+func linearRank(t presburger.Term) Rank { return Rank{{When: presburger.True, Term: t}} }
+
+// pieces returns, for each case of r, the condition that it is the one
+// that applies.
+func (r Rank) pieces() []presburger.Formula {
+	var out, before []presburger.Formula
+	for _, c := range r {
+		out = append(out, presburger.Conj(append(slices.Clone(before), c.When)...))
+		before = append(before, presburger.Negation(c.When))
+	}
+	return out
+}
+
+// format writes r for people: "t" for a linear rank, else "if c1 then
+// t1, if c2 then t2, else t3".
+func (r Rank) format(lq *liveQuestion) string {
+	if len(r) == 1 {
+		return r[0].Term.Format(lq.varName)
+	}
+	var parts []string
+	for k, c := range r {
+		if k == len(r)-1 {
+			parts = append(parts, "else "+c.Term.Format(lq.varName))
+			continue
+		}
+		parts = append(parts, "if "+lq.format(c.When)+" then "+c.Term.Format(lq.varName))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// compare is "r after a step by model transition t op r before it".
+func (lq *liveQuestion) compare(t int, r Rank, op presburger.Op) presburger.Formula {
+	before := r.pieces()
+	var fs []presburger.Formula
+	for i, bi := range before {
+		for j, bj := range before {
+			fs = append(fs, presburger.Conj(bi, lq.post(t, bj), presburger.Compare(lq.postTerm(t, r[j].Term), op, r[i].Term)))
+		}
+	}
+	return presburger.Disj(fs...)
+}
+
+// negative is "r is below 0".
+func (r Rank) negative() presburger.Formula {
+	var fs []presburger.Formula
+	for i, b := range r.pieces() {
+		fs = append(fs, presburger.Conj(b, presburger.Compare(r[i].Term, presburger.Lt, presburger.ConstTerm(0))))
+	}
+	return presburger.Disj(fs...)
+}
+
 // postTerm reads t in the state after a step by model transition i.
 func (lq *liveQuestion) postTerm(i int, t presburger.Term) presburger.Term {
 	terms := lq.m.StepTerms(&lq.m.Transitions[i])
@@ -224,8 +287,8 @@ func (o certOrder) lex(t, i int, strict bool) presburger.Formula {
 		f = presburger.Disj(fs...)
 	}
 	for j := len(o.c.Ranks) - 1; j >= 0; j-- {
-		r, r2 := o.c.Ranks[j], o.lq.postTerm(t, o.c.Ranks[j])
-		f = presburger.Disj(presburger.Compare(r2, presburger.Lt, r), presburger.Conj(presburger.Compare(r2, presburger.Eq, r), f))
+		r := o.c.Ranks[j]
+		f = presburger.Disj(o.lq.compare(t, r, presburger.Lt), presburger.Conj(o.lq.compare(t, r, presburger.Eq), f))
 	}
 	return f
 }
@@ -237,7 +300,7 @@ func (o certOrder) lex(t, i int, strict bool) presburger.Formula {
 func (lq *liveQuestion) conditions(c *LiveCertificate) []liveCondition {
 	var out []liveCondition
 	for j, r := range c.Ranks {
-		out = append(out, liveCondition{fmt.Sprintf("rank %d is nonnegative", j+1), presburger.Compare(r, presburger.Lt, presburger.ConstTerm(0))})
+		out = append(out, liveCondition{fmt.Sprintf("rank %d is nonnegative", j+1), r.negative()})
 	}
 	o := lq.order(c)
 	notQ := presburger.Negation(lq.q)
@@ -430,7 +493,7 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 	sys := lq.m.System
 	cert.InvariantText = lq.format(cert.Invariant)
 	for _, r := range cert.Ranks {
-		cert.RankTexts = append(cert.RankTexts, r.Format(lq.varName))
+		cert.RankTexts = append(cert.RankTexts, r.format(lq))
 	}
 	for _, k := range cert.Helpful {
 		cert.HelpfulTexts = append(cert.HelpfulTexts, sys.WeakName(&sys.Fairness.Weak[k]))

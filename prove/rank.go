@@ -19,7 +19,8 @@ const maxRanks = 3
 
 // candidates returns the candidate lemmas of the question: those of the
 // model (lemma.go), the pools (each group's counters sum to its size),
-// and facts about pending states: "pending = 0 | a" for each atom a of
+// a shared variable of few values taking a value only while a counter is
+// empty or occupied, and facts about pending states: "pending = 0 | a" for each atom a of
 // the trigger, each negated atom of the goal, and each counter being
 // empty or occupied.
 func (lq *liveQuestion) candidates() []Lemma {
@@ -36,6 +37,23 @@ func (lq *liveQuestion) candidates() []Lemma {
 			sum = sum.Add(presburger.VarTerm(presburger.Var(c)))
 		}
 		add("pool", presburger.Compare(sum, presburger.Eq, p.Sum))
+	}
+	// A value of a shared variable with few values only while a
+	// counter is empty, or occupied (Peterson's flags: !flagA only
+	// while a is in N).
+	for j := range m.Shared {
+		sh := &m.Shared[j]
+		if sh.Unbounded || sh.Hi-sh.Lo+1 > maxCaseValues {
+			continue
+		}
+		for v := sh.Lo; v <= sh.Hi; v++ {
+			other := presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Ne, presburger.ConstTerm(int64(v)))
+			for c := range m.Counters {
+				x := presburger.VarTerm(presburger.Var(c))
+				add("shared", presburger.Disj(other, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(1))))
+				add("shared", presburger.Disj(other, presburger.Compare(x, presburger.Le, presburger.ConstTerm(0))))
+			}
+		}
 	}
 	idle := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
 	var atoms []presburger.Formula
@@ -84,47 +102,89 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 			live = append(live, t)
 		}
 	}
-	ranks := lq.rankCandidates(live)
-	// step(t, r, op): some pending step by t changes r as op says
-	// (Gt: increases, Ge: does not decrease).
-	step := func(t int, r presburger.Term, op presburger.Op) (bool, error) {
-		ok, err := lq.unsat(ctx, solver, presburger.Conj(pend, lq.guard(t), lq.post(t, notQ), presburger.Compare(lq.postTerm(t, r), op, r)))
-		return !ok, err
-	}
+	linear := lq.rankCandidates(live)
 	cert := &LiveCertificate{}
 	rest := slices.Clone(live)
-	for len(cert.Ranks) < maxRanks && len(rest) > 0 {
-		best, bestDec := -1, []int(nil)
-		for k, r := range ranks {
+	// The steps by t between pending states that leave every rank
+	// chosen so far equal, stay within (a formula on both states), and
+	// change r as op says.
+	steps := func(t int, within presburger.Formula, r Rank, op presburger.Op) (bool, error) {
+		fs := []presburger.Formula{pend, lq.guard(t), lq.post(t, notQ), within, lq.post(t, within), lq.compare(t, r, op)}
+		for _, c := range cert.Ranks {
+			fs = append(fs, lq.compare(t, c, presburger.Eq))
+		}
+		ok, err := lq.unsat(ctx, solver, presburger.Conj(fs...))
+		return !ok, err
+	}
+	// pick returns the candidate that no such step increases and that
+	// decreases the most (first: along every such step of the most
+	// transitions, then along some), with the transitions it finishes.
+	pick := func(cands []Rank, within presburger.Formula) (best int, done []int, err error) {
+		best = -1
+		bestSome := 0
+		for k, r := range cands {
 			var dec []int
-			valid := true
+			some, valid := 0, true
 			for _, t := range rest {
-				up, err := step(t, r, presburger.Gt)
+				up, err := steps(t, within, r, presburger.Gt)
 				if err != nil {
-					return nil, err
+					return -1, nil, err
 				}
 				if up {
 					valid = false
 					break
 				}
-				same, err := step(t, r, presburger.Ge)
+				same, err := steps(t, within, r, presburger.Eq)
 				if err != nil {
-					return nil, err
+					return -1, nil, err
 				}
 				if !same {
 					dec = append(dec, t)
+				} else if down, err := steps(t, within, r, presburger.Lt); err != nil {
+					return -1, nil, err
+				} else if down {
+					some++
 				}
 			}
-			if valid && len(dec) > len(bestDec) {
-				best, bestDec = k, dec
+			if valid && (len(dec) > len(done) || len(dec) == len(done) && some > bestSome) {
+				best, done, bestSome = k, dec, some
+			}
+		}
+		return best, done, nil
+	}
+	for len(cert.Ranks) < maxRanks && len(rest) > 0 {
+		best, done, err := pick(linear, presburger.True)
+		if err != nil {
+			return nil, err
+		}
+		cands := linear
+		if len(done) < len(rest) {
+			// A rank by cases over a shared variable of few values may
+			// finish more: for each value, the best linear rank along
+			// the steps that keep it (a process may cycle through the
+			// local states while the value that lets it out changes, as
+			// Peterson's turn does).
+			pieces, err := lq.pieceCandidates(linear, func(within presburger.Formula) (int, error) {
+				k, _, err := pick(linear, within)
+				return k, err
+			})
+			if err != nil {
+				return nil, err
+			}
+			if b2, d2, err := pick(pieces, presburger.True); err != nil {
+				return nil, err
+			} else if b2 >= 0 && (best < 0 || len(d2) > len(done)) {
+				best, done, cands = b2, d2, pieces
 			}
 		}
 		if best < 0 {
 			break
 		}
-		cert.Ranks = append(cert.Ranks, ranks[best])
-		ranks = slices.Delete(ranks, best, best+1)
-		rest = slices.DeleteFunc(rest, func(t int) bool { return slices.Contains(bestDec, t) })
+		cert.Ranks = append(cert.Ranks, cands[best])
+		rest = slices.DeleteFunc(rest, func(t int) bool { return slices.Contains(done, t) })
+		if len(done) == 0 && len(cert.Ranks) > 1 {
+			break // nothing more is gained
+		}
 	}
 	if len(cert.Ranks) == 0 && len(live) > 0 {
 		return nil, nil
@@ -176,14 +236,20 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 	return cert, nil
 }
 
-// rankCandidates returns the candidate ranks: weighted sums of the
-// counters, each counter weighed by its local state's place in the
-// graph whose edges are the moves of the transitions live (their
-// movers, the other parts of a rendezvous, the transfers of a
-// broadcast): the longest path to a sink when that graph is acyclic,
-// then for each state the distance to it (0 for the state itself and
-// for the states that cannot reach it).
-func (lq *liveQuestion) rankCandidates(live []int) []presburger.Term {
+// rankCandidates returns the candidate ranks. The linear ones are
+// weighted sums of the counters, each counter weighed by its local
+// state's place in the graph whose edges are the moves of the
+// transitions live (their movers, the other parts of a rendezvous, the
+// transfers of a broadcast): the longest path to a sink when that graph
+// is acyclic, then for each state the distance to it (0 for the state
+// itself and for the states that cannot reach it), over all groups and
+// over each group alone; and each bounded
+// shared variable's distance to either end of its domain. The piecewise
+// ones choose, for each value of a shared variable with at most
+// maxCaseValues values, one of the distance ranks: a process may cycle
+// through the local states while the value that lets it out changes
+// (Peterson's turn).
+func (lq *liveQuestion) rankCandidates(live []int) (linear []Rank) {
 	m := lq.m
 	S := len(m.System.States)
 	succ := make([][]int, S)
@@ -212,9 +278,14 @@ func (lq *liveQuestion) rankCandidates(live []int) []presburger.Term {
 		}
 		return r
 	}
-	var out []presburger.Term
+	var terms []presburger.Term
+	addTerm := func(r presburger.Term) {
+		if len(r.Monos) > 0 && !slices.ContainsFunc(terms, r.Equal) {
+			terms = append(terms, r)
+		}
+	}
 	if height, ok := longestPaths(succ); ok {
-		out = append(out, weigh(height))
+		addTerm(weigh(height))
 	}
 	for target := range S {
 		// Breadth first backwards from target.
@@ -238,13 +309,72 @@ func (lq *liveQuestion) rankCandidates(live []int) []presburger.Term {
 			}
 			frontier = next
 		}
-		r := weigh(dist)
-		if len(r.Monos) > 0 && !slices.ContainsFunc(out, r.Equal) {
+		if len(m.System.Groups) > 1 {
+			// One group's progress alone, while the others may cycle
+			// (first: with ties, the rank that reads less is taken).
+			for g := range m.System.Groups {
+				var r presburger.Term
+				for c, ctr := range m.Counters {
+					if ctr.Group == g && dist[ctr.State] != 0 {
+						r = r.Add(presburger.VarTerm(presburger.Var(c)).Scale(dist[ctr.State]))
+					}
+				}
+				addTerm(r)
+			}
+		}
+		addTerm(weigh(dist))
+	}
+	for j := range m.Shared {
+		sh := &m.Shared[j]
+		x := presburger.VarTerm(m.SharedVar(j))
+		addTerm(x.Add(presburger.ConstTerm(-int64(sh.Lo))))
+		if !sh.Unbounded {
+			addTerm(presburger.ConstTerm(int64(sh.Hi)).Sub(x))
+		}
+	}
+	for _, t := range terms {
+		linear = append(linear, linearRank(t))
+	}
+	return linear
+}
+
+// pieceCandidates returns, for each shared variable with at most
+// maxCaseValues values, the rank by cases over its values whose piece
+// for each value is the linear rank best(x = value) picks (the first
+// when none is valid there); none when every value picks the same.
+func (lq *liveQuestion) pieceCandidates(linear []Rank, best func(within presburger.Formula) (int, error)) ([]Rank, error) {
+	m := lq.m
+	var out []Rank
+	for j := range m.Shared {
+		sh := &m.Shared[j]
+		if sh.Unbounded || sh.Hi-sh.Lo+1 > maxCaseValues {
+			continue
+		}
+		var r Rank
+		distinct := false
+		for v := sh.Lo; v <= sh.Hi; v++ {
+			when := presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v)))
+			k, err := best(when)
+			if err != nil {
+				return nil, err
+			}
+			k = max(k, 0)
+			if v == sh.Hi {
+				when = presburger.True
+			}
+			r = append(r, RankCase{When: when, Term: linear[k][0].Term})
+			distinct = distinct || !r[0].Term.Equal(r[len(r)-1].Term)
+		}
+		if distinct {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
+
+// maxCaseValues bounds the values of a shared variable a piecewise
+// rank distinguishes.
+const maxCaseValues = 3
 
 // longestPaths returns, for each node of the graph, the length of the
 // longest path from it, and false when the graph has a cycle.
