@@ -18,11 +18,13 @@ import (
 const maxRanks = 3
 
 // candidates returns the candidate lemmas of the question: those of the
-// model (lemma.go), the pools (each group's counters sum to its size),
-// a shared variable of few values taking a value only while a counter is
-// empty or occupied, and facts about pending states: "pending = 0 | a" for each atom a of
-// the trigger, each negated atom of the goal, and each counter being
-// empty or occupied.
+// model (lemma.go); the pools (each group's counters sum to its size);
+// a counter at most an unbounded shared variable; a shared variable of
+// few values taking a value only while a counter is empty or occupied;
+// and facts about pending states, "pending = 0 | a" for each atom a of
+// the trigger, each negated atom of the goal, each counter being empty
+// or occupied, and each threshold of a guard (an atom that reads no
+// counter).
 func (lq *liveQuestion) candidates() []Lemma {
 	m := lq.m
 	ps := m.TransitionSystem()
@@ -37,6 +39,16 @@ func (lq *liveQuestion) candidates() []Lemma {
 			sum = sum.Add(presburger.VarTerm(presburger.Var(c)))
 		}
 		add("pool", presburger.Compare(sum, presburger.Eq, p.Sum))
+	}
+	// A counter at most a shared variable: the processes that entered
+	// a state only by incrementing it (the choices of a value counted,
+	// which the premise of a property reads).
+	for j := range m.Shared {
+		if m.Shared[j].Unbounded {
+			for c := range m.Counters {
+				add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, presburger.VarTerm(m.SharedVar(j))))
+			}
+		}
 	}
 	// A value of a shared variable with few values only while a
 	// counter is empty, or occupied (Peterson's flags: !flagA only
@@ -64,6 +76,14 @@ func (lq *liveQuestion) candidates() []Lemma {
 	for c := range m.Counters {
 		x := presburger.VarTerm(presburger.Var(c))
 		atoms = append(atoms, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(1)), presburger.Compare(x, presburger.Le, presburger.ConstTerm(0)))
+	}
+	// Thresholds passed while the obligation is open.
+	for _, t := range m.Transitions {
+		for _, a := range guardAtoms(t.Guard) {
+			if !readsCounter(m, a) {
+				atoms = append(atoms, a)
+			}
+		}
 	}
 	for _, a := range atoms {
 		add("pending", presburger.Disj(idle, a))
