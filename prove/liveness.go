@@ -464,7 +464,10 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	ts.Bad = lq.violation(cert)
 	a, err := prover.Prove(ctx, ts)
 	if err != nil {
-		return err
+		// The back end failed on this question (Spacer may give up with
+		// an error of its own): no answer, which is no success.
+		res.Verdict, res.Reason = Unknown, "the prover failed on the ranking argument's obligations: "+err.Error()
+		return nil
 	}
 	if a.Verdict == presburger.Proved {
 		cert.Invariant = presburger.Conj(a.Invariant, inv)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -50,6 +51,71 @@ func (lq *liveQuestion) candidates() []Lemma {
 			}
 		}
 	}
+	// Flows: a counter is what entered it less what left it, when a
+	// shared variable counts the entries (each step into it adds one)
+	// and another the exits (the choices of a value and the messages
+	// sent by those who chose it: cc's chose0 = #V0 + nsnt00).
+	incs := func(t *counterabs.ParamTransition) []int {
+		var out []int
+		for _, a := range t.Assign {
+			if a.Value.Equal(presburger.VarTerm(presburger.Var(a.Var)).Add(presburger.ConstTerm(1))) {
+				out = append(out, a.Var)
+			}
+		}
+		return out
+	}
+	init := initTerms(m)
+	for c := range m.Counters {
+		var ins, outs []int
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			if t.To == c {
+				ins = append(ins, incs(t)...)
+			}
+			if t.From == c {
+				outs = append(outs, incs(t)...)
+			}
+		}
+		for _, y := range ins {
+			for _, x := range outs {
+				if x == y {
+					continue
+				}
+				// y - x - c stays y0 - x0 - c0.
+				xv, yv := presburger.Var(x), presburger.Var(y)
+				lhs := presburger.VarTerm(yv).Sub(presburger.VarTerm(xv)).Sub(presburger.VarTerm(presburger.Var(c)))
+				rhs := init[len(m.Counters)+int(yv-m.SharedVar(0))].Sub(init[len(m.Counters)+int(xv-m.SharedVar(0))]).Sub(init[c])
+				add("count", presburger.Compare(lhs, presburger.Eq, rhs))
+				// Only the first half: x counts some exits only.
+				add("count", presburger.Compare(lhs, presburger.Ge, rhs))
+			}
+		}
+	}
+	// A bound a guard keeps: "x < e" guards the steps that add one to
+	// x, so x <= e (crashes: nfaulty <= f).
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		for _, a := range guardAtoms(t.Guard) {
+			if c, ok := a.(presburger.Cmp); ok && c.Op == presburger.Lt && !readsCounter(m, a) {
+				add("bound", presburger.Compare(c.T, presburger.Le, presburger.ConstTerm(0)))
+			}
+		}
+	}
+	// Two shared counts equal, or one zero, while the obligation is
+	// open (no process chose 1: nobody sent 1).
+	idle0 := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
+	for j := range m.Shared {
+		if !m.Shared[j].Unbounded {
+			continue
+		}
+		xj := presburger.VarTerm(m.SharedVar(j))
+		add("pending", presburger.Disj(idle0, presburger.Compare(xj, presburger.Eq, presburger.ConstTerm(0))))
+		for k := j + 1; k < len(m.Shared); k++ {
+			if m.Shared[k].Unbounded {
+				add("pending", presburger.Disj(idle0, presburger.Compare(xj, presburger.Eq, presburger.VarTerm(m.SharedVar(k)))))
+			}
+		}
+	}
 	// A value of a shared variable with few values only while a
 	// counter is empty, or occupied (Peterson's flags: !flagA only
 	// while a is in N).
@@ -88,6 +154,8 @@ func (lq *liveQuestion) candidates() []Lemma {
 	for _, a := range atoms {
 		add("pending", presburger.Disj(idle, a))
 	}
+	// The trigger itself, when what it reads stays as it was.
+	add("pending", presburger.Disj(idle, lq.trigger))
 	return out
 }
 
@@ -232,6 +300,13 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 			return nil, err
 		}
 		if ok {
+			cert.Justice = append(cert.Justice, j)
+		}
+	}
+	if len(cert.Justice) == 0 && len(cert.Helpful) == 0 {
+		// Nothing else can force the ranks down: leave the justice
+		// conditions' obligations to a stronger invariant.
+		for j := range lq.fair.Justice {
 			cert.Justice = append(cert.Justice, j)
 		}
 	}
