@@ -455,6 +455,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	if cert == nil {
 		res.Verdict = Unknown
 		res.Reason = "no ranking argument found: no rank over the counters of the local states' graph decreases along the pending steps; exploring the small instances found no fair run that fails"
+		stopped(ctx, cfg, res)
 		return nil
 	}
 	// The rank and the order of the helpful constraints stand; an
@@ -478,10 +479,17 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	if a.Verdict == presburger.Refuted {
 		res.Reason = "the ranking argument found does not hold in some reachable pending state, and exploring the small instances found no fair run that fails"
 	}
+	stopped(ctx, cfg, res)
+	return nil
+}
+
+// stopped marks an unknown res as stopped by the bound on the property
+// when that bound has run out: then the reason is the time, and what
+// was found until then follows in parentheses.
+func stopped(ctx context.Context, cfg config, res *Result) {
 	if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, res.Reason), true
 	}
-	return nil
 }
 
 // accept re-checks cert and fills res with the proof.
