@@ -26,11 +26,13 @@ import (
 // meets every fairness constraint. -short draws the first fifth of the
 // systems.
 const (
-	liveSystems = 200
+	liveSystems = 100
 	liveTimeout = 5 * time.Second
 	// maxLiveUnknownShare is the share of unknown verdicts the test
-	// accepts. Measured: see the log line of the full run (seed 1).
-	maxLiveUnknownShare = 0.35
+	// accepts. Measured with 200 systems (seed 1): 600 liveness
+	// properties, 359 proved, 218 refuted (every lasso replayed on the
+	// oracle), 23 unknown (3.8%), 852 instances explored by the oracle.
+	maxLiveUnknownShare = 0.08
 )
 
 var liveConfig = testsupport.Config{MaxTransitions: 4, Ranges: true, NGuards: true, BoxMax: boxMax, MaxConfigs: 20000}

@@ -3,6 +3,7 @@ package prove_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -106,4 +107,52 @@ func exploreHolds(t *testing.T, sys *gsst.System, in extInstance, k int) (holds,
 		return false, false
 	}
 	return rep.Properties[0].Holds, true
+}
+
+// BenchmarkLiveness measures Check on each liveness property of the
+// bundled examples (liveCases) and of the ByMC suite (bymcCases), one
+// property at a time, end to end (model, lemmas, ranks, certificate
+// re-check; for a refuted one the small-instance search and the
+// lasso's replay). BENCHMARKS.md records the figures:
+//
+//	go test -run '^$' -bench Liveness -benchtime 3x ./prove/
+func BenchmarkLiveness(b *testing.B) {
+	s := z3.New()
+	type item struct{ dir, file, property string }
+	var items []item
+	for _, tc := range liveCases {
+		for name := range tc.want {
+			items = append(items, item{"specs", tc.file, name})
+		}
+	}
+	for _, tc := range bymcCases {
+		items = append(items, item{filepath.Join("testdata", "bymc"), tc.file, tc.property})
+	}
+	for _, it := range items {
+		sys, err := gsst.Load(filepath.Join("..", it.dir, it.file))
+		if err != nil {
+			b.Fatal(err)
+		}
+		k := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == it.property })
+		if _, _, _, live := counterabs.LivenessFormula(sys.Properties[k].Formula); !live {
+			continue
+		}
+		sys = sys.WithProperties(k)
+		b.Run(it.dir+"/"+it.file+"/"+it.property, func(b *testing.B) {
+			for range b.N {
+				rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(boolMetric(rep.Results[0].Verdict == prove.Proved)), "proved")
+			}
+		})
+	}
+}
+
+func boolMetric(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
