@@ -34,6 +34,8 @@ var bymcCases = []struct {
 	{"nbacr-nontriv.yaml", "nontriv", prove.Proved},
 	{"nbacg.yaml", "termination", prove.Proved},
 	{"cf1s.yaml", "fast0", prove.Unknown},
+	{"c1cs.yaml", "fast0", prove.Proved},
+	{"bosco.yaml", "fast0", prove.Proved},
 	{"cc.yaml", "termination", prove.Proved},
 }
 
@@ -43,7 +45,7 @@ var bymcCases = []struct {
 // up to 3 under explicit exploration.
 func TestByMCLiveness(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs Z3 on 12 liveness properties")
+		t.Skip("runs Z3 on 14 liveness properties")
 	}
 	s := z3.New()
 	for _, tc := range bymcCases {
