@@ -332,6 +332,22 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 			}
 		}
 	}
+	writeUndecided(w, rep)
+}
+
+// writeUndecided ends a report with the properties that were not
+// decided, unknown or skipped: none of them is a success, and they make
+// the exit code 3 (unless some property is refuted).
+func writeUndecided(w io.Writer, rep *prove.Report) {
+	var open []string
+	for _, r := range rep.Results {
+		if r.Verdict == prove.Unknown || r.Verdict == prove.Skipped {
+			open = append(open, r.Property.Name+" ("+r.Verdict.String()+")")
+		}
+	}
+	if len(open) > 0 {
+		fmt.Fprintf(w, "not decided: %s\n", strings.Join(open, ", "))
+	}
 }
 
 // proveKind says what the report decides: "safety", "liveness" or
