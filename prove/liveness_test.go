@@ -23,8 +23,8 @@ var liveCases = []struct {
 }{
 	{"threshold/strb-live.yaml", map[string]prove.Verdict{"corr": prove.Proved, "relay": prove.Proved}},
 	{"threshold/strb-live-mutated.yaml", map[string]prove.Verdict{"corr": prove.Refuted, "relay": prove.Proved}},
-	{"ticket-lock.yaml", map[string]prove.Verdict{"mutex": prove.Proved, "served": prove.Proved, "released": prove.Proved}},
-	{"ticket-lock-broken.yaml", map[string]prove.Verdict{"mutex": prove.Proved, "served": prove.Refuted, "released": prove.Proved}},
+	{"../testdata/liveness/ticket-lock.yaml", map[string]prove.Verdict{"mutex": prove.Proved, "served": prove.Proved, "released": prove.Proved}},
+	{"../testdata/liveness/ticket-lock-broken.yaml", map[string]prove.Verdict{"mutex": prove.Proved, "served": prove.Refuted, "released": prove.Proved}},
 	{"barrier.yaml", map[string]prove.Verdict{"passed": prove.Proved, "released": prove.Proved}},
 	{"barrier-broken.yaml", map[string]prove.Verdict{"passed": prove.Proved, "released": prove.Refuted}},
 	{"peterson-starvation.yaml", map[string]prove.Verdict{"mutex": prove.Proved, "starvation-a": prove.Proved, "starvation-b": prove.Proved}},
