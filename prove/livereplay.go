@@ -3,7 +3,6 @@ package prove
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -83,14 +82,15 @@ func refuteLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name 
 
 // replayLasso checks that tr's lifted run is a fair lasso of inst that
 // fails inst's one property, a response property: every step is a step
-// of the instance (run's semantics; a stutter step only at a deadlock),
-// the loop returns to the configuration it started from (every process
-// in the same state, the same shared values), every justice condition
-// holds in some configuration of the loop, every weak fairness
-// constraint is taken or not enabled in some configuration of the loop
-// (or the loop stutters), and after some point where the obligation
-// opens (the initial configuration for AF q) no configuration of the run
-// satisfies q.
+// of the instance (explore.StepOf names it and its movers, gsst's
+// CheckMovers decides whether they can take it; a stutter step only at a
+// deadlock), the loop returns to the configuration it started from
+// (every process in the same state, the same shared values), every
+// justice condition holds in some configuration of the loop, every weak
+// fairness constraint is taken or not enabled in some configuration of
+// the loop (or the loop stutters), and after some point where the
+// obligation opens (the initial configuration for AF q) no
+// configuration of the run satisfies q.
 func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	if tr == nil || tr.Lifted == nil {
 		return fmt.Errorf("no lifted run")
@@ -106,39 +106,47 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	if !ok {
 		return fmt.Errorf("the property is no response property")
 	}
-	sizes := make([]int, len(inst.Groups))
-	for g := range inst.Groups {
-		sizes[g] = inst.Groups[g].Size
-	}
-	x, err := newExecution(inst, sizes, nil)
-	if err != nil {
-		return err
-	}
-	vals := []func(presburger.Var) int64{x.valuation()}
-	keys := []string{x.key()}
-	var canTake [][]bool // canTake[k][w]: weak constraint w enabled in configuration k
+	p := inst.NewProcs(inst.InitConfig())
 	fair := &inst.Fairness
-	enabledWeak := func() []bool {
-		out := make([]bool, len(fair.Weak))
-		for w, c := range fair.Weak {
-			out[w] = x.canTake(c.Transition, c.Group)
+	var vals []func(presburger.Var) int64
+	var keys []string
+	var enabled [][]bool // enabled[k][w]: weak constraint w can be taken in configuration k
+	for i := 0; ; i++ {
+		c := p.Config()
+		vals = append(vals, inst.ValuationOf(c))
+		keys = append(keys, p.Key())
+		if i == len(l.Steps) {
+			break
 		}
-		return out
-	}
-	for i, st := range l.Steps {
-		canTake = append(canTake, enabledWeak())
-		if st.Stutter {
-			if !x.deadlocked() {
-				return fmt.Errorf("step %d stutters where a process can move", i+1)
-			}
-		} else {
-			mv := moveOf(inst, st)
-			if err := x.step(i, &mv); err != nil {
+		en := make([]bool, len(fair.Weak))
+		for w := range fair.Weak {
+			e, err := canTake(inst, c, &fair.Weak[w])
+			if err != nil {
 				return err
 			}
+			en[w] = e
 		}
-		vals = append(vals, x.valuation())
-		keys = append(keys, x.key())
+		enabled = append(enabled, en)
+		st := l.Steps[i]
+		if st.Stutter {
+			succ, err := inst.Successors(c)
+			if err != nil {
+				return err
+			}
+			if len(succ) > 0 {
+				return fmt.Errorf("step %d stutters where a process can move", i+1)
+			}
+			continue
+		}
+		step, movers, err := explore.StepOf(inst, st)
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %v", i+1, st, err)
+		}
+		transferred, shared, err := inst.CheckMovers(step, p, movers)
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %v", i+1, st, err)
+		}
+		p.Take(movers, transferred, shared)
 	}
 	end := len(l.Steps)
 	if keys[end] != keys[l.Loop] {
@@ -158,7 +166,7 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 		met := false
 		for k := l.Loop; k < end && !met; k++ {
 			st := l.Steps[k]
-			met = st.Stutter || !canTake[k][w] ||
+			met = st.Stutter || !enabled[k][w] ||
 				st.Transition == c.Transition && st.Rendezvous == nil && (c.Group < 0 || st.Group == c.Group)
 		}
 		if !met {
@@ -186,99 +194,28 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	return fmt.Errorf("no configuration of the run opens an obligation that q never meets")
 }
 
-// moveOf turns a lifted step into the move run executes.
-func moveOf(sys *gsst.System, st explore.Step) Move {
-	mv := Move{Transition: st.Transition, Rendezvous: -1, sys: sys}
-	first := st
-	first.Also, first.Transferred = nil, nil
-	mv.Movers = []explore.Step{first}
-	if st.Rendezvous != nil {
-		mv.Transition, mv.Rendezvous = -1, *st.Rendezvous
-		for _, a := range st.Also {
-			mv.Movers = append(mv.Movers, processStep(sys, -1, a.Group, a.Process, a.From, a.To))
-		}
-	}
-	return mv
-}
-
-// canTake reports whether some process (of group g, any group when g is
-// -1) can take local transition t in the configuration: it is in the
-// source state, its block's guard holds, and every value the update
-// assigns lies in its domain.
-func (x *execution) canTake(t, g int) bool {
-	tr := &x.sys.Transitions[t]
-	val := x.valuation()
-	for h := range x.sys.Groups {
-		if g >= 0 && h != g {
+// canTake reports whether some process (of the constraint's group, or
+// of any group) can take the local transition of weak fairness
+// constraint w in configuration c: whether one of the transition's steps
+// is enabled there, its first part restricted to the group.
+func canTake(inst *gsst.System, c gsst.Config, w *gsst.Weak) (bool, error) {
+	steps := inst.Steps()
+	for i := range steps {
+		st := &steps[i]
+		if st.Origin.Transition != w.Transition || len(st.Parts) == 0 {
 			continue
 		}
-		b := tr.BlockOf(h)
-		if b == nil || !slices.Contains(x.procs[h], tr.From) {
-			continue
-		}
-		if presburger.Eval(b.Guard, val) && x.inDomain(&b.Update, val) {
-			return true
-		}
-	}
-	return false
-}
-
-// inDomain reports whether every value u assigns lies in its domain.
-func (x *execution) inDomain(u *gsst.Update, val func(presburger.Var) int64) bool {
-	for _, a := range u.Assign {
-		j, ok := x.sys.SharedOf(a.Var)
-		k := a.Value.Eval(val)
-		if !ok || k < math.MinInt32 || k > math.MaxInt32 || !x.sys.Shared[j].Contains(int(k)) {
-			return false
-		}
-	}
-	return true
-}
-
-// deadlocked reports whether no step is possible: no process can take a
-// local transition and no rendezvous finds its processes (distinct, of
-// its parts' groups, in its parts' sources) with its guard true and its
-// update in its domain.
-func (x *execution) deadlocked() bool {
-	for t := range x.sys.Transitions {
-		if x.canTake(t, -1) {
-			return false
-		}
-	}
-	val := x.valuation()
-	counts := x.counts()
-	for ri := range x.sys.Rendezvous {
-		r := &x.sys.Rendezvous[ri]
-		if !presburger.Eval(r.Guard, val) || !x.inDomain(&r.Update, val) {
-			continue
-		}
-		// Some choice of a group per part with enough processes.
-		used := map[[2]int]int{}
-		var fits func(k int) bool
-		fits = func(k int) bool {
-			if k == len(r.Parts) {
-				return true
+		if w.Group >= 0 {
+			if !st.Parts[0].Allows(w.Group) {
+				continue
 			}
-			p := r.Parts[k]
-			for g := range x.sys.Groups {
-				if p.Groups != nil && !slices.Contains(p.Groups, g) {
-					continue
-				}
-				key := [2]int{g, p.From}
-				if counts[g][p.From] > used[key] {
-					used[key]++
-					ok := fits(k + 1)
-					used[key]--
-					if ok {
-						return true
-					}
-				}
-			}
-			return false
+			r := st.Restrict(0, []int{w.Group})
+			st = &r
 		}
-		if fits(0) {
-			return false
+		ok, err := inst.Enabled(st, c)
+		if err != nil || ok {
+			return ok, err
 		}
 	}
-	return true
+	return false, nil
 }
