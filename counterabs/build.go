@@ -150,7 +150,7 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	for k, steps := range origins {
 		first := &sys.Steps()[steps[0]]
 		cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(solver), Item: stepName(sys, first, nil), K: k + 1, N: len(origins)})
-		classes := updateClasses(sys, steps)
+		classes := updateClasses(sys, steps, func(g int) bool { return sys.Groups[g].Size > 0 })
 		for _, cls := range classes {
 			if err := b.abstract(m, cls, len(classes) > 1); err != nil {
 				return nil, err
@@ -189,14 +189,14 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 
 // updateClasses partitions steps (the guard blocks of one local
 // transition, or one rendezvous) by their update, in order of first
-// appearance; a class whose steps no process can take (their groups are
-// empty) is left out.
-func updateClasses(sys *gsst.System, steps []int) [][]int {
+// appearance; a class whose steps no process can take (their groups have
+// none: mayHold) is left out.
+func updateClasses(sys *gsst.System, steps []int, mayHold func(g int) bool) [][]int {
 	all := sys.Steps()
 	var keys []string
 	var out [][]int
 	for _, s := range steps {
-		if !canTake(sys, &all[s]) {
+		if !canTake(sys, &all[s], mayHold) {
 			continue
 		}
 		k := updateKey(sys, &all[s].Update)
@@ -212,12 +212,12 @@ func updateClasses(sys *gsst.System, steps []int) [][]int {
 
 // canTake reports whether a process of sys may take the first part of
 // st: a rendezvous always counts, its guard says the rest.
-func canTake(sys *gsst.System, st *gsst.Step) bool {
+func canTake(sys *gsst.System, st *gsst.Step, mayHold func(g int) bool) bool {
 	if st.Origin.Rendezvous >= 0 {
 		return true
 	}
 	for g := range sys.Groups {
-		if st.Parts[0].Allows(g) && sys.Groups[g].Size > 0 {
+		if st.Parts[0].Allows(g) && mayHold(g) {
 			return true
 		}
 	}
