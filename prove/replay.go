@@ -307,7 +307,14 @@ func formatParams(sys *gsst.System, params []int) string {
 func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
 	sys := m.System
 	if m.Level != counterabs.GroupLevel {
-		return errkind.Errorf(errkind.Internal, "a refutation of a system with %s on the %s-counter model", sys.Extensions(), m.Level)
+		gm, err := counterabs.BuildParamGroup(sys)
+		if err != nil {
+			return err
+		}
+		if cex, err = atGroupLevel(m, gm, cex); err != nil {
+			return errkind.Errorf(errkind.Internal, "the counterexample on the total-counter model: %w", err)
+		}
+		m = gm
 	}
 	sizes, params, err := instanceValues(m, cex)
 	if err != nil {
@@ -383,6 +390,93 @@ func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, n
 		}
 	}
 	return errkind.Errorf(errkind.Internal, "the instance has no safety property %s", name)
+}
+
+// atGroupLevel writes cex, a counterexample of the total-counter model
+// m, as one of gm, the group-counter model of the same system: from the
+// group counters reached, each step is taken by a transition of gm that
+// takes one of the steps of m's transition and reaches the totals and
+// shared values of cex's next state (the first in gm's order). The
+// system being certified for every size, one exists at every step: the
+// configurations of an orbit reach the same successor orbits.
+func atGroupLevel(m, gm *counterabs.ParamModel, cex presburger.Counterexample) (presburger.Counterexample, error) {
+	sys := m.System
+	// The run's constants, in gm's variables.
+	out := presburger.Counterexample{Params: presburger.Model{gm.NVar(): cex.Params[m.NVar()]}}
+	for g := range sys.Groups {
+		out.Params[gm.SizeVar(g)] = cex.Params[m.SizeVar(g)]
+	}
+	for k := range sys.Params {
+		out.Params[gm.ParamVar(k)] = cex.Params[m.ParamVar(k)]
+	}
+	if len(cex.States) == 0 {
+		return out, errors.New("no states")
+	}
+	val := func(x presburger.Model) func(presburger.Var) int64 {
+		return func(v presburger.Var) int64 {
+			if k, ok := x[v]; ok {
+				return k
+			}
+			return out.Params[v]
+		}
+	}
+	cur := presburger.Model{}
+	for c := range gm.Counters {
+		cur[presburger.Var(c)] = gm.Init[c].Eval(val(cur))
+	}
+	for j := range gm.Shared {
+		cur[gm.SharedVar(j)] = cex.States[0][m.SharedVar(j)]
+	}
+	// same reports whether the group-level state x has the totals and
+	// shared values of the total-level state want.
+	same := func(x, want presburger.Model) bool {
+		totals := make([]int64, len(sys.States))
+		for c, ctr := range gm.Counters {
+			totals[ctr.State] += x[presburger.Var(c)]
+		}
+		for s := range sys.States {
+			if totals[s] != want[presburger.Var(s)] {
+				return false
+			}
+		}
+		for j := range gm.Shared {
+			if x[gm.SharedVar(j)] != want[m.SharedVar(j)] {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(cur, cex.States[0]) {
+		return out, errors.New("the initial states differ")
+	}
+	out.States = append(out.States, cur)
+	for j, i := range cex.Steps {
+		if i < 0 || i >= len(m.Transitions) || j+1 >= len(cex.States) {
+			return out, fmt.Errorf("step %d takes transition %d, which the model does not have", j+1, i)
+		}
+		t := &m.Transitions[i]
+		found := false
+		for k := range gm.Transitions {
+			gt := &gm.Transitions[k]
+			if !slices.Contains(t.Steps, gt.Steps[0]) || !presburger.Eval(gt.Guard, val(cur)) {
+				continue
+			}
+			next := presburger.Model{}
+			for v, term := range gm.StepTerms(gt) {
+				next[gm.StateVar(v)] = term.Eval(val(cur))
+			}
+			if same(next, cex.States[j+1]) {
+				out.Steps = append(out.Steps, k)
+				out.States = append(out.States, next)
+				cur, found = next, true
+				break
+			}
+		}
+		if !found {
+			return out, fmt.Errorf("step %d (%s): no step of the group counters reached has its effect", j+1, m.TransitionName(t))
+		}
+	}
+	return out, nil
 }
 
 // liftMoves turns the counterexample's steps into moves of processes:
