@@ -183,26 +183,32 @@ func (o *stepOracle) counts(ps testsupport.ProcState) [][]int {
 // takes reports whether the oracle's step ps is one of the model
 // transition's steps, taken by its groups (nil: any).
 func (o *stepOracle) takes(m *Model, t *Transition, ps *testsupport.ProcStep) bool {
+	return o.takesSteps(t.Steps, t.Groups, ps)
+}
+
+// takesSteps reports whether the oracle's step ps is one of steps
+// (indices into System.Steps()) taken by groups (one per part; nil: any).
+func (o *stepOracle) takesSteps(steps, groups []int, ps *testsupport.ProcStep) bool {
 	all := o.sys.Steps()
-	for _, s := range t.Steps {
+	for _, s := range steps {
 		st := &all[s]
 		if st.Origin.Rendezvous >= 0 {
 			if ps.Rendezvous != st.Origin.Rendezvous {
 				continue
 			}
-			if t.Groups == nil {
+			if groups == nil {
 				return true
 			}
 			ok := true
 			for i, p := range ps.Movers {
-				ok = ok && o.owner[p] == t.Groups[i]
+				ok = ok && o.owner[p] == groups[i]
 			}
 			if ok {
 				return true
 			}
 			continue
 		}
-		if ps.Transition == st.Origin.Transition && st.Parts[0].Allows(ps.Group) && (t.Groups == nil || t.Groups[0] == ps.Group) {
+		if ps.Transition == st.Origin.Transition && st.Parts[0].Allows(ps.Group) && (groups == nil || groups[0] == ps.Group) {
 			return true
 		}
 	}
