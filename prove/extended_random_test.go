@@ -56,6 +56,7 @@ func TestProveExtendedRandom(t *testing.T) {
 	counts := map[prove.Verdict]int{}
 	uses := map[gsst.Extension]int{}
 	instances, states, fair, fairUnknown := 0, 0, 0, 0
+	levels := map[counterabs.Level]int{} // the model each property was answered on
 	for i := range systems {
 		sys := randomExtended(t, r)
 		for _, x := range []gsst.Extension{gsst.ExtShared, gsst.ExtParams, gsst.ExtBroadcast, gsst.ExtRendezvous} {
@@ -112,6 +113,9 @@ func TestProveExtendedRandom(t *testing.T) {
 		}
 		for _, res := range rep.Results {
 			counts[res.Verdict]++
+			if res.Verdict != prove.Skipped {
+				levels[res.Level]++
+			}
 			switch {
 			case res.Verdict != prove.Unknown:
 			case !sys.Fairness.Empty() && strings.Contains(res.Reason, "fair"):
@@ -129,6 +133,10 @@ func TestProveExtendedRandom(t *testing.T) {
 		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], fairUnknown, instances, states)
 	if share := float64(counts[prove.Unknown]-fairUnknown) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
+	}
+	t.Logf("answered on the total-counter model: %d, on the group-counter model: %d", levels[counterabs.TotalLevel], levels[counterabs.GroupLevel])
+	if levels[counterabs.TotalLevel] < systems/5 || levels[counterabs.GroupLevel] < systems/5 {
+		t.Errorf("the sample exercises too little of each model: %v", levels)
 	}
 	if counts[prove.Proved] < systems/5 || counts[prove.Refuted] < systems/5 {
 		t.Errorf("the sample exercises too little: %v", counts)
