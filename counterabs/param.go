@@ -48,8 +48,12 @@ type ParamModel struct {
 	// Cert is the certification for all sizes, when it ran.
 	Cert *detect.Report
 
-	// Shared are the system's shared variables, state variables of the
-	// model (SharedVar); their initial values are Shared[j].Init.
+	// Shared are the system's shared variables that some step assigns,
+	// state variables of the model (SharedVar; SharedIndex gives each
+	// one's index in System.Shared); their initial values are
+	// Shared[j].Init. A shared variable no step assigns keeps its
+	// initial value in every run: the model reads it as that constant,
+	// so that a variable nothing changes changes nothing of the model.
 	Shared []gsst.Shared
 	// Constraint is what the parameters of a run satisfy beyond their
 	// Domain ranges (SizeBounds): the system's assumption and, for a
@@ -62,7 +66,8 @@ type ParamModel struct {
 	// group has at least one process. Empty otherwise.
 	Scope string
 
-	locals []Counter // what each local variable counts: #State[Group]
+	locals      []Counter // what each local variable counts: #State[Group]
+	sharedIndex []int     // the index in System.Shared of each of Shared
 }
 
 // ParamPool is a set of counters whose sum is Sum (a size variable, or
@@ -361,7 +366,7 @@ func (m *ParamModel) numbering() numbering {
 			return g*len(sys.States) + s
 		},
 		mayHold:   func(g int) bool { return mayHold(sys, g) },
-		sharedVar: func(j int) int { return int(m.SharedVar(j)) },
+		sharedVar: func(j int) int { return int(m.SharedVar(slices.Index(m.sharedIndex, j))) },
 		term:      m.translateTerm,
 	}
 }
@@ -375,7 +380,7 @@ func (m *ParamModel) translateTerm(t presburger.Term) (presburger.Term, error) {
 		if !m.isSystemVar(v) && bad == nil {
 			bad = errkind.Errorf(errkind.Internal, "counterabs: an update reads %s", m.System.VarName(v))
 		}
-		return presburger.VarTerm(m.paramVar(v))
+		return m.systemTerm(v)
 	})
 	return out, bad
 }
@@ -442,12 +447,9 @@ func (m *ParamModel) sizeSum() presburger.Formula {
 	return presburger.Rename(m.System.SizeSum(), m.paramVar)
 }
 
-// paramVar maps the system's size variables, NVar, shared variables and
-// parameters to the model's; any other variable to itself.
+// paramVar maps the system's size variables, NVar and parameters to
+// the model's; any other variable to itself.
 func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
-	if j, ok := m.System.SharedOf(v); ok {
-		return m.SharedVar(j)
-	}
 	if k, ok := m.System.ParamOf(v); ok {
 		return m.ParamVar(k)
 	}
@@ -460,6 +462,25 @@ func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
 	}
 	return m.SizeVar(g)
 }
+
+// systemTerm writes a variable of the system that is no counter (a size
+// variable, NVar, a shared variable or a parameter) over the model's
+// variables: a shared variable that no step assigns is its initial
+// value.
+func (m *ParamModel) systemTerm(v presburger.Var) presburger.Term {
+	j, ok := m.System.SharedOf(v)
+	if !ok {
+		return presburger.VarTerm(m.paramVar(v))
+	}
+	if k := slices.Index(m.sharedIndex, j); k >= 0 {
+		return presburger.VarTerm(m.SharedVar(k))
+	}
+	return presburger.ConstTerm(int64(m.System.Shared[j].Init))
+}
+
+// SharedIndex returns the index in System.Shared of the model's shared
+// variable j.
+func (m *ParamModel) SharedIndex(j int) int { return m.sharedIndex[j] }
 
 // isSystemVar reports whether v is a size variable, NVar, a shared
 // variable or a parameter of the system: the variables other than
@@ -774,7 +795,7 @@ func paramTotal(sys *gsst.System) (*ParamModel, error) {
 					}
 					return n
 				}
-				return presburger.VarTerm(m.paramVar(v))
+				return m.systemTerm(v)
 			})
 			tr.Guard = presburger.Conj(append(parts, movers, dom)...)
 			m.Transitions = append(m.Transitions, tr)
@@ -826,7 +847,23 @@ func atLeastOne(counter int) presburger.Formula {
 // newParamModel returns a model of sys at level with its counters, pools
 // and initial values over the size variables, and no transitions yet.
 func newParamModel(sys *gsst.System, level Level) *ParamModel {
-	m := &ParamModel{System: sys, Level: level, Shared: sys.Shared, Constraint: presburger.True}
+	m := &ParamModel{System: sys, Level: level, Constraint: presburger.True}
+	// The shared variables some step assigns; the others keep their
+	// initial values, which the model reads as constants.
+	assigned := make([]bool, len(sys.Shared))
+	for _, st := range sys.Steps() {
+		for _, a := range st.Update.Assign {
+			if j, ok := sys.SharedOf(a.Var); ok {
+				assigned[j] = true
+			}
+		}
+	}
+	for j := range sys.Shared {
+		if assigned[j] {
+			m.Shared = append(m.Shared, sys.Shared[j])
+			m.sharedIndex = append(m.sharedIndex, j)
+		}
+	}
 	states, d := len(sys.States), len(sys.Groups)
 	switch level {
 	case TotalLevel:
@@ -888,7 +925,7 @@ func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error)
 	}
 	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
 		if m.isSystemVar(v) {
-			return presburger.VarTerm(m.paramVar(v)), nil
+			return m.systemTerm(v), nil
 		}
 		return presburger.Term{}, fmt.Errorf("variable %d is neither a counter, n, a shared variable nor a parameter", v)
 	})

@@ -2,6 +2,7 @@ package counterabs
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,5 +77,59 @@ properties:
 		if !at(4, 1, 1, 3, 0) || at(3, 1, 1, 2, 0) || at(4, 1, 1, 3, 1) || at(4, 1, 1, 2, 0) {
 			t.Errorf("%s level: Init: %s", m.Level, presburger.Format(ts.Init, m.VarName))
 		}
+	}
+}
+
+// TestUnreadSharedVariable: a shared variable that nothing reads or
+// writes changes neither model of readers-writers (the paper's Figure
+// 1(b)) nor the parametric ones: the same level, transitions, guards
+// (as printed) and cases; the variable is carried as a constant state
+// variable.
+func TestUnreadSharedVariable(t *testing.T) {
+	ctx := context.Background()
+	plain := readersWriters()
+	sp := plain.Spec()
+	sp.Shared = []gsst.Shared{{Name: "unused", Lo: 0, Hi: 3}}
+	shared, err := gsst.New(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(name func(i int) string, guard func(i int) string, n int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, name(i)+": "+guard(i))
+		}
+		return out
+	}
+	models := func(sys *gsst.System) [][]string {
+		var out [][]string
+		total, err := Build(ctx, sys, bf, proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		group, err := BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []*Model{total, group} {
+			out = append(out, describe(func(i int) string { return m.TransitionName(&m.Transitions[i]) + " [case " + m.Transitions[i].Case.String() + "]" },
+				func(i int) string { return m.FormatFormula(m.Transitions[i].Guard) }, len(m.Transitions)))
+		}
+		param, err := BuildParam(ctx, sys, z3.New())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, append([]string{param.Level.String()}, describe(func(i int) string { return param.TransitionName(&param.Transitions[i]) },
+			func(i int) string { return param.FormatFormula(param.Transitions[i].Guard) }, len(param.Transitions))...))
+		return out
+	}
+	want, got := models(plain), models(shared)
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("model %d with an unread shared variable:\n%s\nwithout:\n%s", i, strings.Join(got[i], "\n"), strings.Join(want[i], "\n"))
+		}
+	}
+	if want[2][0] != "total" {
+		t.Errorf("parametric model at the %s level", want[2][0])
 	}
 }

@@ -589,8 +589,8 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 		vals[m.SizeVar(g)] = int64(in.sizes[g])
 		vals[m.NVar()] += int64(in.sizes[g])
 	}
-	for j, v := range st.shared {
-		vals[m.SharedVar(j)] = int64(v)
+	for j := range m.Shared {
+		vals[m.SharedVar(j)] = int64(st.shared[m.SharedIndex(j)])
 	}
 	for k, v := range in.params {
 		vals[m.ParamVar(k)] = int64(v)
@@ -612,10 +612,13 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 				ok = ok && nx.y[g][s] >= 0
 			}
 		}
-		for j := range sys.Shared {
+		// A shared variable no step assigns is no state variable of
+		// the model: it keeps its value.
+		copy(nx.shared, st.shared)
+		for j := range m.Shared {
 			k := int(next[len(m.Counters)+j].Eval(val))
-			nx.shared[j] = k
-			ok = ok && sys.Shared[j].Contains(k) && k <= extValueCap
+			nx.shared[m.SharedIndex(j)] = k
+			ok = ok && m.Shared[j].Contains(k) && k <= extValueCap
 		}
 		if ok {
 			out[nx.key()] = true

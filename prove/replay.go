@@ -347,7 +347,11 @@ func refuteExtended(ctx context.Context, cfg config, m *counterabs.ParamModel, n
 	for j, st := range cex.States {
 		for i := range m.NumState() {
 			want := st[m.StateVar(i)]
-			if got := states[j][i]; int64(got) != want {
+			k := i // in the run's states: group counters, then every shared variable
+			if i >= len(m.Counters) {
+				k = len(m.Counters) + m.SharedIndex(i-len(m.Counters))
+			}
+			if got := states[j][k]; int64(got) != want {
 				return errkind.Errorf(errkind.Internal, "the counterexample at %s has %s = %d in state %d, but the run on the instance %d", at, m.VarName(m.StateVar(i)), want, j, got)
 			}
 		}
