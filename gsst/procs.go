@@ -98,6 +98,22 @@ func (p *Procs) State(g, k int) int { return p.state[g][k] }
 // Size returns the number of processes of group g.
 func (p *Procs) Size(g int) int { return len(p.state[g]) }
 
+// Key identifies the configuration: every process's state and the
+// shared values.
+func (p *Procs) Key() string {
+	var b []byte
+	for _, row := range p.state {
+		for _, st := range row {
+			b = append(b, byte(st), byte(st>>8), byte(st>>16))
+		}
+		b = append(b, ';')
+	}
+	for _, v := range p.Shared {
+		b = fmt.Appendf(b, ",%d", v)
+	}
+	return string(b)
+}
+
 // Config returns the counters and values of p (sharing nothing with it).
 func (p *Procs) Config() Config {
 	return Config{Counts: p.countsCopy(), Shared: slices.Clone(p.Shared), Params: slices.Clone(p.Params)}
