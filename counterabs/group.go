@@ -182,15 +182,15 @@ func newModel(sys *gsst.System, level Level) *Model {
 // package constructs (a bug), errkind.Input for models assembled by a
 // caller.
 func (m *Model) finish(bad errkind.Kind) error {
+	if err := m.consistent(bad); err != nil {
+		return err
+	}
 	props, err := translateProperties(m.System, m.Translate)
 	if err != nil {
 		return err
 	}
 	m.Properties = append(m.Properties, props...)
-	if err := m.translateFairness(); err != nil {
-		return err
-	}
-	return m.consistent(bad)
+	return m.translateFairness()
 }
 
 // translateFairness sets m.Justice from the system's fairness
