@@ -126,7 +126,7 @@ type Pool struct {
 //
 // A transition is a compiled form of steps of the system (gsst.Step):
 // Steps are their indices in System.Steps(), and what the transition
-// does is derived from them in one place (stepEffect), its guard from
+// does is derived from them in one place (numbering.compile), its guard from
 // System.EnabledFormula. At GroupLevel a transition takes one step by
 // processes of Groups (Groups[i] for part i); at TotalLevel it takes the
 // guard blocks of one local transition that share an update (their

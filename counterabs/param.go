@@ -98,7 +98,7 @@ type ParamPool struct {
 // Steps are their indices in System.Steps() (at GroupLevel one, taken by
 // processes of Groups, one per part; at TotalLevel the guard blocks of
 // one local transition that share an update, or one rendezvous), and
-// what it does is derived from them in one place (stepEffect).
+// what it does is derived from them in one place (numbering.compile).
 type ParamTransition struct {
 	From, To  int
 	Guard     presburger.Formula
@@ -387,21 +387,15 @@ func (m *ParamModel) translateTerm(t presburger.Term) (presburger.Term, error) {
 
 // transition returns the transition of m taking the steps (indices into
 // System.Steps(), which share their effect) by processes of groups (nil
-// at the total level), as Model.transition does; the caller sets Guard
-// and Locals.
+// at the total level), compiled from them as Model.transition does; the
+// caller sets Guard and Locals.
 func (m *ParamModel) transition(steps, groups []int) (ParamTransition, error) {
-	st := &m.System.Steps()[steps[0]]
-	e, err := m.numbering().effectOf(st, groups)
+	c, err := m.numbering().compile(steps, groups)
 	if err != nil {
 		return ParamTransition{}, err
 	}
-	t := ParamTransition{From: e.moves[0].From, To: e.moves[0].To, Also: e.moves[1:], Transfers: e.transfers, Assign: e.assign,
-		Steps: steps, Groups: groups}
-	t.Local, t.Group, t.Rendezvous = origin(st, groups)
-	if len(t.Also) == 0 {
-		t.Also = nil
-	}
-	return t, nil
+	return ParamTransition{From: c.moves[0].From, To: c.moves[0].To, Also: c.also(), Transfers: c.transfers, Assign: c.assign,
+		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous}, nil
 }
 
 // SizeBounds returns the ranges of the size variables and of NVar (open

@@ -112,7 +112,9 @@ func TestUnreadSharedVariable(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range []*Model{total, group} {
-			out = append(out, describe(func(i int) string { return m.TransitionName(&m.Transitions[i]) + " [case " + m.Transitions[i].Case.String() + "]" },
+			out = append(out, describe(func(i int) string {
+				return m.TransitionName(&m.Transitions[i]) + " [case " + m.Transitions[i].Case.String() + "]"
+			},
 				func(i int) string { return m.FormatFormula(m.Transitions[i].Guard) }, len(m.Transitions)))
 		}
 		param, err := BuildParam(ctx, sys, z3.New())

@@ -162,24 +162,47 @@ func (m *Model) numbering() numbering {
 	}
 }
 
+// compiled is what a model transition derives from its steps: the
+// moves, transfers and assignments of the first step (the steps of a
+// transition share them) and where the steps were written.
+type compiled struct {
+	effect
+	local, group, rendezvous int
+}
+
+// compile derives what a transition taking steps (indices into
+// System.Steps()) by processes of groups (nil at the total level) does,
+// at numbering n.
+func (n numbering) compile(steps, groups []int) (compiled, error) {
+	st := &n.sys.Steps()[steps[0]]
+	e, err := n.effectOf(st, groups)
+	if err != nil {
+		return compiled{}, err
+	}
+	c := compiled{effect: e}
+	c.local, c.group, c.rendezvous = origin(st, groups)
+	return c, nil
+}
+
+// also returns the moves of the parts after the first (nil for one).
+func (c *compiled) also() []Move {
+	if len(c.moves) == 1 {
+		return nil
+	}
+	return c.moves[1:]
+}
+
 // transition returns the transition of m taking the steps (indices into
 // System.Steps(), which share their effect) by processes of groups (nil
-// at the total level): its moves, transfers and assignments derived from
-// the first step, and where it was written. The caller sets Guard and
+// at the total level), compiled from them. The caller sets Guard and
 // Case.
 func (m *Model) transition(steps, groups []int) (Transition, error) {
-	st := &m.System.Steps()[steps[0]]
-	e, err := m.numbering().effectOf(st, groups)
+	c, err := m.numbering().compile(steps, groups)
 	if err != nil {
 		return Transition{}, err
 	}
-	t := Transition{From: e.moves[0].From, To: e.moves[0].To, Also: e.moves[1:], Transfers: e.transfers, Assign: e.assign,
-		Steps: steps, Groups: groups}
-	t.Local, t.Group, t.Rendezvous = origin(st, groups)
-	if len(t.Also) == 0 {
-		t.Also = nil
-	}
-	return t, nil
+	return Transition{From: c.moves[0].From, To: c.moves[0].To, Also: c.also(), Transfers: c.transfers, Assign: c.assign,
+		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous}, nil
 }
 
 // origin returns where st was written, as the Local, Group and
