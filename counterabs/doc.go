@@ -63,12 +63,15 @@
 // variables, built from the steps as the fixed models are, by BuildParam
 // (the total-counter model when the system is certified for every size,
 // whatever constructs it uses, else the group-counter model),
-// BuildParamTotal or BuildParamGroup. Its total-level guards are the existential abstraction
-// written with existentially read local variables (the group counters of
-// a configuration) instead of projected, which a Horn-clause solver takes
-// as it is; ParamModel.TransitionSystem gives the integer transition
-// system a safety prover for every size works on. Build, BuildGroup and
-// Assemble refuse parametric systems.
+// BuildParamTotal or BuildParamGroup. Its total-level guards are the
+// existential abstraction written with existentially read local
+// variables (the group counters of a configuration) instead of
+// projected, which a Horn-clause solver takes as it is;
+// ParamModel.TransitionSystem gives the integer transition system a
+// safety prover for every size works on. A shared variable that no step
+// assigns is a constant there (its initial value), so that a variable
+// nothing changes changes neither the model nor a proof. Build,
+// BuildGroup and Assemble refuse parametric systems.
 //
 // A model forced on an uncertified system (Force) also carries
 // MayDeadlock, the existential abstraction of the deadlocked
