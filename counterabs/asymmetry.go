@@ -41,8 +41,14 @@ func Asymmetry(group, total *Model, local int) (presburger.Formula, error) {
 	for i := range total.Transitions {
 		if t := &total.Transitions[i]; t.Local == local {
 			// Counter s of total is System.TotalVar(s), which Translate
-			// turns into the sum of group's counters of state s.
-			g, err := group.Translate(t.Guard)
+			// turns into the sum of group's counters of state s; its
+			// shared variables are the system's.
+			g, err := group.Translate(presburger.Rename(t.Guard, func(v presburger.Var) presburger.Var {
+				if sh := total.SharedAt(v); sh != nil {
+					return group.System.SharedVar(int(v) - len(total.Counters))
+				}
+				return v
+			}))
 			if err != nil {
 				return nil, err
 			}
