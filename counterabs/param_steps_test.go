@@ -65,15 +65,15 @@ func TestParamStepsAgainstProcesses(t *testing.T) {
 				rdv++
 			}
 		}
-		for _, in := range paramInstances(sys, 2) {
-			inst, err := sys.InstantiateParams(in.params, in.sizes)
+		for _, in := range testsupport.Instances(sys, 2, 2) {
+			inst, err := sys.InstantiateParams(in.Params, in.Sizes)
 			if err != nil {
 				t.Fatalf("%s at %v: %v", where, in, err)
 			}
 			instances++
 			o := newStepOracle(inst)
 			for _, m := range models {
-				compared += o.checkParam(t, fmt.Sprintf("%s at %v, %s level", where, in, m.Level), m, in.params)
+				compared += o.checkParam(t, fmt.Sprintf("%s at %v, %s level", where, in, m.Level), m, in.Params)
 			}
 		}
 	}
@@ -82,55 +82,6 @@ func TestParamStepsAgainstProcesses(t *testing.T) {
 	if levels[TotalLevel] < systems/4 || levels[GroupLevel] < systems/10 || bcast == 0 || rdv == 0 {
 		t.Errorf("the random sample exercises too little")
 	}
-}
-
-// paramInstance is the parameter values and group sizes of an instance.
-type paramInstance struct{ params, sizes []int }
-
-// paramInstances returns the instances of sys with parameters in
-// 0..most and ranged sizes in 1..most that satisfy the assumption and
-// give every group a process.
-func paramInstances(sys *gsst.System, most int) []paramInstance {
-	var out []paramInstance
-	var params func(ps []int)
-	params = func(ps []int) {
-		if len(ps) < len(sys.Params) {
-			for v := range most + 1 {
-				params(append(slices.Clone(ps), v))
-			}
-			return
-		}
-		val := func(v presburger.Var) int64 {
-			k, _ := sys.ParamOf(v)
-			return int64(ps[k])
-		}
-		if sys.Assume.Formula != nil && !presburger.Eval(sys.Assume.Formula, val) {
-			return
-		}
-		var sizes func(sz []int)
-		sizes = func(sz []int) {
-			g := len(sz)
-			if g == len(sys.Groups) {
-				out = append(out, paramInstance{ps, sz})
-				return
-			}
-			switch grp := &sys.Groups[g]; {
-			case grp.OverParams():
-				if k := grp.SizeTerm.Eval(val); k >= 1 {
-					sizes(append(slices.Clone(sz), int(k)))
-				}
-			case grp.Ranged:
-				for k := max(1, grp.Size); k <= most && (grp.Max == gsst.Unbounded || k <= grp.Max); k++ {
-					sizes(append(slices.Clone(sz), k))
-				}
-			default:
-				sizes(append(slices.Clone(sz), grp.Size))
-			}
-		}
-		sizes(nil)
-	}
-	params(nil)
-	return out
 }
 
 // checkParam compares the parametric model m with the oracle of its
