@@ -306,13 +306,14 @@ func DescribeWitness(sys *gsst.System, w *detect.Witness) string {
 		return "no witness"
 	}
 	if st := w.Step; st != nil {
-		to := make([]string, len(st.Totals))
-		for s, k := range st.Totals {
+		totals := st.Next.Totals(len(sys.States))
+		to := make([]string, len(totals))
+		for s, k := range totals {
 			to[s] = fmt.Sprintf("%s=%d", sys.States[s], k)
 		}
 		shared, after := "", ""
 		if len(sys.Shared) > 0 {
-			shared, after = " with "+describeShared(sys, w.Shared), " with "+describeShared(sys, st.Shared)
+			shared, after = " with "+describeShared(sys, w.Shared), " with "+describeShared(sys, st.Next.Shared)
 		}
 		return fmt.Sprintf("group %s can take it in %s%s to the totals %s%s, but no step of %s, which has the same total counters and shared values, reaches them",
 			sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), shared, strings.Join(to, ", "), after, describeConfig(sys, w.Disabled))
