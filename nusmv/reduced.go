@@ -25,9 +25,6 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 
 // Reduced returns the NuSMV text of the counter model m, of either level.
 func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
-	if err := m.Unsupported("the NuSMV export", reducedSupports); err != nil {
-		return "", err
-	}
 	cfg := emit.NewHeader(opts)
 	sys := m.System
 	k := len(m.Counters)
@@ -358,4 +355,33 @@ func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error
 		out = append(out, spec{gsstName: prop.Name, text: prop.Text, name: nm.fresh(prop.Name), expr: e.s})
 	}
 	return out, nil
+}
+// effectCase writes the case line of counter i for a step that moves
+// several processes, "" when the step leaves it alone. The value stays
+// in 0..limit in every reachable state (the pools keep their sums); the
+// condition says so for NuSMV's range check, which looks at every
+// valuation.
+func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn) (string, error) {
+	if after.Equal(presburger.VarTerm(presburger.Var(i))) {
+		return "", nil
+	}
+	e, err := linear(after, name)
+	if err != nil {
+		return "", err
+	}
+	cond := fmt.Sprintf("%s = %s & %s", trVar, tv, en)
+	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name)
+	if err != nil {
+		return "", err
+	}
+	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range []frag{lo, hi} {
+		if f.s != "TRUE" {
+			cond += " & " + f.in(precAnd)
+		}
+	}
+	return cond + " : " + e + ";", nil
 }

@@ -2,6 +2,7 @@ package nusmv
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -285,13 +286,109 @@ func linear(t presburger.Term, name namefn) (string, error) {
 	return emit.Linear(t, name)
 }
 
-// domain returns the condition that every value an update assigns lies
-// in its variable's domain in the model (up to the bound for an
-// unbounded variable when unboundedHi is set; emit.Domain).
-func (sv *sharedVars) domain(as []gsst.Assign, unboundedHi bool) presburger.Formula {
-	return emit.Domain(sv.sys, sv.hi, as, unboundedHi)
-}
+// domains are the domains of the shared variables in the model (an
+// unbounded variable cut at its bound), for gsst.Spec.InDomain.
+func (sv *sharedVars) domains() []gsst.Shared { return emit.Domains(sv.sys, sv.hi) }
 
 // over returns the condition that some unbounded variable of an update
 // would exceed its bound, nil when the update assigns none.
 func (sv *sharedVars) over(as []gsst.Assign) presburger.Formula { return emit.Over(sv.sys, sv.hi, as) }
+
+// sharedMoves are the case lines of shared variable j in the concrete
+// model: one per step whose update assigns it. A step of one part is
+// told from the other blocks of its transition by the group of the
+// process picked.
+func sharedMoves(sys *gsst.System, sv *sharedVars, j int, name namefn, pick, trVar string, stepVal, guard []string, first []int) ([]string, error) {
+	v := sys.SharedVar(j)
+	steps := sys.Steps()
+	var out []string
+	for i := range steps {
+		st := &steps[i]
+		cond := []string{trVar + " = " + stepVal[i]}
+		if len(st.Parts) == 1 {
+			if in := pickIn(sys, pick, st.Parts[0].Groups, first); in != "" {
+				cond = append(cond, in)
+			}
+		}
+		if guard[i] != "" {
+			cond = append(cond, guard[i])
+		}
+		for _, a := range st.Update.Assign {
+			if a.Var != v {
+				continue
+			}
+			val, err := sv.value(j, a.Value, name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, strings.Join(cond, " & ")+" : "+val+";")
+		}
+	}
+	return out, nil
+}
+
+// pickIn is the condition that pick chooses a process of one of groups
+// (nil: any group); "" when it chooses any process.
+func pickIn(sys *gsst.System, pick string, groups []int, first []int) string {
+	if groups == nil {
+		return ""
+	}
+	var cs []string
+	all := true
+	for g, G := range sys.Groups {
+		if !slices.Contains(groups, g) {
+			all = all && G.Size == 0
+			continue
+		}
+		lo, hi := first[g]+1, first[g]+G.Size
+		switch {
+		case G.Size == 0:
+		case lo == hi:
+			cs = append(cs, fmt.Sprintf("%s = %d", pick, lo))
+		default:
+			cs = append(cs, fmt.Sprintf("%s >= %d & %s <= %d", pick, lo, pick, hi))
+		}
+	}
+	switch {
+	case all:
+		return ""
+	case len(cs) == 0:
+		return "FALSE"
+	case len(cs) == 1:
+		return cs[0]
+	}
+	return "(" + strings.Join(cs, " | ") + ")"
+}
+
+// writeSharedComments states the shared variables, the parameters of the
+// instance and the bound of the unbounded variables in the header.
+func writeSharedComments(p func(string, ...any), sys *gsst.System, sv *sharedVars, bound int, check string) {
+	if len(sys.Params) > 0 {
+		p("-- Parameters of this instance (folded into constants): %s\n", comment(emit.ParamsText(sys)))
+	}
+	if len(sys.Shared) == 0 {
+		return
+	}
+	p("-- Shared variables (GSST name: type, NuSMV variable; formulas read a\n")
+	p("-- boolean as 0/1 and an enumeration as the index of its value):\n")
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		p("--   %-12s %s, %s\n", comment(v.Name), comment(v.TypeText()), sv.name[j])
+	}
+	p("-- Updates are simultaneous (right-hand sides read the values before the\n")
+	p("-- step), and a step whose update would leave a variable's domain is not\n")
+	p("-- enabled.\n")
+	if !emit.HasUnbounded(sys) {
+		return
+	}
+	p("-- BOUND. NuSMV needs finite ranges: each unbounded variable stops at a bound\n")
+	p("-- (--bound, or by default %s):\n", emit.BoundRule)
+	for j := range sys.Shared {
+		if v := &sys.Shared[j]; v.Unbounded {
+			p("--   %s\n", comment(emit.BoundText(v, sv.hi[j], bound)))
+		}
+	}
+	p("-- and a step that would go beyond it is left out. INVARSPEC %s checks\n", check)
+	p("-- that no reachable configuration has such a step: EVERY VERDICT OF THIS\n")
+	p("-- MODEL IS MEANINGFUL ONLY WHEN %s IS TRUE (else raise --bound).\n", check)
+}

@@ -1,19 +1,42 @@
 package nusmv
 
 import (
-	"fmt"
-
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
-// reducedSupports are the constructs beyond the paper that the reduced
-// model carries (TestReducedExt runs them through NuSMV against the
-// oracle): shared variables with their assignments, broadcast transfers
-// and rendezvous moves.
-const reducedSupports = gsst.ExtShared | gsst.ExtBroadcast | gsst.ExtRendezvous
+// NuSMV needs finite ranges: an unbounded shared variable stops at a
+// bound in the model (emit.SharedHi), a step that would take it beyond
+// is left out, and an INVARSPEC checks that no reachable state has such
+// a step enabled, so that the model's verdicts are the system's exactly
+// when it holds.
+
+// concreteBound returns the invariant named check that checks the bound
+// of the unbounded shared variables ("" when check is ""): in no
+// reachable configuration is a step enabled in the system
+// (gsst.Spec.EnabledFormula: its movers exist, its guard holds, its
+// values lie in their domains, with no upper bound on an unbounded
+// variable) whose update takes an unbounded variable beyond its bound.
+func concreteBound(sys *gsst.System, sv *sharedVars, atom atomfn, check string) (string, error) {
+	if check == "" {
+		return "", nil
+	}
+	var overs []presburger.Formula
+	steps := sys.Steps()
+	for i := range steps {
+		st := &steps[i]
+		if over := sv.over(st.Update.Assign); over != nil {
+			overs = append(overs, presburger.Conj(sys.EnabledFormula(st), over))
+		}
+	}
+	f, err := formula(presburger.Negation(presburger.Disj(overs...)), atom)
+	if err != nil {
+		return "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
+	}
+	return f.s, nil
+}
 
 // modelBound returns, for the assignments of a model transition, the
 // condition that every unbounded variable stays within its bound (over
@@ -66,34 +89,4 @@ func reducedBound(m *counterabs.Model, sv *sharedVars, nm *namer, atom atomfn) (
 		return "", "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
 	}
 	return nm.fresh("bound_ok"), f.s, nil
-}
-
-// effectCase writes the case line of counter i for a step that moves
-// several processes, "" when the step leaves it alone. The value stays
-// in 0..limit in every reachable state (the pools keep their sums); the
-// condition says so for NuSMV's range check, which looks at every
-// valuation.
-func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn) (string, error) {
-	if after.Equal(presburger.VarTerm(presburger.Var(i))) {
-		return "", nil
-	}
-	e, err := linear(after, name)
-	if err != nil {
-		return "", err
-	}
-	cond := fmt.Sprintf("%s = %s & %s", trVar, tv, en)
-	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name)
-	if err != nil {
-		return "", err
-	}
-	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name)
-	if err != nil {
-		return "", err
-	}
-	for _, f := range []frag{lo, hi} {
-		if f.s != "TRUE" {
-			cond += " & " + f.in(precAnd)
-		}
-	}
-	return cond + " : " + e + ";", nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/vsym/vsym/presburger/z3"
 )
 
-// TestConcreteExt runs the concrete models of random instances with
+// TestConcreteConstructs runs the concrete models of random instances with
 // shared variables (of every kind), per-block updates, broadcasts and
 // rendezvous through the real NuSMV 2.6 (the binary the environment
 // variable NUSMV names) with -df. Every CTLSPEC verdict must equal the
@@ -24,7 +24,7 @@ import (
 // when no reachable configuration of the system takes an unbounded
 // variable beyond the default bound; when it fails, verdicts are not
 // compared (the header says they mean nothing then).
-func TestConcreteExt(t *testing.T) {
+func TestConcreteConstructs(t *testing.T) {
 	bin := os.Getenv("NUSMV")
 	if bin == "" {
 		t.Skip("NUSMV is not set: set it to a NuSMV 2.6 binary to run the concrete models of systems with shared variables, broadcast and rendezvous through it")
@@ -90,9 +90,9 @@ func TestConcreteExt(t *testing.T) {
 	}
 }
 
-// TestConcreteExtHeader: the header states the parameter values and the
+// TestConcreteHeaderBound: the header states the parameter values and the
 // bound, and the model carries the bound check.
-func TestConcreteExtHeader(t *testing.T) {
+func TestConcreteHeaderBound(t *testing.T) {
 	sys := testsupport.BoundedCounter()
 	for _, bound := range []int{0, 7, 2} {
 		text, err := Concrete(sys, Bound(bound))
@@ -139,15 +139,15 @@ func TestConcreteExtHeader(t *testing.T) {
 	}
 }
 
-// TestReducedExt runs the group-counter models (counterabs.BuildGroup),
+// TestReducedConstructs runs the group-counter models (counterabs.BuildGroup),
 // and the total-counter models (counterabs.Build) of those Z3 certifies, of
 // random instances with shared variables, broadcasts and rendezvous
 // through the real NuSMV with -df: every CTLSPEC verdict must equal the
 // oracle's on the processes, the reachable states must be the oracle's
 // distinct (group counters, shared values), and bound_ok must hold
 // exactly when no reachable step passes the bound (random instances
-// rarely pass it: TestConcreteExtHeader has one that does).
-func TestReducedExt(t *testing.T) {
+// rarely pass it: TestConcreteHeaderBound has one that does).
+func TestReducedConstructs(t *testing.T) {
 	bin := os.Getenv("NUSMV")
 	if bin == "" {
 		t.Skip("NUSMV is not set: set it to a NuSMV 2.6 binary to run the counter models of systems with shared variables, broadcast and rendezvous through it")

@@ -12,7 +12,7 @@ import (
 	"github.com/vsym/vsym/presburger/z3"
 )
 
-// TestSpinExt runs the concrete models of random instances with shared
+// TestSpinConstructs runs the concrete models of random instances with shared
 // variables (of every kind), per-block updates, broadcasts and
 // rendezvous through the real Spin. pan must store one state per
 // configuration of the oracle (testsupport.ProcsWithin, on individual
@@ -21,18 +21,18 @@ import (
 // when some reachable step takes an unbounded variable beyond the
 // default bound (verdicts are then not compared: the header says they
 // mean nothing).
-func TestSpinExt(t *testing.T) {
+func TestSpinConstructs(t *testing.T) {
 	runs := 60
 	if testing.Short() {
 		runs = 20
 	}
-	spinExt(t, 2120, runs, false)
+	spinConstructs(t, 2120, runs, false)
 }
 
-// spinExt draws runs random instances (parameters too, unless reduced)
+// spinConstructs draws runs random instances (parameters too, unless reduced)
 // and checks the concrete model, or the group-counter model when reduced
 // is set, with Spin against the oracle.
-func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
+func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 	requireSpin(t)
 	r := rand.New(rand.NewSource(seed))
 	solver := z3.New()
@@ -117,9 +117,9 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 	}
 }
 
-// TestConcreteExtHeader: the header states the parameter values and the
+// TestConcreteHeaderBound: the header states the parameter values and the
 // bound, and the model asserts it.
-func TestConcreteExtHeader(t *testing.T) {
+func TestConcreteHeaderBound(t *testing.T) {
 	sys := testsupport.BoundedCounter()
 	requireSpin(t)
 	for _, tc := range []struct{ bound, hi int }{{0, 3}, {7, 7}, {2, 2}} {
@@ -162,16 +162,16 @@ func TestConcreteExtHeader(t *testing.T) {
 	}
 }
 
-// TestSpinReducedExt runs the group-counter models (counterabs.BuildGroup),
+// TestSpinReducedConstructs runs the group-counter models (counterabs.BuildGroup),
 // and the total-counter models of those Z3 certifies, of random instances with shared variables, broadcasts and rendezvous
 // through the real Spin: pan must store the oracle's distinct (group
 // counters, shared values), every exported claim's verdict must be the
 // oracle's on the processes, and the bound assertion must fire exactly
 // when some reachable step passes the default bound.
-func TestSpinReducedExt(t *testing.T) {
+func TestSpinReducedConstructs(t *testing.T) {
 	runs := 50
 	if testing.Short() {
 		runs = 12
 	}
-	spinExt(t, 2123, runs, true)
+	spinConstructs(t, 2123, runs, true)
 }
