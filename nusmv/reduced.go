@@ -356,6 +356,7 @@ func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error
 	}
 	return out, nil
 }
+
 // effectCase writes the case line of counter i for a step that moves
 // several processes, "" when the step leaves it alone. The value stays
 // in 0..limit in every reachable state (the pools keep their sums); the

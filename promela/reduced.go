@@ -343,7 +343,7 @@ func unitMove(t *counterabs.Transition) bool {
 func effectStatements(m *counterabs.Model, t *counterabs.Transition, sv *sharedVars, ctr, total []string, name namefn) ([]string, error) {
 	k := len(m.Counters)
 	var out []string
-	changed := map[int]bool{} // local states whose counters change
+	changed := map[int]bool{}                      // local states whose counters change
 	if len(t.Also) == 0 && len(t.Transfers) == 0 { // one mover
 		out = append(out, ctr[t.From]+"--", ctr[t.To]+"++")
 		changed[m.Counters[t.From].State], changed[m.Counters[t.To].State] = true, true

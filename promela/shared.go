@@ -198,4 +198,3 @@ func (sv *sharedVars) assign(as []assignment, name namefn) ([]string, error) {
 	}
 	return append(append(asserts, pre...), set...), nil
 }
-

@@ -12,7 +12,7 @@ import (
 	"github.com/vsym/vsym/internal/testsupport"
 )
 
-// TestExtPictures draws random instances with shared variables,
+// TestConstructPictures draws random instances with shared variables,
 // parameters, per-block updates, broadcasts and rendezvous, and the
 // traces the explicit engine finds on their group-counter models, and
 // reads every picture back from Graphviz: the skeleton has the box of
@@ -22,7 +22,7 @@ import (
 // and target; every configuration (of instances whose state space is
 // finite) of a trace that is a path shows the
 // shared values of the engine's state.
-func TestExtPictures(t *testing.T) {
+func TestConstructPictures(t *testing.T) {
 	r := rand.New(rand.NewSource(2124))
 	runs := 60
 	if testing.Short() {
@@ -148,7 +148,7 @@ func TestExtPictures(t *testing.T) {
 }
 
 // The bundled lock example: its skeleton and a counterexample render.
-func TestExtBundled(t *testing.T) {
+func TestConstructsBundled(t *testing.T) {
 	sys, err := gsst.Load("../gsst/testdata/ext/lock.yaml")
 	if err != nil {
 		t.Fatal(err)
