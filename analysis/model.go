@@ -155,12 +155,7 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	solver := z3.New()
 	cert, err := detect.Certify(tctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
-		var un *gsst.UnsupportedError
 		switch {
-		case level == Auto && errors.As(err, &un):
-			// Certification has not been taught a construct the
-			// system uses: the total-counter model is out of reach.
-			return fallBack(un.Error())
 		case ctx.Err() != nil:
 			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
 		case tctx.Err() != nil:

@@ -237,9 +237,9 @@ func (m *Model) UnitMoves() bool {
 	return true
 }
 
-// Uses returns the constructs beyond the paper that m's transitions and
-// variables use, for engines and emitters that refuse what they have not
-// been taught (with gsst.UnsupportedError).
+// Uses returns the constructs that m's transitions and variables use.
+// No engine or emitter keys on it (they key on what a transition does,
+// as UnitMoves); a test counts its random models by it.
 func (m *Model) Uses() gsst.Extension {
 	var x gsst.Extension
 	if len(m.Shared) > 0 {
@@ -632,14 +632,4 @@ func SpecLevel(sys *gsst.System) Level {
 		}
 	}
 	return TotalLevel
-}
-
-// Unsupported returns an error naming what of m lies beyond supported,
-// for an engine or emitter that handles only the constructs in supported
-// (and those of the paper); nil when m uses nothing else.
-func (m *Model) Unsupported(analysis string, supported gsst.Extension) error {
-	if x := m.Uses() &^ supported; x != 0 {
-		return errkind.Wrap(errkind.Input, &gsst.UnsupportedError{Analysis: analysis, Uses: x})
-	}
-	return nil
 }
