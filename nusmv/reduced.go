@@ -195,7 +195,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	after := make([][]presburger.Term, len(m.Transitions)) // the counters after a step that moves more than one process
 	for j := range m.Transitions {
 		if t := &m.Transitions[j]; len(t.Also) > 0 || len(t.Transfers) > 0 {
-			after[j] = emit.CounterEffect(t, k)
+			after[j] = emit.CounterEffect(m, t)
 		}
 	}
 	for i := range m.Counters {

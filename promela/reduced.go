@@ -348,7 +348,7 @@ func effectStatements(m *counterabs.Model, t *counterabs.Transition, sv *sharedV
 		out = append(out, ctr[t.From]+"--", ctr[t.To]+"++")
 		changed[m.Counters[t.From].State], changed[m.Counters[t.To].State] = true, true
 	} else {
-		after := emit.CounterEffect(t, k)
+		after := emit.CounterEffect(m, t)
 		var pre, set []string
 		for c := range after {
 			if after[c].Equal(presburger.VarTerm(presburger.Var(c))) {

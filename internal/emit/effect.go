@@ -5,15 +5,16 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// CounterEffect returns the counters after a step of t as linear terms
-// over the k counters before it. What a step does to the counters is
+// CounterEffect returns the counters after a step of transition t of m
+// as linear terms over the counters before it. What a step does to the counters is
 // defined once, by counterabs.StepInto (movers, the other parts, the
 // transfers of a broadcast); it is affine in the counters before the
 // step, so the terms are read off it: the constant is the step taken
 // from all zeros, and the coefficient of counter c the change that one
 // more process in c makes. (The values are arithmetic, not states: a
 // counter may go below zero on the way.)
-func CounterEffect(t *counterabs.Transition, k int) []presburger.Term {
+func CounterEffect(m *counterabs.Model, t *counterabs.Transition) []presburger.Term {
+	k := len(m.Counters)
 	moves := *t
 	moves.Assign = nil // the shared variables are the exporter's business
 	step := func(x []int64) []int64 {
