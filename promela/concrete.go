@@ -189,8 +189,8 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		}
 		w.p("%s %s = %d;\n", declType(n), total[s], init)
 	}
+	writeSharedDecls(w, sys, sv)
 	if array {
-		writeSharedDecls(w, sys, sv)
 		w.p("mtype %s[%d];\t/* the local state of every process */\n", sv.ps, n)
 		w.p("hidden byte %s;\n", sv.loop)
 	}
@@ -267,13 +267,10 @@ func checkSystem(sys *gsst.System) error {
 // needsArray reports whether the concrete model of sys keeps the local
 // states of its processes in a global array: when some step does more
 // than move the one process that takes it (the parts of a rendezvous,
-// the transfers of a broadcast, an update), or the system has shared
-// variables to declare. Otherwise each process keeps its local state in
-// a local variable, as in the paper's systems.
+// the transfers of a broadcast, an update). Otherwise each process keeps
+// its local state in a local variable, as in the paper's systems, and
+// shared variables that no step changes are only read by guards.
 func needsArray(sys *gsst.System) bool {
-	if len(sys.Shared) > 0 {
-		return true
-	}
 	for _, st := range sys.Steps() {
 		if !st.Simple() {
 			return true

@@ -26,15 +26,16 @@ type sharedVars struct {
 	temps  int
 }
 
-// newSharedVars names what the concrete model of sys needs when it
-// keeps the local states in an array; nothing otherwise.
+// newSharedVars names the shared variables of the concrete model of sys,
+// and when it keeps the local states in an array, the array and the
+// scratch variables of its steps.
 func newSharedVars(sys *gsst.System, nm *namer, n, bound int, array bool) (*sharedVars, error) {
-	if !array {
+	if len(sys.Shared) == 0 && !array {
 		return &sharedVars{sys: sys}, nil
 	}
 	sv, err := newVars(sys, nm, n, bound)
-	if err != nil {
-		return nil, err
+	if err != nil || !array {
+		return sv, err
 	}
 	sv.ps, sv.loop = nm.fresh("ps"), nm.fresh("bc_i")
 	sv.scratch(nm)
@@ -86,13 +87,12 @@ func writeSharedHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int, a
 		w.wrapped("", "Parameters of this instance (folded into constants): "+emit.ParamsText(sys)+".")
 		w.p(" *\n")
 	}
-	if !array {
-		return
+	if array {
+		w.p(" * Beyond one process per step: the local states live in the global array\n")
+		w.p(" * %s, so that a broadcast (a loop over the other processes, inside the\n", sv.ps)
+		w.p(" * mover's d_step) and a rendezvous (one d_step in init per choice of\n")
+		w.p(" * distinct processes for its parts) can move several processes at once.\n")
 	}
-	w.p(" * Beyond one process per step: the local states live in the global array\n")
-	w.p(" * %s, so that a broadcast (a loop over the other processes, inside the\n", sv.ps)
-	w.p(" * mover's d_step) and a rendezvous (one d_step in init per choice of\n")
-	w.p(" * distinct processes for its parts) can move several processes at once.\n")
 	writeVarsHeader(w, sys, sv, bound)
 }
 
