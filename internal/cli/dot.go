@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/progress"
+	"github.com/vsym/vsym/prove"
 )
 
 func init() { register(newDotCmd) }
@@ -134,13 +136,16 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	// a trace needs one instance (--sizes).
 	prog.phase(progress.Parse)
 	sys, err := analysis.Within(ctx, o.file, "loading", limits, func() (*gsst.System, error) {
-		if o.trace != "" || o.sizes != "" || o.params != "" {
+		if o.sizes != "" || o.params != "" {
 			return loadInstance(cmd, o.file, o.sizes, o.params, "dot --trace")
 		}
 		return loadSpec(cmd, o.file)
 	})
 	if err != nil {
 		return err
+	}
+	if o.trace != "" && o.sizes == "" && o.params == "" && len(instanceExample(sys)) > 0 {
+		return traceFamily(ctx, cmd, o, sys, prog.report)
 	}
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
@@ -173,6 +178,74 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	return writePicture(cmd, o, format, text)
 }
 
+// traceFamily explains that a trace needs one instance of the family
+// sys, and which: for a property prove refutes, the instance where it
+// fails (the smallest prove's search finds, as vsym prove reports it);
+// for one it proves, that no instance has a counterexample; otherwise
+// the least sizes. Progress goes to report.
+func traceFamily(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, report progress.Func) error {
+	i := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == o.trace })
+	if i < 0 {
+		return noProperty(o.file, sys, o.trace)
+	}
+	file := displayName(o.file)
+	what := "group sizes are ranges (" + strings.Join(sys.RangedGroups(), ", ") + ")"
+	if free := paramNames(sys); len(free) > 0 {
+		what = "the spec has the parameters " + strings.Join(free, ", ")
+	}
+	command := func(flags ...string) string {
+		return shellCommand(append(append([]string{"vsym", "dot", "--trace", o.trace}, flags...), o.file)...)
+	}
+	proof, err := analysis.Prove(ctx, sys.WithProperties(i), analysis.ProveRequest{File: file, PropertyTimeout: defaultPropertyTimeout,
+		Limits: analysis.Limits{Timeout: o.timeout}, Progress: report})
+	if err != nil {
+		return err
+	}
+	switch r := proof.Results[0]; r.Verdict {
+	case prove.Refuted:
+		var flags, at []string
+		if len(r.Params) > 0 {
+			params := namedValues(len(sys.Params), func(k int) (string, int, bool) {
+				return sys.Params[k].Name, r.Params[k], !sys.Params[k].Fixed
+			})
+			flags, at = append(flags, "--params", params), append(at, params)
+		}
+		if sizes := namedValues(len(sys.Groups), func(g int) (string, int, bool) {
+			return sys.Groups[g].Name, r.Sizes[g], sys.Groups[g].Ranged
+		}); sizes != "" {
+			flags, at = append(flags, "--sizes", sizes), append(at, sizes)
+		}
+		return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance: vsym prove refutes %s at %s, draw it with: %s",
+			what, o.trace, strings.Join(at, ", "), command(flags...))
+	case prove.Proved:
+		return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance, but vsym prove proves %s for every one: no instance has a counterexample to draw",
+			what, o.trace)
+	}
+	return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance: name it, e.g. %s",
+		what, command(instanceExample(sys)...))
+}
+
+// namedValues writes the values named by at(k) for k below n, those it
+// keeps, as name=value,... (the form of --sizes and --params).
+func namedValues(n int, at func(k int) (name string, value int, keep bool)) string {
+	var parts []string
+	for k := range n {
+		if name, v, keep := at(k); keep {
+			parts = append(parts, fmt.Sprintf("%s=%d", name, v))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// noProperty says that sys has no property named name.
+func noProperty(file string, sys *gsst.System, name string) error {
+	var names []string
+	for _, p := range sys.Properties {
+		names = append(names, p.Name)
+	}
+	return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "no property named %q (have: %s)", name, strings.Join(names, ", "))
+}
+
 // dotTrace explores sys as vsym explore does, for the one property named
 // by --trace, and draws its trace. Progress goes to report.
 func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option, report progress.Func) (string, error) {
@@ -183,11 +256,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		}
 	}
 	if prop == nil {
-		var names []string
-		for _, p := range sys.Properties {
-			names = append(names, p.Name)
-		}
-		return "", analysis.Errorf(errkind.Input, gsst.Pos{File: o.file}, "no property named %q (have: %s)", o.trace, strings.Join(names, ", "))
+		return "", noProperty(o.file, sys, o.trace)
 	}
 	mem, err := parseSize(defaultMaxMemory)
 	if err != nil {
@@ -250,8 +319,8 @@ func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 		var err error
 		data, err = dot.Render(ctx, text, format)
 		if errors.Is(err, dot.ErrNoGraphviz) {
-			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
-				o.out, err, dotCommandLine(o), format, o.out)
+			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | %s > %s",
+				o.out, err, dotCommandLine(o), shellCommand("dot", "-T"+format), shellQuote(o.out))
 		}
 		if err != nil {
 			return errkind.Wrap(errkind.Unknown, err)
@@ -273,7 +342,8 @@ func checkMaxTrace(n int, zero string) error {
 	return nil
 }
 
-// dotCommandLine rebuilds the command that prints the DOT text of o.
+// dotCommandLine rebuilds the command that prints the DOT text of o,
+// quoted for the shell.
 func dotCommandLine(o *dotOpts) string {
 	args := []string{"vsym", "dot"}
 	if o.check {
@@ -285,11 +355,26 @@ func dotCommandLine(o *dotOpts) string {
 	if o.concrete {
 		args = append(args, "--concrete")
 	}
+	if o.level != "auto" {
+		args = append(args, "--model", o.level)
+	}
+	if o.sizes != "" {
+		args = append(args, "--sizes", o.sizes)
+	}
+	if o.params != "" {
+		args = append(args, "--params", o.params)
+	}
 	if o.full {
 		args = append(args, "--full")
 	}
 	if o.maxTrace > 0 {
 		args = append(args, "--max-trace", fmt.Sprint(o.maxTrace))
 	}
-	return strings.Join(append(args, o.file), " ")
+	if o.timeout > 0 {
+		args = append(args, "--timeout", o.timeout.String())
+	}
+	if o.solverTO > 0 {
+		args = append(args, "--solver-timeout", o.solverTO.String())
+	}
+	return shellCommand(append(args, o.file)...)
 }
