@@ -100,7 +100,8 @@ func rawWriter(w io.Writer) io.Writer {
 
 // shellQuote returns word as a POSIX shell reads it back unchanged: as
 // it is when it holds only characters no shell treats specially, else
-// in single quotes (a quote inside becomes '\”).
+// in single quotes (a single quote inside closes them, is escaped with a
+// backslash, and opens them again).
 func shellQuote(word string) string {
 	if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=@%+") == "" {
 		return word
