@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // What vsym writes to a terminal is text a user reads and commands a
@@ -103,7 +105,11 @@ func rawWriter(w io.Writer) io.Writer {
 // in single quotes (a single quote inside closes them, is escaped with a
 // backslash, and opens them again).
 func shellQuote(word string) string {
-	if word != "" && strings.Trim(word, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=@%+") == "" {
+	safe := func(r rune) bool {
+		return r < utf8.RuneSelf && strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/:=@%+", r) ||
+			r >= utf8.RuneSelf && unicode.IsGraphic(r) && !unicode.IsSpace(r) // no shell gives these a meaning
+	}
+	if word != "" && strings.IndexFunc(word, func(r rune) bool { return !safe(r) }) < 0 {
 		return word
 	}
 	return "'" + strings.ReplaceAll(word, "'", `'\''`) + "'"
