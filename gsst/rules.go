@@ -51,7 +51,7 @@ func New(s *Spec) (*System, error) {
 	if errs := s.rules(nil); len(errs) > 0 {
 		return nil, errs
 	}
-	return &System{*s}, nil
+	return seal(s), nil
 }
 
 // source is what the checker knows of a Spec it built from a file: which
