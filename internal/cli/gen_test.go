@@ -28,7 +28,7 @@ func TestGenCmd(t *testing.T) {
 		{"asr", []string{"gen", "asr", "--procs", "7", "--resources", "3"}, ExitOK, string(asr), ""},
 		{"asr bound", []string{"gen", "asr", "--procs", "5", "--resources", "2", "--bound", "4"}, ExitOK, string(asrB), ""},
 		{"example", []string{"gen", "example", "mutex"}, ExitOK, string(mutex), ""},
-		{"example list", []string{"gen", "example"}, ExitOK, "asr-audit\nasr-param\ngrw-audit\nlock-mutex-broken\nlock-mutex\nmesi-broken\nmesi\nmutex\npeterson-broken\npeterson\nprinters\nproducer-consumer-broken\nproducer-consumer\nreaders-writers-broken\nreaders-writers-param\nreaders-writers-race\nreaders-writers\nresource-pool-broken\nresource-pool\nrw-shared-reading\n", ""},
+		{"example list", []string{"gen", "example"}, ExitOK, "asr-audit\nasr-param\ngrw-audit\nlock-mutex-broken\nlock-mutex\nmesi-broken\nmesi\nmutex\npeterson-broken\npeterson\nprinters\nproducer-consumer-broken\nproducer-consumer\nreaders-writers-broken\nreaders-writers-param\nreaders-writers-race\nreaders-writers\nresource-pool-broken\nresource-pool\nrw-shared-reading\nthreshold/cc-mutated\nthreshold/cc\nthreshold/nbac-mutated\nthreshold/nbac\nthreshold/strb-mutated\nthreshold/strb\n", ""},
 		{"grw range", []string{"gen", "grw", "--groups", "3", "--size", "1..", "--states", "5"}, ExitOK, string(grwRange), ""},
 		{"asr range", []string{"gen", "asr", "--size", "2..4", "--resources", "3"}, ExitOK, string(asrRange), ""},
 		{"grw bad size", []string{"gen", "grw", "--size", "1...3"}, ExitBadInput, "", "is not a size"},
