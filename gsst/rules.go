@@ -398,3 +398,25 @@ func (s *Spec) checkCTL(f ctl.Formula, where string, pos Pos, at func(Pos, strin
 		s.checkFormula(a, where, pos, at)
 	}
 }
+
+// checkGroupSet checks a restriction to groups: nil (every group), or
+// groups in range, strictly increasing, at least one.
+func (s *Spec) checkGroupSet(groups []int, where string, pos Pos, at func(Pos, string, ...any)) {
+	if groups == nil {
+		return
+	}
+	if len(groups) == 0 {
+		at(pos, "%s is restricted to no group (nil restricts to none: every group)", where)
+		return
+	}
+	for i, g := range groups {
+		switch {
+		case g < 0 || g >= len(s.Groups):
+			at(pos, "%s: group %d out of range", where, g)
+			return
+		case i > 0 && groups[i-1] >= g:
+			at(pos, "%s: groups not sorted or listed twice", where)
+			return
+		}
+	}
+}
