@@ -64,7 +64,10 @@ Long guards, long lists of groups and long traces are abbreviated, and
 the picture says so; --full draws everything. In SVG every edge has a
 tooltip with its whole guard (and, with --check, the verdict and
 witness). --trace explores the counter abstraction of a certified system,
-or with --concrete the unreduced system (any system). The exit code is 0
+or with --concrete the unreduced system (any system), of one instance: a
+spec whose group sizes are ranges, or that has parameters, needs --sizes
+or --params, and without them dot names an instance (where vsym prove
+refutes the property, when it does). The exit code is 0
 when the picture is written, whatever verdict it shows; 3 when --timeout,
 a bound on the whole run, runs out first. docs/pictures.md describes the
 pictures.
@@ -145,7 +148,7 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 		return err
 	}
 	if o.trace != "" && o.sizes == "" && o.params == "" && len(instanceExample(sys)) > 0 {
-		return traceFamily(ctx, cmd, o, sys, prog.report)
+		return traceFamily(ctx, o, sys, prog.report)
 	}
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
@@ -179,11 +182,11 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 }
 
 // traceFamily explains that a trace needs one instance of the family
-// sys, and which: for a property prove refutes, the instance where it
-// fails (the smallest prove's search finds, as vsym prove reports it);
-// for one it proves, that no instance has a counterexample; otherwise
-// the least sizes. Progress goes to report.
-func traceFamily(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, report progress.Func) error {
+// sys, and names one with the command that draws it: for a property
+// vsym prove refutes, the instance where prove finds it failing; for one
+// it proves, none (no instance has a counterexample); otherwise the
+// least sizes. Progress goes to report.
+func traceFamily(ctx context.Context, o *dotOpts, sys *gsst.System, report progress.Func) error {
 	i := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == o.trace })
 	if i < 0 {
 		return noProperty(o.file, sys, o.trace)
@@ -193,8 +196,12 @@ func traceFamily(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.
 	if free := paramNames(sys); len(free) > 0 {
 		what = "the spec has the parameters " + strings.Join(free, ", ")
 	}
-	command := func(flags ...string) string {
-		return shellCommand(append(append([]string{"vsym", "dot", "--trace", o.trace}, flags...), o.file)...)
+	// at returns the command line of o drawing the instance of sizes and
+	// params.
+	at := func(sizes, params string) string {
+		inst := *o
+		inst.sizes, inst.params = sizes, params
+		return dotCommandLine(&inst, true)
 	}
 	proof, err := analysis.Prove(ctx, sys.WithProperties(i), analysis.ProveRequest{File: file, PropertyTimeout: defaultPropertyTimeout,
 		Limits: analysis.Limits{Timeout: o.timeout}, Progress: report})
@@ -203,26 +210,26 @@ func traceFamily(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.
 	}
 	switch r := proof.Results[0]; r.Verdict {
 	case prove.Refuted:
-		var flags, at []string
-		if len(r.Params) > 0 {
-			params := namedValues(len(sys.Params), func(k int) (string, int, bool) {
-				return sys.Params[k].Name, r.Params[k], !sys.Params[k].Fixed
-			})
-			flags, at = append(flags, "--params", params), append(at, params)
-		}
-		if sizes := namedValues(len(sys.Groups), func(g int) (string, int, bool) {
+		params := namedValues(len(sys.Params), func(k int) (string, int, bool) {
+			return sys.Params[k].Name, r.Params[k], !sys.Params[k].Fixed
+		})
+		sizes := namedValues(len(sys.Groups), func(g int) (string, int, bool) {
 			return sys.Groups[g].Name, r.Sizes[g], sys.Groups[g].Ranged
-		}); sizes != "" {
-			flags, at = append(flags, "--sizes", sizes), append(at, sizes)
+		})
+		var values []string
+		for _, v := range []string{params, sizes} {
+			if v != "" {
+				values = append(values, v)
+			}
 		}
 		return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance: vsym prove refutes %s at %s, draw it with: %s",
-			what, o.trace, strings.Join(at, ", "), command(flags...))
+			what, o.trace, strings.Join(values, ", "), at(sizes, params))
 	case prove.Proved:
 		return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance, but vsym prove proves %s for every one: no instance has a counterexample to draw",
 			what, o.trace)
 	}
 	return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance: name it, e.g. %s",
-		what, command(instanceExample(sys)...))
+		what, at(sizesExample(sys), paramsExample(sys)))
 }
 
 // namedValues writes the values named by at(k) for k below n, those it
@@ -320,7 +327,7 @@ func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 		data, err = dot.Render(ctx, text, format)
 		if errors.Is(err, dot.ErrNoGraphviz) {
 			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | %s > %s",
-				o.out, err, dotCommandLine(o), shellCommand("dot", "-T"+format), shellQuote(o.out))
+				o.out, err, dotCommandLine(o, false), shellCommand("dot", "-T"+format), shellQuote(o.out))
 		}
 		if err != nil {
 			return errkind.Wrap(errkind.Unknown, err)
@@ -342,9 +349,10 @@ func checkMaxTrace(n int, zero string) error {
 	return nil
 }
 
-// dotCommandLine rebuilds the command that prints the DOT text of o,
-// quoted for the shell.
-func dotCommandLine(o *dotOpts) string {
+// dotCommandLine rebuilds the command line of o, quoted for the shell:
+// with its -o when out is set, else the command that prints its DOT
+// text.
+func dotCommandLine(o *dotOpts, out bool) string {
 	args := []string{"vsym", "dot"}
 	if o.check {
 		args = append(args, "--check")
@@ -355,7 +363,7 @@ func dotCommandLine(o *dotOpts) string {
 	if o.concrete {
 		args = append(args, "--concrete")
 	}
-	if o.level != "auto" {
+	if o.level != "" && o.level != "auto" {
 		args = append(args, "--model", o.level)
 	}
 	if o.sizes != "" {
@@ -375,6 +383,9 @@ func dotCommandLine(o *dotOpts) string {
 	}
 	if o.solverTO > 0 {
 		args = append(args, "--solver-timeout", o.solverTO.String())
+	}
+	if out && o.out != "" {
+		args = append(args, "-o", o.out)
 	}
 	return shellCommand(append(args, o.file)...)
 }

@@ -86,8 +86,8 @@ func TestMaxMemoryInsideBDDOperation(t *testing.T) {
 	// The timeout is the backstop of a memory limit that does not hold:
 	// it would end the run with kind unknown, not limit. It is far from
 	// the time the heap takes to grow even on a loaded machine.
-	out, _ := runLimited(t, "explore", "--engine", "bdd", "--deadlock-free", "--max-memory", "120MiB", "--timeout", "10m", "--output", "json", spec)
-	jsonError(t, out, "limit", "memory limit of 120.0 MiB reached")
+	out, _ := runLimited(t, "explore", "--engine", "bdd", "--deadlock-free", "--max-memory", "48MiB", "--timeout", "10m", "--output", "json", spec)
+	jsonError(t, out, "limit", "memory limit of 48.0 MiB reached")
 }
 
 // dot --trace keeps --timeout while the engines work. (With 1000
