@@ -194,7 +194,7 @@ func traceFamily(ctx context.Context, o *dotOpts, sys *gsst.System, report progr
 	file := displayName(o.file)
 	what := "group sizes are ranges (" + strings.Join(sys.RangedGroups(), ", ") + ")"
 	if free := paramNames(sys); len(free) > 0 {
-		what = "the spec has the parameters " + strings.Join(free, ", ")
+		what = "the spec has " + parametersNamed(free)
 	}
 	// at returns the command line of o drawing the instance of sizes and
 	// params.

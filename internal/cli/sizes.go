@@ -98,8 +98,8 @@ func loadInstance(cmd *cobra.Command, arg, sizes, params, command string) (*gsst
 	file := displayName(arg)
 	free, ranged := paramsExample(sys), sizesExample(sys)
 	if params == "" && free != "" {
-		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "the spec has the parameters %s; %s needs an instance: give their values with --params, e.g. --params %s (vsym prove proves for every value)",
-			strings.Join(paramNames(sys), ", "), command, free)
+		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "the spec has %s; %s needs an instance: give their values with --params, e.g. --params %s (vsym prove proves for every value)",
+			parametersNamed(paramNames(sys)), command, free)
 	}
 	if sizes == "" && ranged != "" {
 		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "group sizes are ranges (%s); %s needs fixed sizes: give them with --sizes, e.g. --sizes %s (vsym check certifies every size at once)",
@@ -192,4 +192,13 @@ func paramNames(sys *gsst.System) []string {
 		}
 	}
 	return free
+}
+
+// parametersNamed names parameters: "the parameter k", "the parameters
+// n, t, f".
+func parametersNamed(names []string) string {
+	if len(names) == 1 {
+		return "the parameter " + names[0]
+	}
+	return "the parameters " + strings.Join(names, ", ")
 }
