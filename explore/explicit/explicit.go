@@ -149,7 +149,7 @@ func (e *engine) deadlockPaths(rep *explore.Report) error {
 		for k, s := range p {
 			states[k] = g.State(s)
 		}
-		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.sp.sys, states))
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.ctx, e.sp.sys, states))
 	}
 	return nil
 }
