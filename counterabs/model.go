@@ -219,6 +219,24 @@ func StepInto[T ~int | ~int64](t *Transition, x, y []T) {
 	}
 }
 
+// UnitMoves reports whether every transition of m moves one process from
+// one counter to another and nothing else, and m has no shared
+// variables: the models of the paper's GSSTs. Engines key their fast
+// paths on it (a successor's key is then the state's key plus a constant
+// offset).
+func (m *Model) UnitMoves() bool {
+	if len(m.Shared) > 0 {
+		return false
+	}
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 || t.From == t.To {
+			return false
+		}
+	}
+	return true
+}
+
 // Uses returns the constructs beyond the paper that m's transitions and
 // variables use, for engines and emitters that refuse what they have not
 // been taught (with gsst.UnsupportedError).
