@@ -26,11 +26,7 @@ func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
 	steps := sys.Steps()
 	for i := range sys.Transitions {
 		d.transition(&body, i)
-		for s := range steps {
-			if steps[s].Origin.Transition == i {
-				d.broadcasts(&body, &steps[s])
-			}
-		}
+		d.broadcasts(&body, i)
 	}
 	for s := range steps {
 		if len(steps[s].Parts) > 1 {

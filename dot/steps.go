@@ -18,17 +18,14 @@ const (
 	colourRendezvous = "#1f618d"
 )
 
-// broadcasts draws the transfers of step st: a dashed edge from each
-// source to its target, labelled with the transition that carries the
-// processes along (the blocks of a transition share its transfers: they
-// are drawn once, with its first block).
-func (d *skeleton) broadcasts(b *strings.Builder, st *gsst.Step) {
+// broadcasts draws the transfers of transition i as the spec writes
+// them (also when no group may take it): a dashed edge from each source
+// to its target, labelled with the transition that carries the
+// processes along.
+func (d *skeleton) broadcasts(b *strings.Builder, i int) {
 	sys := d.sys
-	if st.Origin.Transition < 0 || st.Origin.Block > 0 {
-		return
-	}
-	t := &sys.Transitions[st.Origin.Transition]
-	for _, tf := range st.Transfers {
+	t := &sys.Transitions[i]
+	for _, tf := range t.Broadcast {
 		label := "at " + sys.TransitionName(t) + ": all others" + emit.GroupsText(sys, tf.Groups)
 		fmt.Fprintf(b, "  s%d -> s%d %s;\n", tf.From, tf.To, attrs(
 			"label", quote(label),
@@ -86,14 +83,14 @@ func (d *skeleton) rendezvous(b *strings.Builder, st *gsst.Step) {
 	}
 }
 
-// severalMove reports whether some step of sys moves more than one
-// process: the picture then explains how broadcasts and rendezvous are
-// drawn.
+// severalMove reports whether the skeleton of sys draws a step that
+// moves more than one process (a transfer, also of a transition no group
+// may take, or a rendezvous): the picture then says how they are drawn.
 func severalMove(sys *gsst.System) bool {
-	for _, st := range sys.Steps() {
-		if len(st.Parts) > 1 || len(st.Transfers) > 0 {
+	for i := range sys.Transitions {
+		if len(sys.Transitions[i].Broadcast) > 0 {
 			return true
 		}
 	}
-	return false
+	return len(sys.Rendezvous) > 0
 }
