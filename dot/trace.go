@@ -223,7 +223,10 @@ func (d *traceDrawing) inferMove(a, b explore.State) move {
 	if m.group >= 0 {
 		steps := d.sys.Steps()
 		for i := range steps {
-			if pt := &steps[i].Parts[0]; len(steps[i].Parts) == 1 && pt.From == m.from && pt.To == m.to && pt.Allows(m.group) {
+			if len(steps[i].Parts) != 1 {
+				continue
+			}
+			if pt := &steps[i].Parts[0]; pt.From == m.from && pt.To == m.to && pt.Allows(m.group) {
 				m.step = i
 			}
 		}

@@ -331,8 +331,8 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for g := range sys.Groups {
 		ways[g] = make([]int, k)
 		for i := range steps {
-			if pt := &steps[i].Parts[0]; len(steps[i].Parts) == 1 && pt.Allows(g) {
-				ways[g][pt.From]++
+			if len(steps[i].Parts) == 1 && steps[i].Parts[0].Allows(g) {
+				ways[g][steps[i].Parts[0].From]++
 			}
 		}
 	}
@@ -340,10 +340,10 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	can := make([][]move, len(procs))
 	for i, pr := range procs {
 		for j := range steps {
-			pt := &steps[j].Parts[0]
-			if len(steps[j].Parts) != 1 || !pt.Allows(pr.group) {
+			if len(steps[j].Parts) != 1 || !steps[j].Parts[0].Allows(pr.group) {
 				continue
 			}
+			pt := &steps[j].Parts[0]
 			cond := fmt.Sprintf("%s = %s", pr.name, st[pt.From])
 			if readsTr || ways[pr.group][pt.From] > 1 {
 				cond = fmt.Sprintf("%s = %s & %s", trVar, stepVal[j], cond)

@@ -53,10 +53,10 @@ func writeArrayProcs(w *writer, sys *gsst.System, sv *sharedVars, procName, st [
 		var moves []string
 		for i := range steps {
 			step := &steps[i]
-			pt := &step.Parts[0]
-			if len(step.Parts) != 1 || !pt.Allows(g) {
+			if len(step.Parts) != 1 || !step.Parts[0].Allows(g) {
 				continue
 			}
+			pt := &step.Parts[0]
 			cond := fmt.Sprintf("%s[me] == %s", sv.ps, st[pt.From])
 			if guard[i] != "" {
 				cond += " && " + guard[i]
