@@ -60,15 +60,17 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 			limit[c] = p.Sum
 		}
 	}
-	// A model whose transitions do more than move one process, or that
-	// has shared variables, writes each step's statements in full
-	// (effectStatements); the others move two counters by one.
-	full := len(m.Shared) > 0
+	// A model some of whose transitions do more than move one process
+	// writes each step's statements in full (effectStatements); the
+	// others move two counters by one. Shared variables are declared
+	// either way.
+	full := false
 	for i := range m.Transitions {
 		full = full || !unitMove(&m.Transitions[i])
 	}
+	vars := full || len(m.Shared) > 0
 	sv := &sharedVars{sys: sys}
-	if full {
+	if vars {
 		var err error
 		if sv, err = newVars(sys, nm, m.N, cfg.Bound); err != nil {
 			return nil, errkind.Wrap(errkind.Input, fmt.Errorf("promela: %w", err))
@@ -214,7 +216,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	for i := range m.Counters {
 		w.p("%s %s = %d;\n", declType(limit[i]), ctr[i], m.Init[i])
 	}
-	if full {
+	if vars {
 		writeSharedDecls(w, sys, sv)
 	}
 	if len(m.Transitions) > 0 {
