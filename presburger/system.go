@@ -206,6 +206,9 @@ type SafetyAnswer struct {
 	Invariant      Formula
 	Counterexample *Counterexample
 	Reason         string
+	// Exhausted says, for Undecided, that the work budget ran out
+	// (Budget.Work): a call with a larger one may answer.
+	Exhausted bool
 }
 
 // Counterexample is a run from an initial state to a bad state.
@@ -219,11 +222,30 @@ type Counterexample struct {
 	Steps  []int
 }
 
-// A Prover decides safety questions. Prove honours ctx's deadline and
-// cancellation by answering Undecided; it returns an error only for a
+// A Prover decides safety questions. Prove does at most the work b
+// allows and honours ctx's deadline and cancellation, answering
+// Undecided when either ends the search; it returns an error only for a
 // malformed system or a failing back end.
 type Prover interface {
-	Prove(ctx context.Context, ts TransitionSystem) (SafetyAnswer, error)
+	Prove(ctx context.Context, ts TransitionSystem, b Budget) (SafetyAnswer, error)
+}
+
+// Budget bounds the work of one Prove call by a count of the back end's
+// own steps (Z3's resource limit), never by time: the same call runs out
+// of the same budget at the same point on a loaded machine as on an idle
+// one, so its answer, and the invariant it prints, do not depend on the
+// load. Time bounds the whole search only, through the context; when it
+// cuts, the answer is Undecided.
+type Budget struct {
+	// Work is the most work the call may do, in the back end's units;
+	// zero or less means no bound but the context's.
+	Work int64
+	// Attempt numbers the calls on one question, from 0. A back end may
+	// search differently from one attempt to the next (Z3 changes its
+	// random seed), so that a restart with a larger budget does not
+	// retrace the same path; the answer still depends on nothing but the
+	// question and the budget.
+	Attempt int
 }
 
 // Obligation names one of the three conditions that make a formula an

@@ -24,18 +24,28 @@
 // A system with shared variables, parameters (an assumption, group sizes
 // over parameters), broadcasts or rendezvous is asked on its parametric
 // group-counter model, for every parameter value satisfying the
-// assumption at which every group has a process (Report.Scope). Before
-// the prover runs on such a system (on any other only when the prover
-// has not answered within a part of the time), lemmas are searched
+// assumption at which every group has a process (Report.Scope).
+//
+// What is cheap comes first. Before the prover runs, lemmas are searched
 // (lemma.go): candidate invariants (bounds, thresholds once passed,
-// counts of the processes that incremented a shared variable) filtered
-// by Houdini's algorithm with the Solver and re-checked together as an
-// inductive invariant; they are given to the prover as a strengthening
-// of every transition and reported with the proof (Result.Lemmas). When
-// they do not prove the property, the small instances of such a system
-// are explored first (search.go: parameters and ranged sizes up to 5,
-// breadth first), which finds the runs of mutated thresholds at once;
-// the prover runs when that finds nothing.
+// counts of the processes that incremented a shared variable) and the
+// property itself, filtered by Houdini's algorithm with the Solver and
+// re-checked together as an inductive invariant. When the property
+// survives, or the lemmas exclude the bad states, they are the proof;
+// otherwise they are given to the prover as a strengthening of every
+// transition and reported with the proof (Result.Lemmas). When they do
+// not prove the property, the small instances of a system with shared
+// variables, parameters, broadcasts or rendezvous are explored (search.go:
+// parameters and ranged sizes up to 5, breadth first, with a budget of
+// states per instance), which finds the runs of mutated thresholds at
+// once; the prover runs when that finds nothing, in attempts of doubling
+// work (presburger.Budget).
+//
+// Nothing here is bounded by time but the property as a whole (Timeout,
+// and the context): the prover's attempts count Z3's resource limit,
+// the search counts states, so the answer and the invariant printed are
+// the same on a loaded machine as on an idle one. When the time runs
+// out, the property is Unknown, whatever was running.
 //
 // The answers are re-checked here, whatever Prover gave them:
 //

@@ -238,28 +238,29 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	solve := func(bounds []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
 		return s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
 	}
-	// Keep the candidates that some domain state violates and every
-	// initial state satisfies.
-	var keep []Lemma
-	for _, c := range cands {
-		a, err := solve(ts.Domain, presburger.Conj(constraint, presburger.Negation(c.Formula)))
+	// Keep the candidates that every initial state satisfies: ask for an
+	// initial state violating one of them, drop those it violates, and
+	// again until there is none.
+	keep := slices.Clone(cands)
+	for len(keep) > 0 {
+		a, err := solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(lemmaConj(keep))))
 		if err != nil {
 			return nil, err
 		}
-		if a.Result != presburger.Sat {
-			continue
-		}
-		a, err = solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(c.Formula)))
-		if err != nil {
-			return nil, err
+		if a.Result == presburger.Unknown {
+			return nil, nil
 		}
 		if a.Result == presburger.Unsat {
-			keep = append(keep, c)
+			break
 		}
-	}
-	next := make(map[presburger.Var]presburger.Var, len(ts.Vars))
-	for i, v := range ts.Vars {
-		next[v] = ts.Next[i]
+		val := func(v presburger.Var) int64 { return a.Model[v] }
+		n := len(keep)
+		keep = slices.DeleteFunc(keep, func(c Lemma) bool { return !presburger.Eval(c.Formula, val) })
+		if len(keep) == n {
+			// The witness violates none: a defect of the solver's model,
+			// which the filter does not trust.
+			return nil, nil
+		}
 	}
 	for changed := true; changed && len(keep) > 0; {
 		changed = false
@@ -312,6 +313,12 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			keep, changed = rest, true
 		}
 	}
+	// Drop the survivors that hold in every state of the domain: they
+	// say nothing.
+	keep = slices.DeleteFunc(keep, func(c Lemma) bool {
+		a, err := solve(ts.Domain, presburger.Conj(constraint, presburger.Negation(c.Formula)))
+		return err == nil && a.Result == presburger.Unsat
+	})
 	if len(keep) == 0 {
 		return nil, nil
 	}

@@ -259,6 +259,16 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 
 // proveOne asks prover whether AG phi holds on m, phi over m's
 // variables, and fills res; name is the property's, for a refutation.
+//
+// What is cheap comes first, and every step is bounded by work, never by
+// time, so that the answer and the invariant printed are the same on a
+// loaded machine as on an idle one; only the bound on the property
+// (cfg.timeout, wall-clock) cuts by time, and then the answer is
+// Unknown. In order: the relaxed system (relax.go), the lemmas and the
+// property filtered together by Houdini's algorithm (lemma.go: when the
+// property survives, or the lemmas imply it, they are the proof), the
+// small instances (search.go), and the prover on the system strengthened
+// by the lemmas, in attempts of doubling work (proveRestarts).
 func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	if cfg.timeout > 0 {
@@ -274,55 +284,12 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
 		return nil
 	}
-	// With shared variables the lemmas come first: the thresholds of a
-	// distributed algorithm are what Spacer misses (issue 20). Without,
-	// the prover gets a first try alone, and the lemmas only when it has
-	// not answered within a part of the time.
-	if m.System.Extensions() == 0 {
-		qctx, cancel := context.WithTimeout(ctx, quickBudget(ctx))
-		a, err := prover.Prove(qctx, ts)
-		cancel()
-		if err != nil {
-			return err
-		}
-		if a.Verdict != presburger.Undecided || ctx.Err() != nil {
-			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
-		}
-	}
-	lemmas, err := houdini(ctx, solver, ts, candidates(m, ts))
+	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi)
 	if err != nil {
 		return err
 	}
-	lemmas = prune(ctx, solver, ts, lemmas)
-	if len(lemmas) == 0 && m.System.Extensions() == 0 {
-		// Nothing new to say: the prover's own answer, with what time
-		// is left.
-		a, err := prover.Prove(ctx, ts)
-		if err != nil {
-			return err
-		}
-		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
-	}
-	if len(lemmas) > 0 {
-		inv := lemmaConj(lemmas)
-		// The lemmas may prove the property on their own.
-		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
-			return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, lemmas, name, solver, res)
-		}
-		if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
-		}
-		a, err := proveRestarts(ctx, prover, strengthen(ts, inv))
-		if err != nil {
-			return err
-		}
-		if a.Verdict == presburger.Proved {
-			a.Invariant = presburger.Conj(a.Invariant, inv)
-		}
-		return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
+	if proof != nil {
+		return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: proof}, lemmas, name, solver, res)
 	}
 	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
 		if err != nil {
@@ -330,32 +297,87 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		}
 		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
 	}
-	a, err := proveRestarts(ctx, prover, ts)
+	if len(lemmas) == 0 {
+		a, err := proveRestarts(ctx, prover, ts)
+		if err != nil {
+			return err
+		}
+		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	}
+	inv := lemmaConj(lemmas)
+	a, err := proveRestarts(ctx, prover, strengthen(ts, inv))
 	if err != nil {
 		return err
 	}
-	return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	if a.Verdict == presburger.Proved {
+		a.Invariant = presburger.Conj(a.Invariant, inv)
+	}
+	return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
 }
 
-// firstAttempt is the budget of the prover's first attempt in
-// proveRestarts; each further one gets twice the one before.
-const firstAttempt = time.Second
+// lemmasFor returns the lemmas of m (lemma.go) that are inductive
+// together, and, when they prove AG phi (phi is inductive with them, or
+// they exclude the bad states on their own), the invariant that proves
+// it: the lemmas and, unless they imply it, phi itself.
+func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula) ([]Lemma, presburger.Formula, error) {
+	cands := candidates(m, ts)
+	// The property goes last, so that prune drops it first when the
+	// lemmas imply it.
+	cands = append(cands, Lemma{Kind: propertyKind, Formula: phi})
+	kept, err := houdini(ctx, solver, ts, cands)
+	if err != nil {
+		return nil, nil, err
+	}
+	kept = prune(ctx, solver, ts, kept)
+	var lemmas []Lemma
+	for _, l := range kept {
+		if l.Kind != propertyKind {
+			lemmas = append(lemmas, l)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, nil
+	}
+	inv := lemmaConj(kept)
+	if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
+		return lemmas, inv, nil
+	}
+	return lemmas, nil, nil
+}
 
-// proveRestarts asks prover about ts in attempts of growing budgets
-// (firstAttempt, twice that, ...) until one answers or ctx ends. Spacer's
-// time on one question varies by orders of magnitude from one Z3
-// context to another (nbac's proof: 0.4 s in most of 20 runs, 10 s to
-// 2 minutes in four), and a restart gets another context; doubling
-// bounds what the restarts cost to about the time of the last attempt.
-// An attempt that gives up before its budget (no counterexample within
-// the unrolling bound, a solver's unknown) is the answer.
+// propertyKind marks the property among the candidates of lemmasFor; it
+// is never reported as a lemma.
+const propertyKind = "property"
+
+// Work budgets of the prover (presburger.Budget, Z3's resource limit):
+// Z3 does about 2.5 million units per second of one CPU of the machine
+// of BENCHMARKS.md on Spacer's queries, so firstWork is about a second
+// of work, relaxWork four.
+const (
+	firstWork = 2_500_000
+	relaxWork = 10_000_000
+	// lastWork bounds the doubling: an attempt beyond it is not made,
+	// and the answer is unknown for want of work (about half an hour).
+	lastWork = 4_000_000_000
+)
+
+// proveRestarts asks prover about ts in attempts of doubling work
+// (firstWork, twice that, ...) until one answers, the work would exceed
+// lastWork, or ctx ends. Each attempt is a new search (Z3 changes its
+// random seed with Budget.Attempt, and starts its bounded search for a
+// counterexample beside Spacer from the second attempt on): Spacer's
+// effort on one question varies by orders of magnitude with its seed and
+// the order of its work (nbac's proof: 0.4 s in most runs of an earlier
+// version that reused Z3 contexts, 10 s to 2 minutes in some), and
+// doubling bounds what the restarts cost to about the work of the last
+// attempt. An attempt that gives up before its budget is spent (no
+// counterexample within the unrolling bound, a solver's unknown) is the
+// answer. The attempts depend on the work done only, so the answer is
+// the same on every machine unless ctx ends first.
 func proveRestarts(ctx context.Context, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
-	for budget := firstAttempt; ; budget *= 2 {
-		actx, cancel := context.WithTimeout(ctx, budget)
-		a, err := prover.Prove(actx, ts)
-		expired := actx.Err() != nil
-		cancel()
-		if err != nil || a.Verdict != presburger.Undecided || !expired || ctx.Err() != nil {
+	for k, work := 0, int64(firstWork); ; k, work = k+1, work*2 {
+		a, err := prover.Prove(ctx, ts, presburger.Budget{Work: work, Attempt: k})
+		if err != nil || a.Verdict != presburger.Undecided || !a.Exhausted || ctx.Err() != nil || 2*work > lastWork {
 			return a, err
 		}
 	}
@@ -414,17 +436,6 @@ func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 	return "; values at which some group would be empty, such as " + strings.Join(vals, ", ") + ", are not instances"
 }
 
-// quickBudget is the time the prover gets alone on a system without
-// shared variables before lemmas are searched: a quarter of what is
-// left, at most 10 s (no proof of the bundled specs takes one).
-func quickBudget(ctx context.Context) time.Duration {
-	d := 10 * time.Second
-	if dl, ok := ctx.Deadline(); ok {
-		d = min(d, time.Until(dl)/4)
-	}
-	return d
-}
-
 // answer fills res from the prover's answer on ts (the model m's system
 // with Bad the negation of the property), re-checking it: an invariant
 // with CheckInvariant on ts itself, a counterexample by replay on the
@@ -437,6 +448,9 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		err := presburger.CheckInvariant(ctx, solver, ts, ans.Invariant)
 		var ue *presburger.UndecidedError
 		switch {
+		case errors.As(err, &ue) && timedOut(ctx, cfg):
+			res.Verdict, res.Reason, res.Stopped = Unknown, fmt.Sprintf("timeout after %s", cfg.timeout), true
+			return nil
 		case errors.As(err, &ue):
 			res.Verdict, res.Reason = Unknown, "the invariant found could not be re-checked: "+ue.Error()
 			return nil
@@ -460,19 +474,23 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		return refute(ctx, cfg, m, name, *ans.Counterexample, res)
 	default:
 		res.Verdict, res.Reason = Unknown, ans.Reason
-		if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, ans.Reason), true
+		if timedOut(ctx, cfg) {
+			// What was running when the time ran out depends on the
+			// machine and its load; the reason does not say it.
+			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s", cfg.timeout), true
 		}
 	}
 	return nil
 }
 
-// relaxBudget bounds the first attempt on the relaxed system (relaxed)
-// when no timeout is set; with one, the attempt gets a quarter of it.
-const relaxBudget = 15 * time.Second
+// timedOut reports whether the bound on the property (Timeout) has run
+// out.
+func timedOut(ctx context.Context, cfg config) bool {
+	return cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded)
+}
 
 // proveRelaxed tries to prove AG phi on the relaxed system of ts, within
-// part of the time allowed, and reports whether it did: then res holds
+// relaxWork, and reports whether it did: then res holds
 // the proof, its invariant re-checked on ts itself. Any other outcome
 // (refuted, unknown, an error, an invariant that fails on ts, the
 // context ending) leaves res alone and the question goes to ts, whose
@@ -482,16 +500,10 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	if !ok {
 		return false
 	}
-	budget := relaxBudget
-	if cfg.timeout > 0 {
-		budget = cfg.timeout / 4
-	}
-	rctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
 	if cfg.relaxed != nil {
 		prover = cfg.relaxed
 	}
-	ans, err := prover.Prove(rctx, rts)
+	ans, err := prover.Prove(ctx, rts, presburger.Budget{Work: relaxWork})
 	if err != nil || ans.Verdict != presburger.Proved {
 		return false
 	}

@@ -22,26 +22,35 @@ import (
 // execution on the instance (refuteExtended).
 
 // searchLimits bound the explicit search: parameter values and ranged
-// sizes up to searchMax, at most searchStates states in all.
+// sizes up to searchMax, at most instanceStates states in each instance
+// (an instance whose unbounded variable keeps growing has infinitely
+// many, and must not take the budget of the next, where a short run may
+// be), and searchStates in all.
 const (
-	searchMax    = 5
-	searchStates = 200_000
+	searchMax      = 5
+	instanceStates = 20_000
+	searchStates   = 400_000
 )
 
 // searchSmall explores the instances of m (a group-level model, whose
 // guards have no locals) in order of increasing parameter values and
 // sizes, and returns a shortest run into a state violating phi in the
-// first instance that has one, or nil.
+// first instance that has one, or nil. The budgets count states, so the
+// answer is the same on every machine.
 func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
 	if m.Level != counterabs.GroupLevel {
 		return nil
 	}
-	budget := searchStates
+	total := searchStates
 	for _, params := range smallInstances(m, ts) {
-		if ctx.Err() != nil || budget <= 0 {
+		if ctx.Err() != nil || total <= 0 {
 			return nil
 		}
-		if cex := bfs(ctx, m, ts, params, &budget); cex != nil {
+		allowed := min(instanceStates, total)
+		left := allowed
+		cex := bfs(ctx, m, ts, params, &left)
+		total -= allowed - left
+		if cex != nil {
 			return cex
 		}
 	}
