@@ -54,6 +54,7 @@ func TestProveExtendedRandom(t *testing.T) {
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
+	methods := map[string]int{}
 	uses := map[gsst.Extension]int{}
 	instances, states, fair, fairUnknown := 0, 0, 0, 0
 	for i := range systems {
@@ -112,6 +113,9 @@ func TestProveExtendedRandom(t *testing.T) {
 		}
 		for _, res := range rep.Results {
 			counts[res.Verdict]++
+			if res.Method != "" {
+				methods[res.Verdict.String()+" by "+string(res.Method)]++
+			}
 			switch {
 			case res.Verdict != prove.Unknown:
 			case !sys.Fairness.Empty() && strings.Contains(res.Reason, "fair"):
@@ -132,6 +136,14 @@ func TestProveExtendedRandom(t *testing.T) {
 	}
 	if counts[prove.Proved] < systems/5 || counts[prove.Refuted] < systems/5 {
 		t.Errorf("the sample exercises too little: %v", counts)
+	}
+	// The cheap steps answer some (proofs by the lemmas and the
+	// property, refutations by the small instances), the prover others.
+	t.Logf("answered by: %v", methods)
+	for _, m := range []string{"proved by lemmas", "proved by prover", "refuted by small instances"} {
+		if methods[m] == 0 {
+			t.Errorf("no property %s: %v", m, methods)
+		}
 	}
 	for _, x := range []gsst.Extension{gsst.ExtShared, gsst.ExtParams, gsst.ExtBroadcast, gsst.ExtRendezvous} {
 		if uses[x] < systems/5 {
@@ -573,21 +585,7 @@ func successors(sys *gsst.System, in extInstance, cur extState) []extState {
 func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[string]bool {
 	sys := m.System
 	S := len(sys.States)
-	vals := map[presburger.Var]int64{m.NVar(): 0}
-	for g := range sys.Groups {
-		for s := range S {
-			vals[presburger.Var(g*S+s)] = int64(st.y[g][s])
-		}
-		vals[m.SizeVar(g)] = int64(in.sizes[g])
-		vals[m.NVar()] += int64(in.sizes[g])
-	}
-	for j, v := range st.shared {
-		vals[m.SharedVar(j)] = int64(v)
-	}
-	for k, v := range in.params {
-		vals[m.ParamVar(k)] = int64(v)
-	}
-	val := func(v presburger.Var) int64 { return vals[v] }
+	val := modelValuation(m, in, st)
 	out := map[string]bool{}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
@@ -614,4 +612,26 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 		}
 	}
 	return out
+}
+
+// modelValuation reads st, at instance in, as values of the variables of
+// m, a group-counter model: counter (g, s) is variable g*S + s.
+func modelValuation(m *counterabs.ParamModel, in extInstance, st extState) func(presburger.Var) int64 {
+	sys := m.System
+	S := len(sys.States)
+	vals := map[presburger.Var]int64{m.NVar(): 0}
+	for g := range sys.Groups {
+		for s := range S {
+			vals[presburger.Var(g*S+s)] = int64(st.y[g][s])
+		}
+		vals[m.SizeVar(g)] = int64(in.sizes[g])
+		vals[m.NVar()] += int64(in.sizes[g])
+	}
+	for j, v := range st.shared {
+		vals[m.SharedVar(j)] = int64(v)
+	}
+	for k, v := range in.params {
+		vals[m.ParamVar(k)] = int64(v)
+	}
+	return func(v presburger.Var) int64 { return vals[v] }
 }

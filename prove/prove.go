@@ -80,7 +80,25 @@ type Result struct {
 	// is then nil.
 	Params []int
 	Moves  []Move
+	// Method (Proved, Refuted) says which step of the search answered
+	// (docs/prove.md, "Cheap first").
+	Method Method
 }
+
+// Method names a step of Check's search for an answer, cheapest first.
+type Method string
+
+const (
+	// ByRelaxed: an invariant of the relaxed model (relax.go).
+	ByRelaxed Method = "relaxed model"
+	// ByLemmas: the lemmas and the property, filtered by Houdini's
+	// algorithm, with the linear invariants of the system as facts.
+	ByLemmas Method = "lemmas"
+	// BySearch: a run found by exploring the small instances.
+	BySearch Method = "small instances"
+	// ByProver: the prover (Spacer, and its bounded search).
+	ByProver Method = "prover"
+)
 
 // Report is the outcome of Check.
 type Report struct {
@@ -271,6 +289,11 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 // by the lemmas, in attempts of doubling work (proveRestarts).
 func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
+	defer func() {
+		if res.Verdict != Proved && res.Verdict != Refuted {
+			res.Method = ""
+		}
+	}()
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
@@ -284,33 +307,59 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
 		return nil
 	}
-	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi)
+	avoid := map[presburger.Var]bool{}
+	for _, v := range presburger.FreeVars(phi) {
+		avoid[v] = true
+	}
+	lis := linearInvariants(m, avoid)
+	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
 		return err
 	}
 	if proof != nil {
+		res.Method = ByLemmas
 		return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: proof}, lemmas, name, solver, res)
 	}
 	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
 		if err != nil {
 			return err
 		}
+		res.Method = BySearch
 		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
 	}
-	if len(lemmas) == 0 {
-		a, err := proveRestarts(ctx, prover, ts)
-		if err != nil {
-			return err
-		}
-		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	res.Method = ByProver
+	// The prover gets the system strengthened by the lemmas, with the
+	// variables the linear invariants define eliminated.
+	q := ts
+	if len(lemmas) > 0 {
+		q = strengthen(ts, lemmaConj(lemmas))
 	}
-	inv := lemmaConj(lemmas)
-	a, err := proveRestarts(ctx, prover, strengthen(ts, inv))
+	red, reduced := eliminate(m, q, lis)
+	if reduced {
+		q = red.ts
+	}
+	a, err := proveRestarts(ctx, prover, q)
 	if err != nil {
 		return err
 	}
-	if a.Verdict == presburger.Proved {
-		a.Invariant = presburger.Conj(a.Invariant, inv)
+	if reduced {
+		a = red.answer(a)
+		if a.Verdict == presburger.Refuted {
+			if err := presburger.Replay(ctx, solver, ts, *a.Counterexample); err != nil {
+				var ue *presburger.UndecidedError
+				if errors.As(err, &ue) {
+					a = presburger.SafetyAnswer{Verdict: presburger.Undecided, Reason: "replay of the counterexample: " + ue.Error()}
+				} else {
+					return errkind.Errorf(errkind.Internal, "the prover's run on the system without the variables its linear invariants define does not replay on the model: %w", err)
+				}
+			}
+		}
+	}
+	if a.Verdict == presburger.Proved && len(lemmas) > 0 {
+		a.Invariant = presburger.Conj(a.Invariant, lemmaConj(lemmas))
+	}
+	if a.Verdict != presburger.Proved {
+		lemmas = nil
 	}
 	return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
 }
@@ -318,29 +367,45 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 // lemmasFor returns the lemmas of m (lemma.go) that are inductive
 // together, and, when they prove AG phi (phi is inductive with them, or
 // they exclude the bad states on their own), the invariant that proves
-// it: the lemmas and, unless they imply it, phi itself.
-func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula) ([]Lemma, presburger.Formula, error) {
+// it: the lemmas and, unless they imply it, phi itself. The filter runs
+// first on its own, and, when that proves nothing, again with the linear
+// invariants lis as facts (a candidate may be inductive only relative
+// to them); a proof then includes them when the rest is not inductive
+// without them.
+func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula, lis []linearInvariant) ([]Lemma, presburger.Formula, error) {
 	cands := candidates(m, ts)
 	// The property goes last, so that prune drops it first when the
 	// lemmas imply it.
 	cands = append(cands, Lemma{Kind: propertyKind, Formula: phi})
-	kept, err := houdini(ctx, solver, ts, cands)
-	if err != nil {
-		return nil, nil, err
-	}
-	kept = prune(ctx, solver, ts, kept)
-	var lemmas []Lemma
-	for _, l := range kept {
-		if l.Kind != propertyKind {
-			lemmas = append(lemmas, l)
+	filter := func(base presburger.TransitionSystem) ([]Lemma, presburger.Formula, error) {
+		kept, err := houdini(ctx, solver, base, cands)
+		if err != nil || len(kept) == 0 {
+			return nil, nil, err
 		}
+		kept = prune(ctx, solver, ts, kept)
+		var lemmas []Lemma
+		for _, l := range kept {
+			if l.Kind != propertyKind {
+				lemmas = append(lemmas, l)
+			}
+		}
+		inv := lemmaConj(kept)
+		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
+			return lemmas, inv, nil
+		}
+		return lemmas, nil, nil
 	}
-	if len(kept) == 0 {
-		return nil, nil, nil
+	lemmas, proof, err := filter(ts)
+	if err != nil || proof != nil || len(lis) == 0 {
+		return lemmas, proof, err
 	}
-	inv := lemmaConj(kept)
-	if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
-		return lemmas, inv, nil
+	facts := linearConj(m, lis)
+	lemmas, proof, err = filter(strengthen(ts, facts))
+	if err != nil || proof != nil {
+		return lemmas, proof, err
+	}
+	if withFacts := presburger.Conj(lemmaConj(lemmas), phi, facts); presburger.CheckInvariant(ctx, solver, ts, withFacts) == nil {
+		return lemmas, withFacts, nil
 	}
 	return lemmas, nil, nil
 }
@@ -510,7 +575,7 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	if presburger.CheckInvariant(ctx, solver, ts, ans.Invariant) != nil {
 		return false
 	}
-	res.Verdict, res.Invariant = Proved, ans.Invariant
+	res.Verdict, res.Invariant, res.Method = Proved, ans.Invariant, ByRelaxed
 	res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
 	return true
 }
