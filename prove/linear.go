@@ -94,35 +94,28 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 	}
 	var rows []sparseRow
 	for i := range m.Transitions {
-		t := &m.Transitions[i]
-		fixed := fixedVars(t.Guard, dom)
-		next := m.StepTerms(t)
-		// coefficient of each symbol (a variable other than the fixed
-		// state variables, or the constant, as -1) in y_i's row.
-		bySymbol := map[presburger.Var]sparseRow{}
-		for v := range k {
-			d := next[v].Sub(presburger.VarTerm(m.StateVar(v))).Subst(func(x presburger.Var) presburger.Term {
-				if c, ok := fixed[x]; ok {
-					return presburger.ConstTerm(c)
+		for _, delta := range stepCases(m, &m.Transitions[i], dom) {
+			// The coefficient of each symbol (a variable, or the
+			// constant, as -1) in the change of y.x is a row.
+			bySymbol := map[presburger.Var]sparseRow{}
+			for v, d := range delta {
+				add := func(s presburger.Var, c int64) {
+					if c == 0 {
+						return
+					}
+					if bySymbol[s] == nil {
+						bySymbol[s] = sparseRow{}
+					}
+					bySymbol[s][v] = new(big.Rat).SetInt64(c)
 				}
-				return presburger.VarTerm(x)
-			})
-			add := func(s presburger.Var, c int64) {
-				if c == 0 {
-					return
+				for _, mo := range d.Monos {
+					add(mo.Var, mo.Coef)
 				}
-				if bySymbol[s] == nil {
-					bySymbol[s] = sparseRow{}
-				}
-				bySymbol[s][v] = new(big.Rat).SetInt64(c)
+				add(-1, d.Const)
 			}
-			for _, mo := range d.Monos {
-				add(mo.Var, mo.Coef)
+			for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
+				rows = append(rows, bySymbol[s])
 			}
-			add(-1, d.Const)
-		}
-		for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
-			rows = append(rows, bySymbol[s])
 		}
 	}
 	pivots := eliminateRows(rows, func(a, b int) bool {
@@ -279,6 +272,71 @@ func addScaled(dst, src sparseRow, k *big.Rat) {
 			delete(dst, v)
 		}
 	}
+}
+
+// maxCases bounds the cases a step is split into by stepCases.
+const maxCases = 16
+
+// stepCases returns the change of every state variable (in the order of
+// StepTerms) that a step by t makes, as terms over the state before it
+// and the parameters, in as many cases as it needs to make the change of
+// a variable of small finite domain constant: a variable its guard fixes
+// is that constant, and each other such variable (a boolean, a small
+// enumeration) that a change reads takes each of its values in turn (an
+// assignment lock := 1 - lock is +1 when lock is 0 and -1 when it is 1).
+// Every step is one of the cases; a case may be no step at all (its
+// guard false there), which only weakens what is derived from them.
+func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound) [][]presburger.Term {
+	fixed := fixedVars(t.Guard, dom)
+	next := m.StepTerms(t)
+	delta := make([]presburger.Term, len(next))
+	for v := range next {
+		delta[v] = next[v].Sub(presburger.VarTerm(m.StateVar(v))).Subst(func(x presburger.Var) presburger.Term {
+			if c, ok := fixed[x]; ok {
+				return presburger.ConstTerm(c)
+			}
+			return presburger.VarTerm(x)
+		})
+	}
+	// The variables of small finite domain the changes read.
+	var split []presburger.Var
+	cases := 1
+	seen := map[presburger.Var]bool{}
+	for _, d := range delta {
+		for _, mo := range d.Monos {
+			b, ok := dom[mo.Var]
+			if seen[mo.Var] || !ok || !b.Finite() || !inLimit(b.Lo) || !inLimit(b.Hi) || b.Hi-b.Lo >= 4 || b.Hi < b.Lo {
+				continue
+			}
+			seen[mo.Var] = true
+			if cases*int(b.Hi-b.Lo+1) > maxCases {
+				continue
+			}
+			cases *= int(b.Hi - b.Lo + 1)
+			split = append(split, mo.Var)
+		}
+	}
+	slices.Sort(split)
+	out := [][]presburger.Term{delta}
+	for _, w := range split {
+		var more [][]presburger.Term
+		for _, d := range out {
+			for x := dom[w].Lo; x <= dom[w].Hi; x++ {
+				c := make([]presburger.Term, len(d))
+				for v := range d {
+					c[v] = d[v].Subst(func(y presburger.Var) presburger.Term {
+						if y == w {
+							return presburger.ConstTerm(x)
+						}
+						return presburger.VarTerm(y)
+					})
+				}
+				more = append(more, c)
+			}
+		}
+		out = more
+	}
+	return out
 }
 
 // fixedVars returns the variables a guard fixes to one value, by its

@@ -94,6 +94,11 @@ const (
 	// ByLemmas: the lemmas and the property, filtered by Houdini's
 	// algorithm, with the linear invariants of the system as facts.
 	ByLemmas Method = "lemmas"
+	// ByInduction: the property is inductive on its own.
+	ByInduction Method = "induction"
+	// ByStateEquation: the state equation (equation.go), by a linear
+	// inequality per disjunct of the bad states.
+	ByStateEquation Method = "state equation"
 	// BySearch: a run found by exploring the small instances.
 	BySearch Method = "small instances"
 	// ByProver: the prover (Spacer, and its bounded search).
@@ -311,14 +316,29 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	for _, v := range presburger.FreeVars(phi) {
 		avoid[v] = true
 	}
+	// The cheap proofs are checked once, here, with CheckInvariant on ts
+	// (a second run of the same queries would say nothing new); those
+	// of the prover are checked by the prover and again in answer.
+	if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false); ok || err != nil {
+		return err
+	}
+	if ses := stateEquation(ctx, solver, m, ts); ses != nil {
+		// Inductive and excluding the bad states by construction: a
+		// failing check is a defect here.
+		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByStateEquation, presburger.Conj(ses...), true); ok || err != nil {
+			return err
+		}
+	}
 	lis := linearInvariants(m, avoid)
 	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
 		return err
 	}
 	if proof != nil {
+		// lemmasFor has checked it.
 		res.Method = ByLemmas
-		return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: proof}, lemmas, name, solver, res)
+		fillProof(m, res, proof, lemmas)
+		return nil
 	}
 	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
 		if err != nil {
@@ -501,6 +521,38 @@ func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 	return "; values at which some group would be empty, such as " + strings.Join(vals, ", ") + ", are not instances"
 }
 
+// tryProof checks inv, found by method, as a proof of the property on
+// ts with CheckInvariant, and fills res when it is one (ok). When the
+// time runs out in the check, res is the timeout (ok as well). A
+// candidate that fails a check, or whose check the solver cannot
+// decide, leaves res alone; one that must hold (inductive by
+// construction) and fails is an internal error.
+func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver, res *Result, method Method, inv presburger.Formula, mustHold bool) (ok bool, err error) {
+	err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	var ue *presburger.UndecidedError
+	var ie *presburger.InvariantError
+	switch {
+	case err == nil:
+		res.Method = method
+		fillProof(m, res, inv, nil)
+		return true, nil
+	case timedOut(ctx, cfg):
+		res.Verdict, res.Reason, res.Stopped = Unknown, fmt.Sprintf("timeout after %s", cfg.timeout), true
+		return true, nil
+	case errors.As(err, &ie) && mustHold:
+		return false, errkind.Errorf(errkind.Internal, "the %s gives %s, which fails the check: %w", method, m.FormatFormula(inv), err)
+	case errors.As(err, &ue), errors.As(err, &ie):
+		return false, nil
+	}
+	return false, err
+}
+
+// fillProof records inv, checked, as the proof of res.
+func fillProof(m *counterabs.ParamModel, res *Result, inv presburger.Formula, lemmas []Lemma) {
+	res.Verdict, res.Invariant, res.Lemmas = Proved, inv, lemmas
+	res.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
+}
+
 // answer fills res from the prover's answer on ts (the model m's system
 // with Bad the negation of the property), re-checking it: an invariant
 // with CheckInvariant on ts itself, a counterexample by replay on the
@@ -523,9 +575,7 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 			return errkind.Errorf(errkind.Internal, "the prover's invariant %s fails the re-check: %w",
 				m.FormatFormula(ans.Invariant), err)
 		}
-		res.Verdict, res.Invariant = Proved, ans.Invariant
-		res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
-		res.Lemmas = lemmas
+		fillProof(m, res, ans.Invariant, lemmas)
 	case presburger.Refuted:
 		if ans.Counterexample == nil {
 			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")
@@ -575,7 +625,7 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	if presburger.CheckInvariant(ctx, solver, ts, ans.Invariant) != nil {
 		return false
 	}
-	res.Verdict, res.Invariant, res.Method = Proved, ans.Invariant, ByRelaxed
-	res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
+	res.Method = ByRelaxed
+	fillProof(m, res, ans.Invariant, nil)
 	return true
 }
