@@ -132,8 +132,8 @@ properties:
 		t.Fatal(err)
 	}
 	r := rep.Results[0]
-	if r.Verdict != prove.Refuted || !slices.Equal(r.Sizes, []int{2}) || len(r.Moves) != 8 {
-		t.Fatalf("%v (%s) at %v in %d moves, want refuted at 2 processes in 8", r.Verdict, r.Reason, r.Sizes, len(r.Moves))
+	if r.Verdict != prove.Refuted || !slices.Equal(r.Sizes, []int{2}) || r.Trace == nil || r.Trace.Lifted == nil || len(r.Trace.Lifted.Steps) != 8 {
+		t.Fatalf("%v (%s) at %v, trace %v, want refuted at 2 processes in 8 steps", r.Verdict, r.Reason, r.Sizes, r.Trace)
 	}
 	if fails := failsSmall(sys, 0); fails["[1]"] || !fails["[2]"] {
 		t.Errorf("exploration: fails at [1] %v, at [2] %v; want false, true", fails["[1]"], fails["[2]"])
