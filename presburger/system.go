@@ -309,6 +309,9 @@ func (e *UndecidedError) Error() string {
 //	consecution: Domain & Domain' & inv & Trans[i] & !inv'   for each i
 //	safety:      Domain & inv & Bad
 //
+// (the consecution queries are first asked as one, with the disjunction
+// of the transitions, and, when that one is not Unsat, over halves of the
+// range down to the first transition that fails),
 // where Domain' and inv' are read in the next state, and the variables
 // have their Domain ranges (locals every integer), so s must decide
 // problems with open ranges when the domain has them (the Z3 solver does;
@@ -359,8 +362,44 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		return err
 	}
 	next := ts.Prime(inv)
-	for i, t := range ts.Trans {
-		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, t, Negation(next))); err != nil {
+	// Consecution under transitions lo..hi at once (a step by any of
+	// them from inv to outside it): one query for all of them is what
+	// most checks of a true invariant cost, and when it has a model, the
+	// first transition that fails is found by halving the range.
+	some := func(lo, hi int) (Result, error) {
+		idx := make([]int, 0, hi-lo+1)
+		for i := lo; i <= hi; i++ {
+			idx = append(idx, i)
+		}
+		a, err := s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[lo:hi+1]...), Negation(next))})
+		return a.Result, err
+	}
+	first := 0
+	if n := len(ts.Trans); n > 1 {
+		r, err := some(0, n-1)
+		if err != nil {
+			return err
+		}
+		if r == Unsat {
+			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+		}
+		for lo, hi := 0, n-1; r == Sat && lo < hi; {
+			mid := lo + (hi-lo)/2
+			if r, err = some(lo, mid); err != nil {
+				return err
+			}
+			switch r {
+			case Sat:
+				hi = mid
+			case Unsat:
+				lo = mid + 1
+				r = Sat // some transition of lo..hi fails
+			}
+			first = lo
+		}
+	}
+	for i := first; i < len(ts.Trans); i++ {
+		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, ts.Trans[i], Negation(next))); err != nil {
 			return err
 		}
 	}

@@ -201,7 +201,7 @@ func effectColumns(m *counterabs.ParamModel, dom map[presburger.Var]presburger.B
 	k := m.NumState()
 	var out []column
 	for i := range m.Transitions {
-		for _, delta := range stepCases(m, &m.Transitions[i], dom) {
+		for _, delta := range stepCases(m, &m.Transitions[i], dom, nil) {
 			constant := make([]int64, k)
 			byVar := map[presburger.Var][]int64{}
 			for v, d := range delta {

@@ -93,8 +93,12 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 		}
 	}
 	var rows []sparseRow
+	// With the empty counters zero and their steps left out, each empty
+	// counter is in no row: a free variable, whose invariant is "it is
+	// 0" (its initial value), with itself as pivot.
+	empty := emptyCounters(m)
 	for i := range m.Transitions {
-		for _, delta := range stepCases(m, &m.Transitions[i], dom) {
+		for _, delta := range stepCases(m, &m.Transitions[i], dom, empty) {
 			// The coefficient of each symbol (a variable, or the
 			// constant, as -1) in the change of y.x is a row.
 			bySymbol := map[presburger.Var]sparseRow{}
@@ -274,6 +278,64 @@ func addScaled(dst, src sparseRow, k *big.Rat) {
 	}
 }
 
+// emptyCounters returns the counters of m that no run ever fills: those
+// no sequence of steps can move a process into from an initially
+// occupied counter, whatever the guards (a group of one process in its
+// own states, say, is never in the other group's). They stay zero: a
+// step into one needs a mover from another (or a transfer from one),
+// which holds nobody. Their sum <= 0 is an inductive invariant, and the
+// steps whose movers leave one never happen.
+func emptyCounters(m *counterabs.ParamModel) map[int]bool {
+	full := map[int]bool{}
+	for c := range m.Counters {
+		if t := m.Init[c]; !t.IsConst() || t.Const != 0 {
+			full[c] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			if !firable(t, full) {
+				continue
+			}
+			for _, mv := range moves(t) {
+				if !full[mv.To] {
+					full[mv.To], changed = true, true
+				}
+			}
+			for _, tr := range t.Transfers {
+				if full[tr.From] && !full[tr.To] {
+					full[tr.To], changed = true, true
+				}
+			}
+		}
+	}
+	empty := map[int]bool{}
+	for c := range m.Counters {
+		if !full[c] {
+			empty[c] = true
+		}
+	}
+	return empty
+}
+
+// moves returns the movers of t: its own, then those of the other parts
+// of a rendezvous.
+func moves(t *counterabs.ParamTransition) []counterabs.Move {
+	return append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...)
+}
+
+// firable reports whether every mover of t leaves a counter of full.
+func firable(t *counterabs.ParamTransition, full map[int]bool) bool {
+	for _, mv := range moves(t) {
+		if !full[mv.From] {
+			return false
+		}
+	}
+	return true
+}
+
 // maxCases bounds the cases a step is split into by stepCases.
 const maxCases = 16
 
@@ -285,9 +347,19 @@ const maxCases = 16
 // enumeration) that a change reads takes each of its values in turn (an
 // assignment lock := 1 - lock is +1 when lock is 0 and -1 when it is 1).
 // Every step is one of the cases; a case may be no step at all (its
-// guard false there), which only weakens what is derived from them.
-func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound) [][]presburger.Term {
+// guard false there), which only weakens what is derived from them. The
+// counters of empty (emptyCounters) are zero, and a step whose movers
+// leave one has no case: both hold in every reachable state, and what is
+// derived holds there (with the empty counters zero, which the caller
+// must state).
+func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound, empty map[int]bool) [][]presburger.Term {
+	if !firable(t, complement(m, empty)) {
+		return nil
+	}
 	fixed := fixedVars(t.Guard, dom)
+	for c := range empty {
+		fixed[m.StateVar(c)] = 0
+	}
 	next := m.StepTerms(t)
 	delta := make([]presburger.Term, len(next))
 	for v := range next {
@@ -335,6 +407,17 @@ func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[
 			}
 		}
 		out = more
+	}
+	return out
+}
+
+// complement returns the counters of m not in empty.
+func complement(m *counterabs.ParamModel, empty map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	for c := range m.Counters {
+		if !empty[c] {
+			out[c] = true
+		}
 	}
 	return out
 }

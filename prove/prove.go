@@ -91,7 +91,8 @@ const (
 	// ByLemmas: the lemmas and the property, filtered by Houdini's
 	// algorithm, with the linear invariants of the system as facts.
 	ByLemmas Method = "lemmas"
-	// ByInduction: the property is inductive on its own.
+	// ByInduction: the property is inductive on its own, or together
+	// with the linear invariants of the system.
 	ByInduction Method = "induction"
 	// ByStateEquation: the state equation (equation.go), by a linear
 	// inequality per disjunct of the bad states.
@@ -319,6 +320,12 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false); ok || err != nil {
 		return err
 	}
+	lis := linearInvariants(m, avoid)
+	if len(lis) > 0 {
+		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, presburger.Conj(phi, linearConj(m, lis)), false); ok || err != nil {
+			return err
+		}
+	}
 	if ses := stateEquation(ctx, solver, m, ts); ses != nil {
 		// Inductive and excluding the bad states by construction: a
 		// failing check is a defect here.
@@ -326,7 +333,6 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 			return err
 		}
 	}
-	lis := linearInvariants(m, avoid)
 	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
 		return err
@@ -382,47 +388,38 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 }
 
 // lemmasFor returns the lemmas of m (lemma.go) that are inductive
-// together, and, when they prove AG phi (phi is inductive with them, or
-// they exclude the bad states on their own), the invariant that proves
-// it: the lemmas and, unless they imply it, phi itself. The filter runs
-// first on its own, and, when that proves nothing, again with the linear
-// invariants lis as facts (a candidate may be inductive only relative
-// to them); a proof then includes them when the rest is not inductive
-// without them.
+// together, given the linear invariants lis as facts, and, when they
+// prove AG phi (phi is inductive with them, or they exclude the bad
+// states on their own), the invariant that proves it, checked: the
+// lemmas, phi itself unless they imply it, and the linear invariants. A
+// lemma that the others and the linear invariants imply is not
+// reported.
 func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula, lis []linearInvariant) ([]Lemma, presburger.Formula, error) {
 	cands := candidates(m, ts)
 	// The property goes last, so that prune drops it first when the
 	// lemmas imply it.
 	cands = append(cands, Lemma{Kind: propertyKind, Formula: phi})
-	filter := func(base presburger.TransitionSystem) ([]Lemma, presburger.Formula, error) {
-		kept, err := houdini(ctx, solver, base, cands)
-		if err != nil || len(kept) == 0 {
-			return nil, nil, err
-		}
-		kept = prune(ctx, solver, ts, kept)
-		var lemmas []Lemma
-		for _, l := range kept {
-			if l.Kind != propertyKind {
-				lemmas = append(lemmas, l)
-			}
-		}
-		inv := lemmaConj(kept)
-		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
-			return lemmas, inv, nil
-		}
-		return lemmas, nil, nil
-	}
-	lemmas, proof, err := filter(ts)
-	if err != nil || proof != nil || len(lis) == 0 {
-		return lemmas, proof, err
-	}
 	facts := linearConj(m, lis)
-	lemmas, proof, err = filter(strengthen(ts, facts))
-	if err != nil || proof != nil {
-		return lemmas, proof, err
+	base := ts
+	if len(lis) > 0 {
+		base = strengthen(ts, facts)
 	}
-	if withFacts := presburger.Conj(lemmaConj(lemmas), phi, facts); presburger.CheckInvariant(ctx, solver, ts, withFacts) == nil {
-		return lemmas, withFacts, nil
+	kept, err := houdini(ctx, solver, base, cands)
+	if err != nil || len(kept) == 0 {
+		return nil, nil, err
+	}
+	kept = prune(ctx, solver, ts, kept, facts)
+	var lemmas []Lemma
+	for _, l := range kept {
+		if l.Kind != propertyKind {
+			lemmas = append(lemmas, l)
+		}
+	}
+	// One check: the survivors were filtered with the facts, and the
+	// facts are cheap to state.
+	inv := presburger.Conj(lemmaConj(kept), facts)
+	if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
+		return lemmas, inv, nil
 	}
 	return lemmas, nil, nil
 }

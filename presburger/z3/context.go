@@ -165,7 +165,7 @@ func (z *zctx) interrupt() {
 // to bound its memory; one that saw an error or an interrupt is retired
 // at once, since Z3 may keep state (a cancel flag) from it.
 const (
-	maxUses = 64
+	maxUses = 1024
 	maxIdle = 8
 )
 
