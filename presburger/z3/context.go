@@ -160,39 +160,50 @@ func (z *zctx) interrupt() {
 }
 
 // Creating a Z3 context costs milliseconds, far more than a typical
-// query, so contexts are reused. A context made by Z3_mk_context keeps
-// every AST until it is deleted, so each is retired after maxUses calls
-// to bound its memory; one that saw an error or an interrupt is retired
-// at once, since Z3 may keep state (a cancel flag) from it.
-const (
-	maxUses = 1024
-	maxIdle = 8
-)
-
-var pool struct {
+// query, so contexts are reused, from one pool for Solve and one for
+// Project. A context made by Z3_mk_context keeps every AST until it is
+// deleted, so each is retired after a number of calls to bound its
+// memory; one that saw an error or an interrupt is retired at once,
+// since Z3 may keep state (a cancel flag) from it. Solve's queries are
+// many and small (the lemma filter asks hundreds), and a context serves
+// 1024 of them: retiring it after 64 made creating contexts a sixth of
+// the time of a proof. Project's tactics slow down in a context with a
+// long history (one projection of TestProjectAgainstBruteForce went from
+// milliseconds to over 10 s in a context that had served hundreds of
+// calls), so its contexts serve 64.
+type contextPool struct {
 	sync.Mutex
-	idle []*zctx
+	idle    []*zctx
+	maxUses int
 }
 
-// acquire returns a context for the exclusive use of one call.
-func acquire() (*zctx, error) {
-	pool.Lock()
-	if n := len(pool.idle); n > 0 {
-		z := pool.idle[n-1]
-		pool.idle = pool.idle[:n-1]
-		pool.Unlock()
+const maxIdle = 8
+
+var (
+	solvePool   = &contextPool{maxUses: 1024}
+	projectPool = &contextPool{maxUses: 64}
+)
+
+// acquire returns a context of the pool for the exclusive use of one
+// call.
+func (p *contextPool) acquire() (*zctx, error) {
+	p.Lock()
+	if n := len(p.idle); n > 0 {
+		z := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.Unlock()
 		return z, nil
 	}
-	pool.Unlock()
+	p.Unlock()
 	return newZctx()
 }
 
 // release ends a call: it drops the call's objects and returns z to the
 // pool, or deletes it when reuse is unsafe or the pool is full. clean
 // says the call ended normally (no error, no Unknown).
-func release(z *zctx, clean bool) {
+func (p *contextPool) release(z *zctx, clean bool) {
 	z.uses++
-	if !clean || z.fail() != nil || z.interrupted || z.limited || z.uses >= maxUses {
+	if !clean || z.fail() != nil || z.interrupted || z.limited || z.uses >= p.maxUses {
 		z.close()
 		return
 	}
@@ -200,13 +211,13 @@ func release(z *zctx, clean bool) {
 	clear(z.vars)
 	clear(z.byID)
 	z.hasQnt = false
-	pool.Lock()
-	if len(pool.idle) < maxIdle {
-		pool.idle = append(pool.idle, z)
-		pool.Unlock()
+	p.Lock()
+	if len(p.idle) < maxIdle {
+		p.idle = append(p.idle, z)
+		p.Unlock()
 		return
 	}
-	pool.Unlock()
+	p.Unlock()
 	z.close()
 }
 

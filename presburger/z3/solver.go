@@ -113,12 +113,12 @@ func (s *Solver) Solve(ctx context.Context, p presburger.Problem) (presburger.An
 	if err := p.CheckBounds(); err != nil {
 		return presburger.Answer{}, err
 	}
-	z, err := acquire()
+	z, err := solvePool.acquire()
 	if err != nil {
 		return presburger.Answer{}, err
 	}
 	a, err := s.solve(ctx, z, p)
-	release(z, err == nil && a.Result != presburger.Unknown)
+	solvePool.release(z, err == nil && a.Result != presburger.Unknown)
 	return a, err
 }
 
@@ -401,12 +401,12 @@ func (s *Solver) Project(ctx context.Context, p presburger.Problem, keep []presb
 	if err := p.CheckBounds(); err != nil {
 		return nil, presburger.Unknown, err
 	}
-	z, err := acquire()
+	z, err := projectPool.acquire()
 	if err != nil {
 		return nil, presburger.Unknown, err
 	}
 	f, r, err := s.project(ctx, z, p, keep)
-	release(z, err == nil && r != presburger.Unknown)
+	projectPool.release(z, err == nil && r != presburger.Unknown)
 	return f, r, err
 }
 
