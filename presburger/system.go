@@ -310,8 +310,9 @@ func (e *UndecidedError) Error() string {
 //	safety:      Domain & inv & Bad
 //
 // (the consecution queries are first asked as one, with the disjunction
-// of the transitions, and, when that one is not Unsat, over halves of the
-// range down to the first transition that fails),
+// of the transitions, and, when that one has a model, over the
+// transitions before the one it steps by, down to the first transition
+// that fails),
 // where Domain' and inv' are read in the next state, and the variables
 // have their Domain ranges (locals every integer), so s must decide
 // problems with open ranges when the domain has them (the Z3 solver does;
@@ -364,38 +365,44 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 	next := ts.Prime(inv)
 	// Consecution under transitions lo..hi at once (a step by any of
 	// them from inv to outside it): one query for all of them is what
-	// most checks of a true invariant cost, and when it has a model, the
-	// first transition that fails is found by halving the range.
-	some := func(lo, hi int) (Result, error) {
+	// most checks of a true invariant cost. When it has a model, the
+	// transition the model steps by fails; the first that fails is that
+	// one or comes before it, which a query over those before tells, and
+	// so on down.
+	some := func(lo, hi int) (Answer, error) {
 		idx := make([]int, 0, hi-lo+1)
 		for i := lo; i <= hi; i++ {
 			idx = append(idx, i)
 		}
-		a, err := s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[lo:hi+1]...), Negation(next))})
-		return a.Result, err
+		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[lo:hi+1]...), Negation(next))})
 	}
 	first := 0
 	if n := len(ts.Trans); n > 1 {
-		r, err := some(0, n-1)
+		a, err := some(0, n-1)
 		if err != nil {
 			return err
 		}
-		if r == Unsat {
+		if a.Result == Unsat {
 			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
 		}
-		for lo, hi := 0, n-1; r == Sat && lo < hi; {
-			mid := lo + (hi-lo)/2
-			if r, err = some(lo, mid); err != nil {
+		for hi := n - 1; a.Result == Sat; {
+			// The transition the model steps by, among 0..hi.
+			j := -1
+			for i := 0; i <= hi && j < 0; i++ {
+				if Eval(ts.Trans[i], func(v Var) int64 { return a.Model[v] }) {
+					j = i
+				}
+			}
+			if j <= 0 {
+				break // from 0 on, one by one
+			}
+			if a, err = some(0, j-1); err != nil {
 				return err
 			}
-			switch r {
-			case Sat:
-				hi = mid
-			case Unsat:
-				lo = mid + 1
-				r = Sat // some transition of lo..hi fails
+			if a.Result == Unsat {
+				first = j
 			}
-			first = lo
+			hi = j - 1
 		}
 	}
 	for i := first; i < len(ts.Trans); i++ {

@@ -320,16 +320,16 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false); ok || err != nil {
 		return err
 	}
-	lis := linearInvariants(m, avoid)
-	if len(lis) > 0 {
-		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, presburger.Conj(phi, linearConj(m, lis)), false); ok || err != nil {
-			return err
-		}
-	}
 	if ses := stateEquation(ctx, solver, m, ts); ses != nil {
 		// Inductive and excluding the bad states by construction: a
 		// failing check is a defect here.
 		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByStateEquation, presburger.Conj(ses...), true); ok || err != nil {
+			return err
+		}
+	}
+	lis := linearInvariants(m, avoid)
+	if len(lis) > 0 {
+		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, presburger.Conj(phi, linearConj(m, lis)), false); ok || err != nil {
 			return err
 		}
 	}
