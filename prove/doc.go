@@ -29,13 +29,14 @@
 // What is cheap comes first (Result.Method says which step answered):
 // is the property inductive on its own; does the state equation prove it
 // (equation.go: by Farkas' lemma, one linear inequality u.x <= u.x0 per
-// disjunct of the bad states, whose weights the Solver finds); are the
-// lemmas (lemma.go: candidate invariants such as bounds, thresholds once
-// passed, counts of the processes that incremented a shared variable)
-// and the property inductive together, filtered by Houdini's algorithm
-// with the Solver, alone and then with the linear invariants of the
-// system as facts (linear.go: the weighted sums of state variables that
-// no step changes, by linear algebra over the steps' effects). When the
+// disjunct of the bad states, whose weights the Solver finds); is it
+// inductive together with the linear invariants of the system (linear.go:
+// the weighted sums of state variables that no step changes, by linear
+// algebra over the steps' effects); are the lemmas (lemma.go: candidate
+// invariants such as bounds, thresholds once passed, counts of the
+// processes that incremented a shared variable) and the property
+// inductive together, filtered by Houdini's algorithm with the Solver,
+// with the linear invariants as facts. When the
 // lemmas do not prove the property they are given to the prover as a
 // strengthening of every transition and reported with the proof
 // (Result.Lemmas). Then the small instances of a system with shared
