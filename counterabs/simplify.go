@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -14,23 +15,6 @@ const (
 	noLo = math.MinInt64
 	noHi = math.MaxInt64
 )
-
-// floorDiv and ceilDiv divide rounding toward -inf and +inf (d > 0).
-func floorDiv(a, d int64) int64 {
-	q := a / d
-	if a%d != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, d int64) int64 {
-	q := a / d
-	if a%d != 0 && a > 0 {
-		q++
-	}
-	return q
-}
 
 // atomInterval solves c*e + k op 0 (c != 0, op not Ne) for the integer e:
 // the result is lo <= e <= hi, with noLo/noHi for a missing side;
@@ -53,13 +37,13 @@ func atomInterval(op presburger.Op, c, k int64) (lo, hi int64, nonEmpty bool) {
 	r := -k
 	switch op {
 	case presburger.Ge:
-		return ceilDiv(r, c), noHi, true
+		return checked.CeilDiv(r, c), noHi, true
 	case presburger.Gt:
-		return floorDiv(r, c) + 1, noHi, true
+		return checked.FloorDiv(r, c) + 1, noHi, true
 	case presburger.Le:
-		return noLo, floorDiv(r, c), true
+		return noLo, checked.FloorDiv(r, c), true
 	case presburger.Lt:
-		return noLo, ceilDiv(r, c) - 1, true
+		return noLo, checked.CeilDiv(r, c) - 1, true
 	case presburger.Eq:
 		if r%c != 0 {
 			return 0, 0, false

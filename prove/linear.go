@@ -504,32 +504,15 @@ func tighten(b presburger.Bound, a, k int64, op presburger.Op) presburger.Bound 
 			}
 		}
 	case presburger.Le:
-		hi(floorDiv(-k, a))
+		hi(checked.FloorDiv(-k, a))
 	case presburger.Lt:
-		hi(floorDiv(-k-1, a))
+		hi(checked.FloorDiv(-k-1, a))
 	case presburger.Ge:
-		lo(ceilDiv(-k, a))
+		lo(checked.CeilDiv(-k, a))
 	case presburger.Gt:
-		lo(ceilDiv(-k+1, a))
+		lo(checked.CeilDiv(-k+1, a))
 	}
 	return b
-}
-
-// floorDiv and ceilDiv divide rounding down and up; b > 0.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a > 0 {
-		q++
-	}
-	return q
 }
 
 // reduction is a transition system with the variables that linear
