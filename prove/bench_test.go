@@ -64,13 +64,16 @@ func BenchmarkProve(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			cpu0 := cpuTime()
 			unknown := 0
-			for range b.N {
+			for i := range b.N {
 				rep, err := prove.Check(context.Background(), c.sys, s, s, prove.Timeout(60*time.Second), prove.RelaxedProver(z3.New(z3.NoHull())))
 				if err != nil {
 					b.Fatal(err)
 				}
 				refuted, undecided := false, false
 				for _, r := range rep.Results {
+					if i == 0 && r.Verdict != prove.Skipped {
+						b.Logf("%s: %v by %s", r.Property.Name, r.Verdict, r.Method)
+					}
 					switch r.Verdict {
 					case prove.Refuted:
 						refuted = true
