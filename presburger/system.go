@@ -206,8 +206,10 @@ type SafetyAnswer struct {
 	Invariant      Formula
 	Counterexample *Counterexample
 	Reason         string
-	// Exhausted says, for Undecided, that the work budget ran out
-	// (Budget.Work): a call with a larger one may answer.
+	// Exhausted says, for Undecided, that a call with a larger budget
+	// (Budget.Work, and the next Attempt) may answer: the work budget
+	// ran out, or the search stopped on a path its next attempt, with
+	// another seed, may avoid.
 	Exhausted bool
 }
 

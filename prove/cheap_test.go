@@ -9,6 +9,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
@@ -48,8 +49,8 @@ properties:
 		t.Fatal(err)
 	}
 	r := rep.Results[0]
-	if r.Verdict != prove.Proved || r.InvariantText != "#C[proc] <= 1" {
-		t.Fatalf("%v (%s), invariant %q, want proved by #C[proc] <= 1", r.Verdict, r.Reason, r.InvariantText)
+	if r.Verdict != prove.Proved || r.InvariantText != "#C <= 1" {
+		t.Fatalf("%v (%s), invariant %q, want proved by #C <= 1", r.Verdict, r.Reason, r.InvariantText)
 	}
 	checkInvariantOnModel(t, sys, r)
 	for sizes, fails := range failsSmall(sys, 0) {
@@ -90,7 +91,7 @@ properties:
 		t.Fatal(err)
 	}
 	r := rep.Results[0]
-	want := "#X1[proc] + #X2[proc] + #X3[proc] + #X4[proc] <= in"
+	want := "#X1 + #X2 + #X3 + #X4 <= in"
 	if r.Verdict != prove.Proved || r.Method != prove.ByStateEquation || r.InvariantText != want {
 		t.Fatalf("%v by %s (%s), invariant %q, want proved by the state equation with %q", r.Verdict, r.Method, r.Reason, r.InvariantText, want)
 	}
@@ -188,19 +189,18 @@ func TestSameAnswerUnderLoad(t *testing.T) {
 	}
 }
 
-// checkInvariantOnModel re-checks r's invariant on the parametric
-// group-counter model of sys, with a solver of its own.
+// checkInvariantOnModel re-checks r's invariant on the parametric model
+// of sys that prove answered on (r.Level), built here with a solver of
+// its own.
 func checkInvariantOnModel(t *testing.T, sys *gsst.System, r prove.Result) {
 	t.Helper()
-	m, err := counterabs.BuildParamGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := z3.New()
+	m := modelAt(t, sys, r.Level, s)
 	phi, _ := counterabs.SafetyFormula(m.Properties[0].Formula)
 	ps := m.TransitionSystem()
 	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
-	if err := presburger.CheckInvariant(context.Background(), z3.New(), ts, r.Invariant); err != nil {
+	if err := presburger.CheckInvariant(context.Background(), s, ts, r.Invariant); err != nil {
 		t.Errorf("invariant %s: %v", r.InvariantText, err)
 	}
 }
@@ -212,8 +212,8 @@ func checkInvariantOnModel(t *testing.T, sys *gsst.System, r prove.Result) {
 func failsSmall(sys *gsst.System, k int) map[string]bool {
 	phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
 	out := map[string]bool{}
-	for _, inst := range extInstances(sys, 0) {
-		out[fmt.Sprint(inst.sizes)] = slices.ContainsFunc(explore(sys, inst), func(st extState) bool {
+	for _, inst := range testsupport.Instances(sys, 0, extSizeMax) {
+		out[fmt.Sprint(inst.Sizes)] = slices.ContainsFunc(explore(sys, inst), func(st extState) bool {
 			return !presburger.Eval(phi, st.valuation(sys, inst))
 		})
 	}

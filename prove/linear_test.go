@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/prove"
 )
@@ -37,7 +38,7 @@ func TestLinearInvariantsHold(t *testing.T) {
 				i, len(invs), pivots, len(sys.Groups), describeExtended(sys))
 		}
 		total, defining = total+len(invs), defining+pivots
-		for _, inst := range extInstances(sys, extParamMax) {
+		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
 			for _, st := range explore(sys, inst) {
 				val := modelValuation(m, inst, st)
 				for _, f := range invs {

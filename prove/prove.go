@@ -23,12 +23,13 @@ const (
 	// Unknown: no answer (timeout, solver unknown, limit); Result.Reason
 	// says why. Never to be read as Proved or Refuted.
 	Unknown Verdict = iota
-	// Proved: AG phi holds in every instance of the family.
+	// Proved: the property holds in every instance of the family.
 	Proved
-	// Refuted: AG phi fails in the instance of Result.Sizes.
+	// Refuted: the property fails in the instance of Result.Sizes.
 	Refuted
-	// Skipped: the property is not of the form AG phi with phi a
-	// condition on one state, so it was not asked.
+	// Skipped: the property is of no form Check decides (AG phi, and
+	// the response properties of liveness.go), so it was not asked.
+	// Like Unknown, it is no success.
 	Skipped
 )
 
@@ -48,6 +49,9 @@ func (v Verdict) String() string {
 type Result struct {
 	Property *gsst.Property
 	Verdict  Verdict
+	// Live (Proved, a liveness property) is the re-checked certificate;
+	// Invariant and InvariantText are then its invariant.
+	Live *LiveCertificate
 	// Level is the counter model the prover was asked about, and
 	// LevelReason why (unset for Skipped).
 	Level       counterabs.Level
@@ -122,6 +126,7 @@ type Option func(*config)
 type config struct {
 	timeout   time.Duration
 	maxStates int64
+	maxWork   int64
 	relaxed   presburger.Prover
 	progress  progress.Func
 }
@@ -136,6 +141,12 @@ func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = 
 // Timeout bounds the work on each property (the prover's search and the
 // checks of its answer); zero means no bound beyond the context's.
 func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// MaxWork bounds the work of the prover on each property: no attempt
+// (proveRestarts) gets more than n units of Z3's resource limit, and a
+// property the last one cannot answer is Unknown for want of work, on
+// every machine alike (default about half an hour of work).
+func MaxWork(n int64) Option { return func(c *config) { c.maxWork = n } }
 
 // RelaxedProver sets the prover of the relaxed first attempt (see
 // proveRelaxed); by default it is Check's prover. A cheaper one fits
@@ -153,7 +164,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
 
 // skipReason is the Reason of a Skipped property.
-const skipReason = "not of the form AG phi with phi a condition on one state, so not a safety question; check it at fixed sizes with vsym explore --sizes"
+const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state); check it at fixed sizes with vsym explore --sizes"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -165,7 +176,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err := sys.Unsupported("prove", supported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
-	cfg := config{maxStates: 1_000_000}
+	cfg := config{maxStates: 1_000_000, maxWork: lastWork}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -214,6 +225,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	// is each asked alone, so that one failing property does not take
 	// the others with it.
 	joint := map[*counterabs.ParamModel]*Result{}
+	var live *counterabs.ParamModel // the group-counter model of the liveness properties, built when first needed
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m == nil {
 			continue
@@ -247,7 +259,12 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			m = group
 		}
 		if _, ok := counterabs.SafetyFormula(p.Formula); !ok {
-			res.Verdict, res.Reason = Skipped, skipReason
+			start := time.Now()
+			err := checkLive(ctx, cfg, rep, i, prover, solver, &live, &res)
+			res.Duration = time.Since(start)
+			if err != nil {
+				return nil, fmt.Errorf("property %s: %w", p.Name, err)
+			}
 			rep.Results = append(rep.Results, res)
 			continue
 		}
@@ -361,7 +378,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if reduced {
 		q = red.ts
 	}
-	a, err := proveRestarts(ctx, prover, q)
+	a, err := proveRestarts(ctx, cfg, prover, q)
 	if err != nil {
 		return err
 	}
@@ -442,7 +459,8 @@ const (
 
 // proveRestarts asks prover about ts in attempts of doubling work
 // (firstWork, twice that, ...) until one answers, the work would exceed
-// lastWork, or ctx ends. Each attempt is a new search (Z3 changes its
+// cfg.maxWork (lastWork unless MaxWork), or ctx ends. Each attempt is a
+// new search (Z3 changes its
 // random seed with Budget.Attempt, and starts its bounded search for a
 // counterexample beside Spacer from the second attempt on): Spacer's
 // effort on one question varies by orders of magnitude with its seed and
@@ -453,10 +471,10 @@ const (
 // counterexample within the unrolling bound, a solver's unknown) is the
 // answer. The attempts depend on the work done only, so the answer is
 // the same on every machine unless ctx ends first.
-func proveRestarts(ctx context.Context, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
-	for k, work := 0, int64(firstWork); ; k, work = k+1, work*2 {
+func proveRestarts(ctx context.Context, cfg config, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
+	for k, work := 0, min(firstWork, cfg.maxWork); ; k, work = k+1, work*2 {
 		a, err := prover.Prove(ctx, ts, presburger.Budget{Work: work, Attempt: k})
-		if err != nil || a.Verdict != presburger.Undecided || !a.Exhausted || ctx.Err() != nil || 2*work > lastWork {
+		if err != nil || a.Verdict != presburger.Undecided || !a.Exhausted || ctx.Err() != nil || 2*work > cfg.maxWork {
 			return a, err
 		}
 	}

@@ -236,6 +236,11 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b pr
 	switch {
 	case errors.As(sp.err, &unsup):
 		return undecided(unsup.Error(), false)
+	case sp.err != nil && stuck(sp.err):
+		// Spacer gives up on a question with this error in some of its
+		// searches (bosco's liveness obligations, TestByMCLiveness):
+		// an attempt with another seed may answer.
+		return undecided("Spacer: "+strings.TrimPrefix(sp.err.Error(), "z3: "), true)
 	case sp.err != nil:
 		return presburger.SafetyAnswer{}, sp.err
 	case sp.r == presburger.Unsat: // Inv exists: no bad state is reachable
@@ -270,6 +275,11 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b pr
 func outOfWork(reason string) bool {
 	return strings.Contains(reason, "resource limit") || strings.Contains(reason, "cancel")
 }
+
+// stuck reports whether err is Spacer's "Stuck on a lemma": Z3 raises it
+// when one of its lemmas cannot be blocked, which depends on the path
+// of the search (its seed), not on the question alone.
+func stuck(err error) bool { return strings.Contains(err.Error(), "Stuck on a lemma") }
 
 // spent says that a search ran out of the work b allows.
 func spent(b presburger.Budget) string { return workReason(b.Work) }
