@@ -233,9 +233,15 @@ func (t Term) SubExact(u Term) (Term, bool) {
 // partial sums on the way; ok is false when one of them does not fit in
 // int64.
 func (t Term) SubstExact(sub func(Var) Term) (Term, bool) {
-	var konst sum
+	konst, coef := t.substSums(sub)
+	return termOf(&konst, coef)
+}
+
+// substSums returns the constant and the coefficients of t with every
+// variable v replaced by sub(v), as exact sums.
+func (t Term) substSums(sub func(Var) Term) (konst sum, coef map[Var]*sum) {
 	konst.add(t.Const)
-	coef := map[Var]*sum{}
+	coef = map[Var]*sum{}
 	for _, m := range t.Monos {
 		s := sub(m.Var)
 		konst.addMul(m.Coef, s.Const)
@@ -248,6 +254,12 @@ func (t Term) SubstExact(sub func(Var) Term) (Term, bool) {
 			c.addMul(m.Coef, n.Coef)
 		}
 	}
+	return konst, coef
+}
+
+// termOf returns the canonical term of exact sums, ok false when one
+// does not fit in int64.
+func termOf(konst *sum, coef map[Var]*sum) (Term, bool) {
 	k, ok := konst.int64()
 	if !ok {
 		return Term{}, false
@@ -264,6 +276,17 @@ func (t Term) SubstExact(sub func(Var) Term) (Term, bool) {
 	}
 	sort.Slice(out.Monos, func(i, j int) bool { return out.Monos[i].Var < out.Monos[j].Var })
 	return out, true
+}
+
+// constSign reports whether every coefficient sum is zero (the term is
+// a constant), and then the exact sign of the constant.
+func constSign(konst *sum, coef map[Var]*sum) (sign int, isConst bool) {
+	for _, c := range coef {
+		if c.sign() != 0 {
+			return 0, false
+		}
+	}
+	return konst.sign(), true
 }
 
 // Range returns the least and greatest value of t when each variable v
@@ -316,8 +339,10 @@ func (t Term) Range(of func(Var) (Bound, bool)) Bound {
 }
 
 // SubstExact replaces every free variable v of f by the term sub(v), as
-// Subst does, computing every coefficient and constant exactly; ok is
-// false when one of them does not fit in int64.
+// Subst does, computing every coefficient and constant exactly. An atom
+// left without variables is decided by the exact sign of its constant,
+// however large; ok is false when a coefficient or the constant of an
+// atom that keeps a variable does not fit in int64.
 func SubstExact(f Formula, sub func(Var) Term) (Formula, bool) {
 	out, err := subst(f, sub)
 	return out, err == nil

@@ -302,10 +302,24 @@ func TestIssue27Sum(t *testing.T) {
 	if pb.Eval(le, val) {
 		t.Errorf("%v holds at v = 1e9", le)
 	}
-	// Folding the values in, as an instance folds parameters: the
-	// constant does not fit, and SubstExact says so.
-	if _, ok := pb.SubstExact(le, func(pb.Var) pb.Term { return pb.ConstTerm(1_000_000_000) }); ok {
-		t.Errorf("SubstExact folded the values into a constant that fits")
+	// Folding the values in, as an instance folds parameters: the atom
+	// is decided by the exact sign, and is false; with a counter left
+	// in it, the constant does not fit and SubstExact says so.
+	all := func(pb.Var) pb.Term { return pb.ConstTerm(1_000_000_000) }
+	if f, ok := pb.SubstExact(le, all); !ok || f != pb.False {
+		t.Errorf("SubstExact(%v) at v = 1e9 = %v, %v; want false", le, f, ok)
+	}
+	if f, ok := pb.SubstExact(pb.Negation(le), all); !ok || f != pb.True {
+		t.Errorf("SubstExact(!(%v)) at v = 1e9 = %v, %v; want true", le, f, ok)
+	}
+	withCounter := pb.Compare(tm.Add(pb.VarTerm(99)), pb.Le, pb.ConstTerm(5))
+	if f, ok := pb.SubstExact(withCounter, func(v pb.Var) pb.Term {
+		if v == 99 {
+			return pb.VarTerm(99)
+		}
+		return pb.ConstTerm(1_000_000_000)
+	}); ok {
+		t.Errorf("SubstExact(%v) = %v with a constant beyond int64", withCounter, f)
 	}
 	// A sum whose partial sums leave int64 but whose result fits: ten
 	// monomials 1e9*v then ten -1e9*v, every v folded to 1e9.
@@ -342,7 +356,12 @@ func TestPlainFormsPanic(t *testing.T) {
 		{"Scale", func() { x.Scale(2) }},
 		{"Subst", func() { x.Subst(func(pb.Var) pb.Term { return pb.ConstTerm(2) }) }},
 		{"Subst formula", func() {
-			pb.Subst(pb.Cmp{Op: pb.Le, T: x}, func(pb.Var) pb.Term { return pb.ConstTerm(3) })
+			pb.Subst(pb.Cmp{Op: pb.Le, T: x.Add(pb.VarTerm(1))}, func(v pb.Var) pb.Term {
+				if v == 0 {
+					return pb.ConstTerm(3)
+				}
+				return pb.VarTerm(v)
+			})
 		}},
 		{"Eval", func() { x.Eval(func(pb.Var) int64 { return 2 }) }},
 	} {

@@ -271,12 +271,13 @@ func subst(f Formula, sub func(Var) Term) (Formula, error) {
 	case Bool:
 		return f, nil
 	case Cmp:
-		t, ok := f.T.SubstExact(sub)
+		konst, coef := f.T.substSums(sub)
+		if sign, isConst := constSign(&konst, coef); isConst {
+			return Bool(f.Op.Holds(int64(sign))), nil
+		}
+		t, ok := termOf(&konst, coef)
 		if !ok {
 			return nil, errSubstOverflow
-		}
-		if t.IsConst() {
-			return Bool(f.Op.Holds(t.Const)), nil
 		}
 		return Cmp{f.Op, t}, nil
 	case Not:
