@@ -29,10 +29,13 @@ type sum struct {
 }
 
 // addMul adds c*x.
-func (s *sum) addMul(c, x int64) {
+func (s *sum) addMul(c, x int64) { s.addProduct(magnitude(c), magnitude(x), (c < 0) != (x < 0)) }
+
+// addProduct adds a*b, or -(a*b) when negative.
+func (s *sum) addProduct(a, b uint64, negative bool) {
 	if s.big == nil {
-		ph, pl := bits.Mul64(magnitude(c), magnitude(x)) // at most 2^126
-		if (c < 0) != (x < 0) {
+		ph, pl := bits.Mul64(a, b) // at most 2^126
+		if negative {
 			ph, pl = neg128(ph, pl)
 		}
 		lo, carry := bits.Add64(s.lo, pl, 0)
@@ -44,7 +47,11 @@ func (s *sum) addMul(c, x int64) {
 		}
 		s.big = s.toBig()
 	}
-	s.big.Add(s.big, new(big.Int).Mul(big.NewInt(c), big.NewInt(x)))
+	p := new(big.Int).Mul(new(big.Int).SetUint64(a), new(big.Int).SetUint64(b))
+	if negative {
+		p.Neg(p)
+	}
+	s.big.Add(s.big, p)
 }
 
 // add adds c.
@@ -336,6 +343,26 @@ func (t Term) Range(of func(Var) (Bound, bool)) Bound {
 		}
 	}
 	return out
+}
+
+// Magnitude returns the largest magnitude that t's constant, a product
+// Coef*x of one of its monomials, or a partial sum of them (in any
+// order) can take when each variable x lies in of(x): |Const| plus the
+// sum of |Coef|*max(|Lo|, |Hi|). A machine that evaluates t monomial by
+// monomial in integers of a given width cannot overflow when it is
+// within that width. ok is false when a variable's range is open (or
+// of gives none) or the magnitude does not fit in int64.
+func (t Term) Magnitude(of func(Var) (Bound, bool)) (int64, bool) {
+	var s sum
+	s.addProduct(magnitude(t.Const), 1, false)
+	for _, m := range t.Monos {
+		b, ok := of(m.Var)
+		if !ok || !b.Finite() {
+			return 0, false
+		}
+		s.addProduct(magnitude(m.Coef), max(magnitude(b.Lo), magnitude(b.Hi)), false)
+	}
+	return s.int64()
 }
 
 // SubstExact replaces every free variable v of f by the term sub(v), as

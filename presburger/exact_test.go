@@ -195,6 +195,24 @@ func TestExactAgainstBig(t *testing.T) {
 			t.Fatalf("case %d: Range(%v) = %s; exact %s..%s (open %v %v)", i, a, rg.Range(), wlo, whi, openLo, openHi)
 		}
 
+		// Magnitude over the same boxes.
+		wm := new(big.Int).Abs(big.NewInt(a.Const))
+		open := false
+		for _, m := range a.Monos {
+			bx := boxes[m.Var]
+			open = open || !bx.Finite()
+			x := new(big.Int).Abs(big.NewInt(bx.Lo))
+			if y := new(big.Int).Abs(big.NewInt(bx.Hi)); y.Cmp(x) > 0 {
+				x = y
+			}
+			wm.Add(wm, new(big.Int).Mul(new(big.Int).Abs(big.NewInt(m.Coef)), x))
+		}
+		mag, ok := a.Magnitude(func(v pb.Var) (pb.Bound, bool) { b, ok := boxes[v]; return b, ok })
+		if wantOK := !open && wm.IsInt64(); ok != wantOK || ok && mag != wm.Int64() {
+			t.Fatalf("case %d: Magnitude(%v) = %d, %v; exact %s (open %v)", i, a, mag, ok, wm, open)
+		}
+		counts["magnitude fits "+map[bool]string{true: "yes", false: "no"}[ok]]++
+
 		// Checked arithmetic.
 		k := randInt(r)
 		for _, c := range []struct {
@@ -256,7 +274,7 @@ func TestExactAgainstBig(t *testing.T) {
 	// Every kind of outcome must have been met, or the test proves
 	// nothing about it.
 	for _, k := range []string{"value fits yes", "value fits no", "a+b fits yes", "a+b fits no", "a-b fits yes", "a-b fits no",
-		"k*a fits yes", "k*a fits no", "subst fits yes", "subst fits no"} {
+		"k*a fits yes", "k*a fits no", "subst fits yes", "subst fits no", "magnitude fits yes", "magnitude fits no"} {
 		if counts[k] == 0 {
 			t.Errorf("no case with %s", k)
 		}
