@@ -153,8 +153,8 @@ func updated(sys *gsst.System, u *gsst.Update, val func(presburger.Var) int64, s
 		if !ok {
 			return nil, false
 		}
-		x := a.Value.Eval(val)
-		if !sys.Shared[j].Contains(int(x)) {
+		x, fits := a.Value.Value(val)
+		if !fits || !sys.Shared[j].Contains(int(x)) {
 			return nil, false
 		}
 		out[j] = int(x)
@@ -229,8 +229,8 @@ func verifyValues(sys *gsst.System, w *Witness, sizes []int) error {
 		if !grp.OverParams() {
 			continue
 		}
-		if k := grp.SizeTerm.Eval(val); k < 1 || k != int64(sizes[g]) {
-			return fmt.Errorf("group %s has %d processes; its size %s is %d at these parameters", grp.Name, sizes[g], grp.SizeTermText, k)
+		if k, fits := grp.SizeTerm.Value(val); !fits || k < 1 || k != int64(sizes[g]) {
+			return fmt.Errorf("group %s has %d processes; its size %s is %s at these parameters", grp.Name, sizes[g], grp.SizeTermText, grp.SizeTerm.ValueText(val))
 		}
 	}
 	return nil

@@ -152,8 +152,8 @@ func (l *lifter) update(u *gsst.Update) ([]int, bool) {
 		if !ok {
 			return nil, false
 		}
-		v := a.Value.Eval(l.val)
-		if v < int64(l.sys.Shared[j].Lo) || !l.sys.Shared[j].Unbounded && v > int64(l.sys.Shared[j].Hi) {
+		v, fits := a.Value.Value(l.val)
+		if !fits || v < int64(l.sys.Shared[j].Lo) || !l.sys.Shared[j].Unbounded && v > int64(l.sys.Shared[j].Hi) {
 			return nil, false
 		}
 		out[j] = int(v)

@@ -262,8 +262,8 @@ func instanceValues(m *counterabs.ParamModel, cex presburger.Counterexample) (si
 		switch {
 		case !ok || k < 1 && hasSizeTerm(grp) || k < 0 || k > gsst.MaxProcesses:
 			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s", k, grp.Name)
-		case hasSizeTerm(grp) && grp.SizeTerm.Eval(val) != k:
-			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s, whose size is %s = %d there", k, grp.Name, grp.SizeTermText, grp.SizeTerm.Eval(val))
+		case hasSizeTerm(grp) && grp.SizeTerm.Sub(presburger.ConstTerm(k)).Sign(val) != 0:
+			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s, whose size is %s = %s there", k, grp.Name, grp.SizeTermText, grp.SizeTerm.ValueText(val))
 		case !hasSizeTerm(grp) && !grp.Allows(int(k)):
 			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s, outside its range %s", k, grp.Name, grp.SizeText())
 		}
@@ -578,9 +578,9 @@ func run(sys *gsst.System, sizes, params []int, moves []Move, phi presburger.For
 			if !ok {
 				return nil, fmt.Errorf("step %d assigns variable %d", i+1, a.Var)
 			}
-			k := a.Value.Eval(val)
-			if k < math.MinInt32 || k > math.MaxInt32 || !sys.Shared[j].Contains(int(k)) {
-				return nil, fmt.Errorf("step %d (%s): %s := %d leaves its domain %s", i+1, mv.Movers[0], sys.Shared[j].Name, k, sys.Shared[j].TypeText())
+			k, fits := a.Value.Value(val)
+			if !fits || k < math.MinInt32 || k > math.MaxInt32 || !sys.Shared[j].Contains(int(k)) {
+				return nil, fmt.Errorf("step %d (%s): %s := %s leaves its domain %s", i+1, mv.Movers[0], sys.Shared[j].Name, a.Value.ValueText(val), sys.Shared[j].TypeText())
 			}
 			next[j] = int(k)
 		}
