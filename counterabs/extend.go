@@ -2,7 +2,6 @@ package counterabs
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -49,44 +48,25 @@ func (m *Model) update(u *gsst.Update) ([]Assign, []presburger.Formula, error) {
 // inDomain returns the atoms saying that t is a value of v, leaving out
 // those that hold whenever every shared variable t reads is in its
 // domain (of), as in every state a model reaches: "x + 1 >= 0" for x in
-// 0..3.
+// 0..3. The range of t is exact (presburger.Term.Range): an atom is left
+// out only when it holds for every value, never because a range
+// computation wrapped around.
 func inDomain(v *gsst.Shared, t presburger.Term, of func(presburger.Var) *gsst.Shared) []presburger.Formula {
-	lo, hi, hiOK := termRange(t, of)
+	r := t.Range(func(x presburger.Var) (presburger.Bound, bool) {
+		w := of(x)
+		if w == nil {
+			return presburger.Bound{}, false
+		}
+		return w.Bounds(x), true
+	})
 	var out []presburger.Formula
-	if lo < int64(v.Lo) {
+	if r.NoLo || r.Lo < int64(v.Lo) {
 		out = append(out, presburger.Compare(t, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
 	}
-	if !v.Unbounded && (!hiOK || hi > int64(v.Hi)) {
+	if !v.Unbounded && (r.NoHi || r.Hi > int64(v.Hi)) {
 		out = append(out, presburger.Compare(t, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
 	}
 	return out
-}
-
-// termRange returns the least and (when hiOK) the greatest value of t
-// over the domains of the shared variables it reads; a variable of is
-// nil for is taken to range over all integers (lo is then MinInt64).
-func termRange(t presburger.Term, of func(presburger.Var) *gsst.Shared) (lo, hi int64, hiOK bool) {
-	lo, hi, loOK, hiOK := t.Const, t.Const, true, true
-	for _, mo := range t.Monos {
-		v := of(mo.Var)
-		if v == nil {
-			return math.MinInt64, 0, false
-		}
-		vlo, vhi, vhiOK := int64(v.Lo), int64(v.Hi), !v.Unbounded
-		if mo.Coef > 0 {
-			lo += mo.Coef * vlo
-			hi += mo.Coef * vhi
-			hiOK = hiOK && vhiOK
-		} else {
-			hi += mo.Coef * vlo
-			lo += mo.Coef * vhi
-			loOK = loOK && vhiOK
-		}
-	}
-	if !loOK {
-		lo = math.MinInt64
-	}
-	return lo, hi, hiOK
 }
 
 // SharedAt returns the shared variable model variable x stands for, nil

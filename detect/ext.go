@@ -550,7 +550,7 @@ func (e *extQuery) witness(m presburger.Model) *Witness {
 	w := &Witness{Sizes: make([]int, q.d), Shared: make([]int, len(sys.Shared)), Group: -1}
 	n := 0
 	for g := range q.d {
-		w.Sizes[g] = int(q.size[g].Eval(val))
+		w.Sizes[g] = valueOr(q.size[g], val, gsst.MaxProcesses+1)
 		n += min(max(w.Sizes[g], 0), gsst.MaxProcesses+1)
 	}
 	if q.param {
@@ -573,7 +573,7 @@ func (e *extQuery) witness(m presburger.Model) *Witness {
 	conf := func(side int) [][]int {
 		return fill(q.d, q.m, n, w.Sizes, q.groupS, q.totalS, q.freeS,
 			func(c, g int) int { return int(m[q.yVar(side, q.groupS[c], g)]) },
-			func(s int) int { return int(q.total(s).Eval(val)) })
+			func(s int) int { return valueOr(q.total(s), val, gsst.MaxProcesses+1) })
 	}
 	w.Disabled, w.Enabled = conf(0), conf(1)
 	other := Successors(sys, w.Disabled, w.Shared, w.Params)
@@ -614,4 +614,15 @@ func symmetricExt(sys *gsst.System, tr, rv int) bool {
 		}
 	}
 	return !NeedsQuery(sys, t)
+}
+
+// valueOr returns the value of t under val, or bad when it is beyond
+// ±gsst.MaxValue (a model no witness comes from: the witness built with
+// bad fails its verification).
+func valueOr(t presburger.Term, val func(presburger.Var) int64, bad int) int {
+	x, ok := t.Value(val)
+	if !ok || x > gsst.MaxValue || x < -gsst.MaxValue {
+		return bad
+	}
+	return int(x)
 }

@@ -120,8 +120,8 @@ func (c *checker) initialValue(v *Shared, sd *SharedDecl, ss *sharedSrc) {
 	case id != nil:
 		c.errorf(sd.InitPos, "initial value of integer variable %s must be an integer, not %s", v.Name, id.Name)
 	default:
-		if sd.InitInt > MaxConstant || sd.InitInt < -MaxConstant {
-			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", sd.InitInt, v.Name, MaxConstant)
+		if sd.InitInt > MaxValue || sd.InitInt < -MaxValue {
+			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", sd.InitInt, v.Name, MaxValue)
 		} else {
 			v.Init = int(sd.InitInt)
 			return

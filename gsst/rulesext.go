@@ -106,8 +106,8 @@ func (s *Spec) checkShared(src *source, at func(Pos, string, ...any)) {
 		case v.Values != nil && (v.Lo != 0 || v.Hi != len(v.Values)-1 || v.Unbounded):
 			at(typ, "enumeration variable %s must have the domain 0..%d, one value per constant", v.Name, len(v.Values)-1)
 			continue
-		case v.Lo < -MaxConstant || v.Lo > MaxConstant || !v.Unbounded && (v.Hi < -MaxConstant || v.Hi > MaxConstant):
-			at(typ, "domain %s of %s is beyond the limit of %d", v.TypeText(), v.Name, MaxConstant)
+		case v.Lo < -MaxValue || v.Lo > MaxValue || !v.Unbounded && (v.Hi < -MaxValue || v.Hi > MaxValue):
+			at(typ, "domain %s of %s is beyond the limit of %d", v.TypeText(), v.Name, MaxValue)
 			continue
 		case !v.Unbounded && v.Hi < v.Lo:
 			at(typ, "empty domain %s of %s: the greatest value is below the least", v.TypeText(), v.Name)

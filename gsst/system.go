@@ -9,12 +9,21 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// Limits on what a GSST file may ask for. They keep every value that guard
-// evaluation can produce far inside int64 (a coefficient times a counter is
-// at most 1e15), so the formula layer needs no overflow checks.
+// Limits on what a GSST file may ask for, and on the values a run may
+// reach. Within them a coefficient times a value is at most 1e18, but a
+// sum of many such products is not bounded by int64: every value is
+// computed exactly (package presburger) and checked against its limit,
+// never wrapped around.
 const (
 	MaxProcesses = 1_000_000     // total number of processes n
 	MaxConstant  = 1_000_000_000 // magnitude of any constant or coefficient in a guard
+	// MaxValue bounds the magnitude of every value of a shared variable:
+	// the bounds of its type and its initial value (checked here), and
+	// every value it takes in a run. A bounded variable keeps to its
+	// domain; an unbounded one (Lo..) whose value would pass MaxValue
+	// stops the analysis with an errkind.Limit error naming it
+	// (counterabs.StepInto), rather than wrap around or go on.
+	MaxValue = 1_000_000_000
 )
 
 // Spec is the description of a GSST before it is checked: what the
