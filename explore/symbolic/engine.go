@@ -269,6 +269,10 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		}
 		for _, j := range over {
 			v := m.SharedVar(j)
+			if top := int64(m.Shared[j].Lo) + int64(limits[v]); top >= gsst.MaxValue {
+				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the limit on the magnitude of a shared variable's value",
+					m.Shared[j].Name, int64(gsst.MaxValue))
+			}
 			if bitsFor(limits[v]) >= max(maxBoundBits, bitsFor(4*m.N)) {
 				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the largest bound up to which the BDD engine encodes an unbounded variable",
 					m.Shared[j].Name, int64(m.Shared[j].Lo)+int64(limits[v]))
@@ -368,7 +372,9 @@ func (e *Checker) beyondBounds(unbounded []int) ([]int, error) {
 	var over []int
 	for _, j := range unbounded {
 		v := m.SharedVar(j)
-		top := e.enc.lo[v] + int64(1)<<len(e.enc.cur[v]) - 1
+		// Values beyond gsst.MaxValue are beyond what any engine
+		// explores: one reached is "over", and New stops there.
+		top := min(e.enc.lo[v]+int64(1)<<len(e.enc.cur[v])-1, gsst.MaxValue)
 		for k := range m.Transitions {
 			t := &m.Transitions[k]
 			for _, a := range t.Assign {
