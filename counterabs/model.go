@@ -2,6 +2,7 @@ package counterabs
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
@@ -213,18 +214,17 @@ func StepInto[T ~int | ~int64](m *Model, t *Transition, x, y []T) error {
 		read := func(v presburger.Var) int64 { return int64(x[v]) }
 		v, ok := a.Value.Value(read)
 		if !ok || v > gsst.MaxValue || v < -gsst.MaxValue {
-			return m.beyondMaxValue(t, a, a.Value.ValueText(read))
+			return m.beyondMaxValue(t, a, a.Value.BigValue(read))
 		}
 		y[a.Var] = T(v)
 	}
 	return nil
 }
 
-// beyondMaxValue is the error of a step that would give a shared variable
-// the value text, beyond gsst.MaxValue.
-func (m *Model) beyondMaxValue(t *Transition, a Assign, text string) error {
-	return errkind.Errorf(errkind.Limit, "%s would set shared variable %s to %s, beyond the limit of %d on the magnitude of a shared variable's value",
-		m.TransitionName(t), m.VarName(presburger.Var(a.Var)), text, gsst.MaxValue)
+// beyondMaxValue is the error of a step t that would give a shared
+// variable the value x, beyond gsst.MaxValue.
+func (m *Model) beyondMaxValue(t *Transition, a Assign, x *big.Int) error {
+	return fmt.Errorf("%s: %w", m.TransitionName(t), &gsst.LimitError{Var: m.VarName(presburger.Var(a.Var)), Value: x})
 }
 
 // Uses returns the constructs beyond the paper that m's transitions and

@@ -315,7 +315,7 @@ func smallestModel(ctx context.Context, s presburger.Solver, bounds []presburger
 		case ans.Result == presburger.Sat:
 			k, ok := n.Value(func(v presburger.Var) int64 { return ans.Model[v] })
 			if !ok || k > mid {
-				return nil, calls, errkind.Errorf(errkind.Internal, "a model of n <= %d has n = %s", mid, n.ValueText(func(v presburger.Var) int64 { return ans.Model[v] }))
+				return nil, calls, errkind.Errorf(errkind.Internal, "a model of n <= %d has n = %s", mid, n.BigValue(func(v presburger.Var) int64 { return ans.Model[v] }))
 			}
 			m, best = ans.Model, k
 		case ans.Result == presburger.Unsat:

@@ -230,7 +230,7 @@ func verifyValues(sys *gsst.System, w *Witness, sizes []int) error {
 			continue
 		}
 		if k, fits := grp.SizeTerm.Value(val); !fits || k < 1 || k != int64(sizes[g]) {
-			return fmt.Errorf("group %s has %d processes; its size %s is %s at these parameters", grp.Name, sizes[g], grp.SizeTermText, grp.SizeTerm.ValueText(val))
+			return fmt.Errorf("group %s has %d processes; its size %s is %s at these parameters", grp.Name, sizes[g], grp.SizeTermText, grp.SizeTerm.BigValue(val))
 		}
 	}
 	return nil

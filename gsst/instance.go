@@ -110,7 +110,7 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 			size, ok := grp.SizeTerm.Value(pv)
 			switch {
 			case !ok || size > MaxProcesses:
-				return nil, errkind.Errorf(errkind.Input, "%s: with %s, group %s would have %s processes, above the limit of %d", s.Name, s.FormatParams(value), grp.Name, grp.SizeTerm.ValueText(pv), MaxProcesses)
+				return nil, errkind.Errorf(errkind.Input, "%s: with %s, group %s would have %s processes, above the limit of %d", s.Name, s.FormatParams(value), grp.Name, grp.SizeTerm.BigValue(pv), MaxProcesses)
 			case k >= 0 && int64(k) != size:
 				return nil, errkind.Errorf(errkind.Input, "%s: group %s has the size %s = %d with %s, not %d", s.Name, grp.Name, grp.sizeTermText(&s.spec), size, s.FormatParams(value), k)
 			case size < 1:
@@ -229,7 +229,7 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 		errs.Sort()
 		return nil, errs
 	}
-	return &out, nil
+	return seal(&out.spec), nil
 }
 
 // anyRanged reports whether some group's size is a range.

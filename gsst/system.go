@@ -17,13 +17,6 @@ import (
 const (
 	MaxProcesses = 1_000_000     // total number of processes n
 	MaxConstant  = 1_000_000_000 // magnitude of any constant or coefficient in a guard
-	// MaxValue bounds the magnitude of every value of a shared variable:
-	// the bounds of its type and its initial value (checked here), and
-	// every value it takes in a run. A bounded variable keeps to its
-	// domain; an unbounded one (Lo..) whose value would pass MaxValue
-	// stops the analysis with an errkind.Limit error naming it
-	// (counterabs.StepInto), rather than wrap around or go on.
-	MaxValue = 1_000_000_000
 )
 
 // Spec is the description of a GSST before it is checked: what the
@@ -67,6 +60,11 @@ type Spec struct {
 	Params     []Param
 	Assume     Assumption
 	Rendezvous []Rendezvous
+
+	// steps are the transitions and rendezvous lowered to steps
+	// (step.go), set when a System is sealed; nil in a Spec being
+	// described, whose Steps are lowered when asked for.
+	steps []Step
 }
 
 // spec lets System embed Spec in an unexported field: its fields and
@@ -88,6 +86,13 @@ type spec = Spec
 // check that with New. The zero System is not a product of this package
 // and no analysis accepts it.
 type System struct{ spec }
+
+// seal returns the System of a Spec that has met the rules, with its
+// steps lowered once: every System is made here.
+func seal(s *Spec) *System {
+	s.steps = s.lower()
+	return &System{*s}
+}
 
 // Fairness holds the fairness constraints of a system. A path is fair
 // when it meets every constraint infinitely often; CTL path quantifiers
@@ -556,5 +561,6 @@ func (s *Spec) clone() *Spec {
 			r.Parts[j].Groups = slices.Clone(r.Parts[j].Groups)
 		}
 	}
+	out.steps = nil // a copy is edited: lower it again when sealed
 	return &out
 }

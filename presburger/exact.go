@@ -95,14 +95,6 @@ func (s *sum) toBig() *big.Int {
 	return b
 }
 
-// String writes the sum in decimal, for messages.
-func (s *sum) String() string {
-	if s.big != nil {
-		return s.big.String()
-	}
-	return s.toBig().String()
-}
-
 // magnitude returns |x| as a uint64 (2^63 for MinInt64).
 func magnitude(x int64) uint64 {
 	if x < 0 {
@@ -146,11 +138,14 @@ func (t Term) Sign(val func(Var) int64) int {
 	return s.sign()
 }
 
-// ValueText writes t's value under val in decimal, exactly, however
-// large: for messages that name a value beyond a limit.
-func (t Term) ValueText(val func(Var) int64) string {
+// BigValue returns t's value under val, exactly, however large: for
+// messages and errors that name a value beyond a limit.
+func (t Term) BigValue(val func(Var) int64) *big.Int {
 	s := t.valueSum(val)
-	return s.String()
+	if s.big != nil {
+		return s.big
+	}
+	return s.toBig()
 }
 
 func (t Term) valueSum(val func(Var) int64) sum {
@@ -168,7 +163,7 @@ func (t Term) valueSum(val func(Var) int64) sum {
 func (t Term) Eval(val func(Var) int64) int64 {
 	x, ok := t.Value(val)
 	if !ok {
-		panic(fmt.Sprintf("presburger: the value %s of a term does not fit in int64 (use Term.Value)", t.ValueText(val)))
+		panic(fmt.Sprintf("presburger: the value %s of a term does not fit in int64 (use Term.Value)", t.BigValue(val)))
 	}
 	return x
 }
