@@ -143,7 +143,8 @@ func (p *Proof) Verdict() Verdict {
 		switch r.Verdict {
 		case prove.Refuted:
 			v = v.Worse(No)
-		case prove.Unknown:
+		case prove.Unknown, prove.Skipped:
+			// A property prove cannot decide is no success.
 			v = v.Worse(Unknown)
 		}
 	}

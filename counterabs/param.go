@@ -930,3 +930,80 @@ func (m *ParamModel) finish() error {
 	}
 	return nil
 }
+
+// LivenessFormula recognises the response properties a liveness prover
+// for every size decides, with start and trigger the conditions that
+// open an obligation to reach q: at the initial state (start) and at
+// every later state (trigger).
+//
+//	AF q            start true, trigger false
+//	AG (p -> AF q)  start p,    trigger p
+//	AG AF q         start true, trigger true
+//
+// p and q are conditions on one state, as in SafetyFormula; ok is false
+// for any other formula.
+func LivenessFormula(f ctl.Formula) (start, trigger, q presburger.Formula, ok bool) {
+	af := func(f ctl.Formula) (presburger.Formula, bool) {
+		if u, isAF := f.(ctl.Unary); isAF && u.Op == ctl.AF {
+			return stateFormula(u.X)
+		}
+		return nil, false
+	}
+	if q, ok := af(f); ok {
+		return presburger.True, presburger.False, q, true
+	}
+	u, isAG := f.(ctl.Unary)
+	if !isAG || u.Op != ctl.AG {
+		return nil, nil, nil, false
+	}
+	if q, ok := af(u.X); ok {
+		return presburger.True, presburger.True, q, true
+	}
+	b, isImp := u.X.(ctl.Binary)
+	if !isImp || b.Op != ctl.Implies {
+		return nil, nil, nil, false
+	}
+	p, okp := stateFormula(b.L)
+	q, okq := af(b.R)
+	if !okp || !okq {
+		return nil, nil, nil, false
+	}
+	return p, p, q, true
+}
+
+// ParamFairness is the system's fairness on a parametric group-counter
+// model: each justice condition over the model's variables, and for each
+// weak fairness constraint the model transitions that take its local
+// transition (by a process of its group, or of any group).
+type ParamFairness struct {
+	Justice []presburger.Formula
+	Weak    [][]int
+}
+
+// Fairness translates the system's fairness constraints onto m, which
+// must be a group-counter model (the total-counter one merges the
+// groups that per-group weak fairness tells apart).
+func (m *ParamModel) Fairness() (ParamFairness, error) {
+	var out ParamFairness
+	if m.Level != GroupLevel {
+		return out, errkind.Errorf(errkind.Internal, "counterabs: fairness on the parametric %s-counter model", m.Level)
+	}
+	for _, j := range m.System.Fairness.Justice {
+		f, err := m.translate(j.Formula)
+		if err != nil {
+			return out, err
+		}
+		out.Justice = append(out.Justice, f)
+	}
+	for _, w := range m.System.Fairness.Weak {
+		var ts []int
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			if t.Local == w.Transition && (w.Group < 0 || t.Group == w.Group) {
+				ts = append(ts, i)
+			}
+		}
+		out.Weak = append(out.Weak, ts)
+	}
+	return out, nil
+}

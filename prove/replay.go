@@ -53,7 +53,7 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	if err != nil {
 		return err
 	}
-	tr.Lifted = explore.Lift(inst, tr)
+	tr.Lifted = explore.Lift(ctx, inst, tr)
 	if tr.Lifted.Error != "" {
 		return errkind.Errorf(errkind.Internal, "the counterexample at %s does not replay on the instance: %s", at, tr.Lifted.Error)
 	}
