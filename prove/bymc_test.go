@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -85,7 +86,7 @@ func TestByMCLiveness(t *testing.T) {
 			if r.Verdict != prove.Proved {
 				return
 			}
-			for _, in := range extInstances(sys, 3) {
+			for _, in := range testsupport.Instances(sys, 3, extSizeMax) {
 				if holds, ok := exploreHolds(t, sys, in, 0); ok && !holds {
 					t.Errorf("proved, but exploration finds it failing at %v", in)
 				}

@@ -11,6 +11,7 @@ import (
 	explorepkg "github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -66,7 +67,7 @@ func TestLivenessBundled(t *testing.T) {
 					if r.Live == nil || len(r.Live.RankTexts) != len(r.Live.Ranks) {
 						t.Errorf("%s: proved without a printed certificate", name)
 					}
-					for _, in := range extInstances(sys, 4) {
+					for _, in := range testsupport.Instances(sys, 4, extSizeMax) {
 						if holds, ok := exploreHolds(t, sys, in, k); ok && !holds {
 							t.Errorf("%s proved, but explicit exploration finds it failing at %v", name, in)
 						}
@@ -75,7 +76,7 @@ func TestLivenessBundled(t *testing.T) {
 					if r.Trace == nil || r.Trace.Loop < 0 || r.Trace.Lifted == nil || r.Trace.Lifted.Loop < 0 {
 						t.Errorf("%s: refuted without a lasso", name)
 					}
-					if holds, ok := exploreHolds(t, sys, extInstance{params: r.Params, sizes: r.Sizes}, k); !ok || holds {
+					if holds, ok := exploreHolds(t, sys, testsupport.Instance{Params: r.Params, Sizes: r.Sizes}, k); !ok || holds {
 						t.Errorf("%s refuted at %v, but explicit exploration says it holds there (decided: %v)", name, r.Sizes, ok)
 					}
 				}
@@ -88,13 +89,13 @@ func TestLivenessBundled(t *testing.T) {
 // explicit engine on the instance's group-counter model; ok is false
 // when the instance is too large to explore, or infinite (an unbounded
 // shared variable that grows for ever: the ticket lock's).
-func exploreHolds(t *testing.T, sys *gsst.System, in extInstance, k int) (holds, ok bool) {
+func exploreHolds(t *testing.T, sys *gsst.System, in testsupport.Instance, k int) (holds, ok bool) {
 	t.Helper()
-	params := in.params
+	params := in.Params
 	if params == nil {
 		params = []int{}
 	}
-	inst, err := sys.InstantiateParams(params, in.sizes)
+	inst, err := sys.InstantiateParams(params, in.Sizes)
 	if err != nil {
 		t.Fatalf("%v: %v", in, err)
 	}
