@@ -45,6 +45,9 @@ func TestExactAtTheLimits(t *testing.T) {
 		cases = 40
 	}
 	r := rand.New(rand.NewSource(27))
+	// The property dot --trace asks for is drawn apart, so that the
+	// cases drawn do not depend on which of them are decided.
+	pick := rand.New(rand.NewSource(28))
 	dir := t.TempDir()
 	count := map[string]int{}
 	for i := range cases {
@@ -80,11 +83,23 @@ func TestExactAtTheLimits(t *testing.T) {
 			count["decided"]++
 		}
 		for _, engine := range []string{"explicit", "bdd"} {
-			args := append(append([]string{"explore", "--engine", engine, "--output", "json", "--timeout", "60s"}, params...), file)
+			// The BDD engine's encoding of a comparison over 31-bit
+			// variables may take long (it then stops at --timeout,
+			// which is an answer "unknown", not a wrong one).
+			timeout := "60s"
+			if engine == "bdd" {
+				timeout = "10s"
+			}
+			args := append(append([]string{"explore", "--engine", engine, "--count-states", "--output", "json", "--timeout", timeout}, params...), file)
 			out, errs, code := runVsym(args...)
 			got := checkExplore(want, c, out, errs, code)
-			if engine == "bdd" && got != "" && code == ExitUnknown && (strings.Contains(out, "BDD encoding") || strings.Contains(out, "timeout")) {
-				count["bdd: encoding refused or timed out"]++
+			// The BDD engine may stop short of the oracle's answer at
+			// a limit of its own (the sums its encoding computes, the
+			// bound up to which it encodes an unbounded variable, the
+			// time): a refusal that names it, never a verdict.
+			if engine == "bdd" && got != "" && code == ExitUnknown && (strings.Contains(out, "the limit of the BDD encoding") ||
+				strings.Contains(out, "the largest bound up to which the BDD engine encodes") || strings.Contains(out, "timeout")) {
+				count["bdd: stopped at a limit of its own"]++
 				continue
 			}
 			if got != "" {
@@ -95,7 +110,7 @@ func TestExactAtTheLimits(t *testing.T) {
 		checkAbstract(t, c, file, params, want, fail, count)
 		checkProve(t, c, dir, i, fail, count)
 		if !want.Refused && !want.Limit {
-			p := c.Props[r.Intn(len(c.Props))]
+			p := c.Props[pick.Intn(len(c.Props))]
 			_, errs, code := runVsym(append(append([]string{"dot", "--trace", p.Name}, params...), file)...)
 			switch {
 			case want.Holds[p.Name] && code != ExitBadInput, !want.Holds[p.Name] && code != ExitOK:
@@ -325,4 +340,3 @@ func evalGuard(x gsst.Expr, c *testsupport.LimitCase, st testsupport.LimitState)
 	}
 	panic(fmt.Sprintf("unexpected expression %T", x))
 }
-

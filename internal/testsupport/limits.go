@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand"
+	"slices"
 	"strings"
 )
 
@@ -131,7 +132,7 @@ func RandomLimitCase(r *rand.Rand, cfg LimitConfig) *LimitCase {
 			if r.Intn(4) == 0 {
 				v.Unbounded = true
 			}
-		case r.Intn(4) == 0:
+		case r.Intn(3) == 0:
 			v.Unbounded = true
 			v.Lo = near()
 		default:
@@ -147,18 +148,20 @@ func RandomLimitCase(r *rand.Rand, cfg LimitConfig) *LimitCase {
 				v.Init = max(v.Lo, near())
 			}
 		default:
-			v.Init = v.Lo + int64(r.Intn(3))
+			v.Init = min(v.Lo+int64(r.Intn(3)), L)
 			if !v.Unbounded && v.Init > v.Hi {
 				v.Init = v.Hi
 			}
 		}
 		c.Shared = append(c.Shared, v)
 	}
-	if cfg.Params {
-		for k := range r.Intn(cfg.MaxVars + 1) {
-			val := near()
-			if val < 0 {
-				val = -val
+	if cfg.Params && r.Intn(2) == 0 {
+		for k := range 1 + r.Intn(cfg.MaxVars) {
+			val := int64(r.Intn(6))
+			if r.Intn(5) < 2 {
+				if val = near(); val < 0 {
+					val = -val
+				}
 			}
 			c.Params = append(c.Params, LimitParam{Name: fmt.Sprintf("a%d", k), Value: val})
 		}
@@ -173,6 +176,16 @@ func RandomLimitCase(r *rand.Rand, cfg LimitConfig) *LimitCase {
 		}
 		return k
 	}
+	var shared, params, counters []string
+	for _, v := range c.Shared {
+		shared = append(shared, v.Name)
+	}
+	for _, p := range c.Params {
+		params = append(params, p.Name)
+	}
+	for _, s := range c.States {
+		counters = append(counters, "#"+s)
+	}
 	// term draws a sum over some of names, each at most once.
 	term := func(names []string, most int) LimitTerm {
 		var t LimitTerm
@@ -184,19 +197,36 @@ func RandomLimitCase(r *rand.Rand, cfg LimitConfig) *LimitCase {
 				continue
 			}
 			t.Names = append(t.Names, names[i])
-			t.Coefs = append(t.Coefs, coef())
+			k := coef()
+			if _, isParam := c.param(names[i]); isParam && r.Intn(5) > 0 && len(names) > len(params) {
+				// Mostly small next to other variables: a parameter at
+				// 1e9 times a coefficient near 1e9 folds to a constant
+				// the instance refuses, which the cases need now and
+				// then, not always.
+				k = int64(r.Intn(7) - 3)
+				if k == 0 {
+					k = 1
+				}
+			}
+			t.Coefs = append(t.Coefs, k)
 		}
 		return t
 	}
-	var shared, params, counters []string
-	for _, v := range c.Shared {
-		shared = append(shared, v.Name)
-	}
-	for _, p := range c.Params {
-		params = append(params, p.Name)
-	}
-	for _, s := range c.States {
-		counters = append(counters, "#"+s)
+	// tame returns k, or mostly a small constant when t reads a
+	// parameter and other variables: a constant at the edge plus a
+	// parameter's share folds beyond LimitConstant, and the instance is
+	// refused; the cases need that now and then, not always.
+	tame := func(t LimitTerm, k int64) int64 {
+		reads := 0
+		for _, n := range t.Names {
+			if _, isParam := c.param(n); isParam {
+				reads++
+			}
+		}
+		if reads > 0 && reads < len(t.Names) && r.Intn(3) > 0 {
+			return int64(r.Intn(21) - 10)
+		}
+		return k
 	}
 	ops := []string{"=", "!=", "<", "<=", ">", ">="}
 	pairs := r.Perm(6)[:2+r.Intn(3)]
@@ -217,7 +247,9 @@ func RandomLimitCase(r *rand.Rand, cfg LimitConfig) *LimitCase {
 			if len(names) == 0 {
 				continue
 			}
-			t.Guard = append(t.Guard, LimitAtom{Term: term(names, len(names)), Op: ops[r.Intn(len(ops))], K: near()})
+			a := LimitAtom{Term: term(names, len(names)), Op: ops[r.Intn(len(ops))], K: near()}
+			a.K = tame(a.Term, a.K)
+			t.Guard = append(t.Guard, a)
 		}
 		for _, j := range r.Perm(len(c.Shared))[:r.Intn(min(len(c.Shared), 2)+1)] {
 			val := term(append(append([]string(nil), shared...), params...), 4)
@@ -229,10 +261,23 @@ func RandomLimitCase(r *rand.Rand, cfg LimitConfig) *LimitCase {
 					val.Coefs[i] = 2
 				}
 			}
-			val.Const = near()
+			val.Const = tame(val, near())
 			t.Update = append(t.Update, LimitAssign{Var: c.Shared[j].Name, Value: val})
 		}
 		c.Trans = append(c.Trans, t)
+	}
+	// An unbounded variable that grows: doubled, or raised by half the
+	// limit, on some transition, so that runs pass LimitValue.
+	for j, v := range c.Shared {
+		if !v.Unbounded || r.Intn(2) == 0 {
+			continue
+		}
+		t := &c.Trans[r.Intn(len(c.Trans))]
+		grow := LimitAssign{Var: v.Name, Value: LimitTerm{Names: []string{v.Name}, Coefs: []int64{2}, Const: int64(1 + r.Intn(3))}}
+		if r.Intn(2) == 0 {
+			grow.Value = LimitTerm{Names: []string{v.Name}, Coefs: []int64{1}, Const: L/2 + int64(r.Intn(3))}
+		}
+		t.Update = append(slices.DeleteFunc(t.Update, func(a LimitAssign) bool { return a.Var == c.Shared[j].Name }), grow)
 	}
 	for s := range c.States {
 		c.Props = append(c.Props, LimitProp{Name: "never_" + c.States[s], State: s})
