@@ -108,7 +108,7 @@ func normalize(atoms []presburger.Formula, states, n int, name func(presburger.V
 			}
 			continue
 		}
-		if !isCmp || c.Op == presburger.Ne {
+		if !isCmp || c.Op == presburger.Ne || !tame(c.T) {
 			switch a := a.(type) {
 			case presburger.Bool:
 				if !a {
@@ -200,14 +200,34 @@ func normalize(atoms []presburger.Formula, states, n int, name func(presburger.V
 			continue
 		}
 		fixed[b.monos[0].Var] = true
-		sumLo += max(b.lo, 0)
-		sumHi += min(b.hi, int64(n))
+		// A counter lies in 0..n: clamping each bound to -1..n+1 keeps
+		// the sums exact in int64 and decides the same.
+		sumLo += min(max(b.lo, 0), int64(n)+1)
+		sumHi += max(min(b.hi, int64(n)), -1)
 	}
 	sumHi += int64(n) * int64(states-len(fixed))
 	if sumLo > int64(n) || sumHi < int64(n) {
 		return clause{}, false
 	}
 	return cl, true
+}
+
+// tame reports whether every coefficient and the constant of t lie
+// within ±2^62, where the interval arithmetic of normalize (negation,
+// rounding division, the sums of clamped bounds) is exact in int64. A
+// guard holds only such terms (gsst.MaxConstant); an atom from a
+// projection beyond them is kept as it is.
+func tame(t presburger.Term) bool {
+	const limit = 1 << 62
+	if t.Const > limit || t.Const < -limit {
+		return false
+	}
+	for _, m := range t.Monos {
+		if m.Coef > limit || m.Coef < -limit {
+			return false
+		}
+	}
+	return true
 }
 
 // countersOnly reports whether every variable of ms is a counter (below

@@ -109,7 +109,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		return counterName(v)
 	})
-	cc := newCountCompiler(sys, procs, st, nm, arith(name))
+	cc := newCountCompiler(sys, procs, st, nm, arith(name, sv.magnitude))
 	atom := sv.atom(cc.atom, name)
 	// One define per guarded block; "" for an unguarded block.
 	guard := make([][]string, len(sys.Transitions))
@@ -133,7 +133,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			guard[i][j] = nm.fresh("g_" + tval[i] + "_" + strings.Join(gs, "_"))
 			f, err := formula(full, atom)
 			if err != nil {
-				return "", fmt.Errorf("nusmv: guard of %s for groups %s: %w", sys.TransitionName(t), strings.Join(gs, ", "), err)
+				return "", exprError(fmt.Sprintf("guard of %s for groups %s", sys.TransitionName(t), strings.Join(gs, ", ")), err)
 			}
 			guardDefs = append(guardDefs, fmt.Sprintf("  %s := %s;\n", guard[i][j], f.s))
 			text := blk.Text
@@ -191,7 +191,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			}
 			f, err := cc.atom(atLeastOne(some))
 			if err != nil {
-				return "", errkind.Errorf(errkind.Internal, "nusmv: %s: %w", sys.TransitionName(t), err)
+				return "", exprError(sys.TransitionName(t), err)
 			}
 			if f.s == "FALSE" {
 				continue // no process of these groups

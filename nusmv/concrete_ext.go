@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/presburger"
@@ -49,7 +48,7 @@ func concreteRendezvous(sys *gsst.System, sv *sharedVars, nm *namer, atom atomfn
 			name = nm.fresh(fmt.Sprintf("g_rv%d", r+1))
 			f, err := formula(full, atom)
 			if err != nil {
-				return nil, fmt.Errorf("nusmv: guard of rendezvous %s: %w", emit.PartsText(sys, r), err)
+				return nil, exprError("guard of rendezvous "+emit.PartsText(sys, r), err)
 			}
 			out.defs = append(out.defs, fmt.Sprintf("  %s := %s;\n", name, f.s))
 			out.notes = append(out.notes, fmt.Sprintf("--   %-12s rendezvous %s: %s\n", name, comment(emit.PartsText(sys, r)), comment(text)))
@@ -57,7 +56,7 @@ func concreteRendezvous(sys *gsst.System, sv *sharedVars, nm *namer, atom atomfn
 		out.guard = append(out.guard, name)
 		f, err := formula(presburger.Conj(emit.Hall(sys, r), full), atom)
 		if err != nil {
-			return nil, errkind.Errorf(errkind.Internal, "nusmv: rendezvous %s: %w", emit.PartsText(sys, r), err)
+			return nil, exprError("rendezvous "+emit.PartsText(sys, r), err)
 		}
 		out.enabled = append(out.enabled, f.in(precOr))
 	}
@@ -114,7 +113,7 @@ func concreteBound(sys *gsst.System, sv *sharedVars, atom atomfn, rv *rendezvous
 	}
 	f, err := formula(presburger.Negation(presburger.Disj(overs...)), atom)
 	if err != nil {
-		return "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
+		return "", exprError("bound check", err)
 	}
 	return f.s, nil
 }

@@ -623,7 +623,7 @@ func TestCompare(t *testing.T) {
 		{presburger.Exists{Vars: []presburger.Bound{{Var: 2, Lo: 0, Hi: 1}}, Body: presburger.Compare(x(0, 1), presburger.Eq, x(2, 1))}, "a = 0 | a = 1"},
 	}
 	for _, tc := range tests {
-		got, err := formula(tc.f, arith(name))
+		got, err := formula(tc.f, arith(name, func(presburger.Var) int64 { return 10 }))
 		if err != nil {
 			t.Fatal(err)
 		}

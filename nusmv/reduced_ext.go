@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -63,7 +62,7 @@ func reducedBound(m *counterabs.Model, sv *sharedVars, nm *namer, atom atomfn) (
 	}
 	f, err := formula(presburger.Negation(presburger.Disj(overs...)), atom)
 	if err != nil {
-		return "", "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
+		return "", "", exprError("bound check", err)
 	}
 	return nm.fresh("bound_ok"), f.s, nil
 }
@@ -73,20 +72,20 @@ func reducedBound(m *counterabs.Model, sv *sharedVars, nm *namer, atom atomfn) (
 // in 0..limit in every reachable state (the pools keep their sums); the
 // condition says so for NuSMV's range check, which looks at every
 // valuation.
-func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn) (string, error) {
+func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn, mag magfn) (string, error) {
 	if after.Equal(presburger.VarTerm(presburger.Var(i))) {
 		return "", nil
 	}
-	e, err := linear(after, name)
+	e, err := linear(after, name, mag)
 	if err != nil {
 		return "", err
 	}
 	cond := fmt.Sprintf("%s = %s & %s", trVar, tv, en)
-	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name)
+	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name, mag)
 	if err != nil {
 		return "", err
 	}
-	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name)
+	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name, mag)
 	if err != nil {
 		return "", err
 	}

@@ -94,6 +94,12 @@ func (sv *sharedVars) scratch(nm *namer) {
 	}
 }
 
+// ref is how shared variable j is written in the model, with the
+// largest magnitude of its values (for the overflow check).
+func (sv *sharedVars) ref(j int) varRef {
+	return varRef{sv.name[j], max(int64(sv.hi[j]), -int64(sv.sys.Shared[j].Lo))}
+}
+
 func (sv *sharedVars) domain(as []gsst.Assign) presburger.Formula {
 	return emit.Domain(sv.sys, sv.hi, as, false)
 }
@@ -229,6 +235,11 @@ func (sv *sharedVars) assign(as []assignment, name namefn) ([]string, error) {
 	var asserts, pre, set []string
 	for k, a := range as {
 		j := a.j
+		// pan.c computes the value, and compares it with the bound, in
+		// its 32-bit int: refuse a value that could leave it.
+		if err := checkInt(a.value, name); err != nil {
+			return nil, fmt.Errorf("the update of %s: %w", sv.sys.Shared[j].Name, err)
+		}
 		e, err := emit.Linear(a.value, func(v presburger.Var) (string, error) {
 			r, err := name(v)
 			return r.name, err

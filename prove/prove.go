@@ -178,6 +178,10 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err := sys.Unsupported("prove", supported); err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
+	// A family with no instance has every property vacuously: refuse it.
+	if err := detect.HasInstance(ctx, sys, solver); err != nil {
+		return nil, err
+	}
 	cfg := config{maxStates: 1_000_000, maxWork: lastWork}
 	for _, o := range opts {
 		o(&cfg)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -109,7 +110,11 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 					k, _ := sys.ParamOf(v)
 					return presburger.VarTerm(m.ParamVar(k))
 				})
-				p[m.SizeVar(g)] = t.Eval(val)
+				size, ok := t.Value(val)
+				if !ok {
+					return
+				}
+				p[m.SizeVar(g)] = size
 			}
 			n += p[m.SizeVar(g)]
 		}
@@ -172,7 +177,11 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 	pv := reader(init)
 	for i := range nvars {
 		if i < len(m.Counters) {
-			init[i] = m.Init[i].Eval(pv)
+			k, ok := m.Init[i].Value(pv)
+			if !ok {
+				return nil
+			}
+			init[i] = k
 		} else {
 			init[i] = int64(m.Shared[i-len(m.Counters)].Init)
 		}
@@ -214,9 +223,14 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			}
 			next := make([]int64, nvars)
 			ok := true
+			// The search keeps to the values vsym works with: a step
+			// that takes a variable beyond gsst.MaxValue is not
+			// followed (the search is a heuristic before the prover,
+			// which reasons over every integer).
 			for j, t := range steps[i] {
-				next[j] = t.Eval(val)
-				ok = ok && dom[m.StateVar(j)].Contains(next[j])
+				x, fits := t.Value(val)
+				next[j] = x
+				ok = ok && fits && x <= gsst.MaxValue && x >= -gsst.MaxValue && dom[m.StateVar(j)].Contains(x)
 			}
 			if !ok {
 				continue

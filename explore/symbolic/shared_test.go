@@ -191,7 +191,7 @@ func stepGraph(m *counterabs.Model) *testsupport.Graph {
 		for k := range m.Transitions {
 			t := &m.Transitions[k]
 			if presburger.Eval(t.Guard, val) {
-				out = append(out, m.Step(t, x))
+				out = append(out, mustStep(m, t, x))
 			}
 		}
 		return out
@@ -211,7 +211,7 @@ func fairOracle(m *counterabs.Model) *testsupport.FairGraph {
 		for k := range m.Transitions {
 			t := &m.Transitions[k]
 			if presburger.Eval(t.Guard, val) {
-				out = append(out, testsupport.ModelStep{Trans: k, Next: m.Step(t, x)})
+				out = append(out, testsupport.ModelStep{Trans: k, Next: mustStep(m, t, x)})
 			}
 		}
 		return out
@@ -620,4 +620,14 @@ func TestThreshold(t *testing.T) {
 		}
 		t.Logf("n=%d: %v states; explicit %.3fs, bdd %.3fs (bound %d)", n, bdd.ReachableStates, exp.Stats.Seconds, bdd.Stats.Seconds, bdd.Stats.SharedBounds[0].Max)
 	}
+}
+
+// mustStep is m.Step on the test models, whose values stay far inside
+// gsst.MaxValue: an error there is a bug, reported by a panic.
+func mustStep(m *counterabs.Model, t *counterabs.Transition, x []int) []int {
+	y, err := m.Step(t, x)
+	if err != nil {
+		panic(err)
+	}
+	return y
 }

@@ -142,6 +142,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.bound < 0 {
 		return errkind.Errorf(errkind.Input, "--bound must not be negative")
 	}
+	if o.bound > gsst.MaxValue {
+		return errkind.Errorf(errkind.Input, "--bound %d is beyond %d, the limit on a shared variable's value", o.bound, int64(gsst.MaxValue))
+	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}

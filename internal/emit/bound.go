@@ -21,25 +21,31 @@ const BoundRule = "its initial value plus the number of processes"
 // SharedHi returns the greatest value a concrete export gives shared
 // variable v at an instance of n processes: its own for a bounded
 // variable; for an unbounded one bound when bound > 0, else v.Init + n
-// (BoundRule). A bound below the variable's initial value is an error.
+// up to gsst.MaxValue (BoundRule). A bound below the variable's initial
+// value, or beyond gsst.MaxValue, is an error.
 func SharedHi(v *gsst.Shared, n, bound int) (int, error) {
 	switch {
 	case !v.Unbounded:
 		return v.Hi, nil
 	case bound <= 0:
-		return v.Init + n, nil
+		return min(v.Init+n, gsst.MaxValue), nil
 	case bound < v.Init:
 		return 0, fmt.Errorf("bound %d is below the initial value %d of shared variable %s", bound, v.Init, v.Name)
+	case bound > gsst.MaxValue:
+		return 0, fmt.Errorf("bound %d of shared variable %s is beyond the limit of %d on a shared variable's value", bound, v.Name, gsst.MaxValue)
 	}
 	return bound, nil
 }
 
 // BoundText states the bound of unbounded shared variable v for a
 // header: "nsent: 0..8 (unbounded in the spec; 8 = initial value 0 + 8
-// processes, the default bound)".
+// processes, the default bound)", or the limit when the default reaches it.
 func BoundText(v *gsst.Shared, hi, bound int) string {
-	if bound > 0 {
+	switch {
+	case bound > 0:
 		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, as asked)", v.Name, v.Lo, hi, hi)
+	case hi == gsst.MaxValue:
+		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, the limit on a shared variable's value, the default)", v.Name, v.Lo, hi, hi)
 	}
 	return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d = initial value %d + %d processes, the default)", v.Name, v.Lo, hi, hi, v.Init, hi-v.Init)
 }
@@ -53,18 +59,20 @@ func Eligible(groups []int, g int) bool { return groups == nil || slices.Contain
 // lies in its variable's domain at an instance, hi[j] being the greatest
 // value of shared variable j there (SharedHi); for an unbounded variable
 // the upper bound is part of it only when upper is set. Conjuncts that
-// hold whatever the values before the step are left out.
+// hold whatever the values before the step are left out; the range of a
+// value is exact (presburger.Term.Range), so a conjunct is never left out
+// because its range computation wrapped around.
 func Domain(sys *gsst.System, hi []int, as []gsst.Assign, upper bool) presburger.Formula {
 	var fs []presburger.Formula
 	for _, a := range as {
 		j, _ := sys.SharedOf(a.Var)
 		v := &sys.Shared[j]
 		lo, top := int64(v.Lo), int64(hi[j])
-		vlo, vhi, ok := termRange(sys, hi, a.Value)
-		if !ok || vlo < lo {
+		r := ValueRange(sys, hi, a.Value)
+		if r.NoLo || r.Lo < lo {
 			fs = append(fs, presburger.Compare(a.Value, presburger.Ge, presburger.ConstTerm(lo)))
 		}
-		if (!v.Unbounded || upper) && (!ok || vhi > top) {
+		if (!v.Unbounded || upper) && (r.NoHi || r.Hi > top) {
 			fs = append(fs, presburger.Compare(a.Value, presburger.Le, presburger.ConstTerm(top)))
 		}
 	}
@@ -87,20 +95,18 @@ func Over(sys *gsst.System, hi []int, as []gsst.Assign) presburger.Formula {
 	return presburger.Disj(fs...)
 }
 
-// termRange returns the least and greatest value of t over the domains of
-// the shared variables it reads (up to hi); ok is false when t reads
-// another variable.
-func termRange(sys *gsst.System, hi []int, t presburger.Term) (lo, top int64, ok bool) {
-	lo, top = t.Const, t.Const
-	for _, m := range t.Monos {
-		j, isShared := sys.SharedOf(m.Var)
-		if !isShared {
-			return 0, 0, false
+// ValueRange returns the exact range of t over the domains of the shared
+// variables it reads, up to hi[j] for shared variable j in an export
+// (SharedHi); a side is open when t reads another variable or the side
+// does not fit in int64.
+func ValueRange(sys *gsst.System, hi []int, t presburger.Term) presburger.Bound {
+	return t.Range(func(x presburger.Var) (presburger.Bound, bool) {
+		j, ok := sys.SharedOf(x)
+		if !ok {
+			return presburger.Bound{}, false
 		}
-		a, b := m.Coef*int64(sys.Shared[j].Lo), m.Coef*int64(hi[j])
-		lo, top = lo+min(a, b), top+max(a, b)
-	}
-	return lo, top, true
+		return presburger.Bound{Var: x, Lo: int64(sys.Shared[j].Lo), Hi: int64(hi[j])}, true
+	})
 }
 
 // Hall is the condition that distinct processes exist for the parts of
