@@ -21,15 +21,15 @@ const extWindow = 4
 
 // extConfigs rotates over what the cross-check draws: each construct
 // alone (with shared variables or without), then anything.
-var extConfigs = []testsupport.ExtConfig{
-	{Want: gsst.ExtShared, Deny: gsst.ExtBroadcast | gsst.ExtRendezvous},
-	{Want: gsst.ExtBroadcast, Deny: gsst.ExtShared | gsst.ExtRendezvous},
-	{Want: gsst.ExtBroadcast | gsst.ExtShared, Deny: gsst.ExtRendezvous},
-	{Want: gsst.ExtRendezvous, Deny: gsst.ExtShared | gsst.ExtBroadcast},
-	{Want: gsst.ExtRendezvous | gsst.ExtShared, Deny: gsst.ExtBroadcast},
-	{Want: gsst.ExtParams | gsst.ExtShared},
-	{},
-	{},
+var extConfigs = []testsupport.Config{
+	testsupport.Small(testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.Broadcasts, testsupport.Params),
+	testsupport.Small(testsupport.Broadcasts|testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.Rendezvous, testsupport.Params),
+	testsupport.Small(testsupport.Rendezvous|testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.Params|testsupport.SharedVars, testsupport.AllConstructs),
+	testsupport.Small(0, testsupport.AllConstructs),
+	testsupport.Small(0, testsupport.AllConstructs),
 }
 
 // TestExtendedCrossCheck certifies random systems with shared variables,
@@ -67,7 +67,7 @@ func TestExtendedCrossCheck(t *testing.T) {
 		}
 	}
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, extConfigs[i%len(extConfigs)])
+		sys := testsupport.RandomSystem(r, extConfigs[i%len(extConfigs)])
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
@@ -98,7 +98,7 @@ func TestExtendedCrossCheck(t *testing.T) {
 		}
 		ok := rep.Certified()
 		add("all", ok)
-		if sys.Extensions() == 0 {
+		if testsupport.ConstructsOf(sys) == 0 {
 			add("none (within the paper)", ok)
 		}
 		for _, k := range constructs(sys) {
@@ -188,7 +188,7 @@ func resultName(sys *gsst.System, res *TransitionResult) string {
 func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 	owner, _ := testsupport.Processes(sys)
 	if w.Step == nil {
-		if sys.Extensions() != 0 {
+		if testsupport.ConstructsOf(sys) != 0 {
 			return fmt.Errorf("no step in %+v", w)
 		}
 		moves := func(conf [][]int) (by []int) {
@@ -242,7 +242,9 @@ const familyBox = 3
 // with FullSymmetry at every instance with parameters in 0..familyBox
 // (testsupport.FoldParams); see familyCrossCheck.
 func TestFamilyCrossCheck(t *testing.T) {
-	familyCrossCheck(t, testsupport.ExtConfig{Family: true}, 2026112621,
+	cfg := testsupport.Small(0, testsupport.AllConstructs)
+	cfg.Family = true
+	familyCrossCheck(t, cfg, 2026112621,
 		func(sys *gsst.System) []*gsst.System {
 			var out []*gsst.System
 			for _, values := range paramBox(len(sys.Params), familyBox) {
@@ -253,14 +255,28 @@ func TestFamilyCrossCheck(t *testing.T) {
 			return out
 		},
 		func(sys *gsst.System, w *Witness) (*gsst.System, bool) { return testsupport.FoldParams(sys, w.Params) },
-		func(sys *gsst.System) bool { return sys.Assume.Formula != nil })
+		func(sys *gsst.System) bool {
+			// Every instance is in the box when none has a parameter
+			// just beyond it: the assumptions drawn bound every
+			// parameter or none, and the sizes grow with them.
+			for _, values := range paramBox(len(sys.Params), familyBox+1) {
+				if slices.Contains(values, familyBox+1) {
+					if _, ok := testsupport.FoldParams(sys, values); ok {
+						return false
+					}
+				}
+			}
+			return true
+		})
 }
 
 // TestRangesCrossCheck is TestFamilyCrossCheck for families over group
 // sizes (ranges k..k+1 and k..) with the constructs beyond the paper,
 // their instances those of testsupport.Box (sizes at most familyBox).
 func TestRangesCrossCheck(t *testing.T) {
-	familyCrossCheck(t, testsupport.ExtConfig{Ranges: true}, 2026112622,
+	cfg := testsupport.Small(0, testsupport.AllConstructs)
+	cfg.Ranges = true
+	familyCrossCheck(t, cfg, 2026112622,
 		func(sys *gsst.System) []*gsst.System {
 			var out []*gsst.System
 			for _, sizes := range testsupport.Box(sys, familyBox) {
@@ -296,7 +312,7 @@ func TestRangesCrossCheck(t *testing.T) {
 //   - violated: the witness's instance (at) exists, the witness replays
 //     there on the process-level semantics, and it has no more processes
 //     than the smallest violating instance tried.
-func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, instances func(*gsst.System) []*gsst.System,
+func familyCrossCheck(t *testing.T, cfg testsupport.Config, seed int64, instances func(*gsst.System) []*gsst.System,
 	at func(*gsst.System, *Witness) (*gsst.System, bool), covered func(*gsst.System) bool) {
 	systems := 240
 	if testing.Short() {
@@ -307,7 +323,7 @@ func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, insta
 	ctx := context.Background()
 	counts := map[string]int{}
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, cfg)
+		sys := testsupport.RandomSystem(r, cfg)
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
@@ -408,7 +424,7 @@ func TestVerifyStepWitness(t *testing.T) {
 	ctx := context.Background()
 	checked := 0
 	for i := 0; checked < 40 && i < 2000; i++ {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Want: gsst.ExtShared})
+		sys := testsupport.RandomSystem(r, testsupport.Small(testsupport.SharedVars, testsupport.AllConstructs))
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatal(err)

@@ -32,7 +32,9 @@ func TestExtPictures(t *testing.T) {
 	var checks []func(*drawn)
 	var transfers, rendezvous, updates, traces, sharedRows int
 	for i := range runs {
-		in := testsupport.RandomExtInstance(r, testsupport.ExtConfig{}, 3)
+		cfg := testsupport.Small(0, testsupport.AllConstructs)
+		cfg.Properties, cfg.GroupProperties = 3, 3
+		in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
 		sys := in.Sys
 		src := testsupport.Describe(sys)
 		skel, err := dot.Skeleton(sys)

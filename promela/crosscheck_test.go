@@ -16,6 +16,15 @@ import (
 	"github.com/vsym/vsym/presburger/z3"
 )
 
+// randomConfig is what the random cross-checks of this package draw:
+// small systems (at most 4 processes, 2 per group, up to 5 transitions)
+// with names that collide with Promela, C and the emitter's own, guards
+// over total and group counters, and four properties biased to the CTL
+// fragment that has LTL equivalents, the last of which may read group
+// counters.
+var randomConfig = testsupport.Config{MaxSize: 2, MaxProcesses: 4, MaxTransitions: 5, Names: testsupport.PromelaNames,
+	Properties: 4, GroupProperties: 1, Shape: testsupport.Exportable}
+
 // vsymVerdicts checks m with vsym's explicit engine and returns the
 // verdict of every property by name, and the number of reachable states.
 func vsymVerdicts(m *counterabs.Model) (map[string]bool, int64, error) {
@@ -229,7 +238,7 @@ func TestSpinRandomSystems(t *testing.T) {
 	st := &crossStats{models: map[string]int{}}
 	t.Run("systems", func(t *testing.T) {
 		for i := 0; i < systems; i++ {
-			sys := randomSystem(r, 4)
+			sys := testsupport.RandomSystem(r, randomConfig)
 			c, err := randomCase(sys, i)
 			if err != nil {
 				t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))

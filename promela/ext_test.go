@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/internal/testsupport/extmodel"
+	"github.com/vsym/vsym/internal/testsupport/pickmodel"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -38,14 +37,15 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 	solver := z3.New()
 	var compared, claims, boundFails, rendezvous, broadcast, totals int
 	for i := range runs {
-		cfg := testsupport.ExtConfig{}
+		cfg := testsupport.Small(0, testsupport.AllConstructs)
 		if reduced {
-			cfg.Deny = gsst.ExtParams
+			cfg.May &^= testsupport.Params
 		}
 		if i%4 == 0 {
-			cfg.Want = gsst.ExtShared
+			cfg.Want = testsupport.SharedVars
 		}
-		in := testsupport.RandomExtInstance(r, cfg, 3)
+		cfg.Properties, cfg.GroupProperties, cfg.Shape = 3, 3, testsupport.Exportable
+		in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
 		sys := in.Sys
 		bound, sp, beyond := in.Bounded(i)
 		var prog *Program
@@ -59,7 +59,7 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 			// the properties over totals only, when Z3 certifies it.
 			var m *counterabs.Model
 			var total bool
-			sys, m, total, err = extmodel.Pick(sys, i, solver)
+			sys, m, total, err = pickmodel.Pick(sys, i, solver)
 			states = int64(sp.GroupStates())
 			if total {
 				states = int64(sp.TotalStates())
@@ -93,8 +93,8 @@ func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 			t.Fatalf("system %d: pan stores %d states, the oracle %d\n%s\n%s", i, res.stored, states, testsupport.Describe(sys), prog.Text)
 		}
 		compared++
-		rendezvous += b2i(in.Rendezvous)
-		broadcast += b2i(in.Broadcast)
+		rendezvous += b2i(len(sys.Rendezvous) > 0)
+		broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
 		for k := range prog.Claims {
 			cl := &prog.Claims[k]
 			if !cl.Exported() {

@@ -192,7 +192,7 @@ func TestRandomSystemsAreValid(t *testing.T) {
 	readsGroupsOf := map[Guards]int{}
 	for style := MixedGuards; style < numGuards; style++ {
 		for range 100 {
-			sys := RandomSystem(r, Config{Guards: style, Properties: 2, GroupProperties: true, AwkwardNames: style == AnyGuards})
+			sys := RandomSystem(r, Config{Guards: style, Properties: 2, GroupProperties: 2, Names: Names(int(style) % 3)})
 			if !fewConfigs(len(sys.States), sys.N(), 1<<14) || len(sys.Transitions) > 3 || len(sys.Properties) != 2 {
 				t.Fatalf("bounds not kept:\n%s", Describe(sys))
 			}
