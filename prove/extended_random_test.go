@@ -26,7 +26,7 @@ import (
 // against explicit exploration of their instances (explore below: the
 // language's semantics on group counters, written here, sharing no code
 // with counterabs, the lemmas or the prover). Every instance with parameters in 0..extParamMax and ranged
-// sizes in 1..extSizeMax is explored, unbounded shared values up to
+// sizes up to extSizeMax is explored, unbounded shared values up to
 // extValueCap: a property proved must hold in every state reached; a
 // property refuted has been replayed on its instance by Check itself,
 // and must fail in the explored instance when it lies in the box.
@@ -173,7 +173,7 @@ func (in extInstance) String() string { return fmt.Sprintf("params %v sizes %v",
 
 // extInstances returns the instances of the box: parameters in
 // 0..extParamMax satisfying the assumption, each group's size its term's
-// value (at least 1) or, for a range, 1..extSizeMax.
+// value (at least 1) or, for a range, its sizes up to extSizeMax.
 func extInstances(sys *gsst.System, paramMax int) []extInstance {
 	var out []extInstance
 	var params func(ps []int)
@@ -207,7 +207,7 @@ func extInstances(sys *gsst.System, paramMax int) []extInstance {
 					sizes(append(slices.Clone(sz), int(k)))
 				}
 			case grp.Ranged:
-				for k := 1; k <= extSizeMax; k++ {
+				for k := grp.Size; k <= extSizeMax && grp.Allows(k); k++ {
 					sizes(append(slices.Clone(sz), k))
 				}
 			default:
@@ -249,9 +249,13 @@ func (st extState) valuation(sys *gsst.System, in extInstance) func(presburger.V
 func explore(sys *gsst.System, in extInstance) []extState {
 	init := extState{shared: sys.InitShared()}
 	for g := range sys.Groups {
-		row := make([]int, len(sys.States))
-		st, _ := sys.InitState(g)
-		row[st] = in.sizes[g]
+		row := slices.Clone(sys.Init[g])
+		if grp := &sys.Groups[g]; grp.Ranged || grp.OverParams() {
+			// All of the group's processes start in one state.
+			row = make([]int, len(sys.States))
+			st, _ := sys.InitState(g)
+			row[st] = in.sizes[g]
+		}
 		init.y = append(init.y, row)
 	}
 	seen := map[string]bool{init.key(): true}

@@ -48,8 +48,8 @@ func TestProveRandom(t *testing.T) {
 	counts := map[prove.Verdict]int{}
 	refutedOutsideBox := 0
 	for i := range systems {
-		// And a property of any kind, which prove skips unless it is
-		// a safety property.
+		// The safety properties drawn, and one of any kind, which
+		// prove skips unless it is a safety property.
 		drawn := testsupport.RandomSystem(r, randomConfig)
 		spec := drawn.Spec()
 		f := testsupport.RandomCTL(r, drawn, 2, false)
