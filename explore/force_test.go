@@ -36,7 +36,7 @@ func TestForceSound(t *testing.T) {
 	solver := z3.New(z3.Timeout(10 * time.Second))
 	systems := 300
 	if testing.Short() {
-		systems = 30
+		systems = 60
 	}
 	done, conclusive, inconclusive, deadFree, unsoundWithoutStutter, skipped, smvCompared := 0, 0, 0, 0, 0, 0, 0
 	for k := 0; done < systems && k < 20*systems; k++ {
