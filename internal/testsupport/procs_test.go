@@ -338,3 +338,69 @@ func TestPaperOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestOrbits: on systems of the paper, Orbits is the existential
+// abstraction BruteForce gives, stutters included; on systems with any
+// construct that FullSymmetry finds fully virtually symmetric, it is the
+// quotient of Procs by orbits.
+func TestOrbits(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	runs := 200
+	if testing.Short() {
+		runs = 50
+	}
+	same := func(a, b *Graph) error {
+		if a.Len() != b.Len() || a.Deadlocks() != b.Deadlocks() {
+			return fmt.Errorf("%d states and %d deadlocks, want %d and %d", a.Len(), a.Deadlocks(), b.Len(), b.Deadlocks())
+		}
+		for i, k := range a.Keys {
+			j, ok := b.Index[k]
+			if !ok {
+				return fmt.Errorf("state %s missing", k)
+			}
+			var x, y []string
+			for _, s := range a.Succ[i] {
+				x = append(x, a.Keys[s])
+			}
+			for _, s := range b.Succ[j] {
+				y = append(y, b.Keys[s])
+			}
+			sort.Strings(x)
+			sort.Strings(y)
+			if !slices.Equal(x, y) {
+				return fmt.Errorf("successors of %s: %v, want %v", k, x, y)
+			}
+		}
+		return nil
+	}
+	paper, symmetric := 0, 0
+	for range runs {
+		sys := RandomSystem(r, Config{MaxGroups: 2, MaxProcesses: 4})
+		// BruteForce keys orbits by totals alone; OrbitKey adds the
+		// (empty) shared values.
+		bg := BruteForce(sys).Graph()
+		renamed := &Graph{Index: map[string]int{}, Succ: bg.Succ, Dead: bg.Dead, Init: bg.Init}
+		for i, k := range bg.Keys {
+			renamed.Keys = append(renamed.Keys, k+" []")
+			renamed.Index[k+" []"] = i
+		}
+		if err := same(Orbits(sys, 0), renamed); err != nil {
+			t.Fatalf("paper system: %v\n%s", err, Describe(sys))
+		}
+		paper++
+		sys = RandomSystem(r, Small(0, AllConstructs))
+		sp, beyond := ProcsWithin(sys, 6)
+		if beyond || !FullSymmetry(sys, 3).Symmetric {
+			continue
+		}
+		quot := sp.Quotient(func(i int) string { return OrbitKey(sys, sp.Owner, sp.States[i]) })
+		if err := same(Orbits(sys, 0), quot); err != nil {
+			t.Fatalf("fully virtually symmetric system: %v\n%s", err, Describe(sys))
+		}
+		symmetric++
+	}
+	t.Logf("%d systems of the paper, %d fully virtually symmetric with constructs", paper, symmetric)
+	if symmetric < runs/10 {
+		t.Errorf("only %d fully virtually symmetric systems with constructs", symmetric)
+	}
+}
