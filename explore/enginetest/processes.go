@@ -153,7 +153,7 @@ func (s Suite) system(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpace,
 	if gq.Deadlocks() > 0 {
 		st.dead++
 	}
-	check(m, sys, gq, func(x explore.State) string { return fmt.Sprint(x.Groups, sharedOf(x)) })
+	check(m, sys, gq, groupStateKey)
 
 	tsys := testsupport.TotalProperties(sys)
 	cert, err := detect.Certify(ctx, sys, solver)
@@ -202,7 +202,7 @@ func (s Suite) system(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpace,
 		t.Errorf("Build accepted a system that is not fully virtually symmetric: %v and %v share an orbit, only the second has a successor in %s",
 			sym.A, sym.B, sym.Orbit)
 	}
-	check(tm, tsys, sp.Quotient(totalKey), func(x explore.State) string { return fmt.Sprint(x.Counters, sharedOf(x)) })
+	check(tm, tsys, sp.Quotient(totalKey), totalStateKey)
 }
 
 // sharedOf returns the shared values of a trace state, [] when it has
