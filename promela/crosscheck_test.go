@@ -132,12 +132,8 @@ func randomCase(sys *gsst.System, i int) (*spinCase, error) {
 // concreteStates returns the number of states pan stores for the
 // concrete program of sys: init's start-up state, then one per reachable
 // state of the unreduced system, explored by the oracle on processes
-// (testsupport.Unreduced for a system of the paper, testsupport.Procs
-// for one beyond it, which the other refuses).
+// (testsupport.Procs).
 func concreteStates(sys *gsst.System) int64 {
-	if sys.Extensions() == 0 {
-		return int64(testsupport.Unreduced(sys).Len()) + 1
-	}
 	return int64(testsupport.Procs(sys, 0).Len()) + 1
 }
 
