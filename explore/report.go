@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -156,12 +157,12 @@ const (
 // on which "deadlock-free" fails, ending where "deadlock" holds. It is
 // lifted to the unreduced system sys, where the stutter is checked: no
 // process can move in the configuration reached.
-func DeadlockTrace(sys *gsst.System, path []State) *Trace {
+func DeadlockTrace(ctx context.Context, sys *gsst.System, path []State) *Trace {
 	last := len(path) - 1
 	tr := &Trace{Kind: DeadlockPath, States: path, Loop: last, Segments: []Segment{{
 		Formula: "deadlock-free", Kind: PathSegment, Start: 0, End: last, Target: "deadlock", TargetHolds: true,
 	}}}
-	tr.Lifted = Lift(sys, tr)
+	tr.Lifted = Lift(ctx, sys, tr)
 	return tr
 }
 

@@ -20,9 +20,6 @@ func (Engine) Name() string { return "explicit" }
 
 // Check explores the reachable states of m and checks its properties.
 func (Engine) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
-	if err := m.Unsupported("the explicit engine", supported); err != nil {
-		return nil, err
-	}
 	sp, err := newSpace(m)
 	if err != nil {
 		return nil, err
@@ -149,7 +146,7 @@ func (e *engine) deadlockPaths(rep *explore.Report) error {
 		for k, s := range p {
 			states[k] = g.State(s)
 		}
-		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.sp.sys, states))
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.ctx, e.sp.sys, states))
 	}
 	return nil
 }

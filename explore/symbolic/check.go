@@ -116,7 +116,9 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		verdict := explore.NewPropertyResult(m, p)
 		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
 		explore.Conclude(m, p, &verdict)
-		explore.LiftTrace(m.System, verdict.Trace)
+		if err := explore.LiftTrace(ctx, m.System, verdict.Trace); err != nil {
+			return nil, err
+		}
 		rep.Properties = append(rep.Properties, verdict)
 	}
 	e.sample()
@@ -187,7 +189,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		for k, y := range path {
 			states[k] = explore.CounterState(e.model, y)
 		}
-		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(ctx, e.model.System, states))
 	}
 	return e.check()
 }

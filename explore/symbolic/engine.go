@@ -241,9 +241,6 @@ type Stats struct {
 // reachable state has a step beyond it (Stats.Bounds); a variable still
 // growing at the largest bound (maxBoundBits) fails with errkind.Limit.
 func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
-	if err := m.Unsupported("the BDD engine", supported); err != nil {
-		return nil, err
-	}
 	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true, cheap: true}
 	for _, o := range opts {
 		o(&cfg)
@@ -309,9 +306,6 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		prior = e.Stats().Produced
 	}
 }
-
-// supported are the constructs beyond the paper the BDD engine handles.
-const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
 
 // maxBoundBits bounds the bits of an unbounded shared variable's
 // encoding: the engine gives up (errkind.Limit) on a model whose

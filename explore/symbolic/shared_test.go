@@ -30,7 +30,7 @@ type extStats struct {
 	models, also, transfers, assigns, unbounded, grown, forced, holds, fails, traces, deadlocked int
 }
 
-// randomExtended draws a random total-counter model of a random counter
+// randomSharedModel draws a random total-counter model of a random counter
 // system (testsupport.RandomCounterModel) and extends it: one to three
 // shared variables (a boolean, an enumeration of three values, an
 // integer range not starting at 0, an unbounded integer), and on each
@@ -41,7 +41,7 @@ type extStats struct {
 // domain; an unbounded variable's assignment is capped by a guard over
 // counters, so the reachable states stay finite while its first
 // encoding bound may be too small.
-func randomExtended(r *rand.Rand, properties int, st *extStats) *counterabs.Model {
+func randomSharedModel(r *rand.Rand, properties int, st *extStats) *counterabs.Model {
 	sys, moves := testsupport.RandomCounterModel(r, 0)
 	trans := make([]counterabs.Transition, len(moves))
 	for i, mv := range moves {
@@ -314,7 +314,7 @@ func TestExtendedAgainstOracle(t *testing.T) {
 	}
 	var st extStats
 	for k := 0; k < models; k++ {
-		m := randomExtended(r, 4, &st)
+		m := randomSharedModel(r, 4, &st)
 		g := stepGraph(m)
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
 			defer func() {

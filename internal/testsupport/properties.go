@@ -25,6 +25,9 @@ const (
 	// negations and combinations of these) and AG EF p, which has no LTL
 	// equivalent; p a boolean combination of atoms.
 	Exportable
+	// Response: AF q, AG (p -> AF q) or AG AF q, p and q atoms: the
+	// liveness properties prove decides for every size.
+	Response
 )
 
 // property draws a property of the given shape and depth.
@@ -45,6 +48,15 @@ func (gen *generator) property(shape Shape, depth int, groups bool) ctl.Formula 
 			return randomCTL(gen.r, depth, leaf, true)
 		}
 		return exportable(gen.r, func() ctl.Formula { return stateFormula(gen.r, 2, leaf) })
+	case Response:
+		af := func() ctl.Formula { return ctl.Unary{Op: ctl.AF, X: leaf()} }
+		switch gen.r.Intn(3) {
+		case 0:
+			return af()
+		case 1:
+			return ctl.Unary{Op: ctl.AG, X: ctl.Binary{Op: ctl.Implies, L: leaf(), R: af()}}
+		}
+		return ctl.Unary{Op: ctl.AG, X: af()}
 	}
 	return randomCTL(gen.r, depth, leaf, true)
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/vsym/vsym/prove"
 )
 
-// TestProveExtendedRandom cross-checks prove.Check on random systems with
+// TestProveConstructsRandom cross-checks prove.Check on random systems with
 // shared variables (bool, bounded and unbounded integers), parameters
 // with an assumption and group sizes over them, per-group updates,
 // broadcasts and rendezvous, and at times a justice constraint (a
@@ -48,7 +48,7 @@ const (
 // constructs are those whose use the cross-check counts.
 var constructs = []testsupport.Constructs{testsupport.SharedVars, testsupport.Params, testsupport.Broadcasts, testsupport.Rendezvous}
 
-func TestProveExtendedRandom(t *testing.T) {
+func TestProveConstructsRandom(t *testing.T) {
 	systems := extSystems
 	if testing.Short() {
 		systems = extSystems / 5
@@ -59,6 +59,7 @@ func TestProveExtendedRandom(t *testing.T) {
 	counts := map[prove.Verdict]int{}
 	uses := map[testsupport.Constructs]int{}
 	instances, states, fair, fairUnknown := 0, 0, 0, 0
+	levels := map[counterabs.Level]int{} // the model each property was answered on
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, constructsConfig(i))
 		for _, x := range constructs {
@@ -74,7 +75,7 @@ func TestProveExtendedRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
 		}
-		for _, inst := range extInstances(sys, extParamMax) {
+		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
 			reached := explore(sys, inst)
 			instances++
 			states += len(reached)
@@ -104,7 +105,7 @@ func TestProveExtendedRandom(t *testing.T) {
 				case res.Verdict == prove.Proved && bad:
 					t.Errorf("system %d: %s (%s) proved (invariant %s), but fails at %v\n%s",
 						i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, inst, testsupport.Describe(sys))
-				case res.Verdict == prove.Refuted && !bad && slices.Equal(res.Sizes, inst.sizes) && slices.Equal(res.Params, inst.params):
+				case res.Verdict == prove.Refuted && !bad && slices.Equal(res.Sizes, inst.Sizes) && slices.Equal(res.Params, inst.Params):
 					t.Errorf("system %d: %s (%s) refuted at %v, where exploration finds no violation\n%s",
 						i, sys.Properties[k].Name, sys.Properties[k].Text, inst, testsupport.Describe(sys))
 				}
@@ -115,6 +116,9 @@ func TestProveExtendedRandom(t *testing.T) {
 		}
 		for _, res := range rep.Results {
 			counts[res.Verdict]++
+			if res.Verdict != prove.Skipped {
+				levels[res.Level]++
+			}
 			switch {
 			case res.Verdict != prove.Unknown:
 			case !sys.Fairness.Empty() && strings.Contains(res.Reason, "fair"):
@@ -132,6 +136,10 @@ func TestProveExtendedRandom(t *testing.T) {
 		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], fairUnknown, instances, states)
 	if share := float64(counts[prove.Unknown]-fairUnknown) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
+	}
+	t.Logf("answered on the total-counter model: %d, on the group-counter model: %d", levels[counterabs.TotalLevel], levels[counterabs.GroupLevel])
+	if levels[counterabs.TotalLevel] < systems/5 || levels[counterabs.GroupLevel] < systems/5 {
+		t.Errorf("the sample exercises too little of each model: %v", levels)
 	}
 	if counts[prove.Proved] < systems/5 || counts[prove.Refuted] < systems/5 {
 		t.Errorf("the sample exercises too little: %v", counts)
@@ -163,63 +171,6 @@ func constructsConfig(i int) testsupport.Config {
 	return cfg
 }
 
-// extInstance is an instance of a random system: parameter values and
-// group sizes.
-type extInstance struct {
-	params, sizes []int
-}
-
-func (in extInstance) String() string { return fmt.Sprintf("params %v sizes %v", in.params, in.sizes) }
-
-// extInstances returns the instances of the box: parameters in
-// 0..extParamMax satisfying the assumption, each group's size its term's
-// value (at least 1) or, for a range, its sizes up to extSizeMax.
-func extInstances(sys *gsst.System, paramMax int) []extInstance {
-	var out []extInstance
-	var params func(ps []int)
-	params = func(ps []int) {
-		if len(ps) < len(sys.Params) {
-			for v := range paramMax + 1 {
-				params(append(slices.Clone(ps), v))
-			}
-			return
-		}
-		val := func(v presburger.Var) int64 {
-			if k, ok := sys.ParamOf(v); ok {
-				return int64(ps[k])
-			}
-			return 0
-		}
-		if sys.Assume.Formula != nil && !presburger.Eval(sys.Assume.Formula, val) {
-			return
-		}
-		var sizes func(sz []int)
-		sizes = func(sz []int) {
-			g := len(sz)
-			if g == len(sys.Groups) {
-				out = append(out, extInstance{params: ps, sizes: sz})
-				return
-			}
-			grp := &sys.Groups[g]
-			switch {
-			case grp.OverParams():
-				if k := grp.SizeTerm.Eval(val); k >= 1 {
-					sizes(append(slices.Clone(sz), int(k)))
-				}
-			case grp.Ranged:
-				for k := grp.Size; k <= extSizeMax && grp.Allows(k); k++ {
-					sizes(append(slices.Clone(sz), k))
-				}
-			default:
-				sizes(append(slices.Clone(sz), grp.Size))
-			}
-		}
-		sizes(nil)
-	}
-	params(nil)
-	return out
-}
-
 // extState is a configuration: group counters y[g][s] and shared values.
 type extState struct {
 	y      [][]int
@@ -228,11 +179,11 @@ type extState struct {
 
 func (st extState) key() string { return fmt.Sprint(st.y, st.shared) }
 
-func (st extState) valuation(sys *gsst.System, in extInstance) func(presburger.Var) int64 {
+func (st extState) valuation(sys *gsst.System, in testsupport.Instance) func(presburger.Var) int64 {
 	base := sys.Valuation(st.y, st.shared)
 	return func(v presburger.Var) int64 {
 		if k, ok := sys.ParamOf(v); ok {
-			return int64(in.params[k])
+			return int64(in.Params[k])
 		}
 		return base(v)
 	}
@@ -246,7 +197,7 @@ func (st extState) valuation(sys *gsst.System, in extInstance) func(presburger.V
 // variable's domain; the broadcasts move every other process in their
 // sources (of their groups); a rendezvous moves distinct processes, one
 // per part. Unbounded shared values beyond extValueCap are not explored.
-func explore(sys *gsst.System, in extInstance) []extState {
+func explore(sys *gsst.System, in testsupport.Instance) []extState {
 	init := extState{shared: sys.InitShared()}
 	for g := range sys.Groups {
 		row := slices.Clone(sys.Init[g])
@@ -254,7 +205,7 @@ func explore(sys *gsst.System, in extInstance) []extState {
 			// All of the group's processes start in one state.
 			row = make([]int, len(sys.States))
 			st, _ := sys.InitState(g)
-			row[st] = in.sizes[g]
+			row[st] = in.Sizes[g]
 		}
 		init.y = append(init.y, row)
 	}
@@ -272,7 +223,7 @@ func explore(sys *gsst.System, in extInstance) []extState {
 }
 
 // successors returns the configurations one step from cur.
-func successors(sys *gsst.System, in extInstance, cur extState) []extState {
+func successors(sys *gsst.System, in testsupport.Instance, cur extState) []extState {
 	var out []extState
 	val := cur.valuation(sys, in)
 	assign := func(u gsst.Update) ([]int, bool) {
@@ -363,7 +314,7 @@ func successors(sys *gsst.System, in extInstance, cur extState) []extState {
 
 // modelSuccessors returns the states one step from st in the parametric
 // model m at instance in, by its guards and StepTerms, keyed as extState.
-func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[string]bool {
+func modelSuccessors(m *counterabs.ParamModel, in testsupport.Instance, st extState) map[string]bool {
 	sys := m.System
 	S := len(sys.States)
 	vals := map[presburger.Var]int64{m.NVar(): 0}
@@ -371,13 +322,13 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 		for s := range S {
 			vals[presburger.Var(g*S+s)] = int64(st.y[g][s])
 		}
-		vals[m.SizeVar(g)] = int64(in.sizes[g])
-		vals[m.NVar()] += int64(in.sizes[g])
+		vals[m.SizeVar(g)] = int64(in.Sizes[g])
+		vals[m.NVar()] += int64(in.Sizes[g])
 	}
-	for j, v := range st.shared {
-		vals[m.SharedVar(j)] = int64(v)
+	for j := range m.Shared {
+		vals[m.SharedVar(j)] = int64(st.shared[m.SharedIndex(j)])
 	}
-	for k, v := range in.params {
+	for k, v := range in.Params {
 		vals[m.ParamVar(k)] = int64(v)
 	}
 	val := func(v presburger.Var) int64 { return vals[v] }
@@ -397,10 +348,13 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 				ok = ok && nx.y[g][s] >= 0
 			}
 		}
-		for j := range sys.Shared {
+		// A shared variable no step assigns is no state variable of
+		// the model: it keeps its value.
+		copy(nx.shared, st.shared)
+		for j := range m.Shared {
 			k := int(next[len(m.Counters)+j].Eval(val))
-			nx.shared[j] = k
-			ok = ok && sys.Shared[j].Contains(k) && k <= extValueCap
+			nx.shared[m.SharedIndex(j)] = k
+			ok = ok && m.Shared[j].Contains(k) && k <= extValueCap
 		}
 		if ok {
 			out[nx.key()] = true
