@@ -35,6 +35,10 @@ func TestExtPictures(t *testing.T) {
 	var transfers, rendezvous, updates, traces, sharedRows, many int
 	for i := range runs {
 		cfg := testsupport.Small(0, testsupport.AllConstructs)
+		if i%3 == 0 {
+			// Steps of several processes, for the marks of their movers.
+			cfg.Want = testsupport.Rendezvous
+		}
 		cfg.Properties, cfg.GroupProperties = 3, 3
 		in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
 		sys := in.Sys
