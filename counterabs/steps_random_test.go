@@ -17,7 +17,7 @@ import (
 
 // TestRandomStepsAgainstProcesses builds both models of random systems
 // with shared variables, updates, broadcasts and rendezvous
-// (testsupport.RandomExtended) and compares them, at every configuration
+// (testsupport.RandomSystem) and compares them, at every configuration
 // and every shared valuation (unbounded variables cut a little above
 // their least value), with the process-level reference semantics
 // (testsupport.ProcSteps), which shares no code with the models or
@@ -52,7 +52,7 @@ func TestRandomStepsAgainstProcesses(t *testing.T) {
 	z := z3.New() // unbounded shared variables are beyond brute force
 	var st struct{ checked, built, refused, restricted, forced, bcast, rdv, shared, states int }
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{})
+		sys := testsupport.RandomSystem(r, testsupport.Small(0, testsupport.AllConstructs))
 		where := fmt.Sprintf("system %d", i)
 		st.checked++
 		steps := sys.Steps()

@@ -34,7 +34,13 @@ func TestExtPictures(t *testing.T) {
 	var checks []func(*drawn)
 	var transfers, rendezvous, updates, traces, sharedRows, many int
 	for i := range runs {
-		in := testsupport.RandomExtInstance(r, testsupport.ExtConfig{}, 3)
+		cfg := testsupport.Small(0, testsupport.AllConstructs)
+		if i%3 == 0 {
+			// Steps of several processes, for the marks of their movers.
+			cfg.Want = testsupport.Rendezvous
+		}
+		cfg.Properties, cfg.GroupProperties = 3, 3
+		in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
 		sys := in.Sys
 		src := testsupport.Describe(sys)
 		skel, err := dot.Skeleton(sys)

@@ -247,7 +247,7 @@ func TestInstantiateParamsMatchesParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("n=%d t=%d f=%d: %v\n%s", n, tt, f, err, text)
 		}
-		if a, b := describeExt(inst), describeExt(fixed); a != b {
+		if a, b := describeAll(inst), describeAll(fixed); a != b {
 			t.Fatalf("n=%d t=%d f=%d: InstantiateParams and Parse differ\n%s\n---\n%s", n, tt, f, a, b)
 		}
 		compared++
@@ -257,9 +257,9 @@ func TestInstantiateParamsMatchesParse(t *testing.T) {
 	}
 }
 
-// describeExt prints what describe does and the shared variables,
+// describeAll prints what describe does and the shared variables,
 // updates, broadcasts, rendezvous and justice conditions.
-func describeExt(sys *gsst.System) string {
+func describeAll(sys *gsst.System) string {
 	var b strings.Builder
 	b.WriteString(describe(sys))
 	term := func(t presburger.Term) string { return t.Format(sys.VarName) }

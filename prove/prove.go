@@ -159,7 +159,7 @@ func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.rela
 func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 
 // supported are the constructs beyond the paper that Check handles (on
-// the group-counter model; TestProveExtendedRandom cross-checks them
+// the group-counter model; TestProveConstructsRandom cross-checks them
 // against explicit exploration of instances).
 const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
 

@@ -30,7 +30,7 @@ type extStats struct {
 	models, also, transfers, assigns, unbounded, grown, forced, holds, fails, traces, deadlocked int
 }
 
-// randomExtended draws a random total-counter model of a random counter
+// randomSharedModel draws a random total-counter model of a random counter
 // system (testsupport.RandomCounterModel) and extends it: one to three
 // shared variables (a boolean, an enumeration of three values, an
 // integer range not starting at 0, an unbounded integer), and on each
@@ -41,7 +41,7 @@ type extStats struct {
 // domain; an unbounded variable's assignment is capped by a guard over
 // counters, so the reachable states stay finite while its first
 // encoding bound may be too small.
-func randomExtended(r *rand.Rand, properties int, st *extStats) *counterabs.Model {
+func randomSharedModel(r *rand.Rand, properties int, st *extStats) *counterabs.Model {
 	sys, moves := testsupport.RandomCounterModel(r, 0)
 	trans := make([]counterabs.Transition, len(moves))
 	for i, mv := range moves {
@@ -314,7 +314,7 @@ func TestExtendedAgainstOracle(t *testing.T) {
 	}
 	var st extStats
 	for k := 0; k < models; k++ {
-		m := randomExtended(r, 4, &st)
+		m := randomSharedModel(r, 4, &st)
 		g := stepGraph(m)
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
 			defer func() {
@@ -444,7 +444,7 @@ func TestUnboundedDiverges(t *testing.T) {
 // explicit engine (cross-checked on its own against the unreduced
 // system) on the group-counter models of random systems with shared
 // variables, updates, broadcasts and rendezvous
-// (testsupport.RandomExtended), with random CTL properties over counters
+// (testsupport.RandomSystem), with random CTL properties over counters
 // and shared variables and, on every other model, random justice
 // conditions and weak fairness of random transitions: counts, deadlocks,
 // verdicts, trace presence and finite trace lengths agree, and every
@@ -457,7 +457,7 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 	}
 	var checked, fairModels, bcast, rdv, shared, traces, fairVerdicts int
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Deny: gsst.ExtParams})
+		sys := testsupport.RandomSystem(r, testsupport.Small(0, testsupport.AllConstructs&^testsupport.Params))
 		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
@@ -495,10 +495,10 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 			t.Fatalf("system %d: explicit: %v", i, err)
 		}
 		checked++
-		if m.Uses()&gsst.ExtBroadcast != 0 {
+		if testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0 {
 			bcast++
 		}
-		if m.Uses()&gsst.ExtRendezvous != 0 {
+		if testsupport.ConstructsOf(sys)&testsupport.Rendezvous != 0 {
 			rdv++
 		}
 		if len(m.Shared) > 0 {

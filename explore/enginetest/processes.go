@@ -10,69 +10,63 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
-// The conformance suite beyond the paper (shared variables with
-// updates, broadcast, rendezvous, folded parameters): an engine on the
-// group-counter model of random systems (testsupport.RandomExtended), and
-// on their total-counter model when counterabs.Build accepts them,
-// against the process-level reference semantics (testsupport.Procs),
-// which shares no code with the models or engines.
+// The part of the conformance suite on every construct of the language
+// (shared variables with updates, broadcast, rendezvous, fixed
+// parameters): an engine on the group-counter model of random systems
+// that may use them (testsupport.RandomSystem), and on their
+// total-counter model when counterabs.Build accepts them, against the
+// process-level semantics (testsupport.Procs), which shares no code with
+// the models or engines.
 
-// extendedSystems and extendedSystemsShort are the number of random
-// systems RunExtended checks, without and with -short.
+// processSystems and processSystemsShort are the number of random
+// systems processes checks, without and with -short.
 const (
-	extendedSystems      = 400
-	extendedSystemsShort = 50
+	processSystems      = 400
+	processSystemsShort = 50
 )
 
-// ConformanceExtended runs the suite beyond the paper on engine e with
-// options opts, asking the shortest paths every engine promises.
-func ConformanceExtended(t *testing.T, e explore.Engine, opts ...explore.Option) {
-	Suite{Engine: e, Options: opts}.RunExtended(t)
-}
-
-// RunExtended checks the engine on hundreds of random systems with
-// shared variables, updates, broadcasts and rendezvous against the
-// unreduced system: on the group-counter model (counterabs.BuildGroup)
-// of every system, and on the total-counter model (counterabs.Build with
-// Z3) of those it accepts, the reachable orbits and deadlocks (when the
-// engine counts them), every verdict, every trace on the quotient
-// (CheckVerdicts) and replayed on the unreduced system
-// (testsupport.Replay). A system Build refuses must come with a witness:
-// the refused step enabled in one configuration and not in another with
-// the same totals and shared values.
-func (s Suite) RunExtended(t *testing.T) {
-	s = s.withTwin(t)
+// processes checks the engine on hundreds of random systems that may
+// use every construct against the unreduced system on processes: on
+// the group-counter model (counterabs.BuildGroup) of every system, and
+// on the total-counter model (counterabs.Build with Z3) of those it
+// accepts, the reachable orbits and deadlocks (when the engine counts
+// them), every verdict, every trace on the quotient (CheckVerdicts) and
+// replayed on the unreduced system (testsupport.Replay). A system Build
+// refuses must come with a witness: the refused step enabled in one
+// configuration and not in another with the same totals and shared
+// values.
+func processes(t *testing.T, s Suite) {
 	r := rand.New(rand.NewSource(2026_11_26))
-	systems := extendedSystems
+	systems := processSystems
 	if testing.Short() {
-		systems = extendedSystemsShort
+		systems = processSystemsShort
 	}
+	cfg := testsupport.Small(0, testsupport.AllConstructs)
+	cfg.Properties, cfg.GroupProperties = 3, 3
 	solver := z3.New()
-	var st extStats
+	var st processStats
 	for i := range systems {
-		sys := withProperties(r, testsupport.RandomExtended(r, testsupport.ExtConfig{}))
+		sys := testsupport.RandomSystem(r, cfg)
 		sp := procs(sys, 20000)
 		if sp == nil {
 			st.infinite++
 			continue
 		}
 		sys = sp.Sys
-		t.Run(fmt.Sprintf("ext%d", i), func(t *testing.T) {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			defer func() {
 				if t.Failed() {
-					t.Log(describe(sys))
+					t.Log(testsupport.Describe(sys))
 				}
 			}()
-			s.extended(t, sys, sp, solver, &st)
+			s.system(t, sys, sp, solver, &st)
 		})
 	}
 	t.Logf("%s: %d systems (%d with broadcast, %d with rendezvous, %d with shared variables, %d with deadlocks, %d left out as too large); "+
@@ -86,8 +80,8 @@ func (s Suite) RunExtended(t *testing.T) {
 	}
 }
 
-// extStats counts what RunExtended checked.
-type extStats struct {
+// processStats counts what processes checked.
+type processStats struct {
 	Stats
 	checked, bcast, rdv, shared, dead, infinite int
 	certified, built, refused, stricter         int
@@ -106,23 +100,23 @@ func procs(sys *gsst.System, limit int) (sp *testsupport.ProcSpace) {
 	return testsupport.Procs(sys, limit)
 }
 
-// extended checks one random system. Three implementations judge its
+// system checks one random system. Three implementations judge its
 // symmetry: certification (detect), Build's check of every abstract
 // transition, and brute force (testsupport.FullSymmetry); Build may only
 // accept what the other two accept, and may refuse a certified system
 // only where another step makes up for the one it finds inexact.
-func (s Suite) extended(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpace, solver *z3.Solver, st *extStats) {
+func (s Suite) system(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpace, solver *z3.Solver, st *processStats) {
 	ctx := context.Background()
 	counts := explore.NewConfig(s.Options...).CountStates
 	st.checked++
-	x := sys.Extensions()
-	if x&gsst.ExtBroadcast != 0 {
+	x := testsupport.ConstructsOf(sys)
+	if x&testsupport.Broadcasts != 0 {
 		st.bcast++
 	}
-	if x&gsst.ExtRendezvous != 0 {
+	if x&testsupport.Rendezvous != 0 {
 		st.rdv++
 	}
-	if x&gsst.ExtShared != 0 {
+	if x&testsupport.SharedVars != 0 {
 		st.shared++
 	}
 	groupKey := func(i int) string { return fmt.Sprint(procCounters(sp, i), sp.States[i].Shared) }
@@ -159,7 +153,7 @@ func (s Suite) extended(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpac
 	if gq.Deadlocks() > 0 {
 		st.dead++
 	}
-	check(m, sys, gq, func(x explore.State) string { return fmt.Sprint(x.Groups, sharedOf(x)) })
+	check(m, sys, gq, groupStateKey)
 
 	tsys := testsupport.TotalProperties(sys)
 	cert, err := detect.Certify(ctx, sys, solver)
@@ -208,7 +202,7 @@ func (s Suite) extended(t *testing.T, sys *gsst.System, sp *testsupport.ProcSpac
 		t.Errorf("Build accepted a system that is not fully virtually symmetric: %v and %v share an orbit, only the second has a successor in %s",
 			sym.A, sym.B, sym.Orbit)
 	}
-	check(tm, tsys, sp.Quotient(totalKey), func(x explore.State) string { return fmt.Sprint(x.Counters, sharedOf(x)) })
+	check(tm, tsys, sp.Quotient(totalKey), totalStateKey)
 }
 
 // sharedOf returns the shared values of a trace state, [] when it has
@@ -281,74 +275,4 @@ func classFires(sp *testsupport.ProcSpace, st testsupport.ProcState, nc *counter
 		}
 	}
 	return false
-}
-
-// withProperties gives sys three random CTL properties over total and
-// group counters and shared variables.
-func withProperties(r *rand.Rand, sys *gsst.System) *gsst.System {
-	sp := sys.Spec()
-	atom := func() presburger.Formula {
-		switch k := r.Intn(4); {
-		case k == 0 || len(sp.Shared) == 0 && k == 3:
-			return presburger.Compare(presburger.VarTerm(sp.TotalVar(r.Intn(len(sp.States)))), presburger.Op(r.Intn(6)), presburger.ConstTerm(int64(r.Intn(3))))
-		case k == 1:
-			return presburger.Compare(presburger.VarTerm(sp.GroupVar(r.Intn(len(sp.States)), r.Intn(len(sp.Groups)))), presburger.Ge, presburger.ConstTerm(1))
-		case k == 2:
-			return presburger.Compare(presburger.VarTerm(sp.TotalVar(r.Intn(len(sp.States)))), presburger.Ge, presburger.ConstTerm(1))
-		}
-		j := r.Intn(len(sp.Shared))
-		v := &sp.Shared[j]
-		return presburger.Compare(presburger.VarTerm(sp.SharedVar(j)), presburger.Op(r.Intn(6)), presburger.ConstTerm(int64(v.Lo+r.Intn(3))))
-	}
-	var f func(depth int) ctl.Formula
-	f = func(depth int) ctl.Formula {
-		if depth == 0 || r.Intn(3) == 0 {
-			return ctl.Atom{P: atom()}
-		}
-		switch r.Intn(4) {
-		case 0:
-			return ctl.Until{All: r.Intn(2) == 0, L: f(depth - 1), R: f(depth - 1)}
-		case 1:
-			return ctl.Not{X: f(depth - 1)}
-		}
-		return ctl.Unary{Op: ctl.TempOp(r.Intn(6)), X: f(depth - 1)}
-	}
-	sp.Properties = nil
-	for i := range 3 {
-		p := f(2)
-		if _, ok := p.(ctl.Atom); ok {
-			p = ctl.Unary{Op: ctl.AG, X: p}
-		}
-		sp.Properties = append(sp.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i), Formula: p, Text: ctl.Format(p, sp.VarName)})
-	}
-	out, err := gsst.New(sp)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
-
-// describe writes a system for a failure message.
-func describe(sys *gsst.System) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "states %v, groups %v, init %v, shared %v\n", sys.States, sys.Groups, sys.Init, sys.Shared)
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		fmt.Fprintf(&b, "  %s:", sys.TransitionName(t))
-		for _, bl := range t.Blocks {
-			fmt.Fprintf(&b, " %v: %s [%s]", bl.Groups, presburger.Format(bl.Guard, sys.VarName), bl.Update.Text)
-		}
-		if len(t.Broadcast) > 0 {
-			fmt.Fprintf(&b, " broadcast %v", t.Broadcast)
-		}
-		b.WriteByte('\n')
-	}
-	for i := range sys.Rendezvous {
-		r := &sys.Rendezvous[i]
-		fmt.Fprintf(&b, "  %s if %s [%s]\n", sys.RendezvousName(r), presburger.Format(r.Guard, sys.VarName), r.Update.Text)
-	}
-	for _, p := range sys.Properties {
-		fmt.Fprintf(&b, "  %s: %s\n", p.Name, p.Text)
-	}
-	return b.String()
 }

@@ -2,9 +2,7 @@ package testsupport
 
 import (
 	"fmt"
-	"math/rand"
 
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -28,72 +26,29 @@ func ProcsWithin(sys *gsst.System, most int) (sp *ProcSpace, beyond bool) {
 	return sp, beyond
 }
 
-// ExtInstance is a random instance beyond the paper for the exports'
-// cross-checks, with its reference space.
-type ExtInstance struct {
-	Sys *gsst.System
-	// Space is the system's state space on processes, explored up to the
-	// exports' default bound of the unbounded shared variables (their
-	// initial value plus the number of processes); Beyond says whether a
-	// reachable state passes it (ProcsWithin).
-	Space                 *ProcSpace
-	Beyond                bool
-	Rendezvous, Broadcast bool
+// ExportSpace is the reference of an export's cross-check of a system:
+// its state space on processes, explored up to the exports' default
+// bound of the unbounded shared variables (their initial value plus the
+// number of processes; computed here, from the rule the exports
+// document, not from them), and whether a reachable state passes it
+// (ProcsWithin).
+type ExportSpace struct {
+	Sys    *gsst.System
+	Space  *ProcSpace
+	Beyond bool
 }
 
-// RandomExtInstance draws a system with RandomExtended (as cfg says) and
-// gives it k random CTL properties whose atoms read
-// counters and shared variables; the default bound it explores up to is
-// computed here, from the rule the exports document, not from them.
-func RandomExtInstance(r *rand.Rand, cfg ExtConfig, k int) *ExtInstance {
-	sys := RandomExtended(r, cfg)
-	spec := sys.Spec()
-	leaf := func() ctl.Formula { return ctl.Atom{P: extAtom(r, spec)} }
-	for i := range k {
-		f := randomCTL(r, 2, leaf, true)
-		spec.Properties = append(spec.Properties, gsst.Property{Name: fmt.Sprintf("p%d", i+1), Formula: f, Text: ctl.Format(f, spec.VarName)})
-	}
-	sys, err := gsst.New(spec)
-	if err != nil {
-		panic(fmt.Sprintf("testsupport: random properties: %v", err))
-	}
+// NewExportSpace explores sys as an export's cross-check needs it.
+func NewExportSpace(sys *gsst.System) *ExportSpace {
 	most := 0
 	for j := range sys.Shared {
 		if v := &sys.Shared[j]; v.Unbounded {
 			most = max(most, v.Init+sys.N())
 		}
 	}
-	in := &ExtInstance{Sys: sys, Rendezvous: len(sys.Rendezvous) > 0}
-	in.Space, in.Beyond = ProcsWithin(sys, most)
-	for t := range sys.Transitions {
-		in.Broadcast = in.Broadcast || len(sys.Transitions[t].Broadcast) > 0
-	}
-	return in
-}
-
-// extAtom draws a comparison of a counter or a shared variable with a
-// small constant.
-func extAtom(r *rand.Rand, sp *gsst.Spec) presburger.Formula {
-	if len(sp.Shared) == 0 || r.Intn(2) == 0 {
-		v := sp.TotalVar(r.Intn(len(sp.States)))
-		if r.Intn(3) == 0 {
-			v = sp.GroupVar(r.Intn(len(sp.States)), r.Intn(len(sp.Groups)))
-		}
-		ops := []presburger.Op{presburger.Ge, presburger.Eq, presburger.Le}
-		return presburger.Compare(presburger.VarTerm(v), ops[r.Intn(3)], presburger.ConstTerm(int64(r.Intn(2))))
-	}
-	j := r.Intn(len(sp.Shared))
-	v := &sp.Shared[j]
-	x := presburger.VarTerm(sp.SharedVar(j))
-	if v.Bool || v.Values != nil {
-		op := presburger.Eq
-		if r.Intn(3) == 0 {
-			op = presburger.Ne
-		}
-		return presburger.Compare(x, op, presburger.ConstTerm(int64(v.Lo+r.Intn(v.Hi-v.Lo+1))))
-	}
-	ops := []presburger.Op{presburger.Ge, presburger.Le, presburger.Lt}
-	return presburger.Compare(x, ops[r.Intn(3)], presburger.ConstTerm(int64(v.Lo+r.Intn(3))))
+	x := &ExportSpace{Sys: sys}
+	x.Space, x.Beyond = ProcsWithin(sys, most)
+	return x
 }
 
 // GroupStates returns the number of distinct (group counters, shared
@@ -112,17 +67,17 @@ func (sp *ProcSpace) GroupStates() int {
 // unbounded variable gets a tight bound (one above the largest initial
 // value), so that runs passing the bound are frequent; the others the
 // default (0: Space and Beyond).
-func (in *ExtInstance) Bounded(i int) (bound int, sp *ProcSpace, beyond bool) {
+func (x *ExportSpace) Bounded(i int) (bound int, sp *ProcSpace, beyond bool) {
 	tight := -1
-	for j := range in.Sys.Shared {
-		if v := &in.Sys.Shared[j]; v.Unbounded {
+	for j := range x.Sys.Shared {
+		if v := &x.Sys.Shared[j]; v.Unbounded {
 			tight = max(tight, v.Init+1)
 		}
 	}
 	if i%3 != 0 || tight < 0 {
-		return 0, in.Space, in.Beyond
+		return 0, x.Space, x.Beyond
 	}
-	sp, beyond = ProcsWithin(in.Sys, tight)
+	sp, beyond = ProcsWithin(x.Sys, tight)
 	return tight, sp, beyond
 }
 

@@ -1,8 +1,8 @@
-// Package extmodel picks the counter model that the exports' random
+// Package pickmodel picks the counter model that the exports' random
 // cross-checks (nusmv and promela TestReducedExt, TestSpinExt) run for
-// an instance beyond the paper. It is apart from testsupport because it
+// a system that may use every construct. It is apart from testsupport because it
 // builds models: counterabs's own tests use testsupport.
-package extmodel
+package pickmodel
 
 import (
 	"context"

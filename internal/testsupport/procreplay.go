@@ -7,8 +7,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 )
 
-// Replay beyond the paper's GSSTs: a lifted step of a system with shared
-// variables, broadcasts or rendezvous must be one of the steps ProcSteps
+// Replay on processes: a lifted step must be one of the steps ProcSteps
 // gives (the reference semantics): the same transition or rendezvous,
 // the same movers (a local transition's process, or one process per part
 // of a rendezvous, in part order), and the configuration the step says
@@ -19,8 +18,8 @@ import (
 // rendezvous, or a process a broadcast transfers.
 type Mover struct{ Group, Process, From, To int }
 
-// extState is a concrete state during replay.
-type extState struct {
+// replayState is a state on processes during replay.
+type replayState struct {
 	sys    *gsst.System
 	owner  []int
 	offset []int
@@ -28,7 +27,7 @@ type extState struct {
 }
 
 // process returns the number of process k of group g, or -1.
-func (x *extState) process(g, k int) int {
+func (x *replayState) process(g, k int) int {
 	if g < 0 || g >= len(x.sys.Groups) || k < 0 || k >= x.sys.Groups[g].Size {
 		return -1
 	}
@@ -36,7 +35,7 @@ func (x *extState) process(g, k int) int {
 }
 
 // step checks s against the steps of the system and takes it.
-func (x *extState) step(s Step) error {
+func (x *replayState) step(s Step) error {
 	steps := ProcSteps(x.sys, x.owner, x.st)
 	if s.Stutter {
 		if len(steps) > 0 {
