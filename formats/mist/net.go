@@ -433,4 +433,3 @@ func containsInt(xs []int, x int) bool {
 	}
 	return false
 }
-

@@ -167,4 +167,3 @@ func TestSuite(t *testing.T) {
 		t.Errorf("%d files translate, the table says 27", translated)
 	}
 }
-
