@@ -169,3 +169,74 @@ func key[T int | int64](m []T) string {
 	}
 	return b.String()
 }
+
+// mistReads reports whether mist itself reads f: its equations add
+// places and then add or subtract at most one integer, and none sets a
+// place to an integer other than 0 (which mist refuses).
+func mistReads(f *mist.File) bool {
+	for _, r := range f.Rules {
+		for _, a := range r.Assigns {
+			places := 0
+			for i, t := range a.Terms {
+				if t.Place == nil && i != len(a.Terms)-1 {
+					return false
+				}
+				if t.Place != nil {
+					places++
+				}
+			}
+			if last := a.Terms[len(a.Terms)-1]; places == 0 && last.Value != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mistPost is the marking after rule r from m as mist computes it (its
+// enumerative post): the guard's intervals, then the integer of every
+// equation added to its place, then, equation by equation, the tokens of
+// every other place the right side names moved into the equation's
+// place, emptying them.
+func (s *netSim) mistPost(r *mist.Rule, m []int64) ([]int64, bool) {
+	for _, c := range r.Guard {
+		if !s.holds(c, m) {
+			return nil, false
+		}
+	}
+	next := slices.Clone(m)
+	for _, a := range r.Assigns {
+		last := a.Terms[len(a.Terms)-1]
+		if last.Place == nil {
+			d := last.Value
+			if last.Neg {
+				d = -d
+			}
+			next[s.index[a.Place.Name]] += d
+		}
+	}
+	for _, a := range r.Assigns {
+		p := s.index[a.Place.Name]
+		var moved int64
+		done := map[int]bool{}
+		for _, t := range a.Terms {
+			if t.Place == nil {
+				continue
+			}
+			q := s.index[t.Place.Name]
+			if q == p || done[q] {
+				continue
+			}
+			done[q] = true
+			moved += next[q]
+			next[q] = 0
+		}
+		next[p] += moved
+	}
+	for _, x := range next {
+		if x < 0 {
+			return nil, false
+		}
+	}
+	return next, true
+}
