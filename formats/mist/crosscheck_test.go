@@ -9,10 +9,10 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
 )
 
 // The cross-check of an import: at small initial markings, the markings
@@ -119,7 +119,7 @@ func crossCheck(t *testing.T, name string, src []byte, instances int) (compared 
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		counters := within(modelReach(model, depth, project))
+		counters := within(formatstest.ModelReach(model, depth, project))
 		if d := diff(wantSet, counters); d != "" {
 			t.Errorf("%s from %v: mist's semantics and the group-counter model differ (depth %d): %s", name, m0, depth, d)
 		}
@@ -168,38 +168,6 @@ func procReach(inst *gsst.System, depth int, project func(totals, shared []int) 
 				seen[step.Next.Key()] = true
 				next = append(next, step.Next)
 				k := project(totals(step.Next), step.Next.Shared)
-				if _, dup := out[k]; !dup {
-					out[k] = d
-				}
-			}
-		}
-		frontier = next
-	}
-	return out
-}
-
-// modelReach explores a counter model breadth first to depth.
-func modelReach(m *counterabs.Model, depth int, project func(totals, shared []int) string) map[string]int {
-	start := slices.Clone(m.Init)
-	out := map[string]int{project(m.Totals(start), m.SharedValues(start)): 0}
-	seen := map[string]bool{key(start): true}
-	frontier := [][]int{start}
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var next [][]int
-		for _, x := range frontier {
-			val := func(v presburger.Var) int64 { return int64(x[v]) }
-			for i := range m.Transitions {
-				tr := &m.Transitions[i]
-				if !presburger.Eval(tr.Guard, val) {
-					continue
-				}
-				y := m.Step(tr, x)
-				if seen[key(y)] {
-					continue
-				}
-				seen[key(y)] = true
-				next = append(next, y)
-				k := project(m.Totals(y), m.SharedValues(y))
 				if _, dup := out[k]; !dup {
 					out[k] = d
 				}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
 )
 
@@ -141,7 +142,7 @@ func TestCrossCheckRandom(t *testing.T) {
 		if err := formats.Write(&yaml, imp); err != nil {
 			t.Fatal(err)
 		}
-		readsBack(t, imp, yaml.Bytes())
+		formatstest.ReadsBack(t, imp, yaml.Bytes())
 		_, safe := crossCheck(t, name, []byte(src), 4)
 		complete += len(safe)
 		if t.Failed() {

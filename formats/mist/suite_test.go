@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
 )
 
@@ -146,7 +147,7 @@ func TestSuite(t *testing.T) {
 			if err := formats.Write(&yaml, imp); err != nil {
 				t.Fatal(err)
 			}
-			readsBack(t, imp, yaml.Bytes())
+			formatstest.ReadsBack(t, imp, yaml.Bytes())
 			compared, safe := crossCheck(t, file, src, instances)
 			if compared == 0 {
 				t.Errorf("no initial marking compared")
