@@ -183,7 +183,7 @@ func specArg(args []string) *gsst.System {
 	if len(args) == 0 {
 		return nil
 	}
-	sys, err := gsst.Load(args[0])
+	sys, err := loadByExtension(args[0])
 	if err != nil {
 		return nil
 	}

@@ -124,6 +124,9 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	addPropertyTimeoutHints(rep, o.propertyTO)
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
+	for i := range view.Properties {
+		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
+	}
 	if o.output == "json" {
 		if err := writeJSON(stdout, view); err != nil {
 			return err
@@ -195,6 +198,9 @@ type provePropertyJSON struct {
 	Trace   *traceJSON  `json:"trace,omitempty"`
 	Reason  string      `json:"reason,omitempty"`
 	Seconds float64     `json:"seconds"`
+	// Expected is the verdict the file announces for the property, as
+	// written ("safe"), when it announces one.
+	Expected string `json:"expected,omitempty"`
 }
 
 func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
@@ -272,6 +278,9 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 			verdict = "unknown: " + r.Reason
 		case prove.Skipped:
 			verdict = "skipped: " + r.Reason
+		}
+		if pj.Expected != "" {
+			verdict += " (expected: " + pj.Expected + ")"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", pj.Name, pj.Text, verdict)
 		if r.Verdict == prove.Skipped {
