@@ -307,14 +307,8 @@ func DescribeWitness(sys *gsst.System, w *detect.Witness) string {
 		sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), describeConfig(sys, w.Disabled))
 }
 
-// describeShared prints shared values as "lock=true, turn=reader".
-func describeShared(sys *gsst.System, vals []int) string {
-	parts := make([]string, len(vals))
-	for j, k := range vals {
-		parts[j] = sys.Shared[j].Name + "=" + sys.Shared[j].ValueName(k)
-	}
-	return strings.Join(parts, ", ")
-}
+// describeShared prints shared values as "lock=true turn=reader".
+func describeShared(sys *gsst.System, vals []int) string { return sys.FormatShared(vals) }
 
 // describeConfig prints a configuration as {reader: T=1; writer: N=1, T=1}.
 func describeConfig(sys *gsst.System, conf [][]int) string {

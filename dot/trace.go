@@ -535,7 +535,7 @@ func (d *traceDrawing) confTable(i int, rows []int, hiddenMove bool, in *move) s
 		// The shared values, those the move into i changed in bold.
 		var parts []string
 		for j, x := range row {
-			text := esc(sys.Shared[j].Name + "=" + sys.Shared[j].ValueName(x))
+			text := esc(sys.Shared[j].Assignment(x))
 			if i > 0 && d.shared[i-1] != nil && d.shared[i-1][j] != x {
 				text = "<B>" + text + "</B>"
 			}
@@ -579,17 +579,9 @@ func (d *traceDrawing) cell(i, g, s int, in *move) (string, bool) {
 // confText describes configuration i in words, for its tooltip.
 func (d *traceDrawing) confText(i int) string {
 	sys := d.sys
-	var parts []string
-	for s, k := range d.totals[i] {
-		parts = append(parts, fmt.Sprintf("#%s=%d", sys.States[s], k))
-	}
-	text := fmt.Sprintf("configuration %d: %s", i, strings.Join(parts, " "))
+	text := fmt.Sprintf("configuration %d: %s", i, sys.FormatTotals(d.totals[i]))
 	if row := d.shared[i]; row != nil {
-		var vals []string
-		for j, x := range row {
-			vals = append(vals, sys.Shared[j].Name+"="+sys.Shared[j].ValueName(x))
-		}
-		text += "\nshared: " + strings.Join(vals, " ")
+		text += "\nshared: " + sys.FormatShared(row)
 	}
 	if d.counts[i] != nil {
 		for g, row := range d.counts[i] {

@@ -2,12 +2,16 @@ package explore
 
 import (
 	"fmt"
-
 	"slices"
 
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger"
 )
+
+// Lifting a trace of a counter model to the unreduced system: which
+// steps are enabled and what they do is gsst's (Choices, After on
+// counters; Movers, Transferred on processes); the lifter only chooses,
+// at each step of the trace, one of the system's steps that leads to the
+// trace's next state, and names the processes that take it.
 
 // Limits on unrolling a loop while lifting a lasso.
 const (
@@ -27,22 +31,25 @@ func LiftTrace(sys *gsst.System, tr *Trace) {
 	}
 }
 
-// Lift replays tr on the unreduced system sys, one process move per step,
-// tracking the concrete configuration from the initial one (processes of
-// each group placed in state order, see Lifted). For each step it picks
-// the first transition with the step's source and target states, the
-// first group (the one named by the trace's group counters, when present)
-// whose block guard holds in the current configuration and that has a
-// process in the source state, and that group's lowest-numbered such
-// process. The choice depends only on the configuration, so a loop is
-// unrolled until a configuration at the loop's start repeats.
+// Lift replays tr on the unreduced system sys, tracking the concrete
+// configuration from the initial one (processes of each group placed in
+// state order, see Lifted). For each step of the trace it takes, of the
+// system's steps that lead from the configuration to the trace's next
+// state (its total counters, and its group counters and shared values
+// when it has them), the first in order of preference: by transition
+// (rendezvous after every transition), then by the groups of the
+// processes taking its parts; each part is taken by the lowest-numbered
+// process of its group in its source that no earlier part took, and a
+// broadcast moves every other process of its sources. The choice depends
+// only on the configuration, so a loop is unrolled until a configuration
+// at the loop's start repeats.
 //
-// Lifting always succeeds for a trace of a certified model: full virtual
-// symmetry means a move enabled for one configuration with given total
-// counters is enabled for all of them. On an uncertified model the path
-// to the loop is searched depth first over the other choices of group;
-// when no choice works, Lift returns the steps that got furthest and says
-// why in Error.
+// Lifting always succeeds for a trace of an exact model: full virtual
+// symmetry means a step enabled for one configuration with given total
+// counters is enabled for all of them. On a forced, uncertified model the
+// path to the loop is searched depth first over the other choices; when
+// no choice works, Lift returns the steps that got furthest and says why
+// in Error.
 func Lift(sys *gsst.System, tr *Trace) *Lifted {
 	out := &Lifted{Steps: []Step{}, Loop: -1}
 	if tr == nil || len(tr.States) == 0 {
@@ -55,7 +62,7 @@ func Lift(sys *gsst.System, tr *Trace) *Lifted {
 	}
 	// Stem: every step of the trace. The first choice at each step is the
 	// one documented above; should it lead to a step with no matching
-	// move (only possible on an uncertified model), other groups are
+	// move (only possible on an uncertified model), other choices are
 	// tried, depth first, within a budget.
 	steps, err := l.liftPath(tr.States)
 	out.Steps = append(out.Steps, steps...)
@@ -74,10 +81,10 @@ func Lift(sys *gsst.System, tr *Trace) *Lifted {
 	// rebuilt by replaying the stem's first Loop steps.
 	loopLen := len(tr.States) - tr.Loop
 	first := newLifter(sys)
-	for i := 0; i < tr.Loop; i++ {
-		first.apply(out.Steps[i])
+	for _, m := range l.done[:tr.Loop] {
+		first.p.Take(m.movers, m.transferred, m.after)
 	}
-	seen := map[string]int{first.confKey(): tr.Loop}
+	seen := map[string]int{first.p.Key(): tr.Loop}
 	for iter := 0; ; iter++ {
 		// Close the loop: last state back to States[Loop].
 		st, err := l.step(tr.States[len(tr.States)-1], tr.States[tr.Loop])
@@ -86,7 +93,7 @@ func Lift(sys *gsst.System, tr *Trace) *Lifted {
 			return out
 		}
 		out.Steps = append(out.Steps, st)
-		key := l.confKey()
+		key := l.p.Key()
 		if at, ok := seen[key]; ok {
 			out.Loop = at
 			return out
@@ -111,108 +118,41 @@ func Lift(sys *gsst.System, tr *Trace) *Lifted {
 	}
 }
 
-// lifter tracks a concrete configuration: proc[g][k] is the local state
-// of process k of group g, and vals the counter valuation (totals and
-// group counters) for guard evaluation.
+// lifter tracks a concrete configuration of the system, and the moves
+// that led to it (to undo them while searching).
 type lifter struct {
-	sys  *gsst.System
-	proc [][]int
-	vals []int64
-	// Beyond the paper (lift_ext.go): ext is set for a system with
-	// constructs beyond it, and shared holds the shared values (also in
-	// vals, at their variables); nil when the system has none.
-	ext    bool
-	shared []int
+	sys   *gsst.System
+	steps []gsst.Step
+	p     *gsst.Procs
+	done  []move
+}
+
+// candidate is a step of the system with the groups of the processes
+// taking its parts and the shared values after it.
+type candidate struct {
+	step           int
+	groups, shared []int
+}
+
+// move is a step as applied to processes: enough to undo it.
+type move struct {
+	movers, transferred []gsst.Mover
+	before, after       []int // shared values
 }
 
 func newLifter(sys *gsst.System) *lifter {
-	l := &lifter{sys: sys, proc: make([][]int, len(sys.Groups)), vals: make([]int64, sharedLen(sys)), ext: sys.Extensions() != 0}
-	if len(sys.Shared) > 0 {
-		l.shared = make([]int, len(sys.Shared))
-		l.setShared(sys.InitShared())
-	}
-	for g := range sys.Groups {
-		for s := range sys.States {
-			if g < len(sys.Init) && s < len(sys.Init[g]) {
-				for k := 0; k < sys.Init[g][s]; k++ {
-					l.proc[g] = append(l.proc[g], s)
-					l.vals[s]++
-					l.vals[sys.GroupVar(s, g)]++
-				}
-			}
-		}
-	}
-	return l
+	return &lifter{sys: sys, steps: sys.Steps(), p: sys.NewProcs(sys.InitConfig())}
 }
 
 func (l *lifter) checkStart(st State) error {
-	for s := range l.sys.States {
-		if s >= len(st.Counters) || int64(st.Counters[s]) != l.vals[s] {
-			return fmt.Errorf("the trace does not start in the initial configuration")
-		}
+	totals := l.p.View().Totals(len(l.sys.States))
+	if !slices.Equal(totals, st.Counters) {
+		return fmt.Errorf("the trace does not start in the initial configuration")
 	}
-	if st.Shared != nil && !slices.Equal(st.Shared, l.shared) {
+	if st.Shared != nil && !slices.Equal(st.Shared, l.p.Shared) {
 		return fmt.Errorf("the trace does not start with the initial shared values")
 	}
 	return nil
-}
-
-func (l *lifter) val(v presburger.Var) int64 {
-	if v < 0 || int(v) >= len(l.vals) {
-		return 0
-	}
-	return l.vals[v]
-}
-
-// holds evaluates a block guard in the configuration; a missing guard
-// (never produced by the GSST checker) counts as false.
-func (l *lifter) holds(f presburger.Formula) bool {
-	return f != nil && presburger.Eval(f, l.val)
-}
-
-func (l *lifter) confKey() string {
-	var b []byte
-	for _, ps := range l.proc {
-		for _, s := range ps {
-			b = append(b, byte(s), byte(s>>8), byte(s>>16))
-		}
-	}
-	for _, v := range l.shared {
-		b = fmt.Appendf(b, ",%d", v)
-	}
-	return string(b)
-}
-
-func (l *lifter) apply(st Step) {
-	if st.Stutter {
-		return
-	}
-	l.proc[st.Group][st.Process] = st.To
-	l.vals[st.From]--
-	l.vals[st.To]++
-	l.vals[l.sys.GroupVar(st.From, st.Group)]--
-	l.vals[l.sys.GroupVar(st.To, st.Group)]++
-	if l.ext {
-		l.applyExt(st)
-	}
-}
-
-// enabled reports whether some process can move in the configuration.
-func (l *lifter) enabled() bool {
-	if l.ext {
-		return l.extEnabled()
-	}
-	sys := l.sys
-	for ti := range sys.Transitions {
-		t := &sys.Transitions[ti]
-		for g := range sys.Groups {
-			b := t.BlockOf(g)
-			if b != nil && l.vals[sys.GroupVar(t.From, g)] > 0 && l.holds(b.Guard) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // maxLiftSearch bounds the choices tried when lifting a path.
@@ -223,6 +163,7 @@ const maxLiftSearch = 100_000
 // steps of the first attempt up to the step that failed furthest along.
 func (l *lifter) liftPath(states []State) ([]Step, error) {
 	var steps, best []Step
+	var bestMoves []move
 	var bestErr error
 	budget := maxLiftSearch
 	var rec func(i int) bool
@@ -233,7 +174,8 @@ func (l *lifter) liftPath(states []State) ([]Step, error) {
 		cands, err := l.candidates(states[i], states[i+1])
 		if err != nil {
 			if bestErr == nil || len(steps) > len(best) {
-				best, bestErr = append([]Step(nil), steps...), fmt.Errorf("step %d: %v", i+1, err)
+				best, bestErr = slices.Clone(steps), fmt.Errorf("step %d: %v", i+1, err)
+				bestMoves = slices.Clone(l.done)
 			}
 			return false
 		}
@@ -241,13 +183,12 @@ func (l *lifter) liftPath(states []State) ([]Step, error) {
 			if budget--; budget < 0 {
 				return false
 			}
-			l.apply(c)
-			steps = append(steps, c)
+			steps = append(steps, l.take(c))
 			if rec(i + 1) {
 				return true
 			}
 			steps = steps[:len(steps)-1]
-			l.undo(c)
+			l.undo()
 		}
 		return false
 	}
@@ -258,119 +199,269 @@ func (l *lifter) liftPath(states []State) ([]Step, error) {
 		bestErr = fmt.Errorf("no lifting found within %d choices", maxLiftSearch)
 	}
 	// Leave the lifter where the reported steps end.
-	for _, c := range best {
-		l.apply(c)
+	for _, m := range bestMoves {
+		l.p.Take(m.movers, m.transferred, m.after)
 	}
+	l.done = bestMoves
 	return best, bestErr
 }
 
-// step applies the first candidate move from a to b.
+// step takes the first candidate from a to b.
 func (l *lifter) step(a, b State) (Step, error) {
 	cands, err := l.candidates(a, b)
 	if err != nil {
 		return Step{}, err
 	}
-	l.apply(cands[0])
-	return cands[0], nil
+	return l.take(cands[0]), nil
 }
 
-func (l *lifter) undo(st Step) {
-	if st.Stutter {
-		return
+// take applies candidate c to the processes and returns it as a step of
+// the lifted trace.
+func (l *lifter) take(c candidate) Step {
+	if c.step < 0 {
+		l.done = append(l.done, move{})
+		return Step{Stutter: true, Transition: -1, Group: -1, Process: -1, From: -1, To: -1}
 	}
-	if l.ext {
-		l.undoExt(st)
-		l.move(st.Group, st.Process, st.To, st.From)
-		return
-	}
-	l.apply(Step{Group: st.Group, Process: st.Process, From: st.To, To: st.From})
+	st := &l.steps[c.step]
+	movers := l.sys.Movers(st, l.p, c.groups)
+	transferred := l.sys.Transferred(st, l.p, movers)
+	m := move{movers: movers, transferred: transferred, before: slices.Clone(l.p.Shared), after: c.shared}
+	l.p.Take(movers, transferred, c.shared)
+	l.done = append(l.done, m)
+	return l.report(st, m)
 }
 
-// candidates lists the process moves taking the configuration's counters
-// from a to b, in order of preference: by transition, then group, each
-// with the group's lowest-numbered process in the source state (the
-// processes of a group in one state are interchangeable).
-func (l *lifter) candidates(a, b State) ([]Step, error) {
-	if l.ext {
-		return l.extCandidates(a, b)
+// undo undoes the last move taken.
+func (l *lifter) undo() {
+	m := l.done[len(l.done)-1]
+	l.done = l.done[:len(l.done)-1]
+	l.p.Take(reversed(m.movers), reversed(m.transferred), m.before)
+}
+
+// reversed returns the moves back.
+func reversed(ms []gsst.Mover) []gsst.Mover {
+	out := make([]gsst.Mover, len(ms))
+	for i, m := range ms {
+		out[i] = gsst.Mover{Group: m.Group, Process: m.Process, From: m.To, To: m.From}
 	}
+	return out
+}
+
+// report writes a move of step st as a Step of the lifted trace: its
+// first mover, the other parts' (Also), the processes its transfers moved
+// and the shared values after it.
+func (l *lifter) report(st *gsst.Step, m move) Step {
 	sys := l.sys
-	from, to := -1, -1
-	for s := range sys.States {
-		if s >= len(a.Counters) || s >= len(b.Counters) {
-			return nil, fmt.Errorf("malformed trace state")
-		}
-		switch b.Counters[s] - a.Counters[s] {
-		case 0:
-		case -1:
-			if from >= 0 {
-				return nil, fmt.Errorf("counters change by more than one move")
+	first := l.mover(m.movers[0])
+	out := Step{Transition: st.Origin.Transition, Group: first.Group, GroupName: first.GroupName, Process: first.Process,
+		From: first.From, To: first.To, FromName: first.FromName, ToName: first.ToName}
+	if st.Origin.Rendezvous >= 0 {
+		idx := st.Origin.Rendezvous
+		out.Rendezvous = &idx
+	}
+	for _, mv := range m.movers[1:] {
+		out.Also = append(out.Also, l.mover(mv))
+	}
+	for _, mv := range m.transferred {
+		out.Transferred = append(out.Transferred, l.mover(mv))
+	}
+	if len(sys.Shared) > 0 {
+		out.sys, out.Shared = sys, slices.Clone(m.after)
+	}
+	return out
+}
+
+func (l *lifter) mover(m gsst.Mover) Mover {
+	sys := l.sys
+	return Mover{Group: m.Group, GroupName: sys.Groups[m.Group].Name, Process: m.Process, From: m.From, To: m.To,
+		FromName: sys.States[m.From], ToName: sys.States[m.To]}
+}
+
+// candidates lists the steps of the system that lead from the
+// configuration (which matches a) to b, in order of preference (Lift);
+// at a state the trace repeats in which no step is possible, the stutter
+// of a deadlock.
+func (l *lifter) candidates(a, b State) ([]candidate, error) {
+	sys := l.sys
+	m := len(sys.States)
+	if len(a.Counters) != m || len(b.Counters) != m {
+		return nil, fmt.Errorf("malformed trace state")
+	}
+	diff := make([]int, m)
+	for s := range m {
+		diff[s] = b.Counters[s] - a.Counters[s]
+	}
+	conf := l.p.View()
+	var out []candidate
+	var failure error
+	enabled := false
+	for i := range l.steps {
+		st := &l.steps[i]
+		if len(st.Transfers) == 0 && !partsMatch(st.Parts, diff) {
+			// Without transfers a step changes the totals by its
+			// parts alone: most steps are ruled out before their
+			// guards are read.
+			if !enabled && sameState(a, b) {
+				// ... but a deadlock needs every step disabled.
+				ok, err := sys.Enabled(st, conf)
+				enabled = enabled || ok
+				failure = cmpErr(failure, err)
 			}
-			from = s
-		case 1:
-			if to >= 0 {
-				return nil, fmt.Errorf("counters change by more than one move")
-			}
-			to = s
-		default:
-			return nil, fmt.Errorf("counters change by more than one move")
-		}
-	}
-	if from < 0 && to < 0 {
-		if hint := groupDiff(a, b); hint != -2 && hint != -1 {
-			return nil, fmt.Errorf("group counters change without a move")
-		}
-		if l.enabled() {
-			return nil, fmt.Errorf("the counter model stutters (deadlock) but a process can move in the concrete configuration")
-		}
-		return []Step{{Stutter: true, Transition: -1, Group: -1, Process: -1, From: -1, To: -1}}, nil
-	}
-	if from < 0 || to < 0 {
-		return nil, fmt.Errorf("counters do not sum up")
-	}
-	hint := groupDiff(a, b)
-	var out []Step
-	for ti := range sys.Transitions {
-		t := &sys.Transitions[ti]
-		if t.From != from || t.To != to {
 			continue
 		}
-		for g := range sys.Groups {
-			if hint >= 0 && g != hint {
-				continue
+		err := sys.Choices(st, conf, func(groups, shared []int) bool {
+			enabled = true
+			if l.leadsTo(st, conf, groups, shared, b) {
+				out = append(out, candidate{step: i, groups: slices.Clone(groups), shared: slices.Clone(shared)})
 			}
-			blk := t.BlockOf(g)
-			if blk == nil || l.vals[sys.GroupVar(from, g)] == 0 || !l.holds(blk.Guard) {
-				continue
-			}
-			for k, s := range l.proc[g] {
-				if s == from {
-					out = append(out, Step{Transition: ti, Group: g, GroupName: sys.Groups[g].Name, Process: k,
-						From: from, To: to, FromName: sys.States[from], ToName: sys.States[to]})
-					break
-				}
-			}
+			return true
+		})
+		failure = cmpErr(failure, err)
+	}
+	if failure != nil {
+		return nil, failure
+	}
+	if len(out) > 0 {
+		slices.SortStableFunc(out, func(x, y candidate) int { return l.order(x, y) })
+		return out, nil
+	}
+	if sameState(a, b) {
+		if enabled {
+			return nil, fmt.Errorf("the counter model stutters (deadlock) but a process can move in the concrete configuration")
 		}
+		return []candidate{{step: -1}}, nil
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no process can move from %s to %s in the concrete configuration "+
-			"(the counter model allows it: it is not exact here)", sys.States[from], sys.States[to])
-	}
-	return out, nil
+	return nil, fmt.Errorf("no step of the system leads to the next state of the trace from the concrete configuration " +
+		"(the counter model allows it: it is not exact here)")
 }
 
-// groupDiff returns the group whose counters differ between a and b, -1
-// when the states carry no group counters, or -2 when none differ.
-func groupDiff(a, b State) int {
-	if a.Groups == nil || b.Groups == nil || len(a.Groups) != len(b.Groups) {
-		return -1
+func cmpErr(first, err error) error {
+	if first != nil {
+		return first
 	}
-	for g := range a.Groups {
-		for s := range a.Groups[g] {
-			if s < len(b.Groups[g]) && a.Groups[g][s] != b.Groups[g][s] {
-				return g
+	return err
+}
+
+// order compares candidates by the preference of Lift: by transition
+// (rendezvous after every transition, in their order), then by the
+// groups of the parts.
+func (l *lifter) order(x, y candidate) int {
+	key := func(c candidate) int {
+		o := &l.steps[c.step].Origin
+		if o.Rendezvous >= 0 {
+			return len(l.sys.Transitions) + o.Rendezvous
+		}
+		return o.Transition
+	}
+	if kx, ky := key(x), key(y); kx != ky {
+		return kx - ky
+	}
+	return slices.Compare(x.groups, y.groups)
+}
+
+// partsMatch reports whether moving one process per part changes the
+// totals by diff.
+func partsMatch(parts []gsst.Part, diff []int) bool {
+	delta := make(map[int]int, 2*len(parts))
+	for _, p := range parts {
+		delta[p.From]--
+		delta[p.To]++
+	}
+	for s, d := range diff {
+		if delta[s] != d {
+			return false
+		}
+	}
+	return true
+}
+
+// leadsTo reports whether st, taken by processes of groups from conf
+// with the shared values shared after it, reaches b: its counters, and
+// its group counters and shared values as far as b has them.
+func (l *lifter) leadsTo(st *gsst.Step, conf gsst.Config, groups, shared []int, b State) bool {
+	if b.Shared != nil && !slices.Equal(b.Shared, shared) {
+		return false
+	}
+	next := l.sys.After(st, conf, groups, shared)
+	if !slices.Equal(next.Totals(len(l.sys.States)), b.Counters) {
+		return false
+	}
+	if b.Groups != nil {
+		for g := range b.Groups {
+			if !slices.Equal(next.Counts[g], b.Groups[g]) {
+				return false
 			}
 		}
 	}
-	return -2
+	return true
+}
+
+// sameState reports whether a and b have the same counters and shared
+// values.
+func sameState(a, b State) bool {
+	if !slices.Equal(a.Counters, b.Counters) || !slices.Equal(a.Shared, b.Shared) || len(a.Groups) != len(b.Groups) {
+		return false
+	}
+	for g := range a.Groups {
+		if !slices.Equal(a.Groups[g], b.Groups[g]) {
+			return false
+		}
+	}
+	return true
+}
+
+// StepOf returns the step of sys that a lifted step takes and the
+// processes that take its parts, as gsst names them: the rendezvous it
+// names, or the block of its transition that the first mover's group
+// belongs to.
+func StepOf(sys *gsst.System, st Step) (*gsst.Step, []gsst.Mover, error) {
+	if st.Stutter {
+		return nil, nil, fmt.Errorf("a stutter step moves no process")
+	}
+	steps := sys.Steps()
+	for i := range steps {
+		s := &steps[i]
+		o := &s.Origin
+		switch {
+		case st.Rendezvous != nil && o.Rendezvous != *st.Rendezvous,
+			st.Rendezvous == nil && (o.Transition != st.Transition || len(s.Parts) == 0 || !s.Parts[0].Allows(st.Group)):
+			continue
+		}
+		movers := []gsst.Mover{{Group: st.Group, Process: st.Process, From: st.From, To: st.To}}
+		for _, m := range st.Also {
+			movers = append(movers, gsst.Mover{Group: m.Group, Process: m.Process, From: m.From, To: m.To})
+		}
+		return s, movers, nil
+	}
+	return nil, nil, fmt.Errorf("no step of the system is that transition or rendezvous for group %d", st.Group)
+}
+
+// SameMoves reports whether lifted step st says that it moves exactly
+// transferred with its transfers and leaves the shared values shared.
+func SameMoves(sys *gsst.System, st Step, transferred []gsst.Mover, shared []int) bool {
+	if len(st.Transferred) != len(transferred) {
+		return false
+	}
+	for i, m := range transferred {
+		got := st.Transferred[i]
+		if got.Group != m.Group || got.Process != m.Process || got.From != m.From || got.To != m.To {
+			return false
+		}
+	}
+	return len(sys.Shared) == 0 || slices.Equal(st.Shared, shared)
+}
+
+// Matches reports whether state s is configuration c of sys: the same
+// total counters, and the same group counters and shared values as far
+// as s has them.
+func (s State) Matches(sys *gsst.System, c gsst.Config) bool {
+	if !slices.Equal(s.Counters, c.Totals(len(sys.States))) || s.Shared != nil && !slices.Equal(s.Shared, c.Shared) {
+		return false
+	}
+	for g := range s.Groups {
+		if !slices.Equal(s.Groups[g], c.Counts[g]) {
+			return false
+		}
+	}
+	return true
 }

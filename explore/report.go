@@ -344,8 +344,7 @@ type Step struct {
 	Transferred []Mover `json:"transferred,omitempty"`
 	Shared      []int   `json:"-"`
 
-	sys    *gsst.System // names the shared values
-	before []int        // shared values before the step, for undoing it
+	sys *gsst.System // names the shared values
 }
 
 // Mover is one more process moved by a step: a part of a rendezvous or
@@ -404,20 +403,13 @@ func (s Step) String() string {
 	return b.String()
 }
 
-// sharedText writes shared values as "lock=true turn=writer".
+// sharedText writes shared values as "lock=true turn=writer"
+// (gsst's FormatShared; positions when no system names them).
 func sharedText(sys *gsst.System, vals []int) string {
-	var b strings.Builder
-	for j, v := range vals {
-		if j > 0 {
-			b.WriteByte(' ')
-		}
-		if sys != nil && j < len(sys.Shared) {
-			fmt.Fprintf(&b, "%s=%s", sys.Shared[j].Name, sys.Shared[j].ValueName(v))
-		} else {
-			fmt.Fprintf(&b, "%d=%d", j, v)
-		}
+	if sys != nil && len(vals) == len(sys.Shared) {
+		return sys.FormatShared(vals)
 	}
-	return b.String()
+	return fmt.Sprint(vals)
 }
 
 // SharedText writes the shared values of s as "lock=true turn=writer",

@@ -63,6 +63,9 @@ func (s State) MarshalJSON() ([]byte, error) {
 // integer. text holds values read back from JSON (a constant whose
 // enumeration a State without system does not know), "" elsewhere.
 func sharedJSON(sys *gsst.System, vals []int, text []string) string {
+	if sys != nil && len(vals) == len(sys.Shared) && len(text) == 0 {
+		return string(sys.SharedJSON(vals))
+	}
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for j, v := range vals {

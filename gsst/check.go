@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/presburger"
@@ -536,4 +537,136 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 	}
 	c.errorf(x.Pos(), "internal error: unexpected expression %T", x)
 	return v, false
+}
+
+// processCount reports whether a counter or n (the number of processes)
+// may appear in mode m, reporting it when not.
+func (c *checker) processCount(pos Pos, what string, m mode, where string) bool {
+	switch m {
+	case assumeMode, sizeMode, updateMode:
+	default:
+		return true
+	}
+	if what == "n" {
+		what = "n (the number of processes)"
+	}
+	why := map[mode]string{
+		assumeMode: "the assumption reads the parameters only",
+		sizeMode:   "a group size is an expression over the parameters",
+		updateMode: "an update reads shared variables, parameters and constants",
+	}[m]
+	hint := ""
+	if what != "counter" && m != updateMode {
+		hint = " (declare n in params to make it a parameter)"
+	}
+	c.errorf(pos, "%s%s: %s%s", what, where, why, hint)
+	return false
+}
+
+// named gives the meaning of an identifier declared by the file.
+func (c *checker) named(x *NameExpr, nm name, m mode, where string) (value, bool) {
+	switch {
+	case nm.dup:
+		return value{}, false
+	case nm.param >= 0:
+		p := &c.sys.Params[nm.param]
+		if p.Fixed {
+			return value{kind: kindInt, t: presburger.ConstTerm(int64(p.Value))}, true
+		}
+		return value{kind: kindInt, t: presburger.VarTerm(c.sys.ParamVar(nm.param))}, true
+	case nm.shared >= 0:
+		if m == assumeMode || m == sizeMode {
+			c.errorf(x.NamePos, "shared variable %s%s: %s", x.Name, where, map[mode]string{
+				assumeMode: "the assumption reads the parameters only",
+				sizeMode:   "a group size is an expression over the parameters"}[m])
+			return value{}, false
+		}
+		v := &c.sys.Shared[nm.shared]
+		t := presburger.VarTerm(c.sys.SharedVar(nm.shared))
+		switch {
+		case v.Bool:
+			return value{kind: kindBool, f: presburger.Compare(t, presburger.Eq, presburger.ConstTerm(1)), t: t, boolVal: true, boolVar: true}, true
+		case v.Values != nil:
+			return value{kind: kindEnum, t: t, enum: enumKey(v.Values)}, true
+		}
+		return value{kind: kindInt, t: t}, true
+	}
+	return value{kind: kindEnum, t: presburger.ConstTerm(int64(nm.value)), enum: nm.enum}, true
+}
+
+// compareValues compares enumeration values, or boolean variables with
+// each other and with true and false: = and != only, within one type.
+func (c *checker) compareValues(x *BinaryExpr, l, r value) (value, bool) {
+	if x.Op != EQL && x.Op != NEQ {
+		what := "enumeration values"
+		if l.kind == kindBool || r.kind == kindBool {
+			what = "booleans"
+		}
+		c.errorf(x.OpPos, "comparison %s of %s: %s are compared with = and != only", x.Op, what, what)
+		return value{}, false
+	}
+	switch {
+	case l.kind == kindEnum && r.kind == kindEnum && l.enum == r.enum:
+	case l.kind == kindEnum && r.kind == kindEnum:
+		c.errorf(x.OpPos, "comparison %s of values of two different enumerations [%s] and [%s]", x.Op,
+			strings.ReplaceAll(l.enum, ",", ", "), strings.ReplaceAll(r.enum, ",", ", "))
+		return value{}, false
+	case l.boolVal && r.boolVal:
+	case l.kind == kindEnum || r.kind == kindEnum:
+		other := r
+		if r.kind == kindEnum {
+			other = l
+		}
+		c.errorf(x.OpPos, "comparison %s of an enumeration value with %s: compare it with a constant or a variable of its enumeration", x.Op, other.kind)
+		return value{}, false
+	default:
+		c.errorf(x.OpPos, "comparison %s of a boolean variable with %s: compare it with true, false or a boolean variable, or use it as a condition", x.Op, describeValue(l, r))
+		return value{}, false
+	}
+	return value{kind: kindBool, f: presburger.Compare(l.t, cmpOps[x.Op], r.t)}, true
+}
+
+// describeValue names the side of a comparison that is not a boolean
+// variable or constant.
+func describeValue(l, r value) string {
+	if l.boolVal {
+		l = r
+	}
+	if l.kind == kindBool {
+		return "a condition"
+	}
+	return l.kind.String()
+}
+
+// groupSet resolves a list of group names into sorted indices; nil
+// stays nil (every group). ok is false when a name did not resolve.
+func (c *checker) groupSet(ids []*Ident, where string) (out []int, ok bool) {
+	if ids == nil {
+		return nil, true
+	}
+	ok = true
+	out = []int{}
+	for _, id := range ids {
+		g, okG := c.group(id, where)
+		switch {
+		case !okG:
+			ok = false
+		case contains(out, g):
+			c.errorf(id.NamePos, "group %s listed twice%s", id.Name, where)
+			ok = false
+		default:
+			out = append(out, g)
+		}
+	}
+	sort.Ints(out)
+	return out, ok
+}
+
+func contains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

@@ -56,15 +56,28 @@
 // returns the instance of given sizes; AllSizes reads every size of a
 // file as "1..". The rules of New cover both kinds of system.
 //
-// Beyond the paper (shared.go, docs/gsst-format.md "Beyond the paper"):
-// shared variables (booleans, enumerations, bounded and unbounded
-// integers) that guards read and updates of transitions and rendezvous
-// write; parameters with an assumption, which make a System a family
-// like ranges do (group sizes may be linear over them; InstantiateParams
-// folds them to values); broadcast transitions; and rendezvous, steps in
-// which several processes move together. Their rules live in rulesext.go
-// and hold for parsed and hand-built Specs alike. Analyses that have not
-// been taught a construct refuse a System using it (Spec.Unsupported).
+// Steps (step.go) are what every analysis reads of a system's moves. The
+// checker lowers each guard block of each transition, and each
+// rendezvous, into one Step: the parts that distinct processes take
+// (one for a transition's block; the paper's GSST has nothing else), the
+// transfers of a broadcast, the guard and the update, and the Origin it
+// was written at. What a step needs and what it does is defined once,
+// for every stage: as formulas over the system's variables
+// (EnabledFormula, MoversFormula with Hall's condition for parts
+// restricted to groups, InDomain, Effect; enabled.go), on counters
+// (Choices, After, Successors; config.go) and on single processes
+// (Movers, Transferred, CheckMovers, Procs; procs.go). Values are exact:
+// an update that would take a variable out of its domain is not
+// enabled, however far out, and one that would pass MaxValue in an
+// unbounded domain is a LimitError, never a wrapped number.
+//
+// The language (shared.go, docs/gsst-format.md) has shared variables
+// (booleans, enumerations, bounded and unbounded integers) that guards
+// read and updates write; parameters with an assumption, which make a
+// System a family like ranges do (group sizes may be linear over them;
+// InstantiateParams folds them to values); broadcast transitions; and
+// rendezvous, steps in which several processes move together. Their
+// rules hold for parsed and hand-built Specs alike.
 //
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and

@@ -217,7 +217,7 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 		errs.Sort()
 		return nil, errs
 	}
-	return &out, nil
+	return seal(&out.spec), nil
 }
 
 // anyRanged reports whether some group's size is a range.

@@ -63,7 +63,7 @@ func Parse(filename string, src []byte, opts ...Option) (*System, error) {
 		base := filepath.Base(filename)
 		spec.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
-	return &System{*spec}, nil
+	return seal(spec), nil
 }
 
 // Load reads and parses the GSST file at path.

@@ -1,7 +1,9 @@
 package gsst
 
 import (
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vsym/vsym/presburger"
@@ -373,4 +375,86 @@ func (s *Spec) FormatUpdate(u *Update) string {
 		parts[i] = s.VarName(a.Var) + " := " + value
 	}
 	return strings.Join(parts, "; ")
+}
+
+// Assignment writes "x=value", the value as the language writes it: the
+// one way vsym prints a shared variable's value to people.
+func (v *Shared) Assignment(k int) string { return v.Name + "=" + v.ValueName(k) }
+
+// FormatShared writes the shared values of a configuration, one
+// Assignment per variable in declaration order: "lock=true turn=writer
+// k=2". Text reports, witnesses and pictures all print them so.
+func (s *Spec) FormatShared(values []int) string {
+	parts := make([]string, 0, len(values))
+	for j, k := range values {
+		if j < len(s.Shared) {
+			parts = append(parts, s.Shared[j].Assignment(k))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// SharedJSON writes the shared values of a configuration as a JSON object
+// in declaration order: a boolean as a JSON boolean, an enumeration's
+// value as a string, an integer as a number. Every JSON output of vsym
+// writes them so.
+func (s *Spec) SharedJSON(values []int) []byte {
+	b := []byte{'{'}
+	for j, k := range values {
+		if j >= len(s.Shared) {
+			break
+		}
+		if j > 0 {
+			b = append(b, ',')
+		}
+		v := &s.Shared[j]
+		b = appendJSONString(b, v.Name)
+		b = append(b, ':')
+		switch {
+		case v.Bool:
+			b = strconv.AppendBool(b, k != 0)
+		case v.Values != nil:
+			b = appendJSONString(b, v.ValueName(k))
+		default:
+			b = strconv.AppendInt(b, int64(k), 10)
+		}
+	}
+	return append(b, '}')
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
+}
+
+// FormatTotals writes total counters as "#N=2 #T=0 #C=1".
+func (s *Spec) FormatTotals(totals []int) string {
+	parts := make([]string, len(totals))
+	for i, k := range totals {
+		parts[i] = "#" + s.States[i] + "=" + strconv.Itoa(k)
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatConfig writes a configuration as every text report and picture
+// of vsym prints it: the total counters, the shared values, and the group
+// counters when known (counts nil otherwise):
+// "#N=1 #C=1 lock=true  (reader: N=1 C=0; writer: N=0 C=1)".
+func (s *Spec) FormatConfig(totals []int, counts [][]int, shared []int) string {
+	out := s.FormatTotals(totals)
+	if len(shared) > 0 {
+		out += " " + s.FormatShared(shared)
+	}
+	if counts == nil {
+		return out
+	}
+	groups := make([]string, len(counts))
+	for g, row := range counts {
+		parts := make([]string, len(row))
+		for i, k := range row {
+			parts[i] = s.States[i] + "=" + strconv.Itoa(k)
+		}
+		groups[g] = s.Groups[g].Name + ": " + strings.Join(parts, " ")
+	}
+	return out + "  (" + strings.Join(groups, "; ") + ")"
 }

@@ -51,7 +51,7 @@ func New(s *Spec) (*System, error) {
 	if errs := s.rules(nil); len(errs) > 0 {
 		return nil, errs
 	}
-	return &System{*s}, nil
+	return seal(s), nil
 }
 
 // source is what the checker knows of a Spec it built from a file: which
@@ -396,5 +396,27 @@ func (s *Spec) checkCTL(f ctl.Formula, where string, pos Pos, at func(Pos, strin
 	}
 	for _, a := range ctl.Atoms(f) {
 		s.checkFormula(a, where, pos, at)
+	}
+}
+
+// checkGroupSet checks a restriction to groups: nil (every group), or
+// groups in range, strictly increasing, at least one.
+func (s *Spec) checkGroupSet(groups []int, where string, pos Pos, at func(Pos, string, ...any)) {
+	if groups == nil {
+		return
+	}
+	if len(groups) == 0 {
+		at(pos, "%s is restricted to no group (nil restricts to none: every group)", where)
+		return
+	}
+	for i, g := range groups {
+		switch {
+		case g < 0 || g >= len(s.Groups):
+			at(pos, "%s: group %d out of range", where, g)
+			return
+		case i > 0 && groups[i-1] >= g:
+			at(pos, "%s: groups not sorted or listed twice", where)
+			return
+		}
 	}
 }

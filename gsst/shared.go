@@ -1,21 +1,20 @@
 package gsst
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/vsym/vsym/presburger"
+	"gopkg.in/yaml.v3"
 )
 
-// This file holds what the language has beyond the paper's GSSTs: shared
-// variables and the updates of transitions (issue 20), parameters with a
-// resilience condition, group sizes over parameters, and steps that move
-// several processes at once, rendezvous and broadcast (issue 21).
-//
+// Shared variables: their declaration (the shared key), decoding,
+// checking and the rules of New on their domains and initial values.
 // Variables, after the counters, size variables and NVar of system.go:
-// SharedVar(j) is shared variable j, ParamVar(k) parameter k. A shared
-// variable is a state variable: it changes along a run. A parameter is a
-// constant of a run: a fixed instance folds it to its value, as it folds n.
+// SharedVar(j) is shared variable j, ParamVar(k) parameter k
+// (params.go). A shared variable is a state variable: it changes along a
+// run; updates (update.go) write it.
 
 // Shared is a shared variable: a boolean, an enumeration, or an integer in
 // Lo..Hi (Unbounded: Lo and up). Every kind is an integer in the formulas:
@@ -73,162 +72,14 @@ func (v *Shared) TypeText() string {
 	return strconv.Itoa(v.Lo) + ".." + strconv.Itoa(v.Hi)
 }
 
-// Param is a named parameter: a nonnegative integer constant of a run.
-// In a family (Fixed false) formulas read it as ParamVar; an instance
-// fixes it to Value and folds it into every formula.
-type Param struct {
-	Name  string
-	Pos   Pos
-	Fixed bool
-	Value int
-}
-
-// Assumption is the resilience condition of a family with parameters: a
-// formula over the ParamVars; only parameter values that satisfy it are
-// instances. Formula is nil when the spec assumes nothing.
-type Assumption struct {
-	Formula presburger.Formula
-	Text    string
-	Pos     Pos
-}
-
-// Assign is one assignment of an update: shared variable Var (a SharedVar)
-// gets Value, a linear term over the shared variables (and the ParamVars,
-// in a family) read before the step. An update's assignments happen at
-// once; a variable not assigned keeps its value. A step whose update
-// would take a variable out of its domain is not enabled.
-type Assign struct {
-	Var   presburger.Var
-	Value presburger.Term
-}
-
-// Update is the update of a block, of a rendezvous: what the step does
-// to the shared variables.
-type Update struct {
-	Assign []Assign
-	Text   string // as written; "" when there is none
-	Pos    Pos
-}
-
-// Transfer is one part of a broadcast: at the step, every other process in
-// From (of one of Groups; of any group when Groups is nil) moves to To.
-// The moving process itself takes its own transition and is not
-// transferred.
-type Transfer struct {
-	From, To int
-	Groups   []int // sorted; nil: every group
-	Pos      Pos
-}
-
-// Rendezvous is a step in which len(Parts) >= 2 distinct processes move
-// together, each from its part's From to its To, when Guard holds (read
-// before the step) and such processes exist; the step also applies
-// Update.
-type Rendezvous struct {
-	Parts  []Part
-	Guard  presburger.Formula // over the system's variables
-	Text   string             // the guard as written; "" when unguarded
-	Update Update
-	Pos    Pos
-}
-
-// Part is one participant of a rendezvous: a process in From, of one of
-// Groups (any group when nil), moving to To.
-type Part struct {
-	From, To int
-	Groups   []int // sorted; nil: every group
-	Pos      Pos
-}
-
-// Extension names a construct beyond the paper's GSSTs. Analyses that
-// have not been taught a construct refuse a system that uses it (with
-// Spec.Uses), rather than read it as if it were not there.
-type Extension uint
-
-const (
-	ExtShared     Extension = 1 << iota // shared variables
-	ExtParams                           // parameters (and sizes over them)
-	ExtRendezvous                       // rendezvous steps
-	ExtBroadcast                        // broadcast transitions
-)
-
-var extNames = []string{"shared variables", "parameters", "rendezvous", "broadcast"}
-
-func (x Extension) String() string {
-	var out []string
-	for i, n := range extNames {
-		if x&(1<<i) != 0 {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		return "none"
-	}
-	return strings.Join(out, ", ")
-}
-
-// Extensions returns the constructs beyond the paper that s uses.
-func (s *Spec) Extensions() Extension {
-	var x Extension
-	if len(s.Shared) > 0 {
-		x |= ExtShared
-	}
-	if len(s.Params) > 0 {
-		x |= ExtParams
-	}
-	if len(s.Rendezvous) > 0 {
-		x |= ExtRendezvous
-	}
-	for i := range s.Transitions {
-		if len(s.Transitions[i].Broadcast) > 0 {
-			x |= ExtBroadcast
-		}
-	}
-	return x
-}
-
-// Unsupported returns an error naming what of s lies beyond supported,
-// for an analysis that handles only the constructs in supported (and
-// those of the paper); nil when s uses nothing else.
-func (s *Spec) Unsupported(analysis string, supported Extension) error {
-	if x := s.Extensions() &^ supported; x != 0 {
-		return &UnsupportedError{Analysis: analysis, Uses: x}
-	}
-	return nil
-}
-
-// UnsupportedError says that an analysis does not handle a construct a
-// system uses.
-type UnsupportedError struct {
-	Analysis string
-	Uses     Extension
-}
-
-func (e *UnsupportedError) Error() string {
-	return e.Analysis + " does not handle " + e.Uses.String() + " yet"
-}
-
 // SharedVar returns the variable of shared variable j. It follows NVar.
 func (s *Spec) SharedVar(j int) presburger.Var { return s.NVar() + 1 + presburger.Var(j) }
-
-// ParamVar returns the variable of parameter k. It follows the shared
-// variables.
-func (s *Spec) ParamVar(k int) presburger.Var {
-	return s.NVar() + 1 + presburger.Var(len(s.Shared)+k)
-}
 
 // SharedOf returns the index of the shared variable v, and false when v
 // is no shared variable's.
 func (s *Spec) SharedOf(v presburger.Var) (int, bool) {
 	j := int(v - s.SharedVar(0))
 	return j, j >= 0 && j < len(s.Shared)
-}
-
-// ParamOf returns the index of the parameter v, and false when v is no
-// parameter's.
-func (s *Spec) ParamOf(v presburger.Var) (int, bool) {
-	k := int(v - s.ParamVar(0))
-	return k, k >= 0 && k < len(s.Params)
 }
 
 // InitShared returns the initial value of every shared variable.
@@ -240,27 +91,222 @@ func (s *Spec) InitShared() []int {
 	return out
 }
 
-// InstanceCondition returns what the parameters (ParamVar), the group
-// sizes (SizeVar) and n (NVar) of every instance of s satisfy, beyond
-// the ranges of SizeBounds: each parameter not fixed is at least 0, the
-// assumption holds, each size over the parameters equals its term (and,
-// with SizeBounds, is at least 1), and n is the sum of the sizes. An
-// instance of the family is exactly a solution of the two together; for
-// a system without parameters it is SizeSum.
-func (s *Spec) InstanceCondition() presburger.Formula {
-	var parts []presburger.Formula
+// domainRange matches the type of a bounded or unbounded integer shared
+// variable: "0..3", "-2..2", "0..".
+var domainRange = regexp.MustCompile(`^(-?[0-9]+)\.\.(-?[0-9]*)$`)
+
+// decodeShared reads the shared mapping: name: {type: T, init: V}.
+func (d *decoder) decodeShared(n *yaml.Node) []*SharedDecl {
+	var out []*SharedDecl
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if !d.want(n, yaml.MappingNode, "a mapping from shared variable names to {type, init}") {
+		return nil
+	}
+	for _, q := range d.pairs(n, "shared") {
+		name := d.ident(q.key, "shared variable name")
+		if name == nil {
+			continue
+		}
+		sd := &SharedDecl{Name: name, TypePos: d.pos(q.val), InitPos: d.pos(q.val)}
+		out = append(out, sd)
+		if !d.want(q.val, yaml.MappingNode, "a shared variable {type: ..., init: ...}") {
+			continue
+		}
+		m := d.fields(q.val, "shared variable "+name.Name, "type", "init")
+		p, ok := m["type"]
+		if !ok {
+			d.errorf(d.pos(q.val), "shared variable %s has no type (bool, [a, b, ...], Lo..Hi or Lo..)", name.Name)
+		} else {
+			d.sharedType(sd, p.val)
+		}
+		p, ok = m["init"]
+		if !ok {
+			d.errorf(d.pos(q.val), "shared variable %s has no init (its initial value)", name.Name)
+			continue
+		}
+		sd.InitPos = d.pos(p.val)
+		v := p.val
+		if !d.want(v, yaml.ScalarNode, "an initial value") {
+			continue
+		}
+		switch {
+		case v.Tag == "!!int":
+			k, ok := d.integer(v, "an initial value")
+			sd.InitInt, sd.InitOK = k, ok
+		case v.Tag == "!!bool" && (v.Value == "true" || v.Value == "false"):
+			sd.InitName, sd.InitOK = &Ident{d.pos(v), v.Value}, true
+		case (v.Tag == "!!str" || v.Tag == "!!bool") && isName(v.Value):
+			sd.InitName, sd.InitOK = &Ident{d.pos(v), v.Value}, true
+		default:
+			d.errorf(d.pos(v), "expected an initial value (an integer, true, false or an enumeration constant), found %s", kindName(v))
+		}
+	}
+	return out
+}
+
+// sharedType reads the type of a shared variable.
+func (d *decoder) sharedType(sd *SharedDecl, n *yaml.Node) {
+	sd.TypePos = d.pos(n)
+	const want = "a type (bool, a list of constants [a, b], a range Lo..Hi, or Lo.. for no greatest value)"
+	switch n.Kind {
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			d.errorf(d.pos(n), "empty enumeration: a shared variable needs at least one value")
+			return
+		}
+		for _, c := range n.Content {
+			id := d.ident(c, "enumeration constant")
+			if id == nil {
+				return
+			}
+			sd.Values = append(sd.Values, id)
+		}
+		sd.TypeOK = true
+		return
+	case yaml.ScalarNode:
+		if n.Value == "bool" && n.Tag == "!!str" {
+			sd.Bool, sd.TypeOK = true, true
+			return
+		}
+		m := domainRange.FindStringSubmatch(n.Value)
+		if m == nil || n.Tag != "!!str" {
+			d.errorf(d.pos(n), "expected %s, found %s", want, kindName(n))
+			return
+		}
+		lo, err1 := strconv.ParseInt(m[1], 10, 64)
+		hi, err2 := int64(0), error(nil)
+		if m[2] != "" {
+			hi, err2 = strconv.ParseInt(m[2], 10, 64)
+		}
+		if err1 != nil || err2 != nil {
+			d.errorf(d.pos(n), "range %s is out of range", n.Value)
+			return
+		}
+		sd.Lo, sd.Hi, sd.Unbounded, sd.TypeOK = lo, hi, m[2] == "", true
+		return
+	}
+	d.want(n, yaml.ScalarNode, want)
+}
+
+func (c *checker) declareShared(f *File) {
+	c.src.shared = make([]sharedSrc, len(f.Shared))
+	for j, sd := range f.Shared {
+		v := Shared{Name: sd.Name.Name, Pos: sd.Name.NamePos, TypePos: sd.TypePos, InitPos: sd.InitPos}
+		ss := sharedSrc{initOK: sd.InitOK, typeOK: sd.TypeOK}
+		switch {
+		case !sd.TypeOK:
+			v.Lo, v.Hi, v.Unbounded = 0, 0, true // anything: the type is reported
+		case sd.Bool:
+			v.Bool, v.Lo, v.Hi = true, 0, 1
+		case sd.Values != nil:
+			for _, id := range sd.Values {
+				v.Values = append(v.Values, id.Name)
+				v.ValuePos = append(v.ValuePos, id.NamePos)
+			}
+			v.Lo, v.Hi = 0, len(v.Values)-1
+		default:
+			v.Lo, v.Hi, v.Unbounded = int(sd.Lo), int(sd.Hi), sd.Unbounded
+		}
+		if sd.TypeOK && sd.InitOK {
+			c.initialValue(&v, sd, &ss)
+		}
+		c.sys.Shared = append(c.sys.Shared, v)
+		c.src.shared[j] = ss
+		// Reserved names are reported by the rules; n stays the number
+		// of processes.
+		if v.Name != "n" {
+			c.declareName(v.Name, name{param: -1, shared: j})
+		}
+		key := enumKey(v.Values)
+		for i, val := range v.Values {
+			if val != "n" {
+				c.declareName(val, name{param: -1, shared: -1, enum: key, value: i})
+			}
+		}
+	}
+}
+
+// initialValue resolves the initial value of a shared variable as
+// written: true/false for a boolean, a constant of an enumeration, an
+// integer otherwise. Whether it lies in the domain is a rule of New.
+func (c *checker) initialValue(v *Shared, sd *SharedDecl, ss *sharedSrc) {
+	id := sd.InitName
+	switch {
+	case v.Bool && id != nil && (id.Name == "true" || id.Name == "false"):
+		if id.Name == "true" {
+			v.Init = 1
+		}
+		return
+	case v.Bool:
+		c.errorf(sd.InitPos, "initial value of boolean variable %s must be true or false", v.Name)
+	case v.Values != nil && id != nil:
+		for i, val := range v.Values {
+			if val == id.Name {
+				v.Init = i
+				return
+			}
+		}
+		c.errorf(sd.InitPos, "initial value %s of %s is not one of its constants %s", id.Name, v.Name, v.TypeText())
+	case v.Values != nil:
+		c.errorf(sd.InitPos, "initial value of %s must be one of its constants %s", v.Name, v.TypeText())
+	case id != nil:
+		c.errorf(sd.InitPos, "initial value of integer variable %s must be an integer, not %s", v.Name, id.Name)
+	default:
+		if sd.InitInt > MaxConstant || sd.InitInt < -MaxConstant {
+			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", sd.InitInt, v.Name, MaxConstant)
+		} else {
+			v.Init = int(sd.InitInt)
+			return
+		}
+	}
+	ss.initOK = false // reported: the rules skip it
+}
+
+// checkShared checks the domain and initial value of every shared
+// variable.
+func (s *Spec) checkShared(src *source, at func(Pos, string, ...any)) {
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		typ, init := v.TypePos, v.InitPos
+		if typ.Line == 0 {
+			typ = v.Pos
+		}
+		if init.Line == 0 {
+			init = v.Pos
+		}
+		typeOK, initOK := true, true
+		if j < len(src.shared) {
+			typeOK, initOK = src.shared[j].typeOK, src.shared[j].initOK
+		}
+		if !typeOK {
+			continue
+		}
+		switch {
+		case v.Bool && (v.Values != nil || v.Lo != 0 || v.Hi != 1 || v.Unbounded):
+			at(typ, "boolean variable %s must have the domain 0..1 and no constants", v.Name)
+			continue
+		case v.Values != nil && len(v.Values) == 0:
+			at(typ, "shared variable %s has an empty enumeration", v.Name)
+			continue
+		case v.Values != nil && (v.Lo != 0 || v.Hi != len(v.Values)-1 || v.Unbounded):
+			at(typ, "enumeration variable %s must have the domain 0..%d, one value per constant", v.Name, len(v.Values)-1)
+			continue
+		case v.Lo < -MaxConstant || v.Lo > MaxConstant || !v.Unbounded && (v.Hi < -MaxConstant || v.Hi > MaxConstant):
+			at(typ, "domain %s of %s is beyond the limit of %d", v.TypeText(), v.Name, MaxConstant)
+			continue
+		case !v.Unbounded && v.Hi < v.Lo:
+			at(typ, "empty domain %s of %s: the greatest value is below the least", v.TypeText(), v.Name)
+			continue
+		}
+		if initOK && !v.Contains(v.Init) {
+			at(init, "initial value %d of %s is outside its domain %s", v.Init, v.Name, v.TypeText())
+		}
+	}
 	for k, p := range s.Params {
-		if !p.Fixed {
-			parts = append(parts, presburger.Compare(presburger.VarTerm(s.ParamVar(k)), presburger.Ge, presburger.ConstTerm(0)))
+		if p.Fixed && (p.Value < 0 || p.Value > MaxConstant) {
+			at(s.Params[k].Pos, "parameter %s has the value %d; a parameter lies in 0..%d", p.Name, p.Value, MaxConstant)
 		}
 	}
-	if s.Assume.Formula != nil {
-		parts = append(parts, s.Assume.Formula)
-	}
-	for g := range s.Groups {
-		if grp := &s.Groups[g]; grp.OverParams() {
-			parts = append(parts, presburger.Compare(presburger.VarTerm(s.SizeVar(g)), presburger.Eq, grp.SizeTerm))
-		}
-	}
-	return presburger.Conj(append(parts, s.SizeSum())...)
 }

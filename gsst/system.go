@@ -58,6 +58,11 @@ type Spec struct {
 	Params     []Param
 	Assume     Assumption
 	Rendezvous []Rendezvous
+
+	// steps are the transitions and rendezvous lowered to steps
+	// (step.go), set when a System is sealed; nil in a Spec being
+	// described, whose Steps are lowered when asked for.
+	steps []Step
 }
 
 // spec lets System embed Spec in an unexported field: its fields and
@@ -79,6 +84,13 @@ type spec = Spec
 // check that with New. The zero System is not a product of this package
 // and no analysis accepts it.
 type System struct{ spec }
+
+// seal returns the System of a Spec that has met the rules, with its
+// steps lowered once: every System is made here.
+func seal(s *Spec) *System {
+	s.steps = s.lower()
+	return &System{*s}
+}
 
 // Fairness holds the fairness constraints of a system. A path is fair
 // when it meets every constraint infinitely often; CTL path quantifiers
@@ -547,5 +559,6 @@ func (s *Spec) clone() *Spec {
 			r.Parts[j].Groups = slices.Clone(r.Parts[j].Groups)
 		}
 	}
+	out.steps = nil // a copy is edited: lower it again when sealed
 	return &out
 }

@@ -44,24 +44,19 @@
 //     invariant implies phi), independently of the prover's own check.
 //     Its text names counters and sizes as docs/prove.md describes
 //     (#S, #S[g], n, and |g| for the size of group g).
-//   - Refuted: the counterexample's sizes are instantiated, its counter
-//     states are lifted to process moves of the instance by explore.Lift,
-//     and the moves are executed again on a concrete configuration (each
-//     process in its source state, its block's guard true, phi false at
-//     the end). A run that does not replay is an internal error, never a
+//   - Refuted: the counterexample's sizes and parameter values are
+//     instantiated, its states (counters and shared values) are lifted to
+//     process moves of the instance by explore.Lift, and the moves are
+//     executed again on a concrete configuration by the meaning of the
+//     system's steps (gsst's CheckMovers: each mover in its part's source,
+//     the guard true, the update within the domains; what else moves and
+//     the shared values as the trace says; phi false at the end). A run that does not replay is an internal error, never a
 //     refutation. With fairness constraints the instance is also explored
 //     (explore's explicit engine on its group-counter model): fair paths
 //     are a subset of all paths, so a proof of AG phi stands, but a bad
 //     state reached by the prover may have no fair continuation. The
 //     property is Refuted only when explore finds AG phi failing under
 //     fairness at those sizes, and Unknown otherwise.
-//     A refutation of a system with shared variables, parameters,
-//     broadcasts or rendezvous is lifted to processes here (each mover
-//     the lowest-numbered process of its group in its source state) and
-//     executed on the instance of its parameter values and sizes by the
-//     language's semantics read off the system (Result.Moves); under
-//     fairness, explore decides on the instance (InstantiateParams) as
-//     above.
 //   - Unknown: a timeout, a solver's "unknown", a counterexample longer
 //     than the prover searches, a limit of the fairness check; Reason
 //     says which. Counter systems with zero tests are as powerful as

@@ -75,11 +75,8 @@ type Result struct {
 	// and given to it (lemma.go); Invariant includes them.
 	Lemmas []Lemma
 	// Params (Refuted, for a system with parameters) are the values of
-	// the parameters at the refuting instance, and Moves the run on that
-	// instance, process by process, as executed (replay.go); Trace.Lifted
-	// is then nil.
+	// the parameters at the refuting instance.
 	Params []int
-	Moves  []Move
 }
 
 // Report is the outcome of Check.

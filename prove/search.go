@@ -19,7 +19,7 @@ import (
 // value at once took a minute on the mutated cc (14 steps at n = 4).
 // What the search finds goes through the same checks as the prover's
 // runs: presburger.Replay on the model's transition system, then the
-// execution on the instance (refuteExtended).
+// execution on the instance (refute).
 
 // searchLimits bound the explicit search: parameter values and ranged
 // sizes up to searchMax, at most searchStates states in all.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	explorepkg "github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
@@ -66,8 +67,10 @@ func TestThresholdHandmade(t *testing.T) {
 				for _, l := range r.Lemmas {
 					t.Logf("  lemma %s: %s", l.Kind, l.Text)
 				}
-				for _, m := range r.Moves {
-					t.Logf("  %s", m)
+				if r.Trace != nil && r.Trace.Lifted != nil {
+					for _, st := range r.Trace.Lifted.Steps {
+						t.Logf("  %s", st)
+					}
 				}
 				if r.Verdict != tc.want {
 					t.Errorf("%s: %v, want %v", r.Property.Name, r.Verdict, tc.want)
@@ -211,8 +214,8 @@ func TestThresholdBundled(t *testing.T) {
 					t.Errorf("%s: %v (%s), want %v", r.Property.Name, r.Verdict, r.Reason, tc.want)
 				case r.Verdict == prove.Proved && len(r.Lemmas) == 0:
 					t.Errorf("%s: proved without lemmas", r.Property.Name)
-				case r.Verdict == prove.Refuted && (!slices.Equal(r.Params, tc.params) || len(r.Moves) == 0):
-					t.Errorf("%s: refuted at %v with %d moves, want %v", r.Property.Name, r.Params, len(r.Moves), tc.params)
+				case r.Verdict == prove.Refuted && (!slices.Equal(r.Params, tc.params) || len(liftedSteps(r)) == 0):
+					t.Errorf("%s: refuted at %v with %d steps, want %v", r.Property.Name, r.Params, len(liftedSteps(r)), tc.params)
 				}
 			}
 			// Independently of the prover: explicit exploration of every
@@ -306,11 +309,11 @@ func TestStepsBeyondOne(t *testing.T) {
 			}
 			if r.Verdict == prove.Refuted {
 				many := false
-				for _, mv := range r.Moves {
-					many = many || len(mv.Transferred) > 0 || len(mv.Movers) > 1
+				for _, st := range liftedSteps(r) {
+					many = many || len(st.Transferred) > 0 || len(st.Also) > 0
 				}
 				if !slices.Equal(r.Sizes, tc.sizes) || many != tc.several {
-					t.Errorf("%s %s: refuted at %v by %v, want %v (a step moving several processes: %v)", tc.file, r.Property.Name, r.Sizes, r.Moves, tc.sizes, tc.several)
+					t.Errorf("%s %s: refuted at %v by %v, want %v (a step moving several processes: %v)", tc.file, r.Property.Name, r.Sizes, liftedSteps(r), tc.sizes, tc.several)
 				}
 			}
 			phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
@@ -351,4 +354,12 @@ func TestScopeEmptyGroups(t *testing.T) {
 			t.Errorf("assume %s: scope %q, %v", tc.assume, rep.Scope, rep.Results[0].Verdict)
 		}
 	}
+}
+
+// liftedSteps returns the steps of a refutation's run on its instance.
+func liftedSteps(r prove.Result) []explorepkg.Step {
+	if r.Trace == nil || r.Trace.Lifted == nil {
+		return nil
+	}
+	return r.Trace.Lifted.Steps
 }

@@ -97,8 +97,12 @@ func TestBadInput(t *testing.T) {
 func TestEdgeSystems(t *testing.T) {
 	one := testsupport.Parse("one.yaml", "states: [A]\ngroups: {g: 3}\ninit: A\ntransitions: []\nproperties:\n  ex: \"EX true\"\n  eg: \"EG true\"\n")
 	empty := rwSystem(0, 2)
-	idle := rwSystem(2, 1)
-	idle.Transitions = nil
+	spec := rwSystem(2, 1).Spec()
+	spec.Transitions = nil
+	idle, err := gsst.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, sys := range []*gsst.System{one, empty, idle} {
 		t.Run(sys.Name, func(t *testing.T) {
 			crep, err := checkConcrete(context.Background(), sys)

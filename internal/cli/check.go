@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -439,20 +440,20 @@ type checkWitnessJSON struct {
 	// the instance (a family's), the shared values of both
 	// configurations, and the step of the enabled one whose successor
 	// orbit no step of the disabled one reaches.
-	Params map[string]int `json:"params,omitempty"`
-	Shared map[string]any `json:"shared,omitempty"`
-	Step   *checkStepJSON `json:"step,omitempty"`
+	Params map[string]int  `json:"params,omitempty"`
+	Shared json.RawMessage `json:"shared,omitempty"`
+	Step   *checkStepJSON  `json:"step,omitempty"`
 }
 
 // checkStepJSON is detect.Step: the transition (or rendezvous) taken, by
 // which groups (one per part of a rendezvous), and the orbit it reaches:
 // the total counters, in the order of "states", and the shared values.
 type checkStepJSON struct {
-	Transition  string         `json:"transition,omitempty"`
-	Rendezvous  string         `json:"rendezvous,omitempty"`
-	Groups      []string       `json:"groups"`
-	TotalsAfter []int          `json:"totals_after"`
-	SharedAfter map[string]any `json:"shared_after,omitempty"`
+	Transition  string          `json:"transition,omitempty"`
+	Rendezvous  string          `json:"rendezvous,omitempty"`
+	Groups      []string        `json:"groups"`
+	TotalsAfter []int           `json:"totals_after"`
+	SharedAfter json.RawMessage `json:"shared_after,omitempty"`
 }
 
 // checkVerdictJSON is the verdict of a transition or a rendezvous.
@@ -588,24 +589,11 @@ func newWitnessJSON(sys *gsst.System, w *detect.Witness) *checkWitnessJSON {
 	return wj
 }
 
-// sharedJSON maps each shared variable to its value: a boolean, the
-// name of an enumeration constant, or an integer; nil without shared
-// variables.
-func sharedJSON(sys *gsst.System, vals []int) map[string]any {
+// sharedJSON writes the shared values as every JSON output does
+// (gsst's SharedJSON); nil without shared variables.
+func sharedJSON(sys *gsst.System, vals []int) json.RawMessage {
 	if len(sys.Shared) == 0 || len(vals) != len(sys.Shared) {
 		return nil
 	}
-	out := map[string]any{}
-	for j := range sys.Shared {
-		v := &sys.Shared[j]
-		switch {
-		case v.Bool:
-			out[v.Name] = vals[j] == 1
-		case v.Values != nil:
-			out[v.Name] = v.ValueName(vals[j])
-		default:
-			out[v.Name] = vals[j]
-		}
-	}
-	return out
+	return sys.SharedJSON(vals)
 }

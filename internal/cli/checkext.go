@@ -62,23 +62,11 @@ func resultName(sys *gsst.System, t *detect.TransitionResult) string {
 	return sys.TransitionName(t.Transition)
 }
 
-// sharedText writes shared values as "turn = reader, lock = false".
-func sharedText(sys *gsst.System, vals []int) string {
-	parts := make([]string, len(vals))
-	for j, k := range vals {
-		parts[j] = sys.Shared[j].Name + " = " + sys.Shared[j].ValueName(k)
-	}
-	return strings.Join(parts, ", ")
-}
+// sharedText writes shared values as "turn=reader lock=false".
+func sharedText(sys *gsst.System, vals []int) string { return sys.FormatShared(vals) }
 
-// totalsText writes total counters as "#I = 1, #T = 0".
-func totalsText(sys *gsst.System, x []int) string {
-	parts := make([]string, len(x))
-	for s, k := range x {
-		parts[s] = fmt.Sprintf("#%s = %d", sys.States[s], k)
-	}
-	return strings.Join(parts, ", ")
-}
+// totalsText writes total counters as "#I=1 #T=0".
+func totalsText(sys *gsst.System, x []int) string { return sys.FormatTotals(x) }
 
 // paramsText writes parameter values as "n = 4, t = 1".
 func paramsText(sys *gsst.System, vals []int) string {

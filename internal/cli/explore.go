@@ -370,38 +370,7 @@ func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks 
 }
 
 func formatState(sys *gsst.System, s explore.State) string {
-	var b strings.Builder
-	for i, c := range s.Counters {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		name := fmt.Sprint(i)
-		if i < len(sys.States) {
-			name = sys.States[i]
-		}
-		fmt.Fprintf(&b, "#%s=%d", name, c)
-	}
-	if s.Shared != nil {
-		b.WriteString(" " + s.SharedText())
-	}
-	if s.Groups != nil {
-		b.WriteString("  (")
-		for g, row := range s.Groups {
-			if g > 0 {
-				b.WriteString("; ")
-			}
-			if g < len(sys.Groups) {
-				b.WriteString(sys.Groups[g].Name + ":")
-			}
-			for i, c := range row {
-				if i < len(sys.States) {
-					fmt.Fprintf(&b, " %s=%d", sys.States[i], c)
-				}
-			}
-		}
-		b.WriteString(")")
-	}
-	return b.String()
+	return sys.FormatConfig(s.Counters, s.Groups, s.Shared)
 }
 
 func writeTrace(w io.Writer, sys *gsst.System, tr *traceJSON, maxTrace int) {

@@ -188,11 +188,9 @@ type provePropertyJSON struct {
 	// the run into a bad state (kept for an unknown one whose run the
 	// fairness check could not confirm).
 	Sizes map[string]int `json:"sizes,omitempty"`
-	// Params are the parameter values of the refuting instance, and
-	// Moves its run as executed there, one line per step (a spec with
-	// shared variables, parameters, broadcasts or rendezvous).
+	// Params are the parameter values of the refuting instance (its run
+	// is Trace, lifted to processes as explore's traces are).
 	Params map[string]int `json:"params,omitempty"`
-	Moves  []string       `json:"moves,omitempty"`
 	// Lemmas are the lemmas the proof used (Invariant includes them).
 	Lemmas  []lemmaJSON `json:"lemmas,omitempty"`
 	Trace   *traceJSON  `json:"trace,omitempty"`
@@ -234,9 +232,6 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 			for k, v := range r.Params {
 				pj.Params[sys.Params[k].Name] = v
 			}
-		}
-		for _, mv := range r.Moves {
-			pj.Moves = append(pj.Moves, mv.String())
 		}
 		for _, l := range r.Lemmas {
 			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
@@ -301,24 +296,6 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		}
 		if pj.Trace != nil {
 			writeTrace(w, r.Instance, pj.Trace, maxTrace)
-		}
-		if len(pj.Moves) > 0 {
-			fmt.Fprintf(w, "  run on the instance, executed step by step (processes numbered from 0 within each group):\n")
-			// --max-trace N shows the first and last steps, N in all.
-			skipFrom, skipTo := len(pj.Moves), len(pj.Moves)
-			if maxTrace > 1 && len(pj.Moves) > maxTrace {
-				skipFrom, skipTo = maxTrace/2, len(pj.Moves)-(maxTrace-maxTrace/2)
-			}
-			for k, mv := range pj.Moves {
-				switch {
-				case k == skipFrom && skipFrom < skipTo:
-					fmt.Fprintf(w, "    ... steps %d to %d not shown\n", skipFrom+1, skipTo)
-					continue
-				case k > skipFrom && k < skipTo:
-					continue
-				}
-				fmt.Fprintf(w, "    %d. %s\n", k+1, mv)
-			}
 		}
 	}
 }

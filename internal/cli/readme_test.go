@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -14,7 +15,9 @@ import (
 // redirections, &&) are left out; the others must print exactly what
 // the document shows, run from the repository root. Files other than
 // the bundled specs are not at hand, so examples on them are left out
-// too (the transcripts cover those).
+// too (the transcripts cover those). With -update, the outputs that
+// differ are rewritten in the documents (read the diff before keeping
+// it: an example shows what a user sees).
 func TestDocExamples(t *testing.T) {
 	root := filepath.Join("..", "..")
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
@@ -25,25 +28,51 @@ func TestDocExamples(t *testing.T) {
 		docs[i] = filepath.Join("docs", filepath.Base(d))
 	}
 	ran := 0
-	for _, doc := range append([]string{"README.md"}, docs...) {
-		data, err := os.ReadFile(filepath.Join(root, doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ex := range consoleExamples(string(data)) {
-			if strings.Contains(ex.output, "...") || strings.ContainsAny(ex.command, "|<>&;") || !onBundledSpecs(ex.command) {
-				continue
+	var mu sync.Mutex
+	rewrite := map[string]map[string]string{} // doc -> command -> output
+	defer func() {
+		for doc, outputs := range rewrite {
+			path := filepath.Join(root, doc)
+			data, err := os.ReadFile(path)
+			if err == nil {
+				err = os.WriteFile(path, []byte(rewriteExamples(string(data), outputs)), 0o644)
 			}
-			ran++
-			t.Run(doc+": "+ex.command, func(t *testing.T) {
-				t.Parallel()
-				stdout, _, _ := runProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")))
-				if got := string(stdout); got != ex.output {
-					t.Errorf("%s shows:\n%s\nbut the command prints:\n%s", doc, ex.output, got)
-				}
-			})
+			if err != nil {
+				t.Error(err)
+			}
 		}
-	}
+	}()
+	t.Run("examples", func(t *testing.T) {
+		for _, doc := range append([]string{"README.md"}, docs...) {
+			data, err := os.ReadFile(filepath.Join(root, doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ex := range consoleExamples(string(data)) {
+				if strings.Contains(ex.output, "...") || strings.ContainsAny(ex.command, "|<>&;") || !onBundledSpecs(ex.command) {
+					continue
+				}
+				ran++
+				t.Run(doc+": "+ex.command, func(t *testing.T) {
+					t.Parallel()
+					stdout, _, _ := runProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")))
+					got := string(stdout)
+					switch {
+					case got == ex.output:
+					case *update:
+						mu.Lock()
+						if rewrite[doc] == nil {
+							rewrite[doc] = map[string]string{}
+						}
+						rewrite[doc][ex.command] = got
+						mu.Unlock()
+					default:
+						t.Errorf("%s shows:\n%s\nbut the command prints:\n%s", doc, ex.output, got)
+					}
+				})
+			}
+		}
+	})
 	if ran < 15 {
 		t.Errorf("only %d examples checked", ran)
 	}
@@ -89,6 +118,42 @@ func consoleExamples(md string) []consoleExample {
 		}
 	}
 	return out
+}
+
+// rewriteExamples returns md with the output shown after each command of
+// its console blocks replaced by outputs[command], where it has one.
+func rewriteExamples(md string, outputs map[string]string) string {
+	var out []string
+	in, skipping, indent := false, false, ""
+	for _, line := range strings.Split(md, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case !in && strings.HasPrefix(trimmed, "```console"):
+			in, indent = true, line[:len(line)-len(strings.TrimLeft(line, " "))]
+		case in && strings.HasPrefix(trimmed, "```"):
+			in, skipping = false, false
+		case in && strings.HasPrefix(trimmed, "$ "):
+			skipping = false
+			cmd := strings.TrimPrefix(trimmed, "$ ")
+			if i := strings.Index(cmd, "  #"); i >= 0 {
+				cmd = strings.TrimSpace(cmd[:i])
+			}
+			if got, ok := outputs[cmd]; ok {
+				out = append(out, line)
+				for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+					out = append(out, indent+l)
+				}
+				skipping = true
+				continue
+			}
+		case in && skipping && trimmed == "":
+			skipping = false
+		case skipping:
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // onBundledSpecs reports whether every file argument of a command line

@@ -1,0 +1,231 @@
+package gsst
+
+import (
+	"math/big"
+	"slices"
+
+	"github.com/vsym/vsym/presburger"
+)
+
+// When a step can be taken, and what it does, as formulas and terms over
+// the system's variables: counters, shared variables, parameters, sizes
+// and n. Certification substitutes its own variables for them, the
+// counter models translate them to model counters, the exports write
+// them in their languages. The same meaning on configurations is in
+// config.go and procs.go; the tests check the two against each other.
+
+// EnabledFormula returns the condition that st can be taken: distinct
+// processes exist for its parts (MoversFormula), its guard holds, and its
+// update keeps every shared variable in its domain (InDomain).
+func (s *Spec) EnabledFormula(st *Step) presburger.Formula {
+	return presburger.Conj(s.MoversFormula(st.Parts), st.Guard, s.InDomain(&st.Update, s.Shared))
+}
+
+// MoversFormula returns the condition that distinct processes exist for
+// parts, each in its part's source and of one of its groups: Hall's
+// condition for a system of distinct representatives, per source state
+// (every set K of the parts from S finds at least |K| processes in S of
+// the groups some part of K allows). A count over every group is the
+// total counter #S; over some groups, the sum of their group counters.
+// One part from S needs one process there: #S >= 1, or #S[g] >= 1.
+func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
+	var states []int
+	byState := map[int][]int{}
+	for i, p := range parts {
+		if _, ok := byState[p.From]; !ok {
+			states = append(states, p.From)
+		}
+		byState[p.From] = append(byState[p.From], i)
+	}
+	var out []presburger.Formula
+	for _, st := range states {
+		from := byState[st]
+		for set := 1; set < 1<<len(from); set++ {
+			k, any := 0, false
+			allowed := make([]bool, len(s.Groups))
+			for i, p := range from {
+				if set&(1<<i) == 0 {
+					continue
+				}
+				k++
+				part := &parts[p]
+				any = any || part.Groups == nil
+				for _, g := range part.Groups {
+					allowed[g] = true
+				}
+			}
+			out = append(out, presburger.Compare(s.countOf(st, any, allowed), presburger.Ge, presburger.ConstTerm(int64(k))))
+		}
+	}
+	return presburger.Conj(out...)
+}
+
+// countOf returns the number of processes in state st of the allowed
+// groups (of every group when any is set, or when allowed holds every
+// group): the total counter, or a sum of group counters.
+func (s *Spec) countOf(st int, any bool, allowed []bool) presburger.Term {
+	if any || !slices.Contains(allowed, false) {
+		return presburger.VarTerm(s.TotalVar(st))
+	}
+	var sum presburger.Term
+	for g, ok := range allowed {
+		if ok {
+			sum = sum.Add(presburger.VarTerm(s.GroupVar(st, g)))
+		}
+	}
+	return sum
+}
+
+// InDomain returns the condition that every value u assigns lies in its
+// variable's domain, domains[j] being that of shared variable j (the
+// system's own, s.Shared, or those of an export that cuts unbounded
+// variables). A bound that holds whatever the values of the variables
+// read (within their domains) is left out; the ranges are computed
+// exactly, so nothing is left out because an intermediate sum wrapped.
+func (s *Spec) InDomain(u *Update, domains []Shared) presburger.Formula {
+	var out []presburger.Formula
+	for _, a := range u.Assign {
+		j, ok := s.SharedOf(a.Var)
+		if !ok {
+			continue // the rules of New forbid it
+		}
+		v := &domains[j]
+		lo, hi := s.termRange(a.Value, domains)
+		if lo == nil || lo.Cmp(big.NewInt(int64(v.Lo))) < 0 {
+			out = append(out, presburger.Compare(a.Value, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
+		}
+		if !v.Unbounded && (hi == nil || hi.Cmp(big.NewInt(int64(v.Hi))) > 0) {
+			out = append(out, presburger.Compare(a.Value, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
+		}
+	}
+	return presburger.Conj(out...)
+}
+
+// termRange returns the least and greatest value of t over the domains
+// of the shared variables it reads; nil for a side that has no bound (an
+// unbounded variable, or a variable that is not a shared variable, such
+// as a parameter of a family).
+func (s *Spec) termRange(t presburger.Term, domains []Shared) (lo, hi *big.Int) {
+	lo, hi = big.NewInt(t.Const), big.NewInt(t.Const)
+	for _, m := range t.Monos {
+		j, ok := s.SharedOf(m.Var)
+		if !ok {
+			return nil, nil
+		}
+		v := &domains[j]
+		c := big.NewInt(m.Coef)
+		a := new(big.Int).Mul(c, big.NewInt(int64(v.Lo)))
+		var b *big.Int
+		if !v.Unbounded {
+			b = new(big.Int).Mul(c, big.NewInt(int64(v.Hi)))
+		}
+		if m.Coef < 0 {
+			a, b = b, a // the least value comes from the greatest
+		}
+		lo, hi = addOrNil(lo, a), addOrNil(hi, b)
+	}
+	return lo, hi
+}
+
+// addOrNil returns x + y, nil when either is nil (no bound).
+func addOrNil(x, y *big.Int) *big.Int {
+	if x == nil || y == nil {
+		return nil
+	}
+	return x.Add(x, y)
+}
+
+// Effect returns what st does to the orbit of a configuration: the change
+// of each total counter, and the value of each shared variable after the
+// step, as terms over the system's variables. It is exact when
+// EffectFixed(st) holds; otherwise the number of processes a transfer
+// moves depends on which group a mover belongs to, and the step must be
+// restricted first (Restrict, WithGroups).
+func (s *Spec) Effect(st *Step) (totals, shared []presburger.Term) {
+	totals = make([]presburger.Term, len(s.States))
+	for _, p := range st.Parts {
+		totals[p.From] = totals[p.From].Add(presburger.ConstTerm(-1))
+		totals[p.To] = totals[p.To].Add(presburger.ConstTerm(1))
+	}
+	for _, x := range st.Transfers {
+		k := s.countOf(x.From, x.Groups == nil, s.groupSet(x.Groups))
+		for _, p := range st.Parts {
+			// A mover is not transferred; a part whose groups are
+			// all moved by the transfer has one fewer to move.
+			if p.From == x.From && subset(p.Groups, x.Groups) {
+				k = k.Add(presburger.ConstTerm(-1))
+			}
+		}
+		totals[x.From] = totals[x.From].Sub(k)
+		totals[x.To] = totals[x.To].Add(k)
+	}
+	shared = make([]presburger.Term, len(s.Shared))
+	for j := range shared {
+		shared[j] = presburger.VarTerm(s.SharedVar(j))
+	}
+	for _, a := range st.Update.Assign {
+		if j, ok := s.SharedOf(a.Var); ok {
+			shared[j] = a.Value
+		}
+	}
+	return totals, shared
+}
+
+// EffectFixed reports whether Effect is exact for st: no part whose
+// source a transfer empties has groups of which the transfer moves some
+// and not others.
+func (s *Spec) EffectFixed(st *Step) bool {
+	for _, x := range st.Transfers {
+		for _, p := range st.Parts {
+			if p.From == x.From && !subset(p.Groups, x.Groups) && !disjoint(p.Groups, x.Groups, len(s.Groups)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// groupSet returns the groups as a membership table (nil groups: none
+// marked; callers read nil as every group first).
+func (s *Spec) groupSet(groups []int) []bool {
+	out := make([]bool, len(s.Groups))
+	for _, g := range groups {
+		out[g] = true
+	}
+	return out
+}
+
+// subset reports whether every group of a is in b (nil is every group).
+func subset(a, b []int) bool {
+	if b == nil {
+		return true
+	}
+	if a == nil {
+		return false
+	}
+	for _, g := range a {
+		if !slices.Contains(b, g) {
+			return false
+		}
+	}
+	return true
+}
+
+// disjoint reports whether a and b (nil: every one of d groups) share no
+// group.
+func disjoint(a, b []int, d int) bool {
+	switch {
+	case d == 0:
+		return true
+	case a == nil:
+		return len(b) == 0
+	case b == nil:
+		return len(a) == 0
+	}
+	for _, g := range a {
+		if slices.Contains(b, g) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,243 @@
+package gsst_test
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+)
+
+// TestStepsAgainstProcesses checks the one meaning of a step (gsst's
+// Steps, Choices, After, Movers, Transferred, CheckMovers, and the
+// formulas EnabledFormula and Effect) against testsupport's process-level
+// semantics, written from the language's contract alone, on every
+// reachable configuration of random small systems with every construct:
+// the successors on counters are the oracle's, projected; the processes
+// a step names reach one of the oracle's successors with those movers;
+// the formulas hold exactly where the configurations say.
+func TestStepsAgainstProcesses(t *testing.T) {
+	systems := 300
+	if testing.Short() {
+		systems = 80
+	}
+	r := rand.New(rand.NewSource(25))
+	var configs, steps, multi, transfers, updates, restricted int
+	for i := range systems {
+		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{})
+		sp, _ := testsupport.ProcsWithin(sys, 6)
+		for _, ps := range append(sp.States, randomStates(r, sys, len(sp.Owner), 20)...) {
+			configs++
+			checkConfig(t, fmt.Sprintf("system %d (%s)", i, sys.Name), sys, sp.Owner, ps)
+			if t.Failed() {
+				t.Fatalf("system %d:\n%s", i, testsupport.Describe(sys))
+			}
+		}
+		for _, st := range sys.Steps() {
+			steps++
+			switch {
+			case len(st.Parts) > 1:
+				multi++
+			case len(st.Transfers) > 0:
+				transfers++
+			}
+			if len(st.Update.Assign) > 0 {
+				updates++
+			}
+			for _, p := range st.Parts {
+				if p.Groups != nil {
+					restricted++
+					break
+				}
+			}
+		}
+	}
+	t.Logf("%d systems, %d configurations, %d steps: %d with several parts, %d broadcasts, %d with updates, %d with parts restricted to groups",
+		systems, configs, steps, multi, transfers, updates, restricted)
+	if multi == 0 || transfers == 0 || updates == 0 || restricted == 0 {
+		t.Fatal("the sample leaves a kind of step unexercised")
+	}
+}
+
+// randomStates draws k configurations of sys's processes, reachable or
+// not: each process in a random state, each shared value in its domain
+// (within 5 of its least value).
+func randomStates(r *rand.Rand, sys *gsst.System, procs, k int) []testsupport.ProcState {
+	out := make([]testsupport.ProcState, k)
+	for i := range out {
+		for range procs {
+			out[i].Conf = append(out[i].Conf, r.Intn(len(sys.States)))
+		}
+		for _, v := range sys.Shared {
+			hi := v.Lo + 5
+			if !v.Unbounded {
+				hi = min(hi, v.Hi)
+			}
+			out[i].Shared = append(out[i].Shared, v.Lo+r.Intn(hi-v.Lo+1))
+		}
+	}
+	return out
+}
+
+// succKey identifies a successor on counters: the step's origin, the
+// movers' groups, and the configuration reached.
+func succKey(tr, rv int, groups []int, counts [][]int, shared []int) string {
+	return fmt.Sprint(tr, rv, groups, counts, shared)
+}
+
+func checkConfig(t *testing.T, where string, sys *gsst.System, owner []int, ps testsupport.ProcState) {
+	t.Helper()
+	d, m := len(sys.Groups), len(sys.States)
+	states := make([][]int, d)
+	counts := make([][]int, d)
+	for g := range counts {
+		counts[g] = make([]int, m)
+	}
+	for p, s := range ps.Conf {
+		states[owner[p]] = append(states[owner[p]], s)
+		counts[owner[p]][s]++
+	}
+	// number[p] is process p's number within its group.
+	number := make([]int, len(owner))
+	seen := make([]int, d)
+	for p, g := range owner {
+		number[p] = seen[g]
+		seen[g]++
+	}
+	c := gsst.Config{Counts: counts, Shared: ps.Shared}
+
+	// The oracle's successors, projected to counters, and by movers.
+	oracle := map[string]bool{}
+	byMovers := map[string]testsupport.ProcState{}
+	for _, os := range testsupport.ProcSteps(sys, owner, ps) {
+		groups := make([]int, len(os.Movers))
+		movers := make([]gsst.Mover, len(os.Movers))
+		for i, p := range os.Movers {
+			groups[i] = owner[p]
+			movers[i] = gsst.Mover{Group: owner[p], Process: number[p]}
+		}
+		next := make([][]int, d)
+		for g := range next {
+			next[g] = make([]int, m)
+		}
+		for p, s := range os.Next.Conf {
+			next[owner[p]][s]++
+		}
+		oracle[succKey(os.Transition, os.Rendezvous, groups, next, os.Next.Shared)] = true
+		byMovers[fmt.Sprint(os.Transition, os.Rendezvous, movers)] = os.Next
+	}
+
+	succs, err := sys.Successors(c)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	got := map[string]bool{}
+	stepsOf := sys.Steps()
+	for _, sc := range succs {
+		st := &stepsOf[sc.Step]
+		key := succKey(st.Origin.Transition, st.Origin.Rendezvous, sc.Groups, sc.Next.Counts, sc.Next.Shared)
+		got[key] = true
+		if !oracle[key] {
+			t.Errorf("%s: at %v %v, %s by groups %v reaches %v %v, which no process step reaches", where, counts, ps.Shared, sys.StepName(st), sc.Groups, sc.Next.Counts, sc.Next.Shared)
+			continue
+		}
+		// The named processes reach the oracle's successor for them.
+		procs := sys.ProcsOf(states, ps.Shared, nil)
+		movers := sys.Movers(st, procs, sc.Groups)
+		if movers == nil {
+			t.Errorf("%s: %s by groups %v: no movers", where, sys.StepName(st), sc.Groups)
+			continue
+		}
+		ids := make([]gsst.Mover, len(movers))
+		for i, mv := range movers {
+			ids[i] = gsst.Mover{Group: mv.Group, Process: mv.Process}
+		}
+		want, ok := byMovers[fmt.Sprint(st.Origin.Transition, st.Origin.Rendezvous, ids)]
+		if !ok {
+			t.Errorf("%s: %s: movers %v take no step of the oracle", where, sys.StepName(st), movers)
+			continue
+		}
+		transferred, shared, err := sys.CheckMovers(st, procs, movers)
+		if err != nil {
+			t.Errorf("%s: %s: CheckMovers: %v", where, sys.StepName(st), err)
+			continue
+		}
+		if !slices.Equal(transferred, sys.Transferred(st, procs, movers)) || !slices.Equal(shared, sc.Next.Shared) {
+			t.Errorf("%s: %s: CheckMovers disagrees with Transferred and Choices", where, sys.StepName(st))
+		}
+		procs.Take(movers, transferred, shared)
+		for p := range owner {
+			if procs.State(owner[p], number[p]) != want.Conf[p] {
+				t.Errorf("%s: %s by %v: process %d of group %d ends in %d, the oracle says %d", where, sys.StepName(st), movers, number[p], owner[p], procs.State(owner[p], number[p]), want.Conf[p])
+			}
+		}
+		if !slices.Equal(procs.Shared, want.Shared) {
+			t.Errorf("%s: %s: shared values %v, the oracle says %v", where, sys.StepName(st), procs.Shared, want.Shared)
+		}
+	}
+	for key := range oracle {
+		if !got[key] {
+			t.Errorf("%s: at %v %v the oracle's successor %s is missing", where, counts, ps.Shared, key)
+		}
+	}
+
+	// The formulas say the same as the configurations.
+	val := sys.ValuationOf(c)
+	for i := range stepsOf {
+		st := &stepsOf[i]
+		var choices [][]int
+		if err := sys.Choices(st, c, func(groups, _ []int) bool { choices = append(choices, slices.Clone(groups)); return true }); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if got := presburger.Eval(sys.EnabledFormula(st), val); got != (len(choices) > 0) {
+			t.Errorf("%s: at %v %v EnabledFormula of %s is %v, but %d choices", where, counts, ps.Shared, sys.StepName(st), got, len(choices))
+		}
+		eachAssignment(sys, st, func(groups []int) {
+			one := st.WithGroups(groups)
+			in := slices.ContainsFunc(choices, func(c []int) bool { return slices.Equal(c, groups) })
+			if got := presburger.Eval(sys.EnabledFormula(&one), val); got != in {
+				t.Errorf("%s: at %v %v EnabledFormula of %s by groups %v is %v, Choices says %v", where, counts, ps.Shared, sys.StepName(st), groups, got, in)
+			}
+			if !in {
+				return
+			}
+			shared, _, _ := sys.Updated(&st.Update, val, c.Shared)
+			next := sys.After(st, c, groups, shared)
+			dz, w := sys.Effect(&one)
+			before, after := c.Totals(m), next.Totals(m)
+			for s := range m {
+				if dz[s].Eval(val) != int64(after[s]-before[s]) {
+					t.Errorf("%s: Effect of %s by %v changes #%s by %d, After by %d", where, sys.StepName(st), groups, sys.States[s], dz[s].Eval(val), after[s]-before[s])
+				}
+			}
+			for j := range w {
+				if w[j].Eval(val) != int64(shared[j]) {
+					t.Errorf("%s: Effect of %s sets %s to %d, After to %d", where, sys.StepName(st), sys.Shared[j].Name, w[j].Eval(val), shared[j])
+				}
+			}
+		})
+	}
+}
+
+// eachAssignment calls f with every assignment of a group to each part
+// of st that the parts allow.
+func eachAssignment(sys *gsst.System, st *gsst.Step, f func(groups []int)) {
+	groups := make([]int, len(st.Parts))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(st.Parts) {
+			f(groups)
+			return
+		}
+		for g := range sys.Groups {
+			if st.Parts[i].Allows(g) {
+				groups[i] = g
+				rec(i + 1)
+			}
+		}
+	}
+	rec(0)
+}
