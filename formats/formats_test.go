@@ -58,7 +58,7 @@ func TestErrAndWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range []string{"# a header\n#\n# of two paragraphs\n", "name: \"yes\"\n", "  - \"on\"  # the first\n", "  - \"off\"\n",
-		"  n: 2\n", "  # the one transition\n", "    guard: \"k < 1\"\n", "    update: \"k := k + 1\"\n", "  p: \"AG (k <= 1)\"\n", "# the end\n"} {
+		"  \"n\": 2\n", "  # the one transition\n", "    guard: \"k < 1\"\n", "    update: \"k := k + 1\"\n", "  p: \"AG (k <= 1)\"\n", "# the end\n"} {
 		if !strings.Contains(b.String(), line) {
 			t.Errorf("the YAML lacks %q:\n%s", line, b.String())
 		}
