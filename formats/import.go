@@ -1,6 +1,8 @@
 package formats
 
 import (
+	"os"
+
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -106,4 +108,14 @@ func (imp *Import) Needs() []Construct {
 		}
 	}
 	return out
+}
+
+// Load reads the file at path and translates it with translate (a
+// reader's Translate).
+func Load(path string, translate func(filename string, src []byte) *Import) (*Import, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return translate(path, src), nil
 }

@@ -1,6 +1,9 @@
 package bymc
 
-import "github.com/vsym/vsym/gsst"
+import (
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+)
 
 // This file holds the syntax tree of a threshold automaton: what the file
 // says, with positions, before any name is resolved.
@@ -31,11 +34,8 @@ type Ident struct {
 	Pos  gsst.Pos
 }
 
-// Comment is a /* ... */ comment, its text between the delimiters.
-type Comment struct {
-	Text string
-	Pos  gsst.Pos
-}
+// Comment is a comment of the file, its text without the delimiters.
+type Comment = formats.Comment
 
 // Decl is a declaration "local pc;", "shared nsnt, nfaulty;",
 // "parameters N, T, F;" or "unknowns a, b;".

@@ -11,9 +11,8 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/formats/bymc"
+	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
 )
 
 // The cross-check of an import: for small values of the parameters, the
@@ -104,58 +103,24 @@ func checkInstance(t *testing.T, name string, sim *taSim, g *graph, inst *gsst.S
 	for _, c := range g.states {
 		want[fmt.Sprint(c)] = true
 	}
-	// On processes.
-	owner, conf := testsupport.Processes(inst)
-	start := testsupport.ProcState{Conf: conf, Shared: inst.InitShared()}
+	// On processes, and on the group-counter model, to any depth: the
+	// graph of the automaton is finite.
 	procs := map[string]bool{}
-	seen := map[string]bool{start.Key(): true}
-	queue := []testsupport.ProcState{start}
-	totals := func(st testsupport.ProcState) []int {
-		x := make([]int, len(inst.States))
-		for _, s := range st.Conf {
-			x[s]++
-		}
-		return x
+	for k := range formatstest.ProcReach(inst, 1<<30, project) {
+		procs[k] = true
 	}
-	for len(queue) > 0 {
-		st := queue[0]
-		queue = queue[1:]
-		procs[project(totals(st), st.Shared)] = true
-		for _, step := range testsupport.ProcSteps(inst, owner, st) {
-			if !seen[step.Next.Key()] {
-				seen[step.Next.Key()] = true
-				queue = append(queue, step.Next)
-			}
-		}
-	}
-	if d := diff(want, procs); d != "" {
+	if d := formatstest.Diff(want, procs); d != "" {
 		t.Errorf("%s: the automaton and the GSST on processes differ: %s", name, d)
 	}
-	// On the group-counter model.
 	m, err := counterabs.BuildGroup(inst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	model := map[string]bool{}
-	mseen := map[string]bool{fmt.Sprint(m.Init): true}
-	mqueue := [][]int{m.Init}
-	for len(mqueue) > 0 {
-		x := mqueue[0]
-		mqueue = mqueue[1:]
-		model[project(m.Totals(x), m.SharedValues(x))] = true
-		val := func(v presburger.Var) int64 { return int64(x[v]) }
-		for i := range m.Transitions {
-			tr := &m.Transitions[i]
-			if presburger.Eval(tr.Guard, val) {
-				y := m.Step(tr, x)
-				if !mseen[fmt.Sprint(y)] {
-					mseen[fmt.Sprint(y)] = true
-					mqueue = append(mqueue, y)
-				}
-			}
-		}
+	for k := range formatstest.ModelReach(m, 1<<30, project) {
+		model[k] = true
 	}
-	if d := diff(want, model); d != "" {
+	if d := formatstest.Diff(want, model); d != "" {
 		t.Errorf("%s: the automaton and the group-counter model differ: %s", name, d)
 	}
 	// The verdicts.
@@ -169,20 +134,6 @@ func checkInstance(t *testing.T, name string, sim *taSim, g *graph, inst *gsst.S
 			t.Errorf("%s: specification %s: the engine says %v, ByMC's meaning %v", name, sp.Name.Name, got, want)
 		}
 	}
-}
-
-func diff(want, got map[string]bool) string {
-	for k := range want {
-		if !got[k] {
-			return "configuration " + k + " reachable in the automaton only"
-		}
-	}
-	for k := range got {
-		if !want[k] {
-			return "configuration " + k + " reachable in the GSST only"
-		}
-	}
-	return ""
 }
 
 func TestCrossCheckTestdata(t *testing.T) {

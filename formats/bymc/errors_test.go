@@ -1,11 +1,10 @@
 package bymc_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/formats/bymc"
-	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/formats/formatstest"
 )
 
 // ta wraps the body of an automaton in the sections it needs.
@@ -67,21 +66,7 @@ func TestErrors(t *testing.T) {
 			if err == nil {
 				_, err = imp.System()
 			}
-			if err == nil {
-				t.Fatal("no error")
-			}
-			list, ok := err.(gsst.ErrorList)
-			if !ok {
-				t.Fatalf("error %T is not a gsst.ErrorList: %v", err, err)
-			}
-			if len(list) != len(tc.want) {
-				t.Fatalf("got %d errors, want %d:\n%v", len(list), len(tc.want), err)
-			}
-			for i, e := range list {
-				if !strings.HasPrefix(e.Error(), "f.ta:"+tc.want[i]) {
-					t.Errorf("error %d: got %q, want f.ta:%s...", i+1, e.Error(), tc.want[i])
-				}
-			}
+			formatstest.Errors(t, err, "f.ta", tc.want)
 		})
 	}
 }

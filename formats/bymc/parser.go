@@ -52,9 +52,9 @@ type parser struct {
 }
 
 func (p *parser) next() {
-	p.end = p.sc.off
+	p.end = p.sc.Off
 	p.tok, p.lit, p.pos = p.sc.scan()
-	p.offset = p.sc.off - len(p.lit)
+	p.offset = p.sc.Off - len(p.lit)
 }
 
 // errorf reports an error at the current token; after a comment that
@@ -161,7 +161,7 @@ func (p *parser) item(f func()) (ok bool) {
 func (p *parser) parse() (f *File) {
 	f = p.file
 	for _, c := range p.sc.comments {
-		f.Header = append(f.Header, &Comment{Text: c.text, Pos: c.pos})
+		f.Header = append(f.Header, c)
 	}
 	ok := p.item(func() {
 		if p.tok == SKEL || p.tok == THRESHAUTO {
@@ -237,8 +237,8 @@ func (p *parser) parse() (f *File) {
 		r := &Rule{Pos: p.pos}
 		start := p.offset
 		for _, c := range p.sc.comments {
-			if c.off >= prev && c.off < start {
-				r.Doc = append(r.Doc, &Comment{Text: c.text, Pos: c.pos})
+			if c.Off >= prev && c.Off < start {
+				r.Doc = append(r.Doc, c)
 			}
 		}
 		r.Label = p.integer()
@@ -280,7 +280,7 @@ func (p *parser) parse() (f *File) {
 		}
 		p.next()
 		p.expect(SEMI, "\";\" after the rule")
-		r.Text = oneLine(string(p.sc.src[start:p.end]))
+		r.Text = oneLine(string(p.sc.Src[start:p.end]))
 		f.Rules = append(f.Rules, r)
 		prev = p.end
 	})
@@ -293,14 +293,14 @@ func (p *parser) parse() (f *File) {
 		s := &Spec{}
 		start := p.offset
 		for _, c := range p.sc.comments {
-			if c.off >= prev && c.off < start {
-				s.Doc = append(s.Doc, &Comment{Text: c.text, Pos: c.pos})
+			if c.Off >= prev && c.Off < start {
+				s.Doc = append(s.Doc, c)
 			}
 		}
 		s.Name = p.ident("a specification's name")
 		p.expect(COLON, "\":\" after the specification's name")
 		s.X = p.expr()
-		s.Text = oneLine(string(p.sc.src[p.offsetOf(s.X):p.end]))
+		s.Text = oneLine(string(p.sc.Src[p.offsetOf(s.X):p.end]))
 		p.expect(SEMI, "\";\" after the specification")
 		f.Specs = append(f.Specs, s)
 		prev = p.end
@@ -318,21 +318,21 @@ func (p *parser) parse() (f *File) {
 func (p *parser) offsetOf(x Expr) int {
 	pos := x.Pos()
 	line, col := 1, 1
-	for off := 0; off < len(p.sc.src); {
+	for off := 0; off < len(p.sc.Src); {
 		if line == pos.Line && col == pos.Col {
 			return off
 		}
-		if p.sc.src[off] == '\n' {
+		if p.sc.Src[off] == '\n' {
 			line++
 			col = 1
 			off++
 			continue
 		}
-		_, n := utf8.DecodeRune(p.sc.src[off:])
+		_, n := utf8.DecodeRune(p.sc.Src[off:])
 		off += n
 		col++
 	}
-	return len(p.sc.src)
+	return len(p.sc.Src)
 }
 
 // section parses "kw (int) { items }", each item with item.

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/formats/bymc"
+	"github.com/vsym/vsym/formats/formatstest"
 )
 
 // isola18 is what vsym makes of each automaton of ByMC's ISoLA'18
@@ -30,24 +30,6 @@ var isola18 = []struct {
 	{"nbacg.ta", "SplitInit PropertyFairness", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
 	{"nbacr.ta", "SplitInit IdleStep PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
 	{"strb.ta", "SplitInit IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
-}
-
-var constructNames = map[formats.Construct]string{
-	formats.NoMover: "NoMover", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
-	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
-	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
-	formats.CounterTransfer: "CounterTransfer", formats.PropertyFairness: "PropertyFairness",
-}
-
-func needs(imp *formats.Import) string {
-	if len(imp.Errors) > 0 {
-		return "error: " + imp.Errors[0].Msg
-	}
-	var names []string
-	for _, c := range imp.Needs() {
-		names = append(names, constructNames[c])
-	}
-	return strings.Join(names, " ")
 }
 
 // TestISoLA18 checks the table above: what vsym makes of each file, the
@@ -77,7 +59,7 @@ func TestISoLA18(t *testing.T) {
 				t.Fatal(err)
 			}
 			imp := bymc.Translate(file, src)
-			if got := needs(imp); got != c.needs {
+			if got := formatstest.Outcome(imp); got != c.needs {
 				t.Errorf("vsym makes %q of it, the table says %q", got, c.needs)
 			}
 			name := strings.TrimSuffix(c.file, ".ta")

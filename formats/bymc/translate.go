@@ -2,7 +2,6 @@ package bymc
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,15 +11,8 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// Load reads the threshold automaton at path and translates it
-// (Translate).
-func Load(path string) (*formats.Import, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Translate(path, src), nil
-}
+// Load reads the threshold automaton at path and translates it (Translate).
+func Load(path string) (*formats.Import, error) { return formats.Load(path, Translate) }
 
 // Translate parses the threshold automaton src and translates it into a
 // GSST:

@@ -1,6 +1,9 @@
 package mist
 
-import "github.com/vsym/vsym/gsst"
+import (
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+)
 
 // This file holds the syntax tree of a mist file: what it says, with
 // positions, before any name is resolved.
@@ -32,11 +35,8 @@ type Ident struct {
 	Pos  gsst.Pos
 }
 
-// Comment is a comment, its text after "#".
-type Comment struct {
-	Text string
-	Pos  gsst.Pos
-}
+// Comment is a comment of the file, its text without the delimiters.
+type Comment = formats.Comment
 
 // Op is the relation of a constraint.
 type Op int

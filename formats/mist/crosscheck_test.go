@@ -12,7 +12,6 @@ import (
 	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/internal/testsupport"
 )
 
 // The cross-check of an import: at small initial markings, the markings
@@ -111,8 +110,8 @@ func crossCheck(t *testing.T, name string, src []byte, instances int) (compared 
 		}
 		wantSet := within(want)
 		t.Logf("%s from %v: %d markings within depth %d", name, m0, len(wantSet), depth)
-		procs := within(procReach(inst, depth, project))
-		if d := diff(wantSet, procs); d != "" {
+		procs := within(formatstest.ProcReach(inst, depth, project))
+		if d := formatstest.Diff(wantSet, procs); d != "" {
 			t.Errorf("%s from %v: mist's semantics and the GSST on processes differ (depth %d): %s", name, m0, depth, d)
 		}
 		model, err := counterabs.BuildGroup(inst)
@@ -120,7 +119,7 @@ func crossCheck(t *testing.T, name string, src []byte, instances int) (compared 
 			t.Fatalf("%s: %v", name, err)
 		}
 		counters := within(formatstest.ModelReach(model, depth, project))
-		if d := diff(wantSet, counters); d != "" {
+		if d := formatstest.Diff(wantSet, counters); d != "" {
 			t.Errorf("%s from %v: mist's semantics and the group-counter model differ (depth %d): %s", name, m0, depth, d)
 		}
 		compared++
@@ -141,56 +140,6 @@ func crossCheck(t *testing.T, name string, src []byte, instances int) (compared 
 		safe = append(safe, !covered)
 	}
 	return compared, safe
-}
-
-// procReach explores inst on processes breadth first to depth, and
-// returns the projected markings with their depth.
-func procReach(inst *gsst.System, depth int, project func(totals, shared []int) string) map[string]int {
-	owner, conf := testsupport.Processes(inst)
-	start := testsupport.ProcState{Conf: conf, Shared: inst.InitShared()}
-	totals := func(st testsupport.ProcState) []int {
-		x := make([]int, len(inst.States))
-		for _, s := range st.Conf {
-			x[s]++
-		}
-		return x
-	}
-	out := map[string]int{project(totals(start), start.Shared): 0}
-	seen := map[string]bool{start.Key(): true}
-	frontier := []testsupport.ProcState{start}
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var next []testsupport.ProcState
-		for _, st := range frontier {
-			for _, step := range testsupport.ProcSteps(inst, owner, st) {
-				if seen[step.Next.Key()] {
-					continue
-				}
-				seen[step.Next.Key()] = true
-				next = append(next, step.Next)
-				k := project(totals(step.Next), step.Next.Shared)
-				if _, dup := out[k]; !dup {
-					out[k] = d
-				}
-			}
-		}
-		frontier = next
-	}
-	return out
-}
-
-// diff describes the difference of two sets of markings, "" when equal.
-func diff(want, got map[string]bool) string {
-	for k := range want {
-		if !got[k] {
-			return "marking [" + k + "] reachable in mist's semantics only"
-		}
-	}
-	for k := range got {
-		if !want[k] {
-			return "marking [" + k + "] reachable in the GSST only"
-		}
-	}
-	return ""
 }
 
 func parseKey(k string) []int64 {

@@ -1,11 +1,10 @@
 package mist_test
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
-	"github.com/vsym/vsym/gsst"
 )
 
 // Each input's errors, every one at its line and column.
@@ -54,21 +53,7 @@ func TestErrors(t *testing.T) {
 			if err == nil {
 				_, err = imp.System()
 			}
-			if err == nil {
-				t.Fatal("no error")
-			}
-			list, ok := err.(gsst.ErrorList)
-			if !ok {
-				t.Fatalf("error %T is not a gsst.ErrorList: %v", err, err)
-			}
-			if len(list) != len(tc.want) {
-				t.Fatalf("got %d errors, want %d:\n%v", len(list), len(tc.want), err)
-			}
-			for i, e := range list {
-				if !strings.HasPrefix(e.Error(), "f.spec:"+tc.want[i]) {
-					t.Errorf("error %d: got %q, want f.spec:%s...", i+1, e.Error(), tc.want[i])
-				}
-			}
+			formatstest.Errors(t, err, "f.spec", tc.want)
 		})
 	}
 }

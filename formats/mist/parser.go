@@ -29,8 +29,8 @@ func ParseFile(filename string, src []byte) (*File, error) {
 	p.next()
 	f := p.parse()
 	for _, c := range p.sc.comments {
-		if text, ok := expectedResult(c.text); ok {
-			p.file.Expected = append(p.file.Expected, &Comment{Text: text, Pos: c.pos})
+		if text, ok := expectedResult(c.Text); ok {
+			p.file.Expected = append(p.file.Expected, &Comment{Text: text, Pos: c.Pos, Off: c.Off})
 		}
 	}
 	p.errs.Sort()
@@ -60,9 +60,9 @@ type parser struct {
 }
 
 func (p *parser) next() {
-	p.end = p.sc.off
+	p.end = p.sc.Off
 	p.tok, p.lit, p.pos = p.sc.scan()
-	p.offset = p.sc.off - len(p.lit)
+	p.offset = p.sc.Off - len(p.lit)
 }
 
 // errorf reports an error at the current token.
@@ -94,8 +94,8 @@ func (p *parser) expect(t Token, what string) bool {
 func (p *parser) parse() *File {
 	f := p.file
 	for _, c := range p.sc.comments {
-		if c.off < p.offset {
-			f.Header = append(f.Header, &Comment{Text: c.text, Pos: c.pos})
+		if c.Off < p.offset {
+			f.Header = append(f.Header, c)
 		}
 	}
 	if p.tok != VARS {
@@ -149,8 +149,8 @@ func (p *parser) rules() {
 		r := &Rule{Index: len(p.file.Rules) + 1, Pos: p.pos}
 		start := p.offset
 		for _, c := range p.sc.comments {
-			if c.off >= prev && c.off < start {
-				r.Doc = append(r.Doc, &Comment{Text: c.text, Pos: c.pos})
+			if c.Off >= prev && c.Off < start {
+				r.Doc = append(r.Doc, c)
 			}
 		}
 		if !p.rule(r) {
@@ -162,7 +162,7 @@ func (p *parser) rules() {
 				p.next()
 			}
 		} else {
-			r.Text = oneLine(string(p.sc.src[start:p.end]))
+			r.Text = oneLine(string(p.sc.Src[start:p.end]))
 			p.file.Rules = append(p.file.Rules, r)
 		}
 		prev = p.end

@@ -73,26 +73,6 @@ var suite = []struct {
 	{"BroadcastProtocols/Javaprograms/transthesis.spec", "SplitInit", "safe"},
 }
 
-// constructNames names the constructs as the suite table does.
-var constructNames = map[formats.Construct]string{
-	formats.NoMover: "NoMover", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
-	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
-	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
-	formats.CounterTransfer: "CounterTransfer", formats.PropertyFairness: "PropertyFairness",
-}
-
-// outcome writes what vsym makes of imp as the suite table does.
-func outcome(imp *formats.Import) string {
-	if len(imp.Errors) > 0 {
-		return "error: " + imp.Errors[0].Msg
-	}
-	var names []string
-	for _, c := range imp.Needs() {
-		names = append(names, constructNames[c])
-	}
-	return strings.Join(names, " ")
-}
-
 func TestSuite(t *testing.T) {
 	root := os.Getenv("VSYM_MIST_BENCHMARKS")
 	if root == "" {
@@ -128,7 +108,7 @@ func TestSuite(t *testing.T) {
 				t.Fatal(err)
 			}
 			imp := mist.Translate(file, src)
-			got := outcome(imp)
+			got := formatstest.Outcome(imp)
 			if !strings.HasPrefix(got, c.needs) || (got == "") != (c.needs == "") {
 				t.Fatalf("vsym makes %q of it, the table says %q", got, c.needs)
 			}

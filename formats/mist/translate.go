@@ -2,7 +2,6 @@ package mist
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,13 +14,7 @@ import (
 )
 
 // Load reads the mist file at path and translates it (Translate).
-func Load(path string) (*formats.Import, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Translate(path, src), nil
-}
+func Load(path string) (*formats.Import, error) { return formats.Load(path, Translate) }
 
 // Translate parses the mist file src and translates it into a GSST:
 //

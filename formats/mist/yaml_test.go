@@ -1,24 +1,20 @@
 package mist_test
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
-	"github.com/vsym/vsym/internal/testsupport"
 )
 
 var update = flag.Bool("update", false, "rewrite the converted YAML of testdata")
 
-// TestConvert compares the YAML of every net of testdata that translates
-// with testdata/NAME.yaml (-update rewrites them), and checks that it
-// reads back as the same system.
+// TestConvert compares the YAML of every model of testdata that
+// translates with testdata/NAME.yaml (-update rewrites them), and checks
+// that it reads back as the same system.
 func TestConvert(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.spec")
 	for _, file := range files {
@@ -27,24 +23,7 @@ func TestConvert(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var b bytes.Buffer
-			if err := formats.Write(&b, imp); err != nil {
-				t.Fatal(err)
-			}
-			golden := strings.TrimSuffix(file, ".spec") + ".yaml"
-			if *update {
-				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := testsupport.FirstDiff(string(want), b.String()); d != "" {
-				t.Errorf("%s differs (run with -update to rewrite): %s", golden, d)
-			}
-			formatstest.ReadsBack(t, imp, b.Bytes())
+			formatstest.Golden(t, imp, strings.TrimSuffix(file, ".spec")+".yaml", *update)
 		})
 	}
 }
