@@ -42,10 +42,10 @@ func (t *translator) selfLoopUpdate(r *Rule) {
 	t.imp.Need(formats.SelfLoopUpdate, r.Pos, "rule %d: %s -> %s updates shared variables", r.Label, r.From.Name, r.To.Name)
 }
 
-// parallelRule: rule r joins the locations of an earlier rule with other
-// actions.
-func (t *translator) parallelRule(r *Rule, e *edge) {
-	tr := &t.spec.Transitions[e.index]
+// parallelRule: rule r joins the locations of transition clash with
+// other actions.
+func (t *translator) parallelRule(r *Rule, clash int) {
+	tr := &t.spec.Transitions[clash]
 	t.imp.Need(formats.ParallelRules, r.Pos, "rule %d: %s -> %s, as the rule at %s, with other actions", r.Label, r.From.Name, r.To.Name, tr.Pos)
 }
 

@@ -65,17 +65,8 @@ type translator struct {
 	expanding map[string]bool // macros being written out, against cycles
 
 	// idle lists the self-loops left out because they change nothing.
-	idle []*Rule
-	// edges maps a transition's locations to its index and the guards
-	// merged into it.
-	edges map[[2]int]*edge
-}
-
-type edge struct {
-	index     int
-	signature string
-	guards    []string
-	formulas  []presburger.Formula
+	idle        []*Rule
+	transitions *formats.Transitions
 }
 
 func (t *translator) declare(id *Ident, k kind) bool {
@@ -121,7 +112,7 @@ func (t *translator) translate() {
 			case SHARED:
 				if t.declare(id, sharedVar) {
 					t.shared[id.Name] = len(s.Shared)
-					v := gsst.Shared{Name: reservedSafe(id.Name), Lo: 0, Unbounded: true, Pos: id.Pos, TypePos: id.Pos, InitPos: f.InitsPos}
+					v := gsst.Shared{Name: formats.SafeName(id.Name), Lo: 0, Unbounded: true, Pos: id.Pos, TypePos: id.Pos, InitPos: f.InitsPos}
 					note := "shared variable " + id.Name
 					if v.Name != id.Name {
 						note += fmt.Sprintf(" (renamed: %s is reserved in GSST expressions)", id.Name)
@@ -134,7 +125,7 @@ func (t *translator) translate() {
 					t.param[id.Name] = len(s.Params)
 					name := id.Name
 					if name != "n" {
-						name = reservedSafe(name)
+						name = formats.SafeName(name)
 					}
 					s.Params = append(s.Params, gsst.Param{Name: name, Pos: id.Pos})
 					notes.Params = append(notes.Params, "")
@@ -185,15 +176,6 @@ func (t *translator) translate() {
 	t.inits()
 	t.rules()
 	t.specs()
-}
-
-// reservedSafe returns name, with "_" added while GSST reserves it for
-// parameters and shared variables.
-func reservedSafe(name string) string {
-	for name == "n" || name == "true" || name == "false" || len(name) == 2 && strings.Contains("AG AF EG EF AX EX", name) {
-		name += "_"
-	}
-	return name
 }
 
 // assumptions makes the conjunction of the assumptions the GSST's assume.
@@ -362,7 +344,7 @@ func (t *translator) locationSum(x Expr, where string) ([]string, bool) {
 
 // rules translates the rules.
 func (t *translator) rules() {
-	t.edges = map[[2]int]*edge{}
+	t.transitions = formats.NewTransitions(t.spec, &t.imp.Notes)
 	for _, r := range t.f.Rules {
 		t.rule(r)
 	}
@@ -394,25 +376,10 @@ func (t *translator) rule(r *Rule) {
 		t.selfLoopUpdate(r)
 		return
 	}
-	key := [2]int{from, to}
 	text := guard.text
 	if guard.text == "true" || r.Guard == nil {
 		text = ""
 	}
-	if e, dup := t.edges[key]; dup {
-		if e.signature != update.Text {
-			t.parallelRule(r, e)
-			return
-		}
-		e.guards = append(e.guards, text)
-		e.formulas = append(e.formulas, guard.f)
-		b := &s.Transitions[e.index].Blocks[0]
-		b.Guard = presburger.Disj(e.formulas...)
-		b.Text = disjunction(e.guards)
-		t.imp.Notes.Transitions[e.index] = append(t.imp.Notes.Transitions[e.index], note...)
-		return
-	}
-	t.edges[key] = &edge{index: len(s.Transitions), signature: update.Text, guards: []string{text}, formulas: []presburger.Formula{guard.f}}
 	groups := make([]int, len(s.Groups))
 	for g := range groups {
 		groups[g] = g
@@ -421,9 +388,11 @@ func (t *translator) rule(r *Rule) {
 	if r.Guard != nil {
 		pos = r.Guard.Pos()
 	}
-	s.Transitions = append(s.Transitions, gsst.Transition{From: from, To: to, Pos: r.Pos,
-		Blocks: []gsst.Block{{Groups: groups, Guard: guard.f, Text: text, Pos: pos, Update: update}}})
-	t.imp.Notes.Transitions = append(t.imp.Notes.Transitions, note)
+	tr := gsst.Transition{From: from, To: to, Pos: r.Pos,
+		Blocks: []gsst.Block{{Groups: groups, Guard: guard.f, Text: text, Pos: pos, Update: update}}}
+	if clash, ok := t.transitions.Add(tr, update.Text, note); !ok {
+		t.parallelRule(r, clash)
+	}
 }
 
 func (t *translator) ruleLoc(id *Ident, r *Rule) (int, bool) {
@@ -534,20 +503,4 @@ func nonnegative(term presburger.Term, s *gsst.Spec) bool {
 		}
 	}
 	return true
-}
-
-// disjunction joins guards with |; an empty guard (true) makes the whole
-// true.
-func disjunction(guards []string) string {
-	if slices.Contains(guards, "") {
-		return ""
-	}
-	if len(guards) == 1 {
-		return guards[0]
-	}
-	parts := make([]string, len(guards))
-	for i, g := range guards {
-		parts[i] = "(" + g + ")"
-	}
-	return strings.Join(parts, " | ")
 }

@@ -54,9 +54,9 @@ func (t *translator) rendezvousBroadcast(r *NetRule) {
 }
 
 // parallelRule: rule r moves a process between the same two states as
-// the transition of e, with another effect.
-func (t *translator) parallelRule(r *NetRule, e *edge) {
-	tr := &t.spec.Transitions[e.index]
+// transition clash, with another effect.
+func (t *translator) parallelRule(r *NetRule, clash int) {
+	tr := &t.spec.Transitions[clash]
 	t.imp.Need(formats.ParallelRules, r.Rule.Pos, "rule %d moves a token %s, as the rule at %s does, with other transfers or counter updates",
 		r.Rule.Index, t.spec.TransitionName(tr), tr.Pos)
 }

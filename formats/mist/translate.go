@@ -70,22 +70,13 @@ func Translate(filename string, src []byte) *formats.Import {
 const safeName = "safe"
 
 type translator struct {
-	net     *Net
-	imp     *formats.Import
-	spec    *gsst.Spec
-	counter []bool // counter[p]: place p is a shared counter
-	state   []int  // state[p]: the local state of a process place
-	shared  []int  // shared[p]: the shared variable of a counter place
-	// edges maps a transition's states to its index, with the texts of
-	// the guards joined into it.
-	edges map[[2]int]*edge
-}
-
-type edge struct {
-	index     int
-	signature string   // what its broadcast and update do
-	guards    []string // the guard of each rule merged into it; "" for none
-	formulas  []presburger.Formula
+	net         *Net
+	imp         *formats.Import
+	spec        *gsst.Spec
+	counter     []bool // counter[p]: place p is a shared counter
+	state       []int  // state[p]: the local state of a process place
+	shared      []int  // shared[p]: the shared variable of a counter place
+	transitions *formats.Transitions
 }
 
 func (t *translator) translate() {
@@ -135,7 +126,7 @@ func (t *translator) translate() {
 			continue
 		}
 		t.shared[p] = len(s.Shared)
-		v := gsst.Shared{Name: sharedName(name), Lo: 0, Unbounded: true, Pos: t.declPos(p), TypePos: t.declPos(p), InitPos: t.initPos(p)}
+		v := gsst.Shared{Name: formats.SafeName(name), Lo: 0, Unbounded: true, Pos: t.declPos(p), TypePos: t.declPos(p), InitPos: t.initPos(p)}
 		note := "place " + name
 		if v.Name != name {
 			note += fmt.Sprintf(" (renamed: %s is reserved in GSST expressions)", name)
@@ -150,7 +141,7 @@ func (t *translator) translate() {
 		s.Shared = append(s.Shared, v)
 		notes.Shared = append(notes.Shared, note)
 	}
-	t.edges = map[[2]int]*edge{}
+	t.transitions = formats.NewTransitions(s, &t.imp.Notes)
 	for _, r := range n.Rules {
 		t.rule(r)
 	}
@@ -162,15 +153,6 @@ func (t *translator) translate() {
 		}
 		notes.Trailer = append(notes.Trailer, fmt.Sprintf("invariant given to mist (line %d): %s keeps its initial value", inv[0].Place.Pos.Line, strings.Join(parts, " + ")))
 	}
-}
-
-// sharedName returns name, or name with "_" added while GSST reserves
-// it for shared variables.
-func sharedName(name string) string {
-	for name == "n" || name == "true" || name == "false" || len(name) == 2 && strings.Contains("AG AF EG EF AX EX", name) {
-		name += "_"
-	}
-	return name
 }
 
 // declPos is where the vars section declares place p.
@@ -299,36 +281,18 @@ func (t *translator) transition(r *NetRule, w, v int, transfers []gsst.Transfer)
 	}
 }
 
-// oneTransition adds the transition u -> v of rule r, or merges it into
-// the transition u -> v of an earlier rule with the same broadcast and
-// update.
+// oneTransition adds the transition u -> v of rule r, merged into the
+// transition u -> v of an earlier rule with the same effect.
 func (t *translator) oneTransition(r *NetRule, u, v int, transfers []gsst.Transfer, note []string) {
-	s := t.spec
 	guard, text := t.guard(r, map[int]int{u: 1})
 	update := t.update(r)
-	sig := t.transferSignature(transfers) + "|" + update.Text
-	key := [2]int{t.state[u], t.state[v]}
-	if e, dup := t.edges[key]; dup {
-		if e.signature != sig {
-			t.parallelRule(r, e)
-			return
-		}
-		// Same effect: one transition whose guard is either rule's.
-		e.guards = append(e.guards, text)
-		e.formulas = append(e.formulas, guard)
-		tr := &s.Transitions[e.index]
-		b := &tr.Blocks[0]
-		b.Guard = presburger.Disj(e.formulas...)
-		b.Text = disjunction(e.guards)
-		t.imp.Notes.Transitions[e.index] = append(t.imp.Notes.Transitions[e.index], note...)
-		return
-	}
-	t.edges[key] = &edge{index: len(s.Transitions), signature: sig, guards: []string{text}, formulas: []presburger.Formula{guard}}
-	s.Transitions = append(s.Transitions, gsst.Transition{
+	tr := gsst.Transition{
 		From: t.state[u], To: t.state[v], Pos: r.Rule.Pos, Broadcast: transfers,
 		Blocks: []gsst.Block{{Groups: t.allGroups(), Guard: guard, Text: text, Pos: r.Rule.Pos, Update: update}},
-	})
-	t.imp.Notes.Transitions = append(t.imp.Notes.Transitions, note)
+	}
+	if clash, ok := t.transitions.Add(tr, t.transferSignature(transfers)+"|"+update.Text, note); !ok {
+		t.parallelRule(r, clash)
+	}
 }
 
 // transferSignature writes transfers in a canonical order.
@@ -339,22 +303,6 @@ func (t *translator) transferSignature(transfers []gsst.Transfer) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ",")
-}
-
-// disjunction joins guards with |; an empty guard (true) makes the whole
-// true.
-func disjunction(guards []string) string {
-	if len(guards) == 1 || slices.Contains(guards, "") {
-		if slices.Contains(guards, "") {
-			return ""
-		}
-		return guards[0]
-	}
-	parts := make([]string, len(guards))
-	for i, g := range guards {
-		parts[i] = "(" + g + ")"
-	}
-	return strings.Join(parts, " | ")
 }
 
 // preimage lists the process places whose tokens r moves to w.
