@@ -2,8 +2,11 @@
 // share: the description of an imported system (Import), the constructs
 // that the GSST language cannot state yet and that a reader refuses by
 // name (Construct, Missing), the verdicts a source file announces
-// (Expected), and the writer of an Import as commented GSST YAML (Write),
-// which `vsym convert` prints.
+// (Expected), the writer of an Import as commented GSST YAML (Write),
+// which `vsym convert` prints, the one place where a translation adds a
+// transition (Transitions, which merges steps between the same states
+// with the same effect), and the Cursor the readers' scanners walk a
+// source with.
 //
 // The readers live in the packages below it, one per format, each a
 // scanner and a recursive-descent parser to a syntax tree with the
