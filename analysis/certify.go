@@ -36,10 +36,7 @@ type CertifyRequest struct {
 // Certification is the answer to a CertifyRequest.
 type Certification struct {
 	Report *detect.Report
-	Reach  *Reachability // nil when not asked (no violation, not requested, or a system with constructs beyond the paper)
-	// ReachSkipped says why the reachability questions were not asked
-	// although requested after a violation; "" otherwise.
-	ReachSkipped string
+	Reach  *Reachability // nil when not asked (no violation, or not requested)
 }
 
 // Certify certifies sys (detect.Certify with Z3) and, after a violation
@@ -58,13 +55,7 @@ func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certific
 		return nil, FileError(r.File, err)
 	}
 	c := &Certification{Report: rep}
-	// The reachability questions read group counters only; a system with
-	// shared variables, broadcast or rendezvous is not asked them.
-	if r.Reachability && rep.Verdict() == detect.Violated && sys.Extensions() != 0 {
-		c.ReachSkipped = "not decided for systems with " + sys.Extensions().String() +
-			" (the questions read group counters only); explore the group-counter model to see which configurations occur"
-	}
-	if r.Reachability && rep.Verdict() == detect.Violated && sys.Extensions() == 0 {
+	if r.Reachability && rep.Verdict() == detect.Violated {
 		limits := r.Limits
 		limits.Timeout = r.SolverTimeout
 		c.Reach = Reach(ctx, rep, solver, ReachRequest{Engine: r.Engine, Limits: limits, Progress: r.Progress})
@@ -143,7 +134,8 @@ func (p *Proof) Verdict() Verdict {
 		switch r.Verdict {
 		case prove.Refuted:
 			v = v.Worse(No)
-		case prove.Unknown:
+		case prove.Unknown, prove.Skipped:
+			// A property prove cannot decide is no success.
 			v = v.Worse(Unknown)
 		}
 	}

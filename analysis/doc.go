@@ -19,9 +19,11 @@
 //     model cannot carry over, a failing property.
 //   - Certify: check's question, certification (detect with Z3) and,
 //     after a violation, the reachability questions (Reach): are the
-//     witnesses and the asymmetries reachable from the initial state,
+//     witnesses and the asymmetries (detect.Asymmetry) of every violated
+//     transition and rendezvous reachable from the initial state,
 //     decided exactly on the group-counter model (of the witness's
-//     instance).
+//     instance), for any system; with an unbounded shared variable, up
+//     to the value past which it is said to keep growing.
 //   - Prove: prove's question, safety for every size (prove.Check).
 //   - Engines: the one meaning of --engine auto, for every question (the
 //     rule is at the top of engine.go): the explicit engine on a small

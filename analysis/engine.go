@@ -12,10 +12,10 @@ import (
 )
 
 // The one meaning of --engine auto, for every question (explore, dot
-// --trace, check's reachability questions): explore.Auto over the
-// explicit engine and the BDD engine, a portfolio whose rule picks the
-// report by the model, never by which engine finishes first (see its
-// documentation and docs/symbolic.md, "Choosing the engine").
+// --trace, check's reachability questions): explore.Auto, a race of the
+// explicit engine and the BDD engine that returns the first report; the
+// engines fill the same report, so the answer does not depend on which
+// wins (docs/symbolic.md, "Choosing the engine").
 
 // reachExplicitStates is the budget of reachable states of every engine
 // but the last of a list check runs. A variable so that tests can lower

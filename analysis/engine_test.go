@@ -99,7 +99,7 @@ func (e limitEngine) Check(ctx context.Context, m *counterabs.Model, opts ...exp
 	if cfg.MaxStates > 0 && e.states > cfg.MaxStates {
 		return nil, &explore.LimitError{Kind: "states", Limit: cfg.MaxStates, States: cfg.MaxStates + 1}
 	}
-	return &explore.Report{Engine: e.name}, nil
+	return &explore.Report{Stats: explore.Stats{Engine: e.name}}, nil
 }
 
 // TestCheckFallback: an engine that outgrows the budget hands over to
@@ -129,7 +129,7 @@ func TestCheckFallback(t *testing.T) {
 			case err != nil:
 				got += " " + errkind.Of(err).String()
 			default:
-				got += " " + rep.Engine
+				got += " " + rep.Stats.Engine
 			}
 			if got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)

@@ -2,11 +2,14 @@ package analysis
 
 import (
 	"context"
+	"errors"
+	"sync"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/progress"
 )
 
 // ExploreRequest is a question for the engines: the model (level,
@@ -21,9 +24,15 @@ type ExploreRequest struct {
 	// Tests put an engine double behind a command through it.
 	Choose func(name string, m *counterabs.Model, bdd symbolic.BDD) (explore.Engine, error)
 
-	CountStates bool // count reachable states (MaxStates implies it)
-	Deadlocks   bool // decide whether a deadlock is reachable
-	NoTraces    bool // build no counterexamples or witnesses
+	// CountStates asks for the reachable states and deadlocks counted
+	// (MaxStates implies it); they are counted unasked on a model of at
+	// most CountSpace states (Counted).
+	CountStates bool
+	// Bound, when positive, is the largest value the engines let an
+	// unbounded shared variable take (explore.Bound, --bound).
+	Bound     int64
+	Deadlocks bool // decide whether a deadlock is reachable
+	NoTraces  bool // build no counterexamples or witnesses
 }
 
 // Exploration is the answer to an ExploreRequest: the model explored and
@@ -58,20 +67,74 @@ func Explore(ctx context.Context, sys *gsst.System, r ExploreRequest) (*Explorat
 	opts := []explore.Option{
 		explore.MaxMemory(r.Limits.MaxMemory),
 		// MaxStates bounds the reachable states, so it asks for them.
-		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0), explore.CheckDeadlocks(r.Deadlocks),
+		explore.CountStates(r.CountStates || r.Limits.MaxStates > 0 || Counted(m.Model)), explore.CheckDeadlocks(r.Deadlocks),
 		explore.Traces(!r.NoTraces),
 	}
-	if r.Progress != nil {
-		opts = append(opts, explore.OnProgress(progressEvery, r.Progress))
-	}
-	rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, Stopped(ctx, r.File, "exploration", r.Limits.Timeout)
+	// The engines' progress always flows, for the growth of an
+	// unbounded variable (explore.Growth), which an error must name.
+	var mu sync.Mutex
+	note := ""
+	opts = append(opts, explore.Bound(r.Bound), explore.OnProgress(progressEvery, func(ev progress.Event) {
+		if ev.Note != "" {
+			mu.Lock()
+			note = ev.Note
+			mu.Unlock()
 		}
-		return nil, FileError(r.File, err)
+		if r.Progress != nil {
+			r.Progress(ev)
+		}
+	}))
+	// Within: an engine checks its context between steps, but the
+	// lifting of a trace to the processes does not yet, so the timeout
+	// is kept here too.
+	rep, err := Within(ctx, r.File, "exploration", r.Limits, func() (*explore.Report, error) {
+		rep, _, err := check(ctx, engines, m.Model, r.Limits.MaxStates, opts...)
+		return rep, err
+	})
+	if err != nil {
+		var le *explore.LimitError
+		if ctx.Err() != nil {
+			err = Stopped(ctx, r.File, "exploration", r.Limits.Timeout)
+		} else {
+			err = FileError(r.File, err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		var ae *Error
+		grew := errors.As(err, &le) && le.Growth != nil
+		if errors.As(err, &ae) && (note != "" || grew) {
+			// Raising the limit would not help: say what grows, and
+			// what answers instead.
+			if !grew {
+				ae.Msg += "; " + note
+			}
+			ae.Limit = NoLimit
+		}
+		return nil, err
 	}
 	return &Exploration{Model: m, Report: rep, deadlocks: r.Deadlocks}, nil
+}
+
+// CountSpace bounds the models whose reachable states and deadlocks an
+// exploration counts unasked: at most this many states in the model's
+// space (counter vectors times the values of the shared variables). On
+// a larger one counting may cost far more than the properties (the BDD
+// engine decides them backwards, without the reachable states), so it
+// is done on request (ExploreRequest.CountStates). The rule reads the
+// model only, so the report is the same whichever engine answers.
+const CountSpace = 200_000
+
+// Counted says whether an exploration of m counts its reachable states
+// unasked (CountSpace).
+func Counted(m *counterabs.Model) bool {
+	space := m.CounterSpace()
+	for _, v := range m.Shared {
+		if v.Unbounded {
+			return false
+		}
+		space *= float64(v.Hi-v.Lo) + 1
+	}
+	return space <= CountSpace
 }
 
 // FairRun says whether a fair run starts in the initial state of the

@@ -182,9 +182,9 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	if !cert.Certified() {
 		why, kind := CertificationFailure(cert)
 		switch {
-		case r.Force && sys.Extensions() != 0:
+		case r.Force && counterabs.ForceRefusal(sys) != "":
 			return nil, &Error{Kind: errkind.Input, Pos: gsst.Pos{File: r.File},
-				Msg: why + "; --force cannot help: the over-approximating total-counter model is not built for a system with " + sys.Extensions().String() + "; use --model group for the exact group-counter model"}
+				Msg: why + "; --force cannot help: " + counterabs.ForceRefusal(sys) + "; use --model group for the exact group-counter model"}
 		case r.Force:
 			if r.Warn != nil {
 				r.Warn(fmt.Sprintf("%s: %s; using the total-counter model anyway (--force): it over-approximates the system, so verdicts on it are not exact", r.File, why))
@@ -209,12 +209,12 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			return fallBack(fmt.Sprintf("building the total-counter model did not finish within %v", budget.Round(time.Millisecond)))
 		case level == Auto && errkind.Of(err) == errkind.Unknown:
 			return fallBack(fmt.Sprintf("building the total-counter model failed (%v)", err))
-		case level == Auto && errors.As(err, &nc) && sys.Extensions() != 0:
+		case level == Auto && errors.As(err, &nc) && !simpleSteps(sys):
 			// Build checks each abstract transition of a system beyond
 			// the paper on its own, which is stricter than
 			// certification when two of them can have the same effect.
 			return fallBack(fmt.Sprintf("the total-counter model's %s is not closed under orbits by itself (%s)", nc.Name, DescribeWitness(sys, nc.Witness)))
-		case errors.As(err, &nc) && sys.Extensions() != 0:
+		case errors.As(err, &nc) && !simpleSteps(sys):
 			return nil, &Error{Kind: errkind.Negative, Pos: position(r.File, nc.Pos), Err: err,
 				Msg: fmt.Sprintf("certification passed, but the total-counter model's %s is not exact by itself (%s): another step with the same effect makes up for it where it cannot happen, which the total-counter model does not express; use --model group",
 					nc.Name, DescribeWitness(sys, nc.Witness))}
@@ -228,6 +228,20 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 		return nil, FileError(r.File, err)
 	}
 	return &Model{Model: m, Cert: cert, Reason: reason}, nil
+}
+
+// simpleSteps reports whether every step of sys moves one process and
+// changes nothing else (gsst.Step.Simple): then no two abstract
+// transitions of the total-counter model share an effect, and Build's
+// check of each is no stricter than certification.
+func simpleSteps(sys *gsst.System) bool {
+	steps := sys.Steps()
+	for i := range steps {
+		if !steps[i].Simple() {
+			return false
+		}
+	}
+	return true
 }
 
 // position returns pos, with file when pos has none.
@@ -292,13 +306,14 @@ func DescribeWitness(sys *gsst.System, w *detect.Witness) string {
 		return "no witness"
 	}
 	if st := w.Step; st != nil {
-		to := make([]string, len(st.Totals))
-		for s, k := range st.Totals {
+		totals := st.Next.Totals(len(sys.States))
+		to := make([]string, len(totals))
+		for s, k := range totals {
 			to[s] = fmt.Sprintf("%s=%d", sys.States[s], k)
 		}
 		shared, after := "", ""
 		if len(sys.Shared) > 0 {
-			shared, after = " with "+describeShared(sys, w.Shared), " with "+describeShared(sys, st.Shared)
+			shared, after = " with "+describeShared(sys, w.Shared), " with "+describeShared(sys, st.Next.Shared)
 		}
 		return fmt.Sprintf("group %s can take it in %s%s to the totals %s%s, but no step of %s, which has the same total counters and shared values, reaches them",
 			sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), shared, strings.Join(to, ", "), after, describeConfig(sys, w.Disabled))

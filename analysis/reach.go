@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/vsym/vsym/counterabs"
@@ -14,22 +15,27 @@ import (
 	"github.com/vsym/vsym/progress"
 )
 
-// Certification quantifies over all configurations (Theorem 6), so a
-// violation may rest on configurations the system never reaches. After a
-// violation, check decides on the group-counter model, which is exact for
-// any GSST, three reachability questions per violated transition r:
+// Certification quantifies over all configurations, so a violation may
+// rest on configurations the system never reaches. After a violation,
+// check decides on the group-counter model, which is exact for any
+// system, three reachability questions per violated transition or
+// rendezvous r:
 //
 //   - is the witness's enabled configuration reachable from the initial
 //     state (up to permutations inside groups, which the group counters
-//     do not see and no guard can tell apart)?
+//     do not see and no guard can tell apart), with the witness's shared
+//     values?
 //   - is its disabled configuration reachable?
-//   - is some asymmetric configuration of r reachable: one where no
-//     process can take r although a configuration with the same total
-//     counters lets one (counterabs.Asymmetry)? This is the question that
-//     matters: exactly there the total-counter model has a move the
-//     system lacks. When it is "no" for every transition, the guards of
-//     the total-counter model are exact on every reachable
-//     configuration, even though certification failed.
+//   - is some asymmetric configuration of r reachable: one from which no
+//     step reaches an orbit that a step of r reaches from a
+//     configuration with the same total counters and shared values
+//     (detect.Asymmetry; for a transition of the paper, one where no
+//     process can take r although such a configuration lets one)? This
+//     is the question that matters: exactly there the total-counter
+//     model has a move the system lacks. When it is "no" for every
+//     transition and rendezvous, every reachable configuration reaches
+//     the same successor orbits as every configuration of its orbit,
+//     even though certification failed.
 //
 // Each is EF of a state formula of the group-counter model, decided by
 // the engines auto gives (Engines): the explicit engine, and on a large
@@ -50,7 +56,8 @@ type ReachAnswer struct {
 	Limit     Limit          // the bound that left it undecided, if one did
 }
 
-// TransitionReach holds the three answers for one violated transition.
+// TransitionReach holds the three answers for one violated transition or
+// rendezvous.
 type TransitionReach struct {
 	// Sizes, for a spec whose group sizes are ranges, are those of the
 	// witness's instance, which the questions are asked of.
@@ -60,8 +67,9 @@ type TransitionReach struct {
 	Asymmetry ReachAnswer
 }
 
-// Reachability is the reachability of every violated transition of one
-// system, by index in System.Transitions.
+// Reachability is the reachability of every violated transition and
+// rendezvous of one system, by index in detect.Report.Results
+// (transitions, then rendezvous).
 type Reachability struct {
 	Engines     []string // the engines that ran, in order
 	Transitions map[int]*TransitionReach
@@ -89,7 +97,7 @@ func (r *Reachability) AsymmetryReachable(cert *detect.Report) *bool {
 	if r == nil {
 		return nil
 	}
-	for _, t := range cert.Transitions {
+	for _, t := range cert.Results() {
 		if t.Verdict == detect.Unknown {
 			return nil
 		}
@@ -110,8 +118,8 @@ func (r *Reachability) AsymmetryReachable(cert *detect.Report) *bool {
 	return &no
 }
 
-// Reach answers the three questions for every violated transition of
-// cert with the engine r.Engine, within r.Limits. It does not fail for
+// Reach answers the three questions for every violated transition and
+// rendezvous of cert with the engine r.Engine, within r.Limits. It does not fail for
 // want of an answer: a limit, the timeout or a solver unknown leaves the
 // answers undecided, with the reason.
 func Reach(ctx context.Context, cert *detect.Report, solver interface {
@@ -122,15 +130,17 @@ func Reach(ctx context.Context, cert *detect.Report, solver interface {
 	defer cancel()
 	out := &Reachability{Transitions: map[int]*TransitionReach{}, parametric: cert.System.Parametric()}
 	// A parametric system's witnesses are of some instance each (their
-	// Sizes); the questions are asked of that instance.
+	// Sizes, and Params in a family); the questions are asked of that
+	// instance.
 	byInstance := map[string][]int{}
 	var keys []string
-	for i, t := range cert.Transitions {
+	results := cert.Results()
+	for i, t := range results {
 		if t.Verdict != detect.Violated {
 			continue
 		}
 		out.Transitions[i] = &TransitionReach{}
-		key := fmt.Sprint(t.Witness.Sizes)
+		key := fmt.Sprint(t.Witness.Params, t.Witness.Sizes)
 		if _, ok := byInstance[key]; !ok {
 			keys = append(keys, key)
 		}
@@ -138,7 +148,8 @@ func Reach(ctx context.Context, cert *detect.Report, solver interface {
 	}
 	for _, key := range keys {
 		violated := byInstance[key]
-		sys, err := reachSystem(cert.System, cert.Transitions[violated[0]].Witness.Sizes)
+		w := results[violated[0]].Witness
+		sys, err := reachSystem(cert.System, w.Params, w.Sizes)
 		if err == nil && out.parametric {
 			for _, i := range violated {
 				out.Transitions[i].Sizes = map[string]int{}
@@ -154,11 +165,11 @@ func Reach(ctx context.Context, cert *detect.Report, solver interface {
 
 // reachSystem returns sys without its properties (the questions become
 // the model's properties) and without its fairness constraints (the
-// questions are about every run), as the instance of the given sizes
-// when sys is parametric.
-func reachSystem(sys *gsst.System, sizes []int) (*gsst.System, error) {
+// questions are about every run), as the instance of the given
+// parameters (in a family) and sizes when sys is parametric.
+func reachSystem(sys *gsst.System, params, sizes []int) (*gsst.System, error) {
 	if sys.Parametric() {
-		inst, err := sys.Instantiate(sizes)
+		inst, err := sys.InstantiateParams(params, sizes)
 		if err != nil {
 			return nil, err
 		}
@@ -167,9 +178,9 @@ func reachSystem(sys *gsst.System, sizes []int) (*gsst.System, error) {
 	return sys.WithProperties().WithoutFairness(), nil
 }
 
-// decideInstance answers the questions of the violated transitions of
-// cert (indices into System.Transitions) on sys, the system or the
-// instance their witnesses belong to; sysErr says why there is none.
+// decideInstance answers the questions of the violated transitions and
+// rendezvous of cert (indices into Report.Results) on sys, the system or
+// the instance their witnesses belong to; sysErr says why there is none.
 func (out *Reachability) decideInstance(ctx context.Context, sys *gsst.System, sysErr error, cert *detect.Report, violated []int, solver interface {
 	presburger.Solver
 	presburger.Projector
@@ -190,28 +201,27 @@ func (out *Reachability) decideInstance(ctx context.Context, sys *gsst.System, s
 	}
 	// First the witnesses' own configurations: EF of one point each,
 	// cheap whatever the engine.
+	results := cert.Results()
 	var points []question
 	for _, i := range violated {
-		a, w := out.Transitions[i], cert.Transitions[i].Witness
+		a, w := out.Transitions[i], results[i].Witness
 		points = append(points,
-			question{&a.Enabled, configuration(group, w.Enabled), false},
-			question{&a.Disabled, configuration(group, w.Disabled), false})
+			question{&a.Enabled, configuration(group, w.Enabled, w.Shared), false},
+			question{&a.Disabled, configuration(group, w.Disabled, w.Shared), false})
 	}
 	out.answer(ctx, group, points, r)
-	// Then the asymmetry, which needs g_r: the guards of the total-counter
-	// model built without certification.
+	// Then the asymmetry: the configurations the certification query
+	// finds on its disabled side.
 	var asyms []question
-	total, err := counterabs.Build(ctx, sys, solver, solver, counterabs.Force(), counterabs.Simplify(false), counterabs.OnProgress(r.Progress))
 	for _, i := range violated {
 		a := &out.Transitions[i].Asymmetry
+		f, err := detect.Asymmetry(ctx, sys, i, solver)
+		if err == nil {
+			f, err = group.Translate(f)
+		}
 		if err != nil {
 			why, limit := stopReason(ctx, err, r.Limits.Timeout)
-			undecided(a, "the guards of the total-counter model could not be built: "+why, limit)
-			continue
-		}
-		f, err := counterabs.Asymmetry(group, total, i)
-		if err != nil {
-			undecided(a, err.Error(), NoLimit)
+			undecided(a, "the asymmetric configurations could not be computed: "+why, limit)
 			continue
 		}
 		asyms = append(asyms, question{a, f, true})
@@ -252,10 +262,30 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 		}
 		return
 	}
+	// A shared variable without an upper bound may take infinitely many
+	// values, and the search of the reachable configurations then never
+	// ends. The search stops instead when a reachable step takes such a
+	// variable beyond the value past which it is said to keep growing
+	// (explore.GrowthBound): a bound of work, so that the answer (unknown,
+	// if the bound is passed) is the same on every machine. When no step
+	// passes it, the bound decided nothing and the answers are exact.
+	var bound int64
+	for j := range m.Shared {
+		if m.Shared[j].Unbounded {
+			bound = max(bound, explore.GrowthBound(&m, j))
+		}
+	}
+	if bound > 0 {
+		opts = append(opts, explore.Bound(bound))
+	}
 	rep, ran, err := check(ctx, engines, &m, 0, opts...)
 	r.Engines = append(r.Engines, ran...)
 	if err != nil {
 		why, limit := stopReason(ctx, err, req.Limits.Timeout)
+		var le *explore.LimitError
+		if errors.As(err, &le) && le.Kind == "bound" && le.Growth != nil {
+			why = fmt.Sprintf("a reachable step takes shared variable %s beyond %d: the configurations reachable may be infinitely many", le.Growth.Var, le.Limit)
+		}
 		for _, q := range qs {
 			q.answer.Reachable, q.answer.Reason, q.answer.Limit = nil, why, limit
 		}
@@ -278,14 +308,19 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 }
 
 // configuration returns the formula that holds exactly at the
-// group-counter vector of conf (conf[g][s] processes of group g in s).
-func configuration(m *counterabs.Model, conf [][]int) presburger.Formula {
+// group-counter vector of conf (conf[g][s] processes of group g in s)
+// with the shared values shared.
+func configuration(m *counterabs.Model, conf [][]int, shared []int) presburger.Formula {
 	var parts []presburger.Formula
 	for g, row := range conf {
 		for s, k := range row {
 			x := presburger.VarTerm(presburger.Var(m.Counter(s, g)))
 			parts = append(parts, presburger.Compare(x, presburger.Eq, presburger.ConstTerm(int64(k))))
 		}
+	}
+	for j, v := range shared {
+		x := presburger.VarTerm(presburger.Var(m.SharedVar(j)))
+		parts = append(parts, presburger.Compare(x, presburger.Eq, presburger.ConstTerm(int64(v))))
 	}
 	return presburger.Conj(parts...)
 }

@@ -93,14 +93,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 				{"asymmetry", &a.Asymmetry, o.asymmetric(tr.Transition), nil},
 			} {
 				steps, reachable := o.nearest(q.f)
-				switch {
-				case q.ans.Reachable == nil:
-					t.Fatalf("%s: %s undecided: %s\n%s", label, q.name, q.ans.Reason, src)
-				case *q.ans.Reachable != reachable:
-					t.Fatalf("%s: %s reachable = %v, oracle says %v\n%s", label, q.name, *q.ans.Reachable, reachable, src)
-				case reachable && (q.ans.Steps == nil || *q.ans.Steps != steps):
-					t.Fatalf("%s: %s in %v steps, oracle says %d\n%s", label, q.name, q.ans.Steps, steps, src)
-				}
+				compareAnswer(t, label+"\n"+src, q.name, q.ans, steps, reachable)
 				if reachable {
 					yes[q.name]++
 				} else {
@@ -147,6 +140,20 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 	}
 }
 
+// compareAnswer fails t unless ans is the oracle's answer to question
+// name: reachable, and then in steps steps at least.
+func compareAnswer(t *testing.T, label, name string, ans *ReachAnswer, steps int, reachable bool) {
+	t.Helper()
+	switch {
+	case ans.Reachable == nil:
+		t.Fatalf("%s: %s undecided: %s", label, name, ans.Reason)
+	case *ans.Reachable != reachable:
+		t.Fatalf("%s: %s reachable = %v, oracle says %v", label, name, *ans.Reachable, reachable)
+	case reachable && (ans.Steps == nil || *ans.Steps != steps):
+		t.Fatalf("%s: %s in %v steps, oracle says %d", label, name, ans.Steps, steps)
+	}
+}
+
 // fairEFDiffers reports whether EF of the group-counter configuration
 // conf under the fairness of sys (what check asked before issue 19: a
 // fair EF, whose trace ends in a fair lasso) answers other than plain
@@ -160,7 +167,7 @@ func fairEFDiffers(t *testing.T, ctx context.Context, sys *gsst.System, conf [][
 	if len(m.Justice) == 0 {
 		t.Fatalf("the group-counter model of a system with fairness has no constraints")
 	}
-	m.Properties = []counterabs.Property{{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: configuration(m, conf)}}}}
+	m.Properties = []counterabs.Property{{Name: "ef", Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: configuration(m, conf, nil)}}}}
 	rep, err := explicit.Engine{}.Check(ctx, m, explore.CountConcrete(false))
 	if err != nil {
 		t.Fatal(err)

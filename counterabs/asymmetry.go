@@ -37,16 +37,23 @@ func Asymmetry(group, total *Model, local int) (presburger.Formula, error) {
 			dom = append(dom, t.Guard)
 		}
 	}
-	gr := presburger.Formula(presburger.False)
+	var gr []presburger.Formula // one per update of the local transition
 	for i := range total.Transitions {
 		if t := &total.Transitions[i]; t.Local == local {
-			var err error
 			// Counter s of total is System.TotalVar(s), which Translate
-			// turns into the sum of group's counters of state s.
-			if gr, err = group.Translate(t.Guard); err != nil {
+			// turns into the sum of group's counters of state s; its
+			// shared variables are the system's.
+			g, err := group.Translate(presburger.Rename(t.Guard, func(v presburger.Var) presburger.Var {
+				if sh := total.SharedAt(v); sh != nil {
+					return group.System.SharedVar(int(v) - len(total.Counters))
+				}
+				return v
+			}))
+			if err != nil {
 				return nil, err
 			}
+			gr = append(gr, g)
 		}
 	}
-	return presburger.Conj(presburger.Negation(presburger.Disj(dom...)), gr), nil
+	return presburger.Conj(presburger.Negation(presburger.Disj(dom...)), presburger.Disj(gr...)), nil
 }

@@ -3,6 +3,7 @@ package counterabs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vsym/vsym/detect"
@@ -105,21 +106,28 @@ func (e *InternalError) Error() string {
 // Is makes errors.Is(err, errkind.Internal) hold.
 func (e *InternalError) Is(target error) bool { return target == errkind.Internal }
 
-// Build returns the counter abstraction of sys. solver decides the check
-// of every g_r (and the simplifier's queries); proj eliminates group
-// counters for guards outside the paper's fragment and may be nil when no
-// guard needs it (an error names the transition otherwise).
+// Build returns the counter abstraction of sys: one abstract transition
+// per local transition and distinct update (the guard blocks with that
+// update, whose steps have one effect on the orbit of a configuration),
+// and one per rendezvous. solver decides the check of every guard (and
+// the simplifier's queries); proj eliminates group counters for guards
+// that need projection and may be nil when no guard does (an error
+// names the transition otherwise).
 //
-// Without Force, sys must be fully virtually symmetric: Build re-checks
-// every transition and returns a *NotCertifiedError for one that is not.
-// Errors matching errkind.Unknown mean a solver gave no answer; a
-// malformed system is errkind.Input. A property that reads group counters
-// cannot be checked on this model; it is left out of Model.Properties and
-// reported by PropertyLevel.
+// Each guard is the existential abstraction of its steps' enabledness
+// (System.EnabledFormula) onto the total counters and shared variables:
+// by the paper's cases (construct) for steps of one mover, by projection
+// for the others, and written as it is where it reads total counters
+// only. Without Force, sys must be fully virtually symmetric: Build
+// checks every abstract transition and returns a *NotCertifiedError for
+// one that is not exact. Force builds the over-approximation of a
+// system that is not, for systems whose every step moves one process and
+// changes nothing else (ForceRefusal). Errors matching errkind.Unknown
+// mean a solver gave no answer; a malformed system, or one with a
+// broadcast restricted to groups (GroupReason), is errkind.Input. A
+// property that reads group counters cannot be checked on this model;
+// it is left out of Model.Properties and reported by PropertyLevel.
 func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj presburger.Projector, opts ...Option) (*Model, error) {
-	if err := sys.Unsupported("the total-counter model", supported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	cfg := config{maxClauses: 256, simplify: true}
 	for _, o := range opts {
 		o(&cfg)
@@ -130,27 +138,23 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	if solver == nil {
 		return nil, errkind.Errorf(errkind.Input, "counterabs: nil solver")
 	}
+	if why := restrictedBroadcast(sys); why != "" {
+		return nil, errkind.Errorf(errkind.Input, "counterabs: %s; use the group-counter model", why)
+	}
+	if why := ForceRefusal(sys); cfg.force && why != "" {
+		return nil, errkind.Errorf(errkind.Input, "counterabs: a total-counter model cannot be forced on this system: %s; use the group-counter model, exact for any system", why)
+	}
 	b := &builder{ctx: ctx, sys: sys, solver: solver, proj: proj, cfg: cfg, n: sys.N(), shared: sharedBounds(sys)}
 	m := newModel(sys, TotalLevel)
-	if sys.Extensions() != 0 {
-		if err := b.buildExt(m); err != nil {
-			return nil, err
-		}
-	} else {
-		for i := range sys.Transitions {
-			t := &sys.Transitions[i]
-			b.cur = t
-			cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(solver), Item: sys.TransitionName(t), K: i + 1, N: len(sys.Transitions)})
-			guard, c, err := b.construct(t)
-			if err != nil {
+	origins := stepsByOrigin(sys)
+	for k, steps := range origins {
+		first := &sys.Steps()[steps[0]]
+		cfg.progress.Report(progress.Event{Phase: progress.Build, Engine: progress.NameOf(solver), Item: stepName(sys, first, nil), K: k + 1, N: len(origins)})
+		classes := updateClasses(sys, steps, func(g int) bool { return sys.Groups[g].Size > 0 })
+		for _, cls := range classes {
+			if err := b.abstract(m, cls, len(classes) > 1); err != nil {
 				return nil, err
 			}
-			certified, err := b.check(t, guard)
-			if err != nil {
-				return nil, err
-			}
-			m.Exact = m.Exact && certified
-			m.Transitions = append(m.Transitions, Transition{From: t.From, To: t.To, Guard: guard, Case: c, Local: i, Group: -1})
 		}
 	}
 	if err := m.finish(errkind.Internal); err != nil {
@@ -162,7 +166,9 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 		if err != nil {
 			return nil, err
 		}
-		m.MayDeadlock = f
+		if m.MayDeadlock, err = m.Translate(f); err != nil {
+			return nil, err
+		}
 	}
 	b.shared = nil
 	for j := range m.Shared {
@@ -179,6 +185,90 @@ func Build(ctx context.Context, sys *gsst.System, solver presburger.Solver, proj
 	}
 	m.deadlockKey = guardsKey(m)
 	return m, nil
+}
+
+// updateClasses partitions steps (the guard blocks of one local
+// transition, or one rendezvous) by their update, in order of first
+// appearance; a class whose steps no process can take (their groups have
+// none: mayHold) is left out.
+func updateClasses(sys *gsst.System, steps []int, mayHold func(g int) bool) [][]int {
+	all := sys.Steps()
+	var keys []string
+	var out [][]int
+	for _, s := range steps {
+		if !canTake(sys, &all[s], mayHold) {
+			continue
+		}
+		k := updateKey(sys, &all[s].Update)
+		at := slices.Index(keys, k)
+		if at < 0 {
+			keys, out = append(keys, k), append(out, nil)
+			at = len(out) - 1
+		}
+		out[at] = append(out[at], s)
+	}
+	return out
+}
+
+// canTake reports whether a process of sys may take the first part of
+// st: a rendezvous always counts, its guard says the rest.
+func canTake(sys *gsst.System, st *gsst.Step, mayHold func(g int) bool) bool {
+	if st.Origin.Rendezvous >= 0 {
+		return true
+	}
+	for g := range sys.Groups {
+		if st.Parts[0].Allows(g) && mayHold(g) {
+			return true
+		}
+	}
+	return false
+}
+
+// abstract adds to m the abstract transition of the steps cls (one local
+// transition's blocks with one update, or one rendezvous): its effect
+// derived from the steps, its guard constructed and checked. split says
+// that the local transition has other classes, which its name then tells
+// apart.
+func (b *builder) abstract(m *Model, cls []int, split bool) error {
+	sys := b.sys
+	first := &sys.Steps()[cls[0]]
+	t, err := m.transition(cls, nil)
+	if err != nil {
+		return err
+	}
+	b.cur = &current{name: stepName(sys, first, nil), pos: first.Origin.Pos}
+	if o := &first.Origin; o.Rendezvous < 0 {
+		b.cur.local = &sys.Transitions[o.Transition]
+		b.cur.pos = b.cur.local.Pos
+	}
+	if split {
+		b.cur.name += fmt.Sprintf(" (update %q)", first.Update.Text)
+	}
+	guard, c, err := b.construct(cls)
+	if err != nil {
+		return err
+	}
+	certified, err := b.check(cls, guard)
+	if err != nil {
+		return err
+	}
+	m.Exact = m.Exact && certified
+	if t.Guard, err = m.Translate(guard); err != nil {
+		return err
+	}
+	t.Case = c
+	m.Transitions = append(m.Transitions, t)
+	return nil
+}
+
+// sharedBounds returns the domain of every shared variable of sys, over
+// the system's variables.
+func sharedBounds(sys *gsst.System) []presburger.Bound {
+	out := make([]presburger.Bound, len(sys.Shared))
+	for j := range sys.Shared {
+		out[j] = sys.Shared[j].Bounds(sys.SharedVar(j))
+	}
+	return out
 }
 
 // Deadlock returns the condition under which no abstract transition is
@@ -304,11 +394,20 @@ type builder struct {
 	proj   presburger.Projector
 	cfg    config
 	n      int
-	cur    *gsst.Transition // the transition whose g_r is being built
+	cur    *current // the abstract transition being built
 	// shared bounds the shared variables in the simplifier's queries:
 	// their domains, over the system's variables while guards are built
 	// and over the model's for the deadlock condition.
 	shared []presburger.Bound
+}
+
+// current is the abstract transition being built, for messages: its
+// name, where it was written, and its local transition (nil for a
+// rendezvous).
+type current struct {
+	name  string
+	pos   gsst.Pos
+	local *gsst.Transition
 }
 
 // pos returns the position of the transition being built, for errors.
@@ -316,5 +415,5 @@ func (b *builder) pos() gsst.Pos {
 	if b.cur == nil {
 		return gsst.Pos{}
 	}
-	return b.cur.Pos
+	return b.cur.pos
 }

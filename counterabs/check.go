@@ -2,6 +2,7 @@ package counterabs
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
@@ -9,7 +10,7 @@ import (
 )
 
 // space is the set of group-counter variables of a query about one
-// transition. States that neither the source, the guards nor g_r mention
+// abstract transition. States that neither the source, the guards nor g_r mention
 // only occur in the invariant, so each group's counters on them are merged
 // into one slack counter (held by the group counter variable of the first
 // such state). Merging preserves every answer: given the counters on the
@@ -111,28 +112,46 @@ func vecVal(a []int) func(presburger.Var) int64 {
 	}
 }
 
-// check verifies guard against its definition for t and reports whether
-// t passed the certified check (its domain is closed under orbits and
-// guard is exact). Without Force, a failed certified check is an error.
-func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, error) {
+// check verifies guard, over total counters and shared variables,
+// against its definition for the steps cls, and reports whether they
+// passed the certified check (their domain, where one of them can be
+// taken, is closed under orbits, and guard is exact). Without Force, a
+// failed certified check is a *NotCertifiedError with a verified
+// witness.
+func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 	sys := b.sys
-	name := sys.TransitionName(t)
-	var fs []presburger.Formula
-	for i := range t.Blocks {
-		fs = append(fs, t.Blocks[i].Guard)
-	}
-	sp := newSpace(sys, t.From, append(fs, guard)...)
+	name := b.cur.name
+	probe := detect.Counters{Group: func(s, g int) presburger.Term { return presburger.VarTerm(sys.GroupVar(s, g)) }}
+	// The states the enabledness reads (every part's source among them)
+	// and those guard reads.
+	from := sys.Steps()[cls[0]].Parts[0].From
+	sp := newSpace(sys, from, guard, b.enabled(cls, probe))
+	sp.bounds = append(sp.bounds, sharedBounds(sys)...)
 	yc := detect.Counters{Group: sp.y}
-	phi := detect.Domain(sys, t, yc)
+	phi := b.enabled(cls, yc)
 	gy := detect.Guard(sys, guard, yc)
 	inv := sp.inv()
+	shared := func(m presburger.Model) []int {
+		if len(sys.Shared) == 0 {
+			return nil
+		}
+		out := make([]int, len(sys.Shared))
+		for j := range out {
+			out[j] = int(m[sys.SharedVar(j)])
+		}
+		return out
+	}
+	holds := func(conf [][]int, v []int) bool {
+		return presburger.Eval(guard, sys.ValuationOf(gsst.Config{Counts: conf, Shared: v}))
+	}
 
-	// The certified check: no configuration y has g_r(totals(y)) differ
-	// from phi_r(y). One query, the XOR of the two.
+	// The certified check: no configuration y and shared values v have
+	// g(totals(y), v) differ from phi(y, v). One query, the XOR of the
+	// two.
 	xor := presburger.Disj(
 		presburger.Conj(gy, presburger.Negation(phi)),
 		presburger.Conj(phi, presburger.Negation(gy)))
-	ans, err := b.solve(name, "check of g_r against Dom(R_r)", presburger.Problem{
+	ans, err := b.solve(name, "check of the guard against its domain", presburger.Problem{
 		Bounds: sp.bounds, F: presburger.Conj(inv, xor)})
 	if err != nil {
 		return false, err
@@ -143,25 +162,27 @@ func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, err
 
 	// Sat. Tell the two directions apart, one query each.
 	//
-	// (1) g_r covers Dom(R_r): needed for every system.
-	ans, err = b.solve(name, "check that g_r covers Dom(R_r)", presburger.Problem{
+	// (1) The guard covers the domain: needed for every system.
+	ans, err = b.solve(name, "check that the guard covers its domain", presburger.Problem{
 		Bounds: sp.bounds, F: presburger.Conj(inv, phi, presburger.Negation(gy))})
 	if err != nil {
 		return false, err
 	}
 	if ans.Result == presburger.Sat {
-		conf := sp.config(ans.Model)
-		a := totals(sys, conf)
-		enabled := detect.FiringGroups(sys, t, conf)
-		if wellFormed(sys, conf) != nil || len(enabled) == 0 || presburger.Eval(guard, vecVal(a)) {
+		conf, v := sp.config(ans.Model), shared(ans.Model)
+		g, err := b.fire(cls, conf, v)
+		if err != nil {
+			return false, err
+		}
+		if wellFormed(sys, conf) != nil || g < 0 || holds(conf, v) {
 			return false, &InternalError{name, "solver model does not satisfy the coverage query"}
 		}
-		return false, &InternalError{name, fmt.Sprintf("g_r is false at %s, yet group %s can take the transition there", fmtVec(sys, a), sys.Groups[enabled[0]].Name)}
+		return false, &InternalError{name, fmt.Sprintf("the guard is false at %s, yet group %s can take the step there", fmtVec(sys, totals(sys, conf)), sys.Groups[g].Name)}
 	}
 
-	// (2) g_r(totals(y)) implies phi_r(y): the XOR was sat and (1) is not,
-	// so this must be sat.
-	ans, err = b.solve(name, "check that Dom(R_r) covers g_r", presburger.Problem{
+	// (2) The guard at totals(y) implies phi(y): the XOR was sat and (1)
+	// is not, so this must be sat.
+	ans, err = b.solve(name, "check that the domain covers the guard", presburger.Problem{
 		Bounds: sp.bounds, F: presburger.Conj(inv, gy, presburger.Negation(phi))})
 	if err != nil {
 		return false, err
@@ -170,51 +191,86 @@ func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, err
 		return false, &InternalError{name, "inconsistent solver answers: the check is sat, neither of its directions is"}
 	}
 
-	// Sat: read the model by direct evaluation, independent of the query.
-	conf := sp.config(ans.Model)
+	// Sat: read the model by direct evaluation (gsst's semantics of a
+	// step), independent of the query.
+	conf, v := sp.config(ans.Model), shared(ans.Model)
 	if err := wellFormed(sys, conf); err != nil {
 		return false, &InternalError{name, "solver model is not a configuration: " + err.Error()}
 	}
 	a := totals(sys, conf)
-	if len(detect.FiringGroups(sys, t, conf)) > 0 || !presburger.Eval(guard, vecVal(a)) {
+	if g, err := b.fire(cls, conf, v); err != nil {
+		return false, err
+	} else if g >= 0 || !holds(conf, v) {
 		return false, &InternalError{name, "solver model does not satisfy the check query"}
 	}
 
-	// g_r holds at a, but no process can take t in conf. Either some other
-	// configuration with totals a can (t is not certified), or g_r is wrong.
+	// The guard holds at (a, v), but no process can take a step in conf.
+	// Either some other configuration with totals a can (the steps are
+	// not certified), or the guard is wrong.
 	same := []presburger.Formula{inv, phi}
 	for s := range sys.States {
 		if sp.in[s] {
 			same = append(same, presburger.Compare(sp.total(s), presburger.Eq, presburger.ConstTerm(int64(a[s]))))
 		}
 	}
+	for j, k := range v {
+		same = append(same, presburger.Compare(presburger.VarTerm(sys.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(k))))
+	}
 	ans, err = b.solve(name, "search for an enabled configuration", presburger.Problem{Bounds: sp.bounds, F: presburger.Conj(same...)})
 	if err != nil {
 		return false, err
 	}
 	if ans.Result == presburger.Unsat {
-		return false, &InternalError{name, fmt.Sprintf("g_r holds at %s, but no configuration with these total counters can take the transition", fmtVec(sys, a))}
+		return false, &InternalError{name, fmt.Sprintf("the guard holds at %s, but no configuration with these total counters can take the step", fmtVec(sys, a))}
 	}
 	other := sp.config(ans.Model)
-	fire := detect.FiringGroups(sys, t, other)
-	if len(fire) == 0 {
+	g, err := b.fire(cls, other, v)
+	if err != nil {
+		return false, err
+	}
+	if g < 0 || wellFormed(sys, other) != nil || !slices.Equal(totals(sys, other), a) {
 		return false, &InternalError{name, "solver model does not satisfy the enabled-configuration query"}
 	}
-	w := &detect.Witness{Enabled: other, Disabled: conf, Group: fire[0]}
-	if err := detect.VerifyWitness(sys, t, w); err != nil {
-		return false, &InternalError{name, "witness of a non-certified transition fails verification: " + err.Error()}
-	}
 	if !b.cfg.force {
-		return false, &NotCertifiedError{Transition: t, Name: name, Witness: w, Pos: t.Pos}
+		return false, &NotCertifiedError{Transition: b.cur.local, Name: name, Pos: b.pos(), Shared: v,
+			Witness: &detect.Witness{Enabled: other, Disabled: conf, Group: g}}
 	}
+	return false, b.checkForced(cls, guard, sp)
+}
 
-	// Force: g_r must also be no larger than the existential abstraction.
-	// Every counter vector in g_r has a concretization in Dom(R_r): no a
-	// in the abstract state space satisfies g_r & !exists y.
-	// Exists distributes over the disjunction phi_r, so the concretization
-	// is sought per firing group, each in the reduced problem of the
-	// projection (states and groups the guard does not mention merged):
-	// many small quantifiers are far easier for Z3 than one large one.
+// fire returns the least group whose process can take the first part of
+// one of the steps cls in the configuration conf with shared values
+// shared, by gsst's semantics of a step (System.Choices); -1 when none
+// can.
+func (b *builder) fire(cls []int, conf [][]int, shared []int) (int, error) {
+	all := b.sys.Steps()
+	least := -1
+	for _, s := range cls {
+		err := b.sys.Choices(&all[s], gsst.Config{Counts: conf, Shared: shared}, func(groups, _ []int) bool {
+			if least < 0 || groups[0] < least {
+				least = groups[0]
+			}
+			return false // the first choice has the step's least group
+		})
+		if err != nil {
+			return -1, err
+		}
+	}
+	return least, nil
+}
+
+// checkForced checks, for Force, that the guard is no larger than the
+// existential abstraction of the steps cls (of one mover each, as Force
+// requires): every counter vector in it has a concretization where one
+// of the steps can be taken, that is, no vector in the abstract state
+// space satisfies the guard and not "exists y". Exists distributes over
+// the disjunction of the steps and their groups, so the concretization
+// is sought per block and firing group, each in the reduced problem of
+// the projection (states and groups the guard does not mention merged):
+// many small quantifiers are far easier for Z3 than one large one.
+func (b *builder) checkForced(cls []int, guard presburger.Formula, sp *space) error {
+	sys := b.sys
+	name := b.cur.name
 	var xs []presburger.Bound
 	var sumX presburger.Term
 	for s := range sys.States {
@@ -225,19 +281,21 @@ func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, err
 		xs = append(xs, presburger.Bound{Var: x, Lo: 0, Hi: int64(b.n)})
 		sumX = sumX.Add(presburger.VarTerm(x))
 	}
+	xs = append(xs, sharedBounds(sys)...)
 	// The unmentioned states take the remaining n - sum x processes.
 	op := presburger.Le
 	if sp.slack < 0 {
 		op = presburger.Eq
 	}
 	conj := []presburger.Formula{presburger.Compare(sumX, op, presburger.ConstTerm(int64(b.n))), guard}
-	for i := range t.Blocks {
-		bl := &t.Blocks[i]
-		for _, g := range bl.Groups {
+	t := b.blocks(cls)
+	for i := range t.blocks {
+		bl := &t.blocks[i]
+		for _, g := range bl.groups {
 			if sys.Groups[g].Size == 0 {
 				continue
 			}
-			p, keep := b.projectionProblem(t.From, g, bl.Guard)
+			p, keep := b.projectionProblem(t.u, g, bl.guard)
 			kept := map[presburger.Var]bool{}
 			for _, v := range keep {
 				kept[v] = true
@@ -251,15 +309,15 @@ func (b *builder) check(t *gsst.Transition, guard presburger.Formula) (bool, err
 			conj = append(conj, presburger.Negation(expandSmall(presburger.Exists{Vars: ys, Body: p.F})))
 		}
 	}
-	ans, err = b.solve(name, "check that g_r is no larger than the abstraction of Dom(R_r)", presburger.Problem{
+	ans, err := b.solve(name, "check that the guard is no larger than the abstraction of its domain", presburger.Problem{
 		Bounds: xs, F: presburger.Conj(conj...)})
 	if err != nil {
-		return false, err
+		return err
 	}
 	if ans.Result != presburger.Unsat {
-		return false, &InternalError{name, "g_r holds at a counter vector with no concretization in Dom(R_r)"}
+		return &InternalError{name, "the guard holds at a counter vector with no concretization in its domain"}
 	}
-	return false, nil
+	return nil
 }
 
 // maxExpansion bounds the assignments expandSmall writes out.

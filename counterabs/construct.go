@@ -3,52 +3,111 @@ package counterabs
 import (
 	"fmt"
 
+	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
-// construct builds the candidate g_r for t and says which case built it.
-// The candidate is checked by check before use.
-func (b *builder) construct(t *gsst.Transition) (presburger.Formula, Case, error) {
+// construct builds the candidate guard of the abstract transition of
+// the steps cls, over total counters and shared variables, and says
+// which case built it. The candidate is checked by check before use.
+//
+// The guard is the existential abstraction of the steps' enabledness
+// (System.EnabledFormula): a counter vector and shared values satisfy it
+// when some configuration with those totals lets a process take one of
+// the steps. Three ways build it:
+//
+//   - one step whose enabledness reads total counters only (every part
+//     of any group, a guard over totals): that formula itself (case a);
+//   - steps of one mover (the guard blocks of a local transition): the
+//     paper's cases b, c and projection over the blocks (paperCases),
+//     conjoined with the update's domain, which reads shared variables
+//     only and so passes through the abstraction;
+//   - any other step (a rendezvous whose parts are restricted to groups
+//     or whose guard reads group counters): Z3's projection of its
+//     enabledness (projectSteps).
+func (b *builder) construct(cls []int) (presburger.Formula, Case, error) {
+	sys := b.sys
+	first := &sys.Steps()[cls[0]]
+	if f := sys.EnabledFormula(first); len(cls) == 1 && sys.IsTotal(f) {
+		return f, CaseA, nil
+	}
+	if len(first.Parts) > 1 {
+		f, err := b.projectSteps(cls)
+		return f, CaseProjection, err
+	}
+	f, c, err := b.paperCases(b.blocks(cls))
+	if err != nil {
+		return nil, c, err
+	}
+	return presburger.Conj(f, sys.InDomain(&first.Update, sys.Shared)), c, nil
+}
+
+// blocks is a local transition u -> v as the paper's cases read it: its
+// source u and its guard blocks, each a set of groups with a guard.
+type blocks struct {
+	u      int
+	blocks []block
+}
+
+type block struct {
+	groups []int // never nil
+	guard  presburger.Formula
+}
+
+// blocks returns the steps cls, of one mover each, as the paper's guard
+// blocks of their local transition.
+func (b *builder) blocks(cls []int) blocks {
+	sys := b.sys
+	all := sys.Steps()
+	out := blocks{u: all[cls[0]].Parts[0].From}
+	for _, s := range cls {
+		st := &all[s]
+		bl := block{groups: st.Parts[0].Groups, guard: st.Guard}
+		if bl.groups == nil {
+			for g := range sys.Groups {
+				bl.groups = append(bl.groups, g)
+			}
+		}
+		out.blocks = append(out.blocks, bl)
+	}
+	return out
+}
+
+// paperCases builds g_r for the blocks t by the paper's cases: b when
+// every guard reads total counters, c when they read group counters of
+// the source only (in a form it handles), and projection otherwise.
+func (b *builder) paperCases(t blocks) (presburger.Formula, Case, error) {
 	sys := b.sys
 	allTotal := true
-	for _, bl := range t.Blocks {
-		allTotal = allTotal && sys.IsTotal(bl.Guard)
+	for _, bl := range t.blocks {
+		allTotal = allTotal && sys.IsTotal(bl.guard)
 	}
 	if allTotal {
-		if len(t.Blocks) == 1 && len(t.Blocks[0].Groups) == len(sys.Groups) {
-			return b.caseA(t), CaseA, nil
-		}
 		f, err := b.caseB(t)
 		return f, CaseB, err
 	}
 	if clauses, ok := b.orbitClauses(t); ok {
-		f, err := b.simplifyClauses(presburger.Var(t.From), clauses)
+		f, err := b.simplifyClauses(presburger.Var(t.u), clauses)
 		return f, CaseC, err
 	}
 	f, err := b.project(t)
 	return f, CaseProjection, err
 }
 
-// source returns the atom x_u >= 1.
-func source(t *gsst.Transition) presburger.Formula {
-	return presburger.Compare(presburger.VarTerm(presburger.Var(t.From)), presburger.Ge, presburger.ConstTerm(1))
+// source returns x_u >= 1: that one process of any group is in u, the
+// enabledness of a mover from u on total counters.
+func (b *builder) source(u int) presburger.Formula {
+	return b.sys.MoversFormula([]gsst.Part{{From: u}})
 }
 
 // blockSize returns the number of processes in the groups of bl.
-func (b *builder) blockSize(bl *gsst.Block) int {
+func (b *builder) blockSize(bl *block) int {
 	k := 0
-	for _, g := range bl.Groups {
+	for _, g := range bl.groups {
 		k += b.sys.Groups[g].Size
 	}
 	return k
-}
-
-// caseA is the paper's case (a): g_r = x_u >= 1 & g. The guard's total
-// counters are the counter variables themselves (gsst.TotalVar(s) ==
-// presburger.Var(s)), so sub() is the identity.
-func (b *builder) caseA(t *gsst.Transition) presburger.Formula {
-	return presburger.Conj(source(t), t.Blocks[0].Guard)
 }
 
 // caseB is the paper's case (b), read as the existential abstraction: a
@@ -59,25 +118,25 @@ func (b *builder) caseA(t *gsst.Transition) presburger.Formula {
 // the guards of the non-empty blocks, for every system; certification is
 // what makes this existential abstraction the exact quotient. Groups in no
 // block only lose the chance to fire, which the OR already accounts for.
-func (b *builder) caseB(t *gsst.Transition) (presburger.Formula, error) {
+func (b *builder) caseB(t blocks) (presburger.Formula, error) {
 	var guards []presburger.Formula
 	seen := map[string]bool{}
-	for i := range t.Blocks {
-		bl := &t.Blocks[i]
+	for i := range t.blocks {
+		bl := &t.blocks[i]
 		if b.blockSize(bl) == 0 {
 			continue
 		}
-		key := presburger.Format(bl.Guard, b.sys.VarName)
+		key := presburger.Format(bl.guard, b.sys.VarName)
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		guards = append(guards, bl.Guard)
+		guards = append(guards, bl.guard)
 	}
-	src := source(t)
+	src := b.source(t.u)
 	raw := presburger.Conj(src, presburger.Disj(guards...))
 	if dnfSize(raw, b.cfg.maxClauses) <= b.cfg.maxClauses {
-		return b.simplifyClauses(presburger.Var(t.From), presburger.DNF(raw))
+		return b.simplifyClauses(presburger.Var(t.u), presburger.DNF(raw))
 	}
 	if len(guards) > 1 && b.cfg.simplify && len(guards) <= b.cfg.maxClauses {
 		var err error
@@ -104,15 +163,15 @@ func (b *builder) caseB(t *gsst.Transition) (presburger.Formula, error) {
 // processes of each group go anywhere else; there is no capacity limit per
 // state). The clauses of all firing groups are returned; ok is false when
 // some guard is outside the fragment or its DNF is too large.
-func (b *builder) orbitClauses(t *gsst.Transition) (clauses [][]presburger.Formula, ok bool) {
+func (b *builder) orbitClauses(t blocks) (clauses [][]presburger.Formula, ok bool) {
 	sys := b.sys
-	u := t.From
-	for i := range t.Blocks {
-		bl := &t.Blocks[i]
+	u := t.u
+	for i := range t.blocks {
+		bl := &t.blocks[i]
 		if b.blockSize(bl) == 0 {
 			continue
 		}
-		if dnfSize(bl.Guard, b.cfg.maxClauses) > b.cfg.maxClauses {
+		if dnfSize(bl.guard, b.cfg.maxClauses) > b.cfg.maxClauses {
 			return nil, false
 		}
 		type groupAtom struct {
@@ -125,7 +184,7 @@ func (b *builder) orbitClauses(t *gsst.Transition) (clauses [][]presburger.Formu
 			empty  bool
 		}
 		var dnf []parsed
-		for _, cl := range presburger.DNF(bl.Guard) {
+		for _, cl := range presburger.DNF(bl.guard) {
 			var p parsed
 			for _, a := range cl {
 				c, isCmp := a.(presburger.Cmp)
@@ -151,7 +210,7 @@ func (b *builder) orbitClauses(t *gsst.Transition) (clauses [][]presburger.Formu
 			}
 			dnf = append(dnf, p)
 		}
-		for _, g := range bl.Groups {
+		for _, g := range bl.groups {
 			if sys.Groups[g].Size == 0 {
 				continue
 			}
@@ -217,26 +276,26 @@ func (b *builder) orbitClauses(t *gsst.Transition) (clauses [][]presburger.Formu
 // merged vector of counters with the right sums splits back into the
 // merged states or groups (a transportation problem with only row and
 // column sums is always feasible).
-func (b *builder) project(t *gsst.Transition) (presburger.Formula, error) {
+func (b *builder) project(t blocks) (presburger.Formula, error) {
 	sys := b.sys
-	name := sys.TransitionName(t)
+	name := b.cur.name
 	if b.proj == nil {
 		return nil, fmt.Errorf("counterabs: transition %s: its guards read group counters outside the paper's fragment, and no projector was given", name)
 	}
 	var parts []presburger.Formula
-	for i := range t.Blocks {
-		bl := &t.Blocks[i]
-		for _, g := range bl.Groups {
+	for i := range t.blocks {
+		bl := &t.blocks[i]
+		for _, g := range bl.groups {
 			if sys.Groups[g].Size == 0 {
 				continue
 			}
-			p, keep := b.projectionProblem(t.From, g, bl.Guard)
+			p, keep := b.projectionProblem(t.u, g, bl.guard)
 			f, res, err := b.proj.Project(b.ctx, p, keep)
 			if err != nil {
 				return nil, fmt.Errorf("counterabs: transition %s: projection for group %s: %w", name, sys.Groups[g].Name, err)
 			}
 			if res == presburger.Unknown || f == nil {
-				return nil, &UnknownError{Transition: name, Pos: t.Pos, What: "projection for group " + sys.Groups[g].Name}
+				return nil, &UnknownError{Transition: name, Pos: b.pos(), What: "projection for group " + sys.Groups[g].Name}
 			}
 			kept := map[presburger.Var]bool{}
 			for _, v := range keep {
@@ -253,18 +312,18 @@ func (b *builder) project(t *gsst.Transition) (presburger.Formula, error) {
 	f := presburger.Disj(parts...)
 	if dnfSize(f, b.cfg.maxClauses) <= b.cfg.maxClauses {
 		var err error
-		if f, err = b.simplifyClauses(presburger.Var(t.From), presburger.DNF(f)); err != nil {
+		if f, err = b.simplifyClauses(presburger.Var(t.u), presburger.DNF(f)); err != nil {
 			return nil, err
 		}
 	}
-	return withSource(t, f), nil
+	return b.withSource(t.u, f), nil
 }
 
 // withSource conjoins x_u >= 1 to g unless every disjunct of g already
 // bounds x_u from below by a positive constant: g implies it on the
 // abstract state space (it is checked), and writing it makes the
 // decrement of x_u visibly safe.
-func withSource(t *gsst.Transition, g presburger.Formula) presburger.Formula {
+func (b *builder) withSource(u int, g presburger.Formula) presburger.Formula {
 	has := func(f presburger.Formula) bool {
 		atoms := []presburger.Formula{f}
 		if a, ok := f.(presburger.And); ok {
@@ -272,7 +331,7 @@ func withSource(t *gsst.Transition, g presburger.Formula) presburger.Formula {
 		}
 		for _, a := range atoms {
 			c, ok := a.(presburger.Cmp)
-			if !ok || len(c.T.Monos) != 1 || c.T.Monos[0].Var != presburger.Var(t.From) || c.T.Monos[0].Coef <= 0 {
+			if !ok || len(c.T.Monos) != 1 || c.T.Monos[0].Var != presburger.Var(u) || c.T.Monos[0].Coef <= 0 {
 				continue
 			}
 			lo, _, _ := atomInterval(c.Op, c.T.Monos[0].Coef, c.T.Const)
@@ -288,7 +347,7 @@ func withSource(t *gsst.Transition, g presburger.Formula) presburger.Formula {
 	case presburger.Or:
 		for _, d := range g {
 			if !has(d) {
-				return presburger.Conj(source(t), g)
+				return presburger.Conj(b.source(u), g)
 			}
 		}
 		return g
@@ -296,7 +355,7 @@ func withSource(t *gsst.Transition, g presburger.Formula) presburger.Formula {
 	if has(g) {
 		return g
 	}
-	return presburger.Conj(source(t), g)
+	return presburger.Conj(b.source(u), g)
 }
 
 // dnfSize returns the number of clauses DNF(f) would have, saturating just
@@ -439,4 +498,63 @@ func (b *builder) projectionProblem(u, g int, guard presburger.Formula) (presbur
 		presburger.Compare(presburger.VarTerm(sys.GroupVar(u, g)), presburger.Ge, presburger.ConstTerm(1)),
 		guard)
 	return presburger.Problem{Bounds: bounds, F: presburger.Conj(conj...)}, keep
+}
+
+// projectSteps returns the existential abstraction of the enabledness of
+// the steps cls: the formula over total counters and shared variables
+// that holds where some configuration with those totals can take one of
+// them (Z3's quantifier elimination, through the projector), with every
+// group counter of every state eliminated.
+func (b *builder) projectSteps(cls []int) (presburger.Formula, error) {
+	sys := b.sys
+	name := b.cur.name
+	if b.proj == nil {
+		return nil, fmt.Errorf("counterabs: %s: its guard needs projection, and no projector was given", name)
+	}
+	yc := detect.Counters{Group: func(s, g int) presburger.Term { return presburger.VarTerm(sys.GroupVar(s, g)) }}
+	var bounds []presburger.Bound
+	var conj []presburger.Formula
+	for g, grp := range sys.Groups {
+		var sum presburger.Term
+		for s := range sys.States {
+			bounds = append(bounds, presburger.Bound{Var: sys.GroupVar(s, g), Lo: 0, Hi: int64(grp.Size)})
+			sum = sum.Add(yc.Group(s, g))
+		}
+		conj = append(conj, presburger.Compare(sum, presburger.Eq, presburger.ConstTerm(int64(grp.Size))))
+	}
+	var keep []presburger.Var
+	for s := range sys.States {
+		x := presburger.Var(s)
+		keep = append(keep, x)
+		bounds = append(bounds, presburger.Bound{Var: x, Lo: 0, Hi: int64(b.n)})
+		var total presburger.Term
+		for g := range sys.Groups {
+			total = total.Add(yc.Group(s, g))
+		}
+		conj = append(conj, presburger.Compare(presburger.VarTerm(x), presburger.Eq, total))
+	}
+	for j, bd := range sharedBounds(sys) {
+		keep = append(keep, sys.SharedVar(j))
+		bounds = append(bounds, bd)
+	}
+	conj = append(conj, b.enabled(cls, yc))
+	f, res, err := b.proj.Project(b.ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(conj...)}, keep)
+	if err != nil {
+		return nil, fmt.Errorf("counterabs: %s: projection: %w", name, err)
+	}
+	if res == presburger.Unknown || f == nil {
+		return nil, &UnknownError{Transition: name, Pos: b.pos(), What: "projection"}
+	}
+	return f, nil
+}
+
+// enabled returns the condition, over the counters yc, that one of the
+// steps cls can be taken (System.EnabledFormula).
+func (b *builder) enabled(cls []int, yc detect.Counters) presburger.Formula {
+	all := b.sys.Steps()
+	parts := make([]presburger.Formula, len(cls))
+	for i, s := range cls {
+		parts[i] = detect.Guard(b.sys, b.sys.EnabledFormula(&all[s]), yc)
+	}
+	return presburger.Disj(parts...)
 }

@@ -6,15 +6,28 @@
 // structure is isomorphic to the symmetry quotient (Theorem 7) and CTL
 // properties over total counters have the same truth value on both.
 //
-// Each local transition r: u -> v becomes one abstract transition: when
-// the guard g_r holds, x_u decreases by one and x_v increases by one. g_r
+// Both models are built from the system's steps (gsst.Step: each guard
+// block of each local transition, each rendezvous; the paper's local
+// transition is the step with one mover and nothing else). A model
+// transition is a compiled form of steps: it remembers them
+// (Transition.Steps, and at the group level the group of each part's
+// mover, Transition.Groups), its guard is built from their enabledness
+// (gsst's EnabledFormula: the movers exist, the guard holds, the update
+// stays in its domains) and what it does is derived from the step in one
+// function (step.go); engines run the compiled form (StepInto).
+//
+// At the total level each local transition r: u -> v becomes one
+// abstract transition (one per distinct update of its blocks): when the
+// guard g_r holds, x_u decreases by one and x_v increases by one. g_r
 // is the existential abstraction of Dom(R_r): a counter vector a satisfies
 // g_r exactly when some global state whose total counters are a is in
 // Dom(R_r), that is, some process there can take r. Build constructs g_r
 // from the syntax of r's guards, in one of four ways (Case):
 //
-//   - CaseA: one block of all groups with a guard over total counters:
-//     g_r = x_u >= 1 & g.
+//   - CaseA: one step whose enabledness reads total counters only (one
+//     block of all groups with a guard over total counters, or a
+//     rendezvous none of whose parts is restricted to groups): that
+//     enabledness, g_r = x_u >= 1 & g.
 //   - CaseB: all guards over total counters, several blocks or some group
 //     left out: g_r = x_u >= 1 & (g_1 | ... | g_k) over the blocks that
 //     hold at least one process. This is the existential abstraction for
@@ -29,7 +42,8 @@
 //     atoms is exactly the orbit of the clause's states.
 //   - CaseProjection: any other guard: the group counters are eliminated
 //     from Dom(R_r) by a presburger.Projector (Z3's quantifier
-//     elimination), one firing group at a time.
+//     elimination), one firing group at a time (at once for a
+//     rendezvous).
 //
 // The result is simplified (bounds merged, clauses implied by others
 // dropped) and then checked against its definition with the solver before
@@ -43,17 +57,21 @@
 // for a transition that is not certified, the check is the existential
 // statement itself and needs a solver that decides Exists.
 //
-// For a parametric system (group sizes that are ranges) there is no
-// finite model: ParamModel is the counter model of every instance at once,
-// with unbounded counters and pools summing to size variables, built by
-// BuildParam (the total-counter model when the system is certified for
-// every size, else the group-counter model), BuildParamTotal or
-// BuildParamGroup. Its total-level guards are the existential abstraction
-// written with existentially read local variables (the group counters of
-// a configuration) instead of projected, which a Horn-clause solver takes
-// as it is; ParamModel.TransitionSystem gives the integer transition
-// system a safety prover for every size works on. Build, BuildGroup and
-// Assemble refuse parametric systems.
+// For a parametric system (group sizes that are ranges, parameters)
+// there is no finite model: ParamModel is the counter model of every
+// instance at once, with unbounded counters and pools summing to size
+// variables, built from the steps as the fixed models are, by BuildParam
+// (the total-counter model when the system is certified for every size,
+// whatever constructs it uses, else the group-counter model),
+// BuildParamTotal or BuildParamGroup. Its total-level guards are the
+// existential abstraction written with existentially read local
+// variables (the group counters of a configuration) instead of
+// projected, which a Horn-clause solver takes as it is;
+// ParamModel.TransitionSystem gives the integer transition system a
+// safety prover for every size works on. A shared variable that no step
+// assigns is a constant there (its initial value), so that a variable
+// nothing changes changes neither the model nor a proof. Build,
+// BuildGroup and Assemble refuse parametric systems.
 //
 // A model forced on an uncertified system (Force) also carries
 // MayDeadlock, the existential abstraction of the deadlocked
@@ -66,20 +84,21 @@
 // Unknown solver answers make Build fail (errors.Is(err, errkind.Unknown));
 // there is no partial model.
 //
-// Beyond the paper (extend.go, buildext.go): a system with shared
-// variables, per-group updates, broadcast or rendezvous has models of
-// both levels at a fixed instance. The model's variables are its counters
-// and then its shared variables; a transition may move more processes
-// (Also: a rendezvous's other parts), transfer every other process of a
-// counter into another (Transfers: a broadcast) and assign shared
-// variables (Assign), all read in the state before the step (Model.Step,
-// StepInto). BuildGroup gives one transition per local transition and
-// group (its block's update), and one per assignment of groups to the
-// parts of a rendezvous. Build gives one abstract transition per local
-// transition and distinct update and one per rendezvous, each guard
-// checked against its domain over group counters and shared values like
-// g_r; a broadcast restricted to groups needs the group-counter model
-// (GroupReason), and a forced model of such a system is refused.
+// Shared variables, updates, broadcast and rendezvous are what steps
+// may do besides moving one process, and every model has them at a fixed
+// instance: the model's variables are its counters and then its shared
+// variables; a transition may move more processes (Also: a rendezvous's
+// other parts), transfer every other process of a counter into another
+// (Transfers: a broadcast) and assign shared variables (Assign), all read
+// in the state before the step (Model.Step, StepInto). BuildGroup gives
+// one transition per step and assignment of groups to its parts. Build
+// gives the abstract transitions above and one per rendezvous, each
+// guard checked against its domain over group counters and shared
+// values like g_r, the update's domain conjoined to the paper's cases
+// (it reads shared variables only); a broadcast restricted to groups
+// needs the group-counter model (GroupReason). Force builds the
+// over-approximation of a system whose every step is simple, and refuses
+// any other (ForceRefusal).
 //
 // Asymmetry joins the two levels: over the group counters, the
 // configurations where a transition is disabled although the forced

@@ -9,50 +9,41 @@ import (
 )
 
 // BuildGroup returns the group-counter model of sys: one counter #S[g]
-// per group g and local state S, and one transition per local transition
-// r and group g that may take it, enabled when #From[g] >= 1 and g's guard
-// of r holds. Processes of one group are interchangeable in every GSST
-// (guards read counters only), so this model is exactly the quotient of
-// the system under the permutations inside each group: it needs no
-// certification, no solver, and preserves every property over group and
-// total counters (Wahl's counter representation per block of a
-// partition). A malformed system is errkind.Input.
+// per group g and local state S, and one transition per step of the
+// system and assignment of a group (with processes) to each of its parts
+// (for the guard blocks of a local transition: per group, the block that
+// holds it), guarded by the step's enabledness for those groups
+// (System.EnabledFormula of Step.WithGroups: the movers exist, the guard
+// holds, the update stays in its domains). Processes of one group are
+// interchangeable in every system (guards and updates read counters and
+// shared variables), so this model is exactly the quotient of the system
+// under the permutations inside each group: it needs no certification,
+// no solver, and preserves every property over group and total counters
+// (Wahl's counter representation per block of a partition). A malformed
+// system is errkind.Input.
 func BuildGroup(sys *gsst.System) (*Model, error) {
-	if err := sys.Unsupported("the group-counter model", supported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	m := newModel(sys, GroupLevel)
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for g, grp := range sys.Groups {
-			b := t.BlockOf(g)
-			if b == nil || grp.Size == 0 {
-				continue
-			}
-			guard, err := m.Translate(b.Guard)
+	mayHold := func(g int) bool { return sys.Groups[g].Size > 0 }
+	for _, steps := range stepsByOrigin(sys) {
+		err := groupChoices(sys, steps, mayHold, m.Counter, func(s int, groups []int) error {
+			t, err := m.transition([]int{s}, groups)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			assign, dom, err := m.update(&b.Update)
-			if err != nil {
-				return nil, err
+			st := sys.Steps()[s].WithGroups(groups)
+			if t.Guard, err = m.Translate(sys.EnabledFormula(&st)); err != nil {
+				return err
 			}
-			from, to := m.Counter(t.From, g), m.Counter(t.To, g)
-			m.Transitions = append(m.Transitions, Transition{
-				From: from, To: to, Guard: presburger.Conj(append([]presburger.Formula{ge(from, 1), guard}, dom...)...),
-				Case: CaseGroup, Local: i, Group: g, Transfers: m.groupTransfers(t), Assign: assign,
-			})
-		}
-	}
-	for ri := range sys.Rendezvous {
-		ts, err := m.rendezvous(ri)
+			t.Case = CaseGroup
+			m.Transitions = append(m.Transitions, t)
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		m.Transitions = append(m.Transitions, ts...)
 	}
 	if err := m.finish(errkind.Internal); err != nil {
 		return nil, err
@@ -60,16 +51,36 @@ func BuildGroup(sys *gsst.System) (*Model, error) {
 	return m, nil
 }
 
+// stepsByOrigin returns the steps of sys (indices into System.Steps())
+// by where they were written: the guard blocks of each local transition,
+// then each rendezvous.
+func stepsByOrigin(sys *gsst.System) [][]int {
+	var out [][]int
+	steps := sys.Steps()
+	for i := range steps {
+		o := &steps[i].Origin
+		if o.Rendezvous < 0 && len(out) > 0 {
+			prev := &steps[out[len(out)-1][0]].Origin
+			if prev.Rendezvous < 0 && prev.Transition == o.Transition {
+				out[len(out)-1] = append(out[len(out)-1], i)
+				continue
+			}
+		}
+		out = append(out, []int{i})
+	}
+	return out
+}
+
 // Assemble returns a model of sys at level with the given transitions,
 // checked and completed (counters, pools, initial values, translated
 // properties) as the models of Build and BuildGroup are. It is for models
 // made by other constructions, tests among them; exact says whether the
 // caller vouches that the model is exact. Guards are over the model's
-// counter variables.
+// counter variables. A transition without Steps takes those its Local
+// (and Group, at GroupLevel) or its Rendezvous name: every guard block of
+// the local transition at TotalLevel, the block of the group at
+// GroupLevel. Whatever a transition does must be what its steps do.
 func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*Model, error) {
-	if err := sys.Unsupported("the counter models", supported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
@@ -78,14 +89,47 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 	m.Transitions = append([]Transition(nil), trans...)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
+		if t.Steps != nil {
+			continue
+		}
 		if t.Local < -1 || t.Local >= len(sys.Transitions) || t.Local == -1 && (t.Rendezvous < 0 || t.Rendezvous >= len(sys.Rendezvous)) {
 			return nil, errkind.Errorf(errkind.Input, "counterabs: transition %d names local transition %d, which the system does not have", i, t.Local)
 		}
+		t.Steps, t.Groups = m.stepsOf(t)
 	}
 	if err := m.finish(errkind.Input); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// stepsOf returns the steps (and, at GroupLevel, the groups) that a
+// transition given by its origin takes: see Assemble.
+func (m *Model) stepsOf(t *Transition) (steps, groups []int) {
+	all := m.System.Steps()
+	for s := range all {
+		o := &all[s].Origin
+		switch {
+		case t.Local < 0 && o.Rendezvous == t.Rendezvous:
+			steps = append(steps, s)
+			if m.Level == GroupLevel {
+				// The groups whose counters the moves name.
+				for _, c := range append([]Move{{t.From, t.To}}, t.Also...) {
+					if c.From < 0 || c.From >= len(m.Counters) {
+						return steps, nil
+					}
+					groups = append(groups, m.Counters[c.From].Group)
+				}
+			}
+		case t.Local >= 0 && o.Rendezvous < 0 && o.Transition == t.Local:
+			if m.Level == TotalLevel {
+				steps = append(steps, s)
+			} else if t.Group >= 0 && all[s].Parts[0].Allows(t.Group) {
+				steps, groups = append(steps, s), []int{t.Group}
+			}
+		}
+	}
+	return steps, groups
 }
 
 // checkFixed refuses a parametric system for the model constructors,
@@ -138,15 +182,15 @@ func newModel(sys *gsst.System, level Level) *Model {
 // package constructs (a bug), errkind.Input for models assembled by a
 // caller.
 func (m *Model) finish(bad errkind.Kind) error {
+	if err := m.consistent(bad); err != nil {
+		return err
+	}
 	props, err := translateProperties(m.System, m.Translate)
 	if err != nil {
 		return err
 	}
 	m.Properties = append(m.Properties, props...)
-	if err := m.translateFairness(); err != nil {
-		return err
-	}
-	return m.consistent(bad)
+	return m.translateFairness()
 }
 
 // translateFairness sets m.Justice from the system's fairness
@@ -165,9 +209,13 @@ func (m *Model) translateFairness() error {
 		if w.Group >= 0 && m.Level == TotalLevel {
 			return errkind.Wrap(errkind.Input, &gsst.Error{Pos: w.Pos, Msg: fmt.Sprintf("weak fairness of %s is per group, which the total-counter model cannot express; use the group-counter model", sys.WeakName(&w))})
 		}
+		// The transitions whose steps were written as the local
+		// transition, taken by a process of the group.
 		j := Justice{Text: "weak " + sys.WeakName(&w), Pos: w.Pos, Weak: true, Transitions: []int{}}
-		for k, t := range m.Transitions {
-			if t.Local == w.Transition && (w.Group < 0 || t.Group == w.Group) {
+		for k := range m.Transitions {
+			t := &m.Transitions[k]
+			o := &m.StepOf(t).Origin
+			if o.Rendezvous < 0 && o.Transition == w.Transition && (w.Group < 0 || t.Groups[0] == w.Group) {
 				j.Transitions = append(j.Transitions, k)
 			}
 		}
@@ -206,11 +254,10 @@ func (m *Model) consistent(bad errkind.Kind) error {
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if t.From < 0 || t.From >= len(m.Counters) || t.To < 0 || t.To >= len(m.Counters) ||
-			t.From == t.To || pool[t.From] != pool[t.To] || t.Guard == nil {
-			return errkind.Errorf(bad, "counterabs: transition %s is malformed", m.TransitionName(t))
+		if t.Guard == nil {
+			return errkind.Errorf(bad, "counterabs: transition %d has no guard", i)
 		}
-		if msg := m.consistentExt(t, pool); msg != "" {
+		if msg := m.consistentStep(t); msg != "" {
 			return errkind.Errorf(bad, "counterabs: transition %s is malformed: %s", m.TransitionName(t), msg)
 		}
 		for _, v := range presburger.FreeVars(t.Guard) {

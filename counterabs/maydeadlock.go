@@ -2,7 +2,9 @@ package counterabs
 
 import (
 	"fmt"
+	"slices"
 
+	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -30,7 +32,7 @@ type deadlockSpace struct {
 	total func(s int) presburger.Term
 }
 
-func (b *builder) deadlockSpace() deadlockSpace {
+func (b *builder) deadlockSpace() (deadlockSpace, error) {
 	sys := b.sys
 	var ys []presburger.Bound
 	var conj []presburger.Formula
@@ -50,29 +52,23 @@ func (b *builder) deadlockSpace() deadlockSpace {
 		}
 		return t
 	}
-	// Nobody can move: for every transition and every group that may
-	// take it, no process of the group is in the source or the guard fails.
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for j := range t.Blocks {
-			bl := &t.Blocks[j]
-			for _, g := range bl.Groups {
-				if sys.Groups[g].Size == 0 {
-					continue
-				}
-				in := presburger.Compare(presburger.VarTerm(sys.GroupVar(t.From, g)), presburger.Ge, presburger.ConstTerm(1))
-				// Guards read total counters too: in terms of y.
-				guard := presburger.Subst(bl.Guard, func(v presburger.Var) presburger.Term {
-					if st, h, ok := sys.Counter(v); ok && h < 0 {
-						return total(st)
-					}
-					return presburger.VarTerm(v)
-				})
-				conj = append(conj, presburger.Negation(presburger.Conj(in, guard)))
-			}
+	// Nobody can move: no step is enabled for any groups of its movers
+	// (System.EnabledFormula of Step.WithGroups, the group-counter
+	// model's guards, with total counters read as sums of group
+	// counters).
+	yc := detect.Counters{Group: func(s, g int) presburger.Term { return presburger.VarTerm(sys.GroupVar(s, g)) }}
+	for s := range sys.Steps() {
+		err := groupChoices(sys, []int{s}, func(g int) bool { return sys.Groups[g].Size > 0 }, func(s, g int) int { return g*len(sys.States) + s },
+			func(s int, groups []int) error {
+				st := sys.Steps()[s].WithGroups(groups)
+				conj = append(conj, presburger.Negation(detect.Guard(sys, sys.EnabledFormula(&st), yc)))
+				return nil
+			})
+		if err != nil {
+			return deadlockSpace{}, err
 		}
 	}
-	return deadlockSpace{ys: ys, body: presburger.Conj(conj...), total: total}
+	return deadlockSpace{ys: ys, body: presburger.Conj(conj...), total: total}, nil
 }
 
 // mayDeadlock computes and checks MayDeadlock (see above).
@@ -82,7 +78,10 @@ func (b *builder) mayDeadlock() (presburger.Formula, error) {
 	if b.proj == nil {
 		return nil, fmt.Errorf("counterabs: the forced model needs a projector for its deadlock condition")
 	}
-	sp := b.deadlockSpace()
+	sp, err := b.deadlockSpace()
+	if err != nil {
+		return nil, err
+	}
 	// Project "y is deadlocked and x are its totals" onto x.
 	bounds := append([]presburger.Bound(nil), sp.ys...)
 	conj := []presburger.Formula{sp.body}
@@ -97,6 +96,13 @@ func (b *builder) mayDeadlock() (presburger.Formula, error) {
 		sumX = sumX.Add(presburger.VarTerm(x))
 		conj = append(conj, presburger.Compare(presburger.VarTerm(x), presburger.Eq, sp.total(s)))
 	}
+	// Shared variables (which a forced model's steps read and never
+	// change) are kept, within their domains.
+	shared := sharedBounds(sys)
+	for _, bd := range shared {
+		keep = append(keep, bd.Var)
+	}
+	bounds, xs = append(bounds, shared...), append(xs, shared...)
 	f, res, err := b.proj.Project(b.ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(conj...)}, keep)
 	if err != nil {
 		return nil, fmt.Errorf("counterabs: projection of the deadlock states: %w", err)
@@ -110,7 +116,7 @@ func (b *builder) mayDeadlock() (presburger.Formula, error) {
 	}
 	for _, v := range presburger.FreeVars(f) {
 		if !kept[v] {
-			return nil, &InternalError{Transition: name, Msg: fmt.Sprintf("projection kept variable %d, which is not a total counter", v)}
+			return nil, &InternalError{Transition: name, Msg: fmt.Sprintf("projection kept variable %d, which is not a total counter or a shared variable", v)}
 		}
 	}
 	if dnfSize(f, b.cfg.maxClauses) <= b.cfg.maxClauses {
@@ -128,7 +134,7 @@ func (b *builder) mayDeadlock() (presburger.Formula, error) {
 		return presburger.VarTerm(v)
 	})
 	ans, err := b.solve(name, "check that the deadlock condition covers every deadlock", presburger.Problem{
-		Bounds: sp.ys, F: presburger.Conj(sp.body, presburger.Negation(fy))})
+		Bounds: append(slices.Clone(sp.ys), shared...), F: presburger.Conj(sp.body, presburger.Negation(fy))})
 	if err != nil {
 		return nil, err
 	}

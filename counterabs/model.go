@@ -115,29 +115,40 @@ type Pool struct {
 }
 
 // Transition is one move of the model: when Guard holds, counter From
-// decreases by one and counter To increases by one. Guard implies
-// counter From >= 1.
+// decreases by one and counter To increases by one, and the rest of what
+// its step does happens at once, all read in the state before it
+// (StepInto): Also moves one more process per entry (the other parts of
+// a rendezvous), Transfers move every process a counter holds that is
+// not a mover into another (a broadcast), and Assign sets shared
+// variables. Guard implies that the movers exist and, in every state
+// whose shared variables lie in their domains (every state a model
+// reaches), that every assigned value lies in its variable's domain.
 //
-// Beyond the paper a step may do more, all read in the state before it
-// and applied at once (Step): Also moves one more process per entry (the
-// other parts of a rendezvous), Transfers move every process a counter
-// holds into another (a broadcast, after the movers moved), and Assign
-// sets shared variables. Guard then implies that the movers exist and,
-// in every state whose shared variables lie in their domains (every
-// state a model reaches), that every assigned value lies in its
-// variable's domain. A transition of a system within the paper has none
-// of them.
+// A transition is a compiled form of steps of the system (gsst.Step):
+// Steps are their indices in System.Steps(), and what the transition
+// does is derived from them in one place (numbering.compile), its guard from
+// System.EnabledFormula. At GroupLevel a transition takes one step by
+// processes of Groups (Groups[i] for part i); at TotalLevel it takes the
+// guard blocks of one local transition that share an update (their
+// effect on the orbit is one), or one rendezvous, by processes of any
+// group (Groups nil).
 type Transition struct {
 	From, To  int
 	Guard     presburger.Formula // over the model's variables presburger.Var(i)
 	Case      Case               // how Guard was built
-	Local     int                // index of the local transition in System.Transitions; -1 for a rendezvous
-	Group     int                // GroupLevel: the group whose process moves; -1 at TotalLevel
+	Steps     []int
+	Groups    []int
 	Also      []Move
 	Transfers []Move
 	Assign    []Assign
-	// Rendezvous, when Local is -1, is the index in System.Rendezvous of
-	// the rendezvous the transition moves by.
+	// Local, Group and Rendezvous say where the steps were written, read
+	// off the first step's Origin: Local is the index of the local
+	// transition in System.Transitions (-1 for a rendezvous), Rendezvous
+	// that of the rendezvous in System.Rendezvous (when Local is -1), and
+	// Group, at GroupLevel, the group of the process taking a local
+	// transition (-1 at TotalLevel and for a rendezvous).
+	Local      int
+	Group      int
 	Rendezvous int
 }
 
@@ -206,6 +217,24 @@ func StepInto[T ~int | ~int64](t *Transition, x, y []T) {
 		}
 		y[a.Var] = T(v)
 	}
+}
+
+// UnitMoves reports whether every transition of m moves one process from
+// one counter to another and nothing else, and m has no shared
+// variables: the models of the paper's GSSTs. Engines key their fast
+// paths on it (a successor's key is then the state's key plus a constant
+// offset).
+func (m *Model) UnitMoves() bool {
+	if len(m.Shared) > 0 {
+		return false
+	}
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 || t.From == t.To {
+			return false
+		}
+	}
+	return true
 }
 
 // Uses returns the constructs beyond the paper that m's transitions and
@@ -347,14 +376,46 @@ func (m *Model) FormatProperty(f ctl.Formula) string {
 // rendezvous as "rendezvous P -> P2, C -> C2" (with each part's group at
 // GroupLevel).
 func (m *Model) TransitionName(t *Transition) string {
-	if t.Local < 0 {
-		return m.rendezvousName(t)
+	steps := m.System.Steps()
+	if len(t.Steps) == 0 || t.Steps[0] < 0 || t.Steps[0] >= len(steps) || !validGroups(m.System, &steps[t.Steps[0]], t.Groups) {
+		return fmt.Sprintf("%s -> %s", m.CounterName(t.From), m.CounterName(t.To))
 	}
-	name := m.System.TransitionName(m.Local(t))
-	if t.Group >= 0 {
-		name += " [" + m.System.Groups[t.Group].Name + "]"
+	return stepName(m.System, &steps[t.Steps[0]], t.Groups)
+}
+
+// validGroups reports whether groups is nil or names a group of sys for
+// each part of st.
+func validGroups(sys *gsst.System, st *gsst.Step, groups []int) bool {
+	if groups == nil {
+		return true
 	}
-	return name
+	if len(groups) != len(st.Parts) {
+		return false
+	}
+	for _, g := range groups {
+		if g < 0 || g >= len(sys.Groups) {
+			return false
+		}
+	}
+	return true
+}
+
+// SharedAt returns the shared variable model variable x stands for, nil
+// for a counter.
+func (m *Model) SharedAt(x presburger.Var) *gsst.Shared {
+	if j := int(x) - len(m.Counters); j >= 0 && j < len(m.Shared) {
+		return &m.Shared[j]
+	}
+	return nil
+}
+
+// SharedValues returns the values of the shared variables in the model
+// state x (a value per model variable); nil when the model has none.
+func (m *Model) SharedValues(x []int) []int {
+	if len(m.Shared) == 0 {
+		return nil
+	}
+	return append([]int(nil), x[len(m.Counters):m.NumVars()]...)
 }
 
 // Totals returns the total counter of every local state in the model
@@ -539,7 +600,7 @@ func GroupReason(sys *gsst.System, fairness bool) string {
 			return fmt.Sprintf("property %s reads group counters, which only the group-counter model keeps", p.Name)
 		}
 	}
-	if why := extGroupReason(sys); why != "" {
+	if why := restrictedBroadcast(sys); why != "" {
 		return why
 	}
 	if !fairness {
@@ -562,7 +623,7 @@ func GroupReason(sys *gsst.System, fairness bool) string {
 // sys under its fairness constraints (and express its steps: a broadcast
 // restricted to groups needs the group-counter model).
 func SpecLevel(sys *gsst.System) Level {
-	if FairnessLevel(sys) == GroupLevel || extGroupReason(sys) != "" {
+	if FairnessLevel(sys) == GroupLevel || restrictedBroadcast(sys) != "" {
 		return GroupLevel
 	}
 	for i := range sys.Properties {

@@ -54,8 +54,8 @@ func totalGuardHolds(m *ParamModel, t *ParamTransition, x, sizes []int, confs []
 	}
 	for _, conf := range confs {
 		val := func(v presburger.Var) int64 {
-			if v > m.NVar() {
-				c := m.locals[v-m.NVar()-1]
+			if v >= m.LocalVar(0) {
+				c := m.locals[v-m.LocalVar(0)]
 				return int64(conf[c.Group][c.State])
 			}
 			return base(v)
@@ -75,10 +75,15 @@ func totalGuardHolds(m *ParamModel, t *ParamTransition, x, sizes []int, confs []
 // the guard itself must enforce that the locals form a configuration
 // with totals x (Z3's test covers negative values).
 func totalGuardHoldsFree(m *ParamModel, t *ParamTransition, x, sizes []int) bool {
-	base := paramValuation(m, x, sizes)
+	return guardHoldsFree(m, t, sizes, paramValuation(m, x, sizes))
+}
+
+// guardHoldsFree is totalGuardHoldsFree with the variables other than
+// the locals read from base.
+func guardHoldsFree(m *ParamModel, t *ParamTransition, sizes []int, base func(presburger.Var) int64) bool {
 	byGroup := make([][]presburger.Var, len(sizes))
 	for _, v := range t.Locals {
-		g := m.locals[v-m.NVar()-1].Group
+		g := m.locals[v-m.LocalVar(0)].Group
 		byGroup[g] = append(byGroup[g], v)
 	}
 	vals := map[presburger.Var]int64{}

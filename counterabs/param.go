@@ -48,8 +48,12 @@ type ParamModel struct {
 	// Cert is the certification for all sizes, when it ran.
 	Cert *detect.Report
 
-	// Shared are the system's shared variables, state variables of the
-	// model (SharedVar); their initial values are Shared[j].Init.
+	// Shared are the system's shared variables that some step assigns,
+	// state variables of the model (SharedVar; SharedIndex gives each
+	// one's index in System.Shared); their initial values are
+	// Shared[j].Init. A shared variable no step assigns keeps its
+	// initial value in every run: the model reads it as that constant,
+	// so that a variable nothing changes changes nothing of the model.
 	Shared []gsst.Shared
 	// Constraint is what the parameters of a run satisfy beyond their
 	// Domain ranges (SizeBounds): the system's assumption and, for a
@@ -62,7 +66,8 @@ type ParamModel struct {
 	// group has at least one process. Empty otherwise.
 	Scope string
 
-	locals []Counter // what each local variable counts: #State[Group]
+	locals      []Counter // what each local variable counts: #State[Group]
+	sharedIndex []int     // the index in System.Shared of each of Shared
 }
 
 // ParamPool is a set of counters whose sum is Sum (a size variable, or
@@ -73,8 +78,14 @@ type ParamPool struct {
 }
 
 // ParamTransition is one move of a ParamModel: when Guard holds, counter
-// From decreases by one and counter To increases by one. Guard implies
-// counter From >= 1.
+// From decreases by one and counter To increases by one, and the rest of
+// its step happens at once, read in the state before it (StepTerms):
+// Also moves one more process per entry (the other parts of a
+// rendezvous), Transfers move every process a counter holds before the
+// step, except the movers, into another counter (a broadcast), and
+// Assign sets shared variables. Guard implies that the movers exist
+// (distinct processes) and that every assigned value lies in its
+// variable's domain.
 //
 // Locals are the variables of Guard that are neither counters nor size
 // variables nor NVar: Guard holds in a state when some integer values of
@@ -83,27 +94,28 @@ type ParamPool struct {
 // #S[g] of a configuration with the state's totals; Guard constrains them
 // to be nonnegative itself.
 //
-// Beyond the paper a step may do more, read in the state before it and
-// applied at once (StepTerms): Also moves one more process per entry (the
-// other parts of a rendezvous), Transfers move every process a counter
-// holds before the step, except the movers, into another counter (a
-// broadcast), and Assign sets shared variables. Guard then implies that
-// the movers exist (distinct processes) and that every assigned value
-// lies in its variable's domain.
+// As in Model, a transition is a compiled form of steps of the system:
+// Steps are their indices in System.Steps() (at GroupLevel one, taken by
+// processes of Groups, one per part; at TotalLevel the guard blocks of
+// one local transition that share an update, or one rendezvous), and
+// what it does is derived from them in one place (numbering.compile).
 type ParamTransition struct {
 	From, To  int
 	Guard     presburger.Formula
 	Locals    []presburger.Var
-	Local     int // index of the local transition in System.Transitions; -1 for a rendezvous
-	Group     int // GroupLevel: the group whose process moves (a rendezvous: its first part's); -1 at TotalLevel
+	Steps     []int
+	Groups    []int
 	Also      []Move
 	Transfers []Move
 	Assign    []Assign // Var is a model variable (SharedVar), Value over the model's variables
-	// Rendezvous, when Local is -1, is the index in System.Rendezvous of
-	// the rendezvous the transition moves by; Groups then holds the group
-	// of each part.
+	// Local, Group and Rendezvous say where the steps were written, as
+	// in Transition: Local is the index of the local transition in
+	// System.Transitions (-1 for a rendezvous), Rendezvous that of the
+	// rendezvous (-1 for a local transition), Group the group taking a
+	// local transition at GroupLevel (-1 otherwise).
+	Local      int
+	Group      int
 	Rendezvous int
-	Groups     []int
 }
 
 // SizeVar is the variable of group g's size.
@@ -336,21 +348,54 @@ func counterName(sys *gsst.System, c Counter) string {
 }
 
 // TransitionName names t as "U -> V" (at TotalLevel) or "U -> V [g]",
-// a rendezvous as "U -> V [g], U2 -> V2 [h]".
+// a rendezvous as "rendezvous U -> V [g], U2 -> V2 [h]" (without the
+// groups at TotalLevel).
 func (m *ParamModel) TransitionName(t *ParamTransition) string {
-	if t.Local < 0 {
-		r := &m.System.Rendezvous[t.Rendezvous]
-		parts := make([]string, len(r.Parts))
-		for k, p := range r.Parts {
-			parts[k] = m.System.States[p.From] + " -> " + m.System.States[p.To] + " [" + m.System.Groups[t.Groups[k]].Name + "]"
+	return stepName(m.System, &m.System.Steps()[t.Steps[0]], t.Groups)
+}
+
+// numbering returns how m numbers counters and shared variables.
+func (m *ParamModel) numbering() numbering {
+	sys := m.System
+	return numbering{
+		sys: sys,
+		counter: func(s, g int) int {
+			if m.Level == TotalLevel {
+				return s
+			}
+			return g*len(sys.States) + s
+		},
+		mayHold:   func(g int) bool { return mayHold(sys, g) },
+		sharedVar: func(j int) int { return int(m.SharedVar(slices.Index(m.sharedIndex, j))) },
+		term:      m.translateTerm,
+	}
+}
+
+// translateTerm writes an update's right-hand side over the model's
+// variables: shared variables, parameters, sizes and n (an update reads
+// no counter).
+func (m *ParamModel) translateTerm(t presburger.Term) (presburger.Term, error) {
+	var bad error
+	out := t.Subst(func(v presburger.Var) presburger.Term {
+		if !m.isSystemVar(v) && bad == nil {
+			bad = errkind.Errorf(errkind.Internal, "counterabs: an update reads %s", m.System.VarName(v))
 		}
-		return strings.Join(parts, ", ")
+		return m.systemTerm(v)
+	})
+	return out, bad
+}
+
+// transition returns the transition of m taking the steps (indices into
+// System.Steps(), which share their effect) by processes of groups (nil
+// at the total level), compiled from them as Model.transition does; the
+// caller sets Guard and Locals.
+func (m *ParamModel) transition(steps, groups []int) (ParamTransition, error) {
+	c, err := m.numbering().compile(steps, groups)
+	if err != nil {
+		return ParamTransition{}, err
 	}
-	name := m.System.TransitionName(&m.System.Transitions[t.Local])
-	if t.Group >= 0 {
-		name += " [" + m.System.Groups[t.Group].Name + "]"
-	}
-	return name
+	return ParamTransition{From: c.moves[0].From, To: c.moves[0].To, Also: c.also(), Transfers: c.transfers, Assign: c.assign,
+		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous}, nil
 }
 
 // SizeBounds returns the ranges of the size variables and of NVar (open
@@ -396,12 +441,9 @@ func (m *ParamModel) sizeSum() presburger.Formula {
 	return presburger.Rename(m.System.SizeSum(), m.paramVar)
 }
 
-// paramVar maps the system's size variables, NVar, shared variables and
-// parameters to the model's; any other variable to itself.
+// paramVar maps the system's size variables, NVar and parameters to
+// the model's; any other variable to itself.
 func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
-	if j, ok := m.System.SharedOf(v); ok {
-		return m.SharedVar(j)
-	}
 	if k, ok := m.System.ParamOf(v); ok {
 		return m.ParamVar(k)
 	}
@@ -414,6 +456,25 @@ func (m *ParamModel) paramVar(v presburger.Var) presburger.Var {
 	}
 	return m.SizeVar(g)
 }
+
+// systemTerm writes a variable of the system that is no counter (a size
+// variable, NVar, a shared variable or a parameter) over the model's
+// variables: a shared variable that no step assigns is its initial
+// value.
+func (m *ParamModel) systemTerm(v presburger.Var) presburger.Term {
+	j, ok := m.System.SharedOf(v)
+	if !ok {
+		return presburger.VarTerm(m.paramVar(v))
+	}
+	if k := slices.Index(m.sharedIndex, j); k >= 0 {
+		return presburger.VarTerm(m.SharedVar(k))
+	}
+	return presburger.ConstTerm(int64(m.System.Shared[j].Init))
+}
+
+// SharedIndex returns the index in System.Shared of the model's shared
+// variable j.
+func (m *ParamModel) SharedIndex(j int) int { return m.sharedIndex[j] }
 
 // isSystemVar reports whether v is a size variable, NVar, a shared
 // variable or a parameter of the system: the variables other than
@@ -477,20 +538,9 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // makes it the group-counter model without certifying. Of opts it reads
 // OnProgress only, for the certification.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
-	if err := sys.Unsupported("the parametric counter model", paramSupported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
-	}
-	if x := sys.Extensions(); x != 0 {
-		// The parametric total-counter model is not taught these yet.
-		m, err := BuildParamGroup(sys)
-		if m != nil {
-			m.Reason = "the parametric total-counter model does not handle " + x.String() + " yet; the group-counter model is exact for any system"
-		}
-		return m, err
 	}
 	if why := GroupReason(sys, false); why != "" {
 		m, err := BuildParamGroup(sys)
@@ -525,20 +575,29 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 // (with a verified witness, at its sizes) for a transition that is not,
 // an error matching errkind.Unknown when certification cannot decide.
 func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
-	if err := sys.Unsupported("the parametric counter model", 0); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
+	if why := restrictedBroadcast(sys); why != "" {
+		return nil, errkind.Errorf(errkind.Input, "counterabs: %s; use the group-counter model", why)
 	}
 	cert, err := detect.Certify(ctx, sys, solver)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range cert.Transitions {
-		name := sys.TransitionName(r.Transition)
+	for _, r := range cert.Results() {
+		name, pos := "", gsst.Pos{}
+		if r.Transition != nil {
+			name, pos = sys.TransitionName(r.Transition), r.Transition.Pos
+		} else {
+			name, pos = sys.RendezvousName(r.Rendezvous), r.Rendezvous.Pos
+		}
 		switch r.Verdict {
 		case detect.Violated:
-			return nil, &NotCertifiedError{Transition: r.Transition, Name: name, Witness: r.Witness}
+			nc := &NotCertifiedError{Transition: r.Transition, Name: name, Witness: r.Witness, Pos: pos}
+			if r.Witness != nil {
+				nc.Shared = r.Witness.Shared
+			}
+			return nil, nc
 		case detect.Unknown:
-			return nil, &UnknownError{Transition: name, Pos: r.Transition.Pos, What: "certification for every size", Reason: r.Reason}
+			return nil, &UnknownError{Transition: name, Pos: pos, What: "certification for every size", Reason: r.Reason}
 		}
 	}
 	m, err := paramTotal(sys)
@@ -551,143 +610,42 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 
 // BuildParamGroup returns the parametric group-counter model of sys: one
 // counter #S[g] per group and state, each group's counters summing to
-// its size, and one transition per local transition and group that may
-// take it, guarded by that group's guard. Like BuildGroup it is exact for
-// every GSST and needs no solver.
+// its size, and one transition per step of the system and assignment of
+// a group (that may have processes) to each of its parts, guarded by the
+// step's enabledness for those groups (System.EnabledFormula of
+// Step.WithGroups), as in BuildGroup. Like BuildGroup it is exact for
+// every system and needs no solver.
 //
-// Beyond the paper: the shared variables are state variables of the
-// model and the parameters constants (Constraint holds the assumption
-// and the sizes over parameters); a block's update becomes the
-// transition's Assign, with "every assigned value in its domain" in the
-// guard; a broadcast transfers, for each group it applies to, the
-// group's counter of the source into its counter of the target; a
-// rendezvous becomes one transition per choice of a group for each part
-// (among the part's groups), guarded by the rendezvous's guard, its
-// update's domain, and enough processes in each (state, group) for the
-// parts that take one from there.
+// The shared variables are state variables of the model and the
+// parameters constants (Constraint holds the assumption and the sizes
+// over parameters); an update becomes the transition's Assign, a
+// broadcast its Transfers (for each group it applies to, the group's
+// counter of the source into its counter of the target), the other parts
+// of a rendezvous its Also.
 func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
-	if err := sys.Unsupported("the parametric counter model", paramSupported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	m := newParamModel(sys, GroupLevel)
 	if err := m.setConstraint(); err != nil {
 		return nil, err
 	}
-	S := len(sys.States)
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for g, grp := range sys.Groups {
-			b := t.BlockOf(g)
-			if b == nil || !grp.Ranged && !hasSizeTerm(&grp) && grp.Size == 0 {
-				continue
-			}
-			guard, err := m.translate(b.Guard)
+	n := m.numbering()
+	for _, steps := range stepsByOrigin(sys) {
+		err := groupChoices(sys, steps, n.mayHold, n.counter, func(s int, groups []int) error {
+			t, err := m.transition([]int{s}, groups)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			assign, inDomain, err := m.update(&b.Update)
-			if err != nil {
-				return nil, err
+			st := sys.Steps()[s].WithGroups(groups)
+			if t.Guard, err = m.translate(sys.EnabledFormula(&st)); err != nil {
+				return err
 			}
-			from, to := g*S+t.From, g*S+t.To
-			tr := ParamTransition{
-				From: from, To: to, Local: i, Group: g, Rendezvous: -1, Assign: assign,
-				Guard: presburger.Conj(atLeastOne(from), guard, inDomain),
-			}
-			for _, x := range t.Broadcast {
-				for h := range sys.Groups {
-					if x.Groups == nil || slices.Contains(x.Groups, h) {
-						tr.Transfers = append(tr.Transfers, Move{From: h*S + x.From, To: h*S + x.To})
-					}
-				}
-			}
-			m.Transitions = append(m.Transitions, tr)
-		}
-	}
-	for ri := range sys.Rendezvous {
-		r := &sys.Rendezvous[ri]
-		guard, err := m.translate(r.Guard)
+			m.Transitions = append(m.Transitions, t)
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		assign, inDomain, err := m.update(&r.Update)
-		if err != nil {
-			return nil, err
-		}
-		// Every choice of a group per part, in the order of the parts,
-		// each part's groups increasing.
-		choice := make([]int, len(r.Parts))
-		var walk func(k int)
-		walk = func(k int) {
-			if k == len(r.Parts) {
-				need := map[int]int64{}
-				var moves []Move
-				for p, part := range r.Parts {
-					c := choice[p]*S + part.From
-					need[c]++
-					moves = append(moves, Move{From: c, To: choice[p]*S + part.To})
-				}
-				var exist []presburger.Formula
-				for c := range len(m.Counters) {
-					if k := need[c]; k > 0 {
-						exist = append(exist, presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Ge, presburger.ConstTerm(k)))
-					}
-				}
-				m.Transitions = append(m.Transitions, ParamTransition{
-					From: moves[0].From, To: moves[0].To, Also: moves[1:], Local: -1, Group: choice[0],
-					Rendezvous: ri, Groups: slices.Clone(choice), Assign: assign,
-					Guard: presburger.Conj(append(exist, guard, inDomain)...),
-				})
-				return
-			}
-			for g, grp := range sys.Groups {
-				if groups := r.Parts[k].Groups; groups != nil && !slices.Contains(groups, g) {
-					continue
-				}
-				if !grp.Ranged && !hasSizeTerm(&grp) && grp.Size == 0 {
-					continue
-				}
-				choice[k] = g
-				walk(k + 1)
-			}
-		}
-		walk(0)
 	}
 	return m, m.finish()
-}
-
-// paramSupported are the constructs beyond the paper that the
-// group-counter parametric model handles.
-const paramSupported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
-
-// update translates an update into the model's assignments and the
-// condition that every assigned value lies in its variable's domain.
-func (m *ParamModel) update(u *gsst.Update) ([]Assign, presburger.Formula, error) {
-	var out []Assign
-	var dom []presburger.Formula
-	for _, a := range u.Assign {
-		j, ok := m.System.SharedOf(a.Var)
-		if !ok {
-			return nil, nil, errkind.Errorf(errkind.Internal, "counterabs: update of variable %d, which is no shared variable", a.Var)
-		}
-		var bad error
-		val := a.Value.Subst(func(v presburger.Var) presburger.Term {
-			if !m.isSystemVar(v) {
-				bad = fmt.Errorf("counterabs: update %s reads variable %d", u.Text, v)
-			}
-			return presburger.VarTerm(m.paramVar(v))
-		})
-		if bad != nil {
-			return nil, nil, errkind.Wrap(errkind.Internal, bad)
-		}
-		out = append(out, Assign{Var: int(m.SharedVar(j)), Value: val})
-		sh := &m.Shared[j]
-		dom = append(dom, presburger.Compare(val, presburger.Ge, presburger.ConstTerm(int64(sh.Lo))))
-		if !sh.Unbounded {
-			dom = append(dom, presburger.Compare(val, presburger.Le, presburger.ConstTerm(int64(sh.Hi))))
-		}
-	}
-	return out, presburger.Conj(dom...), nil
 }
 
 // setConstraint sets Constraint and Scope from the system's assumption
@@ -734,88 +692,138 @@ func (m *ParamModel) setConstraint() error {
 }
 
 // paramTotal builds the parametric total-counter model; the caller has
-// certified sys for every size. Each guard is
+// certified sys for every size. There is one transition per local
+// transition and distinct update (the guard blocks with that update) and
+// one per rendezvous, as in Build, and the guard of one taking the steps
+// C is
 //
 //	exists y >= 0:  sum_g y[S][g] = #S          for each group state S
 //	                sum_S y[S][g] <= |g|        for each group g (= when every state is a group state)
-//	                phi_r(y)                    (detect.Domain: totals read #S, n the sum of the sizes)
+//	                En_C(y)                     (System.EnabledFormula of some step of C: totals read #S, n the sum of the sizes)
 //
-// where the group states are the source of r and the states whose group
-// counters r's guards read, as in detect's query. In a state of the
-// model's domain (pools summing to n) this is exactly "some configuration
-// of the instance of these sizes, with these totals, has a process able to
-// take r": the remaining processes of each group, |g| minus its counters
-// on the group states, fill the other states with their totals, since
-// nonnegative integers with given row and column sums exist whenever the
-// sums agree (and here both are n minus the totals of the group states).
-// It is the existential abstraction of Dom(R_r) by definition, and since
-// Dom(R_r) is closed under orbits in every instance, the model's
-// transitions are those of the quotient (Theorem 7 of the paper, instance
-// by instance). A transition with one block of all groups and a guard over
-// totals needs no local variable: its guard is #U >= 1 and the guard.
+// where the group states are those whose group counters En_C reads (the
+// source of a part restricted to groups, and those the guards read), as
+// in detect's query. In a state of the model's domain (pools summing to
+// n) this is exactly "some configuration of the instance of these sizes,
+// with these totals and shared values, can take a step of C": the
+// remaining processes of each group, |g| minus its counters on the group
+// states, fill the other states with their totals, since nonnegative
+// integers with given row and column sums exist whenever the sums agree
+// (and here both are n minus the totals of the group states). It is the
+// existential abstraction of C's enabledness by definition. Since sys is
+// certified for every size, the successor orbits (totals and shared
+// values) of any two configurations of one orbit agree in every
+// instance, so the model's moves are those of the quotient (Theorem 7 of
+// the paper, instance by instance). Steps whose enabledness reads total
+// counters only need no local variable: their guard is that formula. The
+// movers' counters on totals (#U >= 1 for one mover) are written in the
+// guard too, which they imply.
 func paramTotal(sys *gsst.System) (*ParamModel, error) {
 	m := newParamModel(sys, TotalLevel)
+	if err := m.setConstraint(); err != nil {
+		return nil, err
+	}
 	size := func(g int) presburger.Term { return presburger.VarTerm(m.SizeVar(g)) }
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		tr := ParamTransition{From: t.From, To: t.To, Local: i, Group: -1}
-		if !detect.NeedsQuery(sys, t) {
-			guard, err := m.translate(t.Blocks[0].Guard)
+	all := sys.Steps()
+	for _, steps := range stepsByOrigin(sys) {
+		for _, cls := range updateClasses(sys, steps, m.numbering().mayHold) {
+			tr, err := m.transition(cls, nil)
 			if err != nil {
 				return nil, err
 			}
-			tr.Guard = presburger.Conj(atLeastOne(t.From), guard)
-			m.Transitions = append(m.Transitions, tr)
-			continue
-		}
-		groupS := groupStates(sys, t)
-		local := map[[2]int]presburger.Var{} // (state, group) -> local variable
-		var parts []presburger.Formula
-		for _, s := range groupS {
-			var col presburger.Term
-			for g := range sys.Groups {
-				v := m.LocalVar(len(m.locals))
-				m.locals = append(m.locals, Counter{State: s, Group: g})
-				local[[2]int{s, g}] = v
-				tr.Locals = append(tr.Locals, v)
-				col = col.Add(presburger.VarTerm(v))
-				parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Ge, presburger.ConstTerm(0)))
+			var en []presburger.Formula
+			for _, s := range cls {
+				en = append(en, sys.EnabledFormula(&all[s]))
 			}
-			parts = append(parts, presburger.Compare(col, presburger.Eq, presburger.VarTerm(presburger.Var(s))))
-		}
-		op := presburger.Le
-		if len(groupS) == len(sys.States) {
-			op = presburger.Eq
-		}
-		for g := range sys.Groups {
-			var row presburger.Term
+			enabled := presburger.Disj(en...)
+			groupS := groupStates(sys, all[cls[0]].Parts, enabled)
+			if len(groupS) == 0 {
+				if tr.Guard, err = m.translate(enabled); err != nil {
+					return nil, err
+				}
+				m.Transitions = append(m.Transitions, tr)
+				continue
+			}
+			local := map[[2]int]presburger.Var{} // (state, group) -> local variable
+			var parts []presburger.Formula
 			for _, s := range groupS {
-				row = row.Add(presburger.VarTerm(local[[2]int{s, g}]))
+				var col presburger.Term
+				for g := range sys.Groups {
+					v := m.LocalVar(len(m.locals))
+					m.locals = append(m.locals, Counter{State: s, Group: g})
+					local[[2]int{s, g}] = v
+					tr.Locals = append(tr.Locals, v)
+					col = col.Add(presburger.VarTerm(v))
+					parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Ge, presburger.ConstTerm(0)))
+				}
+				parts = append(parts, presburger.Compare(col, presburger.Eq, presburger.VarTerm(presburger.Var(s))))
 			}
-			parts = append(parts, presburger.Compare(row, op, size(g)))
+			op := presburger.Le
+			if len(groupS) == len(sys.States) {
+				op = presburger.Eq
+			}
+			for g := range sys.Groups {
+				var row presburger.Term
+				for _, s := range groupS {
+					row = row.Add(presburger.VarTerm(local[[2]int{s, g}]))
+				}
+				parts = append(parts, presburger.Compare(row, op, size(g)))
+			}
+			movers, err := m.translate(sys.MoversFormula(anyGroup(all[cls[0]].Parts)))
+			if err != nil {
+				return nil, err
+			}
+			// The enabledness over the locals: a group counter is its
+			// local, a total counter the model's, n the sum of the sizes.
+			dom := presburger.Subst(enabled, func(v presburger.Var) presburger.Term {
+				switch s, g, ok := sys.Counter(v); {
+				case ok && g >= 0:
+					return presburger.VarTerm(local[[2]int{s, g}])
+				case ok:
+					return presburger.VarTerm(presburger.Var(s))
+				}
+				if g, ok := sys.Param(v); ok && g < 0 {
+					var n presburger.Term
+					for h := range sys.Groups {
+						n = n.Add(size(h))
+					}
+					return n
+				}
+				return m.systemTerm(v)
+			})
+			tr.Guard = presburger.Conj(append(parts, movers, dom)...)
+			m.Transitions = append(m.Transitions, tr)
 		}
-		dom := detect.Domain(sys, t, detect.Counters{
-			Group: func(s, g int) presburger.Term { return presburger.VarTerm(local[[2]int{s, g}]) },
-			Total: func(s int) presburger.Term { return presburger.VarTerm(presburger.Var(s)) },
-			Size:  size,
-		})
-		tr.Guard = presburger.Conj(append(parts, atLeastOne(t.From), dom)...)
-		m.Transitions = append(m.Transitions, tr)
 	}
 	return m, m.finish()
 }
 
-// groupStates returns the source of t and the states whose group
-// counters t's guards read, increasing.
-func groupStates(sys *gsst.System, t *gsst.Transition) []int {
+// anyGroup returns parts taken by processes of any group: their movers
+// on total counters.
+func anyGroup(parts []gsst.Part) []gsst.Part {
+	out := slices.Clone(parts)
+	for i := range out {
+		out[i].Groups = nil
+	}
+	return out
+}
+
+// groupStates returns the states whose group counters f (the
+// enabledness of steps with the given parts) reads, and then the
+// parts' sources too, increasing; none when f reads no group counter.
+func groupStates(sys *gsst.System, parts []gsst.Part, f presburger.Formula) []int {
 	read := make([]bool, len(sys.States))
-	read[t.From] = true
-	for _, b := range t.Blocks {
-		for _, v := range presburger.FreeVars(b.Guard) {
-			if s, g, ok := sys.Counter(v); ok && g >= 0 {
-				read[s] = true
-			}
+	reads := false
+	for _, v := range presburger.FreeVars(f) {
+		if s, g, ok := sys.Counter(v); ok && g >= 0 {
+			read[s], reads = true, true
 		}
+	}
+	if !reads {
+		return nil
+	}
+	for _, p := range parts {
+		read[p.From] = true
 	}
 	var out []int
 	for s, r := range read {
@@ -833,7 +841,23 @@ func atLeastOne(counter int) presburger.Formula {
 // newParamModel returns a model of sys at level with its counters, pools
 // and initial values over the size variables, and no transitions yet.
 func newParamModel(sys *gsst.System, level Level) *ParamModel {
-	m := &ParamModel{System: sys, Level: level, Shared: sys.Shared, Constraint: presburger.True}
+	m := &ParamModel{System: sys, Level: level, Constraint: presburger.True}
+	// The shared variables some step assigns; the others keep their
+	// initial values, which the model reads as constants.
+	assigned := make([]bool, len(sys.Shared))
+	for _, st := range sys.Steps() {
+		for _, a := range st.Update.Assign {
+			if j, ok := sys.SharedOf(a.Var); ok {
+				assigned[j] = true
+			}
+		}
+	}
+	for j := range sys.Shared {
+		if assigned[j] {
+			m.Shared = append(m.Shared, sys.Shared[j])
+			m.sharedIndex = append(m.sharedIndex, j)
+		}
+	}
 	states, d := len(sys.States), len(sys.Groups)
 	switch level {
 	case TotalLevel:
@@ -895,7 +919,7 @@ func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error)
 	}
 	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
 		if m.isSystemVar(v) {
-			return presburger.VarTerm(m.paramVar(v)), nil
+			return m.systemTerm(v), nil
 		}
 		return presburger.Term{}, fmt.Errorf("variable %d is neither a counter, n, a shared variable nor a parameter", v)
 	})
@@ -929,4 +953,84 @@ func (m *ParamModel) finish() error {
 		}
 	}
 	return nil
+}
+
+// LivenessFormula recognises the response properties a liveness prover
+// for every size decides, with start and trigger the conditions that
+// open an obligation to reach q: at the initial state (start) and at
+// every later state (trigger).
+//
+//	AF q            start true, trigger false
+//	AG (p -> AF q)  start p,    trigger p
+//	AG AF q         start true, trigger true
+//
+// p and q are conditions on one state, as in SafetyFormula; ok is false
+// for any other formula.
+func LivenessFormula(f ctl.Formula) (start, trigger, q presburger.Formula, ok bool) {
+	af := func(f ctl.Formula) (presburger.Formula, bool) {
+		if u, isAF := f.(ctl.Unary); isAF && u.Op == ctl.AF {
+			return stateFormula(u.X)
+		}
+		return nil, false
+	}
+	if q, ok := af(f); ok {
+		return presburger.True, presburger.False, q, true
+	}
+	u, isAG := f.(ctl.Unary)
+	if !isAG || u.Op != ctl.AG {
+		return nil, nil, nil, false
+	}
+	if q, ok := af(u.X); ok {
+		return presburger.True, presburger.True, q, true
+	}
+	b, isImp := u.X.(ctl.Binary)
+	if !isImp || b.Op != ctl.Implies {
+		return nil, nil, nil, false
+	}
+	p, okp := stateFormula(b.L)
+	q, okq := af(b.R)
+	if !okp || !okq {
+		return nil, nil, nil, false
+	}
+	return p, p, q, true
+}
+
+// ParamFairness is the system's fairness on a parametric group-counter
+// model: each justice condition over the model's variables, and for each
+// weak fairness constraint the model transitions that take its local
+// transition (by a process of its group, or of any group).
+type ParamFairness struct {
+	Justice []presburger.Formula
+	Weak    [][]int
+}
+
+// Fairness translates the system's fairness constraints onto m, which
+// must be a group-counter model (the total-counter one merges the
+// groups that per-group weak fairness tells apart).
+func (m *ParamModel) Fairness() (ParamFairness, error) {
+	var out ParamFairness
+	if m.Level != GroupLevel {
+		return out, errkind.Errorf(errkind.Internal, "counterabs: fairness on the parametric %s-counter model", m.Level)
+	}
+	for _, j := range m.System.Fairness.Justice {
+		f, err := m.translate(j.Formula)
+		if err != nil {
+			return out, err
+		}
+		out.Justice = append(out.Justice, f)
+	}
+	for _, w := range m.System.Fairness.Weak {
+		var ts []int
+		for i := range m.Transitions {
+			// The transitions whose step was written as the local
+			// transition, taken by a process of the group.
+			t := &m.Transitions[i]
+			o := &m.System.Steps()[t.Steps[0]].Origin
+			if o.Rendezvous < 0 && o.Transition == w.Transition && (w.Group < 0 || t.Groups[0] == w.Group) {
+				ts = append(ts, i)
+			}
+		}
+		out.Weak = append(out.Weak, ts)
+	}
+	return out, nil
 }

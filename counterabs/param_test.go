@@ -123,7 +123,12 @@ func checkParamInstance(t *testing.T, where string, m *ParamModel, inst *gsst.Sy
 	var want []ParamTransition
 	for i := range sys.Transitions {
 		if m.Level == TotalLevel {
-			want = append(want, ParamTransition{From: sys.Transitions[i].From, To: sys.Transitions[i].To, Local: i, Group: -1})
+			// One per transition that some group with processes may take.
+			if slices.ContainsFunc(sys.Transitions[i].Blocks, func(b gsst.Block) bool {
+				return slices.ContainsFunc(b.Groups, func(g int) bool { return sys.Groups[g].Ranged || sys.Groups[g].Size > 0 })
+			}) {
+				want = append(want, ParamTransition{From: sys.Transitions[i].From, To: sys.Transitions[i].To, Local: i, Group: -1})
+			}
 			continue
 		}
 		for g := range sys.Groups {

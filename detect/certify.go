@@ -22,12 +22,15 @@ type Verdict int
 const (
 	// Unknown: the solver gave no answer (timeout, resource limit).
 	Unknown Verdict = iota
-	// Symmetric: the transition treats all processes alike (one block of
-	// all groups, total-counter guard); no query was needed.
+	// Symmetric: the transition (or rendezvous) treats all processes
+	// alike as written (for the paper's, one block of all groups, a
+	// total-counter guard); no query was needed.
 	Symmetric
-	// Certified: the query was unsat, Dom(R_r) is closed under orbits.
+	// Certified: the query was unsat: from any two configurations of an
+	// orbit its steps reach the same successor orbits (for the paper's
+	// transitions, Dom(R_r) is closed under orbits).
 	Certified
-	// Violated: a witness shows Dom(R_r) is not closed under orbits.
+	// Violated: a witness shows that they do not.
 	Violated
 )
 
@@ -49,33 +52,8 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 // OK reports whether v is a positive verdict (Symmetric or Certified).
 func (v Verdict) OK() bool { return v == Symmetric || v == Certified }
 
-// Witness shows that a transition's domain is not closed under orbits:
-// two configurations with equal total counters, where Group has a process
-// able to take the transition in Enabled and no process can in Disabled.
-// Configurations are indexed [group][state]. Sizes are the group sizes of
-// the instance they belong to: the system's own for a fixed-size system,
-// sizes within the ranges (those of a smallest instance with a witness)
-// for a parametric one.
-type Witness struct {
-	Sizes    []int
-	Enabled  [][]int
-	Disabled [][]int
-	Group    int
-
-	// For a system with constructs beyond the paper (shared variables,
-	// broadcast, rendezvous, parameters), the step is the point: both
-	// configurations have the shared values Shared (and, in a family,
-	// the parameter values Params; nil otherwise), and Step, taken in
-	// Enabled (by a process of Group, the group of its first part for a
-	// rendezvous), reaches an orbit (total counters and shared values)
-	// that no step of Disabled reaches. Step is nil, and Shared and
-	// Params too, for a system within the paper.
-	Shared []int
-	Params []int
-	Step   *Step
-}
-
-// TransitionResult is the verdict for one local transition. Reason says in
+// TransitionResult is the verdict for one local transition or
+// rendezvous. Reason says in
 // words why (for Unknown, what the solver said). Stopped says, for
 // Unknown, that a time bound or a cancellation stopped the solver
 // (presburger.Answer.Stopped). Queries counts the solver calls made.
@@ -158,11 +136,12 @@ func Workers(n int) Option {
 	}
 }
 
-// Split divides the query of a transition into up to k parts (default 1):
-// phi_r(y') is a disjunction over the blocks of r, so the query is unsat
-// exactly when the query restricted to each group of consecutive blocks
-// is. Parts are smaller and can run in parallel (see Workers), but each
-// costs a solver call; on GR&W one whole query is fastest.
+// Split divides the query of a transition or rendezvous into up to k
+// parts (default 1): its enabled side is a disjunction over its steps
+// (the blocks of a transition), so the query is unsat exactly when the
+// query restricted to each run of consecutive steps is. Parts are
+// smaller and can run in parallel (see Workers), but each costs a solver
+// call; on GR&W one whole query is fastest.
 func Split(k int) Option {
 	return func(c *config) {
 		if k < 1 {
@@ -172,33 +151,29 @@ func Split(k int) Option {
 	}
 }
 
-// Certify checks every transition of sys for full virtual symmetry
-// (Theorem 6) with solver s. It returns an error for a malformed system, a
-// failing solver, or a witness that does not survive re-verification (an
-// internal error); unknown answers are verdicts, not errors. s may be nil
-// when no transition needs a query.
+// Certify checks every transition and every rendezvous of sys for full
+// virtual symmetry with solver s, one query each over the steps gsst
+// lowers them to (query.go): by Theorem 3 of the paper, any two
+// configurations with equal total counters and the same shared values
+// must reach the same successor orbits. For a transition whose steps are
+// the paper's (one process moves, nothing else changes) and whose effect
+// no other step has, the query is Theorem 6's: Dom(R_r) closed under
+// orbits. It returns an error for a malformed system, a failing solver,
+// or a witness that does not survive re-verification (an internal
+// error); unknown answers are verdicts, not errors. s may be nil when no
+// transition needs a query.
 //
-// For a parametric system (some group size a range) the group sizes are
-// variables of the queries, within their ranges: Certified then means
-// fully virtually symmetric for every choice of sizes, and a violation's
-// witness names the sizes of an instance where it breaks (one with the
-// fewest processes). s must decide problems with open ranges when some
-// range is unbounded (the Z3 solver does). A smallest witness with more
-// than gsst.MaxProcesses processes cannot be re-verified by direct
-// evaluation; the transition is then Unknown, with that reason.
-//
-// A system with shared variables, updates, broadcasts, rendezvous or
-// parameters is checked by the exact condition of Theorem 3 (ext.go):
-// every transition and every rendezvous (Report.Rendezvous) gets a
-// query asking for a step of its own whose successor orbit (totals and
-// shared values) some configuration of the same orbit cannot reach by
-// any step. A family over parameters is certified for every parameter
-// value satisfying its assumption (and giving every group at least one
-// process); its witnesses name the parameter values (Witness.Params).
+// For a parametric system (some group size a range, or parameters not
+// fixed) the group sizes and parameters are variables of the queries,
+// within their ranges and under the assumption: Certified then means
+// fully virtually symmetric for every instance, and a violation's
+// witness names the sizes (and parameter values) of an instance where it
+// breaks (one with the fewest processes). s must decide problems with
+// open ranges when some range is unbounded (the Z3 solver does). A
+// smallest witness with more than gsst.MaxProcesses processes cannot be
+// re-verified by direct evaluation; the transition is then Unknown, with
+// that reason.
 func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.Unsupported("certification", gsst.ExtShared|gsst.ExtParams|gsst.ExtRendezvous|gsst.ExtBroadcast); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	cfg := config{workers: runtime.GOMAXPROCS(0), split: 1}
 	for _, o := range opts {
 		o(&cfg)
@@ -217,59 +192,42 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		return &rep.Rendezvous[i-nt]
 	}
 	items := nt + len(sys.Rendezvous)
-	extended := sys.Extensions() != 0
-	var ext *extSystem
-	if extended {
-		ext = newExtSystem(sys)
+	all := members(sys)
+	stepsOf := make([][]*gsst.Step, items)
+	steps := sys.Steps()
+	for i := range steps {
+		k := itemOf(sys, &steps[i])
+		stepsOf[k] = append(stepsOf[k], &steps[i])
 	}
 
 	// Build every query up front, then run them on a pool of workers.
 	type job struct {
 		item int
-		q    runner
-		part [2]int // blocks (members, for an extended system) part[0] to part[1]-1
+		q    *query
+		part [2]int // the item's members part[0] to part[1]-1
 	}
 	var jobs []job
-	queries := make([]runner, items)
-	classes := make([][]string, items)
+	queries := make([]*query, items)
 	for i := range items {
 		res := result(i)
-		tr, rv := i, -1
-		if i >= nt {
-			tr, rv = -1, i-nt
-			res.Rendezvous = &sys.Rendezvous[rv]
-		} else {
+		if i < nt {
 			res.Transition = &sys.Transitions[i]
+		} else {
+			res.Rendezvous = &sys.Rendezvous[i-nt]
 		}
-		switch {
-		case !extended && !NeedsQuery(sys, res.Transition):
-			res.Verdict = Symmetric
-			res.Reason = "one guard over total counters for all groups"
-			continue
-		case extended && symmetricExt(sys, tr, rv):
+		if symmetric(sys, stepsOf[i]) {
 			res.Verdict = Symmetric
 			res.Reason = "enabledness and effect read only total counters and shared values, alike for all groups"
+			if paperSteps(sys, stepsOf[i]) {
+				res.Reason = "one guard over total counters for all groups"
+			}
 			continue
 		}
-		var q runner
-		n := 0
-		if extended {
-			eq := ext.queryOf(tr, rv)
-			q, n = eq, eq.numParts()
-			classes[i] = eq.class()
-		} else {
-			q, n = newQuery(sys, res.Transition), len(res.Transition.Blocks)
-		}
+		q := newQuery(sys, all, i)
 		queries[i] = q
-		for _, part := range parts(n, cfg.split) {
+		for _, part := range parts(len(q.own), cfg.split) {
 			jobs = append(jobs, job{i, q, part})
 		}
-	}
-	itemName := func(i int) string {
-		if i < nt {
-			return sys.TransitionName(&sys.Transitions[i])
-		}
-		return sys.RendezvousName(&sys.Rendezvous[i-nt])
 	}
 
 	// Per-item aggregation: the first sat answer decides (and later
@@ -301,7 +259,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			next++
 			k := next
 			mu.Unlock()
-			cfg.progress.Report(progress.Event{Phase: progress.Certify, Engine: progress.NameOf(s), Item: itemName(j.item), K: k, N: len(jobs)})
+			cfg.progress.Report(progress.Event{Phase: progress.Certify, Engine: progress.NameOf(s), Item: itemName(sys, j.item), K: k, N: len(jobs)})
 
 			a := &aggs[j.item]
 			a.mu.Lock()
@@ -340,20 +298,21 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	}
 	wg.Wait()
 
-	for i := range items {
-		if queries[i] == nil {
+	for i, q := range queries {
+		if q == nil {
 			continue
 		}
 		a := &aggs[i]
 		res := result(i)
 		res.Queries = a.queries
-		name := itemName(i)
+		name := itemName(sys, i)
 		var pos gsst.Pos
 		if res.Transition != nil {
 			pos = res.Transition.Pos
 		} else {
 			pos = res.Rendezvous.Pos
 		}
+		paper := q.paperForm()
 		switch {
 		case a.err != nil:
 			return nil, fmt.Errorf("detect: %s: %w", itemLabel(name, i < nt), a.err)
@@ -368,7 +327,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			res.Verdict = Violated
 			res.Witness = a.sat
 			switch {
-			case !extended:
+			case paper:
 				res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
 			case res.Rendezvous != nil:
 				res.Reason = fmt.Sprintf("processes of groups %s can take %s to a successor orbit that no step reaches from another configuration of the same orbit",
@@ -379,23 +338,98 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		case a.unknown != "":
 			res.Verdict = Unknown
 			res.Reason, res.Stopped = a.unknown, a.stopped
-		case !extended:
+		case paper:
 			res.Verdict = Certified
 			res.Reason = "no two configurations with equal total counters differ in whether the transition is enabled"
+			if readsShared(sys, stepsOf[i]) {
+				res.Reason = "no two configurations with equal total counters and shared values differ in whether the transition is enabled"
+			}
 		default:
 			res.Verdict = Certified
 			res.Reason = "from any two configurations with equal total counters and shared values, its steps reach successor orbits the other configuration reaches too"
-			if len(classes[i]) > 0 {
-				res.Reason += " (compared with the steps of " + joinNames(classes[i]) + ", whose effects can coincide with its own)"
+			if others := q.others(); len(others) > 0 {
+				res.Reason += " (compared with the steps of " + joinNames(others) + ", whose effects can coincide with its own)"
 			}
 		}
 	}
 	return rep, nil
 }
 
-// runner decides one part of the query of a transition or rendezvous.
-type runner interface {
-	run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (*Witness, presburger.Answer, int, error)
+// symmetric reports whether the steps of a transition or rendezvous treat
+// all processes alike as written: there is a step, and every step's
+// parts and transfers hold every group and its guard reads no group
+// counter. Its enabledness and effect then read total counters and
+// shared values only, so a step from one configuration is a step from
+// every configuration of its orbit. For a transition of the paper this
+// is one block of every group with a guard over total counters.
+func symmetric(sys *gsst.System, steps []*gsst.Step) bool {
+	for _, st := range steps {
+		for _, p := range st.Parts {
+			if restricted(sys, p.Groups) {
+				return false
+			}
+		}
+		for _, x := range st.Transfers {
+			if restricted(sys, x.Groups) {
+				return false
+			}
+		}
+		if !sys.IsTotal(st.Guard) {
+			return false
+		}
+	}
+	return len(steps) > 0
+}
+
+// restricted reports whether groups (of a part or a transfer) leaves out
+// some group of sys: nil, and a list of every group, leave out none.
+func restricted(sys *gsst.System, groups []int) bool {
+	return groups != nil && len(groups) < len(sys.Groups)
+}
+
+// paperSteps reports whether steps are the paper's: each moves one
+// process and changes nothing else, under a guard that reads no shared
+// variable and no free parameter.
+func paperSteps(sys *gsst.System, steps []*gsst.Step) bool {
+	for _, st := range steps {
+		if !st.Simple() {
+			return false
+		}
+	}
+	return !readsShared(sys, steps) && !readsParams(sys, steps)
+}
+
+// readsShared reports whether a guard of steps reads a shared variable.
+func readsShared(sys *gsst.System, steps []*gsst.Step) bool {
+	for _, st := range steps {
+		for _, v := range presburger.FreeVars(st.Guard) {
+			if _, ok := sys.SharedOf(v); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsParams reports whether a guard of steps reads a parameter that is
+// not fixed.
+func readsParams(sys *gsst.System, steps []*gsst.Step) bool {
+	for _, st := range steps {
+		for _, v := range presburger.FreeVars(st.Guard) {
+			if k, ok := sys.ParamOf(v); ok && !sys.Params[k].Fixed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// itemName names transition i, or rendezvous i - len(Transitions).
+func itemName(sys *gsst.System, i int) string {
+	if i < len(sys.Transitions) {
+		return sys.TransitionName(&sys.Transitions[i])
+	}
+	return sys.RendezvousName(&sys.Rendezvous[i-len(sys.Transitions)])
 }
 
 // itemLabel is "transition T -> C" or "rendezvous P -> Q, ..." (a
@@ -407,7 +441,7 @@ func itemLabel(name string, transition bool) string {
 	return name
 }
 
-// groupNames lists the names of groups, "a, b, a".
+// groupNames lists the names of groups, "a, b and a".
 func groupNames(sys *gsst.System, groups []int) string {
 	names := make([]string, len(groups))
 	for i, g := range groups {
@@ -429,104 +463,6 @@ func joinNames(names []string) string {
 		out += ", " + n
 	}
 	return out + " and " + names[len(names)-1]
-}
-
-// VerifyWitness checks w against sys by direct evaluation: the sizes are
-// allowed by the groups' ranges (the groups' own sizes when fixed), both
-// configurations are well formed (each group's counters nonnegative and
-// summing to its size), they agree on every total counter, Group can take
-// t in Enabled and no process can take t in Disabled (n being the number
-// of processes of the instance). A witness without Sizes is taken to be
-// of the fixed sizes of sys.
-//
-// For a system with constructs beyond the paper (gsst.Spec.Extensions)
-// the step decides instead of t (nil for a rendezvous): the shared
-// values lie in their domains, the parameters (of a family) satisfy the
-// assumption and give the sizes of the groups sized over them, w.Step is
-// a step of Enabled (Successors) by w.Group, and no step of Disabled
-// reaches its orbit.
-func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
-	if w == nil {
-		return fmt.Errorf("no witness")
-	}
-	sizes := w.Sizes
-	if sizes == nil {
-		sizes = make([]int, len(sys.Groups))
-		for g := range sys.Groups {
-			sizes[g] = sys.Groups[g].Size
-		}
-	}
-	if len(sizes) != len(sys.Groups) {
-		return fmt.Errorf("%d sizes for %d groups", len(sizes), len(sys.Groups))
-	}
-	extended := sys.Extensions() != 0
-	if extended {
-		if err := verifyValues(sys, w, sizes); err != nil {
-			return err
-		}
-	}
-	n := 0
-	for g, k := range sizes {
-		if extended && sys.Parametric() && sys.Groups[g].OverParams() {
-			// verifyValues checked it against the parameters
-		} else if !sys.Groups[g].Allows(k) {
-			return fmt.Errorf("group %s cannot have %d processes (its size is %s)", sys.Groups[g].Name, k, sys.Groups[g].SizeText())
-		}
-		if n += k; n > gsst.MaxProcesses {
-			return fmt.Errorf("more than %d processes", gsst.MaxProcesses)
-		}
-	}
-	for _, c := range []struct {
-		name string
-		conf [][]int
-	}{{"enabled", w.Enabled}, {"disabled", w.Disabled}} {
-		if len(c.conf) != len(sys.Groups) {
-			return fmt.Errorf("%s configuration has %d groups, want %d", c.name, len(c.conf), len(sys.Groups))
-		}
-		for g, row := range c.conf {
-			if len(row) != len(sys.States) {
-				return fmt.Errorf("%s configuration: group %s has %d states, want %d", c.name, sys.Groups[g].Name, len(row), len(sys.States))
-			}
-			sum := 0
-			for _, x := range row {
-				if x < 0 || x > sizes[g] {
-					return fmt.Errorf("%s configuration: counter %d of group %s outside 0..%d", c.name, x, sys.Groups[g].Name, sizes[g])
-				}
-				sum += x
-			}
-			if sum != sizes[g] {
-				return fmt.Errorf("%s configuration: group %s has %d processes, want %d", c.name, sys.Groups[g].Name, sum, sizes[g])
-			}
-		}
-	}
-	for s := range sys.States {
-		a, b := 0, 0
-		for g := range sys.Groups {
-			a += w.Enabled[g][s]
-			b += w.Disabled[g][s]
-		}
-		if a != b {
-			return fmt.Errorf("total counters of %s differ: %d and %d", sys.States[s], a, b)
-		}
-	}
-	if extended {
-		if w.Step == nil || len(w.Step.Groups) == 0 || w.Step.Groups[0] != w.Group {
-			return fmt.Errorf("the step is missing or not taken by group %d", w.Group)
-		}
-		return verifyStep(sys, w)
-	}
-	fire := FiringGroups(sys, t, w.Enabled)
-	found := false
-	for _, g := range fire {
-		found = found || g == w.Group
-	}
-	if !found {
-		return fmt.Errorf("group %d cannot take the transition in the enabled configuration", w.Group)
-	}
-	if f := FiringGroups(sys, t, w.Disabled); len(f) > 0 {
-		return fmt.Errorf("group %s can take the transition in the disabled configuration", sys.Groups[f[0]].Name)
-	}
-	return nil
 }
 
 var errNoSolver = fmt.Errorf("a query is needed but no solver was given")

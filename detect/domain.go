@@ -22,9 +22,9 @@ type Counters struct {
 }
 
 // Domain returns phi_r, the formula that holds in exactly the
-// configurations of Dom(R_t): those in which some process can take t. It
-// is the disjunction of BlockDomain over the blocks of t (false when t has
-// no block).
+// configurations in which some process can take t, its guards read as
+// they are (an update's domains are not part of it): the disjunction of
+// BlockDomain over the blocks of t (false when t has no block).
 //
 // Domain reads the counters of t's source state and of the states that
 // t's guards mention, no others.
@@ -37,23 +37,27 @@ func Domain(sys *gsst.System, t *gsst.Transition, y Counters) presburger.Formula
 }
 
 // BlockDomain returns the part of Dom(R_t) contributed by block i of t:
-// some process of one of the block's groups is in t.From, and the block's
-// guard holds. Since counters are nonnegative, "some group g of B has
-// #From[g] >= 1" is written as the single atom sum_{g in B} #From[g] >= 1.
+// a process of one of the block's groups is in t.From (gsst's
+// MoversFormula for one part: the sum of their counters is at least 1,
+// the total counter for a block of every group) and the block's guard
+// holds. t need not be one of sys's own transitions.
 func BlockDomain(sys *gsst.System, t *gsst.Transition, i int, y Counters) presburger.Formula {
 	b := &t.Blocks[i]
-	var src presburger.Term
-	if len(b.Groups) == len(sys.Groups) && y.Total != nil {
-		src = y.Total(t.From)
-	} else {
-		for _, g := range b.Groups {
-			src = src.Add(y.Group(t.From, g))
+	movers := sys.MoversFormula([]gsst.Part{{From: t.From, To: t.To, Groups: b.Groups}})
+	return Guard(sys, presburger.Conj(movers, b.Guard), y)
+}
+
+// stepsOfTransition returns the steps gsst lowers t, one of sys's
+// transitions, to.
+func stepsOfTransition(sys *gsst.System, t *gsst.Transition) []*gsst.Step {
+	var out []*gsst.Step
+	steps := sys.Steps()
+	for k := range steps {
+		if o := &steps[k].Origin; o.Transition >= 0 && &sys.Transitions[o.Transition] == t {
+			out = append(out, &steps[k])
 		}
 	}
-	return presburger.Conj(
-		presburger.Compare(src, presburger.Ge, presburger.ConstTerm(1)),
-		Guard(sys, b.Guard, y),
-	)
+	return out
 }
 
 // Guard rewrites a guard (or any formula over sys's counter variables) in
@@ -94,30 +98,30 @@ func (y Counters) param(sys *gsst.System, v presburger.Var) presburger.Term {
 	return n
 }
 
-// FiringGroups returns the groups that have a process able to take t in the
-// configuration conf (conf[g][s] processes of group g in state s), in
-// increasing order, by direct evaluation of t's guards. It is the
-// reference semantics (Definition 3) that witnesses are checked against.
-// For a parametric system, n is the number of processes of conf.
+// FiringGroups returns the groups that have a process able to take t in
+// the configuration conf (conf[g][s] processes of group g in state s),
+// in increasing order, by gsst's steps of t, one of sys's transitions
+// (Choices), shared variables at their initial values. For a parametric
+// system, n is the number of processes of conf.
 func FiringGroups(sys *gsst.System, t *gsst.Transition, conf [][]int) []int {
 	// A configuration of the wrong shape has no firing group (rather than
 	// an index out of range).
-	if len(conf) != len(sys.Groups) || t.From < 0 || t.From >= len(sys.States) {
+	if !shaped(sys, conf) || t.From < 0 || t.From >= len(sys.States) {
 		return nil
 	}
-	for _, row := range conf {
-		if len(row) != len(sys.States) {
-			return nil
-		}
-	}
-	val := sys.Valuation(conf, nil)
-	var out []int
-	for g := range sys.Groups {
-		b := t.BlockOf(g)
-		if b == nil || conf[g][t.From] < 1 {
+	c := gsst.Config{Counts: conf, Shared: sys.InitShared()}
+	can := make([]bool, len(sys.Groups))
+	for _, st := range stepsOfTransition(sys, t) {
+		// A transition's steps move one process: its group is the
+		// choice. An update beyond gsst.MaxValue (Choices' error) fires
+		// no group.
+		if err := sys.Choices(st, c, func(groups, _ []int) bool { can[groups[0]] = true; return true }); err != nil {
 			continue
 		}
-		if presburger.Eval(b.Guard, val) {
+	}
+	var out []int
+	for g, ok := range can {
+		if ok {
 			out = append(out, g)
 		}
 	}
@@ -125,11 +129,10 @@ func FiringGroups(sys *gsst.System, t *gsst.Transition, conf [][]int) []int {
 }
 
 // NeedsQuery reports whether t's domain can fail to be closed under
-// orbits as far as its syntax shows: false only when t has one block that
-// holds every group of sys and whose guard reads total counters only.
-// Such a transition treats all processes alike and is symmetric.
+// orbits as far as its syntax shows: false only when its steps treat
+// every process alike (one block that holds every group, a guard that
+// reads total counters only, no transfer restricted to groups). Such a
+// transition, one of sys's, is symmetric.
 func NeedsQuery(sys *gsst.System, t *gsst.Transition) bool {
-	return !(len(t.Blocks) == 1 &&
-		len(t.Blocks[0].Groups) == len(sys.Groups) &&
-		sys.IsTotal(t.Blocks[0].Guard))
+	return !symmetric(sys, stepsOfTransition(sys, t))
 }

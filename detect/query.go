@@ -2,26 +2,56 @@ package detect
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
-// query is the Theorem 6 check of one transition t: are there two
-// configurations with equal total counters, y' in Dom(R_t) and y not? Side
-// 0 of the query is y (to be disabled), side 1 is y' (enabled).
+// The certification query of one item: a transition or a rendezvous, the
+// steps gsst lowers it to (docs/certification.md, "The query").
+//
+// A step has an effect on the orbit of a concrete state (its total
+// counters x and shared values v): the change z of the totals and the
+// shared values w after it (gsst.Spec.Effect). The system is fully
+// virtually symmetric when any two configurations y, y' with equal totals
+// and the same v reach the same successor orbits, that is, when every
+// effect some step has from (y', v) some step has from (y, v). The steps
+// are compared as members (member): a step of the system, restricted to
+// one group of a part where its effect depends on the mover's group. For
+// a member M of the item the query is
+//
+//	base & En_M(y') & AND_N !(En_N(y) & Z_N(y) = Z_M(y') & W_N = W_M)
+//
+// over the members N whose effect can coincide with M's, the item's
+// class (the others make their conjunct true): En is gsst's
+// EnabledFormula, Z and W its Effect. The query of the item is the
+// disjunction over its members. A conjunct whose effects are equal
+// whatever the configuration (the same constant change of the totals and
+// the same update: the equation folds to true) does not depend on M and
+// is written once, outside the disjunction, as !phi(y). When the item's
+// steps are the paper's (one process, no update, no transfer) and no
+// step of another item can have their effect, every conjunct is of that
+// kind and the query is Theorem 6's:
+//
+//	base & phi(y') & !phi(y)
+//
+// with phi the disjunction of the item's enabledness conditions.
 //
 // The states fall into three kinds, and only the first needs per-group
 // variables:
 //
-//   - group states: the source of t and every state whose group counter
-//     some guard of t reads. Each has a counter per group and side, and a
-//     total shared by both sides (which makes the totals equal).
-//   - total states: states whose total counter, and nothing else, some
-//     guard reads. Each has only its (shared) total.
-//   - free states: all the others. Guards do not read them, so they have
-//     no variable at all; they hold whatever processes remain.
+//   - group states: the sources of the item's steps, and every state
+//     whose group counter the query reads (a guard; the movers of a part
+//     that leaves out some group; a transfer restricted to groups). Each
+//     has a counter per group and side, and a total shared by both sides
+//     (which makes the totals equal).
+//   - total states: states whose total counter, and nothing else, the
+//     query reads. Each has only its (shared) total.
+//   - free states: all the others. The query does not read them, so they
+//     have no variable at all; they hold whatever processes remain.
 //
 // This is exact. Given the group states' counters, group g has
 // r[g] = size(g) - sum of its group-state counters processes left on each
@@ -33,104 +63,233 @@ import (
 //
 // For a parametric system the group sizes are variables too, one per
 // group, shared by both sides and ranging over the group's range (open
-// above for "N.."); n is their sum. The argument above holds for each
-// choice of sizes, so the query asks exactly whether some instance has
-// two such configurations. Counters and totals then have no upper bound
-// but their rows' sizes.
+// above for "N..") or, for a size over the parameters, that expression;
+// n is their sum, and a family's free parameters are variables under its
+// assumption. The argument above holds for each choice of sizes and
+// parameters, so the query asks exactly whether some instance has two
+// such configurations. Counters and totals then have no upper bound but
+// their rows' sizes.
 type query struct {
 	sys   *gsst.System
-	t     *gsst.Transition
-	param bool // the group sizes are variables
+	item  int
+	own   []member // the item's members, taken on the enabled side y'
+	class []member // the members whose effect can equal an own member's (own ones included)
+	param bool     // sizes (and free parameters) are variables
+	// nonneg: every variable is nonnegative (FoldNonnegative applies).
+	nonneg bool
 	stateKinds
-	base   presburger.Formula // invariants and equal totals, tightened
-	notDom presburger.Formula // !phi_t(y), tightened
+	size   []presburger.Term // per group, in query variables
 	bounds []presburger.Bound
+	base   presburger.Formula // configurations with equal totals, tightened
 }
 
-func newQuery(sys *gsst.System, t *gsst.Transition) *query {
-	m, d := len(sys.States), len(sys.Groups)
-	q := &query{sys: sys, t: t, param: sys.Parametric()}
+// member is one step of the system as the queries compare it: a step of
+// gsst's Steps whose effect is exact (EffectFixed), or, where the number
+// of processes a transfer moves depends on a mover's group, the step
+// restricted to one group of that part (fixedEffect).
+type member struct {
+	item int // the transition (index in Transitions) or rendezvous (len(Transitions) + its index)
+	step gsst.Step
+	// z and w are the step's effect over the system's variables (the
+	// change of each total counter, each shared value after it), and
+	// effect identifies it: members with the same effect have the same.
+	z, w   []presburger.Term
+	effect string
+}
+
+// members returns the members of sys, in the order of sys.Steps().
+func members(sys *gsst.System) []member {
+	var out []member
+	steps := sys.Steps()
+	for i := range steps {
+		for _, st := range fixedEffect(sys, steps[i]) {
+			z, w := sys.Effect(&st)
+			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: fmt.Sprint(z, w)})
+		}
+	}
+	return out
+}
+
+// itemOf returns the item a step was lowered from.
+func itemOf(sys *gsst.System, st *gsst.Step) int {
+	if o := &st.Origin; o.Rendezvous >= 0 {
+		return len(sys.Transitions) + o.Rendezvous
+	}
+	return st.Origin.Transition
+}
+
+// fixedEffect returns st when its effect is exact, and otherwise st
+// restricted to each group of a part whose source a transfer empties
+// (recursively, until every effect is exact): the effect then no longer
+// depends on which group the mover belongs to.
+func fixedEffect(sys *gsst.System, st gsst.Step) []gsst.Step {
+	if sys.EffectFixed(&st) {
+		return []gsst.Step{st}
+	}
+	for i, p := range st.Parts {
+		if len(p.Groups) == 1 || !emptiedByTransfer(&st, p.From) {
+			continue // one group already, or no transfer from its source
+		}
+		groups := allowedGroups(sys, &p)
+		var out []gsst.Step
+		for _, g := range groups {
+			out = append(out, fixedEffect(sys, st.Restrict(i, []int{g}))...)
+		}
+		return out
+	}
+	panic("detect: a step whose effect is not exact has no part to restrict at a transfer's source")
+}
+
+// allowedGroups lists the groups part p allows, in increasing order.
+func allowedGroups(sys *gsst.System, p *gsst.Part) []int {
+	var out []int
+	for g := range sys.Groups {
+		if p.Allows(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// emptiedByTransfer reports whether a transfer of st starts at state s.
+func emptiedByTransfer(st *gsst.Step, s int) bool {
+	for _, x := range st.Transfers {
+		if x.From == s {
+			return true
+		}
+	}
+	return false
+}
+
+// newQuery builds the query of item over all, the members of sys.
+func newQuery(sys *gsst.System, all []member, item int) *query {
+	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true}
+	for _, mb := range all {
+		if mb.item == item {
+			q.own = append(q.own, mb)
+		}
+	}
+	// The class: members with an effect that some own member's can
+	// equal. The equations are decided here over the system's variables,
+	// the enabled side's group counters renamed apart (sideApart), once
+	// per pair of effects.
+	var ownEffects []*member // one own member per effect
+	for i := range q.own {
+		if !slices.ContainsFunc(ownEffects, func(m *member) bool { return m.effect == q.own[i].effect }) {
+			ownEffects = append(ownEffects, &q.own[i])
+		}
+	}
+	can := map[[2]string]bool{}
+	for _, nb := range all {
+		for _, mb := range ownEffects {
+			if constantTotals(&nb) && constantTotals(mb) && !slices.EqualFunc(nb.z, mb.z, presburger.Term.Equal) {
+				continue // different constant changes of the totals: never equal
+			}
+			k := [2]string{nb.effect, mb.effect}
+			c, ok := can[k]
+			if !ok {
+				c = same(nb.z, nb.w, renameTerms(mb.z, q.sideApart), renameTerms(mb.w, q.sideApart)) != presburger.False
+				can[k] = c
+			}
+			if c {
+				q.class = append(q.class, nb)
+				break
+			}
+		}
+	}
+	q.kinds()
+	q.variables()
+	return q
+}
+
+// constantTotals reports whether the change of the totals mb makes is
+// a constant (it has no transfer).
+func constantTotals(mb *member) bool { return len(mb.step.Transfers) == 0 }
+
+// sideApart renames a group counter to a variable above every variable
+// of the system: the enabled side's, for deciding equations of effects.
+// Every other variable (totals, shared variables, parameters, sizes) is
+// the same on both sides.
+func (q *query) sideApart(v presburger.Var) presburger.Term {
+	if _, g, ok := q.sys.Counter(v); ok && g >= 0 {
+		return presburger.VarTerm(q.sys.ParamVar(len(q.sys.Params)) + v)
+	}
+	return presburger.VarTerm(v)
+}
+
+func renameTerms(ts []presburger.Term, sub func(presburger.Var) presburger.Term) []presburger.Term {
+	out := make([]presburger.Term, len(ts))
+	for i, t := range ts {
+		out[i] = t.Subst(sub)
+	}
+	return out
+}
+
+// paperForm reports whether the query is Theorem 6's: every step of the
+// item is the paper's (Simple), and no step of another item can have its
+// effect. Its witness is then one of enabledness: the item can be taken
+// in one configuration and not at all in the other.
+func (q *query) paperForm() bool {
+	for _, mb := range q.own {
+		if !mb.step.Simple() {
+			return false
+		}
+	}
+	for _, nb := range q.class {
+		if nb.item != q.item {
+			return false
+		}
+	}
+	return true
+}
+
+// others returns the names of the transitions and rendezvous, other than
+// the item, with a member in its class.
+func (q *query) others() []string {
+	var out []string
+	seen := map[int]bool{q.item: true}
+	for _, nb := range q.class {
+		if !seen[nb.item] {
+			seen[nb.item] = true
+			out = append(out, itemName(q.sys, nb.item))
+		}
+	}
+	return out
+}
+
+// kinds sorts the states into group, total and free states (see query):
+// the sources of the item's steps are group states, and the reads of the
+// enabledness and effect of every own and class member decide the rest.
+func (q *query) kinds() {
+	sys := q.sys
+	m := len(sys.States)
 	groupRead := make([]bool, m)
 	totalRead := make([]bool, m)
-	groupRead[t.From] = true
-	for _, b := range t.Blocks {
-		for _, v := range presburger.FreeVars(b.Guard) {
-			if s, g, ok := sys.Counter(v); ok && g >= 0 {
-				groupRead[s] = true
-			} else if ok {
-				totalRead[s] = true
+	read := func(v presburger.Var) {
+		if s, g, ok := sys.Counter(v); ok && g >= 0 {
+			groupRead[s] = true
+		} else if ok {
+			totalRead[s] = true
+		}
+	}
+	for _, mb := range q.own {
+		for _, p := range mb.step.Parts {
+			groupRead[p.From] = true
+		}
+	}
+	for _, list := range [][]member{q.own, q.class} {
+		for _, mb := range list {
+			for _, v := range presburger.FreeVars(sys.EnabledFormula(&mb.step)) {
+				read(v)
+			}
+			for _, t := range mb.z {
+				for _, mono := range t.Monos {
+					read(mono.Var)
+				}
 			}
 		}
 	}
 	q.stateKinds = sortStates(groupRead, totalRead)
-
-	// The size of each group and n: constants, or the size variables with
-	// their ranges. upper[g] bounds a counter of group g (open: -1).
-	size := make([]presburger.Term, d)
-	upper := make([]int64, d)
-	var n presburger.Term
-	nUpper := int64(0)
-	for g, b := range sys.SizeBounds()[:d] {
-		size[g], upper[g] = presburger.ConstTerm(b.Lo), b.Hi
-		if q.param {
-			size[g] = presburger.VarTerm(q.sizeVar(g))
-			b.Var = q.sizeVar(g)
-			q.bounds = append(q.bounds, b)
-		}
-		if b.NoHi {
-			upper[g] = -1
-		}
-		n = n.Add(size[g])
-		if nUpper >= 0 && upper[g] >= 0 {
-			nUpper += upper[g]
-		} else {
-			nUpper = -1
-		}
-	}
-
-	var base []presburger.Formula
-	var all presburger.Term // sum of every total variable
-	for i := range q.nt {
-		v := q.totalVar(i)
-		q.bounds = append(q.bounds, counterBound(v, nUpper))
-		all = all.Add(presburger.VarTerm(v))
-	}
-	// Every process in a group or total state: rows must be exact.
-	exact := len(q.freeS) == 0 && len(q.totalS) == 0
-	for side := range 2 {
-		for g := range d {
-			var row presburger.Term
-			for c := range q.groupS {
-				v := q.groupVar(side, c, g)
-				q.bounds = append(q.bounds, counterBound(v, upper[g]))
-				row = row.Add(presburger.VarTerm(v))
-			}
-			op := presburger.Le
-			if exact {
-				op = presburger.Eq
-			}
-			base = append(base, presburger.Compare(row, op, size[g]))
-		}
-		for c, s := range q.groupS {
-			var sum presburger.Term
-			for g := range d {
-				sum = sum.Add(presburger.VarTerm(q.groupVar(side, c, g)))
-			}
-			base = append(base, presburger.Compare(sum, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
-		}
-	}
-	// Free states take up the rest; without them the totals must add up
-	// to n exactly.
-	op := presburger.Le
-	if len(q.freeS) == 0 {
-		op = presburger.Eq
-	}
-	base = append(base, presburger.Compare(all, op, n))
-	// Both parts are shared by every part of a split query: simplify
-	// them once.
-	q.base = q.tighten(presburger.Conj(base...))
-	q.notDom = q.tighten(presburger.Negation(Domain(sys, t, q.counters(0))))
-	return q
 }
 
 // stateKinds sorts the states of a query into group, total and free
@@ -172,6 +331,171 @@ func sortStates(groupRead, totalRead []bool) stateKinds {
 	return k
 }
 
+// The variables of a query: the group counters of the group states per
+// side, then the totals, then the shared variables, the free parameters
+// and the sizes.
+
+// groupVar is the counter of group g in group state number c on a side.
+func (q *query) groupVar(side, c, g int) presburger.Var {
+	return presburger.Var((side*len(q.groupS)+c)*len(q.sys.Groups) + g)
+}
+
+// totalVar is the total of the i-th group or total state, shared by both
+// sides.
+func (q *query) totalVar(i int) presburger.Var {
+	return presburger.Var(2*len(q.groupS)*len(q.sys.Groups) + i)
+}
+
+func (q *query) sharedVar(j int) presburger.Var { return q.totalVar(q.nt + j) }
+
+func (q *query) paramVar(k int) presburger.Var { return q.totalVar(q.nt + len(q.sys.Shared) + k) }
+
+// sizeVar is the size of group g, shared by both sides (parametric
+// systems only).
+func (q *query) sizeVar(g int) presburger.Var {
+	return q.totalVar(q.nt + len(q.sys.Shared) + len(q.sys.Params) + g)
+}
+
+// sub writes a variable of the system in query variables, on a side:
+// counters as the kinds say, sizes and n in terms of the sizes, shared
+// variables and free parameters as themselves, fixed parameters as their
+// values.
+func (q *query) sub(side int) func(presburger.Var) presburger.Term {
+	sys := q.sys
+	return func(v presburger.Var) presburger.Term {
+		if s, g, ok := sys.Counter(v); ok {
+			switch {
+			case g >= 0 && (q.col[s] < 0 || q.tvar[s] >= len(q.groupS)):
+				panic("detect: the query reads a group counter of a state that is not a group state")
+			case g >= 0:
+				return presburger.VarTerm(q.groupVar(side, q.col[s], g))
+			case q.tvar[s] < 0:
+				panic("detect: the query reads the total of a free state")
+			}
+			return presburger.VarTerm(q.totalVar(q.tvar[s]))
+		}
+		if g, ok := sys.Param(v); ok {
+			if g >= 0 {
+				return q.size[g]
+			}
+			var n presburger.Term
+			for h := range sys.Groups {
+				n = n.Add(q.size[h])
+			}
+			return n
+		}
+		if j, ok := sys.SharedOf(v); ok {
+			return presburger.VarTerm(q.sharedVar(j))
+		}
+		if k, ok := sys.ParamOf(v); ok {
+			if sys.Params[k].Fixed {
+				return presburger.ConstTerm(int64(sys.Params[k].Value))
+			}
+			return presburger.VarTerm(q.paramVar(k))
+		}
+		return presburger.VarTerm(v)
+	}
+}
+
+// variables sets the sizes, the bounds of every variable and base: each
+// side is a configuration of the instance (its group states hold at most
+// each group's size, exactly so without total and free states), the
+// group states' counters add up to their totals, and the totals to at
+// most n (exactly without free states); the total and free states take
+// the rest (fill), so the totals agree on both sides by construction. In
+// a family, the parameters satisfy the assumption and give every group
+// sized over them at least one process.
+func (q *query) variables() {
+	sys := q.sys
+	d := len(sys.Groups)
+	var base []presburger.Formula
+	for k := range sys.Params {
+		if !sys.Params[k].Fixed {
+			q.bounds = append(q.bounds, presburger.AtLeast(q.paramVar(k), 0))
+		}
+	}
+	sub := q.sub(0) // the assumption and sizes read no counter
+	if f := sys.Assume.Formula; f != nil {
+		base = append(base, presburger.Subst(f, sub))
+	}
+	// The size of each group: a constant, an expression over the
+	// parameters, or a variable within the group's range. upper[g]
+	// bounds a counter of group g (open: -1).
+	q.size = make([]presburger.Term, d)
+	upper := make([]int64, d)
+	for g, b := range sys.SizeBounds()[:d] {
+		grp := &sys.Groups[g]
+		switch {
+		case q.param && grp.OverParams():
+			q.size[g] = grp.SizeTerm.Subst(sub)
+			base = append(base, presburger.Compare(q.size[g], presburger.Ge, presburger.ConstTerm(1)))
+		case q.param:
+			b.Var = q.sizeVar(g)
+			q.bounds = append(q.bounds, b)
+			q.size[g] = presburger.VarTerm(b.Var)
+		default:
+			q.size[g] = presburger.ConstTerm(int64(grp.Size))
+		}
+		upper[g] = b.Hi
+		if b.NoHi {
+			upper[g] = -1
+		}
+	}
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		q.bounds = append(q.bounds, v.Bounds(q.sharedVar(j)))
+		q.nonneg = q.nonneg && v.Lo >= 0
+	}
+	var n presburger.Term
+	nUpper := int64(0)
+	for g := range d {
+		n = n.Add(q.size[g])
+		if nUpper >= 0 && upper[g] >= 0 {
+			nUpper += upper[g]
+		} else {
+			nUpper = -1
+		}
+	}
+	var all presburger.Term // sum of every total variable
+	for i := range q.nt {
+		v := q.totalVar(i)
+		q.bounds = append(q.bounds, counterBound(v, nUpper))
+		all = all.Add(presburger.VarTerm(v))
+	}
+	// Every process in a group or total state: rows must be exact.
+	rowOp := presburger.Le
+	if len(q.freeS) == 0 && len(q.totalS) == 0 {
+		rowOp = presburger.Eq
+	}
+	for side := range 2 {
+		for g := range d {
+			var row presburger.Term
+			for c := range q.groupS {
+				v := q.groupVar(side, c, g)
+				q.bounds = append(q.bounds, counterBound(v, upper[g]))
+				row = row.Add(presburger.VarTerm(v))
+			}
+			base = append(base, presburger.Compare(row, rowOp, q.size[g]))
+		}
+		for c, s := range q.groupS {
+			var sum presburger.Term
+			for g := range d {
+				sum = sum.Add(presburger.VarTerm(q.groupVar(side, c, g)))
+			}
+			base = append(base, presburger.Compare(sum, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
+		}
+	}
+	// Free states take up the rest; without them the totals must add up
+	// to n exactly.
+	allOp := presburger.Le
+	if len(q.freeS) == 0 {
+		allOp = presburger.Eq
+	}
+	base = append(base, presburger.Compare(all, allOp, n))
+	// Shared by every part of a split query: simplify it once.
+	q.base = q.tighten(presburger.Conj(base...))
+}
+
 // counterBound is the range of a counter: 0..hi, or 0.. when hi < 0.
 func counterBound(v presburger.Var, hi int64) presburger.Bound {
 	if hi < 0 {
@@ -180,77 +504,148 @@ func counterBound(v presburger.Var, hi int64) presburger.Bound {
 	return presburger.Bound{Var: v, Lo: 0, Hi: hi}
 }
 
-// groupVar is the counter of group g in group state number c on a side;
-// totalVar the total of the i-th group or total state, shared by both
-// sides.
-func (q *query) groupVar(side, c, g int) presburger.Var {
-	return presburger.Var((side*len(q.groupS)+c)*len(q.sys.Groups) + g)
+// enabled returns a member's enabledness on a side, in query variables.
+func (q *query) enabled(mb *member, side int) presburger.Formula {
+	return presburger.Subst(q.sys.EnabledFormula(&mb.step), q.sub(side))
 }
 
-func (q *query) totalVar(i int) presburger.Var {
-	return presburger.Var(2*len(q.groupS)*len(q.sys.Groups) + i)
-}
-
-// sizeVar is the size of group g, shared by both sides (parametric
-// systems only).
-func (q *query) sizeVar(g int) presburger.Var { return q.totalVar(q.nt + g) }
-
-// counters maps the system's counters (and, for a parametric system, the
-// sizes and n) to the query's variables on a side. Domain reads only the
-// counters that exist (see the kinds above).
-func (q *query) counters(side int) Counters {
-	y := Counters{
-		Group: func(s, g int) presburger.Term { return presburger.VarTerm(q.groupVar(side, q.col[s], g)) },
-		Total: func(s int) presburger.Term { return presburger.VarTerm(q.totalVar(q.tvar[s])) },
+// same returns the formula "the effects (z1, w1) and (z2, w2) are
+// equal"; False when they can never be, True when they always are.
+func same(z1, w1, z2, w2 []presburger.Term) presburger.Formula {
+	var eq []presburger.Formula
+	for s := range z1 {
+		eq = append(eq, presburger.Compare(z1[s], presburger.Eq, z2[s]))
 	}
-	if q.param {
-		y.Size = func(g int) presburger.Term { return presburger.VarTerm(q.sizeVar(g)) }
+	for j := range w1 {
+		eq = append(eq, presburger.Compare(w1[j], presburger.Eq, w2[j]))
 	}
-	return y
+	return presburger.Conj(eq...)
 }
 
-// formula returns the query restricted to blocks part[0]..part[1]-1 of
-// the transition on the enabled side.
+// formula returns the query restricted to the item's members
+// part[0]..part[1]-1 on the enabled side: the disjunction over them of
+// En_M(y') and the conjuncts of the members N whose effect equals M's
+// only in some configurations, and once for all of them !phi(y), phi the
+// disjunction of En_N over the members whose effect always equals theirs.
 func (q *query) formula(part [2]int) presburger.Formula {
-	dom := make([]presburger.Formula, 0, part[1]-part[0])
-	for b := part[0]; b < part[1]; b++ {
-		dom = append(dom, BlockDomain(q.sys, q.t, b, q.counters(1)))
+	own := q.own[part[0]:part[1]]
+	// The equation of the effects of N (disabled side) and M (enabled
+	// side), once per pair of effects.
+	type sideEffect struct{ z, w []presburger.Term }
+	onSide := [2]map[string]sideEffect{{}, {}}
+	effectOn := func(mb *member, side int) sideEffect {
+		e, ok := onSide[side][mb.effect]
+		if !ok {
+			sub := q.sub(side)
+			e = sideEffect{renameTerms(mb.z, sub), renameTerms(mb.w, sub)}
+			onSide[side][mb.effect] = e
+		}
+		return e
 	}
-	return presburger.Conj(q.base, q.tighten(presburger.Disj(dom...)), q.notDom)
+	eqs := map[[2]string]presburger.Formula{}
+	equal := func(n, m *member) presburger.Formula {
+		k := [2]string{n.effect, m.effect}
+		eq, ok := eqs[k]
+		if !ok {
+			a, b := effectOn(n, 0), effectOn(m, 1)
+			eq = same(a.z, a.w, b.z, b.w)
+			eqs[k] = eq
+		}
+		return eq
+	}
+	var common []presburger.Formula
+	specific := make([][]presburger.Formula, len(own))
+	for k := range q.class {
+		n := &q.class[k]
+		always := true
+		for i := range own {
+			always = always && equal(n, &own[i]) == presburger.True
+		}
+		en := q.enabled(n, 0)
+		if always {
+			common = append(common, en)
+			continue
+		}
+		for i := range own {
+			if eq := equal(n, &own[i]); eq != presburger.False {
+				specific[i] = append(specific[i], presburger.Negation(presburger.Conj(en, eq)))
+			}
+		}
+	}
+	dis := make([]presburger.Formula, len(own))
+	for i := range own {
+		dis[i] = presburger.Conj(append([]presburger.Formula{q.enabled(&own[i], 1)}, specific[i]...)...)
+	}
+	return presburger.Conj(q.base, q.tighten(presburger.Disj(dis...)), q.tighten(presburger.Negation(presburger.Disj(common...))))
 }
 
 // run decides one (part of a) query; calls is the number of solver calls
 // it made (0 when the formula folded to false). On Sat the witness is
 // returned unverified; for a parametric system it is one of the smallest
-// instance that has one (see smallest).
+// instance that has one (smallestModel).
 func (q *query) run(ctx context.Context, s presburger.Solver, part [2]int, timeout time.Duration) (*Witness, presburger.Answer, int, error) {
-	var smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)
+	var smallest func(context.Context, presburger.Formula, []presburger.Bound, presburger.Model) (presburger.Model, int, error)
 	if q.param {
-		smallest = func(ctx context.Context, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
-			return q.smallest(ctx, s, f, m)
+		smallest = func(ctx context.Context, f presburger.Formula, bounds []presburger.Bound, m presburger.Model) (presburger.Model, int, error) {
+			var n presburger.Term
+			lo := int64(0)
+			for g := range q.sys.Groups {
+				n = n.Add(q.size[g])
+				if q.sys.Groups[g].OverParams() {
+					lo++ // a size over the parameters is at least 1
+				} else {
+					lo += int64(q.sys.Groups[g].Size)
+				}
+			}
+			return smallestModel(ctx, s, bounds, f, n, lo, m)
 		}
 	}
-	model, ans, calls, err := solvePart(ctx, s, q.bounds, func() presburger.Formula { return q.formula(part) }, timeout, smallest)
+	var f presburger.Formula
+	model, ans, calls, err := solvePart(ctx, s, func() (presburger.Formula, []presburger.Bound) {
+		f = q.formula(part)
+		return f, q.boundsOf(f)
+	}, timeout, smallest)
 	if err != nil || ans.Result != presburger.Sat {
 		return nil, ans, calls, err
 	}
-	return q.witness(model), ans, calls, nil
+	return q.witness(model, f), ans, calls, nil
 }
 
-// solvePart decides one part of a query, its formula given by build,
-// for query.run and extQuery.run. A context that has ended answers
-// Unknown before the formula is built: building it takes long for large
-// guards, and the run that ended the context should end right away. A
-// false formula is Unsat without a solver. On Sat, smallest (when not
-// nil: a parametric query) looks for a model whose instance has as few
-// processes as possible; the model returned is the one to read the
-// witness from.
-func solvePart(ctx context.Context, s presburger.Solver, bounds []presburger.Bound, build func() presburger.Formula, timeout time.Duration,
-	smallest func(context.Context, presburger.Formula, presburger.Model) (presburger.Model, int, error)) (presburger.Model, presburger.Answer, int, error) {
+// boundsOf returns the bounds of the query f needs: every bound but
+// those of the shared variables f does not read. A variable that nothing
+// reads is left out of the problem altogether, so that it cannot change
+// the solver's model (and with it the witness).
+func (q *query) boundsOf(f presburger.Formula) []presburger.Bound {
+	if len(q.sys.Shared) == 0 {
+		return q.bounds
+	}
+	read := map[presburger.Var]bool{}
+	for _, v := range presburger.FreeVars(f) {
+		read[v] = true
+	}
+	out := make([]presburger.Bound, 0, len(q.bounds))
+	for _, b := range q.bounds {
+		if j := int(b.Var - q.sharedVar(0)); j >= 0 && j < len(q.sys.Shared) && !read[b.Var] {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// solvePart decides one part of a query, its formula and bounds given by
+// build. A context that has ended answers Unknown before the formula is
+// built: building it takes long for large guards, and the run that ended
+// the context should end right away. A false formula is Unsat without a
+// solver. On Sat, smallest (when not nil: a parametric query) looks for a
+// model whose instance has as few processes as possible; the model
+// returned is the one to read the witness from.
+func solvePart(ctx context.Context, s presburger.Solver, build func() (presburger.Formula, []presburger.Bound), timeout time.Duration,
+	smallest func(context.Context, presburger.Formula, []presburger.Bound, presburger.Model) (presburger.Model, int, error)) (presburger.Model, presburger.Answer, int, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, 0, nil
 	}
-	f := build()
+	f, bounds := build()
 	if f == presburger.False {
 		return nil, presburger.Answer{Result: presburger.Unsat}, 0, nil
 	}
@@ -270,25 +665,13 @@ func solvePart(ctx context.Context, s presburger.Solver, bounds []presburger.Bou
 	model := ans.Model
 	if smallest != nil {
 		var more int
-		model, more, err = smallest(ctx, f, model)
+		model, more, err = smallest(ctx, f, bounds, model)
 		calls += more
 		if err != nil {
 			return nil, ans, calls, err
 		}
 	}
 	return model, ans, calls, nil
-}
-
-// smallest looks for a model of f (a parametric query) whose instance has
-// as few processes as possible, starting from model m (smallestModel).
-func (q *query) smallest(ctx context.Context, s presburger.Solver, f presburger.Formula, m presburger.Model) (presburger.Model, int, error) {
-	var n presburger.Term
-	lo := int64(0)
-	for g, grp := range q.sys.Groups {
-		n = n.Add(presburger.VarTerm(q.sizeVar(g)))
-		lo += int64(grp.Size)
-	}
-	return smallestModel(ctx, s, q.bounds, f, n, lo, m)
 }
 
 // smallestModel looks for a model of f under bounds with n (the number
@@ -319,105 +702,17 @@ func smallestModel(ctx context.Context, s presburger.Solver, bounds []presburger
 	return m, calls, nil
 }
 
-// sizes returns the group sizes of a model's instance.
-func (q *query) sizes(m presburger.Model) []int {
-	out := make([]int, len(q.sys.Groups))
-	for g, grp := range q.sys.Groups {
-		out[g] = grp.Size
-		if q.param {
-			out[g] = int(m[q.sizeVar(g)])
-		}
-	}
-	return out
-}
-
-// witness expands a model into full configurations: group states take the
-// model's counters; each group's remaining processes fill the total
-// states (in increasing order) up to their totals, then the first free
-// state. A variable missing from the model reads as 0; the result is
-// re-verified anyway.
-func (q *query) witness(m presburger.Model) *Witness {
-	d, ns := len(q.sys.Groups), len(q.sys.States)
-	sizes := q.sizes(m)
-	n := 0
-	for _, k := range sizes {
-		n += min(k, gsst.MaxProcesses+1) // no overflow on huge sizes
-	}
-	if n > gsst.MaxProcesses {
-		// Beyond what direct evaluation handles: Certify says so
-		// rather than expand it.
-		return &Witness{Sizes: sizes, Group: -1}
-	}
-	conf := func(side int) [][]int {
-		return fill(d, ns, n, sizes, q.groupS, q.totalS, q.freeS,
-			func(c, g int) int { return int(m[q.groupVar(side, c, g)]) },
-			func(s int) int { return int(m[q.totalVar(q.tvar[s])]) })
-	}
-	w := &Witness{Sizes: sizes, Disabled: conf(0), Enabled: conf(1), Group: -1}
-	if f := FiringGroups(q.sys, q.t, w.Enabled); len(f) > 0 {
-		w.Group = f[0]
-	}
-	return w
-}
-
-// fill expands a model of a query into a configuration of n processes
-// (group sizes sizes, d groups, ns states): group states (groupS, the
-// c-th one) take their counters group(c, g); each group's remaining
-// processes fill the total states (in increasing order) up to their
-// totals total(s), then the rest of n goes to the first free state.
-func fill(d, ns, n int, sizes, groupS, totalS, freeS []int, group func(c, g int) int, total func(s int) int) [][]int {
-	out := make([][]int, d)
-	left := make([]int, d)
-	for g := range out {
-		out[g] = make([]int, ns)
-		left[g] = sizes[g]
-		for c, s := range groupS {
-			out[g][s] = group(c, g)
-			left[g] -= out[g][s]
-		}
-	}
-	// Column demands: each total state's total, then the rest of n in
-	// the first free state.
-	type demand struct{ state, k int }
-	var ds []demand
-	rest := n
-	for _, s := range groupS {
-		rest -= total(s)
-	}
-	for _, s := range totalS {
-		k := total(s)
-		ds = append(ds, demand{s, k})
-		rest -= k
-	}
-	if len(freeS) > 0 {
-		ds = append(ds, demand{freeS[0], rest})
-	}
-	g := 0
-	for _, dm := range ds {
-		for dm.k > 0 && g < d {
-			x := min(dm.k, left[g])
-			out[g][dm.state] += x
-			left[g] -= x
-			dm.k -= x
-			if left[g] <= 0 {
-				g++
-			}
-		}
-	}
-	return out
-}
-
 // tighten rewrites f into negation normal form without != and folds the
 // atoms the query's variable bounds decide (presburger.FoldBounds). The
-// point is the guards' "#S[g] = 0": negated in !phi_r(y) it becomes
+// point is the guards' "#S[g] = 0": negated in !phi(y) it becomes
 // "#S[g] < 0 | #S[g] > 0", whose first half the bounds refute. Leaving
 // such disjunctions to the solver makes its case splits much larger.
 // FoldBounds leaves atoms over variables without an upper bound alone;
-// every variable of the query is nonnegative, which decides those
+// when every variable of the query is nonnegative, that decides those
 // (presburger.FoldNonnegative).
 func (q *query) tighten(f presburger.Formula) presburger.Formula {
 	f = presburger.FoldBounds(presburger.NNF(f), q.bounds)
-	if q.param {
+	if q.param && q.nonneg {
 		f = presburger.FoldNonnegative(f)
 	}
 	return f

@@ -31,8 +31,15 @@
 //
 // Report, PropertyResult, Trace, State, Lifted and Step (report.go) are
 // filled alike by every engine, so the command line prints and encodes
-// them in one place. Counts are *big.Int. An engine starts each result
-// with NewPropertyResult and makes its trace states with CounterState.
+// them in one place, and a report is the same, byte for byte but for its
+// Stats, whichever engine filled it (canonical.go): counts exactly when
+// asked for, the concrete count with ConcreteCounter, and one canonical
+// trace per question. Auto (auto.go) can therefore race the engines and
+// take the first answer. Counts are *big.Int. An engine starts each
+// result with NewPropertyResult and makes its trace states with
+// CounterState. An unbounded shared variable that keeps growing is
+// reported as a Growth (growth.go), at once and in the limit that
+// stops the search.
 //
 // # Traces
 //
@@ -40,9 +47,9 @@
 // offers through TraceGraph: its satisfaction sets and explicit steps. A
 // verdict is explained NuSMV-style, down to the temporal operators that
 // decide it, as a path from the initial state cut into Segments (and
-// Branches for the other operands of a conjunction): shortest paths by
-// breadth-first search, fair lassos whose cycle meets every justice
-// constraint. Lift and LiftTrace (lift.go) turn a trace of counter
+// Branches for the other operands of a conjunction): canonical shortest
+// paths (shortest, then chosen backwards by least states: Compare), fair
+// lassos whose cycle meets every justice constraint. Lift and LiftTrace (lift.go) turn a trace of counter
 // vectors into process moves of the unreduced system.
 //
 // The conformance suite explore/enginetest runs any engine over the

@@ -69,6 +69,12 @@ type Config struct {
 	// does not depend on the machine or its load. Zero means no bound;
 	// engines without diagrams ignore it.
 	MaxWork int
+	// Bound, when positive, is the largest value the search lets an
+	// unbounded shared variable take: a reachable step that takes one
+	// beyond it stops the search with a *LimitError of kind "bound".
+	// When none does, the bound decided nothing and the report is the
+	// one without it. Zero means no bound.
+	Bound int64
 }
 
 // NewConfig returns the configuration opts set, starting from the
@@ -89,6 +95,10 @@ func MaxMemory(b int64) Option { return func(c *Config) { c.MaxMemory = max(b, 0
 
 // MaxWork bounds the work of a symbolic engine (see Config.MaxWork).
 func MaxWork(n int) Option { return func(c *Config) { c.MaxWork = max(n, 0) } }
+
+// Bound bounds the values of the unbounded shared variables (see
+// Config.Bound).
+func Bound(k int64) Option { return func(c *Config) { c.Bound = max(k, 0) } }
 
 // OnProgress calls f at the start of each phase and about once every
 // interval while one runs (see Config.Progress).

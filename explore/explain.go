@@ -15,7 +15,9 @@ import (
 // path into a deadlock, which stutters) on which q never holds.
 
 // TraceGraph is what an engine offers the trace builder. S is a state,
-// Set a set of states. Sets come from Sat, which evaluates CTL with the
+// Set a set of states. Every choice among states it makes is the
+// canonical one (canonical.go), so that Explain builds the same trace on
+// every engine. Sets come from Sat, which evaluates CTL with the
 // model's fairness constraints (justice): path quantifiers range over fair
 // paths, EG true is the set of states where a fair path starts.
 type TraceGraph[S, Set any] interface {
@@ -30,15 +32,16 @@ type TraceGraph[S, Set any] interface {
 	// PreJustice returns the states with an edge meeting justice
 	// constraint j into z; j = -1 stands for "any edge".
 	PreJustice(j int, z Set) (Set, error)
-	// JusticeStep returns a successor of s by an edge meeting constraint
-	// j (-1: any edge) that lies in z.
+	// JusticeStep returns the least successor (Compare) of s by an edge
+	// meeting constraint j (-1: any edge) that lies in z.
 	JusticeStep(s S, j int, z Set) (S, bool)
-	// Path returns a shortest path from `from` to a state of target whose
-	// states before the last lie in through, or nil when there is none.
-	// It is [from] when from is in target.
+	// Path returns the canonical shortest path (canonical.go) from
+	// `from` to a state of target whose states before the last lie in
+	// through, or nil when there is none. It is [from] when from is in
+	// target.
 	Path(from S, through, target Set) ([]S, error)
-	// Far returns a path inside within from `from` to a state as far from
-	// it as any (by breadth-first distance).
+	// Far returns the canonical path inside within from `from` to the
+	// least state of the last breadth-first layer.
 	Far(from S, within Set) ([]S, error)
 	Same(a, b S) bool
 	State(s S) State

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -20,15 +21,19 @@ const (
 )
 
 // LiftTrace lifts a trace (nil: nothing) and its branches to the
-// unreduced system sys, setting their Lifted fields.
-func LiftTrace(sys *gsst.System, tr *Trace) {
+// unreduced system sys, setting their Lifted fields. It returns ctx's
+// error when ctx ended while it lifted.
+func LiftTrace(ctx context.Context, sys *gsst.System, tr *Trace) error {
 	if tr == nil {
-		return
+		return nil
 	}
-	tr.Lifted = Lift(sys, tr)
+	tr.Lifted = Lift(ctx, sys, tr)
 	for _, b := range tr.Branches {
-		LiftTrace(sys, b)
+		if err := LiftTrace(ctx, sys, b); err != nil {
+			return err
+		}
 	}
+	return ctx.Err()
 }
 
 // Lift replays tr on the unreduced system sys, tracking the concrete
@@ -49,13 +54,14 @@ func LiftTrace(sys *gsst.System, tr *Trace) {
 // counters is enabled for all of them. On a forced, uncertified model the
 // path to the loop is searched depth first over the other choices; when
 // no choice works, Lift returns the steps that got furthest and says why
-// in Error.
-func Lift(sys *gsst.System, tr *Trace) *Lifted {
+// in Error. Lifting takes time linear in the length of the trace and in
+// what its steps move; when ctx ends it stops and says so in Error.
+func Lift(ctx context.Context, sys *gsst.System, tr *Trace) *Lifted {
 	out := &Lifted{Steps: []Step{}, Loop: -1}
 	if tr == nil || len(tr.States) == 0 {
 		return out
 	}
-	l := newLifter(sys)
+	l := newLifter(ctx, sys)
 	if err := l.checkStart(tr.States[0]); err != nil {
 		out.Error = err.Error()
 		return out
@@ -80,7 +86,7 @@ func Lift(sys *gsst.System, tr *Trace) *Lifted {
 	// run is a lasso. Configuration Loop (the first iteration's start) is
 	// rebuilt by replaying the stem's first Loop steps.
 	loopLen := len(tr.States) - tr.Loop
-	first := newLifter(sys)
+	first := newLifter(ctx, sys)
 	for _, m := range l.done[:tr.Loop] {
 		first.p.Take(m.movers, m.transferred, m.after)
 	}
@@ -121,6 +127,7 @@ func Lift(sys *gsst.System, tr *Trace) *Lifted {
 // lifter tracks a concrete configuration of the system, and the moves
 // that led to it (to undo them while searching).
 type lifter struct {
+	ctx   context.Context
 	sys   *gsst.System
 	steps []gsst.Step
 	p     *gsst.Procs
@@ -140,8 +147,8 @@ type move struct {
 	before, after       []int // shared values
 }
 
-func newLifter(sys *gsst.System) *lifter {
-	return &lifter{sys: sys, steps: sys.Steps(), p: sys.NewProcs(sys.InitConfig())}
+func newLifter(ctx context.Context, sys *gsst.System) *lifter {
+	return &lifter{ctx: ctx, sys: sys, steps: sys.Steps(), p: sys.NewProcs(sys.InitConfig())}
 }
 
 func (l *lifter) checkStart(st State) error {
@@ -282,6 +289,11 @@ func (l *lifter) mover(m gsst.Mover) Mover {
 // at a state the trace repeats in which no step is possible, the stutter
 // of a deadlock.
 func (l *lifter) candidates(a, b State) ([]candidate, error) {
+	if len(l.done)%1024 == 0 {
+		if err := l.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("lifting stopped: %w", err)
+		}
+	}
 	sys := l.sys
 	m := len(sys.States)
 	if len(a.Counters) != m || len(b.Counters) != m {

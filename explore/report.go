@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -24,43 +25,37 @@ import (
 // its decimal digits), so JSON readers should parse them as big numbers.
 type Report struct {
 	System string           `json:"system"` // System.Name
-	Engine string           `json:"engine"` // "explicit" or "bdd"
 	Model  counterabs.Level `json:"model"`  // "total" or "group"
 	// Exact is false when the model is a forced abstraction of an
 	// uncertified system: it over-approximates the quotient, so counts and
 	// verdicts may be wrong in either direction.
 	Exact bool `json:"exact"`
-	// Method says how the engine searched: "forward" (the explicit engine
-	// enumerates the reachable states and checks over them), "backward"
-	// (the BDD engine decides every property backwards from its atoms,
-	// without reachable states), or "reachable-first" (the BDD engine
-	// computes the reachable states first and restricts every fixpoint to
-	// them). All three decide the same verdicts at the initial state.
-	Method string `json:"method"`
 	// ReachableStates counts reachable states of the explored model:
-	// total-counter vectors or group-counter vectors. Nil when the engine
-	// decided the properties without computing them.
+	// total-counter vectors or group-counter vectors. Set exactly when
+	// the caller asked for counts (CountStates), by every engine alike;
+	// nil otherwise.
 	ReachableStates *big.Int `json:"reachable_states"`
 	// ConcreteStates, set for group-counter models only, counts the
 	// process-indexed configurations the reachable states stand for: the
 	// sum over reachable group-counter vectors y of prod_g
 	// multinomial(size_g; y[g]). It is the number of configurations
 	// reachable from any initial configuration whose group counters are
-	// the system's Init.
+	// the system's Init. Set with the counts, when ConcreteCountable
+	// allows it.
 	ConcreteStates *big.Int `json:"concrete_states,omitempty"`
-	// Deadlocks counts reachable states where no transition is enabled.
-	// Engines treat them as having a stutter self-loop. On a forced model
-	// (Exact false) it counts the states where some configuration with
-	// those totals may be deadlocked (counterabs.Model.MayDeadlock), which
-	// have a stutter loop besides their transitions.
+	// Deadlocks counts reachable states where no transition is enabled,
+	// set with ReachableStates. Engines treat them as having a stutter
+	// self-loop. On a forced model (Exact false) it counts the states
+	// where some configuration with those totals may be deadlocked
+	// (counterabs.Model.MayDeadlock), which have a stutter loop besides
+	// their transitions.
 	Deadlocks *big.Int `json:"deadlocks"`
 	// DeadlockFree says whether no deadlock is reachable: set whenever the
-	// engine decided it (always for the explicit engine; for the BDD
-	// engine when it computed the reachable states or was asked with
-	// CheckDeadlocks).
+	// caller asked for counts or for the deadlock check (CheckDeadlocks).
 	DeadlockFree *bool `json:"deadlock_free,omitempty"`
 	// DeadlockExamples are up to three reachable deadlocks at the least
-	// distance from the initial state, and DeadlockTraces[i] a shortest
+	// distance from the initial state, the least of them in the order of
+	// states (LessState), and DeadlockTraces[i] the canonical shortest
 	// path to DeadlockExamples[i] (kind "deadlock", looping at its last
 	// state: the stutter), lifted to the unreduced system.
 	DeadlockExamples []State          `json:"deadlock_examples,omitempty"`
@@ -70,16 +65,13 @@ type Report struct {
 	// writes them; path quantifiers range over the paths that meet each
 	// infinitely often. Empty without fairness.
 	Fairness []string `json:"fairness,omitempty"`
-	// SharedBounds, from the BDD engine, are the bounds up to which it
-	// encoded the unbounded shared variables: no reachable state has a
-	// step that takes one beyond its bound, so no verdict depends on
-	// them. Empty otherwise.
-	SharedBounds []SharedBound `json:"shared_bounds,omitempty"`
-	Stats        Stats         `json:"stats"`
+	// Stats say which engine answered and how; they are the only part of
+	// a report that depends on the engine.
+	Stats Stats `json:"stats"`
 }
 
 // SharedBound is the bound up to which an engine encoded an unbounded
-// shared variable (Report.SharedBounds).
+// shared variable (Stats.SharedBounds).
 type SharedBound struct {
 	Name string `json:"name"`
 	Max  int64  `json:"max"`
@@ -95,9 +87,19 @@ func FairnessTexts(m *counterabs.Model) []string {
 	return out
 }
 
-// Stats are engine figures for people, not part of any verdict. Every
+// Stats are engine figures for people, not part of any verdict: every
+// other field of a Report is the same whichever engine filled it. Every
 // engine fills the fields that apply to it.
 type Stats struct {
+	// Engine is the engine that answered, "explicit" or "bdd".
+	Engine string `json:"engine"`
+	// Method says how it searched: "forward" (the explicit engine
+	// enumerates the reachable states and checks over them), "backward"
+	// (the BDD engine decides every property backwards from its atoms,
+	// without reachable states), or "reachable-first" (the BDD engine
+	// computes the reachable states first and restricts every fixpoint to
+	// them). All three decide the same verdicts at the initial state.
+	Method      string  `json:"method"`
 	Seconds     float64 `json:"seconds"`
 	StoredBytes int64   `json:"stored_bytes,omitempty"` // explicit: state store at the end of the search
 	// BDD engine: the most BDD nodes in use at any sample point, the
@@ -110,6 +112,11 @@ type Stats struct {
 	BuildSeconds float64 `json:"build_seconds,omitempty"`
 	ReachIters   int     `json:"reach_iterations,omitempty"`
 	ReachSeconds float64 `json:"reach_seconds,omitempty"`
+	// SharedBounds, from the BDD engine, are the bounds up to which it
+	// encoded the unbounded shared variables: no reachable state has a
+	// step that takes one beyond its bound, so no verdict depends on
+	// them.
+	SharedBounds []SharedBound `json:"shared_bounds,omitempty"`
 }
 
 // PropertyResult is the verdict on one property in the initial state.
@@ -150,12 +157,12 @@ const (
 // on which "deadlock-free" fails, ending where "deadlock" holds. It is
 // lifted to the unreduced system sys, where the stutter is checked: no
 // process can move in the configuration reached.
-func DeadlockTrace(sys *gsst.System, path []State) *Trace {
+func DeadlockTrace(ctx context.Context, sys *gsst.System, path []State) *Trace {
 	last := len(path) - 1
 	tr := &Trace{Kind: DeadlockPath, States: path, Loop: last, Segments: []Segment{{
 		Formula: "deadlock-free", Kind: PathSegment, Start: 0, End: last, Target: "deadlock", TargetHolds: true,
 	}}}
-	tr.Lifted = Lift(sys, tr)
+	tr.Lifted = Lift(ctx, sys, tr)
 	return tr
 }
 
@@ -421,32 +428,41 @@ func (s State) SharedText() string {
 	return sharedText(s.sys, s.Shared)
 }
 
-// LimitError reports a search stopped by a resource limit (state count or
-// memory); errors.Is(err, errkind.Limit) holds.
+// LimitError reports a search stopped by a resource limit (state count,
+// memory, or the bound of the unbounded shared variables);
+// errors.Is(err, errkind.Limit) holds.
 type LimitError struct {
-	Kind   string // "states" or "memory"
-	Limit  int64  // the configured bound (states or bytes)
+	Kind   string // "states", "memory" or "bound"
+	Limit  int64  // the configured bound (states, bytes, or the value of Config.Bound)
 	States int64  // states stored when the search stopped
 	Bytes  int64  // estimated bytes in use when the search stopped
 	// Note, when not empty, says why the states may not be finite (a
 	// model with unbounded shared variables).
 	Note string
+	// Growth, when not nil, is an unbounded shared variable that kept
+	// growing (growth.go): raising the limit will not help.
+	Growth *Growth
 }
 
 func (e *LimitError) Error() string {
-	switch e.Kind {
-	case "memory":
-		if e.States == 0 {
-			return fmt.Sprintf("memory limit of %s reached (about %s in use)",
-				FormatBytes(e.Limit), FormatBytes(e.Bytes))
-		}
-		return fmt.Sprintf("memory limit of %s reached after %d states (about %s in use)",
-			FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
+	var msg string
+	switch {
+	case e.Kind == "bound":
+		return fmt.Sprintf("a reachable step takes shared variable %s beyond the bound %d (--bound, initially %d): the state space may be infinite; vsym prove decides safety properties for every value",
+			e.Growth.Var, e.Limit, e.Growth.Init)
+	case e.Kind == "memory" && e.States == 0:
+		msg = fmt.Sprintf("memory limit of %s reached (about %s in use)", FormatBytes(e.Limit), FormatBytes(e.Bytes))
+	case e.Kind == "memory":
+		msg = fmt.Sprintf("memory limit of %s reached after %d states (about %s in use)", FormatBytes(e.Limit), e.States, FormatBytes(e.Bytes))
+	case e.Note != "" && e.Growth == nil:
+		msg = fmt.Sprintf("state limit of %d reached (%s)", e.Limit, e.Note)
+	default:
+		msg = fmt.Sprintf("state limit of %d reached", e.Limit)
 	}
-	if e.Note != "" {
-		return fmt.Sprintf("state limit of %d reached (%s)", e.Limit, e.Note)
+	if e.Growth != nil {
+		msg += "; " + e.Growth.String()
 	}
-	return fmt.Sprintf("state limit of %d reached", e.Limit)
+	return msg
 }
 
 // Is makes errors.Is(err, errkind.Limit) hold.

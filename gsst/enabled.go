@@ -1,6 +1,7 @@
 package gsst
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
 
@@ -28,6 +29,14 @@ func (s *Spec) EnabledFormula(st *Step) presburger.Formula {
 // the groups some part of K allows). A count over every group is the
 // total counter #S; over some groups, the sum of their group counters.
 // One part from S needs one process there: #S >= 1, or #S[g] >= 1.
+//
+// Only the conditions that the others do not imply are written, source
+// states in increasing order: for each set A of groups that some K
+// allows, the one for the largest K (every part whose groups lie in A),
+// unless those parts split into two sets allowing disjoint groups (then
+// A's count is the sum of theirs, and their conditions add up to A's).
+// Two parts from S of any group need #S >= 2; parts of groups a and b
+// need #S[a] >= 1 and #S[b] >= 1.
 func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 	var states []int
 	byState := map[int][]int{}
@@ -37,27 +46,86 @@ func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 		}
 		byState[p.From] = append(byState[p.From], i)
 	}
+	slices.Sort(states)
 	var out []presburger.Formula
 	for _, st := range states {
 		from := byState[st]
+		seen := map[string]bool{}
 		for set := 1; set < 1<<len(from); set++ {
-			k, any := 0, false
-			allowed := make([]bool, len(s.Groups))
-			for i, p := range from {
-				if set&(1<<i) == 0 {
-					continue
-				}
-				k++
-				part := &parts[p]
-				any = any || part.Groups == nil
-				for _, g := range part.Groups {
-					allowed[g] = true
+			allowed := s.allowedBy(parts, from, set)
+			key := fmt.Sprint(allowed)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			// The largest set of parts allowing no more than allowed.
+			var within []int
+			for _, p := range from {
+				if s.within(&parts[p], allowed) {
+					within = append(within, p)
 				}
 			}
-			out = append(out, presburger.Compare(s.countOf(st, any, allowed), presburger.Ge, presburger.ConstTerm(int64(k))))
+			if !s.connected(parts, within) {
+				continue
+			}
+			any := !slices.Contains(allowed, false)
+			out = append(out, presburger.Compare(s.countOf(st, any, allowed), presburger.Ge, presburger.ConstTerm(int64(len(within)))))
 		}
 	}
 	return presburger.Conj(out...)
+}
+
+// allowedBy returns the groups that some part of the set allows, the
+// set being given as bits over from (indices into parts).
+func (s *Spec) allowedBy(parts []Part, from []int, set int) []bool {
+	allowed := make([]bool, len(s.Groups))
+	for i, p := range from {
+		if set&(1<<i) == 0 {
+			continue
+		}
+		for g := range allowed {
+			allowed[g] = allowed[g] || parts[p].Allows(g)
+		}
+	}
+	return allowed
+}
+
+// within reports whether every group p allows is in allowed.
+func (s *Spec) within(p *Part, allowed []bool) bool {
+	for g := range allowed {
+		if p.Allows(g) && !allowed[g] {
+			return false
+		}
+	}
+	return true
+}
+
+// connected reports whether the parts ps cannot be split into two sets
+// that allow disjoint sets of groups.
+func (s *Spec) connected(parts []Part, ps []int) bool {
+	if len(ps) <= 1 {
+		return true
+	}
+	overlap := func(a, b *Part) bool {
+		for g := range s.Groups {
+			if a.Allows(g) && b.Allows(g) {
+				return true
+			}
+		}
+		return false
+	}
+	reached := []int{ps[0]}
+	left := slices.Clone(ps[1:])
+	for i := 0; i < len(reached); i++ {
+		for j := 0; j < len(left); j++ {
+			if overlap(&parts[reached[i]], &parts[left[j]]) {
+				reached = append(reached, left[j])
+				left = slices.Delete(left, j, j+1)
+				j--
+			}
+		}
+	}
+	return len(left) == 0
 }
 
 // countOf returns the number of processes in state st of the allowed

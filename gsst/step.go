@@ -74,7 +74,7 @@ func (s *Spec) lower() []Step {
 			}
 			out = append(out, Step{
 				Parts:     []Part{{From: t.From, To: t.To, Groups: s.normalGroups(b.Groups), Pos: t.Pos}},
-				Transfers: t.Broadcast,
+				Transfers: s.normalTransfers(t.Broadcast),
 				Guard:     guard,
 				Update:    b.Update,
 				Origin:    Origin{Transition: i, Block: j, Rendezvous: -1, Pos: b.Pos, GuardText: b.Text},
@@ -87,8 +87,13 @@ func (s *Spec) lower() []Step {
 		if guard == nil {
 			guard = presburger.True
 		}
+		parts := make([]Part, len(r.Parts))
+		for i, p := range r.Parts {
+			p.Groups = s.normalGroups(p.Groups)
+			parts[i] = p
+		}
 		out = append(out, Step{
-			Parts:  r.Parts,
+			Parts:  parts,
 			Guard:  guard,
 			Update: r.Update,
 			Origin: Origin{Transition: -1, Block: -1, Rendezvous: k, Pos: r.Pos, GuardText: r.Text},
@@ -104,6 +109,21 @@ func (s *Spec) normalGroups(groups []int) []int {
 		return nil
 	}
 	return groups
+}
+
+// normalTransfers returns xs with the groups of a transfer that moves
+// every group written nil, as a part's are: one way to say "any group",
+// so that comparing a part's groups with a transfer's is exact.
+func (s *Spec) normalTransfers(xs []Transfer) []Transfer {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]Transfer, len(xs))
+	for i, x := range xs {
+		x.Groups = s.normalGroups(x.Groups)
+		out[i] = x
+	}
+	return out
 }
 
 // Allows reports whether a process of group g may take part p.

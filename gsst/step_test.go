@@ -241,3 +241,41 @@ func eachAssignment(sys *gsst.System, st *gsst.Step, f func(groups []int)) {
 	}
 	rec(0)
 }
+
+// TestEveryGroupWrittenOut: a transfer or a part that lists every group
+// is "any group", as nil is: the step's effect is fixed and a broadcast
+// from the mover's own state moves one process fewer than the state
+// holds (the mover is not transferred).
+func TestEveryGroupWrittenOut(t *testing.T) {
+	sp := &gsst.Spec{Name: "all-groups", States: []string{"S", "I"},
+		Groups: []gsst.Group{{Name: "a", Size: 2}, {Name: "b", Size: 1}}, Init: [][]int{{2, 0}, {1, 0}},
+		Transitions: []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0, 1}, Guard: presburger.True}},
+			Broadcast: []gsst.Transfer{{From: 0, To: 1, Groups: []int{0, 1}}}}},
+		Rendezvous: []gsst.Rendezvous{{Parts: []gsst.Part{{From: 0, To: 1, Groups: []int{0, 1}}, {From: 0, To: 1}}, Guard: presburger.True}},
+	}
+	sys, err := gsst.New(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range sys.Steps() {
+		for _, p := range st.Parts {
+			if p.Groups != nil {
+				t.Errorf("%s: a part of every group has groups %v, want nil", sys.StepName(&st), p.Groups)
+			}
+		}
+		for _, x := range st.Transfers {
+			if x.Groups != nil {
+				t.Errorf("%s: a transfer of every group has groups %v, want nil", sys.StepName(&st), x.Groups)
+			}
+		}
+	}
+	st := &sys.Steps()[0]
+	if !sys.EffectFixed(st) {
+		t.Fatalf("the broadcast's effect is not fixed")
+	}
+	dz, _ := sys.Effect(st)
+	val := sys.ValuationOf(sys.InitConfig())
+	if got := dz[0].Eval(val); got != -3 {
+		t.Errorf("the broadcast changes #S by %d from 3 processes in S, want -3 (the mover, and the 2 others transferred)", got)
+	}
+}

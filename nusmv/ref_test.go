@@ -29,6 +29,9 @@ func refModel(sys *gsst.System) (*counterabs.Model, error) {
 	var trans []counterabs.Transition
 	for r := range sys.Transitions {
 		t := &sys.Transitions[r]
+		if len(t.Blocks) == 0 {
+			continue // no process may take it: no step of the system
+		}
 		ct := counterabs.Transition{From: t.From, To: t.To, Local: r, Group: -1, Case: counterabs.CaseProjection, Guard: b.Guard(r)}
 		allTotal := true
 		var gs []presburger.Formula

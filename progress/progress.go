@@ -31,6 +31,11 @@ type Event struct {
 	Frontier   int64 // states found but not yet expanded (explicit engine)
 	Nodes      int64 // BDD nodes in use (BDD engine)
 	Iterations int64 // fixpoint iterations so far in this phase (BDD engine)
+
+	// Note, when not empty, is a finding to show at once, while the
+	// work goes on: an unbounded variable that keeps growing, so that
+	// the search may never end (explore.Growth).
+	Note string
 }
 
 // Func receives Events. Reporters call it on their own goroutines, some

@@ -1,7 +1,11 @@
-// Package prove answers safety properties of a GSST for every size in
-// its ranges at once: "AG phi holds in every instance", with an inductive
-// invariant as the certificate, or "it fails in this instance", with a
-// run replayed process by process.
+// Package prove answers safety and liveness properties of a GSST for
+// every size in its ranges at once: "AG phi holds in every instance",
+// with an inductive invariant as the certificate, or "it fails in this
+// instance", with a run replayed process by process; and likewise for
+// the response properties AF q, AG (p -> AF q) and AG AF q under the
+// system's fairness (liveness.go), with a certificate of invariant,
+// ranks and helpful fairness constraints (LiveCertificate, rank.go) or a
+// fair lasso replayed on an instance (livereplay.go).
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system
@@ -11,9 +15,8 @@
 // fully virtually symmetric for every size in its ranges (and phi reads
 // total counters only), and the group-counter one otherwise, which is
 // exact for any GSST. A spec with fixed sizes is a family of one.
-// Properties of any other shape (EF, AF, nested temporal operators) are
-// Skipped: a prover of reachability cannot decide them, and explore
-// decides them at fixed sizes.
+// Properties of any other shape (EF, EG, until, other nestings) are
+// Skipped, which is no success: explore decides them at fixed sizes.
 //
 // On a model whose guards have local variables (the total-counter model
 // of a certified system), the prover first gets a relaxed system whose

@@ -13,6 +13,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
@@ -56,6 +57,7 @@ func TestProveExtendedRandom(t *testing.T) {
 	counts := map[prove.Verdict]int{}
 	uses := map[gsst.Extension]int{}
 	instances, states, fair, fairUnknown := 0, 0, 0, 0
+	levels := map[counterabs.Level]int{} // the model each property was answered on
 	for i := range systems {
 		sys := randomExtended(t, r)
 		for _, x := range []gsst.Extension{gsst.ExtShared, gsst.ExtParams, gsst.ExtBroadcast, gsst.ExtRendezvous} {
@@ -71,7 +73,7 @@ func TestProveExtendedRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
 		}
-		for _, inst := range extInstances(sys, extParamMax) {
+		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
 			reached := explore(sys, inst)
 			instances++
 			states += len(reached)
@@ -101,7 +103,7 @@ func TestProveExtendedRandom(t *testing.T) {
 				case res.Verdict == prove.Proved && bad:
 					t.Errorf("system %d: %s (%s) proved (invariant %s), but fails at %v\n%s",
 						i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, inst, describeExtended(sys))
-				case res.Verdict == prove.Refuted && !bad && slices.Equal(res.Sizes, inst.sizes) && slices.Equal(res.Params, inst.params):
+				case res.Verdict == prove.Refuted && !bad && slices.Equal(res.Sizes, inst.Sizes) && slices.Equal(res.Params, inst.Params):
 					t.Errorf("system %d: %s (%s) refuted at %v, where exploration finds no violation\n%s",
 						i, sys.Properties[k].Name, sys.Properties[k].Text, inst, describeExtended(sys))
 				}
@@ -112,6 +114,9 @@ func TestProveExtendedRandom(t *testing.T) {
 		}
 		for _, res := range rep.Results {
 			counts[res.Verdict]++
+			if res.Verdict != prove.Skipped {
+				levels[res.Level]++
+			}
 			switch {
 			case res.Verdict != prove.Unknown:
 			case !sys.Fairness.Empty() && strings.Contains(res.Reason, "fair"):
@@ -129,6 +134,10 @@ func TestProveExtendedRandom(t *testing.T) {
 		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], fairUnknown, instances, states)
 	if share := float64(counts[prove.Unknown]-fairUnknown) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
+	}
+	t.Logf("answered on the total-counter model: %d, on the group-counter model: %d", levels[counterabs.TotalLevel], levels[counterabs.GroupLevel])
+	if levels[counterabs.TotalLevel] < systems/5 || levels[counterabs.GroupLevel] < systems/5 {
+		t.Errorf("the sample exercises too little of each model: %v", levels)
 	}
 	if counts[prove.Proved] < systems/5 || counts[prove.Refuted] < systems/5 {
 		t.Errorf("the sample exercises too little: %v", counts)
@@ -374,63 +383,6 @@ func formatUpdate(sys *gsst.System, u gsst.Update) string {
 	return strings.Join(parts, "; ")
 }
 
-// extInstance is an instance of a random system: parameter values and
-// group sizes.
-type extInstance struct {
-	params, sizes []int
-}
-
-func (in extInstance) String() string { return fmt.Sprintf("params %v sizes %v", in.params, in.sizes) }
-
-// extInstances returns the instances of the box: parameters in
-// 0..extParamMax satisfying the assumption, each group's size its term's
-// value (at least 1) or, for a range, 1..extSizeMax.
-func extInstances(sys *gsst.System, paramMax int) []extInstance {
-	var out []extInstance
-	var params func(ps []int)
-	params = func(ps []int) {
-		if len(ps) < len(sys.Params) {
-			for v := range paramMax + 1 {
-				params(append(slices.Clone(ps), v))
-			}
-			return
-		}
-		val := func(v presburger.Var) int64 {
-			if k, ok := sys.ParamOf(v); ok {
-				return int64(ps[k])
-			}
-			return 0
-		}
-		if sys.Assume.Formula != nil && !presburger.Eval(sys.Assume.Formula, val) {
-			return
-		}
-		var sizes func(sz []int)
-		sizes = func(sz []int) {
-			g := len(sz)
-			if g == len(sys.Groups) {
-				out = append(out, extInstance{params: ps, sizes: sz})
-				return
-			}
-			grp := &sys.Groups[g]
-			switch {
-			case grp.OverParams():
-				if k := grp.SizeTerm.Eval(val); k >= 1 {
-					sizes(append(slices.Clone(sz), int(k)))
-				}
-			case grp.Ranged:
-				for k := 1; k <= extSizeMax; k++ {
-					sizes(append(slices.Clone(sz), k))
-				}
-			default:
-				sizes(append(slices.Clone(sz), grp.Size))
-			}
-		}
-		sizes(nil)
-	}
-	params(nil)
-	return out
-}
-
 // extState is a configuration: group counters y[g][s] and shared values.
 type extState struct {
 	y      [][]int
@@ -439,11 +391,11 @@ type extState struct {
 
 func (st extState) key() string { return fmt.Sprint(st.y, st.shared) }
 
-func (st extState) valuation(sys *gsst.System, in extInstance) func(presburger.Var) int64 {
+func (st extState) valuation(sys *gsst.System, in testsupport.Instance) func(presburger.Var) int64 {
 	base := sys.Valuation(st.y, st.shared)
 	return func(v presburger.Var) int64 {
 		if k, ok := sys.ParamOf(v); ok {
-			return int64(in.params[k])
+			return int64(in.Params[k])
 		}
 		return base(v)
 	}
@@ -457,12 +409,12 @@ func (st extState) valuation(sys *gsst.System, in extInstance) func(presburger.V
 // variable's domain; the broadcasts move every other process in their
 // sources (of their groups); a rendezvous moves distinct processes, one
 // per part. Unbounded shared values beyond extValueCap are not explored.
-func explore(sys *gsst.System, in extInstance) []extState {
+func explore(sys *gsst.System, in testsupport.Instance) []extState {
 	init := extState{shared: sys.InitShared()}
 	for g := range sys.Groups {
 		row := make([]int, len(sys.States))
 		st, _ := sys.InitState(g)
-		row[st] = in.sizes[g]
+		row[st] = in.Sizes[g]
 		init.y = append(init.y, row)
 	}
 	seen := map[string]bool{init.key(): true}
@@ -479,7 +431,7 @@ func explore(sys *gsst.System, in extInstance) []extState {
 }
 
 // successors returns the configurations one step from cur.
-func successors(sys *gsst.System, in extInstance, cur extState) []extState {
+func successors(sys *gsst.System, in testsupport.Instance, cur extState) []extState {
 	var out []extState
 	val := cur.valuation(sys, in)
 	assign := func(u gsst.Update) ([]int, bool) {
@@ -570,7 +522,7 @@ func successors(sys *gsst.System, in extInstance, cur extState) []extState {
 
 // modelSuccessors returns the states one step from st in the parametric
 // model m at instance in, by its guards and StepTerms, keyed as extState.
-func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[string]bool {
+func modelSuccessors(m *counterabs.ParamModel, in testsupport.Instance, st extState) map[string]bool {
 	sys := m.System
 	S := len(sys.States)
 	vals := map[presburger.Var]int64{m.NVar(): 0}
@@ -578,13 +530,13 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 		for s := range S {
 			vals[presburger.Var(g*S+s)] = int64(st.y[g][s])
 		}
-		vals[m.SizeVar(g)] = int64(in.sizes[g])
-		vals[m.NVar()] += int64(in.sizes[g])
+		vals[m.SizeVar(g)] = int64(in.Sizes[g])
+		vals[m.NVar()] += int64(in.Sizes[g])
 	}
-	for j, v := range st.shared {
-		vals[m.SharedVar(j)] = int64(v)
+	for j := range m.Shared {
+		vals[m.SharedVar(j)] = int64(st.shared[m.SharedIndex(j)])
 	}
-	for k, v := range in.params {
+	for k, v := range in.Params {
 		vals[m.ParamVar(k)] = int64(v)
 	}
 	val := func(v presburger.Var) int64 { return vals[v] }
@@ -604,10 +556,13 @@ func modelSuccessors(m *counterabs.ParamModel, in extInstance, st extState) map[
 				ok = ok && nx.y[g][s] >= 0
 			}
 		}
-		for j := range sys.Shared {
+		// A shared variable no step assigns is no state variable of
+		// the model: it keeps its value.
+		copy(nx.shared, st.shared)
+		for j := range m.Shared {
 			k := int(next[len(m.Counters)+j].Eval(val))
-			nx.shared[j] = k
-			ok = ok && sys.Shared[j].Contains(k) && k <= extValueCap
+			nx.shared[m.SharedIndex(j)] = k
+			ok = ok && m.Shared[j].Contains(k) && k <= extValueCap
 		}
 		if ok {
 			out[nx.key()] = true

@@ -23,12 +23,13 @@ const (
 	// Unknown: no answer (timeout, solver unknown, limit); Result.Reason
 	// says why. Never to be read as Proved or Refuted.
 	Unknown Verdict = iota
-	// Proved: AG phi holds in every instance of the family.
+	// Proved: the property holds in every instance of the family.
 	Proved
-	// Refuted: AG phi fails in the instance of Result.Sizes.
+	// Refuted: the property fails in the instance of Result.Sizes.
 	Refuted
-	// Skipped: the property is not of the form AG phi with phi a
-	// condition on one state, so it was not asked.
+	// Skipped: the property is of no form Check decides (AG phi, and
+	// the response properties of liveness.go), so it was not asked.
+	// Like Unknown, it is no success.
 	Skipped
 )
 
@@ -48,6 +49,9 @@ func (v Verdict) String() string {
 type Result struct {
 	Property *gsst.Property
 	Verdict  Verdict
+	// Live (Proved, a liveness property) is the re-checked certificate;
+	// Invariant and InvariantText are then its invariant.
+	Live *LiveCertificate
 	// Level is the counter model the prover was asked about, and
 	// LevelReason why (unset for Skipped).
 	Level       counterabs.Level
@@ -129,7 +133,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
 
 // skipReason is the Reason of a Skipped property.
-const skipReason = "not of the form AG phi with phi a condition on one state, so not a safety question; check it at fixed sizes with vsym explore --sizes"
+const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state); check it at fixed sizes with vsym explore --sizes"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -190,6 +194,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	// is each asked alone, so that one failing property does not take
 	// the others with it.
 	joint := map[*counterabs.ParamModel]*Result{}
+	var live *counterabs.ParamModel // the group-counter model of the liveness properties, built when first needed
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m == nil {
 			continue
@@ -223,7 +228,12 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			m = group
 		}
 		if _, ok := counterabs.SafetyFormula(p.Formula); !ok {
-			res.Verdict, res.Reason = Skipped, skipReason
+			start := time.Now()
+			err := checkLive(ctx, cfg, rep, i, prover, solver, &live, &res)
+			res.Duration = time.Since(start)
+			if err != nil {
+				return nil, fmt.Errorf("property %s: %w", p.Name, err)
+			}
 			rep.Results = append(rep.Results, res)
 			continue
 		}

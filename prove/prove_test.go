@@ -2,6 +2,7 @@ package prove_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,5 +78,39 @@ func TestKnownAnswers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnreadSharedVariable: a shared variable that nothing reads or
+// writes, added to readers-writers, changes neither the model the
+// safety property is proved on (the total-counter one, certified) nor
+// the invariant printed.
+func TestUnreadSharedVariable(t *testing.T) {
+	src, err := specs.Read("readers-writers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withVar := strings.Replace(string(src), "\nstates:", "\nshared:\n  unused: {type: 0..3, init: 0}\nstates:", 1)
+	if withVar == string(src) {
+		t.Fatal("the spec has no states key")
+	}
+	s := z3.New()
+	var reports []*prove.Report
+	for _, text := range []string{string(src), withVar} {
+		rep, err := prove.Check(context.Background(), load(t, "readers-writers.yaml", []byte(text)), s, s, prove.Timeout(60*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reports = append(reports, rep)
+	}
+	if !reports[0].Cert.Certified() || !reports[1].Cert.Certified() {
+		t.Errorf("certified %v without the variable, %v with it", reports[0].Cert.Certified(), reports[1].Cert.Certified())
+	}
+	for i, want := range reports[0].Results {
+		got := reports[1].Results[i]
+		if got.Verdict != want.Verdict || got.Level != want.Level || got.InvariantText != want.InvariantText || len(got.Lemmas) != len(want.Lemmas) {
+			t.Errorf("%s: %v on the %s-counter model, invariant %q (%d lemmas), with an unread shared variable; without: %v, %s, %q (%d)",
+				want.Property.Name, got.Verdict, got.Level, got.InvariantText, len(got.Lemmas), want.Verdict, want.Level, want.InvariantText, len(want.Lemmas))
+		}
 	}
 }

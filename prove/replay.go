@@ -53,7 +53,7 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	if err != nil {
 		return err
 	}
-	tr.Lifted = explore.Lift(inst, tr)
+	tr.Lifted = explore.Lift(ctx, inst, tr)
 	if tr.Lifted.Error != "" {
 		return errkind.Errorf(errkind.Internal, "the counterexample at %s does not replay on the instance: %s", at, tr.Lifted.Error)
 	}
@@ -97,9 +97,12 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 		}
 		state := explore.SystemState(inst, totals, groups)
 		if len(inst.Shared) > 0 {
-			shared := make([]int, len(inst.Shared))
-			for k := range shared {
-				x := st[m.StateVar(len(m.Counters)+k)]
+			// A shared variable no step assigns is no state variable of
+			// the model: it keeps its initial value.
+			shared := inst.InitShared()
+			for i := range m.Shared {
+				k := m.SharedIndex(i)
+				x := st[m.SharedVar(i)]
 				if v := &inst.Shared[k]; x < int64(v.Lo) || !v.Unbounded && x > int64(v.Hi) || x > gsst.MaxValue {
 					return nil, errkind.Errorf(errkind.Internal, "counterexample state %d has %s = %d, outside its domain", j, v.Name, x)
 				}

@@ -28,13 +28,16 @@ const (
 	searchStates = 200_000
 )
 
-// searchSmall explores the instances of m (a group-level model, whose
-// guards have no locals) in order of increasing parameter values and
+// searchSmall explores the instances of m (whose guards must have no
+// locals: a group-level model, or a total-level one whose steps read
+// total counters only) in order of increasing parameter values and
 // sizes, and returns a shortest run into a state violating phi in the
 // first instance that has one, or nil.
 func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
-	if m.Level != counterabs.GroupLevel {
-		return nil
+	for i := range m.Transitions {
+		if len(m.Transitions[i].Locals) > 0 {
+			return nil
+		}
 	}
 	budget := searchStates
 	for _, params := range smallInstances(m, ts) {

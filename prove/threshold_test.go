@@ -12,6 +12,7 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	explorepkg "github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
@@ -221,12 +222,12 @@ func TestThresholdBundled(t *testing.T) {
 			// Independently of the prover: explicit exploration of every
 			// instance with parameters up to 4 (explore, in
 			// extended_random_test.go) agrees.
-			for _, inst := range extInstances(sys, 4) {
+			for _, inst := range testsupport.Instances(sys, 4, extSizeMax) {
 				reached := explore(sys, inst)
 				for k, r := range rep.Results {
 					phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
 					fails := slices.ContainsFunc(reached, func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
-					if fails && r.Verdict == prove.Proved || !fails && r.Verdict == prove.Refuted && slices.Equal(r.Params, inst.params) {
+					if fails && r.Verdict == prove.Proved || !fails && r.Verdict == prove.Refuted && slices.Equal(r.Params, inst.Params) {
 						t.Errorf("%s at %v: exploration says fails=%v, prove %v", r.Property.Name, inst, fails, r.Verdict)
 					}
 				}
@@ -317,12 +318,12 @@ func TestStepsBeyondOne(t *testing.T) {
 				}
 			}
 			phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
-			for _, inst := range extInstances(sys, 0) {
-				if slices.Max(inst.sizes) > 3 {
+			for _, inst := range testsupport.Instances(sys, 0, extSizeMax) {
+				if slices.Max(inst.Sizes) > 3 {
 					continue
 				}
 				fails := slices.ContainsFunc(explore(sys, inst), func(st extState) bool { return !presburger.Eval(phi, st.valuation(sys, inst)) })
-				if fails && r.Verdict == prove.Proved || !fails && slices.Equal(inst.sizes, r.Sizes) {
+				if fails && r.Verdict == prove.Proved || !fails && slices.Equal(inst.Sizes, r.Sizes) {
 					t.Errorf("%s %s: at %v exploration says fails=%v, prove %v at %v", tc.file, r.Property.Name, inst, fails, r.Verdict, r.Sizes)
 				}
 			}

@@ -2,8 +2,10 @@
 # Times "vsym explore" with --engine explicit, --engine bdd and the
 # default (--engine auto) on the engine benchmark set, and prints the
 # markdown table of BENCHMARKS.md ("--engine auto against the faster
-# engine"): spec, wall seconds of each engine, and ratio = auto /
-# min(explicit, bdd). The three engines run interleaved (explicit, bdd,
+# engine"): spec, wall seconds of each engine, ratio = auto /
+# min(explicit, bdd), and whether the runs that answered printed the
+# same output (the report does not depend on the engine: "same", or
+# "DIFFERENT", or "-" when fewer than two answered). The three engines run interleaved (explicit, bdd,
 # auto, then again), REPS rounds, and each cell is the least wall time
 # over the rounds, so that a burst of load on the shared machine hurts
 # all three alike. A run killed at TIMEOUT seconds shows as ">TIMEOUT";
@@ -60,6 +62,20 @@ grw-audit file:grw-audit.yaml
 printers file:printers.yaml -- --sizes staff=2,guest=3
 readers-writers-param file:readers-writers-param.yaml -- --sizes reader=3,writer=2
 asr-param file:asr-param.yaml -- --sizes g1=3,g2=3
+t4-grw-d5-q20-m10 gen grw --groups 5 --size 20 --states 10
+t4-grw-d50-q20-m30 gen grw --groups 50 --size 20 --states 30
+t4-grw-d5-q20-m10-group gen grw --groups 5 --size 20 --states 10 -- --model group
+t4-grw-d10-q10-m20-group gen grw --groups 10 --size 10 --states 20 -- --model group
+t4-asr-n80-r2 gen asr --procs 80 --resources 2
+t4-asr-n80-r3 gen asr --procs 80 --resources 3
+t4-asr-n80-r10 gen asr --procs 80 --resources 10
+t4-asr-n80-r3-group gen asr --procs 80 --resources 3 -- --model group
+mesi-n10000 file:mesi.yaml -- --sizes cache=10000
+mesi-n10000-count file:mesi.yaml -- --sizes cache=10000 --count-states
+producer-consumer-50 file:producer-consumer.yaml -- --sizes producer=50,consumer=50
+resource-pool-20 file:resource-pool.yaml -- --sizes worker=20,unit=40
+threshold-cc file:threshold/cc.yaml -- --params n=7,t=2,f=2
+threshold-nbac file:threshold/nbac.yaml -- --params n=7,t=2,f=2
 LIST
 }
 
@@ -69,9 +85,10 @@ run() {
 	local engine=$1 file=$2 s e
 	shift 2
 	s=$(date +%s.%N)
-	timeout -s KILL "$TIMEOUT" "$V" explore --engine "$engine" "$@" "$file" >"$dir/out" 2>&1 || true
+	timeout -s KILL "$TIMEOUT" "$V" explore --engine "$engine" "$@" "$file" >"$dir/out.$engine" 2>&1 || true
 	e=$(date +%s.%N)
 	if [ "$(echo "$e - $s >= $TIMEOUT" | bc)" = 1 ]; then
+		rm -f "$dir/out.$engine"
 		echo ">$TIMEOUT"
 	else
 		printf '%.2f' "$(echo "$e - $s" | bc)"
@@ -89,8 +106,24 @@ least() {
 	echo "$best"
 }
 
-echo "| spec | explicit (s) | bdd (s) | auto (s) | ratio |"
-echo "|---|---|---|---|---|"
+# same: whether the runs that answered printed the same output.
+same() {
+	local ref="" f n=0
+	for f in "$dir"/out.*; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		if [ -z "$ref" ]; then
+			ref=$f
+		elif ! cmp -s "$ref" "$f"; then
+			echo DIFFERENT
+			return
+		fi
+	done
+	if [ $n -ge 2 ]; then echo same; else echo -; fi
+}
+
+echo "| spec | explicit (s) | bdd (s) | auto (s) | ratio | output |"
+echo "|---|---|---|---|---|---|"
 worst=0
 while read -r name rest; do
 	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
@@ -107,6 +140,7 @@ while read -r name rest; do
 	*) read -r -a gen <<<"$src"; "$V" "${gen[@]}" -o "$file" 2>/dev/null ;;
 	esac
 	ex=() bd=() au=()
+	rm -f "$dir"/out.*
 	for _ in $(seq "$REPS"); do
 		ex+=("$(run explicit "$file" "${flags[@]}")")
 		bd+=("$(run bdd "$file" "${flags[@]}")")
@@ -117,7 +151,7 @@ while read -r name rest; do
 	ratio=$(printf '%.2f' "$(echo "${a#>} / ${m#>}" | bc -l)")
 	case "$a$m" in *">"*) [ "${a#>}" = "${m#>}" ] && ratio="1.00 (all >$TIMEOUT)" ;; esac
 	[ "$(echo "${ratio%% *} > $worst" | bc)" = 1 ] && worst=${ratio%% *}
-	echo "| $name | $x | $b | $a | $ratio |"
+	echo "| $name | $x | $b | $a | $ratio | $(same) |"
 done < <(set_list)
 echo
 echo "worst auto/best ratio: $worst (load average $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -18,7 +18,7 @@ func TestBundled(t *testing.T) {
 	want := []string{"mutex.yaml", "readers-writers-broken.yaml", "readers-writers.yaml",
 		"mesi.yaml", "mesi-broken.yaml", "producer-consumer.yaml", "producer-consumer-broken.yaml",
 		"resource-pool.yaml", "resource-pool-broken.yaml", "peterson.yaml", "peterson-broken.yaml",
-		"lock-mutex.yaml", "lock-mutex-broken.yaml"}
+		"lock-mutex.yaml", "lock-mutex-broken.yaml", "barrier.yaml", "barrier-broken.yaml", "peterson-starvation.yaml", "peterson-starvation-broken.yaml"}
 	for _, w := range want {
 		found := false
 		for _, n := range names {

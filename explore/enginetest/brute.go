@@ -14,6 +14,9 @@ func BruteModel(sys *gsst.System) (*counterabs.Model, *testsupport.Brute) {
 	var trans []counterabs.Transition
 	for r := range sys.Transitions {
 		t := &sys.Transitions[r]
+		if len(t.Blocks) == 0 {
+			continue // no process may take it: no step of the system
+		}
 		trans = append(trans, counterabs.Transition{From: t.From, To: t.To, Guard: b.Guard(r), Case: counterabs.CaseProjection, Local: r, Group: -1})
 	}
 	m, err := counterabs.Assemble(sys, counterabs.TotalLevel, trans, b.Certified())

@@ -16,17 +16,32 @@ func Conformance(t *testing.T, e explore.Engine, opts ...explore.Option) {
 
 // Suite is one engine setting under test: the engine, the options every
 // Check gets, and which path segments of its traces must be shortest.
+// With a Twin, every model the suite checks is also given to the twin
+// with the same options, and the two reports must be the same, byte for
+// byte but for their stats (ReportJSON): reports do not depend on the
+// engine.
 type Suite struct {
 	Engine   explore.Engine
 	Options  []explore.Option
 	Shortest testsupport.Shortest
+	Twin     explore.Engine
 }
 
 // Run runs the conformance suite on s.
 func (s Suite) Run(t *testing.T) {
+	s = s.withTwin(t)
 	t.Run("corpus", func(t *testing.T) { corpus(t, s) })
 	t.Run("unreduced", func(t *testing.T) { unreduced(t, s) })
 	t.Run("fair", func(t *testing.T) { fair(t, s.Engine, s.Options) })
+}
+
+// withTwin puts s's engine and its twin behind one engine (twins), when
+// it has a twin.
+func (s Suite) withTwin(t *testing.T) Suite {
+	if s.Twin != nil {
+		s.Engine = twins{t: t, a: s.Engine, b: s.Twin}
+	}
+	return s
 }
 
 // Trace restates tr (nil for none) in the terms of the oracles of

@@ -50,6 +50,7 @@ func ConformanceExtended(t *testing.T, e explore.Engine, opts ...explore.Option)
 // the refused step enabled in one configuration and not in another with
 // the same totals and shared values.
 func (s Suite) RunExtended(t *testing.T) {
+	s = s.withTwin(t)
 	r := rand.New(rand.NewSource(2026_11_26))
 	systems := extendedSystems
 	if testing.Short() {

@@ -282,7 +282,9 @@ func (e *engine) checkProperty(p *counterabs.Property) (explore.PropertyResult, 
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}
-	explore.LiftTrace(e.sp.sys, tr)
+	if err := explore.LiftTrace(e.ctx, e.sp.sys, tr); err != nil {
+		return res, err
+	}
 	res.Trace = tr
 	return res, nil
 }

@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
@@ -19,9 +20,6 @@ func (Engine) Name() string { return "explicit" }
 
 // Check explores the reachable states of m and checks its properties.
 func (Engine) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
-	if err := m.Unsupported("the explicit engine", supported); err != nil {
-		return nil, err
-	}
 	sp, err := newSpace(m)
 	if err != nil {
 		return nil, err
@@ -43,6 +41,16 @@ type engine struct {
 	cache    map[string]bitset // sat results for the property being checked
 	justice  []ejustice        // the model's justice constraints (fair.go)
 	rev      *reverse          // a general space's predecessors (general.go)
+	// dist and visited belong to the breadth-first search of a trace
+	// segment under way (trace.go): each state's distance, -1 when not
+	// visited, and the states visited, so that resetting costs what the
+	// search did.
+	dist    []int32
+	visited []int32
+	// watch follows the unbounded shared variables (growth.go), and
+	// growth is the first of them found past its explore.GrowthBound.
+	watch  []watched
+	growth *explore.Growth
 }
 
 // maxDeadlockExamples bounds Report.DeadlockExamples.
@@ -59,34 +67,38 @@ func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, e
 	}
 	if sp.general && len(props) > 0 {
 		// CTL checking searches backwards (eu, eg): predecessors.
-		if err := e.buildReverse(); err != nil {
+		if err := e.ensureReverse(); err != nil {
 			return nil, err
 		}
 	}
 	n := e.st.n
 	// CTL checking needs a few bitsets and one array of 32-bit counters
-	// or parents per state on top of the store.
+	// or distances per state on top of the store.
 	if err := e.checkMemory(e.st.bytes() + int64(n)*8 + int64(n)); err != nil {
 		return nil, err
 	}
 	rep := &explore.Report{
-		System:          sp.sys.Name,
-		Engine:          Engine{}.Name(),
-		Model:           sp.model.Level,
-		Exact:           sp.model.Exact,
-		Method:          "forward",
-		ReachableStates: big.NewInt(int64(n)),
-		Deadlocks:       big.NewInt(int64(e.nDead)),
-		Properties:      []explore.PropertyResult{},
+		System:     sp.sys.Name,
+		Model:      sp.model.Level,
+		Exact:      sp.model.Exact,
+		Properties: []explore.PropertyResult{},
 	}
-	free := e.nDead == 0
-	rep.DeadlockFree = &free
-	e.report(progress.Event{Phase: progress.Deadlock})
-	if err := e.deadlockPaths(rep); err != nil {
-		return nil, err
+	// The engine always has the counts and the deadlocks; it reports
+	// what the caller asked for, as every engine does.
+	if cfg.CountStates {
+		rep.ReachableStates = big.NewInt(int64(n))
+		rep.Deadlocks = big.NewInt(int64(e.nDead))
+		if cfg.CountConcrete && explore.ConcreteCountable(sp.model, rep.ReachableStates) {
+			rep.ConcreteStates = e.concreteCount()
+		}
 	}
-	if sp.model.Level == counterabs.GroupLevel && cfg.CountConcrete {
-		rep.ConcreteStates = e.concreteCount()
+	if cfg.CountStates || cfg.CheckDeadlocks {
+		free := e.nDead == 0
+		rep.DeadlockFree = &free
+		e.report(progress.Event{Phase: progress.Deadlock})
+		if err := e.deadlockPaths(rep); err != nil {
+			return nil, err
+		}
 	}
 	if err := e.prepareJustice(); err != nil {
 		return nil, err
@@ -100,45 +112,48 @@ func run(ctx context.Context, sp *space, cfg explore.Config) (*explore.Report, e
 		}
 		rep.Properties = append(rep.Properties, res)
 	}
-	rep.Stats = explore.Stats{Seconds: time.Since(e.start).Seconds(), StoredBytes: e.st.bytes()}
+	rep.Stats = explore.Stats{Engine: Engine{}.Name(), Method: "forward", Seconds: time.Since(e.start).Seconds(), StoredBytes: e.st.bytes()}
 	return rep, nil
 }
 
-// deadlockPaths adds to rep the first reachable deadlocks, up to
-// maxDeadlockExamples at the least distance from the initial state, and
-// (with traces on) a shortest path to each. State numbers are
-// breadth-first, so distances grow with them.
+// deadlockPaths adds to rep the reachable deadlocks at the least
+// distance from the initial state, up to maxDeadlockExamples of them,
+// the least first (explore.Compare), and (with traces on) the canonical
+// shortest path to each.
 func (e *engine) deadlockPaths(rep *explore.Report) error {
+	if e.nDead == 0 {
+		return nil
+	}
 	g := explicitGraph{e}
 	all := e.all()
-	dist := -1
-	for i := 0; i < e.st.n && len(rep.DeadlockExamples) < maxDeadlockExamples; i++ {
-		if !e.deadlock.has(i) {
+	hits, d, err := e.layers(0, all, e.deadlock, false)
+	defer e.endSearch()
+	if err != nil {
+		return err
+	}
+	for len(hits) > 0 && len(rep.DeadlockExamples) < maxDeadlockExamples {
+		x := e.least(hits)
+		hits = slices.DeleteFunc(hits, func(s int) bool { return s == x })
+		rep.DeadlockExamples = append(rep.DeadlockExamples, g.State(x))
+		if !e.opt.Traces {
 			continue
 		}
-		p, err := e.bfs(0, all, g.Single(i), false)
+		p, err := e.walkBack(x, d, all)
 		if err != nil {
 			return err
 		}
-		if dist >= 0 && len(p)-1 > dist {
-			break
+		states := make([]explore.State, len(p))
+		for k, s := range p {
+			states[k] = g.State(s)
 		}
-		dist = len(p) - 1
-		rep.DeadlockExamples = append(rep.DeadlockExamples, g.State(i))
-		if e.opt.Traces {
-			states := make([]explore.State, len(p))
-			for k, s := range p {
-				states[k] = g.State(s)
-			}
-			rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.sp.sys, states))
-		}
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.ctx, e.sp.sys, states))
 	}
 	return nil
 }
 
 func (e *engine) checkMemory(bytes int64) error {
 	if e.opt.MaxMemory > 0 && bytes > e.opt.MaxMemory {
-		return &explore.LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes}
+		return &explore.LimitError{Kind: "memory", Limit: e.opt.MaxMemory, States: int64(e.st.n), Bytes: bytes, Growth: e.growth}
 	}
 	return nil
 }
@@ -151,6 +166,9 @@ func (e *engine) report(ev progress.Event) {
 	}
 	ev.Engine = Engine{}.Name()
 	ev.States = int64(e.st.n)
+	if e.growth != nil {
+		ev.Note = e.growth.String()
+	}
 	e.opt.Progress(ev)
 }
 
@@ -189,6 +207,7 @@ func (e *engine) explore() error {
 		maxStates = maxStored
 	}
 	lastReport := e.start
+	e.startWatch()
 	e.report(progress.Event{Phase: progress.Reach, Frontier: 1})
 	for i := 0; i < st.n; i++ {
 		if i&0x3fff == 0 {
@@ -221,6 +240,9 @@ func (e *engine) explore() error {
 				}
 				enabled = true
 				if err := sp.generalSucc(mv, vals, succ); err != nil {
+					return err
+				}
+				if err := e.watchValues(sp.ybuf64); err != nil {
 					return err
 				}
 				if st.needGrow() && e.opt.MaxMemory > 0 {
@@ -380,7 +402,7 @@ func (e *engine) stateLimit() error {
 	if lim <= 0 {
 		lim = maxStored
 	}
-	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes(), Note: e.sp.stateLimitNote()}
+	return &explore.LimitError{Kind: "states", Limit: lim, States: int64(e.st.n), Bytes: e.st.bytes(), Note: e.sp.stateLimitNote(), Growth: e.growth}
 }
 
 // decodeState fills vals with the valuation of state i.
@@ -439,60 +461,20 @@ func (e *engine) preds(i int, vals []int64, key []uint64, buf []int) []int {
 }
 
 // concreteCount returns the number of process-indexed configurations the
-// states of a group-counter model stand for: per state, the product over
-// pools (groups) of the multinomial of the pool's counters. It returns nil
-// when that is too costly: more than maxMultinomialN processes (the
-// multinomials grow huge) or more than maxCountStates states (about a
-// microsecond each), or the context ended.
+// states of a group-counter model stand for (explore.ConcreteCounter),
+// or nil when the context ended.
 func (e *engine) concreteCount() *big.Int {
-	sp := e.sp
-	if sp.model.N > maxMultinomialN || e.st.n > maxCountStates {
-		return nil
-	}
-	cache := make([]map[string]*big.Int, len(sp.pools))
-	for p := range cache {
-		cache[p] = map[string]*big.Int{}
-	}
-	vals := make([]int64, sp.nvals)
-	var kb []byte
-	total, prod := new(big.Int), new(big.Int)
+	c := explore.NewConcreteCounter(e.sp.model)
+	vals := make([]int64, e.sp.nvals)
 	for i := 0; i < e.st.n; i++ {
 		if e.tick() != nil {
 			return nil
 		}
 		e.decodeState(i, vals)
-		prod.SetInt64(1)
-		for p := range sp.pools {
-			pl := &sp.pools[p]
-			kb = kb[:0]
-			for _, c := range pl.idx {
-				x := vals[c]
-				kb = append(kb, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
-			}
-			mn, ok := cache[p][string(kb)]
-			if !ok {
-				mn = big.NewInt(1)
-				rest := pl.sum
-				var b big.Int
-				for _, c := range pl.idx {
-					mn.Mul(mn, b.Binomial(rest, vals[c]))
-					rest -= vals[c]
-				}
-				cache[p][string(kb)] = mn
-			}
-			prod.Mul(prod, mn)
-		}
-		total.Add(total, prod)
+		c.Add(vals)
 	}
-	return total
+	return c.Total()
 }
-
-// Bounds on the systems whose concrete state count is computed (see
-// concreteCount).
-const (
-	maxMultinomialN = 1000
-	maxCountStates  = 10_000_000
-)
 
 // bitset is a set of state numbers.
 type bitset []uint64

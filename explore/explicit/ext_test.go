@@ -2,6 +2,7 @@ package explicit_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/progress"
 )
 
 // TestUnboundedShared: a shared variable without a greatest value is
@@ -53,9 +55,26 @@ func TestUnboundedShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = explicit.Engine{}.Check(context.Background(), m, explore.MaxStates(1000))
-	if err == nil || !strings.Contains(err.Error(), "state limit of 1000 reached") || !strings.Contains(err.Error(), "unbounded shared variables (sent)") {
-		t.Errorf("unbounded search: %v", err)
+	// The search stops at the state limit, having said which variable
+	// keeps growing (explore.Growth): at once, through a progress event,
+	// and in the limit's error.
+	var noted []string
+	_, err = explicit.Engine{}.Check(context.Background(), m, explore.MaxStates(1000), explore.OnProgress(0, func(ev progress.Event) {
+		if ev.Note != "" && len(noted) == 0 {
+			noted = append(noted, ev.Note)
+		}
+	}))
+	var le *explore.LimitError
+	if !errors.As(err, &le) || le.Kind != "states" || le.Limit != 1000 || le.Growth == nil || le.Growth.Var != "sent" || le.Growth.Reached <= explore.GrowthBound(m, 0) {
+		t.Errorf("unbounded search: %v, want a state limit naming sent's growth", err)
+	}
+	if len(noted) == 0 || !strings.Contains(noted[0], "shared variable sent keeps growing") {
+		t.Errorf("progress notes %q, want sent's growth", noted)
+	}
+	// With a bound, a step beyond it stops the search.
+	_, err = explicit.Engine{}.Check(context.Background(), m, explore.Bound(10))
+	if !errors.As(err, &le) || le.Kind != "bound" || le.Limit != 10 || le.Growth == nil || le.Growth.Var != "sent" {
+		t.Errorf("bounded search: %v, want a bound limit on sent", err)
 	}
 }
 

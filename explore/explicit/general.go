@@ -3,20 +3,21 @@ package explicit
 import (
 	"fmt"
 	"math/bits"
-
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
-	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/progress"
 )
 
-// The general moves. A model with constructs beyond the paper (shared
-// variables and their assignments, rendezvous, broadcast transfers:
-// counterabs.Model.Uses) has moves whose successor key is no constant
-// offset of the key: the engine then decodes the state, takes the
-// successor from counterabs.Model.Step, the one meaning of a step, and
-// encodes it. Such a space has no ranker, and predecessors come from a
+// The general moves. A model whose transitions do more than move one
+// process between two counters (shared variables and their
+// assignments, several movers, broadcast transfers: not
+// counterabs.Model.UnitMoves) has moves whose successor key is no
+// constant offset of the key: the engine then decodes the state, takes
+// the successor from counterabs.Model.Step, the one meaning of a step,
+// and encodes it. Such a space has no ranker, and predecessors come from a
 // reverse index of the successor relation, built once when CTL checking
 // first needs it.
 //
@@ -25,9 +26,6 @@ import (
 // its domain needs, an unbounded one in maxUnboundedBits bits. The search
 // of a model with unbounded shared variables ends when the reachable
 // states are finite; explore.Config.MaxStates bounds it otherwise.
-
-// supported is what the explicit engine handles beyond the paper.
-const supported = gsst.ExtShared | gsst.ExtBroadcast | gsst.ExtRendezvous
 
 // maxUnboundedBits is the width of the field of an unbounded shared
 // variable: a value beyond 2^maxUnboundedBits - 1 above its least one
@@ -134,8 +132,12 @@ type reverse struct {
 	from  []int32
 }
 
-// buildReverse computes e.rev from the successor relation.
-func (e *engine) buildReverse() error {
+// ensureReverse computes e.rev from the successor relation of a general
+// space, once; other spaces undo moves instead.
+func (e *engine) ensureReverse() error {
+	if !e.sp.general || e.rev != nil {
+		return nil
+	}
 	n := e.st.n
 	count := make([]int32, n+1)
 	vals, key := e.scratch()
@@ -186,4 +188,56 @@ func (sp *space) stateLimitNote() string {
 		return fmt.Sprintf("the model's unbounded shared variables (%s) may take infinitely many values", strings.Join(names, ", "))
 	}
 	return ""
+}
+
+// watched is an unbounded shared variable whose values the search
+// follows: its valuation index, its index in Model.Shared, the value
+// past which it is reported (explore.GrowthBound) and the largest value
+// found so far.
+type watched struct {
+	idx     int32
+	j       int
+	bound   int64
+	largest int64
+}
+
+// startWatch lists the unbounded shared variables to follow.
+func (e *engine) startWatch() {
+	for j, s := range e.sp.shared {
+		if s.unbounded {
+			init := int64(e.sp.model.Shared[j].Init)
+			e.watch = append(e.watch, watched{idx: s.idx, j: j, bound: explore.GrowthBound(e.sp.model, j), largest: init})
+		}
+	}
+}
+
+// watchValues follows the unbounded shared variables in the valuation y
+// of a successor: past explore.Config.Bound it stops the search; past
+// its growth bound a variable is reported at once, through a progress
+// event, and named in the error of any limit that stops the search
+// later.
+func (e *engine) watchValues(y []int64) error {
+	for i := range e.watch {
+		w := &e.watch[i]
+		v := y[w.idx]
+		if v <= w.largest {
+			continue
+		}
+		w.largest = v
+		m := e.sp.model
+		if e.opt.Bound > 0 && v > e.opt.Bound {
+			g := &explore.Growth{Var: m.Shared[w.j].Name, Init: int64(m.Shared[w.j].Init), Reached: v}
+			return &explore.LimitError{Kind: "bound", Limit: e.opt.Bound, States: int64(e.st.n), Growth: g}
+		}
+		if v <= w.bound {
+			continue
+		}
+		if e.growth == nil {
+			e.growth = &explore.Growth{Var: m.Shared[w.j].Name, Init: int64(m.Shared[w.j].Init), Reached: v}
+			e.report(progress.Event{Phase: progress.Reach})
+		} else if e.growth.Var == m.Shared[w.j].Name {
+			e.growth.Reached = v
+		}
+	}
+	return nil
 }

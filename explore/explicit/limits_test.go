@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,4 +125,34 @@ func TestEdgeSystems(t *testing.T) {
 		})
 	}
 	t.Logf("3 edge systems, both modes against the naive explorers")
+}
+
+// TestLiftStops: lifting a trace honours its context: with the context
+// ended it stops at once and says so, instead of running on after the
+// command has given up.
+func TestLiftStops(t *testing.T) {
+	sys := rwSystem(3, 2)
+	rep, err := checkConcrete(context.Background(), sys, explore.Traces(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr *explore.Trace
+	for _, p := range rep.Properties {
+		if p.Trace != nil && len(p.Trace.States) > 1 {
+			tr = p.Trace
+			break
+		}
+	}
+	if tr == nil || tr.Lifted == nil || tr.Lifted.Error != "" || len(tr.Lifted.Steps) == 0 {
+		t.Fatalf("no lifted trace of several states to lift again: %+v", tr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got := explore.Lift(ctx, sys, tr)
+	if !strings.Contains(got.Error, "lifting stopped") || len(got.Steps) != 0 {
+		t.Errorf("lifting with an ended context: %d steps, error %q; want none and a stop", len(got.Steps), got.Error)
+	}
+	if err := explore.LiftTrace(ctx, sys, tr); !errors.Is(err, context.Canceled) {
+		t.Errorf("LiftTrace with an ended context: %v, want context.Canceled", err)
+	}
 }

@@ -4,39 +4,43 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/enginetest"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
 )
 
-// fakeSymbolic stands for the symbolic engine in explore.Auto: it
-// answers after delay with a report named "fake", fails with a limit
-// while a work budget is set when overBudget, or blocks until cancelled
-// when hang.
-type fakeSymbolic struct {
-	delay            time.Duration
-	overBudget, hang bool
+// fake is an engine double for explore.Auto: it waits for its turn
+// (a receive on turn, when not nil), then fails with err or answers
+// with a report named after it; with hang it blocks until cancelled.
+type fake struct {
+	name    string
+	turn    chan struct{}
+	err     error
+	hang    bool
+	stopped chan struct{} // closed when a hanging fake was cancelled
 }
 
-func (fakeSymbolic) Name() string { return "fake" }
+func (f fake) Name() string { return f.name }
 
-func (f fakeSymbolic) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
-	cfg := explore.NewConfig(opts...)
-	if f.hang && cfg.MaxWork > 0 {
+func (f fake) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
+	if f.hang {
 		<-ctx.Done()
+		close(f.stopped)
 		return nil, ctx.Err()
 	}
-	if f.overBudget && cfg.MaxWork > 0 {
-		return nil, errkind.Errorf(errkind.Limit, "over budget")
+	if f.turn != nil {
+		<-f.turn
 	}
-	time.Sleep(f.delay)
-	return &explore.Report{Engine: "fake"}, nil
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &explore.Report{Stats: explore.Stats{Engine: f.name}}, nil
 }
 
 func ladderModel(t *testing.T, levels, size int) *counterabs.Model {
@@ -56,54 +60,65 @@ func ladderModel(t *testing.T, levels, size int) *counterabs.Model {
 	return m
 }
 
-// TestAutoRule: the engine whose report Auto returns follows its rule,
-// whichever engine finishes first. The ladder with 2 levels of 10 has
-// 341 reachable states and a counter space of 4,356.
-func TestAutoRule(t *testing.T) {
+// TestAutoRace: Auto returns the first report and cancels the other
+// engine; an engine stopped by a limit leaves the race to the other, an
+// internal error ends it; when both stop at a limit, the explicit
+// engine's error is returned. The engines are doubles whose
+// order is set by channels, so nothing depends on timing. The ladder
+// with 2 levels of 10 has a counter space of 4,356.
+func TestAutoRace(t *testing.T) {
 	m := ladderModel(t, 2, 10)
+	limit := errkind.Errorf(errkind.Limit, "limit")
+	internal := errkind.Errorf(errkind.Internal, "bug")
+	closed := func() chan struct{} { c := make(chan struct{}); close(c); return c }
+	never := make(chan struct{})
 	tests := []struct {
-		name string
-		auto explore.Auto
-		want string
+		name     string
+		explicit fake
+		symbolic fake
+		bound    int64
+		want     string // the report's engine, or the error's text
 	}{
-		{"rule 1: small counter space", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{}}, "explicit"},
-		{"rule 2: few reachable states, although the other engine answers first", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{}, SpaceBound: 100, ProbeStates: 1000}, "explicit"},
-		{"rule 3: many reachable states, the other engine within its budget", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{}, SpaceBound: 100, ProbeStates: 10}, "fake"},
-		{"rule 4: the other engine over its budget", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{overBudget: true}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
-		{"rule 4: the other engine stuck in an operation", explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{hang: true}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
-		{"no symbolic engine", explore.Auto{Explicit: explicit.Engine{}, SpaceBound: 100, ProbeStates: 10}, "explicit"},
+		{"small space: the explicit engine alone", fake{name: "explicit"}, fake{name: "symbolic", turn: never}, 0, "explicit"},
+		{"the first to answer", fake{name: "explicit", turn: never}, fake{name: "symbolic"}, 1, "symbolic"},
+		{"a limit leaves the race to the other", fake{name: "explicit", err: limit}, fake{name: "symbolic", turn: closed()}, 1, "symbolic"},
+		{"an internal error ends it", fake{name: "explicit", turn: never}, fake{name: "symbolic", err: internal}, 1, "bug"},
+		{"both at a limit: the explicit engine's", fake{name: "explicit", err: errkind.Errorf(errkind.Limit, "explicit limit")}, fake{name: "symbolic", err: limit}, 1, "explicit limit"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for range 3 {
-				rep, err := tc.auto.Check(context.Background(), m, explore.Traces(false))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rep.Engine != tc.want {
-					t.Fatalf("report of %q, want %q", rep.Engine, tc.want)
-				}
+			a := explore.Auto{Explicit: tc.explicit, Symbolic: tc.symbolic, SpaceBound: tc.bound}
+			rep, err := a.Check(context.Background(), m)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				got = rep.Stats.Engine
+			}
+			if got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}
-	// Rule 5: the explicit engine stops at a limit, the other engine over
-	// its budget: the other engine without a budget.
-	a := explore.Auto{Explicit: explicit.Engine{}, Symbolic: fakeSymbolic{overBudget: true}, SpaceBound: 100, ProbeStates: 10}
-	rep, err := a.Check(context.Background(), m, explore.MaxMemory(1))
-	if err != nil || rep.Engine != "fake" {
-		t.Fatalf("rule 5: %v, %v", rep, err)
+	// The loser is cancelled.
+	stopped := make(chan struct{})
+	a := explore.Auto{Explicit: fake{name: "explicit"}, Symbolic: fake{name: "symbolic", hang: true, stopped: stopped}, SpaceBound: 1}
+	if rep, err := a.Check(context.Background(), m); err != nil || rep.Stats.Engine != "explicit" {
+		t.Fatalf("%v, %v", rep, err)
 	}
+	<-stopped
 	// A cancelled context stops Auto with the context's error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
+	a = explore.Auto{Explicit: fake{name: "explicit", hang: true, stopped: make(chan struct{})}, Symbolic: fake{name: "symbolic", hang: true, stopped: make(chan struct{})}, SpaceBound: 1}
 	if _, err := a.Check(ctx, m); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
 
-// TestAutoAgainstEngines: on real models, with the BDD engine beside the
-// explicit one, every verdict of Auto is the explicit engine's, whichever
-// engine the rule picks; the budgets are set so that each rule occurs.
+// TestAutoAgainstEngines: on real models, with the BDD engine racing the
+// explicit one, Auto's report is the explicit engine's and the BDD
+// engine's, byte for byte but for the stats, traces included.
 func TestAutoAgainstEngines(t *testing.T) {
 	grwGroup := func(d, q, m int) *counterabs.Model {
 		src, err := specs.GRW(d, q, m)
@@ -120,38 +135,40 @@ func TestAutoAgainstEngines(t *testing.T) {
 		}
 		return g
 	}
-	// On GR&W's group-counter model with 4 groups of 4 (185,625 reachable
-	// states) the BDD engine answers in a few hundredths of a second, the
-	// explicit engine takes ten times as long: rule 3 does not depend on
-	// the time valve there.
-	models := map[string]*counterabs.Model{"ladder 3x5": ladderModel(t, 3, 5), "grw group d3 q3 m4": grwGroup(3, 3, 4), "grw group d4 q4 m4": grwGroup(4, 4, 4)}
-	seen := map[string]bool{}
+	models := map[string]*counterabs.Model{"ladder 3x5": ladderModel(t, 3, 5), "grw group d3 q3 m4": grwGroup(3, 3, 4)}
 	for name, m := range models {
-		want, err := explicit.Engine{}.Check(context.Background(), m, explore.Traces(false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range []explore.Auto{
-			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD()},
-			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 1_000_000},
-			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 10},
-			{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1, ProbeStates: 10, WorkBudget: 1},
-		} {
-			got, err := a.Check(context.Background(), m, explore.Traces(false))
+		for _, count := range []bool{false, true} {
+			opts := []explore.Option{explore.CountStates(count), explore.CheckDeadlocks(true)}
+			want, err := explicit.Engine{}.Check(context.Background(), m, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bdd, err := symbolic.DefaultBDD().Check(context.Background(), m, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			auto, err := explore.Auto{Explicit: explicit.Engine{}, Symbolic: symbolic.DefaultBDD(), SpaceBound: 1}.Check(context.Background(), m, opts...)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			seen[got.Engine] = true
-			for i, p := range got.Properties {
-				if p.Holds != want.Properties[i].Holds {
-					t.Errorf("%s, %+v: property %s: auto (%s) says %v, explicit %v", name, a, p.Name, got.Engine, p.Holds, want.Properties[i].Holds)
+			w := reportJSON(t, want)
+			for what, got := range map[string]*explore.Report{"bdd": bdd, "auto": auto} {
+				if g := reportJSON(t, got); g != w {
+					t.Errorf("%s, counts %v: %s report differs from the explicit engine's:\n%s\nwant\n%s", name, count, what, g, w)
 				}
 			}
 		}
 	}
-	if !seen["explicit"] || !seen["bdd"] {
-		t.Errorf("engines picked: %v; want both", seen)
+}
+
+// reportJSON is enginetest.ReportJSON, failing t on an error.
+func reportJSON(t *testing.T, rep *explore.Report) string {
+	t.Helper()
+	s, err := enginetest.ReportJSON(rep)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return s
 }
 
 // TestMaxWork: a work budget below what a model needs stops the BDD

@@ -71,21 +71,35 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 	m := e.model
 	rep := &explore.Report{
 		System: m.System.Name,
-		Engine: BDD{}.Name(),
 		Model:  m.Level,
 		Exact:  m.Exact,
-		Method: "backward",
 	}
 	if e.cfg.reachable {
-		rep.Method = "reachable-first"
-		r, err := e.Reachable(ctx)
-		if err != nil {
+		if _, err := e.Reachable(ctx); err != nil {
 			return nil, err
 		}
-		rep.ReachableStates = e.Count(r)
-		rep.Deadlocks = e.Count(e.dead)
+	} else if err := e.reachableIfCheap(ctx); err != nil {
+		return nil, err
 	}
-	if e.cfg.reachable || e.shared.CheckDeadlocks {
+	method := "backward"
+	if e.reach != nil {
+		method = "reachable-first"
+	}
+	if e.shared.CountStates {
+		if e.reach == nil {
+			return nil, errkind.Errorf(errkind.Internal, "symbolic: states to count without the reachable states")
+		}
+		rep.ReachableStates = e.Count(e.reach)
+		rep.Deadlocks = e.Count(e.dead)
+		if e.shared.CountConcrete && explore.ConcreteCountable(m, rep.ReachableStates) {
+			c, err := e.concreteCount(ctx, e.reach)
+			if err != nil {
+				return nil, err
+			}
+			rep.ConcreteStates = c
+		}
+	}
+	if e.shared.CountStates || e.shared.CheckDeadlocks {
 		e.enter(progress.Event{Phase: progress.Deadlock})
 		if err := e.deadlockPaths(ctx, rep); err != nil {
 			return nil, err
@@ -93,7 +107,6 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 	}
 	rep.Properties = []explore.PropertyResult{}
 	rep.Fairness = explore.FairnessTexts(m)
-	rep.SharedBounds = e.stats.Bounds
 	for i, p := range props {
 		e.enter(progress.Event{Phase: progress.Property, Item: p.Name, K: i + 1, N: len(props)})
 		res, err := e.Property(ctx, p.Formula)
@@ -103,11 +116,15 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		verdict := explore.NewPropertyResult(m, p)
 		verdict.Holds, verdict.Vacuous, verdict.Trace = res.Holds, res.Vacuous, res.Trace
 		explore.Conclude(m, p, &verdict)
-		explore.LiftTrace(m.System, verdict.Trace)
+		if err := explore.LiftTrace(ctx, m.System, verdict.Trace); err != nil {
+			return nil, err
+		}
 		rep.Properties = append(rep.Properties, verdict)
 	}
 	e.sample()
 	rep.Stats = explore.Stats{
+		Engine:       BDD{}.Name(),
+		Method:       method,
 		Seconds:      time.Since(t0).Seconds(),
 		BDDPeakNodes: int64(e.stats.PeakNodes),
 		PeakBytes:    int64(e.stats.PeakHeapBytes),
@@ -115,13 +132,15 @@ func (e *Checker) checkProperties(ctx context.Context, props []*counterabs.Prope
 		BuildSeconds: e.stats.BuildTime.Seconds(),
 		ReachIters:   e.stats.ReachIters,
 		ReachSeconds: e.stats.ReachTime.Seconds(),
+		SharedBounds: e.stats.Bounds,
 	}
 	return rep, e.check()
 }
 
 // deadlockPaths decides whether a deadlock is reachable and adds to rep
-// up to maxDeadlockExamples deadlocks at the least distance from the
-// initial state, with (when traces are on) a shortest path to each:
+// the deadlocks at the least distance from the initial state, up to
+// maxDeadlockExamples of them, the least first (explore.Compare), with
+// (when traces are on) the canonical shortest path to each:
 // breadth-first onion rings from the initial vector stop at the first
 // ring that meets the deadlocks.
 func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error {
@@ -153,7 +172,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 	}
 	d := b.And(layers[hit], dead)
 	for i := 0; i < maxDeadlockExamples; i++ {
-		x, ok := e.pick(d)
+		x, ok := e.least(d)
 		if !ok {
 			break
 		}
@@ -162,7 +181,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		if !e.shared.Traces {
 			continue
 		}
-		path, err := e.backtrack(layers[:hit+1], e.space, x)
+		path, err := e.backtrack(ctx, layers[:hit+1], e.space, x)
 		if err != nil {
 			return err
 		}
@@ -170,7 +189,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		for k, y := range path {
 			states[k] = explore.CounterState(e.model, y)
 		}
-		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(e.model.System, states))
+		rep.DeadlockTraces = append(rep.DeadlockTraces, explore.DeadlockTrace(ctx, e.model.System, states))
 	}
 	return e.check()
 }
@@ -221,25 +240,31 @@ func (g bddGraph) PreJustice(j int, z rudd.Node) (rudd.Node, error) {
 	return g.e.preJustice(j, z), g.e.check()
 }
 
+// JusticeStep returns the least successor of s in z by an edge meeting
+// constraint j.
 func (g bddGraph) JusticeStep(s []int, j int, z rudd.Node) ([]int, bool) {
+	var best []int
 	for _, st := range successors(g.e.model, s) {
-		if g.e.contains(z, st.to) && g.e.meets(j, s, st) {
-			return st.to, true
+		if g.e.contains(z, st.to) && g.e.meets(j, s, st) && (best == nil || explore.Compare(st.to, best) < 0) {
+			best = st.to
 		}
 	}
-	return nil, false
+	return best, best != nil
 }
 
+// Path returns the canonical shortest path (explore's canonical.go):
+// it ends in the least state of the first ring meeting target.
 func (g bddGraph) Path(from []int, through, target rudd.Node) ([][]int, error) {
 	e := g.e
 	layers, hit, err := e.rings(g.ctx, e.vector(from), through, target)
 	if err != nil || hit < 0 {
 		return nil, err
 	}
-	last, _ := e.pick(e.b.And(layers[hit], target))
-	return e.backtrack(layers, through, last)
+	last, _ := e.least(e.b.And(layers[hit], target))
+	return e.backtrack(g.ctx, layers, through, last)
 }
 
+// Far returns the canonical path to the least state of the last ring.
 func (g bddGraph) Far(from []int, within rudd.Node) ([][]int, error) {
 	e := g.e
 	layers, _, err := e.rings(g.ctx, e.vector(from), within, e.b.False())
@@ -250,8 +275,11 @@ func (g bddGraph) Far(from []int, within rudd.Node) ([][]int, error) {
 	for i > 0 && e.isFalse(e.b.And(layers[i], within)) {
 		i--
 	}
-	far, _ := e.pick(e.b.And(layers[i], within))
-	return e.backtrack(layers[:i+1], within, far)
+	far, ok := e.least(e.b.And(layers[i], within))
+	if !ok {
+		return [][]int{from}, nil
+	}
+	return e.backtrack(g.ctx, layers[:i+1], within, far)
 }
 
 // step is one explicit move of the counter model.
@@ -348,15 +376,21 @@ func (e *Checker) rings(ctx context.Context, from, allowed, target rudd.Node) ([
 	}
 }
 
-// backtrack turns onion rings into a path ending in last (a state of the
-// final layer): each earlier state is a predecessor in its layer whose
-// layer state lies in allowed.
-func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) ([][]int, error) {
+// backtrack turns onion rings into the canonical path ending in last (a
+// state of the final layer): each earlier state is the least
+// predecessor in its layer that lies in allowed.
+func (e *Checker) backtrack(ctx context.Context, layers []rudd.Node, allowed rudd.Node, last []int) ([][]int, error) {
 	path := make([][]int, len(layers))
 	path[len(layers)-1] = last
 	for i := len(layers) - 2; i >= 0; i-- {
+		if err := e.poll(ctx); err != nil {
+			return nil, err
+		}
 		p, ok := e.predecessor(path[i+1], e.b.And(layers[i], allowed))
 		if !ok {
+			if err := e.check(); err != nil {
+				return nil, err
+			}
 			return nil, errkind.Errorf(errkind.Internal, "symbolic: broken onion ring while building a trace")
 		}
 		path[i] = p
@@ -364,13 +398,18 @@ func (e *Checker) backtrack(layers []rudd.Node, allowed rudd.Node, last []int) (
 	return path, e.check()
 }
 
-// predecessor returns a state of in from which some transition (stutter
-// excluded) leads to x, trying the transitions in order: the paper's
-// step by its explicit inverse, any other by the pre-image of x under
-// its relation within in, one state picked and the step checked with
-// Model.Step.
+// predecessor returns the least state of in (explore.Compare) from which
+// some transition (stutter excluded) leads to x: the paper's step by its
+// explicit inverse, any other by the pre-image of x under its relation
+// within in, the least state of it checked with Model.Step.
 func (e *Checker) predecessor(x []int, in rudd.Node) ([]int, bool) {
 	m := e.model
+	var best []int
+	consider := func(p []int) {
+		if best == nil || explore.Compare(p, best) < 0 {
+			best = p
+		}
+	}
 	var one rudd.Node
 	for i := range e.rels {
 		r := &e.rels[i]
@@ -384,7 +423,7 @@ func (e *Checker) predecessor(x []int, in rudd.Node) ([]int, bool) {
 			p[t.To]--
 			p[t.From]++
 			if enabled(m, t, p) && e.contains(in, p) {
-				return p, true
+				consider(p)
 			}
 			continue
 		}
@@ -392,18 +431,44 @@ func (e *Checker) predecessor(x []int, in rudd.Node) ([]int, bool) {
 			one = e.vector(x)
 		}
 		pre := e.b.And(e.preimage(r, one), in)
-		for !e.isFalse(pre) {
-			p, ok := e.pick(pre)
+		for {
+			p, ok := e.least(pre)
 			if !ok {
 				break
 			}
 			if enabled(m, t, p) && slices.Equal(m.Step(t, p), x) {
-				return p, true
+				consider(p)
+				break
 			}
 			// Not a step of the model (cannot happen when the relation
 			// encodes Model.Step): try the others.
 			pre = e.b.And(pre, e.b.Not(e.vector(p)))
 		}
 	}
-	return nil, false
+	return best, best != nil
+}
+
+// least returns the least state of s in the order of explore.Compare
+// (the model's variables compared by value, in their order), fixing
+// their bits from the most significant one down; false when s is empty.
+// s must hold states of the model (a ring, the reachable states), not
+// vectors that only the encoding has.
+func (e *Checker) least(s rudd.Node) ([]int, bool) {
+	b := e.b
+	if e.isFalse(s) {
+		return nil, false
+	}
+	x := make([]int, len(e.enc.cur))
+	for v, bits := range e.enc.cur {
+		for j := len(bits) - 1; j >= 0; j-- {
+			if zero := b.And(s, b.NIthvar(bits[j])); !e.isFalse(zero) {
+				s = zero
+				continue
+			}
+			s = b.And(s, b.Ithvar(bits[j]))
+			x[v] |= 1 << uint(j)
+		}
+		x[v] += int(e.enc.lo[v])
+	}
+	return x, true
 }

@@ -97,11 +97,16 @@
 //
 // Traces are built by explore.Explain, to which bddGraph offers the BDD
 // sets and explicit steps, so both engines explain a verdict alike,
-// segment by segment. Finite segments are shortest: breadth-first onion
-// rings from the segment's start, walked back with explicit predecessor
-// computations. Fair lassos visit an edge of each constraint in turn by
-// such paths and close the cycle, moving on to a farthest state when they
-// cannot. Deadlocks get shortest paths too. Traces are lifted to process
+// segment by segment, and the explicit engine's traces exactly. Finite
+// segments are canonical (explore's canonical.go): breadth-first onion
+// rings from the segment's start, ending in the least state (least) of
+// the first ring meeting the target and walked back by least explicit
+// predecessors. Fair lassos visit an edge of each constraint in turn by
+// such paths and close the cycle, moving on to the least farthest state
+// when they cannot. Deadlocks get canonical paths too. Before deciding
+// backwards, the reachable states are computed when they come within a
+// work budget (WithCheapReach), and every fixpoint is then restricted
+// to them. Traces are lifted to process
 // moves with explore.Lift.
 //
 // # Limits

@@ -231,7 +231,15 @@ func linear(b *rudd.BDD, terms []bitTerm, c int64, op presburger.Op) (rudd.Node,
 	}
 	memo := map[key]rudd.Node{}
 	var rec func(i int, acc int64) rudd.Node
+	calls := 0
 	rec = func(i int, acc int64) rudd.Node {
+		// Most results may be constants, which build no node, so the
+		// recursion polls the interrupt (the context, the memory bound)
+		// itself, and stops once it fired: it may have exponentially
+		// many calls left.
+		if calls++; calls&0xfff == 0 && b.Poll() || b.Errored() {
+			return nil
+		}
 		if n, ok := decided(i, acc); ok {
 			return n
 		}

@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"runtime/metrics"
@@ -67,6 +68,7 @@ type config struct {
 	maxNodes  int
 	sumSpace  bool
 	affinity  bool
+	cheap     bool
 	ctx       context.Context
 }
 
@@ -100,6 +102,13 @@ func WithSumSpace(on bool) Option { return func(c *config) { c.sumSpace = on } }
 // WithAffinity chooses whether counters are placed in the variable order
 // by affinityOrder (true, the default) or in their natural order.
 func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
+
+// WithCheapReach chooses whether an engine that decides properties
+// backwards first computes the reachable states when they come cheap,
+// within a work budget, and then restricts every fixpoint to them (true,
+// the default); false decides over the space WithSumSpace chooses
+// whatever the reachable states would cost.
+func WithCheapReach(on bool) Option { return func(c *config) { c.cheap = on } }
 
 // WithNodeTable sets the initial node table size of the BDD.
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
@@ -147,6 +156,9 @@ type Checker struct {
 	// bound, while the reachable states are computed, is
 	// shared.MaxStates: lfp stops once its set holds more states.
 	bound int64
+	// budget, when positive, stops a fixpoint with errCheap once more
+	// nodes were produced (reachableIfCheap).
+	budget int
 
 	justice []bjustice           // the model's justice constraints (fair.go)
 	preMemo *preimages           // the last set's pre-images (fair.go)
@@ -229,10 +241,7 @@ type Stats struct {
 // reachable state has a step beyond it (Stats.Bounds); a variable still
 // growing at the largest bound (maxBoundBits) fails with errkind.Limit.
 func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
-	if err := m.Unsupported("the BDD engine", supported); err != nil {
-		return nil, err
-	}
-	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true}
+	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true, cheap: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -251,6 +260,13 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 	// and every fixpoint runs within them.
 	cfg.reachable = true
 	prior := 0
+	if shared.Bound > 0 {
+		for _, j := range unbounded {
+			v := m.SharedVar(j)
+			limits[v] = max(int(shared.Bound)-m.Shared[j].Lo, limits[v])
+		}
+	}
+	var growth *explore.Growth
 	for {
 		e, err := newChecker(m, cfg, shared, limits, prior)
 		if err != nil {
@@ -269,18 +285,27 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		}
 		for _, j := range over {
 			v := m.SharedVar(j)
+			top := int64(m.Shared[j].Lo) + int64(limits[v])
+			g := &explore.Growth{Var: m.Shared[j].Name, Init: int64(m.Shared[j].Init), Reached: top + 1}
+			if shared.Bound > 0 {
+				// Some reachable step passes the bound.
+				return nil, &explore.LimitError{Kind: "bound", Limit: shared.Bound, Growth: g}
+			}
+			if top >= explore.GrowthBound(m, j) && growth == nil {
+				growth = g
+				if shared.Progress != nil {
+					shared.Progress(progress.Event{Phase: progress.Reach, Engine: BDD{}.Name(), Note: growth.String()})
+				}
+			}
 			if bitsFor(limits[v]) >= max(maxBoundBits, bitsFor(4*m.N)) {
-				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the largest bound up to which the BDD engine encodes an unbounded variable",
-					m.Shared[j].Name, int64(m.Shared[j].Lo)+int64(limits[v]))
+				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the largest bound up to which the BDD engine encodes an unbounded variable; %s",
+					m.Shared[j].Name, top, g)
 			}
 			limits[v] = 2*limits[v] + 1
 		}
 		prior = e.Stats().Produced
 	}
 }
-
-// supported are the constructs beyond the paper the BDD engine handles.
-const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
 
 // maxBoundBits bounds the bits of an unbounded shared variable's
 // encoding: the engine gives up (errkind.Limit) on a model whose
@@ -305,16 +330,7 @@ func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
 			limits[c] = p.Sum
 		}
 	}
-	largest := int64(m.N)
-	for _, t := range m.Transitions {
-		for _, c := range constants(t.Guard) {
-			largest = max(largest, c)
-		}
-		for _, a := range t.Assign {
-			largest = max(largest, a.Value.Const, -a.Value.Const)
-		}
-	}
-	largest = min(largest, 1<<16)
+	largest := min(max(int64(m.N), explore.Constants(m)), 1<<16)
 	for j := range m.Shared {
 		v := &m.Shared[j]
 		if !v.Unbounded {
@@ -326,33 +342,6 @@ func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
 		limits[m.SharedVar(j)] = 1<<bitsFor(int(need)) - 1
 	}
 	return limits, unbounded
-}
-
-// constants returns the absolute values of the constants of f's atoms.
-func constants(f presburger.Formula) []int64 {
-	var out []int64
-	eachCmp(f, func(c presburger.Cmp) { out = append(out, max(c.T.Const, -c.T.Const)) })
-	return out
-}
-
-// eachCmp calls fn on every comparison of f.
-func eachCmp(f presburger.Formula, fn func(presburger.Cmp)) {
-	switch f := f.(type) {
-	case presburger.Cmp:
-		fn(f)
-	case presburger.Not:
-		eachCmp(f.F, fn)
-	case presburger.And:
-		for _, g := range f {
-			eachCmp(g, fn)
-		}
-	case presburger.Or:
-		for _, g := range f {
-			eachCmp(g, fn)
-		}
-	case presburger.Exists:
-		eachCmp(f.Body, fn)
-	}
 }
 
 // beyondBounds computes the reachable states and returns the unbounded
@@ -452,7 +441,7 @@ func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits [
 func autoOrder(m *counterabs.Model) Order {
 	multi := false
 	for _, t := range m.Transitions {
-		eachCmp(t.Guard, func(c presburger.Cmp) {
+		explore.EachCmp(t.Guard, func(c presburger.Cmp) {
 			if len(c.T.Monos) >= 2 {
 				multi = true
 			}
@@ -1091,6 +1080,9 @@ func (e *Checker) poll(ctx context.Context) error {
 			return err
 		}
 	}
+	if e.budget > 0 && e.stats.Produced > e.budget {
+		return errCheap
+	}
 	if lim := e.shared.MaxWork; lim > 0 && e.stats.Produced > lim {
 		return fmt.Errorf("%w: %d nodes produced, over the budget of %d", ErrWork, e.stats.Produced, lim)
 	}
@@ -1205,6 +1197,84 @@ func (e *Checker) Reachable(ctx context.Context) (rudd.Node, error) {
 	return r, e.check()
 }
 
+// reachableIfCheap computes the reachable states, as Reachable does,
+// when they take at most cheapReach BDD nodes produced: a backward
+// fixpoint then runs within them instead of over every vector of the
+// encoding, where it may find far more than the initial state's future
+// (issue 26: a spec with one reachable state whose backward EG ran for
+// minutes). Past the budget it gives up, and the properties are decided
+// backwards. The budget is work, so the choice is the same on every
+// machine.
+func (e *Checker) reachableIfCheap(ctx context.Context) error {
+	if !e.cfg.cheap {
+		return nil
+	}
+	e.budget = e.stats.Produced + cheapReach
+	_, err := e.Reachable(ctx)
+	e.budget = 0
+	if errors.Is(err, errCheap) {
+		e.stop.stopped = nil
+		return nil
+	}
+	return err
+}
+
+// cheapReach is the work budget of reachableIfCheap, in BDD nodes
+// produced; a variable for tests.
+var cheapReach = 1_000_000
+
+// errCheap stops reachableIfCheap's fixpoint at its budget.
+var errCheap = errors.New("symbolic: the reachable states are not cheap")
+
+// concreteCount returns the number of process-indexed configurations the
+// states of s stand for (explore.ConcreteCounter), enumerating them.
+func (e *Checker) concreteCount(ctx context.Context, s rudd.Node) (*big.Int, error) {
+	c := explore.NewConcreteCounter(e.model)
+	x := make([]int64, len(e.enc.cur))
+	b := e.b
+	nv := len(e.levelNext)
+	var err error
+	steps := 0
+	var walk func(n rudd.Node, level int)
+	walk = func(n rudd.Node, level int) {
+		if err != nil || *n == 0 {
+			return
+		}
+		if steps++; steps&0xfff == 0 {
+			if err = ctx.Err(); err != nil {
+				return
+			}
+		}
+		if level == nv {
+			y := make([]int64, len(x))
+			for i := range x {
+				y[i] = x[i] + e.enc.lo[i]
+			}
+			c.Add(y)
+			return
+		}
+		if e.levelNext[level] {
+			walk(n, level+1)
+			return
+		}
+		lo, hi := n, n
+		if *n > 1 && b.Label(n) == level {
+			lo, hi = b.Low(n), b.High(n)
+		}
+		bit := int64(1) << uint(e.levelBit[level])
+		v := e.levelCounter[level]
+		walk(lo, level+1)
+		x[v] |= bit
+		walk(hi, level+1)
+		x[v] &^= bit
+	}
+	walk(s, 0)
+	if err != nil {
+		return nil, err
+	}
+	return c.Total(), nil
+}
+
 // Count returns the number of counter vectors in s (a set over the
 // current bits).
 func (e *Checker) Count(s rudd.Node) *big.Int {
@@ -1252,31 +1322,4 @@ func (e *Checker) withinPools(s rudd.Node) rudd.Node {
 		s = e.b.And(s, p)
 	}
 	return s
-}
-
-// pick returns one counter vector of s summing to N (don't-care bits set
-// to zero: within the sum invariant any completion is a valid vector).
-func (e *Checker) pick(s rudd.Node) ([]int, bool) {
-	b := e.b
-	x := make([]int, len(e.enc.cur))
-	n := e.withinPools(s)
-	if n == nil || *n == 0 {
-		return nil, false
-	}
-	for *n > 1 {
-		l := b.Label(n)
-		lo, hi := b.Low(n), b.High(n)
-		if *lo != 0 {
-			n = lo
-			continue
-		}
-		if !e.levelNext[l] {
-			x[e.levelCounter[l]] |= 1 << uint(e.levelBit[l])
-		}
-		n = hi
-	}
-	for i := range x {
-		x[i] += int(e.enc.lo[i])
-	}
-	return x, true
 }

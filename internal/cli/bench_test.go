@@ -65,7 +65,9 @@ func TestExploreEngineBDD(t *testing.T) {
 			t.Fatal(err)
 		}
 		type result struct {
-			Engine          string          `json:"engine"`
+			Stats struct {
+				Engine string `json:"engine"`
+			} `json:"stats"`
 			ReachableStates json.RawMessage `json:"reachable_states"`
 			Deadlocks       json.RawMessage `json:"deadlocks"`
 			Properties      []struct {
@@ -107,7 +109,7 @@ func TestExploreEngineBDD(t *testing.T) {
 				t.Fatalf("%s %s: %v\n%s", name, engine, err, out)
 			}
 		}
-		if got[1].Engine != "bdd" || codes[0] != codes[1] || len(got[0].Properties) == 0 ||
+		if got[1].Stats.Engine != "bdd" || codes[0] != codes[1] || len(got[0].Properties) == 0 ||
 			string(got[0].ReachableStates) != string(got[1].ReachableStates) ||
 			string(got[0].Deadlocks) != string(got[1].Deadlocks) || len(got[0].Properties) != len(got[1].Properties) {
 			t.Fatalf("%s: explicit %+v (exit %d), bdd %+v (exit %d)", name, got[0], codes[0], got[1], codes[1])

@@ -94,10 +94,7 @@ type checkResult struct {
 	sys   *gsst.System
 	rep   *detect.Report
 	reach *analysis.Reachability // nil when not decided (no violation, or --reachability=false)
-	// reachSkipped says why reach is nil after a violation although
-	// --reachability asked for it.
-	reachSkipped string
-	err          error
+	err   error
 }
 
 func runCheck(cmd *cobra.Command, o *checkOpts) error {
@@ -155,7 +152,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 			// get the usual prefix.
 			report(cmd, r.err)
 		} else {
-			r.rep, r.reach, r.reachSkipped = c.Report, c.Reach, c.ReachSkipped
+			r.rep, r.reach = c.Report, c.Reach
 			addTimeoutHints(r.rep, o.solverTO)
 			answer(cmd, c.Verdict())
 		}
@@ -266,17 +263,16 @@ func writeCheck(w io.Writer, r checkResult) {
 		switch {
 		case t.Verdict == detect.Violated && t.Witness.Step != nil:
 			writeStepWitness(w, sys, name, t.Witness)
-		case t.Verdict == detect.Violated:
-			at := ""
-			if sys.Parametric() {
-				at = " at sizes " + sys.FormatSizes(t.Witness.Sizes)
+			if reach != nil {
+				writeReach(w, sys, name, &t, newReachJSON(reach.Transitions[i]))
 			}
-			fmt.Fprintf(w, "  %s: violated%s: the two configurations below have equal total counters;\n", name, at)
+		case t.Verdict == detect.Violated:
+			fmt.Fprintf(w, "  %s: violated%s: the two configurations below have equal total counters%s;\n", name, witnessAt(sys, t.Witness), guardShared(sys, &t))
 			fmt.Fprintf(w, "    in the first a process of group %s can take %s, in the second no process can\n",
 				sys.Groups[t.Witness.Group].Name, name)
 			writeWitnessTables(w, sys, t.Witness)
 			if reach != nil {
-				writeReach(w, sys, name, newReachJSON(reach.Transitions[i]))
+				writeReach(w, sys, name, &t, newReachJSON(reach.Transitions[i]))
 			}
 		case t.Verdict == detect.Unknown:
 			fmt.Fprintf(w, "  %s: unknown: %s\n", name, t.Reason)
@@ -297,10 +293,7 @@ func writeCheck(w io.Writer, r checkResult) {
 	case detect.Violated:
 		fmt.Fprintf(w, "%s: not fully virtually symmetric%s (%d of %d %s violated)\n",
 			sys.Name, everySize, counts[detect.Violated], len(rep.Results()), what)
-		writeReachSummary(w, sys, reach.AsymmetryReachable(rep))
-		if r.reachSkipped != "" {
-			fmt.Fprintf(w, "  whether an asymmetry can occur from the initial state: %s\n", r.reachSkipped)
-		}
+		writeReachSummary(w, sys, rep, reach.AsymmetryReachable(rep))
 	default:
 		fmt.Fprintf(w, "%s: unknown: %d of %d %s undecided\n",
 			sys.Name, counts[detect.Unknown], len(rep.Results()), what)
@@ -410,13 +403,10 @@ type checkJSON struct {
 	Transitions []checkTransitionJSON `json:"transitions"`
 	// Rendezvous: one result per rendezvous, when the system has any.
 	Rendezvous []checkRendezvousJSON `json:"rendezvous,omitempty"`
-	// AsymmetryReachable: whether some violated transition's asymmetry
-	// can occur from the initial state (false also for certified
-	// systems); null when not decided.
+	// AsymmetryReachable: whether some violated transition's (or
+	// rendezvous's) asymmetry can occur from the initial state (false
+	// also for certified systems); null when not decided.
 	AsymmetryReachable *bool `json:"asymmetry_reachable"`
-	// ReachabilitySkipped says why the reachability questions were not
-	// asked after a violation although requested.
-	ReachabilitySkipped string `json:"reachability_skipped,omitempty"`
 }
 
 type checkTransitionJSON struct {
@@ -436,18 +426,19 @@ type checkWitnessJSON struct {
 	States   []string         `json:"states"`
 	Enabled  map[string][]int `json:"enabled"`
 	Disabled map[string][]int `json:"disabled"`
-	// For a system with constructs beyond the paper: the parameters of
-	// the instance (a family's), the shared values of both
-	// configurations, and the step of the enabled one whose successor
-	// orbit no step of the disabled one reaches.
+	// The parameters of the instance (a family's), the shared values of
+	// both configurations (with shared variables), and, when the point
+	// of the witness is a step, the step of the enabled one whose
+	// successor orbit no step of the disabled one reaches.
 	Params map[string]int  `json:"params,omitempty"`
 	Shared json.RawMessage `json:"shared,omitempty"`
 	Step   *checkStepJSON  `json:"step,omitempty"`
 }
 
-// checkStepJSON is detect.Step: the transition (or rendezvous) taken, by
-// which groups (one per part of a rendezvous), and the orbit it reaches:
-// the total counters, in the order of "states", and the shared values.
+// checkStepJSON is a witness's step (detect.Witness.Step): the
+// transition (or rendezvous) taken, by which groups (one per part of a
+// rendezvous), and the orbit it reaches: the total counters, in the
+// order of "states", and the shared values.
 type checkStepJSON struct {
 	Transition  string          `json:"transition,omitempty"`
 	Rendezvous  string          `json:"rendezvous,omitempty"`
@@ -480,6 +471,9 @@ type checkRendezvousJSON struct {
 	Name  string          `json:"name"`
 	Parts []checkPartJSON `json:"parts"`
 	checkVerdictJSON
+	// Reachability answers, for a violated rendezvous, whether the
+	// witness and the asymmetry are reachable; null otherwise.
+	Reachability *reachJSON `json:"reachability"`
 }
 
 // checkPartJSON is one part of a rendezvous; Groups is omitted when any
@@ -517,7 +511,6 @@ func newCheckJSON(r checkResult) *checkJSON {
 	}
 
 	out.AsymmetryReachable = r.reach.AsymmetryReachable(r.rep)
-	out.ReachabilitySkipped = r.reachSkipped
 	if out.Certified {
 		no := false
 		out.AsymmetryReachable = &no
@@ -533,10 +526,13 @@ func newCheckJSON(r checkResult) *checkJSON {
 		}
 		out.Transitions = append(out.Transitions, tj)
 	}
-	for _, t := range r.rep.Rendezvous {
+	for k, t := range r.rep.Rendezvous {
 		rj := checkRendezvousJSON{
 			Name:             sys.RendezvousName(t.Rendezvous),
 			checkVerdictJSON: newVerdictJSON(sys, &t, t.Rendezvous.Pos),
+		}
+		if r.reach != nil {
+			rj.Reachability = newReachJSON(r.reach.Transitions[len(r.rep.Transitions)+k])
 		}
 		for _, p := range t.Rendezvous.Parts {
 			pj := checkPartJSON{From: sys.States[p.From], To: sys.States[p.To]}
@@ -575,11 +571,11 @@ func newWitnessJSON(sys *gsst.System, w *detect.Witness) *checkWitnessJSON {
 	}
 	wj.Shared = sharedJSON(sys, w.Shared)
 	if st := w.Step; st != nil {
-		sj := &checkStepJSON{TotalsAfter: st.Totals, SharedAfter: sharedJSON(sys, st.Shared)}
-		if st.Rendezvous >= 0 {
-			sj.Rendezvous = sys.RendezvousName(&sys.Rendezvous[st.Rendezvous])
+		sj := &checkStepJSON{TotalsAfter: st.Next.Totals(len(sys.States)), SharedAfter: sharedJSON(sys, st.Next.Shared)}
+		if o := &sys.Steps()[st.Step].Origin; o.Rendezvous >= 0 {
+			sj.Rendezvous = sys.RendezvousName(&sys.Rendezvous[o.Rendezvous])
 		} else {
-			sj.Transition = sys.TransitionName(&sys.Transitions[st.Transition])
+			sj.Transition = sys.TransitionName(&sys.Transitions[o.Transition])
 		}
 		for _, g := range st.Groups {
 			sj.Groups = append(sj.Groups, sys.Groups[g].Name)

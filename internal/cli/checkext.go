@@ -7,10 +7,11 @@ import (
 
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 )
 
-// What vsym check prints for the constructs beyond the paper: rendezvous
-// results, and witnesses whose point is a step (detect.Witness.Step).
+// What vsym check prints for rendezvous results, shared values and
+// parameters, and witnesses whose point is a step (detect.Witness.Step).
 
 // rendezvousCount is ", 1 rendezvous" or ", 2 rendezvous" after the
 // count of transitions; "" without rendezvous.
@@ -81,31 +82,67 @@ func paramsText(sys *gsst.System, vals []int) string {
 // in two sentences: what the configurations share, and what the step
 // does that no step of the other configuration does.
 func stepWitnessText(sys *gsst.System, name string, wit *detect.Witness) (at, same, diff string) {
-	switch {
-	case wit.Params != nil:
-		at = " at " + paramsText(sys, wit.Params) + " (sizes " + sys.FormatSizes(wit.Sizes) + ")"
-	case sys.Parametric():
-		at = " at sizes " + sys.FormatSizes(wit.Sizes)
-	}
+	at = witnessAt(sys, wit)
 	same = "the two configurations below have equal total counters"
 	if len(sys.Shared) > 0 {
 		same += " and the same shared values, " + sharedText(sys, wit.Shared)
 	}
 	st := wit.Step
 	who := "a process of group " + sys.Groups[st.Groups[0]].Name
-	if st.Rendezvous >= 0 {
+	if sys.Steps()[st.Step].Origin.Rendezvous >= 0 {
 		names := make([]string, len(st.Groups))
 		for i, g := range st.Groups {
 			names[i] = sys.Groups[g].Name
 		}
 		who = "processes of groups " + strings.Join(names, ", ") + " (one per part)"
 	}
-	diff = fmt.Sprintf("in the first %s can take %s to %s", who, name, totalsText(sys, st.Totals))
+	diff = fmt.Sprintf("in the first %s can take %s to %s", who, name, totalsText(sys, st.Next.Totals(len(sys.States))))
 	if len(sys.Shared) > 0 {
-		diff += " with " + sharedText(sys, st.Shared)
+		diff += " with " + sharedText(sys, st.Next.Shared)
 	}
 	diff += "; in the second no step reaches that orbit"
 	return at, same, diff
+}
+
+// witnessAt says at which instance a witness is, for a family: " at
+// sizes reader=1, writer=2", or with the parameter values; "" for a
+// system of fixed sizes.
+func witnessAt(sys *gsst.System, wit *detect.Witness) string {
+	switch {
+	case wit.Params != nil:
+		return " at " + paramsText(sys, wit.Params) + " (sizes " + sys.FormatSizes(wit.Sizes) + ")"
+	case sys.Parametric():
+		return " at sizes " + sys.FormatSizes(wit.Sizes)
+	}
+	return ""
+}
+
+// guardShared is " and the same shared values, lock=false" for the
+// shared variables that the guards of a violated transition read, whose
+// witness is one of enabledness (no step): the values its enabledness
+// depends on; "" when its guards read none.
+func guardShared(sys *gsst.System, t *detect.TransitionResult) string {
+	read := map[int]bool{}
+	for _, st := range sys.Steps() {
+		if o := st.Origin; o.Transition < 0 || &sys.Transitions[o.Transition] != t.Transition {
+			continue
+		}
+		for _, v := range presburger.FreeVars(st.Guard) {
+			if j, ok := sys.SharedOf(v); ok {
+				read[j] = true
+			}
+		}
+	}
+	var parts []string
+	for j := range sys.Shared {
+		if read[j] {
+			parts = append(parts, sys.Shared[j].Assignment(t.Witness.Shared[j]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " and the same shared values, " + strings.Join(parts, " ")
 }
 
 // writeStepWitness prints a violation whose witness is a step.

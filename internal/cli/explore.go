@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +42,7 @@ type exploreOpts struct {
 	bddNoReach bool   // --bdd-no-reach: deprecated, the default
 	count      bool   // --count-states
 	deadlocks  bool   // --deadlock-free
+	bound      int64  // --bound
 
 	allowNoFairRun bool // --allow-no-fair-run
 
@@ -111,11 +114,12 @@ from the initial state" as a finding and exits 1, unless
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "check only the named properties (repeatable, comma-separated)")
 	f.StringVar(&o.bddOrder, "bdd-order", "auto", "BDD variable order: auto, interleaved, blocked or split (see docs/symbolic.md)")
-	f.BoolVar(&o.count, "count-states", false, "count reachable states and deadlocks (the explicit engine always does; the BDD engine then computes the reachable states first)")
+	f.BoolVar(&o.count, "count-states", false, "count reachable states and deadlocks (done unasked on a space of at most 200000 states)")
 	// --bdd-no-reach was the way to skip reachable states before that was
 	// the default; it still says "no counts", and is hidden.
 	f.BoolVar(&o.bddNoReach, "bdd-no-reach", false, "do not count reachable states (the default)")
 	_ = f.MarkHidden("bdd-no-reach")
+	f.Int64Var(&o.bound, "bound", 0, "explore the unbounded shared variables (\"0..\") up to this value: a reachable step beyond it stops the run (exit 3), and when none is, the bound decided nothing; 0 means no bound")
 	f.BoolVar(&o.deadlocks, "deadlock-free", false, "also require that no deadlock is reachable: a reachable deadlock fails the run (exit 1), with a shortest path to it")
 	f.BoolVar(&o.allowNoFairRun, "allow-no-fair-run", false, "accept fairness constraints that no run from the initial state meets (every property then holds vacuously), which otherwise fail the run (exit 1)")
 	return cmd
@@ -134,6 +138,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	if o.maxStates < 0 {
 		return errkind.Errorf(errkind.Input, "--max-states must not be negative")
+	}
+	if o.bound < 0 {
+		return errkind.Errorf(errkind.Input, "--bound must not be negative")
 	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
@@ -167,8 +174,12 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	}
 	prog.phase(progress.Parse)
 	file := displayName(o.file)
-	// --timeout bounds the whole run, loading included.
-	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(cmd.Context())
+	// --timeout bounds the whole run, loading included; an interrupt
+	// (Ctrl-C) stops it with a message too, which names an unbounded
+	// variable that kept growing.
+	ctx, stopSignal := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stopSignal()
+	ctx, cancel := analysis.Limits{Timeout: o.timeout}.Context(ctx)
 	defer cancel()
 	sys, err := analysis.Within(ctx, file, "loading", analysis.Limits{Timeout: o.timeout}, func() (*gsst.System, error) {
 		return loadInstance(cmd, o.file, o.sizes, o.params, "explore")
@@ -185,12 +196,20 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		return err
 	}
 	req.Limits.MaxStates, req.Limits.MaxMemory = o.maxStates, mem
-	req.Progress = prog.report
+	warned := false
+	req.Progress = func(ev progress.Event) {
+		if ev.Note != "" && !warned {
+			// Said at once, while the search goes on: it may never end.
+			warned = true
+			fmt.Fprintf(cmd.ErrOrStderr(), "vsym: warning: %s: %s\n", file, ev.Note)
+		}
+		prog.report(ev)
+	}
 	bdd := symbolic.DefaultBDD()
 	bdd.Order = order
 	x, err := analysis.Explore(ctx, sys, analysis.ExploreRequest{
 		ModelRequest: req, Engine: engineName, BDD: bdd, Choose: o.choose,
-		CountStates: o.count, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
+		CountStates: o.count, Bound: o.bound, Deadlocks: o.deadlocks, NoTraces: o.noTraces,
 	})
 	prog.stop()
 	if err != nil {
@@ -290,35 +309,25 @@ func engineFor(cmd *cobra.Command, o *exploreOpts) (string, error) {
 // writeReport prints an exploration report for people.
 func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks bool) {
 	rep := r.Report
-	fmt.Fprintf(w, "%s: %s: %s engine (%s), %s-counter model\n", r.File, rep.System, rep.Engine, rep.Method, rep.Model)
+	fmt.Fprintf(w, "%s: %s: %s-counter model\n", r.File, rep.System, rep.Model)
 	if r.ModelReason != "" {
 		fmt.Fprintf(w, "model: %s\n", r.ModelReason)
-	}
-	for _, b := range rep.SharedBounds {
-		fmt.Fprintf(w, "bound: %s encoded up to %d; no reachable state has a step beyond it\n", b.Name, b.Max)
 	}
 	if !rep.Exact {
 		fmt.Fprintln(w, "warning: uncertified system: the counter model over-approximates it; a universal (ACTL) property that holds on it holds in the system, every other verdict is inconclusive")
 	}
 	if rep.ReachableStates == nil {
-		// The BDD engine decides properties backwards, without the
-		// reachable states, unless asked for counts.
-		fmt.Fprintln(w, "reachable states: not computed (the BDD engine decides properties backwards; --count-states computes them)")
+		// Counting can cost far more than the properties on a large
+		// space (analysis.CountSpace), so it is done on request.
+		fmt.Fprintf(w, "reachable states: not counted on a space of more than %d states (--count-states counts them and the deadlocks)\n", analysis.CountSpace)
 	} else {
 		fmt.Fprintf(w, "reachable states: %v\n", rep.ReachableStates)
 	}
 	if rep.ConcreteStates != nil {
 		fmt.Fprintf(w, "concrete states represented: %v\n", rep.ConcreteStates)
 	}
-	switch {
-	case rep.Deadlocks != nil:
+	if rep.Deadlocks != nil {
 		fmt.Fprintf(w, "deadlocks: %v\n", rep.Deadlocks)
-	case rep.DeadlockFree == nil:
-		// Deciding whether a deadlock is reachable is a fixpoint of its
-		// own, which can cost far more than the properties (a pool of
-		// 1000 processes: over a minute against 0.1 s), so the backward
-		// BDD engine leaves it to the flags that ask for it.
-		fmt.Fprintln(w, "deadlocks: not computed (the BDD engine decides properties backwards; --deadlock-free decides whether one is reachable, --count-states counts them)")
 	}
 	if len(rep.Fairness) > 0 {
 		fmt.Fprintf(w, "fairness (path quantifiers range over paths meeting each infinitely often): %s\n", strings.Join(rep.Fairness, "; "))

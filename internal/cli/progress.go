@@ -189,6 +189,11 @@ func progressText(ev progress.Event, elapsed time.Duration) string {
 	if ev.Iterations > 0 {
 		parts = append(parts, "iteration "+groupDigits(ev.Iterations))
 	}
+	if note, _, ok := strings.Cut(ev.Note, ":"); ok {
+		// The growth of an unbounded variable, in short: the whole
+		// sentence is a warning of its own.
+		parts = append(parts, note)
+	}
 	parts = append(parts, elapsed.Truncate(time.Second).String())
 	tail := ", " + strings.Join(parts, ", ")
 	if ev.K > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vsym/vsym/analysis"
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/progress"
@@ -171,6 +172,16 @@ type lemmaJSON struct {
 	Text string `json:"text"`
 }
 
+// liveJSON is the well-founded part of a liveness certificate
+// (prove.LiveCertificate): the ranks, compared lexicographically, the
+// helpful weak fairness constraints in the order that defines the
+// phase, and the justice conditions that force the ranks down.
+type liveJSON struct {
+	Ranks   []string `json:"ranks"`
+	Helpful []string `json:"helpful"`
+	Justice []string `json:"justice,omitempty"`
+}
+
 type provePropertyJSON struct {
 	Name string `json:"name"`
 	Text string `json:"text"`
@@ -192,10 +203,13 @@ type provePropertyJSON struct {
 	// is Trace, lifted to processes as explore's traces are).
 	Params map[string]int `json:"params,omitempty"`
 	// Lemmas are the lemmas the proof used (Invariant includes them).
-	Lemmas  []lemmaJSON `json:"lemmas,omitempty"`
-	Trace   *traceJSON  `json:"trace,omitempty"`
-	Reason  string      `json:"reason,omitempty"`
-	Seconds float64     `json:"seconds"`
+	Lemmas []lemmaJSON `json:"lemmas,omitempty"`
+	// Liveness is the certificate of a proved liveness property, beside
+	// Invariant (which then reads the monitor bit "pending").
+	Liveness *liveJSON  `json:"liveness,omitempty"`
+	Trace    *traceJSON `json:"trace,omitempty"`
+	Reason   string     `json:"reason,omitempty"`
+	Seconds  float64    `json:"seconds"`
 	// Expected is the verdict the file announces for the property, as
 	// written ("safe"), when it announces one.
 	Expected string `json:"expected,omitempty"`
@@ -236,6 +250,9 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 		for _, l := range r.Lemmas {
 			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
 		}
+		if c := r.Live; c != nil {
+			pj.Liveness = &liveJSON{Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts}
+		}
 		out.Properties = append(out.Properties, pj)
 	}
 	return out
@@ -251,7 +268,7 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		}
 		sizes = strings.Join(parts, ", ")
 	}
-	fmt.Fprintf(w, "%s: %s (%s): safety for every size\n", view.File, sys.Name, sizes)
+	fmt.Fprintf(w, "%s: %s (%s): %s for every size\n", view.File, sys.Name, sizes, proveKind(rep))
 	if rep.Cert != nil {
 		fmt.Fprintf(w, "certification for every size: %s\n", view.Certification)
 	}
@@ -284,6 +301,9 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
 		if r.Verdict == prove.Proved {
 			fmt.Fprintf(w, "  inductive invariant (re-checked): %s\n", r.InvariantText)
+			if c := pj.Liveness; c != nil {
+				writeLiveCertificate(w, c)
+			}
 			if len(r.Lemmas) > 0 {
 				fmt.Fprintf(w, "  lemmas found and proved inductive (part of the invariant):\n")
 				for _, l := range r.Lemmas {
@@ -297,6 +317,60 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		if pj.Trace != nil {
 			writeTrace(w, r.Instance, pj.Trace, maxTrace)
 		}
+	}
+	writeUndecided(w, rep)
+}
+
+// writeUndecided ends a report with the properties that were not
+// decided, unknown or skipped: none of them is a success, and they make
+// the exit code 3 (unless some property is refuted).
+func writeUndecided(w io.Writer, rep *prove.Report) {
+	var open []string
+	for _, r := range rep.Results {
+		if r.Verdict == prove.Unknown || r.Verdict == prove.Skipped {
+			open = append(open, r.Property.Name+" ("+r.Verdict.String()+")")
+		}
+	}
+	if len(open) > 0 {
+		fmt.Fprintf(w, "not decided: %s\n", strings.Join(open, ", "))
+	}
+}
+
+// proveKind says what the report decides: "safety", "liveness" or
+// "safety and liveness", by the properties asked.
+func proveKind(rep *prove.Report) string {
+	var safety, live bool
+	for _, r := range rep.Results {
+		if _, ok := counterabs.SafetyFormula(r.Property.Formula); ok {
+			safety = true
+		} else if _, _, _, ok := counterabs.LivenessFormula(r.Property.Formula); ok {
+			live = true
+		}
+	}
+	switch {
+	case live && safety:
+		return "safety and liveness"
+	case live:
+		return "liveness"
+	}
+	return "safety"
+}
+
+// writeLiveCertificate prints the well-founded part of a liveness
+// certificate under its invariant.
+func writeLiveCertificate(w io.Writer, c *liveJSON) {
+	fmt.Fprintf(w, "  ranks (re-checked; lexicographic, each nonnegative, none increases along a pending step):\n")
+	for k, r := range c.Ranks {
+		fmt.Fprintf(w, "    %d. %s\n", k+1, r)
+	}
+	if len(c.Ranks) == 0 {
+		fmt.Fprintf(w, "    none (every pending step ends the obligation)\n")
+	}
+	if len(c.Helpful) > 0 {
+		fmt.Fprintf(w, "  helpful weak fairness, in phase order (a step by the first one enabled decreases the ranks): %s\n", strings.Join(c.Helpful, "; "))
+	}
+	if len(c.Justice) > 0 {
+		fmt.Fprintf(w, "  justice conditions every step from which decreases the ranks: %s\n", strings.Join(c.Justice, "; "))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/analysis"
+	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 )
@@ -47,8 +48,9 @@ func newReachAnswer(a analysis.ReachAnswer) reachAnswer {
 	return reachAnswer{Reachable: a.Reachable, Steps: a.Steps, State: a.State, Reason: reason}
 }
 
-// writeReach prints the answers for one violated transition.
-func writeReach(w io.Writer, sys *gsst.System, name string, a *reachJSON) {
+// writeReach prints the answers for one violated transition or
+// rendezvous, t.
+func writeReach(w io.Writer, sys *gsst.System, name string, t *detect.TransitionResult, a *reachJSON) {
 	// Fairness plays no part (reachSystem); say so where the spec has some.
 	anyRun := ""
 	if !sys.Fairness.Empty() {
@@ -69,7 +71,19 @@ func writeReach(w io.Writer, sys *gsst.System, name string, a *reachJSON) {
 	if r := a.Asymmetry.Reachable; r != nil && !*r {
 		asym += ": this asymmetry cannot occur from the initial state"
 	}
-	fmt.Fprintf(w, "      some configuration where no process can take %s although one with the same total counters lets one: %s\n", name, asym)
+	if t.Witness.Step != nil {
+		same := "total counters"
+		if len(sys.Shared) > 0 {
+			same += " and shared values"
+		}
+		fmt.Fprintf(w, "      some configuration from which no step reaches an orbit that %s reaches from one with the same %s: %s\n", name, same, asym)
+		return
+	}
+	same := ""
+	if guardShared(sys, t) != "" {
+		same = " and shared values"
+	}
+	fmt.Fprintf(w, "      some configuration where no process can take %s although one with the same total counters%s lets one: %s\n", name, same, asym)
 }
 
 func describeReach(sys *gsst.System, a *reachAnswer) string {
@@ -92,11 +106,17 @@ func describeReach(sys *gsst.System, a *reachAnswer) string {
 
 // writeReachSummary says what the reachability answers mean for the
 // whole system.
-func writeReachSummary(w io.Writer, sys *gsst.System, reachable *bool) {
+func writeReachSummary(w io.Writer, sys *gsst.System, rep *detect.Report, reachable *bool) {
+	steps := false // some witness's point is a step's effect
+	for _, t := range rep.Results() {
+		steps = steps || t.Witness != nil && t.Witness.Step != nil
+	}
 	switch {
 	case reachable == nil:
 	case *reachable:
 		fmt.Fprintf(w, "  an asymmetry can occur from the initial state, so the total-counter model would not be exact for %s; explore, abstract and nusmv use the group-counter model by default, which is exact for any system\n", sys.Name)
+	case steps:
+		fmt.Fprintf(w, "  but no asymmetry can occur from the initial state: every reachable configuration reaches the same successor orbits as every configuration with the same total counters and shared values; explore, abstract and nusmv still use the group-counter model by default, which is exact for any system\n")
 	default:
 		fmt.Fprintf(w, "  but no asymmetry can occur from the initial state: in every reachable configuration a transition can be taken exactly when some configuration with the same total counters allows it, so the guards of the total-counter model are exact there; explore, abstract and nusmv still use the group-counter model by default, which is exact for any system\n")
 	}

@@ -156,12 +156,8 @@ func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 		case detect.Violated:
 			var tables bytes.Buffer
 			writeWitnessTables(&tables, sys, t.Witness)
-			at := ""
-			if sys.Parametric() {
-				at = " at sizes " + sys.FormatSizes(t.Witness.Sizes)
-			}
-			head := fmt.Sprintf("%s breaks full virtual symmetry%s: the two configurations below have equal total counters; in the first a process of group %s can take %s, in the second no process can.",
-				name, at, sys.Groups[t.Witness.Group].Name, name)
+			head := fmt.Sprintf("%s breaks full virtual symmetry%s: the two configurations below have equal total counters%s; in the first a process of group %s can take %s, in the second no process can.",
+				name, witnessAt(sys, t.Witness), guardShared(sys, &t), sys.Groups[t.Witness.Group].Name, name)
 			if t.Witness.Step != nil {
 				at, same, diff := stepWitnessText(sys, name, t.Witness)
 				head = fmt.Sprintf("%s breaks full virtual symmetry%s: %s; %s.", name, at, same, diff)

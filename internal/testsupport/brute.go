@@ -98,6 +98,66 @@ func ConfigsByTotals(sys *gsst.System) map[string][][][]int {
 	return out
 }
 
+// Instance is an instance of a family: the value of each parameter and
+// the size of each group.
+type Instance struct {
+	Params, Sizes []int
+}
+
+func (in Instance) String() string { return fmt.Sprintf("params %v sizes %v", in.Params, in.Sizes) }
+
+// Instances returns the instances of a family that the tests try: every
+// parameter in 0..paramMax with the assumption true, each group sized
+// over the parameters at its term's value (at least 1), each ranged
+// group at every size of its range up to sizeMax (from 1), each fixed
+// group at its size; in a fixed order.
+func Instances(sys *gsst.System, paramMax, sizeMax int) []Instance {
+	var out []Instance
+	var params func(ps []int)
+	params = func(ps []int) {
+		if len(ps) < len(sys.Params) {
+			for v := range paramMax + 1 {
+				params(append(slices.Clone(ps), v))
+			}
+			return
+		}
+		val := func(v presburger.Var) int64 {
+			if k, ok := sys.ParamOf(v); ok {
+				return int64(ps[k])
+			}
+			return 0
+		}
+		if sys.Assume.Formula != nil && !presburger.Eval(sys.Assume.Formula, val) {
+			return
+		}
+		var sizes func(sz []int)
+		sizes = func(sz []int) {
+			g := len(sz)
+			if g == len(sys.Groups) {
+				out = append(out, Instance{Params: ps, Sizes: sz})
+				return
+			}
+			switch grp := &sys.Groups[g]; {
+			case grp.OverParams():
+				if k := grp.SizeTerm.Eval(val); k >= 1 {
+					sizes(append(slices.Clone(sz), int(k)))
+				}
+			case grp.Ranged:
+				for k := 1; k <= sizeMax; k++ {
+					if grp.Allows(k) {
+						sizes(append(slices.Clone(sz), k))
+					}
+				}
+			default:
+				sizes(append(slices.Clone(sz), grp.Size))
+			}
+		}
+		sizes(nil)
+	}
+	params(nil)
+	return out
+}
+
 // Box returns the instances of a parametric system that the tests try:
 // every choice of sizes with each group's size in its range and at most
 // most (a range beyond most is cut there; a fixed group keeps its size),

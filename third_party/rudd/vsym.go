@@ -65,3 +65,17 @@ func nodeString(n Node) string {
 	}
 	return strconv.Itoa(*n)
 }
+
+// Poll calls the interrupt function now, as node constructions do every
+// few thousand, for work between operations that builds few nodes (the
+// encoding of a linear constraint by a recursion whose results are
+// mostly constants). When it returns an error, Poll sets the error status
+// of b and returns true; so does Poll on a BDD already in error.
+func (b *BDD) Poll() bool {
+	if b.error == nil && b.interrupt != nil {
+		if err := b.interrupt(); err != nil {
+			b.seterror("operation interrupted: %v", err)
+		}
+	}
+	return b.error != nil
+}

@@ -42,10 +42,11 @@ func cacheSystem(t *testing.T, restrict bool) *gsst.System {
 	return sys
 }
 
-// TestGroupModelExtended: the group-counter model of a system with a
+// TestGroupModelSteps: the group-counter model of a system with a
 // broadcast, an update and a rendezvous has the transitions the contract
-// says, each named, and its steps do what the language says.
-func TestGroupModelExtended(t *testing.T) {
+// says, each named and remembering its step, and its steps do what the
+// language says.
+func TestGroupModelSteps(t *testing.T) {
 	m, err := BuildGroup(cacheSystem(t, true))
 	if err != nil {
 		t.Fatal(err)
@@ -81,8 +82,13 @@ func TestGroupModelExtended(t *testing.T) {
 	if x[6] = 2; presburger.Eval(wbInc.Guard, val(x)) {
 		t.Errorf("M -> I [a] enabled where wb would leave 0..2: %s", presburger.Format(wbInc.Guard, m.VarName))
 	}
-	if m.Uses() != gsst.ExtShared|gsst.ExtBroadcast|gsst.ExtRendezvous {
-		t.Errorf("Uses: %v", m.Uses())
+	// Each transition remembers its step and groups: I -> M [a] is the
+	// second step taken by a, the rendezvous by (b, a) the fourth step.
+	if tr := m.Transitions[2]; !slices.Equal(tr.Steps, []int{1}) || !slices.Equal(tr.Groups, []int{0}) || m.StepOf(&tr).Origin.Transition != 1 {
+		t.Errorf("I -> M [a] takes steps %v by groups %v", tr.Steps, tr.Groups)
+	}
+	if tr := m.Transitions[8]; !slices.Equal(tr.Steps, []int{3}) || !slices.Equal(tr.Groups, []int{1, 0}) || m.StepOf(&tr).Origin.Rendezvous != 0 {
+		t.Errorf("%s takes steps %v by groups %v", m.TransitionName(&tr), tr.Steps, tr.Groups)
 	}
 }
 
@@ -98,9 +104,9 @@ func TestStepTransferSkipsMovers(t *testing.T) {
 	}
 }
 
-// TestAssembleChecksExtensions: Assemble refuses malformed fields beyond
-// the paper as bad input.
-func TestAssembleChecksExtensions(t *testing.T) {
+// TestAssembleChecksSteps: Assemble refuses, as bad input, a transition
+// that does not do what its step does.
+func TestAssembleChecksSteps(t *testing.T) {
 	sys := cacheSystem(t, false)
 	good, err := BuildGroup(sys)
 	if err != nil {
@@ -135,12 +141,12 @@ func TestAssembleChecksExtensions(t *testing.T) {
 	}
 }
 
-// TestBuildExtended: the total-counter model of the cache system has
+// TestTotalModelSteps: the total-counter model of the cache system has
 // one transition per local transition and the rendezvous, with constant
 // moves and the unrestricted transfer on total counters; a
 // group-restricted broadcast and a forced model are refused with the
 // reason in words.
-func TestBuildExtended(t *testing.T) {
+func TestTotalModelSteps(t *testing.T) {
 	ctx := context.Background()
 	m, err := Build(ctx, cacheSystem(t, false), bf, proj)
 	if err != nil {
@@ -164,7 +170,7 @@ func TestBuildExtended(t *testing.T) {
 		t.Errorf("GroupReason: %q", why)
 	}
 	_, err = Build(ctx, cacheSystem(t, false), bf, proj, Force())
-	if err == nil || errkind.Of(err) != errkind.Input || !strings.Contains(err.Error(), "forced") {
+	if err == nil || errkind.Of(err) != errkind.Input || !strings.Contains(err.Error(), "forced") || !strings.Contains(err.Error(), "I -> M broadcasts") {
 		t.Errorf("forced: %v", err)
 	}
 	var nc *NotCertifiedError

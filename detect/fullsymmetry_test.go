@@ -32,23 +32,27 @@ var extConfigs = []testsupport.ExtConfig{
 	{},
 }
 
-// TestExtendedCrossCheck certifies random systems with shared variables,
-// per-group updates, broadcasts (restricted to groups and not),
-// rendezvous (with and without group restrictions) and parameters folded
-// at small instances, and compares the verdict with full virtual
-// symmetry decided directly on the process-level state space
-// (testsupport.FullSymmetry: in every orbit, every state reaches the
-// same successor orbits). They must agree exactly; a violation's witness
-// is also replayed on the process-level semantics (testsupport.ProcSteps),
-// which shares no code with detect. It logs the counts per construct;
-// -short runs a smaller sample that still covers every construct.
-func TestExtendedCrossCheck(t *testing.T) {
+// TestFullSymmetryCrossCheck certifies random systems with shared
+// variables, per-group updates, broadcasts (restricted to groups and
+// not), rendezvous (with and without group restrictions) and parameters
+// folded at small instances, and systems within the paper, and compares
+// the verdict with full virtual symmetry decided directly on the
+// process-level state space (testsupport.FullSymmetry: in every orbit,
+// every state reaches the same successor orbits). They must agree
+// exactly; a violation's witness is also replayed on the process-level
+// semantics (testsupport.ProcSteps), which shares no code with detect. It
+// logs the counts per construct; -short runs a smaller sample that still
+// covers every construct.
+func TestFullSymmetryCrossCheck(t *testing.T) {
 	systems := 480
 	if testing.Short() {
 		systems = 96
 	}
 	solver := completeSolver(t)
 	r := rand.New(rand.NewSource(2026112620))
+	// Systems within the paper come from their own source, one after
+	// every eighth system of the others.
+	rp := rand.New(rand.NewSource(2026112625))
 	ctx := context.Background()
 	type count struct{ systems, certified, violated int }
 	counts := map[string]*count{}
@@ -66,8 +70,13 @@ func TestExtendedCrossCheck(t *testing.T) {
 			c.violated++
 		}
 	}
-	for i := range systems {
-		sys := testsupport.RandomExtended(r, extConfigs[i%len(extConfigs)])
+	for i := range systems + systems/8 {
+		var sys *gsst.System
+		if k := i % 9; k < 8 {
+			sys = testsupport.RandomExtended(r, extConfigs[(i-i/9)%len(extConfigs)])
+		} else {
+			sys = testsupport.RandomSystem(rp, fullSymmetryConfig)
+		}
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
@@ -81,7 +90,7 @@ func TestExtendedCrossCheck(t *testing.T) {
 				i, rep.Verdict(), ref.Symmetric, ref.A, ref.B, ref.Orbit, testsupport.Describe(sys))
 		}
 		for k, res := range rep.Results() {
-			tr, rv := itemOf(sys, k)
+			tr, rv := resultItem(sys, k)
 			kind := "transitions"
 			if rv >= 0 {
 				kind = "rendezvous"
@@ -98,7 +107,7 @@ func TestExtendedCrossCheck(t *testing.T) {
 		}
 		ok := rep.Certified()
 		add("all", ok)
-		if sys.Extensions() == 0 {
+		if paper(sys) {
 			add("none (within the paper)", ok)
 		}
 		for _, k := range constructs(sys) {
@@ -120,16 +129,31 @@ func TestExtendedCrossCheck(t *testing.T) {
 		items["rendezvous symmetric"], items["rendezvous certified"], items["rendezvous violated"])
 	t.Logf("extended cross-check against the process-level state space:%s", b.String())
 	for _, k := range []string{"shared bool", "shared enum", "shared bounded", "shared unbounded", "per-group update",
-		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params"} {
+		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params", "none (within the paper)"} {
 		if c := counts[k]; c == nil || c.certified == 0 || c.violated == 0 {
 			t.Errorf("%s: no certified or no violated system in the sample: %+v", k, c)
 		}
 	}
 }
 
-// itemOf returns the transition (or the rendezvous, tr -1) of result k of
-// Report.Results.
-func itemOf(sys *gsst.System, k int) (tr, rv int) {
+// fullSymmetryConfig draws the systems within the paper of the
+// cross-check: few enough processes for FullSymmetry.
+var fullSymmetryConfig = testsupport.Config{MaxTransitions: 3, MaxConfigs: 1 << 10}
+
+// paper reports whether every step of sys is the paper's and sys has no
+// shared variable.
+func paper(sys *gsst.System) bool {
+	for _, st := range sys.Steps() {
+		if !st.Simple() {
+			return false
+		}
+	}
+	return len(sys.Shared) == 0 && len(sys.Params) == 0
+}
+
+// resultItem returns the transition (or the rendezvous, tr -1) of result
+// k of Report.Results.
+func resultItem(sys *gsst.System, k int) (tr, rv int) {
 	if k < len(sys.Transitions) {
 		return k, -1
 	}
@@ -181,55 +205,56 @@ func resultName(sys *gsst.System, res *TransitionResult) string {
 }
 
 // replayWitness checks a witness on the process-level semantics: laid
-// out process by process, Enabled has a step (of the witness's transition
-// or rendezvous, by its group) to the witness's orbit, and no step of
-// Disabled reaches it. For a system within the paper (no Step), Enabled
-// has a step of transition tr by the group and Disabled none of it.
+// out process by process, Enabled has a step (of the witness's step's
+// transition or rendezvous, or of transition tr for a witness without a
+// step, by its group) to an orbit, that of the witness's step when it
+// has one, and no step of Disabled reaches that orbit. A witness without
+// a step also has no step of tr in Disabled.
 func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 	owner, _ := testsupport.Processes(sys)
-	if w.Step == nil {
-		if sys.Extensions() != 0 {
-			return fmt.Errorf("no step in %+v", w)
-		}
-		moves := func(conf [][]int) (by []int) {
-			for _, s := range testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: testsupport.Layout(conf), Shared: []int{}}) {
-				if s.Transition == tr {
-					by = append(by, owner[s.Movers[0]])
-				}
-			}
-			return by
-		}
-		if by := moves(w.Enabled); !slices.Contains(by, w.Group) {
-			return fmt.Errorf("group %d cannot take the transition in %v", w.Group, w.Enabled)
-		}
-		if by := moves(w.Disabled); len(by) > 0 {
-			return fmt.Errorf("groups %v can take the transition in %v", by, w.Disabled)
-		}
-		return nil
+	rv := -1
+	if w.Step != nil {
+		o := sys.Steps()[w.Step.Step].Origin
+		tr, rv = o.Transition, o.Rendezvous
 	}
-	orbit := fmt.Sprint(w.Step.Totals, w.Step.Shared)
-	reaches := func(conf [][]int, want bool) error {
-		st := testsupport.ProcState{Conf: testsupport.Layout(conf), Shared: w.Shared}
-		for _, s := range testsupport.ProcSteps(sys, owner, st) {
-			if testsupport.OrbitKey(sys, owner, s.Next) != orbit {
-				continue
-			}
-			if !want {
-				return fmt.Errorf("%v reaches %s", st, orbit)
-			}
-			if s.Transition == w.Step.Transition && s.Rendezvous == w.Step.Rendezvous && owner[s.Movers[0]] == w.Group {
-				return nil
-			}
-		}
-		if want {
-			return fmt.Errorf("%v does not reach %s by the step", st, orbit)
-		}
-		return nil
+	shared := w.Shared
+	if shared == nil {
+		shared = []int{}
 	}
-	if err := reaches(w.Enabled, true); err != nil {
-		return err
+	steps := func(conf [][]int) []testsupport.ProcStep {
+		return testsupport.ProcSteps(sys, owner, testsupport.ProcState{Conf: testsupport.Layout(conf), Shared: shared})
 	}
-	return reaches(w.Disabled, false)
+	orbit := ""
+	for _, s := range steps(w.Enabled) {
+		if s.Transition != tr || s.Rendezvous != rv || owner[s.Movers[0]] != w.Group {
+			continue
+		}
+		o := testsupport.OrbitKey(sys, owner, s.Next)
+		if w.Step == nil || o == fmt.Sprint(w.Step.Next.Totals(len(sys.States)), orEmpty(w.Step.Next.Shared)) {
+			orbit = o
+			break
+		}
+	}
+	if orbit == "" {
+		return fmt.Errorf("%v with %v has no step of the witness by group %d (to its orbit)", w.Enabled, w.Shared, w.Group)
+	}
+	for _, s := range steps(w.Disabled) {
+		if testsupport.OrbitKey(sys, owner, s.Next) == orbit {
+			return fmt.Errorf("%v with %v reaches %s", w.Disabled, w.Shared, orbit)
+		}
+		if w.Step == nil && s.Transition == tr {
+			return fmt.Errorf("%v with %v has a step of the transition", w.Disabled, w.Shared)
+		}
+	}
+	return nil
+}
+
+// orEmpty is vals, or an empty slice for nil, as OrbitKey prints them.
+func orEmpty(vals []int) []int {
+	if vals == nil {
+		return []int{}
+	}
+	return vals
 }
 
 // familyBox is the greatest parameter value (and group size) the family
@@ -327,7 +352,7 @@ func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, insta
 			counts["instances"]++
 			ref := testsupport.FullSymmetry(inst, extWindow)
 			for k := range results {
-				if tr, rv := itemOf(sys, k); ref.Violates(inst, tr, rv) && (least[k] < 0 || inst.N() < least[k]) {
+				if tr, rv := resultItem(sys, k); ref.Violates(inst, tr, rv) && (least[k] < 0 || inst.N() < least[k]) {
 					least[k] = inst.N()
 				}
 			}
@@ -363,7 +388,7 @@ func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, insta
 			}
 			fixed := *w
 			fixed.Params = nil
-			tr, _ := itemOf(sys, k)
+			tr, _ := resultItem(sys, k)
 			if err := replayWitness(inst, tr, &fixed); err != nil {
 				t.Fatalf("system %d: witness at %v %v: %v\n%s", i, w.Params, w.Sizes, err, testsupport.Describe(sys))
 			}
@@ -397,12 +422,14 @@ func paramBox(k, most int) [][]int {
 	return out
 }
 
-// TestVerifyStepWitness: VerifyWitness accepts the step witnesses
-// Certify reports and rejects each of them tampered with: another shared
-// value, a shared value outside its domain, another orbit after the
-// step, another group, no step, or the disabled configuration replaced
-// by the enabled one (which does reach the orbit).
-func TestVerifyStepWitness(t *testing.T) {
+// TestVerifyWitnessTampered: VerifyWitness accepts the witnesses Certify
+// reports for systems with shared variables and rejects each of them
+// tampered with: a shared value outside its domain, another group, the
+// disabled configuration replaced by the enabled one (which does reach
+// the orbit), and for a witness with a step another configuration after
+// it, a shared value after it outside its domain, or, for a rendezvous,
+// no step.
+func TestVerifyWitnessTampered(t *testing.T) {
 	solver := completeSolver(t)
 	r := rand.New(rand.NewSource(5))
 	ctx := context.Background()
@@ -425,19 +452,29 @@ func TestVerifyStepWitness(t *testing.T) {
 			clone := func() *Witness {
 				c := *w
 				c.Shared = slices.Clone(w.Shared)
-				st := *w.Step
-				st.Totals, st.Shared = slices.Clone(st.Totals), slices.Clone(st.Shared)
-				c.Step = &st
+				if w.Step != nil {
+					st := *w.Step
+					st.Groups, st.Next = slices.Clone(st.Groups), st.Next.Clone()
+					c.Step = &st
+				}
 				return &c
 			}
 			var bad []*Witness
+			v := &sys.Shared[0]
+			if w.Step != nil {
+				c := clone()
+				c.Step.Next.Counts[0][0]++
+				bad = append(bad, c)
+				c = clone()
+				c.Step.Next.Shared[0] = v.Lo - 1
+				bad = append(bad, c)
+				if res.Transition == nil {
+					c = clone()
+					c.Step = nil
+					bad = append(bad, c)
+				}
+			}
 			c := clone()
-			c.Step.Totals[0]++
-			bad = append(bad, c)
-			c = clone()
-			c.Step = nil
-			bad = append(bad, c)
-			c = clone()
 			c.Group = (w.Group + 1) % len(sys.Groups)
 			if len(sys.Groups) > 1 {
 				bad = append(bad, c)
@@ -446,11 +483,7 @@ func TestVerifyStepWitness(t *testing.T) {
 			c.Disabled = c.Enabled
 			bad = append(bad, c)
 			c = clone()
-			v := &sys.Shared[0]
 			c.Shared[0] = v.Lo - 1
-			bad = append(bad, c)
-			c = clone()
-			c.Step.Shared[0] = v.Lo - 1
 			bad = append(bad, c)
 			for k, b := range bad {
 				if err := VerifyWitness(sys, res.Transition, b); err == nil {

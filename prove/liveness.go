@@ -1,0 +1,556 @@
+package prove
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
+)
+
+// Liveness for every size: the response properties AF q, AG (p -> AF q)
+// and AG AF q (counterabs.LivenessFormula) under the system's justice
+// and weak fairness, on the parametric group-counter model.
+//
+// The question is first made one about a single run. A monitor bit,
+// pending, is added to the model: it is set when the obligation opens
+// (at the initial state for AF q, at every state satisfying p for
+// AG (p -> AF q)) and q does not hold, and cleared when q holds:
+//
+//	pending0  = start & !q
+//	pending'  = (pending | trigger') & !q'
+//
+// The property fails exactly when some fair run is pending forever from
+// some point on: a fair path from the state where the obligation opened
+// avoids q for ever. (A fair path of CTL from a state on a fair path is
+// a fair run from there, since fairness is a property of suffixes.)
+//
+// A proof shows that no fair run stays pending: a LiveCertificate, an
+// inductive invariant of the model with the monitor and a well-founded
+// argument in the style of Manna and Pnueli's rule for response under
+// weak fairness, checked by plain SMT queries (checkLive).
+
+// LiveCertificate is the certificate of a liveness proof. Let a state be
+// pending when the monitor bit is set (the obligation is open and q
+// false), and let its phase be the index, in Helpful, of the first weak
+// fairness constraint some process can take there (len(Helpful) when
+// none). Then, in every pending state that satisfies Invariant:
+//
+//   - every rank is nonnegative;
+//   - every step to a pending state does not increase the tuple (ranks
+//     in order, then the phase) in the lexicographic order, and a step
+//     by the phase's own constraint decreases it;
+//   - a step from a state satisfying one of the Justice conditions
+//     decreases it, and such a state is no deadlock;
+//   - when Justice is empty, some Helpful constraint can be taken.
+//
+// Soundness: along a run that stays pending the tuple never increases,
+// so from some point on it is constant (the order is well founded); then
+// the phase's constraint can be taken in every state and is never taken,
+// which weak fairness forbids, and no state satisfies a Justice
+// condition, which justice forbids (with Justice empty, every pending
+// state is in some phase below len(Helpful)).
+type LiveCertificate struct {
+	// Invariant is over the model's variables and Pending.
+	Invariant presburger.Formula
+	Ranks     []Rank
+	// Helpful and Justice are indices into the system's
+	// Fairness.Weak and Fairness.Justice.
+	Helpful []int
+	Justice []int
+	// Texts for people: the invariant (with "pending" for the monitor
+	// bit), each rank, each helpful constraint and justice condition.
+	InvariantText string
+	RankTexts     []string
+	HelpfulTexts  []string
+	JusticeTexts  []string
+}
+
+// liveQuestion is a response property on a parametric group-counter
+// model, with the monitor bit.
+type liveQuestion struct {
+	m                 *counterabs.ParamModel
+	start, trigger, q presburger.Formula
+	fair              counterabs.ParamFairness
+	// ts is the model with the monitor (Bad unset); pending is the
+	// monitor's variable.
+	ts      presburger.TransitionSystem
+	pending presburger.Var
+	state   map[presburger.Var]int // state variable of m -> its index (NumState)
+}
+
+// newLive builds the question for the property with the given start,
+// trigger and goal on m.
+func newLive(m *counterabs.ParamModel, start, trigger, q presburger.Formula) (*liveQuestion, error) {
+	fair, err := m.Fairness()
+	if err != nil {
+		return nil, err
+	}
+	lq := &liveQuestion{m: m, start: start, trigger: trigger, q: q, fair: fair, state: map[presburger.Var]int{}}
+	ps := m.TransitionSystem()
+	base := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next}
+	lq.pending = presburger.Var(m.NumVars() + m.NumState())
+	next := lq.pending + 1
+	for i := range m.NumState() {
+		lq.state[m.StateVar(i)] = i
+	}
+	isSet := func(v presburger.Var) presburger.Formula {
+		return presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(1))
+	}
+	notQ := presburger.Negation(q)
+	lq.ts = presburger.TransitionSystem{
+		Vars:   append(slices.Clone(ps.Vars), lq.pending),
+		Next:   append(slices.Clone(ps.Next), next),
+		Params: ps.Params,
+		Domain: append(slices.Clone(ps.Domain), presburger.Bound{Var: lq.pending, Lo: 0, Hi: 1}),
+		Init:   presburger.Conj(ps.Init, presburger.Iff(isSet(lq.pending), presburger.Conj(start, notQ))),
+	}
+	for _, t := range ps.Trans {
+		open := presburger.Conj(presburger.Disj(isSet(lq.pending), base.Prime(trigger)), base.Prime(notQ))
+		lq.ts.Trans = append(lq.ts.Trans, presburger.Conj(t, presburger.Iff(isSet(next), open)))
+	}
+	return lq, nil
+}
+
+// varName names the variables of the question: the model's, and
+// "pending" for the monitor bit.
+func (lq *liveQuestion) varName(v presburger.Var) string {
+	switch v {
+	case lq.pending:
+		return "pending"
+	case lq.pending + 1:
+		return "pending'"
+	}
+	return lq.m.VarName(v)
+}
+
+// format writes f, over the question's variables, for people.
+func (lq *liveQuestion) format(f presburger.Formula) string {
+	return FormatInvariant(f, lq.varName, lq.m.TypedAtom)
+}
+
+// isPending is "the monitor bit is set and q is false".
+func (lq *liveQuestion) isPending() presburger.Formula {
+	return presburger.Conj(presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(1)), presburger.Negation(lq.q))
+}
+
+// post reads f, over the model's state variables and parameters, in the
+// state after a step by model transition i.
+func (lq *liveQuestion) post(i int, f presburger.Formula) presburger.Formula {
+	terms := lq.m.StepTerms(&lq.m.Transitions[i])
+	return presburger.Subst(f, func(v presburger.Var) presburger.Term {
+		if k, ok := lq.state[v]; ok {
+			return terms[k]
+		}
+		return presburger.VarTerm(v)
+	})
+}
+
+// Rank is a piecewise-linear function of a state: the Term of the first
+// case whose When holds. The last case's When is true; a linear rank
+// has one case.
+type Rank []RankCase
+
+// RankCase is one piece of a Rank.
+type RankCase struct {
+	When presburger.Formula
+	Term presburger.Term
+}
+
+// linearRank is the rank t everywhere.
+func linearRank(t presburger.Term) Rank { return Rank{{When: presburger.True, Term: t}} }
+
+// pieces returns, for each case of r, the condition that it is the one
+// that applies.
+func (r Rank) pieces() []presburger.Formula {
+	var out, before []presburger.Formula
+	for _, c := range r {
+		out = append(out, presburger.Conj(append(slices.Clone(before), c.When)...))
+		before = append(before, presburger.Negation(c.When))
+	}
+	return out
+}
+
+// format writes r for people: "t" for a linear rank, else "if c1 then
+// t1, if c2 then t2, else t3".
+func (r Rank) format(lq *liveQuestion) string {
+	if len(r) == 1 {
+		return r[0].Term.Format(lq.varName)
+	}
+	var parts []string
+	for k, c := range r {
+		if k == len(r)-1 {
+			parts = append(parts, "else "+c.Term.Format(lq.varName))
+			continue
+		}
+		parts = append(parts, "if "+lq.format(c.When)+" then "+c.Term.Format(lq.varName))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// compare is "r after a step by model transition t op r before it".
+func (lq *liveQuestion) compare(t int, r Rank, op presburger.Op) presburger.Formula {
+	before := r.pieces()
+	var fs []presburger.Formula
+	for i, bi := range before {
+		for j, bj := range before {
+			fs = append(fs, presburger.Conj(bi, lq.post(t, bj), presburger.Compare(lq.postTerm(t, r[j].Term), op, r[i].Term)))
+		}
+	}
+	return presburger.Disj(fs...)
+}
+
+// negative is "r is below 0".
+func (r Rank) negative() presburger.Formula {
+	var fs []presburger.Formula
+	for i, b := range r.pieces() {
+		fs = append(fs, presburger.Conj(b, presburger.Compare(r[i].Term, presburger.Lt, presburger.ConstTerm(0))))
+	}
+	return presburger.Disj(fs...)
+}
+
+// postTerm reads t in the state after a step by model transition i.
+func (lq *liveQuestion) postTerm(i int, t presburger.Term) presburger.Term {
+	terms := lq.m.StepTerms(&lq.m.Transitions[i])
+	return t.Subst(func(v presburger.Var) presburger.Term {
+		if k, ok := lq.state[v]; ok {
+			return terms[k]
+		}
+		return presburger.VarTerm(v)
+	})
+}
+
+// guard is the guard of model transition i.
+func (lq *liveQuestion) guard(i int) presburger.Formula { return lq.m.Transitions[i].Guard }
+
+// enabled is "some process can take weak fairness constraint k".
+func (lq *liveQuestion) enabled(k int) presburger.Formula {
+	var fs []presburger.Formula
+	for _, i := range lq.fair.Weak[k] {
+		fs = append(fs, lq.guard(i))
+	}
+	return presburger.Disj(fs...)
+}
+
+// liveCondition is one obligation of a certificate: Bad must be
+// unsatisfiable in a pending state of the invariant.
+type liveCondition struct {
+	What string
+	Bad  presburger.Formula
+}
+
+// certOrder reads a certificate's order on pending states: the phase
+// (the first helpful constraint enabled) and the lexicographic
+// comparison of the tuple across a step.
+type certOrder struct {
+	lq *liveQuestion
+	c  *LiveCertificate
+	en []presburger.Formula // en[k]: helpful constraint k is enabled
+}
+
+func (lq *liveQuestion) order(c *LiveCertificate) certOrder {
+	o := certOrder{lq: lq, c: c}
+	for _, w := range c.Helpful {
+		o.en = append(o.en, lq.enabled(w))
+	}
+	return o
+}
+
+// phase is "the phase is i" (len(Helpful): no helpful constraint is
+// enabled).
+func (o certOrder) phase(i int) presburger.Formula {
+	var fs []presburger.Formula
+	for k := 0; k < i; k++ {
+		fs = append(fs, presburger.Negation(o.en[k]))
+	}
+	if i < len(o.en) {
+		fs = append(fs, o.en[i])
+	}
+	return presburger.Conj(fs...)
+}
+
+// lex is "after the step by t the tuple is below the one before it (or
+// equal, when not strict)", the phase before being i.
+func (o certOrder) lex(t, i int, strict bool) presburger.Formula {
+	// The phase after the step is at most i (below i when strict).
+	var f presburger.Formula = presburger.True
+	if strict || i < len(o.en) {
+		var fs []presburger.Formula
+		for k := 0; k < i || !strict && k == i; k++ {
+			fs = append(fs, o.lq.post(t, o.en[k]))
+		}
+		f = presburger.Disj(fs...)
+	}
+	for j := len(o.c.Ranks) - 1; j >= 0; j-- {
+		r := o.c.Ranks[j]
+		f = presburger.Disj(o.lq.compare(t, r, presburger.Lt), presburger.Conj(o.lq.compare(t, r, presburger.Eq), f))
+	}
+	return f
+}
+
+// conditions returns the obligations of c (see LiveCertificate), each a
+// formula over the current state that no pending state satisfying the
+// invariant may satisfy: the steps are read through post, so that every
+// obligation is a question about one state.
+func (lq *liveQuestion) conditions(c *LiveCertificate) []liveCondition {
+	var out []liveCondition
+	for j, r := range c.Ranks {
+		out = append(out, liveCondition{fmt.Sprintf("rank %d is nonnegative", j+1), r.negative()})
+	}
+	o := lq.order(c)
+	notQ := presburger.Negation(lq.q)
+	for i := 0; i <= len(c.Helpful); i++ {
+		ph := o.phase(i)
+		for t := range lq.m.Transitions {
+			strict := i < len(c.Helpful) && slices.Contains(lq.fair.Weak[c.Helpful[i]], t)
+			what := "does not increase the tuple"
+			if strict {
+				what = "decreases the tuple (a helpful step)"
+			}
+			out = append(out, liveCondition{
+				What: fmt.Sprintf("in phase %d, a step by %s %s", i+1, lq.m.TransitionName(&lq.m.Transitions[t]), what),
+				Bad:  presburger.Conj(ph, lq.guard(t), lq.post(t, notQ), presburger.Negation(o.lex(t, i, strict))),
+			})
+		}
+	}
+	for _, j := range c.Justice {
+		out = append(out, lq.justiceConditions(o, j)...)
+	}
+	if len(c.Justice) == 0 {
+		out = append(out, liveCondition{"some helpful constraint can be taken", o.phase(len(c.Helpful))})
+	}
+	return out
+}
+
+// justiceConditions are the obligations of justice condition j in a
+// certificate: no state satisfying it is a deadlock, and every pending
+// step from one decreases the tuple.
+func (lq *liveQuestion) justiceConditions(o certOrder, j int) []liveCondition {
+	jf := lq.fair.Justice[j]
+	text := lq.m.System.Fairness.Justice[j].Text
+	notQ := presburger.Negation(lq.q)
+	dead := []presburger.Formula{jf}
+	for t := range lq.m.Transitions {
+		dead = append(dead, presburger.Negation(lq.guard(t)))
+	}
+	out := []liveCondition{{fmt.Sprintf("no state satisfying justice condition %s is a deadlock", text), presburger.Conj(dead...)}}
+	for i := 0; i <= len(o.c.Helpful); i++ {
+		for t := range lq.m.Transitions {
+			out = append(out, liveCondition{
+				What: fmt.Sprintf("in phase %d, a step by %s from a state satisfying %s decreases the tuple", i+1, lq.m.TransitionName(&lq.m.Transitions[t]), text),
+				Bad:  presburger.Conj(jf, o.phase(i), lq.guard(t), lq.post(t, notQ), presburger.Negation(o.lex(t, i, true))),
+			})
+		}
+	}
+	return out
+}
+
+// violation is the disjunction of c's obligations in a pending state:
+// the bad states of the safety question whose invariant completes c.
+func (lq *liveQuestion) violation(c *LiveCertificate) presburger.Formula {
+	var fs []presburger.Formula
+	for _, cond := range lq.conditions(c) {
+		fs = append(fs, cond.Bad)
+	}
+	return presburger.Conj(lq.isPending(), presburger.Disj(fs...))
+}
+
+// checkLive re-checks c with plain SMT queries: the invariant is
+// inductive (presburger.CheckInvariant on the model with the monitor),
+// and each obligation alone is unsatisfiable in a pending state of the
+// invariant. It returns nil, an *presburger.UndecidedError, or an error
+// naming the obligation that fails.
+func (lq *liveQuestion) checkLive(ctx context.Context, solver presburger.Solver, c *LiveCertificate) error {
+	ts := lq.ts
+	ts.Bad = presburger.False
+	if err := presburger.CheckInvariant(ctx, solver, ts, c.Invariant); err != nil {
+		return err
+	}
+	base := presburger.Conj(paramPart(lq.ts), c.Invariant, lq.isPending())
+	for _, cond := range lq.conditions(c) {
+		a, err := solver.Solve(ctx, presburger.Problem{Bounds: lq.ts.Domain, F: presburger.Conj(base, cond.Bad)})
+		if err != nil {
+			return err
+		}
+		switch a.Result {
+		case presburger.Unknown:
+			return &presburger.UndecidedError{What: cond.What, Reason: a.Reason}
+		case presburger.Sat:
+			return fmt.Errorf("the certificate fails: %s (witness %s)", cond.What, lq.formatModel(a.Model))
+		}
+	}
+	return nil
+}
+
+// formatModel writes the state variables and parameters of a witness.
+func (lq *liveQuestion) formatModel(val presburger.Model) string {
+	var parts []string
+	for _, v := range append(slices.Clone(lq.ts.Vars), lq.ts.Params...) {
+		parts = append(parts, fmt.Sprintf("%s=%d", lq.varName(v), val[v]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// unsat reports whether f is unsatisfiable in a state of the domain
+// whose parameters satisfy the constraint; an unknown answer counts as
+// satisfiable.
+func (lq *liveQuestion) unsat(ctx context.Context, solver presburger.Solver, f presburger.Formula) (bool, error) {
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: lq.ts.Domain, F: presburger.Conj(paramPart(lq.ts), f)})
+	if err != nil {
+		return false, err
+	}
+	return a.Result == presburger.Unsat, nil
+}
+
+// errUndecided reports whether err is a solver's unknown.
+func errUndecided(err error) bool {
+	var ue *presburger.UndecidedError
+	return errors.As(err, &ue)
+}
+
+// proveLive answers a liveness property on m (its group-counter model)
+// and fills res: a re-checked certificate, a fair lasso at a small
+// instance replayed on it, or unknown.
+func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, start, trigger, q presburger.Formula, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+	res.Level, res.LevelReason = m.Level, m.Reason
+	if cfg.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+	}
+	lq, err := newLive(m, start, trigger, q)
+	if err != nil {
+		return err
+	}
+	// Lemmas first: most response properties of counter systems rest on
+	// facts a filter finds (thresholds once passed, counts of senders)
+	// and a rank the local states' graph gives.
+	lemmas, err := houdini(ctx, solver, lq.ts, lq.candidates())
+	if err != nil {
+		return err
+	}
+	lemmas = prune(ctx, solver, lq.ts, lemmas)
+	inv := lemmaConj(lemmas)
+	cert, err := lq.synthesize(ctx, solver, inv)
+	if err != nil {
+		return err
+	}
+	if cert != nil {
+		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert))); err != nil {
+			return err
+		} else if ok {
+			cert.Invariant = inv
+			return lq.accept(ctx, solver, cert, lemmas, res)
+		}
+	}
+	// A fair lasso at a small instance refutes the property.
+	if found, err := refuteLive(ctx, cfg, m, name, res); err != nil || found {
+		return err
+	}
+	if cert == nil {
+		res.Verdict = Unknown
+		res.Reason = "no ranking argument found: no rank over the counters of the local states' graph decreases along the pending steps; exploring the small instances found no fair run that fails"
+		stopped(ctx, cfg, res)
+		return nil
+	}
+	// The rank and the order of the helpful constraints stand; an
+	// invariant strong enough to discharge the obligations is a safety
+	// question on the model with the monitor.
+	ts := strengthen(lq.ts, inv)
+	ts.Bad = lq.violation(cert)
+	a, err := prover.Prove(ctx, ts)
+	if err != nil {
+		// The back end failed on this question (Spacer may give up with
+		// an error of its own): no answer, which is no success.
+		res.Verdict, res.Reason = Unknown, "the prover failed on the ranking argument's obligations: "+err.Error()
+		return nil
+	}
+	if a.Verdict == presburger.Proved {
+		cert.Invariant = presburger.Conj(a.Invariant, inv)
+		return lq.accept(ctx, solver, cert, lemmas, res)
+	}
+	res.Verdict = Unknown
+	res.Reason = "the ranking argument's obligations could not be shown for every reachable pending state (" + a.Reason + "); exploring the small instances found no fair run that fails"
+	if a.Verdict == presburger.Refuted {
+		res.Reason = "the ranking argument found does not hold in some reachable pending state, and exploring the small instances found no fair run that fails"
+	}
+	stopped(ctx, cfg, res)
+	return nil
+}
+
+// stopped marks an unknown res as stopped by the bound on the property
+// when that bound has run out: then the reason is the time, and what
+// was found until then follows in parentheses.
+func stopped(ctx context.Context, cfg config, res *Result) {
+	if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, res.Reason), true
+	}
+}
+
+// accept re-checks cert and fills res with the proof.
+func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, cert *LiveCertificate, lemmas []Lemma, res *Result) error {
+	if err := lq.checkLive(ctx, solver, cert); err != nil {
+		if errUndecided(err) {
+			res.Verdict, res.Reason = Unknown, "the certificate found could not be re-checked: "+err.Error()
+			return nil
+		}
+		return errkind.Errorf(errkind.Internal, "the liveness certificate fails the re-check: %w", err)
+	}
+	sys := lq.m.System
+	cert.InvariantText = lq.format(cert.Invariant)
+	for _, r := range cert.Ranks {
+		cert.RankTexts = append(cert.RankTexts, r.format(lq))
+	}
+	for _, k := range cert.Helpful {
+		cert.HelpfulTexts = append(cert.HelpfulTexts, sys.WeakName(&sys.Fairness.Weak[k]))
+	}
+	for _, j := range cert.Justice {
+		cert.JusticeTexts = append(cert.JusticeTexts, sys.Fairness.Justice[j].Text)
+	}
+	res.Verdict, res.Live, res.Lemmas = Proved, cert, lemmas
+	res.Invariant, res.InvariantText = cert.Invariant, cert.InvariantText
+	return nil
+}
+
+// checkLive answers property i of rep's system when it is a response
+// property (counterabs.LivenessFormula), on the system's parametric
+// group-counter model (*live, built at the first one), and marks it
+// Skipped otherwise.
+func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presburger.Prover, solver presburger.Solver, live **counterabs.ParamModel, res *Result) error {
+	sys := rep.System
+	p := &sys.Properties[i]
+	if _, _, _, ok := counterabs.LivenessFormula(p.Formula); !ok {
+		res.Verdict, res.Reason = Skipped, skipReason
+		return nil
+	}
+	if *live == nil {
+		var idx []int
+		for k := range sys.Properties {
+			if _, _, _, ok := counterabs.LivenessFormula(sys.Properties[k].Formula); ok {
+				idx = append(idx, k)
+			}
+		}
+		m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...))
+		if err != nil {
+			return err
+		}
+		m.Reason = "liveness is decided on the group-counter model, exact for any system, where fairness per group is expressible"
+		if rep.Scope == "" && m.Scope != "" {
+			rep.Scope = m.Scope + emptyGroups(ctx, solver, m)
+		}
+		*live = m
+	}
+	m := *live
+	k := slices.IndexFunc(m.Properties, func(q counterabs.Property) bool { return q.Name == p.Name })
+	if k < 0 {
+		return errkind.Errorf(errkind.Internal, "the parametric model has no property %s", p.Name)
+	}
+	start, trigger, q, _ := counterabs.LivenessFormula(m.Properties[k].Formula)
+	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
+	return proveLive(ctx, cfg, m, p.Name, start, trigger, q, prover, solver, res)
+}

@@ -1,0 +1,221 @@
+package prove
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Refutations of liveness properties: a fair lasso found by explore's
+// explicit engine at a small instance (parameter values and ranged sizes
+// up to searchMax, in order of their sum, as for safety in search.go),
+// replayed process by process on the instance by the language's
+// semantics (execution), with the fairness constraints checked along its
+// loop and the property's failure checked along the run.
+
+// liveSearchInstances bounds the instances explored for a refutation.
+const liveSearchInstances = 40
+
+// refuteLive explores the small instances of m's system under fairness
+// for the property name, and fills res with the first fair run that
+// fails it (found). A run that does not replay is an internal error.
+func refuteLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, res *Result) (found bool, err error) {
+	sys := m.System
+	ps := m.TransitionSystem()
+	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
+	budget := int64(searchStates)
+	for k, params := range smallInstances(m, ts) {
+		if ctx.Err() != nil || budget <= 0 || k >= liveSearchInstances {
+			return false, nil
+		}
+		sizes, pvals, err := instanceValues(m, presburger.Counterexample{Params: params})
+		if err != nil {
+			return false, err
+		}
+		inst, err := sys.InstantiateParams(pvals, sizes)
+		if err != nil {
+			return false, errkind.Errorf(errkind.Internal, "the instance %s: %w", sys.FormatSizes(sizes), err)
+		}
+		idx := slices.IndexFunc(inst.Properties, func(p gsst.Property) bool { return p.Name == name })
+		if idx < 0 {
+			return false, errkind.Errorf(errkind.Internal, "the instance has no property %s", name)
+		}
+		inst = inst.WithProperties(idx)
+		gm, err := counterabs.BuildGroup(inst)
+		if err != nil {
+			return false, err
+		}
+		rep, err := explicit.Engine{}.Check(ctx, gm, explore.MaxStates(budget), explore.Traces(true))
+		if err != nil {
+			if k := errkind.Of(err); k == errkind.Limit || k == errkind.Unknown {
+				return false, nil
+			}
+			return false, err
+		}
+		if rep.ReachableStates != nil {
+			budget -= rep.ReachableStates.Int64()
+		}
+		pr := rep.Properties[0]
+		if pr.Holds || pr.Vacuous {
+			continue
+		}
+		at := sys.FormatSizes(sizes)
+		if len(pvals) > 0 {
+			at = formatParams(sys, pvals) + " (" + at + ")"
+		}
+		if err := replayLasso(inst, pr.Trace); err != nil {
+			return false, errkind.Errorf(errkind.Internal, "the fair run found at %s does not replay on the instance: %w", at, err)
+		}
+		res.Verdict, res.Trace, res.Sizes, res.Params, res.Instance = Refuted, pr.Trace, sizes, pvals, inst
+		res.Reason = fmt.Sprintf("a fair run that never meets the obligation, found by exploring the instance %s with the explicit engine and replayed on it process by process; its loop meets every fairness constraint", at)
+		return true, nil
+	}
+	return false, nil
+}
+
+// replayLasso checks that tr's lifted run is a fair lasso of inst that
+// fails inst's one property, a response property: every step is a step
+// of the instance (explore.StepOf names it and its movers, gsst's
+// CheckMovers decides whether they can take it; a stutter step only at a
+// deadlock), the loop returns to the configuration it started from
+// (every process in the same state, the same shared values), every
+// justice condition holds in some configuration of the loop, every weak
+// fairness constraint is taken or not enabled in some configuration of
+// the loop (or the loop stutters), and after some point where the
+// obligation opens (the initial configuration for AF q) no
+// configuration of the run satisfies q.
+func replayLasso(inst *gsst.System, tr *explore.Trace) error {
+	if tr == nil || tr.Lifted == nil {
+		return fmt.Errorf("no lifted run")
+	}
+	l := tr.Lifted
+	if l.Error != "" {
+		return fmt.Errorf("lifting: %s", l.Error)
+	}
+	if l.Loop < 0 || l.Loop >= len(l.Steps) {
+		return fmt.Errorf("the run is no lasso (loop %d of %d steps)", l.Loop, len(l.Steps))
+	}
+	start, trigger, q, ok := counterabs.LivenessFormula(inst.Properties[0].Formula)
+	if !ok {
+		return fmt.Errorf("the property is no response property")
+	}
+	p := inst.NewProcs(inst.InitConfig())
+	fair := &inst.Fairness
+	var vals []func(presburger.Var) int64
+	var keys []string
+	var enabled [][]bool // enabled[k][w]: weak constraint w can be taken in configuration k
+	for i := 0; ; i++ {
+		c := p.Config()
+		vals = append(vals, inst.ValuationOf(c))
+		keys = append(keys, p.Key())
+		if i == len(l.Steps) {
+			break
+		}
+		en := make([]bool, len(fair.Weak))
+		for w := range fair.Weak {
+			e, err := canTake(inst, c, &fair.Weak[w])
+			if err != nil {
+				return err
+			}
+			en[w] = e
+		}
+		enabled = append(enabled, en)
+		st := l.Steps[i]
+		if st.Stutter {
+			succ, err := inst.Successors(c)
+			if err != nil {
+				return err
+			}
+			if len(succ) > 0 {
+				return fmt.Errorf("step %d stutters where a process can move", i+1)
+			}
+			continue
+		}
+		step, movers, err := explore.StepOf(inst, st)
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %v", i+1, st, err)
+		}
+		transferred, shared, err := inst.CheckMovers(step, p, movers)
+		if err != nil {
+			return fmt.Errorf("step %d (%s): %v", i+1, st, err)
+		}
+		p.Take(movers, transferred, shared)
+	}
+	end := len(l.Steps)
+	if keys[end] != keys[l.Loop] {
+		return fmt.Errorf("the loop does not return to configuration %d", l.Loop)
+	}
+	for _, c := range fair.Justice {
+		met := false
+		for k := l.Loop; k < end && !met; k++ {
+			met = presburger.Eval(c.Formula, vals[k])
+		}
+		if !met {
+			return fmt.Errorf("the loop never meets justice condition %s", c.Text)
+		}
+	}
+	for w := range fair.Weak {
+		c := &fair.Weak[w]
+		met := false
+		for k := l.Loop; k < end && !met; k++ {
+			st := l.Steps[k]
+			met = st.Stutter || !enabled[k][w] ||
+				st.Transition == c.Transition && st.Rendezvous == nil && (c.Group < 0 || st.Group == c.Group)
+		}
+		if !met {
+			return fmt.Errorf("the loop never meets weak fairness of %s", inst.WeakName(c))
+		}
+	}
+	// The obligation opens at some configuration (only the first for
+	// AF q) and q fails from there on, the loop included.
+	for i := 0; i <= l.Loop; i++ {
+		open := trigger
+		if i == 0 {
+			open = start
+		}
+		if !presburger.Eval(open, vals[i]) {
+			continue
+		}
+		fails := true
+		for k := i; k <= end && fails; k++ {
+			fails = !presburger.Eval(q, vals[k])
+		}
+		if fails {
+			return nil
+		}
+	}
+	return fmt.Errorf("no configuration of the run opens an obligation that q never meets")
+}
+
+// canTake reports whether some process (of the constraint's group, or
+// of any group) can take the local transition of weak fairness
+// constraint w in configuration c: whether one of the transition's steps
+// is enabled there, its first part restricted to the group.
+func canTake(inst *gsst.System, c gsst.Config, w *gsst.Weak) (bool, error) {
+	steps := inst.Steps()
+	for i := range steps {
+		st := &steps[i]
+		if st.Origin.Transition != w.Transition || len(st.Parts) == 0 {
+			continue
+		}
+		if w.Group >= 0 {
+			if !st.Parts[0].Allows(w.Group) {
+				continue
+			}
+			r := st.Restrict(0, []int{w.Group})
+			st = &r
+		}
+		ok, err := inst.Enabled(st, c)
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}

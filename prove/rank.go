@@ -1,0 +1,504 @@
+package prove
+
+import (
+	"context"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// The search for a liveness certificate (LiveCertificate): lemmas as for
+// safety, plus facts about the monitor, then ranks read off the graph of
+// local states, in the style of the ranking functions of parameterized
+// verification of threshold automata, where a process moves along an
+// acyclic graph and the weighted sum of the counters decreases with
+// every step.
+
+// maxRanks bounds the components of the lexicographic rank.
+const maxRanks = 3
+
+// candidates returns the candidate lemmas of the question: those of the
+// model (lemma.go); the pools (each group's counters sum to its size);
+// a counter at most an unbounded shared variable; a shared variable of
+// few values taking a value only while a counter is empty or occupied;
+// and facts about pending states, "pending = 0 | a" for each atom a of
+// the trigger, each negated atom of the goal, each counter being empty
+// or occupied, and each threshold of a guard (an atom that reads no
+// counter).
+func (lq *liveQuestion) candidates() []Lemma {
+	m := lq.m
+	ps := m.TransitionSystem()
+	base := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
+	out := candidates(m, base)
+	add := func(kind string, f presburger.Formula) {
+		out = append(out, Lemma{Kind: kind, Formula: f, Text: lq.format(f)})
+	}
+	for _, p := range m.Pools {
+		var sum presburger.Term
+		for _, c := range p.Counters {
+			sum = sum.Add(presburger.VarTerm(presburger.Var(c)))
+		}
+		add("pool", presburger.Compare(sum, presburger.Eq, p.Sum))
+	}
+	// A counter at most a shared variable: the processes that entered
+	// a state only by incrementing it (the choices of a value counted,
+	// which the premise of a property reads).
+	for j := range m.Shared {
+		if m.Shared[j].Unbounded {
+			for c := range m.Counters {
+				add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, presburger.VarTerm(m.SharedVar(j))))
+			}
+		}
+	}
+	// Flows: a counter is what entered it less what left it, when a
+	// shared variable counts the entries (each step into it adds one)
+	// and another the exits (the choices of a value and the messages
+	// sent by those who chose it: cc's chose0 = #V0 + nsnt00).
+	incs := func(t *counterabs.ParamTransition) []int {
+		var out []int
+		for _, a := range t.Assign {
+			if a.Value.Equal(presburger.VarTerm(presburger.Var(a.Var)).Add(presburger.ConstTerm(1))) {
+				out = append(out, a.Var)
+			}
+		}
+		return out
+	}
+	init := initTerms(m)
+	for c := range m.Counters {
+		var ins, outs []int
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			if t.To == c {
+				ins = append(ins, incs(t)...)
+			}
+			if t.From == c {
+				outs = append(outs, incs(t)...)
+			}
+		}
+		for _, y := range ins {
+			for _, x := range outs {
+				if x == y {
+					continue
+				}
+				// y - x - c stays y0 - x0 - c0.
+				xv, yv := presburger.Var(x), presburger.Var(y)
+				lhs := presburger.VarTerm(yv).Sub(presburger.VarTerm(xv)).Sub(presburger.VarTerm(presburger.Var(c)))
+				rhs := init[len(m.Counters)+int(yv-m.SharedVar(0))].Sub(init[len(m.Counters)+int(xv-m.SharedVar(0))]).Sub(init[c])
+				add("count", presburger.Compare(lhs, presburger.Eq, rhs))
+				// Only the first half: x counts some exits only.
+				add("count", presburger.Compare(lhs, presburger.Ge, rhs))
+			}
+		}
+	}
+	// A bound a guard keeps: "x < e" guards the steps that add one to
+	// x, so x <= e (crashes: nfaulty <= f).
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		for _, a := range guardAtoms(t.Guard) {
+			if c, ok := a.(presburger.Cmp); ok && c.Op == presburger.Lt && !readsCounter(m, a) {
+				add("bound", presburger.Compare(c.T, presburger.Le, presburger.ConstTerm(0)))
+			}
+		}
+	}
+	// Two shared counts equal, or one zero, while the obligation is
+	// open (no process chose 1: nobody sent 1).
+	idle0 := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
+	for j := range m.Shared {
+		if !m.Shared[j].Unbounded {
+			continue
+		}
+		xj := presburger.VarTerm(m.SharedVar(j))
+		add("pending", presburger.Disj(idle0, presburger.Compare(xj, presburger.Eq, presburger.ConstTerm(0))))
+		for k := j + 1; k < len(m.Shared); k++ {
+			if m.Shared[k].Unbounded {
+				add("pending", presburger.Disj(idle0, presburger.Compare(xj, presburger.Eq, presburger.VarTerm(m.SharedVar(k)))))
+			}
+		}
+	}
+	// A value of a shared variable with few values only while a
+	// counter is empty, or occupied (Peterson's flags: !flagA only
+	// while a is in N).
+	for j := range m.Shared {
+		sh := &m.Shared[j]
+		if sh.Unbounded || sh.Hi-sh.Lo+1 > maxCaseValues {
+			continue
+		}
+		for v := sh.Lo; v <= sh.Hi; v++ {
+			other := presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Ne, presburger.ConstTerm(int64(v)))
+			for c := range m.Counters {
+				x := presburger.VarTerm(presburger.Var(c))
+				add("shared", presburger.Disj(other, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(1))))
+				add("shared", presburger.Disj(other, presburger.Compare(x, presburger.Le, presburger.ConstTerm(0))))
+			}
+		}
+	}
+	idle := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
+	var atoms []presburger.Formula
+	atoms = append(atoms, guardAtoms(lq.trigger)...)
+	for _, a := range guardAtoms(lq.q) {
+		atoms = append(atoms, presburger.Negation(a))
+	}
+	for c := range m.Counters {
+		x := presburger.VarTerm(presburger.Var(c))
+		atoms = append(atoms, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(1)), presburger.Compare(x, presburger.Le, presburger.ConstTerm(0)))
+	}
+	// Thresholds passed while the obligation is open.
+	for _, t := range m.Transitions {
+		for _, a := range guardAtoms(t.Guard) {
+			if !readsCounter(m, a) {
+				atoms = append(atoms, a)
+			}
+		}
+	}
+	for _, a := range atoms {
+		add("pending", presburger.Disj(idle, a))
+	}
+	// The trigger itself, when what it reads stays as it was.
+	add("pending", presburger.Disj(idle, lq.trigger))
+	return out
+}
+
+// synthesize looks for the ranks and helpful constraints of a
+// certificate, with inv (an inductive invariant, the lemmas) as what is
+// known of the pending states; the invariant itself is left for the
+// caller. It returns nil when no rank decreases along any pending step.
+//
+// The steps that matter are those between pending states; each moves
+// processes along edges of the graph of local states. Candidate ranks
+// weigh each counter by its state's place in that graph: the longest
+// path to a sink when the graph of the pending steps is acyclic (then
+// every step decreases it), and for each state its distance to that
+// state. They are taken greedily, as a lexicographic tuple: each must
+// not increase along the steps the earlier ones do not decrease, and
+// decrease along some. A weak fairness constraint is helpful when every
+// pending step it takes decreases the tuple; justice conditions are
+// kept when their obligations hold under inv.
+func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver, inv presburger.Formula) (*LiveCertificate, error) {
+	m := lq.m
+	notQ := presburger.Negation(lq.q)
+	pend := presburger.Conj(inv, lq.isPending())
+	// The pending steps: transitions that can lead from a pending state
+	// to a pending state.
+	var live []int
+	for t := range m.Transitions {
+		ok, err := lq.unsat(ctx, solver, presburger.Conj(pend, lq.guard(t), lq.post(t, notQ)))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			live = append(live, t)
+		}
+	}
+	linear := lq.rankCandidates(live)
+	cert := &LiveCertificate{}
+	rest := slices.Clone(live)
+	// The steps by t between pending states that leave every rank
+	// chosen so far equal, stay within (a formula on both states), and
+	// change r as op says.
+	steps := func(t int, within presburger.Formula, r Rank, op presburger.Op) (bool, error) {
+		fs := []presburger.Formula{pend, lq.guard(t), lq.post(t, notQ), within, lq.post(t, within), lq.compare(t, r, op)}
+		for _, c := range cert.Ranks {
+			fs = append(fs, lq.compare(t, c, presburger.Eq))
+		}
+		ok, err := lq.unsat(ctx, solver, presburger.Conj(fs...))
+		return !ok, err
+	}
+	// pick returns the candidate that no such step increases and that
+	// decreases the most (first: along every such step of the most
+	// transitions, then along some), with the transitions it finishes.
+	pick := func(cands []Rank, within presburger.Formula) (best int, done []int, err error) {
+		best = -1
+		bestSome := 0
+		for k, r := range cands {
+			var dec []int
+			some, valid := 0, true
+			for _, t := range rest {
+				up, err := steps(t, within, r, presburger.Gt)
+				if err != nil {
+					return -1, nil, err
+				}
+				if up {
+					valid = false
+					break
+				}
+				same, err := steps(t, within, r, presburger.Eq)
+				if err != nil {
+					return -1, nil, err
+				}
+				if !same {
+					dec = append(dec, t)
+				} else if down, err := steps(t, within, r, presburger.Lt); err != nil {
+					return -1, nil, err
+				} else if down {
+					some++
+				}
+			}
+			if valid && (len(dec) > len(done) || len(dec) == len(done) && some > bestSome) {
+				best, done, bestSome = k, dec, some
+			}
+		}
+		return best, done, nil
+	}
+	for len(cert.Ranks) < maxRanks && len(rest) > 0 {
+		best, done, err := pick(linear, presburger.True)
+		if err != nil {
+			return nil, err
+		}
+		cands := linear
+		if len(done) < len(rest) {
+			// A rank by cases over a shared variable of few values may
+			// finish more: for each value, the best linear rank along
+			// the steps that keep it (a process may cycle through the
+			// local states while the value that lets it out changes, as
+			// Peterson's turn does).
+			pieces, err := lq.pieceCandidates(linear, func(within presburger.Formula) (int, error) {
+				k, _, err := pick(linear, within)
+				return k, err
+			})
+			if err != nil {
+				return nil, err
+			}
+			if b2, d2, err := pick(pieces, presburger.True); err != nil {
+				return nil, err
+			} else if b2 >= 0 && (best < 0 || len(d2) > len(done)) {
+				best, done, cands = b2, d2, pieces
+			}
+		}
+		if best < 0 {
+			break
+		}
+		cert.Ranks = append(cert.Ranks, cands[best])
+		rest = slices.DeleteFunc(rest, func(t int) bool { return slices.Contains(done, t) })
+		if len(done) == 0 && len(cert.Ranks) > 1 {
+			break // nothing more is gained
+		}
+	}
+	if len(cert.Ranks) == 0 && len(live) > 0 {
+		return nil, nil
+	}
+	// Helpful: every pending step the constraint takes is decreasing.
+	for k, ts := range lq.fair.Weak {
+		helpful := len(ts) > 0
+		for _, t := range ts {
+			if slices.Contains(rest, t) {
+				helpful = false
+			}
+		}
+		if helpful {
+			cert.Helpful = append(cert.Helpful, k)
+		}
+	}
+	// Of the justice conditions, those whose obligations hold.
+	for j := range lq.fair.Justice {
+		var bad []presburger.Formula
+		for _, c := range lq.justiceConditions(lq.order(cert), j) {
+			bad = append(bad, c.Bad)
+		}
+		ok, err := lq.unsat(ctx, solver, presburger.Conj(pend, presburger.Disj(bad...)))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			cert.Justice = append(cert.Justice, j)
+		}
+	}
+	if len(cert.Justice) == 0 && len(cert.Helpful) == 0 {
+		// Nothing else can force the ranks down: leave the justice
+		// conditions' obligations to a stronger invariant.
+		for j := range lq.fair.Justice {
+			cert.Justice = append(cert.Justice, j)
+		}
+	}
+	// The order of the helpful constraints matters only for steps that
+	// leave the ranks equal; try the spec's order and its reverse.
+	if len(rest) > 0 && len(cert.Helpful) > 1 {
+		ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert)))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			rev := *cert
+			rev.Helpful = slices.Clone(cert.Helpful)
+			slices.Reverse(rev.Helpful)
+			if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(&rev))); err != nil {
+				return nil, err
+			} else if ok {
+				return &rev, nil
+			}
+		}
+	}
+	return cert, nil
+}
+
+// rankCandidates returns the candidate ranks. The linear ones are
+// weighted sums of the counters, each counter weighed by its local
+// state's place in the graph whose edges are the moves of the
+// transitions live (their movers, the other parts of a rendezvous, the
+// transfers of a broadcast): the longest path to a sink when that graph
+// is acyclic, then for each state the distance to it (0 for the state
+// itself and for the states that cannot reach it), over all groups and
+// over each group alone; and each bounded
+// shared variable's distance to either end of its domain. The piecewise
+// ones choose, for each value of a shared variable with at most
+// maxCaseValues values, one of the distance ranks: a process may cycle
+// through the local states while the value that lets it out changes
+// (Peterson's turn).
+func (lq *liveQuestion) rankCandidates(live []int) (linear []Rank) {
+	m := lq.m
+	S := len(m.System.States)
+	succ := make([][]int, S)
+	addEdge := func(from, to int) {
+		a, b := m.Counters[from].State, m.Counters[to].State
+		if !slices.Contains(succ[a], b) {
+			succ[a] = append(succ[a], b)
+		}
+	}
+	for _, t := range live {
+		tr := &m.Transitions[t]
+		addEdge(tr.From, tr.To)
+		for _, mv := range tr.Also {
+			addEdge(mv.From, mv.To)
+		}
+		for _, mv := range tr.Transfers {
+			addEdge(mv.From, mv.To)
+		}
+	}
+	weigh := func(w []int64) presburger.Term {
+		var r presburger.Term
+		for c, ctr := range m.Counters {
+			if w[ctr.State] != 0 {
+				r = r.Add(presburger.VarTerm(presburger.Var(c)).Scale(w[ctr.State]))
+			}
+		}
+		return r
+	}
+	var terms []presburger.Term
+	addTerm := func(r presburger.Term) {
+		if len(r.Monos) > 0 && !slices.ContainsFunc(terms, r.Equal) {
+			terms = append(terms, r)
+		}
+	}
+	if height, ok := longestPaths(succ); ok {
+		addTerm(weigh(height))
+	}
+	for target := range S {
+		// Breadth first backwards from target.
+		dist := make([]int64, S)
+		seen := make([]bool, S)
+		seen[target] = true
+		frontier := []int{target}
+		for d := int64(1); len(frontier) > 0; d++ {
+			var next []int
+			for s := range S {
+				if seen[s] {
+					continue
+				}
+				for _, u := range succ[s] {
+					if slices.Contains(frontier, u) {
+						seen[s], dist[s] = true, d
+						next = append(next, s)
+						break
+					}
+				}
+			}
+			frontier = next
+		}
+		if len(m.System.Groups) > 1 {
+			// One group's progress alone, while the others may cycle
+			// (first: with ties, the rank that reads less is taken).
+			for g := range m.System.Groups {
+				var r presburger.Term
+				for c, ctr := range m.Counters {
+					if ctr.Group == g && dist[ctr.State] != 0 {
+						r = r.Add(presburger.VarTerm(presburger.Var(c)).Scale(dist[ctr.State]))
+					}
+				}
+				addTerm(r)
+			}
+		}
+		addTerm(weigh(dist))
+	}
+	for j := range m.Shared {
+		sh := &m.Shared[j]
+		x := presburger.VarTerm(m.SharedVar(j))
+		addTerm(x.Add(presburger.ConstTerm(-int64(sh.Lo))))
+		if !sh.Unbounded {
+			addTerm(presburger.ConstTerm(int64(sh.Hi)).Sub(x))
+		}
+	}
+	for _, t := range terms {
+		linear = append(linear, linearRank(t))
+	}
+	return linear
+}
+
+// pieceCandidates returns, for each shared variable with at most
+// maxCaseValues values, the rank by cases over its values whose piece
+// for each value is the linear rank best(x = value) picks (the first
+// when none is valid there); none when every value picks the same.
+func (lq *liveQuestion) pieceCandidates(linear []Rank, best func(within presburger.Formula) (int, error)) ([]Rank, error) {
+	m := lq.m
+	var out []Rank
+	for j := range m.Shared {
+		sh := &m.Shared[j]
+		if sh.Unbounded || sh.Hi-sh.Lo+1 > maxCaseValues {
+			continue
+		}
+		var r Rank
+		distinct := false
+		for v := sh.Lo; v <= sh.Hi; v++ {
+			when := presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v)))
+			k, err := best(when)
+			if err != nil {
+				return nil, err
+			}
+			k = max(k, 0)
+			if v == sh.Hi {
+				when = presburger.True
+			}
+			r = append(r, RankCase{When: when, Term: linear[k][0].Term})
+			distinct = distinct || !r[0].Term.Equal(r[len(r)-1].Term)
+		}
+		if distinct {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// maxCaseValues bounds the values of a shared variable a piecewise
+// rank distinguishes.
+const maxCaseValues = 3
+
+// longestPaths returns, for each node of the graph, the length of the
+// longest path from it, and false when the graph has a cycle.
+func longestPaths(succ [][]int) ([]int64, bool) {
+	n := len(succ)
+	height := make([]int64, n)
+	state := make([]int, n) // 0 new, 1 on the stack, 2 done
+	var visit func(s int) bool
+	visit = func(s int) bool {
+		switch state[s] {
+		case 1:
+			return false
+		case 2:
+			return true
+		}
+		state[s] = 1
+		for _, u := range succ[s] {
+			if !visit(u) {
+				return false
+			}
+			height[s] = max(height[s], height[u]+1)
+		}
+		state[s] = 2
+		return true
+	}
+	for s := range n {
+		if !visit(s) {
+			return nil, false
+		}
+	}
+	return height, true
+}
