@@ -192,6 +192,9 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			opts = append(opts, counterabs.Force())
 			reason = why + "; total-counter model forced (--force): it over-approximates the system"
 		case level == Auto:
+			if kind == errkind.Negative {
+				why = certificationSummary(cert)
+			}
 			return groupModel(r.File, sys, why+"; the group-counter model is exact for any system")
 		default:
 			// The refusal is about the system as a whole: every
@@ -298,6 +301,45 @@ func CertificationFailure(cert *detect.Report) (string, errkind.Kind) {
 		return "not fully virtually symmetric: " + strings.Join(bad, "; "), errkind.Negative
 	}
 	return "full virtual symmetry could not be decided for transition " + strings.Join(unknown, ", "), errkind.Unknown
+}
+
+// certificationSummary says in one short line which steps break full
+// virtual symmetry in cert, by name: the reason of the group-counter
+// model Auto takes instead, which every command prints on one line (a
+// witness can take a thousand characters; vsym check shows them).
+func certificationSummary(cert *detect.Report) string {
+	const shown = 3
+	sys := cert.System
+	var names []string
+	rendezvous := false
+	for _, t := range cert.Results() {
+		switch {
+		case t.Verdict != detect.Violated:
+		case t.Rendezvous != nil:
+			names, rendezvous = append(names, sys.RendezvousName(t.Rendezvous)), true
+		default:
+			names = append(names, "transition "+sys.TransitionName(t.Transition))
+		}
+	}
+	if len(names) == 1 {
+		return "not fully virtually symmetric: " + names[0] + " breaks full virtual symmetry (vsym check shows a witness)"
+	}
+	// Transitions alone are listed as "transitions A, B and C"; the
+	// name of a rendezvous has commas of its own, so a list with one
+	// is separated by semicolons.
+	sep, head := "; ", names[:min(len(names), shown)]
+	if !rendezvous {
+		sep = ", "
+		for k := range head {
+			head[k] = strings.TrimPrefix(head[k], "transition ")
+		}
+		head[0] = "transitions " + head[0]
+	}
+	last := fmt.Sprintf("%d more", len(names)-shown)
+	if len(names) <= shown {
+		head, last = head[:len(head)-1], head[len(head)-1]
+	}
+	return fmt.Sprintf("not fully virtually symmetric: %s and %s break full virtual symmetry (vsym check shows the witnesses)", strings.Join(head, sep), last)
 }
 
 // DescribeWitness says in words what a witness shows.

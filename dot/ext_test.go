@@ -3,6 +3,8 @@ package dot_test
 import (
 	"fmt"
 	"math/rand"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +32,7 @@ func TestExtPictures(t *testing.T) {
 	}
 	var all []string
 	var checks []func(*drawn)
-	var transfers, rendezvous, updates, traces, sharedRows int
+	var transfers, rendezvous, updates, traces, sharedRows, many int
 	for i := range runs {
 		in := testsupport.RandomExtInstance(r, testsupport.ExtConfig{}, 3)
 		sys := in.Sys
@@ -120,6 +122,7 @@ func TestExtPictures(t *testing.T) {
 			all = append(all, text)
 			traces++
 			tr := p.Trace
+			many += checkMoversMarked(t, sys, tr, text)
 			checks = append(checks, func(g *drawn) {
 				if len(sys.Shared) == 0 || tr.Loop >= 0 || tr.Lifted == nil || tr.Lifted.Error != "" {
 					return
@@ -141,8 +144,8 @@ func TestExtPictures(t *testing.T) {
 	for i, g := range parseAll(t, all) {
 		checks[i](g)
 	}
-	t.Logf("%d systems, %d transfers, %d rendezvous, %d updates drawn; %d traces, %d configurations with shared values checked", runs, transfers, rendezvous, updates, traces, sharedRows)
-	if transfers == 0 || rendezvous == 0 || updates == 0 || traces == 0 || sharedRows == 0 {
+	t.Logf("%d systems, %d transfers, %d rendezvous, %d updates drawn; %d traces, %d configurations with shared values checked, %d steps of several processes marked", runs, transfers, rendezvous, updates, traces, sharedRows, many)
+	if transfers == 0 || rendezvous == 0 || updates == 0 || traces == 0 || sharedRows == 0 || many == 0 {
 		t.Errorf("the generator is out of balance")
 	}
 }
@@ -180,4 +183,59 @@ func TestExtBundled(t *testing.T) {
 			t.Errorf("the skeleton of lock.yaml has no %q", want)
 		}
 	}
+}
+
+// checkMoversMarked checks, on the DOT text of a lifted trace drawn in
+// full, that every process a step moves (the one that takes it, the
+// other parts of a rendezvous, those a broadcast carries along) is
+// marked in the configuration the step arrives at: its cell yellow and
+// its number bold, and that no other cell is yellow. It returns the
+// number of steps of several processes checked.
+func checkMoversMarked(t *testing.T, sys *gsst.System, tr *explore.Trace, text string) (many int) {
+	t.Helper()
+	l := tr.Lifted
+	if l == nil || l.Error != "" || (l.Loop >= 0) != (tr.Loop >= 0) {
+		return 0
+	}
+	node := regexp.MustCompile(`(?m)^  c(\d+) \[label=<(.*)>, tooltip=`)
+	row := regexp.MustCompile(`<TR><TD ALIGN="LEFT">([^<]*)</TD>(.*?)</TR>`)
+	cell := regexp.MustCompile(`<TD( BGCOLOR="#fff8c5")?>(.*?)</TD>`)
+	configs := map[string]string{}
+	for _, m := range node.FindAllStringSubmatch(text, -1) {
+		configs[m[1]] = m[2]
+	}
+	for k, st := range l.Steps {
+		label, ok := configs[fmt.Sprint(k+1)]
+		if st.Stutter || !ok {
+			continue // a lasso's closing step arrives at a configuration drawn before
+		}
+		// cells[group][state]: whether yellow, and the content.
+		hot := map[[2]int]bool{}
+		content := map[[2]int]string{}
+		for _, r := range row.FindAllStringSubmatch(label, -1) {
+			g := slices.IndexFunc(sys.Groups, func(grp gsst.Group) bool { return grp.Name == r[1] })
+			for s, c := range cell.FindAllStringSubmatch(r[2], -1) {
+				hot[[2]int{g, s}], content[[2]int{g, s}] = c[1] != "", c[2]
+			}
+		}
+		movers := append(append([]explore.Mover{{Group: st.Group, Process: st.Process, To: st.To}}, st.Also...), st.Transferred...)
+		if len(movers) > 1 {
+			many++
+		}
+		want := map[[2]int]bool{}
+		for _, mv := range movers {
+			at := [2]int{mv.Group, mv.To}
+			want[at] = true
+			if !hot[at] || !strings.Contains(" "+content[at]+" ", fmt.Sprintf(" <B>%d</B> ", mv.Process)) {
+				t.Errorf("step %d moves %s[%d] to %s: configuration %d marks it not (cell %q, yellow %v)\n%s",
+					k, sys.Groups[mv.Group].Name, mv.Process, sys.States[mv.To], k+1, content[at], hot[at], testsupport.Describe(sys))
+			}
+		}
+		for at, yellow := range hot {
+			if yellow && !want[at] {
+				t.Errorf("step %d: configuration %d marks %s in %s, where no process of the step arrived", k, k+1, sys.Groups[at[0]].Name, sys.States[at[1]])
+			}
+		}
+	}
+	return many
 }

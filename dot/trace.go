@@ -327,9 +327,9 @@ func (d *traceDrawing) shownGroups() (rows []int, hiddenMove bool) {
 	}
 	d.abbreviated = true
 	moves := make([]bool, len(sys.Groups))
-	for _, m := range d.moves {
-		if m.group >= 0 {
-			moves[m.group] = true
+	for i := range d.moves {
+		for _, mv := range d.moves[i].movers() {
+			moves[mv.Group] = true
 		}
 	}
 	for g := range sys.Groups {
@@ -554,10 +554,31 @@ func (d *traceDrawing) confTable(i int, rows []int, hiddenMove bool, in *move) s
 	return b.String()
 }
 
+// movers returns every process m moves, the one that takes the step
+// first, then the other parts of a rendezvous and the processes a
+// broadcast carries along; only the first when m is not lifted to
+// processes (its process is then -1).
+func (m *move) movers() []explore.Mover {
+	if m == nil || m.stutter || m.several || m.group < 0 {
+		return nil
+	}
+	out := []explore.Mover{{Group: m.group, Process: m.process, From: m.from, To: m.to}}
+	out = append(out, m.also...)
+	return append(out, m.transferred...)
+}
+
 // cell returns the content of the cell of group g and state s in
-// configuration i, and whether the move into i arrived there.
+// configuration i, and whether a process of the move into i arrived
+// there: the one that took the step, a part of its rendezvous, or one
+// its broadcast carried along. Each of them is bold.
 func (d *traceDrawing) cell(i, g, s int, in *move) (string, bool) {
-	hot := in != nil && !in.stutter && in.to == s && in.group == g
+	hot := false
+	moved := map[int]bool{}
+	for _, mv := range in.movers() {
+		if mv.Group == g && mv.To == s {
+			hot, moved[mv.Process] = true, true
+		}
+	}
 	k := d.counts[i][g][s]
 	if k == 0 {
 		return font(colourMuted, 0, "·"), hot
@@ -568,7 +589,7 @@ func (d *traceDrawing) cell(i, g, s int, in *move) (string, bool) {
 	var parts []string
 	for _, p := range d.procs[i][g][s] {
 		text := fmt.Sprint(p)
-		if hot && p == in.process {
+		if moved[p] {
 			text = "<B>" + text + "</B>"
 		}
 		parts = append(parts, text)
@@ -645,10 +666,10 @@ func (d *traceDrawing) title() []string {
 func (d *traceDrawing) numbering() string {
 	for _, g := range d.sys.Groups {
 		if d.abbreviate() && g.Size > maxIndices {
-			return fmt.Sprintf("in that state, numbered from 0 (their number, for groups of more than %d); yellow: where the last move arrived;", maxIndices)
+			return fmt.Sprintf("in that state, numbered from 0 (their number, for groups of more than %d); yellow: where the processes of the last move arrived;", maxIndices)
 		}
 	}
-	return "in that state, numbered from 0; yellow: where the last move arrived;"
+	return "in that state, numbered from 0; yellow: where the processes of the last move arrived (in bold);"
 }
 
 // marker says, for a property AG p or EF p with p free of temporal

@@ -376,3 +376,30 @@ func TestFormatUpdate(t *testing.T) {
 		t.Errorf("FormatUpdate = %q", got)
 	}
 }
+
+// TestRendezvousOnly: a system whose steps are all rendezvous may leave
+// transitions out, for vsym and for the schema alike; a system with
+// neither still misses its transitions, and the error says when they may
+// be left out.
+func TestRendezvousOnly(t *testing.T) {
+	const head = "name: swap\nstates: [A, B]\ngroups: {p: 2}\ninit: A\n"
+	src := head + "rendezvous:\n  - parts: [{from: A, to: B}, {from: A, to: B}]\n  - parts: [{from: B, to: A}, {from: B, to: A}]\nproperties:\n  pairs: \"AG #A != 1\"\n"
+	sys, err := gsst.Parse("swap.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sys.Transitions) != 0 || len(sys.Rendezvous) != 2 {
+		t.Errorf("%d transitions, %d rendezvous; want 0 and 2", len(sys.Transitions), len(sys.Rendezvous))
+	}
+	sch := gsst.CompileSchema(t)
+	if errs := gsst.SchemaErrors(t, sch, []byte(src)); errs != nil {
+		t.Errorf("the schema rejects a system of rendezvous alone: %v", errs)
+	}
+	_, err = gsst.Parse("none.yaml", []byte(head))
+	if err == nil || !strings.Contains(err.Error(), `none.yaml:1:1: missing key "transitions" (a system with rendezvous only may leave it out)`) {
+		t.Errorf("a system with no steps: %v", err)
+	}
+	if errs := gsst.SchemaErrors(t, sch, []byte(head)); errs == nil {
+		t.Error("the schema accepts a system with neither transitions nor rendezvous")
+	}
+}

@@ -1,8 +1,10 @@
 package promela
 
 import (
+	"fmt"
 	"math/rand"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
@@ -24,92 +26,108 @@ import (
 func TestSpinExt(t *testing.T) {
 	runs := 60
 	if testing.Short() {
-		runs = 20
+		runs = 10
 	}
 	spinExt(t, 2120, runs, false)
 }
 
 // spinExt draws runs random instances (parameters too, unless reduced)
 // and checks the concrete model, or the group-counter model when reduced
-// is set, with Spin against the oracle.
+// is set, with Spin against the oracle. The instances and their models
+// are made in order (one random source); Spin checks them in parallel.
 func spinExt(t *testing.T, seed int64, runs int, reduced bool) {
 	requireSpin(t)
 	r := rand.New(rand.NewSource(seed))
 	solver := z3.New()
+	var mu sync.Mutex
 	var compared, claims, boundFails, rendezvous, broadcast, totals int
-	for i := range runs {
-		cfg := testsupport.ExtConfig{}
-		if reduced {
-			cfg.Deny = gsst.ExtParams
-		}
-		if i%4 == 0 {
-			cfg.Want = gsst.ExtShared
-		}
-		in := testsupport.RandomExtInstance(r, cfg, 3)
-		sys := in.Sys
-		bound, sp, beyond := in.Bounded(i)
-		var prog *Program
-		var err error
-		// The concrete model has init's start-up state besides one per
-		// configuration; the counter model one per (group counters,
-		// shared values).
-		states := int64(sp.Len()) + 1
-		if reduced {
-			// Every other instance tries the total-counter model, with
-			// the properties over totals only, when Z3 certifies it.
-			var m *counterabs.Model
-			var total bool
-			sys, m, total, err = extmodel.Pick(sys, i, solver)
-			states = int64(sp.GroupStates())
-			if total {
-				states = int64(sp.TotalStates())
-				totals++
+	t.Run("instances", func(t *testing.T) {
+		for i := range runs {
+			cfg := testsupport.ExtConfig{}
+			if reduced {
+				cfg.Deny = gsst.ExtParams
 			}
-			if err == nil {
-				prog, err = Reduced(m, Version("test"), Bound(bound))
+			if i%4 == 0 {
+				cfg.Want = gsst.ExtShared
 			}
-		} else {
-			prog, err = Concrete(sys, Version("test"), Bound(bound))
-		}
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
-		}
-		p, err := buildPan(t, prog)
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, prog.Text)
-		}
-		res, err := p.run("-N", "_count")
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, prog.Text)
-		}
-		if res.violated != beyond {
-			t.Fatalf("system %d: pan reports a bound assertion violated: %v; the oracle says the bound is exceeded: %v\n%s", i, res.violated, beyond, prog.Text)
-		}
-		if beyond {
-			boundFails++
-			continue
-		}
-		if res.stored != states {
-			t.Fatalf("system %d: pan stores %d states, the oracle %d\n%s\n%s", i, res.stored, states, testsupport.Describe(sys), prog.Text)
-		}
-		compared++
-		rendezvous += b2i(in.Rendezvous)
-		broadcast += b2i(in.Broadcast)
-		for k := range prog.Claims {
-			cl := &prog.Claims[k]
-			if !cl.Exported() {
-				continue
+			in := testsupport.RandomExtInstance(r, cfg, 3)
+			sys := in.Sys
+			bound, sp, beyond := in.Bounded(i)
+			var prog *Program
+			var err error
+			// The concrete model has init's start-up state besides one per
+			// configuration; the counter model one per (group counters,
+			// shared values).
+			states := int64(sp.Len()) + 1
+			total := false
+			if reduced {
+				// Every other instance tries the total-counter model, with
+				// the properties over totals only, when Z3 certifies it.
+				var m *counterabs.Model
+				sys, m, total, err = extmodel.Pick(sys, i, solver)
+				states = int64(sp.GroupStates())
+				if total {
+					states = int64(sp.TotalStates())
+				}
+				if err == nil {
+					prog, err = Reduced(m, Version("test"), Bound(bound))
+				}
+			} else {
+				prog, err = Concrete(sys, Version("test"), Bound(bound))
 			}
-			want := testsupport.Holds(sp.Graph, sys.Properties[k].Formula)
-			got, err := p.run(cl.PanArgs(false)...)
 			if err != nil {
-				t.Fatalf("system %d, %s: %v\n%s", i, cl.Property, err, prog.Text)
+				t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 			}
-			if cl.Holds(got.violated) != want {
-				t.Fatalf("system %d, property %s (%s), claim { %s }: Spin says %v, the oracle %v\n%s\n%s", i, cl.Property, cl.Text, cl.LTL, cl.Holds(got.violated), want, testsupport.Describe(sys), prog.Text)
-			}
-			claims++
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				t.Parallel()
+				p, err := buildPan(t, prog)
+				if err != nil {
+					t.Fatalf("system %d: %v\n%s", i, err, prog.Text)
+				}
+				res, err := p.run("-N", "_count")
+				if err != nil {
+					t.Fatalf("system %d: %v\n%s", i, err, prog.Text)
+				}
+				if res.violated != beyond {
+					t.Fatalf("system %d: pan reports a bound assertion violated: %v; the oracle says the bound is exceeded: %v\n%s", i, res.violated, beyond, prog.Text)
+				}
+				if beyond {
+					mu.Lock()
+					boundFails++
+					mu.Unlock()
+					return
+				}
+				if res.stored != states {
+					t.Fatalf("system %d: pan stores %d states, the oracle %d\n%s\n%s", i, res.stored, states, testsupport.Describe(sys), prog.Text)
+				}
+				n := 0
+				for k := range prog.Claims {
+					cl := &prog.Claims[k]
+					if !cl.Exported() {
+						continue
+					}
+					want := testsupport.Holds(sp.Graph, sys.Properties[k].Formula)
+					got, err := p.run(cl.PanArgs(false)...)
+					if err != nil {
+						t.Fatalf("system %d, %s: %v\n%s", i, cl.Property, err, prog.Text)
+					}
+					if cl.Holds(got.violated) != want {
+						t.Fatalf("system %d, property %s (%s), claim { %s }: Spin says %v, the oracle %v\n%s\n%s", i, cl.Property, cl.Text, cl.LTL, cl.Holds(got.violated), want, testsupport.Describe(sys), prog.Text)
+					}
+					n++
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				compared++
+				claims += n
+				rendezvous += b2i(in.Rendezvous)
+				broadcast += b2i(in.Broadcast)
+				totals += b2i(total)
+			})
 		}
+	})
+	if t.Failed() {
+		return
 	}
 	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d total-counter models), %d claims; %d exceeding the bound", compared, rendezvous, broadcast, totals, claims, boundFails)
 	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || reduced && totals == 0 || !reduced && boundFails == 0 && !testing.Short() || claims < compared {
@@ -171,7 +189,7 @@ func TestConcreteExtHeader(t *testing.T) {
 func TestSpinReducedExt(t *testing.T) {
 	runs := 50
 	if testing.Short() {
-		runs = 12
+		runs = 8
 	}
 	spinExt(t, 2123, runs, true)
 }

@@ -133,7 +133,9 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
 
 // skipReason is the Reason of a Skipped property.
-const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state); check it at fixed sizes with vsym explore --sizes"
+// The command line adds how to check the property instead, which
+// depends on the spec (its flags) and the file.
+const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the

@@ -30,7 +30,7 @@ import (
 // systems RunExtended checks, without and with -short.
 const (
 	extendedSystems      = 400
-	extendedSystemsShort = 100
+	extendedSystemsShort = 50
 )
 
 // ConformanceExtended runs the suite beyond the paper on engine e with

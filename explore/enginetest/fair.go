@@ -82,7 +82,7 @@ func CheckAgainstOracle(t *testing.T, eng explore.Engine, opts []explore.Option,
 // checks, in the full run and with -short.
 const (
 	fairSystems      = 300
-	fairSystemsShort = 100
+	fairSystemsShort = 50
 )
 
 // fair checks eng, on hundreds of random small systems (a hundred with

@@ -17,7 +17,7 @@ import (
 // systems unreduced checks, without and with -short.
 const (
 	unreducedSystems      = 300
-	unreducedSystemsShort = 60
+	unreducedSystemsShort = 30
 )
 
 // unreduced runs the engine on hundreds of random systems, certified and

@@ -18,9 +18,11 @@ import (
 // stats, counts and traces included.
 func TestConformance(t *testing.T) {
 	t.Run("backward", func(t *testing.T) {
+		t.Parallel()
 		enginetest.Suite{Engine: backward(), Options: []explore.Option{explore.CountStates(false), explore.CheckDeadlocks(true)}, Twin: explicit.Engine{}}.Run(t)
 	})
 	t.Run("reachable-first", func(t *testing.T) {
+		t.Parallel()
 		enginetest.Suite{Engine: symbolic.DefaultBDD(), Twin: explicit.Engine{}}.Run(t)
 	})
 }
@@ -39,9 +41,11 @@ func backward() symbolic.BDD {
 // reference semantics and the explicit engine's reports.
 func TestConformanceExtended(t *testing.T) {
 	t.Run("backward", func(t *testing.T) {
+		t.Parallel()
 		enginetest.Suite{Engine: backward(), Options: []explore.Option{explore.CountStates(false), explore.CheckDeadlocks(true)}, Twin: explicit.Engine{}}.RunExtended(t)
 	})
 	t.Run("reachable-first", func(t *testing.T) {
+		t.Parallel()
 		enginetest.Suite{Engine: symbolic.DefaultBDD(), Twin: explicit.Engine{}}.RunExtended(t)
 	})
 }

@@ -162,7 +162,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // execute runs the command tree root (NewRootCmd, or in tests one with an
 // engine double behind explore) as Run describes.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &session{stdin: stdin, stdout: &countingWriter{w: stdout}, stderr: stderr}
+	// Text from the spec and the command line reaches the terminal with
+	// its control characters escaped (terminal.go).
+	escOut, escErr := &controlEscaper{w: stdout}, &controlEscaper{w: stderr}
+	defer escOut.flush()
+	defer escErr.flush()
+	stderr = escErr
+	s := &session{stdin: stdin, stdout: &countingWriter{w: escOut}, stderr: stderr}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(s.stdout)

@@ -60,7 +60,7 @@ GSST). Each property is
             simulate Turing machines, so some questions have no answer.
 
 Other properties (EF, AF, nested temporal operators) are skipped: check them
-at fixed sizes with vsym explore --sizes. docs/prove.md has the details and
+on one instance with vsym explore (each skipped property says how). docs/prove.md has the details and
 the JSON output. The exit code is 1 when some property is refuted, else 3
 when some is unknown, else 0. --property-timeout bounds each property (one
 that runs out is unknown); --timeout bounds the whole run, which then
@@ -123,6 +123,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	}
 	rep := proof.Report
 	addPropertyTimeoutHints(rep, o.propertyTO)
+	addSkipHints(rep, o.file)
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
 	for i := range view.Properties {
@@ -147,6 +148,24 @@ func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
 		if r.Verdict == prove.Unknown && timeout > 0 && r.Stopped {
 			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
 		}
+	}
+}
+
+// addSkipHints adds to the reason of each skipped property the command
+// that checks it instead: explore, on one instance of a family, with
+// the flags the spec needs to name one.
+func addSkipHints(rep *prove.Report, file string) {
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.Verdict != prove.Skipped {
+			continue
+		}
+		args := append([]string{"vsym", "explore"}, instanceExample(rep.System)...)
+		where := "check it with "
+		if len(args) > 2 {
+			where = "check it on one instance with "
+		}
+		r.Reason += "; " + where + shellCommand(append(args, "-p", r.Property.Name, file)...)
 	}
 }
 
