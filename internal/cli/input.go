@@ -43,6 +43,16 @@ func addFormatFlags(root *cobra.Command) {
 	}
 }
 
+// formatArgs returns the flags that name cmd's input format in a
+// suggested command: --format as given, or none when the extension
+// names it.
+func formatArgs(cmd *cobra.Command) []string {
+	if f := flagOf(cmd, "format"); f != nil && f.Changed && f.Value.String() != formatAuto {
+		return []string{"--format", f.Value.String()}
+	}
+	return nil
+}
+
 // inputFormat returns the format of the file named arg for cmd: its
 // --format, or the one its extension names.
 func inputFormat(cmd *cobra.Command, arg string) (string, error) {

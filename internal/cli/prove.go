@@ -123,7 +123,7 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	}
 	rep := proof.Report
 	addPropertyTimeoutHints(rep, o.propertyTO)
-	addSkipHints(rep, o.file)
+	addSkipHints(rep, o.file, formatArgs(cmd))
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
 	for i := range view.Properties {
@@ -153,8 +153,9 @@ func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
 
 // addSkipHints adds to the reason of each skipped property the command
 // that checks it instead: explore, on one instance of a family, with
-// the flags the spec needs to name one.
-func addSkipHints(rep *prove.Report, file string) {
+// the flags the spec needs to name one, and format's (--format as
+// given).
+func addSkipHints(rep *prove.Report, file string, format []string) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		if r.Verdict != prove.Skipped {
@@ -165,7 +166,8 @@ func addSkipHints(rep *prove.Report, file string) {
 		if len(args) > 2 {
 			where = "check it on one instance with "
 		}
-		r.Reason += "; " + where + shellCommand(append(args, "-p", r.Property.Name, file)...)
+		args = append(append(args, format...), "-p", r.Property.Name, file)
+		r.Reason += "; " + where + shellCommand(args...)
 	}
 }
 
