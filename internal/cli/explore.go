@@ -221,6 +221,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	rep := x.Report
 	describeOutput(cmd, "the exploration report of "+sys.Name)
 	view := newExploreReport(file, x, o.maxTrace, o.allowNoFairRun)
+	for i := range view.Properties {
+		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
+	}
 	switch o.output {
 	case "sarif":
 		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
@@ -364,6 +367,9 @@ func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks 
 			verdict += " on the over-approximation; inconclusive for the system: " + p.Inconclusive
 		} else if !rep.Exact {
 			verdict += " (universal: it holds in the system too)"
+		}
+		if p.Expected != "" {
+			verdict += " (expected: " + p.Expected + ")"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
 		if p.reliesOnPrecedence {

@@ -123,9 +123,12 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	}
 	rep := proof.Report
 	addPropertyTimeoutHints(rep, o.propertyTO)
-	addSkipHints(rep, o.file)
+	addSkipHints(rep, o.file, formatArgs(cmd))
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
+	for i := range view.Properties {
+		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
+	}
 	if o.output == "json" {
 		if err := writeJSON(stdout, view); err != nil {
 			return err
@@ -150,8 +153,9 @@ func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
 
 // addSkipHints adds to the reason of each skipped property the command
 // that checks it instead: explore, on one instance of a family, with
-// the flags the spec needs to name one.
-func addSkipHints(rep *prove.Report, file string) {
+// the flags the spec needs to name one, and format's (--format as
+// given).
+func addSkipHints(rep *prove.Report, file string, format []string) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		if r.Verdict != prove.Skipped {
@@ -162,7 +166,8 @@ func addSkipHints(rep *prove.Report, file string) {
 		if len(args) > 2 {
 			where = "check it on one instance with "
 		}
-		r.Reason += "; " + where + shellCommand(append(args, "-p", r.Property.Name, file)...)
+		args = append(append(args, format...), "-p", r.Property.Name, file)
+		r.Reason += "; " + where + shellCommand(args...)
 	}
 }
 
@@ -226,6 +231,9 @@ type provePropertyJSON struct {
 	Trace    *traceJSON `json:"trace,omitempty"`
 	Reason   string     `json:"reason,omitempty"`
 	Seconds  float64    `json:"seconds"`
+	// Expected is the verdict the file announces for the property, as
+	// written ("safe"), when it announces one.
+	Expected string `json:"expected,omitempty"`
 }
 
 func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
@@ -303,6 +311,9 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 			verdict = "unknown: " + r.Reason
 		case prove.Skipped:
 			verdict = "skipped: " + r.Reason
+		}
+		if pj.Expected != "" {
+			verdict += " (expected: " + pj.Expected + ")"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", pj.Name, pj.Text, verdict)
 		if r.Verdict == prove.Skipped {
