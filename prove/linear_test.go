@@ -14,7 +14,7 @@ import (
 
 // TestLinearInvariantsHold: every linear invariant prove reads off the
 // steps of a random system with shared variables, parameters,
-// broadcasts and rendezvous (extended_random_test.go) holds in every
+// broadcasts and rendezvous (constructs_random_test.go) holds in every
 // configuration that exploring its instances reaches, by the language's
 // semantics; and each group's processes summing to its size is among
 // them (the test is not vacuous), so every system has at least one
@@ -27,7 +27,7 @@ func TestLinearInvariantsHold(t *testing.T) {
 	}
 	total, defining := 0, 0
 	for i := range systems {
-		sys := randomExtended(t, r)
+		sys := testsupport.RandomSystem(r, constructsConfig(i))
 		m, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +35,7 @@ func TestLinearInvariantsHold(t *testing.T) {
 		invs, pivots := prove.LinearInvariants(m)
 		if len(invs) < len(sys.Groups) || pivots == 0 {
 			t.Errorf("system %d: %d linear invariants (%d define a variable), want at least one per group (%d)\n%s",
-				i, len(invs), pivots, len(sys.Groups), describeExtended(sys))
+				i, len(invs), pivots, len(sys.Groups), testsupport.Describe(sys))
 		}
 		total, defining = total+len(invs), defining+pivots
 		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
@@ -44,7 +44,7 @@ func TestLinearInvariantsHold(t *testing.T) {
 				for _, f := range invs {
 					if !presburger.Eval(f, val) {
 						t.Fatalf("system %d at %v, state %s: invariant %s fails\n%s",
-							i, inst, st.key(), m.FormatFormula(f), describeExtended(sys))
+							i, inst, st.key(), m.FormatFormula(f), testsupport.Describe(sys))
 					}
 				}
 			}

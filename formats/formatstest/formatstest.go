@@ -94,7 +94,12 @@ func ModelReachWithin(m *counterabs.Model, depth, limit int, project func(totals
 				if !presburger.Eval(tr.Guard, val) {
 					continue
 				}
-				y := m.Step(tr, x)
+				y, err := m.Step(tr, x)
+				if err != nil {
+					// The readers' tests run small instances, far from
+					// gsst.MaxValue: a limit here is a defect to see.
+					panic(fmt.Sprintf("formatstest: %v", err))
+				}
 				if seen[fmt.Sprint(y)] {
 					continue
 				}
