@@ -150,8 +150,14 @@ func TestProveConstructsRandom(t *testing.T) {
 	}
 	// The cheap steps answer some (proofs by the lemmas and the
 	// property, refutations by the small instances), the prover others.
+	// The -short sample (RandomSystem's first 40) holds no proof by the
+	// lemmas alone; the whole sample must show every step.
 	t.Logf("answered by: %v", methods)
-	for _, m := range []string{"proved by induction", "proved by state equation", "proved by lemmas", "proved by prover", "refuted by small instances"} {
+	steps := []string{"proved by induction", "proved by state equation", "proved by prover", "refuted by small instances"}
+	if !testing.Short() {
+		steps = append(steps, "proved by lemmas")
+	}
+	for _, m := range steps {
 		if methods[m] == 0 {
 			t.Errorf("no property %s: %v", m, methods)
 		}
