@@ -158,7 +158,7 @@ func TestExtPictures(t *testing.T) {
 
 // The bundled lock example: its skeleton and a counterexample render.
 func TestExtBundled(t *testing.T) {
-	sys, err := gsst.Load("../gsst/testdata/ext/lock.yaml")
+	sys, err := gsst.Load("../gsst/testdata/constructs/lock.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

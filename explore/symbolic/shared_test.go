@@ -25,8 +25,8 @@ import (
 // (Transfers) and assignments, checked against the oracle's graph of the
 // model built with Model.Step alone.
 
-// extStats counts what the cross-check covered.
-type extStats struct {
+// sharedStats counts what the cross-check covered.
+type sharedStats struct {
 	models, also, transfers, assigns, unbounded, grown, forced, holds, fails, traces, deadlocked int
 }
 
@@ -41,7 +41,7 @@ type extStats struct {
 // domain; an unbounded variable's assignment is capped by a guard over
 // counters, so the reachable states stay finite while its first
 // encoding bound may be too small.
-func randomSharedModel(r *rand.Rand, properties int, st *extStats) *counterabs.Model {
+func randomSharedModel(r *rand.Rand, properties int, st *sharedStats) *counterabs.Model {
 	sys, moves := testsupport.RandomCounterModel(r, 0)
 	trans := make([]counterabs.Transition, len(moves))
 	for i, mv := range moves {
@@ -224,10 +224,10 @@ func fullVec(m *counterabs.Model, st explore.State) []int {
 	return append(vec(m, st), st.Shared...)
 }
 
-// checkExtended checks the BDD engine (with opts) on m against the
+// checkShared checks the BDD engine (with opts) on m against the
 // oracle's graph g: counts, deadlocks and the paths to them, verdicts,
 // and every trace explained on g.
-func checkExtended(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Graph, reach bool, st *extStats) {
+func checkShared(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Graph, reach bool, st *sharedStats) {
 	t.Helper()
 	opts := []explore.Option{}
 	if !reach {
@@ -302,17 +302,17 @@ func checkExtended(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Gr
 	}
 }
 
-// TestExtendedAgainstOracle cross-checks the BDD engine, over the
+// TestSharedAgainstOracle cross-checks the BDD engine, over the
 // reachable states first and backwards, on random models with shared
 // variables, rendezvous-like moves, broadcasts and assignments, against
 // the oracle's graph built from Model.Step.
-func TestExtendedAgainstOracle(t *testing.T) {
+func TestSharedAgainstOracle(t *testing.T) {
 	r := rand.New(rand.NewSource(2021))
 	models := 300
 	if testing.Short() {
 		models = 80
 	}
-	var st extStats
+	var st sharedStats
 	for k := 0; k < models; k++ {
 		m := randomSharedModel(r, 4, &st)
 		g := stepGraph(m)
@@ -326,8 +326,8 @@ func TestExtendedAgainstOracle(t *testing.T) {
 			// the sum slice as the space.
 			eng := BDD{Order: []Order{Auto, Interleaved, Blocked, Split}[k%4], Strategy: []Strategy{Saturate, Chain, BFS}[k%3],
 				Options: []Option{WithSumSpace(k%5 == 0), WithAffinity(k%7 != 0)}}
-			checkExtended(t, eng, m, g, true, &st)
-			checkExtended(t, eng, m, g, false, &st)
+			checkShared(t, eng, m, g, true, &st)
+			checkShared(t, eng, m, g, false, &st)
 			if e, err := New(m, explore.NewConfig()); err != nil {
 				t.Fatal(err)
 			} else {
@@ -393,9 +393,9 @@ func sharedModel(n, capA int) *counterabs.Model {
 func TestUnboundedBoundGrows(t *testing.T) {
 	m := sharedModel(5, 9)
 	g := stepGraph(m)
-	var st extStats
-	checkExtended(t, DefaultBDD(), m, g, true, &st)
-	checkExtended(t, DefaultBDD(), m, g, false, &st)
+	var st sharedStats
+	checkShared(t, DefaultBDD(), m, g, true, &st)
+	checkShared(t, DefaultBDD(), m, g, false, &st)
 	e, err := New(m, explore.NewConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -440,7 +440,7 @@ func TestUnboundedDiverges(t *testing.T) {
 	}
 }
 
-// TestExtendedSystemsAgainstExplicit runs the BDD engine and the
+// TestConstructsAgainstExplicit runs the BDD engine and the
 // explicit engine (cross-checked on its own against the unreduced
 // system) on the group-counter models of random systems with shared
 // variables, updates, broadcasts and rendezvous
@@ -449,7 +449,7 @@ func TestUnboundedDiverges(t *testing.T) {
 // conditions and weak fairness of random transitions: counts, deadlocks,
 // verdicts, trace presence and finite trace lengths agree, and every
 // trace is explained on the oracle's graph of the model.
-func TestExtendedSystemsAgainstExplicit(t *testing.T) {
+func TestConstructsAgainstExplicit(t *testing.T) {
 	r := rand.New(rand.NewSource(2611))
 	systems := 300
 	if testing.Short() {
@@ -569,7 +569,7 @@ func fairTexts(m *counterabs.Model) []string {
 }
 
 // threshold is the group-counter model of reliable broadcast in the
-// style of Srikanth and Toueg at one instance (gsst/testdata/ext's
+// style of Srikanth and Toueg at one instance (gsst/testdata/constructs's
 // threshold.yaml with f = 0): n correct processes, v1 of them starting
 // in V1, an unbounded shared counter nsent incremented by each process
 // that sends; V0 -> SE once nsent >= t + 1, SE -> AC once nsent >= n - t.

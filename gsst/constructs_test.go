@@ -9,14 +9,14 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// The specs of testdata/ext use every construct beyond the paper's GSSTs:
+// The specs of testdata/constructs use every construct beyond the paper's GSSTs:
 // threshold (parameters, assumption, a size over parameters, an unbounded
 // shared counter), lock (booleans, an enumeration, a bounded integer,
 // per-group guards and updates, a broadcast) and pool (rendezvous).
 
-func loadExt(t *testing.T, name string) *gsst.System {
+func loadExample(t *testing.T, name string) *gsst.System {
 	t.Helper()
-	sys, err := gsst.Load("testdata/ext/" + name + ".yaml")
+	sys, err := gsst.Load("testdata/constructs/" + name + ".yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +33,8 @@ func evalTerm(sys *gsst.System, t presburger.Term, vals map[string]int64) int64 
 	return t.Eval(func(v presburger.Var) int64 { return vals[sys.VarName(v)] })
 }
 
-func TestExtThreshold(t *testing.T) {
-	sys := loadExt(t, "threshold")
+func TestThresholdExample(t *testing.T) {
+	sys := loadExample(t, "threshold")
 	if !sys.Parametric() || sys.Extensions() != gsst.ExtShared|gsst.ExtParams {
 		t.Errorf("Parametric %v, Extensions %v", sys.Parametric(), sys.Extensions())
 	}
@@ -74,8 +74,8 @@ func TestExtThreshold(t *testing.T) {
 	}
 }
 
-func TestExtLock(t *testing.T) {
-	sys := loadExt(t, "lock")
+func TestLockExample(t *testing.T) {
+	sys := loadExample(t, "lock")
 	if sys.Parametric() || sys.Extensions() != gsst.ExtShared|gsst.ExtBroadcast {
 		t.Errorf("Parametric %v, Extensions %v", sys.Parametric(), sys.Extensions())
 	}
@@ -127,8 +127,8 @@ func TestExtLock(t *testing.T) {
 	}
 }
 
-func TestExtPool(t *testing.T) {
-	sys := loadExt(t, "pool")
+func TestPoolExample(t *testing.T) {
+	sys := loadExample(t, "pool")
 	if sys.Extensions() != gsst.ExtShared|gsst.ExtRendezvous || len(sys.Rendezvous) != 2 {
 		t.Fatalf("Extensions %v, %d rendezvous", sys.Extensions(), len(sys.Rendezvous))
 	}
@@ -148,12 +148,12 @@ func TestExtPool(t *testing.T) {
 	}
 }
 
-// TestExtNew checks that New accepts the Spec of every parsed example
+// TestNewConstructs checks that New accepts the Spec of every parsed example
 // and gives back the same System, and refuses each hand-made mistake in
 // the new constructs, as bad input.
-func TestExtNew(t *testing.T) {
+func TestNewConstructs(t *testing.T) {
 	for _, name := range []string{"threshold", "lock", "pool"} {
-		sys := loadExt(t, name)
+		sys := loadExample(t, name)
 		again, err := gsst.New(sys.Spec())
 		if err != nil {
 			t.Fatalf("%s: parsed system refused: %v", name, err)
@@ -162,7 +162,7 @@ func TestExtNew(t *testing.T) {
 			t.Errorf("%s: New(sys.Spec()) differs from the parsed system", name)
 		}
 	}
-	lock, pool, thr := loadExt(t, "lock"), loadExt(t, "pool"), loadExt(t, "threshold")
+	lock, pool, thr := loadExample(t, "lock"), loadExample(t, "pool"), loadExample(t, "threshold")
 	tests := []struct {
 		name string
 		sys  *gsst.System
@@ -176,7 +176,7 @@ func TestExtNew(t *testing.T) {
 		{"empty domain", lock, func(s *gsst.Spec) { s.Shared[2].Lo = 4 }, "lock.yaml:8:13: empty domain 4..3 of k"},
 		{"huge domain", lock, func(s *gsst.Spec) { s.Shared[2].Hi = gsst.MaxConstant + 1 }, "beyond the limit"},
 		{"init outside", lock, func(s *gsst.Spec) { s.Shared[2].Init = -1 }, "lock.yaml:8:25: initial value -1 of k is outside its domain 0..3"},
-		{"name clash", lock, func(s *gsst.Spec) { s.Shared[2].Name = "turn" }, `shared variable "turn" has the name of a shared variable (at testdata/ext/lock.yaml:7:3)`},
+		{"name clash", lock, func(s *gsst.Spec) { s.Shared[2].Name = "turn" }, `shared variable "turn" has the name of a shared variable (at testdata/constructs/lock.yaml:7:3)`},
 		{"constant clash", lock, func(s *gsst.Spec) { s.Shared[2].Name = "writer" }, `enumeration constant "writer" has the name of a shared variable`},
 		{"reserved", lock, func(s *gsst.Spec) { s.Shared[2].Name = "false" }, "false is predeclared"},
 		{"not a name", lock, func(s *gsst.Spec) { s.Shared[2].Name = "2k" }, `shared variable "2k" is not a name`},
@@ -200,7 +200,7 @@ func TestExtNew(t *testing.T) {
 			s.Transitions[3].Blocks[0].Update.Assign[0].Value = presburger.VarTerm(s.SharedVar(0))
 		}, "assigns k a value reading lock"},
 		{"transfer loop", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[0].To = 1 }, "lock.yaml:25:9: transfer T -> T of I -> W moves no process"},
-		{"transfer twice", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].From = 1 }, "lock.yaml:26:9: broadcast of I -> W moves the processes in T twice (first at testdata/ext/lock.yaml:25:9)"},
+		{"transfer twice", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].From = 1 }, "lock.yaml:26:9: broadcast of I -> W moves the processes in T twice (first at testdata/constructs/lock.yaml:25:9)"},
 		{"transfer range", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].To = 9 }, "transfer 1 has a state out of range"},
 		{"transfer groups", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].Groups = []int{1, 0} }, "groups not sorted or listed twice"},
 		{"transfer no group", lock, func(s *gsst.Spec) { s.Transitions[3].Broadcast[1].Groups = []int{} }, "restricted to no group"},
@@ -237,11 +237,11 @@ func TestExtNew(t *testing.T) {
 	}
 }
 
-// TestExtNewMatchesParse checks that the rules of the new constructs
+// TestNewMatchesParseConstructs checks that the rules of the new constructs
 // exist once: a mistake made in the text and the same mistake made by
 // hand in the Spec of the correct text give New and Parse identical
 // errors, positions included.
-func TestExtNewMatchesParse(t *testing.T) {
+func TestNewMatchesParseConstructs(t *testing.T) {
 	const src = `
 params: [n, t, u]
 assume: "n > 2*t"
@@ -326,7 +326,7 @@ func TestUpdateSplitsBlocks(t *testing.T) {
 // TestFormatFormula: booleans and enumerations print as the language
 // writes them, and the printed guards read back.
 func TestFormatFormula(t *testing.T) {
-	sys := loadExt(t, "lock")
+	sys := loadExample(t, "lock")
 	tc := &sys.Transitions[1]
 	for _, c := range []struct {
 		f    presburger.Formula
@@ -357,7 +357,7 @@ func TestFormatFormula(t *testing.T) {
 // TestFormatUpdate: updates print as the language writes them and read
 // back the same.
 func TestFormatUpdate(t *testing.T) {
-	sys := loadExt(t, "lock")
+	sys := loadExample(t, "lock")
 	for _, c := range []struct {
 		u    *gsst.Update
 		want string
@@ -371,7 +371,7 @@ func TestFormatUpdate(t *testing.T) {
 			t.Errorf("FormatUpdate = %q, want %q", got, c.want)
 		}
 	}
-	thr := loadExt(t, "threshold")
+	thr := loadExample(t, "threshold")
 	if got := thr.FormatUpdate(&thr.Transitions[0].Blocks[0].Update); got != "nsent := nsent + 1" {
 		t.Errorf("FormatUpdate = %q", got)
 	}

@@ -47,12 +47,12 @@ func lockSystem(t *testing.T, restricted bool) *gsst.System {
 	return sys
 }
 
-// TestModelChoiceExtended: on a system beyond the paper, --model auto
+// TestModelChoiceConstructs: on a system beyond the paper, --model auto
 // takes the group-counter model with the reason in words, whether
 // certification refuses the construct or the total-counter model cannot
 // express it; --model total says what stands in the way; --model group
 // works.
-func TestModelChoiceExtended(t *testing.T) {
+func TestModelChoiceConstructs(t *testing.T) {
 	ctx := context.Background()
 	for _, restricted := range []bool{false, true} {
 		sys := lockSystem(t, restricted)

@@ -195,8 +195,8 @@ func b2i(b bool) int64 {
 // extPairs are the transitions of the random specs.
 var extPairs = [][2]string{{"A", "B"}, {"B", "A"}, {"B", "C"}, {"C", "D"}, {"D", "A"}}
 
-// extSpec writes the random spec with the given guards and updates.
-func extSpec(guards, updates []string) string {
+// semanticsSpec writes the random spec with the given guards and updates.
+func semanticsSpec(guards, updates []string) string {
 	var b strings.Builder
 	b.WriteString("params: [t, f]\nshared:\n  k: {type: 0..3, init: 0}\n  c: {type: \"0..\", init: 0}\n" +
 		"  lock: {type: bool, init: false}\n  b: {type: bool, init: true}\n" +
@@ -208,7 +208,7 @@ func extSpec(guards, updates []string) string {
 	return b.String()
 }
 
-func TestExtSemantics(t *testing.T) {
+func TestGuardUpdateSemantics(t *testing.T) {
 	r := rand.New(rand.NewSource(2026))
 	const specs = 200
 	guards, updates := 0, 0
@@ -227,7 +227,7 @@ func TestExtSemantics(t *testing.T) {
 			guardTexts, updTexts = append(guardTexts, gt), append(updTexts, ut)
 			wants = append(wants, want{gf, uf})
 		}
-		src := extSpec(guardTexts, updTexts)
+		src := semanticsSpec(guardTexts, updTexts)
 		sys, err := gsst.Parse("r.yaml", []byte(src))
 		if err != nil {
 			t.Fatalf("spec %d does not parse: %v\n%s", i, err, src)
@@ -241,7 +241,7 @@ func TestExtSemantics(t *testing.T) {
 		for j := range wants {
 			printedUpd = append(printedUpd, sys.FormatUpdate(&sys.Transitions[j].Blocks[0].Update))
 		}
-		again, err := gsst.Parse("r.yaml", []byte(extSpec(printed, printedUpd)))
+		again, err := gsst.Parse("r.yaml", []byte(semanticsSpec(printed, printedUpd)))
 		if err != nil {
 			t.Fatalf("spec %d: the printed guards %q do not parse: %v", i, printed, err)
 		}
