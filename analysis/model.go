@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
@@ -66,30 +65,12 @@ type ModelRequest struct {
 	// certification's queries, the construction's transitions and, for
 	// an exploration, the engine's phases and figures (package progress).
 	Progress progress.Func
-	// TotalBudget bounds the time Auto spends on certifying and building
-	// the total-counter model before it takes the group-counter model
-	// instead; zero means totalBudget's default.
-	TotalBudget time.Duration
-}
-
-// defaultTotalBudget is how long Auto tries the total-counter model
-// (certification and abstraction, both Z3 queries) when the question has
-// no timeout: the group-counter model, which needs no solver, is exact
-// as well, and answers where a query runs on.
-const defaultTotalBudget = 10 * time.Second
-
-// totalBudget returns the time Auto gives the total-counter model:
-// r.TotalBudget or the default, and at most half of what is left of ctx,
-// so that the group-counter model still has the other half.
-func totalBudget(ctx context.Context, r ModelRequest) time.Duration {
-	d := r.TotalBudget
-	if d <= 0 {
-		d = defaultTotalBudget
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		d = min(d, time.Until(dl)/2)
-	}
-	return d
+	// QueryWork bounds each solver query of certification and
+	// abstraction, in units of Z3's resource limit (0: QueryWork). Under
+	// Auto, a query that runs out leaves the total-counter model and
+	// takes the group-counter model, which needs no solver and is exact
+	// as well; the choice depends on work done, never on the clock.
+	QueryWork int64
 }
 
 // Model is the model a question works on, with the reason for its level
@@ -139,38 +120,24 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	default:
 		return nil, errkind.Errorf(errkind.Input, "unknown model level %v", level)
 	}
-	// Under Auto, the total-counter model gets a time budget (tctx); when
-	// it runs out, or the solver cannot decide while building, the
-	// group-counter model takes over (fallBack), with the reason in words.
-	tctx := ctx
-	budget := totalBudget(ctx, r)
-	if level == Auto {
-		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(ctx, budget)
-		defer cancel()
-	}
+	// Under Auto, when a query runs out of work or the solver cannot
+	// decide while building, the group-counter model takes over
+	// (fallBack), with the reason in words.
 	fallBack := func(what string) (*Model, error) {
 		return groupModel(r.File, sys, what+"; the group-counter model is exact for any system")
 	}
-	solver := z3.New()
-	cert, err := detect.Certify(tctx, sys, solver, detect.OnProgress(r.Progress))
+	solver := z3.New(z3.Work(orDefault(r.QueryWork, QueryWork)))
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
-		case tctx.Err() != nil:
-			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
 		}
 		return nil, FileError(r.File, err)
 	}
-	if !cert.Certified() && cert.Verdict() != detect.Violated {
-		switch {
-		case ctx.Err() != nil:
-			// Unknown verdicts because time ran out: say so.
-			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
-		case tctx.Err() != nil:
-			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
-		}
+	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
+		// Unknown verdicts because the run's time ran out: say so.
+		return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
 	}
 	opts := []counterabs.Option{counterabs.OnProgress(r.Progress)}
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
@@ -197,14 +164,12 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			return nil, &Error{Kind: kind, Pos: gsst.Pos{File: r.File}, Msg: why + "; use --model group for the exact group-counter model, or --force for the (over-approximating) total-counter model"}
 		}
 	}
-	m, err := counterabs.Build(tctx, sys, solver, solver, opts...)
+	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
 	if err != nil {
 		var nc *counterabs.NotCertifiedError
 		switch {
 		case ctx.Err() != nil:
 			return nil, Stopped(ctx, r.File, "abstraction", r.Limits.Timeout)
-		case level == Auto && tctx.Err() != nil:
-			return fallBack(fmt.Sprintf("building the total-counter model did not finish within %v", budget.Round(time.Millisecond)))
 		case level == Auto && errkind.Of(err) == errkind.Unknown:
 			return fallBack(fmt.Sprintf("building the total-counter model failed (%v)", err))
 		case level == Auto && errors.As(err, &nc) && !simpleSteps(sys):

@@ -34,7 +34,13 @@ func TestConstructPictures(t *testing.T) {
 	var checks []func(*drawn)
 	var transfers, rendezvous, updates, traces, sharedRows, many int
 	for i := range runs {
-		in := testsupport.RandomExtInstance(r, testsupport.ExtConfig{}, 3)
+		cfg := testsupport.Small(0, testsupport.AllConstructs)
+		if i%3 == 0 {
+			// Steps of several processes, for the marks of their movers.
+			cfg.Want = testsupport.Rendezvous
+		}
+		cfg.Properties, cfg.GroupProperties = 3, 3
+		in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
 		sys := in.Sys
 		src := testsupport.Describe(sys)
 		skel, err := dot.Skeleton(sys)
@@ -152,7 +158,7 @@ func TestConstructPictures(t *testing.T) {
 
 // The bundled lock example: its skeleton and a counterexample render.
 func TestConstructsBundled(t *testing.T) {
-	sys, err := gsst.Load("../gsst/testdata/ext/lock.yaml")
+	sys, err := gsst.Load("../gsst/testdata/constructs/lock.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package nusmv
 
 import (
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -33,7 +32,7 @@ func concreteBound(sys *gsst.System, sv *sharedVars, atom atomfn, check string) 
 	}
 	f, err := formula(presburger.Negation(presburger.Disj(overs...)), atom)
 	if err != nil {
-		return "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
+		return "", exprError("bound check", err)
 	}
 	return f.s, nil
 }
@@ -86,7 +85,7 @@ func reducedBound(m *counterabs.Model, sv *sharedVars, nm *namer, atom atomfn) (
 	}
 	f, err := formula(presburger.Negation(presburger.Disj(overs...)), atom)
 	if err != nil {
-		return "", "", errkind.Errorf(errkind.Internal, "nusmv: bound check: %w", err)
+		return "", "", exprError("bound check", err)
 	}
 	return nm.fresh("bound_ok"), f.s, nil
 }

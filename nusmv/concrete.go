@@ -116,7 +116,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		return counterName(v)
 	})
-	cc := newCountCompiler(sys, procs, st, nm, arith(name))
+	cc := newCountCompiler(sys, procs, st, nm, arith(name, sv.magnitude))
 	atom := sv.atom(cc.atom, name)
 	guards, err := newStepGuards(sys, sv, tval, nm, atom)
 	if err != nil {
@@ -153,7 +153,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for i := range steps {
 		f, err := formula(byGroups(sys, sys.MoversFormula(steps[i].Parts)), atom)
 		if err != nil {
-			return "", errkind.Errorf(errkind.Internal, "nusmv: %s: %w", sys.StepName(&steps[i]), err)
+			return "", exprError(sys.StepName(&steps[i]), err)
 		}
 		if f.s == "FALSE" {
 			continue // no process of these groups

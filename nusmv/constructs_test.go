@@ -11,7 +11,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/internal/testsupport/extmodel"
+	"github.com/vsym/vsym/internal/testsupport/pickmodel"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -36,12 +36,8 @@ func TestConcreteConstructs(t *testing.T) {
 	}
 	var specs, verdicts, boundFails, rendezvous, broadcast, unbounded int
 	for i := range runs {
-		// Every fourth system has an unbounded variable for sure.
-		want := gsst.Extension(0)
-		if i%4 == 0 {
-			want = gsst.ExtShared
-		}
-		in := testsupport.RandomExtInstance(r, testsupport.ExtConfig{Want: want}, 3)
+		// Every fourth system has shared variables for sure.
+		in := testsupport.NewExportSpace(randomWithConstructs(r, i))
 		sys := in.Sys
 		bound, sp, beyond := in.Bounded(i)
 		text, err := Concrete(sys, Bound(bound))
@@ -66,12 +62,8 @@ func TestConcreteConstructs(t *testing.T) {
 			t.Fatalf("system %d: NuSMV reaches %d states, the oracle %d\n%s\n%s", i, reachable, sp.Len(), testsupport.Describe(sys), text)
 		}
 		specs++
-		if in.Rendezvous {
-			rendezvous++
-		}
-		if in.Broadcast {
-			broadcast++
-		}
+		rendezvous += b2i(len(sys.Rendezvous) > 0)
+		broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
 		for _, p := range sys.Properties {
 			want := testsupport.Holds(sp.Graph, p.Formula)
 			v, ok := got[p.Name]
@@ -160,15 +152,11 @@ func TestReducedConstructs(t *testing.T) {
 	solver := z3.New()
 	var compared, verdicts, boundFails, rendezvous, broadcast, totals int
 	for i := range runs {
-		cfg := testsupport.ExtConfig{}
-		if i%4 == 0 {
-			cfg.Want = gsst.ExtShared
-		}
-		in := testsupport.RandomExtInstance(r, cfg, 3)
+		in := testsupport.NewExportSpace(randomWithConstructs(r, i))
 		bound, sp, beyond := in.Bounded(i)
 		// Every other instance tries the total-counter model, with the
 		// properties over totals only, when Z3 certifies the system.
-		sys, m, total, err := extmodel.Pick(in.Sys, i, solver)
+		sys, m, total, err := pickmodel.Pick(in.Sys, i, solver)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
@@ -195,8 +183,8 @@ func TestReducedConstructs(t *testing.T) {
 			t.Fatalf("system %d: NuSMV reaches %d states of the %s-counter model, the oracle %d\n%s\n%s", i, reachable, m.Level, wantStates, testsupport.Describe(sys), text)
 		}
 		compared++
-		rendezvous += b2i(in.Rendezvous)
-		broadcast += b2i(in.Broadcast)
+		rendezvous += b2i(len(sys.Rendezvous) > 0)
+		broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
 		for _, p := range sys.Properties {
 			want := testsupport.Holds(sp.Graph, p.Formula)
 			if v, ok := got[p.Name]; !ok || v != want {
@@ -209,6 +197,18 @@ func TestReducedConstructs(t *testing.T) {
 	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || totals == 0 {
 		t.Fatalf("the generator is out of balance: %d compared, %d rendezvous, %d broadcast, %d bound failures", compared, rendezvous, broadcast, boundFails)
 	}
+}
+
+// randomWithConstructs returns a small random system that may use every
+// construct, shared variables for sure when i is a multiple of 4, with
+// three random CTL properties over counters and shared variables.
+func randomWithConstructs(r *rand.Rand, i int) *gsst.System {
+	cfg := testsupport.Small(0, testsupport.AllConstructs)
+	if i%4 == 0 {
+		cfg.Want = testsupport.SharedVars
+	}
+	cfg.Properties, cfg.GroupProperties = 3, 3
+	return testsupport.RandomSystem(r, cfg)
 }
 
 func b2i(b bool) int {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -36,7 +35,7 @@ func reducedJustice(m *counterabs.Model, atom atomfn, trVar, stutter string, tva
 		if !j.Weak {
 			f, err := formula(j.State, atom)
 			if err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
+				return nil, exprError("justice condition "+j.Text, err)
 			}
 			out = append(out, justice{f.s, j.Text})
 			continue
@@ -69,7 +68,7 @@ func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string,
 	for _, j := range sys.Fairness.Justice {
 		f, err := formula(j.Formula, atom)
 		if err != nil {
-			return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
+			return nil, exprError("justice condition "+j.Text, err)
 		}
 		out = append(out, justice{f.s, j.Text})
 	}
@@ -85,7 +84,7 @@ func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string,
 			}
 			some, err := formula(byGroups(sys, sys.MoversFormula(steps[s].Restrict(0, []int{g}).Parts)), atom)
 			if err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "nusmv: weak fairness %s: %w", sys.WeakName(w), err)
+				return nil, exprError("weak fairness "+sys.WeakName(w), err)
 			}
 			en := some.in(precAnd)
 			if guard[s] != "" {

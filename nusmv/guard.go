@@ -41,7 +41,7 @@ func newStepGuards(sys *gsst.System, sv *sharedVars, tval []string, nm *namer, a
 			if groups != nil {
 				label += " for groups " + strings.Join(groups, ", ")
 			}
-			return nil, fmt.Errorf("nusmv: guard of %s: %w", label, err)
+			return nil, exprError("guard of "+label, err)
 		}
 		if groups != nil {
 			label += ", groups " + strings.Join(groups, ", ")

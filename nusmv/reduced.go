@@ -75,14 +75,14 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		return "", errkind.Wrap(errkind.Input, fmt.Errorf("nusmv: %w", err))
 	}
 	name := sv.names(counterName)
-	atom := sv.atom(arith(name), name)
+	atom := sv.atom(arith(name, sv.magnitude), name)
 	en := make([]string, len(m.Transitions))
 	enDef := make([]string, len(m.Transitions))
 	for i, t := range m.Transitions {
 		en[i] = nm.fresh("en_" + tval[i])
 		g, err := formula(presburger.Conj(t.Guard, sv.modelBound(t.Assign, false)), atom)
 		if err != nil {
-			return "", errkind.Errorf(errkind.Internal, "nusmv: guard of %s: %w", m.TransitionName(&m.Transitions[i]), err)
+			return "", exprError("guard of "+m.TransitionName(&m.Transitions[i]), err)
 		}
 		// The decrement x_u - 1 must stay in 0..n for NuSMV's range check,
 		// which looks at every valuation of the variables, not only those
@@ -202,7 +202,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		var cases []string
 		for j, t := range m.Transitions {
 			if after[j] != nil {
-				if c, err := effectCase(after[j][i], i, ctr, limit[i], trVar, tval[j], en[j], name); err != nil {
+				if c, err := effectCase(after[j][i], i, ctr, limit[i], trVar, tval[j], en[j], name, sv.magnitude); err != nil {
 					return "", err
 				} else if c != "" {
 					cases = append(cases, c)
@@ -260,7 +260,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	if b, isBool := m.MayDeadlock.(presburger.Bool); m.MayDeadlock != nil && !(isBool && !bool(b)) {
 		md, err := formula(m.MayDeadlock, atom)
 		if err != nil {
-			return "", errkind.Errorf(errkind.Internal, "nusmv: deadlock condition: %w", err)
+			return "", exprError("deadlock condition", err)
 		}
 		noMove = "(!" + enAny + " | " + md.in(precOr) + ")"
 	}
@@ -350,7 +350,7 @@ func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error
 	for _, prop := range ps {
 		e, err := ctlFormula(prop.Formula, name)
 		if err != nil {
-			return nil, errkind.Errorf(errkind.Internal, "nusmv: property %s: %w", prop.Name, err)
+			return nil, exprError("property "+prop.Name, err)
 		}
 		out = append(out, spec{gsstName: prop.Name, text: prop.Text, name: nm.fresh(prop.Name), expr: e.s})
 	}
@@ -362,20 +362,20 @@ func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error
 // in 0..limit in every reachable state (the pools keep their sums); the
 // condition says so for NuSMV's range check, which looks at every
 // valuation.
-func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn) (string, error) {
+func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn, mag magfn) (string, error) {
 	if after.Equal(presburger.VarTerm(presburger.Var(i))) {
 		return "", nil
 	}
-	e, err := linear(after, name)
+	e, err := linear(after, name, mag)
 	if err != nil {
 		return "", err
 	}
 	cond := fmt.Sprintf("%s = %s & %s", trVar, tv, en)
-	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name)
+	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name, mag)
 	if err != nil {
 		return "", err
 	}
-	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name)
+	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name, mag)
 	if err != nil {
 		return "", err
 	}

@@ -28,6 +28,7 @@ type sharedVars struct {
 	sym     [][]string     // symbols of an enumeration's values
 	idx     []string       // DEFINE of an enumeration's index
 	usedIdx []bool
+	n       int // the number of processes, which bounds every counter
 }
 
 // newSharedVars names the shared variables of sys and bounds the unbounded
@@ -39,7 +40,7 @@ func newSharedVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, erro
 // newSharedVarsAt is newSharedVars for the variables vars of a model, the
 // first of which is variable first.
 func newSharedVarsAt(sys *gsst.System, vars []gsst.Shared, first presburger.Var, nm *namer, n, bound int) (*sharedVars, error) {
-	sv := &sharedVars{sys: sys, vars: vars, first: first}
+	sv := &sharedVars{sys: sys, vars: vars, first: first, n: n}
 	syms := map[string]string{} // one symbol per GSST constant
 	for j := range vars {
 		v := &vars[j]
@@ -159,7 +160,7 @@ func (sv *sharedVars) atom(counters atomfn, name namefn) atomfn {
 		if f, ok := sv.symbolicAtom(c); ok {
 			return f, nil
 		}
-		return compare(c, name)
+		return compare(c, name, sv.magnitude)
 	}
 }
 
@@ -251,7 +252,7 @@ func (sv *sharedVars) value(j int, t presburger.Term, name namefn) (string, erro
 		}
 		// Any other term: by its integer value (the step's domain
 		// condition keeps it in range).
-		e, err := linear(t, name)
+		e, err := linear(t, name, sv.magnitude)
 		if err != nil {
 			return "", err
 		}
@@ -269,21 +270,31 @@ func (sv *sharedVars) value(j int, t presburger.Term, name namefn) (string, erro
 		}
 		return b.String(), nil
 	}
-	return linear(t, name)
+	return linear(t, name, sv.magnitude)
 }
 
-// linear writes a linear term (emit.Linear), refusing a constant or
-// coefficient beyond NuSMV's 32-bit integers.
-func linear(t presburger.Term, name namefn) (string, error) {
-	if _, err := literal(t.Const); err != nil {
+// linear writes a linear term (emit.Linear), refusing one NuSMV could not
+// compute in its 32-bit integers over the values of its variables
+// (checkInt).
+func linear(t presburger.Term, name namefn, mag magfn) (string, error) {
+	if err := checkInt(t, mag); err != nil {
 		return "", err
 	}
-	for _, m := range t.Monos {
-		if _, err := literal(m.Coef); err != nil {
-			return "", err
-		}
-	}
 	return emit.Linear(t, name)
+}
+
+// magnitude is the largest magnitude of the values of variable x in the
+// model (a magfn): for a shared variable, of its least and greatest
+// value there; for a parameter, its value; for a counter, the number of
+// processes.
+func (sv *sharedVars) magnitude(x presburger.Var) int64 {
+	if j, ok := sv.of(x); ok {
+		return max(int64(sv.hi[j]), -int64(sv.vars[j].Lo))
+	}
+	if k, ok := sv.sys.ParamOf(x); ok {
+		return int64(sv.sys.Params[k].Value)
+	}
+	return int64(sv.n)
 }
 
 // domains are the domains of the shared variables in the model (an

@@ -65,7 +65,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	}
 	name := func(v presburger.Var) (varRef, error) {
 		if j, ok := sys.SharedOf(v); ok {
-			return varRef{sv.name[j], int64(sv.hi[j])}, nil
+			return sv.ref(j), nil
 		}
 		if k, ok := sys.ParamOf(v); ok {
 			x := int64(sys.Params[k].Value)

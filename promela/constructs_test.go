@@ -8,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/internal/testsupport/extmodel"
+	"github.com/vsym/vsym/internal/testsupport/pickmodel"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -43,14 +42,15 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 	var compared, claims, boundFails, rendezvous, broadcast, totals int
 	t.Run("instances", func(t *testing.T) {
 		for i := range runs {
-			cfg := testsupport.ExtConfig{}
+			cfg := testsupport.Small(0, testsupport.AllConstructs)
 			if reduced {
-				cfg.Deny = gsst.ExtParams
+				cfg.May &^= testsupport.Params
 			}
 			if i%4 == 0 {
-				cfg.Want = gsst.ExtShared
+				cfg.Want = testsupport.SharedVars
 			}
-			in := testsupport.RandomExtInstance(r, cfg, 3)
+			cfg.Properties, cfg.GroupProperties, cfg.Shape = 3, 3, testsupport.Exportable
+			in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
 			sys := in.Sys
 			bound, sp, beyond := in.Bounded(i)
 			var prog *Program
@@ -64,7 +64,7 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 				// Every other instance tries the total-counter model, with
 				// the properties over totals only, when Z3 certifies it.
 				var m *counterabs.Model
-				sys, m, total, err = extmodel.Pick(sys, i, solver)
+				sys, m, total, err = pickmodel.Pick(sys, i, solver)
 				states = int64(sp.GroupStates())
 				if total {
 					states = int64(sp.TotalStates())
@@ -120,8 +120,8 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 				defer mu.Unlock()
 				compared++
 				claims += n
-				rendezvous += b2i(in.Rendezvous)
-				broadcast += b2i(in.Broadcast)
+				rendezvous += b2i(len(sys.Rendezvous) > 0)
+				broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
 				totals += b2i(total)
 			})
 		}

@@ -160,16 +160,16 @@ func TestKnownSystems(t *testing.T) {
 
 // constructs picks the models that go through Spin: all of them, or
 // under -short the first of each kind of model (total, group, concrete)
-// for each combination of the constructs beyond the paper the system
-// uses and of fairness constraints, which are what the emitters write
-// differently. The goldens pin the text of every model either way.
+// for each combination of the constructs the system uses (shared
+// variables, parameters, broadcast, rendezvous) and of fairness
+// constraints, which are what the emitters write differently. The goldens pin the text of every model either way.
 type constructs struct {
 	seen map[string]bool
 	ran  int
 }
 
 func (c *constructs) first(kind string, sys *gsst.System) bool {
-	key := fmt.Sprintf("%s %v fair=%v", kind, sys.Extensions(), !sys.Fairness.Empty())
+	key := fmt.Sprintf("%s %v fair=%v", kind, testsupport.ConstructsOf(sys), !sys.Fairness.Empty())
 	if testing.Short() && c.seen[key] {
 		return false
 	}

@@ -1,6 +1,7 @@
 package promela
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -93,7 +94,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 		case v >= 0 && int(v) < k:
 			return varRef{ctr[v], int64(limit[v])}, nil
 		case int(v) >= k && int(v) < nv:
-			return varRef{sv.name[int(v)-k], int64(sv.hi[int(v)-k])}, nil
+			return sv.ref(int(v) - k), nil
 		case group && int(v) >= nv && int(v) < nv+len(total):
 			return varRef{total[int(v)-nv], int64(m.N)}, nil
 		}
@@ -306,7 +307,8 @@ func foldTotals(m *counterabs.Model, f presburger.Formula) presburger.Formula {
 // guardError reports a guard that cannot be written in Promela.
 func guardError(transition string, err error) error {
 	kind := errkind.Internal
-	if _, ok := err.(*overflowError); ok {
+	var ov *overflowError
+	if errors.As(err, &ov) {
 		kind = errkind.Input
 	}
 	return errkind.Errorf(kind, "promela: guard of %s: %w", transition, err)

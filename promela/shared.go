@@ -80,6 +80,12 @@ func (sv *sharedVars) scratch(nm *namer) {
 	}
 }
 
+// ref is how shared variable j is written in the model, with the
+// largest magnitude of its values (for the overflow check).
+func (sv *sharedVars) ref(j int) varRef {
+	return varRef{sv.name[j], max(int64(sv.hi[j]), -int64(sv.sys.Shared[j].Lo))}
+}
+
 // writeSharedHeader states the parameters of the instance, the shared
 // variables and the bound of the unbounded ones.
 func writeSharedHeader(w *writer, sys *gsst.System, sv *sharedVars, bound int, array bool) {
@@ -178,6 +184,11 @@ func (sv *sharedVars) assign(as []assignment, name namefn) ([]string, error) {
 	var asserts, pre, set []string
 	for k, a := range as {
 		j := a.j
+		// pan.c computes the value, and compares it with the bound, in
+		// its 32-bit int: refuse a value that could leave it.
+		if err := checkInt(a.value, name); err != nil {
+			return nil, fmt.Errorf("the update of %s: %w", sv.sys.Shared[j].Name, err)
+		}
 		e, err := emit.Linear(a.value, func(v presburger.Var) (string, error) {
 			r, err := name(v)
 			return r.name, err

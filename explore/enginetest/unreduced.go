@@ -40,7 +40,7 @@ func unreduced(t *testing.T, s Suite) {
 	if testing.Short() {
 		systems = unreducedSystemsShort
 	}
-	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: true}
+	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: 6}
 	counts := explore.NewConfig(s.Options...).CountStates
 	ctx := context.Background()
 	var certified, groupProps int

@@ -98,7 +98,9 @@ func (sp *space) encodeAll(v []int64, key []uint64) error {
 func (sp *space) generalSucc(mv *move, v []int64, key []uint64) error {
 	m := sp.model
 	y := sp.ybuf64
-	counterabs.StepInto(&m.Transitions[mv.trans], v, y)
+	if err := counterabs.StepInto(m, &m.Transitions[mv.trans], v, y); err != nil {
+		return err
+	}
 	for i := range m.Counters {
 		if y[i] < 0 {
 			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it moves more processes than %s holds", m.TransitionName(&m.Transitions[mv.trans]), m.CounterName(i))

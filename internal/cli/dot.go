@@ -203,7 +203,7 @@ func traceFamily(ctx context.Context, o *dotOpts, sys *gsst.System, report progr
 		inst.sizes, inst.params = sizes, params
 		return dotCommandLine(&inst, true)
 	}
-	proof, err := analysis.Prove(ctx, sys.WithProperties(i), analysis.ProveRequest{File: file, PropertyTimeout: defaultPropertyTimeout,
+	proof, err := analysis.Prove(ctx, sys.WithProperties(i), analysis.ProveRequest{File: file,
 		Limits: analysis.Limits{Timeout: o.timeout}, Progress: report})
 	if err != nil {
 		return err

@@ -186,6 +186,7 @@ and checks CTL properties with its own explicit and symbolic engines.
 		markCommandErrors(c)
 		root.AddCommand(c)
 	}
+	addFormatFlags(root)
 	addCompletions(root)
 	root.SetFlagErrorFunc(flagError)
 	return root

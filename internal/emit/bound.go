@@ -21,25 +21,31 @@ const BoundRule = "its initial value plus the number of processes"
 // SharedHi returns the greatest value a concrete export gives shared
 // variable v at an instance of n processes: its own for a bounded
 // variable; for an unbounded one bound when bound > 0, else v.Init + n
-// (BoundRule). A bound below the variable's initial value is an error.
+// up to gsst.MaxValue (BoundRule). A bound below the variable's initial
+// value, or beyond gsst.MaxValue, is an error.
 func SharedHi(v *gsst.Shared, n, bound int) (int, error) {
 	switch {
 	case !v.Unbounded:
 		return v.Hi, nil
 	case bound <= 0:
-		return v.Init + n, nil
+		return min(v.Init+n, gsst.MaxValue), nil
 	case bound < v.Init:
 		return 0, fmt.Errorf("bound %d is below the initial value %d of shared variable %s", bound, v.Init, v.Name)
+	case bound > gsst.MaxValue:
+		return 0, fmt.Errorf("bound %d of shared variable %s is beyond the limit of %d on a shared variable's value", bound, v.Name, gsst.MaxValue)
 	}
 	return bound, nil
 }
 
 // BoundText states the bound of unbounded shared variable v for a
 // header: "nsent: 0..8 (unbounded in the spec; 8 = initial value 0 + 8
-// processes, the default bound)".
+// processes, the default bound)", or the limit when the default reaches it.
 func BoundText(v *gsst.Shared, hi, bound int) string {
-	if bound > 0 {
+	switch {
+	case bound > 0:
 		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, as asked)", v.Name, v.Lo, hi, hi)
+	case hi == gsst.MaxValue:
+		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, the limit on a shared variable's value, the default)", v.Name, v.Lo, hi, hi)
 	}
 	return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d = initial value %d + %d processes, the default)", v.Name, v.Lo, hi, hi, v.Init, hi-v.Init)
 }

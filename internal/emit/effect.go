@@ -19,7 +19,7 @@ func CounterEffect(m *counterabs.Model, t *counterabs.Transition) []presburger.T
 	moves.Assign = nil // the shared variables are the exporter's business
 	step := func(x []int64) []int64 {
 		y := make([]int64, k)
-		counterabs.StepInto(&moves, x, y)
+		_ = counterabs.StepInto(m, &moves, x, y) // only an assignment can fail, and moves has none
 		return y
 	}
 	base := step(make([]int64, k))

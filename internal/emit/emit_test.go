@@ -66,7 +66,10 @@ func TestCounterEffect(t *testing.T) {
 			for c := range x {
 				x[c] = r.IntN(6)
 			}
-			want := m.Step(tr, x)
+			want, err := m.Step(tr, x)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for c := range x {
 				if got := after[c].Eval(func(v presburger.Var) int64 { return int64(x[v]) }); got != int64(want[c]) {
 					t.Fatalf("transition %d at %v: counter %d is %d by the terms %v, %d by StepInto", i, x, c, got, after[c], want[c])

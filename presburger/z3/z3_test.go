@@ -441,6 +441,26 @@ func TestUnknown(t *testing.T) {
 	})
 }
 
+// TestWork: a Solver with a work bound (Z3's resource limit) answers a
+// hard problem Unknown, not marked Stopped (no time bound caused it, and
+// more time would not help), with a reason that says so, every time;
+// an easy problem within the bound is answered.
+func TestWork(t *testing.T) {
+	s := z3.New(z3.Work(100_000))
+	for range 3 {
+		a, err := s.Solve(context.Background(), pigeons(14))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Result != pb.Unknown || a.Stopped || !strings.Contains(a.Reason, "out of work") {
+			t.Fatalf("got %v (reason %q, stopped %v), want unknown for the resource limit", a.Result, a.Reason, a.Stopped)
+		}
+		if a, err := s.Solve(context.Background(), pigeons(2)); err != nil || a.Result != pb.Unsat {
+			t.Fatalf("got %v %v, want unsat", a, err)
+		}
+	}
+}
+
 // TestMalformed: problems the solver must reject with an error.
 func TestMalformed(t *testing.T) {
 	x, y := pb.Var(0), pb.Var(1)
