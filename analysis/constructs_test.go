@@ -2,17 +2,14 @@ package analysis
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
-	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
-	"github.com/vsym/vsym/presburger/z3"
 )
 
 // lockSystem is a lock-bit mutex: a process takes the lock (lock :=
@@ -47,11 +44,12 @@ func lockSystem(t *testing.T, restricted bool) *gsst.System {
 	return sys
 }
 
-// TestModelChoiceConstructs: on a system beyond the paper, --model auto
-// takes the group-counter model with the reason in words, whether
-// certification refuses the construct or the total-counter model cannot
-// express it; --model total says what stands in the way; --model group
-// works.
+// TestModelChoiceConstructs: on a system with shared variables and a
+// broadcast, --model auto takes the total-counter model when
+// certification passes it, and the group-counter model with the reason
+// in words when a broadcast to some groups only breaks symmetry; --model
+// total then says what stands in the way, --force refuses to
+// over-approximate, and --model group works.
 func TestModelChoiceConstructs(t *testing.T) {
 	ctx := context.Background()
 	for _, restricted := range []bool{false, true} {
@@ -60,44 +58,26 @@ func TestModelChoiceConstructs(t *testing.T) {
 		if err != nil {
 			t.Fatalf("restricted %v: auto: %v", restricted, err)
 		}
-		// Until certification handles shared variables it refuses them,
-		// and auto falls back; once it does, the lock system (which
-		// treats all processes alike) gets the total-counter model.
-		certifies := detectHandles(sys)
-		switch {
-		case restricted:
+		if !restricted {
+			if m.Level != counterabs.TotalLevel || !m.Exact {
+				t.Errorf("auto gave the %s model (%s); want the exact total-counter model", m.Level, m.Reason)
+			}
+		} else {
 			if m.Level != counterabs.GroupLevel || !strings.Contains(m.Reason, "some groups only") {
 				t.Errorf("restricted: auto gave the %s model (%s); want the group-counter model because of the broadcast", m.Level, m.Reason)
 			}
 			// Certification finds the restricted release asymmetric
 			// (it sends back the waiting processes of b only, how many
-			// the totals do not tell): a negative answer. Without
-			// certification, the construct itself is refused.
-			want := errkind.Input
-			if certifies {
-				want = errkind.Negative
+			// the totals do not tell): a negative answer.
+			if _, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Level: Total}); err == nil || errkind.Of(err) != errkind.Negative {
+				t.Errorf("restricted: --model total: %v, want a negative answer", err)
 			}
-			if _, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Level: Total}); err == nil || errkind.Of(err) != want {
-				t.Errorf("restricted: --model total: %v, want a %v error", err, want)
-			}
-			// --force builds no over-approximation of a system beyond
-			// the paper: refused before any warning, saying why.
+			// --force builds no over-approximation of such a system:
+			// refused before any warning, saying why.
 			warned := false
 			_, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Force: true, Warn: func(string) { warned = true }})
-			if certifies && (err == nil || errkind.Of(err) != errkind.Input || !strings.Contains(err.Error(), "--force cannot help") || warned) {
+			if err == nil || errkind.Of(err) != errkind.Input || !strings.Contains(err.Error(), "--force cannot help") || warned {
 				t.Errorf("restricted: --force: %v (warned %v), want an input error saying --force cannot help", err, warned)
-			}
-		case certifies:
-			if m.Level != counterabs.TotalLevel || !m.Exact {
-				t.Errorf("auto gave the %s model (%s); want the exact total-counter model", m.Level, m.Reason)
-			}
-		default:
-			if m.Level != counterabs.GroupLevel || !strings.Contains(m.Reason, "does not handle shared variables") {
-				t.Errorf("auto gave the %s model (%s); want the group-counter model because certification refuses shared variables", m.Level, m.Reason)
-			}
-			var un *gsst.UnsupportedError
-			if _, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Level: Total}); !errors.As(err, &un) || errkind.Of(err) != errkind.Input {
-				t.Errorf("--model total: %v, want an input error naming the construct", err)
 			}
 		}
 		g, err := buildModel(ctx, sys, ModelRequest{File: "lock.yaml", Level: Group})
@@ -105,11 +85,4 @@ func TestModelChoiceConstructs(t *testing.T) {
 			t.Errorf("restricted %v: --model group: %v", restricted, err)
 		}
 	}
-}
-
-// detectHandles reports whether certification takes sys at all.
-func detectHandles(sys *gsst.System) bool {
-	_, err := detect.Certify(context.Background(), sys, z3.New())
-	var un *gsst.UnsupportedError
-	return !errors.As(err, &un)
 }

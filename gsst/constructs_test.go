@@ -35,8 +35,8 @@ func evalTerm(sys *gsst.System, t presburger.Term, vals map[string]int64) int64 
 
 func TestThresholdExample(t *testing.T) {
 	sys := loadExample(t, "threshold")
-	if !sys.Parametric() || sys.Extensions() != gsst.ExtShared|gsst.ExtParams {
-		t.Errorf("Parametric %v, Extensions %v", sys.Parametric(), sys.Extensions())
+	if !sys.Parametric() || len(sys.Shared) == 0 || len(sys.Rendezvous) > 0 || hasBroadcast(sys) || sys.Simple() {
+		t.Errorf("Parametric %v, %d shared variables, %d rendezvous, Simple %v", sys.Parametric(), len(sys.Shared), len(sys.Rendezvous), sys.Simple())
 	}
 	var names []string
 	for _, p := range sys.Params {
@@ -76,8 +76,8 @@ func TestThresholdExample(t *testing.T) {
 
 func TestLockExample(t *testing.T) {
 	sys := loadExample(t, "lock")
-	if sys.Parametric() || sys.Extensions() != gsst.ExtShared|gsst.ExtBroadcast {
-		t.Errorf("Parametric %v, Extensions %v", sys.Parametric(), sys.Extensions())
+	if sys.Parametric() || len(sys.Shared) == 0 || len(sys.Rendezvous) > 0 || !hasBroadcast(sys) {
+		t.Errorf("Parametric %v, %d shared variables, %d rendezvous, broadcast %v", sys.Parametric(), len(sys.Shared), len(sys.Rendezvous), hasBroadcast(sys))
 	}
 	lock, turn, k := &sys.Shared[0], &sys.Shared[1], &sys.Shared[2]
 	if !lock.Bool || lock.Init != 0 || turn.Init != 1 || turn.ValueName(0) != "reader" || k.Hi != 3 || k.Unbounded {
@@ -129,8 +129,8 @@ func TestLockExample(t *testing.T) {
 
 func TestPoolExample(t *testing.T) {
 	sys := loadExample(t, "pool")
-	if sys.Extensions() != gsst.ExtShared|gsst.ExtRendezvous || len(sys.Rendezvous) != 2 {
-		t.Fatalf("Extensions %v, %d rendezvous", sys.Extensions(), len(sys.Rendezvous))
+	if len(sys.Shared) == 0 || hasBroadcast(sys) || len(sys.Rendezvous) != 2 {
+		t.Fatalf("%d shared variables, broadcast %v, %d rendezvous", len(sys.Shared), hasBroadcast(sys), len(sys.Rendezvous))
 	}
 	r := &sys.Rendezvous[0]
 	if got := sys.RendezvousName(r); got != "rendezvous P -> P2, C -> C2" {
@@ -401,5 +401,49 @@ func TestRendezvousOnly(t *testing.T) {
 	}
 	if errs := gsst.SchemaErrors(t, sch, []byte(head)); errs == nil {
 		t.Error("the schema accepts a system with neither transitions nor rendezvous")
+	}
+}
+
+// hasBroadcast reports whether some transition of sys broadcasts.
+func hasBroadcast(sys *gsst.System) bool {
+	for i := range sys.Transitions {
+		if len(sys.Transitions[i].Broadcast) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSimple: the paper's GSSTs are Simple; a system with any construct
+// beyond them is not, even one whose every step is Simple (a shared
+// variable no step updates, a parameter in a size only).
+func TestSimple(t *testing.T) {
+	paper, err := gsst.Load("../specs/readers-writers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !paper.Simple() {
+		t.Error("readers-writers is not Simple")
+	}
+	for _, name := range []string{"threshold", "lock", "pool"} {
+		if loadExample(t, name).Simple() {
+			t.Errorf("%s is Simple", name)
+		}
+	}
+	unread, err := gsst.Parse("unread.yaml", []byte(`name: unread
+states: [N, C]
+groups: {p: 2}
+init: N
+shared:
+  v: {type: "0..3", init: 0}
+transitions:
+  - {from: N, to: C}
+  - {from: C, to: N}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unread.Simple() {
+		t.Error("a system with a shared variable is Simple")
 	}
 }

@@ -158,11 +158,6 @@ func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.rela
 // the property is Unknown.
 func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 
-// supported are the constructs beyond the paper that Check handles (on
-// the group-counter model; TestProveConstructsRandom cross-checks them
-// against explicit exploration of instances).
-const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
-
 // skipReason is the Reason of a Skipped property.
 // The command line adds how to check the property instead, which
 // depends on the spec (its flags) and the file.
@@ -175,9 +170,6 @@ const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.Unsupported("prove", supported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	// A family with no instance has every property vacuously: refuse it.
 	if err := detect.HasInstance(ctx, sys, solver); err != nil {
 		return nil, err
@@ -487,11 +479,12 @@ func proveRestarts(ctx context.Context, cfg config, prover presburger.Prover, ts
 }
 
 // searchFirst runs the explicit search of small instances (search.go)
-// on a system with constructs beyond the paper, and returns its run as
+// on a system that is not one of the paper's GSSTs (Spacer answers
+// those directly), and returns its run as
 // the prover's answer, replayed on ts, when it finds one (ok). A run that
 // does not replay is an internal error.
 func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver) (presburger.SafetyAnswer, bool, error) {
-	if m.System.Extensions() == 0 {
+	if m.System.Simple() {
 		return presburger.SafetyAnswer{}, false, nil
 	}
 	cex := searchSmall(ctx, m, ts)

@@ -90,7 +90,7 @@ func TestExploreEngineBDD(t *testing.T) {
 			// box of 0..4 each) that the assumption admits.
 			args = append(args, "--params", firstParams(t, sys))
 		}
-		if counterabs.SpecLevel(sys) == counterabs.TotalLevel && sys.Extensions() == 0 {
+		if counterabs.SpecLevel(sys) == counterabs.TotalLevel && sys.Simple() {
 			// The total-counter model, forced where the system is not
 			// certified (the group-counter model of an uncertified
 			// system is what --model auto picks without it). A forced
