@@ -30,6 +30,12 @@ const (
 	// specs; Spacer does about 2.5 million units a second on the
 	// machine of BENCHMARKS.md, so this is tens of seconds of Z3.
 	QueryWork = 100_000_000
+	// AutoQueryWork is the default budget of each query of --model
+	// auto's attempt at the total-counter model: the group-counter
+	// model needs no solver and is exact as well, so auto gives up on a
+	// hard query soon (a query over coefficients near 1e9 can take a
+	// second per million units).
+	AutoQueryWork = 1_000_000
 	// PropertyWork is the default budget of the prover's largest
 	// attempt on one property (prove.MaxWork): its attempts double from
 	// prove's first one, so a property that is unknown for want of work

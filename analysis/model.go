@@ -66,7 +66,8 @@ type ModelRequest struct {
 	// an exploration, the engine's phases and figures (package progress).
 	Progress progress.Func
 	// QueryWork bounds each solver query of certification and
-	// abstraction, in units of Z3's resource limit (0: QueryWork). Under
+	// abstraction, in units of Z3's resource limit (0: AutoQueryWork
+	// under Auto, else QueryWork). Under
 	// Auto, a query that runs out leaves the total-counter model and
 	// takes the group-counter model, which needs no solver and is exact
 	// as well; the choice depends on work done, never on the clock.
@@ -126,7 +127,11 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	fallBack := func(what string) (*Model, error) {
 		return groupModel(r.File, sys, what+"; the group-counter model is exact for any system")
 	}
-	solver := z3.New(z3.Work(orDefault(r.QueryWork, QueryWork)))
+	work := int64(QueryWork)
+	if level == Auto {
+		work = AutoQueryWork
+	}
+	solver := z3.New(z3.Work(orDefault(r.QueryWork, work)))
 	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
 		switch {

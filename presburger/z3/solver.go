@@ -37,12 +37,12 @@ func Timeout(d time.Duration) Option {
 	return func(s *Solver) { s.timeout = d }
 }
 
-// Work bounds every check of a Solve call by n units of Z3's resource
-// limit (rlimit), which Z3 counts the same way on every machine: a query
-// that runs out answers Unknown on a loaded machine exactly when it does
-// on an idle one, where a Timeout would cut it at a point that depends
-// on the load. Zero or less means no limit. (Prove takes its budget
-// per call, presburger.Budget.)
+// Work bounds every check of a Solve call, and every Project call as a
+// whole, by n units of Z3's resource limit (rlimit), which Z3 counts the
+// same way on every machine: a query that runs out answers Unknown on a
+// loaded machine exactly when it does on an idle one, where a Timeout
+// would cut it at a point that depends on the load. Zero or less means
+// no limit. (Prove takes its budget per call, presburger.Budget.)
 func Work(n int64) Option {
 	return func(s *Solver) { s.work = n }
 }
@@ -401,7 +401,17 @@ func (s *Solver) Project(ctx context.Context, p presburger.Problem, keep []presb
 	if err := p.CheckBounds(); err != nil {
 		return nil, presburger.Unknown, err
 	}
-	z, err := projectPool.acquire()
+	// A budget of work is the resource limit of a context of its own, so
+	// that the count starts at zero whatever ran before and covers the
+	// tactics and the pruning alike (a solver's rlimit would cover only
+	// the checks): the answer is the same on every machine.
+	var z *zctx
+	var err error
+	if s.work > 0 {
+		z, err = newLimitedZctx(s.work)
+	} else {
+		z, err = projectPool.acquire()
+	}
 	if err != nil {
 		return nil, presburger.Unknown, err
 	}
