@@ -407,6 +407,13 @@ func (b *builder) dropImplied(ctx presburger.Formula, fs []presburger.Formula) (
 		if ans.Result == presburger.Unsat {
 			kept[i] = false
 		}
+		if ans.Result == presburger.Unknown {
+			// The queries are alike: after one runs out of its work
+			// (coefficients near 1e9 make each unit slow), the others
+			// would too, each spending the whole budget. Keeping the
+			// rest is always sound; when to stop depends on work only.
+			break
+		}
 	}
 	var out []presburger.Formula
 	for i, f := range fs {
