@@ -59,8 +59,9 @@ func (s *Spec) Simple() bool {
 	if len(s.Shared) > 0 || len(s.Params) > 0 {
 		return false
 	}
-	for i := range s.Steps() {
-		if !s.Steps()[i].Simple() {
+	steps := s.Steps() // lowered anew on each call for a Spec not sealed
+	for i := range steps {
+		if !steps[i].Simple() {
 			return false
 		}
 	}

@@ -67,8 +67,10 @@ most severe one: 2 (some file is bad) over 1 (some system is not fully
 virtually symmetric) over 3 (some answer unknown) over 0. --timeout
 bounds the whole run: when it runs out, whatever file is being checked,
 the command stops with no report (under --output json the error object)
-and exit 3; --solver-timeout bounds each solver call, which leaves its
-transition unknown.
+and exit 3; --solver-work bounds the work of each solver call (in units
+of Z3's resource limit, alike on every machine) and --solver-timeout,
+when given, its time: a call that runs out leaves its transition
+unknown.
 
 ` + exitHelp,
 		Args: someFiles,
