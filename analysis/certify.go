@@ -21,6 +21,10 @@ type CertifyRequest struct {
 	// the reachability questions of the file as a whole: an answer it
 	// leaves undecided has Limit SolverTimeout.
 	SolverTimeout time.Duration
+	// Work bounds each solver query by units of Z3's resource limit (0:
+	// QueryWork); a query that runs out leaves its transition unknown,
+	// on every machine alike.
+	Work int64
 	// Reachability asks the reachability questions after a violation,
 	// with Engine, within Limits.MaxMemory.
 	Reachability bool
@@ -45,7 +49,7 @@ type Certification struct {
 // re-verification, or ctx ending (Stopped, at stage "certification" or
 // "reachability"), never an answer.
 func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certification, error) {
-	solver := z3.New(z3.Timeout(r.SolverTimeout))
+	solver := z3.New(z3.Timeout(r.SolverTimeout), z3.Work(orDefault(r.Work, QueryWork)))
 	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout), detect.OnProgress(r.Progress))
 	if ctx.Err() != nil {
 		// The run's bound, not a call's: no report at all.
@@ -94,6 +98,11 @@ type ProveRequest struct {
 	// PropertyTimeout bounds each property and each certification query;
 	// a property that runs out is unknown (prove.Result.Stopped).
 	PropertyTimeout time.Duration
+	// Work bounds the prover's largest attempt on each property, in
+	// units of Z3's resource limit (0: PropertyWork); a property the
+	// last attempt cannot answer is unknown, on every machine alike.
+	// Each certification query has QueryWork.
+	Work int64
 	// Limits.Timeout is the bound on the whole run that ctx carries,
 	// for the message of the error when it runs out.
 	Limits Limits
@@ -115,8 +124,8 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 	// The prover takes its bound from the context prove.Check gives it
 	// (derived from ctx: cut by what remains of the run); the solver
 	// bounds each certification query.
-	solver := z3.New(z3.Timeout(r.PropertyTimeout))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
+	solver := z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(QueryWork))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.MaxWork(orDefault(r.Work, PropertyWork)), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
 	if ctx.Err() != nil {
 		return nil, Stopped(ctx, r.File, "proof", r.Limits.Timeout)
 	}

@@ -18,6 +18,39 @@ type Limits struct {
 	MaxStates int64
 }
 
+// Work budgets of the solver, in units of Z3's resource limit (rlimit),
+// which Z3 counts alike on every machine: a question that runs out of
+// work is unknown on a loaded machine exactly when it is on an idle one,
+// where a time bound would cut it at a point that depends on the load.
+// Time bounds only the whole run (Limits.Timeout) and, when asked,
+// each query or property (--solver-timeout, --property-timeout).
+const (
+	// QueryWork is the default budget of each certification and
+	// abstraction query. Their queries take milliseconds on the bundled
+	// specs; Spacer does about 2.5 million units a second on the
+	// machine of BENCHMARKS.md, so this is tens of seconds of Z3.
+	QueryWork = 100_000_000
+	// AutoQueryWork is the default budget of each query of --model
+	// auto's attempt at the total-counter model: the group-counter
+	// model needs no solver and is exact as well, so auto gives up on a
+	// hard query soon (a query over coefficients near 1e9 can take a
+	// second per million units).
+	AutoQueryWork = 1_000_000
+	// PropertyWork is the default budget of the prover's largest
+	// attempt on one property (prove.MaxWork): its attempts double from
+	// prove's first one, so a property that is unknown for want of work
+	// has had about twice this, about a minute of Spacer.
+	PropertyWork = 80_000_000
+)
+
+// orDefault returns n when it is positive, else dflt.
+func orDefault(n, dflt int64) int64 {
+	if n > 0 {
+		return n
+	}
+	return dflt
+}
+
 // Context returns ctx bounded by l.Timeout when it is positive, for work
 // that spans several calls (a model built, then written: Within). The
 // caller must call cancel.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
@@ -66,30 +65,13 @@ type ModelRequest struct {
 	// certification's queries, the construction's transitions and, for
 	// an exploration, the engine's phases and figures (package progress).
 	Progress progress.Func
-	// TotalBudget bounds the time Auto spends on certifying and building
-	// the total-counter model before it takes the group-counter model
-	// instead; zero means totalBudget's default.
-	TotalBudget time.Duration
-}
-
-// defaultTotalBudget is how long Auto tries the total-counter model
-// (certification and abstraction, both Z3 queries) when the question has
-// no timeout: the group-counter model, which needs no solver, is exact
-// as well, and answers where a query runs on.
-const defaultTotalBudget = 10 * time.Second
-
-// totalBudget returns the time Auto gives the total-counter model:
-// r.TotalBudget or the default, and at most half of what is left of ctx,
-// so that the group-counter model still has the other half.
-func totalBudget(ctx context.Context, r ModelRequest) time.Duration {
-	d := r.TotalBudget
-	if d <= 0 {
-		d = defaultTotalBudget
-	}
-	if dl, ok := ctx.Deadline(); ok {
-		d = min(d, time.Until(dl)/2)
-	}
-	return d
+	// QueryWork bounds each solver query of certification and
+	// abstraction, in units of Z3's resource limit (0: AutoQueryWork
+	// under Auto, else QueryWork). Under
+	// Auto, a query that runs out leaves the total-counter model and
+	// takes the group-counter model, which needs no solver and is exact
+	// as well; the choice depends on work done, never on the clock.
+	QueryWork int64
 }
 
 // Model is the model a question works on, with the reason for its level
@@ -139,43 +121,28 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 	default:
 		return nil, errkind.Errorf(errkind.Input, "unknown model level %v", level)
 	}
-	// Under Auto, the total-counter model gets a time budget (tctx); when
-	// it runs out, or the solver cannot decide while building, the
-	// group-counter model takes over (fallBack), with the reason in words.
-	tctx := ctx
-	budget := totalBudget(ctx, r)
-	if level == Auto {
-		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(ctx, budget)
-		defer cancel()
-	}
+	// Under Auto, when a query runs out of work or the solver cannot
+	// decide while building, the group-counter model takes over
+	// (fallBack), with the reason in words.
 	fallBack := func(what string) (*Model, error) {
 		return groupModel(r.File, sys, what+"; the group-counter model is exact for any system")
 	}
-	solver := z3.New()
-	cert, err := detect.Certify(tctx, sys, solver, detect.OnProgress(r.Progress))
+	work := int64(QueryWork)
+	if level == Auto {
+		work = AutoQueryWork
+	}
+	solver := z3.New(z3.Work(orDefault(r.QueryWork, work)))
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
 	if err != nil {
-		var un *gsst.UnsupportedError
 		switch {
-		case level == Auto && errors.As(err, &un):
-			// Certification has not been taught a construct the
-			// system uses: the total-counter model is out of reach.
-			return fallBack(un.Error())
 		case ctx.Err() != nil:
 			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
-		case tctx.Err() != nil:
-			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
 		}
 		return nil, FileError(r.File, err)
 	}
-	if !cert.Certified() && cert.Verdict() != detect.Violated {
-		switch {
-		case ctx.Err() != nil:
-			// Unknown verdicts because time ran out: say so.
-			return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
-		case tctx.Err() != nil:
-			return fallBack(fmt.Sprintf("certification did not finish within %v", budget.Round(time.Millisecond)))
-		}
+	if !cert.Certified() && cert.Verdict() != detect.Violated && ctx.Err() != nil {
+		// Unknown verdicts because the run's time ran out: say so.
+		return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)
 	}
 	opts := []counterabs.Option{counterabs.OnProgress(r.Progress)}
 	reason := "certified fully virtually symmetric (" + certifiedHow(cert) + "): the total-counter model is exact"
@@ -192,6 +159,9 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			opts = append(opts, counterabs.Force())
 			reason = why + "; total-counter model forced (--force): it over-approximates the system"
 		case level == Auto:
+			if kind == errkind.Negative {
+				why = certificationSummary(cert)
+			}
 			return groupModel(r.File, sys, why+"; the group-counter model is exact for any system")
 		default:
 			// The refusal is about the system as a whole: every
@@ -199,14 +169,12 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 			return nil, &Error{Kind: kind, Pos: gsst.Pos{File: r.File}, Msg: why + "; use --model group for the exact group-counter model, or --force for the (over-approximating) total-counter model"}
 		}
 	}
-	m, err := counterabs.Build(tctx, sys, solver, solver, opts...)
+	m, err := counterabs.Build(ctx, sys, solver, solver, opts...)
 	if err != nil {
 		var nc *counterabs.NotCertifiedError
 		switch {
 		case ctx.Err() != nil:
 			return nil, Stopped(ctx, r.File, "abstraction", r.Limits.Timeout)
-		case level == Auto && tctx.Err() != nil:
-			return fallBack(fmt.Sprintf("building the total-counter model did not finish within %v", budget.Round(time.Millisecond)))
 		case level == Auto && errkind.Of(err) == errkind.Unknown:
 			return fallBack(fmt.Sprintf("building the total-counter model failed (%v)", err))
 		case level == Auto && errors.As(err, &nc) && !simpleSteps(sys):
@@ -298,6 +266,45 @@ func CertificationFailure(cert *detect.Report) (string, errkind.Kind) {
 		return "not fully virtually symmetric: " + strings.Join(bad, "; "), errkind.Negative
 	}
 	return "full virtual symmetry could not be decided for transition " + strings.Join(unknown, ", "), errkind.Unknown
+}
+
+// certificationSummary says in one short line which steps break full
+// virtual symmetry in cert, by name: the reason of the group-counter
+// model Auto takes instead, which every command prints on one line (a
+// witness can take a thousand characters; vsym check shows them).
+func certificationSummary(cert *detect.Report) string {
+	const shown = 3
+	sys := cert.System
+	var names []string
+	rendezvous := false
+	for _, t := range cert.Results() {
+		switch {
+		case t.Verdict != detect.Violated:
+		case t.Rendezvous != nil:
+			names, rendezvous = append(names, sys.RendezvousName(t.Rendezvous)), true
+		default:
+			names = append(names, "transition "+sys.TransitionName(t.Transition))
+		}
+	}
+	if len(names) == 1 {
+		return "not fully virtually symmetric: " + names[0] + " breaks full virtual symmetry (vsym check shows a witness)"
+	}
+	// Transitions alone are listed as "transitions A, B and C"; the
+	// name of a rendezvous has commas of its own, so a list with one
+	// is separated by semicolons.
+	sep, head := "; ", names[:min(len(names), shown)]
+	if !rendezvous {
+		sep = ", "
+		for k := range head {
+			head[k] = strings.TrimPrefix(head[k], "transition ")
+		}
+		head[0] = "transitions " + head[0]
+	}
+	last := fmt.Sprintf("%d more", len(names)-shown)
+	if len(names) <= shown {
+		head, last = head[:len(head)-1], head[len(head)-1]
+	}
+	return fmt.Sprintf("not fully virtually symmetric: %s and %s break full virtual symmetry (vsym check shows the witnesses)", strings.Join(head, sep), last)
 }
 
 // DescribeWitness says in words what a witness shows.

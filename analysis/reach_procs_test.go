@@ -32,11 +32,11 @@ func TestReachabilityAgainstProcesses(t *testing.T) {
 	if testing.Short() {
 		want = 40
 	}
-	configs := []testsupport.ExtConfig{
-		{Want: gsst.ExtShared, Deny: gsst.ExtBroadcast | gsst.ExtRendezvous},
-		{Want: gsst.ExtBroadcast},
-		{Want: gsst.ExtRendezvous},
-		{},
+	configs := []testsupport.Config{
+		testsupport.Small(testsupport.SharedVars, testsupport.Params),
+		testsupport.Small(testsupport.Broadcasts, testsupport.AllConstructs),
+		testsupport.Small(testsupport.Rendezvous, testsupport.AllConstructs),
+		testsupport.Small(0, testsupport.AllConstructs),
 	}
 	r := rand.New(rand.NewSource(2026112627))
 	ctx := context.Background()
@@ -45,7 +45,7 @@ func TestReachabilityAgainstProcesses(t *testing.T) {
 	yes, no := map[string]int{}, map[string]int{}
 	kinds := map[string]int{}
 	for try := 0; systems < want && try < 40*want; try++ {
-		sys := testsupport.RandomExtended(r, configs[try%len(configs)])
+		sys := testsupport.RandomSystem(r, configs[try%len(configs)])
 		if slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.Unbounded }) {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -34,27 +35,18 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 		want = 60
 	}
 	r := rand.New(rand.NewSource(2024))
-	// Fairness draws from its own source, so that the systems are those
-	// the test drew before it had fairness.
-	rf := rand.New(rand.NewSource(19))
+	// Small systems (at most 4096 process-indexed configurations) with
+	// up to 3 fairness constraints: none, justice, weak or both.
+	cfg := testsupport.Config{MaxSize: 2, MaxConfigs: 4096, MaxTransitions: 4, Fairness: testsupport.Fairness{Max: 3}}
 	ctx := context.Background()
 	solver := z3.New()
 	systems, yes, no := 0, map[string]int{}, map[string]int{}
 	kinds := map[string]int{}
 	fairDiffers := 0 // answers where fair EF would not be the oracle's
 	for try := 0; systems < want && try < 20*want; try++ {
-		src := randomSpec(r)
-		sys, err := gsst.Parse("random.yaml", []byte(src))
-		if err != nil {
-			t.Fatalf("try %d: generated spec does not parse: %v\n%s", try, err, src)
-		}
-		fair, kind := randomFairness(rf, sys)
-		if fair != "" {
-			src += fair
-			if sys, err = gsst.Parse("random.yaml", []byte(src)); err != nil {
-				t.Fatalf("try %d: generated fairness does not parse: %v\n%s", try, err, src)
-			}
-		}
+		sys := testsupport.RandomSystem(r, cfg)
+		src := testsupport.Describe(sys)
+		kind := fairnessKind(sys)
 		cert, err := detect.Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatal(err)
@@ -99,7 +91,7 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 				} else {
 					no[q.name]++
 				}
-				if q.conf != nil && fair != "" && fairEFDiffers(t, ctx, sys, q.conf, reachable, steps) {
+				if q.conf != nil && !sys.Fairness.Empty() && fairEFDiffers(t, ctx, sys, q.conf, reachable, steps) {
 					fairDiffers++
 				}
 				if q.name != "asymmetry" || !reachable {
@@ -138,6 +130,20 @@ func TestReachabilityAgainstOracle(t *testing.T) {
 	if fairDiffers < 10 {
 		t.Errorf("only %d answers where fair EF would differ from reachability; the fairness of the sample does not exercise the difference", fairDiffers)
 	}
+}
+
+// fairnessKind names the fairness constraints of sys: none, justice,
+// weak or justice+weak.
+func fairnessKind(sys *gsst.System) string {
+	switch j, w := len(sys.Fairness.Justice) > 0, len(sys.Fairness.Weak) > 0; {
+	case j && w:
+		return "justice+weak"
+	case j:
+		return "justice"
+	case w:
+		return "weak"
+	}
+	return "none"
 }
 
 // compareAnswer fails t unless ans is the oracle's answer to question

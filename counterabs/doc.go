@@ -70,7 +70,9 @@
 // ParamModel.TransitionSystem gives the integer transition system a
 // safety prover for every size works on. A shared variable that no step
 // assigns is a constant there (its initial value), so that a variable
-// nothing changes changes neither the model nor a proof. Build,
+// nothing changes changes neither the model nor a proof; it stays a
+// variable (which keeps its initial value) where folding it into a guard
+// or an update would leave the 64-bit integers. Build,
 // BuildGroup and Assemble refuse parametric systems.
 //
 // A model forced on an uncertified system (Force) also carries

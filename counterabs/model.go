@@ -2,6 +2,7 @@ package counterabs
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
@@ -175,16 +176,26 @@ func (m *Model) SharedVar(j int) int { return len(m.Counters) + j }
 // must be enabled in x (Guard holds). Engines and oracles take a step's
 // meaning from here: the movers (From -> To and each of Also) move, every
 // other process of a transfer's source moves to its target, and the
-// assignments, read in x, set the shared variables.
-func (m *Model) Step(t *Transition, x []int) []int {
+// assignments, read in x, set the shared variables. An assigned value
+// beyond gsst.MaxValue is an errkind.Limit error (StepInto).
+func (m *Model) Step(t *Transition, x []int) ([]int, error) {
 	y := make([]int, len(x))
-	StepInto(t, x, y)
-	return y
+	if err := StepInto(m, t, x, y); err != nil {
+		return nil, err
+	}
+	return y, nil
 }
 
 // StepInto writes the state after t from x into y (of x's length), as
 // Step does, without allocating: for engines that take many steps.
-func StepInto[T ~int | ~int64](t *Transition, x, y []T) {
+//
+// Every assigned value is computed exactly. One whose magnitude passes
+// gsst.MaxValue, which only an unbounded shared variable can reach (t's
+// guard keeps a bounded one in its domain), is an errkind.Limit error
+// naming the variable and the value: the run would leave the values
+// vsym works with, so the analysis stops rather than wrap around or go
+// on.
+func StepInto[T ~int | ~int64](m *Model, t *Transition, x, y []T) error {
 	copy(y, x)
 	y[t.From]--
 	y[t.To]++
@@ -211,35 +222,38 @@ func StepInto[T ~int | ~int64](t *Transition, x, y []T) {
 		y[mv.To] += moved
 	}
 	for _, a := range t.Assign {
-		v := a.Value.Const
-		for _, mo := range a.Value.Monos {
-			v += mo.Coef * int64(x[mo.Var])
+		read := func(v presburger.Var) int64 { return int64(x[v]) }
+		v, ok := a.Value.Value(read)
+		if !ok || v > gsst.MaxValue || v < -gsst.MaxValue {
+			return m.beyondMaxValue(t, a, a.Value.BigValue(read))
 		}
 		y[a.Var] = T(v)
 	}
+	return nil
 }
 
-// Uses returns the constructs beyond the paper that m's transitions and
-// variables use, for engines and emitters that refuse what they have not
-// been taught (with gsst.UnsupportedError).
-func (m *Model) Uses() gsst.Extension {
-	var x gsst.Extension
+// beyondMaxValue is the error of a step t that would give a shared
+// variable the value x, beyond gsst.MaxValue.
+func (m *Model) beyondMaxValue(t *Transition, a Assign, x *big.Int) error {
+	return fmt.Errorf("%s: %w", m.TransitionName(t), &gsst.LimitError{Var: m.VarName(presburger.Var(a.Var)), Value: x})
+}
+
+// UnitMoves reports whether every transition of m moves one process from
+// one counter to another and nothing else, and m has no shared
+// variables: the models of the paper's GSSTs. Engines key their fast
+// paths on it (a successor's key is then the state's key plus a constant
+// offset).
+func (m *Model) UnitMoves() bool {
 	if len(m.Shared) > 0 {
-		x |= gsst.ExtShared
+		return false
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if len(t.Also) > 0 || t.Local < 0 {
-			x |= gsst.ExtRendezvous
-		}
-		if len(t.Transfers) > 0 {
-			x |= gsst.ExtBroadcast
-		}
-		if len(t.Assign) > 0 {
-			x |= gsst.ExtShared
+		if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 || t.From == t.To {
+			return false
 		}
 	}
-	return x
+	return true
 }
 
 // Property is a property of the system with its atoms translated to the
@@ -453,7 +467,7 @@ func (m *Model) other(v presburger.Var) (presburger.Term, error) {
 // right-hand side) into one over the model's variables.
 func (m *Model) TranslateTerm(t presburger.Term) (presburger.Term, error) {
 	var bad error
-	out := t.Subst(func(v presburger.Var) presburger.Term {
+	out, ok := t.SubstExact(func(v presburger.Var) presburger.Term {
 		if _, _, ok := m.System.Counter(v); ok {
 			bad = fmt.Errorf("%s is a counter, which an update may not read", m.System.VarName(v))
 			return presburger.VarTerm(v)
@@ -467,8 +481,16 @@ func (m *Model) TranslateTerm(t presburger.Term) (presburger.Term, error) {
 	if bad != nil {
 		return presburger.Term{}, errkind.Wrap(errkind.Input, bad)
 	}
+	if !ok {
+		return presburger.Term{}, errBeyondInt64
+	}
 	return out, nil
 }
+
+// errBeyondInt64 refuses a formula or term whose translation to the
+// model's variables has a coefficient or constant beyond int64 (a sum of
+// total counters' coefficients, a parameter's value folded in).
+var errBeyondInt64 = errkind.Errorf(errkind.Input, "a coefficient or constant of the counter model would be beyond the 64-bit integers")
 
 // translate rewrites f, over the counter variables of sys, into the
 // counters of a model at level whose counter of state s and group g is
@@ -483,7 +505,7 @@ func translate(sys *gsst.System, level Level, f presburger.Formula, index func(s
 		}
 	}
 	counter := func(s, g int) presburger.Term { return presburger.VarTerm(presburger.Var(index(s, g))) }
-	out := presburger.Subst(f, func(v presburger.Var) presburger.Term {
+	out, exact := presburger.SubstExact(f, func(v presburger.Var) presburger.Term {
 		s, g, ok := sys.Counter(v)
 		switch {
 		case !ok:
@@ -509,6 +531,9 @@ func translate(sys *gsst.System, level Level, f presburger.Formula, index func(s
 	})
 	if bad != nil {
 		return nil, errkind.Wrap(errkind.Input, bad)
+	}
+	if !exact {
+		return nil, errBeyondInt64
 	}
 	return out, nil
 }
@@ -614,14 +639,4 @@ func SpecLevel(sys *gsst.System) Level {
 		}
 	}
 	return TotalLevel
-}
-
-// Unsupported returns an error naming what of m lies beyond supported,
-// for an engine or emitter that handles only the constructs in supported
-// (and those of the paper); nil when m uses nothing else.
-func (m *Model) Unsupported(analysis string, supported gsst.Extension) error {
-	if x := m.Uses() &^ supported; x != 0 {
-		return errkind.Wrap(errkind.Input, &gsst.UnsupportedError{Analysis: analysis, Uses: x})
-	}
-	return nil
 }

@@ -376,12 +376,15 @@ func (m *ParamModel) numbering() numbering {
 // no counter).
 func (m *ParamModel) translateTerm(t presburger.Term) (presburger.Term, error) {
 	var bad error
-	out := t.Subst(func(v presburger.Var) presburger.Term {
+	out, ok := t.SubstExact(func(v presburger.Var) presburger.Term {
 		if !m.isSystemVar(v) && bad == nil {
 			bad = errkind.Errorf(errkind.Internal, "counterabs: an update reads %s", m.System.VarName(v))
 		}
 		return m.systemTerm(v)
 	})
+	if bad == nil && !ok {
+		bad = errBeyondInt64 // keepVariable keeps the variables that would fold beyond int64
+	}
 	return out, bad
 }
 
@@ -838,6 +841,45 @@ func atLeastOne(counter int) presburger.Formula {
 	return presburger.Compare(presburger.VarTerm(presburger.Var(counter)), presburger.Ge, presburger.ConstTerm(1))
 }
 
+// keepVariable marks, beside the shared variables some step assigns
+// (kept), those that stay variables of the parametric models because a
+// step's guard or update would have a constant beyond int64 with the
+// unassigned ones folded in at their initial values: a variable no step
+// assigns keeps its initial value in the model as well, so the model is
+// the same, and exact, where folding would leave the 64-bit integers.
+func keepVariable(sys *gsst.System, kept []bool) {
+	for {
+		fold := func(v presburger.Var) presburger.Term {
+			if j, ok := sys.SharedOf(v); ok && !kept[j] {
+				return presburger.ConstTerm(int64(sys.Shared[j].Init))
+			}
+			return presburger.VarTerm(v)
+		}
+		var overflows []presburger.Var
+		for _, st := range sys.Steps() {
+			if _, ok := presburger.SubstExact(st.Guard, fold); !ok {
+				overflows = append(overflows, presburger.FreeVars(st.Guard)...)
+			}
+			for _, a := range st.Update.Assign {
+				if _, ok := a.Value.SubstExact(fold); !ok {
+					for _, mo := range a.Value.Monos {
+						overflows = append(overflows, mo.Var)
+					}
+				}
+			}
+		}
+		changed := false
+		for _, v := range overflows {
+			if j, ok := sys.SharedOf(v); ok && !kept[j] {
+				kept[j], changed = true, true
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
 // newParamModel returns a model of sys at level with its counters, pools
 // and initial values over the size variables, and no transitions yet.
 func newParamModel(sys *gsst.System, level Level) *ParamModel {
@@ -852,6 +894,7 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 			}
 		}
 	}
+	keepVariable(sys, assigned)
 	for j := range sys.Shared {
 		if assigned[j] {
 			m.Shared = append(m.Shared, sys.Shared[j])

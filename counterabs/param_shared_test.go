@@ -12,7 +12,7 @@ import (
 )
 
 // TestParamModelShared: the parametric model of a spec with shared
-// variables and parameters (gsst's testdata/ext/threshold.yaml), one
+// variables and parameters (gsst's testdata/constructs/threshold.yaml), one
 // group and so certified, is the total-counter one, says which
 // instances it has, names its variables as the language does, and is a
 // well-formed transition system whose initial state is the instance's at

@@ -16,7 +16,7 @@ import (
 
 // TestParamStepsAgainstProcesses builds the parametric models of random
 // families with shared variables, parameters, updates, broadcasts and
-// rendezvous (testsupport.RandomExtended with Family or Ranges):
+// rendezvous (testsupport.RandomSystem with Family or Ranges):
 // BuildParam, the total-counter model when certification passes for
 // every size, and BuildParamGroup always. At every instance of a box
 // (parameters in 0..2, ranged sizes in 1..2), every configuration and
@@ -40,8 +40,12 @@ func TestParamStepsAgainstProcesses(t *testing.T) {
 	levels := map[Level]int{}
 	var instances, compared, bcast, rdv int
 	for i := range systems {
-		cfg := testsupport.ExtConfig{Family: i%2 == 0, Ranges: i%2 == 1, MaxProcesses: 3}
-		sys := testsupport.RandomExtended(r, cfg)
+		cfg := testsupport.Small(0, testsupport.AllConstructs)
+		cfg.Family, cfg.Ranges, cfg.MaxProcesses = i%2 == 0, i%2 == 1, 3
+		if cfg.Ranges {
+			cfg.May &^= testsupport.Params // a family over sizes alone
+		}
+		sys := testsupport.RandomSystem(r, cfg)
 		where := fmt.Sprintf("system %d", i)
 		auto, err := BuildParam(ctx, sys, z)
 		if err != nil {

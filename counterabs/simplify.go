@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -14,23 +15,6 @@ const (
 	noLo = math.MinInt64
 	noHi = math.MaxInt64
 )
-
-// floorDiv and ceilDiv divide rounding toward -inf and +inf (d > 0).
-func floorDiv(a, d int64) int64 {
-	q := a / d
-	if a%d != 0 && a < 0 {
-		q--
-	}
-	return q
-}
-
-func ceilDiv(a, d int64) int64 {
-	q := a / d
-	if a%d != 0 && a > 0 {
-		q++
-	}
-	return q
-}
 
 // atomInterval solves c*e + k op 0 (c != 0, op not Ne) for the integer e:
 // the result is lo <= e <= hi, with noLo/noHi for a missing side;
@@ -53,13 +37,13 @@ func atomInterval(op presburger.Op, c, k int64) (lo, hi int64, nonEmpty bool) {
 	r := -k
 	switch op {
 	case presburger.Ge:
-		return ceilDiv(r, c), noHi, true
+		return checked.CeilDiv(r, c), noHi, true
 	case presburger.Gt:
-		return floorDiv(r, c) + 1, noHi, true
+		return checked.FloorDiv(r, c) + 1, noHi, true
 	case presburger.Le:
-		return noLo, floorDiv(r, c), true
+		return noLo, checked.FloorDiv(r, c), true
 	case presburger.Lt:
-		return noLo, ceilDiv(r, c) - 1, true
+		return noLo, checked.CeilDiv(r, c) - 1, true
 	case presburger.Eq:
 		if r%c != 0 {
 			return 0, 0, false
@@ -124,7 +108,7 @@ func normalize(atoms []presburger.Formula, states, n int, name func(presburger.V
 			}
 			continue
 		}
-		if !isCmp || c.Op == presburger.Ne {
+		if !isCmp || c.Op == presburger.Ne || !tame(c.T) {
 			switch a := a.(type) {
 			case presburger.Bool:
 				if !a {
@@ -216,14 +200,34 @@ func normalize(atoms []presburger.Formula, states, n int, name func(presburger.V
 			continue
 		}
 		fixed[b.monos[0].Var] = true
-		sumLo += max(b.lo, 0)
-		sumHi += min(b.hi, int64(n))
+		// A counter lies in 0..n: clamping each bound to -1..n+1 keeps
+		// the sums exact in int64 and decides the same.
+		sumLo += min(max(b.lo, 0), int64(n)+1)
+		sumHi += max(min(b.hi, int64(n)), -1)
 	}
 	sumHi += int64(n) * int64(states-len(fixed))
 	if sumLo > int64(n) || sumHi < int64(n) {
 		return clause{}, false
 	}
 	return cl, true
+}
+
+// tame reports whether every coefficient and the constant of t lie
+// within ±2^62, where the interval arithmetic of normalize (negation,
+// rounding division, the sums of clamped bounds) is exact in int64. A
+// guard holds only such terms (gsst.MaxConstant); an atom from a
+// projection beyond them is kept as it is.
+func tame(t presburger.Term) bool {
+	const limit = 1 << 62
+	if t.Const > limit || t.Const < -limit {
+		return false
+	}
+	for _, m := range t.Monos {
+		if m.Coef > limit || m.Coef < -limit {
+			return false
+		}
+	}
+	return true
 }
 
 // countersOnly reports whether every variable of ms is a counter (below
@@ -402,6 +406,13 @@ func (b *builder) dropImplied(ctx presburger.Formula, fs []presburger.Formula) (
 		}
 		if ans.Result == presburger.Unsat {
 			kept[i] = false
+		}
+		if ans.Result == presburger.Unknown {
+			// The queries are alike: after one runs out of its work
+			// (coefficients near 1e9 make each unit slow), the others
+			// would too, each spending the whole budget. Keeping the
+			// rest is always sound; when to stop depends on work only.
+			break
 		}
 	}
 	var out []presburger.Formula

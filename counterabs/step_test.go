@@ -69,13 +69,13 @@ func TestGroupModelSteps(t *testing.T) {
 	}
 	// Step: a in I -> M; b's process in S goes to I, a's in S stays.
 	x := []int{1, 1, 0, 0, 1, 0, 2}
-	if got := m.Step(&m.Transitions[2], x); !slices.Equal(got, []int{0, 1, 1, 1, 0, 0, 2}) {
+	if got := mustStep(t, m, &m.Transitions[2], x); !slices.Equal(got, []int{0, 1, 1, 1, 0, 0, 2}) {
 		t.Errorf("I -> M [a] from %v: %v", x, got)
 	}
 	// The update: wb + 1, disabled at the top of its domain.
 	x = []int{1, 0, 1, 1, 0, 0, 1}
 	wbInc := &m.Transitions[4]
-	if got := m.Step(wbInc, x); got[6] != 2 {
+	if got := mustStep(t, m, wbInc, x); got[6] != 2 {
 		t.Errorf("M -> I [a] from %v: %v", x, got)
 	}
 	val := func(x []int) func(presburger.Var) int64 { return func(v presburger.Var) int64 { return int64(x[v]) } }
@@ -99,7 +99,7 @@ func TestStepTransferSkipsMovers(t *testing.T) {
 	tr := &Transition{From: 0, To: 1, Transfers: []Move{{From: 1, To: 2}, {From: 0, To: 1}}}
 	// 2 in counter 0 (one moves to 1, the other is transferred to 1),
 	// 1 in counter 1 (transferred to 2); the mover stays in 1.
-	if got := m.Step(tr, []int{2, 1, 0}); !slices.Equal(got, []int{0, 2, 1}) {
+	if got := mustStep(t, m, tr, []int{2, 1, 0}); !slices.Equal(got, []int{0, 2, 1}) {
 		t.Errorf("Step: %v, want [0 2 1]", got)
 	}
 }
@@ -177,4 +177,15 @@ func TestTotalModelSteps(t *testing.T) {
 	if errors.As(err, &nc) {
 		t.Errorf("forced: a NotCertifiedError")
 	}
+}
+
+// mustStep is m.Step on a model whose values stay far inside
+// gsst.MaxValue.
+func mustStep(t *testing.T, m *Model, tr *Transition, x []int) []int {
+	t.Helper()
+	y, err := m.Step(tr, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return y
 }

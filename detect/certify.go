@@ -178,6 +178,9 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if err := HasInstance(ctx, sys, s); err != nil {
+		return nil, err
+	}
 	nt := len(sys.Transitions)
 	rep := &Report{System: sys, Transitions: make([]TransitionResult, nt)}
 	if len(sys.Rendezvous) > 0 {

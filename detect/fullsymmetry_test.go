@@ -21,15 +21,15 @@ const extWindow = 4
 
 // extConfigs rotates over what the cross-check draws: each construct
 // alone (with shared variables or without), then anything.
-var extConfigs = []testsupport.ExtConfig{
-	{Want: gsst.ExtShared, Deny: gsst.ExtBroadcast | gsst.ExtRendezvous},
-	{Want: gsst.ExtBroadcast, Deny: gsst.ExtShared | gsst.ExtRendezvous},
-	{Want: gsst.ExtBroadcast | gsst.ExtShared, Deny: gsst.ExtRendezvous},
-	{Want: gsst.ExtRendezvous, Deny: gsst.ExtShared | gsst.ExtBroadcast},
-	{Want: gsst.ExtRendezvous | gsst.ExtShared, Deny: gsst.ExtBroadcast},
-	{Want: gsst.ExtParams | gsst.ExtShared},
-	{},
-	{},
+var extConfigs = []testsupport.Config{
+	testsupport.Small(testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.Broadcasts, testsupport.Params),
+	testsupport.Small(testsupport.Broadcasts|testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.Rendezvous, testsupport.Params),
+	testsupport.Small(testsupport.Rendezvous|testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.Params|testsupport.SharedVars, testsupport.AllConstructs),
+	testsupport.Small(0, testsupport.AllConstructs),
+	testsupport.Small(0, testsupport.AllConstructs),
 }
 
 // TestFullSymmetryCrossCheck certifies random systems with shared
@@ -73,7 +73,7 @@ func TestFullSymmetryCrossCheck(t *testing.T) {
 	for i := range systems + systems/8 {
 		var sys *gsst.System
 		if k := i % 9; k < 8 {
-			sys = testsupport.RandomExtended(r, extConfigs[(i-i/9)%len(extConfigs)])
+			sys = testsupport.RandomSystem(r, extConfigs[(i-i/9)%len(extConfigs)])
 		} else {
 			sys = testsupport.RandomSystem(rp, fullSymmetryConfig)
 		}
@@ -107,7 +107,7 @@ func TestFullSymmetryCrossCheck(t *testing.T) {
 		}
 		ok := rep.Certified()
 		add("all", ok)
-		if paper(sys) {
+		if testsupport.ConstructsOf(sys) == 0 {
 			add("none (within the paper)", ok)
 		}
 		for _, k := range constructs(sys) {
@@ -139,17 +139,6 @@ func TestFullSymmetryCrossCheck(t *testing.T) {
 // fullSymmetryConfig draws the systems within the paper of the
 // cross-check: few enough processes for FullSymmetry.
 var fullSymmetryConfig = testsupport.Config{MaxTransitions: 3, MaxConfigs: 1 << 10}
-
-// paper reports whether every step of sys is the paper's and sys has no
-// shared variable.
-func paper(sys *gsst.System) bool {
-	for _, st := range sys.Steps() {
-		if !st.Simple() {
-			return false
-		}
-	}
-	return len(sys.Shared) == 0 && len(sys.Params) == 0
-}
 
 // resultItem returns the transition (or the rendezvous, tr -1) of result
 // k of Report.Results.
@@ -267,7 +256,9 @@ const familyBox = 3
 // with FullSymmetry at every instance with parameters in 0..familyBox
 // (testsupport.FoldParams); see familyCrossCheck.
 func TestFamilyCrossCheck(t *testing.T) {
-	familyCrossCheck(t, testsupport.ExtConfig{Family: true}, 2026112621,
+	cfg := testsupport.Small(0, testsupport.AllConstructs)
+	cfg.Family = true
+	familyCrossCheck(t, cfg, 2026112621,
 		func(sys *gsst.System) []*gsst.System {
 			var out []*gsst.System
 			for _, values := range paramBox(len(sys.Params), familyBox) {
@@ -278,14 +269,28 @@ func TestFamilyCrossCheck(t *testing.T) {
 			return out
 		},
 		func(sys *gsst.System, w *Witness) (*gsst.System, bool) { return testsupport.FoldParams(sys, w.Params) },
-		func(sys *gsst.System) bool { return sys.Assume.Formula != nil })
+		func(sys *gsst.System) bool {
+			// Every instance is in the box when none has a parameter
+			// just beyond it: the assumptions drawn bound every
+			// parameter or none, and the sizes grow with them.
+			for _, values := range paramBox(len(sys.Params), familyBox+1) {
+				if slices.Contains(values, familyBox+1) {
+					if _, ok := testsupport.FoldParams(sys, values); ok {
+						return false
+					}
+				}
+			}
+			return true
+		})
 }
 
 // TestRangesCrossCheck is TestFamilyCrossCheck for families over group
 // sizes (ranges k..k+1 and k..) with the constructs beyond the paper,
 // their instances those of testsupport.Box (sizes at most familyBox).
 func TestRangesCrossCheck(t *testing.T) {
-	familyCrossCheck(t, testsupport.ExtConfig{Ranges: true}, 2026112622,
+	cfg := testsupport.Small(0, testsupport.AllConstructs)
+	cfg.Ranges = true
+	familyCrossCheck(t, cfg, 2026112622,
 		func(sys *gsst.System) []*gsst.System {
 			var out []*gsst.System
 			for _, sizes := range testsupport.Box(sys, familyBox) {
@@ -321,7 +326,7 @@ func TestRangesCrossCheck(t *testing.T) {
 //   - violated: the witness's instance (at) exists, the witness replays
 //     there on the process-level semantics, and it has no more processes
 //     than the smallest violating instance tried.
-func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, instances func(*gsst.System) []*gsst.System,
+func familyCrossCheck(t *testing.T, cfg testsupport.Config, seed int64, instances func(*gsst.System) []*gsst.System,
 	at func(*gsst.System, *Witness) (*gsst.System, bool), covered func(*gsst.System) bool) {
 	systems := 240
 	if testing.Short() {
@@ -332,7 +337,7 @@ func familyCrossCheck(t *testing.T, cfg testsupport.ExtConfig, seed int64, insta
 	ctx := context.Background()
 	counts := map[string]int{}
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, cfg)
+		sys := testsupport.RandomSystem(r, cfg)
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
@@ -424,7 +429,8 @@ func paramBox(k, most int) [][]int {
 
 // TestVerifyWitnessTampered: VerifyWitness accepts the witnesses Certify
 // reports for systems with shared variables and rejects each of them
-// tampered with: a shared value outside its domain, another group, the
+// tampered with: a shared value outside its domain, another group (one
+// that the process-level replay finds cannot take the step), the
 // disabled configuration replaced by the enabled one (which does reach
 // the orbit), and for a witness with a step another configuration after
 // it, a shared value after it outside its domain, or, for a rendezvous,
@@ -433,14 +439,14 @@ func TestVerifyWitnessTampered(t *testing.T) {
 	solver := completeSolver(t)
 	r := rand.New(rand.NewSource(5))
 	ctx := context.Background()
-	checked := 0
+	checked, otherGroup := 0, 0
 	for i := 0; checked < 40 && i < 2000; i++ {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Want: gsst.ExtShared})
+		sys := testsupport.RandomSystem(r, testsupport.Small(testsupport.SharedVars, testsupport.AllConstructs))
 		rep, err := Certify(ctx, sys, solver)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, res := range rep.Results() {
+		for k, res := range rep.Results() {
 			if res.Verdict != Violated {
 				continue
 			}
@@ -476,8 +482,13 @@ func TestVerifyWitnessTampered(t *testing.T) {
 			}
 			c := clone()
 			c.Group = (w.Group + 1) % len(sys.Groups)
-			if len(sys.Groups) > 1 {
+			// Another group may take the step as well (the guard
+			// reads no group counter and the group has a process in
+			// the source): the process-level replay says when it
+			// cannot.
+			if tr, _ := resultItem(sys, k); len(sys.Groups) > 1 && replayWitness(sys, tr, c) != nil {
 				bad = append(bad, c)
+				otherGroup++
 			}
 			c = clone()
 			c.Disabled = c.Enabled
@@ -492,7 +503,7 @@ func TestVerifyWitnessTampered(t *testing.T) {
 			}
 		}
 	}
-	if checked < 40 {
-		t.Errorf("only %d violations to tamper with", checked)
+	if checked < 40 || otherGroup < 10 {
+		t.Errorf("only %d violations to tamper with, %d of them with another group", checked, otherGroup)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -681,7 +682,10 @@ func solvePart(ctx context.Context, s presburger.Solver, build func() (presburge
 // It stops early, keeping the best model so far, when the solver answers
 // Unknown (a smaller witness is a convenience, not a verdict).
 func smallestModel(ctx context.Context, s presburger.Solver, bounds []presburger.Bound, f presburger.Formula, n presburger.Term, lo int64, m presburger.Model) (presburger.Model, int, error) {
-	best := n.Eval(func(v presburger.Var) int64 { return m[v] })
+	best, ok := n.Value(func(v presburger.Var) int64 { return m[v] })
+	if !ok {
+		return m, 0, nil // no n to bisect on; m is a model all the same
+	}
 	calls := 0
 	for lo < best {
 		mid := lo + (best-lo)/2
@@ -692,7 +696,11 @@ func smallestModel(ctx context.Context, s presburger.Solver, bounds []presburger
 		case err != nil:
 			return nil, calls, err
 		case ans.Result == presburger.Sat:
-			m, best = ans.Model, n.Eval(func(v presburger.Var) int64 { return ans.Model[v] })
+			k, ok := n.Value(func(v presburger.Var) int64 { return ans.Model[v] })
+			if !ok || k > mid {
+				return nil, calls, errkind.Errorf(errkind.Internal, "a model of n <= %d has n = %s", mid, n.BigValue(func(v presburger.Var) int64 { return ans.Model[v] }))
+			}
+			m, best = ans.Model, k
 		case ans.Result == presburger.Unsat:
 			lo = mid + 1
 		default:

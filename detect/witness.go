@@ -64,7 +64,7 @@ func (q *query) witness(m presburger.Model, f presburger.Formula) *Witness {
 	w := &Witness{Sizes: make([]int, d), Group: -1}
 	n := 0
 	for g := range d {
-		w.Sizes[g] = int(q.size[g].Eval(val))
+		w.Sizes[g] = valueOr(q.size[g], val, gsst.MaxProcesses+1)
 		n += min(max(w.Sizes[g], 0), gsst.MaxProcesses+1) // no overflow on huge sizes
 	}
 	if q.param && len(sys.Params) > 0 {
@@ -389,9 +389,20 @@ func verifyValues(sys *gsst.System, w *Witness, sizes []int) error {
 		if !grp.OverParams() {
 			continue
 		}
-		if k := grp.SizeTerm.Eval(val); k < 1 || k != int64(sizes[g]) {
-			return fmt.Errorf("group %s has %d processes; its size %s is %d at these parameters", grp.Name, sizes[g], grp.SizeTermText, k)
+		if k, fits := grp.SizeTerm.Value(val); !fits || k < 1 || k != int64(sizes[g]) {
+			return fmt.Errorf("group %s has %d processes; its size %s is %s at these parameters", grp.Name, sizes[g], grp.SizeTermText, grp.SizeTerm.BigValue(val))
 		}
 	}
 	return nil
+}
+
+// valueOr returns the value of t under val, or bad when it is beyond
+// ±gsst.MaxValue (a model no witness comes from: the witness built with
+// bad fails its verification).
+func valueOr(t presburger.Term, val func(presburger.Var) int64, bad int) int {
+	x, ok := t.Value(val)
+	if !ok || x > gsst.MaxValue || x < -gsst.MaxValue {
+		return bad
+	}
+	return int(x)
 }

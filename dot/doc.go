@@ -22,13 +22,15 @@
 // draws, and does not check again. The drawing depends only on the trace
 // and the system, not on the engine that found it.
 //
-// Beyond the paper, the skeleton draws the shared variables as a box
-// (type and initial value of each), states the parameter values in the
-// title, writes each block's update under its guard, draws a broadcast
-// transfer as a dashed edge from its source to its target and a
-// rendezvous as a node joined to each part's source and target; a trace
-// adds the shared values to every configuration and names the processes
-// a broadcast or rendezvous moves.
+// The skeleton draws the shared variables as a box (type and initial
+// value of each), states the parameter values in the title, writes each
+// block's update under its guard, and draws the steps that move more
+// than one process (gsst.Step) beside the local transitions: a transfer
+// as a dashed edge from its source to its target, a step of several
+// parts (a rendezvous) as a node joined to each part's source and
+// target. A trace adds the shared values to every configuration, names
+// the step of each move (its guard and update come from it) and the
+// processes a broadcast or rendezvous moves.
 //
 // Pictures stay readable for large generated systems: guards are wrapped
 // at conjunctions and cut after a few lines, transitions with many guard

@@ -12,7 +12,9 @@ import (
 	"io"
 	"maps"
 	"math/rand"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -353,57 +355,110 @@ func sumCounts(m map[string]int) int {
 }
 
 func TestSkeletonBundled(t *testing.T) {
+	// Every skeleton is read back by one run of Graphviz, and every
+	// picture with verdicts rendered by one more: a run of dot costs more
+	// to start than to lay out one of these.
+	type drawing struct {
+		name string
+		sys  *gsst.System
+		rep  *detect.Report
+		text string
+		full bool
+	}
+	var all []drawing
+	var texts, rendered []string
 	for _, name := range specs.List() {
-		t.Run(name, func(t *testing.T) {
-			src, err := specs.Read(name)
+		src, err := specs.Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := load(t, name, src)
+		rep := certify(t, sys)
+		for _, opts := range [][]dot.Option{nil, {dot.Verdicts(rep)}, {dot.Verdicts(rep), dot.Full(), dot.Source("specs/" + name)}} {
+			text, err := dot.Skeleton(sys, opts...)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s: %v", name, err)
 			}
-			sys := load(t, name, src)
-			rep := certify(t, sys)
-			for _, opts := range [][]dot.Option{nil, {dot.Verdicts(rep)}, {dot.Verdicts(rep), dot.Full(), dot.Source("specs/" + name)}} {
-				text, err := dot.Skeleton(sys, opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var r *detect.Report
-				if len(opts) > 0 {
-					r = rep
-				}
-				checkSkeleton(t, sys, r, text, len(opts) == 3)
-				if len(opts) == 1 {
-					checkRenders(t, text)
-				}
+			var r *detect.Report
+			if len(opts) > 0 {
+				r = rep
 			}
+			all = append(all, drawing{name, sys, r, text, len(opts) == 3})
+			texts = append(texts, text)
+			if len(opts) == 1 {
+				rendered = append(rendered, text)
+			}
+		}
+	}
+	for i, g := range parseAll(t, texts) {
+		d := all[i]
+		t.Run(fmt.Sprintf("%s/%d", d.name, i%3), func(t *testing.T) {
+			checkSkeletonDrawn(t, d.sys, d.rep, g, d.full)
 		})
 	}
+	checkRendersAll(t, rendered)
 }
 
 // checkRenders renders src to SVG and PNG with Graphviz and checks that
 // the SVG is well-formed XML with an svg root and the PNG decodes.
 func checkRenders(t *testing.T, src string) {
 	t.Helper()
-	svg := graphviz(t, src, "svg")
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	root := ""
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
+	checkRendersAll(t, []string{src})
+}
+
+// checkRendersAll checks every source as checkRenders does, with one run
+// of Graphviz: dot -O writes the pictures of the graphs of all.gv as
+// all.gv.svg, all.gv.2.svg, ... (and .png likewise).
+func checkRendersAll(t *testing.T, srcs []string) {
+	t.Helper()
+	prog, err := exec.LookPath("dot")
+	if err != nil {
+		t.Fatalf("the dot program of Graphviz is not on PATH (sh scripts/deps.sh installs it): %v", err)
+	}
+	in := filepath.Join(t.TempDir(), "all.gv")
+	if err := os.WriteFile(in, []byte(strings.Join(srcs, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(prog, "-Tsvg", "-Tpng", "-O", in)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("dot -Tsvg -Tpng: %v\n%s", err, stderr.String())
+	}
+	for k, src := range srcs {
+		out := in
+		if k > 0 {
+			out = fmt.Sprintf("%s.%d", in, k+1)
 		}
+		svg, err := os.ReadFile(out + ".svg")
 		if err != nil {
-			t.Fatalf("SVG is not XML: %v", err)
+			t.Fatal(err)
 		}
-		if se, ok := tok.(xml.StartElement); ok && root == "" {
-			root = se.Name.Local
+		dec := xml.NewDecoder(bytes.NewReader(svg))
+		root := ""
+		for {
+			tok, err := dec.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("SVG is not XML: %v\n%s", err, src)
+			}
+			if se, ok := tok.(xml.StartElement); ok && root == "" {
+				root = se.Name.Local
+			}
 		}
-	}
-	if root != "svg" {
-		t.Errorf("SVG root element %q", root)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(graphviz(t, src, "png")))
-	if err != nil || cfg.Width < 100 || cfg.Height < 50 {
-		t.Errorf("PNG: %v, %dx%d", err, cfg.Width, cfg.Height)
+		if root != "svg" {
+			t.Errorf("SVG root element %q\n%s", root, src)
+		}
+		pic, err := os.ReadFile(out + ".png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(pic))
+		if err != nil || cfg.Width < 100 || cfg.Height < 50 {
+			t.Errorf("PNG: %v, %dx%d\n%s", err, cfg.Width, cfg.Height, src)
+		}
 	}
 }
 
@@ -481,11 +536,17 @@ func TestRandomSystems(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	solver := z3.New(z3.Timeout(20 * time.Second))
 	systems, traces, violated, folded := 0, 0, 0, 0
+	// 100 systems; -short draws the first 50, each kind of picture (a
+	// violated verdict, a trace, a folded lasso) still among them.
+	n := 100
+	if testing.Short() {
+		n = 50
+	}
 	// Pictures are read back in one batch, by one run of dot; checks[i]
 	// checks picture all[i].
 	var all []string
 	var checks []func(*drawn)
-	for systems < 100 {
+	for systems < n {
 		sys := testsupport.RandomSystem(rng, randomConfig)
 		src := testsupport.Describe(sys)
 		systems++
@@ -564,7 +625,7 @@ func TestRandomSystems(t *testing.T) {
 		checks[i](g)
 	}
 	t.Logf("%d random systems (%d not fully virtually symmetric), %d traces drawn, %d with a lifted lasso folded", systems, violated, traces, folded)
-	if violated == 0 || traces < 100 || folded == 0 {
+	if violated == 0 || traces < n || folded == 0 {
 		t.Errorf("too few violations (%d), traces (%d) or folded lassos (%d) to test anything", violated, traces, folded)
 	}
 }

@@ -2,7 +2,6 @@ package dot
 
 import (
 	"fmt"
-	"github.com/vsym/vsym/errkind"
 	"strings"
 
 	"github.com/vsym/vsym/detect"
@@ -15,9 +14,6 @@ import (
 // With Verdicts, edges are coloured by verdict and violated ones carry
 // their witness. It fails only when the report is not about sys.
 func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
-	if err := sys.Unsupported("the picture", supports); err != nil {
-		return "", errkind.Wrap(errkind.Input, err)
-	}
 	c := newConfig(opts)
 	if rep := c.report; rep != nil && (len(rep.Transitions) != len(sys.Transitions) || (rep.System != nil && rep.System.Name != sys.Name)) {
 		return "", fmt.Errorf("dot: the certification report is about another system")
@@ -27,12 +23,15 @@ func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
 	d.states(&body)
 	d.init(&body)
 	d.sharedBox(&body)
+	steps := sys.Steps()
 	for i := range sys.Transitions {
 		d.transition(&body, i)
 		d.broadcasts(&body, i)
 	}
-	for r := range sys.Rendezvous {
-		d.rendezvous(&body, r)
+	for s := range steps {
+		if len(steps[s].Parts) > 1 {
+			d.rendezvous(&body, &steps[s])
+		}
 	}
 	var b strings.Builder
 	// Left to right suits short cycles and stars (readers/writers, ASR);
@@ -96,7 +95,7 @@ func (d *skeleton) title() []string {
 	if line := paramsLine(sys); line != "" {
 		lines = append(lines, esc(line))
 	}
-	if sys.Extensions()&(gsst.ExtBroadcast|gsst.ExtRendezvous) != 0 {
+	if severalMove(sys) {
 		lines = append(lines, font(colourMuted, 0, esc("dashed hollow arrows: broadcasts (every other process in the source moves at the step of the transition named); boxes with numbered edges: rendezvous (one distinct process per part)")))
 	}
 	if rep := d.c.report; rep != nil {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/internal/emit"
 
 	"github.com/vsym/vsym/ctl"
@@ -23,9 +22,6 @@ import (
 // every step on sys, and the engines' traces are cross-checked in their
 // own tests): it does not check the trace again.
 func Trace(sys *gsst.System, tr *explore.Trace, opts ...Option) (string, error) {
-	if err := sys.Unsupported("the trace picture", supports); err != nil {
-		return "", errkind.Wrap(errkind.Input, err)
-	}
 	if tr == nil || len(tr.States) == 0 {
 		return "", fmt.Errorf("dot: empty trace")
 	}
@@ -52,12 +48,10 @@ type move struct {
 	process int // -1 when unknown
 	from    int
 	to      int
-	trans   int // index into System.Transitions, -1 when unknown
-	// Beyond the paper: the other processes the step moves (parts of a
-	// rendezvous, processes a broadcast carries along), and the index of
-	// the rendezvous (-1 for none).
+	step    int // index into System.Steps(), -1 when unknown
+	// The other processes the step moves: the other parts of a
+	// rendezvous, and the processes a broadcast carries along.
 	also, transferred []explore.Mover
-	rendezvous        int
 	several           bool // a counter trace step that moves several processes
 }
 
@@ -116,10 +110,10 @@ func (d *traceDrawing) replay(l *explore.Lifted) {
 				shared = st.Shared
 			}
 		}
-		m := move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, trans: st.Transition,
-			also: st.Also, transferred: st.Transferred, rendezvous: -1}
-		if st.Rendezvous != nil {
-			m.rendezvous, m.trans = *st.Rendezvous, -1
+		m := move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, step: -1,
+			also: st.Also, transferred: st.Transferred}
+		if !st.Stutter {
+			m.step = d.stepOf(st.Transition, st.Rendezvous, st.Group)
 		}
 		d.moves = append(d.moves, m)
 		d.snapshot(state, shared)
@@ -198,7 +192,7 @@ func (d *traceDrawing) counters() {
 // the counter that goes down by one and the one that goes up by one, or
 // no change (stutter). A step of an engine's trace is one of the two.
 func (d *traceDrawing) inferMove(a, b explore.State) move {
-	m := move{group: -1, process: -1, from: -1, to: -1, trans: -1, rendezvous: -1}
+	m := move{group: -1, process: -1, from: -1, to: -1, step: -1}
 	changed := 0
 	for s := range a.Counters {
 		switch b.Counters[s] - a.Counters[s] {
@@ -215,7 +209,7 @@ func (d *traceDrawing) inferMove(a, b explore.State) move {
 		// A rendezvous or a broadcast, or a step that only changes
 		// shared variables (From and To are the same total counter
 		// only across groups: not here).
-		return move{several: true, group: -1, process: -1, from: -1, to: -1, trans: -1, rendezvous: -1}
+		return move{several: true, group: -1, process: -1, from: -1, to: -1, step: -1}
 	}
 	if m.from < 0 || m.to < 0 {
 		m.stutter = true
@@ -226,12 +220,35 @@ func (d *traceDrawing) inferMove(a, b explore.State) move {
 			m.group = g
 		}
 	}
-	for i, t := range d.sys.Transitions {
-		if t.From == m.from && t.To == m.to {
-			m.trans = i
+	if m.group >= 0 {
+		steps := d.sys.Steps()
+		for i := range steps {
+			if len(steps[i].Parts) != 1 {
+				continue
+			}
+			if pt := &steps[i].Parts[0]; pt.From == m.from && pt.To == m.to && pt.Allows(m.group) {
+				m.step = i
+			}
 		}
 	}
 	return m
+}
+
+// stepOf returns the index of the step a lifted move took: that of
+// rendezvous r when r is not nil, else that of transition t for a
+// process of group g; -1 when there is none.
+func (d *traceDrawing) stepOf(t int, r *int, g int) int {
+	steps := d.sys.Steps()
+	for i := range steps {
+		o := &steps[i].Origin
+		switch {
+		case r != nil && o.Rendezvous == *r:
+			return i
+		case r == nil && o.Transition == t && t >= 0 && g >= 0 && steps[i].Parts[0].Allows(g):
+			return i
+		}
+	}
+	return -1
 }
 
 // visible decides which configurations are drawn: all of them, or for a
@@ -327,9 +344,9 @@ func (d *traceDrawing) shownGroups() (rows []int, hiddenMove bool) {
 	}
 	d.abbreviated = true
 	moves := make([]bool, len(sys.Groups))
-	for _, m := range d.moves {
-		if m.group >= 0 {
-			moves[m.group] = true
+	for i := range d.moves {
+		for _, mv := range d.moves[i].movers() {
+			moves[mv.Group] = true
 		}
 	}
 	for g := range sys.Groups {
@@ -418,8 +435,8 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 	case m.several:
 		lines = append(lines, "<B>a step of several processes (rendezvous or broadcast)</B>")
 		tip = "several processes move at once; the configurations show where"
-	case m.rendezvous >= 0:
-		lines = append(lines, "<B>"+esc("rendezvous "+emit.PartsText(sys, m.rendezvous))+"</B>")
+	case m.step >= 0 && len(sys.Steps()[m.step].Parts) > 1:
+		lines = append(lines, "<B>"+esc("rendezvous "+emit.PartsText(sys, sys.Steps()[m.step].Parts))+"</B>")
 		who := []string{fmt.Sprintf("%s[%d]: %s → %s", sys.Groups[m.group].Name, m.process, sys.States[m.from], sys.States[m.to])}
 		for _, mv := range m.also {
 			who = append(who, fmt.Sprintf("%s[%d]: %s → %s", mv.GroupName, mv.Process, mv.FromName, mv.ToName))
@@ -438,9 +455,9 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 		lines = append(lines, esc(who)+": "+esc(sys.States[m.from]+" → "+sys.States[m.to]))
 		tip = who + " moves from " + sys.States[m.from] + " to " + sys.States[m.to]
 	}
-	if !m.stutter && m.trans >= 0 && m.group >= 0 {
-		if blk := sys.Transitions[m.trans].BlockOf(m.group); blk != nil && blk.Text != "" {
-			guard, cut := wrapGuard(blk.Text, d.abbreviate())
+	if !m.stutter && m.step >= 0 && len(sys.Steps()[m.step].Parts) == 1 {
+		if text := sys.Steps()[m.step].Origin.GuardText; text != "" {
+			guard, cut := wrapGuard(text, d.abbreviate())
 			d.abbreviated = d.abbreviated || cut
 			for k, l := range guard {
 				prefix := "guard: "
@@ -449,7 +466,7 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 				}
 				lines = append(lines, font(colourMuted, 10, prefix+esc(l)))
 			}
-			tip += ", allowed by its guard " + blk.Text
+			tip += ", allowed by its guard " + text
 		}
 	}
 	if len(m.transferred) > 0 {
@@ -554,10 +571,31 @@ func (d *traceDrawing) confTable(i int, rows []int, hiddenMove bool, in *move) s
 	return b.String()
 }
 
+// movers returns every process m moves, the one that takes the step
+// first, then the other parts of a rendezvous and the processes a
+// broadcast carries along; only the first when m is not lifted to
+// processes (its process is then -1).
+func (m *move) movers() []explore.Mover {
+	if m == nil || m.stutter || m.several || m.group < 0 {
+		return nil
+	}
+	out := []explore.Mover{{Group: m.group, Process: m.process, From: m.from, To: m.to}}
+	out = append(out, m.also...)
+	return append(out, m.transferred...)
+}
+
 // cell returns the content of the cell of group g and state s in
-// configuration i, and whether the move into i arrived there.
+// configuration i, and whether a process of the move into i arrived
+// there: the one that took the step, a part of its rendezvous, or one
+// its broadcast carried along. Each of them is bold.
 func (d *traceDrawing) cell(i, g, s int, in *move) (string, bool) {
-	hot := in != nil && !in.stutter && in.to == s && in.group == g
+	hot := false
+	moved := map[int]bool{}
+	for _, mv := range in.movers() {
+		if mv.Group == g && mv.To == s {
+			hot, moved[mv.Process] = true, true
+		}
+	}
 	k := d.counts[i][g][s]
 	if k == 0 {
 		return font(colourMuted, 0, "·"), hot
@@ -568,7 +606,7 @@ func (d *traceDrawing) cell(i, g, s int, in *move) (string, bool) {
 	var parts []string
 	for _, p := range d.procs[i][g][s] {
 		text := fmt.Sprint(p)
-		if hot && p == in.process {
+		if moved[p] {
 			text = "<B>" + text + "</B>"
 		}
 		parts = append(parts, text)
@@ -645,10 +683,10 @@ func (d *traceDrawing) title() []string {
 func (d *traceDrawing) numbering() string {
 	for _, g := range d.sys.Groups {
 		if d.abbreviate() && g.Size > maxIndices {
-			return fmt.Sprintf("in that state, numbered from 0 (their number, for groups of more than %d); yellow: where the last move arrived;", maxIndices)
+			return fmt.Sprintf("in that state, numbered from 0 (their number, for groups of more than %d); yellow: where the processes of the last move arrived;", maxIndices)
 		}
 	}
-	return "in that state, numbered from 0; yellow: where the last move arrived;"
+	return "in that state, numbered from 0; yellow: where the processes of the last move arrived (in bold);"
 }
 
 // marker says, for a property AG p or EF p with p free of temporal
@@ -732,12 +770,8 @@ func (d *traceDrawing) update(m move) string {
 	switch {
 	case m.stutter || m.several:
 		return ""
-	case m.rendezvous >= 0:
-		return updateText(d.sys, &d.sys.Rendezvous[m.rendezvous].Update)
-	case m.trans >= 0 && m.group >= 0:
-		if blk := d.sys.Transitions[m.trans].BlockOf(m.group); blk != nil {
-			return updateText(d.sys, &blk.Update)
-		}
+	case m.step >= 0:
+		return updateText(d.sys, &d.sys.Steps()[m.step].Update)
 	}
 	return ""
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/progress"
 )
 
@@ -90,23 +89,18 @@ func (a Auto) Check(ctx context.Context, m *counterabs.Model, opts ...Option) (*
 		}
 		failed = append(failed, r)
 	}
-	e, s := failed[0], failed[1]
-	if !e.explicit {
-		e, s = s, e
+	// Both stopped at a limit: say the explicit engine's, whose limits
+	// (states, memory) users set.
+	if !failed[0].explicit {
+		return nil, failed[1].err
 	}
-	var unsupported *gsst.UnsupportedError
-	if errors.As(e.err, &unsupported) {
-		return nil, s.err
-	}
-	return nil, e.err
+	return nil, failed[0].err
 }
 
 // leavesRace says whether an engine's error leaves the race to the other
-// engine: a limit, or a model it cannot take; any other error ends it.
-func leavesRace(err error) bool {
-	var unsupported *gsst.UnsupportedError
-	return errors.Is(err, errkind.Limit) || errors.As(err, &unsupported)
-}
+// engine: a limit (of its states, its memory, its bit widths); any other
+// error ends it.
+func leavesRace(err error) bool { return errors.Is(err, errkind.Limit) }
 
 // progressForward passes the engines' progress to the caller's callback
 // at the caller's interval, until Check returns: an engine's goroutine

@@ -36,11 +36,11 @@ func TestForceSound(t *testing.T) {
 	solver := z3.New(z3.Timeout(10 * time.Second))
 	systems := 300
 	if testing.Short() {
-		systems = 30
+		systems = 60
 	}
 	done, conclusive, inconclusive, deadFree, unsoundWithoutStutter, skipped, smvCompared := 0, 0, 0, 0, 0, 0, 0
 	for k := 0; done < systems && k < 20*systems; k++ {
-		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("force%d", k), false, true)
+		sys := testsupport.RandomSystem(r, testsupport.FairConfig(fmt.Sprintf("force%d", k), true))
 		if _, certified := enginetest.BruteCertified(sys); certified {
 			continue
 		}
@@ -100,7 +100,7 @@ func TestForceSound(t *testing.T) {
 			if d := o.DeadlockDistance(); rep.DeadlockFree != nil && *rep.DeadlockFree {
 				deadFree++
 				if d >= 0 {
-					t.Errorf("%s, %s: deadlock-free on the forced model, but a deadlock is reachable in the system\n%s", sys.Name, eng.Name(), testsupport.DescribeFair(sys))
+					t.Errorf("%s, %s: deadlock-free on the forced model, but a deadlock is reachable in the system\n%s", sys.Name, eng.Name(), testsupport.Describe(sys))
 				}
 			}
 			bare, err := eng.Check(context.Background(), &noStutter, engineOptions[ei]...)
@@ -114,7 +114,7 @@ func TestForceSound(t *testing.T) {
 					conclusive++
 					if !p.Holds || !want {
 						t.Errorf("%s, %s: %s = %s: conclusive %v on the forced model, the system says %v\n%s",
-							sys.Name, eng.Name(), p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.DescribeFair(sys))
+							sys.Name, eng.Name(), p.Name, ctl.Format(f, sys.VarName), p.Holds, want, testsupport.Describe(sys))
 					}
 				} else {
 					inconclusive++

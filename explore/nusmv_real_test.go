@@ -48,7 +48,7 @@ func TestNuSMV(t *testing.T) {
 	var fair, models, compared, totals int
 	for k := 0; k < systems; k++ {
 		total := k%2 == 1
-		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("smv%d", k), !total, total)
+		sys := testsupport.RandomSystem(r, testsupport.FairConfig(fmt.Sprintf("smv%d", k), total))
 		if !sys.Fairness.Empty() {
 			fair++
 		}
@@ -65,7 +65,7 @@ func TestNuSMV(t *testing.T) {
 				}
 				for _, p := range rep.Properties {
 					if p.Holds != want[p.Name] {
-						t.Fatalf("%s: %s on the %s model says %s is %v, the oracle %v\n%s", sys.Name, e.Name(), m.Level, p.Name, p.Holds, want[p.Name], testsupport.DescribeFair(sys))
+						t.Fatalf("%s: %s on the %s model says %s is %v, the oracle %v\n%s", sys.Name, e.Name(), m.Level, p.Name, p.Holds, want[p.Name], testsupport.Describe(sys))
 					}
 				}
 			}
@@ -89,7 +89,7 @@ func TestNuSMV(t *testing.T) {
 					}
 					compared++
 					if g != want[name] {
-						t.Errorf("%s: %s %v: property %s: NuSMV says %v, vsym %v\n%s\n%s", sys.Name, what, args, name, g, want[name], testsupport.DescribeFair(sys), text)
+						t.Errorf("%s: %s %v: property %s: NuSMV says %v, vsym %v\n%s\n%s", sys.Name, what, args, name, g, want[name], testsupport.Describe(sys), text)
 					}
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -82,9 +83,15 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("shared variable %s would take the value %s, beyond the limit of ±%d on the values vsym represents exactly", e.Var, e.Value, MaxValue)
 }
 
+// Is makes a LimitError a limit (errkind.Limit) wherever it surfaces.
+func (e *LimitError) Is(target error) bool { return target == errkind.Limit }
+
 // MaxValue bounds the magnitude of every value a shared variable takes:
-// a bounded domain lies within ±MaxConstant, and an unbounded variable
-// that would pass MaxValue stops the analysis with a LimitError.
+// the bounds of its type and its initial value (the rules check them),
+// and every value it takes in a run. A bounded variable keeps to its
+// domain; an unbounded one (Lo..) that would pass MaxValue stops the
+// analysis with a LimitError (here, in counterabs.StepInto and in the
+// engines), never a wrapped number.
 const MaxValue = MaxConstant
 
 // Updated returns the shared values after u from the values shared,
@@ -100,17 +107,12 @@ func (s *Spec) Updated(u *Update, val func(presburger.Var) int64, shared []int) 
 			return nil, false, fmt.Errorf("update assigns %s, which is not a shared variable", s.VarName(a.Var))
 		}
 		v := &s.Shared[j]
-		x, fits := exactValue(a.Value, val)
+		x, fits := a.Value.Value(val) // exact, whatever the partial sums
 		if !fits {
-			b := bigValue(a.Value, val)
-			switch {
-			case b.IsInt64():
-				x, fits = b.Int64(), true // an intermediate sum did not fit, the value does
-			case b.Sign() < 0 || !v.Unbounded:
+			if a.Value.Sign(val) < 0 || !v.Unbounded {
 				return nil, false, nil // far outside the domain
-			default:
-				return nil, false, &LimitError{Var: v.Name, Value: b}
 			}
+			return nil, false, &LimitError{Var: v.Name, Value: a.Value.BigValue(val)}
 		}
 		switch {
 		case x < int64(v.Lo) || !v.Unbounded && x > int64(v.Hi):
@@ -229,36 +231,4 @@ func (s *Spec) Successors(c Config) ([]Successor, error) {
 		}
 	}
 	return out, nil
-}
-
-// exactValue returns the value of t under val and true, or false when it
-// does not fit in an int64 (bigValue then has it).
-func exactValue(t presburger.Term, val func(presburger.Var) int64) (int64, bool) {
-	sum := t.Const
-	for _, m := range t.Monos {
-		x := val(m.Var)
-		p := m.Coef * x
-		if x != 0 && (p/x != m.Coef || m.Coef == -1 && x == minInt64 || x == -1 && m.Coef == minInt64) {
-			return 0, false
-		}
-		next := sum + p
-		if (p > 0 && next < sum) || (p < 0 && next > sum) {
-			return 0, false
-		}
-		sum = next
-	}
-	return sum, true
-}
-
-const minInt64 = -1 << 63
-
-// bigValue returns the value of t under val with no limit.
-func bigValue(t presburger.Term, val func(presburger.Var) int64) *big.Int {
-	sum := big.NewInt(t.Const)
-	var p big.Int
-	for _, m := range t.Monos {
-		p.Mul(big.NewInt(m.Coef), big.NewInt(val(m.Var)))
-		sum.Add(sum, &p)
-	}
-	return sum
 }

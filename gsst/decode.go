@@ -506,9 +506,15 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 		return nil
 	}
 	m := d.fields(root, "the GSST", "name", "params", "assume", "shared", "states", "groups", "init", "transitions", "rendezvous", "environment", "properties", "fairness")
-	for _, k := range []string{"states", "groups", "init", "transitions"} {
+	for _, k := range []string{"states", "groups", "init"} {
 		if _, ok := m[k]; !ok {
 			d.errorf(f.Pos, "missing key %q", k)
+		}
+	}
+	// A system whose steps are all rendezvous needs no transitions.
+	if _, ok := m["transitions"]; !ok {
+		if _, ok := m["rendezvous"]; !ok {
+			d.errorf(f.Pos, "missing key %q (a system with rendezvous only may leave it out)", "transitions")
 		}
 	}
 	if p, ok := m["name"]; ok {

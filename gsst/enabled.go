@@ -2,7 +2,6 @@ package gsst
 
 import (
 	"fmt"
-	"math/big"
 	"slices"
 
 	"github.com/vsym/vsym/presburger"
@@ -158,49 +157,20 @@ func (s *Spec) InDomain(u *Update, domains []Shared) presburger.Formula {
 			continue // the rules of New forbid it
 		}
 		v := &domains[j]
-		lo, hi := s.termRange(a.Value, domains)
-		if lo == nil || lo.Cmp(big.NewInt(int64(v.Lo))) < 0 {
+		r := a.Value.Range(func(x presburger.Var) (presburger.Bound, bool) {
+			if k, ok := s.SharedOf(x); ok {
+				return domains[k].Bounds(x), true
+			}
+			return presburger.Bound{}, false // a parameter of a family: no bound
+		})
+		if r.NoLo || r.Lo < int64(v.Lo) {
 			out = append(out, presburger.Compare(a.Value, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
 		}
-		if !v.Unbounded && (hi == nil || hi.Cmp(big.NewInt(int64(v.Hi))) > 0) {
+		if !v.Unbounded && (r.NoHi || r.Hi > int64(v.Hi)) {
 			out = append(out, presburger.Compare(a.Value, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
 		}
 	}
 	return presburger.Conj(out...)
-}
-
-// termRange returns the least and greatest value of t over the domains
-// of the shared variables it reads; nil for a side that has no bound (an
-// unbounded variable, or a variable that is not a shared variable, such
-// as a parameter of a family).
-func (s *Spec) termRange(t presburger.Term, domains []Shared) (lo, hi *big.Int) {
-	lo, hi = big.NewInt(t.Const), big.NewInt(t.Const)
-	for _, m := range t.Monos {
-		j, ok := s.SharedOf(m.Var)
-		if !ok {
-			return nil, nil
-		}
-		v := &domains[j]
-		c := big.NewInt(m.Coef)
-		a := new(big.Int).Mul(c, big.NewInt(int64(v.Lo)))
-		var b *big.Int
-		if !v.Unbounded {
-			b = new(big.Int).Mul(c, big.NewInt(int64(v.Hi)))
-		}
-		if m.Coef < 0 {
-			a, b = b, a // the least value comes from the greatest
-		}
-		lo, hi = addOrNil(lo, a), addOrNil(hi, b)
-	}
-	return lo, hi
-}
-
-// addOrNil returns x + y, nil when either is nil (no bound).
-func addOrNil(x, y *big.Int) *big.Int {
-	if x == nil || y == nil {
-		return nil
-	}
-	return x.Add(x, y)
 }
 
 // Effect returns what st does to the orbit of a configuration: the change

@@ -183,6 +183,9 @@ func ParseExpr(src string) (Expr, error) {
 
 func (p *exprParser) next() {
 	p.tok, p.off, p.lit = p.sc.next()
+	if p.tok == LSS && strings.HasPrefix(p.sc.src[p.off:], "<->") {
+		p.errorf(p.off, "vsym has no <-> (if and only if): write p <-> q as (p -> q) & (q -> p)")
+	}
 	if p.tok == ILLEGAL {
 		if strings.HasPrefix(p.sc.src[p.off:], ":=") {
 			p.errorf(p.off, "unexpected ':=': an assignment belongs in an update (update: \"x := e\"); a condition compares with =")

@@ -15,7 +15,7 @@ import (
 // fuzzSeeds returns the bundled specs and the error test files.
 func fuzzSeeds(f testing.TB) [][]byte {
 	var out [][]byte
-	for _, pat := range []string{"../specs/*.yaml", "testdata/errors/*.yaml", "testdata/ext/*.yaml"} {
+	for _, pat := range []string{"../specs/*.yaml", "testdata/errors/*.yaml", "testdata/constructs/*.yaml"} {
 		files, _ := filepath.Glob(pat)
 		for _, file := range files {
 			src, err := os.ReadFile(file)

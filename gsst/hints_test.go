@@ -55,9 +55,10 @@ func TestNewcomerHints(t *testing.T) {
 	}
 }
 
-// TestForeignSyntaxHints: LTL's operators and the words and, or, not get
-// an error that says what vsym writes instead, at the operator. The
-// property is on line 8, its string from column 7.
+// TestForeignSyntaxHints: LTL's operators, the words and, or, not, and
+// the <-> of NuSMV and Spin get an error that says what vsym writes
+// instead, at the operator. The property is on line 8, its string from
+// column 7.
 func TestForeignSyntaxHints(t *testing.T) {
 	const head = "name: h\nstates: [N, T, C]\ngroups: {p: 2}\ninit: N\ntransitions:\n  - {from: N, to: T}\nproperties:\n  a: "
 	cases := []struct {
@@ -74,6 +75,8 @@ func TestForeignSyntaxHints(t *testing.T) {
 		{`"AG (#C <= 1 and #T >= 0)"`, 19, `expected ), found name "and": vsym writes and as &`},
 		{`"AG #C = 0 or #T = 0"`, 17, `expected operator or end of expression, found name "or": vsym writes or as |`},
 		{`"AG not #C = 2"`, 10, `vsym writes not as !`},
+		{`"AG (#C = 1 <-> #T = 0)"`, 18, `vsym has no <-> (if and only if): write p <-> q as (p -> q) & (q -> p)`},
+		{`"AG (#C = 1<->#T = 0)"`, 17, `vsym has no <-> (if and only if): write p <-> q as (p -> q) & (q -> p)`},
 	}
 	for _, c := range cases {
 		t.Run(c.prop, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package gsst
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -106,15 +107,15 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 	for g, k := range sizes {
 		grp := &s.Groups[g]
 		if grp.OverParams() {
-			size := grp.SizeTerm.Eval(pv)
+			size, ok := grp.SizeTerm.Value(pv)
 			switch {
+			case !ok || size > MaxProcesses:
+				return nil, errkind.Errorf(errkind.Input, "%s: with %s, group %s would have %s processes, above the limit of %d", s.Name, s.FormatParams(value), grp.Name, grp.SizeTerm.BigValue(pv), MaxProcesses)
 			case k >= 0 && int64(k) != size:
 				return nil, errkind.Errorf(errkind.Input, "%s: group %s has the size %s = %d with %s, not %d", s.Name, grp.Name, grp.sizeTermText(&s.spec), size, s.FormatParams(value), k)
 			case size < 1:
 				return nil, errkind.Errorf(errkind.Input, "%s: with %s, group %s would have %s = %d processes; every group needs at least one",
 					s.Name, s.FormatParams(value), grp.Name, grp.sizeTermText(&s.spec), size)
-			case size > MaxProcesses:
-				return nil, errkind.Errorf(errkind.Input, "%s: with %s, group %s would have %d processes, above the limit of %d", s.Name, s.FormatParams(value), grp.Name, size, MaxProcesses)
 			}
 			sizes[g] = int(size)
 		} else if !grp.Allows(k) {
@@ -153,7 +154,17 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 		}
 		return presburger.VarTerm(v)
 	}
-	fold := func(f presburger.Formula) presburger.Formula { return presburger.Subst(f, sub) }
+	// Folding is exact: an atom left without variables is decided by the
+	// exact sign of its value, and a constant or coefficient of one that
+	// keeps a variable is checked against MaxConstant after it is
+	// computed exactly (fits, formulaFits); nothing wraps around.
+	fold := func(f presburger.Formula) presburger.Formula {
+		out, ok := presburger.SubstExact(f, sub)
+		if !ok {
+			return overflowed
+		}
+		return out
+	}
 	at := "with n = " + strconv.Itoa(n)
 	if len(s.Params) > 0 {
 		at = "with " + s.FormatParams(value)
@@ -162,8 +173,9 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 	foldUpdate := func(u Update, where string, pos Pos) Update {
 		u.Assign = slices.Clone(u.Assign)
 		for i := range u.Assign {
-			u.Assign[i].Value = u.Assign[i].Value.Subst(sub)
-			if !fits(u.Assign[i].Value) {
+			v, ok := u.Assign[i].Value.SubstExact(sub)
+			u.Assign[i].Value = v
+			if !ok || !fits(v) {
 				errs.Add(pos, "%s, the update of %s has a constant beyond the limit of %d", at, where, MaxConstant)
 			}
 		}
@@ -339,6 +351,10 @@ func sizeOutside(grp *Group, k int) string {
 	}
 	return "size " + strconv.Itoa(k) + " of group " + grp.Name + " is outside its range " + grp.SizeText()
 }
+
+// overflowed stands for a folded formula with a constant or coefficient
+// beyond int64, which formulaFits refuses (beyond MaxConstant too).
+var overflowed = presburger.Cmp{Op: presburger.Eq, T: presburger.ConstTerm(math.MaxInt64)}
 
 // formulaFits reports whether every constant and coefficient of f lies
 // within MaxConstant.

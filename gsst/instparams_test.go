@@ -17,7 +17,7 @@ import (
 )
 
 func TestInstantiateParams(t *testing.T) {
-	sys := loadExt(t, "threshold")
+	sys := loadExample(t, "threshold")
 	inst, err := sys.InstantiateParams([]int{7, 2, 1}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ transitions:
 }
 
 func TestParamsByName(t *testing.T) {
-	sys := loadExt(t, "threshold")
+	sys := loadExample(t, "threshold")
 	got, err := sys.ParamsByName(map[string]int{"n": 4, "t": 1, "f": 0})
 	if err != nil || !reflect.DeepEqual(got, []int{4, 1, 0}) {
 		t.Errorf("ParamsByName = %v, %v", got, err)
@@ -139,7 +139,7 @@ func TestParamsByName(t *testing.T) {
 	if err == nil || err.Error() != want || !errors.Is(err, errkind.Input) {
 		t.Errorf("ParamsByName errors:\n got %v\nwant %s", err, want)
 	}
-	if _, err := loadExt(t, "lock").ParamsByName(map[string]int{"n": 1}); err == nil || !strings.Contains(err.Error(), "no parameter named n (the system has no parameters)") {
+	if _, err := loadExample(t, "lock").ParamsByName(map[string]int{"n": 1}); err == nil || !strings.Contains(err.Error(), "no parameter named n (the system has no parameters)") {
 		t.Errorf("no parameters: %v", err)
 	}
 	if _, err := sys.SizesByName(map[string]int{"correct": 3}); err == nil || !strings.Contains(err.Error(), "the size of group correct is n - f, given by the parameters") {
@@ -247,7 +247,7 @@ func TestInstantiateParamsMatchesParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("n=%d t=%d f=%d: %v\n%s", n, tt, f, err, text)
 		}
-		if a, b := describeExt(inst), describeExt(fixed); a != b {
+		if a, b := describeAll(inst), describeAll(fixed); a != b {
 			t.Fatalf("n=%d t=%d f=%d: InstantiateParams and Parse differ\n%s\n---\n%s", n, tt, f, a, b)
 		}
 		compared++
@@ -257,9 +257,9 @@ func TestInstantiateParamsMatchesParse(t *testing.T) {
 	}
 }
 
-// describeExt prints what describe does and the shared variables,
+// describeAll prints what describe does and the shared variables,
 // updates, broadcasts, rendezvous and justice conditions.
-func describeExt(sys *gsst.System) string {
+func describeAll(sys *gsst.System) string {
 	var b strings.Builder
 	b.WriteString(describe(sys))
 	term := func(t presburger.Term) string { return t.Format(sys.VarName) }

@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -298,33 +299,63 @@ func TestNewRanges(t *testing.T) {
 func TestInstantiateMatchesParse(t *testing.T) {
 	r := rand.New(rand.NewSource(20261123))
 	const specs = 300
+	cfg := testsupport.Config{Ranges: true, NGuards: true, MaxTransitions: 4, Properties: 2, GroupProperties: 2}
 	instances := 0
 	for i := range specs {
-		spec := randomRangedSpec(r)
-		sys, err := gsst.Parse("r.yaml", []byte(spec.text(nil)))
+		src := testsupport.YAML(testsupport.RandomSystem(r, cfg))
+		sys, err := gsst.Parse("r.yaml", []byte(src))
 		if err != nil {
-			t.Fatalf("spec %d does not parse: %v\n%s", i, err, spec.text(nil))
+			t.Fatalf("spec %d does not parse: %v\n%s", i, err, src)
 		}
-		if sys.Parametric() != spec.ranged() {
-			t.Fatalf("spec %d: parametric %v", i, sys.Parametric())
+		if !sys.Parametric() {
+			t.Fatalf("spec %d: not parametric\n%s", i, src)
 		}
 		for range 3 {
-			sizes := spec.pick(r)
+			sizes := pickSizes(r, sys)
 			inst, err := sys.Instantiate(sizes)
 			if err != nil {
-				t.Fatalf("spec %d, sizes %v: %v\n%s", i, sizes, err, spec.text(nil))
+				t.Fatalf("spec %d, sizes %v: %v\n%s", i, sizes, err, src)
 			}
-			fixed, err := gsst.Parse("r.yaml", []byte(spec.text(sizes)))
-			if err != nil {
-				t.Fatalf("spec %d with sizes %v does not parse: %v\n%s", i, sizes, err, spec.text(sizes))
+			text := withSizes(sys, src, sizes)
+			fixed, err := gsst.Parse("r.yaml", []byte(text))
+			if err != nil || fixed.Parametric() {
+				t.Fatalf("spec %d with sizes %v does not parse as a fixed instance: %v\n%s", i, sizes, err, text)
 			}
 			if a, b := describe(inst), describe(fixed); a != b {
-				t.Fatalf("spec %d, sizes %v: Instantiate and Parse differ\n%s\n---\n%s\n--- spec:\n%s", i, sizes, a, b, spec.text(nil))
+				t.Fatalf("spec %d, sizes %v: Instantiate and Parse differ\n%s\n---\n%s\n--- spec:\n%s", i, sizes, a, b, src)
 			}
 			instances++
 		}
 	}
 	t.Logf("%d specs, %d instances compared", specs, instances)
+}
+
+// pickSizes draws sizes within the ranges of sys (at most 3 above the
+// least for a range without a greatest size).
+func pickSizes(r *rand.Rand, sys *gsst.System) []int {
+	out := make([]int, len(sys.Groups))
+	for g := range out {
+		grp := &sys.Groups[g]
+		hi, ok := grp.Bounded()
+		if !ok {
+			hi = grp.Size + 3
+		}
+		out[g] = grp.Size + r.Intn(hi-grp.Size+1)
+	}
+	return out
+}
+
+// withSizes writes the sizes into src, testsupport.YAML's text of sys,
+// in place of the ranges (a ranged group starts in one state, which
+// init says the same way for a fixed size).
+func withSizes(sys *gsst.System, src string, sizes []int) string {
+	for g := range sys.Groups {
+		grp := &sys.Groups[g]
+		if grp.Ranged {
+			src = strings.Replace(src, fmt.Sprintf("  %q: %q\n", grp.Name, grp.SizeText()), fmt.Sprintf("  %q: %d\n", grp.Name, sizes[g]), 1)
+		}
+	}
+	return src
 }
 
 // describe prints everything about a system that analyses read.
@@ -344,144 +375,4 @@ func describe(sys *gsst.System) string {
 		fmt.Fprintf(&b, "%s: %s\n", p.Name, ctl.Format(p.Formula, sys.VarName))
 	}
 	return b.String()
-}
-
-// rangedSpec is a random GSST text with group sizes that may be ranges.
-type rangedSpec struct {
-	states []string
-	groups []string
-	lo, hi []int // hi -1: unbounded; hi == lo: a fixed size
-	init   []string
-	trans  []string
-	props  []string
-}
-
-func (s *rangedSpec) ranged() bool {
-	for g := range s.lo {
-		if s.hi[g] != s.lo[g] {
-			return true
-		}
-	}
-	return false
-}
-
-// pick draws sizes within the ranges (at most lo+3 for an unbounded one).
-func (s *rangedSpec) pick(r *rand.Rand) []int {
-	out := make([]int, len(s.lo))
-	for g := range out {
-		hi := s.hi[g]
-		if hi < 0 {
-			hi = s.lo[g] + 3
-		}
-		out[g] = s.lo[g] + r.Intn(hi-s.lo[g]+1)
-	}
-	return out
-}
-
-// text writes the spec, with the given sizes instead of the ranges when
-// sizes is not nil.
-func (s *rangedSpec) text(sizes []int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "states: [%s]\ngroups:\n", strings.Join(s.states, ", "))
-	for g, name := range s.groups {
-		switch {
-		case sizes != nil:
-			fmt.Fprintf(&b, "  %s: %d\n", name, sizes[g])
-		case s.hi[g] < 0:
-			fmt.Fprintf(&b, "  %s: %d..\n", name, s.lo[g])
-		case s.hi[g] == s.lo[g]:
-			fmt.Fprintf(&b, "  %s: %d\n", name, s.lo[g])
-		default:
-			fmt.Fprintf(&b, "  %s: %d..%d\n", name, s.lo[g], s.hi[g])
-		}
-	}
-	b.WriteString("init:\n")
-	for g, name := range s.groups {
-		fmt.Fprintf(&b, "  %s: %s\n", name, s.init[g])
-	}
-	b.WriteString("transitions:\n")
-	for _, t := range s.trans {
-		b.WriteString(t)
-	}
-	b.WriteString("properties:\n")
-	for i, p := range s.props {
-		fmt.Fprintf(&b, "  p%d: %q\n", i, p)
-	}
-	return b.String()
-}
-
-func randomRangedSpec(r *rand.Rand) *rangedSpec {
-	s := &rangedSpec{}
-	for i := range 2 + r.Intn(3) {
-		s.states = append(s.states, fmt.Sprintf("S%d", i))
-	}
-	for g := range 1 + r.Intn(3) {
-		s.groups = append(s.groups, fmt.Sprintf("g%d", g))
-		lo := 1 + r.Intn(3)
-		hi := []int{lo, lo + 1 + r.Intn(3), -1}[r.Intn(3)]
-		s.lo, s.hi = append(s.lo, lo), append(s.hi, hi)
-		s.init = append(s.init, s.states[r.Intn(len(s.states))])
-	}
-	edges := map[[2]int]bool{}
-	for range 1 + r.Intn(4) {
-		from := r.Intn(len(s.states))
-		to := (from + 1 + r.Intn(len(s.states)-1)) % len(s.states)
-		if edges[[2]int{from, to}] {
-			continue
-		}
-		edges[[2]int{from, to}] = true
-		t := fmt.Sprintf("  - from: %s\n    to: %s\n", s.states[from], s.states[to])
-		if r.Intn(2) == 0 {
-			t += fmt.Sprintf("    guard: %q\n", s.cond(r, 2))
-		} else {
-			t += "    guard:\n"
-			for _, g := range r.Perm(len(s.groups))[:1+r.Intn(len(s.groups))] {
-				t += fmt.Sprintf("      %s: %q\n", s.groups[g], s.cond(r, 2))
-			}
-		}
-		s.trans = append(s.trans, t)
-	}
-	for range r.Intn(3) {
-		s.props = append(s.props, []string{"AG ", "EF ", "", "AF "}[r.Intn(4)]+"("+s.cond(r, 2)+")")
-	}
-	return s
-}
-
-// cond is a random condition with n, counters and small constants.
-func (s *rangedSpec) cond(r *rand.Rand, depth int) string {
-	if depth == 0 || r.Intn(3) == 0 {
-		ops := []string{"=", "!=", "<", "<=", ">", ">="}
-		return s.term(r) + " " + ops[r.Intn(len(ops))] + " " + s.term(r)
-	}
-	switch r.Intn(4) {
-	case 0:
-		return "!(" + s.cond(r, depth-1) + ")"
-	case 1:
-		return "(" + s.cond(r, depth-1) + ") | (" + s.cond(r, depth-1) + ")"
-	case 2:
-		return "(" + s.cond(r, depth-1) + ") -> (" + s.cond(r, depth-1) + ")"
-	}
-	return "(" + s.cond(r, depth-1) + ") & (" + s.cond(r, depth-1) + ")"
-}
-
-func (s *rangedSpec) term(r *rand.Rand) string {
-	var parts []string
-	for range 1 + r.Intn(3) {
-		var x string
-		switch r.Intn(5) {
-		case 0:
-			x = "n"
-		case 1:
-			x = fmt.Sprint(r.Intn(5))
-		case 2:
-			x = "#" + s.states[r.Intn(len(s.states))] + "[" + s.groups[r.Intn(len(s.groups))] + "]"
-		default:
-			x = "#" + s.states[r.Intn(len(s.states))]
-		}
-		if r.Intn(4) == 0 {
-			x = fmt.Sprint(1+r.Intn(3)) + "*" + x
-		}
-		parts = append(parts, x)
-	}
-	return strings.Join(parts, []string{" + ", " - "}[r.Intn(2)])
 }

@@ -227,7 +227,7 @@ func oneTyped(f presburger.Cmp, v *Shared) (string, int, bool) {
 	t := f.T
 	var holds []int
 	for k := v.Lo; k <= v.Hi; k++ {
-		if f.Op.Holds(t.Monos[0].Coef*int64(k) + t.Const) {
+		if f.Op.Holds(int64(t.Sign(func(presburger.Var) int64 { return int64(k) }))) {
 			holds = append(holds, k)
 		}
 	}
@@ -304,11 +304,16 @@ func byCases(f presburger.Cmp, vars []presburger.Var, rest []presburger.Mono, na
 	}
 	var parts, holds []string // holds: the cases that hold, when rest is empty
 	for {
-		k := f.T.Const
-		for _, m := range f.T.Monos {
-			if i := slices.Index(vars, m.Var); i >= 0 {
-				k += m.Coef * int64(val[i])
+		// The constant left once the typed variables take their
+		// values; one beyond int64 is left to the plain writer.
+		k, ok := f.T.Value(func(v presburger.Var) int64 {
+			if i := slices.Index(vars, v); i >= 0 {
+				return int64(val[i])
 			}
+			return 0
+		})
+		if !ok {
+			return "", 0, false
 		}
 		var when []string
 		for i, x := range vars {

@@ -35,24 +35,24 @@ func TestSchemaAcceptsBundledSpecs(t *testing.T) {
 	}
 }
 
-// TestSchemaAcceptsExtensions checks the constructs beyond the paper:
-// the examples of testdata/ext, which use every one of them, validate.
-func TestSchemaAcceptsExtensions(t *testing.T) {
+// TestSchemaAcceptsConstructs checks the constructs beyond the paper:
+// the examples of testdata/constructs, which use every one of them, validate.
+func TestSchemaAcceptsConstructs(t *testing.T) {
 	sch := gsst.CompileSchema(t)
-	for _, src := range extSeeds(t) {
+	for _, src := range constructSeeds(t) {
 		if errs := gsst.SchemaErrors(t, sch, src); errs != nil {
 			t.Errorf("schema rejects a valid spec: %v\n%s", errs, src)
 		}
 	}
 }
 
-// extSeeds returns the specs of testdata/ext and the parameter template,
+// constructSeeds returns the specs of testdata/constructs and the parameter template,
 // each valid.
-func extSeeds(t *testing.T) [][]byte {
+func constructSeeds(t *testing.T) [][]byte {
 	t.Helper()
 	out := [][]byte{[]byte(paramTemplate)}
 	for _, name := range []string{"threshold", "lock", "pool"} {
-		src, err := os.ReadFile("testdata/ext/" + name + ".yaml")
+		src, err := os.ReadFile("testdata/constructs/" + name + ".yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +242,7 @@ properties:
   p: true
   can-go: "EF #C >= 1"
 `))
-	seeds = append(seeds, extSeeds(t)...)
+	seeds = append(seeds, constructSeeds(t)...)
 	for _, src := range seeds {
 		if _, err := gsst.Parse("seed.yaml", src); err != nil {
 			t.Fatalf("seed does not parse: %v\n%s", err, src)

@@ -254,8 +254,8 @@ func (c *checker) initialValue(v *Shared, sd *SharedDecl, ss *sharedSrc) {
 	case id != nil:
 		c.errorf(sd.InitPos, "initial value of integer variable %s must be an integer, not %s", v.Name, id.Name)
 	default:
-		if sd.InitInt > MaxConstant || sd.InitInt < -MaxConstant {
-			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", sd.InitInt, v.Name, MaxConstant)
+		if sd.InitInt > MaxValue || sd.InitInt < -MaxValue {
+			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", sd.InitInt, v.Name, MaxValue)
 		} else {
 			v.Init = int(sd.InitInt)
 			return
@@ -293,8 +293,8 @@ func (s *Spec) checkShared(src *source, at func(Pos, string, ...any)) {
 		case v.Values != nil && (v.Lo != 0 || v.Hi != len(v.Values)-1 || v.Unbounded):
 			at(typ, "enumeration variable %s must have the domain 0..%d, one value per constant", v.Name, len(v.Values)-1)
 			continue
-		case v.Lo < -MaxConstant || v.Lo > MaxConstant || !v.Unbounded && (v.Hi < -MaxConstant || v.Hi > MaxConstant):
-			at(typ, "domain %s of %s is beyond the limit of %d", v.TypeText(), v.Name, MaxConstant)
+		case v.Lo < -MaxValue || v.Lo > MaxValue || !v.Unbounded && (v.Hi < -MaxValue || v.Hi > MaxValue):
+			at(typ, "domain %s of %s is beyond the limit of %d", v.TypeText(), v.Name, MaxValue)
 			continue
 		case !v.Unbounded && v.Hi < v.Lo:
 			at(typ, "empty domain %s of %s: the greatest value is below the least", v.TypeText(), v.Name)

@@ -54,6 +54,22 @@ func (st *Step) Simple() bool {
 	return len(st.Parts) == 1 && len(st.Transfers) == 0 && len(st.Update.Assign) == 0
 }
 
+// Simple reports whether s is one of the paper's GSSTs: every step is
+// Simple, and there is no shared variable or parameter. Paths measured
+// on such systems (prove's order of steps) key on it.
+func (s *Spec) Simple() bool {
+	if len(s.Shared) > 0 || len(s.Params) > 0 {
+		return false
+	}
+	steps := s.Steps() // lowered anew on each call for a Spec not sealed
+	for i := range steps {
+		if !steps[i].Simple() {
+			return false
+		}
+	}
+	return true
+}
+
 // Steps returns the steps of s: the blocks of each transition in order,
 // then the rendezvous, then the environment steps. The slice belongs to s; do not change it.
 func (s *Spec) Steps() []Step {

@@ -27,7 +27,7 @@ func TestStepsAgainstProcesses(t *testing.T) {
 	r := rand.New(rand.NewSource(25))
 	var configs, steps, multi, transfers, updates, restricted, loops, env, named int
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{NewSteps: i%2 == 1})
+		sys := testsupport.RandomSystem(r, testsupport.Small(0, testsupport.AllConstructs))
 		sp, _ := testsupport.ProcsWithin(sys, 6)
 		for _, ps := range append(sp.States, randomStates(r, sys, len(sp.Owner), 20)...) {
 			configs++

@@ -9,9 +9,11 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// Limits on what a GSST file may ask for. They keep every value that guard
-// evaluation can produce far inside int64 (a coefficient times a counter is
-// at most 1e15), so the formula layer needs no overflow checks.
+// Limits on what a GSST file may ask for, and on the values a run may
+// reach. Within them a coefficient times a value is at most 1e18, but a
+// sum of many such products is not bounded by int64: every value is
+// computed exactly (package presburger) and checked against its limit,
+// never wrapped around.
 const (
 	MaxProcesses = 1_000_000     // total number of processes n
 	MaxConstant  = 1_000_000_000 // magnitude of any constant or coefficient in a guard

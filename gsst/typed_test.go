@@ -12,17 +12,17 @@ import (
 )
 
 // TestTypedAtomReadsBack: random atoms over counters and the boolean,
-// enumeration and integer shared variables of testdata/ext/lock.yaml,
+// enumeration and integer shared variables of testdata/constructs/lock.yaml,
 // booleans and enumerations in arithmetic included (as an invariant
 // found by the prover holds them), printed by FormatFormula, read back
 // as a guard of the spec and evaluated against the atom on random
 // states whose shared variables lie in their domains.
 func TestTypedAtomReadsBack(t *testing.T) {
-	src, err := os.ReadFile("testdata/ext/lock.yaml")
+	src, err := os.ReadFile("testdata/constructs/lock.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys := loadExt(t, "lock")
+	sys := loadExample(t, "lock")
 	vars := []presburger.Var{sys.TotalVar(0), sys.TotalVar(2), sys.GroupVar(1, 0), sys.SharedVar(0), sys.SharedVar(1), sys.SharedVar(2)}
 	ops := []presburger.Op{presburger.Eq, presburger.Ne, presburger.Lt, presburger.Le, presburger.Gt, presburger.Ge}
 	r := rand.New(rand.NewSource(20))

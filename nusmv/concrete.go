@@ -32,9 +32,6 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the NuSMV text of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (string, error) {
-	if err := sys.Unsupported("the NuSMV export", concreteSupports); err != nil {
-		return "", errkind.Wrap(errkind.Input, err)
-	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return "", err
@@ -78,7 +75,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	// falls back to arithmetic (countCompiler): used[s] marks #S's group
 	// counters and usedTotal[s] #S itself.
 	used, usedTotal := make([]bool, k), make([]bool, k)
-	ext := sys.Extensions()
+	steps := sys.Steps()
 	sv, err := newSharedVars(sys, nm, n, cfg.Bound)
 	if err != nil {
 		return "", errkind.Wrap(errkind.Input, fmt.Errorf("nusmv: %w", err))
@@ -87,8 +84,18 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for r := range sys.Rendezvous {
 		rvVal[r] = nm.fresh("rv" + strconv.Itoa(r+1))
 	}
+	// stepVal[i]: the value of tr that names step i (the blocks of a
+	// transition share one; the pick tells them apart by group).
+	stepVal := make([]string, len(steps))
+	for i := range steps {
+		if o := &steps[i].Origin; o.Rendezvous >= 0 {
+			stepVal[i] = rvVal[o.Rendezvous]
+		} else {
+			stepVal[i] = tval[o.Transition]
+		}
+	}
 	picks := []string{pick}
-	for j := 1; j < maxParts(sys); j++ {
+	for j := 1; j < maxParts(steps); j++ {
 		picks = append(picks, nm.fresh("pick"+strconv.Itoa(j+1)))
 	}
 	counterName := func(v presburger.Var) (string, error) {
@@ -109,50 +116,17 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		return counterName(v)
 	})
-	cc := newCountCompiler(sys, procs, st, nm, arith(name))
+	cc := newCountCompiler(sys, procs, st, nm, arith(name, sv.magnitude))
 	atom := sv.atom(cc.atom, name)
-	// One define per guarded block; "" for an unguarded block.
-	guard := make([][]string, len(sys.Transitions))
-	var guardDefs []string
-	var guardNotes []string
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		guard[i] = make([]string, len(t.Blocks))
-		for j, blk := range t.Blocks {
-			full, ranged := blk.Guard, false
-			if dom := sv.domain(blk.Update.Assign, true); dom != presburger.True {
-				full, ranged = presburger.Conj(full, dom), true
-			}
-			if b, ok := full.(presburger.Bool); ok && bool(b) {
-				continue
-			}
-			gs := make([]string, len(blk.Groups))
-			for x, g := range blk.Groups {
-				gs[x] = sys.Groups[g].Name
-			}
-			guard[i][j] = nm.fresh("g_" + tval[i] + "_" + strings.Join(gs, "_"))
-			f, err := formula(full, atom)
-			if err != nil {
-				return "", fmt.Errorf("nusmv: guard of %s for groups %s: %w", sys.TransitionName(t), strings.Join(gs, ", "), err)
-			}
-			guardDefs = append(guardDefs, fmt.Sprintf("  %s := %s;\n", guard[i][j], f.s))
-			text := blk.Text
-			if text == "" {
-				text = sys.FormatFormula(blk.Guard)
-			}
-			if ranged {
-				text += "; and " + blk.Update.Text + " stays in range"
-			}
-			guardNotes = append(guardNotes, fmt.Sprintf("--   %-12s %s, groups %s: %s\n", guard[i][j], comment(sys.TransitionName(t)), comment(strings.Join(gs, ", ")), comment(text)))
-		}
-	}
-	rv, err := concreteRendezvous(sys, sv, nm, atom)
+	guards, err := newStepGuards(sys, sv, tval, nm, atom)
 	if err != nil {
 		return "", err
 	}
-	guardDefs = append(guardDefs, rv.defs...)
-	guardNotes = append(guardNotes, rv.notes...)
-	boundOK, err := concreteBound(sys, sv, atom, rv)
+	boundName := ""
+	if emit.HasUnbounded(sys) {
+		boundName = nm.fresh("bound_ok")
+	}
+	boundOK, err := concreteBound(sys, sv, atom, boundName)
 	if err != nil {
 		return "", err
 	}
@@ -169,44 +143,35 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for g := 1; g < len(sys.Groups); g++ {
 		firstProc[g] = firstProc[g-1] + sys.Groups[g-1].Size
 	}
-	fair, err := concreteJustice(sys, atom, pick, trVar, stutter, tval, guard, firstProc)
+	fair, err := concreteJustice(sys, atom, pick, trVar, stutter, tval, guards.name, firstProc)
 	if err != nil {
 		return "", err
 	}
 
-	// en_any: some process of a group of some block is in the source
-	// state and the block's guard holds.
+	// en_any: some step is enabled.
 	var anyTerms []string
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for j := range t.Blocks {
-			var some presburger.Term
-			for _, g := range t.Blocks[j].Groups {
-				if blockIndex(t, g) == j {
-					some = some.Add(presburger.VarTerm(sys.GroupVar(t.From, g)))
-				}
-			}
-			if len(some.Monos) == 0 {
-				continue
-			}
-			f, err := cc.atom(atLeastOne(some))
-			if err != nil {
-				return "", errkind.Errorf(errkind.Internal, "nusmv: %s: %w", sys.TransitionName(t), err)
-			}
-			if f.s == "FALSE" {
-				continue // no process of these groups
-			}
-			term := f.in(precAnd)
-			if guard[i][j] != "" {
-				term += " & " + guard[i][j]
-			}
-			anyTerms = append(anyTerms, term)
+	for i := range steps {
+		f, err := formula(byGroups(sys, sys.MoversFormula(steps[i].Parts)), atom)
+		if err != nil {
+			return "", exprError(sys.StepName(&steps[i]), err)
 		}
+		if f.s == "FALSE" {
+			continue // no process of these groups
+		}
+		term := f.in(precAnd)
+		if guards.name[i] != "" {
+			term += " & " + guards.name[i]
+		}
+		anyTerms = append(anyTerms, term)
 	}
-
-	for r := range sys.Rendezvous {
-		anyTerms = append(anyTerms, rv.enabled[r])
+	// A step that does more than move one process reads tr in every
+	// case line it writes (transfers, updates, the parts of a
+	// rendezvous), so every move must say which step it takes.
+	several := false
+	for i := range steps {
+		several = several || !steps[i].Simple()
 	}
+	readsTr := several || len(sys.Fairness.Weak) > 0
 
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -228,7 +193,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	p("-- process holds its local state. IVAR %s picks the process and IVAR %s the\n", pick, trVar)
 	p("-- local transition of a step (asynchronous interleaving); %s = %s is allowed\n", trVar, stutter)
 	p("-- exactly when no process can move, so a deadlocked configuration loops on\n")
-	if ext != 0 {
+	if several {
 		p("-- itself (the same convention as vsym's own checkers). Every move reads %s:\n", trVar)
 		p("-- updates, broadcasts and rendezvous act by the transition taken.\n")
 	} else {
@@ -254,7 +219,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		first = last + 1
 	}
-	writeSharedComments(p, sys, sv, cfg.Bound, rv.boundName)
+	writeSharedComments(p, sys, sv, cfg.Bound, boundName)
 	writeRendezvousComments(p, sys, rvVal, picks)
 	if len(cc.notes) > 0 {
 		p("-- Counts: guards and specifications compare counts with constants in\n")
@@ -285,9 +250,9 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 			p("--   %-12s %s\n", tval[i], comment(sys.TransitionName(&sys.Transitions[i])))
 		}
 	}
-	if len(guardNotes) > 0 {
+	if len(guards.notes) > 0 {
 		p("-- Guards (define, transition, groups: guard as written):\n")
-		for _, s := range guardNotes {
+		for _, s := range guards.notes {
 			b.WriteString(s)
 		}
 	}
@@ -342,7 +307,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for _, def := range cc.defs {
 		b.WriteString(def)
 	}
-	for _, def := range guardDefs {
+	for _, def := range guards.defs {
 		b.WriteString(def)
 	}
 	if len(anyTerms) == 0 {
@@ -350,46 +315,43 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	} else {
 		p("  %s := %s;\n", enAny, wrapJoin(anyTerms, " | ", "      "))
 	}
-	// can[i] lists, for process i, "tr = t & p = U [& guard]" per
-	// transition its group may take, with the target state. "tr = t" is
-	// left out where it decides nothing: t is the only transition the
-	// group may take from U, and the system has no weak fairness (whose
-	// JUSTICE constraints read tr = t: with tr free on some moves, a step
-	// by one transition could claim to be another). tr then only tells a
-	// move from a stutter step, and several of its values name the same
-	// step, which changes no CTL verdict (inputs are not part of a
-	// state). Measured with NuSMV 2.6 -df on concrete
-	// GR&W d=5, q=20, m=10, where every state has one way out, this cut
-	// the check from 8.4 s to 2.4 s of CPU.
-	// A system beyond the paper reads tr everywhere: updates, broadcasts
-	// and rendezvous act by the transition taken.
-	weak := len(sys.Fairness.Weak) > 0 || ext != 0
-	ways := make([][]int, len(sys.Groups)) // ways[g][s]: transitions g may take from s
+	// can[i] lists, for process i, "tr = t & p = U [& guard]" per step
+	// of one part its group may take, with the target state. "tr = t"
+	// is left out where it decides nothing: t is the only step the group
+	// may take from U, and nothing reads tr (no weak fairness, whose
+	// JUSTICE constraints read tr = t, and no step that does more than
+	// move its process: with tr free on some moves, a step by one
+	// transition could claim to be another). tr then only tells a move
+	// from a stutter step, and several of its values name the same step,
+	// which changes no CTL verdict (inputs are not part of a state).
+	// Measured with NuSMV 2.6 -df on concrete GR&W d=5, q=20, m=10,
+	// where every state has one way out, this cut the check from 8.4 s
+	// to 2.4 s of CPU.
+	ways := make([][]int, len(sys.Groups)) // ways[g][s]: steps of one part g may take from s
 	for g := range sys.Groups {
 		ways[g] = make([]int, k)
-		for j := range sys.Transitions {
-			if blockIndex(&sys.Transitions[j], g) >= 0 {
-				ways[g][sys.Transitions[j].From]++
+		for i := range steps {
+			if len(steps[i].Parts) == 1 && steps[i].Parts[0].Allows(g) {
+				ways[g][steps[i].Parts[0].From]++
 			}
 		}
 	}
 	type move struct{ cond, to string }
 	can := make([][]move, len(procs))
 	for i, pr := range procs {
-		for j := range sys.Transitions {
-			t := &sys.Transitions[j]
-			bi := blockIndex(t, pr.group)
-			if bi < 0 {
+		for j := range steps {
+			if len(steps[j].Parts) != 1 || !steps[j].Parts[0].Allows(pr.group) {
 				continue
 			}
-			cond := fmt.Sprintf("%s = %s", pr.name, st[t.From])
-			if weak || ways[pr.group][t.From] > 1 {
-				cond = fmt.Sprintf("%s = %s & %s", trVar, tval[j], cond)
+			pt := &steps[j].Parts[0]
+			cond := fmt.Sprintf("%s = %s", pr.name, st[pt.From])
+			if readsTr || ways[pr.group][pt.From] > 1 {
+				cond = fmt.Sprintf("%s = %s & %s", trVar, stepVal[j], cond)
 			}
-			if g := guard[j][bi]; g != "" {
-				cond += " & " + g
+			if guards.name[j] != "" {
+				cond += " & " + guards.name[j]
 			}
-			can[i] = append(can[i], move{cond, st[t.To]})
+			can[i] = append(can[i], move{cond, st[pt.To]})
 		}
 	}
 
@@ -405,12 +367,12 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		for _, mv := range can[i] {
 			lines = append(lines, fmt.Sprintf("%s = %d & %s : %s;", pick, i+1, mv.cond, mv.to))
 		}
-		lines = append(lines, joinMoves(sys, i, pr.group, trVar, picks, rvVal, st)...)
-		lines = append(lines, transferMoves(sys, i, pr.group, pick, trVar, tval, st, pr.name)...)
+		lines = append(lines, joinMoves(steps, i, pr.group, trVar, picks, stepVal, st)...)
+		lines = append(lines, transferMoves(steps, i, pr.group, trVar, picks, stepVal, st, pr.name)...)
 		writeNext(p, pr.name, lines)
 	}
 	for j := range sys.Shared {
-		lines, err := sharedMoves(sys, sv, j, name, pick, trVar, tval, guard, firstProc, rvVal, rv.guard)
+		lines, err := sharedMoves(sys, sv, j, name, pick, trVar, stepVal, guards.name, firstProc)
 		if err != nil {
 			return "", err
 		}
@@ -428,8 +390,10 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		}
 		chosen = append(chosen, fmt.Sprintf("%s = %d & (%s)", pick, i+1, strings.Join(cs, " | ")))
 	}
-	for r := range sys.Rendezvous {
-		chosen = append(chosen, fmt.Sprintf("%s = %s & %s", trVar, rvVal[r], rvChoice(sys, r, procs, picks, st, rv.guard[r])))
+	for i := range steps {
+		if len(steps[i].Parts) > 1 {
+			chosen = append(chosen, fmt.Sprintf("%s = %s & %s", trVar, stepVal[i], partsChoice(&steps[i], procs, picks, st, guards.name[i])))
+		}
 	}
 	p("TRANS (%s = %s -> !%s)\n", trVar, stutter, enAny)
 	if len(chosen) == 0 {
@@ -439,8 +403,8 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	}
 
 	writeJustice(p, fair)
-	if rv.boundName != "" {
-		p("INVARSPEC NAME %s := %s;\n", rv.boundName, boundOK)
+	if boundName != "" {
+		p("INVARSPEC NAME %s := %s;\n", boundName, boundOK)
 	}
 	writeSpecs(p, props)
 	return b.String(), nil
@@ -459,19 +423,6 @@ func checkSystem(sys *gsst.System) error {
 		return errkind.Errorf(errkind.Limit, "nusmv: %d processes; the concrete model is limited to %d", n, MaxConcreteProcesses)
 	}
 	return nil
-}
-
-// blockIndex returns the index of the block of t that group g belongs to
-// (the first, as BlockOf does), or -1.
-func blockIndex(t *gsst.Transition, g int) int {
-	for i := range t.Blocks {
-		for _, h := range t.Blocks[i].Groups {
-			if h == g {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // writeNext writes the ASSIGN of next(v): the case lines, then v keeps

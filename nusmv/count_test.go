@@ -40,7 +40,7 @@ func compileCounts(sys *gsst.System, cmp presburger.Cmp, limit int) (string, []s
 		defs = append(defs, "  "+n+" := "+strings.Join(terms, " + ")+";\n")
 		return n, nil
 	}
-	cc := newCountCompiler(sys, procs, st, nm, arith(name))
+	cc := newCountCompiler(sys, procs, st, nm, arith(name, func(presburger.Var) int64 { return int64(len(procs)) }))
 	cc.limit = limit
 	f, err := cc.atom(cmp)
 	if err != nil {

@@ -42,15 +42,21 @@
 // Boolean form (BENCHMARKS.md). Only a comparison whose
 // diagram would exceed countNodeLimit nodes falls back to arithmetic,
 // over counter DEFINEs x_S (#S) and c_S_g (#S[g]) written for it alone.
-// Each guarded block of a transition is a DEFINE. Input variables pick
-// (1..n) and tr choose the process and the local transition of a step; a
-// process takes its new state when chosen and able to move, else keeps
-// it, and the same TRANS constraint as in the reduced model allows
-// stutter only when no process can move. A move tests tr = t only where
-// it matters: when its process's group has several transitions out of
-// the state, or when weak fairness constraints read tr. Elsewhere tr only
-// separates moves from stutter steps; the redundant tests cost NuSMV a
-// factor of 3.5 on GR&W.
+// The concrete model is written from the system's steps (gsst.Step):
+// each step's guard, with its update in the model's ranges
+// (gsst.Spec.InDomain), is a DEFINE, and when some step is enabled
+// (en_any) is the disjunction of each step's MoversFormula and guard.
+// Input variables pick (1..n) and tr choose the process and the step (a
+// transition's blocks share one value of tr); a process takes its new
+// state when chosen and able to move, else keeps it, and the same TRANS
+// constraint as in the reduced model allows stutter only when no process
+// can move. A move tests tr = t only where it matters: when its
+// process's group has several steps out of the state, when weak
+// fairness constraints read tr, or when some step does more than move
+// its process (gsst.Step.Simple), whose transfers, updates and parts
+// act by the value of tr. Elsewhere tr only separates moves from
+// stutter steps; the redundant tests cost NuSMV a factor of 3.5 on
+// GR&W.
 //
 // # Running NuSMV
 //
@@ -78,19 +84,20 @@
 //     on the same model), and it ignores fairness. The CTLSPEC alone
 //     carries each property.
 //
-// # Beyond the paper
+// # Shared variables, parameters, broadcast and rendezvous
 //
 // Shared variables are NuSMV variables (boolean, an enumeration of
 // symbols, a range); parameters of a fixed instance are folded into
 // constants and stated in the header. Updates are one next() case per
-// block and variable, simultaneous, and a step whose update would leave
+// step and variable, simultaneous, and a step whose update would leave
 // a domain is not enabled. An unbounded integer stops at a bound (its
 // initial value plus the number of processes, or Bound), stated in the
 // header with the INVARSPEC bound_ok: no reachable step passes it; the
 // model's verdicts mean something only when it holds (the one INVARSPEC
-// these models have). Broadcast moves the other processes of a
-// transfer's source in the mover's step; a rendezvous chooses one
-// process per part with the inputs pick, pick2, ... In the reduced
+// these models have; its steps are those gsst.Spec.EnabledFormula
+// enables in the system). A transfer moves the other processes of its
+// source in the mover's step; a step of several parts (a rendezvous)
+// chooses one process per part with the inputs pick, pick2, ... In the reduced
 // model, a transition's Assign, Also and Transfers (counterabs.Model.Step)
 // become linear next() values. docs/nusmv.md has the details.
 //

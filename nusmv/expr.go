@@ -1,11 +1,13 @@
 package nusmv
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -56,14 +58,20 @@ const maxExpansion = 1 << 12
 // has no name in the model being emitted.
 type namefn func(presburger.Var) (string, error)
 
+// magfn gives the largest magnitude of the values of a variable of the
+// model being emitted (sharedVars.magnitude), for the range check of the
+// expressions that read it (checkInt).
+type magfn func(presburger.Var) int64
+
 // atomfn prints a comparison, the atom of a formula: as arithmetic over
 // counter variables (arith) in the reduced model, compiled to Boolean
 // form over the processes' states (countCompiler) in the concrete one.
 type atomfn func(presburger.Cmp) (frag, error)
 
-// arith prints comparisons as they are, with counters named by name.
-func arith(name namefn) atomfn {
-	return func(c presburger.Cmp) (frag, error) { return compare(c, name) }
+// arith prints comparisons as they are, with counters named by name and
+// bounded by mag.
+func arith(name namefn, mag magfn) atomfn {
+	return func(c presburger.Cmp) (frag, error) { return compare(c, name, mag) }
 }
 
 // formula prints a Presburger formula as a NuSMV boolean expression.
@@ -128,7 +136,12 @@ func expand(f presburger.Exists) (presburger.Formula, error) {
 // compare prints "T op 0" with positive monomials on the left and
 // negative ones on the right, the constant on the right: 2*x_A - x_B + 3
 // >= 0 becomes "2*x_A >= x_B - 3". A side without monomials is a number.
-func compare(c presburger.Cmp, name namefn) (frag, error) {
+// It refuses a comparison NuSMV could not compute in its integers
+// (checkInt).
+func compare(c presburger.Cmp, name namefn, mag magfn) (frag, error) {
+	if err := checkInt(c.T, mag); err != nil {
+		return frag{}, err
+	}
 	var pos, neg []presburger.Mono
 	for _, m := range c.T.Monos {
 		if m.Coef > 0 {
@@ -160,16 +173,55 @@ func compare(c presburger.Cmp, name namefn) (frag, error) {
 	return frag{lhs + " " + op.String() + " " + rhs, precRel}, nil
 }
 
-// maxLiteral is the largest integer literal we emit: NuSMV 2.6 reads
-// numbers into a C int, so anything beyond 32 bits would not mean what the
-// model says.
+// maxLiteral is the largest integer literal we emit, and the largest
+// magnitude an expression may reach: NuSMV 2.6 reads numbers into a C
+// int and computes sums and products in one (it keeps the low 32 bits
+// of a number, node.h), so anything beyond would not mean what the model
+// says.
 const maxLiteral = 1<<31 - 1
 
 func literal(x int64) (string, error) {
 	if x > maxLiteral || x < -maxLiteral {
-		return "", fmt.Errorf("constant %d does not fit NuSMV's 32-bit integers", x)
+		return "", &rangeError{fmt.Sprintf("constant %d does not fit NuSMV's 32-bit integers", x)}
 	}
 	return strconv.FormatInt(x, 10), nil
+}
+
+// rangeError refuses an expression NuSMV cannot compute in its 32-bit
+// integers: bad input for this export, not a bug (exprError).
+type rangeError struct{ msg string }
+
+func (e *rangeError) Error() string { return e.msg }
+
+// Is makes a rangeError bad input (errkind.Input) wherever it surfaces.
+func (e *rangeError) Is(target error) bool { return target == errkind.Input }
+
+// checkInt refuses a term whose value, or a product or partial sum NuSMV
+// computes on the way, could leave its 32-bit integers over the values
+// of its variables (mag): |constant| plus each |coefficient| times the
+// largest magnitude of its variable, computed exactly.
+func checkInt(t presburger.Term, mag magfn) error {
+	m, ok := t.Magnitude(func(v presburger.Var) (presburger.Bound, bool) {
+		x := mag(v)
+		return presburger.Bound{Var: v, Lo: -x, Hi: x}, true
+	})
+	switch {
+	case !ok:
+		return &rangeError{"an expression can reach values beyond 2^63, beyond the 32-bit integers NuSMV computes with"}
+	case m > maxLiteral:
+		return &rangeError{fmt.Sprintf("an expression can reach %d, beyond the 32-bit integers NuSMV computes with", m)}
+	}
+	return nil
+}
+
+// exprError reports err, met while writing the expression of what: bad
+// input when NuSMV's integers cannot hold it (rangeError), else a bug.
+func exprError(what string, err error) error {
+	var re *rangeError
+	if errors.As(err, &re) {
+		return errkind.Errorf(errkind.Input, "nusmv: %s: %w", what, err)
+	}
+	return errkind.Errorf(errkind.Internal, "nusmv: %s: %w", what, err)
 }
 
 // sum prints a sum of monomials with positive coefficients plus k, with

@@ -5,9 +5,7 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger"
 )
 
 // Fairness constraints become NuSMV JUSTICE constraints, which NuSMV 2.6
@@ -37,7 +35,7 @@ func reducedJustice(m *counterabs.Model, atom atomfn, trVar, stutter string, tva
 		if !j.Weak {
 			f, err := formula(j.State, atom)
 			if err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
+				return nil, exprError("justice condition "+j.Text, err)
 			}
 			out = append(out, justice{f.s, j.Text})
 			continue
@@ -61,34 +59,36 @@ func reducedJustice(m *counterabs.Model, atom atomfn, trVar, stutter string, tva
 
 // concreteJustice writes the justice constraints of sys for the concrete
 // model: pick values first[g]+1 .. first[g]+size(g) choose the processes
-// of group g; atom writes comparisons of counters, guard[t][b] names the
-// define of block b of transition t ("" when unguarded).
-func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string, tval []string, guard [][]string, first []int) ([]justice, error) {
+// of group g; atom writes comparisons of counters, guard[i] names the
+// define of step i's guard ("" when TRUE). Weak fairness of a transition
+// is met where none of its steps is enabled for a process of the groups
+// it names (gsst.Spec.MoversFormula of the step taken by that group).
+func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string, tval []string, guard []string, first []int) ([]justice, error) {
 	var out []justice
 	for _, j := range sys.Fairness.Justice {
 		f, err := formula(j.Formula, atom)
 		if err != nil {
-			return nil, errkind.Errorf(errkind.Internal, "nusmv: justice condition %s: %w", j.Text, err)
+			return nil, exprError("justice condition "+j.Text, err)
 		}
 		out = append(out, justice{f.s, j.Text})
 	}
+	steps := sys.Steps()
 	for i := range sys.Fairness.Weak {
 		w := &sys.Fairness.Weak[i]
-		t := &sys.Transitions[w.Transition]
 		take := trVar + " = " + tval[w.Transition]
 		var ens []string
 		for g := range sys.Groups {
-			bi := blockIndex(t, g)
-			if bi < 0 || (w.Group >= 0 && g != w.Group) || sys.Groups[g].Size == 0 {
+			s := stepOf(steps, w.Transition, g)
+			if s < 0 || (w.Group >= 0 && g != w.Group) || sys.Groups[g].Size == 0 {
 				continue
 			}
-			some, err := atom(atLeastOne(presburger.VarTerm(sys.GroupVar(t.From, g))))
+			some, err := formula(byGroups(sys, sys.MoversFormula(steps[s].Restrict(0, []int{g}).Parts)), atom)
 			if err != nil {
-				return nil, errkind.Errorf(errkind.Internal, "nusmv: weak fairness %s: %w", sys.WeakName(w), err)
+				return nil, exprError("weak fairness "+sys.WeakName(w), err)
 			}
 			en := some.in(precAnd)
-			if guard[w.Transition][bi] != "" {
-				en += " & " + guard[w.Transition][bi]
+			if guard[s] != "" {
+				en += " & " + guard[s]
 			}
 			ens = append(ens, en)
 		}
@@ -105,6 +105,17 @@ func concreteJustice(sys *gsst.System, atom atomfn, pick, trVar, stutter string,
 		out = append(out, justice{strings.Join(terms, " | "), "weak " + sys.WeakName(w)})
 	}
 	return out, nil
+}
+
+// stepOf returns the index of the step of transition t that a process
+// of group g takes (the step of its guard block), or -1.
+func stepOf(steps []gsst.Step, t, g int) int {
+	for i := range steps {
+		if steps[i].Origin.Transition == t && steps[i].Parts[0].Allows(g) {
+			return i
+		}
+	}
+	return -1
 }
 
 func writeJusticeComments(p func(string, ...any), js []justice) {

@@ -1,6 +1,7 @@
 package nusmv
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -9,37 +10,6 @@ import (
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
-
-// addFairness gives sys random fairness constraints: justice conditions
-// over total and group counters, weak fairness per transition and per
-// group.
-func addFairness(r *rand.Rand, checked *gsst.System) *gsst.System {
-	sys := checked.Spec()
-	for k := 1 + r.Intn(3); k > 0; k-- {
-		if r.Intn(3) == 0 {
-			g := r.Intn(len(sys.Groups))
-			s := r.Intn(len(sys.States))
-			v := sys.TotalVar(s)
-			if r.Intn(2) == 0 {
-				v = sys.GroupVar(s, g)
-			}
-			f := presburger.Compare(presburger.VarTerm(v), presburger.Op(r.Intn(6)), presburger.ConstTerm(int64(r.Intn(3))))
-			sys.Fairness.Justice = append(sys.Fairness.Justice, gsst.Justice{Formula: f, Text: presburger.Format(f, sys.VarName)})
-			continue
-		}
-		t := r.Intn(len(sys.Transitions))
-		w := gsst.Weak{Transition: t, Group: -1}
-		if g := r.Intn(len(sys.Groups)); r.Intn(2) == 0 && sys.Transitions[t].BlockOf(g) != nil {
-			w.Group = g
-		}
-		sys.Fairness.Weak = append(sys.Fairness.Weak, w)
-	}
-	out, err := gsst.New(sys)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
 
 // meetsDirect decides, from the system itself, whether a step of the
 // configuration y (group counters) meets fairness constraint c (justice
@@ -113,8 +83,15 @@ func checkJustice(t *testing.T, sys *gsst.System, text string, step func(s, t []
 func TestJusticeEdges(t *testing.T) {
 	r := rand.New(rand.NewSource(77))
 	edges := 0
+	kinds := map[string]int{}
+	cfg := randomConfig(4)
+	cfg.Fairness = testsupport.Fairness{Min: 1, Max: 3}
 	for i := 0; i < 100; i++ {
-		sys := addFairness(r, randomSystem(r, 4))
+		sys := testsupport.RandomSystem(r, cfg)
+		kinds["justice"] += len(sys.Fairness.Justice)
+		for _, w := range sys.Fairness.Weak {
+			kinds[fmt.Sprint("weak per group ", w.Group >= 0)]++
+		}
 		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatal(err)
@@ -191,8 +168,8 @@ func TestJusticeEdges(t *testing.T) {
 			return y, local, grp
 		})
 	}
-	t.Logf("%d edges checked", edges)
-	if edges < 1000 {
-		t.Errorf("too few edges checked")
+	t.Logf("%d edges checked; fairness constraints %v", edges, kinds)
+	if edges < 1000 || kinds["justice"] == 0 || kinds["weak per group true"] == 0 || kinds["weak per group false"] == 0 {
+		t.Errorf("too few edges checked, or a kind of fairness constraint left out")
 	}
 }

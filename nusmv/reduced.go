@@ -25,9 +25,6 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 
 // Reduced returns the NuSMV text of the counter model m, of either level.
 func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
-	if err := m.Unsupported("the NuSMV export", reducedSupports); err != nil {
-		return "", err
-	}
 	cfg := emit.NewHeader(opts)
 	sys := m.System
 	k := len(m.Counters)
@@ -78,14 +75,14 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		return "", errkind.Wrap(errkind.Input, fmt.Errorf("nusmv: %w", err))
 	}
 	name := sv.names(counterName)
-	atom := sv.atom(arith(name), name)
+	atom := sv.atom(arith(name, sv.magnitude), name)
 	en := make([]string, len(m.Transitions))
 	enDef := make([]string, len(m.Transitions))
 	for i, t := range m.Transitions {
 		en[i] = nm.fresh("en_" + tval[i])
 		g, err := formula(presburger.Conj(t.Guard, sv.modelBound(t.Assign, false)), atom)
 		if err != nil {
-			return "", errkind.Errorf(errkind.Internal, "nusmv: guard of %s: %w", m.TransitionName(&m.Transitions[i]), err)
+			return "", exprError("guard of "+m.TransitionName(&m.Transitions[i]), err)
 		}
 		// The decrement x_u - 1 must stay in 0..n for NuSMV's range check,
 		// which looks at every valuation of the variables, not only those
@@ -198,14 +195,14 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	after := make([][]presburger.Term, len(m.Transitions)) // the counters after a step that moves more than one process
 	for j := range m.Transitions {
 		if t := &m.Transitions[j]; len(t.Also) > 0 || len(t.Transfers) > 0 {
-			after[j] = emit.CounterEffect(t, k)
+			after[j] = emit.CounterEffect(m, t)
 		}
 	}
 	for i := range m.Counters {
 		var cases []string
 		for j, t := range m.Transitions {
 			if after[j] != nil {
-				if c, err := effectCase(after[j][i], i, ctr, limit[i], trVar, tval[j], en[j], name); err != nil {
+				if c, err := effectCase(after[j][i], i, ctr, limit[i], trVar, tval[j], en[j], name, sv.magnitude); err != nil {
 					return "", err
 				} else if c != "" {
 					cases = append(cases, c)
@@ -263,7 +260,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	if b, isBool := m.MayDeadlock.(presburger.Bool); m.MayDeadlock != nil && !(isBool && !bool(b)) {
 		md, err := formula(m.MayDeadlock, atom)
 		if err != nil {
-			return "", errkind.Errorf(errkind.Internal, "nusmv: deadlock condition: %w", err)
+			return "", exprError("deadlock condition", err)
 		}
 		noMove = "(!" + enAny + " | " + md.in(precOr) + ")"
 	}
@@ -353,9 +350,39 @@ func properties(ps []counterabs.Property, nm *namer, name atomfn) ([]spec, error
 	for _, prop := range ps {
 		e, err := ctlFormula(prop.Formula, name)
 		if err != nil {
-			return nil, errkind.Errorf(errkind.Internal, "nusmv: property %s: %w", prop.Name, err)
+			return nil, exprError("property "+prop.Name, err)
 		}
 		out = append(out, spec{gsstName: prop.Name, text: prop.Text, name: nm.fresh(prop.Name), expr: e.s})
 	}
 	return out, nil
+}
+
+// effectCase writes the case line of counter i for a step that moves
+// several processes, "" when the step leaves it alone. The value stays
+// in 0..limit in every reachable state (the pools keep their sums); the
+// condition says so for NuSMV's range check, which looks at every
+// valuation.
+func effectCase(after presburger.Term, i int, ctr []string, limit int, trVar, tv, en string, name namefn, mag magfn) (string, error) {
+	if after.Equal(presburger.VarTerm(presburger.Var(i))) {
+		return "", nil
+	}
+	e, err := linear(after, name, mag)
+	if err != nil {
+		return "", err
+	}
+	cond := fmt.Sprintf("%s = %s & %s", trVar, tv, en)
+	lo, err := compare(presburger.Cmp{Op: presburger.Ge, T: after}, name, mag)
+	if err != nil {
+		return "", err
+	}
+	hi, err := compare(presburger.Cmp{Op: presburger.Le, T: after.Sub(presburger.ConstTerm(int64(limit)))}, name, mag)
+	if err != nil {
+		return "", err
+	}
+	for _, f := range []frag{lo, hi} {
+		if f.s != "TRUE" {
+			cond += " & " + f.in(precAnd)
+		}
+	}
+	return cond + " : " + e + ";", nil
 }

@@ -12,7 +12,6 @@ import (
 	"math/rand"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -76,19 +75,16 @@ func reference(m *counterabs.Model) (*testsupport.Graph, func(x []int) string) {
 	return testsupport.Unreduced(m.System).Groups(), func(x []int) string { return testsupport.GroupKey(m.Groups(x)) }
 }
 
-// randomSystem returns a small random GSST with awkward names (NuSMV
-// keywords, names that collide with the emitters' own), mixed guards over
-// total and group counters, two random CTL properties over total counters
-// and a third that may read group counters.
+// randomSystem returns a small random system of the paper: names that
+// collide with NuSMV's and the emitters' own, mixed guards over total
+// and group counters, at most maxN processes, two random CTL properties
+// over total counters and a third that may read group counters.
 func randomSystem(r *rand.Rand, maxN int) *gsst.System {
-	sys := testsupport.RandomSystem(r, testsupport.Config{MaxSize: 2, MaxProcesses: maxN, MaxTransitions: 5,
-		Properties: 2, AwkwardNames: true})
-	f := testsupport.RandomCTL(r, sys, 3, true)
-	spec := sys.Spec()
-	spec.Properties = append(spec.Properties, gsst.Property{Name: "by_group", Formula: f, Text: ctl.Format(f, sys.VarName)})
-	out, err := gsst.New(spec)
-	if err != nil {
-		panic(err)
-	}
-	return out
+	return testsupport.RandomSystem(r, randomConfig(maxN))
+}
+
+// randomConfig is what randomSystem draws.
+func randomConfig(maxN int) testsupport.Config {
+	return testsupport.Config{MaxSize: 2, MaxProcesses: maxN, MaxTransitions: 5, Names: testsupport.NuSMVNames,
+		Properties: 3, GroupProperties: 1}
 }

@@ -2,6 +2,7 @@ package nusmv
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,7 @@ type sharedVars struct {
 	sym     [][]string     // symbols of an enumeration's values
 	idx     []string       // DEFINE of an enumeration's index
 	usedIdx []bool
+	n       int // the number of processes, which bounds every counter
 }
 
 // newSharedVars names the shared variables of sys and bounds the unbounded
@@ -38,7 +40,7 @@ func newSharedVars(sys *gsst.System, nm *namer, n, bound int) (*sharedVars, erro
 // newSharedVarsAt is newSharedVars for the variables vars of a model, the
 // first of which is variable first.
 func newSharedVarsAt(sys *gsst.System, vars []gsst.Shared, first presburger.Var, nm *namer, n, bound int) (*sharedVars, error) {
-	sv := &sharedVars{sys: sys, vars: vars, first: first}
+	sv := &sharedVars{sys: sys, vars: vars, first: first, n: n}
 	syms := map[string]string{} // one symbol per GSST constant
 	for j := range vars {
 		v := &vars[j]
@@ -158,7 +160,7 @@ func (sv *sharedVars) atom(counters atomfn, name namefn) atomfn {
 		if f, ok := sv.symbolicAtom(c); ok {
 			return f, nil
 		}
-		return compare(c, name)
+		return compare(c, name, sv.magnitude)
 	}
 }
 
@@ -250,7 +252,7 @@ func (sv *sharedVars) value(j int, t presburger.Term, name namefn) (string, erro
 		}
 		// Any other term: by its integer value (the step's domain
 		// condition keeps it in range).
-		e, err := linear(t, name)
+		e, err := linear(t, name, sv.magnitude)
 		if err != nil {
 			return "", err
 		}
@@ -268,30 +270,136 @@ func (sv *sharedVars) value(j int, t presburger.Term, name namefn) (string, erro
 		}
 		return b.String(), nil
 	}
-	return linear(t, name)
+	return linear(t, name, sv.magnitude)
 }
 
-// linear writes a linear term (emit.Linear), refusing a constant or
-// coefficient beyond NuSMV's 32-bit integers.
-func linear(t presburger.Term, name namefn) (string, error) {
-	if _, err := literal(t.Const); err != nil {
+// linear writes a linear term (emit.Linear), refusing one NuSMV could not
+// compute in its 32-bit integers over the values of its variables
+// (checkInt).
+func linear(t presburger.Term, name namefn, mag magfn) (string, error) {
+	if err := checkInt(t, mag); err != nil {
 		return "", err
-	}
-	for _, m := range t.Monos {
-		if _, err := literal(m.Coef); err != nil {
-			return "", err
-		}
 	}
 	return emit.Linear(t, name)
 }
 
-// domain returns the condition that every value an update assigns lies
-// in its variable's domain in the model (up to the bound for an
-// unbounded variable when unboundedHi is set; emit.Domain).
-func (sv *sharedVars) domain(as []gsst.Assign, unboundedHi bool) presburger.Formula {
-	return emit.Domain(sv.sys, sv.hi, as, unboundedHi)
+// magnitude is the largest magnitude of the values of variable x in the
+// model (a magfn): for a shared variable, of its least and greatest
+// value there; for a parameter, its value; for a counter, the number of
+// processes.
+func (sv *sharedVars) magnitude(x presburger.Var) int64 {
+	if j, ok := sv.of(x); ok {
+		return max(int64(sv.hi[j]), -int64(sv.vars[j].Lo))
+	}
+	if k, ok := sv.sys.ParamOf(x); ok {
+		return int64(sv.sys.Params[k].Value)
+	}
+	return int64(sv.n)
 }
+
+// domains are the domains of the shared variables in the model (an
+// unbounded variable cut at its bound), for gsst.Spec.InDomain.
+func (sv *sharedVars) domains() []gsst.Shared { return emit.Domains(sv.sys, sv.hi) }
 
 // over returns the condition that some unbounded variable of an update
 // would exceed its bound, nil when the update assigns none.
 func (sv *sharedVars) over(as []gsst.Assign) presburger.Formula { return emit.Over(sv.sys, sv.hi, as) }
+
+// sharedMoves are the case lines of shared variable j in the concrete
+// model: one per step whose update assigns it. A step of one part is
+// told from the other blocks of its transition by the group of the
+// process picked.
+func sharedMoves(sys *gsst.System, sv *sharedVars, j int, name namefn, pick, trVar string, stepVal, guard []string, first []int) ([]string, error) {
+	v := sys.SharedVar(j)
+	steps := sys.Steps()
+	var out []string
+	for i := range steps {
+		st := &steps[i]
+		cond := []string{trVar + " = " + stepVal[i]}
+		if len(st.Parts) == 1 {
+			if in := pickIn(sys, pick, st.Parts[0].Groups, first); in != "" {
+				cond = append(cond, in)
+			}
+		}
+		if guard[i] != "" {
+			cond = append(cond, guard[i])
+		}
+		for _, a := range st.Update.Assign {
+			if a.Var != v {
+				continue
+			}
+			val, err := sv.value(j, a.Value, name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, strings.Join(cond, " & ")+" : "+val+";")
+		}
+	}
+	return out, nil
+}
+
+// pickIn is the condition that pick chooses a process of one of groups
+// (nil: any group); "" when it chooses any process.
+func pickIn(sys *gsst.System, pick string, groups []int, first []int) string {
+	if groups == nil {
+		return ""
+	}
+	var cs []string
+	all := true
+	for g, G := range sys.Groups {
+		if !slices.Contains(groups, g) {
+			all = all && G.Size == 0
+			continue
+		}
+		lo, hi := first[g]+1, first[g]+G.Size
+		switch {
+		case G.Size == 0:
+		case lo == hi:
+			cs = append(cs, fmt.Sprintf("%s = %d", pick, lo))
+		default:
+			cs = append(cs, fmt.Sprintf("%s >= %d & %s <= %d", pick, lo, pick, hi))
+		}
+	}
+	switch {
+	case all:
+		return ""
+	case len(cs) == 0:
+		return "FALSE"
+	case len(cs) == 1:
+		return cs[0]
+	}
+	return "(" + strings.Join(cs, " | ") + ")"
+}
+
+// writeSharedComments states the shared variables, the parameters of the
+// instance and the bound of the unbounded variables in the header.
+func writeSharedComments(p func(string, ...any), sys *gsst.System, sv *sharedVars, bound int, check string) {
+	if len(sys.Params) > 0 {
+		p("-- Parameters of this instance (folded into constants): %s\n", comment(emit.ParamsText(sys)))
+	}
+	if len(sys.Shared) == 0 {
+		return
+	}
+	p("-- Shared variables (GSST name: type, NuSMV variable; formulas read a\n")
+	p("-- boolean as 0/1 and an enumeration as the index of its value):\n")
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		p("--   %-12s %s, %s\n", comment(v.Name), comment(v.TypeText()), sv.name[j])
+	}
+	p("-- Updates are simultaneous (right-hand sides read the values before the\n")
+	p("-- step), and a step whose update would leave a variable's domain is not\n")
+	p("-- enabled.\n")
+	if !emit.HasUnbounded(sys) {
+		return
+	}
+	p("-- BOUND. NuSMV needs finite ranges: each unbounded variable stops at a bound\n")
+	p("-- (--bound, or by default %s):\n", emit.BoundRule)
+	for j := range sys.Shared {
+		if v := &sys.Shared[j]; v.Unbounded {
+			p("--   %s\n", comment(emit.BoundText(v, sv.hi[j], bound)))
+		}
+	}
+	p("-- and a step that would go beyond it is left out. INVARSPEC %s checks\n", check)
+	p("-- that no reachable configuration has such a step: EVERY VERDICT OF THIS\n")
+	p("-- MODEL IS MEANINGFUL ONLY WHEN %s IS TRUE (else raise --bound).\n", check)
+}

@@ -10,12 +10,17 @@
 // equal terms are equal as values. A Formula is a closed sum type: Bool,
 // Cmp (a term compared with zero), Not, And, Or and Exists.
 //
-// Arithmetic is on int64. The package does not check for overflow: callers
-// bound their constants (the GSST checker rejects literals above
-// MaxConstant and systems above MaxProcesses), which keeps every value that
-// can arise far inside int64. The exception is FoldBounds, which reasons
-// about ranges over caller-given bounds: it checks every product and sum
-// and leaves an atom alone on overflow.
+// Coefficients, constants and values are int64, and nothing wraps
+// around (exact.go). Eval decides an atom by the exact sign of its
+// term's value, computed in 128 bits (big.Int beyond); Term.Value
+// returns a value with ok false when it does not fit in int64, and
+// Term.Range the exact range of a term over ranges of its variables,
+// with a side open when it does not fit. Term arithmetic has checked
+// forms that report a result beyond int64 (AddExact, ScaleExact,
+// SubExact, SubstExact, and SubstExact for formulas), for callers that
+// fold values they do not bound themselves; the plain forms (Add,
+// Scale, Sub, Subst, Term.Eval) panic on such a result rather than
+// return a wrong one.
 //
 // Solving goes through the Solver interface. A Problem lists every free
 // variable with a range, so that a brute-force solver (BruteForce,

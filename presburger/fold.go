@@ -1,7 +1,5 @@
 package presburger
 
-import "github.com/vsym/vsym/internal/checked"
-
 // FoldBounds replaces every atom of f whose truth the bounds decide (the
 // term's range over the box lies wholly on one side of zero) by true or
 // false. The result is equivalent to f for every assignment inside the box
@@ -65,28 +63,13 @@ func foldAtoms(f Formula, rng func(Term) (lo, hi int64, ok bool)) Formula {
 // box is not empty. ok is false when a variable of t has no bound or a
 // value of the range does not fit in int64.
 func termRange(t Term, box map[Var]Bound) (lo, hi int64, ok bool) {
-	lo, hi = t.Const, t.Const
 	for _, m := range t.Monos {
-		b, in := box[m.Var]
-		if !in || !b.Finite() {
-			return 0, 0, false
-		}
-		a, ok1 := checked.Mul(m.Coef, b.Lo)
-		c, ok2 := checked.Mul(m.Coef, b.Hi)
-		if !ok1 || !ok2 {
-			return 0, 0, false
-		}
-		if a > c {
-			a, c = c, a
-		}
-		var ok3, ok4 bool
-		lo, ok3 = checked.Add(lo, a)
-		hi, ok4 = checked.Add(hi, c)
-		if !ok3 || !ok4 {
+		if b, in := box[m.Var]; !in || !b.Finite() {
 			return 0, 0, false
 		}
 	}
-	return lo, hi, true
+	r := t.Range(func(v Var) (Bound, bool) { b, ok := box[v]; return b, ok })
+	return r.Lo, r.Hi, r.Finite()
 }
 
 // holdsOn reports whether "x op 0" holds for every x in lo..hi.

@@ -56,11 +56,15 @@ func TestTermRange(t *testing.T) {
 		{"open above", x, map[Var]Bound{0: AtLeast(0, 0)}},
 		{"open below", x.Add(y), map[Var]Bound{0: {Var: 0, Hi: 3, NoLo: true}, 1: {Var: 1, Lo: 0, Hi: 1}}},
 		{"product overflows", x.Scale(1 << 32), map[Var]Bound{0: {Var: 0, Lo: 0, Hi: 1 << 32}}},
-		{"min int", x, map[Var]Bound{0: {Var: 0, Lo: math.MinInt64, Hi: 0}}},
+		{"min int negated", x.Scale(-1), map[Var]Bound{0: {Var: 0, Lo: math.MinInt64, Hi: 0}}},
 		{"sum overflows", x.Add(y), map[Var]Bound{0: {Var: 0, Lo: 0, Hi: 1 << 62}, 1: {Var: 1, Lo: 0, Hi: 1 << 62}}},
 	} {
 		if lo, hi, ok := termRange(c.t, c.box); ok {
 			t.Errorf("%s: termRange(%v) = %d..%d, want no range", c.name, c.t, lo, hi)
 		}
+	}
+	// The range is exact, not cautious: MinInt64 itself is a value.
+	if lo, hi, ok := termRange(x, map[Var]Bound{0: {Var: 0, Lo: math.MinInt64, Hi: 0}}); !ok || lo != math.MinInt64 || hi != 0 {
+		t.Errorf("min int: termRange(x) = %d..%d, %v; want %d..0", lo, hi, ok, int64(math.MinInt64))
 	}
 }

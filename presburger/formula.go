@@ -196,7 +196,7 @@ func Eval(f Formula, val func(Var) int64) bool {
 	case Bool:
 		return bool(f)
 	case Cmp:
-		return f.Op.Holds(f.T.Eval(val))
+		return f.Op.Holds(int64(f.T.Sign(val)))
 	case Not:
 		return !Eval(f.F, val)
 	case And:
@@ -252,31 +252,52 @@ func Eval(f Formula, val func(Var) int64) bool {
 // Subst replaces every free variable v of f by the term sub(v). Variables
 // bound by an Exists are left alone; one that occurs in the image of a
 // free variable of its body is renamed to a fresh variable, so that the
-// substituted term is not captured.
+// substituted term is not captured. It panics when a coefficient or a
+// constant of the result does not fit in int64; SubstExact reports it.
 func Subst(f Formula, sub func(Var) Term) Formula {
+	out, err := subst(f, sub)
+	if err != nil {
+		panic(err.Error() + " (use SubstExact)")
+	}
+	return out
+}
+
+// errSubstOverflow is subst's report of a result beyond int64.
+var errSubstOverflow = fmt.Errorf("presburger: a substitution gives a coefficient or constant beyond int64")
+
+// subst is Subst, reporting a result beyond int64 as errSubstOverflow.
+func subst(f Formula, sub func(Var) Term) (Formula, error) {
 	switch f := f.(type) {
 	case Bool:
-		return f
+		return f, nil
 	case Cmp:
-		t := f.T.Subst(sub)
-		if t.IsConst() {
-			return Bool(f.Op.Holds(t.Const))
+		konst, coef := f.T.substSums(sub)
+		if sign, isConst := constSign(&konst, coef); isConst {
+			return Bool(f.Op.Holds(int64(sign))), nil
 		}
-		return Cmp{f.Op, t}
+		t, ok := termOf(&konst, coef)
+		if !ok {
+			return nil, errSubstOverflow
+		}
+		return Cmp{f.Op, t}, nil
 	case Not:
-		return Negation(Subst(f.F, sub))
+		g, err := subst(f.F, sub)
+		if err != nil {
+			return nil, err
+		}
+		return Negation(g), nil
 	case And:
-		out := make([]Formula, len(f))
-		for i, g := range f {
-			out[i] = Subst(g, sub)
+		out, err := substAll(f, sub)
+		if err != nil {
+			return nil, err
 		}
-		return Conj(out...)
+		return Conj(out...), nil
 	case Or:
-		out := make([]Formula, len(f))
-		for i, g := range f {
-			out[i] = Subst(g, sub)
+		out, err := substAll(f, sub)
+		if err != nil {
+			return nil, err
 		}
-		return Disj(out...)
+		return Disj(out...), nil
 	case Exists:
 		bound := make(map[Var]bool, len(f.Vars))
 		for _, b := range f.Vars {
@@ -307,7 +328,7 @@ func Subst(f Formula, sub func(Var) Term) Formula {
 			}
 			vars[i].Var = ren[b.Var]
 		}
-		body := Subst(f.Body, func(v Var) Term {
+		body, err := subst(f.Body, func(v Var) Term {
 			if r, ok := ren[v]; ok {
 				return VarTerm(r)
 			}
@@ -316,9 +337,24 @@ func Subst(f Formula, sub func(Var) Term) Formula {
 			}
 			return sub(v)
 		})
-		return Exists{vars, body}
+		if err != nil {
+			return nil, err
+		}
+		return Exists{vars, body}, nil
 	}
 	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
+
+// substAll substitutes into each of fs.
+func substAll(fs []Formula, sub func(Var) Term) ([]Formula, error) {
+	out := make([]Formula, len(fs))
+	for i, g := range fs {
+		var err error
+		if out[i], err = subst(g, sub); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // freshVar returns a variable above every variable of f (free or bound),

@@ -88,7 +88,8 @@ func DNF(f Formula) [][]Formula {
 // Expand returns a formula without the outer quantifier of f, equivalent
 // to it: the disjunction of f's body over every assignment of its
 // variables in their ranges (false when a range is empty). It is an error
-// when a range is open or there are more than limit assignments; the
+// when a range is open, there are more than limit assignments, or a
+// value substituted gives a constant beyond int64; the
 // body may still hold Exists of its own.
 func Expand(f Exists, limit int64) (Formula, error) {
 	n := int64(1)
@@ -110,15 +111,20 @@ func Expand(f Exists, limit int64) (Formula, error) {
 	}
 	val := make(map[Var]int64, len(f.Vars))
 	var out []Formula
+	var overflow error
 	var rec func(i int)
 	rec = func(i int) {
 		if i == len(f.Vars) {
-			out = append(out, Subst(f.Body, func(v Var) Term {
+			g, err := subst(f.Body, func(v Var) Term {
 				if x, ok := val[v]; ok {
 					return ConstTerm(x)
 				}
 				return VarTerm(v)
-			}))
+			})
+			if err != nil && overflow == nil {
+				overflow = err
+			}
+			out = append(out, g)
 			return
 		}
 		b := f.Vars[i]
@@ -133,5 +139,8 @@ func Expand(f Exists, limit int64) (Formula, error) {
 		delete(val, b.Var)
 	}
 	rec(0)
+	if overflow != nil {
+		return nil, overflow
+	}
 	return Disj(out...), nil
 }

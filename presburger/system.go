@@ -206,6 +206,11 @@ type SafetyAnswer struct {
 	Invariant      Formula
 	Counterexample *Counterexample
 	Reason         string
+	// Exhausted says, for Undecided, that a call with a larger budget
+	// (Budget.Work, and the next Attempt) may answer: the work budget
+	// ran out, or the search stopped on a path its next attempt, with
+	// another seed, may avoid.
+	Exhausted bool
 }
 
 // Counterexample is a run from an initial state to a bad state.
@@ -219,11 +224,30 @@ type Counterexample struct {
 	Steps  []int
 }
 
-// A Prover decides safety questions. Prove honours ctx's deadline and
-// cancellation by answering Undecided; it returns an error only for a
+// A Prover decides safety questions. Prove does at most the work b
+// allows and honours ctx's deadline and cancellation, answering
+// Undecided when either ends the search; it returns an error only for a
 // malformed system or a failing back end.
 type Prover interface {
-	Prove(ctx context.Context, ts TransitionSystem) (SafetyAnswer, error)
+	Prove(ctx context.Context, ts TransitionSystem, b Budget) (SafetyAnswer, error)
+}
+
+// Budget bounds the work of one Prove call by a count of the back end's
+// own steps (Z3's resource limit), never by time: the same call runs out
+// of the same budget at the same point on a loaded machine as on an idle
+// one, so its answer, and the invariant it prints, do not depend on the
+// load. Time bounds the whole search only, through the context; when it
+// cuts, the answer is Undecided.
+type Budget struct {
+	// Work is the most work the call may do, in the back end's units;
+	// zero or less means no bound but the context's.
+	Work int64
+	// Attempt numbers the calls on one question, from 0. A back end may
+	// search differently from one attempt to the next (Z3 changes its
+	// random seed), so that a restart with a larger budget does not
+	// retrace the same path; the answer still depends on nothing but the
+	// question and the budget.
+	Attempt int
 }
 
 // Obligation names one of the three conditions that make a formula an
@@ -287,6 +311,10 @@ func (e *UndecidedError) Error() string {
 //	consecution: Domain & Domain' & inv & Trans[i] & !inv'   for each i
 //	safety:      Domain & inv & Bad
 //
+// (the consecution queries are first asked as one, with the disjunction
+// of the transitions, and, when that one has a model, over the
+// transitions before the one it steps by, down to the first transition
+// that fails),
 // where Domain' and inv' are read in the next state, and the variables
 // have their Domain ranges (locals every integer), so s must decide
 // problems with open ranges when the domain has them (the Z3 solver does;
@@ -337,8 +365,50 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		return err
 	}
 	next := ts.Prime(inv)
-	for i, t := range ts.Trans {
-		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, t, Negation(next))); err != nil {
+	// Consecution under transitions lo..hi at once (a step by any of
+	// them from inv to outside it): one query for all of them is what
+	// most checks of a true invariant cost. When it has a model, the
+	// transition the model steps by fails; the first that fails is that
+	// one or comes before it, which a query over those before tells, and
+	// so on down.
+	some := func(lo, hi int) (Answer, error) {
+		idx := make([]int, 0, hi-lo+1)
+		for i := lo; i <= hi; i++ {
+			idx = append(idx, i)
+		}
+		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[lo:hi+1]...), Negation(next))})
+	}
+	first := 0
+	if n := len(ts.Trans); n > 1 {
+		a, err := some(0, n-1)
+		if err != nil {
+			return err
+		}
+		if a.Result == Unsat {
+			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+		}
+		for hi := n - 1; a.Result == Sat; {
+			// The transition the model steps by, among 0..hi.
+			j := -1
+			for i := 0; i <= hi && j < 0; i++ {
+				if Eval(ts.Trans[i], func(v Var) int64 { return a.Model[v] }) {
+					j = i
+				}
+			}
+			if j <= 0 {
+				break // from 0 on, one by one
+			}
+			if a, err = some(0, j-1); err != nil {
+				return err
+			}
+			if a.Result == Unsat {
+				first = j
+			}
+			hi = j - 1
+		}
+	}
+	for i := first; i < len(ts.Trans); i++ {
+		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, ts.Trans[i], Negation(next))); err != nil {
 			return err
 		}
 	}

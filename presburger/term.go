@@ -1,6 +1,7 @@
 package presburger
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,61 +42,49 @@ func Sum(vs ...Var) Term {
 // IsConst reports whether t has no variables.
 func (t Term) IsConst() bool { return len(t.Monos) == 0 }
 
-// Add returns t + u.
+// Add returns t + u. It panics when a coefficient or the constant of
+// the sum does not fit in int64; AddExact reports it.
 func (t Term) Add(u Term) Term {
-	out := Term{Const: t.Const + u.Const}
-	i, j := 0, 0
-	for i < len(t.Monos) || j < len(u.Monos) {
-		switch {
-		case j == len(u.Monos) || i < len(t.Monos) && t.Monos[i].Var < u.Monos[j].Var:
-			out.Monos = append(out.Monos, t.Monos[i])
-			i++
-		case i == len(t.Monos) || u.Monos[j].Var < t.Monos[i].Var:
-			out.Monos = append(out.Monos, u.Monos[j])
-			j++
-		default:
-			if c := t.Monos[i].Coef + u.Monos[j].Coef; c != 0 {
-				out.Monos = append(out.Monos, Mono{t.Monos[i].Var, c})
-			}
-			i++
-			j++
-		}
+	out, ok := t.AddExact(u)
+	if !ok {
+		panic(fmt.Sprintf("presburger: %s + %s does not fit in int64 (use Term.AddExact)", t.Format(varName), u.Format(varName)))
 	}
 	return out
 }
 
-// Scale returns k*t.
+// Scale returns k*t. It panics when a coefficient or the constant of the
+// product does not fit in int64; ScaleExact reports it.
 func (t Term) Scale(k int64) Term {
-	if k == 0 {
-		return Term{}
-	}
-	out := Term{Const: t.Const * k, Monos: make([]Mono, len(t.Monos))}
-	for i, m := range t.Monos {
-		out.Monos[i] = Mono{m.Var, m.Coef * k}
+	out, ok := t.ScaleExact(k)
+	if !ok {
+		panic(fmt.Sprintf("presburger: %d*(%s) does not fit in int64 (use Term.ScaleExact)", k, t.Format(varName)))
 	}
 	return out
 }
 
-// Sub returns t - u.
-func (t Term) Sub(u Term) Term { return t.Add(u.Scale(-1)) }
-
-// Eval returns the value of t under the assignment val.
-func (t Term) Eval(val func(Var) int64) int64 {
-	s := t.Const
-	for _, m := range t.Monos {
-		s += m.Coef * val(m.Var)
+// Sub returns t - u. It panics when the difference does not fit in
+// int64; SubExact reports it.
+func (t Term) Sub(u Term) Term {
+	out, ok := t.SubExact(u)
+	if !ok {
+		panic(fmt.Sprintf("presburger: %s - (%s) does not fit in int64 (use Term.SubExact)", t.Format(varName), u.Format(varName)))
 	}
-	return s
+	return out
 }
 
-// Subst replaces every variable v of t by sub(v).
+// Subst replaces every variable v of t by sub(v). It panics when a
+// coefficient or the constant of the result does not fit in int64;
+// SubstExact reports it.
 func (t Term) Subst(sub func(Var) Term) Term {
-	out := ConstTerm(t.Const)
-	for _, m := range t.Monos {
-		out = out.Add(sub(m.Var).Scale(m.Coef))
+	out, ok := t.SubstExact(sub)
+	if !ok {
+		panic(fmt.Sprintf("presburger: substituting into %s leaves int64 (use Term.SubstExact)", t.Format(varName)))
 	}
 	return out
 }
+
+// varName names variable v "v<v>", for the messages of a panic.
+func varName(v Var) string { return "v" + strconv.Itoa(int(v)) }
 
 // Equal reports whether t and u are the same term.
 func (t Term) Equal(u Term) bool {

@@ -31,9 +31,6 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the Promela program of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
-	if err := sys.Unsupported("the Promela export", concreteSupports); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return nil, err
@@ -60,14 +57,15 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	for s := range sys.States {
 		total[s] = nm.fresh("x_" + sys.States[s])
 	}
-	ext := sys.Extensions()
-	sv, err := newSharedVars(sys, nm, n, cfg.Bound)
+	steps := sys.Steps()
+	array := needsArray(sys)
+	sv, err := newSharedVars(sys, nm, n, cfg.Bound, array)
 	if err != nil {
 		return nil, errkind.Wrap(errkind.Input, fmt.Errorf("promela: %w", err))
 	}
 	name := func(v presburger.Var) (varRef, error) {
 		if j, ok := sys.SharedOf(v); ok {
-			return varRef{sv.name[j], int64(sv.hi[j])}, nil
+			return sv.ref(j), nil
 		}
 		if k, ok := sys.ParamOf(v); ok {
 			x := int64(sys.Params[k].Value)
@@ -83,69 +81,26 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		return varRef{grp[s][g], int64(sys.Groups[g].Size)}, nil
 	}
 
-	// One macro per guarded block; "" for an unguarded one.
-	guard := make([][]string, len(sys.Transitions))
-	var guardDefs, guardNotes []string
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		guard[i] = make([]string, len(t.Blocks))
-		for j, blk := range t.Blocks {
-			full, ranged := blk.Guard, false
-			if dom := sv.domain(blk.Update.Assign); dom != presburger.True {
-				full, ranged = presburger.Conj(full, dom), true
-			}
-			if b, ok := full.(presburger.Bool); ok && bool(b) {
-				continue
-			}
-			gs := make([]string, len(blk.Groups))
-			for x, g := range blk.Groups {
-				gs[x] = sys.Groups[g].Name
-			}
-			guard[i][j] = nm.fresh("g_" + sys.States[t.From] + "_" + sys.States[t.To] + "_" + strings.Join(gs, "_"))
-			f, err := expr(full, name)
-			if err != nil {
-				return nil, guardError(sys.TransitionName(t)+" for groups "+strings.Join(gs, ", "), err)
-			}
-			guardDefs = append(guardDefs, fmt.Sprintf("#define %s\t(%s)\n", guard[i][j], f.s))
-			text := blk.Text
-			if text == "" {
-				text = sys.FormatFormula(blk.Guard)
-			}
-			if ranged {
-				text += "; and " + blk.Update.Text + " stays in its domain"
-			}
-			guardNotes = append(guardNotes, fmt.Sprintf(" *   %-12s %s, groups %s: %s\n", guard[i][j], comment(sys.TransitionName(t)), comment(strings.Join(gs, ", ")), comment(text)))
-		}
-	}
-	// en_any: some process of a group of some block is in the source
-	// state, and the block's guard holds.
-	var anyTerms []string
-	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		for j, blk := range t.Blocks {
-			var cs []string
-			for _, g := range blk.Groups {
-				if sys.Groups[g].Size > 0 && blockIndex(t, g) == j {
-					cs = append(cs, grp[t.From][g])
-				}
-			}
-			if len(cs) == 0 {
-				continue
-			}
-			term := strings.Join(cs, " + ") + " >= 1"
-			if guard[i][j] != "" {
-				term += " && " + guard[i][j]
-			}
-			anyTerms = append(anyTerms, term)
-		}
-	}
-	rv, err := rendezvousSteps(sys, sv, nm, name)
+	guards, err := newStepGuards(sys, nm, name)
 	if err != nil {
 		return nil, err
 	}
-	guardDefs = append(guardDefs, rv.defs...)
-	guardNotes = append(guardNotes, rv.notes...)
-	anyTerms = append(anyTerms, rv.enabled...)
+	// en_any: some step is enabled.
+	var anyTerms []string
+	for i := range steps {
+		f, err := expr(byGroups(sys, sys.MoversFormula(steps[i].Parts)), name)
+		if err != nil {
+			return nil, guardError(sys.StepName(&steps[i]), err)
+		}
+		if f.s == "false" {
+			continue // no process of these groups
+		}
+		term := f.in(precAnd)
+		if guards.name[i] != "" {
+			term += " && " + guards.name[i]
+		}
+		anyTerms = append(anyTerms, term)
+	}
 	enAnyDef := "false"
 	if len(anyTerms) > 0 {
 		enAnyDef = strings.Join(anyTerms, " || ")
@@ -182,7 +137,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p(" *\n")
 	w.p(" * %s, %d local states, %d local transitions. One proctype per\n", emit.Processes(n), k, len(sys.Transitions))
 	w.p(" * group, one process per process of the system (started by init), whose\n")
-	if ext != 0 {
+	if array {
 		w.p(" * entry of the array %s holds its local state. A move is one d_step: the\n", sv.ps)
 		w.p(" * process changes its entry and the counters c_S_g (#S[g]) and x_S (#S), which\n")
 	} else {
@@ -201,7 +156,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p(" * existential one checked through its negation (EG p) may fail where vsym\n")
 	w.p(" * says it holds: the unfair paths that decided vsym's verdict are gone.\n")
 	w.p(" * Never the other way round.\n")
-	writeSharedHeader(w, sys, sv, cfg.Bound)
+	writeSharedHeader(w, sys, sv, cfg.Bound, array)
 	w.p(" *\n * Local states (mtype constant, total counter x_S = #S):\n")
 	for i, s := range sys.States {
 		w.p(" *   %-12s %-12s #%s\n", st[i], total[i], comment(s))
@@ -211,9 +166,9 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		w.p(" *   %-12s %d of group %s\n", procName[g], G.Size, comment(G.Name))
 	}
 	w.p(" * Group counters: c_S_g = #S[g].\n")
-	if len(guardNotes) > 0 {
+	if len(guards.notes) > 0 {
 		w.p(" * Guards (macro, transition, groups: guard as written):\n")
-		for _, s := range guardNotes {
+		for _, s := range guards.notes {
 			w.b.WriteString(s)
 		}
 	}
@@ -234,19 +189,19 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		}
 		w.p("%s %s = %d;\n", declType(n), total[s], init)
 	}
-	if ext != 0 {
-		writeSharedDecls(w, sys, sv)
+	writeSharedDecls(w, sys, sv)
+	if array {
 		w.p("mtype %s[%d];\t/* the local state of every process */\n", sv.ps, n)
 		w.p("hidden byte %s;\n", sv.loop)
 	}
 	w.p("\n")
-	for _, def := range guardDefs {
+	for _, def := range guards.defs {
 		w.b.WriteString(def)
 	}
 	w.p("#define %s\t(%s)\n", enAny, enAnyDef)
 
-	if ext != 0 {
-		if err := writeExtProcs(w, sys, sv, procName, st, grp, total, guard, rv, name, enAny); err != nil {
+	if array {
+		if err := writeArrayProcs(w, sys, sv, procName, st, grp, total, guards.name, name, enAny); err != nil {
 			return nil, err
 		}
 		writeLTL(w, claims)
@@ -259,18 +214,17 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		}
 		w.p("\nproctype %s(mtype %s)\n{\n", procName[g], local)
 		var moves []string
-		for i := range sys.Transitions {
-			t := &sys.Transitions[i]
-			j := blockIndex(t, g)
-			if j < 0 {
-				continue
+		for i := range steps {
+			pt := &steps[i].Parts[0]
+			if !pt.Allows(g) {
+				continue // needsArray: every step has one part here
 			}
-			cond := local + " == " + st[t.From]
-			if guard[i][j] != "" {
-				cond += " && " + guard[i][j]
+			cond := local + " == " + st[pt.From]
+			if guards.name[i] != "" {
+				cond += " && " + guards.name[i]
 			}
 			moves = append(moves, fmt.Sprintf("\t:: d_step { %s -> %s = %s; %s--; %s++; %s--; %s++ }\n",
-				cond, local, st[t.To], grp[t.From][g], grp[t.To][g], total[t.From], total[t.To]))
+				cond, local, st[pt.To], grp[pt.From][g], grp[pt.To][g], total[pt.From], total[pt.To]))
 		}
 		if len(moves) == 0 {
 			w.p("\tfalse\t/* group %s takes no local transition */\n}\n", comment(G.Name))
@@ -310,14 +264,17 @@ func checkSystem(sys *gsst.System) error {
 	return nil
 }
 
-// blockIndex returns the index in t.Blocks of the block that group g
-// belongs to (gsst.Transition.BlockOf), or -1.
-func blockIndex(t *gsst.Transition, g int) int {
-	b := t.BlockOf(g)
-	for j := range t.Blocks {
-		if &t.Blocks[j] == b {
-			return j
+// needsArray reports whether the concrete model of sys keeps the local
+// states of its processes in a global array: when some step does more
+// than move the one process that takes it (the parts of a rendezvous,
+// the transfers of a broadcast, an update). Otherwise each process keeps
+// its local state in a local variable, as in the paper's systems, and
+// shared variables that no step changes are only read by guards.
+func needsArray(sys *gsst.System) bool {
+	for _, st := range sys.Steps() {
+		if !st.Simple() {
+			return true
 		}
 	}
-	return -1
+	return false
 }

@@ -50,7 +50,7 @@
 // state formula is a safety claim, checkable without -a and with
 // -DSAFETY.
 //
-// # Beyond the paper
+// # Shared variables, parameters, broadcast and rendezvous
 //
 // Shared variables are globals (bool; an enumeration a byte with one
 // macro per value; an integer the smallest type of its range), parameters
@@ -60,10 +60,15 @@
 // enabled. An unbounded integer gets a bound (its initial value plus the
 // number of processes, or Bound), and every step that sets it asserts
 // that it stays within: a pan run reporting that assertion violated has
-// no meaningful verdict. In the concrete model the local states live in
-// a global array, a broadcast is a loop over the other processes at the
-// end of the mover's d_step, and a rendezvous one d_step in init per
-// choice of distinct processes for its parts. The reduced model applies
+// no meaningful verdict. The concrete model is written from the
+// system's steps (gsst.Step): a macro per step's guard (with its update
+// in its domain, gsst.Spec.InDomain), en_any from each step's
+// MoversFormula. When some step does more than move its process
+// (gsst.Step.Simple), or the system has shared variables, the local
+// states live in a global array, a broadcast is a loop over the other
+// processes at the end of the mover's d_step, and a step of several
+// parts (a rendezvous) one d_step in init per choice of distinct
+// processes for its parts. The reduced model applies
 // a transition's Assign, Also and Transfers as counterabs.Model.Step
 // does. docs/promela.md has the details.
 //

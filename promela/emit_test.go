@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -64,7 +65,7 @@ func TestIdentifiers(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(11))
 	for i := 0; i < 50; i++ {
-		sys := randomSystem(r, 4)
+		sys := testsupport.RandomSystem(r, randomConfig)
 		gm, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatal(err)
@@ -313,7 +314,7 @@ func TestUncertifiedHeader(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 20; i++ {
-		sys := randomSystem(r, 4)
+		sys := testsupport.RandomSystem(r, randomConfig)
 		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatal(err)

@@ -48,8 +48,8 @@ var (
 // literals into one, so anything beyond would silently wrap.
 const maxInt = math.MaxInt32
 
-// varRef is how a counter variable is written in the model, with the
-// largest value it can take (for the overflow check).
+// varRef is how a variable is written in the model, with the largest
+// magnitude of its values (for the overflow check).
 type varRef struct {
 	name string
 	max  int64
@@ -124,22 +124,16 @@ func opText(op presburger.Op) string {
 // >= 0 becomes "2*x_A >= x_B - 3". It refuses a comparison whose sides
 // could leave C's int while pan.c evaluates them.
 func compare(c presburger.Cmp, name namefn) (frag, error) {
+	if err := checkInt(c.T, name); err != nil {
+		return frag{}, err
+	}
 	var pos, neg []presburger.Mono
-	bound := absInt(c.T.Const)
 	for _, m := range c.T.Monos {
-		v, err := name(m.Var)
-		if err != nil {
-			return frag{}, err
-		}
-		bound = addBound(bound, mulBound(absInt(m.Coef), v.max))
 		if m.Coef > 0 {
 			pos = append(pos, m)
 		} else if m.Coef < 0 {
 			neg = append(neg, presburger.Mono{Var: m.Var, Coef: -m.Coef})
 		}
-	}
-	if bound > maxInt {
-		return frag{}, &overflowError{boundText(bound)}
 	}
 	op := c.Op
 	k := -c.T.Const // pos op neg + k
@@ -166,6 +160,24 @@ func compare(c presburger.Cmp, name namefn) (frag, error) {
 		prec = precEq
 	}
 	return frag{lhs + " " + opText(op) + " " + rhs, prec}, nil
+}
+
+// checkInt refuses (overflowError) a term whose value, or any partial
+// sum pan.c computes on the way, could leave C's int: |constant| plus
+// each |coefficient| times the largest magnitude of its variable.
+func checkInt(t presburger.Term, name namefn) error {
+	bound := absInt(t.Const)
+	for _, m := range t.Monos {
+		v, err := name(m.Var)
+		if err != nil {
+			return err
+		}
+		bound = addBound(bound, mulBound(absInt(m.Coef), v.max))
+	}
+	if bound > maxInt {
+		return &overflowError{boundText(bound)}
+	}
+	return nil
 }
 
 // sum prints a sum of monomials with positive coefficients plus k.

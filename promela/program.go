@@ -244,8 +244,12 @@ func declType(max int) string {
 type overflowError struct{ bound string }
 
 func (e *overflowError) Error() string {
-	return fmt.Sprintf("a comparison can reach %s, beyond the 32-bit int that Spin evaluates in", e.bound)
+	return fmt.Sprintf("a value or partial sum can reach %s, beyond the 32-bit int that Spin evaluates in", e.bound)
 }
+
+// Is makes an overflowError bad input (errkind.Input) wherever it
+// surfaces.
+func (e *overflowError) Is(target error) bool { return target == errkind.Input }
 
 // unfair marks every claim skipped when the system has fairness
 // constraints: the ltl blocks would quantify over every path, while

@@ -1,6 +1,7 @@
 package promela
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -27,9 +28,6 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 // Reduced returns the Promela program of the counter model m, of either
 // level.
 func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
-	if err := m.Unsupported("the Promela export", reducedSupports); err != nil {
-		return nil, err
-	}
 	cfg := emit.NewHeader(opts)
 	sys := m.System
 	k := len(m.Counters)
@@ -63,8 +61,17 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 			limit[c] = p.Sum
 		}
 	}
+	// A model some of whose transitions do more than move one process
+	// writes each step's statements in full (effectStatements); the
+	// others move two counters by one. Shared variables are declared
+	// either way.
+	full := false
+	for i := range m.Transitions {
+		full = full || !unitMove(&m.Transitions[i])
+	}
+	vars := full || len(m.Shared) > 0
 	sv := &sharedVars{sys: sys}
-	if len(m.Shared) > 0 || m.Uses() != 0 {
+	if vars {
 		var err error
 		if sv, err = newVars(sys, nm, m.N, cfg.Bound); err != nil {
 			return nil, errkind.Wrap(errkind.Input, fmt.Errorf("promela: %w", err))
@@ -87,7 +94,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 		case v >= 0 && int(v) < k:
 			return varRef{ctr[v], int64(limit[v])}, nil
 		case int(v) >= k && int(v) < nv:
-			return varRef{sv.name[int(v)-k], int64(sv.hi[int(v)-k])}, nil
+			return sv.ref(int(v) - k), nil
 		case group && int(v) >= nv && int(v) < nv+len(total):
 			return varRef{total[int(v)-nv], int64(m.N)}, nil
 		}
@@ -210,7 +217,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	for i := range m.Counters {
 		w.p("%s %s = %d;\n", declType(limit[i]), ctr[i], m.Init[i])
 	}
-	if len(m.Shared) > 0 || m.Uses() != 0 {
+	if vars {
 		writeSharedDecls(w, sys, sv)
 	}
 	if len(m.Transitions) > 0 {
@@ -222,8 +229,8 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	w.p("\nactive proctype %s()\n{\n\tdo\n", proc)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if m.Uses() != 0 {
-			upd, err := reducedStep(m, t, sv, ctr, total, name)
+		if full {
+			upd, err := effectStatements(m, t, sv, ctr, total, name)
 			if err != nil {
 				return nil, guardError(m.TransitionName(t), err)
 			}
@@ -300,7 +307,8 @@ func foldTotals(m *counterabs.Model, f presburger.Formula) presburger.Formula {
 // guardError reports a guard that cannot be written in Promela.
 func guardError(transition string, err error) error {
 	kind := errkind.Internal
-	if _, ok := err.(*overflowError); ok {
+	var ov *overflowError
+	if errors.As(err, &ov) {
 		kind = errkind.Input
 	}
 	return errkind.Errorf(kind, "promela: guard of %s: %w", transition, err)
@@ -324,4 +332,65 @@ func writeLTL(w *writer, claims []Claim) {
 
 func uncertifiedBanner(status string) string {
 	return emit.UncertifiedBanner(comment(status), " *", 74)
+}
+
+// unitMove reports whether t moves one process and does nothing else.
+func unitMove(t *counterabs.Transition) bool {
+	return len(t.Also) == 0 && len(t.Transfers) == 0 && len(t.Assign) == 0
+}
+
+// effectStatements writes the statements of a step of t in full: the counters (one process each for the movers; for a
+// rendezvous or a broadcast, every counter the step changes gets its new
+// value, a linear term over the counters before it, emit.CounterEffect),
+// the totals kept in step at the group level, and the assignments to the
+// shared variables with their bound assertions.
+func effectStatements(m *counterabs.Model, t *counterabs.Transition, sv *sharedVars, ctr, total []string, name namefn) ([]string, error) {
+	k := len(m.Counters)
+	var out []string
+	changed := map[int]bool{}                      // local states whose counters change
+	if len(t.Also) == 0 && len(t.Transfers) == 0 { // one mover
+		out = append(out, ctr[t.From]+"--", ctr[t.To]+"++")
+		changed[m.Counters[t.From].State], changed[m.Counters[t.To].State] = true, true
+	} else {
+		after := emit.CounterEffect(m, t)
+		var pre, set []string
+		for c := range after {
+			if after[c].Equal(presburger.VarTerm(presburger.Var(c))) {
+				continue
+			}
+			e, err := emit.Linear(after[c], func(v presburger.Var) (string, error) {
+				r, err := name(v)
+				return r.name, err
+			})
+			if err != nil {
+				return nil, err
+			}
+			tmp := fmt.Sprintf("%s_%d", sv.tmp, len(pre)+1)
+			pre = append(pre, tmp+" = "+e)
+			set = append(set, ctr[c]+" = "+tmp)
+			changed[m.Counters[c].State] = true
+		}
+		out = append(append(out, pre...), set...)
+	}
+	if total != nil {
+		for s := range m.System.States {
+			if !changed[s] {
+				continue
+			}
+			var parts []string
+			for g := range m.System.Groups {
+				parts = append(parts, ctr[m.Counter(s, g)])
+			}
+			out = append(out, total[s]+" = "+strings.Join(parts, " + "))
+		}
+	}
+	as := make([]assignment, len(t.Assign))
+	for x, a := range t.Assign {
+		as[x] = assignment{a.Var - k, a.Value}
+	}
+	upd, err := sv.assign(as, name)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, upd...), nil
 }

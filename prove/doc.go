@@ -27,18 +27,34 @@
 // A system with shared variables, parameters (an assumption, group sizes
 // over parameters), broadcasts or rendezvous is asked on its parametric
 // group-counter model, for every parameter value satisfying the
-// assumption at which every group has a process (Report.Scope). Before
-// the prover runs on such a system (on any other only when the prover
-// has not answered within a part of the time), lemmas are searched
-// (lemma.go): candidate invariants (bounds, thresholds once passed,
-// counts of the processes that incremented a shared variable) filtered
-// by Houdini's algorithm with the Solver and re-checked together as an
-// inductive invariant; they are given to the prover as a strengthening
-// of every transition and reported with the proof (Result.Lemmas). When
-// they do not prove the property, the small instances of such a system
-// are explored first (search.go: parameters and ranged sizes up to 5,
-// breadth first), which finds the runs of mutated thresholds at once;
-// the prover runs when that finds nothing.
+// assumption at which every group has a process (Report.Scope).
+//
+// What is cheap comes first (Result.Method says which step answered):
+// is the property inductive on its own; does the state equation prove it
+// (equation.go: by Farkas' lemma, one linear inequality u.x <= u.x0 per
+// disjunct of the bad states, whose weights the Solver finds); is it
+// inductive together with the linear invariants of the system (linear.go:
+// the weighted sums of state variables that no step changes, by linear
+// algebra over the steps' effects); are the lemmas (lemma.go: candidate
+// invariants such as bounds, thresholds once passed, counts of the
+// processes that incremented a shared variable) and the property
+// inductive together, filtered by Houdini's algorithm with the Solver,
+// with the linear invariants as facts. When the
+// lemmas do not prove the property they are given to the prover as a
+// strengthening of every transition and reported with the proof
+// (Result.Lemmas). Then the small instances of a system with shared
+// variables, parameters, broadcasts or rendezvous are explored
+// (search.go: parameters and ranged sizes up to 5, breadth first, with a
+// budget of states per instance), which finds the runs of mutated
+// thresholds at once; the prover runs when that finds nothing, on the
+// system without the variables the linear invariants define, in
+// attempts of doubling work (presburger.Budget).
+//
+// Nothing here is bounded by time but the property as a whole (Timeout,
+// and the context): the prover's attempts count Z3's resource limit,
+// the search counts states, so the answer and the invariant printed are
+// the same on a loaded machine as on an idle one. When the time runs
+// out, the property is Unknown, whatever was running.
 //
 // The answers are re-checked here, whatever Prover gave them:
 //

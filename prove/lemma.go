@@ -47,9 +47,15 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	}
 	init := initTerms(m)
 	x := func(i int) presburger.Term { return presburger.VarTerm(m.StateVar(i)) }
+	// The counters no run fills get none: they are zero, which the
+	// linear invariants say.
+	empty := emptyCounters(m)
 
 	// Bounds: x >= its initial value, x <= its initial value.
 	for i := range m.NumState() {
+		if empty[i] {
+			continue
+		}
 		add("bound", presburger.Compare(x(i), presburger.Ge, init[i]))
 		add("bound", presburger.Compare(x(i), presburger.Le, init[i]))
 	}
@@ -75,6 +81,9 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		}
 	}
 	for c := range m.Counters {
+		if empty[c] {
+			continue
+		}
 		zero := presburger.Compare(x(c), presburger.Eq, presburger.ConstTerm(0))
 		for _, a := range atoms {
 			add("threshold", presburger.Disj(zero, a))
@@ -85,9 +94,12 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		for s := range m.System.States {
 			var tot presburger.Term
 			for c, ctr := range m.Counters {
-				if ctr.State == s {
+				if ctr.State == s && !empty[c] {
 					tot = tot.Add(x(c))
 				}
+			}
+			if tot.IsConst() {
+				continue
 			}
 			zero := presburger.Compare(tot, presburger.Eq, presburger.ConstTerm(0))
 			for _, a := range atoms {
@@ -228,38 +240,91 @@ func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
 // together on ts (every initial state satisfies each, and each is
 // preserved by every transition from a state in the domain satisfying
 // all of them), dropping a candidate as soon as a query shows it fails
-// (Houdini's algorithm, with the solver as the judge). Candidates that
-// hold in every state of the domain are dropped first: they say nothing.
-// The result is re-checked as a whole with presburger.CheckInvariant
-// before it is returned; nil when nothing survives or the solver cannot
-// decide.
+// (Houdini's algorithm, with the solver as the judge). Survivors that
+// hold in every state of the domain are dropped: they say nothing. The
+// result is inductive by the last round of queries, which found no
+// violation; the caller re-checks what it uses with
+// presburger.CheckInvariant. nil when nothing survives or the solver
+// cannot decide.
 func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma) ([]Lemma, error) {
 	constraint := paramPart(ts)
 	solve := func(bounds []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
 		return s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
 	}
-	// Keep the candidates that some domain state violates and every
-	// initial state satisfies.
-	var keep []Lemma
-	for _, c := range cands {
-		a, err := solve(ts.Domain, presburger.Conj(constraint, presburger.Negation(c.Formula)))
+	// dropValid drops the survivors that hold in every state of the
+	// domain: they say nothing. No query found a violation of the rest:
+	// they are inductive together (the caller checks what it uses once
+	// more).
+	dropValid := func(keep []Lemma) []Lemma {
+		return slices.DeleteFunc(keep, func(c Lemma) bool {
+			a, err := solve(ts.Domain, presburger.Conj(constraint, presburger.Negation(c.Formula)))
+			return err == nil && a.Result == presburger.Unsat
+		})
+	}
+	// Keep the candidates that every initial state satisfies: ask for an
+	// initial state violating one of them, drop those it violates, and
+	// again until there is none.
+	keep := slices.Clone(cands)
+	for len(keep) > 0 {
+		a, err := solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(lemmaConj(keep))))
 		if err != nil {
 			return nil, err
 		}
-		if a.Result != presburger.Sat {
-			continue
-		}
-		a, err = solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(c.Formula)))
-		if err != nil {
-			return nil, err
+		if a.Result == presburger.Unknown {
+			return nil, nil
 		}
 		if a.Result == presburger.Unsat {
-			keep = append(keep, c)
+			break
+		}
+		val := func(v presburger.Var) int64 { return a.Model[v] }
+		n := len(keep)
+		keep = slices.DeleteFunc(keep, func(c Lemma) bool { return !presburger.Eval(c.Formula, val) })
+		if len(keep) == n {
+			// The witness violates none: a defect of the solver's model,
+			// which the filter does not trust.
+			return nil, nil
 		}
 	}
-	next := make(map[presburger.Var]presburger.Var, len(ts.Vars))
-	for i, v := range ts.Vars {
-		next[v] = ts.Next[i]
+	// Consecution under any transition at once: a witness, a step by
+	// one of them from a state satisfying every candidate left, shows
+	// those it violates after the step; drop them and ask again, until
+	// no step violates any. A witness that violates none by the model's
+	// values (a variable left out) sends the rest to the queries one
+	// transition at a time below.
+	every := make([]int, len(ts.Trans))
+	for i := range every {
+		every[i] = i
+	}
+	anyStep, anyBounds := presburger.Disj(ts.Trans...), stepBounds(ts, every...)
+	batched := true
+	for batched && len(keep) > 0 {
+		all := make([]presburger.Formula, len(keep))
+		primed := make([]presburger.Formula, len(keep))
+		for k, c := range keep {
+			all[k] = c.Formula
+			primed[k] = ts.Prime(c.Formula)
+		}
+		a, err := solve(anyBounds, presburger.Conj(presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...))))
+		if err != nil {
+			return nil, err
+		}
+		switch a.Result {
+		case presburger.Unknown:
+			return nil, nil
+		case presburger.Unsat:
+			return dropValid(keep), nil
+		}
+		val := func(v presburger.Var) int64 { return a.Model[v] }
+		var rest []Lemma
+		for k, c := range keep {
+			if presburger.Eval(primed[k], val) {
+				rest = append(rest, c)
+			}
+		}
+		batched = len(rest) < len(keep)
+		if batched {
+			keep = rest
+		}
 	}
 	for changed := true; changed && len(keep) > 0; {
 		changed = false
@@ -312,16 +377,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			keep, changed = rest, true
 		}
 	}
-	if len(keep) == 0 {
-		return nil, nil
-	}
-	inv := lemmaConj(keep)
-	check := ts
-	check.Bad = presburger.False
-	if err := presburger.CheckInvariant(ctx, s, check, inv); err != nil {
-		return nil, nil
-	}
-	return keep, nil
+	return dropValid(keep), nil
 }
 
 // paramPart returns the conjuncts of ts.Init that read parameters only
@@ -352,9 +408,10 @@ func paramPart(ts presburger.TransitionSystem) presburger.Formula {
 	return presburger.Conj(out...)
 }
 
-// stepBounds returns the ranges of the variables of a step by ts.Trans[i]:
-// the domain, its copy on the next-state variables, locals every integer.
-func stepBounds(ts presburger.TransitionSystem, i int) []presburger.Bound {
+// stepBounds returns the ranges of the variables of a step by one of
+// the transitions listed: the domain, its copy on the next-state
+// variables, locals every integer.
+func stepBounds(ts presburger.TransitionSystem, trans ...int) []presburger.Bound {
 	next := make(map[presburger.Var]presburger.Var, len(ts.Vars))
 	for k, v := range ts.Vars {
 		next[v] = ts.Next[k]
@@ -366,19 +423,21 @@ func stepBounds(ts presburger.TransitionSystem, i int) []presburger.Bound {
 			out = append(out, b)
 		}
 	}
-	for _, v := range ts.Locals(i) {
-		out = append(out, presburger.AnyInt(v))
+	for _, i := range trans {
+		for _, v := range ts.Locals(i) {
+			out = append(out, presburger.AnyInt(v))
+		}
 	}
 	return out
 }
 
-// prune drops from lemmas, in turn, each one that the others imply
-// within the domain (a threshold implied by "#S <= 0", say), so that the
+// prune drops from lemmas, in turn, each one that the others and facts
+// (invariants that go with the lemmas) imply within the domain (a threshold implied by "#S <= 0", say), so that the
 // report lists fewer; the conjunction stays the same formula up to
 // equivalence. A query without an answer keeps the lemma.
-func prune(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, lemmas []Lemma) []Lemma {
+func prune(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, lemmas []Lemma, facts presburger.Formula) []Lemma {
 	keep := slices.Clone(lemmas)
-	constraint := paramPart(ts)
+	constraint := presburger.Conj(paramPart(ts), facts)
 	for i := len(keep) - 1; i >= 0; i-- {
 		others := append(slices.Clone(keep[:i]), keep[i+1:]...)
 		a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain,

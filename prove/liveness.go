@@ -429,13 +429,25 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	// Lemmas first: most response properties of counter systems rest on
 	// facts a filter finds (thresholds once passed, counts of senders)
-	// and a rank the local states' graph gives.
-	lemmas, err := houdini(ctx, solver, lq.ts, lq.candidates())
+	// and a rank the local states' graph gives. The linear invariants of
+	// m (linear.go) hold on the question too, which moves the model's
+	// variables as m does: they go with the lemmas as facts, as for a
+	// safety property, and the prover below does without the variables
+	// they define.
+	avoid := map[presburger.Var]bool{}
+	for _, f := range []presburger.Formula{start, trigger, q} {
+		for _, v := range presburger.FreeVars(f) {
+			avoid[v] = true
+		}
+	}
+	lis := linearInvariants(m, avoid)
+	facts := linearConj(m, lis)
+	lemmas, err := houdini(ctx, solver, strengthen(lq.ts, facts), lq.candidates())
 	if err != nil {
 		return err
 	}
-	lemmas = prune(ctx, solver, lq.ts, lemmas)
-	inv := lemmaConj(lemmas)
+	lemmas = prune(ctx, solver, lq.ts, lemmas, facts)
+	inv := presburger.Conj(lemmaConj(lemmas), facts)
 	cert, err := lq.synthesize(ctx, solver, inv)
 	if err != nil {
 		return err
@@ -463,7 +475,14 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	// question on the model with the monitor.
 	ts := strengthen(lq.ts, inv)
 	ts.Bad = lq.violation(cert)
-	a, err := prover.Prove(ctx, ts)
+	red, reduced := eliminate(m, ts, lis)
+	if reduced {
+		ts = red.ts
+	}
+	a, err := proveRestarts(ctx, cfg, prover, ts)
+	if reduced {
+		a = red.answer(a)
+	}
 	if err != nil {
 		// The back end failed on this question (Spacer may give up with
 		// an error of its own): no answer, which is no success.

@@ -81,7 +81,31 @@ type Result struct {
 	// Params (Refuted, for a system with parameters) are the values of
 	// the parameters at the refuting instance.
 	Params []int
+	// Method (Proved, Refuted) says which step of the search answered
+	// (docs/prove.md, "Cheap first").
+	Method Method
 }
+
+// Method names a step of Check's search for an answer, cheapest first.
+type Method string
+
+const (
+	// ByRelaxed: an invariant of the relaxed model (relax.go).
+	ByRelaxed Method = "relaxed model"
+	// ByLemmas: the lemmas and the property, filtered by Houdini's
+	// algorithm, with the linear invariants of the system as facts.
+	ByLemmas Method = "lemmas"
+	// ByInduction: the property is inductive on its own, or together
+	// with the linear invariants of the system.
+	ByInduction Method = "induction"
+	// ByStateEquation: the state equation (equation.go), by a linear
+	// inequality per disjunct of the bad states.
+	ByStateEquation Method = "state equation"
+	// BySearch: a run found by exploring the small instances.
+	BySearch Method = "small instances"
+	// ByProver: the prover (Spacer, and its bounded search).
+	ByProver Method = "prover"
+)
 
 // Report is the outcome of Check.
 type Report struct {
@@ -102,6 +126,7 @@ type Option func(*config)
 type config struct {
 	timeout   time.Duration
 	maxStates int64
+	maxWork   int64
 	relaxed   presburger.Prover
 	progress  progress.Func
 }
@@ -117,6 +142,12 @@ func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = 
 // checks of its answer); zero means no bound beyond the context's.
 func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
+// MaxWork bounds the work of the prover on each property: no attempt
+// (proveRestarts) gets more than n units of Z3's resource limit, and a
+// property the last one cannot answer is Unknown for want of work, on
+// every machine alike (default about half an hour of work).
+func MaxWork(n int64) Option { return func(c *config) { c.maxWork = n } }
+
 // RelaxedProver sets the prover of the relaxed first attempt (see
 // proveRelaxed); by default it is Check's prover. A cheaper one fits
 // there, since the attempt is given up on any answer but a proof.
@@ -127,13 +158,10 @@ func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.rela
 // the property is Unknown.
 func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 
-// supported are the constructs beyond the paper that Check handles (on
-// the group-counter model; TestProveExtendedRandom cross-checks them
-// against explicit exploration of instances).
-const supported = gsst.ExtShared | gsst.ExtParams | gsst.ExtBroadcast | gsst.ExtRendezvous
-
 // skipReason is the Reason of a Skipped property.
-const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state); check it at fixed sizes with vsym explore --sizes"
+// The command line adds how to check the property instead, which
+// depends on the spec (its flags) and the file.
+const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -142,10 +170,11 @@ const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.Unsupported("prove", supported); err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
+	// A family with no instance has every property vacuously: refuse it.
+	if err := detect.HasInstance(ctx, sys, solver); err != nil {
+		return nil, err
 	}
-	cfg := config{maxStates: 1_000_000}
+	cfg := config{maxStates: 1_000_000, maxWork: lastWork}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -266,8 +295,23 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 
 // proveOne asks prover whether AG phi holds on m, phi over m's
 // variables, and fills res; name is the property's, for a refutation.
+//
+// What is cheap comes first, and every step is bounded by work, never by
+// time, so that the answer and the invariant printed are the same on a
+// loaded machine as on an idle one; only the bound on the property
+// (cfg.timeout, wall-clock) cuts by time, and then the answer is
+// Unknown. In order: the relaxed system (relax.go), the lemmas and the
+// property filtered together by Houdini's algorithm (lemma.go: when the
+// property survives, or the lemmas imply it, they are the proof), the
+// small instances (search.go), and the prover on the system strengthened
+// by the lemmas, in attempts of doubling work (proveRestarts).
 func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
+	defer func() {
+		if res.Verdict != Proved && res.Verdict != Refuted {
+			res.Method = ""
+		}
+	}()
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
@@ -281,99 +325,166 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
 		return nil
 	}
-	// With shared variables the lemmas come first: the thresholds of a
-	// distributed algorithm are what Spacer misses (issue 20). Without,
-	// the prover gets a first try alone, and the lemmas only when it has
-	// not answered within a part of the time.
-	if m.System.Extensions() == 0 {
-		qctx, cancel := context.WithTimeout(ctx, quickBudget(ctx))
-		a, err := prover.Prove(qctx, ts)
-		cancel()
-		if err != nil {
+	avoid := map[presburger.Var]bool{}
+	for _, v := range presburger.FreeVars(phi) {
+		avoid[v] = true
+	}
+	// The cheap proofs are checked once, here, with CheckInvariant on ts
+	// (a second run of the same queries would say nothing new); those
+	// of the prover are checked by the prover and again in answer.
+	if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false); ok || err != nil {
+		return err
+	}
+	if ses := stateEquation(ctx, solver, m, ts); ses != nil {
+		// Inductive and excluding the bad states by construction: a
+		// failing check is a defect here.
+		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByStateEquation, presburger.Conj(ses...), true); ok || err != nil {
 			return err
 		}
-		if a.Verdict != presburger.Undecided || ctx.Err() != nil {
-			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	}
+	lis := linearInvariants(m, avoid)
+	if len(lis) > 0 {
+		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, presburger.Conj(phi, linearConj(m, lis)), false); ok || err != nil {
+			return err
 		}
 	}
-	lemmas, err := houdini(ctx, solver, ts, candidates(m, ts))
+	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
 		return err
 	}
-	lemmas = prune(ctx, solver, ts, lemmas)
-	if len(lemmas) == 0 && m.System.Extensions() == 0 {
-		// Nothing new to say: the prover's own answer, with what time
-		// is left.
-		a, err := prover.Prove(ctx, ts)
-		if err != nil {
-			return err
-		}
-		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
-	}
-	if len(lemmas) > 0 {
-		inv := lemmaConj(lemmas)
-		// The lemmas may prove the property on their own.
-		if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
-			return answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: inv}, lemmas, name, solver, res)
-		}
-		if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
-		}
-		a, err := proveRestarts(ctx, prover, strengthen(ts, inv))
-		if err != nil {
-			return err
-		}
-		if a.Verdict == presburger.Proved {
-			a.Invariant = presburger.Conj(a.Invariant, inv)
-		}
-		return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
+	if proof != nil {
+		// lemmasFor has checked it.
+		res.Method = ByLemmas
+		fillProof(m, res, proof, lemmas)
+		return nil
 	}
 	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
 		if err != nil {
 			return err
 		}
+		res.Method = BySearch
 		return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
 	}
-	a, err := proveRestarts(ctx, prover, ts)
+	res.Method = ByProver
+	// The prover gets the system strengthened by the lemmas, with the
+	// variables the linear invariants define eliminated.
+	q := ts
+	if len(lemmas) > 0 {
+		q = strengthen(ts, lemmaConj(lemmas))
+	}
+	red, reduced := eliminate(m, q, lis)
+	if reduced {
+		q = red.ts
+	}
+	a, err := proveRestarts(ctx, cfg, prover, q)
 	if err != nil {
 		return err
 	}
-	return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	if reduced {
+		a = red.answer(a)
+		if a.Verdict == presburger.Refuted {
+			if err := presburger.Replay(ctx, solver, ts, *a.Counterexample); err != nil {
+				var ue *presburger.UndecidedError
+				if errors.As(err, &ue) {
+					a = presburger.SafetyAnswer{Verdict: presburger.Undecided, Reason: "replay of the counterexample: " + ue.Error()}
+				} else {
+					return errkind.Errorf(errkind.Internal, "the prover's run on the system without the variables its linear invariants define does not replay on the model: %w", err)
+				}
+			}
+		}
+	}
+	if a.Verdict == presburger.Proved && len(lemmas) > 0 {
+		a.Invariant = presburger.Conj(a.Invariant, lemmaConj(lemmas))
+	}
+	if a.Verdict != presburger.Proved {
+		lemmas = nil
+	}
+	return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
 }
 
-// firstAttempt is the budget of the prover's first attempt in
-// proveRestarts; each further one gets twice the one before.
-const firstAttempt = time.Second
+// lemmasFor returns the lemmas of m (lemma.go) that are inductive
+// together, given the linear invariants lis as facts, and, when they
+// prove AG phi (phi is inductive with them, or they exclude the bad
+// states on their own), the invariant that proves it, checked: the
+// lemmas, phi itself unless they imply it, and the linear invariants. A
+// lemma that the others and the linear invariants imply is not
+// reported.
+func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula, lis []linearInvariant) ([]Lemma, presburger.Formula, error) {
+	cands := candidates(m, ts)
+	// The property goes last, so that prune drops it first when the
+	// lemmas imply it.
+	cands = append(cands, Lemma{Kind: propertyKind, Formula: phi})
+	facts := linearConj(m, lis)
+	base := ts
+	if len(lis) > 0 {
+		base = strengthen(ts, facts)
+	}
+	kept, err := houdini(ctx, solver, base, cands)
+	if err != nil || len(kept) == 0 {
+		return nil, nil, err
+	}
+	kept = prune(ctx, solver, ts, kept, facts)
+	var lemmas []Lemma
+	for _, l := range kept {
+		if l.Kind != propertyKind {
+			lemmas = append(lemmas, l)
+		}
+	}
+	// One check: the survivors were filtered with the facts, and the
+	// facts are cheap to state.
+	inv := presburger.Conj(lemmaConj(kept), facts)
+	if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
+		return lemmas, inv, nil
+	}
+	return lemmas, nil, nil
+}
 
-// proveRestarts asks prover about ts in attempts of growing budgets
-// (firstAttempt, twice that, ...) until one answers or ctx ends. Spacer's
-// time on one question varies by orders of magnitude from one Z3
-// context to another (nbac's proof: 0.4 s in most of 20 runs, 10 s to
-// 2 minutes in four), and a restart gets another context; doubling
-// bounds what the restarts cost to about the time of the last attempt.
-// An attempt that gives up before its budget (no counterexample within
-// the unrolling bound, a solver's unknown) is the answer.
-func proveRestarts(ctx context.Context, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
-	for budget := firstAttempt; ; budget *= 2 {
-		actx, cancel := context.WithTimeout(ctx, budget)
-		a, err := prover.Prove(actx, ts)
-		expired := actx.Err() != nil
-		cancel()
-		if err != nil || a.Verdict != presburger.Undecided || !expired || ctx.Err() != nil {
+// propertyKind marks the property among the candidates of lemmasFor; it
+// is never reported as a lemma.
+const propertyKind = "property"
+
+// Work budgets of the prover (presburger.Budget, Z3's resource limit):
+// Z3 does about 2.5 million units per second of one CPU of the machine
+// of BENCHMARKS.md on Spacer's queries, so firstWork is about a second
+// of work, relaxWork four.
+const (
+	firstWork = 2_500_000
+	relaxWork = 10_000_000
+	// lastWork bounds the doubling: an attempt beyond it is not made,
+	// and the answer is unknown for want of work (about half an hour).
+	lastWork = 4_000_000_000
+)
+
+// proveRestarts asks prover about ts in attempts of doubling work
+// (firstWork, twice that, ...) until one answers, the work would exceed
+// cfg.maxWork (lastWork unless MaxWork), or ctx ends. Each attempt is a
+// new search (Z3 changes its
+// random seed with Budget.Attempt, and starts its bounded search for a
+// counterexample beside Spacer from the second attempt on): Spacer's
+// effort on one question varies by orders of magnitude with its seed and
+// the order of its work (nbac's proof: 0.4 s in most runs of an earlier
+// version that reused Z3 contexts, 10 s to 2 minutes in some), and
+// doubling bounds what the restarts cost to about the work of the last
+// attempt. An attempt that gives up before its budget is spent (no
+// counterexample within the unrolling bound, a solver's unknown) is the
+// answer. The attempts depend on the work done only, so the answer is
+// the same on every machine unless ctx ends first.
+func proveRestarts(ctx context.Context, cfg config, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
+	for k, work := 0, min(firstWork, cfg.maxWork); ; k, work = k+1, work*2 {
+		a, err := prover.Prove(ctx, ts, presburger.Budget{Work: work, Attempt: k})
+		if err != nil || a.Verdict != presburger.Undecided || !a.Exhausted || ctx.Err() != nil || 2*work > cfg.maxWork {
 			return a, err
 		}
 	}
 }
 
 // searchFirst runs the explicit search of small instances (search.go)
-// on a system with constructs beyond the paper, and returns its run as
+// on a system that is not one of the paper's GSSTs (Spacer answers
+// those directly), and returns its run as
 // the prover's answer, replayed on ts, when it finds one (ok). A run that
 // does not replay is an internal error.
 func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver) (presburger.SafetyAnswer, bool, error) {
-	if m.System.Extensions() == 0 {
+	if m.System.Simple() {
 		return presburger.SafetyAnswer{}, false, nil
 	}
 	cex := searchSmall(ctx, m, ts)
@@ -421,15 +532,36 @@ func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 	return "; values at which some group would be empty, such as " + strings.Join(vals, ", ") + ", are not instances"
 }
 
-// quickBudget is the time the prover gets alone on a system without
-// shared variables before lemmas are searched: a quarter of what is
-// left, at most 10 s (no proof of the bundled specs takes one).
-func quickBudget(ctx context.Context) time.Duration {
-	d := 10 * time.Second
-	if dl, ok := ctx.Deadline(); ok {
-		d = min(d, time.Until(dl)/4)
+// tryProof checks inv, found by method, as a proof of the property on
+// ts with CheckInvariant, and fills res when it is one (ok). When the
+// time runs out in the check, res is the timeout (ok as well). A
+// candidate that fails a check, or whose check the solver cannot
+// decide, leaves res alone; one that must hold (inductive by
+// construction) and fails is an internal error.
+func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver, res *Result, method Method, inv presburger.Formula, mustHold bool) (ok bool, err error) {
+	err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	var ue *presburger.UndecidedError
+	var ie *presburger.InvariantError
+	switch {
+	case err == nil:
+		res.Method = method
+		fillProof(m, res, inv, nil)
+		return true, nil
+	case timedOut(ctx, cfg):
+		res.Verdict, res.Reason, res.Stopped = Unknown, fmt.Sprintf("timeout after %s", cfg.timeout), true
+		return true, nil
+	case errors.As(err, &ie) && mustHold:
+		return false, errkind.Errorf(errkind.Internal, "the %s gives %s, which fails the check: %w", method, m.FormatFormula(inv), err)
+	case errors.As(err, &ue), errors.As(err, &ie):
+		return false, nil
 	}
-	return d
+	return false, err
+}
+
+// fillProof records inv, checked, as the proof of res.
+func fillProof(m *counterabs.ParamModel, res *Result, inv presburger.Formula, lemmas []Lemma) {
+	res.Verdict, res.Invariant, res.Lemmas = Proved, inv, lemmas
+	res.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
 }
 
 // answer fills res from the prover's answer on ts (the model m's system
@@ -444,6 +576,9 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		err := presburger.CheckInvariant(ctx, solver, ts, ans.Invariant)
 		var ue *presburger.UndecidedError
 		switch {
+		case errors.As(err, &ue) && timedOut(ctx, cfg):
+			res.Verdict, res.Reason, res.Stopped = Unknown, fmt.Sprintf("timeout after %s", cfg.timeout), true
+			return nil
 		case errors.As(err, &ue):
 			res.Verdict, res.Reason = Unknown, "the invariant found could not be re-checked: "+ue.Error()
 			return nil
@@ -451,9 +586,7 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 			return errkind.Errorf(errkind.Internal, "the prover's invariant %s fails the re-check: %w",
 				m.FormatFormula(ans.Invariant), err)
 		}
-		res.Verdict, res.Invariant = Proved, ans.Invariant
-		res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
-		res.Lemmas = lemmas
+		fillProof(m, res, ans.Invariant, lemmas)
 	case presburger.Refuted:
 		if ans.Counterexample == nil {
 			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")
@@ -467,19 +600,23 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		return refute(ctx, cfg, m, name, *ans.Counterexample, res)
 	default:
 		res.Verdict, res.Reason = Unknown, ans.Reason
-		if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, ans.Reason), true
+		if timedOut(ctx, cfg) {
+			// What was running when the time ran out depends on the
+			// machine and its load; the reason does not say it.
+			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s", cfg.timeout), true
 		}
 	}
 	return nil
 }
 
-// relaxBudget bounds the first attempt on the relaxed system (relaxed)
-// when no timeout is set; with one, the attempt gets a quarter of it.
-const relaxBudget = 15 * time.Second
+// timedOut reports whether the bound on the property (Timeout) has run
+// out.
+func timedOut(ctx context.Context, cfg config) bool {
+	return cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded)
+}
 
 // proveRelaxed tries to prove AG phi on the relaxed system of ts, within
-// part of the time allowed, and reports whether it did: then res holds
+// relaxWork, and reports whether it did: then res holds
 // the proof, its invariant re-checked on ts itself. Any other outcome
 // (refuted, unknown, an error, an invariant that fails on ts, the
 // context ending) leaves res alone and the question goes to ts, whose
@@ -489,23 +626,17 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	if !ok {
 		return false
 	}
-	budget := relaxBudget
-	if cfg.timeout > 0 {
-		budget = cfg.timeout / 4
-	}
-	rctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
 	if cfg.relaxed != nil {
 		prover = cfg.relaxed
 	}
-	ans, err := prover.Prove(rctx, rts)
+	ans, err := prover.Prove(ctx, rts, presburger.Budget{Work: relaxWork})
 	if err != nil || ans.Verdict != presburger.Proved {
 		return false
 	}
 	if presburger.CheckInvariant(ctx, solver, ts, ans.Invariant) != nil {
 		return false
 	}
-	res.Verdict, res.Invariant = Proved, ans.Invariant
-	res.InvariantText = FormatInvariant(ans.Invariant, m.VarName, m.TypedAtom)
+	res.Method = ByRelaxed
+	fillProof(m, res, ans.Invariant, nil)
 	return true
 }

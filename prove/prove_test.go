@@ -12,7 +12,7 @@ import (
 	"github.com/vsym/vsym/specs"
 )
 
-func load(t *testing.T, name string, src []byte) *gsst.System {
+func load(t testing.TB, name string, src []byte) *gsst.System {
 	t.Helper()
 	sys, err := gsst.Parse(name, src)
 	if err != nil {
@@ -21,7 +21,7 @@ func load(t *testing.T, name string, src []byte) *gsst.System {
 	return sys
 }
 
-func bundled(t *testing.T, name string) *gsst.System {
+func bundled(t testing.TB, name string) *gsst.System {
 	t.Helper()
 	src, err := specs.Read(name)
 	if err != nil {

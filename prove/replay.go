@@ -214,8 +214,8 @@ func instanceValues(m *counterabs.ParamModel, cex presburger.Counterexample) (si
 		switch {
 		case !ok || k < 1 && hasSizeTerm(grp) || k < 0 || k > gsst.MaxProcesses:
 			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s", k, grp.Name)
-		case hasSizeTerm(grp) && grp.SizeTerm.Eval(val) != k:
-			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s, whose size is %s = %d there", k, grp.Name, grp.SizeTermText, grp.SizeTerm.Eval(val))
+		case hasSizeTerm(grp) && grp.SizeTerm.Sub(presburger.ConstTerm(k)).Sign(val) != 0:
+			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s, whose size is %s = %s there", k, grp.Name, grp.SizeTermText, grp.SizeTerm.BigValue(val))
 		case !hasSizeTerm(grp) && !grp.Allows(int(k)):
 			return nil, nil, errkind.Errorf(errkind.Internal, "counterexample with size %d for group %s, outside its range %s", k, grp.Name, grp.SizeText())
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -22,29 +23,38 @@ import (
 // execution on the instance (refute).
 
 // searchLimits bound the explicit search: parameter values and ranged
-// sizes up to searchMax, at most searchStates states in all.
+// sizes up to searchMax, at most instanceStates states in each instance
+// (an instance whose unbounded variable keeps growing has infinitely
+// many, and must not take the budget of the next, where a short run may
+// be), and searchStates in all.
 const (
-	searchMax    = 5
-	searchStates = 200_000
+	searchMax      = 5
+	instanceStates = 20_000
+	searchStates   = 400_000
 )
 
 // searchSmall explores the instances of m (whose guards must have no
 // locals: a group-level model, or a total-level one whose steps read
 // total counters only) in order of increasing parameter values and
 // sizes, and returns a shortest run into a state violating phi in the
-// first instance that has one, or nil.
+// first instance that has one, or nil. The budgets count states, so the
+// answer is the same on every machine.
 func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
 	for i := range m.Transitions {
 		if len(m.Transitions[i].Locals) > 0 {
 			return nil
 		}
 	}
-	budget := searchStates
+	total := searchStates
 	for _, params := range smallInstances(m, ts) {
-		if ctx.Err() != nil || budget <= 0 {
+		if ctx.Err() != nil || total <= 0 {
 			return nil
 		}
-		if cex := bfs(ctx, m, ts, params, &budget); cex != nil {
+		allowed := min(instanceStates, total)
+		left := allowed
+		cex := bfs(ctx, m, ts, params, &left)
+		total -= allowed - left
+		if cex != nil {
 			return cex
 		}
 	}
@@ -100,7 +110,11 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 					k, _ := sys.ParamOf(v)
 					return presburger.VarTerm(m.ParamVar(k))
 				})
-				p[m.SizeVar(g)] = t.Eval(val)
+				size, ok := t.Value(val)
+				if !ok {
+					return
+				}
+				p[m.SizeVar(g)] = size
 			}
 			n += p[m.SizeVar(g)]
 		}
@@ -163,7 +177,11 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 	pv := reader(init)
 	for i := range nvars {
 		if i < len(m.Counters) {
-			init[i] = m.Init[i].Eval(pv)
+			k, ok := m.Init[i].Value(pv)
+			if !ok {
+				return nil
+			}
+			init[i] = k
 		} else {
 			init[i] = int64(m.Shared[i-len(m.Counters)].Init)
 		}
@@ -205,9 +223,14 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			}
 			next := make([]int64, nvars)
 			ok := true
+			// The search keeps to the values vsym works with: a step
+			// that takes a variable beyond gsst.MaxValue is not
+			// followed (the search is a heuristic before the prover,
+			// which reasons over every integer).
 			for j, t := range steps[i] {
-				next[j] = t.Eval(val)
-				ok = ok && dom[m.StateVar(j)].Contains(next[j])
+				x, fits := t.Value(val)
+				next[j] = x
+				ok = ok && fits && x <= gsst.MaxValue && x >= -gsst.MaxValue && dom[m.StateVar(j)].Contains(x)
 			}
 			if !ok {
 				continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
@@ -39,19 +40,13 @@ func TestInvariantReadsBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := counterabs.BuildParamGroup(sys)
-			if err != nil {
-				t.Fatal(err)
-			}
 			proved := 0
-			for _, r := range rep.Results {
+			for k, r := range rep.Results {
 				if r.Verdict != prove.Proved {
 					continue
 				}
 				proved++
-				if r.Level != counterabs.GroupLevel {
-					t.Fatalf("%s: proved on the %s model; the test evaluates the group-counter model's variables", r.Property.Name, r.Level)
-				}
+				m := modelAt(t, sys.WithProperties(k), r.Level, s)
 				parsed := readBack(t, sys, src, r.InvariantText)
 				checkSameMeaning(t, sys, m, r.Invariant, parsed, r.InvariantText)
 			}
@@ -113,6 +108,27 @@ func conjuncts(text string) []string {
 	return append(out, text[start:])
 }
 
+// modelAt builds the parametric model of sys at level, the model prove
+// answered on, so that an invariant is evaluated over the variables it
+// is written in.
+func modelAt(t *testing.T, sys *gsst.System, level counterabs.Level, solver presburger.Solver) *counterabs.ParamModel {
+	t.Helper()
+	var m *counterabs.ParamModel
+	var err error
+	if level == counterabs.TotalLevel {
+		m, err = counterabs.BuildParamTotal(context.Background(), sys, solver)
+	} else {
+		m, err = counterabs.BuildParamGroup(sys)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Level != level {
+		t.Fatalf("built the %s model, want the %s one", m.Level, level)
+	}
+	return m
+}
+
 // checkSameMeaning evaluates inv (over the variables of m) and parsed
 // (over those of sys) on every configuration of the instances with each
 // ranged group of 1 or 2 processes, and wants both true and false met.
@@ -136,6 +152,11 @@ func checkSameMeaning(t *testing.T, sys *gsst.System, m *counterabs.ParamModel, 
 		}
 	}
 	sizeRec(nil)
+	for _, v := range presburger.FreeVars(inv) {
+		if v >= m.LocalVar(0) {
+			t.Fatalf("the invariant reads %s, which is no variable of a configuration", m.VarName(v))
+		}
+	}
 	seen := map[bool]int{}
 	for _, sz := range sizes {
 		// every group counter vector with the sizes sz
@@ -178,24 +199,7 @@ func checkSameMeaning(t *testing.T, sys *gsst.System, m *counterabs.ParamModel, 
 		vals(nil)
 		for _, y := range ys {
 			for _, sh := range shareds {
-				mv := map[presburger.Var]int64{m.NVar(): 0}
-				for g := range sys.Groups {
-					for s := range S {
-						mv[presburger.Var(g*S+s)] = int64(y[g][s])
-					}
-					mv[m.SizeVar(g)] = int64(sz[g])
-					mv[m.NVar()] += int64(sz[g])
-				}
-				for j, v := range sh {
-					mv[m.SharedVar(j)] = int64(v)
-				}
-				want := presburger.Eval(inv, func(v presburger.Var) int64 {
-					x, ok := mv[v]
-					if !ok {
-						t.Fatalf("the invariant reads %s", m.VarName(v))
-					}
-					return x
-				})
+				want := presburger.Eval(inv, modelValuation(m, testsupport.Instance{Sizes: sz}, extState{y: y, shared: sh}))
 				got := presburger.Eval(parsed, sys.Valuation(y, sh))
 				if got != want {
 					t.Fatalf("at %v %v the invariant is %v, but what prove prints, %s, read back is %v", y, sh, want, text, got)

@@ -1,8 +1,8 @@
 // Package specs bundles vsym's example GSST files and generates the two
 // parameterized families of section 6 of Wei, Gurfinkel and Chechik.
 //
-// The bundled files (*.yaml in this directory) are embedded in the
-// binary; List names them and Read returns one.
+// The bundled files (*.yaml in this directory and in threshold) are
+// embedded in the binary; List names them and Read returns one.
 //
 // GRW writes generalized readers/writers: d priority groups of q processes
 // that cycle through m local states and compete for the critical state.

@@ -18,7 +18,8 @@ func TestBundled(t *testing.T) {
 	want := []string{"mutex.yaml", "readers-writers-broken.yaml", "readers-writers.yaml",
 		"mesi.yaml", "mesi-broken.yaml", "producer-consumer.yaml", "producer-consumer-broken.yaml",
 		"resource-pool.yaml", "resource-pool-broken.yaml", "peterson.yaml", "peterson-broken.yaml",
-		"lock-mutex.yaml", "lock-mutex-broken.yaml", "barrier.yaml", "barrier-broken.yaml", "peterson-starvation.yaml", "peterson-starvation-broken.yaml"}
+		"lock-mutex.yaml", "lock-mutex-broken.yaml", "barrier.yaml", "barrier-broken.yaml", "peterson-starvation.yaml", "peterson-starvation-broken.yaml",
+		"threshold/cc.yaml", "threshold/nbac-mutated.yaml"}
 	for _, w := range want {
 		found := false
 		for _, n := range names {
@@ -43,7 +44,7 @@ func TestBundled(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"nope", "../go.mod", "", "specs/mutex.yaml"} {
+	for _, bad := range []string{"nope", "../go.mod", "", "specs/mutex.yaml", "threshold", "threshold/", "./mutex", "threshold/../mutex"} {
 		if _, err := Read(bad); err == nil {
 			t.Errorf("Read(%q): no error", bad)
 		}

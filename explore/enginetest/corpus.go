@@ -3,6 +3,7 @@ package enginetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -17,11 +18,14 @@ import (
 )
 
 // corpusCase is one archive with its models, built once per test binary
-// (Z3 builds the total-counter model) and shared by every engine setting.
+// (Z3 builds the total-counter model) and shared by every engine setting,
+// and the oracle's state space on processes.
 type corpusCase struct {
 	c            *testsupport.Case
-	group, total *counterabs.Model
+	group, total *counterabs.Model // total nil when no total-counter model can write the system (noTotal says why)
+	noTotal      string
 	tsys         *gsst.System // the system with its properties over total counters
+	sp           *testsupport.ProcSpace
 }
 
 var corpusOnce struct {
@@ -48,16 +52,24 @@ func corpusCases() ([]corpusCase, error) {
 				return
 			}
 			tsys := testsupport.TotalProperties(c.Sys)
-			var opts []counterabs.Option
-			if !c.Total.Exact {
-				opts = append(opts, counterabs.Force())
+			cc := corpusCase{c: c, group: m, tsys: tsys, sp: testsupport.Procs(c.Sys, 0)}
+			if cc.noTotal = counterabs.GroupReason(tsys, false); cc.noTotal == "" {
+				var opts []counterabs.Option
+				if !c.Total.Exact {
+					opts = append(opts, counterabs.Force())
+				}
+				cc.total, err = counterabs.Build(context.Background(), tsys, solver, solver, opts...)
+				switch {
+				case err != nil && !c.Total.Exact && errors.Is(err, errkind.Input) && testsupport.ConstructsOf(c.Sys) != 0:
+					// Tracked: counterabs forces a total-counter model
+					// on the paper's systems only, for now.
+					cc.noTotal = "not yet: " + err.Error()
+				case err != nil:
+					corpusOnce.err = fmt.Errorf("%s: %w", c.Name, err)
+					return
+				}
 			}
-			am, err := counterabs.Build(context.Background(), tsys, solver, solver, opts...)
-			if err != nil {
-				corpusOnce.err = err
-				return
-			}
-			corpusOnce.cases = append(corpusOnce.cases, corpusCase{c: c, group: m, total: am, tsys: tsys})
+			corpusOnce.cases = append(corpusOnce.cases, cc)
 		}
 	})
 	return corpusOnce.cases, corpusOnce.err
@@ -81,11 +93,12 @@ func corpus(t *testing.T, s Suite) {
 	}
 	counts := explore.NewConfig(s.Options...).CountStates
 	var st Stats
+	noTotal := 0
 	for _, cc := range cases {
 		c := cc.c
 		t.Run(c.Name, func(t *testing.T) {
-			sys := c.Sys
-			sp := testsupport.Unreduced(sys)
+			sys, sp := c.Sys, cc.sp
+			groupKey := func(i int) string { return fmt.Sprint(procCounters(sp, i), sp.States[i].Shared) }
 			rep, err := s.Engine.Check(context.Background(), cc.group, s.Options...)
 			if err != nil {
 				t.Fatal(err)
@@ -95,14 +108,24 @@ func corpus(t *testing.T, s Suite) {
 					t.Errorf("group: %v", err)
 				}
 			}
-			CheckVerdicts(t, "group", sys, rep, sp.Graph, sp.Groups(), GroupKey, s.Shortest, &st)
+			CheckVerdicts(t, "group", sys, rep, sp.Graph, sp.Quotient(groupKey), groupStateKey, s.Shortest, &st)
 			if counts {
 				checkMaxStates(t, s, cc.group, c.Group.States)
 			}
 
-			g := sp.Totals()
+			if cc.total == nil {
+				// The archive's total level is the truth about the
+				// system's orbits, which no total-counter model of
+				// counterabs writes: a broadcast restricted to groups,
+				// or (not yet) a forced model of a system with
+				// constructs. The group level above stands for it.
+				t.Logf("no total-counter model: %s", cc.noTotal)
+				noTotal++
+				return
+			}
+			g := sp.Quotient(func(i int) string { return testsupport.OrbitKey(sys, sp.Owner, sp.States[i]) })
 			if !c.Total.Exact {
-				g = testsupport.BruteForce(sys).Graph()
+				g = testsupport.Orbits(sys, 0)
 			}
 			arep, err := s.Engine.Check(context.Background(), cc.total, s.Options...)
 			if err != nil {
@@ -113,11 +136,18 @@ func corpus(t *testing.T, s Suite) {
 					t.Errorf("total: %v", err)
 				}
 			}
-			CheckVerdicts(t, "total", cc.tsys, arep, g, g, TotalKey, s.Shortest, &st)
+			CheckVerdicts(t, "total", cc.tsys, arep, g, g, totalStateKey, s.Shortest, &st)
 		})
 	}
-	t.Logf("%s: %d archives, both models; %d verdicts, %d traces checked, %d lifted and replayed", s.Engine.Name(), len(cases), st.Verdicts, st.Traces, st.Lifted)
+	t.Logf("%s: %d archives, both models (%d the group-counter model only, as no total-counter model writes them); %d verdicts, %d traces checked, %d lifted and replayed",
+		s.Engine.Name(), len(cases), noTotal, st.Verdicts, st.Traces, st.Lifted)
 }
+
+// groupStateKey and totalStateKey name a trace state as the quotients
+// of the oracle's state space on processes do: group counters (total
+// counters) and shared values.
+func groupStateKey(x explore.State) string { return fmt.Sprint(x.Groups, sharedOf(x)) }
+func totalStateKey(x explore.State) string { return fmt.Sprint(x.Counters, sharedOf(x)) }
 
 // checkMaxStates checks that explore.MaxStates bounds the reachable
 // states of m, of which there are n: a bound of n lets the run finish,

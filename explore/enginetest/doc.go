@@ -6,7 +6,7 @@
 //
 //	func TestConformance(t *testing.T) { enginetest.Conformance(t, explicit.Engine{}) }
 //
-// Conformance runs three parts, each a subtest:
+// Conformance runs four parts, each a subtest:
 //
 //   - corpus: every archive of testdata/corpus (testsupport.LoadCorpus)
 //     on the group-counter model and on the total-counter model (built
@@ -22,7 +22,13 @@
 //     checker on the unreduced system (testsupport.Unreduced);
 //   - fair: hundreds of random systems with justice and weak fairness
 //     against the fair-CTL oracle (testsupport.Oracle), every trace
-//     replayed and its cycle checked to meet every constraint.
+//     replayed and its cycle checked to meet every constraint;
+//   - processes: random systems with every construct of the language
+//     (testsupport.RandomSystem: shared variables, updates, broadcast,
+//     rendezvous, fixed parameters) on their group-counter model, and
+//     their total-counter model where counterabs builds one, against
+//     the process-level semantics (testsupport.Procs), which shares no
+//     code with the models or the engines.
 //
 // The options given to Conformance go to every Check; counts are
 // compared when they ask for them (explore.CountStates, the default),

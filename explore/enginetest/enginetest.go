@@ -33,6 +33,7 @@ func (s Suite) Run(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) { corpus(t, s) })
 	t.Run("unreduced", func(t *testing.T) { unreduced(t, s) })
 	t.Run("fair", func(t *testing.T) { fair(t, s.Engine, s.Options) })
+	t.Run("processes", func(t *testing.T) { processes(t, s) })
 }
 
 // withTwin puts s's engine and its twin behind one engine (twins), when

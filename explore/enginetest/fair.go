@@ -82,7 +82,7 @@ func CheckAgainstOracle(t *testing.T, eng explore.Engine, opts []explore.Option,
 // checks, in the full run and with -short.
 const (
 	fairSystems      = 300
-	fairSystemsShort = 100
+	fairSystemsShort = 50
 )
 
 // fair checks eng, on hundreds of random small systems (a hundred with
@@ -106,14 +106,14 @@ func fair(t *testing.T, eng explore.Engine, opts []explore.Option) {
 		// Every other system keeps to what the total-counter model can
 		// express, so that the certified ones are checked on it too.
 		total := k%2 == 1
-		sys := testsupport.RandomFairSystem(r, fmt.Sprintf("fair%d", k), !total, total)
+		sys := testsupport.RandomSystem(r, testsupport.FairConfig(fmt.Sprintf("fair%d", k), total))
 		if !sys.Fairness.Empty() {
 			st.FairSystems++
 		}
 		t.Run(sys.Name, func(t *testing.T) {
 			defer func() {
 				if t.Failed() {
-					t.Log(testsupport.DescribeFair(sys))
+					t.Log(testsupport.Describe(sys))
 				}
 			}()
 			o := testsupport.NewOracle(sys)

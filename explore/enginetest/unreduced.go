@@ -17,7 +17,7 @@ import (
 // systems unreduced checks, without and with -short.
 const (
 	unreducedSystems      = 300
-	unreducedSystemsShort = 60
+	unreducedSystemsShort = 30
 )
 
 // unreduced runs the engine on hundreds of random systems, certified and
@@ -40,7 +40,7 @@ func unreduced(t *testing.T, s Suite) {
 	if testing.Short() {
 		systems = unreducedSystemsShort
 	}
-	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: true}
+	cfg := testsupport.Config{MaxConfigs: 3000, MaxTransitions: 5, Properties: 6, GroupProperties: 6}
 	counts := explore.NewConfig(s.Options...).CountStates
 	ctx := context.Background()
 	var certified, groupProps int

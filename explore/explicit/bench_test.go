@@ -92,7 +92,7 @@ func BenchmarkExplicitGRWConcrete(b *testing.B) {
 	})
 }
 
-// lockYAML is gsst/testdata/ext/lock.yaml with 8 readers, 7 writers and
+// lockYAML is gsst/testdata/constructs/lock.yaml with 8 readers, 7 writers and
 // k in 0..5: shared variables (a lock bit, a turn, a counter), per-group
 // updates and a broadcast restricted to a group, so every move is a
 // general one (counterabs.StepInto).

@@ -9,14 +9,9 @@ import (
 )
 
 // TestConformance runs the engines' conformance suite (the corpus, the
-// unreduced random systems, the fair-CTL oracle) on the explicit engine,
+// unreduced random systems, the fair-CTL oracle, the random systems with
+// every construct on processes) on the explicit engine,
 // which promises shortest path segments from wherever they start.
 func TestConformance(t *testing.T) {
 	enginetest.Suite{Engine: explicit.Engine{}, Shortest: testsupport.FromStart}.Run(t)
-}
-
-// TestConformanceExtended runs the suite beyond the paper (shared
-// variables, updates, broadcast, rendezvous) on the explicit engine.
-func TestConformanceExtended(t *testing.T) {
-	enginetest.ConformanceExtended(t, explicit.Engine{})
 }

@@ -20,9 +20,6 @@ func (Engine) Name() string { return "explicit" }
 
 // Check explores the reachable states of m and checks its properties.
 func (Engine) Check(ctx context.Context, m *counterabs.Model, opts ...explore.Option) (*explore.Report, error) {
-	if err := m.Unsupported("the explicit engine", supported); err != nil {
-		return nil, err
-	}
 	sp, err := newSpace(m)
 	if err != nil {
 		return nil, err

@@ -8,16 +8,16 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/progress"
 )
 
-// The general moves. A model with constructs beyond the paper (shared
-// variables and their assignments, rendezvous, broadcast transfers:
-// counterabs.Model.Uses) has moves whose successor key is no constant
-// offset of the key: the engine then decodes the state, takes the
-// successor from counterabs.Model.Step, the one meaning of a step, and
-// encodes it. Such a space has no ranker, and predecessors come from a
+// The general moves. A model whose transitions do more than move one
+// process between two counters (shared variables and their
+// assignments, several movers, broadcast transfers: not
+// counterabs.Model.UnitMoves) has moves whose successor key is no
+// constant offset of the key: the engine then decodes the state, takes
+// the successor from counterabs.Model.Step, the one meaning of a step,
+// and encodes it. Such a space has no ranker, and predecessors come from a
 // reverse index of the successor relation, built once when CTL checking
 // first needs it.
 //
@@ -26,9 +26,6 @@ import (
 // its domain needs, an unbounded one in maxUnboundedBits bits. The search
 // of a model with unbounded shared variables ends when the reachable
 // states are finite; explore.Config.MaxStates bounds it otherwise.
-
-// supported is what the explicit engine handles beyond the paper.
-const supported = gsst.ExtShared | gsst.ExtBroadcast | gsst.ExtRendezvous
 
 // maxUnboundedBits is the width of the field of an unbounded shared
 // variable: a value beyond 2^maxUnboundedBits - 1 above its least one
@@ -101,7 +98,9 @@ func (sp *space) encodeAll(v []int64, key []uint64) error {
 func (sp *space) generalSucc(mv *move, v []int64, key []uint64) error {
 	m := sp.model
 	y := sp.ybuf64
-	counterabs.StepInto(&m.Transitions[mv.trans], v, y)
+	if err := counterabs.StepInto(m, &m.Transitions[mv.trans], v, y); err != nil {
+		return err
+	}
 	for i := range m.Counters {
 		if y[i] < 0 {
 			return errkind.Errorf(errkind.Internal, "explore: %s is enabled where it moves more processes than %s holds", m.TransitionName(&m.Transitions[mv.trans]), m.CounterName(i))

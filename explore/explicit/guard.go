@@ -3,6 +3,7 @@ package explicit
 import (
 	"fmt"
 
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -12,6 +13,14 @@ import (
 // interface call. Bounded quantifiers (Exists) are rare in guards; a
 // formula containing one keeps the original formula and evaluates it with
 // presburger.Eval, slowly but exactly.
+//
+// An atom is summed in int64 only when no partial sum can overflow: every
+// value of a valuation is a counter (at most gsst.MaxProcesses) or a
+// shared variable (at most gsst.MaxValue in magnitude, which
+// counterabs.StepInto enforces), so an atom whose Magnitude over that
+// range fits in int64 is exact in the hot loop. Any other atom (many
+// monomials with large coefficients) is decided by the exact sign of
+// its term (presburger.Term.Sign).
 type guard struct {
 	nodes []gnode
 	monos []gmono
@@ -38,7 +47,16 @@ type gnode struct {
 	end    int32 // index just past this node's subtree
 	lo, hi int32 // gCmp: monos[lo:hi]
 	c      int64 // gCmp: constant of the term
+	// wide, for a gCmp whose sum could leave int64, is its term, whose
+	// sign is computed exactly instead.
+	wide *presburger.Term
 }
+
+// valueRange is the range of every value of a valuation (valueBound).
+var valueRange = presburger.Bound{Lo: -max(gsst.MaxValue, gsst.MaxProcesses), Hi: max(gsst.MaxValue, gsst.MaxProcesses)}
+
+// valueBound bounds every variable of an atom by valueRange.
+func valueBound(presburger.Var) (presburger.Bound, bool) { return valueRange, true }
 
 type gmono struct {
 	idx  int32
@@ -83,6 +101,10 @@ func (g *guard) add(f presburger.Formula) error {
 			g.monos = append(g.monos, gmono{int32(m.Var), m.Coef})
 		}
 		n.hi = int32(len(g.monos))
+		if _, ok := f.T.Magnitude(valueBound); !ok {
+			t := f.T
+			n.wide = &t
+		}
 	case presburger.Not:
 		n.kind = gNot
 		if err := g.add(f.F); err != nil {
@@ -129,6 +151,9 @@ func (g *guard) evalNode(i int32, v []int64) bool {
 	case gFalse:
 		return false
 	case gCmp:
+		if n.wide != nil {
+			return n.op.Holds(int64(n.wide.Sign(func(x presburger.Var) int64 { return v[x] })))
+		}
 		s := n.c
 		for _, m := range g.monos[n.lo:n.hi] {
 			s += m.coef * v[m.idx]

@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"math/rand"
 	"testing"
 
@@ -72,6 +73,64 @@ func TestCompiledGuards(t *testing.T) {
 		t.Error("a variable outside the counters compiled")
 	}
 	t.Logf("%d evaluations", checked)
+}
+
+// TestCompiledGuardsAtTheLimits compares the compiled evaluator with an
+// exact evaluation in math/big on atoms at vsym's limits: up to 24
+// monomials with coefficients and values near ±1e9 (gsst.MaxConstant,
+// gsst.MaxValue), whose sums leave int64. Both paths of the evaluator
+// (the int64 sum and the exact sign of a wide atom) must be met.
+func TestCompiledGuardsAtTheLimits(t *testing.T) {
+	r := rand.New(rand.NewSource(27))
+	near := func() int64 {
+		switch r.Intn(4) {
+		case 0:
+			return int64(r.Intn(7) - 3)
+		case 1:
+			return gsst.MaxConstant - int64(r.Intn(3))
+		case 2:
+			return -gsst.MaxConstant + int64(r.Intn(3))
+		}
+		return r.Int63n(2*gsst.MaxConstant+1) - gsst.MaxConstant
+	}
+	wide, narrow := 0, 0
+	for i := 0; i < 3000; i++ {
+		nvars := 1 + r.Intn(24)
+		var tm presburger.Term
+		for v := 0; v < nvars; v++ {
+			if c := near(); c != 0 {
+				tm.Monos = append(tm.Monos, presburger.Mono{Var: presburger.Var(v), Coef: c})
+			}
+		}
+		tm.Const = near()
+		op := presburger.Op(r.Intn(6))
+		g, err := compileGuard(presburger.Cmp{Op: op, T: tm}, nvars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.nodes[0].wide != nil {
+			wide++
+		} else {
+			narrow++
+		}
+		v := make([]int64, nvars)
+		for k := 0; k < 10; k++ {
+			exact := big.NewInt(tm.Const)
+			for j := range v {
+				v[j] = near()
+			}
+			for _, m := range tm.Monos {
+				exact.Add(exact, new(big.Int).Mul(big.NewInt(m.Coef), big.NewInt(v[m.Var])))
+			}
+			if got, want := g.eval(v), op.Holds(int64(exact.Sign())); got != want {
+				t.Fatalf("%s %s 0 at %v (exact value %s): compiled %v", tm.Format(nil2), op, v, exact, got)
+			}
+		}
+	}
+	if wide == 0 || narrow == 0 {
+		t.Errorf("wide atoms %d, narrow %d: both paths must be met", wide, narrow)
+	}
+	t.Logf("%d wide atoms, %d narrow", wide, narrow)
 }
 
 func nil2(v presburger.Var) string { return fmt.Sprintf("v%d", v) }

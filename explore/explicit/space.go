@@ -72,7 +72,7 @@ func newSpace(m *counterabs.Model) (*space, error) {
 	if len(m.Counters) > maxCounters {
 		return nil, errkind.Errorf(errkind.Limit, "explore: %d counters; the explicit engine handles at most %d", len(m.Counters), maxCounters)
 	}
-	sp := &space{model: m, sys: m.System, nvals: m.NumVars(), general: m.Uses() != 0}
+	sp := &space{model: m, sys: m.System, nvals: m.NumVars(), general: !m.UnitMoves()}
 	sp.ybuf64 = make([]int64, sp.nvals)
 	for _, p := range m.Pools {
 		idx := make([]int32, len(p.Counters))

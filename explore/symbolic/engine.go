@@ -241,9 +241,6 @@ type Stats struct {
 // reachable state has a step beyond it (Stats.Bounds); a variable still
 // growing at the largest bound (maxBoundBits) fails with errkind.Limit.
 func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, error) {
-	if err := m.Unsupported("the BDD engine", supported); err != nil {
-		return nil, err
-	}
 	cfg := config{order: Auto, strategy: Saturate, reachable: true, affinity: true, cheap: true}
 	for _, o := range opts {
 		o(&cfg)
@@ -294,6 +291,10 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 				// Some reachable step passes the bound.
 				return nil, &explore.LimitError{Kind: "bound", Limit: shared.Bound, Growth: g}
 			}
+			if top >= gsst.MaxValue {
+				return nil, errkind.Errorf(errkind.Limit, "symbolic: shared variable %s takes values beyond %d in the reachable states, the limit on the magnitude of a shared variable's value",
+					m.Shared[j].Name, int64(gsst.MaxValue))
+			}
 			if top >= explore.GrowthBound(m, j) && growth == nil {
 				growth = g
 				if shared.Progress != nil {
@@ -309,9 +310,6 @@ func New(m *counterabs.Model, shared explore.Config, opts ...Option) (*Checker, 
 		prior = e.Stats().Produced
 	}
 }
-
-// supported are the constructs beyond the paper the BDD engine handles.
-const supported = gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast
 
 // maxBoundBits bounds the bits of an unbounded shared variable's
 // encoding: the engine gives up (errkind.Limit) on a model whose
@@ -363,7 +361,9 @@ func (e *Checker) beyondBounds(unbounded []int) ([]int, error) {
 	var over []int
 	for _, j := range unbounded {
 		v := m.SharedVar(j)
-		top := e.enc.lo[v] + int64(1)<<len(e.enc.cur[v]) - 1
+		// Values beyond gsst.MaxValue are beyond what any engine
+		// explores: one reached is "over", and New stops there.
+		top := min(e.enc.lo[v]+int64(1)<<len(e.enc.cur[v])-1, gsst.MaxValue)
 		for k := range m.Transitions {
 			t := &m.Transitions[k]
 			for _, a := range t.Assign {

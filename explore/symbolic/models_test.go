@@ -59,7 +59,7 @@ func vec(m *counterabs.Model, st explore.State) []int {
 // m (testsupport.CheckEngineTrace).
 func checkTrace(t *testing.T, m *counterabs.Model, g *testsupport.Graph, f, mf ctl.Formula, res explore.PropertyResult) {
 	t.Helper()
-	key := func(s explore.State) string { return testsupport.TotalKey(vec(m, s)) }
+	key := func(s explore.State) string { return testsupport.TotalKey(fullVec(m, s)) }
 	if err := testsupport.CheckEngineTrace(g, f, res.Holds, enginetest.Trace(res.Trace, key), testsupport.Subformulas(f, mf, m.FormatProperty), testsupport.FromInit); err != nil {
 		t.Fatalf("%s (holds %v): %v", res.Name, res.Holds, err)
 	}

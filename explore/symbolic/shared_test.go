@@ -25,12 +25,12 @@ import (
 // (Transfers) and assignments, checked against the oracle's graph of the
 // model built with Model.Step alone.
 
-// extStats counts what the cross-check covered.
-type extStats struct {
+// sharedStats counts what the cross-check covered.
+type sharedStats struct {
 	models, also, transfers, assigns, unbounded, grown, forced, holds, fails, traces, deadlocked int
 }
 
-// randomExtended draws a random total-counter model of a random counter
+// randomSharedModel draws a random total-counter model of a random counter
 // system (testsupport.RandomCounterModel) and extends it: one to three
 // shared variables (a boolean, an enumeration of three values, an
 // integer range not starting at 0, an unbounded integer), and on each
@@ -41,7 +41,7 @@ type extStats struct {
 // domain; an unbounded variable's assignment is capped by a guard over
 // counters, so the reachable states stay finite while its first
 // encoding bound may be too small.
-func randomExtended(r *rand.Rand, properties int, st *extStats) *counterabs.Model {
+func randomSharedModel(r *rand.Rand, properties int, st *sharedStats) *counterabs.Model {
 	sys, moves := testsupport.RandomCounterModel(r, 0)
 	trans := make([]counterabs.Transition, len(moves))
 	for i, mv := range moves {
@@ -191,7 +191,7 @@ func stepGraph(m *counterabs.Model) *testsupport.Graph {
 		for k := range m.Transitions {
 			t := &m.Transitions[k]
 			if presburger.Eval(t.Guard, val) {
-				out = append(out, m.Step(t, x))
+				out = append(out, mustStep(m, t, x))
 			}
 		}
 		return out
@@ -211,7 +211,7 @@ func fairOracle(m *counterabs.Model) *testsupport.FairGraph {
 		for k := range m.Transitions {
 			t := &m.Transitions[k]
 			if presburger.Eval(t.Guard, val) {
-				out = append(out, testsupport.ModelStep{Trans: k, Next: m.Step(t, x)})
+				out = append(out, testsupport.ModelStep{Trans: k, Next: mustStep(m, t, x)})
 			}
 		}
 		return out
@@ -224,10 +224,10 @@ func fullVec(m *counterabs.Model, st explore.State) []int {
 	return append(vec(m, st), st.Shared...)
 }
 
-// checkExtended checks the BDD engine (with opts) on m against the
+// checkShared checks the BDD engine (with opts) on m against the
 // oracle's graph g: counts, deadlocks and the paths to them, verdicts,
 // and every trace explained on g.
-func checkExtended(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Graph, reach bool, st *extStats) {
+func checkShared(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Graph, reach bool, st *sharedStats) {
 	t.Helper()
 	opts := []explore.Option{}
 	if !reach {
@@ -302,19 +302,19 @@ func checkExtended(t *testing.T, eng BDD, m *counterabs.Model, g *testsupport.Gr
 	}
 }
 
-// TestExtendedAgainstOracle cross-checks the BDD engine, over the
+// TestSharedAgainstOracle cross-checks the BDD engine, over the
 // reachable states first and backwards, on random models with shared
 // variables, rendezvous-like moves, broadcasts and assignments, against
 // the oracle's graph built from Model.Step.
-func TestExtendedAgainstOracle(t *testing.T) {
+func TestSharedAgainstOracle(t *testing.T) {
 	r := rand.New(rand.NewSource(2021))
 	models := 300
 	if testing.Short() {
 		models = 80
 	}
-	var st extStats
+	var st sharedStats
 	for k := 0; k < models; k++ {
-		m := randomExtended(r, 4, &st)
+		m := randomSharedModel(r, 4, &st)
 		g := stepGraph(m)
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
 			defer func() {
@@ -326,8 +326,8 @@ func TestExtendedAgainstOracle(t *testing.T) {
 			// the sum slice as the space.
 			eng := BDD{Order: []Order{Auto, Interleaved, Blocked, Split}[k%4], Strategy: []Strategy{Saturate, Chain, BFS}[k%3],
 				Options: []Option{WithSumSpace(k%5 == 0), WithAffinity(k%7 != 0)}}
-			checkExtended(t, eng, m, g, true, &st)
-			checkExtended(t, eng, m, g, false, &st)
+			checkShared(t, eng, m, g, true, &st)
+			checkShared(t, eng, m, g, false, &st)
 			if e, err := New(m, explore.NewConfig()); err != nil {
 				t.Fatal(err)
 			} else {
@@ -393,9 +393,9 @@ func sharedModel(n, capA int) *counterabs.Model {
 func TestUnboundedBoundGrows(t *testing.T) {
 	m := sharedModel(5, 9)
 	g := stepGraph(m)
-	var st extStats
-	checkExtended(t, DefaultBDD(), m, g, true, &st)
-	checkExtended(t, DefaultBDD(), m, g, false, &st)
+	var st sharedStats
+	checkShared(t, DefaultBDD(), m, g, true, &st)
+	checkShared(t, DefaultBDD(), m, g, false, &st)
 	e, err := New(m, explore.NewConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -440,16 +440,16 @@ func TestUnboundedDiverges(t *testing.T) {
 	}
 }
 
-// TestExtendedSystemsAgainstExplicit runs the BDD engine and the
+// TestConstructsAgainstExplicit runs the BDD engine and the
 // explicit engine (cross-checked on its own against the unreduced
 // system) on the group-counter models of random systems with shared
 // variables, updates, broadcasts and rendezvous
-// (testsupport.RandomExtended), with random CTL properties over counters
+// (testsupport.RandomSystem), with random CTL properties over counters
 // and shared variables and, on every other model, random justice
 // conditions and weak fairness of random transitions: counts, deadlocks,
 // verdicts, trace presence and finite trace lengths agree, and every
 // trace is explained on the oracle's graph of the model.
-func TestExtendedSystemsAgainstExplicit(t *testing.T) {
+func TestConstructsAgainstExplicit(t *testing.T) {
 	r := rand.New(rand.NewSource(2611))
 	systems := 300
 	if testing.Short() {
@@ -457,7 +457,7 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 	}
 	var checked, fairModels, bcast, rdv, shared, traces, fairVerdicts int
 	for i := range systems {
-		sys := testsupport.RandomExtended(r, testsupport.ExtConfig{Deny: gsst.ExtParams})
+		sys := testsupport.RandomSystem(r, testsupport.Small(0, testsupport.AllConstructs&^testsupport.Params))
 		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
@@ -495,10 +495,10 @@ func TestExtendedSystemsAgainstExplicit(t *testing.T) {
 			t.Fatalf("system %d: explicit: %v", i, err)
 		}
 		checked++
-		if m.Uses()&gsst.ExtBroadcast != 0 {
+		if testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0 {
 			bcast++
 		}
-		if m.Uses()&gsst.ExtRendezvous != 0 {
+		if testsupport.ConstructsOf(sys)&testsupport.Rendezvous != 0 {
 			rdv++
 		}
 		if len(m.Shared) > 0 {
@@ -569,7 +569,7 @@ func fairTexts(m *counterabs.Model) []string {
 }
 
 // threshold is the group-counter model of reliable broadcast in the
-// style of Srikanth and Toueg at one instance (gsst/testdata/ext's
+// style of Srikanth and Toueg at one instance (gsst/testdata/constructs's
 // threshold.yaml with f = 0): n correct processes, v1 of them starting
 // in V1, an unbounded shared counter nsent incremented by each process
 // that sends; V0 -> SE once nsent >= t + 1, SE -> AC once nsent >= n - t.
@@ -620,4 +620,14 @@ func TestThreshold(t *testing.T) {
 		}
 		t.Logf("n=%d: %v states; explicit %.3fs, bdd %.3fs (bound %d)", n, bdd.ReachableStates, exp.Stats.Seconds, bdd.Stats.Seconds, bdd.Stats.SharedBounds[0].Max)
 	}
+}
+
+// mustStep is m.Step on the test models, whose values stay far inside
+// gsst.MaxValue: an error there is a bug, reported by a panic.
+func mustStep(m *counterabs.Model, t *counterabs.Transition, x []int) []int {
+	y, err := m.Step(t, x)
+	if err != nil {
+		panic(err)
+	}
+	return y
 }

@@ -32,6 +32,24 @@ func Mul(a, b int64) (int64, bool) {
 	return p, true
 }
 
+// FloorDiv and CeilDiv return a/d rounded toward -inf and +inf; d > 0.
+// (Go's / rounds toward zero.)
+func FloorDiv(a, d int64) int64 {
+	q := a / d
+	if a%d != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+func CeilDiv(a, d int64) int64 {
+	q := a / d
+	if a%d != 0 && a > 0 {
+		q++
+	}
+	return q
+}
+
 func abs(a int64) int64 {
 	if a < 0 {
 		return -a

@@ -39,3 +39,22 @@ func TestAgainstBig(t *testing.T) {
 		}
 	}
 }
+
+// TestDiv compares FloorDiv and CeilDiv with the quotients rounded by
+// math/big, on signs and edges.
+func TestDiv(t *testing.T) {
+	for _, a := range []int64{0, 1, -1, 7, -7, 8, -8, Limit, -Limit, math.MaxInt64, math.MinInt64 + 1} {
+		for _, d := range []int64{1, 2, 3, 8, Limit} {
+			q, m := new(big.Int).DivMod(big.NewInt(a), big.NewInt(d), new(big.Int)) // Euclidean: m >= 0, so q is the floor
+			if got := FloorDiv(a, d); got != q.Int64() {
+				t.Errorf("FloorDiv(%d, %d) = %d, want %d", a, d, got, q)
+			}
+			if m.Sign() != 0 {
+				q.Add(q, big.NewInt(1))
+			}
+			if got := CeilDiv(a, d); got != q.Int64() {
+				t.Errorf("CeilDiv(%d, %d) = %d, want %d", a, d, got, q)
+			}
+		}
+	}
+}

@@ -61,6 +61,9 @@ func TestExploreEngineBDD(t *testing.T) {
 			t.Fatal(err)
 		}
 		file := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(file, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +85,12 @@ func TestExploreEngineBDD(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if counterabs.SpecLevel(sys) == counterabs.TotalLevel && sys.Extensions() == 0 {
+		if len(sys.Params) > 0 {
+			// The threshold-guarded algorithms: the first values (in a
+			// box of 0..4 each) that the assumption admits.
+			args = append(args, "--params", firstParams(t, sys))
+		}
+		if counterabs.SpecLevel(sys) == counterabs.TotalLevel && sys.Simple() {
 			// The total-counter model, forced where the system is not
 			// certified (the group-counter model of an uncertified
 			// system is what --model auto picks without it). A forced
@@ -91,13 +99,9 @@ func TestExploreEngineBDD(t *testing.T) {
 			// so those keep --model auto.
 			args = append(args, "--force")
 		}
-		if sys.Parametric() {
+		if len(sys.RangedGroups()) > 0 {
 			// A spec with ranges of sizes: its smallest instance.
-			var sizes []string
-			for _, g := range sys.Groups {
-				sizes = append(sizes, fmt.Sprintf("%s=%d", g.Name, g.Size))
-			}
-			args = append(args, "--sizes", strings.Join(sizes, ","))
+			args = append(args, "--sizes", sizesExample(sys))
 		}
 		for i, engine := range []string{"explicit", "bdd"} {
 			out, errs, code := runVsym(append(args, "--engine", engine)...)
@@ -180,5 +184,31 @@ sleep 1
 	}
 	if strings.Contains(out, "NuSMV is unavailable") || strings.Contains(out, "error:") {
 		t.Errorf("NuSMV column not filled:\n%s", out)
+	}
+}
+
+// firstParams returns the first parameter values of sys, each in 0..4
+// and the last varying fastest, that make an instance, as --params
+// writes them.
+func firstParams(t *testing.T, sys *gsst.System) string {
+	t.Helper()
+	values := make([]int, len(sys.Params))
+	for {
+		if _, err := sys.InstantiateParams(values, nil); err == nil {
+			var parts []string
+			for k, v := range values {
+				parts = append(parts, fmt.Sprintf("%s=%d", sys.Params[k].Name, v))
+			}
+			return strings.Join(parts, ",")
+		}
+		k := len(values) - 1
+		for k >= 0 && values[k] == 4 {
+			values[k] = 0
+			k--
+		}
+		if k < 0 {
+			t.Fatalf("%s: no instance with parameters in 0..4", sys.Name)
+		}
+		values[k]++
 	}
 }

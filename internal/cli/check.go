@@ -26,6 +26,7 @@ type checkOpts struct {
 	out          string
 	timeout      time.Duration // --timeout: the whole run
 	solverTO     time.Duration // --solver-timeout: each solver call
+	solverWork   int64         // --solver-work: each solver call
 	reachability bool          // --reachability
 	maxMemory    string        // --max-memory, for the reachability questions
 	allSizes     bool
@@ -66,8 +67,10 @@ most severe one: 2 (some file is bad) over 1 (some system is not fully
 virtually symmetric) over 3 (some answer unknown) over 0. --timeout
 bounds the whole run: when it runs out, whatever file is being checked,
 the command stops with no report (under --output json the error object)
-and exit 3; --solver-timeout bounds each solver call, which leaves its
-transition unknown.
+and exit 3; --solver-work bounds the work of each solver call (in units
+of Z3's resource limit, alike on every machine) and --solver-timeout,
+when given, its time: a call that runs out leaves its transition
+unknown.
 
 ` + exitHelp,
 		Args: someFiles,
@@ -80,7 +83,8 @@ transition unknown.
 	addOutputFlag(f, &o.output, sarifFormats)
 	addOutFlag(f, &o.out, "the report")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
-	f.DurationVar(&o.solverTO, "solver-timeout", defaultSolverTimeout, "bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
+	f.DurationVar(&o.solverTO, "solver-timeout", 0, "time bound on each solver call, e.g. 30s (0: none); a call that runs out makes its transition unknown; also bounds the reachability questions of each file")
+	f.Int64Var(&o.solverWork, "solver-work", analysis.QueryWork, "work bound on each solver call, in units of Z3's resource limit (the same on every machine); a call that runs out makes its transition unknown")
 	f.BoolVar(&o.reachability, "reachability", true, "after a violation, decide on the group-counter model whether the witness configurations and the asymmetry are reachable from the initial state (--reachability=false skips it)")
 	f.StringVar(&o.maxMemory, "max-memory", defaultMaxMemory, "memory bound of the reachability questions (e.g. 512MiB; 0: none); answers beyond it are unknown")
 	f.BoolVar(&o.allSizes, "all-sizes", false, "certify for every group size (each group's size read as 1..), whatever sizes the spec gives")
@@ -110,6 +114,9 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 	if err := checkFlagTimeout("--solver-timeout", o.solverTO); err != nil {
 		return err
 	}
+	if o.solverWork <= 0 {
+		return errkind.Errorf(errkind.Input, "--solver-work must be positive, not %d", o.solverWork)
+	}
 	mem, err := parseSize(o.maxMemory)
 	if err != nil {
 		return errkind.Errorf(errkind.Input, "--max-memory: %w", err)
@@ -136,7 +143,7 @@ func runCheck(cmd *cobra.Command, o *checkOpts) error {
 		}
 		var c *analysis.Certification
 		if r.err == nil {
-			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.solverTO,
+			c, r.err = analysis.Certify(ctx, r.sys, analysis.CertifyRequest{File: r.file, SolverTimeout: o.solverTO, Work: o.solverWork,
 				Reachability: o.reachability, Engine: "auto", Limits: limits, Progress: prog.report})
 			if ctx.Err() != nil {
 				// The run's bound, not a call's: no report at all.
@@ -207,9 +214,6 @@ func checkStopped(cmd *cobra.Command, o *checkOpts, err error, file string) erro
 	}
 	return err
 }
-
-// defaultSolverTimeout bounds each solver call of check.
-const defaultSolverTimeout = 30 * time.Second
 
 // addTimeoutHints adds to the reason of each transition left unknown
 // because a solver call ran out of time the flag that gives it more

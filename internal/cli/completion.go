@@ -36,6 +36,8 @@ func flagValues(cmd *cobra.Command, name string) []string {
 			return []string{"auto", "total", "group", "concrete"}
 		}
 		return []string{"auto", "total", "group"}
+	case "format":
+		return []string{formatAuto, formatYAML, formatTA, formatSpec}
 	case "output":
 		if f := cmd.Flags().Lookup(name); f != nil && f.Usage == "output format: "+sarifFormats {
 			return []string{"text", "json", "sarif"}
@@ -62,7 +64,7 @@ func addCompletions(root *cobra.Command) {
 				_ = cmd.RegisterFlagCompletionFunc(name, completeInstance(name))
 			}
 		}
-		for _, name := range []string{"engine", "bdd-order", "model", "output"} {
+		for _, name := range []string{"engine", "bdd-order", "model", "output", "format"} {
 			if cmd.Flags().Lookup(name) != nil {
 				_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(flagValues(cmd, name), cobra.ShellCompDirectiveNoFileComp))
 			}
@@ -157,7 +159,7 @@ func completeSpecs(many bool) cobra.CompletionFunc {
 		if len(args) > 0 && !many {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		return []cobra.Completion{"yaml", "yml"}, cobra.ShellCompDirectiveFilterFileExt
+		return []cobra.Completion{"yaml", "yml", "ta", "spec"}, cobra.ShellCompDirectiveFilterFileExt
 	}
 }
 
@@ -183,7 +185,7 @@ func specArg(args []string) *gsst.System {
 	if len(args) == 0 {
 		return nil
 	}
-	sys, err := gsst.Load(args[0])
+	sys, err := loadByExtension(args[0])
 	if err != nil {
 		return nil
 	}

@@ -37,20 +37,20 @@ func TestCompleteCmd(t *testing.T) {
 	}
 	rwParam := filepath.Join("..", "..", "specs", "readers-writers-param.yaml")
 	const (
-		noSpace  = ":6\n" // ShellCompDirectiveNoFileComp | ShellCompDirectiveNoSpace
-		noFile   = ":4\n" // ShellCompDirectiveNoFileComp
-		yamlOnly = "yaml\nyml\n:8\n"
+		noSpace   = ":6\n"                      // ShellCompDirectiveNoFileComp | ShellCompDirectiveNoSpace
+		noFile    = ":4\n"                      // ShellCompDirectiveNoFileComp
+		specFiles = "yaml\nyml\nta\nspec\n:8\n" // GSST, ByMC and mist files
 	)
 	tests := []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"explore spec", []string{"explore", ""}, yamlOnly},
-		{"check specs", []string{"check", rw, ""}, yamlOnly},
-		{"abstract spec", []string{"abstract", ""}, yamlOnly},
-		{"nusmv spec", []string{"nusmv", "--concrete", ""}, yamlOnly},
-		{"dot spec", []string{"dot", "--check", ""}, yamlOnly},
+		{"explore spec", []string{"explore", ""}, specFiles},
+		{"check specs", []string{"check", rw, ""}, specFiles},
+		{"abstract spec", []string{"abstract", ""}, specFiles},
+		{"nusmv spec", []string{"nusmv", "--concrete", ""}, specFiles},
+		{"dot spec", []string{"dot", "--check", ""}, specFiles},
 		{"explore second spec", []string{"explore", rw, ""}, noFile},
 		{"properties", []string{"explore", rw, "-p", ""},
 			"mutex\tAG #C <= 1\nreachable\tEF #C = 1\ncan-progress\tAG (#T > 0 -> EF #C > 0)\n" + noFile},
@@ -63,7 +63,7 @@ func TestCompleteCmd(t *testing.T) {
 		{"params", []string{"abstract", withParams, "--params", ""}, "k=\tparameter\nm=\tparameter\n" + noSpace},
 		{"params list", []string{"promela", withParams, "--params", "k=3,"}, "k=3,m=\tparameter\n" + noSpace},
 		{"params of a broken spec", []string{"explore", bad, "--params", ""}, noFile},
-		{"prove spec", []string{"prove", ""}, yamlOnly},
+		{"prove spec", []string{"prove", ""}, specFiles},
 		{"prove properties", []string{"prove", rw, "-p", "m"}, "mutex\tAG #C <= 1\n" + noFile},
 		{"trace", []string{"dot", rw, "--trace", "m"}, "mutex\tAG #C <= 1\n" + noFile},
 		{"no spec yet", []string{"explore", "-p", ""}, noFile},

@@ -8,9 +8,12 @@
 // teaches the commands shell completion. output.go holds what every
 // command shares about its input and output: -o/--out FILE, --output
 // (one JSON document on stdout, errors included), "-" for standard
-// input, and the argument checks with their usage line. reach.go answers,
-// after a violated certification, whether the witnesses and the
-// asymmetry are reachable from the initial state.
+// input, and the argument checks with their usage line; input.go chooses
+// the reader of a FILE (GSST YAML, or another tool's model translated
+// by package formats, by extension or --format) and keeps the verdicts
+// a file announces, and convert.go writes a translation as YAML.
+// reach.go answers, after a violated certification, whether the
+// witnesses and the asymmetry are reachable from the initial state.
 //
 // The tests run whole command lines against golden transcripts
 // (testdata/transcripts/*.txtar, transcript_test.go; -update rewrites

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/progress"
+	"github.com/vsym/vsym/prove"
 )
 
 func init() { register(newDotCmd) }
@@ -62,7 +64,10 @@ Long guards, long lists of groups and long traces are abbreviated, and
 the picture says so; --full draws everything. In SVG every edge has a
 tooltip with its whole guard (and, with --check, the verdict and
 witness). --trace explores the counter abstraction of a certified system,
-or with --concrete the unreduced system (any system). The exit code is 0
+or with --concrete the unreduced system (any system), of one instance: a
+spec whose group sizes are ranges, or that has parameters, needs --sizes
+or --params, and without them dot names an instance (where vsym prove
+refutes the property, when it does). The exit code is 0
 when the picture is written, whatever verdict it shows; 3 when --timeout,
 a bound on the whole run, runs out first. docs/pictures.md describes the
 pictures.
@@ -134,13 +139,16 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	// a trace needs one instance (--sizes).
 	prog.phase(progress.Parse)
 	sys, err := analysis.Within(ctx, o.file, "loading", limits, func() (*gsst.System, error) {
-		if o.trace != "" || o.sizes != "" || o.params != "" {
+		if o.sizes != "" || o.params != "" {
 			return loadInstance(cmd, o.file, o.sizes, o.params, "dot --trace")
 		}
 		return loadSpec(cmd, o.file)
 	})
 	if err != nil {
 		return err
+	}
+	if o.trace != "" && o.sizes == "" && o.params == "" && len(instanceExample(sys)) > 0 {
+		return traceFamily(ctx, o, sys, prog.report)
 	}
 	opts := []dot.Option{dot.Source(o.file)}
 	if o.full {
@@ -173,6 +181,78 @@ func runDot(cmd *cobra.Command, o *dotOpts) error {
 	return writePicture(cmd, o, format, text)
 }
 
+// traceFamily explains that a trace needs one instance of the family
+// sys, and names one with the command that draws it: for a property
+// vsym prove refutes, the instance where prove finds it failing; for one
+// it proves, none (no instance has a counterexample); otherwise the
+// least sizes. Progress goes to report.
+func traceFamily(ctx context.Context, o *dotOpts, sys *gsst.System, report progress.Func) error {
+	i := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == o.trace })
+	if i < 0 {
+		return noProperty(o.file, sys, o.trace)
+	}
+	file := displayName(o.file)
+	what := "group sizes are ranges (" + strings.Join(sys.RangedGroups(), ", ") + ")"
+	if free := paramNames(sys); len(free) > 0 {
+		what = "the spec has " + parametersNamed(free)
+	}
+	// at returns the command line of o drawing the instance of sizes and
+	// params.
+	at := func(sizes, params string) string {
+		inst := *o
+		inst.sizes, inst.params = sizes, params
+		return dotCommandLine(&inst, true)
+	}
+	proof, err := analysis.Prove(ctx, sys.WithProperties(i), analysis.ProveRequest{File: file,
+		Limits: analysis.Limits{Timeout: o.timeout}, Progress: report})
+	if err != nil {
+		return err
+	}
+	switch r := proof.Results[0]; r.Verdict {
+	case prove.Refuted:
+		params := namedValues(len(sys.Params), func(k int) (string, int, bool) {
+			return sys.Params[k].Name, r.Params[k], !sys.Params[k].Fixed
+		})
+		sizes := namedValues(len(sys.Groups), func(g int) (string, int, bool) {
+			return sys.Groups[g].Name, r.Sizes[g], sys.Groups[g].Ranged
+		})
+		var values []string
+		for _, v := range []string{params, sizes} {
+			if v != "" {
+				values = append(values, v)
+			}
+		}
+		return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance: vsym prove refutes %s at %s, draw it with: %s",
+			what, o.trace, strings.Join(values, ", "), at(sizes, params))
+	case prove.Proved:
+		return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance, but vsym prove proves %s for every one: no instance has a counterexample to draw",
+			what, o.trace)
+	}
+	return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "%s; dot --trace draws one instance: name it, e.g. %s",
+		what, at(sizesExample(sys), paramsExample(sys)))
+}
+
+// namedValues writes the values named by at(k) for k below n, those it
+// keeps, as name=value,... (the form of --sizes and --params).
+func namedValues(n int, at func(k int) (name string, value int, keep bool)) string {
+	var parts []string
+	for k := range n {
+		if name, v, keep := at(k); keep {
+			parts = append(parts, fmt.Sprintf("%s=%d", name, v))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// noProperty says that sys has no property named name.
+func noProperty(file string, sys *gsst.System, name string) error {
+	var names []string
+	for _, p := range sys.Properties {
+		names = append(names, p.Name)
+	}
+	return analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "no property named %q (have: %s)", name, strings.Join(names, ", "))
+}
+
 // dotTrace explores sys as vsym explore does, for the one property named
 // by --trace, and draws its trace. Progress goes to report.
 func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.System, opts []dot.Option, report progress.Func) (string, error) {
@@ -183,11 +263,7 @@ func dotTrace(ctx context.Context, cmd *cobra.Command, o *dotOpts, sys *gsst.Sys
 		}
 	}
 	if prop == nil {
-		var names []string
-		for _, p := range sys.Properties {
-			names = append(names, p.Name)
-		}
-		return "", analysis.Errorf(errkind.Input, gsst.Pos{File: o.file}, "no property named %q (have: %s)", o.trace, strings.Join(names, ", "))
+		return "", noProperty(o.file, sys, o.trace)
 	}
 	mem, err := parseSize(defaultMaxMemory)
 	if err != nil {
@@ -250,8 +326,8 @@ func writePicture(cmd *cobra.Command, o *dotOpts, format, text string) error {
 		var err error
 		data, err = dot.Render(ctx, text, format)
 		if errors.Is(err, dot.ErrNoGraphviz) {
-			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | dot -T%s > %s",
-				o.out, err, dotCommandLine(o), format, o.out)
+			return errkind.Errorf(errkind.Input, "cannot write %s: %v; install Graphviz (Debian and Ubuntu: apt-get install graphviz), or write the DOT text and render it elsewhere: %s | %s > %s",
+				o.out, err, dotCommandLine(o, false), shellCommand("dot", "-T"+format), shellQuote(o.out))
 		}
 		if err != nil {
 			return errkind.Wrap(errkind.Unknown, err)
@@ -273,8 +349,10 @@ func checkMaxTrace(n int, zero string) error {
 	return nil
 }
 
-// dotCommandLine rebuilds the command that prints the DOT text of o.
-func dotCommandLine(o *dotOpts) string {
+// dotCommandLine rebuilds the command line of o, quoted for the shell:
+// with its -o when out is set, else the command that prints its DOT
+// text.
+func dotCommandLine(o *dotOpts, out bool) string {
 	args := []string{"vsym", "dot"}
 	if o.check {
 		args = append(args, "--check")
@@ -285,11 +363,29 @@ func dotCommandLine(o *dotOpts) string {
 	if o.concrete {
 		args = append(args, "--concrete")
 	}
+	if o.level != "" && o.level != "auto" {
+		args = append(args, "--model", o.level)
+	}
+	if o.sizes != "" {
+		args = append(args, "--sizes", o.sizes)
+	}
+	if o.params != "" {
+		args = append(args, "--params", o.params)
+	}
 	if o.full {
 		args = append(args, "--full")
 	}
 	if o.maxTrace > 0 {
 		args = append(args, "--max-trace", fmt.Sprint(o.maxTrace))
 	}
-	return strings.Join(append(args, o.file), " ")
+	if o.timeout > 0 {
+		args = append(args, "--timeout", o.timeout.String())
+	}
+	if o.solverTO > 0 {
+		args = append(args, "--solver-timeout", o.solverTO.String())
+	}
+	if out && o.out != "" {
+		args = append(args, "-o", o.out)
+	}
+	return shellCommand(append(args, o.file)...)
 }

@@ -142,6 +142,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	if o.bound < 0 {
 		return errkind.Errorf(errkind.Input, "--bound must not be negative")
 	}
+	if o.bound > gsst.MaxValue {
+		return errkind.Errorf(errkind.Input, "--bound %d is beyond %d, the limit on a shared variable's value", o.bound, int64(gsst.MaxValue))
+	}
 	if err := checkTimeout(o.timeout); err != nil {
 		return err
 	}
@@ -218,6 +221,9 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	rep := x.Report
 	describeOutput(cmd, "the exploration report of "+sys.Name)
 	view := newExploreReport(file, x, o.maxTrace, o.allowNoFairRun)
+	for i := range view.Properties {
+		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
+	}
 	switch o.output {
 	case "sarif":
 		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
@@ -361,6 +367,9 @@ func writeReport(w io.Writer, sys *gsst.System, r *exploreReportJSON, deadlocks 
 			verdict += " on the over-approximation; inconclusive for the system: " + p.Inconclusive
 		} else if !rep.Exact {
 			verdict += " (universal: it holds in the system too)"
+		}
+		if p.Expected != "" {
+			verdict += " (expected: " + p.Expected + ")"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", p.Name, p.Text, verdict)
 		if p.reliesOnPrecedence {

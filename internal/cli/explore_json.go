@@ -31,6 +31,10 @@ type propertyJSON struct {
 	// Parsed is the property fully parenthesised, as the parser read it.
 	Parsed string     `json:"parsed"`
 	Trace  *traceJSON `json:"trace"`
+	// Expected is the verdict the file announces for the property, as
+	// written ("safe", from mist's "#expected result:" line), when it
+	// announces one.
+	Expected string `json:"expected,omitempty"`
 
 	reliesOnPrecedence bool
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/counterabs"
@@ -28,6 +29,9 @@ type exportOpts struct {
 	force   bool
 	timeout time.Duration
 	bound   int // --bound: the greatest value of an unbounded shared variable; 0: the default
+	// properties are the names given with -p: only they are exported
+	// (all when none are given), and only they choose the model.
+	properties []string
 }
 
 // exportHeader is what an emitter states in its header comment.
@@ -55,6 +59,12 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	if o.force && (o.level == "concrete" || o.level == "group") {
 		return errkind.Errorf(errkind.Input, "--force applies to the total-counter model; the %s model is exact and needs no certification", o.level)
 	}
+	switch {
+	case o.bound < 0:
+		return errkind.Errorf(errkind.Input, "--bound %d: a bound is at least 1 (0 asks for the default)", o.bound)
+	case o.bound > gsst.MaxConstant:
+		return errkind.Errorf(errkind.Input, "--bound %d is out of range: a shared variable's value is at most %d", o.bound, gsst.MaxConstant)
+	}
 	prog.phase(progress.Parse)
 	file := displayName(o.file)
 	// --timeout bounds the whole run: loading, the model and its writing.
@@ -67,8 +77,8 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	if err != nil {
 		return err
 	}
-	if o.bound < 0 {
-		return errkind.Errorf(errkind.Input, "--bound %d: a bound is at least 1 (0 asks for the default)", o.bound)
+	if sys, err = selectProperties(file, sys, o.properties); err != nil {
+		return err
 	}
 	h := exportHeader{Source: file, Version: vsymVersion(cmd), Bound: o.bound}
 
@@ -105,6 +115,12 @@ func runExport(cmd *cobra.Command, o *exportOpts, e exporter) error {
 	describeOutput(cmd, fmt.Sprintf("the %s %s model of %s", kind, e.tool, sys.Name))
 	_, err = fmt.Fprint(cmd.OutOrStdout(), text)
 	return err
+}
+
+// addExportFlags adds the flags the export commands share.
+func addExportFlags(f *pflag.FlagSet, o *exportOpts) {
+	f.IntVar(&o.bound, "bound", 0, boundFlag)
+	f.StringSliceVarP(&o.properties, "property", "p", nil, "export only the named properties (repeatable, comma-separated); the model is chosen for them alone")
 }
 
 // boundFlag documents --bound, shared by the export commands.

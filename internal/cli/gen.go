@@ -38,7 +38,9 @@ func newGenCmd() *cobra.Command {
       ring, a Petri-net-like mesh and a Byzantine-consensus-like
       threshold automaton; see each command's help
   vsym gen example [NAME]
-      a bundled specification (without NAME: list them)
+      a bundled specification (without NAME: list them), among them
+      the threshold-guarded algorithms of specs/threshold, named
+      threshold/cc and so on
 
 ` + exitHelp,
 		Args: cobra.NoArgs,

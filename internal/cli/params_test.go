@@ -157,7 +157,7 @@ func TestSizesFlag(t *testing.T) {
 		{"dot family", []string{"dot", "--check", paramPrintersFile}, ExitOK,
 			[]string{"Every size in 2 groups: staff ×1.., guest ×1..", "Certified fully virtually symmetric for every size", "initially all processes"}, nil},
 		{"dot trace needs sizes", []string{"dot", "--trace", "capacity", paramPrintersFile}, ExitBadInput,
-			nil, []string{"dot --trace needs fixed sizes: give them with --sizes"}},
+			nil, []string{"group sizes are ranges (staff: 1.., guest: 1..); dot --trace draws one instance: vsym prove refutes capacity at staff=1,guest=2, draw it with: vsym dot --trace capacity --sizes staff=1,guest=2 " + paramPrintersFile}},
 		{"dot trace of an instance", []string{"dot", "--trace", "capacity", "--sizes", "staff=2,guest=1", paramPrintersFile}, ExitOK,
 			[]string{`digraph "printers [staff=2, guest=1]"`, "Counterexample: property capacity FAILS"}, nil},
 		{"sarif witness at sizes", []string{"check", "--all-sizes", "--output", "sarif", checkBrokenFile}, ExitNo,
@@ -247,7 +247,7 @@ func TestParamsFlag(t *testing.T) {
 		{"no parameters", []string{"explore", "--params", "n=3", checkRWFile}, ExitBadInput,
 			nil, []string{"--params: no parameter named n (the system has no parameters)"}},
 		{"dot trace needs params", []string{"dot", "--trace", "mutex", file}, ExitBadInput,
-			nil, []string{"dot --trace needs an instance: give their values with --params"}},
+			nil, []string{"the spec has the parameters k, m; dot --trace draws one instance, but vsym prove proves mutex for every one: no instance has a counterexample to draw"}},
 	})
 }
 

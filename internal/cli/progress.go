@@ -62,7 +62,7 @@ func newProgressLine(out io.Writer, term bool, now func() time.Time) *progressLi
 // share the terminal), and again, deferred, for the early returns.
 func startProgress(cmd *cobra.Command) *progressLine {
 	w := cmd.ErrOrStderr()
-	p := newProgressLine(w, isTerminal(w), time.Now)
+	p := newProgressLine(w, isTerminal(rawWriter(w)), time.Now)
 	if !p.term {
 		return p
 	}
@@ -129,14 +129,14 @@ func (p *progressLine) draw() {
 	if line == p.drawn {
 		return
 	}
-	fmt.Fprintf(p.out, "\r%s\x1b[K", line)
+	fmt.Fprintf(rawWriter(p.out), "\r%s\x1b[K", escapeControls(line))
 	p.drawn = line
 }
 
 // clear erases the line, if one shows; p.mu is held.
 func (p *progressLine) clear() {
 	if p.drawn != "" {
-		io.WriteString(p.out, "\r\x1b[K")
+		io.WriteString(rawWriter(p.out), "\r\x1b[K")
 		p.drawn = ""
 	}
 }

@@ -183,9 +183,6 @@ func TestProgressOnTerminal(t *testing.T) {
 	}
 }
 
-// shellQuote quotes s for sh.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 // TestProgressConcurrent: reports from many goroutines (certification's
 // workers), messages and the ticker's redraws share the line safely
 // (run with -race), every message arrives whole on a line of its own,

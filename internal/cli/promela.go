@@ -56,7 +56,7 @@ direction the header explains. See docs/promela.md.
 	f.StringVar(&o.level, "model", "auto", "model to write: auto, total, group (see vsym explore --help) or concrete (one process per process)")
 	f.BoolVar(&o.force, "force", false, "write the total-counter model of an uncertified system anyway (not exact)")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
-	f.IntVar(&o.bound, "bound", 0, boundFlag)
+	addExportFlags(f, o)
 	return cmd
 }
 

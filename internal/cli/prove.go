@@ -25,14 +25,10 @@ type proveOpts struct {
 	out        string
 	timeout    time.Duration // --timeout: the whole run
 	propertyTO time.Duration // --property-timeout: each property
+	work       int64         // --property-work: each property
 	properties []string
 	maxTrace   int
 }
-
-// defaultPropertyTimeout bounds each property: GR&W with 30 states and 100
-// groups takes well under a second (BENCHMARKS.md); a minute leaves room
-// for harder systems without hanging a CI job on an undecidable one.
-const defaultPropertyTimeout = 60 * time.Second
 
 func newProveCmd() *cobra.Command {
 	o := &proveOpts{}
@@ -59,11 +55,13 @@ GSST). Each property is
             counterexample too long for the search. Counter systems can
             simulate Turing machines, so some questions have no answer.
 
-Other properties (EF, AF, nested temporal operators) are skipped: check them
-at fixed sizes with vsym explore --sizes. docs/prove.md has the details and
+Other properties (EF, EG, nested temporal operators) are skipped: check them
+on one instance with vsym explore (each skipped property says how). docs/prove.md has the details and
 the JSON output. The exit code is 1 when some property is refuted, else 3
-when some is unknown, else 0. --property-timeout bounds each property (one
-that runs out is unknown); --timeout bounds the whole run, which then
+when some is unknown, else 0. --property-work bounds the prover's work on
+each property in units of Z3's resource limit, which Z3 counts alike on
+every machine (a property that runs out is unknown, whatever the load);
+--property-timeout adds a time bound on each; --timeout bounds the whole run, which then
 stops with no report (under --output json the error object) and exit 3.
 
 ` + exitHelp,
@@ -77,7 +75,8 @@ stops with no report (under --output json the error object) and exit 3.
 	addOutputFlag(f, &o.output, textJSONFormats)
 	addOutFlag(f, &o.out, "the report")
 	f.DurationVar(&o.timeout, "timeout", 0, "stop (exit 3) after this long, e.g. 30s; 0 means no bound")
-	f.DurationVar(&o.propertyTO, "property-timeout", defaultPropertyTimeout, "bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
+	f.DurationVar(&o.propertyTO, "property-timeout", 0, "time bound on each property, e.g. 30s (0: none); a property that runs out is unknown")
+	f.Int64Var(&o.work, "property-work", analysis.PropertyWork, "work bound on the prover's largest attempt on each property, in units of Z3's resource limit (the same on every machine); a property that runs out is unknown")
 	f.StringSliceVarP(&o.properties, "property", "p", nil, "prove only the named properties (repeatable, comma-separated)")
 	f.IntVar(&o.maxTrace, "max-trace", 0, "show at most N states of each counterexample (and N steps of its replay); 0 shows all")
 	return cmd
@@ -95,6 +94,9 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	}
 	if err := checkFlagTimeout("--property-timeout", o.propertyTO); err != nil {
 		return err
+	}
+	if o.work <= 0 {
+		return errkind.Errorf(errkind.Input, "--property-work must be positive, not %d", o.work)
 	}
 	if o.maxTrace < 0 || o.maxTrace == 1 {
 		return errkind.Errorf(errkind.Input, "--max-trace must be at least 2 (the first and the last state), or 0 to show whole traces")
@@ -116,15 +118,19 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	if err != nil {
 		return err
 	}
-	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, PropertyTimeout: o.propertyTO, Limits: limits, Progress: prog.report})
+	proof, err := analysis.Prove(ctx, sys, analysis.ProveRequest{File: file, PropertyTimeout: o.propertyTO, Work: o.work, Limits: limits, Progress: prog.report})
 	prog.stop()
 	if err != nil {
 		return err
 	}
 	rep := proof.Report
-	addPropertyTimeoutHints(rep, o.propertyTO)
+	addPropertyTimeoutHints(rep, o.propertyTO, o.work)
+	addSkipHints(rep, o.file, formatArgs(cmd))
 	describeOutput(cmd, "the proof report of "+sys.Name)
 	view := newProveJSON(file, rep, o.maxTrace)
+	for i := range view.Properties {
+		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
+	}
 	if o.output == "json" {
 		if err := writeJSON(stdout, view); err != nil {
 			return err
@@ -137,13 +143,39 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 }
 
 // addPropertyTimeoutHints adds to the reason of each property left
-// unknown because it ran out of time the flag that gives it more.
-func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration) {
+// unknown because it ran out of time or of work the flag that gives it
+// more. Z3's reason is the one place that says a budget of work was
+// spent (presburger/z3's workReason).
+func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int64) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
-		if r.Verdict == prove.Unknown && timeout > 0 && r.Stopped {
+		switch {
+		case r.Verdict != prove.Unknown:
+		case timeout > 0 && r.Stopped:
 			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
+		case strings.Contains(r.Reason, "out of work"):
+			r.Reason += fmt.Sprintf("; raise --property-work (now %d units per property)", work)
 		}
+	}
+}
+
+// addSkipHints adds to the reason of each skipped property the command
+// that checks it instead: explore, on one instance of a family, with
+// the flags the spec needs to name one, and format's (--format as
+// given).
+func addSkipHints(rep *prove.Report, file string, format []string) {
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.Verdict != prove.Skipped {
+			continue
+		}
+		args := append([]string{"vsym", "explore"}, instanceExample(rep.System)...)
+		where := "check it with "
+		if len(args) > 2 {
+			where = "check it on one instance with "
+		}
+		args = append(append(args, format...), "-p", r.Property.Name, file)
+		r.Reason += "; " + where + shellCommand(args...)
 	}
 }
 
@@ -207,6 +239,9 @@ type provePropertyJSON struct {
 	Trace    *traceJSON `json:"trace,omitempty"`
 	Reason   string     `json:"reason,omitempty"`
 	Seconds  float64    `json:"seconds"`
+	// Expected is the verdict the file announces for the property, as
+	// written ("safe"), when it announces one.
+	Expected string `json:"expected,omitempty"`
 }
 
 func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
@@ -284,6 +319,9 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 			verdict = "unknown: " + r.Reason
 		case prove.Skipped:
 			verdict = "skipped: " + r.Reason
+		}
+		if pj.Expected != "" {
+			verdict += " (expected: " + pj.Expected + ")"
 		}
 		fmt.Fprintf(w, "property %s: %s: %s\n", pj.Name, pj.Text, verdict)
 		if r.Verdict == prove.Skipped {

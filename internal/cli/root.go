@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -185,8 +186,20 @@ and checks CTL properties with its own explicit and symbolic engines.
 		markCommandErrors(c)
 		root.AddCommand(c)
 	}
+	addFormatFlags(root)
 	addCompletions(root)
+	root.SetFlagErrorFunc(flagError)
 	return root
+}
+
+// flagError adds to an error about a flag what the user who gave it
+// needs to know: --output, on a command that writes a model, a picture
+// or a spec, is not one of its flags.
+func flagError(cmd *cobra.Command, err error) error {
+	if strings.HasPrefix(err.Error(), "unknown flag: --output") && cmd.Flags().Lookup("output") == nil {
+		return fmt.Errorf("%w: vsym %s writes one format only (its model, picture or spec as it is) and has no --output; -o FILE writes it to a file", err, cmd.Name())
+	}
+	return err
 }
 
 // Main runs vsym with args on the process's standard input and returns

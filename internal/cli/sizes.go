@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,15 +43,23 @@ func parseParams(text string) (map[string]int, error) {
 	return parseNamed(text, "--params", "name=value", "n=4,t=1,f=1", "parameter")
 }
 
-// parseNamed reads a list of name=integer of the flag flag.
+// parseNamed reads a list of name=integer of the flag flag, each value
+// a whole number within the limit of every value vsym computes with
+// (gsst.MaxConstant); whatever is wrong with a part is said of it.
 func parseNamed(text, flag, form, example, noun string) (map[string]int, error) {
 	out := map[string]int{}
 	for _, part := range strings.Split(text, ",") {
 		name, k, ok := strings.Cut(part, "=")
 		name, k = strings.TrimSpace(name), strings.TrimSpace(k)
-		size, err := strconv.Atoi(k)
-		if !ok || name == "" || err != nil {
+		if !ok || name == "" || k == "" {
 			return nil, errkind.Errorf(errkind.Input, "%s: %q is not %s (write e.g. %s %s)", flag, strings.TrimSpace(part), form, flag, example)
+		}
+		size, err := strconv.Atoi(k)
+		switch {
+		case errors.Is(err, strconv.ErrRange) || err == nil && (size > gsst.MaxConstant || size < -gsst.MaxConstant):
+			return nil, errkind.Errorf(errkind.Input, "%s: %s=%s is out of range: the limit is %d", flag, name, k, gsst.MaxConstant)
+		case err != nil:
+			return nil, errkind.Errorf(errkind.Input, "%s: %s=%s: %q is not an integer (write e.g. %s %s)", flag, name, k, k, flag, example)
 		}
 		if _, dup := out[name]; dup {
 			return nil, errkind.Errorf(errkind.Input, "%s: %s %s given twice", flag, noun, name)
@@ -68,50 +77,45 @@ func parseNamed(text, flag, form, example, noun string) (map[string]int, error) 
 // parameters without --params, is refused, naming the flag; every
 // failure is bad input.
 func loadInstance(cmd *cobra.Command, arg, sizes, params, command string) (*gsst.System, error) {
+	// The flags are read first: what is wrong with them is wrong with
+	// any spec.
+	var namedSizes, namedParams map[string]int
+	var err error
+	if sizes != "" {
+		if namedSizes, err = parseSizes(sizes); err != nil {
+			return nil, err
+		}
+	}
+	if params != "" {
+		if namedParams, err = parseParams(params); err != nil {
+			return nil, err
+		}
+	}
 	sys, err := loadSpec(cmd, arg)
 	if err != nil {
 		return nil, err
 	}
 	file := displayName(arg)
-	var free []string
-	for _, p := range sys.Params {
-		if !p.Fixed {
-			free = append(free, p.Name)
-		}
+	free, ranged := paramsExample(sys), sizesExample(sys)
+	if params == "" && free != "" {
+		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "the spec has %s; %s needs an instance: give their values with --params, e.g. --params %s (vsym prove proves for every value)",
+			parametersNamed(paramNames(sys)), command, free)
 	}
-	if params == "" && len(free) > 0 {
-		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "the spec has the parameters %s; %s needs an instance: give their values with --params, e.g. --params %s (vsym prove proves for every value)",
-			strings.Join(free, ", "), command, strings.Join(free, "=…,")+"=…")
-	}
-	if sizes == "" && sys.Parametric() && len(sys.RangedGroups()) > 0 {
-		var example []string
-		for g := range sys.Groups {
-			if sys.Groups[g].Ranged {
-				example = append(example, fmt.Sprintf("%s=%d", sys.Groups[g].Name, sys.Groups[g].Size))
-			}
-		}
+	if sizes == "" && ranged != "" {
 		return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "group sizes are ranges (%s); %s needs fixed sizes: give them with --sizes, e.g. --sizes %s (vsym check certifies every size at once)",
-			strings.Join(sys.RangedGroups(), ", "), command, strings.Join(example, ","))
+			strings.Join(sys.RangedGroups(), ", "), command, ranged)
 	}
 	if sizes == "" && params == "" {
 		return sys, nil
 	}
 	var ks, values []int
 	if sizes != "" {
-		named, err := parseSizes(sizes)
-		if err != nil {
-			return nil, err
-		}
-		if ks, err = sys.SizesByName(named); err != nil {
+		if ks, err = sys.SizesByName(namedSizes); err != nil {
 			return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "--sizes: %v", err)
 		}
 	}
 	if params != "" {
-		named, err := parseParams(params)
-		if err != nil {
-			return nil, err
-		}
-		if values, err = sys.ParamsByName(named); err != nil {
+		if values, err = sys.ParamsByName(namedParams); err != nil {
 			return nil, analysis.Errorf(errkind.Input, gsst.Pos{File: file}, "--params: %v", err)
 		}
 	}
@@ -139,4 +143,62 @@ func loadInstance(cmd *cobra.Command, arg, sizes, params, command string) (*gsst
 		inst.Name = fmt.Sprintf("%s [%s]", sys.Name, strings.Join(named, ", "))
 	}
 	return inst, nil
+}
+
+// paramsExample returns an example of --params for the parameters of
+// sys that are not fixed, each value left to fill in ("n=…,t=…"), or ""
+// when there are none.
+func paramsExample(sys *gsst.System) string {
+	free := paramNames(sys)
+	if len(free) == 0 {
+		return ""
+	}
+	return strings.Join(free, "=…,") + "=…"
+}
+
+// sizesExample returns an example of --sizes for the ranged groups of
+// sys, each at the least size of its range ("reader=1,writer=1"), or ""
+// when there are none.
+func sizesExample(sys *gsst.System) string {
+	var example []string
+	for g := range sys.Groups {
+		if sys.Groups[g].Ranged {
+			example = append(example, fmt.Sprintf("%s=%d", sys.Groups[g].Name, sys.Groups[g].Size))
+		}
+	}
+	return strings.Join(example, ",")
+}
+
+// instanceExample returns the flags that name an instance of sys, as
+// loadInstance wants them: --params and --sizes as the spec needs them
+// (paramsExample, sizesExample), none for a spec with one instance.
+func instanceExample(sys *gsst.System) []string {
+	var flags []string
+	if p := paramsExample(sys); p != "" {
+		flags = append(flags, "--params", p)
+	}
+	if s := sizesExample(sys); s != "" {
+		flags = append(flags, "--sizes", s)
+	}
+	return flags
+}
+
+// paramNames returns the names of the parameters of sys not fixed.
+func paramNames(sys *gsst.System) []string {
+	var free []string
+	for _, p := range sys.Params {
+		if !p.Fixed {
+			free = append(free, p.Name)
+		}
+	}
+	return free
+}
+
+// parametersNamed names parameters: "the parameter k", "the parameters
+// n, t, f".
+func parametersNamed(names []string) string {
+	if len(names) == 1 {
+		return "the parameter " + names[0]
+	}
+	return "the parameters " + strings.Join(names, ", ")
 }

@@ -26,6 +26,8 @@ var update = flag.Bool("update", false, "rewrite the expected output of the tran
 //	args         the command line after "vsym", one argument per line;
 //	             $WORK is a fresh directory, $SPECS the bundled specs
 //	stdin        standard input (optional)
+//	env          variables set for the run, NAME=value per line, $WORK
+//	             replaced (optional; PATH=$WORK hides Graphviz and Spin)
 //	work/NAME    a file written to $WORK/NAME before the run (optional)
 //	exit         the expected exit code
 //	stdout       the expected standard output
@@ -84,7 +86,13 @@ func runTranscript(t *testing.T, file, specs string) {
 	if len(args) == 0 {
 		t.Fatal("no args")
 	}
-	stdout, stderr, code := runProcess(t, work, a.Get("stdin"), args)
+	var env []string
+	for _, line := range strings.Split(string(a.Get("env")), "\n") {
+		if line != "" {
+			env = append(env, dirs.Replace(line))
+		}
+	}
+	stdout, stderr, code := runProcessEnv(t, work, a.Get("stdin"), args, env)
 	checkWrittenSizes(t, stderr)
 
 	normalize := func(b []byte) []byte {
@@ -137,9 +145,15 @@ func runTranscript(t *testing.T, file, specs string) {
 // TestMain turns into vsym), in dir, with stdin as standard input.
 func runProcess(t *testing.T, dir string, stdin []byte, args []string) (stdout, stderr []byte, code int) {
 	t.Helper()
+	return runProcessEnv(t, dir, stdin, args, nil)
+}
+
+// runProcessEnv is runProcess with the variables env (NAME=value) set.
+func runProcessEnv(t *testing.T, dir string, stdin []byte, args, env []string) (stdout, stderr []byte, code int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "VSYM_RUN_MAIN=1")
+	cmd.Env = append(append(os.Environ(), "VSYM_RUN_MAIN=1"), env...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

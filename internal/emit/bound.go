@@ -21,54 +21,47 @@ const BoundRule = "its initial value plus the number of processes"
 // SharedHi returns the greatest value a concrete export gives shared
 // variable v at an instance of n processes: its own for a bounded
 // variable; for an unbounded one bound when bound > 0, else v.Init + n
-// (BoundRule). A bound below the variable's initial value is an error.
+// up to gsst.MaxValue (BoundRule). A bound below the variable's initial
+// value, or beyond gsst.MaxValue, is an error.
 func SharedHi(v *gsst.Shared, n, bound int) (int, error) {
 	switch {
 	case !v.Unbounded:
 		return v.Hi, nil
 	case bound <= 0:
-		return v.Init + n, nil
+		return min(v.Init+n, gsst.MaxValue), nil
 	case bound < v.Init:
 		return 0, fmt.Errorf("bound %d is below the initial value %d of shared variable %s", bound, v.Init, v.Name)
+	case bound > gsst.MaxValue:
+		return 0, fmt.Errorf("bound %d of shared variable %s is beyond the limit of %d on a shared variable's value", bound, v.Name, gsst.MaxValue)
 	}
 	return bound, nil
 }
 
 // BoundText states the bound of unbounded shared variable v for a
 // header: "nsent: 0..8 (unbounded in the spec; 8 = initial value 0 + 8
-// processes, the default bound)".
+// processes, the default bound)", or the limit when the default reaches it.
 func BoundText(v *gsst.Shared, hi, bound int) string {
-	if bound > 0 {
+	switch {
+	case bound > 0:
 		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, as asked)", v.Name, v.Lo, hi, hi)
+	case hi == gsst.MaxValue:
+		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, the limit on a shared variable's value, the default)", v.Name, v.Lo, hi, hi)
 	}
 	return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d = initial value %d + %d processes, the default)", v.Name, v.Lo, hi, hi, v.Init, hi-v.Init)
 }
 
-// Eligible reports whether a process of group g may take a rendezvous
-// part or be moved by a broadcast transfer restricted to groups (nil:
-// every group).
-func Eligible(groups []int, g int) bool { return groups == nil || slices.Contains(groups, g) }
-
-// Domain returns the condition that every value the assignments as give
-// lies in its variable's domain at an instance, hi[j] being the greatest
-// value of shared variable j there (SharedHi); for an unbounded variable
-// the upper bound is part of it only when upper is set. Conjuncts that
-// hold whatever the values before the step are left out.
-func Domain(sys *gsst.System, hi []int, as []gsst.Assign, upper bool) presburger.Formula {
-	var fs []presburger.Formula
-	for _, a := range as {
-		j, _ := sys.SharedOf(a.Var)
-		v := &sys.Shared[j]
-		lo, top := int64(v.Lo), int64(hi[j])
-		vlo, vhi, ok := termRange(sys, hi, a.Value)
-		if !ok || vlo < lo {
-			fs = append(fs, presburger.Compare(a.Value, presburger.Ge, presburger.ConstTerm(lo)))
-		}
-		if (!v.Unbounded || upper) && (!ok || vhi > top) {
-			fs = append(fs, presburger.Compare(a.Value, presburger.Le, presburger.ConstTerm(top)))
+// Domains returns the domains of the shared variables of sys in an
+// export that cuts every unbounded variable j at hi[j] (SharedHi): what
+// gsst.Spec.InDomain reads when a step's update must stay within the
+// export's ranges.
+func Domains(sys *gsst.System, hi []int) []gsst.Shared {
+	out := slices.Clone(sys.Shared)
+	for j := range out {
+		if out[j].Unbounded {
+			out[j].Hi, out[j].Unbounded = hi[j], false
 		}
 	}
-	return presburger.Conj(fs...)
+	return out
 }
 
 // Over returns the condition that the assignments as take some unbounded
@@ -87,52 +80,10 @@ func Over(sys *gsst.System, hi []int, as []gsst.Assign) presburger.Formula {
 	return presburger.Disj(fs...)
 }
 
-// termRange returns the least and greatest value of t over the domains of
-// the shared variables it reads (up to hi); ok is false when t reads
-// another variable.
-func termRange(sys *gsst.System, hi []int, t presburger.Term) (lo, top int64, ok bool) {
-	lo, top = t.Const, t.Const
-	for _, m := range t.Monos {
-		j, isShared := sys.SharedOf(m.Var)
-		if !isShared {
-			return 0, 0, false
-		}
-		a, b := m.Coef*int64(sys.Shared[j].Lo), m.Coef*int64(hi[j])
-		lo, top = lo+min(a, b), top+max(a, b)
-	}
-	return lo, top, true
-}
-
-// Hall is the condition that distinct processes exist for the parts of
-// rendezvous r of sys: for every set of parts, the processes that can
-// take one of them (group counters of the parts' sources, of their
-// groups) are at least as many as the parts in the set.
-func Hall(sys *gsst.System, r int) presburger.Formula {
-	parts := sys.Rendezvous[r].Parts
-	var fs []presburger.Formula
-	for set := 1; set < 1<<len(parts); set++ {
-		var vars []presburger.Var
-		k := 0
-		for j, pt := range parts {
-			if set&(1<<j) == 0 {
-				continue
-			}
-			k++
-			for g := range sys.Groups {
-				if v := sys.GroupVar(pt.From, g); Eligible(pt.Groups, g) && !slices.Contains(vars, v) {
-					vars = append(vars, v)
-				}
-			}
-		}
-		fs = append(fs, presburger.Compare(presburger.Sum(vars...), presburger.Ge, presburger.ConstTerm(int64(k))))
-	}
-	return presburger.Conj(fs...)
-}
-
-// PartsText writes the parts of rendezvous r: "P -> P2, C -> C2 [consumer]".
-func PartsText(sys *gsst.System, r int) string {
+// PartsText writes the parts of a step: "P -> P2, C -> C2 [consumer]".
+func PartsText(sys *gsst.System, ps []gsst.Part) string {
 	var parts []string
-	for _, pt := range sys.Rendezvous[r].Parts {
+	for _, pt := range ps {
 		parts = append(parts, sys.States[pt.From]+" -> "+sys.States[pt.To]+GroupsText(sys, pt.Groups))
 	}
 	return strings.Join(parts, ", ")
@@ -158,29 +109,6 @@ func HasUnbounded(sys *gsst.System) bool {
 		}
 	}
 	return false
-}
-
-// RendezvousGuard returns when rendezvous r of sys may be taken, given
-// that its processes exist: its guard, and its update keeping every
-// variable in its domain (Domain, with upper as there); text says so as
-// written, for a header.
-func RendezvousGuard(sys *gsst.System, hi []int, r int, upper bool) (presburger.Formula, string) {
-	rz := &sys.Rendezvous[r]
-	full := rz.Guard
-	if full == nil {
-		full = presburger.True
-	}
-	if dom := Domain(sys, hi, rz.Update.Assign, upper); dom != presburger.True {
-		full = presburger.Conj(full, dom)
-	}
-	text := rz.Text
-	if text == "" {
-		text = "true"
-	}
-	if rz.Update.Text != "" {
-		text += "; and " + rz.Update.Text + " stays in its domain"
-	}
-	return full, text
 }
 
 // ParamsText states the parameter values of an instance, "" when it has

@@ -1,6 +1,11 @@
 // Package emit holds what the writers of models for other model checkers
 // (packages nusmv and promela) share and that depends on no target
 // language: handing out identifiers in one namespace, the wording of the
-// warning an uncertified counter model carries, and the settings of the
-// header comment (Header, whose options both packages re-export).
+// warning an uncertified counter model carries, the settings of the
+// header comment (Header, whose options both packages re-export), the
+// bounds of unbounded shared variables in an export (SharedHi, and
+// Domains for gsst.Spec.InDomain), and the counters after a step of a
+// counter model as terms (CounterEffect, read off
+// counterabs.StepInto). What a step needs and does is gsst's
+// (gsst.Step): nothing here defines it again.
 package emit

@@ -5,39 +5,36 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// CounterEffect returns the counters after a step of t as linear terms
-// over the counters before it (counterabs.Model.Step): the movers move
-// one process each, and every transfer moves the other processes of its
-// source.
-func CounterEffect(t *counterabs.Transition, k int) []presburger.Term {
+// CounterEffect returns the counters after a step of transition t of m
+// as linear terms over the counters before it. What a step does to the counters is
+// defined once, by counterabs.StepInto (movers, the other parts, the
+// transfers of a broadcast); it is affine in the counters before the
+// step, so the terms are read off it: the constant is the step taken
+// from all zeros, and the coefficient of counter c the change that one
+// more process in c makes. (The values are arithmetic, not states: a
+// counter may go below zero on the way.)
+func CounterEffect(m *counterabs.Model, t *counterabs.Transition) []presburger.Term {
+	k := len(m.Counters)
+	moves := *t
+	moves.Assign = nil // the shared variables are the exporter's business
+	step := func(x []int64) []int64 {
+		y := make([]int64, k)
+		_ = counterabs.StepInto(m, &moves, x, y) // only an assignment can fail, and moves has none
+		return y
+	}
+	base := step(make([]int64, k))
 	y := make([]presburger.Term, k)
-	for c := range y {
-		y[c] = presburger.VarTerm(presburger.Var(c))
+	for i := range y {
+		y[i] = presburger.ConstTerm(base[i])
 	}
-	one := presburger.ConstTerm(1)
-	y[t.From], y[t.To] = y[t.From].Sub(one), y[t.To].Add(one)
-	for _, mv := range t.Also {
-		y[mv.From], y[mv.To] = y[mv.From].Sub(one), y[mv.To].Add(one)
-	}
-	// A transfer moves the processes its source held before the step
-	// that are not movers leaving it (a mover arriving there stays).
-	moved := make([]presburger.Term, len(t.Transfers))
-	for x, mv := range t.Transfers {
-		moved[x] = presburger.VarTerm(presburger.Var(mv.From))
-		if t.From == mv.From {
-			moved[x] = moved[x].Sub(one)
-		}
-		for _, o := range t.Also {
-			if o.From == mv.From {
-				moved[x] = moved[x].Sub(one)
+	for c := range k {
+		x := make([]int64, k)
+		x[c] = 1
+		for i, v := range step(x) {
+			if d := v - base[i]; d != 0 {
+				y[i] = y[i].Add(presburger.VarTerm(presburger.Var(c)).Scale(d))
 			}
 		}
-	}
-	for x, mv := range t.Transfers {
-		y[mv.From] = y[mv.From].Sub(moved[x])
-	}
-	for x, mv := range t.Transfers {
-		y[mv.To] = y[mv.To].Add(moved[x])
 	}
 	return y
 }

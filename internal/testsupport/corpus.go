@@ -19,8 +19,11 @@ import (
 //	spec.yaml      the GSST spec
 //	sizes          for a spec with ranges of group sizes, the instance:
 //	               "group=k, ..." (default: every group at its least size)
-//	certification  one line "U -> V: verdict" per transition, in order:
-//	               symmetric, certified or violated
+//	params         for a spec with parameters, their values at the
+//	               instance: "t=1, ..." (required)
+//	certification  one line "U -> V: verdict" per transition, then one
+//	               line "rendezvous P -> Q, ...: verdict" per rendezvous,
+//	               in order: symmetric, certified or violated
 //	total          the total-counter model (built with counterabs.Force
 //	               when the system is not certified: "exact: no")
 //	group          the group-counter model
@@ -36,10 +39,11 @@ type Case struct {
 	Name    string // the archive's file name without .txtar
 	Comment string
 	Spec    []byte
-	Sys     *gsst.System // Spec parsed, as file Name.yaml
-	// Transitions holds the certification verdict of each transition.
-	Transitions  []string
-	Total, Group *Level
+	Sys     *gsst.System // Spec parsed, as file Name.yaml, at the instance
+	// Certification holds the certification verdict of each transition,
+	// then of each rendezvous.
+	Certification []string
+	Total, Group  *Level
 }
 
 // Level is what a case expects of one model.
@@ -138,10 +142,11 @@ func parseCase(name string, data []byte) (*Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sys, err = instance(sys, a.Get("sizes")); err != nil {
-		return nil, fmt.Errorf("sizes: %w", err)
+	if sys, err = instance(sys, a.Get("sizes"), a.Get("params")); err != nil {
+		return nil, err
 	}
 	c.Sys = sys
+	items := ItemNames(sys)
 	for _, line := range lines(a.Get("certification")) {
 		i := strings.LastIndex(line, ": ")
 		if i < 0 {
@@ -151,13 +156,13 @@ func parseCase(name string, data []byte) (*Case, error) {
 		if v != "symmetric" && v != "certified" && v != "violated" {
 			return nil, fmt.Errorf("certification: unknown verdict %q", v)
 		}
-		if k := len(c.Transitions); k >= len(sys.Transitions) || line[:i] != sys.TransitionName(&sys.Transitions[k]) {
-			return nil, fmt.Errorf("certification: line %q does not name transition %d", line, k)
+		if k := len(c.Certification); k >= len(items) || line[:i] != items[k] {
+			return nil, fmt.Errorf("certification: line %q does not name item %d", line, k)
 		}
-		c.Transitions = append(c.Transitions, v)
+		c.Certification = append(c.Certification, v)
 	}
-	if c.Transitions != nil && len(c.Transitions) != len(sys.Transitions) {
-		return nil, fmt.Errorf("certification: %d verdicts for %d transitions", len(c.Transitions), len(sys.Transitions))
+	if c.Certification != nil && len(c.Certification) != len(items) {
+		return nil, fmt.Errorf("certification: %d verdicts for %d transitions and rendezvous", len(c.Certification), len(items))
 	}
 	if c.Total, err = parseLevel(a.Get("total")); err != nil {
 		return nil, fmt.Errorf("total: %w", err)
@@ -168,33 +173,77 @@ func parseCase(name string, data []byte) (*Case, error) {
 	return c, nil
 }
 
-// instance returns the instance of a spec with ranges of group sizes
-// that the sizes file names, or its smallest one; a spec with fixed sizes
-// as it is.
-func instance(sys *gsst.System, sizes []byte) (*gsst.System, error) {
+// ItemNames names the transitions and then the rendezvous of sys, as
+// the certification lines of an archive do.
+func ItemNames(sys *gsst.System) []string {
+	var out []string
+	for i := range sys.Transitions {
+		out = append(out, sys.TransitionName(&sys.Transitions[i]))
+	}
+	for i := range sys.Rendezvous {
+		out = append(out, sys.RendezvousName(&sys.Rendezvous[i]))
+	}
+	return out
+}
+
+// instance returns the instance of a family that the sizes and params
+// files name: every group of a range at the size named (by default its
+// least), every parameter at its value (which a spec with parameters
+// must give); a spec with fixed sizes and no parameter as it is.
+func instance(sys *gsst.System, sizes, params []byte) (*gsst.System, error) {
 	if !sys.Parametric() {
-		if sizes != nil {
-			return nil, fmt.Errorf("the spec has fixed sizes")
+		if sizes != nil || params != nil {
+			return nil, fmt.Errorf("sizes or params: the spec is not a family")
 		}
 		return sys, nil
 	}
-	if sizes == nil {
+	var per []int
+	if sizes != nil {
+		named, err := namedValues(sizes)
+		if err != nil {
+			return nil, fmt.Errorf("sizes: %w", err)
+		}
+		if per, err = sys.SizesByName(named); err != nil {
+			return nil, fmt.Errorf("sizes: %w", err)
+		}
+	}
+	open := false
+	for i := range sys.Params {
+		open = open || !sys.Params[i].Fixed
+	}
+	switch {
+	case open && params == nil:
+		return nil, fmt.Errorf("params: a spec with parameters needs their values")
+	case open:
+		named, err := namedValues(params)
+		if err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		values, err := sys.ParamsByName(named)
+		if err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		return sys.InstantiateParams(values, per)
+	case params != nil:
+		return nil, fmt.Errorf("params: the spec has no parameters")
+	case per == nil:
 		return sys.Smallest()
 	}
+	return sys.Instantiate(per)
+}
+
+// namedValues reads "name=k, ...".
+func namedValues(data []byte) (map[string]int, error) {
 	named := map[string]int{}
-	for _, part := range strings.Split(strings.TrimSpace(string(sizes)), ",") {
+	for _, part := range strings.Split(strings.TrimSpace(string(data)), ",") {
 		name, k, ok := strings.Cut(strings.TrimSpace(part), "=")
 		n, err := strconv.Atoi(k)
 		if !ok || err != nil {
-			return nil, fmt.Errorf("bad size %q (want group=k)", part)
+			return nil, fmt.Errorf("bad value %q (want name=k)", part)
 		}
 		named[name] = n
 	}
-	per, err := sys.SizesByName(named)
-	if err != nil {
-		return nil, err
-	}
-	return sys.Instantiate(per)
+	return named, nil
 }
 
 func lines(data []byte) []string {
@@ -276,29 +325,108 @@ func (l *Level) Format(total bool) []byte {
 
 // Symmetric reports whether detect may answer "symmetric" for t without a
 // query, by the rule docs/certification.md states: one block of all the
-// groups, guarded over total counters only.
+// groups, guarded without group counters, and no transfer restricted to
+// groups.
 func Symmetric(sys *gsst.System, t *gsst.Transition) bool {
+	for _, tr := range t.Broadcast {
+		if tr.Groups != nil {
+			return false
+		}
+	}
 	return len(t.Blocks) == 1 && len(t.Blocks[0].Groups) == len(sys.Groups) && sys.IsTotal(t.Blocks[0].Guard)
 }
 
+// SymmetricRendezvous is Symmetric for a rendezvous: no part restricted
+// to groups and a guard without group counters.
+func SymmetricRendezvous(sys *gsst.System, rv *gsst.Rendezvous) bool {
+	for _, p := range rv.Parts {
+		if p.Groups != nil {
+			return false
+		}
+	}
+	return sys.IsTotal(rv.Guard)
+}
+
+// derivationWindow is how far above its least value FullSymmetry tries
+// an unbounded shared variable for Derive: the archives compare such
+// variables with constants below it and only add to them, so every value
+// beyond behaves like one inside.
+const derivationWindow = 8
+
 // Derive computes what a case expects of sys with the oracles of this
-// package: certification by BruteForce (symmetric by the syntactic rule),
-// the total-counter model as the total quotient of the unreduced space
-// when certified and as the existential abstraction (Brute.Graph)
-// otherwise, the group-counter model as the group quotient, and every
-// verdict by Sat on the unreduced space (on the existential abstraction
-// for an uncertified total model). Properties over group counters are
-// left out of the total level.
-func Derive(sys *gsst.System) (transitions []string, total, group *Level) {
+// package on individual processes, for every construct of the
+// language: certification by FullSymmetry, transition by transition
+// and rendezvous by rendezvous (symmetric by the syntactic rule); the
+// group-counter model as the quotient of Procs by group counters and
+// shared values (its configurations counted from every arrangement of
+// the initial one); the total-counter model as the quotient by orbits
+// when the system is fully virtually symmetric and as the existential
+// abstraction (Orbits) otherwise; every verdict by Sat on Procs (on the
+// existential abstraction for an uncertified total model). Properties
+// over group counters are left out of the total level. For a system of
+// the paper, derivePaper computes the same from BruteForce and
+// Unreduced, which TestCorpus checks.
+func Derive(sys *gsst.System) (certification []string, total, group *Level) {
+	sym := FullSymmetry(sys, derivationWindow)
+	for k := range len(sys.Transitions) + len(sys.Rendezvous) {
+		tr, rv := k, -1
+		symmetric := false
+		if k < len(sys.Transitions) {
+			symmetric = Symmetric(sys, &sys.Transitions[k])
+		} else {
+			tr, rv = -1, k-len(sys.Transitions)
+			symmetric = SymmetricRendezvous(sys, &sys.Rendezvous[rv])
+		}
+		switch {
+		case sym.Violates(sys, tr, rv):
+			certification = append(certification, "violated")
+		case symmetric:
+			certification = append(certification, "symmetric")
+		default:
+			certification = append(certification, "certified")
+		}
+	}
+	sp := Procs(sys, 0)
+	owner, init := Processes(sys)
+	var arranged []ProcState
+	for _, conf := range Arrangements(owner, init) {
+		arranged = append(arranged, ProcState{Conf: conf, Shared: sys.InitShared()})
+	}
+	all := Procs(sys, 0, arranged...)
+	gq := sp.Quotient(func(i int) string { return fmt.Sprint(counters(sys, owner, sp.States[i].Conf), sp.States[i].Shared) })
+	group = &Level{Exact: true, States: int64(gq.Len()), Deadlocks: int64(gq.Deadlocks()),
+		Concrete: int64(all.Len()), Unreduced: int64(sp.Len())}
+	total = &Level{Exact: sym.Symmetric, Concrete: -1, Unreduced: -1}
+	tg, truth := sp.Quotient(func(i int) string { return OrbitKey(sys, owner, sp.States[i]) }), sp.Graph
+	if !sym.Symmetric {
+		tg = Orbits(sys, 0)
+		truth = tg
+	}
+	total.States, total.Deadlocks = int64(tg.Len()), int64(tg.Deadlocks())
+	for _, p := range sys.Properties {
+		group.Properties = append(group.Properties, PropertyVerdict{p.Name, Holds(sp.Graph, p.Formula)})
+		if readsGroups(sys, &p) {
+			continue
+		}
+		total.Properties = append(total.Properties, PropertyVerdict{p.Name, Holds(truth, p.Formula)})
+	}
+	return certification, total, group
+}
+
+// derivePaper is Derive for a system of the paper, from the oracles of
+// the paper's definitions: certification by BruteForce (Theorem 6), the
+// unreduced space and its quotients, the existential abstraction of
+// Brute.Graph.
+func derivePaper(sys *gsst.System) (certification []string, total, group *Level) {
 	b := BruteForce(sys)
 	for r := range sys.Transitions {
 		switch {
 		case !b.Closed(r):
-			transitions = append(transitions, "violated")
+			certification = append(certification, "violated")
 		case Symmetric(sys, &sys.Transitions[r]):
-			transitions = append(transitions, "symmetric")
+			certification = append(certification, "symmetric")
 		default:
-			transitions = append(transitions, "certified")
+			certification = append(certification, "certified")
 		}
 	}
 	sp := Unreduced(sys)
@@ -322,7 +450,7 @@ func Derive(sys *gsst.System) (transitions []string, total, group *Level) {
 		}
 		total.Properties = append(total.Properties, PropertyVerdict{p.Name, Holds(truth, p.Formula)})
 	}
-	return transitions, total, group
+	return certification, total, group
 }
 
 // TotalProperties returns sys without the properties that read group

@@ -10,7 +10,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected values of testdata/corpus from the oracles")
 
 // writeCase rewrites the expected sections of c's archive.
-func writeCase(t *testing.T, dir string, c *Case, trans []string, total, group *Level) {
+func writeCase(t *testing.T, dir string, c *Case, cert []string, total, group *Level) {
 	t.Helper()
 	path := filepath.Join(dir, c.Name+".txtar")
 	data, err := os.ReadFile(path)
@@ -18,16 +18,18 @@ func writeCase(t *testing.T, dir string, c *Case, trans []string, total, group *
 		t.Fatal(err)
 	}
 	a := ParseArchive(data)
-	var cert []byte
-	for r, v := range trans {
-		cert = append(cert, c.Sys.TransitionName(&c.Sys.Transitions[r])+": "+v+"\n"...)
+	var lines []byte
+	for k, name := range ItemNames(c.Sys) {
+		lines = append(lines, name+": "+cert[k]+"\n"...)
 	}
 	files := []File{{"spec.yaml", c.Spec}}
-	if sizes := a.Get("sizes"); sizes != nil {
-		files = append(files, File{"sizes", sizes})
+	for _, name := range []string{"sizes", "params"} {
+		if data := a.Get(name); data != nil {
+			files = append(files, File{name, data})
+		}
 	}
 	out := &Archive{Comment: a.Comment, Files: append(files,
-		File{"certification", cert}, File{"total", total.Format(true)}, File{"group", group.Format(false)})}
+		File{"certification", lines}, File{"total", total.Format(true)}, File{"group", group.Format(false)})}
 	if err := os.WriteFile(path, out.Format(), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@
 // the source or of any state, or priority blocks (Guards), random CTL
 // properties over total and (GroupProperties) group counters, awkward
 // names, and parametric systems with ranges of sizes and guards that read
-// n (Ranges, NGuards; Box lists the instances to try). RandomCTL draws
+// n (Ranges, NGuards; Box and Instances list the instances to try). RandomCTL draws
 // properties; RandomCounterModel and RandomFormula draw counter models
 // below the level of systems, for engine tests. Describe prints a system
 // for failure messages.
@@ -31,8 +31,9 @@
 // Procs explores it from a concrete state (ProcState: local states and
 // shared values), and FullSymmetry decides full virtual symmetry on it
 // directly: in every orbit (total counters and shared values) every
-// state has the same successor orbits. RandomExtended draws small systems
-// with those constructs (ExtConfig: which must and which must not occur).
+// state has the same successor orbits. RandomSystem draws them too
+// (Config.Want: the constructs every system uses, Config.May: those it
+// may use; Small: systems small enough for these oracles).
 // The oracles of the paper's systems (BruteForce, Unreduced, NewOracle,
 // Enabled, Firing) refuse a system with those constructs with a panic
 // naming Procs (PaperOnly) rather than read it as if they were not there.
@@ -56,8 +57,9 @@
 // fairness; fair EG from strongly connected components, not the engines'
 // Emerson-Lei fixpoints); CheckTrace checks a trace's segments and fair
 // cycle on it and CheckDeadlocks an engine's deadlock results.
-// RandomFairSystem draws systems with fairness constraints for it and
-// RandomUniversal ACTL properties.
+// RandomSystem draws fairness constraints for it (Config.Fairness;
+// FairConfig), and properties of a Shape (safety, response, exportable,
+// any CTL); RandomUniversal draws ACTL properties.
 //
 // Known answers. LoadCorpus reads the archives of testdata/corpus at the
 // module root (txtar, ParseArchive): a spec with its expected

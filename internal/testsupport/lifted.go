@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger"
 )
 
 // Lifted is an engine's trace replayed on the unreduced system, process
@@ -23,10 +22,9 @@ type Lifted struct {
 // Step is one move of a lifted run: process Process (numbered within
 // Group) moves from local state From to To by transition Transition (an
 // index into System.Transitions); a Stutter step (a deadlock) moves
-// nobody. Beyond the paper (replayext.go): with Transition -1 the step
-// is rendezvous Rendezvous, whose other parts Also moves; Transferred
-// are the processes a broadcast moves; Shared, when not nil, the shared
-// values after the step.
+// nobody. With Transition -1 the step is rendezvous Rendezvous, whose
+// other parts Also moves; Transferred are the processes a broadcast
+// moves; Shared, when not nil, the shared values after the step.
 type Step struct {
 	Stutter                              bool
 	Transition, Group, Process, From, To int
@@ -44,10 +42,10 @@ func (s Step) String() string {
 
 // Replay replays tr.Lifted on sys from its initial configuration and
 // returns the configurations of the run (conf[p] the local state of
-// process p, numbered as Processes does). Every step must be a move of
-// sys: the process in the step's source state, in a group of a block of
-// the transition whose guard holds; a stutter only where no process can
-// move. After each step the counters must be those of the trace's state
+// process p, numbered as Processes does). Every step must be a step of
+// sys on processes (ProcSteps, procreplay.go): the same transition or
+// rendezvous, movers and configuration after it; a stutter only where
+// no process can move. After each step the counters must be those of the trace's state
 // (unrolled around its loop), the lifted run at least as long as the
 // trace (one closing step more for a lasso), and a lifted loop must
 // return to the configuration it names.
@@ -66,11 +64,8 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 	}
 	group, conf := Processes(sys)
 	confs := [][]int{slices.Clone(conf)}
-	var ext *extState
-	if sys.Extensions() != 0 {
-		ext = &extState{sys: sys, owner: group, offset: offset, st: ProcState{Conf: slices.Clone(conf), Shared: sys.InitShared()}}
-	}
-	shareds := [][]int{sys.InitShared()} // after each step, for a system beyond the paper
+	st := &replayState{sys: sys, owner: group, offset: offset, st: ProcState{Conf: slices.Clone(conf), Shared: sys.InitShared()}}
+	shareds := [][]int{sys.InitShared()} // after each step
 	n := len(tr.Totals)
 	want := n - 1
 	if tr.Loop >= 0 {
@@ -92,38 +87,13 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 		default:
 			target = tr.Loop + o%loopLen
 		}
-		y := counters(sys, group, conf)
-		val := sys.Valuation(y, nil)
-		switch {
-		case ext != nil:
-			if err := ext.step(s); err != nil {
-				return nil, fmt.Errorf("lifted step %d (%v): %v", k+1, s, err)
-			}
-			conf = slices.Clone(ext.st.Conf)
-			shareds = append(shareds, ext.st.Shared)
-			if tr.Shared != nil && tr.Shared[target] != nil && !slices.Equal(tr.Shared[target], ext.st.Shared) {
-				return nil, fmt.Errorf("after lifted step %d shared values %v, trace says %v", k+1, ext.st.Shared, tr.Shared[target])
-			}
-		case s.Stutter:
-			for p := range conf {
-				for _, tt := range sys.Transitions {
-					if b := tt.BlockOf(group[p]); tt.From == conf[p] && b != nil && presburger.Eval(b.Guard, val) {
-						return nil, fmt.Errorf("step %d stutters but process %d can move", k, p)
-					}
-				}
-			}
-		default:
-			if s.Group < 0 || s.Group >= d || s.Process < 0 || s.Process >= sys.Groups[s.Group].Size ||
-				s.Transition < 0 || s.Transition >= len(sys.Transitions) {
-				return nil, fmt.Errorf("step %d names no process or transition: %+v", k, s)
-			}
-			p := offset[s.Group] + s.Process
-			tt := &sys.Transitions[s.Transition]
-			b := tt.BlockOf(s.Group)
-			if conf[p] != s.From || tt.From != s.From || tt.To != s.To || b == nil || !presburger.Eval(b.Guard, val) {
-				return nil, fmt.Errorf("lifted step %d (%v) is not a move of the system", k+1, s)
-			}
-			conf[p] = s.To
+		if err := st.step(s); err != nil {
+			return nil, fmt.Errorf("lifted step %d (%v): %v", k+1, s, err)
+		}
+		conf = slices.Clone(st.st.Conf)
+		shareds = append(shareds, st.st.Shared)
+		if tr.Shared != nil && tr.Shared[target] != nil && !slices.Equal(tr.Shared[target], st.st.Shared) {
+			return nil, fmt.Errorf("after lifted step %d shared values %v, trace says %v", k+1, st.st.Shared, tr.Shared[target])
 		}
 		tot := make([]int, m)
 		for _, s := range conf {
@@ -139,7 +109,7 @@ func Replay(sys *gsst.System, tr *Trace) ([][]int, error) {
 		return nil, fmt.Errorf("lifted loop %d, trace loop %d", L.Loop, tr.Loop)
 	}
 	if L.Loop >= 0 && (L.Loop >= len(confs) || !slices.Equal(confs[L.Loop], confs[len(confs)-1]) ||
-		ext != nil && !slices.Equal(shareds[L.Loop], shareds[len(shareds)-1])) {
+		!slices.Equal(shareds[L.Loop], shareds[len(shareds)-1])) {
 		return nil, fmt.Errorf("lifted loop does not return to configuration %d", L.Loop)
 	}
 	return confs, nil

@@ -178,7 +178,7 @@ func TestFullSymmetryWitness(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	found := 0
 	for range 200 {
-		sys := RandomExtended(r, ExtConfig{})
+		sys := RandomSystem(r, language)
 		res := FullSymmetry(sys, 3)
 		if res.Symmetric {
 			continue
@@ -202,18 +202,25 @@ func TestFullSymmetryWitness(t *testing.T) {
 	}
 }
 
-// TestRandomExtended: the generator draws every construct and kind, and
-// Want and Deny hold.
-func TestRandomExtended(t *testing.T) {
+// language is what the cross-checks of the whole language draw: small
+// systems (for Procs and FullSymmetry) that may use every construct.
+var language = Config{MaxGroups: 2, MaxSize: 2, MaxProcesses: 4, May: AllConstructs}
+
+// TestRandomSystemConstructs: the generator draws every construct and
+// kind, and Want and May hold.
+func TestRandomSystemConstructs(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	seen := map[string]int{}
 	for range 300 {
-		sys := RandomExtended(r, ExtConfig{})
-		x := sys.Extensions()
-		for i, name := range []string{"shared", "params", "rendezvous", "broadcast"} {
+		sys := RandomSystem(r, language)
+		x := ConstructsOf(sys)
+		for i, name := range constructNames {
 			if x&(1<<i) != 0 {
 				seen[name]++
 			}
+		}
+		if x == 0 {
+			seen["none"]++
 		}
 		for j := range sys.Shared {
 			seen[SharedKind(&sys.Shared[j])]++
@@ -238,21 +245,20 @@ func TestRandomExtended(t *testing.T) {
 				restricted = restricted || p.Groups != nil
 			}
 			seen[fmt.Sprint("rendezvous restricted ", restricted)]++
-		}
-		if testing.Verbose() && len(seen) == 0 {
-			t.Log(Describe(sys))
+			seen[fmt.Sprint("rendezvous of ", len(rv.Parts))]++
 		}
 	}
-	for _, k := range []string{"shared", "params", "rendezvous", "broadcast", "bool", "enum", "bounded", "unbounded", "update",
-		"broadcast restricted true", "broadcast restricted false", "rendezvous restricted true", "rendezvous restricted false", "per-group"} {
+	for _, k := range []string{"none", "shared", "params", "rendezvous", "broadcast", "bool", "enum", "bounded", "unbounded", "update",
+		"broadcast restricted true", "broadcast restricted false", "rendezvous restricted true", "rendezvous restricted false",
+		"rendezvous of 2", "rendezvous of 3", "per-group"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s in 300 systems: %v", k, seen)
 		}
 	}
-	for _, c := range []ExtConfig{{Want: gsst.ExtRendezvous, Deny: gsst.ExtBroadcast}, {Want: gsst.ExtBroadcast | gsst.ExtShared, Deny: gsst.ExtRendezvous}} {
+	for _, c := range []Config{{Want: Rendezvous, May: SharedVars | Params}, {Want: Broadcasts | SharedVars}, {Family: true, May: AllConstructs}} {
 		for range 20 {
-			x := RandomExtended(r, c).Extensions()
-			if x&c.Want != c.Want || x&c.Deny != 0 {
+			x := ConstructsOf(RandomSystem(r, c))
+			if x&c.Want != c.Want || x&^(c.Want|c.May|Params) != 0 || c.Family && x&Params == 0 {
 				t.Fatalf("%+v: drew %v", c, x)
 			}
 		}
@@ -270,10 +276,10 @@ func blocksAlike(t *gsst.Transition) bool {
 	return true
 }
 
-// TestDescribeExtended names the constructs beyond the paper.
-func TestDescribeExtended(t *testing.T) {
+// TestDescribeConstructs: Describe names every construct.
+func TestDescribeConstructs(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	sys := RandomExtended(r, ExtConfig{Want: gsst.ExtShared | gsst.ExtRendezvous | gsst.ExtBroadcast})
+	sys := RandomSystem(r, Config{MaxGroups: 2, MaxSize: 2, MaxProcesses: 4, Want: SharedVars | Rendezvous | Broadcasts})
 	d := Describe(sys)
 	for _, w := range []string{"shared v0", "rendezvous", "broadcast"} {
 		if !strings.Contains(d, w) {
@@ -326,9 +332,75 @@ func TestPaperOnly(t *testing.T) {
 			switch {
 			case sp.Name == "plain" && msg != "":
 				t.Errorf("%s refuses a system of the paper: %s", name, msg)
-			case sp.Name != "plain" && !(strings.Contains(msg, name) && strings.Contains(msg, sp.Name) && strings.Contains(msg, sys.Extensions().String()) && strings.Contains(msg, "Procs")):
+			case sp.Name != "plain" && !(strings.Contains(msg, name) && strings.Contains(msg, sp.Name) && strings.Contains(msg, ConstructsOf(sys).String()) && strings.Contains(msg, "Procs")):
 				t.Errorf("%s on %s: panic %q, want a refusal naming it, the construct and Procs", name, sp.Name, msg)
 			}
 		}
+	}
+}
+
+// TestOrbits: on systems of the paper, Orbits is the existential
+// abstraction BruteForce gives, stutters included; on systems with any
+// construct that FullSymmetry finds fully virtually symmetric, it is the
+// quotient of Procs by orbits.
+func TestOrbits(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	runs := 200
+	if testing.Short() {
+		runs = 50
+	}
+	same := func(a, b *Graph) error {
+		if a.Len() != b.Len() || a.Deadlocks() != b.Deadlocks() {
+			return fmt.Errorf("%d states and %d deadlocks, want %d and %d", a.Len(), a.Deadlocks(), b.Len(), b.Deadlocks())
+		}
+		for i, k := range a.Keys {
+			j, ok := b.Index[k]
+			if !ok {
+				return fmt.Errorf("state %s missing", k)
+			}
+			var x, y []string
+			for _, s := range a.Succ[i] {
+				x = append(x, a.Keys[s])
+			}
+			for _, s := range b.Succ[j] {
+				y = append(y, b.Keys[s])
+			}
+			sort.Strings(x)
+			sort.Strings(y)
+			if !slices.Equal(x, y) {
+				return fmt.Errorf("successors of %s: %v, want %v", k, x, y)
+			}
+		}
+		return nil
+	}
+	paper, symmetric := 0, 0
+	for range runs {
+		sys := RandomSystem(r, Config{MaxGroups: 2, MaxProcesses: 4})
+		// BruteForce keys orbits by totals alone; OrbitKey adds the
+		// (empty) shared values.
+		bg := BruteForce(sys).Graph()
+		renamed := &Graph{Index: map[string]int{}, Succ: bg.Succ, Dead: bg.Dead, Init: bg.Init}
+		for i, k := range bg.Keys {
+			renamed.Keys = append(renamed.Keys, k+" []")
+			renamed.Index[k+" []"] = i
+		}
+		if err := same(Orbits(sys, 0), renamed); err != nil {
+			t.Fatalf("paper system: %v\n%s", err, Describe(sys))
+		}
+		paper++
+		sys = RandomSystem(r, Small(0, AllConstructs))
+		sp, beyond := ProcsWithin(sys, 6)
+		if beyond || !FullSymmetry(sys, 3).Symmetric {
+			continue
+		}
+		quot := sp.Quotient(func(i int) string { return OrbitKey(sys, sp.Owner, sp.States[i]) })
+		if err := same(Orbits(sys, 0), quot); err != nil {
+			t.Fatalf("fully virtually symmetric system: %v\n%s", err, Describe(sys))
+		}
+		symmetric++
+	}
+	t.Logf("%d systems of the paper, %d fully virtually symmetric with constructs", paper, symmetric)
+	if symmetric < runs/10 {
+		t.Errorf("only %d fully virtually symmetric systems with constructs", symmetric)
 	}
 }

@@ -81,10 +81,10 @@ func valuation(sys *gsst.System, y [][]int) func(presburger.Var) (int64, bool) {
 // is Procs, ProcSteps and ProcsWithin. It refuses such a system rather
 // than read it as if the construct were not there.
 func PaperOnly(sys *gsst.System, what string) {
-	x := sys.Extensions() &^ gsst.ExtParams
+	x := ConstructsOf(sys) &^ Params
 	for i := range sys.Params {
 		if !sys.Params[i].Fixed {
-			x |= gsst.ExtParams
+			x |= Params
 		}
 	}
 	if x != 0 {

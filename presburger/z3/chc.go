@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"time"
+	"strings"
 	"unsafe"
 
 	"github.com/vsym/vsym/internal/checked"
@@ -48,6 +48,7 @@ var (
 	cEngine = C.CString("engine")
 	cSpacer = C.CString("spacer")
 	cCtrlC  = C.CString("ctrl_c")
+	cSeed   = C.CString("spacer.random_seed")
 
 	// noInline are the rule transformations Prove turns off: with eager
 	// inlining on, Z3 4.8.12 answered a safe query with an
@@ -57,12 +58,6 @@ var (
 	// difference beyond the noise of a shared machine.
 	noInline = []*C.char{C.CString("xform.inline_eager"), C.CString("xform.inline_linear")}
 )
-
-// searchDelay is how long Prove lets Spacer run alone before it starts
-// the bounded search for a counterexample alongside. Proofs mostly end
-// before it (GR&W with 30 counters in a third of it), and on a machine
-// with two CPUs a search started earlier would slow them down.
-const searchDelay = time.Second
 
 // Prove implements presburger.Prover with Z3's CHC engine Spacer.
 //
@@ -93,19 +88,22 @@ const searchDelay = time.Second
 // small as their domain allows, lexicographically in the order of
 // Params, which keeps the sizes an explicit engine must replay small,
 // and then the transitions taken, step by step, so that a question gets
-// the same run every time. The
-// search runs once Spacer reports a bad state reachable, or alongside
-// Spacer when Spacer has taken longer than searchDelay. The run is
-// confirmed with presburger.Replay before Prove answers Refuted.
+// the same run every time. The search runs once Spacer reports a bad
+// state reachable, or, when b.Attempt > 0, alongside Spacer from the
+// start. The run is confirmed with presburger.Replay before Prove
+// answers Refuted.
 //
-// Timeout bounds the whole call; it, the context's deadline and
-// cancellation give Undecided with a reason, as do Spacer's "unknown", an
+// b.Work bounds the work of Spacer (the hull included) and of the search,
+// each in a Z3 context of its own with that resource limit; a spent
+// budget gives Undecided with Exhausted set. Timeout bounds the whole
+// call; it, the context's deadline and cancellation give Undecided with
+// a reason, as do Spacer's "unknown", an
 // invariant that cannot be translated back, a system the Horn
 // translation cannot state (a negated Exists over too many values) and
 // an invariant that fails the re-check, which is never reported as a
 // proof. A counterexample that fails to replay is an error: the search
 // and the replay read the same formulas, so that would be a defect here.
-func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
+func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b presburger.Budget) (presburger.SafetyAnswer, error) {
 	if err := ts.Check(); err != nil {
 		return presburger.SafetyAnswer{}, err
 	}
@@ -114,41 +112,52 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 		ctx, cancel = context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 	}
-	undecided := func(reason string) (presburger.SafetyAnswer, error) {
-		return presburger.SafetyAnswer{Verdict: presburger.Undecided, Reason: reason}, nil
+	undecided := func(reason string, exhausted bool) (presburger.SafetyAnswer, error) {
+		return presburger.SafetyAnswer{Verdict: presburger.Undecided, Reason: reason, Exhausted: exhausted}, nil
 	}
 
 	// Spacer runs first. The bounded search starts when Spacer finds a
-	// bad state reachable, or alongside it once Spacer has taken longer
-	// than searchDelay: Spacer is slow on deep counterexamples, where
-	// the search can be faster, and most proofs end before the delay,
-	// sparing them a second Z3 context and thread. Each runs in a
-	// context of its own that the other's answer may cancel, and both
-	// are waited for before Prove returns, so no Z3 call outlives it.
+	// bad state reachable, or, from the second attempt on, alongside it
+	// (Spacer is slow on deep counterexamples, where the search can be
+	// faster; most proofs end within the first attempt, sparing them a
+	// second Z3 context and thread). Each runs in a Z3 context of its
+	// own, made for the call with the budget's resource limit, so that
+	// its work is the same whatever ran before; the other's answer may
+	// cancel it, and both are waited for before Prove returns, so no Z3
+	// call outlives it. Which of the two answers first depends on the
+	// load, but not what Prove answers: a proof and a run into a bad
+	// state cannot both exist, and when one of them gives up, the other
+	// is waited for.
 	type spacerOut struct {
-		r      presburger.Result
-		inv    presburger.Formula
-		reason string
-		err    error
+		r         presburger.Result
+		inv       presburger.Formula
+		reason    string
+		exhausted bool
+		err       error
 	}
 	type searchOut struct {
-		cex    *presburger.Counterexample
-		reason string
-		err    error
+		cex       *presburger.Counterexample
+		reason    string
+		exhausted bool
+		err       error
 	}
 	spacerCtx, stopSpacer := context.WithCancel(ctx)
 	searchCtx, stopSearch := context.WithCancel(ctx)
 	spacerCh := make(chan spacerOut, 1)
 	searchCh := make(chan searchOut, 1)
 	go func() {
-		z, err := acquire()
+		z, err := newLimitedZctx(b.Work)
 		if err != nil {
 			spacerCh <- spacerOut{err: err}
 			return
 		}
-		r, inv, reason, err := s.spacer(spacerCtx, z, ts)
-		release(z, err == nil && r != presburger.Unknown)
-		spacerCh <- spacerOut{r, inv, reason, err}
+		r, inv, reason, err := s.spacer(spacerCtx, z, ts, b.Attempt)
+		z.close()
+		out := r == presburger.Unknown && spacerCtx.Err() == nil && outOfWork(reason)
+		if out {
+			reason = spent(b)
+		}
+		spacerCh <- spacerOut{r, inv, reason, out, err}
 	}()
 	searching := false
 	startSearch := func() {
@@ -157,14 +166,18 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 		}
 		searching = true
 		go func() {
-			z, err := acquire()
+			z, err := newLimitedZctx(b.Work)
 			if err != nil {
 				searchCh <- searchOut{err: err}
 				return
 			}
 			cex, reason, err := s.unroll(searchCtx, z, ts)
-			release(z, err == nil && cex != nil)
-			searchCh <- searchOut{cex, reason, err}
+			z.close()
+			out := cex == nil && searchCtx.Err() == nil && outOfWork(reason)
+			if out {
+				reason = "the counterexample search is " + spent(b)
+			}
+			searchCh <- searchOut{cex, reason, out, err}
 		}()
 	}
 	var sp *spacerOut
@@ -179,18 +192,20 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 			<-searchCh
 		}
 	}()
-	delay := time.NewTimer(searchDelay)
-	defer delay.Stop()
+	if b.Attempt > 0 {
+		startSearch()
+	}
 	for {
 		select {
-		case <-delay.C:
-			startSearch()
-			continue
 		case o := <-spacerCh:
 			sp = &o
-			if o.err == nil && o.r == presburger.Sat && se == nil {
+			switch {
+			case o.err != nil || o.r == presburger.Unsat:
+			case o.r == presburger.Sat && se == nil:
 				startSearch() // for a concrete run
 				continue
+			case searching && se == nil:
+				continue // Spacer gave up: the search may still find a run
 			}
 		case o := <-searchCh:
 			se = &o
@@ -200,8 +215,8 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 		}
 		break
 	}
-	// Here either Spacer has answered other than Sat, or the search has
-	// a run or an error, or both have answered.
+	// Here either Spacer has proved the system safe or failed, or the
+	// search has a run or failed, or both have answered.
 
 	var ue *presburger.UndecidedError
 	if se != nil && se.err != nil {
@@ -213,14 +228,19 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 		case err == nil:
 			return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: se.cex}, nil
 		case errors.As(err, &ue):
-			return undecided("replay of the counterexample: " + ue.Error())
+			return undecided("replay of the counterexample: "+ue.Error(), false)
 		}
 		return presburger.SafetyAnswer{}, fmt.Errorf("z3: the counterexample found by unrolling fails to replay: %w", err)
 	}
 	var unsup *unsupportedError
 	switch {
 	case errors.As(sp.err, &unsup):
-		return undecided(unsup.Error())
+		return undecided(unsup.Error(), false)
+	case sp.err != nil && stuck(sp.err):
+		// Spacer gives up on a question with this error in some of its
+		// searches (bosco's liveness obligations, TestByMCLiveness):
+		// an attempt with another seed may answer.
+		return undecided("Spacer: "+strings.TrimPrefix(sp.err.Error(), "z3: "), true)
 	case sp.err != nil:
 		return presburger.SafetyAnswer{}, sp.err
 	case sp.r == presburger.Unsat: // Inv exists: no bad state is reachable
@@ -229,26 +249,46 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem) (pre
 		case err == nil:
 			return presburger.SafetyAnswer{Verdict: presburger.Proved, Invariant: sp.inv}, nil
 		case errors.As(err, &ue):
-			return undecided("re-check of Spacer's invariant: " + ue.Error())
+			return undecided("re-check of Spacer's invariant: "+ue.Error(), false)
 		}
 		var ie *presburger.InvariantError
 		if errors.As(err, &ie) {
 			// Spacer's answer is not an invariant: never a proof.
 			return undecided(fmt.Sprintf("Spacer's invariant %s fails the independent re-check: %v",
-				presburger.Format(sp.inv, varName), err))
+				presburger.Format(sp.inv, varName), err), false)
 		}
 		return presburger.SafetyAnswer{}, err
 	case sp.r == presburger.Sat: // the search ended without a run
-		return undecided("Spacer finds a bad state reachable, but " + se.reason)
+		return undecided("Spacer finds a bad state reachable, but "+se.reason, se.exhausted)
 	}
-	return undecided(sp.reason)
+	// Spacer gave up; so did the search, if it ran. A larger budget may
+	// help either.
+	return undecided(sp.reason, sp.exhausted || se != nil && se.exhausted)
 }
+
+// outOfWork reports whether Z3 gave up, in a context made by
+// newLimitedZctx whose Go context has not ended, because its resource
+// limit ran out. Z3 says so only in words ("max. resource limit
+// exceeded" from Spacer, "canceled" from a solver; no timer of Z3's own
+// is set in such a context, so a cancellation is the limit's): this is
+// the one place that reads them.
+func outOfWork(reason string) bool {
+	return strings.Contains(reason, "resource limit") || strings.Contains(reason, "cancel")
+}
+
+// stuck reports whether err is Spacer's "Stuck on a lemma": Z3 raises it
+// when one of its lemmas cannot be blocked, which depends on the path
+// of the search (its seed), not on the question alone.
+func stuck(err error) bool { return strings.Contains(err.Error(), "Stuck on a lemma") }
+
+// spent says that a search ran out of the work b allows.
+func spent(b presburger.Budget) string { return workReason(b.Work) }
 
 func varName(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) }
 
 // spacer asks Spacer whether the bad states are reachable: Unsat (no)
 // with the invariant, Sat (yes), or Unknown with a reason.
-func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSystem) (presburger.Result, presburger.Formula, string, error) {
+func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSystem, attempt int) (presburger.Result, presburger.Formula, string, error) {
 	hull, ok, enough, err := s.affineHull(ctx, z, ts)
 	if err != nil {
 		return presburger.Unknown, nil, "", err
@@ -259,8 +299,7 @@ func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSy
 	if enough {
 		return presburger.Unsat, presburger.Conj(hull...), "", nil
 	}
-	d, err := s.budget(ctx)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return presburger.Unknown, nil, err.Error(), nil
 	}
 	c := z.c
@@ -289,8 +328,8 @@ func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSy
 	for _, name := range noInline {
 		C.Z3_params_set_bool(c, ps, C.Z3_mk_string_symbol(c, name), false)
 	}
-	if d > 0 {
-		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(d))
+	if attempt > 0 {
+		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cSeed), C.uint(attempt))
 	}
 	C.Z3_fixedpoint_set_params(c, fp, ps)
 	C.Z3_fixedpoint_register_relation(c, fp, inv)
@@ -382,7 +421,6 @@ func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSy
 		return presburger.Unknown, nil, "", err
 	}
 
-	start := time.Now()
 	stop := z.watch(ctx.Done())
 	r := C.Z3_fixedpoint_query(c, fp, badApp)
 	stop()
@@ -390,13 +428,7 @@ func (s *Solver) spacer(ctx context.Context, z *zctx, ts presburger.TransitionSy
 		if !interrupted(ctx, err) {
 			return presburger.Unknown, nil, "", err
 		}
-		reason := unknownReason(ctx, err.Error())
-		if ctx.Err() == nil && d > 0 && time.Since(start) >= d-time.Millisecond {
-			// Z3's own timer, set to the budget, ran out a moment
-			// before the context's deadline.
-			reason = "timeout (" + reason + ")"
-		}
-		return presburger.Unknown, nil, reason, nil
+		return presburger.Unknown, nil, unknownReason(ctx, err.Error()), nil
 	}
 	switch r {
 	case C.Z3_L_TRUE:
@@ -756,15 +788,15 @@ func (s *Solver) unroll(ctx context.Context, z *zctx, ts presburger.TransitionSy
 	}
 }
 
-// checkMore checks sv's assertions within what is left of the budget,
-// interruptible through ctx. A timeout or interrupt gives Z3_L_UNDEF and
-// a reason.
+// checkMore checks sv's assertions within what is left of the context's
+// resource limit (newLimitedZctx), interruptible through ctx. Running
+// out of either gives Z3_L_UNDEF and a reason. No timer of Z3's own is
+// set: only the context's end cuts by time, so a check that answers
+// answers the same on any machine.
 func (s *Solver) checkMore(ctx context.Context, z *zctx, sv C.Z3_solver) (C.Z3_lbool, string, error) {
-	d, err := s.budget(ctx)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return C.Z3_L_UNDEF, "counterexample search: " + err.Error(), nil
 	}
-	z.setTimeout(sv, d)
 	stop := z.watch(ctx.Done())
 	r := C.Z3_solver_check(z.c, sv)
 	stop()

@@ -46,7 +46,7 @@ func benchProve(b *testing.B, c *counters, want pb.Verdict, steps int) {
 	s := z3.New(z3.Timeout(5 * time.Minute))
 	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
-		a, err := s.Prove(context.Background(), ts)
+		a, err := s.Prove(context.Background(), ts, pb.Budget{})
 		if err != nil || a.Verdict != want {
 			b.Fatalf("got %v %v (%s), want %v", a.Verdict, err, a.Reason, want)
 		}

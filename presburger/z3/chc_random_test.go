@@ -146,7 +146,7 @@ func proveRandom(t *testing.T, s *z3.Solver, maxUnknown int) {
 	for i := 0; i < n; i++ {
 		c := randomCounters(r)
 		start := time.Now()
-		a, err := s.Prove(context.Background(), c.system())
+		a, err := s.Prove(context.Background(), c.system(), pb.Budget{})
 		if d := time.Since(start); d > slowest {
 			slowest = d
 		}

@@ -3,6 +3,7 @@ package z3_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand"
 	"regexp"
 	"slices"
@@ -120,7 +121,7 @@ func TestProveKnown(t *testing.T) {
 	box := boxOf(1, 2, 3, 4, 5)
 	t.Run("grw-4", func(t *testing.T) {
 		c := grw(4, true)
-		a, err := s.Prove(ctx, c.system())
+		a, err := s.Prove(ctx, c.system(), pb.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func TestProveKnown(t *testing.T) {
 	})
 	t.Run("grw-4-unguarded", func(t *testing.T) {
 		c := grw(4, false)
-		a, err := s.Prove(ctx, c.system())
+		a, err := s.Prove(ctx, c.system(), pb.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +142,7 @@ func TestProveKnown(t *testing.T) {
 	})
 	t.Run("threshold", func(t *testing.T) {
 		c := threshold(0)
-		a, err := s.Prove(ctx, c.system())
+		a, err := s.Prove(ctx, c.system(), pb.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +153,7 @@ func TestProveKnown(t *testing.T) {
 	})
 	t.Run("threshold-below-3", func(t *testing.T) {
 		c := threshold(2)
-		a, err := s.Prove(ctx, c.system())
+		a, err := s.Prove(ctx, c.system(), pb.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +162,7 @@ func TestProveKnown(t *testing.T) {
 	})
 	for _, m := range []int{6, 10} {
 		c := grw(m, true)
-		a, err := s.Prove(ctx, c.system())
+		a, err := s.Prove(ctx, c.system(), pb.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +240,7 @@ func TestProveCorners(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := counting()
 			tc.mod(&ts)
-			a, err := s.Prove(ctx, ts)
+			a, err := s.Prove(ctx, ts, pb.Budget{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,13 +265,18 @@ func TestProveCorners(t *testing.T) {
 	}
 }
 
+// parity needs "x is even" over all integers, beyond linear invariants
+// without mod: Spacer diverges.
+func parity() pb.TransitionSystem {
+	ts := counting()
+	ts.Trans = []pb.Formula{pb.Compare(otxn, pb.Eq, otx.Add(pb.ConstTerm(2)))}
+	ts.Bad = pb.Compare(otx, pb.Eq, otn.Scale(2).Add(pb.ConstTerm(1)))
+	return ts
+}
+
 func TestProveUndecided(t *testing.T) {
 	ctx := context.Background()
-	// Parity over all integers needs "x is even", beyond linear
-	// invariants without mod: Spacer diverges.
-	parity := counting()
-	parity.Trans = []pb.Formula{pb.Compare(otxn, pb.Eq, otx.Add(pb.ConstTerm(2)))}
-	parity.Bad = pb.Compare(otx, pb.Eq, otn.Scale(2).Add(pb.ConstTerm(1)))
+	parity := parity()
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	bigNeg := counting()
@@ -282,23 +288,85 @@ func TestProveUndecided(t *testing.T) {
 		s         *z3.Solver
 		ctx       context.Context
 		ts        pb.TransitionSystem
+		budget    pb.Budget
 		reasonHas string
+		exhausted bool
 	}{
-		{"timeout", z3.New(z3.Timeout(300 * time.Millisecond)), ctx, parity, "deadline|timeout"},
-		{"cancelled", z3.New(), cancelled, counting(), "canceled"},
-		{"max-unroll", z3.New(z3.MaxUnroll(3)), ctx, grw(4, false).system(), "no run of at most 3 steps"},
-		{"big-negated-exists", z3.New(), ctx, bigNeg, "more than 1024 assignments, which the Horn translation needs"},
+		{"timeout", z3.New(z3.Timeout(300 * time.Millisecond)), ctx, parity, pb.Budget{}, "deadline|timeout", false},
+		{"cancelled", z3.New(), cancelled, counting(), pb.Budget{}, "canceled", false},
+		{"max-unroll", z3.New(z3.MaxUnroll(3)), ctx, grw(4, false).system(), pb.Budget{}, "no run of at most 3 steps", false},
+		{"big-negated-exists", z3.New(), ctx, bigNeg, pb.Budget{}, "more than 1024 assignments, which the Horn translation needs", false},
+		{"work", z3.New(), ctx, parity, pb.Budget{Work: 200_000}, "out of work", true},
+		{"work, searching too", z3.New(), ctx, parity, pb.Budget{Work: 200_000, Attempt: 1}, "out of work", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			a, err := tc.s.Prove(tc.ctx, tc.ts)
+			a, err := tc.s.Prove(tc.ctx, tc.ts, tc.budget)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Verdict != pb.Undecided || !regexp.MustCompile(tc.reasonHas).MatchString(a.Reason) {
-				t.Errorf("got %v %q, want unknown with a reason containing %q", a.Verdict, a.Reason, tc.reasonHas)
+			if a.Verdict != pb.Undecided || !regexp.MustCompile(tc.reasonHas).MatchString(a.Reason) || a.Exhausted != tc.exhausted {
+				t.Errorf("got %v %q (exhausted %v), want unknown with a reason containing %q (exhausted %v)",
+					a.Verdict, a.Reason, a.Exhausted, tc.reasonHas, tc.exhausted)
 			}
 			t.Logf("%v: %s", time.Since(start), a.Reason)
+		})
+	}
+}
+
+// TestProveSameWork: a question asked with the same budget gets the same
+// answer every time, whatever the pooled contexts solved before and
+// whatever runs beside it: the invariant of a proof, word for word, and
+// the point where a budget too small runs out (the same reason).
+func TestProveSameWork(t *testing.T) {
+	ctx := context.Background()
+	s := z3.New()
+	for _, tc := range []struct {
+		name   string
+		ts     pb.TransitionSystem
+		budget pb.Budget
+		want   pb.Verdict
+	}{
+		{"proof", grw(8, true).system(), pb.Budget{Work: 50_000_000}, pb.Proved},
+		{"proof, second attempt", grw(8, true).system(), pb.Budget{Work: 50_000_000, Attempt: 2}, pb.Proved},
+		{"refutation", grw(4, false).system(), pb.Budget{Work: 50_000_000, Attempt: 1}, pb.Refuted},
+		{"out of work", parity(), pb.Budget{Work: 300_000}, pb.Undecided},
+		{"out of work, searching too", parity(), pb.Budget{Work: 300_000, Attempt: 1}, pb.Undecided},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var first string
+			for i := range 4 {
+				// Other questions before, and one beside, so that the
+				// pool and the machine differ from run to run.
+				var wg sync.WaitGroup
+				for range i {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						if _, err := s.Prove(ctx, threshold(0).system(), pb.Budget{}); err != nil {
+							t.Error(err)
+						}
+					}()
+				}
+				a, err := s.Prove(ctx, tc.ts, tc.budget)
+				wg.Wait()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Verdict != tc.want {
+					t.Fatalf("got %v (%s), want %v", a.Verdict, a.Reason, tc.want)
+				}
+				got := fmt.Sprintf("%v %s %v %v", a.Verdict, a.Reason, a.Exhausted, a.Counterexample)
+				if a.Invariant != nil {
+					got += pb.Format(a.Invariant, name)
+				}
+				if i == 0 {
+					first = got
+					t.Log(got)
+				} else if got != first {
+					t.Fatalf("run %d answered\n%s\nrun 0 answered\n%s", i, got, first)
+				}
+			}
 		})
 	}
 }
@@ -306,7 +374,7 @@ func TestProveUndecided(t *testing.T) {
 func TestProveMalformed(t *testing.T) {
 	ts := counting()
 	ts.Bad = pb.Compare(otxn, pb.Eq, pb.ConstTerm(0))
-	if a, err := z3.New().Prove(context.Background(), ts); err == nil {
+	if a, err := z3.New().Prove(context.Background(), ts, pb.Budget{}); err == nil {
 		t.Errorf("got %v, want an error for Bad reading a next-state variable", a)
 	}
 }
@@ -322,7 +390,7 @@ func TestProveConcurrent(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			c := grw(3+i%3, i%2 == 0)
-			a, err := s.Prove(context.Background(), c.system())
+			a, err := s.Prove(context.Background(), c.system(), pb.Budget{})
 			switch {
 			case err != nil:
 				errs <- err
@@ -511,10 +579,10 @@ func TestLeastRun(t *testing.T) {
 			for range 5 {
 				// Another question first, so that the pooled contexts
 				// carry different histories.
-				if _, err := s.Prove(ctx, threshold(0).system()); err != nil {
+				if _, err := s.Prove(ctx, threshold(0).system(), pb.Budget{}); err != nil {
 					t.Fatal(err)
 				}
-				a, err := s.Prove(ctx, diamond(tc.rules).system())
+				a, err := s.Prove(ctx, diamond(tc.rules).system(), pb.Budget{})
 				if err != nil {
 					t.Fatal(err)
 				}

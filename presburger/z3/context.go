@@ -10,10 +10,14 @@ extern void vsymZ3Error(Z3_context, Z3_error_code);
 // newContext makes a context without AST reference counting (ASTs live
 // until the context is deleted, which suits our one-context-per-call use)
 // and installs the Go error handler: Z3's default handler exits the
-// process.
-static Z3_context newContext(void) {
+// process. rlimit, when not NULL, is Z3's resource limit for all the
+// work done in the context (a decimal number).
+static Z3_context newContext(const char *rlimit) {
 	Z3_config cfg = Z3_mk_config();
 	Z3_set_param_value(cfg, "model", "true");
+	if (rlimit != NULL) {
+		Z3_set_param_value(cfg, "rlimit", rlimit);
+	}
 	Z3_context c = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
 	if (c != NULL) {
@@ -27,6 +31,8 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -55,6 +61,7 @@ type zctx struct {
 	closed      bool
 	interrupted bool // Z3_interrupt was called: do not reuse
 	uses        int  // calls served, for the pool
+	limited     bool // made with a resource limit: never pooled
 
 	// refs are the non-AST objects we hold a reference on; Z3 reference
 	// counts those even in a context made by Z3_mk_context.
@@ -69,15 +76,30 @@ type zctx struct {
 
 var errNoContext = errors.New("z3: cannot create a context")
 
-func newZctx() (*zctx, error) {
-	c := C.newContext()
+func newZctx() (*zctx, error) { return newLimitedZctx(0) }
+
+// maxWork is the largest resource limit Z3 takes (an unsigned int).
+const maxWork = math.MaxUint32
+
+// newLimitedZctx makes a context in which Z3 does at most work units of
+// its resource limit (rlimit) in all, counted from its creation; zero
+// means no limit. Z3 counts the same units on every machine, whatever
+// its load, so a call that runs out of them runs out everywhere.
+func newLimitedZctx(work int64) (*zctx, error) {
+	var rlimit *C.char
+	if work > 0 {
+		rlimit = C.CString(strconv.FormatInt(min(work, maxWork), 10))
+		defer C.free(unsafe.Pointer(rlimit))
+	}
+	c := C.newContext(rlimit)
 	if c == nil {
 		return nil, errNoContext
 	}
 	z := &zctx{
-		c:    c,
-		vars: map[presburger.Var]C.Z3_ast{},
-		byID: map[C.uint]presburger.Var{},
+		c:       c,
+		vars:    map[presburger.Var]C.Z3_ast{},
+		byID:    map[C.uint]presburger.Var{},
+		limited: work > 0,
 	}
 	live.Store(key(c), z)
 	z.intSort = C.Z3_mk_int_sort(c)
@@ -138,39 +160,50 @@ func (z *zctx) interrupt() {
 }
 
 // Creating a Z3 context costs milliseconds, far more than a typical
-// query, so contexts are reused. A context made by Z3_mk_context keeps
-// every AST until it is deleted, so each is retired after maxUses calls
-// to bound its memory; one that saw an error or an interrupt is retired
-// at once, since Z3 may keep state (a cancel flag) from it.
-const (
-	maxUses = 64
-	maxIdle = 8
-)
-
-var pool struct {
+// query, so contexts are reused, from one pool for Solve and one for
+// Project. A context made by Z3_mk_context keeps every AST until it is
+// deleted, so each is retired after a number of calls to bound its
+// memory; one that saw an error or an interrupt is retired at once,
+// since Z3 may keep state (a cancel flag) from it. Solve's queries are
+// many and small (the lemma filter asks hundreds), and a context serves
+// 1024 of them: retiring it after 64 made creating contexts a sixth of
+// the time of a proof. Project's tactics slow down in a context with a
+// long history (one projection of TestProjectAgainstBruteForce went from
+// milliseconds to over 10 s in a context that had served hundreds of
+// calls), so its contexts serve 64.
+type contextPool struct {
 	sync.Mutex
-	idle []*zctx
+	idle    []*zctx
+	maxUses int
 }
 
-// acquire returns a context for the exclusive use of one call.
-func acquire() (*zctx, error) {
-	pool.Lock()
-	if n := len(pool.idle); n > 0 {
-		z := pool.idle[n-1]
-		pool.idle = pool.idle[:n-1]
-		pool.Unlock()
+const maxIdle = 8
+
+var (
+	solvePool   = &contextPool{maxUses: 1024}
+	projectPool = &contextPool{maxUses: 64}
+)
+
+// acquire returns a context of the pool for the exclusive use of one
+// call.
+func (p *contextPool) acquire() (*zctx, error) {
+	p.Lock()
+	if n := len(p.idle); n > 0 {
+		z := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.Unlock()
 		return z, nil
 	}
-	pool.Unlock()
+	p.Unlock()
 	return newZctx()
 }
 
 // release ends a call: it drops the call's objects and returns z to the
 // pool, or deletes it when reuse is unsafe or the pool is full. clean
 // says the call ended normally (no error, no Unknown).
-func release(z *zctx, clean bool) {
+func (p *contextPool) release(z *zctx, clean bool) {
 	z.uses++
-	if !clean || z.fail() != nil || z.interrupted || z.uses >= maxUses {
+	if !clean || z.fail() != nil || z.interrupted || z.limited || z.uses >= p.maxUses {
 		z.close()
 		return
 	}
@@ -178,13 +211,13 @@ func release(z *zctx, clean bool) {
 	clear(z.vars)
 	clear(z.byID)
 	z.hasQnt = false
-	pool.Lock()
-	if len(pool.idle) < maxIdle {
-		pool.idle = append(pool.idle, z)
-		pool.Unlock()
+	p.Lock()
+	if len(p.idle) < maxIdle {
+		p.idle = append(p.idle, z)
+		p.Unlock()
 		return
 	}
-	pool.Unlock()
+	p.Unlock()
 	z.close()
 }
 

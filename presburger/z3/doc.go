@@ -69,16 +69,29 @@
 // lowered one after another, in the order of Params, to the least value
 // that still has one, which keeps the sizes an explicit engine must
 // replay small. The search starts once Spacer reports a bad state
-// reachable, or alongside Spacer when Spacer has taken longer than 1 s
-// (Spacer is slow on deep counterexamples, where the search may win).
-// The counterexample is replayed with presburger.Replay before Prove
-// answers Refuted. Unknown answers of either engine, a Timeout (which
-// bounds the whole Prove call), the context's deadline and cancellation
-// give Undecided with a reason.
+// reachable, or, from a call's second attempt on (presburger.Budget),
+// alongside Spacer (Spacer is slow on deep counterexamples, where the
+// search may win). The counterexample is replayed with presburger.Replay
+// before Prove answers Refuted. Unknown answers of either engine, a
+// spent budget, a Timeout (which bounds the whole Prove call), the
+// context's deadline and cancellation give Undecided with a reason.
+//
+// Work, not time, bounds what Prove does: Spacer and the search each run
+// in a Z3 context made for the call with the budget's resource limit
+// (rlimit, which Z3 counts the same way on every machine), and no timer
+// of Z3's own, so the same question with the same budget gets the same
+// answer on a loaded machine as on an idle one, word for word; only the
+// context's deadline cuts by time. Which of the two finishes first
+// depends on the load, but not the answer: a proof and a run into a bad
+// state exclude each other, and when one gives up the other is awaited.
+// The Work option bounds each check of Solve the same way.
 //
 // A Solver is safe for concurrent use: each call takes a Z3 context of
 // its own. Creating a context costs a few milliseconds, more than most
-// queries, so contexts are pooled and reused; a context is retired after
-// a fixed number of calls (ASTs live as long as their context) or at once
-// after an error or an interrupt.
+// queries, so the contexts of Solve and Project are pooled and reused; a
+// context is retired after a fixed number of calls (ASTs live as long as
+// their context) or at once after an error or an interrupt. Prove's are
+// made for the call and deleted after it: Spacer's search depends on
+// what its context holds, so a reused one would make its answer depend
+// on what ran before.
 package z3

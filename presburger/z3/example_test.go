@@ -82,7 +82,7 @@ func ExampleSolver_Prove() {
 	ts.Init = pb.Conj(init...)
 	ts.Bad = pb.Compare(pb.VarTerm(x(m-1)), pb.Ge, pb.ConstTerm(2))
 
-	a, err := z3.New(z3.Timeout(time.Minute)).Prove(context.Background(), ts)
+	a, err := z3.New(z3.Timeout(time.Minute)).Prove(context.Background(), ts, pb.Budget{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -156,12 +156,12 @@ func grwSystem(m int, guarded bool) presburger.TransitionSystem {
 // conservation law x0 + ... + x(m-1) = n, which alone does not exclude
 // x(m-1) >= 2.
 func TestAffineHullGRW(t *testing.T) {
-	z, err := acquire()
+	z, err := solvePool.acquire()
 	if err != nil {
 		t.Fatal(err)
 	}
 	eqs, ok, enough, err := New().affineHull(context.Background(), z, grwSystem(5, true))
-	release(z, err == nil)
+	solvePool.release(z, err == nil)
 	if err != nil || !ok || enough {
 		t.Fatalf("got %v ok %v enough %v err %v", eqs, ok, enough, err)
 	}
@@ -177,12 +177,12 @@ func BenchmarkAffineHullGRW(b *testing.B) {
 		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
 			ts := grwSystem(m, true)
 			for i := 0; i < b.N; i++ {
-				z, err := acquire()
+				z, err := solvePool.acquire()
 				if err != nil {
 					b.Fatal(err)
 				}
 				_, ok, _, err := New().affineHull(context.Background(), z, ts)
-				release(z, err == nil)
+				solvePool.release(z, err == nil)
 				if err != nil || !ok {
 					b.Fatal(err)
 				}

@@ -21,6 +21,7 @@ import (
 // use: every call has a Z3 context to itself for its duration.
 type Solver struct {
 	timeout   time.Duration
+	work      int64
 	maxUnroll int
 	noHull    bool
 }
@@ -34,6 +35,16 @@ type Option func(*Solver)
 // the caller's context.
 func Timeout(d time.Duration) Option {
 	return func(s *Solver) { s.timeout = d }
+}
+
+// Work bounds every check of a Solve call, and every Project call as a
+// whole, by n units of Z3's resource limit (rlimit), which Z3 counts the
+// same way on every machine: a query that runs out answers Unknown on a
+// loaded machine exactly when it does on an idle one, where a Timeout
+// would cut it at a point that depends on the load. Zero or less means
+// no limit. (Prove takes its budget per call, presburger.Budget.)
+func Work(n int64) Option {
+	return func(s *Solver) { s.work = n }
 }
 
 // New returns a Solver with the given options.
@@ -56,6 +67,7 @@ var (
 // C strings used on every call; allocated once and never freed.
 var (
 	cTimeout = C.CString("timeout")
+	cRlimit  = C.CString("rlimit")
 
 	// projectChain is the tactic pipeline of Project: quantifier
 	// elimination, then simplifications that preserve equivalence (not
@@ -101,12 +113,12 @@ func (s *Solver) Solve(ctx context.Context, p presburger.Problem) (presburger.An
 	if err := p.CheckBounds(); err != nil {
 		return presburger.Answer{}, err
 	}
-	z, err := acquire()
+	z, err := solvePool.acquire()
 	if err != nil {
 		return presburger.Answer{}, err
 	}
 	a, err := s.solve(ctx, z, p)
-	release(z, err == nil && a.Result != presburger.Unknown)
+	solvePool.release(z, err == nil && a.Result != presburger.Unknown)
 	return a, err
 }
 
@@ -156,7 +168,16 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 				break
 			}
 		}
-		sv, r, err := z.check(ctx, dflt, asserts, left)
+		checkStart := time.Now()
+		sv, r, err := z.check(ctx, dflt, asserts, left, s.work)
+		// Z3 4.8.12 says "canceled" when the resource limit runs out as
+		// when its timer or an interrupt stops it; neither of those
+		// having happened, it is the resource limit.
+		spent := s.work > 0 && ctx.Err() == nil && !z.interrupted && (left <= 0 || time.Since(checkStart) < left)
+		if err != nil && spent && interrupted(ctx, err) || err == nil && r == C.Z3_L_UNDEF && spent &&
+			strings.Contains(C.GoString(C.Z3_solver_get_reason_unknown(z.c, sv)), "cancel") {
+			return presburger.Answer{Result: presburger.Unknown, Reason: workReason(s.work)}, nil
+		}
 		if err != nil {
 			if interrupted(ctx, err) {
 				return unknownAnswer(ctx, err.Error()), nil
@@ -193,6 +214,11 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 	return unknownAnswer(ctx, reason), nil
 }
 
+// workReason says that a query ran out of work units.
+func workReason(work int64) string {
+	return fmt.Sprintf("out of work (the budget of %d units of Z3's resource limit is spent)", min(work, maxWork))
+}
+
 // unknownAnswer is the Unknown answer for Z3's reason: Stopped when the
 // context ended or Z3 ran out of its own time (Z3 says only in words
 // why it gave up: "timeout", "canceled"; this is the one place that
@@ -207,9 +233,9 @@ func unknownAnswer(ctx context.Context, reason string) presburger.Answer {
 var defaultOnly = false
 
 // check runs a new solver (the plain SMT solver, or Z3's default one when
-// dflt is set) on asserts with timeout d (0: none), interruptible through
-// ctx.
-func (z *zctx) check(ctx context.Context, dflt bool, asserts []C.Z3_ast, d time.Duration) (C.Z3_solver, C.Z3_lbool, error) {
+// dflt is set) on asserts with timeout d and resource limit work (0:
+// none), interruptible through ctx.
+func (z *zctx) check(ctx context.Context, dflt bool, asserts []C.Z3_ast, d time.Duration, work int64) (C.Z3_solver, C.Z3_lbool, error) {
 	c := z.c
 	var sv C.Z3_solver
 	if dflt {
@@ -222,7 +248,7 @@ func (z *zctx) check(ctx context.Context, dflt bool, asserts []C.Z3_ast, d time.
 	}
 	C.Z3_solver_inc_ref(c, sv)
 	z.solvers = append(z.solvers, sv)
-	z.setTimeout(sv, d)
+	z.setLimits(sv, d, work)
 	for _, a := range asserts {
 		C.Z3_solver_assert(c, sv, a)
 	}
@@ -375,12 +401,22 @@ func (s *Solver) Project(ctx context.Context, p presburger.Problem, keep []presb
 	if err := p.CheckBounds(); err != nil {
 		return nil, presburger.Unknown, err
 	}
-	z, err := acquire()
+	// A budget of work is the resource limit of a context of its own, so
+	// that the count starts at zero whatever ran before and covers the
+	// tactics and the pruning alike (a solver's rlimit would cover only
+	// the checks): the answer is the same on every machine.
+	var z *zctx
+	var err error
+	if s.work > 0 {
+		z, err = newLimitedZctx(s.work)
+	} else {
+		z, err = projectPool.acquire()
+	}
 	if err != nil {
 		return nil, presburger.Unknown, err
 	}
 	f, r, err := s.project(ctx, z, p, keep)
-	release(z, err == nil && r != presburger.Unknown)
+	projectPool.release(z, err == nil && r != presburger.Unknown)
 	return f, r, err
 }
 
@@ -505,17 +541,24 @@ func (s *Solver) project(ctx context.Context, z *zctx, p presburger.Problem, kee
 	return presburger.FoldBounds(presburger.Disj(disj...), box), presburger.Sat, nil
 }
 
-// setTimeout bounds every check of sv by d; zero or less leaves it
-// unbounded. The parameter set lives as long as the context.
-func (z *zctx) setTimeout(sv C.Z3_solver, d time.Duration) {
-	if d <= 0 {
+// setLimits bounds every check of sv by the time d and by work units of
+// Z3's resource limit, counted from the start of each check; zero or
+// less leaves either unbounded. The parameter set lives as long as the
+// context.
+func (z *zctx) setLimits(sv C.Z3_solver, d time.Duration, work int64) {
+	if d <= 0 && work <= 0 {
 		return
 	}
 	c := z.c
 	ps := C.Z3_mk_params(c)
 	C.Z3_params_inc_ref(c, ps)
 	z.params = append(z.params, ps)
-	C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(d))
+	if d > 0 {
+		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cTimeout), timeoutMS(d))
+	}
+	if work > 0 {
+		C.Z3_params_set_uint(c, ps, C.Z3_mk_string_symbol(c, cRlimit), C.uint(min(work, maxWork)))
+	}
 	C.Z3_solver_set_params(c, sv, ps)
 }
 
@@ -536,7 +579,7 @@ func (z *zctx) prune(ctx context.Context, conj, box []C.Z3_ast, left time.Durati
 	}
 	C.Z3_solver_inc_ref(c, sv)
 	z.solvers = append(z.solvers, sv)
-	z.setTimeout(sv, left)
+	z.setLimits(sv, left, 0)
 	for _, a := range box {
 		C.Z3_solver_assert(c, sv, a)
 	}

@@ -83,7 +83,7 @@ hidden byte bc_i;
 
 #define g_Ready_Sent_producer	(x_Wait >= 1)
 #define g_Wait_Busy_consumer	(x_Ready >= 1)
-#define en_any	(c_Idle_producer >= 1 || c_Ready_producer >= 1 && g_Ready_Sent_producer || c_Wait_consumer >= 1 && g_Wait_Busy_consumer || c_Sent_producer >= 1 && c_Busy_consumer >= 1 && c_Sent_producer + c_Busy_consumer >= 2)
+#define en_any	(c_Idle_producer >= 1 || c_Ready_producer >= 1 && g_Ready_Sent_producer || c_Wait_consumer >= 1 && g_Wait_Busy_consumer || c_Sent_producer >= 1 && c_Busy_consumer >= 1)
 
 proctype producer(byte me)
 {

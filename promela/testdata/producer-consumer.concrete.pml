@@ -78,7 +78,7 @@ byte x_Busy = 0;
 mtype ps[2];	/* the local state of every process */
 hidden byte bc_i;
 
-#define en_any	(c_Idle_producer >= 1 || c_Ready_producer >= 1 && c_Wait_consumer >= 1 && c_Ready_producer + c_Wait_consumer >= 2 || c_Sent_producer >= 1 && c_Busy_consumer >= 1 && c_Sent_producer + c_Busy_consumer >= 2)
+#define en_any	(c_Idle_producer >= 1 || c_Ready_producer >= 1 && c_Wait_consumer >= 1 || c_Sent_producer >= 1 && c_Busy_consumer >= 1)
 
 proctype producer(byte me)
 {

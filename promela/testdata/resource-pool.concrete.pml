@@ -78,7 +78,7 @@ byte x_Taken = 0;
 mtype ps[2];	/* the local state of every process */
 hidden byte bc_i;
 
-#define en_any	(c_Idle_worker + c_Idle_unit >= 1 || c_Need_worker + c_Need_unit >= 1 && c_Free_worker + c_Free_unit >= 1 && c_Need_worker + c_Need_unit + c_Free_worker + c_Free_unit >= 2 && c_Free_worker + c_Free_unit >= 1 && c_Need_worker + c_Need_unit + c_Free_worker + c_Free_unit >= 2 && c_Free_worker + c_Free_unit >= 2 && c_Need_worker + c_Need_unit + c_Free_worker + c_Free_unit >= 3 || c_Working_worker + c_Working_unit >= 1 && c_Taken_worker + c_Taken_unit >= 1 && c_Working_worker + c_Working_unit + c_Taken_worker + c_Taken_unit >= 2 && c_Taken_worker + c_Taken_unit >= 1 && c_Working_worker + c_Working_unit + c_Taken_worker + c_Taken_unit >= 2 && c_Taken_worker + c_Taken_unit >= 2 && c_Working_worker + c_Working_unit + c_Taken_worker + c_Taken_unit >= 3)
+#define en_any	(c_Idle_worker + c_Idle_unit >= 1 || c_Need_worker + c_Need_unit >= 1 && c_Free_worker + c_Free_unit >= 2 || c_Working_worker + c_Working_unit >= 1 && c_Taken_worker + c_Taken_unit >= 2)
 
 proctype worker(byte me)
 {

@@ -1,0 +1,96 @@
+package dot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/emit"
+)
+
+// The steps that move more than one process are drawn beside the local
+// transitions: a broadcast as dashed edges from each transfer's source
+// to its target, a rendezvous as a node joining its parts.
+
+// Colours of the steps that move several processes.
+const (
+	colourBroadcast  = "#8e44ad"
+	colourRendezvous = "#1f618d"
+)
+
+// broadcasts draws the transfers of transition i as the spec writes
+// them (also when no group may take it): a dashed edge from each source
+// to its target, labelled with the transition that carries the
+// processes along.
+func (d *skeleton) broadcasts(b *strings.Builder, i int) {
+	sys := d.sys
+	t := &sys.Transitions[i]
+	for _, tf := range t.Broadcast {
+		label := "at " + sys.TransitionName(t) + ": all others" + emit.GroupsText(sys, tf.Groups)
+		fmt.Fprintf(b, "  s%d -> s%d %s;\n", tf.From, tf.To, attrs(
+			"label", quote(label),
+			"style", "dashed",
+			"color", quote(colourBroadcast),
+			"fontcolor", quote(colourBroadcast),
+			"penwidth", "1.5",
+			"arrowhead", "empty",
+			"tooltip", quote(tooltip("broadcast: when a process takes "+sys.TransitionName(t)+", every other process"+emit.GroupsText(sys, tf.Groups)+" in "+sys.States[tf.From]+" moves to "+sys.States[tf.To]+" at the same step")),
+		))
+	}
+}
+
+// rendezvous draws step st, of several parts, as a node with an edge in
+// from each part's source and an edge out to its target, labelled with
+// the part's number (and groups); the node holds the guard and the
+// update.
+func (d *skeleton) rendezvous(b *strings.Builder, st *gsst.Step) {
+	sys := d.sys
+	r := st.Origin.Rendezvous
+	lines := []string{"<B>" + esc(fmt.Sprintf("rendezvous %d", r+1)) + "</B>"}
+	tip := []string{fmt.Sprintf("rendezvous %d: %d distinct processes move together: %s", r+1, len(st.Parts), emit.PartsText(sys, st.Parts))}
+	if text := st.Origin.GuardText; text != "" {
+		guard, cut := wrapGuard(text, d.abbreviate())
+		d.abbreviated = d.abbreviated || cut
+		for _, l := range guard {
+			lines = append(lines, esc(l))
+		}
+		tip = append(tip, "guard: "+text)
+	}
+	if u := updateText(sys, &st.Update); u != "" {
+		lines = append(lines, font(colourRendezvous, 0, esc("update: "+u)))
+		tip = append(tip, "update: "+u)
+	}
+	fmt.Fprintf(b, "  rv%d %s;\n", r, attrs(
+		"shape", "box",
+		"style", `"rounded,bold"`,
+		"color", quote(colourRendezvous),
+		"label", "<"+rows(lines)+">",
+		"tooltip", quote(tooltip(strings.Join(tip, "\n"))),
+	))
+	for j, pt := range st.Parts {
+		label := fmt.Sprintf("%d%s", j+1, emit.GroupsText(sys, pt.Groups))
+		edge := func(from, to string) {
+			fmt.Fprintf(b, "  %s -> %s %s;\n", from, to, attrs(
+				"label", quote(label),
+				"color", quote(colourRendezvous),
+				"fontcolor", quote(colourRendezvous),
+				"penwidth", "1.5",
+				"tooltip", quote(tooltip(fmt.Sprintf("part %d of rendezvous %d: a process%s in %s moves to %s", j+1, r+1, emit.GroupsText(sys, pt.Groups), sys.States[pt.From], sys.States[pt.To]))),
+			))
+		}
+		edge(fmt.Sprintf("s%d", pt.From), fmt.Sprintf("rv%d", r))
+		edge(fmt.Sprintf("rv%d", r), fmt.Sprintf("s%d", pt.To))
+	}
+}
+
+// severalMove reports whether the skeleton of sys draws a step that
+// moves more than one process (a transfer, also of a transition no group
+// may take, or a rendezvous): the picture then says how they are drawn.
+func severalMove(sys *gsst.System) bool {
+	for i := range sys.Transitions {
+		if len(sys.Transitions[i].Broadcast) > 0 {
+			return true
+		}
+	}
+	return len(sys.Rendezvous) > 0
+}

@@ -1,0 +1,80 @@
+package bymc
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+)
+
+// The translation asks for each construct that the GSST language cannot
+// state yet through one function of this file. When the language gains
+// the construct, the function that refuses it is the one place to change.
+
+// splitInit: the processes start spread over several locations (or the
+// inits leave a location's number free).
+func (t *translator) splitInit(pos gsst.Pos, what string) {
+	t.imp.Need(formats.SplitInit, pos, "inits: %s", what)
+}
+
+// sharedInitParam: shared variable x starts at a value over the
+// parameters.
+func (t *translator) sharedInitParam(x *NameExpr, value string) {
+	t.imp.Need(formats.SharedInitRange, x.Ident.Pos, "inits: shared variable %s starts at %s, a value of the parameters", x.Name, value)
+}
+
+// sharedInitRange: the inits give shared variable x a range of initial
+// values (x <= e, ...).
+func (t *translator) sharedInitRange(x *NameExpr, b *BinaryExpr) {
+	t.imp.Need(formats.SharedInitRange, x.Ident.Pos, "inits: shared variable %s starts at any value with %s %s ...", x.Name, x.Name, b.Op)
+}
+
+// sharedInitAny: the inits leave shared variable j free.
+func (t *translator) sharedInitAny(j int) {
+	v := &t.spec.Shared[j]
+	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any value (no initial condition gives it one)", v.Name)
+}
+
+// selfLoopUpdate: rule r stays in its location and updates shared
+// variables.
+func (t *translator) selfLoopUpdate(r *Rule) {
+	t.imp.Need(formats.SelfLoopUpdate, r.Pos, "rule %d: %s -> %s updates shared variables", r.Label, r.From.Name, r.To.Name)
+}
+
+// parallelRule: rule r joins the locations of transition clash with
+// other actions.
+func (t *translator) parallelRule(r *Rule, clash int) {
+	tr := &t.spec.Transitions[clash]
+	t.imp.Need(formats.ParallelRules, r.Pos, "rule %d: %s -> %s, as the rule at %s, with other actions", r.Label, r.From.Name, r.To.Name, tr.Pos)
+}
+
+// idleStep: specification sp is a liveness property or has fairness,
+// which the self-loops that change nothing (left out) would change:
+// a process may stay in their locations for ever.
+func (t *translator) idleStep(sp *Spec) {
+	var locs []string
+	for _, r := range t.idle {
+		locs = append(locs, fmt.Sprintf("%s (rule %d)", r.From.Name, r.Label))
+	}
+	t.imp.Need(formats.IdleStep, sp.Name.Pos, "specification %s assumes fairness or asks for progress, which the idle self-loops in %s change: with them a process may stay where it is for ever",
+		sp.Name.Name, strings.Join(locs, ", "))
+}
+
+// propertyFairness: specification sp assumes another fairness than
+// first, whose fairness premise is the file's.
+func (t *translator) propertyFairness(sp, first *Spec) {
+	t.imp.Need(formats.PropertyFairness, sp.Name.Pos, "specification %s assumes other fairness than %s (the justice of the file, which every property shares)", sp.Name.Name, first.Name.Name)
+}
+
+// pathPremise: a premise [] c: the property speaks of the paths on
+// which c always holds.
+func (t *translator) pathPremise(sp *Spec, x *UnaryExpr) {
+	t.imp.Need(formats.PropertyFairness, x.OpPos, "specification %s assumes [] c: only the paths on which a condition always holds", sp.Name.Name)
+}
+
+// unsettled: the fairness premise is read as justice, which needs runs
+// that settle; a cycle of rules lets a run move for ever.
+func (t *translator) unsettled(sp *Spec, cycle string) {
+	t.imp.Need(formats.PropertyFairness, sp.Name.Pos, "specification %s assumes <>[] c, which is justice only on runs that settle; the rules %s form a cycle", sp.Name.Name, cycle)
+}

@@ -1,0 +1,155 @@
+package bymc_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/formats/bymc"
+	"github.com/vsym/vsym/formats/formatstest"
+	"github.com/vsym/vsym/gsst"
+)
+
+// The cross-check of an import: for small values of the parameters, the
+// configurations that the automaton's own semantics reaches
+// (sim_test.go) must be those that the imported GSST reaches, projected
+// to locations and shared variables, on processes
+// (testsupport.ProcSteps) and on the group-counter model
+// (counterabs.BuildGroup, stepped with Model.Step); and every
+// specification's verdict by ByMC's meaning, decided on the automaton's
+// configuration graph, must be the explicit engine's on the property it
+// became.
+
+// crossCheck checks src, which must translate, at every assignment of
+// 0..most to the parameters that meets the assumptions and makes the
+// group's size at least 1; it returns the number of instances checked.
+func crossCheck(t *testing.T, name string, src []byte, most int) int {
+	t.Helper()
+	imp := bymc.Translate(name, src)
+	sys, err := imp.System()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	f, err := bymc.ParseFile(name, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	values := make([]int, len(sys.Params))
+	var rec func(k int)
+	rec = func(k int) {
+		if k < len(values) {
+			for v := 0; v <= most; v++ {
+				values[k] = v
+				rec(k + 1)
+			}
+			return
+		}
+		inst, err := sys.InstantiateParams(values, nil)
+		if err != nil {
+			return // outside the assumptions, or no process
+		}
+		params := map[string]int64{}
+		for i, p := range sys.Params {
+			params[p.Name] = int64(values[i])
+		}
+		sim := newTASim(f, params)
+		for _, a := range f.Assumptions {
+			if !sim.holds(a, nil) {
+				t.Fatalf("%s with %v: the GSST takes values its assumptions refuse", name, params)
+			}
+		}
+		inits := sim.initials(int64(inst.N()))
+		if len(inits) != 1 {
+			t.Fatalf("%s with %v: %d initial configurations, the GSST has one", name, params, len(inits))
+		}
+		g, done := sim.explore(inits, 20000)
+		if !done {
+			t.Fatalf("%s with %v: more than 20000 configurations", name, params)
+		}
+		checkInstance(t, fmt.Sprintf("%s with %v", name, params), sim, g, inst)
+		checked++
+	}
+	rec(0)
+	return checked
+}
+
+func checkInstance(t *testing.T, name string, sim *taSim, g *graph, inst *gsst.System) {
+	t.Helper()
+	locs := make([]int, len(sim.locs))
+	for i, l := range sim.locs {
+		locs[i] = slices.Index(inst.States, l)
+	}
+	shared := make([]int, len(sim.shared))
+	for j, v := range sim.shared {
+		shared[j] = slices.IndexFunc(inst.Shared, func(s gsst.Shared) bool { return s.Name == v || s.Name == v+"_" })
+	}
+	project := func(totals, sh []int) string {
+		c := make([]int, 0, len(locs)+len(shared))
+		for _, s := range locs {
+			c = append(c, totals[s])
+		}
+		for _, j := range shared {
+			c = append(c, sh[j])
+		}
+		return fmt.Sprint(c)
+	}
+	want := map[string]bool{}
+	for _, c := range g.states {
+		want[fmt.Sprint(c)] = true
+	}
+	// On processes, and on the group-counter model, to any depth: the
+	// graph of the automaton is finite.
+	procs := map[string]bool{}
+	for k := range formatstest.ProcReach(inst, 1<<30, project) {
+		procs[k] = true
+	}
+	if d := formatstest.Diff(want, procs); d != "" {
+		t.Errorf("%s: the automaton and the GSST on processes differ: %s", name, d)
+	}
+	m, err := counterabs.BuildGroup(inst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := map[string]bool{}
+	for k := range formatstest.ModelReach(m, 1<<30, project) {
+		model[k] = true
+	}
+	if d := formatstest.Diff(want, model); d != "" {
+		t.Errorf("%s: the automaton and the group-counter model differ: %s", name, d)
+	}
+	// The verdicts.
+	rep, err := explicit.Engine{}.Check(context.Background(), m)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for i, sp := range sim.f.Specs {
+		want := sim.specHolds(g, 0, sp.X)
+		if got := rep.Properties[i].Holds; got != want {
+			t.Errorf("%s: specification %s: the engine says %v, ByMC's meaning %v", name, sp.Name.Name, got, want)
+		}
+	}
+}
+
+func TestCrossCheckTestdata(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.ta")
+	if len(files) < 4 {
+		t.Fatalf("found %d automata in testdata", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := crossCheck(t, file, src, 5); n < 2 {
+				t.Errorf("%d instances checked", n)
+			}
+		})
+	}
+}

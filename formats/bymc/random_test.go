@@ -1,0 +1,125 @@
+package bymc_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/formats/bymc"
+	"github.com/vsym/vsym/formats/formatstest"
+)
+
+// randomTA writes a random threshold automaton: locations L0..Lk, every
+// process starting in L0, rules from a location to a later one (so runs
+// settle) with guards over two shared variables and the parameter N and
+// actions that count up, and specifications of the shapes vsym
+// translates, all with the same fairness premise or none.
+func randomTA(r *rand.Rand) string {
+	k := 3 + r.Intn(3)
+	var b strings.Builder
+	b.WriteString("skel Proc {\n  local pc;\n  shared x, y;\n  parameters N;\n  assumptions (0) { N >= 1; }\n  locations (0) {")
+	for i := range k {
+		fmt.Fprintf(&b, " L%d: [%d];", i, i)
+	}
+	b.WriteString(" }\n  inits (0) { L0 == N;")
+	for i := 1; i < k; i++ {
+		fmt.Fprintf(&b, " L%d == 0;", i)
+	}
+	b.WriteString(" x == 0; y == 0; }\n  rules (0) {\n")
+	guards := []string{"true", "x >= 1", "x < N", "y >= 1 && x < N", "!(y >= 2)", "x >= N - 1", "x + y >= 2 || y == 0", "1"}
+	actions := []string{"x' == x + 1;", "y' == y + 1;", "unchanged(x, y);", "x' == x + 1; y' == y + 1;", "x' == x;"}
+	used := map[[2]int]bool{}
+	var clauses []string
+	for i := range 2 + r.Intn(5) {
+		from := r.Intn(k - 1)
+		to := from + 1 + r.Intn(k-1-from)
+		if used[[2]int{from, to}] {
+			continue
+		}
+		used[[2]int{from, to}] = true
+		g := guards[r.Intn(len(guards))]
+		fmt.Fprintf(&b, "  %d: L%d -> L%d when (%s) do { %s };\n", i, from, to, g, actions[r.Intn(len(actions))])
+		if g == "1" {
+			g = "true"
+		}
+		clauses = append(clauses, fmt.Sprintf("(!(%s) || L%d == 0)", g, from))
+	}
+	if idle := r.Intn(k); r.Intn(3) == 0 { // an idle self-loop
+		fmt.Fprintf(&b, "  99: L%d -> L%d when (true) do { unchanged(x); };\n", idle, idle)
+	}
+	b.WriteString("  }\n  specifications (0) {\n")
+	premise := ""
+	if r.Intn(2) == 0 && len(clauses) > 0 {
+		r.Shuffle(len(clauses), func(i, j int) { clauses[i], clauses[j] = clauses[j], clauses[i] })
+		premise = "<>[](" + strings.Join(clauses[:1+r.Intn(len(clauses))], " && ") + ") -> "
+	}
+	loc := func() string { return fmt.Sprintf("L%d", r.Intn(k)) }
+	conds := []func() string{
+		func() string { return loc() + " == 0" },
+		func() string { return "x <= " + fmt.Sprint(r.Intn(3)) },
+		func() string { return loc() + " + " + loc() + " >= 1" },
+		func() string { return "y < x || " + loc() + " != 0" },
+	}
+	cond := func() string { return conds[r.Intn(len(conds))]() }
+	for i := range 3 {
+		var concl string
+		switch r.Intn(5) {
+		case 0:
+			concl = "[](" + cond() + ")"
+		case 1:
+			concl = "<>(" + cond() + ")"
+		case 2:
+			concl = "[](" + cond() + " -> <>(" + cond() + "))"
+		case 3:
+			concl = "(" + cond() + ") -> [](" + cond() + ")"
+		default:
+			concl = cond() + " || <>(" + cond() + ")"
+		}
+		if premise != "" {
+			concl = "(" + concl + ")" // ByMC groups a -> b -> c to the left
+		}
+		fmt.Fprintf(&b, "    s%d: %s%s;\n", i, premise, concl)
+	}
+	b.WriteString("  }\n}\n")
+	return b.String()
+}
+
+// TestCrossCheckRandom cross-checks random automata.
+func TestCrossCheckRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(30))
+	runs := 300
+	if testing.Short() {
+		runs = 80
+	}
+	translated, instances := 0, 0
+	refused := map[string]int{}
+	for i := range runs {
+		src := randomTA(r)
+		name := fmt.Sprintf("random%d.ta", i)
+		imp := bymc.Translate(name, []byte(src))
+		if err := imp.Err(); err != nil {
+			if len(imp.Errors) > 0 {
+				t.Fatalf("%s: %v\n%s", name, err, src)
+			}
+			refused[imp.Missing[0].Construct.String()]++
+			continue
+		}
+		translated++
+		var yaml bytes.Buffer
+		if err := formats.Write(&yaml, imp); err != nil {
+			t.Fatal(err)
+		}
+		formatstest.ReadsBack(t, imp, yaml.Bytes())
+		instances += crossCheck(t, name, []byte(src), 3)
+		if t.Failed() {
+			t.Fatalf("automaton:\n%s", src)
+		}
+	}
+	t.Logf("%d of %d random automata translate (%d instances checked); the others need %v", translated, runs, instances, refused)
+	if translated < runs/2 {
+		t.Errorf("only %d of %d random automata translate", translated, runs)
+	}
+}

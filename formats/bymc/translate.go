@@ -1,0 +1,506 @@
+package bymc
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Load reads the threshold automaton at path and translates it (Translate).
+func Load(path string) (*formats.Import, error) { return formats.Load(path, Translate) }
+
+// Translate parses the threshold automaton src and translates it into a
+// GSST:
+//
+//   - its locations are the local states, its processes one group named
+//     after the automaton, whose size is the sum the inits give the
+//     locations it starts in (N - F: a size over the parameters);
+//   - its parameters and assumptions are the GSST's, its shared
+//     variables integers from 0 with the initial values the inits give;
+//   - each rule is a transition between its locations with its guard and
+//     its actions as an update (rules between the same locations with
+//     the same actions are one transition whose guard is either rule's);
+//     a self-loop that changes nothing is left out when no property
+//     needs it (spec.go);
+//   - each specification is a property (spec.go).
+//
+// The result carries every error with its position in src; missing
+// constructs are listed in Import.Missing.
+func Translate(filename string, src []byte) *formats.Import {
+	imp := &formats.Import{Format: "ta", Source: filename}
+	f, err := ParseFile(filename, src)
+	if err != nil {
+		imp.Errors = err.(gsst.ErrorList)
+	}
+	if f == nil || err != nil {
+		return imp
+	}
+	t := &translator{f: f, imp: imp, kinds: map[string]kind{}, loc: map[string]int{}, shared: map[string]int{},
+		param: map[string]int{}, macros: map[string]*Define{}, expanding: map[string]bool{}}
+	t.translate()
+	if len(imp.Missing) == 0 && len(imp.Errors) == 0 {
+		if _, err := gsst.New(imp.Spec); err != nil {
+			imp.Errors = append(imp.Errors, err.(gsst.ErrorList)...)
+		}
+	}
+	return imp
+}
+
+type translator struct {
+	f    *File
+	imp  *formats.Import
+	spec *gsst.Spec
+
+	kinds     map[string]kind
+	declared  map[string]gsst.Pos
+	loc       map[string]int // location -> state
+	shared    map[string]int // shared variable -> index in Spec.Shared
+	param     map[string]int // parameter -> index in Spec.Params
+	macros    map[string]*Define
+	expanding map[string]bool // macros being written out, against cycles
+
+	// idle lists the self-loops left out because they change nothing.
+	idle        []*Rule
+	transitions *formats.Transitions
+}
+
+func (t *translator) declare(id *Ident, k kind) bool {
+	if t.declared == nil {
+		t.declared = map[string]gsst.Pos{}
+	}
+	if prev, dup := t.declared[id.Name]; dup {
+		t.errorf(id.Pos, "%s is declared twice (first at %s, as a %s)", id.Name, prev, t.kinds[id.Name])
+		return false
+	}
+	t.declared[id.Name] = id.Pos
+	t.kinds[id.Name] = k
+	return true
+}
+
+func (t *translator) translate() {
+	f := t.f
+	base := filepath.Base(f.Name)
+	s := &gsst.Spec{Name: strings.TrimSuffix(base, filepath.Ext(base)), File: f.Name}
+	t.spec = s
+	t.imp.Spec = s
+	notes := &t.imp.Notes
+	notes.Header = append(notes.Header,
+		fmt.Sprintf("Converted by vsym from %s, threshold automaton %s in ByMC's format.", base, f.Automaton.Name),
+		fmt.Sprintf("Every process runs the automaton; group %s holds them all. The locations", f.Automaton.Name),
+		"are the local states, the rules the transitions; the macros are written out.")
+	if len(f.Header) > 0 {
+		notes.Header = append(notes.Header, "", "The source's own comments:")
+		for _, c := range f.Header {
+			for _, line := range strings.Split(strings.TrimSpace(c.Text), "\n") {
+				notes.Header = append(notes.Header, "  "+strings.TrimSpace(line))
+			}
+		}
+	}
+	locals := 0
+	for _, d := range f.Decls {
+		for _, id := range d.Names {
+			switch d.Kind {
+			case LOCAL:
+				if t.declare(id, localVar) {
+					locals++
+				}
+			case SHARED:
+				if t.declare(id, sharedVar) {
+					t.shared[id.Name] = len(s.Shared)
+					v := gsst.Shared{Name: formats.SafeName(id.Name), Lo: 0, Unbounded: true, Pos: id.Pos, TypePos: id.Pos, InitPos: f.InitsPos}
+					note := "shared variable " + id.Name
+					if v.Name != id.Name {
+						note += fmt.Sprintf(" (renamed: %s is reserved in GSST expressions)", id.Name)
+					}
+					s.Shared = append(s.Shared, v)
+					notes.Shared = append(notes.Shared, note)
+				}
+			case PARAMETERS:
+				if t.declare(id, param) {
+					t.param[id.Name] = len(s.Params)
+					name := id.Name
+					if name != "n" {
+						name = formats.SafeName(name)
+					}
+					s.Params = append(s.Params, gsst.Param{Name: name, Pos: id.Pos})
+					notes.Params = append(notes.Params, "")
+				}
+			case UNKNOWNS:
+				t.declare(id, unknown)
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		if d.Kind == UNKNOWNS {
+			t.errorf(d.Pos, "unknowns %s: an automaton with unknowns is a problem of ByMC's synthesis of thresholds; vsym checks an automaton whose guards are known", d.Names[0].Name)
+			return
+		}
+	}
+	for _, d := range f.Defines {
+		if t.declare(d.Name, macro) {
+			t.macros[d.Name.Name] = d
+		}
+	}
+	for _, l := range f.Locations {
+		if !t.declare(l.Name, location) {
+			continue
+		}
+		if len(l.Values) != locals {
+			t.errorf(l.Name.Pos, "location %s gives %d values, for %d local variables", l.Name.Name, len(l.Values), locals)
+		}
+		t.loc[l.Name.Name] = len(s.States)
+		s.States = append(s.States, l.Name.Name)
+		notes.States = append(notes.States, strings.Trim(strings.ReplaceAll(fmt.Sprint(l.Values), " ", "; "), ""))
+	}
+	if len(s.States) == 0 {
+		t.errorf(f.LocationsPos, "the automaton has no location")
+		return
+	}
+	if len(f.Defines) > 0 {
+		var defs []string
+		for _, d := range f.Defines {
+			defs = append(defs, d.Name.Name)
+		}
+		notes.Header = append(notes.Header, "", "Macros of the source, written out where they are used: "+strings.Join(defs, ", ")+".")
+	}
+	// The one group, filled in by inits: the variables of formulas
+	// (presburger.Var) are numbered after the counters of the groups.
+	s.Groups = []gsst.Group{{Name: f.Automaton.Name, Pos: f.Automaton.Pos, Size: 1}}
+	s.Init = [][]int{make([]int, len(s.States))}
+	t.assumptions()
+	t.inits()
+	t.rules()
+	t.specs()
+}
+
+// assumptions makes the conjunction of the assumptions the GSST's assume.
+func (t *translator) assumptions() {
+	var fs []presburger.Formula
+	var texts []string
+	for i, x := range t.f.Assumptions {
+		c, ok := t.condition(x, reads{params: true, where: fmt.Sprintf("assumption %d", i+1)})
+		if !ok {
+			continue
+		}
+		fs = append(fs, c.f)
+		texts = append(texts, wrapOperand(c.text, c.prec))
+	}
+	if len(fs) > 0 {
+		t.spec.Assume = gsst.Assumption{Formula: presburger.Conj(fs...), Text: strings.Join(texts, " & "), Pos: t.f.AssumptionsPos}
+		t.imp.Notes.Assume = []string{"the assumptions (resilience condition)"}
+	}
+}
+
+// inits reads the initial condition: equations "loc1 + ... + lock == e"
+// over the parameters, each location in at most one, and "x == c" for
+// the shared variables.
+func (t *translator) inits() {
+	f, s := t.f, t.spec
+	sharedInit := make([]*Ident, len(s.Shared))
+	type eq struct {
+		locs []string
+		size lin
+		pos  gsst.Pos
+	}
+	var groups []eq
+	seen := map[string]gsst.Pos{}
+	for i, x := range f.Inits {
+		b, ok := unparen(x).(*BinaryExpr)
+		where := fmt.Sprintf("initial condition %d", i+1)
+		if ok {
+			_, ok = cmpOps[b.Op]
+		}
+		if !ok {
+			t.errorf(x.Pos(), "%s: vsym reads initial conditions of the form loc1 + loc2 == e (e over the parameters) and x == e", where)
+			continue
+		}
+		lhs, rhs := b.X, b.Y
+		if t.paramsOnly(lhs) && !t.paramsOnly(rhs) {
+			lhs, rhs = rhs, lhs
+		}
+		if b.Op != EQ {
+			// A range of initial values.
+			if n, isName := unparen(lhs).(*NameExpr); isName && t.kinds[n.Name] == sharedVar {
+				j := t.shared[n.Name]
+				if sharedInit[j] == nil {
+					sharedInit[j] = &n.Ident
+					t.sharedInitRange(n, b)
+				}
+				continue
+			}
+			if locs, ok := t.locationSum(lhs, where); ok {
+				for _, l := range locs {
+					seen[l] = b.OpPos
+				}
+				t.splitInit(b.OpPos, fmt.Sprintf("%s %s ... gives a range of initial numbers", strings.Join(locs, " + "), b.Op))
+			}
+			continue
+		}
+		if n, isName := unparen(lhs).(*NameExpr); isName && t.kinds[n.Name] == sharedVar {
+			j := t.shared[n.Name]
+			if sharedInit[j] != nil {
+				t.errorf(n.Ident.Pos, "%s: shared variable %s is given an initial value twice (first at %s)", where, n.Name, sharedInit[j].Pos)
+				continue
+			}
+			sharedInit[j] = &n.Ident
+			v, ok := t.term(rhs, reads{params: true, where: where})
+			if !ok {
+				continue
+			}
+			s.Shared[j].InitPos = n.Ident.Pos
+			if !v.term.IsConst() {
+				t.sharedInitParam(n, v.text)
+				continue
+			}
+			if v.term.Const < 0 {
+				t.errorf(rhs.Pos(), "%s: shared variable %s starts at %d, below 0", where, n.Name, v.term.Const)
+				continue
+			}
+			s.Shared[j].Init = int(v.term.Const)
+			continue
+		}
+		locs, ok := t.locationSum(lhs, where)
+		if !ok {
+			continue
+		}
+		size, ok := t.term(rhs, reads{params: true, where: where})
+		if !ok {
+			continue
+		}
+		for _, l := range locs {
+			if prev, dup := seen[l]; dup {
+				t.errorf(b.OpPos, "%s: location %s is in two initial conditions (first at %s)", where, l, prev)
+				ok = false
+			}
+			seen[l] = b.OpPos
+		}
+		if ok && !(size.term.IsConst() && size.term.Const == 0) {
+			groups = append(groups, eq{locs, size, b.OpPos})
+		}
+	}
+	for j, id := range sharedInit {
+		if id == nil {
+			t.sharedInitAny(j)
+		}
+	}
+	var free []string
+	for _, l := range s.States {
+		if _, ok := seen[l]; !ok {
+			free = append(free, l)
+		}
+	}
+	switch {
+	case len(free) > 0:
+		t.splitInit(f.InitsPos, fmt.Sprintf("the inits do not constrain the number of processes in %s", strings.Join(free, ", ")))
+	case len(groups) == 0:
+		t.errorf(f.InitsPos, "the inits place no process in any location")
+	case len(groups) > 1 || len(groups[0].locs) > 1:
+		var parts []string
+		for _, g := range groups {
+			parts = append(parts, strings.Join(g.locs, " + ")+" == "+g.size.text)
+		}
+		t.splitInit(groups[0].pos, "the processes start in several locations, any number in each ("+strings.Join(parts, "; ")+")")
+	default:
+		g := groups[0]
+		grp := &s.Groups[0]
+		grp.SizePos = g.pos
+		if g.size.term.IsConst() {
+			grp.Size = int(g.size.term.Const)
+		} else {
+			grp.Size, grp.SizeTerm, grp.SizeTermText = 1, g.size.term, g.size.text
+		}
+		s.Init[0][t.loc[g.locs[0]]] = grp.Size
+		s.InitPos = []gsst.InitPos{{Pos: g.pos}}
+		note := fmt.Sprintf("every process; they start in %s", g.locs[0])
+		if grp.OverParams() {
+			note += "; instances where the size is below 1 are not in the family"
+		}
+		t.imp.Notes.Groups = []string{note}
+	}
+}
+
+// locationSum reads "loc1 + loc2 + ..." (in parentheses or not).
+func (t *translator) locationSum(x Expr, where string) ([]string, bool) {
+	switch x := unparen(x).(type) {
+	case *NameExpr:
+		if t.kinds[x.Name] == location && !x.Prime {
+			return []string{x.Name}, true
+		}
+	case *BinaryExpr:
+		if x.Op == ADD {
+			a, ok1 := t.locationSum(x.X, where)
+			b, ok2 := t.locationSum(x.Y, where)
+			return append(a, b...), ok1 && ok2
+		}
+	}
+	t.errorf(x.Pos(), "%s: vsym reads initial conditions of the form loc1 + loc2 == e (e over the parameters) and x == e", where)
+	return nil, false
+}
+
+// rules translates the rules.
+func (t *translator) rules() {
+	t.transitions = formats.NewTransitions(t.spec, &t.imp.Notes)
+	for _, r := range t.f.Rules {
+		t.rule(r)
+	}
+	if len(t.spec.Groups) == 0 {
+		return
+	}
+}
+
+func (t *translator) rule(r *Rule) {
+	s := t.spec
+	where := fmt.Sprintf("guard of rule %d", r.Label)
+	from, ok1 := t.ruleLoc(r.From, r)
+	to, ok2 := t.ruleLoc(r.To, r)
+	guard := cond{f: presburger.True}
+	ok3 := true
+	if r.Guard != nil {
+		guard, ok3 = t.condition(r.Guard, reads{locations: true, shared: true, params: true, where: where})
+	}
+	update, ok4 := t.actions(r)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return
+	}
+	note := t.ruleNote(r)
+	if from == to {
+		if len(update.Assign) == 0 {
+			t.idle = append(t.idle, r)
+			return
+		}
+		t.selfLoopUpdate(r)
+		return
+	}
+	text := guard.text
+	if guard.text == "true" || r.Guard == nil {
+		text = ""
+	}
+	groups := make([]int, len(s.Groups))
+	for g := range groups {
+		groups[g] = g
+	}
+	pos := r.When
+	if r.Guard != nil {
+		pos = r.Guard.Pos()
+	}
+	tr := gsst.Transition{From: from, To: to, Pos: r.Pos,
+		Blocks: []gsst.Block{{Groups: groups, Guard: guard.f, Text: text, Pos: pos, Update: update}}}
+	if clash, ok := t.transitions.Add(tr, update.Text, note); !ok {
+		t.parallelRule(r, clash)
+	}
+}
+
+func (t *translator) ruleLoc(id *Ident, r *Rule) (int, bool) {
+	if t.kinds[id.Name] != location {
+		t.errorf(id.Pos, "rule %d: %s is not a location", r.Label, id.Name)
+		return 0, false
+	}
+	return t.loc[id.Name], true
+}
+
+// ruleNote is the comment before a transition: the comments before the
+// rule and the rule as written.
+func (t *translator) ruleNote(r *Rule) []string {
+	var out []string
+	for _, c := range r.Doc {
+		if text := strings.Join(strings.Fields(c.Text), " "); text != "" {
+			out = append(out, text)
+		}
+	}
+	return append(out, fmt.Sprintf("rule %d (line %d): %s", r.Label, r.Pos.Line, r.Text))
+}
+
+// actions translates the actions of a rule into an update: "x' == e"
+// for shared variables, each at most once, where e adds to x a number
+// that is never negative (ByMC's threshold automata only count up);
+// unchanged(x) and x' == x change nothing.
+func (t *translator) actions(r *Rule) (gsst.Update, bool) {
+	s := t.spec
+	type assign struct {
+		a    gsst.Assign
+		text string
+	}
+	var as []assign
+	type seenAction struct {
+		pos      gsst.Pos
+		identity bool
+	}
+	seen := map[string]seenAction{}
+	ok := true
+	where := fmt.Sprintf("action of rule %d", r.Label)
+	for _, a := range r.Actions {
+		if t.kinds[a.Var.Name] != sharedVar {
+			t.errorf(a.Var.Pos, "rule %d assigns %s, which is a %s, not a shared variable", r.Label, a.Var.Name, t.kinds[a.Var.Name])
+			ok = false
+			continue
+		}
+		identity := a.X == nil
+		if n, isName := unparen(a.X).(*NameExpr); a.X != nil && isName && n.Name == a.Var.Name && !n.Prime {
+			identity = true
+		}
+		if prev, dup := seen[a.Var.Name]; dup {
+			if !identity || !prev.identity {
+				// ByMC conjoins the two, and a rule whose actions
+				// contradict each other never fires.
+				t.errorf(a.Var.Pos, "rule %d gives %s' twice, differently (first at %s)", r.Label, a.Var.Name, prev.pos)
+				ok = false
+			}
+			continue
+		}
+		seen[a.Var.Name] = seenAction{a.Var.Pos, identity}
+		if identity {
+			continue // unchanged
+		}
+		v, good := t.term(a.X, reads{shared: true, params: true, where: where})
+		if !good {
+			ok = false
+			continue
+		}
+		j := t.shared[a.Var.Name]
+		x := s.SharedVar(j)
+		inc := v.term.Sub(presburger.VarTerm(x))
+		if len(inc.Monos) == 0 && inc.Const == 0 {
+			continue // x' == x
+		}
+		if !nonnegative(inc, s) {
+			t.errorf(a.X.Pos(), "rule %d: %s' == %s does not add a number that is never negative to %s; ByMC's threshold automata only count up (x' == x + c)",
+				r.Label, a.Var.Name, v.text, a.Var.Name)
+			ok = false
+			continue
+		}
+		as = append(as, assign{gsst.Assign{Var: x, Value: v.term}, s.Shared[j].Name + " := " + v.text})
+	}
+	var u gsst.Update
+	if len(as) > 0 {
+		// In the order of the shared variables, so that equal updates
+		// have equal texts.
+		slices.SortFunc(as, func(a, b assign) int { return int(a.a.Var - b.a.Var) })
+		texts := make([]string, len(as))
+		for i, a := range as {
+			u.Assign = append(u.Assign, a.a)
+			texts[i] = a.text
+		}
+		u.Text = strings.Join(texts, "; ")
+		u.Pos = r.Actions[0].Var.Pos
+	}
+	return u, ok
+}
+
+// nonnegative reports whether term is never negative: a constant and
+// parameters (which are never negative) with coefficients of at least 0.
+func nonnegative(term presburger.Term, s *gsst.Spec) bool {
+	if term.Const < 0 {
+		return false
+	}
+	for _, m := range term.Monos {
+		if _, isParam := s.ParamOf(m.Var); !isParam || m.Coef < 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,90 @@
+package formats
+
+import (
+	"fmt"
+
+	"github.com/vsym/vsym/gsst"
+)
+
+// Construct is a step or a declaration of a source format that the GSST
+// language cannot state yet. A reader refuses what needs one with a
+// Missing error that names it, rather than translate the file into a
+// different system.
+type Construct int
+
+const (
+	// NoMover is a step that moves no process: it only updates shared
+	// variables (or transfers processes that are not its movers).
+	NoMover Construct = iota + 1
+	// SplitInit is a group whose processes start spread over several
+	// states, any number in each (or none): ByMC's loc0 + loc1 == N - F,
+	// a mist place that may start empty.
+	SplitInit
+	// SharedInitRange is a shared variable whose initial value is a
+	// parameter or any value in a range.
+	SharedInitRange
+	// ParallelRules is several transitions between the same two states,
+	// each with its own guard and update.
+	ParallelRules
+	// SelfLoopUpdate is a self-loop that updates shared variables.
+	SelfLoopUpdate
+	// IdleStep is a step that changes nothing (ByMC's loc -> loc rules).
+	// A reader leaves such a step out when every property of the file
+	// is a safety property, whose truth it cannot change; it is needed
+	// for the others.
+	IdleStep
+	// RendezvousBroadcast is a rendezvous that also broadcasts.
+	RendezvousBroadcast
+	// BroadcastMoverStays is a broadcast whose mover stays where it is.
+	BroadcastMoverStays
+	// CounterTransfer is a transfer between a process state and a shared
+	// counter (processes that become a number, or the reverse).
+	CounterTransfer
+	// PropertyFairness is a fairness assumption that belongs to one
+	// property (ByMC's premises <>[] c and [] c) and that the file's
+	// fairness, shared by every property, cannot state.
+	PropertyFairness
+)
+
+var constructNames = [...]string{
+	NoMover:             "a step that moves no process",
+	SplitInit:           "a group split over several initial states, each part any number or none",
+	SharedInitRange:     "a shared variable initialised from a parameter or to any value in a range",
+	ParallelRules:       "several transitions between the same two states",
+	SelfLoopUpdate:      "a self-loop that updates shared variables",
+	IdleStep:            "an idle step (a step that changes nothing)",
+	RendezvousBroadcast: "a rendezvous that also broadcasts",
+	BroadcastMoverStays: "a broadcast whose mover stays",
+	CounterTransfer:     "a transfer between a process state and a shared counter",
+	PropertyFairness:    "a fairness assumption of one property",
+}
+
+// Constructs lists every construct, in order.
+func Constructs() []Construct {
+	out := make([]Construct, 0, len(constructNames)-1)
+	for c := NoMover; int(c) < len(constructNames); c++ {
+		out = append(out, c)
+	}
+	return out
+}
+
+func (c Construct) String() string {
+	if c <= 0 || int(c) >= len(constructNames) {
+		return fmt.Sprintf("Construct(%d)", int(c))
+	}
+	return constructNames[c]
+}
+
+// Missing says that the element of the source at Pos needs Construct,
+// which the GSST language does not have yet. What names the element and
+// says why ("rule 5: loc0 -> loc0 updates nsnt").
+type Missing struct {
+	Construct Construct
+	Pos       gsst.Pos
+	What      string
+}
+
+// Message is the error message of m.
+func (m Missing) Message() string {
+	return fmt.Sprintf("%s: needs %s, which the GSST language cannot state yet", m.What, m.Construct)
+}

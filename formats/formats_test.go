@@ -1,0 +1,73 @@
+package formats_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+func TestConstructNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range formats.Constructs() {
+		name := c.String()
+		if name == "" || strings.HasPrefix(name, "Construct(") || seen[name] {
+			t.Errorf("construct %d has the name %q", int(c), name)
+		}
+		seen[name] = true
+	}
+	if len(seen) != 10 {
+		t.Errorf("%d constructs", len(seen))
+	}
+}
+
+// TestErrAndWrite: the errors of an import, missing constructs among
+// them, sorted by position; no YAML for an import with errors; the YAML
+// of a hand-built one, notes included, reads back.
+func TestErrAndWrite(t *testing.T) {
+	imp := &formats.Import{Format: "spec", Source: "f.spec"}
+	imp.Errors.Add(gsst.Pos{File: "f.spec", Line: 3, Col: 1}, "an error")
+	imp.Need(formats.NoMover, gsst.Pos{File: "f.spec", Line: 2, Col: 4}, "rule %d", 1)
+	err := imp.Err()
+	want := "f.spec:2:4: rule 1: needs a step that moves no process, which the GSST language cannot state yet\nf.spec:3:1: an error"
+	if err == nil || err.Error() != want {
+		t.Fatalf("Err() = %v, want\n%s", err, want)
+	}
+	if err := formats.Write(&bytes.Buffer{}, imp); err == nil {
+		t.Error("Write wrote an import with errors")
+	}
+	if got := imp.Needs(); len(got) != 1 || got[0] != formats.NoMover {
+		t.Errorf("Needs() = %v", got)
+	}
+
+	s := &gsst.Spec{Name: "yes", States: []string{"on", "off"}, Groups: []gsst.Group{{Name: "n", Size: 2}}, Init: [][]int{{2, 0}}}
+	s.Shared = []gsst.Shared{{Name: "k", Lo: 0, Unbounded: true}}
+	k := s.SharedVar(0)
+	s.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0},
+		Guard:  presburger.Compare(presburger.VarTerm(k), presburger.Lt, presburger.ConstTerm(1)),
+		Update: gsst.Update{Assign: []gsst.Assign{{Var: k, Value: presburger.VarTerm(k).Add(presburger.ConstTerm(1))}}}}}}}
+	s.Properties = []gsst.Property{{Name: "p", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(presburger.VarTerm(k), presburger.Le, presburger.ConstTerm(1))}}}}
+	ok := &formats.Import{Spec: s, Notes: formats.Notes{Header: []string{"a header", "", "of two paragraphs"}, States: []string{"the first", ""},
+		Transitions: [][]string{{"the one transition"}}, Trailer: []string{"the end"}}}
+	var b bytes.Buffer
+	if err := formats.Write(&b, ok); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"# a header\n#\n# of two paragraphs\n", "name: \"yes\"\n", "  - \"on\"  # the first\n", "  - \"off\"\n",
+		"  \"n\": 2\n", "  # the one transition\n", "    guard: \"k < 1\"\n", "    update: \"k := k + 1\"\n", "  p: \"AG (k <= 1)\"\n", "# the end\n"} {
+		if !strings.Contains(b.String(), line) {
+			t.Errorf("the YAML lacks %q:\n%s", line, b.String())
+		}
+	}
+	back, err := gsst.Parse("back.yaml", b.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if back.Name != "yes" || back.States[0] != "on" || back.Groups[0].Name != "n" || back.Properties[0].Text != "AG (k <= 1)" {
+		t.Errorf("read back as %+v", back.Spec())
+	}
+}

@@ -1,0 +1,367 @@
+// Package formatstest holds what the tests of the readers of package
+// formats share: the check that the YAML of an import reads back as the
+// system the import translates to (ReadsBack, Golden), the checks of a
+// fuzzed input (Fuzzed) and of expected errors (Errors), the outcome of
+// a suite's file (Outcome), and the breadth-first exploration of a
+// counter model projected to total counters and shared values
+// (ModelReach, Diff), on which the cross-checks against each source
+// format's own semantics compare reachable states.
+package formatstest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+)
+
+// ProcReach explores inst on processes (testsupport.ProcSteps, the
+// reference semantics of GSST) breadth first to depth, and returns the
+// states it reaches projected by project, each with the least depth at
+// which a state of that projection is reached.
+func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) string) map[string]int {
+	owner, conf := testsupport.Processes(inst)
+	start := testsupport.ProcState{Conf: conf, Shared: inst.InitShared()}
+	totals := func(st testsupport.ProcState) []int {
+		x := make([]int, len(inst.States))
+		for _, s := range st.Conf {
+			x[s]++
+		}
+		return x
+	}
+	out := map[string]int{project(totals(start), start.Shared): 0}
+	seen := map[string]bool{start.Key(): true}
+	frontier := []testsupport.ProcState{start}
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		var next []testsupport.ProcState
+		for _, st := range frontier {
+			for _, step := range testsupport.ProcSteps(inst, owner, st) {
+				if seen[step.Next.Key()] {
+					continue
+				}
+				seen[step.Next.Key()] = true
+				next = append(next, step.Next)
+				k := project(totals(step.Next), step.Next.Shared)
+				if _, dup := out[k]; !dup {
+					out[k] = d
+				}
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// ModelReach explores the counter model m breadth first to depth and
+// returns every state it reaches, projected by project (from the total
+// counters and the shared values), with the least depth at which a
+// state of that projection is reached.
+func ModelReach(m *counterabs.Model, depth int, project func(totals, shared []int) string) map[string]int {
+	out, _ := ModelReachWithin(m, depth, 0, project)
+	return out
+}
+
+// ModelReachWithin is ModelReach that stops after the first layer that
+// takes the states of the model beyond limit (0: no limit); depth is the
+// last layer explored.
+func ModelReachWithin(m *counterabs.Model, depth, limit int, project func(totals, shared []int) string) (out map[string]int, reached int) {
+	start := slices.Clone(m.Init)
+	out = map[string]int{project(m.Totals(start), m.SharedValues(start)): 0}
+	seen := map[string]bool{fmt.Sprint(start): true}
+	frontier := [][]int{start}
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		if limit > 0 && len(seen) > limit {
+			break
+		}
+		reached = d
+		var next [][]int
+		for _, x := range frontier {
+			val := func(v presburger.Var) int64 { return int64(x[v]) }
+			for i := range m.Transitions {
+				tr := &m.Transitions[i]
+				if !presburger.Eval(tr.Guard, val) {
+					continue
+				}
+				y, err := m.Step(tr, x)
+				if err != nil {
+					// The readers' tests run small instances, far from
+					// gsst.MaxValue: a limit here is a defect to see.
+					panic(fmt.Sprintf("formatstest: %v", err))
+				}
+				if seen[fmt.Sprint(y)] {
+					continue
+				}
+				seen[fmt.Sprint(y)] = true
+				next = append(next, y)
+				k := project(m.Totals(y), m.SharedValues(y))
+				if _, dup := out[k]; !dup {
+					out[k] = d
+				}
+			}
+		}
+		frontier = next
+	}
+	return out, reached
+}
+
+// Instance returns an instance of sys: its smallest sizes, and, when it
+// has parameters, the first values in 0..5 (in lexicographic order)
+// that make one.
+func Instance(sys *gsst.System) (*gsst.System, error) {
+	if len(sys.Params) == 0 {
+		return sys.Smallest()
+	}
+	values := make([]int, len(sys.Params))
+	var found *gsst.System
+	var rec func(k int)
+	rec = func(k int) {
+		if found != nil {
+			return
+		}
+		if k == len(values) {
+			if inst, err := sys.InstantiateParams(values, nil); err == nil {
+				found = inst
+			}
+			return
+		}
+		for v := range 6 {
+			values[k] = v
+			rec(k + 1)
+		}
+	}
+	rec(0)
+	if found == nil {
+		return nil, fmt.Errorf("%s: no instance with parameters in 0..5", sys.Name)
+	}
+	return found, nil
+}
+
+// ReadsBack checks that yaml, the YAML formats.Write wrote for imp,
+// reads back (gsst.Parse) as the system imp translates to: the same
+// name, states, groups, initial configuration, parameters, shared
+// variables, properties and fairness, and the same reachable states,
+// with the same depths, within 30 steps of an instance (fewer when the
+// states pass 5000).
+func ReadsBack(t testing.TB, imp *formats.Import, yaml []byte) {
+	t.Helper()
+	want, err := imp.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := gsst.Parse("converted.yaml", yaml)
+	if err != nil {
+		t.Fatalf("the YAML does not read back: %v\n%s", err, yaml)
+	}
+	switch {
+	case got.Name != want.Name || !slices.Equal(got.States, want.States):
+		t.Fatalf("read back as %s %v, want %s %v", got.Name, got.States, want.Name, want.States)
+	case len(got.Groups) != len(want.Groups) || len(got.Shared) != len(want.Shared) || len(got.Properties) != len(want.Properties) ||
+		len(got.Params) != len(want.Params) || len(got.Fairness.Justice) != len(want.Fairness.Justice):
+		t.Fatalf("read back with %d groups, %d shared variables, %d parameters, %d properties, %d justice conditions; want %d, %d, %d, %d, %d",
+			len(got.Groups), len(got.Shared), len(got.Params), len(got.Properties), len(got.Fairness.Justice),
+			len(want.Groups), len(want.Shared), len(want.Params), len(want.Properties), len(want.Fairness.Justice))
+	}
+	for g := range want.Groups {
+		a, b := &got.Groups[g], &want.Groups[g]
+		if a.Name != b.Name || a.SizeText() != b.SizeText() || a.SizeTermText != b.SizeTermText || !slices.Equal(got.Init[g], want.Init[g]) {
+			t.Errorf("group %d read back as %s %s %q %v, want %s %s %q %v", g, a.Name, a.SizeText(), a.SizeTermText, got.Init[g], b.Name, b.SizeText(), b.SizeTermText, want.Init[g])
+		}
+	}
+	for k := range want.Params {
+		if got.Params[k].Name != want.Params[k].Name {
+			t.Errorf("parameter %d read back as %s, want %s", k, got.Params[k].Name, want.Params[k].Name)
+		}
+	}
+	for j := range want.Shared {
+		a, b := &got.Shared[j], &want.Shared[j]
+		if a.Name != b.Name || a.TypeText() != b.TypeText() || a.Init != b.Init {
+			t.Errorf("shared variable %d read back as %s %s %d, want %s %s %d", j, a.Name, a.TypeText(), a.Init, b.Name, b.TypeText(), b.Init)
+		}
+	}
+	for i := range want.Properties {
+		if got.Properties[i].Name != want.Properties[i].Name || got.Properties[i].Text != want.Properties[i].Text {
+			t.Errorf("property %d read back as %s: %s, want %s: %s", i, got.Properties[i].Name, got.Properties[i].Text, want.Properties[i].Name, want.Properties[i].Text)
+		}
+	}
+	for i := range want.Fairness.Justice {
+		if got.Fairness.Justice[i].Text != want.Fairness.Justice[i].Text {
+			t.Errorf("justice condition %d read back as %s, want %s", i, got.Fairness.Justice[i].Text, want.Fairness.Justice[i].Text)
+		}
+	}
+	if got.Assume.Text != want.Assume.Text {
+		t.Errorf("assumption read back as %q, want %q", got.Assume.Text, want.Assume.Text)
+	}
+	a, err := Instance(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Instance(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := func(totals, shared []int) string { return fmt.Sprint(totals, shared) }
+	ma, err := counterabs.BuildGroup(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, err := counterabs.BuildGroup(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, depth := ModelReachWithin(mb, 30, 5000, project)
+	ra := ModelReach(ma, depth, project)
+	if len(ra) != len(rb) {
+		t.Fatalf("the YAML reaches %d states within %d steps, the translation %d", len(ra), depth, len(rb))
+	}
+	for k, d := range rb {
+		if da, ok := ra[k]; !ok || da != d {
+			t.Fatalf("state %s: reached at depth %d by the translation, not so from the YAML", k, d)
+		}
+	}
+	// The properties read from the YAML's texts must have the verdicts
+	// of those the translation built, where the explicit engine
+	// finishes.
+	repA, errA := explicit.Engine{}.Check(context.Background(), ma, explore.MaxStates(20000))
+	repB, errB := explicit.Engine{}.Check(context.Background(), mb, explore.MaxStates(20000))
+	if errA != nil || errB != nil {
+		return // too large to decide here: the states compared above stand
+	}
+	for i := range repB.Properties {
+		if repA.Properties[i].Holds != repB.Properties[i].Holds {
+			t.Errorf("property %s: %v read from the YAML, %v as translated", want.Properties[i].Name, repA.Properties[i].Holds, repB.Properties[i].Holds)
+		}
+	}
+}
+
+// Golden writes the YAML of imp, compares it with the file golden
+// (rewriting it first when update is set), and checks that it reads
+// back (ReadsBack).
+func Golden(t *testing.T, imp *formats.Import, golden string, update bool) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := formats.Write(&b, imp); err != nil {
+		t.Fatal(err)
+	}
+	if update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := testsupport.FirstDiff(string(want), b.String()); d != "" {
+		t.Errorf("%s differs (run with -update to rewrite): %s", golden, d)
+	}
+	ReadsBack(t, imp, b.Bytes())
+}
+
+// Fuzzed checks what a reader made of any input, named file: either
+// every error at a position of the file, or a system that gsst.New
+// accepts and whose YAML reads back as a system of as many states,
+// transitions, rendezvous and properties.
+func Fuzzed(t *testing.T, imp *formats.Import, file string) {
+	t.Helper()
+	if err := imp.Err(); err != nil {
+		list, ok := err.(gsst.ErrorList)
+		if !ok || len(list) == 0 {
+			t.Fatalf("error %T %v is not a non-empty ErrorList", err, err)
+		}
+		for _, e := range list {
+			if e.Pos.File != file || e.Pos.Line < 1 || e.Pos.Col < 1 {
+				t.Fatalf("error without a position: %v", e)
+			}
+		}
+		return
+	}
+	sys, err := imp.System()
+	if err != nil {
+		t.Fatalf("translation accepted, gsst.New refuses: %v", err)
+	}
+	var b bytes.Buffer
+	if err := formats.Write(&b, imp); err != nil {
+		t.Fatal(err)
+	}
+	back, err := gsst.Parse("f.yaml", b.Bytes())
+	if err != nil {
+		t.Fatalf("the YAML does not read back: %v\n%s", err, b.String())
+	}
+	if len(back.States) != len(sys.States) || len(back.Transitions) != len(sys.Transitions) ||
+		len(back.Rendezvous) != len(sys.Rendezvous) || len(back.Properties) != len(sys.Properties) {
+		t.Fatalf("the YAML reads back as another system:\n%s", b.String())
+	}
+}
+
+// Errors checks that err, the error of an import of file (or of its
+// system), lists exactly the errors of want, in order, each given as
+// "line:col: the start of the message".
+func Errors(t *testing.T, err error, file string, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	list, ok := err.(gsst.ErrorList)
+	if !ok {
+		t.Fatalf("error %T is not a gsst.ErrorList: %v", err, err)
+	}
+	if len(list) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%v", len(list), len(want), err)
+	}
+	for i, e := range list {
+		if !strings.HasPrefix(e.Error(), file+":"+want[i]) {
+			t.Errorf("error %d: got %q, want %s:%s...", i+1, e.Error(), file, want[i])
+		}
+	}
+}
+
+// constructNames are the short names of the constructs in the tables
+// of the suite tests.
+var constructNames = map[formats.Construct]string{
+	formats.NoMover: "NoMover", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
+	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
+	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
+	formats.CounterTransfer: "CounterTransfer", formats.PropertyFairness: "PropertyFairness",
+}
+
+// Outcome writes what a reader made of a file as the suite tables do:
+// "" when it translates, the short names of the constructs it needs
+// ("SplitInit IdleStep"), or "error: " and the first error's message.
+func Outcome(imp *formats.Import) string {
+	if len(imp.Errors) > 0 {
+		return "error: " + imp.Errors[0].Msg
+	}
+	var names []string
+	for _, c := range imp.Needs() {
+		names = append(names, constructNames[c])
+	}
+	return strings.Join(names, " ")
+}
+
+// Diff describes how two sets of states differ: "" when they are equal,
+// otherwise one state that only one of them has.
+func Diff(want, got map[string]bool) string {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if !got[k] {
+			return "state [" + k + "] reachable by the source's semantics only"
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if !want[k] {
+			return "state [" + k + "] reachable in the GSST only"
+		}
+	}
+	return ""
+}

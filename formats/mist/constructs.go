@@ -1,0 +1,70 @@
+package mist
+
+import (
+	"fmt"
+
+	"github.com/vsym/vsym/formats"
+)
+
+// The translation asks for each construct that the GSST language cannot
+// state yet through one function of this file. When the language gains
+// the construct, the function that refuses it is the one place to change.
+
+// groupMayBeEmpty: the tokens that start in process place p may be none
+// (p >= 0, p in [0, k], or p not in the init section).
+func (t *translator) groupMayBeEmpty(p int) {
+	name := t.net.Places[p]
+	what := fmt.Sprintf("init: place %s may start with no token (%s)", name, t.initText(p))
+	t.imp.Need(formats.SplitInit, t.initPos(p), "%s", what)
+}
+
+// counterInitRange: counter place p starts with any number of tokens in
+// a range.
+func (t *translator) counterInitRange(p int) {
+	name := t.net.Places[p]
+	t.imp.Need(formats.SharedInitRange, t.initPos(p), "init: counter place %s starts with any number of tokens (%s)", name, t.initText(p))
+}
+
+func (t *translator) initText(p int) string {
+	if c := t.net.InitAt[p]; c != nil {
+		return constraintText(c)
+	}
+	return "not constrained by init"
+}
+
+// noMover: rule r changes counters and moves no process.
+func (t *translator) noMover(r *NetRule) {
+	t.imp.Need(formats.NoMover, r.Rule.Pos, "rule %d changes only counter places, moving no process", r.Rule.Index)
+}
+
+// noProcess: the net has no process at all, why says why; every rule
+// that fires changes counters only.
+func (t *translator) noProcess(why string) {
+	t.imp.Need(formats.NoMover, t.net.File.InitPos, "%s: every rule that fires moves no process", why)
+}
+
+// broadcastMoverStays: rule r moves processes by transfers only.
+func (t *translator) broadcastMoverStays(r *NetRule) {
+	t.imp.Need(formats.BroadcastMoverStays, r.Rule.Pos, "rule %d moves the tokens of a place to another and no single token on its own", r.Rule.Index)
+}
+
+// rendezvousBroadcast: rule r moves several tokens and transfers others.
+func (t *translator) rendezvousBroadcast(r *NetRule) {
+	t.imp.Need(formats.RendezvousBroadcast, r.Rule.Pos, "rule %d moves several tokens and transfers the tokens of a place", r.Rule.Index)
+}
+
+// parallelRule: rule r moves a process between the same two states as
+// transition clash, with another effect.
+func (t *translator) parallelRule(r *NetRule, clash int) {
+	tr := &t.spec.Transitions[clash]
+	t.imp.Need(formats.ParallelRules, r.Rule.Pos, "rule %d moves a token %s, as the rule at %s does, with other transfers or counter updates",
+		r.Rule.Index, t.spec.TransitionName(tr), tr.Pos)
+}
+
+// idleStep: rule r changes nothing. mist's property is about the
+// markings a run reaches, which such a step cannot change, so it is
+// left out, and said so.
+func (t *translator) idleStep(r *NetRule) {
+	t.imp.Notes.Trailer = append(t.imp.Notes.Trailer,
+		fmt.Sprintf("rule %d (line %d) changes no marking and is left out: it cannot change which markings are reachable: %s", r.Rule.Index, r.Rule.Pos.Line, r.Rule.Text))
+}

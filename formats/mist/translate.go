@@ -1,0 +1,484 @@
+package mist
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Load reads the mist file at path and translates it (Translate).
+func Load(path string) (*formats.Import, error) { return formats.Load(path, Translate) }
+
+// Translate parses the mist file src and translates it into a GSST:
+//
+//   - a place whose tokens the rules conserve is a local state, and each
+//     of its tokens a process; the other places are shared counters,
+//     integers from 0 (classify.go says which);
+//   - the processes whose tokens start in place p form the group p, of
+//     the size the init section gives p (a range for "p >= k");
+//   - a rule that moves one token is a transition, with the transfers
+//     of its equations as a broadcast; one that moves several is a
+//     rendezvous; its guard is the rule's constraints (less those its
+//     movers imply), its update the equations of the counters;
+//   - the target becomes the property safe, AG !(target): no reachable
+//     marking covers the target, which is what mist's "safe" means.
+//
+// The result carries every error with its position in src; missing
+// constructs are listed in Import.Missing.
+func Translate(filename string, src []byte) *formats.Import {
+	imp := &formats.Import{Format: "spec", Source: filename}
+	f, err := ParseFile(filename, src)
+	if err != nil {
+		imp.Errors = err.(gsst.ErrorList)
+	}
+	if f == nil || err != nil {
+		return imp
+	}
+	for _, c := range f.Expected {
+		e := formats.Expected{Property: safeName, Text: c.Text, Pos: c.Pos}
+		switch strings.ToLower(c.Text) {
+		case "safe":
+			e.Holds = formats.Yes
+		case "unsafe":
+			e.Holds = formats.No
+		}
+		imp.Expected = append(imp.Expected, e)
+	}
+	n, errs := Resolve(f)
+	if len(errs) > 0 {
+		imp.Errors = errs
+		return imp
+	}
+	t := &translator{net: n, imp: imp, counter: n.counterPlaces()}
+	t.translate()
+	if len(imp.Missing) == 0 && len(imp.Errors) == 0 {
+		if _, err := gsst.New(imp.Spec); err != nil {
+			imp.Errors = append(imp.Errors, err.(gsst.ErrorList)...)
+		}
+	}
+	return imp
+}
+
+// safeName is the name of the property the target becomes.
+const safeName = "safe"
+
+type translator struct {
+	net         *Net
+	imp         *formats.Import
+	spec        *gsst.Spec
+	counter     []bool // counter[p]: place p is a shared counter
+	state       []int  // state[p]: the local state of a process place
+	shared      []int  // shared[p]: the shared variable of a counter place
+	transitions *formats.Transitions
+}
+
+func (t *translator) translate() {
+	n := t.net
+	f := n.File
+	base := filepath.Base(f.Name)
+	s := &gsst.Spec{Name: strings.TrimSuffix(base, filepath.Ext(base)), File: f.Name}
+	t.spec = s
+	t.imp.Spec = s
+	notes := &t.imp.Notes
+	t.state = make([]int, len(n.Places))
+	t.shared = make([]int, len(n.Places))
+	var counters []string
+	for p, name := range n.Places {
+		t.state[p], t.shared[p] = -1, -1
+		if t.counter[p] {
+			counters = append(counters, name)
+			continue
+		}
+		t.state[p] = len(s.States)
+		s.States = append(s.States, name)
+		notes.States = append(notes.States, "place "+name)
+	}
+	notes.Header = append(notes.Header,
+		fmt.Sprintf("Converted by vsym from %s, a Petri net with transfers in mist's format.", base),
+		"Each token of a place whose tokens the rules conserve is a process, in the",
+		"local state named after the place; group g holds the processes whose tokens",
+		"start in place g.")
+	if len(counters) > 0 {
+		notes.Header = append(notes.Header,
+			fmt.Sprintf("The rules add or take tokens of %s: these places are shared", strings.Join(counters, ", ")),
+			"counters, integers from 0.")
+	}
+	if len(f.Header) > 0 {
+		notes.Header = append(notes.Header, "", "The source's own comments:")
+		for _, c := range f.Header {
+			notes.Header = append(notes.Header, "  "+strings.TrimSpace(c.Text))
+		}
+	}
+	t.groups()
+	if len(s.States) == 0 {
+		t.noProcess("the rules conserve the tokens of no place, so every place is a shared counter")
+		return
+	}
+	for p, name := range n.Places {
+		if !t.counter[p] {
+			continue
+		}
+		t.shared[p] = len(s.Shared)
+		v := gsst.Shared{Name: formats.SafeName(name), Lo: 0, Unbounded: true, Pos: t.declPos(p), TypePos: t.declPos(p), InitPos: t.initPos(p)}
+		note := "place " + name
+		if v.Name != name {
+			note += fmt.Sprintf(" (renamed: %s is reserved in GSST expressions)", name)
+		}
+		iv := n.Init[p]
+		switch {
+		case !iv.NoHi && iv.Lo == iv.Hi:
+			v.Init = int(iv.Lo)
+		default:
+			t.counterInitRange(p)
+		}
+		s.Shared = append(s.Shared, v)
+		notes.Shared = append(notes.Shared, note)
+	}
+	t.transitions = formats.NewTransitions(s, &t.imp.Notes)
+	for _, r := range n.Rules {
+		t.rule(r)
+	}
+	t.property()
+	for _, inv := range f.Invariants {
+		var parts []string
+		for _, c := range inv {
+			parts = append(parts, fmt.Sprintf("%d*%s", c.K, c.Place.Name))
+		}
+		notes.Trailer = append(notes.Trailer, fmt.Sprintf("invariant given to mist (line %d): %s keeps its initial value", inv[0].Place.Pos.Line, strings.Join(parts, " + ")))
+	}
+}
+
+// declPos is where the vars section declares place p.
+func (t *translator) declPos(p int) gsst.Pos { return t.net.File.Vars[p].Pos }
+
+// initPos is where the init section constrains place p, or the init
+// keyword when it does not.
+func (t *translator) initPos(p int) gsst.Pos {
+	if c := t.net.InitAt[p]; c != nil {
+		return c.Place.Pos
+	}
+	return t.net.File.InitPos
+}
+
+// groups makes a group of every process place that starts with tokens.
+func (t *translator) groups() {
+	n, s := t.net, t.spec
+	for p, name := range n.Places {
+		if t.counter[p] {
+			continue
+		}
+		iv := n.Init[p]
+		switch {
+		case !iv.NoHi && iv.Hi == 0:
+			continue // no token
+		case iv.Lo == 0:
+			t.groupMayBeEmpty(p)
+			continue
+		}
+		g := gsst.Group{Name: name, Size: int(iv.Lo), Pos: t.initPos(p), SizePos: t.initPos(p)}
+		note := "the tokens that start in place " + name
+		switch {
+		case iv.NoHi:
+			g.Ranged, g.Max = true, gsst.Unbounded
+		case iv.Hi > iv.Lo:
+			g.Ranged, g.Max = true, int(iv.Hi)
+		}
+		row := make([]int, len(s.States))
+		row[t.state[p]] = g.Size
+		s.Groups = append(s.Groups, g)
+		s.Init = append(s.Init, row)
+		s.InitPos = append(s.InitPos, gsst.InitPos{Pos: t.initPos(p)})
+		t.imp.Notes.Groups = append(t.imp.Notes.Groups, note)
+	}
+	if len(s.Groups) == 0 && len(s.States) > 0 && len(t.imp.Missing) == 0 {
+		t.noProcess(fmt.Sprintf("no token starts in a place whose tokens are processes (%s)", strings.Join(s.States, ", ")))
+	}
+}
+
+// allGroups lists every group.
+func (t *translator) allGroups() []int {
+	out := make([]int, len(t.spec.Groups))
+	for g := range out {
+		out[g] = g
+	}
+	return out
+}
+
+// rule translates one rule into a step.
+func (t *translator) rule(r *NetRule) {
+	var consumed, produced []int // process places, with multiplicity
+	var transfers []gsst.Transfer
+	counterChange := false
+	for _, p := range r.Touched() {
+		if t.counter[p] {
+			counterChange = counterChange || !r.Identity(p)
+			continue
+		}
+		for k := r.Add(p); k < 0; k++ {
+			consumed = append(consumed, p)
+		}
+		for k := int64(0); k < r.Add(p); k++ {
+			produced = append(produced, p)
+		}
+		if d := r.Dest(p); d[0] != p {
+			transfers = append(transfers, gsst.Transfer{From: t.state[p], To: t.state[d[0]], Pos: r.Eqs[d[0]].Src.Place.Pos})
+		}
+	}
+	switch k := len(consumed); {
+	case k == 0 && len(transfers) > 0:
+		t.broadcastMoverStays(r)
+	case k == 0 && counterChange:
+		t.noMover(r)
+	case k == 0:
+		t.idleStep(r)
+	case k == 1:
+		t.transition(r, consumed[0], produced[0], transfers)
+	case len(transfers) > 0:
+		t.rendezvousBroadcast(r)
+	default:
+		t.rendezvous(r, consumed, produced)
+	}
+}
+
+// transition translates a rule that moves one process, from a place
+// whose tokens go to w (w itself, unless a transfer empties it) to v.
+// When the guard does not say which of several such places the process
+// comes from, the rule is one transition per place: together they are
+// enabled exactly when one of the places has a token, and each has the
+// rule's effect.
+func (t *translator) transition(r *NetRule, w, v int, transfers []gsst.Transfer) {
+	from := t.preimage(r, w)
+	if len(from) > 1 {
+		for _, q := range from {
+			for _, b := range r.Guard {
+				if b.Place == q && b.Lo >= 1 {
+					from = []int{q}
+					break
+				}
+			}
+			if len(from) == 1 {
+				break
+			}
+		}
+	}
+	if slices.Contains(from, v) {
+		t.broadcastMoverStays(r)
+		return
+	}
+	for _, u := range from {
+		note := t.ruleNote(r)
+		if len(from) > 1 {
+			note[len(note)-1] += fmt.Sprintf(" (when the token that moves comes from %s)", t.net.Places[u])
+		}
+		t.oneTransition(r, u, v, transfers, note)
+	}
+}
+
+// oneTransition adds the transition u -> v of rule r, merged into the
+// transition u -> v of an earlier rule with the same effect.
+func (t *translator) oneTransition(r *NetRule, u, v int, transfers []gsst.Transfer, note []string) {
+	guard, text := t.guard(r, map[int]int{u: 1})
+	update := t.update(r)
+	tr := gsst.Transition{
+		From: t.state[u], To: t.state[v], Pos: r.Rule.Pos, Broadcast: transfers,
+		Blocks: []gsst.Block{{Groups: t.allGroups(), Guard: guard, Text: text, Pos: r.Rule.Pos, Update: update}},
+	}
+	if clash, ok := t.transitions.Add(tr, t.transferSignature(transfers)+"|"+update.Text, note); !ok {
+		t.parallelRule(r, clash)
+	}
+}
+
+// transferSignature writes transfers in a canonical order.
+func (t *translator) transferSignature(transfers []gsst.Transfer) string {
+	var parts []string
+	for _, x := range transfers {
+		parts = append(parts, fmt.Sprintf("%d>%d", x.From, x.To))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+// preimage lists the process places whose tokens r moves to w.
+func (t *translator) preimage(r *NetRule, w int) []int {
+	var out []int
+	for q := range t.net.Places {
+		if !t.counter[q] && r.Coef(w, q) > 0 {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// rendezvous translates a rule that moves several processes: the tokens
+// it takes, in place order, paired with those it puts, in place order.
+func (t *translator) rendezvous(r *NetRule, consumed, produced []int) {
+	s := t.spec
+	movers := map[int]int{}
+	parts := make([]gsst.Part, len(consumed))
+	for i := range consumed {
+		movers[consumed[i]]++
+		parts[i] = gsst.Part{From: t.state[consumed[i]], To: t.state[produced[i]], Pos: r.Rule.Pos}
+	}
+	guard, text := t.guard(r, movers)
+	s.Rendezvous = append(s.Rendezvous, gsst.Rendezvous{Parts: parts, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos})
+	t.imp.Notes.Rendezvous = append(t.imp.Notes.Rendezvous, t.ruleNote(r))
+}
+
+// ruleNote is the comment before a step: the rule as written and the
+// comments before it.
+func (t *translator) ruleNote(r *NetRule) []string {
+	var out []string
+	for _, c := range r.Rule.Doc {
+		if _, ok := expectedResult(c.Text); !ok && strings.TrimSpace(c.Text) != "" {
+			out = append(out, strings.TrimSpace(c.Text))
+		}
+	}
+	return append(out, fmt.Sprintf("rule %d (line %d): %s", r.Rule.Index, r.Rule.Pos.Line, r.Rule.Text))
+}
+
+// atom is a constraint on one place: the counter (#p) of a process
+// place, the variable of a counter place.
+func (t *translator) atom(p int, op presburger.Op, k int64) (presburger.Formula, string) {
+	s := t.spec
+	var v presburger.Var
+	name := ""
+	if t.counter[p] {
+		v = s.SharedVar(t.shared[p])
+		name = s.Shared[t.shared[p]].Name
+	} else {
+		v = s.TotalVar(t.state[p])
+		name = "#" + t.net.Places[p]
+	}
+	return presburger.Compare(presburger.VarTerm(v), op, presburger.ConstTerm(k)), name + " " + op.String() + " " + strconv.FormatInt(k, 10)
+}
+
+// bounds translates a conjunction of bounds, leaving out the lower
+// bounds that movers[p] processes in p already imply.
+func (t *translator) bounds(bs []Bound, movers map[int]int) (presburger.Formula, string) {
+	var fs []presburger.Formula
+	var texts []string
+	add := func(f presburger.Formula, text string) {
+		fs = append(fs, f)
+		texts = append(texts, text)
+	}
+	for _, b := range bs {
+		p := b.Place
+		if !b.NoHi && b.Lo == b.Hi {
+			add(t.atom(p, presburger.Eq, b.Lo))
+			continue
+		}
+		implied := int64(movers[p])
+		if t.counter[p] {
+			implied = 0
+		}
+		if b.Lo > implied {
+			add(t.atom(p, presburger.Ge, b.Lo))
+		}
+		if !b.NoHi {
+			add(t.atom(p, presburger.Le, b.Hi))
+		}
+	}
+	if len(fs) == 0 {
+		return presburger.True, ""
+	}
+	return presburger.Conj(fs...), strings.Join(texts, " & ")
+}
+
+// guard is the guard of a step of rule r whose movers leave the places
+// of movers.
+func (t *translator) guard(r *NetRule, movers map[int]int) (presburger.Formula, string) {
+	return t.bounds(r.Guard, movers)
+}
+
+// update is what r does to the counters: each counter's equation.
+func (t *translator) update(r *NetRule) gsst.Update {
+	s := t.spec
+	var u gsst.Update
+	var texts []string
+	for _, p := range r.Touched() {
+		if !t.counter[p] || r.Identity(p) {
+			continue
+		}
+		e := r.Eqs[p]
+		term := presburger.ConstTerm(e.Add)
+		var parts []string
+		for _, q := range e.Places {
+			term = term.Add(presburger.VarTerm(s.SharedVar(t.shared[q])))
+			parts = append(parts, s.Shared[t.shared[q]].Name)
+		}
+		text := strings.Join(parts, " + ")
+		switch k := e.Add; {
+		case text == "":
+			text = strconv.FormatInt(k, 10)
+		case k > 0:
+			text += " + " + strconv.FormatInt(k, 10)
+		case k < 0:
+			text += " - " + strconv.FormatInt(-k, 10)
+		}
+		u.Assign = append(u.Assign, gsst.Assign{Var: s.SharedVar(t.shared[p]), Value: term})
+		texts = append(texts, s.Shared[t.shared[p]].Name+" := "+text)
+	}
+	if len(texts) > 0 {
+		u.Text = strings.Join(texts, "; ")
+		u.Pos = r.Rule.Arrow
+	}
+	return u
+}
+
+// property makes the target the property safe: AG !(target).
+func (t *translator) property() {
+	n := t.net
+	var fs []presburger.Formula
+	var texts []string
+	for _, conj := range n.Target {
+		f, text := t.bounds(conj, nil)
+		if text == "" {
+			text = "true"
+		}
+		fs = append(fs, f)
+		texts = append(texts, text)
+	}
+	target := strings.Join(texts, " | ")
+	if len(texts) > 1 {
+		for i := range texts {
+			if strings.Contains(texts[i], "&") {
+				texts[i] = "(" + texts[i] + ")"
+			}
+		}
+		target = strings.Join(texts, " | ")
+	}
+	f := ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Negation(presburger.Disj(fs...))}}
+	s := t.spec
+	s.Properties = append(s.Properties, gsst.Property{Name: safeName, Formula: f, Text: "AG !(" + target + ")", Pos: n.File.TargetPos})
+	var srcs []string
+	for _, conj := range n.File.Target {
+		var parts []string
+		for _, c := range conj {
+			parts = append(parts, constraintText(c))
+		}
+		srcs = append(srcs, strings.Join(parts, ", "))
+	}
+	note := []string{fmt.Sprintf("target (line %d): no reachable marking covers %s", n.File.TargetPos.Line, strings.Join(srcs, ", or "))}
+	for _, e := range t.imp.Expected {
+		note = append(note, fmt.Sprintf("expected result (line %d): %s", e.Pos.Line, e.Text))
+	}
+	t.imp.Notes.Properties = append(t.imp.Notes.Properties, note)
+}
+
+// constraintText writes a constraint as mist does.
+func constraintText(c *Constraint) string {
+	switch c.Op {
+	case Eq:
+		return fmt.Sprintf("%s = %d", c.Place.Name, c.K)
+	case In:
+		return fmt.Sprintf("%s in [%d, %d]", c.Place.Name, c.K, c.Hi)
+	}
+	return fmt.Sprintf("%s >= %d", c.Place.Name, c.K)
+}

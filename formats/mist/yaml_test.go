@@ -1,0 +1,29 @@
+package mist_test
+
+import (
+	"flag"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/formats/formatstest"
+	"github.com/vsym/vsym/formats/mist"
+)
+
+var update = flag.Bool("update", false, "rewrite the converted YAML of testdata")
+
+// TestConvert compares the YAML of every model of testdata that
+// translates with testdata/NAME.yaml (-update rewrites them), and checks
+// that it reads back as the same system.
+func TestConvert(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.spec")
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			imp, err := mist.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			formatstest.Golden(t, imp, strings.TrimSuffix(file, ".spec")+".yaml", *update)
+		})
+	}
+}

@@ -1,0 +1,48 @@
+package emit
+
+import (
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// StepGuard returns what step st of sys needs besides its movers in an
+// export whose shared variables have the given domains (sys.Shared, or
+// Domains): its guard, and its update keeping every variable in its
+// domain (gsst.Spec.InDomain); ranged reports whether the second is part
+// of it.
+func StepGuard(sys *gsst.System, st *gsst.Step, domains []gsst.Shared) (full presburger.Formula, ranged bool) {
+	full = st.Guard
+	if dom := sys.InDomain(&st.Update, domains); dom != presburger.True {
+		full, ranged = presburger.Conj(full, dom), true
+	}
+	return full, ranged
+}
+
+// GuardText writes the guard of st as the spec did (or from its formula
+// for a spec built by hand), followed, when ranged, by "; and UPDATE
+// stays" and where (stays: "in range", "in its domain").
+func GuardText(sys *gsst.System, st *gsst.Step, ranged bool, stays string) string {
+	text := st.Origin.GuardText
+	if text == "" {
+		text = sys.FormatFormula(st.Guard)
+	}
+	if ranged {
+		text += "; and " + st.Update.Text + " stays " + stays
+	}
+	return text
+}
+
+// StepLabel names step st of sys in an export's comments: the transition
+// and the names of the groups of its block ("T -> C", [a b]), or the
+// rendezvous ("rendezvous P -> P2, C -> C2", nil).
+func StepLabel(sys *gsst.System, st *gsst.Step) (label string, groups []string) {
+	o := &st.Origin
+	if o.Rendezvous >= 0 {
+		return "rendezvous " + PartsText(sys, st.Parts), nil
+	}
+	t := &sys.Transitions[o.Transition]
+	for _, g := range t.Blocks[o.Block].Groups {
+		groups = append(groups, sys.Groups[g].Name)
+	}
+	return sys.TransitionName(t), groups
+}

@@ -1,0 +1,261 @@
+package prove
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// The state equation of a counter system, as Petrinizer uses it for
+// Petri nets (Esparza et al., CAV 2014): a reachable state is the
+// initial one plus a nonnegative combination of the steps' effects,
+// x = x0 + C.s with s >= 0, whatever the order of the steps and their
+// guards. When no such x is bad, no reachable state is. Here a step's
+// effect may read the state (a broadcast moves all of a state's
+// processes, an assignment replaces a value): a step adds its constant
+// part, once per firing, and, for each variable w its effect reads, the
+// column of w's coefficients, w's value at that firing times, so any
+// nonnegative multiple of it when w is never negative (any multiple
+// otherwise). That over-approximates the reachable states again.
+//
+// A proof by the state equation is a certificate the solver can find and
+// anybody can check: by Farkas' lemma, when the relaxation over the
+// rationals has no bad solution, some weights u make u.x <= u.x0 an
+// invariant (u.c <= 0 for every column c, so no step increases u.x),
+// which, with the domains, the assumption on the parameters and one
+// disjunct of the bad states, sums to a contradiction. Those weights
+// and the multipliers of the sum solve a linear system, which the
+// Solver solves over the integers (it is homogeneous but for the
+// contradiction's constant, so a rational solution scales to an integer
+// one). Each disjunct of the bad states gets its inequality; their
+// conjunction is re-checked as any invariant. On mist's bingham nets the
+// inequality is "the processes past the door are at most the lock":
+// the argument of the proof in one linear form.
+
+// maxBadDisjuncts bounds the disjuncts of the bad states the state
+// equation is asked about.
+const maxBadDisjuncts = 16
+
+// stateEquation returns invariants u.x <= u.x0, one per disjunct of
+// ts.Bad, and the conditions on the parameters they rely on, which
+// together with the domains exclude the bad states; nil when some
+// disjunct has none (or the solver cannot tell).
+func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
+	disjuncts := presburger.DNF(ts.Bad)
+	if len(disjuncts) == 0 || len(disjuncts) > maxBadDisjuncts {
+		return nil
+	}
+	k := m.NumState()
+	state := make([]presburger.Var, k)
+	index := map[presburger.Var]int{}
+	for i := range k {
+		state[i] = m.StateVar(i)
+		index[state[i]] = i
+	}
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(ts.Domain) {
+		dom[b.Var] = b
+	}
+	params := map[presburger.Var]bool{}
+	for _, v := range ts.Params {
+		params[v] = true
+	}
+	columns, ok := effectColumns(m, dom, index, params)
+	if !ok {
+		return nil
+	}
+	// Fresh variables for the weights u and the multipliers, after every
+	// variable ts uses.
+	next := presburger.Var(m.NumVars() + k)
+	fresh := func() presburger.Var { next++; return next - 1 }
+	u := make([]presburger.Var, k)
+	var bounds []presburger.Bound
+	for i := range u {
+		u[i] = fresh()
+		bounds = append(bounds, presburger.AnyInt(u[i]))
+	}
+	// base: no step increases u.x.
+	var base []presburger.Formula
+	for _, col := range columns {
+		var t presburger.Term
+		for i, c := range col.coef {
+			if c != 0 {
+				t = t.Add(presburger.VarTerm(u[i]).Scale(c))
+			}
+		}
+		op := presburger.Le
+		if col.signed {
+			op = presburger.Eq
+		}
+		base = append(base, presburger.Compare(t, op, presburger.ConstTerm(0)))
+	}
+	init := initTerms(m)
+	// rows that hold in every reachable state besides u.x <= u.x0: the
+	// domains and the top-level atoms of the assumption, as t >= 0.
+	var valid []presburger.Term
+	for _, b := range presburger.Intersect(ts.Domain) {
+		if !b.NoLo {
+			valid = append(valid, presburger.VarTerm(b.Var).Sub(presburger.ConstTerm(b.Lo)))
+		}
+		if !b.NoHi {
+			valid = append(valid, presburger.ConstTerm(b.Hi).Sub(presburger.VarTerm(b.Var)))
+		}
+	}
+	// The invariant states what it assumes of the parameters, which the
+	// check of its safety reads in no other place: atomOf gives the atom
+	// of the assumption of a row, used when its multiplier is not 0.
+	assumed := topAtoms(paramPart(ts))
+	atomOf := map[int]int{}
+	for i, a := range assumed {
+		for _, row := range nonnegRows(a) {
+			atomOf[len(valid)] = i
+			valid = append(valid, row)
+		}
+	}
+	used := make([]bool, len(assumed))
+	var out []presburger.Formula
+	for _, d := range disjuncts {
+		rows := append([]presburger.Term(nil), valid...)
+		for _, a := range d {
+			c, ok := a.(presburger.Cmp)
+			if !ok {
+				return nil
+			}
+			rows = append(rows, nonnegRows(c)...)
+		}
+		// The sum -u.x + u.x0(p) + sum_r w_r * row_r has no variable
+		// left and a negative constant.
+		w := make([]presburger.Var, len(rows))
+		fs := append([]presburger.Formula(nil), base...)
+		bs := append([]presburger.Bound(nil), bounds...)
+		coef := map[presburger.Var]presburger.Term{}
+		var constant presburger.Term
+		addTo := func(v presburger.Var, t presburger.Term) { coef[v] = coef[v].Add(t) }
+		for i := range k {
+			addTo(state[i], presburger.VarTerm(u[i]).Scale(-1))
+			for _, mo := range init[i].Monos {
+				addTo(mo.Var, presburger.VarTerm(u[i]).Scale(mo.Coef))
+			}
+			constant = constant.Add(presburger.VarTerm(u[i]).Scale(init[i].Const))
+		}
+		for r, row := range rows {
+			w[r] = fresh()
+			bs = append(bs, presburger.AtLeast(w[r], 0))
+			for _, mo := range row.Monos {
+				addTo(mo.Var, presburger.VarTerm(w[r]).Scale(mo.Coef))
+			}
+			constant = constant.Add(presburger.VarTerm(w[r]).Scale(row.Const))
+		}
+		for _, v := range slices.Sorted(maps.Keys(coef)) {
+			fs = append(fs, presburger.Compare(coef[v], presburger.Eq, presburger.ConstTerm(0)))
+		}
+		fs = append(fs, presburger.Compare(constant, presburger.Le, presburger.ConstTerm(-1)))
+		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bs, F: presburger.Conj(fs...)})
+		if err != nil || a.Result != presburger.Sat {
+			return nil
+		}
+		for r, i := range atomOf {
+			if a.Model[w[r]] != 0 {
+				used[i] = true
+			}
+		}
+		var lhs, rhs presburger.Term
+		for i := range k {
+			c := a.Model[u[i]]
+			if c == 0 {
+				continue
+			}
+			if !inLimit(c) {
+				return nil
+			}
+			lhs = lhs.Add(presburger.VarTerm(state[i]).Scale(c))
+			rhs = rhs.Add(init[i].Scale(c))
+		}
+		out = append(out, presburger.Compare(lhs, presburger.Le, rhs))
+	}
+	for i, a := range assumed {
+		if used[i] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// column is the effect of some steps on the state variables, taken any
+// nonnegative number of times, or any number when signed.
+type column struct {
+	coef   []int64
+	signed bool
+}
+
+// effectColumns returns the columns of m's state equation: for each case
+// of each transition (stepCases) its constant effect, and for each
+// variable its effect reads, that variable's coefficients, signed
+// unless the variable is never negative. ok is
+// false when an effect reads a variable other than a state variable or a
+// parameter (a local).
+func effectColumns(m *counterabs.ParamModel, dom map[presburger.Var]presburger.Bound, index map[presburger.Var]int, params map[presburger.Var]bool) ([]column, bool) {
+	k := m.NumState()
+	var out []column
+	for i := range m.Transitions {
+		for _, delta := range stepCases(m, &m.Transitions[i], dom, nil) {
+			constant := make([]int64, k)
+			byVar := map[presburger.Var][]int64{}
+			for v, d := range delta {
+				constant[v] = d.Const
+				for _, mo := range d.Monos {
+					if _, ok := index[mo.Var]; !ok && !params[mo.Var] {
+						return nil, false
+					}
+					if byVar[mo.Var] == nil {
+						byVar[mo.Var] = make([]int64, k)
+					}
+					byVar[mo.Var][v] = mo.Coef
+				}
+			}
+			out = append(out, column{coef: constant})
+			for _, w := range slices.Sorted(maps.Keys(byVar)) {
+				b, ok := dom[w]
+				out = append(out, column{coef: byVar[w], signed: !ok || b.NoLo || b.Lo < 0})
+			}
+		}
+	}
+	return out, true
+}
+
+// topAtoms returns the comparisons among the top-level conjuncts of f.
+func topAtoms(f presburger.Formula) []presburger.Cmp {
+	switch f := f.(type) {
+	case presburger.And:
+		var out []presburger.Cmp
+		for _, g := range f {
+			out = append(out, topAtoms(g)...)
+		}
+		return out
+	case presburger.Cmp:
+		return []presburger.Cmp{f}
+	}
+	return nil
+}
+
+// nonnegRows returns terms t_i with c equivalent to all t_i >= 0 over the
+// integers (none for a disequality, which it does not express).
+func nonnegRows(c presburger.Cmp) []presburger.Term {
+	one := presburger.ConstTerm(1)
+	switch c.Op {
+	case presburger.Ge:
+		return []presburger.Term{c.T}
+	case presburger.Gt:
+		return []presburger.Term{c.T.Sub(one)}
+	case presburger.Le:
+		return []presburger.Term{c.T.Scale(-1)}
+	case presburger.Lt:
+		return []presburger.Term{c.T.Scale(-1).Sub(one)}
+	case presburger.Eq:
+		return []presburger.Term{c.T, c.T.Scale(-1)}
+	}
+	return nil
+}

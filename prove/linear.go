@@ -1,0 +1,641 @@
+package prove
+
+import (
+	"maps"
+	"math/big"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/internal/checked"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Linear invariants of a counter system, found by linear algebra over
+// the effects of its steps, with no solver: the weighted sums of the
+// state variables that no step changes (a Petri net's place invariants,
+// "the processes of a group sum to its size", "the lock is up exactly
+// while someone is in C"). Each step of a model is affine (StepTerms):
+// x' = A x + b, b over the parameters. A weight vector y is invariant
+// when y.x' - y.x is zero for every x and every parameter value, that is
+// when the coefficients of the difference, as a linear form in the state
+// variables, the parameters and 1, all vanish. A guard that fixes a
+// variable (lock = 0, a boolean's test) is used: in its states the
+// variable is that constant, so an assignment lock := 1 under it counts
+// as lock + 1. Then y.x = y.x0 holds in every reachable state, x0 the
+// initial values (terms over the parameters).
+//
+// They serve twice: as facts for the filter of the lemmas (is the
+// property inductive together with them?), and to eliminate variables
+// before the prover runs (eliminate): each invariant with a coefficient
+// 1 at some variable defines that variable by the others, which the
+// prover then never sees (mist's bounded lamport: unknown at 25 s with
+// all its places, 0.47 s with those eliminated, issue 29).
+
+// linearInvariant is y.x = rhs over the state variables of a model (in
+// the order of counterabs.ParamModel.StateVar), rhs a term over the
+// parameters. pivot is the state variable the invariant defines, with
+// coefficient 1 and absent from every other invariant of its set, or -1.
+type linearInvariant struct {
+	coef  []int64
+	rhs   presburger.Term
+	pivot int
+}
+
+// formula is the invariant as an equality over the model's variables.
+func (li linearInvariant) formula(m *counterabs.ParamModel) presburger.Formula {
+	var t presburger.Term
+	for i, c := range li.coef {
+		if c != 0 {
+			t = t.Add(presburger.VarTerm(m.StateVar(i)).Scale(c))
+		}
+	}
+	return presburger.Compare(t, presburger.Eq, li.rhs)
+}
+
+// linearConj is the conjunction of the invariants.
+func linearConj(m *counterabs.ParamModel, lis []linearInvariant) presburger.Formula {
+	fs := make([]presburger.Formula, len(lis))
+	for i, li := range lis {
+		fs[i] = li.formula(m)
+	}
+	return presburger.Conj(fs...)
+}
+
+// maxLinearVars bounds the state variables of a model whose linear
+// invariants are computed (the elimination is sparse, but a model with
+// thousands of counters gains nothing from it that the prover needs).
+const maxLinearVars = 4000
+
+// linearInvariants returns a basis of the linear invariants of m, read
+// off its steps; avoid lists state variables that should not be
+// eliminated when another choice exists (those the property reads). An
+// invariant whose coefficients do not fit int64 is left out.
+func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) []linearInvariant {
+	k := m.NumState()
+	if k == 0 || k > maxLinearVars {
+		return nil
+	}
+	index := map[presburger.Var]int{}
+	for i := range k {
+		index[m.StateVar(i)] = i
+	}
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
+		dom[b.Var] = b
+	}
+	// The order in which variables become pivots of the elimination
+	// below: those to keep first, so that the others stay free and are
+	// the ones the invariants define.
+	rank := make([]int, k)
+	for i := range k {
+		if avoid[m.StateVar(i)] {
+			rank[i] = -1
+		}
+	}
+	var rows []sparseRow
+	// With the empty counters zero and their steps left out, each empty
+	// counter is in no row: a free variable, whose invariant is "it is
+	// 0" (its initial value), with itself as pivot.
+	empty := emptyCounters(m)
+	for i := range m.Transitions {
+		for _, delta := range stepCases(m, &m.Transitions[i], dom, empty) {
+			// The coefficient of each symbol (a variable, or the
+			// constant, as -1) in the change of y.x is a row.
+			bySymbol := map[presburger.Var]sparseRow{}
+			for v, d := range delta {
+				add := func(s presburger.Var, c int64) {
+					if c == 0 {
+						return
+					}
+					if bySymbol[s] == nil {
+						bySymbol[s] = sparseRow{}
+					}
+					bySymbol[s][v] = new(big.Rat).SetInt64(c)
+				}
+				for _, mo := range d.Monos {
+					add(mo.Var, mo.Coef)
+				}
+				add(-1, d.Const)
+			}
+			for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
+				rows = append(rows, bySymbol[s])
+			}
+		}
+	}
+	pivots := eliminateRows(rows, func(a, b int) bool {
+		if rank[a] != rank[b] {
+			return rank[a] < rank[b]
+		}
+		return a < b
+	})
+	// A basis of the kernel: one vector per free variable f, 1 at f, 0
+	// at the other free ones, and at each pivot p minus the coefficient
+	// of f in p's row.
+	isPivot := map[int]bool{}
+	for p := range pivots {
+		isPivot[p] = true
+	}
+	init := initTerms(m)
+	var out []linearInvariant
+	for f := range k {
+		if isPivot[f] {
+			continue
+		}
+		y := map[int]*big.Rat{f: big.NewRat(1, 1)}
+		for p, row := range pivots {
+			if c, ok := row[f]; ok {
+				y[p] = new(big.Rat).Neg(c)
+			}
+		}
+		li, ok := integral(y, k, init, f)
+		if ok {
+			out = append(out, li)
+		}
+	}
+	return out
+}
+
+// integral scales y to the least integer vector with a positive
+// coefficient at f and returns its invariant; f is its pivot when that
+// coefficient is 1. ok is false when a coefficient or the right-hand
+// side would not fit.
+func integral(y map[int]*big.Rat, k int, init []presburger.Term, f int) (linearInvariant, bool) {
+	lcm := big.NewInt(1)
+	for _, c := range y {
+		d := c.Denom()
+		g := new(big.Int).GCD(nil, nil, lcm, d)
+		lcm.Mul(lcm, new(big.Int).Quo(d, g))
+	}
+	ints := make([]*big.Int, k)
+	g := new(big.Int)
+	for i := range k {
+		ints[i] = new(big.Int)
+		if c, ok := y[i]; ok {
+			ints[i].Mul(c.Num(), new(big.Int).Quo(lcm, c.Denom()))
+			g.GCD(nil, nil, g, new(big.Int).Abs(ints[i]))
+		}
+	}
+	li := linearInvariant{coef: make([]int64, k), pivot: -1}
+	for i, c := range ints {
+		c.Quo(c, g)
+		if !c.IsInt64() || !inLimit(c.Int64()) {
+			return linearInvariant{}, false
+		}
+		li.coef[i] = c.Int64()
+	}
+	if li.coef[f] == 1 {
+		li.pivot = f
+	}
+	for i, c := range li.coef {
+		if c == 0 {
+			continue
+		}
+		for _, mo := range init[i].Monos {
+			p, ok := checked.Mul(mo.Coef, c)
+			if !ok {
+				return linearInvariant{}, false
+			}
+			li.rhs = li.rhs.Add(presburger.Term{Monos: []presburger.Mono{{Var: mo.Var, Coef: p}}})
+		}
+		p, ok := checked.Mul(init[i].Const, c)
+		if !ok {
+			return linearInvariant{}, false
+		}
+		li.rhs = li.rhs.Add(presburger.ConstTerm(p))
+	}
+	for _, mo := range li.rhs.Monos {
+		if !inLimit(mo.Coef) {
+			return linearInvariant{}, false
+		}
+	}
+	return li, inLimit(li.rhs.Const)
+}
+
+// inLimit reports whether x is within checked.Limit in magnitude, so that
+// sums of a few such values cannot wrap.
+func inLimit(x int64) bool { return -checked.Limit/1024 <= x && x <= checked.Limit/1024 }
+
+// sparseRow is a linear form over variables numbered from 0: variable ->
+// nonzero coefficient.
+type sparseRow map[int]*big.Rat
+
+// eliminateRows brings rows into reduced row echelon form by Gauss-Jordan
+// elimination and returns the pivot rows by pivot variable, each scaled
+// to 1 at its pivot and free of every other pivot. The pivot of a new
+// row is its variable that comes first in the order before.
+func eliminateRows(rows []sparseRow, before func(a, b int) bool) map[int]sparseRow {
+	pivots := map[int]sparseRow{}
+	for _, r := range rows {
+		row := sparseRow{}
+		for v, c := range r {
+			row[v] = new(big.Rat).Set(c)
+		}
+		// Reduce by the pivots it contains.
+		for _, v := range slices.Sorted(maps.Keys(row)) {
+			p, ok := pivots[v]
+			c, in := row[v]
+			if !ok || !in {
+				continue
+			}
+			addScaled(row, p, new(big.Rat).Neg(c))
+		}
+		if len(row) == 0 {
+			continue
+		}
+		piv := -1
+		for v := range row {
+			if piv < 0 || before(v, piv) {
+				piv = v
+			}
+		}
+		inv := new(big.Rat).Inv(row[piv])
+		for _, c := range row {
+			c.Mul(c, inv)
+		}
+		for _, q := range pivots {
+			if c, ok := q[piv]; ok {
+				addScaled(q, row, new(big.Rat).Neg(c))
+			}
+		}
+		pivots[piv] = row
+	}
+	return pivots
+}
+
+// addScaled adds k times src to dst, dropping the coefficients that
+// become zero.
+func addScaled(dst, src sparseRow, k *big.Rat) {
+	for v, c := range src {
+		d, ok := dst[v]
+		if !ok {
+			d = new(big.Rat)
+			dst[v] = d
+		}
+		d.Add(d, new(big.Rat).Mul(k, c))
+		if d.Sign() == 0 {
+			delete(dst, v)
+		}
+	}
+}
+
+// emptyCounters returns the counters of m that no run ever fills: those
+// no sequence of steps can move a process into from an initially
+// occupied counter, whatever the guards (a group of one process in its
+// own states, say, is never in the other group's). They stay zero: a
+// step into one needs a mover from another (or a transfer from one),
+// which holds nobody. Their sum <= 0 is an inductive invariant, and the
+// steps whose movers leave one never happen.
+func emptyCounters(m *counterabs.ParamModel) map[int]bool {
+	full := map[int]bool{}
+	for c := range m.Counters {
+		if t := m.Init[c]; !t.IsConst() || t.Const != 0 {
+			full[c] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range m.Transitions {
+			t := &m.Transitions[i]
+			if !firable(t, full) {
+				continue
+			}
+			for _, mv := range moves(t) {
+				if !full[mv.To] {
+					full[mv.To], changed = true, true
+				}
+			}
+			for _, tr := range t.Transfers {
+				if full[tr.From] && !full[tr.To] {
+					full[tr.To], changed = true, true
+				}
+			}
+		}
+	}
+	empty := map[int]bool{}
+	for c := range m.Counters {
+		if !full[c] {
+			empty[c] = true
+		}
+	}
+	return empty
+}
+
+// moves returns the movers of t: its own, then those of the other parts
+// of a rendezvous.
+func moves(t *counterabs.ParamTransition) []counterabs.Move {
+	return append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...)
+}
+
+// firable reports whether every mover of t leaves a counter of full.
+func firable(t *counterabs.ParamTransition, full map[int]bool) bool {
+	for _, mv := range moves(t) {
+		if !full[mv.From] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxCases bounds the cases a step is split into by stepCases.
+const maxCases = 16
+
+// stepCases returns the change of every state variable (in the order of
+// StepTerms) that a step by t makes, as terms over the state before it
+// and the parameters, in as many cases as it needs to make the change of
+// a variable of small finite domain constant: a variable its guard fixes
+// is that constant, and each other such variable (a boolean, a small
+// enumeration) that a change reads takes each of its values in turn (an
+// assignment lock := 1 - lock is +1 when lock is 0 and -1 when it is 1).
+// Every step is one of the cases; a case may be no step at all (its
+// guard false there), which only weakens what is derived from them. The
+// counters of empty (emptyCounters) are zero, and a step whose movers
+// leave one has no case: both hold in every reachable state, and what is
+// derived holds there (with the empty counters zero, which the caller
+// must state).
+func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound, empty map[int]bool) [][]presburger.Term {
+	if !firable(t, complement(m, empty)) {
+		return nil
+	}
+	fixed := fixedVars(t.Guard, dom)
+	for c := range empty {
+		fixed[m.StateVar(c)] = 0
+	}
+	next := m.StepTerms(t)
+	delta := make([]presburger.Term, len(next))
+	for v := range next {
+		delta[v] = next[v].Sub(presburger.VarTerm(m.StateVar(v))).Subst(func(x presburger.Var) presburger.Term {
+			if c, ok := fixed[x]; ok {
+				return presburger.ConstTerm(c)
+			}
+			return presburger.VarTerm(x)
+		})
+	}
+	// The variables of small finite domain the changes read.
+	var split []presburger.Var
+	cases := 1
+	seen := map[presburger.Var]bool{}
+	for _, d := range delta {
+		for _, mo := range d.Monos {
+			b, ok := dom[mo.Var]
+			if seen[mo.Var] || !ok || !b.Finite() || !inLimit(b.Lo) || !inLimit(b.Hi) || b.Hi-b.Lo >= 4 || b.Hi < b.Lo {
+				continue
+			}
+			seen[mo.Var] = true
+			if cases*int(b.Hi-b.Lo+1) > maxCases {
+				continue
+			}
+			cases *= int(b.Hi - b.Lo + 1)
+			split = append(split, mo.Var)
+		}
+	}
+	slices.Sort(split)
+	out := [][]presburger.Term{delta}
+	for _, w := range split {
+		var more [][]presburger.Term
+		for _, d := range out {
+			for x := dom[w].Lo; x <= dom[w].Hi; x++ {
+				c := make([]presburger.Term, len(d))
+				for v := range d {
+					c[v] = d[v].Subst(func(y presburger.Var) presburger.Term {
+						if y == w {
+							return presburger.ConstTerm(x)
+						}
+						return presburger.VarTerm(y)
+					})
+				}
+				more = append(more, c)
+			}
+		}
+		out = more
+	}
+	return out
+}
+
+// complement returns the counters of m not in empty.
+func complement(m *counterabs.ParamModel, empty map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	for c := range m.Counters {
+		if !empty[c] {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// fixedVars returns the variables a guard fixes to one value, by its
+// top-level conjuncts that compare one variable with a constant (a
+// boolean's test, lock - 1 != 0, included), within the variables'
+// domains.
+func fixedVars(guard presburger.Formula, dom map[presburger.Var]presburger.Bound) map[presburger.Var]int64 {
+	rng := map[presburger.Var]presburger.Bound{}
+	var walk func(f presburger.Formula)
+	atom := func(c presburger.Cmp, op presburger.Op) {
+		if len(c.T.Monos) != 1 {
+			return
+		}
+		v := c.T.Monos[0].Var
+		b, ok := rng[v]
+		if !ok {
+			b, ok = dom[v]
+			if !ok {
+				b = presburger.AnyInt(v)
+			}
+		}
+		rng[v] = tighten(b, c.T.Monos[0].Coef, c.T.Const, op)
+	}
+	walk = func(f presburger.Formula) {
+		switch f := f.(type) {
+		case presburger.And:
+			for _, g := range f {
+				walk(g)
+			}
+		case presburger.Cmp:
+			atom(f, f.Op)
+		case presburger.Not:
+			if c, ok := f.F.(presburger.Cmp); ok {
+				atom(c, c.Op.Negate())
+			}
+		}
+	}
+	walk(guard)
+	out := map[presburger.Var]int64{}
+	for v, b := range rng {
+		if b.Finite() && b.Lo == b.Hi {
+			out[v] = b.Lo
+		}
+	}
+	return out
+}
+
+// tighten intersects b with the values of its variable x that satisfy
+// a*x + k op 0.
+func tighten(b presburger.Bound, a, k int64, op presburger.Op) presburger.Bound {
+	if !inLimit(a) || !inLimit(k) {
+		return b // beyond what the arithmetic below may negate or shift
+	}
+	if a < 0 {
+		a, k, op = -a, -k, op.Converse()
+	}
+	// a*x op -k, a > 0.
+	lo := func(x int64) {
+		if b.NoLo || x > b.Lo {
+			b.Lo, b.NoLo = x, false
+		}
+	}
+	hi := func(x int64) {
+		if b.NoHi || x < b.Hi {
+			b.Hi, b.NoHi = x, false
+		}
+	}
+	switch op {
+	case presburger.Eq:
+		if -k%a == 0 {
+			lo(-k / a)
+			hi(-k / a)
+		}
+	case presburger.Ne:
+		// Only an end of the range can be cut off.
+		if -k%a == 0 && b.Finite() {
+			switch x := -k / a; {
+			case x == b.Lo:
+				lo(x + 1)
+			case x == b.Hi:
+				hi(x - 1)
+			}
+		}
+	case presburger.Le:
+		hi(checked.FloorDiv(-k, a))
+	case presburger.Lt:
+		hi(checked.FloorDiv(-k-1, a))
+	case presburger.Ge:
+		lo(checked.CeilDiv(-k, a))
+	case presburger.Gt:
+		lo(checked.CeilDiv(-k+1, a))
+	}
+	return b
+}
+
+// reduction is a transition system with the variables that linear
+// invariants define eliminated: each pivot is replaced by its value
+// from the others and the parameters, so the prover never sees it. The
+// runs of the reduced system are those of the original with the pivots
+// left out, since the invariants hold in every reachable state; an
+// invariant of it, conjoined with the invariants eliminated, is an
+// invariant of the original (and is re-checked on it, as any).
+type reduction struct {
+	ts    presburger.TransitionSystem
+	cur   map[presburger.Var]presburger.Term // pivot -> its value in a state
+	facts presburger.Formula                 // the invariants, over the original variables
+}
+
+// eliminate returns ts with the pivots of lis eliminated, or ok false
+// when no invariant has one. The pivots' domains become constraints of
+// the initial states and of the target of every step.
+func eliminate(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant) (reduction, bool) {
+	r := reduction{cur: map[presburger.Var]presburger.Term{}}
+	next := map[presburger.Var]presburger.Term{}
+	nextOf := map[presburger.Var]presburger.Var{}
+	for i, v := range ts.Vars {
+		nextOf[v] = ts.Next[i]
+	}
+	var used []linearInvariant
+	for _, li := range lis {
+		if li.pivot < 0 {
+			continue
+		}
+		used = append(used, li)
+		var t, tn presburger.Term
+		t = li.rhs
+		tn = li.rhs
+		for i, c := range li.coef {
+			if i == li.pivot || c == 0 {
+				continue
+			}
+			x := m.StateVar(i)
+			t = t.Sub(presburger.VarTerm(x).Scale(c))
+			tn = tn.Sub(presburger.VarTerm(nextOf[x]).Scale(c))
+		}
+		p := m.StateVar(li.pivot)
+		r.cur[p], next[nextOf[p]] = t, tn
+	}
+	if len(used) == 0 {
+		return reduction{}, false
+	}
+	r.facts = linearConj(m, used)
+	both := func(v presburger.Var) presburger.Term {
+		if t, ok := r.cur[v]; ok {
+			return t
+		}
+		if t, ok := next[v]; ok {
+			return t
+		}
+		return presburger.VarTerm(v)
+	}
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(ts.Domain) {
+		dom[b.Var] = b
+	}
+	// inDomain says that each pivot's value, read by value, lies in its
+	// domain.
+	inDomain := func(value func(p presburger.Var) presburger.Term) presburger.Formula {
+		var out []presburger.Formula
+		for _, p := range slices.Sorted(maps.Keys(r.cur)) {
+			b := dom[p]
+			if !b.NoLo {
+				out = append(out, presburger.Compare(value(p), presburger.Ge, presburger.ConstTerm(b.Lo)))
+			}
+			if !b.NoHi {
+				out = append(out, presburger.Compare(value(p), presburger.Le, presburger.ConstTerm(b.Hi)))
+			}
+		}
+		return presburger.Conj(out...)
+	}
+	red := presburger.TransitionSystem{Params: ts.Params}
+	for i, v := range ts.Vars {
+		if _, ok := r.cur[v]; !ok {
+			red.Vars = append(red.Vars, v)
+			red.Next = append(red.Next, ts.Next[i])
+		}
+	}
+	for _, b := range ts.Domain {
+		if _, ok := r.cur[b.Var]; !ok {
+			red.Domain = append(red.Domain, b)
+		}
+	}
+	red.Init = presburger.Conj(presburger.Subst(ts.Init, both), inDomain(func(p presburger.Var) presburger.Term { return r.cur[p] }))
+	nextDomain := inDomain(func(p presburger.Var) presburger.Term { return next[nextOf[p]] })
+	for _, t := range ts.Trans {
+		red.Trans = append(red.Trans, presburger.Conj(presburger.Subst(t, both), nextDomain))
+	}
+	red.Bad = presburger.Subst(ts.Bad, both)
+	r.ts = red
+	return r, true
+}
+
+// answer carries an answer about the reduced system over to the
+// original: an invariant with the eliminated invariants conjoined, a
+// counterexample with the pivots' values filled in.
+func (r reduction) answer(a presburger.SafetyAnswer) presburger.SafetyAnswer {
+	switch {
+	case a.Verdict == presburger.Proved:
+		a.Invariant = presburger.Conj(a.Invariant, r.facts)
+	case a.Verdict == presburger.Refuted && a.Counterexample != nil:
+		cex := *a.Counterexample
+		cex.States = make([]presburger.Model, len(a.Counterexample.States))
+		for j, st := range a.Counterexample.States {
+			full := maps.Clone(st)
+			val := func(v presburger.Var) int64 {
+				if x, ok := st[v]; ok {
+					return x
+				}
+				return cex.Params[v]
+			}
+			for p, t := range r.cur {
+				full[p] = t.Eval(val)
+			}
+			cex.States[j] = full
+		}
+		a.Counterexample = &cex
+	}
+	return a
+}
