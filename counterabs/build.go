@@ -213,7 +213,7 @@ func updateClasses(sys *gsst.System, steps []int, mayHold func(g int) bool) [][]
 // canTake reports whether a process of sys may take the first part of
 // st: a rendezvous always counts, its guard says the rest.
 func canTake(sys *gsst.System, st *gsst.Step, mayHold func(g int) bool) bool {
-	if st.Origin.Rendezvous >= 0 {
+	if st.Origin.Transition < 0 { // a rendezvous or an environment step
 		return true
 	}
 	for g := range sys.Groups {
@@ -237,7 +237,7 @@ func (b *builder) abstract(m *Model, cls []int, split bool) error {
 		return err
 	}
 	b.cur = &current{name: stepName(sys, first, nil), pos: first.Origin.Pos}
-	if o := &first.Origin; o.Rendezvous < 0 {
+	if o := &first.Origin; o.Transition >= 0 {
 		b.cur.local = &sys.Transitions[o.Transition]
 		b.cur.pos = b.cur.local.Pos
 	}

@@ -23,9 +23,8 @@ type space struct {
 	bounds []presburger.Bound
 }
 
-func newSpace(sys *gsst.System, from int, fs ...presburger.Formula) *space {
+func newSpace(sys *gsst.System, fs ...presburger.Formula) *space {
 	sp := &space{sys: sys, in: make([]bool, len(sys.States)), slack: -1}
-	sp.in[from] = true
 	for _, f := range fs {
 		for _, v := range presburger.FreeVars(f) {
 			if s, _, ok := sys.Counter(v); ok {
@@ -124,8 +123,7 @@ func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 	probe := detect.Counters{Group: func(s, g int) presburger.Term { return presburger.VarTerm(sys.GroupVar(s, g)) }}
 	// The states the enabledness reads (every part's source among them)
 	// and those guard reads.
-	from := sys.Steps()[cls[0]].Parts[0].From
-	sp := newSpace(sys, from, guard, b.enabled(cls, probe))
+	sp := newSpace(sys, guard, b.enabled(cls, probe))
 	sp.bounds = append(sp.bounds, sharedBounds(sys)...)
 	yc := detect.Counters{Group: sp.y}
 	phi := b.enabled(cls, yc)

@@ -24,15 +24,16 @@ import (
 //     conjoined with the update's domain, which reads shared variables
 //     only and so passes through the abstraction;
 //   - any other step (a rendezvous whose parts are restricted to groups
-//     or whose guard reads group counters): Z3's projection of its
-//     enabledness (projectSteps).
+//     or whose guard reads group counters, an environment step whose
+//     guard reads group counters): Z3's projection of its enabledness
+//     (projectSteps).
 func (b *builder) construct(cls []int) (presburger.Formula, Case, error) {
 	sys := b.sys
 	first := &sys.Steps()[cls[0]]
 	if f := sys.EnabledFormula(first); len(cls) == 1 && sys.IsTotal(f) {
 		return f, CaseA, nil
 	}
-	if len(first.Parts) > 1 {
+	if len(first.Parts) != 1 {
 		f, err := b.projectSteps(cls)
 		return f, CaseProjection, err
 	}

@@ -59,9 +59,9 @@ func stepsByOrigin(sys *gsst.System) [][]int {
 	steps := sys.Steps()
 	for i := range steps {
 		o := &steps[i].Origin
-		if o.Rendezvous < 0 && len(out) > 0 {
+		if o.Transition >= 0 && len(out) > 0 {
 			prev := &steps[out[len(out)-1][0]].Origin
-			if prev.Rendezvous < 0 && prev.Transition == o.Transition {
+			if prev.Transition == o.Transition {
 				out[len(out)-1] = append(out[len(out)-1], i)
 				continue
 			}
@@ -92,7 +92,7 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 		if t.Steps != nil {
 			continue
 		}
-		if t.Local < -1 || t.Local >= len(sys.Transitions) || t.Local == -1 && (t.Rendezvous < 0 || t.Rendezvous >= len(sys.Rendezvous)) {
+		if t.Local < -1 || t.Local >= len(sys.Transitions) || t.Local == -1 && (t.Rendezvous < 0 || t.Rendezvous >= len(sys.Rendezvous)) && (t.Environment < 0 || t.Environment >= len(sys.Environment)) {
 			return nil, errkind.Errorf(errkind.Input, "counterabs: transition %d names local transition %d, which the system does not have", i, t.Local)
 		}
 		t.Steps, t.Groups = m.stepsOf(t)
@@ -110,18 +110,18 @@ func (m *Model) stepsOf(t *Transition) (steps, groups []int) {
 	for s := range all {
 		o := &all[s].Origin
 		switch {
-		case t.Local < 0 && o.Rendezvous == t.Rendezvous:
+		case t.Local < 0 && o.Transition < 0 && o.Rendezvous == t.Rendezvous && o.Environment == t.Environment:
 			steps = append(steps, s)
 			if m.Level == GroupLevel {
 				// The groups whose counters the moves name.
-				for _, c := range append([]Move{{t.From, t.To}}, t.Also...) {
+				for _, c := range t.Moves() {
 					if c.From < 0 || c.From >= len(m.Counters) {
 						return steps, nil
 					}
 					groups = append(groups, m.Counters[c.From].Group)
 				}
 			}
-		case t.Local >= 0 && o.Rendezvous < 0 && o.Transition == t.Local:
+		case t.Local >= 0 && o.Transition == t.Local:
 			if m.Level == TotalLevel {
 				steps = append(steps, s)
 			} else if t.Group >= 0 && all[s].Parts[0].Allows(t.Group) {

@@ -142,15 +142,31 @@ type Transition struct {
 	Also      []Move
 	Transfers []Move
 	Assign    []Assign
-	// Local, Group and Rendezvous say where the steps were written, read
-	// off the first step's Origin: Local is the index of the local
-	// transition in System.Transitions (-1 for a rendezvous), Rendezvous
-	// that of the rendezvous in System.Rendezvous (when Local is -1), and
-	// Group, at GroupLevel, the group of the process taking a local
-	// transition (-1 at TotalLevel and for a rendezvous).
-	Local      int
-	Group      int
-	Rendezvous int
+	// Local, Group, Rendezvous and Environment say where the steps were
+	// written, read off the first step's Origin: Local is the index of
+	// the local transition in System.Transitions (-1 for a rendezvous or
+	// an environment step), Rendezvous that of the rendezvous in
+	// System.Rendezvous and Environment that of the environment step in
+	// System.Environment (-1 otherwise), and Group, at GroupLevel, the
+	// group of the process taking a local transition (-1 at TotalLevel
+	// and for the others).
+	Local       int
+	Group       int
+	Rendezvous  int
+	Environment int
+}
+
+// Moves returns the moves of t's movers: From -> To, then Also; none
+// for a step that moves no process (From is then -1).
+func (t *Transition) Moves() []Move { return movesOf(t.From, t.To, t.Also) }
+
+// movesOf returns the moves of a model transition's movers: from -> to
+// (unless from is -1, no mover), then also.
+func movesOf(from, to int, also []Move) []Move {
+	if from < 0 {
+		return nil
+	}
+	return append([]Move{{From: from, To: to}}, also...)
 }
 
 // Move is a move between two counters: one process, in Transition.Also,
@@ -197,8 +213,10 @@ func (m *Model) Step(t *Transition, x []int) ([]int, error) {
 // on.
 func StepInto[T ~int | ~int64](m *Model, t *Transition, x, y []T) error {
 	copy(y, x)
-	y[t.From]--
-	y[t.To]++
+	if t.From >= 0 {
+		y[t.From]--
+		y[t.To]++
+	}
 	for _, mv := range t.Also {
 		y[mv.From]--
 		y[mv.To]++
@@ -249,7 +267,7 @@ func (m *Model) UnitMoves() bool {
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 || t.From == t.To {
+		if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 || t.From == t.To || t.From < 0 {
 			return false
 		}
 	}
@@ -374,6 +392,9 @@ func (m *Model) FormatProperty(f ctl.Formula) string {
 func (m *Model) TransitionName(t *Transition) string {
 	steps := m.System.Steps()
 	if len(t.Steps) == 0 || t.Steps[0] < 0 || t.Steps[0] >= len(steps) || !validGroups(m.System, &steps[t.Steps[0]], t.Groups) {
+		if t.From < 0 {
+			return "a step that moves no process"
+		}
 		return fmt.Sprintf("%s -> %s", m.CounterName(t.From), m.CounterName(t.To))
 	}
 	return stepName(m.System, &steps[t.Steps[0]], t.Groups)

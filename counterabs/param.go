@@ -113,10 +113,15 @@ type ParamTransition struct {
 	// System.Transitions (-1 for a rendezvous), Rendezvous that of the
 	// rendezvous (-1 for a local transition), Group the group taking a
 	// local transition at GroupLevel (-1 otherwise).
-	Local      int
-	Group      int
-	Rendezvous int
+	Local       int
+	Group       int
+	Rendezvous  int
+	Environment int // the environment step's index (-1 for the others)
 }
+
+// Moves returns the moves of t's movers: From -> To, then Also; none
+// for a step that moves no process (From is then -1).
+func (t *ParamTransition) Moves() []Move { return movesOf(t.From, t.To, t.Also) }
 
 // SizeVar is the variable of group g's size.
 func (m *ParamModel) SizeVar(g int) presburger.Var { return presburger.Var(len(m.Counters) + g) }
@@ -322,8 +327,7 @@ func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
 		out[mv.To] = out[mv.To].Add(presburger.ConstTerm(1))
 		leaving[mv.From]++
 	}
-	move(Move{t.From, t.To})
-	for _, mv := range t.Also {
+	for _, mv := range t.Moves() {
 		move(mv)
 	}
 	for _, tr := range t.Transfers {
@@ -397,8 +401,8 @@ func (m *ParamModel) transition(steps, groups []int) (ParamTransition, error) {
 	if err != nil {
 		return ParamTransition{}, err
 	}
-	return ParamTransition{From: c.moves[0].From, To: c.moves[0].To, Also: c.also(), Transfers: c.transfers, Assign: c.assign,
-		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous}, nil
+	return ParamTransition{From: c.from(), To: c.to(), Also: c.also(), Transfers: c.transfers, Assign: c.assign,
+		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous, Environment: c.environment}, nil
 }
 
 // SizeBounds returns the ranges of the size variables and of NVar (open
@@ -587,10 +591,13 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 	}
 	for _, r := range cert.Results() {
 		name, pos := "", gsst.Pos{}
-		if r.Transition != nil {
+		switch {
+		case r.Transition != nil:
 			name, pos = sys.TransitionName(r.Transition), r.Transition.Pos
-		} else {
+		case r.Rendezvous != nil:
 			name, pos = sys.RendezvousName(r.Rendezvous), r.Rendezvous.Pos
+		default:
+			name, pos = sys.EnvironmentStepName(r.Environment), r.Environment.Pos
 		}
 		switch r.Verdict {
 		case detect.Violated:
@@ -984,8 +991,9 @@ func (m *ParamModel) finish() error {
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		for _, mv := range append(append([]Move{{t.From, t.To}}, t.Also...), t.Transfers...) {
-			if mv.From == mv.To || pool[mv.From] != pool[mv.To] {
+		for k, mv := range append(t.Moves(), t.Transfers...) {
+			// A mover may stay (a self-loop); a transfer moves somewhere else.
+			if mv.From == mv.To && k >= len(t.Moves()) || pool[mv.From] != pool[mv.To] {
 				return errkind.Errorf(errkind.Internal, "counterabs: parametric transition %s is malformed", m.TransitionName(t))
 			}
 		}

@@ -167,7 +167,23 @@ func (m *Model) numbering() numbering {
 // transition share them) and where the steps were written.
 type compiled struct {
 	effect
-	local, group, rendezvous int
+	local, group, rendezvous, environment int
+}
+
+// from and to are the first mover's move, -1 and -1 for a step that
+// moves no process.
+func (c *compiled) from() int {
+	if len(c.moves) == 0 {
+		return -1
+	}
+	return c.moves[0].From
+}
+
+func (c *compiled) to() int {
+	if len(c.moves) == 0 {
+		return -1
+	}
+	return c.moves[0].To
 }
 
 // compile derives what a transition taking steps (indices into
@@ -180,13 +196,13 @@ func (n numbering) compile(steps, groups []int) (compiled, error) {
 		return compiled{}, err
 	}
 	c := compiled{effect: e}
-	c.local, c.group, c.rendezvous = origin(st, groups)
+	c.local, c.group, c.rendezvous, c.environment = origin(st, groups)
 	return c, nil
 }
 
 // also returns the moves of the parts after the first (nil for one).
 func (c *compiled) also() []Move {
-	if len(c.moves) == 1 {
+	if len(c.moves) <= 1 {
 		return nil
 	}
 	return c.moves[1:]
@@ -201,22 +217,24 @@ func (m *Model) transition(steps, groups []int) (Transition, error) {
 	if err != nil {
 		return Transition{}, err
 	}
-	return Transition{From: c.moves[0].From, To: c.moves[0].To, Also: c.also(), Transfers: c.transfers, Assign: c.assign,
-		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous}, nil
+	return Transition{From: c.from(), To: c.to(), Also: c.also(), Transfers: c.transfers, Assign: c.assign,
+		Steps: steps, Groups: groups, Local: c.local, Group: c.group, Rendezvous: c.rendezvous, Environment: c.environment}, nil
 }
 
-// origin returns where st was written, as the Local, Group and
-// Rendezvous fields of a model transition say it.
-func origin(st *gsst.Step, groups []int) (local, group, rendezvous int) {
-	o := &st.Origin
-	if o.Rendezvous >= 0 {
-		return -1, -1, o.Rendezvous
+// origin returns where st was written, as the Local, Group, Rendezvous
+// and Environment fields of a model transition say it.
+func origin(st *gsst.Step, groups []int) (local, group, rendezvous, environment int) {
+	switch o := &st.Origin; {
+	case o.Rendezvous >= 0:
+		return -1, -1, o.Rendezvous, -1
+	case o.Environment >= 0:
+		return -1, -1, -1, o.Environment
 	}
 	group = -1
 	if groups != nil {
 		group = groups[0]
 	}
-	return o.Transition, group, -1
+	return st.Origin.Transition, group, -1, -1
 }
 
 // StepOf returns the (first) step t takes: its parts, transfers and
@@ -228,7 +246,10 @@ func (m *Model) StepOf(t *Transition) *gsst.Step { return &m.System.Steps()[t.St
 // "T -> C [g]" for a local transition, "rendezvous S -> I [a], M -> I [b]"
 // for a rendezvous.
 func stepName(sys *gsst.System, st *gsst.Step, groups []int) string {
-	if st.Origin.Rendezvous < 0 {
+	if st.Origin.Environment >= 0 {
+		return sys.StepName(st)
+	}
+	if st.Origin.Transition >= 0 {
 		name := sys.TransitionName(&sys.Transitions[st.Origin.Transition])
 		if groups != nil {
 			name += " [" + sys.Groups[groups[0]].Name + "]"
@@ -337,7 +358,7 @@ func (m *Model) consistentStep(t *Transition) string {
 	st := &all[t.Steps[0]]
 	for _, s := range t.Steps[1:] {
 		o := &all[s]
-		if o.Origin.Rendezvous >= 0 || o.Origin.Transition != st.Origin.Transition || !sameUpdate(m.System, &o.Update, &st.Update) {
+		if o.Origin.Transition < 0 || o.Origin.Transition != st.Origin.Transition || !sameUpdate(m.System, &o.Update, &st.Update) {
 			return "its steps are not blocks of one local transition with one update"
 		}
 	}
@@ -359,7 +380,7 @@ func (m *Model) consistentStep(t *Transition) string {
 		!slices.EqualFunc(t.Assign, want.Assign, func(a, b Assign) bool { return a.Var == b.Var && a.Value.Equal(b.Value) }) {
 		return fmt.Sprintf("it does not do what its step %s does", m.TransitionName(&want))
 	}
-	if t.Local != want.Local || t.Group != want.Group || t.Local < 0 && t.Rendezvous != want.Rendezvous {
+	if t.Local != want.Local || t.Group != want.Group || t.Local < 0 && (t.Rendezvous != want.Rendezvous || t.Environment != want.Environment) {
 		return "its origin is not its step's"
 	}
 	return ""

@@ -27,8 +27,8 @@ func Asymmetry(ctx context.Context, sys *gsst.System, item int, p presburger.Pro
 	if sys.Parametric() {
 		return nil, errkind.Errorf(errkind.Input, "detect: Asymmetry needs an instance of fixed sizes and parameters")
 	}
-	if item < 0 || item >= len(sys.Transitions)+len(sys.Rendezvous) {
-		return nil, errkind.Errorf(errkind.Input, "detect: no transition or rendezvous %d", item)
+	if item < 0 || item >= len(sys.Transitions)+len(sys.Rendezvous)+len(sys.Environment) {
+		return nil, errkind.Errorf(errkind.Input, "detect: no transition, rendezvous or environment step %d", item)
 	}
 	var steps []*gsst.Step
 	all := sys.Steps()

@@ -52,14 +52,16 @@ func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil 
 // OK reports whether v is a positive verdict (Symmetric or Certified).
 func (v Verdict) OK() bool { return v == Symmetric || v == Certified }
 
-// TransitionResult is the verdict for one local transition or
-// rendezvous. Reason says in
+// TransitionResult is the verdict for one local transition, rendezvous
+// or environment step. Reason says in
 // words why (for Unknown, what the solver said). Stopped says, for
 // Unknown, that a time bound or a cancellation stopped the solver
 // (presburger.Answer.Stopped). Queries counts the solver calls made.
 type TransitionResult struct {
 	Transition *gsst.Transition // nil for a rendezvous
 	Rendezvous *gsst.Rendezvous // set for a rendezvous (Report.Rendezvous)
+	// Environment is set for an environment step (Report.Environment).
+	Environment *gsst.Environment
 	Verdict    Verdict
 	Witness    *Witness // set when Verdict is Violated
 	Reason     string
@@ -68,17 +70,20 @@ type TransitionResult struct {
 }
 
 // Report is the outcome of Certify: one result per transition of System,
-// in the system's order, and one per rendezvous.
+// in the system's order, one per rendezvous and one per environment
+// step.
 type Report struct {
 	System      *gsst.System
 	Transitions []TransitionResult
 	Rendezvous  []TransitionResult
+	Environment []TransitionResult
 }
 
 // Results returns the results of the transitions, then those of the
-// rendezvous.
+// rendezvous, then those of the environment steps: result i is that of
+// item i (Asymmetry's numbering).
 func (r *Report) Results() []TransitionResult {
-	return append(slices.Clip(r.Transitions), r.Rendezvous...)
+	return slices.Concat(r.Transitions, r.Rendezvous, r.Environment)
 }
 
 // Verdict returns the verdict for the whole system: Violated if some
@@ -186,15 +191,22 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	if len(sys.Rendezvous) > 0 {
 		rep.Rendezvous = make([]TransitionResult, len(sys.Rendezvous))
 	}
-	// result returns the result of item i: transition i, or rendezvous
-	// i - nt.
-	result := func(i int) *TransitionResult {
-		if i < nt {
-			return &rep.Transitions[i]
-		}
-		return &rep.Rendezvous[i-nt]
+	if len(sys.Environment) > 0 {
+		rep.Environment = make([]TransitionResult, len(sys.Environment))
 	}
-	items := nt + len(sys.Rendezvous)
+	nr := len(sys.Rendezvous)
+	// result returns the result of item i: transition i, rendezvous
+	// i - nt, or environment step i - nt - nr.
+	result := func(i int) *TransitionResult {
+		switch {
+		case i < nt:
+			return &rep.Transitions[i]
+		case i < nt+nr:
+			return &rep.Rendezvous[i-nt]
+		}
+		return &rep.Environment[i-nt-nr]
+	}
+	items := nt + nr + len(sys.Environment)
 	all := members(sys)
 	stepsOf := make([][]*gsst.Step, items)
 	steps := sys.Steps()
@@ -213,10 +225,13 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	queries := make([]*query, items)
 	for i := range items {
 		res := result(i)
-		if i < nt {
+		switch {
+		case i < nt:
 			res.Transition = &sys.Transitions[i]
-		} else {
+		case i < nt+nr:
 			res.Rendezvous = &sys.Rendezvous[i-nt]
+		default:
+			res.Environment = &sys.Environment[i-nt-nr]
 		}
 		if symmetric(sys, stepsOf[i]) {
 			res.Verdict = Symmetric
@@ -310,28 +325,33 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		res.Queries = a.queries
 		name := itemName(sys, i)
 		var pos gsst.Pos
-		if res.Transition != nil {
+		switch {
+		case res.Transition != nil:
 			pos = res.Transition.Pos
-		} else {
+		case res.Rendezvous != nil:
 			pos = res.Rendezvous.Pos
+		default:
+			pos = res.Environment.Pos
 		}
 		paper := q.paperForm()
 		switch {
 		case a.err != nil:
-			return nil, fmt.Errorf("detect: %s: %w", itemLabel(name, i < nt), a.err)
+			return nil, fmt.Errorf("detect: %s: %w", itemLabel(sys, i), a.err)
 		case a.sat != nil && a.sat.Enabled == nil:
 			res.Verdict = Unknown
 			res.Reason = fmt.Sprintf("the smallest instance with a witness has more than %d processes (sizes %s), beyond what vsym evaluates directly",
 				gsst.MaxProcesses, sys.FormatSizes(a.sat.Sizes))
 		case a.sat != nil:
 			if err := VerifyWitness(sys, res.Transition, a.sat); err != nil {
-				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: pos, Msg: fmt.Sprintf("detect: %s: solver model is not a witness: %v", itemLabel(name, i < nt), err)})
+				return nil, errkind.Wrap(errkind.Internal, &gsst.Error{Pos: pos, Msg: fmt.Sprintf("detect: %s: solver model is not a witness: %v", itemLabel(sys, i), err)})
 			}
 			res.Verdict = Violated
 			res.Witness = a.sat
 			switch {
 			case paper:
 				res.Reason = fmt.Sprintf("group %s can take %s in a configuration whose orbit holds one where no process can", sys.Groups[a.sat.Group].Name, name)
+			case res.Environment != nil:
+				res.Reason = fmt.Sprintf("%s leads to a successor orbit that no step reaches from another configuration of the same orbit", name)
 			case res.Rendezvous != nil:
 				res.Reason = fmt.Sprintf("processes of groups %s can take %s to a successor orbit that no step reaches from another configuration of the same orbit",
 					groupNames(sys, a.sat.Step.Groups), name)
@@ -427,21 +447,30 @@ func readsParams(sys *gsst.System, steps []*gsst.Step) bool {
 	return false
 }
 
-// itemName names transition i, or rendezvous i - len(Transitions).
+// itemName names item i: transition i, rendezvous i - len(Transitions),
+// or environment step i - len(Transitions) - len(Rendezvous).
 func itemName(sys *gsst.System, i int) string {
-	if i < len(sys.Transitions) {
+	nt, nr := len(sys.Transitions), len(sys.Rendezvous)
+	switch {
+	case i < nt:
 		return sys.TransitionName(&sys.Transitions[i])
+	case i < nt+nr:
+		return sys.RendezvousName(&sys.Rendezvous[i-nt])
 	}
-	return sys.RendezvousName(&sys.Rendezvous[i-len(sys.Transitions)])
+	return sys.EnvironmentName(i - nt - nr)
 }
 
-// itemLabel is "transition T -> C" or "rendezvous P -> Q, ..." (a
-// rendezvous's name says what it is).
-func itemLabel(name string, transition bool) string {
-	if transition {
-		return "transition " + name
+// itemLabel is "transition T -> C", "rendezvous P -> Q, ..." (a
+// rendezvous's name says what it is) or "environment step E".
+func itemLabel(sys *gsst.System, i int) string {
+	nt, nr := len(sys.Transitions), len(sys.Rendezvous)
+	switch {
+	case i < nt:
+		return "transition " + itemName(sys, i)
+	case i < nt+nr || sys.Environment[i-nt-nr].Name == "":
+		return itemName(sys, i)
 	}
-	return name
+	return "environment step " + itemName(sys, i)
 }
 
 // groupNames lists the names of groups, "a, b and a".

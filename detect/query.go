@@ -89,7 +89,7 @@ type query struct {
 // of processes a transfer moves depends on a mover's group, the step
 // restricted to one group of that part (fixedEffect).
 type member struct {
-	item int // the transition (index in Transitions) or rendezvous (len(Transitions) + its index)
+	item int // the transition (index in Transitions), rendezvous (len(Transitions) + its index) or environment step (after the rendezvous)
 	step gsst.Step
 	// z and w are the step's effect over the system's variables (the
 	// change of each total counter, each shared value after it), and
@@ -111,10 +111,15 @@ func members(sys *gsst.System) []member {
 	return out
 }
 
-// itemOf returns the item a step was lowered from.
+// itemOf returns the item a step was lowered from: its transition, its
+// rendezvous (after the transitions) or its environment step (after the
+// rendezvous).
 func itemOf(sys *gsst.System, st *gsst.Step) int {
-	if o := &st.Origin; o.Rendezvous >= 0 {
+	switch o := &st.Origin; {
+	case o.Rendezvous >= 0:
 		return len(sys.Transitions) + o.Rendezvous
+	case o.Environment >= 0:
+		return len(sys.Transitions) + len(sys.Rendezvous) + o.Environment
 	}
 	return st.Origin.Transition
 }

@@ -21,7 +21,8 @@ type Witness struct {
 	Enabled  [][]int
 	Disabled [][]int
 	// Group is a group whose process can take the transition in
-	// Enabled; for a rendezvous, the group of its first part's process.
+	// Enabled; for a rendezvous, the group of its first part's process;
+	// -1 for an environment step, which no process takes.
 	Group int
 	// Shared are the shared values of both configurations (nil without
 	// shared variables; a variable the query does not read is at its
@@ -100,7 +101,9 @@ func (q *query) witness(m presburger.Model, f presburger.Formula) *Witness {
 	}
 	w.Disabled, w.Enabled = conf(0), conf(1)
 	if st := escape(sys, q.item, w); st != nil {
-		w.Group = st.Groups[0]
+		if len(st.Groups) > 0 { // an environment step has no mover
+			w.Group = st.Groups[0]
+		}
 		if !q.paperForm() {
 			w.Step = st
 		}
@@ -291,7 +294,7 @@ func VerifyWitness(sys *gsst.System, t *gsst.Transition, w *Witness) error {
 	if o := &steps[st.Step].Origin; t != nil && (o.Transition < 0 || &sys.Transitions[o.Transition] != t) {
 		return fmt.Errorf("%s is not a step of %s", sys.StepName(&steps[st.Step]), sys.TransitionName(t))
 	}
-	if len(st.Groups) == 0 || st.Groups[0] != w.Group {
+	if len(st.Groups) == 0 && w.Group != -1 || len(st.Groups) > 0 && st.Groups[0] != w.Group {
 		return fmt.Errorf("the step is not taken by group %d", w.Group)
 	}
 	found := slices.ContainsFunc(from, func(s gsst.Successor) bool {

@@ -37,6 +37,17 @@ func (s *Spec) EnvironmentName(i int) string {
 	return "environment step " + strconv.Itoa(i+1)
 }
 
+// EnvironmentStepName names environment step e, one of s.Environment,
+// as EnvironmentName does.
+func (s *Spec) EnvironmentStepName(e *Environment) string {
+	for i := range s.Environment {
+		if &s.Environment[i] == e {
+			return s.EnvironmentName(i)
+		}
+	}
+	return e.Name
+}
+
 // decodeEnvironment decodes one element of the environment list.
 func (d *decoder) decodeEnvironment(n *yaml.Node) *EnvDecl {
 	if !d.want(n, yaml.MappingNode, "an environment step {guard: ..., update: ..., broadcast: [...]}") {

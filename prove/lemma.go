@@ -186,7 +186,7 @@ func reachableCounters(m *counterabs.ParamModel, start map[int]bool) []int {
 		stack = stack[:len(stack)-1]
 		for i := range m.Transitions {
 			t := &m.Transitions[i]
-			for _, mv := range append(append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...), t.Transfers...) {
+			for _, mv := range append(t.Moves(), t.Transfers...) {
 				if mv.From == c && !in[mv.To] {
 					in[mv.To] = true
 					stack = append(stack, mv.To)

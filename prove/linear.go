@@ -323,7 +323,7 @@ func emptyCounters(m *counterabs.ParamModel) map[int]bool {
 // moves returns the movers of t: its own, then those of the other parts
 // of a rendezvous.
 func moves(t *counterabs.ParamTransition) []counterabs.Move {
-	return append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...)
+	return t.Moves()
 }
 
 // firable reports whether every mover of t leaves a counter of full.

@@ -356,8 +356,7 @@ func (lq *liveQuestion) rankCandidates(live []int) (linear []Rank) {
 	}
 	for _, t := range live {
 		tr := &m.Transitions[t]
-		addEdge(tr.From, tr.To)
-		for _, mv := range tr.Also {
+		for _, mv := range tr.Moves() {
 			addEdge(mv.From, mv.To)
 		}
 		for _, mv := range tr.Transfers {

@@ -235,7 +235,7 @@ func (e *engine) explore() error {
 			sp.decode(st.key(i), vals)
 			for mi := range moves {
 				mv := &moves[mi]
-				if vals[mv.src] == 0 || !mv.guard.eval(vals) {
+				if mv.src >= 0 && vals[mv.src] == 0 || !mv.guard.eval(vals) { // src -1: no mover
 					continue
 				}
 				enabled = true

@@ -67,7 +67,7 @@ func (e *engine) prepareJustice() error {
 			enabled := false
 			for mi := range e.sp.moves {
 				mv := &e.sp.moves[mi]
-				if ej.takes[mi] && vals[mv.src] > 0 && mv.guard.eval(vals) {
+				if ej.takes[mi] && (mv.src < 0 || vals[mv.src] > 0) && mv.guard.eval(vals) {
 					enabled = true
 					break
 				}
@@ -107,7 +107,7 @@ func (e *engine) eachSucc(i int, vals []int64, key []uint64, fn func(k, mi int) 
 	sp.decode(key, vals)
 	for mi := range sp.moves {
 		mv := &sp.moves[mi]
-		if vals[mv.src] == 0 || !mv.guard.eval(vals) {
+		if mv.src >= 0 && vals[mv.src] == 0 || !mv.guard.eval(vals) {
 			continue
 		}
 		if sp.general {

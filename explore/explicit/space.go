@@ -56,7 +56,8 @@ type slot struct {
 }
 
 // move is one transition of the model: it takes one unit from counter src
-// to counter dst when guard holds and src >= 1.
+// to counter dst when guard holds and src >= 1 (src -1: a step of the
+// general kind that moves no process, which generalSucc takes).
 type move struct {
 	guard    *guard
 	src, dst int32

@@ -302,16 +302,11 @@ func valuation(x []int) func(presburger.Var) int64 {
 // holds, its movers exist, and every value it assigns lies in its
 // variable's domain (what the relation's enabled set encodes).
 func enabled(m *counterabs.Model, t *counterabs.Transition, x []int) bool {
-	if x[t.From] < 1 {
-		return false
-	}
-	if len(t.Also) > 0 {
-		need := map[int]int{t.From: 1}
-		for _, mv := range t.Also {
-			need[mv.From]++
-			if x[mv.From] < need[mv.From] {
-				return false
-			}
+	need := map[int]int{}
+	for _, mv := range t.Moves() {
+		need[mv.From]++
+		if x[mv.From] < need[mv.From] {
+			return false
 		}
 	}
 	if !presburger.Eval(t.Guard, valuation(x)) {
@@ -423,7 +418,7 @@ func (e *Checker) predecessor(x []int, in rudd.Node) ([]int, bool) {
 		t := &m.Transitions[r.index]
 		if len(t.Also) == 0 && len(t.Transfers) == 0 && len(t.Assign) == 0 {
 			// The paper's step has its explicit inverse.
-			if t.From == t.To || x[t.To] < 1 {
+			if t.From < 0 || t.From == t.To || x[t.To] < 1 {
 				continue
 			}
 			p := append([]int(nil), x...)

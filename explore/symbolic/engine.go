@@ -576,7 +576,7 @@ func (e *Checker) relation(k int, t counterabs.Transition) (relation, error) {
 	en := g
 	need := map[int]int64{}
 	var sources []int
-	for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+	for _, mv := range t.Moves() {
 		if need[mv.From] == 0 {
 			sources = append(sources, mv.From)
 		}
@@ -682,7 +682,7 @@ func stepTerms(m *counterabs.Model, t *counterabs.Transition) []update {
 			val[c] = presburger.VarTerm(presburger.Var(c))
 		}
 	}
-	for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+	for _, mv := range t.Moves() {
 		touch(mv.From)
 		touch(mv.To)
 		val[mv.From] = val[mv.From].Add(presburger.ConstTerm(-1))
@@ -693,7 +693,7 @@ func stepTerms(m *counterabs.Model, t *counterabs.Transition) []update {
 		// step less the movers that left it; a source keeps the movers
 		// that arrived in it, and gains what transfers into it take.
 		out := map[int]int64{}
-		for _, mv := range append([]counterabs.Move{{From: t.From, To: t.To}}, t.Also...) {
+		for _, mv := range t.Moves() {
 			out[mv.From]++
 		}
 		for _, mv := range t.Transfers {
@@ -730,7 +730,7 @@ func stepTerms(m *counterabs.Model, t *counterabs.Transition) []update {
 // encoding's range is excluded here as it is by the one-step relation.
 // It returns nil when the guard reads x_u or x_v otherwise.
 func (e *Checker) transferClosure(t counterabs.Transition) (rudd.Node, error) {
-	if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 {
+	if len(t.Also) > 0 || len(t.Transfers) > 0 || len(t.Assign) > 0 || t.From < 0 || t.From == t.To {
 		// A step that moves more than one process or assigns shared
 		// variables may change what its own guard reads.
 		return nil, nil
