@@ -62,11 +62,11 @@ type TransitionResult struct {
 	Rendezvous *gsst.Rendezvous // set for a rendezvous (Report.Rendezvous)
 	// Environment is set for an environment step (Report.Environment).
 	Environment *gsst.Environment
-	Verdict    Verdict
-	Witness    *Witness // set when Verdict is Violated
-	Reason     string
-	Stopped    bool
-	Queries    int
+	Verdict     Verdict
+	Witness     *Witness // set when Verdict is Violated
+	Reason      string
+	Stopped     bool
+	Queries     int
 }
 
 // Report is the outcome of Certify: one result per transition of System,

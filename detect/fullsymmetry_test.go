@@ -23,13 +23,19 @@ const extWindow = 4
 // alone (with shared variables or without), then anything.
 var extConfigs = []testsupport.Config{
 	testsupport.Small(testsupport.SharedVars, testsupport.Params),
+	testsupport.Small(testsupport.SharedVars, 0),
 	testsupport.Small(testsupport.Broadcasts, testsupport.Params),
 	testsupport.Small(testsupport.Broadcasts|testsupport.SharedVars, testsupport.Params),
 	testsupport.Small(testsupport.Rendezvous, testsupport.Params),
 	testsupport.Small(testsupport.Rendezvous|testsupport.SharedVars, testsupport.Params),
-	testsupport.Small(testsupport.Params|testsupport.SharedVars, testsupport.AllConstructs),
+	testsupport.Small(testsupport.Params|testsupport.SharedVars, testsupport.AllConstructs&^testsupport.StepConstructs),
+	testsupport.Small(0, testsupport.AllConstructs&^testsupport.StepConstructs),
 	testsupport.Small(0, testsupport.AllConstructs),
-	testsupport.Small(0, testsupport.AllConstructs),
+	// The steps of issue 30, each with the constructs it combines with.
+	testsupport.Small(testsupport.SelfLoops, testsupport.SharedVars|testsupport.Broadcasts|testsupport.Rendezvous),
+	testsupport.Small(testsupport.NamedSteps, testsupport.SharedVars|testsupport.Params),
+	testsupport.Small(testsupport.EnvironmentSteps, testsupport.SharedVars|testsupport.Broadcasts|testsupport.Params),
+	testsupport.Small(testsupport.Rendezvous|testsupport.RendezvousBroadcasts, testsupport.SharedVars|testsupport.SelfLoops),
 }
 
 // TestFullSymmetryCrossCheck certifies random systems with shared
@@ -46,7 +52,7 @@ var extConfigs = []testsupport.Config{
 func TestFullSymmetryCrossCheck(t *testing.T) {
 	systems := 480
 	if testing.Short() {
-		systems = 96
+		systems = 144
 	}
 	solver := completeSolver(t)
 	r := rand.New(rand.NewSource(2026112620))
@@ -92,11 +98,14 @@ func TestFullSymmetryCrossCheck(t *testing.T) {
 		for k, res := range rep.Results() {
 			tr, rv := resultItem(sys, k)
 			kind := "transitions"
-			if rv >= 0 {
+			switch {
+			case res.Environment != nil:
+				kind = "environment"
+			case rv >= 0:
 				kind = "rendezvous"
 			}
 			items[kind+" "+res.Verdict.String()]++
-			if got, want := res.Verdict == Violated, ref.Violates(sys, tr, rv); got != want {
+			if got, want := res.Verdict == Violated, ref.Violating[k]; got != want {
 				t.Fatalf("system %d: %s is %v, the state space says violating=%v\n%s", i, resultName(sys, &res), res.Verdict, want, testsupport.Describe(sys))
 			}
 			if res.Verdict == Violated {
@@ -124,12 +133,14 @@ func TestFullSymmetryCrossCheck(t *testing.T) {
 		c := counts[k]
 		fmt.Fprintf(&b, "\n  %-28s %4d systems, %4d certified, %4d violated", k, c.systems, c.certified, c.violated)
 	}
-	fmt.Fprintf(&b, "\n  verdicts: transitions %d symmetric, %d certified, %d violated; rendezvous %d symmetric, %d certified, %d violated",
+	fmt.Fprintf(&b, "\n  verdicts: transitions %d symmetric, %d certified, %d violated; rendezvous %d symmetric, %d certified, %d violated; environment steps %d symmetric, %d certified, %d violated",
 		items["transitions symmetric"], items["transitions certified"], items["transitions violated"],
-		items["rendezvous symmetric"], items["rendezvous certified"], items["rendezvous violated"])
+		items["rendezvous symmetric"], items["rendezvous certified"], items["rendezvous violated"],
+		items["environment symmetric"], items["environment certified"], items["environment violated"])
 	t.Logf("extended cross-check against the process-level state space:%s", b.String())
 	for _, k := range []string{"shared bool", "shared enum", "shared bounded", "shared unbounded", "per-group update",
-		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params", "none (within the paper)"} {
+		"broadcast", "broadcast restricted", "rendezvous", "rendezvous restricted", "params", "none (within the paper)",
+		"self-loop", "named", "environment", "rendezvous-broadcast"} {
 		if c := counts[k]; c == nil || c.certified == 0 || c.violated == 0 {
 			t.Errorf("%s: no certified or no violated system in the sample: %+v", k, c)
 		}
@@ -141,12 +152,15 @@ func TestFullSymmetryCrossCheck(t *testing.T) {
 var fullSymmetryConfig = testsupport.Config{MaxTransitions: 3, MaxConfigs: 1 << 10}
 
 // resultItem returns the transition (or the rendezvous, tr -1) of result
-// k of Report.Results.
+// k of Report.Results; both -1 for an environment step.
 func resultItem(sys *gsst.System, k int) (tr, rv int) {
-	if k < len(sys.Transitions) {
+	switch nt := len(sys.Transitions); {
+	case k < nt:
 		return k, -1
+	case k < nt+len(sys.Rendezvous):
+		return -1, k - nt
 	}
-	return -1, k - len(sys.Transitions)
+	return -1, -1
 }
 
 // constructs names what sys uses, for the counts.
@@ -182,11 +196,20 @@ func constructs(sys *gsst.System) []string {
 			}
 		}
 	}
+	c := testsupport.ConstructsOf(sys)
+	for _, k := range []testsupport.Constructs{testsupport.SelfLoops, testsupport.NamedSteps, testsupport.EnvironmentSteps, testsupport.RendezvousBroadcasts} {
+		if c&k != 0 {
+			out = append(out, k.String())
+		}
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
 func resultName(sys *gsst.System, res *TransitionResult) string {
+	if res.Environment != nil {
+		return sys.EnvironmentStepName(res.Environment)
+	}
 	if res.Rendezvous != nil {
 		return sys.RendezvousName(res.Rendezvous)
 	}
@@ -201,10 +224,10 @@ func resultName(sys *gsst.System, res *TransitionResult) string {
 // a step also has no step of tr in Disabled.
 func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 	owner, _ := testsupport.Processes(sys)
-	rv := -1
+	rv, env := -1, -1
 	if w.Step != nil {
 		o := sys.Steps()[w.Step.Step].Origin
-		tr, rv = o.Transition, o.Rendezvous
+		tr, rv, env = o.Transition, o.Rendezvous, o.Environment
 	}
 	shared := w.Shared
 	if shared == nil {
@@ -215,7 +238,7 @@ func replayWitness(sys *gsst.System, tr int, w *Witness) error {
 	}
 	orbit := ""
 	for _, s := range steps(w.Enabled) {
-		if s.Transition != tr || s.Rendezvous != rv || owner[s.Movers[0]] != w.Group {
+		if s.Transition != tr || s.Rendezvous != rv || s.Environment != env || len(s.Movers) > 0 && owner[s.Movers[0]] != w.Group {
 			continue
 		}
 		o := testsupport.OrbitKey(sys, owner, s.Next)
@@ -357,7 +380,7 @@ func familyCrossCheck(t *testing.T, cfg testsupport.Config, seed int64, instance
 			counts["instances"]++
 			ref := testsupport.FullSymmetry(inst, extWindow)
 			for k := range results {
-				if tr, rv := resultItem(sys, k); ref.Violates(inst, tr, rv) && (least[k] < 0 || inst.N() < least[k]) {
+				if ref.Violating[k] && (least[k] < 0 || inst.N() < least[k]) {
 					least[k] = inst.N()
 				}
 			}

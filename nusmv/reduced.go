@@ -56,6 +56,10 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		lt := m.Local(t)
+		if t.Environment >= 0 {
+			tval[i] = nm.fresh(emit.EnvironmentIdent(sys, t.Environment))
+			continue
+		}
 		if lt == nil {
 			base := fmt.Sprintf("rv%d", t.Rendezvous+1)
 			if t.Group >= 0 {
@@ -65,6 +69,9 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 			continue
 		}
 		base := "t_" + sys.States[lt.From] + "_" + sys.States[lt.To]
+		if lt.Name != "" {
+			base = "t_" + lt.Name // several transitions may join these states
+		}
 		if t.Group >= 0 {
 			base += "_" + sys.Groups[t.Group].Name
 		}
@@ -88,7 +95,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		// which looks at every valuation of the variables, not only those
 		// the model can reach. g_r implies x_u >= 1; when that is not
 		// visible in g_r's text, say it explicitly (an equivalent guard).
-		if !impliesPositive(t.Guard, presburger.Var(t.From)) {
+		if t.From >= 0 && !impliesPositive(t.Guard, presburger.Var(t.From)) {
 			g = frag{ctr[t.From] + " >= 1 & " + g.in(precAnd), precAnd}
 		}
 		enDef[i] = g.s
@@ -208,6 +215,9 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 					cases = append(cases, c)
 				}
 				continue
+			}
+			if t.From == t.To {
+				continue // the mover stays (or there is none): no counter changes
 			}
 			switch i {
 			case t.From:

@@ -155,8 +155,8 @@ type counterJSON struct {
 }
 
 type transitionJSON struct {
-	From    string `json:"from"`
-	To      string `json:"to"`
+	From    string `json:"from,omitempty"` // empty for a step that moves no process
+	To      string `json:"to,omitempty"`
 	Group   string `json:"group,omitempty"`
 	Guard   string `json:"guard"`
 	Case    string `json:"case"`
@@ -165,11 +165,14 @@ type transitionJSON struct {
 	// index in the spec; From and To are its first part's), its other
 	// parts, the transfers of a broadcast, and the assignments of an
 	// update ("x := e").
-	Rendezvous *int       `json:"rendezvous,omitempty"`
-	Also       []moveJSON `json:"also,omitempty"`
-	Transfers  []moveJSON `json:"transfers,omitempty"`
-	Assign     []string   `json:"assign,omitempty"`
-	name       string     // for the text output
+	Rendezvous *int `json:"rendezvous,omitempty"`
+	// Environment is the index of the environment step the transition
+	// takes (a step that moves no process: From and To are empty).
+	Environment *int       `json:"environment,omitempty"`
+	Also        []moveJSON `json:"also,omitempty"`
+	Transfers   []moveJSON `json:"transfers,omitempty"`
+	Assign      []string   `json:"assign,omitempty"`
+	name        string     // for the text output
 }
 
 func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON {
@@ -235,19 +238,23 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		from, to := m.Counters[t.From].State, m.Counters[t.To].State
 		tj := transitionJSON{
-			From:      sys.States[from],
-			To:        sys.States[to],
 			Guard:     m.FormatFormula(t.Guard),
 			Case:      t.Case.String(),
 			Also:      moves(t.Also),
 			Transfers: moves(t.Transfers),
 			name:      m.TransitionName(t),
 		}
-		if lt := m.Local(t); lt != nil {
+		if t.From >= 0 {
+			tj.From, tj.To = sys.States[m.Counters[t.From].State], sys.States[m.Counters[t.To].State]
+		}
+		switch lt := m.Local(t); {
+		case lt != nil:
 			tj.Verdict = verdict[lt]
-		} else {
+		case t.Environment >= 0:
+			e := t.Environment
+			tj.Environment = &e
+		default:
 			r := t.Rendezvous
 			tj.Rendezvous = &r
 		}
@@ -302,13 +309,7 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 		if t.Verdict == detect.Violated.String() {
 			note += ", violates symmetry"
 		}
-		name := t.From + " -> " + t.To
-		if t.Group != "" {
-			name += " [" + t.Group + "]"
-		}
-		if t.Rendezvous != nil {
-			name = t.name
-		}
+		name := t.name // the step's name: "U -> V [g]", "r (U -> V)", a rendezvous's parts, an environment step's name
 		fmt.Fprintf(w, "  %s: %s   [%s]\n", name, t.Guard, note)
 		for _, mv := range t.Transfers {
 			fmt.Fprintf(w, "    and every other process counted by %s moves to %s\n", mv.From, mv.To)

@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"strconv"
+
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -18,6 +20,15 @@ func StepGuard(sys *gsst.System, st *gsst.Step, domains []gsst.Shared) (full pre
 	return full, ranged
 }
 
+// EnvironmentIdent is the base of an identifier for environment step k
+// of sys: "env_" and its name, or "env" and its number from 1.
+func EnvironmentIdent(sys *gsst.System, k int) string {
+	if name := sys.Environment[k].Name; name != "" {
+		return "env_" + name
+	}
+	return "env" + strconv.Itoa(k+1)
+}
+
 // GuardText writes the guard of st as the spec did (or from its formula
 // for a spec built by hand), followed, when ranged, by "; and UPDATE
 // stays" and where (stays: "in range", "in its domain").
@@ -33,12 +44,23 @@ func GuardText(sys *gsst.System, st *gsst.Step, ranged bool, stays string) strin
 }
 
 // StepLabel names step st of sys in an export's comments: the transition
-// and the names of the groups of its block ("T -> C", [a b]), or the
-// rendezvous ("rendezvous P -> P2, C -> C2", nil).
+// and the names of the groups of its block ("T -> C", [a b]), the
+// rendezvous ("rendezvous P -> P2, C -> C2", nil), or the environment
+// step ("environment step tick", nil).
 func StepLabel(sys *gsst.System, st *gsst.Step) (label string, groups []string) {
 	o := &st.Origin
-	if o.Rendezvous >= 0 {
-		return "rendezvous " + PartsText(sys, st.Parts), nil
+	switch {
+	case o.Environment >= 0:
+		if sys.Environment[o.Environment].Name != "" {
+			return "environment step " + sys.EnvironmentName(o.Environment), nil
+		}
+		return sys.EnvironmentName(o.Environment), nil
+	case o.Rendezvous >= 0:
+		label := "rendezvous " + PartsText(sys, st.Parts)
+		if name := sys.Rendezvous[o.Rendezvous].Name; name != "" {
+			label = name + " (" + label + ")"
+		}
+		return label, nil
 	}
 	t := &sys.Transitions[o.Transition]
 	for _, g := range t.Blocks[o.Block].Groups {

@@ -50,9 +50,7 @@ func Describe(sys *gsst.System) string {
 			}
 			b = append(b, ';')
 		}
-		for _, tr := range t.Broadcast {
-			b = fmt.Appendf(b, " broadcast %s -> %s %v;", sys.States[tr.From], sys.States[tr.To], tr.Groups)
-		}
+		b = describeTransfers(b, sys, t.Broadcast)
 		b = append(b, '\n')
 	}
 	for _, rv := range sys.Rendezvous {
@@ -60,7 +58,14 @@ func Describe(sys *gsst.System) string {
 		for _, p := range rv.Parts {
 			b = fmt.Appendf(b, " %s->%s%v", sys.States[p.From], sys.States[p.To], p.Groups)
 		}
-		b = fmt.Appendf(b, " guard %s update %s\n", presburger.Format(rv.Guard, sys.VarName), rv.Update.Text)
+		b = fmt.Appendf(b, " guard %s update %s", presburger.Format(rv.Guard, sys.VarName), rv.Update.Text)
+		b = describeTransfers(b, sys, rv.Broadcast)
+		b = append(b, '\n')
+	}
+	for k, e := range sys.Environment {
+		b = fmt.Appendf(b, "  environment %s: guard %s update %s", sys.EnvironmentName(k), presburger.Format(e.Guard, sys.VarName), e.Update.Text)
+		b = describeTransfers(b, sys, e.Broadcast)
+		b = append(b, '\n')
 	}
 	for _, p := range sys.Properties {
 		b = fmt.Appendf(b, "  property %s: %s\n", p.Name, ctl.Format(p.Formula, sys.VarName))
@@ -72,4 +77,12 @@ func Describe(sys *gsst.System) string {
 		b = fmt.Appendf(b, "  weak %s\n", sys.WeakName(&sys.Fairness.Weak[i]))
 	}
 	return string(b)
+}
+
+// describeTransfers appends the transfers of a step's broadcast.
+func describeTransfers(b []byte, sys *gsst.System, transfers []gsst.Transfer) []byte {
+	for _, tr := range transfers {
+		b = fmt.Appendf(b, " broadcast %s -> %s %v;", sys.States[tr.From], sys.States[tr.To], tr.Groups)
+	}
+	return b
 }

@@ -64,6 +64,10 @@ func FoldParams(sys *gsst.System, values []int) (inst *gsst.System, ok bool) {
 		sp.Rendezvous[i].Guard = presburger.Subst(sp.Rendezvous[i].Guard, sub)
 		foldUpdate(&sp.Rendezvous[i].Update)
 	}
+	for i := range sp.Environment {
+		sp.Environment[i].Guard = presburger.Subst(sp.Environment[i].Guard, sub)
+		foldUpdate(&sp.Environment[i].Update)
+	}
 	for k := range sp.Params {
 		sp.Params[k].Fixed, sp.Params[k].Value = true, values[k]
 	}

@@ -83,7 +83,11 @@ func (gen *generator) drawEnvironment() gsst.Environment {
 		e.Broadcast = gen.transfers()
 	}
 	if r.Intn(2) == 0 {
-		e.Guard = gen.languageGuard(gen.formula(r.Intn(len(sp.States)), 1, gen.style))
+		style := gen.style
+		if r.Intn(2) == 0 {
+			style = AnyGuards // group counters too: an environment step that breaks symmetry
+		}
+		e.Guard = gen.languageGuard(gen.formula(r.Intn(len(sp.States)), 1, style))
 		e.Text = presburger.Format(e.Guard, sp.VarName)
 	}
 	return e

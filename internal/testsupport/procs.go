@@ -263,10 +263,23 @@ type SymmetryResult struct {
 	// States is the number of concrete states (one per group-counter
 	// matrix and shared valuation) compared.
 	States int
-	// Violating[i] says that a step of item i (transition i, or
-	// rendezvous i - len(Transitions)) leads some state to an orbit that
-	// another state of its orbit does not reach.
+	// Violating[i] says that a step of item i (transition i, rendezvous
+	// i - len(Transitions), or environment step i - len(Transitions) -
+	// len(Rendezvous)) leads some state to an orbit that another state
+	// of its orbit does not reach.
 	Violating []bool
+}
+
+// Item returns the item a step on processes was taken by, numbered as
+// SymmetryResult.Violating numbers them.
+func Item(sys *gsst.System, step *ProcStep) int {
+	switch {
+	case step.Transition >= 0:
+		return step.Transition
+	case step.Rendezvous >= 0:
+		return len(sys.Transitions) + step.Rendezvous
+	}
+	return len(sys.Transitions) + len(sys.Rendezvous) + step.Environment
 }
 
 // Violates reports whether some step of transition tr (rendezvous rv
@@ -327,10 +340,7 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 				if _, ok := succ[k]; !ok {
 					succ[k] = step
 				}
-				item := step.Transition
-				if item < 0 {
-					item = len(sys.Transitions) + step.Rendezvous
-				}
+				item := Item(sys, &step)
 				if !slices.Contains(items[k], item) {
 					items[k] = append(items[k], item)
 				}
@@ -343,7 +353,7 @@ func FullSymmetry(sys *gsst.System, window int) *SymmetryResult {
 			res.States++
 		}
 	})
-	res.Violating = make([]bool, len(sys.Transitions)+len(sys.Rendezvous))
+	res.Violating = make([]bool, len(sys.Transitions)+len(sys.Rendezvous)+len(sys.Environment))
 	for _, o := range order {
 		es := byOrbit[o]
 		for _, b := range es {
