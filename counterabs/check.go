@@ -168,14 +168,14 @@ func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 	}
 	if ans.Result == presburger.Sat {
 		conf, v := sp.config(ans.Model), shared(ans.Model)
-		g, err := b.fire(cls, conf, v)
+		g, fired, err := b.fire(cls, conf, v)
 		if err != nil {
 			return false, err
 		}
-		if wellFormed(sys, conf) != nil || g < 0 || holds(conf, v) {
+		if wellFormed(sys, conf) != nil || !fired || holds(conf, v) {
 			return false, &InternalError{name, "solver model does not satisfy the coverage query"}
 		}
-		return false, &InternalError{name, fmt.Sprintf("the guard is false at %s, yet group %s can take the step there", fmtVec(sys, totals(sys, conf)), sys.Groups[g].Name)}
+		return false, &InternalError{name, fmt.Sprintf("the guard is false at %s, yet %s can take the step there", fmtVec(sys, totals(sys, conf)), groupText(sys, g))}
 	}
 
 	// (2) The guard at totals(y) implies phi(y): the XOR was sat and (1)
@@ -196,9 +196,9 @@ func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 		return false, &InternalError{name, "solver model is not a configuration: " + err.Error()}
 	}
 	a := totals(sys, conf)
-	if g, err := b.fire(cls, conf, v); err != nil {
+	if _, fired, err := b.fire(cls, conf, v); err != nil {
 		return false, err
-	} else if g >= 0 || !holds(conf, v) {
+	} else if fired || !holds(conf, v) {
 		return false, &InternalError{name, "solver model does not satisfy the check query"}
 	}
 
@@ -222,11 +222,11 @@ func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 		return false, &InternalError{name, fmt.Sprintf("the guard holds at %s, but no configuration with these total counters can take the step", fmtVec(sys, a))}
 	}
 	other := sp.config(ans.Model)
-	g, err := b.fire(cls, other, v)
+	g, fired, err := b.fire(cls, other, v)
 	if err != nil {
 		return false, err
 	}
-	if g < 0 || wellFormed(sys, other) != nil || !slices.Equal(totals(sys, other), a) {
+	if !fired || wellFormed(sys, other) != nil || !slices.Equal(totals(sys, other), a) {
 		return false, &InternalError{name, "solver model does not satisfy the enabled-configuration query"}
 	}
 	if !b.cfg.force {
@@ -236,25 +236,34 @@ func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 	return false, b.checkForced(cls, guard, sp)
 }
 
-// fire returns the least group whose process can take the first part of
-// one of the steps cls in the configuration conf with shared values
-// shared, by gsst's semantics of a step (System.Choices); -1 when none
-// can.
-func (b *builder) fire(cls []int, conf [][]int, shared []int) (int, error) {
+// fire reports whether one of the steps cls can be taken in the
+// configuration conf with shared values shared, by gsst's semantics of a
+// step (System.Choices), and returns the least group whose process can
+// take the first part of one (-1 for a step that moves no process).
+func (b *builder) fire(cls []int, conf [][]int, shared []int) (least int, fired bool, err error) {
 	all := b.sys.Steps()
-	least := -1
+	least = -1
 	for _, s := range cls {
 		err := b.sys.Choices(&all[s], gsst.Config{Counts: conf, Shared: shared}, func(groups, _ []int) bool {
-			if least < 0 || groups[0] < least {
+			if len(groups) > 0 && (!fired || least < 0 || groups[0] < least) {
 				least = groups[0]
 			}
+			fired = true
 			return false // the first choice has the step's least group
 		})
 		if err != nil {
-			return -1, err
+			return -1, false, err
 		}
 	}
-	return least, nil
+	return least, fired, nil
+}
+
+// groupText is "group g" for a group's index, "the environment" for -1.
+func groupText(sys *gsst.System, g int) string {
+	if g < 0 {
+		return "the environment"
+	}
+	return "group " + sys.Groups[g].Name
 }
 
 // checkForced checks, for Force, that the guard is no larger than the
