@@ -259,14 +259,21 @@ func reversed(ms []gsst.Mover) []gsst.Mover {
 // and the shared values after it.
 func (l *lifter) report(st *gsst.Step, m move) Step {
 	sys := l.sys
-	first := l.mover(m.movers[0])
-	out := Step{Transition: st.Origin.Transition, Group: first.Group, GroupName: first.GroupName, Process: first.Process,
-		From: first.From, To: first.To, FromName: first.FromName, ToName: first.ToName}
-	if st.Origin.Rendezvous >= 0 {
-		idx := st.Origin.Rendezvous
-		out.Rendezvous = &idx
+	out := Step{Transition: st.Origin.Transition, Group: -1, Process: -1, From: -1, To: -1}
+	if len(m.movers) > 0 {
+		first := l.mover(m.movers[0])
+		out.Group, out.GroupName, out.Process = first.Group, first.GroupName, first.Process
+		out.From, out.To, out.FromName, out.ToName = first.From, first.To, first.FromName, first.ToName
 	}
-	for _, mv := range m.movers[1:] {
+	switch o := &st.Origin; {
+	case o.Rendezvous >= 0:
+		idx := o.Rendezvous
+		out.Rendezvous = &idx
+	case o.Environment >= 0:
+		idx := o.Environment
+		out.Environment, out.EnvironmentName = &idx, sys.EnvironmentName(idx)
+	}
+	for _, mv := range m.movers[min(1, len(m.movers)):] {
 		out.Also = append(out.Also, l.mover(mv))
 	}
 	for _, mv := range m.transferred {
@@ -359,11 +366,14 @@ func cmpErr(first, err error) error {
 // groups of the parts.
 func (l *lifter) order(x, y candidate) int {
 	key := func(c candidate) int {
-		o := &l.steps[c.step].Origin
-		if o.Rendezvous >= 0 {
+		switch o := &l.steps[c.step].Origin; {
+		case o.Rendezvous >= 0:
 			return len(l.sys.Transitions) + o.Rendezvous
+		case o.Environment >= 0:
+			return len(l.sys.Transitions) + len(l.sys.Rendezvous) + o.Environment
+		default:
+			return o.Transition
 		}
-		return o.Transition
 	}
 	if kx, ky := key(x), key(y); kx != ky {
 		return kx - ky
@@ -435,6 +445,11 @@ func StepOf(sys *gsst.System, st Step) (*gsst.Step, []gsst.Mover, error) {
 		s := &steps[i]
 		o := &s.Origin
 		switch {
+		case st.Environment != nil:
+			if o.Environment != *st.Environment {
+				continue
+			}
+			return s, nil, nil
 		case st.Rendezvous != nil && o.Rendezvous != *st.Rendezvous,
 			st.Rendezvous == nil && (o.Transition != st.Transition || len(s.Parts) == 0 || !s.Parts[0].Allows(st.Group)):
 			continue

@@ -337,19 +337,24 @@ type Lifted struct {
 // the shared variables after the step (nil when the system has none); in
 // JSON an object as in a State.
 type Step struct {
-	Stutter     bool    `json:"stutter,omitempty"`
-	Transition  int     `json:"transition"`
-	Group       int     `json:"group"`
-	GroupName   string  `json:"group_name"`
-	Process     int     `json:"process"`
-	From        int     `json:"from"`
-	To          int     `json:"to"`
-	FromName    string  `json:"from_name"`
-	ToName      string  `json:"to_name"`
-	Rendezvous  *int    `json:"rendezvous,omitempty"`
-	Also        []Mover `json:"also,omitempty"`
-	Transferred []Mover `json:"transferred,omitempty"`
-	Shared      []int   `json:"-"`
+	Stutter    bool   `json:"stutter,omitempty"`
+	Transition int    `json:"transition"`
+	Group      int    `json:"group"`
+	GroupName  string `json:"group_name"`
+	Process    int    `json:"process"`
+	From       int    `json:"from"`
+	To         int    `json:"to"`
+	FromName   string `json:"from_name"`
+	ToName     string `json:"to_name"`
+	Rendezvous *int   `json:"rendezvous,omitempty"`
+	// Environment is the index of the environment step taken (a step
+	// that moves no process: Group, Process, From and To are -1), and
+	// EnvironmentName its name.
+	Environment     *int    `json:"environment,omitempty"`
+	EnvironmentName string  `json:"environment_name,omitempty"`
+	Also            []Mover `json:"also,omitempty"`
+	Transferred     []Mover `json:"transferred,omitempty"`
+	Shared          []int   `json:"-"`
 
 	sys *gsst.System // names the shared values
 }
@@ -388,10 +393,15 @@ func (s Step) String() string {
 		return "stutter (deadlock)"
 	}
 	var b strings.Builder
-	if s.Rendezvous != nil {
+	switch {
+	case s.Environment != nil:
+		fmt.Fprintf(&b, "environment: %s", s.EnvironmentName)
+	case s.Rendezvous != nil:
 		fmt.Fprintf(&b, "rendezvous: ")
 	}
-	fmt.Fprintf(&b, "%s[%d]: %s -> %s", s.GroupName, s.Process, s.FromName, s.ToName)
+	if s.Environment == nil {
+		fmt.Fprintf(&b, "%s[%d]: %s -> %s", s.GroupName, s.Process, s.FromName, s.ToName)
+	}
 	for _, m := range s.Also {
 		fmt.Fprintf(&b, ", %s", m)
 	}

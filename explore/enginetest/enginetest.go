@@ -72,9 +72,12 @@ func Trace(tr *explore.Trace, key func(explore.State) string) *testsupport.Trace
 		out.Lifted = &testsupport.Lifted{Loop: l.Loop, Error: l.Error}
 		for _, s := range l.Steps {
 			st := testsupport.Step{Stutter: s.Stutter, Transition: s.Transition,
-				Group: s.Group, Process: s.Process, From: s.From, To: s.To, Shared: s.Shared}
+				Group: s.Group, Process: s.Process, From: s.From, To: s.To, Shared: s.Shared, Rendezvous: -1, Environment: -1}
 			if s.Rendezvous != nil {
 				st.Rendezvous = *s.Rendezvous
+			}
+			if s.Environment != nil {
+				st.Environment = *s.Environment
 			}
 			st.Also, st.Transferred = movers(s.Also), movers(s.Transferred)
 			out.Lifted.Steps = append(out.Lifted.Steps, st)

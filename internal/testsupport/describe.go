@@ -63,7 +63,7 @@ func Describe(sys *gsst.System) string {
 		b = append(b, '\n')
 	}
 	for k, e := range sys.Environment {
-		b = fmt.Appendf(b, "  environment %s: guard %s update %s", sys.EnvironmentName(k), presburger.Format(e.Guard, sys.VarName), e.Update.Text)
+		b = fmt.Appendf(b, "  %s: guard %s update %s", sys.EnvironmentName(k), presburger.Format(e.Guard, sys.VarName), e.Update.Text)
 		b = describeTransfers(b, sys, e.Broadcast)
 		b = append(b, '\n')
 	}

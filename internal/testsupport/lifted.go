@@ -23,12 +23,14 @@ type Lifted struct {
 // Group) moves from local state From to To by transition Transition (an
 // index into System.Transitions); a Stutter step (a deadlock) moves
 // nobody. With Transition -1 the step is rendezvous Rendezvous, whose
-// other parts Also moves; Transferred are the processes a broadcast
-// moves; Shared, when not nil, the shared values after the step.
+// other parts Also moves, or, with Rendezvous -1 too, environment step
+// Environment, which moves no process of its own (Group, Process, From
+// and To are -1); Transferred are the processes a broadcast moves;
+// Shared, when not nil, the shared values after the step.
 type Step struct {
 	Stutter                              bool
 	Transition, Group, Process, From, To int
-	Rendezvous                           int
+	Rendezvous, Environment              int
 	Also, Transferred                    []Mover
 	Shared                               []int
 }
@@ -36,6 +38,9 @@ type Step struct {
 func (s Step) String() string {
 	if s.Stutter {
 		return "stutter"
+	}
+	if s.Transition < 0 && s.Rendezvous < 0 {
+		return fmt.Sprintf("environment step %d", s.Environment)
 	}
 	return fmt.Sprintf("group %d process %d: %d -> %d by transition %d", s.Group, s.Process, s.From, s.To, s.Transition)
 }

@@ -43,9 +43,13 @@ func (x *replayState) step(s Step) error {
 		}
 		return nil
 	}
-	movers := []int{x.process(s.Group, s.Process)}
+	var movers []int
+	var moved []Mover
+	if s.Transition >= 0 || s.Rendezvous >= 0 { // an environment step has no mover
+		movers = []int{x.process(s.Group, s.Process)}
+		moved = []Mover{{s.Group, s.Process, s.From, s.To}}
+	}
 	next := slices.Clone(x.st.Conf)
-	moved := []Mover{{s.Group, s.Process, s.From, s.To}}
 	for _, m := range s.Also {
 		movers = append(movers, x.process(m.Group, m.Process))
 	}
@@ -58,7 +62,7 @@ func (x *replayState) step(s Step) error {
 		next[p] = m.To
 	}
 	for _, ps := range steps {
-		if ps.Transition != s.Transition || s.Transition < 0 && ps.Rendezvous != s.Rendezvous ||
+		if ps.Transition != s.Transition || s.Transition < 0 && (ps.Rendezvous != s.Rendezvous || ps.Environment != s.Environment) ||
 			!slices.Equal(ps.Movers, movers) || !slices.Equal(ps.Next.Conf, next) ||
 			s.Shared != nil && !slices.Equal(ps.Next.Shared, s.Shared) {
 			continue
