@@ -92,7 +92,8 @@ func Assemble(sys *gsst.System, level Level, trans []Transition, exact bool) (*M
 		if t.Steps != nil {
 			continue
 		}
-		if t.Local < -1 || t.Local >= len(sys.Transitions) || t.Local == -1 && (t.Rendezvous < 0 || t.Rendezvous >= len(sys.Rendezvous)) && (t.Environment < 0 || t.Environment >= len(sys.Environment)) {
+		if t.Local < -1 || t.Local >= len(sys.Transitions) || t.Local == -1 && t.Rendezvous >= len(sys.Rendezvous) ||
+			t.IsEnvironment() && (t.Environment < 0 || t.Environment >= len(sys.Environment)) {
 			return nil, errkind.Errorf(errkind.Input, "counterabs: transition %d names local transition %d, which the system does not have", i, t.Local)
 		}
 		t.Steps, t.Groups = m.stepsOf(t)
@@ -110,7 +111,7 @@ func (m *Model) stepsOf(t *Transition) (steps, groups []int) {
 	for s := range all {
 		o := &all[s].Origin
 		switch {
-		case t.Local < 0 && o.Transition < 0 && o.Rendezvous == t.Rendezvous && o.Environment == t.Environment:
+		case t.Local < 0 && (t.Rendezvous >= 0 && o.Rendezvous == t.Rendezvous || t.IsEnvironment() && o.Environment == t.Environment):
 			steps = append(steps, s)
 			if m.Level == GroupLevel {
 				// The groups whose counters the moves name.

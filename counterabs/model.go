@@ -146,8 +146,9 @@ type Transition struct {
 	// written, read off the first step's Origin: Local is the index of
 	// the local transition in System.Transitions (-1 for a rendezvous or
 	// an environment step), Rendezvous that of the rendezvous in
-	// System.Rendezvous and Environment that of the environment step in
-	// System.Environment (-1 otherwise), and Group, at GroupLevel, the
+	// System.Rendezvous (-1 otherwise) and Environment that of the
+	// environment step in System.Environment, read only when Local and
+	// Rendezvous are both -1 (IsEnvironment), and Group, at GroupLevel, the
 	// group of the process taking a local transition (-1 at TotalLevel
 	// and for the others).
 	Local       int
@@ -155,6 +156,10 @@ type Transition struct {
 	Rendezvous  int
 	Environment int
 }
+
+// IsEnvironment reports whether t takes an environment step (Local and
+// Rendezvous -1): Environment then says which.
+func (t *Transition) IsEnvironment() bool { return t.Local < 0 && t.Rendezvous < 0 }
 
 // Moves returns the moves of t's movers: From -> To, then Also; none
 // for a step that moves no process (From is then -1).

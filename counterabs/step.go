@@ -380,7 +380,7 @@ func (m *Model) consistentStep(t *Transition) string {
 		!slices.EqualFunc(t.Assign, want.Assign, func(a, b Assign) bool { return a.Var == b.Var && a.Value.Equal(b.Value) }) {
 		return fmt.Sprintf("it does not do what its step %s does", m.TransitionName(&want))
 	}
-	if t.Local != want.Local || t.Group != want.Group || t.Local < 0 && (t.Rendezvous != want.Rendezvous || t.Environment != want.Environment) {
+	if t.Local != want.Local || t.Group != want.Group || t.Local < 0 && (t.Rendezvous != want.Rendezvous || t.IsEnvironment() && t.Environment != want.Environment) {
 		return "its origin is not its step's"
 	}
 	return ""

@@ -17,15 +17,15 @@ import (
 func transferMoves(steps []gsst.Step, i, g int, trVar string, picks, stepVal, st []string, self string) []string {
 	var out []string
 	for s := range steps {
-		notMover := make([]string, len(steps[s].Parts))
-		for j := range steps[s].Parts {
-			notMover[j] = fmt.Sprintf("%s != %d", picks[j], i+1)
+		cond := []string{trVar + " = " + stepVal[s]}
+		for j := range steps[s].Parts { // an environment step has no mover
+			cond = append(cond, fmt.Sprintf("%s != %d", picks[j], i+1))
 		}
 		for _, tf := range steps[s].Transfers {
 			if !tf.Allows(g) {
 				continue
 			}
-			line := fmt.Sprintf("%s = %s & %s & %s = %s : %s;", trVar, stepVal[s], strings.Join(notMover, " & "), self, st[tf.From], st[tf.To])
+			line := fmt.Sprintf("%s & %s = %s : %s;", strings.Join(cond, " & "), self, st[tf.From], st[tf.To])
 			if !slices.Contains(out, line) {
 				out = append(out, line)
 			}

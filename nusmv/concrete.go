@@ -3,6 +3,7 @@ package nusmv
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,13 +85,20 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for r := range sys.Rendezvous {
 		rvVal[r] = nm.fresh("rv" + strconv.Itoa(r+1))
 	}
+	envVal := make([]string, len(sys.Environment))
+	for e := range sys.Environment {
+		envVal[e] = nm.fresh(emit.EnvironmentIdent(sys, e))
+	}
 	// stepVal[i]: the value of tr that names step i (the blocks of a
 	// transition share one; the pick tells them apart by group).
 	stepVal := make([]string, len(steps))
 	for i := range steps {
-		if o := &steps[i].Origin; o.Rendezvous >= 0 {
+		switch o := &steps[i].Origin; {
+		case o.Rendezvous >= 0:
 			stepVal[i] = rvVal[o.Rendezvous]
-		} else {
+		case o.Environment >= 0:
+			stepVal[i] = envVal[o.Environment]
+		default:
 			stepVal[i] = tval[o.Transition]
 		}
 	}
@@ -118,7 +126,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	})
 	cc := newCountCompiler(sys, procs, st, nm, arith(name, sv.magnitude))
 	atom := sv.atom(cc.atom, name)
-	guards, err := newStepGuards(sys, sv, tval, nm, atom)
+	guards, err := newStepGuards(sys, sv, stepVal, nm, atom)
 	if err != nil {
 		return "", err
 	}
@@ -221,6 +229,12 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	}
 	writeSharedComments(p, sys, sv, cfg.Bound, boundName)
 	writeRendezvousComments(p, sys, rvVal, picks)
+	if len(sys.Environment) > 0 {
+		p("-- Environment steps (value of %s: no process moves by its own choice):\n", trVar)
+		for e := range sys.Environment {
+			p("--   %-12s %s\n", envVal[e], comment(sys.EnvironmentName(e)))
+		}
+	}
 	if len(cc.notes) > 0 {
 		p("-- Counts: guards and specifications compare counts with constants in\n")
 		p("-- Boolean form. n_X_geK is TRUE when the count n_X is at least K (K = m3:\n")
@@ -273,7 +287,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	for _, pk := range picks {
 		p("  %s : 1..%d;\n", pk, n)
 	}
-	vals := append(append(append([]string(nil), tval...), rvVal...), stutter)
+	vals := append(slices.Concat(tval, rvVal, envVal), stutter)
 	p("  %s : {%s};\n", trVar, wrapJoin(vals, ", ", "      "))
 
 	p("DEFINE\n")
@@ -391,7 +405,7 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 		chosen = append(chosen, fmt.Sprintf("%s = %d & (%s)", pick, i+1, strings.Join(cs, " | ")))
 	}
 	for i := range steps {
-		if len(steps[i].Parts) > 1 {
+		if len(steps[i].Parts) != 1 {
 			chosen = append(chosen, fmt.Sprintf("%s = %s & %s", trVar, stepVal[i], partsChoice(&steps[i], procs, picks, st, guards.name[i])))
 		}
 	}

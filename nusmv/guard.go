@@ -18,9 +18,9 @@ type stepGuards struct {
 
 // newStepGuards writes one define per step of sys whose guard, together
 // with its update staying in the model's ranges (emit.StepGuard over the
-// export's domains), is not TRUE; tval names the transitions' values of
-// tr, after which the defines are named.
-func newStepGuards(sys *gsst.System, sv *sharedVars, tval []string, nm *namer, atom atomfn) (*stepGuards, error) {
+// export's domains), is not TRUE; stepVal names the steps' values of tr,
+// after which the defines are named.
+func newStepGuards(sys *gsst.System, sv *sharedVars, stepVal []string, nm *namer, atom atomfn) (*stepGuards, error) {
 	steps := sys.Steps()
 	out := &stepGuards{name: make([]string, len(steps))}
 	domains := sv.domains()
@@ -31,10 +31,13 @@ func newStepGuards(sys *gsst.System, sv *sharedVars, tval []string, nm *namer, a
 			continue
 		}
 		label, groups := emit.StepLabel(sys, st)
-		if o := &st.Origin; o.Rendezvous >= 0 {
+		switch o := &st.Origin; {
+		case o.Rendezvous >= 0:
 			out.name[i] = nm.fresh(fmt.Sprintf("g_rv%d", o.Rendezvous+1))
-		} else {
-			out.name[i] = nm.fresh("g_" + tval[o.Transition] + "_" + strings.Join(groups, "_"))
+		case o.Environment >= 0:
+			out.name[i] = nm.fresh("g_" + stepVal[i])
+		default:
+			out.name[i] = nm.fresh("g_" + stepVal[i] + "_" + strings.Join(groups, "_"))
 		}
 		f, err := formula(full, atom)
 		if err != nil {

@@ -56,7 +56,7 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		lt := m.Local(t)
-		if t.Environment >= 0 {
+		if t.IsEnvironment() {
 			tval[i] = nm.fresh(emit.EnvironmentIdent(sys, t.Environment))
 			continue
 		}

@@ -42,7 +42,8 @@ func joinMoves(steps []gsst.Step, i, g int, trVar string, picks, stepVal, st []s
 
 // partsChoice is the condition that the pick inputs choose distinct
 // processes for the parts of step st, each in its part's source state
-// and of its groups, and that the guard holds.
+// and of its groups, and that the guard holds (for an environment step,
+// which has no part, the guard alone).
 func partsChoice(step *gsst.Step, procs []proc, picks, st []string, guard string) string {
 	parts := step.Parts
 	var cs []string
@@ -65,6 +66,9 @@ func partsChoice(step *gsst.Step, procs []proc, picks, st []string, guard string
 	}
 	if guard != "" {
 		cs = append(cs, guard)
+	}
+	if len(cs) == 0 {
+		return "TRUE" // an environment step without a guard
 	}
 	return strings.Join(cs, "\n        & ")
 }

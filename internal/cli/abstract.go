@@ -251,7 +251,7 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 		switch lt := m.Local(t); {
 		case lt != nil:
 			tj.Verdict = verdict[lt]
-		case t.Environment >= 0:
+		case t.IsEnvironment():
 			e := t.Environment
 			tj.Environment = &e
 		default:
