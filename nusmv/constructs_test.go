@@ -34,7 +34,7 @@ func TestConcreteConstructs(t *testing.T) {
 	if testing.Short() {
 		runs = 30
 	}
-	var specs, verdicts, boundFails, rendezvous, broadcast, unbounded int
+	var specs, verdicts, boundFails, rendezvous, broadcast, unbounded, newSteps int
 	for i := range runs {
 		// Every fourth system has shared variables for sure.
 		in := testsupport.NewExportSpace(randomWithConstructs(r, i))
@@ -64,6 +64,7 @@ func TestConcreteConstructs(t *testing.T) {
 		specs++
 		rendezvous += b2i(len(sys.Rendezvous) > 0)
 		broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
+		newSteps += b2i(testsupport.ConstructsOf(sys)&testsupport.StepConstructs != 0)
 		for _, p := range sys.Properties {
 			want := testsupport.Holds(sp.Graph, p.Formula)
 			v, ok := got[p.Name]
@@ -76,8 +77,8 @@ func TestConcreteConstructs(t *testing.T) {
 			verdicts++
 		}
 	}
-	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast), %d verdicts; %d with an unbounded variable, %d exceeding the bound", specs, rendezvous, broadcast, verdicts, unbounded, boundFails)
-	if specs < runs/2 || rendezvous == 0 || broadcast == 0 || boundFails == 0 && !testing.Short() {
+	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d with self-loops, named or environment steps), %d verdicts; %d with an unbounded variable, %d exceeding the bound", specs, rendezvous, broadcast, newSteps, verdicts, unbounded, boundFails)
+	if specs < runs/2 || rendezvous == 0 || broadcast == 0 || newSteps == 0 || boundFails == 0 && !testing.Short() {
 		t.Fatalf("the generator is out of balance: %d compared, %d rendezvous, %d broadcast, %d bound failures", specs, rendezvous, broadcast, boundFails)
 	}
 }
@@ -150,7 +151,7 @@ func TestReducedConstructs(t *testing.T) {
 		runs = 25
 	}
 	solver := z3.New()
-	var compared, verdicts, boundFails, rendezvous, broadcast, totals int
+	var compared, verdicts, boundFails, rendezvous, broadcast, totals, newSteps int
 	for i := range runs {
 		in := testsupport.NewExportSpace(randomWithConstructs(r, i))
 		bound, sp, beyond := in.Bounded(i)
@@ -185,6 +186,7 @@ func TestReducedConstructs(t *testing.T) {
 		compared++
 		rendezvous += b2i(len(sys.Rendezvous) > 0)
 		broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
+		newSteps += b2i(testsupport.ConstructsOf(sys)&testsupport.StepConstructs != 0)
 		for _, p := range sys.Properties {
 			want := testsupport.Holds(sp.Graph, p.Formula)
 			if v, ok := got[p.Name]; !ok || v != want {
@@ -193,8 +195,8 @@ func TestReducedConstructs(t *testing.T) {
 			verdicts++
 		}
 	}
-	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d total-counter models), %d verdicts; %d exceeding the bound", compared, rendezvous, broadcast, totals, verdicts, boundFails)
-	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || totals == 0 {
+	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d with self-loops, named or environment steps, %d total-counter models), %d verdicts; %d exceeding the bound", compared, rendezvous, broadcast, newSteps, totals, verdicts, boundFails)
+	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || newSteps == 0 || totals == 0 {
 		t.Fatalf("the generator is out of balance: %d compared, %d rendezvous, %d broadcast, %d bound failures", compared, rendezvous, broadcast, boundFails)
 	}
 }
