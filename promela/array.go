@@ -85,10 +85,10 @@ func writeArrayProcs(w *writer, sys *gsst.System, sv *sharedVars, procName, st [
 		if len(step.Parts) == 1 {
 			continue
 		}
-		parts := emit.PartsText(sys, step.Parts)
+		label, _ := emit.StepLabel(sys, step) // a rendezvous, or an environment step (no part)
 		up, err := sv.update(step.Update, name)
 		if err != nil {
-			return guardError("rendezvous "+parts, err)
+			return guardError(label, err)
 		}
 		var rec func(j int, chosen []int) error
 		rec = func(j int, chosen []int) error {
@@ -106,11 +106,14 @@ func writeArrayProcs(w *writer, sys *gsst.System, sv *sharedVars, procName, st [
 				if guard[i] != "" {
 					conds = append(conds, guard[i])
 				}
+				if len(conds) == 0 {
+					conds = []string{"true"} // an environment step without a guard
+				}
 				body = append(body, up...)
 				if len(step.Transfers) > 0 {
 					body = append(body, broadcastLoop(sys, sv, step, movers, n, first, st, grp, total))
 				}
-				joins = append(joins, fmt.Sprintf("\t:: d_step { %s ->\n\t\t%s }\t/* rendezvous %s */\n", strings.Join(conds, " && "), strings.Join(body, ";\n\t\t"), comment(parts)))
+				joins = append(joins, fmt.Sprintf("\t:: d_step { %s ->\n\t\t%s }\t/* %s */\n", strings.Join(conds, " && "), strings.Join(body, ";\n\t\t"), comment(label)))
 				return nil
 			}
 			for p := range n {
@@ -161,6 +164,9 @@ func broadcastLoop(sys *gsst.System, sv *sharedVars, step *gsst.Step, movers []s
 	var others []string
 	for _, m := range movers {
 		others = append(others, i+" != "+m)
+	}
+	if len(others) == 0 {
+		others = []string{"true"} // an environment step: every process may be transferred
 	}
 	other := strings.Join(others, " && ")
 	var opts []string

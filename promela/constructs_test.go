@@ -39,15 +39,20 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 	r := rand.New(rand.NewSource(seed))
 	solver := z3.New()
 	var mu sync.Mutex
-	var compared, claims, boundFails, rendezvous, broadcast, totals int
+	var compared, claims, boundFails, rendezvous, broadcast, totals, newSteps int
 	t.Run("instances", func(t *testing.T) {
 		for i := range runs {
 			cfg := testsupport.Small(0, testsupport.AllConstructs)
 			if reduced {
 				cfg.May &^= testsupport.Params
 			}
-			if i%4 == 0 {
+			switch i % 4 {
+			case 0:
 				cfg.Want = testsupport.SharedVars
+			case 1:
+				cfg.Want = testsupport.Broadcasts
+			case 2:
+				cfg.Want = testsupport.EnvironmentSteps | testsupport.SelfLoops
 			}
 			cfg.Properties, cfg.GroupProperties, cfg.Shape = 3, 3, testsupport.Exportable
 			in := testsupport.NewExportSpace(testsupport.RandomSystem(r, cfg))
@@ -122,6 +127,7 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 				claims += n
 				rendezvous += b2i(len(sys.Rendezvous) > 0)
 				broadcast += b2i(testsupport.ConstructsOf(sys)&testsupport.Broadcasts != 0)
+				newSteps += b2i(testsupport.ConstructsOf(sys)&testsupport.StepConstructs != 0)
 				totals += b2i(total)
 			})
 		}
@@ -129,8 +135,8 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 	if t.Failed() {
 		return
 	}
-	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d total-counter models), %d claims; %d exceeding the bound", compared, rendezvous, broadcast, totals, claims, boundFails)
-	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || reduced && totals == 0 || !reduced && boundFails == 0 && !testing.Short() || claims < compared {
+	t.Logf("%d systems compared (%d with rendezvous, %d with broadcast, %d with self-loops, named or environment steps, %d total-counter models), %d claims; %d exceeding the bound", compared, rendezvous, broadcast, newSteps, totals, claims, boundFails)
+	if compared < runs/2 || rendezvous == 0 || broadcast == 0 || newSteps == 0 || reduced && totals == 0 || !reduced && boundFails == 0 && !testing.Short() || claims < compared {
 		t.Fatalf("the generator is out of balance: %d compared, %d rendezvous, %d broadcast, %d bound failures, %d claims", compared, rendezvous, broadcast, boundFails, claims)
 	}
 }

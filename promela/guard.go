@@ -30,9 +30,12 @@ func newStepGuards(sys *gsst.System, nm *namer, name namefn) (*stepGuards, error
 			continue
 		}
 		label, groups := emit.StepLabel(sys, st)
-		if o := &st.Origin; o.Rendezvous >= 0 {
+		switch o := &st.Origin; {
+		case o.Rendezvous >= 0:
 			out.name[i] = nm.fresh(fmt.Sprintf("g_rv%d", o.Rendezvous+1))
-		} else {
+		case o.Environment >= 0:
+			out.name[i] = nm.fresh("g_" + emit.EnvironmentIdent(sys, o.Environment))
+		default:
 			pt := &st.Parts[0]
 			out.name[i] = nm.fresh("g_" + sys.States[pt.From] + "_" + sys.States[pt.To] + "_" + strings.Join(groups, "_"))
 		}

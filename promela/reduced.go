@@ -110,8 +110,13 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		base := fmt.Sprintf("en_rv%d", t.Rendezvous+1)
-		if lt := m.Local(t); lt != nil {
+		switch lt := m.Local(t); {
+		case lt != nil && lt.Name != "":
+			base = "en_" + lt.Name // several transitions may join these states
+		case lt != nil:
 			base = "en_" + sys.States[lt.From] + "_" + sys.States[lt.To]
+		case t.IsEnvironment():
+			base = "en_" + emit.EnvironmentIdent(sys, t.Environment)
 		}
 		if t.Group >= 0 {
 			base += "_" + sys.Groups[t.Group].Name
@@ -348,10 +353,12 @@ func effectStatements(m *counterabs.Model, t *counterabs.Transition, sv *sharedV
 	k := len(m.Counters)
 	var out []string
 	changed := map[int]bool{}                      // local states whose counters change
-	if len(t.Also) == 0 && len(t.Transfers) == 0 { // one mover
+	switch {
+	case t.From < 0 && len(t.Transfers) == 0: // no mover, no transfer: no counter changes
+	case len(t.Also) == 0 && len(t.Transfers) == 0: // one mover
 		out = append(out, ctr[t.From]+"--", ctr[t.To]+"++")
 		changed[m.Counters[t.From].State], changed[m.Counters[t.To].State] = true, true
-	} else {
+	default:
 		after := emit.CounterEffect(m, t)
 		var pre, set []string
 		for c := range after {
