@@ -352,7 +352,7 @@ func unitMove(t *counterabs.Transition) bool {
 func effectStatements(m *counterabs.Model, t *counterabs.Transition, sv *sharedVars, ctr, total []string, name namefn) ([]string, error) {
 	k := len(m.Counters)
 	var out []string
-	changed := map[int]bool{}                      // local states whose counters change
+	changed := map[int]bool{} // local states whose counters change
 	switch {
 	case t.From < 0 && len(t.Transfers) == 0: // no mover, no transfer: no counter changes
 	case len(t.Also) == 0 && len(t.Transfers) == 0: // one mover
