@@ -224,7 +224,11 @@ func checkMoversMarked(t *testing.T, sys *gsst.System, tr *explore.Trace, text s
 				hot[[2]int{g, s}], content[[2]int{g, s}] = c[1] != "", c[2]
 			}
 		}
-		movers := append(append([]explore.Mover{{Group: st.Group, Process: st.Process, To: st.To}}, st.Also...), st.Transferred...)
+		var movers []explore.Mover
+		if st.Environment == nil { // an environment step has no mover of its own
+			movers = []explore.Mover{{Group: st.Group, Process: st.Process, To: st.To}}
+		}
+		movers = append(append(movers, st.Also...), st.Transferred...)
 		if len(movers) > 1 {
 			many++
 		}

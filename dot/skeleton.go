@@ -29,8 +29,11 @@ func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
 		d.broadcasts(&body, i)
 	}
 	for s := range steps {
-		if len(steps[s].Parts) > 1 {
+		switch o := &steps[s].Origin; {
+		case o.Rendezvous >= 0:
 			d.rendezvous(&body, &steps[s])
+		case o.Environment >= 0:
+			d.environment(&body, &steps[s])
 		}
 	}
 	var b strings.Builder
@@ -97,6 +100,9 @@ func (d *skeleton) title() []string {
 	}
 	if severalMove(sys) {
 		lines = append(lines, font(colourMuted, 0, esc("dashed hollow arrows: broadcasts (every other process in the source moves at the step of the transition named); boxes with numbered edges: rendezvous (one distinct process per part)")))
+	}
+	if len(sys.Environment) > 0 {
+		lines = append(lines, font(colourMuted, 0, esc("dashed boxes: environment steps (no process moves by its own choice; their broadcasts are dashed hollow arrows)")))
 	}
 	if rep := d.c.report; rep != nil {
 		lines = append(lines, d.verdictLine(rep), d.legend(rep))
@@ -255,6 +261,9 @@ func (d *skeleton) transition(b *strings.Builder, i int) {
 	t := &sys.Transitions[i]
 	name := sys.TransitionName(t)
 	var label []string // escaped HTML lines
+	if t.Name != "" {
+		label = append(label, "<B>"+esc(t.Name)+"</B>") // several transitions may join these states
+	}
 	tip := []string{name}
 	colour, style, width := colourMuted, "solid", 1.5
 	var res *detect.TransitionResult

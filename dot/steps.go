@@ -23,10 +23,17 @@ const (
 // to its target, labelled with the transition that carries the
 // processes along.
 func (d *skeleton) broadcasts(b *strings.Builder, i int) {
+	t := &d.sys.Transitions[i]
+	d.transfers(b, t.Broadcast, d.sys.TransitionName(t), "when a process takes "+d.sys.TransitionName(t)+", every other process")
+}
+
+// transfers draws the transfers of a step named name: a dashed edge from
+// each source to its target; who says, for the tooltip, when and which
+// processes move.
+func (d *skeleton) transfers(b *strings.Builder, transfers []gsst.Transfer, name, who string) {
 	sys := d.sys
-	t := &sys.Transitions[i]
-	for _, tf := range t.Broadcast {
-		label := "at " + sys.TransitionName(t) + ": all others" + emit.GroupsText(sys, tf.Groups)
+	for _, tf := range transfers {
+		label := "at " + name + ": all others" + emit.GroupsText(sys, tf.Groups)
 		fmt.Fprintf(b, "  s%d -> s%d %s;\n", tf.From, tf.To, attrs(
 			"label", quote(label),
 			"style", "dashed",
@@ -34,9 +41,39 @@ func (d *skeleton) broadcasts(b *strings.Builder, i int) {
 			"fontcolor", quote(colourBroadcast),
 			"penwidth", "1.5",
 			"arrowhead", "empty",
-			"tooltip", quote(tooltip("broadcast: when a process takes "+sys.TransitionName(t)+", every other process"+emit.GroupsText(sys, tf.Groups)+" in "+sys.States[tf.From]+" moves to "+sys.States[tf.To]+" at the same step")),
+			"tooltip", quote(tooltip("broadcast: "+who+emit.GroupsText(sys, tf.Groups)+" in "+sys.States[tf.From]+" moves to "+sys.States[tf.To]+" at the same step")),
 		))
 	}
+}
+
+// environment draws environment step st (no part) as a node holding its
+// name, guard and update, with its transfers as dashed edges.
+func (d *skeleton) environment(b *strings.Builder, st *gsst.Step) {
+	sys := d.sys
+	k := st.Origin.Environment
+	name := sys.EnvironmentName(k)
+	lines := []string{"<B>" + esc("environment: "+name) + "</B>"}
+	tip := []string{"environment step " + name + ": no process moves by its own choice"}
+	if text := st.Origin.GuardText; text != "" {
+		guard, cut := wrapGuard(text, d.abbreviate())
+		d.abbreviated = d.abbreviated || cut
+		for _, l := range guard {
+			lines = append(lines, esc(l))
+		}
+		tip = append(tip, "guard: "+text)
+	}
+	if u := updateText(sys, &st.Update); u != "" {
+		lines = append(lines, font(colourBroadcast, 0, esc("update: "+u)))
+		tip = append(tip, "update: "+u)
+	}
+	fmt.Fprintf(b, "  env%d %s;\n", k, attrs(
+		"shape", "box",
+		"style", `"rounded,dashed"`,
+		"color", quote(colourBroadcast),
+		"label", "<"+rows(lines)+">",
+		"tooltip", quote(tooltip(strings.Join(tip, "\n"))),
+	))
+	d.transfers(b, st.Transfers, name, "when the environment step "+name+" is taken, every process")
 }
 
 // rendezvous draws step st, of several parts, as a node with an edge in
@@ -81,6 +118,7 @@ func (d *skeleton) rendezvous(b *strings.Builder, st *gsst.Step) {
 		edge(fmt.Sprintf("s%d", pt.From), fmt.Sprintf("rv%d", r))
 		edge(fmt.Sprintf("rv%d", r), fmt.Sprintf("s%d", pt.To))
 	}
+	d.transfers(b, st.Transfers, fmt.Sprintf("rendezvous %d", r+1), fmt.Sprintf("when rendezvous %d is taken, every process that is none of its parts", r+1))
 }
 
 // severalMove reports whether the skeleton of sys draws a step that
@@ -92,5 +130,5 @@ func severalMove(sys *gsst.System) bool {
 			return true
 		}
 	}
-	return len(sys.Rendezvous) > 0
+	return len(sys.Rendezvous) > 0 || len(sys.Environment) > 0
 }

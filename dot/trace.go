@@ -53,6 +53,18 @@ type move struct {
 	// rendezvous, and the processes a broadcast carries along.
 	also, transferred []explore.Mover
 	several           bool // a counter trace step that moves several processes
+	idle              bool // a counter trace step that changes nothing: a stutter or a self-loop
+}
+
+// mayStay reports whether some step of sys may leave the counters and
+// the shared values as they were: a part that stays, and no transfer.
+func mayStay(sys *gsst.System) bool {
+	for _, st := range sys.Steps() {
+		if len(st.Parts) > 0 && len(st.Transfers) == 0 && !slices.ContainsFunc(st.Parts, func(p gsst.Part) bool { return p.From != p.To }) {
+			return true
+		}
+	}
+	return false
 }
 
 type traceDrawing struct {
@@ -101,8 +113,10 @@ func (d *traceDrawing) replay(l *explore.Lifted) {
 	shared := d.sys.InitShared()
 	d.snapshot(state, shared)
 	for _, st := range l.Steps {
-		if !st.Stutter {
+		if !st.Stutter && st.Environment == nil { // an environment step has no mover
 			state[st.Group][st.Process] = st.To
+		}
+		if !st.Stutter {
 			for _, mv := range append(append([]explore.Mover(nil), st.Also...), st.Transferred...) {
 				state[mv.Group][mv.Process] = mv.To
 			}
@@ -113,7 +127,7 @@ func (d *traceDrawing) replay(l *explore.Lifted) {
 		m := move{stutter: st.Stutter, group: st.Group, process: st.Process, from: st.From, to: st.To, step: -1,
 			also: st.Also, transferred: st.Transferred}
 		if !st.Stutter {
-			m.step = d.stepOf(st.Transition, st.Rendezvous, st.Group)
+			m.step = d.stepOf(st.Transition, st.Rendezvous, st.Environment, st.Group)
 		}
 		d.moves = append(d.moves, m)
 		d.snapshot(state, shared)
@@ -211,6 +225,11 @@ func (d *traceDrawing) inferMove(a, b explore.State) move {
 		// only across groups: not here).
 		return move{several: true, group: -1, process: -1, from: -1, to: -1, step: -1}
 	}
+	if changed == 0 && mayStay(d.sys) {
+		// No counter and no shared value changes: a deadlock's stutter,
+		// or a step whose movers stay where they are (a self-loop).
+		return move{idle: true, group: -1, process: -1, from: -1, to: -1, step: -1}
+	}
 	if m.from < 0 || m.to < 0 {
 		m.stutter = true
 		return m
@@ -235,16 +254,19 @@ func (d *traceDrawing) inferMove(a, b explore.State) move {
 }
 
 // stepOf returns the index of the step a lifted move took: that of
-// rendezvous r when r is not nil, else that of transition t for a
-// process of group g; -1 when there is none.
-func (d *traceDrawing) stepOf(t int, r *int, g int) int {
+// rendezvous r when r is not nil, that of environment step e when e is
+// not nil, else that of transition t for a process of group g; -1 when
+// there is none.
+func (d *traceDrawing) stepOf(t int, r, e *int, g int) int {
 	steps := d.sys.Steps()
 	for i := range steps {
 		o := &steps[i].Origin
 		switch {
+		case e != nil && o.Environment == *e:
+			return i
 		case r != nil && o.Rendezvous == *r:
 			return i
-		case r == nil && o.Transition == t && t >= 0 && g >= 0 && steps[i].Parts[0].Allows(g):
+		case r == nil && e == nil && o.Transition == t && t >= 0 && g >= 0 && steps[i].Parts[0].Allows(g):
 			return i
 		}
 	}
@@ -432,9 +454,16 @@ func (d *traceDrawing) moveLabel(m move, closing bool) (string, string) {
 	case m.stutter:
 		lines = append(lines, "<B>stutter: nobody can move (deadlock)</B>")
 		tip = "deadlock: no process can move, so the run stays here"
+	case m.idle:
+		lines = append(lines, "<B>no counter changes: a step whose process stays, or a stutter (deadlock)</B>")
+		tip = "the configuration stays: a self-loop was taken, or nobody can move"
 	case m.several:
 		lines = append(lines, "<B>a step of several processes (rendezvous or broadcast)</B>")
 		tip = "several processes move at once; the configurations show where"
+	case m.step >= 0 && len(sys.Steps()[m.step].Parts) == 0:
+		label, _ := emit.StepLabel(sys, &sys.Steps()[m.step])
+		lines = append(lines, "<B>"+esc(label)+"</B>")
+		tip = label + ": no process moves by its own choice"
 	case m.step >= 0 && len(sys.Steps()[m.step].Parts) > 1:
 		lines = append(lines, "<B>"+esc("rendezvous "+emit.PartsText(sys, sys.Steps()[m.step].Parts))+"</B>")
 		who := []string{fmt.Sprintf("%s[%d]: %s → %s", sys.Groups[m.group].Name, m.process, sys.States[m.from], sys.States[m.to])}
@@ -576,10 +605,13 @@ func (d *traceDrawing) confTable(i int, rows []int, hiddenMove bool, in *move) s
 // broadcast carries along; only the first when m is not lifted to
 // processes (its process is then -1).
 func (m *move) movers() []explore.Mover {
-	if m == nil || m.stutter || m.several || m.group < 0 {
+	if m == nil || m.stutter || m.several || m.idle {
 		return nil
 	}
-	out := []explore.Mover{{Group: m.group, Process: m.process, From: m.from, To: m.to}}
+	var out []explore.Mover
+	if m.group >= 0 { // not an environment step, which moves only what it transfers
+		out = []explore.Mover{{Group: m.group, Process: m.process, From: m.from, To: m.to}}
+	}
 	out = append(out, m.also...)
 	return append(out, m.transferred...)
 }
