@@ -245,17 +245,11 @@ func CertificationFailure(cert *detect.Report) (string, errkind.Kind) {
 	sys := cert.System
 	var bad, unknown []string
 	for _, t := range cert.Results() {
-		name, what := "", "transition "
-		if t.Rendezvous != nil {
-			name, what = sys.RendezvousName(t.Rendezvous), ""
-		} else {
-			name = sys.TransitionName(t.Transition)
-		}
 		switch t.Verdict {
 		case detect.Violated:
-			bad = append(bad, fmt.Sprintf("%s%s breaks full virtual symmetry (%s)", what, name, DescribeWitness(sys, t.Witness)))
+			bad = append(bad, fmt.Sprintf("%s breaks full virtual symmetry (%s)", t.Label(sys), DescribeWitness(sys, t.Witness)))
 		case detect.Unknown:
-			msg := name
+			msg := t.Name(sys)
 			if t.Reason != "" {
 				msg += " (" + t.Reason + ")"
 			}
@@ -283,7 +277,7 @@ func certificationSummary(cert *detect.Report) string {
 		case t.Rendezvous != nil:
 			names, rendezvous = append(names, sys.RendezvousName(t.Rendezvous)), true
 		default:
-			names = append(names, "transition "+sys.TransitionName(t.Transition))
+			names = append(names, t.Label(sys))
 		}
 	}
 	if len(names) == 1 {
@@ -322,8 +316,12 @@ func DescribeWitness(sys *gsst.System, w *detect.Witness) string {
 		if len(sys.Shared) > 0 {
 			shared, after = " with "+describeShared(sys, w.Shared), " with "+describeShared(sys, st.Next.Shared)
 		}
-		return fmt.Sprintf("group %s can take it in %s%s to the totals %s%s, but no step of %s, which has the same total counters and shared values, reaches them",
-			sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), shared, strings.Join(to, ", "), after, describeConfig(sys, w.Disabled))
+		who := "it can be taken" // an environment step: no group takes it
+		if w.Group >= 0 {
+			who = "group " + sys.Groups[w.Group].Name + " can take it"
+		}
+		return fmt.Sprintf("%s in %s%s to the totals %s%s, but no step of %s, which has the same total counters and shared values, reaches them",
+			who, describeConfig(sys, w.Enabled), shared, strings.Join(to, ", "), after, describeConfig(sys, w.Disabled))
 	}
 	return fmt.Sprintf("group %s can take it in %s, but no process can in %s, which has the same total counters",
 		sys.Groups[w.Group].Name, describeConfig(sys, w.Enabled), describeConfig(sys, w.Disabled))

@@ -69,8 +69,11 @@ func TestReachabilityAgainstProcesses(t *testing.T) {
 				continue
 			}
 			kind := "transition"
-			if res.Rendezvous != nil {
+			switch {
+			case res.Rendezvous != nil:
 				kind = "rendezvous"
+			case res.Environment != nil:
+				kind = "environment step"
 			}
 			if res.Witness.Step == nil {
 				kind += " (enabledness)"
@@ -193,10 +196,6 @@ func (o *procOracle) nearest(f func(testsupport.ProcState) bool) (int, bool) {
 // reaches.
 func (o *procOracle) asymmetric(i int) func(testsupport.ProcState) bool {
 	sys, owner := o.sys, o.sp.Owner
-	tr, rv := i, -1
-	if i >= len(sys.Transitions) {
-		tr, rv = -1, i-len(sys.Transitions)
-	}
 	return func(st testsupport.ProcState) bool {
 		reached := map[string]bool{}
 		for _, s := range testsupport.ProcSteps(sys, owner, st) {
@@ -206,7 +205,7 @@ func (o *procOracle) asymmetric(i int) func(testsupport.ProcState) bool {
 		for _, y := range o.byTot[testsupport.TotalKey(totals)] {
 			other := testsupport.ProcState{Conf: testsupport.Layout(y), Shared: st.Shared}
 			for _, s := range testsupport.ProcSteps(sys, owner, other) {
-				if s.Transition == tr && s.Rendezvous == rv && !reached[testsupport.OrbitKey(sys, owner, s.Next)] {
+				if testsupport.Item(sys, &s) == i && !reached[testsupport.OrbitKey(sys, owner, s.Next)] {
 					return true
 				}
 			}

@@ -590,15 +590,7 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 		return nil, err
 	}
 	for _, r := range cert.Results() {
-		name, pos := "", gsst.Pos{}
-		switch {
-		case r.Transition != nil:
-			name, pos = sys.TransitionName(r.Transition), r.Transition.Pos
-		case r.Rendezvous != nil:
-			name, pos = sys.RendezvousName(r.Rendezvous), r.Rendezvous.Pos
-		default:
-			name, pos = sys.EnvironmentStepName(r.Environment), r.Environment.Pos
-		}
+		name, pos := r.Name(sys), r.Pos()
 		switch r.Verdict {
 		case detect.Violated:
 			nc := &NotCertifiedError{Transition: r.Transition, Name: name, Witness: r.Witness, Pos: pos}

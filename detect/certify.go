@@ -69,6 +69,41 @@ type TransitionResult struct {
 	Queries     int
 }
 
+// Name names the item of r: its transition ("T -> C", or "r (T -> C)"
+// when named), its rendezvous, or its environment step.
+func (r *TransitionResult) Name(sys *gsst.System) string {
+	switch {
+	case r.Transition != nil:
+		return sys.TransitionName(r.Transition)
+	case r.Rendezvous != nil:
+		return sys.RendezvousName(r.Rendezvous)
+	}
+	return sys.EnvironmentStepName(r.Environment)
+}
+
+// Label names the item of r in a sentence: "transition T -> C", a
+// rendezvous's name (which says what it is), or "environment step E".
+func (r *TransitionResult) Label(sys *gsst.System) string {
+	switch {
+	case r.Transition != nil:
+		return "transition " + r.Name(sys)
+	case r.Environment != nil && r.Environment.Name != "":
+		return "environment step " + r.Name(sys)
+	}
+	return r.Name(sys)
+}
+
+// Pos is where the item of r was written.
+func (r *TransitionResult) Pos() gsst.Pos {
+	switch {
+	case r.Transition != nil:
+		return r.Transition.Pos
+	case r.Rendezvous != nil:
+		return r.Rendezvous.Pos
+	}
+	return r.Environment.Pos
+}
+
 // Report is the outcome of Certify: one result per transition of System,
 // in the system's order, one per rendezvous and one per environment
 // step.

@@ -215,12 +215,20 @@ func checkStopped(cmd *cobra.Command, o *checkOpts, err error, file string) erro
 	return err
 }
 
-// addTimeoutHints adds to the reason of each transition left unknown
+// addTimeoutHints adds to the reason of each transition (rendezvous,
+// environment step) left unknown
 // because a solver call ran out of time the flag that gives it more
 // (the run's own bound, --timeout, stops the command instead).
 func addTimeoutHints(rep *detect.Report, timeout time.Duration) {
-	for i := range rep.Transitions {
-		t := &rep.Transitions[i]
+	for _, results := range [][]detect.TransitionResult{rep.Transitions, rep.Rendezvous, rep.Environment} {
+		addTimeoutHintsTo(results, timeout)
+	}
+}
+
+// addTimeoutHintsTo adds the hint of addTimeoutHints to results.
+func addTimeoutHintsTo(results []detect.TransitionResult, timeout time.Duration) {
+	for i := range results {
+		t := &results[i]
 		if t.Verdict == detect.Unknown && timeout > 0 && t.Stopped {
 			t.Reason += fmt.Sprintf("; raise %s (now %v per solver call)", limitFlags[analysis.SolverTimeout], timeout)
 		}
@@ -285,8 +293,13 @@ func writeCheck(w io.Writer, r checkResult) {
 		}
 	}
 	what := "transitions"
-	if len(sys.Rendezvous) > 0 {
+	switch {
+	case len(sys.Rendezvous) > 0 && len(sys.Environment) > 0:
+		what = "transitions, rendezvous and environment steps"
+	case len(sys.Rendezvous) > 0:
 		what = "transitions and rendezvous"
+	case len(sys.Environment) > 0:
+		what = "transitions and environment steps"
 	}
 	switch rep.Verdict() {
 	case detect.Symmetric:
@@ -407,6 +420,9 @@ type checkJSON struct {
 	Transitions []checkTransitionJSON `json:"transitions"`
 	// Rendezvous: one result per rendezvous, when the system has any.
 	Rendezvous []checkRendezvousJSON `json:"rendezvous,omitempty"`
+	// Environment: one result per environment step, when the system
+	// has any.
+	Environment []checkEnvironmentJSON `json:"environment,omitempty"`
 	// AsymmetryReachable: whether some violated transition's (or
 	// rendezvous's) asymmetry can occur from the initial state (false
 	// also for certified systems); null when not decided.
@@ -425,7 +441,7 @@ type checkTransitionJSON struct {
 // checkWitnessJSON gives each configuration as group name -> counts in the
 // order of "states".
 type checkWitnessJSON struct {
-	Group    string           `json:"group"`
+	Group    string           `json:"group"` // "" for an environment step's witness
 	Sizes    map[string]int   `json:"sizes"` // of the instance the configurations belong to
 	States   []string         `json:"states"`
 	Enabled  map[string][]int `json:"enabled"`
@@ -446,6 +462,7 @@ type checkWitnessJSON struct {
 type checkStepJSON struct {
 	Transition  string          `json:"transition,omitempty"`
 	Rendezvous  string          `json:"rendezvous,omitempty"`
+	Environment string          `json:"environment,omitempty"`
 	Groups      []string        `json:"groups"`
 	TotalsAfter []int           `json:"totals_after"`
 	SharedAfter json.RawMessage `json:"shared_after,omitempty"`
@@ -476,6 +493,16 @@ type checkRendezvousJSON struct {
 	Parts []checkPartJSON `json:"parts"`
 	checkVerdictJSON
 	// Reachability answers, for a violated rendezvous, whether the
+	// witness and the asymmetry are reachable; null otherwise.
+	Reachability *reachJSON `json:"reachability"`
+}
+
+// checkEnvironmentJSON is the result of one environment step, named by
+// its name or "environment step k".
+type checkEnvironmentJSON struct {
+	Name string `json:"name"`
+	checkVerdictJSON
+	// Reachability answers, for a violated environment step, whether the
 	// witness and the asymmetry are reachable; null otherwise.
 	Reachability *reachJSON `json:"reachability"`
 }
@@ -547,6 +574,13 @@ func newCheckJSON(r checkResult) *checkJSON {
 		}
 		out.Rendezvous = append(out.Rendezvous, rj)
 	}
+	for k, t := range r.rep.Environment {
+		ej := checkEnvironmentJSON{Name: t.Name(sys), checkVerdictJSON: newVerdictJSON(sys, &t, t.Environment.Pos)}
+		if r.reach != nil {
+			ej.Reachability = newReachJSON(r.reach.Transitions[len(r.rep.Transitions)+len(r.rep.Rendezvous)+k])
+		}
+		out.Environment = append(out.Environment, ej)
+	}
 	return out
 }
 
@@ -556,11 +590,13 @@ func newWitnessJSON(sys *gsst.System, w *detect.Witness) *checkWitnessJSON {
 		return nil
 	}
 	wj := &checkWitnessJSON{
-		Group:    sys.Groups[w.Group].Name,
 		Sizes:    map[string]int{},
 		States:   sys.States,
 		Enabled:  map[string][]int{},
 		Disabled: map[string][]int{},
+	}
+	if w.Group >= 0 {
+		wj.Group = sys.Groups[w.Group].Name
 	}
 	for g, gr := range sys.Groups {
 		wj.Sizes[gr.Name] = w.Sizes[g]
@@ -575,10 +611,13 @@ func newWitnessJSON(sys *gsst.System, w *detect.Witness) *checkWitnessJSON {
 	}
 	wj.Shared = sharedJSON(sys, w.Shared)
 	if st := w.Step; st != nil {
-		sj := &checkStepJSON{TotalsAfter: st.Next.Totals(len(sys.States)), SharedAfter: sharedJSON(sys, st.Next.Shared)}
-		if o := &sys.Steps()[st.Step].Origin; o.Rendezvous >= 0 {
+		sj := &checkStepJSON{Groups: []string{}, TotalsAfter: st.Next.Totals(len(sys.States)), SharedAfter: sharedJSON(sys, st.Next.Shared)}
+		switch o := &sys.Steps()[st.Step].Origin; {
+		case o.Rendezvous >= 0:
 			sj.Rendezvous = sys.RendezvousName(&sys.Rendezvous[o.Rendezvous])
-		} else {
+		case o.Environment >= 0:
+			sj.Environment = sys.EnvironmentName(o.Environment)
+		default:
 			sj.Transition = sys.TransitionName(&sys.Transitions[o.Transition])
 		}
 		for _, g := range st.Groups {

@@ -14,17 +14,26 @@ import (
 // parameters, and witnesses whose point is a step (detect.Witness.Step).
 
 // rendezvousCount is ", 1 rendezvous" or ", 2 rendezvous" after the
-// count of transitions; "" without rendezvous.
+// count of transitions, and ", 1 environment step" after it; "" without
+// rendezvous and environment steps.
 func rendezvousCount(sys *gsst.System) string {
-	if len(sys.Rendezvous) == 0 {
-		return ""
+	out := ""
+	if len(sys.Rendezvous) > 0 {
+		out = fmt.Sprintf(", %d rendezvous", len(sys.Rendezvous))
 	}
-	return fmt.Sprintf(", %d rendezvous", len(sys.Rendezvous))
+	if len(sys.Environment) > 0 {
+		out += ", " + countNoun(len(sys.Environment), "environment step", "environment steps")
+	}
+	return out
 }
 
 // certifiedNoun names what the solver certified, k of them (1: one).
 func certifiedNoun(sys *gsst.System, k int) string {
 	switch {
+	case len(sys.Environment) > 0 && k == 1:
+		return "step certified"
+	case len(sys.Environment) > 0:
+		return "steps certified"
 	case len(sys.Rendezvous) > 0 && k == 1:
 		return "transition or rendezvous certified"
 	case len(sys.Rendezvous) > 0:
@@ -55,13 +64,9 @@ func sizeText(g *gsst.Group) string {
 	return g.SizeText()
 }
 
-// resultName names the transition or rendezvous of a result.
-func resultName(sys *gsst.System, t *detect.TransitionResult) string {
-	if t.Rendezvous != nil {
-		return sys.RendezvousName(t.Rendezvous)
-	}
-	return sys.TransitionName(t.Transition)
-}
+// resultName names the transition, rendezvous or environment step of a
+// result.
+func resultName(sys *gsst.System, t *detect.TransitionResult) string { return t.Name(sys) }
 
 // sharedText writes shared values as "turn=reader lock=false".
 func sharedText(sys *gsst.System, vals []int) string { return sys.FormatShared(vals) }
@@ -88,8 +93,13 @@ func stepWitnessText(sys *gsst.System, name string, wit *detect.Witness) (at, sa
 		same += " and the same shared values, " + sharedText(sys, wit.Shared)
 	}
 	st := wit.Step
-	who := "a process of group " + sys.Groups[st.Groups[0]].Name
-	if sys.Steps()[st.Step].Origin.Rendezvous >= 0 {
+	var who string
+	switch {
+	case len(st.Groups) == 0:
+		who = "the environment" // an environment step moves no process of its own
+	case sys.Steps()[st.Step].Origin.Rendezvous < 0:
+		who = "a process of group " + sys.Groups[st.Groups[0]].Name
+	default:
 		names := make([]string, len(st.Groups))
 		for i, g := range st.Groups {
 			names[i] = sys.Groups[g].Name

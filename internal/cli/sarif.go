@@ -146,21 +146,18 @@ func addTransitionResults(run *sarif.Run, file string, rep *detect.Report) {
 	sys := rep.System
 	for _, t := range rep.Results() {
 		name := resultName(sys, &t)
-		var pos gsst.Pos
-		if t.Transition != nil {
-			pos = t.Transition.Pos
-		} else {
-			pos = t.Rendezvous.Pos
-		}
+		pos := t.Pos()
 		switch t.Verdict {
 		case detect.Violated:
 			var tables bytes.Buffer
 			writeWitnessTables(&tables, sys, t.Witness)
-			head := fmt.Sprintf("%s breaks full virtual symmetry%s: the two configurations below have equal total counters%s; in the first a process of group %s can take %s, in the second no process can.",
-				name, witnessAt(sys, t.Witness), guardShared(sys, &t), sys.Groups[t.Witness.Group].Name, name)
+			var head string
 			if t.Witness.Step != nil {
 				at, same, diff := stepWitnessText(sys, name, t.Witness)
 				head = fmt.Sprintf("%s breaks full virtual symmetry%s: %s; %s.", name, at, same, diff)
+			} else { // the paper's witness: a transition, taken by a group
+				head = fmt.Sprintf("%s breaks full virtual symmetry%s: the two configurations below have equal total counters%s; in the first a process of group %s can take %s, in the second no process can.",
+					name, witnessAt(sys, t.Witness), guardShared(sys, &t), sys.Groups[t.Witness.Group].Name, name)
 			}
 			run.Add(ruleViolatedTransition.ID, sarif.Text{
 				Text:     head + "\n" + tables.String(),
