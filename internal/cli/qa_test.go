@@ -33,7 +33,7 @@ var badSpecs = []struct {
 	{"types", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - {from: N, to: T, guard: \"#N & true\"}\nproperties:\n  p: \"AG #N\"\n", "must be conditions"},
 	{"group-in-property", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions: []\nproperties:\n  p: \"AG #N[b] = 1\"\n", "unknown group \"b\""},
 	{"unquoted-guard", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: #N = 1\n", "quote it"},
-	{"self-loop", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - {from: N, to: N}\n", "self-loop"},
+	{"twice", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - {from: N, to: N}\n  - {from: N, to: N, name: wait}\n", "given twice"},
 	{"two-documents", "states: [N]\ngroups: {a: 1}\ninit: N\ntransitions: []\n---\nstates: [N]\n", "more than one YAML document"},
 	{"duplicates", "states: [N, N]\ngroups: {a: 1, a: 2}\ninit: N\ntransitions: []\n", "duplicate"},
 	{"deep-nesting", "states: [N, T]\ngroups: {a: 1}\ninit: N\ntransitions:\n  - {from: N, to: T, guard: \"" + strings.Repeat("(", 2000) + "#N = 1" + strings.Repeat(")", 2000) + "\"}\n", "nested too deeply"},

@@ -224,7 +224,7 @@ func TestCheckSARIF(t *testing.T) {
 
 	// A bad file: every error at its position, as vsym reports it.
 	bad := filepath.Join(dir, "bad.yaml")
-	src := "states: [N, T]\ngroups: {p: 0}\ninit: X\ntransitions: [{from: N, to: N}]\n"
+	src := "states: [N, T]\ngroups: {p: 0}\ninit: X\ntransitions: [{from: N, to: Q}]\n"
 	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
