@@ -46,7 +46,8 @@ const (
 )
 
 // constructs are those whose use the cross-check counts.
-var constructs = []testsupport.Constructs{testsupport.SharedVars, testsupport.Params, testsupport.Broadcasts, testsupport.Rendezvous}
+var constructs = []testsupport.Constructs{testsupport.SharedVars, testsupport.Params, testsupport.Broadcasts, testsupport.Rendezvous,
+	testsupport.SelfLoops, testsupport.NamedSteps, testsupport.EnvironmentSteps, testsupport.RendezvousBroadcasts}
 
 func TestProveConstructsRandom(t *testing.T) {
 	systems := extSystems
@@ -257,6 +258,26 @@ func successors(sys *gsst.System, in testsupport.Instance, cur extState) []extSt
 		return next, true
 	}
 	push := func(st extState) { out = append(out, st) }
+	// transfer moves, in y, every process in a transfer's source (of its
+	// groups) that is none of the movers (of groups movers, leaving
+	// states from), all counted before the step.
+	transfer := func(y [][]int, transfers []gsst.Transfer, movers, from []int) {
+		for _, x := range transfers {
+			for h := range sys.Groups {
+				if x.Groups != nil && !slices.Contains(x.Groups, h) {
+					continue
+				}
+				others := cur.y[h][x.From]
+				for i, g := range movers {
+					if h == g && x.From == from[i] {
+						others--
+					}
+				}
+				y[h][x.From] -= others
+				y[h][x.To] += others
+			}
+		}
+	}
 	copyY := func() [][]int {
 		y := make([][]int, len(cur.y))
 		for g := range y {
@@ -278,19 +299,7 @@ func successors(sys *gsst.System, in testsupport.Instance, cur extState) []extSt
 			y := copyY()
 			y[g][t.From]--
 			y[g][t.To]++
-			for _, x := range t.Broadcast {
-				for h := range sys.Groups {
-					if x.Groups != nil && !slices.Contains(x.Groups, h) {
-						continue
-					}
-					others := cur.y[h][x.From]
-					if h == g && x.From == t.From {
-						others--
-					}
-					y[h][x.From] -= others
-					y[h][x.To] += others
-				}
-			}
+			transfer(y, t.Broadcast, []int{g}, []int{t.From})
 			push(extState{y: y, shared: shared})
 		}
 	}
@@ -308,10 +317,13 @@ func successors(sys *gsst.System, in testsupport.Instance, cur extState) []extSt
 		pick = func(k int, left [][]int, groups []int) {
 			if k == len(rv.Parts) {
 				y := copyY()
+				var from []int
 				for i, p := range rv.Parts {
 					y[groups[i]][p.From]--
 					y[groups[i]][p.To]++
+					from = append(from, p.From)
 				}
+				transfer(y, rv.Broadcast, groups, from)
 				push(extState{y: y, shared: shared})
 				return
 			}
@@ -326,6 +338,18 @@ func successors(sys *gsst.System, in testsupport.Instance, cur extState) []extSt
 			}
 		}
 		pick(0, copyY(), nil)
+	}
+	for _, e := range sys.Environment {
+		if !presburger.Eval(e.Guard, val) {
+			continue
+		}
+		shared, ok := assign(e.Update)
+		if !ok {
+			continue
+		}
+		y := copyY()
+		transfer(y, e.Broadcast, nil, nil)
+		push(extState{y: y, shared: shared})
 	}
 	return out
 }

@@ -123,8 +123,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			t := &m.Transitions[i]
 			next := m.StepTerms(t)[v]
 			if d := next.Sub(x(v)); d.IsConst() && d.Const > 0 {
-				entered[j][t.To] = true
-				for _, mv := range t.Also {
+				for _, mv := range t.Moves() { // none for an environment step
 					entered[j][mv.To] = true
 				}
 			}
