@@ -47,7 +47,7 @@ const (
 
 // constructs are those whose use the cross-check counts.
 var constructs = []testsupport.Constructs{testsupport.SharedVars, testsupport.Params, testsupport.Broadcasts, testsupport.Rendezvous,
-	testsupport.SelfLoops, testsupport.NamedSteps, testsupport.EnvironmentSteps, testsupport.RendezvousBroadcasts}
+	testsupport.SelfLoops, testsupport.NamedSteps, testsupport.EnvironmentSteps}
 
 func TestProveConstructsRandom(t *testing.T) {
 	systems := extSystems
