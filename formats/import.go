@@ -64,6 +64,7 @@ type Notes struct {
 	Assume      []string   // before the assumption
 	Transitions [][]string // before each transition
 	Rendezvous  [][]string // before each rendezvous
+	Environment [][]string // before each environment step
 	Justice     []string   // beside each justice condition
 	Properties  [][]string // before each property
 	Trailer     []string   // at the end (what was left out, and why)

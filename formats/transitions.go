@@ -8,20 +8,21 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// Transitions collects the transitions of a translation. The GSST
-// language joins two states by at most one transition: a step between
+// Transitions collects the transitions of a translation. A step between
 // the same states with the same effect (broadcast and update) as an
 // earlier one is merged into it, its guard either guard; one with
-// another effect needs several transitions between the same two states
-// (ParallelRules), which Add reports to its caller.
+// another effect becomes a transition of its own between the same two
+// states, and every transition between them is then named (the name
+// each was added with: a ByMC rule's label, a net rule's number).
 type Transitions struct {
 	spec  *gsst.Spec
 	notes *Notes
-	edges map[[2]int]*edge
+	edges map[[2]int][]*edge
 }
 
 type edge struct {
 	index    int
+	name     string // the name the transition takes when another joins its states
 	effect   string
 	guards   []string // the text of each merged guard; "" for none
 	formulas []presburger.Formula
@@ -30,34 +31,37 @@ type edge struct {
 // NewTransitions collects transitions into spec, their comments into
 // notes.
 func NewTransitions(spec *gsst.Spec, notes *Notes) *Transitions {
-	return &Transitions{spec: spec, notes: notes, edges: map[[2]int]*edge{}}
+	return &Transitions{spec: spec, notes: notes, edges: map[[2]int][]*edge{}}
 }
 
 // Add adds t, a transition with one block for every group, whose
 // effect (broadcast and update) effect describes, with note as its
-// comment. When a transition between the same states has another
-// effect, it adds nothing and returns that transition's index and
-// false.
-func (ts *Transitions) Add(t gsst.Transition, effect string, note []string) (clash int, ok bool) {
+// comment; name is the transition's name should another with another
+// effect join the same states (a name of GSST: letters, digits, _).
+func (ts *Transitions) Add(t gsst.Transition, name, effect string, note []string) {
 	key := [2]int{t.From, t.To}
 	b := &t.Blocks[0]
-	e, dup := ts.edges[key]
-	if !dup {
-		ts.edges[key] = &edge{index: len(ts.spec.Transitions), effect: effect, guards: []string{b.Text}, formulas: []presburger.Formula{b.Guard}}
-		ts.spec.Transitions = append(ts.spec.Transitions, t)
-		ts.notes.Transitions = append(ts.notes.Transitions, note)
-		return 0, true
+	for _, e := range ts.edges[key] {
+		if e.effect != effect {
+			continue
+		}
+		e.guards = append(e.guards, b.Text)
+		e.formulas = append(e.formulas, b.Guard)
+		merged := &ts.spec.Transitions[e.index].Blocks[0]
+		merged.Guard = presburger.Disj(e.formulas...)
+		merged.Text = disjunction(e.guards)
+		ts.notes.Transitions[e.index] = append(ts.notes.Transitions[e.index], note...)
+		return
 	}
-	if e.effect != effect {
-		return e.index, false
+	e := &edge{index: len(ts.spec.Transitions), name: name, effect: effect, guards: []string{b.Text}, formulas: []presburger.Formula{b.Guard}}
+	ts.edges[key] = append(ts.edges[key], e)
+	ts.spec.Transitions = append(ts.spec.Transitions, t)
+	ts.notes.Transitions = append(ts.notes.Transitions, note)
+	if es := ts.edges[key]; len(es) > 1 {
+		for _, o := range es { // several transitions join these states: each has its name
+			ts.spec.Transitions[o.index].Name = o.name
+		}
 	}
-	e.guards = append(e.guards, b.Text)
-	e.formulas = append(e.formulas, b.Guard)
-	merged := &ts.spec.Transitions[e.index].Blocks[0]
-	merged.Guard = presburger.Disj(e.formulas...)
-	merged.Text = disjunction(e.guards)
-	ts.notes.Transitions[e.index] = append(ts.notes.Transitions[e.index], note...)
-	return 0, true
 }
 
 // disjunction joins guards with |; an empty guard (true) makes the whole

@@ -119,6 +119,15 @@ func (p *printer) file() {
 			p.rendezvous(&s.Rendezvous[i])
 		}
 	}
+	if len(s.Environment) > 0 {
+		p.printf("environment:\n")
+		for i := range s.Environment {
+			if i < len(n.Environment) {
+				p.comments("  ", n.Environment[i])
+			}
+			p.environment(&s.Environment[i])
+		}
+	}
 	if !s.Fairness.Empty() {
 		p.fairness()
 	}
@@ -186,6 +195,9 @@ func (p *printer) groupList(groups []int) string {
 func (p *printer) transition(t *gsst.Transition) {
 	s := p.s
 	p.printf("  - from: %s\n    to: %s\n", quoteName(s.States[t.From]), quoteName(s.States[t.To]))
+	if t.Name != "" {
+		p.printf("    name: %s\n", t.Name)
+	}
 	switch {
 	case len(t.Blocks) == 1 && p.every(t.Blocks[0].Groups):
 		b := &t.Blocks[0]
@@ -216,9 +228,16 @@ func (p *printer) transition(t *gsst.Transition) {
 			p.printf("    update:\n%s", strings.Join(ups, ""))
 		}
 	}
-	if len(t.Broadcast) > 0 {
+	p.transfers(t.Broadcast)
+}
+
+// transfers prints the broadcast key of a step; nothing without
+// transfers.
+func (p *printer) transfers(transfers []gsst.Transfer) {
+	s := p.s
+	if len(transfers) > 0 {
 		p.printf("    broadcast:\n")
-		for _, x := range t.Broadcast {
+		for _, x := range transfers {
 			entry := s.States[x.From] + " -> " + s.States[x.To]
 			if x.Groups != nil {
 				entry += " [" + p.groupList(x.Groups) + "]"
@@ -226,6 +245,25 @@ func (p *printer) transition(t *gsst.Transition) {
 			p.printf("      - %s\n", quote(entry))
 		}
 	}
+}
+
+// environment prints an environment step.
+func (p *printer) environment(e *gsst.Environment) {
+	guard := e.Text
+	if guard == "" && e.Guard != nil && !isTrue(e.Guard) {
+		guard = p.s.FormatFormula(e.Guard)
+	}
+	if guard == "" {
+		guard = "true"
+	}
+	p.printf("  - guard: %s\n", quote(guard))
+	if e.Name != "" {
+		p.printf("    name: %s\n", e.Name)
+	}
+	if u := p.updateText(&e.Update); u != "" {
+		p.printf("    update: %s\n", quote(u))
+	}
+	p.transfers(e.Broadcast)
 }
 
 func (p *printer) guardText(b *gsst.Block) string {
@@ -269,6 +307,10 @@ func (p *printer) rendezvous(r *gsst.Rendezvous) {
 	if u := p.updateText(&r.Update); u != "" {
 		p.printf("    update: %s\n", quote(u))
 	}
+	if r.Name != "" {
+		p.printf("    name: %s\n", r.Name)
+	}
+	p.transfers(r.Broadcast)
 }
 
 func (p *printer) fairness() {

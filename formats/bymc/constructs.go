@@ -1,9 +1,6 @@
 package bymc
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/gsst"
 )
@@ -34,31 +31,6 @@ func (t *translator) sharedInitRange(x *NameExpr, b *BinaryExpr) {
 func (t *translator) sharedInitAny(j int) {
 	v := &t.spec.Shared[j]
 	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any value (no initial condition gives it one)", v.Name)
-}
-
-// selfLoopUpdate: rule r stays in its location and updates shared
-// variables.
-func (t *translator) selfLoopUpdate(r *Rule) {
-	t.imp.Need(formats.SelfLoopUpdate, r.Pos, "rule %d: %s -> %s updates shared variables", r.Label, r.From.Name, r.To.Name)
-}
-
-// parallelRule: rule r joins the locations of transition clash with
-// other actions.
-func (t *translator) parallelRule(r *Rule, clash int) {
-	tr := &t.spec.Transitions[clash]
-	t.imp.Need(formats.ParallelRules, r.Pos, "rule %d: %s -> %s, as the rule at %s, with other actions", r.Label, r.From.Name, r.To.Name, tr.Pos)
-}
-
-// idleStep: specification sp is a liveness property or has fairness,
-// which the self-loops that change nothing (left out) would change:
-// a process may stay in their locations for ever.
-func (t *translator) idleStep(sp *Spec) {
-	var locs []string
-	for _, r := range t.idle {
-		locs = append(locs, fmt.Sprintf("%s (rule %d)", r.From.Name, r.Label))
-	}
-	t.imp.Need(formats.IdleStep, sp.Name.Pos, "specification %s assumes fairness or asks for progress, which the idle self-loops in %s change: with them a process may stay where it is for ever",
-		sp.Name.Name, strings.Join(locs, ", "))
 }
 
 // propertyFairness: specification sp assumes another fairness than

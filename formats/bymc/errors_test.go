@@ -1,6 +1,7 @@
 package bymc_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/formats/bymc"
@@ -54,8 +55,8 @@ var errorTests = []struct {
 		[]string{"6:15: macro A is defined through itself"}},
 	{"unknowns", ta("  shared x;\n  parameters N;\n  unknowns a;\n", "", ""),
 		[]string{"5:3: unknowns a: an automaton with unknowns"}},
-	{"missing construct", ta(decls, "  0: loc0 -> loc1 when (true) do { };\n  1: loc1 -> loc1 when (true) do { x' == x + 1; };\n", "  s: [](x >= 0);\n"),
-		[]string{"10:3: rule 1: loc1 -> loc1 updates shared variables: needs a self-loop that updates shared variables"}},
+	{"missing construct", strings.Replace(ta(decls, "  0: loc0 -> loc1 when (true) do { };\n", "  s: [](x >= 0);\n"), "loc0 == N; loc1 == 0;", "loc0 + loc1 == N;", 1),
+		[]string{"7:27: inits: the processes start in several locations, any number in each (loc0 + loc1 == N): needs a group split over several initial states"}},
 }
 
 func TestErrors(t *testing.T) {

@@ -36,8 +36,8 @@ func randomTA(r *rand.Rand) string {
 	for i := range 2 + r.Intn(5) {
 		from := r.Intn(k - 1)
 		to := from + 1 + r.Intn(k-1-from)
-		if used[[2]int{from, to}] {
-			continue
+		if used[[2]int{from, to}] && r.Intn(2) == 0 {
+			continue // else a second rule between these locations, with its own guard and actions
 		}
 		used[[2]int{from, to}] = true
 		g := guards[r.Intn(len(guards))]
@@ -49,6 +49,9 @@ func randomTA(r *rand.Rand) string {
 	}
 	if idle := r.Intn(k); r.Intn(3) == 0 { // an idle self-loop
 		fmt.Fprintf(&b, "  99: L%d -> L%d when (true) do { unchanged(x); };\n", idle, idle)
+	}
+	if loop := r.Intn(k); r.Intn(3) == 0 { // a self-loop that counts, a bounded number of times
+		fmt.Fprintf(&b, "  98: L%d -> L%d when (y < 2) do { y' == y + 1; };\n", loop, loop)
 	}
 	b.WriteString("  }\n  specifications (0) {\n")
 	premise := ""

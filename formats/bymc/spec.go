@@ -88,15 +88,12 @@ func (t *translator) specs() {
 			t.unsettled(shared.spec, cycle)
 		}
 	}
-	for _, p := range props {
-		if len(t.idle) > 0 && (p.live || len(p.justice) > 0) {
-			t.idleStep(p.spec)
-		}
-	}
-	if len(t.idle) > 0 && !slices.ContainsFunc(props, func(p *property) bool { return p.live || len(p.justice) > 0 }) {
+	if slices.ContainsFunc(props, func(p *property) bool { return p.live || len(p.justice) > 0 }) {
+		t.addIdle() // a process may stay where it is for ever: liveness and fairness read it
+	} else {
 		for _, r := range t.idle {
 			t.imp.Notes.Trailer = append(t.imp.Notes.Trailer,
-				fmt.Sprintf("rule %d (line %d) changes nothing and is left out: every property is a safety property, which it cannot change: %s", r.Label, r.Pos.Line, r.Text))
+				fmt.Sprintf("rule %d (line %d) changes nothing and is left out: every property is a safety property, which it cannot change: %s", r.rule.Label, r.rule.Pos.Line, r.rule.Text))
 		}
 	}
 }

@@ -20,16 +20,16 @@ var isola18 = []struct {
 	file, needs string
 	checked     []string
 }{
-	{"aba.ta", "SplitInit IdleStep PropertyFairness", []string{"unforg", "corr", "agreement"}},
-	{"bcrb.ta", "SplitInit ParallelRules IdleStep PropertyFairness", nil},
-	{"bosco.ta", "SplitInit IdleStep PropertyFairness", []string{"lemma3_0", "lemma4_0", "one_step0", "fast0"}},
-	{"c1cs.ta", "SplitInit ParallelRules IdleStep PropertyFairness", []string{"one_step0", "fast0"}},
-	{"cc.ta", "SplitInit ParallelRules IdleStep PropertyFairness", []string{"validity0", "agreement", "termination"}},
-	{"cf1s.ta", "SplitInit ParallelRules IdleStep PropertyFairness", []string{"one_step0", "fast0"}},
-	{"frb.ta", "SplitInit SharedInitRange ParallelRules IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
+	{"aba.ta", "SplitInit PropertyFairness", []string{"unforg", "corr", "agreement"}},
+	{"bcrb.ta", "SplitInit PropertyFairness", nil},
+	{"bosco.ta", "SplitInit PropertyFairness", []string{"lemma3_0", "lemma4_0", "one_step0", "fast0"}},
+	{"c1cs.ta", "SplitInit PropertyFairness", []string{"one_step0", "fast0"}},
+	{"cc.ta", "SplitInit PropertyFairness", []string{"validity0", "agreement", "termination"}},
+	{"cf1s.ta", "SplitInit PropertyFairness", []string{"one_step0", "fast0"}},
+	{"frb.ta", "SplitInit SharedInitRange PropertyFairness", []string{"unforg", "corr", "relay"}},
 	{"nbacg.ta", "SplitInit PropertyFairness", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
-	{"nbacr.ta", "SplitInit IdleStep PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
-	{"strb.ta", "SplitInit IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
+	{"nbacr.ta", "SplitInit PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
+	{"strb.ta", "SplitInit PropertyFairness", []string{"unforg", "corr", "relay"}},
 }
 
 // TestISoLA18 checks the table above: what vsym makes of each file, the

@@ -64,8 +64,9 @@ type translator struct {
 	macros    map[string]*Define
 	expanding map[string]bool // macros being written out, against cycles
 
-	// idle lists the self-loops left out because they change nothing.
-	idle        []*Rule
+	// idle lists the self-loops that change nothing: left out when every
+	// property is a safety property, added (idle steps) otherwise.
+	idle []idleRule
 	transitions *formats.Transitions
 }
 
@@ -368,14 +369,6 @@ func (t *translator) rule(r *Rule) {
 		return
 	}
 	note := t.ruleNote(r)
-	if from == to {
-		if len(update.Assign) == 0 {
-			t.idle = append(t.idle, r)
-			return
-		}
-		t.selfLoopUpdate(r)
-		return
-	}
 	text := guard.text
 	if guard.text == "true" || r.Guard == nil {
 		text = ""
@@ -390,8 +383,28 @@ func (t *translator) rule(r *Rule) {
 	}
 	tr := gsst.Transition{From: from, To: to, Pos: r.Pos,
 		Blocks: []gsst.Block{{Groups: groups, Guard: guard.f, Text: text, Pos: pos, Update: update}}}
-	if clash, ok := t.transitions.Add(tr, update.Text, note); !ok {
-		t.parallelRule(r, clash)
+	if from == to && len(update.Assign) == 0 {
+		t.idle = append(t.idle, idleRule{r, tr, note})
+		return
+	}
+	// A self-loop that updates is a step like the others; several rules
+	// between two locations with different actions are named r<label>.
+	t.transitions.Add(tr, fmt.Sprintf("r%d", r.Label), update.Text, note)
+}
+
+// idleRule is a self-loop that changes nothing, its transition and its
+// comment.
+type idleRule struct {
+	rule *Rule
+	tr   gsst.Transition
+	note []string
+}
+
+// addIdle adds the idle self-loops as idle steps: a process may stay in
+// their locations for ever, which liveness and fairness read.
+func (t *translator) addIdle() {
+	for _, r := range t.idle {
+		t.transitions.Add(r.tr, fmt.Sprintf("r%d", r.rule.Label), "", r.note)
 	}
 }
 

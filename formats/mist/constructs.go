@@ -53,14 +53,6 @@ func (t *translator) rendezvousBroadcast(r *NetRule) {
 	t.imp.Need(formats.RendezvousBroadcast, r.Rule.Pos, "rule %d moves several tokens and transfers the tokens of a place", r.Rule.Index)
 }
 
-// parallelRule: rule r moves a process between the same two states as
-// transition clash, with another effect.
-func (t *translator) parallelRule(r *NetRule, clash int) {
-	tr := &t.spec.Transitions[clash]
-	t.imp.Need(formats.ParallelRules, r.Rule.Pos, "rule %d moves a token %s, as the rule at %s does, with other transfers or counter updates",
-		r.Rule.Index, t.spec.TransitionName(tr), tr.Pos)
-}
-
 // idleStep: rule r changes nothing. mist's property is about the
 // markings a run reaches, which such a step cannot change, so it is
 // left out, and said so.

@@ -290,9 +290,10 @@ func (t *translator) oneTransition(r *NetRule, u, v int, transfers []gsst.Transf
 		From: t.state[u], To: t.state[v], Pos: r.Rule.Pos, Broadcast: transfers,
 		Blocks: []gsst.Block{{Groups: t.allGroups(), Guard: guard, Text: text, Pos: r.Rule.Pos, Update: update}},
 	}
-	if clash, ok := t.transitions.Add(tr, t.transferSignature(transfers)+"|"+update.Text, note); !ok {
-		t.parallelRule(r, clash)
-	}
+	// Named, should another transition join u and v: one per rule and
+	// source place of its moving token.
+	name := fmt.Sprintf("rule%d_%s", r.Rule.Index, t.net.Places[u])
+	t.transitions.Add(tr, name, t.transferSignature(transfers)+"|"+update.Text, note)
 }
 
 // transferSignature writes transfers in a canonical order.
