@@ -66,7 +66,7 @@ type translator struct {
 
 	// idle lists the self-loops that change nothing: left out when every
 	// property is a safety property, added (idle steps) otherwise.
-	idle []idleRule
+	idle        []idleRule
 	transitions *formats.Transitions
 }
 
