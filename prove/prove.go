@@ -101,6 +101,9 @@ const (
 	// ByStateEquation: the state equation (equation.go), by a linear
 	// inequality per disjunct of the bad states.
 	ByStateEquation Method = "state equation"
+	// ByCoverability: the backward coverability search of a system
+	// whose steps are monotone (cover.go), by its run or its fixpoint.
+	ByCoverability Method = "backward coverability"
 	// BySearch: a run found by exploring the small instances.
 	BySearch Method = "small instances"
 	// ByProver: the prover (Spacer, and its bounded search).
@@ -358,6 +361,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		fillProof(m, res, proof, lemmas)
 		return nil
 	}
+	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+		return err
+	}
 	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
 		if err != nil {
 			return err
@@ -495,6 +501,33 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 		return presburger.SafetyAnswer{}, false, errkind.Errorf(errkind.Internal, "the run found by exploring a small instance does not replay on the model: %w", err)
 	}
 	return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, true, nil
+}
+
+// coverFirst runs the backward coverability search (cover.go) on a
+// model whose steps are monotone, and fills res when it answers (ok): a
+// run, replayed on ts and then on the instance, or the complement of its
+// fixpoint, checked as an invariant. A run that does not replay, or a
+// fixpoint that fails the check, is an internal error.
+func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, name string, solver presburger.Solver, res *Result) (bool, error) {
+	cs, ok := monotoneSystem(m, ts)
+	if !ok {
+		return false, nil
+	}
+	out := cs.backward(ctx, coverWork)
+	switch {
+	case out.cex != nil:
+		if err := presburger.Replay(ctx, solver, ts, *out.cex); err != nil {
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			return false, errkind.Errorf(errkind.Internal, "the run of the backward coverability search does not replay on the model: %w", err)
+		}
+		res.Method = ByCoverability
+		return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: out.cex}, nil, name, solver, res)
+	case out.invariant != nil:
+		return tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
+	}
+	return false, nil
 }
 
 // emptyGroups says whether the assumption of m's system leaves
