@@ -303,11 +303,15 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 // time, so that the answer and the invariant printed are the same on a
 // loaded machine as on an idle one; only the bound on the property
 // (cfg.timeout, wall-clock) cuts by time, and then the answer is
-// Unknown. In order: the relaxed system (relax.go), the lemmas and the
-// property filtered together by Houdini's algorithm (lemma.go: when the
-// property survives, or the lemmas imply it, they are the proof), the
-// small instances (search.go), and the prover on the system strengthened
-// by the lemmas, in attempts of doubling work (proveRestarts).
+// Unknown. In order: the relaxed system (relax.go), the property alone,
+// the state equation (equation.go), the property with the linear
+// invariants (linear.go), the backward coverability search of a system
+// whose steps are monotone (cover.go: it decides, by a run or a
+// fixpoint), the lemmas and the property filtered together by Houdini's
+// algorithm (lemma.go: when the property survives, or the lemmas imply
+// it, they are the proof), the small instances (search.go), and the
+// prover on the system strengthened by the lemmas, in attempts of
+// doubling work (proveRestarts).
 func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	defer func() {
@@ -351,6 +355,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 			return err
 		}
 	}
+	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+		return err
+	}
 	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
 		return err
@@ -360,9 +367,6 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		res.Method = ByLemmas
 		fillProof(m, res, proof, lemmas)
 		return nil
-	}
-	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
-		return err
 	}
 	if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
 		if err != nil {
