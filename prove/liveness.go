@@ -495,6 +495,9 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	res.Verdict = Unknown
 	res.Reason = "the ranking argument's obligations could not be shown for every reachable pending state (" + a.Reason + "); exploring the small instances found no fair run that fails"
+	if a.Exhausted {
+		res.Exhausted = ProverWork
+	}
 	if a.Verdict == presburger.Refuted {
 		res.Reason = "the ranking argument found does not hold in some reachable pending state, and exploring the small instances found no fair run that fails"
 	}
@@ -507,7 +510,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 // was found until then follows in parentheses.
 func stopped(ctx context.Context, cfg config, res *Result) {
 	if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, res.Reason), true
+		res.Reason, res.Stopped, res.Exhausted = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, res.Reason), true, ""
 	}
 }
 

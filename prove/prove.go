@@ -72,9 +72,14 @@ type Result struct {
 	// refutation under fairness, how the fair continuation was found.
 	// Stopped says, for Unknown, that the bound on the property
 	// (Timeout) ran out.
-	Reason   string
-	Stopped  bool
-	Duration time.Duration
+	Reason  string
+	Stopped bool
+	// Exhausted says, for Unknown, which budget of work ran out ("" when
+	// none did): the answer is the same on every machine, and more of
+	// that budget may give one. The CLI's hint to raise --property-work
+	// keys on it.
+	Exhausted Budget
+	Duration  time.Duration
 	// Lemmas (Proved) are the invariants found before the prover ran
 	// and given to it (lemma.go); Invariant includes them.
 	Lemmas []Lemma
@@ -85,6 +90,18 @@ type Result struct {
 	// (docs/prove.md, "Cheap first").
 	Method Method
 }
+
+// Budget names a budget of work, counted the same way on every machine.
+type Budget string
+
+const (
+	// ProverWork: Z3's resource limit of the prover's last attempt
+	// (MaxWork).
+	ProverWork Budget = "prover work"
+	// StateBudget: the states the explicit exploration of an instance
+	// may visit under fairness (MaxStates).
+	StateBudget Budget = "states"
+)
 
 // Method names a step of Check's search for an answer, cheapest first.
 type Method string
@@ -637,10 +654,13 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		return refute(ctx, cfg, m, name, *ans.Counterexample, res)
 	default:
 		res.Verdict, res.Reason = Unknown, ans.Reason
+		if ans.Exhausted {
+			res.Exhausted = ProverWork
+		}
 		if timedOut(ctx, cfg) {
 			// What was running when the time ran out depends on the
 			// machine and its load; the reason does not say it.
-			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s", cfg.timeout), true
+			res.Reason, res.Stopped, res.Exhausted = fmt.Sprintf("timeout after %s", cfg.timeout), true, ""
 		}
 	}
 	return nil

@@ -143,9 +143,8 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 }
 
 // addPropertyTimeoutHints adds to the reason of each property left
-// unknown because it ran out of time or of work the flag that gives it
-// more. Z3's reason is the one place that says a budget of work was
-// spent (presburger/z3's workReason).
+// unknown because it ran out of time or of the prover's work the flag
+// that gives it more (prove.Result says which bound ran out).
 func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int64) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
@@ -153,7 +152,7 @@ func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int6
 		case r.Verdict != prove.Unknown:
 		case timeout > 0 && r.Stopped:
 			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
-		case strings.Contains(r.Reason, "out of work"):
+		case r.Exhausted == prove.ProverWork:
 			r.Reason += fmt.Sprintf("; raise --property-work (now %d units per property)", work)
 		}
 	}
