@@ -208,6 +208,9 @@ type liveJSON struct {
 	Ranks   []string `json:"ranks"`
 	Helpful []string `json:"helpful"`
 	Justice []string `json:"justice,omitempty"`
+	// Premise: the condition on the parameters the premise states; the
+	// certificate is for the instances that meet it.
+	Premise string `json:"premise,omitempty"`
 }
 
 type provePropertyJSON struct {
@@ -279,7 +282,7 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
 		}
 		if c := r.Live; c != nil {
-			pj.Liveness = &liveJSON{Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts}
+			pj.Liveness = &liveJSON{Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts, Premise: c.PremiseText}
 		}
 		out.Properties = append(out.Properties, pj)
 	}
@@ -399,6 +402,9 @@ func writeLiveCertificate(w io.Writer, c *liveJSON) {
 	}
 	if len(c.Justice) > 0 {
 		fmt.Fprintf(w, "  justice conditions every step from which decreases the ranks: %s\n", strings.Join(c.Justice, "; "))
+	}
+	if c.Premise != "" {
+		fmt.Fprintf(w, "  for the parameters where the premise can hold (%s): elsewhere it never holds, and the property with it\n", c.Premise)
 	}
 }
 
