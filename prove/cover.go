@@ -420,7 +420,7 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOut
 	work := budget
 	defer func() { out.work = budget - work }()
 	var elems []coverElement
-	var dists []int64
+	var dists [][2]int64
 	var basis antichain // the minimal elements kept
 	dead := map[int]bool{}
 	// The elements wait for their predecessors in order of how far
@@ -553,12 +553,16 @@ func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model,
 
 // distance is how far x is above the initial states: the sum of what
 // its variables ask beyond their initial constants (a group's size
-// being as large as asked).
-func (cs *coverSystem) distance(x []int64) int64 {
-	d := int64(0)
+// being as large as asked), and then, to break ties, beyond the least
+// sizes of the groups: the search goes first where a run is likely,
+// and then where the instance is small.
+func (cs *coverSystem) distance(x []int64) [2]int64 {
+	var d [2]int64
 	for j, v := range x {
-		if cs.initSize[j] < 0 && v > cs.initConst[j] {
-			d += v - cs.initConst[j]
+		if g := cs.initSize[j]; g >= 0 {
+			d[1] += max(0, v-cs.dom[g].Lo)
+		} else {
+			d[0] += max(0, v-cs.initConst[j])
 		}
 	}
 	return d
@@ -568,14 +572,14 @@ func (cs *coverSystem) distance(x []int64) int64 {
 // oldest.
 type coverQueue struct {
 	items []int
-	dist  *[]int64
+	dist  *[][2]int64
 }
 
 func (q coverQueue) Len() int { return len(q.items) }
 func (q coverQueue) Less(i, j int) bool {
 	a, b := q.items[i], q.items[j]
 	if da, db := (*q.dist)[a], (*q.dist)[b]; da != db {
-		return da < db
+		return da[0] < db[0] || da[0] == db[0] && da[1] < db[1]
 	}
 	return a < b
 }
