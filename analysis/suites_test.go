@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/formats"
@@ -35,7 +37,7 @@ type suiteCase struct {
 }
 
 // readCases reads testdata/suites/cases.tsv.
-func readCases(t *testing.T) []suiteCase {
+func readCases(t testing.TB) []suiteCase {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "testdata", "suites", "cases.tsv"))
 	if err != nil {
@@ -190,21 +192,72 @@ func TestPublicSuites(t *testing.T) {
 	}
 }
 
+// BenchmarkPublicSuites measures analysis.Prove, with vsym prove's
+// defaults, on every row of cases.tsv that vsym reads (mist's files when
+// VSYM_SUITES names them), reporting the CPU time of each proof; a
+// verdict against the published one fails it. scripts/suites-bench.sh
+// times the whole command instead, beside the published times.
+//
+//	VSYM_SUITES=DIR go test -run '^$' -bench PublicSuites -benchtime 3x ./analysis/
+func BenchmarkPublicSuites(b *testing.B) {
+	roots := suiteRoots()
+	for _, c := range readCases(b) {
+		root, ok := roots[c.suite]
+		if !ok || c.vsym == "unknown" || strings.HasPrefix(c.vsym, "refused: ") || strings.HasPrefix(c.vsym, "error: ") {
+			continue
+		}
+		b.Run(c.suite+"/"+c.file, func(b *testing.B) {
+			path := filepath.Join(root, filepath.FromSlash(c.file))
+			imp, err := formats.Load(path, translator(path))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sys, err := imp.System()
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu0 := cpuTime()
+			for range b.N {
+				proof, err := analysis.Prove(context.Background(), sys, analysis.ProveRequest{File: path})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range proof.Results {
+					want, published := c.published[r.Property.Name]
+					if published && (r.Verdict == prove.Proved) != (want == formats.Yes) && r.Verdict != prove.Unknown && r.Verdict != prove.Skipped {
+						b.Fatalf("SOUNDNESS: %s: property %s %v, published %v", c.file, r.Property.Name, r.Verdict, want)
+					}
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// translator returns the reader of the file at path, by its extension.
+func translator(path string) func(string, []byte) *formats.Import {
+	if filepath.Ext(path) == ".ta" {
+		return bymc.Translate
+	}
+	return mist.Translate
+}
+
+// cpuTime returns the CPU time (user + system) of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // runCase checks one row; it reports whether vsym decided a property.
 func runCase(t *testing.T, c suiteCase, path string) bool {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var imp *formats.Import
-	switch filepath.Ext(path) {
-	case ".ta":
-		imp = bymc.Translate(path, src)
-	case ".spec":
-		imp = mist.Translate(path, src)
-	default:
-		t.Fatalf("%s: no reader for the extension", path)
-	}
+	imp := translator(path)(path, src)
 	checkAnnounced(t, c, imp)
 	got := formatstest.Outcome(imp)
 	refused, isRefused := strings.CutPrefix(c.vsym, "refused: ")
