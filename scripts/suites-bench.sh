@@ -92,7 +92,7 @@ while IFS=$'\t' read -r suite file published source fastest tool expect cost; do
 	[ "$wlo" = "$whi" ] || wallt="$wlo-$whi s"
 	ratio="-"
 	if [ "$fastest" != "-" ] && [[ $verdict != refused* ]] && [[ $verdict != error* ]]; then
-		ratio=$(printf '%.0fx' "$(echo "scale=2; $lo / ($fastest + ($fastest < 0.01) * (0.01 - $fastest))" | bc)")
+		ratio=$(printf '%.1fx' "$(echo "scale=2; $lo / ($fastest + ($fastest < 0.01) * (0.01 - $fastest))" | bc)")
 	fi
 	echo "| $suite/$file | $pub | $fast | $verdict | $cpu | $wallt | $ratio |"
 done <"$root/testdata/suites/cases.tsv"
