@@ -52,8 +52,17 @@ func (d *skeleton) environment(b *strings.Builder, st *gsst.Step) {
 	sys := d.sys
 	k := st.Origin.Environment
 	name := sys.EnvironmentName(k)
-	lines := []string{"<B>" + esc("environment: "+name) + "</B>"}
-	tip := []string{"environment step " + name + ": no process moves by its own choice"}
+	d.stepNode(b, fmt.Sprintf("env%d", k), `"rounded,dashed"`, colourBroadcast, st, "environment: "+name,
+		"environment step "+name+": no process moves by its own choice")
+	d.transfers(b, st.Transfers, name, "when the environment step "+name+" is taken, every process")
+}
+
+// stepNode draws step st as a box node id (style and colour given) that
+// holds its title, guard and update; about opens its tooltip.
+func (d *skeleton) stepNode(b *strings.Builder, id, style, colour string, st *gsst.Step, title, about string) {
+	sys := d.sys
+	lines := []string{"<B>" + esc(title) + "</B>"}
+	tip := []string{about}
 	if text := st.Origin.GuardText; text != "" {
 		guard, cut := wrapGuard(text, d.abbreviate())
 		d.abbreviated = d.abbreviated || cut
@@ -63,17 +72,16 @@ func (d *skeleton) environment(b *strings.Builder, st *gsst.Step) {
 		tip = append(tip, "guard: "+text)
 	}
 	if u := updateText(sys, &st.Update); u != "" {
-		lines = append(lines, font(colourBroadcast, 0, esc("update: "+u)))
+		lines = append(lines, font(colour, 0, esc("update: "+u)))
 		tip = append(tip, "update: "+u)
 	}
-	fmt.Fprintf(b, "  env%d %s;\n", k, attrs(
+	fmt.Fprintf(b, "  %s %s;\n", id, attrs(
 		"shape", "box",
-		"style", `"rounded,dashed"`,
-		"color", quote(colourBroadcast),
+		"style", style,
+		"color", quote(colour),
 		"label", "<"+rows(lines)+">",
 		"tooltip", quote(tooltip(strings.Join(tip, "\n"))),
 	))
-	d.transfers(b, st.Transfers, name, "when the environment step "+name+" is taken, every process")
 }
 
 // rendezvous draws step st, of several parts, as a node with an edge in
@@ -83,27 +91,8 @@ func (d *skeleton) environment(b *strings.Builder, st *gsst.Step) {
 func (d *skeleton) rendezvous(b *strings.Builder, st *gsst.Step) {
 	sys := d.sys
 	r := st.Origin.Rendezvous
-	lines := []string{"<B>" + esc(fmt.Sprintf("rendezvous %d", r+1)) + "</B>"}
-	tip := []string{fmt.Sprintf("rendezvous %d: %d distinct processes move together: %s", r+1, len(st.Parts), emit.PartsText(sys, st.Parts))}
-	if text := st.Origin.GuardText; text != "" {
-		guard, cut := wrapGuard(text, d.abbreviate())
-		d.abbreviated = d.abbreviated || cut
-		for _, l := range guard {
-			lines = append(lines, esc(l))
-		}
-		tip = append(tip, "guard: "+text)
-	}
-	if u := updateText(sys, &st.Update); u != "" {
-		lines = append(lines, font(colourRendezvous, 0, esc("update: "+u)))
-		tip = append(tip, "update: "+u)
-	}
-	fmt.Fprintf(b, "  rv%d %s;\n", r, attrs(
-		"shape", "box",
-		"style", `"rounded,bold"`,
-		"color", quote(colourRendezvous),
-		"label", "<"+rows(lines)+">",
-		"tooltip", quote(tooltip(strings.Join(tip, "\n"))),
-	))
+	d.stepNode(b, fmt.Sprintf("rv%d", r), `"rounded,bold"`, colourRendezvous, st, fmt.Sprintf("rendezvous %d", r+1),
+		fmt.Sprintf("rendezvous %d: %d distinct processes move together: %s", r+1, len(st.Parts), emit.PartsText(sys, st.Parts)))
 	for j, pt := range st.Parts {
 		label := fmt.Sprintf("%d%s", j+1, emit.GroupsText(sys, pt.Groups))
 		edge := func(from, to string) {
