@@ -66,6 +66,7 @@ func check(f *File, file string, opt options) (*Spec, ErrorList) {
 	c.declareParams(f)
 	c.declareShared(f)
 	c.declare(f)
+	c.initTerms(f)
 	c.assume(f)
 	c.init(f)
 	// Guards mention n, so they need the group sizes; they are checked even
@@ -176,6 +177,9 @@ func (c *checker) init(f *File) {
 	case in == nil:
 		skipAll()
 		return
+	case in.AllOver != nil:
+		c.allOver(in.AllOver, in.Pos)
+		return
 	case in.All != nil:
 		s, ok := c.state(in.All, " in init")
 		if !ok {
@@ -194,6 +198,9 @@ func (c *checker) init(f *File) {
 		if !ok {
 			// Still resolve the states, to report unknown ones.
 			c.state(gi.State, " in init")
+			for _, id := range gi.Over {
+				c.state(id, " in init")
+			}
 			for _, ic := range gi.Counts {
 				c.state(ic.State, " in init")
 			}
@@ -208,6 +215,8 @@ func (c *checker) init(f *File) {
 			} else {
 				c.src.rows[g] = rowSkip
 			}
+		case gi.Over != nil:
+			c.initOver(g, gi.Over, gi.Group.NamePos)
 		case gi.Counts == nil:
 			c.src.rows[g] = rowSkip // already reported by the decoder
 		default:

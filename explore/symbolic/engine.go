@@ -513,7 +513,10 @@ func (e *Checker) build() error {
 	if e.cfg.sumSpace {
 		e.space = e.withinPools(e.space)
 	}
-	e.init = e.vector(e.model.Init)
+	e.init = b.False()
+	for _, x := range e.model.Starts() {
+		e.init = b.Or(e.init, e.vector(x))
+	}
 	if f := e.model.MayDeadlock; f != nil {
 		n, err := e.gc.compile(f)
 		if err != nil {
