@@ -14,6 +14,9 @@ import (
 // With Verdicts, edges are coloured by verdict and violated ones carry
 // their witness. It fails only when the report is not about sys.
 func Skeleton(sys *gsst.System, opts ...Option) (string, error) {
+	if err := sys.OneInitial("the drawing"); err != nil {
+		return "", err
+	}
 	c := newConfig(opts)
 	if rep := c.report; rep != nil && (len(rep.Transitions) != len(sys.Transitions) || (rep.System != nil && rep.System.Name != sys.Name)) {
 		return "", fmt.Errorf("dot: the certification report is about another system")

@@ -22,6 +22,9 @@ import (
 // every step on sys, and the engines' traces are cross-checked in their
 // own tests): it does not check the trace again.
 func Trace(sys *gsst.System, tr *explore.Trace, opts ...Option) (string, error) {
+	if err := sys.OneInitial("the drawing of traces"); err != nil {
+		return "", err
+	}
 	if tr == nil || len(tr.States) == 0 {
 		return "", fmt.Errorf("dot: empty trace")
 	}

@@ -508,3 +508,20 @@ func (s *Spec) initDomains() []presburger.Formula {
 	}
 	return out
 }
+
+// OneInitial returns an errkind.Input error naming what when s has more
+// than one initial configuration at an instance, or an initial value over
+// the parameters, for the stages that do not take initial sets yet.
+func (s *Spec) OneInitial(what string) error {
+	terms := false
+	for j := range s.Shared {
+		terms = terms || !s.Shared[j].InitTerm.IsConst()
+	}
+	switch {
+	case !s.SingleInitial():
+		return errkind.Errorf(errkind.Input, "%s: %s takes one initial configuration, and this system has several (a group spread over several states or a shared variable with a range of initial values); vsym explore takes them", s.Name, what)
+	case terms && s.Parametric():
+		return errkind.Errorf(errkind.Input, "%s: %s does not take initial values over the parameters yet; vsym explore takes them at an instance (--params)", s.Name, what)
+	}
+	return nil
+}

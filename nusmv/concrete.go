@@ -32,6 +32,9 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the NuSMV text of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (string, error) {
+	if err := sys.OneInitial("the NuSMV export"); err != nil {
+		return "", err
+	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return "", err

@@ -25,6 +25,9 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 
 // Reduced returns the NuSMV text of the counter model m, of either level.
 func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
+	if err := m.System.OneInitial("the NuSMV export"); err != nil {
+		return "", err
+	}
 	cfg := emit.NewHeader(opts)
 	sys := m.System
 	k := len(m.Counters)
