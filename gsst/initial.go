@@ -33,6 +33,10 @@ import (
 // configuration (InitConfig). A property holds when it holds in every
 // initial configuration.
 
+// initOverParams says what an initial value written as an expression
+// may read.
+const initOverParams = "an initial value is a constant or an expression over the parameters"
+
 // MaxInitials bounds the initial configurations Initials lists: beyond
 // it an instance is refused with errkind.Limit, as a state space beyond
 // its bound is.
@@ -189,7 +193,7 @@ func (c *checker) initTerms(f *File) {
 			continue
 		}
 		v := &c.sys.Shared[j]
-		x, ok := c.expr(sd.InitX, sizeMode, " in the initial value of "+v.Name)
+		x, ok := c.expr(sd.InitX, initMode, " in the initial value of "+v.Name)
 		switch {
 		case !ok:
 		case x.kind != kindInt:

@@ -142,7 +142,7 @@ func TestSchemaRejects(t *testing.T) {
 		{"range open below", states + "groups: {p: ..5}\n" + init + trans, "/groups/p pattern"},
 		{"range from zero", states + "groups: {p: 0..}\n" + init + trans, "/groups/p pattern"},
 		{"range not numbers", states + "groups: {p: 1..x}\n" + init + trans, "/groups/p pattern"},
-		{"init a list", states + groups + "init: [N]\n" + trans, "/init type"},
+		{"init a list twice", states + groups + "init: [N, N]\n" + trans, "/init oneOf"},
 		{"init empty", states + groups + "init: {}\n" + trans, "/init minProperties"},
 		{"init state not a name", states + groups + "init: N-1\n" + trans, "/init pattern"},
 		{"init negative count", states + groups + "init: {p: {N: 3, T: -1}}\n" + trans, "/init/p/T minimum"},
