@@ -3,15 +3,20 @@ package explore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand"
+	"os"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/nusmv"
 )
 
 // TestInitialSetsDecompose checks both engines on systems with several
@@ -35,10 +40,6 @@ func TestInitialSetsDecompose(t *testing.T) {
 		if sys.SingleInitial() {
 			t.Fatalf("system %d: InitialSets drew one initial configuration", k)
 		}
-		ones, err := testsupport.EachInitial(sys)
-		if err != nil {
-			t.Fatalf("system %d: %v", k, err)
-		}
 		m, err := counterabs.BuildGroup(sys)
 		if err != nil {
 			t.Fatalf("system %d: %v", k, err)
@@ -46,34 +47,7 @@ func TestInitialSetsDecompose(t *testing.T) {
 		if len(m.Starts()) > 1 {
 			multi++
 		}
-		// The verdicts from each initial configuration, by the
-		// explicit engine on a model with one initial state.
-		want := make([]bool, len(sys.Properties))
-		for i := range want {
-			want[i] = true
-		}
-		wantDead, limited := false, false
-		for _, one := range ones {
-			om, err := counterabs.BuildGroup(one)
-			if err != nil {
-				t.Fatalf("system %d: %v", k, err)
-			}
-			if len(om.Starts()) != 1 {
-				t.Fatalf("system %d: a system of one initial configuration has %d initial states", k, len(om.Starts()))
-			}
-			rep, err := explicit.Engine{}.Check(ctx, om, explore.CheckDeadlocks(true), explore.MaxStates(maxStates))
-			if errors.Is(err, errkind.Limit) {
-				limited = true
-				break
-			}
-			if err != nil {
-				t.Fatalf("system %d: %v", k, err)
-			}
-			for i, p := range rep.Properties {
-				want[i] = want[i] && p.Holds
-			}
-			wantDead = wantDead || (rep.DeadlockFree != nil && !*rep.DeadlockFree)
-		}
+		want, wantDead, limited := eachInitial(t, sys, maxStates)
 		if limited {
 			skipped++
 			continue
@@ -120,4 +94,97 @@ func startsInitially(m *counterabs.Model, s explore.State) bool {
 		}
 	}
 	return false
+}
+
+// eachInitial returns sys's verdicts taken one initial configuration at
+// a time (testsupport.EachInitial) by the explicit engine on a model of
+// one initial state: whether each property holds from all of them, and
+// whether a deadlock is reachable from some; limited when one of them
+// passed maxStates.
+func eachInitial(t *testing.T, sys *gsst.System, maxStates int64) (want []bool, dead, limited bool) {
+	t.Helper()
+	ones, err := testsupport.EachInitial(sys)
+	if err != nil {
+		t.Fatalf("%s: %v", sys.Name, err)
+	}
+	want = make([]bool, len(sys.Properties))
+	for i := range want {
+		want[i] = true
+	}
+	for _, one := range ones {
+		om, err := counterabs.BuildGroup(one)
+		if err != nil {
+			t.Fatalf("%s: %v", sys.Name, err)
+		}
+		if len(om.Starts()) != 1 {
+			t.Fatalf("%s: a system of one initial configuration has %d initial states", sys.Name, len(om.Starts()))
+		}
+		rep, err := explicit.Engine{}.Check(context.Background(), om, explore.CheckDeadlocks(true), explore.MaxStates(maxStates))
+		if errors.Is(err, errkind.Limit) {
+			return nil, false, true
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", sys.Name, err)
+		}
+		for i, p := range rep.Properties {
+			want[i] = want[i] && p.Holds
+		}
+		dead = dead || (rep.DeadlockFree != nil && !*rep.DeadlockFree)
+	}
+	return want, dead, false
+}
+
+// TestNuSMVInitialSets runs the real NuSMV (NUSMV) on the group-counter
+// and concrete models of random systems with several initial
+// configurations (an INIT constraint; a set of initial states per
+// process, a range per shared variable) and compares its verdicts with
+// the systems' taken one initial configuration at a time.
+func TestNuSMVInitialSets(t *testing.T) {
+	bin := os.Getenv("NUSMV")
+	if bin == "" {
+		t.Skip("NUSMV is not set: set it to a NuSMV 2.6 binary to run the emitted models through it")
+	}
+	r := rand.New(rand.NewSource(301))
+	cfg := testsupport.Small(testsupport.InitialSets, testsupport.SharedVars)
+	cfg.Properties = 3
+	compared := 0
+	for k := 0; k < 40; k++ {
+		cfg.Name = fmt.Sprintf("init%d", k)
+		sys := testsupport.RandomSystem(r, cfg)
+		if slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.Unbounded }) {
+			continue // the concrete export bounds them
+		}
+		want, _, limited := eachInitial(t, sys, 5000)
+		if limited {
+			continue
+		}
+		gm, err := counterabs.BuildGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reduced, err := nusmv.Reduced(gm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		concrete, err := nusmv.Concrete(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []struct{ what, text string }{{"group-counter model", reduced}, {"concrete model", concrete}} {
+			got := runNuSMV(t, bin, m.text, "-df")
+			for i, p := range sys.Properties {
+				g, ok := got[p.Name]
+				if !ok {
+					t.Fatalf("%s: %s: no verdict for %s from NuSMV\n%s", sys.Name, m.what, p.Name, m.text)
+				}
+				compared++
+				if g != want[i] {
+					t.Errorf("%s: %s: property %s: NuSMV says %v, each initial configuration %v\n%s\n%s", sys.Name, m.what, p.Name, g, want[i], testsupport.Describe(sys), m.text)
+				}
+			}
+		}
+	}
+	if compared < 100 {
+		t.Errorf("only %d verdicts compared", compared)
+	}
 }

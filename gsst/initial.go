@@ -529,3 +529,12 @@ func (s *Spec) OneInitial(what string) error {
 	}
 	return nil
 }
+
+// InitMax returns the greatest initial value of v at an instance: InitHi
+// for a range, Init otherwise.
+func (v *Shared) InitMax() int {
+	if v.InitRange {
+		return max(v.Init, v.InitHi)
+	}
+	return v.Init
+}

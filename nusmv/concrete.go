@@ -32,9 +32,6 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the NuSMV text of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (string, error) {
-	if err := sys.OneInitial("the NuSMV export"); err != nil {
-		return "", err
-	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return "", err
@@ -360,10 +357,12 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 
 	p("ASSIGN\n")
 	for _, pr := range procs {
-		p("  init(%s) := %s;\n", pr.name, st[pr.init])
+		// A process of a group spread over several states starts in
+		// any of them: the processes' choices give every distribution.
+		p("  init(%s) := %s;\n", pr.name, initialStates(sys, pr, st))
 	}
 	for j := range sys.Shared {
-		p("  init(%s) := %s;\n", sv.name[j], sv.constant(j, sys.Shared[j].Init))
+		p("  init(%s) := %s;\n", sv.name[j], sv.initial(j, &sys.Shared[j]))
 	}
 	for i, pr := range procs {
 		lines := make([]string, 0, len(can[i]))

@@ -342,7 +342,7 @@ func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
 			continue
 		}
 		unbounded = append(unbounded, j)
-		need := max(int64(m.Init[m.SharedVar(j)]-v.Lo), largest-int64(v.Lo), 1)
+		need := max(int64(v.InitMax()-v.Lo), largest-int64(v.Lo), 1)
 		limits[m.SharedVar(j)] = 1<<bitsFor(int(need)) - 1
 	}
 	return limits, unbounded
