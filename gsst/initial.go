@@ -255,6 +255,8 @@ func (s *Spec) checkInitial(src *source, at func(Pos, string, ...any)) {
 			switch {
 			case v.Bool || v.Values != nil:
 				at(pos, "a range of initial values needs an integer variable; %s is %s", v.Name, v.TypeText())
+			case v.InitHi > MaxValue:
+				at(pos, "initial value %d of %s is beyond the limit of %d", v.InitHi, v.Name, MaxValue)
 			case v.InitHi < v.Init:
 				at(pos, "empty range of initial values %d..%d of %s", v.Init, v.InitHi, v.Name)
 			case !v.Contains(v.InitHi):
