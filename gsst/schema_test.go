@@ -51,7 +51,7 @@ func TestSchemaAcceptsConstructs(t *testing.T) {
 func constructSeeds(t *testing.T) [][]byte {
 	t.Helper()
 	out := [][]byte{[]byte(paramTemplate)}
-	for _, name := range []string{"threshold", "lock", "pool"} {
+	for _, name := range []string{"threshold", "lock", "pool", "initial"} {
 		src, err := os.ReadFile("testdata/constructs/" + name + ".yaml")
 		if err != nil {
 			t.Fatal(err)
