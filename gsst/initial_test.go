@@ -1,11 +1,13 @@
 package gsst_test
 
 import (
+	"math/rand"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -152,6 +154,34 @@ func TestInitialSetErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s / %s: error %v, want %q", tc.init, tc.shared, err, tc.want)
+		}
+	}
+}
+
+// TestInitialSetsReadBack writes random systems with initial sets as
+// YAML (testsupport.YAML) and reads them back: the same initial
+// configurations, in the same order.
+func TestInitialSetsReadBack(t *testing.T) {
+	r := rand.New(rand.NewSource(30))
+	for k := range 40 {
+		sys := testsupport.RandomSystem(r, testsupport.Small(testsupport.InitialSets, testsupport.SharedVars))
+		src := testsupport.YAML(sys)
+		back, err := gsst.Parse("back.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", k, err, src)
+		}
+		want, err1 := sys.Initials()
+		got, err2 := back.Initials()
+		if err1 != nil || err2 != nil {
+			t.Fatalf("system %d: %v, %v", k, err1, err2)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("system %d: %d initial configurations read back, want %d\n%s", k, len(got), len(want), src)
+		}
+		for i := range want {
+			if key(got[i]) != key(want[i]) {
+				t.Fatalf("system %d: initial configuration %d reads back as %v, want %v\n%s", k, i, got[i], want[i], src)
+			}
 		}
 	}
 }
