@@ -66,6 +66,7 @@ func Lift(ctx context.Context, sys *gsst.System, tr *Trace) *Lifted {
 		out.Error = err.Error()
 		return out
 	}
+	out.Start = start.Clone()
 	l := newLifter(ctx, sys, start)
 	// Stem: every step of the trace. The first choice at each step is the
 	// one documented above; should it lead to a step with no matching
