@@ -13,10 +13,10 @@ import (
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
-	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/nusmv"
+	"github.com/vsym/vsym/presburger/z3"
 )
 
 // TestInitialSetsDecompose checks both engines on systems with several
@@ -31,10 +31,11 @@ func TestInitialSetsDecompose(t *testing.T) {
 	r := rand.New(rand.NewSource(30))
 	cfg := testsupport.Small(testsupport.InitialSets, testsupport.SharedVars)
 	cfg.Properties = 3
-	// Unbounded shared variables may grow forever: such systems stop at
-	// maxStates and are skipped.
+	// Unbounded shared variables may grow forever: such systems are
+	// skipped.
 	const maxStates = 5000
-	runs, multi, failing, skipped := 0, 0, 0, 0
+	runs, multi, failing, skipped, totals := 0, 0, 0, 0, 0
+	solver := z3.New()
 	for k := 0; k < 60; k++ {
 		sys := testsupport.RandomSystem(r, cfg)
 		if sys.SingleInitial() {
@@ -47,12 +48,30 @@ func TestInitialSetsDecompose(t *testing.T) {
 		if len(m.Starts()) > 1 {
 			multi++
 		}
-		want, wantDead, limited := eachInitial(t, sys, maxStates)
+		want, wantDead, limited := eachInitial(t, sys)
 		if limited {
 			skipped++
 			continue
 		}
-		for ei, eng := range engines() {
+		// The group-counter model always; the total-counter model too
+		// when the system is fully virtually symmetric, decided on its
+		// processes (its initial states are the totals of the initial
+		// configurations).
+		models := []*counterabs.Model{m}
+		if testsupport.FullSymmetry(sys, 4).Symmetric {
+			tm, err := counterabs.Build(ctx, sys, solver, solver)
+			if err != nil {
+				t.Fatalf("system %d: %v", k, err)
+			}
+			models = append(models, tm)
+			totals++
+		}
+		for run := range 2 * len(engines()) {
+			ei, m := run%len(engines()), models[min(run/len(engines()), len(models)-1)]
+			if run >= len(engines()) && len(models) == 1 {
+				break
+			}
+			eng := engines()[ei]
 			opts := append([]explore.Option{explore.CheckDeadlocks(true), explore.MaxStates(maxStates)}, engineOptions[ei]...)
 			rep, err := eng.Check(ctx, m, opts...)
 			if errors.Is(err, errkind.Limit) {
@@ -81,8 +100,9 @@ func TestInitialSetsDecompose(t *testing.T) {
 			}
 		}
 	}
-	if multi < 30 || failing == 0 || runs < 60 || skipped > 20 {
-		t.Fatalf("only %d of the models had several initial states, %d failing verdicts in %d runs, %d systems skipped at the state limit", multi, failing, runs, skipped)
+	t.Logf("%d systems (%d skipped), %d with several initial states, %d total-counter models, %d engine runs, %d failing verdicts", 60, skipped, multi, totals, runs, failing)
+	if multi < 30 || failing == 0 || runs < 60 || skipped > 20 || totals < 5 {
+		t.Fatalf("only %d of the models had several initial states, %d failing verdicts in %d runs, %d systems skipped, %d total-counter models", multi, failing, runs, skipped, totals)
 	}
 }
 
@@ -97,12 +117,17 @@ func startsInitially(m *counterabs.Model, s explore.State) bool {
 }
 
 // eachInitial returns sys's verdicts taken one initial configuration at
-// a time (testsupport.EachInitial) by the explicit engine on a model of
-// one initial state: whether each property holds from all of them, and
-// whether a deadlock is reachable from some; limited when one of them
-// passed maxStates.
-func eachInitial(t *testing.T, sys *gsst.System, maxStates int64) (want []bool, dead, limited bool) {
+// a time (testsupport.EachInitial, which lists them apart from gsst),
+// each decided on the process-level state space (testsupport.Procs,
+// CTL by textbook fixpoints): whether each property holds from all of
+// them, and whether a deadlock is reachable from some. A system with an
+// unbounded shared variable, whose space may be infinite, is skipped
+// (skipped true).
+func eachInitial(t *testing.T, sys *gsst.System) (want []bool, dead, skipped bool) {
 	t.Helper()
+	if slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.Unbounded }) {
+		return nil, false, true
+	}
 	ones, err := testsupport.EachInitial(sys)
 	if err != nil {
 		t.Fatalf("%s: %v", sys.Name, err)
@@ -112,24 +137,14 @@ func eachInitial(t *testing.T, sys *gsst.System, maxStates int64) (want []bool, 
 		want[i] = true
 	}
 	for _, one := range ones {
-		om, err := counterabs.BuildGroup(one)
-		if err != nil {
-			t.Fatalf("%s: %v", sys.Name, err)
+		if !one.SingleInitial() {
+			t.Fatalf("%s: EachInitial gave a system with several initial configurations", sys.Name)
 		}
-		if len(om.Starts()) != 1 {
-			t.Fatalf("%s: a system of one initial configuration has %d initial states", sys.Name, len(om.Starts()))
+		sp := testsupport.Procs(one, 0)
+		for i, p := range one.Properties {
+			want[i] = want[i] && testsupport.Holds(sp.Graph, p.Formula)
 		}
-		rep, err := explicit.Engine{}.Check(context.Background(), om, explore.CheckDeadlocks(true), explore.MaxStates(maxStates))
-		if errors.Is(err, errkind.Limit) {
-			return nil, false, true
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", sys.Name, err)
-		}
-		for i, p := range rep.Properties {
-			want[i] = want[i] && p.Holds
-		}
-		dead = dead || (rep.DeadlockFree != nil && !*rep.DeadlockFree)
+		dead = dead || sp.Deadlocks() > 0
 	}
 	return want, dead, false
 }
@@ -151,12 +166,9 @@ func TestNuSMVInitialSets(t *testing.T) {
 	for k := 0; k < 40; k++ {
 		cfg.Name = fmt.Sprintf("init%d", k)
 		sys := testsupport.RandomSystem(r, cfg)
-		if slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.Unbounded }) {
-			continue // the concrete export bounds them
-		}
-		want, _, limited := eachInitial(t, sys, 5000)
-		if limited {
-			continue
+		want, _, skipped := eachInitial(t, sys)
+		if skipped {
+			continue // the concrete export bounds unbounded variables
 		}
 		gm, err := counterabs.BuildGroup(sys)
 		if err != nil {
