@@ -176,6 +176,10 @@ func parseKey(k string) []int64 {
 // translates.
 func TestCrossCheckTestdata(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.spec")
+	// testdata/initial: nets with several initial markings, which vsym
+	// prove does not take yet (so not in the hand-written suite).
+	initial, _ := filepath.Glob("testdata/initial/*.spec")
+	files = append(files, initial...)
 	if len(files) < 4 {
 		t.Fatalf("found %d nets in testdata", len(files))
 	}
