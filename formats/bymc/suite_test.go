@@ -20,16 +20,16 @@ var isola18 = []struct {
 	file, needs string
 	checked     []string
 }{
-	{"aba.ta", "SplitInit IdleStep PropertyFairness", []string{"unforg", "corr", "agreement"}},
-	{"bcrb.ta", "SplitInit ParallelRules IdleStep PropertyFairness", nil},
-	{"bosco.ta", "SplitInit IdleStep PropertyFairness", []string{"lemma3_0", "lemma4_0", "one_step0", "fast0"}},
-	{"c1cs.ta", "SplitInit ParallelRules IdleStep PropertyFairness", []string{"one_step0", "fast0"}},
-	{"cc.ta", "SplitInit ParallelRules IdleStep PropertyFairness", []string{"validity0", "agreement", "termination"}},
-	{"cf1s.ta", "SplitInit ParallelRules IdleStep PropertyFairness", []string{"one_step0", "fast0"}},
-	{"frb.ta", "SplitInit SharedInitRange ParallelRules IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
-	{"nbacg.ta", "SplitInit PropertyFairness", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
-	{"nbacr.ta", "SplitInit IdleStep PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
-	{"strb.ta", "SplitInit IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
+	{"aba.ta", "IdleStep PropertyFairness", []string{"unforg", "corr", "agreement"}},
+	{"bcrb.ta", "ParallelRules IdleStep PropertyFairness", nil},
+	{"bosco.ta", "IdleStep PropertyFairness", []string{"lemma3_0", "lemma4_0", "one_step0", "fast0"}},
+	{"c1cs.ta", "ParallelRules IdleStep PropertyFairness", []string{"one_step0", "fast0"}},
+	{"cc.ta", "ParallelRules IdleStep PropertyFairness", []string{"validity0", "agreement", "termination"}},
+	{"cf1s.ta", "ParallelRules IdleStep PropertyFairness", []string{"one_step0", "fast0"}},
+	{"frb.ta", "SharedInitRange ParallelRules IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
+	{"nbacg.ta", "PropertyFairness", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
+	{"nbacr.ta", "IdleStep PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
+	{"strb.ta", "IdleStep PropertyFairness", []string{"unforg", "corr", "relay"}},
 }
 
 // TestISoLA18 checks the table above: what vsym makes of each file, the
