@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/internal/emit"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -142,31 +143,19 @@ func compare(c presburger.Cmp, name namefn, mag magfn) (frag, error) {
 	if err := checkInt(c.T, mag); err != nil {
 		return frag{}, err
 	}
-	var pos, neg []presburger.Mono
-	for _, m := range c.T.Monos {
-		if m.Coef > 0 {
-			pos = append(pos, m)
-		} else if m.Coef < 0 {
-			neg = append(neg, presburger.Mono{Var: m.Var, Coef: -m.Coef})
-		}
-	}
-	op := c.Op
-	k := -c.T.Const // pos op neg + k
-	if len(pos) == 0 && len(neg) == 0 {
-		if op.Holds(-k) {
+	s := emit.SplitCmp(c)
+	if len(s.Left) == 0 {
+		if s.Truth() {
 			return fragTrue, nil
 		}
 		return fragFalse, nil
 	}
-	if len(pos) == 0 {
-		// 0 op neg + k  <=>  neg op.Converse() -k
-		pos, neg, k, op = neg, nil, -k, op.Converse()
-	}
-	lhs, err := sum(pos, 0, name)
+	op := s.Op
+	lhs, err := sum(s.Left, 0, name)
 	if err != nil {
 		return frag{}, err
 	}
-	rhs, err := sum(neg, k, name)
+	rhs, err := sum(s.Right, s.Const, name)
 	if err != nil {
 		return frag{}, err
 	}

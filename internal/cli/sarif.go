@@ -44,7 +44,7 @@ var (
 		ID: "undecided-transition", Name: "UndecidedTransition",
 		ShortDescription:     sarif.Text{Text: "Full virtual symmetry of a transition could not be decided."},
 		FullDescription:      sarif.Text{Text: "The solver gave no answer for this transition (a timeout or a resource limit). This is not a verdict: the transition may or may not break full virtual symmetry."},
-		Help:                 sarif.Text{Text: "Raise the bound on each solver call with --solver-timeout (0: none), or simplify the transition's guards."},
+		Help:                 sarif.Text{Text: "Raise the work each solver call may spend with --solver-work (or its wall-clock bound, --solver-timeout), or simplify the transition's guards."},
 		DefaultConfiguration: sarif.Configuration{Level: sarif.Warning},
 	}
 	ruleFailedProperty = sarif.Rule{

@@ -6,6 +6,7 @@
 // bounds of unbounded shared variables in an export (SharedHi, and
 // Domains for gsst.Spec.InDomain), and the counters after a step of a
 // counter model as terms (CounterEffect, read off
-// counterabs.StepInto). What a step needs and does is gsst's
+// counterabs.StepInto), and comparisons split into the two sides they
+// are printed as (SplitCmp). What a step needs and does is gsst's
 // (gsst.Step): nothing here defines it again.
 package emit
