@@ -39,7 +39,14 @@
 // invariants such as bounds, thresholds once passed, counts of the
 // processes that incremented a shared variable) and the property
 // inductive together, filtered by Houdini's algorithm with the Solver,
-// with the linear invariants as facts. When the
+// with the linear invariants as facts. Before the lemmas, a system whose
+// steps are monotone (guards "at least", updates by constants, domains
+// open upward: Petri nets and the counter models of GSSTs that test
+// "at least so many") is decided by backward coverability (cover.go:
+// minimal elements of upward-closed sets, pruned by the net's
+// semi-positive place invariants, budgeted by comparisons), whose run is
+// replayed and whose fixpoint's complement is checked as an invariant
+// like any other. When the
 // lemmas do not prove the property they are given to the prover as a
 // strengthening of every transition and reported with the proof
 // (Result.Lemmas). Then the small instances of a system with shared

@@ -1,6 +1,8 @@
 package prove
 
 import (
+	"context"
+
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/presburger"
 )
@@ -16,4 +18,26 @@ func LinearInvariants(m *counterabs.ParamModel) (invs []presburger.Formula, pivo
 		}
 	}
 	return invs, pivots
+}
+
+// CoverAnswer is what the backward coverability search (cover.go) says
+// of ts, the transition system of m with its bad states: Applies is
+// false when m's steps are not monotone; otherwise Cex (a run) or
+// Invariant (the complement of the fixpoint, with the place invariants
+// it pruned by) when it answered within work, neither when it ran out.
+type CoverAnswer struct {
+	Applies   bool
+	Cex       *presburger.Counterexample
+	Invariant presburger.Formula
+	Work      int64
+}
+
+// Cover runs the backward coverability search on ts.
+func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) CoverAnswer {
+	cs, ok := monotoneSystem(m, ts)
+	if !ok {
+		return CoverAnswer{}
+	}
+	out := cs.backward(ctx, work)
+	return CoverAnswer{Applies: true, Cex: out.cex, Invariant: out.invariant, Work: out.work}
 }

@@ -296,7 +296,7 @@ func emptyCounters(m *counterabs.ParamModel) map[int]bool {
 		changed = false
 		for i := range m.Transitions {
 			t := &m.Transitions[i]
-			if !firable(t, full) {
+			if t.Guard == presburger.False || !firable(t, full) {
 				continue
 			}
 			for _, mv := range moves(t) {
@@ -353,7 +353,7 @@ const maxCases = 16
 // derived holds there (with the empty counters zero, which the caller
 // must state).
 func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound, empty map[int]bool) [][]presburger.Term {
-	if !firable(t, complement(m, empty)) {
+	if t.Guard == presburger.False || !firable(t, complement(m, empty)) {
 		return nil
 	}
 	fixed := fixedVars(t.Guard, dom)

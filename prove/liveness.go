@@ -69,6 +69,11 @@ type LiveCertificate struct {
 	RankTexts     []string
 	HelpfulTexts  []string
 	JusticeTexts  []string
+	// PremiseText, when not empty, is the condition on the parameters
+	// that the property's premise states (premiseScope): the certificate
+	// is for the instances that meet it, and at the others the premise
+	// never holds, so the property holds there without one.
+	PremiseText string
 }
 
 // liveQuestion is a response property on a parametric group-counter
@@ -495,6 +500,9 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	res.Verdict = Unknown
 	res.Reason = "the ranking argument's obligations could not be shown for every reachable pending state (" + a.Reason + "); exploring the small instances found no fair run that fails"
+	if a.Exhausted {
+		res.Exhausted = ProverWork
+	}
 	if a.Verdict == presburger.Refuted {
 		res.Reason = "the ranking argument found does not hold in some reachable pending state, and exploring the small instances found no fair run that fails"
 	}
@@ -507,7 +515,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 // was found until then follows in parentheses.
 func stopped(ctx context.Context, cfg config, res *Result) {
 	if ctx.Err() != nil && cfg.timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		res.Reason, res.Stopped = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, res.Reason), true
+		res.Reason, res.Stopped, res.Exhausted = fmt.Sprintf("timeout after %s (%s)", cfg.timeout, res.Reason), true, ""
 	}
 }
 
@@ -571,5 +579,54 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 	}
 	start, trigger, q, _ := counterabs.LivenessFormula(m.Properties[k].Formula)
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
-	return proveLive(ctx, cfg, m, p.Name, start, trigger, q, prover, solver, res)
+	mm, cond, err := premiseScope(ctx, solver, m, start)
+	if err != nil {
+		return err
+	}
+	if err := proveLive(ctx, cfg, mm, p.Name, start, trigger, q, prover, solver, res); err != nil {
+		return err
+	}
+	if res.Live != nil && cond != presburger.True {
+		res.Live.PremiseText = FormatInvariant(cond, m.VarName, m.TypedAtom)
+	}
+	return nil
+}
+
+// premiseScope returns m restricted to the parameter values at which
+// start, the premise of the property (p of AG (p -> AF q)), can hold:
+// with the conditions of start on the parameters alone (ByMC's cf1s:
+// f = 0) added to the model's Constraint, and every transition whose
+// guard no state of such an instance satisfies made false (under f = 0
+// the crashes, guarded by nfaulty < f, never happen). At the other
+// parameter values the premise is false in every state, so the
+// obligation never opens and the property holds there; a proof on the
+// restricted model is a proof for every instance. Dead transitions
+// change no run, but the linear invariants of the steps that remain
+// are stronger (cf1s: the messages sent are counted by the processes
+// that sent them once nobody crashes). m itself is returned when start
+// has no such condition. cond is the condition (True for none).
+func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, start presburger.Formula) (_ *counterabs.ParamModel, cond presburger.Formula, _ error) {
+	ps := m.TransitionSystem()
+	cond = paramPart(presburger.TransitionSystem{Params: ps.Params, Init: start})
+	if cond == presburger.True {
+		return m, cond, nil
+	}
+	mm := *m
+	mm.Constraint = presburger.Conj(m.Constraint, cond)
+	mm.Transitions = slices.Clone(m.Transitions)
+	for i := range mm.Transitions {
+		t := &mm.Transitions[i]
+		bounds := slices.Clone(ps.Domain)
+		for _, v := range t.Locals {
+			bounds = append(bounds, presburger.AnyInt(v))
+		}
+		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint)})
+		if err != nil {
+			return nil, nil, err
+		}
+		if a.Result == presburger.Unsat {
+			t.Guard = presburger.False
+		}
+	}
+	return &mm, cond, nil
 }

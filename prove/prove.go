@@ -72,9 +72,14 @@ type Result struct {
 	// refutation under fairness, how the fair continuation was found.
 	// Stopped says, for Unknown, that the bound on the property
 	// (Timeout) ran out.
-	Reason   string
-	Stopped  bool
-	Duration time.Duration
+	Reason  string
+	Stopped bool
+	// Exhausted says, for Unknown, which budget of work ran out ("" when
+	// none did): the answer is the same on every machine, and more of
+	// that budget may give one. The CLI's hint to raise --property-work
+	// keys on it.
+	Exhausted Budget
+	Duration  time.Duration
 	// Lemmas (Proved) are the invariants found before the prover ran
 	// and given to it (lemma.go); Invariant includes them.
 	Lemmas []Lemma
@@ -85,6 +90,18 @@ type Result struct {
 	// (docs/prove.md, "Cheap first").
 	Method Method
 }
+
+// Budget names a budget of work, counted the same way on every machine.
+type Budget string
+
+const (
+	// ProverWork: Z3's resource limit of the prover's last attempt
+	// (MaxWork).
+	ProverWork Budget = "prover work"
+	// StateBudget: the states the explicit exploration of an instance
+	// may visit under fairness (MaxStates).
+	StateBudget Budget = "states"
+)
 
 // Method names a step of Check's search for an answer, cheapest first.
 type Method string
@@ -101,6 +118,9 @@ const (
 	// ByStateEquation: the state equation (equation.go), by a linear
 	// inequality per disjunct of the bad states.
 	ByStateEquation Method = "state equation"
+	// ByCoverability: the backward coverability search of a system
+	// whose steps are monotone (cover.go), by its run or its fixpoint.
+	ByCoverability Method = "backward coverability"
 	// BySearch: a run found by exploring the small instances.
 	BySearch Method = "small instances"
 	// ByProver: the prover (Spacer, and its bounded search).
@@ -300,11 +320,15 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 // time, so that the answer and the invariant printed are the same on a
 // loaded machine as on an idle one; only the bound on the property
 // (cfg.timeout, wall-clock) cuts by time, and then the answer is
-// Unknown. In order: the relaxed system (relax.go), the lemmas and the
-// property filtered together by Houdini's algorithm (lemma.go: when the
-// property survives, or the lemmas imply it, they are the proof), the
-// small instances (search.go), and the prover on the system strengthened
-// by the lemmas, in attempts of doubling work (proveRestarts).
+// Unknown. In order: the relaxed system (relax.go), the property alone,
+// the state equation (equation.go), the property with the linear
+// invariants (linear.go), the backward coverability search of a system
+// whose steps are monotone (cover.go: it decides, by a run or a
+// fixpoint), the lemmas and the property filtered together by Houdini's
+// algorithm (lemma.go: when the property survives, or the lemmas imply
+// it, they are the proof), the small instances (search.go), and the
+// prover on the system strengthened by the lemmas, in attempts of
+// doubling work (proveRestarts).
 func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	defer func() {
@@ -347,6 +371,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, presburger.Conj(phi, linearConj(m, lis)), false); ok || err != nil {
 			return err
 		}
+	}
+	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+		return err
 	}
 	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
@@ -497,6 +524,33 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 	return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, true, nil
 }
 
+// coverFirst runs the backward coverability search (cover.go) on a
+// model whose steps are monotone, and fills res when it answers (ok): a
+// run, replayed on ts and then on the instance, or the complement of its
+// fixpoint, checked as an invariant. A run that does not replay, or a
+// fixpoint that fails the check, is an internal error.
+func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, name string, solver presburger.Solver, res *Result) (bool, error) {
+	cs, ok := monotoneSystem(m, ts)
+	if !ok {
+		return false, nil
+	}
+	out := cs.backward(ctx, coverWork)
+	switch {
+	case out.cex != nil:
+		if err := presburger.Replay(ctx, solver, ts, *out.cex); err != nil {
+			if ctx.Err() != nil {
+				return false, nil
+			}
+			return false, errkind.Errorf(errkind.Internal, "the run of the backward coverability search does not replay on the model: %w", err)
+		}
+		res.Method = ByCoverability
+		return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: out.cex}, nil, name, solver, res)
+	case out.invariant != nil:
+		return tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
+	}
+	return false, nil
+}
+
 // emptyGroups says whether the assumption of m's system leaves
 // parameter values at which some group sized over the parameters would
 // have no process (those are no instances, and nothing is claimed for
@@ -600,10 +654,13 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		return refute(ctx, cfg, m, name, *ans.Counterexample, res)
 	default:
 		res.Verdict, res.Reason = Unknown, ans.Reason
+		if ans.Exhausted {
+			res.Exhausted = ProverWork
+		}
 		if timedOut(ctx, cfg) {
 			// What was running when the time ran out depends on the
 			// machine and its load; the reason does not say it.
-			res.Reason, res.Stopped = fmt.Sprintf("timeout after %s", cfg.timeout), true
+			res.Reason, res.Stopped, res.Exhausted = fmt.Sprintf("timeout after %s", cfg.timeout), true, ""
 		}
 	}
 	return nil

@@ -2,6 +2,8 @@ package prove_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +113,43 @@ func TestUnreadSharedVariable(t *testing.T) {
 		if got.Verdict != want.Verdict || got.Level != want.Level || got.InvariantText != want.InvariantText || len(got.Lemmas) != len(want.Lemmas) {
 			t.Errorf("%s: %v on the %s-counter model, invariant %q (%d lemmas), with an unread shared variable; without: %v, %s, %q (%d)",
 				want.Property.Name, got.Verdict, got.Level, got.InvariantText, len(got.Lemmas), want.Verdict, want.Level, want.InvariantText, len(want.Lemmas))
+		}
+	}
+}
+
+// TestExhaustedWork: a property the prover cannot answer within MaxWork
+// is unknown with Result.Exhausted naming the prover's work, however
+// small the budget (Z3 may stop before its first query with a budget of
+// 1), and not Stopped (no time bound ran out); with time as the bound
+// instead, Stopped is set and Exhausted is not. mist's peterson net
+// (testdata/mist) needs the prover: its cheap steps do not prove it.
+func TestExhaustedWork(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "mist", "peterson.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, "peterson.yaml", src)
+	s := z3.New()
+	for _, work := range []int64{1, 1000} {
+		rep, err := prove.Check(context.Background(), sys, s, s, prove.MaxWork(work))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Results {
+			if r.Verdict != prove.Unknown || r.Exhausted != prove.ProverWork || r.Stopped {
+				t.Errorf("work %d: %s %v (%s), exhausted %q, stopped %v; want unknown for want of the prover's work",
+					work, r.Property.Name, r.Verdict, r.Reason, r.Exhausted, r.Stopped)
+			}
+		}
+	}
+	rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(time.Nanosecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Verdict != prove.Unknown || r.Exhausted != "" || !r.Stopped {
+			t.Errorf("timeout 1ns: %s %v (%s), exhausted %q, stopped %v; want unknown, stopped by the time",
+				r.Property.Name, r.Verdict, r.Reason, r.Exhausted, r.Stopped)
 		}
 	}
 }

@@ -170,6 +170,10 @@ func fairRefute(ctx context.Context, cfg config, inst *gsst.System, tr *explore.
 		case k == errkind.Limit, k == errkind.Unknown:
 			res.Verdict, res.Trace = Unknown, tr
 			res.Reason = fmt.Sprintf("a state violating the property is reachable at %s, but whether a fair path passes through one is not known: exploring that instance stopped: %v", at, err)
+			var lim *explore.LimitError
+			if errors.As(err, &lim) && lim.Kind == "states" {
+				res.Exhausted = StateBudget
+			}
 			return nil
 		}
 		return err

@@ -143,9 +143,8 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 }
 
 // addPropertyTimeoutHints adds to the reason of each property left
-// unknown because it ran out of time or of work the flag that gives it
-// more. Z3's reason is the one place that says a budget of work was
-// spent (presburger/z3's workReason).
+// unknown because it ran out of time or of the prover's work the flag
+// that gives it more (prove.Result says which bound ran out).
 func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int64) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
@@ -153,7 +152,7 @@ func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int6
 		case r.Verdict != prove.Unknown:
 		case timeout > 0 && r.Stopped:
 			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
-		case strings.Contains(r.Reason, "out of work"):
+		case r.Exhausted == prove.ProverWork:
 			r.Reason += fmt.Sprintf("; raise --property-work (now %d units per property)", work)
 		}
 	}
@@ -209,6 +208,9 @@ type liveJSON struct {
 	Ranks   []string `json:"ranks"`
 	Helpful []string `json:"helpful"`
 	Justice []string `json:"justice,omitempty"`
+	// Premise: the condition on the parameters the premise states; the
+	// certificate is for the instances that meet it.
+	Premise string `json:"premise,omitempty"`
 }
 
 type provePropertyJSON struct {
@@ -280,7 +282,7 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
 		}
 		if c := r.Live; c != nil {
-			pj.Liveness = &liveJSON{Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts}
+			pj.Liveness = &liveJSON{Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts, Premise: c.PremiseText}
 		}
 		out.Properties = append(out.Properties, pj)
 	}
@@ -400,6 +402,9 @@ func writeLiveCertificate(w io.Writer, c *liveJSON) {
 	}
 	if len(c.Justice) > 0 {
 		fmt.Fprintf(w, "  justice conditions every step from which decreases the ranks: %s\n", strings.Join(c.Justice, "; "))
+	}
+	if c.Premise != "" {
+		fmt.Fprintf(w, "  for the parameters where the premise can hold (%s): elsewhere it never holds, and the property with it\n", c.Premise)
 	}
 }
 

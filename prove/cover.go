@@ -1,0 +1,840 @@
+package prove
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/checked"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Backward coverability (Abdulla, Cerans, Jonsson and Tsay, LICS 1996),
+// the algorithm of mist, for the counter systems whose steps are
+// monotone: every guard a conjunction (or disjunction of conjunctions)
+// of lower bounds on weighted sums of state variables with nonnegative
+// weights, every step adding a constant to a variable or setting it to
+// one, every domain open upward, and bad states that are upward closed
+// in the same way. Petri nets are of that kind, and so are the counter
+// models of GSSTs whose steps test "at least so many" (mist's kanban
+// and pncsacover nets, issue 29). Such a system is well-structured: a
+// step enabled in a state is enabled in every larger one (componentwise)
+// and leads to a larger state, so the states from which a bad state can
+// be reached form an upward-closed set, and an upward-closed set of
+// vectors of naturals is the upward closure of its finitely many
+// minimal elements (Dickson's lemma).
+//
+// The search starts from the minimal bad states and adds, for each
+// minimal element m found and each step, the minimal elements of the
+// step's predecessors of the states above m, keeping only the minimal
+// ones; it ends when an element lies below an initial state, or when
+// nothing new is found: Dickson's lemma says that it does end. It is
+// exact where it applies, and both ends are answers:
+//
+//   - An element below an initial state: the chain of steps from it to
+//     a minimal bad state, started from that initial state, is a run
+//     (each step's guard holds above the predecessor element, and the
+//     state it reaches is above the next element). It is replayed as
+//     every run is: presburger.Replay on the model, then on the
+//     instance (refute).
+//   - A fixpoint with no element below an initial state: the states
+//     above no element form an inductive invariant that excludes the
+//     bad states, the conjunction, over the elements m, of "some x_j <
+//     m_j". It is checked as any invariant (presburger.CheckInvariant).
+//
+// The work is counted as vector comparisons (each candidate element is
+// compared with the elements kept), so the answer is the same on every
+// machine; when the budget runs out the search says so and Check goes on
+// to the prover.
+//
+// The initial states must be of the shape the counter models have: each
+// counter starts at a constant or at the size of one group (all its
+// processes start in one state), the sizes ranging over intervals, with
+// no parameters. Then a vector is below an initial state exactly when
+// its counters are below their constants and the group sizes can be as
+// large as it asks.
+
+// coverWork bounds the search, in vector comparisons (each candidate
+// element counts the elements kept it is compared with): pncsacover's
+// run takes 50 million, about a second of one CPU of the machine of
+// BENCHMARKS.md, kanban's 1.3 million.
+const coverWork = 500_000_000
+
+// maxCoverProof bounds the elements of a fixpoint offered as a proof:
+// the invariant has a disjunction per element, and a larger one costs
+// the checks more than the prover would.
+const maxCoverProof = 400
+
+// coverStep is a step of the monotone system: from a state x at least
+// need (and satisfying sums), to x + add, with the variables of reset set
+// to set instead.
+type coverStep struct {
+	trans int // index in the model's transitions (ts.Trans)
+	need  []int64
+	sums  []sumAtom
+	add   []int64
+	reset []bool
+	set   []int64
+}
+
+// sumAtom is "sum of coef[j]*x[vars[j]] >= bound", every coef positive.
+type sumAtom struct {
+	vars  []int
+	coef  []int64
+	bound int64
+}
+
+// coverSystem is a counter model read as a monotone system over its
+// state variables (counterabs.ParamModel.StateVar order).
+type coverSystem struct {
+	m     *counterabs.ParamModel
+	ts    presburger.TransitionSystem
+	lo    []int64 // least value of each state variable
+	steps []coverStep
+	bad   [][]int64
+	// initConst[j] is the initial value of variable j, unless initSize[j]
+	// is a size variable (>= 0): then it starts at that group's size.
+	initConst []int64
+	initSize  []presburger.Var
+	dom       map[presburger.Var]presburger.Bound
+	// tooMany says that a sum of several variables had more ways to be
+	// met than maxSumSplits: the search gives up, not exact.
+	tooMany bool
+	// invs are the semi-positive invariants that prune the search.
+	invs []coverInvariant
+}
+
+// maxSumSplits bounds the ways minimal enumerates to meet the sums of
+// one clause.
+const maxSumSplits = 10_000
+
+// monotoneSystem reads m (with ts its transition system, Bad included)
+// as a monotone system, or returns ok false when some guard, update,
+// domain, initial value or bad state is not of the shape above.
+func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
+	if len(m.System.Params) > 0 {
+		return nil, false
+	}
+	k := m.NumState()
+	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: map[presburger.Var]presburger.Bound{}}
+	index := map[presburger.Var]int{}
+	for i := range k {
+		index[m.StateVar(i)] = i
+	}
+	for _, b := range presburger.Intersect(ts.Domain) {
+		cs.dom[b.Var] = b
+	}
+	for i := range k {
+		b, ok := cs.dom[m.StateVar(i)]
+		if !ok || b.NoLo || !b.NoHi {
+			return nil, false
+		}
+		cs.lo[i] = b.Lo
+	}
+	// Initial values: constants, or one group's size each.
+	cs.initConst = make([]int64, k)
+	cs.initSize = make([]presburger.Var, k)
+	usedSize := map[presburger.Var]bool{}
+	for i, t := range initTerms(m) {
+		cs.initSize[i] = -1
+		switch {
+		case t.IsConst():
+			cs.initConst[i] = t.Const
+		case len(t.Monos) == 1 && t.Const == 0 && t.Monos[0].Coef == 1 && !usedSize[t.Monos[0].Var] && isSizeVar(m, t.Monos[0].Var):
+			cs.initSize[i] = t.Monos[0].Var
+			usedSize[t.Monos[0].Var] = true
+		default:
+			return nil, false
+		}
+	}
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		if len(t.Locals) > 0 {
+			return nil, false
+		}
+		add := make([]int64, k)
+		reset := make([]bool, k)
+		set := make([]int64, k)
+		for j, next := range m.StepTerms(t) {
+			switch {
+			case next.IsConst():
+				reset[j], set[j] = true, next.Const
+			case len(next.Monos) == 1 && next.Monos[0].Coef == 1 && next.Monos[0].Var == m.StateVar(j):
+				add[j] = next.Const
+			default:
+				return nil, false
+			}
+		}
+		for _, clause := range presburger.DNF(t.Guard) {
+			need, sums, ok := upwardClause(cs, index, clause)
+			if !ok {
+				return nil, false
+			}
+			if need == nil {
+				continue // a guard that never holds
+			}
+			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set})
+		}
+	}
+	for _, clause := range presburger.DNF(ts.Bad) {
+		need, sums, ok := upwardClause(cs, index, clause)
+		if !ok {
+			return nil, false
+		}
+		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
+	}
+	cs.invs = cs.semiPositiveInvariants()
+	return cs, !cs.tooMany
+}
+
+// isSizeVar reports whether v is the size variable of a group of m.
+func isSizeVar(m *counterabs.ParamModel, v presburger.Var) bool {
+	for g := range m.System.Groups {
+		if m.SizeVar(g) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// upwardClause reads a conjunction of atoms over the state variables as
+// lower bounds (need, one per variable, at least its domain's) and sums
+// of several variables with positive weights; ok is false for an atom of
+// any other shape (an upper bound, an equation, a variable that is no
+// state variable).
+func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presburger.Formula) (need []int64, sums []sumAtom, ok bool) {
+	need = slices.Clone(cs.lo)
+	for _, f := range clause {
+		c, isCmp := f.(presburger.Cmp)
+		if !isCmp {
+			return nil, nil, false
+		}
+		// T op 0 as sum >= bound, with the sign that makes the
+		// weights positive.
+		t := c.T
+		strict := false
+		switch c.Op {
+		case presburger.Ge:
+		case presburger.Gt:
+			strict = true
+		case presburger.Le:
+			t = t.Scale(-1)
+		case presburger.Lt:
+			t, strict = t.Scale(-1), true
+		default:
+			return nil, nil, false
+		}
+		bound := -t.Const
+		if strict {
+			bound++
+		}
+		var a sumAtom
+		for _, mo := range t.Monos {
+			j, isState := index[mo.Var]
+			if !isState || mo.Coef <= 0 {
+				return nil, nil, false
+			}
+			a.vars = append(a.vars, j)
+			a.coef = append(a.coef, mo.Coef)
+		}
+		a.bound = bound
+		switch len(a.vars) {
+		case 0:
+			if bound > 0 {
+				return nil, nil, true // false: a clause no state satisfies
+			}
+		case 1:
+			need[a.vars[0]] = max(need[a.vars[0]], checked.CeilDiv(bound, a.coef[0]))
+		default:
+			sums = append(sums, a)
+		}
+	}
+	return need, sums, true
+}
+
+// minimal returns the minimal vectors at least base that satisfy every
+// sum, nil when need is nil (a clause no state satisfies).
+func (cs *coverSystem) minimal(base []int64, sums []sumAtom) [][]int64 {
+	if base == nil {
+		return nil
+	}
+	var out [][]int64
+	var walk func(x []int64)
+	walk = func(x []int64) {
+		if len(out) > maxSumSplits {
+			cs.tooMany = true
+			return
+		}
+		for _, a := range sums {
+			s := int64(0)
+			for j, v := range a.vars {
+				s += a.coef[j] * x[v]
+			}
+			if s >= a.bound {
+				continue
+			}
+			// Raise one of its variables by one, each in turn; the
+			// results above another are dropped below.
+			for _, v := range a.vars {
+				y := slices.Clone(x)
+				y[v]++
+				walk(y)
+			}
+			return
+		}
+		out = append(out, x)
+	}
+	walk(base)
+	return minimalOnly(out)
+}
+
+// minimalOnly drops the vectors of xs that are above (or equal to)
+// another, keeping the first of equal ones.
+func minimalOnly(xs [][]int64) [][]int64 {
+	var out [][]int64
+	for i, x := range xs {
+		covered := false
+		for j, y := range xs {
+			if j != i && leq(y, x) && (!leq(x, y) || j < i) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// leq reports whether x <= y componentwise.
+func leq(x, y []int64) bool {
+	for j := range x {
+		if x[j] > y[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// pre returns the minimal states from which s leads to a state at
+// least m.
+func (cs *coverSystem) pre(s *coverStep, m []int64) [][]int64 {
+	p := slices.Clone(s.need)
+	for j := range p {
+		if s.reset[j] {
+			if s.set[j] < m[j] || s.set[j] < cs.lo[j] {
+				return nil
+			}
+			continue
+		}
+		// After the step x_j + add_j must be at least m_j and in the
+		// domain.
+		p[j] = max(p[j], m[j]-s.add[j], cs.lo[j]-s.add[j])
+	}
+	return cs.minimal(p, s.sums)
+}
+
+// initialAbove returns the parameter values (the sizes and n) of an
+// instance whose initial state is at least x, or ok false when none is.
+// Each group's size is the least its range and x allow; a failing check
+// of those values against the domain and Init means the shape of the
+// initial states is not what monotoneSystem read, and is reported as
+// exact false (the caller gives up).
+func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state []int64, ok, exact bool) {
+	m := cs.m
+	params = presburger.Model{}
+	for g := range m.System.Groups {
+		b := cs.dom[m.SizeVar(g)]
+		params[m.SizeVar(g)] = b.Lo
+	}
+	for j, v := range cs.initSize {
+		if v < 0 {
+			if cs.initConst[j] < x[j] {
+				return nil, nil, false, true
+			}
+			continue
+		}
+		if b := cs.dom[v]; !b.NoHi && b.Hi < x[j] {
+			return nil, nil, false, true
+		}
+		params[v] = max(params[v], x[j])
+	}
+	n := int64(0)
+	for g := range m.System.Groups {
+		n += params[m.SizeVar(g)]
+	}
+	params[m.NVar()] = n
+	state = make([]int64, len(x))
+	for j := range x {
+		state[j] = cs.initConst[j]
+		if v := cs.initSize[j]; v >= 0 {
+			state[j] = params[v]
+		}
+	}
+	val := func(v presburger.Var) int64 {
+		for j := range state {
+			if m.StateVar(j) == v {
+				return state[j]
+			}
+		}
+		return params[v]
+	}
+	for _, v := range cs.ts.Params {
+		if b, ok := cs.dom[v]; ok && !b.Contains(params[v]) {
+			return nil, nil, false, false
+		}
+	}
+	if !presburger.Eval(cs.ts.Init, val) {
+		return nil, nil, false, false
+	}
+	return params, state, true, true
+}
+
+// coverOutcome is what the backward search found.
+type coverOutcome struct {
+	// Exactly one of cex (a run into a bad state) and invariant (the
+	// complement of the fixpoint's upward closure) is set when the search
+	// answered; neither when it ran out of work (exhausted) or could not
+	// read the initial states.
+	cex       *presburger.Counterexample
+	invariant presburger.Formula
+	exhausted bool
+	elements  int   // the minimal elements kept at the end
+	work      int64 // the comparisons done
+}
+
+// coverElement is a minimal element found: its vector, the step from it
+// and the element that step leads above (-1 for a bad element).
+type coverElement struct {
+	x    []int64
+	step int
+	next int
+}
+
+// backward runs the search within budget vector comparisons.
+func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOutcome) {
+	work := budget
+	defer func() { out.work = budget - work }()
+	var elems []coverElement
+	var dists [][2]int64
+	var basis antichain // the minimal elements kept
+	dead := map[int]bool{}
+	// The elements wait for their predecessors in order of how far
+	// they are above the initial states (distance, then age): the
+	// search goes first where a run is likely, and reaches the same
+	// fixpoint in any order.
+	waiting := coverQueue{dist: &dists}
+	rounds := 0
+	var found = -1
+	var params presburger.Model
+	var start []int64
+	exact := true
+	pruned := false
+	add := func(x []int64, step, next int) {
+		if cs.unreachable(x) {
+			pruned = true
+			return
+		}
+		work -= int64(basis.len())
+		key := keyOf(x)
+		if basis.covers(x, key) {
+			return
+		}
+		for _, v := range x {
+			if v > gsst.MaxValue {
+				exact = false
+				return
+			}
+		}
+		basis.insert(len(elems), x, key, dead)
+		elems = append(elems, coverElement{x: x, step: step, next: next})
+		dists = append(dists, cs.distance(x))
+		heap.Push(&waiting, len(elems)-1)
+		if found < 0 {
+			p, s, ok, ex := cs.initialAbove(x)
+			exact = exact && ex
+			if ok {
+				found, params, start = len(elems)-1, p, s
+			}
+		}
+	}
+	for _, b := range cs.bad {
+		add(b, -1, -1)
+	}
+	for ; waiting.Len() > 0 && found < 0 && exact && work > 0; rounds++ {
+		if rounds%256 == 0 && ctx.Err() != nil {
+			return coverOutcome{exhausted: true}
+		}
+		e := heap.Pop(&waiting).(int)
+		if dead[e] {
+			continue
+		}
+		for si := range cs.steps {
+			for _, p := range cs.pre(&cs.steps[si], elems[e].x) {
+				add(p, si, e)
+				if found >= 0 || !exact {
+					break
+				}
+			}
+			exact = exact && !cs.tooMany
+		}
+	}
+	switch {
+	case !exact:
+		return coverOutcome{}
+	case found >= 0:
+		return coverOutcome{cex: cs.run(elems, found, params, start), elements: basis.len()}
+	case waiting.Len() > 0:
+		return coverOutcome{exhausted: true, elements: basis.len()}
+	}
+	out = coverOutcome{elements: basis.len()}
+	if basis.len() <= maxCoverProof {
+		var parts []presburger.Formula
+		for _, x := range basis.x {
+			var below []presburger.Formula
+			for j, v := range x {
+				if v > cs.lo[j] {
+					below = append(below, presburger.Compare(presburger.VarTerm(cs.m.StateVar(j)), presburger.Lt, presburger.ConstTerm(v)))
+				}
+			}
+			parts = append(parts, presburger.Disj(below...))
+		}
+		if pruned {
+			for _, inv := range cs.invs {
+				var t presburger.Term
+				for j, w := range inv.y {
+					if w != 0 {
+						t = t.Add(presburger.VarTerm(cs.m.StateVar(j)).Scale(w))
+					}
+				}
+				parts = append(parts, presburger.Compare(t, presburger.Eq, presburger.ConstTerm(inv.c)))
+			}
+		}
+		out.invariant = presburger.Conj(parts...)
+	}
+	return out
+}
+
+// run writes the chain of steps from element e, started in the initial
+// state start, as a counterexample of the model's transition system.
+func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model, start []int64) *presburger.Counterexample {
+	cex := &presburger.Counterexample{Params: presburger.Model{}}
+	for _, v := range cs.ts.Params {
+		cex.Params[v] = params[v]
+	}
+	state := func(x []int64) presburger.Model {
+		st := presburger.Model{}
+		for j, v := range x {
+			st[cs.m.StateVar(j)] = v
+		}
+		return st
+	}
+	x := start
+	cex.States = append(cex.States, state(x))
+	for ; elems[e].step >= 0; e = elems[e].next {
+		s := &cs.steps[elems[e].step]
+		y := make([]int64, len(x))
+		for j := range x {
+			y[j] = x[j] + s.add[j]
+			if s.reset[j] {
+				y[j] = s.set[j]
+			}
+		}
+		x = y
+		cex.States = append(cex.States, state(x))
+		cex.Steps = append(cex.Steps, s.trans)
+	}
+	return cex
+}
+
+// distance is how far x is above the initial states: the sum of what
+// its variables ask beyond their initial constants (a group's size
+// being as large as asked), and then, to break ties, beyond the least
+// sizes of the groups: the search goes first where a run is likely,
+// and then where the instance is small.
+func (cs *coverSystem) distance(x []int64) [2]int64 {
+	var d [2]int64
+	for j, v := range x {
+		if g := cs.initSize[j]; g >= 0 {
+			d[1] += max(0, v-cs.dom[g].Lo)
+		} else {
+			d[0] += max(0, v-cs.initConst[j])
+		}
+	}
+	return d
+}
+
+// coverQueue is a heap of element indices, nearest (dist) first, then
+// oldest.
+type coverQueue struct {
+	items []int
+	dist  *[][2]int64
+}
+
+func (q coverQueue) Len() int { return len(q.items) }
+func (q coverQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if da, db := (*q.dist)[a], (*q.dist)[b]; da != db {
+		return da[0] < db[0] || da[0] == db[0] && da[1] < db[1]
+	}
+	return a < b
+}
+func (q coverQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *coverQueue) Push(x any)   { q.items = append(q.items, x.(int)) }
+func (q *coverQueue) Pop() any {
+	x := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return x
+}
+
+// Pruning by the net's semi-positive place invariants. A weight vector
+// y >= 0 that no step changes (y.add = 0 for every step, y zero on every
+// variable some step sets) gives y.x = y.x0 in every reachable state;
+// when y.x0 is a constant c (y is zero on the counters that start at a
+// group's size), an element m with y.m > c has no reachable state above
+// it, and the search drops it. With pruning, the states above no kept
+// element are no longer an inductive invariant on their own, but they
+// are together with the equations y.x = c: a state that satisfies them
+// cannot reach a dropped element's states in one step, since it would
+// be above the dropped element. The proof offered is that conjunction.
+// (pncsacover's two control tokens, x2..x10 and x13..x20, make most of
+// the backward search's elements unreachable: two tokens in one set.)
+
+// maxInvariantRows bounds the rows of the Farkas algorithm below; beyond
+// it the search runs without pruning.
+const maxInvariantRows = 2000
+
+// coverInvariant is y.x = c with y >= 0 over the state variables.
+type coverInvariant struct {
+	y []int64
+	c int64
+}
+
+// semiPositiveInvariants returns the semi-positive invariants of cs with
+// constant right-hand sides, by the Farkas algorithm (Martinez and
+// Silva, 1982): start from the identity, and for each step's effect
+// keep the rows it does not change and add the positive combinations of
+// pairs it changes in opposite directions, keeping rows of minimal
+// support. Nil when the rows would exceed maxInvariantRows or a weight
+// would not fit.
+func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
+	k := len(cs.lo)
+	set := make([]bool, k)
+	var cols [][]int64
+	seen := map[string]bool{}
+	for _, s := range cs.steps {
+		for j := range k {
+			set[j] = set[j] || s.reset[j]
+		}
+		key := fmt.Sprint(s.add)
+		if !seen[key] {
+			seen[key] = true
+			cols = append(cols, s.add)
+		}
+	}
+	// A row: the weights y, and y's change by each column.
+	type row struct{ y, d []int64 }
+	var rows []row
+	for j := range k {
+		if set[j] {
+			continue
+		}
+		y := make([]int64, k)
+		y[j] = 1
+		d := make([]int64, len(cols))
+		for c, col := range cols {
+			d[c] = col[j]
+		}
+		rows = append(rows, row{y, d})
+	}
+	for c := range cols {
+		var keep, pos, neg []row
+		for _, r := range rows {
+			switch {
+			case r.d[c] == 0:
+				keep = append(keep, r)
+			case r.d[c] > 0:
+				pos = append(pos, r)
+			default:
+				neg = append(neg, r)
+			}
+		}
+		for _, p := range pos {
+			for _, q := range neg {
+				a, b := -q.d[c], p.d[c]
+				y := make([]int64, k)
+				d := make([]int64, len(cols))
+				for j := range y {
+					v, ok := combine(a, p.y[j], b, q.y[j])
+					if !ok {
+						return nil
+					}
+					y[j] = v
+				}
+				for e := range d {
+					v, ok := combine(a, p.d[e], b, q.d[e])
+					if !ok {
+						return nil
+					}
+					d[e] = v
+				}
+				g := int64(0)
+				for _, v := range y {
+					g = gcd(g, v)
+				}
+				for j := range y {
+					y[j] /= g
+				}
+				for e := range d {
+					d[e] /= g
+				}
+				keep = append(keep, row{y, d})
+				if len(keep) > maxInvariantRows {
+					return nil
+				}
+			}
+		}
+		// Minimal supports only.
+		rows = rows[:0]
+		for i, r := range keep {
+			minimal := true
+			for i2, r2 := range keep {
+				if i2 != i && supportWithin(r2.y, r.y) && (!supportWithin(r.y, r2.y) || i2 < i) {
+					minimal = false
+					break
+				}
+			}
+			if minimal {
+				rows = append(rows, r)
+			}
+		}
+	}
+	var out []coverInvariant
+	for _, r := range rows {
+		c, constant := int64(0), true
+		for j, w := range r.y {
+			if w == 0 {
+				continue
+			}
+			if cs.initSize[j] >= 0 {
+				constant = false
+				break
+			}
+			var ok bool
+			if c, ok = combine(1, c, w, cs.initConst[j]); !ok {
+				constant = false
+				break
+			}
+		}
+		if constant {
+			out = append(out, coverInvariant{r.y, c})
+		}
+	}
+	return out
+}
+
+// combine is a*x + b*y, ok false when it does not fit in int64.
+func combine(a, x, b, y int64) (int64, bool) {
+	ax, ok1 := checked.Mul(a, x)
+	by, ok2 := checked.Mul(b, y)
+	s, ok3 := checked.Add(ax, by)
+	return s, ok1 && ok2 && ok3
+}
+
+// gcd is the greatest common divisor of |a| and |b|.
+func gcd(a, b int64) int64 {
+	a, b = max(a, -a), max(b, -b)
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// supportWithin reports whether the nonzero entries of x are among
+// those of y.
+func supportWithin(x, y []int64) bool {
+	for j := range x {
+		if x[j] != 0 && y[j] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unreachable reports whether some invariant y.x = c has y.x > c for
+// x, so that no reachable state is above x.
+func (cs *coverSystem) unreachable(x []int64) bool {
+	for _, inv := range cs.invs {
+		s := int64(0)
+		for j, w := range inv.y {
+			if w != 0 {
+				v, ok := combine(1, s, w, x[j])
+				if !ok {
+					return false
+				}
+				s = v
+			}
+		}
+		if s > inv.c {
+			return true
+		}
+	}
+	return false
+}
+
+// antichain is the set of minimal elements kept, each with a summary
+// that rules most comparisons out at once: x <= y needs x's support
+// within y's (mask, a bit per variable modulo 64) and x's sum at most
+// y's.
+type antichain struct {
+	elem []int // index of each in the search's elements
+	x    [][]int64
+	key  []elemKey
+}
+
+type elemKey struct {
+	mask uint64
+	sum  int64
+}
+
+func keyOf(x []int64) elemKey {
+	var k elemKey
+	for j, v := range x {
+		if v != 0 {
+			k.mask |= 1 << (j % 64)
+		}
+		k.sum += v
+	}
+	return k
+}
+
+func (a *antichain) len() int { return len(a.x) }
+
+// covers reports whether some element is at most x.
+func (a *antichain) covers(x []int64, k elemKey) bool {
+	for i, b := range a.key {
+		if b.mask&^k.mask == 0 && b.sum <= k.sum && leq(a.x[i], x) {
+			return true
+		}
+	}
+	return false
+}
+
+// insert adds x, element e, and removes the elements at least x,
+// marking them dead.
+func (a *antichain) insert(e int, x []int64, k elemKey, dead map[int]bool) {
+	n := 0
+	for i, b := range a.key {
+		if k.mask&^b.mask == 0 && k.sum <= b.sum && leq(x, a.x[i]) {
+			dead[a.elem[i]] = true
+			continue
+		}
+		a.elem[n], a.x[n], a.key[n] = a.elem[i], a.x[i], b
+		n++
+	}
+	a.elem, a.x, a.key = append(a.elem[:n], e), append(a.x[:n], x), append(a.key[:n], k)
+}
