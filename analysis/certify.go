@@ -123,9 +123,13 @@ type Proof struct {
 func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error) {
 	// The prover takes its bound from the context prove.Check gives it
 	// (derived from ctx: cut by what remains of the run); the solver
-	// bounds each certification query.
+	// bounds each certification query, and the checker each query about
+	// a property (re-checks of candidates, lemma filters) by the
+	// property's work as well, so that --property-work bounds them too.
+	work := orDefault(r.Work, PropertyWork)
 	solver := z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(QueryWork))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.MaxWork(orDefault(r.Work, PropertyWork)), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
+	checker := z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(min(QueryWork, work)))
+	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.MaxWork(work), prove.CheckSolver(checker), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
 	if ctx.Err() != nil {
 		return nil, Stopped(ctx, r.File, "proof", r.Limits.Timeout)
 	}

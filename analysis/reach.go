@@ -37,7 +37,8 @@ import (
 //     the same successor orbits as every configuration of its orbit,
 //     even though certification failed.
 //
-// Each is EF of a state formula of the group-counter model, decided by
+// Each is EF of a state formula of the group-counter model from some
+// initial state (asked as AG of its negation, see answer), decided by
 // the engines auto gives (Engines): the explicit engine, and on a large
 // counter space the BDD engine when the reachable states outgrow the
 // explicit engine's budget. The spec's fairness plays
@@ -50,7 +51,7 @@ import (
 // ReachAnswer is the answer to one reachability question.
 type ReachAnswer struct {
 	Reachable *bool          // nil: undecided, see Reason
-	Steps     *int           // length of a shortest path from the initial state
+	Steps     *int           // length of a shortest path from the (first) initial state that reaches it
 	State     *explore.State // asymmetry: the configuration that path reaches
 	Reason    string         // why it is undecided
 	Limit     Limit          // the bound that left it undecided, if one did
@@ -248,10 +249,15 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 	m := *group
 	m.Properties = nil
 	m.Justice = nil // plain EF: reachable by any run (reachSystem drops them already)
+	// Each question asks AG !q: it fails exactly when q is reachable
+	// from some initial state (a property holds when it holds in every
+	// initial state, and a system may have several), and its
+	// counterexample is a shortest path to q from the first initial
+	// state that reaches it.
 	for k, q := range qs {
 		m.Properties = append(m.Properties, counterabs.Property{
 			Name:    fmt.Sprintf("q%d", k),
-			Formula: ctl.Unary{Op: ctl.EF, X: ctl.Atom{P: q.f}},
+			Formula: ctl.Unary{Op: ctl.AG, X: ctl.Not{X: ctl.Atom{P: q.f}}},
 		})
 	}
 	opts := []explore.Option{explore.MaxMemory(req.Limits.MaxMemory), explore.Traces(true), explore.CountStates(false), explore.CountConcrete(false), explore.OnProgress(progressEvery, req.Progress)}
@@ -293,7 +299,7 @@ func (r *Reachability) answer(ctx context.Context, group *counterabs.Model, qs [
 	}
 	for k, q := range qs {
 		p := rep.Properties[k]
-		reachable := p.Holds
+		reachable := !p.Holds
 		q.answer.Reachable = &reachable
 		if !reachable || p.Trace == nil {
 			continue

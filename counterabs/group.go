@@ -186,6 +186,9 @@ func (m *Model) finish(bad errkind.Kind) error {
 	if err := m.consistent(bad); err != nil {
 		return err
 	}
+	if err := m.setInitials(); err != nil {
+		return err
+	}
 	props, err := translateProperties(m.System, m.Translate)
 	if err != nil {
 		return err

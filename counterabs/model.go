@@ -60,12 +60,17 @@ func ParseLevel(s string) (Level, error) {
 // Model from Build or BuildGroup, which check everything about it once,
 // and trust it.
 type Model struct {
-	System      *gsst.System
-	Level       Level
-	N           int       // number of processes
-	Counters    []Counter // what each counter counts
-	Pools       []Pool
-	Init        []int // initial value of each counter
+	System   *gsst.System
+	Level    Level
+	N        int       // number of processes
+	Counters []Counter // what each counter counts
+	Pools    []Pool
+	Init     []int // initial value of each counter
+	// Initials, when the system has several initial configurations
+	// (gsst.Spec.Initials), holds every initial valuation of the
+	// model's variables, Init first; nil when Init is the only one.
+	// Starts returns them either way.
+	Initials    [][]int
 	Transitions []Transition
 	// Properties are the system's properties with their atoms over the
 	// model's counters (a total counter is a sum of group counters at

@@ -582,6 +582,9 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 // (with a verified witness, at its sizes) for a transition that is not,
 // an error matching errkind.Unknown when certification cannot decide.
 func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
+	if err := sys.OneInitial("the parametric counter model"); err != nil {
+		return nil, err
+	}
 	if why := restrictedBroadcast(sys); why != "" {
 		return nil, errkind.Errorf(errkind.Input, "counterabs: %s; use the group-counter model", why)
 	}
@@ -625,6 +628,9 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // counter of the source into its counter of the target), the other parts
 // of a rendezvous its Also.
 func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
+	if err := sys.OneInitial("the parametric counter model"); err != nil {
+		return nil, err
+	}
 	m := newParamModel(sys, GroupLevel)
 	if err := m.setConstraint(); err != nil {
 		return nil, err

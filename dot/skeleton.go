@@ -2,6 +2,7 @@ package dot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vsym/vsym/detect"
@@ -183,9 +184,20 @@ func (d *skeleton) states(b *strings.Builder) {
 
 // occupants returns, for state s, the groups with processes initially in
 // s and how many.
+//
+// A group spread over several initial states (gsst/initial.go) has any
+// number of processes in each, count -1.
 func (d *skeleton) occupants(s int) (groups []string, counts []int, all bool) {
 	all = true
 	for g, row := range d.sys.Init {
+		if d.sys.InitOver != nil && d.sys.InitOver[g] != nil {
+			if slices.Contains(d.sys.InitOver[g], s) {
+				groups = append(groups, d.sys.Groups[g].Name)
+				counts = append(counts, -1)
+			}
+			all = false
+			continue
+		}
 		if row[s] > 0 {
 			groups = append(groups, d.sys.Groups[g].Name)
 			counts = append(counts, row[s])
@@ -212,7 +224,9 @@ func (d *skeleton) initText(s int, abbreviate bool) string {
 	items := make([]string, len(groups))
 	for i := range groups {
 		items[i] = fmt.Sprintf("%s %d", groups[i], counts[i])
-		if g := d.group(groups[i]); g.Ranged {
+		if counts[i] < 0 {
+			items[i] = groups[i] + " any number"
+		} else if g := d.group(groups[i]); g.Ranged {
 			items[i] = groups[i] + " all" // a ranged group starts in one state
 		}
 	}
@@ -464,8 +478,8 @@ func depth(sys *gsst.System) int {
 	var queue []int
 	for s := range sys.States {
 		level[s] = -1
-		for _, row := range sys.Init {
-			if row[s] > 0 && level[s] < 0 {
+		for g, row := range sys.Init {
+			if (row[s] > 0 || sys.InitOver != nil && slices.Contains(sys.InitOver[g], s)) && level[s] < 0 {
 				level[s] = 0
 				queue = append(queue, s)
 			}

@@ -90,10 +90,10 @@ type traceDrawing struct {
 func (d *traceDrawing) abbreviate() bool { return !d.c.full }
 
 // initialProcs places the processes of each group in state order, as
-// explore.Lifted documents: the first Init[g][0] in state 0, and so on.
-func initialProcs(sys *gsst.System) [][]int {
+// explore.Lifted documents: the first start[g][0] in state 0, and so on.
+func initialProcs(sys *gsst.System, start [][]int) [][]int {
 	out := make([][]int, len(sys.Groups))
-	for g, row := range sys.Init {
+	for g, row := range start {
 		for s, k := range row {
 			for range k {
 				out[g] = append(out[g], s)
@@ -107,10 +107,14 @@ func initialProcs(sys *gsst.System) [][]int {
 // move returns to the configuration where its loop starts, which is
 // drawn once.
 func (d *traceDrawing) replay(l *explore.Lifted) {
-	state := initialProcs(d.sys)
+	start := l.Start
+	if start.Counts == nil {
+		start = d.sys.InitConfig()
+	}
+	state := initialProcs(d.sys, start.Counts)
 	d.lifted = true
 	d.loop = l.Loop
-	shared := d.sys.InitShared()
+	shared := slices.Clone(start.Shared)
 	d.snapshot(state, shared)
 	for _, st := range l.Steps {
 		if !st.Stutter && st.Environment == nil { // an environment step has no mover

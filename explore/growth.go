@@ -39,7 +39,7 @@ func (g *Growth) String() string {
 // runs.
 func GrowthBound(m *counterabs.Model, j int) int64 {
 	v := &m.Shared[j]
-	largest := max(int64(v.Init), int64(m.N), 16, Constants(m))
+	largest := max(int64(v.InitMax()), int64(m.N), 16, Constants(m))
 	return int64(v.Lo) + 4*(largest-int64(v.Lo))
 }
 

@@ -61,11 +61,13 @@ func Lift(ctx context.Context, sys *gsst.System, tr *Trace) *Lifted {
 	if tr == nil || len(tr.States) == 0 {
 		return out
 	}
-	l := newLifter(ctx, sys)
-	if err := l.checkStart(tr.States[0]); err != nil {
+	start, err := startConfig(sys, tr.States[0])
+	if err != nil {
 		out.Error = err.Error()
 		return out
 	}
+	out.Start = start.Clone()
+	l := newLifter(ctx, sys, start)
 	// Stem: every step of the trace. The first choice at each step is the
 	// one documented above; should it lead to a step with no matching
 	// move (only possible on an uncertified model), other choices are
@@ -86,7 +88,7 @@ func Lift(ctx context.Context, sys *gsst.System, tr *Trace) *Lifted {
 	// run is a lasso. Configuration Loop (the first iteration's start) is
 	// rebuilt by replaying the stem's first Loop steps.
 	loopLen := len(tr.States) - tr.Loop
-	first := newLifter(ctx, sys)
+	first := newLifter(ctx, sys, start)
 	for _, m := range l.done[:tr.Loop] {
 		first.p.Take(m.movers, m.transferred, m.after)
 	}
@@ -147,19 +149,31 @@ type move struct {
 	before, after       []int // shared values
 }
 
-func newLifter(ctx context.Context, sys *gsst.System) *lifter {
-	return &lifter{ctx: ctx, sys: sys, steps: sys.Steps(), p: sys.NewProcs(sys.InitConfig())}
+func newLifter(ctx context.Context, sys *gsst.System, start gsst.Config) *lifter {
+	return &lifter{ctx: ctx, sys: sys, steps: sys.Steps(), p: sys.NewProcs(start)}
 }
 
-func (l *lifter) checkStart(st State) error {
-	totals := l.p.View().Totals(len(l.sys.States))
-	if !slices.Equal(totals, st.Counters) {
-		return fmt.Errorf("the trace does not start in the initial configuration")
+// startConfig returns the initial configuration of sys a trace starting
+// in st starts from: the first of sys.Initials with st's counters (group
+// counters, when st has them) and shared values.
+func startConfig(sys *gsst.System, st State) (gsst.Config, error) {
+	confs := []gsst.Config{sys.InitConfig()}
+	if !sys.SingleInitial() {
+		var err error
+		if confs, err = sys.Initials(); err != nil {
+			return gsst.Config{}, err
+		}
 	}
-	if st.Shared != nil && !slices.Equal(st.Shared, l.p.Shared) {
-		return fmt.Errorf("the trace does not start with the initial shared values")
+	for _, c := range confs {
+		if !slices.Equal(c.Totals(len(sys.States)), st.Counters) || st.Shared != nil && !slices.Equal(st.Shared, c.Shared) {
+			continue
+		}
+		if st.Groups != nil && !slices.EqualFunc(st.Groups, c.Counts, slices.Equal) {
+			continue
+		}
+		return c, nil
 	}
-	return nil
+	return gsst.Config{}, fmt.Errorf("the trace does not start in an initial configuration")
 }
 
 // maxLiftSearch bounds the choices tried when lifting a path.

@@ -307,8 +307,10 @@ func (s State) WithShared(vals []int) State {
 // Lifted is a trace replayed on the unreduced system. Processes are named
 // by group and by index within the group (0-based). In the initial
 // configuration the processes of group g occupy the local states in
-// order: the first Init[g][0] processes are in state 0, the next
-// Init[g][1] in state 1, and so on.
+// order: the first Start.Counts[g][0] processes are in state 0, the next
+// Start.Counts[g][1] in state 1, and so on; Start is the system's
+// initial configuration the trace starts from (InitConfig, when the
+// system has one).
 //
 // Configuration 0 is the initial one and Steps[i] leads from configuration
 // i to configuration i+1. When Loop >= 0 the configuration after the last
@@ -324,6 +326,8 @@ type Lifted struct {
 	// step had no matching process move. That can happen only on a
 	// forced, uncertified model, where the abstraction is not exact.
 	Error string `json:"error,omitempty"`
+	// Start is the initial configuration the steps start from.
+	Start gsst.Config `json:"-"`
 }
 
 // Step is one move of one process: process Process of group Group moves

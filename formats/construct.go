@@ -16,12 +16,17 @@ const (
 	// NoMover is a step that moves no process: it only updates shared
 	// variables (or transfers processes that are not its movers).
 	NoMover Construct = iota + 1
-	// SplitInit is a group whose processes start spread over several
-	// states, any number in each (or none): ByMC's loc0 + loc1 == N - F,
-	// a mist place that may start empty.
+	// SplitInit is an initial condition that splits the processes in a
+	// way the language cannot state yet: several equations over the
+	// locations (loc0 + loc1 == N - F with locF == F), a location left
+	// free or bounded by an inequality, a mist place that may start empty.
+	// (One equation over several locations is a group spread over them,
+	// gsst/initial.go.)
 	SplitInit
-	// SharedInitRange is a shared variable whose initial value is a
-	// parameter or any value in a range.
+	// SharedInitRange is a shared variable whose initial values the
+	// language cannot state yet: any value with no greatest one, or a
+	// range written as inequalities. (A value over the parameters and a
+	// bounded range are gsst/initial.go's.)
 	SharedInitRange
 	// ParallelRules is several transitions between the same two states,
 	// each with its own guard and update.
@@ -48,8 +53,8 @@ const (
 
 var constructNames = [...]string{
 	NoMover:             "a step that moves no process",
-	SplitInit:           "a group split over several initial states, each part any number or none",
-	SharedInitRange:     "a shared variable initialised from a parameter or to any value in a range",
+	SplitInit:           "an initial split of the processes other than one sum over locations (several sums, a free or bounded location, a group that may start empty)",
+	SharedInitRange:     "a shared variable whose initial values are unbounded or given by inequalities",
 	ParallelRules:       "several transitions between the same two states",
 	SelfLoopUpdate:      "a self-loop that updates shared variables",
 	IdleStep:            "an idle step (a step that changes nothing)",

@@ -79,6 +79,9 @@ func (p *printer) file() {
 		for j := range s.Shared {
 			v := &s.Shared[j]
 			init := v.ValueName(v.Init)
+			if v.InitRange || !v.InitTerm.IsConst() {
+				init = quote(s.InitText(j))
+			}
 			p.printf("  %s: {type: %s, init: %s}%s\n", quoteName(v.Name), quote(v.TypeText()), init, trailing(n.Shared, j))
 		}
 	}
@@ -155,7 +158,7 @@ func (p *printer) init() {
 	all := -1
 	for g := range s.Groups {
 		st, ok := s.InitState(g)
-		if !ok || (all >= 0 && st != all) {
+		if !ok || s.InitOver != nil || (all >= 0 && st != all) {
 			all = -2
 			break
 		}
@@ -167,6 +170,14 @@ func (p *printer) init() {
 	}
 	p.printf("init:\n")
 	for g := range s.Groups {
+		if s.InitOver != nil && s.InitOver[g] != nil {
+			var names []string
+			for _, st := range s.InitOver[g] {
+				names = append(names, quoteName(s.States[st]))
+			}
+			p.printf("  %s: [%s]\n", quoteName(s.Groups[g].Name), strings.Join(names, ", "))
+			continue
+		}
 		if st, ok := s.InitState(g); ok {
 			p.printf("  %s: %s\n", quoteName(s.Groups[g].Name), quoteName(s.States[st]))
 			continue

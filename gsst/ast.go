@@ -53,6 +53,13 @@ type SharedDecl struct {
 	InitInt   int64
 	InitName  *Ident // nil for an integer
 	InitOK    bool   // false when init is missing or malformed (already reported)
+	// A set of initial values (initial.go): every integer InitInt..InitHi
+	// (InitRange), or a linear expression over the parameters (InitX,
+	// written InitText).
+	InitRange bool
+	InitHi    int64
+	InitX     Expr
+	InitText  string
 }
 
 // UpdateDecl is one update of a transition or a rendezvous. Shared is set
@@ -125,11 +132,13 @@ type GroupDecl struct {
 }
 
 // InitDecl is the init key. Either All names the state every process
-// starts in, or Groups gives one entry per group.
+// starts in, or AllOver the states every group's processes spread over
+// (initial.go), or Groups gives one entry per group.
 type InitDecl struct {
-	Pos    Pos // position of the init key
-	All    *Ident
-	Groups []*GroupInit
+	Pos     Pos // position of the init key
+	All     *Ident
+	AllOver []*Ident
+	Groups  []*GroupInit
 }
 
 // GroupInit is the initial distribution of one group: either every process
@@ -138,6 +147,7 @@ type GroupInit struct {
 	Group  *Ident
 	State  *Ident       // all processes of Group start here
 	Counts []*InitCount // or: so many processes per state
+	Over   []*Ident     // or: any number in each of these states (initial.go)
 }
 
 // InitCount is "state: count" inside a per-group init mapping.

@@ -66,6 +66,7 @@ func check(f *File, file string, opt options) (*Spec, ErrorList) {
 	c.declareParams(f)
 	c.declareShared(f)
 	c.declare(f)
+	c.initTerms(f)
 	c.assume(f)
 	c.init(f)
 	// Guards mention n, so they need the group sizes; they are checked even
@@ -177,6 +178,9 @@ func (c *checker) init(f *File) {
 	case in == nil:
 		skipAll()
 		return
+	case in.AllOver != nil:
+		c.allOver(in.AllOver, in.Pos)
+		return
 	case in.All != nil:
 		s, ok := c.state(in.All, " in init")
 		if !ok {
@@ -195,6 +199,9 @@ func (c *checker) init(f *File) {
 		if !ok {
 			// Still resolve the states, to report unknown ones.
 			c.state(gi.State, " in init")
+			for _, id := range gi.Over {
+				c.state(id, " in init")
+			}
 			for _, ic := range gi.Counts {
 				c.state(ic.State, " in init")
 			}
@@ -209,6 +216,8 @@ func (c *checker) init(f *File) {
 			} else {
 				c.src.rows[g] = rowSkip
 			}
+		case gi.Over != nil:
+			c.initOver(g, gi.Over, gi.Group.NamePos)
 		case gi.Counts == nil:
 			c.src.rows[g] = rowSkip // already reported by the decoder
 		default:
@@ -334,6 +343,7 @@ const (
 	assumeMode              // the assumption: parameters only
 	sizeMode                // group sizes: linear over parameters only
 	updateMode              // right sides of updates: shared variables, parameters, constants
+	initMode                // initial values of shared variables: linear over parameters only
 )
 
 // stateOnly says why a mode has no temporal operators.
@@ -345,6 +355,8 @@ func (m mode) stateOnly() string {
 		return "the assumption is a condition on the parameters"
 	case sizeMode:
 		return "a group size is an expression over the parameters"
+	case initMode:
+		return initOverParams
 	case updateMode:
 		return "an update assigns values computed from the current configuration"
 	}
@@ -548,7 +560,7 @@ func (c *checker) expr(x Expr, m mode, where string) (v value, ok bool) {
 // may appear in mode m, reporting it when not.
 func (c *checker) processCount(pos Pos, what string, m mode, where string) bool {
 	switch m {
-	case assumeMode, sizeMode, updateMode:
+	case assumeMode, sizeMode, updateMode, initMode:
 	default:
 		return true
 	}
@@ -559,6 +571,7 @@ func (c *checker) processCount(pos Pos, what string, m mode, where string) bool 
 		assumeMode: "the assumption reads the parameters only",
 		sizeMode:   "a group size is an expression over the parameters",
 		updateMode: "an update reads shared variables, parameters and constants",
+		initMode:   initOverParams,
 	}[m]
 	hint := ""
 	if what != "counter" && m != updateMode {
@@ -580,10 +593,11 @@ func (c *checker) named(x *NameExpr, nm name, m mode, where string) (value, bool
 		}
 		return value{kind: kindInt, t: presburger.VarTerm(c.sys.ParamVar(nm.param))}, true
 	case nm.shared >= 0:
-		if m == assumeMode || m == sizeMode {
+		if m == assumeMode || m == sizeMode || m == initMode {
 			c.errorf(x.NamePos, "shared variable %s%s: %s", x.Name, where, map[mode]string{
 				assumeMode: "the assumption reads the parameters only",
-				sizeMode:   "a group size is an expression over the parameters"}[m])
+				sizeMode:   "a group size is an expression over the parameters",
+				initMode:   initOverParams}[m])
 			return value{}, false
 		}
 		v := &c.sys.Shared[nm.shared]

@@ -627,7 +627,13 @@ func (d *decoder) decodeInit(key, n *yaml.Node) *InitDecl {
 		}
 		return in
 	}
-	if !d.want(n, yaml.MappingNode, "an initial state, or a mapping from group names to initial states") {
+	if n.Kind == yaml.SequenceNode {
+		if in.AllOver = d.initOver(n); in.AllOver == nil {
+			return nil
+		}
+		return in
+	}
+	if !d.want(n, yaml.MappingNode, "an initial state, a list of initial states, or a mapping from group names to initial states") {
 		return nil
 	}
 	for _, q := range d.pairs(n, "init") {
@@ -646,8 +652,10 @@ func (d *decoder) decodeInit(key, n *yaml.Node) *InitDecl {
 			if len(q.val.Content) == 0 {
 				d.errorf(d.pos(q.val), "empty initial distribution for group %q", q.key.Value)
 			}
+		case yaml.SequenceNode:
+			gi.Over = d.initOver(q.val)
 		default:
-			d.want(q.val, yaml.ScalarNode, "an initial state, or a mapping from states to numbers of processes")
+			d.want(q.val, yaml.ScalarNode, "an initial state, a list of initial states, or a mapping from states to numbers of processes")
 		}
 		if gi.Group != nil {
 			in.Groups = append(in.Groups, gi)

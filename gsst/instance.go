@@ -140,6 +140,11 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 			out.Init[g][st] = sizes[g]
 		}
 	}
+	shared, err := s.foldInitTerms(pv)
+	if err != nil {
+		return nil, err
+	}
+	out.Shared = shared
 	out.Params = slices.Clone(s.Params)
 	for k := range out.Params {
 		out.Params[k].Fixed, out.Params[k].Value = true, value[k]

@@ -65,6 +65,7 @@ func (s *Spec) InstanceCondition() presburger.Formula {
 			parts = append(parts, presburger.Compare(presburger.VarTerm(s.SizeVar(g)), presburger.Eq, grp.SizeTerm))
 		}
 	}
+	parts = append(parts, s.initDomains()...)
 	return presburger.Conj(append(parts, s.SizeSum())...)
 }
 

@@ -105,6 +105,7 @@ func (s *Spec) rules(src *source) ErrorList {
 	s.checkAssume(at)
 	sizeOK := s.checkSizes(src, fromFile, at)
 	s.checkInit(src, sizeOK, at)
+	s.checkInitial(src, at)
 	type edge struct{ from, to int }
 	type named struct {
 		pos  Pos

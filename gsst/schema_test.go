@@ -51,7 +51,7 @@ func TestSchemaAcceptsConstructs(t *testing.T) {
 func constructSeeds(t *testing.T) [][]byte {
 	t.Helper()
 	out := [][]byte{[]byte(paramTemplate)}
-	for _, name := range []string{"threshold", "lock", "pool"} {
+	for _, name := range []string{"threshold", "lock", "pool", "initial"} {
 		src, err := os.ReadFile("testdata/constructs/" + name + ".yaml")
 		if err != nil {
 			t.Fatal(err)
@@ -142,7 +142,7 @@ func TestSchemaRejects(t *testing.T) {
 		{"range open below", states + "groups: {p: ..5}\n" + init + trans, "/groups/p pattern"},
 		{"range from zero", states + "groups: {p: 0..}\n" + init + trans, "/groups/p pattern"},
 		{"range not numbers", states + "groups: {p: 1..x}\n" + init + trans, "/groups/p pattern"},
-		{"init a list", states + groups + "init: [N]\n" + trans, "/init type"},
+		{"init a list twice", states + groups + "init: [N, N]\n" + trans, "/init oneOf"},
 		{"init empty", states + groups + "init: {}\n" + trans, "/init minProperties"},
 		{"init state not a name", states + groups + "init: N-1\n" + trans, "/init pattern"},
 		{"init negative count", states + groups + "init: {p: {N: 3, T: -1}}\n" + trans, "/init/p/T minimum"},

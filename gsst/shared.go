@@ -26,8 +26,15 @@ type Shared struct {
 	Values    []string // the constants of an enumeration; nil otherwise
 	Lo, Hi    int      // the domain (a boolean's is 0..1, an enumeration's 0..len(Values)-1)
 	Unbounded bool     // no greatest value (Hi unused)
-	Init      int      // initial value
-	Pos       Pos      // of the name
+	Init      int      // initial value (the least of a range; Lo while InitTerm reads parameters)
+	// A set of initial values (initial.go): every value Init..InitHi
+	// (InitRange), or the value of InitTerm, a linear term over the
+	// parameters (InitText as written), which an instance folds to Init.
+	InitRange bool
+	InitHi    int
+	InitTerm  presburger.Term
+	InitText  string
+	Pos       Pos // of the name
 	// TypePos, InitPos and ValuePos (one per constant of an
 	// enumeration), in a Shared read from a file, say where the type,
 	// the initial value and the constants were written, for the messages
@@ -132,6 +139,7 @@ func (d *decoder) decodeShared(n *yaml.Node) []*SharedDecl {
 			continue
 		}
 		switch {
+		case d.sharedInitSet(sd, v):
 		case v.Tag == "!!int":
 			k, ok := d.integer(v, "an initial value")
 			sd.InitInt, sd.InitOK = k, ok
@@ -209,7 +217,7 @@ func (c *checker) declareShared(f *File) {
 		default:
 			v.Lo, v.Hi, v.Unbounded = int(sd.Lo), int(sd.Hi), sd.Unbounded
 		}
-		if sd.TypeOK && sd.InitOK {
+		if sd.TypeOK && sd.InitOK && !c.initSet(&v, sd, &ss) {
 			c.initialValue(&v, sd, &ss)
 		}
 		c.sys.Shared = append(c.sys.Shared, v)
@@ -300,7 +308,7 @@ func (s *Spec) checkShared(src *source, at func(Pos, string, ...any)) {
 			at(typ, "empty domain %s of %s: the greatest value is below the least", v.TypeText(), v.Name)
 			continue
 		}
-		if initOK && !v.Contains(v.Init) {
+		if initOK && v.InitTerm.IsConst() && !v.Contains(v.Init) {
 			at(init, "initial value %d of %s is outside its domain %s", v.Init, v.Name, v.TypeText())
 		}
 	}

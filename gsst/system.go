@@ -44,6 +44,11 @@ type Spec struct {
 	States []string
 	Groups []Group
 	Init   [][]int // Init[g][s]: processes of group g that start in state s
+	// InitOver[g], when not nil, lists the states (two or more,
+	// increasing) over which the processes of group g start, any number
+	// in each (initial.go); Init[g] then places them all in the first.
+	// InitOver is nil when no group spreads.
+	InitOver [][]int
 	// InitPos, in a Spec read from a file, says where each row of Init
 	// was written, for the messages of New; nil when built by hand.
 	InitPos     []InitPos
@@ -535,6 +540,12 @@ func (s *Spec) clone() *Spec {
 	}
 	if s.Init == nil {
 		out.Init = nil
+	}
+	if s.InitOver != nil {
+		out.InitOver = make([][]int, len(s.InitOver))
+		for g, over := range s.InitOver {
+			out.InitOver[g] = slices.Clone(over)
+		}
 	}
 	out.InitPos = slices.Clone(s.InitPos)
 	for g := range out.InitPos {

@@ -371,10 +371,12 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 
 	p("ASSIGN\n")
 	for _, pr := range procs {
-		p("  init(%s) := %s;\n", pr.name, st[pr.init])
+		// A process of a group spread over several states starts in
+		// any of them: the processes' choices give every distribution.
+		p("  init(%s) := %s;\n", pr.name, initialStates(sys, pr, st))
 	}
 	for j := range sys.Shared {
-		p("  init(%s) := %s;\n", sv.name[j], sv.constant(j, sys.Shared[j].Init))
+		p("  init(%s) := %s;\n", sv.name[j], sv.initial(j, &sys.Shared[j]))
 	}
 	for i, pr := range procs {
 		lines := make([]string, 0, len(can[i]))

@@ -192,12 +192,19 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 		p("  %s := %s;\n", enAny, wrapJoin(en, " | ", "      "))
 	}
 
+	if m.Initials != nil {
+		p("INIT\n  %s\n", initialStatesOf(m, ctr, sv))
+	}
 	p("ASSIGN\n")
 	for i := range m.Counters {
-		p("  init(%s) := %d;\n", ctr[i], m.Init[i])
+		if m.Initials == nil {
+			p("  init(%s) := %d;\n", ctr[i], m.Init[i])
+		}
 	}
 	for j := range m.Shared {
-		p("  init(%s) := %s;\n", sv.name[j], sv.constant(j, m.Init[k+j]))
+		if m.Initials == nil {
+			p("  init(%s) := %s;\n", sv.name[j], sv.constant(j, m.Init[k+j]))
+		}
 	}
 	after := make([][]presburger.Term, len(m.Transitions)) // the counters after a step that moves more than one process
 	for j := range m.Transitions {

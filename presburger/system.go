@@ -365,47 +365,62 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		return err
 	}
 	next := ts.Prime(inv)
-	// Consecution under transitions lo..hi at once (a step by any of
+	// Consecution under transitions 0..hi at once (a step by any of
 	// them from inv to outside it): one query for all of them is what
 	// most checks of a true invariant cost. When it has a model, the
-	// transition the model steps by fails; the first that fails is that
-	// one or comes before it, which a query over those before tells, and
-	// so on down.
-	some := func(lo, hi int) (Answer, error) {
-		idx := make([]int, 0, hi-lo+1)
-		for i := lo; i <= hi; i++ {
-			idx = append(idx, i)
+	// first transition that fails is found by bisection over such
+	// prefixes (a model also names a failing transition, the one it
+	// steps by, which narrows the search further): a few queries, where
+	// going down one transition at a time asked hundreds on a net with
+	// hundreds of transitions whose models all stepped by the last one.
+	prefix := func(hi int) (Answer, error) {
+		idx := make([]int, hi+1)
+		for i := range idx {
+			idx[i] = i
 		}
-		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[lo:hi+1]...), Negation(next))})
+		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[:hi+1]...), Negation(next))})
 	}
 	first := 0
 	if n := len(ts.Trans); n > 1 {
-		a, err := some(0, n-1)
+		a, err := prefix(n - 1)
 		if err != nil {
 			return err
 		}
 		if a.Result == Unsat {
 			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
 		}
-		for hi := n - 1; a.Result == Sat; {
-			// The transition the model steps by, among 0..hi.
-			j := -1
-			for i := 0; i <= hi && j < 0; i++ {
-				if Eval(ts.Trans[i], func(v Var) int64 { return a.Model[v] }) {
-					j = i
+		// Transitions 0..lo hold (lo = -1: none known) and some
+		// transition among 0..hi fails, so the first failing one is in
+		// lo+1..hi. An Unknown leaves the rest to the queries one by
+		// one below, which report it.
+		lo, hi := -1, n-1
+	bisect:
+		for a.Result != Unknown && hi-lo > 1 {
+			if a.Result == Sat {
+				for i := lo + 1; i < hi; i++ {
+					if Eval(ts.Trans[i], func(v Var) int64 { return a.Model[v] }) {
+						hi = i // the model steps by i, which fails
+						break
+					}
+				}
+				if hi-lo <= 1 {
+					break
 				}
 			}
-			if j <= 0 {
-				break // from 0 on, one by one
-			}
-			if a, err = some(0, j-1); err != nil {
+			mid := lo + (hi-lo)/2
+			if a, err = prefix(mid); err != nil {
 				return err
 			}
-			if a.Result == Unsat {
-				first = j
+			switch a.Result {
+			case Unsat:
+				lo = mid
+			case Sat:
+				hi = mid
+			default:
+				break bisect
 			}
-			hi = j - 1
 		}
+		first = lo + 1
 	}
 	for i := first; i < len(ts.Trans); i++ {
 		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, ts.Trans[i], Negation(next))); err != nil {

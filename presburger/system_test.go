@@ -101,7 +101,7 @@ func randomSystem(g *gen) pb.TransitionSystem {
 	step := []pb.Var{sx, sy, sn, sxn, syn}
 	ts.Init = g.formula(2, state)
 	ts.Trans = nil
-	for n := 1 + g.r.Intn(3); n > 0; n-- {
+	for n := 1 + g.r.Intn(9); n > 0; n-- {
 		ts.Trans = append(ts.Trans, g.formula(3, step))
 	}
 	ts.Bad = g.formula(2, state)

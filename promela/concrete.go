@@ -31,6 +31,9 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the Promela program of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
+	if err := sys.OneInitial("the Promela export"); err != nil {
+		return nil, err
+	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
 		return nil, err

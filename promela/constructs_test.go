@@ -25,7 +25,7 @@ import (
 func TestSpinConstructs(t *testing.T) {
 	runs := 60
 	if testing.Short() {
-		runs = 10
+		runs = 6
 	}
 	spinConstructs(t, 2120, runs, false)
 }

@@ -28,6 +28,9 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 // Reduced returns the Promela program of the counter model m, of either
 // level.
 func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
+	if err := m.System.OneInitial("the Promela export"); err != nil {
+		return nil, err
+	}
 	cfg := emit.NewHeader(opts)
 	sys := m.System
 	k := len(m.Counters)

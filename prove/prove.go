@@ -148,6 +148,7 @@ type config struct {
 	maxStates int64
 	maxWork   int64
 	relaxed   presburger.Prover
+	checker   presburger.Solver
 	progress  progress.Func
 }
 
@@ -173,6 +174,15 @@ func MaxWork(n int64) Option { return func(c *config) { c.maxWork = n } }
 // there, since the attempt is given up on any answer but a proof.
 func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.relaxed = p } }
 
+// CheckSolver sets the solver of the queries asked about one property
+// (the checks of candidate invariants, the lemmas' filters, the state
+// equation, replays); by default it is Check's solver, which certifies.
+// A solver with a smaller work bound per query keeps a property whose
+// candidates are large (an invariant over hundreds of counters) from
+// spending the certification's budget on each check: a check that runs
+// out of work leaves the property Unknown, never wrongly proved.
+func CheckSolver(s presburger.Solver) Option { return func(c *config) { c.checker = s } }
+
 // MaxStates bounds the explicit exploration of an instance that a
 // refutation under fairness needs (default 1,000,000 states); beyond it
 // the property is Unknown.
@@ -190,6 +200,9 @@ const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	if err := sys.OneInitial("vsym prove"); err != nil {
+		return nil, err
+	}
 	// A family with no instance has every property vacuously: refuse it.
 	if err := detect.HasInstance(ctx, sys, solver); err != nil {
 		return nil, err
@@ -199,6 +212,10 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		o(&cfg)
 	}
 	rep := &Report{System: sys}
+	checker := solver
+	if cfg.checker != nil {
+		checker = cfg.checker
+	}
 	// Two models at most, each built once: the total-counter one for the
 	// properties over total counters (through BuildParam, which certifies
 	// and falls back to the group-counter model), the group-counter one
@@ -260,7 +277,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		res := Result{}
 		start := time.Now()
 		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: fmt.Sprintf("%d safety properties together", len(phis))})
-		if err := proveOne(ctx, cfg, m, presburger.Conj(phis...), "", prover, solver, &res); err != nil {
+		if err := proveOne(ctx, cfg, m, presburger.Conj(phis...), "", prover, checker, &res); err != nil {
 			return nil, err
 		}
 		res.Duration = time.Since(start)
@@ -278,7 +295,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		if _, ok := counterabs.SafetyFormula(p.Formula); !ok {
 			start := time.Now()
-			err := checkLive(ctx, cfg, rep, i, prover, solver, &live, &res)
+			err := checkLive(ctx, cfg, rep, i, prover, checker, &live, &res)
 			res.Duration = time.Since(start)
 			if err != nil {
 				return nil, fmt.Errorf("property %s: %w", p.Name, err)
@@ -303,7 +320,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		start := time.Now()
 		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
-		err := proveOne(ctx, cfg, m, phi, p.Name, prover, solver, &res)
+		err := proveOne(ctx, cfg, m, phi, p.Name, prover, checker, &res)
 		res.Duration = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)

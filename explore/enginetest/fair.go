@@ -82,10 +82,10 @@ func CheckAgainstOracle(t *testing.T, eng explore.Engine, opts []explore.Option,
 // checks, in the full run and with -short.
 const (
 	fairSystems      = 300
-	fairSystemsShort = 50
+	fairSystemsShort = 30
 )
 
-// fair checks eng, on hundreds of random small systems (a hundred with
+// fair checks eng, on hundreds of random small systems (30 with
 // -short) with random fairness constraints (justice conditions over total
 // and group counters, weak fairness per transition and per group) and
 // properties over total and group counters, against the oracle's fair CTL

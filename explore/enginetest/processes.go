@@ -29,7 +29,7 @@ import (
 // systems processes checks, without and with -short.
 const (
 	processSystems      = 400
-	processSystemsShort = 50
+	processSystemsShort = 30
 )
 
 // processes checks the engine on hundreds of random systems that may

@@ -272,13 +272,27 @@ func (e *engine) checkProperty(p *counterabs.Property) (explore.PropertyResult, 
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}
-	res.Vacuous = !fair.has(0)
-	res.Holds = s.has(0) || res.Vacuous
+	// Every initial state with a fair path must satisfy p; the trace
+	// starts in the first that does not, or (p holding) the first fair.
+	from := -1
+	res.Vacuous, res.Holds = true, true
+	for _, i := range e.initials() {
+		if !fair.has(i) {
+			continue
+		}
+		if res.Vacuous {
+			res.Vacuous, from = false, i
+		}
+		if !s.has(i) {
+			res.Holds, from = false, i
+			break
+		}
+	}
 	explore.Conclude(e.sp.model, p, &res)
 	if !e.opt.Traces || res.Vacuous {
 		return res, nil
 	}
-	tr, err := explore.Explain[int, bitset](explicitGraph{e}, 0, p.Formula, res.Holds, e.sp.model)
+	tr, err := explore.Explain[int, bitset](explicitGraph{e}, from, p.Formula, res.Holds, e.sp.model)
 	if err != nil {
 		return res, fmt.Errorf("property %s: %w", p.Name, err)
 	}

@@ -37,6 +37,7 @@ type engine struct {
 	start    time.Time
 	deadlock bitset
 	nDead    int
+	ninit    int // the initial states are states 0 ... ninit-1
 	ticks    int
 	cache    map[string]bitset // sat results for the property being checked
 	justice  []ejustice        // the model's justice constraints (fair.go)
@@ -126,7 +127,7 @@ func (e *engine) deadlockPaths(rep *explore.Report) error {
 	}
 	g := explicitGraph{e}
 	all := e.all()
-	hits, d, err := e.layers(0, all, e.deadlock, false)
+	hits, d, err := e.layersFrom(e.initials(), all, e.deadlock, false)
 	defer e.endSearch()
 	if err != nil {
 		return err
@@ -188,16 +189,21 @@ func (e *engine) tick() error {
 func (e *engine) explore() error {
 	sp, st := e.sp, e.st
 	key := make([]uint64, sp.w)
-	if err := sp.encodeAll(sp.init, key); err != nil {
-		return err
+	for _, init := range sp.inits {
+		if err := sp.encodeAll(init, key); err != nil {
+			return err
+		}
+		st.insert(key)
 	}
-	st.insert(key)
+	e.ninit = st.n
 	var rk *ranker
 	var visited bitset
 	if r := newRanker(sp); r != nil && !sp.general && !testNoRank && (e.opt.MaxMemory <= 0 || int64(r.size/8) <= e.opt.MaxMemory/4) {
 		rk = r
 		visited = newBitset(int(rk.size))
-		visited.set(int(rk.rank(sp.init)))
+		for _, init := range sp.inits {
+			visited.set(int(rk.rank(init)))
+		}
 	}
 	vals := make([]int64, sp.nvals)
 	succ := make([]uint64, sp.w)
@@ -208,7 +214,7 @@ func (e *engine) explore() error {
 	}
 	lastReport := e.start
 	e.startWatch()
-	e.report(progress.Event{Phase: progress.Reach, Frontier: 1})
+	e.report(progress.Event{Phase: progress.Reach, Frontier: int64(e.ninit)})
 	for i := 0; i < st.n; i++ {
 		if i&0x3fff == 0 {
 			if err := e.ctx.Err(); err != nil {
@@ -515,6 +521,15 @@ func (b bitset) or(c bitset) bitset {
 	out := make(bitset, len(b))
 	for i := range out {
 		out[i] = b[i] | c[i]
+	}
+	return out
+}
+
+// initials returns the initial states.
+func (e *engine) initials() []int {
+	out := make([]int, e.ninit)
+	for i := range out {
+		out[i] = i
 	}
 	return out
 }

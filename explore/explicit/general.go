@@ -207,7 +207,7 @@ type watched struct {
 func (e *engine) startWatch() {
 	for j, s := range e.sp.shared {
 		if s.unbounded {
-			init := int64(e.sp.model.Shared[j].Init)
+			init := int64(e.sp.model.Shared[j].InitMax())
 			e.watch = append(e.watch, watched{idx: s.idx, j: j, bound: explore.GrowthBound(e.sp.model, j), largest: init})
 		}
 	}

@@ -32,7 +32,7 @@ type space struct {
 	slots []slot // packed fields
 	w     int    // words per key
 	moves []move
-	init  []int64
+	inits [][]int64 // the initial states: states 0 ... ninit-1 of the search
 
 	// A model with constructs beyond the paper (general.go): general
 	// is set, shared holds the fields of its shared variables, and
@@ -91,9 +91,12 @@ func newSpace(m *counterabs.Model) (*space, error) {
 		}
 		sp.moves = append(sp.moves, sp.keyDelta(move{guard: g, src: int32(t.From), dst: int32(t.To), trans: k}))
 	}
-	sp.init = make([]int64, sp.nvals)
-	for i, c := range m.Init {
-		sp.init[i] = int64(c)
+	for _, start := range m.Starts() {
+		init := make([]int64, sp.nvals)
+		for i, c := range start {
+			init[i] = int64(c)
+		}
+		sp.inits = append(sp.inits, init)
 	}
 	return sp, nil
 }

@@ -78,19 +78,32 @@ func (g explicitGraph) State(s int) explore.State {
 // returns the last layer (from's, when from is not in within). Its cost
 // is that of the states it visits.
 func (e *engine) layers(from int, through, target bitset, far bool) ([]int, int, error) {
+	return e.layersFrom([]int{from}, through, target, far)
+}
+
+// layersFrom is layers from several states at once (the initial ones),
+// each at distance 0; with far, froms holds one state.
+func (e *engine) layersFrom(froms []int, through, target bitset, far bool) ([]int, int, error) {
 	if e.dist == nil {
 		e.dist = make([]int32, e.st.n)
 		for i := range e.dist {
 			e.dist[i] = -1
 		}
 	}
-	e.dist[from] = 0
-	e.visited = append(e.visited[:0], int32(from))
-	cur := []int{from}
-	if !far && target.has(from) {
-		return cur, 0, nil
+	e.visited = e.visited[:0]
+	var cur, hits0 []int
+	for _, from := range froms {
+		e.dist[from] = 0
+		e.visited = append(e.visited, int32(from))
+		cur = append(cur, from)
+		if !far && target.has(from) {
+			hits0 = append(hits0, from)
+		}
 	}
-	if !through.has(from) {
+	if hits0 != nil {
+		return hits0, 0, nil
+	}
+	if len(froms) == 1 && !through.has(froms[0]) {
 		if far {
 			return cur, 0, nil
 		}

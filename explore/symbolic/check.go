@@ -153,7 +153,7 @@ func (e *Checker) deadlockPaths(ctx context.Context, rep *explore.Report) error 
 		if err != nil {
 			return err
 		}
-		if !e.contains(ef, e.model.Init) {
+		if !slices.ContainsFunc(e.model.Starts(), func(x []int) bool { return e.contains(ef, x) }) {
 			dead = b.False()
 		}
 	}
@@ -208,10 +208,24 @@ func (e *Checker) Property(ctx context.Context, f ctl.Formula) (explore.Property
 	if err != nil {
 		return explore.PropertyResult{}, err
 	}
-	res := explore.PropertyResult{Vacuous: !e.contains(fair, e.model.Init)}
-	res.Holds = res.Vacuous || e.contains(s, e.model.Init)
+	// Every initial state with a fair path must satisfy f; the trace
+	// starts in the first that does not, or (f holding) the first fair.
+	var from []int
+	res := explore.PropertyResult{Vacuous: true, Holds: true}
+	for _, x := range e.model.Starts() {
+		if !e.contains(fair, x) {
+			continue
+		}
+		if res.Vacuous {
+			res.Vacuous, from = false, x
+		}
+		if !e.contains(s, x) {
+			res.Holds, from = false, x
+			break
+		}
+	}
 	if e.shared.Traces && !res.Vacuous {
-		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, e.model.Init, f, res.Holds, e.model)
+		tr, err := explore.Explain[[]int, rudd.Node](bddGraph{e, ctx}, from, f, res.Holds, e.model)
 		if err != nil {
 			return explore.PropertyResult{}, err
 		}

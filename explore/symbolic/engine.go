@@ -342,7 +342,7 @@ func encodingLimits(m *counterabs.Model) (limits []int, unbounded []int) {
 			continue
 		}
 		unbounded = append(unbounded, j)
-		need := max(int64(m.Init[m.SharedVar(j)]-v.Lo), largest-int64(v.Lo), 1)
+		need := max(int64(v.InitMax()-v.Lo), largest-int64(v.Lo), 1)
 		limits[m.SharedVar(j)] = 1<<bitsFor(int(need)) - 1
 	}
 	return limits, unbounded
@@ -513,7 +513,10 @@ func (e *Checker) build() error {
 	if e.cfg.sumSpace {
 		e.space = e.withinPools(e.space)
 	}
-	e.init = e.vector(e.model.Init)
+	e.init = b.False()
+	for _, x := range e.model.Starts() {
+		e.init = b.Or(e.init, e.vector(x))
+	}
 	if f := e.model.MayDeadlock; f != nil {
 		n, err := e.gc.compile(f)
 		if err != nil {

@@ -15,12 +15,6 @@ func (t *translator) splitInit(pos gsst.Pos, what string) {
 	t.imp.Need(formats.SplitInit, pos, "inits: %s", what)
 }
 
-// sharedInitParam: shared variable x starts at a value over the
-// parameters.
-func (t *translator) sharedInitParam(x *NameExpr, value string) {
-	t.imp.Need(formats.SharedInitRange, x.Ident.Pos, "inits: shared variable %s starts at %s, a value of the parameters", x.Name, value)
-}
-
 // sharedInitRange: the inits give shared variable x a range of initial
 // values (x <= e, ...).
 func (t *translator) sharedInitRange(x *NameExpr, b *BinaryExpr) {

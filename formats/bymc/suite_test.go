@@ -20,16 +20,16 @@ var isola18 = []struct {
 	file, needs string
 	checked     []string
 }{
-	{"aba.ta", "SplitInit PropertyFairness", []string{"unforg", "corr", "agreement"}},
-	{"bcrb.ta", "SplitInit PropertyFairness", nil},
-	{"bosco.ta", "SplitInit PropertyFairness", []string{"lemma3_0", "lemma4_0", "one_step0", "fast0"}},
-	{"c1cs.ta", "SplitInit PropertyFairness", []string{"one_step0", "fast0"}},
-	{"cc.ta", "SplitInit PropertyFairness", []string{"validity0", "agreement", "termination"}},
-	{"cf1s.ta", "SplitInit PropertyFairness", []string{"one_step0", "fast0"}},
-	{"frb.ta", "SplitInit SharedInitRange PropertyFairness", []string{"unforg", "corr", "relay"}},
-	{"nbacg.ta", "SplitInit PropertyFairness", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
-	{"nbacr.ta", "SplitInit PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
-	{"strb.ta", "SplitInit PropertyFairness", []string{"unforg", "corr", "relay"}},
+	{"aba.ta", "PropertyFairness", []string{"unforg", "corr", "agreement"}},
+	{"bcrb.ta", "PropertyFairness", nil},
+	{"bosco.ta", "PropertyFairness", []string{"lemma3_0", "lemma4_0", "one_step0", "fast0"}},
+	{"c1cs.ta", "PropertyFairness", []string{"one_step0", "fast0"}},
+	{"cc.ta", "PropertyFairness", []string{"validity0", "agreement", "termination"}},
+	{"cf1s.ta", "PropertyFairness", []string{"one_step0", "fast0"}},
+	{"frb.ta", "SharedInitRange PropertyFairness", []string{"unforg", "corr", "relay"}},
+	{"nbacg.ta", "PropertyFairness", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
+	{"nbacr.ta", "PropertyFairness", []string{"termination1", "termination2", "validity", "nontriv"}},
+	{"strb.ta", "PropertyFairness", []string{"unforg", "corr", "relay"}},
 }
 
 // TestISoLA18 checks the table above: what vsym makes of each file, the

@@ -255,7 +255,8 @@ func (t *translator) inits() {
 			}
 			s.Shared[j].InitPos = n.Ident.Pos
 			if !v.term.IsConst() {
-				t.sharedInitParam(n, v.text)
+				// One value at each instance (gsst/initial.go).
+				s.Shared[j].InitTerm, s.Shared[j].InitText = v.term, v.text
 				continue
 			}
 			if v.term.Const < 0 {
@@ -300,7 +301,7 @@ func (t *translator) inits() {
 		t.splitInit(f.InitsPos, fmt.Sprintf("the inits do not constrain the number of processes in %s", strings.Join(free, ", ")))
 	case len(groups) == 0:
 		t.errorf(f.InitsPos, "the inits place no process in any location")
-	case len(groups) > 1 || len(groups[0].locs) > 1:
+	case len(groups) > 1:
 		var parts []string
 		for _, g := range groups {
 			parts = append(parts, strings.Join(g.locs, " + ")+" == "+g.size.text)
@@ -315,9 +316,20 @@ func (t *translator) inits() {
 		} else {
 			grp.Size, grp.SizeTerm, grp.SizeTermText = 1, g.size.term, g.size.text
 		}
-		s.Init[0][t.loc[g.locs[0]]] = grp.Size
+		// The processes start in the equation's locations, any number in
+		// each (gsst/initial.go): all in the first is one configuration.
+		var over []int
+		for _, l := range g.locs {
+			over = append(over, t.loc[l])
+		}
+		slices.Sort(over)
+		s.Init[0][over[0]] = grp.Size
 		s.InitPos = []gsst.InitPos{{Pos: g.pos}}
 		note := fmt.Sprintf("every process; they start in %s", g.locs[0])
+		if len(over) > 1 {
+			s.InitOver = [][]int{over}
+			note = fmt.Sprintf("every process; they start in %s, any number in each", strings.Join(g.locs, ", "))
+		}
 		if grp.OverParams() {
 			note += "; instances where the size is below 1 are not in the family"
 		}

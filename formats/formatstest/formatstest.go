@@ -32,8 +32,7 @@ import (
 // states it reaches projected by project, each with the least depth at
 // which a state of that projection is reached.
 func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) string) map[string]int {
-	owner, conf := testsupport.Processes(inst)
-	start := testsupport.ProcState{Conf: conf, Shared: inst.InitShared()}
+	owner, _ := testsupport.Processes(inst)
 	totals := func(st testsupport.ProcState) []int {
 		x := make([]int, len(inst.States))
 		for _, s := range st.Conf {
@@ -41,9 +40,23 @@ func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) 
 		}
 		return x
 	}
-	out := map[string]int{project(totals(start), start.Shared): 0}
-	seen := map[string]bool{start.Key(): true}
-	frontier := []testsupport.ProcState{start}
+	// From every initial configuration, listed apart from gsst.
+	ones, err := testsupport.EachInitial(inst)
+	if err != nil {
+		panic(fmt.Sprintf("formatstest: the initial configurations of %s: %v", inst.Name, err))
+	}
+	out := map[string]int{}
+	seen := map[string]bool{}
+	var frontier []testsupport.ProcState
+	for _, one := range ones {
+		_, conf := testsupport.Processes(one)
+		start := testsupport.ProcState{Conf: conf, Shared: one.InitShared()}
+		out[project(totals(start), start.Shared)] = 0
+		if !seen[start.Key()] {
+			seen[start.Key()] = true
+			frontier = append(frontier, start)
+		}
+	}
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
 		var next []testsupport.ProcState
 		for _, st := range frontier {
@@ -77,10 +90,14 @@ func ModelReach(m *counterabs.Model, depth int, project func(totals, shared []in
 // takes the states of the model beyond limit (0: no limit); depth is the
 // last layer explored.
 func ModelReachWithin(m *counterabs.Model, depth, limit int, project func(totals, shared []int) string) (out map[string]int, reached int) {
-	start := slices.Clone(m.Init)
-	out = map[string]int{project(m.Totals(start), m.SharedValues(start)): 0}
-	seen := map[string]bool{fmt.Sprint(start): true}
-	frontier := [][]int{start}
+	out = map[string]int{}
+	seen := map[string]bool{}
+	var frontier [][]int
+	for _, start := range m.Starts() {
+		out[project(m.Totals(start), m.SharedValues(start))] = 0
+		seen[fmt.Sprint(start)] = true
+		frontier = append(frontier, slices.Clone(start))
+	}
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
 		if limit > 0 && len(seen) > limit {
 			break
@@ -177,6 +194,14 @@ func ReadsBack(t testing.TB, imp *formats.Import, yaml []byte) {
 		a, b := &got.Groups[g], &want.Groups[g]
 		if a.Name != b.Name || a.SizeText() != b.SizeText() || a.SizeTermText != b.SizeTermText || !slices.Equal(got.Init[g], want.Init[g]) {
 			t.Errorf("group %d read back as %s %s %q %v, want %s %s %q %v", g, a.Name, a.SizeText(), a.SizeTermText, got.Init[g], b.Name, b.SizeText(), b.SizeTermText, want.Init[g])
+		}
+	}
+	if !slices.EqualFunc(got.InitOver, want.InitOver, slices.Equal) {
+		t.Errorf("the spreads over initial states read back as %v, want %v", got.InitOver, want.InitOver)
+	}
+	for j := range want.Shared {
+		if a, b := got.InitText(j), want.InitText(j); a != b {
+			t.Errorf("the initial value of shared variable %d reads back as %s, want %s", j, a, b)
 		}
 	}
 	for k := range want.Params {

@@ -65,7 +65,7 @@ func crossCheck(t *testing.T, name string, src []byte, instances int) (compared 
 			ok = ok && sys.Groups[g].Allows(sizes[g])
 		}
 		for p := range sim.places {
-			if shared[p] >= 0 && int64(sys.Shared[shared[p]].Init) != m0[p] {
+			if j := shared[p]; j >= 0 && (m0[p] < int64(sys.Shared[j].Init) || m0[p] > int64(sys.Shared[j].InitMax())) {
 				ok = false
 			}
 			if state[p] >= 0 && m0[p] > 0 && !slices.ContainsFunc(sys.Groups, func(g gsst.Group) bool { return g.Name == sim.places[p] }) {
@@ -79,6 +79,8 @@ func crossCheck(t *testing.T, name string, src []byte, instances int) (compared 
 		if err != nil {
 			t.Fatalf("%s: instance %v: %v", name, sizes, err)
 		}
+		// A counter that starts in a range starts at m0's value here.
+		inst = startAt(t, inst, func(j int) int64 { return m0[slices.Index(shared, j)] })
 		want, done := sim.reach(m0, maxDepth, maxStates)
 		depth := maxDepth
 		if !done {
@@ -174,6 +176,10 @@ func parseKey(k string) []int64 {
 // translates.
 func TestCrossCheckTestdata(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.spec")
+	// testdata/initial: nets with several initial markings, which vsym
+	// prove does not take yet (so not in the hand-written suite).
+	initial, _ := filepath.Glob("testdata/initial/*.spec")
+	files = append(files, initial...)
 	if len(files) < 4 {
 		t.Fatalf("found %d nets in testdata", len(files))
 	}
@@ -190,4 +196,24 @@ func TestCrossCheckTestdata(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startAt returns inst with every shared variable that starts in a range
+// starting at value(j) alone.
+func startAt(t *testing.T, inst *gsst.System, value func(j int) int64) *gsst.System {
+	t.Helper()
+	if inst.SingleInitial() {
+		return inst
+	}
+	spec := inst.Spec()
+	for j := range spec.Shared {
+		if v := &spec.Shared[j]; v.InitRange {
+			v.Init, v.InitRange, v.InitHi = int(value(j)), false, 0
+		}
+	}
+	out, err := gsst.New(spec)
+	if err != nil {
+		t.Fatalf("%s: %v", inst.Name, err)
+	}
+	return out
 }

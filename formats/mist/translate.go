@@ -135,6 +135,9 @@ func (t *translator) translate() {
 		switch {
 		case !iv.NoHi && iv.Lo == iv.Hi:
 			v.Init = int(iv.Lo)
+		case !iv.NoHi:
+			// Every number of tokens in the interval (gsst/initial.go).
+			v.Init, v.InitRange, v.InitHi = int(iv.Lo), true, int(iv.Hi)
 		default:
 			t.counterInitRange(p)
 		}

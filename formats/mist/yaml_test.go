@@ -17,6 +17,10 @@ var update = flag.Bool("update", false, "rewrite the converted YAML of testdata"
 // that it reads back as the same system.
 func TestConvert(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.spec")
+	// testdata/initial: nets with several initial markings, which vsym
+	// prove does not take yet (so not in the hand-written suite).
+	initial, _ := filepath.Glob("testdata/initial/*.spec")
+	files = append(files, initial...)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			imp, err := mist.Load(file)

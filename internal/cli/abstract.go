@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,18 +111,22 @@ func runAbstract(cmd *cobra.Command, o *abstractOpts) error {
 // abstractJSON is the stable output of "vsym abstract --output json",
 // documented in docs/counter-abstraction.md.
 type abstractJSON struct {
-	System      string           `json:"system"`
-	File        string           `json:"file"`
-	Model       counterabs.Level `json:"model"`
-	Reason      string           `json:"reason"`
-	Processes   int              `json:"processes"`
-	States      int              `json:"states"`
-	Certified   bool             `json:"certified"`
-	Exact       bool             `json:"exact"`
-	Forced      bool             `json:"forced"`
-	Counters    []counterJSON    `json:"counters"`
-	Invariant   string           `json:"invariant"`
-	Init        []int            `json:"init"`
+	System    string           `json:"system"`
+	File      string           `json:"file"`
+	Model     counterabs.Level `json:"model"`
+	Reason    string           `json:"reason"`
+	Processes int              `json:"processes"`
+	States    int              `json:"states"`
+	Certified bool             `json:"certified"`
+	Exact     bool             `json:"exact"`
+	Forced    bool             `json:"forced"`
+	Counters  []counterJSON    `json:"counters"`
+	Invariant string           `json:"invariant"`
+	Init      []int            `json:"init"`
+	// Initials, when the system has several initial configurations,
+	// holds every initial valuation of the counters and shared
+	// variables, Init first.
+	Initials    [][]int          `json:"initials,omitempty"`
 	Transitions []transitionJSON `json:"transitions"`
 	Deadlock    string           `json:"deadlock"`
 	// MayDeadlock, forced models only: where some configuration with
@@ -193,6 +198,7 @@ func newAbstractJSON(file string, m *analysis.Model, forced bool) *abstractJSON 
 		Exact:       m.Exact,
 		Forced:      forced,
 		Init:        m.Init,
+		Initials:    m.Initials,
 		Deadlock:    m.FormatFormula(m.Deadlock()),
 	}
 	if m.MayDeadlock != nil {
@@ -295,7 +301,13 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 	for _, v := range a.Shared {
 		init = append(init, v.Name+" = "+v.Init)
 	}
-	fmt.Fprintf(w, "init: %s\n\n", strings.Join(init, ", "))
+	if len(a.Initials) > 1 {
+		fmt.Fprintf(w, "init: one of %d initial states, %s\n", len(a.Initials), strings.Join(init, ", "))
+		writeInitials(w, a)
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "init: %s\n\n", strings.Join(init, ", "))
+	}
 	if len(a.Shared) > 0 {
 		fmt.Fprintln(w, "shared variables:")
 		for _, v := range a.Shared {
@@ -324,5 +336,34 @@ func writeAbstract(w io.Writer, a *abstractJSON) {
 	}
 	for _, f := range a.Fairness {
 		fmt.Fprintf(w, "fairness: %s\n", f)
+	}
+}
+
+// maxInitialsShown bounds the initial states abstract lists in text.
+const maxInitialsShown = 8
+
+// writeInitials lists the initial states after the first, up to
+// maxInitialsShown of them in all.
+func writeInitials(w io.Writer, a *abstractJSON) {
+	nc := len(a.Counters)
+	for k, v := range a.Initials[1:] {
+		if k+1 >= maxInitialsShown {
+			fmt.Fprintf(w, "  ... and %d more (--format json lists them all)\n", len(a.Initials)-maxInitialsShown)
+			return
+		}
+		var parts []string
+		for i, c := range a.Counters {
+			parts = append(parts, fmt.Sprintf("%s = %d", c.Name, v[i]))
+		}
+		for j, sv := range a.Shared {
+			// Only integer variables start in a range; the others keep
+			// their one initial value.
+			val := sv.Init
+			if sv.Type != "bool" && !strings.HasPrefix(sv.Type, "[") {
+				val = strconv.Itoa(v[nc+j])
+			}
+			parts = append(parts, sv.Name+" = "+val)
+		}
+		fmt.Fprintf(w, "  or %s\n", strings.Join(parts, ", "))
 	}
 }

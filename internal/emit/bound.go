@@ -28,9 +28,9 @@ func SharedHi(v *gsst.Shared, n, bound int) (int, error) {
 	case !v.Unbounded:
 		return v.Hi, nil
 	case bound <= 0:
-		return min(v.Init+n, gsst.MaxValue), nil
-	case bound < v.Init:
-		return 0, fmt.Errorf("bound %d is below the initial value %d of shared variable %s", bound, v.Init, v.Name)
+		return min(v.InitMax()+n, gsst.MaxValue), nil
+	case bound < v.InitMax():
+		return 0, fmt.Errorf("bound %d is below the initial value %d of shared variable %s", bound, v.InitMax(), v.Name)
 	case bound > gsst.MaxValue:
 		return 0, fmt.Errorf("bound %d of shared variable %s is beyond the limit of %d on a shared variable's value", bound, v.Name, gsst.MaxValue)
 	}
@@ -47,7 +47,7 @@ func BoundText(v *gsst.Shared, hi, bound int) string {
 	case hi == gsst.MaxValue:
 		return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d, the limit on a shared variable's value, the default)", v.Name, v.Lo, hi, hi)
 	}
-	return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d = initial value %d + %d processes, the default)", v.Name, v.Lo, hi, hi, v.Init, hi-v.Init)
+	return fmt.Sprintf("%s: %d..%d (unbounded in the spec; bound %d = initial value %d + %d processes, the default)", v.Name, v.Lo, hi, hi, v.InitMax(), hi-v.InitMax())
 }
 
 // Domains returns the domains of the shared variables of sys in an

@@ -22,9 +22,13 @@ func Describe(sys *gsst.System) string {
 			b = fmt.Appendf(b, "=%s", g.SizeTermText)
 		}
 	}
-	b = fmt.Appendf(b, ", init %v\n", sys.Init)
-	for _, v := range sys.Shared {
-		b = fmt.Appendf(b, "  shared %s: %s init %s\n", v.Name, v.TypeText(), v.ValueName(v.Init))
+	b = fmt.Appendf(b, ", init %v", sys.Init)
+	if sys.InitOver != nil {
+		b = fmt.Appendf(b, " spread over %v", sys.InitOver)
+	}
+	b = append(b, '\n')
+	for j, v := range sys.Shared {
+		b = fmt.Appendf(b, "  shared %s: %s init %s\n", v.Name, v.TypeText(), sys.InitText(j))
 	}
 	for _, p := range sys.Params {
 		if p.Fixed {

@@ -51,6 +51,11 @@ const (
 	// Rendezvous: steps of 2 or 3 distinct processes (parts restricted
 	// to groups at times).
 	Rendezvous
+	// InitialSets: groups spread over several initial states, integer
+	// shared variables that start anywhere in a range (gsst/initial.go).
+	// Not in AllConstructs: the stages that take one initial
+	// configuration refuse them.
+	InitialSets
 	// SelfLoops: local transitions whose mover stays where it is (they
 	// update, broadcast, or do nothing), and rendezvous parts that stay.
 	SelfLoops
@@ -70,7 +75,7 @@ const (
 	AllConstructs  = SharedVars | Params | Broadcasts | Rendezvous | StepConstructs
 )
 
-var constructNames = []string{"shared", "params", "broadcast", "rendezvous", "self-loop", "named", "environment", "rendezvous-broadcast"}
+var constructNames = []string{"shared", "params", "broadcast", "rendezvous", "initsets", "self-loop", "named", "environment", "rendezvous-broadcast"}
 
 // String lists the constructs of c, as "shared+broadcast"; "none" for
 // the paper's.
@@ -103,6 +108,9 @@ func ConstructsOf(sys *gsst.System) Constructs {
 	}
 	if len(sys.Rendezvous) > 0 {
 		c |= Rendezvous
+	}
+	if !sys.SingleInitial() {
+		c |= InitialSets
 	}
 	for i, t := range sys.Transitions {
 		if t.From == t.To {
@@ -348,6 +356,9 @@ func RandomSystem(r *rand.Rand, cfg Config) *gsst.System {
 			sys.Properties = append(sys.Properties, gsst.Property{Name: name, Formula: f, Text: ctl.Format(f, sys.VarName)})
 		}
 		gen.fairness(cfg.Fairness)
+		if (cfg.Want|cfg.May)&InitialSets != 0 {
+			initialSets(r, sys, cfg.Want&InitialSets != 0)
+		}
 		checked, err := gsst.New(sys)
 		if err != nil {
 			panic(fmt.Sprintf("testsupport: generated a bad system: %v\n%+v", err, sys))

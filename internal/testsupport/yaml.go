@@ -54,7 +54,7 @@ func YAML(sys *gsst.System) string {
 	}
 	if len(sys.Shared) > 0 {
 		b.WriteString("shared:\n")
-		for _, v := range sys.Shared {
+		for j, v := range sys.Shared {
 			typ := q(v.TypeText())
 			if v.Values != nil {
 				var consts []string
@@ -63,7 +63,11 @@ func YAML(sys *gsst.System) string {
 				}
 				typ = "[" + strings.Join(consts, ", ") + "]"
 			}
-			fmt.Fprintf(&b, "  %s: {type: %s, init: %s}\n", q(v.Name), typ, v.ValueName(v.Init))
+			init := v.ValueName(v.Init)
+			if v.InitRange || !v.InitTerm.IsConst() {
+				init = strconv.Quote(sys.InitText(j))
+			}
+			fmt.Fprintf(&b, "  %s: {type: %s, init: %s}\n", q(v.Name), typ, init)
 		}
 	}
 	b.WriteString("init:\n")
@@ -74,7 +78,13 @@ func YAML(sys *gsst.System) string {
 				counts = append(counts, fmt.Sprintf("%s: %d", q(sys.States[s]), k))
 			}
 		}
-		if state, ok := sys.InitState(g); ok {
+		if sys.InitOver != nil && sys.InitOver[g] != nil {
+			var states []string
+			for _, s := range sys.InitOver[g] {
+				states = append(states, q(sys.States[s]))
+			}
+			fmt.Fprintf(&b, "  %s: [%s]\n", q(sys.Groups[g].Name), strings.Join(states, ", "))
+		} else if state, ok := sys.InitState(g); ok {
 			fmt.Fprintf(&b, "  %s: %s\n", q(sys.Groups[g].Name), q(sys.States[state]))
 		} else {
 			fmt.Fprintf(&b, "  %s: {%s}\n", q(sys.Groups[g].Name), strings.Join(counts, ", "))

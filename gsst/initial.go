@@ -1,0 +1,542 @@
+package gsst
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/presburger"
+	"gopkg.in/yaml.v3"
+)
+
+// The initial configurations: what the init key and the init of every
+// shared variable allow, in one place. The paper's GSST has one initial
+// configuration; a system may have a set of them:
+//
+//   - a group whose processes spread over several states, any number in
+//     each, zero included (Spec.InitOver: `init: {correct: [V0, V1]}`,
+//     ByMC's `loc0 + loc1 = n - f`), for a group of any size, fixed,
+//     ranged or over the parameters;
+//   - a shared variable that starts at any value of a range
+//     (Shared.InitRange: `init: 0..3`), or at a linear expression over the
+//     parameters (Shared.InitTerm: `init: n - f`), a single value at each
+//     instance.
+//
+// The set is the product of the groups' distributions and the shared
+// variables' values. InitialFormula says it as a formula over the
+// system's variables, for the stages that work on formulas (the
+// parametric model, certification's witnesses); Initials lists it, at an
+// instance, for the stages that work on states (the engines, the
+// exports, the oracles); SingleInitial says whether it is the paper's one
+// configuration (InitConfig). A property holds when it holds in every
+// initial configuration.
+
+// initOverParams says what an initial value written as an expression
+// may read.
+const initOverParams = "an initial value is a constant or an expression over the parameters"
+
+// MaxInitials bounds the initial configurations Initials lists: beyond
+// it an instance is refused with errkind.Limit, as a state space beyond
+// its bound is.
+const MaxInitials = 1 << 16
+
+// initRange matches an integer range of initial values: "0..3", "-2..2".
+var initRange = regexp.MustCompile(`^(-?[0-9]+)\.\.(-?[0-9]+)$`)
+
+// initOver reads a list of initial states.
+func (d *decoder) initOver(n *yaml.Node) []*Ident {
+	if len(n.Content) == 0 {
+		d.errorf(d.pos(n), "empty list of initial states")
+		return nil
+	}
+	var out []*Ident
+	for _, e := range n.Content {
+		if !d.want(e, yaml.ScalarNode, "an initial state") {
+			return nil
+		}
+		id := d.ident(e, "initial state")
+		if id == nil {
+			return nil
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// sharedInitSet reads an initial value of a shared variable that is a
+// set or a term: a range Lo..Hi, or an expression over the parameters. It
+// reports false for the other forms, which decodeShared reads.
+func (d *decoder) sharedInitSet(sd *SharedDecl, v *yaml.Node) bool {
+	if v.Tag != "!!str" || isName(v.Value) {
+		return false
+	}
+	if m := initRange.FindStringSubmatch(v.Value); m != nil {
+		lo, err1 := strconv.ParseInt(m[1], 10, 64)
+		hi, err2 := strconv.ParseInt(m[2], 10, 64)
+		if err1 != nil || err2 != nil {
+			d.errorf(d.pos(v), "range of initial values %s is out of range", v.Value)
+			return true
+		}
+		sd.InitInt, sd.InitHi, sd.InitRange, sd.InitOK = lo, hi, true, true
+		return true
+	}
+	sd.InitText = v.Value
+	sd.InitX = d.parseString(v)
+	sd.InitOK = sd.InitX != nil
+	return true
+}
+
+// overStates resolves a list of initial states to their indices, in
+// increasing order.
+func (c *checker) overStates(ids []*Ident) ([]int, bool) {
+	var out []int
+	ok := true
+	for _, id := range ids {
+		s, found := c.state(id, " in init")
+		switch {
+		case !found:
+			ok = false
+		case slices.Contains(out, s):
+			c.errorf(id.NamePos, "state %q is listed twice in init", id.Name)
+			ok = false
+		default:
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out, ok
+}
+
+// setOver makes the processes of group g start spread over states, any
+// number in each: Init[g] holds the configuration with all of them in
+// the first.
+func (c *checker) setOver(g int, states []int, pos Pos) {
+	sys := c.sys
+	sys.InitPos[g].Pos = pos
+	sys.Init[g][states[0]] = sys.Groups[g].Size
+	if len(states) > 1 {
+		if sys.InitOver == nil {
+			sys.InitOver = make([][]int, len(sys.Groups))
+		}
+		sys.InitOver[g] = states
+	}
+}
+
+// initOver resolves the list of states a group's processes spread over.
+func (c *checker) initOver(g int, ids []*Ident, pos Pos) {
+	states, ok := c.overStates(ids)
+	if !ok {
+		c.src.rows[g] = rowSkip
+		return
+	}
+	c.setOver(g, states, pos)
+}
+
+// allOver resolves "init: [S1, S2, ...]": every group spreads over them.
+func (c *checker) allOver(ids []*Ident, pos Pos) {
+	states, ok := c.overStates(ids)
+	for g := range c.sys.Groups {
+		if !ok {
+			c.src.rows[g] = rowSkip
+			continue
+		}
+		c.setOver(g, states, pos)
+	}
+}
+
+// initSet resolves an initial value of v that is a range, and reports
+// whether sd's is a set or a term (a name that is a parameter
+// included), which initialValue does not read. A term is resolved by
+// initTerms, once the variables of the parameters are numbered.
+func (c *checker) initSet(v *Shared, sd *SharedDecl, ss *sharedSrc) bool {
+	switch {
+	case sd.InitRange:
+		if v.Bool || v.Values != nil {
+			c.errorf(sd.InitPos, "a range of initial values needs an integer variable; %s is %s", v.Name, v.TypeText())
+			ss.initOK = false
+			return true
+		}
+		if sd.InitInt > MaxValue || sd.InitInt < -MaxValue || sd.InitHi > MaxValue || sd.InitHi < -MaxValue {
+			c.errorf(sd.InitPos, "initial values %d..%d of %s are beyond the limit of %d", sd.InitInt, sd.InitHi, v.Name, MaxValue)
+			ss.initOK = false
+			return true
+		}
+		v.Init, v.InitHi, v.InitRange = int(sd.InitInt), int(sd.InitHi), true
+		return true
+	case sd.InitX != nil:
+	case sd.InitName != nil && v.Values == nil && !v.Bool:
+		if nm, found := c.names[sd.InitName.Name]; !found || nm.param < 0 {
+			return false
+		}
+		sd.InitX, sd.InitText = &NameExpr{Name: sd.InitName.Name, NamePos: sd.InitName.NamePos}, sd.InitName.Name
+	default:
+		return false
+	}
+	if v.Bool || v.Values != nil {
+		want := "one of its constants " + v.TypeText()
+		if v.Bool {
+			want = "true or false"
+		}
+		c.errorf(sd.InitPos, "initial value of %s must be %s, not an expression", v.Name, want)
+		ss.initOK = false
+	}
+	return true
+}
+
+// initTerms resolves the initial values written as expressions over the
+// parameters.
+func (c *checker) initTerms(f *File) {
+	for j, sd := range f.Shared {
+		if sd.InitX == nil || !sd.InitOK || !sd.TypeOK || j >= len(c.sys.Shared) || !c.src.shared[j].initOK {
+			continue
+		}
+		v := &c.sys.Shared[j]
+		x, ok := c.expr(sd.InitX, initMode, " in the initial value of "+v.Name)
+		switch {
+		case !ok:
+		case x.kind != kindInt:
+			c.errorf(sd.InitX.Pos(), "initial value of %s is %s; expected an integer or an expression over the parameters such as %q", v.Name, x.kind, "n - f")
+		case x.t.IsConst() && (x.t.Const > MaxValue || x.t.Const < -MaxValue):
+			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", x.t.Const, v.Name, MaxValue)
+		case x.t.IsConst():
+			v.Init = int(x.t.Const)
+			continue
+		default:
+			v.InitTerm, v.InitText, v.Init = x.t, sd.InitText, v.Lo
+			continue
+		}
+		c.src.shared[j].initOK = false
+	}
+}
+
+// checkInitial checks the rules of the initial sets: a group's spread
+// lists two states or more, increasingly, and Init places the group in
+// the first; a range of initial values lies in its variable's domain;
+// a term reads only parameters that are not fixed.
+func (s *Spec) checkInitial(src *source, at func(Pos, string, ...any)) {
+	if s.InitOver != nil && len(s.InitOver) != len(s.Groups) {
+		at(Pos{File: s.File}, "InitOver has %d groups, want %d", len(s.InitOver), len(s.Groups))
+		return
+	}
+	for g, over := range s.InitOver {
+		if over == nil || g >= len(s.Init) {
+			continue
+		}
+		pos := s.Groups[g].Pos
+		if g < len(s.InitPos) && s.InitPos[g].Pos.Line != 0 {
+			pos = s.InitPos[g].Pos
+		}
+		if len(over) < 2 {
+			at(pos, "init of group %q spreads over %d states; a spread needs two or more", s.Groups[g].Name, len(over))
+			continue
+		}
+		for i, st := range over {
+			if st < 0 || st >= len(s.States) || i > 0 && st <= over[i-1] {
+				at(pos, "init of group %q spreads over states %v, not distinct states in increasing order", s.Groups[g].Name, over)
+				break
+			}
+		}
+		if st, ok := s.InitState(g); !ok || st != over[0] {
+			at(pos, "init of group %q spreads over several states but does not place the group in the first of them", s.Groups[g].Name)
+		}
+	}
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		pos := v.InitPos
+		if pos.Line == 0 {
+			pos = v.Pos
+		}
+		if j < len(src.shared) && (!src.shared[j].initOK || !src.shared[j].typeOK) {
+			continue
+		}
+		if v.InitRange {
+			switch {
+			case v.Bool || v.Values != nil:
+				at(pos, "a range of initial values needs an integer variable; %s is %s", v.Name, v.TypeText())
+			case v.InitHi > MaxValue:
+				at(pos, "initial value %d of %s is beyond the limit of %d", v.InitHi, v.Name, MaxValue)
+			case v.InitHi < v.Init:
+				at(pos, "empty range of initial values %d..%d of %s", v.Init, v.InitHi, v.Name)
+			case !v.Contains(v.InitHi):
+				at(pos, "initial value %d of %s is outside its domain %s", v.InitHi, v.Name, v.TypeText())
+			}
+		}
+		if v.InitTerm.IsConst() {
+			continue
+		}
+		switch {
+		case v.InitRange:
+			at(pos, "shared variable %s has both a range of initial values and an initial value over the parameters", v.Name)
+		case v.Bool || v.Values != nil:
+			at(pos, "initial value of %s over the parameters needs an integer variable", v.Name)
+		case !fits(v.InitTerm):
+			at(pos, "the initial value of %s has a constant beyond the limit of %d", v.Name, MaxConstant)
+		}
+		for _, m := range v.InitTerm.Monos {
+			if k, ok := s.ParamOf(m.Var); !ok || s.Params[k].Fixed {
+				at(pos, "the initial value of %s reads %s; it may read only parameters that are not fixed", v.Name, s.VarName(m.Var))
+				break
+			}
+		}
+	}
+}
+
+// SingleInitial reports whether s has one initial configuration at each
+// instance, InitConfig's (the paper's GSSTs): no group spreads and no
+// shared variable starts in a range.
+func (s *Spec) SingleInitial() bool {
+	for _, over := range s.InitOver {
+		if over != nil {
+			return false
+		}
+	}
+	for j := range s.Shared {
+		if v := &s.Shared[j]; v.InitRange && v.InitHi > v.Init {
+			return false
+		}
+	}
+	return true
+}
+
+// InitTermText writes the initial value of shared variable j as written:
+// its value, its range, or its term over the parameters.
+func (s *Spec) InitText(j int) string {
+	v := &s.Shared[j]
+	switch {
+	case !v.InitTerm.IsConst() && v.InitText != "":
+		return v.InitText
+	case !v.InitTerm.IsConst():
+		return v.InitTerm.Format(func(x presburger.Var) string { return s.VarName(x) })
+	case v.InitRange:
+		return fmt.Sprintf("%d..%d", v.Init, v.InitHi)
+	}
+	return v.ValueName(v.Init)
+}
+
+// InitialFormula returns the initial configurations of s as a formula
+// over its variables: the group counters GroupVar(s, g), the shared
+// variables SharedVar(j), and, in a family, the sizes SizeVar(g) of
+// groups whose size varies and the parameters ParamVar(k). A stage that
+// numbers its variables otherwise substitutes them.
+func (s *Spec) InitialFormula() presburger.Formula {
+	var parts []presburger.Formula
+	eq := func(v presburger.Var, t presburger.Term) {
+		parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Eq, t))
+	}
+	for g := range s.Groups {
+		grp := &s.Groups[g]
+		size := presburger.ConstTerm(int64(grp.Size))
+		if grp.Ranged || grp.OverParams() {
+			size = presburger.VarTerm(s.SizeVar(g))
+		}
+		var over []int
+		if s.InitOver != nil {
+			over = s.InitOver[g]
+		}
+		if over == nil {
+			for st := range s.States {
+				k := presburger.ConstTerm(int64(s.Init[g][st]))
+				if first, ok := s.InitState(g); ok && st == first {
+					k = size
+				}
+				eq(s.GroupVar(st, g), k)
+			}
+			continue
+		}
+		var sum presburger.Term
+		for st := range s.States {
+			if !slices.Contains(over, st) {
+				eq(s.GroupVar(st, g), presburger.ConstTerm(0))
+				continue
+			}
+			parts = append(parts, presburger.Compare(presburger.VarTerm(s.GroupVar(st, g)), presburger.Ge, presburger.ConstTerm(0)))
+			sum = sum.Add(presburger.VarTerm(s.GroupVar(st, g)))
+		}
+		parts = append(parts, presburger.Compare(sum, presburger.Eq, size))
+	}
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		x := presburger.VarTerm(s.SharedVar(j))
+		switch {
+		case !v.InitTerm.IsConst():
+			eq(s.SharedVar(j), v.InitTerm)
+		case v.InitRange:
+			parts = append(parts,
+				presburger.Compare(x, presburger.Ge, presburger.ConstTerm(int64(v.Init))),
+				presburger.Compare(x, presburger.Le, presburger.ConstTerm(int64(v.InitHi))))
+		default:
+			eq(s.SharedVar(j), presburger.ConstTerm(int64(v.Init)))
+		}
+	}
+	return presburger.Conj(parts...)
+}
+
+// Initials returns the initial configurations of an instance, InitConfig
+// first, in a fixed order: the groups' distributions vary fastest in the
+// last group and, within a group, in its last states; the shared values
+// vary slowest. More than MaxInitials of them is an errkind.Limit; a
+// family (whose terms are not folded) is an internal error.
+func (s *Spec) Initials() ([]Config, error) {
+	if s.Parametric() {
+		return nil, errkind.Errorf(errkind.Internal, "gsst: Initials of the family %s; instantiate it first", s.Name)
+	}
+	for j := range s.Shared {
+		if !s.Shared[j].InitTerm.IsConst() {
+			return nil, errkind.Errorf(errkind.Internal, "gsst: Initials with the initial value of %s over the parameters; instantiate the system first", s.Shared[j].Name)
+		}
+	}
+	count := 1.0
+	for g, over := range s.InitOver {
+		if over != nil {
+			count *= compositions(s.Groups[g].Size, len(over))
+		}
+	}
+	for j := range s.Shared {
+		if v := &s.Shared[j]; v.InitRange {
+			count *= float64(v.InitHi-v.Init) + 1
+		}
+	}
+	if count > MaxInitials {
+		return nil, errkind.Errorf(errkind.Limit, "%s has about %.3g initial configurations, more than the %d vsym lists", s.Name, count, MaxInitials)
+	}
+	// Each group's distributions, all processes in the first state first.
+	dists := make([][][]int, len(s.Groups))
+	for g := range s.Groups {
+		if s.InitOver == nil || s.InitOver[g] == nil {
+			dists[g] = [][]int{s.Init[g]}
+			continue
+		}
+		over := s.InitOver[g]
+		part := make([]int, len(over))
+		var rec func(i, left int)
+		rec = func(i, left int) {
+			if i == len(over)-1 {
+				part[i] = left
+				row := make([]int, len(s.States))
+				for k, st := range over {
+					row[st] = part[k]
+				}
+				dists[g] = append(dists[g], row)
+				return
+			}
+			for k := left; k >= 0; k-- {
+				part[i] = k
+				rec(i+1, left-k)
+			}
+		}
+		rec(0, s.Groups[g].Size)
+	}
+	var out []Config
+	shared := s.InitShared()
+	counts := make([][]int, len(s.Groups))
+	var groups func(g int)
+	groups = func(g int) {
+		if g == len(s.Groups) {
+			c := Config{Counts: make([][]int, len(counts)), Shared: slices.Clone(shared)}
+			for i, row := range counts {
+				c.Counts[i] = slices.Clone(row)
+			}
+			out = append(out, c)
+			return
+		}
+		for _, row := range dists[g] {
+			counts[g] = row
+			groups(g + 1)
+		}
+	}
+	var values func(j int)
+	values = func(j int) {
+		if j == len(s.Shared) {
+			groups(0)
+			return
+		}
+		v := &s.Shared[j]
+		hi := v.Init
+		if v.InitRange {
+			hi = v.InitHi
+		}
+		for k := v.Init; k <= hi; k++ {
+			shared[j] = k
+			values(j + 1)
+		}
+		shared[j] = v.Init
+	}
+	values(0)
+	return out, nil
+}
+
+// compositions returns the number of ways to place n processes in k
+// states (n+k-1 choose k-1), as a float: it only bounds the listing.
+func compositions(n, k int) float64 {
+	r := 1.0
+	for i := 1; i < k; i++ {
+		r = r * float64(n+i) / float64(i)
+	}
+	return r
+}
+
+// foldInitTerms returns the shared variables of an instance whose
+// parameters have the values pv: every initial value over the
+// parameters becomes its value there, which must lie in its variable's
+// domain.
+func (s *Spec) foldInitTerms(pv func(presburger.Var) int64) ([]Shared, error) {
+	out := slices.Clone(s.Shared)
+	for j := range out {
+		v := &out[j]
+		if v.InitTerm.IsConst() {
+			continue
+		}
+		k, ok := v.InitTerm.Value(pv)
+		if !ok || k > MaxValue || k < -MaxValue || !v.Contains(int(k)) {
+			return nil, errkind.Errorf(errkind.Input, "%s: the initial value %s of %s is %s, outside its domain %s",
+				s.Name, s.InitText(j), v.Name, v.InitTerm.BigValue(pv), v.TypeText())
+		}
+		v.Init, v.InitTerm, v.InitText = int(k), presburger.Term{}, ""
+	}
+	return out, nil
+}
+
+// initDomains returns, for a family, what its parameters must satisfy
+// for every initial value over them to lie in its variable's domain.
+func (s *Spec) initDomains() []presburger.Formula {
+	var out []presburger.Formula
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		if v.InitTerm.IsConst() {
+			continue
+		}
+		out = append(out, presburger.Compare(v.InitTerm, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
+		if !v.Unbounded {
+			out = append(out, presburger.Compare(v.InitTerm, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
+		}
+	}
+	return out
+}
+
+// OneInitial returns an errkind.Input error naming what when s has more
+// than one initial configuration at an instance, or an initial value over
+// the parameters, for the stages that do not take initial sets yet.
+func (s *Spec) OneInitial(what string) error {
+	terms := false
+	for j := range s.Shared {
+		terms = terms || !s.Shared[j].InitTerm.IsConst()
+	}
+	switch {
+	case !s.SingleInitial():
+		return errkind.Errorf(errkind.Input, "%s: %s takes one initial configuration, and this system has several (a group spread over several states or a shared variable with a range of initial values); vsym explore takes them", s.Name, what)
+	case terms && s.Parametric():
+		return errkind.Errorf(errkind.Input, "%s: %s does not take initial values over the parameters yet; vsym explore takes them at an instance (--params)", s.Name, what)
+	}
+	return nil
+}
+
+// InitMax returns the greatest initial value of v at an instance: InitHi
+// for a range, Init otherwise.
+func (v *Shared) InitMax() int {
+	if v.InitRange {
+		return max(v.Init, v.InitHi)
+	}
+	return v.Init
+}

@@ -1,0 +1,187 @@
+package gsst_test
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+)
+
+const initialSpec = `params: [n, t, f]
+assume: "n > 3*t & t >= f & f >= 0"
+states: [V0, V1, SE, AC]
+groups:
+  correct: n - f
+  extra: 2
+init:
+  correct: [V1, V0]
+  extra: [AC, V0]
+shared:
+  nsent: {type: "0..", init: 0}
+  x: {type: "0..10", init: t}
+  y: {type: "0..3", init: 1..2}
+  z: {type: "0..", init: n - f}
+transitions:
+  - {from: V1, to: SE, guard: "true", update: "nsent := nsent + 1"}
+  - {from: SE, to: AC, guard: "nsent >= n - t - f"}
+`
+
+func TestInitialSets(t *testing.T) {
+	sys, err := gsst.Parse("init.yaml", []byte(initialSpec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys.SingleInitial() {
+		t.Fatal("SingleInitial on a system with spread groups")
+	}
+	if got := sys.InitOver; !slices.Equal(got[0], []int{0, 1}) || !slices.Equal(got[1], []int{0, 3}) {
+		t.Errorf("InitOver = %v, want [[0 1] [0 3]] (states in increasing order)", got)
+	}
+	if y := sys.Shared[2]; !y.InitRange || y.Init != 1 || y.InitHi != 2 {
+		t.Errorf("y: range %v %d..%d, want 1..2", y.InitRange, y.Init, y.InitHi)
+	}
+	if got := sys.InitText(3); got != "n - f" {
+		t.Errorf("InitText(z) = %q", got)
+	}
+	if _, err := sys.Initials(); err == nil {
+		t.Error("Initials of a family did not fail")
+	}
+	inst, err := sys.InstantiateParams([]int{4, 1, 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst.Shared[1].Init != 1 || inst.Shared[3].Init != 3 || !inst.Shared[3].InitTerm.IsConst() {
+		t.Errorf("instance folds x to %d and z to %d, want 1 and 3", inst.Shared[1].Init, inst.Shared[3].Init)
+	}
+	confs, err := inst.Initials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// correct: 3 processes over 2 states (4 ways), extra: 2 over 2 (3
+	// ways), y: 2 values.
+	if len(confs) != 4*3*2 {
+		t.Fatalf("%d initial configurations, want 24", len(confs))
+	}
+	if first := inst.InitConfig(); !slices.EqualFunc(confs[0].Counts, first.Counts, slices.Equal) || !slices.Equal(confs[0].Shared, first.Shared) {
+		t.Errorf("the first initial configuration %v is not InitConfig %v", confs[0], first)
+	}
+	// Every configuration of the instance with counters up to the sizes
+	// and y in its domain: in Initials exactly when InitialFormula holds.
+	f := inst.InitialFormula()
+	in := map[string]bool{}
+	for _, c := range confs {
+		in[key(c)] = true
+	}
+	seen := 0
+	var rec func(c gsst.Config, g, s int)
+	rec = func(c gsst.Config, g, s int) {
+		if g == len(inst.Groups) {
+			for yv := 0; yv <= 3; yv++ {
+				for xv := 0; xv <= 2; xv++ {
+					c.Shared = []int{0, xv, yv, 3}
+					val := inst.Valuation(c.Counts, c.Shared)
+					if got, want := presburger.Eval(f, val), in[key(c)]; got != want {
+						t.Errorf("InitialFormula at %v = %v, Initials says %v", c, got, want)
+					}
+					if in[key(c)] {
+						seen++
+					}
+				}
+			}
+			return
+		}
+		if s == len(inst.States) {
+			rec(c, g+1, 0)
+			return
+		}
+		for k := 0; k <= inst.Groups[g].Size; k++ {
+			c.Counts[g][s] = k
+			rec(c, g, s+1)
+		}
+		c.Counts[g][s] = 0
+	}
+	counts := make([][]int, len(inst.Groups))
+	for g := range counts {
+		counts[g] = make([]int, len(inst.States))
+	}
+	rec(gsst.Config{Counts: counts}, 0, 0)
+	if seen != 24 {
+		t.Errorf("the enumeration met %d initial configurations, want 24", seen)
+	}
+}
+
+func key(c gsst.Config) string {
+	var b strings.Builder
+	for _, row := range c.Counts {
+		for _, k := range row {
+			b.WriteString(string(rune('0' + k)))
+		}
+		b.WriteByte('/')
+	}
+	for _, v := range c.Shared {
+		b.WriteString(string(rune('0' + v)))
+	}
+	return b.String()
+}
+
+func TestInitialSetErrors(t *testing.T) {
+	for _, tc := range []struct{ init, shared, want string }{
+		{"init: []", "", "4:7: empty list of initial states"},
+		{"init: {g: [A, A]}", "", `state "A" is listed twice in init`},
+		{"init: {g: [A, Z]}", "", `unknown local state "Z" in init`},
+		{"init: A", "x: {type: bool, init: 0..1}", "a range of initial values needs an integer variable"},
+		{"init: A", "x: {type: 0..3, init: 2..1}", "empty range of initial values 2..1 of x"},
+		{"init: A", "x: {type: 0..3, init: 2..5}", "initial value 5 of x is outside its domain 0..3"},
+		{"init: A", `x: {type: 0..3, init: "k + #A"}`, "initial value of x"},
+		{"init: A", "x: {type: [a, b], init: k}", "initial value k of x is not one of its constants [a, b]"},
+		{"init: A", `x: {type: 0..3, init: "2*k"}`, "ok"},
+		{"init: A", `x: {type: bool, init: k}`, "initial value of boolean variable x must be true or false"},
+	} {
+		src := "params: [k]\nstates: [A, B]\ngroups: {g: 2}\n" + tc.init + "\ntransitions: []\n"
+		if tc.shared != "" {
+			src += "shared:\n  " + tc.shared + "\n"
+		}
+		_, err := gsst.Parse("e.yaml", []byte(src))
+		if tc.want == "ok" {
+			if err != nil {
+				t.Errorf("%s / %s: %v", tc.init, tc.shared, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s / %s: error %v, want %q", tc.init, tc.shared, err, tc.want)
+		}
+	}
+}
+
+// TestInitialSetsReadBack writes random systems with initial sets as
+// YAML (testsupport.YAML) and reads them back: the same initial
+// configurations, in the same order.
+func TestInitialSetsReadBack(t *testing.T) {
+	r := rand.New(rand.NewSource(30))
+	for k := range 40 {
+		sys := testsupport.RandomSystem(r, testsupport.Small(testsupport.InitialSets, testsupport.SharedVars))
+		src := testsupport.YAML(sys)
+		back, err := gsst.Parse("back.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", k, err, src)
+		}
+		want, err1 := sys.Initials()
+		got, err2 := back.Initials()
+		if err1 != nil || err2 != nil {
+			t.Fatalf("system %d: %v, %v", k, err1, err2)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("system %d: %d initial configurations read back, want %d\n%s", k, len(got), len(want), src)
+		}
+		for i := range want {
+			if key(got[i]) != key(want[i]) {
+				t.Fatalf("system %d: initial configuration %d reads back as %v, want %v\n%s", k, i, got[i], want[i], src)
+			}
+		}
+	}
+}
