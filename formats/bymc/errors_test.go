@@ -1,7 +1,6 @@
 package bymc_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/formats/bymc"
@@ -55,8 +54,8 @@ var errorTests = []struct {
 		[]string{"6:15: macro A is defined through itself"}},
 	{"unknowns", ta("  shared x;\n  parameters N;\n  unknowns a;\n", "", ""),
 		[]string{"5:3: unknowns a: an automaton with unknowns"}},
-	{"missing construct", strings.Replace(ta(decls, "  0: loc0 -> loc1 when (true) do { };\n", "  s: [](x >= 0);\n"), "loc0 == N; loc1 == 0;", "loc0 + loc1 == N;", 1),
-		[]string{"7:27: inits: the processes start in several locations, any number in each (loc0 + loc1 == N): needs a group split over several initial states"}},
+	{"missing construct", ta(decls, "  0: loc0 -> loc1 when (true) do { };\n", "  s: [](x >= 0) -> [](x >= 0);\n"),
+		[]string{"12:6: specification s assumes [] c: only the paths on which a condition always holds: needs a fairness assumption of one property"}},
 }
 
 func TestErrors(t *testing.T) {
