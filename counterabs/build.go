@@ -85,6 +85,9 @@ type NotCertifiedError struct {
 	// configurations of the witness have; nil when the system has none.
 	Pos    gsst.Pos
 	Shared []int
+	// Origin says which step of the spec it is (two unnamed rendezvous
+	// with the same parts have the same Name); nil when not known.
+	Origin *gsst.Origin
 }
 
 func (e *NotCertifiedError) Error() string {
@@ -236,7 +239,7 @@ func (b *builder) abstract(m *Model, cls []int, split bool) error {
 	if err != nil {
 		return err
 	}
-	b.cur = &current{name: stepName(sys, first, nil), pos: first.Origin.Pos}
+	b.cur = &current{name: stepName(sys, first, nil), pos: first.Origin.Pos, origin: first.Origin}
 	if o := &first.Origin; o.Transition >= 0 {
 		b.cur.local = &sys.Transitions[o.Transition]
 		b.cur.pos = b.cur.local.Pos
@@ -405,9 +408,10 @@ type builder struct {
 // name, where it was written, and its local transition (nil for a
 // rendezvous).
 type current struct {
-	name  string
-	pos   gsst.Pos
-	local *gsst.Transition
+	name   string
+	pos    gsst.Pos
+	local  *gsst.Transition
+	origin gsst.Origin
 }
 
 // pos returns the position of the transition being built, for errors.

@@ -231,7 +231,7 @@ func (b *builder) check(cls []int, guard presburger.Formula) (bool, error) {
 	}
 	if !b.cfg.force {
 		return false, &NotCertifiedError{Transition: b.cur.local, Name: name, Pos: b.pos(), Shared: v,
-			Witness: &detect.Witness{Enabled: other, Disabled: conf, Group: g}}
+			Witness: &detect.Witness{Enabled: other, Disabled: conf, Group: g}, Origin: &b.cur.origin}
 	}
 	return false, b.checkForced(cls, guard, sp)
 }

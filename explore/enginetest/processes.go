@@ -264,7 +264,14 @@ func classFires(sp *testsupport.ProcSpace, st testsupport.ProcState, nc *counter
 	}
 	for _, step := range testsupport.ProcSteps(sys, sp.Owner, st) {
 		if nc.Transition == nil {
-			if step.Rendezvous >= 0 && sys.RendezvousName(&sys.Rendezvous[step.Rendezvous]) == nc.Name {
+			// The step is a rendezvous or an environment step, told
+			// apart by where it comes from (two unnamed rendezvous
+			// with the same parts have the same name).
+			if o := nc.Origin; o != nil && (o.Rendezvous >= 0 && step.Rendezvous == o.Rendezvous ||
+				o.Environment >= 0 && step.Environment == o.Environment) {
+				return true
+			}
+			if nc.Origin == nil && step.Rendezvous >= 0 && sys.RendezvousName(&sys.Rendezvous[step.Rendezvous]) == nc.Name {
 				return true
 			}
 			continue
