@@ -67,7 +67,9 @@ func TestByMCLiveness(t *testing.T) {
 			}
 			sys = sys.WithProperties(k)
 			// Spacer takes part in c1cs's and bosco's proofs (seconds of
-			// CPU); the bound leaves room for a loaded machine.
+			// CPU); prove's default work bound, the same on every
+			// machine, decides the unknown ones (go test -timeout
+			// guards against a hang).
 			rep, err := prove.Check(context.Background(), sys, s, s)
 			if err != nil {
 				t.Fatal(err)
