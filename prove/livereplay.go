@@ -106,7 +106,11 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	if !ok {
 		return fmt.Errorf("the property is no response property")
 	}
-	p := inst.NewProcs(inst.InitConfig())
+	startConf, err := startOf(inst, tr)
+	if err != nil {
+		return err
+	}
+	p := inst.NewProcs(startConf)
 	fair := &inst.Fairness
 	var vals []func(presburger.Var) int64
 	var keys []string

@@ -200,9 +200,6 @@ const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.OneInitial("vsym prove"); err != nil {
-		return nil, err
-	}
 	// A family with no instance has every property vacuously: refuse it.
 	if err := detect.HasInstance(ctx, sys, solver); err != nil {
 		return nil, err

@@ -130,7 +130,14 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 // the configurations are the trace's and that phi fails at the end: the
 // refutation itself, independent of how the steps were chosen.
 func execute(inst *gsst.System, tr *explore.Trace, phi presburger.Formula) error {
-	p := inst.NewProcs(inst.InitConfig())
+	start, err := startOf(inst, tr)
+	if err != nil {
+		return err
+	}
+	p := inst.NewProcs(start)
+	if len(tr.States) > 0 && !tr.States[0].Matches(inst, p.View()) {
+		return errors.New("the run does not start in the trace's first state")
+	}
 	for i, st := range tr.Lifted.Steps {
 		step, movers, err := explore.StepOf(inst, st)
 		if err != nil {
@@ -152,6 +159,25 @@ func execute(inst *gsst.System, tr *explore.Trace, phi presburger.Formula) error
 		return errors.New("the property's condition holds at the end of the run")
 	}
 	return nil
+}
+
+// startOf returns the configuration the lifted run of tr starts from,
+// checked to be an initial configuration of inst: its initial
+// configurations' formula (gsst's InitialFormula, the one meaning of
+// initial sets) holds there. With one initial configuration it is that
+// one.
+func startOf(inst *gsst.System, tr *explore.Trace) (gsst.Config, error) {
+	if inst.SingleInitial() {
+		return inst.InitConfig(), nil
+	}
+	if tr.Lifted == nil || tr.Lifted.Start.Counts == nil {
+		return gsst.Config{}, errors.New("the run has no initial configuration")
+	}
+	start := tr.Lifted.Start.Clone()
+	if !presburger.Eval(inst.InitialFormula(), inst.ValuationOf(start)) {
+		return gsst.Config{}, errors.New("the run starts in a configuration that is not initial")
+	}
+	return start, nil
 }
 
 // fairRefute decides, by exploring the instance under its fairness
