@@ -519,6 +519,31 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 	return stateFormula(u.X)
 }
 
+// PremisedSafety recognises the safety properties a prover decides
+// from some of the initial configurations: "c -> AG phi" holds when AG
+// phi holds from every initial configuration where c holds (ByMC's
+// "loc1 == 0 -> [](...)": no correct process starts with 1), with c and
+// phi conditions on one state; premises nest ("c1 -> c2 -> AG phi" has
+// premise c1 & c2). "AG phi" itself has the premise true. ok is false
+// for any other formula.
+func PremisedSafety(f ctl.Formula) (premise, phi presburger.Formula, ok bool) {
+	premise = presburger.True
+	for {
+		if phi, ok := SafetyFormula(f); ok {
+			return premise, phi, true
+		}
+		b, isImp := f.(ctl.Binary)
+		if !isImp || b.Op != ctl.Implies {
+			return nil, nil, false
+		}
+		c, ok := stateFormula(b.L)
+		if !ok {
+			return nil, nil, false
+		}
+		premise, f = presburger.Conj(premise, c), b.R
+	}
+}
+
 // stateFormula converts a CTL formula without temporal operators into
 // the presburger formula it stands for.
 func stateFormula(f ctl.Formula) (presburger.Formula, bool) {

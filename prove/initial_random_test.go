@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -41,6 +42,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 	methods := map[string]int{}
 	levels := map[counterabs.Level]int{}
 	spreadParam, spreadRanged, sharedTerm, dependent := 0, 0, 0, 0
+	premised := map[prove.Verdict]int{} // the verdicts on "c -> AG phi"
 	for i := range systems {
 		sys := initialSetSystem(r, i)
 		for g := range sys.Groups {
@@ -77,7 +79,14 @@ func TestProveInitialSetsRandom(t *testing.T) {
 			}
 			reached := exploreFrom(sys, in, inits)
 			for k, res := range rep.Results {
-				phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
+				premise, phi, _ := counterabs.PremisedSafety(sys.Properties[k].Formula)
+				from := slices.DeleteFunc(slices.Clone(inits), func(st extState) bool {
+					return !presburger.Eval(premise, st.valuation(sys, in))
+				})
+				reached := reached
+				if len(from) < len(inits) {
+					reached = exploreFrom(sys, in, from)
+				}
 				bad := false
 				for _, st := range reached {
 					if !presburger.Eval(phi, st.valuation(sys, in)) {
@@ -87,7 +96,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 				}
 				// Does the answer depend on the spread: fails from
 				// some initial configuration, holds from the first?
-				if bad && !slices.ContainsFunc(exploreFrom(sys, in, inits[:1]), func(st extState) bool {
+				if bad && len(from) == len(inits) && !slices.ContainsFunc(exploreFrom(sys, in, inits[:1]), func(st extState) bool {
 					return !presburger.Eval(phi, st.valuation(sys, in))
 				}) {
 					dependent++
@@ -103,6 +112,9 @@ func TestProveInitialSetsRandom(t *testing.T) {
 			}
 		}
 		for _, res := range rep.Results {
+			if res.Property.Name == "premised" {
+				premised[res.Verdict]++
+			}
 			counts[res.Verdict]++
 			if res.Method != "" {
 				methods[res.Verdict.String()+" by "+string(res.Method)]++
@@ -115,10 +127,10 @@ func TestProveInitialSetsRandom(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter), %v; %d (property, instance) pairs failing only from a spread; levels %v; answered by %v",
-		systems, spreadParam, spreadRanged, sharedTerm, counts, dependent, levels, methods)
+	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter), %v (with a premise %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v",
+		systems, spreadParam, spreadRanged, sharedTerm, counts, premised, dependent, levels, methods)
 	if counts[prove.Proved] < systems/4 || counts[prove.Refuted] < systems/4 || dependent == 0 ||
-		spreadParam == 0 || spreadRanged == 0 || sharedTerm == 0 || levels[counterabs.TotalLevel] == 0 || levels[counterabs.GroupLevel] == 0 {
+		premised[prove.Proved] == 0 || premised[prove.Refuted] == 0 || spreadParam == 0 || spreadRanged == 0 || sharedTerm == 0 || levels[counterabs.TotalLevel] == 0 || levels[counterabs.GroupLevel] == 0 {
 		t.Errorf("the sample exercises too little: %v, %d dependent, %d/%d/%d, levels %v", counts, dependent, spreadParam, spreadRanged, sharedTerm, levels)
 	}
 }
@@ -161,6 +173,14 @@ func initialSetSystem(r *rand.Rand, i int) *gsst.System {
 				continue
 			}
 			v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), spec.Params[k].Name, v.Lo
+		}
+		// The first property again, asked of the initial
+		// configurations where some state is empty: "c -> AG phi".
+		if f, ok := spec.Properties[0].Formula.(ctl.Unary); ok && f.Op == ctl.AG {
+			s := r.Intn(len(spec.States))
+			c := presburger.Compare(presburger.VarTerm(presburger.Var(s)), presburger.Eq, presburger.ConstTerm(0))
+			pf := ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: c}, R: f}
+			spec.Properties = append(spec.Properties, gsst.Property{Name: "premised", Formula: pf, Text: ctl.Format(pf, spec.VarName)})
 		}
 		sys, err := gsst.New(spec)
 		if err != nil {

@@ -173,12 +173,11 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			return params[v]
 		}
 	}
-	starts := initialStates(m, params)
-	for _, x := range starts {
-		if !presburger.Eval(ts.Init, reader(x)) {
-			return nil
-		}
-	}
+	// The initial states that ts.Init allows: all of them, but for
+	// a property's premise ("c -> AG phi").
+	starts := slices.DeleteFunc(initialStates(m, params), func(x []int64) bool {
+		return !presburger.Eval(ts.Init, reader(x))
+	})
 	key := func(x []int64) string {
 		var b strings.Builder
 		for _, k := range x {

@@ -1,0 +1,73 @@
+package prove_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// TestProveInitialSetsKnown proves testdata/strb-spread.yaml, whose
+// answers depend on the spread of the correct processes over V0 and V1:
+// each property gets its known verdict, the refutation of relay starts
+// with a process in V1 (from V0 alone it holds), and every proved
+// property holds at small instances under exploration from every
+// initial configuration.
+func TestProveInitialSetsKnown(t *testing.T) {
+	sys, err := gsst.Load(filepath.Join("testdata", "strb-spread.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s, prove.MaxWork(extWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]prove.Verdict{"unforgeable": prove.Proved, "relay": prove.Refuted, "faulty": prove.Proved, "rounds": prove.Proved}
+	v1 := slices.Index(sys.States, "V1")
+	explored := 0
+	for k, r := range rep.Results {
+		t.Logf("%s: %v by %s %s %s", r.Property.Name, r.Verdict, r.Method, r.InvariantText, r.Reason)
+		if r.Verdict != want[r.Property.Name] {
+			t.Errorf("%s: %v, want %v", r.Property.Name, r.Verdict, want[r.Property.Name])
+		}
+		switch r.Verdict {
+		case prove.Refuted:
+			if r.Trace == nil || r.Trace.Lifted == nil || r.Trace.Lifted.Start.Counts[0][v1] == 0 {
+				t.Errorf("%s: the refutation does not start with a process in V1", r.Property.Name)
+			}
+		case prove.Proved:
+			for _, in := range testsupport.Instances(sys, 3, extSizeMax) {
+				holds, ok := exploreHolds(t, sys.WithProperties(k), in, 0)
+				if ok && !holds {
+					t.Errorf("%s proved, but exploration finds it failing at %v", r.Property.Name, in)
+				}
+				if ok {
+					explored++
+				}
+			}
+		}
+	}
+	if explored == 0 {
+		t.Error("no instance explored")
+	}
+	// From V0 alone, relay holds.
+	spec := sys.Spec()
+	spec.InitOver = nil
+	one, err := gsst.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = prove.Check(context.Background(), one.WithProperties(1), s, s, prove.MaxWork(extWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Results[0]; r.Verdict != prove.Proved {
+		t.Errorf("relay with every process in V0: %v, want proved (%s)", r.Verdict, r.Reason)
+	}
+}
