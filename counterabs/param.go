@@ -519,29 +519,46 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 	return stateFormula(u.X)
 }
 
-// PremisedSafety recognises the safety properties a prover decides
-// from some of the initial configurations: "c -> AG phi" holds when AG
-// phi holds from every initial configuration where c holds (ByMC's
-// "loc1 == 0 -> [](...)": no correct process starts with 1), with c and
-// phi conditions on one state; premises nest ("c1 -> c2 -> AG phi" has
-// premise c1 & c2). "AG phi" itself has the premise true. ok is false
-// for any other formula.
-func PremisedSafety(f ctl.Formula) (premise, phi presburger.Formula, ok bool) {
+// Premise splits f into the premise on the initial configuration and
+// the rest: "c -> g", with c a condition on one state and g not one,
+// holds when g holds from every initial configuration where c holds
+// (ByMC's "loc1 == 0 -> [](...)": no correct process starts with 1).
+// Premises nest ("c1 -> c2 -> g" has premise c1 & c2). The premise is
+// true, and g is f, when f has none.
+func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
 	premise = presburger.True
 	for {
-		if phi, ok := SafetyFormula(f); ok {
-			return premise, phi, true
-		}
 		b, isImp := f.(ctl.Binary)
 		if !isImp || b.Op != ctl.Implies {
-			return nil, nil, false
+			return premise, f
+		}
+		if _, isState := stateFormula(b.R); isState {
+			return premise, f
 		}
 		c, ok := stateFormula(b.L)
 		if !ok {
-			return nil, nil, false
+			return premise, f
 		}
 		premise, f = presburger.Conj(premise, c), b.R
 	}
+}
+
+// PremisedSafety recognises the safety properties a prover decides,
+// "AG phi" after a premise (Premise): "c -> AG phi" is AG phi from the
+// initial configurations where c holds, "AG phi" has the premise true.
+// ok is false for any other formula.
+func PremisedSafety(f ctl.Formula) (premise, phi presburger.Formula, ok bool) {
+	premise, g := Premise(f)
+	phi, ok = SafetyFormula(g)
+	return premise, phi, ok
+}
+
+// PremisedLiveness recognises the response properties of
+// LivenessFormula after a premise (Premise).
+func PremisedLiveness(f ctl.Formula) (premise, start, trigger, q presburger.Formula, ok bool) {
+	premise, g := Premise(f)
+	start, trigger, q, ok = LivenessFormula(g)
+	return premise, start, trigger, q, ok
 }
 
 // stateFormula converts a CTL formula without temporal operators into

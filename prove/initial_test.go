@@ -71,3 +71,49 @@ func TestProveInitialSetsKnown(t *testing.T) {
 		t.Errorf("relay with every process in V0: %v, want proved (%s)", r.Verdict, r.Reason)
 	}
 }
+
+// TestProveInitialSetsLiveKnown proves testdata/strb-live-spread.yaml,
+// liveness under justice with the correct processes spread over V0 and
+// V1: correctness after the premise #V0 = 0 holds, without it it fails
+// by a fair run from a configuration with nobody in V1, and each proved
+// property holds at small instances under exploration from every
+// initial configuration.
+func TestProveInitialSetsLiveKnown(t *testing.T) {
+	sys, err := gsst.Load(filepath.Join("testdata", "strb-live-spread.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s, prove.MaxWork(extWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]prove.Verdict{"corr": prove.Proved, "corr-any": prove.Refuted, "relay": prove.Proved}
+	v1 := slices.Index(sys.States, "V1")
+	explored := 0
+	for k, r := range rep.Results {
+		t.Logf("%s: %v %s", r.Property.Name, r.Verdict, r.Reason)
+		if r.Verdict != want[r.Property.Name] {
+			t.Errorf("%s: %v, want %v", r.Property.Name, r.Verdict, want[r.Property.Name])
+		}
+		switch r.Verdict {
+		case prove.Refuted:
+			if r.Trace == nil || r.Trace.Lifted == nil || r.Trace.Lifted.Start.Counts == nil || r.Trace.Lifted.Start.Counts[0][v1] != 0 {
+				t.Errorf("%s: the refutation does not start with nobody in V1", r.Property.Name)
+			}
+		case prove.Proved:
+			for _, in := range testsupport.Instances(sys, 3, extSizeMax) {
+				holds, ok := exploreHolds(t, sys.WithProperties(k), in, 0)
+				if ok && !holds {
+					t.Errorf("%s proved, but exploration finds it failing at %v", r.Property.Name, in)
+				}
+				if ok {
+					explored++
+				}
+			}
+		}
+	}
+	if explored == 0 {
+		t.Error("no instance explored")
+	}
+}

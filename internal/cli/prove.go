@@ -374,7 +374,7 @@ func proveKind(rep *prove.Report) string {
 	for _, r := range rep.Results {
 		if _, _, ok := counterabs.PremisedSafety(r.Property.Formula); ok {
 			safety = true
-		} else if _, _, _, ok := counterabs.LivenessFormula(r.Property.Formula); ok {
+		} else if _, _, _, _, ok := counterabs.PremisedLiveness(r.Property.Formula); ok {
 			live = true
 		}
 	}
