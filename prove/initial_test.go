@@ -8,6 +8,7 @@ import (
 
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -115,5 +116,46 @@ func TestProveInitialSetsLiveKnown(t *testing.T) {
 	}
 	if explored == 0 {
 		t.Error("no instance explored")
+	}
+}
+
+// countingSolver counts the plain SMT queries and the prover's calls
+// that go through it.
+type countingSolver struct {
+	s              *z3.Solver
+	queries, calls int
+}
+
+func (c *countingSolver) Solve(ctx context.Context, p presburger.Problem) (presburger.Answer, error) {
+	c.queries++
+	return c.s.Solve(ctx, p)
+}
+
+func (c *countingSolver) Prove(ctx context.Context, ts presburger.TransitionSystem, b presburger.Budget) (presburger.SafetyAnswer, error) {
+	c.calls++
+	return c.s.Prove(ctx, ts, b)
+}
+
+// BenchmarkProveInitialSets measures Check on the specs with initial
+// sets of testdata (strb-spread, strb-live-spread) and reports the Z3
+// queries (plain SMT, and CHC calls to Spacer) of one run:
+//
+//	go test -run '^$' -bench ProveInitialSets -benchtime 3x ./prove/
+func BenchmarkProveInitialSets(b *testing.B) {
+	for _, file := range []string{"strb-spread.yaml", "strb-live-spread.yaml"} {
+		b.Run(file, func(b *testing.B) {
+			sys, err := gsst.Load(filepath.Join("testdata", file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				c := &countingSolver{s: z3.New()}
+				if _, err := prove.Check(context.Background(), sys, c, c); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(c.queries), "smt-queries")
+				b.ReportMetric(float64(c.calls), "chc-calls")
+			}
+		})
 	}
 }
