@@ -215,22 +215,7 @@ func initialConfigs(sys *gsst.System, in testsupport.Instance) []extState {
 			rows[g] = [][]int{row}
 			continue
 		}
-		over := sys.InitOver[g]
-		var rec func(k int, row []int, left int)
-		rec = func(k int, row []int, left int) {
-			if k == len(over)-1 {
-				row = slices.Clone(row)
-				row[over[k]] = left
-				rows[g] = append(rows[g], row)
-				return
-			}
-			for n := 0; n <= left; n++ {
-				row[over[k]] = n
-				rec(k+1, row, left-n)
-			}
-			row[over[k]] = 0
-		}
-		rec(0, make([]int, len(sys.States)), in.Sizes[g])
+		rows[g] = spreads(in.Sizes[g], sys.InitOver[g], len(sys.States))
 	}
 	values := make([][]int, len(sys.Shared))
 	for j := range sys.Shared {
@@ -247,23 +232,53 @@ func initialConfigs(sys *gsst.System, in testsupport.Instance) []extState {
 		}
 	}
 	var out []extState
-	var shared func(j int, cur []int)
+	product(rows, values, func(st extState) { out = append(out, st) })
+	return out
+}
+
+// spreads returns every row of counts with size processes over the
+// states of over (of states in all), any number in each.
+func spreads(size int, over []int, states int) [][]int {
+	var out [][]int
+	var rec func(k int, row []int, left int)
+	rec = func(k int, row []int, left int) {
+		if k == len(over)-1 {
+			row = slices.Clone(row)
+			row[over[k]] = left
+			out = append(out, row)
+			return
+		}
+		for n := 0; n <= left; n++ {
+			row[over[k]] = n
+			rec(k+1, row, left-n)
+		}
+		row[over[k]] = 0
+	}
+	rec(0, make([]int, states), size)
+	return out
+}
+
+// product calls visit with every configuration that takes one row of
+// rows[g] for each group g and one value of values[j] for each shared
+// variable j.
+func product(rows [][][]int, values [][]int, visit func(extState)) {
 	var groups func(g int, y [][]int, sh []int)
 	groups = func(g int, y [][]int, sh []int) {
-		if g == len(sys.Groups) {
+		if g == len(rows) {
 			st := extState{shared: slices.Clone(sh)}
 			for _, row := range y {
 				st.y = append(st.y, slices.Clone(row))
 			}
-			out = append(out, st)
+			visit(st)
 			return
 		}
 		for _, row := range rows[g] {
-			groups(g+1, append(y, row), sh)
+			groups(g+1, append(slices.Clone(y), row), sh)
 		}
 	}
+	var shared func(j int, cur []int)
 	shared = func(j int, cur []int) {
-		if j == len(sys.Shared) {
+		if j == len(values) {
 			groups(0, nil, cur)
 			return
 		}
@@ -272,7 +287,6 @@ func initialConfigs(sys *gsst.System, in testsupport.Instance) []extState {
 		}
 	}
 	shared(0, nil)
-	return out
 }
 
 // exploreFrom returns the configurations of the instance reachable from
@@ -327,22 +341,12 @@ func checkInitial(t *testing.T, i int, m *counterabs.ParamModel, in testsupport.
 	// Every configuration of the instance.
 	rows := make([][][]int, len(sys.Groups))
 	count := 1
+	all := make([]int, len(sys.States))
+	for s := range all {
+		all[s] = s
+	}
 	for g := range sys.Groups {
-		var rec func(s int, row []int, left int)
-		rec = func(s int, row []int, left int) {
-			if s == len(sys.States)-1 {
-				row = slices.Clone(row)
-				row[s] = left
-				rows[g] = append(rows[g], row)
-				return
-			}
-			for n := 0; n <= left; n++ {
-				row[s] = n
-				rec(s+1, row, left-n)
-			}
-			row[s] = 0
-		}
-		rec(0, make([]int, len(sys.States)), in.Sizes[g])
+		rows[g] = spreads(in.Sizes[g], all, len(sys.States))
 		count *= len(rows[g])
 	}
 	values := make([][]int, len(sys.Shared))
@@ -360,29 +364,10 @@ func checkInitial(t *testing.T, i int, m *counterabs.ParamModel, in testsupport.
 	if count > maxCandidates {
 		return
 	}
-	var groups func(g int, y [][]int, sh []int)
-	groups = func(g int, y [][]int, sh []int) {
-		if g == len(sys.Groups) {
-			st := extState{y: y, shared: sh}
-			if k, ok := key(st); ok && !want[k] {
-				t.Fatalf("system %d at %v: the %s-counter model's Initial %s holds in %s, no initial configuration\n%s",
-					i, in, m.Level, m.FormatFormula(m.Initial), st.key(), testsupport.Describe(sys))
-			}
-			return
+	product(rows, values, func(st extState) {
+		if k, ok := key(st); ok && !want[k] {
+			t.Fatalf("system %d at %v: the %s-counter model's Initial %s holds in %s, no initial configuration\n%s",
+				i, in, m.Level, m.FormatFormula(m.Initial), st.key(), testsupport.Describe(sys))
 		}
-		for _, row := range rows[g] {
-			groups(g+1, append(slices.Clone(y), row), sh)
-		}
-	}
-	var shared func(j int, cur []int)
-	shared = func(j int, cur []int) {
-		if j == len(sys.Shared) {
-			groups(0, nil, cur)
-			return
-		}
-		for _, x := range values[j] {
-			shared(j+1, append(slices.Clone(cur), x))
-		}
-	}
-	shared(0, nil)
+	})
 }
