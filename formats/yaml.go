@@ -22,15 +22,16 @@ func Write(w io.Writer, imp *Import) error {
 	if err := imp.Err(); err != nil {
 		return err
 	}
-	p := &printer{w: bufio.NewWriter(w), s: imp.Spec, n: &imp.Notes}
+	p := &printer{w: bufio.NewWriter(w), s: imp.Spec, n: &imp.Notes, refusals: imp.Refused}
 	p.file()
 	return p.w.Flush()
 }
 
 type printer struct {
-	w *bufio.Writer
-	s *gsst.Spec
-	n *Notes
+	w        *bufio.Writer
+	s        *gsst.Spec
+	n        *Notes
+	refusals []Refusal
 }
 
 func (p *printer) printf(format string, args ...any) { fmt.Fprintf(p.w, format, args...) }
@@ -147,8 +148,19 @@ func (p *printer) file() {
 			}
 			p.printf("  %s: %s\n", quoteName(pr.Name), quote(text))
 		}
+		p.refused("  ")
+	} else {
+		p.refused("")
 	}
 	p.comments("", n.Trailer)
+}
+
+// refused writes the properties the translation does not state, one
+// comment each.
+func (p *printer) refused(indent string) {
+	for _, r := range p.refusals {
+		p.comments(indent, []string{"not stated: " + r.String()})
+	}
 }
 
 // init writes the initial configuration: "init: S" when every process

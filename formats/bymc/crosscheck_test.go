@@ -147,13 +147,20 @@ func checkInstance(t *testing.T, name string, sim *taSim, g *graph, ninit int, i
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	for i, sp := range sim.f.Specs {
+	if len(rep.Properties) != len(inst.Properties) {
+		t.Fatalf("%s: %d verdicts for %d properties", name, len(rep.Properties), len(inst.Properties))
+	}
+	for i, p := range inst.Properties {
+		k := slices.IndexFunc(sim.f.Specs, func(sp *bymc.Spec) bool { return sp.Name.Name == p.Name })
+		if k < 0 {
+			t.Fatalf("%s: property %s is no specification of the automaton", name, p.Name)
+		}
 		want := true
 		for init := range ninit {
-			want = want && sim.specHolds(g, init, sp.X)
+			want = want && sim.specHolds(g, init, sim.f.Specs[k].X)
 		}
 		if got := rep.Properties[i].Holds; got != want {
-			t.Errorf("%s: specification %s: the engine says %v, ByMC's meaning %v", name, sp.Name.Name, got, want)
+			t.Errorf("%s: specification %s: the engine says %v, ByMC's meaning %v", name, p.Name, got, want)
 		}
 	}
 }
