@@ -215,40 +215,11 @@ func (t *translator) fileJustice(props []*property) (sharedJustice, string) {
 func (t *translator) premises(sp *Spec) (*property, bool) {
 	where := "specification " + sp.Name.Name
 	prem, concl := split(sp.X)
-	p := &property{spec: sp, concl: concl}
-	ok := true
-	r := reads{locations: true, shared: true, params: true}
+	// The shape first, so that a refused specification has its
+	// conditions checked once, by refuse.
 	for _, x := range prem {
 		x = unparen(x)
-		if !hasTemporal(x) {
-			r.where = "premise of " + where
-			c, good := t.condition(x, r)
-			p.conds = append(p.conds, c)
-			ok = ok && good
-			continue
-		}
-		u, isUnary := x.(*UnaryExpr)
-		var inner Expr
-		if isUnary {
-			inner = unparen(u.X)
-		}
-		switch {
-		case isUnary && u.Op == LTLF && isAlways(inner):
-			r.where = "fairness premise of " + where
-			for _, y := range conjuncts(inner.(*UnaryExpr).X) {
-				c, good := t.condition(unparen(y), r)
-				p.justice = append(p.justice, c)
-				p.jpos = append(p.jpos, u.OpPos)
-				ok = ok && good
-			}
-		case isUnary && u.Op == LTLG && !hasTemporal(inner):
-			r.where = "path premise of " + where
-			for _, y := range conjuncts(inner) {
-				c, good := t.condition(unparen(y), r)
-				p.always = append(p.always, c)
-				ok = ok && good
-			}
-		default:
+		if u, ok := x.(*UnaryExpr); hasTemporal(x) && !(ok && (u.Op == LTLF && isAlways(unparen(u.X)) || u.Op == LTLG && !hasTemporal(u.X))) {
 			t.refuse(sp, x.Pos(), "a premise is a condition, <>[] c or [] c; this one has no translation")
 			return nil, false
 		}
@@ -258,7 +229,35 @@ func (t *translator) premises(sp *Spec) (*property, bool) {
 		t.refuse(sp, at.Pos(), "vsym translates [] f, <> c, f && f, c || f and c -> f (c a condition); this LTL formula has no CTL equivalent among them")
 		return nil, false
 	}
-	p.live = live
+	p := &property{spec: sp, concl: concl, live: live}
+	ok := true
+	r := reads{locations: true, shared: true, params: true}
+	for _, x := range prem {
+		x = unparen(x)
+		u, _ := x.(*UnaryExpr)
+		switch {
+		case !hasTemporal(x):
+			r.where = "premise of " + where
+			c, good := t.condition(x, r)
+			p.conds = append(p.conds, c)
+			ok = ok && good
+		case u.Op == LTLF:
+			r.where = "fairness premise of " + where
+			for _, y := range conjuncts(unparen(u.X).(*UnaryExpr).X) {
+				c, good := t.condition(unparen(y), r)
+				p.justice = append(p.justice, c)
+				p.jpos = append(p.jpos, u.OpPos)
+				ok = ok && good
+			}
+		default:
+			r.where = "path premise of " + where
+			for _, y := range conjuncts(u.X) {
+				c, good := t.condition(unparen(y), r)
+				p.always = append(p.always, c)
+				ok = ok && good
+			}
+		}
+	}
 	return p, ok
 }
 
@@ -610,9 +609,32 @@ func opRange(op presburger.Op, at int64) (lo, hi int64, ok bool) {
 	return 0, 0, false
 }
 
-// refuse records that specification sp is not stated, and why.
+// refuse records that specification sp is not stated, and why; the
+// conditions it is made of are still checked, so that an error in them
+// (an undeclared name) is reported as in any other part of the file.
 func (t *translator) refuse(sp *Spec, pos gsst.Pos, why string) {
 	t.imp.Refused = append(t.imp.Refused, formats.Refusal{Property: sp.Name.Name, Pos: pos, Why: why})
+	var check func(x Expr)
+	check = func(x Expr) {
+		switch y := x.(type) {
+		case *ParenExpr:
+			check(y.X)
+			return
+		case *UnaryExpr:
+			if hasTemporal(y) {
+				check(y.X)
+				return
+			}
+		case *BinaryExpr:
+			if hasTemporal(y) {
+				check(y.X)
+				check(y.Y)
+				return
+			}
+		}
+		t.condition(x, reads{locations: true, shared: true, params: true, where: "specification " + sp.Name.Name})
+	}
+	check(sp.X)
 }
 
 // ruleCycle returns a cycle of rules that change the location ("loc0 ->
