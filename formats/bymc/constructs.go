@@ -24,5 +24,5 @@ func (t *translator) sharedInitRange(x *NameExpr, b *BinaryExpr) {
 // sharedInitAny: the inits leave shared variable j free.
 func (t *translator) sharedInitAny(j int) {
 	v := &t.spec.Shared[j]
-	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any value (no initial condition gives it one)", v.Name)
+	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any natural number: no initial condition gives it a value, and nothing in the file bounds it (vsym reads a value over the parameters, %s == N - F, one value at each instance)", v.Name, v.Name)
 }

@@ -309,8 +309,11 @@ func (t *translator) property(p *property, fileJustice map[string]bool) (ctl.For
 	prec := loosePrec
 	if len(extra) == 0 && len(p.always) == 0 {
 		f, text, prec = t.ltl(p.concl, where)
-		if len(p.justice) > 0 {
+		switch {
+		case len(p.justice) > 0:
 			reading = "its fairness premise <>[] ... is the file's justice"
+		case p.safety() && len(fileJustice) > 0:
+			reading = "a safety specification: the file's justice changes no verdict of it, as every configuration can go on fairly (each justice condition holds where no rule can move a process)"
 		}
 	} else {
 		pr := premises{a: t.all(p.always), b: t.all(extra)}
