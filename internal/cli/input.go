@@ -106,6 +106,11 @@ func readSpec(cmd *cobra.Command, format, name string, src []byte, opts ...gsst.
 	}
 	if len(imp.Refused) > 0 && cmd != nil {
 		sessionOf(cmd).notStated = imp.Refused
+		if !listsNotStated[cmd.Name()] {
+			for _, r := range imp.Refused {
+				fmt.Fprintf(cmd.ErrOrStderr(), "vsym: warning: %s\n", r)
+			}
+		}
 	}
 	if len(imp.Expected) > 0 && cmd != nil {
 		s := sessionOf(cmd)
@@ -161,6 +166,11 @@ func allSizes(s *gsst.Spec) error {
 	}
 	return errs.Err()
 }
+
+// listsNotStated are the commands whose report lists the properties of
+// the file that its translation does not state; the others warn of
+// them on standard error, so that no property is dropped unsaid.
+var listsNotStated = map[string]bool{"explore": true, "prove": true}
 
 // notStatedJSON is a property of the file read that its translation
 // does not state: its name, where it is and why.
