@@ -1,7 +1,6 @@
 package bymc_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/formats/bymc"
 	"github.com/vsym/vsym/formats/formatstest"
 )
@@ -73,66 +71,17 @@ func TestISoLA18(t *testing.T) {
 				if len(imp.Refused) > 0 {
 					t.Errorf("refused: %v", imp.Refused)
 				}
-				crossCheckLeast(t, file, src, imp)
+				// The import, its configurations and every property's
+				// verdict, at the two least instances with parameters in
+				// 0..5 and at most 5000 configurations.
+				if n := crossCheckUpTo(t, file, src, 5, 5000, 2); n == 0 {
+					t.Errorf("no instance cross-checked")
+				}
 			}
 		})
 	}
 	if evaluated < 10 {
 		t.Errorf("only %d published verdicts evaluated", evaluated)
-	}
-}
-
-// crossCheckLeast cross-checks the import (checkInstance: reachable
-// configurations, and every property's verdict against ByMC's meaning)
-// at the two least instances of the parameters in 0..5 that meet the
-// assumptions and whose automaton has at most 5000 configurations.
-func crossCheckLeast(t *testing.T, file string, src []byte, imp *formats.Import) {
-	sys, err := imp.System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := bymc.ParseFile(file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	values := make([]int, len(sys.Params))
-	var rec func(k int)
-	rec = func(k int) {
-		if checked == 2 {
-			return
-		}
-		if k < len(values) {
-			for v := 0; v <= 5; v++ {
-				values[k] = v
-				rec(k + 1)
-			}
-			return
-		}
-		inst, err := sys.InstantiateParams(values, nil)
-		if err != nil {
-			return
-		}
-		params := map[string]int64{}
-		for i, p := range sys.Params {
-			params[p.Name] = int64(values[i])
-		}
-		sim := newTASim(f, params)
-		inits := sim.initials(int64(inst.N()))
-		g, done := sim.explore(inits, 5000)
-		if !done {
-			return
-		}
-		distinct := map[string]bool{}
-		for _, c := range inits {
-			distinct[fmt.Sprint(c)] = true
-		}
-		checkInstance(t, fmt.Sprintf("%s with %v", file, params), sim, g, len(distinct), inst)
-		checked++
-	}
-	rec(0)
-	if checked == 0 {
-		t.Errorf("%s: no instance cross-checked", file)
 	}
 }
 
