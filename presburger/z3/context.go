@@ -29,33 +29,33 @@ static Z3_context newContext(const char *rlimit) {
 // prepareHeap readies the C heap for Z3, once per process, before the
 // first context. A Z3 4.8.12 context allocates and initialises about
 // 17 MB as it is made (two tables of 8.5 MB), which glibc would map
-// afresh and the kernel would fault in page by page: on the 2-CPU
+// afresh and the kernel would fault in 4 KB page by page: on the 2-CPU
 // virtual machine of BENCHMARKS.md that was 55-80 ms of CPU, more than
 // half of a whole "vsym prove" on a small net. Instead the heap is grown
-// once by 40 MB, marked for transparent huge pages and populated in one
-// call, and kept: glibc is told to serve blocks up to 32 MB from the
-// heap and not to give its top back, so the contexts of the process are
-// made in memory already there (about 5 ms each). Nothing here changes
-// what Z3 computes. Each step is a hint the kernel or libc may refuse
-// (older kernels lack MADV_POPULATE_WRITE): then Z3 runs as before.
+// once by 60 MB of address space (nothing is touched), which is marked
+// for transparent huge pages and kept: glibc is told to serve blocks up
+// to 32 MB from that heap, from one arena whatever the thread (cgo calls
+// run on any of the Go runtime's threads, and glibc would give each its
+// own arena), and not to give the heap's top back. A context is then
+// made in a handful of 2 MB faults (5-20 ms). Nothing here changes what
+// Z3 computes; each step is a hint the kernel or libc may refuse, and
+// then Z3 runs as before.
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
 static void prepareHeap(void) {
-	const size_t chunk = 20 << 20, huge = 2 << 20;
+	const size_t chunk = 30 << 20, huge = 2 << 20;
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_ARENA_MAX, 1);
 	char *a = malloc(chunk), *b = malloc(chunk);
+	// Two blocks of the heap, one after the other: advise their span.
 	if (a != NULL && b != NULL && b > a && (size_t)(b - a) < chunk + huge) {
 		uintptr_t lo = ((uintptr_t)a + huge - 1) & ~(uintptr_t)(huge - 1);
 		uintptr_t hi = ((uintptr_t)b + chunk) & ~(uintptr_t)(huge - 1);
 		if (hi > lo) {
 			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-			madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 		}
 	}
 	free(b);
