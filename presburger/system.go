@@ -128,6 +128,16 @@ func (ts TransitionSystem) globals() map[Var]bool {
 	return global
 }
 
+// allLocals returns the Locals of every transition.
+func (ts TransitionSystem) allLocals() [][]Var {
+	global := ts.globals()
+	out := make([][]Var, len(ts.Trans))
+	for i := range out {
+		out[i] = ts.locals(i, global)
+	}
+	return out
+}
+
 // locals is Locals, given the set of globals.
 func (ts TransitionSystem) locals(i int, global map[Var]bool) []Var {
 	var out []Var
@@ -156,8 +166,9 @@ func (ts TransitionSystem) Prime(f Formula) Formula {
 
 // stepBounds returns the ranges of one step's variables: the Domain (on
 // state variables and parameters), its copy on the next-state variables,
-// and every integer for the locals of the transitions listed.
-func (ts TransitionSystem) stepBounds(trans ...int) []Bound {
+// and every integer for the locals of the transitions listed, locals[i]
+// those of transition i (allLocals).
+func (ts TransitionSystem) stepBounds(locals [][]Var, trans ...int) []Bound {
 	next := make(map[Var]Var, len(ts.Vars))
 	for i, v := range ts.Vars {
 		next[v] = ts.Next[i]
@@ -169,9 +180,8 @@ func (ts TransitionSystem) stepBounds(trans ...int) []Bound {
 			out = append(out, b)
 		}
 	}
-	global := ts.globals()
 	for _, i := range trans {
-		for _, v := range ts.locals(i, global) {
+		for _, v := range locals[i] {
 			out = append(out, AnyInt(v))
 		}
 	}
@@ -334,6 +344,29 @@ func (e *UndecidedError) Error() string {
 // errors.As); any other error for a malformed system or invariant (one
 // that reads a variable other than Vars and Params) or a failing solver.
 func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula) error {
+	return checkInvariant(ctx, s, ts, inv, true)
+}
+
+// IsInvariant is CheckInvariant when only the verdict matters: ok is
+// true exactly when CheckInvariant would return nil, and false (with a
+// nil error) when it would return an *InvariantError; other errors are
+// CheckInvariant's. A failing consecution query over all transitions at
+// once ends it, where CheckInvariant goes on to find the first failing
+// transition (a few more queries, most of the cost of a failing check on
+// a system with hundreds of transitions).
+func IsInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula) (ok bool, err error) {
+	err = checkInvariant(ctx, s, ts, inv, false)
+	var ie *InvariantError
+	if errors.As(err, &ie) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// checkInvariant is CheckInvariant; with first false, a failure of the
+// consecution query over all transitions is reported under the first
+// transition its model steps by, which need not be the first that fails.
+func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula, first bool) error {
 	if err := ts.Check(); err != nil {
 		return err
 	}
@@ -376,6 +409,7 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 	}
 	next := ts.Prime(inv)
 	steps := ts.images(inv, next)
+	locals := ts.allLocals()
 	// Consecution under transitions 0..hi at once (a step by any of
 	// them from inv to outside it): one query for all of them is what
 	// most checks of a true invariant cost. When it has a model, the
@@ -393,9 +427,9 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		for i := range fs {
 			fs[i] = steps[i].f
 		}
-		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(fs...))})
+		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(locals, idx...), F: Conj(inv, Disj(fs...))})
 	}
-	first := 0
+	from := 0
 	if n := len(ts.Trans); n > 1 {
 		a, err := prefix(n - 1)
 		if err != nil {
@@ -403,6 +437,14 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		}
 		if a.Result == Unsat {
 			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+		}
+		if a.Result == Sat && !first {
+			for i := range steps {
+				if Eval(steps[i].f, func(v Var) int64 { return a.Model[v] }) {
+					steps[i].complete(a.Model)
+					return &InvariantError{Obligation: Consecution, Trans: i, Witness: a.Model}
+				}
+			}
 		}
 		// Transitions 0..lo hold (lo = -1: none known) and some
 		// transition among 0..hi fails, so the first failing one is in
@@ -435,10 +477,10 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 				break bisect
 			}
 		}
-		first = lo + 1
+		from = lo + 1
 	}
-	for i := first; i < len(ts.Trans); i++ {
-		err := query(Consecution, i, ts.stepBounds(i), Conj(inv, steps[i].f))
+	for i := from; i < len(ts.Trans); i++ {
+		err := query(Consecution, i, ts.stepBounds(locals, i), Conj(inv, steps[i].f))
 		var ie *InvariantError
 		if errors.As(err, &ie) {
 			steps[i].complete(ie.Witness)

@@ -265,6 +265,9 @@ func checkInvariantRandom(t *testing.T, g *gen, mk func(*gen) pb.TransitionSyste
 		for j, inv := range cands {
 			err := pb.CheckInvariant(ctx, pb.BruteForce{}, ts, inv)
 			o, trans, fails := firstFailure(ts, inv)
+			if ok, err := pb.IsInvariant(ctx, pb.BruteForce{}, ts, inv); ok == fails || err != nil {
+				t.Fatalf("system %d, candidate %d: IsInvariant = %v, %v; the enumeration says it fails: %v", i, j, ok, err, fails)
+			}
 			if j == 0 && fails != (cex != nil) {
 				t.Fatalf("system %d: exact invariant fails=%v but counterexample %v", i, fails, cex)
 			}

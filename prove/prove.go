@@ -627,7 +627,15 @@ func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 // decide, leaves res alone; one that must hold (inductive by
 // construction) and fails is an internal error.
 func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver, res *Result, method Method, inv presburger.Formula, mustHold bool) (ok bool, err error) {
-	err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	// Whether it holds is the question (IsInvariant); where it must
+	// hold and does not, CheckInvariant says where it fails.
+	holds, err := presburger.IsInvariant(ctx, solver, ts, inv)
+	if err == nil && !holds {
+		if !mustHold {
+			return false, nil
+		}
+		err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	}
 	var ue *presburger.UndecidedError
 	var ie *presburger.InvariantError
 	switch {
