@@ -358,7 +358,7 @@ var constructNames = map[formats.Construct]string{
 	formats.NoMover: "NoMover", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
 	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
 	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
-	formats.CounterTransfer: "CounterTransfer", formats.PropertyFairness: "PropertyFairness",
+	formats.CounterTransfer: "CounterTransfer",
 }
 
 // Outcome writes what a reader made of a file as the suite tables do:
