@@ -87,8 +87,10 @@ func TestProveRandom(t *testing.T) {
 			if res.Method != "" {
 				methods[res.Verdict.String()+" by "+string(res.Method)]++
 			}
-			_, safety := counterabs.SafetyFormula(p.Formula)
-			_, _, _, live := counterabs.LivenessFormula(p.Formula)
+			// What prove decides: safety and liveness, each also under a
+			// premise on the initial configuration (c -> f).
+			_, _, safety := counterabs.PremisedSafety(p.Formula)
+			_, _, _, _, live := counterabs.PremisedLiveness(p.Formula)
 			if (res.Verdict == prove.Skipped) == (safety || live) {
 				t.Errorf("system %d, %s (%s): %v", i, p.Name, p.Text, res.Verdict)
 			}
