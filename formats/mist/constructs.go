@@ -32,25 +32,16 @@ func (t *translator) initText(p int) string {
 	return "not constrained by init"
 }
 
-// noMover: rule r changes counters and moves no process.
-func (t *translator) noMover(r *NetRule) {
-	t.imp.Need(formats.NoMover, r.Rule.Pos, "rule %d changes only counter places, moving no process", r.Rule.Index)
-}
-
 // noProcess: the net has no process at all, why says why; every rule
-// that fires changes counters only.
+// that fires changes counters only, and a GSST has at least one process.
 func (t *translator) noProcess(why string) {
-	t.imp.Need(formats.NoMover, t.net.File.InitPos, "%s: every rule that fires moves no process", why)
+	t.imp.Need(formats.NoProcess, t.net.File.InitPos, "%s: every rule that fires moves no process", why)
 }
 
-// broadcastMoverStays: rule r moves processes by transfers only.
-func (t *translator) broadcastMoverStays(r *NetRule) {
-	t.imp.Need(formats.BroadcastMoverStays, r.Rule.Pos, "rule %d moves the tokens of a place to another and no single token on its own", r.Rule.Index)
-}
-
-// rendezvousBroadcast: rule r moves several tokens and transfers others.
-func (t *translator) rendezvousBroadcast(r *NetRule) {
-	t.imp.Need(formats.RendezvousBroadcast, r.Rule.Pos, "rule %d moves several tokens and transfers the tokens of a place", r.Rule.Index)
+// rendezvousBroadcast: rule r moves several tokens and transfers
+// others, in a way a rendezvous that broadcasts cannot state (why).
+func (t *translator) rendezvousBroadcast(r *NetRule, why string) {
+	t.imp.Need(formats.RendezvousBroadcast, r.Rule.Pos, "rule %d moves several tokens and transfers the tokens of a place, and %s", r.Rule.Index, why)
 }
 
 // idleStep: rule r changes nothing. mist's property is about the

@@ -235,19 +235,30 @@ func (t *translator) rule(r *NetRule) {
 		}
 	}
 	switch k := len(consumed); {
-	case k == 0 && len(transfers) > 0:
-		t.broadcastMoverStays(r)
-	case k == 0 && counterChange:
-		t.noMover(r)
+	case k == 0 && (len(transfers) > 0 || counterChange):
+		t.environment(r, transfers)
 	case k == 0:
 		t.idleStep(r)
 	case k == 1:
 		t.transition(r, consumed[0], produced[0], transfers)
-	case len(transfers) > 0:
-		t.rendezvousBroadcast(r)
 	default:
-		t.rendezvous(r, consumed, produced)
+		t.rendezvous(r, consumed, produced, transfers)
 	}
+}
+
+// environment translates a rule that moves no single token of a
+// process place: it changes counter places, moves every token of some
+// process places to others, or both. It is an environment step: when
+// the guard holds (and the counters stay nonnegative), every process in
+// a transfer's source moves to its target and the counters take their
+// new values, all read before the step, as the rule's equations say.
+func (t *translator) environment(r *NetRule, transfers []gsst.Transfer) {
+	guard, text := t.guard(r, map[int]int{})
+	t.spec.Environment = append(t.spec.Environment, gsst.Environment{
+		Name: fmt.Sprintf("rule%d", r.Rule.Index), Guard: guard, Text: text,
+		Update: t.update(r), Broadcast: transfers, Pos: r.Rule.Pos,
+	})
+	t.imp.Notes.Environment = append(t.imp.Notes.Environment, t.ruleNote(r))
 }
 
 // transition translates a rule that moves one process, from a place
@@ -271,10 +282,9 @@ func (t *translator) transition(r *NetRule, w, v int, transfers []gsst.Transfer)
 			}
 		}
 	}
-	if slices.Contains(from, v) {
-		t.broadcastMoverStays(r)
-		return
-	}
+	// When u is v, the process stays where it is and every other process
+	// of u goes where the rule moves u's tokens (a self-loop that
+	// broadcasts): mist's rule keeps one token of u and moves the rest.
 	for _, u := range from {
 		note := t.ruleNote(r)
 		if len(from) > 1 {
@@ -321,17 +331,58 @@ func (t *translator) preimage(r *NetRule, w int) []int {
 }
 
 // rendezvous translates a rule that moves several processes: the tokens
-// it takes, in place order, paired with those it puts, in place order.
-func (t *translator) rendezvous(r *NetRule, consumed, produced []int) {
+// it takes, in place order, paired with those it puts, in place order,
+// with the transfers of its equations as a broadcast. A token taken from
+// place w comes from a place whose tokens the rule moves to w (w itself
+// when it keeps them): when that is not one place, the guard must say
+// which (a bound that already holds the tokens taken), or the rule is
+// refused, as is one whose pairing would leave a process where it is.
+func (t *translator) rendezvous(r *NetRule, consumed, produced []int, transfers []gsst.Transfer) {
 	s := t.spec
+	need := map[int]int{} // tokens taken from each place w
+	for _, w := range consumed {
+		need[w]++
+	}
+	source := map[int]int{} // w -> the place its taken tokens come from
+	for _, w := range sortedKeys(need) {
+		k := need[w]
+		from := t.preimage(r, w)
+		if len(from) > 1 {
+			from = slices.DeleteFunc(slices.Clone(from), func(q int) bool {
+				return !slices.ContainsFunc(r.Guard, func(b Bound) bool { return b.Place == q && b.Lo >= int64(k) })
+			})
+		}
+		if len(from) != 1 {
+			t.rendezvousBroadcast(r, fmt.Sprintf("the guard does not say from which place the tokens taken from %s come", t.net.Places[w]))
+			return
+		}
+		source[w] = from[0]
+	}
+	sources := make([]int, len(consumed))
+	for i, w := range consumed {
+		sources[i] = source[w]
+	}
+	targets := slices.Clone(produced)
+	// A process that would stay where it is swaps targets with another.
+	for i := range sources {
+		if sources[i] != targets[i] {
+			continue
+		}
+		j := slices.IndexFunc(sources, func(q int) bool { return q != sources[i] })
+		if j < 0 || targets[j] == sources[i] {
+			t.rendezvousBroadcast(r, fmt.Sprintf("a token of %s would stay in its place", t.net.Places[sources[i]]))
+			return
+		}
+		targets[i], targets[j] = targets[j], targets[i]
+	}
 	movers := map[int]int{}
-	parts := make([]gsst.Part, len(consumed))
-	for i := range consumed {
-		movers[consumed[i]]++
-		parts[i] = gsst.Part{From: t.state[consumed[i]], To: t.state[produced[i]], Pos: r.Rule.Pos}
+	parts := make([]gsst.Part, len(sources))
+	for i := range sources {
+		movers[sources[i]]++
+		parts[i] = gsst.Part{From: t.state[sources[i]], To: t.state[targets[i]], Pos: r.Rule.Pos}
 	}
 	guard, text := t.guard(r, movers)
-	s.Rendezvous = append(s.Rendezvous, gsst.Rendezvous{Parts: parts, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos})
+	s.Rendezvous = append(s.Rendezvous, gsst.Rendezvous{Parts: parts, Broadcast: transfers, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos})
 	t.imp.Notes.Rendezvous = append(t.imp.Notes.Rendezvous, t.ruleNote(r))
 }
 
@@ -344,7 +395,17 @@ func (t *translator) ruleNote(r *NetRule) []string {
 			out = append(out, strings.TrimSpace(c.Text))
 		}
 	}
-	return append(out, fmt.Sprintf("rule %d (line %d): %s", r.Rule.Index, r.Rule.Pos.Line, r.Rule.Text))
+	out = append(out, fmt.Sprintf("rule %d (line %d): %s", r.Rule.Index, r.Rule.Pos.Line, r.Rule.Text))
+	if r.MistRead {
+		var eqs []string
+		for _, p := range r.Touched() {
+			if !r.Identity(p) {
+				eqs = append(eqs, fmt.Sprintf("%s' = %s", t.net.Places[p], t.net.equation(r, p)))
+			}
+		}
+		out = append(out, "it assigns a place twice; read as mist reads it: "+strings.Join(eqs, ", "))
+	}
+	return out
 }
 
 // atom is a constraint on one place: the counter (#p) of a process
