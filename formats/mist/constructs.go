@@ -2,8 +2,11 @@ package mist
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 )
 
 // The translation asks for each construct that the GSST language cannot
@@ -18,11 +21,45 @@ func (t *translator) groupMayBeEmpty(p int) {
 	t.imp.Need(formats.SplitInit, t.initPos(p), "%s", what)
 }
 
-// counterInitRange: counter place p starts with any number of tokens in
-// a range.
-func (t *translator) counterInitRange(p int) {
-	name := t.net.Places[p]
-	t.imp.Need(formats.SharedInitRange, t.initPos(p), "init: counter place %s starts with any number of tokens (%s)", name, t.initText(p))
+// counterInitParam: counter place p starts with any number of tokens
+// from k up (p >= k, or p not in the init section, k = 0). Its shared
+// variable starts at the value of a parameter of its own, p_init, that
+// the assumption bounds by p_init >= k: an instance is a choice of that
+// number, and every instance together is every initial marking.
+func (t *translator) counterInitParam(p int) {
+	s := t.spec
+	name := formats.SafeName(t.net.Places[p]) + "_init"
+	for t.taken(name) {
+		name += "_"
+	}
+	k := len(s.Params)
+	s.Params = append(s.Params, gsst.Param{Name: name, Pos: t.initPos(p)})
+	t.imp.Notes.Params = append(t.imp.Notes.Params, fmt.Sprintf("the tokens place %s starts with (%s)", t.net.Places[p], t.initText(p)))
+	v := &s.Shared[t.shared[p]]
+	v.InitTerm, v.InitText, v.Init = presburger.VarTerm(s.ParamVar(k)), name, 0
+	lo := t.net.Init[p].Lo
+	atom := presburger.Compare(presburger.VarTerm(s.ParamVar(k)), presburger.Ge, presburger.ConstTerm(lo))
+	text := fmt.Sprintf("%s >= %d", name, lo)
+	if s.Assume.Formula == nil {
+		s.Assume = gsst.Assumption{Formula: atom, Text: text, Pos: t.initPos(p)}
+	} else {
+		s.Assume.Formula = presburger.Conj(s.Assume.Formula, atom)
+		s.Assume.Text += " & " + text
+	}
+}
+
+// taken reports whether name is a place's (a state's or a shared
+// variable's) or a parameter's already.
+func (t *translator) taken(name string) bool {
+	if slices.Contains(t.net.Places, name) {
+		return true
+	}
+	for _, v := range t.spec.Shared {
+		if v.Name == name {
+			return true
+		}
+	}
+	return slices.ContainsFunc(t.spec.Params, func(p gsst.Param) bool { return p.Name == name })
 }
 
 func (t *translator) initText(p int) string {

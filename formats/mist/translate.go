@@ -121,6 +121,7 @@ func (t *translator) translate() {
 		t.noProcess("the rules conserve the tokens of no place, so every place is a shared counter")
 		return
 	}
+	var atLeast []int // counter places that start with any number of tokens from some k up
 	for p, name := range n.Places {
 		if !t.counter[p] {
 			continue
@@ -139,10 +140,16 @@ func (t *translator) translate() {
 			// Every number of tokens in the interval (gsst/initial.go).
 			v.Init, v.InitRange, v.InitHi = int(iv.Lo), true, int(iv.Hi)
 		default:
-			t.counterInitRange(p)
+			// Any number of tokens from iv.Lo up: the value of a
+			// parameter of its own (counterInitParam, once every shared
+			// variable is declared: a parameter's variable follows them).
+			atLeast = append(atLeast, p)
 		}
 		s.Shared = append(s.Shared, v)
 		notes.Shared = append(notes.Shared, note)
+	}
+	for _, p := range atLeast {
+		t.counterInitParam(p)
 	}
 	t.transitions = formats.NewTransitions(s, &t.imp.Notes)
 	for _, r := range n.Rules {
