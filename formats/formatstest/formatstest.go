@@ -183,12 +183,24 @@ func ModelReachWithin(m *counterabs.Model, depth, limit int, project func(totals
 
 // Instance returns an instance of sys: its smallest sizes, and, when it
 // has parameters, the first values in 0..5 (in lexicographic order)
-// that make one.
+// that make one (with each ranged group at its least size).
 func Instance(sys *gsst.System) (*gsst.System, error) {
 	if len(sys.Params) == 0 {
 		return sys.Smallest()
 	}
 	values := make([]int, len(sys.Params))
+	// Each ranged group at its least size, the others at theirs (-1:
+	// over the parameters), when some group is ranged.
+	var sizes []int
+	if slices.ContainsFunc(sys.Groups, func(g gsst.Group) bool { return g.Ranged }) {
+		for _, g := range sys.Groups {
+			size := g.Size
+			if g.OverParams() {
+				size = -1
+			}
+			sizes = append(sizes, size)
+		}
+	}
 	var found *gsst.System
 	var rec func(k int)
 	rec = func(k int) {
@@ -196,7 +208,7 @@ func Instance(sys *gsst.System) (*gsst.System, error) {
 			return
 		}
 		if k == len(values) {
-			if inst, err := sys.InstantiateParams(values, nil); err == nil {
+			if inst, err := sys.InstantiateParams(values, sizes); err == nil {
 				found = inst
 			}
 			return

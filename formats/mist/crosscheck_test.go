@@ -290,7 +290,8 @@ func startAt(t *testing.T, inst *gsst.System, value func(j int) int64) *gsst.Sys
 // work, still fails a wrong translation of each kind of step it checks:
 // an environment step that adds 2 where the rule adds 1, a self-loop
 // that keeps every token where the rule moves all but one, a rendezvous
-// that forgets its broadcast. The right translations pass, and the
+// that forgets its broadcast, a rule split into rendezvous (one per
+// choice of the places its tokens come from) that forgets a choice. The right translations pass, and the
 // environment step's net is compared within its budget (its counter
 // grows without end), the path the wrong one is caught on.
 func TestCrossCheckCatchesWrongSteps(t *testing.T) {
@@ -310,6 +311,7 @@ func TestCrossCheckCatchesWrongSteps(t *testing.T) {
 			}
 		}},
 		{"testdata/steps/rdvbcast.spec", func(s *gsst.Spec) { s.Rendezvous[0].Broadcast = nil }},
+		{"testdata/steps/rdvsplit.spec", func(s *gsst.Spec) { s.Rendezvous = slices.Delete(s.Rendezvous, 1, 2) }},
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {

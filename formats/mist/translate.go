@@ -341,34 +341,66 @@ func (t *translator) preimage(r *NetRule, w int) []int {
 // it takes, in place order, paired with those it puts, in place order,
 // with the transfers of its equations as a broadcast. A token taken from
 // place w comes from a place whose tokens the rule moves to w (w itself
-// when it keeps them): when that is not one place, the guard must say
-// which (a bound that already holds the tokens taken), or the rule is
-// refused, as is one whose pairing would leave a process where it is.
+// when it keeps them). When the guard does not say which (a bound on one
+// such place that holds every token taken), the rule is one rendezvous
+// per choice of places for its tokens: together they are enabled
+// exactly when the places hold the tokens taken, as the rule is, and
+// each has the rule's effect. A choice whose pairing would leave a
+// process where it is, with no other to swap targets with, is refused.
 func (t *translator) rendezvous(r *NetRule, consumed, produced []int, transfers []gsst.Transfer) {
-	s := t.spec
 	need := map[int]int{} // tokens taken from each place w
 	for _, w := range consumed {
 		need[w]++
 	}
-	source := map[int]int{} // w -> the place its taken tokens come from
-	for _, w := range sortedKeys(need) {
+	// choices[i]: the ways to draw the tokens of the i-th place w, each
+	// a list of source places with repetition, in place order.
+	ws := sortedKeys(need)
+	choices := make([][][]int, len(ws))
+	for i, w := range ws {
 		k := need[w]
 		from := t.preimage(r, w)
-		if len(from) > 1 {
-			from = slices.DeleteFunc(slices.Clone(from), func(q int) bool {
-				return !slices.ContainsFunc(r.Guard, func(b Bound) bool { return b.Place == q && b.Lo >= int64(k) })
-			})
+		for _, q := range from {
+			if slices.ContainsFunc(r.Guard, func(b Bound) bool { return b.Place == q && b.Lo >= int64(k) }) {
+				from = []int{q}
+				break
+			}
 		}
-		if len(from) != 1 {
-			t.rendezvousBroadcast(r, fmt.Sprintf("the guard does not say from which place the tokens taken from %s come", t.net.Places[w]))
+		choices[i] = multisets(from, k)
+	}
+	split := false
+	for _, c := range choices {
+		split = split || len(c) > 1
+	}
+	var rec func(i int, sources []int)
+	rec = func(i int, sources []int) {
+		if i < len(ws) {
+			for _, c := range choices[i] {
+				rec(i+1, append(slices.Clone(sources), c...))
+			}
 			return
 		}
-		source[w] = from[0]
+		t.oneRendezvous(r, sources, produced, transfers, split)
 	}
-	sources := make([]int, len(consumed))
-	for i, w := range consumed {
-		sources[i] = source[w]
+	rec(0, nil)
+}
+
+// multisets lists the multisets of k elements of from, each sorted.
+func multisets(from []int, k int) [][]int {
+	if k == 0 {
+		return [][]int{nil}
 	}
+	var out [][]int
+	for i, q := range from {
+		for _, rest := range multisets(from[i:], k-1) {
+			out = append(out, append([]int{q}, rest...))
+		}
+	}
+	return out
+}
+
+// oneRendezvous adds the rendezvous of rule r whose movers leave the
+// places sources (with repetition), for the places targets they go to.
+func (t *translator) oneRendezvous(r *NetRule, sources, produced []int, transfers []gsst.Transfer, split bool) {
 	targets := slices.Clone(produced)
 	// A process that would stay where it is swaps targets with another.
 	for i := range sources {
@@ -384,13 +416,21 @@ func (t *translator) rendezvous(r *NetRule, consumed, produced []int, transfers 
 	}
 	movers := map[int]int{}
 	parts := make([]gsst.Part, len(sources))
+	var from []string
 	for i := range sources {
 		movers[sources[i]]++
 		parts[i] = gsst.Part{From: t.state[sources[i]], To: t.state[targets[i]], Pos: r.Rule.Pos}
+		from = append(from, t.net.Places[sources[i]])
 	}
 	guard, text := t.guard(r, movers)
-	s.Rendezvous = append(s.Rendezvous, gsst.Rendezvous{Parts: parts, Broadcast: transfers, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos})
-	t.imp.Notes.Rendezvous = append(t.imp.Notes.Rendezvous, t.ruleNote(r))
+	rv := gsst.Rendezvous{Parts: parts, Broadcast: transfers, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos}
+	note := t.ruleNote(r)
+	if split {
+		rv.Name = fmt.Sprintf("rule%d_%s", r.Rule.Index, strings.Join(from, "_"))
+		note[len(note)-1] += fmt.Sprintf(" (when the tokens taken come from %s)", strings.Join(from, ", "))
+	}
+	t.spec.Rendezvous = append(t.spec.Rendezvous, rv)
+	t.imp.Notes.Rendezvous = append(t.imp.Notes.Rendezvous, note)
 }
 
 // ruleNote is the comment before a step: the rule as written and the
