@@ -121,6 +121,34 @@ func (r *Report) Results() []TransitionResult {
 	return slices.Concat(r.Transitions, r.Rendezvous, r.Environment)
 }
 
+// Noun names the items the report has verdicts for, k of them (1: one,
+// any other number: many), for prose that counts them: "transitions",
+// or "transitions and rendezvous" when the system has rendezvous, and so
+// on.
+func (r *Report) Noun(k int) string {
+	rdv, env := len(r.Rendezvous) > 0, len(r.Environment) > 0
+	if k == 1 {
+		switch {
+		case rdv && env:
+			return "transition, rendezvous or environment step"
+		case rdv:
+			return "transition or rendezvous"
+		case env:
+			return "transition or environment step"
+		}
+		return "transition"
+	}
+	switch {
+	case rdv && env:
+		return "transitions, rendezvous and environment steps"
+	case rdv:
+		return "transitions and rendezvous"
+	case env:
+		return "transitions and environment steps"
+	}
+	return "transitions"
+}
+
 // Verdict returns the verdict for the whole system: Violated if some
 // transition is violated (a definite negative answer, even when others are
 // unknown); otherwise Unknown if some transition is unknown; otherwise

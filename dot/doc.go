@@ -5,9 +5,11 @@
 // blocks ("reader: #C = 0 & #T[writer] = 0"), and arrows from a start
 // point to the states holding processes initially. Given a certification
 // report (Verdicts), each transition is coloured by its verdict
-// (symmetric, certified, violated, unknown), a violated one carries its
-// witness as two small tables in its label, and every edge has the full
-// guard and verdict in its tooltip (SVG shows tooltips on hover).
+// (symmetric, certified, violated, unknown), and so is the box of each
+// rendezvous and environment step; a violated one carries its witness as
+// two small tables in its label, every edge and box has the full guard
+// and verdict in its tooltip (SVG shows tooltips on hover), and the
+// title counts the verdicts of every item, as vsym check does.
 //
 // Trace draws an explore.Trace as a column of configurations joined by
 // process moves: each configuration is a table with a row per group and a

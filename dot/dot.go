@@ -87,7 +87,7 @@ func verdictWords(v detect.Verdict) string {
 	case detect.Certified:
 		return "certified: Z3 proved the transition's domain closed under permutations"
 	case detect.Violated:
-		return "violated: breaks full virtual symmetry (its witness is drawn at the edge)"
+		return "violated: breaks full virtual symmetry (its witness is drawn beside it)"
 	}
 	return "unknown: the solver gave no answer"
 }

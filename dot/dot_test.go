@@ -64,6 +64,7 @@ type drawn struct {
 		ID      int    `json:"_gvid"`
 		Name    string `json:"name"`
 		Label   string `json:"label"`
+		Color   string `json:"color"`
 		Tooltip string `json:"tooltip"`
 	} `json:"objects"`
 	Edges []struct {
@@ -110,13 +111,20 @@ func (g *drawn) node(id int) string {
 // object returns the object named name.
 func (g *drawn) object(t *testing.T, name string) (label, tooltip string) {
 	t.Helper()
+	label, _, tooltip = g.node3(t, name)
+	return label, tooltip
+}
+
+// node3 returns the label, colour and tooltip of node name.
+func (g *drawn) node3(t *testing.T, name string) (label, colour, tooltip string) {
+	t.Helper()
 	for _, o := range g.Objects {
 		if o.Name == name {
-			return o.Label, o.Tooltip
+			return o.Label, o.Color, o.Tooltip
 		}
 	}
 	t.Fatalf("no node %s", name)
-	return "", ""
+	return "", "", ""
 }
 
 var (
@@ -245,9 +253,49 @@ func checkSkeletonDrawn(t *testing.T, sys *gsst.System, rep *detect.Report, g *d
 			checkWitness(t, sys, &tr, w, e.Label)
 		}
 	}
+	if rep != nil {
+		checkStepVerdicts(t, rep, g)
+	}
 	abbreviated := strings.Contains(plain(g.Label), "abbreviated")
 	if full && abbreviated {
 		t.Error("--full picture says it is abbreviated")
+	}
+}
+
+// checkStepVerdicts checks the boxes of the rendezvous and environment
+// steps against their verdicts in rep (colour, the verdict named in the
+// tooltip, a violated one's witness in the label) and the title's count
+// of violated items against every item of rep, not only the transitions.
+func checkStepVerdicts(t *testing.T, rep *detect.Report, g *drawn) {
+	t.Helper()
+	boxes := map[string]detect.TransitionResult{}
+	for r, res := range rep.Rendezvous {
+		boxes[fmt.Sprintf("rv%d", r)] = res
+	}
+	for k, res := range rep.Environment {
+		boxes[fmt.Sprintf("env%d", k)] = res
+	}
+	for _, id := range slices.Sorted(maps.Keys(boxes)) {
+		v := boxes[id].Verdict
+		label, colour, tip := g.node3(t, id)
+		if colour != verdictColour[v] {
+			t.Errorf("box %s: colour %s, verdict %s", id, colour, v)
+		}
+		if !strings.Contains(tip, v.String()) {
+			t.Errorf("box %s: tooltip %q does not name verdict %s", id, tip, v)
+		}
+		if v == detect.Violated && boxes[id].Witness != nil && !strings.Contains(plain(label), "witness") {
+			t.Errorf("box %s: violated without a witness in its label", id)
+		}
+	}
+	violated := 0
+	for _, res := range rep.Results() {
+		if res.Verdict == detect.Violated {
+			violated++
+		}
+	}
+	if want := fmt.Sprintf("%d of %d %s violated", violated, len(rep.Results()), rep.Noun(2)); violated > 0 && !strings.Contains(plain(g.Label), want) {
+		t.Errorf("title %q does not say %q", plain(g.Label), want)
 	}
 }
 

@@ -118,23 +118,24 @@ func (d *skeleton) title() []string {
 // verdictLine states the verdict of the whole system, in its colour.
 func (d *skeleton) verdictLine(rep *detect.Report) string {
 	counts := map[detect.Verdict]int{}
-	for _, t := range rep.Transitions {
+	for _, t := range rep.Results() {
 		counts[t.Verdict]++
 	}
+	items := fmt.Sprintf("%d %s", len(rep.Results()), rep.Noun(2))
 	var text string
 	v := rep.Verdict()
 	switch v {
 	case detect.Symmetric:
 		text = "Fully symmetric: every transition treats all processes alike"
 	case detect.Certified:
-		text = fmt.Sprintf("Certified fully virtually symmetric%s: %s by Z3, %d symmetric", d.everySize(),
-			plural(counts[detect.Certified], "transition certified", "transitions certified"), counts[detect.Symmetric])
+		text = fmt.Sprintf("Certified fully virtually symmetric%s: %s certified by Z3, %d symmetric", d.everySize(),
+			plural(counts[detect.Certified], rep.Noun(1), rep.Noun(2)), counts[detect.Symmetric])
 	case detect.Violated:
 		text = fmt.Sprintf("NOT fully virtually symmetric%s: %d of %s violated", d.everySize(),
-			counts[detect.Violated], plural(len(rep.Transitions), "transition", "transitions"))
+			counts[detect.Violated], items)
 	default:
 		text = fmt.Sprintf("Unknown: %d of %s undecided by the solver",
-			counts[detect.Unknown], plural(len(rep.Transitions), "transition", "transitions"))
+			counts[detect.Unknown], items)
 	}
 	colour, _, _ := verdictStyle(v)
 	return font(colour, 14, "<B>"+esc(text)+"</B>")
@@ -152,7 +153,7 @@ func (d *skeleton) everySize() string {
 // legend explains the edge styles of the verdicts present.
 func (d *skeleton) legend(rep *detect.Report) string {
 	present := map[detect.Verdict]bool{}
-	for _, t := range rep.Transitions {
+	for _, t := range rep.Results() {
 		present[t.Verdict] = true
 	}
 	var parts []string
@@ -284,15 +285,7 @@ func (d *skeleton) transition(b *strings.Builder, i int) {
 	if d.c.report != nil {
 		res = &d.c.report.Transitions[i]
 		colour, style, width = verdictStyle(res.Verdict)
-		if res.Verdict != detect.Symmetric {
-			// Symmetric edges are told apart by their thin grey line
-			// (see the legend); a word on each would crowd the picture.
-			label = append(label, font(colour, 0, "<B>"+esc(res.Verdict.String())+"</B>"))
-		}
-		tip = append(tip, verdictWords(res.Verdict))
-		if res.Verdict == detect.Unknown && res.Reason != "" {
-			tip = append(tip, "solver: "+res.Reason)
-		}
+		label, tip = verdictMarks(res, label, tip)
 	}
 	guards, guardTip := d.guardLabel(t)
 	label = append(label, guards...)
@@ -314,6 +307,23 @@ func (d *skeleton) transition(b *strings.Builder, i int) {
 		"tooltip", quote(tooltip(strings.Join(tip, "\n"))),
 		"labeltooltip", quote(tooltip(strings.Join(tip, "\n"))),
 	))
+}
+
+// verdictMarks appends to an item's label lines (escaped HTML) and
+// tooltip lines what its certification result res says: the verdict, in
+// its colour, in the label unless symmetric (symmetric items are told
+// apart by their thin grey line, see the legend; a word on each would
+// crowd the picture), its meaning and any solver reason in the tooltip.
+func verdictMarks(res *detect.TransitionResult, label, tip []string) ([]string, []string) {
+	colour, _, _ := verdictStyle(res.Verdict)
+	if res.Verdict != detect.Symmetric {
+		label = append(label, font(colour, 0, "<B>"+esc(res.Verdict.String())+"</B>"))
+	}
+	tip = append(tip, verdictWords(res.Verdict))
+	if res.Verdict == detect.Unknown && res.Reason != "" {
+		tip = append(tip, "solver: "+res.Reason)
+	}
+	return label, tip
 }
 
 // guardLabel returns the label lines (escaped HTML) and the tooltip lines
@@ -445,11 +455,25 @@ func (d *skeleton) witnessTable(name string, w *detect.Witness) string {
 		b.WriteString("</TR></TABLE>")
 		return b.String()
 	}
-	group := esc(sys.Groups[w.Group].Name)
+	first, second := d.witnessTitles(name, w)
 	return fmt.Sprintf(`<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="2"><TR><TD COLSPAN="2" ALIGN="LEFT">%s</TD></TR><TR><TD VALIGN="TOP">%s</TD><TD VALIGN="TOP">%s</TD></TR></TABLE>`,
 		font(colourViolated, 0, "<B>witness: equal total counters, yet</B>"),
-		table("a "+group+" process can take "+esc(name), w.Enabled),
-		table("no process can take "+esc(name), w.Disabled))
+		table(esc(first), w.Enabled),
+		table(esc(second), w.Disabled))
+}
+
+// witnessTitles says what tells a witness's two configurations apart.
+// For the paper's Theorem 6 it is enabledness: a process of the
+// witness's group can take the step named name in the first and none
+// can in the second. For a step whose effect matters (an update, a
+// transfer, a rendezvous, an environment step, which no process takes)
+// it is the orbit the step reaches from the first and no step reaches
+// from the second.
+func (d *skeleton) witnessTitles(name string, w *detect.Witness) (first, second string) {
+	if w.Step != nil {
+		return name + " leads from here to an orbit", "no step from here reaches that orbit"
+	}
+	return "a " + d.sys.Groups[w.Group].Name + " process can take " + name, "no process can take " + name
 }
 
 // witnessText says the same in words, for the tooltip.
@@ -466,6 +490,10 @@ func (d *skeleton) witnessText(name string, w *detect.Witness) string {
 			groups = append(groups, d.sys.Groups[g].Name+": "+strings.Join(parts, " "))
 		}
 		return strings.Join(groups, "; ")
+	}
+	if w.Step != nil {
+		return fmt.Sprintf("witness: %s leads from\n  %s\nto an orbit that no step reaches from\n  %s\nalthough both have the same total counters",
+			name, conf(w.Enabled), conf(w.Disabled))
 	}
 	return fmt.Sprintf("witness: a process of group %s can take %s in\n  %s\nbut no process can in\n  %s\nalthough both have the same total counters",
 		d.sys.Groups[w.Group].Name, name, conf(w.Enabled), conf(w.Disabled))

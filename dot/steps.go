@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/emit"
 )
@@ -52,17 +53,28 @@ func (d *skeleton) environment(b *strings.Builder, st *gsst.Step) {
 	sys := d.sys
 	k := st.Origin.Environment
 	name := sys.EnvironmentName(k)
+	var res *detect.TransitionResult
+	if rep := d.c.report; rep != nil {
+		res = &rep.Environment[k]
+	}
 	d.stepNode(b, fmt.Sprintf("env%d", k), `"rounded,dashed"`, colourBroadcast, st, "environment: "+name,
-		"environment step "+name+": no process moves by its own choice")
+		"environment step "+name+": no process moves by its own choice", res)
 	d.transfers(b, st.Transfers, name, "when the environment step "+name+" is taken, every process")
 }
 
 // stepNode draws step st as a box node id (style and colour given) that
-// holds its title, guard and update; about opens its tooltip.
-func (d *skeleton) stepNode(b *strings.Builder, id, style, colour string, st *gsst.Step, title, about string) {
+// holds its title, guard and update; about opens its tooltip. With a
+// certification result res, the box's border takes the colour and width
+// of its verdict, and a violated step shows its witness, as an edge does.
+func (d *skeleton) stepNode(b *strings.Builder, id, style, colour string, st *gsst.Step, title, about string, res *detect.TransitionResult) {
 	sys := d.sys
 	lines := []string{"<B>" + esc(title) + "</B>"}
 	tip := []string{about}
+	border, width := colour, 1.0
+	if res != nil {
+		border, _, width = verdictStyle(res.Verdict)
+		lines, tip = verdictMarks(res, lines, tip)
+	}
 	if text := st.Origin.GuardText; text != "" {
 		guard, cut := wrapGuard(text, d.abbreviate())
 		d.abbreviated = d.abbreviated || cut
@@ -75,10 +87,15 @@ func (d *skeleton) stepNode(b *strings.Builder, id, style, colour string, st *gs
 		lines = append(lines, font(colour, 0, esc("update: "+u)))
 		tip = append(tip, "update: "+u)
 	}
+	if res != nil && res.Verdict == detect.Violated && res.Witness != nil {
+		lines = append(lines, d.witnessTable(title, res.Witness))
+		tip = append(tip, d.witnessText(title, res.Witness))
+	}
 	fmt.Fprintf(b, "  %s %s;\n", id, attrs(
 		"shape", "box",
 		"style", style,
-		"color", quote(colour),
+		"color", quote(border),
+		"penwidth", fmt.Sprint(width),
 		"label", "<"+rows(lines)+">",
 		"tooltip", quote(tooltip(strings.Join(tip, "\n"))),
 	))
@@ -91,8 +108,12 @@ func (d *skeleton) stepNode(b *strings.Builder, id, style, colour string, st *gs
 func (d *skeleton) rendezvous(b *strings.Builder, st *gsst.Step) {
 	sys := d.sys
 	r := st.Origin.Rendezvous
+	var res *detect.TransitionResult
+	if rep := d.c.report; rep != nil {
+		res = &rep.Rendezvous[r]
+	}
 	d.stepNode(b, fmt.Sprintf("rv%d", r), `"rounded,bold"`, colourRendezvous, st, fmt.Sprintf("rendezvous %d", r+1),
-		fmt.Sprintf("rendezvous %d: %d distinct processes move together: %s", r+1, len(st.Parts), emit.PartsText(sys, st.Parts)))
+		fmt.Sprintf("rendezvous %d: %d distinct processes move together: %s", r+1, len(st.Parts), emit.PartsText(sys, st.Parts)), res)
 	for j, pt := range st.Parts {
 		label := fmt.Sprintf("%d%s", j+1, emit.GroupsText(sys, pt.Groups))
 		edge := func(from, to string) {

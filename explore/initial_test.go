@@ -15,6 +15,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/internal/testsupport/pickmodel"
 	"github.com/vsym/vsym/nusmv"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -162,7 +163,9 @@ func TestNuSMVInitialSets(t *testing.T) {
 	r := rand.New(rand.NewSource(301))
 	cfg := testsupport.Small(testsupport.InitialSets, testsupport.SharedVars)
 	cfg.Properties = 3
-	compared := 0
+	// Each query bounded by work, as analysis bounds them.
+	solver := z3.New(z3.Work(50_000_000))
+	compared, systems, totals := 0, 0, 0
 	for k := 0; k < 40; k++ {
 		cfg.Name = fmt.Sprintf("init%d", k)
 		sys := testsupport.RandomSystem(r, cfg)
@@ -182,21 +185,46 @@ func TestNuSMVInitialSets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range []struct{ what, text string }{{"group-counter model", reduced}, {"concrete model", concrete}} {
+		models := []struct {
+			what, text string
+			sys        *gsst.System
+			want       []bool
+		}{{"group-counter model", reduced, sys, want}, {"concrete model", concrete, sys, want}}
+		// The total-counter model, where Z3 certifies the system (every
+		// other one, with its properties over totals only): its INIT sums
+		// the group counters away (counterabs.Model.InitialFormula).
+		if tsys, tm, total, err := pickmodel.Pick(sys, k|1, solver); err != nil {
+			t.Fatal(err)
+		} else if total {
+			text, err := nusmv.Reduced(tm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			twant, _, _ := eachInitial(t, tsys)
+			models = append(models, struct {
+				what, text string
+				sys        *gsst.System
+				want       []bool
+			}{"total-counter model", text, tsys, twant})
+			totals++
+		}
+		systems++
+		for _, m := range models {
 			got := runNuSMV(t, bin, m.text, "-df")
-			for i, p := range sys.Properties {
+			for i, p := range m.sys.Properties {
 				g, ok := got[p.Name]
 				if !ok {
 					t.Fatalf("%s: %s: no verdict for %s from NuSMV\n%s", sys.Name, m.what, p.Name, m.text)
 				}
 				compared++
-				if g != want[i] {
-					t.Errorf("%s: %s: property %s: NuSMV says %v, each initial configuration %v\n%s\n%s", sys.Name, m.what, p.Name, g, want[i], testsupport.Describe(sys), m.text)
+				if g != m.want[i] {
+					t.Errorf("%s: %s: property %s: NuSMV says %v, each initial configuration %v\n%s\n%s", sys.Name, m.what, p.Name, g, m.want[i], testsupport.Describe(m.sys), m.text)
 				}
 			}
 		}
 	}
-	if compared < 100 {
-		t.Errorf("only %d verdicts compared", compared)
+	if compared < 100 || totals < 5 {
+		t.Errorf("only %d verdicts compared, %d total-counter models", compared, totals)
 	}
+	t.Logf("%d verdicts compared, on %d systems' models (%d total-counter ones)", compared, systems, totals)
 }

@@ -356,6 +356,17 @@ func (s *Spec) InitialFormula() presburger.Formula {
 		}
 		parts = append(parts, presburger.Compare(sum, presburger.Eq, size))
 	}
+	return presburger.Conj(append(parts, s.InitialShared())...)
+}
+
+// InitialShared returns the part of InitialFormula about the shared
+// variables SharedVar(j): each at its value, in its range, or at its term
+// over the parameters ParamVar(k).
+func (s *Spec) InitialShared() presburger.Formula {
+	var parts []presburger.Formula
+	eq := func(v presburger.Var, t presburger.Term) {
+		parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Eq, t))
+	}
 	for j := range s.Shared {
 		v := &s.Shared[j]
 		x := presburger.VarTerm(s.SharedVar(j))

@@ -37,8 +37,18 @@ func (sv *sharedVars) initial(j int, v *gsst.Shared) string {
 }
 
 // initialStatesOf returns the INIT constraint of a counter model with
-// several initial states: one of them.
-func initialStatesOf(m *counterabs.Model, ctr []string, sv *sharedVars) string {
+// several initial states: the model's formula of them
+// (counterabs.Model.InitialFormula), whose size grows with the states and
+// groups, not with the number of initial states, written with atom; or,
+// where there is no such formula, the list of them.
+func initialStatesOf(m *counterabs.Model, ctr []string, sv *sharedVars, atom atomfn) (string, error) {
+	if f, ok := m.InitialFormula(); ok {
+		x, err := formula(f, atom)
+		if err != nil {
+			return "", err
+		}
+		return x.s, nil
+	}
 	var alts []string
 	for _, x := range m.Initials {
 		var parts []string
@@ -50,5 +60,5 @@ func initialStatesOf(m *counterabs.Model, ctr []string, sv *sharedVars) string {
 		}
 		alts = append(alts, "("+strings.Join(parts, " & ")+")")
 	}
-	return wrapJoin(alts, " | ", "    ")
+	return wrapJoin(alts, " | ", "    "), nil
 }

@@ -193,7 +193,11 @@ func Reduced(m *counterabs.Model, opts ...Option) (string, error) {
 	}
 
 	if m.Initials != nil {
-		p("INIT\n  %s\n", initialStatesOf(m, ctr, sv))
+		init, err := initialStatesOf(m, ctr, sv, atom)
+		if err != nil {
+			return "", exprError("initial states", err)
+		}
+		p("INIT\n  %s\n", init)
 	}
 	p("ASSIGN\n")
 	for i := range m.Counters {

@@ -292,15 +292,7 @@ func writeCheck(w io.Writer, r checkResult) {
 			fmt.Fprintf(w, "  %s: %s\n", name, t.Verdict)
 		}
 	}
-	what := "transitions"
-	switch {
-	case len(sys.Rendezvous) > 0 && len(sys.Environment) > 0:
-		what = "transitions, rendezvous and environment steps"
-	case len(sys.Rendezvous) > 0:
-		what = "transitions and rendezvous"
-	case len(sys.Environment) > 0:
-		what = "transitions and environment steps"
-	}
+	what := rep.Noun(2)
 	switch rep.Verdict() {
 	case detect.Symmetric:
 		fmt.Fprintf(w, "%s: fully symmetric%s: every transition treats all processes alike\n", sys.Name, everySize)

@@ -47,7 +47,8 @@ func newDotCmd() *cobra.Command {
   vsym dot FILE                   the skeleton: local states as nodes, local
                                   transitions as edges labelled with their
                                   guard per group
-  vsym dot --check FILE           the same, each transition coloured by its
+  vsym dot --check FILE           the same, each transition, rendezvous and
+                                  environment step coloured by its
                                   certification verdict (as vsym check), a
                                   violated one with its witness
   vsym dot --trace PROPERTY FILE  the counterexample or witness of a property
