@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
@@ -42,7 +43,7 @@ func (p *printer) comments(indent string, lines []string) {
 			if part == "" {
 				p.printf("%s#\n", indent)
 			} else {
-				p.printf("%s# %s\n", indent, part)
+				p.printf("%s# %s\n", indent, commentText(part))
 			}
 		}
 	}
@@ -51,10 +52,31 @@ func (p *printer) comments(indent string, lines []string) {
 // trailing returns " # note" for a note, "" for none.
 func trailing(notes []string, i int) string {
 	if i < len(notes) && notes[i] != "" {
-		return "  # " + strings.ReplaceAll(notes[i], "\n", " ")
+		return "  # " + commentText(strings.ReplaceAll(notes[i], "\n", " "))
 	}
 	return ""
 }
+
+// commentText is s fit for a YAML comment: a control character, which
+// YAML does not allow even there (a source's comment may hold one), is
+// written as its Go escape ("\x00").
+func commentText(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
 
 func (p *printer) file() {
 	s, n := p.s, p.n
