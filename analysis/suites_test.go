@@ -5,7 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/vsym/vsym/formats/bymc"
 	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -30,7 +33,7 @@ type suiteCase struct {
 	published        map[string]formats.Verdict // property -> holds/fails
 	source           string
 	fastest, tool    string
-	vsym             string // proved, refuted, unknown, "refused: ...", "error: ..."
+	vsym             string // proved, refuted, unknown, "explored ...: ...", "refused: ...", "error: ..."
 	full             bool   // the proof is skipped under -short
 	bench            bool   // the proof is left to scripts/suites-bench.sh
 	publishedColumns string
@@ -82,8 +85,9 @@ func readCases(t testing.TB) []suiteCase {
 		switch {
 		case c.vsym == "proved", c.vsym == "refuted", c.vsym == "unknown":
 		case strings.HasPrefix(c.vsym, "refused: "), strings.HasPrefix(c.vsym, "error: "), strings.HasPrefix(c.vsym, "refused by prove: "):
+		case explored.MatchString(c.vsym):
 		default:
-			t.Fatalf("cases.tsv:%d: vsym %q, want proved, refuted, unknown, refused: ..., refused by prove: ... or error: ...", n, c.vsym)
+			t.Fatalf("cases.tsv:%d: vsym %q, want proved, refuted, unknown, explored P=v,...: holds|fails, refused: ..., refused by prove: ... or error: ...", n, c.vsym)
 		}
 		out = append(out, c)
 	}
@@ -203,7 +207,7 @@ func BenchmarkPublicSuites(b *testing.B) {
 	roots := suiteRoots()
 	for _, c := range readCases(b) {
 		root, ok := roots[c.suite]
-		if !ok || c.vsym == "unknown" || strings.HasPrefix(c.vsym, "refused: ") || strings.HasPrefix(c.vsym, "error: ") {
+		if !ok || c.vsym == "unknown" || strings.HasPrefix(c.vsym, "refused: ") || strings.HasPrefix(c.vsym, "error: ") || explored.MatchString(c.vsym) {
 			continue
 		}
 		b.Run(c.suite+"/"+c.file, func(b *testing.B) {
@@ -277,6 +281,10 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 	case got != "":
 		t.Fatalf("cases.tsv:%d: vsym makes %q of %s, the table says it reads it (%s)", c.line, got, c.file, c.vsym)
 	}
+	if m := explored.FindStringSubmatch(c.vsym); m != nil {
+		exploreCase(t, c, imp, m[1], m[2])
+		return true
+	}
 	if c.full && testing.Short() {
 		t.Skipf("the proof of %s is skipped under -short (cost full in cases.tsv)", c.file)
 	}
@@ -347,6 +355,53 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 		t.Errorf("cases.tsv:%d: vsym's outcome on %s is %s, the table says %s: update the row (and BENCHMARKS.md)", c.line, c.file, outcome, c.vsym)
 	}
 	return proved+refuted > 0
+}
+
+// explored matches the outcome of a file that vsym prove cannot take
+// yet and vsym explore decides at the parameter values it names:
+// "explored N=4,T=1,F=1: holds" (every property holds there) or ":
+// fails" (some property fails there).
+var explored = regexp.MustCompile(`^explored ([A-Za-z_][A-Za-z0-9_]*=[0-9]+(?:,[A-Za-z_][A-Za-z0-9_]*=[0-9]+)*): (holds|fails)$`)
+
+// exploreCase explores the file read as imp at the parameter values
+// params ("N=4,T=1"), and checks each verdict against the published one
+// and the outcome (holds: every property holds) against the table's.
+func exploreCase(t *testing.T, c suiteCase, imp *formats.Import, params, outcome string) {
+	sys, err := imp.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := make([]int, len(sys.Params))
+	for _, pv := range strings.Split(params, ",") {
+		name, v, _ := strings.Cut(pv, "=")
+		k := slices.IndexFunc(sys.Params, func(p gsst.Param) bool { return p.Name == name })
+		if k < 0 {
+			t.Fatalf("cases.tsv:%d: %s has no parameter %s", c.line, c.file, name)
+		}
+		values[k], _ = strconv.Atoi(v)
+	}
+	inst, err := sys.InstantiateParams(values, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := analysis.Explore(context.Background(), inst, analysis.ExploreRequest{Engine: "auto", NoTraces: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !x.Report.Exact {
+		t.Fatalf("%s at %s: the model is not exact", c.file, params)
+	}
+	all := true
+	for _, p := range x.Report.Properties {
+		all = all && p.Holds
+		if want, published := c.published[p.Name]; published && p.Holds != (want == formats.Yes) {
+			t.Errorf("SOUNDNESS: %s at %s: property %s holds: %v, published as %v (%s)", c.file, params, p.Name, p.Holds, want, c.source)
+		}
+		t.Logf("%s at %s: holds %v", p.Name, params, p.Holds)
+	}
+	if got := map[bool]string{true: "holds", false: "fails"}[all]; got != outcome {
+		t.Errorf("cases.tsv:%d: vsym explore at %s says %s, the table says %s: update the row", c.line, params, got, outcome)
+	}
 }
 
 // checkAnnounced compares the verdicts the file announces with the

@@ -47,10 +47,6 @@ const (
 	// CounterTransfer is a transfer between a process state and a shared
 	// counter (processes that become a number, or the reverse).
 	CounterTransfer
-	// PropertyFairness is a fairness assumption that belongs to one
-	// property (ByMC's premises <>[] c and [] c) and that the file's
-	// fairness, shared by every property, cannot state.
-	PropertyFairness
 )
 
 var constructNames = [...]string{
@@ -63,7 +59,6 @@ var constructNames = [...]string{
 	RendezvousBroadcast: "a rendezvous that also broadcasts",
 	BroadcastMoverStays: "a broadcast whose mover stays",
 	CounterTransfer:     "a transfer between a process state and a shared counter",
-	PropertyFairness:    "a fairness assumption of one property",
 }
 
 // Constructs lists every construct, in order.

@@ -22,6 +22,10 @@
 // rules, places, transitions, properties) and records, for the YAML,
 // where each element came from.
 //
+// A property of the source that has no reading (an LTL formula with
+// no CTL equivalent among those a reader translates) is refused alone
+// (Import.Refused, a Refusal with its position and reason): the rest
+// of the file is read, and the outputs list it beside the verdicts.
 // What the language cannot state yet (Construct) is refused with an
 // error at the source position that needs it, naming the construct; a
 // translation asks for each such construct through one function of its

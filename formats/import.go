@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/vsym/vsym/gsst"
@@ -26,6 +27,24 @@ type Import struct {
 	// values).
 	Missing []Missing
 	Errors  gsst.ErrorList
+	// Refused are the properties of the file that the translation does
+	// not state, each with its reason. They are not errors: the rest of
+	// the file is read, and every output shows them beside the verdicts
+	// of the others.
+	Refused []Refusal
+}
+
+// Refusal is a property of the source file that the translation does
+// not state: its name, its position in the source and why.
+type Refusal struct {
+	Property string
+	Pos      gsst.Pos
+	Why      string
+}
+
+// String says where the property is and why it is not stated.
+func (r Refusal) String() string {
+	return fmt.Sprintf("%s: property %s is not stated: %s", r.Pos, r.Property, r.Why)
 }
 
 // Expected is a verdict a source file announces for one property: mist's

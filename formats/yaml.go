@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
@@ -23,15 +23,16 @@ func Write(w io.Writer, imp *Import) error {
 	if err := imp.Err(); err != nil {
 		return err
 	}
-	p := &printer{w: bufio.NewWriter(w), s: imp.Spec, n: &imp.Notes}
+	p := &printer{w: bufio.NewWriter(w), s: imp.Spec, n: &imp.Notes, refusals: imp.Refused}
 	p.file()
 	return p.w.Flush()
 }
 
 type printer struct {
-	w *bufio.Writer
-	s *gsst.Spec
-	n *Notes
+	w        *bufio.Writer
+	s        *gsst.Spec
+	n        *Notes
+	refusals []Refusal
 }
 
 func (p *printer) printf(format string, args ...any) { fmt.Fprintf(p.w, format, args...) }
@@ -39,44 +40,46 @@ func (p *printer) printf(format string, args ...any) { fmt.Fprintf(p.w, format, 
 // comments writes each line of lines as a comment, indented.
 func (p *printer) comments(indent string, lines []string) {
 	for _, l := range lines {
-		for _, part := range strings.Split(l, "\n") {
+		for _, part := range strings.Split(printable(l), "\n") {
 			if part == "" {
 				p.printf("%s#\n", indent)
 			} else {
-				p.printf("%s# %s\n", indent, commentText(part))
+				p.printf("%s# %s\n", indent, part)
 			}
 		}
 	}
 }
 
-// trailing returns " # note" for a note, "" for none.
-func trailing(notes []string, i int) string {
-	if i < len(notes) && notes[i] != "" {
-		return "  # " + commentText(strings.ReplaceAll(notes[i], "\n", " "))
-	}
-	return ""
-}
-
-// commentText is s fit for a YAML comment: a control character, which
-// YAML does not allow even there (a source's comment may hold one), is
-// written as its Go escape ("\x00").
-func commentText(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
+// printable returns s with every character that YAML does not allow in
+// a comment (control characters but tab and line breaks, invalid
+// UTF-8, ...) written as an escape (\x08, \ufffe), as a source's own
+// comments may carry any byte.
+func printable(s string) string {
 	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85,
+			0x20 <= r && r <= 0x7e, 0xa0 <= r && r <= 0xd7ff,
+			0xe000 <= r && r <= 0xfffd, 0x10000 <= r && r <= 0x10ffff:
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
 
-func isControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
+// trailing returns " # note" for a note, "" for none.
+func trailing(notes []string, i int) string {
+	if i < len(notes) && notes[i] != "" {
+		return "  # " + strings.ReplaceAll(printable(notes[i]), "\n", " ")
+	}
+	return ""
+}
 
 func (p *printer) file() {
 	s, n := p.s, p.n
@@ -169,8 +172,19 @@ func (p *printer) file() {
 			}
 			p.printf("  %s: %s\n", quoteName(pr.Name), quote(text))
 		}
+		p.refused("  ")
+	} else {
+		p.refused("")
 	}
 	p.comments("", n.Trailer)
+}
+
+// refused writes the properties the translation does not state, one
+// comment each.
+func (p *printer) refused(indent string) {
+	for _, r := range p.refusals {
+		p.comments(indent, []string{"not stated: " + r.String()})
+	}
 }
 
 // init writes the initial configuration: "init: S" when every process

@@ -24,23 +24,5 @@ func (t *translator) sharedInitRange(x *NameExpr, b *BinaryExpr) {
 // sharedInitAny: the inits leave shared variable j free.
 func (t *translator) sharedInitAny(j int) {
 	v := &t.spec.Shared[j]
-	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any value (no initial condition gives it one)", v.Name)
-}
-
-// propertyFairness: specification sp assumes another fairness than
-// first, whose fairness premise is the file's.
-func (t *translator) propertyFairness(sp, first *Spec) {
-	t.imp.Need(formats.PropertyFairness, sp.Name.Pos, "specification %s assumes other fairness than %s (the justice of the file, which every property shares)", sp.Name.Name, first.Name.Name)
-}
-
-// pathPremise: a premise [] c: the property speaks of the paths on
-// which c always holds.
-func (t *translator) pathPremise(sp *Spec, x *UnaryExpr) {
-	t.imp.Need(formats.PropertyFairness, x.OpPos, "specification %s assumes [] c: only the paths on which a condition always holds", sp.Name.Name)
-}
-
-// unsettled: the fairness premise is read as justice, which needs runs
-// that settle; a cycle of rules lets a run move for ever.
-func (t *translator) unsettled(sp *Spec, cycle string) {
-	t.imp.Need(formats.PropertyFairness, sp.Name.Pos, "specification %s assumes <>[] c, which is justice only on runs that settle; the rules %s form a cycle", sp.Name.Name, cycle)
+	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any natural number: no initial condition gives it a value, and nothing in the file bounds it (vsym reads a value over the parameters, %s == N - F, one value at each instance)", v.Name, v.Name)
 }

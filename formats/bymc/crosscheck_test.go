@@ -29,6 +29,14 @@ import (
 // 0..most to the parameters that meets the assumptions and makes the
 // group's size at least 1; it returns the number of instances checked.
 func crossCheck(t *testing.T, name string, src []byte, most int) int {
+	return crossCheckUpTo(t, name, src, most, 20000, 0)
+}
+
+// crossCheckUpTo is crossCheck with a bound on the configurations of an
+// instance, limit, beyond which the check fails; or, when enough is
+// positive, stops after enough instances and passes over those beyond
+// the bound.
+func crossCheckUpTo(t *testing.T, name string, src []byte, most, limit, enough int) int {
 	t.Helper()
 	imp := bymc.Translate(name, src)
 	sys, err := imp.System()
@@ -43,6 +51,9 @@ func crossCheck(t *testing.T, name string, src []byte, most int) int {
 	values := make([]int, len(sys.Params))
 	var rec func(k int)
 	rec = func(k int) {
+		if enough > 0 && checked == enough {
+			return
+		}
 		if k < len(values) {
 			for v := 0; v <= most; v++ {
 				values[k] = v
@@ -65,9 +76,12 @@ func crossCheck(t *testing.T, name string, src []byte, most int) int {
 			}
 		}
 		inits := sim.initials(int64(inst.N()))
-		g, done := sim.explore(inits, 20000)
-		if !done {
-			t.Fatalf("%s with %v: more than 20000 configurations", name, params)
+		g, done := sim.explore(inits, limit)
+		switch {
+		case !done && enough > 0:
+			return
+		case !done:
+			t.Fatalf("%s with %v: more than %d configurations", name, params, limit)
 		}
 		distinct := map[string]bool{}
 		for _, c := range inits {
@@ -147,13 +161,20 @@ func checkInstance(t *testing.T, name string, sim *taSim, g *graph, ninit int, i
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	for i, sp := range sim.f.Specs {
+	if len(rep.Properties) != len(inst.Properties) {
+		t.Fatalf("%s: %d verdicts for %d properties", name, len(rep.Properties), len(inst.Properties))
+	}
+	for i, p := range inst.Properties {
+		k := slices.IndexFunc(sim.f.Specs, func(sp *bymc.Spec) bool { return sp.Name.Name == p.Name })
+		if k < 0 {
+			t.Fatalf("%s: property %s is no specification of the automaton", name, p.Name)
+		}
 		want := true
 		for init := range ninit {
-			want = want && sim.specHolds(g, init, sp.X)
+			want = want && sim.specHolds(g, init, sim.f.Specs[k].X)
 		}
 		if got := rep.Properties[i].Holds; got != want {
-			t.Errorf("%s: specification %s: the engine says %v, ByMC's meaning %v", name, sp.Name.Name, got, want)
+			t.Errorf("%s: specification %s: the engine says %v, ByMC's meaning %v", name, p.Name, got, want)
 		}
 	}
 }

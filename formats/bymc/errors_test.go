@@ -1,8 +1,11 @@
 package bymc_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/formats/bymc"
 	"github.com/vsym/vsym/formats/formatstest"
 )
@@ -43,8 +46,6 @@ var errorTests = []struct {
 		[]string{"9:27: product of two expressions that are not constants"}},
 	{"temporal guard", ta(decls, "  0: loc0 -> loc1 when ([](x >= 1)) do { };\n", "  s: [](x >= 0);\n"),
 		[]string{"9:25: temporal operator [] in the guard of rule 0"}},
-	{"no CTL equivalent", ta(decls, "  0: loc0 -> loc1 when (true) do { };\n", "  s: <>[](x >= 0);\n"),
-		[]string{"12:6: specification s: vsym translates"}},
 	{"comment not closed", "skel Proc { /* ...", []string{"1:13: comment not closed"}},
 	{"illegal character", ta(decls, "  0: loc0 -> loc1 when (x # 1) do { };\n", "  s: [](x >= 0);\n"),
 		[]string{"9:27: unexpected character '#'"}},
@@ -54,8 +55,8 @@ var errorTests = []struct {
 		[]string{"6:15: macro A is defined through itself"}},
 	{"unknowns", ta("  shared x;\n  parameters N;\n  unknowns a;\n", "", ""),
 		[]string{"5:3: unknowns a: an automaton with unknowns"}},
-	{"missing construct", ta(decls, "  0: loc0 -> loc1 when (true) do { };\n", "  s: [](x >= 0) -> [](x >= 0);\n"),
-		[]string{"12:6: specification s assumes [] c: only the paths on which a condition always holds: needs a fairness assumption of one property"}},
+	{"error in a refused specification", ta(decls, "  0: loc0 -> loc1 when (true) do { };\n", "  s: <>[](y >= 0);\n"),
+		[]string{"12:11: y is not declared"}},
 }
 
 func TestErrors(t *testing.T) {
@@ -67,6 +68,62 @@ func TestErrors(t *testing.T) {
 				_, err = imp.System()
 			}
 			formatstest.Errors(t, err, "f.ta", tc.want)
+		})
+	}
+}
+
+// Each specification that has no reading is refused alone, at its line
+// and column, and the others are read.
+var refusalTests = []struct {
+	name, specs string
+	want        []string // "property: line:col: part of the reason"
+	read        []string // the properties stated
+}{
+	{"no CTL equivalent", "  s: <>[](x >= 0);\n  t: [](x >= 0);\n",
+		[]string{"s: f.ta:12:6: vsym translates [] f, <> c"}, []string{"t"}},
+	{"disjunction of temporal formulas", "  s: [](x >= 0) || <>(loc1 == N);\n  t: <>(loc1 == N);\n",
+		[]string{"s: f.ta:12:6: vsym translates"}, []string{"t"}},
+	{"premise with no translation", "  s: <>(x >= 0) -> <>(loc1 == N);\n  t: [](x >= 0) -> <>(loc1 == N);\n",
+		[]string{"s: f.ta:12:6: a premise is a condition, <>[] c or [] c"}, []string{"t"}},
+	{"every specification", "  s: <>[](x >= 0);\n", []string{"s: f.ta:12:6: vsym translates"}, nil},
+}
+
+func TestRefusals(t *testing.T) {
+	for _, tc := range refusalTests {
+		t.Run(tc.name, func(t *testing.T) {
+			imp := bymc.Translate("f.ta", []byte(ta(decls, "  0: loc0 -> loc1 when (true) do { x' == x + 1; };\n", tc.specs)))
+			if _, err := imp.System(); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range imp.Refused {
+				got = append(got, r.Property+": "+r.Pos.String()+": "+r.Why)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("refused %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("refused %q, want %q", got[i], tc.want[i])
+				}
+			}
+			var read []string
+			for _, p := range imp.Spec.Properties {
+				read = append(read, p.Name)
+			}
+			if !slices.Equal(read, tc.read) {
+				t.Errorf("stated %v, want %v", read, tc.read)
+			}
+			// convert writes each refusal as a comment.
+			var b strings.Builder
+			if err := formats.Write(&b, imp); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range imp.Refused {
+				if !strings.Contains(b.String(), "# not stated: "+r.String()) {
+					t.Errorf("the YAML does not say that %s is not stated:\n%s", r.Property, b.String())
+				}
+			}
 		})
 	}
 }

@@ -4,19 +4,25 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/formats"
 	"github.com/vsym/vsym/formats/bymc"
 	"github.com/vsym/vsym/formats/formatstest"
+	"github.com/vsym/vsym/gsst"
 )
 
 // randomTA writes a random threshold automaton: locations L0..Lk, every
-// process starting in L0, rules from a location to a later one (so runs
-// settle) with guards over two shared variables and the parameter N and
-// actions that count up, and specifications of the shapes vsym
-// translates, all with the same fairness premise or none.
+// process starting in L0, rules from a location to a later one with
+// guards over two shared variables and the parameter N and actions that
+// count up (and, at times, a rule back that changes nothing, so that
+// runs need not settle), and specifications of the shapes vsym
+// translates, each with no premise, the premise most share, its own
+// fairness premise, or a path premise [] c besides. A fairness premise
+// may ask what no rule ensures (a location empty that rules fill), so
+// that the runs it admits are not every run.
 func randomTA(r *rand.Rand) string {
 	k := 3 + r.Intn(3)
 	var b strings.Builder
@@ -53,13 +59,20 @@ func randomTA(r *rand.Rand) string {
 	if loop := r.Intn(k); r.Intn(3) == 0 { // a self-loop that counts, a bounded number of times
 		fmt.Fprintf(&b, "  98: L%d -> L%d when (y < 2) do { y' == y + 1; };\n", loop, loop)
 	}
-	b.WriteString("  }\n  specifications (0) {\n")
-	premise := ""
-	if r.Intn(2) == 0 && len(clauses) > 0 {
-		r.Shuffle(len(clauses), func(i, j int) { clauses[i], clauses[j] = clauses[j], clauses[i] })
-		premise = "<>[](" + strings.Join(clauses[:1+r.Intn(len(clauses))], " && ") + ") -> "
+	if r.Intn(6) == 0 { // a rule back: the rules form a cycle
+		fmt.Fprintf(&b, "  97: L%d -> L0 when (x + y < 1) do { unchanged(x, y); };\n", 1+r.Intn(k-1))
 	}
+	b.WriteString("  }\n  specifications (0) {\n")
 	loc := func() string { return fmt.Sprintf("L%d", r.Intn(k)) }
+	fairness := func() string {
+		r.Shuffle(len(clauses), func(i, j int) { clauses[i], clauses[j] = clauses[j], clauses[i] })
+		cs := slices.Clone(clauses[:r.Intn(len(clauses)+1)])
+		if r.Intn(4) == 0 || len(cs) == 0 {
+			cs = append(cs, loc()+" == 0") // perhaps no rule ensures it
+		}
+		return "<>[](" + strings.Join(cs, " && ") + ")"
+	}
+	shared := fairness()
 	conds := []func() string{
 		func() string { return loc() + " == 0" },
 		func() string { return "x <= " + fmt.Sprint(r.Intn(3)) },
@@ -68,6 +81,15 @@ func randomTA(r *rand.Rand) string {
 	}
 	cond := func() string { return conds[r.Intn(len(conds))]() }
 	for i := range 3 {
+		premise := ""
+		switch r.Intn(5) {
+		case 1, 2:
+			premise = shared + " -> "
+		case 3:
+			premise = fairness() + " -> "
+		case 4:
+			premise = shared + " && [](" + cond() + ") -> "
+		}
 		var concl string
 		switch r.Intn(5) {
 		case 0:
@@ -97,7 +119,7 @@ func TestCrossCheckRandom(t *testing.T) {
 	if testing.Short() {
 		runs = 80
 	}
-	translated, instances := 0, 0
+	translated, instances, underJustice, inFormula := 0, 0, 0, 0
 	refused := map[string]int{}
 	for i := range runs {
 		src := randomTA(r)
@@ -111,6 +133,17 @@ func TestCrossCheckRandom(t *testing.T) {
 			continue
 		}
 		translated++
+		// Which readings the automaton exercises (spec.go): the file's
+		// justice with a safety property read under it, and premises in
+		// the formula.
+		if len(imp.Spec.Fairness.Justice) > 0 && slices.ContainsFunc(imp.Spec.Properties, func(p gsst.Property) bool {
+			return !strings.Contains(p.Text, "AF") && !strings.Contains(p.Text, "E")
+		}) {
+			underJustice++
+		}
+		if slices.ContainsFunc(imp.Spec.Properties, func(p gsst.Property) bool { return strings.Contains(p.Text, "EG") }) {
+			inFormula++
+		}
 		var yaml bytes.Buffer
 		if err := formats.Write(&yaml, imp); err != nil {
 			t.Fatal(err)
@@ -122,6 +155,10 @@ func TestCrossCheckRandom(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d random automata translate (%d instances checked); the others need %v", translated, runs, instances, refused)
+	t.Logf("%d read a safety property under the file's justice, %d have premises in a formula", underJustice, inFormula)
+	if underJustice < runs/20 || inFormula < runs/4 {
+		t.Errorf("too few automata exercise each reading: %d under the file's justice, %d with premises in a formula", underJustice, inFormula)
+	}
 	if translated < runs/2 {
 		t.Errorf("only %d of %d random automata translate", translated, runs)
 	}

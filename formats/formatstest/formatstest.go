@@ -39,9 +39,9 @@ func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) 
 // ProcReachWithin is ProcReach bounded by work: it stops inside the
 // first layer that takes the states it has seen beyond limit (0: no
 // limit), or its work beyond procWork times limit (a process's step, a
-// choice of processes for a rendezvous). reached is the last layer explored in full: every state of
-// depth at most reached is in out, with its least depth (out may hold
-// some of the next layer too).
+// choice of processes for a rendezvous). reached is the last layer
+// explored in full: every state of depth at most reached is in out,
+// with its least depth (out may hold some of the next layer too).
 func ProcReachWithin(inst *gsst.System, depth, limit int, project func(totals, shared []int) string) (out map[string]int, reached int) {
 	owner, _ := testsupport.Processes(inst)
 	totals := func(st testsupport.ProcState) []int {
@@ -419,7 +419,7 @@ var constructNames = map[formats.Construct]string{
 	formats.NoProcess: "NoProcess", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
 	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
 	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
-	formats.CounterTransfer: "CounterTransfer", formats.PropertyFairness: "PropertyFairness",
+	formats.CounterTransfer: "CounterTransfer",
 }
 
 // Outcome writes what a reader made of a file as the suite tables do:

@@ -224,6 +224,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 	for i := range view.Properties {
 		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
 	}
+	view.NotStated = notStated(cmd)
 	switch o.output {
 	case "sarif":
 		if err := writeExploreSARIF(cmd, file, sys, view); err != nil {
@@ -235,6 +236,7 @@ func runExplore(cmd *cobra.Command, o *exploreOpts) error {
 		}
 	default:
 		writeReport(stdout, sys, view, o.deadlocks)
+		writeNotStated(stdout, view.NotStated)
 	}
 	if x.NoFairRun() {
 		if !o.allowNoFairRun {

@@ -21,6 +21,9 @@ type exploreReportJSON struct {
 	// in the initial state (noFairRun); absent without constraints, with
 	// no property checked, or when a forced model cannot tell.
 	FairRun *bool `json:"fair_run,omitempty"`
+	// NotStated are the properties of a file in another format that its
+	// translation does not state (docs/formats.md).
+	NotStated []notStatedJSON `json:"not_stated,omitempty"`
 
 	maxTrace       int
 	allowNoFairRun bool // --allow-no-fair-run

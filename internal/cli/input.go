@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -102,6 +104,14 @@ func readSpec(cmd *cobra.Command, format, name string, src []byte, opts ...gsst.
 	if err != nil {
 		return nil, errkind.Wrap(errkind.Input, err)
 	}
+	if len(imp.Refused) > 0 && cmd != nil {
+		sessionOf(cmd).notStated = imp.Refused
+		if !listsNotStated[cmd.Name()] {
+			for _, r := range imp.Refused {
+				fmt.Fprintf(cmd.ErrOrStderr(), "vsym: warning: %s\n", r)
+			}
+		}
+	}
 	if len(imp.Expected) > 0 && cmd != nil {
 		s := sessionOf(cmd)
 		if s.expected == nil {
@@ -155,6 +165,37 @@ func allSizes(s *gsst.Spec) error {
 		s.Init[g][st] = 1
 	}
 	return errs.Err()
+}
+
+// listsNotStated are the commands whose report lists the properties of
+// the file that its translation does not state; the others warn of
+// them on standard error, so that no property is dropped unsaid.
+var listsNotStated = map[string]bool{"explore": true, "prove": true}
+
+// notStatedJSON is a property of the file read that its translation
+// does not state: its name, where it is and why.
+type notStatedJSON struct {
+	Name string `json:"name"`
+	Pos  string `json:"pos"`
+	Why  string `json:"why"`
+}
+
+// notStated returns the properties of the file read that its
+// translation does not state (none for a GSST file).
+func notStated(cmd *cobra.Command) []notStatedJSON {
+	var out []notStatedJSON
+	for _, r := range sessionOf(cmd).notStated {
+		out = append(out, notStatedJSON{Name: r.Property, Pos: r.Pos.String(), Why: r.Why})
+	}
+	return out
+}
+
+// writeNotStated writes a line for each property of the file that was
+// not stated, after the verdicts of the others.
+func writeNotStated(w io.Writer, list []notStatedJSON) {
+	for _, r := range list {
+		fmt.Fprintf(w, "property %s: not stated (%s): %s\n", r.Name, r.Pos, r.Why)
+	}
 }
 
 // expectedText returns what the file announces for property name, as

@@ -54,6 +54,9 @@ type session struct {
 	// expected holds, per property, the verdicts the file read
 	// announces (mist's "#expected result:"), for the outputs to show.
 	expected map[string][]formats.Expected
+	// notStated are the properties of the file read that its
+	// translation does not state, for the outputs to show.
+	notStated []formats.Refusal
 	// code is the exit code of the answers the command gave and the
 	// failures it printed itself (answer, reported); an error it returns
 	// adds its own.

@@ -131,12 +131,14 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 	for i := range view.Properties {
 		view.Properties[i].Expected = expectedText(cmd, view.Properties[i].Name)
 	}
+	view.NotStated = notStated(cmd)
 	if o.output == "json" {
 		if err := writeJSON(stdout, view); err != nil {
 			return err
 		}
 	} else {
 		writeProveReport(stdout, sys, view, rep, o.maxTrace)
+		writeNotStated(stdout, view.NotStated)
 	}
 	answer(cmd, proof.Verdict())
 	return nil
@@ -191,6 +193,9 @@ type proveJSON struct {
 	// "every size" covers.
 	Scope      string              `json:"scope,omitempty"`
 	Properties []provePropertyJSON `json:"properties"`
+	// NotStated are the properties of a file in another format that its
+	// translation does not state (docs/formats.md).
+	NotStated []notStatedJSON `json:"not_stated,omitempty"`
 }
 
 // lemmaJSON is a lemma a proof used: an invariant found before the
