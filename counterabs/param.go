@@ -34,11 +34,20 @@ import (
 // (BuildParamGroup, any system) each group's transition has the group's
 // own guard and no local variables.
 type ParamModel struct {
-	System      *gsst.System
-	Level       Level
-	Counters    []Counter // as in Model
-	Pools       []ParamPool
-	Init        []presburger.Term // initial value of each counter, over the size variables
+	System   *gsst.System
+	Level    Level
+	Counters []Counter // as in Model
+	Pools    []ParamPool
+	// Init is the initial value of each counter, over the size
+	// variables: the only one when the system has one initial
+	// configuration (SingleInitial), else that of the first of them
+	// (all of a spread group's processes in its first state).
+	Init []presburger.Term
+	// Initial is every initial state, over the counters, the shared
+	// variables and the parameters: Init and the shared variables'
+	// initial values as equations, or the system's initial set
+	// (param_initial.go).
+	Initial     presburger.Formula
 	Transitions []ParamTransition
 	// Properties are the system's properties over the model's variables
 	// (a total counter is a sum at GroupLevel; n is NVar).
@@ -48,12 +57,14 @@ type ParamModel struct {
 	// Cert is the certification for all sizes, when it ran.
 	Cert *detect.Report
 
-	// Shared are the system's shared variables that some step assigns,
-	// state variables of the model (SharedVar; SharedIndex gives each
-	// one's index in System.Shared); their initial values are
-	// Shared[j].Init. A shared variable no step assigns keeps its
-	// initial value in every run: the model reads it as that constant,
-	// so that a variable nothing changes changes nothing of the model.
+	// Shared are the system's shared variables that some step assigns
+	// or that start at a value not a constant (a range, a term over the
+	// parameters), state variables of the model (SharedVar; SharedIndex
+	// gives each one's index in System.Shared); Initial says their
+	// initial values. A shared variable no step assigns keeps its
+	// initial value in every run: when that is a constant, the model
+	// reads it as that constant, so that a variable nothing changes
+	// changes nothing of the model.
 	Shared []gsst.Shared
 	// Constraint is what the parameters of a run satisfy beyond their
 	// Domain ranges (SizeBounds): the system's assumption and, for a
@@ -68,6 +79,8 @@ type ParamModel struct {
 
 	locals      []Counter // what each local variable counts: #State[Group]
 	sharedIndex []int     // the index in System.Shared of each of Shared
+	initValue   []presburger.Term
+	initFixed   []bool // InitialValue
 }
 
 // ParamPool is a set of counters whose sum is Sum (a size variable, or
@@ -237,8 +250,9 @@ func (m *ParamModel) NextVar(i int) presburger.Var { return presburger.Var(m.Num
 //
 // A state gives every counter (Vars) a value; the parameters (the size
 // variables and n) keep theirs along a run. Domain bounds every state
-// variable (0..) and parameter (its range). Init fixes the counters to
-// their initial values and n to the sum of the sizes. Trans[i] is model
+// variable (0..) and parameter (its range). Init is the model's Initial
+// (the counters at their initial values, or in the initial set) and n
+// the sum of the sizes. Trans[i] is model
 // transition i: its guard, read in the current state, with Next[j] the
 // value of counter j afterwards (the source one less, the target one
 // more, the others unchanged); the guard's local variables are free in
@@ -259,25 +273,21 @@ type ParamSystem struct {
 //
 // The state variables are the counters and the shared variables; the
 // parameters are the sizes, n and the system's parameters. Init also
-// fixes the shared variables to their initial values and asks for
+// gives the shared variables their initial values and asks for
 // Constraint; every Trans[i] asks for Constraint too, which changes no
 // run (the parameters keep the values Init saw) but lets an invariant
 // check read the assumption at every step.
 func (m *ParamModel) TransitionSystem() ParamSystem {
 	var ts ParamSystem
-	var init []presburger.Formula
 	for i := range m.NumState() {
 		x := m.StateVar(i)
 		ts.Vars = append(ts.Vars, x)
 		ts.Next = append(ts.Next, m.NextVar(i))
 		if i < len(m.Counters) {
 			ts.Domain = append(ts.Domain, presburger.AtLeast(x, 0))
-			init = append(init, presburger.Compare(presburger.VarTerm(x), presburger.Eq, m.Init[i]))
 			continue
 		}
-		sh := &m.Shared[i-len(m.Counters)]
-		ts.Domain = append(ts.Domain, sh.Bounds(x))
-		init = append(init, presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.ConstTerm(int64(sh.Init))))
+		ts.Domain = append(ts.Domain, m.Shared[i-len(m.Counters)].Bounds(x))
 	}
 	for _, b := range m.SizeBounds() {
 		ts.Params = append(ts.Params, b.Var)
@@ -288,7 +298,7 @@ func (m *ParamModel) TransitionSystem() ParamSystem {
 		ts.Domain = append(ts.Domain, presburger.AtLeast(m.ParamVar(k), 0))
 	}
 	constraint := m.constraint()
-	ts.Init = presburger.Conj(append(init, m.sizeSum(), constraint)...)
+	ts.Init = presburger.Conj(m.Initial, m.sizeSum(), constraint)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		parts := []presburger.Formula{t.Guard}
@@ -509,6 +519,48 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 	return stateFormula(u.X)
 }
 
+// Premise splits f into the premise on the initial configuration and
+// the rest: "c -> g", with c a condition on one state and g not one,
+// holds when g holds from every initial configuration where c holds
+// (ByMC's "loc1 == 0 -> [](...)": no correct process starts with 1).
+// Premises nest ("c1 -> c2 -> g" has premise c1 & c2). The premise is
+// true, and g is f, when f has none.
+func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
+	premise = presburger.True
+	for {
+		b, isImp := f.(ctl.Binary)
+		if !isImp || b.Op != ctl.Implies {
+			return premise, f
+		}
+		if _, isState := stateFormula(b.R); isState {
+			return premise, f
+		}
+		c, ok := stateFormula(b.L)
+		if !ok {
+			return premise, f
+		}
+		premise, f = presburger.Conj(premise, c), b.R
+	}
+}
+
+// PremisedSafety recognises the safety properties a prover decides,
+// "AG phi" after a premise (Premise): "c -> AG phi" is AG phi from the
+// initial configurations where c holds, "AG phi" has the premise true.
+// ok is false for any other formula.
+func PremisedSafety(f ctl.Formula) (premise, phi presburger.Formula, ok bool) {
+	premise, g := Premise(f)
+	phi, ok = SafetyFormula(g)
+	return premise, phi, ok
+}
+
+// PremisedLiveness recognises the response properties of
+// LivenessFormula after a premise (Premise).
+func PremisedLiveness(f ctl.Formula) (premise, start, trigger, q presburger.Formula, ok bool) {
+	premise, g := Premise(f)
+	start, trigger, q, ok = LivenessFormula(g)
+	return premise, start, trigger, q, ok
+}
+
 // stateFormula converts a CTL formula without temporal operators into
 // the presburger formula it stands for.
 func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
@@ -549,7 +601,11 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if why := GroupReason(sys, false); why != "" {
+	why := GroupReason(sys, false)
+	if why == "" && sharedSpread(sys) != "" {
+		why = sharedSpread(sys) + " (the parametric total-counter model states an initial set where at most one group spreads over each state)"
+	}
+	if why != "" {
 		m, err := BuildParamGroup(sys)
 		if m != nil {
 			m.Reason = why
@@ -582,9 +638,6 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 // (with a verified witness, at its sizes) for a transition that is not,
 // an error matching errkind.Unknown when certification cannot decide.
 func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*ParamModel, error) {
-	if err := sys.OneInitial("the parametric counter model"); err != nil {
-		return nil, err
-	}
 	if why := restrictedBroadcast(sys); why != "" {
 		return nil, errkind.Errorf(errkind.Input, "counterabs: %s; use the group-counter model", why)
 	}
@@ -628,9 +681,6 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // counter of the source into its counter of the target), the other parts
 // of a rendezvous its Also.
 func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
-	if err := sys.OneInitial("the parametric counter model"); err != nil {
-		return nil, err
-	}
 	m := newParamModel(sys, GroupLevel)
 	if err := m.setConstraint(); err != nil {
 		return nil, err
@@ -899,6 +949,14 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 			}
 		}
 	}
+	for j := range sys.Shared {
+		// A variable that starts in a range or at a term over the
+		// parameters is no constant of the model.
+		v := &sys.Shared[j]
+		if v.InitRange && v.InitHi > v.Init || !v.InitTerm.IsConst() {
+			assigned[j] = true
+		}
+	}
 	keepVariable(sys, assigned)
 	for j := range sys.Shared {
 		if assigned[j] {
@@ -976,6 +1034,9 @@ func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error)
 // finish translates the properties and checks that every transition
 // moves a unit inside one pool and reads only the model's variables.
 func (m *ParamModel) finish() error {
+	if err := m.setInitial(); err != nil {
+		return err
+	}
 	props, err := translateProperties(m.System, m.translate)
 	if err != nil {
 		return err

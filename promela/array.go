@@ -30,7 +30,7 @@ func moveText(sv *sharedVars, p string, g, u, v int, st []string, grp [][]string
 // writeArrayProcs writes the proctypes and init of a concrete model
 // that keeps the local states in the array; guard[i] names the macro of
 // step i's guard ("" when true).
-func writeArrayProcs(w *writer, sys *gsst.System, sv *sharedVars, procName, st []string, grp [][]string, total []string, guard []string, name namefn, enAny string) error {
+func writeArrayProcs(w *writer, sys *gsst.System, sv *sharedVars, procName, st []string, grp [][]string, total []string, guard []string, name namefn, enAny, started string) error {
 	steps := sys.Steps()
 	first := make([]int, len(sys.Groups)+1)
 	for g := range sys.Groups {
@@ -135,10 +135,21 @@ func writeArrayProcs(w *writer, sys *gsst.System, sv *sharedVars, procName, st [
 	p := 0
 	for g := range sys.Groups {
 		for s := range sys.States {
-			for c := 0; c < sys.Init[g][s]; c++ {
+			for c := 0; c < sys.Init[g][s] && started == ""; c++ {
 				runs = append(runs, fmt.Sprintf("\t\t%s[%d] = %s", sv.ps, p, st[s]))
 				p++
 			}
+		}
+	}
+	if started != "" {
+		// Several initial configurations: each process placed by a
+		// choice (initial.go), with its counters.
+		place := func(g, p, s int) string {
+			return fmt.Sprintf("%s[%d] = %s; %s++; %s++", sv.ps, p, st[s], grp[s][g], total[s])
+		}
+		var err error
+		if runs, err = concreteStarts(sys, sv, place, started); err != nil {
+			return err
 		}
 	}
 	p = 0

@@ -31,8 +31,8 @@ func WriteConcrete(w io.Writer, sys *gsst.System, opts ...Option) error {
 
 // Concrete returns the Promela program of the unreduced system sys.
 func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
-	if err := sys.OneInitial("the Promela export"); err != nil {
-		return nil, err
+	if err := sys.OneInitial("the Promela export"); err != nil && sys.Parametric() {
+		return nil, err // a family has no instance to start
 	}
 	cfg := emit.NewHeader(opts)
 	if err := checkSystem(sys); err != nil {
@@ -118,6 +118,12 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		return nil, err
 	}
 	claims = unfair(claims, len(sys.Fairness.Justice)+len(sys.Fairness.Weak) > 0)
+	multi := !sys.SingleInitial()
+	var started string
+	if multi {
+		started = nm.fresh("started")
+		startedLTL(claims, started)
+	}
 	procs := 0
 	for g := range sys.Groups {
 		procs += sys.Groups[g].Size
@@ -169,6 +175,9 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 		w.p(" *   %-12s %d of group %s\n", procName[g], G.Size, comment(G.Name))
 	}
 	w.p(" * Group counters: c_S_g = #S[g].\n")
+	if multi {
+		writeInitialHeader(w, "init starts each process of a group spread over several states in one of them, and sets each shared variable with a range to one of its values, in one atomic sequence that ends by setting "+started+".", started)
+	}
 	if len(guards.notes) > 0 {
 		w.p(" * Guards (macro, transition, groups: guard as written):\n")
 		for _, s := range guards.notes {
@@ -180,17 +189,28 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p(" */\n\n")
 
 	w.p("mtype = { %s };\n\n", strings.Join(st, ", "))
+	// With several initial configurations, init counts the processes
+	// as it starts them.
+	initial := func(g, s int) int {
+		if multi {
+			return 0
+		}
+		return sys.Init[g][s]
+	}
 	for s := range sys.States {
 		for g, G := range sys.Groups {
-			w.p("%s %s = %d;\n", declType(G.Size), grp[s][g], sys.Init[g][s])
+			w.p("%s %s = %d;\n", declType(G.Size), grp[s][g], initial(g, s))
 		}
 	}
 	for s := range sys.States {
 		init := 0
 		for g := range sys.Groups {
-			init += sys.Init[g][s]
+			init += initial(g, s)
 		}
 		w.p("%s %s = %d;\n", declType(n), total[s], init)
+	}
+	if multi {
+		w.p("bool %s = false;\t/* set once the initial configuration is chosen */\n", started)
 	}
 	writeSharedDecls(w, sys, sv)
 	if array {
@@ -204,7 +224,7 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	w.p("#define %s\t(%s)\n", enAny, enAnyDef)
 
 	if array {
-		if err := writeArrayProcs(w, sys, sv, procName, st, grp, total, guards.name, name, enAny); err != nil {
+		if err := writeArrayProcs(w, sys, sv, procName, st, grp, total, guards.name, name, enAny, started); err != nil {
 			return nil, err
 		}
 		writeLTL(w, claims)
@@ -240,9 +260,17 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	var runs []string
 	for g := range sys.Groups {
 		for s := range sys.States {
-			for c := 0; c < sys.Init[g][s]; c++ {
+			for c := 0; c < sys.Init[g][s] && !multi; c++ {
 				runs = append(runs, fmt.Sprintf("\t\trun %s(%s)", procName[g], st[s]))
 			}
+		}
+	}
+	if multi {
+		place := func(g, _, s int) string {
+			return fmt.Sprintf("run %s(%s); %s++; %s++", procName[g], st[s], grp[s][g], total[s])
+		}
+		if runs, err = concreteStarts(sys, sv, place, started); err != nil {
+			return nil, err
 		}
 	}
 	w.p("%s\n\t}\n", strings.Join(runs, ";\n"))

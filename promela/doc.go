@@ -38,6 +38,15 @@
 // no counter model can express, and liveness verdicts may differ from
 // vsym's in the one direction described on Program and in the header.
 //
+// # Several initial configurations
+//
+// A system with an initial set (gsst/initial.go) starts in a state of
+// its own and chooses its initial configuration in its first step: one
+// d_step per initial state of the counter model, a choice per process
+// and per shared range in the concrete model's init. Each ltl formula f
+// becomes !started U (started && (f)), read from the chosen state on;
+// existential properties are not exported (initial.go says why).
+//
 // # Properties
 //
 // CTL is not LTL. A property is exported as an ltl block exactly when an

@@ -28,9 +28,6 @@ func WriteReduced(w io.Writer, m *counterabs.Model, opts ...Option) error {
 // Reduced returns the Promela program of the counter model m, of either
 // level.
 func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
-	if err := m.System.OneInitial("the Promela export"); err != nil {
-		return nil, err
-	}
 	cfg := emit.NewHeader(opts)
 	sys := m.System
 	k := len(m.Counters)
@@ -158,6 +155,15 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 		return nil, err
 	}
 	claims = unfair(claims, len(m.Justice) > 0)
+	starts := m.Starts()
+	var started string
+	if len(starts) > 1 {
+		if len(starts) > maxPromelaStarts {
+			return nil, errkind.Errorf(errkind.Limit, "promela: the model has %d initial states; the export lists at most %d", len(starts), maxPromelaStarts)
+		}
+		started = nm.fresh("started")
+		startedLTL(claims, started)
+	}
 	prog := &Program{Claims: claims}
 
 	w := &writer{}
@@ -215,6 +221,9 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 		w.p(" *\n")
 		writeVarsHeader(w, sys, sv, cfg.Bound)
 	}
+	if started != "" {
+		writeInitialHeader(w, fmt.Sprintf("the model has %d initial states, and %s's first step, one d_step per initial state, sets the counters and shared variables to one of them and then %s.", len(starts), proc, started), started)
+	}
 	writeClaimHeader(w, claims, false)
 	writeRunHeader(w, prog)
 	w.p(" */\n\n")
@@ -234,7 +243,34 @@ func Reduced(m *counterabs.Model, opts ...Option) (*Program, error) {
 	for i := range m.Transitions {
 		w.p("#define %s\t(%s)\n", en[i], enDef[i])
 	}
-	w.p("\nactive proctype %s()\n{\n\tdo\n", proc)
+	if started != "" {
+		w.p("bool %s = false;\t/* set once the initial state is chosen */\n", started)
+	}
+	w.p("\nactive proctype %s()\n{\n", proc)
+	if started != "" {
+		w.p("\tif\n")
+		for _, x := range starts {
+			var set []string
+			for i := range m.Counters {
+				set = append(set, fmt.Sprintf("%s = %d", ctr[i], x[i]))
+			}
+			for s := range total {
+				tot := 0
+				for i, c := range m.Counters {
+					if c.State == s {
+						tot += x[i]
+					}
+				}
+				set = append(set, fmt.Sprintf("%s = %d", total[s], tot))
+			}
+			for j := range sys.Shared {
+				set = append(set, fmt.Sprintf("%s = %s", sv.name[j], sv.value(j, x[k+j])))
+			}
+			w.p("\t:: d_step { %s; %s = true }\n", strings.Join(set, "; "), started)
+		}
+		w.p("\tfi;\n")
+	}
+	w.p("\tdo\n")
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		if full {

@@ -231,17 +231,7 @@ func explore(sys *gsst.System, in testsupport.Instance) []extState {
 		}
 		init.y = append(init.y, row)
 	}
-	seen := map[string]bool{init.key(): true}
-	queue := []extState{init}
-	for i := 0; i < len(queue); i++ {
-		for _, st := range successors(sys, in, queue[i]) {
-			if k := st.key(); !seen[k] {
-				seen[k] = true
-				queue = append(queue, st)
-			}
-		}
-	}
-	return queue
+	return exploreFrom(sys, in, []extState{init})
 }
 
 // successors returns the configurations one step from cur.

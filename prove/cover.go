@@ -115,7 +115,9 @@ const maxSumSplits = 10_000
 // as a monotone system, or returns ok false when some guard, update,
 // domain, initial value or bad state is not of the shape above.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
-	if len(m.System.Params) > 0 {
+	// The search starts from one initial state per size (initialAbove
+	// builds it from the sizes); an initial set is left to the others.
+	if len(m.System.Params) > 0 || !m.SingleInitial() {
 		return nil, false
 	}
 	k := m.NumState()

@@ -48,6 +48,12 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 	if len(disjuncts) == 0 || len(disjuncts) > maxBadDisjuncts {
 		return nil
 	}
+	// u.x <= u.x0 reads one initial state x0 per choice of the
+	// parameters: with a set of them it would need the greatest u.x0
+	// over the set, which is no term. The other methods take it.
+	if !m.SingleInitial() {
+		return nil
+	}
 	k := m.NumState()
 	state := make([]presburger.Var, k)
 	index := map[presburger.Var]int{}

@@ -45,6 +45,9 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		seen[key] = true
 		out = append(out, Lemma{Kind: kind, Formula: f, Text: FormatInvariant(f, m.VarName, m.TypedAtom)})
 	}
+	// The candidates read the first initial state; with several,
+	// they are guesses like the others, which the filter checks against
+	// every initial state (ts.Init).
 	init := initTerms(m)
 	x := func(i int) presburger.Term { return presburger.VarTerm(m.StateVar(i)) }
 	// The counters no run fills get none: they are zero, which the
@@ -161,12 +164,15 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 }
 
 // initTerms returns the initial value of every state variable of m, as a
-// term over the parameters.
+// term over the parameters: the initial state when m has one at each
+// choice of the parameters, else the first of its initial states
+// (counterabs.ParamModel.InitialValue), one among others. A generator
+// that builds an invariant from it must either hold for every initial
+// state or check its candidates against ts.Init (Houdini's filter does).
 func initTerms(m *counterabs.ParamModel) []presburger.Term {
 	out := make([]presburger.Term, m.NumState())
-	copy(out, m.Init)
-	for j := range m.Shared {
-		out[len(m.Counters)+j] = presburger.ConstTerm(int64(m.Shared[j].Init))
+	for i := range out {
+		out[i], _ = m.InitialValue(i)
 	}
 	return out
 }

@@ -122,6 +122,10 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 			}
 		}
 	}
+	// y.x = y.x0 holds in every initial state when y is constant on the
+	// initial set: orthogonal to every direction it spreads in, as to a
+	// step's effect.
+	rows = append(rows, initialDirections(m)...)
 	pivots := eliminateRows(rows, func(a, b int) bool {
 		if rank[a] != rank[b] {
 			return rank[a] < rank[b]
@@ -278,6 +282,58 @@ func addScaled(dst, src sparseRow, k *big.Rat) {
 	}
 }
 
+// initialDirections returns the directions in which the initial states
+// of m differ at one choice of the parameters, as vectors over its
+// state variables: none when it has one initial state. They span the
+// solutions of the state parts of the equations among the top-level
+// conjuncts of m.Initial (the parameters read as constants), which
+// include the differences of any two initial states: a y orthogonal
+// to them has one y.x0 over the whole initial set. (The directions may
+// be more than the set spans, which loses invariants but none that
+// holds.)
+func initialDirections(m *counterabs.ParamModel) []sparseRow {
+	if m.SingleInitial() {
+		return nil
+	}
+	k := m.NumState()
+	index := map[presburger.Var]int{}
+	for i := range k {
+		index[m.StateVar(i)] = i
+	}
+	var eqs []sparseRow
+	for _, c := range topAtoms(m.Initial) {
+		if c.Op != presburger.Eq {
+			continue
+		}
+		row := sparseRow{}
+		for _, mo := range c.T.Monos {
+			if i, ok := index[mo.Var]; ok {
+				row[i] = new(big.Rat).SetInt64(mo.Coef)
+			}
+		}
+		if len(row) > 0 {
+			eqs = append(eqs, row)
+		}
+	}
+	pivots := eliminateRows(eqs, func(a, b int) bool { return a < b })
+	// One solution per free variable f: 1 at f, and at each pivot p
+	// minus the coefficient of f in p's row.
+	var out []sparseRow
+	for f := range k {
+		if _, isPivot := pivots[f]; isPivot {
+			continue
+		}
+		d := sparseRow{f: big.NewRat(1, 1)}
+		for p, row := range pivots {
+			if c, ok := row[f]; ok {
+				d[p] = new(big.Rat).Neg(c)
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // emptyCounters returns the counters of m that no run ever fills: those
 // no sequence of steps can move a process into from an initially
 // occupied counter, whatever the guards (a group of one process in its
@@ -288,7 +344,9 @@ func addScaled(dst, src sparseRow, k *big.Rat) {
 func emptyCounters(m *counterabs.ParamModel) map[int]bool {
 	full := map[int]bool{}
 	for c := range m.Counters {
-		if t := m.Init[c]; !t.IsConst() || t.Const != 0 {
+		// A counter that some initial state occupies: one not zero in
+		// every initial state.
+		if t, fixed := m.InitialValue(c); !fixed || !t.IsConst() || t.Const != 0 {
 			full[c] = true
 		}
 	}

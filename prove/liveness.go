@@ -89,9 +89,10 @@ type liveQuestion struct {
 	state   map[presburger.Var]int // state variable of m -> its index (NumState)
 }
 
-// newLive builds the question for the property with the given start,
-// trigger and goal on m.
-func newLive(m *counterabs.ParamModel, start, trigger, q presburger.Formula) (*liveQuestion, error) {
+// newLive builds the question for the property with the given premise
+// (the runs asked about start where it holds: counterabs.Premise),
+// start, trigger and goal on m.
+func newLive(m *counterabs.ParamModel, premise, start, trigger, q presburger.Formula) (*liveQuestion, error) {
 	fair, err := m.Fairness()
 	if err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func newLive(m *counterabs.ParamModel, start, trigger, q presburger.Formula) (*l
 		Next:   append(slices.Clone(ps.Next), next),
 		Params: ps.Params,
 		Domain: append(slices.Clone(ps.Domain), presburger.Bound{Var: lq.pending, Lo: 0, Hi: 1}),
-		Init:   presburger.Conj(ps.Init, presburger.Iff(isSet(lq.pending), presburger.Conj(start, notQ))),
+		Init:   presburger.Conj(ps.Init, premise, presburger.Iff(isSet(lq.pending), presburger.Conj(start, notQ))),
 	}
 	for _, t := range ps.Trans {
 		open := presburger.Conj(presburger.Disj(isSet(lq.pending), base.Prime(trigger)), base.Prime(notQ))
@@ -421,14 +422,14 @@ func errUndecided(err error) bool {
 // proveLive answers a liveness property on m (its group-counter model)
 // and fills res: a re-checked certificate, a fair lasso at a small
 // instance replayed on it, or unknown.
-func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, start, trigger, q presburger.Formula, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, premise, start, trigger, q presburger.Formula, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
 	}
-	lq, err := newLive(m, start, trigger, q)
+	lq, err := newLive(m, premise, start, trigger, q)
 	if err != nil {
 		return err
 	}
@@ -551,14 +552,14 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presburger.Prover, solver presburger.Solver, live **counterabs.ParamModel, res *Result) error {
 	sys := rep.System
 	p := &sys.Properties[i]
-	if _, _, _, ok := counterabs.LivenessFormula(p.Formula); !ok {
+	if _, _, _, _, ok := counterabs.PremisedLiveness(p.Formula); !ok {
 		res.Verdict, res.Reason = Skipped, skipReason
 		return nil
 	}
 	if *live == nil {
 		var idx []int
 		for k := range sys.Properties {
-			if _, _, _, ok := counterabs.LivenessFormula(sys.Properties[k].Formula); ok {
+			if _, _, _, _, ok := counterabs.PremisedLiveness(sys.Properties[k].Formula); ok {
 				idx = append(idx, k)
 			}
 		}
@@ -577,13 +578,13 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 	if k < 0 {
 		return errkind.Errorf(errkind.Internal, "the parametric model has no property %s", p.Name)
 	}
-	start, trigger, q, _ := counterabs.LivenessFormula(m.Properties[k].Formula)
+	premise, start, trigger, q, _ := counterabs.PremisedLiveness(m.Properties[k].Formula)
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
 	mm, cond, err := premiseScope(ctx, solver, m, start)
 	if err != nil {
 		return err
 	}
-	if err := proveLive(ctx, cfg, mm, p.Name, start, trigger, q, prover, solver, res); err != nil {
+	if err := proveLive(ctx, cfg, mm, p.Name, premise, start, trigger, q, prover, solver, res); err != nil {
 		return err
 	}
 	if res.Live != nil && cond != presburger.True {

@@ -39,6 +39,21 @@ const (
 var liveConfig = testsupport.Config{MaxTransitions: 4, Ranges: true, NGuards: true, BoxMax: boxMax, MaxConfigs: 20000,
 	Properties: 3, GroupProperties: 2, Shape: testsupport.Response, Fairness: testsupport.Fairness{Max: 3}}
 
+// replayLassoOn replays the lasso of a refutation on the oracle o,
+// whose cycle must meet every fairness constraint.
+func replayLassoOn(o *testsupport.Oracle, res prove.Result) error {
+	tr := enginetest.Trace(res.Trace, enginetest.GroupKey)
+	run, err := o.Replay(tr)
+	if err != nil {
+		return fmt.Errorf("the lasso does not replay: %v", err)
+	}
+	l := tr.Lifted
+	if c := o.CycleMeetsAll(run, l.Steps, l.Loop); c >= 0 {
+		return fmt.Errorf("the lasso's cycle misses fairness constraint %d", c)
+	}
+	return nil
+}
+
 func TestProveLivenessRandom(t *testing.T) {
 	systems := liveSystems
 	if testing.Short() {
@@ -92,15 +107,9 @@ func TestProveLivenessRandom(t *testing.T) {
 						i, p.Name, p.Text, sys.FormatSizes(res.Sizes), testsupport.Describe(sys))
 					continue
 				}
-				tr := enginetest.Trace(res.Trace, enginetest.GroupKey)
-				run, err := o.Replay(tr)
-				if err != nil {
-					t.Errorf("system %d: %s: the lasso does not replay: %v", i, p.Name, err)
+				if err := replayLassoOn(o, res); err != nil {
+					t.Errorf("system %d: %s: %v", i, p.Name, err)
 					continue
-				}
-				l := tr.Lifted
-				if c := o.CycleMeetsAll(run, l.Steps, l.Loop); c >= 0 {
-					t.Errorf("system %d: %s: the lasso's cycle misses fairness constraint %d", i, p.Name, c)
 				}
 				replayed++
 			case prove.Unknown:

@@ -102,11 +102,18 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	if l.Loop < 0 || l.Loop >= len(l.Steps) {
 		return fmt.Errorf("the run is no lasso (loop %d of %d steps)", l.Loop, len(l.Steps))
 	}
-	start, trigger, q, ok := counterabs.LivenessFormula(inst.Properties[0].Formula)
+	premise, start, trigger, q, ok := counterabs.PremisedLiveness(inst.Properties[0].Formula)
 	if !ok {
 		return fmt.Errorf("the property is no response property")
 	}
-	p := inst.NewProcs(inst.InitConfig())
+	startConf, err := startOf(inst, tr)
+	if err != nil {
+		return err
+	}
+	if !presburger.Eval(premise, inst.ValuationOf(startConf)) {
+		return fmt.Errorf("the property's premise is false in the initial configuration of the run")
+	}
+	p := inst.NewProcs(startConf)
 	fair := &inst.Fairness
 	var vals []func(presburger.Var) int64
 	var keys []string

@@ -191,7 +191,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 // skipReason is the Reason of a Skipped property.
 // The command line adds how to check the property instead, which
 // depends on the spec (its flags) and the file.
-const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, with phi, p and q conditions on one state)"
+const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -200,9 +200,6 @@ const skipReason = "not of a form prove decides (AG phi, AF q, AG (p -> AF q) or
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
-	if err := sys.OneInitial("vsym prove"); err != nil {
-		return nil, err
-	}
 	// A family with no instance has every property vacuously: refuse it.
 	if err := detect.HasInstance(ctx, sys, solver); err != nil {
 		return nil, err
@@ -224,7 +221,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	var totalProps, groupProps []int // indices into sys.Properties
 	for i := range sys.Properties {
 		p := &sys.Properties[i]
-		if _, ok := counterabs.SafetyFormula(p.Formula); !ok {
+		if _, _, ok := counterabs.PremisedSafety(p.Formula); !ok {
 			continue
 		}
 		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
@@ -277,7 +274,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		res := Result{}
 		start := time.Now()
 		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: fmt.Sprintf("%d safety properties together", len(phis))})
-		if err := proveOne(ctx, cfg, m, presburger.Conj(phis...), "", prover, checker, &res); err != nil {
+		if err := proveOne(ctx, cfg, m, presburger.True, presburger.Conj(phis...), "", prover, checker, &res); err != nil {
 			return nil, err
 		}
 		res.Duration = time.Since(start)
@@ -293,7 +290,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
 			m = group
 		}
-		if _, ok := counterabs.SafetyFormula(p.Formula); !ok {
+		if _, _, ok := counterabs.PremisedSafety(p.Formula); !ok {
 			start := time.Now()
 			err := checkLive(ctx, cfg, rep, i, prover, checker, &live, &res)
 			res.Duration = time.Since(start)
@@ -303,16 +300,19 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			rep.Results = append(rep.Results, res)
 			continue
 		}
-		if j := joint[m]; j != nil {
+		// The joint proof is of the properties without a premise
+		// (SafetyFormula): one with a premise starts from fewer states.
+		if _, unpremised := counterabs.SafetyFormula(p.Formula); joint[m] != nil && unpremised {
+			j := joint[m]
 			res = *j
 			res.Property = p
 			rep.Results = append(rep.Results, res)
 			continue
 		}
-		var phi presburger.Formula
+		var premise, phi presburger.Formula
 		for k := range m.Properties {
 			if q := &m.Properties[k]; q.Name == p.Name {
-				phi, _ = counterabs.SafetyFormula(q.Formula)
+				premise, phi, _ = counterabs.PremisedSafety(q.Formula)
 			}
 		}
 		if phi == nil {
@@ -320,7 +320,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		start := time.Now()
 		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
-		err := proveOne(ctx, cfg, m, phi, p.Name, prover, checker, &res)
+		err := proveOne(ctx, cfg, m, premise, phi, p.Name, prover, checker, &res)
 		res.Duration = time.Since(start)
 		if err != nil {
 			return nil, fmt.Errorf("property %s: %w", p.Name, err)
@@ -330,8 +330,11 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	return rep, nil
 }
 
-// proveOne asks prover whether AG phi holds on m, phi over m's
-// variables, and fills res; name is the property's, for a refutation.
+// proveOne asks prover whether AG phi holds on m from its initial states
+// where premise holds (true for "AG phi", c for "c -> AG phi": ts.Init
+// is m's initial condition and the premise, which every method reads
+// from ts), phi and premise over m's variables, and fills res; name is
+// the property's, for a refutation.
 //
 // What is cheap comes first, and every step is bounded by work, never by
 // time, so that the answer and the invariant printed are the same on a
@@ -346,7 +349,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 // it, they are the proof), the small instances (search.go), and the
 // prover on the system strengthened by the lemmas, in attempts of
 // doubling work (proveRestarts).
-func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	defer func() {
 		if res.Verdict != Proved && res.Verdict != Refuted {
@@ -361,7 +364,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	ps := m.TransitionSystem()
 	ts := presburger.TransitionSystem{
 		Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi),
+		Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.Negation(phi),
 	}
 	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
 		return nil

@@ -37,12 +37,12 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	if err != nil {
 		return errkind.Errorf(errkind.Internal, "the counterexample at %s: %w", at, err)
 	}
-	var phi presburger.Formula
+	var premise, phi presburger.Formula
 	var prop gsst.Property
 	index := -1
 	for i, p := range inst.Properties {
 		if p.Name == name {
-			phi, _ = counterabs.SafetyFormula(p.Formula)
+			premise, phi, _ = counterabs.PremisedSafety(p.Formula)
 			prop, index = p, i
 		}
 	}
@@ -57,7 +57,7 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	if tr.Lifted.Error != "" {
 		return errkind.Errorf(errkind.Internal, "the counterexample at %s does not replay on the instance: %s", at, tr.Lifted.Error)
 	}
-	if err := execute(inst, tr, phi); err != nil {
+	if err := execute(inst, tr, premise, phi); err != nil {
 		return errkind.Errorf(errkind.Internal, "the counterexample at %s does not replay on the instance: %w", at, err)
 	}
 	res.Sizes, res.Instance = sizes, inst
@@ -114,7 +114,7 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 	}
 	last := len(tr.States) - 1
 	target := p.Text
-	if phi, ok := counterabs.SafetyFormula(p.Formula); ok {
+	if _, phi, ok := counterabs.PremisedSafety(p.Formula); ok {
 		target = inst.FormatFormula(phi)
 	}
 	tr.Segments = []explore.Segment{{
@@ -127,10 +127,21 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 // configuration, checking each against the meaning of the system's steps
 // (explore.StepOf names the step and its movers, gsst's CheckMovers
 // decides whether they can take it and what else moves), and checks that
-// the configurations are the trace's and that phi fails at the end: the
-// refutation itself, independent of how the steps were chosen.
-func execute(inst *gsst.System, tr *explore.Trace, phi presburger.Formula) error {
-	p := inst.NewProcs(inst.InitConfig())
+// the configurations are the trace's, that the premise holds at the
+// start and that phi fails at the end: the refutation itself,
+// independent of how the steps were chosen.
+func execute(inst *gsst.System, tr *explore.Trace, premise, phi presburger.Formula) error {
+	start, err := startOf(inst, tr)
+	if err != nil {
+		return err
+	}
+	p := inst.NewProcs(start)
+	if len(tr.States) > 0 && !tr.States[0].Matches(inst, p.View()) {
+		return errors.New("the run does not start in the trace's first state")
+	}
+	if !presburger.Eval(premise, inst.ValuationOf(p.View())) {
+		return errors.New("the property's premise is false in the initial configuration of the run")
+	}
 	for i, st := range tr.Lifted.Steps {
 		step, movers, err := explore.StepOf(inst, st)
 		if err != nil {
@@ -152,6 +163,25 @@ func execute(inst *gsst.System, tr *explore.Trace, phi presburger.Formula) error
 		return errors.New("the property's condition holds at the end of the run")
 	}
 	return nil
+}
+
+// startOf returns the configuration the lifted run of tr starts from,
+// checked to be an initial configuration of inst: its initial
+// configurations' formula (gsst's InitialFormula, the one meaning of
+// initial sets) holds there. With one initial configuration it is that
+// one.
+func startOf(inst *gsst.System, tr *explore.Trace) (gsst.Config, error) {
+	if inst.SingleInitial() {
+		return inst.InitConfig(), nil
+	}
+	if tr.Lifted == nil || tr.Lifted.Start.Counts == nil {
+		return gsst.Config{}, errors.New("the run has no initial configuration")
+	}
+	start := tr.Lifted.Start.Clone()
+	if !presburger.Eval(inst.InitialFormula(), inst.ValuationOf(start)) {
+		return gsst.Config{}, errors.New("the run starts in a configuration that is not initial")
+	}
+	return start, nil
 }
 
 // fairRefute decides, by exploring the instance under its fairness

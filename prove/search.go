@@ -173,22 +173,11 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			return params[v]
 		}
 	}
-	init := make([]int64, nvars)
-	pv := reader(init)
-	for i := range nvars {
-		if i < len(m.Counters) {
-			k, ok := m.Init[i].Value(pv)
-			if !ok {
-				return nil
-			}
-			init[i] = k
-		} else {
-			init[i] = int64(m.Shared[i-len(m.Counters)].Init)
-		}
-	}
-	if !presburger.Eval(ts.Init, reader(init)) {
-		return nil
-	}
+	// The initial states that ts.Init allows: all of them, but for
+	// a property's premise ("c -> AG phi").
+	starts := slices.DeleteFunc(initialStates(m, params), func(x []int64) bool {
+		return !presburger.Eval(ts.Init, reader(x))
+	})
 	key := func(x []int64) string {
 		var b strings.Builder
 		for _, k := range x {
@@ -202,8 +191,14 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 		parent int
 		step   int
 	}
-	nodes := []node{{x: init, parent: -1, step: -1}}
-	seen := map[string]bool{key(init): true}
+	var nodes []node
+	seen := map[string]bool{}
+	for _, x := range starts {
+		if s := key(x); !seen[s] {
+			seen[s] = true
+			nodes = append(nodes, node{x: x, parent: -1, step: -1})
+		}
+	}
 	steps := make([][]presburger.Term, len(m.Transitions))
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
@@ -242,6 +237,63 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 		}
 	}
 	return nil
+}
+
+// initialStates returns the initial states of m's instance at the
+// parameter values params (sizes, n and the system's parameters): the
+// point of InitialValue when m has one, else the instance's own initial
+// configurations (gsst's Initials) read on the model's variables; nil
+// when they cannot be had (too many to list, say), which leaves the
+// instance to the prover.
+func initialStates(m *counterabs.ParamModel, params presburger.Model) [][]int64 {
+	pv := func(v presburger.Var) int64 { return params[v] }
+	if m.SingleInitial() {
+		x := make([]int64, m.NumState())
+		for i := range x {
+			t, _ := m.InitialValue(i)
+			k, ok := t.Value(pv)
+			if !ok {
+				return nil
+			}
+			x[i] = k
+		}
+		return [][]int64{x}
+	}
+	sys := m.System
+	sizes := make([]int, len(sys.Groups))
+	for g := range sizes {
+		sizes[g] = int(params[m.SizeVar(g)])
+	}
+	ps := make([]int, len(sys.Params))
+	for k := range ps {
+		ps[k] = int(params[m.ParamVar(k)])
+	}
+	inst, err := sys.InstantiateParams(ps, sizes)
+	if err != nil {
+		return nil
+	}
+	confs, err := inst.Initials()
+	if err != nil {
+		return nil
+	}
+	var out [][]int64
+	for _, c := range confs {
+		x := make([]int64, m.NumState())
+		for i, ctr := range m.Counters {
+			if ctr.Group < 0 {
+				for g := range c.Counts {
+					x[i] += int64(c.Counts[g][ctr.State])
+				}
+			} else {
+				x[i] = int64(c.Counts[ctr.Group][ctr.State])
+			}
+		}
+		for j := range m.Shared {
+			x[len(m.Counters)+j] = int64(c.Shared[m.SharedIndex(j)])
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // runTo writes the path to node k of a search as a counterexample of ts:

@@ -377,9 +377,9 @@ func writeUndecided(w io.Writer, rep *prove.Report) {
 func proveKind(rep *prove.Report) string {
 	var safety, live bool
 	for _, r := range rep.Results {
-		if _, ok := counterabs.SafetyFormula(r.Property.Formula); ok {
+		if _, _, ok := counterabs.PremisedSafety(r.Property.Formula); ok {
 			safety = true
-		} else if _, _, _, ok := counterabs.LivenessFormula(r.Property.Formula); ok {
+		} else if _, _, _, _, ok := counterabs.PremisedLiveness(r.Property.Formula); ok {
 			live = true
 		}
 	}

@@ -1,0 +1,255 @@
+package counterabs
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// The initial states of a parametric model: the system's initial
+// configurations (gsst.Spec.InitialFormula, their one meaning) read on
+// the model's variables. A system with one initial configuration at each
+// instance has one initial state per choice of the parameters, the point
+// Init (and the shared variables' initial values, InitialValue); one
+// whose groups spread over several states or whose shared variables
+// start in a range has a set of them, which Initial states as a formula.
+//
+// At the group level the system's group counters are the model's. At
+// the total level the initial totals are those of some initial
+// configuration: with y[S][g] the system's group counters,
+//
+//	exists y:  InitialFormula(y)  and  #S = sum_g y[S][g]  for each S
+//
+// which setInitial solves for y by substitution, exactly: each total
+// defines the counter of one group (the group whose spread contains S,
+// if any), and InitialFormula's equations define the rest. When two
+// groups spread over one state no equation defines their counters
+// there, and the model refuses the system (the group-counter model
+// takes it).
+
+// setInitial sets Initial and the initial value of every state variable
+// that has one, after the counters, shared variables and Init are set.
+func (m *ParamModel) setInitial() error {
+	sys := m.System
+	k := m.NumState()
+	m.initValue, m.initFixed = make([]presburger.Term, k), make([]bool, k)
+	copy(m.initValue, m.Init)
+	for j := range m.Shared {
+		v := &m.Shared[j]
+		t := presburger.ConstTerm(int64(v.Init))
+		if !v.InitTerm.IsConst() {
+			t = v.InitTerm.Subst(func(x presburger.Var) presburger.Term { return presburger.VarTerm(m.paramVar(x)) })
+		}
+		m.initValue[len(m.Counters)+j] = t
+	}
+	if sys.SingleInitial() {
+		// The point, as equations: the fast case, and the form the
+		// generators of invariants read (InitialValue).
+		var parts []presburger.Formula
+		for i := range k {
+			m.initFixed[i] = true
+			parts = append(parts, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, m.initValue[i]))
+		}
+		m.Initial = presburger.Conj(parts...)
+		return nil
+	}
+	f, err := m.initialSet()
+	if err != nil {
+		return err
+	}
+	m.Initial = f
+	// A state variable that Initial sets by an equation to a term over
+	// the parameters has that value in every initial state.
+	state := map[presburger.Var]int{}
+	for i := range k {
+		state[m.StateVar(i)] = i
+	}
+	for _, c := range conjuncts(f) {
+		a, ok := c.(presburger.Cmp)
+		if !ok || a.Op != presburger.Eq {
+			continue
+		}
+		var in []presburger.Var
+		for _, mo := range a.T.Monos {
+			if _, isState := state[mo.Var]; isState {
+				in = append(in, mo.Var)
+			}
+		}
+		if len(in) != 1 {
+			continue
+		}
+		i := state[in[0]]
+		if t, ok := solveFor(a.T, in[0]); ok && !m.initFixed[i] {
+			m.initValue[i], m.initFixed[i] = t, true
+		}
+	}
+	return nil
+}
+
+// initialSet translates the system's initial configurations onto the
+// model's variables (see the comment above).
+func (m *ParamModel) initialSet() (presburger.Formula, error) {
+	sys := m.System
+	f := sys.InitialFormula()
+	states, d := len(sys.States), len(sys.Groups)
+	if m.Level == GroupLevel {
+		return presburger.Subst(f, func(v presburger.Var) presburger.Term {
+			if s, g, ok := sys.Counter(v); ok && g >= 0 {
+				return presburger.VarTerm(presburger.Var(g*states + s))
+			}
+			return m.systemTerm(v)
+		}), nil
+	}
+	// rep[S]: the group whose counter in S the total defines.
+	if why := sharedSpread(sys); why != "" {
+		return nil, errkind.Errorf(errkind.Input, "%s: %s; the parametric total-counter model takes a state that one group spreads over only (the group-counter model takes it)", sys.Name, why)
+	}
+	// rep[S]: the group whose counter in S the total defines.
+	rep := make([]int, states)
+	for s := range rep {
+		for g, over := range sys.InitOver {
+			if slices.Contains(over, s) {
+				rep[s] = g
+			}
+		}
+	}
+	// The other groups' counters are fresh variables until the
+	// equations of InitialFormula define them.
+	fresh := presburger.Var(m.NumVars() + m.NumState())
+	other := map[[2]int]presburger.Var{}
+	elim := map[presburger.Var]bool{}
+	for s := range states {
+		for g := range d {
+			if g != rep[s] {
+				other[[2]int{s, g}] = fresh
+				elim[fresh] = true
+				fresh++
+			}
+		}
+	}
+	f = presburger.Subst(f, func(v presburger.Var) presburger.Term {
+		s, g, ok := sys.Counter(v)
+		switch {
+		case !ok || g < 0:
+			return m.systemTerm(v)
+		case g != rep[s]:
+			return presburger.VarTerm(other[[2]int{s, g}])
+		}
+		t := presburger.VarTerm(presburger.Var(s))
+		for h := range d {
+			if h != g {
+				t = t.Sub(presburger.VarTerm(other[[2]int{s, h}]))
+			}
+		}
+		return t
+	})
+	f = eliminateDefined(f, elim)
+	for _, v := range presburger.FreeVars(f) {
+		if elim[v] {
+			return nil, errkind.Errorf(errkind.Internal, "counterabs: the initial totals of %s are not defined by its initial configurations' equations", sys.Name)
+		}
+	}
+	return f, nil
+}
+
+// sharedSpread says which two groups of sys start spread over one
+// state, if any: their counters there are not defined by the state's
+// total and the equations of the initial configurations. Empty when
+// none do.
+func sharedSpread(sys *gsst.System) string {
+	by := make([]int, len(sys.States))
+	for s := range by {
+		by[s] = -1
+	}
+	for g, over := range sys.InitOver {
+		for _, s := range over {
+			if by[s] >= 0 {
+				return fmt.Sprintf("groups %s and %s both start spread over state %s", sys.Groups[by[s]].Name, sys.Groups[g].Name, sys.States[s])
+			}
+			by[s] = g
+		}
+	}
+	return ""
+}
+
+// eliminateDefined substitutes, for as long as it can, a variable of
+// elim that an equation among f's conjuncts defines (coefficient 1 or
+// -1) by what the equation says it is: exact over the integers.
+func eliminateDefined(f presburger.Formula, elim map[presburger.Var]bool) presburger.Formula {
+	for {
+		found := false
+		for _, c := range conjuncts(f) {
+			a, ok := c.(presburger.Cmp)
+			if !ok || a.Op != presburger.Eq {
+				continue
+			}
+			for _, mo := range a.T.Monos {
+				if !elim[mo.Var] {
+					continue
+				}
+				t, ok := solveFor(a.T, mo.Var)
+				if !ok {
+					continue
+				}
+				v := mo.Var
+				f = presburger.Subst(f, func(x presburger.Var) presburger.Term {
+					if x == v {
+						return t
+					}
+					return presburger.VarTerm(x)
+				})
+				found = true
+				break
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return f
+		}
+	}
+}
+
+// solveFor returns the term t such that "T = 0" says v = t, when v's
+// coefficient in T is 1 or -1 (and t does not read v).
+func solveFor(T presburger.Term, v presburger.Var) (presburger.Term, bool) {
+	var c int64
+	for _, mo := range T.Monos {
+		if mo.Var == v {
+			c = mo.Coef
+		}
+	}
+	if c != 1 && c != -1 {
+		return presburger.Term{}, false
+	}
+	// c*v + R = 0, so v = -c*R.
+	rest := T.Sub(presburger.VarTerm(v).Scale(c))
+	return rest.Scale(-c), true
+}
+
+// conjuncts returns the top-level conjuncts of f.
+func conjuncts(f presburger.Formula) []presburger.Formula {
+	if a, ok := f.(presburger.And); ok {
+		return a
+	}
+	return []presburger.Formula{f}
+}
+
+// SingleInitial reports whether the model has one initial state at each
+// choice of the parameters: Init and the shared variables' InitialValue.
+func (m *ParamModel) SingleInitial() bool { return m.System.SingleInitial() }
+
+// InitialValue returns the initial value of state variable i (see
+// NumState) as a term over the parameters (sizes, n and the system's
+// parameters), and whether every initial state gives it that value. When
+// it is not fixed, the value is the one of the first initial
+// configuration (the system's InitConfig, all of a spread group's
+// processes in its first state, a range at its least value): one
+// initial state among others.
+func (m *ParamModel) InitialValue(i int) (presburger.Term, bool) {
+	return m.initValue[i], m.initFixed[i]
+}

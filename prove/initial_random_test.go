@@ -1,0 +1,373 @@
+package prove_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// TestProveInitialSetsRandom cross-checks prove.Check on random systems
+// with initial sets (groups spread over several initial states, fixed,
+// ranged or sized over parameters; shared variables starting in a range
+// or at a parameter) against explicit exploration of their instances
+// from every initial configuration, listed here from the spec's fields
+// (initialConfigs, apart from gsst's Initials and InitialFormula) and
+// explored by the language's semantics (successors, shared with
+// TestProveConstructsRandom): a property proved must hold in every
+// state reached from each; one refuted has been replayed from a
+// concrete initial configuration by Check itself and must fail in the
+// explored instance. The parametric models' Initial is checked against
+// the same list: exactly the listed configurations satisfy it, on both
+// levels.
+func TestProveInitialSetsRandom(t *testing.T) {
+	systems := 120
+	if testing.Short() {
+		systems = 30
+	}
+	r := rand.New(rand.NewSource(30))
+	s := z3.New()
+	ctx := context.Background()
+	counts := map[prove.Verdict]int{}
+	methods := map[string]int{}
+	levels := map[counterabs.Level]int{}
+	spreadParam, spreadRanged, sharedTerm, dependent := 0, 0, 0, 0
+	premised := map[prove.Verdict]int{} // the verdicts on "c -> AG phi"
+	for i := range systems {
+		sys := initialSetSystem(r, i)
+		for g := range sys.Groups {
+			if sys.InitOver != nil && sys.InitOver[g] != nil {
+				switch grp := &sys.Groups[g]; {
+				case grp.OverParams():
+					spreadParam++
+				case grp.Ranged:
+					spreadRanged++
+				}
+			}
+		}
+		for j := range sys.Shared {
+			if !sys.Shared[j].InitTerm.IsConst() {
+				sharedTerm++
+			}
+		}
+		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(extWork))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		gm, err := counterabs.BuildParamGroup(sys)
+		if err != nil {
+			t.Fatalf("system %d: %v", i, err)
+		}
+		models := []*counterabs.ParamModel{gm}
+		if tm, err := counterabs.BuildParam(ctx, sys, s); err == nil && tm.Level == counterabs.TotalLevel {
+			models = append(models, tm)
+		}
+		for _, in := range testsupport.Instances(sys, extParamMax, extSizeMax) {
+			inits := initialConfigs(sys, in)
+			for _, m := range models {
+				checkInitial(t, i, m, in, inits)
+			}
+			reached := exploreFrom(sys, in, inits)
+			for k, res := range rep.Results {
+				premise, phi, _ := counterabs.PremisedSafety(sys.Properties[k].Formula)
+				from := slices.DeleteFunc(slices.Clone(inits), func(st extState) bool {
+					return !presburger.Eval(premise, st.valuation(sys, in))
+				})
+				reached := reached
+				if len(from) < len(inits) {
+					reached = exploreFrom(sys, in, from)
+				}
+				bad := false
+				for _, st := range reached {
+					if !presburger.Eval(phi, st.valuation(sys, in)) {
+						bad = true
+						break
+					}
+				}
+				// Does the answer depend on the spread: fails from
+				// some initial configuration, holds from the first?
+				if bad && len(from) == len(inits) && !slices.ContainsFunc(exploreFrom(sys, in, inits[:1]), func(st extState) bool {
+					return !presburger.Eval(phi, st.valuation(sys, in))
+				}) {
+					dependent++
+				}
+				switch {
+				case res.Verdict == prove.Proved && bad:
+					t.Errorf("system %d: %s (%s) proved (invariant %s), but fails at %v\n%s",
+						i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, in, testsupport.Describe(sys))
+				case res.Verdict == prove.Refuted && !bad && slices.Equal(res.Sizes, in.Sizes) && slices.Equal(res.Params, in.Params):
+					t.Errorf("system %d: %s (%s) refuted at %v, where exploration finds no violation\n%s",
+						i, sys.Properties[k].Name, sys.Properties[k].Text, in, testsupport.Describe(sys))
+				}
+			}
+		}
+		for _, res := range rep.Results {
+			if res.Property.Name == "premised" {
+				premised[res.Verdict]++
+			}
+			counts[res.Verdict]++
+			if res.Method != "" {
+				methods[res.Verdict.String()+" by "+string(res.Method)]++
+			}
+			if res.Verdict != prove.Skipped {
+				levels[res.Level]++
+			}
+			if res.Verdict == prove.Unknown && !(!sys.Fairness.Empty() && strings.Contains(res.Reason, "fair")) {
+				t.Errorf("system %d: %s unknown: %s\n%s", i, res.Property.Name, res.Reason, testsupport.Describe(sys))
+			}
+		}
+	}
+	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter), %v (with a premise %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v",
+		systems, spreadParam, spreadRanged, sharedTerm, counts, premised, dependent, levels, methods)
+	if counts[prove.Proved] < systems/4 || counts[prove.Refuted] < systems/4 || dependent == 0 ||
+		premised[prove.Proved] == 0 || premised[prove.Refuted] == 0 || spreadParam == 0 || spreadRanged == 0 || sharedTerm == 0 || levels[counterabs.TotalLevel] == 0 || levels[counterabs.GroupLevel] == 0 {
+		t.Errorf("the sample exercises too little: %v, %d dependent, %d/%d/%d, levels %v", counts, dependent, spreadParam, spreadRanged, sharedTerm, levels)
+	}
+}
+
+// initialSetSystem draws system i of the cross-check: constructsConfig's
+// systems with initial sets (testsupport's, for groups of fixed size and
+// bounded shared variables), and beside them a spread for a ranged group
+// or one sized over parameters and, in a family, an unbounded shared
+// variable starting at a parameter.
+func initialSetSystem(r *rand.Rand, i int) *gsst.System {
+	cfg := constructsConfig(i)
+	cfg.May |= testsupport.InitialSets
+	cfg.Fairness = testsupport.Fairness{}
+	for {
+		spec := testsupport.RandomSystem(r, cfg).Spec()
+		for g := range spec.Groups {
+			grp := &spec.Groups[g]
+			if !grp.Ranged && !grp.OverParams() || r.Intn(3) == 0 || len(spec.States) < 2 {
+				continue
+			}
+			first, _ := spec.InitState(g)
+			other := (first + 1 + r.Intn(len(spec.States)-1)) % len(spec.States)
+			over := []int{first, other}
+			slices.Sort(over)
+			if spec.InitOver == nil {
+				spec.InitOver = make([][]int, len(spec.Groups))
+			}
+			spec.InitOver[g] = over
+			row := make([]int, len(spec.States))
+			row[over[0]] = spec.Groups[g].Size
+			spec.Init[g] = row
+		}
+		for j := range spec.Shared {
+			v := &spec.Shared[j]
+			if len(spec.Params) == 0 || !v.Unbounded || v.Lo > 0 || v.InitRange || r.Intn(2) == 0 {
+				continue
+			}
+			k := r.Intn(len(spec.Params))
+			if spec.Params[k].Fixed {
+				continue
+			}
+			v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), spec.Params[k].Name, v.Lo
+		}
+		// The first property again, asked of the initial
+		// configurations where some state is empty: "c -> AG phi".
+		if f, ok := spec.Properties[0].Formula.(ctl.Unary); ok && f.Op == ctl.AG {
+			s := r.Intn(len(spec.States))
+			c := presburger.Compare(presburger.VarTerm(presburger.Var(s)), presburger.Eq, presburger.ConstTerm(0))
+			pf := ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: c}, R: f}
+			spec.Properties = append(spec.Properties, gsst.Property{Name: "premised", Formula: pf, Text: ctl.Format(pf, spec.VarName)})
+		}
+		sys, err := gsst.New(spec)
+		if err != nil {
+			panic(err)
+		}
+		if !sys.SingleInitial() {
+			return sys
+		}
+	}
+}
+
+// initialConfigs lists the initial configurations of sys at instance in
+// from the spec's fields: each group's processes in its initial state,
+// or spread in every way over the states of InitOver; each shared
+// variable at its value, every value of its range, or its term's value.
+func initialConfigs(sys *gsst.System, in testsupport.Instance) []extState {
+	pv := func(v presburger.Var) int64 {
+		if k, ok := sys.ParamOf(v); ok {
+			return int64(in.Params[k])
+		}
+		return 0
+	}
+	rows := make([][][]int, len(sys.Groups))
+	for g := range sys.Groups {
+		first, _ := sys.InitState(g)
+		if sys.InitOver == nil || sys.InitOver[g] == nil {
+			row := slices.Clone(sys.Init[g])
+			if grp := &sys.Groups[g]; grp.Ranged || grp.OverParams() {
+				row = make([]int, len(sys.States))
+				row[first] = in.Sizes[g]
+			}
+			rows[g] = [][]int{row}
+			continue
+		}
+		rows[g] = spreads(in.Sizes[g], sys.InitOver[g], len(sys.States))
+	}
+	values := make([][]int, len(sys.Shared))
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		switch {
+		case !v.InitTerm.IsConst():
+			values[j] = []int{int(v.InitTerm.Eval(pv))}
+		case v.InitRange:
+			for x := v.Init; x <= v.InitHi; x++ {
+				values[j] = append(values[j], x)
+			}
+		default:
+			values[j] = []int{v.Init}
+		}
+	}
+	var out []extState
+	product(rows, values, func(st extState) { out = append(out, st) })
+	return out
+}
+
+// spreads returns every row of counts with size processes over the
+// states of over (of states in all), any number in each.
+func spreads(size int, over []int, states int) [][]int {
+	var out [][]int
+	var rec func(k int, row []int, left int)
+	rec = func(k int, row []int, left int) {
+		if k == len(over)-1 {
+			row = slices.Clone(row)
+			row[over[k]] = left
+			out = append(out, row)
+			return
+		}
+		for n := 0; n <= left; n++ {
+			row[over[k]] = n
+			rec(k+1, row, left-n)
+		}
+		row[over[k]] = 0
+	}
+	rec(0, make([]int, states), size)
+	return out
+}
+
+// product calls visit with every configuration that takes one row of
+// rows[g] for each group g and one value of values[j] for each shared
+// variable j.
+func product(rows [][][]int, values [][]int, visit func(extState)) {
+	var groups func(g int, y [][]int, sh []int)
+	groups = func(g int, y [][]int, sh []int) {
+		if g == len(rows) {
+			st := extState{shared: slices.Clone(sh)}
+			for _, row := range y {
+				st.y = append(st.y, slices.Clone(row))
+			}
+			visit(st)
+			return
+		}
+		for _, row := range rows[g] {
+			groups(g+1, append(slices.Clone(y), row), sh)
+		}
+	}
+	var shared func(j int, cur []int)
+	shared = func(j int, cur []int) {
+		if j == len(values) {
+			groups(0, nil, cur)
+			return
+		}
+		for _, x := range values[j] {
+			shared(j+1, append(slices.Clone(cur), x))
+		}
+	}
+	shared(0, nil)
+}
+
+// exploreFrom returns the configurations of the instance reachable from
+// inits by the language's semantics (successors).
+func exploreFrom(sys *gsst.System, in testsupport.Instance, inits []extState) []extState {
+	seen := map[string]bool{}
+	var queue []extState
+	for _, st := range inits {
+		if k := st.key(); !seen[k] {
+			seen[k] = true
+			queue = append(queue, st)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		for _, st := range successors(sys, in, queue[i]) {
+			if k := st.key(); !seen[k] {
+				seen[k] = true
+				queue = append(queue, st)
+			}
+		}
+	}
+	return queue
+}
+
+// checkInitial checks m.Initial at instance in against inits: every
+// listed configuration satisfies it, and every configuration of the
+// instance (each group's processes anywhere, shared values within
+// their domain up to extValueCap) that satisfies it has the model's
+// values of a listed one. The second half runs where there are at most
+// maxCandidates configurations.
+func checkInitial(t *testing.T, i int, m *counterabs.ParamModel, in testsupport.Instance, inits []extState) {
+	t.Helper()
+	const maxCandidates = 4000
+	sys := m.System
+	key := func(st extState) (string, bool) {
+		val := modelValuation(m, in, st)
+		var x []int64
+		for k := range m.NumState() {
+			x = append(x, val(m.StateVar(k)))
+		}
+		return fmt.Sprint(x), presburger.Eval(m.Initial, val)
+	}
+	want := map[string]bool{}
+	for _, st := range inits {
+		k, ok := key(st)
+		if !ok {
+			t.Fatalf("system %d at %v: the %s-counter model's Initial %s is false in the initial configuration %s\n%s",
+				i, in, m.Level, m.FormatFormula(m.Initial), st.key(), testsupport.Describe(sys))
+		}
+		want[k] = true
+	}
+	// Every configuration of the instance.
+	rows := make([][][]int, len(sys.Groups))
+	count := 1
+	all := make([]int, len(sys.States))
+	for s := range all {
+		all[s] = s
+	}
+	for g := range sys.Groups {
+		rows[g] = spreads(in.Sizes[g], all, len(sys.States))
+		count *= len(rows[g])
+	}
+	values := make([][]int, len(sys.Shared))
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		hi := v.Hi
+		if v.Unbounded {
+			hi = extValueCap
+		}
+		for x := v.Lo; x <= hi; x++ {
+			values[j] = append(values[j], x)
+		}
+		count *= len(values[j])
+	}
+	if count > maxCandidates {
+		return
+	}
+	product(rows, values, func(st extState) {
+		if k, ok := key(st); ok && !want[k] {
+			t.Fatalf("system %d at %v: the %s-counter model's Initial %s holds in %s, no initial configuration\n%s",
+				i, in, m.Level, m.FormatFormula(m.Initial), st.key(), testsupport.Describe(sys))
+		}
+	})
+}
