@@ -84,10 +84,10 @@ func readCases(t testing.TB) []suiteCase {
 		}
 		switch {
 		case c.vsym == "proved", c.vsym == "refuted", c.vsym == "unknown":
-		case strings.HasPrefix(c.vsym, "refused: "), strings.HasPrefix(c.vsym, "error: "), strings.HasPrefix(c.vsym, "refused by prove: "):
+		case strings.HasPrefix(c.vsym, "refused: "), strings.HasPrefix(c.vsym, "error: "):
 		case explored.MatchString(c.vsym):
 		default:
-			t.Fatalf("cases.tsv:%d: vsym %q, want proved, refuted, unknown, explored P=v,...: holds|fails, refused: ..., refused by prove: ... or error: ...", n, c.vsym)
+			t.Fatalf("cases.tsv:%d: vsym %q, want proved, refuted, unknown, explored P=v,...: holds|fails, refused: ... or error: ...", n, c.vsym)
 		}
 		out = append(out, c)
 	}
@@ -303,18 +303,7 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 		work = unknownWork
 	}
 	proof, err := analysis.Prove(context.Background(), sys, analysis.ProveRequest{File: path, Work: work})
-	// A file vsym reads and prove does not take yet: the table says why,
-	// in words of prove's message.
-	why, proveRefuses := strings.CutPrefix(c.vsym, "refused by prove: ")
-	switch {
-	case proveRefuses && err == nil:
-		t.Fatalf("cases.tsv:%d: vsym prove now takes %s, which the table says it refuses (%s): give the row the verdict vsym prove gives", c.line, c.file, why)
-	case proveRefuses && !strings.Contains(err.Error(), why):
-		t.Fatalf("cases.tsv:%d: vsym prove refuses %s with %q, the table says %q", c.line, c.file, err, why)
-	case proveRefuses:
-		t.Logf("refused by prove: %v", err)
-		return false
-	case err != nil:
+	if err != nil {
 		t.Fatal(err)
 	}
 	proved, refuted, unknown := 0, 0, 0
