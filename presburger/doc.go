@@ -58,9 +58,11 @@
 // invariant with three kinds of plain satisfiability queries, each of
 // which must be Unsat: initiation (Init & !Inv), consecution under each
 // transition (Inv & Trans_i & !Inv', in the next state), and safety
-// (Inv & Bad), all within the domain. It tells a wrong invariant
-// (InvariantError, with a witness) from a solver that gave no answer
-// (UndecidedError). Replay checks a counterexample state by state and
+// (Inv & Bad), all within the domain; where a transition defines the
+// next state by equalities x' = t, consecution reads Inv at the t
+// instead of asking about a copy of the state. It tells a wrong
+// invariant (InvariantError, with a witness) from a solver that gave no
+// answer (UndecidedError); IsInvariant gives the verdict alone. Replay checks a counterexample state by state and
 // step by step, asking the solver only for the values of a transition's
 // local variables. Provers run both before they report a verdict;
 // callers may run them again with a solver of their own.

@@ -114,13 +114,32 @@ func (ts TransitionSystem) Check() error {
 
 // Locals returns the local variables of ts.Trans[i], sorted: its free
 // variables that are neither state, next-state nor parameter variables.
-func (ts TransitionSystem) Locals(i int) []Var {
-	global := map[Var]bool{}
+func (ts TransitionSystem) Locals(i int) []Var { return ts.locals(i, ts.globals()) }
+
+// globals is the set of the state and next-state variables and the
+// parameters.
+func (ts TransitionSystem) globals() map[Var]bool {
+	global := make(map[Var]bool, len(ts.Vars)+len(ts.Next)+len(ts.Params))
 	for _, vs := range [][]Var{ts.Vars, ts.Next, ts.Params} {
 		for _, v := range vs {
 			global[v] = true
 		}
 	}
+	return global
+}
+
+// allLocals returns the Locals of every transition.
+func (ts TransitionSystem) allLocals() [][]Var {
+	global := ts.globals()
+	out := make([][]Var, len(ts.Trans))
+	for i := range out {
+		out[i] = ts.locals(i, global)
+	}
+	return out
+}
+
+// locals is Locals, given the set of globals.
+func (ts TransitionSystem) locals(i int, global map[Var]bool) []Var {
 	var out []Var
 	for _, v := range FreeVars(ts.Trans[i]) {
 		if !global[v] {
@@ -147,8 +166,9 @@ func (ts TransitionSystem) Prime(f Formula) Formula {
 
 // stepBounds returns the ranges of one step's variables: the Domain (on
 // state variables and parameters), its copy on the next-state variables,
-// and every integer for the locals of the transitions listed.
-func (ts TransitionSystem) stepBounds(trans ...int) []Bound {
+// and every integer for the locals of the transitions listed, locals[i]
+// those of transition i (allLocals).
+func (ts TransitionSystem) stepBounds(locals [][]Var, trans ...int) []Bound {
 	next := make(map[Var]Var, len(ts.Vars))
 	for i, v := range ts.Vars {
 		next[v] = ts.Next[i]
@@ -161,7 +181,7 @@ func (ts TransitionSystem) stepBounds(trans ...int) []Bound {
 		}
 	}
 	for _, i := range trans {
-		for _, v := range ts.Locals(i) {
+		for _, v := range locals[i] {
 			out = append(out, AnyInt(v))
 		}
 	}
@@ -324,6 +344,29 @@ func (e *UndecidedError) Error() string {
 // errors.As); any other error for a malformed system or invariant (one
 // that reads a variable other than Vars and Params) or a failing solver.
 func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula) error {
+	return checkInvariant(ctx, s, ts, inv, true)
+}
+
+// IsInvariant is CheckInvariant when only the verdict matters: ok is
+// true exactly when CheckInvariant would return nil, and false (with a
+// nil error) when it would return an *InvariantError; other errors are
+// CheckInvariant's. A failing consecution query over all transitions at
+// once ends it, where CheckInvariant goes on to find the first failing
+// transition (a few more queries, most of the cost of a failing check on
+// a system with hundreds of transitions).
+func IsInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula) (ok bool, err error) {
+	err = checkInvariant(ctx, s, ts, inv, false)
+	var ie *InvariantError
+	if errors.As(err, &ie) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// checkInvariant is CheckInvariant; with first false, a failure of the
+// consecution query over all transitions is reported under the first
+// transition its model steps by, which need not be the first that fails.
+func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Formula, first bool) error {
 	if err := ts.Check(); err != nil {
 		return err
 	}
@@ -365,6 +408,8 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		return err
 	}
 	next := ts.Prime(inv)
+	steps := ts.images(inv, next)
+	locals := ts.allLocals()
 	// Consecution under transitions 0..hi at once (a step by any of
 	// them from inv to outside it): one query for all of them is what
 	// most checks of a true invariant cost. When it has a model, the
@@ -378,9 +423,13 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		for i := range idx {
 			idx[i] = i
 		}
-		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(idx...), F: Conj(inv, Disj(ts.Trans[:hi+1]...), Negation(next))})
+		fs := make([]Formula, hi+1)
+		for i := range fs {
+			fs[i] = steps[i].f
+		}
+		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(locals, idx...), F: Conj(inv, Disj(fs...))})
 	}
-	first := 0
+	from := 0
 	if n := len(ts.Trans); n > 1 {
 		a, err := prefix(n - 1)
 		if err != nil {
@@ -388,6 +437,14 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		}
 		if a.Result == Unsat {
 			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+		}
+		if a.Result == Sat && !first {
+			for i := range steps {
+				if Eval(steps[i].f, func(v Var) int64 { return a.Model[v] }) {
+					steps[i].complete(a.Model)
+					return &InvariantError{Obligation: Consecution, Trans: i, Witness: a.Model}
+				}
+			}
 		}
 		// Transitions 0..lo hold (lo = -1: none known) and some
 		// transition among 0..hi fails, so the first failing one is in
@@ -398,7 +455,7 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		for a.Result != Unknown && hi-lo > 1 {
 			if a.Result == Sat {
 				for i := lo + 1; i < hi; i++ {
-					if Eval(ts.Trans[i], func(v Var) int64 { return a.Model[v] }) {
+					if Eval(steps[i].f, func(v Var) int64 { return a.Model[v] }) {
 						hi = i // the model steps by i, which fails
 						break
 					}
@@ -420,14 +477,164 @@ func CheckInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 				break bisect
 			}
 		}
-		first = lo + 1
+		from = lo + 1
 	}
-	for i := first; i < len(ts.Trans); i++ {
-		if err := query(Consecution, i, ts.stepBounds(i), Conj(inv, ts.Trans[i], Negation(next))); err != nil {
+	for i := from; i < len(ts.Trans); i++ {
+		err := query(Consecution, i, ts.stepBounds(locals, i), Conj(inv, steps[i].f))
+		var ie *InvariantError
+		if errors.As(err, &ie) {
+			steps[i].complete(ie.Witness)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+}
+
+// stepImage is what the consecution query of CheckInvariant asks of one
+// transition: f holds of a state (with the transition's locals) that
+// steps by it to a state outside the invariant. When the transition
+// defines every next-state variable x' by an equality x' = t, t free of
+// next-state variables, f is the transition's other conjuncts and the
+// domain, each with x' replaced by its t, and the negated invariant
+// read at the t (image says which t): the same states satisfy it, but
+// the solver gets no copy of the state and no disjunction over it; on
+// mist's bingham nets (hundreds of transitions and counters), the query
+// over all transitions at once went from seconds to milliseconds.
+// Otherwise f is the transition and the negated invariant read in the
+// next state, as the query is written, and image is nil.
+type stepImage struct {
+	f     Formula
+	image map[Var]Term
+}
+
+// complete adds to a model of f the values of the next-state variables
+// that f no longer mentions, so that a witness names the step's target.
+func (st stepImage) complete(m Model) {
+	for v, t := range st.image {
+		if x, ok := t.Value(func(w Var) int64 { return m[w] }); ok {
+			m[v] = x
+		}
+	}
+}
+
+// images returns the stepImage of every transition for the invariant
+// inv, whose reading in the next state is next.
+func (ts TransitionSystem) images(inv, next Formula) []stepImage {
+	isNext := make(map[Var]bool, len(ts.Next))
+	for _, v := range ts.Next {
+		isNext[v] = true
+	}
+	out := make([]stepImage, len(ts.Trans))
+	for i, tr := range ts.Trans {
+		out[i] = stepImage{f: Conj(tr, Negation(next))}
+		if img, ok := ts.image(tr, inv, isNext); ok {
+			out[i] = img
+		}
+	}
+	return out
+}
+
+// image is the stepImage of transition tr when it defines every
+// next-state variable by an equality; ok is false otherwise, or when a
+// substitution leaves int64.
+func (ts TransitionSystem) image(tr, inv Formula, isNext map[Var]bool) (img stepImage, ok bool) {
+	parts, isAnd := tr.(And)
+	if !isAnd {
+		parts = And{tr}
+	}
+	def := make(map[Var]Term, len(ts.Next))
+	var rest []Formula
+	for _, p := range parts {
+		if v, t, ok := definition(p, isNext); ok {
+			if _, seen := def[v]; !seen {
+				def[v] = t
+				continue
+			}
+		}
+		rest = append(rest, p)
+	}
+	if len(def) != len(ts.Next) {
+		return stepImage{}, false
+	}
+	sub := func(v Var) Term {
+		if t, ok := def[v]; ok {
+			return t
+		}
+		return VarTerm(v)
+	}
+	fs := make([]Formula, 0, len(rest)+2)
+	for _, p := range rest {
+		q, ok := SubstExact(p, sub)
+		if !ok {
+			return stepImage{}, false
+		}
+		fs = append(fs, q)
+	}
+	// The target lies in the domain: each next-state variable's range,
+	// read at its term (nothing to add where the term is the variable
+	// itself, already in range).
+	primed := make(map[Var]Var, len(ts.Vars))
+	for i, v := range ts.Vars {
+		primed[v] = ts.Next[i]
+	}
+	for _, b := range ts.Domain {
+		w, ok := primed[b.Var]
+		if !ok {
+			continue
+		}
+		t := def[w]
+		if len(t.Monos) == 1 && t.Monos[0] == (Mono{b.Var, 1}) && t.Const == 0 {
+			continue
+		}
+		if !b.NoLo {
+			fs = append(fs, Compare(t, Ge, ConstTerm(b.Lo)))
+		}
+		if !b.NoHi {
+			fs = append(fs, Compare(t, Le, ConstTerm(b.Hi)))
+		}
+	}
+	after, ok := SubstExact(inv, func(v Var) Term {
+		if w, ok := primed[v]; ok {
+			return def[w]
+		}
+		return VarTerm(v)
+	})
+	if !ok {
+		return stepImage{}, false
+	}
+	fs = append(fs, Negation(after))
+	return stepImage{f: Conj(fs...), image: def}, true
+}
+
+// definition reads the atom p as x' = t for a next-state variable x'
+// with coefficient 1 or -1 and t free of next-state variables.
+func definition(p Formula, isNext map[Var]bool) (v Var, t Term, ok bool) {
+	c, isCmp := p.(Cmp)
+	if !isCmp || c.Op != Eq {
+		return 0, Term{}, false
+	}
+	found := false
+	var coef int64
+	for _, m := range c.T.Monos {
+		if isNext[m.Var] {
+			if found {
+				return 0, Term{}, false
+			}
+			found, v, coef = true, m.Var, m.Coef
+		}
+	}
+	if !found || (coef != 1 && coef != -1) {
+		return 0, Term{}, false
+	}
+	// c.T = coef*v + r = 0, so v = -r/coef = -coef*r.
+	r, ok := c.T.SubExact(Term{Monos: []Mono{{v, coef}}})
+	if !ok {
+		return 0, Term{}, false
+	}
+	t, ok = r.ScaleExact(-coef)
+	return v, t, ok
 }
 
 // ReplayError says at which point a counterexample fails to be a run of

@@ -210,16 +210,64 @@ func exactInvariant(reach map[[3]int64]bool) pb.Formula {
 // a witness that violates it, and on the exact reachable set it must
 // accept exactly the safe systems.
 func TestCheckInvariantRandom(t *testing.T) {
+	checkInvariantRandom(t, newGen(11, 5), randomSystem)
+}
+
+// TestCheckInvariantDefinedSteps is TestCheckInvariantRandom on systems
+// most of whose transitions define each next-state variable by an
+// equality, as counter models' do: CheckInvariant substitutes those
+// definitions (stepImage), and must answer as the enumeration does.
+func TestCheckInvariantDefinedSteps(t *testing.T) {
+	checkInvariantRandom(t, newGen(29, 5), definedSystem)
+}
+
+// definedSystem is randomSystem with two transitions in three made of a
+// random guard, an equality x' = t and one y' = u (either side first),
+// t and u often the variable plus -1, 0 or 1, and sometimes a random
+// condition on the step besides.
+func definedSystem(g *gen) pb.TransitionSystem {
+	ts := randomSystem(g)
+	state := []pb.Var{sx, sy, sn}
+	value := func(v pb.Var) pb.Term {
+		if g.r.Intn(2) == 0 {
+			return pb.VarTerm(v).Add(k(int64(g.r.Intn(3) - 1)))
+		}
+		return g.term(state)
+	}
+	define := func(next, v pb.Var) pb.Formula {
+		if g.r.Intn(2) == 0 {
+			return pb.Compare(pb.VarTerm(next), pb.Eq, value(v))
+		}
+		return pb.Compare(value(v), pb.Eq, pb.VarTerm(next))
+	}
+	for i := range ts.Trans {
+		if g.r.Intn(3) == 0 {
+			continue
+		}
+		parts := []pb.Formula{g.formula(2, state), define(sxn, sx), define(syn, sy)}
+		if g.r.Intn(4) == 0 {
+			parts = append(parts, g.formula(1, []pb.Var{sx, sy, sn, sxn, syn}))
+		}
+		ts.Trans[i] = pb.Conj(parts...)
+	}
+	return ts
+}
+
+// checkInvariantRandom compares CheckInvariant (with BruteForce) with
+// the enumeration of each obligation on 300 systems of mk.
+func checkInvariantRandom(t *testing.T, g *gen, mk func(*gen) pb.TransitionSystem) {
 	ctx := context.Background()
-	g := newGen(11, 5)
 	count := map[string]int{}
 	for i := 0; i < 300; i++ {
-		ts := randomSystem(g)
+		ts := mk(g)
 		reach, cex := explicitRun(ts)
 		cands := []pb.Formula{exactInvariant(reach), g.formula(3, []pb.Var{sx, sy, sn}), pb.True}
 		for j, inv := range cands {
 			err := pb.CheckInvariant(ctx, pb.BruteForce{}, ts, inv)
 			o, trans, fails := firstFailure(ts, inv)
+			if ok, err := pb.IsInvariant(ctx, pb.BruteForce{}, ts, inv); ok == fails || err != nil {
+				t.Fatalf("system %d, candidate %d: IsInvariant = %v, %v; the enumeration says it fails: %v", i, j, ok, err, fails)
+			}
 			if j == 0 && fails != (cex != nil) {
 				t.Fatalf("system %d: exact invariant fails=%v but counterexample %v", i, fails, cex)
 			}

@@ -16,11 +16,15 @@ import (
 // the algorithm of mist, for the counter systems whose steps are
 // monotone: every guard a conjunction (or disjunction of conjunctions)
 // of lower bounds on weighted sums of state variables with nonnegative
-// weights, every step adding a constant to a variable or setting it to
-// one, every domain open upward, and bad states that are upward closed
-// in the same way. Petri nets are of that kind, and so are the counter
-// models of GSSTs whose steps test "at least so many" (mist's kanban
-// and pncsacover nets, issue 29). Such a system is well-structured: a
+// weights, every step adding a constant to a variable, setting it to
+// one, or setting it to a sum of variables with positive weights plus a
+// constant (a transfer: a broadcast moves every process of a state into
+// another, whose counter becomes the sum of both), every domain open
+// upward, and bad states that are upward closed in the same way. Petri
+// nets are of that kind, and so are the counter models of GSSTs whose
+// steps test "at least so many" (mist's kanban and pncsacover nets,
+// issue 29) and of broadcast protocols (mist's Java programs, whose
+// notifyAll is a transfer). Such a system is well-structured: a
 // step enabled in a state is enabled in every larger one (componentwise)
 // and leads to a larger state, so the states from which a bad state can
 // be reached form an upward-closed set, and an upward-closed set of
@@ -70,7 +74,7 @@ const maxCoverProof = 400
 
 // coverStep is a step of the monotone system: from a state x at least
 // need (and satisfying sums), to x + add, with the variables of reset set
-// to set instead.
+// to set instead, and those of moved (when not nil) to their sums.
 type coverStep struct {
 	trans int // index in the model's transitions (ts.Trans)
 	need  []int64
@@ -78,6 +82,27 @@ type coverStep struct {
 	add   []int64
 	reset []bool
 	set   []int64
+	moved []*sumTerm
+}
+
+// sumTerm is "sum of coef[j]*x[vars[j]] + c", every coef positive: the
+// value of a variable after a transfer.
+type sumTerm struct {
+	vars []int
+	coef []int64
+	c    int64
+}
+
+// value is t at x, ok false when it does not fit in int64.
+func (t *sumTerm) value(x []int64) (int64, bool) {
+	s := t.c
+	for j, v := range t.vars {
+		var ok bool
+		if s, ok = combine(1, s, t.coef[j], x[v]); !ok {
+			return 0, false
+		}
+	}
+	return s, true
 }
 
 // sumAtom is "sum of coef[j]*x[vars[j]] >= bound", every coef positive.
@@ -160,6 +185,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 		add := make([]int64, k)
 		reset := make([]bool, k)
 		set := make([]int64, k)
+		var moved []*sumTerm
 		for j, next := range m.StepTerms(t) {
 			switch {
 			case next.IsConst():
@@ -167,7 +193,19 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 			case len(next.Monos) == 1 && next.Monos[0].Coef == 1 && next.Monos[0].Var == m.StateVar(j):
 				add[j] = next.Const
 			default:
-				return nil, false
+				st := &sumTerm{c: next.Const}
+				for _, mo := range next.Monos {
+					i, isState := index[mo.Var]
+					if !isState || mo.Coef <= 0 {
+						return nil, false
+					}
+					st.vars = append(st.vars, i)
+					st.coef = append(st.coef, mo.Coef)
+				}
+				if moved == nil {
+					moved = make([]*sumTerm, k)
+				}
+				moved[j] = st
 			}
 		}
 		for _, clause := range presburger.DNF(t.Guard) {
@@ -178,7 +216,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 			if need == nil {
 				continue // a guard that never holds
 			}
-			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set})
+			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved})
 		}
 	}
 	for _, clause := range presburger.DNF(ts.Bad) {
@@ -326,7 +364,28 @@ func leq(x, y []int64) bool {
 // least m.
 func (cs *coverSystem) pre(s *coverStep, m []int64) [][]int64 {
 	p := slices.Clone(s.need)
+	sums := s.sums
 	for j := range p {
+		if s.moved != nil && s.moved[j] != nil {
+			// After the step the sum must be at least m_j and in the
+			// domain: a lower bound on the sum before it.
+			t := s.moved[j]
+			bound, ok := combine(1, max(m[j], cs.lo[j]), -1, t.c)
+			if !ok {
+				cs.tooMany = true
+				return nil
+			}
+			a := sumAtom{vars: t.vars, coef: t.coef, bound: bound}
+			if len(a.vars) == 1 {
+				p[a.vars[0]] = max(p[a.vars[0]], checked.CeilDiv(bound, a.coef[0]))
+				continue
+			}
+			if len(sums) == len(s.sums) {
+				sums = slices.Clone(s.sums)
+			}
+			sums = append(sums, a)
+			continue
+		}
 		if s.reset[j] {
 			if s.set[j] < m[j] || s.set[j] < cs.lo[j] {
 				return nil
@@ -337,7 +396,7 @@ func (cs *coverSystem) pre(s *coverStep, m []int64) [][]int64 {
 		// domain.
 		p[j] = max(p[j], m[j]-s.add[j], cs.lo[j]-s.add[j])
 	}
-	return cs.minimal(p, s.sums)
+	return cs.minimal(p, sums)
 }
 
 // initialAbove returns the parameter values (the sizes and n) of an
@@ -545,6 +604,12 @@ func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model,
 			if s.reset[j] {
 				y[j] = s.set[j]
 			}
+			if s.moved != nil && s.moved[j] != nil {
+				// The run's values are below gsst.MaxValue (backward
+				// stops beyond it), so the sum fits; a wrong value
+				// would fail the replay, never pass it.
+				y[j], _ = s.moved[j].value(x)
+			}
 		}
 		x = y
 		cex.States = append(cex.States, state(x))
@@ -622,7 +687,8 @@ type coverInvariant struct {
 // keep the rows it does not change and add the positive combinations of
 // pairs it changes in opposite directions, keeping rows of minimal
 // support. Nil when the rows would exceed maxInvariantRows or a weight
-// would not fit.
+// would not fit. A variable some step sets, to a constant or a sum,
+// has weight zero in every row (a transfer's sum is no constant effect).
 func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	k := len(cs.lo)
 	set := make([]bool, k)
@@ -630,7 +696,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	seen := map[string]bool{}
 	for _, s := range cs.steps {
 		for j := range k {
-			set[j] = set[j] || s.reset[j]
+			set[j] = set[j] || s.reset[j] || s.moved != nil && s.moved[j] != nil
 		}
 		key := fmt.Sprint(s.add)
 		if !seen[key] {

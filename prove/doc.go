@@ -40,9 +40,10 @@
 // processes that incremented a shared variable) and the property
 // inductive together, filtered by Houdini's algorithm with the Solver,
 // with the linear invariants as facts. Before the lemmas, a system whose
-// steps are monotone (guards "at least", updates by constants, domains
-// open upward: Petri nets and the counter models of GSSTs that test
-// "at least so many") is decided by backward coverability (cover.go:
+// steps are monotone (guards "at least", updates by constants or
+// transfers, domains open upward: Petri nets, transfer nets such as
+// broadcast protocols, and the counter models of GSSTs that test "at
+// least so many") is decided by backward coverability (cover.go:
 // minimal elements of upward-closed sets, pruned by the net's
 // semi-positive place invariants, budgeted by comparisons), whose run is
 // replayed and whose fixpoint's complement is checked as an invariant

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -36,7 +37,10 @@ import (
 // the argument of the proof in one linear form.
 
 // maxBadDisjuncts bounds the disjuncts of the bad states the state
-// equation is asked about.
+// equation is asked about. A disjunct that an inequality found for
+// another already excludes is not asked about (excludes): mist's
+// ME_250_bigtarget has 8,990 disjuncts, "two processes past the door"
+// for each pair of places, and one inequality excludes them all.
 const maxBadDisjuncts = 16
 
 // stateEquation returns invariants u.x <= u.x0, one per disjunct of
@@ -45,7 +49,7 @@ const maxBadDisjuncts = 16
 // disjunct has none (or the solver cannot tell).
 func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
 	disjuncts := presburger.DNF(ts.Bad)
-	if len(disjuncts) == 0 || len(disjuncts) > maxBadDisjuncts {
+	if len(disjuncts) == 0 {
 		return nil
 	}
 	// u.x <= u.x0 reads one initial state x0 per choice of the
@@ -123,7 +127,15 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 	}
 	used := make([]bool, len(assumed))
 	var out []presburger.Formula
+	var found []weights // the inequalities of out
+	asked := 0
 	for _, d := range disjuncts {
+		if slices.ContainsFunc(found, func(w weights) bool { return w.excludes(d, index, state, dom) }) {
+			continue
+		}
+		if asked++; asked > maxBadDisjuncts {
+			return nil
+		}
 		rows := append([]presburger.Term(nil), valid...)
 		for _, a := range d {
 			c, ok := a.(presburger.Cmp)
@@ -169,6 +181,7 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 			}
 		}
 		var lhs, rhs presburger.Term
+		ws := weights{u: make([]int64, k)}
 		for i := range k {
 			c := a.Model[u[i]]
 			if c == 0 {
@@ -177,9 +190,12 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 			if !inLimit(c) {
 				return nil
 			}
+			ws.u[i] = c
 			lhs = lhs.Add(presburger.VarTerm(state[i]).Scale(c))
 			rhs = rhs.Add(init[i].Scale(c))
 		}
+		ws.rhs = rhs
+		found = append(found, ws)
 		out = append(out, presburger.Compare(lhs, presburger.Le, rhs))
 	}
 	for i, a := range assumed {
@@ -188,6 +204,65 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 		}
 	}
 	return out
+}
+
+// weights is an inequality u.x <= rhs of the state equation, u over the
+// state variables (in StateVar order).
+type weights struct {
+	u   []int64
+	rhs presburger.Term
+}
+
+// excludes reports whether no state of the disjunct d (a conjunction of
+// atoms over the variables state, index their inverse) within the
+// domains dom satisfies w, by the least value of u.x
+// there: with u nonnegative and rhs constant, it is u.l for l the lower
+// bounds d and the domains give, the other atoms of d set aside (they
+// only make d smaller). False when it cannot tell. Only a shortcut: the
+// conjunction of the inequalities is checked as any invariant, safety
+// included.
+func (w weights) excludes(d []presburger.Formula, index map[presburger.Var]int, state []presburger.Var, dom map[presburger.Var]presburger.Bound) bool {
+	if !w.rhs.IsConst() {
+		return false
+	}
+	need := map[int]int64{}
+	for _, a := range d {
+		c, ok := a.(presburger.Cmp)
+		if !ok || len(c.T.Monos) != 1 || c.T.Monos[0].Coef <= 0 || (c.Op != presburger.Ge && c.Op != presburger.Gt) {
+			continue
+		}
+		i, isState := index[c.T.Monos[0].Var]
+		if !isState {
+			continue
+		}
+		// coef*x + k >= 0 (> 0): x >= ceil(-k/coef) (one more when strict).
+		bound := -c.T.Const
+		if c.Op == presburger.Gt {
+			bound++
+		}
+		need[i] = max(need[i], checked.CeilDiv(bound, c.T.Monos[0].Coef))
+	}
+	least := int64(0)
+	for i, ui := range w.u {
+		if ui == 0 {
+			continue
+		}
+		if ui < 0 {
+			return false
+		}
+		lo, has := need[i]
+		if b, ok := dom[state[i]]; ok && !b.NoLo && (!has || b.Lo > lo) {
+			lo, has = b.Lo, true
+		}
+		if !has {
+			return false
+		}
+		var ok bool
+		if least, ok = combine(1, least, ui, lo); !ok {
+			return false
+		}
+	}
+	return least > w.rhs.Const
 }
 
 // column is the effect of some steps on the state variables, taken any

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"slices"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/presburger"
@@ -27,6 +28,7 @@ func LinearInvariants(m *counterabs.ParamModel) (invs []presburger.Formula, pivo
 // it pruned by) when it answered within work, neither when it ran out.
 type CoverAnswer struct {
 	Applies   bool
+	Transfers bool // some step sets a counter to a sum
 	Cex       *presburger.Counterexample
 	Invariant presburger.Formula
 	Work      int64
@@ -39,5 +41,6 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 		return CoverAnswer{}
 	}
 	out := cs.backward(ctx, work)
-	return CoverAnswer{Applies: true, Cex: out.cex, Invariant: out.invariant, Work: out.work}
+	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}
 }

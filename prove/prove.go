@@ -376,13 +376,30 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	// The cheap proofs are checked once, here, with CheckInvariant on ts
 	// (a second run of the same queries would say nothing new); those
 	// of the prover are checked by the prover and again in answer.
-	if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false); ok || err != nil {
-		return err
+	// The property alone, then the state equation; the other way round
+	// when the bad states have many disjuncts: then the query whether
+	// phi alone is inductive is large (a step from a conjunction of
+	// thousands of clauses to a disjunction of as many: minutes on mist's
+	// ME_250_bigtarget), and one inequality of the state equation may
+	// exclude them all (equation.go).
+	byInduction := func() (bool, error) {
+		return tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false)
+	}
+	manyBad := len(presburger.DNF(ts.Bad)) > maxBadDisjuncts
+	if !manyBad {
+		if ok, err := byInduction(); ok || err != nil {
+			return err
+		}
 	}
 	if ses := stateEquation(ctx, solver, m, ts); ses != nil {
 		// Inductive and excluding the bad states by construction: a
 		// failing check is a defect here.
 		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByStateEquation, presburger.Conj(ses...), true); ok || err != nil {
+			return err
+		}
+	}
+	if manyBad {
+		if ok, err := byInduction(); ok || err != nil {
 			return err
 		}
 	}
@@ -613,7 +630,15 @@ func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 // decide, leaves res alone; one that must hold (inductive by
 // construction) and fails is an internal error.
 func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver, res *Result, method Method, inv presburger.Formula, mustHold bool) (ok bool, err error) {
-	err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	// Whether it holds is the question (IsInvariant); where it must
+	// hold and does not, CheckInvariant says where it fails.
+	holds, err := presburger.IsInvariant(ctx, solver, ts, inv)
+	if err == nil && !holds {
+		if !mustHold {
+			return false, nil
+		}
+		err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	}
 	var ue *presburger.UndecidedError
 	var ie *presburger.InvariantError
 	switch {

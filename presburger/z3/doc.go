@@ -93,5 +93,10 @@
 // their context) or at once after an error or an interrupt. Prove's are
 // made for the call and deleted after it: Spacer's search depends on
 // what its context holds, so a reused one would make its answer depend
-// on what ran before.
+// on what ran before. Each context allocates and initialises about 17
+// MB as it is made; before the first one, the C heap is grown once and
+// marked for transparent huge pages (prepareHeap, Linux with glibc), so
+// that this memory is faulted in 2 MB at a time and reused by the
+// contexts that follow, rather than mapped afresh 4 KB page by page
+// (55-80 ms of CPU per context on the machine of BENCHMARKS.md).
 package z3
