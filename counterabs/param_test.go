@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
@@ -45,7 +44,7 @@ func TestParamModelsAgainstInstances(t *testing.T) {
 	if testing.Short() {
 		systems, least = 60, 7
 	}
-	s := z3.New(z3.Timeout(10 * time.Second))
+	s := z3.New()
 	r := rand.New(rand.NewSource(20261124))
 	ctx := context.Background()
 	levels := map[Level]int{}
@@ -440,7 +439,7 @@ transitions:
 properties:
   mutex: "AG #L4 <= 1"
 `
-	s := z3.New(z3.Timeout(30 * time.Second))
+	s := z3.New()
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name     string

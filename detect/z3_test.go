@@ -1,8 +1,6 @@
 package detect
 
 import (
-	"time"
-
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -12,5 +10,5 @@ func init() {
 		name     string
 		s        presburger.Solver
 		complete bool
-	}{"z3", z3.New(z3.Timeout(20 * time.Second)), true})
+	}{"z3", z3.New(), true})
 }

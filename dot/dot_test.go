@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/detect"
@@ -164,7 +163,7 @@ func load(t *testing.T, name string, src []byte) *gsst.System {
 
 func certify(t *testing.T, sys *gsst.System) *detect.Report {
 	t.Helper()
-	rep, err := detect.Certify(context.Background(), sys, z3.New(z3.Timeout(20*time.Second)))
+	rep, err := detect.Certify(context.Background(), sys, z3.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +581,7 @@ var randomConfig = testsupport.Config{MaxSize: 2, MaxTransitions: 5, Properties:
 // replay of the engine's lifted trace and its counter states.
 func TestRandomSystems(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
-	solver := z3.New(z3.Timeout(20 * time.Second))
+	solver := z3.New()
 	systems, traces, violated, folded := 0, 0, 0, 0
 	// 100 systems; -short draws the first 50, each kind of picture (a
 	// violated verdict, a trace, a folded lasso) still among them.

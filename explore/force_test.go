@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
@@ -33,7 +32,7 @@ import (
 // shows it can fail.
 func TestForceSound(t *testing.T) {
 	r := rand.New(rand.NewSource(31337))
-	solver := z3.New(z3.Timeout(10 * time.Second))
+	solver := z3.New()
 	systems := 300
 	if testing.Short() {
 		systems = 60

@@ -25,7 +25,7 @@ import (
 func TestSpinConstructs(t *testing.T) {
 	runs := 60
 	if testing.Short() {
-		runs = 6
+		runs = 4
 	}
 	spinConstructs(t, 2120, runs, false)
 }
@@ -146,7 +146,12 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 func TestConcreteHeaderBound(t *testing.T) {
 	sys := testsupport.BoundedCounter()
 	requireSpin(t)
+	// -short leaves out the bound 7, which passes like the default one
+	// and differs from it in the header's text only.
 	for _, tc := range []struct{ bound, hi int }{{0, 3}, {7, 7}, {2, 2}} {
+		if testing.Short() && tc.bound == 7 {
+			continue
+		}
 		prog, err := Concrete(sys, Bound(tc.bound))
 		if err != nil {
 			t.Fatal(err)
@@ -195,7 +200,7 @@ func TestConcreteHeaderBound(t *testing.T) {
 func TestSpinReducedConstructs(t *testing.T) {
 	runs := 50
 	if testing.Short() {
-		runs = 8
+		runs = 4
 	}
 	spinConstructs(t, 2123, runs, true)
 }

@@ -101,10 +101,10 @@ func knownSystems(t *testing.T) []namedSystem {
 // family members, compares them with the golden files under testdata/
 // (go test ./promela -update rewrites them), and checks each with Spin
 // against vsym's explicit engine (under -short, one model of each kind
-// per combination of constructs: constructs.first).
+// per combination of constructs that TestCorpus left: constructs.first).
 func TestKnownSystems(t *testing.T) {
 	requireSpin(t)
-	spinned := &constructs{seen: map[string]bool{}}
+	spinned := &constructs{seen: spunShort}
 	for _, ns := range knownSystems(t) {
 		sys, err := ns.sys()
 		if err != nil {
@@ -163,10 +163,17 @@ func TestKnownSystems(t *testing.T) {
 // for each combination of the constructs the system uses (shared
 // variables, parameters, broadcast, rendezvous) and of fairness
 // constraints, which are what the emitters write differently. The goldens pin the text of every model either way.
+// TestCorpus and TestKnownSystems share seen (spunShort): a combination
+// one of them ran through Spin costs the other no gcc run under -short.
 type constructs struct {
 	seen map[string]bool
 	ran  int
 }
+
+// spunShort is the set of combinations of constructs that a test of
+// the package has run through Spin, shared by TestCorpus and
+// TestKnownSystems (it is read only under -short).
+var spunShort = map[string]bool{}
 
 func (c *constructs) first(kind string, sys *gsst.System) bool {
 	key := fmt.Sprintf("%s %v fair=%v", kind, testsupport.ConstructsOf(sys), !sys.Fairness.Empty())

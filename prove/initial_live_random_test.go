@@ -47,7 +47,7 @@ func TestProveLivenessInitialSetsRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := prove.Check(ctx, sys, s, s, prove.Timeout(liveTimeout))
+		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(liveWork))
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	explorepkg "github.com/vsym/vsym/explore"
@@ -48,7 +47,7 @@ func TestLivenessBundled(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+			rep, err := prove.Check(context.Background(), sys, s, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +140,7 @@ func BenchmarkLiveness(b *testing.B) {
 		sys = sys.WithProperties(k)
 		b.Run(it.dir+"/"+it.file+"/"+it.property, func(b *testing.B) {
 			for range b.N {
-				rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+				rep, err := prove.Check(context.Background(), sys, s, s)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -60,7 +60,7 @@ func TestKnownAnswers(t *testing.T) {
 	s := z3.New()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(60*time.Second))
+			rep, err := prove.Check(context.Background(), tc.sys, s, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +99,7 @@ func TestUnreadSharedVariable(t *testing.T) {
 	s := z3.New()
 	var reports []*prove.Report
 	for _, text := range []string{string(src), withVar} {
-		rep, err := prove.Check(context.Background(), load(t, "readers-writers.yaml", []byte(text)), s, s, prove.Timeout(60*time.Second))
+		rep, err := prove.Check(context.Background(), load(t, "readers-writers.yaml", []byte(text)), s, s)
 		if err != nil {
 			t.Fatal(err)
 		}

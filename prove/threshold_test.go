@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	explorepkg "github.com/vsym/vsym/explore"
@@ -59,7 +58,7 @@ func TestThresholdHandmade(t *testing.T) {
 		{"nbac-mutated", nbac(t, 1), prove.Refuted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := prove.Check(context.Background(), tc.sys, s, s, prove.Timeout(120*time.Second))
+			rep, err := prove.Check(context.Background(), tc.sys, s, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +200,7 @@ func TestThresholdBundled(t *testing.T) {
 	for _, tc := range thresholdCases {
 		t.Run(tc.name, func(t *testing.T) {
 			sys := thresholdSpec(t, tc.name)
-			rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(120*time.Second))
+			rep, err := prove.Check(context.Background(), sys, s, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +248,7 @@ func BenchmarkThreshold(b *testing.B) {
 		sys := thresholdSpec(b, tc.name)
 		b.Run(tc.name, func(b *testing.B) {
 			for range b.N {
-				rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(120*time.Second))
+				rep, err := prove.Check(context.Background(), sys, s, s)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -300,7 +299,7 @@ func TestStepsBeyondOne(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+		rep, err := prove.Check(context.Background(), sys, s, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
@@ -45,7 +44,7 @@ func TestProveExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := z3.New()
-			rep, err := prove.Check(context.Background(), sys, s, s, prove.Timeout(60*time.Second))
+			rep, err := prove.Check(context.Background(), sys, s, s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/internal/testsupport"
@@ -19,7 +18,7 @@ import (
 // verdicts against the unreduced system.
 func TestPipelineRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(4242))
-	solver := z3.New(z3.Timeout(10 * time.Second))
+	solver := z3.New()
 	// Quotas of certified and uncertified systems (10 each with -short), so
 	// that both paths are exercised whatever the mix the generator draws.
 	wantCertified, wantForced := 60, 66

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
@@ -54,7 +53,7 @@ func TestAgainstExplicit(t *testing.T) {
 // constructs.
 func models(t *testing.T, sys *gsst.System, certified bool) (total, group *counterabs.Model) {
 	t.Helper()
-	solver := z3.New(z3.Timeout(20 * time.Second))
+	solver := z3.New()
 	var opts []counterabs.Option
 	if !certified {
 		opts = append(opts, counterabs.Force())

@@ -321,6 +321,13 @@ func TestProveUndecided(t *testing.T) {
 func TestProveSameWork(t *testing.T) {
 	ctx := context.Background()
 	s := z3.New()
+	// Each question is asked reps times, the i-th (from 0) with i
+	// others beside it: -short asks twice (alone, then with one
+	// beside), the full run four times.
+	reps := 4
+	if testing.Short() {
+		reps = 2
+	}
 	for _, tc := range []struct {
 		name   string
 		ts     pb.TransitionSystem
@@ -335,7 +342,7 @@ func TestProveSameWork(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var first string
-			for i := range 4 {
+			for i := range reps {
 				// Other questions before, and one beside, so that the
 				// pool and the machine differ from run to run.
 				var wg sync.WaitGroup
