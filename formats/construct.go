@@ -13,9 +13,11 @@ import (
 type Construct int
 
 const (
-	// NoMover is a step that moves no process: it only updates shared
-	// variables (or transfers processes that are not its movers).
-	NoMover Construct = iota + 1
+	// NoProcess is a system with no process: a net whose every place is
+	// a shared counter, or whose process places all start empty (a GSST
+	// has at least one process; its environment steps are the steps that
+	// move none).
+	NoProcess Construct = iota + 1
 	// SplitInit is an initial condition that splits the processes in a
 	// way the language cannot state yet: several equations over the
 	// locations (loc0 + loc1 == N - F with locF == F), a location left
@@ -48,7 +50,7 @@ const (
 )
 
 var constructNames = [...]string{
-	NoMover:             "a step that moves no process",
+	NoProcess:           "a system with no process (a GSST has at least one)",
 	SplitInit:           "an initial split of the processes other than one sum over locations (several sums, a free or bounded location, a group that may start empty)",
 	SharedInitRange:     "a shared variable whose initial values are unbounded or given by inequalities",
 	ParallelRules:       "several transitions between the same two states",
@@ -62,7 +64,7 @@ var constructNames = [...]string{
 // Constructs lists every construct, in order.
 func Constructs() []Construct {
 	out := make([]Construct, 0, len(constructNames)-1)
-	for c := NoMover; int(c) < len(constructNames); c++ {
+	for c := NoProcess; int(c) < len(constructNames); c++ {
 		out = append(out, c)
 	}
 	return out

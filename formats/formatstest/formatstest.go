@@ -32,6 +32,17 @@ import (
 // states it reaches projected by project, each with the least depth at
 // which a state of that projection is reached.
 func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) string) map[string]int {
+	out, _ := ProcReachWithin(inst, depth, 0, project)
+	return out
+}
+
+// ProcReachWithin is ProcReach bounded by work: it stops inside the
+// first layer that takes the states it has seen beyond limit (0: no
+// limit), or its work beyond procWork times limit (a process's step, a
+// choice of processes for a rendezvous). reached is the last layer
+// explored in full: every state of depth at most reached is in out,
+// with its least depth (out may hold some of the next layer too).
+func ProcReachWithin(inst *gsst.System, depth, limit int, project func(totals, shared []int) string) (out map[string]int, reached int) {
 	owner, _ := testsupport.Processes(inst)
 	totals := func(st testsupport.ProcState) []int {
 		x := make([]int, len(inst.States))
@@ -45,7 +56,7 @@ func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) 
 	if err != nil {
 		panic(fmt.Sprintf("formatstest: the initial configurations of %s: %v", inst.Name, err))
 	}
-	out := map[string]int{}
+	out = map[string]int{}
 	seen := map[string]bool{}
 	var frontier []testsupport.ProcState
 	for _, one := range ones {
@@ -57,24 +68,73 @@ func ProcReach(inst *gsst.System, depth int, project func(totals, shared []int) 
 			frontier = append(frontier, start)
 		}
 	}
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var next []testsupport.ProcState
-		for _, st := range frontier {
-			for _, step := range testsupport.ProcSteps(inst, owner, st) {
-				if seen[step.Next.Key()] {
-					continue
-				}
-				seen[step.Next.Key()] = true
-				next = append(next, step.Next)
-				k := project(totals(step.Next), step.Next.Shared)
-				if _, dup := out[k]; !dup {
-					out[k] = d
+	// The work of a state's steps: one per process and per choice of
+	// the processes of a rendezvous (ProcSteps tries every one), so that
+	// a rendezvous of five among a hundred processes stops the search
+	// rather than try 10^10 choices.
+	work := 0
+	return out, layers(depth, limit, seen, frontier, func(st testsupport.ProcState, visit func(testsupport.ProcState, string)) bool {
+		x := totals(st)
+		work += len(st.Conf)
+		for _, rv := range inst.Rendezvous {
+			choices := 1
+			for _, p := range rv.Parts {
+				choices *= x[p.From]
+				if limit > 0 && choices > limit*procWork {
+					return false
 				}
 			}
+			work += choices
 		}
-		frontier = next
+		if limit > 0 && work > limit*procWork {
+			return false
+		}
+		for _, step := range testsupport.ProcSteps(inst, owner, st) {
+			visit(step.Next, step.Next.Key())
+		}
+		return true
+	}, func(st testsupport.ProcState, d int) {
+		k := project(totals(st), st.Shared)
+		if _, dup := out[k]; !dup {
+			out[k] = d
+		}
+	})
+}
+
+// procWork is the work ProcReachWithin may do per state of its limit.
+const procWork = 50
+
+// layers runs a breadth-first search from frontier (whose keys are in
+// seen) to depth, calling found on every new state with its depth, and
+// stopping inside the first layer that takes seen beyond limit (0: no
+// limit) or in which next says the work is over. It returns the last
+// layer explored in full.
+func layers[S any](depth, limit int, seen map[string]bool, frontier []S, next func(S, func(S, string)) bool, found func(S, int)) int {
+	reached := 0
+	for d := 1; d <= depth && len(frontier) > 0; d++ {
+		var layer []S
+		over := false
+		for _, x := range frontier {
+			ok := next(x, func(y S, key string) {
+				if over || seen[key] {
+					return
+				}
+				seen[key] = true
+				layer = append(layer, y)
+				found(y, d)
+				over = limit > 0 && len(seen) > limit
+			})
+			if over || !ok {
+				return reached
+			}
+		}
+		reached = d
+		frontier = layer
 	}
-	return out
+	if len(frontier) == 0 {
+		return depth // nothing lies beyond: every layer is complete
+	}
+	return reached
 }
 
 // ModelReach explores the counter model m breadth first to depth and
@@ -86,9 +146,8 @@ func ModelReach(m *counterabs.Model, depth int, project func(totals, shared []in
 	return out
 }
 
-// ModelReachWithin is ModelReach that stops after the first layer that
-// takes the states of the model beyond limit (0: no limit); depth is the
-// last layer explored.
+// ModelReachWithin is ModelReach bounded by work, as ProcReachWithin:
+// reached is the last layer explored in full.
 func ModelReachWithin(m *counterabs.Model, depth, limit int, project func(totals, shared []int) string) (out map[string]int, reached int) {
 	out = map[string]int{}
 	seen := map[string]bool{}
@@ -98,49 +157,50 @@ func ModelReachWithin(m *counterabs.Model, depth, limit int, project func(totals
 		seen[fmt.Sprint(start)] = true
 		frontier = append(frontier, slices.Clone(start))
 	}
-	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		if limit > 0 && len(seen) > limit {
-			break
-		}
-		reached = d
-		var next [][]int
-		for _, x := range frontier {
-			val := func(v presburger.Var) int64 { return int64(x[v]) }
-			for i := range m.Transitions {
-				tr := &m.Transitions[i]
-				if !presburger.Eval(tr.Guard, val) {
-					continue
-				}
-				y, err := m.Step(tr, x)
-				if err != nil {
-					// The readers' tests run small instances, far from
-					// gsst.MaxValue: a limit here is a defect to see.
-					panic(fmt.Sprintf("formatstest: %v", err))
-				}
-				if seen[fmt.Sprint(y)] {
-					continue
-				}
-				seen[fmt.Sprint(y)] = true
-				next = append(next, y)
-				k := project(m.Totals(y), m.SharedValues(y))
-				if _, dup := out[k]; !dup {
-					out[k] = d
-				}
+	return out, layers(depth, limit, seen, frontier, func(x []int, visit func([]int, string)) bool {
+		val := func(v presburger.Var) int64 { return int64(x[v]) }
+		for i := range m.Transitions {
+			tr := &m.Transitions[i]
+			if !presburger.Eval(tr.Guard, val) {
+				continue
 			}
+			y, err := m.Step(tr, x)
+			if err != nil {
+				// The readers' tests run small instances, far from
+				// gsst.MaxValue: a limit here is a defect to see.
+				panic(fmt.Sprintf("formatstest: %v", err))
+			}
+			visit(y, fmt.Sprint(y))
 		}
-		frontier = next
-	}
-	return out, reached
+		return true
+	}, func(y []int, d int) {
+		k := project(m.Totals(y), m.SharedValues(y))
+		if _, dup := out[k]; !dup {
+			out[k] = d
+		}
+	})
 }
 
 // Instance returns an instance of sys: its smallest sizes, and, when it
 // has parameters, the first values in 0..5 (in lexicographic order)
-// that make one.
+// that make one (with each ranged group at its least size).
 func Instance(sys *gsst.System) (*gsst.System, error) {
 	if len(sys.Params) == 0 {
 		return sys.Smallest()
 	}
 	values := make([]int, len(sys.Params))
+	// Each ranged group at its least size, the others at theirs (-1:
+	// over the parameters), when some group is ranged.
+	var sizes []int
+	if slices.ContainsFunc(sys.Groups, func(g gsst.Group) bool { return g.Ranged }) {
+		for _, g := range sys.Groups {
+			size := g.Size
+			if g.OverParams() {
+				size = -1
+			}
+			sizes = append(sizes, size)
+		}
+	}
 	var found *gsst.System
 	var rec func(k int)
 	rec = func(k int) {
@@ -148,7 +208,7 @@ func Instance(sys *gsst.System) (*gsst.System, error) {
 			return
 		}
 		if k == len(values) {
-			if inst, err := sys.InstantiateParams(values, nil); err == nil {
+			if inst, err := sys.InstantiateParams(values, sizes); err == nil {
 				found = inst
 			}
 			return
@@ -246,6 +306,7 @@ func ReadsBack(t testing.TB, imp *formats.Import, yaml []byte) {
 		t.Fatal(err)
 	}
 	rb, depth := ModelReachWithin(mb, 30, 5000, project)
+	maps.DeleteFunc(rb, func(_ string, d int) bool { return d > depth }) // the layer the budget ended in
 	ra := ModelReach(ma, depth, project)
 	if len(ra) != len(rb) {
 		t.Fatalf("the YAML reaches %d states within %d steps, the translation %d", len(ra), depth, len(rb))
@@ -355,7 +416,7 @@ func Errors(t *testing.T, err error, file string, want []string) {
 // constructNames are the short names of the constructs in the tables
 // of the suite tests.
 var constructNames = map[formats.Construct]string{
-	formats.NoMover: "NoMover", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
+	formats.NoProcess: "NoProcess", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
 	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
 	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
 	formats.CounterTransfer: "CounterTransfer",

@@ -2,8 +2,11 @@ package mist
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vsym/vsym/formats"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 )
 
 // The translation asks for each construct that the GSST language cannot
@@ -18,11 +21,45 @@ func (t *translator) groupMayBeEmpty(p int) {
 	t.imp.Need(formats.SplitInit, t.initPos(p), "%s", what)
 }
 
-// counterInitRange: counter place p starts with any number of tokens in
-// a range.
-func (t *translator) counterInitRange(p int) {
-	name := t.net.Places[p]
-	t.imp.Need(formats.SharedInitRange, t.initPos(p), "init: counter place %s starts with any number of tokens (%s)", name, t.initText(p))
+// counterInitParam: counter place p starts with any number of tokens
+// from k up (p >= k, or p not in the init section, k = 0). Its shared
+// variable starts at the value of a parameter of its own, p_init, that
+// the assumption bounds by p_init >= k: an instance is a choice of that
+// number, and every instance together is every initial marking.
+func (t *translator) counterInitParam(p int) {
+	s := t.spec
+	name := formats.SafeName(t.net.Places[p]) + "_init"
+	for t.taken(name) {
+		name += "_"
+	}
+	k := len(s.Params)
+	s.Params = append(s.Params, gsst.Param{Name: name, Pos: t.initPos(p)})
+	t.imp.Notes.Params = append(t.imp.Notes.Params, fmt.Sprintf("the tokens place %s starts with (%s)", t.net.Places[p], t.initText(p)))
+	v := &s.Shared[t.shared[p]]
+	v.InitTerm, v.InitText, v.Init = presburger.VarTerm(s.ParamVar(k)), name, 0
+	lo := t.net.Init[p].Lo
+	atom := presburger.Compare(presburger.VarTerm(s.ParamVar(k)), presburger.Ge, presburger.ConstTerm(lo))
+	text := fmt.Sprintf("%s >= %d", name, lo)
+	if s.Assume.Formula == nil {
+		s.Assume = gsst.Assumption{Formula: atom, Text: text, Pos: t.initPos(p)}
+	} else {
+		s.Assume.Formula = presburger.Conj(s.Assume.Formula, atom)
+		s.Assume.Text += " & " + text
+	}
+}
+
+// taken reports whether name is a place's (a state's or a shared
+// variable's) or a parameter's already.
+func (t *translator) taken(name string) bool {
+	if slices.Contains(t.net.Places, name) {
+		return true
+	}
+	for _, v := range t.spec.Shared {
+		if v.Name == name {
+			return true
+		}
+	}
+	return slices.ContainsFunc(t.spec.Params, func(p gsst.Param) bool { return p.Name == name })
 }
 
 func (t *translator) initText(p int) string {
@@ -32,25 +69,16 @@ func (t *translator) initText(p int) string {
 	return "not constrained by init"
 }
 
-// noMover: rule r changes counters and moves no process.
-func (t *translator) noMover(r *NetRule) {
-	t.imp.Need(formats.NoMover, r.Rule.Pos, "rule %d changes only counter places, moving no process", r.Rule.Index)
-}
-
 // noProcess: the net has no process at all, why says why; every rule
-// that fires changes counters only.
+// that fires changes counters only, and a GSST has at least one process.
 func (t *translator) noProcess(why string) {
-	t.imp.Need(formats.NoMover, t.net.File.InitPos, "%s: every rule that fires moves no process", why)
+	t.imp.Need(formats.NoProcess, t.net.File.InitPos, "%s: every rule that fires moves no process", why)
 }
 
-// broadcastMoverStays: rule r moves processes by transfers only.
-func (t *translator) broadcastMoverStays(r *NetRule) {
-	t.imp.Need(formats.BroadcastMoverStays, r.Rule.Pos, "rule %d moves the tokens of a place to another and no single token on its own", r.Rule.Index)
-}
-
-// rendezvousBroadcast: rule r moves several tokens and transfers others.
-func (t *translator) rendezvousBroadcast(r *NetRule) {
-	t.imp.Need(formats.RendezvousBroadcast, r.Rule.Pos, "rule %d moves several tokens and transfers the tokens of a place", r.Rule.Index)
+// rendezvousBroadcast: rule r moves several tokens and transfers
+// others, in a way a rendezvous that broadcasts cannot state (why).
+func (t *translator) rendezvousBroadcast(r *NetRule, why string) {
+	t.imp.Need(formats.RendezvousBroadcast, r.Rule.Pos, "rule %d moves several tokens and transfers the tokens of a place, and %s", r.Rule.Index, why)
 }
 
 // idleStep: rule r changes nothing. mist's property is about the

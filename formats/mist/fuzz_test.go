@@ -13,7 +13,7 @@ import (
 // a position of the file, or a system that gsst.New accepts and whose
 // YAML reads back (formatstest.Fuzzed).
 func FuzzTranslate(f *testing.F) {
-	for _, pat := range []string{"testdata/*.spec", "testdata/needs/*.spec", "testdata/initial/*.spec"} {
+	for _, pat := range []string{"testdata/*.spec", "testdata/needs/*.spec", "testdata/steps/*.spec", "testdata/initial/*.spec"} {
 		files, _ := filepath.Glob(pat)
 		for _, file := range files {
 			src, err := os.ReadFile(file)

@@ -58,6 +58,9 @@ type NetRule struct {
 	Guard []Bound
 	// Eqs holds the equation of each place that has one.
 	Eqs map[int]*Equation
+	// MistRead says that the rule assigns a place twice, which only
+	// mist's own reading gives a meaning: Eqs is that reading.
+	MistRead bool
 	// dest[q] lists the places that receive the tokens of q, for every
 	// place q that has an equation or appears in one.
 	dest map[int][]int
@@ -217,6 +220,7 @@ func (n *Net) conj(cs []*Constraint, where string, errs *gsst.ErrorList) []Bound
 func (n *Net) rule(r *Rule, mistReads bool, errs *gsst.ErrorList) *NetRule {
 	nr := &NetRule{Rule: r, Eqs: map[int]*Equation{}, dest: map[int][]int{}}
 	nerr := len(*errs)
+	twice := false // a place has two equations
 	nr.Guard = n.conj(r.Guard, "guard", errs)
 	for _, a := range r.Assigns {
 		p, ok := n.place(a.Place, errs)
@@ -224,7 +228,13 @@ func (n *Net) rule(r *Rule, mistReads bool, errs *gsst.ErrorList) *NetRule {
 			continue
 		}
 		if prev := nr.Eqs[p]; prev != nil {
-			errs.Add(a.Place.Pos, "rule %d assigns %s twice (first at %s); give each place one equation", r.Index, a.Place.Name, prev.Src.Place.Pos)
+			// In a file mist reads, mist's reading is the only one: the
+			// rule is its reading (below). Elsewhere two equations for
+			// one place contradict each other.
+			if !mistReads {
+				errs.Add(a.Place.Pos, "rule %d assigns %s twice (first at %s); give each place one equation", r.Index, a.Place.Name, prev.Src.Place.Pos)
+			}
+			twice = true
 			continue
 		}
 		e := &Equation{Src: a}
@@ -249,6 +259,10 @@ func (n *Net) rule(r *Rule, mistReads bool, errs *gsst.ErrorList) *NetRule {
 	}
 	if len(*errs) > nerr {
 		return nil
+	}
+	if twice {
+		nr.Eqs = n.mistEquations(r)
+		nr.MistRead = true
 	}
 	for p := range nr.Eqs {
 		nr.dest[p] = nil
@@ -315,54 +329,12 @@ func mistAccepts(f *File) bool {
 // returns "" when the two agree, and otherwise a message that gives both
 // readings.
 func (n *Net) mistReading(r *NetRule) string {
-	// tuple[p] is the affine map of place p over the marking before the
-	// step (the key -1 holds the constant), for the places the rule
-	// touches; every other place keeps its tokens in both readings.
-	tuple := map[int]map[int]int64{}
+	tuple := n.mistTuples(r.Rule)
 	get := func(p int) map[int]int64 {
 		if tuple[p] == nil {
 			tuple[p] = map[int]int64{p: 1}
 		}
 		return tuple[p]
-	}
-	type transfer struct {
-		from []int
-		to   int
-	}
-	var transfers []transfer
-	for _, a := range r.Rule.Assigns {
-		p := n.index[a.Place.Name]
-		var delta int64
-		var from []int
-		for _, t := range a.Terms {
-			switch {
-			case t.Place == nil && t.Neg:
-				delta = -t.Value
-			case t.Place == nil:
-				delta = t.Value
-			default:
-				if q := n.index[t.Place.Name]; q != p && !containsInt(from, q) {
-					from = append(from, q)
-				}
-			}
-		}
-		get(p)[-1] += delta
-		if len(from) > 0 {
-			transfers = append(transfers, transfer{from, p})
-		}
-	}
-	for _, t := range transfers {
-		moved := map[int]int64{}
-		for _, q := range t.from {
-			for i, c := range get(q) {
-				moved[i] += c
-			}
-			tuple[q] = map[int]int64{}
-		}
-		to := get(t.to)
-		for i, c := range moved {
-			to[i] += c
-		}
 	}
 	for _, p := range r.Touched() {
 		mine := get(p)
@@ -383,6 +355,104 @@ func (n *Net) mistReading(r *NetRule) string {
 		}
 	}
 	return ""
+}
+
+// mistTuples is rule r as mist's translation reads it
+// (codegenrules.c): each equation sets its place's integer (a later
+// equation of the same place replaces it) and, when it names other
+// places, is a transfer of their tokens into its place; the integers
+// are added, then the transfers move, in order, all the tokens of their
+// sources (as they are by then) and empty them. tuple[p] is the affine
+// map of place p over the marking before the step (the key -1 holds the
+// integer), for the places the rule touches; every other place keeps
+// its tokens.
+func (n *Net) mistTuples(r *Rule) map[int]map[int]int64 {
+	tuple := map[int]map[int]int64{}
+	get := func(p int) map[int]int64 {
+		if tuple[p] == nil {
+			tuple[p] = map[int]int64{p: 1}
+		}
+		return tuple[p]
+	}
+	type transfer struct {
+		from []int
+		to   int
+	}
+	var transfers []transfer
+	delta := map[int]int64{}
+	var order []int
+	for _, a := range r.Assigns {
+		p := n.index[a.Place.Name]
+		get(p)
+		if _, ok := delta[p]; !ok {
+			order = append(order, p)
+			delta[p] = 0
+		}
+		var from []int
+		for _, t := range a.Terms {
+			switch {
+			case t.Place == nil && t.Neg:
+				delta[p] = -t.Value
+			case t.Place == nil:
+				delta[p] = t.Value
+			default:
+				if q := n.index[t.Place.Name]; q != p && !containsInt(from, q) {
+					from = append(from, q)
+				}
+			}
+		}
+		if len(from) > 0 {
+			transfers = append(transfers, transfer{from, p})
+		}
+	}
+	for _, p := range order {
+		tuple[p][-1] += delta[p]
+	}
+	for _, t := range transfers {
+		moved := map[int]int64{}
+		for _, q := range t.from {
+			for i, c := range get(q) {
+				moved[i] += c
+			}
+			tuple[q] = map[int]int64{}
+		}
+		to := get(t.to)
+		for i, c := range moved {
+			to[i] += c
+		}
+	}
+	return tuple
+}
+
+// mistEquations is rule r as mist reads it (mistTuples), written as
+// one equation per place it touches: a place it empties gets "p' = 0".
+// Each equation's source is the last that assigns its place, or, for a
+// place only emptied, the first that names it.
+func (n *Net) mistEquations(r *Rule) map[int]*Equation {
+	src := map[int]*Assign{}
+	for _, a := range r.Assigns {
+		src[n.index[a.Place.Name]] = a
+	}
+	for _, a := range r.Assigns {
+		for _, t := range a.Terms {
+			if t.Place != nil {
+				if q := n.index[t.Place.Name]; src[q] == nil {
+					src[q] = a
+				}
+			}
+		}
+	}
+	eqs := map[int]*Equation{}
+	for p, m := range n.mistTuples(r) {
+		e := &Equation{Add: m[-1], Src: src[p]}
+		for _, q := range sortedKeys(m) {
+			for c := m[q]; q >= 0 && c > 0; c-- {
+				e.Places = append(e.Places, q)
+			}
+		}
+		eqs[p] = e
+	}
+	return eqs
 }
 
 // affineMap writes an affine map (key -1: the constant) with the

@@ -47,7 +47,7 @@ func checkReading(t *testing.T, r *rand.Rand, name string, src []byte) int {
 func TestReading(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	var files []string
-	for _, pat := range []string{"testdata/*.spec", "testdata/needs/*.spec"} {
+	for _, pat := range []string{"testdata/*.spec", "testdata/needs/*.spec", "testdata/steps/*.spec"} {
 		more, _ := filepath.Glob(pat)
 		files = append(files, more...)
 	}

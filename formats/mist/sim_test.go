@@ -46,6 +46,15 @@ func (s *netSim) holds(c *mist.Constraint, m []int64) bool {
 // fire returns the marking after rule r from m, and false when r may not
 // fire.
 func (s *netSim) fire(r *mist.Rule, m []int64) ([]int64, bool) {
+	// A rule that assigns a place twice has no reading as equations;
+	// mist's own is the one it has.
+	assigned := map[string]bool{}
+	for _, a := range r.Assigns {
+		if assigned[a.Place.Name] {
+			return s.mistPost(r, m)
+		}
+		assigned[a.Place.Name] = true
+	}
 	for _, c := range r.Guard {
 		if !s.holds(c, m) {
 			return nil, false
@@ -127,16 +136,18 @@ func (s *netSim) initials(limit int) [][]int64 {
 	return out
 }
 
-// reach explores the markings reachable from init breadth first, up to
-// depth maxDepth and maxStates markings: the markings with their depth,
-// and whether the search ended before either bound (every reachable
-// marking found).
-func (s *netSim) reach(init []int64, maxDepth, maxStates int) (map[string]int, bool) {
-	seen := map[string]int{key(init): 0}
+// reach explores the markings reachable from init breadth first, to
+// depth maxDepth, stopping inside the first layer that takes the
+// markings seen beyond maxStates: the markings with their least depth,
+// the last layer explored in full (every marking of depth at most
+// reached is in seen), and whether the search ended before either bound
+// (every reachable marking found).
+func (s *netSim) reach(init []int64, maxDepth, maxStates int) (seen map[string]int, reached int, done bool) {
+	seen = map[string]int{key(init): 0}
 	frontier := [][]int64{init}
 	for depth := 1; len(frontier) > 0; depth++ {
 		if depth > maxDepth {
-			return seen, false
+			return seen, maxDepth, false
 		}
 		var next [][]int64
 		for _, m := range frontier {
@@ -147,7 +158,7 @@ func (s *netSim) reach(init []int64, maxDepth, maxStates int) (map[string]int, b
 						seen[k] = depth
 						next = append(next, m2)
 						if len(seen) > maxStates {
-							return seen, false
+							return seen, depth - 1, false
 						}
 					}
 				}
@@ -155,7 +166,7 @@ func (s *netSim) reach(init []int64, maxDepth, maxStates int) (map[string]int, b
 		}
 		frontier = next
 	}
-	return seen, true
+	return seen, maxDepth, true
 }
 
 // key writes a marking.
@@ -195,9 +206,10 @@ func mistReads(f *mist.File) bool {
 
 // mistPost is the marking after rule r from m as mist computes it (its
 // enumerative post): the guard's intervals, then the integer of every
-// equation added to its place, then, equation by equation, the tokens of
-// every other place the right side names moved into the equation's
-// place, emptying them.
+// equation added to its place (of two equations for one place, the
+// later's: mist's codegenrules.c sets a place's integer, equation by
+// equation), then, equation by equation, the tokens of every other place
+// the right side names moved into the equation's place, emptying them.
 func (s *netSim) mistPost(r *mist.Rule, m []int64) ([]int64, bool) {
 	for _, c := range r.Guard {
 		if !s.holds(c, m) {
@@ -205,6 +217,7 @@ func (s *netSim) mistPost(r *mist.Rule, m []int64) ([]int64, bool) {
 		}
 	}
 	next := slices.Clone(m)
+	delta := make([]int64, len(m))
 	for _, a := range r.Assigns {
 		last := a.Terms[len(a.Terms)-1]
 		if last.Place == nil {
@@ -212,8 +225,11 @@ func (s *netSim) mistPost(r *mist.Rule, m []int64) ([]int64, bool) {
 			if last.Neg {
 				d = -d
 			}
-			next[s.index[a.Place.Name]] += d
+			delta[s.index[a.Place.Name]] = d
 		}
+	}
+	for p, d := range delta {
+		next[p] += d
 	}
 	for _, a := range r.Assigns {
 		p := s.index[a.Place.Name]

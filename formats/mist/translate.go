@@ -121,6 +121,7 @@ func (t *translator) translate() {
 		t.noProcess("the rules conserve the tokens of no place, so every place is a shared counter")
 		return
 	}
+	var atLeast []int // counter places that start with any number of tokens from some k up
 	for p, name := range n.Places {
 		if !t.counter[p] {
 			continue
@@ -139,10 +140,16 @@ func (t *translator) translate() {
 			// Every number of tokens in the interval (gsst/initial.go).
 			v.Init, v.InitRange, v.InitHi = int(iv.Lo), true, int(iv.Hi)
 		default:
-			t.counterInitRange(p)
+			// Any number of tokens from iv.Lo up: the value of a
+			// parameter of its own (counterInitParam, once every shared
+			// variable is declared: a parameter's variable follows them).
+			atLeast = append(atLeast, p)
 		}
 		s.Shared = append(s.Shared, v)
 		notes.Shared = append(notes.Shared, note)
+	}
+	for _, p := range atLeast {
+		t.counterInitParam(p)
 	}
 	t.transitions = formats.NewTransitions(s, &t.imp.Notes)
 	for _, r := range n.Rules {
@@ -235,19 +242,30 @@ func (t *translator) rule(r *NetRule) {
 		}
 	}
 	switch k := len(consumed); {
-	case k == 0 && len(transfers) > 0:
-		t.broadcastMoverStays(r)
-	case k == 0 && counterChange:
-		t.noMover(r)
+	case k == 0 && (len(transfers) > 0 || counterChange):
+		t.environment(r, transfers)
 	case k == 0:
 		t.idleStep(r)
 	case k == 1:
 		t.transition(r, consumed[0], produced[0], transfers)
-	case len(transfers) > 0:
-		t.rendezvousBroadcast(r)
 	default:
-		t.rendezvous(r, consumed, produced)
+		t.rendezvous(r, consumed, produced, transfers)
 	}
+}
+
+// environment translates a rule that moves no single token of a
+// process place: it changes counter places, moves every token of some
+// process places to others, or both. It is an environment step: when
+// the guard holds (and the counters stay nonnegative), every process in
+// a transfer's source moves to its target and the counters take their
+// new values, all read before the step, as the rule's equations say.
+func (t *translator) environment(r *NetRule, transfers []gsst.Transfer) {
+	guard, text := t.guard(r, map[int]int{})
+	t.spec.Environment = append(t.spec.Environment, gsst.Environment{
+		Name: fmt.Sprintf("rule%d", r.Rule.Index), Guard: guard, Text: text,
+		Update: t.update(r), Broadcast: transfers, Pos: r.Rule.Pos,
+	})
+	t.imp.Notes.Environment = append(t.imp.Notes.Environment, t.ruleNote(r))
 }
 
 // transition translates a rule that moves one process, from a place
@@ -271,10 +289,9 @@ func (t *translator) transition(r *NetRule, w, v int, transfers []gsst.Transfer)
 			}
 		}
 	}
-	if slices.Contains(from, v) {
-		t.broadcastMoverStays(r)
-		return
-	}
+	// When u is v, the process stays where it is and every other process
+	// of u goes where the rule moves u's tokens (a self-loop that
+	// broadcasts): mist's rule keeps one token of u and moves the rest.
 	for _, u := range from {
 		note := t.ruleNote(r)
 		if len(from) > 1 {
@@ -321,18 +338,99 @@ func (t *translator) preimage(r *NetRule, w int) []int {
 }
 
 // rendezvous translates a rule that moves several processes: the tokens
-// it takes, in place order, paired with those it puts, in place order.
-func (t *translator) rendezvous(r *NetRule, consumed, produced []int) {
-	s := t.spec
+// it takes, in place order, paired with those it puts, in place order,
+// with the transfers of its equations as a broadcast. A token taken from
+// place w comes from a place whose tokens the rule moves to w (w itself
+// when it keeps them). When the guard does not say which (a bound on one
+// such place that holds every token taken), the rule is one rendezvous
+// per choice of places for its tokens: together they are enabled
+// exactly when the places hold the tokens taken, as the rule is, and
+// each has the rule's effect. A choice whose pairing would leave a
+// process where it is, with no other to swap targets with, is refused.
+func (t *translator) rendezvous(r *NetRule, consumed, produced []int, transfers []gsst.Transfer) {
+	need := map[int]int{} // tokens taken from each place w
+	for _, w := range consumed {
+		need[w]++
+	}
+	// choices[i]: the ways to draw the tokens of the i-th place w, each
+	// a list of source places with repetition, in place order.
+	ws := sortedKeys(need)
+	choices := make([][][]int, len(ws))
+	for i, w := range ws {
+		k := need[w]
+		from := t.preimage(r, w)
+		for _, q := range from {
+			if slices.ContainsFunc(r.Guard, func(b Bound) bool { return b.Place == q && b.Lo >= int64(k) }) {
+				from = []int{q}
+				break
+			}
+		}
+		choices[i] = multisets(from, k)
+	}
+	split := false
+	for _, c := range choices {
+		split = split || len(c) > 1
+	}
+	var rec func(i int, sources []int)
+	rec = func(i int, sources []int) {
+		if i < len(ws) {
+			for _, c := range choices[i] {
+				rec(i+1, append(slices.Clone(sources), c...))
+			}
+			return
+		}
+		t.oneRendezvous(r, sources, produced, transfers, split)
+	}
+	rec(0, nil)
+}
+
+// multisets lists the multisets of k elements of from, each sorted.
+func multisets(from []int, k int) [][]int {
+	if k == 0 {
+		return [][]int{nil}
+	}
+	var out [][]int
+	for i, q := range from {
+		for _, rest := range multisets(from[i:], k-1) {
+			out = append(out, append([]int{q}, rest...))
+		}
+	}
+	return out
+}
+
+// oneRendezvous adds the rendezvous of rule r whose movers leave the
+// places sources (with repetition), for the places targets they go to.
+func (t *translator) oneRendezvous(r *NetRule, sources, produced []int, transfers []gsst.Transfer, split bool) {
+	targets := slices.Clone(produced)
+	// A process that would stay where it is swaps targets with another.
+	for i := range sources {
+		if sources[i] != targets[i] {
+			continue
+		}
+		j := slices.IndexFunc(sources, func(q int) bool { return q != sources[i] })
+		if j < 0 || targets[j] == sources[i] {
+			t.rendezvousBroadcast(r, fmt.Sprintf("a token of %s would stay in its place", t.net.Places[sources[i]]))
+			return
+		}
+		targets[i], targets[j] = targets[j], targets[i]
+	}
 	movers := map[int]int{}
-	parts := make([]gsst.Part, len(consumed))
-	for i := range consumed {
-		movers[consumed[i]]++
-		parts[i] = gsst.Part{From: t.state[consumed[i]], To: t.state[produced[i]], Pos: r.Rule.Pos}
+	parts := make([]gsst.Part, len(sources))
+	var from []string
+	for i := range sources {
+		movers[sources[i]]++
+		parts[i] = gsst.Part{From: t.state[sources[i]], To: t.state[targets[i]], Pos: r.Rule.Pos}
+		from = append(from, t.net.Places[sources[i]])
 	}
 	guard, text := t.guard(r, movers)
-	s.Rendezvous = append(s.Rendezvous, gsst.Rendezvous{Parts: parts, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos})
-	t.imp.Notes.Rendezvous = append(t.imp.Notes.Rendezvous, t.ruleNote(r))
+	rv := gsst.Rendezvous{Parts: parts, Broadcast: transfers, Guard: guard, Text: text, Update: t.update(r), Pos: r.Rule.Pos}
+	note := t.ruleNote(r)
+	if split {
+		rv.Name = fmt.Sprintf("rule%d_%s", r.Rule.Index, strings.Join(from, "_"))
+		note[len(note)-1] += fmt.Sprintf(" (when the tokens taken come from %s)", strings.Join(from, ", "))
+	}
+	t.spec.Rendezvous = append(t.spec.Rendezvous, rv)
+	t.imp.Notes.Rendezvous = append(t.imp.Notes.Rendezvous, note)
 }
 
 // ruleNote is the comment before a step: the rule as written and the
@@ -344,7 +442,17 @@ func (t *translator) ruleNote(r *NetRule) []string {
 			out = append(out, strings.TrimSpace(c.Text))
 		}
 	}
-	return append(out, fmt.Sprintf("rule %d (line %d): %s", r.Rule.Index, r.Rule.Pos.Line, r.Rule.Text))
+	out = append(out, fmt.Sprintf("rule %d (line %d): %s", r.Rule.Index, r.Rule.Pos.Line, r.Rule.Text))
+	if r.MistRead {
+		var eqs []string
+		for _, p := range r.Touched() {
+			if !r.Identity(p) {
+				eqs = append(eqs, fmt.Sprintf("%s' = %s", t.net.Places[p], t.net.equation(r, p)))
+			}
+		}
+		out = append(out, "it assigns a place twice; read as mist reads it: "+strings.Join(eqs, ", "))
+	}
+	return out
 }
 
 // atom is a constraint on one place: the counter (#p) of a process

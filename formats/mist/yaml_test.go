@@ -21,6 +21,9 @@ func TestConvert(t *testing.T) {
 	// prove does not take yet (so not in the hand-written suite).
 	initial, _ := filepath.Glob("testdata/initial/*.spec")
 	files = append(files, initial...)
+	// testdata/steps: one net per kind of step.
+	steps, _ := filepath.Glob("testdata/steps/*.spec")
+	files = append(files, steps...)
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			imp, err := mist.Load(file)
