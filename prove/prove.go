@@ -551,7 +551,7 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 	if m.System.Simple() {
 		return presburger.SafetyAnswer{}, false, nil
 	}
-	cex := searchSmall(ctx, m, ts)
+	cex := searchSmall(ctx, solver, m, ts)
 	if cex == nil {
 		return presburger.SafetyAnswer{}, false, nil
 	}

@@ -37,9 +37,10 @@ const (
 // locals: a group-level model, or a total-level one whose steps read
 // total counters only) in order of increasing parameter values and
 // sizes, and returns a shortest run into a state violating phi in the
-// first instance that has one, or nil. The budgets count states, so the
-// answer is the same on every machine.
-func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
+// first instance that has one, or else in an instance beyond them that
+// the state equation proposes (reachsearch.go), or nil. The budgets
+// count states, so the answer is the same on every machine.
+func searchSmall(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
 	for i := range m.Transitions {
 		if len(m.Transitions[i].Locals) > 0 {
 			return nil
@@ -58,7 +59,7 @@ func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 			return cex
 		}
 	}
-	return nil
+	return searchByEquation(ctx, solver, m, ts, searchMax, &total)
 }
 
 // smallInstances returns the values of ts.Params (sizes, n, the system's
@@ -66,24 +67,12 @@ func searchSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 // domain and the parameter part of Init, ordered by the sum of the
 // system's parameters and sizes, then lexicographically.
 func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
-	sys := m.System
 	dom := map[presburger.Var]presburger.Bound{}
 	for _, b := range presburger.Intersect(ts.Domain) {
 		dom[b.Var] = b
 	}
 	constraint := paramPart(ts)
-	// The free choices: each parameter in 0..searchMax, each group size
-	// not given by a term within its range and 1..searchMax.
-	var free []presburger.Var
-	for k := range sys.Params {
-		free = append(free, m.ParamVar(k))
-	}
-	for g := range sys.Groups {
-		grp := &sys.Groups[g]
-		if !grp.OverParams() {
-			free = append(free, m.SizeVar(g))
-		}
-	}
+	free := freeChoices(m)
 	var out []presburger.Model
 	vals := make([]int64, len(free))
 	var walk func(i int)
@@ -97,34 +86,7 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 			}
 			return
 		}
-		p := presburger.Model{}
-		for k, v := range free {
-			p[v] = vals[k]
-		}
-		val := func(v presburger.Var) int64 { return p[v] }
-		n := int64(0)
-		for g := range sys.Groups {
-			grp := &sys.Groups[g]
-			if grp.OverParams() {
-				t := grp.SizeTerm.Subst(func(v presburger.Var) presburger.Term {
-					k, _ := sys.ParamOf(v)
-					return presburger.VarTerm(m.ParamVar(k))
-				})
-				size, ok := t.Value(val)
-				if !ok {
-					return
-				}
-				p[m.SizeVar(g)] = size
-			}
-			n += p[m.SizeVar(g)]
-		}
-		p[m.NVar()] = n
-		for _, v := range ts.Params {
-			if b := dom[v]; !b.Contains(p[v]) {
-				return
-			}
-		}
-		if presburger.Eval(constraint, val) {
+		if p, ok := instanceAt(m, ts, dom, constraint, free, vals); ok {
 			out = append(out, p)
 		}
 	}
@@ -148,6 +110,58 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 		return 0
 	})
 	return out
+}
+
+// freeChoices returns the choices that make an instance of m: each
+// parameter, and each group size not given by a term over them.
+func freeChoices(m *counterabs.ParamModel) []presburger.Var {
+	sys := m.System
+	var free []presburger.Var
+	for k := range sys.Params {
+		free = append(free, m.ParamVar(k))
+	}
+	for g := range sys.Groups {
+		if !sys.Groups[g].OverParams() {
+			free = append(free, m.SizeVar(g))
+		}
+	}
+	return free
+}
+
+// instanceAt returns the values of ts.Params at the choices vals of
+// free (freeChoices): the sizes given by terms and n completed; ok is
+// false when they leave the domain dom or fail constraint (the
+// parameter part of ts.Init).
+func instanceAt(m *counterabs.ParamModel, ts presburger.TransitionSystem, dom map[presburger.Var]presburger.Bound, constraint presburger.Formula, free []presburger.Var, vals []int64) (presburger.Model, bool) {
+	sys := m.System
+	p := presburger.Model{}
+	for k, v := range free {
+		p[v] = vals[k]
+	}
+	val := func(v presburger.Var) int64 { return p[v] }
+	n := int64(0)
+	for g := range sys.Groups {
+		grp := &sys.Groups[g]
+		if grp.OverParams() {
+			t := grp.SizeTerm.Subst(func(v presburger.Var) presburger.Term {
+				k, _ := sys.ParamOf(v)
+				return presburger.VarTerm(m.ParamVar(k))
+			})
+			size, ok := t.Value(val)
+			if !ok {
+				return nil, false
+			}
+			p[m.SizeVar(g)] = size
+		}
+		n += p[m.SizeVar(g)]
+	}
+	p[m.NVar()] = n
+	for _, v := range ts.Params {
+		if b := dom[v]; !b.Contains(p[v]) {
+			return nil, false
+		}
+	}
+	return p, presburger.Eval(constraint, val)
 }
 
 // bfs explores the instance of the parameter values params from its
