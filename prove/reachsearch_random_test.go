@@ -26,6 +26,11 @@ import (
 //   - a run the search finds replays on the model (presburger.Replay),
 //     and, when its instance and values lie in the box, exploration
 //     reaches a bad state there.
+//
+// The search is run with no box, so that its instances are those
+// exploration covers. Measured (seed 33, 200 systems): 400 properties,
+// 1296 bad instances, 746 safe instances the equation excludes, 250
+// runs, all in the box; under -short (50 systems) 326, 204 and 63.
 func TestReachEquationRandom(t *testing.T) {
 	systems := 200
 	if testing.Short() {
