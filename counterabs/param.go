@@ -523,13 +523,15 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 // the rest: "c -> g", with c a condition on one state and g not one,
 // holds when g holds from every initial configuration where c holds
 // (ByMC's "loc1 == 0 -> [](...)": no correct process starts with 1).
-// Premises nest ("c1 -> c2 -> g" has premise c1 & c2). The premise is
-// true, and g is f, when f has none.
+// Premises nest ("c1 -> c2 -> g" has premise c1 & c2), and "d | g",
+// with d a condition on one state, is the same as "!d -> g" (ByMC's
+// translation writes nbacr's validity so). The premise is true, and g
+// is f, when f has none.
 func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
 	premise = presburger.True
 	for {
-		b, isImp := f.(ctl.Binary)
-		if !isImp || b.Op != ctl.Implies {
+		b, isBinary := f.(ctl.Binary)
+		if !isBinary || b.Op != ctl.Implies && b.Op != ctl.Or {
 			return premise, f
 		}
 		if _, isState := stateFormula(b.R); isState {
@@ -538,6 +540,9 @@ func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
 		c, ok := stateFormula(b.L)
 		if !ok {
 			return premise, f
+		}
+		if b.Op == ctl.Or {
+			c = presburger.Negation(c)
 		}
 		premise, f = presburger.Conj(premise, c), b.R
 	}

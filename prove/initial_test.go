@@ -29,7 +29,7 @@ func TestProveInitialSetsKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkKnown(t, sys, rep, map[string]prove.Verdict{"unforgeable": prove.Proved, "relay": prove.Refuted, "faulty": prove.Proved, "rounds": prove.Proved},
+	checkKnown(t, sys, rep, map[string]prove.Verdict{"unforgeable": prove.Proved, "relay": prove.Refuted, "faulty": prove.Proved, "rounds": prove.Proved, "unforgeable-or": prove.Proved, "relay-or": prove.Refuted},
 		func(start []int) bool { return start[slices.Index(sys.States, "V1")] > 0 })
 	// From V0 alone, relay holds.
 	spec := sys.Spec()
