@@ -14,7 +14,7 @@
 #     ships it (report/sarif/testdata/sarif-schema-2.1.0.json); "go mod
 #     download" puts that one version into the module cache, checked
 #     against the Go checksum database, without making it a dependency of
-#     vsym. internal/cli/sarif_test.go names the same version.
+#     vsym. sarif/cli_test.go names the same version.
 set -e
 missing=""
 if ! { [ -f /usr/include/z3.h ] && dpkg -s libz3-dev >/dev/null 2>&1; }; then

@@ -16,6 +16,7 @@ import (
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/dot"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 )
 
@@ -40,7 +41,7 @@ func TestDotCmd(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	big := writeHardSpec(t, dir)
+	big := testsupport.WriteHardSpec(t, dir)
 	tests := []struct {
 		name   string
 		args   []string

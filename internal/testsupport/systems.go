@@ -2,6 +2,9 @@ package testsupport
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
 
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/specs"
@@ -80,4 +83,21 @@ func ASR(n, r, b int) *gsst.System {
 		panic(err)
 	}
 	return Parse(fmt.Sprintf("asr-n%d-r%d-b%d.yaml", n, r, b), string(src))
+}
+
+// WriteHardSpec writes GR&W with 200 groups (specs.GRW(200, 2, 4)) into
+// dir as grw.yaml and returns its path: its guarded transition (L3 ->
+// L4) takes Z3 far longer than a millisecond, so "--solver-timeout 1ms"
+// leaves it undecided.
+func WriteHardSpec(t testing.TB, dir string) string {
+	t.Helper()
+	grw, err := specs.GRW(200, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "grw.yaml")
+	if err := os.WriteFile(file, grw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }

@@ -1,4 +1,4 @@
-package cli
+package sarif_test
 
 import (
 	"bytes"
@@ -15,9 +15,16 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/specs"
+	"github.com/vsym/vsym/internal/cli"
+	"github.com/vsym/vsym/internal/testsupport"
 )
 
+// These tests run vsym's check and explore with --output sarif. They live
+// here, not in internal/cli, because the JSON-schema validator
+// initialises its meta-schemas when a binary starts (about 15-30 ms):
+// internal/cli's test binary is also the vsym that its transcripts and
+// limit tests start some 280 times.
+//
 // Every SARIF log is validated against the official SARIF 2.1.0 JSON
 // schema (OASIS, errata 01). The schema is not kept in this repository:
 // the Go module github.com/securego/gosec/v2 ships it, and scripts/deps.sh
@@ -65,6 +72,13 @@ func sarifSchema(t *testing.T) *jsonschema.Schema {
 		t.Fatalf("the SARIF 2.1.0 schema is missing (sh scripts/deps.sh fetches it: go mod download %s): %v", sarifSchemaModule, err)
 	}
 	return sch
+}
+
+// runVsym runs vsym in this process.
+func runVsym(args ...string) (stdout, stderr string, code int) {
+	var out, errb bytes.Buffer
+	code = cli.Main(args, &out, &errb)
+	return out.String(), errb.String(), code
 }
 
 // sarifLog is what the tests read back from a log.
@@ -197,18 +211,18 @@ func at(t *testing.T, file string, line, col int) string {
 
 func TestCheckSARIF(t *testing.T) {
 	dir := t.TempDir()
-	rw := filepath.Join("..", "..", "specs", "readers-writers.yaml")
-	broken := filepath.Join("..", "..", "specs", "readers-writers-broken.yaml")
-	mutex := filepath.Join("..", "..", "specs", "mutex.yaml")
+	rw := filepath.Join("..", "specs", "readers-writers.yaml")
+	broken := filepath.Join("..", "specs", "readers-writers-broken.yaml")
+	mutex := filepath.Join("..", "specs", "mutex.yaml")
 	uri := fileURI
 
 	// A clean run: no results.
-	if got, _ := runSARIF(t, ExitOK, "check", "--output", "sarif", rw, mutex); len(got) != 0 {
+	if got, _ := runSARIF(t, cli.ExitOK, "check", "--output", "sarif", rw, mutex); len(got) != 0 {
 		t.Errorf("clean run has results %v", got)
 	}
 
 	// One result per violated transition, at the transition.
-	got, msgs := runSARIF(t, ExitNo, "check", "--output", "sarif", mutex, broken)
+	got, msgs := runSARIF(t, cli.ExitNo, "check", "--output", "sarif", mutex, broken)
 	want := []finding{{"violated-transition", "error", uri(broken), 14, 5}}
 	if !equalFindings(got, want) {
 		t.Fatalf("findings %v, want %v", got, want)
@@ -237,23 +251,23 @@ func TestCheckSARIF(t *testing.T) {
 	for _, e := range list {
 		want = append(want, finding{"invalid-spec", "error", uri(bad), e.Pos.Line, e.Pos.Col})
 	}
-	got, _ = runSARIF(t, ExitBadInput, "check", "--output", "sarif", bad, rw)
+	got, _ = runSARIF(t, cli.ExitBadInput, "check", "--output", "sarif", bad, rw)
 	if !equalFindings(got, want) {
 		t.Errorf("findings %v, want %v", got, want)
 	}
-	got, _ = runSARIF(t, ExitBadInput, "check", "--output", "sarif", filepath.Join(dir, "missing.yaml"))
+	got, _ = runSARIF(t, cli.ExitBadInput, "check", "--output", "sarif", filepath.Join(dir, "missing.yaml"))
 	if len(got) != 1 || got[0].rule != "invalid-spec" || got[0].line != 0 || got[0].uri != uri(filepath.Join(dir, "missing.yaml")) {
 		t.Errorf("missing file: %v", got)
 	}
 
 	// A transition the solver could not decide in time: a warning at it.
-	big := writeHardSpec(t, dir)
+	big := testsupport.WriteHardSpec(t, dir)
 	sys, err := gsst.Load(big)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pos := sys.Transitions[2].Pos // L3 -> L4, the guarded one
-	got, _ = runSARIF(t, ExitUnknown, "check", "--solver-timeout", "1ms", "--output", "sarif", big)
+	got, _ = runSARIF(t, cli.ExitUnknown, "check", "--solver-timeout", "1ms", "--output", "sarif", big)
 	want = []finding{{"undecided-transition", "warning", uri(big), pos.Line, pos.Col}}
 	if !equalFindings(got, want) {
 		t.Errorf("findings %v, want %v", got, want)
@@ -262,12 +276,12 @@ func TestCheckSARIF(t *testing.T) {
 
 func TestExploreSARIF(t *testing.T) {
 	dir := t.TempDir()
-	rw := filepath.Join("..", "..", "specs", "readers-writers.yaml")
-	broken := filepath.Join("..", "..", "specs", "readers-writers-broken.yaml")
-	race := filepath.Join("..", "..", "specs", "readers-writers-race.yaml")
+	rw := filepath.Join("..", "specs", "readers-writers.yaml")
+	broken := filepath.Join("..", "specs", "readers-writers-broken.yaml")
+	race := filepath.Join("..", "specs", "readers-writers-race.yaml")
 	uri := fileURI
 
-	if got, _ := runSARIF(t, ExitOK, "explore", "--output", "sarif", rw); len(got) != 0 {
+	if got, _ := runSARIF(t, cli.ExitOK, "explore", "--output", "sarif", rw); len(got) != 0 {
 		t.Errorf("clean run has results %v", got)
 	}
 
@@ -278,7 +292,7 @@ func TestExploreSARIF(t *testing.T) {
 	}
 	pos := sys.Properties[0].Pos
 	for _, engine := range []string{"explicit", "bdd"} {
-		got, msgs := runSARIF(t, ExitNo, "explore", "--engine", engine, "--output", "sarif", race)
+		got, msgs := runSARIF(t, cli.ExitNo, "explore", "--engine", engine, "--output", "sarif", race)
 		want := []finding{{"failed-property", "error", uri(race), pos.Line, pos.Col}}
 		if !equalFindings(got, want) {
 			t.Fatalf("%s: findings %v, want %v", engine, got, want)
@@ -295,10 +309,10 @@ func TestExploreSARIF(t *testing.T) {
 
 	// Not certified: explored exactly on the group-counter model, where
 	// every property holds; refused under --model total, said at the file.
-	if got, _ := runSARIF(t, ExitOK, "explore", "--output", "sarif", broken); len(got) != 0 {
+	if got, _ := runSARIF(t, cli.ExitOK, "explore", "--output", "sarif", broken); len(got) != 0 {
 		t.Errorf("uncertified system on the group-counter model: %v", got)
 	}
-	got, _ := runSARIF(t, ExitNo, "explore", "--model", "total", "--output", "sarif", broken)
+	got, _ := runSARIF(t, cli.ExitNo, "explore", "--model", "total", "--output", "sarif", broken)
 	if !equalFindings(got, []finding{{"not-certified", "error", uri(broken), 0, 0}}) {
 		t.Errorf("refused system: %v", got)
 	}
@@ -311,11 +325,11 @@ func TestExploreSARIF(t *testing.T) {
 	for _, p := range bsys.Properties {
 		want = append(want, finding{"undecided-property", "warning", uri(broken), p.Pos.Line, p.Pos.Col})
 	}
-	if got, _ := runSARIF(t, ExitUnknown, "explore", "--force", "--output", "sarif", broken); !equalFindings(got, want) {
+	if got, _ := runSARIF(t, cli.ExitUnknown, "explore", "--force", "--output", "sarif", broken); !equalFindings(got, want) {
 		t.Errorf("forced: findings %v, want %v", got, want)
 	}
 	// A limit: unknown, at the file.
-	got, msgs := runSARIF(t, ExitUnknown, "explore", "--max-states", "2", "--output", "sarif", rw)
+	got, msgs := runSARIF(t, cli.ExitUnknown, "explore", "--max-states", "2", "--output", "sarif", rw)
 	if !equalFindings(got, []finding{{"undecided-property", "warning", uri(rw), 0, 0}}) || !strings.Contains(msgs[0], "state limit") {
 		t.Errorf("limit: %v %q", got, msgs)
 	}
@@ -325,14 +339,14 @@ func TestExploreSARIF(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "AG #Q = 0": the unknown state Q is at column 22.
-	if got, _ := runSARIF(t, ExitBadInput, "explore", "--output", "sarif", bad); !equalFindings(got, []finding{{"invalid-spec", "error", uri(bad), 5, 22}}) {
+	if got, _ := runSARIF(t, cli.ExitBadInput, "explore", "--output", "sarif", bad); !equalFindings(got, []finding{{"invalid-spec", "error", uri(bad), 5, 22}}) {
 		t.Errorf("bad file: %v", got)
 	}
 	// Usage errors are not findings: nothing on stdout.
-	if stdout, _, code := runVsym("explore", "--output", "sarif", "-p", "nope", rw); code != ExitBadInput || stdout != "" {
+	if stdout, _, code := runVsym("explore", "--output", "sarif", "-p", "nope", rw); code != cli.ExitBadInput || stdout != "" {
 		t.Errorf("usage error: exit %d, stdout %q", code, stdout)
 	}
-	if _, stderr, code := runVsym("explore", "--output", "xml", rw); code != ExitBadInput || !strings.Contains(stderr, "want text, json or sarif") {
+	if _, stderr, code := runVsym("explore", "--output", "xml", rw); code != cli.ExitBadInput || !strings.Contains(stderr, "want text, json or sarif") {
 		t.Errorf("unknown format: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -356,20 +370,4 @@ func equalFindings(a, b []finding) bool {
 		}
 	}
 	return true
-}
-
-// writeHardSpec writes GR&W with 200 groups into dir: its guarded
-// transition (L3 -> L4) takes Z3 far longer than a millisecond, so
-// "--solver-timeout 1ms" leaves it undecided.
-func writeHardSpec(t *testing.T, dir string) string {
-	t.Helper()
-	grw, err := specs.GRW(200, 2, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, "grw.yaml")
-	if err := os.WriteFile(file, grw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
 }
