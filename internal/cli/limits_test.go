@@ -132,7 +132,7 @@ func TestPropertyTimeoutProve(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if len(rep.Properties) != 1 || rep.Properties[0].Verdict != "unknown" || !strings.Contains(rep.Properties[0].Reason, "timeout after 1s") {
-		t.Errorf("properties %+v, want target unknown by the timeout", rep.Properties)
+		t.Errorf("properties %+v, want target unknown by the timeout\n%s", rep.Properties, out)
 	}
 }
 

@@ -816,6 +816,10 @@ func (s *Solver) checkMore(ctx context.Context, z *zctx, sv C.Z3_solver) (C.Z3_l
 // beyond int64 gives nil and a reason.
 func (z *zctx) readRun(sv C.Z3_solver, ts presburger.TransitionSystem, params env, states []env, choices []C.Z3_ast) (*presburger.Counterexample, string, error) {
 	m, err := z.solverModel(sv)
+	if err != nil && z.interrupted {
+		// Interrupted as the check ended: sat, and then no model.
+		return nil, "counterexample search: interrupted", nil
+	}
 	if err != nil {
 		return nil, "", err
 	}

@@ -189,6 +189,12 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 			return presburger.Answer{Result: presburger.Unsat}, nil
 		case C.Z3_L_TRUE:
 			m, err := z.model(sv, p.Bounds)
+			if err != nil && (ctx.Err() != nil || z.interrupted) {
+				// The interrupt came as the check ended: Z3 says
+				// sat and then has no model ("there is no current
+				// model"). The query was stopped, not answered.
+				return unknownAnswer(ctx, "interrupted: "+err.Error()), nil
+			}
 			if err != nil {
 				return presburger.Answer{}, err
 			}
