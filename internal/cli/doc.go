@@ -17,5 +17,6 @@
 //
 // The tests run whole command lines against golden transcripts
 // (testdata/transcripts/*.txtar, transcript_test.go; -update rewrites
-// them), each in a process of its own.
+// them), one after another in the test's process, a few as processes of
+// their own (the real binary end to end).
 package cli

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger/z3"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output of the transcripts under testdata/transcripts")
@@ -34,19 +35,30 @@ var update = flag.Bool("update", false, "rewrite the expected output of the tran
 //	stderr       the expected standard error
 //	written/NAME the expected content of $WORK/NAME after the run
 //	             (optional; for -o)
+//	process      why the run needs a process of its own (optional)
 //
-// Each run is a process of its own, in $WORK, so that each starts as a
-// user's does: Z3's models, and so the witnesses printed, depend on what
-// the process asked Z3 before. Outputs are normalised where a run cannot
-// repeat itself: the two directories are written $WORK and $SPECS,
-// measured times and memory figures become placeholders, and the version
-// stamped into NuSMV models VERSION.
+// A run is in the test's process (runInProcess), one after another, in
+// $WORK: Run on the transcript's streams, with Z3's idle contexts
+// dropped first, so that each run starts as a user's does: Z3's models,
+// and so the witnesses printed, depend on what a context was asked
+// before. A transcript with a process section runs the test binary as
+// vsym instead (runProcess): those keep the real binary's path covered
+// end to end (its standard streams, exit codes, a file written with -o,
+// a --timeout that ends the whole process). Outputs are normalised where
+// a run cannot repeat itself: the two directories are written $WORK and
+// $SPECS, measured times and memory figures become placeholders, and the
+// version stamped into NuSMV models VERSION.
 //
 // go test ./internal/cli -run TestTranscripts -update rewrites exit,
 // stdout, stderr and written/ from a run, keeping the rest: check the
 // diff before committing.
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "transcripts", "*.txtar"))
+	// Absolute paths: a run in the test's process moves to its $WORK.
+	dir, err := filepath.Abs(filepath.Join("testdata", "transcripts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts: %v", err)
 	}
@@ -56,7 +68,6 @@ func TestTranscripts(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			t.Parallel()
 			runTranscript(t, file, specs)
 		})
 	}
@@ -92,7 +103,11 @@ func runTranscript(t *testing.T, file, specs string) {
 			env = append(env, dirs.Replace(line))
 		}
 	}
-	stdout, stderr, code := runProcessEnv(t, work, a.Get("stdin"), args, env)
+	run := runInProcess
+	if hasFile(a, "process") {
+		run = runProcessEnv
+	}
+	stdout, stderr, code := run(t, work, a.Get("stdin"), args, env)
 	checkWrittenSizes(t, stderr)
 
 	normalize := func(b []byte) []byte {
@@ -139,6 +154,35 @@ func runTranscript(t *testing.T, file, specs string) {
 			t.Errorf("%s differs (go test ./internal/cli -run TestTranscripts -update rewrites it):\n%s", f.Name, testsupport.FirstDiff(string(want), string(f.Data)))
 		}
 	}
+}
+
+// hasFile reports whether a has a file named name.
+func hasFile(a *testsupport.Archive, name string) bool {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// runInProcess runs vsym in the test's process, as a process of its own
+// would run it (runProcessEnv): in dir, with stdin as standard input and
+// the variables env set (for the test; restored after it), and with Z3's
+// idle contexts dropped, so that Z3 answers as in a new process. The
+// test must not run in parallel with another that uses Z3 or the
+// working directory: t.Chdir and t.Setenv refuse a parallel test.
+func runInProcess(t *testing.T, dir string, stdin []byte, args, env []string) (stdout, stderr []byte, code int) {
+	t.Helper()
+	t.Chdir(dir)
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		t.Setenv(name, value)
+	}
+	z3.DropIdleContexts()
+	var out, errb bytes.Buffer
+	code = Run(args, bytes.NewReader(stdin), &out, &errb)
+	return out.Bytes(), errb.Bytes(), code
 }
 
 // runProcess runs vsym as its own process (the test binary, which

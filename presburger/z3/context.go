@@ -227,6 +227,25 @@ var (
 	projectPool = &contextPool{maxUses: 64}
 )
 
+// DropIdleContexts deletes the contexts that Solve and Project keep for
+// reuse, so that the calls that follow start in fresh contexts, as the
+// first calls of a process do: the model Z3 finds, and so a witness
+// printed from it, can depend on what a reused context holds. It is for
+// a program that runs independent jobs one after another in one process
+// and wants each answered as if alone (internal/cli's tests run vsym's
+// command lines so). Calls running meanwhile keep their contexts.
+func DropIdleContexts() {
+	for _, p := range []*contextPool{solvePool, projectPool} {
+		p.Lock()
+		idle := p.idle
+		p.idle = nil
+		p.Unlock()
+		for _, z := range idle {
+			z.close()
+		}
+	}
+}
+
 // acquire returns a context of the pool for the exclusive use of one
 // call.
 func (p *contextPool) acquire() (*zctx, error) {
