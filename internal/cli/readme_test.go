@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -17,9 +16,13 @@ import (
 // the bundled specs are not at hand, so examples on them are left out
 // too (the transcripts cover those). With -update, the outputs that
 // differ are rewritten in the documents (read the diff before keeping
-// it: an example shows what a user sees).
+// it: an example shows what a user sees). The examples run one after
+// another in the test's process (runInProcess), as the transcripts do.
 func TestDocExamples(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil || len(docs) == 0 {
 		t.Fatalf("no documents under docs/: %v", err)
@@ -28,7 +31,6 @@ func TestDocExamples(t *testing.T) {
 		docs[i] = filepath.Join("docs", filepath.Base(d))
 	}
 	ran := 0
-	var mu sync.Mutex
 	rewrite := map[string]map[string]string{} // doc -> command -> output
 	defer func() {
 		for doc, outputs := range rewrite {
@@ -54,18 +56,15 @@ func TestDocExamples(t *testing.T) {
 				}
 				ran++
 				t.Run(doc+": "+ex.command, func(t *testing.T) {
-					t.Parallel()
-					stdout, _, _ := runProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")))
+					stdout, _, _ := runInProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")), nil)
 					got := string(stdout)
 					switch {
 					case got == ex.output:
 					case *update:
-						mu.Lock()
 						if rewrite[doc] == nil {
 							rewrite[doc] = map[string]string{}
 						}
 						rewrite[doc][ex.command] = got
-						mu.Unlock()
 					default:
 						t.Errorf("%s shows:\n%s\nbut the command prints:\n%s", doc, ex.output, got)
 					}
