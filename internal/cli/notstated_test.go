@@ -13,13 +13,16 @@ import (
 // verdicts of the others, which are given as usual; a command without
 // verdicts (nusmv) warns of it on standard error.
 func TestNotStated(t *testing.T) {
-	root := filepath.Join("..", "..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
 	file := "formats/bymc/testdata/unfair.ta"
 	for _, args := range [][]string{
 		{"explore", "--params", "N=2", "--no-traces", "--output", "json", file},
 		{"prove", "--output", "json", file},
 	} {
-		stdout, stderr, code := runProcess(t, root, nil, args)
+		stdout, stderr, code := runInProcess(t, root, nil, args, nil)
 		if code != 1 { // good fails
 			t.Fatalf("%v: exit %d, want 1\n%s", args, code, stderr)
 		}
@@ -41,11 +44,11 @@ func TestNotStated(t *testing.T) {
 		}
 	}
 	// A command whose output has no verdicts warns of it.
-	_, stderr, code := runProcess(t, root, nil, []string{"nusmv", "--params", "N=2", file})
+	_, stderr, code := runInProcess(t, root, nil, []string{"nusmv", "--params", "N=2", file}, nil)
 	if code != 0 || !strings.Contains(string(stderr), "vsym: warning: "+file+":49:11: property both is not stated: ") {
 		t.Errorf("nusmv: exit %d, no warning of the specification not stated:\n%s", code, stderr)
 	}
-	stdout, _, _ := runProcess(t, root, nil, []string{"prove", file})
+	stdout, _, _ := runInProcess(t, root, nil, []string{"prove", file}, nil)
 	if !strings.HasSuffix(string(stdout), "property both: not stated ("+file+":49:11): vsym translates [] f, <> c, f && f, c || f and c -> f (c a condition); this LTL formula has no CTL equivalent among them\n") {
 		t.Errorf("prove's text does not end with the specification not stated:\n%s", stdout)
 	}

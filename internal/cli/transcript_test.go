@@ -174,6 +174,9 @@ func hasFile(a *testsupport.Archive, name string) bool {
 // working directory: t.Chdir and t.Setenv refuse a parallel test.
 func runInProcess(t *testing.T, dir string, stdin []byte, args, env []string) (stdout, stderr []byte, code int) {
 	t.Helper()
+	if !filepath.IsAbs(dir) {
+		t.Fatalf("runInProcess in %s: the directory must be absolute (a second call would start from the first's)", dir)
+	}
 	t.Chdir(dir)
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
