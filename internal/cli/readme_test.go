@@ -17,7 +17,8 @@ import (
 // too (the transcripts cover those). With -update, the outputs that
 // differ are rewritten in the documents (read the diff before keeping
 // it: an example shows what a user sees). The examples run one after
-// another in the test's process (runInProcess), as the transcripts do.
+// another in the test's process (runInProcess), as the transcripts do,
+// and a command shown twice runs once.
 func TestDocExamples(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -44,6 +45,9 @@ func TestDocExamples(t *testing.T) {
 			}
 		}
 	}()
+	// A command shown in several places runs once: what it prints is
+	// compared with each.
+	printed := map[string]string{}
 	t.Run("examples", func(t *testing.T) {
 		for _, doc := range append([]string{"README.md"}, docs...) {
 			data, err := os.ReadFile(filepath.Join(root, doc))
@@ -56,8 +60,12 @@ func TestDocExamples(t *testing.T) {
 				}
 				ran++
 				t.Run(doc+": "+ex.command, func(t *testing.T) {
-					stdout, _, _ := runInProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")), nil)
-					got := string(stdout)
+					got, ok := printed[ex.command]
+					if !ok {
+						stdout, _, _ := runInProcess(t, root, nil, strings.Fields(strings.TrimPrefix(ex.command, "vsym ")), nil)
+						got = string(stdout)
+						printed[ex.command] = got
+					}
 					switch {
 					case got == ex.output:
 					case *update:
