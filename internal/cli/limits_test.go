@@ -267,9 +267,9 @@ func TestTimeoutDotCheck(t *testing.T) {
 	}
 }
 
-// prove of eight properties, each bounded at 400 ms by
+// prove of eight properties, each bounded at 200 ms by
 // --property-timeout (slowKanban with eight targets, which the CHC
-// engine takes far longer on), stops after 1 s: no report, the JSON
+// engine takes far longer on), stops after 500 ms: no report, the JSON
 // error object.
 func TestTimeoutProveManyProperties(t *testing.T) {
 	src := slowKanban(t)
@@ -277,19 +277,19 @@ func TestTimeoutProveManyProperties(t *testing.T) {
 		src = fmt.Appendf(src, "  target%d: \"AG !(#x4 >= 2 & #x6 >= 4 & #x10 >= 4 & #x13 >= %d & #x14 >= 4)\"\n", k, 6+k)
 	}
 	file := writeSpecs(t, src)[0]
-	out, _ := runLimited(t, "prove", "--timeout", "1s", "--property-timeout", "400ms", "--output", "json", file)
-	jsonError(t, out, "unknown", "proof stopped: timeout after 1s; raise --timeout")
+	out, _ := runLimited(t, "prove", "--timeout", "500ms", "--property-timeout", "200ms", "--output", "json", file)
+	jsonError(t, out, "unknown", "proof stopped: timeout after 500ms; raise --timeout")
 }
 
-// bench table4 of four rows, each bounded at 400 ms by --row-timeout
+// bench table4 of four rows, each bounded at 200 ms by --row-timeout
 // (each takes seconds to minutes in full, and runs into that bound),
-// stops after 1 s with exit 3, before the fourth row: the rows finished
+// stops after 500 ms with exit 3, before the fourth row: the rows finished
 // by then (on an idle machine the first two; fewer on a loaded one) are
 // printed, in order, and the row cut short is not.
 func TestTimeoutBench(t *testing.T) {
 	rows := []string{"asr-r10-n40", "asr-r10-n80", "asrf-r10-n40", "asrf-r10-n80"}
-	out, errs := runLimited(t, "bench", "table4", "--rows", strings.Join(rows, ","), "--row-timeout", "400ms", "--timeout", "1s")
-	if !strings.Contains(errs, "unknown: benchmark stopped: timeout after 1s; raise --timeout") {
+	out, errs := runLimited(t, "bench", "table4", "--rows", strings.Join(rows, ","), "--row-timeout", "200ms", "--timeout", "500ms")
+	if !strings.Contains(errs, "unknown: benchmark stopped: timeout after 500ms; raise --timeout") {
 		t.Errorf("stderr: %s", errs)
 	}
 	printed := 0
