@@ -20,7 +20,7 @@ func TestConstructNames(t *testing.T) {
 		}
 		seen[name] = true
 	}
-	if len(seen) != 9 {
+	if len(seen) != 8 {
 		t.Errorf("%d constructs", len(seen))
 	}
 }
