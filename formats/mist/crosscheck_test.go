@@ -419,3 +419,19 @@ func TestCrossCheckCatchesWrongSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestOutsideRenamed: when a place is called outside, the state of the
+// processes outside is outside_, and the import still cross-checks.
+func TestOutsideRenamed(t *testing.T) {
+	src := "vars outside q\nrules\n  outside >= 1 -> outside' = outside - 1, q' = q + 1;\ninit outside >= 0, q = 0\ntarget q >= 2\n"
+	imp := mist.Translate("f.spec", []byte(src))
+	if err := imp.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := imp.Spec.States; !slices.Equal(got, []string{"outside", "q", "outside_"}) {
+		t.Errorf("states %v, want [outside q outside_]", got)
+	}
+	if compared, safe := crossCheck(t, "f.spec", []byte(src), 3); compared != 3 || len(safe) != 3 || safe[0] != true || safe[2] != false {
+		t.Errorf("compared %d initial markings, verdicts %v; want 3, safe from 0 and 1 tokens, not from 2", compared, safe)
+	}
+}
