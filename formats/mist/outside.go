@@ -31,8 +31,9 @@ import (
 // variable) maps the initial configurations onto the initial markings
 // and every step onto a firing of its rule, both ways. So the markings
 // the GSST reaches, over every instance, are the net's reachable
-// markings; a configuration is a deadlock exactly when its marking is
-// (a process outside enables nothing); and every property over the
+// markings; a configuration is a deadlock exactly when no rule can
+// change its marking (a process outside enables nothing; a rule that
+// changes no marking is left out, idleStep); and every property over the
 // places, the target's among them, has the net's verdict, for every
 // kind of guard the net has (zero tests included). Only what reads the
 // processes outside (n, #outside) sees them, and the YAML says so.
@@ -58,8 +59,8 @@ func (t *translator) addOutside() int {
 	t.imp.Notes.Header = append(t.imp.Notes.Header,
 		fmt.Sprintf("State %s is no place: no step leaves or enters it, so its processes", name),
 		"never move, and every other process is a token. The markings the system",
-		"reaches, its deadlocks and the verdict of every property over the places",
-		fmt.Sprintf("are the net's; n and #%s count the processes %s too.", name, name))
+		"reaches and the verdict of every property over the places are the net's,",
+		fmt.Sprintf("and so are its deadlocks; n and #%s count the processes %s too.", name, name))
 	return len(s.States) - 1
 }
 
