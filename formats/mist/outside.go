@@ -68,14 +68,9 @@ func (t *translator) addOutside() int {
 // a net with no process of its own (why says why): its every step is
 // then an environment step.
 func (t *translator) observer(outside int, why string) {
-	s := t.spec
-	name := s.States[outside]
-	row := make([]int, len(s.States))
-	row[outside] = 1
-	s.Groups = append(s.Groups, gsst.Group{Name: name, Size: 1, Pos: t.net.File.InitPos, SizePos: t.net.File.InitPos})
-	s.Init = append(s.Init, row)
-	s.InitPos = append(s.InitPos, gsst.InitPos{Pos: t.net.File.InitPos})
-	t.imp.Notes.Groups = append(t.imp.Notes.Groups, fmt.Sprintf("an observer, which never moves: %s", why))
+	pos := t.net.File.InitPos
+	g := gsst.Group{Name: t.spec.States[outside], Size: 1, Pos: pos, SizePos: pos}
+	t.addGroup(g, outside, "an observer, which never moves: "+why)
 }
 
 // mayBeEmpty makes the group of process place p, whose init allows no
@@ -92,11 +87,5 @@ func (t *translator) mayBeEmpty(p, outside int, spread map[int][]int) {
 	} else {
 		g.Size = int(iv.Hi)
 	}
-	row := make([]int, len(s.States))
-	row[t.state[p]] = g.Size
-	spread[len(s.Groups)] = []int{t.state[p], outside}
-	s.Groups = append(s.Groups, g)
-	s.Init = append(s.Init, row)
-	s.InitPos = append(s.InitPos, gsst.InitPos{Pos: t.initPos(p)})
-	t.imp.Notes.Groups = append(t.imp.Notes.Groups, note)
+	spread[t.addGroup(g, t.state[p], note)] = []int{t.state[p], outside}
 }

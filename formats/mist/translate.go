@@ -214,12 +214,7 @@ func (t *translator) groups() {
 		case iv.Hi > iv.Lo:
 			g.Ranged, g.Max = true, int(iv.Hi)
 		}
-		row := make([]int, len(s.States))
-		row[t.state[p]] = g.Size
-		s.Groups = append(s.Groups, g)
-		s.Init = append(s.Init, row)
-		s.InitPos = append(s.InitPos, gsst.InitPos{Pos: t.initPos(p)})
-		t.imp.Notes.Groups = append(t.imp.Notes.Groups, note)
+		t.addGroup(g, t.state[p], note)
 	}
 	if len(spread) > 0 {
 		s.InitOver = make([][]int, len(s.Groups))
@@ -234,6 +229,19 @@ func (t *translator) groups() {
 		}
 		t.observer(outside, why)
 	}
+}
+
+// addGroup adds group g, every process of it in state st (a spread over
+// states is recorded apart), with its note, and returns its index.
+func (t *translator) addGroup(g gsst.Group, st int, note string) int {
+	s := t.spec
+	row := make([]int, len(s.States))
+	row[st] = g.Size
+	s.Groups = append(s.Groups, g)
+	s.Init = append(s.Init, row)
+	s.InitPos = append(s.InitPos, gsst.InitPos{Pos: g.Pos})
+	t.imp.Notes.Groups = append(t.imp.Notes.Groups, note)
+	return len(s.Groups) - 1
 }
 
 // allGroups lists every group.
