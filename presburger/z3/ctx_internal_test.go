@@ -1,7 +1,9 @@
 package z3
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/vsym/vsym/presburger"
@@ -77,5 +79,44 @@ func TestBackTranslation(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDropIdleContexts: a call's context waits in the pool for the next
+// call, DropIdleContexts deletes it, and the next call makes a new one.
+func TestDropIdleContexts(t *testing.T) {
+	x, y := presburger.Var(0), presburger.Var(1)
+	p := presburger.Problem{
+		Bounds: []presburger.Bound{{Var: x, Lo: 0, Hi: 10}, {Var: y, Lo: 0, Hi: 10}},
+		F:      presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.VarTerm(y).Scale(2)),
+	}
+	solve := func() {
+		t.Helper()
+		if a, err := New().Solve(context.Background(), p); err != nil || a.Result != presburger.Sat {
+			t.Fatalf("%v, %v: want sat", a, err)
+		}
+	}
+	idle := func() []*zctx {
+		solvePool.Lock()
+		defer solvePool.Unlock()
+		return slices.Clone(solvePool.idle)
+	}
+	solve()
+	before := idle()
+	if len(before) == 0 {
+		t.Fatal("no idle context after a call")
+	}
+	DropIdleContexts()
+	if n := len(idle()); n != 0 {
+		t.Fatalf("%d idle contexts after DropIdleContexts", n)
+	}
+	for _, z := range before {
+		if !z.closed {
+			t.Error("a dropped context was not deleted")
+		}
+	}
+	solve()
+	if after := idle(); len(after) != 1 || slices.Contains(before, after[0]) {
+		t.Errorf("idle after the next call: %v, want one new context (before: %v)", after, before)
 	}
 }
