@@ -504,9 +504,10 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 		// The second round starts from what the first kept (a
 		// candidate the first dropped may survive with the new facts,
 		// but seldom does, and the round costs less without them).
-		if more := monotoneLemmas(m, lis); len(more) > 0 {
-			cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
-			cands = append(append(cands, more...), property)
+		more := monotoneLemmas(m, lis)
+		cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
+		cands = append(append(cands, more...), property)
+		if len(more) > 0 && mayProve(ctx, solver, base, cands, phi) {
 			again, err := houdini(ctx, solver, base, cands)
 			if err != nil {
 				return nil, nil, err
@@ -533,6 +534,24 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 		return lemmas, inv, nil
 	}
 	return lemmas, nil, nil
+}
+
+// mayProve reports whether some of cands, inductive together, could
+// imply phi: false when a step from a state satisfying all of them
+// (phi among them) violates phi. Any part K of cands that is inductive
+// and implies phi holds in that state, hence after the step, and phi
+// with it; so there is none, and Houdini's filter over cands, several
+// queries, need not run (one query instead: ByMC's cf1s, whose
+// properties the monotone combinations do not prove). True when the
+// solver cannot tell.
+func mayProve(ctx context.Context, solver presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, phi presburger.Formula) bool {
+	every := make([]int, len(ts.Trans))
+	for i := range every {
+		every[i] = i
+	}
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: stepBounds(ts, every...),
+		F: presburger.Conj(lemmaConj(cands), presburger.Disj(ts.Trans...), presburger.Negation(ts.Prime(phi)))})
+	return err != nil || a.Result != presburger.Sat
 }
 
 // proves reports whether the lemmas kept by the filter, with the facts,
