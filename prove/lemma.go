@@ -18,9 +18,12 @@ type Lemma struct {
 	// Kind says where the candidate came from: "bound" (a variable never
 	// goes below, or above, its initial value), "threshold" (a state is
 	// occupied only when a condition of the guards into it holds: a
-	// threshold once passed stays passed) or "count" (a shared variable
+	// threshold once passed stays passed), "count" (a shared variable
 	// is at most its initial value plus the processes in the states its
-	// increments lead to).
+	// increments lead to), "monotone" (a sum of a few variables that no
+	// step increases, at most its initial value) or "ceiling" (a sum
+	// that only steps under a guard bounding it increase, at most that
+	// bound); monotone.go has the last two.
 	Kind    string
 	Formula presburger.Formula // over the model's state variables and parameters
 	Text    string
