@@ -1,7 +1,5 @@
 package presburger
 
-import "github.com/vsym/vsym/internal/checked"
-
 // dropExcluded returns bad without the disjuncts of its top-level Or
 // that inv excludes by bounds alone: those whose comparisons of one
 // variable with a constant, within the domain, put the term of some
@@ -76,10 +74,7 @@ func excludedBy(ineqs []*boxRange, d Formula, box map[Var]Bound) bool {
 				b = AnyInt(v)
 			}
 		}
-		if b, ok = narrow(b, c.T.Monos[0].Coef, c.T.Const, c.Op); !ok {
-			continue
-		}
-		if b.Empty() {
+		if b = b.Tighten(c.T.Monos[0].Coef, c.T.Const, c.Op); b.Empty() {
 			return true
 		}
 		local[v] = b
@@ -179,47 +174,4 @@ func (r *boxRange) falseWith(local map[Var]Bound, box map[Var]Bound) bool {
 		return above || below
 	}
 	return loOpen == 0 && hiOpen == 0 && lo.sign() == 0 && hi.sign() == 0 // Ne
-}
-
-// narrow intersects b with the values of its variable x that satisfy
-// a*x + k op 0; ok is false when it cannot say (a disequality, or
-// numbers near the ends of int64).
-func narrow(b Bound, a, k int64, op Op) (Bound, bool) {
-	if a == 0 || a <= -checked.Limit || a >= checked.Limit || k <= -checked.Limit || k >= checked.Limit {
-		return b, false
-	}
-	// a*x op r with a > 0.
-	r := -k
-	if a < 0 {
-		a, r, op = -a, k, op.Converse()
-	}
-	atLeast := func(x int64) {
-		if b.NoLo || x > b.Lo {
-			b.Lo, b.NoLo = x, false
-		}
-	}
-	atMost := func(x int64) {
-		if b.NoHi || x < b.Hi {
-			b.Hi, b.NoHi = x, false
-		}
-	}
-	switch op {
-	case Ge:
-		atLeast(checked.CeilDiv(r, a))
-	case Gt:
-		atLeast(checked.FloorDiv(r, a) + 1)
-	case Le:
-		atMost(checked.FloorDiv(r, a))
-	case Lt:
-		atMost(checked.CeilDiv(r, a) - 1)
-	case Eq:
-		if r%a != 0 {
-			return Bound{Var: b.Var, Lo: 1, Hi: 0}, true // no integer
-		}
-		atLeast(r / a)
-		atMost(r / a)
-	default:
-		return b, false
-	}
-	return b, true
 }
