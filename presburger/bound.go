@@ -3,6 +3,8 @@ package presburger
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/vsym/vsym/internal/checked"
 )
 
 // AtLeast returns the range lo.. of v: no upper bound, as for a counter
@@ -83,4 +85,61 @@ func checkExistsRanges(f Formula) error {
 		return checkExistsRanges(f.Body)
 	}
 	return nil
+}
+
+// Tighten returns b intersected with the values of its variable x that
+// satisfy a*x + k op 0: an equality without an integer solution gives
+// an empty range, a disequality cuts off an end of a finite range only,
+// and coefficients or constants beyond a 1024th of checked.Limit leave
+// b as it is (the arithmetic below negates and shifts them).
+func (b Bound) Tighten(a, k int64, op Op) Bound {
+	const limit = checked.Limit / 1024
+	switch {
+	case a < -limit || a > limit || k < -limit || k > limit:
+		return b
+	case a == 0 && op.Holds(k):
+		return b
+	case a == 0:
+		return Bound{Var: b.Var, Lo: 1, Hi: 0}
+	}
+	if a < 0 {
+		a, k, op = -a, -k, op.Converse()
+	}
+	// a*x op -k, a > 0.
+	lo := func(x int64) {
+		if b.NoLo || x > b.Lo {
+			b.Lo, b.NoLo = x, false
+		}
+	}
+	hi := func(x int64) {
+		if b.NoHi || x < b.Hi {
+			b.Hi, b.NoHi = x, false
+		}
+	}
+	switch op {
+	case Eq:
+		if -k%a != 0 {
+			return Bound{Var: b.Var, Lo: 1, Hi: 0}
+		}
+		lo(-k / a)
+		hi(-k / a)
+	case Ne:
+		if -k%a == 0 && b.Finite() {
+			switch x := -k / a; {
+			case x == b.Lo:
+				lo(x + 1)
+			case x == b.Hi:
+				hi(x - 1)
+			}
+		}
+	case Le:
+		hi(checked.FloorDiv(-k, a))
+	case Lt:
+		hi(checked.FloorDiv(-k-1, a))
+	case Ge:
+		lo(checked.CeilDiv(-k, a))
+	case Gt:
+		lo(checked.CeilDiv(-k+1, a))
+	}
+	return b
 }

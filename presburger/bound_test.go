@@ -3,6 +3,7 @@ package presburger_test
 import (
 	"context"
 	"math"
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
@@ -102,5 +103,24 @@ func TestOpenRanges(t *testing.T) {
 	}
 	if got := pb.FoldBounds(g, []pb.Bound{pb.AtLeast(vx, 0), {Var: vx, Lo: 0, Hi: 3}}); got != pb.True {
 		t.Errorf("FoldBounds over 0.. & 0..3 = %v, want true", got)
+	}
+}
+
+// TestTightenRandom: Bound.Tighten keeps exactly the values of the
+// range that satisfy the atom (a disequality: at least those, and
+// within the range), enumerated, on random ranges and atoms.
+func TestTightenRandom(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 3000; i++ {
+		lo := int64(r.Intn(11) - 5)
+		b := pb.Bound{Var: 0, Lo: lo, Hi: lo + int64(r.Intn(6))}
+		a, k, op := int64(r.Intn(9)-4), int64(r.Intn(21)-10), pb.Op(r.Intn(6))
+		got := b.Tighten(a, k, op)
+		for x := b.Lo - 3; x <= b.Hi+3; x++ {
+			in, want := got.Contains(x), b.Contains(x) && op.Holds(a*x+k)
+			if in && !b.Contains(x) || want && !in || in != want && op != pb.Ne {
+				t.Fatalf("%s tightened by %d*x + %d %s 0 is %s: x=%d in it %v, satisfies %v", b.Range(), a, k, op, got.Range(), x, in, want)
+			}
+		}
 	}
 }

@@ -57,6 +57,14 @@ func (s *sum) addProduct(a, b uint64, negative bool) {
 // add adds c.
 func (s *sum) add(c int64) { s.addMul(c, 1) }
 
+// clone returns a copy of s that shares nothing with it.
+func (s sum) clone() sum {
+	if s.big != nil {
+		s.big = new(big.Int).Set(s.big)
+	}
+	return s
+}
+
 // sign returns -1, 0 or +1 as the sum is negative, zero or positive.
 func (s *sum) sign() int {
 	switch {

@@ -2,6 +2,7 @@ package presburger
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -407,14 +408,17 @@ func Rename(f Formula, ren func(Var) Var) Formula {
 
 // FreeVars returns the free variables of f, sorted.
 func FreeVars(f Formula) []Var {
-	seen := map[Var]bool{}
+	// Every occurrence, then sorted and without repeats: a transition
+	// of a net with hundreds of places reads each variable once or
+	// twice, and a slice costs less than a set.
+	var out []Var
 	var walk func(f Formula, bound map[Var]bool)
 	walk = func(f Formula, bound map[Var]bool) {
 		switch f := f.(type) {
 		case Cmp:
 			for _, m := range f.T.Monos {
 				if !bound[m.Var] {
-					seen[m.Var] = true
+					out = append(out, m.Var)
 				}
 			}
 		case Not:
@@ -439,11 +443,11 @@ func FreeVars(f Formula) []Var {
 		}
 	}
 	walk(f, nil)
-	out := make([]Var, 0, len(seen))
-	for v := range seen {
-		out = append(out, v)
+	if out == nil {
+		return []Var{}
 	}
-	return sortVars(out)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Format prints f with the connectives of the GSST guard language

@@ -436,7 +436,7 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 			return err
 		}
 		if a.Result == Unsat {
-			return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+			return query(Safety, -1, ts.Domain, Conj(inv, dropExcluded(inv, ts.Bad, ts.Domain)))
 		}
 		if a.Result == Sat && !first {
 			for i := range steps {
@@ -489,7 +489,7 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 			return err
 		}
 	}
-	return query(Safety, -1, ts.Domain, Conj(inv, ts.Bad))
+	return query(Safety, -1, ts.Domain, Conj(inv, dropExcluded(inv, ts.Bad, ts.Domain)))
 }
 
 // stepImage is what the consecution query of CheckInvariant asks of one

@@ -39,8 +39,10 @@
 // invariants such as bounds, thresholds once passed, counts of the
 // processes that incremented a shared variable) and the property
 // inductive together, filtered by Houdini's algorithm with the Solver,
-// with the linear invariants as facts. Before the lemmas, a system whose
-// steps are monotone (guards "at least", updates by constants or
+// with the linear invariants as facts (and, when they do not prove
+// it, with the monotone combinations of monotone.go, sums of a few
+// variables that no step increases, in a second round). Before the
+// lemmas, a system whose steps are monotone (guards "at least", updates by constants or
 // transfers, domains open upward: Petri nets, transfer nets such as
 // broadcast protocols, and the counter models of GSSTs that test "at
 // least so many") is decided by backward coverability (cover.go:

@@ -44,3 +44,26 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}
 }
+
+// MonotoneCandidates returns the candidate lemmas of m from its
+// monotone combinations and from the ceilings of its guards
+// (monotone.go).
+func MonotoneCandidates(m *counterabs.ParamModel) (monotone, ceiling []presburger.Formula) {
+	s := newMonotoneSearch(m)
+	return monotoneCandidates(m, s), ceilingCandidates(m, s, thresholdAtoms(m))
+}
+
+// Houdini returns the candidates that Houdini's filter keeps on ts
+// (lemma.go): the largest subset inductive together.
+func Houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []presburger.Formula) ([]presburger.Formula, error) {
+	ls := make([]Lemma, len(cands))
+	for i, f := range cands {
+		ls[i] = Lemma{Formula: f}
+	}
+	kept, err := houdini(ctx, s, ts, ls)
+	var out []presburger.Formula
+	for _, l := range kept {
+		out = append(out, l.Formula)
+	}
+	return out, err
+}

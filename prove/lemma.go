@@ -18,9 +18,12 @@ type Lemma struct {
 	// Kind says where the candidate came from: "bound" (a variable never
 	// goes below, or above, its initial value), "threshold" (a state is
 	// occupied only when a condition of the guards into it holds: a
-	// threshold once passed stays passed) or "count" (a shared variable
+	// threshold once passed stays passed), "count" (a shared variable
 	// is at most its initial value plus the processes in the states its
-	// increments lead to).
+	// increments lead to), "monotone" (a sum of a few variables that no
+	// step increases, at most its initial value) or "ceiling" (a sum
+	// that only steps under a guard bounding it increase, at most that
+	// bound); monotone.go has the last two.
 	Kind    string
 	Formula presburger.Formula // over the model's state variables and parameters
 	Text    string
@@ -70,19 +73,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// filter keeps it: the ByMC lemma "a threshold once passed stays
 	// passed", which makes the states behind a threshold unreachable
 	// while it is not passed.
-	var atoms []presburger.Formula
-	atomSeen := map[string]bool{}
-	for i := range m.Transitions {
-		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
-			if readsCounter(m, a) || len(presburger.FreeVars(a)) == 0 {
-				continue
-			}
-			if k := presburger.Format(a, m.VarName); !atomSeen[k] {
-				atomSeen[k] = true
-				atoms = append(atoms, a)
-			}
-		}
-	}
+	atoms := thresholdAtoms(m)
 	for c := range m.Counters {
 		if empty[c] {
 			continue
@@ -161,6 +152,26 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		}
 	}
 	return out
+}
+
+// thresholdAtoms returns the comparisons of m's guards that read no
+// counter (shared variables and parameters only), each once, in the
+// order of the transitions.
+func thresholdAtoms(m *counterabs.ParamModel) []presburger.Formula {
+	var atoms []presburger.Formula
+	seen := map[string]bool{}
+	for i := range m.Transitions {
+		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
+			if readsCounter(m, a) || len(presburger.FreeVars(a)) == 0 {
+				continue
+			}
+			if k := presburger.Format(a, m.VarName); !seen[k] {
+				seen[k] = true
+				atoms = append(atoms, a)
+			}
+		}
+	}
+	return atoms
 }
 
 // initTerms returns the initial value of every state variable of m, as a
@@ -385,6 +396,71 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	return dropValid(keep), nil
 }
 
+// needed returns a part of kept, lemmas inductive together on ts (with
+// the facts its transitions carry), that is inductive on its own and
+// implies phi, found by the counterexamples to induction: starting from
+// the property (phi, when it is among kept), each state that satisfies
+// the part so far but violates phi, or steps out of the part, brings in
+// the lemmas of kept that it violates. A few queries, where pruning all
+// of kept asks one per lemma. kept itself when a witness violates none
+// of the rest (which a model that leaves a variable out can do) or the
+// solver cannot tell.
+func needed(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, kept []Lemma, phi presburger.Formula) []Lemma {
+	in := make([]bool, len(kept))
+	for i, l := range kept {
+		in[i] = l.Kind == propertyKind
+	}
+	part := func() []Lemma {
+		var out []Lemma
+		for i, l := range kept {
+			if in[i] {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	// grow adds the lemmas that the state of a's model violates, and
+	// reports whether there was one.
+	grow := func(a presburger.Answer) bool {
+		val := func(v presburger.Var) int64 { return a.Model[v] }
+		grew := false
+		for i, l := range kept {
+			if !in[i] && !presburger.Eval(l.Formula, val) {
+				in[i], grew = true, true
+			}
+		}
+		return grew
+	}
+	constraint := paramPart(ts)
+	every := make([]int, len(ts.Trans))
+	for i := range every {
+		every[i] = i
+	}
+	anyStep, anyBounds := presburger.Disj(ts.Trans...), stepBounds(ts, every...)
+	for {
+		cur := lemmaConj(part())
+		a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain, F: presburger.Conj(constraint, cur, presburger.Negation(phi))})
+		if err != nil || a.Result == presburger.Unknown {
+			return kept
+		}
+		if a.Result == presburger.Sat {
+			if !grow(a) {
+				return kept
+			}
+			continue
+		}
+		a, err = s.Solve(ctx, presburger.Problem{Bounds: anyBounds, F: presburger.Conj(cur, anyStep, presburger.Negation(ts.Prime(cur)))})
+		switch {
+		case err != nil || a.Result == presburger.Unknown:
+			return kept
+		case a.Result == presburger.Unsat:
+			return part()
+		case !grow(a):
+			return kept
+		}
+	}
+}
+
 // paramPart returns the conjuncts of ts.Init that read parameters only
 // (the assumption and the sizes over parameters, n the sum of the
 // sizes): what holds at every step.
@@ -484,7 +560,7 @@ func lemmaSummary(ls []Lemma) string {
 		n[l.Kind]++
 	}
 	out := ""
-	for _, k := range []string{"bound", "threshold", "count"} {
+	for _, k := range []string{"bound", "threshold", "count", "monotone", "ceiling"} {
 		if n[k] > 0 {
 			if out != "" {
 				out += ", "

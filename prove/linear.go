@@ -421,6 +421,9 @@ func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[
 	next := m.StepTerms(t)
 	delta := make([]presburger.Term, len(next))
 	for v := range next {
+		if n := next[v]; n.Const == 0 && len(n.Monos) == 1 && n.Monos[0] == (presburger.Mono{Var: m.StateVar(v), Coef: 1}) {
+			continue // unchanged: no change (most variables of a step on a large net)
+		}
 		delta[v] = next[v].Sub(presburger.VarTerm(m.StateVar(v))).Subst(func(x presburger.Var) presburger.Term {
 			if c, ok := fixed[x]; ok {
 				return presburger.ConstTerm(c)
@@ -499,7 +502,7 @@ func fixedVars(guard presburger.Formula, dom map[presburger.Var]presburger.Bound
 				b = presburger.AnyInt(v)
 			}
 		}
-		rng[v] = tighten(b, c.T.Monos[0].Coef, c.T.Const, op)
+		rng[v] = b.Tighten(c.T.Monos[0].Coef, c.T.Const, op)
 	}
 	walk = func(f presburger.Formula) {
 		switch f := f.(type) {
@@ -523,54 +526,6 @@ func fixedVars(guard presburger.Formula, dom map[presburger.Var]presburger.Bound
 		}
 	}
 	return out
-}
-
-// tighten intersects b with the values of its variable x that satisfy
-// a*x + k op 0.
-func tighten(b presburger.Bound, a, k int64, op presburger.Op) presburger.Bound {
-	if !inLimit(a) || !inLimit(k) {
-		return b // beyond what the arithmetic below may negate or shift
-	}
-	if a < 0 {
-		a, k, op = -a, -k, op.Converse()
-	}
-	// a*x op -k, a > 0.
-	lo := func(x int64) {
-		if b.NoLo || x > b.Lo {
-			b.Lo, b.NoLo = x, false
-		}
-	}
-	hi := func(x int64) {
-		if b.NoHi || x < b.Hi {
-			b.Hi, b.NoHi = x, false
-		}
-	}
-	switch op {
-	case presburger.Eq:
-		if -k%a == 0 {
-			lo(-k / a)
-			hi(-k / a)
-		}
-	case presburger.Ne:
-		// Only an end of the range can be cut off.
-		if -k%a == 0 && b.Finite() {
-			switch x := -k / a; {
-			case x == b.Lo:
-				lo(x + 1)
-			case x == b.Hi:
-				hi(x - 1)
-			}
-		}
-	case presburger.Le:
-		hi(checked.FloorDiv(-k, a))
-	case presburger.Lt:
-		hi(checked.FloorDiv(-k-1, a))
-	case presburger.Ge:
-		lo(checked.CeilDiv(-k, a))
-	case presburger.Gt:
-		lo(checked.CeilDiv(-k+1, a))
-	}
-	return b
 }
 
 // reduction is a transition system with the variables that linear

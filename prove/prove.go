@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -473,19 +474,51 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 // lemmas, phi itself unless they imply it, and the linear invariants. A
 // lemma that the others and the linear invariants imply is not
 // reported.
+//
+// The candidates come in two rounds: those of candidates first; when
+// the survivors do not prove phi, the survivors again with the
+// monotone combinations and ceilings (monotone.go). Those are many and
+// mostly hold, so that the filter, and the pruning of what it keeps,
+// would cost more where the first round suffices or nothing does
+// (ByMC's cf1s: its properties go to the prover either way, and the
+// second round in the first made them twice as slow); they give the
+// facts a threshold automaton with crashes needs (c1cs: 0.4 s for
+// one_step0, where the prover took 20 s). A second round's proof keeps
+// the lemmas it needs (needed: a few queries) before the pruning,
+// which asks one per lemma. When the second round proves nothing, the
+// first round's lemmas go on to the prover, as before.
 func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula, lis []linearInvariant) ([]Lemma, presburger.Formula, error) {
-	cands := candidates(m, ts)
-	// The property goes last, so that prune drops it first when the
-	// lemmas imply it.
-	cands = append(cands, Lemma{Kind: propertyKind, Formula: phi})
 	facts := linearConj(m, lis)
 	base := ts
 	if len(lis) > 0 {
 		base = strengthen(ts, facts)
 	}
-	kept, err := houdini(ctx, solver, base, cands)
-	if err != nil || len(kept) == 0 {
+	// The property goes last, so that prune drops it first when the
+	// lemmas imply it.
+	property := Lemma{Kind: propertyKind, Formula: phi}
+	kept, err := houdini(ctx, solver, base, append(candidates(m, ts), property))
+	if err != nil {
 		return nil, nil, err
+	}
+	if !proves(ctx, solver, ts, kept, facts, phi) {
+		// The second round starts from what the first kept (a
+		// candidate the first dropped may survive with the new facts,
+		// but seldom does, and the round costs less without them).
+		more := monotoneLemmas(m, lis)
+		cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
+		cands = append(append(cands, more...), property)
+		if len(more) > 0 && mayProve(ctx, solver, base, cands, phi) {
+			again, err := houdini(ctx, solver, base, cands)
+			if err != nil {
+				return nil, nil, err
+			}
+			if proves(ctx, solver, ts, again, facts, phi) {
+				kept = needed(ctx, solver, base, again, phi)
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, nil
 	}
 	kept = prune(ctx, solver, ts, kept, facts)
 	var lemmas []Lemma
@@ -501,6 +534,39 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 		return lemmas, inv, nil
 	}
 	return lemmas, nil, nil
+}
+
+// mayProve reports whether some of cands, inductive together, could
+// imply phi: false when a step from a state satisfying all of them
+// (phi among them) violates phi. Any part K of cands that is inductive
+// and implies phi holds in that state, hence after the step, and phi
+// with it; so there is none, and Houdini's filter over cands, several
+// queries, need not run (one query instead: ByMC's cf1s, whose
+// properties the monotone combinations do not prove). True when the
+// solver cannot tell.
+func mayProve(ctx context.Context, solver presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, phi presburger.Formula) bool {
+	every := make([]int, len(ts.Trans))
+	for i := range every {
+		every[i] = i
+	}
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: stepBounds(ts, every...),
+		F: presburger.Conj(lemmaConj(cands), presburger.Disj(ts.Trans...), presburger.Negation(ts.Prime(phi)))})
+	return err != nil || a.Result != presburger.Sat
+}
+
+// proves reports whether the lemmas kept by the filter, with the facts,
+// imply phi within the domain: then, being inductive together, they
+// prove it (which lemmasFor checks). False when the solver cannot tell.
+func proves(ctx context.Context, solver presburger.Solver, ts presburger.TransitionSystem, kept []Lemma, facts, phi presburger.Formula) bool {
+	if slices.ContainsFunc(kept, func(l Lemma) bool { return l.Kind == propertyKind }) {
+		return true
+	}
+	if len(kept) == 0 {
+		return false
+	}
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: ts.Domain,
+		F: presburger.Conj(paramPart(ts), facts, lemmaConj(kept), presburger.Negation(phi))})
+	return err == nil && a.Result == presburger.Unsat
 }
 
 // propertyKind marks the property among the candidates of lemmasFor; it
