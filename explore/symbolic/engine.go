@@ -840,7 +840,7 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // operation caches has cacheRatio percent as many entries as the node
 // table: rudd resizes them so when the table grows, and they start so
 // too (at 1<<16 entries each, 10 MB made and cleared for every checker,
-// a third of the CPU time of this package's tests on their small
+// a fifth of the CPU time of this package's tests on their small
 // models). The caches change no result and no count of nodes: an entry
 // missed is computed again, from nodes still in the table.
 func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
