@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
@@ -453,24 +454,56 @@ func checkRenders(t *testing.T, src string) {
 	checkRendersAll(t, []string{src})
 }
 
+// pngRendered says whether a -short run has rendered a PNG yet: dot
+// rasterizes a layout (cairo) at some five times the cost of laying it
+// out and writing SVG, a quarter of the CPU time of this package's tests
+// (4 of 15 CPU-s), so
+// -short renders every picture to SVG and only the first it meets to PNG
+// too, which shows that Graphviz rasterizes what vsym writes; the full
+// run renders every picture to both.
+var pngRendered atomic.Bool
+
 // checkRendersAll checks every source as checkRenders does, with one run
 // of Graphviz: dot -O writes the pictures of the graphs of all.gv as
-// all.gv.svg, all.gv.2.svg, ... (and .png likewise).
+// all.gv.svg, all.gv.2.svg, ... (and .png likewise; under -short, the
+// first picture of the run alone, as first.gv.png: pngRendered).
 func checkRendersAll(t *testing.T, srcs []string) {
 	t.Helper()
 	prog, err := exec.LookPath("dot")
 	if err != nil {
 		t.Fatalf("the dot program of Graphviz is not on PATH (sh scripts/deps.sh installs it): %v", err)
 	}
-	in := filepath.Join(t.TempDir(), "all.gv")
-	if err := os.WriteFile(in, []byte(strings.Join(srcs, "\n")), 0o644); err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	render := func(name, src string, formats ...string) string {
+		t.Helper()
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd := exec.Command(prog, append(formats, "-O", in)...)
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+			t.Fatalf("dot %s: %v\n%s", strings.Join(formats, " "), err, stderr.String())
+		}
+		return in
 	}
-	var stderr bytes.Buffer
-	cmd := exec.Command(prog, "-Tsvg", "-Tpng", "-O", in)
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Fatalf("dot -Tsvg -Tpng: %v\n%s", err, stderr.String())
+	pngs := len(srcs) // the pictures whose PNG is checked, from the first
+	if testing.Short() {
+		pngs = 0
+		if !pngRendered.Swap(true) {
+			pngs = 1
+		}
+	}
+	in, pngIn := "", ""
+	if pngs == len(srcs) {
+		in = render("all.gv", strings.Join(srcs, "\n"), "-Tsvg", "-Tpng")
+		pngIn = in
+	} else {
+		in = render("all.gv", strings.Join(srcs, "\n"), "-Tsvg")
+		if pngs > 0 {
+			pngIn = render("first.gv", srcs[0], "-Tpng")
+		}
 	}
 	for k, src := range srcs {
 		out := in
@@ -497,6 +530,13 @@ func checkRendersAll(t *testing.T, srcs []string) {
 		}
 		if root != "svg" {
 			t.Errorf("SVG root element %q\n%s", root, src)
+		}
+		if k >= pngs {
+			continue
+		}
+		out = pngIn
+		if k > 0 {
+			out = fmt.Sprintf("%s.%d", pngIn, k+1)
 		}
 		pic, err := os.ReadFile(out + ".png")
 		if err != nil {

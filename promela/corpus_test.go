@@ -16,9 +16,9 @@ import (
 // one state per configuration reachable), the group-counter model and
 // the total-counter model (when counterabs builds one) must have the
 // archive's states, and every exported claim the archive's verdict.
-// Each model costs a gcc run: -short takes the first model of each kind
-// for each combination of constructs and fairness (constructs.first), and
-// TestKnownSystems then only the combinations this test left.
+// Each model costs a gcc run: -short takes a model of each kind for each
+// construct (constructs.first), and TestKnownSystems then only the
+// constructs this test left.
 func TestCorpus(t *testing.T) {
 	requireSpin(t)
 	cases, err := testsupport.LoadCorpus()

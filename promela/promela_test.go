@@ -100,8 +100,9 @@ func knownSystems(t *testing.T) []namedSystem {
 // TestKnownSystems emits both models of every bundled spec and of a few
 // family members, compares them with the golden files under testdata/
 // (go test ./promela -update rewrites them), and checks each with Spin
-// against vsym's explicit engine (under -short, one model of each kind
-// per combination of constructs that TestCorpus left: constructs.first).
+// against vsym's explicit engine (under -short, the models that run a
+// construct through Spin in a kind of model that TestCorpus left:
+// constructs.first).
 func TestKnownSystems(t *testing.T) {
 	requireSpin(t)
 	spinned := &constructs{seen: spunShort}
@@ -159,30 +160,52 @@ func TestKnownSystems(t *testing.T) {
 }
 
 // constructs picks the models that go through Spin: all of them, or
-// under -short the first of each kind of model (total, group, concrete)
-// for each combination of the constructs the system uses (shared
-// variables, parameters, broadcast, rendezvous) and of fairness
-// constraints, which are what the emitters write differently. The goldens pin the text of every model either way.
-// TestCorpus and TestKnownSystems share seen (spunShort): a combination
-// one of them ran through Spin costs the other no gcc run under -short.
+// under -short a model only when its kind (total, group, concrete) has
+// not yet gone through Spin with one of the constructs the system uses
+// (shared variables, parameters, broadcast, rendezvous, the step
+// constructs, initial sets), or with none of them: each construct is
+// what an emitter writes differently, and each is then run through Spin
+// once in each kind of model that has it. Combinations of constructs go
+// through Spin in the random instances of TestSpinConstructs and
+// TestSpinReducedConstructs (testsupport.AllConstructs), and every model
+// of the full run. Fairness constraints are not in the key: they change
+// no model's text, only which claims are exported (none,
+// TestFairnessNotExported). The goldens pin the text of every model
+// either way. TestCorpus and TestKnownSystems share seen (spunShort): a
+// construct one of them ran through Spin costs the other no gcc run
+// under -short.
 type constructs struct {
 	seen map[string]bool
 	ran  int
 }
 
-// spunShort is the set of combinations of constructs that a test of
-// the package has run through Spin, shared by TestCorpus and
+// spunShort is the set of (kind, construct) pairs that a test of the
+// package has run through Spin, shared by TestCorpus and
 // TestKnownSystems (it is read only under -short).
 var spunShort = map[string]bool{}
 
 func (c *constructs) first(kind string, sys *gsst.System) bool {
-	key := fmt.Sprintf("%s %v fair=%v", kind, testsupport.ConstructsOf(sys), !sys.Fairness.Empty())
-	if testing.Short() && c.seen[key] {
-		return false
+	used := testsupport.ConstructsOf(sys)
+	keys := []string{kind + " none"}
+	if used != 0 {
+		keys = keys[:0]
+		for b := testsupport.Constructs(1); b <= used; b <<= 1 {
+			if used&b != 0 {
+				keys = append(keys, kind+" "+b.String())
+			}
+		}
 	}
-	c.seen[key] = true
-	c.ran++
-	return true
+	take := !testing.Short()
+	for _, k := range keys {
+		if !c.seen[k] {
+			take = true
+		}
+		c.seen[k] = true
+	}
+	if take {
+		c.ran++
+	}
+	return take
 }
 
 func golden(t *testing.T, path, got string) {

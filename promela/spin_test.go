@@ -37,27 +37,38 @@ type pan struct {
 // which the emitters never use.
 const countClaim = "ltl _count { [] (_nr_pr >= 0) }\n"
 
-// buildPan writes prog to a fresh directory, generates the verifier with
-// spin -a -o2 and compiles it with gcc: with the flags the model's header
+// buildPan writes prog to a fresh directory, generates the verifier
+// (spinA) and compiles it with gcc: with the flags the model's header
 // gives (Program.CompileFlags: -DSAFETY, -DNFAIR), and unoptimized, since
-// the test models are tiny and compiling is the cost. -o2 keeps the
-// variables that nothing reads in the states pan stores (Spin drops
-// them by default), so that pan counts the model's states, which the
-// tests compare with the oracle's.
+// the test models are tiny and compiling is the cost.
 func buildPan(t testing.TB, prog *Program) (*pan, error) {
-	dir := t.TempDir()
-	text := prog.Text + "\n" + countClaim
-	if err := os.WriteFile(filepath.Join(dir, "model.pml"), []byte(text), 0o644); err != nil {
+	dir, err := spinA(t, prog)
+	if err != nil {
 		return nil, err
-	}
-	if out, err := command(dir, "spin", "-a", "-o2", "model.pml"); err != nil {
-		return nil, fmt.Errorf("spin -a: %v\n%s", err, out)
 	}
 	args := append(prog.CompileFlags(), "-O0", "-w", "-pipe", "-o", "pan", "pan.c")
 	if out, err := command(dir, "gcc", args...); err != nil {
 		return nil, fmt.Errorf("gcc: %v\n%s", err, out)
 	}
 	return &pan{dir: dir}, nil
+}
+
+// spinA writes prog, with the counting claim, to a fresh directory and
+// generates the verifier's C source there with spin -a -o2, which reads
+// the whole model and translates every ltl formula. -o2 keeps the
+// variables that nothing reads in the states pan stores (Spin drops
+// them by default), so that pan counts the model's states, which the
+// tests compare with the oracle's.
+func spinA(t testing.TB, prog *Program) (dir string, err error) {
+	dir = t.TempDir()
+	text := prog.Text + "\n" + countClaim
+	if err := os.WriteFile(filepath.Join(dir, "model.pml"), []byte(text), 0o644); err != nil {
+		return "", err
+	}
+	if out, err := command(dir, "spin", "-a", "-o2", "model.pml"); err != nil {
+		return "", fmt.Errorf("spin -a: %v\n%s", err, out)
+	}
+	return dir, nil
 }
 
 func command(dir, name string, args ...string) (string, error) {

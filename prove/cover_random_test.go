@@ -49,7 +49,7 @@ const (
 func TestCoverRandom(t *testing.T) {
 	systems := coverRandomSystems
 	if testing.Short() {
-		systems /= 4
+		systems /= 10
 	}
 	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous)
 }

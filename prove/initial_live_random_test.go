@@ -27,7 +27,7 @@ import (
 func TestProveLivenessInitialSetsRandom(t *testing.T) {
 	systems := 40
 	if testing.Short() {
-		systems = 12
+		systems = 6
 	}
 	r := rand.New(rand.NewSource(30))
 	s := z3.New()

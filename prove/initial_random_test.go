@@ -33,7 +33,7 @@ import (
 func TestProveInitialSetsRandom(t *testing.T) {
 	systems := 120
 	if testing.Short() {
-		systems = 30
+		systems = 16
 	}
 	r := rand.New(rand.NewSource(30))
 	s := z3.New()

@@ -20,7 +20,7 @@ import (
 // combination of a box: a proved property holds at each of them, a
 // refuted one fails at the refuting instance, and the refutation's
 // lifted lasso replays on the oracle's state space with a cycle that
-// meets every fairness constraint. -short draws the first fifth of the
+// meets every fairness constraint. -short draws the first tenth of the
 // systems.
 const (
 	liveSystems = 100
@@ -59,7 +59,7 @@ func replayLassoOn(o *testsupport.Oracle, res prove.Result) error {
 func TestProveLivenessRandom(t *testing.T) {
 	systems := liveSystems
 	if testing.Short() {
-		systems = liveSystems / 5
+		systems = liveSystems / 10
 	}
 	r := rand.New(rand.NewSource(1))
 	s := z3.New()

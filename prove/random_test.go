@@ -17,7 +17,7 @@ import (
 // Random differential test of prove.Check against the unreduced system
 // (testsupport.Unreduced, sharing no code with the counter models, the
 // prover or explore) at every size combination of a box: each ranged
-// group from its least size to boxMax; -short draws the first tenth of
+// group from its least size to boxMax; -short draws the first fifteenth of
 // the systems.
 const (
 	randomSystems = 300
@@ -42,7 +42,7 @@ var randomConfig = testsupport.Config{MaxTransitions: 3, Ranges: true, NGuards: 
 func TestProveRandom(t *testing.T) {
 	systems := randomSystems
 	if testing.Short() {
-		systems = randomSystems / 10
+		systems = randomSystems / 15
 	}
 	r := rand.New(rand.NewSource(1))
 	s := z3.New()
@@ -141,7 +141,7 @@ func TestProveRandom(t *testing.T) {
 	// state equation, by the lemmas and the property (the cheap path),
 	// by the prover on the system
 	// without the variables the linear invariants define (8 of 366 in
-	// the whole sample, none in the tenth of -short), refutations by
+	// the whole sample, none in the fifteenth of -short), refutations by
 	// the prover.
 	t.Logf("answered by: %v", methods)
 	want := []string{"proved by induction", "proved by state equation", "proved by lemmas", "refuted by prover"}

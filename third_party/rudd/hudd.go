@@ -107,7 +107,7 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 		}
 	}
 	impl.nodes[nodesize-1].high = 0
-	impl.unique = make(map[[huddsize]byte]int, nodesize)
+	impl.unique = make(map[[huddsize]byte]int)
 	// creating bddzero and bddone. We do not add them to the unique table.
 	impl.nodes[0] = huddnode{
 		level:  int32(config.varnum),
