@@ -444,7 +444,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	if err != nil {
 		return err
 	}
-	settling, why := settles(m)
+	settling, why := settleCheck(m)
 	if settledOnly && !settling {
 		res.Verdict, res.Reason = Skipped, "a fairness premise in the formula is decided only on a system whose runs settle, and this one may not: "+why
 		return nil
@@ -485,7 +485,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 		}
 	}
 	if settling {
-		return proveSettled(ctx, cfg, lq, j, inv, lemmas, lis, name, prover, solver, res)
+		return proveSettled(ctx, cfg, lq, premise, j, inv, lemmas, lis, name, prover, solver, res)
 	}
 	// A fair lasso at a small instance refutes the property.
 	if found, err := refuteLive(ctx, cfg, m, name, res); err != nil || found {

@@ -44,6 +44,10 @@ import (
 // holds exactly when AG !(pending & repeatable & fair) holds on the
 // model with the monitor, a safety question.
 
+// settleCheck is the check proveLive and checkSettled use: settles,
+// replaced only by the test that shows a wrong check is caught.
+var settleCheck = settles
+
 // settles reports whether m's transitions pass the syntactic check
 // above, and, when they do not, why not.
 func settles(m *counterabs.ParamModel) (ok bool, why string) {
@@ -184,13 +188,19 @@ func (lq *liveQuestion) idles(ts []int) presburger.Formula {
 // system: pending configurations where justice (the system's conditions
 // and j, the property's own) holds and a fair run can stay for ever.
 func (lq *liveQuestion) settled(j presburger.Formula) presburger.Formula {
+	return presburger.Conj(lq.isPending(), lq.stays(j))
+}
+
+// stays is "a fair run can stay in this configuration for ever, and j
+// holds in it" (settled without the monitor).
+func (lq *liveQuestion) stays(j presburger.Formula) presburger.Formula {
 	all := make([]int, len(lq.m.Transitions))
 	dead := []presburger.Formula{}
 	for t := range all {
 		all[t] = t
 		dead = append(dead, presburger.Negation(lq.guard(t)))
 	}
-	fs := []presburger.Formula{lq.isPending(), j}
+	fs := []presburger.Formula{j}
 	fs = append(fs, lq.fair.Justice...)
 	fs = append(fs, presburger.Disj(presburger.Conj(dead...), lq.idles(all)))
 	for w := range lq.fair.Weak {
@@ -328,7 +338,7 @@ func IsLiveness(f ctl.Formula) bool {
 // linear invariants define. A proof is re-checked
 // (checkSettled); a reachable bad state the prover finds is made a
 // refutation only by the lasso explore finds at its instance, replayed.
-func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, j presburger.Formula, inv presburger.Formula, lemmas []Lemma, lis []linearInvariant, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, premise, j presburger.Formula, inv presburger.Formula, lemmas []Lemma, lis []linearInvariant, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	bad := lq.settled(j)
 	cert := &LiveCertificate{Settled: true}
 	if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, bad)); err != nil {
@@ -336,6 +346,9 @@ func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, j presburge
 	} else if ok {
 		cert.Invariant = presburger.Conj(paramPart(lq.ts), inv)
 		return lq.acceptSettled(ctx, solver, cert, j, lemmas, res)
+	}
+	if lq.trigger == presburger.False {
+		return lq.proveAvoiding(ctx, cfg, j, premise, lemmas, name, prover, solver, res)
 	}
 	if found, err := refuteLive(ctx, cfg, lq.m, name, res); err != nil || found {
 		return err
@@ -380,7 +393,7 @@ func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, j presburge
 // with the monitor and excludes every pending configuration where a
 // fair run can stay (lq.settled(j)).
 func (lq *liveQuestion) checkSettled(ctx context.Context, solver presburger.Solver, c *LiveCertificate, j presburger.Formula) error {
-	if ok, why := settles(lq.m); !ok {
+	if ok, why := settleCheck(lq.m); !ok {
 		return fmt.Errorf("the system does not settle: %s", why)
 	}
 	ts := lq.ts
@@ -401,5 +414,48 @@ func (lq *liveQuestion) acceptSettled(ctx context.Context, solver presburger.Sol
 	cert.SettleText = potential(lq.m).Format(lq.varName)
 	res.Verdict, res.Live, res.Lemmas = Proved, cert, lemmas
 	res.Invariant, res.InvariantText = cert.Invariant, cert.InvariantText
+	return nil
+}
+
+// proveAvoiding answers the question of lq when the obligation opens at
+// the initial configurations only (AF q, and the shapes with a fairness
+// premise that read the initial configurations): then a configuration is
+// pending exactly when a run that never met q reaches it, so the
+// question is one of plain safety on the model whose steps keep q false
+// (each transition's guard strengthened by "q is false after it", the
+// initial configurations those where the premise and start hold and q
+// does not): is a configuration where a fair run can stay reachable?
+// That is asked by the whole safety search of proveOne, cheap methods
+// first; its invariant I gives the certificate "pending = 0 | I", which
+// is re-checked on the model with the monitor (checkSettled). When the
+// safety question is refuted, or unknown, the small instances are
+// explored for a fair lasso, replayed.
+func (lq *liveQuestion) proveAvoiding(ctx context.Context, cfg config, j, premise presburger.Formula, lemmas []Lemma, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+	notQ := presburger.Negation(lq.q)
+	mm := *lq.m
+	mm.Transitions = slices.Clone(lq.m.Transitions)
+	for i := range mm.Transitions {
+		mm.Transitions[i].Guard = presburger.Conj(mm.Transitions[i].Guard, lq.post(i, notQ))
+	}
+	var sub Result
+	if err := proveOne(ctx, cfg, &mm, presburger.Conj(premise, lq.start, notQ), presburger.Negation(presburger.Conj(notQ, lq.stays(j))), "", prover, solver, &sub); err != nil {
+		return err
+	}
+	if sub.Verdict == Proved {
+		idle := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
+		cert := &LiveCertificate{Settled: true, Invariant: presburger.Conj(paramPart(lq.ts), presburger.Disj(idle, sub.Invariant))}
+		return lq.acceptSettled(ctx, solver, cert, j, sub.Lemmas, res)
+	}
+	if found, err := refuteLive(ctx, cfg, lq.m, name, res); err != nil || found {
+		return err
+	}
+	res.Verdict, res.Exhausted = Unknown, sub.Exhausted
+	switch sub.Verdict {
+	case Refuted:
+		res.Reason = "a pending configuration where a fair run can stay is reachable at some instance, but exploring the small instances found no fair run that fails"
+	default:
+		res.Reason = "no invariant excludes the pending configurations where a fair run can stay (" + sub.Reason + "); exploring the small instances found no fair run that fails"
+	}
+	stopped(ctx, cfg, res)
 	return nil
 }
