@@ -93,6 +93,9 @@ type liveQuestion struct {
 	ts      presburger.TransitionSystem
 	pending presburger.Var
 	state   map[presburger.Var]int // state variable of m -> its index (NumState)
+	// idleAt marks the counters whose self-loop is enabled exactly when
+	// they are not empty (settle.go: findIdle).
+	idleAt map[int]bool
 }
 
 // newLive builds the question for the property with the given premise

@@ -192,21 +192,75 @@ func (lq *liveQuestion) settled(j presburger.Formula) presburger.Formula {
 }
 
 // stays is "a fair run can stay in this configuration for ever, and j
-// holds in it" (settled without the monitor).
+// holds in it" (settled without the monitor). Written plainly, "no
+// step is enabled" is a conjunction of negated guards whose disjunctive
+// normal form, which the safety search computes, is exponential in the
+// steps; so the counters with a self-loop that is enabled exactly when
+// the counter is not empty (lq.idleAt, each shown so by the solver)
+// stand for their steps: in a deadlock they are empty, and then no step
+// from them is enabled, every guard implying that its movers exist.
 func (lq *liveQuestion) stays(j presburger.Formula) presburger.Formula {
-	all := make([]int, len(lq.m.Transitions))
-	dead := []presburger.Formula{}
-	for t := range all {
-		all[t] = t
-		dead = append(dead, presburger.Negation(lq.guard(t)))
+	m := lq.m
+	var dead, idle []presburger.Formula
+	for c := range m.Counters {
+		if !lq.idleAt[c] {
+			continue
+		}
+		x := presburger.VarTerm(presburger.Var(c))
+		dead = append(dead, presburger.Compare(x, presburger.Le, presburger.ConstTerm(0)))
+		idle = append(idle, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(1)))
 	}
+	var all []int
+	for t := range m.Transitions {
+		tr := &m.Transitions[t]
+		if !lq.idleAt[tr.From] {
+			dead = append(dead, presburger.Negation(lq.guard(t)))
+		}
+		if !movesAway(tr) && !lq.idleAt[tr.From] {
+			all = append(all, t)
+		}
+	}
+	idle = append(idle, lq.idles(all))
 	fs := []presburger.Formula{j}
 	fs = append(fs, lq.fair.Justice...)
-	fs = append(fs, presburger.Disj(presburger.Conj(dead...), lq.idles(all)))
+	fs = append(fs, presburger.Disj(presburger.Conj(dead...), presburger.Disj(idle...)))
 	for w := range lq.fair.Weak {
-		fs = append(fs, presburger.Disj(presburger.Negation(lq.enabled(w)), lq.idles(lq.fair.Weak[w])))
+		var can []int
+		for _, t := range lq.fair.Weak[w] {
+			if !movesAway(&m.Transitions[t]) {
+				can = append(can, t)
+			}
+		}
+		fs = append(fs, presburger.Disj(presburger.Negation(lq.enabled(w)), lq.idles(can)))
 	}
 	return presburger.Conj(fs...)
+}
+
+// movesAway reports whether a mover of t goes to another counter: then
+// no step by t is an identity.
+func movesAway(t *counterabs.ParamTransition) bool {
+	return slices.ContainsFunc(t.Moves(), func(mv counterabs.Move) bool { return mv.From != mv.To })
+}
+
+// findIdle fills lq.idleAt: the counters c with a transition whose one
+// mover stays in c, with no transfer and no assignment, and whose guard
+// holds exactly when c is not empty (an unsatisfiable query).
+func (lq *liveQuestion) findIdle(ctx context.Context, solver presburger.Solver) error {
+	m := lq.m
+	lq.idleAt = map[int]bool{}
+	for t := range m.Transitions {
+		tr := &m.Transitions[t]
+		if tr.From < 0 || tr.From != tr.To || len(tr.Also) > 0 || len(tr.Transfers) > 0 || len(tr.Assign) > 0 || lq.idleAt[tr.From] {
+			continue
+		}
+		occupied := presburger.Compare(presburger.VarTerm(presburger.Var(tr.From)), presburger.Ge, presburger.ConstTerm(1))
+		ok, err := lq.unsat(ctx, solver, presburger.Conj(occupied, presburger.Negation(lq.guard(t))))
+		if err != nil {
+			return err
+		}
+		lq.idleAt[tr.From] = ok
+	}
+	return nil
 }
 
 // liveShape recognises the liveness properties prove decides: the
@@ -339,6 +393,9 @@ func IsLiveness(f ctl.Formula) bool {
 // (checkSettled); a reachable bad state the prover finds is made a
 // refutation only by the lasso explore finds at its instance, replayed.
 func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, premise, j presburger.Formula, inv presburger.Formula, lemmas []Lemma, lis []linearInvariant, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+	if err := lq.findIdle(ctx, solver); err != nil {
+		return err
+	}
 	bad := lq.settled(j)
 	cert := &LiveCertificate{Settled: true}
 	if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, bad)); err != nil {
