@@ -13,18 +13,14 @@ import (
 type Construct int
 
 const (
-	// NoProcess is a system with no process: a net whose every place is
-	// a shared counter, or whose process places all start empty (a GSST
-	// has at least one process; its environment steps are the steps that
-	// move none).
-	NoProcess Construct = iota + 1
 	// SplitInit is an initial condition that splits the processes in a
 	// way the language cannot state yet: several equations over the
 	// locations (loc0 + loc1 == N - F with locF == F), a location left
-	// free or bounded by an inequality, a mist place that may start empty.
-	// (One equation over several locations is a group spread over them,
-	// gsst/initial.go.)
-	SplitInit
+	// free or bounded by an inequality. (One equation over several
+	// locations is a group spread over them, gsst/initial.go; a mist
+	// place that may start empty, or a net with no process, is read with
+	// a state of processes that never move, formats/mist/outside.go.)
+	SplitInit Construct = iota + 1
 	// SharedInitRange is a shared variable whose initial values the
 	// language cannot state yet: any value with no greatest one, or a
 	// range written as inequalities. (A value over the parameters and a
@@ -50,8 +46,7 @@ const (
 )
 
 var constructNames = [...]string{
-	NoProcess:           "a system with no process (a GSST has at least one)",
-	SplitInit:           "an initial split of the processes other than one sum over locations (several sums, a free or bounded location, a group that may start empty)",
+	SplitInit:           "an initial split of the processes other than one sum over locations (several sums, a free or bounded location)",
 	SharedInitRange:     "a shared variable whose initial values are unbounded or given by inequalities",
 	ParallelRules:       "several transitions between the same two states",
 	SelfLoopUpdate:      "a self-loop that updates shared variables",
@@ -64,7 +59,7 @@ var constructNames = [...]string{
 // Constructs lists every construct, in order.
 func Constructs() []Construct {
 	out := make([]Construct, 0, len(constructNames)-1)
-	for c := NoProcess; int(c) < len(constructNames); c++ {
+	for c := SplitInit; int(c) < len(constructNames); c++ {
 		out = append(out, c)
 	}
 	return out

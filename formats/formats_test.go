@@ -20,7 +20,7 @@ func TestConstructNames(t *testing.T) {
 		}
 		seen[name] = true
 	}
-	if len(seen) != 9 {
+	if len(seen) != 8 {
 		t.Errorf("%d constructs", len(seen))
 	}
 }
@@ -31,16 +31,16 @@ func TestConstructNames(t *testing.T) {
 func TestErrAndWrite(t *testing.T) {
 	imp := &formats.Import{Format: "spec", Source: "f.spec"}
 	imp.Errors.Add(gsst.Pos{File: "f.spec", Line: 3, Col: 1}, "an error")
-	imp.Need(formats.NoProcess, gsst.Pos{File: "f.spec", Line: 2, Col: 4}, "rule %d", 1)
+	imp.Need(formats.SplitInit, gsst.Pos{File: "f.spec", Line: 2, Col: 4}, "rule %d", 1)
 	err := imp.Err()
-	want := "f.spec:2:4: rule 1: needs a system with no process (a GSST has at least one), which the GSST language cannot state yet\nf.spec:3:1: an error"
+	want := "f.spec:2:4: rule 1: needs an initial split of the processes other than one sum over locations (several sums, a free or bounded location), which the GSST language cannot state yet\nf.spec:3:1: an error"
 	if err == nil || err.Error() != want {
 		t.Fatalf("Err() = %v, want\n%s", err, want)
 	}
 	if err := formats.Write(&bytes.Buffer{}, imp); err == nil {
 		t.Error("Write wrote an import with errors")
 	}
-	if got := imp.Needs(); len(got) != 1 || got[0] != formats.NoProcess {
+	if got := imp.Needs(); len(got) != 1 || got[0] != formats.SplitInit {
 		t.Errorf("Needs() = %v", got)
 	}
 

@@ -416,7 +416,7 @@ func Errors(t *testing.T, err error, file string, want []string) {
 // constructNames are the short names of the constructs in the tables
 // of the suite tests.
 var constructNames = map[formats.Construct]string{
-	formats.NoProcess: "NoProcess", formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
+	formats.SplitInit: "SplitInit", formats.SharedInitRange: "SharedInitRange",
 	formats.ParallelRules: "ParallelRules", formats.SelfLoopUpdate: "SelfLoopUpdate", formats.IdleStep: "IdleStep",
 	formats.RendezvousBroadcast: "RendezvousBroadcast", formats.BroadcastMoverStays: "BroadcastMoverStays",
 	formats.CounterTransfer: "CounterTransfer",

@@ -13,14 +13,6 @@ import (
 // state yet through one function of this file. When the language gains
 // the construct, the function that refuses it is the one place to change.
 
-// groupMayBeEmpty: the tokens that start in process place p may be none
-// (p >= 0, p in [0, k], or p not in the init section).
-func (t *translator) groupMayBeEmpty(p int) {
-	name := t.net.Places[p]
-	what := fmt.Sprintf("init: place %s may start with no token (%s)", name, t.initText(p))
-	t.imp.Need(formats.SplitInit, t.initPos(p), "%s", what)
-}
-
 // counterInitParam: counter place p starts with any number of tokens
 // from k up (p >= k, or p not in the init section, k = 0). Its shared
 // variable starts at the value of a parameter of its own, p_init, that
@@ -67,12 +59,6 @@ func (t *translator) initText(p int) string {
 		return constraintText(c)
 	}
 	return "not constrained by init"
-}
-
-// noProcess: the net has no process at all, why says why; every rule
-// that fires changes counters only, and a GSST has at least one process.
-func (t *translator) noProcess(why string) {
-	t.imp.Need(formats.NoProcess, t.net.File.InitPos, "%s: every rule that fires moves no process", why)
 }
 
 // rendezvousBroadcast: rule r moves several tokens and transfers

@@ -43,8 +43,8 @@ var errorTests = []struct {
 		[]string{"3:13: unknown place q", "4:3: unknown place z"}},
 	{"too many processes", "vars x\nrules\n  x >= 1 -> x' = x;\ninit x = 2000000\ntarget x >= 1\n",
 		[]string{"4:6: group \"x\" has size 2000000, above the limit of 1000000 processes"}},
-	{"missing construct", "vars x\nrules\n  x >= 1 -> x' = x + 1;\ninit x = 1\ntarget x >= 3\n",
-		[]string{"4:1: the rules conserve the tokens of no place, so every place is a shared counter: every rule that fires moves no process: needs a system with no process"}},
+	{"missing construct", "vars u d\nrules\n  true -> d' = d + u - 2, u' = 2;\ninit u = 1, d = 2\ntarget d >= 3\n",
+		[]string{"3:3: rule 1 moves several tokens and transfers the tokens of a place, and a token of u would stay in its place: needs a rendezvous that also broadcasts"}},
 }
 
 func TestErrors(t *testing.T) {

@@ -31,7 +31,7 @@ var suite = []struct {
 	{"PN/fms_attic.spec", "", ""},
 	{"PN/kanban.spec", "", ""},
 	{"PN/leabasicapproach.spec", "", ""},
-	{"PN/manufacturing.spec", "NoProcess", ""},
+	{"PN/manufacturing.spec", "", ""},
 	{"PN/mesh2x2.spec", "", "safe"},
 	{"PN/mesh3x2.spec", "", "safe"},
 	{"PN/multipool.spec", "", "safe"},
@@ -40,7 +40,7 @@ var suite = []struct {
 	{"PN/pncsasemiliv.spec", "", ""},
 	{"PN+TRANS/basicextransfer.spec", "", ""},
 	{"PN+TRANS/efm.spec", "", "safe"},
-	{"PN+TRANS/last-in-first-served.spec", "NoProcess", ""},
+	{"PN+TRANS/last-in-first-served.spec", "", ""},
 	{"PN+ZEROTEST/german_protocol.spec", "", ""},
 	{"PN+ZEROTEST/rw.spec", "", ""},
 	{"boundedPN/kanban.spec", "", ""},
@@ -52,7 +52,7 @@ var suite = []struct {
 	{"broad_inhib/berkeley.spec", "", ""},
 	{"broad_inhib/dragon.spec", "", ""},
 	{"broad_inhib/firefly.spec", "", ""},
-	{"broad_inhib/futurebus.spec", "NoProcess", ""},
+	{"broad_inhib/futurebus.spec", "", ""},
 	{"broad_inhib/illinois.spec", "", ""},
 	{"contrived/ME_250_bigtarget.spec", "", ""},
 	{"reachPN/manufacture.spec", "", ""},
@@ -68,9 +68,9 @@ var suite = []struct {
 	{"BroadcastProtocols/Javaprograms/delegatebuffer.spec", "", "safe"},
 	{"BroadcastProtocols/Javaprograms/examplelea.spec", "", "safe"},
 	{"BroadcastProtocols/Javaprograms/leaconflictset.spec", "", ""},
-	{"BroadcastProtocols/Javaprograms/queuedbusyflag.spec", "SplitInit", "safe"},
+	{"BroadcastProtocols/Javaprograms/queuedbusyflag.spec", "", "safe"},
 	{"BroadcastProtocols/Javaprograms/simplejavaexample.spec", "", "unsafe"},
-	{"BroadcastProtocols/Javaprograms/transthesis.spec", "SplitInit", "safe"},
+	{"BroadcastProtocols/Javaprograms/transthesis.spec", "", "safe"},
 }
 
 func TestSuite(t *testing.T) {

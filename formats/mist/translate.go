@@ -22,7 +22,11 @@ func Load(path string) (*formats.Import, error) { return formats.Load(path, Tran
 //     of its tokens a process; the other places are shared counters,
 //     integers from 0 (classify.go says which);
 //   - the processes whose tokens start in place p form the group p, of
-//     the size the init section gives p (a range for "p >= k");
+//     the size the init section gives p (a range for "p >= k"); a place
+//     that may start empty spreads its group over p and a state that is
+//     no place, outside, and a net with no process gets an observer
+//     there, a process that never moves (outside.go says why both are
+//     exact);
 //   - a rule that moves one token is a transition, with the transfers
 //     of its equations as a broadcast; one that moves several is a
 //     rendezvous; its guard is the rule's constraints (less those its
@@ -117,10 +121,6 @@ func (t *translator) translate() {
 		}
 	}
 	t.groups()
-	if len(s.States) == 0 {
-		t.noProcess("the rules conserve the tokens of no place, so every place is a shared counter")
-		return
-	}
 	var atLeast []int // counter places that start with any number of tokens from some k up
 	for p, name := range n.Places {
 		if !t.counter[p] {
@@ -177,9 +177,23 @@ func (t *translator) initPos(p int) gsst.Pos {
 	return t.net.File.InitPos
 }
 
-// groups makes a group of every process place that starts with tokens.
+// groups makes a group of every process place that starts with tokens
+// or may (mayBeEmpty), and an observer when no token starts in a
+// process place (outside.go).
 func (t *translator) groups() {
 	n, s := t.net, t.spec
+	starts, maybe := false, false
+	for p := range n.Places {
+		if iv := n.Init[p]; !t.counter[p] {
+			starts = starts || iv.Lo > 0
+			maybe = maybe || iv.Lo == 0 && (iv.NoHi || iv.Hi > 0)
+		}
+	}
+	outside := -1
+	if maybe || !starts {
+		outside = t.addOutside()
+	}
+	spread := map[int][]int{} // the groups spread over a place and outside
 	for p, name := range n.Places {
 		if t.counter[p] {
 			continue
@@ -189,7 +203,7 @@ func (t *translator) groups() {
 		case !iv.NoHi && iv.Hi == 0:
 			continue // no token
 		case iv.Lo == 0:
-			t.groupMayBeEmpty(p)
+			t.mayBeEmpty(p, outside, spread)
 			continue
 		}
 		g := gsst.Group{Name: name, Size: int(iv.Lo), Pos: t.initPos(p), SizePos: t.initPos(p)}
@@ -200,16 +214,34 @@ func (t *translator) groups() {
 		case iv.Hi > iv.Lo:
 			g.Ranged, g.Max = true, int(iv.Hi)
 		}
-		row := make([]int, len(s.States))
-		row[t.state[p]] = g.Size
-		s.Groups = append(s.Groups, g)
-		s.Init = append(s.Init, row)
-		s.InitPos = append(s.InitPos, gsst.InitPos{Pos: t.initPos(p)})
-		t.imp.Notes.Groups = append(t.imp.Notes.Groups, note)
+		t.addGroup(g, t.state[p], note)
 	}
-	if len(s.Groups) == 0 && len(s.States) > 0 && len(t.imp.Missing) == 0 {
-		t.noProcess(fmt.Sprintf("no token starts in a place whose tokens are processes (%s)", strings.Join(s.States, ", ")))
+	if len(spread) > 0 {
+		s.InitOver = make([][]int, len(s.Groups))
+		for g, over := range spread {
+			s.InitOver[g] = over
+		}
 	}
+	if len(s.Groups) == 0 {
+		why := "the rules conserve the tokens of no place, so every place is a shared counter"
+		if len(s.States) > 1 {
+			why = fmt.Sprintf("no token starts in a place whose tokens are processes (%s)", strings.Join(s.States[:len(s.States)-1], ", "))
+		}
+		t.observer(outside, why)
+	}
+}
+
+// addGroup adds group g, every process of it in state st (a spread over
+// states is recorded apart), with its note, and returns its index.
+func (t *translator) addGroup(g gsst.Group, st int, note string) int {
+	s := t.spec
+	row := make([]int, len(s.States))
+	row[st] = g.Size
+	s.Groups = append(s.Groups, g)
+	s.Init = append(s.Init, row)
+	s.InitPos = append(s.InitPos, gsst.InitPos{Pos: g.Pos})
+	t.imp.Notes.Groups = append(t.imp.Notes.Groups, note)
+	return len(s.Groups) - 1
 }
 
 // allGroups lists every group.

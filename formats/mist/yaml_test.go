@@ -17,8 +17,9 @@ var update = flag.Bool("update", false, "rewrite the converted YAML of testdata"
 // that it reads back as the same system.
 func TestConvert(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.spec")
-	// testdata/initial: nets with several initial markings, which vsym
-	// prove does not take yet (so not in the hand-written suite).
+	// testdata/initial: nets with several initial markings (counters
+	// that start in a range or at a parameter's value, places that may
+	// start empty) and nets with no process.
 	initial, _ := filepath.Glob("testdata/initial/*.spec")
 	files = append(files, initial...)
 	// testdata/steps: one net per kind of step.

@@ -22,8 +22,8 @@ where it came from. Every command reads such files directly; convert
 shows what they read, and gives a GSST to edit.
 
 The format goes by the extension, or --format ta|spec. What the GSST
-language cannot state yet (a group whose processes start spread over
-several states, a system with no process, ...) is refused with an
+language cannot state yet (an initial split over several sums of
+locations, a rendezvous that also broadcasts, ...) is refused with an
 error at the source's line and column that names the construct.
 docs/formats.md describes both formats and their translation.`,
 		Args: oneFile,
