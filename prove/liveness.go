@@ -503,16 +503,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	// The rank and the order of the helpful constraints stand; an
 	// invariant strong enough to discharge the obligations is a safety
 	// question on the model with the monitor.
-	ts := strengthen(lq.ts, inv)
-	ts.Bad = lq.violation(cert)
-	red, reduced := eliminate(m, ts, lis)
-	if reduced {
-		ts = red.ts
-	}
-	a, err := proveRestarts(ctx, cfg, prover, ts)
-	if reduced {
-		a = red.answer(a)
-	}
+	a, err := lq.proveMonitored(ctx, cfg, prover, inv, lq.violation(cert), lis)
 	if err != nil {
 		// The back end failed on this question (Spacer may give up with
 		// an error of its own): no answer, which is no success.

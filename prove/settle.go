@@ -410,16 +410,7 @@ func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, premise, j 
 	if found, err := refuteLive(ctx, cfg, lq.m, name, res); err != nil || found {
 		return err
 	}
-	ts := strengthen(lq.ts, inv)
-	ts.Bad = bad
-	red, reduced := eliminate(lq.m, ts, lis)
-	if reduced {
-		ts = red.ts
-	}
-	a, err := proveRestarts(ctx, cfg, prover, ts)
-	if reduced {
-		a = red.answer(a)
-	}
+	a, err := lq.proveMonitored(ctx, cfg, prover, inv, bad, lis)
 	if err != nil {
 		res.Verdict, res.Reason = Unknown, "the prover failed on the safety question of the settled runs: "+err.Error()
 		return nil
@@ -515,4 +506,22 @@ func (lq *liveQuestion) proveAvoiding(ctx context.Context, cfg config, j, premis
 	}
 	stopped(ctx, cfg, res)
 	return nil
+}
+
+// proveMonitored asks prover whether bad is unreachable on the model
+// with the monitor, strengthened by inv (inductive), without the
+// variables the linear invariants lis define, in attempts of doubling
+// work; the answer is over the model's variables again.
+func (lq *liveQuestion) proveMonitored(ctx context.Context, cfg config, prover presburger.Prover, inv, bad presburger.Formula, lis []linearInvariant) (presburger.SafetyAnswer, error) {
+	ts := strengthen(lq.ts, inv)
+	ts.Bad = bad
+	red, reduced := eliminate(lq.m, ts, lis)
+	if reduced {
+		ts = red.ts
+	}
+	a, err := proveRestarts(ctx, cfg, prover, ts)
+	if reduced {
+		a = red.answer(a)
+	}
+	return a, err
 }
