@@ -566,8 +566,11 @@ func PremisedLiveness(f ctl.Formula) (premise, start, trigger, q presburger.Form
 	return premise, start, trigger, q, ok
 }
 
-// stateFormula converts a CTL formula without temporal operators into
-// the presburger formula it stands for.
+// StateFormula converts a CTL formula without temporal operators into
+// the presburger formula it stands for; ok is false for any other.
+func StateFormula(f ctl.Formula) (presburger.Formula, bool) { return stateFormula(f) }
+
+// stateFormula is StateFormula.
 func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 	switch f := f.(type) {
 	case ctl.Atom:

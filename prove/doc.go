@@ -5,7 +5,13 @@
 // the response properties AF q, AG (p -> AF q) and AG AF q under the
 // system's fairness (liveness.go), with a certificate of invariant,
 // ranks and helpful fairness constraints (LiveCertificate, rank.go) or a
-// fair lasso replayed on an instance (livereplay.go).
+// fair lasso replayed on an instance (livereplay.go). On a system whose
+// runs settle (settle.go: every infinite run ends constant, by a check
+// on the steps) a liveness property is the safety property that no
+// reachable pending configuration is one where a fair run can stay,
+// decided by the safety search below; there the fairness premises that
+// ByMC's importer writes in the formula (!E[a U EG (a & j)], !EG a) are
+// liveness properties too, with j as a justice condition of their own.
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system
@@ -15,7 +21,7 @@
 // fully virtually symmetric for every size in its ranges (and phi reads
 // total counters only), and the group-counter one otherwise, which is
 // exact for any GSST. A spec with fixed sizes is a family of one.
-// Properties of any other shape (EF, EG, until, other nestings) are
+// Properties of any other shape (other EF, EG, until, nestings) are
 // Skipped, which is no success: explore decides them at fixed sizes.
 //
 // On a model whose guards have local variables (the total-counter model

@@ -69,6 +69,12 @@ type LiveCertificate struct {
 	RankTexts     []string
 	HelpfulTexts  []string
 	JusticeTexts  []string
+	// Settled, when set, says that the proof is by settling (settle.go):
+	// Ranks, Helpful and Justice are empty, SettleText is the measure
+	// that every step changing the configuration lowers, and Invariant
+	// excludes every pending configuration where a fair run can stay.
+	Settled    bool
+	SettleText string
 	// PremiseText, when not empty, is the condition on the parameters
 	// that the property's premise states (premiseScope): the certificate
 	// is for the instances that meet it, and at the others the premise
@@ -87,6 +93,9 @@ type liveQuestion struct {
 	ts      presburger.TransitionSystem
 	pending presburger.Var
 	state   map[presburger.Var]int // state variable of m -> its index (NumState)
+	// idleAt marks the counters whose self-loop is enabled exactly when
+	// they are not empty (settle.go: findIdle).
+	idleAt map[int]bool
 }
 
 // newLive builds the question for the property with the given premise
@@ -422,7 +431,12 @@ func errUndecided(err error) bool {
 // proveLive answers a liveness property on m (its group-counter model)
 // and fills res: a re-checked certificate, a fair lasso at a small
 // instance replayed on it, or unknown.
-func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, premise, start, trigger, q presburger.Formula, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+//
+// On a system that settles (settle.go) the question is the safety one
+// of proveSettled once the cheap certificate fails, with j the
+// property's own justice condition (true for a response property);
+// settledOnly says that the property's shape is decided only there.
+func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, premise, start, trigger, q, j presburger.Formula, settledOnly bool, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
@@ -432,6 +446,11 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	lq, err := newLive(m, premise, start, trigger, q)
 	if err != nil {
 		return err
+	}
+	settling, why := settleCheck(m)
+	if settledOnly && !settling {
+		res.Verdict, res.Reason = Skipped, "a fairness premise in the formula is decided only on a system whose runs settle, and this one may not: "+why
+		return nil
 	}
 	// Lemmas first: most response properties of counter systems rest on
 	// facts a filter finds (thresholds once passed, counts of senders)
@@ -454,9 +473,11 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	lemmas = prune(ctx, solver, lq.ts, lemmas, facts)
 	inv := presburger.Conj(lemmaConj(lemmas), facts)
-	cert, err := lq.synthesize(ctx, solver, inv)
-	if err != nil {
-		return err
+	var cert *LiveCertificate
+	if !settledOnly {
+		if cert, err = lq.synthesize(ctx, solver, inv); err != nil {
+			return err
+		}
 	}
 	if cert != nil {
 		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert))); err != nil {
@@ -465,6 +486,9 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 			cert.Invariant = inv
 			return lq.accept(ctx, solver, cert, lemmas, res)
 		}
+	}
+	if settling {
+		return proveSettled(ctx, cfg, lq, premise, j, inv, lemmas, lis, name, prover, solver, res)
 	}
 	// A fair lasso at a small instance refutes the property.
 	if found, err := refuteLive(ctx, cfg, m, name, res); err != nil || found {
@@ -479,16 +503,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	// The rank and the order of the helpful constraints stand; an
 	// invariant strong enough to discharge the obligations is a safety
 	// question on the model with the monitor.
-	ts := strengthen(lq.ts, inv)
-	ts.Bad = lq.violation(cert)
-	red, reduced := eliminate(m, ts, lis)
-	if reduced {
-		ts = red.ts
-	}
-	a, err := proveRestarts(ctx, cfg, prover, ts)
-	if reduced {
-		a = red.answer(a)
-	}
+	a, err := lq.proveMonitored(ctx, cfg, prover, inv, lq.violation(cert), lis)
 	if err != nil {
 		// The back end failed on this question (Spacer may give up with
 		// an error of its own): no answer, which is no success.
@@ -552,14 +567,14 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presburger.Prover, solver presburger.Solver, live **counterabs.ParamModel, res *Result) error {
 	sys := rep.System
 	p := &sys.Properties[i]
-	if _, _, _, _, ok := counterabs.PremisedLiveness(p.Formula); !ok {
+	if !IsLiveness(p.Formula) {
 		res.Verdict, res.Reason = Skipped, skipReason
 		return nil
 	}
 	if *live == nil {
 		var idx []int
 		for k := range sys.Properties {
-			if _, _, _, _, ok := counterabs.PremisedLiveness(sys.Properties[k].Formula); ok {
+			if IsLiveness(sys.Properties[k].Formula) {
 				idx = append(idx, k)
 			}
 		}
@@ -578,13 +593,13 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 	if k < 0 {
 		return errkind.Errorf(errkind.Internal, "the parametric model has no property %s", p.Name)
 	}
-	premise, start, trigger, q, _ := counterabs.PremisedLiveness(m.Properties[k].Formula)
+	premise, start, trigger, q, j, settledOnly, _ := liveShape(m.Properties[k].Formula)
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
 	mm, cond, err := premiseScope(ctx, solver, m, start)
 	if err != nil {
 		return err
 	}
-	if err := proveLive(ctx, cfg, mm, p.Name, premise, start, trigger, q, prover, solver, res); err != nil {
+	if err := proveLive(ctx, cfg, mm, p.Name, premise, start, trigger, q, j, settledOnly, prover, solver, res); err != nil {
 		return err
 	}
 	if res.Live != nil && cond != presburger.True {

@@ -27,7 +27,6 @@ const liveSearchInstances = 40
 // for the property name, and fills res with the first fair run that
 // fails it (found). A run that does not replay is an internal error.
 func refuteLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, res *Result) (found bool, err error) {
-	sys := m.System
 	ps := m.TransitionSystem()
 	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
 	budget := int64(searchStates)
@@ -35,49 +34,67 @@ func refuteLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name 
 		if ctx.Err() != nil || budget <= 0 || k >= liveSearchInstances {
 			return false, nil
 		}
-		sizes, pvals, err := instanceValues(m, presburger.Counterexample{Params: params})
-		if err != nil {
-			return false, err
+		if found, err := lassoAt(ctx, m, name, presburger.Counterexample{Params: params}, &budget, res); err != nil || found {
+			return found, err
 		}
-		inst, err := sys.InstantiateParams(pvals, sizes)
-		if err != nil {
-			return false, errkind.Errorf(errkind.Internal, "the instance %s: %w", sys.FormatSizes(sizes), err)
-		}
-		idx := slices.IndexFunc(inst.Properties, func(p gsst.Property) bool { return p.Name == name })
-		if idx < 0 {
-			return false, errkind.Errorf(errkind.Internal, "the instance has no property %s", name)
-		}
-		inst = inst.WithProperties(idx)
-		gm, err := counterabs.BuildGroup(inst)
-		if err != nil {
-			return false, err
-		}
-		rep, err := explicit.Engine{}.Check(ctx, gm, explore.MaxStates(budget), explore.Traces(true))
-		if err != nil {
-			if k := errkind.Of(err); k == errkind.Limit || k == errkind.Unknown {
-				return false, nil
-			}
-			return false, err
-		}
-		if rep.ReachableStates != nil {
-			budget -= rep.ReachableStates.Int64()
-		}
-		pr := rep.Properties[0]
-		if pr.Holds || pr.Vacuous {
-			continue
-		}
-		at := sys.FormatSizes(sizes)
-		if len(pvals) > 0 {
-			at = formatParams(sys, pvals) + " (" + at + ")"
-		}
-		if err := replayLasso(inst, pr.Trace); err != nil {
-			return false, errkind.Errorf(errkind.Internal, "the fair run found at %s does not replay on the instance: %w", at, err)
-		}
-		res.Verdict, res.Trace, res.Sizes, res.Params, res.Instance = Refuted, pr.Trace, sizes, pvals, inst
-		res.Reason = fmt.Sprintf("a fair run that never meets the obligation, found by exploring the instance %s with the explicit engine and replayed on it process by process; its loop meets every fairness constraint", at)
-		return true, nil
 	}
 	return false, nil
+}
+
+// refuteLiveAt explores the instance of cex (a run of the prover) as
+// refuteLive explores each small one.
+func refuteLiveAt(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) (found bool, err error) {
+	budget := cfg.maxStates
+	return lassoAt(ctx, m, name, cex, &budget, res)
+}
+
+// lassoAt explores the instance of cex's parameters under fairness for
+// the property name, within *budget states (less what it visits), and
+// fills res with the fair run that fails it, replayed (found).
+func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex presburger.Counterexample, budget *int64, res *Result) (found bool, err error) {
+	sys := m.System
+	sizes, pvals, err := instanceValues(m, cex)
+	if err != nil {
+		return false, err
+	}
+	inst, err := sys.InstantiateParams(pvals, sizes)
+	if err != nil {
+		return false, errkind.Errorf(errkind.Internal, "the instance %s: %w", sys.FormatSizes(sizes), err)
+	}
+	idx := slices.IndexFunc(inst.Properties, func(p gsst.Property) bool { return p.Name == name })
+	if idx < 0 {
+		return false, errkind.Errorf(errkind.Internal, "the instance has no property %s", name)
+	}
+	inst = inst.WithProperties(idx)
+	gm, err := counterabs.BuildGroup(inst)
+	if err != nil {
+		return false, err
+	}
+	rep, err := explicit.Engine{}.Check(ctx, gm, explore.MaxStates(*budget), explore.Traces(true))
+	if err != nil {
+		if k := errkind.Of(err); k == errkind.Limit || k == errkind.Unknown {
+			*budget = 0
+			return false, nil
+		}
+		return false, err
+	}
+	if rep.ReachableStates != nil {
+		*budget -= rep.ReachableStates.Int64()
+	}
+	pr := rep.Properties[0]
+	if pr.Holds || pr.Vacuous {
+		return false, nil
+	}
+	at := sys.FormatSizes(sizes)
+	if len(pvals) > 0 {
+		at = formatParams(sys, pvals) + " (" + at + ")"
+	}
+	if err := replayLasso(inst, pr.Trace); err != nil {
+		return false, errkind.Errorf(errkind.Internal, "the fair run found at %s does not replay on the instance: %w", at, err)
+	}
+	res.Verdict, res.Trace, res.Sizes, res.Params, res.Instance = Refuted, pr.Trace, sizes, pvals, inst
+	res.Reason = fmt.Sprintf("a fair run that never meets the obligation, found by exploring the instance %s with the explicit engine and replayed on it process by process; its loop meets every fairness constraint", at)
+	return true, nil
 }
 
 // replayLasso checks that tr's lifted run is a fair lasso of inst that
@@ -102,9 +119,9 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	if l.Loop < 0 || l.Loop >= len(l.Steps) {
 		return fmt.Errorf("the run is no lasso (loop %d of %d steps)", l.Loop, len(l.Steps))
 	}
-	premise, start, trigger, q, ok := counterabs.PremisedLiveness(inst.Properties[0].Formula)
+	premise, start, trigger, q, j, _, ok := liveShape(inst.Properties[0].Formula)
 	if !ok {
-		return fmt.Errorf("the property is no response property")
+		return fmt.Errorf("the property is no liveness property prove decides")
 	}
 	startConf, err := startOf(inst, tr)
 	if err != nil {
@@ -166,6 +183,13 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 		}
 		if !met {
 			return fmt.Errorf("the loop never meets justice condition %s", c.Text)
+		}
+	}
+	// The property's own justice condition (liveShape) holds on the
+	// whole loop: the run stays in it from some point on.
+	for k := l.Loop; k <= end; k++ {
+		if !presburger.Eval(j, vals[k]) {
+			return fmt.Errorf("the property's fairness premise fails in configuration %d of the loop", k)
 		}
 	}
 	for w := range fair.Weak {

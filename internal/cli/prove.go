@@ -210,6 +210,10 @@ type lemmaJSON struct {
 // helpful weak fairness constraints in the order that defines the
 // phase, and the justice conditions that force the ranks down.
 type liveJSON struct {
+	// Settles, when set, is the measure every step that changes the
+	// configuration lowers: the proof is by settling (docs/prove.md), and
+	// Ranks and Helpful are empty.
+	Settles string   `json:"settles,omitempty"`
 	Ranks   []string `json:"ranks"`
 	Helpful []string `json:"helpful"`
 	Justice []string `json:"justice,omitempty"`
@@ -287,7 +291,7 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
 		}
 		if c := r.Live; c != nil {
-			pj.Liveness = &liveJSON{Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts, Premise: c.PremiseText}
+			pj.Liveness = &liveJSON{Settles: c.SettleText, Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts, Premise: c.PremiseText}
 		}
 		out.Properties = append(out.Properties, pj)
 	}
@@ -379,7 +383,7 @@ func proveKind(rep *prove.Report) string {
 	for _, r := range rep.Results {
 		if _, _, ok := counterabs.PremisedSafety(r.Property.Formula); ok {
 			safety = true
-		} else if _, _, _, _, ok := counterabs.PremisedLiveness(r.Property.Formula); ok {
+		} else if prove.IsLiveness(r.Property.Formula) {
 			live = true
 		}
 	}
@@ -395,6 +399,13 @@ func proveKind(rep *prove.Report) string {
 // writeLiveCertificate prints the well-founded part of a liveness
 // certificate under its invariant.
 func writeLiveCertificate(w io.Writer, c *liveJSON) {
+	if c.Settles != "" {
+		fmt.Fprintf(w, "  runs settle (checked on the steps): every step that changes the configuration lowers %s, so a run that stays pending ends repeating one configuration; the invariant excludes every pending one where a fair run can stay\n", c.Settles)
+		if c.Premise != "" {
+			fmt.Fprintf(w, "  for the parameters where the premise can hold (%s): elsewhere it never holds, and the property with it\n", c.Premise)
+		}
+		return
+	}
 	fmt.Fprintf(w, "  ranks (re-checked; lexicographic, each nonnegative, none increases along a pending step):\n")
 	for k, r := range c.Ranks {
 		fmt.Fprintf(w, "    %d. %s\n", k+1, r)
