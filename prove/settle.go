@@ -350,6 +350,11 @@ func avoidForever(f ctl.Formula, negated bool) (a, j presburger.Formula, ok bool
 		return nil, nil, false
 	}
 	// psi is a & j when a's conjuncts are among psi's: j is the others.
+	// The model may have simplified psi to false (an atom of j that no
+	// state satisfies): then j is false.
+	if psi == presburger.False {
+		return a, presburger.False, true
+	}
 	have := conjunctsOf(psi)
 	for _, c := range conjunctsOf(a) {
 		k := slices.IndexFunc(have, func(h presburger.Formula) bool { return reflect.DeepEqual(h, c) })
@@ -362,8 +367,13 @@ func avoidForever(f ctl.Formula, negated bool) (a, j presburger.Formula, ok bool
 }
 
 // conjunctsOf returns the conjuncts of f, nested conjunctions
-// flattened.
+// flattened, without those that are true: the model may have simplified
+// an atom of a to a constant (a shared variable that never changes),
+// which Conj then drops from a & j.
 func conjunctsOf(f presburger.Formula) []presburger.Formula {
+	if f == presburger.True {
+		return nil
+	}
 	and, ok := f.(presburger.And)
 	if !ok {
 		return []presburger.Formula{f}
