@@ -724,3 +724,23 @@ func (v *Shared) InitMax() int {
 	}
 	return v.Init
 }
+
+// InitialsUpTo returns the instance s with every range of initial values
+// that has no greatest ending at hi (at its least, when hi is below
+// it): some of s's initial configurations, finitely many. A run from
+// them is a run of s, so a property that fails there fails in s; the
+// stages that refute at an instance explore it when s has infinitely
+// many (FiniteInitial). s itself when it has no such range.
+func (s *System) InitialsUpTo(hi int) *System {
+	if s.FiniteInitial() == nil {
+		return s
+	}
+	out := &System{s.spec}
+	out.Shared = slices.Clone(s.Shared)
+	for j := range out.Shared {
+		if v := &out.Shared[j]; v.InitNoHi {
+			v.InitNoHi, v.InitHi = false, min(max(hi, v.Init), MaxValue)
+		}
+	}
+	return out
+}

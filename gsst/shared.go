@@ -39,7 +39,7 @@ type Shared struct {
 	InitTerm   presburger.Term
 	InitHiTerm presburger.Term
 	InitText   string
-	Pos       Pos // of the name
+	Pos        Pos // of the name
 	// TypePos, InitPos and ValuePos (one per constant of an
 	// enumeration), in a Shared read from a file, say where the type,
 	// the initial value and the constants were written, for the messages

@@ -76,7 +76,9 @@ func crossCheckUpTo(t *testing.T, name string, src []byte, most, limit, enough i
 			}
 		}
 		inits := sim.initials(int64(inst.N()))
-		inst = capInitials(t, inst, inst.N())
+		// A shared variable the inits leave free starts at any natural
+		// number: up to N, as in the simulation.
+		inst = inst.InitialsUpTo(inst.N())
 		g, done := sim.explore(inits, limit)
 		switch {
 		case !done && enough > 0:
@@ -93,30 +95,6 @@ func crossCheckUpTo(t *testing.T, name string, src []byte, most, limit, enough i
 	}
 	rec(0)
 	return checked
-}
-
-// capInitials returns inst with every range of initial values that has
-// no greatest (a shared variable the inits leave free, 0..) ending at
-// most, as the automaton's simulation takes free values in 0..most: an
-// instance has infinitely many initial configurations otherwise, which
-// neither side can list.
-func capInitials(t *testing.T, inst *gsst.System, most int) *gsst.System {
-	t.Helper()
-	spec := inst.Spec()
-	capped := false
-	for j := range spec.Shared {
-		if v := &spec.Shared[j]; v.InitNoHi {
-			v.InitNoHi, v.InitHi, capped = false, max(most, v.Init), true
-		}
-	}
-	if !capped {
-		return inst
-	}
-	out, err := gsst.New(spec)
-	if err != nil {
-		t.Fatalf("%s with its free initial values capped at %d: %v", inst.Name, most, err)
-	}
-	return out
 }
 
 // checkInstance compares the automaton's configuration graph g, whose
