@@ -13,8 +13,8 @@ import (
 	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/nusmv"
-	"github.com/vsym/vsym/promela"
 	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/promela"
 )
 
 // rangedInstances returns the instances of testdata/initial/ranged.yaml,
