@@ -238,29 +238,13 @@ func (c *checker) initTerms(f *File) {
 		}
 		ok := true
 		if sd.InitX != nil {
-			t, k, good := c.initBound(v, sd, sd.InitX)
-			switch {
-			case !good:
-				ok = false
-			case t.IsConst():
-				v.Init = k
-			default:
-				v.InitTerm, v.Init = t, v.Lo
-				if !v.InitRange {
-					v.InitText = sd.InitText
-				}
+			ok = c.initBound(v, sd, sd.InitX, &v.InitTerm, &v.Init, v.Lo)
+			if !v.InitTerm.IsConst() && !v.InitRange {
+				v.InitText = sd.InitText
 			}
 		}
 		if sd.InitRange && sd.InitHiX != nil {
-			t, k, good := c.initBound(v, sd, sd.InitHiX)
-			switch {
-			case !good:
-				ok = false
-			case t.IsConst():
-				v.InitHi = k
-			default:
-				v.InitHiTerm, v.InitHi = t, v.Init
-			}
+			ok = c.initBound(v, sd, sd.InitHiX, &v.InitHiTerm, &v.InitHi, v.Init) && ok
 		}
 		if !ok {
 			c.src.shared[j].initOK = false
@@ -269,8 +253,9 @@ func (c *checker) initTerms(f *File) {
 }
 
 // initBound resolves x, an initial value of v or a bound of its range,
-// to a term over the parameters, and to its value k when constant.
-func (c *checker) initBound(v *Shared, sd *SharedDecl, x Expr) (t presburger.Term, k int, ok bool) {
+// into *value when it is constant, else into *term, with *value the
+// placeholder; false after an error.
+func (c *checker) initBound(v *Shared, sd *SharedDecl, x Expr, term *presburger.Term, value *int, placeholder int) bool {
 	e, ok := c.expr(x, initMode, " in the initial value of "+v.Name)
 	switch {
 	case !ok:
@@ -279,11 +264,13 @@ func (c *checker) initBound(v *Shared, sd *SharedDecl, x Expr) (t presburger.Ter
 	case e.t.IsConst() && (e.t.Const > MaxValue || e.t.Const < -MaxValue):
 		c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", e.t.Const, v.Name, MaxValue)
 	case e.t.IsConst():
-		return e.t, int(e.t.Const), true
+		*value = int(e.t.Const)
+		return true
 	default:
-		return e.t, 0, true
+		*term, *value = e.t, placeholder
+		return true
 	}
-	return presburger.Term{}, 0, false
+	return false
 }
 
 // checkInitial checks the rules of the initial sets: a group's spread
