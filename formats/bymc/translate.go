@@ -360,6 +360,10 @@ func (t *translator) inits() {
 		}
 		if n, isName := unparen(lhs).(*NameExpr); isName && t.kinds[n.Name] == sharedVar {
 			j := t.shared[n.Name]
+			if b := t.bound(j); b.bounded {
+				t.sharedValue(j, n) // refused: a bound came first
+				continue
+			}
 			if sharedInit[j] != nil {
 				t.errorf(n.Ident.Pos, "%s: shared variable %s is given an initial value twice (first at %s)", where, n.Name, sharedInit[j].Pos)
 				continue
