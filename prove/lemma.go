@@ -151,6 +151,10 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			count([]int{j, k}, presburger.Le)
 		}
 	}
+	// Entry counts (entrycount.go): at least the processes that sent.
+	for _, f := range entryCounts(m) {
+		add("count", f)
+	}
 	return out
 }
 
