@@ -155,6 +155,10 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	for _, f := range entryCounts(m) {
 		add("count", f)
 	}
+	// The initial conditions carried to every state (ghost.go).
+	for _, f := range transported(m, ts) {
+		add("initial", f)
+	}
 	return out
 }
 

@@ -499,7 +499,7 @@ func (lq *liveQuestion) proveAvoiding(ctx context.Context, cfg config, j, premis
 		mm.Transitions[i].Guard = presburger.Conj(mm.Transitions[i].Guard, lq.post(i, notQ))
 	}
 	var sub Result
-	if err := proveOne(ctx, cfg, &mm, presburger.Conj(premise, lq.start, notQ), presburger.Negation(presburger.Conj(notQ, lq.stays(j))), "", prover, solver, &sub); err != nil {
+	if err := proveByCases(ctx, cfg, &mm, premise, presburger.Conj(lq.start, notQ), presburger.Negation(presburger.Conj(notQ, lq.stays(j))), prover, solver, &sub); err != nil {
 		return err
 	}
 	if sub.Verdict == Proved {
