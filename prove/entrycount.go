@@ -29,6 +29,10 @@ import (
 // filter keeps it only when it is inductive, and every proof with it is
 // re-checked.
 
+// maxEntryPairs bounds the shared variables of a model whose pairs are
+// tried (each pair is a fixpoint over the steps).
+const maxEntryPairs = 16
+
 // entryCounts returns the entry-count candidates of m: one per shared
 // variable and per pair of shared variables whose greatest set S is not
 // empty.
@@ -54,6 +58,9 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 	}
 	for j := range m.Shared {
 		try(len(m.Counters) + j)
+	}
+	if len(m.Shared) > maxEntryPairs {
+		return out
 	}
 	for j := range m.Shared {
 		for k := j + 1; k < len(m.Shared); k++ {
@@ -129,14 +136,17 @@ func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[i
 		return nil, false
 	}
 	var lhs, x0 presburger.Term
+	fits := true
 	for _, v := range vars {
 		lhs = lhs.Add(presburger.VarTerm(m.StateVar(v)))
-		x0 = x0.Add(init[v])
+		var ok bool
+		x0, ok = x0.AddExact(init[v])
+		fits = fits && ok
 	}
 	for c := range m.Counters {
 		if in[c] {
 			lhs = lhs.Sub(presburger.VarTerm(m.StateVar(c)))
 		}
 	}
-	return presburger.Compare(lhs, presburger.Ge, x0), true
+	return presburger.Compare(lhs, presburger.Ge, x0), fits
 }

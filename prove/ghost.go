@@ -40,29 +40,47 @@ import (
 // state variable by its initial value; conjuncts that read a variable
 // with no ghost term are left out.
 func transported(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
-	terms := ghostTerms(m)
-	if len(terms) == 0 {
+	if m.SingleInitial() {
 		return nil
 	}
-	init := initTerms(m)
 	state := map[presburger.Var]int{}
 	for i := range m.NumState() {
 		state[m.StateVar(i)] = i
 	}
-	var out []presburger.Formula
+	// The conjuncts that read an open variable, and those variables.
+	var conds []presburger.Formula
+	read := map[int]bool{}
 	for _, f := range conjunctsOf(ts.Init) {
-		reads, ok := false, true
+		var open []int
 		for _, v := range presburger.FreeVars(f) {
-			i, isState := state[v]
-			if !isState {
-				continue
-			}
-			if _, fixed := m.InitialValue(i); !fixed {
-				_, has := terms[i]
-				reads, ok = true, ok && has
+			if i, isState := state[v]; isState {
+				if _, fixed := m.InitialValue(i); !fixed {
+					open = append(open, i)
+				}
 			}
 		}
-		if !reads || !ok {
+		if len(open) > 0 {
+			conds = append(conds, f)
+			for _, i := range open {
+				read[i] = true
+			}
+		}
+	}
+	if len(conds) == 0 || len(read) > maxGhosts {
+		return nil
+	}
+	terms := ghostTerms(m, read)
+	init := initTerms(m)
+	var out []presburger.Formula
+	for _, f := range conds {
+		ok := true
+		for _, v := range presburger.FreeVars(f) {
+			if i, isState := state[v]; isState && read[i] {
+				_, has := terms[i]
+				ok = ok && has
+			}
+		}
+		if !ok {
 			continue
 		}
 		g, fits := presburger.SubstExact(f, func(v presburger.Var) presburger.Term {
@@ -82,14 +100,19 @@ func transported(m *counterabs.ParamModel, ts presburger.TransitionSystem) []pre
 	return out
 }
 
-// ghostTerms returns, for each state variable c of m whose initial value
-// is not fixed, a term over the state and the parameters that equals
-// c's initial value in every state of every run, when the steps' linear
-// invariants give one (see above): y.x minus y's part over the other
-// variables at their fixed initial values, y integral with y_c = 1.
-func ghostTerms(m *counterabs.ParamModel) map[int]presburger.Term {
+// maxGhosts bounds the ghost constants of one question: each costs an
+// elimination over the steps' effects.
+const maxGhosts = 16
+
+// ghostTerms returns, for each state variable c of want (whose initial
+// values m does not fix), a term over the state and the parameters that
+// equals c's initial value in every state of every run, when the steps'
+// linear invariants give one (see above): y.x minus y's part over the
+// other variables at their fixed initial values, y integral with y_c =
+// 1 and 0 at every other variable whose initial value is open.
+func ghostTerms(m *counterabs.ParamModel, want map[int]bool) map[int]presburger.Term {
 	k := m.NumState()
-	if k == 0 || k > maxLinearVars || m.SingleInitial() {
+	if k > maxLinearVars {
 		return nil
 	}
 	var open []int
@@ -97,9 +120,6 @@ func ghostTerms(m *counterabs.ParamModel) map[int]presburger.Term {
 		if _, fixed := m.InitialValue(i); !fixed {
 			open = append(open, i)
 		}
-	}
-	if len(open) == 0 {
-		return nil
 	}
 	dom := map[presburger.Var]presburger.Bound{}
 	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
@@ -109,6 +129,9 @@ func ghostTerms(m *counterabs.ParamModel) map[int]presburger.Term {
 	init := initTerms(m)
 	out := map[int]presburger.Term{}
 	for _, c := range open {
+		if !want[c] {
+			continue
+		}
 		// y orthogonal to the steps and 0 at the other open variables;
 		// c last in the order, so that it stays free when it can.
 		rows := append([]sparseRow(nil), steps...)
