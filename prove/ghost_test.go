@@ -36,7 +36,7 @@ import (
 func TestGhostCandidatesRandom(t *testing.T) {
 	systems := 80
 	if testing.Short() {
-		systems = 12 // 0.3 CPU-seconds
+		systems = 12 // 0.1 CPU-seconds
 	}
 	r := rand.New(rand.NewSource(29))
 	var entries, carried, uncheckedFail, rereadFail int
@@ -196,7 +196,7 @@ type premiseCaseCounts struct {
 }
 
 // checkPremiseCases draws systems from a fixed seed until it has
-// settling ones (a fifth of them in -short), proves the premised
+// settling ones (a tenth of them in -short: 0.6 CPU-seconds), proves the premised
 // property of each, and compares the verdict with the oracle; with
 // report set a contradiction or an error is a test error, else it is
 // counted.
