@@ -36,13 +36,13 @@ import (
 func TestGhostCandidatesRandom(t *testing.T) {
 	systems := 80
 	if testing.Short() {
-		systems = 12 // 0.1 CPU-seconds
+		systems = 24 // 0.2 CPU-seconds
 	}
 	r := rand.New(rand.NewSource(29))
 	var entries, carried, uncheckedFail, rereadFail int
 	for i := range systems {
 		var sys *gsst.System
-		switch i % 3 {
+		switch i % 4 {
 		case 0:
 			sys = initialSetSystem(r, i)
 		case 1:
