@@ -601,7 +601,7 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 		return nil
 	}
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
-	mm, cond, err := premiseScope(ctx, solver, m, start)
+	mm, cond, err := premiseScope(ctx, solver, m, presburger.Conj(premise, start))
 	if err != nil {
 		return err
 	}
