@@ -130,7 +130,7 @@ func checkSettleSample(t *testing.T, seed int64, systems int, settling, report b
 				if err != nil {
 					t.Fatalf("system %d at %v: %v", i, sizes, err)
 				}
-				oracles[key], tooLarge = procOracle(inst)
+				oracles[key], tooLarge = procOracleWithin(inst, oracleStates)
 				tooLarge = !tooLarge
 			}
 			return oracles[key]
@@ -219,8 +219,8 @@ func TestSettlingCheckMatters(t *testing.T) {
 	}
 }
 
-// oracleStates bounds the states of an instance that procOracle
-// explores. An unbounded shared variable that a step may increment
+// oracleStates bounds the states of an instance that
+// checkSettleSample's oracle explores. An unbounded shared variable that a step may increment
 // at will makes an instance infinite: the eighth system of seed 8 that
 // may not settle (an environment step "v1 := v1 + 1" guarded by true)
 // grew the test past 20 GB. Such systems are drawn anew. The finite
@@ -228,8 +228,8 @@ func TestSettlingCheckMatters(t *testing.T) {
 // infinite one costs about 40 µs a state.
 const oracleStates = 20_000
 
-// tooManyStates is what procOracle's exploration panics with beyond
-// oracleStates; procOracle recovers it.
+// tooManyStates is what procOracleWithin's exploration panics with
+// beyond its limit; procOracleWithin recovers it.
 type tooManyStates struct{}
 
 // procOracle is the fair-CTL oracle of inst on the concrete states of its
@@ -239,9 +239,15 @@ type tooManyStates struct{}
 // the shared values. A step taking local transition T by a process of
 // group g is labelled T*G+g, so that weak fairness per group and per
 // transition are sets of labels; rendezvous and environment steps take
-// no local transition. ok is false when inst has more than oracleStates
-// states.
-func procOracle(inst *gsst.System) (_ *testsupport.FairGraph, ok bool) {
+// no local transition.
+func procOracle(inst *gsst.System) *testsupport.FairGraph {
+	g, _ := procOracleWithin(inst, 0)
+	return g
+}
+
+// procOracleWithin is procOracle exploring at most limit states (0: no
+// bound); ok is false when inst has more.
+func procOracleWithin(inst *gsst.System, limit int) (_ *testsupport.FairGraph, ok bool) {
 	owner, conf := testsupport.Processes(inst)
 	nvars := int(inst.SharedVar(len(inst.Shared))) + len(inst.Params)
 	groups := len(inst.Groups)
@@ -266,7 +272,7 @@ func procOracle(inst *gsst.System) (_ *testsupport.FairGraph, ok bool) {
 	}
 	explored := 0
 	succ := func(x []int) []testsupport.ModelStep {
-		if explored++; explored > oracleStates {
+		if explored++; limit > 0 && explored > limit {
 			panic(tooManyStates{})
 		}
 		var out []testsupport.ModelStep
