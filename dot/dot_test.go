@@ -946,7 +946,19 @@ func TestTraceElision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := parse(t, short)
+	full, err := dot.Trace(sys, trace, dot.Full())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// MaxConfigs(7): the first 4 and the last 3 configurations, and one
+	// node for the 39 between them.
+	seven, err := dot.Trace(sys, trace, dot.MaxConfigs(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The three pictures read back by one run of Graphviz.
+	read := parseAll(t, []string{short, full, seven})
+	g := read[0]
 	if !strings.Contains(plain(g.Label), "Abbreviated") || len(g.Objects) > 45 {
 		t.Errorf("abbreviated picture: %d nodes, title %q", len(g.Objects), plain(g.Label))
 	}
@@ -958,21 +970,11 @@ func TestTraceElision(t *testing.T) {
 		t.Error("no node says which configurations it stands for")
 	}
 	checkRenders(t, short)
-	full, err := dot.Trace(sys, trace, dot.Full())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g := parse(t, full); len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
+	if g := read[1]; len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
 		t.Errorf("full picture: %d nodes, want 46", len(g.Objects))
 	}
-	// MaxConfigs(7): the first 4 and the last 3 configurations, and one
-	// node for the 39 between them.
-	seven, err := dot.Trace(sys, trace, dot.MaxConfigs(7))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var names []string
-	for _, o := range parse(t, seven).Objects {
+	for _, o := range read[2].Objects {
 		names = append(names, o.Name)
 	}
 	if want := []string{"c0", "c1", "c2", "c3", "c4", "c43", "c44", "c45"}; !slices.Equal(names, want) {
