@@ -595,7 +595,7 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 	}
 	premise, start, trigger, q, j, settledOnly, _ := liveShape(m.Properties[k].Formula)
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
-	mm, cond, err := premiseScope(ctx, solver, m, start)
+	mm, cond, err := premiseScope(ctx, solver, m, presburger.Conj(premise, start))
 	if err != nil {
 		return err
 	}
