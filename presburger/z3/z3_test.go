@@ -149,7 +149,8 @@ func TestSolveAgainstBruteForce(t *testing.T) {
 			s := z3.New(z3.Timeout(10 * time.Second))
 			ctx := context.Background()
 			count := map[pb.Result]int{}
-			for i := 0; i < tc.n; i++ {
+			n := shortened(tc.n)
+			for i := 0; i < n; i++ {
 				p := g.problem()
 				if tc.repeat {
 					lo := int64(g.r.Intn(3) - 1)
@@ -175,7 +176,8 @@ func TestSolveAgainstBruteForce(t *testing.T) {
 			}
 			// The generator must produce both answers, or the
 			// comparison proves little.
-			if count[pb.Sat] < tc.n/10 || count[pb.Unsat] < tc.n/10 {
+			t.Logf("%d problems: %v", n, count)
+			if count[pb.Sat] < n/10 || count[pb.Unsat] < n/10 {
 				t.Errorf("unbalanced sample: %v", count)
 			}
 		})
@@ -229,7 +231,8 @@ func TestProjectAgainstBruteForce(t *testing.T) {
 			s := z3.New(z3.Timeout(10 * time.Second))
 			ctx := context.Background()
 			var done, inexpressible, nontrivial int
-			for i := 0; i < tc.n; i++ {
+			n := shortened(tc.n)
+			for i := 0; i < n; i++ {
 				// A conjunction of shallow formulas is less often
 				// valid or unsat than a deep random formula.
 				p := g.problem()
@@ -290,11 +293,21 @@ func TestProjectAgainstBruteForce(t *testing.T) {
 				done++
 			}
 			t.Logf("%d projected (%d neither valid nor unsat), %d inexpressible", done, nontrivial, inexpressible)
-			if done < tc.n*3/4 || nontrivial < tc.n/8 {
+			if done < n*3/4 || nontrivial < n/8 {
 				t.Errorf("too few informative projections: %d done, %d nontrivial, %d inexpressible", done, nontrivial, inexpressible)
 			}
 		})
 	}
+}
+
+// shortened is n random problems, or half of them with -short: each
+// half still has both answers (or every kind of projection) in the
+// proportions the tests require, which they check.
+func shortened(n int) int {
+	if testing.Short() {
+		return n / 2
+	}
+	return n
 }
 
 // TestProjectInexpressible: eliminating y from x = 2y needs "x is even",

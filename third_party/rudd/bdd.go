@@ -177,7 +177,7 @@ func (b *BDD) makenode(level int32, low, high int) int {
 		return res
 	}
 	if err == errResize {
-		b.cacheresize(b.size())
+		b.cacheresize(b.cachebase(b.size())) // vsym: was b.size()
 		return res
 	}
 	return res

@@ -13,6 +13,7 @@ type configs struct {
 	maxnodesize     int // Maximum total number of nodes (0 if no limit)
 	maxnodeincrease int // Maximum number of nodes that can be added to the table at each resize (0 if no limit)
 	minfreenodes    int // Minimum number of nodes that should be left after GC before triggering a resize
+	collectfrom     int // vsym: below this many nodes a full table grows without a GC (Collectfrom, vsym.go)
 }
 
 func makeconfigs(varnum int) *configs {

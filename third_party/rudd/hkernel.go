@@ -63,7 +63,13 @@ func (b *tables) makenode(level int32, low int, high int, refstack []int) (int, 
 	// (b.freepos == 0), we try garbage collection and, as a last resort,
 	// resizing the BDD list.
 	var err error
-	if b.freepos == 0 {
+	if b.freepos == 0 && len(b.nodes) < b.collectfrom {
+		// vsym: a table still below its collection size grows instead (see
+		// Collectfrom).
+		if err = b.noderesize(); err != errResize {
+			return -1, errMemory
+		}
+	} else if b.freepos == 0 {
 		// We garbage collect unused nodes to try and find spare space.
 		b.gbc(refstack)
 		err = errReset
@@ -155,6 +161,14 @@ func (b *tables) noderesize() error {
 	// }
 	oldsize := len(b.nodes)
 	nodesize := len(b.nodes)
+	if oldsize < b.collectfrom {
+		// vsym: growing to the collection size, which neither
+		// Maxnodesize nor Maxnodeincrease bounds (see Collectfrom).
+		if 2*oldsize < b.collectfrom {
+			return b.growto(2 * oldsize)
+		}
+		return b.growto(b.collectfrom)
+	}
 	if (oldsize >= b.maxnodesize) && (b.maxnodesize > 0) {
 		// b.seterror("Cannot resize BDD, already at max capacity (%d nodes)", b.maxnodesize)
 		return errMemory
@@ -175,9 +189,19 @@ func (b *tables) noderesize() error {
 		return errMemory
 	}
 
+	return b.growto(nodesize)
+}
+
+// growto extends the node table to nodesize slots, the new ones free.
+func (b *tables) growto(nodesize int) error {
+	oldsize := len(b.nodes)
+	// vsym: under the lock, which a node finalizer takes to decrement a
+	// reference count: one that ran between the copy and the swap was lost.
+	b.Lock()
 	tmp := b.nodes
 	b.nodes = make([]huddnode, nodesize)
 	copy(b.nodes, tmp)
+	b.Unlock()
 
 	for n := oldsize; n < nodesize; n++ {
 		b.nodes[n].refcou = 0

@@ -95,6 +95,7 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 	impl := &tables{}
 	impl.minfreenodes = config.minfreenodes
 	impl.maxnodeincrease = config.maxnodeincrease
+	impl.collectfrom = config.collectfrom
 	// initializing the list of nodes
 	nodesize := config.nodesize
 	impl.nodes = make([]huddnode, nodesize)

@@ -79,3 +79,35 @@ func (b *BDD) Poll() bool {
 	}
 	return b.error != nil
 }
+
+// Collectfrom is a configuration option (function). Used as a parameter in
+// New it makes a full table smaller than size nodes double (up to size)
+// instead of collecting garbage; from size on, a full table is collected
+// and grown as without it. With a small Nodesize, a BDD that never needs
+// more nodes than size then builds exactly the nodes, at the same
+// indices, as one whose table starts at size, without making and
+// clearing a large table and its caches first: no node is collected
+// before the table holds size nodes either way. Neither Maxnodesize nor
+// Maxnodeincrease bounds the growth up to size.
+func Collectfrom(size int) func(*configs) {
+	return func(c *configs) {
+		c.collectfrom = size
+	}
+}
+
+// cachebase is the node count from which the operation caches are sized
+// (Cacheratio percent of it) when the table has grown to n nodes: n
+// itself from the collection size on, as upstream; below it, the caches
+// have as many entries as the table, up to their size at the collection
+// size. Each growth clears the caches, and at a quarter of a small table
+// the results lost made up to a fifth more node constructions.
+func (b *BDD) cachebase(n int) int {
+	r := b.applycache.ratio
+	if r <= 0 || n >= b.collectfrom {
+		return n
+	}
+	if m := n * 100 / r; m < b.collectfrom {
+		return m
+	}
+	return b.collectfrom
+}
