@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -120,10 +121,12 @@ type coverSystem struct {
 	lo    []int64 // least value of each state variable
 	steps []coverStep
 	bad   [][]int64
-	// initConst[j] is the initial value of variable j, unless initSize[j]
-	// is a size variable (>= 0): then it starts at that group's size.
+	// initConst[j] is the initial value of variable j, unless initSum[j]
+	// is the index (>= 0) of the group of starts whose variables' sum is
+	// a group's size.
 	initConst []int64
-	initSize  []presburger.Var
+	initSum   []int
+	starts    []initialSum
 	dom       map[presburger.Var]presburger.Bound
 	// tooMany says that a sum of several variables had more ways to be
 	// met than maxSumSplits: the search gives up, not exact.
@@ -140,9 +143,9 @@ const maxSumSplits = 10_000
 // as a monotone system, or returns ok false when some guard, update,
 // domain, initial value or bad state is not of the shape above.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
-	// The search starts from one initial state per size (initialAbove
-	// builds it from the sizes); an initial set is left to the others.
-	if len(m.System.Params) > 0 || !m.SingleInitial() {
+	// The search starts from one initial state per size and spread
+	// (initialAbove builds it); parameters are left to the others.
+	if len(m.System.Params) > 0 {
 		return nil, false
 	}
 	k := m.NumState()
@@ -161,21 +164,8 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 		}
 		cs.lo[i] = b.Lo
 	}
-	// Initial values: constants, or one group's size each.
-	cs.initConst = make([]int64, k)
-	cs.initSize = make([]presburger.Var, k)
-	usedSize := map[presburger.Var]bool{}
-	for i, t := range initTerms(m) {
-		cs.initSize[i] = -1
-		switch {
-		case t.IsConst():
-			cs.initConst[i] = t.Const
-		case len(t.Monos) == 1 && t.Const == 0 && t.Monos[0].Coef == 1 && !usedSize[t.Monos[0].Var] && isSizeVar(m, t.Monos[0].Var):
-			cs.initSize[i] = t.Monos[0].Var
-			usedSize[t.Monos[0].Var] = true
-		default:
-			return nil, false
-		}
+	if !cs.readInitial(index) {
+		return nil, false
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
@@ -238,6 +228,105 @@ func isSizeVar(m *counterabs.ParamModel, v presburger.Var) bool {
 		}
 	}
 	return false
+}
+
+// initialSum is a group of variables whose initial values sum to the
+// size of a group: the processes of a group that starts spread over
+// several states (mist's "Owhile >= 0", the tokens of a place that may
+// hold any number, is a group spread over that place and a state that
+// never moves), or, with one variable, all in one state.
+type initialSum struct {
+	vars []int
+	size presburger.Var
+}
+
+// readInitial reads the model's initial states, m.Initial, as equations
+// "x_j = c" and "sum of x_j over a set = |g|", every state variable in
+// exactly one of them and each size in one at most, besides lower
+// bounds that the domains imply; false when some conjunct is of
+// another shape. Those are the initial states the counter models have
+// when no shared variable starts in a range (a range would be an
+// interval for x_j: initialAbove could take it, but no model of the
+// suites needs it).
+func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
+	m := cs.m
+	k := len(cs.lo)
+	cs.initConst = make([]int64, k)
+	cs.initSum = make([]int, k)
+	defined := make([]bool, k)
+	usedSize := map[presburger.Var]bool{}
+	for _, f := range flatConj(m.Initial) {
+		c, ok := f.(presburger.Cmp)
+		if !ok {
+			return false
+		}
+		var vars []int
+		var others []presburger.Mono
+		sign := int64(0)
+		for _, mo := range c.T.Monos {
+			j, isState := index[mo.Var]
+			if !isState {
+				others = append(others, mo)
+				continue
+			}
+			if sign == 0 {
+				sign = mo.Coef
+			}
+			if mo.Coef != sign || sign != 1 && sign != -1 || defined[j] {
+				return false
+			}
+			vars = append(vars, j)
+		}
+		if c.Op != presburger.Eq {
+			// A lower bound the domain implies: sign*x_j + c >= 0 with
+			// sign 1, -c at most x_j's least value.
+			op := c.Op
+			if sign < 0 {
+				op = map[presburger.Op]presburger.Op{presburger.Le: presburger.Ge, presburger.Lt: presburger.Gt}[op]
+			}
+			bound := -c.T.Const * sign
+			if op == presburger.Gt {
+				bound++
+			}
+			if len(vars) != 1 || len(others) > 0 || op != presburger.Ge && op != presburger.Gt || bound > cs.lo[vars[0]] {
+				return false
+			}
+			continue
+		}
+		if len(vars) == 0 {
+			return false
+		}
+		for _, j := range vars {
+			defined[j] = true
+		}
+		switch {
+		case len(others) == 0 && len(vars) == 1:
+			// x_j + c = 0 (or -x_j + c = 0).
+			cs.initConst[vars[0]] = -c.T.Const * sign
+			cs.initSum[vars[0]] = -1
+		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && isSizeVar(m, others[0].Var):
+			usedSize[others[0].Var] = true
+			for _, j := range vars {
+				cs.initSum[j] = len(cs.starts)
+			}
+			cs.starts = append(cs.starts, initialSum{vars: vars, size: others[0].Var})
+		default:
+			return false
+		}
+	}
+	return !slices.Contains(defined, false)
+}
+
+// flatConj returns the conjuncts of f, nested conjunctions flattened.
+func flatConj(f presburger.Formula) []presburger.Formula {
+	if a, ok := f.(presburger.And); ok {
+		var out []presburger.Formula
+		for _, g := range a {
+			out = append(out, flatConj(g)...)
+		}
+		return out
+	}
+	return []presburger.Formula{f}
 }
 
 // upwardClause reads a conjunction of atoms over the state variables as
@@ -412,30 +501,41 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		b := cs.dom[m.SizeVar(g)]
 		params[m.SizeVar(g)] = b.Lo
 	}
-	for j, v := range cs.initSize {
-		if v < 0 {
+	state = make([]int64, len(x))
+	for j := range x {
+		if cs.initSum[j] < 0 {
 			if cs.initConst[j] < x[j] {
 				return nil, nil, false, true
 			}
-			continue
+			state[j] = cs.initConst[j]
 		}
-		if b := cs.dom[v]; !b.NoHi && b.Hi < x[j] {
+	}
+	// Each group's processes where x asks for them (at least the
+	// domain's least value), the rest of its least size in its first
+	// state.
+	for _, st := range cs.starts {
+		need := int64(0)
+		for _, j := range st.vars {
+			state[j] = max(x[j], cs.lo[j])
+			var fits bool
+			if need, fits = checked.Add(need, state[j]); !fits {
+				return nil, nil, false, false
+			}
+		}
+		b := cs.dom[st.size]
+		if !b.NoHi && b.Hi < need {
 			return nil, nil, false, true
 		}
-		params[v] = max(params[v], x[j])
+		if need < params[st.size] {
+			state[st.vars[0]] += params[st.size] - need
+		}
+		params[st.size] = max(params[st.size], need)
 	}
 	n := int64(0)
 	for g := range m.System.Groups {
 		n += params[m.SizeVar(g)]
 	}
 	params[m.NVar()] = n
-	state = make([]int64, len(x))
-	for j := range x {
-		state[j] = cs.initConst[j]
-		if v := cs.initSize[j]; v >= 0 {
-			state[j] = params[v]
-		}
-	}
 	val := func(v presburger.Var) int64 {
 		for j := range state {
 			if m.StateVar(j) == v {
@@ -467,6 +567,8 @@ type coverOutcome struct {
 	elements  int   // the minimal elements kept at the end
 	work      int64 // the comparisons done
 }
+
+var debugBasis [][]int64
 
 // coverElement is a minimal element found: its vector, the step from it
 // and the element that step leads above (-1 for a bad element).
@@ -550,6 +652,7 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOut
 	case found >= 0:
 		return coverOutcome{cex: cs.run(elems, found, params, start), elements: basis.len()}
 	case waiting.Len() > 0:
+		debugBasis = basis.x
 		return coverOutcome{exhausted: true, elements: basis.len()}
 	}
 	out = coverOutcome{elements: basis.len()}
@@ -626,11 +729,16 @@ func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model,
 func (cs *coverSystem) distance(x []int64) [2]int64 {
 	var d [2]int64
 	for j, v := range x {
-		if g := cs.initSize[j]; g >= 0 {
-			d[1] += max(0, v-cs.dom[g].Lo)
-		} else {
+		if cs.initSum[j] < 0 {
 			d[0] += max(0, v-cs.initConst[j])
 		}
+	}
+	for _, st := range cs.starts {
+		sum := int64(0)
+		for _, j := range st.vars {
+			sum += x[j]
+		}
+		d[1] += max(0, sum-cs.dom[st.size].Lo)
 	}
 	return d
 }
@@ -691,26 +799,11 @@ type coverInvariant struct {
 // has weight zero in every row (a transfer's sum is no constant effect).
 func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	k := len(cs.lo)
-	set := make([]bool, k)
-	var cols [][]int64
-	seen := map[string]bool{}
-	for _, s := range cs.steps {
-		for j := range k {
-			set[j] = set[j] || s.reset[j] || s.moved != nil && s.moved[j] != nil
-		}
-		key := fmt.Sprint(s.add)
-		if !seen[key] {
-			seen[key] = true
-			cols = append(cols, s.add)
-		}
-	}
+	cols := cs.effectColumns()
 	// A row: the weights y, and y's change by each column.
 	type row struct{ y, d []int64 }
 	var rows []row
 	for j := range k {
-		if set[j] {
-			continue
-		}
 		y := make([]int64, k)
 		y[j] = 1
 		d := make([]int64, len(cols))
@@ -788,7 +881,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 			if w == 0 {
 				continue
 			}
-			if cs.initSize[j] >= 0 {
+			if cs.initSum[j] >= 0 {
 				constant = false
 				break
 			}
@@ -803,6 +896,61 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		}
 	}
 	return out
+}
+
+// effectColumns returns the columns of the steps' effects, distinct:
+// a step takes x to A.x + b (A the identity but in the rows of the
+// variables it sets: a constant's row is zero, a transfer's its sum's
+// coefficients), so y.x changes by y.b + sum over w of y.(A-I)_w x_w,
+// and it changes by nothing in every state exactly when y is
+// orthogonal to b and to every column (A-I)_w. A variable set to a
+// constant has the column -e_w; a transfer "a + b -> a" the column
+// e_a - e_b, which keeps y.x when y_a = y_b (the processes moved are
+// counted alike where they were and where they go).
+func (cs *coverSystem) effectColumns() [][]int64 {
+	k := len(cs.lo)
+	var cols [][]int64
+	seen := map[string]bool{}
+	keep := func(col []int64) {
+		if !slices.ContainsFunc(col, func(v int64) bool { return v != 0 }) {
+			return
+		}
+		if key := fmt.Sprint(col); !seen[key] {
+			seen[key] = true
+			cols = append(cols, col)
+		}
+	}
+	for _, s := range cs.steps {
+		b := make([]int64, k)
+		byVar := map[int][]int64{}
+		coef := func(w int) []int64 {
+			if byVar[w] == nil {
+				byVar[w] = make([]int64, k)
+			}
+			return byVar[w]
+		}
+		for j := range k {
+			switch {
+			case s.moved != nil && s.moved[j] != nil:
+				t := s.moved[j]
+				b[j] = t.c
+				coef(j)[j]--
+				for i, w := range t.vars {
+					coef(w)[j] += t.coef[i]
+				}
+			case s.reset[j]:
+				b[j] = s.set[j]
+				coef(j)[j]--
+			default:
+				b[j] = s.add[j]
+			}
+		}
+		keep(b)
+		for _, w := range slices.Sorted(maps.Keys(byVar)) {
+			keep(byVar[w])
+		}
+	}
+	return cols
 }
 
 // combine is a*x + b*y, ok false when it does not fit in int64.
