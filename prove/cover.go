@@ -56,11 +56,12 @@ import (
 // to the prover.
 //
 // The initial states must be of the shape the counter models have: each
-// counter starts at a constant or at the size of one group (all its
-// processes start in one state), the sizes ranging over intervals, with
-// no parameters. Then a vector is below an initial state exactly when
-// its counters are below their constants and the group sizes can be as
-// large as it asks.
+// counter starts at a constant, at the size of one group (all its
+// processes start in one state), or at its share of a group spread over
+// several states (the shares sum to the size), the sizes ranging over
+// intervals, with no parameters. Then a vector is below an initial state
+// exactly when its counters are below their constants and each group's
+// size can be as large as the sum it asks of the group's states.
 
 // coverWork bounds the search, in vector comparisons (each candidate
 // element counts the elements kept it is compared with): pncsacover's
