@@ -2,6 +2,7 @@ package prove
 
 import (
 	"container/heap"
+	"encoding/binary"
 	"context"
 	"fmt"
 	"maps"
@@ -73,6 +74,12 @@ const coverWork = 500_000_000
 // the invariant has a disjunction per element, and a larger one costs
 // the checks more than the prover would.
 const maxCoverProof = 400
+
+// maxCoverAtoms bounds the atoms (a variable above its least value in
+// an element) of a larger fixpoint offered as a proof: the pairs that
+// guessUnreachable finds make many elements of two atoms each, cheap to
+// check (queuedbusyflag's 2,000 pairs: a few seconds).
+const maxCoverAtoms = 6000
 
 // coverStep is a step of the monotone system: from a state x at least
 // need (and satisfying sums), to x + add, with the variables of reset set
@@ -579,8 +586,29 @@ type coverElement struct {
 	next int
 }
 
-// backward runs the search within budget vector comparisons.
-func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOutcome) {
+// backward runs the search within budget vector comparisons, and when
+// that runs out, the search again with the elements guessUnreachable
+// finds closed (a second budget, for both of them).
+func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
+	out := cs.search(ctx, budget, nil)
+	if !out.exhausted || ctx.Err() != nil {
+		return out
+	}
+	guessed, work := cs.guessUnreachable(ctx, budget)
+	if guessed == nil {
+		out.work += work
+		return out
+	}
+	again := cs.search(ctx, budget-work, guessed)
+	again.work += out.work + work
+	return again
+}
+
+// search is the backward search within budget vector comparisons, with
+// the elements of guessed (closed under predecessors, see
+// guessUnreachable) in the basis from the start: they cover what is
+// above them, and wait for no predecessors.
+func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int64) (out coverOutcome) {
 	work := budget
 	defer func() { out.work = budget - work }()
 	var elems []coverElement
@@ -626,6 +654,13 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOut
 			}
 		}
 	}
+	for _, g := range guessed {
+		basis.insert(len(elems), g, keyOf(g), dead)
+		elems = append(elems, coverElement{x: g, step: -1, next: -1})
+		dists = append(dists, cs.distance(g))
+		// Their closure was shown with the place invariants' help.
+		pruned = true
+	}
 	for _, b := range cs.bad {
 		add(b, -1, -1)
 	}
@@ -657,7 +692,15 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOut
 		return coverOutcome{exhausted: true, elements: basis.len()}
 	}
 	out = coverOutcome{elements: basis.len()}
-	if basis.len() <= maxCoverProof {
+	atoms := 0
+	for _, x := range basis.x {
+		for j, v := range x {
+			if v > cs.lo[j] {
+				atoms++
+			}
+		}
+	}
+	if basis.len() <= maxCoverProof || atoms <= maxCoverAtoms {
 		var parts []presburger.Formula
 		for _, x := range basis.x {
 			var below []presburger.Formula
@@ -1054,4 +1097,248 @@ func (a *antichain) insert(e int, x []int64, k elemKey, dead map[int]bool) {
 		n++
 	}
 	a.elem, a.x, a.key = append(a.elem[:n], e), append(a.x[:n], x), append(a.key[:n], k)
+}
+
+// Guessing unreachable elements. Where the search runs out of work
+// (mist's queuedbusyflag: thousands of minimal elements, each a whole
+// configuration of its two threads and seven flags, none of them
+// covered by a state that one, two or three other threads reach), the
+// elements it needs are mostly unreachable ones that no linear
+// invariant rules out (the state equation rules out none of those
+// sampled). The small instances say which: the pairs of variables that
+// are never both above their least values in the states they reach,
+// the variables never above it by more than one, those never above it. Those are guesses; the ones
+// kept are closed as a backward search's fixpoint is, checked here on
+// the monotone steps (Houdini's algorithm, with pre as the judge): no
+// initial state lies above one, and every minimal predecessor of one is
+// above one or ruled out by a place invariant. Then none is covered by
+// a reachable state (the first state above one on a run would have a
+// predecessor above one), and the search may drop what lies above
+// them; its fixpoint's complement, the guesses included, is checked as
+// every invariant is. On queuedbusyflag the pairs alone hold "Iwork and
+// Jwork are never both busy".
+
+// guessStates bounds the states explored for the guesses, over all the
+// instances; guessExtra is how many processes beyond its least size
+// each group gets in the largest instance.
+const (
+	guessStates = 200_000
+	guessExtra  = 2
+)
+
+// guessUnreachable returns the guessed elements that are closed (see
+// above), and the work spent (comparisons, as in search); nil when none
+// are, or the work runs out first.
+func (cs *coverSystem) guessUnreachable(ctx context.Context, budget int64) ([][]int64, int64) {
+	k := len(cs.lo)
+	once := make([]bool, k)  // above its least value in some state seen
+	twice := make([]bool, k) // above it by more than one
+	both := make(map[[2]int]bool)
+	seen := map[string]bool{}
+	var queue [][]int64
+	visit := func(y []int64) {
+		key := vectorKey(y)
+		if seen[key] || len(seen) >= guessStates {
+			return
+		}
+		seen[key] = true
+		queue = append(queue, y)
+		var nz []int
+		for j, v := range y {
+			if v > cs.lo[j] {
+				nz = append(nz, j)
+				once[j] = true
+				twice[j] = twice[j] || v > cs.lo[j]+1
+			}
+		}
+		for i, a := range nz {
+			for _, b := range nz[i+1:] {
+				both[[2]int{a, b}] = true
+			}
+		}
+	}
+	for extra := int64(0); extra <= guessExtra; extra++ {
+		x := slices.Clone(cs.lo)
+		for _, st := range cs.starts {
+			x[st.vars[0]] = max(x[st.vars[0]], cs.dom[st.size].Lo+extra)
+		}
+		if _, start, ok, _ := cs.initialAbove(x); ok {
+			visit(start)
+		}
+	}
+	for len(queue) > 0 {
+		if ctx.Err() != nil {
+			return nil, 0
+		}
+		x := queue[0]
+		queue = queue[1:]
+		for si := range cs.steps {
+			if y, ok := cs.post(&cs.steps[si], x); ok {
+				visit(y)
+			}
+		}
+	}
+	// The guesses, minimal ones only.
+	var cands [][]int64
+	guess := func(vars ...int) {
+		c := slices.Clone(cs.lo)
+		for _, v := range vars {
+			c[v]++
+		}
+		cands = append(cands, c)
+	}
+	for a := range k {
+		switch {
+		case !once[a]:
+			guess(a)
+		case !twice[a]:
+			guess(a, a)
+		}
+		for b := a + 1; b < k; b++ {
+			if once[a] && once[b] && !both[[2]int{a, b}] {
+				guess(a, b)
+			}
+		}
+	}
+	// Houdini: drop the guesses that are not closed, round by round,
+	// until none is dropped.
+	work := int64(0)
+	kept := minimalOnly(cands)
+	for {
+		idx := newSupportIndex(cs.lo, kept)
+		var next [][]int64
+		for _, c := range kept {
+			if ctx.Err() != nil || work > budget {
+				return nil, work
+			}
+			if _, _, ok, exact := cs.initialAbove(c); ok || !exact {
+				continue
+			}
+			closed := true
+			for si := range cs.steps {
+				for _, p := range cs.pre(&cs.steps[si], c) {
+					if !cs.unreachable(p) && !idx.covers(p, &work) {
+						closed = false
+						break
+					}
+				}
+				if cs.tooMany {
+					cs.tooMany = false
+					return nil, work
+				}
+				if !closed {
+					break
+				}
+			}
+			if closed {
+				next = append(next, c)
+			}
+		}
+		if len(next) == len(kept) {
+			break
+		}
+		kept = next
+	}
+	if len(kept) == 0 {
+		return nil, work
+	}
+	return kept, work
+}
+
+// vectorKey is x as a map key.
+func vectorKey(x []int64) string {
+	b := make([]byte, 0, 2*len(x))
+	for _, v := range x {
+		b = binary.AppendVarint(b, v)
+	}
+	return string(b)
+}
+
+// post returns the state a step leads to from x, ok false when the step
+// is not enabled there or leaves the domain (or the values' limit).
+func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
+	if !leq(s.need, x) {
+		return nil, false
+	}
+	for _, a := range s.sums {
+		sum := int64(0)
+		for j, v := range a.vars {
+			sum += a.coef[j] * x[v]
+		}
+		if sum < a.bound {
+			return nil, false
+		}
+	}
+	y := make([]int64, len(x))
+	for j := range x {
+		switch {
+		case s.moved != nil && s.moved[j] != nil:
+			v, ok := s.moved[j].value(x)
+			if !ok {
+				return nil, false
+			}
+			y[j] = v
+		case s.reset[j]:
+			y[j] = s.set[j]
+		default:
+			y[j] = x[j] + s.add[j]
+		}
+		if y[j] < cs.lo[j] || y[j] > gsst.MaxValue {
+			return nil, false
+		}
+	}
+	return y, true
+}
+
+// supportIndex finds an element at most a vector among elements with
+// few variables above their least values: each is listed under the
+// first of them, and a vector is compared only with the elements listed
+// under the variables it has above their least values.
+type supportIndex struct {
+	lo    []int64
+	under map[int][][]int64
+	least [][]int64 // elements with no variable above its least value
+}
+
+func newSupportIndex(lo []int64, xs [][]int64) *supportIndex {
+	idx := &supportIndex{lo: lo, under: map[int][][]int64{}}
+	for _, x := range xs {
+		first := -1
+		for j := range x {
+			if x[j] > lo[j] {
+				first = j
+				break
+			}
+		}
+		if first < 0 {
+			idx.least = append(idx.least, x)
+			continue
+		}
+		idx.under[first] = append(idx.under[first], x)
+	}
+	return idx
+}
+
+// covers reports whether some element is at most x, counting the
+// comparisons in work.
+func (idx *supportIndex) covers(x []int64, work *int64) bool {
+	*work += int64(len(idx.least))
+	for _, y := range idx.least {
+		if leq(y, x) {
+			return true
+		}
+	}
+	for j, v := range x {
+		if v <= idx.lo[j] {
+			continue
+		}
+		ys := idx.under[j]
+		*work += int64(len(ys))
+		for _, y := range ys {
+			if leq(y, x) {
+				return true
+			}
+		}
+	}
+	return false
 }

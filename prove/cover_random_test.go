@@ -51,7 +51,7 @@ func TestCoverRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 10
 	}
-	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous, false)
+	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous, false, false)
 }
 
 // TestCoverTransfersRandom is TestCoverRandom on systems with a
@@ -67,7 +67,7 @@ func TestCoverTransfersRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 4
 	}
-	checkCoverRandom(t, 8, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, false)
+	checkCoverRandom(t, 8, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, false, false)
 }
 
 // TestCoverInitialSetsRandom is TestCoverTransfersRandom on systems whose
@@ -83,16 +83,31 @@ func TestCoverInitialSetsRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 5
 	}
-	checkCoverRandom(t, 9, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true)
+	checkCoverRandom(t, 9, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, false)
+}
+
+// TestCoverGuessRandom is TestCoverInitialSetsRandom with the search
+// started from the elements guessUnreachable keeps (the pairs of
+// variables never both above their least values in the small instances,
+// and the like, closed under predecessors): a proof must still be an
+// invariant and hold in every instance explored, a run must replay and
+// fail where exploration fails. Guesses kept without the closure check
+// (every guess) fail it under -short.
+func TestCoverGuessRandom(t *testing.T) {
+	systems := 300
+	if testing.Short() {
+		systems /= 5
+	}
+	checkCoverRandom(t, 10, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, true)
 }
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
 // random systems with the constructs want and may, drawn with seed.
-func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, spread bool) {
+func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, spread, guess bool) {
 	r := rand.New(rand.NewSource(seed))
 	s := z3.New()
 	ctx := context.Background()
-	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads int
+	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, guessed int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
 		cfg.Ranges = true
@@ -126,6 +141,13 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 				ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 					Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 				a := prove.Cover(ctx, m, ts, coverRandomWork)
+				if guess {
+					var n int
+					a, n = prove.CoverGuessing(ctx, m, ts, coverRandomWork)
+					if n > 0 {
+						guessed++
+					}
+				}
 				if !a.Applies {
 					continue
 				}
@@ -205,6 +227,12 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 	}
 	t.Logf("%d systems: %d monotone properties (models), %d with a transfer, %d from a spread, %d refuted, %d proved; Spacer answered and agreed on %d; %d failing instances in the box",
 		systems, monotone, transfers, spreads, refuted, proved, spacerAgrees, failingInBox)
+	if guess {
+		t.Logf("%d searches started from guessed elements", guessed)
+		if guessed < systems/10 {
+			t.Errorf("too few searches with guessed elements: %d", guessed)
+		}
+	}
 	if spread && spreads < systems/20 {
 		t.Errorf("too few monotone properties from a spread: %d", spreads)
 	}
