@@ -2,8 +2,8 @@ package prove
 
 import (
 	"container/heap"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
