@@ -586,22 +586,31 @@ type coverElement struct {
 	next int
 }
 
-// backward runs the search within budget vector comparisons, and when
-// that runs out, the search again with the elements guessUnreachable
-// finds closed (a second budget, for both of them).
+// backward runs the search within budget vector comparisons. A fifth
+// of it goes first; when that runs out, the search starts again with
+// the elements guessUnreachable keeps in the basis (another fifth), and
+// when that does not answer either, the plain search has the whole
+// budget (so a search that ends within budget ends as it would alone).
 func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
-	out := cs.search(ctx, budget, nil)
+	first := budget / 5
+	out := cs.search(ctx, first, nil)
 	if !out.exhausted || ctx.Err() != nil {
 		return out
 	}
-	guessed, work := cs.guessUnreachable(ctx, budget)
-	if guessed == nil {
-		out.work += work
-		return out
+	spent := out.work
+	if guessed, work := cs.guessUnreachable(ctx, first); guessed != nil {
+		again := cs.search(ctx, first, guessed)
+		spent += work + again.work
+		if again.cex != nil || again.invariant != nil || !again.exhausted {
+			again.work = spent
+			return again
+		}
+	} else {
+		spent += work
 	}
-	again := cs.search(ctx, budget-work, guessed)
-	again.work += out.work + work
-	return again
+	out = cs.search(ctx, budget, nil)
+	out.work += spent
+	return out
 }
 
 // search is the backward search within budget vector comparisons, with
