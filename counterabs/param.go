@@ -961,7 +961,7 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 		// A variable that starts in a range or at a term over the
 		// parameters is no constant of the model.
 		v := &sys.Shared[j]
-		if v.InitRange && v.InitHi > v.Init || !v.InitTerm.IsConst() {
+		if v.InitSeveral() || !v.InitTerm.IsConst() {
 			assigned[j] = true
 		}
 	}

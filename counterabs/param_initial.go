@@ -39,11 +39,7 @@ func (m *ParamModel) setInitial() error {
 	copy(m.initValue, m.Init)
 	for j := range m.Shared {
 		v := &m.Shared[j]
-		t := presburger.ConstTerm(int64(v.Init))
-		if !v.InitTerm.IsConst() {
-			t = v.InitTerm.Subst(func(x presburger.Var) presburger.Term { return presburger.VarTerm(m.paramVar(x)) })
-		}
-		m.initValue[len(m.Counters)+j] = t
+		m.initValue[len(m.Counters)+j] = v.InitLow().Subst(func(x presburger.Var) presburger.Term { return presburger.VarTerm(m.paramVar(x)) })
 	}
 	if sys.SingleInitial() {
 		// The point, as equations: the fast case, and the form the

@@ -22,9 +22,10 @@ const (
 	// a state of processes that never move, formats/mist/outside.go.)
 	SplitInit Construct = iota + 1
 	// SharedInitRange is a shared variable whose initial values the
-	// language cannot state yet: any value with no greatest one, or a
-	// range written as inequalities. (A value over the parameters and a
-	// bounded range are gsst/initial.go's.)
+	// language cannot state yet: x != c, a least value over the
+	// parameters, several bounds of one side. (A value over the
+	// parameters, and a range from a constant to a value over the
+	// parameters or with no greatest, are gsst/initial.go's.)
 	SharedInitRange
 	// ParallelRules is several transitions between the same two states,
 	// each with its own guard and update.
@@ -47,7 +48,7 @@ const (
 
 var constructNames = [...]string{
 	SplitInit:           "an initial split of the processes other than one sum over locations (several sums, a free or bounded location)",
-	SharedInitRange:     "a shared variable whose initial values are unbounded or given by inequalities",
+	SharedInitRange:     "a shared variable whose initial values are no range from a constant to a value over the parameters",
 	ParallelRules:       "several transitions between the same two states",
 	SelfLoopUpdate:      "a self-loop that updates shared variables",
 	IdleStep:            "an idle step (a step that changes nothing)",

@@ -55,10 +55,13 @@ type SharedDecl struct {
 	InitOK    bool   // false when init is missing or malformed (already reported)
 	// A set of initial values (initial.go): every integer InitInt..InitHi
 	// (InitRange), or a linear expression over the parameters (InitX,
-	// written InitText).
+	// written InitText). A range written with expressions (InitRange and
+	// InitText set) has the least InitX and the greatest InitHiX, each
+	// nil when left out: the domain's least, no greatest.
 	InitRange bool
 	InitHi    int64
 	InitX     Expr
+	InitHiX   Expr
 	InitText  string
 }
 

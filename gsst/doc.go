@@ -77,7 +77,13 @@
 // System a family like ranges do (group sizes may be linear over them;
 // InstantiateParams folds them to values); broadcast transitions; and
 // rendezvous, steps in which several processes move together. Their
-// rules hold for parsed and hand-built Specs alike.
+// rules hold for parsed and hand-built Specs alike. The initial
+// configurations have one home, initial.go: groups spread over several
+// states, shared variables that start at a value of the parameters or
+// anywhere in a range whose bounds may read them or leave the greatest
+// out; InitialFormula states the set, Initials lists it at an instance,
+// and FiniteInitial refuses, for the stages that list it, a range with no
+// greatest value.
 //
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and

@@ -41,6 +41,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1}\ninit: N\ntransitions:\n  - from: N\n    to: T\n    guard: |\n      #T = 0 &\n        #N = 1\n"))
 	f.Add([]byte("states: [N, T]\ngroups: {p: 1.., q: 2..4, r: \"3..\"}\ninit: {p: N, q: T, r: N}\ntransitions:\n  - {from: N, to: T, guard: \"#T < n - 1 & 2*n > #N[q]\"}\nproperties:\n  a: \"AG #T <= n\"\n"))
 	f.Add([]byte(fairSpec))
+	f.Add([]byte("params: [f]\nshared: {a: {type: \"0..\", init: \"1..\"}, b: {type: \"0..\", init: 0..f}, c: {type: 0..3, init: \"..2\"}, d: {type: \"0..\", init: \"f..2*f + 1\"}}\nstates: [A, B]\ngroups: {p: 2}\ninit: A\ntransitions:\n  - {from: A, to: B, guard: \"a >= f\", update: \"a := a + 1\"}\nproperties: {p: \"AG b <= f\"}\n"))
 	// Beyond the paper: every construct, in block and flow style.
 	f.Add([]byte("params: [n, t]\nassume: \"n > 2*t\"\nshared: {x: {type: \"0..\", init: 0}, b: {type: bool, init: true}, e: {type: [u, v], init: v}}\nstates: [A, B]\ngroups: {p: n - t, q: 1..}\ninit: A\ntransitions:\n  - {from: A, to: B, guard: \"x >= t & b & e = u\", update: \"x := x + 1; b := false; e := v\", broadcast: [\"B -> A [q]\"]}\n  - {from: B, to: A, update: {p: \"x := t\", q: \"b := b\"}}\nrendezvous:\n  - {parts: [{from: A, to: B}, {from: A, to: B, groups: [q]}], guard: \"#A >= 2\", update: \"x := 0\"}\nproperties: {a: \"AG x >= 0\"}\n"))
 	f.Add([]byte("shared:\n  k: {type: -3..3, init: -1}\nstates: [A, B]\ngroups: {p: 2}\ninit: A\ntransitions:\n  - from: A\n    to: B\n    update: \"k := 2*k - 1;\"\n    broadcast:\n      - B -> A\n"))

@@ -1,10 +1,10 @@
 package gsst
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
@@ -83,6 +83,29 @@ func (d *decoder) sharedInitSet(sd *SharedDecl, v *yaml.Node) bool {
 		return true
 	}
 	sd.InitText = v.Value
+	if i := strings.Index(v.Value, ".."); i >= 0 {
+		sd.InitRange, sd.InitOK = true, true
+		bound := func(from, to int) Expr {
+			text := v.Value[from:to]
+			lead := len(text) - len(strings.TrimLeft(text, " \t"))
+			if strings.TrimSpace(text) == "" {
+				return nil
+			}
+			at := d.offsets(v)
+			x, err := parseExpr(text[lead:], func(off int) Pos { return at(from + lead + off) })
+			if err != nil {
+				d.errs = append(d.errs, err)
+				sd.InitOK = false
+			}
+			return x
+		}
+		sd.InitX, sd.InitHiX = bound(0, i), bound(i+2, len(v.Value))
+		if sd.InitOK && sd.InitX == nil && sd.InitHiX == nil {
+			d.errorf(d.pos(v), "range of initial values %q has no bound; write its least value, its greatest or both (0.., 0..f, ..3)", v.Value)
+			sd.InitOK = false
+		}
+		return true
+	}
 	sd.InitX = d.parseString(v)
 	sd.InitOK = sd.InitX != nil
 	return true
@@ -152,6 +175,23 @@ func (c *checker) allOver(ids []*Ident, pos Pos) {
 // initTerms, once the variables of the parameters are numbered.
 func (c *checker) initSet(v *Shared, sd *SharedDecl, ss *sharedSrc) bool {
 	switch {
+	case sd.InitRange && sd.InitText != "":
+		// Bounds written as expressions: initTerms resolves them.
+		if v.Bool || v.Values != nil {
+			c.errorf(sd.InitPos, "a range of initial values needs an integer variable; %s is %s", v.Name, v.TypeText())
+			ss.initOK = false
+			return true
+		}
+		v.InitRange, v.InitText, v.Init, v.InitHi = true, sd.InitText, v.Lo, v.Lo
+		switch {
+		case sd.InitHiX != nil:
+		case v.Unbounded:
+			v.InitNoHi = true
+		default:
+			// Up to the greatest value of the domain.
+			v.InitHi = v.Hi
+		}
+		return true
 	case sd.InitRange:
 		if v.Bool || v.Values != nil {
 			c.errorf(sd.InitPos, "a range of initial values needs an integer variable; %s is %s", v.Name, v.TypeText())
@@ -186,35 +226,58 @@ func (c *checker) initSet(v *Shared, sd *SharedDecl, ss *sharedSrc) bool {
 }
 
 // initTerms resolves the initial values written as expressions over the
-// parameters.
+// parameters: a value, or the bounds of a range.
 func (c *checker) initTerms(f *File) {
 	for j, sd := range f.Shared {
-		if sd.InitX == nil || !sd.InitOK || !sd.TypeOK || j >= len(c.sys.Shared) || !c.src.shared[j].initOK {
+		if sd.InitX == nil && sd.InitHiX == nil || !sd.InitOK || !sd.TypeOK || j >= len(c.sys.Shared) || !c.src.shared[j].initOK {
 			continue
 		}
 		v := &c.sys.Shared[j]
-		x, ok := c.expr(sd.InitX, initMode, " in the initial value of "+v.Name)
-		switch {
-		case !ok:
-		case x.kind != kindInt:
-			c.errorf(sd.InitX.Pos(), "initial value of %s is %s; expected an integer or an expression over the parameters such as %q", v.Name, x.kind, "n - f")
-		case x.t.IsConst() && (x.t.Const > MaxValue || x.t.Const < -MaxValue):
-			c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", x.t.Const, v.Name, MaxValue)
-		case x.t.IsConst():
-			v.Init = int(x.t.Const)
-			continue
-		default:
-			v.InitTerm, v.InitText, v.Init = x.t, sd.InitText, v.Lo
-			continue
+		if v.Bool || v.Values != nil {
+			continue // reported by initSet
 		}
-		c.src.shared[j].initOK = false
+		ok := true
+		if sd.InitX != nil {
+			ok = c.initBound(v, sd, sd.InitX, &v.InitTerm, &v.Init, v.Lo)
+			if !v.InitTerm.IsConst() && !v.InitRange {
+				v.InitText = sd.InitText
+			}
+		}
+		if sd.InitRange && sd.InitHiX != nil {
+			ok = c.initBound(v, sd, sd.InitHiX, &v.InitHiTerm, &v.InitHi, v.Init) && ok
+		}
+		if !ok {
+			c.src.shared[j].initOK = false
+		}
 	}
+}
+
+// initBound resolves x, an initial value of v or a bound of its range,
+// into *value when it is constant, else into *term, with *value the
+// placeholder; false after an error.
+func (c *checker) initBound(v *Shared, sd *SharedDecl, x Expr, term *presburger.Term, value *int, placeholder int) bool {
+	e, ok := c.expr(x, initMode, " in the initial value of "+v.Name)
+	switch {
+	case !ok:
+	case e.kind != kindInt:
+		c.errorf(x.Pos(), "initial value of %s is %s; expected an integer or an expression over the parameters such as %q", v.Name, e.kind, "n - f")
+	case e.t.IsConst() && (e.t.Const > MaxValue || e.t.Const < -MaxValue):
+		c.errorf(sd.InitPos, "initial value %d of %s is beyond the limit of %d", e.t.Const, v.Name, MaxValue)
+	case e.t.IsConst():
+		*value = int(e.t.Const)
+		return true
+	default:
+		*term, *value = e.t, placeholder
+		return true
+	}
+	return false
 }
 
 // checkInitial checks the rules of the initial sets: a group's spread
 // lists two states or more, increasingly, and Init places the group in
-// the first; a range of initial values lies in its variable's domain;
-// a term reads only parameters that are not fixed.
+// the first; a range of initial values lies in its variable's domain,
+// and has no greatest value only for a variable that has none; a term
+// reads only parameters that are not fixed.
 func (s *Spec) checkInitial(src *source, at func(Pos, string, ...any)) {
 	if s.InitOver != nil && len(s.InitOver) != len(s.Groups) {
 		at(Pos{File: s.File}, "InitOver has %d groups, want %d", len(s.InitOver), len(s.Groups))
@@ -251,36 +314,75 @@ func (s *Spec) checkInitial(src *source, at func(Pos, string, ...any)) {
 		if j < len(src.shared) && (!src.shared[j].initOK || !src.shared[j].typeOK) {
 			continue
 		}
+		if !v.InitRange && (v.InitNoHi || !v.InitHiTerm.IsConst()) {
+			at(pos, "shared variable %s has a greatest initial value but no range of initial values (InitRange)", v.Name)
+			continue
+		}
 		if v.InitRange {
+			bounded := v.InitTerm.IsConst() && v.InitHiTerm.IsConst() && !v.InitNoHi
 			switch {
 			case v.Bool || v.Values != nil:
 				at(pos, "a range of initial values needs an integer variable; %s is %s", v.Name, v.TypeText())
-			case v.InitHi > MaxValue:
+			case v.InitNoHi && !v.Unbounded:
+				at(pos, "the range of initial values of %s has no greatest value, but its domain %s has one", v.Name, v.TypeText())
+			case v.InitNoHi && !v.InitHiTerm.IsConst():
+				at(pos, "the range of initial values of %s has no greatest value and a greatest over the parameters", v.Name)
+			case bounded && v.InitHi > MaxValue:
 				at(pos, "initial value %d of %s is beyond the limit of %d", v.InitHi, v.Name, MaxValue)
-			case v.InitHi < v.Init:
+			case bounded && v.InitHi < v.Init:
 				at(pos, "empty range of initial values %d..%d of %s", v.Init, v.InitHi, v.Name)
-			case !v.Contains(v.InitHi):
+			case v.InitHiTerm.IsConst() && !v.InitNoHi && !v.Contains(v.InitHi):
 				at(pos, "initial value %d of %s is outside its domain %s", v.InitHi, v.Name, v.TypeText())
 			}
 		}
-		if v.InitTerm.IsConst() {
-			continue
-		}
-		switch {
-		case v.InitRange:
-			at(pos, "shared variable %s has both a range of initial values and an initial value over the parameters", v.Name)
-		case v.Bool || v.Values != nil:
-			at(pos, "initial value of %s over the parameters needs an integer variable", v.Name)
-		case !fits(v.InitTerm):
-			at(pos, "the initial value of %s has a constant beyond the limit of %d", v.Name, MaxConstant)
-		}
-		for _, m := range v.InitTerm.Monos {
-			if k, ok := s.ParamOf(m.Var); !ok || s.Params[k].Fixed {
-				at(pos, "the initial value of %s reads %s; it may read only parameters that are not fixed", v.Name, s.VarName(m.Var))
-				break
+		for _, t := range []presburger.Term{v.InitTerm, v.InitHiTerm} {
+			if t.IsConst() {
+				continue
+			}
+			switch {
+			case v.Bool || v.Values != nil:
+				at(pos, "initial value of %s over the parameters needs an integer variable", v.Name)
+			case !fits(t):
+				at(pos, "the initial value of %s has a constant beyond the limit of %d", v.Name, MaxConstant)
+			}
+			for _, m := range t.Monos {
+				if k, ok := s.ParamOf(m.Var); !ok || s.Params[k].Fixed {
+					at(pos, "the initial value of %s reads %s; it may read only parameters that are not fixed", v.Name, s.VarName(m.Var))
+					break
+				}
 			}
 		}
 	}
+}
+
+// InitLow returns the initial value of v, or the least of its range, as
+// a term over the parameters (a constant when it reads none).
+func (v *Shared) InitLow() presburger.Term {
+	if !v.InitTerm.IsConst() {
+		return v.InitTerm
+	}
+	return presburger.ConstTerm(int64(v.Init))
+}
+
+// InitHigh returns the greatest initial value of v as a term over the
+// parameters, InitLow's but for a range, and false for a range with no
+// greatest value.
+func (v *Shared) InitHigh() (presburger.Term, bool) {
+	switch {
+	case !v.InitRange:
+		return v.InitLow(), true
+	case v.InitNoHi:
+		return presburger.Term{}, false
+	case !v.InitHiTerm.IsConst():
+		return v.InitHiTerm, true
+	}
+	return presburger.ConstTerm(int64(v.InitHi)), true
+}
+
+// InitSeveral reports whether v may start at several values at one
+// instance: a range that is not one value.
+func (v *Shared) InitSeveral() bool {
+	return v.InitRange && (v.InitNoHi || !v.InitTerm.IsConst() || !v.InitHiTerm.IsConst() || v.InitHi > v.Init)
 }
 
 // SingleInitial reports whether s has one initial configuration at each
@@ -293,24 +395,30 @@ func (s *Spec) SingleInitial() bool {
 		}
 	}
 	for j := range s.Shared {
-		if v := &s.Shared[j]; v.InitRange && v.InitHi > v.Init {
+		if s.Shared[j].InitSeveral() {
 			return false
 		}
 	}
 	return true
 }
 
-// InitTermText writes the initial value of shared variable j as written:
+// InitText writes the initial value of shared variable j as written:
 // its value, its range, or its term over the parameters.
 func (s *Spec) InitText(j int) string {
 	v := &s.Shared[j]
+	name := func(x presburger.Var) string { return s.VarName(x) }
 	switch {
-	case !v.InitTerm.IsConst() && v.InitText != "":
+	case v.InitText != "" && (!v.InitTerm.IsConst() || !v.InitHiTerm.IsConst() || v.InitNoHi):
 		return v.InitText
-	case !v.InitTerm.IsConst():
-		return v.InitTerm.Format(func(x presburger.Var) string { return s.VarName(x) })
 	case v.InitRange:
-		return fmt.Sprintf("%d..%d", v.Init, v.InitHi)
+		hi, ok := v.InitHigh()
+		text := v.InitLow().Format(name) + ".."
+		if ok {
+			text += hi.Format(name)
+		}
+		return text
+	case !v.InitTerm.IsConst():
+		return v.InitTerm.Format(name)
 	}
 	return v.ValueName(v.Init)
 }
@@ -364,24 +472,45 @@ func (s *Spec) InitialFormula() presburger.Formula {
 // over the parameters ParamVar(k).
 func (s *Spec) InitialShared() presburger.Formula {
 	var parts []presburger.Formula
-	eq := func(v presburger.Var, t presburger.Term) {
-		parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Eq, t))
-	}
 	for j := range s.Shared {
 		v := &s.Shared[j]
 		x := presburger.VarTerm(s.SharedVar(j))
+		lo := v.InitLow()
+		hi, bounded := v.InitHigh()
 		switch {
-		case !v.InitTerm.IsConst():
-			eq(s.SharedVar(j), v.InitTerm)
-		case v.InitRange:
-			parts = append(parts,
-				presburger.Compare(x, presburger.Ge, presburger.ConstTerm(int64(v.Init))),
-				presburger.Compare(x, presburger.Le, presburger.ConstTerm(int64(v.InitHi))))
+		case !v.InitRange:
+			parts = append(parts, presburger.Compare(x, presburger.Eq, lo))
+		case bounded:
+			parts = append(parts, presburger.Compare(x, presburger.Ge, lo), presburger.Compare(x, presburger.Le, hi))
 		default:
-			eq(s.SharedVar(j), presburger.ConstTerm(int64(v.Init)))
+			parts = append(parts, presburger.Compare(x, presburger.Ge, lo))
 		}
 	}
 	return presburger.Conj(parts...)
+}
+
+// FiniteInitial returns an error at the position of the range (an
+// errkind.Input) when a shared variable of s starts at any value of a
+// range with no greatest: an instance then has infinitely many initial
+// configurations, which the stages that work at an instance (Initials,
+// the engines, the exports) cannot take.
+func (s *Spec) FiniteInitial() error {
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		if !v.InitNoHi {
+			continue
+		}
+		pos := v.InitPos
+		if pos.Line == 0 {
+			pos = v.Pos
+		}
+		lo := v.InitLow().Format(func(x presburger.Var) string { return s.VarName(x) })
+		var errs ErrorList
+		errs.Add(pos, "%s: shared variable %s starts at any value from %s up (init: %s), so an instance has infinitely many initial configurations, which explore, abstract, nusmv and promela cannot take: vsym prove decides the system for every initial value, or give the range a greatest value (init: %s..K)",
+			s.Name, v.Name, lo, s.InitText(j), lo)
+		return errs.Err()
+	}
+	return nil
 }
 
 // Initials returns the initial configurations of an instance, InitConfig
@@ -394,9 +523,12 @@ func (s *Spec) Initials() ([]Config, error) {
 		return nil, errkind.Errorf(errkind.Internal, "gsst: Initials of the family %s; instantiate it first", s.Name)
 	}
 	for j := range s.Shared {
-		if !s.Shared[j].InitTerm.IsConst() {
+		if v := &s.Shared[j]; !v.InitTerm.IsConst() || !v.InitHiTerm.IsConst() {
 			return nil, errkind.Errorf(errkind.Internal, "gsst: Initials with the initial value of %s over the parameters; instantiate the system first", s.Shared[j].Name)
 		}
+	}
+	if err := s.FiniteInitial(); err != nil {
+		return nil, err
 	}
 	count := 1.0
 	for g, over := range s.InitOver {
@@ -490,37 +622,64 @@ func compositions(n, k int) float64 {
 
 // foldInitTerms returns the shared variables of an instance whose
 // parameters have the values pv: every initial value over the
-// parameters becomes its value there, which must lie in its variable's
-// domain.
+// parameters, and every bound of a range, becomes its value there; the
+// values must lie in the variable's domain, and a range must not be
+// empty.
 func (s *Spec) foldInitTerms(pv func(presburger.Var) int64) ([]Shared, error) {
 	out := slices.Clone(s.Shared)
 	for j := range out {
 		v := &out[j]
-		if v.InitTerm.IsConst() {
+		if v.InitTerm.IsConst() && v.InitHiTerm.IsConst() {
 			continue
 		}
-		k, ok := v.InitTerm.Value(pv)
-		if !ok || k > MaxValue || k < -MaxValue || !v.Contains(int(k)) {
-			return nil, errkind.Errorf(errkind.Input, "%s: the initial value %s of %s is %s, outside its domain %s",
-				s.Name, s.InitText(j), v.Name, v.InitTerm.BigValue(pv), v.TypeText())
+		text := s.InitText(j)
+		fold := func(t presburger.Term) (int, error) {
+			k, ok := t.Value(pv)
+			if !ok || k > MaxValue || k < -MaxValue || !v.Contains(int(k)) {
+				return 0, errkind.Errorf(errkind.Input, "%s: the initial value %s of %s is %s, outside its domain %s",
+					s.Name, text, v.Name, t.BigValue(pv), v.TypeText())
+			}
+			return int(k), nil
 		}
-		v.Init, v.InitTerm, v.InitText = int(k), presburger.Term{}, ""
+		lo, err := fold(v.InitLow())
+		if err != nil {
+			return nil, err
+		}
+		hi := lo
+		if t, bounded := v.InitHigh(); bounded && v.InitRange {
+			if hi, err = fold(t); err != nil {
+				return nil, err
+			}
+			if hi < lo {
+				return nil, errkind.Errorf(errkind.Input, "%s: the range of initial values %s of %s is %d..%d, empty", s.Name, text, v.Name, lo, hi)
+			}
+		}
+		v.Init, v.InitHi, v.InitTerm, v.InitHiTerm, v.InitText = lo, hi, presburger.Term{}, presburger.Term{}, ""
+		if !v.InitRange {
+			v.InitHi = 0
+		}
 	}
 	return out, nil
 }
 
 // initDomains returns, for a family, what its parameters must satisfy
-// for every initial value over them to lie in its variable's domain.
+// for every initial value over them to lie in its variable's domain, and
+// every range over them to hold a value.
 func (s *Spec) initDomains() []presburger.Formula {
 	var out []presburger.Formula
 	for j := range s.Shared {
 		v := &s.Shared[j]
-		if v.InitTerm.IsConst() {
+		if v.InitTerm.IsConst() && v.InitHiTerm.IsConst() {
 			continue
 		}
-		out = append(out, presburger.Compare(v.InitTerm, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
-		if !v.Unbounded {
-			out = append(out, presburger.Compare(v.InitTerm, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
+		lo := v.InitLow()
+		hi, bounded := v.InitHigh()
+		out = append(out, presburger.Compare(lo, presburger.Ge, presburger.ConstTerm(int64(v.Lo))))
+		if bounded && !v.Unbounded {
+			out = append(out, presburger.Compare(hi, presburger.Le, presburger.ConstTerm(int64(v.Hi))))
+		}
+		if bounded && v.InitRange {
+			out = append(out, presburger.Compare(lo, presburger.Le, hi))
 		}
 	}
 	return out
@@ -544,10 +703,31 @@ func (s *Spec) OneInitial(what string) error {
 }
 
 // InitMax returns the greatest initial value of v at an instance: InitHi
-// for a range, Init otherwise.
+// for a range, Init otherwise (and for a range with no greatest value,
+// which the stages that read InitMax refuse first: FiniteInitial).
 func (v *Shared) InitMax() int {
-	if v.InitRange {
+	if v.InitRange && !v.InitNoHi {
 		return max(v.Init, v.InitHi)
 	}
 	return v.Init
+}
+
+// InitialsUpTo returns the instance s with every range of initial values
+// that has no greatest ending at hi (at its least, when hi is below
+// it): some of s's initial configurations, finitely many. A run from
+// them is a run of s, so a property that fails there fails in s; the
+// stages that refute at an instance explore it when s has infinitely
+// many (FiniteInitial). s itself when it has no such range.
+func (s *System) InitialsUpTo(hi int) *System {
+	if s.FiniteInitial() == nil {
+		return s
+	}
+	out := &System{s.spec}
+	out.Shared = slices.Clone(s.Shared)
+	for j := range out.Shared {
+		if v := &out.Shared[j]; v.InitNoHi {
+			v.InitNoHi, v.InitHi = false, min(max(hi, v.Init), MaxValue)
+		}
+	}
+	return out
 }

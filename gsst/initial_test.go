@@ -140,6 +140,18 @@ func TestInitialSetErrors(t *testing.T) {
 		{"init: A", "x: {type: [a, b], init: k}", "initial value k of x is not one of its constants [a, b]"},
 		{"init: A", `x: {type: 0..3, init: "2*k"}`, "ok"},
 		{"init: A", `x: {type: bool, init: k}`, "initial value of boolean variable x must be true or false"},
+		{"init: A", `x: {type: "0..", init: ".."}`, `range of initial values ".." has no bound`},
+		{"init: A", `x: {type: "0..", init: "0..#A"}`, "initial value of x"},
+		{"init: A", `x: {type: "0..", init: "0..k +"}`, "7:33: expected operand"},
+		{"init: A", `x: {type: bool, init: "0..k"}`, "a range of initial values needs an integer variable"},
+		{"init: A", `x: {type: [a, b], init: "a.."}`, "a range of initial values needs an integer variable"},
+		{"init: A", `x: {type: "0..", init: "0..k"}`, "ok"},
+		{"init: A", `x: {type: "0..", init: "k.."}`, "ok"},
+		{"init: A", `x: {type: "0..", init: "..k"}`, "ok"},
+		{"init: A", `x: {type: 0..3, init: "2.."}`, "ok"},
+		{"init: A", `x: {type: 0..3, init: "4.."}`, "initial value 4 of x is outside its domain 0..3"},
+		{"init: A", `x: {type: "0..", init: "3..1"}`, "empty range of initial values 3..1 of x"},
+		{"init: A", `x: {type: "0..", init: "0..2000000000"}`, "beyond the limit"},
 	} {
 		src := "params: [k]\nstates: [A, B]\ngroups: {g: 2}\n" + tc.init + "\ntransitions: []\n"
 		if tc.shared != "" {
@@ -182,6 +194,125 @@ func TestInitialSetsReadBack(t *testing.T) {
 			if key(got[i]) != key(want[i]) {
 				t.Fatalf("system %d: initial configuration %d reads back as %v, want %v\n%s", k, i, got[i], want[i], src)
 			}
+		}
+	}
+}
+
+// TestInitialRangeBounds checks ranges of initial values whose bounds are
+// expressions over the parameters or left out: what each stands for in
+// the system's initial formula, at an instance (folded, and listed when
+// finite), the parameter values they exclude, and the refusal, at the
+// range's position, of the stages that list a range with no greatest.
+func TestInitialRangeBounds(t *testing.T) {
+	const src = `params: [f]
+states: [A, B]
+groups: {g: 2}
+init: A
+shared:
+  open: {type: "0..", init: "1.."}
+  upto: {type: "0..", init: "0..f"}
+  from: {type: "0..", init: "f..f + 1"}
+  low:  {type: "0..3", init: "..2"}
+  top:  {type: "0..3", init: "2.."}
+transitions:
+  - {from: A, to: B, update: "open := open + 1"}
+`
+	sys, err := gsst.Parse("r.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys.SingleInitial() {
+		t.Fatal("SingleInitial with ranges of initial values")
+	}
+	for j, want := range []string{"1..", "0..f", "f..f + 1", "0..2", "2..3"} {
+		if got := sys.InitText(j); got != want {
+			t.Errorf("InitText(%d) = %q, want %q", j, got, want)
+		}
+	}
+	// The initial formula, evaluated: f = 2, g's processes in A.
+	val := func(shared []int) func(presburger.Var) int64 {
+		base := sys.ValuationOf(gsst.Config{Counts: [][]int{{2, 0}}, Shared: shared, Params: []int{2}})
+		return base
+	}
+	init := sys.InitialFormula()
+	for _, c := range []struct {
+		shared []int
+		want   bool
+	}{
+		{[]int{1, 0, 2, 0, 2}, true},
+		{[]int{1000, 2, 3, 2, 3}, true},
+		{[]int{0, 0, 2, 0, 2}, false}, // open below its least
+		{[]int{1, 3, 2, 0, 2}, false}, // upto above f
+		{[]int{1, 0, 1, 0, 2}, false}, // from below f
+		{[]int{1, 0, 4, 0, 2}, false}, // from above f + 1
+		{[]int{1, 0, 2, 3, 2}, false}, // low above 2
+		{[]int{1, 0, 2, 0, 1}, false}, // top below 2
+	} {
+		if got := presburger.Eval(init, val(c.shared)); got != c.want {
+			t.Errorf("InitialFormula at %v = %v, want %v", c.shared, got, c.want)
+		}
+	}
+	inst, err := sys.InstantiateParams([]int{2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = inst.FiniteInitial()
+	if err == nil || !strings.HasPrefix(err.Error(), "r.yaml:6:29: ") || !strings.Contains(err.Error(), "shared variable open starts at any value from 1 up") || !strings.Contains(err.Error(), "vsym prove") {
+		t.Fatalf("FiniteInitial = %v, want the refusal at the range", err)
+	}
+	if _, err2 := inst.Initials(); err2 == nil || err2.Error() != err.Error() {
+		t.Errorf("Initials = %v, want %v", err2, err)
+	}
+	capped := inst.InitialsUpTo(1)
+	confs, err := capped.Initials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// open 1..1, upto 0..2, from 2..3, low 0..2, top 2..3.
+	if len(confs) != 1*3*2*3*2 {
+		t.Errorf("%d initial configurations with open capped at 1, want 36", len(confs))
+	}
+	for _, c := range confs {
+		if !presburger.Eval(init, val(c.Shared)) {
+			t.Errorf("listed configuration %v is not initial", c.Shared)
+		}
+	}
+	if inst.FiniteInitial() == nil || capped.FiniteInitial() != nil || capped.InitialsUpTo(5) != capped {
+		t.Error("InitialsUpTo changed the instance, or left it infinite")
+	}
+	// f = 0 makes no range empty; the instance condition holds at f = 0
+	// and at f = 5, but not where from's range leaves its domain.
+	if _, err := sys.InstantiateParams([]int{0}, nil); err != nil {
+		t.Errorf("f = 0: %v", err)
+	}
+	bad := `params: [f]
+states: [A]
+groups: {g: 1}
+init: A
+shared:
+  x: {type: "0..3", init: "f..3"}
+transitions: []
+`
+	fam, err := gsst.Parse("b.yaml", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fam.InstantiateParams([]int{4}, nil); err == nil || !strings.Contains(err.Error(), "outside its domain") {
+		t.Errorf("f = 4 with init f..3 on 0..3: %v, want the value outside the domain", err)
+	}
+	cond := fam.InstanceCondition()
+	for f, want := range map[int]bool{0: true, 3: true, 4: false} {
+		pv := func(v presburger.Var) int64 {
+			if _, ok := fam.ParamOf(v); ok {
+				return int64(f)
+			}
+			if v == fam.NVar() || v == fam.SizeVar(0) {
+				return 1
+			}
+			return 0
+		}
+		if got := presburger.Eval(cond, pv); got != want {
+			t.Errorf("InstanceCondition at f = %d: %v, want %v", f, got, want)
 		}
 	}
 }

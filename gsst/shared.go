@@ -27,14 +27,19 @@ type Shared struct {
 	Lo, Hi    int      // the domain (a boolean's is 0..1, an enumeration's 0..len(Values)-1)
 	Unbounded bool     // no greatest value (Hi unused)
 	Init      int      // initial value (the least of a range; Lo while InitTerm reads parameters)
-	// A set of initial values (initial.go): every value Init..InitHi
-	// (InitRange), or the value of InitTerm, a linear term over the
-	// parameters (InitText as written), which an instance folds to Init.
-	InitRange bool
-	InitHi    int
-	InitTerm  presburger.Term
-	InitText  string
-	Pos       Pos // of the name
+	// A set of initial values (initial.go): every value of the range
+	// Init..InitHi (InitRange), whose least is InitTerm and whose
+	// greatest InitHiTerm where they are linear terms over the parameters,
+	// and which has no greatest with InitNoHi; or the value of InitTerm.
+	// An instance folds the terms to Init and InitHi. InitText is the
+	// set as written. InitLow and InitHigh read the bounds.
+	InitRange  bool
+	InitHi     int  // the greatest of a range (Init while InitHiTerm reads parameters)
+	InitNoHi   bool // a range with no greatest value: Init and up (an unbounded variable's)
+	InitTerm   presburger.Term
+	InitHiTerm presburger.Term
+	InitText   string
+	Pos        Pos // of the name
 	// TypePos, InitPos and ValuePos (one per constant of an
 	// enumeration), in a Shared read from a file, say where the type,
 	// the initial value and the constants were written, for the messages

@@ -426,10 +426,14 @@ func Concrete(sys *gsst.System, opts ...Option) (string, error) {
 	return b.String(), nil
 }
 
-// checkSystem checks the limits of this emitter: fixed sizes, at least
-// one process and at most MaxConcreteProcesses.
+// checkSystem checks the limits of this emitter: fixed sizes, finitely
+// many initial configurations, at least one process and at most
+// MaxConcreteProcesses.
 func checkSystem(sys *gsst.System) error {
 	if err := sys.NeedFixed("the concrete NuSMV model"); err != nil {
+		return err
+	}
+	if err := sys.FiniteInitial(); err != nil {
 		return err
 	}
 	switch n := sys.N(); {

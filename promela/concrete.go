@@ -280,10 +280,13 @@ func Concrete(sys *gsst.System, opts ...Option) (*Program, error) {
 	return prog, nil
 }
 
-// checkSystem checks the limits of this emitter: at least one process,
-// at most MaxConcreteProcesses, and at most 255 local states (an mtype
-// has no more values).
+// checkSystem checks the limits of this emitter: finitely many initial
+// configurations, at least one process, at most MaxConcreteProcesses,
+// and at most 255 local states (an mtype has no more values).
 func checkSystem(sys *gsst.System) error {
+	if err := sys.FiniteInitial(); err != nil {
+		return err
+	}
 	switch n := sys.N(); {
 	case n == 0:
 		return errkind.Errorf(errkind.Input, "promela: system has no processes")

@@ -10,6 +10,10 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
+	exploration "github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -42,6 +46,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 	methods := map[string]int{}
 	levels := map[counterabs.Level]int{}
 	spreadParam, spreadRanged, sharedTerm, dependent := 0, 0, 0, 0
+	rangeTerm, rangeOpen, engineRuns := 0, 0, 0
 	premised := map[prove.Verdict]int{} // the verdicts on "c -> AG phi"
 	for i := range systems {
 		sys := initialSetSystem(r, i)
@@ -55,9 +60,17 @@ func TestProveInitialSetsRandom(t *testing.T) {
 				}
 			}
 		}
+		ranged := false // a range up to a parameter or with no greatest
 		for j := range sys.Shared {
-			if !sys.Shared[j].InitTerm.IsConst() {
+			switch v := &sys.Shared[j]; {
+			case !v.InitTerm.IsConst():
 				sharedTerm++
+			case !v.InitHiTerm.IsConst():
+				rangeTerm++
+				ranged = true
+			case v.InitNoHi:
+				rangeOpen++
+				ranged = true
 			}
 		}
 		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(extWork))
@@ -78,6 +91,9 @@ func TestProveInitialSetsRandom(t *testing.T) {
 				checkInitial(t, i, m, in, inits)
 			}
 			reached := exploreFrom(sys, in, inits)
+			if ranged || !testing.Short() {
+				engineRuns += checkEngines(t, i, sys, in, rep)
+			}
 			for k, res := range rep.Results {
 				premise, phi, _ := counterabs.PremisedSafety(sys.Properties[k].Formula)
 				from := slices.DeleteFunc(slices.Clone(inits), func(st extState) bool {
@@ -127,8 +143,11 @@ func TestProveInitialSetsRandom(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter), %v (with a premise %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v",
-		systems, spreadParam, spreadRanged, sharedTerm, counts, premised, dependent, levels, methods)
+	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter, %d up to one, %d with no greatest), %v (with a premise %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v; %d instances through both engines",
+		systems, spreadParam, spreadRanged, sharedTerm, rangeTerm, rangeOpen, counts, premised, dependent, levels, methods, engineRuns)
+	if rangeTerm == 0 || rangeOpen == 0 || engineRuns == 0 {
+		t.Errorf("the sample exercises too little: %d ranges up to a parameter, %d with no greatest, %d instances through the engines", rangeTerm, rangeOpen, engineRuns)
+	}
 	if counts[prove.Proved] < systems/4 || counts[prove.Refuted] < systems/4 || dependent == 0 ||
 		premised[prove.Proved] == 0 || premised[prove.Refuted] == 0 || spreadParam == 0 || spreadRanged == 0 || sharedTerm == 0 || levels[counterabs.TotalLevel] == 0 || levels[counterabs.GroupLevel] == 0 {
 		t.Errorf("the sample exercises too little: %v, %d dependent, %d/%d/%d, levels %v", counts, dependent, spreadParam, spreadRanged, sharedTerm, levels)
@@ -163,16 +182,35 @@ func initialSetSystem(r *rand.Rand, i int) *gsst.System {
 			row[over[0]] = spec.Groups[g].Size
 			spec.Init[g] = row
 		}
+		// The ranges draw from alt, and r draws the rest as it did
+		// before there were ranges over the parameters.
+		alt := rand.New(rand.NewSource(int64(i)))
 		for j := range spec.Shared {
 			v := &spec.Shared[j]
-			if len(spec.Params) == 0 || !v.Unbounded || v.Lo > 0 || v.InitRange || r.Intn(2) == 0 {
+			if !v.Unbounded || v.Lo > 0 || v.InitRange {
 				continue
 			}
-			k := r.Intn(len(spec.Params))
-			if spec.Params[k].Fixed {
-				continue
+			if len(spec.Params) > 0 && r.Intn(2) == 1 {
+				if k := r.Intn(len(spec.Params)); !spec.Params[k].Fixed {
+					v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), spec.Params[k].Name, v.Lo
+					continue
+				}
 			}
-			v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), spec.Params[k].Name, v.Lo
+			var open []int // the parameters that are not fixed
+			for k := range spec.Params {
+				if !spec.Params[k].Fixed {
+					open = append(open, k)
+				}
+			}
+			switch c := alt.Intn(3); {
+			case c == 0 && len(open) > 0:
+				// From the least of the domain to a parameter.
+				k := open[alt.Intn(len(open))]
+				v.InitRange, v.Init, v.InitHiTerm, v.InitHi = true, v.Lo, presburger.VarTerm(spec.ParamVar(k)), v.Lo
+			case c == 1:
+				// From its value up, with no greatest.
+				v.InitRange, v.InitNoHi = true, true
+			}
 		}
 		// The first property again, asked of the initial
 		// configurations where some state is empty: "c -> AG phi".
@@ -220,15 +258,21 @@ func initialConfigs(sys *gsst.System, in testsupport.Instance) []extState {
 	values := make([][]int, len(sys.Shared))
 	for j := range sys.Shared {
 		v := &sys.Shared[j]
+		lo := v.Init
+		if !v.InitTerm.IsConst() {
+			lo = int(v.InitTerm.Eval(pv))
+		}
+		hi := lo
 		switch {
-		case !v.InitTerm.IsConst():
-			values[j] = []int{int(v.InitTerm.Eval(pv))}
+		case v.InitNoHi:
+			hi = extValueCap // beyond it, as the successors, nothing is explored
+		case !v.InitHiTerm.IsConst():
+			hi = int(v.InitHiTerm.Eval(pv))
 		case v.InitRange:
-			for x := v.Init; x <= v.InitHi; x++ {
-				values[j] = append(values[j], x)
-			}
-		default:
-			values[j] = []int{v.Init}
+			hi = v.InitHi
+		}
+		for x := lo; x <= hi; x++ {
+			values[j] = append(values[j], x)
 		}
 	}
 	var out []extState
@@ -370,4 +414,58 @@ func checkInitial(t *testing.T, i int, m *counterabs.ParamModel, in testsupport.
 				i, in, m.Level, m.FormatFormula(m.Initial), st.key(), testsupport.Describe(sys))
 		}
 	})
+}
+
+// checkEngines checks both engines on the group-counter model of sys's
+// instance in against rep, prove's verdicts for every size (under
+// -short, of the systems with a range up to a parameter or with no
+// greatest only): a property
+// proved holds there, one refuted at in fails there, and the explicit
+// and BDD engines agree. An instance whose shared variable starts in a
+// range with no greatest is refused by the model, naming the variable.
+// It returns 1 when the engines ran.
+func checkEngines(t *testing.T, i int, sys *gsst.System, in testsupport.Instance, rep *prove.Report) int {
+	t.Helper()
+	inst, err := sys.InstantiateParams(in.Params, in.Sizes)
+	if err != nil {
+		return 0 // outside the family (an empty range, say)
+	}
+	gm, err := counterabs.BuildGroup(inst)
+	if open := inst.FiniteInitial(); open != nil {
+		if err == nil || errkind.Of(err) != errkind.Input || err.Error() != open.Error() {
+			t.Errorf("system %d at %v: a range with no greatest value gave the group-counter model %v, want the refusal %v", i, in, err, open)
+		}
+		return 0
+	}
+	if err != nil {
+		t.Fatalf("system %d at %v: %v", i, in, err)
+	}
+	ctx := context.Background()
+	var verdicts [2]map[string]bool
+	for e, engine := range []exploration.Engine{explicit.Engine{}, symbolic.DefaultBDD()} {
+		r, err := engine.Check(ctx, gm, exploration.MaxStates(20000), exploration.Traces(false))
+		if errkind.Of(err) == errkind.Limit {
+			return 0 // a shared variable grows without end
+		}
+		if err != nil {
+			t.Fatalf("system %d at %v: %s: %v", i, in, engine.Name(), err)
+		}
+		verdicts[e] = map[string]bool{}
+		for _, p := range r.Properties {
+			verdicts[e][p.Name] = p.Holds
+		}
+	}
+	for _, res := range rep.Results {
+		name := res.Property.Name
+		x, b := verdicts[0][name], verdicts[1][name]
+		switch {
+		case x != b:
+			t.Errorf("system %d at %v: %s: explicit says %v, BDD %v\n%s", i, in, name, x, b, testsupport.Describe(sys))
+		case res.Verdict == prove.Proved && !x:
+			t.Errorf("system %d at %v: %s proved for every size, fails at the instance\n%s", i, in, name, testsupport.Describe(sys))
+		case res.Verdict == prove.Refuted && x && slices.Equal(res.Sizes, in.Sizes) && slices.Equal(res.Params, in.Params):
+			t.Errorf("system %d at %v: %s refuted there, holds by exploration\n%s", i, in, name, testsupport.Describe(sys))
+		}
+	}
+	return 1
 }

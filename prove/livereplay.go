@@ -65,7 +65,10 @@ func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex pre
 	if idx < 0 {
 		return false, errkind.Errorf(errkind.Internal, "the instance has no property %s", name)
 	}
-	inst = inst.WithProperties(idx)
+	// A shared variable that may start at any value from its least up:
+	// the initial values up to the number of processes, some of the
+	// instance's, where a fair run found is one of the instance's.
+	inst = inst.WithProperties(idx).InitialsUpTo(inst.N())
 	gm, err := counterabs.BuildGroup(inst)
 	if err != nil {
 		return false, err

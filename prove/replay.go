@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
@@ -52,6 +53,12 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	tr, err := counterTrace(m, inst, cex, prop)
 	if err != nil {
 		return err
+	}
+	// A shared variable that may start at any value from its least up:
+	// the instance's initial configurations up to the run's start, which
+	// are finitely many and some of the instance's.
+	if len(tr.States) > 0 {
+		inst = inst.InitialsUpTo(slices.Max(append([]int{0}, tr.States[0].Shared...)))
 	}
 	tr.Lifted = explore.Lift(ctx, inst, tr)
 	if tr.Lifted.Error != "" {

@@ -15,14 +15,21 @@ func (t *translator) splitInit(pos gsst.Pos, what string) {
 	t.imp.Need(formats.SplitInit, pos, "inits: %s", what)
 }
 
-// sharedInitRange: the inits give shared variable x a range of initial
-// values (x <= e, ...).
-func (t *translator) sharedInitRange(x *NameExpr, b *BinaryExpr) {
-	t.imp.Need(formats.SharedInitRange, x.Ident.Pos, "inits: shared variable %s starts at any value with %s %s ...", x.Name, x.Name, b.Op)
+// sharedInitRange: the inits give shared variable x initial values
+// that are no range from a constant to a value over the parameters (or
+// no greatest): x != e, a least value over the parameters, several
+// bounds of one side, a value and a bound.
+func (t *translator) sharedInitRange(x *NameExpr, why string) {
+	t.imp.Need(formats.SharedInitRange, x.Ident.Pos, "inits: shared variable %s %s", x.Name, why)
 }
 
-// sharedInitAny: the inits leave shared variable j free.
+// sharedInitAny: the inits leave shared variable j free. Like every
+// variable of ByMC it is a natural number, so it starts at any of them:
+// the range 0.. (gsst/initial.go).
 func (t *translator) sharedInitAny(j int) {
 	v := &t.spec.Shared[j]
-	t.imp.Need(formats.SharedInitRange, v.Pos, "inits: shared variable %s may start at any natural number: no initial condition gives it a value, and nothing in the file bounds it (vsym reads a value over the parameters, %s == N - F, one value at each instance)", v.Name, v.Name)
+	v.InitRange, v.Init, v.InitNoHi, v.InitPos = true, 0, true, v.Pos
+	if j < len(t.imp.Notes.Shared) {
+		t.imp.Notes.Shared[j] += "; no initial condition: any natural number"
+	}
 }

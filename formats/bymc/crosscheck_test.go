@@ -76,6 +76,9 @@ func crossCheckUpTo(t *testing.T, name string, src []byte, most, limit, enough i
 			}
 		}
 		inits := sim.initials(int64(inst.N()))
+		// A shared variable the inits leave free starts at any natural
+		// number: up to N, as in the simulation.
+		inst = inst.InitialsUpTo(inst.N())
 		g, done := sim.explore(inits, limit)
 		switch {
 		case !done && enough > 0:

@@ -26,7 +26,7 @@ var isola18 = []struct {
 	{"c1cs.ta", "", []string{"one_step0", "fast0"}},
 	{"cc.ta", "", []string{"validity0", "agreement", "termination"}},
 	{"cf1s.ta", "", []string{"one_step0", "fast0"}},
-	{"frb.ta", "SharedInitRange", []string{"unforg", "corr", "relay"}},
+	{"frb.ta", "", []string{"unforg", "corr", "relay"}},
 	{"nbacg.ta", "", []string{"agreement", "abort_validity", "commit_validity", "termination"}},
 	{"nbacr.ta", "", []string{"termination1", "termination2", "validity", "nontriv"}},
 	{"strb.ta", "", []string{"unforg", "corr", "relay"}},

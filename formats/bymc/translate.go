@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vsym/vsym/formats"
@@ -68,6 +69,9 @@ type translator struct {
 	// property is a safety property, added (idle steps) otherwise.
 	idle        []idleRule
 	transitions *formats.Transitions
+	// initBounds holds what the inits say of each shared variable's
+	// initial value (sharedBound, sharedValue), for sharedRanges.
+	initBounds []initBound
 }
 
 func (t *translator) declare(id *Ident, k kind) bool {
@@ -179,6 +183,118 @@ func (t *translator) translate() {
 	t.specs()
 }
 
+// initBound is what the inits say of a shared variable's initial
+// value: given by an equation (value), or bounded by inequalities, the
+// least a constant and the greatest over the parameters.
+type initBound struct {
+	value, bounded bool
+	refused, hasLo bool
+	lo             int64
+	hi             *lin
+	pos            gsst.Pos // of the first bound
+}
+
+// mirror flips a comparison for its operands swapped.
+var mirror = map[Token]Token{EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}
+
+// bound returns the record of shared variable j.
+func (t *translator) bound(j int) *initBound {
+	if t.initBounds == nil {
+		t.initBounds = make([]initBound, len(t.spec.Shared))
+	}
+	return &t.initBounds[j]
+}
+
+// sharedValue records that an equation gives shared variable j, x, its
+// initial value: with bounds too it is refused.
+func (t *translator) sharedValue(j int, x *NameExpr) {
+	b := t.bound(j)
+	b.value = true
+	if b.bounded && !b.refused {
+		b.refused = true
+		t.sharedInitRange(x, "is given both an initial value and a bound")
+	}
+}
+
+// sharedBound reads "x op e", a bound of the initial values of shared
+// variable j, x: a least value (x >= c, x > c) that is a constant, a
+// greatest (x <= e, x < e) over the parameters, at most one of each.
+// ByMC's variables are natural numbers: a least value below 0 is 0.
+func (t *translator) sharedBound(j int, x *NameExpr, op Token, e Expr, where string) {
+	b := t.bound(j)
+	refuse := func(why string) {
+		if !b.refused {
+			b.refused = true
+			t.sharedInitRange(x, why)
+		}
+	}
+	if b.value {
+		refuse("is given both an initial value and a bound")
+		return
+	}
+	v, ok := t.term(e, reads{params: true, where: where})
+	if !ok {
+		return
+	}
+	if !b.bounded {
+		b.bounded, b.pos = true, x.Ident.Pos
+	}
+	switch op {
+	case GE, GT:
+		if !v.term.IsConst() {
+			refuse(fmt.Sprintf("starts at any value with %s %s %s, a least value over the parameters (which may be below 0, where ByMC's natural numbers start)", x.Name, op, v.text))
+			return
+		}
+		if b.hasLo {
+			refuse("has two least initial values")
+			return
+		}
+		lo := v.term.Const
+		if op == GT {
+			lo++
+		}
+		b.lo, b.hasLo = max(lo, 0), true
+	case LE, LT:
+		if b.hi != nil {
+			refuse("has two greatest initial values")
+			return
+		}
+		if op == LT {
+			v.term = v.term.Sub(presburger.ConstTerm(1))
+			v.text = paren(v.text, v.prec, sumPrec) + " - 1"
+			v.prec = sumPrec
+		}
+		b.hi = &v
+	default:
+		refuse(fmt.Sprintf("starts at any value with %s %s %s", x.Name, op, v.text))
+	}
+}
+
+// sharedRanges makes the bounds of every shared variable's initial
+// values its range: from the least (0 when none) to the greatest, or up
+// with none (gsst/initial.go).
+func (t *translator) sharedRanges() {
+	for j := range t.initBounds {
+		b := &t.initBounds[j]
+		if !b.bounded || b.refused {
+			continue
+		}
+		v := &t.spec.Shared[j]
+		v.InitRange, v.Init, v.InitPos = true, int(b.lo), b.pos
+		switch {
+		case b.hi == nil:
+			v.InitNoHi = true
+		case b.hi.term.IsConst() && b.hi.term.Const < b.lo:
+			t.errorf(b.pos, "inits: shared variable %s starts in the empty range %d..%d", v.Name, b.lo, b.hi.term.Const)
+		case b.hi.term.IsConst():
+			v.InitHi = int(b.hi.term.Const)
+		default:
+			v.InitHiTerm, v.InitHi = b.hi.term, v.Init
+			v.InitText = strconv.FormatInt(b.lo, 10) + ".." + b.hi.text
+		}
+	}
+}
+
 // assumptions makes the conjunction of the assumptions the GSST's assume.
 func (t *translator) assumptions() {
 	var fs []presburger.Formula
@@ -220,18 +336,18 @@ func (t *translator) inits() {
 			t.errorf(x.Pos(), "%s: vsym reads initial conditions of the form loc1 + loc2 == e (e over the parameters) and x == e", where)
 			continue
 		}
-		lhs, rhs := b.X, b.Y
+		lhs, rhs, op := b.X, b.Y, b.Op
 		if t.paramsOnly(lhs) && !t.paramsOnly(rhs) {
-			lhs, rhs = rhs, lhs
+			lhs, rhs, op = rhs, lhs, mirror[op]
 		}
 		if b.Op != EQ {
-			// A range of initial values.
+			// A bound of a range of initial values.
 			if n, isName := unparen(lhs).(*NameExpr); isName && t.kinds[n.Name] == sharedVar {
 				j := t.shared[n.Name]
 				if sharedInit[j] == nil {
 					sharedInit[j] = &n.Ident
-					t.sharedInitRange(n, b)
 				}
+				t.sharedBound(j, n, op, rhs, where)
 				continue
 			}
 			if locs, ok := t.locationSum(lhs, where); ok {
@@ -244,11 +360,16 @@ func (t *translator) inits() {
 		}
 		if n, isName := unparen(lhs).(*NameExpr); isName && t.kinds[n.Name] == sharedVar {
 			j := t.shared[n.Name]
+			if b := t.bound(j); b.bounded {
+				t.sharedValue(j, n) // refused: a bound came first
+				continue
+			}
 			if sharedInit[j] != nil {
 				t.errorf(n.Ident.Pos, "%s: shared variable %s is given an initial value twice (first at %s)", where, n.Name, sharedInit[j].Pos)
 				continue
 			}
 			sharedInit[j] = &n.Ident
+			t.sharedValue(j, n)
 			v, ok := t.term(rhs, reads{params: true, where: where})
 			if !ok {
 				continue
@@ -290,6 +411,7 @@ func (t *translator) inits() {
 			t.sharedInitAny(j)
 		}
 	}
+	t.sharedRanges()
 	var free []string
 	for _, l := range s.States {
 		if _, ok := seen[l]; !ok {

@@ -296,6 +296,10 @@ func ReadsBack(t testing.TB, imp *formats.Import, yaml []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A shared variable that starts at any value from its least up: up
+	// to the number of processes on both sides, some of the initial
+	// configurations, finitely many.
+	a, b = a.InitialsUpTo(a.N()), b.InitialsUpTo(b.N())
 	project := func(totals, shared []int) string { return fmt.Sprint(totals, shared) }
 	ma, err := counterabs.BuildGroup(a)
 	if err != nil {
