@@ -308,21 +308,27 @@ func spreadRanged(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
 		if !grp.Ranged || r.Intn(3) == 0 || len(spec.States) < 2 || spec.InitOver != nil && spec.InitOver[g] != nil {
 			continue
 		}
-		first, _ := spec.InitState(g)
-		other := (first + 1 + r.Intn(len(spec.States)-1)) % len(spec.States)
-		over := []int{first, other}
-		slices.Sort(over)
-		if spec.InitOver == nil {
-			spec.InitOver = make([][]int, len(spec.Groups))
-		}
-		spec.InitOver[g] = over
-		row := make([]int, len(spec.States))
-		row[over[0]] = spec.Groups[g].Size
-		spec.Init[g] = row
+		spreadOver(r, spec, g)
 	}
 	out, err := gsst.New(spec)
 	if err != nil {
 		t.Fatalf("the system with spread groups: %v\n%s", err, testsupport.Describe(sys))
 	}
 	return out
+}
+
+// spreadOver spreads group g of spec over its initial state and another
+// drawn by r, all of its processes in the first of the two in Init.
+func spreadOver(r *rand.Rand, spec *gsst.Spec, g int) {
+	first, _ := spec.InitState(g)
+	other := (first + 1 + r.Intn(len(spec.States)-1)) % len(spec.States)
+	over := []int{first, other}
+	slices.Sort(over)
+	if spec.InitOver == nil {
+		spec.InitOver = make([][]int, len(spec.Groups))
+	}
+	spec.InitOver[g] = over
+	row := make([]int, len(spec.States))
+	row[over[0]] = spec.Groups[g].Size
+	spec.Init[g] = row
 }
