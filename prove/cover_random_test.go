@@ -81,7 +81,7 @@ func TestCoverTransfersRandom(t *testing.T) {
 func TestCoverInitialSetsRandom(t *testing.T) {
 	systems := 300
 	if testing.Short() {
-		systems /= 5
+		systems /= 8
 	}
 	checkCoverRandom(t, 9, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, false)
 }
@@ -96,7 +96,7 @@ func TestCoverInitialSetsRandom(t *testing.T) {
 func TestCoverGuessRandom(t *testing.T) {
 	systems := 300
 	if testing.Short() {
-		systems /= 5
+		systems /= 8
 	}
 	checkCoverRandom(t, 10, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, true)
 }
