@@ -1169,7 +1169,11 @@ func (cs *coverSystem) guessUnreachable(ctx context.Context, budget int64) ([][]
 	for extra := int64(0); extra <= guessExtra; extra++ {
 		x := slices.Clone(cs.lo)
 		for _, st := range cs.starts {
-			x[st.vars[0]] = max(x[st.vars[0]], cs.dom[st.size].Lo+extra)
+			n := cs.dom[st.size].Lo + extra
+			if b := cs.dom[st.size]; !b.NoHi {
+				n = min(n, b.Hi) // a fixed size stays
+			}
+			x[st.vars[0]] = max(x[st.vars[0]], n)
 		}
 		if _, start, ok, _ := cs.initialAbove(x); ok {
 			visit(start)
