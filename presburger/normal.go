@@ -85,6 +85,58 @@ func DNF(f Formula) [][]Formula {
 	}
 }
 
+// DNFSize returns the number of clauses DNF(f) has, or limit+1 when it
+// has more, counted without building them (in time linear in f): a DNF
+// may be exponentially larger than f, so a caller that can do without
+// one asks first.
+func DNFSize(f Formula, limit int) int { return dnfSize(NNF(f), max(limit, 0)) }
+
+// DNFWithin returns DNF(f) when it has at most limit clauses, and
+// ok false (and no clauses) otherwise.
+func DNFWithin(f Formula, limit int) (clauses [][]Formula, ok bool) {
+	if DNFSize(f, limit) > limit {
+		return nil, false
+	}
+	return DNF(f), true
+}
+
+// dnfSize is DNFSize of f in negation normal form, saturating at
+// limit+1: DNF sums the clauses of a disjunction's parts and multiplies
+// those of a conjunction's.
+func dnfSize(f Formula, limit int) int {
+	switch f := f.(type) {
+	case Bool:
+		if f {
+			return 1
+		}
+		return 0
+	case Or:
+		n := 0
+		for _, g := range f {
+			if n += dnfSize(g, limit); n > limit {
+				return limit + 1
+			}
+		}
+		return n
+	case And:
+		n := 1
+		for _, g := range f {
+			k := dnfSize(g, limit)
+			switch {
+			case k == 0:
+				return 0 // a part without clauses: none, whatever the others
+			case n > limit/k:
+				n = limit + 1
+			default:
+				n *= k
+			}
+		}
+		return n
+	default:
+		return 1
+	}
+}
+
 // Expand returns a formula without the outer quantifier of f, equivalent
 // to it: the disjunction of f's body over every assignment of its
 // variables in their ranges (false when a range is empty). It is an error

@@ -59,6 +59,19 @@ func TestNormalForms(t *testing.T) {
 			t.Fatalf("NNF(%s) = %s is not in NNF", pb.Format(f, name), pb.Format(n, name))
 		}
 		d := pb.DNF(f)
+		// DNFSize counts the clauses without building them, and
+		// saturates below their number.
+		if got := pb.DNFSize(f, len(d)); got != len(d) {
+			t.Fatalf("DNFSize(%s) = %d, DNF has %d clauses", pb.Format(f, name), got, len(d))
+		}
+		if len(d) > 0 {
+			if got := pb.DNFSize(f, len(d)-1); got != len(d) {
+				t.Fatalf("DNFSize(%s, %d) = %d, want the limit+1 %d", pb.Format(f, name), len(d)-1, got, len(d))
+			}
+			if _, ok := pb.DNFWithin(f, len(d)-1); ok {
+				t.Fatalf("DNFWithin(%s, %d) builds %d clauses", pb.Format(f, name), len(d)-1, len(d))
+			}
+		}
 		for _, clause := range d {
 			for _, a := range clause {
 				if !isNNFAtom(a) {
@@ -114,7 +127,36 @@ func TestDNFKnown(t *testing.T) {
 			if got := pb.DNF(tc.f); len(got) != tc.want {
 				t.Errorf("DNF has %d clauses, want %d: %v", len(got), tc.want, got)
 			}
+			if got := pb.DNFSize(tc.f, 100); got != tc.want {
+				t.Errorf("DNFSize = %d, want %d", got, tc.want)
+			}
 		})
+	}
+}
+
+// TestDNFSizeExponential: the conjunction of 64 negated guards (2^64
+// clauses, which DNF could never build) is counted in linear time and
+// saturates at the limit; a part without clauses makes the whole none,
+// even after the count has saturated.
+func TestDNFSizeExponential(t *testing.T) {
+	var parts []pb.Formula
+	for i := range 64 {
+		x := pb.VarTerm(pb.Var(i))
+		guard := pb.Conj(pb.Compare(x, pb.Ge, k(1)), pb.Compare(ty, pb.Le, k(int64(i))))
+		parts = append(parts, pb.Negation(guard))
+	}
+	f := pb.Conj(parts...)
+	if got := pb.DNFSize(f, 1000); got != 1001 {
+		t.Errorf("DNFSize = %d, want 1001 (saturated)", got)
+	}
+	if d, ok := pb.DNFWithin(f, 1<<20); ok || d != nil {
+		t.Errorf("DNFWithin built %d clauses of a 2^64-clause DNF (ok %v)", len(d), ok)
+	}
+	if got := pb.DNFSize(pb.And{f, pb.False}, 1000); got != 0 {
+		t.Errorf("DNFSize of f & false = %d, want 0", got)
+	}
+	if d, ok := pb.DNFWithin(pb.Conj(parts[:3]...), 8); !ok || len(d) != 8 {
+		t.Errorf("DNFWithin of 3 negated guards: %d clauses (ok %v), want 8", len(d), ok)
 	}
 }
 

@@ -206,7 +206,11 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 				moved[j] = st
 			}
 		}
-		for _, clause := range presburger.DNF(t.Guard) {
+		clauses, ok := presburger.DNFWithin(t.Guard, maxClauses)
+		if !ok {
+			return nil, false
+		}
+		for _, clause := range clauses {
 			need, sums, ok := upwardClause(cs, index, clause)
 			if !ok {
 				return nil, false
@@ -217,7 +221,11 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved})
 		}
 	}
-	for _, clause := range presburger.DNF(ts.Bad) {
+	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
+	if !ok {
+		return nil, false
+	}
+	for _, clause := range bad {
 		need, sums, ok := upwardClause(cs, index, clause)
 		if !ok {
 			return nil, false

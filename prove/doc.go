@@ -11,7 +11,10 @@
 // reachable pending configuration is one where a fair run can stay,
 // decided by the safety search below; there the fairness premises that
 // ByMC's importer writes in the formula (!E[a U EG (a & j)], !EG a) are
-// liveness properties too, with j as a justice condition of their own.
+// liveness properties too, with j as a justice condition of their own,
+// and a premise on the initial configuration that is a disjunction is
+// split into its cases, the disjunction of their invariants re-checked
+// as one (ghost.go).
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system
@@ -43,7 +46,10 @@
 // the weighted sums of state variables that no step changes, by linear
 // algebra over the steps' effects); are the lemmas (lemma.go: candidate
 // invariants such as bounds, thresholds once passed, counts of the
-// processes that incremented a shared variable) and the property
+// processes that incremented a shared variable, and conversely of those
+// that did and are still where they went, entrycount.go; a premise on
+// the initial configuration carried to every state by ghost constants,
+// ghost.go) and the property
 // inductive together, filtered by Houdini's algorithm with the Solver,
 // with the linear invariants as facts (and, when they do not prove
 // it, with the monotone combinations of monotone.go, sums of a few

@@ -43,13 +43,22 @@ import (
 // for each pair of places, and one inequality excludes them all.
 const maxBadDisjuncts = 16
 
+// maxClauses bounds the clauses of a disjunctive normal form that a
+// cheap method builds (of the bad states, of a guard): beyond it the
+// method does not apply and the prover gets the formula as it is. The
+// normal form can be exponential in the formula: the bad states of a
+// settled runs' question (settle.go) conjoin a negated guard per
+// transition, 2^20 clauses for twenty transitions and gigabytes to
+// build them, where ME_250_bigtarget's have 8,990.
+const maxClauses = 1 << 15
+
 // stateEquation returns invariants u.x <= u.x0, one per disjunct of
 // ts.Bad, and the conditions on the parameters they rely on, which
 // together with the domains exclude the bad states; nil when some
 // disjunct has none (or the solver cannot tell).
 func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
-	disjuncts := presburger.DNF(ts.Bad)
-	if len(disjuncts) == 0 {
+	disjuncts, ok := presburger.DNFWithin(ts.Bad, maxClauses)
+	if !ok || len(disjuncts) == 0 {
 		return nil
 	}
 	// u.x <= u.x0 reads one initial state x0 per choice of the

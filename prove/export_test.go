@@ -95,3 +95,20 @@ func Settles(m *counterabs.ParamModel) bool {
 	ok, _ := settles(m)
 	return ok
 }
+
+// EntryCounts exposes the entry-count candidates of m (entrycount.go).
+func EntryCounts(m *counterabs.ParamModel) []presburger.Formula { return entryCounts(m) }
+
+// Transported exposes the conditions of ts.Init carried to every state
+// through the ghost constants (ghost.go).
+func Transported(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
+	return transported(m, ts)
+}
+
+// AcceptSomeCase makes a premise split into cases count as proved when
+// some case is (ghost.go: everyCase), until the returned function
+// restores the check.
+func AcceptSomeCase() (restore func()) {
+	everyCase = false
+	return func() { everyCase = true }
+}

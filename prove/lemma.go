@@ -151,6 +151,14 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			count([]int{j, k}, presburger.Le)
 		}
 	}
+	// Entry counts (entrycount.go): at least the processes that sent.
+	for _, f := range entryCounts(m) {
+		add("count", f)
+	}
+	// The initial conditions carried to every state (ghost.go).
+	for _, f := range transported(m, ts) {
+		add("initial", f)
+	}
 	return out
 }
 

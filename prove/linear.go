@@ -92,36 +92,10 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 			rank[i] = -1
 		}
 	}
-	var rows []sparseRow
 	// With the empty counters zero and their steps left out, each empty
 	// counter is in no row: a free variable, whose invariant is "it is
 	// 0" (its initial value), with itself as pivot.
-	empty := emptyCounters(m)
-	for i := range m.Transitions {
-		for _, delta := range stepCases(m, &m.Transitions[i], dom, empty) {
-			// The coefficient of each symbol (a variable, or the
-			// constant, as -1) in the change of y.x is a row.
-			bySymbol := map[presburger.Var]sparseRow{}
-			for v, d := range delta {
-				add := func(s presburger.Var, c int64) {
-					if c == 0 {
-						return
-					}
-					if bySymbol[s] == nil {
-						bySymbol[s] = sparseRow{}
-					}
-					bySymbol[s][v] = new(big.Rat).SetInt64(c)
-				}
-				for _, mo := range d.Monos {
-					add(mo.Var, mo.Coef)
-				}
-				add(-1, d.Const)
-			}
-			for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
-				rows = append(rows, bySymbol[s])
-			}
-		}
-	}
+	rows := stepRows(m, dom, emptyCounters(m))
 	// y.x = y.x0 holds in every initial state when y is constant on the
 	// initial set: orthogonal to every direction it spreads in, as to a
 	// step's effect.
@@ -157,6 +131,40 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 		}
 	}
 	return out
+}
+
+// stepRows returns the rows whose common kernel is the weight vectors y
+// that no step changes: for each case of each step (stepCases, the
+// counters of empty left out), the coefficient of each symbol (a
+// variable, or the constant, as -1) in the change of y.x.
+func stepRows(m *counterabs.ParamModel, dom map[presburger.Var]presburger.Bound, empty map[int]bool) []sparseRow {
+	var rows []sparseRow
+	for i := range m.Transitions {
+		for _, delta := range stepCases(m, &m.Transitions[i], dom, empty) {
+			// The coefficient of each symbol (a variable, or the
+			// constant, as -1) in the change of y.x is a row.
+			bySymbol := map[presburger.Var]sparseRow{}
+			for v, d := range delta {
+				add := func(s presburger.Var, c int64) {
+					if c == 0 {
+						return
+					}
+					if bySymbol[s] == nil {
+						bySymbol[s] = sparseRow{}
+					}
+					bySymbol[s][v] = new(big.Rat).SetInt64(c)
+				}
+				for _, mo := range d.Monos {
+					add(mo.Var, mo.Coef)
+				}
+				add(-1, d.Const)
+			}
+			for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
+				rows = append(rows, bySymbol[s])
+			}
+		}
+	}
+	return rows
 }
 
 // integral scales y to the least integer vector with a positive

@@ -138,6 +138,9 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 	var vals []func(presburger.Var) int64
 	var keys []string
 	var enabled [][]bool // enabled[k][w]: weak constraint w can be taken in configuration k
+	// idle[k][w]: a step by weak constraint w that leaves configuration
+	// k as it is, when step k does too (else nil).
+	var idle [][]*explore.Step
 	for i := 0; ; i++ {
 		c := p.Config()
 		vals = append(vals, inst.ValuationOf(c))
@@ -154,6 +157,7 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 			en[w] = e
 		}
 		enabled = append(enabled, en)
+		idle = append(idle, nil)
 		st := l.Steps[i]
 		if st.Stutter {
 			succ, err := inst.Successors(c)
@@ -174,6 +178,12 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 			return fmt.Errorf("step %d (%s): %v", i+1, st, err)
 		}
 		p.Take(movers, transferred, shared)
+		if p.Key() == keys[i] {
+			idle[i] = make([]*explore.Step, len(fair.Weak))
+			for w := range fair.Weak {
+				idle[i][w] = idleStep(inst, p, st, &fair.Weak[w])
+			}
+		}
 	}
 	end := len(l.Steps)
 	if keys[end] != keys[l.Loop] {
@@ -195,16 +205,34 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 			return fmt.Errorf("the property's fairness premise fails in configuration %d of the loop", k)
 		}
 	}
-	for w := range fair.Weak {
+	meets := func(w int) bool {
 		c := &fair.Weak[w]
-		met := false
-		for k := l.Loop; k < end && !met; k++ {
+		for k := l.Loop; k < end; k++ {
 			st := l.Steps[k]
-			met = st.Stutter || !enabled[k][w] ||
-				st.Transition == c.Transition && st.Rendezvous == nil && (c.Group < 0 || st.Group == c.Group)
+			if st.Stutter || !enabled[k][w] ||
+				st.Transition == c.Transition && st.Rendezvous == nil && (c.Group < 0 || st.Group == c.Group) {
+				return true
+			}
 		}
-		if !met {
-			return fmt.Errorf("the loop never meets weak fairness of %s", inst.WeakName(c))
+		return false
+	}
+	// The counters do not say which step an identity step of the model
+	// was: lifting takes the first that leaves the configuration as it
+	// is, and the loop may need another (t2 by a process of group g2
+	// where lifting took t2 by one of g0). Such a step takes the place
+	// of an identity step no other constraint needs, and then every
+	// constraint is checked again on the loop as it is now.
+	swapped := map[int]bool{}
+	for w := range fair.Weak {
+		for k := l.Loop; k < end && !meets(w); k++ {
+			if idle[k] != nil && idle[k][w] != nil && !swapped[k] {
+				l.Steps[k], swapped[k] = *idle[k][w], true
+			}
+		}
+	}
+	for w := range fair.Weak {
+		if !meets(w) {
+			return fmt.Errorf("the loop never meets weak fairness of %s", inst.WeakName(&fair.Weak[w]))
 		}
 	}
 	// The obligation opens at some configuration (only the first for
@@ -226,6 +254,47 @@ func replayLasso(inst *gsst.System, tr *explore.Trace) error {
 		}
 	}
 	return fmt.Errorf("no configuration of the run opens an obligation that q never meets")
+}
+
+// idleStep returns a step by weak fairness constraint w that leaves
+// configuration p as it is, written as the identity step st of the
+// lifted run (which leaves p as it is too) with its mover changed; nil
+// when w has no such step at p. Only local transitions that stay where
+// they are, without transfers, qualify: they move no process.
+func idleStep(inst *gsst.System, p *gsst.Procs, st explore.Step, w *gsst.Weak) *explore.Step {
+	steps := inst.Steps()
+	for i := range steps {
+		step := &steps[i]
+		if step.Origin.Transition != w.Transition || len(step.Parts) != 1 || len(step.Transfers) > 0 {
+			continue
+		}
+		part := &step.Parts[0]
+		if part.From != part.To {
+			continue
+		}
+		for g := range inst.Groups {
+			if !part.Allows(g) || w.Group >= 0 && g != w.Group {
+				continue
+			}
+			for k := range p.Size(g) {
+				if p.State(g, k) != part.From {
+					continue
+				}
+				m := []gsst.Mover{{Group: g, Process: k, From: part.From, To: part.To}}
+				transferred, shared, err := inst.CheckMovers(step, p, m)
+				if err != nil || len(transferred) > 0 || !slices.Equal(shared, p.Shared) {
+					break // every process of g in part.From alike
+				}
+				out := st
+				out.Transition, out.Rendezvous, out.Environment, out.EnvironmentName = w.Transition, nil, nil, ""
+				out.Group, out.GroupName, out.Process = g, inst.Groups[g].Name, k
+				out.From, out.To, out.FromName, out.ToName = part.From, part.To, inst.States[part.From], inst.States[part.To]
+				out.Also, out.Transferred = nil, nil
+				return &out
+			}
+		}
+	}
+	return nil
 }
 
 // canTake reports whether some process (of the constraint's group, or

@@ -386,7 +386,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	byInduction := func() (bool, error) {
 		return tryProof(ctx, cfg, m, ts, solver, res, ByInduction, phi, false)
 	}
-	manyBad := len(presburger.DNF(ts.Bad)) > maxBadDisjuncts
+	manyBad := presburger.DNFSize(ts.Bad, maxBadDisjuncts) > maxBadDisjuncts
 	if !manyBad {
 		if ok, err := byInduction(); ok || err != nil {
 			return err

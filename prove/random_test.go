@@ -51,6 +51,7 @@ func TestProveRandom(t *testing.T) {
 	methods := map[string]int{}
 	refutedOutsideBox := 0
 	liveDecided := map[prove.Verdict]int{}
+	premised := map[prove.Verdict]int{} // fairness premises in the formula, on systems that settle
 	for i := range systems {
 		// The safety properties drawn, and one of any kind, which
 		// prove skips unless it is a safety property.
@@ -66,6 +67,13 @@ func TestProveRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 		}
+		// Whether the system's runs settle decides whether prove takes
+		// ByMC's fairness premises in the formula (settle.go).
+		m, err := counterabs.BuildParamGroup(sys)
+		if err != nil {
+			t.Fatalf("system %d: %v", i, err)
+		}
+		settles := prove.Settles(m)
 		// The unreduced system of each instance in the box, explored once.
 		spaces := map[string]*testsupport.Space{}
 		instance := func(sizes []int) (*gsst.System, *testsupport.Space) {
@@ -92,13 +100,21 @@ func TestProveRandom(t *testing.T) {
 			_, _, safety := counterabs.PremisedSafety(p.Formula)
 			_, _, _, _, live := counterabs.PremisedLiveness(p.Formula)
 			// ByMC's fairness premises in the formula (settle.go) are
-			// decided only where the system settles, and skipped
-			// elsewhere; decided, they are checked below like liveness.
+			// taken exactly where the system settles, and skipped
+			// elsewhere; taken, they are checked below like liveness.
 			settled := !safety && !live && prove.IsLiveness(p.Formula)
-			if !settled && (res.Verdict == prove.Skipped) == (safety || live) {
+			switch {
+			case settled && settles && res.Verdict == prove.Skipped:
+				t.Errorf("system %d, %s (%s): skipped on a system that settles: %s", i, p.Name, p.Text, res.Reason)
+			case settled && !settles && res.Verdict != prove.Skipped:
+				t.Errorf("system %d, %s (%s): %v on a system that may not settle", i, p.Name, p.Text, res.Verdict)
+			case !settled && (res.Verdict == prove.Skipped) == (safety || live):
 				t.Errorf("system %d, %s (%s): %v", i, p.Name, p.Text, res.Verdict)
 			}
-			live = live || settled && res.Verdict != prove.Skipped
+			if settled && settles {
+				premised[res.Verdict]++
+			}
+			live = live || settled && settles
 			// A liveness property drawn as "other" is checked below like
 			// the others, and counted apart (TestProveLivenessRandom
 			// measures liveness).
@@ -134,8 +150,13 @@ func TestProveRandom(t *testing.T) {
 	}
 	safety := counts[prove.Proved] + counts[prove.Refuted] + counts[prove.Unknown]
 	share := float64(counts[prove.Unknown]) / float64(safety)
-	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped; other properties of a liveness form: %v",
-		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped], liveDecided)
+	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped; other properties of a liveness form: %v, of which with a fairness premise on a system that settles: %v",
+		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped], liveDecided, premised)
+	// The fairness premises the sample draws on systems that settle are
+	// decided: none unknown.
+	if premised[prove.Unknown] > 0 {
+		t.Errorf("%d fairness premises in the formula unknown on systems that settle: %v", premised[prove.Unknown], premised)
+	}
 	if share > maxUnknownShare {
 		t.Errorf("%.1f%% of the safety properties unknown, more than the %.1f%% measured", 100*share, 100*maxUnknownShare)
 	}

@@ -1,0 +1,152 @@
+package prove
+
+import (
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Entry counts: the lemma "a count of messages is at least the processes
+// that sent them and are still where senders go", the converse of the
+// count lemmas of lemma.go (at most the processes that sent, crashed or
+// not). In ByMC's cf1s every correct process that leaves its initial
+// location sends once (nsnt01 one more), so nsnt01 >= #S0 + #S1 + #D0 +
+// #D1 + #U0 + #U1, the crashed ones left out: a process enters those
+// locations only by sending, and leaves them only to crash. With the
+// processes summing to N and at most F crashed, that is nsnt01 >= N - F
+// once the initial locations are empty, the fact that the fairness of
+// its termination premise needs; in cc, nsnt10 + nsnt11 >= #P1 + #AC0 +
+// #AC1 in the same way.
+//
+// For x a shared variable, or the sum of two, and S a set of counters
+// empty in every initial state, x - sum(S) never decreases when every
+// step changes it by a constant at least 0: a step into S from outside
+// raises x by at least its movers there, nothing lowers x otherwise, and
+// a step out of S only raises x - sum(S). Then x - sum(S) >= x0, x0 the
+// initial value of x. S is the greatest such set, found by removing from
+// the initially empty counters, while some step lowers x - sum(S), the
+// counters of S that step fills (and giving up on x when it lowers x
+// with no such counter). Like every lemma it is a candidate: Houdini's
+// filter keeps it only when it is inductive, and every proof with it is
+// re-checked.
+
+// maxEntryPairs bounds the shared variables of a model whose pairs are
+// tried (each pair is a fixpoint over the steps).
+const maxEntryPairs = 16
+
+// entryCounts returns the entry-count candidates of m: one per shared
+// variable and per pair of shared variables whose greatest set S is not
+// empty.
+func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
+	if len(m.Shared) == 0 || len(m.Shared)*len(m.Counters) > maxLinearVars {
+		return nil
+	}
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
+		dom[b.Var] = b
+	}
+	empty := emptyCounters(m)
+	var cases [][]presburger.Term
+	for i := range m.Transitions {
+		cases = append(cases, stepCases(m, &m.Transitions[i], dom, empty)...)
+	}
+	init := initTerms(m)
+	var out []presburger.Formula
+	try := func(vars ...int) {
+		if f, ok := entryCount(m, cases, empty, init, vars); ok {
+			out = append(out, f)
+		}
+	}
+	for j := range m.Shared {
+		try(len(m.Counters) + j)
+	}
+	if len(m.Shared) > maxEntryPairs {
+		return out
+	}
+	for j := range m.Shared {
+		for k := j + 1; k < len(m.Shared); k++ {
+			try(len(m.Counters)+j, len(m.Counters)+k)
+		}
+	}
+	return out
+}
+
+// entryCount returns x - sum(S) >= x0 for x the sum of the state
+// variables vars (see entryCounts), ok false when S is empty or some
+// step lowers x by a term, or by a constant with no counter of S to
+// blame.
+func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[int]bool, init []presburger.Term, vars []int) (presburger.Formula, bool) {
+	in := make([]bool, len(m.Counters))
+	n := 0
+	for c := range m.Counters {
+		if t, fixed := m.InitialValue(c); fixed && t.IsConst() && t.Const == 0 && !empty[c] {
+			in[c] = true
+			n++
+		}
+	}
+	change := func(delta []presburger.Term, v int) (int64, bool) {
+		d := delta[v]
+		if !d.IsConst() {
+			return 0, false
+		}
+		return d.Const, true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, delta := range cases {
+			var dx int64
+			for _, v := range vars {
+				d, ok := change(delta, v)
+				if !ok {
+					return nil, false
+				}
+				dx += d
+			}
+			var dS int64
+			var filled []int
+			for c := range in {
+				if !in[c] {
+					continue
+				}
+				d, ok := change(delta, c)
+				if !ok {
+					// A transfer's counter: its change reads the state.
+					in[c], changed = false, true
+					n--
+					continue
+				}
+				dS += d
+				if d > 0 {
+					filled = append(filled, c)
+				}
+			}
+			if dx-dS >= 0 {
+				continue
+			}
+			if len(filled) == 0 {
+				return nil, false
+			}
+			for _, c := range filled {
+				in[c] = false
+			}
+			n -= len(filled)
+			changed = true
+		}
+	}
+	if n == 0 {
+		return nil, false
+	}
+	var lhs, x0 presburger.Term
+	fits := true
+	for _, v := range vars {
+		lhs = lhs.Add(presburger.VarTerm(m.StateVar(v)))
+		var ok bool
+		x0, ok = x0.AddExact(init[v])
+		fits = fits && ok
+	}
+	for c := range m.Counters {
+		if in[c] {
+			lhs = lhs.Sub(presburger.VarTerm(m.StateVar(c)))
+		}
+	}
+	return presburger.Compare(lhs, presburger.Ge, x0), fits
+}
