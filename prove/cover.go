@@ -3,7 +3,9 @@ package prove
 import (
 	"container/heap"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -55,11 +57,12 @@ import (
 // to the prover.
 //
 // The initial states must be of the shape the counter models have: each
-// counter starts at a constant or at the size of one group (all its
-// processes start in one state), the sizes ranging over intervals, with
-// no parameters. Then a vector is below an initial state exactly when
-// its counters are below their constants and the group sizes can be as
-// large as it asks.
+// counter starts at a constant, at the size of one group (all its
+// processes start in one state), or at its share of a group spread over
+// several states (the shares sum to the size), the sizes ranging over
+// intervals, with no parameters. Then a vector is below an initial state
+// exactly when its counters are below their constants and each group's
+// size can be as large as the sum it asks of the group's states.
 
 // coverWork bounds the search, in vector comparisons (each candidate
 // element counts the elements kept it is compared with): pncsacover's
@@ -71,6 +74,12 @@ const coverWork = 500_000_000
 // the invariant has a disjunction per element, and a larger one costs
 // the checks more than the prover would.
 const maxCoverProof = 400
+
+// maxCoverAtoms bounds the atoms (a variable above its least value in
+// an element) of a larger fixpoint offered as a proof: the pairs that
+// guessUnreachable finds make many elements of two atoms each, cheap to
+// check (queuedbusyflag's 2,000 pairs: a few seconds).
+const maxCoverAtoms = 6000
 
 // coverStep is a step of the monotone system: from a state x at least
 // need (and satisfying sums), to x + add, with the variables of reset set
@@ -120,10 +129,12 @@ type coverSystem struct {
 	lo    []int64 // least value of each state variable
 	steps []coverStep
 	bad   [][]int64
-	// initConst[j] is the initial value of variable j, unless initSize[j]
-	// is a size variable (>= 0): then it starts at that group's size.
+	// initConst[j] is the initial value of variable j, unless initSum[j]
+	// is the index (>= 0) of the group of starts whose variables' sum is
+	// a group's size.
 	initConst []int64
-	initSize  []presburger.Var
+	initSum   []int
+	starts    []initialSum
 	dom       map[presburger.Var]presburger.Bound
 	// tooMany says that a sum of several variables had more ways to be
 	// met than maxSumSplits: the search gives up, not exact.
@@ -140,9 +151,9 @@ const maxSumSplits = 10_000
 // as a monotone system, or returns ok false when some guard, update,
 // domain, initial value or bad state is not of the shape above.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
-	// The search starts from one initial state per size (initialAbove
-	// builds it from the sizes); an initial set is left to the others.
-	if len(m.System.Params) > 0 || !m.SingleInitial() {
+	// The search starts from one initial state per size and spread
+	// (initialAbove builds it); parameters are left to the others.
+	if len(m.System.Params) > 0 {
 		return nil, false
 	}
 	k := m.NumState()
@@ -161,21 +172,8 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 		}
 		cs.lo[i] = b.Lo
 	}
-	// Initial values: constants, or one group's size each.
-	cs.initConst = make([]int64, k)
-	cs.initSize = make([]presburger.Var, k)
-	usedSize := map[presburger.Var]bool{}
-	for i, t := range initTerms(m) {
-		cs.initSize[i] = -1
-		switch {
-		case t.IsConst():
-			cs.initConst[i] = t.Const
-		case len(t.Monos) == 1 && t.Const == 0 && t.Monos[0].Coef == 1 && !usedSize[t.Monos[0].Var] && isSizeVar(m, t.Monos[0].Var):
-			cs.initSize[i] = t.Monos[0].Var
-			usedSize[t.Monos[0].Var] = true
-		default:
-			return nil, false
-		}
+	if !cs.readInitial(index) {
+		return nil, false
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
@@ -246,6 +244,105 @@ func isSizeVar(m *counterabs.ParamModel, v presburger.Var) bool {
 		}
 	}
 	return false
+}
+
+// initialSum is a group of variables whose initial values sum to the
+// size of a group: the processes of a group that starts spread over
+// several states (mist's "Owhile >= 0", the tokens of a place that may
+// hold any number, is a group spread over that place and a state that
+// never moves), or, with one variable, all in one state.
+type initialSum struct {
+	vars []int
+	size presburger.Var
+}
+
+// readInitial reads the model's initial states, m.Initial, as equations
+// "x_j = c" and "sum of x_j over a set = |g|", every state variable in
+// exactly one of them and each size in one at most, besides lower
+// bounds that the domains imply; false when some conjunct is of
+// another shape. Those are the initial states the counter models have
+// when no shared variable starts in a range (a range would be an
+// interval for x_j: initialAbove could take it, but no model of the
+// suites needs it).
+func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
+	m := cs.m
+	k := len(cs.lo)
+	cs.initConst = make([]int64, k)
+	cs.initSum = make([]int, k)
+	defined := make([]bool, k)
+	usedSize := map[presburger.Var]bool{}
+	for _, f := range flatConj(m.Initial) {
+		c, ok := f.(presburger.Cmp)
+		if !ok {
+			return false
+		}
+		var vars []int
+		var others []presburger.Mono
+		sign := int64(0)
+		for _, mo := range c.T.Monos {
+			j, isState := index[mo.Var]
+			if !isState {
+				others = append(others, mo)
+				continue
+			}
+			if sign == 0 {
+				sign = mo.Coef
+			}
+			if mo.Coef != sign || sign != 1 && sign != -1 || defined[j] {
+				return false
+			}
+			vars = append(vars, j)
+		}
+		if c.Op != presburger.Eq {
+			// A lower bound the domain implies: sign*x_j + c >= 0 with
+			// sign 1, -c at most x_j's least value.
+			op := c.Op
+			if sign < 0 {
+				op = map[presburger.Op]presburger.Op{presburger.Le: presburger.Ge, presburger.Lt: presburger.Gt}[op]
+			}
+			bound := -c.T.Const * sign
+			if op == presburger.Gt {
+				bound++
+			}
+			if len(vars) != 1 || len(others) > 0 || op != presburger.Ge && op != presburger.Gt || bound > cs.lo[vars[0]] {
+				return false
+			}
+			continue
+		}
+		if len(vars) == 0 {
+			return false
+		}
+		for _, j := range vars {
+			defined[j] = true
+		}
+		switch {
+		case len(others) == 0 && len(vars) == 1:
+			// x_j + c = 0 (or -x_j + c = 0).
+			cs.initConst[vars[0]] = -c.T.Const * sign
+			cs.initSum[vars[0]] = -1
+		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && isSizeVar(m, others[0].Var):
+			usedSize[others[0].Var] = true
+			for _, j := range vars {
+				cs.initSum[j] = len(cs.starts)
+			}
+			cs.starts = append(cs.starts, initialSum{vars: vars, size: others[0].Var})
+		default:
+			return false
+		}
+	}
+	return !slices.Contains(defined, false)
+}
+
+// flatConj returns the conjuncts of f, nested conjunctions flattened.
+func flatConj(f presburger.Formula) []presburger.Formula {
+	if a, ok := f.(presburger.And); ok {
+		var out []presburger.Formula
+		for _, g := range a {
+			out = append(out, flatConj(g)...)
+		}
+		return out
+	}
+	return []presburger.Formula{f}
 }
 
 // upwardClause reads a conjunction of atoms over the state variables as
@@ -420,30 +517,41 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		b := cs.dom[m.SizeVar(g)]
 		params[m.SizeVar(g)] = b.Lo
 	}
-	for j, v := range cs.initSize {
-		if v < 0 {
+	state = make([]int64, len(x))
+	for j := range x {
+		if cs.initSum[j] < 0 {
 			if cs.initConst[j] < x[j] {
 				return nil, nil, false, true
 			}
-			continue
+			state[j] = cs.initConst[j]
 		}
-		if b := cs.dom[v]; !b.NoHi && b.Hi < x[j] {
+	}
+	// Each group's processes where x asks for them (at least the
+	// domain's least value), the rest of its least size in its first
+	// state.
+	for _, st := range cs.starts {
+		need := int64(0)
+		for _, j := range st.vars {
+			state[j] = max(x[j], cs.lo[j])
+			var fits bool
+			if need, fits = checked.Add(need, state[j]); !fits {
+				return nil, nil, false, false
+			}
+		}
+		b := cs.dom[st.size]
+		if !b.NoHi && b.Hi < need {
 			return nil, nil, false, true
 		}
-		params[v] = max(params[v], x[j])
+		if need < params[st.size] {
+			state[st.vars[0]] += params[st.size] - need
+		}
+		params[st.size] = max(params[st.size], need)
 	}
 	n := int64(0)
 	for g := range m.System.Groups {
 		n += params[m.SizeVar(g)]
 	}
 	params[m.NVar()] = n
-	state = make([]int64, len(x))
-	for j := range x {
-		state[j] = cs.initConst[j]
-		if v := cs.initSize[j]; v >= 0 {
-			state[j] = params[v]
-		}
-	}
 	val := func(v presburger.Var) int64 {
 		for j := range state {
 			if m.StateVar(j) == v {
@@ -476,6 +584,8 @@ type coverOutcome struct {
 	work      int64 // the comparisons done
 }
 
+var debugBasis [][]int64
+
 // coverElement is a minimal element found: its vector, the step from it
 // and the element that step leads above (-1 for a bad element).
 type coverElement struct {
@@ -484,8 +594,38 @@ type coverElement struct {
 	next int
 }
 
-// backward runs the search within budget vector comparisons.
-func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOutcome) {
+// backward runs the search within budget vector comparisons. A fifth
+// of it goes first; when that runs out, the search starts again with
+// the elements guessUnreachable keeps in the basis (another fifth), and
+// when that does not answer either, the plain search has the whole
+// budget (so a search that ends within budget ends as it would alone).
+func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
+	first := budget / 5
+	out := cs.search(ctx, first, nil)
+	if !out.exhausted || ctx.Err() != nil {
+		return out
+	}
+	spent := out.work
+	if guessed, work := cs.guessUnreachable(ctx, first); guessed != nil {
+		again := cs.search(ctx, first, guessed)
+		spent += work + again.work
+		if again.cex != nil || again.invariant != nil || !again.exhausted {
+			again.work = spent
+			return again
+		}
+	} else {
+		spent += work
+	}
+	out = cs.search(ctx, budget, nil)
+	out.work += spent
+	return out
+}
+
+// search is the backward search within budget vector comparisons, with
+// the elements of guessed (closed under predecessors, see
+// guessUnreachable) in the basis from the start: they cover what is
+// above them, and wait for no predecessors.
+func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int64) (out coverOutcome) {
 	work := budget
 	defer func() { out.work = budget - work }()
 	var elems []coverElement
@@ -531,6 +671,13 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOut
 			}
 		}
 	}
+	for _, g := range guessed {
+		basis.insert(len(elems), g, keyOf(g), dead)
+		elems = append(elems, coverElement{x: g, step: -1, next: -1})
+		dists = append(dists, cs.distance(g))
+		// Their closure was shown with the place invariants' help.
+		pruned = true
+	}
 	for _, b := range cs.bad {
 		add(b, -1, -1)
 	}
@@ -558,10 +705,19 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) (out coverOut
 	case found >= 0:
 		return coverOutcome{cex: cs.run(elems, found, params, start), elements: basis.len()}
 	case waiting.Len() > 0:
+		debugBasis = basis.x
 		return coverOutcome{exhausted: true, elements: basis.len()}
 	}
 	out = coverOutcome{elements: basis.len()}
-	if basis.len() <= maxCoverProof {
+	atoms := 0
+	for _, x := range basis.x {
+		for j, v := range x {
+			if v > cs.lo[j] {
+				atoms++
+			}
+		}
+	}
+	if basis.len() <= maxCoverProof || atoms <= maxCoverAtoms {
 		var parts []presburger.Formula
 		for _, x := range basis.x {
 			var below []presburger.Formula
@@ -634,11 +790,16 @@ func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model,
 func (cs *coverSystem) distance(x []int64) [2]int64 {
 	var d [2]int64
 	for j, v := range x {
-		if g := cs.initSize[j]; g >= 0 {
-			d[1] += max(0, v-cs.dom[g].Lo)
-		} else {
+		if cs.initSum[j] < 0 {
 			d[0] += max(0, v-cs.initConst[j])
 		}
+	}
+	for _, st := range cs.starts {
+		sum := int64(0)
+		for _, j := range st.vars {
+			sum += x[j]
+		}
+		d[1] += max(0, sum-cs.dom[st.size].Lo)
 	}
 	return d
 }
@@ -699,26 +860,11 @@ type coverInvariant struct {
 // has weight zero in every row (a transfer's sum is no constant effect).
 func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	k := len(cs.lo)
-	set := make([]bool, k)
-	var cols [][]int64
-	seen := map[string]bool{}
-	for _, s := range cs.steps {
-		for j := range k {
-			set[j] = set[j] || s.reset[j] || s.moved != nil && s.moved[j] != nil
-		}
-		key := fmt.Sprint(s.add)
-		if !seen[key] {
-			seen[key] = true
-			cols = append(cols, s.add)
-		}
-	}
+	cols := cs.effectColumns()
 	// A row: the weights y, and y's change by each column.
 	type row struct{ y, d []int64 }
 	var rows []row
 	for j := range k {
-		if set[j] {
-			continue
-		}
 		y := make([]int64, k)
 		y[j] = 1
 		d := make([]int64, len(cols))
@@ -796,7 +942,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 			if w == 0 {
 				continue
 			}
-			if cs.initSize[j] >= 0 {
+			if cs.initSum[j] >= 0 {
 				constant = false
 				break
 			}
@@ -811,6 +957,61 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		}
 	}
 	return out
+}
+
+// effectColumns returns the columns of the steps' effects, distinct:
+// a step takes x to A.x + b (A the identity but in the rows of the
+// variables it sets: a constant's row is zero, a transfer's its sum's
+// coefficients), so y.x changes by y.b + sum over w of y.(A-I)_w x_w,
+// and it changes by nothing in every state exactly when y is
+// orthogonal to b and to every column (A-I)_w. A variable set to a
+// constant has the column -e_w; a transfer "a + b -> a" the column
+// e_a - e_b, which keeps y.x when y_a = y_b (the processes moved are
+// counted alike where they were and where they go).
+func (cs *coverSystem) effectColumns() [][]int64 {
+	k := len(cs.lo)
+	var cols [][]int64
+	seen := map[string]bool{}
+	keep := func(col []int64) {
+		if !slices.ContainsFunc(col, func(v int64) bool { return v != 0 }) {
+			return
+		}
+		if key := fmt.Sprint(col); !seen[key] {
+			seen[key] = true
+			cols = append(cols, col)
+		}
+	}
+	for _, s := range cs.steps {
+		b := make([]int64, k)
+		byVar := map[int][]int64{}
+		coef := func(w int) []int64 {
+			if byVar[w] == nil {
+				byVar[w] = make([]int64, k)
+			}
+			return byVar[w]
+		}
+		for j := range k {
+			switch {
+			case s.moved != nil && s.moved[j] != nil:
+				t := s.moved[j]
+				b[j] = t.c
+				coef(j)[j]--
+				for i, w := range t.vars {
+					coef(w)[j] += t.coef[i]
+				}
+			case s.reset[j]:
+				b[j] = s.set[j]
+				coef(j)[j]--
+			default:
+				b[j] = s.add[j]
+			}
+		}
+		keep(b)
+		for _, w := range slices.Sorted(maps.Keys(byVar)) {
+			keep(byVar[w])
+		}
+	}
+	return cols
 }
 
 // combine is a*x + b*y, ok false when it does not fit in int64.
@@ -913,4 +1114,252 @@ func (a *antichain) insert(e int, x []int64, k elemKey, dead map[int]bool) {
 		n++
 	}
 	a.elem, a.x, a.key = append(a.elem[:n], e), append(a.x[:n], x), append(a.key[:n], k)
+}
+
+// Guessing unreachable elements. Where the search runs out of work
+// (mist's queuedbusyflag: thousands of minimal elements, each a whole
+// configuration of its two threads and seven flags, none of them
+// covered by a state that one, two or three other threads reach), the
+// elements it needs are mostly unreachable ones that no linear
+// invariant rules out (the state equation rules out none of those
+// sampled). The small instances say which: the pairs of variables that
+// are never both above their least values in the states they reach,
+// the variables never above it by more than one, those never above it. Those are guesses; the ones
+// kept are closed as a backward search's fixpoint is, checked here on
+// the monotone steps (Houdini's algorithm, with pre as the judge): no
+// initial state lies above one, and every minimal predecessor of one is
+// above one or ruled out by a place invariant. Then none is covered by
+// a reachable state (the first state above one on a run would have a
+// predecessor above one), and the search may drop what lies above
+// them; its fixpoint's complement, the guesses included, is checked as
+// every invariant is. On queuedbusyflag the pairs alone hold "Iwork and
+// Jwork are never both busy".
+
+// guessStates bounds the states explored for the guesses, over all the
+// instances; guessExtra is how many processes beyond its least size
+// each group gets in the largest instance.
+const (
+	guessStates = 200_000
+	guessExtra  = 2
+)
+
+// guessUnreachable returns the guessed elements that are closed (see
+// above), and the work spent (comparisons, as in search); nil when none
+// are, or the work runs out first.
+func (cs *coverSystem) guessUnreachable(ctx context.Context, budget int64) ([][]int64, int64) {
+	k := len(cs.lo)
+	once := make([]bool, k)  // above its least value in some state seen
+	twice := make([]bool, k) // above it by more than one
+	both := make(map[[2]int]bool)
+	seen := map[string]bool{}
+	var queue [][]int64
+	visit := func(y []int64) {
+		key := vectorKey(y)
+		if seen[key] || len(seen) >= guessStates {
+			return
+		}
+		seen[key] = true
+		queue = append(queue, y)
+		var nz []int
+		for j, v := range y {
+			if v > cs.lo[j] {
+				nz = append(nz, j)
+				once[j] = true
+				twice[j] = twice[j] || v > cs.lo[j]+1
+			}
+		}
+		for i, a := range nz {
+			for _, b := range nz[i+1:] {
+				both[[2]int{a, b}] = true
+			}
+		}
+	}
+	for extra := int64(0); extra <= guessExtra; extra++ {
+		x := slices.Clone(cs.lo)
+		for _, st := range cs.starts {
+			n := cs.dom[st.size].Lo + extra
+			if b := cs.dom[st.size]; !b.NoHi {
+				n = min(n, b.Hi) // a fixed size stays
+			}
+			x[st.vars[0]] = max(x[st.vars[0]], n)
+		}
+		if _, start, ok, _ := cs.initialAbove(x); ok {
+			visit(start)
+		}
+	}
+	for len(queue) > 0 {
+		if ctx.Err() != nil {
+			return nil, 0
+		}
+		x := queue[0]
+		queue = queue[1:]
+		for si := range cs.steps {
+			if y, ok := cs.post(&cs.steps[si], x); ok {
+				visit(y)
+			}
+		}
+	}
+	// The guesses, minimal ones only.
+	var cands [][]int64
+	guess := func(vars ...int) {
+		c := slices.Clone(cs.lo)
+		for _, v := range vars {
+			c[v]++
+		}
+		cands = append(cands, c)
+	}
+	for a := range k {
+		switch {
+		case !once[a]:
+			guess(a)
+		case !twice[a]:
+			guess(a, a)
+		}
+		for b := a + 1; b < k; b++ {
+			if once[a] && once[b] && !both[[2]int{a, b}] {
+				guess(a, b)
+			}
+		}
+	}
+	// Houdini: drop the guesses that are not closed, round by round,
+	// until none is dropped.
+	work := int64(0)
+	kept := minimalOnly(cands)
+	for {
+		idx := newSupportIndex(cs.lo, kept)
+		var next [][]int64
+		for _, c := range kept {
+			if ctx.Err() != nil || work > budget {
+				return nil, work
+			}
+			if _, _, ok, exact := cs.initialAbove(c); ok || !exact {
+				continue
+			}
+			closed := true
+			for si := range cs.steps {
+				for _, p := range cs.pre(&cs.steps[si], c) {
+					if !cs.unreachable(p) && !idx.covers(p, &work) {
+						closed = false
+						break
+					}
+				}
+				if cs.tooMany {
+					cs.tooMany = false
+					return nil, work
+				}
+				if !closed {
+					break
+				}
+			}
+			if closed {
+				next = append(next, c)
+			}
+		}
+		if len(next) == len(kept) {
+			break
+		}
+		kept = next
+	}
+	if len(kept) == 0 {
+		return nil, work
+	}
+	return kept, work
+}
+
+// vectorKey is x as a map key.
+func vectorKey(x []int64) string {
+	b := make([]byte, 0, 2*len(x))
+	for _, v := range x {
+		b = binary.AppendVarint(b, v)
+	}
+	return string(b)
+}
+
+// post returns the state a step leads to from x, ok false when the step
+// is not enabled there or leaves the domain (or the values' limit).
+func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
+	if !leq(s.need, x) {
+		return nil, false
+	}
+	for _, a := range s.sums {
+		sum := int64(0)
+		for j, v := range a.vars {
+			sum += a.coef[j] * x[v]
+		}
+		if sum < a.bound {
+			return nil, false
+		}
+	}
+	y := make([]int64, len(x))
+	for j := range x {
+		switch {
+		case s.moved != nil && s.moved[j] != nil:
+			v, ok := s.moved[j].value(x)
+			if !ok {
+				return nil, false
+			}
+			y[j] = v
+		case s.reset[j]:
+			y[j] = s.set[j]
+		default:
+			y[j] = x[j] + s.add[j]
+		}
+		if y[j] < cs.lo[j] || y[j] > gsst.MaxValue {
+			return nil, false
+		}
+	}
+	return y, true
+}
+
+// supportIndex finds an element at most a vector among elements with
+// few variables above their least values: each is listed under the
+// first of them, and a vector is compared only with the elements listed
+// under the variables it has above their least values.
+type supportIndex struct {
+	lo    []int64
+	under map[int][][]int64
+	least [][]int64 // elements with no variable above its least value
+}
+
+func newSupportIndex(lo []int64, xs [][]int64) *supportIndex {
+	idx := &supportIndex{lo: lo, under: map[int][][]int64{}}
+	for _, x := range xs {
+		first := -1
+		for j := range x {
+			if x[j] > lo[j] {
+				first = j
+				break
+			}
+		}
+		if first < 0 {
+			idx.least = append(idx.least, x)
+			continue
+		}
+		idx.under[first] = append(idx.under[first], x)
+	}
+	return idx
+}
+
+// covers reports whether some element is at most x, counting the
+// comparisons in work.
+func (idx *supportIndex) covers(x []int64, work *int64) bool {
+	*work += int64(len(idx.least))
+	for _, y := range idx.least {
+		if leq(y, x) {
+			return true
+		}
+	}
+	for j, v := range x {
+		if v <= idx.lo[j] {
+			continue
+		}
+		ys := idx.under[j]
+		*work += int64(len(ys))
+		for _, y := range ys {
+			if leq(y, x) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -51,7 +51,7 @@ func TestCoverRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 10
 	}
-	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous)
+	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous, false, false)
 }
 
 // TestCoverTransfersRandom is TestCoverRandom on systems with a
@@ -67,22 +67,60 @@ func TestCoverTransfersRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 4
 	}
-	checkCoverRandom(t, 8, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous)
+	checkCoverRandom(t, 8, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, false, false)
+}
+
+// TestCoverInitialSetsRandom is TestCoverTransfersRandom on systems whose
+// groups start spread over several states (a fixed group by
+// testsupport's initial sets, a ranged one over its initial state and
+// another: mist's "Owhile >= 0"), explored from every initial
+// configuration (initialConfigs). The search reads their initial states
+// as sums of counters equal to a group's size (readInitial); a run that
+// starts one process too many in a spread, or an initial state it
+// wrongly says is above no element, fails it under -short.
+func TestCoverInitialSetsRandom(t *testing.T) {
+	systems := 300
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 9, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, false)
+}
+
+// TestCoverGuessRandom is TestCoverInitialSetsRandom with the search
+// started from the elements guessUnreachable keeps (the pairs of
+// variables never both above their least values in the small instances,
+// and the like, closed under predecessors): a proof must still be an
+// invariant and hold in every instance explored, a run must replay and
+// fail where exploration fails. Guesses kept without the closure check
+// (every guess) fail it under -short.
+func TestCoverGuessRandom(t *testing.T) {
+	systems := 300
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 10, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, true)
 }
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
 // random systems with the constructs want and may, drawn with seed.
-func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsupport.Constructs) {
+func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, spread, guess bool) {
 	r := rand.New(rand.NewSource(seed))
 	s := z3.New()
 	ctx := context.Background()
-	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers int
+	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, guessed int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
 		cfg.Ranges = true
 		cfg.Guards = testsupport.Guards(1 + i%2) // total counters, or the source's group counters too
 		cfg.Properties, cfg.GroupProperties, cfg.Shape = 2, 1, testsupport.Safety
-		sys := upwardGuards(t, testsupport.RandomSystem(r, cfg))
+		if spread {
+			cfg.May |= testsupport.InitialSets
+		}
+		sys := testsupport.RandomSystem(r, cfg)
+		if spread {
+			sys = spreadRanged(t, r, sys)
+		}
+		sys = upwardGuards(t, sys)
 		var models []*counterabs.ParamModel
 		group, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
@@ -103,10 +141,20 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 				ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 					Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 				a := prove.Cover(ctx, m, ts, coverRandomWork)
+				if guess {
+					var n int
+					a, n = prove.CoverGuessing(ctx, m, ts, coverRandomWork)
+					if n > 0 {
+						guessed++
+					}
+				}
 				if !a.Applies {
 					continue
 				}
 				monotone++
+				if !sys.SingleInitial() {
+					spreads++
+				}
 				if a.Transfers {
 					transfers++
 				}
@@ -150,7 +198,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 				for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
 					key := inst.String()
 					if reached[key] == nil {
-						reached[key] = explore(sys, inst)
+						reached[key] = exploreFrom(sys, inst, initialConfigs(sys, inst))
 					}
 					bad := slices.ContainsFunc(reached[key], func(st extState) bool { return !presburger.Eval(sysPhi, st.valuation(sys, inst)) })
 					if bad {
@@ -177,8 +225,17 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 			}
 		}
 	}
-	t.Logf("%d systems: %d monotone properties (models), %d with a transfer, %d refuted, %d proved; Spacer answered and agreed on %d; %d failing instances in the box",
-		systems, monotone, transfers, refuted, proved, spacerAgrees, failingInBox)
+	t.Logf("%d systems: %d monotone properties (models), %d with a transfer, %d from a spread, %d refuted, %d proved; Spacer answered and agreed on %d; %d failing instances in the box",
+		systems, monotone, transfers, spreads, refuted, proved, spacerAgrees, failingInBox)
+	if guess {
+		t.Logf("%d searches started from guessed elements", guessed)
+		if guessed < systems/10 {
+			t.Errorf("too few searches with guessed elements: %d", guessed)
+		}
+	}
+	if spread && spreads < systems/20 {
+		t.Errorf("too few monotone properties from a spread: %d", spreads)
+	}
 	if refuted < systems/50 || proved < systems/50 || spacerAgrees < (refuted+proved)/2 {
 		t.Errorf("the random sample exercises too little")
 	}
@@ -240,4 +297,38 @@ func upwardGuards(t *testing.T, sys *gsst.System) *gsst.System {
 		t.Fatalf("the system with upward guards: %v\n%s", err, testsupport.Describe(sys))
 	}
 	return out
+}
+
+// spreadRanged returns sys with each ranged group, at random, spread
+// over its initial state and another (as initialSetSystem does).
+func spreadRanged(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
+	spec := sys.Spec()
+	for g := range spec.Groups {
+		grp := &spec.Groups[g]
+		if !grp.Ranged || r.Intn(3) == 0 || len(spec.States) < 2 || spec.InitOver != nil && spec.InitOver[g] != nil {
+			continue
+		}
+		spreadOver(r, spec, g)
+	}
+	out, err := gsst.New(spec)
+	if err != nil {
+		t.Fatalf("the system with spread groups: %v\n%s", err, testsupport.Describe(sys))
+	}
+	return out
+}
+
+// spreadOver spreads group g of spec over its initial state and another
+// drawn by r, all of its processes in the first of the two in Init.
+func spreadOver(r *rand.Rand, spec *gsst.Spec, g int) {
+	first, _ := spec.InitState(g)
+	other := (first + 1 + r.Intn(len(spec.States)-1)) % len(spec.States)
+	over := []int{first, other}
+	slices.Sort(over)
+	if spec.InitOver == nil {
+		spec.InitOver = make([][]int, len(spec.Groups))
+	}
+	spec.InitOver[g] = over
+	row := make([]int, len(spec.States))
+	row[over[0]] = spec.Groups[g].Size
+	spec.Init[g] = row
 }

@@ -59,9 +59,9 @@
 // broadcast protocols, and the counter models of GSSTs that test "at
 // least so many") is decided by backward coverability (cover.go:
 // minimal elements of upward-closed sets, pruned by the net's
-// semi-positive place invariants, budgeted by comparisons), whose run is
-// replayed and whose fixpoint's complement is checked as an invariant
-// like any other. When the
+// semi-positive place invariants, transfers included, budgeted by
+// comparisons), whose run is replayed and whose fixpoint's complement is
+// checked as an invariant like any other. When the
 // lemmas do not prove the property they are given to the prover as a
 // strengthening of every transition and reported with the proof
 // (Result.Lemmas). Then the small instances of a system with shared

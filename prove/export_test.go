@@ -45,6 +45,20 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}
 }
 
+// CoverGuessing runs the backward coverability search on ts with the
+// elements that guessUnreachable keeps (however the plain search would
+// end), and says how many it kept.
+func CoverGuessing(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) (CoverAnswer, int) {
+	cs, ok := monotoneSystem(m, ts)
+	if !ok {
+		return CoverAnswer{}, 0
+	}
+	guessed, spent := cs.guessUnreachable(ctx, work)
+	out := cs.search(ctx, work, guessed)
+	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work + spent}, len(guessed)
+}
+
 // MonotoneCandidates returns the candidate lemmas of m from its
 // monotone combinations and from the ceilings of its guards
 // (monotone.go).

@@ -170,17 +170,7 @@ func initialSetSystem(r *rand.Rand, i int) *gsst.System {
 			if !grp.Ranged && !grp.OverParams() || r.Intn(3) == 0 || len(spec.States) < 2 {
 				continue
 			}
-			first, _ := spec.InitState(g)
-			other := (first + 1 + r.Intn(len(spec.States)-1)) % len(spec.States)
-			over := []int{first, other}
-			slices.Sort(over)
-			if spec.InitOver == nil {
-				spec.InitOver = make([][]int, len(spec.Groups))
-			}
-			spec.InitOver[g] = over
-			row := make([]int, len(spec.States))
-			row[over[0]] = spec.Groups[g].Size
-			spec.Init[g] = row
+			spreadOver(r, spec, g)
 		}
 		// The ranges draw from alt, and r draws the rest as it did
 		// before there were ranges over the parameters.
