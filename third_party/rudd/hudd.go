@@ -151,7 +151,10 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 				log.Printf("dec refcou %d\n", *n)
 			}
 		}
-		impl.nodes[*n].refcou--
+		// vsym: a count at _MAXREFCOUNT stays there (README.vsym.md).
+		if impl.nodes[*n].refcou&0x1FFFFF < _MAXREFCOUNT {
+			impl.nodes[*n].refcou--
+		}
 	}
 	b.tables = impl
 	b.cacheinit(config)

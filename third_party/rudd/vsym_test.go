@@ -4,8 +4,10 @@ package rudd
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // equalities returns the conjunction of x_i <-> y_i for i < n, with every
@@ -107,5 +109,41 @@ func TestCollectfromSameNodes(t *testing.T) {
 	grown, rg := milner(t, true, 10, Nodesize(16), Collectfrom(small), Cachesize(4), Cacheratio(25))
 	if whole.Satcount(rw).Cmp(grown.Satcount(rg)) != 0 {
 		t.Errorf("milner(10) past the collection size: %v states from a table of %d, %v from 16 grown to it", whole.Satcount(rw), small, grown.Satcount(rg))
+	}
+}
+
+// TestSaturatedCountSticks makes more references to one node than its
+// reference count can hold, drops all but the last (made at the maximum,
+// so without a finalizer of its own), lets the Go collector run their
+// finalizers, and then fills the table so that it collects garbage: the
+// node must stay what the kept reference says. Upstream decremented the
+// saturated count with each finalizer, down to 0, and the collection
+// freed a node still in use.
+func TestSaturatedCountSticks(t *testing.T) {
+	b, err := New(24, Nodesize(1<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := b.Ithvar(0), b.Ithvar(1)
+	refs := make([]Node, int(_MAXREFCOUNT)+8)
+	for i := range refs {
+		refs[i] = b.And(x, y)
+	}
+	kept := refs[len(refs)-1]
+	refs = nil
+	for i := 0; i < 20 && b.nodes[*kept].refcou&0x1FFFFF == _MAXREFCOUNT; i++ {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := b.nodes[*kept].refcou & 0x1FFFFF; got != _MAXREFCOUNT {
+		t.Fatalf("reference count %d after the dropped references' finalizers, want it stuck at %d", got, _MAXREFCOUNT)
+	}
+	before := len(b.gcstat.history)
+	equalities(b, 11) // thousands of nodes: the table collects
+	if len(b.gcstat.history) == before {
+		t.Fatal("the table never collected garbage, so the test shows nothing")
+	}
+	if again := b.And(x, y); *again != *kept || b.nodes[*kept].low == -1 {
+		t.Errorf("x0 & x1 is node %d now; the kept reference points to node %d (low %d)", *again, *kept, b.nodes[*kept].low)
 	}
 }
