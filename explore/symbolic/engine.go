@@ -856,11 +856,8 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 func newBDD(varnum, collectFrom, maxNodes int) (*rudd.BDD, error) {
 	collectFrom = max(collectFrom, 2*varnum+2)
 	start := min(max(startNodes, 2*varnum+2), collectFrom)
-	cache := start
-	if maxNodes > 0 {
-		return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(cache), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50), rudd.Maxnodesize(maxNodes))
-	}
-	return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(cache), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50))
+	// maxNodes 0 is rudd's "no limit".
+	return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(start), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50), rudd.Maxnodesize(maxNodes))
 }
 
 // startNodes is the node table's size when a checker is made (newBDD).
