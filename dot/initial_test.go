@@ -62,3 +62,23 @@ func TestInitialSets(t *testing.T) {
 		t.Errorf("the first configuration has no row %v: %v", want, rows)
 	}
 }
+
+// TestSharedInitialRanges checks that the shared-variable box states a
+// range of initial values as the spec writes it (gsst's InitText), over
+// the parameters in a family: it printed the least value alone ("= 0"
+// for y, whose values start at f).
+func TestSharedInitialRanges(t *testing.T) {
+	src, err := os.ReadFile("../testdata/initial/ranged.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	skel, err := dot.Skeleton(load(t, "ranged.yaml", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"x: 0..5, initially 0..f", "y: 0..4, initially f..3", "<TD ALIGN=\"LEFT\">= f..3</TD>"} {
+		if !strings.Contains(skel, want) {
+			t.Errorf("the skeleton does not say %q:\n%s", want, skel)
+		}
+	}
+}

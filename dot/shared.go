@@ -41,8 +41,8 @@ func (d *skeleton) sharedBox(b *strings.Builder) {
 	for j := range sys.Shared {
 		v := &sys.Shared[j]
 		fmt.Fprintf(&rows, `<TR><TD ALIGN="LEFT">%s</TD><TD ALIGN="LEFT">%s</TD><TD ALIGN="LEFT">= %s</TD></TR>`,
-			esc(v.Name), font(colourMuted, 0, esc(v.TypeText())), esc(v.ValueName(v.Init)))
-		tip = append(tip, fmt.Sprintf("%s: %s, initially %s", v.Name, v.TypeText(), v.ValueName(v.Init)))
+			esc(v.Name), font(colourMuted, 0, esc(v.TypeText())), esc(sys.InitText(j)))
+		tip = append(tip, fmt.Sprintf("%s: %s, initially %s", v.Name, v.TypeText(), sys.InitText(j)))
 	}
 	rows.WriteString("</TABLE>")
 	fmt.Fprintf(b, "  shared %s;\n", attrs(
