@@ -584,8 +584,6 @@ type coverOutcome struct {
 	work      int64 // the comparisons done
 }
 
-var debugBasis [][]int64
-
 // coverElement is a minimal element found: its vector, the step from it
 // and the element that step leads above (-1 for a bad element).
 type coverElement struct {
@@ -705,7 +703,6 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int
 	case found >= 0:
 		return coverOutcome{cex: cs.run(elems, found, params, start), elements: basis.len()}
 	case waiting.Len() > 0:
-		debugBasis = basis.x
 		return coverOutcome{exhausted: true, elements: basis.len()}
 	}
 	out = coverOutcome{elements: basis.len()}
@@ -856,8 +853,9 @@ type coverInvariant struct {
 // keep the rows it does not change and add the positive combinations of
 // pairs it changes in opposite directions, keeping rows of minimal
 // support. Nil when the rows would exceed maxInvariantRows or a weight
-// would not fit. A variable some step sets, to a constant or a sum,
-// has weight zero in every row (a transfer's sum is no constant effect).
+// would not fit. A step that sets variables contributes the columns of
+// effectColumns: a row keeps weight on them only where the setting
+// leaves y.x unchanged (equal weights at both ends of a transfer).
 func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	k := len(cs.lo)
 	cols := cs.effectColumns()

@@ -23,7 +23,9 @@ type Lemma struct {
 	// increments lead to), "monotone" (a sum of a few variables that no
 	// step increases, at most its initial value) or "ceiling" (a sum
 	// that only steps under a guard bounding it increase, at most that
-	// bound); monotone.go has the last two.
+	// bound); monotone.go has those two. "initial" is a premise on the
+	// initial configuration carried to every state by the ghost
+	// constants (ghost.go).
 	Kind    string
 	Formula presburger.Formula // over the model's state variables and parameters
 	Text    string
