@@ -20,16 +20,19 @@ import (
 //     ByMC's `loc0 + loc1 = n - f`), for a group of any size, fixed,
 //     ranged or over the parameters;
 //   - a shared variable that starts at any value of a range
-//     (Shared.InitRange: `init: 0..3`), or at a linear expression over the
-//     parameters (Shared.InitTerm: `init: n - f`), a single value at each
-//     instance.
+//     (Shared.InitRange: `init: 0..3`), whose bounds may be linear
+//     expressions over the parameters and either left out (`0..f`,
+//     `f..f + 1`, `0..`, `..3`; read through InitLow, InitHigh and
+//     InitSeveral), or at a linear expression over the parameters
+//     (Shared.InitTerm: `init: n - f`), a single value at each instance.
 //
 // The set is the product of the groups' distributions and the shared
 // variables' values. InitialFormula says it as a formula over the
 // system's variables, for the stages that work on formulas (the
 // parametric model, certification's witnesses); Initials lists it, at an
 // instance, for the stages that work on states (the engines, the
-// exports, the oracles); SingleInitial says whether it is the paper's one
+// exports, the oracles), which FiniteInitial refuses a range with no
+// greatest value (InitialsUpTo caps it, for replaying prove's runs); SingleInitial says whether it is the paper's one
 // configuration (InitConfig). A property holds when it holds in every
 // initial configuration.
 
@@ -233,9 +236,6 @@ func (c *checker) initTerms(f *File) {
 			continue
 		}
 		v := &c.sys.Shared[j]
-		if v.Bool || v.Values != nil {
-			continue // reported by initSet
-		}
 		ok := true
 		if sd.InitX != nil {
 			ok = c.initBound(v, sd, sd.InitX, &v.InitTerm, &v.Init, v.Lo)
@@ -315,7 +315,7 @@ func (s *Spec) checkInitial(src *source, at func(Pos, string, ...any)) {
 			continue
 		}
 		if !v.InitRange && (v.InitNoHi || !v.InitHiTerm.IsConst()) {
-			at(pos, "shared variable %s has a greatest initial value but no range of initial values (InitRange)", v.Name)
+			at(pos, "shared variable %s has a bound of a range of initial values (InitNoHi or InitHiTerm) but no range (InitRange)", v.Name)
 			continue
 		}
 		if v.InitRange {

@@ -30,7 +30,7 @@ func initialStates(sys *gsst.System, pr proc, st []string) string {
 // initial returns the initial value of shared variable j: its value, or
 // its range of values.
 func (sv *sharedVars) initial(j int, v *gsst.Shared) string {
-	if v.InitRange && v.InitHi > v.Init {
+	if v.InitSeveral() {
 		return fmt.Sprintf("%d..%d", v.Init, v.InitHi)
 	}
 	return sv.constant(j, v.Init)

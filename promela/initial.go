@@ -89,7 +89,7 @@ func concreteStarts(sys *gsst.System, sv *sharedVars, place func(g, p, s int) st
 	var out []string
 	for j := range sys.Shared {
 		v := &sys.Shared[j]
-		if !v.InitRange || v.InitHi <= v.Init {
+		if !v.InitSeveral() {
 			continue
 		}
 		if v.InitHi-v.Init >= maxPromelaStarts {
