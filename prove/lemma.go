@@ -272,7 +272,7 @@ func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
 // violation; the caller re-checks what it uses with
 // presburger.CheckInvariant. nil when nothing survives or the solver
 // cannot decide.
-func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma) ([]Lemma, error) {
+func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, sample reachSample) ([]Lemma, error) {
 	constraint := paramPart(ts)
 	solve := func(bounds []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
 		return s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
@@ -294,7 +294,14 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	// Keep the candidates that every initial state satisfies: ask for an
 	// initial state violating one of them, drop those it violates, and
 	// again until there is none.
-	keep := slices.Clone(cands)
+	// A candidate that a reachable state of the sample violates is in
+	// no inductive part (sample.go).
+	var keep []Lemma
+	for i, fails := range sample.failing(cands) {
+		if !fails {
+			keep = append(keep, cands[i])
+		}
+	}
 	for len(keep) > 0 {
 		a, err := solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(lemmaConj(keep))))
 		if err != nil {

@@ -467,7 +467,8 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	lis := linearInvariants(m, avoid)
 	facts := linearConj(m, lis)
-	lemmas, err := houdini(ctx, solver, strengthen(lq.ts, facts), lq.candidates())
+	lts := strengthen(lq.ts, facts)
+	lemmas, err := houdini(ctx, solver, lts, lq.candidates(), sampleReachable(ctx, m, lts))
 	if err != nil {
 		return err
 	}

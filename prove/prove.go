@@ -496,7 +496,8 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 	// The property goes last, so that prune drops it first when the
 	// lemmas imply it.
 	property := Lemma{Kind: propertyKind, Formula: phi}
-	kept, err := houdini(ctx, solver, base, append(candidates(m, ts), property))
+	sample := sampleReachable(ctx, m, base)
+	kept, err := houdini(ctx, solver, base, append(candidates(m, ts), property), sample)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -508,7 +509,7 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 		cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
 		cands = append(append(cands, more...), property)
 		if len(more) > 0 && mayProve(ctx, solver, base, cands, phi) {
-			again, err := houdini(ctx, solver, base, cands)
+			again, err := houdini(ctx, solver, base, cands, sample)
 			if err != nil {
 				return nil, nil, err
 			}
