@@ -265,7 +265,9 @@ func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
 // houdini returns the largest subset of cands that is inductive
 // together on ts (every initial state satisfies each, and each is
 // preserved by every transition from a state in the domain satisfying
-// all of them), dropping a candidate as soon as a query shows it fails
+// all of them and the conditions of ts.Init on the parameters alone,
+// paramPart, which no step changes: an invariant made of them states
+// paramPart too), dropping a candidate as soon as a query shows it fails
 // (Houdini's algorithm, with the solver as the judge). Survivors that
 // hold in every state of the domain are dropped: they say nothing. The
 // result is inductive by the last round of queries, which found no
@@ -341,7 +343,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			all[k] = c.Formula
 			primed[k] = ts.Prime(c.Formula)
 		}
-		a, err := solve(anyBounds, presburger.Conj(presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...))))
+		a, err := solve(anyBounds, presburger.Conj(constraint, presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...))))
 		if err != nil {
 			return nil, err
 		}
@@ -376,7 +378,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 				all[k] = c.Formula
 				primed[k] = ts.Prime(c.Formula)
 			}
-			pre := presburger.Conj(append(all, t)...)
+			pre := presburger.Conj(append(all, constraint, t)...)
 			a, err := solve(bounds, presburger.Conj(pre, presburger.Negation(presburger.Conj(primed...))))
 			if err != nil {
 				return nil, err
@@ -470,7 +472,7 @@ func needed(ctx context.Context, s presburger.Solver, ts presburger.TransitionSy
 			}
 			continue
 		}
-		a, err = s.Solve(ctx, presburger.Problem{Bounds: anyBounds, F: presburger.Conj(cur, anyStep, presburger.Negation(ts.Prime(cur)))})
+		a, err = s.Solve(ctx, presburger.Problem{Bounds: anyBounds, F: presburger.Conj(constraint, cur, anyStep, presburger.Negation(ts.Prime(cur)))})
 		switch {
 		case err != nil || a.Result == presburger.Unknown:
 			return kept

@@ -473,7 +473,9 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 		return err
 	}
 	lemmas = prune(ctx, solver, lq.ts, lemmas, facts)
-	inv := presburger.Conj(lemmaConj(lemmas), facts)
+	// The lemmas are inductive under the conditions on the parameters
+	// (houdini), which the invariant states with them.
+	inv := presburger.Conj(paramPart(lq.ts), lemmaConj(lemmas), facts)
 	var cert *LiveCertificate
 	if !settledOnly {
 		if cert, err = lq.synthesize(ctx, solver, inv); err != nil {

@@ -448,7 +448,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	// variables the linear invariants define eliminated.
 	q := ts
 	if len(lemmas) > 0 {
-		q = strengthen(ts, lemmaConj(lemmas))
+		q = strengthen(ts, presburger.Conj(paramPart(ts), lemmaConj(lemmas)))
 	}
 	red, reduced := eliminate(m, q, lis)
 	if reduced {
@@ -472,7 +472,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		}
 	}
 	if a.Verdict == presburger.Proved && len(lemmas) > 0 {
-		a.Invariant = presburger.Conj(a.Invariant, lemmaConj(lemmas))
+		// The lemmas are inductive under the conditions on the
+		// parameters (houdini), which the invariant states with them.
+		a.Invariant = presburger.Conj(a.Invariant, paramPart(ts), lemmaConj(lemmas))
 	}
 	if a.Verdict != presburger.Proved {
 		lemmas = nil
