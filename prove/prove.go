@@ -448,7 +448,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	// variables the linear invariants define eliminated.
 	q := ts
 	if len(lemmas) > 0 {
-		q = strengthen(ts, presburger.Conj(paramPart(ts), lemmaConj(lemmas)))
+		q = strengthen(ts, lemmaConj(lemmas))
 	}
 	red, reduced := eliminate(m, q, lis)
 	if reduced {
