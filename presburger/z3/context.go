@@ -50,16 +50,27 @@ static void prepareHeap(void) {
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_ARENA_MAX, 1);
 	char *a = malloc(chunk), *b = malloc(chunk);
+	uintptr_t lo = 0;
 	// Two blocks of the heap, one after the other: advise their span.
 	if (a != NULL && b != NULL && b > a && (size_t)(b - a) < chunk + huge) {
-		uintptr_t lo = ((uintptr_t)a + huge - 1) & ~(uintptr_t)(huge - 1);
+		lo = ((uintptr_t)a + huge - 1) & ~(uintptr_t)(huge - 1);
 		uintptr_t hi = ((uintptr_t)b + chunk) & ~(uintptr_t)(huge - 1);
-		if (hi > lo) {
-			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+		if (hi <= lo || madvise((void *)lo, hi - lo, MADV_HUGEPAGE) != 0) {
+			lo = 0;
 		}
 	}
 	free(b);
 	free(a);
+	// The span starts at the first 2 MB boundary after a; the memory
+	// before it cannot be a huge page, and a context's tables laid there
+	// would be faulted in 4 KB at a time again. A block that ends at the
+	// boundary, never touched and never freed, keeps it from them.
+	if (lo > (uintptr_t)a + 64) {
+		char *pad = malloc(lo - (uintptr_t)a - 32);
+		if (pad != a) {
+			free(pad);
+		}
+	}
 }
 #else
 static void prepareHeap(void) {}
