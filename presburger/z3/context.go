@@ -63,7 +63,7 @@ static void prepareHeap(void) {
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	char *a = malloc(chunk), *b = malloc(chunk);
-	uintptr_t lo = 0;
+	uintptr_t head = (uintptr_t)a, lo = 0;
 	// Two blocks of the heap, one after the other: advise their span.
 	if (a != NULL && b != NULL && b > a && (size_t)(b - a) < chunk + huge) {
 		lo = ((uintptr_t)a + huge - 1) & ~(uintptr_t)(huge - 1);
@@ -74,10 +74,10 @@ static void prepareHeap(void) {
 	}
 	free(b);
 	free(a);
-	// The block before the span's first 2 MB boundary.
-	if (lo > (uintptr_t)a + 64) {
-		char *pad = malloc(lo - (uintptr_t)a - 32);
-		if (pad != a) {
+	// The block before the span's first 2 MB boundary, where a was.
+	if (lo > head + 64) {
+		char *pad = malloc(lo - head - 32);
+		if ((uintptr_t)pad != head) {
 			free(pad);
 		}
 	}
