@@ -63,11 +63,12 @@ import (
 // exactly when its counters are below their constants and each group's
 // size can be as large as the sum it asks of the group's states.
 
-// coverWork bounds the search, in vector comparisons (each candidate
-// element counts the elements kept it is compared with; the
-// generalization counts words of bit sets, coversample.go): 100 million
-// are about two seconds of one CPU of the machine of BENCHMARKS.md;
-// kanban's run takes 1.1 million.
+// coverWork bounds each round of the search (backward), in vector
+// comparisons (each candidate element counts the elements kept it is
+// compared with; the generalization counts words of bit sets and steps
+// tried, coversample.go): 100 million are about a second of one CPU of
+// the machine of BENCHMARKS.md, and the rounds together at most about
+// 2.7 times this; kanban's run takes 1.1 million.
 const coverWork = 500_000_000
 
 // maxCoverProof bounds the elements of a fixpoint offered as a proof:
@@ -606,29 +607,43 @@ type coverElement struct {
 	guess bool
 }
 
-// backward runs the search within budget vector comparisons: a
-// fiftieth of it first, which answers most questions (every refutation
-// of the suites: kanban's run takes 1.1 million comparisons); when that
-// runs out, the search with generalization (generalizedSearch), within
-// a fifth; and when that does not answer either, the plain search has
-// the whole budget (so a search that ends within budget ends as it
-// would alone).
+// backward runs the search within budget vector comparisons, in
+// rounds of growing work: the plain search within coverFirstWork, then
+// the search with generalization (generalizedSearch) within as much,
+// then both again within four times as much, and so on up to budget
+// each. The plain search answers most questions in its first round
+// (every refutation of the suites: kanban's run takes 1.1 million
+// comparisons), the generalized one where the plain search keeps
+// unreachable elements that no place invariant rules out (mist's
+// delegatebuffer and queuedbusyflag); a round that ends within its work
+// ends as the search would alone, and the rounds together cost less than
+// three times the last.
 func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
-	out := cs.search(ctx, budget/50, nil)
-	if !out.exhausted || ctx.Err() != nil {
-		return out
+	var smp *coverSample
+	spent := int64(0)
+	for round := min(coverFirstWork, budget); ; round = min(4*round, budget) {
+		out := cs.search(ctx, round, nil)
+		spent += out.work
+		if !out.exhausted || ctx.Err() != nil {
+			out.work = spent
+			return out
+		}
+		if smp == nil {
+			if smp = cs.sample(ctx, sampleExtra, sampleStates, &spent); smp == nil {
+				return coverOutcome{exhausted: true, work: spent}
+			}
+		}
+		gen := cs.generalizedSearch(ctx, round, smp)
+		spent += gen.work
+		if gen.cex != nil || gen.invariant != nil || ctx.Err() != nil || round == budget {
+			gen.work = spent
+			return gen
+		}
 	}
-	spent := out.work
-	gen := cs.generalizedSearch(ctx, budget/5, sampleExtra, sampleStates)
-	spent += gen.work
-	if gen.cex != nil || gen.invariant != nil || ctx.Err() != nil {
-		gen.work = spent
-		return gen
-	}
-	out = cs.search(ctx, budget, nil)
-	out.work += spent
-	return out
 }
+
+// coverFirstWork is the work of the first round of backward.
+const coverFirstWork = 2_000_000
 
 // search is the backward search within budget vector comparisons.
 //
@@ -1150,11 +1165,12 @@ func (a *antichain) insert(e int, x []int64, k elemKey, dead map[int]bool) {
 	a.elem, a.x, a.key = append(a.elem[:n], e), append(a.x[:n], x), append(a.key[:n], k)
 }
 
-// post returns the state a step leads to from x, ok false when the step
-// is not enabled there or leaves the domain (or the values' limit).
-func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
+// postInto writes to y the state a step leads to from x, and returns
+// false when the step is not enabled there or leaves the domain (or the
+// values' limit).
+func (cs *coverSystem) postInto(y []int64, s *coverStep, x []int64) bool {
 	if !leq(s.need, x) {
-		return nil, false
+		return false
 	}
 	for _, a := range s.sums {
 		sum := int64(0)
@@ -1162,16 +1178,15 @@ func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
 			sum += a.coef[j] * x[v]
 		}
 		if sum < a.bound {
-			return nil, false
+			return false
 		}
 	}
-	y := make([]int64, len(x))
 	for j := range x {
 		switch {
 		case s.moved != nil && s.moved[j] != nil:
 			v, ok := s.moved[j].value(x)
 			if !ok {
-				return nil, false
+				return false
 			}
 			y[j] = v
 		case s.reset[j]:
@@ -1180,8 +1195,8 @@ func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
 			y[j] = x[j] + s.add[j]
 		}
 		if y[j] < cs.lo[j] || y[j] > gsst.MaxValue {
-			return nil, false
+			return false
 		}
 	}
-	return y, true
+	return true
 }

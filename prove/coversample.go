@@ -37,7 +37,7 @@ import (
 // states explored for it, over all the instances.
 const (
 	sampleExtra  = 1
-	sampleStates = 20_000
+	sampleStates = 5000
 )
 
 // brokenInitial and brokenChains break the generalization for the
@@ -54,13 +54,14 @@ const maxSampleLevel = 16
 type coverSample struct {
 	lo     []int64
 	states [][]int64
+	seen   map[string]bool // the states' vectorKey
 	// above[j][u-1] is the bit set of the states whose variable j is at
 	// least lo[j]+u.
 	above [][][]uint64
 }
 
 func newCoverSample(lo []int64) *coverSample {
-	return &coverSample{lo: lo, above: make([][][]uint64, len(lo))}
+	return &coverSample{lo: lo, seen: map[string]bool{}, above: make([][][]uint64, len(lo))}
 }
 
 // add puts the state y in the sample.
@@ -163,20 +164,40 @@ func (cs *coverSystem) generalize(x []int64, smp *coverSample, work *int64) (g [
 	return g, generalized
 }
 
-// generalizedSearch runs the search with generalization (see search)
-// within budget comparisons, the sample made of the small instances'
-// reachable states (smallStates) and, after each wrong guess, of the
-// states of the chain that showed it.
-func (cs *coverSystem) generalizedSearch(ctx context.Context, budget int64, extra int64, limit int) coverOutcome {
-	states, ok := cs.smallStates(ctx, extra, limit)
-	if !ok {
-		return coverOutcome{exhausted: true}
-	}
+// sample returns the sample of the reachable states of the small
+// instances, each group at its least size and up to extra more (a fixed
+// size stays), explored one instance after the other, breadth first,
+// limit states at most over all, counting its work in work; nil when
+// ctx ends first.
+func (cs *coverSystem) sample(ctx context.Context, extra int64, limit int, work *int64) *coverSample {
 	smp := newCoverSample(cs.lo)
-	for _, y := range states {
-		smp.add(y)
+	for e := int64(0); e <= extra && len(smp.states) < limit; e++ {
+		x := slices.Clone(cs.lo)
+		for _, st := range cs.starts {
+			n := cs.dom[st.size].Lo + e
+			if b := cs.dom[st.size]; !b.NoHi {
+				n = min(n, b.Hi) // a fixed size stays
+			}
+			x[st.vars[0]] = max(x[st.vars[0]], n)
+		}
+		if _, start, ok, _ := cs.initialAbove(x); ok {
+			if !cs.explore(ctx, smp, [][]int64{start}, limit-len(smp.states), work) {
+				return nil
+			}
+		}
 	}
-	work := int64(len(states))
+	return smp
+}
+
+// generalizedSearch runs the search with generalization (see search)
+// within budget comparisons, with the sample smp. After each wrong
+// guess the states of the chain that showed it join the sample, and so
+// do as many states again as the sample has (at least growStates, at
+// most maxSampleStates in all), explored breadth first from them: the
+// guesses of a sample of shallow states are often wrong, and a few
+// states at a time would make as many searches.
+func (cs *coverSystem) generalizedSearch(ctx context.Context, budget int64, smp *coverSample) coverOutcome {
+	work := int64(0)
 	generalized := 0
 	for restarts := 0; work < budget; restarts++ {
 		out := cs.search(ctx, budget-work, smp)
@@ -186,51 +207,59 @@ func (cs *coverSystem) generalizedSearch(ctx context.Context, budget int64, extr
 		if out.spurious == nil || ctx.Err() != nil {
 			return out
 		}
-		for _, y := range out.spurious {
-			smp.add(y)
+		grow := min(max(len(smp.states), growStates), maxSampleStates-len(smp.states))
+		if !cs.explore(ctx, smp, out.spurious, max(grow, len(out.spurious)), &work) {
+			return coverOutcome{exhausted: true, work: work}
 		}
 	}
 	return coverOutcome{exhausted: true, work: work}
 }
 
-// smallStates returns the reachable states of the small instances:
-// each group at its least size and up to guessExtra more (a fixed size
-// stays), breadth first, guessStates states at most over all; ok false
-// when ctx ends first.
-func (cs *coverSystem) smallStates(ctx context.Context, extraMax int64, limit int) (states [][]int64, ok bool) {
-	seen := map[string]bool{}
-	visit := func(y []int64) {
+// Bounds of the sample's growth after a wrong guess (generalizedSearch).
+const (
+	growStates      = 1000
+	maxSampleStates = 200_000
+)
+
+// explore adds to smp the states from, which are reachable, and the
+// states reachable from them, breadth first, limit new states at most;
+// it counts a step tried as a unit of work, and returns false when ctx
+// ends first.
+func (cs *coverSystem) explore(ctx context.Context, smp *coverSample, from [][]int64, limit int, work *int64) bool {
+	first := len(smp.states)
+	visit := func(y []int64) bool {
+		if len(smp.states)-first >= limit {
+			return false
+		}
 		key := vectorKey(y)
-		if seen[key] || len(seen) >= limit {
-			return
+		if smp.seen[key] {
+			return false
 		}
-		seen[key] = true
-		states = append(states, y)
+		smp.seen[key] = true
+		smp.add(y)
+		return true
 	}
-	for extra := int64(0); extra <= extraMax; extra++ {
-		x := slices.Clone(cs.lo)
-		for _, st := range cs.starts {
-			n := cs.dom[st.size].Lo + extra
-			if b := cs.dom[st.size]; !b.NoHi {
-				n = min(n, b.Hi) // a fixed size stays
-			}
-			x[st.vars[0]] = max(x[st.vars[0]], n)
-		}
-		if _, start, ok, _ := cs.initialAbove(x); ok {
-			visit(start)
-		}
+	queue := slices.Clone(from)
+	var fresh []int64 // a buffer for the next state, kept when it is new
+	for _, y := range from {
+		visit(y)
 	}
-	for i := 0; i < len(states); i++ {
+	for i := 0; i < len(queue) && len(smp.states)-first < limit; i++ {
 		if i%256 == 0 && ctx.Err() != nil {
-			return nil, false
+			return false
 		}
 		for si := range cs.steps {
-			if y, ok := cs.post(&cs.steps[si], states[i]); ok {
-				visit(y)
+			*work++
+			if fresh == nil {
+				fresh = make([]int64, len(cs.lo))
+			}
+			if cs.postInto(fresh, &cs.steps[si], queue[i]) && visit(fresh) {
+				queue = append(queue, fresh)
+				fresh = nil
 			}
 		}
 	}
-	return states, true
+	return true
 }
 
 // vectorKey is x as a map key.

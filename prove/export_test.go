@@ -56,7 +56,13 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	if !ok {
 		return CoverAnswer{}, 0, 0
 	}
-	out := cs.generalizedSearch(ctx, work, extra, states)
+	var spent int64
+	smp := cs.sample(ctx, extra, states, &spent)
+	if smp == nil {
+		return CoverAnswer{Applies: true}, 0, 0
+	}
+	out := cs.generalizedSearch(ctx, work, smp)
+	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}, out.generalized, out.restarts
 }
