@@ -153,10 +153,7 @@ const maxSumSplits = 10_000
 // domain, initial value or bad state is not of the shape above.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
 	// The search starts from one initial state per size and spread
-	// (initialAbove builds it); parameters are left to the others.
-	if len(m.System.Params) > 0 {
-		return nil, false
-	}
+	// (initialAbove builds it).
 	k := m.NumState()
 	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: map[presburger.Var]presburger.Bound{}}
 	index := map[presburger.Var]int{}
@@ -165,6 +162,9 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	}
 	for _, b := range presburger.Intersect(ts.Domain) {
 		cs.dom[b.Var] = b
+	}
+	if !cs.readParams() {
+		return nil, false
 	}
 	for i := range k {
 		b, ok := cs.dom[m.StateVar(i)]
@@ -237,10 +237,56 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	return cs, !cs.tooMany
 }
 
+// readParams reads the parameters of the system as the search takes
+// them, like group sizes: each the initial value of a state variable
+// or of a sum of them (mist's "I >= 1", a place that starts with any
+// number of tokens at least one, where the place is a shared counter),
+// within the bounds that the assumption sets on it alone, which join
+// its domain in cs.dom; false when the assumption is of another shape.
+// (Guards, updates and bad states that read a parameter are refused
+// with the other shapes.)
+func (cs *coverSystem) readParams() bool {
+	m := cs.m
+	if len(m.System.Params) == 0 {
+		return true
+	}
+	for _, f := range flatConj(m.Constraint) {
+		c, ok := f.(presburger.Cmp)
+		if !ok || len(c.T.Monos) != 1 || !isParamVar(m, c.T.Monos[0].Var) {
+			return false
+		}
+		v := c.T.Monos[0].Var
+		b, ok := cs.dom[v]
+		if !ok {
+			b = presburger.AnyInt(v)
+		}
+		if b = b.Tighten(c.T.Monos[0].Coef, c.T.Const, c.Op); b.Empty() {
+			return false
+		}
+		cs.dom[v] = b
+	}
+	for k := range m.System.Params {
+		if b := cs.dom[m.ParamVar(k)]; b.NoLo {
+			return false
+		}
+	}
+	return true
+}
+
 // isSizeVar reports whether v is the size variable of a group of m.
 func isSizeVar(m *counterabs.ParamModel, v presburger.Var) bool {
 	for g := range m.System.Groups {
 		if m.SizeVar(g) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// isParamVar reports whether v is the variable of a parameter of m.
+func isParamVar(m *counterabs.ParamModel, v presburger.Var) bool {
+	for k := range m.System.Params {
+		if m.ParamVar(k) == v {
 			return true
 		}
 	}
@@ -321,7 +367,7 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			// x_j + c = 0 (or -x_j + c = 0).
 			cs.initConst[vars[0]] = -c.T.Const * sign
 			cs.initSum[vars[0]] = -1
-		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && isSizeVar(m, others[0].Var):
+		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)):
 			usedSize[others[0].Var] = true
 			for _, j := range vars {
 				cs.initSum[j] = len(cs.starts)
@@ -517,6 +563,9 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 	for g := range m.System.Groups {
 		b := cs.dom[m.SizeVar(g)]
 		params[m.SizeVar(g)] = b.Lo
+	}
+	for k := range m.System.Params {
+		params[m.ParamVar(k)] = cs.dom[m.ParamVar(k)].Lo
 	}
 	state = make([]int64, len(x))
 	for j := range x {

@@ -2,6 +2,7 @@ package prove_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"slices"
 	"testing"
@@ -51,7 +52,7 @@ func TestCoverRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 10
 	}
-	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous, false, false)
+	checkCoverRandom(t, 7, systems, 0, testsupport.SharedVars|testsupport.Rendezvous, 0)
 }
 
 // TestCoverTransfersRandom is TestCoverRandom on systems with a
@@ -67,7 +68,7 @@ func TestCoverTransfersRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 4
 	}
-	checkCoverRandom(t, 8, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, false, false)
+	checkCoverRandom(t, 8, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, 0)
 }
 
 // TestCoverInitialSetsRandom is TestCoverTransfersRandom on systems whose
@@ -83,7 +84,57 @@ func TestCoverInitialSetsRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 8
 	}
-	checkCoverRandom(t, 9, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, false)
+	checkCoverRandom(t, 9, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, coverSpread)
+}
+
+// TestCoverParamInitRandom is TestCoverTransfersRandom on systems
+// whose unbounded shared integers start, at random, at a parameter of
+// their own bounded below by the assumption (mist's "I >= 1", a place
+// that starts with any number of tokens, as the mist reader writes it):
+// the search reads such a parameter as a group's size (readParams), and
+// exploration covers its values up to extParamMax. A run that starts
+// below the assumption's bound, or an initial state it wrongly says is
+// above no element, fails it under -short.
+func TestCoverParamInitRandom(t *testing.T) {
+	systems := 400
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 11, systems, testsupport.Broadcasts|testsupport.SharedVars, testsupport.Rendezvous, coverParamInit)
+}
+
+// paramInitShared returns sys with each unbounded shared integer that
+// starts at a constant c, at random (2 times in 3), starting at a
+// parameter of its own instead, V_init, that the assumption bounds by
+// V_init >= c.
+func paramInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
+	spec := sys.Spec()
+	if len(spec.Params) > 0 {
+		return sys
+	}
+	for i := range spec.Shared {
+		v := &spec.Shared[i]
+		if !v.Unbounded || v.Bool || v.Values != nil || v.InitRange || r.Intn(3) == 0 {
+			continue
+		}
+		k := len(spec.Params)
+		name := v.Name + "_init"
+		spec.Params = append(spec.Params, gsst.Param{Name: name})
+		atom := presburger.Compare(presburger.VarTerm(spec.ParamVar(k)), presburger.Ge, presburger.ConstTerm(int64(v.Init)))
+		text := fmt.Sprintf("%s >= %d", name, v.Init)
+		v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), name, v.Lo
+		if spec.Assume.Formula == nil {
+			spec.Assume = gsst.Assumption{Formula: atom, Text: text}
+		} else {
+			spec.Assume.Formula = presburger.Conj(spec.Assume.Formula, atom)
+			spec.Assume.Text += " & " + text
+		}
+	}
+	out, err := gsst.New(spec)
+	if err != nil {
+		t.Fatalf("the system with parameters: %v\n%s", err, testsupport.Describe(sys))
+	}
+	return out
 }
 
 // TestCoverGeneralizedRandom is TestCoverInitialSetsRandom with the
@@ -110,7 +161,7 @@ func TestCoverGeneralizedRandom(t *testing.T) {
 	if testing.Short() {
 		systems = coverGenShort
 	}
-	checkCoverRandom(t, 10, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, true)
+	checkCoverRandom(t, 10, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, coverSpread|coverGeneralize)
 }
 
 // TestCoverGeneralizedBroken: the cross-check of
@@ -126,7 +177,7 @@ func TestCoverGeneralizedBroken(t *testing.T) {
 			restore := prove.BreakGeneralization(broken.initial, broken.chains)
 			defer restore()
 			caught := 0
-			checkCoverRandomWith(t, 10, coverGenShort, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, true, true,
+			checkCoverRandomWith(t, 10, coverGenShort, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, coverSpread|coverGeneralize,
 				func(string, ...any) { caught++ })
 			t.Logf("%d errors caught", caught)
 			if caught == 0 {
@@ -136,16 +187,32 @@ func TestCoverGeneralizedBroken(t *testing.T) {
 	}
 }
 
+// coverVariant says how checkCoverRandom changes the systems it draws
+// and what it runs on them.
+type coverVariant int
+
+const (
+	// coverSpread spreads ranged groups over two initial states
+	// (spreadRanged).
+	coverSpread coverVariant = 1 << iota
+	// coverGeneralize runs the search with generalization.
+	coverGeneralize
+	// coverParamInit starts unbounded shared integers at parameters
+	// (paramInitShared).
+	coverParamInit
+)
+
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
 // random systems with the constructs want and may, drawn with seed.
-func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, spread, generalize bool) {
-	checkCoverRandomWith(t, seed, systems, want, may, spread, generalize, nil)
+func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant) {
+	checkCoverRandomWith(t, seed, systems, want, may, v, nil)
 }
 
 // checkCoverRandomWith is checkCoverRandom with the errors the
 // cross-checks find given to caught, when it is not nil, instead of
 // failing the test (and the checks of the sample's size left out).
-func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, spread, generalize bool, caught func(format string, args ...any)) {
+func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
+	spread, generalize, paramInit := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -153,7 +220,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	r := rand.New(rand.NewSource(seed))
 	s := z3.New()
 	ctx := context.Background()
-	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, generalized, restarted int
+	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, generalized, restarted int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
 		cfg.Ranges = true
@@ -169,6 +236,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		sys := testsupport.RandomSystem(r, cfg)
 		if spread {
 			sys = spreadRanged(t, r, sys)
+		}
+		if paramInit {
+			sys = paramInitShared(t, r, sys)
 		}
 		sys = upwardGuards(t, sys)
 		var models []*counterabs.ParamModel
@@ -214,6 +284,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				if !sys.SingleInitial() {
 					spreads++
 				}
+				if len(sys.Params) > 0 {
+					fromParams++
+				}
 				if a.Transfers {
 					transfers++
 				}
@@ -244,6 +317,13 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 					}
 					return sizes
 				}
+				runParams := func() []int {
+					var params []int
+					for k := range sys.Params {
+						params = append(params, int(a.Cex.Params[m.ParamVar(k)]))
+					}
+					return params
+				}
 				runValues := true // the run stays within the values explore explores
 				if a.Cex != nil {
 					for _, st := range a.Cex.States {
@@ -267,7 +347,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 					switch {
 					case bad && a.Invariant != nil:
 						fail("system %d, %s: proved, but fails at %v", i, where(), inst)
-					case !bad && a.Cex != nil && runValues && slices.Equal(runSizes(), inst.Sizes):
+					case !bad && a.Cex != nil && runValues && slices.Equal(runSizes(), inst.Sizes) && slices.Equal(runParams(), inst.Params):
 						fail("system %d, %s: a run at %v, where exploration finds no failure", i, where(), inst)
 					}
 				}
@@ -297,6 +377,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			t.Errorf("too few searches with generalized elements (%d), wrong guesses (%d), refutations or proofs", generalized, restarted)
 		}
 		return
+	}
+	if paramInit {
+		t.Logf("%d monotone properties with a shared integer starting at a parameter", fromParams)
+		if fromParams < systems/20 {
+			t.Errorf("too few monotone properties with a parameter: %d", fromParams)
+		}
 	}
 	if spread && spreads < systems/20 {
 		t.Errorf("too few monotone properties from a spread: %d", spreads)
