@@ -59,7 +59,8 @@ import (
 // counter starts at a constant, at the size of one group (all its
 // processes start in one state), or at its share of a group spread over
 // several states (the shares sum to the size), the sizes ranging over
-// intervals, with no parameters. Then a vector is below an initial state
+// intervals, or at a parameter that nothing else reads but the
+// assumption, which bounds it alone (readParams: it is read as a size). Then a vector is below an initial state
 // exactly when its counters are below their constants and each group's
 // size can be as large as the sum it asks of the group's states.
 
@@ -69,7 +70,7 @@ import (
 // tried, coversample.go): 100 million are about a second of one CPU of
 // the machine of BENCHMARKS.md, and the rounds together at most about
 // 2.7 times this; kanban's run takes 1.1 million.
-const coverWork = 500_000_000
+const coverWork = 200_000_000
 
 // maxCoverProof bounds the elements of a fixpoint offered as a proof:
 // the invariant has a disjunction per element, and a larger one costs
