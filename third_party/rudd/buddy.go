@@ -10,7 +10,6 @@ package rudd
 import (
 	"fmt"
 	"log"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -22,7 +21,8 @@ type tables struct {
 	freenum       int         // Number of free nodes
 	freepos       int         // First free node
 	produced      int         // Total number of new nodes ever produced
-	nodefinalizer interface{} // Finalizer used to decrement the ref count of external references
+	externalNodes externals   // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
+	collections               // vsym: counts operations; the BuDDy tables collect as upstream
 	uniqueAccess  int         // accesses to the unique node table
 	uniqueChain   int         // iterations through the cache chains in the unique node table
 	uniqueHit     int         // entries actually found in the the unique node table
@@ -120,18 +120,6 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 	impl.freepos = 2
 	impl.freenum = nodesize - 2
 	impl.gcstat.history = []gcpoint{}
-	impl.nodefinalizer = func(n *int) {
-		if _DEBUG {
-			atomic.AddUint64(&(impl.gcstat.calledfinalizers), 1)
-			if _LOGLEVEL > 2 {
-				log.Printf("dec refcou %d\n", *n)
-			}
-		}
-		// vsym: a count at _MAXREFCOUNT stays there (README.vsym.md).
-		if impl.nodes[*n].refcou < _MAXREFCOUNT {
-			impl.nodes[*n].refcou--
-		}
-	}
 	for k := 0; k < config.varnum; k++ {
 		v0, _ := impl.makenode(int32(k), 0, 1, nil)
 		if v0 < 0 {

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -28,7 +27,8 @@ type tables struct {
 	freepos       int                    // First free node
 	produced      int                    // Total number of new nodes ever produced
 	hbuff         [huddsize]byte         // Used to compute the hash of nodes. A Buffer needs no initialization.
-	nodefinalizer interface{}            // Finalizer used to decrement the ref count of external references
+	externalNodes externals              // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
+	collections                          // vsym: when the table last collected (vsym.go)
 	uniqueAccess  int                    // accesses to the unique node table
 	uniqueHit     int                    // entries actually found in the the unique node table
 	uniqueMiss    int                    // entries not found in the the unique node table
@@ -142,20 +142,6 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 		b.varset[k] = [2]int{v0, v1}
 	}
 	impl.gcstat.history = []gcpoint{}
-	impl.nodefinalizer = func(n *int) {
-		b.Lock()
-		defer b.Unlock()
-		if _DEBUG {
-			atomic.AddUint64(&(impl.gcstat.calledfinalizers), 1)
-			if _LOGLEVEL > 2 {
-				log.Printf("dec refcou %d\n", *n)
-			}
-		}
-		// vsym: a count at _MAXREFCOUNT stays there (README.vsym.md).
-		if impl.nodes[*n].refcou&0x1FFFFF < _MAXREFCOUNT {
-			impl.nodes[*n].refcou--
-		}
-	}
 	b.tables = impl
 	b.cacheinit(config)
 	return b, nil
