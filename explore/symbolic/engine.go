@@ -110,7 +110,7 @@ func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 func WithCheapReach(on bool) Option { return func(c *config) { c.cheap = on } }
 
 // WithNodeTable sets the node table size from which the BDD collects
-// garbage (default 1<<20, see defaultCollectFrom): below it, a full
+// garbage (default 1<<16, defaultCollectFrom): below it, a full
 // table doubles instead. The table starts at a few thousand nodes (see
 // newBDD).
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
@@ -841,8 +841,9 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // table: rudd resizes them so when the table grows, and they start so
 // too (at 1<<16 entries each, 10 MB made and cleared for every checker,
 // a fifth of the CPU time of this package's tests on their small
-// models). The caches change no result and no count of nodes: an entry
-// missed is computed again, from nodes still in the table.
+// models). The caches change no result; a collection keeps the nodes
+// their entries name (rudd's cachemark), so their size changes the
+// work, the same way on every run.
 //
 // The table itself starts at startNodes and doubles, without collecting
 // garbage, until it reaches collectFrom nodes (rudd.Collectfrom, added
@@ -852,10 +853,10 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // two tables are the same. Making and clearing 1<<16 nodes and their
 // caches cost most test models more than their BDD work.
 //
-// A collection frees exactly the nodes no Node the engine holds
-// reaches (rudd runs Go's collector first, see its README.vsym.md), so
-// what it frees, and the work, node counts and answers after it, are
-// the same on every run.
+// A collection frees exactly the nodes that neither a Node the engine
+// still reaches nor an entry of the operation caches names (rudd runs
+// Go's collector first, see its README.vsym.md), so what it frees, and
+// the work, node counts and answers after it, are the same on every run.
 func newBDD(varnum, collectFrom int) (*rudd.BDD, error) {
 	collectFrom = max(collectFrom, 2*varnum+2)
 	start := min(max(startNodes, 2*varnum+2), collectFrom)
@@ -863,14 +864,8 @@ func newBDD(varnum, collectFrom int) (*rudd.BDD, error) {
 }
 
 // defaultCollectFrom is the node table size from which a full table
-// collects garbage rather than doubling (WithNodeTable). A collection
-// frees every unreachable node and, while the table is small, leaves
-// operation caches (a quarter of the table each) too small for the
-// results a fixpoint computes again from one iteration to the next: at
-// 1<<16, a backward breadth-first fixpoint on GR&W m=10 n=20 produced
-// over a million nodes instead of half a million. Up to 1<<20 nodes the
-// table and its caches take about 100 MB (BENCHMARKS.md).
-const defaultCollectFrom = 1 << 20
+// collects garbage rather than doubling (WithNodeTable).
+const defaultCollectFrom = 1 << 16
 
 // startNodes is the node table's size when a checker is made (newBDD).
 const startNodes = 1 << 10

@@ -173,7 +173,9 @@ func (b *BDD) makenode(level int32, low, high int) int {
 		return res
 	}
 	if err == errReset {
-		b.cachereset()
+		if b.cacheroots == nil { // vsym: the Hudd tables keep the caches' nodes
+			b.cachereset()
+		}
 		return res
 	}
 	if err == errResize {

@@ -17,18 +17,19 @@ import (
 // Diagrams based on the data structures and algorithms found in the BuDDy
 // library.
 type tables struct {
-	nodes         []buddynode // List of all the BDD nodes. Constants are always kept at index 0 and 1
-	freenum       int         // Number of free nodes
-	freepos       int         // First free node
-	produced      int         // Total number of new nodes ever produced
-	externalNodes externals   // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
-	collections               // vsym: counts operations; the BuDDy tables collect as upstream
-	uniqueAccess  int         // accesses to the unique node table
-	uniqueChain   int         // iterations through the cache chains in the unique node table
-	uniqueHit     int         // entries actually found in the the unique node table
-	uniqueMiss    int         // entries not found in the the unique node table
-	gcstat                    // Information about garbage collections
-	configs                   // Configurable parameters
+	nodes         []buddynode     // List of all the BDD nodes. Constants are always kept at index 0 and 1
+	freenum       int             // Number of free nodes
+	freepos       int             // First free node
+	produced      int             // Total number of new nodes ever produced
+	externalNodes externals       // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
+	collections                   // vsym: counts operations; the BuDDy tables collect as upstream
+	cacheroots    func(func(int)) // vsym: nil: collections clear the caches
+	uniqueAccess  int             // accesses to the unique node table
+	uniqueChain   int             // iterations through the cache chains in the unique node table
+	uniqueHit     int             // entries actually found in the the unique node table
+	uniqueMiss    int             // entries not found in the the unique node table
+	gcstat                        // Information about garbage collections
+	configs                       // Configurable parameters
 }
 
 type buddynode struct {

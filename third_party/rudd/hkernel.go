@@ -116,6 +116,9 @@ func (b *tables) gbc(refstack []int) {
 	// vsym: the nodes of the Nodes still reachable, exactly: Go's
 	// collector runs first (see externals, vsym.go).
 	b.externalNodes.mark(b.markrec)
+	if b.cacheroots != nil {
+		b.cacheroots(b.markrec)
+	}
 	// we mark the nodes in the refstack to avoid collecting them
 	for _, r := range refstack {
 		b.markrec(int(r))

@@ -29,6 +29,7 @@ type tables struct {
 	hbuff         [huddsize]byte         // Used to compute the hash of nodes. A Buffer needs no initialization.
 	externalNodes externals              // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
 	collections                          // vsym: when the table last collected (vsym.go)
+	cacheroots    func(func(int))        // vsym: marks the caches' nodes (BDD.cachemark)
 	uniqueAccess  int                    // accesses to the unique node table
 	uniqueHit     int                    // entries actually found in the the unique node table
 	uniqueMiss    int                    // entries not found in the the unique node table
@@ -44,20 +45,14 @@ type huddnode struct {
 }
 
 func (b *tables) ismarked(n int) bool {
-	b.RLock()
-	defer b.RUnlock()
 	return (b.nodes[n].refcou & 0x200000) != 0
 }
 
 func (b *tables) marknode(n int) {
-	b.RLock()
-	defer b.RUnlock()
 	b.nodes[n].refcou |= 0x200000
 }
 
 func (b *tables) unmarknode(n int) {
-	b.RLock()
-	defer b.RUnlock()
 	b.nodes[n].refcou &= 0x1FFFFF
 }
 
@@ -144,6 +139,7 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 	impl.gcstat.history = []gcpoint{}
 	b.tables = impl
 	b.cacheinit(config)
+	impl.cacheroots = b.cachemark
 	return b, nil
 }
 
@@ -190,8 +186,6 @@ func (b *tables) nodehash(level int32, low, high int) (int, bool) {
 // unused slot, except when freenum is 0, in which case it is also 0.
 
 func (b *tables) setnode(level int32, low int, high int, count int32) int {
-	b.Lock()
-	defer b.Unlock()
 	b.huddhash(level, low, high)
 	b.freenum--
 	b.unique[b.hbuff] = b.freepos
@@ -207,26 +201,18 @@ func (b *tables) delnode(hn huddnode) {
 }
 
 func (b *tables) size() int {
-	b.RLock()
-	defer b.RUnlock()
 	return len(b.nodes)
 }
 
 func (b *tables) level(n int) int32 {
-	b.RLock()
-	defer b.RUnlock()
 	return b.nodes[n].level
 }
 
 func (b *tables) low(n int) int {
-	b.RLock()
-	defer b.RUnlock()
 	return b.nodes[n].low
 }
 
 func (b *tables) high(n int) int {
-	b.RLock()
-	defer b.RUnlock()
 	return b.nodes[n].high
 }
 
@@ -292,8 +278,6 @@ func (b *tables) allnodes(f func(id, level, low, high int) error) error {
 
 // stats returns information about the implementation
 func (b *tables) stats() string {
-	b.RLock()
-	defer b.RUnlock()
 	res := "Impl.:      Hudd\n"
 	res += fmt.Sprintf("Allocated:  %d (%s)\n", len(b.nodes), humanSize(len(b.nodes), unsafe.Sizeof(huddnode{})))
 	res += fmt.Sprintf("Produced:   %d\n", b.produced)

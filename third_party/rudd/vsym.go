@@ -206,3 +206,56 @@ type collections struct {
 	operations  int // public operations begun (guard)
 	collectedIn int // the value of operations at the last collection
 }
+
+// cachemark marks, before a garbage collection of the node table, every
+// node an entry of the operation caches names, so that the collection
+// frees none of them and the caches stay valid: makenode keeps them
+// instead of clearing them. Upstream cleared the caches at each
+// collection; with every unreachable node freed (externals) the table
+// stayed small and collected often, and a fixpoint computed again at
+// each iteration what the cleared caches had held (a backward
+// breadth-first fixpoint on GR&W m=10 n=20 produced 1,026,191 nodes,
+// and 547,995 with the caches kept, against 736,403 upstream). A quantification's entries name its
+// variable set's node in their id (see Exist and AppEx,
+// operations.go); a replacement's id is a counter.
+func (b *BDD) cachemark(markrec func(int)) {
+	for _, e := range b.applycache.table {
+		if e.a != -1 {
+			markrec(e.a)
+			markrec(e.b)
+			markrec(e.res)
+		}
+	}
+	for _, e := range b.itecache.table {
+		if e.a != -1 {
+			markrec(e.a)
+			markrec(e.b)
+			markrec(e.c)
+			markrec(e.res)
+		}
+	}
+	for _, e := range b.quantcache.table {
+		if e.a != -1 {
+			markrec(e.a)
+			markrec(e.b)
+			markrec(e.res)
+			if e.c&7 == cacheidAPPEX {
+				markrec(e.c >> 5)
+			}
+		}
+	}
+	for _, e := range b.appexcache.table {
+		if e.a != -1 {
+			markrec(e.a)
+			markrec(e.b)
+			markrec(e.res)
+			markrec(e.c >> 2)
+		}
+	}
+	for _, e := range b.replacecache.table {
+		if e.a != -1 {
+			markrec(e.a)
+			markrec(e.res)
+		}
+	}
+}

@@ -101,17 +101,17 @@ func TestCollectfromSameNodes(t *testing.T) {
 		}
 		t.Logf("milner(%d): %s nodes produced, table grown to %d", n, pg, grown.size())
 	}
-	// Past the collection size, both collect garbage and grow, and a
-	// collection frees exactly what no Node reaches (externals): the
-	// same nodes either way.
+	// Past the collection size, both collect garbage and grow. A
+	// collection keeps the nodes the operation caches name (cachemark),
+	// and the grown table's caches were cleared at each growth, so the
+	// two free different nodes: only the sets computed are compared
+	// (TestCollectionReproducible checks that a collection does not
+	// depend on Go's collector).
 	const small = 1 << 8
 	whole, rw := milner(t, true, 10, Nodesize(small), Cachesize(small/4), Cacheratio(25))
 	grown, rg := milner(t, true, 10, Nodesize(16), Collectfrom(small), Cachesize(4), Cacheratio(25))
-	pw, uw := stats(whole)
-	pg, ug := stats(grown)
-	if *rw != *rg || pw != pg || uw != ug || whole.Satcount(rw).Cmp(grown.Satcount(rg)) != 0 {
-		t.Errorf("milner(10) past the collection size: node %d, %s produced, %s used, %v states from a table of %d; node %d, %s produced, %s used, %v states from 16 grown to it",
-			*rw, pw, uw, whole.Satcount(rw), small, *rg, pg, ug, grown.Satcount(rg))
+	if whole.Satcount(rw).Cmp(grown.Satcount(rg)) != 0 {
+		t.Errorf("milner(10) past the collection size: %v states from a table of %d, %v from 16 grown to it", whole.Satcount(rw), small, grown.Satcount(rg))
 	}
 }
 
