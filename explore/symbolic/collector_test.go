@@ -35,7 +35,7 @@ func TestWorkSameWhateverGoCollector(t *testing.T) {
 	}{
 		{"grw-bfs-backward", func() *counterabs.Model { return grw(5, 10) }, []Option{WithStrategy(BFS), WithReachable(false), WithNodeTable(1 << 10)}},
 		{"grw-saturate-reach", func() *counterabs.Model { return grw(8, 12) }, []Option{WithNodeTable(1 << 10)}},
-		{"grw-broken-trace", broken, []Option{WithStrategy(Chain), WithNodeTable(1 << 10)}},
+		{"grw-broken-trace", broken, []Option{WithStrategy(Chain), WithNodeTable(1 << 9)}},
 	}
 	type outcome struct {
 		produced, peak, table, collections int
