@@ -173,7 +173,7 @@ func (b *BDD) makenode(level int32, low, high int) int {
 		return res
 	}
 	if err == errReset {
-		if b.cacheroots == nil { // vsym: the Hudd tables keep the caches' nodes
+		if !b.cacheskept { // vsym: see cachemark
 			b.cachereset()
 		}
 		return res

@@ -24,6 +24,7 @@ type tables struct {
 	externalNodes externals       // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
 	collections                   // vsym: counts operations; the BuDDy tables collect as upstream
 	cacheroots    func(func(int)) // vsym: nil: collections clear the caches
+	cacheskept    bool            // vsym: always false
 	uniqueAccess  int             // accesses to the unique node table
 	uniqueChain   int             // iterations through the cache chains in the unique node table
 	uniqueHit     int             // entries actually found in the the unique node table

@@ -116,7 +116,8 @@ func (b *tables) gbc(refstack []int) {
 	// vsym: the nodes of the Nodes still reachable, exactly: Go's
 	// collector runs first (see externals, vsym.go).
 	b.externalNodes.mark(b.markrec)
-	if b.cacheroots != nil {
+	b.cacheskept = b.cacheroots != nil && len(b.nodes) < keepCachesBelow
+	if b.cacheskept {
 		b.cacheroots(b.markrec)
 	}
 	// we mark the nodes in the refstack to avoid collecting them

@@ -30,6 +30,7 @@ type tables struct {
 	externalNodes externals              // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
 	collections                          // vsym: when the table last collected (vsym.go)
 	cacheroots    func(func(int))        // vsym: marks the caches' nodes (BDD.cachemark)
+	cacheskept    bool                   // vsym: the last collection kept the caches' nodes
 	uniqueAccess  int                    // accesses to the unique node table
 	uniqueHit     int                    // entries actually found in the the unique node table
 	uniqueMiss    int                    // entries not found in the the unique node table
