@@ -854,7 +854,8 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // caches cost most test models more than their BDD work.
 //
 // A collection frees exactly the nodes that neither a Node the engine
-// still reaches nor an entry of the operation caches names (rudd runs
+// still reaches nor (below 1<<20 nodes) an entry of the operation caches
+// names (rudd runs
 // Go's collector first, see its README.vsym.md), so what it frees, and
 // the work, node counts and answers after it, are the same on every run.
 func newBDD(varnum, collectFrom int) (*rudd.BDD, error) {
