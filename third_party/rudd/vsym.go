@@ -194,9 +194,10 @@ func (x *externals) prune(markrec func(int)) {
 
 // collections tells a Hudd table's makenode whether the operation under
 // way has collected garbage already: then a full table grows instead of
-// collecting again. A collection clears the operation caches, so an
-// operation that fills the table twice would compute again what it had
-// computed, fill the table again, and so on: with every unreachable node
+// collecting again. A collection that clears the operation caches (see
+// cachemark) makes an operation that fills the table twice compute
+// again what it had computed, fill the table again, and so on: with
+// every unreachable node
 // freed (externals), a backward breadth-first fixpoint on GR&W m=10 n=20
 // in a table collecting from 1<<16 nodes ran past five minutes instead
 // of three seconds. Upstream grew the table only when a collection left
@@ -215,10 +216,11 @@ type collections struct {
 // stayed small and collected often, and a fixpoint computed again at
 // each iteration what the cleared caches had held (a backward
 // breadth-first fixpoint on GR&W m=10 n=20 produced 1,026,191 nodes,
-// and 547,995 with the caches kept, against 736,403 upstream). From keepCachesBelow nodes on, a
-// collection clears the caches as upstream did. A quantification's entries name its
-// variable set's node in their id (see Exist and AppEx,
-// operations.go); a replacement's id is a counter.
+// and 547,995 with the caches kept, against 736,403 upstream). From
+// keepCachesBelow nodes on, a collection clears the caches as upstream
+// did. A quantification's entries name its variable set's node in their
+// id (see Exist and AppEx, operations.go); a replacement's id is a
+// counter.
 func (b *BDD) cachemark(markrec func(int)) {
 	for _, e := range b.applycache.table {
 		if e.a != -1 {
