@@ -32,8 +32,8 @@ import (
 // every state until one violates it, so the states cost time in
 // proportion to the candidates that hold.
 const (
-	sampleStates         = 2_000
-	sampleInstanceStates = 500
+	reachSampleStates         = 2_000
+	reachSampleInstanceStates = 500
 )
 
 // sampleChecksSteps is false only in the test that a sampler following
@@ -48,9 +48,9 @@ type reachSample struct {
 	known  map[presburger.Var]bool
 }
 
-// sampleReachable returns up to sampleStates states of ts reachable at
+// sampleReachable returns up to reachSampleStates states of ts reachable at
 // the small instances of m (smallInstances), smallest first, at most
-// sampleInstanceStates of each; nil when the steps of ts have locals
+// reachSampleInstanceStates of each; nil when the steps of ts have locals
 // (a total-counter model's guards), which the sample does not choose,
 // or some variable ts adds to m's has more than a few values.
 func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) reachSample {
@@ -130,7 +130,7 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 		}
 	}
 	for _, params := range smallInstances(m, ts) {
-		if len(out.states) >= sampleStates || ctx.Err() != nil {
+		if len(out.states) >= reachSampleStates || ctx.Err() != nil {
 			break
 		}
 		base := make([]int64, width)
@@ -159,7 +159,7 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 				}
 			})
 		}
-		limit := min(sampleInstanceStates, sampleStates-len(out.states))
+		limit := min(reachSampleInstanceStates, reachSampleStates-len(out.states))
 		for k := 0; k < len(queue) && k < limit; k++ {
 			cur := queue[k]
 			out.states = append(out.states, cur)
