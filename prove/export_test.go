@@ -88,11 +88,41 @@ func MonotoneCandidates(m *counterabs.ParamModel) (monotone, ceiling []presburge
 // Houdini returns the candidates that Houdini's filter keeps on ts
 // (lemma.go): the largest subset inductive together.
 func Houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []presburger.Formula) ([]presburger.Formula, error) {
+	return houdiniWith(ctx, s, ts, cands, reachSample{})
+}
+
+// HoudiniSampled is Houdini with the candidates that a reachable state
+// of m's small instances violates dropped first (sample.go), as Check
+// runs it.
+func HoudiniSampled(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, cands []presburger.Formula) ([]presburger.Formula, error) {
+	return houdiniWith(ctx, s, ts, cands, sampleReachable(ctx, m, ts))
+}
+
+// SampleReachable returns the states of ts that sample.go takes from
+// the small instances of m, each as a valuation of the state variables
+// and parameters of ts.
+func SampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) []func(presburger.Var) int64 {
+	var out []func(presburger.Var) int64
+	for _, x := range sampleReachable(ctx, m, ts).states {
+		out = append(out, func(v presburger.Var) int64 { return x[v] })
+	}
+	return out
+}
+
+// IgnoreGuardsInSample makes the sample of sample.go follow every step,
+// its guard and transition formula unread, until the returned function
+// restores the checks.
+func IgnoreGuardsInSample() (restore func()) {
+	sampleChecksSteps = false
+	return func() { sampleChecksSteps = true }
+}
+
+func houdiniWith(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []presburger.Formula, sample reachSample) ([]presburger.Formula, error) {
 	ls := make([]Lemma, len(cands))
 	for i, f := range cands {
 		ls[i] = Lemma{Formula: f}
 	}
-	kept, err := houdini(ctx, s, ts, ls)
+	kept, err := houdini(ctx, s, ts, ls, sample)
 	var out []presburger.Formula
 	for _, l := range kept {
 		out = append(out, l.Formula)

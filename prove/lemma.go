@@ -265,32 +265,30 @@ func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
 // houdini returns the largest subset of cands that is inductive
 // together on ts (every initial state satisfies each, and each is
 // preserved by every transition from a state in the domain satisfying
-// all of them), dropping a candidate as soon as a query shows it fails
+// all of them and the conditions of ts.Init on the parameters alone,
+// paramPart, which no step changes: an invariant made of them states
+// paramPart too), dropping a candidate as soon as a query shows it fails
 // (Houdini's algorithm, with the solver as the judge). Survivors that
-// hold in every state of the domain are dropped: they say nothing. The
+// hold in every state of the domain, and say nothing, are kept: prune
+// drops them with those the others imply, at no cost of its own, where
+// asking of each survivor whether it is valid cost a query each. The
 // result is inductive by the last round of queries, which found no
 // violation; the caller re-checks what it uses with
 // presburger.CheckInvariant. nil when nothing survives or the solver
 // cannot decide.
-func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma) ([]Lemma, error) {
+func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, sample reachSample) ([]Lemma, error) {
 	constraint := paramPart(ts)
 	solve := func(bounds []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
 		return s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
 	}
-	// dropValid drops the survivors that hold in every state of the
-	// domain: they say nothing. No query found a violation of the rest:
-	// they are inductive together (the caller checks what it uses once
-	// more).
-	dropValid := func(keep []Lemma) []Lemma {
-		return slices.DeleteFunc(keep, func(c Lemma) bool {
-			a, err := solve(ts.Domain, presburger.Conj(constraint, presburger.Negation(c.Formula)))
-			return err == nil && a.Result == presburger.Unsat
-		})
+	// A candidate that a reachable state of the sample violates is in
+	// no inductive part (sample.go).
+	var keep []Lemma
+	for i, fails := range sample.failing(cands) {
+		if !fails {
+			keep = append(keep, cands[i])
+		}
 	}
-	// Keep the candidates that every initial state satisfies: ask for an
-	// initial state violating one of them, drop those it violates, and
-	// again until there is none.
-	keep := slices.Clone(cands)
 	for len(keep) > 0 {
 		a, err := solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(lemmaConj(keep))))
 		if err != nil {
@@ -330,7 +328,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			all[k] = c.Formula
 			primed[k] = ts.Prime(c.Formula)
 		}
-		a, err := solve(anyBounds, presburger.Conj(presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...))))
+		a, err := solve(anyBounds, presburger.Conj(constraint, presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...))))
 		if err != nil {
 			return nil, err
 		}
@@ -338,7 +336,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 		case presburger.Unknown:
 			return nil, nil
 		case presburger.Unsat:
-			return dropValid(keep), nil
+			return keep, nil
 		}
 		val := func(v presburger.Var) int64 { return a.Model[v] }
 		var rest []Lemma
@@ -365,7 +363,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 				all[k] = c.Formula
 				primed[k] = ts.Prime(c.Formula)
 			}
-			pre := presburger.Conj(append(all, t)...)
+			pre := presburger.Conj(append(all, constraint, t)...)
 			a, err := solve(bounds, presburger.Conj(pre, presburger.Negation(presburger.Conj(primed...))))
 			if err != nil {
 				return nil, err
@@ -403,7 +401,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			keep, changed = rest, true
 		}
 	}
-	return dropValid(keep), nil
+	return keep, nil
 }
 
 // needed returns a part of kept, lemmas inductive together on ts (with
@@ -459,7 +457,7 @@ func needed(ctx context.Context, s presburger.Solver, ts presburger.TransitionSy
 			}
 			continue
 		}
-		a, err = s.Solve(ctx, presburger.Problem{Bounds: anyBounds, F: presburger.Conj(cur, anyStep, presburger.Negation(ts.Prime(cur)))})
+		a, err = s.Solve(ctx, presburger.Problem{Bounds: anyBounds, F: presburger.Conj(constraint, cur, anyStep, presburger.Negation(ts.Prime(cur)))})
 		switch {
 		case err != nil || a.Result == presburger.Unknown:
 			return kept
@@ -522,13 +520,72 @@ func stepBounds(ts presburger.TransitionSystem, trans ...int) []presburger.Bound
 	return out
 }
 
-// prune drops from lemmas, in turn, each one that the others and facts
-// (invariants that go with the lemmas) imply within the domain (a threshold implied by "#S <= 0", say), so that the
-// report lists fewer; the conjunction stays the same formula up to
-// equivalence. A query without an answer keeps the lemma.
+// prune returns a part of lemmas whose conjunction, with facts
+// (invariants that go with the lemmas), is the same formula up to
+// equivalence within the domain, so that the report lists fewer (a
+// threshold implied by "#S <= 0", say): the part that a state
+// satisfying it but not all of lemmas brings in, the first lemma that
+// state violates each time. A few queries, where asking for each lemma
+// whether the others imply it asks one per lemma, each with all the
+// others (Houdini's survivors on ByMC's c1cs are about 180, of which
+// about 20 are brought in); a lemma brought in early may be implied by
+// those after it, and stays (asking of each again cost c1cs a quarter
+// of its time). A lemma valid in the domain (which Houdini's filter
+// keeps) is never brought in. When a query has no answer, or a state
+// violates none of the rest, each lemma is asked about in turn instead
+// (pruneEach).
 func prune(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, lemmas []Lemma, facts presburger.Formula) []Lemma {
-	keep := slices.Clone(lemmas)
 	constraint := presburger.Conj(paramPart(ts), facts)
+	in := make([]bool, len(lemmas))
+	part := func(want bool) []presburger.Formula {
+		var out []presburger.Formula
+		for i, l := range lemmas {
+			if in[i] == want {
+				out = append(out, l.Formula)
+			}
+		}
+		return out
+	}
+	for {
+		rest := part(false)
+		if len(rest) == 0 {
+			break
+		}
+		a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain,
+			F: presburger.Conj(constraint, presburger.Conj(part(true)...), presburger.Negation(presburger.Conj(rest...)))})
+		if err != nil || a.Result == presburger.Unknown {
+			return pruneEach(ctx, s, ts, lemmas, constraint)
+		}
+		if a.Result == presburger.Unsat {
+			break
+		}
+		val := func(v presburger.Var) int64 { return a.Model[v] }
+		grew := false
+		for i, l := range lemmas {
+			if !in[i] && !presburger.Eval(l.Formula, val) {
+				in[i], grew = true, true
+				break
+			}
+		}
+		if !grew {
+			// The model leaves a variable out: ask for each lemma.
+			return pruneEach(ctx, s, ts, lemmas, constraint)
+		}
+	}
+	var kept []Lemma
+	for i, l := range lemmas {
+		if in[i] {
+			kept = append(kept, l)
+		}
+	}
+	return kept
+}
+
+// pruneEach drops from lemmas, in turn from the last, each one that the
+// others imply together with constraint within the domain. A query
+// without an answer keeps the lemma.
+func pruneEach(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, lemmas []Lemma, constraint presburger.Formula) []Lemma {
+	keep := slices.Clone(lemmas)
 	for i := len(keep) - 1; i >= 0; i-- {
 		others := append(slices.Clone(keep[:i]), keep[i+1:]...)
 		a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain,

@@ -467,15 +467,22 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	lis := linearInvariants(m, avoid)
 	facts := linearConj(m, lis)
-	lemmas, err := houdini(ctx, solver, strengthen(lq.ts, facts), lq.candidates())
+	lts := strengthen(lq.ts, facts)
+	lemmas, err := houdini(ctx, solver, lts, lq.candidates(), sampleReachable(ctx, m, lts))
 	if err != nil {
 		return err
 	}
 	lemmas = prune(ctx, solver, lq.ts, lemmas, facts)
+	// The lemmas are inductive under the conditions on the parameters
+	// (houdini), which every certificate states with them (the
+	// queries of lq.unsat read them; the prover's question starts
+	// from them, which is all it needs, and goes astray when every step
+	// states them again: bosco's fast0 in testdata/bymc).
 	inv := presburger.Conj(lemmaConj(lemmas), facts)
+	withParams := presburger.Conj(paramPart(lq.ts), inv)
 	var cert *LiveCertificate
 	if !settledOnly {
-		if cert, err = lq.synthesize(ctx, solver, inv); err != nil {
+		if cert, err = lq.synthesize(ctx, solver, withParams); err != nil {
 			return err
 		}
 	}
@@ -483,7 +490,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert))); err != nil {
 			return err
 		} else if ok {
-			cert.Invariant = inv
+			cert.Invariant = withParams
 			return lq.accept(ctx, solver, cert, lemmas, res)
 		}
 	}
@@ -511,7 +518,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 		return nil
 	}
 	if a.Verdict == presburger.Proved {
-		cert.Invariant = presburger.Conj(a.Invariant, inv)
+		cert.Invariant = presburger.Conj(a.Invariant, withParams)
 		return lq.accept(ctx, solver, cert, lemmas, res)
 	}
 	res.Verdict = Unknown

@@ -1,0 +1,234 @@
+package prove
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Houdini's filter (houdini) keeps the largest part of its candidates
+// that is inductive together, and every candidate in it holds in every
+// reachable state of every instance. A candidate that fails in a state
+// some run of a small instance reaches is therefore dropped by the
+// filter whatever else it keeps: it can be dropped before the filter
+// runs, without a query, and the filter keeps the same part. The filter
+// then asks fewer rounds of large queries (ByMC's c1cs: about 360
+// candidates on a liveness question, of which most fail at once in the
+// instances with parameters up to 3).
+//
+// The states are taken from the small instances that the search of
+// search.go explores (smallInstances, initialStates), breadth first,
+// with every step checked on the transition formula of ts itself
+// (presburger.Eval), the variables ts adds to the model's (the monitor
+// bit of a liveness question) tried at each of their few values: every
+// state sampled is a state of ts reachable from its initial states,
+// whatever the model's steps say.
+
+// Budgets of the sample, in states: the filter reads each candidate on
+// every state until one violates it, so the states cost time in
+// proportion to the candidates that hold.
+const (
+	reachSampleStates         = 2_000
+	reachSampleInstanceStates = 500
+)
+
+// sampleChecksSteps is false only in the test that a sampler following
+// steps their guards forbid is caught (export_test.go).
+var sampleChecksSteps = true
+
+// reachSample holds states of a transition system reachable from its
+// initial states, each a valuation of its state variables and
+// parameters (known), indexed by presburger.Var.
+type reachSample struct {
+	states [][]int64
+	known  map[presburger.Var]bool
+}
+
+// sampleReachable returns up to reachSampleStates states of ts reachable at
+// the small instances of m (smallInstances), smallest first, at most
+// reachSampleInstanceStates of each; nil when the steps of ts have locals
+// (a total-counter model's guards), which the sample does not choose,
+// or some variable ts adds to m's has more than a few values.
+func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem) reachSample {
+	for i := range ts.Trans {
+		if len(ts.Locals(i)) > 0 {
+			return reachSample{}
+		}
+	}
+	if len(ts.Trans) != len(m.Transitions) {
+		return reachSample{}
+	}
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(ts.Domain) {
+		dom[b.Var] = b
+	}
+	width := presburger.Var(0)
+	for _, vs := range [][]presburger.Var{ts.Vars, ts.Next, ts.Params} {
+		for _, v := range vs {
+			width = max(width, v+1)
+		}
+	}
+	// The variables of ts beyond m's state variables, each with its
+	// values (the monitor bit: 0 and 1).
+	own := map[presburger.Var]bool{}
+	for i := range m.NumState() {
+		own[m.StateVar(i)] = true
+	}
+	type extra struct {
+		at, next presburger.Var
+		vals     []int64
+	}
+	var extras []extra
+	for k, v := range ts.Vars {
+		if own[v] {
+			continue
+		}
+		b, ok := dom[v]
+		if !ok || !b.Finite() || b.Hi-b.Lo > 3 {
+			return reachSample{}
+		}
+		e := extra{at: v, next: ts.Next[k]}
+		for x := b.Lo; x <= b.Hi; x++ {
+			e.vals = append(e.vals, x)
+		}
+		extras = append(extras, e)
+	}
+	steps := make([][]presburger.Term, len(m.Transitions))
+	for i := range m.Transitions {
+		steps[i] = m.StepTerms(&m.Transitions[i])
+	}
+	inDomain := func(v presburger.Var, x int64) bool {
+		b, ok := dom[v]
+		return !ok || b.Contains(x)
+	}
+	// expand calls f with x completed by every choice of values of the
+	// extra variables, read at (next ? their next-state variables :
+	// themselves).
+	var expand func(x []int64, k int, next bool, f func([]int64))
+	expand = func(x []int64, k int, next bool, f func([]int64)) {
+		if k == len(extras) {
+			f(x)
+			return
+		}
+		v := extras[k].at
+		if next {
+			v = extras[k].next
+		}
+		for _, val := range extras[k].vals {
+			x[v] = val
+			expand(x, k+1, next, f)
+		}
+	}
+	out := reachSample{known: map[presburger.Var]bool{}}
+	for _, vs := range [][]presburger.Var{ts.Vars, ts.Params} {
+		for _, v := range vs {
+			out.known[v] = true
+		}
+	}
+	for _, params := range smallInstances(m, ts) {
+		if len(out.states) >= reachSampleStates || ctx.Err() != nil {
+			break
+		}
+		base := make([]int64, width)
+		for v, x := range params {
+			if v < width {
+				base[v] = x
+			}
+		}
+		seen := map[string]bool{}
+		var queue [][]int64
+		add := func(x []int64) {
+			k := stateKey(x, ts.Vars)
+			if !seen[k] {
+				seen[k] = true
+				queue = append(queue, slices.Clone(x))
+			}
+		}
+		for _, init := range initialStates(m, params) {
+			x := slices.Clone(base)
+			for i, val := range init {
+				x[m.StateVar(i)] = val
+			}
+			expand(x, 0, false, func(x []int64) {
+				if presburger.Eval(ts.Init, func(v presburger.Var) int64 { return x[v] }) {
+					add(x)
+				}
+			})
+		}
+		limit := min(reachSampleInstanceStates, reachSampleStates-len(out.states))
+		for k := 0; k < len(queue) && k < limit; k++ {
+			cur := queue[k]
+			out.states = append(out.states, cur)
+			val := func(v presburger.Var) int64 { return cur[v] }
+			for i := range m.Transitions {
+				// The model's guard first, which is cheap; the step is
+				// then checked on ts.Trans.
+				if sampleChecksSteps && !presburger.Eval(m.Transitions[i].Guard, val) {
+					continue
+				}
+				y := slices.Clone(cur)
+				ok := true
+				for j, t := range steps[i] {
+					x, fits := t.Value(val)
+					ok = ok && fits && inDomain(m.StateVar(j), x)
+					if !ok {
+						break
+					}
+					y[m.NextVar(j)] = x
+				}
+				if !ok {
+					continue
+				}
+				expand(y, 0, true, func(y []int64) {
+					if sampleChecksSteps && !presburger.Eval(ts.Trans[i], func(v presburger.Var) int64 { return y[v] }) {
+						return
+					}
+					z := slices.Clone(base)
+					for j := range m.NumState() {
+						z[m.StateVar(j)] = y[m.NextVar(j)]
+					}
+					for _, e := range extras {
+						if !inDomain(e.at, y[e.next]) {
+							return
+						}
+						z[e.at] = y[e.next]
+					}
+					add(z)
+				})
+			}
+		}
+	}
+	return out
+}
+
+// stateKey writes the values of vars in x, to tell states apart.
+func stateKey(x []int64, vars []presburger.Var) string {
+	var b strings.Builder
+	for _, v := range vars {
+		b.WriteString(strconv.FormatInt(x[v], 10))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// failing reports which of lemmas some state of the sample violates; a
+// lemma that reads a variable the states do not value is not read.
+func (s reachSample) failing(lemmas []Lemma) []bool {
+	out := make([]bool, len(lemmas))
+	for i, l := range lemmas {
+		if slices.ContainsFunc(presburger.FreeVars(l.Formula), func(v presburger.Var) bool { return !s.known[v] }) {
+			continue
+		}
+		for _, x := range s.states {
+			if !presburger.Eval(l.Formula, func(v presburger.Var) int64 { return x[v] }) {
+				out[i] = true
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,153 @@
+package prove_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// TestReachSampleRandom cross-checks the states that Houdini's filter
+// reads before its queries (sample.go) on random systems with shared
+// variables, parameters, broadcasts and rendezvous:
+//
+//   - every state sampled at an instance that the independent
+//     exploration of constructs_random_test.go covers (with values up
+//     to its cap) is one it reaches there (a sampled state that no run reaches would let the
+//     filter drop an invariant);
+//   - the filter keeps the same candidates with the sample as without
+//     it, on the monotone candidates and on pairs of variables bounded
+//     by their initial values, most of which fail.
+//
+// A sampler that follows a step its guard forbids fails the first
+// check (TestReachSampleCatchesWrongStep).
+func TestReachSampleRandom(t *testing.T) {
+	systems := 60
+	if testing.Short() {
+		systems = 8 // 1.0 CPU-seconds
+	}
+	if bad := reachSampleMismatch(systems, true); bad != "" {
+		t.Fatal(bad)
+	}
+}
+
+// TestReachSampleCatchesWrongStep runs the checks of
+// TestReachSampleRandom on a sampler that follows steps their guards
+// forbid: some sampled state is then one no run reaches, or the filter
+// keeps other candidates, and the checks must say so.
+func TestReachSampleCatchesWrongStep(t *testing.T) {
+	defer prove.IgnoreGuardsInSample()()
+	if reachSampleMismatch(8, false) == "" {
+		t.Fatal("a sampler that ignores the guards went unnoticed")
+	}
+}
+
+// reachSampleMismatch runs the checks of TestReachSampleRandom on the
+// given number of random systems and returns the first failure, or "";
+// filter says whether to compare the filter's results too (the most
+// expensive part).
+func reachSampleMismatch(systems int, filter bool) string {
+	r := rand.New(rand.NewSource(53))
+	s := z3.New()
+	ctx := context.Background()
+	checked, sampled := 0, 0
+	for i := range systems {
+		sys := testsupport.RandomSystem(r, constructsConfig(i))
+		m, err := counterabs.BuildParamGroup(sys)
+		if err != nil {
+			return err.Error()
+		}
+		ps := m.TransitionSystem()
+		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		key := func(val func(presburger.Var) int64) string {
+			var b strings.Builder
+			for _, vs := range [][]presburger.Var{ts.Vars, ts.Params} {
+				for _, v := range vs {
+					fmt.Fprintf(&b, "%d,", val(v))
+				}
+			}
+			return b.String()
+		}
+		reached := map[string]bool{}
+		covered := map[string]bool{} // the parameters of the instances explored
+		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
+			for k, st := range explore(sys, inst) {
+				val := modelValuation(m, inst, st)
+				reached[key(val)] = true
+				if k == 0 {
+					covered[paramKey(ts, val)] = true
+				}
+			}
+		}
+		sample := prove.SampleReachable(ctx, m, ts)
+		sampled += len(sample)
+		for _, val := range sample {
+			// The exploration covers these instances, and the values
+			// of the shared variables up to extValueCap.
+			if !covered[paramKey(ts, val)] || slices.ContainsFunc(ts.Vars, func(v presburger.Var) bool { return val(v) > extValueCap }) {
+				continue
+			}
+			checked++
+			if !reached[key(val)] {
+				return fmt.Sprintf("system %d: the sampled state %s is not reached\n%s", i, key(val), testsupport.Describe(sys))
+			}
+		}
+		if !filter {
+			continue
+		}
+		var cands []presburger.Formula
+		for a := range m.NumState() {
+			for b := a + 1; b < m.NumState(); b++ {
+				x0a, _ := m.InitialValue(a)
+				x0b, _ := m.InitialValue(b)
+				for _, sb := range []int64{1, -1} {
+					w := presburger.VarTerm(m.StateVar(a)).Add(presburger.VarTerm(m.StateVar(b)).Scale(sb))
+					cands = append(cands, presburger.Compare(w, presburger.Le, x0a.Add(x0b.Scale(sb))))
+				}
+			}
+		}
+		mono, _ := prove.MonotoneCandidates(m)
+		cands = append(cands, mono...)
+		plain, err := prove.Houdini(ctx, s, ts, cands)
+		if err != nil {
+			return err.Error()
+		}
+		with, err := prove.HoudiniSampled(ctx, s, m, ts, cands)
+		if err != nil {
+			return err.Error()
+		}
+		format := func(fs []presburger.Formula) []string {
+			var out []string
+			for _, f := range fs {
+				out = append(out, m.FormatFormula(f))
+			}
+			return out
+		}
+		if !slices.Equal(format(plain), format(with)) {
+			return fmt.Sprintf("system %d: the filter keeps %v, and with the sample %v\n%s", i, format(plain), format(with), testsupport.Describe(sys))
+		}
+	}
+	if checked == 0 {
+		return fmt.Sprintf("none of the %d sampled states checked against the exploration", sampled)
+	}
+	return ""
+}
+
+// paramKey writes the values of the parameters of ts (sizes, n, the
+// system's parameters) under val.
+func paramKey(ts presburger.TransitionSystem, val func(presburger.Var) int64) string {
+	var b strings.Builder
+	for _, v := range ts.Params {
+		fmt.Fprintf(&b, "%d,", val(v))
+	}
+	return b.String()
+}
