@@ -83,6 +83,14 @@ func spinConstructs(t *testing.T, seed int64, runs int, reduced bool) {
 			if err != nil {
 				t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
 			}
+			kind := "concrete"
+			switch {
+			case total:
+				kind = "total"
+			case reduced:
+				kind = "group"
+			}
+			mark(kind, sys)
 			t.Run(fmt.Sprint(i), func(t *testing.T) {
 				t.Parallel()
 				p, err := buildPan(t, prog)
