@@ -28,38 +28,59 @@ static Z3_context newContext(const char *rlimit) {
 
 // prepareHeap readies the C heap for Z3, once per process, before the
 // first context. A Z3 4.8.12 context allocates and initialises about
-// 17 MB as it is made (two tables of 8.5 MB), which glibc would map
-// afresh and the kernel would fault in 4 KB page by page: on the 2-CPU
-// virtual machine of BENCHMARKS.md that was 55-80 ms of CPU, more than
-// half of a whole "vsym prove" on a small net. Instead the heap is grown
-// once by 60 MB of address space (nothing is touched), which is marked
-// for transparent huge pages and kept: glibc is told to serve blocks up
-// to 32 MB from that heap, from one arena whatever the thread (cgo calls
-// run on any of the Go runtime's threads, and glibc would give each its
-// own arena), and not to give the heap's top back. A context is then
-// made in a handful of 2 MB faults (5-20 ms). Nothing here changes what
-// Z3 computes; each step is a hint the kernel or libc may refuse, and
-// then Z3 runs as before.
+// 17 MB as it is made: the hash-consing tables (ast_table: 512K slots
+// and 8K overflow cells of 16 bytes, a constant of Z3's source) of its
+// ast_manager and of the second ast_manager it makes for pretty
+// printing, 8.5 MB each. glibc would map that memory afresh and the
+// kernel would fault it in 4 KB page by page: on the 2-CPU virtual
+// machine of BENCHMARKS.md that was 55-80 ms of CPU, more than half of
+// a whole "vsym prove" on a small net. Instead the heap is grown once by
+// 60 MB of address space (nothing is touched), which is marked for
+// transparent huge pages and kept: glibc is told to serve blocks up to
+// 32 MB from that heap and not to give its top back. The part of the
+// span before its first 2 MB boundary cannot be a huge page; a block
+// that ends at the boundary, never touched and never freed, keeps Z3's
+// memory out of it. A context is then made in a handful of 2 MB faults
+// (about 4 ms). Nothing here changes what Z3 computes; each step is a
+// hint the kernel or libc may refuse, and then Z3 runs as before.
+//
+// oneArena, run when the program is loaded, before the Go runtime
+// starts a thread, keeps glibc to its one main arena: by default each
+// thread gets an arena of its own at its first malloc or free, and cgo
+// calls run on any of the runtime's threads, so that a context's later
+// allocations (one Solve runs on one thread, the next on another) were
+// spread over arenas that prepareHeap never saw, each faulted in 4 KB
+// at a time.
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
+__attribute__((constructor)) static void oneArena(void) {
+	mallopt(M_ARENA_MAX, 1);
+}
 static void prepareHeap(void) {
 	const size_t chunk = 30 << 20, huge = 2 << 20;
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-	mallopt(M_ARENA_MAX, 1);
 	char *a = malloc(chunk), *b = malloc(chunk);
+	uintptr_t head = (uintptr_t)a, lo = 0;
 	// Two blocks of the heap, one after the other: advise their span.
 	if (a != NULL && b != NULL && b > a && (size_t)(b - a) < chunk + huge) {
-		uintptr_t lo = ((uintptr_t)a + huge - 1) & ~(uintptr_t)(huge - 1);
+		lo = ((uintptr_t)a + huge - 1) & ~(uintptr_t)(huge - 1);
 		uintptr_t hi = ((uintptr_t)b + chunk) & ~(uintptr_t)(huge - 1);
-		if (hi > lo) {
-			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+		if (hi <= lo || madvise((void *)lo, hi - lo, MADV_HUGEPAGE) != 0) {
+			lo = 0;
 		}
 	}
 	free(b);
 	free(a);
+	// The block before the span's first 2 MB boundary, where a was.
+	if (lo > head + 64) {
+		char *pad = malloc(lo - head - 32);
+		if ((uintptr_t)pad != head) {
+			free(pad);
+		}
+	}
 }
 #else
 static void prepareHeap(void) {}

@@ -94,9 +94,16 @@
 // made for the call and deleted after it: Spacer's search depends on
 // what its context holds, so a reused one would make its answer depend
 // on what ran before. Each context allocates and initialises about 17
-// MB as it is made; before the first one, the C heap is grown once and
-// marked for transparent huge pages (prepareHeap, Linux with glibc), so
-// that this memory is faulted in 2 MB at a time and reused by the
-// contexts that follow, rather than mapped afresh 4 KB page by page
-// (55-80 ms of CPU per context on the machine of BENCHMARKS.md).
+// MB as it is made: the hash-consing tables of its two ast_managers (the
+// context's own and the one Z3 makes for pretty printing), 512K slots
+// and 8K overflow cells of 16 bytes each, fixed in Z3's source (no
+// parameter or constructor makes them smaller). Before the first
+// context, the C heap is grown once and marked for transparent huge
+// pages (prepareHeap, Linux with glibc), with the part before its first
+// 2 MB boundary held back, so that this memory is faulted in 2 MB at a
+// time and reused by the contexts that follow, rather than mapped afresh
+// 4 KB page by page (55-80 ms of CPU per context on the machine of
+// BENCHMARKS.md; 4 ms so). glibc is kept to one arena from the start of
+// the program, so that what Z3 allocates on any of the threads cgo
+// calls run on comes from that heap.
 package z3
