@@ -39,8 +39,10 @@ const (
 	// PropertyWork is the default budget of the prover's largest
 	// attempt on one property (prove.MaxWork): its attempts double from
 	// prove's first one, so a property that is unknown for want of work
-	// has had about twice this, about a minute of Spacer.
-	PropertyWork = 80_000_000
+	// has had about twice this of Spacer and half of it of the search
+	// beside it, under a minute of Z3 (at 80 million, an undecided mist
+	// net took 14 minutes of CPU: docs/prove.md).
+	PropertyWork = 20_000_000
 )
 
 // orDefault returns n when it is positive, else dflt.

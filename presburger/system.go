@@ -268,6 +268,13 @@ type Budget struct {
 	// retrace the same path; the answer still depends on nothing but the
 	// question and the budget.
 	Attempt int
+	// SearchWork, when positive, bounds instead of Work the search for
+	// a run into a bad state that a back end runs beside its prover
+	// from the second attempt on (Z3's bounded unrolling, whose queries
+	// cost up to five times as much time per unit of work as Spacer's:
+	// minutes for one check at Work on mist's delegatebuffer). A search
+	// started because the prover found a bad state reachable has Work.
+	SearchWork int64
 }
 
 // Obligation names one of the three conditions that make a formula an

@@ -3,7 +3,6 @@ package prove
 import (
 	"container/heap"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
@@ -60,15 +59,18 @@ import (
 // counter starts at a constant, at the size of one group (all its
 // processes start in one state), or at its share of a group spread over
 // several states (the shares sum to the size), the sizes ranging over
-// intervals, with no parameters. Then a vector is below an initial state
+// intervals, or at a parameter that nothing else reads but the
+// assumption, which bounds it alone (readParams: it is read as a size). Then a vector is below an initial state
 // exactly when its counters are below their constants and each group's
 // size can be as large as the sum it asks of the group's states.
 
-// coverWork bounds the search, in vector comparisons (each candidate
-// element counts the elements kept it is compared with): pncsacover's
-// run takes 50 million, about a second of one CPU of the machine of
-// BENCHMARKS.md, kanban's 1.3 million.
-const coverWork = 500_000_000
+// coverWork bounds each round of the search (backward), in vector
+// comparisons (each candidate element counts the elements kept it is
+// compared with; the generalization counts words of bit sets and steps
+// tried, coversample.go): 100 million are about a second of one CPU of
+// the machine of BENCHMARKS.md, and the rounds together at most about
+// 2.7 times this; kanban's run takes 1.1 million.
+const coverWork = 200_000_000
 
 // maxCoverProof bounds the elements of a fixpoint offered as a proof:
 // the invariant has a disjunction per element, and a larger one costs
@@ -76,9 +78,9 @@ const coverWork = 500_000_000
 const maxCoverProof = 400
 
 // maxCoverAtoms bounds the atoms (a variable above its least value in
-// an element) of a larger fixpoint offered as a proof: the pairs that
-// guessUnreachable finds make many elements of two atoms each, cheap to
-// check (queuedbusyflag's 2,000 pairs: a few seconds).
+// an element) of a larger fixpoint offered as a proof: the generalized
+// elements (coversample.go) are many, of a few atoms each, cheap to
+// check (delegatebuffer's 469 elements, 1,600 atoms: 0.4 s).
 const maxCoverAtoms = 6000
 
 // coverStep is a step of the monotone system: from a state x at least
@@ -152,10 +154,7 @@ const maxSumSplits = 10_000
 // domain, initial value or bad state is not of the shape above.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
 	// The search starts from one initial state per size and spread
-	// (initialAbove builds it); parameters are left to the others.
-	if len(m.System.Params) > 0 {
-		return nil, false
-	}
+	// (initialAbove builds it).
 	k := m.NumState()
 	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: map[presburger.Var]presburger.Bound{}}
 	index := map[presburger.Var]int{}
@@ -164,6 +163,9 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	}
 	for _, b := range presburger.Intersect(ts.Domain) {
 		cs.dom[b.Var] = b
+	}
+	if !cs.readParams() {
+		return nil, false
 	}
 	for i := range k {
 		b, ok := cs.dom[m.StateVar(i)]
@@ -236,10 +238,56 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	return cs, !cs.tooMany
 }
 
+// readParams reads the parameters of the system as the search takes
+// them, like group sizes: each the initial value of a state variable
+// or of a sum of them (mist's "I >= 1", a place that starts with any
+// number of tokens at least one, where the place is a shared counter),
+// within the bounds that the assumption sets on it alone, which join
+// its domain in cs.dom; false when the assumption is of another shape.
+// (Guards, updates and bad states that read a parameter are refused
+// with the other shapes.)
+func (cs *coverSystem) readParams() bool {
+	m := cs.m
+	if len(m.System.Params) == 0 {
+		return true
+	}
+	for _, f := range flatConj(m.Constraint) {
+		c, ok := f.(presburger.Cmp)
+		if !ok || len(c.T.Monos) != 1 || !isParamVar(m, c.T.Monos[0].Var) {
+			return false
+		}
+		v := c.T.Monos[0].Var
+		b, ok := cs.dom[v]
+		if !ok {
+			b = presburger.AnyInt(v)
+		}
+		if b = b.Tighten(c.T.Monos[0].Coef, c.T.Const, c.Op); b.Empty() {
+			return false
+		}
+		cs.dom[v] = b
+	}
+	for k := range m.System.Params {
+		if b := cs.dom[m.ParamVar(k)]; b.NoLo {
+			return false
+		}
+	}
+	return true
+}
+
 // isSizeVar reports whether v is the size variable of a group of m.
 func isSizeVar(m *counterabs.ParamModel, v presburger.Var) bool {
 	for g := range m.System.Groups {
 		if m.SizeVar(g) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// isParamVar reports whether v is the variable of a parameter of m.
+func isParamVar(m *counterabs.ParamModel, v presburger.Var) bool {
+	for k := range m.System.Params {
+		if m.ParamVar(k) == v {
 			return true
 		}
 	}
@@ -320,7 +368,7 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			// x_j + c = 0 (or -x_j + c = 0).
 			cs.initConst[vars[0]] = -c.T.Const * sign
 			cs.initSum[vars[0]] = -1
-		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && isSizeVar(m, others[0].Var):
+		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)):
 			usedSize[others[0].Var] = true
 			for _, j := range vars {
 				cs.initSum[j] = len(cs.starts)
@@ -517,6 +565,9 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		b := cs.dom[m.SizeVar(g)]
 		params[m.SizeVar(g)] = b.Lo
 	}
+	for k := range m.System.Params {
+		params[m.ParamVar(k)] = cs.dom[m.ParamVar(k)].Lo
+	}
 	state = make([]int64, len(x))
 	for j := range x {
 		if cs.initSum[j] < 0 {
@@ -580,8 +631,19 @@ type coverOutcome struct {
 	cex       *presburger.Counterexample
 	invariant presburger.Formula
 	exhausted bool
-	elements  int   // the minimal elements kept at the end
-	work      int64 // the comparisons done
+	// spurious, when the search with generalized elements found an
+	// initial state below an element whose chain of steps passes
+	// through a generalized one (so that it is no run to a bad state),
+	// holds the states of the chain up to that element: reachable
+	// states, the last above the generalized element, which the sample
+	// lacked.
+	spurious [][]int64
+	// generalized counts the elements generalized (over every search
+	// of generalizedSearch), restarts the searches started again after
+	// a wrong guess.
+	generalized, restarts int
+	elements              int   // the minimal elements kept at the end
+	work                  int64 // the comparisons done
 }
 
 // coverElement is a minimal element found: its vector, the step from it
@@ -590,40 +652,58 @@ type coverElement struct {
 	x    []int64
 	step int
 	next int
+	// guess says that x was generalized: no chain of steps from it to
+	// a bad state is known.
+	guess bool
 }
 
-// backward runs the search within budget vector comparisons. A fifth
-// of it goes first; when that runs out, the search starts again with
-// the elements guessUnreachable keeps in the basis (another fifth), and
-// when that does not answer either, the plain search has the whole
-// budget (so a search that ends within budget ends as it would alone).
+// backward runs the search within budget vector comparisons, in
+// rounds of growing work: the plain search within coverFirstWork, then
+// the search with generalization (generalizedSearch) within as much,
+// then both again within four times as much, and so on up to budget
+// each. The plain search answers most questions in its first round
+// (every refutation of the suites: kanban's run takes 1.1 million
+// comparisons), the generalized one where the plain search keeps
+// unreachable elements that no place invariant rules out (mist's
+// delegatebuffer and queuedbusyflag); a round that ends within its work
+// ends as the search would alone, and the rounds together cost less than
+// three times the last.
 func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
-	first := budget / 5
-	out := cs.search(ctx, first, nil)
-	if !out.exhausted || ctx.Err() != nil {
-		return out
-	}
-	spent := out.work
-	if guessed, work := cs.guessUnreachable(ctx, first); guessed != nil {
-		again := cs.search(ctx, first, guessed)
-		spent += work + again.work
-		if again.cex != nil || again.invariant != nil || !again.exhausted {
-			again.work = spent
-			return again
+	var smp *coverSample
+	spent := int64(0)
+	for round := min(coverFirstWork, budget); ; round = min(4*round, budget) {
+		out := cs.search(ctx, round, nil)
+		spent += out.work
+		if !out.exhausted || ctx.Err() != nil {
+			out.work = spent
+			return out
 		}
-	} else {
-		spent += work
+		if smp == nil {
+			if smp = cs.sample(ctx, sampleExtra, sampleStates, &spent); smp == nil {
+				return coverOutcome{exhausted: true, work: spent}
+			}
+		}
+		gen := cs.generalizedSearch(ctx, round, smp)
+		spent += gen.work
+		if gen.cex != nil || gen.invariant != nil || ctx.Err() != nil || round == budget {
+			gen.work = spent
+			return gen
+		}
 	}
-	out = cs.search(ctx, budget, nil)
-	out.work += spent
-	return out
 }
 
-// search is the backward search within budget vector comparisons, with
-// the elements of guessed (closed under predecessors, see
-// guessUnreachable) in the basis from the start: they cover what is
-// above them, and wait for no predecessors.
-func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int64) (out coverOutcome) {
+// coverFirstWork is the work of the first round of backward.
+const coverFirstWork = 2_000_000
+
+// search is the backward search within budget vector comparisons.
+//
+// With smp, each new element is first generalized by the sample
+// (generalize): the search keeps a smaller vector that no sampled
+// state covers and no initial state lies above, as a guess. An element
+// below an initial state whose chain passes through a guess is no run:
+// the search ends with the chain's states (spurious), for the caller
+// to add to the sample and start again.
+func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSample) (out coverOutcome) {
 	work := budget
 	defer func() { out.work = budget - work }()
 	var elems []coverElement
@@ -641,6 +721,8 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int
 	var start []int64
 	exact := true
 	pruned := false
+	generalized := 0
+	defer func() { out.generalized = generalized }()
 	add := func(x []int64, step, next int) {
 		if cs.unreachable(x) {
 			pruned = true
@@ -657,24 +739,28 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int
 				return
 			}
 		}
+		guess := false
+		if smp != nil {
+			var g []int64
+			var spent int64
+			g, guess = cs.generalize(x, smp, &spent)
+			work -= spent
+			if guess {
+				x, key = g, keyOf(g)
+				generalized++
+			}
+		}
 		basis.insert(len(elems), x, key, dead)
-		elems = append(elems, coverElement{x: x, step: step, next: next})
+		elems = append(elems, coverElement{x: x, step: step, next: next, guess: guess})
 		dists = append(dists, cs.distance(x))
 		heap.Push(&waiting, len(elems)-1)
-		if found < 0 {
+		if found < 0 && !guess {
 			p, s, ok, ex := cs.initialAbove(x)
 			exact = exact && ex
 			if ok {
 				found, params, start = len(elems)-1, p, s
 			}
 		}
-	}
-	for _, g := range guessed {
-		basis.insert(len(elems), g, keyOf(g), dead)
-		elems = append(elems, coverElement{x: g, step: -1, next: -1})
-		dists = append(dists, cs.distance(g))
-		// Their closure was shown with the place invariants' help.
-		pruned = true
 	}
 	for _, b := range cs.bad {
 		add(b, -1, -1)
@@ -701,7 +787,11 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int
 	case !exact:
 		return coverOutcome{}
 	case found >= 0:
-		return coverOutcome{cex: cs.run(elems, found, params, start), elements: basis.len()}
+		states, steps, real := cs.walk(elems, found, start)
+		if !real {
+			return coverOutcome{exhausted: true, spurious: states, elements: basis.len()}
+		}
+		return coverOutcome{cex: cs.run(states, steps, params), elements: basis.len()}
 	case waiting.Len() > 0:
 		return coverOutcome{exhausted: true, elements: basis.len()}
 	}
@@ -741,23 +831,14 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, guessed [][]int
 	return out
 }
 
-// run writes the chain of steps from element e, started in the initial
-// state start, as a counterexample of the model's transition system.
-func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model, start []int64) *presburger.Counterexample {
-	cex := &presburger.Counterexample{Params: presburger.Model{}}
-	for _, v := range cs.ts.Params {
-		cex.Params[v] = params[v]
-	}
-	state := func(x []int64) presburger.Model {
-		st := presburger.Model{}
-		for j, v := range x {
-			st[cs.m.StateVar(j)] = v
-		}
-		return st
-	}
+// walk follows the chain of steps from element e, started in the
+// initial state start, and returns the states it passes through and
+// the steps; real says that it ends at a bad element, not at a
+// generalized one.
+func (cs *coverSystem) walk(elems []coverElement, e int, start []int64) (states [][]int64, steps []int, real bool) {
 	x := start
-	cex.States = append(cex.States, state(x))
-	for ; elems[e].step >= 0; e = elems[e].next {
+	states = append(states, x)
+	for ; !elems[e].guess && elems[e].step >= 0; e = elems[e].next {
 		s := &cs.steps[elems[e].step]
 		y := make([]int64, len(x))
 		for j := range x {
@@ -773,8 +854,28 @@ func (cs *coverSystem) run(elems []coverElement, e int, params presburger.Model,
 			}
 		}
 		x = y
-		cex.States = append(cex.States, state(x))
-		cex.Steps = append(cex.Steps, s.trans)
+		states = append(states, x)
+		steps = append(steps, elems[e].step)
+	}
+	return states, steps, !elems[e].guess || brokenChains
+}
+
+// run writes the states and steps of a chain (walk) as a
+// counterexample of the model's transition system.
+func (cs *coverSystem) run(states [][]int64, steps []int, params presburger.Model) *presburger.Counterexample {
+	cex := &presburger.Counterexample{Params: presburger.Model{}}
+	for _, v := range cs.ts.Params {
+		cex.Params[v] = params[v]
+	}
+	for _, x := range states {
+		st := presburger.Model{}
+		for j, v := range x {
+			st[cs.m.StateVar(j)] = v
+		}
+		cex.States = append(cex.States, st)
+	}
+	for _, si := range steps {
+		cex.Steps = append(cex.Steps, cs.steps[si].trans)
 	}
 	return cex
 }
@@ -1114,170 +1215,12 @@ func (a *antichain) insert(e int, x []int64, k elemKey, dead map[int]bool) {
 	a.elem, a.x, a.key = append(a.elem[:n], e), append(a.x[:n], x), append(a.key[:n], k)
 }
 
-// Guessing unreachable elements. Where the search runs out of work
-// (mist's queuedbusyflag: thousands of minimal elements, each a whole
-// configuration of its two threads and seven flags, none of them
-// covered by a state that one, two or three other threads reach), the
-// elements it needs are mostly unreachable ones that no linear
-// invariant rules out (the state equation rules out none of those
-// sampled). The small instances say which: the pairs of variables that
-// are never both above their least values in the states they reach,
-// the variables never above it by more than one, those never above it. Those are guesses; the ones
-// kept are closed as a backward search's fixpoint is, checked here on
-// the monotone steps (Houdini's algorithm, with pre as the judge): no
-// initial state lies above one, and every minimal predecessor of one is
-// above one or ruled out by a place invariant. Then none is covered by
-// a reachable state (the first state above one on a run would have a
-// predecessor above one), and the search may drop what lies above
-// them; its fixpoint's complement, the guesses included, is checked as
-// every invariant is. On queuedbusyflag the pairs alone hold "Iwork and
-// Jwork are never both busy".
-
-// guessStates bounds the states explored for the guesses, over all the
-// instances; guessExtra is how many processes beyond its least size
-// each group gets in the largest instance.
-const (
-	guessStates = 200_000
-	guessExtra  = 2
-)
-
-// guessUnreachable returns the guessed elements that are closed (see
-// above), and the work spent (comparisons, as in search); nil when none
-// are, or the work runs out first.
-func (cs *coverSystem) guessUnreachable(ctx context.Context, budget int64) ([][]int64, int64) {
-	k := len(cs.lo)
-	once := make([]bool, k)  // above its least value in some state seen
-	twice := make([]bool, k) // above it by more than one
-	both := make(map[[2]int]bool)
-	seen := map[string]bool{}
-	var queue [][]int64
-	visit := func(y []int64) {
-		key := vectorKey(y)
-		if seen[key] || len(seen) >= guessStates {
-			return
-		}
-		seen[key] = true
-		queue = append(queue, y)
-		var nz []int
-		for j, v := range y {
-			if v > cs.lo[j] {
-				nz = append(nz, j)
-				once[j] = true
-				twice[j] = twice[j] || v > cs.lo[j]+1
-			}
-		}
-		for i, a := range nz {
-			for _, b := range nz[i+1:] {
-				both[[2]int{a, b}] = true
-			}
-		}
-	}
-	for extra := int64(0); extra <= guessExtra; extra++ {
-		x := slices.Clone(cs.lo)
-		for _, st := range cs.starts {
-			n := cs.dom[st.size].Lo + extra
-			if b := cs.dom[st.size]; !b.NoHi {
-				n = min(n, b.Hi) // a fixed size stays
-			}
-			x[st.vars[0]] = max(x[st.vars[0]], n)
-		}
-		if _, start, ok, _ := cs.initialAbove(x); ok {
-			visit(start)
-		}
-	}
-	for len(queue) > 0 {
-		if ctx.Err() != nil {
-			return nil, 0
-		}
-		x := queue[0]
-		queue = queue[1:]
-		for si := range cs.steps {
-			if y, ok := cs.post(&cs.steps[si], x); ok {
-				visit(y)
-			}
-		}
-	}
-	// The guesses, minimal ones only.
-	var cands [][]int64
-	guess := func(vars ...int) {
-		c := slices.Clone(cs.lo)
-		for _, v := range vars {
-			c[v]++
-		}
-		cands = append(cands, c)
-	}
-	for a := range k {
-		switch {
-		case !once[a]:
-			guess(a)
-		case !twice[a]:
-			guess(a, a)
-		}
-		for b := a + 1; b < k; b++ {
-			if once[a] && once[b] && !both[[2]int{a, b}] {
-				guess(a, b)
-			}
-		}
-	}
-	// Houdini: drop the guesses that are not closed, round by round,
-	// until none is dropped.
-	work := int64(0)
-	kept := minimalOnly(cands)
-	for {
-		idx := newSupportIndex(cs.lo, kept)
-		var next [][]int64
-		for _, c := range kept {
-			if ctx.Err() != nil || work > budget {
-				return nil, work
-			}
-			if _, _, ok, exact := cs.initialAbove(c); ok || !exact {
-				continue
-			}
-			closed := true
-			for si := range cs.steps {
-				for _, p := range cs.pre(&cs.steps[si], c) {
-					if !cs.unreachable(p) && !idx.covers(p, &work) {
-						closed = false
-						break
-					}
-				}
-				if cs.tooMany {
-					cs.tooMany = false
-					return nil, work
-				}
-				if !closed {
-					break
-				}
-			}
-			if closed {
-				next = append(next, c)
-			}
-		}
-		if len(next) == len(kept) {
-			break
-		}
-		kept = next
-	}
-	if len(kept) == 0 {
-		return nil, work
-	}
-	return kept, work
-}
-
-// vectorKey is x as a map key.
-func vectorKey(x []int64) string {
-	b := make([]byte, 0, 2*len(x))
-	for _, v := range x {
-		b = binary.AppendVarint(b, v)
-	}
-	return string(b)
-}
-
-// post returns the state a step leads to from x, ok false when the step
-// is not enabled there or leaves the domain (or the values' limit).
-func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
+// postInto writes to y the state a step leads to from x, and returns
+// false when the step is not enabled there or leaves the domain (or the
+// values' limit).
+func (cs *coverSystem) postInto(y []int64, s *coverStep, x []int64) bool {
 	if !leq(s.need, x) {
-		return nil, false
+		return false
 	}
 	for _, a := range s.sums {
 		sum := int64(0)
@@ -1285,16 +1228,15 @@ func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
 			sum += a.coef[j] * x[v]
 		}
 		if sum < a.bound {
-			return nil, false
+			return false
 		}
 	}
-	y := make([]int64, len(x))
 	for j := range x {
 		switch {
 		case s.moved != nil && s.moved[j] != nil:
 			v, ok := s.moved[j].value(x)
 			if !ok {
-				return nil, false
+				return false
 			}
 			y[j] = v
 		case s.reset[j]:
@@ -1303,61 +1245,8 @@ func (cs *coverSystem) post(s *coverStep, x []int64) ([]int64, bool) {
 			y[j] = x[j] + s.add[j]
 		}
 		if y[j] < cs.lo[j] || y[j] > gsst.MaxValue {
-			return nil, false
+			return false
 		}
 	}
-	return y, true
-}
-
-// supportIndex finds an element at most a vector among elements with
-// few variables above their least values: each is listed under the
-// first of them, and a vector is compared only with the elements listed
-// under the variables it has above their least values.
-type supportIndex struct {
-	lo    []int64
-	under map[int][][]int64
-	least [][]int64 // elements with no variable above its least value
-}
-
-func newSupportIndex(lo []int64, xs [][]int64) *supportIndex {
-	idx := &supportIndex{lo: lo, under: map[int][][]int64{}}
-	for _, x := range xs {
-		first := -1
-		for j := range x {
-			if x[j] > lo[j] {
-				first = j
-				break
-			}
-		}
-		if first < 0 {
-			idx.least = append(idx.least, x)
-			continue
-		}
-		idx.under[first] = append(idx.under[first], x)
-	}
-	return idx
-}
-
-// covers reports whether some element is at most x, counting the
-// comparisons in work.
-func (idx *supportIndex) covers(x []int64, work *int64) bool {
-	*work += int64(len(idx.least))
-	for _, y := range idx.least {
-		if leq(y, x) {
-			return true
-		}
-	}
-	for j, v := range x {
-		if v <= idx.lo[j] {
-			continue
-		}
-		ys := idx.under[j]
-		*work += int64(len(ys))
-		for _, y := range ys {
-			if leq(y, x) {
-				return true
-			}
-		}
-	}
-	return false
+	return true
 }

@@ -60,8 +60,10 @@
 // least so many") is decided by backward coverability (cover.go:
 // minimal elements of upward-closed sets, pruned by the net's
 // semi-positive place invariants, transfers included, budgeted by
-// comparisons), whose run is replayed and whose fixpoint's complement is
-// checked as an invariant like any other. When the
+// comparisons; where the plain search does not end, each element is
+// generalized by a sample of the small instances' reachable states,
+// coversample.go), whose run is replayed and whose fixpoint's complement
+// is checked as an invariant like any other. When the
 // lemmas do not prove the property they are given to the prover as a
 // strengthening of every transition and reported with the proof
 // (Result.Lemmas). Then the small instances of a system with shared

@@ -45,18 +45,36 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}
 }
 
-// CoverGuessing runs the backward coverability search on ts with the
-// elements that guessUnreachable keeps (however the plain search would
-// end), and says how many it kept.
-func CoverGuessing(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) (CoverAnswer, int) {
+// CoverGeneralized runs the backward coverability search with
+// generalization (coversample.go) on ts, however the plain search would
+// end, with a sample of at most states states of the instances up to
+// extra processes beyond the least sizes, and says how many elements of
+// the last search were generalized and how many wrong guesses made it
+// start again.
+func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work, extra int64, states int) (a CoverAnswer, generalized, restarts int) {
 	cs, ok := monotoneSystem(m, ts)
 	if !ok {
-		return CoverAnswer{}, 0
+		return CoverAnswer{}, 0, 0
 	}
-	guessed, spent := cs.guessUnreachable(ctx, work)
-	out := cs.search(ctx, work, guessed)
+	var spent int64
+	smp := cs.sample(ctx, extra, states, &spent)
+	if smp == nil {
+		return CoverAnswer{Applies: true}, 0, 0
+	}
+	out := cs.generalizedSearch(ctx, work, smp)
+	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work + spent}, len(guessed)
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}, out.generalized, out.restarts
+}
+
+// BreakGeneralization makes the generalization wrong, until the
+// returned function restores it: with initial set, a generalized
+// element may lie below an initial state; with chains, a chain through
+// a generalized element is taken for a run. The tests that the random
+// cross-check catches either use it.
+func BreakGeneralization(initial, chains bool) (restore func()) {
+	brokenInitial, brokenChains = initial, chains
+	return func() { brokenInitial, brokenChains = false, false }
 }
 
 // MonotoneCandidates returns the candidate lemmas of m from its

@@ -583,6 +583,9 @@ const (
 	// lastWork bounds the doubling: an attempt beyond it is not made,
 	// and the answer is unknown for want of work (about half an hour).
 	lastWork = 4_000_000_000
+	// searchShare: the search for a run beside Spacer gets work /
+	// searchShare of each attempt (proveRestarts).
+	searchShare = 4
 )
 
 // proveRestarts asks prover about ts in attempts of doubling work
@@ -598,10 +601,15 @@ const (
 // attempt. An attempt that gives up before its budget is spent (no
 // counterexample within the unrolling bound, a solver's unknown) is the
 // answer. The attempts depend on the work done only, so the answer is
-// the same on every machine unless ctx ends first.
+// the same on every machine unless ctx ends first. The search beside
+// Spacer gets a quarter of each attempt's work (Budget.SearchWork): its
+// checks run up to five times slower per unit than Spacer's, and at the
+// whole work the search alone took minutes of the last attempts on
+// mist's delegatebuffer. Spacer's attempts then cost at most twice
+// cfg.maxWork in all, the search's half of it.
 func proveRestarts(ctx context.Context, cfg config, prover presburger.Prover, ts presburger.TransitionSystem) (presburger.SafetyAnswer, error) {
 	for k, work := 0, min(firstWork, cfg.maxWork); ; k, work = k+1, work*2 {
-		a, err := prover.Prove(ctx, ts, presburger.Budget{Work: work, Attempt: k})
+		a, err := prover.Prove(ctx, ts, presburger.Budget{Work: work, Attempt: k, SearchWork: work / searchShare})
 		if err != nil || a.Verdict != presburger.Undecided || !a.Exhausted || ctx.Err() != nil || 2*work > cfg.maxWork {
 			return a, err
 		}

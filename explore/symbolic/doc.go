@@ -18,7 +18,7 @@
 // the fixpoint strategy (WithStrategy), whether reachable states come
 // first (WithReachable), the space of the backward search
 // (WithSumSpace), the counter placement (WithAffinity) and the node
-// table (WithNodeTable, WithMaxNodes).
+// table (WithNodeTable).
 //
 // # Encoding
 //

@@ -65,7 +65,6 @@ type config struct {
 	strategy  Strategy
 	reachable bool
 	nodesize  int
-	maxNodes  int
 	sumSpace  bool
 	affinity  bool
 	cheap     bool
@@ -111,21 +110,20 @@ func WithAffinity(on bool) Option { return func(c *config) { c.affinity = on } }
 func WithCheapReach(on bool) Option { return func(c *config) { c.cheap = on } }
 
 // WithNodeTable sets the node table size from which the BDD collects
-// garbage (default 1<<16): below it, a full table doubles instead. The
-// table starts at a few thousand nodes (see newBDD).
+// garbage (default 1<<16, defaultCollectFrom): below it, a full
+// table doubles instead. The table starts at a few thousand nodes (see
+// newBDD).
 func WithNodeTable(n int) Option { return func(c *config) { c.nodesize = n } }
-
-// WithMaxNodes bounds the BDD node table; an operation needing more nodes
-// makes Check return ErrResource. Zero means no bound.
-func WithMaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 
 // WithContext bounds New (the encoding and the transition closures) by
 // ctx: when it ends, New stops inside the BDD operation under way and
 // returns ctx's error. The other methods take their own context.
 func WithContext(ctx context.Context) Option { return func(c *config) { c.ctx = ctx } }
 
-// ErrResource reports that the BDD node table hit its configured bound;
-// errors.Is(err, errkind.Limit) holds for it.
+// ErrResource reports that rudd could not grow its node table (past
+// 2^31 nodes); errors.Is(err, errkind.Limit) holds for it. The engine's
+// bounds on its work and memory are explore.MaxWork and
+// explore.MaxMemory.
 var ErrResource = errkind.Errorf(errkind.Limit, "BDD node limit reached")
 
 // ErrWork reports that the BDD produced more nodes than the shared
@@ -403,10 +401,10 @@ func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits [
 	nv := e.enc.numVars()
 	collectFrom := cfg.nodesize
 	if collectFrom == 0 {
-		collectFrom = 1 << 16
+		collectFrom = defaultCollectFrom
 	}
 	var err error
-	e.b, err = newBDD(nv, collectFrom, cfg.maxNodes)
+	e.b, err = newBDD(nv, collectFrom)
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "symbolic: %w", err)
 	}
@@ -843,8 +841,9 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // table: rudd resizes them so when the table grows, and they start so
 // too (at 1<<16 entries each, 10 MB made and cleared for every checker,
 // a fifth of the CPU time of this package's tests on their small
-// models). The caches change no result and no count of nodes: an entry
-// missed is computed again, from nodes still in the table.
+// models). The caches change no result; a collection keeps the nodes
+// their entries name (rudd's cachemark), so their size changes the
+// work, the same way on every run.
 //
 // The table itself starts at startNodes and doubles, without collecting
 // garbage, until it reaches collectFrom nodes (rudd.Collectfrom, added
@@ -853,12 +852,21 @@ func atLeastOne(f presburger.Formula, v presburger.Var) bool {
 // in a table made at collectFrom nodes at once, and from there on the
 // two tables are the same. Making and clearing 1<<16 nodes and their
 // caches cost most test models more than their BDD work.
-func newBDD(varnum, collectFrom, maxNodes int) (*rudd.BDD, error) {
+//
+// A collection frees exactly the nodes that neither a Node the engine
+// still reaches nor (below 1<<20 nodes) an entry of the operation caches
+// names (rudd runs
+// Go's collector first, see its README.vsym.md), so what it frees, and
+// the work, node counts and answers after it, are the same on every run.
+func newBDD(varnum, collectFrom int) (*rudd.BDD, error) {
 	collectFrom = max(collectFrom, 2*varnum+2)
 	start := min(max(startNodes, 2*varnum+2), collectFrom)
-	// maxNodes 0 is rudd's "no limit".
-	return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(start), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50), rudd.Maxnodesize(maxNodes))
+	return rudd.New(varnum, rudd.Nodesize(start), rudd.Collectfrom(collectFrom), rudd.Cachesize(start), rudd.Cacheratio(cacheRatio), rudd.Minfreenodes(50))
 }
+
+// defaultCollectFrom is the node table size from which a full table
+// collects garbage rather than doubling (WithNodeTable).
+const defaultCollectFrom = 1 << 16
 
 // startNodes is the node table's size when a checker is made (newBDD).
 const startNodes = 1 << 10

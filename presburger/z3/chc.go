@@ -93,7 +93,8 @@ var (
 // start. The run is confirmed with presburger.Replay before Prove
 // answers Refuted.
 //
-// b.Work bounds the work of Spacer (the hull included) and of the search,
+// b.Work bounds the work of Spacer (the hull included) and of the search
+// (b.SearchWork instead, when set, for the search run alongside Spacer),
 // each in a Z3 context of its own with that resource limit; a spent
 // budget gives Undecided with Exhausted set. Timeout bounds the whole
 // call; it, the context's deadline and cancellation give Undecided with
@@ -160,13 +161,13 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b pr
 		spacerCh <- spacerOut{r, inv, reason, out, err}
 	}()
 	searching := false
-	startSearch := func() {
+	startSearch := func(work int64) {
 		if searching {
 			return
 		}
 		searching = true
 		go func() {
-			z, err := newLimitedZctx(b.Work)
+			z, err := newLimitedZctx(work)
 			if err != nil {
 				searchCh <- searchOut{err: err}
 				return
@@ -175,7 +176,7 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b pr
 			z.close()
 			out := cex == nil && searchCtx.Err() == nil && outOfWork(reason)
 			if out {
-				reason = "the counterexample search is " + spent(b)
+				reason = "the counterexample search is " + workReason(work)
 			}
 			searchCh <- searchOut{cex, reason, out, err}
 		}()
@@ -193,7 +194,11 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b pr
 		}
 	}()
 	if b.Attempt > 0 {
-		startSearch()
+		work := b.Work
+		if b.SearchWork > 0 {
+			work = b.SearchWork
+		}
+		startSearch(work)
 	}
 	for {
 		select {
@@ -202,7 +207,7 @@ func (s *Solver) Prove(ctx context.Context, ts presburger.TransitionSystem, b pr
 			switch {
 			case o.err != nil || o.r == presburger.Unsat:
 			case o.r == presburger.Sat && se == nil:
-				startSearch() // for a concrete run
+				startSearch(b.Work) // for a concrete run
 				continue
 			case searching && se == nil:
 				continue // Spacer gave up: the search may still find a run

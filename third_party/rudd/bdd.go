@@ -173,7 +173,9 @@ func (b *BDD) makenode(level int32, low, high int) int {
 		return res
 	}
 	if err == errReset {
-		b.cachereset()
+		if !b.cacheskept { // vsym: see cachemark
+			b.cachereset()
+		}
 		return res
 	}
 	if err == errResize {

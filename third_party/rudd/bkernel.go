@@ -10,8 +10,6 @@ package rudd
 import (
 	"log"
 	"math"
-	"runtime"
-	"sync/atomic"
 )
 
 // retnode creates a Node for external use and sets a finalizer on it so that we
@@ -29,18 +27,12 @@ func (b *tables) retnode(n int) Node {
 	if n == 1 {
 		return bddone
 	}
-	x := n
-	if b.nodes[n].refcou < _MAXREFCOUNT {
-		b.nodes[n].refcou++
-		runtime.SetFinalizer(&x, b.nodefinalizer)
-		if _DEBUG {
-			atomic.AddUint64(&(b.setfinalizers), 1)
-			if _LOGLEVEL > 2 {
-				log.Printf("inc refcou %d\n", n)
-			}
-		}
+	// vsym: a Node is a handle the table tracks by a weak pointer, not
+	// a reference count a finalizer decrements (see externals, vsym.go).
+	if b.nodes[n].refcou&0x1FFFFF >= _MAXREFCOUNT {
+		return inode(n) // a variable: never collected
 	}
-	return &x
+	return b.externalNodes.add(n)
 }
 
 func (b *tables) makenode(level int32, low, high int, refstack []int) (int, error) {
@@ -212,6 +204,9 @@ func (b *tables) gbc(refstack []int) {
 			freenodes: b.freenum,
 		})
 	}
+	// vsym: the nodes of the Nodes still reachable, exactly: Go's
+	// collector runs first (see externals, vsym.go).
+	b.externalNodes.mark(b.markrec)
 	// we mark the nodes in the refstack to avoid collecting them
 	for _, r := range refstack {
 		b.markrec(int(r))

@@ -10,7 +10,6 @@ package rudd
 import (
 	"fmt"
 	"log"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -18,17 +17,20 @@ import (
 // Diagrams based on the data structures and algorithms found in the BuDDy
 // library.
 type tables struct {
-	nodes         []buddynode // List of all the BDD nodes. Constants are always kept at index 0 and 1
-	freenum       int         // Number of free nodes
-	freepos       int         // First free node
-	produced      int         // Total number of new nodes ever produced
-	nodefinalizer interface{} // Finalizer used to decrement the ref count of external references
-	uniqueAccess  int         // accesses to the unique node table
-	uniqueChain   int         // iterations through the cache chains in the unique node table
-	uniqueHit     int         // entries actually found in the the unique node table
-	uniqueMiss    int         // entries not found in the the unique node table
-	gcstat                    // Information about garbage collections
-	configs                   // Configurable parameters
+	nodes         []buddynode     // List of all the BDD nodes. Constants are always kept at index 0 and 1
+	freenum       int             // Number of free nodes
+	freepos       int             // First free node
+	produced      int             // Total number of new nodes ever produced
+	externalNodes externals       // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
+	collections                   // vsym: counts operations; the BuDDy tables collect as upstream
+	cacheroots    func(func(int)) // vsym: nil: collections clear the caches
+	cacheskept    bool            // vsym: always false
+	uniqueAccess  int             // accesses to the unique node table
+	uniqueChain   int             // iterations through the cache chains in the unique node table
+	uniqueHit     int             // entries actually found in the the unique node table
+	uniqueMiss    int             // entries not found in the the unique node table
+	gcstat                        // Information about garbage collections
+	configs                       // Configurable parameters
 }
 
 type buddynode struct {
@@ -120,18 +122,6 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 	impl.freepos = 2
 	impl.freenum = nodesize - 2
 	impl.gcstat.history = []gcpoint{}
-	impl.nodefinalizer = func(n *int) {
-		if _DEBUG {
-			atomic.AddUint64(&(impl.gcstat.calledfinalizers), 1)
-			if _LOGLEVEL > 2 {
-				log.Printf("dec refcou %d\n", *n)
-			}
-		}
-		// vsym: a count at _MAXREFCOUNT stays there (README.vsym.md).
-		if impl.nodes[*n].refcou < _MAXREFCOUNT {
-			impl.nodes[*n].refcou--
-		}
-	}
 	for k := 0; k < config.varnum; k++ {
 		v0, _ := impl.makenode(int32(k), 0, 1, nil)
 		if v0 < 0 {

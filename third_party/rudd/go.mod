@@ -1,3 +1,3 @@
 module github.com/dalzilio/rudd
 
-go 1.16
+go 1.24

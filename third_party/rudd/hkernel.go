@@ -10,8 +10,6 @@ package rudd
 import (
 	"log"
 	"math"
-	"runtime"
-	"sync/atomic"
 )
 
 func (b *tables) retnode(n int) Node {
@@ -27,18 +25,12 @@ func (b *tables) retnode(n int) Node {
 	if n == 1 {
 		return bddone
 	}
-	x := n
-	if b.nodes[n].refcou < _MAXREFCOUNT {
-		b.nodes[n].refcou++
-		runtime.SetFinalizer(&x, b.nodefinalizer)
-		if _DEBUG {
-			atomic.AddUint64(&(b.setfinalizers), 1)
-			if _LOGLEVEL > 2 {
-				log.Printf("inc refcou %d\n", n)
-			}
-		}
+	// vsym: a Node is a handle the table tracks by a weak pointer, not
+	// a reference count a finalizer decrements (see externals, vsym.go).
+	if b.nodes[n].refcou&0x1FFFFF >= _MAXREFCOUNT {
+		return inode(n) // a variable: never collected
 	}
-	return &x
+	return b.externalNodes.add(n)
 }
 
 func (b *tables) makenode(level int32, low int, high int, refstack []int) (int, error) {
@@ -63,14 +55,18 @@ func (b *tables) makenode(level int32, low int, high int, refstack []int) (int, 
 	// (b.freepos == 0), we try garbage collection and, as a last resort,
 	// resizing the BDD list.
 	var err error
-	if b.freepos == 0 && len(b.nodes) < b.collectfrom {
+	if b.freepos == 0 && (len(b.nodes) < b.collectfrom || b.collectedIn == b.operations) {
 		// vsym: a table still below its collection size grows instead (see
-		// Collectfrom).
-		if err = b.noderesize(); err != errResize {
+		// Collectfrom), and so does one that has collected once in the
+		// operation under way (see collectedIn, vsym.go) unless it is at
+		// its maximum size.
+		if err = b.noderesize(); err != errResize && len(b.nodes) < b.collectfrom {
 			return -1, errMemory
 		}
-	} else if b.freepos == 0 {
+	}
+	if b.freepos == 0 {
 		// We garbage collect unused nodes to try and find spare space.
+		b.collectedIn = b.operations
 		b.gbc(refstack)
 		err = errReset
 		// We also test if we are under the threshold for resising.
@@ -116,6 +112,13 @@ func (b *tables) gbc(refstack []int) {
 			nodes:     len(b.nodes),
 			freenodes: b.freenum,
 		})
+	}
+	// vsym: the nodes of the Nodes still reachable, exactly: Go's
+	// collector runs first (see externals, vsym.go).
+	b.externalNodes.mark(b.markrec)
+	b.cacheskept = b.cacheroots != nil && len(b.nodes) < keepCachesBelow
+	if b.cacheskept {
+		b.cacheroots(b.markrec)
 	}
 	// we mark the nodes in the refstack to avoid collecting them
 	for _, r := range refstack {

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -28,7 +27,10 @@ type tables struct {
 	freepos       int                    // First free node
 	produced      int                    // Total number of new nodes ever produced
 	hbuff         [huddsize]byte         // Used to compute the hash of nodes. A Buffer needs no initialization.
-	nodefinalizer interface{}            // Finalizer used to decrement the ref count of external references
+	externalNodes externals              // vsym: the Nodes handed out, instead of a finalizer (vsym.go)
+	collections                          // vsym: when the table last collected (vsym.go)
+	cacheroots    func(func(int))        // vsym: marks the caches' nodes (BDD.cachemark)
+	cacheskept    bool                   // vsym: the last collection kept the caches' nodes
 	uniqueAccess  int                    // accesses to the unique node table
 	uniqueHit     int                    // entries actually found in the the unique node table
 	uniqueMiss    int                    // entries not found in the the unique node table
@@ -44,20 +46,14 @@ type huddnode struct {
 }
 
 func (b *tables) ismarked(n int) bool {
-	b.RLock()
-	defer b.RUnlock()
 	return (b.nodes[n].refcou & 0x200000) != 0
 }
 
 func (b *tables) marknode(n int) {
-	b.RLock()
-	defer b.RUnlock()
 	b.nodes[n].refcou |= 0x200000
 }
 
 func (b *tables) unmarknode(n int) {
-	b.RLock()
-	defer b.RUnlock()
 	b.nodes[n].refcou &= 0x1FFFFF
 }
 
@@ -142,22 +138,9 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 		b.varset[k] = [2]int{v0, v1}
 	}
 	impl.gcstat.history = []gcpoint{}
-	impl.nodefinalizer = func(n *int) {
-		b.Lock()
-		defer b.Unlock()
-		if _DEBUG {
-			atomic.AddUint64(&(impl.gcstat.calledfinalizers), 1)
-			if _LOGLEVEL > 2 {
-				log.Printf("dec refcou %d\n", *n)
-			}
-		}
-		// vsym: a count at _MAXREFCOUNT stays there (README.vsym.md).
-		if impl.nodes[*n].refcou&0x1FFFFF < _MAXREFCOUNT {
-			impl.nodes[*n].refcou--
-		}
-	}
 	b.tables = impl
 	b.cacheinit(config)
+	impl.cacheroots = b.cachemark
 	return b, nil
 }
 
@@ -204,8 +187,6 @@ func (b *tables) nodehash(level int32, low, high int) (int, bool) {
 // unused slot, except when freenum is 0, in which case it is also 0.
 
 func (b *tables) setnode(level int32, low int, high int, count int32) int {
-	b.Lock()
-	defer b.Unlock()
 	b.huddhash(level, low, high)
 	b.freenum--
 	b.unique[b.hbuff] = b.freepos
@@ -221,26 +202,18 @@ func (b *tables) delnode(hn huddnode) {
 }
 
 func (b *tables) size() int {
-	b.RLock()
-	defer b.RUnlock()
 	return len(b.nodes)
 }
 
 func (b *tables) level(n int) int32 {
-	b.RLock()
-	defer b.RUnlock()
 	return b.nodes[n].level
 }
 
 func (b *tables) low(n int) int {
-	b.RLock()
-	defer b.RUnlock()
 	return b.nodes[n].low
 }
 
 func (b *tables) high(n int) int {
-	b.RLock()
-	defer b.RUnlock()
 	return b.nodes[n].high
 }
 
@@ -306,8 +279,6 @@ func (b *tables) allnodes(f func(id, level, low, high int) error) error {
 
 // stats returns information about the implementation
 func (b *tables) stats() string {
-	b.RLock()
-	defer b.RUnlock()
 	res := "Impl.:      Hudd\n"
 	res += fmt.Sprintf("Allocated:  %d (%s)\n", len(b.nodes), humanSize(len(b.nodes), unsafe.Sizeof(huddnode{})))
 	res += fmt.Sprintf("Produced:   %d\n", b.produced)
