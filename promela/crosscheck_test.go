@@ -235,7 +235,7 @@ func TestSpinRandomSystems(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(20261123))
 	st := &crossStats{models: map[string]int{}}
-	spun := &constructs{seen: map[string]bool{}}
+	spun := &constructs{}
 	t.Run("systems", func(t *testing.T) {
 		for i := 0; i < systems; i++ {
 			sys := testsupport.RandomSystem(r, randomConfig)

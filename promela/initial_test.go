@@ -31,7 +31,7 @@ func TestSpinInitialSets(t *testing.T) {
 	cfg.Want = testsupport.InitialSets
 	cfg.May = testsupport.SharedVars
 	st := &crossStats{models: map[string]int{}}
-	spun := &constructs{seen: map[string]bool{}}
+	spun := &constructs{}
 	t.Run("systems", func(t *testing.T) {
 		for i := 0; i < systems; i++ {
 			sys := testsupport.RandomSystem(r, cfg)

@@ -100,12 +100,13 @@ func knownSystems(t *testing.T) []namedSystem {
 // TestKnownSystems emits both models of every bundled spec and of a few
 // family members, compares them with the golden files under testdata/
 // (go test ./promela -update rewrites them), and checks each with Spin
-// against vsym's explicit engine (under -short, the models that run a
-// construct through Spin in a kind of model that TestCorpus left:
-// constructs.first).
+// against vsym's explicit engine (under -short, its first model and
+// those that run a construct through Spin in a kind of model that no
+// test before ran: constructs.first; TestSpinRandomSystems compares
+// every kind of model with the same engine).
 func TestKnownSystems(t *testing.T) {
 	requireSpin(t)
-	spinned := &constructs{seen: spunShort}
+	spinned := &constructs{anyKind: true}
 	for _, ns := range knownSystems(t) {
 		sys, err := ns.sys()
 		if err != nil {
@@ -160,49 +161,74 @@ func TestKnownSystems(t *testing.T) {
 }
 
 // constructs picks the models that go through Spin: all of them, or
-// under -short a model only when its kind (total, group, concrete) has
-// not yet gone through Spin with one of the constructs the system uses
-// (shared variables, parameters, broadcast, rendezvous, the step
-// constructs, initial sets), or with none of them: each construct is
-// what an emitter writes differently, and each is then run through Spin
-// once in each kind of model that has it. Combinations of constructs go
-// through Spin in the random instances of TestSpinConstructs and
-// TestSpinReducedConstructs (testsupport.AllConstructs), and every model
-// of the full run. Fairness constraints are not in the key: they change
-// no model's text, only which claims are exported (none,
-// TestFairnessNotExported). The goldens pin the text of every model
-// either way. TestCorpus and TestKnownSystems share seen (spunShort): a
-// construct one of them ran through Spin costs the other no gcc run
-// under -short.
+// under -short a model only when its kind (total, forced, group,
+// concrete) has not yet gone through Spin in the package with one of the
+// constructs the system uses (shared variables, parameters, broadcast,
+// rendezvous, the step constructs, initial sets), or with none of them,
+// or when the test has not yet run a model of that kind (with anyKind,
+// any model) through Spin. Each construct is what an emitter writes
+// differently, and each is then run through Spin once in each kind of
+// model that has it, while every test still compares each kind of model
+// it draws with its own oracle (the corpus's answers, vsym's explicit
+// engine, the oracle on processes) at least once. Combinations of
+// constructs go through Spin in the random instances of
+// TestSpinConstructs and TestSpinReducedConstructs
+// (testsupport.AllConstructs), which run every instance and mark what
+// they ran, and every model of the full run. Fairness constraints are
+// not in the key: they change no model's text, only which claims are
+// exported (none, TestFairnessNotExported). The goldens pin the text of
+// every model either way.
 type constructs struct {
-	seen map[string]bool
-	ran  int
+	anyKind bool            // one model of any kind is the test's least
+	kinds   map[string]bool // the kinds of model this test ran through Spin
+	ran     int
 }
 
 // spunShort is the set of (kind, construct) pairs that a test of the
-// package has run through Spin, shared by TestCorpus and
-// TestKnownSystems (it is read only under -short).
+// package has run through Spin (it is read only under -short). Tests
+// run one after another, and each writes it from its own goroutine
+// before starting the subtests that run Spin.
 var spunShort = map[string]bool{}
 
-func (c *constructs) first(kind string, sys *gsst.System) bool {
+// constructKeys returns the (kind, construct) pairs of a model of sys.
+func constructKeys(kind string, sys *gsst.System) []string {
 	used := testsupport.ConstructsOf(sys)
-	keys := []string{kind + " none"}
-	if used != 0 {
-		keys = keys[:0]
-		for b := testsupport.Constructs(1); b <= used; b <<= 1 {
-			if used&b != 0 {
-				keys = append(keys, kind+" "+b.String())
-			}
+	if used == 0 {
+		return []string{kind + " none"}
+	}
+	var keys []string
+	for b := testsupport.Constructs(1); b <= used; b <<= 1 {
+		if used&b != 0 {
+			keys = append(keys, kind+" "+b.String())
 		}
 	}
-	take := !testing.Short()
-	for _, k := range keys {
-		if !c.seen[k] {
+	return keys
+}
+
+// mark records that a model of sys of this kind goes through Spin.
+func mark(kind string, sys *gsst.System) {
+	for _, k := range constructKeys(kind, sys) {
+		spunShort[k] = true
+	}
+}
+
+func (c *constructs) first(kind string, sys *gsst.System) bool {
+	if c.kinds == nil {
+		c.kinds = map[string]bool{}
+	}
+	least := kind
+	if c.anyKind {
+		least = "any"
+	}
+	take := !testing.Short() || !c.kinds[least]
+	for _, k := range constructKeys(kind, sys) {
+		if !spunShort[k] {
 			take = true
 		}
-		c.seen[k] = true
 	}
 	if take {
+		mark(kind, sys)
+		c.kinds[least] = true
 		c.ran++
 	}
 	return take
