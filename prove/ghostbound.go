@@ -86,7 +86,7 @@ func sumThresholds(m *counterabs.ParamModel) []presburger.Formula {
 	for ti := range m.Transitions {
 		t := &m.Transitions[ti]
 		guard := presburger.NNF(t.Guard)
-		for _, mv := range t.Moves() {
+		for _, mv := range append(t.Moves(), t.Transfers...) {
 			if mv.From == mv.To || empty[mv.To] {
 				continue
 			}
