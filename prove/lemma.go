@@ -163,10 +163,6 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	for _, f := range transported(m, ts) {
 		add("initial", f)
 	}
-	// Thresholds on sums that no step changes (ghostbound.go).
-	for _, f := range sumThresholds(m) {
-		add("sum threshold", f)
-	}
 	return out
 }
 
@@ -633,7 +629,7 @@ func lemmaSummary(ls []Lemma) string {
 		n[l.Kind]++
 	}
 	out := ""
-	for _, k := range []string{"bound", "threshold", "count", "monotone", "ceiling", "initial", "sum threshold"} {
+	for _, k := range []string{"bound", "threshold", "count", "monotone", "ceiling", "sum threshold"} {
 		if n[k] > 0 {
 			if out != "" {
 				out += ", "
