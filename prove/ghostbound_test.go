@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/formats/bymc"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -20,9 +18,9 @@ import (
 
 // TestSumThresholdsRandom cross-checks the sum thresholds
 // (ghostbound.go) and Houdini's filter on them against exploration of
-// random BOSCO-like threshold automata (sumSystem) from every initial configuration
-// (initial_random_test.go's listing and semantics, which share no code
-// with the model or the lemmas):
+// random BOSCO-like threshold automata (sumSystem) from every initial
+// configuration (initial_random_test.go's listing and semantics, which
+// share no code with the model or the lemmas):
 //
 //   - sum thresholds are generated, and the filter keeps some;
 //   - every one the filter keeps holds in every configuration reached;
@@ -116,44 +114,10 @@ func TestSumThresholdsRandom(t *testing.T) {
 // <= N + T": Spacer found it before), and hold on every instance
 // explored with parameters up to 5.
 func TestSumThresholdProvesBosco(t *testing.T) {
-	imp, err := bymc.Load(filepath.Join("..", "formats", "bymc", "testdata", "isola18", "bosco.ta"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := imp.System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := z3.New()
 	for _, name := range []string{"lemma4_0", "lemma4_1"} {
-		k := slices.IndexFunc(all.Properties, func(p gsst.Property) bool { return p.Name == name })
-		if k < 0 {
-			t.Fatalf("no property %s", name)
-		}
-		sys := all.WithProperties(k)
-		rep, err := prove.Check(context.Background(), sys, s, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := rep.Results[0]
-		if r.Verdict != prove.Proved || r.Method != prove.ByLemmas {
-			t.Fatalf("%s: %v by %q (%s), want proved by lemmas", name, r.Verdict, r.Method, r.Reason)
-		}
+		r := provedByLemmasExplored(t, "bosco.ta", name)
 		if !slices.ContainsFunc(r.Lemmas, func(l prove.Lemma) bool { return l.Kind == "sum threshold" }) {
 			t.Errorf("%s: no sum threshold among the lemmas %v", name, r.Lemmas)
-		}
-		explored := 0
-		for _, in := range testsupport.Instances(sys, 5, extSizeMax) {
-			holds, ok := exploreHolds(t, sys, in, 0)
-			if ok {
-				explored++
-			}
-			if ok && !holds {
-				t.Errorf("%s: proved, but exploration finds it failing at %v", name, in)
-			}
-		}
-		if explored == 0 {
-			t.Errorf("%s: no instance explored", name)
 		}
 	}
 }
