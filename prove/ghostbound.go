@@ -21,24 +21,26 @@ import (
 // - nsnt01 + nsnt0 <= N - F - (N - T - F) + (N - T)/2) and the bound
 // stays true after the step, since the sum never moves: "#locU1 = 0 |
 // 2*(#loc0 + nsnt0) <= N + T", the lemma that decides BOSCO's lemma4
-// (a process decides 0 only when more than (N + 3T)/2 sent 0). The
-// bound is found by interval reasoning, with no solver: S rewritten
-// with one linear invariant (or none) is a sum of counters and shared
-// variables; a counter with a negative weight is dropped (it is never
-// below 0), a shared variable is replaced by its bound among the
-// guard's conjuncts that read it alone. The candidates are guesses
-// like the others: Houdini's filter keeps those that are inductive.
+// (a process decides 0 only when more than (N + 3T - 2F)/2 sent 0),
+// which Spacer found before (a quarter of a second each). The bound is
+// found by interval reasoning, with no solver: S plus a combination of
+// the linear invariants (each with weight -1, 0 or 1) is a sum of
+// counters and shared variables; a counter with a negative weight is
+// dropped (it is never below 0), a shared variable is replaced by its
+// bound among the guard case's comparisons that read it alone. The
+// candidates are guesses like the others, offered in the second round
+// (prove.go: lemmasFor): Houdini's filter, with the linear invariants
+// as facts, keeps those that are inductive.
 
 // maxSumScale bounds the common multiple k of the guard's coefficients
 // by which a sum threshold is scaled.
 const maxSumScale = 64
 
 // sumThresholds returns the sum threshold candidates of m (above): for
-// each counter c and each ghost term S, the bounds on S (and on -S)
-// that every case of every guard into c implies, up to a constant
-// (b <= b' when b' - b is a constant at least 0): a bound that some
-// step into c does not respect is no invariant, and leaving it out
-// keeps the filter's queries small.
+// each counter c and each ghost term S, the strongest bounds on S (and
+// on -S) that every case of every guard into c implies (weaker): a
+// bound that some step into c does not respect is no invariant, and
+// leaving it out keeps the filter's queries small.
 func sumThresholds(m *counterabs.ParamModel) []presburger.Formula {
 	if m.SingleInitial() || m.NumState() > maxLinearVars {
 		return nil
@@ -392,6 +394,10 @@ func boundSum(r presburger.Term, lo, hi map[presburger.Var][]scaledBound, isCoun
 func appendBound(out []scaledBound, params presburger.Term, chosen func(yield func(w int64, b scaledBound) bool)) []scaledBound {
 	k := int64(1)
 	for _, b := range chosen {
+		// Both at most maxSumScale: the product fits.
+		if b.k > maxSumScale {
+			return out
+		}
 		if k = lcm(k, b.k); k > maxSumScale {
 			return out
 		}
