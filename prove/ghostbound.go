@@ -32,6 +32,10 @@ import (
 // (prove.go: lemmasFor): Houdini's filter, with the linear invariants
 // as facts, keeps those that are inductive.
 
+// maxSumWork bounds the sums that sumThresholds bounds by a guard
+// case (bosco.ta: about 1,300).
+const maxSumWork = 50000
+
 // maxSumScale bounds the common multiple k of the guard's coefficients
 // by which a sum threshold is scaled.
 const maxSumScale = 64
@@ -114,12 +118,18 @@ func sumThresholds(m *counterabs.ParamModel) []presburger.Formula {
 	}
 	nonneg := func(v presburger.Var) bool { return low[v] }
 	var out []presburger.Formula
+	work := 0
 	for c := range len(m.Counters) {
 		if tooMany[c] || len(cases[c]) == 0 {
 			continue
 		}
 		zero := presburger.Compare(presburger.VarTerm(m.StateVar(c)), presburger.Eq, presburger.ConstTerm(0))
 		for _, forms := range rewrites {
+			// A model with many counters and ghosts stops here, the
+			// same on every machine.
+			if work += 2 * len(cases[c]) * len(forms); work > maxSumWork || len(out) >= maxCandidates {
+				return out
+			}
 			for _, sign := range []int64{1, -1} {
 				for _, b := range commonBounds(m, forms, sign, cases[c], state, nonneg) {
 					// Stated over the shortest form of S.
