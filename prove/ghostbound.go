@@ -28,7 +28,7 @@ import (
 // counters and shared variables; a counter with a negative weight is
 // dropped (it is never below 0), a shared variable is replaced by its
 // bound among the guard case's comparisons that read it alone. The
-// candidates are guesses like the others, offered in the second round
+// candidates are guesses like the others, offered in a third round
 // (prove.go: lemmasFor): Houdini's filter, with the linear invariants
 // as facts, keeps those that are inductive.
 
