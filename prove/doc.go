@@ -53,7 +53,9 @@
 // inductive together, filtered by Houdini's algorithm with the Solver,
 // with the linear invariants as facts (and, when they do not prove
 // it, with the monotone combinations of monotone.go, sums of a few
-// variables that no step increases, in a second round). Before the
+// variables that no step increases, in a second round, and the sum
+// thresholds of ghostbound.go, bounds that the guards into a state put
+// on a sum no step changes, in a third). Before the
 // lemmas, a system whose steps are monotone (guards "at least", updates by constants or
 // transfers, domains open upward: Petri nets, transfer nets such as
 // broadcast protocols, and the counter models of GSSTs that test "at

@@ -160,3 +160,6 @@ func AcceptSomeCase() (restore func()) {
 	everyCase = false
 	return func() { everyCase = true }
 }
+
+// SumThresholds exposes the sum threshold candidates of m (ghostbound.go).
+func SumThresholds(m *counterabs.ParamModel) []presburger.Formula { return sumThresholds(m) }

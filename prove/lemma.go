@@ -25,7 +25,9 @@ type Lemma struct {
 	// that only steps under a guard bounding it increase, at most that
 	// bound); monotone.go has those two. "initial" is a premise on the
 	// initial configuration carried to every state by the ghost
-	// constants (ghost.go).
+	// constants (ghost.go); "sum threshold" a state occupied only when a
+	// sum that no step changes is within a bound the guards into it
+	// imply (ghostbound.go).
 	Kind    string
 	Formula presburger.Formula // over the model's state variables and parameters
 	Text    string
@@ -627,7 +629,7 @@ func lemmaSummary(ls []Lemma) string {
 		n[l.Kind]++
 	}
 	out := ""
-	for _, k := range []string{"bound", "threshold", "count", "monotone", "ceiling"} {
+	for _, k := range []string{"bound", "threshold", "count", "monotone", "ceiling", "sum threshold"} {
 		if n[k] > 0 {
 			if out != "" {
 				out += ", "

@@ -157,7 +157,23 @@ func TestMonotoneCandidatesC1CS(t *testing.T) {
 // 20 s of CPU), and the property holds on every instance explored
 // with parameters up to 5.
 func TestMonotoneLemmasProveC1CS(t *testing.T) {
-	imp, err := bymc.Load(filepath.Join("..", "formats", "bymc", "testdata", "isola18", "c1cs.ta"))
+	r := provedByLemmasExplored(t, "c1cs.ta", "one_step0")
+	kinds := map[string]bool{}
+	for _, l := range r.Lemmas {
+		kinds[l.Kind] = true
+	}
+	if !kinds["monotone"] || !kinds["ceiling"] {
+		t.Errorf("lemmas of kinds %v, want a monotone one and a ceiling", kinds)
+	}
+}
+
+// provedByLemmasExplored proves the property of the ISoLA'18 file,
+// fails the test unless it is proved by the lemmas, checks that it
+// holds on every instance explored with parameters up to 5 (N > 3*T
+// and T >= 1 want N of 4 or more), and returns the result.
+func provedByLemmasExplored(t *testing.T, file, property string) prove.Result {
+	t.Helper()
+	imp, err := bymc.Load(filepath.Join("..", "formats", "bymc", "testdata", "isola18", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,9 +181,9 @@ func TestMonotoneLemmasProveC1CS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == "one_step0" })
+	k := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == property })
 	if k < 0 {
-		t.Fatal("no property one_step0")
+		t.Fatalf("no property %s", property)
 	}
 	sys = sys.WithProperties(k)
 	s := z3.New()
@@ -177,14 +193,7 @@ func TestMonotoneLemmasProveC1CS(t *testing.T) {
 	}
 	r := rep.Results[0]
 	if r.Verdict != prove.Proved || r.Method != prove.ByLemmas {
-		t.Fatalf("%v by %q (%s), want proved by lemmas", r.Verdict, r.Method, r.Reason)
-	}
-	kinds := map[string]bool{}
-	for _, l := range r.Lemmas {
-		kinds[l.Kind] = true
-	}
-	if !kinds["monotone"] || !kinds["ceiling"] {
-		t.Errorf("lemmas of kinds %v, want a monotone one and a ceiling", kinds)
+		t.Fatalf("%s %s: %v by %q (%s), want proved by lemmas", file, property, r.Verdict, r.Method, r.Reason)
 	}
 	explored := 0
 	for _, in := range testsupport.Instances(sys, 5, extSizeMax) {
@@ -193,10 +202,11 @@ func TestMonotoneLemmasProveC1CS(t *testing.T) {
 			explored++
 		}
 		if ok && !holds {
-			t.Errorf("proved, but exploration finds it failing at %v", in)
+			t.Errorf("%s %s: proved, but exploration finds it failing at %v", file, property, in)
 		}
 	}
 	if explored == 0 {
-		t.Error("no instance explored (N > 3*T and T >= 1 want N of 4 or more)")
+		t.Errorf("%s %s: no instance explored", file, property)
 	}
+	return r
 }

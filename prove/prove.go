@@ -495,17 +495,20 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 // lemma that the others and the linear invariants imply is not
 // reported.
 //
-// The candidates come in two rounds: those of candidates first; when
-// the survivors do not prove phi, the survivors again with the
-// monotone combinations and ceilings (monotone.go). Those are many and
-// mostly hold, so that the filter, and the pruning of what it keeps,
-// would cost more where the first round suffices or nothing does
-// (ByMC's cf1s: its properties go to the prover either way, and the
-// second round in the first made them twice as slow); they give the
-// facts a threshold automaton with crashes needs (c1cs: 0.4 s for
-// one_step0, where the prover took 20 s). A second round's proof keeps
-// the lemmas it needs (needed: a few queries) before the pruning,
-// which asks one per lemma. When the second round proves nothing, the
+// The candidates come in up to three rounds: those of candidates
+// first; when the survivors do not prove phi, the survivors again with
+// the monotone combinations and ceilings (monotone.go), and when those
+// do not prove it either, with the sum thresholds (ghostbound.go).
+// Those are many and mostly hold, so that the filter, and the pruning
+// of what it keeps, would cost more where an earlier round suffices or
+// nothing does (ByMC's cf1s: its properties go to the prover either
+// way, and the second round in the first made them twice as slow);
+// they give the facts a threshold automaton with crashes needs (c1cs:
+// 0.4 s for one_step0, where the prover took 20 s), or one whose
+// decisions compare the initial votes (bosco: lemma4_0 and lemma4_1,
+// where the prover took a quarter of a second each). A later round's
+// proof keeps the lemmas it needs (needed: a few queries) before the
+// pruning, which asks one per lemma. When no round proves phi, the
 // first round's lemmas go on to the prover, as before.
 func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, phi presburger.Formula, lis []linearInvariant) ([]Lemma, presburger.Formula, error) {
 	facts := linearConj(m, lis)
@@ -522,19 +525,28 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 		return nil, nil, err
 	}
 	if !proves(ctx, solver, ts, kept, facts, phi) {
-		// The second round starts from what the first kept (a
-		// candidate the first dropped may survive with the new facts,
-		// but seldom does, and the round costs less without them).
-		more := monotoneLemmas(m, lis)
-		cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
-		cands = append(append(cands, more...), property)
-		if len(more) > 0 && mayProve(ctx, solver, base, cands, phi) {
+		// The later rounds start from what the first kept (a candidate
+		// the first dropped may survive with the new facts, but seldom
+		// does, and a round costs less without them); the sum
+		// thresholds come last, so that a property the monotone round
+		// proves (c1cs) does not filter them.
+		var sums []Lemma
+		for _, f := range sumThresholds(m) {
+			sums = append(sums, Lemma{Kind: "sum threshold", Formula: f, Text: FormatInvariant(f, m.VarName, m.TypedAtom)})
+		}
+		for _, more := range [][]Lemma{monotoneLemmas(m, lis), sums} {
+			cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
+			cands = append(append(cands, more...), property)
+			if len(more) == 0 || !mayProve(ctx, solver, base, cands, phi) {
+				continue
+			}
 			again, err := houdini(ctx, solver, base, cands, sample)
 			if err != nil {
 				return nil, nil, err
 			}
 			if proves(ctx, solver, ts, again, facts, phi) {
 				kept = needed(ctx, solver, base, again, phi)
+				break
 			}
 		}
 	}
