@@ -2,7 +2,6 @@ package prove
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -618,24 +617,6 @@ func strengthen(ts presburger.TransitionSystem, inv presburger.Formula) presburg
 	out.Trans = make([]presburger.Formula, len(ts.Trans))
 	for i, t := range ts.Trans {
 		out.Trans[i] = presburger.Conj(inv, t)
-	}
-	return out
-}
-
-// lemmaSummary says how many lemmas of each kind were used.
-func lemmaSummary(ls []Lemma) string {
-	n := map[string]int{}
-	for _, l := range ls {
-		n[l.Kind]++
-	}
-	out := ""
-	for _, k := range []string{"bound", "threshold", "count", "monotone", "ceiling", "sum threshold"} {
-		if n[k] > 0 {
-			if out != "" {
-				out += ", "
-			}
-			out += fmt.Sprintf("%d %s", n[k], k)
-		}
 	}
 	return out
 }
