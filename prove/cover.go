@@ -156,13 +156,10 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	// The search starts from one initial state per size and spread
 	// (initialAbove builds it).
 	k := m.NumState()
-	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: map[presburger.Var]presburger.Bound{}}
+	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: domainBounds(ts.Domain)}
 	index := map[presburger.Var]int{}
 	for i := range k {
 		index[m.StateVar(i)] = i
-	}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		cs.dom[b.Var] = b
 	}
 	if !cs.readParams() {
 		return nil, false

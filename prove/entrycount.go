@@ -40,10 +40,7 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 	if len(m.Shared) == 0 || len(m.Shared)*len(m.Counters) > maxLinearVars {
 		return nil
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(m.TransitionSystem().Domain)
 	empty := emptyCounters(m)
 	var cases [][]presburger.Term
 	for i := range m.Transitions {

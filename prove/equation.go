@@ -74,10 +74,7 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 		state[i] = m.StateVar(i)
 		index[state[i]] = i
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	params := map[presburger.Var]bool{}
 	for _, v := range ts.Params {
 		params[v] = true

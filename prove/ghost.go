@@ -121,10 +121,7 @@ func ghostTerms(m *counterabs.ParamModel, want map[int]bool) map[int]presburger.
 			open = append(open, i)
 		}
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(m.TransitionSystem().Domain)
 	steps := stepRows(m, dom, emptyCounters(m))
 	init := initTerms(m)
 	out := map[int]presburger.Term{}

@@ -79,10 +79,7 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 	for i := range k {
 		index[m.StateVar(i)] = i
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(m.TransitionSystem().Domain)
 	// The order in which variables become pivots of the elimination
 	// below: those to keep first, so that the others stay free and are
 	// the ones the invariants define.
@@ -592,10 +589,7 @@ func eliminate(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []l
 		}
 		return presburger.VarTerm(v)
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	// inDomain says that each pivot's value, read by value, lies in its
 	// domain.
 	inDomain := func(value func(p presburger.Var) presburger.Term) presburger.Formula {
@@ -659,4 +653,14 @@ func (r reduction) answer(a presburger.SafetyAnswer) presburger.SafetyAnswer {
 		a.Counterexample = &cex
 	}
 	return a
+}
+
+// domainBounds returns the range of each variable that domain bounds,
+// its ranges intersected (presburger.Intersect).
+func domainBounds(domain []presburger.Bound) map[presburger.Var]presburger.Bound {
+	dom := map[presburger.Var]presburger.Bound{}
+	for _, b := range presburger.Intersect(domain) {
+		dom[b.Var] = b
+	}
+	return dom
 }

@@ -66,10 +66,7 @@ type monotoneSearch struct {
 }
 
 func newMonotoneSearch(m *counterabs.ParamModel) *monotoneSearch {
-	s := &monotoneSearch{m: m, empty: emptyCounters(m), touches: make([][]int, m.NumState()), dom: map[presburger.Var]presburger.Bound{}}
-	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
-		s.dom[b.Var] = b
-	}
+	s := &monotoneSearch{m: m, empty: emptyCounters(m), touches: make([][]int, m.NumState()), dom: domainBounds(m.TransitionSystem().Domain)}
 	for i := range m.Transitions {
 		for _, delta := range stepCases(m, &m.Transitions[i], s.dom, s.empty) {
 			k := len(s.cases)

@@ -45,10 +45,7 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 	if !m.SingleInitial() {
 		return nil, false
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	k := m.NumState()
 	index := map[presburger.Var]int{}
 	for i := range k {
@@ -118,10 +115,7 @@ func searchByEquation(ctx context.Context, solver presburger.Solver, m *countera
 	if !ok || len(q.free) == 0 {
 		return nil
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	constraint := paramPart(ts)
 	var tried []presburger.Formula
 	for range equationInstances {

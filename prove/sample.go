@@ -62,10 +62,7 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 	if len(ts.Trans) != len(m.Transitions) {
 		return reachSample{}
 	}
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	width := presburger.Var(0)
 	for _, vs := range [][]presburger.Var{ts.Vars, ts.Next, ts.Params} {
 		for _, v := range vs {

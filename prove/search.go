@@ -67,10 +67,7 @@ func searchSmall(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 // domain and the parameter part of Init, ordered by the sum of the
 // system's parameters and sizes, then lexicographically.
 func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	constraint := paramPart(ts)
 	free := freeChoices(m)
 	var out []presburger.Model
@@ -169,10 +166,7 @@ func instanceAt(m *counterabs.ParamModel, ts presburger.TransitionSystem, dom ma
 // where ts.Bad holds, or nil; each state it visits counts against
 // budget.
 func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) *presburger.Counterexample {
-	dom := map[presburger.Var]presburger.Bound{}
-	for _, b := range presburger.Intersect(ts.Domain) {
-		dom[b.Var] = b
-	}
+	dom := domainBounds(ts.Domain)
 	nvars := m.NumState()
 	// index maps a state variable to its position, for the reader.
 	index := map[presburger.Var]int{}
