@@ -6,6 +6,7 @@ import (
 
 	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/progress"
 	"github.com/vsym/vsym/prove"
@@ -114,6 +115,9 @@ type ProveRequest struct {
 // Proof is the answer to a ProveRequest.
 type Proof struct {
 	*prove.Report
+	// Queries counts the satisfiability queries of the run (not
+	// printed: for tests and measurements).
+	Queries Queries
 }
 
 // Prove answers r for sys with Z3's CHC engine (prove.Check), on the
@@ -126,9 +130,13 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 	// bounds each certification query, and the checker each query about
 	// a property (re-checks of candidates, lemma filters) by the
 	// property's work as well, so that --property-work bounds them too.
+	//
+	// Both ask Quick first (quickFirst): the easy queries, most of those
+	// of a proof by a place invariant or the state equation, never reach
+	// Z3.
 	work := orDefault(r.Work, PropertyWork)
-	solver := z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(QueryWork))
-	checker := z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(min(QueryWork, work)))
+	solver := quickFirst(z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(QueryWork)))
+	checker := quickFirst(z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(min(QueryWork, work))))
 	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.MaxWork(work), prove.CheckSolver(checker), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
 	if ctx.Err() != nil {
 		return nil, Stopped(ctx, r.File, "proof", r.Limits.Timeout)
@@ -136,7 +144,26 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 	if err != nil {
 		return nil, FileError(r.File, err)
 	}
-	return &Proof{rep}, nil
+	p := &Proof{Report: rep}
+	for _, c := range []*presburger.Chain{solver, checker} {
+		n, asked := c.Answered(), c.Asked()
+		p.Queries.Quick += n[0]
+		p.Queries.Z3 += asked[1]
+	}
+	return p, nil
+}
+
+// quickFirst returns the solver that asks presburger.Quick, the exact
+// Go solver of the easy queries, and s only for what Quick declines.
+func quickFirst(s presburger.Solver) *presburger.Chain {
+	return presburger.NewChain(presburger.Quick{}, s)
+}
+
+// Queries counts the satisfiability queries of a run by who answered
+// them: Quick answered Quick of them, and Z3 was asked Z3 (those Quick
+// declined). The prover's own searches are not queries.
+type Queries struct {
+	Quick, Z3 int64
 }
 
 // Verdict is the answer as a whole: No when some property is refuted,

@@ -306,6 +306,7 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("queries: %d answered by Quick, %d asked of Z3", proof.Queries.Quick, proof.Queries.Z3)
 	proved, refuted, unknown := 0, 0, 0
 	for _, r := range proof.Results {
 		if r.Verdict == prove.Skipped {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/vsym/vsym/internal/checked"
 )
@@ -37,10 +38,16 @@ import (
 // neither), and propagation follows; a contradiction there is no proof
 // of anything, and the case is left undecided.
 type Quick struct {
-	// Steps bounds the work of one Solve call (0: 200,000 steps, a few
-	// milliseconds); a call that needs more answers Unknown.
+	// Steps bounds the work of one Solve call (0: DefaultQuickSteps);
+	// a call that needs more answers Unknown.
 	Steps int64
 }
+
+// DefaultQuickSteps is the work of a Quick call with no Steps: about a
+// millisecond, twice what the re-checks of mist's easy proofs need
+// (16,735 steps at most), so that a query Quick declines costs little
+// beside the solver behind it.
+const DefaultQuickSteps = 30_000
 
 // Solve implements Solver.
 func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
@@ -58,21 +65,31 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 	}
 	budget := q.Steps
 	if budget <= 0 {
-		budget = 200_000
+		budget = DefaultQuickSteps
 	}
-	s := &search{budget: budget, index: map[Var]int{}, formID: map[string]int{}}
+	box := map[Var]Bound{}
+	for _, b := range Intersect(p.Bounds) {
+		if b.Empty() {
+			return Answer{Result: Unsat}, nil
+		}
+		box[b.Var] = b
+	}
+	f, defs, unsat := eliminate(NNF(p.F), box)
+	if unsat {
+		return Answer{Result: Unsat}, nil
+	}
+	s := &search{budget: budget, index: map[Var]int{}, defs: defs, formID: map[string]int{}}
 	root := &cases{}
 	for _, b := range Intersect(p.Bounds) {
+		if _, solved := defs[b.Var]; solved {
+			continue
+		}
 		s.index[b.Var] = len(s.vars)
 		s.vars = append(s.vars, b.Var)
 		root.v = append(root.v, span{lo: b.Lo, hi: b.Hi, noLo: b.NoLo, noHi: b.NoHi})
 	}
-	for _, sp := range root.v {
-		if sp.empty() {
-			return Answer{Result: Unsat}, nil
-		}
-	}
-	r, m := s.solve(root, []Formula{NNF(p.F)})
+	s.acc = make([]int64, len(s.vars))
+	r, m := s.solve(root, []Formula{f})
 	switch r {
 	case Unsat:
 		return Answer{Result: Unsat}, nil
@@ -80,7 +97,14 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 		// Labelling satisfied every atom of one case; Eval confirms
 		// it on F as given.
 		val := func(v Var) int64 { return m[v] }
-		ok := Eval(p.F, val)
+		ok := true
+		for x, def := range defs {
+			m[x], ok = def.Value(val)
+			if !ok {
+				return Answer{Result: Unknown, Reason: "quick: a model beyond int64"}, nil
+			}
+		}
+		ok = Eval(p.F, val)
 		for _, b := range p.Bounds {
 			ok = ok && b.Contains(m[b.Var])
 		}
@@ -146,8 +170,15 @@ type search struct {
 	steps, budget int64
 	vars          []Var
 	index         map[Var]int
+	defs          map[Var]Term // the solved variables' solutions (eliminate)
 	forms         []form
 	formID        map[string]int
+
+	// Buffers of read and linear.
+	key     []byte
+	acc     []int64
+	touched []int
+	mono    []Mono
 }
 
 // cases is the state of one case: the intervals of the variables and of
@@ -267,45 +298,82 @@ func (s *search) solve(c *cases, fs []Formula) (Result, Model) {
 	return result, nil
 }
 
-// label gives each variable of c a value in turn, propagating after
-// each, and returns the model, or Unknown when labelling runs into a
-// contradiction (which proves nothing: another value might have done).
+// label looks for a model of c, a case without disjunctions left, by
+// branch and bound: the linear relaxation of c (simplex.go) has no
+// rational solution (Unsat), or an integral one (Sat, the model), or a
+// variable with a fractional value v, and then the two cases x <=
+// floor(v) and x >= ceil(v), which cover every integer, are labelled
+// in turn.
 func (s *search) label(c *cases) (Result, Model) {
-	m := make(Model, len(s.vars))
-	for i, v := range s.vars {
-		s.steps++
-		sp := &c.v[i]
-		x := int64(0)
-		switch {
-		case !sp.noLo:
-			x = sp.lo
-		case !sp.noHi:
-			x = sp.hi
+	r, ok := s.relax(c)
+	if !ok {
+		return Unknown, nil
+	}
+	if res := r.check(); res != Sat {
+		return res, nil
+	}
+	x, floor, ceil, frac := r.fractional(len(c.v))
+	if !frac {
+		m := make(Model, len(s.vars))
+		for i, v := range s.vars {
+			m[v] = r.val[i].n
 		}
-		*sp = span{lo: x, hi: x}
-		if !s.propagate(c) || s.out() {
+		return Sat, m
+	}
+	result := Unsat
+	for _, side := range []span{{hi: floor, noLo: true}, {lo: ceil, noHi: true}} {
+		if s.out() {
 			return Unknown, nil
 		}
-		m[v] = x
+		try := c.clone()
+		if side.noLo {
+			try.v[x].atMost(side.hi)
+		} else {
+			try.v[x].atLeast(side.lo)
+		}
+		if try.v[x].empty() || !s.propagate(try) {
+			continue
+		}
+		switch r, m := s.label(try); r {
+		case Sat:
+			return Sat, m
+		case Unknown:
+			result = Unknown
+		}
 	}
-	return Sat, m
+	return result, nil
 }
 
 // bound is what an atom says: the variable (x >= 0) or the form (id)
-// it bounds, and the interval it bounds it to; ok false when the atom
-// is a constant (holds says its truth) or needs arithmetic beyond int64.
+// it bounds, and the interval it bounds it to.
 type bound struct {
 	x, id int
 	in    span
 }
 
-// read turns the atom into a bound.
-func (s *search) read(a Cmp) (b bound, holds, ok bool) {
-	t := a.T
-	if len(t.Monos) == 0 {
-		return bound{}, a.Op.Holds(t.Const), false
+// reading is the kind of what read makes of an atom.
+type reading int
+
+const (
+	bounds  reading = iota // the atom is the bound
+	holds                  // the atom is a true constant
+	fails                  // the atom is a false constant
+	unread                 // the atom needs arithmetic beyond int64
+)
+
+// read turns the atom, with the solved variables replaced by their
+// solutions, into a bound.
+func (s *search) read(a Cmp) (bound, reading) {
+	mono, k, ok := s.linear(a.T)
+	if !ok {
+		return bound{}, unread
 	}
-	k := t.Const
+	if len(mono) == 0 {
+		if a.Op.Holds(k) {
+			return bound{}, holds
+		}
+		return bound{}, fails
+	}
 	op := a.Op
 	switch op { // t < 0 is t + 1 <= 0, t > 0 is t - 1 >= 0
 	case Lt:
@@ -314,21 +382,16 @@ func (s *search) read(a Cmp) (b bound, holds, ok bool) {
 	case Gt:
 		k, ok = checked.Add(k, -1)
 		op = Ge
-	default:
-		ok = true
 	}
 	if !ok || k == -1<<63 || op == Ne {
-		return bound{}, false, false
+		return bound{}, unread
 	}
-	// t = sign*g*u + k with u primitive, its first coefficient positive.
+	// t = g*u + k with u primitive, its first coefficient positive.
 	var g int64
-	for _, m := range t.Monos {
-		if m.Coef == -1<<63 {
-			return bound{}, false, false
-		}
+	for _, m := range mono {
 		g = gcd(g, abs64(m.Coef))
 	}
-	if t.Monos[0].Coef < 0 {
+	if mono[0].Coef < 0 {
 		g = -g
 	}
 	// g*u + k op 0: with g > 0, u op -k/g; with g < 0, u op' k/|g|.
@@ -362,25 +425,76 @@ func (s *search) read(a Cmp) (b bound, holds, ok bool) {
 			in.lo, in.noLo = first.lo, false
 		}
 	}
-	if len(t.Monos) == 1 {
-		return bound{x: s.index[t.Monos[0].Var], id: -1, in: in}, false, true
+	if len(mono) == 1 {
+		return bound{x: int(mono[0].Var), id: -1, in: in}, bounds
 	}
-	key := make([]byte, 0, 8*len(t.Monos))
-	for _, m := range t.Monos {
-		key = binary.AppendVarint(key, int64(m.Var))
-		key = binary.AppendVarint(key, m.Coef/g)
+	s.key = s.key[:0]
+	for _, m := range mono {
+		s.key = binary.AppendVarint(s.key, int64(m.Var))
+		s.key = binary.AppendVarint(s.key, m.Coef/g)
 	}
-	id, seen := s.formID[string(key)]
+	id, seen := s.formID[string(s.key)]
 	if !seen {
-		f := form{x: make([]int, len(t.Monos)), a: make([]int64, len(t.Monos))}
-		for i, m := range t.Monos {
-			f.x[i], f.a[i] = s.index[m.Var], m.Coef/g
+		f := form{x: make([]int, len(mono)), a: make([]int64, len(mono))}
+		for i, m := range mono {
+			f.x[i], f.a[i] = int(m.Var), m.Coef/g
 		}
 		id = len(s.forms)
 		s.forms = append(s.forms, f)
-		s.formID[string(key)] = id
+		s.formID[string(s.key)] = id
 	}
-	return bound{x: -1, id: id, in: in}, false, true
+	return bound{x: -1, id: id, in: in}, bounds
+}
+
+// linear returns t, with every solved variable replaced by its
+// solution, as monomials over variable indices (sorted, in a buffer
+// that the next call reuses) and a constant; ok false beyond int64.
+func (s *search) linear(t Term) (mono []Mono, k int64, ok bool) {
+	s.touched = s.touched[:0]
+	add := func(v Var, c int64) bool {
+		x := s.index[v]
+		if s.acc[x] == 0 {
+			s.touched = append(s.touched, x)
+		}
+		s.acc[x], ok = checked.Add(s.acc[x], c)
+		return ok && s.acc[x] >= -checked.Limit && s.acc[x] <= checked.Limit
+	}
+	k, ok = t.Const, true
+	for _, m := range t.Monos {
+		s.steps++
+		def, solved := s.defs[m.Var]
+		if !solved {
+			if ok = add(m.Var, m.Coef); !ok {
+				break
+			}
+			continue
+		}
+		var p int64
+		if p, ok = checked.Mul(m.Coef, def.Const); ok {
+			k, ok = checked.Add(k, p)
+		}
+		for _, n := range def.Monos {
+			if !ok {
+				break
+			}
+			s.steps++
+			if p, ok = checked.Mul(m.Coef, n.Coef); ok {
+				ok = add(n.Var, p)
+			}
+		}
+		if !ok {
+			break
+		}
+	}
+	slices.Sort(s.touched)
+	s.mono = s.mono[:0]
+	for _, x := range s.touched {
+		if c := s.acc[x]; c != 0 {
+			s.mono = append(s.mono, Mono{Var(x), c})
+		}
+		s.acc[x] = 0
+	}
+	return s.mono, k, ok
 }
 
 // assume adds the atom to c; false when c then has an empty interval.
@@ -388,9 +502,12 @@ func (s *search) read(a Cmp) (b bound, holds, ok bool) {
 // which a contradiction survives, and a model is checked against F.
 func (s *search) assume(c *cases, a Cmp) bool {
 	s.steps++
-	b, holds, ok := s.read(a)
-	if !ok {
-		return holds || len(a.T.Monos) > 0
+	b, r := s.read(a)
+	switch r {
+	case fails:
+		return false
+	case holds, unread:
+		return true
 	}
 	var sp *span
 	if b.x < 0 {
@@ -418,13 +535,13 @@ func (s *search) judge(c *cases, f Formula) Result {
 		}
 		return Unsat
 	case Cmp:
-		b, holds, ok := s.read(f)
-		switch {
-		case !ok && len(f.T.Monos) > 0:
+		b, r := s.read(f)
+		switch r {
+		case unread:
 			return Unknown
-		case !ok && holds:
+		case holds:
 			return Sat
-		case !ok:
+		case fails:
 			return Unsat
 		}
 		have := span{noLo: true, noHi: true}
