@@ -355,10 +355,10 @@ type bound struct {
 type reading int
 
 const (
-	bounds  reading = iota // the atom is the bound
-	holds                  // the atom is a true constant
-	fails                  // the atom is a false constant
-	unread                 // the atom needs arithmetic beyond int64
+	bounds reading = iota // the atom is the bound
+	holds                 // the atom is a true constant
+	fails                 // the atom is a false constant
+	unread                // the atom needs arithmetic beyond int64
 )
 
 // read turns the atom, with the solved variables replaced by their
