@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/vsym/vsym/detect"
@@ -137,7 +138,10 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 	work := orDefault(r.Work, PropertyWork)
 	solver := quickFirst(z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(QueryWork)))
 	checker := quickFirst(z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(min(QueryWork, work))))
-	rep, err := prove.Check(ctx, sys, z3.New(), solver, prove.Timeout(r.PropertyTimeout), prove.MaxWork(work), prove.CheckSolver(checker), prove.RelaxedProver(z3.New(z3.NoHull())), prove.OnProgress(r.Progress))
+	var proofs atomic.Int64
+	prover := countedProver{z3.New(), &proofs}
+	relaxed := countedProver{z3.New(z3.NoHull()), &proofs}
+	rep, err := prove.Check(ctx, sys, prover, solver, prove.Timeout(r.PropertyTimeout), prove.MaxWork(work), prove.CheckSolver(checker), prove.RelaxedProver(relaxed), prove.OnProgress(r.Progress))
 	if ctx.Err() != nil {
 		return nil, Stopped(ctx, r.File, "proof", r.Limits.Timeout)
 	}
@@ -145,6 +149,7 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 		return nil, FileError(r.File, err)
 	}
 	p := &Proof{Report: rep}
+	p.Queries.Spacer = proofs.Load()
 	for _, c := range []*presburger.Chain{solver, checker} {
 		n, asked := c.Answered(), c.Asked()
 		p.Queries.Quick += n[0]
@@ -161,10 +166,24 @@ func quickFirst(s presburger.Solver) *presburger.Chain {
 
 // Queries counts the satisfiability queries of a run by who answered
 // them: Quick answered Quick of them, and Z3 was asked Z3 (those Quick
-// declined). The prover's own searches are not queries.
+// declined); Spacer counts the calls of Z3's CHC engine.
 type Queries struct {
-	Quick, Z3 int64
+	Quick, Z3, Spacer int64
 }
+
+// countedProver counts the calls of a Prover in n.
+type countedProver struct {
+	presburger.Prover
+	n *atomic.Int64
+}
+
+func (p countedProver) Prove(ctx context.Context, ts presburger.TransitionSystem, b presburger.Budget) (presburger.SafetyAnswer, error) {
+	p.n.Add(1)
+	return p.Prover.Prove(ctx, ts, b)
+}
+
+// Name is the prover's, for progress displays.
+func (p countedProver) Name() string { return progress.NameOf(p.Prover) }
 
 // Verdict is the answer as a whole: No when some property is refuted,
 // else Unknown when some is unknown, else Yes.

@@ -306,7 +306,11 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("queries: %d answered by Quick, %d asked of Z3", proof.Queries.Quick, proof.Queries.Z3)
+	q := proof.Queries
+	t.Logf("queries: %d answered by Quick, %d asked of Z3; %d calls of Spacer", q.Quick, q.Z3, q.Spacer)
+	if fast(c) && q.Z3+q.Spacer > 0 || c.suite == "hand" && q.Z3 > 0 {
+		t.Errorf("%s: %d queries asked of Z3 (%d answered by Quick), %d calls of Spacer: presburger.Quick should answer every query of a case this easy, and one published at 0.01 s or less needs no Spacer", c.file, q.Z3, q.Quick, q.Spacer)
+	}
 	proved, refuted, unknown := 0, 0, 0
 	for _, r := range proof.Results {
 		if r.Verdict == prove.Skipped {
@@ -345,6 +349,14 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 		t.Errorf("cases.tsv:%d: vsym's outcome on %s is %s, the table says %s: update the row (and BENCHMARKS.md)", c.line, c.file, outcome, c.vsym)
 	}
 	return proved+refuted > 0
+}
+
+// fast reports whether c is published at 0.01 s or less: its proof
+// should ask Z3 nothing (issue 29), neither a query (presburger.Quick
+// answers them) nor Spacer.
+func fast(c suiteCase) bool {
+	fastest, err := strconv.ParseFloat(c.fastest, 64)
+	return err == nil && fastest <= 0.01
 }
 
 // explored matches the outcome of a file that vsym prove cannot take
