@@ -14,29 +14,32 @@ import (
 //
 //   - Unsat only when proved: F, in negation normal form, is split on
 //     its disjunctions, case by case, and in every case the integer
-//     bounds that its atoms imply contradict one another;
+//     bounds that its atoms imply contradict one another, or its linear
+//     relaxation has no rational solution;
 //   - Sat only with a model that Eval confirms on F and that lies in
 //     the Bounds;
-//   - Unknown otherwise: a case whose bounds neither contradict nor
-//     give a model, a problem with an Exists, or work beyond Steps.
+//   - Unknown otherwise: a case that neither contradicts nor gives a
+//     model, a problem with an Exists, or work beyond Steps.
 //
-// The bounds are intervals of the variables and of the linear forms the
-// atoms compare (an atom c*u + k op 0, u a primitive form with its first
-// coefficient positive, bounds u itself, rounded to the integers). An
-// interval of a form narrows those of its variables and the other way
-// round, each side rounded toward the integers, until nothing changes:
-// so "x + y <= 1" and "x + y >= 2" contradict at once, whatever the
-// ranges of x and y, and "2x + 2y = 1" has no integer solution. Work is
-// counted in steps (a monomial read by propagation, an atom judged, a
-// variable labelled), never time, so that the answer is the same on
-// every machine. Arithmetic is int64 with every result checked: a
-// deduction that would leave int64 is not made, which can only make
-// Quick decline, never answer wrongly.
+// First the equalities among F's top-level conjuncts are solved for a
+// variable of coefficient 1 or -1 each (eliminate.go), which the rest
+// then reads as its solution. The bounds are intervals of the variables
+// and of the linear forms the atoms compare (an atom c*u + k op 0, u a
+// primitive form with its first coefficient positive, bounds u itself,
+// rounded to the integers). An interval of a form narrows those of its
+// variables and the other way round, each side rounded toward the
+// integers, until nothing changes: so "x + y <= 1" and "x + y >= 2"
+// contradict at once, whatever the ranges of x and y, and "2x + 2y = 1"
+// has no integer solution. A case with no disjunction left is decided
+// by branch and bound over its linear relaxation (simplex.go): no
+// rational solution, an integral one (the model), or two cases split
+// at a fractional value.
 //
-// A model is found by labelling: each variable in turn takes the least
-// value of its interval (the greatest when it has no least, zero when
-// neither), and propagation follows; a contradiction there is no proof
-// of anything, and the case is left undecided.
+// Work is counted in steps (a monomial read or narrowed, an atom
+// judged, a tableau entry updated), never time, so that the answer is
+// the same on every machine. Arithmetic is int64 with every result
+// checked: a deduction that would leave int64 is not made, which can
+// only make Quick decline, never answer wrongly.
 type Quick struct {
 	// Steps bounds the work of one Solve call (0: DefaultQuickSteps);
 	// a call that needs more answers Unknown.
@@ -67,8 +70,9 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 	if budget <= 0 {
 		budget = DefaultQuickSteps
 	}
-	box := map[Var]Bound{}
-	for _, b := range Intersect(p.Bounds) {
+	bounds := Intersect(p.Bounds)
+	box := make(map[Var]Bound, len(bounds))
+	for _, b := range bounds {
 		if b.Empty() {
 			return Answer{Result: Unsat}, nil
 		}
@@ -80,7 +84,7 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 	}
 	s := &search{budget: budget, index: map[Var]int{}, defs: defs, formID: map[string]int{}}
 	root := &cases{}
-	for _, b := range Intersect(p.Bounds) {
+	for _, b := range bounds {
 		if _, solved := defs[b.Var]; solved {
 			continue
 		}

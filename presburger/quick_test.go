@@ -67,6 +67,29 @@ func linear(r *rand.Rand) pb.Problem {
 	return pb.Problem{Bounds: bs, F: pb.And(fs)}
 }
 
+// wide makes conjunctions of equalities and inequalities with larger
+// coefficients over 3 or 4 variables of 13 values each: what solving
+// equalities, the forms' rounding and branch and bound are for.
+func wide(r *rand.Rand) pb.Problem {
+	n := 3 + r.Intn(2)
+	bs := make([]pb.Bound, n)
+	for i := range bs {
+		bs[i] = pb.Bound{Var: pb.Var(i), Lo: -6, Hi: 6}
+	}
+	var fs []pb.Formula
+	for k := 1 + r.Intn(4); k > 0; k-- {
+		t := pb.ConstTerm(int64(r.Intn(21) - 10))
+		for j := 0; j < n; j++ {
+			if r.Intn(3) > 0 {
+				t = t.Add(pb.VarTerm(pb.Var(j)).Scale(int64(r.Intn(11) - 5)))
+			}
+		}
+		op := []pb.Op{pb.Eq, pb.Eq, pb.Le, pb.Ge, pb.Lt, pb.Ne}[r.Intn(6)]
+		fs = append(fs, pb.Cmp{Op: op, T: t})
+	}
+	return pb.Problem{Bounds: bs, F: pb.And(fs)}
+}
+
 // TestQuickAgainstBruteForce compares Quick with enumeration on random
 // problems with finite ranges: every Sat and Unsat must be enumeration's
 // answer, and a fair share of them must be decided at all.
@@ -79,6 +102,7 @@ func TestQuickAgainstBruteForce(t *testing.T) {
 		share  int // at least 1/share of the problems decided
 	}{
 		{"linear", 1, 3000, func(r *rand.Rand, _ *gen) pb.Problem { return linear(r) }, 2},
+		{"wide", 3, 1000, func(r *rand.Rand, _ *gen) pb.Problem { return wide(r) }, 2},
 		{"nested", 2, 3000, func(r *rand.Rand, g *gen) pb.Problem {
 			for {
 				g.next = pb.Var(g.nvars)
@@ -149,7 +173,8 @@ func TestQuickKnown(t *testing.T) {
 		{"open both ways", open, pb.Compare(X.Sub(Y), pb.Eq, k(7)), pb.Sat, true},
 		{"unbounded chain", counters, pb.Conj(pb.Compare(X, pb.Lt, Y), pb.Compare(Y, pb.Lt, Z)), pb.Sat, true},
 		{"descent", open, pb.Conj(pb.Compare(X, pb.Lt, Y), pb.Compare(Y, pb.Lt, X.Add(k(1)))), pb.Unsat, false},
-		{"near the top", []pb.Bound{{Var: x, Lo: big - 2, Hi: big}}, pb.Compare(X, pb.Ge, k(big-1)), pb.Sat, true},
+		{"near the top", []pb.Bound{{Var: x, Lo: big - 2, Hi: big}}, pb.Compare(X, pb.Ge, k(big-1)), pb.Sat, false},
+		{"below the limit", []pb.Bound{{Var: x, Lo: 1 << 61, Hi: 1<<61 + 5}}, pb.Compare(X, pb.Ge, k(1<<61+3)), pb.Sat, true},
 		{"sum beyond int64", []pb.Bound{{Var: x, Lo: big - 2, Hi: big}, {Var: y, Lo: big - 2, Hi: big}}, pb.Compare(X.Add(Y), pb.Le, k(0)), pb.Unsat, false},
 		{"sum beyond int64 sat", []pb.Bound{{Var: x, Lo: big - 2, Hi: big}, {Var: y, Lo: big - 2, Hi: big}}, pb.Compare(X.Sub(Y), pb.Eq, k(2)), pb.Sat, false},
 		{"big coefficients", open, pb.Conj(pb.Cmp{Op: pb.Ge, T: pb.Term{Monos: []pb.Mono{{Var: x, Coef: big}, {Var: y, Coef: big - 1}}, Const: -1}},

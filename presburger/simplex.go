@@ -19,6 +19,9 @@ type rat struct{ n, d int64 }
 func ratInt(x int64) rat { return rat{x, 1} }
 
 func makeRat(n, d int64) (rat, bool) {
+	if d == 0 {
+		return rat{}, false
+	}
 	if d < 0 {
 		n, d = -n, -d // |n|, |d| <= checked.Limit: no overflow
 	}
@@ -88,11 +91,16 @@ func (s *search) relax(c *cases) (*relaxation, bool) {
 	total := n + len(ids)
 	r := &relaxation{s: s, lo: make([]rat, total), hi: make([]rat, total), noLo: make([]bool, total), noHi: make([]bool, total),
 		val: make([]rat, total), rowOf: make([]int, total)}
-	set := func(x int, sp span) {
+	// Bounds beyond checked.Limit are refused: the fractions' checked
+	// arithmetic (and negation) needs magnitudes within it.
+	set := func(x int, sp span) bool {
 		r.lo[x], r.hi[x], r.noLo[x], r.noHi[x] = ratInt(sp.lo), ratInt(sp.hi), sp.noLo, sp.noHi
+		return (sp.noLo || -checked.Limit <= sp.lo && sp.lo <= checked.Limit) && (sp.noHi || -checked.Limit <= sp.hi && sp.hi <= checked.Limit)
 	}
 	for x, sp := range c.v {
-		set(x, sp)
+		if !set(x, sp) {
+			return nil, false
+		}
 		r.rowOf[x] = -1
 		switch { // nonbasic: at a bound, or 0
 		case !sp.noLo:
@@ -105,7 +113,9 @@ func (s *search) relax(c *cases) (*relaxation, bool) {
 	}
 	for k, id := range ids {
 		x := n + k
-		set(x, c.f[id])
+		if !set(x, c.f[id]) {
+			return nil, false
+		}
 		row := make([]rat, total)
 		for i := range row {
 			row[i] = ratInt(0)
