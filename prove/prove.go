@@ -582,12 +582,9 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 // properties the monotone combinations do not prove). True when the
 // solver cannot tell.
 func mayProve(ctx context.Context, solver presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, phi presburger.Formula) bool {
-	every := make([]int, len(ts.Trans))
-	for i := range every {
-		every[i] = i
-	}
-	a, err := solver.Solve(ctx, presburger.Problem{Bounds: stepBounds(ts, every...),
-		F: presburger.Conj(lemmaConj(cands), presburger.Disj(ts.Trans...), presburger.Negation(ts.Prime(phi)))})
+	anyStep, anyBounds := ts.AnyStep()
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: anyBounds,
+		F: presburger.Conj(lemmaConj(cands), anyStep, presburger.Negation(ts.Prime(phi)))})
 	return err != nil || a.Result != presburger.Sat
 }
 
