@@ -122,6 +122,10 @@ const (
 	// ByCoverability: the backward coverability search of a system
 	// whose steps are monotone (cover.go), by its run or its fixpoint.
 	ByCoverability Method = "backward coverability"
+	// ByExploration: every reachable state of a family of one instance,
+	// explored (search.go): a run, or the reachable states as the
+	// invariant.
+	ByExploration Method = "exploration"
 	// BySearch: a run found by exploring the small instances.
 	BySearch Method = "small instances"
 	// ByProver: the prover (Spacer, and its bounded search).
@@ -425,6 +429,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		if ok, err := tryProof(ctx, cfg, m, ts, solver, res, ByInduction, presburger.Conj(phi, linearConj(m, lis)), false); ok || err != nil {
 			return err
 		}
+	}
+	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+		return err
 	}
 	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
 		return err
