@@ -693,18 +693,26 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	out := cs.backward(ctx, coverWork)
 	switch {
 	case out.cex != nil:
-		if err := presburger.Replay(ctx, solver, ts, *out.cex); err != nil {
-			if ctx.Err() != nil {
-				return false, nil
-			}
-			return false, errkind.Errorf(errkind.Internal, "the run of the backward coverability search does not replay on the model: %w", err)
-		}
-		res.Method = ByCoverability
-		return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: out.cex}, nil, name, solver, res)
+		return refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)
 	case out.invariant != nil:
 		return tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
 	}
 	return false, nil
+}
+
+// refuteBy answers with cex, a run found by method (what names it in an
+// error): replayed on ts, then on the instance (answer). ok is false
+// when the context ended during the replay; a run that does not replay
+// is an internal error.
+func refuteBy(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, method Method, what string, cex presburger.Counterexample, name string, solver presburger.Solver, res *Result) (ok bool, err error) {
+	if err := presburger.Replay(ctx, solver, ts, cex); err != nil {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		return false, errkind.Errorf(errkind.Internal, "%s does not replay on the model: %w", what, err)
+	}
+	res.Method = method
+	return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: &cex}, nil, name, solver, res)
 }
 
 // emptyGroups says whether the assumption of m's system leaves

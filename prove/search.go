@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -390,14 +389,7 @@ func exhaustOne(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	found := bfs(ctx, m, ts, insts[0], &budget)
 	switch {
 	case found.cex != nil:
-		if err := presburger.Replay(ctx, solver, ts, *found.cex); err != nil {
-			if ctx.Err() != nil {
-				return false, nil
-			}
-			return false, errkind.Errorf(errkind.Internal, "the run found by exploring the one instance does not replay on the model: %w", err)
-		}
-		res.Method = ByExploration
-		return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: found.cex}, nil, name, solver, res)
+		return refuteBy(ctx, cfg, m, ts, ByExploration, "the run found by exploring the one instance", *found.cex, name, solver, res)
 	case found.complete:
 		return tryProof(ctx, cfg, m, ts, solver, res, ByExploration, reachableSet(m, ts, insts[0], found.reached), false)
 	}
