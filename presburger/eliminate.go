@@ -19,7 +19,7 @@ import (
 // kept as it is.
 func eliminate(f Formula, box map[Var]Bound) (rest Formula, defs map[Var]Term, unsat bool) {
 	var eqs, others []Formula
-	for _, g := range conjuncts(f) {
+	for _, g := range Conjuncts(f) {
 		if c, ok := g.(Cmp); ok && c.Op == Eq {
 			eqs = append(eqs, g)
 		} else {
