@@ -93,7 +93,7 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 		root.v = append(root.v, span{lo: b.Lo, hi: b.Hi, noLo: b.NoLo, noHi: b.NoHi})
 	}
 	s.acc = make([]int64, len(s.vars))
-	r, m := s.solve(root, []Formula{f})
+	r, m := s.solve(root, []*node{s.compile(f)})
 	switch r {
 	case Unsat:
 		return Answer{Result: Unsat}, nil
@@ -206,29 +206,65 @@ func (c *cases) formSpan(id int) *span {
 // out reports whether the budget is spent.
 func (s *search) out() bool { return s.steps > s.budget }
 
-// solve decides the conjunction of c's bounds and fs, formulas in
-// negation normal form, and returns Sat with a model, Unsat, or
-// Unknown. It may change c.
-func (s *search) solve(c *cases, fs []Formula) (Result, Model) {
-	var ors []Or
-	for len(fs) > 0 {
-		f := fs[len(fs)-1]
-		fs = fs[:len(fs)-1]
-		switch f := f.(type) {
-		case Bool:
-			if !f {
+// node is a formula of the search in negation normal form, lowered
+// once: an atom is read into its bound when the formula is compiled,
+// not at each case that judges it.
+type node struct {
+	kind reading // an atom's reading; conj or disj for the others
+	b    bound   // an atom's bound (kind bounds)
+	kids []*node // a conjunction's or disjunction's parts
+}
+
+const (
+	conj reading = unread + 1 + iota
+	disj
+)
+
+// compile lowers f, quantifier-free and in negation normal form.
+func (s *search) compile(f Formula) *node {
+	switch f := f.(type) {
+	case Bool:
+		if f {
+			return &node{kind: holds}
+		}
+		return &node{kind: fails}
+	case Cmp:
+		b, r := s.read(f)
+		return &node{kind: r, b: b}
+	case And:
+		return s.compileAll(conj, f)
+	case Or:
+		return s.compileAll(disj, f)
+	}
+	// Not reach here from the NNF of a quantifier-free formula; read
+	// as an atom left out, it would only weaken the case.
+	return &node{kind: unread}
+}
+
+func (s *search) compileAll(kind reading, fs []Formula) *node {
+	n := &node{kind: kind, kids: make([]*node, len(fs))}
+	for i, g := range fs {
+		n.kids[i] = s.compile(g)
+	}
+	return n
+}
+
+// solve decides the conjunction of c's bounds and ns, and returns Sat
+// with a model, Unsat, or Unknown. It may change c.
+func (s *search) solve(c *cases, ns []*node) (Result, Model) {
+	var ors []*node
+	for len(ns) > 0 {
+		n := ns[len(ns)-1]
+		ns = ns[:len(ns)-1]
+		switch n.kind {
+		case conj:
+			ns = append(ns, n.kids...)
+		case disj:
+			ors = append(ors, n)
+		default:
+			if !s.assume(c, n) {
 				return Unsat, nil
 			}
-		case And:
-			fs = append(fs, f...)
-		case Or:
-			ors = append(ors, f)
-		case Cmp:
-			if !s.assume(c, f) {
-				return Unsat, nil
-			}
-		default: // Not of an Exists: Solve declines quantifiers before
-			return Unknown, nil
 		}
 	}
 	if !s.propagate(c) {
@@ -239,11 +275,11 @@ func (s *search) solve(c *cases, fs []Formula) (Result, Model) {
 	}
 	// Drop the disjuncts c makes false and the disjunctions it makes
 	// true; a disjunction with one disjunct left is a fact.
-	var open []Or
+	var open []*node
 	for _, or := range ors {
-		var keep Or
+		var keep []*node
 		holds := false
-		for _, d := range or {
+		for _, d := range or.kids {
 			switch s.judge(c, d) {
 			case Sat:
 				holds = true
@@ -259,16 +295,15 @@ func (s *search) solve(c *cases, fs []Formula) (Result, Model) {
 		case len(keep) == 0:
 			return Unsat, nil
 		case len(keep) == 1:
-			fs = append(fs, keep[0])
+			ns = append(ns, keep[0])
+		case len(keep) == len(or.kids):
+			open = append(open, or)
 		default:
-			open = append(open, keep)
+			open = append(open, &node{kind: disj, kids: keep})
 		}
 	}
-	if len(fs) > 0 {
-		for _, or := range open {
-			fs = append(fs, or)
-		}
-		return s.solve(c, fs)
+	if len(ns) > 0 {
+		return s.solve(c, append(ns, open...))
 	}
 	if len(open) == 0 {
 		return s.label(c)
@@ -276,22 +311,22 @@ func (s *search) solve(c *cases, fs []Formula) (Result, Model) {
 	// Split on the disjunction with the fewest disjuncts.
 	k := 0
 	for i, or := range open {
-		if len(or) < len(open[k]) {
+		if len(or.kids) < len(open[k].kids) {
 			k = i
 		}
 	}
-	rest := make([]Formula, 0, len(open))
+	rest := make([]*node, 0, len(open))
 	for i, or := range open {
 		if i != k {
 			rest = append(rest, or)
 		}
 	}
 	result := Unsat
-	for _, d := range open[k] {
+	for _, d := range open[k].kids {
 		if s.out() {
 			return Unknown, nil
 		}
-		r, m := s.solve(c.clone(), append([]Formula{d}, rest...))
+		r, m := s.solve(c.clone(), append([]*node{d}, rest...))
 		switch r {
 		case Sat:
 			return Sat, m
@@ -501,18 +536,19 @@ func (s *search) linear(t Term) (mono []Mono, k int64, ok bool) {
 	return s.mono, k, ok
 }
 
-// assume adds the atom to c; false when c then has an empty interval.
-// An atom read gives no bound for is left out: the case gets weaker,
-// which a contradiction survives, and a model is checked against F.
-func (s *search) assume(c *cases, a Cmp) bool {
+// assume adds the atom n to c; false when c then has an empty
+// interval. An atom read gives no bound for is left out: the case gets
+// weaker, which a contradiction survives, and a model is checked
+// against F.
+func (s *search) assume(c *cases, n *node) bool {
 	s.steps++
-	b, r := s.read(a)
-	switch r {
+	switch n.kind {
 	case fails:
 		return false
 	case holds, unread:
 		return true
 	}
+	b := n.b
 	var sp *span
 	if b.x < 0 {
 		sp = c.formSpan(b.id)
@@ -528,53 +564,20 @@ func (s *search) assume(c *cases, a Cmp) bool {
 	return !sp.empty()
 }
 
-// judge returns Sat when c makes f true, Unsat when it makes f false,
+// judge returns Sat when c makes n true, Unsat when it makes n false,
 // Unknown when it does not tell.
-func (s *search) judge(c *cases, f Formula) Result {
+func (s *search) judge(c *cases, n *node) Result {
 	s.steps++
-	switch f := f.(type) {
-	case Bool:
-		if f {
-			return Sat
-		}
-		return Unsat
-	case Cmp:
-		b, r := s.read(f)
-		switch r {
-		case unread:
-			return Unknown
-		case holds:
-			return Sat
-		case fails:
-			return Unsat
-		}
-		have := span{noLo: true, noHi: true}
-		if b.x >= 0 {
-			have = c.v[b.x]
-		} else {
-			if b.id < len(c.f) {
-				have = c.f[b.id]
-			}
-			if e, ok := s.rangeOf(c, b.id); ok {
-				r := e.span()
-				if !r.noLo {
-					have.atLeast(r.lo)
-				}
-				if !r.noHi {
-					have.atMost(r.hi)
-				}
-			}
-		}
-		switch {
-		case have.within(b.in):
-			return Sat
-		case !have.meet(b.in):
-			return Unsat
-		}
+	switch n.kind {
+	case unread:
 		return Unknown
-	case And:
+	case holds:
+		return Sat
+	case fails:
+		return Unsat
+	case conj:
 		out := Sat
-		for _, g := range f {
+		for _, g := range n.kids {
 			switch s.judge(c, g) {
 			case Unsat:
 				return Unsat
@@ -583,9 +586,9 @@ func (s *search) judge(c *cases, f Formula) Result {
 			}
 		}
 		return out
-	case Or:
+	case disj:
 		out := Unsat
-		for _, g := range f {
+		for _, g := range n.kids {
 			switch s.judge(c, g) {
 			case Sat:
 				return Sat
@@ -594,6 +597,30 @@ func (s *search) judge(c *cases, f Formula) Result {
 			}
 		}
 		return out
+	}
+	b := n.b
+	have := span{noLo: true, noHi: true}
+	if b.x >= 0 {
+		have = c.v[b.x]
+	} else {
+		if b.id < len(c.f) {
+			have = c.f[b.id]
+		}
+		if e, ok := s.rangeOf(c, b.id); ok {
+			r := e.span()
+			if !r.noLo {
+				have.atLeast(r.lo)
+			}
+			if !r.noHi {
+				have.atMost(r.hi)
+			}
+		}
+	}
+	switch {
+	case have.within(b.in):
+		return Sat
+	case !have.meet(b.in):
+		return Unsat
 	}
 	return Unknown
 }
