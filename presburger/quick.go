@@ -575,23 +575,16 @@ func (s *search) judge(c *cases, n *node) Result {
 		return Sat
 	case fails:
 		return Unsat
-	case conj:
-		out := Sat
-		for _, g := range n.kids {
-			switch s.judge(c, g) {
-			case Unsat:
-				return Unsat
-			case Unknown:
-				out = Unknown
-			}
+	case conj, disj:
+		// A false part decides a conjunction, a true one a disjunction.
+		decisive, out := Unsat, Sat
+		if n.kind == disj {
+			decisive, out = Sat, Unsat
 		}
-		return out
-	case disj:
-		out := Unsat
 		for _, g := range n.kids {
 			switch s.judge(c, g) {
-			case Sat:
-				return Sat
+			case decisive:
+				return decisive
 			case Unknown:
 				out = Unknown
 			}
