@@ -92,10 +92,14 @@ func eliminate(f Formula, box map[Var]Bound) (rest Formula, defs map[Var]Term, u
 func solveUnit(t Term, box map[Var]Bound) (x Var, def Term, ok bool) {
 	best := -1
 	for i, m := range t.Monos {
+		b, in := box[m.Var]
+		if !in {
+			return 0, Term{}, false // no bound: the search reports it
+		}
 		if m.Coef != 1 && m.Coef != -1 {
 			continue
 		}
-		if b := box[m.Var]; best < 0 || b.NoLo && b.NoHi {
+		if best < 0 || b.NoLo && b.NoHi {
 			best = i
 		}
 	}

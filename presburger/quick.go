@@ -54,8 +54,13 @@ const DefaultQuickSteps = 30_000
 
 // Solve implements Solver.
 func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
-	if err := p.CheckBounds(); err != nil {
-		return Answer{}, err
+	// What CheckBounds checks, but for the variables without a bound,
+	// which compile finds as it reads the atoms (a walk of its own over
+	// a formula of thousands of atoms cost as much as the rest).
+	for _, b := range p.Bounds {
+		if b.Empty() {
+			return Answer{}, fmt.Errorf("presburger: empty range %d..%d for variable %d", b.Lo, b.Hi, b.Var)
+		}
 	}
 	if p.F == nil {
 		return Answer{}, fmt.Errorf("presburger: problem has no formula")
@@ -93,7 +98,11 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 		root.v = append(root.v, span{lo: b.Lo, hi: b.Hi, noLo: b.NoLo, noHi: b.NoHi})
 	}
 	s.acc = make([]int64, len(s.vars))
-	r, m := s.solve(root, []*node{s.compile(f)})
+	n := s.compile(f)
+	if s.unbound {
+		return Answer{}, fmt.Errorf("presburger: variable %d has no bound", s.missing)
+	}
+	r, m := s.solve(root, []*node{n})
 	switch r {
 	case Unsat:
 		return Answer{Result: Unsat}, nil
@@ -178,6 +187,9 @@ type search struct {
 	forms         []form
 	formID        map[string]int
 
+	unbound bool // an atom reads missing, a variable without a bound
+	missing Var
+
 	// Buffers of read and linear.
 	key     []byte
 	acc     []int64
@@ -241,9 +253,15 @@ func (s *search) compile(f Formula) *node {
 	return &node{kind: unread}
 }
 
+// compileAll lowers the parts of a conjunction or disjunction; past the
+// budget it stops, and the search that follows answers Unknown at once.
 func (s *search) compileAll(kind reading, fs []Formula) *node {
 	n := &node{kind: kind, kids: make([]*node, len(fs))}
 	for i, g := range fs {
+		if s.out() {
+			n.kids[i] = &node{kind: unread}
+			continue
+		}
 		n.kids[i] = s.compile(g)
 	}
 	return n
@@ -491,7 +509,11 @@ func (s *search) read(a Cmp) (bound, reading) {
 func (s *search) linear(t Term) (mono []Mono, k int64, ok bool) {
 	s.touched = s.touched[:0]
 	add := func(v Var, c int64) bool {
-		x := s.index[v]
+		x, in := s.index[v]
+		if !in {
+			s.unbound, s.missing = true, v
+			return false
+		}
 		if s.acc[x] == 0 {
 			s.touched = append(s.touched, x)
 		}

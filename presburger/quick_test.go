@@ -226,8 +226,15 @@ func TestQuickDeclines(t *testing.T) {
 	if err != nil || a.Result != pb.Unknown || !a.Stopped {
 		t.Errorf("cancelled: %+v %v, want Unknown and Stopped", a, err)
 	}
-	if _, err := (pb.Quick{}).Solve(context.Background(), pb.Problem{F: pb.Compare(X, pb.Ge, Y)}); err == nil {
-		t.Error("variables without bounds: no error")
+	for _, p := range []pb.Problem{
+		{F: pb.Compare(X, pb.Ge, Y)},
+		{Bounds: []pb.Bound{pb.AnyInt(x)}, F: pb.Compare(Y, pb.Eq, X.Add(pb.ConstTerm(1)))},
+		{Bounds: []pb.Bound{pb.AnyInt(x)}, F: pb.Compare(Y.Scale(2), pb.Eq, X.Add(pb.ConstTerm(1)))},
+		{Bounds: []pb.Bound{{Var: x, Lo: 1, Hi: 0}}, F: pb.Compare(X, pb.Ge, pb.ConstTerm(0))},
+	} {
+		if _, err := (pb.Quick{}).Solve(context.Background(), p); err == nil {
+			t.Errorf("%s over %v: no error", pb.Format(p.F, name), p.Bounds)
+		}
 	}
 }
 
