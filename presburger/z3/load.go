@@ -10,31 +10,35 @@ package z3
 #include "z3api.h"
 
 // openZ3 opens the shared library at path and fills the pointer of every
-// forwarder of z3api.c with the library's function of that name. It
-// returns 0, or -1 with the reason (dlerror's text) in msg. dlsym on the
-// handle searches the library and its dependencies only, never the
-// program, so a pointer cannot come back to our own forwarder; the check
-// says so out loud rather than loop forever if a loader ever did.
+// forwarder of z3api.c with the library's function of that name, all or
+// none. It returns 0, or -1 with the reason (dlerror's text) in msg.
+// dlsym on the handle searches the library and its dependencies only,
+// never the program, so a pointer cannot come back to our own
+// forwarder; the check says so out loud rather than loop forever if a
+// loader ever did.
 static int openZ3(const char *path, char *msg, size_t n) {
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) {
 		snprintf(msg, n, "%s", dlerror());
 		return -1;
 	}
+	void *fn[vsymZ3TableLen];
 	for (int i = 0; i < vsymZ3TableLen; i++) {
-		const struct vsymZ3Fn *f = &vsymZ3Table[i];
 		dlerror();
-		void *p = dlsym(h, f->name);
-		if (p == NULL || p == f->self) {
+		fn[i] = dlsym(h, vsymZ3Table[i].name);
+		if (fn[i] == NULL || fn[i] == vsymZ3Table[i].self) {
 			const char *e = dlerror();
-			snprintf(msg, n, "%s", e != NULL ? e : "it does not define the function");
-			if (p == f->self) {
-				snprintf(msg, n, "%s resolves to vsym's own forwarder", f->name);
+			if (fn[i] != NULL) {
+				snprintf(msg, n, "%s resolves to vsym's own forwarder", vsymZ3Table[i].name);
+			} else {
+				snprintf(msg, n, "%s", e != NULL ? e : "a function is missing");
 			}
 			dlclose(h);
 			return -1;
 		}
-		*f->slot = p;
+	}
+	for (int i = 0; i < vsymZ3TableLen; i++) {
+		*vsymZ3Table[i].slot = fn[i];
 	}
 	return 0;
 }
@@ -86,13 +90,16 @@ func (e *LoadError) Is(target error) bool { return target == errkind.Unknown }
 //
 // The forwarders of z3api.c are global definitions of the Z3 API's
 // names in our program, and libz3 calls some of its own API functions
-// through its symbol table: if the program exports our definitions, the
-// dynamic linker binds those calls of libz3 to them (interposition).
-// That is safe: each forwarder calls, through its pointer, the very
-// function of libz3 the call would have reached, and libz3 makes no
-// such call before the pointers are filled (its static constructors do
-// not use its C API; every other call needs a context, and contexts are
-// made only after loadLibrary succeeds).
+// through its symbol table (it has relocations for 691 of them). Were
+// the program to export our definitions, the dynamic linker would bind
+// those calls of libz3 to them (interposition). It does not today (the
+// Go linker passes no -rdynamic: "nm -D vsym" lists no Z3_ name), and it
+// would be safe if it did: each forwarder calls, through its pointer,
+// the very function of libz3 the call would have reached (dlsym on the
+// library's handle never finds the program's definitions), and libz3
+// makes no such call before the pointers are filled (its static
+// constructors do not use its C API; every other call needs a context,
+// and contexts are made only after loadLibrary succeeds).
 var loadLibrary = sync.OnceValue(func() error {
 	names := libraryNames
 	if p := os.Getenv(LibraryEnv); p != "" {
@@ -132,6 +139,12 @@ func open(name string) *LoadError {
 func checkVersion(name string) error {
 	var major, minor, build, rev C.uint
 	C.Z3_get_version(&major, &minor, &build, &rev)
+	return versionError(name, uint(major), uint(minor), uint(build))
+}
+
+// versionError is the error of checkVersion for a library of version
+// major.minor.build, or nil.
+func versionError(name string, major, minor, build uint) error {
 	if major != C.Z3_MAJOR_VERSION || minor != C.Z3_MINOR_VERSION {
 		return &LoadError{Library: name, Reason: fmt.Sprintf("it is Z3 %d.%d.%d, vsym was built with the headers of Z3 %d.%d.%d",
 			major, minor, build, C.Z3_MAJOR_VERSION, C.Z3_MINOR_VERSION, C.Z3_BUILD_NUMBER)}

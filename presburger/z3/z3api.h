@@ -21,161 +21,615 @@ extern const int vsymZ3TableLen;
 
 #ifndef VSYM_Z3API_C
 // The functions of the Z3 API that z3api.c does not forward. Package z3
-// does not link libz3, so a call to one of these would otherwise fail at
-// link time; poisoned, it fails to compile here. To call one, run
-// "go generate" in presburger/z3, which forwards every function the
+// does not link libz3, so a call to one of these would fail at link time
+// with "undefined reference"; declared so, it fails to compile with what
+// to do. go generate in presburger/z3 forwards every function the
 // package calls.
-#pragma GCC poison Z3_add_const_interp Z3_add_func_interp Z3_add_rec_def Z3_algebraic_add
-#pragma GCC poison Z3_algebraic_div Z3_algebraic_eq Z3_algebraic_eval Z3_algebraic_ge
-#pragma GCC poison Z3_algebraic_get_i Z3_algebraic_get_poly Z3_algebraic_gt Z3_algebraic_is_neg
-#pragma GCC poison Z3_algebraic_is_pos Z3_algebraic_is_value Z3_algebraic_is_zero Z3_algebraic_le
-#pragma GCC poison Z3_algebraic_lt Z3_algebraic_mul Z3_algebraic_neq Z3_algebraic_power
-#pragma GCC poison Z3_algebraic_root Z3_algebraic_roots Z3_algebraic_sign Z3_algebraic_sub
-#pragma GCC poison Z3_app_to_ast Z3_append_log Z3_apply_result_to_string Z3_ast_map_contains
-#pragma GCC poison Z3_ast_map_dec_ref Z3_ast_map_erase Z3_ast_map_find Z3_ast_map_inc_ref
-#pragma GCC poison Z3_ast_map_insert Z3_ast_map_keys Z3_ast_map_reset Z3_ast_map_size
-#pragma GCC poison Z3_ast_map_to_string Z3_ast_vector_push Z3_ast_vector_resize Z3_ast_vector_set
-#pragma GCC poison Z3_ast_vector_to_string Z3_ast_vector_translate Z3_benchmark_to_smtlib_string Z3_close_log
-#pragma GCC poison Z3_datatype_update_field Z3_dec_ref Z3_del_constructor Z3_del_constructor_list
-#pragma GCC poison Z3_disable_trace Z3_enable_trace Z3_eval_smtlib2_string Z3_finalize_memory
-#pragma GCC poison Z3_fixedpoint_add_callback Z3_fixedpoint_add_constraint Z3_fixedpoint_add_cover Z3_fixedpoint_add_fact
-#pragma GCC poison Z3_fixedpoint_add_invariant Z3_fixedpoint_assert Z3_fixedpoint_from_file Z3_fixedpoint_from_string
-#pragma GCC poison Z3_fixedpoint_get_assertions Z3_fixedpoint_get_cover_delta Z3_fixedpoint_get_ground_sat_answer Z3_fixedpoint_get_help
-#pragma GCC poison Z3_fixedpoint_get_num_levels Z3_fixedpoint_get_param_descrs Z3_fixedpoint_get_reachable Z3_fixedpoint_get_rule_names_along_trace
-#pragma GCC poison Z3_fixedpoint_get_rules Z3_fixedpoint_get_rules_along_trace Z3_fixedpoint_get_statistics Z3_fixedpoint_init
-#pragma GCC poison Z3_fixedpoint_query_from_lvl Z3_fixedpoint_query_relations Z3_fixedpoint_set_predicate_representation Z3_fixedpoint_set_reduce_app_callback
-#pragma GCC poison Z3_fixedpoint_set_reduce_assign_callback Z3_fixedpoint_to_string Z3_fixedpoint_update_rule Z3_fpa_get_ebits
-#pragma GCC poison Z3_fpa_get_numeral_exponent_bv Z3_fpa_get_numeral_exponent_int64 Z3_fpa_get_numeral_exponent_string Z3_fpa_get_numeral_sign
-#pragma GCC poison Z3_fpa_get_numeral_sign_bv Z3_fpa_get_numeral_significand_bv Z3_fpa_get_numeral_significand_string Z3_fpa_get_numeral_significand_uint64
-#pragma GCC poison Z3_fpa_get_sbits Z3_fpa_is_numeral_inf Z3_fpa_is_numeral_nan Z3_fpa_is_numeral_negative
-#pragma GCC poison Z3_fpa_is_numeral_normal Z3_fpa_is_numeral_positive Z3_fpa_is_numeral_subnormal Z3_fpa_is_numeral_zero
-#pragma GCC poison Z3_func_decl_to_ast Z3_func_decl_to_string Z3_func_entry_dec_ref Z3_func_entry_get_arg
-#pragma GCC poison Z3_func_entry_get_num_args Z3_func_entry_get_value Z3_func_entry_inc_ref Z3_func_interp_add_entry
-#pragma GCC poison Z3_func_interp_dec_ref Z3_func_interp_get_arity Z3_func_interp_get_else Z3_func_interp_get_entry
-#pragma GCC poison Z3_func_interp_get_num_entries Z3_func_interp_inc_ref Z3_func_interp_set_else Z3_get_algebraic_number_lower
-#pragma GCC poison Z3_get_algebraic_number_upper Z3_get_arity Z3_get_array_sort_domain Z3_get_array_sort_range
-#pragma GCC poison Z3_get_as_array_func_decl Z3_get_ast_hash Z3_get_bool_value Z3_get_bv_sort_size
-#pragma GCC poison Z3_get_datatype_sort_constructor Z3_get_datatype_sort_constructor_accessor Z3_get_datatype_sort_num_constructors Z3_get_datatype_sort_recognizer
-#pragma GCC poison Z3_get_decl_ast_parameter Z3_get_decl_double_parameter Z3_get_decl_func_decl_parameter Z3_get_decl_int_parameter
-#pragma GCC poison Z3_get_decl_name Z3_get_decl_num_parameters Z3_get_decl_parameter_kind Z3_get_decl_rational_parameter
-#pragma GCC poison Z3_get_decl_sort_parameter Z3_get_decl_symbol_parameter Z3_get_denominator Z3_get_domain
-#pragma GCC poison Z3_get_domain_size Z3_get_error_code Z3_get_estimated_alloc_size Z3_get_finite_domain_sort_size
-#pragma GCC poison Z3_get_full_version Z3_get_func_decl_id Z3_get_implied_equalities Z3_get_lstring
-#pragma GCC poison Z3_get_num_probes Z3_get_num_tactics Z3_get_numeral_binary_string Z3_get_numeral_decimal_string
-#pragma GCC poison Z3_get_numeral_double Z3_get_numeral_int Z3_get_numeral_rational_int64 Z3_get_numeral_small
-#pragma GCC poison Z3_get_numeral_string Z3_get_numeral_uint Z3_get_numeral_uint64 Z3_get_numerator
-#pragma GCC poison Z3_get_pattern Z3_get_pattern_num_terms Z3_get_probe_name Z3_get_quantifier_bound_name
-#pragma GCC poison Z3_get_quantifier_bound_sort Z3_get_quantifier_no_pattern_ast Z3_get_quantifier_num_no_patterns Z3_get_quantifier_num_patterns
-#pragma GCC poison Z3_get_quantifier_pattern_ast Z3_get_quantifier_weight Z3_get_range Z3_get_re_sort_basis
-#pragma GCC poison Z3_get_relation_arity Z3_get_relation_column Z3_get_seq_sort_basis Z3_get_sort_id
-#pragma GCC poison Z3_get_sort_name Z3_get_string Z3_get_symbol_int Z3_get_symbol_kind
-#pragma GCC poison Z3_get_symbol_string Z3_get_tactic_name Z3_get_tuple_sort_field_decl Z3_get_tuple_sort_mk_decl
-#pragma GCC poison Z3_get_tuple_sort_num_fields Z3_global_param_get Z3_global_param_reset_all Z3_global_param_set
-#pragma GCC poison Z3_goal_convert_model Z3_goal_depth Z3_goal_inconsistent Z3_goal_is_decided_sat
-#pragma GCC poison Z3_goal_is_decided_unsat Z3_goal_num_exprs Z3_goal_precision Z3_goal_reset
-#pragma GCC poison Z3_goal_to_dimacs_string Z3_goal_to_string Z3_goal_translate Z3_inc_ref
-#pragma GCC poison Z3_is_algebraic_number Z3_is_app Z3_is_as_array Z3_is_eq_ast
-#pragma GCC poison Z3_is_eq_sort Z3_is_lambda Z3_is_numeral_ast Z3_is_quantifier_exists
-#pragma GCC poison Z3_is_re_sort Z3_is_seq_sort Z3_is_string Z3_is_string_sort
-#pragma GCC poison Z3_is_well_sorted Z3_mk_array_default Z3_mk_array_ext Z3_mk_array_sort
-#pragma GCC poison Z3_mk_array_sort_n Z3_mk_as_array Z3_mk_ast_map Z3_mk_ast_vector
-#pragma GCC poison Z3_mk_atleast Z3_mk_atmost Z3_mk_bound Z3_mk_bv2int
-#pragma GCC poison Z3_mk_bv_numeral Z3_mk_bv_sort Z3_mk_bvadd Z3_mk_bvadd_no_overflow
-#pragma GCC poison Z3_mk_bvadd_no_underflow Z3_mk_bvand Z3_mk_bvashr Z3_mk_bvlshr
-#pragma GCC poison Z3_mk_bvmul Z3_mk_bvmul_no_overflow Z3_mk_bvmul_no_underflow Z3_mk_bvnand
-#pragma GCC poison Z3_mk_bvneg Z3_mk_bvneg_no_overflow Z3_mk_bvnor Z3_mk_bvnot
-#pragma GCC poison Z3_mk_bvor Z3_mk_bvredand Z3_mk_bvredor Z3_mk_bvsdiv
-#pragma GCC poison Z3_mk_bvsdiv_no_overflow Z3_mk_bvsge Z3_mk_bvsgt Z3_mk_bvshl
-#pragma GCC poison Z3_mk_bvsle Z3_mk_bvslt Z3_mk_bvsmod Z3_mk_bvsrem
-#pragma GCC poison Z3_mk_bvsub Z3_mk_bvsub_no_overflow Z3_mk_bvsub_no_underflow Z3_mk_bvudiv
-#pragma GCC poison Z3_mk_bvuge Z3_mk_bvugt Z3_mk_bvule Z3_mk_bvult
-#pragma GCC poison Z3_mk_bvurem Z3_mk_bvxnor Z3_mk_bvxor Z3_mk_concat
-#pragma GCC poison Z3_mk_const_array Z3_mk_constructor Z3_mk_constructor_list Z3_mk_context_rc
-#pragma GCC poison Z3_mk_datatype Z3_mk_datatypes Z3_mk_distinct Z3_mk_div
-#pragma GCC poison Z3_mk_divides Z3_mk_empty_set Z3_mk_enumeration_sort Z3_mk_exists
-#pragma GCC poison Z3_mk_ext_rotate_left Z3_mk_ext_rotate_right Z3_mk_extract Z3_mk_finite_domain_sort
-#pragma GCC poison Z3_mk_forall Z3_mk_fpa_abs Z3_mk_fpa_add Z3_mk_fpa_div
-#pragma GCC poison Z3_mk_fpa_eq Z3_mk_fpa_fma Z3_mk_fpa_fp Z3_mk_fpa_geq
-#pragma GCC poison Z3_mk_fpa_gt Z3_mk_fpa_inf Z3_mk_fpa_is_infinite Z3_mk_fpa_is_nan
-#pragma GCC poison Z3_mk_fpa_is_negative Z3_mk_fpa_is_normal Z3_mk_fpa_is_positive Z3_mk_fpa_is_subnormal
-#pragma GCC poison Z3_mk_fpa_is_zero Z3_mk_fpa_leq Z3_mk_fpa_lt Z3_mk_fpa_max
-#pragma GCC poison Z3_mk_fpa_min Z3_mk_fpa_mul Z3_mk_fpa_nan Z3_mk_fpa_neg
-#pragma GCC poison Z3_mk_fpa_numeral_double Z3_mk_fpa_numeral_float Z3_mk_fpa_numeral_int Z3_mk_fpa_numeral_int64_uint64
-#pragma GCC poison Z3_mk_fpa_numeral_int_uint Z3_mk_fpa_rem Z3_mk_fpa_rna Z3_mk_fpa_rne
-#pragma GCC poison Z3_mk_fpa_round_nearest_ties_to_away Z3_mk_fpa_round_nearest_ties_to_even Z3_mk_fpa_round_to_integral Z3_mk_fpa_round_toward_negative
-#pragma GCC poison Z3_mk_fpa_round_toward_positive Z3_mk_fpa_round_toward_zero Z3_mk_fpa_rounding_mode_sort Z3_mk_fpa_rtn
-#pragma GCC poison Z3_mk_fpa_rtp Z3_mk_fpa_rtz Z3_mk_fpa_sort Z3_mk_fpa_sort_128
-#pragma GCC poison Z3_mk_fpa_sort_16 Z3_mk_fpa_sort_32 Z3_mk_fpa_sort_64 Z3_mk_fpa_sort_double
-#pragma GCC poison Z3_mk_fpa_sort_half Z3_mk_fpa_sort_quadruple Z3_mk_fpa_sort_single Z3_mk_fpa_sqrt
-#pragma GCC poison Z3_mk_fpa_sub Z3_mk_fpa_to_fp_bv Z3_mk_fpa_to_fp_float Z3_mk_fpa_to_fp_int_real
-#pragma GCC poison Z3_mk_fpa_to_fp_real Z3_mk_fpa_to_fp_signed Z3_mk_fpa_to_fp_unsigned Z3_mk_fpa_to_ieee_bv
-#pragma GCC poison Z3_mk_fpa_to_real Z3_mk_fpa_to_sbv Z3_mk_fpa_to_ubv Z3_mk_fpa_zero
-#pragma GCC poison Z3_mk_fresh_const Z3_mk_full_set Z3_mk_func_decl Z3_mk_iff
-#pragma GCC poison Z3_mk_int Z3_mk_int2bv Z3_mk_int2real Z3_mk_int_to_str
-#pragma GCC poison Z3_mk_is_int Z3_mk_ite Z3_mk_lambda Z3_mk_lambda_const
-#pragma GCC poison Z3_mk_linear_order Z3_mk_list_sort Z3_mk_lstring Z3_mk_map
-#pragma GCC poison Z3_mk_mod Z3_mk_model Z3_mk_numeral Z3_mk_optimize
-#pragma GCC poison Z3_mk_partial_order Z3_mk_pattern Z3_mk_pbeq Z3_mk_pbge
-#pragma GCC poison Z3_mk_pble Z3_mk_piecewise_linear_order Z3_mk_power Z3_mk_probe
-#pragma GCC poison Z3_mk_quantifier Z3_mk_quantifier_const Z3_mk_quantifier_const_ex Z3_mk_quantifier_ex
-#pragma GCC poison Z3_mk_re_complement Z3_mk_re_concat Z3_mk_re_empty Z3_mk_re_full
-#pragma GCC poison Z3_mk_re_intersect Z3_mk_re_loop Z3_mk_re_option Z3_mk_re_plus
-#pragma GCC poison Z3_mk_re_range Z3_mk_re_sort Z3_mk_re_star Z3_mk_re_union
-#pragma GCC poison Z3_mk_real Z3_mk_real2int Z3_mk_real_sort Z3_mk_rec_func_decl
-#pragma GCC poison Z3_mk_rem Z3_mk_repeat Z3_mk_rotate_left Z3_mk_rotate_right
-#pragma GCC poison Z3_mk_select Z3_mk_select_n Z3_mk_seq_at Z3_mk_seq_concat
-#pragma GCC poison Z3_mk_seq_contains Z3_mk_seq_empty Z3_mk_seq_extract Z3_mk_seq_in_re
-#pragma GCC poison Z3_mk_seq_index Z3_mk_seq_last_index Z3_mk_seq_length Z3_mk_seq_nth
-#pragma GCC poison Z3_mk_seq_prefix Z3_mk_seq_replace Z3_mk_seq_sort Z3_mk_seq_suffix
-#pragma GCC poison Z3_mk_seq_to_re Z3_mk_seq_unit Z3_mk_set_add Z3_mk_set_complement
-#pragma GCC poison Z3_mk_set_del Z3_mk_set_difference Z3_mk_set_has_size Z3_mk_set_intersect
-#pragma GCC poison Z3_mk_set_member Z3_mk_set_sort Z3_mk_set_subset Z3_mk_set_union
-#pragma GCC poison Z3_mk_sign_ext Z3_mk_solver_for_logic Z3_mk_solver_from_tactic Z3_mk_store
-#pragma GCC poison Z3_mk_store_n Z3_mk_str_le Z3_mk_str_lt Z3_mk_str_to_int
-#pragma GCC poison Z3_mk_string Z3_mk_string_sort Z3_mk_sub Z3_mk_transitive_closure
-#pragma GCC poison Z3_mk_tree_order Z3_mk_tuple_sort Z3_mk_unary_minus Z3_mk_uninterpreted_sort
-#pragma GCC poison Z3_mk_unsigned_int Z3_mk_unsigned_int64 Z3_mk_xor Z3_mk_zero_ext
-#pragma GCC poison Z3_model_extrapolate Z3_model_get_const_decl Z3_model_get_const_interp Z3_model_get_func_decl
-#pragma GCC poison Z3_model_get_func_interp Z3_model_get_num_consts Z3_model_get_num_funcs Z3_model_get_num_sorts
-#pragma GCC poison Z3_model_get_sort Z3_model_get_sort_universe Z3_model_has_interp Z3_model_to_string
-#pragma GCC poison Z3_model_translate Z3_open_log Z3_optimize_assert Z3_optimize_assert_and_track
-#pragma GCC poison Z3_optimize_assert_soft Z3_optimize_check Z3_optimize_dec_ref Z3_optimize_from_file
-#pragma GCC poison Z3_optimize_from_string Z3_optimize_get_assertions Z3_optimize_get_help Z3_optimize_get_lower
-#pragma GCC poison Z3_optimize_get_lower_as_vector Z3_optimize_get_model Z3_optimize_get_objectives Z3_optimize_get_param_descrs
-#pragma GCC poison Z3_optimize_get_reason_unknown Z3_optimize_get_statistics Z3_optimize_get_unsat_core Z3_optimize_get_upper
-#pragma GCC poison Z3_optimize_get_upper_as_vector Z3_optimize_inc_ref Z3_optimize_maximize Z3_optimize_minimize
-#pragma GCC poison Z3_optimize_pop Z3_optimize_push Z3_optimize_register_model_eh Z3_optimize_set_params
-#pragma GCC poison Z3_optimize_to_string Z3_param_descrs_dec_ref Z3_param_descrs_get_documentation Z3_param_descrs_get_kind
-#pragma GCC poison Z3_param_descrs_get_name Z3_param_descrs_inc_ref Z3_param_descrs_size Z3_param_descrs_to_string
-#pragma GCC poison Z3_params_set_double Z3_params_to_string Z3_params_validate Z3_parse_smtlib2_file
-#pragma GCC poison Z3_pattern_to_ast Z3_pattern_to_string Z3_polynomial_subresultants Z3_probe_and
-#pragma GCC poison Z3_probe_apply Z3_probe_const Z3_probe_dec_ref Z3_probe_eq
-#pragma GCC poison Z3_probe_ge Z3_probe_get_descr Z3_probe_gt Z3_probe_inc_ref
-#pragma GCC poison Z3_probe_le Z3_probe_lt Z3_probe_not Z3_probe_or
-#pragma GCC poison Z3_qe_lite Z3_qe_model_project Z3_qe_model_project_skolem Z3_query_constructor
-#pragma GCC poison Z3_rcf_add Z3_rcf_del Z3_rcf_div Z3_rcf_eq
-#pragma GCC poison Z3_rcf_ge Z3_rcf_get_numerator_denominator Z3_rcf_gt Z3_rcf_inv
-#pragma GCC poison Z3_rcf_le Z3_rcf_lt Z3_rcf_mk_e Z3_rcf_mk_infinitesimal
-#pragma GCC poison Z3_rcf_mk_pi Z3_rcf_mk_rational Z3_rcf_mk_roots Z3_rcf_mk_small_int
-#pragma GCC poison Z3_rcf_mul Z3_rcf_neg Z3_rcf_neq Z3_rcf_num_to_decimal_string
-#pragma GCC poison Z3_rcf_num_to_string Z3_rcf_power Z3_rcf_sub Z3_reset_memory
-#pragma GCC poison Z3_set_ast_print_mode Z3_set_error Z3_simplify Z3_simplify_ex
-#pragma GCC poison Z3_simplify_get_help Z3_simplify_get_param_descrs Z3_solver_assert_and_track Z3_solver_check_assumptions
-#pragma GCC poison Z3_solver_cube Z3_solver_from_file Z3_solver_from_string Z3_solver_get_assertions
-#pragma GCC poison Z3_solver_get_consequences Z3_solver_get_help Z3_solver_get_levels Z3_solver_get_non_units
-#pragma GCC poison Z3_solver_get_num_scopes Z3_solver_get_param_descrs Z3_solver_get_proof Z3_solver_get_statistics
-#pragma GCC poison Z3_solver_get_trail Z3_solver_get_units Z3_solver_get_unsat_core Z3_solver_import_model_converter
-#pragma GCC poison Z3_solver_interrupt Z3_solver_propagate_consequence Z3_solver_propagate_diseq Z3_solver_propagate_eq
-#pragma GCC poison Z3_solver_propagate_final Z3_solver_propagate_fixed Z3_solver_propagate_init Z3_solver_propagate_register
-#pragma GCC poison Z3_solver_reset Z3_solver_to_dimacs_string Z3_solver_to_string Z3_solver_translate
-#pragma GCC poison Z3_sort_to_ast Z3_sort_to_string Z3_stats_dec_ref Z3_stats_get_double_value
-#pragma GCC poison Z3_stats_get_key Z3_stats_get_uint_value Z3_stats_inc_ref Z3_stats_is_double
-#pragma GCC poison Z3_stats_is_uint Z3_stats_size Z3_stats_to_string Z3_substitute
-#pragma GCC poison Z3_tactic_apply_ex Z3_tactic_cond Z3_tactic_fail Z3_tactic_fail_if
-#pragma GCC poison Z3_tactic_fail_if_not_decided Z3_tactic_get_descr Z3_tactic_get_help Z3_tactic_get_param_descrs
-#pragma GCC poison Z3_tactic_or_else Z3_tactic_par_and_then Z3_tactic_par_or Z3_tactic_repeat
-#pragma GCC poison Z3_tactic_skip Z3_tactic_using_params Z3_tactic_when Z3_to_func_decl
-#pragma GCC poison Z3_toggle_warning_messages Z3_translate Z3_update_param_value Z3_update_term
+#define vsymNotForwarded __attribute__((error("this Z3 function has no forwarder in z3api.c: run go generate in presburger/z3")))
+void Z3_add_const_interp(Z3_context c, Z3_model m, Z3_func_decl f, Z3_ast a) vsymNotForwarded;
+Z3_func_interp Z3_add_func_interp(Z3_context c, Z3_model m, Z3_func_decl f, Z3_ast default_value) vsymNotForwarded;
+void Z3_add_rec_def(Z3_context c, Z3_func_decl f, unsigned n, Z3_ast args[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_algebraic_add(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+Z3_ast Z3_algebraic_div(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+bool Z3_algebraic_eq(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+int Z3_algebraic_eval(Z3_context c, Z3_ast p, unsigned n, Z3_ast a[]) vsymNotForwarded;
+bool Z3_algebraic_ge(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+unsigned Z3_algebraic_get_i(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_ast_vector Z3_algebraic_get_poly(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_algebraic_gt(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+bool Z3_algebraic_is_neg(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_algebraic_is_pos(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_algebraic_is_value(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_algebraic_is_zero(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_algebraic_le(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+bool Z3_algebraic_lt(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+Z3_ast Z3_algebraic_mul(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+bool Z3_algebraic_neq(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+Z3_ast Z3_algebraic_power(Z3_context c, Z3_ast a, unsigned k) vsymNotForwarded;
+Z3_ast Z3_algebraic_root(Z3_context c, Z3_ast a, unsigned k) vsymNotForwarded;
+Z3_ast_vector Z3_algebraic_roots(Z3_context c, Z3_ast p, unsigned n, Z3_ast a[]) vsymNotForwarded;
+int Z3_algebraic_sign(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_ast Z3_algebraic_sub(Z3_context c, Z3_ast a, Z3_ast b) vsymNotForwarded;
+Z3_ast Z3_app_to_ast(Z3_context c, Z3_app a) vsymNotForwarded;
+void Z3_append_log(Z3_string string) vsymNotForwarded;
+Z3_string Z3_apply_result_to_string(Z3_context c, Z3_apply_result r) vsymNotForwarded;
+bool Z3_ast_map_contains(Z3_context c, Z3_ast_map m, Z3_ast k) vsymNotForwarded;
+void Z3_ast_map_dec_ref(Z3_context c, Z3_ast_map m) vsymNotForwarded;
+void Z3_ast_map_erase(Z3_context c, Z3_ast_map m, Z3_ast k) vsymNotForwarded;
+Z3_ast Z3_ast_map_find(Z3_context c, Z3_ast_map m, Z3_ast k) vsymNotForwarded;
+void Z3_ast_map_inc_ref(Z3_context c, Z3_ast_map m) vsymNotForwarded;
+void Z3_ast_map_insert(Z3_context c, Z3_ast_map m, Z3_ast k, Z3_ast v) vsymNotForwarded;
+Z3_ast_vector Z3_ast_map_keys(Z3_context c, Z3_ast_map m) vsymNotForwarded;
+void Z3_ast_map_reset(Z3_context c, Z3_ast_map m) vsymNotForwarded;
+unsigned Z3_ast_map_size(Z3_context c, Z3_ast_map m) vsymNotForwarded;
+Z3_string Z3_ast_map_to_string(Z3_context c, Z3_ast_map m) vsymNotForwarded;
+void Z3_ast_vector_push(Z3_context c, Z3_ast_vector v, Z3_ast a) vsymNotForwarded;
+void Z3_ast_vector_resize(Z3_context c, Z3_ast_vector v, unsigned n) vsymNotForwarded;
+void Z3_ast_vector_set(Z3_context c, Z3_ast_vector v, unsigned i, Z3_ast a) vsymNotForwarded;
+Z3_string Z3_ast_vector_to_string(Z3_context c, Z3_ast_vector v) vsymNotForwarded;
+Z3_ast_vector Z3_ast_vector_translate(Z3_context s, Z3_ast_vector v, Z3_context t) vsymNotForwarded;
+Z3_string Z3_benchmark_to_smtlib_string(Z3_context c, Z3_string name, Z3_string logic, Z3_string status, Z3_string attributes, unsigned num_assumptions, Z3_ast const assumptions[], Z3_ast formula) vsymNotForwarded;
+void Z3_close_log(void) vsymNotForwarded;
+Z3_ast Z3_datatype_update_field(Z3_context c, Z3_func_decl field_access, Z3_ast t, Z3_ast value) vsymNotForwarded;
+void Z3_dec_ref(Z3_context c, Z3_ast a) vsymNotForwarded;
+void Z3_del_constructor(Z3_context c, Z3_constructor constr) vsymNotForwarded;
+void Z3_del_constructor_list(Z3_context c, Z3_constructor_list clist) vsymNotForwarded;
+void Z3_disable_trace(Z3_string tag) vsymNotForwarded;
+void Z3_enable_trace(Z3_string tag) vsymNotForwarded;
+Z3_string Z3_eval_smtlib2_string(Z3_context a0, Z3_string str) vsymNotForwarded;
+void Z3_finalize_memory(void) vsymNotForwarded;
+void Z3_fixedpoint_add_callback(Z3_context ctx, Z3_fixedpoint f, void *state, Z3_fixedpoint_new_lemma_eh new_lemma_eh, Z3_fixedpoint_predecessor_eh predecessor_eh, Z3_fixedpoint_unfold_eh unfold_eh) vsymNotForwarded;
+void Z3_fixedpoint_add_constraint(Z3_context c, Z3_fixedpoint d, Z3_ast e, unsigned lvl) vsymNotForwarded;
+void Z3_fixedpoint_add_cover(Z3_context c, Z3_fixedpoint d, int level, Z3_func_decl pred, Z3_ast property) vsymNotForwarded;
+void Z3_fixedpoint_add_fact(Z3_context c, Z3_fixedpoint d, Z3_func_decl r, unsigned num_args, unsigned args[]) vsymNotForwarded;
+void Z3_fixedpoint_add_invariant(Z3_context c, Z3_fixedpoint d, Z3_func_decl pred, Z3_ast property) vsymNotForwarded;
+void Z3_fixedpoint_assert(Z3_context c, Z3_fixedpoint d, Z3_ast axiom) vsymNotForwarded;
+Z3_ast_vector Z3_fixedpoint_from_file(Z3_context c, Z3_fixedpoint f, Z3_string s) vsymNotForwarded;
+Z3_ast_vector Z3_fixedpoint_from_string(Z3_context c, Z3_fixedpoint f, Z3_string s) vsymNotForwarded;
+Z3_ast_vector Z3_fixedpoint_get_assertions(Z3_context c, Z3_fixedpoint f) vsymNotForwarded;
+Z3_ast Z3_fixedpoint_get_cover_delta(Z3_context c, Z3_fixedpoint d, int level, Z3_func_decl pred) vsymNotForwarded;
+Z3_ast Z3_fixedpoint_get_ground_sat_answer(Z3_context c, Z3_fixedpoint d) vsymNotForwarded;
+Z3_string Z3_fixedpoint_get_help(Z3_context c, Z3_fixedpoint f) vsymNotForwarded;
+unsigned Z3_fixedpoint_get_num_levels(Z3_context c, Z3_fixedpoint d, Z3_func_decl pred) vsymNotForwarded;
+Z3_param_descrs Z3_fixedpoint_get_param_descrs(Z3_context c, Z3_fixedpoint f) vsymNotForwarded;
+Z3_ast Z3_fixedpoint_get_reachable(Z3_context c, Z3_fixedpoint d, Z3_func_decl pred) vsymNotForwarded;
+Z3_symbol Z3_fixedpoint_get_rule_names_along_trace(Z3_context c, Z3_fixedpoint d) vsymNotForwarded;
+Z3_ast_vector Z3_fixedpoint_get_rules(Z3_context c, Z3_fixedpoint f) vsymNotForwarded;
+Z3_ast_vector Z3_fixedpoint_get_rules_along_trace(Z3_context c, Z3_fixedpoint d) vsymNotForwarded;
+Z3_stats Z3_fixedpoint_get_statistics(Z3_context c, Z3_fixedpoint d) vsymNotForwarded;
+void Z3_fixedpoint_init(Z3_context c, Z3_fixedpoint d, void* state) vsymNotForwarded;
+Z3_lbool Z3_fixedpoint_query_from_lvl(Z3_context c, Z3_fixedpoint d, Z3_ast query, unsigned lvl) vsymNotForwarded;
+Z3_lbool Z3_fixedpoint_query_relations(Z3_context c, Z3_fixedpoint d, unsigned num_relations, Z3_func_decl const relations[]) vsymNotForwarded;
+void Z3_fixedpoint_set_predicate_representation(Z3_context c, Z3_fixedpoint d, Z3_func_decl f, unsigned num_relations, Z3_symbol const relation_kinds[]) vsymNotForwarded;
+void Z3_fixedpoint_set_reduce_app_callback(Z3_context c, Z3_fixedpoint d, Z3_fixedpoint_reduce_app_callback_fptr cb) vsymNotForwarded;
+void Z3_fixedpoint_set_reduce_assign_callback(Z3_context c, Z3_fixedpoint d, Z3_fixedpoint_reduce_assign_callback_fptr cb) vsymNotForwarded;
+Z3_string Z3_fixedpoint_to_string(Z3_context c, Z3_fixedpoint f, unsigned num_queries, Z3_ast queries[]) vsymNotForwarded;
+void Z3_fixedpoint_update_rule(Z3_context c, Z3_fixedpoint d, Z3_ast a, Z3_symbol name) vsymNotForwarded;
+unsigned Z3_fpa_get_ebits(Z3_context c, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_fpa_get_numeral_exponent_bv(Z3_context c, Z3_ast t, bool biased) vsymNotForwarded;
+bool Z3_fpa_get_numeral_exponent_int64(Z3_context c, Z3_ast t, int64_t * n, bool biased) vsymNotForwarded;
+Z3_string Z3_fpa_get_numeral_exponent_string(Z3_context c, Z3_ast t, bool biased) vsymNotForwarded;
+bool Z3_fpa_get_numeral_sign(Z3_context c, Z3_ast t, int * sgn) vsymNotForwarded;
+Z3_ast Z3_fpa_get_numeral_sign_bv(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_fpa_get_numeral_significand_bv(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_string Z3_fpa_get_numeral_significand_string(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_get_numeral_significand_uint64(Z3_context c, Z3_ast t, uint64_t * n) vsymNotForwarded;
+unsigned Z3_fpa_get_sbits(Z3_context c, Z3_sort s) vsymNotForwarded;
+bool Z3_fpa_is_numeral_inf(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_is_numeral_nan(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_is_numeral_negative(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_is_numeral_normal(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_is_numeral_positive(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_is_numeral_subnormal(Z3_context c, Z3_ast t) vsymNotForwarded;
+bool Z3_fpa_is_numeral_zero(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_func_decl_to_ast(Z3_context c, Z3_func_decl f) vsymNotForwarded;
+Z3_string Z3_func_decl_to_string(Z3_context c, Z3_func_decl d) vsymNotForwarded;
+void Z3_func_entry_dec_ref(Z3_context c, Z3_func_entry e) vsymNotForwarded;
+Z3_ast Z3_func_entry_get_arg(Z3_context c, Z3_func_entry e, unsigned i) vsymNotForwarded;
+unsigned Z3_func_entry_get_num_args(Z3_context c, Z3_func_entry e) vsymNotForwarded;
+Z3_ast Z3_func_entry_get_value(Z3_context c, Z3_func_entry e) vsymNotForwarded;
+void Z3_func_entry_inc_ref(Z3_context c, Z3_func_entry e) vsymNotForwarded;
+void Z3_func_interp_add_entry(Z3_context c, Z3_func_interp fi, Z3_ast_vector args, Z3_ast value) vsymNotForwarded;
+void Z3_func_interp_dec_ref(Z3_context c, Z3_func_interp f) vsymNotForwarded;
+unsigned Z3_func_interp_get_arity(Z3_context c, Z3_func_interp f) vsymNotForwarded;
+Z3_ast Z3_func_interp_get_else(Z3_context c, Z3_func_interp f) vsymNotForwarded;
+Z3_func_entry Z3_func_interp_get_entry(Z3_context c, Z3_func_interp f, unsigned i) vsymNotForwarded;
+unsigned Z3_func_interp_get_num_entries(Z3_context c, Z3_func_interp f) vsymNotForwarded;
+void Z3_func_interp_inc_ref(Z3_context c, Z3_func_interp f) vsymNotForwarded;
+void Z3_func_interp_set_else(Z3_context c, Z3_func_interp f, Z3_ast else_value) vsymNotForwarded;
+Z3_ast Z3_get_algebraic_number_lower(Z3_context c, Z3_ast a, unsigned precision) vsymNotForwarded;
+Z3_ast Z3_get_algebraic_number_upper(Z3_context c, Z3_ast a, unsigned precision) vsymNotForwarded;
+unsigned Z3_get_arity(Z3_context c, Z3_func_decl d) vsymNotForwarded;
+Z3_sort Z3_get_array_sort_domain(Z3_context c, Z3_sort t) vsymNotForwarded;
+Z3_sort Z3_get_array_sort_range(Z3_context c, Z3_sort t) vsymNotForwarded;
+Z3_func_decl Z3_get_as_array_func_decl(Z3_context c, Z3_ast a) vsymNotForwarded;
+unsigned Z3_get_ast_hash(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_lbool Z3_get_bool_value(Z3_context c, Z3_ast a) vsymNotForwarded;
+unsigned Z3_get_bv_sort_size(Z3_context c, Z3_sort t) vsymNotForwarded;
+Z3_func_decl Z3_get_datatype_sort_constructor(Z3_context c, Z3_sort t, unsigned idx) vsymNotForwarded;
+Z3_func_decl Z3_get_datatype_sort_constructor_accessor(Z3_context c, Z3_sort t, unsigned idx_c, unsigned idx_a) vsymNotForwarded;
+unsigned Z3_get_datatype_sort_num_constructors(Z3_context c, Z3_sort t) vsymNotForwarded;
+Z3_func_decl Z3_get_datatype_sort_recognizer(Z3_context c, Z3_sort t, unsigned idx) vsymNotForwarded;
+Z3_ast Z3_get_decl_ast_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+double Z3_get_decl_double_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+Z3_func_decl Z3_get_decl_func_decl_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+int Z3_get_decl_int_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+Z3_symbol Z3_get_decl_name(Z3_context c, Z3_func_decl d) vsymNotForwarded;
+unsigned Z3_get_decl_num_parameters(Z3_context c, Z3_func_decl d) vsymNotForwarded;
+Z3_parameter_kind Z3_get_decl_parameter_kind(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+Z3_string Z3_get_decl_rational_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+Z3_sort Z3_get_decl_sort_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+Z3_symbol Z3_get_decl_symbol_parameter(Z3_context c, Z3_func_decl d, unsigned idx) vsymNotForwarded;
+Z3_ast Z3_get_denominator(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_sort Z3_get_domain(Z3_context c, Z3_func_decl d, unsigned i) vsymNotForwarded;
+unsigned Z3_get_domain_size(Z3_context c, Z3_func_decl d) vsymNotForwarded;
+Z3_error_code Z3_get_error_code(Z3_context c) vsymNotForwarded;
+uint64_t Z3_get_estimated_alloc_size(void) vsymNotForwarded;
+Z3_bool_opt Z3_get_finite_domain_sort_size(Z3_context c, Z3_sort s, uint64_t* r) vsymNotForwarded;
+Z3_string Z3_get_full_version(void) vsymNotForwarded;
+unsigned Z3_get_func_decl_id(Z3_context c, Z3_func_decl f) vsymNotForwarded;
+Z3_lbool Z3_get_implied_equalities(Z3_context c, Z3_solver s, unsigned num_terms, Z3_ast const terms[], unsigned class_ids[]) vsymNotForwarded;
+Z3_char_ptr Z3_get_lstring(Z3_context c, Z3_ast s, unsigned* length) vsymNotForwarded;
+unsigned Z3_get_num_probes(Z3_context c) vsymNotForwarded;
+unsigned Z3_get_num_tactics(Z3_context c) vsymNotForwarded;
+Z3_string Z3_get_numeral_binary_string(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_string Z3_get_numeral_decimal_string(Z3_context c, Z3_ast a, unsigned precision) vsymNotForwarded;
+double Z3_get_numeral_double(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_get_numeral_int(Z3_context c, Z3_ast v, int* i) vsymNotForwarded;
+bool Z3_get_numeral_rational_int64(Z3_context c, Z3_ast v, int64_t* num, int64_t* den) vsymNotForwarded;
+bool Z3_get_numeral_small(Z3_context c, Z3_ast a, int64_t* num, int64_t* den) vsymNotForwarded;
+Z3_string Z3_get_numeral_string(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_get_numeral_uint(Z3_context c, Z3_ast v, unsigned* u) vsymNotForwarded;
+bool Z3_get_numeral_uint64(Z3_context c, Z3_ast v, uint64_t* u) vsymNotForwarded;
+Z3_ast Z3_get_numerator(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_ast Z3_get_pattern(Z3_context c, Z3_pattern p, unsigned idx) vsymNotForwarded;
+unsigned Z3_get_pattern_num_terms(Z3_context c, Z3_pattern p) vsymNotForwarded;
+Z3_string Z3_get_probe_name(Z3_context c, unsigned i) vsymNotForwarded;
+Z3_symbol Z3_get_quantifier_bound_name(Z3_context c, Z3_ast a, unsigned i) vsymNotForwarded;
+Z3_sort Z3_get_quantifier_bound_sort(Z3_context c, Z3_ast a, unsigned i) vsymNotForwarded;
+Z3_ast Z3_get_quantifier_no_pattern_ast(Z3_context c, Z3_ast a, unsigned i) vsymNotForwarded;
+unsigned Z3_get_quantifier_num_no_patterns(Z3_context c, Z3_ast a) vsymNotForwarded;
+unsigned Z3_get_quantifier_num_patterns(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_pattern Z3_get_quantifier_pattern_ast(Z3_context c, Z3_ast a, unsigned i) vsymNotForwarded;
+unsigned Z3_get_quantifier_weight(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_sort Z3_get_range(Z3_context c, Z3_func_decl d) vsymNotForwarded;
+Z3_sort Z3_get_re_sort_basis(Z3_context c, Z3_sort s) vsymNotForwarded;
+unsigned Z3_get_relation_arity(Z3_context c, Z3_sort s) vsymNotForwarded;
+Z3_sort Z3_get_relation_column(Z3_context c, Z3_sort s, unsigned col) vsymNotForwarded;
+Z3_sort Z3_get_seq_sort_basis(Z3_context c, Z3_sort s) vsymNotForwarded;
+unsigned Z3_get_sort_id(Z3_context c, Z3_sort s) vsymNotForwarded;
+Z3_symbol Z3_get_sort_name(Z3_context c, Z3_sort d) vsymNotForwarded;
+Z3_string Z3_get_string(Z3_context c, Z3_ast s) vsymNotForwarded;
+int Z3_get_symbol_int(Z3_context c, Z3_symbol s) vsymNotForwarded;
+Z3_symbol_kind Z3_get_symbol_kind(Z3_context c, Z3_symbol s) vsymNotForwarded;
+Z3_string Z3_get_symbol_string(Z3_context c, Z3_symbol s) vsymNotForwarded;
+Z3_string Z3_get_tactic_name(Z3_context c, unsigned i) vsymNotForwarded;
+Z3_func_decl Z3_get_tuple_sort_field_decl(Z3_context c, Z3_sort t, unsigned i) vsymNotForwarded;
+Z3_func_decl Z3_get_tuple_sort_mk_decl(Z3_context c, Z3_sort t) vsymNotForwarded;
+unsigned Z3_get_tuple_sort_num_fields(Z3_context c, Z3_sort t) vsymNotForwarded;
+Z3_bool_opt Z3_global_param_get(Z3_string param_id, Z3_string_ptr param_value) vsymNotForwarded;
+void Z3_global_param_reset_all(void) vsymNotForwarded;
+void Z3_global_param_set(Z3_string param_id, Z3_string param_value) vsymNotForwarded;
+Z3_model Z3_goal_convert_model(Z3_context c, Z3_goal g, Z3_model m) vsymNotForwarded;
+unsigned Z3_goal_depth(Z3_context c, Z3_goal g) vsymNotForwarded;
+bool Z3_goal_inconsistent(Z3_context c, Z3_goal g) vsymNotForwarded;
+bool Z3_goal_is_decided_sat(Z3_context c, Z3_goal g) vsymNotForwarded;
+bool Z3_goal_is_decided_unsat(Z3_context c, Z3_goal g) vsymNotForwarded;
+unsigned Z3_goal_num_exprs(Z3_context c, Z3_goal g) vsymNotForwarded;
+Z3_goal_prec Z3_goal_precision(Z3_context c, Z3_goal g) vsymNotForwarded;
+void Z3_goal_reset(Z3_context c, Z3_goal g) vsymNotForwarded;
+Z3_string Z3_goal_to_dimacs_string(Z3_context c, Z3_goal g, bool include_names) vsymNotForwarded;
+Z3_string Z3_goal_to_string(Z3_context c, Z3_goal g) vsymNotForwarded;
+Z3_goal Z3_goal_translate(Z3_context source, Z3_goal g, Z3_context target) vsymNotForwarded;
+void Z3_inc_ref(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_algebraic_number(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_app(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_as_array(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_eq_ast(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+bool Z3_is_eq_sort(Z3_context c, Z3_sort s1, Z3_sort s2) vsymNotForwarded;
+bool Z3_is_lambda(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_numeral_ast(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_quantifier_exists(Z3_context c, Z3_ast a) vsymNotForwarded;
+bool Z3_is_re_sort(Z3_context c, Z3_sort s) vsymNotForwarded;
+bool Z3_is_seq_sort(Z3_context c, Z3_sort s) vsymNotForwarded;
+bool Z3_is_string(Z3_context c, Z3_ast s) vsymNotForwarded;
+bool Z3_is_string_sort(Z3_context c, Z3_sort s) vsymNotForwarded;
+bool Z3_is_well_sorted(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_array_default(Z3_context c, Z3_ast array) vsymNotForwarded;
+Z3_ast Z3_mk_array_ext(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_sort Z3_mk_array_sort(Z3_context c, Z3_sort domain, Z3_sort range) vsymNotForwarded;
+Z3_sort Z3_mk_array_sort_n(Z3_context c, unsigned n, Z3_sort const * domain, Z3_sort range) vsymNotForwarded;
+Z3_ast Z3_mk_as_array(Z3_context c, Z3_func_decl f) vsymNotForwarded;
+Z3_ast_map Z3_mk_ast_map(Z3_context c) vsymNotForwarded;
+Z3_ast_vector Z3_mk_ast_vector(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_atleast(Z3_context c, unsigned num_args, Z3_ast const args[], unsigned k) vsymNotForwarded;
+Z3_ast Z3_mk_atmost(Z3_context c, unsigned num_args, Z3_ast const args[], unsigned k) vsymNotForwarded;
+Z3_ast Z3_mk_bound(Z3_context c, unsigned index, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_bv2int(Z3_context c, Z3_ast t1, bool is_signed) vsymNotForwarded;
+Z3_ast Z3_mk_bv_numeral(Z3_context c, unsigned sz, bool const* bits) vsymNotForwarded;
+Z3_sort Z3_mk_bv_sort(Z3_context c, unsigned sz) vsymNotForwarded;
+Z3_ast Z3_mk_bvadd(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvadd_no_overflow(Z3_context c, Z3_ast t1, Z3_ast t2, bool is_signed) vsymNotForwarded;
+Z3_ast Z3_mk_bvadd_no_underflow(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvand(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvashr(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvlshr(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvmul(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvmul_no_overflow(Z3_context c, Z3_ast t1, Z3_ast t2, bool is_signed) vsymNotForwarded;
+Z3_ast Z3_mk_bvmul_no_underflow(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvnand(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvneg(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_bvneg_no_overflow(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_bvnor(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvnot(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_bvor(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvredand(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_bvredor(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_bvsdiv(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsdiv_no_overflow(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsge(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsgt(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvshl(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsle(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvslt(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsmod(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsrem(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsub(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsub_no_overflow(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvsub_no_underflow(Z3_context c, Z3_ast t1, Z3_ast t2, bool is_signed) vsymNotForwarded;
+Z3_ast Z3_mk_bvudiv(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvuge(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvugt(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvule(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvult(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvurem(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvxnor(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_bvxor(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_concat(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_const_array(Z3_context c, Z3_sort domain, Z3_ast v) vsymNotForwarded;
+Z3_constructor Z3_mk_constructor(Z3_context c, Z3_symbol name, Z3_symbol recognizer, unsigned num_fields, Z3_symbol const field_names[], Z3_sort_opt const sorts[], unsigned sort_refs[]) vsymNotForwarded;
+Z3_constructor_list Z3_mk_constructor_list(Z3_context c, unsigned num_constructors, Z3_constructor const constructors[]) vsymNotForwarded;
+Z3_context Z3_mk_context_rc(Z3_config c) vsymNotForwarded;
+Z3_sort Z3_mk_datatype(Z3_context c, Z3_symbol name, unsigned num_constructors, Z3_constructor constructors[]) vsymNotForwarded;
+void Z3_mk_datatypes(Z3_context c, unsigned num_sorts, Z3_symbol const sort_names[], Z3_sort sorts[], Z3_constructor_list constructor_lists[]) vsymNotForwarded;
+Z3_ast Z3_mk_distinct(Z3_context c, unsigned num_args, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_div(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_ast Z3_mk_divides(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_empty_set(Z3_context c, Z3_sort domain) vsymNotForwarded;
+Z3_sort Z3_mk_enumeration_sort(Z3_context c, Z3_symbol name, unsigned n, Z3_symbol const enum_names[], Z3_func_decl enum_consts[], Z3_func_decl enum_testers[]) vsymNotForwarded;
+Z3_ast Z3_mk_exists(Z3_context c, unsigned weight, unsigned num_patterns, Z3_pattern const patterns[], unsigned num_decls, Z3_sort const sorts[], Z3_symbol const decl_names[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_ext_rotate_left(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_ext_rotate_right(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_extract(Z3_context c, unsigned high, unsigned low, Z3_ast t1) vsymNotForwarded;
+Z3_sort Z3_mk_finite_domain_sort(Z3_context c, Z3_symbol name, uint64_t size) vsymNotForwarded;
+Z3_ast Z3_mk_forall(Z3_context c, unsigned weight, unsigned num_patterns, Z3_pattern const patterns[], unsigned num_decls, Z3_sort const sorts[], Z3_symbol const decl_names[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_abs(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_add(Z3_context c, Z3_ast rm, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_div(Z3_context c, Z3_ast rm, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_eq(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_fma(Z3_context c, Z3_ast rm, Z3_ast t1, Z3_ast t2, Z3_ast t3) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_fp(Z3_context c, Z3_ast sgn, Z3_ast exp, Z3_ast sig) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_geq(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_gt(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_inf(Z3_context c, Z3_sort s, bool negative) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_infinite(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_nan(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_negative(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_normal(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_positive(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_subnormal(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_is_zero(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_leq(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_lt(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_max(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_min(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_mul(Z3_context c, Z3_ast rm, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_nan(Z3_context c, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_neg(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_numeral_double(Z3_context c, double v, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_numeral_float(Z3_context c, float v, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_numeral_int(Z3_context c, signed v, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_numeral_int64_uint64(Z3_context c, bool sgn, int64_t exp, uint64_t sig, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_numeral_int_uint(Z3_context c, bool sgn, signed exp, unsigned sig, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_rem(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_rna(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_rne(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_round_nearest_ties_to_away(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_round_nearest_ties_to_even(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_round_to_integral(Z3_context c, Z3_ast rm, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_round_toward_negative(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_round_toward_positive(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_round_toward_zero(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_rounding_mode_sort(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_rtn(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_rtp(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_rtz(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort(Z3_context c, unsigned ebits, unsigned sbits) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_128(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_16(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_32(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_64(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_double(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_half(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_quadruple(Z3_context c) vsymNotForwarded;
+Z3_sort Z3_mk_fpa_sort_single(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_sqrt(Z3_context c, Z3_ast rm, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_sub(Z3_context c, Z3_ast rm, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_fp_bv(Z3_context c, Z3_ast bv, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_fp_float(Z3_context c, Z3_ast rm, Z3_ast t, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_fp_int_real(Z3_context c, Z3_ast rm, Z3_ast exp, Z3_ast sig, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_fp_real(Z3_context c, Z3_ast rm, Z3_ast t, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_fp_signed(Z3_context c, Z3_ast rm, Z3_ast t, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_fp_unsigned(Z3_context c, Z3_ast rm, Z3_ast t, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_ieee_bv(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_real(Z3_context c, Z3_ast t) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_sbv(Z3_context c, Z3_ast rm, Z3_ast t, unsigned sz) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_to_ubv(Z3_context c, Z3_ast rm, Z3_ast t, unsigned sz) vsymNotForwarded;
+Z3_ast Z3_mk_fpa_zero(Z3_context c, Z3_sort s, bool negative) vsymNotForwarded;
+Z3_ast Z3_mk_fresh_const(Z3_context c, Z3_string prefix, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_full_set(Z3_context c, Z3_sort domain) vsymNotForwarded;
+Z3_func_decl Z3_mk_func_decl(Z3_context c, Z3_symbol s, unsigned domain_size, Z3_sort const domain[], Z3_sort range) vsymNotForwarded;
+Z3_ast Z3_mk_iff(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_int(Z3_context c, int v, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_int2bv(Z3_context c, unsigned n, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_int2real(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_int_to_str(Z3_context c, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_is_int(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_ite(Z3_context c, Z3_ast t1, Z3_ast t2, Z3_ast t3) vsymNotForwarded;
+Z3_ast Z3_mk_lambda(Z3_context c, unsigned num_decls, Z3_sort const sorts[], Z3_symbol const decl_names[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_lambda_const(Z3_context c, unsigned num_bound, Z3_app const bound[], Z3_ast body) vsymNotForwarded;
+Z3_func_decl Z3_mk_linear_order(Z3_context c, Z3_sort a, unsigned id) vsymNotForwarded;
+Z3_sort Z3_mk_list_sort(Z3_context c, Z3_symbol name, Z3_sort elem_sort, Z3_func_decl* nil_decl, Z3_func_decl* is_nil_decl, Z3_func_decl* cons_decl, Z3_func_decl* is_cons_decl, Z3_func_decl* head_decl, Z3_func_decl* tail_decl) vsymNotForwarded;
+Z3_ast Z3_mk_lstring(Z3_context c, unsigned len, Z3_string s) vsymNotForwarded;
+Z3_ast Z3_mk_map(Z3_context c, Z3_func_decl f, unsigned n, Z3_ast const* args) vsymNotForwarded;
+Z3_ast Z3_mk_mod(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_model Z3_mk_model(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_numeral(Z3_context c, Z3_string numeral, Z3_sort ty) vsymNotForwarded;
+Z3_optimize Z3_mk_optimize(Z3_context c) vsymNotForwarded;
+Z3_func_decl Z3_mk_partial_order(Z3_context c, Z3_sort a, unsigned id) vsymNotForwarded;
+Z3_pattern Z3_mk_pattern(Z3_context c, unsigned num_patterns, Z3_ast const terms[]) vsymNotForwarded;
+Z3_ast Z3_mk_pbeq(Z3_context c, unsigned num_args, Z3_ast const args[], int const coeffs[], int k) vsymNotForwarded;
+Z3_ast Z3_mk_pbge(Z3_context c, unsigned num_args, Z3_ast const args[], int const coeffs[], int k) vsymNotForwarded;
+Z3_ast Z3_mk_pble(Z3_context c, unsigned num_args, Z3_ast const args[], int const coeffs[], int k) vsymNotForwarded;
+Z3_func_decl Z3_mk_piecewise_linear_order(Z3_context c, Z3_sort a, unsigned id) vsymNotForwarded;
+Z3_ast Z3_mk_power(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_probe Z3_mk_probe(Z3_context c, Z3_string name) vsymNotForwarded;
+Z3_ast Z3_mk_quantifier(Z3_context c, bool is_forall, unsigned weight, unsigned num_patterns, Z3_pattern const patterns[], unsigned num_decls, Z3_sort const sorts[], Z3_symbol const decl_names[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_quantifier_const(Z3_context c, bool is_forall, unsigned weight, unsigned num_bound, Z3_app const bound[], unsigned num_patterns, Z3_pattern const patterns[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_quantifier_const_ex(Z3_context c, bool is_forall, unsigned weight, Z3_symbol quantifier_id, Z3_symbol skolem_id, unsigned num_bound, Z3_app const bound[], unsigned num_patterns, Z3_pattern const patterns[], unsigned num_no_patterns, Z3_ast const no_patterns[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_quantifier_ex(Z3_context c, bool is_forall, unsigned weight, Z3_symbol quantifier_id, Z3_symbol skolem_id, unsigned num_patterns, Z3_pattern const patterns[], unsigned num_no_patterns, Z3_ast const no_patterns[], unsigned num_decls, Z3_sort const sorts[], Z3_symbol const decl_names[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_mk_re_complement(Z3_context c, Z3_ast re) vsymNotForwarded;
+Z3_ast Z3_mk_re_concat(Z3_context c, unsigned n, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_re_empty(Z3_context c, Z3_sort re) vsymNotForwarded;
+Z3_ast Z3_mk_re_full(Z3_context c, Z3_sort re) vsymNotForwarded;
+Z3_ast Z3_mk_re_intersect(Z3_context c, unsigned n, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_re_loop(Z3_context c, Z3_ast r, unsigned lo, unsigned hi) vsymNotForwarded;
+Z3_ast Z3_mk_re_option(Z3_context c, Z3_ast re) vsymNotForwarded;
+Z3_ast Z3_mk_re_plus(Z3_context c, Z3_ast re) vsymNotForwarded;
+Z3_ast Z3_mk_re_range(Z3_context c, Z3_ast lo, Z3_ast hi) vsymNotForwarded;
+Z3_sort Z3_mk_re_sort(Z3_context c, Z3_sort seq) vsymNotForwarded;
+Z3_ast Z3_mk_re_star(Z3_context c, Z3_ast re) vsymNotForwarded;
+Z3_ast Z3_mk_re_union(Z3_context c, unsigned n, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_real(Z3_context c, int num, int den) vsymNotForwarded;
+Z3_ast Z3_mk_real2int(Z3_context c, Z3_ast t1) vsymNotForwarded;
+Z3_sort Z3_mk_real_sort(Z3_context c) vsymNotForwarded;
+Z3_func_decl Z3_mk_rec_func_decl(Z3_context c, Z3_symbol s, unsigned domain_size, Z3_sort const domain[], Z3_sort range) vsymNotForwarded;
+Z3_ast Z3_mk_rem(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_ast Z3_mk_repeat(Z3_context c, unsigned i, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_rotate_left(Z3_context c, unsigned i, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_rotate_right(Z3_context c, unsigned i, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_mk_select(Z3_context c, Z3_ast a, Z3_ast i) vsymNotForwarded;
+Z3_ast Z3_mk_select_n(Z3_context c, Z3_ast a, unsigned n, Z3_ast const* idxs) vsymNotForwarded;
+Z3_ast Z3_mk_seq_at(Z3_context c, Z3_ast s, Z3_ast index) vsymNotForwarded;
+Z3_ast Z3_mk_seq_concat(Z3_context c, unsigned n, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_seq_contains(Z3_context c, Z3_ast container, Z3_ast containee) vsymNotForwarded;
+Z3_ast Z3_mk_seq_empty(Z3_context c, Z3_sort seq) vsymNotForwarded;
+Z3_ast Z3_mk_seq_extract(Z3_context c, Z3_ast s, Z3_ast offset, Z3_ast length) vsymNotForwarded;
+Z3_ast Z3_mk_seq_in_re(Z3_context c, Z3_ast seq, Z3_ast re) vsymNotForwarded;
+Z3_ast Z3_mk_seq_index(Z3_context c, Z3_ast s, Z3_ast substr, Z3_ast offset) vsymNotForwarded;
+Z3_ast Z3_mk_seq_last_index(Z3_context c, Z3_ast a1, Z3_ast substr) vsymNotForwarded;
+Z3_ast Z3_mk_seq_length(Z3_context c, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_seq_nth(Z3_context c, Z3_ast s, Z3_ast index) vsymNotForwarded;
+Z3_ast Z3_mk_seq_prefix(Z3_context c, Z3_ast prefix, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_seq_replace(Z3_context c, Z3_ast s, Z3_ast src, Z3_ast dst) vsymNotForwarded;
+Z3_sort Z3_mk_seq_sort(Z3_context c, Z3_sort s) vsymNotForwarded;
+Z3_ast Z3_mk_seq_suffix(Z3_context c, Z3_ast suffix, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_seq_to_re(Z3_context c, Z3_ast seq) vsymNotForwarded;
+Z3_ast Z3_mk_seq_unit(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_ast Z3_mk_set_add(Z3_context c, Z3_ast set, Z3_ast elem) vsymNotForwarded;
+Z3_ast Z3_mk_set_complement(Z3_context c, Z3_ast arg) vsymNotForwarded;
+Z3_ast Z3_mk_set_del(Z3_context c, Z3_ast set, Z3_ast elem) vsymNotForwarded;
+Z3_ast Z3_mk_set_difference(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_ast Z3_mk_set_has_size(Z3_context c, Z3_ast set, Z3_ast k) vsymNotForwarded;
+Z3_ast Z3_mk_set_intersect(Z3_context c, unsigned num_args, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_set_member(Z3_context c, Z3_ast elem, Z3_ast set) vsymNotForwarded;
+Z3_sort Z3_mk_set_sort(Z3_context c, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_set_subset(Z3_context c, Z3_ast arg1, Z3_ast arg2) vsymNotForwarded;
+Z3_ast Z3_mk_set_union(Z3_context c, unsigned num_args, Z3_ast const args[]) vsymNotForwarded;
+Z3_ast Z3_mk_sign_ext(Z3_context c, unsigned i, Z3_ast t1) vsymNotForwarded;
+Z3_solver Z3_mk_solver_for_logic(Z3_context c, Z3_symbol logic) vsymNotForwarded;
+Z3_solver Z3_mk_solver_from_tactic(Z3_context c, Z3_tactic t) vsymNotForwarded;
+Z3_ast Z3_mk_store(Z3_context c, Z3_ast a, Z3_ast i, Z3_ast v) vsymNotForwarded;
+Z3_ast Z3_mk_store_n(Z3_context c, Z3_ast a, unsigned n, Z3_ast const* idxs, Z3_ast v) vsymNotForwarded;
+Z3_ast Z3_mk_str_le(Z3_context c, Z3_ast prefix, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_str_lt(Z3_context c, Z3_ast prefix, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_str_to_int(Z3_context c, Z3_ast s) vsymNotForwarded;
+Z3_ast Z3_mk_string(Z3_context c, Z3_string s) vsymNotForwarded;
+Z3_sort Z3_mk_string_sort(Z3_context c) vsymNotForwarded;
+Z3_ast Z3_mk_sub(Z3_context c, unsigned num_args, Z3_ast const args[]) vsymNotForwarded;
+Z3_func_decl Z3_mk_transitive_closure(Z3_context c, Z3_func_decl f) vsymNotForwarded;
+Z3_func_decl Z3_mk_tree_order(Z3_context c, Z3_sort a, unsigned id) vsymNotForwarded;
+Z3_sort Z3_mk_tuple_sort(Z3_context c, Z3_symbol mk_tuple_name, unsigned num_fields, Z3_symbol const field_names[], Z3_sort const field_sorts[], Z3_func_decl * mk_tuple_decl, Z3_func_decl proj_decl[]) vsymNotForwarded;
+Z3_ast Z3_mk_unary_minus(Z3_context c, Z3_ast arg) vsymNotForwarded;
+Z3_sort Z3_mk_uninterpreted_sort(Z3_context c, Z3_symbol s) vsymNotForwarded;
+Z3_ast Z3_mk_unsigned_int(Z3_context c, unsigned v, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_unsigned_int64(Z3_context c, uint64_t v, Z3_sort ty) vsymNotForwarded;
+Z3_ast Z3_mk_xor(Z3_context c, Z3_ast t1, Z3_ast t2) vsymNotForwarded;
+Z3_ast Z3_mk_zero_ext(Z3_context c, unsigned i, Z3_ast t1) vsymNotForwarded;
+Z3_ast Z3_model_extrapolate(Z3_context c, Z3_model m, Z3_ast fml) vsymNotForwarded;
+Z3_func_decl Z3_model_get_const_decl(Z3_context c, Z3_model m, unsigned i) vsymNotForwarded;
+Z3_ast_opt Z3_model_get_const_interp(Z3_context c, Z3_model m, Z3_func_decl a) vsymNotForwarded;
+Z3_func_decl Z3_model_get_func_decl(Z3_context c, Z3_model m, unsigned i) vsymNotForwarded;
+Z3_func_interp_opt Z3_model_get_func_interp(Z3_context c, Z3_model m, Z3_func_decl f) vsymNotForwarded;
+unsigned Z3_model_get_num_consts(Z3_context c, Z3_model m) vsymNotForwarded;
+unsigned Z3_model_get_num_funcs(Z3_context c, Z3_model m) vsymNotForwarded;
+unsigned Z3_model_get_num_sorts(Z3_context c, Z3_model m) vsymNotForwarded;
+Z3_sort Z3_model_get_sort(Z3_context c, Z3_model m, unsigned i) vsymNotForwarded;
+Z3_ast_vector Z3_model_get_sort_universe(Z3_context c, Z3_model m, Z3_sort s) vsymNotForwarded;
+bool Z3_model_has_interp(Z3_context c, Z3_model m, Z3_func_decl a) vsymNotForwarded;
+Z3_string Z3_model_to_string(Z3_context c, Z3_model m) vsymNotForwarded;
+Z3_model Z3_model_translate(Z3_context c, Z3_model m, Z3_context dst) vsymNotForwarded;
+bool Z3_open_log(Z3_string filename) vsymNotForwarded;
+void Z3_optimize_assert(Z3_context c, Z3_optimize o, Z3_ast a) vsymNotForwarded;
+void Z3_optimize_assert_and_track(Z3_context c, Z3_optimize o, Z3_ast a, Z3_ast t) vsymNotForwarded;
+unsigned Z3_optimize_assert_soft(Z3_context c, Z3_optimize o, Z3_ast a, Z3_string weight, Z3_symbol id) vsymNotForwarded;
+Z3_lbool Z3_optimize_check(Z3_context c, Z3_optimize o, unsigned num_assumptions, Z3_ast const assumptions[]) vsymNotForwarded;
+void Z3_optimize_dec_ref(Z3_context c, Z3_optimize d) vsymNotForwarded;
+void Z3_optimize_from_file(Z3_context c, Z3_optimize o, Z3_string s) vsymNotForwarded;
+void Z3_optimize_from_string(Z3_context c, Z3_optimize o, Z3_string s) vsymNotForwarded;
+Z3_ast_vector Z3_optimize_get_assertions(Z3_context c, Z3_optimize o) vsymNotForwarded;
+Z3_string Z3_optimize_get_help(Z3_context c, Z3_optimize t) vsymNotForwarded;
+Z3_ast Z3_optimize_get_lower(Z3_context c, Z3_optimize o, unsigned idx) vsymNotForwarded;
+Z3_ast_vector Z3_optimize_get_lower_as_vector(Z3_context c, Z3_optimize o, unsigned idx) vsymNotForwarded;
+Z3_model Z3_optimize_get_model(Z3_context c, Z3_optimize o) vsymNotForwarded;
+Z3_ast_vector Z3_optimize_get_objectives(Z3_context c, Z3_optimize o) vsymNotForwarded;
+Z3_param_descrs Z3_optimize_get_param_descrs(Z3_context c, Z3_optimize o) vsymNotForwarded;
+Z3_string Z3_optimize_get_reason_unknown(Z3_context c, Z3_optimize d) vsymNotForwarded;
+Z3_stats Z3_optimize_get_statistics(Z3_context c, Z3_optimize d) vsymNotForwarded;
+Z3_ast_vector Z3_optimize_get_unsat_core(Z3_context c, Z3_optimize o) vsymNotForwarded;
+Z3_ast Z3_optimize_get_upper(Z3_context c, Z3_optimize o, unsigned idx) vsymNotForwarded;
+Z3_ast_vector Z3_optimize_get_upper_as_vector(Z3_context c, Z3_optimize o, unsigned idx) vsymNotForwarded;
+void Z3_optimize_inc_ref(Z3_context c, Z3_optimize d) vsymNotForwarded;
+unsigned Z3_optimize_maximize(Z3_context c, Z3_optimize o, Z3_ast t) vsymNotForwarded;
+unsigned Z3_optimize_minimize(Z3_context c, Z3_optimize o, Z3_ast t) vsymNotForwarded;
+void Z3_optimize_pop(Z3_context c, Z3_optimize d) vsymNotForwarded;
+void Z3_optimize_push(Z3_context c, Z3_optimize d) vsymNotForwarded;
+void Z3_optimize_register_model_eh(Z3_context c, Z3_optimize o, Z3_model m, void* ctx, Z3_model_eh model_eh) vsymNotForwarded;
+void Z3_optimize_set_params(Z3_context c, Z3_optimize o, Z3_params p) vsymNotForwarded;
+Z3_string Z3_optimize_to_string(Z3_context c, Z3_optimize o) vsymNotForwarded;
+void Z3_param_descrs_dec_ref(Z3_context c, Z3_param_descrs p) vsymNotForwarded;
+Z3_string Z3_param_descrs_get_documentation(Z3_context c, Z3_param_descrs p, Z3_symbol s) vsymNotForwarded;
+Z3_param_kind Z3_param_descrs_get_kind(Z3_context c, Z3_param_descrs p, Z3_symbol n) vsymNotForwarded;
+Z3_symbol Z3_param_descrs_get_name(Z3_context c, Z3_param_descrs p, unsigned i) vsymNotForwarded;
+void Z3_param_descrs_inc_ref(Z3_context c, Z3_param_descrs p) vsymNotForwarded;
+unsigned Z3_param_descrs_size(Z3_context c, Z3_param_descrs p) vsymNotForwarded;
+Z3_string Z3_param_descrs_to_string(Z3_context c, Z3_param_descrs p) vsymNotForwarded;
+void Z3_params_set_double(Z3_context c, Z3_params p, Z3_symbol k, double v) vsymNotForwarded;
+Z3_string Z3_params_to_string(Z3_context c, Z3_params p) vsymNotForwarded;
+void Z3_params_validate(Z3_context c, Z3_params p, Z3_param_descrs d) vsymNotForwarded;
+Z3_ast_vector Z3_parse_smtlib2_file(Z3_context c, Z3_string file_name, unsigned num_sorts, Z3_symbol const sort_names[], Z3_sort const sorts[], unsigned num_decls, Z3_symbol const decl_names[], Z3_func_decl const decls[]) vsymNotForwarded;
+Z3_ast Z3_pattern_to_ast(Z3_context c, Z3_pattern p) vsymNotForwarded;
+Z3_string Z3_pattern_to_string(Z3_context c, Z3_pattern p) vsymNotForwarded;
+Z3_ast_vector Z3_polynomial_subresultants(Z3_context c, Z3_ast p, Z3_ast q, Z3_ast x) vsymNotForwarded;
+Z3_probe Z3_probe_and(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+double Z3_probe_apply(Z3_context c, Z3_probe p, Z3_goal g) vsymNotForwarded;
+Z3_probe Z3_probe_const(Z3_context x, double val) vsymNotForwarded;
+void Z3_probe_dec_ref(Z3_context c, Z3_probe p) vsymNotForwarded;
+Z3_probe Z3_probe_eq(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+Z3_probe Z3_probe_ge(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+Z3_string Z3_probe_get_descr(Z3_context c, Z3_string name) vsymNotForwarded;
+Z3_probe Z3_probe_gt(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+void Z3_probe_inc_ref(Z3_context c, Z3_probe p) vsymNotForwarded;
+Z3_probe Z3_probe_le(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+Z3_probe Z3_probe_lt(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+Z3_probe Z3_probe_not(Z3_context x, Z3_probe p) vsymNotForwarded;
+Z3_probe Z3_probe_or(Z3_context x, Z3_probe p1, Z3_probe p2) vsymNotForwarded;
+Z3_ast Z3_qe_lite(Z3_context c, Z3_ast_vector vars, Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_qe_model_project(Z3_context c, Z3_model m, unsigned num_bounds, Z3_app const bound[], Z3_ast body) vsymNotForwarded;
+Z3_ast Z3_qe_model_project_skolem(Z3_context c, Z3_model m, unsigned num_bounds, Z3_app const bound[], Z3_ast body, Z3_ast_map map) vsymNotForwarded;
+void Z3_query_constructor(Z3_context c, Z3_constructor constr, unsigned num_fields, Z3_func_decl* constructor, Z3_func_decl* tester, Z3_func_decl accessors[]) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_add(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+void Z3_rcf_del(Z3_context c, Z3_rcf_num a) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_div(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+bool Z3_rcf_eq(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+bool Z3_rcf_ge(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+void Z3_rcf_get_numerator_denominator(Z3_context c, Z3_rcf_num a, Z3_rcf_num * n, Z3_rcf_num * d) vsymNotForwarded;
+bool Z3_rcf_gt(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_inv(Z3_context c, Z3_rcf_num a) vsymNotForwarded;
+bool Z3_rcf_le(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+bool Z3_rcf_lt(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_mk_e(Z3_context c) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_mk_infinitesimal(Z3_context c) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_mk_pi(Z3_context c) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_mk_rational(Z3_context c, Z3_string val) vsymNotForwarded;
+unsigned Z3_rcf_mk_roots(Z3_context c, unsigned n, Z3_rcf_num const a[], Z3_rcf_num roots[]) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_mk_small_int(Z3_context c, int val) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_mul(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_neg(Z3_context c, Z3_rcf_num a) vsymNotForwarded;
+bool Z3_rcf_neq(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+Z3_string Z3_rcf_num_to_decimal_string(Z3_context c, Z3_rcf_num a, unsigned prec) vsymNotForwarded;
+Z3_string Z3_rcf_num_to_string(Z3_context c, Z3_rcf_num a, bool compact, bool html) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_power(Z3_context c, Z3_rcf_num a, unsigned k) vsymNotForwarded;
+Z3_rcf_num Z3_rcf_sub(Z3_context c, Z3_rcf_num a, Z3_rcf_num b) vsymNotForwarded;
+void Z3_reset_memory(void) vsymNotForwarded;
+void Z3_set_ast_print_mode(Z3_context c, Z3_ast_print_mode mode) vsymNotForwarded;
+void Z3_set_error(Z3_context c, Z3_error_code e) vsymNotForwarded;
+Z3_ast Z3_simplify(Z3_context c, Z3_ast a) vsymNotForwarded;
+Z3_ast Z3_simplify_ex(Z3_context c, Z3_ast a, Z3_params p) vsymNotForwarded;
+Z3_string Z3_simplify_get_help(Z3_context c) vsymNotForwarded;
+Z3_param_descrs Z3_simplify_get_param_descrs(Z3_context c) vsymNotForwarded;
+void Z3_solver_assert_and_track(Z3_context c, Z3_solver s, Z3_ast a, Z3_ast p) vsymNotForwarded;
+Z3_lbool Z3_solver_check_assumptions(Z3_context c, Z3_solver s, unsigned num_assumptions, Z3_ast const assumptions[]) vsymNotForwarded;
+Z3_ast_vector Z3_solver_cube(Z3_context c, Z3_solver s, Z3_ast_vector vars, unsigned backtrack_level) vsymNotForwarded;
+void Z3_solver_from_file(Z3_context c, Z3_solver s, Z3_string file_name) vsymNotForwarded;
+void Z3_solver_from_string(Z3_context c, Z3_solver s, Z3_string file_name) vsymNotForwarded;
+Z3_ast_vector Z3_solver_get_assertions(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_lbool Z3_solver_get_consequences(Z3_context c, Z3_solver s, Z3_ast_vector assumptions, Z3_ast_vector variables, Z3_ast_vector consequences) vsymNotForwarded;
+Z3_string Z3_solver_get_help(Z3_context c, Z3_solver s) vsymNotForwarded;
+void Z3_solver_get_levels(Z3_context c, Z3_solver s, Z3_ast_vector literals, unsigned sz, unsigned levels[]) vsymNotForwarded;
+Z3_ast_vector Z3_solver_get_non_units(Z3_context c, Z3_solver s) vsymNotForwarded;
+unsigned Z3_solver_get_num_scopes(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_param_descrs Z3_solver_get_param_descrs(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_ast Z3_solver_get_proof(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_stats Z3_solver_get_statistics(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_ast_vector Z3_solver_get_trail(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_ast_vector Z3_solver_get_units(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_ast_vector Z3_solver_get_unsat_core(Z3_context c, Z3_solver s) vsymNotForwarded;
+void Z3_solver_import_model_converter(Z3_context ctx, Z3_solver src, Z3_solver dst) vsymNotForwarded;
+void Z3_solver_interrupt(Z3_context c, Z3_solver s) vsymNotForwarded;
+void Z3_solver_propagate_consequence(Z3_context c, Z3_solver_callback a1, unsigned num_fixed, unsigned const* fixed_ids, unsigned num_eqs, unsigned const* eq_lhs, unsigned const* eq_rhs, Z3_ast conseq) vsymNotForwarded;
+void Z3_solver_propagate_diseq(Z3_context c, Z3_solver s, Z3_eq_eh eq_eh) vsymNotForwarded;
+void Z3_solver_propagate_eq(Z3_context c, Z3_solver s, Z3_eq_eh eq_eh) vsymNotForwarded;
+void Z3_solver_propagate_final(Z3_context c, Z3_solver s, Z3_final_eh final_eh) vsymNotForwarded;
+void Z3_solver_propagate_fixed(Z3_context c, Z3_solver s, Z3_fixed_eh fixed_eh) vsymNotForwarded;
+void Z3_solver_propagate_init(Z3_context c, Z3_solver s, void* user_context, Z3_push_eh push_eh, Z3_pop_eh pop_eh, Z3_fresh_eh fresh_eh) vsymNotForwarded;
+unsigned Z3_solver_propagate_register(Z3_context c, Z3_solver s, Z3_ast e) vsymNotForwarded;
+void Z3_solver_reset(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_string Z3_solver_to_dimacs_string(Z3_context c, Z3_solver s, bool include_names) vsymNotForwarded;
+Z3_string Z3_solver_to_string(Z3_context c, Z3_solver s) vsymNotForwarded;
+Z3_solver Z3_solver_translate(Z3_context source, Z3_solver s, Z3_context target) vsymNotForwarded;
+Z3_ast Z3_sort_to_ast(Z3_context c, Z3_sort s) vsymNotForwarded;
+Z3_string Z3_sort_to_string(Z3_context c, Z3_sort s) vsymNotForwarded;
+void Z3_stats_dec_ref(Z3_context c, Z3_stats s) vsymNotForwarded;
+double Z3_stats_get_double_value(Z3_context c, Z3_stats s, unsigned idx) vsymNotForwarded;
+Z3_string Z3_stats_get_key(Z3_context c, Z3_stats s, unsigned idx) vsymNotForwarded;
+unsigned Z3_stats_get_uint_value(Z3_context c, Z3_stats s, unsigned idx) vsymNotForwarded;
+void Z3_stats_inc_ref(Z3_context c, Z3_stats s) vsymNotForwarded;
+bool Z3_stats_is_double(Z3_context c, Z3_stats s, unsigned idx) vsymNotForwarded;
+bool Z3_stats_is_uint(Z3_context c, Z3_stats s, unsigned idx) vsymNotForwarded;
+unsigned Z3_stats_size(Z3_context c, Z3_stats s) vsymNotForwarded;
+Z3_string Z3_stats_to_string(Z3_context c, Z3_stats s) vsymNotForwarded;
+Z3_ast Z3_substitute(Z3_context c, Z3_ast a, unsigned num_exprs, Z3_ast const from[], Z3_ast const to[]) vsymNotForwarded;
+Z3_apply_result Z3_tactic_apply_ex(Z3_context c, Z3_tactic t, Z3_goal g, Z3_params p) vsymNotForwarded;
+Z3_tactic Z3_tactic_cond(Z3_context c, Z3_probe p, Z3_tactic t1, Z3_tactic t2) vsymNotForwarded;
+Z3_tactic Z3_tactic_fail(Z3_context c) vsymNotForwarded;
+Z3_tactic Z3_tactic_fail_if(Z3_context c, Z3_probe p) vsymNotForwarded;
+Z3_tactic Z3_tactic_fail_if_not_decided(Z3_context c) vsymNotForwarded;
+Z3_string Z3_tactic_get_descr(Z3_context c, Z3_string name) vsymNotForwarded;
+Z3_string Z3_tactic_get_help(Z3_context c, Z3_tactic t) vsymNotForwarded;
+Z3_param_descrs Z3_tactic_get_param_descrs(Z3_context c, Z3_tactic t) vsymNotForwarded;
+Z3_tactic Z3_tactic_or_else(Z3_context c, Z3_tactic t1, Z3_tactic t2) vsymNotForwarded;
+Z3_tactic Z3_tactic_par_and_then(Z3_context c, Z3_tactic t1, Z3_tactic t2) vsymNotForwarded;
+Z3_tactic Z3_tactic_par_or(Z3_context c, unsigned num, Z3_tactic const ts[]) vsymNotForwarded;
+Z3_tactic Z3_tactic_repeat(Z3_context c, Z3_tactic t, unsigned max) vsymNotForwarded;
+Z3_tactic Z3_tactic_skip(Z3_context c) vsymNotForwarded;
+Z3_tactic Z3_tactic_using_params(Z3_context c, Z3_tactic t, Z3_params p) vsymNotForwarded;
+Z3_tactic Z3_tactic_when(Z3_context c, Z3_probe p, Z3_tactic t) vsymNotForwarded;
+Z3_func_decl Z3_to_func_decl(Z3_context c, Z3_ast a) vsymNotForwarded;
+void Z3_toggle_warning_messages(bool enabled) vsymNotForwarded;
+Z3_ast Z3_translate(Z3_context source, Z3_ast a, Z3_context target) vsymNotForwarded;
+void Z3_update_param_value(Z3_context c, Z3_string param_id, Z3_string param_value) vsymNotForwarded;
+Z3_ast Z3_update_term(Z3_context c, Z3_ast a, unsigned num_args, Z3_ast const args[]) vsymNotForwarded;
 #endif
 
 #endif

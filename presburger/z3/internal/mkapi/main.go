@@ -8,10 +8,11 @@
 // headers, as a forwarder through a pointer that the package fills with
 // dlsym once it has opened the library. z3api.h is what the package
 // includes instead of z3.h: the Z3 headers, the table of forwarders, and
-// a "#pragma GCC poison" of every other function of the API, so that a
-// call the generated files do not cover fails to compile with a pointer
-// to this command rather than to link. The test of this package checks
-// that the committed files are what mkapi writes now.
+// every other function of the API declared with GCC's error attribute,
+// so that a call the generated files do not cover fails to compile with
+// a message that says to run go generate, rather than to link with
+// "undefined reference". The test of this package checks that the
+// committed files are what mkapi writes now.
 //
 // Usage, from presburger/z3:
 //
@@ -242,10 +243,11 @@ extern const int vsymZ3TableLen;
 
 #ifndef VSYM_Z3API_C
 // The functions of the Z3 API that z3api.c does not forward. Package z3
-// does not link libz3, so a call to one of these would otherwise fail at
-// link time; poisoned, it fails to compile here. To call one, run
-// "go generate" in presburger/z3, which forwards every function the
+// does not link libz3, so a call to one of these would fail at link time
+// with "undefined reference"; declared so, it fails to compile with what
+// to do. go generate in presburger/z3 forwards every function the
 // package calls.
+#define vsymNotForwarded __attribute__((error("this Z3 function has no forwarder in z3api.c: run go generate in presburger/z3")))
 `)
 	var rest []string
 	for n := range api {
@@ -254,8 +256,9 @@ extern const int vsymZ3TableLen;
 		}
 	}
 	slices.Sort(rest)
-	for i := 0; i < len(rest); i += 4 {
-		fmt.Fprintf(&h, "#pragma GCC poison %s\n", strings.Join(rest[i:min(i+4, len(rest))], " "))
+	for _, n := range rest {
+		d := api[n]
+		fmt.Fprintf(&h, "%s %s(%s) vsymNotForwarded;\n", d.ret, n, d.params)
 	}
 	h.WriteString("#endif\n\n#endif\n")
 	return c.Bytes(), h.Bytes(), nil
