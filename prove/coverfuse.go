@@ -32,7 +32,9 @@ import (
 //     read r (every minimal bad state has x_r = 0).
 //
 // The fused system has no return, and each step that adds a units to r
-// adds them to s instead (it is the step followed by a returns). P, the
+// adds them to s instead (it is the step followed by a returns), with
+// what it takes from s, which the domain bounds, as a lower bound of its
+// guard (x_s + add_s >= 0 before the returns give a back). P, the
 // map that empties r into s (P(x)_s = x_s + x_r, P(x)_r = 0, the rest
 // kept), is then a simulation of the original system by the fused one:
 // a return does not change P(x); any other step t from x to y has a
@@ -207,6 +209,11 @@ func (cs *coverSystem) fuse(r, ret int) {
 			continue
 		}
 		if a := st.add[r]; a > 0 {
+			// What the step takes from s, the domain's bound made a
+			// guard: it stays one when the returns give a back. (The
+			// counter models write it in the guard already.)
+			st.need = slices.Clone(st.need)
+			st.need[s] = max(st.need[s], cs.lo[s]-st.add[s])
 			st.add = slices.Clone(st.add)
 			st.add[r] = 0
 			st.add[s] += a
