@@ -63,7 +63,7 @@ func (m *ParamModel) setInitial() error {
 	for i := range k {
 		state[m.StateVar(i)] = i
 	}
-	for _, c := range conjuncts(f) {
+	for _, c := range presburger.Conjuncts(f) {
 		a, ok := c.(presburger.Cmp)
 		if !ok || a.Op != presburger.Eq {
 			continue
@@ -177,7 +177,7 @@ func sharedSpread(sys *gsst.System) string {
 func eliminateDefined(f presburger.Formula, elim map[presburger.Var]bool) presburger.Formula {
 	for {
 		found := false
-		for _, c := range conjuncts(f) {
+		for _, c := range presburger.Conjuncts(f) {
 			a, ok := c.(presburger.Cmp)
 			if !ok || a.Op != presburger.Eq {
 				continue
@@ -225,14 +225,6 @@ func solveFor(T presburger.Term, v presburger.Var) (presburger.Term, bool) {
 	// c*v + R = 0, so v = -c*R.
 	rest := T.Sub(presburger.VarTerm(v).Scale(c))
 	return rest.Scale(-c), true
-}
-
-// conjuncts returns the top-level conjuncts of f.
-func conjuncts(f presburger.Formula) []presburger.Formula {
-	if a, ok := f.(presburger.And); ok {
-		return a
-	}
-	return []presburger.Formula{f}
 }
 
 // SingleInitial reports whether the model has one initial state at each

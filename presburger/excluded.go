@@ -24,7 +24,7 @@ func dropExcluded(inv, bad Formula, domain []Bound) Formula {
 		box[b.Var] = b
 	}
 	var ineqs []*boxRange
-	for _, a := range conjuncts(inv) {
+	for _, a := range Conjuncts(inv) {
 		if c, ok := a.(Cmp); ok {
 			ineqs = append(ineqs, newBoxRange(c, box))
 		}
@@ -44,25 +44,13 @@ func dropExcluded(inv, bad Formula, domain []Bound) Formula {
 	return Disj(out...)
 }
 
-// conjuncts returns the top-level conjuncts of f.
-func conjuncts(f Formula) []Formula {
-	if a, ok := f.(And); ok {
-		var out []Formula
-		for _, g := range a {
-			out = append(out, conjuncts(g)...)
-		}
-		return out
-	}
-	return []Formula{f}
-}
-
 // excludedBy reports whether no point of the box satisfies both d and
 // every comparison of ineqs, by the bounds d's comparisons of one
 // variable set: d is empty there, or some comparison is false over the
 // range of its term.
 func excludedBy(ineqs []*boxRange, d Formula, box map[Var]Bound) bool {
 	local := map[Var]Bound{}
-	for _, a := range conjuncts(d) {
+	for _, a := range Conjuncts(d) {
 		c, ok := a.(Cmp)
 		if !ok || len(c.T.Monos) != 1 {
 			continue

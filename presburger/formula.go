@@ -143,6 +143,25 @@ func Conj(fs ...Formula) Formula {
 	return out
 }
 
+// Conjuncts returns the conjuncts of f, nested conjunctions flattened
+// and those that are true dropped (true itself has none): the inverse
+// of Conj, for readers that take a formula apart clause by clause.
+func Conjuncts(f Formula) []Formula {
+	switch f := f.(type) {
+	case Bool:
+		if f {
+			return nil
+		}
+	case And:
+		var out []Formula
+		for _, g := range f {
+			out = append(out, Conjuncts(g)...)
+		}
+		return out
+	}
+	return []Formula{f}
+}
+
 // Disj returns the disjunction of fs, flattening nested Ors and folding
 // constants.
 func Disj(fs ...Formula) Formula {

@@ -265,3 +265,27 @@ func TestFormatEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestConjuncts: Conjuncts undoes Conj, nested conjunctions flattened
+// and true dropped, whatever shape the conjunction was built in.
+func TestConjuncts(t *testing.T) {
+	x, y := pb.Var(0), pb.Var(1)
+	a := pb.Compare(pb.VarTerm(x), pb.Ge, pb.ConstTerm(1))
+	b := pb.Compare(pb.VarTerm(y), pb.Ge, pb.ConstTerm(2))
+	c := pb.Not{F: a}
+	for _, tc := range []struct {
+		f    pb.Formula
+		want []pb.Formula
+	}{
+		{pb.True, nil},
+		{pb.False, []pb.Formula{pb.False}},
+		{a, []pb.Formula{a}},
+		{pb.And{a, pb.True, pb.And{b, pb.And{c}}}, []pb.Formula{a, b, c}},
+		{pb.Conj(a, pb.Conj(b, c)), []pb.Formula{a, b, c}},
+		{pb.Disj(a, b), []pb.Formula{pb.Disj(a, b)}},
+	} {
+		if got := pb.Conjuncts(tc.f); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Conjuncts(%v) = %v, want %v", tc.f, got, tc.want)
+		}
+	}
+}

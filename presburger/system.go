@@ -164,6 +164,27 @@ func (ts TransitionSystem) Prime(f Formula) Formula {
 	})
 }
 
+// StepBounds returns the ranges of the variables of a step by one of
+// the transitions listed (stepBounds).
+func (ts TransitionSystem) StepBounds(trans ...int) []Bound {
+	locals := make([][]Var, len(ts.Trans))
+	global := ts.globals()
+	for _, i := range trans {
+		locals[i] = ts.locals(i, global)
+	}
+	return ts.stepBounds(locals, trans...)
+}
+
+// AnyStep returns a step by any of the transitions: their disjunction,
+// and the ranges of its variables.
+func (ts TransitionSystem) AnyStep() (Formula, []Bound) {
+	every := make([]int, len(ts.Trans))
+	for i := range every {
+		every[i] = i
+	}
+	return Disj(ts.Trans...), ts.stepBounds(ts.allLocals(), every...)
+}
+
 // stepBounds returns the ranges of one step's variables: the Domain (on
 // state variables and parameters), its copy on the next-state variables,
 // and every integer for the locals of the transitions listed, locals[i]

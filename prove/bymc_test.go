@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vsym/vsym/analysis"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
@@ -49,7 +50,10 @@ func TestByMCLiveness(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Z3 on 14 liveness properties")
 	}
-	s := z3.New()
+	// Each query bounded by Z3's resource limit, as vsym prove bounds
+	// it (analysis.QueryWork), so that a regression ends in an unknown
+	// the test reports, not in the package's timeout.
+	s := z3.New(z3.Work(analysis.QueryWork))
 	for _, tc := range bymcCases {
 		t.Run(tc.file+"/"+tc.property, func(t *testing.T) {
 			sys, err := gsst.Load(filepath.Join("..", "testdata", "bymc", tc.file))
@@ -66,11 +70,10 @@ func TestByMCLiveness(t *testing.T) {
 				t.Fatalf("no property %s", tc.property)
 			}
 			sys = sys.WithProperties(k)
-			// Spacer takes part in c1cs's and bosco's proofs (seconds of
-			// CPU); prove's default work bound, the same on every
-			// machine, decides the unknown ones (go test -timeout
-			// guards against a hang).
-			rep, err := prove.Check(context.Background(), sys, s, s)
+			// Spacer takes part in c1cs's and bosco's proofs; vsym
+			// prove's default work bound on each property, the same on
+			// every machine, decides the unknown ones.
+			rep, err := prove.Check(context.Background(), sys, s, s, prove.MaxWork(analysis.PropertyWork))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -260,7 +260,7 @@ func (cs *coverSystem) readParams() bool {
 	if len(m.System.Params) == 0 {
 		return true
 	}
-	for _, f := range flatConj(m.Constraint) {
+	for _, f := range presburger.Conjuncts(m.Constraint) {
 		c, ok := f.(presburger.Cmp)
 		if !ok || len(c.T.Monos) != 1 || !isParamVar(m, c.T.Monos[0].Var) {
 			return false
@@ -328,7 +328,7 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 	cs.initSum = make([]int, k)
 	defined := make([]bool, k)
 	usedSize := map[presburger.Var]bool{}
-	for _, f := range flatConj(m.Initial) {
+	for _, f := range presburger.Conjuncts(m.Initial) {
 		c, ok := f.(presburger.Cmp)
 		if !ok {
 			return false
@@ -388,18 +388,6 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 		}
 	}
 	return !slices.Contains(defined, false)
-}
-
-// flatConj returns the conjuncts of f, nested conjunctions flattened.
-func flatConj(f presburger.Formula) []presburger.Formula {
-	if a, ok := f.(presburger.And); ok {
-		var out []presburger.Formula
-		for _, g := range a {
-			out = append(out, flatConj(g)...)
-		}
-		return out
-	}
-	return []presburger.Formula{f}
 }
 
 // upwardClause reads a conjunction of atoms over the state variables as

@@ -50,7 +50,7 @@ func transported(m *counterabs.ParamModel, ts presburger.TransitionSystem) []pre
 	// The conjuncts that read an open variable, and those variables.
 	var conds []presburger.Formula
 	read := map[int]bool{}
-	for _, f := range conjunctsOf(ts.Init) {
+	for _, f := range presburger.Conjuncts(ts.Init) {
 		var open []int
 		for _, v := range presburger.FreeVars(f) {
 			if i, isState := state[v]; isState {

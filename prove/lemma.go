@@ -316,11 +316,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	// no step violates any. A witness that violates none by the model's
 	// values (a variable left out) sends the rest to the queries one
 	// transition at a time below.
-	every := make([]int, len(ts.Trans))
-	for i := range every {
-		every[i] = i
-	}
-	anyStep, anyBounds := presburger.Disj(ts.Trans...), stepBounds(ts, every...)
+	anyStep, anyBounds := ts.AnyStep()
 	batched := true
 	for batched && len(keep) > 0 {
 		all := make([]presburger.Formula, len(keep))
@@ -357,7 +353,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			if len(keep) == 0 {
 				break
 			}
-			bounds := stepBounds(ts, i)
+			bounds := ts.StepBounds(i)
 			all := make([]presburger.Formula, len(keep))
 			primed := make([]presburger.Formula, len(keep))
 			for k, c := range keep {
@@ -441,11 +437,7 @@ func needed(ctx context.Context, s presburger.Solver, ts presburger.TransitionSy
 		return grew
 	}
 	constraint := paramPart(ts)
-	every := make([]int, len(ts.Trans))
-	for i := range every {
-		every[i] = i
-	}
-	anyStep, anyBounds := presburger.Disj(ts.Trans...), stepBounds(ts, every...)
+	anyStep, anyBounds := ts.AnyStep()
 	for {
 		cur := lemmaConj(part())
 		a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain, F: presburger.Conj(constraint, cur, presburger.Negation(phi))})
@@ -496,29 +488,6 @@ func paramPart(ts presburger.TransitionSystem) presburger.Formula {
 	}
 	walk(ts.Init)
 	return presburger.Conj(out...)
-}
-
-// stepBounds returns the ranges of the variables of a step by one of
-// the transitions listed: the domain, its copy on the next-state
-// variables, locals every integer.
-func stepBounds(ts presburger.TransitionSystem, trans ...int) []presburger.Bound {
-	next := make(map[presburger.Var]presburger.Var, len(ts.Vars))
-	for k, v := range ts.Vars {
-		next[v] = ts.Next[k]
-	}
-	out := append([]presburger.Bound(nil), ts.Domain...)
-	for _, b := range ts.Domain {
-		if w, ok := next[b.Var]; ok {
-			b.Var = w
-			out = append(out, b)
-		}
-	}
-	for _, i := range trans {
-		for _, v := range ts.Locals(i) {
-			out = append(out, presburger.AnyInt(v))
-		}
-	}
-	return out
 }
 
 // prune returns a part of lemmas whose conjunction, with facts

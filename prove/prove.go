@@ -122,6 +122,10 @@ const (
 	// ByCoverability: the backward coverability search of a system
 	// whose steps are monotone (cover.go), by its run or its fixpoint.
 	ByCoverability Method = "backward coverability"
+	// ByExploration: every reachable state of a family of one instance,
+	// explored (search.go): a run, or the reachable states as the
+	// invariant.
+	ByExploration Method = "exploration"
 	// BySearch: a run found by exploring the small instances.
 	BySearch Method = "small instances"
 	// ByProver: the prover (Spacer, and its bounded search).
@@ -426,6 +430,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 			return err
 		}
 	}
+	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+		return err
+	}
 	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
 		return err
 	}
@@ -582,12 +589,9 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 // properties the monotone combinations do not prove). True when the
 // solver cannot tell.
 func mayProve(ctx context.Context, solver presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, phi presburger.Formula) bool {
-	every := make([]int, len(ts.Trans))
-	for i := range every {
-		every[i] = i
-	}
-	a, err := solver.Solve(ctx, presburger.Problem{Bounds: stepBounds(ts, every...),
-		F: presburger.Conj(lemmaConj(cands), presburger.Disj(ts.Trans...), presburger.Negation(ts.Prime(phi)))})
+	anyStep, anyBounds := ts.AnyStep()
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: anyBounds,
+		F: presburger.Conj(lemmaConj(cands), anyStep, presburger.Negation(ts.Prime(phi)))})
 	return err != nil || a.Result != presburger.Sat
 }
 
@@ -689,18 +693,26 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	out := cs.backward(ctx, coverWork)
 	switch {
 	case out.cex != nil:
-		if err := presburger.Replay(ctx, solver, ts, *out.cex); err != nil {
-			if ctx.Err() != nil {
-				return false, nil
-			}
-			return false, errkind.Errorf(errkind.Internal, "the run of the backward coverability search does not replay on the model: %w", err)
-		}
-		res.Method = ByCoverability
-		return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: out.cex}, nil, name, solver, res)
+		return refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)
 	case out.invariant != nil:
 		return tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
 	}
 	return false, nil
+}
+
+// refuteBy answers with cex, a run found by method (what names it in an
+// error): replayed on ts, then on the instance (answer). ok is false
+// when the context ended during the replay; a run that does not replay
+// is an internal error.
+func refuteBy(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, method Method, what string, cex presburger.Counterexample, name string, solver presburger.Solver, res *Result) (ok bool, err error) {
+	if err := presburger.Replay(ctx, solver, ts, cex); err != nil {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		return false, errkind.Errorf(errkind.Internal, "%s does not replay on the model: %w", what, err)
+	}
+	res.Method = method
+	return true, answer(ctx, cfg, m, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: &cex}, nil, name, solver, res)
 }
 
 // emptyGroups says whether the assumption of m's system leaves

@@ -141,10 +141,10 @@ func searchByEquation(ctx context.Context, solver presburger.Solver, m *countera
 		}
 		allowed := min(instanceStates, *budget)
 		left := allowed
-		cex := bfs(ctx, m, ts, p, &left)
+		found := bfs(ctx, m, ts, p, &left)
 		*budget -= allowed - left
-		if cex != nil {
-			return cex
+		if found.cex != nil {
+			return found.cex
 		}
 	}
 	return nil

@@ -53,10 +53,10 @@ func searchSmall(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 		}
 		allowed := min(instanceStates, total)
 		left := allowed
-		cex := bfs(ctx, m, ts, params, &left)
+		found := bfs(ctx, m, ts, params, &left)
 		total -= allowed - left
-		if cex != nil {
-			return cex
+		if found.cex != nil {
+			return found.cex
 		}
 	}
 	return searchByEquation(ctx, solver, m, ts, searchMax, &total)
@@ -161,11 +161,21 @@ func instanceAt(m *counterabs.ParamModel, ts presburger.TransitionSystem, dom ma
 	return p, presburger.Eval(constraint, val)
 }
 
+// instanceSearch is what bfs found in one instance: a shortest run into
+// a bad state (cex), or none; then complete says whether it visited
+// every reachable state (the budget did not run out, no step was left
+// unfollowed, the context did not end), and reached lists the states it
+// visited, in the order it visited them.
+type instanceSearch struct {
+	cex      *presburger.Counterexample
+	reached  [][]int64
+	complete bool
+}
+
 // bfs explores the instance of the parameter values params from its
-// initial state, breadth first, and returns a shortest run into a state
-// where ts.Bad holds, or nil; each state it visits counts against
-// budget.
-func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) *presburger.Counterexample {
+// initial states, breadth first, for a shortest run into a state where
+// ts.Bad holds; each state it visits counts against budget.
+func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) instanceSearch {
 	dom := domainBounds(ts.Domain)
 	nvars := m.NumState()
 	// index maps a state variable to its position, for the reader.
@@ -211,14 +221,15 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
 	}
+	complete := starts != nil
 	for k := 0; k < len(nodes); k++ {
 		if *budget--; *budget <= 0 || k%1024 == 0 && ctx.Err() != nil {
-			return nil
+			return instanceSearch{}
 		}
 		cur := nodes[k].x
 		val := reader(cur)
 		if presburger.Eval(ts.Bad, val) {
-			return runTo(m, ts, params, k, func(j int) ([]int64, int, int) { return nodes[j].x, nodes[j].parent, nodes[j].step })
+			return instanceSearch{cex: runTo(m, ts, params, k, func(j int) ([]int64, int, int) { return nodes[j].x, nodes[j].parent, nodes[j].step })}
 		}
 		for i := range m.Transitions {
 			if !presburger.Eval(m.Transitions[i].Guard, val) || !presburger.Eval(m.Constraint, val) {
@@ -230,13 +241,21 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			// that takes a variable beyond gsst.MaxValue is not
 			// followed (the search is a heuristic before the prover,
 			// which reasons over every integer).
+			inDomain := true
 			for j, t := range steps[i] {
 				x, fits := t.Value(val)
 				next[j] = x
-				ok = ok && fits && x <= gsst.MaxValue && x >= -gsst.MaxValue && dom[m.StateVar(j)].Contains(x)
+				ok = ok && fits && x <= gsst.MaxValue && x >= -gsst.MaxValue
+				inDomain = inDomain && dom[m.StateVar(j)].Contains(x)
 			}
 			if !ok {
+				// A step the search does not follow: what it has
+				// seen is not all that is reachable.
+				complete = false
 				continue
+			}
+			if !inDomain {
+				continue // no step: the next state must lie in the domain
 			}
 			if s := key(next); !seen[s] {
 				seen[s] = true
@@ -244,7 +263,11 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			}
 		}
 	}
-	return nil
+	reached := make([][]int64, len(nodes))
+	for k := range nodes {
+		reached[k] = nodes[k].x
+	}
+	return instanceSearch{reached: reached, complete: complete}
 }
 
 // initialStates returns the initial states of m's instance at the
@@ -331,4 +354,107 @@ func runTo(m *counterabs.ParamModel, ts presburger.TransitionSystem, params pres
 		cex.States = append(cex.States, st)
 	}
 	return cex
+}
+
+// oneInstanceStates bounds the exploration of a family of one instance
+// (exhaustOne): its reachable states become the invariant, one disjunct
+// each, so few enough that the invariant stays a readable certificate
+// and its check a small query.
+const oneInstanceStates = 500
+
+// exhaustOne decides AG phi on a family of one instance (no parameter,
+// every group of a fixed size) whose reachable states are few, by
+// exploring them all (bfs): a state violating phi ends in a run,
+// replayed like every run (answer); none is a proof whose invariant is
+// the set of reachable states (reachableSet), re-checked like every
+// invariant. ok is false when the family has more than one instance,
+// the model's guards read locals, or the states are too many.
+func exhaustOne(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, name string, solver presburger.Solver, res *Result) (ok bool, err error) {
+	dom := domainBounds(ts.Domain)
+	for _, v := range freeChoices(m) {
+		if b, ok := dom[v]; !ok || !b.Finite() || b.Lo != b.Hi {
+			return false, nil // a parameter, or a group of several sizes
+		}
+	}
+	for i := range m.Transitions {
+		if len(m.Transitions[i].Locals) > 0 {
+			return false, nil
+		}
+	}
+	insts := smallInstances(m, ts)
+	if len(insts) != 1 {
+		return false, nil
+	}
+	budget := oneInstanceStates + 1
+	found := bfs(ctx, m, ts, insts[0], &budget)
+	switch {
+	case found.cex != nil:
+		return refuteBy(ctx, cfg, m, ts, ByExploration, "the run found by exploring the one instance", *found.cex, name, solver, res)
+	case found.complete:
+		return tryProof(ctx, cfg, m, ts, solver, res, ByExploration, reachableSet(m, ts, insts[0], found.reached), false)
+	}
+	return false, nil
+}
+
+// reachableSet is the formula of the states reached, at the parameter
+// values params, written to be read: the values of the parameters, the
+// sum of each group's counters (n, the number of processes, for total
+// counters), the shared variables that every state gives the same
+// value, and the disjunction of the states, each by its counters that
+// are not zero (with the sums and the counters' domain, the others are
+// zero) and the shared variables that vary.
+func reachableSet(m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, reached [][]int64) presburger.Formula {
+	eq := func(t presburger.Term, k int64) presburger.Formula {
+		return presburger.Compare(t, presburger.Eq, presburger.ConstTerm(k))
+	}
+	var fixed []presburger.Formula
+	for _, v := range ts.Params {
+		fixed = append(fixed, eq(presburger.VarTerm(v), params[v]))
+	}
+	if len(reached) == 0 {
+		return presburger.False
+	}
+	// The sum of the counters of each group, or of all total counters.
+	sums := map[int]presburger.Term{}
+	var owners []int
+	for i, c := range m.Counters {
+		if _, ok := sums[c.Group]; !ok {
+			owners = append(owners, c.Group)
+		}
+		sums[c.Group] = sums[c.Group].Add(presburger.VarTerm(m.StateVar(i)))
+	}
+	for _, g := range owners {
+		size := m.NVar()
+		if g >= 0 {
+			size = m.SizeVar(g)
+		}
+		fixed = append(fixed, presburger.Compare(sums[g], presburger.Eq, presburger.VarTerm(size)))
+	}
+	var varying []int
+	for j := range m.Shared {
+		i := len(m.Counters) + j
+		same := true
+		for _, x := range reached[1:] {
+			same = same && x[i] == reached[0][i]
+		}
+		if same {
+			fixed = append(fixed, eq(presburger.VarTerm(m.StateVar(i)), reached[0][i]))
+		} else {
+			varying = append(varying, i)
+		}
+	}
+	states := make([]presburger.Formula, len(reached))
+	for k, x := range reached {
+		var parts []presburger.Formula
+		for i := range m.Counters {
+			if x[i] != 0 {
+				parts = append(parts, eq(presburger.VarTerm(m.StateVar(i)), x[i]))
+			}
+		}
+		for _, i := range varying {
+			parts = append(parts, eq(presburger.VarTerm(m.StateVar(i)), x[i]))
+		}
+		states[k] = presburger.Conj(parts...)
+	}
+	return presburger.Conj(append(fixed, presburger.Disj(states...))...)
 }

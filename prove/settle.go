@@ -349,14 +349,16 @@ func avoidForever(f ctl.Formula, negated bool) (a, j presburger.Formula, ok bool
 	if !okA || !okPsi {
 		return nil, nil, false
 	}
-	// psi is a & j when a's conjuncts are among psi's: j is the others.
-	// The model may have simplified psi to false (an atom of j that no
+	// psi is a & j when a's conjuncts are among psi's: j is the others
+	// (Conjuncts drops the true ones: the model may have simplified an
+	// atom of a to a constant, a shared variable that never changes,
+	// which Conj then drops from a & j). It may have simplified psi to false (an atom of j that no
 	// state satisfies): then j is false.
 	if psi == presburger.False {
 		return a, presburger.False, true
 	}
-	have := conjunctsOf(psi)
-	for _, c := range conjunctsOf(a) {
+	have := presburger.Conjuncts(psi)
+	for _, c := range presburger.Conjuncts(a) {
 		k := slices.IndexFunc(have, func(h presburger.Formula) bool { return reflect.DeepEqual(h, c) })
 		if k < 0 {
 			return nil, nil, false
@@ -364,25 +366,6 @@ func avoidForever(f ctl.Formula, negated bool) (a, j presburger.Formula, ok bool
 		have = slices.Delete(have, k, k+1)
 	}
 	return a, presburger.Conj(have...), true
-}
-
-// conjunctsOf returns the conjuncts of f, nested conjunctions
-// flattened, without those that are true: the model may have simplified
-// an atom of a to a constant (a shared variable that never changes),
-// which Conj then drops from a & j.
-func conjunctsOf(f presburger.Formula) []presburger.Formula {
-	if f == presburger.True {
-		return nil
-	}
-	and, ok := f.(presburger.And)
-	if !ok {
-		return []presburger.Formula{f}
-	}
-	var out []presburger.Formula
-	for _, g := range and {
-		out = append(out, conjunctsOf(g)...)
-	}
-	return out
 }
 
 // IsLiveness reports whether prove decides f as a liveness property

@@ -73,15 +73,11 @@ func startProgress(cmd *cobra.Command) *progressLine {
 	return p
 }
 
-// isTerminal reports whether w is a character device (a terminal), the
-// only place the progress line is drawn.
+// isTerminal reports whether w is a terminal (isTerminalFile), the
+// only place where a line redrawn in place makes sense.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && isTerminalFile(f)
 }
 
 // tick draws until stop.

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,31 @@ func TestProgressNotTerminal(t *testing.T) {
 	p.stop()
 	if errb.Len() != 0 || cmd.ErrOrStderr() != &errb {
 		t.Errorf("stderr not left alone: %q", errb.String())
+	}
+}
+
+// TestIsTerminal: /dev/null is a character device but no terminal, so
+// a run whose stderr goes there draws no progress line; a
+// pseudo-terminal is one.
+func TestIsTerminal(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Errorf("%s taken for a terminal", os.DevNull)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	pty, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal to compare with: %v", err)
+	}
+	defer pty.Close()
+	if !isTerminal(pty) {
+		t.Errorf("a pseudo-terminal (/dev/ptmx) not taken for a terminal")
 	}
 }
 
