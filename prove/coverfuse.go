@@ -38,13 +38,15 @@ import (
 // map that empties r into s (P(x)_s = x_s + x_r, P(x)_r = 0, the rest
 // kept), is then a simulation of the original system by the fused one:
 // a return does not change P(x); any other step t from x to y has a
-// fused step from P(x) to P(y), because t reads neither x_r (2) nor
-// the value x_s it would set (3), its guard holds at P(x) >= x off r
-// (monotone, and its bound on r is 0), and its effect on x_s + x_r is
-// the fused step's on x_s. The initial states are fixed by P (4), and
-// P maps a bad state to a bad state, since P(y) >= y off r and the bad
-// states do not read r. So the original covers a bad state only if the
-// fused one does, for every instance: this is the Lipton-style
+// fused step from P(x) to P(y), or above it, because t reads neither
+// x_r (2) nor the value x_s it would set (3), its guard holds at
+// P(x) >= x off r (monotone, and its bound on r is 0), and its effect
+// on x_s + x_r is the fused step's on x_s (a transfer that adds x_s to
+// another variable adds x_s + x_r from P(x): above). The fused system
+// is monotone, so a state above P(y) covers what P(y) covers. The
+// initial states are fixed by P (4), and P maps a bad state to a bad
+// state, since P(y) >= y off r and the bad states do not read r. So
+// the original covers a bad state only if the fused one does, for every instance: this is the Lipton-style
 // reduction of "each return right after its entry", since the return
 // commutes with every other step (nothing reads r, and what reads s
 // reads it upward). Conversely a run of the fused system is a run of
@@ -59,8 +61,10 @@ import (
 //     holding the bad states, no initial state) gives the invariant
 //     "P(x) not in U" of the original: the set of x with P(x) in U is
 //     upward closed, holds the bad states and no initial state, and is
-//     closed under the original's predecessors by the simulation. It is
-//     the fixpoint's complement with each x_s read as x_s + x_r (the
+//     closed under the original's predecessors by the simulation (a
+//     step from x to y with P(y) in U has a fused step from P(x) to a
+//     state above P(y), in U too, so that P(x) is in U). It is the
+//     fixpoint's complement with each x_s read as x_s + x_r (the
 //     upward closure of U under the returns' predecessors, whose
 //     minimal elements would be one per split of m_s between s and r,
 //     written as one sum), and it is checked as every invariant is
