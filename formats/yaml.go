@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/vsym/vsym/ctl"
@@ -386,7 +387,7 @@ func quote(s string) string { return strconv.Quote(s) }
 
 // plainName matches the identifiers that YAML reads as plain strings;
 // those it would read as booleans, null or numbers are quoted.
-var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
 
 var yamlWords = map[string]bool{
 	"y": true, "yes": true, "n": true, "no": true, "true": true, "false": true,
@@ -396,7 +397,7 @@ var yamlWords = map[string]bool{
 // quoteName writes a name plainly when YAML reads it back as that
 // string, quoted otherwise.
 func quoteName(name string) string {
-	if plainName.MatchString(name) && !yamlWords[strings.ToLower(name)] {
+	if plainName().MatchString(name) && !yamlWords[strings.ToLower(name)] {
 		return name
 	}
 	return quote(name)

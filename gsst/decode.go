@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -46,7 +47,14 @@ func (d *decoder) errorf(pos Pos, format string, args ...any) {
 	d.errs.Add(pos, format, args...)
 }
 
-var yamlLineErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// lazyRegexp compiles expr at its first use rather than when the program
+// starts: every run of vsym, whatever its command, would otherwise pay
+// for the package's patterns.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+var yamlLineErr = lazyRegexp(`^yaml: line (\d+): (.*)$`)
 
 // decodeYAML parses src into its root node. It returns nil after
 // reporting an error when src is not a single YAML document holding a
@@ -108,7 +116,7 @@ func (d *decoder) yamlError(err error, src []byte) {
 		msgs = []string{err.Error()}
 	}
 	for _, msg := range msgs {
-		if m := yamlLineErr.FindStringSubmatch(msg); m != nil {
+		if m := yamlLineErr().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			if isYAMLParserProblem(m[2]) {
 				line++
@@ -421,7 +429,7 @@ func (d *decoder) integer(n *yaml.Node, what string) (int64, bool) {
 }
 
 // sizeRange matches a range of group sizes, "N.." or "N..M".
-var sizeRange = regexp.MustCompile(`^([0-9]+)\.\.([0-9]*)$`)
+var sizeRange = lazyRegexp(`^([0-9]+)\.\.([0-9]*)$`)
 
 // groupSize reads the size of a group: an integer, or a range "N.." (at
 // least N processes) or "N..M", plain or quoted. Whether the numbers make
@@ -432,7 +440,7 @@ var sizeRange = regexp.MustCompile(`^([0-9]+)\.\.([0-9]*)$`)
 func (d *decoder) groupSize(n *yaml.Node, params bool) *GroupDecl {
 	gd := &GroupDecl{SizePos: d.pos(n)}
 	if n.Kind == yaml.ScalarNode && n.Tag != "!!int" && !(n.Tag == "!!float" && isDigits(n.Value)) {
-		m := sizeRange.FindStringSubmatch(n.Value)
+		m := sizeRange().FindStringSubmatch(n.Value)
 		if m == nil && params && n.Tag == "!!str" {
 			gd.SizeText = n.Value
 			gd.SizeX = d.parseString(n)
@@ -602,11 +610,11 @@ func (d *decoder) decodeFile(root *yaml.Node) *File {
 	return f
 }
 
-var propNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var propNameRE = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 func (d *decoder) decodeProperty(q pair) *PropDecl {
 	pd := &PropDecl{Name: &Ident{d.pos(q.key), q.key.Value}, Pos: d.pos(q.val)}
-	if !propNameRE.MatchString(q.key.Value) {
+	if !propNameRE().MatchString(q.key.Value) {
 		d.errorf(d.pos(q.key), "property name %q is not a name (letters, digits, _ and -, not starting with a digit or -)", q.key.Value)
 	}
 	text, ok := d.text(q.key, q.val, "property")

@@ -1,7 +1,6 @@
 package gsst
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,7 +45,7 @@ const initOverParams = "an initial value is a constant or an expression over the
 const MaxInitials = 1 << 16
 
 // initRange matches an integer range of initial values: "0..3", "-2..2".
-var initRange = regexp.MustCompile(`^(-?[0-9]+)\.\.(-?[0-9]+)$`)
+var initRange = lazyRegexp(`^(-?[0-9]+)\.\.(-?[0-9]+)$`)
 
 // initOver reads a list of initial states.
 func (d *decoder) initOver(n *yaml.Node) []*Ident {
@@ -75,7 +74,7 @@ func (d *decoder) sharedInitSet(sd *SharedDecl, v *yaml.Node) bool {
 	if v.Tag != "!!str" || isName(v.Value) {
 		return false
 	}
-	if m := initRange.FindStringSubmatch(v.Value); m != nil {
+	if m := initRange().FindStringSubmatch(v.Value); m != nil {
 		lo, err1 := strconv.ParseInt(m[1], 10, 64)
 		hi, err2 := strconv.ParseInt(m[2], 10, 64)
 		if err1 != nil || err2 != nil {

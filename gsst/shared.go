@@ -1,7 +1,6 @@
 package gsst
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -105,7 +104,7 @@ func (s *Spec) InitShared() []int {
 
 // domainRange matches the type of a bounded or unbounded integer shared
 // variable: "0..3", "-2..2", "0..".
-var domainRange = regexp.MustCompile(`^(-?[0-9]+)\.\.(-?[0-9]*)$`)
+var domainRange = lazyRegexp(`^(-?[0-9]+)\.\.(-?[0-9]*)$`)
 
 // decodeShared reads the shared mapping: name: {type: T, init: V}.
 func (d *decoder) decodeShared(n *yaml.Node) []*SharedDecl {
@@ -183,7 +182,7 @@ func (d *decoder) sharedType(sd *SharedDecl, n *yaml.Node) {
 			sd.Bool, sd.TypeOK = true, true
 			return
 		}
-		m := domainRange.FindStringSubmatch(n.Value)
+		m := domainRange().FindStringSubmatch(n.Value)
 		if m == nil || n.Tag != "!!str" {
 			d.errorf(d.pos(n), "expected %s, found %s", want, kindName(n))
 			return

@@ -2,6 +2,7 @@ package nusmv
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/vsym/vsym/internal/emit"
 )
@@ -12,9 +13,9 @@ import (
 // words that other NuSMV releases and nuXmv reserve: an identifier that
 // avoids them all is safe in every release we may meet. Case matters:
 // "T" is reserved (the LTL "triggered" operator), "t" is not.
-var reserved = map[string]bool{}
-
-func init() {
+// It is built at its first use, not when the program starts.
+var reserved = sync.OnceValue(func() map[string]bool {
+	words := map[string]bool{}
 	for _, w := range strings.Fields(`
 		MODULE process DEFINE MDEFINE VAR FUN FROZENVAR IVAR INIT TRANS INVAR
 		SPEC CTLSPEC CTLGRADSPEC LTLSPEC PSLSPEC COMPUTE INVARSPEC NAME
@@ -27,20 +28,21 @@ func init() {
 		min max xor xnor integer real clock floor pi ln exp sin cos tan pow
 		asin acos atan sqrt sigma PRED PREDICATES MIRROR EXTERN IMPLEMENTS
 		INPUT OUTPUT`) {
-		reserved[w] = true
+		words[w] = true
 	}
-}
+	return words
+})
 
 // IsReserved reports whether s is a NuSMV keyword (or a word some NuSMV
 // release reserves), which cannot be used as an identifier.
-func IsReserved(s string) bool { return reserved[s] }
+func IsReserved(s string) bool { return reserved()[s] }
 
 // IsIdent reports whether s is an identifier this package may emit: it
 // matches [A-Za-z_][A-Za-z0-9_]* and is not reserved. NuSMV also allows
 // '$', '#' and '-' after the first character; we never emit them, since
 // "x-1" would then read as one identifier rather than a subtraction.
 func IsIdent(s string) bool {
-	if s == "" || reserved[s] {
+	if s == "" || reserved()[s] {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

@@ -2,6 +2,7 @@ package promela
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/vsym/vsym/internal/emit"
 )
@@ -13,9 +14,9 @@ import (
 // Spin runs its preprocessor in ("linux" and "unix" would silently turn
 // into 1, and a few other systems define more), and the names pan.c
 // defines for its own C-code support.
-var reserved = map[string]bool{}
-
-func init() {
+// It is built at its first use, not when the program starts.
+var reserved = sync.OnceValue(func() map[string]bool {
+	words := map[string]bool{}
 	for _, w := range strings.Fields(`
 		active assert atomic bit bool break byte c_code c_decl c_expr c_state
 		c_track D_proctype do chan else empty enabled eval false fi for full
@@ -31,20 +32,21 @@ func init() {
 		linux unix i386 sun sparc mips vax hp9000 hppa
 		now uchar c_stack c_unstack c_update c_revert c_globals c_locals
 		c_chandump c_print main`) {
-		reserved[w] = true
+		words[w] = true
 	}
-}
+	return words
+})
 
 // IsReserved reports whether s is a word this package never emits as an
 // identifier (see reserved).
-func IsReserved(s string) bool { return reserved[s] }
+func IsReserved(s string) bool { return reserved()[s] }
 
 // IsIdent reports whether s is an identifier this package may emit: it
 // matches [A-Za-z][A-Za-z0-9_]* and is not reserved. Promela also allows
 // a leading '_', but Spin and pan.c keep such names for themselves (_pid,
 // _nr_pr, _last, ...), so this package never starts a name with one.
 func IsIdent(s string) bool {
-	if s == "" || reserved[s] {
+	if s == "" || reserved()[s] {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

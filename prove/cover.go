@@ -94,6 +94,10 @@ type coverStep struct {
 	reset []bool
 	set   []int64
 	moved []*sumTerm
+	// expand, in a system with fused variables (coverfuse.go), lists
+	// the original steps (indices in coverSystem.orig) that the step
+	// stands for, in the order a run takes them.
+	expand []int
 }
 
 // sumTerm is "sum of coef[j]*x[vars[j]] + c", every coef positive: the
@@ -143,6 +147,13 @@ type coverSystem struct {
 	tooMany bool
 	// invs are the semi-positive invariants that prune the search.
 	invs []coverInvariant
+	// orig are the steps before fusion (coverfuse.go), nil when no
+	// variable is fused; root[j] is the variable whose count holds
+	// variable j's in the fused system (j itself when j is not fused);
+	// fused counts the variables fused.
+	orig  []coverStep
+	root  []int
+	fused int
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -231,6 +242,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 		}
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
+	cs.fuseTransients()
 	cs.invs = cs.semiPositiveInvariants()
 	return cs, !cs.tooMany
 }
@@ -776,7 +788,8 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 		if !real {
 			return coverOutcome{exhausted: true, spurious: states, elements: basis.len()}
 		}
-		return coverOutcome{cex: cs.run(states, steps, params), elements: basis.len()}
+		states, trans := cs.expandRun(states, steps)
+		return coverOutcome{cex: cs.run(states, trans, params), elements: basis.len()}
 	case waiting.Len() > 0:
 		return coverOutcome{exhausted: true, elements: basis.len()}
 	}
@@ -795,7 +808,7 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 			var below []presburger.Formula
 			for j, v := range x {
 				if v > cs.lo[j] {
-					below = append(below, presburger.Compare(presburger.VarTerm(cs.m.StateVar(j)), presburger.Lt, presburger.ConstTerm(v)))
+					below = append(below, presburger.Compare(cs.countTerm(j), presburger.Lt, presburger.ConstTerm(v)))
 				}
 			}
 			parts = append(parts, presburger.Disj(below...))
@@ -805,7 +818,7 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 				var t presburger.Term
 				for j, w := range inv.y {
 					if w != 0 {
-						t = t.Add(presburger.VarTerm(cs.m.StateVar(j)).Scale(w))
+						t = t.Add(cs.countTerm(j).Scale(w))
 					}
 				}
 				parts = append(parts, presburger.Compare(t, presburger.Eq, presburger.ConstTerm(inv.c)))
@@ -824,30 +837,35 @@ func (cs *coverSystem) walk(elems []coverElement, e int, start []int64) (states 
 	x := start
 	states = append(states, x)
 	for ; !elems[e].guess && elems[e].step >= 0; e = elems[e].next {
-		s := &cs.steps[elems[e].step]
-		y := make([]int64, len(x))
-		for j := range x {
-			y[j] = x[j] + s.add[j]
-			if s.reset[j] {
-				y[j] = s.set[j]
-			}
-			if s.moved != nil && s.moved[j] != nil {
-				// The run's values are below gsst.MaxValue (backward
-				// stops beyond it), so the sum fits; a wrong value
-				// would fail the replay, never pass it.
-				y[j], _ = s.moved[j].value(x)
-			}
-		}
-		x = y
+		x = cs.apply(&cs.steps[elems[e].step], x)
 		states = append(states, x)
 		steps = append(steps, elems[e].step)
 	}
 	return states, steps, !elems[e].guess || brokenChains
 }
 
-// run writes the states and steps of a chain (walk) as a
-// counterexample of the model's transition system.
-func (cs *coverSystem) run(states [][]int64, steps []int, params presburger.Model) *presburger.Counterexample {
+// apply returns the state the step s leads to from x, taken to be
+// enabled there.
+func (cs *coverSystem) apply(s *coverStep, x []int64) []int64 {
+	y := make([]int64, len(x))
+	for j := range x {
+		y[j] = x[j] + s.add[j]
+		if s.reset[j] {
+			y[j] = s.set[j]
+		}
+		if s.moved != nil && s.moved[j] != nil {
+			// The run's values are below gsst.MaxValue (backward
+			// stops beyond it), so the sum fits; a wrong value
+			// would fail the replay, never pass it.
+			y[j], _ = s.moved[j].value(x)
+		}
+	}
+	return y
+}
+
+// run writes the states of a run and the model's transitions it takes
+// (expandRun) as a counterexample of the model's transition system.
+func (cs *coverSystem) run(states [][]int64, trans []int, params presburger.Model) *presburger.Counterexample {
 	cex := &presburger.Counterexample{Params: presburger.Model{}}
 	for _, v := range cs.ts.Params {
 		cex.Params[v] = params[v]
@@ -859,9 +877,7 @@ func (cs *coverSystem) run(states [][]int64, steps []int, params presburger.Mode
 		}
 		cex.States = append(cex.States, st)
 	}
-	for _, si := range steps {
-		cex.Steps = append(cex.Steps, cs.steps[si].trans)
-	}
+	cex.Steps = trans
 	return cex
 }
 
@@ -1036,7 +1052,9 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 				break
 			}
 		}
-		if constant {
+		// A fused variable is 0 in every state of the fused system, and
+		// no other invariant has it (no step changes it).
+		if constant && !cs.onFused(r.y) {
 			out = append(out, coverInvariant{r.y, c})
 		}
 	}

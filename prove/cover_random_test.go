@@ -200,6 +200,9 @@ const (
 	// coverParamInit starts unbounded shared integers at parameters
 	// (paramInitShared).
 	coverParamInit
+	// coverHub makes a state transient (hubify) and compares the search
+	// with the one that does not fuse it.
+	coverHub
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -212,7 +215,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 // cross-checks find given to caught, when it is not nil, instead of
 // failing the test (and the checks of the sample's size left out).
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
-	spread, generalize, paramInit := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0
+	spread, generalize, paramInit, hub := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -221,6 +224,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	s := z3.New()
 	ctx := context.Background()
 	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, generalized, restarted int
+	var fusedSearches, unfusedAgrees int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
 		cfg.Ranges = true
@@ -241,6 +245,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			sys = paramInitShared(t, r, sys)
 		}
 		sys = upwardGuards(t, sys)
+		if hub {
+			sys = randomHub(t, r)
+		}
 		var models []*counterabs.ParamModel
 		group, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
@@ -281,6 +288,23 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 					continue
 				}
 				monotone++
+				if a.Fused > 0 {
+					fusedSearches++
+				}
+				where := func() string {
+					return m.Level.String() + " model, " + sys.Properties[k].Name + " (" + sys.Properties[k].Text + ")\n" + testsupport.Describe(sys)
+				}
+				if hub {
+					restore := prove.WithoutFusion()
+					u := prove.Cover(ctx, m, ts, coverRandomWork)
+					restore()
+					switch {
+					case u.Cex != nil && a.Invariant != nil, u.Invariant != nil && a.Cex != nil:
+						fail("system %d, %s: the search with %d fused variables says refuted %v, without refuted %v", i, where(), a.Fused, a.Cex != nil, u.Cex != nil)
+					case u.Cex != nil || u.Invariant != nil:
+						unfusedAgrees++
+					}
+				}
 				if !sys.SingleInitial() {
 					spreads++
 				}
@@ -289,9 +313,6 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				if a.Transfers {
 					transfers++
-				}
-				where := func() string {
-					return m.Level.String() + " model, " + sys.Properties[k].Name + " (" + sys.Properties[k].Text + ")\n" + testsupport.Describe(sys)
 				}
 				switch {
 				case a.Cex != nil:
@@ -351,7 +372,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 						fail("system %d, %s: a run at %v, where exploration finds no failure", i, where(), inst)
 					}
 				}
-				// Spacer, where it answers.
+				// Spacer, where it answers (the hub systems have the search
+				// without fusion besides, and Spacer costs the most: not
+				// under -short).
+				if hub && testing.Short() {
+					continue
+				}
 				sa, err := z3.New().Prove(ctx, ts, presburger.Budget{Work: coverSpacerWork})
 				if err != nil {
 					t.Fatalf("system %d: %v", i, err)
@@ -370,6 +396,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	if caught != nil {
 		return
 	}
+	if hub {
+		t.Logf("%d searches fused some variable; the search without fusion answered and agreed on %d", fusedSearches, unfusedAgrees)
+		if fusedSearches < systems/10 || unfusedAgrees < monotone/2 {
+			t.Errorf("too few searches with fused variables (%d) or answers of the search without fusion (%d)", fusedSearches, unfusedAgrees)
+		}
+	}
 	if generalize {
 		// Only the searches that generalized are counted above.
 		t.Logf("%d searches generalized some element, %d started again after a wrong guess", generalized, restarted)
@@ -387,7 +419,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	if spread && spreads < systems/20 {
 		t.Errorf("too few monotone properties from a spread: %d", spreads)
 	}
-	if refuted < systems/50 || proved < systems/50 || spacerAgrees < (refuted+proved)/2 {
+	if refuted < systems/50 || proved < systems/50 || spacerAgrees < (refuted+proved)/2 && !(hub && testing.Short()) {
 		t.Errorf("the random sample exercises too little")
 	}
 	if want&testsupport.Broadcasts != 0 && transfers < systems/20 {

@@ -65,10 +65,13 @@
 // least so many") is decided by backward coverability (cover.go:
 // minimal elements of upward-closed sets, pruned by the net's
 // semi-positive place invariants, transfers included, budgeted by
-// comparisons; where the plain search does not end, each element is
+// comparisons; transient states, such as the rule states a net written
+// as one process returns from to its hub, fused into where they return,
+// coverfuse.go; where the plain search does not end, each element is
 // generalized by a sample of the small instances' reachable states,
-// coversample.go), whose run is replayed and whose fixpoint's complement
-// is checked as an invariant like any other. When the
+// coversample.go), whose run (each fused step followed by its returns)
+// is replayed and whose fixpoint's complement (read through the
+// fusion) is checked as an invariant like any other. When the
 // lemmas do not prove the property they are given to the prover as a
 // strengthening of every transition and reported with the proof
 // (Result.Lemmas). Then the small instances of a system with shared

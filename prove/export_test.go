@@ -32,6 +32,7 @@ type CoverAnswer struct {
 	Cex       *presburger.Counterexample
 	Invariant presburger.Formula
 	Work      int64
+	Fused     int // the variables fused (coverfuse.go)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -42,7 +43,21 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	}
 	out := cs.backward(ctx, work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused}
+}
+
+// WithoutFusion turns the fusion of transient variables off, until the
+// returned function restores it.
+func WithoutFusion() (restore func()) {
+	noFusion = true
+	return func() { noFusion = false }
+}
+
+// BreakFusion makes the fusion wrong, until the returned function
+// restores it: a variable that other steps read is fused all the same.
+func BreakFusion() (restore func()) {
+	brokenFusion = true
+	return func() { brokenFusion = false }
 }
 
 // CoverGeneralized runs the backward coverability search with
@@ -64,7 +79,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	out := cs.generalizedSearch(ctx, work, smp)
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work}, out.generalized, out.restarts
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused}, out.generalized, out.restarts
 }
 
 // BreakGeneralization makes the generalization wrong, until the

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what vsym and its tests need beyond Go, each only when it is
 # missing:
-#   - Z3's C library and headers (Debian/Ubuntu package libz3-dev), used
-#     through cgo;
+#   - Z3's C library and headers (Debian/Ubuntu package libz3-dev): the
+#     headers to build presburger/z3 (cgo), the library, which vsym opens
+#     at its first query, to run it;
 #   - Graphviz (package graphviz): "vsym dot -o file.svg" renders with its
 #     dot program, and the tests run dot on every picture vsym draws;
 #   - Spin (package spin): the promela tests run spin -a, gcc and pan on

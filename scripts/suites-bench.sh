@@ -27,6 +27,7 @@ rootof() {
 	case $1 in
 	hand) echo "$root/formats/mist/testdata" ;;
 	isola18) echo "$root/formats/bymc/testdata/isola18" ;;
+	yaml) echo "$root/testdata" ;;
 	mist) [ -n "${VSYM_SUITES:-}" ] && echo "$VSYM_SUITES/mist/benchmarks" ;;
 	mist-m4) [ -n "${VSYM_SUITES:-}" ] && echo "$VSYM_SUITES/mist-m4" ;;
 	esac
@@ -50,7 +51,13 @@ while IFS=$'\t' read -r suite file published source fastest tool expect cost; do
 	-) pub="none" ;;
 	safe:holds) pub="safe" ;;
 	safe:fails) pub="unsafe" ;;
-	*) pub="$(echo "$published" | wc -w) hold" ;;
+	*)
+		holds=$(echo "$published" | tr ' ' '\n' | grep -c ':holds$' || true)
+		fails=$(echo "$published" | tr ' ' '\n' | grep -c ':fails$' || true)
+		pub="$holds hold"
+		[ "$fails" = 0 ] || pub="$pub, $fails fail"
+		[ "$holds" = 0 ] && pub="$fails fail"
+		;;
 	esac
 	[ "$source" = "-" ] || pub="$pub ($source)"
 	fast="none"

@@ -17,7 +17,7 @@ import (
 	"github.com/vsym/vsym/progress"
 )
 
-func init() { register(newAbstractCmd) }
+func init() { register("abstract", newAbstractCmd) }
 
 type abstractOpts struct {
 	sizes   string

@@ -32,7 +32,7 @@ import (
 	"github.com/vsym/vsym/specs"
 )
 
-func init() { register(newBenchCmd) }
+func init() { register("bench", newBenchCmd) }
 
 func newBenchCmd() *cobra.Command {
 	cmd := &cobra.Command{

@@ -18,7 +18,7 @@ import (
 	"github.com/vsym/vsym/sarif"
 )
 
-func init() { register(newCheckCmd) }
+func init() { register("check", newCheckCmd) }
 
 type checkOpts struct {
 	files        []string

@@ -7,7 +7,7 @@ import (
 	"github.com/vsym/vsym/formats"
 )
 
-func init() { register(newConvertCmd) }
+func init() { register("convert", newConvertCmd) }
 
 func newConvertCmd() *cobra.Command {
 	var out string

@@ -20,7 +20,7 @@ import (
 	"github.com/vsym/vsym/prove"
 )
 
-func init() { register(newDotCmd) }
+func init() { register("dot", newDotCmd) }
 
 type dotOpts struct {
 	file     string

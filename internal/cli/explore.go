@@ -20,7 +20,7 @@ import (
 	"github.com/vsym/vsym/progress"
 )
 
-func init() { register(newExploreCmd) }
+func init() { register("explore", newExploreCmd) }
 
 type exploreOpts struct {
 	sizes      string

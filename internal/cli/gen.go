@@ -9,7 +9,7 @@ import (
 	"github.com/vsym/vsym/specs"
 )
 
-func init() { register(newGenCmd) }
+func init() { register("gen", newGenCmd) }
 
 func newGenCmd() *cobra.Command {
 	cmd := &cobra.Command{

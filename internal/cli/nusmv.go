@@ -12,7 +12,7 @@ import (
 	"github.com/vsym/vsym/nusmv"
 )
 
-func init() { register(newNusmvCmd) }
+func init() { register("nusmv", newNusmvCmd) }
 
 type nusmvOpts struct {
 	exportOpts

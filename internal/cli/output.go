@@ -159,7 +159,7 @@ func describeOutput(cmd *cobra.Command, what string) { sessionOf(cmd).what = wha
 // Run runs vsym with args on the given streams and returns the process
 // exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return execute(NewRootCmd(), args, stdin, stdout, stderr)
+	return execute(rootFor(args), args, stdin, stdout, stderr)
 }
 
 // execute runs the command tree root (NewRootCmd, or in tests one with an

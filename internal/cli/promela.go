@@ -11,7 +11,7 @@ import (
 	"github.com/vsym/vsym/promela"
 )
 
-func init() { register(newPromelaCmd) }
+func init() { register("promela", newPromelaCmd) }
 
 func newPromelaCmd() *cobra.Command {
 	o := &exportOpts{}

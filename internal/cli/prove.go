@@ -17,7 +17,7 @@ import (
 	"github.com/vsym/vsym/prove"
 )
 
-func init() { register(newProveCmd) }
+func init() { register("prove", newProveCmd) }
 
 type proveOpts struct {
 	file       string

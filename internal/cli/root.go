@@ -158,13 +158,44 @@ func withHint(err error) string {
 	return err.Error()
 }
 
-// subcommands holds the constructors registered by the subcommand files.
-var subcommands []func() *cobra.Command
+// A subcommand is registered by its file with its name (the first word
+// of its Use), so that a command line that names it can build it alone
+// (rootFor).
+type subcommand struct {
+	name string
+	make func() *cobra.Command
+}
 
-func register(f func() *cobra.Command) { subcommands = append(subcommands, f) }
+// subcommands holds the subcommands registered by the subcommand files.
+var subcommands []subcommand
+
+func register(name string, f func() *cobra.Command) {
+	subcommands = append(subcommands, subcommand{name, f})
+}
 
 // NewRootCmd builds the vsym command tree.
-func NewRootCmd() *cobra.Command {
+func NewRootCmd() *cobra.Command { return newRoot(subcommands) }
+
+// rootFor builds the part of the tree that a run of args needs: when
+// args start with the name of a subcommand, the root with that
+// subcommand alone, since no other can take part in the run, and
+// building every command with its flags, help and completions is about
+// a millisecond of the start of a process; the whole tree for anything
+// else (help, completion, a flag or an unknown word first, which
+// cobra's suggestions compare with every name).
+func rootFor(args []string) *cobra.Command {
+	if len(args) > 0 {
+		for _, s := range subcommands {
+			if s.name == args[0] {
+				return newRoot([]subcommand{s})
+			}
+		}
+	}
+	return NewRootCmd()
+}
+
+// newRoot builds the root command with the given subcommands.
+func newRoot(subs []subcommand) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "vsym",
 		Short: "Certify full virtual symmetry, abstract to counters, export to NuSMV, model check",
@@ -181,8 +212,8 @@ and checks CTL properties with its own explicit and symbolic engines.
 		// -o/--out, for every command that has it (output.go).
 		PersistentPreRunE: prepareOutput,
 	}
-	for _, f := range subcommands {
-		c := f()
+	for _, sub := range subs {
+		c := sub.make()
 		markCommandErrors(c)
 		root.AddCommand(c)
 	}

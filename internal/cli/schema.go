@@ -7,7 +7,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 )
 
-func init() { register(newSchemaCmd) }
+func init() { register("schema", newSchemaCmd) }
 
 func newSchemaCmd() *cobra.Command {
 	var out string

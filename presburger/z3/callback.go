@@ -5,7 +5,7 @@ package z3
 // preamble, so the handler installation lives in context.go.
 
 /*
-#include <z3.h>
+#include "z3api.h"
 */
 import "C"
 

@@ -2,7 +2,7 @@ package z3
 
 /*
 #include <stdlib.h>
-#include <z3.h>
+#include "z3api.h"
 */
 import "C"
 

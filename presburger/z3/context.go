@@ -1,9 +1,8 @@
 package z3
 
 /*
-#cgo LDFLAGS: -lz3
 #include <stdlib.h>
-#include <z3.h>
+#include "z3api.h"
 
 extern void vsymZ3Error(Z3_context, Z3_error_code);
 
@@ -149,6 +148,9 @@ const maxWork = math.MaxUint32
 // means no limit. Z3 counts the same units on every machine, whatever
 // its load, so a call that runs out of them runs out everywhere.
 func newLimitedZctx(work int64) (*zctx, error) {
+	if err := loadLibrary(); err != nil {
+		return nil, err
+	}
 	heapOnce.Do(func() { C.prepareHeap() })
 	var rlimit *C.char
 	if work > 0 {

@@ -1,8 +1,19 @@
 // Package z3 decides and projects presburger problems with the Z3 SMT
 // solver through its C API. It is the only package of vsym that uses cgo
-// (it links -lz3; Debian's libz3-dev 4.8.12 is enough); everything else
+// (Debian's libz3-dev 4.8.12 is enough to build it); everything else
 // sees it through the presburger.Solver and presburger.Projector
 // interfaces, and its tests check it against presburger.BruteForce.
+//
+// The package does not link libz3: it opens the library (libz3.so.4, else
+// libz3.so, or the file VSYM_LIBZ3 names) with dlopen when the first
+// context is made, so that a process that asks Z3 nothing does not pay
+// the 6 ms of loading it at start, and vsym's commands that need no
+// solver run where Z3 is not installed. z3api.c, generated from the Z3
+// headers by internal/mkapi (go generate), forwards each Z3 function the
+// package calls through a pointer filled by dlsym. A library that cannot
+// be opened, lacks a function, or is of another major or minor version
+// than the headers gives a LoadError, of kind errkind.Unknown, from every
+// query of the process.
 //
 // Solve declares every bounded variable as an integer constant, asserts
 // its range and the translated formula, and reads a model back. An Exists

@@ -1,7 +1,7 @@
 package z3
 
 /*
-#include <z3.h>
+#include "z3api.h"
 */
 import "C"
 
