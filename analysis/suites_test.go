@@ -334,6 +334,13 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
+	q := proof.Queries
+	t.Logf("queries: %d answered by Quick, %d asked of Z3; %d calls of Spacer", q.Quick, q.Z3, q.Spacer)
+	if why, ok := leftToZ3[c.file]; ok && c.suite == "mist" {
+		t.Logf("Z3 asked on purpose: %s", why)
+	} else if fast(c) && strings.HasPrefix(c.suite, "mist") && q.Z3+q.Spacer > 0 || c.suite == "hand" && q.Z3 > 0 {
+		t.Errorf("%s: %d queries asked of Z3 (%d answered by Quick), %d calls of Spacer: presburger.Quick should answer every query of a case this easy, and one published at 0.01 s or less needs no Spacer", c.file, q.Z3, q.Quick, q.Spacer)
+	}
 	proved, refuted, unknown := 0, 0, 0
 	for _, r := range proof.Results {
 		if r.Verdict == prove.Skipped {
@@ -372,6 +379,24 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 		t.Errorf("cases.tsv:%d: vsym's outcome on %s is %s, the table says %s: update the row (and BENCHMARKS.md)", c.line, c.file, outcome, c.vsym)
 	}
 	return proved+refuted > 0
+}
+
+// fast reports whether c is published at 0.01 s or less: the proof of
+// mist's file (suites mist and mist-m4) should ask Z3 nothing (issue
+// 29), neither a query (presburger.Quick answers them) nor Spacer. (The
+// translations by hand of suite yaml may ask more: mesh2x2.yaml's state
+// equation, over 151 variables where mist's file has 73, runs past
+// Quick's budget, and peterson.yaml's exploration invariant as
+// boundedPN/peterson's.)
+func fast(c suiteCase) bool {
+	fastest, err := strconv.ParseFloat(c.fastest, 64)
+	return err == nil && fastest <= 0.01
+}
+
+// leftToZ3 names the cases published at 0.01 s or less whose proof
+// still asks Z3 a query, and why.
+var leftToZ3 = map[string]string{
+	"boundedPN/peterson.spec": "the consecution query of the invariant that exploring its one instance gives (a disjunction of its 20 reachable states, read before and after each step) needs some 3 million steps of presburger.Quick's case splits, a hundred times its budget",
 }
 
 // explored matches the outcome of a file that vsym prove cannot take

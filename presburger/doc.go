@@ -27,6 +27,10 @@
 // enumeration over the ranges) and an SMT solver (package presburger/z3)
 // implement the same interface and can be tested against each other. An
 // Unknown result is a first-class answer, never to be read as Sat or Unsat.
+// Quick decides the easy problems in Go (case splits, integer interval
+// propagation, an exact simplex) and declines the others, and a Chain asks
+// its solvers in turn: Quick in front of Z3 answers most queries of a
+// simple proof without Z3, exactly, with Z3 behind it for the rest.
 //
 // A range (Bound) is finite, Lo..Hi, unless a side is opened with NoLo or
 // NoHi: AtLeast(x, 0) is a counter with no upper bound, AnyInt(v) any

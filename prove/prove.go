@@ -157,9 +157,10 @@ type config struct {
 	// together: proveOne skips the small instances (a run refutes one
 	// property, which each asked alone finds) and gives the prover
 	// jointWork at most.
-	joint    bool
-	checker  presburger.Solver
-	progress progress.Func
+	joint       bool
+	checker     presburger.Solver
+	liveChecker presburger.Solver
+	progress    progress.Func
 }
 
 // OnProgress has Check report to f: the certification's queries (phase
@@ -193,6 +194,13 @@ func RelaxedProver(p presburger.Prover) Option { return func(c *config) { c.rela
 // out of work leaves the property Unknown, never wrongly proved.
 func CheckSolver(s presburger.Solver) Option { return func(c *config) { c.checker = s } }
 
+// LiveSolver sets the solver of the queries asked about a liveness
+// property; by default it is the CheckSolver. The search of a liveness
+// proof follows the models of its queries (the lemmas Houdini keeps,
+// the ranks it synthesizes), so a caller that puts a faster solver in
+// front of Z3 for the rest may keep Z3's models here.
+func LiveSolver(s presburger.Solver) Option { return func(c *config) { c.liveChecker = s } }
+
 // MaxStates bounds the explicit exploration of an instance that a
 // refutation under fairness needs (default 1,000,000 states); beyond it
 // the property is Unknown.
@@ -222,6 +230,10 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	checker := solver
 	if cfg.checker != nil {
 		checker = cfg.checker
+	}
+	liveChecker := checker
+	if cfg.liveChecker != nil {
+		liveChecker = cfg.liveChecker
 	}
 	// Two models at most, each built once: the total-counter one for the
 	// properties over total counters (through BuildParam, which certifies
@@ -313,7 +325,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		if _, _, ok := counterabs.PremisedSafety(p.Formula); !ok {
 			start := time.Now()
-			err := checkLive(ctx, cfg, rep, i, prover, checker, &live, &res)
+			err := checkLive(ctx, cfg, rep, i, prover, liveChecker, &live, &res)
 			res.Duration = time.Since(start)
 			if err != nil {
 				return nil, fmt.Errorf("property %s: %w", p.Name, err)

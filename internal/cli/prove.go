@@ -45,9 +45,10 @@ total counters only, the group-counter model otherwise (exact for any
 GSST). Each property is
 
   proved    for every size, with an inductive invariant (|g| is the size
-            of group g), re-checked with independent SMT queries:
-            initiation, consecution under every transition, and
-            invariant implies phi;
+            of group g), re-checked with independent satisfiability
+            queries (exact: vsym's own solver, then Z3 for what it
+            declines): initiation, consecution under every transition,
+            and invariant implies phi;
   refuted   at the sizes named, with a run replayed process by process on
             that instance (and, under fairness, a fair run found by the
             explicit engine there);

@@ -1,0 +1,117 @@
+package presburger
+
+import (
+	"maps"
+	"slices"
+)
+
+// eliminate solves the equalities among the top-level conjuncts of f
+// (in negation normal form) for a variable of coefficient 1 or -1 each,
+// in turn: it returns the other conjuncts, each variable's solution
+// over the variables left (to be substituted where the rest reads the
+// variable), and, for each variable solved for, its range in box as
+// atoms. The result and f have the same models
+// once each variable solved for takes its solution's value: Gaussian
+// elimination, exact over the integers since each coefficient solved
+// for is a unit. A variable with an open range is solved for first (its
+// range adds no atom). unsat is true when an equality reduces to a
+// false constant; an equality whose substitution would leave int64 is
+// kept as it is.
+func eliminate(f Formula, box map[Var]Bound) (rest Formula, defs map[Var]Term, unsat bool) {
+	var eqs, others []Formula
+	for _, g := range Conjuncts(f) {
+		if c, ok := g.(Cmp); ok && c.Op == Eq {
+			eqs = append(eqs, g)
+		} else {
+			others = append(others, g)
+		}
+	}
+	defs = map[Var]Term{}
+	sub := func(v Var) Term {
+		if t, ok := defs[v]; ok {
+			return t
+		}
+		return VarTerm(v)
+	}
+	for _, e := range eqs {
+		t, ok := e.(Cmp).T.SubstExact(sub)
+		if !ok {
+			others = append(others, e)
+			continue
+		}
+		if t.IsConst() {
+			if t.Const != 0 {
+				return False, nil, true
+			}
+			continue
+		}
+		x, def, ok := solveUnit(t, box)
+		if !ok {
+			others = append(others, Cmp{Eq, t})
+			continue
+		}
+		// Earlier solutions may read x: put def in.
+		at := func(v Var) Term {
+			if v == x {
+				return def
+			}
+			return VarTerm(v)
+		}
+		resolved := make(map[Var]Term, len(defs)+1)
+		for v, d := range defs {
+			if resolved[v], ok = d.SubstExact(at); !ok {
+				break
+			}
+		}
+		if !ok {
+			others = append(others, Cmp{Eq, t})
+			continue
+		}
+		resolved[x] = def
+		defs = resolved
+	}
+	// The other conjuncts read the solved variables, which the search
+	// replaces by their solutions; their ranges become atoms on them.
+	for _, x := range slices.Sorted(maps.Keys(defs)) {
+		// x >= lo as x - lo >= 0 (left out for lo = MinInt64, whose
+		// negation does not fit: the model is checked in range).
+		b := box[x]
+		if !b.NoLo && b.Lo != -1<<63 {
+			others = append(others, Cmp{Ge, Term{Monos: []Mono{{x, 1}}, Const: -b.Lo}})
+		}
+		if !b.NoHi && b.Hi != -1<<63 {
+			others = append(others, Cmp{Le, Term{Monos: []Mono{{x, 1}}, Const: -b.Hi}})
+		}
+	}
+	return Conj(others...), defs, false
+}
+
+// solveUnit picks a variable x of t = 0 with coefficient 1 or -1,
+// preferring one whose range in box is open on both sides, and returns
+// it with t solved for it.
+func solveUnit(t Term, box map[Var]Bound) (x Var, def Term, ok bool) {
+	best := -1
+	for i, m := range t.Monos {
+		b, in := box[m.Var]
+		if !in {
+			return 0, Term{}, false // no bound: the search reports it
+		}
+		if m.Coef != 1 && m.Coef != -1 {
+			continue
+		}
+		if best < 0 || b.NoLo && b.NoHi {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, Term{}, false
+	}
+	m := t.Monos[best]
+	// m.Coef*x + r = 0, so x = -r/m.Coef = -m.Coef*r.
+	r, ok := t.SubExact(Term{Monos: []Mono{m}})
+	if !ok {
+		return 0, Term{}, false
+	}
+	def, ok = r.ScaleExact(-m.Coef)
+	return m.Var, def, ok
+}
