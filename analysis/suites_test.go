@@ -396,7 +396,6 @@ func fast(c suiteCase) bool {
 // leftToZ3 names the cases published at 0.01 s or less whose proof
 // still asks Z3 a query, and why.
 var leftToZ3 = map[string]string{
-	"boundedPN/peterson.spec": "the consecution query of the invariant that exploring its one instance gives (a disjunction of its 20 reachable states, read before and after each step) needs some 3 million steps of presburger.Quick's case splits, a hundred times its budget",
 }
 
 // explored matches the outcome of a file that vsym prove cannot take

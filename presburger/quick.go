@@ -46,11 +46,12 @@ type Quick struct {
 	Steps int64
 }
 
-// DefaultQuickSteps is the work of a Quick call with no Steps: about a
-// millisecond, twice what the re-checks of mist's easy proofs need
-// (16,735 steps at most), so that a query Quick declines costs little
-// beside the solver behind it.
-const DefaultQuickSteps = 30_000
+// DefaultQuickSteps is the work of a Quick call with no Steps: about two
+// milliseconds, twice what the re-checks of mist's easy proofs need (the
+// most, about 31,000 steps, is the consecution of bounded Peterson's 20
+// reachable states; the others need 16,735 at most), so that a query
+// Quick declines costs little beside the solver behind it.
+const DefaultQuickSteps = 60_000
 
 // Solve implements Solver.
 func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
@@ -326,10 +327,15 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 	if len(open) == 0 {
 		return s.label(c)
 	}
-	// Split on the disjunction with the fewest disjuncts.
+	// Split on the disjunction with the fewest cases for what its least
+	// case states: (x < 1 | y < 1) before a disjunction of whole states
+	// (x = 1 & y = 0 | ...), and that before the negation of one (x != 1
+	// | y != 0 | ...), since each of its cases fixes many variables and
+	// decides the negations at once (the reachable states that explore
+	// one instance of a system, read before and after a step).
 	k := 0
 	for i, or := range open {
-		if len(or.kids) < len(open[k].kids) {
+		if splitsWorse(open[k], or) {
 			k = i
 		}
 	}
@@ -353,6 +359,26 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 		}
 	}
 	return result, nil
+}
+
+// splitsWorse reports whether splitting on disjunction a promises less
+// than on b: more cases for each atom its least case states.
+func splitsWorse(a, b *node) bool {
+	least := func(n *node) int {
+		m := 0
+		for i, d := range n.kids {
+			atoms := 1
+			if d.kind == conj {
+				atoms = len(d.kids)
+			}
+			if i == 0 || atoms < m {
+				m = atoms
+			}
+		}
+		return m
+	}
+	// len(a)/least(a) > len(b)/least(b), without division.
+	return len(a.kids)*least(b) > len(b.kids)*least(a)
 }
 
 // label looks for a model of c, a case without disjunctions left, by
