@@ -395,8 +395,7 @@ func fast(c suiteCase) bool {
 
 // leftToZ3 names the cases published at 0.01 s or less whose proof
 // still asks Z3 a query, and why.
-var leftToZ3 = map[string]string{
-}
+var leftToZ3 = map[string]string{}
 
 // explored matches the outcome of a file that vsym prove cannot take
 // yet and vsym explore decides at the parameter values it names:
