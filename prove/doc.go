@@ -55,11 +55,8 @@
 // it, with the monotone combinations of monotone.go, sums of a few
 // variables that no step increases, in a second round, and the sum
 // thresholds of ghostbound.go, bounds that the guards into a state put
-// on a sum no step changes, in a third). Before the lemmas, a family
-// of one instance (no parameter, every group of a fixed size) whose
-// reachable states are few is explored to the end (search.go,
-// exhaustOne): a run, or its reachable states as the invariant. Then a
-// system whose steps are monotone (guards "at least", updates by constants or
+// on a sum no step changes, in a third). Before the lemmas, a system
+// whose steps are monotone (guards "at least", updates by constants or
 // transfers, domains open upward: Petri nets, transfer nets such as
 // broadcast protocols, and the counter models of GSSTs that test "at
 // least so many") is decided by backward coverability (cover.go:
@@ -71,7 +68,10 @@
 // generalized by a sample of the small instances' reachable states,
 // coversample.go), whose run (each fused step followed by its returns)
 // is replayed and whose fixpoint's complement (read through the
-// fusion) is checked as an invariant like any other. When the
+// fusion) is checked as an invariant like any other; then a family of
+// one instance (no parameter, every group of a fixed size) whose
+// reachable states are few is explored to the end (search.go,
+// exhaustOne): a run, or its reachable states as the invariant. When the
 // lemmas do not prove the property they are given to the prover as a
 // strengthening of every transition and reported with the proof
 // (Result.Lemmas). Then the small instances of a system with shared

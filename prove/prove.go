@@ -442,10 +442,10 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 			return err
 		}
 	}
-	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
 		return err
 	}
-	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
 		return err
 	}
 	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
