@@ -138,6 +138,13 @@ func Prove(ctx context.Context, sys *gsst.System, r ProveRequest) (*Proof, error
 	// search follows their models, and with Quick's (and the different
 	// history of Z3's reused contexts) testdata/bymc/bosco.yaml's fast0
 	// ended unknown, Spacer out of work, where it is proved.
+	//
+	// Z3's models depend on what its reused contexts served before, and
+	// the search follows them: the proof starts from fresh contexts, as
+	// vsym prove's own process does, so that a program that proves file
+	// after file gets each answer vsym prove gives (the same bosco.yaml
+	// ended unknown after the mist translations in one process).
+	z3.DropIdleContexts()
 	work := orDefault(r.Work, PropertyWork)
 	solver := quickFirst(z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(QueryWork)))
 	z3checker := z3.New(z3.Timeout(r.PropertyTimeout), z3.Work(min(QueryWork, work)))

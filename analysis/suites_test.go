@@ -19,7 +19,6 @@ import (
 	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
 	"github.com/vsym/vsym/gsst"
-	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -225,7 +224,6 @@ func BenchmarkPublicSuites(b *testing.B) {
 			}
 			cpu0 := cpuTime()
 			for range b.N {
-				z3.DropIdleContexts() // as in a process of its own (runCase)
 				proof, err := analysis.Prove(context.Background(), sys, analysis.ProveRequest{File: path})
 				if err != nil {
 					b.Fatal(err)
@@ -317,12 +315,6 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each file is proved as vsym prove proves it, in a process of its
-	// own: Z3's models, and with them the lemmas a proof keeps, depend
-	// on what the contexts reused from an earlier proof hold (the hand
-	// translation of ByMC's bosco ends unknown after the mist
-	// translations, proved alone).
-	z3.DropIdleContexts()
 	// A row vsym leaves unknown is run with a small work budget: with
 	// the default one (`vsym prove`'s, which the benchmark uses) such a
 	// file takes minutes to end unknown.
