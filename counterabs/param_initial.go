@@ -78,7 +78,7 @@ func (m *ParamModel) setInitial() error {
 			continue
 		}
 		i := state[in[0]]
-		if t, ok := solveFor(a.T, in[0]); ok && !m.initFixed[i] {
+		if t, ok := a.T.SolveFor(in[0]); ok && !m.initFixed[i] {
 			m.initValue[i], m.initFixed[i] = t, true
 		}
 	}
@@ -186,7 +186,7 @@ func eliminateDefined(f presburger.Formula, elim map[presburger.Var]bool) presbu
 				if !elim[mo.Var] {
 					continue
 				}
-				t, ok := solveFor(a.T, mo.Var)
+				t, ok := a.T.SolveFor(mo.Var)
 				if !ok {
 					continue
 				}
@@ -208,23 +208,6 @@ func eliminateDefined(f presburger.Formula, elim map[presburger.Var]bool) presbu
 			return f
 		}
 	}
-}
-
-// solveFor returns the term t such that "T = 0" says v = t, when v's
-// coefficient in T is 1 or -1 (and t does not read v).
-func solveFor(T presburger.Term, v presburger.Var) (presburger.Term, bool) {
-	var c int64
-	for _, mo := range T.Monos {
-		if mo.Var == v {
-			c = mo.Coef
-		}
-	}
-	if c != 1 && c != -1 {
-		return presburger.Term{}, false
-	}
-	// c*v + R = 0, so v = -c*R.
-	rest := T.Sub(presburger.VarTerm(v).Scale(c))
-	return rest.Scale(-c), true
 }
 
 // SingleInitial reports whether the model has one initial state at each

@@ -106,12 +106,7 @@ func solveUnit(t Term, box map[Var]Bound) (x Var, def Term, ok bool) {
 	if best < 0 {
 		return 0, Term{}, false
 	}
-	m := t.Monos[best]
-	// m.Coef*x + r = 0, so x = -r/m.Coef = -m.Coef*r.
-	r, ok := t.SubExact(Term{Monos: []Mono{m}})
-	if !ok {
-		return 0, Term{}, false
-	}
-	def, ok = r.ScaleExact(-m.Coef)
-	return m.Var, def, ok
+	x = t.Monos[best].Var
+	def, ok = t.SolveFor(x)
+	return x, def, ok
 }

@@ -238,6 +238,27 @@ func (t Term) SubExact(u Term) (Term, bool) {
 	return t.AddExact(nu)
 }
 
+// SolveFor returns the term x that t = 0 gives v, when v's coefficient
+// in t is 1 or -1 (c*v + r = 0, so v = -c*r, exact over the integers);
+// ok is false for another coefficient, a v that t does not read, or a
+// solution that does not fit in int64.
+func (t Term) SolveFor(v Var) (x Term, ok bool) {
+	var c int64
+	for _, m := range t.Monos {
+		if m.Var == v {
+			c = m.Coef
+		}
+	}
+	if c != 1 && c != -1 {
+		return Term{}, false
+	}
+	r, ok := t.SubExact(Term{Monos: []Mono{{v, c}}})
+	if !ok {
+		return Term{}, false
+	}
+	return r.ScaleExact(-c)
+}
+
 // SubstExact replaces every variable v of t by sub(v). Every coefficient
 // and the constant of the result are computed exactly, whatever the
 // partial sums on the way; ok is false when one of them does not fit in

@@ -289,3 +289,30 @@ func TestConjuncts(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveFor: t = 0 solved for a variable of coefficient 1 or -1, and
+// refused for another coefficient, an absent variable or a solution
+// beyond int64.
+func TestSolveFor(t *testing.T) {
+	x, y := pb.Var(0), pb.Var(1)
+	term := func(cx, cy, k int64) pb.Term {
+		return pb.VarTerm(x).Scale(cx).Add(pb.VarTerm(y).Scale(cy)).Add(pb.ConstTerm(k))
+	}
+	for _, tc := range []struct {
+		t    pb.Term
+		v    pb.Var
+		want pb.Term
+		ok   bool
+	}{
+		{term(1, 2, -3), x, term(0, -2, 3), true},                             // x + 2y - 3 = 0: x = -2y + 3
+		{term(-1, 2, -3), x, term(0, 2, -3), true},                            // -x + 2y - 3 = 0: x = 2y - 3
+		{term(2, 1, 0), x, pb.Term{}, false},                                  // coefficient 2
+		{term(0, 1, 0), x, pb.Term{}, false},                                  // x absent
+		{pb.VarTerm(x).Add(pb.ConstTerm(math.MinInt64)), x, pb.Term{}, false}, // -MinInt64 does not fit
+	} {
+		got, ok := tc.t.SolveFor(tc.v)
+		if ok != tc.ok || ok && !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("(%v).SolveFor(%d) = %v, %v; want %v, %v", tc.t, tc.v, got, ok, tc.want, tc.ok)
+		}
+	}
+}

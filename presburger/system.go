@@ -644,24 +644,18 @@ func definition(p Formula, isNext map[Var]bool) (v Var, t Term, ok bool) {
 		return 0, Term{}, false
 	}
 	found := false
-	var coef int64
 	for _, m := range c.T.Monos {
 		if isNext[m.Var] {
 			if found {
 				return 0, Term{}, false
 			}
-			found, v, coef = true, m.Var, m.Coef
+			found, v = true, m.Var
 		}
 	}
-	if !found || (coef != 1 && coef != -1) {
+	if !found {
 		return 0, Term{}, false
 	}
-	// c.T = coef*v + r = 0, so v = -r/coef = -coef*r.
-	r, ok := c.T.SubExact(Term{Monos: []Mono{{v, coef}}})
-	if !ok {
-		return 0, Term{}, false
-	}
-	t, ok = r.ScaleExact(-coef)
+	t, ok = c.T.SolveFor(v)
 	return v, t, ok
 }
 
