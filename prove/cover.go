@@ -135,10 +135,14 @@ type coverSystem struct {
 	lo    []int64 // least value of each state variable
 	steps []coverStep
 	bad   [][]int64
-	// initConst[j] is the initial value of variable j, unless initSum[j]
-	// is the index (>= 0) of the group of starts whose variables' sum is
-	// a group's size.
+	// initConst[j] is the least initial value of variable j and
+	// initHi[j] its greatest (initOpen[j]: none, a shared variable that
+	// starts in a range such as "1.."), unless initSum[j] is the index
+	// (>= 0) of the group of starts whose variables' sum is a group's
+	// size.
 	initConst []int64
+	initHi    []int64
+	initOpen  []bool
 	initSum   []int
 	starts    []initialSum
 	dom       map[presburger.Var]presburger.Bound
@@ -314,19 +318,26 @@ type initialSum struct {
 }
 
 // readInitial reads the model's initial states, m.Initial, as equations
-// "x_j = c" and "sum of x_j over a set = |g|", every state variable in
-// exactly one of them and each size in one at most, besides lower
-// bounds that the domains imply; false when some conjunct is of
-// another shape. Those are the initial states the counter models have
-// when no shared variable starts in a range (a range would be an
-// interval for x_j: initialAbove could take it, but no model of the
-// suites needs it).
+// "x_j = c" and "sum of x_j over a set = |g|", each state variable in
+// one of them at most and each size in one at most, and bounds
+// "x_j >= c", "x_j <= c" on the variables no equation defines: a
+// variable with neither starts anywhere in its domain (a shared
+// variable whose initial value is a range, "0.." or "1..", as a
+// Petri net's place that starts with any number of tokens, at least
+// one). False when some conjunct is of another shape.
 func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 	m := cs.m
 	k := len(cs.lo)
-	cs.initConst = make([]int64, k)
+	cs.initConst = slices.Clone(cs.lo)
+	cs.initHi = make([]int64, k)
+	cs.initOpen = make([]bool, k)
 	cs.initSum = make([]int, k)
+	for j := range k {
+		cs.initSum[j] = -1
+		cs.initOpen[j] = true
+	}
 	defined := make([]bool, k)
+	bounded := make([]bool, k)
 	usedSize := map[presburger.Var]bool{}
 	for _, f := range presburger.Conjuncts(m.Initial) {
 		c, ok := f.(presburger.Cmp)
@@ -345,24 +356,32 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			if sign == 0 {
 				sign = mo.Coef
 			}
-			if mo.Coef != sign || sign != 1 && sign != -1 || defined[j] {
+			if mo.Coef != sign || sign != 1 && sign != -1 {
 				return false
 			}
 			vars = append(vars, j)
 		}
 		if c.Op != presburger.Eq {
-			// A lower bound the domain implies: sign*x_j + c >= 0 with
-			// sign 1, -c at most x_j's least value.
-			op := c.Op
-			if sign < 0 {
-				op = map[presburger.Op]presburger.Op{presburger.Le: presburger.Ge, presburger.Lt: presburger.Gt}[op]
-			}
-			bound := -c.T.Const * sign
-			if op == presburger.Gt {
-				bound++
-			}
-			if len(vars) != 1 || len(others) > 0 || op != presburger.Ge && op != presburger.Gt || bound > cs.lo[vars[0]] {
+			// sign*x_j + c op 0: a bound on x_j.
+			if len(vars) != 1 || len(others) > 0 {
 				return false
+			}
+			j := vars[0]
+			b := presburger.AnyInt(m.StateVar(j)).Tighten(sign, c.T.Const, c.Op)
+			switch {
+			case b.Empty():
+				return false
+			case b.NoHi && (b.NoLo || b.Lo <= cs.lo[j]):
+				continue // the domain's own bound
+			case defined[j]:
+				return false
+			}
+			bounded[j] = true
+			if !b.NoLo {
+				cs.initConst[j] = max(cs.initConst[j], b.Lo)
+			}
+			if !b.NoHi && (cs.initOpen[j] || b.Hi < cs.initHi[j]) {
+				cs.initHi[j], cs.initOpen[j] = b.Hi, false
 			}
 			continue
 		}
@@ -370,13 +389,20 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			return false
 		}
 		for _, j := range vars {
+			if bounded[j] || defined[j] {
+				return false
+			}
 			defined[j] = true
 		}
 		switch {
 		case len(others) == 0 && len(vars) == 1:
 			// x_j + c = 0 (or -x_j + c = 0).
-			cs.initConst[vars[0]] = -c.T.Const * sign
-			cs.initSum[vars[0]] = -1
+			j := vars[0]
+			cs.initConst[j] = -c.T.Const * sign
+			cs.initHi[j], cs.initOpen[j] = cs.initConst[j], false
+			if cs.initConst[j] < cs.lo[j] {
+				return false
+			}
 		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)):
 			usedSize[others[0].Var] = true
 			for _, j := range vars {
@@ -387,7 +413,25 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			return false
 		}
 	}
-	return !slices.Contains(defined, false)
+	for j := range k {
+		switch {
+		case cs.initSum[j] >= 0:
+			// A bound on a variable of a sum came after its equation
+			// (refused above) or before it: refused here.
+			if bounded[j] {
+				return false
+			}
+		case !cs.initOpen[j] && cs.initHi[j] < cs.initConst[j]:
+			return false // no initial state
+		}
+	}
+	return true
+}
+
+// exactInit reports whether variable j, outside the sums, has one
+// initial value.
+func (cs *coverSystem) exactInit(j int) bool {
+	return cs.initSum[j] < 0 && !cs.initOpen[j] && cs.initHi[j] == cs.initConst[j]
 }
 
 // upwardClause reads a conjunction of atoms over the state variables as
@@ -568,10 +612,10 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 	state = make([]int64, len(x))
 	for j := range x {
 		if cs.initSum[j] < 0 {
-			if cs.initConst[j] < x[j] {
+			if !cs.initOpen[j] && cs.initHi[j] < x[j] {
 				return nil, nil, false, true
 			}
-			state[j] = cs.initConst[j]
+			state[j] = max(cs.initConst[j], x[j])
 		}
 	}
 	// Each group's processes where x asks for them (at least the
@@ -889,8 +933,8 @@ func (cs *coverSystem) run(states [][]int64, trans []int, params presburger.Mode
 func (cs *coverSystem) distance(x []int64) [2]int64 {
 	var d [2]int64
 	for j, v := range x {
-		if cs.initSum[j] < 0 {
-			d[0] += max(0, v-cs.initConst[j])
+		if cs.initSum[j] < 0 && !cs.initOpen[j] {
+			d[0] += max(0, v-cs.initHi[j])
 		}
 	}
 	for _, st := range cs.starts {
@@ -1042,7 +1086,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 			if w == 0 {
 				continue
 			}
-			if cs.initSum[j] >= 0 {
+			if !cs.exactInit(j) {
 				constant = false
 				break
 			}

@@ -103,6 +103,50 @@ func TestCoverParamInitRandom(t *testing.T) {
 	checkCoverRandom(t, 11, systems, testsupport.Broadcasts|testsupport.SharedVars, testsupport.Rendezvous, coverParamInit)
 }
 
+// TestCoverRangeInitRandom is TestCoverTransfersRandom on systems whose
+// unbounded shared integers start, at random, in a range: with no
+// greatest value ("1..", a place of a Petri net that starts with any
+// number of tokens, at least one, written as a shared integer) or of
+// two values. The search reads them as intervals of initial values
+// (readInitial) and starts a run at the least value above its element
+// (initialAbove); exploration starts from every initial value up to
+// extValueCap. A run that starts outside the range, or an initial
+// state it wrongly says is above no element, fails it under -short.
+func TestCoverRangeInitRandom(t *testing.T) {
+	systems := 400
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 12, systems, testsupport.Broadcasts|testsupport.SharedVars, testsupport.Rendezvous, coverRangeInit)
+}
+
+// rangeInitShared returns sys with each unbounded shared integer that
+// starts at a constant c starting, at random (2 times in 3), in the
+// range "c.." or in c..c+1 instead.
+func rangeInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
+	spec := sys.Spec()
+	for i := range spec.Shared {
+		v := &spec.Shared[i]
+		if !v.Unbounded || v.Bool || v.Values != nil || v.InitRange || !v.InitTerm.IsConst() {
+			continue
+		}
+		switch r.Intn(3) {
+		case 1:
+			v.InitRange, v.InitNoHi, v.InitHi = true, true, v.Init
+			v.InitText = fmt.Sprintf("%d..", v.Init)
+		case 2:
+			v.InitRange, v.InitHi = true, v.Init+1
+			v.InitHiTerm = presburger.ConstTerm(int64(v.InitHi))
+			v.InitText = fmt.Sprintf("%d..%d", v.Init, v.InitHi)
+		}
+	}
+	out, err := gsst.New(spec)
+	if err != nil {
+		t.Fatalf("the system with ranges: %v\n%s", err, testsupport.Describe(sys))
+	}
+	return out
+}
+
 // paramInitShared returns sys with each unbounded shared integer that
 // starts at a constant c, at random (2 times in 3), starting at a
 // parameter of its own instead, V_init, that the assumption bounds by
@@ -203,6 +247,9 @@ const (
 	// coverHub makes a state transient (hubify) and compares the search
 	// with the one that does not fuse it.
 	coverHub
+	// coverRangeInit starts unbounded shared integers in ranges
+	// (rangeInitShared).
+	coverRangeInit
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -215,7 +262,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 // cross-checks find given to caught, when it is not nil, instead of
 // failing the test (and the checks of the sample's size left out).
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
-	spread, generalize, paramInit, hub := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0
+	spread, generalize, paramInit, hub, rangeInit := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -223,7 +270,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	r := rand.New(rand.NewSource(seed))
 	s := z3.New()
 	ctx := context.Background()
-	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, generalized, restarted int
+	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, fromRanges, generalized, restarted int
 	var fusedSearches, unfusedAgrees int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
@@ -243,6 +290,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		}
 		if paramInit {
 			sys = paramInitShared(t, r, sys)
+		}
+		if rangeInit {
+			sys = rangeInitShared(t, r, sys)
 		}
 		sys = upwardGuards(t, sys)
 		if hub {
@@ -310,6 +360,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				if len(sys.Params) > 0 {
 					fromParams++
+				}
+				if sys.FiniteInitial() != nil || slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.InitRange }) {
+					fromRanges++
 				}
 				if a.Transfers {
 					transfers++
@@ -414,6 +467,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		t.Logf("%d monotone properties with a shared integer starting at a parameter", fromParams)
 		if fromParams < systems/20 {
 			t.Errorf("too few monotone properties with a parameter: %d", fromParams)
+		}
+	}
+	if rangeInit {
+		t.Logf("%d monotone properties with a shared integer starting in a range", fromRanges)
+		if fromRanges < systems/10 {
+			t.Errorf("too few monotone properties with a range: %d", fromRanges)
 		}
 	}
 	if spread && spreads < systems/20 {

@@ -111,7 +111,7 @@ func (cs *coverSystem) transient() (r, ret int) {
 		}
 	}
 	for r := range k {
-		if cs.root != nil && cs.root[r] != r || cs.lo[r] != 0 || cs.initSum[r] >= 0 || cs.initConst[r] != 0 || set[r] {
+		if cs.root != nil && cs.root[r] != r || cs.lo[r] != 0 || !cs.exactInit(r) || cs.initConst[r] != 0 || set[r] {
 			continue
 		}
 		if slices.ContainsFunc(cs.bad, func(b []int64) bool { return b[r] != 0 }) {

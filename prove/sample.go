@@ -145,7 +145,8 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 				queue = append(queue, slices.Clone(x))
 			}
 		}
-		for _, init := range initialStates(m, params) {
+		inits, _ := initialStates(m, params)
+		for _, init := range inits {
 			x := slices.Clone(base)
 			for i, val := range init {
 				x[m.StateVar(i)] = val

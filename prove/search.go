@@ -193,7 +193,8 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 	}
 	// The initial states that ts.Init allows: all of them, but for
 	// a property's premise ("c -> AG phi").
-	starts := slices.DeleteFunc(initialStates(m, params), func(x []int64) bool {
+	starts, all := initialStates(m, params)
+	starts = slices.DeleteFunc(starts, func(x []int64) bool {
 		return !presburger.Eval(ts.Init, reader(x))
 	})
 	key := func(x []int64) string {
@@ -221,7 +222,7 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
 	}
-	complete := starts != nil
+	complete := starts != nil && all
 	for k := 0; k < len(nodes); k++ {
 		if *budget--; *budget <= 0 || k%1024 == 0 && ctx.Err() != nil {
 			return instanceSearch{}
@@ -275,8 +276,12 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 // point of InitialValue when m has one, else the instance's own initial
 // configurations (gsst's Initials) read on the model's variables; nil
 // when they cannot be had (too many to list, say), which leaves the
-// instance to the prover.
-func initialStates(m *counterabs.ParamModel, params presburger.Model) [][]int64 {
+// instance to the prover. A shared variable whose initial values have
+// no greatest (mist's place that starts with "x >= 1" tokens, as a
+// shared integer) starts at its least values up to searchMax, and all
+// is then false: runs from those states are runs of the instance, but
+// what they reach is not all it reaches.
+func initialStates(m *counterabs.ParamModel, params presburger.Model) (states [][]int64, all bool) {
 	pv := func(v presburger.Var) int64 { return params[v] }
 	if m.SingleInitial() {
 		x := make([]int64, m.NumState())
@@ -284,11 +289,11 @@ func initialStates(m *counterabs.ParamModel, params presburger.Model) [][]int64 
 			t, _ := m.InitialValue(i)
 			k, ok := t.Value(pv)
 			if !ok {
-				return nil
+				return nil, false
 			}
 			x[i] = k
 		}
-		return [][]int64{x}
+		return [][]int64{x}, true
 	}
 	sys := m.System
 	sizes := make([]int, len(sys.Groups))
@@ -301,11 +306,12 @@ func initialStates(m *counterabs.ParamModel, params presburger.Model) [][]int64 
 	}
 	inst, err := sys.InstantiateParams(ps, sizes)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	confs, err := inst.Initials()
+	all = inst.FiniteInitial() == nil
+	confs, err := inst.InitialsUpTo(searchMax).Initials()
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	var out [][]int64
 	for _, c := range confs {
@@ -324,7 +330,7 @@ func initialStates(m *counterabs.ParamModel, params presburger.Model) [][]int64 
 		}
 		out = append(out, x)
 	}
-	return out
+	return out, all
 }
 
 // runTo writes the path to node k of a search as a counterexample of ts:
