@@ -847,11 +847,16 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 		}
 	}
 	if basis.len() <= maxCoverProof || atoms <= maxCoverAtoms {
+		least := make([]int64, len(cs.lo))
+		for j := range least {
+			least[j] = cs.leastCount(j)
+		}
 		var parts []presburger.Formula
 		for _, x := range basis.x {
 			var below []presburger.Formula
 			for j, v := range x {
-				if v > cs.lo[j] {
+				// x_j < v is false where x_j is always at least v.
+				if v > cs.lo[j] && v > least[j] {
 					below = append(below, presburger.Compare(cs.countTerm(j), presburger.Lt, presburger.ConstTerm(v)))
 				}
 			}
@@ -991,6 +996,9 @@ const maxInvariantRows = 2000
 type coverInvariant struct {
 	y []int64
 	c int64
+	// support lists the variables j with y_j != 0: unreachable reads
+	// only them (a hub translation's fused variables make y mostly 0).
+	support []int
 }
 
 // semiPositiveInvariants returns the semi-positive invariants of cs with
@@ -1099,7 +1107,13 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		// A fused variable is 0 in every state of the fused system, and
 		// no other invariant has it (no step changes it).
 		if constant && !cs.onFused(r.y) {
-			out = append(out, coverInvariant{r.y, c})
+			var support []int
+			for j, w := range r.y {
+				if w != 0 {
+					support = append(support, j)
+				}
+			}
+			out = append(out, coverInvariant{r.y, c, support})
 		}
 	}
 	return out
@@ -1193,14 +1207,12 @@ func supportWithin(x, y []int64) bool {
 func (cs *coverSystem) unreachable(x []int64) bool {
 	for _, inv := range cs.invs {
 		s := int64(0)
-		for j, w := range inv.y {
-			if w != 0 {
-				v, ok := combine(1, s, w, x[j])
-				if !ok {
-					return false
-				}
-				s = v
+		for _, j := range inv.support {
+			v, ok := combine(1, s, inv.y[j], x[j])
+			if !ok {
+				return false
 			}
+			s = v
 		}
 		if s > inv.c {
 			return true

@@ -264,6 +264,54 @@ func (cs *coverSystem) countTerm(j int) presburger.Term {
 	return t
 }
 
+// leastCount returns a value that countTerm(j) is at least in every
+// state of the model: the least sum of a pool of counters (a group's,
+// whose processes are all somewhere) fused whole into j, else 0. A
+// hub translation's one process is always in its hub S once its rule
+// states are fused there, and the atom "#S + #r1 + ... < 1" that every
+// element of its fixpoint would write is false: search leaves it out.
+func (cs *coverSystem) leastCount(j int) int64 {
+	least := int64(0)
+	for _, pool := range cs.m.Pools {
+		within := true
+		for _, c := range pool.Counters {
+			within = within && (c == j || cs.root != nil && cs.root[c] == j)
+		}
+		if !within {
+			continue
+		}
+		if v, ok := cs.leastValue(pool.Sum); ok {
+			least = max(least, v)
+		}
+	}
+	return least
+}
+
+// leastValue returns the least value of t over the domain's bounds
+// (cs.dom), ok false when some variable of t has no bound on the side
+// its coefficient asks or the value leaves int64.
+func (cs *coverSystem) leastValue(t presburger.Term) (int64, bool) {
+	v := t.Const
+	for _, mo := range t.Monos {
+		b, ok := cs.dom[mo.Var]
+		var x int64
+		switch {
+		case !ok:
+			return 0, false
+		case mo.Coef > 0 && !b.NoLo:
+			x = b.Lo
+		case mo.Coef < 0 && !b.NoHi:
+			x = b.Hi
+		default:
+			return 0, false
+		}
+		if v, ok = combine(1, v, mo.Coef, x); !ok {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
 // expandRun turns a chain of the fused system, its states and steps
 // (indices in cs.steps), into a run of the original: the states after
 // each original step of every fused step's expansion, and the model's

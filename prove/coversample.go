@@ -167,13 +167,23 @@ func (cs *coverSystem) generalize(x []int64, smp *coverSample, work *int64) (g [
 
 // sample returns the sample of the reachable states of the small
 // instances, each group at its least size and up to extra more (a fixed
-// size stays), explored one instance after the other, breadth first,
+// size stays), and so each variable that starts in a range (up to its
+// greatest value), explored one instance after the other, breadth first,
 // limit states at most over all, counting its work in work; nil when
 // ctx ends first.
 func (cs *coverSystem) sample(ctx context.Context, extra int64, limit int, work *int64) *coverSample {
 	smp := newCoverSample(cs.lo)
 	for e := int64(0); e <= extra && len(smp.states) < limit; e++ {
 		x := slices.Clone(cs.lo)
+		for j := range x {
+			switch {
+			case cs.initSum[j] >= 0 || cs.exactInit(j):
+			case cs.initOpen[j]:
+				x[j] = cs.initConst[j] + e
+			default:
+				x[j] = min(cs.initConst[j]+e, cs.initHi[j])
+			}
+		}
 		for _, st := range cs.starts {
 			n := cs.dom[st.size].Lo + e
 			if b := cs.dom[st.size]; !b.NoHi {
