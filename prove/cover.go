@@ -158,6 +158,15 @@ type coverSystem struct {
 	orig  []coverStep
 	root  []int
 	fused int
+	// k is the number of the model's state variables, the first k of
+	// the vector; after them come the complements (complement.go):
+	// comp[i] >= 0 is the index of hi[i] - x_i for a variable i whose
+	// domain has a greatest value hi[i], and compOf[j-k] the variable
+	// of complement j.
+	k      int
+	comp   []int
+	hi     []int64
+	compOf []int
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -171,7 +180,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	// The search starts from one initial state per size and spread
 	// (initialAbove builds it).
 	k := m.NumState()
-	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: domainBounds(ts.Domain)}
+	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: domainBounds(ts.Domain), k: k, comp: make([]int, k), hi: make([]int64, k)}
 	index := map[presburger.Var]int{}
 	for i := range k {
 		index[m.StateVar(i)] = i
@@ -181,14 +190,20 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	}
 	for i := range k {
 		b, ok := cs.dom[m.StateVar(i)]
-		if !ok || b.NoLo || !b.NoHi {
+		if !ok || b.NoLo {
 			return nil, false
 		}
-		cs.lo[i] = b.Lo
+		cs.lo[i], cs.comp[i] = b.Lo, -1
+		if !b.NoHi {
+			cs.comp[i], cs.hi[i] = len(cs.lo), b.Hi
+			cs.lo = append(cs.lo, 0)
+			cs.compOf = append(cs.compOf, i)
+		}
 	}
-	if !cs.readInitial(index) {
+	if !cs.readInitial(index) || !cs.complementInitial() {
 		return nil, false
 	}
+	k = len(cs.lo)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		if len(t.Locals) > 0 {
@@ -198,12 +213,20 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 		reset := make([]bool, k)
 		set := make([]int64, k)
 		var moved []*sumTerm
+		var ok bool
 		for j, next := range m.StepTerms(t) {
+			c := cs.comp[j]
 			switch {
 			case next.IsConst():
 				reset[j], set[j] = true, next.Const
+				if c >= 0 {
+					reset[c], set[c] = true, cs.hi[j]-next.Const
+				}
 			case len(next.Monos) == 1 && next.Monos[0].Coef == 1 && next.Monos[0].Var == m.StateVar(j):
 				add[j] = next.Const
+				if c >= 0 {
+					add[c] = -next.Const
+				}
 			default:
 				st := &sumTerm{c: next.Const}
 				for _, mo := range next.Monos {
@@ -218,6 +241,12 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 					moved = make([]*sumTerm, k)
 				}
 				moved[j] = st
+				if c >= 0 {
+					// x_j := y is c_j := hi_j - hi_y + c_y.
+					if moved[c], ok = cs.complementSum(j, st); !ok {
+						return nil, false
+					}
+				}
 			}
 		}
 		clauses, ok := presburger.DNFWithin(t.Guard, maxClauses)
@@ -371,7 +400,7 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			switch {
 			case b.Empty():
 				return false
-			case b.NoHi && (b.NoLo || b.Lo <= cs.lo[j]):
+			case (b.NoLo || b.Lo <= cs.lo[j]) && (b.NoHi || cs.comp[j] >= 0 && b.Hi >= cs.hi[j]):
 				continue // the domain's own bound
 			case defined[j]:
 				return false
@@ -437,8 +466,10 @@ func (cs *coverSystem) exactInit(j int) bool {
 // upwardClause reads a conjunction of atoms over the state variables as
 // lower bounds (need, one per variable, at least its domain's) and sums
 // of several variables with positive weights; ok is false for an atom of
-// any other shape (an upper bound, an equation, a variable that is no
-// state variable).
+// any other shape (an upper bound on a variable with no greatest value,
+// a variable that is no state variable). An upper bound on a variable
+// with a greatest value is a lower bound on its complement, and an
+// equation both bounds.
 func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presburger.Formula) (need []int64, sums []sumAtom, ok bool) {
 	need = slices.Clone(cs.lo)
 	for _, f := range clause {
@@ -446,47 +477,81 @@ func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presbu
 		if !isCmp {
 			return nil, nil, false
 		}
-		// T op 0 as sum >= bound, with the sign that makes the
+		// T op 0 as sums >= bounds, with the sign that makes the
 		// weights positive.
-		t := c.T
+		var sides []presburger.Term
 		strict := false
 		switch c.Op {
 		case presburger.Ge:
+			sides = []presburger.Term{c.T}
 		case presburger.Gt:
-			strict = true
+			sides, strict = []presburger.Term{c.T}, true
 		case presburger.Le:
-			t = t.Scale(-1)
+			sides = []presburger.Term{c.T.Scale(-1)}
 		case presburger.Lt:
-			t, strict = t.Scale(-1), true
+			sides, strict = []presburger.Term{c.T.Scale(-1)}, true
+		case presburger.Eq:
+			sides = []presburger.Term{c.T, c.T.Scale(-1)}
 		default:
 			return nil, nil, false
 		}
-		bound := -t.Const
-		if strict {
-			bound++
-		}
-		var a sumAtom
-		for _, mo := range t.Monos {
-			j, isState := index[mo.Var]
-			if !isState || mo.Coef <= 0 {
+		for _, t := range sides {
+			a, ok := cs.atLeast(index, t, strict)
+			if !ok {
 				return nil, nil, false
 			}
-			a.vars = append(a.vars, j)
-			a.coef = append(a.coef, mo.Coef)
-		}
-		a.bound = bound
-		switch len(a.vars) {
-		case 0:
-			if bound > 0 {
-				return nil, nil, true // false: a clause no state satisfies
+			switch len(a.vars) {
+			case 0:
+				if a.bound > 0 {
+					return nil, nil, true // false: a clause no state satisfies
+				}
+			case 1:
+				need[a.vars[0]] = max(need[a.vars[0]], checked.CeilDiv(a.bound, a.coef[0]))
+			default:
+				sums = append(sums, a)
 			}
-		case 1:
-			need[a.vars[0]] = max(need[a.vars[0]], checked.CeilDiv(bound, a.coef[0]))
-		default:
-			sums = append(sums, a)
 		}
 	}
 	return need, sums, true
+}
+
+// atLeast reads t >= 0 (t > 0 when strict) as a sum of the vector's
+// variables with positive weights at least a bound: a negative weight
+// -a on x_i, whose domain's greatest value is hi, is a on its
+// complement hi - x_i; ok is false for a negative weight on another
+// variable, a variable that is no state variable, or a bound beyond
+// int64.
+func (cs *coverSystem) atLeast(index map[presburger.Var]int, t presburger.Term, strict bool) (a sumAtom, ok bool) {
+	bound := -t.Const
+	if strict {
+		bound++
+	}
+	for _, mo := range t.Monos {
+		j, isState := index[mo.Var]
+		coef := mo.Coef
+		switch {
+		case !isState:
+			return sumAtom{}, false
+		case coef < 0 && cs.comp[j] >= 0:
+			// coef*x_j = -coef*(hi - x_j) + coef*hi.
+			if bound, ok = combine(1, bound, -coef, cs.hi[j]); !ok {
+				return sumAtom{}, false
+			}
+			j, coef = cs.comp[j], -coef
+		case coef <= 0:
+			return sumAtom{}, false
+		}
+		if at := slices.Index(a.vars, j); at >= 0 {
+			if a.coef[at], ok = checked.Add(a.coef[at], coef); !ok {
+				return sumAtom{}, false
+			}
+			continue
+		}
+		a.vars = append(a.vars, j)
+		a.coef = append(a.coef, coef)
+	}
+	a.bound = bound
+	return a, true
 }
 
 // minimal returns the minimal vectors at least base that satisfy every
@@ -610,8 +675,18 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		params[m.ParamVar(k)] = cs.dom[m.ParamVar(k)].Lo
 	}
 	state = make([]int64, len(x))
-	for j := range x {
-		if cs.initSum[j] < 0 {
+	for j := range cs.k {
+		switch c := cs.comp[j]; {
+		case cs.initSum[j] >= 0:
+		case c >= 0:
+			// The least value that x_j may start at, which leaves
+			// the most to its complement.
+			v := max(cs.initConst[j], x[j])
+			if v > cs.initHi[j] || cs.hi[j]-v < x[c] {
+				return nil, nil, false, true
+			}
+			state[j], state[c] = v, cs.hi[j]-v
+		default:
 			if !cs.initOpen[j] && cs.initHi[j] < x[j] {
 				return nil, nil, false, true
 			}
@@ -645,7 +720,7 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 	}
 	params[m.NVar()] = n
 	val := func(v presburger.Var) int64 {
-		for j := range state {
+		for j := range cs.k {
 			if m.StateVar(j) == v {
 				return state[j]
 			}
@@ -921,7 +996,7 @@ func (cs *coverSystem) run(states [][]int64, trans []int, params presburger.Mode
 	}
 	for _, x := range states {
 		st := presburger.Model{}
-		for j, v := range x {
+		for j, v := range x[:cs.k] {
 			st[cs.m.StateVar(j)] = v
 		}
 		cex.States = append(cex.States, st)
@@ -1203,8 +1278,14 @@ func supportWithin(x, y []int64) bool {
 }
 
 // unreachable reports whether some invariant y.x = c has y.x > c for
-// x, so that no reachable state is above x.
+// x, or a variable and its complement ask more than the variable's
+// greatest value together, so that no reachable state is above x.
 func (cs *coverSystem) unreachable(x []int64) bool {
+	for j, i := range cs.compOf {
+		if sum, ok := checked.Add(x[i], x[cs.k+j]); !ok || sum > cs.hi[i] {
+			return true
+		}
+	}
 	for _, inv := range cs.invs {
 		s := int64(0)
 		for _, j := range inv.support {

@@ -40,10 +40,12 @@ import (
 // Every search must answer within coverRandomWork (measured, seed 7:
 // 671 monotone properties of 2000 systems, both models counted, 395
 // refuted and 276 proved, none out of work; Spacer answered all 671
-// alike).
+// alike; since the search reads bounded variables through complements,
+// one search of TestCoverGeneralizedRandom, seed 10, needs more than a
+// million comparisons and at most four).
 const (
 	coverRandomSystems = 2000
-	coverRandomWork    = 1_000_000
+	coverRandomWork    = 4_000_000
 	coverSpacerWork    = 20_000_000
 )
 
@@ -118,6 +120,22 @@ func TestCoverRangeInitRandom(t *testing.T) {
 		systems /= 8
 	}
 	checkCoverRandom(t, 12, systems, testsupport.Broadcasts|testsupport.SharedVars, testsupport.Rendezvous, coverRangeInit)
+}
+
+// TestCoverBoundedRandom is TestCoverRandom with the guards over bounded
+// shared variables (booleans, ranges 0..k) kept as drawn ("!lock",
+// "k = 2", "k <= 1"): the search reads such a variable with its
+// complement hi - x (complement.go), an upper bound as the complement's
+// lower bound, a step that sets it as a reset of both. A complement
+// that starts, or moves, other than its variable's mirror makes a
+// wrong run or a wrong fixpoint, which replay, CheckInvariant,
+// exploration and Spacer catch.
+func TestCoverBoundedRandom(t *testing.T) {
+	systems := 800
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 13, systems, testsupport.SharedVars, testsupport.Rendezvous|testsupport.Broadcasts, coverBounded)
 }
 
 // rangeInitShared returns sys with each unbounded shared integer that
@@ -250,6 +268,9 @@ const (
 	// coverRangeInit starts unbounded shared integers in ranges
 	// (rangeInitShared).
 	coverRangeInit
+	// coverBounded keeps the atoms of guards over bounded shared
+	// variables as they are (upwardGuards): "!lock", "k <= 1".
+	coverBounded
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -262,7 +283,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 // cross-checks find given to caught, when it is not nil, instead of
 // failing the test (and the checks of the sample's size left out).
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
-	spread, generalize, paramInit, hub, rangeInit := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0
+	spread, generalize, paramInit, hub, rangeInit, bounded := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -270,7 +291,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	r := rand.New(rand.NewSource(seed))
 	s := z3.New()
 	ctx := context.Background()
-	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, fromRanges, generalized, restarted int
+	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, fromRanges, withBounded, generalized, restarted int
 	var fusedSearches, unfusedAgrees int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
@@ -294,7 +315,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		if rangeInit {
 			sys = rangeInitShared(t, r, sys)
 		}
-		sys = upwardGuards(t, sys)
+		sys = upwardGuards(t, sys, bounded)
 		if hub {
 			sys = randomHub(t, r)
 		}
@@ -363,6 +384,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				if sys.FiniteInitial() != nil || slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.InitRange }) {
 					fromRanges++
+				}
+				if slices.ContainsFunc(m.Shared, func(v gsst.Shared) bool { return !v.Unbounded }) {
+					withBounded++
 				}
 				if a.Transfers {
 					transfers++
@@ -469,6 +493,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			t.Errorf("too few monotone properties with a parameter: %d", fromParams)
 		}
 	}
+	if bounded {
+		t.Logf("%d monotone properties with a bounded shared variable in the model", withBounded)
+		if withBounded < systems/10 {
+			t.Errorf("too few monotone properties with a bounded variable: %d", withBounded)
+		}
+	}
 	if rangeInit {
 		t.Logf("%d monotone properties with a shared integer starting in a range", fromRanges)
 		if fromRanges < systems/10 {
@@ -489,11 +519,35 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 // upwardGuards returns sys with every atom of its guards turned into a
 // lower bound on the sum of its variables, weights made positive
 // ("#A - 2*#B < 1" becomes "#A + 2*#B - 1 >= 0") and negations dropped:
-// guards "at least", which make the counter model monotone unless a
-// bounded shared variable or an update that reads a variable does not.
-func upwardGuards(t *testing.T, sys *gsst.System) *gsst.System {
+// guards "at least", which make the counter model monotone unless an
+// update that reads a variable does not. With keepBounded, an atom
+// over bounded shared variables alone stays as it is ("!lock", "k <= 1":
+// the search reads them through complements, complement.go), and so
+// does a negation around such atoms.
+func upwardGuards(t *testing.T, sys *gsst.System, keepBounded bool) *gsst.System {
+	bounded := map[presburger.Var]bool{}
+	for j := range sys.Shared {
+		if keepBounded && !sys.Shared[j].Unbounded {
+			bounded[sys.SharedVar(j)] = true
+		}
+	}
+	onBounded := func(f presburger.Formula) bool {
+		vars := presburger.FreeVars(f)
+		if len(vars) == 0 {
+			return false
+		}
+		for _, v := range vars {
+			if !bounded[v] {
+				return false
+			}
+		}
+		return true
+	}
 	var upward func(f presburger.Formula) presburger.Formula
 	upward = func(f presburger.Formula) presburger.Formula {
+		if onBounded(f) {
+			return f
+		}
 		switch f := f.(type) {
 		case presburger.Cmp:
 			var u presburger.Term

@@ -111,7 +111,7 @@ func (cs *coverSystem) transient() (r, ret int) {
 		}
 	}
 	for r := range k {
-		if cs.root != nil && cs.root[r] != r || cs.lo[r] != 0 || !cs.exactInit(r) || cs.initConst[r] != 0 || set[r] {
+		if cs.root != nil && cs.root[r] != r || cs.bounded(r) || cs.lo[r] != 0 || !cs.exactInit(r) || cs.initConst[r] != 0 || set[r] {
 			continue
 		}
 		if slices.ContainsFunc(cs.bad, func(b []int64) bool { return b[r] != 0 }) {
@@ -131,7 +131,7 @@ func (cs *coverSystem) transient() (r, ret int) {
 		if !ok || ret < 0 {
 			continue
 		}
-		if s := cs.returnTarget(&cs.steps[ret], r); !set[s] {
+		if s := cs.returnTarget(&cs.steps[ret], r); !set[s] && !cs.bounded(s) {
 			return r, ret
 		}
 	}
@@ -255,6 +255,9 @@ func (cs *coverSystem) onFused(y []int64) bool {
 // variable itself is never asked for (its count is 0 in every state of
 // the fused system).
 func (cs *coverSystem) countTerm(j int) presburger.Term {
+	if j >= cs.k {
+		return cs.complementTerm(j)
+	}
 	t := presburger.VarTerm(cs.m.StateVar(j))
 	for i, root := range cs.root {
 		if root == j && i != j {

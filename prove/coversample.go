@@ -177,7 +177,7 @@ func (cs *coverSystem) sample(ctx context.Context, extra int64, limit int, work 
 		x := slices.Clone(cs.lo)
 		for j := range x {
 			switch {
-			case cs.initSum[j] >= 0 || cs.exactInit(j):
+			case cs.initSum[j] >= 0 || cs.exactInit(j) || j >= cs.k:
 			case cs.initOpen[j]:
 				x[j] = cs.initConst[j] + e
 			default:
