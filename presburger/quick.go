@@ -191,6 +191,12 @@ type search struct {
 	unbound bool // an atom reads missing, a variable without a bound
 	missing Var
 
+	// judging numbers the passes of solve over its disjunctions, each
+	// on one case, and ranges holds the forms' ranges of the current
+	// one (cachedRange).
+	judging int64
+	ranges  []cachedEnds
+
 	// Buffers of read and linear.
 	key     []byte
 	acc     []int64
@@ -293,7 +299,10 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 		return Unknown, nil
 	}
 	// Drop the disjuncts c makes false and the disjunctions it makes
-	// true; a disjunction with one disjunct left is a fact.
+	// true; a disjunction with one disjunct left is a fact. c does not
+	// change while they are judged: the range of a form is computed
+	// once (rangeOf's cache), however many atoms compare it.
+	s.judging++
 	var open []*node
 	for _, or := range ors {
 		var keep []*node
@@ -647,7 +656,7 @@ func (s *search) judge(c *cases, n *node) Result {
 		if b.id < len(c.f) {
 			have = c.f[b.id]
 		}
-		if e, ok := s.rangeOf(c, b.id); ok {
+		if e, ok := s.cachedRange(c, b.id); ok {
 			r := e.span()
 			if !r.noLo {
 				have.atLeast(r.lo)
@@ -675,6 +684,27 @@ type ends struct {
 
 func (e ends) span() span {
 	return span{lo: e.lo, hi: e.hi, noLo: e.loOpen > 0, noHi: e.hiOpen > 0}
+}
+
+// cachedRange is rangeOf in judge: the range computed for the form
+// since the current judging pass began, or rangeOf's.
+func (s *search) cachedRange(c *cases, id int) (ends, bool) {
+	for len(s.ranges) <= id {
+		s.ranges = append(s.ranges, cachedEnds{})
+	}
+	r := &s.ranges[id]
+	if r.pass != s.judging {
+		r.e, r.ok = s.rangeOf(c, id)
+		r.pass = s.judging
+	}
+	return r.e, r.ok
+}
+
+// cachedEnds is a form's range computed in judging pass pass.
+type cachedEnds struct {
+	e    ends
+	ok   bool
+	pass int64
 }
 
 // rangeOf returns the range of form id over c's variable intervals; ok
