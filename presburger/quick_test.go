@@ -90,6 +90,29 @@ func wide(r *rand.Rand) pb.Problem {
 	return pb.Problem{Bounds: bs, F: pb.And(fs)}
 }
 
+// tableau makes conjunctions of 4 to 9 inequalities and equalities of
+// 2 to 6 variables each over 9 variables of 3 values: relaxations of
+// many rows whose pivots fill them in, which the sparse tableau keeps
+// by entry, and branch and bound on top.
+func tableau(r *rand.Rand) pb.Problem {
+	const n = 9
+	bs := make([]pb.Bound, n)
+	for i := range bs {
+		lo := int64(r.Intn(3) - 1)
+		bs[i] = pb.Bound{Var: pb.Var(i), Lo: lo, Hi: lo + 2}
+	}
+	var fs []pb.Formula
+	for k := 4 + r.Intn(6); k > 0; k-- {
+		t := pb.ConstTerm(int64(r.Intn(13) - 6))
+		for j := 2 + r.Intn(5); j > 0; j-- {
+			t = t.Add(pb.VarTerm(pb.Var(r.Intn(n))).Scale([]int64{-3, -2, -1, -1, 1, 1, 2, 3}[r.Intn(8)]))
+		}
+		op := []pb.Op{pb.Le, pb.Le, pb.Ge, pb.Ge, pb.Lt, pb.Gt, pb.Eq}[r.Intn(7)]
+		fs = append(fs, pb.Cmp{Op: op, T: t})
+	}
+	return pb.Problem{Bounds: bs, F: pb.And(fs)}
+}
+
 // TestQuickAgainstBruteForce compares Quick with enumeration on random
 // problems with finite ranges: every Sat and Unsat must be enumeration's
 // answer, and a fair share of them must be decided at all.
@@ -103,6 +126,7 @@ func TestQuickAgainstBruteForce(t *testing.T) {
 	}{
 		{"linear", 1, 3000, func(r *rand.Rand, _ *gen) pb.Problem { return linear(r) }, 2},
 		{"wide", 3, 1000, func(r *rand.Rand, _ *gen) pb.Problem { return wide(r) }, 2},
+		{"tableau", 5, 300, func(r *rand.Rand, _ *gen) pb.Problem { return tableau(r) }, 2},
 		{"nested", 2, 3000, func(r *rand.Rand, g *gen) pb.Problem {
 			for {
 				g.next = pb.Var(g.nvars)
