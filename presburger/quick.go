@@ -638,12 +638,20 @@ func (s *search) judge(c *cases, n *node) Result {
 		if n.kind == disj {
 			decisive, out = Sat, Unsat
 		}
-		for _, g := range n.kids {
-			switch s.judge(c, g) {
-			case decisive:
-				return decisive
-			case Unknown:
-				out = Unknown
+		// Atoms first, then the nested parts: an atom decides at the
+		// cost of a step where a nested part costs all of its own,
+		// and the answer does not depend on the order.
+		for _, nested := range []bool{false, true} {
+			for _, g := range n.kids {
+				if (g.kind == conj || g.kind == disj) != nested {
+					continue
+				}
+				switch s.judge(c, g) {
+				case decisive:
+					return decisive
+				case Unknown:
+					out = Unknown
+				}
 			}
 		}
 		return out
