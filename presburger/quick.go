@@ -229,9 +229,10 @@ func (s *search) out() bool { return s.steps > s.budget }
 // once: an atom is read into its bound when the formula is compiled,
 // not at each case that judges it.
 type node struct {
-	kind reading // an atom's reading; conj or disj for the others
-	b    bound   // an atom's bound (kind bounds)
-	kids []*node // a conjunction's or disjunction's parts
+	kind  reading // an atom's reading; conj or disj for the others
+	b     bound   // an atom's bound (kind bounds)
+	kids  []*node // a conjunction's or disjunction's parts
+	parts int     // a conjunction's parts as compiled (its residuals have fewer kids)
 }
 
 const (
@@ -263,7 +264,7 @@ func (s *search) compile(f Formula) *node {
 // compileAll lowers the parts of a conjunction or disjunction; past the
 // budget it stops, and the search that follows answers Unknown at once.
 func (s *search) compileAll(kind reading, fs []Formula) *node {
-	n := &node{kind: kind, kids: make([]*node, len(fs))}
+	n := &node{kind: kind, kids: make([]*node, len(fs)), parts: len(fs)}
 	for i, g := range fs {
 		if s.out() {
 			n.kids[i] = &node{kind: unread}
@@ -302,17 +303,21 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 	// true; a disjunction with one disjunct left is a fact. c does not
 	// change while they are judged: the range of a form is computed
 	// once (rangeOf's cache), however many atoms compare it.
+	// The disjuncts kept are their residuals (judge), which the cases
+	// below judge at less cost.
 	s.judging++
 	var open []*node
 	for _, or := range ors {
 		var keep []*node
-		holds := false
+		holds, same := false, true
 		for _, d := range or.kids {
-			switch s.judge(c, d) {
+			r, rest := s.judge(c, d)
+			switch r {
 			case Sat:
 				holds = true
 			case Unknown:
-				keep = append(keep, d)
+				keep = append(keep, rest)
+				same = same && rest == d
 			}
 			if holds {
 				break
@@ -324,7 +329,7 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 			return Unsat, nil
 		case len(keep) == 1:
 			ns = append(ns, keep[0])
-		case len(keep) == len(or.kids):
+		case len(keep) == len(or.kids) && same:
 			open = append(open, or)
 		default:
 			open = append(open, &node{kind: disj, kids: keep})
@@ -378,7 +383,7 @@ func splitsWorse(a, b *node) bool {
 		for i, d := range n.kids {
 			atoms := 1
 			if d.kind == conj {
-				atoms = len(d.kids)
+				atoms = d.parts
 			}
 			if i == 0 || atoms < m {
 				m = atoms
@@ -622,16 +627,21 @@ func (s *search) assume(c *cases, n *node) bool {
 }
 
 // judge returns Sat when c makes n true, Unsat when it makes n false,
-// Unknown when it does not tell.
-func (s *search) judge(c *cases, n *node) Result {
+// Unknown when it does not tell, and then n's residual under c: n
+// without what every case narrower than c would skip, which is the
+// parts of a disjunction c makes false, and the parts of a conjunction
+// c makes true but for atoms on forms (assuming one bounds its form,
+// which then has a row in the relaxation). A case that assumes or
+// judges the residual does what it would with n.
+func (s *search) judge(c *cases, n *node) (Result, *node) {
 	s.steps++
 	switch n.kind {
 	case unread:
-		return Unknown
+		return Unknown, n
 	case holds:
-		return Sat
+		return Sat, n
 	case fails:
-		return Unsat
+		return Unsat, n
 	case conj, disj:
 		// A false part decides a conjunction, a true one a disjunction.
 		decisive, out := Unsat, Sat
@@ -641,20 +651,35 @@ func (s *search) judge(c *cases, n *node) Result {
 		// Atoms first, then the nested parts: an atom decides at the
 		// cost of a step where a nested part costs all of its own,
 		// and the answer does not depend on the order.
+		var rest []*node // by part, nil for one left out; nil while n is its own residual
 		for _, nested := range []bool{false, true} {
-			for _, g := range n.kids {
+			for i, g := range n.kids {
 				if (g.kind == conj || g.kind == disj) != nested {
 					continue
 				}
-				switch s.judge(c, g) {
-				case decisive:
-					return decisive
-				case Unknown:
+				r, residual := s.judge(c, g)
+				if r == decisive {
+					return decisive, nil
+				}
+				if r == Unknown {
 					out = Unknown
+				}
+				keep := r == Unknown || n.kind == conj && (g.kind == bounds && g.b.x < 0 || g.kind == conj)
+				if (!keep || residual != g) && rest == nil {
+					rest = slices.Clone(n.kids)
+				}
+				if rest != nil {
+					rest[i] = nil
+					if keep {
+						rest[i] = residual
+					}
 				}
 			}
 		}
-		return out
+		if out != Unknown || rest == nil {
+			return out, n
+		}
+		return out, &node{kind: n.kind, kids: slices.DeleteFunc(rest, func(g *node) bool { return g == nil }), parts: n.parts}
 	}
 	b := n.b
 	have := span{noLo: true, noHi: true}
@@ -676,11 +701,11 @@ func (s *search) judge(c *cases, n *node) Result {
 	}
 	switch {
 	case have.within(b.in):
-		return Sat
+		return Sat, n
 	case !have.meet(b.in):
-		return Unsat
+		return Unsat, n
 	}
-	return Unknown
+	return Unknown, n
 }
 
 // ends is the range of a form over intervals of its variables: the sums
