@@ -14,16 +14,27 @@ import (
 // no bound at all), which enumeration cannot check: every Sat and Unsat
 // of Quick must be Z3's answer, and every model satisfies the problem.
 func TestQuickAgainstZ3(t *testing.T) {
-	r := rand.New(rand.NewSource(11))
 	n := 1500
 	if testing.Short() {
 		n = 300
 	}
+	count := quickAgainstZ3(t, 11, n, openProblem)
+	if count[pb.Sat] < n/8 || count[pb.Unsat] < n/8 {
+		t.Errorf("Quick decides too few: %v", count)
+	}
+}
+
+// quickAgainstZ3 asks Quick and Z3 about n problems that random makes
+// from seed, fails t when Quick answers other than Z3 or gives a model
+// that does not satisfy the problem, and returns Quick's answers.
+func quickAgainstZ3(t *testing.T, seed int64, n int, random func(*rand.Rand) pb.Problem) map[pb.Result]int {
+	t.Helper()
+	r := rand.New(rand.NewSource(seed))
 	ctx := context.Background()
 	s := z3.New()
 	count := map[pb.Result]int{}
 	for i := 0; i < n; i++ {
-		p := openProblem(r)
+		p := random(r)
 		want, err := s.Solve(ctx, p)
 		if err != nil || want.Result == pb.Unknown {
 			t.Fatalf("z3: %v %v", want, err)
@@ -43,9 +54,7 @@ func TestQuickAgainstZ3(t *testing.T) {
 		}
 	}
 	t.Logf("%d problems: %v", n, count)
-	if count[pb.Sat] < n/8 || count[pb.Unsat] < n/8 {
-		t.Errorf("Quick decides too few: %v", count)
-	}
+	return count
 }
 
 // openProblem makes a conjunction of linear atoms and small
@@ -96,35 +105,11 @@ func openProblem(r *rand.Rand) pb.Problem {
 // decides the rest on a tableau of many sparse rows, with branch and
 // bound; every answer it gives must be Z3's, and it must decide most.
 func TestQuickStateEquationsAgainstZ3(t *testing.T) {
-	r := rand.New(rand.NewSource(29))
 	n := 200
 	if testing.Short() {
 		n = 40
 	}
-	ctx := context.Background()
-	s := z3.New()
-	count := map[pb.Result]int{}
-	for i := 0; i < n; i++ {
-		p := stateEquation(r)
-		want, err := s.Solve(ctx, p)
-		if err != nil || want.Result == pb.Unknown {
-			t.Fatalf("z3: %v %v", want, err)
-		}
-		got, err := pb.Quick{}.Solve(ctx, p)
-		if err != nil {
-			t.Fatalf("problem %d: %v", i, err)
-		}
-		count[got.Result]++
-		if got.Result != pb.Unknown && got.Result != want.Result {
-			t.Fatalf("problem %d %s over %v: quick %v, z3 %v", i, pb.Format(p.F, name), p.Bounds, got.Result, want.Result)
-		}
-		if got.Result == pb.Sat {
-			if err := modelOK(p, got.Model); err != nil {
-				t.Fatalf("problem %d %s: %v: %v", i, pb.Format(p.F, name), got.Model, err)
-			}
-		}
-	}
-	t.Logf("%d problems: %v", n, count)
+	count := quickAgainstZ3(t, 29, n, stateEquation)
 	if count[pb.Sat] < n/8 || count[pb.Unsat] < n/8 || count[pb.Unknown] > n/4 {
 		t.Errorf("Quick decides too few: %v", count)
 	}
