@@ -1,6 +1,7 @@
 package presburger
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 )
@@ -50,25 +51,35 @@ func eliminate(f Formula, box map[Var]Bound) (rest Formula, defs map[Var]Term, u
 			others = append(others, Cmp{Eq, t})
 			continue
 		}
-		// Earlier solutions may read x: put def in.
+		// Earlier solutions may read x: put def in those that do (the
+		// others stay as they are, and most do in a long chain of
+		// equalities such as a net's state equation).
 		at := func(v Var) Term {
 			if v == x {
 				return def
 			}
 			return VarTerm(v)
 		}
-		resolved := make(map[Var]Term, len(defs)+1)
-		for v, d := range defs {
-			if resolved[v], ok = d.SubstExact(at); !ok {
+		var readers []Var
+		var resolved []Term
+		for v, d := range defs { // all or none: the order does not matter
+			if !reads(d, x) {
+				continue
+			}
+			var r Term
+			if r, ok = d.SubstExact(at); !ok {
 				break
 			}
+			readers, resolved = append(readers, v), append(resolved, r)
 		}
 		if !ok {
 			others = append(others, Cmp{Eq, t})
 			continue
 		}
-		resolved[x] = def
-		defs = resolved
+		for i, v := range readers {
+			defs[v] = resolved[i]
+		}
+		defs[x] = def
 	}
 	// The other conjuncts read the solved variables, which the search
 	// replaces by their solutions; their ranges become atoms on them.
@@ -109,4 +120,10 @@ func solveUnit(t Term, box map[Var]Bound) (x Var, def Term, ok bool) {
 	x = t.Monos[best].Var
 	def, ok = t.SolveFor(x)
 	return x, def, ok
+}
+
+// reads reports whether t has a monomial of x.
+func reads(t Term, x Var) bool {
+	_, found := slices.BinarySearchFunc(t.Monos, x, func(m Mono, x Var) int { return cmp.Compare(m.Var, x) })
+	return found
 }

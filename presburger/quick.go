@@ -46,11 +46,12 @@ type Quick struct {
 	Steps int64
 }
 
-// DefaultQuickSteps is the work of a Quick call with no Steps: about two
-// milliseconds, twice what the re-checks of mist's easy proofs need (the
-// most, about 31,000 steps, is the consecution of bounded Peterson's 20
-// reachable states; the others need 16,735 at most), so that a query
-// Quick declines costs little beside the solver behind it.
+// DefaultQuickSteps is the work of a Quick call with no Steps: a few
+// milliseconds, more than the queries of mist's suite that Quick decides
+// need (the most, 54,547 steps, is a consecution query of
+// german_protocol; the state equations of bingham h50 and mesh2x2 need
+// 22,425 and 11,438), so that a query Quick declines costs little beside
+// the solver behind it.
 const DefaultQuickSteps = 60_000
 
 // Solve implements Solver.
@@ -191,6 +192,12 @@ type search struct {
 	unbound bool // an atom reads missing, a variable without a bound
 	missing Var
 
+	// judging numbers the passes of solve over its disjunctions, each
+	// on one case, and ranges holds the forms' ranges of the current
+	// one (cachedRange).
+	judging int64
+	ranges  []cachedEnds
+
 	// Buffers of read and linear.
 	key     []byte
 	acc     []int64
@@ -223,9 +230,10 @@ func (s *search) out() bool { return s.steps > s.budget }
 // once: an atom is read into its bound when the formula is compiled,
 // not at each case that judges it.
 type node struct {
-	kind reading // an atom's reading; conj or disj for the others
-	b    bound   // an atom's bound (kind bounds)
-	kids []*node // a conjunction's or disjunction's parts
+	kind  reading // an atom's reading; conj or disj for the others
+	b     bound   // an atom's bound (kind bounds)
+	kids  []*node // a conjunction's or disjunction's parts
+	parts int     // a conjunction's parts as compiled (its residuals have fewer kids)
 }
 
 const (
@@ -257,7 +265,7 @@ func (s *search) compile(f Formula) *node {
 // compileAll lowers the parts of a conjunction or disjunction; past the
 // budget it stops, and the search that follows answers Unknown at once.
 func (s *search) compileAll(kind reading, fs []Formula) *node {
-	n := &node{kind: kind, kids: make([]*node, len(fs))}
+	n := &node{kind: kind, kids: make([]*node, len(fs)), parts: len(fs)}
 	for i, g := range fs {
 		if s.out() {
 			n.kids[i] = &node{kind: unread}
@@ -293,17 +301,24 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 		return Unknown, nil
 	}
 	// Drop the disjuncts c makes false and the disjunctions it makes
-	// true; a disjunction with one disjunct left is a fact.
+	// true; a disjunction with one disjunct left is a fact. c does not
+	// change while they are judged: the range of a form is computed
+	// once (rangeOf's cache), however many atoms compare it.
+	// The disjuncts kept are their residuals (judge), which the cases
+	// below judge at less cost.
+	s.judging++
 	var open []*node
 	for _, or := range ors {
 		var keep []*node
-		holds := false
+		holds, same := false, true
 		for _, d := range or.kids {
-			switch s.judge(c, d) {
+			r, rest := s.judge(c, d)
+			switch r {
 			case Sat:
 				holds = true
 			case Unknown:
-				keep = append(keep, d)
+				keep = append(keep, rest)
+				same = same && rest == d
 			}
 			if holds {
 				break
@@ -315,7 +330,7 @@ func (s *search) solve(c *cases, ns []*node) (Result, Model) {
 			return Unsat, nil
 		case len(keep) == 1:
 			ns = append(ns, keep[0])
-		case len(keep) == len(or.kids):
+		case len(keep) == len(or.kids) && same:
 			open = append(open, or)
 		default:
 			open = append(open, &node{kind: disj, kids: keep})
@@ -369,7 +384,7 @@ func splitsWorse(a, b *node) bool {
 		for i, d := range n.kids {
 			atoms := 1
 			if d.kind == conj {
-				atoms = len(d.kids)
+				atoms = d.parts
 			}
 			if i == 0 || atoms < m {
 				m = atoms
@@ -613,31 +628,59 @@ func (s *search) assume(c *cases, n *node) bool {
 }
 
 // judge returns Sat when c makes n true, Unsat when it makes n false,
-// Unknown when it does not tell.
-func (s *search) judge(c *cases, n *node) Result {
+// Unknown when it does not tell, and then n's residual under c: n
+// without what every case narrower than c would skip, which is the
+// parts of a disjunction c makes false, and the parts of a conjunction
+// c makes true but for atoms on forms (assuming one bounds its form,
+// which then has a row in the relaxation). A case that assumes or
+// judges the residual does what it would with n.
+func (s *search) judge(c *cases, n *node) (Result, *node) {
 	s.steps++
 	switch n.kind {
 	case unread:
-		return Unknown
+		return Unknown, n
 	case holds:
-		return Sat
+		return Sat, n
 	case fails:
-		return Unsat
+		return Unsat, n
 	case conj, disj:
 		// A false part decides a conjunction, a true one a disjunction.
 		decisive, out := Unsat, Sat
 		if n.kind == disj {
 			decisive, out = Sat, Unsat
 		}
-		for _, g := range n.kids {
-			switch s.judge(c, g) {
-			case decisive:
-				return decisive
-			case Unknown:
-				out = Unknown
+		// Atoms first, then the nested parts: an atom decides at the
+		// cost of a step where a nested part costs all of its own,
+		// and the answer does not depend on the order.
+		var rest []*node // by part, nil for one left out; nil while n is its own residual
+		for _, nested := range []bool{false, true} {
+			for i, g := range n.kids {
+				if (g.kind == conj || g.kind == disj) != nested {
+					continue
+				}
+				r, residual := s.judge(c, g)
+				if r == decisive {
+					return decisive, nil
+				}
+				if r == Unknown {
+					out = Unknown
+				}
+				keep := r == Unknown || n.kind == conj && (g.kind == bounds && g.b.x < 0 || g.kind == conj)
+				if (!keep || residual != g) && rest == nil {
+					rest = slices.Clone(n.kids)
+				}
+				if rest != nil {
+					rest[i] = nil
+					if keep {
+						rest[i] = residual
+					}
+				}
 			}
 		}
-		return out
+		if out != Unknown || rest == nil {
+			return out, n
+		}
+		return out, &node{kind: n.kind, kids: slices.DeleteFunc(rest, func(g *node) bool { return g == nil }), parts: n.parts}
 	}
 	b := n.b
 	have := span{noLo: true, noHi: true}
@@ -647,7 +690,7 @@ func (s *search) judge(c *cases, n *node) Result {
 		if b.id < len(c.f) {
 			have = c.f[b.id]
 		}
-		if e, ok := s.rangeOf(c, b.id); ok {
+		if e, ok := s.cachedRange(c, b.id); ok {
 			r := e.span()
 			if !r.noLo {
 				have.atLeast(r.lo)
@@ -659,11 +702,11 @@ func (s *search) judge(c *cases, n *node) Result {
 	}
 	switch {
 	case have.within(b.in):
-		return Sat
+		return Sat, n
 	case !have.meet(b.in):
-		return Unsat
+		return Unsat, n
 	}
-	return Unknown
+	return Unknown, n
 }
 
 // ends is the range of a form over intervals of its variables: the sums
@@ -675,6 +718,27 @@ type ends struct {
 
 func (e ends) span() span {
 	return span{lo: e.lo, hi: e.hi, noLo: e.loOpen > 0, noHi: e.hiOpen > 0}
+}
+
+// cachedRange is rangeOf in judge: the range computed for the form
+// since the current judging pass began, or rangeOf's.
+func (s *search) cachedRange(c *cases, id int) (ends, bool) {
+	for len(s.ranges) <= id {
+		s.ranges = append(s.ranges, cachedEnds{})
+	}
+	r := &s.ranges[id]
+	if r.pass != s.judging {
+		r.e, r.ok = s.rangeOf(c, id)
+		r.pass = s.judging
+	}
+	return r.e, r.ok
+}
+
+// cachedEnds is a form's range computed in judging pass pass.
+type cachedEnds struct {
+	e    ends
+	ok   bool
+	pass int64
 }
 
 // rangeOf returns the range of form id over c's variable intervals; ok

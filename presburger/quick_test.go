@@ -90,6 +90,78 @@ func wide(r *rand.Rand) pb.Problem {
 	return pb.Problem{Bounds: bs, F: pb.And(fs)}
 }
 
+// tableau makes conjunctions of 4 to 9 inequalities and equalities of
+// 2 to 6 variables each over 9 variables of 3 values: relaxations of
+// many rows whose pivots fill them in, which the sparse tableau keeps
+// by entry, and branch and bound on top.
+func tableau(r *rand.Rand) pb.Problem {
+	const n = 9
+	bs := make([]pb.Bound, n)
+	for i := range bs {
+		lo := int64(r.Intn(3) - 1)
+		bs[i] = pb.Bound{Var: pb.Var(i), Lo: lo, Hi: lo + 2}
+	}
+	var fs []pb.Formula
+	for k := 4 + r.Intn(6); k > 0; k-- {
+		t := pb.ConstTerm(int64(r.Intn(13) - 6))
+		for j := 2 + r.Intn(5); j > 0; j-- {
+			t = t.Add(pb.VarTerm(pb.Var(r.Intn(n))).Scale([]int64{-3, -2, -1, -1, 1, 1, 2, 3}[r.Intn(8)]))
+		}
+		op := []pb.Op{pb.Le, pb.Le, pb.Ge, pb.Ge, pb.Lt, pb.Gt, pb.Eq}[r.Intn(7)]
+		fs = append(fs, pb.Cmp{Op: op, T: t})
+	}
+	return pb.Problem{Bounds: bs, F: pb.And(fs)}
+}
+
+// consecution makes the query that re-checks a candidate invariant
+// under the steps of a net: Inv & (g1 & !Inv1' | g2 & !Inv2' | ...),
+// Inv a conjunction of lemmas "x = 0 | y >= k" and of a sum of places,
+// gi a step's guard and Inv' Inv at the step's next state. Its
+// disjunctions nest three deep, and the cases of one split narrow the
+// others', which the residuals of judge carry down.
+func consecution(r *rand.Rand) pb.Problem {
+	const n = 7
+	bs := make([]pb.Bound, n)
+	for i := range bs {
+		bs[i] = pb.Bound{Var: pb.Var(i), Lo: 0, Hi: 2}
+	}
+	x := func(i int, shift []int64) pb.Term { return pb.VarTerm(pb.Var(i)).Add(pb.ConstTerm(shift[i])) }
+	type lemma struct {
+		a, b int
+		k    int64
+	}
+	var lemmas []lemma
+	for k := 2 + r.Intn(5); k > 0; k-- {
+		lemmas = append(lemmas, lemma{r.Intn(n), r.Intn(n), int64(1 + r.Intn(2))})
+	}
+	total := int64(1 + r.Intn(3))
+	inv := func(shift []int64) pb.Formula {
+		var fs []pb.Formula
+		sum := pb.ConstTerm(0)
+		for i := 0; i < n; i++ {
+			sum = sum.Add(x(i, shift))
+		}
+		fs = append(fs, pb.Compare(sum, []pb.Op{pb.Eq, pb.Le}[r.Intn(2)], pb.ConstTerm(total)))
+		for _, l := range lemmas {
+			fs = append(fs, pb.Disj(pb.Compare(x(l.a, shift), pb.Eq, pb.ConstTerm(0)), pb.Compare(x(l.b, shift), pb.Ge, pb.ConstTerm(l.k))))
+		}
+		return pb.Conj(fs...)
+	}
+	var steps []pb.Formula
+	for k := 2 + r.Intn(4); k > 0; k-- {
+		from, to := r.Intn(n), r.Intn(n)
+		shift := make([]int64, n)
+		shift[from]--
+		shift[to]++
+		guard := pb.Compare(pb.VarTerm(pb.Var(from)), pb.Ge, pb.ConstTerm(1))
+		if r.Intn(2) == 0 {
+			guard = pb.Conj(guard, pb.Compare(pb.VarTerm(pb.Var(r.Intn(n))), pb.Eq, pb.ConstTerm(0)))
+		}
+		steps = append(steps, pb.Conj(guard, pb.Not{F: inv(shift)}))
+	}
+	return pb.Problem{Bounds: bs, F: pb.Conj(inv(make([]int64, n)), pb.Disj(steps...))}
+}
+
 // TestQuickAgainstBruteForce compares Quick with enumeration on random
 // problems with finite ranges: every Sat and Unsat must be enumeration's
 // answer, and a fair share of them must be decided at all.
@@ -103,6 +175,8 @@ func TestQuickAgainstBruteForce(t *testing.T) {
 	}{
 		{"linear", 1, 3000, func(r *rand.Rand, _ *gen) pb.Problem { return linear(r) }, 2},
 		{"wide", 3, 1000, func(r *rand.Rand, _ *gen) pb.Problem { return wide(r) }, 2},
+		{"tableau", 5, 300, func(r *rand.Rand, _ *gen) pb.Problem { return tableau(r) }, 2},
+		{"consecution", 7, 500, func(r *rand.Rand, _ *gen) pb.Problem { return consecution(r) }, 2},
 		{"nested", 2, 3000, func(r *rand.Rand, g *gen) pb.Problem {
 			for {
 				g.next = pb.Var(g.nvars)

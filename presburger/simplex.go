@@ -1,6 +1,11 @@
 package presburger
 
-import "github.com/vsym/vsym/internal/checked"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/vsym/vsym/internal/checked"
+)
 
 // The linear relaxation of a case of Quick: are its bounds on variables
 // and forms satisfiable over the rationals? It is the general simplex of
@@ -68,15 +73,36 @@ func (a rat) cmp(b rat) int {
 }
 
 // relaxation is the simplex tableau of one case: variables 0..n-1 are
-// the case's, n.. the slacks of its bounded forms.
+// the case's, n.. the slacks of its bounded forms. The tableau is
+// sparse: a row lists only its nonzero coefficients, by variable, so
+// that a pivot costs the entries it changes, not rows times variables
+// (the state equation of a net of a hundred places has rows of a few
+// entries). It pivots as a dense tableau would, on the same variables
+// in the same order, and computes the same fractions.
 type relaxation struct {
 	s          *search
 	lo, hi     []rat
 	noLo, noHi []bool
 	val        []rat
-	basic      []int   // row -> its basic variable
-	row        [][]rat // row -> coefficients over all variables (zero at basic ones)
-	rowOf      []int   // variable -> its row, -1 when nonbasic
+	basic      []int     // row -> its basic variable
+	row        [][]entry // row -> its nonzero coefficients, by variable (none at basic ones)
+	rowOf      []int     // variable -> its row, -1 when nonbasic
+	merged     []entry   // a buffer of pivot
+}
+
+// entry is the coefficient a of variable x in a row.
+type entry struct {
+	x int
+	a rat
+}
+
+// coef returns the coefficient of x in row, zero when x is not in it.
+func coef(row []entry, x int) rat {
+	i, found := slices.BinarySearchFunc(row, x, func(e entry, x int) int { return cmp.Compare(e.x, x) })
+	if !found {
+		return rat{0, 1}
+	}
+	return row[i].a
 }
 
 // relax returns the relaxation of c; ok false beyond int64 fractions.
@@ -116,15 +142,12 @@ func (s *search) relax(c *cases) (*relaxation, bool) {
 		if !set(x, c.f[id]) {
 			return nil, false
 		}
-		row := make([]rat, total)
-		for i := range row {
-			row[i] = ratInt(0)
-		}
-		v := ratInt(0)
 		f := s.forms[id]
+		row := make([]entry, len(f.x)) // f.x is sorted
+		v := ratInt(0)
 		for i, y := range f.x {
-			row[y] = ratInt(f.a[i])
-			p, ok := row[y].mul(r.val[y])
+			row[i] = entry{y, ratInt(f.a[i])}
+			p, ok := row[i].a.mul(r.val[y])
 			if !ok {
 				return nil, false
 			}
@@ -169,12 +192,11 @@ func (r *relaxation) check() Result {
 		}
 		// The least nonbasic variable that can move b toward its bound.
 		row := r.row[r.rowOf[b]]
+		r.s.steps += int64(len(row))
 		j := -1
-		for y, a := range row {
-			if a.n == 0 || r.rowOf[y] >= 0 {
-				continue
-			}
-			up := (a.n > 0) == below // y must increase
+		for _, e := range row {
+			y := e.x
+			up := (e.a.n > 0) == below // y must increase
 			if up && (r.noHi[y] || r.val[y].cmp(r.hi[y]) < 0) || !up && (r.noLo[y] || r.val[y].cmp(r.lo[y]) > 0) {
 				j = y
 				break
@@ -198,7 +220,7 @@ func (r *relaxation) check() Result {
 func (r *relaxation) pivot(b, j int, v rat) bool {
 	k := r.rowOf[b]
 	row := r.row[k]
-	a := row[j]
+	a := coef(row, j)
 	// theta = (v - val[b]) / a
 	d, ok := v.add(r.val[b].neg())
 	if !ok {
@@ -216,52 +238,87 @@ func (r *relaxation) pivot(b, j int, v rat) bool {
 	if r.val[j], ok = r.val[j].add(theta); !ok {
 		return false
 	}
+	// The rows that read j, with j's coefficient in each.
+	r.s.steps += int64(len(r.row))
+	type reader struct {
+		i int
+		c rat
+	}
+	var readers []reader
 	for i, other := range r.row {
-		if i == k || other[j].n == 0 {
+		if i == k {
 			continue
 		}
-		p, ok := other[j].mul(theta)
+		if c := coef(other, j); c.n != 0 {
+			readers = append(readers, reader{i, c})
+		}
+	}
+	for _, rd := range readers {
+		p, ok := rd.c.mul(theta)
 		if !ok {
 			return false
 		}
-		x := r.basic[i]
+		x := r.basic[rd.i]
 		if r.val[x], ok = r.val[x].add(p); !ok {
 			return false
 		}
 	}
 	// b = a*j + rest, so j = b/a - rest/a.
-	next := make([]rat, len(row))
-	for y, c := range row {
-		if y == j {
-			next[y] = ratInt(0)
+	next := make([]entry, 0, len(row))
+	for _, e := range row {
+		if e.x == j {
 			continue
 		}
-		if next[y], ok = c.mul(ia); !ok {
+		if e.x > b && (len(next) == 0 || next[len(next)-1].x < b) {
+			next = append(next, entry{b, ia})
+		}
+		c, ok := e.a.mul(ia)
+		if !ok {
 			return false
 		}
-		next[y] = next[y].neg()
+		next = append(next, entry{e.x, c.neg()})
 	}
-	next[b] = ia
+	if len(next) == 0 || next[len(next)-1].x < b {
+		next = append(next, entry{b, ia})
+	}
 	r.s.steps += int64(len(row))
-	for i, other := range r.row {
-		if i == k || other[j].n == 0 {
-			continue
+	for _, rd := range readers {
+		other := r.row[rd.i]
+		// other - c*j + c*next, merged by variable.
+		merged := r.merged[:0]
+		p, q := 0, 0
+		for p < len(other) || q < len(next) {
+			switch {
+			case q == len(next) || p < len(other) && other[p].x < next[q].x:
+				if other[p].x != j {
+					merged = append(merged, other[p])
+				}
+				p++
+			case p == len(other) || next[q].x < other[p].x:
+				e, ok := rd.c.mul(next[q].a)
+				if !ok {
+					return false
+				}
+				merged = append(merged, entry{next[q].x, e})
+				q++
+			default:
+				e, ok := rd.c.mul(next[q].a)
+				if !ok {
+					return false
+				}
+				if e, ok = other[p].a.add(e); !ok {
+					return false
+				}
+				if e.n != 0 {
+					merged = append(merged, entry{other[p].x, e})
+				}
+				p++
+				q++
+			}
 		}
-		c := other[j]
-		other[j] = ratInt(0)
-		for y, e := range next {
-			if e.n == 0 {
-				continue
-			}
-			p, ok := c.mul(e)
-			if !ok {
-				return false
-			}
-			if other[y], ok = other[y].add(p); !ok {
-				return false
-			}
-		}
-		r.s.steps += int64(len(row))
+		r.s.steps += int64(len(other) + len(next))
+		// The merge is the row, and the row's old array the next buffer.
+		r.row[rd.i], r.merged = merged, other[:0]
 	}
 	r.row[k] = next
 	r.basic[k] = j
