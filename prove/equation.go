@@ -63,11 +63,16 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 	}
 	// u.x <= u.x0 reads one initial state x0 per choice of the
 	// parameters: with a set of them it would need the greatest u.x0
-	// over the set, which is no term. The other methods take it.
-	if !m.SingleInitial() {
+	// over the set, which is no term. The other methods take it, but
+	// for a shared variable that starts anywhere from a least value up
+	// (a Petri net's place that starts with "x >= 1" tokens, written as
+	// a shared integer): its weight u_i is then at most 0, and the
+	// greatest u_i.x0_i is u_i times that least value, InitialValue.
+	k := m.NumState()
+	ranged, ok := rangedInitials(m)
+	if !ok {
 		return nil
 	}
-	k := m.NumState()
 	state := make([]presburger.Var, k)
 	index := map[presburger.Var]int{}
 	for i := range k {
@@ -91,7 +96,11 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 	var bounds []presburger.Bound
 	for i := range u {
 		u[i] = fresh()
-		bounds = append(bounds, presburger.AnyInt(u[i]))
+		if ranged[i] {
+			bounds = append(bounds, presburger.Bound{Var: u[i], NoLo: true, Hi: 0})
+		} else {
+			bounds = append(bounds, presburger.AnyInt(u[i]))
+		}
 	}
 	// base: no step increases u.x.
 	var base []presburger.Formula
@@ -210,6 +219,28 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 		}
 	}
 	return out
+}
+
+// rangedInitials returns, for each state variable of m, whether it
+// starts in a range of values from its InitialValue up (a shared
+// variable with an initial range); ok is false when some other variable
+// has several initial values (a group spread over several states).
+func rangedInitials(m *counterabs.ParamModel) (ranged []bool, ok bool) {
+	ranged = make([]bool, m.NumState())
+	if m.SingleInitial() {
+		return ranged, true
+	}
+	for i := range ranged {
+		if _, fixed := m.InitialValue(i); fixed {
+			continue
+		}
+		j := i - len(m.Counters)
+		if j < 0 || !m.Shared[j].InitRange {
+			return nil, false
+		}
+		ranged[i] = true
+	}
+	return ranged, true
 }
 
 // weights is an inequality u.x <= rhs of the state equation, u over the

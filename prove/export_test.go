@@ -178,3 +178,9 @@ func AcceptSomeCase() (restore func()) {
 
 // SumThresholds exposes the sum threshold candidates of m (ghostbound.go).
 func SumThresholds(m *counterabs.ParamModel) []presburger.Formula { return sumThresholds(m) }
+
+// StateEquation is stateEquation: invariants, one per disjunct of
+// ts.Bad, that exclude the bad states, or nil.
+func StateEquation(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
+	return stateEquation(ctx, s, m, ts)
+}
