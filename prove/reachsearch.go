@@ -27,22 +27,30 @@ import (
 const equationInstances = 4
 
 // reachEquation is the state equation of a model with one initial
-// state per instance, asked whether a bad state solves it: its
-// variables are the state (the final one), the parameters and the
-// number of times each column is taken; free are the choices that make
-// an instance (freeChoices) and size their sum.
+// state per instance and choice of the initial values that start in a
+// range, asked whether a bad state solves it: its variables are the
+// state (the final one), the parameters, the initial value of each
+// shared variable that starts in a range (rangedStarts) and the number
+// of times each column is taken; choices are the choices that make an
+// instance of the search (freeChoices, then the ranged state
+// variables: searchInstances), free the equation's variables for them
+// (the parameters and sizes, then the initial values), size the sum of
+// free.
 type reachEquation struct {
-	bounds []presburger.Bound
-	f      presburger.Formula
-	free   []presburger.Var
-	size   presburger.Term
+	bounds  []presburger.Bound
+	f       presburger.Formula
+	choices []presburger.Var
+	free    []presburger.Var
+	size    presburger.Term
 }
 
 // newReachEquation returns the state equation of m with the bad states
-// of ts; ok is false when m has several initial states per instance, or
-// a step's effect reads a local (effectColumns).
+// of ts; ok is false when m has several initial states per instance
+// other than by shared variables that start in a range (a group spread
+// over several states), or a step's effect reads a local
+// (effectColumns).
 func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*reachEquation, bool) {
-	if !m.SingleInitial() {
+	if _, ok := rangedInitials(m); !ok {
 		return nil, false
 	}
 	dom := domainBounds(ts.Domain)
@@ -61,9 +69,11 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 	}
 	// x = x0(p) + sum_j s_j col_j, with x in the domains, p satisfying
 	// the parameter part of Init, and x bad. The counts s_j come after
-	// every variable of ts.
+	// every variable of ts, then the initial values y_i of the ranged
+	// variables, each in its range (startRange) and domain: x0_i = y_i.
 	next := presburger.Var(m.NumVars() + k)
 	q := &reachEquation{bounds: slices.Clone(ts.Domain), free: freeChoices(m)}
+	q.choices = slices.Clone(q.free)
 	effect := make([]presburger.Term, k)
 	for _, col := range columns {
 		s := next
@@ -81,6 +91,25 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 	}
 	init := initTerms(m)
 	fs := []presburger.Formula{paramPart(ts), ts.Bad}
+	for _, i := range rangedStarts(m) {
+		x, y := m.StateVar(i), next
+		next++
+		b, ok := dom[x]
+		if !ok {
+			b = presburger.AnyInt(x)
+		}
+		b.Var = y
+		q.bounds = append(q.bounds, b)
+		fs = append(fs, presburger.Subst(startRange(m, ts, i), func(v presburger.Var) presburger.Term {
+			if v == x {
+				return presburger.VarTerm(y)
+			}
+			return presburger.VarTerm(v)
+		}))
+		init[i] = presburger.VarTerm(y)
+		q.choices = append(q.choices, x)
+		q.free = append(q.free, y)
+	}
 	for i := range k {
 		fs = append(fs, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, init[i].Add(effect[i])))
 	}
@@ -92,10 +121,12 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 }
 
 // admits reports whether some bad state solves the equation at the
-// choices vals of q.free; ok is false when the solver cannot tell.
+// values vals of the first of q.free (the parameters and sizes: the
+// initial values after them, if not given, range over all theirs); ok
+// is false when the solver cannot tell.
 func (q *reachEquation) admits(ctx context.Context, solver presburger.Solver, vals []int64) (admits, ok bool) {
 	fs := []presburger.Formula{q.f}
-	for i, v := range q.free {
+	for i, v := range q.free[:len(vals)] {
 		fs = append(fs, presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(vals[i])))
 	}
 	a, err := solver.Solve(ctx, presburger.Problem{Bounds: q.bounds, F: presburger.Conj(fs...)})
@@ -135,7 +166,7 @@ func searchByEquation(ctx context.Context, solver presburger.Solver, m *countera
 		if !slices.ContainsFunc(vals, func(v int64) bool { return v > box }) {
 			continue // explored already
 		}
-		p, ok := instanceAt(m, ts, dom, constraint, q.free, vals)
+		p, ok := instanceAt(m, ts, dom, constraint, q.choices, vals)
 		if !ok {
 			continue
 		}

@@ -1,7 +1,11 @@
 package prove
 
 import (
+	"cmp"
 	"context"
+	"iter"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,19 +51,189 @@ func searchSmall(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 		}
 	}
 	total := searchStates
-	for _, params := range smallInstances(m, ts) {
+	for params := range searchInstances(m, ts) {
 		if ctx.Err() != nil || total <= 0 {
 			return nil
 		}
 		allowed := min(instanceStates, total)
 		left := allowed
 		found := bfs(ctx, m, ts, params, &left)
-		total -= allowed - left
+		// An instance costs one state at least, so that instances with
+		// no initial state (a premise false there) cannot go on for
+		// ever: a few initial ranges give millions of choices.
+		total -= max(1, allowed-left)
 		if found.cex != nil {
 			return found.cex
 		}
 	}
 	return searchByEquation(ctx, solver, m, ts, searchMax, &total)
+}
+
+// searchInstances returns the instances that searchSmall explores: each
+// of smallInstances with each choice of the initial values of the
+// shared variables that start in a range (rangedStarts), under the
+// state variable's key, from the least value up to searchMax (the
+// least alone when it is beyond), within the rest of the range and the
+// domain (startRange). A place of a Petri net that starts with any
+// number of tokens is then a choice as a parameter is: explored from
+// one value at a time, where all of them at once took the budget of
+// the instance before its larger values were tried (mist's manufacture
+// reaches its target from 9 tokens only, which searchByEquation
+// proposes). The order is smallInstances' own, over every choice: by
+// the sum of the choices, then lexicographically (parameters and sizes
+// first). The choices are listed as they come, not all at once: with
+// many ranges there are millions of them, of which the budget explores
+// few.
+func searchInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) iter.Seq[presburger.Model] {
+	base := smallInstances(m, ts)
+	ranged := rangedStarts(m)
+	if len(ranged) == 0 {
+		return slices.Values(base)
+	}
+	free := freeChoices(m)
+	slices.SortStableFunc(base, func(a, b presburger.Model) int {
+		for _, v := range free {
+			if d := cmp.Compare(a[v], b[v]); d != 0 {
+				return d
+			}
+		}
+		return 0
+	})
+	dom := domainBounds(ts.Domain)
+	ranges := make([]presburger.Formula, len(ranged))
+	for k, i := range ranged {
+		ranges[k] = startRange(m, ts, i)
+	}
+	// An option is an instance of base with the values its ranged
+	// variables may start at; the sums of its choices lie in lo..hi.
+	type option struct {
+		p      presburger.Model
+		sum    int64
+		values [][]int64
+		lo, hi int64
+	}
+	var opts []option
+	tmin, tmax := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, p := range base {
+		o := option{p: p, values: make([][]int64, len(ranged))}
+		for _, v := range free {
+			o.sum += p[v]
+		}
+		o.lo, o.hi = o.sum, o.sum
+		val := func(v presburger.Var) int64 { return p[v] }
+		for k, i := range ranged {
+			least, _ := m.InitialValue(i)
+			lo, ok := least.Value(val)
+			if !ok {
+				break
+			}
+			x := m.StateVar(i)
+			// At most searchMax+1 values, from the least.
+			for c := lo; c <= max(lo, min(searchMax, lo+searchMax)); c++ {
+				at := func(v presburger.Var) int64 {
+					if v == x {
+						return c
+					}
+					return p[v]
+				}
+				if b, ok := dom[x]; (!ok || b.Contains(c)) && presburger.Eval(ranges[k], at) {
+					o.values[k] = append(o.values[k], c)
+				}
+			}
+			if len(o.values[k]) == 0 {
+				break
+			}
+			o.lo += o.values[k][0]
+			o.hi += o.values[k][len(o.values[k])-1]
+		}
+		if slices.ContainsFunc(o.values, func(vs []int64) bool { return len(vs) == 0 }) {
+			continue
+		}
+		opts = append(opts, o)
+		tmin, tmax = min(tmin, o.lo), max(tmax, o.hi)
+	}
+	return func(yield func(presburger.Model) bool) {
+		for t := tmin; t <= tmax; t++ {
+			for _, o := range opts {
+				if t < o.lo || t > o.hi {
+					continue
+				}
+				// least[k] and most[k]: the least and the greatest sum
+				// of the values from the k-th ranged variable on.
+				least := make([]int64, len(ranged)+1)
+				most := make([]int64, len(ranged)+1)
+				for k := len(ranged) - 1; k >= 0; k-- {
+					vs := o.values[k]
+					least[k], most[k] = least[k+1]+vs[0], most[k+1]+vs[len(vs)-1]
+				}
+				chosen := make([]int64, len(ranged))
+				// choose fills chosen from k on with values adding up
+				// to left, in lexicographic order; false when yield
+				// asks to stop.
+				var choose func(k int, left int64) bool
+				choose = func(k int, left int64) bool {
+					if k == len(ranged) {
+						p := maps.Clone(o.p)
+						for k, i := range ranged {
+							p[m.StateVar(i)] = chosen[k]
+						}
+						return yield(p)
+					}
+					for _, c := range o.values[k] {
+						rest := left - c
+						if rest < least[k+1] {
+							break
+						}
+						if rest > most[k+1] {
+							continue
+						}
+						chosen[k] = c
+						if !choose(k+1, rest) {
+							return false
+						}
+					}
+					return true
+				}
+				if !choose(0, t-o.sum) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// rangedStarts returns the state variables of m (see NumState) that
+// start at any value of a range: the shared variables with a range of
+// initial values that InitialValue does not fix.
+func rangedStarts(m *counterabs.ParamModel) []int {
+	var out []int
+	for j := range m.Shared {
+		i := len(m.Counters) + j
+		if _, fixed := m.InitialValue(i); !fixed && m.Shared[j].InitRange {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// startRange returns what ts.Init says of the initial value of state
+// variable i alone, beside the parameters: the conjuncts over it and
+// ts.Params only (its range of initial values, a premise's bound on
+// it).
+func startRange(m *counterabs.ParamModel, ts presburger.TransitionSystem, i int) presburger.Formula {
+	x := m.StateVar(i)
+	params := map[presburger.Var]bool{x: true}
+	for _, v := range ts.Params {
+		params[v] = true
+	}
+	var out []presburger.Formula
+	for _, c := range presburger.Conjuncts(ts.Init) {
+		vars := presburger.FreeVars(c)
+		if slices.Contains(vars, x) && !slices.ContainsFunc(vars, func(v presburger.Var) bool { return !params[v] }) {
+			out = append(out, c)
+		}
+	}
+	return presburger.Conj(out...)
 }
 
 // smallInstances returns the values of ts.Params (sizes, n, the system's
@@ -272,27 +446,39 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 }
 
 // initialStates returns the initial states of m's instance at the
-// parameter values params (sizes, n and the system's parameters): the
-// point of InitialValue when m has one, else the instance's own initial
-// configurations (gsst's Initials) read on the model's variables; nil
-// when they cannot be had (too many to list, say), which leaves the
-// instance to the prover. A shared variable whose initial values have
-// no greatest (mist's place that starts with "x >= 1" tokens, as a
-// shared integer) starts at its least values up to searchMax, and all
-// is then false: runs from those states are runs of the instance, but
-// what they reach is not all it reaches.
+// parameter values params (sizes, n and the system's parameters), in
+// which a shared variable that starts in a range (rangedStarts) may
+// have a chosen initial value under its state variable's key
+// (searchInstances): the point of InitialValue and the chosen values
+// when they give every state variable's, else the instance's own
+// initial configurations (gsst's Initials) read on the model's
+// variables, those with the chosen values; nil when they cannot be had
+// (too many to list, say), which leaves the instance to the prover. A
+// shared variable whose initial values have no greatest (mist's place
+// that starts with "x >= 1" tokens, as a shared integer) and no chosen
+// value starts at its least values up to searchMax, and all is then
+// false: runs from those states are runs of the instance, but what
+// they reach is not all it reaches.
 func initialStates(m *counterabs.ParamModel, params presburger.Model) (states [][]int64, all bool) {
 	pv := func(v presburger.Var) int64 { return params[v] }
-	if m.SingleInitial() {
-		x := make([]int64, m.NumState())
-		for i := range x {
-			t, _ := m.InitialValue(i)
-			k, ok := t.Value(pv)
-			if !ok {
+	x := make([]int64, m.NumState())
+	point := true
+	for i := range x {
+		t, fixed := m.InitialValue(i)
+		k, chosen := params[m.StateVar(i)]
+		switch {
+		case !fixed && chosen && i >= len(m.Counters):
+			x[i] = k
+		case !fixed:
+			point = false
+		default:
+			var ok bool
+			if x[i], ok = t.Value(pv); !ok {
 				return nil, false
 			}
-			x[i] = k
 		}
+	}
+	if point {
 		return [][]int64{x}, true
 	}
 	sys := m.System
@@ -308,8 +494,18 @@ func initialStates(m *counterabs.ParamModel, params presburger.Model) (states []
 	if err != nil {
 		return nil, false
 	}
-	all = inst.FiniteInitial() == nil
-	confs, err := inst.InitialsUpTo(searchMax).Initials()
+	// The chosen values, which the listing must reach (searchByEquation
+	// may choose them beyond searchMax).
+	hi := int64(searchMax)
+	all = true
+	for j := range m.Shared {
+		k, chosen := params[m.SharedVar(j)]
+		if chosen {
+			hi = max(hi, k)
+		}
+		all = all && (chosen || !inst.Shared[m.SharedIndex(j)].InitNoHi)
+	}
+	confs, err := inst.InitialsUpTo(int(min(hi, gsst.MaxValue))).Initials()
 	if err != nil {
 		return nil, false
 	}
@@ -325,10 +521,16 @@ func initialStates(m *counterabs.ParamModel, params presburger.Model) (states []
 				x[i] = int64(c.Counts[ctr.Group][ctr.State])
 			}
 		}
+		keep := true
 		for j := range m.Shared {
 			x[len(m.Counters)+j] = int64(c.Shared[m.SharedIndex(j)])
+			if k, chosen := params[m.SharedVar(j)]; chosen && x[len(m.Counters)+j] != k {
+				keep = false
+			}
 		}
-		out = append(out, x)
+		if keep {
+			out = append(out, x)
+		}
 	}
 	return out, all
 }
