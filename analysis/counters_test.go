@@ -20,11 +20,6 @@ import (
 // stay undecided (a verdict there is news for the table) rather than
 // spend minutes on them.
 var counterSystemGaps = map[string]string{
-	// The target is a whole marking (no coverability), reached only
-	// with 9 tokens in the place that starts with any number: the
-	// small-instance search starts it at 0 to 5 and the state
-	// equation's proposals need one initial state per instance.
-	"reachPN/manufacture.spec": "unknown",
 	// 253 places, 501 rules and 8,000 target clauses: more than a
 	// minute as a counter system (0.7 s as the net).
 	"contrived/ME_250_bigtarget.spec": "slow",

@@ -21,7 +21,11 @@ import (
 // within its budget, excludes it and asks again, up to equationInstances
 // instances. Only where to look comes from the solver: a run found goes
 // through the same replays as any other, and no instance is claimed
-// safe because the equation has no solution there.
+// safe because the equation has no solution there. A shared variable
+// that starts in a range is a choice of the instance too (as mist's
+// X1_init, a parameter, is one: manufacture.yaml's X1 starts anywhere
+// in "0.."): its initial value is a variable of the equation, in its
+// range, and the least sum counts it.
 
 // equationInstances bounds the instances the state equation proposes.
 const equationInstances = 4
