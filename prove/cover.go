@@ -21,7 +21,9 @@ import (
 // one, or setting it to a sum of variables with positive weights plus a
 // constant (a transfer: a broadcast moves every process of a state into
 // another, whose counter becomes the sum of both), every domain open
-// upward, and bad states that are upward closed in the same way. Petri
+// upward (a bounded variable is read with its complement, which makes
+// an upper bound on it a lower bound: complement.go), and bad states
+// that are upward closed in the same way. Petri
 // nets are of that kind, and so are the counter models of GSSTs whose
 // steps test "at least so many" (mist's kanban and pncsacover nets,
 // issue 29) and of broadcast protocols (mist's Java programs, whose
