@@ -169,6 +169,10 @@ type coverSystem struct {
 	comp   []int
 	hi     []int64
 	compOf []int
+	// scratch holds the vector pre builds, which the search mostly
+	// drops (covered by an element it has): search copies what it
+	// keeps.
+	scratch []int64
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -622,9 +626,10 @@ func leq(x, y []int64) bool {
 }
 
 // pre returns the minimal states from which s leads to a state at
-// least m.
+// least m. They may share cs.scratch, which the next call overwrites.
 func (cs *coverSystem) pre(s *coverStep, m []int64) [][]int64 {
-	p := slices.Clone(s.need)
+	p := append(cs.scratch[:0], s.need...)
+	cs.scratch = p
 	sums := s.sums
 	for j := range p {
 		if s.moved != nil && s.moved[j] != nil {
@@ -867,6 +872,9 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 				x, key = g, keyOf(g)
 				generalized++
 			}
+		}
+		if !guess {
+			x = slices.Clone(x) // pre's scratch, or a bad state of cs
 		}
 		basis.insert(len(elems), x, key, dead)
 		elems = append(elems, coverElement{x: x, step: step, next: next, guess: guess})
