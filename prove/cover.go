@@ -950,10 +950,8 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 		if pruned {
 			for _, inv := range cs.invs {
 				var t presburger.Term
-				for j, w := range inv.y {
-					if w != 0 {
-						t = t.Add(cs.countTerm(j).Scale(w))
-					}
+				for _, j := range inv.support {
+					t = t.Add(cs.countTerm(j).Scale(inv.y[j]))
 				}
 				parts = append(parts, presburger.Compare(t, presburger.Eq, presburger.ConstTerm(inv.c)))
 			}

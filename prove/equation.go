@@ -222,23 +222,18 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 }
 
 // rangedInitials returns, for each state variable of m, whether it
-// starts in a range of values from its InitialValue up (a shared
-// variable with an initial range); ok is false when some other variable
-// has several initial values (a group spread over several states).
+// starts in a range of values from its InitialValue up (rangedStarts);
+// ok is false when some other variable has several initial values (a
+// group spread over several states).
 func rangedInitials(m *counterabs.ParamModel) (ranged []bool, ok bool) {
 	ranged = make([]bool, m.NumState())
-	if m.SingleInitial() {
-		return ranged, true
+	for _, i := range rangedStarts(m) {
+		ranged[i] = true
 	}
 	for i := range ranged {
-		if _, fixed := m.InitialValue(i); fixed {
-			continue
-		}
-		j := i - len(m.Counters)
-		if j < 0 || !m.Shared[j].InitRange {
+		if _, fixed := m.InitialValue(i); !fixed && !ranged[i] {
 			return nil, false
 		}
-		ranged[i] = true
 	}
 	return ranged, true
 }
