@@ -245,21 +245,24 @@ type weights struct {
 	rhs presburger.Term
 	// What excludes reads, computed once (prepare).
 	prepared bool
-	negative bool // some weight negative (or too large)
-	least0   int64
-	open     int
+	unusable bool  // a weight or bound too large to reason about
+	least0   int64 // the least value of u.x over the domains, open variables aside
+	open     int   // variables of nonzero weight whose domain bounds u.x from below not
 }
 
 // excludes reports whether no state of the disjunct d (a conjunction of
 // atoms over the variables state, index their inverse) within the
-// domains dom satisfies w, by the least value of u.x
-// there: with u nonnegative and rhs constant, it is u.l for l the lower
-// bounds d and the domains give, the other atoms of d set aside (they
-// only make d smaller). False when it cannot tell. Only a shortcut: the
-// conjunction of the inequalities is checked as any invariant, safety
-// included. The least value over the domains alone is computed once
-// (least0), and each disjunct adjusts it at the few variables it bounds:
-// ME_250_bigtarget asks it of 8,990 disjuncts, with u over 250 places.
+// domains dom satisfies w, by the least value of u.x there, with rhs
+// constant: a variable of positive weight at its least value, one of
+// negative weight at its greatest (a lock written as a bool, in
+// "#X1 + ... + #X250 <= in", at 1, or at 0 where d says in = 0), each
+// from its domain narrowed by d's atoms on that variable alone; d's
+// other atoms are set aside (they only make d smaller). False when it
+// cannot tell. Only a shortcut: the conjunction of the inequalities is
+// checked as any invariant, safety included. The least value over the
+// domains alone is computed once (least0), and each disjunct adjusts it
+// at the few variables it bounds: ME_250_bigtarget asks it of 8,990
+// disjuncts, with u over 250 places.
 func (w *weights) excludes(d []presburger.Formula, index map[presburger.Var]int, state []presburger.Var, dom map[presburger.Var]presburger.Bound) bool {
 	if !w.rhs.IsConst() {
 		return false
@@ -267,81 +270,146 @@ func (w *weights) excludes(d []presburger.Formula, index map[presburger.Var]int,
 	if !w.prepared {
 		w.prepare(state, dom)
 	}
-	if w.negative {
+	if w.unusable {
 		return false
 	}
-	type need struct {
-		i  int
-		lo int64
+	// narrowed holds the interval d's atoms give each variable of
+	// nonzero weight that they bound; the domain is met below.
+	type narrowed struct {
+		i            int
+		lo, hi       int64
+		hasLo, hasHi bool
 	}
-	var needs []need
+	var bounds []narrowed
 	for _, a := range d {
 		c, ok := a.(presburger.Cmp)
-		if !ok || len(c.T.Monos) != 1 || c.T.Monos[0].Coef <= 0 || (c.Op != presburger.Ge && c.Op != presburger.Gt) {
+		if !ok || len(c.T.Monos) != 1 {
 			continue
 		}
 		i, isState := index[c.T.Monos[0].Var]
 		if !isState || w.u[i] == 0 {
 			continue
 		}
-		// coef*x + k >= 0 (> 0): x >= ceil(-k/coef) (one more when strict).
-		bound := -c.T.Const
-		if c.Op == presburger.Gt {
-			bound++
-		}
-		lo := checked.CeilDiv(bound, c.T.Monos[0].Coef)
-		k := slices.IndexFunc(needs, func(n need) bool { return n.i == i })
+		lo, hasLo, hi, hasHi := atomInterval(c)
+		k := slices.IndexFunc(bounds, func(n narrowed) bool { return n.i == i })
 		if k < 0 {
-			needs = append(needs, need{i, lo})
-		} else {
-			needs[k].lo = max(needs[k].lo, lo)
+			bounds = append(bounds, narrowed{i: i})
+			k = len(bounds) - 1
+		}
+		n := &bounds[k]
+		if hasLo && (!n.hasLo || lo > n.lo) {
+			n.lo, n.hasLo = lo, true
+		}
+		if hasHi && (!n.hasHi || hi < n.hi) {
+			n.hi, n.hasHi = hi, true
 		}
 	}
 	least, open := w.least0, w.open
-	for _, n := range needs {
-		b, ok := dom[state[n.i]]
-		var ok2 bool
-		switch {
-		case ok && !b.NoLo && b.Lo >= n.lo:
-			continue // the domain's bound is the greater
-		case ok && !b.NoLo:
-			least, ok2 = combine(1, least, w.u[n.i], n.lo-b.Lo)
-		default:
-			open--
-			least, ok2 = combine(1, least, w.u[n.i], n.lo)
+	for _, n := range bounds {
+		v := state[n.i]
+		if b, ok := dom[v]; ok {
+			// The interval within the domain: empty (d has no state
+			// there: a bool's "in > 1", half of the normal form of
+			// "in != 1") or narrowed on the side the weight reads.
+			if !b.NoLo && (!n.hasLo || b.Lo > n.lo) {
+				n.lo, n.hasLo = b.Lo, true
+			}
+			if !b.NoHi && (!n.hasHi || b.Hi < n.hi) {
+				n.hi, n.hasHi = b.Hi, true
+			}
 		}
-		if !ok2 || !inLimit(n.lo) {
+		if n.hasLo && n.hasHi && n.lo > n.hi {
+			return true
+		}
+		ui := w.u[n.i]
+		bound, has := n.lo, n.hasLo
+		if ui < 0 {
+			bound, has = n.hi, n.hasHi
+		}
+		if !has {
+			continue // open before, open still
+		}
+		if !inLimit(bound) {
+			return false
+		}
+		from, ok := domainSide(dom, v, ui)
+		var fits bool
+		if ok {
+			least, fits = combine(1, least, ui, bound-from)
+		} else {
+			open--
+			least, fits = combine(1, least, ui, bound)
+		}
+		if !fits {
 			return false
 		}
 	}
 	return open == 0 && least > w.rhs.Const
 }
 
-// prepare computes what excludes reads of every disjunct: whether some
-// weight is negative, the least value of u.x over the domains' lower
-// bounds (least0), and the variables of positive weight that have none
-// (open).
+// prepare computes what excludes reads of every disjunct: the least
+// value of u.x over the domains (least0), from the lower bounds of the
+// variables of positive weight and the upper bounds of those of
+// negative weight, and how many of them have no such bound (open).
 func (w *weights) prepare(state []presburger.Var, dom map[presburger.Var]presburger.Bound) {
 	w.prepared = true
 	for i, ui := range w.u {
-		switch {
-		case ui == 0:
-		case ui < 0:
-			w.negative = true
+		if ui == 0 {
+			continue
+		}
+		b, ok := domainSide(dom, state[i], ui)
+		if !ok {
+			w.open++
+			continue
+		}
+		var fits bool
+		if w.least0, fits = combine(1, w.least0, ui, b); !fits || !inLimit(b) {
+			w.unusable = true
 			return
-		default:
-			b, ok := dom[state[i]]
-			if !ok || b.NoLo {
-				w.open++
-				continue
-			}
-			var fits bool
-			if w.least0, fits = combine(1, w.least0, ui, b.Lo); !fits || !inLimit(b.Lo) {
-				w.negative = true // too large to reason about: excludes says no
-				return
-			}
 		}
 	}
+}
+
+// domainSide returns the bound of v's domain where a term of weight u
+// in v is least: the lower bound for u > 0, the upper one for u < 0.
+func domainSide(dom map[presburger.Var]presburger.Bound, v presburger.Var, u int64) (int64, bool) {
+	b, ok := dom[v]
+	switch {
+	case !ok:
+		return 0, false
+	case u > 0:
+		return b.Lo, !b.NoLo
+	default:
+		return b.Hi, !b.NoHi
+	}
+}
+
+// atomInterval returns the bounds that c, a comparison coef*x + k op 0
+// of one variable x, puts on x (Ne puts none, nor does an atom with a
+// coefficient or constant beyond inLimit).
+func atomInterval(c presburger.Cmp) (lo int64, hasLo bool, hi int64, hasHi bool) {
+	coef, k, op := c.T.Monos[0].Coef, c.T.Const, c.Op
+	if !inLimit(coef) || !inLimit(k) {
+		return 0, false, 0, false
+	}
+	if coef < 0 {
+		// -coef*x - k converse-op 0
+		coef, k, op = -coef, -k, op.Converse()
+	}
+	// coef > 0: x op' -k/coef, with the strict forms one unit tighter.
+	switch op {
+	case presburger.Ge:
+		return checked.CeilDiv(-k, coef), true, 0, false
+	case presburger.Gt:
+		return checked.FloorDiv(-k, coef) + 1, true, 0, false
+	case presburger.Le:
+		return 0, false, checked.FloorDiv(-k, coef), true
+	case presburger.Lt:
+		return 0, false, checked.CeilDiv(-k, coef) - 1, true
+	case presburger.Eq:
+		return checked.CeilDiv(-k, coef), true, checked.FloorDiv(-k, coef), true
+	}
+	return 0, false, 0, false
 }
 
 // column is the effect of some steps on the state variables, taken any
