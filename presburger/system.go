@@ -551,23 +551,27 @@ func (st stepImage) complete(m Model) {
 // inv, whose reading in the next state is next.
 func (ts TransitionSystem) images(inv, next Formula) []stepImage {
 	isNext := make(map[Var]bool, len(ts.Next))
-	for _, v := range ts.Next {
+	primed := make(map[Var]Var, len(ts.Vars))
+	for i, v := range ts.Next {
 		isNext[v] = true
+		primed[ts.Vars[i]] = v
 	}
 	out := make([]stepImage, len(ts.Trans))
 	for i, tr := range ts.Trans {
-		out[i] = stepImage{f: Conj(tr, Negation(next))}
-		if img, ok := ts.image(tr, inv, isNext); ok {
-			out[i] = img
+		img, ok := ts.image(tr, inv, isNext, primed)
+		if !ok {
+			img = stepImage{f: Conj(tr, Negation(next))}
 		}
+		out[i] = img
 	}
 	return out
 }
 
 // image is the stepImage of transition tr when it defines every
 // next-state variable by an equality; ok is false otherwise, or when a
-// substitution leaves int64.
-func (ts TransitionSystem) image(tr, inv Formula, isNext map[Var]bool) (img stepImage, ok bool) {
+// substitution leaves int64. isNext and primed say which variables are
+// next-state ones and which is each state variable's.
+func (ts TransitionSystem) image(tr, inv Formula, isNext map[Var]bool, primed map[Var]Var) (img stepImage, ok bool) {
 	parts, isAnd := tr.(And)
 	if !isAnd {
 		parts = And{tr}
@@ -603,10 +607,6 @@ func (ts TransitionSystem) image(tr, inv Formula, isNext map[Var]bool) (img step
 	// The target lies in the domain: each next-state variable's range,
 	// read at its term (nothing to add where the term is the variable
 	// itself, already in range).
-	primed := make(map[Var]Var, len(ts.Vars))
-	for i, v := range ts.Vars {
-		primed[v] = ts.Next[i]
-	}
 	for _, b := range ts.Domain {
 		w, ok := primed[b.Var]
 		if !ok {
