@@ -10,5 +10,6 @@ import (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }
