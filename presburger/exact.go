@@ -252,11 +252,26 @@ func (t Term) SolveFor(v Var) (x Term, ok bool) {
 	if c != 1 && c != -1 {
 		return Term{}, false
 	}
-	r, ok := t.SubExact(Term{Monos: []Mono{{v, c}}})
-	if !ok {
+	// t = c*v + r, so v = -c*r: r with its signs flipped when c = 1,
+	// built in one allocation (images solve every frame atom x' = x of
+	// every step for x').
+	if len(t.Monos) > 1 {
+		x.Monos = make([]Mono, 0, len(t.Monos)-1)
+	}
+	for _, m := range t.Monos {
+		if m.Var == v {
+			continue
+		}
+		k, ok := mulExact(m.Coef, -c)
+		if !ok {
+			return Term{}, false
+		}
+		x.Monos = append(x.Monos, Mono{m.Var, k})
+	}
+	if x.Const, ok = mulExact(t.Const, -c); !ok {
 		return Term{}, false
 	}
-	return r.ScaleExact(-c)
+	return x, true
 }
 
 // SubstExact replaces every variable v of t by sub(v). Every coefficient
