@@ -15,12 +15,6 @@ import (
 	"github.com/vsym/vsym/prove"
 )
 
-// counterSystemSlow are the mist nets whose translation as a counter
-// system takes vsym minutes, and why: the test leaves them out.
-var counterSystemSlow = map[string]string{
-	"contrived/ME_250_bigtarget.spec": "253 places, 501 rules and 8,990 target clauses: more than a minute as a counter system (0.7 s as the net)",
-}
-
 // TestPublicSuitesAsCounterSystems proves each mist net of cases.tsv
 // (VSYM_SUITES) written as the other hand translation a user may write
 // (counterSystem: every place a shared integer, one process firing
@@ -40,9 +34,6 @@ func TestPublicSuitesAsCounterSystems(t *testing.T) {
 		}
 		t.Run(c.suite+"/"+c.file, func(t *testing.T) {
 			path := filepath.Join(root, filepath.FromSlash(c.file))
-			if why, slow := counterSystemSlow[c.file]; slow {
-				t.Skipf("%s: left out, %s", c.file, why)
-			}
 			if c.full && testing.Short() {
 				t.Skipf("the proof of %s is skipped under -short (cost full in cases.tsv)", c.file)
 			}
