@@ -954,6 +954,93 @@ func keepVariable(sys *gsst.System, kept []bool) {
 	}
 }
 
+// narrowedShared returns the shared variables of sys, each with its
+// domain narrowed to the values it can hold when it starts at constants
+// and every step that writes it writes a constant or copies another such
+// variable: the least and greatest of those constants (within the
+// declared domain, as a step that writes a value outside it cannot be
+// taken). A lock written as an integer of type "0.." that steps set to
+// 0 and 1 is then the 0..1 it is, which the methods that read upper
+// bounds need (backward coverability's complements, the state
+// equation's shortcut). The narrowed domains are an invariant: the
+// initial values lie in them, and every step leaves such a variable as
+// it is or sets it to a constant in its domain or to the value of a
+// variable whose domain is within its own. The others keep their
+// declared domains.
+func narrowedShared(sys *gsst.System) []gsst.Shared {
+	n := len(sys.Shared)
+	out := slices.Clone(sys.Shared)
+	narrow := make([]bool, n)
+	lo, hi := make([]int, n), make([]int, n)
+	for j := range out {
+		v := &out[j]
+		if !v.InitTerm.IsConst() || v.InitRange && (v.InitNoHi || !v.InitHiTerm.IsConst()) {
+			continue
+		}
+		narrow[j], lo[j], hi[j] = true, v.Init, v.Init
+		if v.InitRange {
+			hi[j] = max(hi[j], v.InitHi)
+		}
+	}
+	// What each variable is set to: constants, and copies of others.
+	copies := make([][]int, n)
+	for _, st := range sys.Steps() {
+		for _, a := range st.Update.Assign {
+			j, ok := sys.SharedOf(a.Var)
+			if !ok || !narrow[j] {
+				continue
+			}
+			t := a.Value
+			switch k, isShared := sys.SharedOf(singleVar(t)); {
+			case t.IsConst() && -gsst.MaxValue <= t.Const && t.Const <= gsst.MaxValue:
+				lo[j], hi[j] = min(lo[j], int(t.Const)), max(hi[j], int(t.Const))
+			case isShared:
+				copies[j] = append(copies[j], k)
+			default:
+				narrow[j] = false
+			}
+		}
+	}
+	// A copy's domain is its source's: grow until nothing changes (the
+	// intervals only grow, within the hull of the constants).
+	for changed := true; changed; {
+		changed = false
+		for j := range n {
+			for _, k := range copies[j] {
+				if !narrow[j] {
+					break
+				}
+				switch {
+				case !narrow[k]:
+					narrow[j], changed = false, true
+				case lo[k] < lo[j] || hi[k] > hi[j]:
+					lo[j], hi[j], changed = min(lo[j], lo[k]), max(hi[j], hi[k]), true
+				}
+			}
+		}
+	}
+	for j := range out {
+		v := &out[j]
+		if !narrow[j] {
+			continue
+		}
+		if v.Unbounded || hi[j] < v.Hi {
+			v.Hi, v.Unbounded = hi[j], false
+		}
+		v.Lo = max(v.Lo, lo[j])
+	}
+	return out
+}
+
+// singleVar returns the variable of t when t is that variable alone
+// (1*x + 0), else -1.
+func singleVar(t presburger.Term) presburger.Var {
+	if len(t.Monos) == 1 && t.Monos[0].Coef == 1 && t.Const == 0 {
+		return t.Monos[0].Var
+	}
+	return -1
+}
+
 // newParamModel returns a model of sys at level with its counters, pools
 // and initial values over the size variables, and no transitions yet.
 func newParamModel(sys *gsst.System, level Level) *ParamModel {
@@ -977,9 +1064,10 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 		}
 	}
 	keepVariable(sys, assigned)
+	narrowed := narrowedShared(sys)
 	for j := range sys.Shared {
 		if assigned[j] {
-			m.Shared = append(m.Shared, sys.Shared[j])
+			m.Shared = append(m.Shared, narrowed[j])
 			m.sharedIndex = append(m.sharedIndex, j)
 		}
 	}

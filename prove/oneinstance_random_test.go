@@ -27,7 +27,7 @@ import (
 func TestProveOneInstanceRandom(t *testing.T) {
 	systems := 150
 	if testing.Short() {
-		systems = 40
+		systems = 90
 	}
 	r := rand.New(rand.NewSource(5))
 	s := z3.New()

@@ -1,0 +1,123 @@
+package counterabs
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+)
+
+// TestNarrowedSharedRandom checks narrowedShared against exploration:
+// random systems whose shared integers (unbounded or 0..5, starting at a
+// constant or in a range) are set to constants, copied from one another
+// and now and then incremented; every value that a reachable
+// configuration of the instance gives a variable must lie in its
+// narrowed domain. The narrowed domain is what the parametric model
+// assumes of every state, so a value outside it would make a proof
+// wrong. Measured, seed 17: 300 systems, 900 variables, 696 narrowed
+// (those no step writes among them, narrowed to their initial values);
+// ignoring copies (or the initial range's greatest value) makes errors,
+// also under -short.
+func TestNarrowedSharedRandom(t *testing.T) {
+	systems := 300
+	if testing.Short() {
+		systems /= 4
+	}
+	r := rand.New(rand.NewSource(17))
+	narrowed, vars := 0, 0
+	for i := range systems {
+		src := randomWrites(r)
+		sys, err := gsst.Parse(fmt.Sprintf("system%d.yaml", i), []byte(src))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		}
+		doms := narrowedShared(sys)
+		for j := range doms {
+			vars++
+			if !doms[j].Unbounded && (sys.Shared[j].Unbounded || doms[j].Hi < sys.Shared[j].Hi) || doms[j].Lo > sys.Shared[j].Lo {
+				narrowed++
+			}
+		}
+		inits, err := sys.Initials()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		queue := inits
+		for len(queue) > 0 && len(seen) < 3000 {
+			c := queue[0]
+			queue = queue[1:]
+			key := fmt.Sprint(c.Counts, c.Shared)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			for j, x := range c.Shared {
+				if d := doms[j]; x < d.Lo || !d.Unbounded && x > d.Hi {
+					t.Fatalf("system %d: %s reaches the value %d, outside its narrowed domain %d..%d (unbounded %v)\n%s",
+						i, d.Name, x, d.Lo, d.Hi, d.Unbounded, src)
+				}
+			}
+			succ, err := sys.Successors(c)
+			if err != nil {
+				break // a value past vsym's limit: this run is long enough
+			}
+			for _, s := range succ {
+				queue = append(queue, s.Next)
+			}
+		}
+	}
+	t.Logf("%d systems, %d shared variables, %d narrowed", systems, vars, narrowed)
+	if narrowed < vars/5 {
+		t.Errorf("only %d of %d variables narrowed: the test exercises too little", narrowed, vars)
+	}
+}
+
+// randomWrites writes a system of two processes over states A, B, C
+// with three shared integers and random writes to them.
+func randomWrites(r *rand.Rand) string {
+	var b strings.Builder
+	b.WriteString("name: writes\nstates: [A, B, C]\ngroups:\n  p: 2\ninit: A\nshared:\n")
+	const k = 3
+	for j := range k {
+		typ := `"0.."`
+		if r.Intn(3) == 0 {
+			typ = "0..5"
+		}
+		init := fmt.Sprint(r.Intn(3))
+		if r.Intn(4) == 0 {
+			lo := r.Intn(2)
+			init = fmt.Sprintf("%d..%d", lo, lo+1+r.Intn(2))
+		}
+		fmt.Fprintf(&b, "  x%d: {type: %s, init: %s}\n", j, typ, init)
+	}
+	b.WriteString("transitions:\n")
+	states := []string{"A", "B", "C"}
+	for n := range 3 + r.Intn(4) {
+		var writes []string
+		for j := range k {
+			switch r.Intn(8) {
+			case 0, 1:
+				writes = append(writes, fmt.Sprintf("x%d := %d", j, r.Intn(5)))
+			case 2:
+				writes = append(writes, fmt.Sprintf("x%d := x%d", j, r.Intn(k)))
+			case 3:
+				if r.Intn(3) == 0 {
+					writes = append(writes, fmt.Sprintf("x%d := x%d + 1", j, j))
+				}
+			}
+		}
+		guard := "true"
+		if r.Intn(2) == 0 {
+			guard = fmt.Sprintf("x%d %s %d", r.Intn(k), []string{"=", ">=", "<="}[r.Intn(3)], r.Intn(4))
+		}
+		fmt.Fprintf(&b, "  - {name: t%d, from: %s, to: %s, guard: %q", n, states[r.Intn(3)], states[r.Intn(3)], guard)
+		if len(writes) > 0 {
+			fmt.Fprintf(&b, ", update: %q", strings.Join(writes, "; "))
+		}
+		b.WriteString("}\n")
+	}
+	return b.String()
+}
