@@ -12,14 +12,14 @@ import (
 // TestNarrowedSharedRandom checks narrowedShared against exploration:
 // random systems whose shared integers (unbounded or 0..5, starting at a
 // constant or in a range) are set to constants, copied from one another
-// and now and then incremented; every value that a reachable
+// and stepped up or down, often where the guard fixes them; every value that a reachable
 // configuration of the instance gives a variable must lie in its
 // narrowed domain. The narrowed domain is what the parametric model
 // assumes of every state, so a value outside it would make a proof
-// wrong. Measured, seed 17: 300 systems, 900 variables, 696 narrowed
+// wrong. Measured, seed 17: 300 systems, 900 variables, 693 narrowed
 // (those no step writes among them, narrowed to their initial values);
-// ignoring copies (or the initial range's greatest value) makes errors,
-// also under -short.
+// ignoring copies, the initial range's greatest value or the guard's
+// value of a stepped variable makes errors, also under -short.
 func TestNarrowedSharedRandom(t *testing.T) {
 	systems := 300
 	if testing.Short() {
@@ -96,7 +96,10 @@ func randomWrites(r *rand.Rand) string {
 	b.WriteString("transitions:\n")
 	states := []string{"A", "B", "C"}
 	for n := range 3 + r.Intn(4) {
-		var writes []string
+		var writes, guards []string
+		if r.Intn(2) == 0 {
+			guards = append(guards, fmt.Sprintf("x%d %s %d", r.Intn(k), []string{"=", ">=", "<="}[r.Intn(3)], r.Intn(4)))
+		}
 		for j := range k {
 			switch r.Intn(8) {
 			case 0, 1:
@@ -104,14 +107,16 @@ func randomWrites(r *rand.Rand) string {
 			case 2:
 				writes = append(writes, fmt.Sprintf("x%d := x%d", j, r.Intn(k)))
 			case 3:
-				if r.Intn(3) == 0 {
-					writes = append(writes, fmt.Sprintf("x%d := x%d + 1", j, j))
+				// A step of a counter, fixed or not by the guard.
+				writes = append(writes, fmt.Sprintf("x%d := x%d %s 1", j, j, []string{"+", "-"}[r.Intn(2)]))
+				if r.Intn(3) > 0 {
+					guards = append(guards, fmt.Sprintf("x%d = %d", j, 1+r.Intn(2)))
 				}
 			}
 		}
 		guard := "true"
-		if r.Intn(2) == 0 {
-			guard = fmt.Sprintf("x%d %s %d", r.Intn(k), []string{"=", ">=", "<="}[r.Intn(3)], r.Intn(4))
+		if len(guards) > 0 {
+			guard = strings.Join(guards, " & ")
 		}
 		fmt.Fprintf(&b, "  - {name: t%d, from: %s, to: %s, guard: %q", n, states[r.Intn(3)], states[r.Intn(3)], guard)
 		if len(writes) > 0 {

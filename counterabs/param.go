@@ -3,6 +3,7 @@ package counterabs
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -982,15 +983,28 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 			hi[j] = max(hi[j], v.InitHi)
 		}
 	}
-	// What each variable is set to: constants, and copies of others.
+	// What each variable is set to: constants, and copies of others. A
+	// value is read with the variables the step's guard fixes replaced
+	// by their values ("lock = 0" with "lock := lock + 1" sets lock to 1).
 	copies := make([][]int, n)
 	for _, st := range sys.Steps() {
+		fixed := fixedBy(st.Guard)
 		for _, a := range st.Update.Assign {
 			j, ok := sys.SharedOf(a.Var)
 			if !ok || !narrow[j] {
 				continue
 			}
 			t := a.Value
+			if len(fixed) > 0 {
+				if u, ok := t.SubstExact(func(v presburger.Var) presburger.Term {
+					if k, ok := fixed[v]; ok {
+						return presburger.ConstTerm(k)
+					}
+					return presburger.VarTerm(v)
+				}); ok {
+					t = u
+				}
+			}
 			switch k, isShared := sys.SharedOf(singleVar(t)); {
 			case t.IsConst() && -gsst.MaxValue <= t.Const && t.Const <= gsst.MaxValue:
 				lo[j], hi[j] = min(lo[j], int(t.Const)), max(hi[j], int(t.Const))
@@ -1029,6 +1043,32 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 		}
 		v.Lo = max(v.Lo, lo[j])
 	}
+	return out
+}
+
+// fixedBy returns the variables that an equality x = k among the
+// top-level conjuncts of guard fixes, with their values.
+func fixedBy(guard presburger.Formula) map[presburger.Var]int64 {
+	var out map[presburger.Var]int64
+	var walk func(f presburger.Formula)
+	walk = func(f presburger.Formula) {
+		switch f := f.(type) {
+		case presburger.And:
+			for _, g := range f {
+				walk(g)
+			}
+		case presburger.Cmp:
+			// c*x + k = 0 with c = 1 or -1: x = -k/c.
+			if f.Op != presburger.Eq || len(f.T.Monos) != 1 || (f.T.Monos[0].Coef != 1 && f.T.Monos[0].Coef != -1) || f.T.Const == math.MinInt64 {
+				return
+			}
+			if out == nil {
+				out = map[presburger.Var]int64{}
+			}
+			out[f.T.Monos[0].Var] = -f.T.Const * f.T.Monos[0].Coef
+		}
+	}
+	walk(guard)
 	return out
 }
 
