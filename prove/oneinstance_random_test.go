@@ -19,7 +19,8 @@ import (
 // configurations as the semantics gives them (explore, in
 // constructs_random_test.go, which shares no code with prove's own
 // exploration), and, where those are few, every property is answered
-// by a cheap proof, by backward coverability (which comes first on a
+// by a cheap proof (among them the invariant of another property that
+// implies it), by backward coverability (which comes first on a
 // monotone system) or by prove's exploration of the instance: a
 // refutation by its run, a proof by the reachable states as the
 // invariant. A reachable-state invariant that failed its re-check would
@@ -33,7 +34,7 @@ func TestProveOneInstanceRandom(t *testing.T) {
 	s := z3.New()
 	ctx := context.Background()
 	methods := map[string]int{}
-	cheap := []prove.Method{prove.ByRelaxed, prove.ByInduction, prove.ByStateEquation, prove.ByCoverability, prove.ByExploration}
+	cheap := []prove.Method{prove.ByRelaxed, prove.ByInduction, prove.ByStateEquation, prove.ByCoverability, prove.ByExploration, prove.ByOthers}
 	for i := range systems {
 		cfg := testsupport.Small(0, testsupport.AllConstructs&^testsupport.Params)
 		cfg.Properties, cfg.GroupProperties, cfg.Shape = 3, 1, testsupport.Safety
