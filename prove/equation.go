@@ -247,7 +247,7 @@ type weights struct {
 	prepared bool
 	unusable bool  // a weight or bound too large to reason about
 	least0   int64 // the least value of u.x over the domains, open variables aside
-	open     int   // variables of nonzero weight whose domain bounds u.x from below not
+	open     int   // variables of nonzero weight whose domain leaves u.x unbounded below
 }
 
 // excludes reports whether no state of the disjunct d (a conjunction of
