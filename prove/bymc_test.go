@@ -2,7 +2,10 @@ package prove_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/analysis"
@@ -96,5 +99,50 @@ func TestByMCLiveness(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestByMCLivenessRewritten proves the liveness properties whose crash
+// steps are guarded by "nfaulty < f" (c1cs, cc, cf1s, frb) with that
+// guard written the other ways a translator may write it: the candidate
+// lemma "nfaulty <= f" (rank.go) must come of each, or the proof falls
+// to the prover's search of the settled runs, which ran out of work on
+// c1cs written with "nfaulty <= f - 1". Under -short, c1cs alone.
+func TestByMCLivenessRewritten(t *testing.T) {
+	cases := bymcCases
+	if testing.Short() {
+		cases = nil
+		for _, tc := range bymcCases {
+			if tc.file == "c1cs.yaml" {
+				cases = append(cases, tc)
+			}
+		}
+	}
+	s := z3.New(z3.Work(analysis.QueryWork))
+	for _, tc := range cases {
+		path := filepath.Join("..", "testdata", "bymc", tc.file)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), "nfaulty < f") {
+			continue
+		}
+		for _, guard := range []string{"nfaulty <= f - 1", "nfaulty + 1 <= f", "f > nfaulty", "!(nfaulty >= f)"} {
+			t.Run(tc.file+"/"+tc.property+"/"+guard, func(t *testing.T) {
+				sys, err := gsst.Parse(path, []byte(strings.ReplaceAll(string(src), "nfaulty < f", guard)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				k := slices.IndexFunc(sys.Properties, func(p gsst.Property) bool { return p.Name == tc.property })
+				rep, err := prove.Check(context.Background(), sys.WithProperties(k), s, s, prove.MaxWork(analysis.PropertyWork))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := rep.Results[0]; r.Verdict != tc.want {
+					t.Errorf("%v (%s), want %v as with \"nfaulty < f\"", r.Verdict, r.Reason, tc.want)
+				}
+			})
+		}
 	}
 }

@@ -92,12 +92,48 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 	}
 	// A bound a guard keeps: "x < e" guards the steps that add one to
-	// x, so x <= e (crashes: nfaulty <= f).
+	// x, so x <= e (crashes: nfaulty <= f). Written otherwise ("x <= e -
+	// 1", "e > x", "!(x >= e)": t' <= 0 with x's coefficient 1 in t'),
+	// where the step adds one to x, the same bound, t' - 1 <= 0.
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
+		var next []presburger.Term // t's step terms, when first needed
 		for _, a := range guardAtoms(t.Guard) {
-			if c, ok := a.(presburger.Cmp); ok && c.Op == presburger.Lt && !readsCounter(m, a) {
+			c, ok := a.(presburger.Cmp)
+			if n, negated := a.(presburger.Not); negated {
+				if c, ok = n.F.(presburger.Cmp); ok {
+					c.Op = c.Op.Negate()
+				}
+			}
+			if !ok || readsCounter(m, a) {
+				continue
+			}
+			var le presburger.Term // the atom as le <= 0
+			switch c.Op {
+			case presburger.Lt:
 				add("bound", presburger.Compare(c.T, presburger.Le, presburger.ConstTerm(0)))
+				continue
+			case presburger.Le:
+				le = c.T
+			case presburger.Ge:
+				le = c.T.Scale(-1)
+			case presburger.Gt:
+				le = c.T.Scale(-1).Add(presburger.ConstTerm(1))
+			default:
+				continue
+			}
+			if next == nil {
+				next = m.StepTerms(t)
+			}
+			for _, mo := range le.Monos {
+				k := int(mo.Var - m.SharedVar(0))
+				if k < 0 || k >= len(m.Shared) || mo.Coef != 1 {
+					continue
+				}
+				if step := next[len(m.Counters)+k]; step.Const == 1 && len(step.Monos) == 1 && step.Monos[0] == (presburger.Mono{Var: mo.Var, Coef: 1}) {
+					add("bound", presburger.Compare(le, presburger.Le, presburger.ConstTerm(1)))
+					break
+				}
 			}
 		}
 	}
