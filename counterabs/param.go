@@ -3,7 +3,6 @@ package counterabs
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -987,8 +986,13 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 	// value is read with the variables the step's guard fixes replaced
 	// by their values ("lock = 0" with "lock := lock + 1" sets lock to 1).
 	copies := make([][]int, n)
+	dom := map[presburger.Var]presburger.Bound{}
+	for j := range sys.Shared {
+		x := sys.SharedVar(j)
+		dom[x] = sys.Shared[j].Bounds(x)
+	}
 	for _, st := range sys.Steps() {
-		fixed := fixedBy(st.Guard)
+		fixed := presburger.Fixed(st.Guard, dom)
 		for _, a := range st.Update.Assign {
 			j, ok := sys.SharedOf(a.Var)
 			if !ok || !narrow[j] {
@@ -1043,32 +1047,6 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 		}
 		v.Lo = max(v.Lo, lo[j])
 	}
-	return out
-}
-
-// fixedBy returns the variables that an equality x = k among the
-// top-level conjuncts of guard fixes, with their values.
-func fixedBy(guard presburger.Formula) map[presburger.Var]int64 {
-	var out map[presburger.Var]int64
-	var walk func(f presburger.Formula)
-	walk = func(f presburger.Formula) {
-		switch f := f.(type) {
-		case presburger.And:
-			for _, g := range f {
-				walk(g)
-			}
-		case presburger.Cmp:
-			// c*x + k = 0 with c = 1 or -1: x = -k/c.
-			if f.Op != presburger.Eq || len(f.T.Monos) != 1 || (f.T.Monos[0].Coef != 1 && f.T.Monos[0].Coef != -1) || f.T.Const == math.MinInt64 {
-				return
-			}
-			if out == nil {
-				out = map[presburger.Var]int64{}
-			}
-			out[f.T.Monos[0].Var] = -f.T.Const * f.T.Monos[0].Coef
-		}
-	}
-	walk(guard)
 	return out
 }
 

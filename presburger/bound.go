@@ -143,3 +143,48 @@ func (b Bound) Tighten(a, k int64, op Op) Bound {
 	}
 	return b
 }
+
+// Fixed returns the variables that f, a guard, fixes to one value: by
+// its top-level conjuncts that compare one variable with a constant (a
+// boolean's test, lock - 1 != 0, included), within the variables'
+// domains dom (a variable dom leaves out ranges over every integer).
+func Fixed(f Formula, dom map[Var]Bound) map[Var]int64 {
+	rng := map[Var]Bound{}
+	var walk func(f Formula)
+	atom := func(c Cmp, op Op) {
+		if len(c.T.Monos) != 1 {
+			return
+		}
+		v := c.T.Monos[0].Var
+		b, ok := rng[v]
+		if !ok {
+			b, ok = dom[v]
+			if !ok {
+				b = AnyInt(v)
+			}
+		}
+		rng[v] = b.Tighten(c.T.Monos[0].Coef, c.T.Const, op)
+	}
+	walk = func(g Formula) {
+		switch g := g.(type) {
+		case And:
+			for _, h := range g {
+				walk(h)
+			}
+		case Cmp:
+			atom(g, g.Op)
+		case Not:
+			if c, ok := g.F.(Cmp); ok {
+				atom(c, c.Op.Negate())
+			}
+		}
+	}
+	walk(f)
+	out := map[Var]int64{}
+	for v, b := range rng {
+		if b.Finite() && b.Lo == b.Hi {
+			out[v] = b.Lo
+		}
+	}
+	return out
+}

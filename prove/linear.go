@@ -419,7 +419,7 @@ func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[
 	if t.Guard == presburger.False || !firable(t, complement(m, empty)) {
 		return nil
 	}
-	fixed := fixedVars(t.Guard, dom)
+	fixed := presburger.Fixed(t.Guard, dom)
 	for c := range empty {
 		fixed[m.StateVar(c)] = 0
 	}
@@ -483,51 +483,6 @@ func complement(m *counterabs.ParamModel, empty map[int]bool) map[int]bool {
 	for c := range m.Counters {
 		if !empty[c] {
 			out[c] = true
-		}
-	}
-	return out
-}
-
-// fixedVars returns the variables a guard fixes to one value, by its
-// top-level conjuncts that compare one variable with a constant (a
-// boolean's test, lock - 1 != 0, included), within the variables'
-// domains.
-func fixedVars(guard presburger.Formula, dom map[presburger.Var]presburger.Bound) map[presburger.Var]int64 {
-	rng := map[presburger.Var]presburger.Bound{}
-	var walk func(f presburger.Formula)
-	atom := func(c presburger.Cmp, op presburger.Op) {
-		if len(c.T.Monos) != 1 {
-			return
-		}
-		v := c.T.Monos[0].Var
-		b, ok := rng[v]
-		if !ok {
-			b, ok = dom[v]
-			if !ok {
-				b = presburger.AnyInt(v)
-			}
-		}
-		rng[v] = b.Tighten(c.T.Monos[0].Coef, c.T.Const, op)
-	}
-	walk = func(f presburger.Formula) {
-		switch f := f.(type) {
-		case presburger.And:
-			for _, g := range f {
-				walk(g)
-			}
-		case presburger.Cmp:
-			atom(f, f.Op)
-		case presburger.Not:
-			if c, ok := f.F.(presburger.Cmp); ok {
-				atom(c, c.Op.Negate())
-			}
-		}
-	}
-	walk(guard)
-	out := map[presburger.Var]int64{}
-	for v, b := range rng {
-		if b.Finite() && b.Lo == b.Hi {
-			out[v] = b.Lo
 		}
 	}
 	return out
