@@ -371,7 +371,8 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			}
 		}
 		res.Duration = time.Since(start)
-		if unpremised && res.Verdict == Proved && res.Invariant != nil {
+		if unpremised && res.Verdict == Proved && res.Invariant != nil && !done {
+			// (One proved by the others' invariants adds nothing new.)
 			proved[m] = append(proved[m], res.Invariant)
 		}
 		rep.Results = append(rep.Results, res)
@@ -427,7 +428,7 @@ func byOthers(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	ps := m.TransitionSystem()
 	a, err := solver.Solve(ctx, presburger.Problem{Bounds: ps.Domain, F: presburger.Conj(inv, presburger.Negation(phi))})
 	if err != nil || a.Result != presburger.Unsat {
-		return false, nil
+		return false, nil // not implied, or the solver cannot tell: the property's own search decides
 	}
 	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
