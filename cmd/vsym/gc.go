@@ -14,8 +14,8 @@ import (
 // bigHeap, vsym lets the heap grow to five times the live one
 // (smallHeapGCPercent); past it, a long run gets the default back, so
 // that what it holds is what bounds its memory, not five times that.
-// Measured in BENCHMARKS.md ("The collector"). GOGC, when set, decides
-// alone.
+// Measured in BENCHMARKS.md ("Other ways of writing the cases", the
+// collector). GOGC, when set, decides alone.
 const (
 	smallHeapGCPercent = 400
 	bigHeap            = 256 << 20
