@@ -278,24 +278,16 @@ type ParamSystem struct {
 // run (the parameters keep the values Init saw) but lets an invariant
 // check read the assumption at every step.
 func (m *ParamModel) TransitionSystem() ParamSystem {
-	var ts ParamSystem
+	ts := ParamSystem{Domain: m.Ranges()}
 	for i := range m.NumState() {
-		x := m.StateVar(i)
-		ts.Vars = append(ts.Vars, x)
+		ts.Vars = append(ts.Vars, m.StateVar(i))
 		ts.Next = append(ts.Next, m.NextVar(i))
-		if i < len(m.Counters) {
-			ts.Domain = append(ts.Domain, presburger.AtLeast(x, 0))
-			continue
-		}
-		ts.Domain = append(ts.Domain, m.Shared[i-len(m.Counters)].Bounds(x))
 	}
 	for _, b := range m.SizeBounds() {
 		ts.Params = append(ts.Params, b.Var)
-		ts.Domain = append(ts.Domain, b)
 	}
 	for k := range m.System.Params {
 		ts.Params = append(ts.Params, m.ParamVar(k))
-		ts.Domain = append(ts.Domain, presburger.AtLeast(m.ParamVar(k), 0))
 	}
 	constraint := m.constraint()
 	ts.Init = presburger.Conj(m.Initial, m.sizeSum(), constraint)
@@ -322,6 +314,27 @@ func (m *ParamModel) TransitionSystem() ParamSystem {
 		ts.Trans = append(ts.Trans, presburger.Conj(parts...))
 	}
 	return ts
+}
+
+// Ranges returns the Domain of TransitionSystem: each state variable's
+// range (a counter's 0.., a shared variable's as the model narrows it),
+// then the size variables' and the parameters', for the methods that
+// read the ranges alone and need not build every step.
+func (m *ParamModel) Ranges() []presburger.Bound {
+	var out []presburger.Bound
+	for i := range m.NumState() {
+		x := m.StateVar(i)
+		if i < len(m.Counters) {
+			out = append(out, presburger.AtLeast(x, 0))
+			continue
+		}
+		out = append(out, m.Shared[i-len(m.Counters)].Bounds(x))
+	}
+	out = append(out, m.SizeBounds()...)
+	for k := range m.System.Params {
+		out = append(out, presburger.AtLeast(m.ParamVar(k), 0))
+	}
+	return out
 }
 
 // constraint is Constraint, True when nil.

@@ -40,7 +40,7 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 	if len(m.Shared) == 0 || len(m.Shared)*len(m.Counters) > maxLinearVars {
 		return nil
 	}
-	dom := domainBounds(m.TransitionSystem().Domain)
+	dom := domainBounds(m.Ranges())
 	empty := emptyCounters(m)
 	var cases [][]presburger.Term
 	for i := range m.Transitions {

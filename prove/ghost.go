@@ -121,7 +121,7 @@ func ghostTerms(m *counterabs.ParamModel, want map[int]bool) map[int]presburger.
 			open = append(open, i)
 		}
 	}
-	dom := domainBounds(m.TransitionSystem().Domain)
+	dom := domainBounds(m.Ranges())
 	steps := stepRows(m, dom, emptyCounters(m))
 	init := initTerms(m)
 	out := map[int]presburger.Term{}

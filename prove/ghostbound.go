@@ -113,7 +113,7 @@ func sumThresholds(m *counterabs.ParamModel) []presburger.Formula {
 	}
 	// The variables (parameters) never below 0 in the domain.
 	low := map[presburger.Var]bool{}
-	for _, b := range presburger.Intersect(m.TransitionSystem().Domain) {
+	for _, b := range presburger.Intersect(m.Ranges()) {
 		low[b.Var] = !b.NoLo && b.Lo >= 0
 	}
 	nonneg := func(v presburger.Var) bool { return low[v] }

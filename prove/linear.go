@@ -79,7 +79,7 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 	for i := range k {
 		index[m.StateVar(i)] = i
 	}
-	dom := domainBounds(m.TransitionSystem().Domain)
+	dom := domainBounds(m.Ranges())
 	// The order in which variables become pivots of the elimination
 	// below: those to keep first, so that the others stay free and are
 	// the ones the invariants define.

@@ -66,7 +66,7 @@ type monotoneSearch struct {
 }
 
 func newMonotoneSearch(m *counterabs.ParamModel) *monotoneSearch {
-	s := &monotoneSearch{m: m, empty: emptyCounters(m), touches: make([][]int, m.NumState()), dom: domainBounds(m.TransitionSystem().Domain)}
+	s := &monotoneSearch{m: m, empty: emptyCounters(m), touches: make([][]int, m.NumState()), dom: domainBounds(m.Ranges())}
 	for i := range m.Transitions {
 		for _, delta := range stepCases(m, &m.Transitions[i], s.dom, s.empty) {
 			k := len(s.cases)

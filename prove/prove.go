@@ -320,6 +320,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 	}
 	proved := map[*counterabs.ParamModel][]presburger.Formula{} // the invariants of the unpremised safety properties proved so far
+	var pending []retry                                         // the unpremised ones left unknown
 	for i := range sys.Properties {
 		p := &sys.Properties[i]
 		res := Result{Property: p}
@@ -371,44 +372,40 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			}
 		}
 		res.Duration = time.Since(start)
-		if unpremised && res.Verdict == Proved && res.Invariant != nil && !done {
+		switch {
+		case !unpremised:
+		case res.Verdict == Proved && res.Invariant != nil && !done:
 			// (One proved by the others' invariants adds nothing new.)
 			proved[m] = append(proved[m], res.Invariant)
+		case res.Verdict == Unknown && !res.Stopped:
+			pending = append(pending, retry{len(rep.Results), m, phi})
 		}
 		rep.Results = append(rep.Results, res)
 	}
 	// A property left unknown may follow from the invariants proved for
 	// the properties after it.
-	for k := range rep.Results {
-		res := &rep.Results[k]
-		if res.Verdict != Unknown || res.Stopped || res.Property == nil || ctx.Err() != nil {
-			continue
+	for _, p := range pending {
+		if ctx.Err() != nil {
+			break
 		}
-		if _, unpremised := counterabs.SafetyFormula(res.Property.Formula); !unpremised {
-			continue
-		}
-		m := total
-		if counterabs.PropertyLevel(sys, res.Property) == counterabs.GroupLevel {
-			m = group
-		}
-		var phi presburger.Formula
-		for _, q := range m.Properties {
-			if q.Name == res.Property.Name {
-				phi, _ = counterabs.SafetyFormula(q.Formula)
-			}
-		}
-		if phi == nil {
-			continue
-		}
-		retry := Result{Property: res.Property}
-		if ok, err := byOthers(ctx, cfg, m, phi, proved[m], checker, &retry); err != nil {
+		res := &rep.Results[p.result]
+		again := Result{Property: res.Property}
+		if ok, err := byOthers(ctx, cfg, p.m, p.phi, proved[p.m], checker, &again); err != nil {
 			return nil, fmt.Errorf("property %s: %w", res.Property.Name, err)
 		} else if ok {
-			retry.Duration = res.Duration
-			*res = retry
+			again.Duration = res.Duration
+			*res = again
 		}
 	}
 	return rep, nil
+}
+
+// retry is a property left unknown: its result's index in the report,
+// its model and its formula there.
+type retry struct {
+	result int
+	m      *counterabs.ParamModel
+	phi    presburger.Formula
 }
 
 // byOthers proves phi, a safety property of m without a premise, by invs,
@@ -425,11 +422,11 @@ func byOthers(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 	}
 	res.Level, res.LevelReason = m.Level, m.Reason
 	inv := presburger.Conj(invs...)
-	ps := m.TransitionSystem()
-	a, err := solver.Solve(ctx, presburger.Problem{Bounds: ps.Domain, F: presburger.Conj(inv, presburger.Negation(phi))})
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: m.Ranges(), F: presburger.Conj(inv, presburger.Negation(phi))})
 	if err != nil || a.Result != presburger.Unsat {
 		return false, nil // not implied, or the solver cannot tell: the property's own search decides
 	}
+	ps := m.TransitionSystem()
 	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 	return tryProof(ctx, cfg, m, ts, solver, res, ByOthers, inv, false)
