@@ -149,6 +149,20 @@ func (b Bound) Tighten(a, k int64, op Op) Bound {
 // boolean's test, lock - 1 != 0, included), within the variables'
 // domains dom (a variable dom leaves out ranges over every integer).
 func Fixed(f Formula, dom map[Var]Bound) map[Var]int64 {
+	out := map[Var]int64{}
+	for v, b := range Narrowed(f, dom) {
+		if b.Finite() && b.Lo == b.Hi {
+			out[v] = b.Lo
+		}
+	}
+	return out
+}
+
+// Narrowed returns the range of each variable that a top-level conjunct
+// of f compares with a constant, within its domain in dom (every
+// integer when dom leaves it out): the box every state of f lies in,
+// on those variables. The range may be empty.
+func Narrowed(f Formula, dom map[Var]Bound) map[Var]Bound {
 	rng := map[Var]Bound{}
 	var walk func(f Formula)
 	atom := func(c Cmp, op Op) {
@@ -180,11 +194,5 @@ func Fixed(f Formula, dom map[Var]Bound) map[Var]int64 {
 		}
 	}
 	walk(f)
-	out := map[Var]int64{}
-	for v, b := range rng {
-		if b.Finite() && b.Lo == b.Hi {
-			out[v] = b.Lo
-		}
-	}
-	return out
+	return rng
 }

@@ -69,6 +69,9 @@ func (cs *coverSystem) complementSum(j int, t *sumTerm) (*sumTerm, bool) {
 	}
 	for n, y := range t.vars {
 		if y >= cs.k || cs.comp[y] < 0 {
+			if y < cs.k && cs.unbounded[y] {
+				cs.wantBound = append(cs.wantBound, cs.m.StateVar(y))
+			}
 			return nil, false
 		}
 		if ct.c, ok = combine(1, ct.c, -t.coef[n], cs.hi[y]); !ok {

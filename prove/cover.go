@@ -153,6 +153,19 @@ type coverSystem struct {
 	tooMany bool
 	// invs are the semi-positive invariants that prune the search.
 	invs []coverInvariant
+	// semi is the number of semi-positive invariants, the first of
+	// invs; linearFacts is the conjunction of the model's linear
+	// invariants (but those among them) when some of them prune the
+	// search too (linearPruning), else True.
+	semi        int
+	linearFacts presburger.Formula
+	// loosened counts the variables unbounded above and the atoms left
+	// out by the linear invariants (looseDomain); unbounded are those
+	// variables, and wantBound those of them whose complement the
+	// reading wanted.
+	loosened  int
+	unbounded map[int]bool
+	wantBound []presburger.Var
 	// orig are the steps before fusion (coverfuse.go), nil when no
 	// variable is fused; root[j] is the variable whose count holds
 	// variable j's in the fused system (j itself when j is not fused);
@@ -182,14 +195,61 @@ const maxSumSplits = 10_000
 // monotoneSystem reads m (with ts its transition system, Bad included)
 // as a monotone system, or returns ok false when some guard, update,
 // domain, initial value or bad state is not of the shape above.
-func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*coverSystem, bool) {
+//
+// The linear invariants lis of m prune the search (linearPruning), and
+// loosen the system without changing its runs (looseDomain): a variable
+// they keep within its greatest value is unbounded above, and an atom
+// they imply in every reachable state is left out of a guard or a bad
+// state's clause (the range check of a transfer into a place written
+// 0..1, "flag + notflag <= 1", which no upward-closed guard states).
+// A variable unbounded has no complement, so one whose upper bound an
+// atom left reads ("fa = 0" on mist's peterson, whose fa the invariants
+// keep at most 1), or that a transfer into a bounded variable reads,
+// keeps its bound (at most maxLooseRounds readings); the system with
+// every bound comes last.
+func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant) (*coverSystem, bool) {
+	keep := map[presburger.Var]bool{}
+	for range maxLooseRounds {
+		cs, ok := readMonotone(m, ts, looseDomain(m, ts.Domain, lis, keep))
+		if ok {
+			return cs, true
+		}
+		if cs == nil || len(cs.wantBound) == 0 {
+			break
+		}
+		for _, v := range cs.wantBound {
+			keep[v] = true
+		}
+	}
+	cs, ok := readMonotone(m, ts, looseDomain(m, ts.Domain, lis, nil))
+	return cs, ok
+}
+
+// maxLooseRounds bounds the readings of monotoneSystem that keep more
+// bounds.
+const maxLooseRounds = 4
+
+// readMonotone is monotoneSystem with the loosening held. When it fails
+// for want of a complement that held took away, cs (not nil) lists the
+// variables (wantBound).
+func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held loosening) (*coverSystem, bool) {
 	// The search starts from one initial state per size and spread
 	// (initialAbove builds it).
 	k := m.NumState()
-	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: domainBounds(ts.Domain), k: k, comp: make([]int, k), hi: make([]int64, k)}
+	cs := &coverSystem{m: m, ts: ts, lo: make([]int64, k), dom: maps.Clone(held.dom), k: k, comp: make([]int, k), hi: make([]int64, k)}
 	index := map[presburger.Var]int{}
 	for i := range k {
 		index[m.StateVar(i)] = i
+	}
+	orig := domainBounds(ts.Domain)
+	for i := range k {
+		if v := m.StateVar(i); held.dom[v].NoHi && !orig[v].NoHi {
+			cs.loosened++
+			if cs.unbounded == nil {
+				cs.unbounded = map[int]bool{}
+			}
+			cs.unbounded[i] = true
+		}
 	}
 	if !cs.readParams() {
 		return nil, false
@@ -213,7 +273,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		if len(t.Locals) > 0 {
-			return nil, false
+			return cs, false
 		}
 		add := make([]int64, k)
 		reset := make([]bool, k)
@@ -238,7 +298,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 				for _, mo := range next.Monos {
 					i, isState := index[mo.Var]
 					if !isState || mo.Coef <= 0 {
-						return nil, false
+						return cs, false
 					}
 					st.vars = append(st.vars, i)
 					st.coef = append(st.coef, mo.Coef)
@@ -250,19 +310,20 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 				if c >= 0 {
 					// x_j := y is c_j := hi_j - hi_y + c_y.
 					if moved[c], ok = cs.complementSum(j, st); !ok {
-						return nil, false
+						return cs, false
 					}
 				}
 			}
 		}
 		clauses, ok := presburger.DNFWithin(t.Guard, maxClauses)
 		if !ok {
-			return nil, false
+			return cs, false
 		}
 		for _, clause := range clauses {
+			clause = cs.prune(held, clause)
 			need, sums, ok := upwardClause(cs, index, clause)
 			if !ok {
-				return nil, false
+				return cs, false
 			}
 			if need == nil {
 				continue // a guard that never holds
@@ -272,18 +333,202 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*
 	}
 	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
 	if !ok {
-		return nil, false
+		return cs, false
 	}
 	for _, clause := range bad {
+		// Within the reachable states, the clause is the atoms kept.
+		clause = cs.prune(held, clause)
 		need, sums, ok := upwardClause(cs, index, clause)
 		if !ok {
-			return nil, false
+			return cs, false
 		}
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
 	cs.fuseTransients()
 	cs.invs = cs.semiPositiveInvariants()
+	cs.semi, cs.linearFacts = len(cs.invs), presburger.True
+	if more := cs.linearPruning(held.lis); len(more) > 0 {
+		// The facts: the invariants of lis but those the semi-positive
+		// ones state already.
+		var facts []presburger.Formula
+		for _, li := range held.lis {
+			y := make([]int64, len(cs.lo))
+			copy(y, li.coef)
+			if !slices.ContainsFunc(cs.invs, func(inv coverInvariant) bool { return slices.Equal(inv.y, y) }) {
+				facts = append(facts, li.formula(m))
+			}
+		}
+		cs.invs = append(cs.invs, more...)
+		cs.linearFacts = presburger.Conj(facts...)
+	}
 	return cs, !cs.tooMany
+}
+
+// loosening is what the linear invariants of a model say of every
+// reachable state (looseDomain).
+type loosening struct {
+	m     *counterabs.ParamModel
+	lis   []linearInvariant
+	index map[presburger.Var]int
+	dom   map[presburger.Var]presburger.Bound // the domain, less the bounds they keep
+}
+
+// looseDomain returns what the linear invariants lis of m say of its
+// reachable states within domain: the domain without the greatest value
+// of each state variable, but those of keep, that lis keep at most that
+// (none when keep is nil), and (implies) the atoms they imply. Then no
+// step from a reachable state leaves the domain there, nor is disabled
+// by such an atom of its guard, and the system with those variables
+// unbounded above and those atoms left out has the same runs. (By
+// induction: a step from a reachable state, where lis and the domain
+// hold, is in a case of stepCases that preserves lis, since a case that
+// linearInvariants left out is excluded there, so its target satisfies
+// lis and the least values, hence the greatest values dropped.) A
+// transfer into a place written 0..1, "flag := flag + notflag" with
+// flag + notflag = 1 (mist's queuedbusyflag so written), is then
+// monotone for the backward search, which refuses it with the bound.
+// Whatever the loosening, the search's runs are replayed on the model
+// and its invariants checked there.
+func looseDomain(m *counterabs.ParamModel, domain []presburger.Bound, lis []linearInvariant, keep map[presburger.Var]bool) loosening {
+	l := loosening{m: m, lis: lis, index: map[presburger.Var]int{}, dom: domainBounds(domain)}
+	for i := range m.NumState() {
+		l.index[m.StateVar(i)] = i
+	}
+	if keep == nil {
+		return l
+	}
+	var loose []presburger.Var
+	for i := range m.NumState() {
+		v := m.StateVar(i)
+		if b, ok := l.dom[v]; ok && !b.NoHi && !keep[v] && l.keepsBelow(map[int]int64{i: 1}, b.Hi, nil) {
+			loose = append(loose, v)
+		}
+	}
+	// After the loop: keepsBelow reads the least values alone.
+	for _, v := range loose {
+		b := l.dom[v]
+		b.Hi, b.NoHi = 0, true
+		l.dom[v] = b
+	}
+	return l
+}
+
+// prune returns the atoms of clause, a guard's, that the linear
+// invariants do not imply with the least values of the domain and those
+// of the atoms kept (implies): "Igetbusyflag <= 0", the range check of
+// "Igetbusyflag := Igetbusyflag + 1" on a place written 0..1, follows
+// from "Iwhile >= 1" and the place invariant Iwhile + Igetbusyflag +
+// ... = 1. An atom is implied by those kept and those after it, and
+// each of those after it that is left out by the kept ones: the clause
+// holds where the atoms kept do, in every reachable state.
+func (l loosening) prune(clause []presburger.Formula) (kept []presburger.Formula, dropped int) {
+	if len(l.lis) == 0 {
+		return clause, 0
+	}
+	// An equality is its two halves, of which the upper one may be
+	// implied (a bool's test x = 1, with x kept at most 1).
+	var atoms []presburger.Formula
+	for _, f := range clause {
+		if c, ok := f.(presburger.Cmp); ok && c.Op == presburger.Eq {
+			atoms = append(atoms, presburger.Cmp{T: c.T, Op: presburger.Ge}, presburger.Cmp{T: c.T, Op: presburger.Le})
+			continue
+		}
+		atoms = append(atoms, f)
+	}
+	clause = atoms
+	for i, f := range clause {
+		others := append(slices.Clone(kept), clause[i+1:]...)
+		if l.implies(f, presburger.Narrowed(presburger.Conj(others...), l.dom)) {
+			dropped++
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, dropped
+}
+
+// prune is l.prune(clause), the atoms left out counted in cs.loosened.
+func (cs *coverSystem) prune(l loosening, clause []presburger.Formula) []presburger.Formula {
+	out, dropped := l.prune(clause)
+	cs.loosened += dropped
+	return out
+}
+
+// implies reports whether the atom f holds wherever the linear
+// invariants and the least values of narrowed (the domain where it has
+// no variable) do (keepsBelow): an upper bound on a nonnegative
+// combination of state variables.
+func (l loosening) implies(f presburger.Formula, narrowed map[presburger.Var]presburger.Bound) bool {
+	c, ok := f.(presburger.Cmp)
+	if !ok {
+		return false
+	}
+	// T <= 0 (T < 0 as T + 1 <= 0): u.x + T.Const <= 0.
+	t := c.T
+	switch c.Op {
+	case presburger.Ge, presburger.Gt:
+		t = t.Scale(-1)
+	case presburger.Le, presburger.Lt:
+	default:
+		return false
+	}
+	k := -t.Const
+	if c.Op == presburger.Lt || c.Op == presburger.Gt {
+		k--
+	}
+	u := map[int]int64{}
+	for _, mo := range t.Monos {
+		i, ok := l.index[mo.Var]
+		if !ok || mo.Coef <= 0 {
+			return false
+		}
+		u[i] = mo.Coef
+	}
+	return l.keepsBelow(u, k, narrowed)
+}
+
+// keepsBelow reports whether u.x <= k (u >= 0, over state variables by
+// index) holds wherever the linear invariants and the least values of
+// narrowed (or of the domain) do: some invariant y.x = c has y >= u,
+// and c - (y-u).lo <= k, lo the least values (u.x = y.x - (y-u).x, and
+// (y-u).x is at least (y-u).lo).
+func (l loosening) keepsBelow(u map[int]int64, k int64, narrowed map[presburger.Var]presburger.Bound) bool {
+	for _, li := range l.lis {
+		if !li.rhs.IsConst() {
+			continue
+		}
+		rest, ok := int64(0), true
+		for i, y := range li.coef {
+			d := y - u[i]
+			if d < 0 {
+				ok = false
+				break
+			}
+			if d == 0 {
+				continue
+			}
+			v := l.m.StateVar(i)
+			b, has := narrowed[v]
+			if !has {
+				b, has = l.dom[v]
+			}
+			if !has || b.NoLo {
+				ok = false
+				break
+			}
+			if rest, ok = combine(1, rest, d, b.Lo); !ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		// Every variable of u has a weight in y (y >= u > 0 there).
+		if top, fits := checked.Add(li.rhs.Const, -rest); fits && top <= k {
+			return true
+		}
+	}
+	return false
 }
 
 // readParams reads the parameters of the system as the search takes
@@ -545,6 +790,9 @@ func (cs *coverSystem) atLeast(index map[presburger.Var]int, t presburger.Term, 
 			}
 			j, coef = cs.comp[j], -coef
 		case coef <= 0:
+			if cs.unbounded[j] {
+				cs.wantBound = append(cs.wantBound, cs.m.StateVar(j))
+			}
 			return sumAtom{}, false
 		}
 		if at := slices.Index(a.vars, j); at >= 0 {
@@ -948,13 +1196,16 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 			parts = append(parts, presburger.Disj(below...))
 		}
 		if pruned {
-			for _, inv := range cs.invs {
+			for _, inv := range cs.invs[:cs.semi] {
 				var t presburger.Term
 				for _, j := range inv.support {
 					t = t.Add(cs.countTerm(j).Scale(inv.y[j]))
 				}
 				parts = append(parts, presburger.Compare(t, presburger.Eq, presburger.ConstTerm(inv.c)))
 			}
+			// The linear invariants that pruned, with the others of
+			// their set: they are inductive together.
+			parts = append(parts, cs.linearFacts)
 		}
 		out.invariant = presburger.Conj(parts...)
 	}
@@ -1197,6 +1448,49 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 				}
 			}
 			out = append(out, coverInvariant{r.y, c, support})
+		}
+	}
+	return out
+}
+
+// linearPruning returns the linear invariants lis of the model
+// (linearInvariants) as invariants that prune the search, those with
+// weights y >= 0 and a constant right-hand side that the fusion keeps
+// (equal weights on a fused variable and the one it is fused into) and
+// that semiPositiveInvariants did not find. A step that sets a variable
+// to a constant gives no weight there to the Farkas algorithm, where
+// the cases of linearInvariants do (x0 := 1 adds one where x0 was 0):
+// the place invariants of a net whose places are bools (mist's
+// queuedbusyflag so written: 300 million units of the search's work
+// without them). They are inductive as a set, not each alone (a case
+// left out may be excluded by one of negative weight), so a proof that
+// they pruned states all of them (linearFacts).
+func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
+	var out []coverInvariant
+	for _, li := range lis {
+		if !li.rhs.IsConst() || slices.ContainsFunc(li.coef, func(w int64) bool { return w < 0 }) {
+			continue
+		}
+		y := make([]int64, len(cs.lo))
+		copy(y, li.coef)
+		ok := true
+		for j := range cs.k {
+			if cs.root != nil && cs.root[j] != j {
+				ok = ok && y[j] == y[cs.root[j]]
+				y[j] = 0
+			}
+		}
+		if !ok || slices.ContainsFunc(cs.invs, func(inv coverInvariant) bool { return slices.Equal(inv.y, y) }) {
+			continue
+		}
+		var support []int
+		for j, w := range y {
+			if w != 0 {
+				support = append(support, j)
+			}
+		}
+		if len(support) > 0 {
+			out = append(out, coverInvariant{y, li.rhs.Const, support})
 		}
 	}
 	return out

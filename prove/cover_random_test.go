@@ -271,6 +271,9 @@ const (
 	// coverBounded keeps the atoms of guards over bounded shared
 	// variables as they are (upwardGuards): "!lock", "k <= 1".
 	coverBounded
+	// coverBoolNet draws nets with bool, 0..1 and integer places
+	// (randomBoolNet) instead.
+	coverBoolNet
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -283,7 +286,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 // cross-checks find given to caught, when it is not nil, instead of
 // failing the test (and the checks of the sample's size left out).
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
-	spread, generalize, paramInit, hub, rangeInit, bounded := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0
+	spread, generalize, paramInit, hub, rangeInit, bounded, boolNet := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0, v&coverBoolNet != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -292,7 +295,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	s := z3.New()
 	ctx := context.Background()
 	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, fromRanges, withBounded, generalized, restarted int
-	var fusedSearches, unfusedAgrees int
+	var fusedSearches, unfusedAgrees, loosened int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
 		cfg.Ranges = true
@@ -318,6 +321,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		sys = upwardGuards(t, sys, bounded)
 		if hub {
 			sys = randomHub(t, r)
+		}
+		if boolNet {
+			sys = randomBoolNet(t, r)
 		}
 		var models []*counterabs.ParamModel
 		group, err := counterabs.BuildParamGroup(sys)
@@ -361,6 +367,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				monotone++
 				if a.Fused > 0 {
 					fusedSearches++
+				}
+				if a.Loosened > 0 {
+					loosened++
 				}
 				where := func() string {
 					return m.Level.String() + " model, " + sys.Properties[k].Name + " (" + sys.Properties[k].Text + ")\n" + testsupport.Describe(sys)
@@ -477,6 +486,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		t.Logf("%d searches fused some variable; the search without fusion answered and agreed on %d", fusedSearches, unfusedAgrees)
 		if fusedSearches < systems/10 || unfusedAgrees < monotone/2 {
 			t.Errorf("too few searches with fused variables (%d) or answers of the search without fusion (%d)", fusedSearches, unfusedAgrees)
+		}
+	}
+	if boolNet {
+		t.Logf("%d searches on a system loosened by its linear invariants", loosened)
+		if loosened < systems/4 {
+			t.Errorf("too few searches on a loosened system: %d", loosened)
 		}
 	}
 	if generalize {

@@ -44,7 +44,9 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 	empty := emptyCounters(m)
 	var cases [][]presburger.Term
 	for i := range m.Transitions {
-		cases = append(cases, stepCases(m, &m.Transitions[i], dom, empty)...)
+		for _, c := range stepCases(m, &m.Transitions[i], dom, empty) {
+			cases = append(cases, c.delta)
+		}
 	}
 	init := initTerms(m)
 	var out []presburger.Formula

@@ -429,7 +429,8 @@ func effectColumns(m *counterabs.ParamModel, dom map[presburger.Var]presburger.B
 	k := m.NumState()
 	var out []column
 	for i := range m.Transitions {
-		for _, delta := range stepCases(m, &m.Transitions[i], dom, nil) {
+		for _, c := range stepCases(m, &m.Transitions[i], dom, nil) {
+			delta := c.delta
 			constant := make([]int64, k)
 			byVar := map[presburger.Var][]int64{}
 			for v, d := range delta {

@@ -21,6 +21,27 @@ func LinearInvariants(m *counterabs.ParamModel) (invs []presburger.Formula, pivo
 	return invs, pivots
 }
 
+// IdleCasesLeftOut is how many idle cases of m's steps linearInvariants
+// leaves out, the invariants excluding them.
+func IdleCasesLeftOut(m *counterabs.ParamModel) int {
+	_, left := houdiniInvariants(m, nil)
+	return left
+}
+
+// WithoutHoudini makes linearInvariants keep every case from the start,
+// until the returned function restores it.
+func WithoutHoudini() (restore func()) {
+	noHoudini = true
+	return func() { noHoudini = false }
+}
+
+// BreakHoudini makes linearInvariants leave every idle case out, until
+// the returned function restores it.
+func BreakHoudini() (restore func()) {
+	brokenHoudini = true
+	return func() { brokenHoudini = false }
+}
+
 // CoverAnswer is what the backward coverability search (cover.go) says
 // of ts, the transition system of m with its bad states: Applies is
 // false when m's steps are not monotone; otherwise Cex (a run) or
@@ -33,17 +54,18 @@ type CoverAnswer struct {
 	Invariant presburger.Formula
 	Work      int64
 	Fused     int // the variables fused (coverfuse.go)
+	Loosened  int // variables unbounded and clauses pruned by the linear invariants
 }
 
 // Cover runs the backward coverability search on ts.
 func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) CoverAnswer {
-	cs, ok := monotoneSystem(m, ts)
+	cs, ok := monotoneSystem(m, ts, linearInvariants(m, nil))
 	if !ok {
 		return CoverAnswer{}
 	}
 	out := cs.backward(ctx, work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened}
 }
 
 // WithoutFusion turns the fusion of transient variables off, until the
@@ -67,7 +89,7 @@ func BreakFusion() (restore func()) {
 // the last search were generalized and how many wrong guesses made it
 // start again.
 func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work, extra int64, states int) (a CoverAnswer, generalized, restarts int) {
-	cs, ok := monotoneSystem(m, ts)
+	cs, ok := monotoneSystem(m, ts, linearInvariants(m, nil))
 	if !ok {
 		return CoverAnswer{}, 0, 0
 	}
@@ -79,7 +101,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	out := cs.generalizedSearch(ctx, work, smp)
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused}, out.generalized, out.restarts
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened}, out.generalized, out.restarts
 }
 
 // BreakGeneralization makes the generalization wrong, until the

@@ -70,16 +70,96 @@ const maxLinearVars = 4000
 // off its steps; avoid lists state variables that should not be
 // eliminated when another choice exists (those the property reads). An
 // invariant whose coefficients do not fit int64 is left out.
+//
+// The cases of a step that are idle (stepCase) are left out at first,
+// Houdini-style: the invariants of the other cases are computed, and an
+// idle case comes back when no state within them and the domains is in
+// its guard and at its values (excludes); the invariants are computed
+// again until every case left out is excluded by them. Then they are
+// invariants of m: they hold initially, the cases kept preserve them,
+// and a step from a state where they hold is not in a case left out.
+// A net whose 1-safe places are bools, each token moved by
+// "x1 := false; x0 := true", has its place invariants so, where the
+// case with x0 already true (two tokens, one lost) breaks them case by
+// case (mist's extendedread-write so written: 6.8 s without them).
 func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) []linearInvariant {
+	lis, _ := houdiniInvariants(m, avoid)
+	return lis
+}
+
+// houdiniInvariants is linearInvariants, which also says how many idle
+// cases it left out in the end.
+func houdiniInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) ([]linearInvariant, int) {
 	k := m.NumState()
 	if k == 0 || k > maxLinearVars {
-		return nil
-	}
-	index := map[presburger.Var]int{}
-	for i := range k {
-		index[m.StateVar(i)] = i
+		return nil, 0
 	}
 	dom := domainBounds(m.Ranges())
+	// With the empty counters zero and their steps left out, each empty
+	// counter is in no row: a free variable, whose invariant is "it is
+	// 0" (its initial value), with itself as pivot.
+	empty := emptyCounters(m)
+	steps := make([][]stepCase, len(m.Transitions))
+	type caseAt struct{ step, c int }
+	var idle []caseAt
+	for i := range m.Transitions {
+		steps[i] = stepCases(m, &m.Transitions[i], dom, empty)
+		for c, sc := range steps[i] {
+			if sc.idle {
+				idle = append(idle, caseAt{i, c})
+			}
+		}
+	}
+	left := map[caseAt]bool{}
+	if !noHoudini {
+		for _, at := range idle {
+			left[at] = true
+		}
+	}
+	for round := 0; ; round++ {
+		var rows []sparseRow
+		for i, cases := range steps {
+			for c, sc := range cases {
+				if !left[caseAt{i, c}] {
+					rows = append(rows, caseRows(sc.delta)...)
+				}
+			}
+		}
+		lis := kernelInvariants(m, rows, avoid)
+		if len(left) == 0 {
+			return lis, 0
+		}
+		back := false
+		for at := range left {
+			t := &m.Transitions[at.step]
+			if !brokenHoudini && !excludes(m, lis, caseBox(m, t.Guard, steps[at.step][at.c].at, dom, empty)) {
+				delete(left, at)
+				back = true
+			}
+		}
+		if !back {
+			return lis, len(left)
+		}
+		if round == maxHoudiniRounds {
+			clear(left)
+		}
+	}
+}
+
+// noHoudini and brokenHoudini are for the tests: every case kept from
+// the start, and every idle case left out whatever the invariants say
+// of it (unsound).
+var noHoudini, brokenHoudini bool
+
+// maxHoudiniRounds bounds the rounds of linearInvariants that bring
+// idle cases back before it brings them all.
+const maxHoudiniRounds = 4
+
+// kernelInvariants returns a basis of the weight vectors y orthogonal to
+// rows and to the initial directions of m, as invariants y.x = y.x0;
+// avoid as for linearInvariants.
+func kernelInvariants(m *counterabs.ParamModel, rows []sparseRow, avoid map[presburger.Var]bool) []linearInvariant {
+	k := m.NumState()
 	// The order in which variables become pivots of the elimination
 	// below: those to keep first, so that the others stay free and are
 	// the ones the invariants define.
@@ -89,10 +169,6 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 			rank[i] = -1
 		}
 	}
-	// With the empty counters zero and their steps left out, each empty
-	// counter is in no row: a free variable, whose invariant is "it is
-	// 0" (its initial value), with itself as pivot.
-	rows := stepRows(m, dom, emptyCounters(m))
 	// y.x = y.x0 holds in every initial state when y is constant on the
 	// initial set: orthogonal to every direction it spreads in, as to a
 	// step's effect.
@@ -130,36 +206,110 @@ func linearInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) [
 	return out
 }
 
+// caseBox returns the range of each state variable in the states of a
+// case: its domain, narrowed by the top-level conjuncts of the step's
+// guard, at the case's values, and zero for the empty counters.
+func caseBox(m *counterabs.ParamModel, guard presburger.Formula, at map[presburger.Var]int64, dom map[presburger.Var]presburger.Bound, empty map[int]bool) []presburger.Bound {
+	narrow := presburger.Narrowed(guard, dom)
+	box := make([]presburger.Bound, m.NumState())
+	for i := range box {
+		v := m.StateVar(i)
+		b, ok := narrow[v]
+		if !ok {
+			b, ok = dom[v]
+			if !ok {
+				b = presburger.AnyInt(v)
+			}
+		}
+		if x, ok := at[v]; ok {
+			b = b.Tighten(1, -x, presburger.Eq)
+		}
+		if empty[i] {
+			b = b.Tighten(1, 0, presburger.Eq)
+		}
+		box[i] = b
+	}
+	return box
+}
+
+// excludes reports whether no state in box satisfies every invariant of
+// lis: one of them, with a constant right-hand side, has it outside the
+// values its left-hand side takes in box. False when it cannot tell.
+func excludes(m *counterabs.ParamModel, lis []linearInvariant, box []presburger.Bound) bool {
+	for _, b := range box {
+		if b.Empty() || (!b.NoLo && !b.NoHi && b.Lo > b.Hi) {
+			return true
+		}
+	}
+	for _, li := range lis {
+		if !li.rhs.IsConst() {
+			continue
+		}
+		lo, hi, hasLo, hasHi := int64(0), int64(0), true, true
+		for i, c := range li.coef {
+			if c == 0 {
+				continue
+			}
+			b := box[i]
+			bLo, bHasLo, bHi, bHasHi := b.Lo, !b.NoLo, b.Hi, !b.NoHi
+			if c < 0 {
+				bLo, bHasLo, bHi, bHasHi = bHi, bHasHi, bLo, bHasLo
+			}
+			var ok bool
+			if hasLo = hasLo && bHasLo; hasLo {
+				if lo, ok = combine(1, lo, c, bLo); !ok {
+					hasLo = false
+				}
+			}
+			if hasHi = hasHi && bHasHi; hasHi {
+				if hi, ok = combine(1, hi, c, bHi); !ok {
+					hasHi = false
+				}
+			}
+		}
+		if (hasLo && li.rhs.Const < lo) || (hasHi && li.rhs.Const > hi) {
+			return true
+		}
+	}
+	return false
+}
+
 // stepRows returns the rows whose common kernel is the weight vectors y
-// that no step changes: for each case of each step (stepCases, the
-// counters of empty left out), the coefficient of each symbol (a
-// variable, or the constant, as -1) in the change of y.x.
+// that no step changes: those of every case of every step (stepCases,
+// the counters of empty left out).
 func stepRows(m *counterabs.ParamModel, dom map[presburger.Var]presburger.Bound, empty map[int]bool) []sparseRow {
 	var rows []sparseRow
 	for i := range m.Transitions {
-		for _, delta := range stepCases(m, &m.Transitions[i], dom, empty) {
-			// The coefficient of each symbol (a variable, or the
-			// constant, as -1) in the change of y.x is a row.
-			bySymbol := map[presburger.Var]sparseRow{}
-			for v, d := range delta {
-				add := func(s presburger.Var, c int64) {
-					if c == 0 {
-						return
-					}
-					if bySymbol[s] == nil {
-						bySymbol[s] = sparseRow{}
-					}
-					bySymbol[s][v] = new(big.Rat).SetInt64(c)
-				}
-				for _, mo := range d.Monos {
-					add(mo.Var, mo.Coef)
-				}
-				add(-1, d.Const)
-			}
-			for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
-				rows = append(rows, bySymbol[s])
-			}
+		for _, sc := range stepCases(m, &m.Transitions[i], dom, empty) {
+			rows = append(rows, caseRows(sc.delta)...)
 		}
+	}
+	return rows
+}
+
+// caseRows returns the rows whose common kernel is the weight vectors y
+// that the change delta leaves y.x as it is: the coefficient of each
+// symbol (a variable, or the constant, as -1) in the change of y.x.
+func caseRows(delta []presburger.Term) []sparseRow {
+	bySymbol := map[presburger.Var]sparseRow{}
+	for v, d := range delta {
+		add := func(s presburger.Var, c int64) {
+			if c == 0 {
+				return
+			}
+			if bySymbol[s] == nil {
+				bySymbol[s] = sparseRow{}
+			}
+			bySymbol[s][v] = new(big.Rat).SetInt64(c)
+		}
+		for _, mo := range d.Monos {
+			add(mo.Var, mo.Coef)
+		}
+		add(-1, d.Const)
+	}
+	var rows []sparseRow
+	for _, s := range slices.Sorted(maps.Keys(bySymbol)) {
+		rows = append(rows, bySymbol[s])
 	}
 	return rows
 }
@@ -402,20 +552,34 @@ func firable(t *counterabs.ParamTransition, full map[int]bool) bool {
 // maxCases bounds the cases a step is split into by stepCases.
 const maxCases = 16
 
-// stepCases returns the change of every state variable (in the order of
-// StepTerms) that a step by t makes, as terms over the state before it
-// and the parameters, in as many cases as it needs to make the change of
-// a variable of small finite domain constant: a variable its guard fixes
-// is that constant, and each other such variable (a boolean, a small
-// enumeration) that a change reads takes each of its values in turn (an
-// assignment lock := 1 - lock is +1 when lock is 0 and -1 when it is 1).
-// Every step is one of the cases; a case may be no step at all (its
-// guard false there), which only weakens what is derived from them. The
-// counters of empty (emptyCounters) are zero, and a step whose movers
-// leave one has no case: both hold in every reachable state, and what is
-// derived holds there (with the empty counters zero, which the caller
-// must state).
-func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound, empty map[int]bool) [][]presburger.Term {
+// stepCase is one case of a step (stepCases): the change of every state
+// variable (in the order of StepTerms), as terms over the state before
+// it and the parameters, and the values of the variables the case takes
+// one value each of.
+type stepCase struct {
+	delta []presburger.Term
+	at    map[presburger.Var]int64
+	// idle: a variable the step assigns keeps its value in this case,
+	// where it changes in another (x0 := true with x0 already true).
+	// A 1-safe place written as a bool is such a variable, and a case
+	// that would put a second token there is what keeps its place
+	// invariant from holding case by case: linearInvariants asks
+	// whether the case is reachable at all.
+	idle bool
+}
+
+// stepCases returns the cases of a step by t, in as many as it needs to
+// make the change of a variable of small finite domain constant: a
+// variable its guard fixes is that constant, and each other such
+// variable (a boolean, a small enumeration) that a change reads takes
+// each of its values in turn (an assignment lock := 1 - lock is +1 when
+// lock is 0 and -1 when it is 1). Every step is one of the cases; a
+// case may be no step at all (its guard false there), which only weakens
+// what is derived from them. The counters of empty (emptyCounters) are
+// zero, and a step whose movers leave one has no case: both hold in
+// every reachable state, and what is derived holds there (with the empty
+// counters zero, which the caller must state).
+func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[presburger.Var]presburger.Bound, empty map[int]bool) []stepCase {
 	if t.Guard == presburger.False || !firable(t, complement(m, empty)) {
 		return nil
 	}
@@ -436,38 +600,62 @@ func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[
 			return presburger.VarTerm(x)
 		})
 	}
-	// The variables of small finite domain the changes read.
+	// The variables of small finite domain the changes read, those
+	// that move no weight first: an assignment x0 := 1 is 1 - x0, which
+	// no weight of x0 leaves unchanged unless x0's value is known, where
+	// a transfer x := x + y, y := 0 moves y from one variable to the
+	// other, which the weight y_x = y_y leaves unchanged whatever its
+	// value. (The sum of a variable's coefficients over the changes
+	// tells them apart. mist's queuedbusyflag with its places as bools
+	// transfers four flags of 0..1 in one step, and its place invariant
+	// needs the fifth variable, the place assigned, split.)
+	moved := map[presburger.Var]int64{}
+	for _, d := range delta {
+		for _, mo := range d.Monos {
+			moved[mo.Var] += mo.Coef
+		}
+	}
 	var split []presburger.Var
 	cases := 1
 	seen := map[presburger.Var]bool{}
-	for _, d := range delta {
-		for _, mo := range d.Monos {
-			b, ok := dom[mo.Var]
-			if seen[mo.Var] || !ok || !b.Finite() || !inLimit(b.Lo) || !inLimit(b.Hi) || b.Hi-b.Lo >= 4 || b.Hi < b.Lo {
-				continue
+	for _, transfer := range []bool{false, true} {
+		for _, d := range delta {
+			for _, mo := range d.Monos {
+				b, ok := dom[mo.Var]
+				if (moved[mo.Var] == 0) != transfer || seen[mo.Var] || !ok || !b.Finite() || !inLimit(b.Lo) || !inLimit(b.Hi) || b.Hi-b.Lo >= 4 || b.Hi < b.Lo {
+					continue
+				}
+				seen[mo.Var] = true
+				if cases*int(b.Hi-b.Lo+1) > maxCases {
+					continue
+				}
+				cases *= int(b.Hi - b.Lo + 1)
+				split = append(split, mo.Var)
 			}
-			seen[mo.Var] = true
-			if cases*int(b.Hi-b.Lo+1) > maxCases {
-				continue
-			}
-			cases *= int(b.Hi - b.Lo + 1)
-			split = append(split, mo.Var)
 		}
 	}
 	slices.Sort(split)
-	out := [][]presburger.Term{delta}
+	isSplit := map[presburger.Var]bool{}
 	for _, w := range split {
-		var more [][]presburger.Term
-		for _, d := range out {
+		isSplit[w] = true
+	}
+	out := []stepCase{{delta: delta, at: map[presburger.Var]int64{}}}
+	for _, w := range split {
+		var more []stepCase
+		for _, sc := range out {
 			for x := dom[w].Lo; x <= dom[w].Hi; x++ {
-				c := make([]presburger.Term, len(d))
-				for v := range d {
-					c[v] = d[v].Subst(func(y presburger.Var) presburger.Term {
+				c := stepCase{delta: make([]presburger.Term, len(sc.delta)), at: maps.Clone(sc.at), idle: sc.idle}
+				c.at[w] = x
+				for v, d := range sc.delta {
+					c.delta[v] = d.Subst(func(y presburger.Var) presburger.Term {
 						if y == w {
 							return presburger.ConstTerm(x)
 						}
 						return presburger.VarTerm(y)
 					})
+					if isSplit[m.StateVar(v)] && len(d.Monos) > 0 && c.delta[v].IsConst() && c.delta[v].Const == 0 {
+						c.idle = true
+					}
 				}
 				more = append(more, c)
 			}

@@ -68,7 +68,8 @@ type monotoneSearch struct {
 func newMonotoneSearch(m *counterabs.ParamModel) *monotoneSearch {
 	s := &monotoneSearch{m: m, empty: emptyCounters(m), touches: make([][]int, m.NumState()), dom: domainBounds(m.Ranges())}
 	for i := range m.Transitions {
-		for _, delta := range stepCases(m, &m.Transitions[i], s.dom, s.empty) {
+		for _, c := range stepCases(m, &m.Transitions[i], s.dom, s.empty) {
+			delta := c.delta
 			k := len(s.cases)
 			s.cases = append(s.cases, delta)
 			for v, d := range delta {

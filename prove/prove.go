@@ -511,7 +511,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 			return err
 		}
 	}
-	if ok, err := coverFirst(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
+	if ok, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res); ok || err != nil {
 		return err
 	}
 	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
@@ -767,9 +767,11 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 // model whose steps are monotone, and fills res when it answers (ok): a
 // run, replayed on ts and then on the instance, or the complement of its
 // fixpoint, checked as an invariant. A run that does not replay, or a
-// fixpoint that fails the check, is an internal error.
-func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, name string, solver presburger.Solver, res *Result) (bool, error) {
-	cs, ok := monotoneSystem(m, ts)
+// fixpoint that fails the check, is an internal error. The search reads
+// ts loosened by the linear invariants lis (looseDomain): the same runs,
+// and monotone where a transfer into a bounded variable is not.
+func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (bool, error) {
+	cs, ok := monotoneSystem(m, ts, lis)
 	if !ok {
 		return false, nil
 	}
