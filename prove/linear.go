@@ -132,7 +132,7 @@ func houdiniInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) 
 		back := false
 		for at := range left {
 			t := &m.Transitions[at.step]
-			if !brokenHoudini && !excludes(m, lis, caseBox(m, t.Guard, steps[at.step][at.c].at, dom, empty)) {
+			if !brokenHoudini && !excludes(lis, caseBox(m, t.Guard, steps[at.step][at.c].at, dom, empty)) {
 				delete(left, at)
 				back = true
 			}
@@ -235,11 +235,9 @@ func caseBox(m *counterabs.ParamModel, guard presburger.Formula, at map[presburg
 // excludes reports whether no state in box satisfies every invariant of
 // lis: one of them, with a constant right-hand side, has it outside the
 // values its left-hand side takes in box. False when it cannot tell.
-func excludes(m *counterabs.ParamModel, lis []linearInvariant, box []presburger.Bound) bool {
-	for _, b := range box {
-		if b.Empty() || (!b.NoLo && !b.NoHi && b.Lo > b.Hi) {
-			return true
-		}
+func excludes(lis []linearInvariant, box []presburger.Bound) bool {
+	if slices.ContainsFunc(box, presburger.Bound.Empty) {
+		return true
 	}
 	for _, li := range lis {
 		if !li.rhs.IsConst() {
