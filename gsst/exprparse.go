@@ -383,9 +383,10 @@ func (p *exprParser) primary() Expr {
 			p.expect(RBRACK, "] closing "+name+"[p U q]")
 			return &UntilExpr{Quant: p.pos(off), All: name == "A", L: l, R: r}
 		}
-		if p.startsOperand() {
+		if p.startsOperand() && p.tok != SUB {
 			// A name followed by an operand is an operator of another
-			// language ("G #C = 0", "not (p)").
+			// language ("G #C = 0", "not (p)"); a minus after a name
+			// is the binary one (a variable named F or G in "F - 1").
 			if h, ok := ltlOps[name]; ok && name != "U" {
 				p.errorf(off, "%s", h)
 			}

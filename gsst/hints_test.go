@@ -92,6 +92,21 @@ func TestForeignSyntaxHints(t *testing.T) {
 	}
 }
 
+// TestVariablesNamedLikeLTL: shared variables named F, G and X (Cubicle's
+// swimming pool has F and G) read as variables wherever a binary
+// operator follows, a minus included ("F - 1" is not "finally -1").
+func TestVariablesNamedLikeLTL(t *testing.T) {
+	src := "name: h\nstates: [A, B]\ngroups: {p: 1..}\ninit: A\nshared:\n" +
+		"  F: {type: 0..3, init: 0}\n  G: {type: 0..3, init: 3}\n  X: {type: \"0..\", init: 0}\n" +
+		"transitions:\n" +
+		"  - {from: A, to: B, guard: \"F - 1 >= 0 & G-1 >= 0\", update: \"F := F - 1; G := G - 1; X := X - 0\"}\n" +
+		"  - {from: B, to: A, guard: \"F + 1 <= 3\", update: \"F := F + 1\"}\n" +
+		"properties: {m: \"AG (F - G <= 3 & X - 1 < 5)\"}\n"
+	if _, err := Parse("f.yaml", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestNoHintWhenQuoted: a # inside quotes, and a comment after a quoted
 // or well-formed value, are fine and get no hint.
 func TestNoHintWhenQuoted(t *testing.T) {
