@@ -425,6 +425,33 @@ func Rename(f Formula, ren func(Var) Var) Formula {
 	return Subst(f, func(v Var) Term { return VarTerm(ren(v)) })
 }
 
+// Size is the number of comparisons of f and of monomials in their
+// terms: about what a solver translates, so a measure of the work of
+// handing f to one that does not depend on the machine.
+func Size(f Formula) int {
+	switch f := f.(type) {
+	case Cmp:
+		return 1 + len(f.T.Monos)
+	case Not:
+		return Size(f.F)
+	case And:
+		n := 0
+		for _, g := range f {
+			n += Size(g)
+		}
+		return n
+	case Or:
+		n := 0
+		for _, g := range f {
+			n += Size(g)
+		}
+		return n
+	case Exists:
+		return len(f.Vars) + Size(f.Body)
+	}
+	return 1
+}
+
 // FreeVars returns the free variables of f, sorted.
 func FreeVars(f Formula) []Var {
 	// Every occurrence, then sorted and without repeats: a transition

@@ -63,7 +63,20 @@ type monotoneSearch struct {
 	// touches lists, per state variable, the cases that change it.
 	touches [][]int
 	empty   map[int]bool
+	// work counts the changes computed (change), which the search
+	// stops at after maxMonotoneWork.
+	work int
 }
+
+// maxMonotoneWork bounds the changes the search computes. It visits a
+// few vectors per variable where the steps change few variables each,
+// but a step that moves every process (a broadcast over hundreds of
+// local states, Cubicle's German protocol translated) extends each
+// vector by every variable it changes: minutes, where mist's and
+// ByMC's models need under 20,000 and the other Cubicle translations
+// under a million. Past it, the search returns what it found:
+// candidates only, which the filter checks.
+const maxMonotoneWork = 5_000_000
 
 func newMonotoneSearch(m *counterabs.ParamModel) *monotoneSearch {
 	s := &monotoneSearch{m: m, empty: emptyCounters(m), touches: make([][]int, m.NumState()), dom: domainBounds(m.Ranges())}
@@ -84,6 +97,7 @@ func newMonotoneSearch(m *counterabs.ParamModel) *monotoneSearch {
 
 // change returns w.Delta of case k, ok false when it does not fit.
 func (s *monotoneSearch) change(w []signedVar, k int) (presburger.Term, bool) {
+	s.work++
 	var t presburger.Term
 	for _, sv := range w {
 		d, ok := s.cases[k][sv.v].ScaleExact(sv.sign)
@@ -126,7 +140,7 @@ func (s *monotoneSearch) monotone() [][]signedVar {
 	var grow func(w []signedVar)
 	grow = func(w []signedVar) {
 		key := supportKey(w)
-		if seen[key] {
+		if seen[key] || s.work > maxMonotoneWork {
 			return
 		}
 		seen[key] = true

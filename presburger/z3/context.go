@@ -120,6 +120,7 @@ type zctx struct {
 	closed      bool
 	interrupted bool // Z3_interrupt was called: do not reuse
 	uses        int  // calls served, for the pool
+	built       int  // comparisons and their terms' monomials translated, for the pool
 	limited     bool // made with a resource limit: never pooled
 
 	// refs are the non-AST objects we hold a reference on; Z3 reference
@@ -245,6 +246,16 @@ type contextPool struct {
 
 const maxIdle = 8
 
+// maxBuilt retires a context that has translated this many comparisons
+// and monomials (about as many ASTs, which it keeps): a few queries the
+// size of a large model's transition relation. The lemma filter on a
+// translation of Cubicle's German protocol (327 local states, 830
+// transitions) asks its batched question of every step at once a few
+// hundred times; its contexts, retired after 1024 calls alone, grew
+// to 3.9 GB in two minutes. The count is of work, so a context is
+// retired at the same call on every machine.
+const maxBuilt = 4_000_000
+
 var (
 	solvePool   = &contextPool{maxUses: 1024}
 	projectPool = &contextPool{maxUses: 64}
@@ -288,7 +299,7 @@ func (p *contextPool) acquire() (*zctx, error) {
 // says the call ended normally (no error, no Unknown).
 func (p *contextPool) release(z *zctx, clean bool) {
 	z.uses++
-	if !clean || z.fail() != nil || z.interrupted || z.limited || z.uses >= p.maxUses {
+	if !clean || z.fail() != nil || z.interrupted || z.limited || z.uses >= p.maxUses || z.built >= maxBuilt {
 		z.close()
 		return
 	}
@@ -447,6 +458,7 @@ func (z *zctx) formula(f presburger.Formula, e env) (C.Z3_ast, error) {
 		}
 		return C.Z3_mk_false(z.c), nil
 	case presburger.Cmp:
+		z.built += 1 + len(f.T.Monos)
 		t, err := z.term(f.T, e)
 		if err != nil {
 			return nil, err
