@@ -38,8 +38,8 @@ func (b Bound) Range() string {
 	return lo + ".." + hi
 }
 
-// intersect returns the range of values in both a and b, for a.Var.
-func (a Bound) intersect(b Bound) Bound {
+// Intersect returns the range of values in both a and b, for a.Var.
+func (a Bound) Intersect(b Bound) Bound {
 	out := a
 	switch {
 	case b.NoLo:

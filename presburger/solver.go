@@ -166,7 +166,7 @@ func Intersect(bs []Bound) []Bound {
 			out = append(out, b)
 			continue
 		}
-		out[i] = out[i].intersect(b)
+		out[i] = out[i].Intersect(b)
 	}
 	return out
 }

@@ -148,6 +148,9 @@ type coverSystem struct {
 	initSum   []int
 	starts    []initialSum
 	dom       map[presburger.Var]presburger.Bound
+	// sizeOf maps a parameter that is a group's size, and nothing
+	// else, to that size's variable (readParams).
+	sizeOf map[presburger.Var]presburger.Var
 	// tooMany says that a sum of several variables had more ways to be
 	// met than maxSumSplits: the search gives up, not exact.
 	tooMany bool
@@ -546,8 +549,13 @@ func (cs *coverSystem) readParams() bool {
 	if len(m.System.Params) == 0 {
 		return true
 	}
+	var aliases [][2]presburger.Var // size, parameter
 	for _, f := range presburger.Conjuncts(m.Constraint) {
 		c, ok := f.(presburger.Cmp)
+		if size, param, isAlias := sizeAlias(m, c); ok && isAlias {
+			aliases = append(aliases, [2]presburger.Var{size, param})
+			continue
+		}
 		if !ok || len(c.T.Monos) != 1 || !isParamVar(m, c.T.Monos[0].Var) {
 			return false
 		}
@@ -566,7 +574,37 @@ func (cs *coverSystem) readParams() bool {
 			return false
 		}
 	}
+	// A group sized by a parameter alone ("groups: {a: k}" with
+	// "assume: k >= 1") is a ranged group: the size takes the
+	// parameter's bounds, and a run's parameter is its group's size.
+	cs.sizeOf = map[presburger.Var]presburger.Var{}
+	for _, a := range aliases {
+		size, param := a[0], a[1]
+		if _, twice := cs.sizeOf[param]; twice || slices.ContainsFunc(aliases, func(b [2]presburger.Var) bool { return b[0] == size && b[1] != param }) {
+			return false
+		}
+		b := cs.dom[size].Intersect(cs.dom[param])
+		if b.Empty() {
+			return false
+		}
+		cs.dom[size], cs.sizeOf[param] = b, size
+	}
 	return true
+}
+
+// sizeAlias reads c as "a group's size equals a parameter", |g| - k = 0.
+func sizeAlias(m *counterabs.ParamModel, c presburger.Cmp) (size, param presburger.Var, ok bool) {
+	if c.Op != presburger.Eq || c.T.Const != 0 || len(c.T.Monos) != 2 || c.T.Monos[0].Coef != -c.T.Monos[1].Coef || (c.T.Monos[0].Coef != 1 && c.T.Monos[0].Coef != -1) {
+		return 0, 0, false
+	}
+	a, b := c.T.Monos[0].Var, c.T.Monos[1].Var
+	switch {
+	case isSizeVar(m, a) && isParamVar(m, b):
+		return a, b, true
+	case isSizeVar(m, b) && isParamVar(m, a):
+		return b, a, true
+	}
+	return 0, 0, false
 }
 
 // isSizeVar reports whether v is the size variable of a group of m.
@@ -976,6 +1014,9 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		n += params[m.SizeVar(g)]
 	}
 	params[m.NVar()] = n
+	for param, size := range cs.sizeOf {
+		params[param] = params[size]
+	}
 	val := func(v presburger.Var) int64 {
 		for j := range cs.k {
 			if m.StateVar(j) == v {

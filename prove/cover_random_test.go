@@ -130,6 +130,17 @@ func TestCoverRangeInitRandom(t *testing.T) {
 // that starts, or moves, other than its variable's mirror makes a
 // wrong run or a wrong fixpoint, which replay, CheckInvariant,
 // exploration and Spacer catch.
+// TestCoverParamSizesRandom: the cross-checks of TestCoverRandom on
+// systems whose ranged groups are sized by parameters (paramSizes,
+// seed 32), which the search reads as ranged groups.
+func TestCoverParamSizesRandom(t *testing.T) {
+	systems := 800
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 32, systems, 0, testsupport.SharedVars|testsupport.Rendezvous|testsupport.Broadcasts, coverParamSizes)
+}
+
 func TestCoverBoundedRandom(t *testing.T) {
 	systems := 800
 	if testing.Short() {
@@ -195,6 +206,55 @@ func paramInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System 
 	out, err := gsst.New(spec)
 	if err != nil {
 		t.Fatalf("the system with parameters: %v\n%s", err, testsupport.Describe(sys))
+	}
+	return out
+}
+
+// paramSizes returns sys with each ranged group, at random (2 times in
+// 3), sized by a parameter of its own instead, k_g, that the assumption
+// bounds to the group's range, or to the range less its least size
+// ("groups: {g: k_g}", "assume: k_g >= 1").
+func paramSizes(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
+	spec := sys.Spec()
+	if len(spec.Params) > 0 {
+		return sys
+	}
+	for g := range spec.Groups {
+		grp := &spec.Groups[g]
+		if !grp.Ranged || r.Intn(3) == 0 || spec.InitOver != nil && spec.InitOver[g] != nil {
+			continue
+		}
+		k := len(spec.Params)
+		name := "k_" + grp.Name
+		spec.Params = append(spec.Params, gsst.Param{Name: name})
+		kv := presburger.VarTerm(spec.ParamVar(k))
+		// The least size, or one more (where the range allows).
+		least := grp.Size
+		if hi, ok := grp.Bounded(); (!ok || hi > least) && r.Intn(2) == 0 {
+			least++
+		}
+		atoms := []presburger.Formula{presburger.Compare(kv, presburger.Ge, presburger.ConstTerm(int64(least)))}
+		text := fmt.Sprintf("%s >= %d", name, least)
+		if hi, ok := grp.Bounded(); ok {
+			atoms = append(atoms, presburger.Compare(kv, presburger.Le, presburger.ConstTerm(int64(hi))))
+			text += fmt.Sprintf(" & %s <= %d", name, hi)
+		}
+		for st, c := range spec.Init[g] {
+			if c > 0 {
+				spec.Init[g][st] = 1 // the placeholder of a size over the parameters
+			}
+		}
+		grp.Ranged, grp.Size, grp.SizeTerm, grp.SizeTermText = false, 1, kv, name
+		if spec.Assume.Formula == nil {
+			spec.Assume = gsst.Assumption{Formula: presburger.Conj(atoms...), Text: text}
+		} else {
+			spec.Assume.Formula = presburger.Conj(spec.Assume.Formula, presburger.Conj(atoms...))
+			spec.Assume.Text += " & " + text
+		}
+	}
+	out, err := gsst.New(spec)
+	if err != nil {
+		t.Fatalf("the system with parameter sizes: %v\n%s", err, testsupport.Describe(sys))
 	}
 	return out
 }
@@ -274,6 +334,8 @@ const (
 	// coverBoolNet draws nets with bool, 0..1 and integer places
 	// (randomBoolNet) instead.
 	coverBoolNet
+	// coverParamSizes sizes ranged groups by parameters (paramSizes).
+	coverParamSizes
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -286,7 +348,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 // cross-checks find given to caught, when it is not nil, instead of
 // failing the test (and the checks of the sample's size left out).
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
-	spread, generalize, paramInit, hub, rangeInit, bounded, boolNet := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0, v&coverBoolNet != 0
+	spread, generalize, paramInit, hub, rangeInit, bounded, boolNet, paramSize := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0, v&coverBoolNet != 0, v&coverParamSizes != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -317,6 +379,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		}
 		if rangeInit {
 			sys = rangeInitShared(t, r, sys)
+		}
+		if paramSize {
+			sys = paramSizes(t, r, sys)
 		}
 		sys = upwardGuards(t, sys, bounded)
 		if hub {
@@ -502,8 +567,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		}
 		return
 	}
-	if paramInit {
-		t.Logf("%d monotone properties with a shared integer starting at a parameter", fromParams)
+	if paramInit || paramSize {
+		t.Logf("%d monotone properties with a parameter", fromParams)
 		if fromParams < systems/20 {
 			t.Errorf("too few monotone properties with a parameter: %d", fromParams)
 		}
