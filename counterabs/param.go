@@ -1209,7 +1209,7 @@ func (m *ParamModel) finish() error {
 // every later state (trigger).
 //
 //	AF q            start true, trigger false
-//	AG (p -> AF q)  start p,    trigger p
+//	AG (p -> AF q)  start p,    trigger p (also AG (!p | AF q))
 //	AG AF q         start true, trigger true
 //
 // p and q are conditions on one state, as in SafetyFormula; ok is false
@@ -1231,16 +1231,29 @@ func LivenessFormula(f ctl.Formula) (start, trigger, q presburger.Formula, ok bo
 	if q, ok := af(u.X); ok {
 		return presburger.True, presburger.True, q, true
 	}
-	b, isImp := u.X.(ctl.Binary)
-	if !isImp || b.Op != ctl.Implies {
+	b, isBinary := u.X.(ctl.Binary)
+	if !isBinary {
 		return nil, nil, nil, false
 	}
-	p, okp := stateFormula(b.L)
-	q, okq := af(b.R)
-	if !okp || !okq {
-		return nil, nil, nil, false
+	switch b.Op {
+	case ctl.Implies:
+		p, okp := stateFormula(b.L)
+		q, okq := af(b.R)
+		if okp && okq {
+			return p, p, q, true
+		}
+	case ctl.Or:
+		// AG (!p | AF q), either way round, is AG (p -> AF q).
+		for _, sides := range [][2]ctl.Formula{{b.L, b.R}, {b.R, b.L}} {
+			r, okr := stateFormula(sides[0])
+			q, okq := af(sides[1])
+			if okr && okq {
+				p := presburger.Negation(r)
+				return p, p, q, true
+			}
+		}
 	}
-	return p, p, q, true
+	return nil, nil, nil, false
 }
 
 // ParamFairness is the system's fairness on a parametric group-counter
