@@ -62,7 +62,9 @@ import (
 // processes start in one state), or at its share of a group spread over
 // several states (the shares sum to the size), the sizes ranging over
 // intervals, or at a parameter that nothing else reads but the
-// assumption, which bounds it alone (readParams: it is read as a size). Then a vector is below an initial state
+// assumption, which bounds it alone (readParams: it is read as a size;
+// a parameter that is a group's size is read as that size). Then a
+// vector is below an initial state
 // exactly when its counters are below their constants and each group's
 // size can be as large as the sum it asks of the group's states.
 
