@@ -64,9 +64,9 @@ import (
 // intervals, or at a parameter that nothing else reads but the
 // assumption, which bounds it alone (readParams: it is read as a size;
 // a parameter that is a group's size is read as that size). Then a
-// vector is below an initial state
-// exactly when its counters are below their constants and each group's
-// size can be as large as the sum it asks of the group's states.
+// vector is below an initial state exactly when its counters are below
+// their constants and each group's size can be as large as the sum it
+// asks of the group's states.
 
 // coverWork bounds each round of the search (backward), in vector
 // comparisons (each candidate element counts the elements kept it is
