@@ -1513,12 +1513,31 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 	var out []coverInvariant
 	for _, li := range lis {
-		if !li.rhs.IsConst() || slices.ContainsFunc(li.coef, func(w int64) bool { return w < 0 }) {
+		if !li.rhs.IsConst() {
 			continue
 		}
+		// A negative weight -a on a variable with a complement is a on
+		// the complement, hi - x: -a*x = a*(hi - x) - a*hi (a program
+		// counter of 0..1 in "x10 + x11 - 5*pc = 5").
 		y := make([]int64, len(cs.lo))
-		copy(y, li.coef)
-		ok := true
+		c, ok := li.rhs.Const, true
+		for j, w := range li.coef {
+			switch {
+			case w >= 0:
+				y[j] = w
+			case cs.comp[j] >= 0:
+				y[cs.comp[j]] = -w
+				c, ok = combine(1, c, -w, cs.hi[j])
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
 		for j := range cs.k {
 			if cs.root != nil && cs.root[j] != j {
 				ok = ok && y[j] == y[cs.root[j]]
@@ -1535,7 +1554,7 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 			}
 		}
 		if len(support) > 0 {
-			out = append(out, coverInvariant{y, li.rhs.Const, support})
+			out = append(out, coverInvariant{y, c, support})
 		}
 	}
 	return out
