@@ -1499,10 +1499,11 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 }
 
 // linearPruning returns the linear invariants lis of the model
-// (linearInvariants) as invariants that prune the search, those with
-// weights y >= 0 and a constant right-hand side that the fusion keeps
-// (equal weights on a fused variable and the one it is fused into) and
-// that semiPositiveInvariants did not find. A step that sets a variable
+// (linearInvariants) as invariants that prune the search, those with a
+// constant right-hand side whose negative weights fall on variables
+// with a complement (moved there), that the fusion keeps (equal weights
+// on a fused variable and the one it is fused into) and that
+// semiPositiveInvariants did not find. A step that sets a variable
 // to a constant gives no weight there to the Farkas algorithm, where
 // the cases of linearInvariants do (x0 := 1 adds one where x0 was 0):
 // the place invariants of a net whose places are bools (mist's
