@@ -102,12 +102,39 @@ func TestByMCLiveness(t *testing.T) {
 	}
 }
 
+// crashedAsStates names the variant of a ByMC file with no nfaulty: its
+// crash steps guarded by the count of the crashed states' processes
+// ("#CR + #CRS < f").
+const crashedAsStates = "crashed counted in their states"
+
+// withoutNfaulty returns src, a ByMC file with crash steps "nfaulty < f"
+// that add one to nfaulty, with the crashed counted in their states
+// instead (the candidate lemma "#CR + #CRS <= f" must come of the guard).
+func withoutNfaulty(t *testing.T, src string) string {
+	crashed := "#CR"
+	if strings.Contains(src, "to: CRS") {
+		crashed = "#CR + #CRS"
+	}
+	src = strings.ReplaceAll(src, "  nfaulty: {type: \"0..\", init: 0}\n", "")
+	src = strings.ReplaceAll(src, ", update: \"nfaulty := nfaulty + 1\"}", "}")
+	src = strings.ReplaceAll(src, "; nfaulty := nfaulty + 1", "")
+	src = strings.ReplaceAll(src, "nfaulty < f", crashed+" < f")
+	for _, line := range strings.Split(src, "\n") {
+		if strings.Contains(line, "nfaulty") && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			t.Fatalf("nfaulty left in %q", line)
+		}
+	}
+	return src
+}
+
 // TestByMCLivenessRewritten proves the liveness properties whose crash
 // steps are guarded by "nfaulty < f" (c1cs, cc, cf1s, frb) with that
 // guard written the other ways a translator may write it: the candidate
 // lemma "nfaulty <= f" (rank.go) must come of each, or the proof falls
 // to the prover's search of the settled runs, which ran out of work on
-// c1cs written with "nfaulty <= f - 1". Under -short, c1cs alone.
+// c1cs written with "nfaulty <= f - 1"; and with no nfaulty at all, the
+// crashed counted in their states ("#CR + #CRS <= f"). Under -short,
+// c1cs alone.
 func TestByMCLivenessRewritten(t *testing.T) {
 	cases := bymcCases
 	if testing.Short() {
@@ -128,9 +155,13 @@ func TestByMCLivenessRewritten(t *testing.T) {
 		if !strings.Contains(string(src), "nfaulty < f") {
 			continue
 		}
-		for _, guard := range []string{"nfaulty <= f - 1", "nfaulty + 1 <= f", "f > nfaulty", "!(nfaulty >= f)"} {
+		for _, guard := range []string{"nfaulty <= f - 1", "nfaulty + 1 <= f", "f > nfaulty", "!(nfaulty >= f)", crashedAsStates} {
 			t.Run(tc.file+"/"+tc.property+"/"+guard, func(t *testing.T) {
-				sys, err := gsst.Parse(path, []byte(strings.ReplaceAll(string(src), "nfaulty < f", guard)))
+				text := strings.ReplaceAll(string(src), "nfaulty < f", guard)
+				if guard == crashedAsStates {
+					text = withoutNfaulty(t, string(src))
+				}
+				sys, err := gsst.Parse(path, []byte(text))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -253,6 +253,11 @@ func guardAtoms(f presburger.Formula) []presburger.Formula {
 	return nil
 }
 
+// readsLocal reports whether f reads a local of m's guards.
+func readsLocal(m *counterabs.ParamModel, f presburger.Formula) bool {
+	return slices.ContainsFunc(presburger.FreeVars(f), func(v presburger.Var) bool { return v >= m.LocalVar(0) })
+}
+
 // readsCounter reports whether f reads a counter of m (or a local).
 func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
 	for _, v := range presburger.FreeVars(f) {

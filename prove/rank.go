@@ -92,7 +92,8 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 	}
 	// A bound a guard keeps: "x < e" guards the steps that add one to
-	// x, so x <= e (crashes: nfaulty <= f). Written otherwise ("x <= e -
+	// x, so x <= e (crashes: nfaulty <= f, or #CR <= f where the
+	// crashed are a state). Written otherwise ("x <= e -
 	// 1", "e > x", "!(x >= e)": t' <= 0 with x's coefficient 1 in t'),
 	// where the step adds one to x, the same bound, t' - 1 <= 0.
 	for i := range m.Transitions {
@@ -105,14 +106,20 @@ func (lq *liveQuestion) candidates() []Lemma {
 					c.Op = c.Op.Negate()
 				}
 			}
-			if !ok || readsCounter(m, a) {
+			if !ok || readsLocal(m, a) {
 				continue
 			}
+			// A guard on counters bounds one the step moves a process
+			// into ("#CR < f" where crashes are a state, not a count).
+			onCounters := readsCounter(m, a)
 			var le presburger.Term // the atom as le <= 0
 			switch c.Op {
 			case presburger.Lt:
-				add("bound", presburger.Compare(c.T, presburger.Le, presburger.ConstTerm(0)))
-				continue
+				if !onCounters {
+					add("bound", presburger.Compare(c.T, presburger.Le, presburger.ConstTerm(0)))
+					continue
+				}
+				le = c.T.Add(presburger.ConstTerm(1))
 			case presburger.Le:
 				le = c.T
 			case presburger.Ge:
@@ -126,11 +133,16 @@ func (lq *liveQuestion) candidates() []Lemma {
 				next = m.StepTerms(t)
 			}
 			for _, mo := range le.Monos {
-				k := int(mo.Var - m.SharedVar(0))
-				if k < 0 || k >= len(m.Shared) || mo.Coef != 1 {
+				i := int(mo.Var) // a counter's state index
+				if k := int(mo.Var - m.SharedVar(0)); k >= 0 && k < len(m.Shared) {
+					i = len(m.Counters) + k
+				} else if i >= len(m.Counters) {
 					continue
 				}
-				if step := next[len(m.Counters)+k]; step.Const == 1 && len(step.Monos) == 1 && step.Monos[0] == (presburger.Mono{Var: mo.Var, Coef: 1}) {
+				if mo.Coef != 1 {
+					continue
+				}
+				if step := next[i]; step.Const == 1 && len(step.Monos) == 1 && step.Monos[0] == (presburger.Mono{Var: mo.Var, Coef: 1}) {
 					add("bound", presburger.Compare(le, presburger.Le, presburger.ConstTerm(1)))
 					break
 				}
