@@ -196,18 +196,23 @@ func paramInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System 
 		atom := presburger.Compare(presburger.VarTerm(spec.ParamVar(k)), presburger.Ge, presburger.ConstTerm(int64(v.Init)))
 		text := fmt.Sprintf("%s >= %d", name, v.Init)
 		v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), name, v.Lo
-		if spec.Assume.Formula == nil {
-			spec.Assume = gsst.Assumption{Formula: atom, Text: text}
-		} else {
-			spec.Assume.Formula = presburger.Conj(spec.Assume.Formula, atom)
-			spec.Assume.Text += " & " + text
-		}
+		assume(spec, atom, text)
 	}
 	out, err := gsst.New(spec)
 	if err != nil {
 		t.Fatalf("the system with parameters: %v\n%s", err, testsupport.Describe(sys))
 	}
 	return out
+}
+
+// assume adds f, written text, to spec's assumption.
+func assume(spec *gsst.Spec, f presburger.Formula, text string) {
+	if spec.Assume.Formula == nil {
+		spec.Assume = gsst.Assumption{Formula: f, Text: text}
+		return
+	}
+	spec.Assume.Formula = presburger.Conj(spec.Assume.Formula, f)
+	spec.Assume.Text += " & " + text
 }
 
 // paramSizes returns sys with each ranged group, at random (2 times in
@@ -245,12 +250,7 @@ func paramSizes(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
 			}
 		}
 		grp.Ranged, grp.Size, grp.SizeTerm, grp.SizeTermText = false, 1, kv, name
-		if spec.Assume.Formula == nil {
-			spec.Assume = gsst.Assumption{Formula: presburger.Conj(atoms...), Text: text}
-		} else {
-			spec.Assume.Formula = presburger.Conj(spec.Assume.Formula, presburger.Conj(atoms...))
-			spec.Assume.Text += " & " + text
-		}
+		assume(spec, presburger.Conj(atoms...), text)
 	}
 	out, err := gsst.New(spec)
 	if err != nil {

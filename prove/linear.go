@@ -99,49 +99,52 @@ func houdiniInvariants(m *counterabs.ParamModel, avoid map[presburger.Var]bool) 
 	// counter is in no row: a free variable, whose invariant is "it is
 	// 0" (its initial value), with itself as pivot.
 	empty := emptyCounters(m)
-	steps := make([][]stepCase, len(m.Transitions))
-	type caseAt struct{ step, c int }
-	var idle []caseAt
-	for i := range m.Transitions {
-		steps[i] = stepCases(m, &m.Transitions[i], dom, empty)
-		for c, sc := range steps[i] {
-			if sc.idle {
-				idle = append(idle, caseAt{i, c})
-			}
-		}
+	// Each case's rows, and for an idle one the box it is excluded in
+	// (caseBox), computed once; the rows keep the steps' order, which
+	// the elimination's choice of pivots follows.
+	type oneCase struct {
+		rows []sparseRow
+		box  []presburger.Bound // an idle case's
+		out  bool               // left out
 	}
-	left := map[caseAt]bool{}
-	if !noHoudini {
-		for _, at := range idle {
-			left[at] = true
+	var cases []oneCase
+	for i := range m.Transitions {
+		t := &m.Transitions[i]
+		for _, sc := range stepCases(m, t, dom, empty) {
+			c := oneCase{rows: caseRows(sc.delta)}
+			if sc.idle && !noHoudini {
+				c.box, c.out = caseBox(m, t.Guard, sc.at, dom, empty), true
+			}
+			cases = append(cases, c)
 		}
 	}
 	for round := 0; ; round++ {
 		var rows []sparseRow
-		for i, cases := range steps {
-			for c, sc := range cases {
-				if !left[caseAt{i, c}] {
-					rows = append(rows, caseRows(sc.delta)...)
-				}
+		left := 0
+		for _, c := range cases {
+			if c.out {
+				left++
+			} else {
+				rows = append(rows, c.rows...)
 			}
 		}
 		lis := kernelInvariants(m, rows, avoid)
-		if len(left) == 0 {
+		if left == 0 {
 			return lis, 0
 		}
 		back := false
-		for at := range left {
-			t := &m.Transitions[at.step]
-			if !brokenHoudini && !excludes(lis, caseBox(m, t.Guard, steps[at.step][at.c].at, dom, empty)) {
-				delete(left, at)
-				back = true
+		for i := range cases {
+			if c := &cases[i]; c.out && !brokenHoudini && !excludes(lis, c.box) {
+				c.out, back = false, true
 			}
 		}
 		if !back {
-			return lis, len(left)
+			return lis, left
 		}
 		if round == maxHoudiniRounds {
-			clear(left)
+			for i := range cases {
+				cases[i].out = false
+			}
 		}
 	}
 }
