@@ -39,7 +39,9 @@ import (
 // step's predecessors of the states above m, keeping only the minimal
 // ones; it ends when an element lies below an initial state, or when
 // nothing new is found: Dickson's lemma says that it does end. It is
-// exact where it applies, and both ends are answers:
+// exact where it applies (a guard's upper bounds on counters make it an
+// over-approximation, whose chains may be no runs: lossy.go), and both
+// ends are answers:
 //
 //   - An element below an initial state: the chain of steps from it to
 //     a minimal bad state, started from that initial state, is a run
@@ -98,6 +100,10 @@ type coverStep struct {
 	reset []bool
 	set   []int64
 	moved []*sumTerm
+	// caps are the guard's upper bounds on variables with no greatest
+	// value, "sum <= bound" each, which the search reads as the lossy
+	// system does (lossy.go).
+	caps []sumAtom
 	// expand, in a system with fused variables (coverfuse.go), lists
 	// the original steps (indices in coverSystem.orig) that the step
 	// stands for, in the order a run takes them.
@@ -191,6 +197,8 @@ type coverSystem struct {
 	// drops (covered by an element it has): search copies what it
 	// keeps.
 	scratch []int64
+	// capped counts the steps with caps (lossy.go).
+	capped int
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -326,14 +334,17 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		}
 		for _, clause := range clauses {
 			clause = cs.prune(held, clause)
-			need, sums, ok := upwardClause(cs, index, clause)
+			need, sums, caps, ok := upwardClause(cs, index, clause, true)
 			if !ok {
 				return cs, false
 			}
 			if need == nil {
 				continue // a guard that never holds
 			}
-			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved})
+			if len(caps) > 0 {
+				cs.capped++
+			}
+			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved, caps: caps})
 		}
 	}
 	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
@@ -343,7 +354,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	for _, clause := range bad {
 		// Within the reachable states, the clause is the atoms kept.
 		clause = cs.prune(held, clause)
-		need, sums, ok := upwardClause(cs, index, clause)
+		need, sums, _, ok := upwardClause(cs, index, clause, false)
 		if !ok {
 			return cs, false
 		}
@@ -762,13 +773,15 @@ func (cs *coverSystem) exactInit(j int) bool {
 // any other shape (an upper bound on a variable with no greatest value,
 // a variable that is no state variable). An upper bound on a variable
 // with a greatest value is a lower bound on its complement, and an
-// equation both bounds.
-func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presburger.Formula) (need []int64, sums []sumAtom, ok bool) {
+// equation both bounds. In a guard (not in the bad states), an upper
+// bound on a sum of variables with no greatest value, weights positive,
+// is a cap (lossy.go).
+func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presburger.Formula, guard bool) (need []int64, sums, caps []sumAtom, ok bool) {
 	need = slices.Clone(cs.lo)
 	for _, f := range clause {
 		c, isCmp := f.(presburger.Cmp)
 		if !isCmp {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		// T op 0 as sums >= bounds, with the sign that makes the
 		// weights positive.
@@ -786,17 +799,23 @@ func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presbu
 		case presburger.Eq:
 			sides = []presburger.Term{c.T, c.T.Scale(-1)}
 		default:
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		for _, t := range sides {
 			a, ok := cs.atLeast(index, t, strict)
 			if !ok {
-				return nil, nil, false
+				// An upper bound, which a guard may have (lossy.go).
+				cp, isCap := cs.atMost(index, t, strict)
+				if !guard || !isCap {
+					return nil, nil, nil, false
+				}
+				caps = append(caps, cp)
+				continue
 			}
 			switch len(a.vars) {
 			case 0:
 				if a.bound > 0 {
-					return nil, nil, true // false: a clause no state satisfies
+					return nil, nil, nil, true // false: a clause no state satisfies
 				}
 			case 1:
 				need[a.vars[0]] = max(need[a.vars[0]], checked.CeilDiv(a.bound, a.coef[0]))
@@ -805,7 +824,7 @@ func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presbu
 			}
 		}
 	}
-	return need, sums, true
+	return need, sums, caps, true
 }
 
 // atLeast reads t >= 0 (t > 0 when strict) as a sum of the vector's
@@ -952,7 +971,7 @@ func (cs *coverSystem) pre(s *coverStep, m []int64) [][]int64 {
 		// domain.
 		p[j] = max(p[j], m[j]-s.add[j], cs.lo[j]-s.add[j])
 	}
-	return cs.minimal(p, sums)
+	return cs.preCaps(s, cs.minimal(p, sums))
 }
 
 // initialAbove returns the parameter values (the sizes and n) of an
@@ -1058,8 +1077,13 @@ type coverOutcome struct {
 	// of generalizedSearch), restarts the searches started again after
 	// a wrong guess.
 	generalized, restarts int
-	elements              int   // the minimal elements kept at the end
-	work                  int64 // the comparisons done
+	// capped says that the chain from an initial state passes through
+	// a step whose caps do not hold there: the lossy system reaches a
+	// bad state that the model may not (lossy.go), and no search of it
+	// can prove the property.
+	capped   bool
+	elements int   // the minimal elements kept at the end
+	work     int64 // the comparisons done
 }
 
 // coverElement is a minimal element found: its vector, the step from it
@@ -1206,9 +1230,12 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 	case !exact:
 		return coverOutcome{}
 	case found >= 0:
-		states, steps, real := cs.walk(elems, found, start)
-		if !real {
+		states, steps, end := cs.walk(elems, found, start)
+		switch end {
+		case endGuess:
 			return coverOutcome{exhausted: true, spurious: states, elements: basis.len()}
+		case endCapped:
+			return coverOutcome{capped: true, elements: basis.len()}
 		}
 		states, trans := cs.expandRun(states, steps)
 		return coverOutcome{cex: cs.run(states, trans, params), elements: basis.len()}
@@ -1258,19 +1285,36 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 }
 
 // walk follows the chain of steps from element e, started in the
-// initial state start, and returns the states it passes through and
-// the steps; real says that it ends at a bad element, not at a
-// generalized one.
-func (cs *coverSystem) walk(elems []coverElement, e int, start []int64) (states [][]int64, steps []int, real bool) {
+// initial state start, and returns the states it passes through, the
+// steps, and where it ends: at a bad element (a run), at a generalized
+// one, or at a step whose caps the state it passes through does not
+// meet (lossy.go; the states end there).
+func (cs *coverSystem) walk(elems []coverElement, e int, start []int64) (states [][]int64, steps []int, end chainEnd) {
 	x := start
 	states = append(states, x)
 	for ; !elems[e].guess && elems[e].step >= 0; e = elems[e].next {
-		x = cs.apply(&cs.steps[elems[e].step], x)
+		s := &cs.steps[elems[e].step]
+		if !withinCaps(s.caps, x) && !brokenCaps {
+			return states, steps, endCapped
+		}
+		x = cs.apply(s, x)
 		states = append(states, x)
 		steps = append(steps, elems[e].step)
 	}
-	return states, steps, !elems[e].guess || brokenChains
+	if elems[e].guess && !brokenChains {
+		return states, steps, endGuess
+	}
+	return states, steps, endBad
 }
+
+// chainEnd is where a chain of elements ends (walk).
+type chainEnd int
+
+const (
+	endBad chainEnd = iota
+	endGuess
+	endCapped
+)
 
 // apply returns the state the step s leads to from x, taken to be
 // enabled there.
@@ -1726,7 +1770,7 @@ func (a *antichain) insert(e int, x []int64, k elemKey, dead map[int]bool) {
 // false when the step is not enabled there or leaves the domain (or the
 // values' limit).
 func (cs *coverSystem) postInto(y []int64, s *coverStep, x []int64) bool {
-	if !leq(s.need, x) {
+	if !leq(s.need, x) || !withinCaps(s.caps, x) {
 		return false
 	}
 	for _, a := range s.sums {

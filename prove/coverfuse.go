@@ -24,10 +24,11 @@ import (
 //     other variable kept);
 //  2. no other step reads r: no lower bound on x_r above its least
 //     value 0, no sum with x_r in a guard or a transfer, no decrement
-//     of x_r (the domain would be a guard), and no step sets x_r to a
-//     constant or a sum;
-//  3. no step sets x_s to a constant or a sum (a step may read x_s, by
-//     a lower bound, a sum or a transfer's sum: those are monotone);
+//     of x_r (the domain would be a guard), no cap on x_r, and no step
+//     sets x_r to a constant or a sum;
+//  3. no step sets x_s to a constant or a sum, nor bounds it from above
+//     (a cap, lossy.go; a step may read x_s by a lower bound, a sum or
+//     a transfer's sum: those are monotone);
 //  4. r starts at 0 in every initial state, and the bad states do not
 //     read r (every minimal bad state has x_r = 0).
 //
@@ -102,12 +103,19 @@ func (cs *coverSystem) fuseTransients() {
 // return in cs.steps, or -1.
 func (cs *coverSystem) transient() (r, ret int) {
 	k := len(cs.lo)
-	// The variables no step sets: condition 3 for s.
+	// The variables no step sets: condition 3 for s. A variable a cap
+	// reads (lossy.go) counts as set: the guard reads it from above,
+	// and x_s + x_r may exceed the cap where x_s does not.
 	set := make([]bool, k)
 	for si := range cs.steps {
 		s := &cs.steps[si]
 		for j := range k {
 			set[j] = set[j] || s.reset[j] || s.moved != nil && s.moved[j] != nil
+		}
+		for _, a := range s.caps {
+			for _, j := range a.vars {
+				set[j] = true
+			}
 		}
 	}
 	for r := range k {
@@ -161,7 +169,7 @@ func (cs *coverSystem) readsVar(s *coverStep, r int) bool {
 // isReturn reports whether s is "x_r >= 1: x_r - 1, x_s + 1" for some
 // s other than r, every other variable kept.
 func (cs *coverSystem) isReturn(s *coverStep, r int) bool {
-	if len(s.sums) > 0 || s.moved != nil || slices.Contains(s.reset, true) {
+	if len(s.sums) > 0 || len(s.caps) > 0 || s.moved != nil || slices.Contains(s.reset, true) {
 		return false
 	}
 	up := 0

@@ -59,7 +59,8 @@
 // whose steps are monotone (guards "at least", updates by constants or
 // transfers, domains open upward: Petri nets, transfer nets such as
 // broadcast protocols, and the counter models of GSSTs that test "at
-// least so many") is decided by backward coverability (cover.go:
+// least so many"; a guard's upper bounds on counters read lossily,
+// lossy.go) is decided by backward coverability (cover.go:
 // minimal elements of upward-closed sets, pruned by the net's
 // semi-positive place invariants, transfers included, budgeted by
 // comparisons; transient states, such as the rule states a net written

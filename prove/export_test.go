@@ -55,6 +55,11 @@ type CoverAnswer struct {
 	Work      int64
 	Fused     int // the variables fused (coverfuse.go)
 	Loosened  int // variables unbounded and clauses pruned by the linear invariants
+	// Capped counts the steps with caps (lossy.go), and CappedEnd says
+	// that the search ended with neither answer, on a chain through a
+	// step whose caps fail.
+	Capped    int
+	CappedEnd bool
 }
 
 // Cover runs the backward coverability search on ts.
@@ -65,7 +70,7 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	}
 	out := cs.backward(ctx, work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped}
 }
 
 // WithoutFusion turns the fusion of transient variables off, until the
@@ -101,7 +106,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	out := cs.generalizedSearch(ctx, work, smp)
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened}, out.generalized, out.restarts
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped}, out.generalized, out.restarts
 }
 
 // BreakGeneralization makes the generalization wrong, until the
@@ -112,6 +117,15 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 func BreakGeneralization(initial, chains bool) (restore func()) {
 	brokenInitial, brokenChains = initial, chains
 	return func() { brokenInitial, brokenChains = false, false }
+}
+
+// BreakCaps makes the lossy reading of caps wrong (lossy.go), until the
+// returned function restores it: with chains, a chain through a step
+// whose caps fail is taken for a run; with pre, the pre-image keeps the
+// states that meet the caps after the step rather than before it.
+func BreakCaps(chains, pre bool) (restore func()) {
+	brokenCaps, brokenPreCaps = chains, pre
+	return func() { brokenCaps, brokenPreCaps = false, false }
 }
 
 // MonotoneCandidates returns the candidate lemmas of m from its
