@@ -37,7 +37,10 @@ import (
 //     reaches a bad state that the model may not: the fixpoint would
 //     hold an initial state, so the search ends with neither answer
 //     (capped), and the prover goes on (Spacer, the lemmas, the small
-//     instances), as it did before it read caps.
+//     instances), as it did before it read caps. A chain on its way to
+//     a generalized element (coversample.go) whose caps fail ends the
+//     search too: its states are reachable up to that step only, and
+//     would not teach the sample to drop the guess.
 //
 // A cap reads a variable that has no greatest value (one with a bound
 // is read exactly through its complement: complement.go), and not one
