@@ -902,17 +902,41 @@ func (cs *coverSystem) minimal(base []int64, sums []sumAtom) [][]int64 {
 		out = append(out, x)
 	}
 	walk(base)
-	return minimalOnly(out)
+	if cs.tooMany {
+		return nil // the caller gives up
+	}
+	return minimalAbove(base, out)
 }
 
-// minimalOnly drops the vectors of xs that are above (or equal to)
-// another, keeping the first of equal ones.
-func minimalOnly(xs [][]int64) [][]int64 {
+// minimalAbove drops the vectors of xs, each at least base, that are
+// above (or equal to) another, keeping the first of equal ones. It
+// compares two vectors where the first exceeds base only: the few
+// variables the sums raised (a bad state of Cubicle's German protocol
+// as a GSST asks for thousands of such vectors, of 654 variables each,
+// and comparing them whole took minutes).
+func minimalAbove(base []int64, xs [][]int64) [][]int64 {
+	raised := make([][]int, len(xs))
+	for i, x := range xs {
+		for j := range x {
+			if x[j] > base[j] {
+				raised[i] = append(raised[i], j)
+			}
+		}
+	}
+	// below says xs[a] <= xs[b]: off raised[a], xs[a] is base.
+	below := func(a, b int) bool {
+		for _, j := range raised[a] {
+			if xs[a][j] > xs[b][j] {
+				return false
+			}
+		}
+		return true
+	}
 	var out [][]int64
 	for i, x := range xs {
 		covered := false
-		for j, y := range xs {
-			if j != i && leq(y, x) && (!leq(x, y) || j < i) {
+		for j := range xs {
+			if j != i && below(j, i) && (!below(i, j) || j < i) {
 				covered = true
 				break
 			}
@@ -1125,7 +1149,7 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome 
 		}
 		gen := cs.generalizedSearch(ctx, round, smp)
 		spent += gen.work
-		if gen.cex != nil || gen.invariant != nil || ctx.Err() != nil || round == budget {
+		if gen.cex != nil || gen.invariant != nil || gen.capped || ctx.Err() != nil || round == budget {
 			gen.work = spent
 			return gen
 		}

@@ -511,11 +511,30 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 			return err
 		}
 	}
-	if ok, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res); ok || err != nil {
+	ok, lossyReach, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res)
+	if ok || err != nil {
 		return err
 	}
 	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
 		return err
+	}
+	// The small instances are explored before the lemmas when the lossy
+	// backward search reached an initial state (lossy.go): a run is
+	// likely then (Cubicle's germanish6).
+	searched := false
+	search := func() (bool, error) {
+		searched = true
+		a, ok, err := searchFirst(ctx, m, ts, solver)
+		if err != nil || !ok {
+			return false, err
+		}
+		res.Method = BySearch
+		return true, answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	}
+	if lossyReach && !cfg.joint {
+		if ok, err := search(); ok || err != nil {
+			return err
+		}
 	}
 	lemmas, proof, err := lemmasFor(ctx, solver, m, ts, phi, lis)
 	if err != nil {
@@ -527,13 +546,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		fillProof(m, res, proof, lemmas)
 		return nil
 	}
-	if !cfg.joint {
-		if a, ok, err := searchFirst(ctx, m, ts, solver); err != nil || ok {
-			if err != nil {
-				return err
-			}
-			res.Method = BySearch
-			return answer(ctx, cfg, m, ts, a, nil, name, solver, res)
+	if !cfg.joint && !searched {
+		if ok, err := search(); ok || err != nil {
+			return err
 		}
 	}
 	res.Method = ByProver
@@ -770,19 +785,22 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 // fixpoint that fails the check, is an internal error. The search reads
 // ts loosened by the linear invariants lis (looseDomain): the same runs,
 // and monotone where a transfer into a bounded variable is not.
-func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (bool, error) {
+// lossyReach says that the search, reading a guard's upper bounds
+// lossily, reached an initial state by a chain that is no run
+// (lossy.go).
+func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
 	cs, ok := monotoneSystem(m, ts, lis)
 	if !ok {
-		return false, nil
+		return false, false, nil
 	}
 	out := cs.backward(ctx, coverWork)
 	switch {
 	case out.cex != nil:
-		return refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)
+		ok, err = refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)
 	case out.invariant != nil:
-		return tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
+		ok, err = tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
 	}
-	return false, nil
+	return ok, out.capped, err
 }
 
 // refuteBy answers with cex, a run found by method (what names it in an
