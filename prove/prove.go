@@ -789,8 +789,8 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 // lossily, reached an initial state by a chain that is no run
 // (lossy.go).
 func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
-	cs, ok := monotoneSystem(m, ts, lis)
-	if !ok {
+	cs, monotone := monotoneSystem(m, ts, lis)
+	if !monotone {
 		return false, false, nil
 	}
 	out := cs.backward(ctx, coverWork)
