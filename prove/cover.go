@@ -199,6 +199,11 @@ type coverSystem struct {
 	scratch []int64
 	// capped counts the steps with caps (lossy.go).
 	capped int
+	// poolFacts are "sum of the counters = n" (or a group's size) for
+	// each size that a guard or a bad state read as that sum
+	// (poolSums), poolUsed their sizes.
+	poolFacts []presburger.Formula
+	poolUsed  map[presburger.Var]bool
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -333,7 +338,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 			return cs, false
 		}
 		for _, clause := range clauses {
-			clause = cs.prune(held, clause)
+			clause = cs.prune(held, cs.poolSums(clause))
 			need, sums, caps, ok := upwardClause(cs, index, clause, true)
 			if !ok {
 				return cs, false
@@ -353,7 +358,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	}
 	for _, clause := range bad {
 		// Within the reachable states, the clause is the atoms kept.
-		clause = cs.prune(held, clause)
+		clause = cs.prune(held, cs.poolSums(clause))
 		need, sums, _, ok := upwardClause(cs, index, clause, false)
 		if !ok {
 			return cs, false
@@ -378,6 +383,72 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		cs.linearFacts = presburger.Conj(facts...)
 	}
 	return cs, !cs.tooMany
+}
+
+// brokenPoolFacts leaves poolFacts out of the invariants, for the test
+// that the cross-checks catch it (BreakCaps).
+var brokenPoolFacts bool
+
+// poolSums returns clause with each group's size and n, where an atom
+// reads them, read as the sum of the counters of their pool
+// (counterabs.ParamPool): "#I = n" is "#M + #E + #S = 0", which the
+// search reads (a cap, lossy.go), where n is no state variable. The two
+// are equal in every state of the model, so the guard holds in the same
+// states, and the search's runs and invariants are checked on the model
+// as ever; an invariant states the sums it read (poolFacts), without
+// which it need not be inductive.
+func (cs *coverSystem) poolSums(clause []presburger.Formula) []presburger.Formula {
+	sums := map[presburger.Var]presburger.Term{}
+	for _, p := range cs.m.Pools {
+		if len(p.Sum.Monos) != 1 || p.Sum.Monos[0].Coef != 1 || p.Sum.Const != 0 {
+			continue
+		}
+		var t presburger.Term
+		for _, c := range p.Counters {
+			t = t.Add(presburger.VarTerm(presburger.Var(c)))
+		}
+		sums[p.Sum.Monos[0].Var] = t
+	}
+	var out []presburger.Formula
+	for i, f := range clause {
+		c, ok := f.(presburger.Cmp)
+		if !ok {
+			continue
+		}
+		t := presburger.ConstTerm(c.T.Const)
+		changed, exact := false, true
+		for _, mo := range c.T.Monos {
+			u := presburger.VarTerm(mo.Var)
+			if sum, isPool := sums[mo.Var]; isPool {
+				u, changed = sum, true
+			}
+			var fits bool
+			if u, fits = u.ScaleExact(mo.Coef); fits {
+				t, fits = t.AddExact(u)
+			}
+			exact = exact && fits
+		}
+		if !changed || !exact {
+			continue // (an atom beyond int64 stays as it is, refused)
+		}
+		for _, mo := range c.T.Monos {
+			if sum, isPool := sums[mo.Var]; isPool && !cs.poolUsed[mo.Var] {
+				if cs.poolUsed == nil {
+					cs.poolUsed = map[presburger.Var]bool{}
+				}
+				cs.poolUsed[mo.Var] = true
+				cs.poolFacts = append(cs.poolFacts, presburger.Compare(sum, presburger.Eq, presburger.VarTerm(mo.Var)))
+			}
+		}
+		if out == nil {
+			out = slices.Clone(clause)
+		}
+		out[i] = presburger.Compare(t, c.Op, presburger.ConstTerm(0))
+	}
+	if out == nil {
+		return clause
+	}
+	return out
 }
 
 // loosening is what the linear invariants of a model say of every
@@ -1302,6 +1373,9 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 			// The linear invariants that pruned, with the others of
 			// their set: they are inductive together.
 			parts = append(parts, cs.linearFacts)
+		}
+		if !brokenPoolFacts {
+			parts = append(parts, cs.poolFacts...)
 		}
 		out.invariant = presburger.Conj(parts...)
 	}

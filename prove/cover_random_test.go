@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -166,6 +167,19 @@ func TestCoverCapsRandom(t *testing.T) {
 	checkCoverRandom(t, 33, systems, 0, testsupport.SharedVars|testsupport.Rendezvous|testsupport.Broadcasts, coverCaps)
 }
 
+// TestCoverCapsNRandom is TestCoverCapsRandom with half of the caps
+// written over n ("#A >= n": every process in A, seed 34), which the
+// search reads with n as the sum of the counters (poolSums). Measured,
+// 800 systems: in 224 searches with caps, 110 proved and 114 refuted,
+// 34 of them reading n as a sum; under -short (400) about half.
+func TestCoverCapsNRandom(t *testing.T) {
+	systems := 800
+	if testing.Short() {
+		systems /= 2
+	}
+	checkCoverRandom(t, 34, systems, 0, testsupport.SharedVars|testsupport.Rendezvous|testsupport.Broadcasts, coverCapsN)
+}
+
 // TestCoverCapsBroken: the cross-checks of TestCoverCapsRandom catch a
 // chain taken for a run though a step's caps fail on it, and caps read
 // after the step instead of before it.
@@ -178,7 +192,7 @@ func TestCoverCapsBroken(t *testing.T) {
 		chains, pre bool
 	}{{"capped chains trusted", true, false}, {"caps read after the step", false, true}} {
 		t.Run(broken.name, func(t *testing.T) {
-			restore := prove.BreakCaps(broken.chains, broken.pre)
+			restore := prove.BreakCaps(broken.chains, broken.pre, false)
 			defer restore()
 			caught := 0
 			checkCoverRandomWith(t, 33, 800, 0, testsupport.SharedVars|testsupport.Rendezvous|testsupport.Broadcasts, coverCaps,
@@ -381,6 +395,8 @@ const (
 	// coverCaps adds upper bounds on counters to the guards
 	// (capGuards).
 	coverCaps
+	// coverCapsN adds them and "every process there" over n.
+	coverCapsN
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -394,6 +410,7 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 // failing the test (and the checks of the sample's size left out).
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
 	spread, generalize, paramInit, hub, rangeInit, bounded, boolNet, paramSize, caps := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0, v&coverBoolNet != 0, v&coverParamSizes != 0, v&coverCaps != 0
+	capsN := v&coverCapsN != 0
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -403,7 +420,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	ctx := context.Background()
 	var monotone, refuted, proved, spacerAgrees, failingInBox, transfers, spreads, fromParams, fromRanges, withBounded, generalized, restarted int
 	var fusedSearches, unfusedAgrees, loosened int
-	var cappedProved, cappedRefuted, cappedEnds int
+	var cappedProved, cappedRefuted, cappedEnds, pooled int
 	for i := range systems {
 		cfg := testsupport.Small(want, may)
 		cfg.Ranges = true
@@ -430,8 +447,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			sys = paramSizes(t, r, sys)
 		}
 		sys = upwardGuards(t, sys, bounded)
-		if caps {
-			sys = capGuards(t, r, sys)
+		if caps || capsN {
+			sys = capGuards(t, r, sys, capsN)
 		}
 		if hub {
 			sys = randomHub(t, r)
@@ -484,6 +501,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				if a.Loosened > 0 {
 					loosened++
+				}
+				if a.Pooled > 0 {
+					pooled++
 				}
 				if a.CappedEnd {
 					cappedEnds++
@@ -618,6 +638,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			t.Errorf("too few searches with caps that proved (%d), refuted (%d) or ended on failing caps (%d)", cappedProved, cappedRefuted, cappedEnds)
 		}
 	}
+	if capsN {
+		t.Logf("searches with caps: %d proved, %d refuted; %d read n as a sum", cappedProved, cappedRefuted, pooled)
+		if cappedProved < systems/20 || cappedRefuted < systems/20 || pooled < systems/40 {
+			t.Errorf("too few searches with caps that proved (%d), refuted (%d) or read n as a sum (%d)", cappedProved, cappedRefuted, pooled)
+		}
+	}
 	if boolNet {
 		t.Logf("%d searches on a system loosened by its linear invariants", loosened)
 		if loosened < systems/4 {
@@ -744,8 +770,9 @@ func upwardGuards(t *testing.T, sys *gsst.System, keepBounded bool) *gsst.System
 // transition conjoined with an upper bound on a counter, or on the sum
 // of two: "#A <= 0" or "#A + #B <= 1", over total counters or, when
 // the system has several groups, one group's; half of the counters are
-// of a group's initial state.
-func capGuards(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
+// of a group's initial state; withN, 1 time in 2, "#A >= n" or "#A +
+// #B >= n" instead (every process there).
+func capGuards(t *testing.T, r *rand.Rand, sys *gsst.System, withN bool) *gsst.System {
 	spec := sys.Spec()
 	counter := func() presburger.Term {
 		s, g := r.Intn(len(spec.States)), r.Intn(len(spec.Groups))
@@ -771,6 +798,11 @@ func capGuards(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
 				c = c.Add(counter())
 			}
 			cap := presburger.Compare(c, presburger.Le, presburger.ConstTerm(int64(r.Intn(2))))
+			if withN && r.Intn(2) == 0 {
+				// "Every process in A (and B)": a cap on the others
+				// once n is their sum (poolSums).
+				cap = presburger.Compare(c, presburger.Ge, presburger.VarTerm(spec.NVar()))
+			}
 			if b.Guard == nil {
 				b.Guard = cap
 			} else {
@@ -818,4 +850,49 @@ func spreadOver(r *rand.Rand, spec *gsst.Spec, g int) {
 	row := make([]int, len(spec.States))
 	row[over[0]] = spec.Groups[g].Size
 	spec.Init[g] = row
+}
+
+// TestCoverReadsN: the search reads testdata/cubicle/illinois-n.yaml,
+// whose guard "#L1 = n" is a cap once n is the sum of the counters
+// (poolSums), and proves it with an invariant that states that sum; one
+// that leaves it out fails consecution (a state whose counters do not
+// sum to n takes the step), which the check catches.
+func TestCoverReadsN(t *testing.T) {
+	ctx, s := context.Background(), z3.New()
+	m, ts := firstSafety(t, s, "cubicle", "illinois-n.yaml")
+	a := prove.Cover(ctx, m, ts, coverRandomWork)
+	if a.Invariant == nil || a.Pooled != 1 || a.Capped == 0 {
+		t.Fatalf("invariant %v, %d sizes read as sums, %d capped steps; want an invariant, n read as the sum, a cap", a.Invariant != nil, a.Pooled, a.Capped)
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, a.Invariant); err != nil {
+		t.Fatalf("the invariant %s fails: %v", m.FormatFormula(a.Invariant), err)
+	}
+	restore := prove.BreakCaps(false, false, true)
+	b := prove.Cover(ctx, m, ts, coverRandomWork)
+	restore()
+	if b.Invariant == nil {
+		t.Fatal("no invariant with the sum left out")
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, b.Invariant); err == nil {
+		t.Errorf("the invariant without the sum, %s, passes the check", m.FormatFormula(b.Invariant))
+	}
+}
+
+// firstSafety loads testdata/dir/file and returns its parametric model
+// (counterabs.BuildParam) and the transition system whose bad states
+// violate its first property, a safety property.
+func firstSafety(t *testing.T, s presburger.Solver, dir, file string) (*counterabs.ParamModel, presburger.TransitionSystem) {
+	t.Helper()
+	sys, err := gsst.Load(filepath.Join("..", "testdata", dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := counterabs.BuildParam(context.Background(), sys, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := m.TransitionSystem()
+	phi, _ := counterabs.SafetyFormula(m.Properties[0].Formula)
+	return m, presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -43,20 +41,8 @@ func TestCoverFuseRandom(t *testing.T) {
 // against 134 million, 81 steps; that search, 5 CPU-s, is skipped under
 // -short).
 func TestCoverFusesHub(t *testing.T) {
-	sys, err := gsst.Load(filepath.Join("..", "testdata", "mist", "pncsacover.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	s := z3.New()
-	m, err := counterabs.BuildParam(ctx, sys, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := m.TransitionSystem()
-	phi, _ := counterabs.SafetyFormula(m.Properties[0].Formula)
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+	ctx, s := context.Background(), z3.New()
+	m, ts := firstSafety(t, s, "mist", "pncsacover.yaml")
 	const work = 200_000_000
 	a := prove.Cover(ctx, m, ts, work)
 	if a.Fused != 36 || a.Cex == nil {

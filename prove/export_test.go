@@ -60,6 +60,7 @@ type CoverAnswer struct {
 	// step whose caps fail.
 	Capped    int
 	CappedEnd bool
+	Pooled    int // sizes read as sums of counters (poolSums)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -70,7 +71,7 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	}
 	out := cs.backward(ctx, work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}
 }
 
 // WithoutFusion turns the fusion of transient variables off, until the
@@ -106,7 +107,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	out := cs.generalizedSearch(ctx, work, smp)
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped}, out.generalized, out.restarts
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}, out.generalized, out.restarts
 }
 
 // BreakGeneralization makes the generalization wrong, until the
@@ -122,10 +123,12 @@ func BreakGeneralization(initial, chains bool) (restore func()) {
 // BreakCaps makes the lossy reading of caps wrong (lossy.go), until the
 // returned function restores it: with chains, a chain through a step
 // whose caps fail is taken for a run; with pre, the pre-image keeps the
-// states that meet the caps after the step rather than before it.
-func BreakCaps(chains, pre bool) (restore func()) {
-	brokenCaps, brokenPreCaps = chains, pre
-	return func() { brokenCaps, brokenPreCaps = false, false }
+// states that meet the caps after the step rather than before it; with
+// poolFacts, an invariant leaves out the sums of counters it read n or
+// a size as (poolSums).
+func BreakCaps(chains, pre, poolFacts bool) (restore func()) {
+	brokenCaps, brokenPreCaps, brokenPoolFacts = chains, pre, poolFacts
+	return func() { brokenCaps, brokenPreCaps, brokenPoolFacts = false, false, false }
 }
 
 // MonotoneCandidates returns the candidate lemmas of m from its
