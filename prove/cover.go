@@ -201,9 +201,10 @@ type coverSystem struct {
 	capped int
 	// poolFacts are "sum of the counters = n" (or a group's size) for
 	// each size that a guard or a bad state read as that sum
-	// (poolSums), poolUsed their sizes.
+	// (poolSums), poolUsed their sizes; poolTerms is each size's sum.
 	poolFacts []presburger.Formula
 	poolUsed  map[presburger.Var]bool
+	poolTerms map[presburger.Var]presburger.Term
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -398,17 +399,20 @@ var brokenPoolFacts bool
 // as ever; an invariant states the sums it read (poolFacts), without
 // which it need not be inductive.
 func (cs *coverSystem) poolSums(clause []presburger.Formula) []presburger.Formula {
-	sums := map[presburger.Var]presburger.Term{}
-	for _, p := range cs.m.Pools {
-		if len(p.Sum.Monos) != 1 || p.Sum.Monos[0].Coef != 1 || p.Sum.Const != 0 {
-			continue
+	if cs.poolTerms == nil {
+		cs.poolTerms = map[presburger.Var]presburger.Term{}
+		for _, p := range cs.m.Pools {
+			if len(p.Sum.Monos) != 1 || p.Sum.Monos[0].Coef != 1 || p.Sum.Const != 0 {
+				continue
+			}
+			var t presburger.Term
+			for _, c := range p.Counters {
+				t = t.Add(presburger.VarTerm(presburger.Var(c)))
+			}
+			cs.poolTerms[p.Sum.Monos[0].Var] = t
 		}
-		var t presburger.Term
-		for _, c := range p.Counters {
-			t = t.Add(presburger.VarTerm(presburger.Var(c)))
-		}
-		sums[p.Sum.Monos[0].Var] = t
 	}
+	sums := cs.poolTerms
 	var out []presburger.Formula
 	for i, f := range clause {
 		c, ok := f.(presburger.Cmp)
