@@ -881,7 +881,12 @@ func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presbu
 			if !ok {
 				// An upper bound, which a guard may have (lossy.go).
 				cp, isCap := cs.atMost(index, t, strict)
-				if !guard || !isCap {
+				switch {
+				case !isCap:
+					return nil, nil, nil, false
+				case cp.bound < 0:
+					return nil, nil, nil, true // false: a clause no state satisfies
+				case !guard:
 					return nil, nil, nil, false
 				}
 				caps = append(caps, cp)

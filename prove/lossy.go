@@ -57,23 +57,24 @@ import (
 var brokenCaps, brokenPreCaps bool
 
 // atMost reads t >= 0 (t > 0 when strict) as a cap, "sum of a*x <=
-// bound" with every a positive, every x a state variable with neither a
-// greatest value nor one the linear invariants dropped (the variable
-// then wants its bound back: wantBound). ok is false for any other
-// shape, and for a bound below 0 (no state meets it; the caller's
-// lower bounds refuse it).
+// bound" with every a positive, every x a state variable whose least
+// value is at least 0 and that has neither a greatest value nor one the
+// linear invariants dropped (the variable then wants its bound back:
+// wantBound). ok is false for any other shape. A bound below 0 is a cap
+// no state meets ("#B < 0", half of "#B != 0"), for the caller to read
+// as a clause that never holds.
 func (cs *coverSystem) atMost(index map[presburger.Var]int, t presburger.Term, strict bool) (a sumAtom, ok bool) {
 	a.bound = t.Const
 	if strict {
 		a.bound--
 	}
-	if a.bound < 0 || len(t.Monos) == 0 {
+	if len(t.Monos) == 0 {
 		return sumAtom{}, false
 	}
 	for _, mo := range t.Monos {
 		j, isState := index[mo.Var]
 		switch {
-		case !isState || mo.Coef >= 0 || cs.comp[j] >= 0:
+		case !isState || mo.Coef >= 0 || cs.comp[j] >= 0 || cs.lo[j] < 0:
 			return sumAtom{}, false
 		case cs.unbounded[j]:
 			cs.wantBound = append(cs.wantBound, mo.Var)
@@ -99,8 +100,8 @@ func (cs *coverSystem) preCaps(s *coverStep, ps [][]int64) [][]int64 {
 	})
 }
 
-// withinCaps reports whether x, a vector of naturals, meets every cap
-// (a sum beyond int64 is beyond the bound).
+// withinCaps reports whether x meets every cap (a cap's variables are
+// at least 0, so a sum beyond int64 is beyond the bound).
 func withinCaps(caps []sumAtom, x []int64) bool {
 	for _, a := range caps {
 		s := int64(0)

@@ -26,10 +26,10 @@ import (
 // invariant. A reachable-state invariant that failed its re-check would
 // fall through to the lemmas or the prover, which this catches.
 func TestProveOneInstanceRandom(t *testing.T) {
-	systems := 150
-	if testing.Short() {
-		systems = 90
-	}
+	// As many under -short: backward coverability answers most of the
+	// monotone ones first, reading upper bounds lossily, and leaves
+	// exploration 3 proofs in the 150 systems (none in the first 90).
+	const systems = 150
 	r := rand.New(rand.NewSource(5))
 	s := z3.New()
 	ctx := context.Background()
