@@ -1156,9 +1156,53 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		}
 	}
 	if !presburger.Eval(cs.ts.Init, val) {
-		return nil, nil, false, false
+		// No initial state is above x when a cap of the initial states
+		// (a premise "#p <= 1") fails on variables the state took from
+		// x alone; otherwise the shape is not what was read.
+		return nil, nil, false, cs.initialCapFails(state, x, val)
 	}
 	return params, state, true, true
+}
+
+// initialCapFails reports whether some conjunct of the initial states
+// (a property's premise, such as "#p <= 1" on a group spread over o and
+// p) is a cap, "sum of a*x <= b" with every a positive over state
+// variables, that state violates on variables where it equals x and
+// that are no group's first start (where initialAbove puts the rest of
+// a group): every initial state above x has those values or larger, and
+// violates it too.
+func (cs *coverSystem) initialCapFails(state, x []int64, val func(presburger.Var) int64) bool {
+	first := map[int]bool{}
+	for _, st := range cs.starts {
+		first[st.vars[0]] = true
+	}
+	index := map[presburger.Var]int{}
+	for j := range cs.k {
+		index[cs.m.StateVar(j)] = j
+	}
+	for _, f := range presburger.Conjuncts(cs.ts.Init) {
+		c, ok := f.(presburger.Cmp)
+		if !ok || presburger.Eval(c, val) {
+			continue
+		}
+		sign := int64(1) // T <= 0 or T < 0: positive weights
+		switch c.Op {
+		case presburger.Le, presburger.Lt:
+		case presburger.Ge, presburger.Gt:
+			sign = -1
+		default:
+			continue
+		}
+		isCap := len(c.T.Monos) > 0
+		for _, mo := range c.T.Monos {
+			j, isState := index[mo.Var]
+			isCap = isCap && isState && sign*mo.Coef > 0 && !first[j] && state[j] == x[j]
+		}
+		if isCap {
+			return true
+		}
+	}
+	return false
 }
 
 // coverOutcome is what the backward search found.

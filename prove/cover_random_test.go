@@ -944,3 +944,37 @@ func safetyOf(t *testing.T, s presburger.Solver, sys *gsst.System) (*counterabs.
 	return m, presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 }
+
+// TestCoverPremiseCap: a group spread over o and p with the premise
+// "#p <= k" (a pointer free at the start, as a translation of Cubicle's
+// germanish may write it): no initial state lies above an element that
+// asks more than k processes in p, so backward coverability proves the
+// property for k = 1 and refutes it, with a run that replays, for k = 2.
+func TestCoverPremiseCap(t *testing.T) {
+	for _, k := range []int{1, 2} {
+		sys, err := gsst.Parse("premise.yaml", []byte(fmt.Sprintf(`name: premise
+states: [o, p, c]
+groups: {proc: 1..}
+init: [o, p]
+transitions:
+  - {from: p, to: c}
+properties:
+  one: "#p <= %d -> AG #c <= 1"
+`, k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := prove.Check(context.Background(), sys, z3.New(), z3.New())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := rep.Results[0]
+		want := prove.Proved
+		if k == 2 {
+			want = prove.Refuted
+		}
+		if res.Verdict != want || res.Method != prove.ByCoverability {
+			t.Errorf("#p <= %d: %v by %q (%s), want %v by backward coverability", k, res.Verdict, res.Method, res.Reason, want)
+		}
+	}
+}
