@@ -199,6 +199,10 @@ type coverSystem struct {
 	scratch []int64
 	// capped counts the steps with caps (lossy.go).
 	capped int
+	// dead marks the variables no run raises (coverdead.go), nil when
+	// there is none; deadSkipped says that minimal left them out.
+	dead        []bool
+	deadSkipped bool
 	// poolFacts are "sum of the counters = n" (or a group's size) for
 	// each size that a guard or a bad state read as that sum
 	// (poolSums), poolUsed their sizes; poolTerms is each size's sum.
@@ -353,6 +357,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved, caps: caps})
 		}
 	}
+	cs.readDead()
 	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
 	if !ok {
 		return cs, false
@@ -971,8 +976,13 @@ func (cs *coverSystem) minimal(base []int64, sums []sumAtom) [][]int64 {
 				continue
 			}
 			// Raise one of its variables by one, each in turn; the
-			// results above another are dropped below.
+			// results above another are dropped below. A dead
+			// variable is never raised (coverdead.go).
 			for _, v := range a.vars {
+				if cs.dead != nil && cs.dead[v] {
+					cs.deadSkipped = true
+					continue
+				}
 				y := slices.Clone(x)
 				y[v]++
 				walk(y)
@@ -1430,6 +1440,9 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 		if !brokenPoolFacts {
 			parts = append(parts, cs.poolFacts...)
 		}
+		if cs.deadSkipped {
+			parts = append(parts, cs.deadFacts()...)
+		}
 		out.invariant = presburger.Conj(parts...)
 	}
 	return out
@@ -1586,9 +1599,32 @@ type coverInvariant struct {
 // leaves y.x unchanged (equal weights at both ends of a transfer).
 func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	k := len(cs.lo)
-	cols := cs.effectColumns()
-	// A row: the weights y, and y's change by each column.
-	type row struct{ y, d []int64 }
+	fires, _ := cs.liveSteps()
+	cols := cs.effectColumns(fires)
+	// A row: the weights y, y's change by each column, and y's support
+	// as a bit set (the minimality test compares supports pairwise:
+	// germanish4 with all 288 local states listed has 590 variables).
+	type row struct {
+		y, d []int64
+		sup  []uint64
+	}
+	support := func(y []int64) []uint64 {
+		sup := make([]uint64, (k+63)/64)
+		for j, w := range y {
+			if w != 0 {
+				sup[j/64] |= 1 << (j % 64)
+			}
+		}
+		return sup
+	}
+	within := func(a, b []uint64) bool {
+		for i, w := range a {
+			if w&^b[i] != 0 {
+				return false
+			}
+		}
+		return true
+	}
 	var rows []row
 	for j := range k {
 		y := make([]int64, k)
@@ -1597,7 +1633,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		for c, col := range cols {
 			d[c] = col[j]
 		}
-		rows = append(rows, row{y, d})
+		rows = append(rows, row{y, d, support(y)})
 	}
 	for c := range cols {
 		var keep, pos, neg []row
@@ -1640,7 +1676,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 				for e := range d {
 					d[e] /= g
 				}
-				keep = append(keep, row{y, d})
+				keep = append(keep, row{y, d, support(y)})
 				if len(keep) > maxInvariantRows {
 					return nil
 				}
@@ -1651,7 +1687,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		for i, r := range keep {
 			minimal := true
 			for i2, r2 := range keep {
-				if i2 != i && supportWithin(r2.y, r.y) && (!supportWithin(r.y, r2.y) || i2 < i) {
+				if i2 != i && within(r2.sup, r.sup) && (!within(r.sup, r2.sup) || i2 < i) {
 					minimal = false
 					break
 				}
@@ -1765,7 +1801,7 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 // constant has the column -e_w; a transfer "a + b -> a" the column
 // e_a - e_b, which keeps y.x when y_a = y_b (the processes moved are
 // counted alike where they were and where they go).
-func (cs *coverSystem) effectColumns() [][]int64 {
+func (cs *coverSystem) effectColumns(live []bool) [][]int64 {
 	k := len(cs.lo)
 	var cols [][]int64
 	seen := map[string]bool{}
@@ -1778,7 +1814,10 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 			cols = append(cols, col)
 		}
 	}
-	for _, s := range cs.steps {
+	for si, s := range cs.steps {
+		if !live[si] {
+			continue // it never fires (coverdead.go)
+		}
 		b := make([]int64, k)
 		byVar := map[int][]int64{}
 		coef := func(w int) []int64 {
@@ -1826,17 +1865,6 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
-}
-
-// supportWithin reports whether the nonzero entries of x are among
-// those of y.
-func supportWithin(x, y []int64) bool {
-	for j := range x {
-		if x[j] != 0 && y[j] == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // unreachable reports whether some invariant y.x = c has y.x > c for

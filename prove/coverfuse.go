@@ -118,6 +118,9 @@ func (cs *coverSystem) transient() (r, ret int) {
 			}
 		}
 	}
+	for j, d := range cs.dead {
+		set[j] = set[j] || d // a dead variable keeps its own name (coverdead.go)
+	}
 	for r := range k {
 		if cs.root != nil && cs.root[r] != r || cs.bounded(r) || cs.lo[r] != 0 || !cs.exactInit(r) || cs.initConst[r] != 0 || set[r] {
 			continue

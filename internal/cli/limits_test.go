@@ -138,11 +138,13 @@ func TestPropertyTimeoutProve(t *testing.T) {
 }
 
 // slowKanban is mist's kanban net (testdata/mist), whose target is
-// coverable, with a guard "#x1 <= n" on its first transition: it holds
-// in every state, so the runs are the same, but it is no lower bound,
-// so the backward coverability search, which finds the run in
-// milliseconds, does not apply, and neither the other cheap steps nor
-// the CHC engine answer within a minute (BENCHMARKS.md).
+// coverable, with a guard "#x1 <= n | #x1 < #x0" on its first
+// transition: it holds in every state, so the runs are the same, but
+// its second clause compares two counters, which the backward
+// coverability search, which finds the run in milliseconds, does not
+// read, and neither the other cheap steps nor the CHC engine answer
+// within a minute (BENCHMARKS.md). ("#x1 <= n" alone the search now
+// reads, n as the sum of the counters.)
 func slowKanban(t *testing.T) []byte {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "mist", "kanban.yaml"))
@@ -153,7 +155,7 @@ func slowKanban(t *testing.T) []byte {
 	if !bytes.Contains(src, []byte(first)) {
 		t.Fatalf("kanban.yaml has no line %q", first)
 	}
-	return bytes.Replace(src, []byte(first), []byte("  - {from: x2, to: x0, guard: \"#x1 <= n\"}\n"), 1)
+	return bytes.Replace(src, []byte(first), []byte("  - {from: x2, to: x0, guard: \"#x1 <= n | #x1 < #x0\"}\n"), 1)
 }
 
 // check keeps --solver-timeout in the reachability questions of a violated
