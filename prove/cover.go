@@ -1441,7 +1441,7 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 			parts = append(parts, cs.poolFacts...)
 		}
 		if cs.deadSkipped {
-			parts = append(parts, cs.deadFacts()...)
+			parts = append(parts, cs.deadFacts(pruned)...)
 		}
 		out.invariant = presburger.Conj(parts...)
 	}

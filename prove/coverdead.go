@@ -1,6 +1,10 @@
 package prove
 
-import "github.com/vsym/vsym/presburger"
+import (
+	"slices"
+
+	"github.com/vsym/vsym/presburger"
+)
 
 // Steps that never fire. A translation that lists every combination of
 // a process's fields as a local state (Cubicle's germanish4 with all
@@ -120,10 +124,17 @@ func (cs *coverSystem) readDead() {
 
 // deadFacts is "x_j = lo_j" for each dead variable j: inductive on its
 // own, since no live step raises a dead variable and every dead step
-// needs one above its least value.
-func (cs *coverSystem) deadFacts() []presburger.Formula {
+// needs one above its least value. With stated, the semi-positive
+// invariants are in the proof already, and those among them are left
+// out.
+func (cs *coverSystem) deadFacts(stated bool) []presburger.Formula {
 	var facts []presburger.Formula
 	for j, d := range cs.dead {
+		if d && stated && slices.ContainsFunc(cs.invs[:cs.semi], func(inv coverInvariant) bool {
+			return len(inv.support) == 1 && inv.support[0] == j && inv.y[j] == 1 && inv.c == cs.lo[j]
+		}) {
+			continue
+		}
 		if d {
 			facts = append(facts, presburger.Compare(presburger.VarTerm(cs.m.StateVar(j)), presburger.Eq, presburger.ConstTerm(cs.lo[j])))
 		}
