@@ -1599,8 +1599,7 @@ type coverInvariant struct {
 // leaves y.x unchanged (equal weights at both ends of a transfer).
 func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	k := len(cs.lo)
-	fires, _ := cs.liveSteps()
-	cols := cs.effectColumns(fires)
+	cols := cs.effectColumns()
 	// A row: the weights y, y's change by each column, and y's support
 	// as a bit set (the minimality test compares supports pairwise:
 	// germanish4 with all 288 local states listed has 590 variables).
@@ -1801,7 +1800,7 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 // constant has the column -e_w; a transfer "a + b -> a" the column
 // e_a - e_b, which keeps y.x when y_a = y_b (the processes moved are
 // counted alike where they were and where they go).
-func (cs *coverSystem) effectColumns(live []bool) [][]int64 {
+func (cs *coverSystem) effectColumns() [][]int64 {
 	k := len(cs.lo)
 	var cols [][]int64
 	seen := map[string]bool{}
@@ -1814,10 +1813,7 @@ func (cs *coverSystem) effectColumns(live []bool) [][]int64 {
 			cols = append(cols, col)
 		}
 	}
-	for si, s := range cs.steps {
-		if !live[si] {
-			continue // it never fires (coverdead.go)
-		}
+	for _, s := range cs.steps {
 		b := make([]int64, k)
 		byVar := map[int][]int64{}
 		coef := func(w int) []int64 {

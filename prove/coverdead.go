@@ -10,9 +10,9 @@ import (
 // a process's fields as a local state (Cubicle's germanish4 with all
 // its 288 combinations, where 48 are reachable even with the guards
 // ignored) has counters that no run raises, and steps out of their
-// states that never fire. The Farkas algorithm of
-// semiPositiveInvariants combined the effects of those steps too, and
-// spent a minute on germanish4 so written. A step is live when every
+// states that never fire. The backward search and the Farkas algorithm
+// of semiPositiveInvariants (which reads the steps readDead leaves)
+// spent over a minute on germanish4 so written. A step is live when every
 // variable its guard (or a sum of it, or its own decrement) needs above
 // the least value is live; a variable is live when it may start above
 // its least value or a live step raises it; the least fixpoint leaves
@@ -130,14 +130,12 @@ func (cs *coverSystem) readDead() {
 func (cs *coverSystem) deadFacts(stated bool) []presburger.Formula {
 	var facts []presburger.Formula
 	for j, d := range cs.dead {
-		if d && stated && slices.ContainsFunc(cs.invs[:cs.semi], func(inv coverInvariant) bool {
+		if !d || stated && slices.ContainsFunc(cs.invs[:cs.semi], func(inv coverInvariant) bool {
 			return len(inv.support) == 1 && inv.support[0] == j && inv.y[j] == 1 && inv.c == cs.lo[j]
 		}) {
 			continue
 		}
-		if d {
-			facts = append(facts, presburger.Compare(presburger.VarTerm(cs.m.StateVar(j)), presburger.Eq, presburger.ConstTerm(cs.lo[j])))
-		}
+		facts = append(facts, presburger.Compare(presburger.VarTerm(cs.m.StateVar(j)), presburger.Eq, presburger.ConstTerm(cs.lo[j])))
 	}
 	return facts
 }
