@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -218,4 +219,92 @@ func failsSmall(sys *gsst.System, k int) map[string]bool {
 		})
 	}
 	return out
+}
+
+// declining is a prover that answers nothing, for the relaxed model
+// (RelaxedProver): the tests below want the answers of the later steps.
+type declining struct{}
+
+func (declining) Prove(context.Context, presburger.TransitionSystem, presburger.Budget) (presburger.SafetyAnswer, error) {
+	return presburger.SafetyAnswer{Reason: "declined"}, nil
+}
+
+// TestCoverReadsGroupModel: a certified system whose steps are taken by
+// one group each (a Petri net written with a group per rule) has a
+// total-counter model whose guards have locals, which the backward
+// search does not read; it reads the group-counter model instead. The
+// run of one file and the proofs of the other, alone and together, come
+// from that search on that model, re-checked there, before the prover
+// runs; the verdicts agree with exploring the instances.
+func TestCoverReadsGroupModel(t *testing.T) {
+	pump := `name: pump
+states: [S]
+groups: {g1: 1.., g2: 1..}
+init: S
+shared:
+  a: {type: "0..", init: 2}
+  b: {type: "0..", init: 0}
+  c: {type: "0..", init: 0}
+transitions:
+  - {name: fill, from: S, to: S, guard: {g1: "a >= 1"}, update: "a := a - 1; b := b + 2"}
+  - {name: empty, from: S, to: S, guard: {g2: "b >= 3"}, update: "b := b - 3; c := c + 1"}
+properties:
+  dry: "AG c = 0"
+`
+	// q is a siphon that starts empty without being a place invariant:
+	// neither the property nor the state equation nor the linear
+	// invariants prove that r stays 0.
+	siphon := `name: siphon
+states: [S]
+groups: {g1: 1.., g2: 1..}
+init: S
+shared:
+  q: {type: "0..", init: 0}
+  r: {type: "0..", init: 0}
+transitions:
+  - {name: grow, from: S, to: S, guard: {g1: "q >= 1"}, update: "q := q + 1"}
+  - {name: read, from: S, to: S, guard: {g2: "q >= 1"}, update: "r := r + 1"}
+properties:
+  none: "AG r = 0"
+  few: "AG r <= 1"
+`
+	for _, tc := range []struct {
+		name, src string
+		props     []string
+		want      prove.Verdict
+	}{
+		{"pump", pump, []string{"dry"}, prove.Refuted},
+		{"siphon", siphon, []string{"none"}, prove.Proved},
+		{"siphon-joint", siphon, nil, prove.Proved},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys := load(t, tc.name+".yaml", []byte(tc.src))
+			if tc.props != nil {
+				sys = sys.WithProperties(0)
+			}
+			rep, err := prove.Check(context.Background(), sys, noProver{t}, z3.New(), prove.RelaxedProver(declining{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Cert == nil || !rep.Cert.Certified() {
+				t.Fatalf("not certified: the test wants a total-counter model")
+			}
+			for k, r := range rep.Results {
+				if r.Verdict != tc.want || r.Method != prove.ByCoverability || r.Level != counterabs.GroupLevel {
+					t.Fatalf("%s: %v by %s on the %v model (%s), want %v by backward coverability on the group-counter model", r.Property.Name, r.Verdict, r.Method, r.Level, r.Reason, tc.want)
+				}
+				if len(rep.Results) > 1 && !strings.Contains(r.Reason, "together") {
+					t.Errorf("%s: %q, want the joint proof", r.Property.Name, r.Reason)
+				}
+				if r.Verdict == prove.Proved {
+					checkInvariantOnModel(t, sys.WithProperties(k), r)
+				}
+				for sizes, fails := range failsSmall(sys, k) {
+					if fails != (tc.want == prove.Refuted) {
+						t.Errorf("%s at %s: exploration finds it failing: %v", r.Property.Name, sizes, fails)
+					}
+				}
+			}
+		})
+	}
 }

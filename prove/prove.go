@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -90,6 +91,9 @@ type Result struct {
 	// Method (Proved, Refuted) says which step of the search answered
 	// (docs/prove.md, "Cheap first").
 	Method Method
+	// jointRun is, for a joint question refuted (proveJoint), the run
+	// on the model, replayed there.
+	jointRun *presburger.Counterexample
 }
 
 // Budget names a budget of work, counted the same way on every machine.
@@ -160,7 +164,13 @@ type config struct {
 	// together: proveOne skips the small instances (a run refutes one
 	// property, which each asked alone finds) and gives the prover
 	// jointWork at most.
-	joint       bool
+	joint bool
+	// linearOnly (a joint question asked again) has proveOne stop
+	// after the backward search, which gets an eighth of its work
+	// (coverWork): the steps that follow, and a search that runs out,
+	// cost more on the conjunction than on each property alone, which
+	// is where a property the search does not refute goes.
+	linearOnly  bool
 	checker     presburger.Solver
 	liveChecker presburger.Solver
 	progress    progress.Func
@@ -270,54 +280,52 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		m.Reason = "the property reads group counters, which only the group-counter model keeps"
 		group = m
 	}
+	// The backward search (cover.go) does not read a total-counter
+	// model whose guards have locals (group counters under a
+	// quantifier: the guards differ across groups); it reads the
+	// group-counter model of those properties instead, exact for every
+	// GSST (one group per rule of a Petri net, readers and writers).
+	var coverGroup *counterabs.ParamModel
+	if total != nil && total.Level == counterabs.TotalLevel && hasLocals(total) {
+		m, err := counterabs.BuildParamGroup(sys.WithProperties(totalProps...))
+		if err != nil {
+			return nil, err
+		}
+		m.Reason = "the total-counter model's guards count processes by group under a quantifier, which the backward coverability search does not read; the group-counter model is exact too"
+		coverGroup = m
+	}
+	coverOn := func(m *counterabs.ParamModel, name string) *coverModel {
+		if m != total || coverGroup == nil {
+			return nil
+		}
+		premise, phi := premisedSafetyOf(coverGroup, name)
+		if phi == nil {
+			return nil
+		}
+		return &coverModel{m: coverGroup, premise: premise, phi: phi}
+	}
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m != nil && m.Scope != "" {
 			rep.Scope = m.Scope + emptyGroups(ctx, solver, m)
 		}
 	}
-	// Several safety properties of one model are first proved together,
-	// AG (phi1 & ... & phik): one search for an invariant instead of k
-	// (ASR with 10 resources has 10 mutual exclusions over the same
-	// model, each search costing about the same). Only when that fails
-	// is each asked alone, so that one failing property does not take
-	// the others with it. The joint question gets the cheap steps and
-	// one short attempt of the prover (jointWork), not the small
-	// instances: where the cheap steps do not prove it, the prover's
-	// search for the conjunction may cost more than for each property
-	// alone (ByMC's bosco: 2.5 s of Spacer for its four lemmas together,
-	// where two are proved by the lemmas alone and the other two by
-	// Spacer in 0.3 s each), or a fraction (the four properties of
-	// testdata/coverability/firefly.yaml: 0.08 s together, 0.45 s one
-	// by one).
-	joint := map[*counterabs.ParamModel]*Result{}
+	// Several safety properties of one model are first proved together
+	// (proveJoint).
+	joint := map[*counterabs.ParamModel]*jointOutcome{}
 	var live *counterabs.ParamModel // the group-counter model of the liveness properties, built when first needed
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m == nil {
 			continue
 		}
-		var phis []presburger.Formula
-		for i := range m.Properties {
-			if phi, ok := counterabs.SafetyFormula(m.Properties[i].Formula); ok {
-				phis = append(phis, phi)
-			}
+		var cover *counterabs.ParamModel
+		if m == total {
+			cover = coverGroup
 		}
-		if len(phis) < 2 {
-			continue
-		}
-		res := Result{}
-		start := time.Now()
-		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: fmt.Sprintf("%d safety properties together", len(phis))})
-		jcfg := cfg
-		jcfg.joint = true
-		jcfg.maxWork = min(cfg.maxWork, jointWork)
-		if err := proveOne(ctx, jcfg, m, presburger.True, presburger.Conj(phis...), "", prover, checker, &res); err != nil {
+		j, err := proveJoint(ctx, cfg, m, cover, prover, checker)
+		if err != nil {
 			return nil, err
 		}
-		res.Duration = time.Since(start)
-		if res.Verdict == Proved {
-			res.Reason = fmt.Sprintf("proved together with the other safety properties on this model (%d in all), by one invariant", len(phis))
-			joint[m] = &res
-		}
+		joint[m] = j
 	}
 	proved := map[*counterabs.ParamModel][]presburger.Formula{} // the invariants of the unpremised safety properties proved so far
 	var pending []retry                                         // the unpremised ones left unknown
@@ -340,19 +348,16 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		// The joint proof is of the properties without a premise
 		// (SafetyFormula): one with a premise starts from fewer states.
-		if _, unpremised := counterabs.SafetyFormula(p.Formula); joint[m] != nil && unpremised {
-			j := joint[m]
-			res = *j
+		if j := joint[m]; j != nil && (j.proved[p.Name] || j.refuted[p.Name].Verdict == Refuted) {
+			res = j.proof
+			if !j.proved[p.Name] {
+				res = j.refuted[p.Name]
+			}
 			res.Property = p
 			rep.Results = append(rep.Results, res)
 			continue
 		}
-		var premise, phi presburger.Formula
-		for k := range m.Properties {
-			if q := &m.Properties[k]; q.Name == p.Name {
-				premise, phi, _ = counterabs.PremisedSafety(q.Formula)
-			}
-		}
+		premise, phi := premisedSafetyOf(m, p.Name)
 		if phi == nil {
 			return nil, errkind.Errorf(errkind.Internal, "the parametric model has no safety property %s", p.Name)
 		}
@@ -367,7 +372,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			}
 		}
 		if !done {
-			if err := proveOne(ctx, cfg, m, premise, phi, p.Name, prover, checker, &res); err != nil {
+			if err := proveOne(ctx, cfg, m, premise, phi, p.Name, coverOn(m, p.Name), prover, checker, &res); err != nil {
 				return nil, fmt.Errorf("property %s: %w", p.Name, err)
 			}
 		}
@@ -398,6 +403,162 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 	}
 	return rep, nil
+}
+
+// jointOutcome is what the joint questions on one model's safety
+// properties answered (proveJoint): the proof of several together, the
+// names of the properties it proves, and the properties refuted by the
+// runs found, by name.
+type jointOutcome struct {
+	proof   Result
+	proved  map[string]bool
+	refuted map[string]Result
+}
+
+// maxJointRounds bounds the joint questions of proveJoint.
+const maxJointRounds = 16
+
+// proveJoint asks the safety properties of m without a premise (one
+// with a premise starts from fewer states) together, AG (phi1 & ... &
+// phik): one search for an invariant instead of k (ASR with 10
+// resources has 10 mutual exclusions over the same model, each search
+// costing about the same). What it does not answer is asked alone, so
+// that one failing property does not take the others with it.
+//
+// A run that refutes the joint question ends in a state that violates
+// some of the properties: each of those is refuted by that run
+// (replayed on the instance against that property), and the others are
+// asked together again, at most maxJointRounds times in all, with the
+// steps up to the backward search only (linearOnly). A net written
+// with one property "at most one token" per place, one of which fails,
+// has the others proved by one invariant: mist's bingham_h250 with its
+// 253 places took 21 s with each property asked alone, 0.3 s so. cover
+// is the model the backward search reads in m's place (Check's
+// coverGroup), nil for m itself.
+//
+// The first joint question gets the cheap steps and one short attempt
+// of the prover (jointWork), not the small instances: where the cheap
+// steps do not prove it, the prover's search for the conjunction may
+// cost more than for each property alone (ByMC's bosco: 2.5 s of Spacer
+// for its four lemmas together, where two are proved by the lemmas
+// alone and the other two by Spacer in 0.3 s each), or a fraction (the
+// four properties of testdata/coverability/firefly.yaml: 0.08 s
+// together, 0.45 s one by one).
+func proveJoint(ctx context.Context, cfg config, m, cover *counterabs.ParamModel, prover presburger.Prover, solver presburger.Solver) (*jointOutcome, error) {
+	var names []string
+	for i := range m.Properties {
+		if _, ok := counterabs.SafetyFormula(m.Properties[i].Formula); ok {
+			names = append(names, m.Properties[i].Name)
+		}
+	}
+	out := &jointOutcome{refuted: map[string]Result{}}
+	if len(names) < 2 {
+		return out, nil
+	}
+	all := len(names)
+	cfg.joint = true
+	cfg.maxWork = min(cfg.maxWork, jointWork)
+	for range maxJointRounds {
+		if len(names) < 2 {
+			break
+		}
+		var c *coverModel
+		if cover != nil {
+			c = &coverModel{m: cover, premise: presburger.True, phi: safetyConj(cover, names)}
+		}
+		res := Result{}
+		start := time.Now()
+		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: fmt.Sprintf("%d safety properties together", len(names))})
+		if err := proveOne(ctx, cfg, m, presburger.True, safetyConj(m, names), "", c, prover, solver, &res); err != nil {
+			return nil, err
+		}
+		res.Duration = time.Since(start)
+		if res.Verdict == Proved {
+			res.Reason = fmt.Sprintf("proved together with the other safety properties on this model (%d in all), by one invariant", all)
+			if len(names) < all {
+				res.Reason = fmt.Sprintf("proved together with %d other safety properties of this model, by one invariant (runs refute the other %d)", len(names)-1, all-len(names))
+			}
+			out.proof, out.proved = res, map[string]bool{}
+			for _, n := range names {
+				out.proved[n] = true
+			}
+			break
+		}
+		if res.Verdict != Refuted || res.jointRun == nil {
+			break
+		}
+		on := m
+		if res.Level != m.Level {
+			on = cover
+		}
+		end := lastState(*res.jointRun)
+		var kept []string
+		for _, n := range names {
+			if _, phi := premisedSafetyOf(on, n); !violatedAt(phi, end) {
+				kept = append(kept, n)
+				continue
+			}
+			r := Result{Level: on.Level, LevelReason: on.Reason, Method: res.Method, Duration: res.Duration}
+			if err := refute(ctx, cfg, on, n, *res.jointRun, &r); err != nil {
+				return nil, err
+			}
+			if r.Verdict == Refuted {
+				out.refuted[n] = r
+			}
+		}
+		if len(kept) == len(names) {
+			break
+		}
+		names = kept
+		cfg.linearOnly = true
+	}
+	return out, nil
+}
+
+// premisedSafetyOf returns the premise and phi of m's safety property
+// named name, phi nil when there is none.
+func premisedSafetyOf(m *counterabs.ParamModel, name string) (premise, phi presburger.Formula) {
+	for k := range m.Properties {
+		if q := &m.Properties[k]; q.Name == name {
+			premise, phi, _ = counterabs.PremisedSafety(q.Formula)
+		}
+	}
+	return premise, phi
+}
+
+// safetyConj is the conjunction of phi of m's safety properties named
+// names.
+func safetyConj(m *counterabs.ParamModel, names []string) presburger.Formula {
+	var phis []presburger.Formula
+	for _, n := range names {
+		_, phi := premisedSafetyOf(m, n)
+		phis = append(phis, phi)
+	}
+	return presburger.Conj(phis...)
+}
+
+// violatedAt says whether phi is false at state, which gives a value to
+// each of its variables (false when it does not).
+func violatedAt(phi presburger.Formula, state presburger.Model) bool {
+	for _, v := range presburger.FreeVars(phi) {
+		if _, ok := state[v]; !ok {
+			return false
+		}
+	}
+	return !presburger.Eval(phi, func(v presburger.Var) int64 { return state[v] })
+}
+
+// hasLocals says whether some guard of m has locals.
+func hasLocals(m *counterabs.ParamModel) bool {
+	return slices.ContainsFunc(m.Transitions, func(t counterabs.ParamTransition) bool { return len(t.Locals) > 0 })
+}
+
+// coverModel is a property on the model the backward search reads in
+// place of the one proveOne is asked about (Check's coverGroup), with
+// its premise and phi there.
+type coverModel struct {
+	m            *counterabs.ParamModel
+	premise, phi presburger.Formula
 }
 
 // retry is a property left unknown: its result's index in the report,
@@ -451,7 +612,7 @@ func byOthers(ctx context.Context, cfg config, m *counterabs.ParamModel, phi pre
 // it, they are the proof), the small instances (search.go), and the
 // prover on the system strengthened by the lemmas, in attempts of
 // doubling work (proveRestarts).
-func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise, phi presburger.Formula, name string, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise, phi presburger.Formula, name string, cover *coverModel, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	defer func() {
 		if res.Verdict != Proved && res.Verdict != Refuted {
@@ -463,18 +624,8 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		ctx, cancel = context.WithTimeout(ctx, cfg.timeout)
 		defer cancel()
 	}
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{
-		Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.Negation(phi),
-	}
-	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
-		return nil
-	}
-	avoid := map[presburger.Var]bool{}
-	for _, v := range presburger.FreeVars(phi) {
-		avoid[v] = true
-	}
+	ts := safetySystem(m, premise, phi)
+	avoid := varSet(phi)
 	// The cheap proofs are checked once, here, with CheckInvariant on ts
 	// (a second run of the same queries would say nothing new); those
 	// of the prover are checked by the prover and again in answer.
@@ -512,8 +663,21 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		}
 	}
 	ok, lossyReach, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res)
+	if !ok && err == nil && cover != nil {
+		cts := safetySystem(cover.m, cover.premise, cover.phi)
+		clis := linearInvariants(cover.m, varSet(cover.phi))
+		if ok, lossyReach, err = coverFirst(ctx, cfg, cover.m, cts, clis, name, solver, res); ok {
+			res.Level, res.LevelReason = cover.m.Level, cover.m.Reason
+		}
+	}
 	if ok || err != nil {
 		return err
+	}
+	if cfg.linearOnly {
+		return nil
+	}
+	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
+		return nil
 	}
 	if ok, err := exhaustOne(ctx, cfg, m, ts, name, solver, res); ok || err != nil {
 		return err
@@ -588,6 +752,25 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		lemmas = nil
 	}
 	return answer(ctx, cfg, m, ts, a, lemmas, name, solver, res)
+}
+
+// safetySystem is m's transition system from the initial states
+// satisfying premise, with the states violating phi bad.
+func safetySystem(m *counterabs.ParamModel, premise, phi presburger.Formula) presburger.TransitionSystem {
+	ps := m.TransitionSystem()
+	return presburger.TransitionSystem{
+		Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.Negation(phi),
+	}
+}
+
+// varSet is the set of phi's free variables.
+func varSet(phi presburger.Formula) map[presburger.Var]bool {
+	set := map[presburger.Var]bool{}
+	for _, v := range presburger.FreeVars(phi) {
+		set[v] = true
+	}
+	return set
 }
 
 // lemmasFor returns the lemmas of m (lemma.go) that are inductive
@@ -793,7 +976,11 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	if !monotone {
 		return false, false, nil
 	}
-	out := cs.backward(ctx, coverWork)
+	work := int64(coverWork)
+	if cfg.linearOnly {
+		work /= 8
+	}
+	out := cs.backward(ctx, work)
 	switch {
 	case out.cex != nil:
 		ok, err = refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)
@@ -921,8 +1108,9 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")
 		}
 		if name == "" {
-			// A joint question: each property is asked alone next.
-			res.Verdict = Refuted
+			// A joint question: proveJoint asks again without the
+			// properties the run's last state violates.
+			res.Verdict, res.jointRun = Refuted, ans.Counterexample
 			return nil
 		}
 		// The run is replayed on the instance, not on the model.
@@ -939,6 +1127,16 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 		}
 	}
 	return nil
+}
+
+// lastState is the last state of cex with the values of its parameters.
+func lastState(cex presburger.Counterexample) presburger.Model {
+	if len(cex.States) == 0 {
+		return nil
+	}
+	state := maps.Clone(cex.States[len(cex.States)-1])
+	maps.Copy(state, cex.Params)
+	return state
 }
 
 // timedOut reports whether the bound on the property (Timeout) has run
