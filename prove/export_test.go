@@ -28,6 +28,14 @@ func IdleCasesLeftOut(m *counterabs.ParamModel) int {
 	return left
 }
 
+// OneJointQuestion has Check ask the safety properties of a model
+// together once at most, until the returned function restores it.
+func OneJointQuestion() (restore func()) {
+	saved := maxJointRounds
+	maxJointRounds = 1
+	return func() { maxJointRounds = saved }
+}
+
 // WithoutHoudini makes linearInvariants keep every case from the start,
 // until the returned function restores it.
 func WithoutHoudini() (restore func()) {

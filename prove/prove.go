@@ -176,6 +176,15 @@ type config struct {
 	progress    progress.Func
 }
 
+// coverWork is the work of the backward search (cover.go's coverWork,
+// an eighth of it for a joint question asked again).
+func (c config) coverWork() int64 {
+	if c.linearOnly {
+		return coverWork / 8
+	}
+	return coverWork
+}
+
 // OnProgress has Check report to f: the certification's queries (phase
 // progress.Certify), then each proof as it starts (progress.Proof,
 // property K of N, or K zero for the safety properties of one model
@@ -415,8 +424,9 @@ type jointOutcome struct {
 	refuted map[string]Result
 }
 
-// maxJointRounds bounds the joint questions of proveJoint.
-const maxJointRounds = 16
+// maxJointRounds bounds the joint questions of proveJoint (a variable
+// for the test of byOthers, which needs one).
+var maxJointRounds = 16
 
 // proveJoint asks the safety properties of m without a premise (one
 // with a premise starts from fewer states) together, AG (phi1 & ... &
@@ -553,14 +563,6 @@ func hasLocals(m *counterabs.ParamModel) bool {
 	return slices.ContainsFunc(m.Transitions, func(t counterabs.ParamTransition) bool { return len(t.Locals) > 0 })
 }
 
-// coverModel is a property on the model the backward search reads in
-// place of the one proveOne is asked about (Check's coverGroup), with
-// its premise and phi there.
-type coverModel struct {
-	m            *counterabs.ParamModel
-	premise, phi presburger.Formula
-}
-
 // retry is a property left unknown: its result's index in the report,
 // its model and its formula there.
 type retry struct {
@@ -664,11 +666,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	}
 	ok, lossyReach, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res)
 	if !ok && err == nil && cover != nil {
-		cts := safetySystem(cover.m, cover.premise, cover.phi)
-		clis := linearInvariants(cover.m, varSet(cover.phi))
-		if ok, lossyReach, err = coverFirst(ctx, cfg, cover.m, cts, clis, name, solver, res); ok {
-			res.Level, res.LevelReason = cover.m.Level, cover.m.Reason
-		}
+		ok, lossyReach, err = coverOnGroups(ctx, cfg, m, ts, cover, name, solver, res)
 	}
 	if ok || err != nil {
 		return err
@@ -951,6 +949,11 @@ func searchFirst(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 	if m.System.Simple() {
 		return presburger.SafetyAnswer{}, false, nil
 	}
+	return searchRun(ctx, m, ts, solver)
+}
+
+// searchRun is searchFirst for every system.
+func searchRun(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver) (presburger.SafetyAnswer, bool, error) {
 	cex := searchSmall(ctx, solver, m, ts)
 	if cex == nil {
 		return presburger.SafetyAnswer{}, false, nil
@@ -976,11 +979,7 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	if !monotone {
 		return false, false, nil
 	}
-	work := int64(coverWork)
-	if cfg.linearOnly {
-		work /= 8
-	}
-	out := cs.backward(ctx, work)
+	out := cs.backward(ctx, cfg.coverWork())
 	switch {
 	case out.cex != nil:
 		ok, err = refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)

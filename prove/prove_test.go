@@ -163,8 +163,10 @@ properties:
 	}
 }
 
-// TestByOthers: where the joint question fails (one property is false),
-// each property is asked alone, and those the first's invariant implies
+// TestByOthers: the joint question fails (one property is false), and
+// asked again without that one, it proves the others together. With one
+// joint question only, each property is asked alone, and those the
+// first's invariant implies
 // ("at most k in the critical section" for k > 1) are proved by it, each
 // with the same invariant: the conjunction of the invariants proved for
 // properties on their own, none of those proved by the others (which
@@ -179,7 +181,25 @@ func TestByOthers(t *testing.T) {
 		fmt.Fprintf(&b, "  atmost%d: \"AG #C <= %d\"\n", k, k)
 	}
 	s := z3.New()
-	rep, err := prove.Check(context.Background(), load(t, "mutex.yaml", []byte(b.String())), s, s)
+	sys := load(t, "mutex.yaml", []byte(b.String()))
+	// Asked together again without none, which the joint question's
+	// run refutes, the others are proved by one invariant.
+	rep, err := prove.Check(context.Background(), sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if want := prove.Proved; r.Property.Name == "none" {
+			if r.Verdict != prove.Refuted {
+				t.Errorf("none: %v, want refuted", r.Verdict)
+			}
+		} else if r.Verdict != want || !strings.Contains(r.Reason, "together with 7 other") {
+			t.Errorf("%s: %v (%s), want proved together with the 7 others", r.Property.Name, r.Verdict, r.Reason)
+		}
+	}
+	restore := prove.OneJointQuestion()
+	defer restore()
+	rep, err = prove.Check(context.Background(), sys, s, s)
 	if err != nil {
 		t.Fatal(err)
 	}

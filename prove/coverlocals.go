@@ -1,0 +1,157 @@
+package prove
+
+import (
+	"context"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/presburger"
+)
+
+// The backward search (cover.go) reads no guard with locals, and the
+// total-counter model of a certified system whose guards count the
+// processes of a group (readers and writers, or a Petri net written
+// with a group per rule) has them: its guards quantify over the group
+// counters. The group-counter model has those counters as variables and
+// is exact for every GSST, so the search reads it in the total-counter
+// model's place. Its fixpoint proves the property on the group-counter
+// model, which the answer then names; its run, summed over the groups,
+// is a run of the total-counter model (that model is the existential
+// abstraction of the group counters, and certified exact), and is
+// answered there, replayed on that model and then on the instance, as
+// every run is.
+
+// coverModel is a property on the model the backward search reads in
+// place of the one proveOne is asked about (Check's coverGroup), with
+// its premise and phi there.
+type coverModel struct {
+	m            *counterabs.ParamModel
+	premise, phi presburger.Formula
+}
+
+// coverOnGroups is coverFirst on cover's model for the property of
+// total (with ts its system), whose guards have locals. A run in an
+// instance larger than the least is replaced by a shortest run in the
+// smallest instance that has one, when the small-instance search on
+// the group-counter model finds it: readers want the least instance,
+// which the backward search does not look for (printers.yaml's run is
+// at staff=3, guest=1 there, at staff=1, guest=2 so).
+func coverOnGroups(ctx context.Context, cfg config, total *counterabs.ParamModel, ts presburger.TransitionSystem, cover *coverModel, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
+	m := cover.m
+	gts := safetySystem(m, cover.premise, cover.phi)
+	cs, monotone := monotoneSystem(m, gts, linearInvariants(m, varSet(cover.phi)))
+	if !monotone {
+		return false, false, nil
+	}
+	out := cs.backward(ctx, cfg.coverWork())
+	switch {
+	case out.invariant != nil:
+		if ok, err = tryProof(ctx, cfg, m, gts, solver, res, ByCoverability, out.invariant, true); ok {
+			res.Level, res.LevelReason = m.Level, m.Reason
+		}
+	case out.cex != nil:
+		if err := presburger.Replay(ctx, solver, gts, *out.cex); err != nil {
+			if ctx.Err() != nil {
+				return false, out.capped, nil
+			}
+			return false, out.capped, errkind.Errorf(errkind.Internal, "the run of the backward coverability search does not replay on the group-counter model: %w", err)
+		}
+		cex, method := *out.cex, ByCoverability
+		if sizes, _, err := instanceValues(m, cex); err == nil && !cfg.joint && !leastSizes(m, sizes) {
+			a, found, err := searchRun(ctx, m, gts, solver)
+			if err != nil {
+				return false, out.capped, err
+			}
+			if found {
+				cex, method = *a.Counterexample, BySearch
+			}
+		}
+		if run, projected := totalRun(m, total, cex); projected && presburger.Replay(ctx, solver, ts, run) == nil {
+			ok, err = refuteBy(ctx, cfg, total, ts, method, "the run of the backward coverability search, summed over the groups", run, name, solver, res)
+		} else {
+			// The run as it is, on the group-counter model.
+			if ok, err = refuteBy(ctx, cfg, m, gts, method, "the run of the backward coverability search", cex, name, solver, res); ok {
+				res.Level, res.LevelReason = m.Level, m.Reason
+			}
+		}
+	}
+	return ok, out.capped, err
+}
+
+// leastSizes says whether sizes are the least of m's groups.
+func leastSizes(m *counterabs.ParamModel, sizes []int) bool {
+	bounds := m.SizeBounds()
+	for g, n := range sizes {
+		if int64(n) > bounds[g].Lo {
+			return false
+		}
+	}
+	return true
+}
+
+// totalRun is cex, a run of the group-counter model g, as a run of the
+// total-counter model t of the same system: each state's counters summed
+// by state, the shared variables, sizes and parameters as they are, and
+// each step the transition of t that has its step of the system.
+// projected is false when some value or step has no counterpart in t
+// (the caller replays the run on t all the same).
+func totalRun(g, t *counterabs.ParamModel, cex presburger.Counterexample) (run presburger.Counterexample, projected bool) {
+	counterOf := map[int]presburger.Var{} // state -> t's counter
+	for i, c := range t.Counters {
+		counterOf[c.State] = t.StateVar(i)
+	}
+	sharedOf := map[int]presburger.Var{} // system index -> t's variable
+	for i := range t.Shared {
+		sharedOf[t.SharedIndex(i)] = t.SharedVar(i)
+	}
+	state := func(x presburger.Model) (presburger.Model, bool) {
+		y := presburger.Model{}
+		for v := range counterOf {
+			y[counterOf[v]] = 0
+		}
+		for i, c := range g.Counters {
+			v, ok := counterOf[c.State]
+			if !ok {
+				if x[g.StateVar(i)] != 0 {
+					return nil, false
+				}
+				continue
+			}
+			y[v] += x[g.StateVar(i)]
+		}
+		for i := range g.Shared {
+			v, ok := sharedOf[g.SharedIndex(i)]
+			if !ok {
+				return nil, false
+			}
+			y[v] = x[g.SharedVar(i)]
+		}
+		return y, true
+	}
+	run.Params = presburger.Model{t.NVar(): cex.Params[g.NVar()]}
+	for k := range g.System.Groups {
+		run.Params[t.SizeVar(k)] = cex.Params[g.SizeVar(k)]
+	}
+	for k := range g.System.Params {
+		run.Params[t.ParamVar(k)] = cex.Params[g.ParamVar(k)]
+	}
+	for _, x := range cex.States {
+		y, ok := state(x)
+		if !ok {
+			return run, false
+		}
+		run.States = append(run.States, y)
+	}
+	for _, j := range cex.Steps {
+		steps := g.Transitions[j].Steps
+		k := slices.IndexFunc(t.Transitions, func(tr counterabs.ParamTransition) bool {
+			return len(steps) > 0 && slices.Contains(tr.Steps, steps[0])
+		})
+		if k < 0 {
+			return run, false
+		}
+		run.Steps = append(run.Steps, k)
+	}
+	return run, true
+}
