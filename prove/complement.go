@@ -86,7 +86,7 @@ func (cs *coverSystem) complementSum(j int, t *sumTerm) (*sumTerm, bool) {
 // bounded reports whether variable j of the search's vectors is a
 // variable with a complement or a complement.
 func (cs *coverSystem) bounded(j int) bool {
-	return j >= cs.k || cs.comp[j] >= 0
+	return j >= cs.k && !cs.isHotEntry(j) || j < cs.k && cs.comp[j] >= 0
 }
 
 // complementTerm is hi_i - x_i, for the complement j of variable i.

@@ -193,6 +193,17 @@ type coverSystem struct {
 	comp   []int
 	hi     []int64
 	compOf []int
+	// After the complements come the one-hot variables (coverhot.go),
+	// from hot0 on: hotVar[j-hot0] is the model's variable of entry j
+	// and hotVal[j-hot0] its value; hotFirst[i] is the first entry of
+	// variable i, -1 for one not read one-hot.
+	hot0     int
+	hotVar   []int
+	hotVal   []int64
+	hotFirst []int
+	// hotInvs are the semi-positive invariants of the one-hot system
+	// before the fusion, for hotPrune.
+	hotInvs []coverInvariant
 	// scratch holds the vector pre builds, which the search mostly
 	// drops (covered by an element it has): search copies what it
 	// keeps.
@@ -230,10 +241,24 @@ const maxSumSplits = 10_000
 // keep at most 1), or that a transfer into a bounded variable reads,
 // keeps its bound (at most maxLooseRounds readings); the system with
 // every bound comes last.
+//
+// Program counters are read one-hot (coverhot.go); when that reading
+// fails (a step split into too many cases), the one with every bounded
+// variable read through its complement is tried.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant) (*coverSystem, bool) {
+	cs, ok := monotoneReading(m, ts, lis, true)
+	if !ok && len((&coverSystem{m: m, ts: ts}).chooseHot(domainBounds(ts.Domain))) > 0 {
+		return monotoneReading(m, ts, lis, false)
+	}
+	return cs, ok
+}
+
+// monotoneReading is monotoneSystem with the one-hot reading on or off
+// (oneHot).
+func monotoneReading(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, oneHot bool) (*coverSystem, bool) {
 	keep := map[presburger.Var]bool{}
 	for range maxLooseRounds {
-		cs, ok := readMonotone(m, ts, looseDomain(m, ts.Domain, lis, keep))
+		cs, ok := readMonotone(m, ts, looseDomain(m, ts.Domain, lis, keep), oneHot)
 		if ok {
 			return cs, true
 		}
@@ -244,7 +269,7 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem, li
 			keep[v] = true
 		}
 	}
-	cs, ok := readMonotone(m, ts, looseDomain(m, ts.Domain, lis, nil))
+	cs, ok := readMonotone(m, ts, looseDomain(m, ts.Domain, lis, nil), oneHot)
 	return cs, ok
 }
 
@@ -252,10 +277,11 @@ func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem, li
 // bounds.
 const maxLooseRounds = 4
 
-// readMonotone is monotoneSystem with the loosening held. When it fails
+// readMonotone is monotoneSystem with the loosening held, and the
+// one-hot reading of program counters when oneHot. When it fails
 // for want of a complement that held took away, cs (not nil) lists the
 // variables (wantBound).
-func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held loosening) (*coverSystem, bool) {
+func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held loosening, oneHot bool) (*coverSystem, bool) {
 	// The search starts from one initial state per size and spread
 	// (initialAbove builds it).
 	k := m.NumState()
@@ -277,19 +303,31 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	if !cs.readParams() {
 		return nil, false
 	}
+	var hot []int
+	if oneHot {
+		hot = cs.chooseHot(orig)
+	}
 	for i := range k {
 		b, ok := cs.dom[m.StateVar(i)]
 		if !ok || b.NoLo {
 			return nil, false
 		}
 		cs.lo[i], cs.comp[i] = b.Lo, -1
+		if slices.Contains(hot, i) {
+			if cs.unbounded[i] {
+				delete(cs.unbounded, i)
+				cs.loosened--
+			}
+			continue
+		}
 		if !b.NoHi {
 			cs.comp[i], cs.hi[i] = len(cs.lo), b.Hi
 			cs.lo = append(cs.lo, 0)
 			cs.compOf = append(cs.compOf, i)
 		}
 	}
-	if !cs.readInitial(index) || !cs.complementInitial() {
+	cs.addHot(hot, orig)
+	if !cs.readInitial(index) || !cs.complementInitial() || !cs.hotInitial() {
 		return nil, false
 	}
 	k = len(cs.lo)
@@ -303,8 +341,19 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		set := make([]int64, k)
 		var moved []*sumTerm
 		var ok bool
+		var assigned map[int]int64
 		for j, next := range m.StepTerms(t) {
 			c := cs.comp[j]
+			if cs.isHot(j) {
+				// A constant (chooseHot), or the variable itself.
+				if next.IsConst() {
+					if assigned == nil {
+						assigned = map[int]int64{}
+					}
+					assigned[j] = next.Const
+				}
+				continue
+			}
 			switch {
 			case next.IsConst():
 				reset[j], set[j] = true, next.Const
@@ -344,6 +393,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		}
 		for _, clause := range clauses {
 			clause = cs.prune(held, cs.poolSums(clause))
+			clause, allowed := cs.hotClause(index, clause)
 			need, sums, caps, ok := upwardClause(cs, index, clause, true)
 			if !ok {
 				return cs, false
@@ -354,7 +404,16 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 			if len(caps) > 0 {
 				cs.capped++
 			}
-			cs.steps = append(cs.steps, coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved, caps: caps})
+			step := coverStep{trans: i, need: need, sums: sums, add: add, reset: reset, set: set, moved: moved, caps: caps}
+			if allowed == nil && assigned == nil {
+				cs.steps = append(cs.steps, step)
+				continue
+			}
+			cases, ok := cs.hotCases(step, allowed, assigned)
+			if !ok {
+				return cs, false
+			}
+			cs.steps = append(cs.steps, cases...)
 		}
 	}
 	cs.readDead()
@@ -365,9 +424,16 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	for _, clause := range bad {
 		// Within the reachable states, the clause is the atoms kept.
 		clause = cs.prune(held, cs.poolSums(clause))
+		clause, allowed := cs.hotClause(index, clause)
+		clause = cs.hotPrune(index, clause, allowed)
 		need, sums, _, ok := upwardClause(cs, index, clause, false)
 		if !ok {
 			return cs, false
+		}
+		if need != nil {
+			if sums, ok = cs.hotNeed(need, sums, allowed, nil); !ok {
+				continue // a clause no state satisfies
+			}
 		}
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
@@ -1123,6 +1189,13 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 			state[j] = max(cs.initConst[j], x[j])
 		}
 	}
+	// The one-hot variables at their initial values (hotInitial).
+	for j := cs.hot0; j < len(x) && cs.hotVar != nil; j++ {
+		if x[j] > cs.initConst[j] {
+			return nil, nil, false, true
+		}
+		state[j] = cs.initConst[j]
+	}
 	// Each group's processes where x asks for them (at least the
 	// domain's least value), the rest of its least size in its first
 	// state.
@@ -1420,18 +1493,18 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 			for j, v := range x {
 				// x_j < v is false where x_j is always at least v.
 				if v > cs.lo[j] && v > least[j] {
-					below = append(below, presburger.Compare(cs.countTerm(j), presburger.Lt, presburger.ConstTerm(v)))
+					below = append(below, cs.entryFormula(map[int]int64{j: 1}, presburger.Lt, v))
 				}
 			}
 			parts = append(parts, presburger.Disj(below...))
 		}
 		if pruned {
 			for _, inv := range cs.invs[:cs.semi] {
-				var t presburger.Term
+				y := map[int]int64{}
 				for _, j := range inv.support {
-					t = t.Add(cs.countTerm(j).Scale(inv.y[j]))
+					y[j] = inv.y[j]
 				}
-				parts = append(parts, presburger.Compare(t, presburger.Eq, presburger.ConstTerm(inv.c)))
+				parts = append(parts, cs.entryFormula(y, presburger.Eq, inv.c))
 			}
 			// The linear invariants that pruned, with the others of
 			// their set: they are inductive together.
@@ -1511,6 +1584,7 @@ func (cs *coverSystem) run(states [][]int64, trans []int, params presburger.Mode
 		for j, v := range x[:cs.k] {
 			st[cs.m.StateVar(j)] = v
 		}
+		cs.hotState(st, x)
 		cex.States = append(cex.States, st)
 	}
 	cex.Steps = trans
@@ -1715,6 +1789,11 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		}
 		// A fused variable is 0 in every state of the fused system, and
 		// no other invariant has it (no step changes it).
+		for j, w := range r.y {
+			// A variable read one-hot keeps its initial value in the
+			// vectors, which is no invariant of the model.
+			constant = constant && (w == 0 || !cs.isHot(j))
+		}
 		if constant && !cs.onFused(r.y) {
 			var support []int
 			for j, w := range r.y {
@@ -1754,6 +1833,24 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 		c, ok := li.rhs.Const, true
 		for j, w := range li.coef {
 			switch {
+			case w != 0 && cs.isHot(j):
+				// w*x_j is the sum of w*u*h_u, plus s times their sum
+				// (1) to make every weight nonnegative.
+				vals := cs.hotValues(j)
+				s := int64(0)
+				for _, u := range vals {
+					if wu, fits := checked.Mul(w, u); !fits {
+						ok = false
+					} else {
+						s = max(s, -wu)
+					}
+				}
+				if ok {
+					for _, u := range vals {
+						y[cs.hotEntry(j, u)] = w*u + s
+					}
+					c, ok = combine(1, c, 1, s)
+				}
 			case w >= 0:
 				y[j] = w
 			case cs.comp[j] >= 0:
@@ -1769,7 +1866,7 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 		if !ok {
 			continue
 		}
-		for j := range cs.k {
+		for j := range y {
 			if cs.root != nil && cs.root[j] != j {
 				ok = ok && y[j] == y[cs.root[j]]
 				y[j] = 0

@@ -396,6 +396,10 @@ const (
 	coverCaps
 	// coverCapsN adds them and "every process there" over n.
 	coverCapsN
+	// coverEnumNet draws nets with enumerations as program counters
+	// (randomEnumNet) instead, and compares the search with the one
+	// that reads none of them one-hot.
+	coverEnumNet
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -410,6 +414,8 @@ func checkCoverRandom(t *testing.T, seed int64, systems int, want, may testsuppo
 func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may testsupport.Constructs, v coverVariant, caught func(format string, args ...any)) {
 	spread, generalize, paramInit, hub, rangeInit, bounded, boolNet, paramSize, caps := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0, v&coverBoolNet != 0, v&coverParamSizes != 0, v&coverCaps != 0
 	capsN := v&coverCapsN != 0
+	enumNet := v&coverEnumNet != 0
+	var hotSearches, hotOnly, unhotAgrees int
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -454,6 +460,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		}
 		if boolNet {
 			sys = randomBoolNet(t, r)
+		}
+		if enumNet {
+			sys = randomEnumNet(t, r)
 		}
 		var models []*counterabs.ParamModel
 		group, err := counterabs.BuildParamGroup(sys)
@@ -516,6 +525,20 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				where := func() string {
 					return m.Level.String() + " model, " + sys.Properties[k].Name + " (" + sys.Properties[k].Text + ")\n" + testsupport.Describe(sys)
+				}
+				if enumNet && a.Hot > 0 {
+					hotSearches++
+					restore := prove.WithoutOneHot()
+					u := prove.Cover(ctx, m, ts, coverRandomWork)
+					restore()
+					switch {
+					case u.Cex != nil && a.Invariant != nil, u.Invariant != nil && a.Cex != nil:
+						fail("system %d, %s: the search with %d variables one-hot says refuted %v, without refuted %v", i, where(), a.Hot, a.Cex != nil, u.Cex != nil)
+					case u.Cex != nil || u.Invariant != nil:
+						unhotAgrees++
+					case a.Cex != nil || a.Invariant != nil:
+						hotOnly++
+					}
 				}
 				if hub {
 					restore := prove.WithoutFusion()
@@ -643,6 +666,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		t.Logf("searches with caps: %d proved, %d refuted; %d read n as a sum", cappedProved, cappedRefuted, pooled)
 		if cappedProved < systems/20 || cappedRefuted < systems/20 || pooled < systems/40 {
 			t.Errorf("too few searches with caps that proved (%d), refuted (%d) or read n as a sum (%d)", cappedProved, cappedRefuted, pooled)
+		}
+	}
+	if enumNet {
+		t.Logf("%d searches read a variable one-hot: the search without answered and agreed on %d, did not answer on %d", hotSearches, unhotAgrees, hotOnly)
+		if hotSearches < systems/2 || unhotAgrees < hotSearches/4 || hotOnly == 0 {
+			t.Errorf("too few searches with a variable one-hot (%d), answers without (%d), or answers only with (%d)", hotSearches, unhotAgrees, hotOnly)
 		}
 	}
 	if boolNet {

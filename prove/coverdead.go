@@ -36,7 +36,7 @@ func (cs *coverSystem) liveSteps() (fires, live []bool) {
 	n := len(cs.lo)
 	live = make([]bool, n)
 	for j := range n {
-		live[j] = j >= cs.k || cs.comp[j] >= 0 || cs.initSum[j] >= 0 || cs.initOpen[j] || cs.initHi[j] > cs.lo[j]
+		live[j] = j >= cs.k || cs.comp[j] >= 0 || cs.isHot(j) || cs.initSum[j] >= 0 || cs.initOpen[j] || cs.initHi[j] > cs.lo[j]
 	}
 	stepLive := func(s *coverStep) bool {
 		for j, v := range s.need {

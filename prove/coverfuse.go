@@ -170,7 +170,10 @@ func (cs *coverSystem) readsVar(s *coverStep, r int) bool {
 }
 
 // isReturn reports whether s is "x_r >= 1: x_r - 1, x_s + 1" for some
-// s other than r, every other variable kept.
+// s other than r, every other variable kept. Its guard may also ask
+// for a variable that holds as much in every reachable state (steady):
+// the one process of a net whose hub is an enumeration (coverhot.go)
+// stays in its state S, and every step asks "#S >= 1".
 func (cs *coverSystem) isReturn(s *coverStep, r int) bool {
 	if len(s.sums) > 0 || len(s.caps) > 0 || s.moved != nil || slices.Contains(s.reset, true) {
 		return false
@@ -182,7 +185,7 @@ func (cs *coverSystem) isReturn(s *coverStep, r int) bool {
 			if s.need[j] != cs.lo[j]+1 || s.add[j] != -1 {
 				return false
 			}
-		case s.need[j] != cs.lo[j]:
+		case s.need[j] != cs.lo[j] && (s.add[j] != 0 || s.need[j] > cs.steadyLeast(j)):
 			return false
 		case s.add[j] == 1:
 			up++
@@ -347,4 +350,26 @@ func (cs *coverSystem) expandRun(states [][]int64, steps []int) (out [][]int64, 
 		}
 	}
 	return out, trans
+}
+
+// steadyLeast returns a value that variable j is at least in every
+// reachable state when no step changes it (its least initial value: a
+// constant's, or the least size of a group that starts all in j), and
+// its domain's least value otherwise.
+func (cs *coverSystem) steadyLeast(j int) int64 {
+	for si := range cs.steps {
+		s := &cs.steps[si]
+		if s.add[j] != 0 || s.reset[j] || s.moved != nil && s.moved[j] != nil {
+			return cs.lo[j]
+		}
+	}
+	switch {
+	case cs.initSum[j] >= 0:
+		st := cs.starts[cs.initSum[j]]
+		if b := cs.dom[st.size]; len(st.vars) == 1 && !b.NoLo {
+			return max(cs.lo[j], b.Lo)
+		}
+		return cs.lo[j]
+	}
+	return max(cs.lo[j], cs.initConst[j]) // the least initial value
 }

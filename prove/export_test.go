@@ -69,6 +69,7 @@ type CoverAnswer struct {
 	Capped    int
 	CappedEnd bool
 	Pooled    int // sizes read as sums of counters (poolSums)
+	Hot       int // variables read one-hot (coverhot.go)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -79,7 +80,22 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	}
 	out := cs.backward(ctx, work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount()}
+}
+
+// WithoutOneHot turns the one-hot reading of program counters off
+// (coverhot.go), until the returned function restores it.
+func WithoutOneHot() (restore func()) {
+	noOneHot = true
+	return func() { noOneHot = false }
+}
+
+// BreakOneHot makes the one-hot reading wrong, until the returned
+// function restores it: a step that sets a program counter adds its
+// token to the new value without taking it from the old one.
+func BreakOneHot() (restore func()) {
+	brokenHot = true
+	return func() { brokenHot = false }
 }
 
 // WithoutFusion turns the fusion of transient variables off, until the
