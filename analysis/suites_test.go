@@ -123,7 +123,7 @@ func suiteRoots() map[string]string {
 var suitePatterns = map[string][]string{
 	"hand":    {"*.spec"},
 	"isola18": {"*.ta"},
-	"yaml":    {"mist/*.yaml", "bymc/*.yaml", "cubicle/*.yaml"},
+	"yaml":    {"mist/*.yaml", "bymc/*.yaml", "cubicle/*.yaml", "styles/*.yaml"},
 	"mist":    {"*/*.spec", "*/*/*.spec"},
 	"mist-m4": {"*.spec"},
 }
