@@ -17,7 +17,7 @@ import (
 // randomEnumNet returns a net of one process on self-loops whose
 // control is one or two enumerations of 3 or 4 values (the one-token
 // place invariants of a Petri net written as program counters, as
-// /tmp/alt2's "pc" translations of mist's nets write them), besides two
+// testdata/styles/manufacture-pc.yaml writes mist's net), besides two
 // or three places as unbounded integers and now and then a boolean.
 // A rule's guard tests a program counter with "=" or "!=" (or not at
 // all) and its update sets it to a constant, moves tokens between the
