@@ -52,7 +52,9 @@ type Certification struct {
 // "reachability"), never an answer.
 func Certify(ctx context.Context, sys *gsst.System, r CertifyRequest) (*Certification, error) {
 	solver := z3.New(z3.Timeout(r.SolverTimeout), z3.Work(orDefault(r.Work, QueryWork)))
-	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout), detect.OnProgress(r.Progress))
+	// The witness printed is asked again in fresh contexts (WitnessSolver).
+	witness := z3.New(z3.Timeout(r.SolverTimeout), z3.Work(orDefault(r.Work, QueryWork)), z3.Fresh())
+	rep, err := detect.Certify(ctx, sys, solver, detect.Timeout(r.SolverTimeout), detect.OnProgress(r.Progress), detect.WitnessSolver(witness))
 	if ctx.Err() != nil {
 		// The run's bound, not a call's: no report at all.
 		return nil, Stopped(ctx, r.File, "certification", r.Limits.Timeout)

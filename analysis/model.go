@@ -132,7 +132,8 @@ func buildModel(ctx context.Context, sys *gsst.System, r ModelRequest) (*Model, 
 		work = AutoQueryWork
 	}
 	solver := z3.New(z3.Work(orDefault(r.QueryWork, work)))
-	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress))
+	witness := z3.New(z3.Work(orDefault(r.QueryWork, work)), z3.Fresh())
+	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(r.Progress), detect.WitnessSolver(witness))
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

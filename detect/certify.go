@@ -182,7 +182,17 @@ type config struct {
 	workers  int
 	split    int
 	progress progress.Func
+	witness  presburger.Solver
 }
+
+// WitnessSolver has Certify ask s again, one call after another, the
+// query of the part that gave an item's witness, and report the witness
+// s gives: the solver of the workers may find another model of the same
+// query depending on what it solved before, which depends on timing (Z3
+// with its reused contexts), while s answers each call as if it were the
+// first (z3.Fresh). Certify keeps the workers' witness when s gives
+// none (it runs out of its budget).
+func WitnessSolver(s presburger.Solver) Option { return func(c *config) { c.witness = s } }
 
 // OnProgress has Certify report to f as each query starts: phase
 // progress.Certify, query K of N, named by its transition. The workers
@@ -286,6 +296,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	}
 	var jobs []job
 	queries := make([]*query, items)
+	can := map[[2]string]bool{} // pairs of effects that can be equal (newQuery)
 	for i := range items {
 		res := result(i)
 		switch {
@@ -304,7 +315,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			}
 			continue
 		}
-		q := newQuery(sys, all, i)
+		q := newQuery(sys, all, i, can)
 		queries[i] = q
 		for _, part := range parts(len(q.own), cfg.split) {
 			jobs = append(jobs, job{i, q, part})
@@ -314,12 +325,19 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	// Per-item aggregation: the first sat answer decides (and later
 	// jobs of that item are skipped); otherwise any unknown makes the
 	// item unknown; otherwise it is certified.
+	// The witness of an item is that of its first part (in the order of
+	// its members) with one, and its queries those of the parts up to
+	// that one: the parts run at once on several workers, and a part
+	// after one with a witness may be skipped, so the first to answer
+	// and the parts that ran depend on timing, while every part before
+	// the first with a witness runs (the parts are handed out in order).
 	type agg struct {
 		mu      sync.Mutex
 		sat     *Witness
+		satPart int
 		unknown string
-		stopped bool // the unknown answer was a time bound's
-		queries int
+		stopped bool        // the unknown answer was a time bound's
+		queries map[int]int // by the part's first member
 		err     error
 	}
 	aggs := make([]agg, items)
@@ -351,15 +369,18 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 			}
 			w, ans, calls, err := j.q.run(ctx, s, j.part, cfg.timeout)
 			a.mu.Lock()
-			a.queries += calls
+			if a.queries == nil {
+				a.queries = map[int]int{}
+			}
+			a.queries[j.part[0]] = calls
 			switch {
 			case err != nil:
 				if a.err == nil {
 					a.err = err
 				}
 			case ans.Result == presburger.Sat:
-				if a.sat == nil {
-					a.sat = w
+				if a.sat == nil || j.part[0] < a.satPart {
+					a.sat, a.satPart = w, j.part[0]
 				}
 			case ans.Result == presburger.Unknown:
 				if a.unknown == "" {
@@ -380,12 +401,33 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	wg.Wait()
 
 	for i, q := range queries {
+		if a := &aggs[i]; q != nil && a.sat != nil && a.err == nil && cfg.witness != nil {
+			part := [2]int{a.satPart, a.satPart}
+			for _, j := range jobs {
+				if j.item == i && j.part[0] == a.satPart {
+					part = j.part
+				}
+			}
+			w, ans, _, err := q.run(ctx, cfg.witness, part, cfg.timeout)
+			if err != nil {
+				return nil, fmt.Errorf("detect: %s: %w", itemLabel(sys, i), err)
+			}
+			if ans.Result == presburger.Sat {
+				a.sat = w
+			}
+		}
+	}
+	for i, q := range queries {
 		if q == nil {
 			continue
 		}
 		a := &aggs[i]
 		res := result(i)
-		res.Queries = a.queries
+		for part, calls := range a.queries {
+			if a.sat == nil || part <= a.satPart {
+				res.Queries += calls
+			}
+		}
 		name := itemName(sys, i)
 		var pos gsst.Pos
 		switch {

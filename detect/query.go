@@ -194,8 +194,13 @@ func emptiedByTransfer(st *gsst.Step, s int) bool {
 	return false
 }
 
-// newQuery builds the query of item over all, the members of sys.
-func newQuery(sys *gsst.System, all []member, item int) *query {
+// newQuery builds the query of item over all, the members of sys. can
+// holds, for pairs of effects (a member's of all, then one of item's),
+// whether they can be equal, as the queries of one system find them:
+// they depend on the effects alone (a system of a Petri net written with
+// a group per rule has as many effects as rules, and each query asked
+// it of each of them again).
+func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool) *query {
 	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true}
 	for _, mb := range all {
 		if mb.item == item {
@@ -212,16 +217,21 @@ func newQuery(sys *gsst.System, all []member, item int) *query {
 			ownEffects = append(ownEffects, &q.own[i])
 		}
 	}
-	can := map[[2]string]bool{}
+	// The own effects with the group counters renamed apart, each
+	// when first needed.
+	apart := make([][2][]presburger.Term, len(ownEffects))
 	for _, nb := range all {
-		for _, mb := range ownEffects {
+		for e, mb := range ownEffects {
 			if constantTotals(&nb) && constantTotals(mb) && !slices.EqualFunc(nb.z, mb.z, presburger.Term.Equal) {
 				continue // different constant changes of the totals: never equal
 			}
 			k := [2]string{nb.effect, mb.effect}
 			c, ok := can[k]
 			if !ok {
-				c = same(nb.z, nb.w, renameTerms(mb.z, q.sideApart), renameTerms(mb.w, q.sideApart)) != presburger.False
+				if apart[e][0] == nil {
+					apart[e] = [2][]presburger.Term{renameTerms(mb.z, q.sideApart), renameTerms(mb.w, q.sideApart)}
+				}
+				c = canEqual(nb.z, nb.w, apart[e][0], apart[e][1])
 				can[k] = c
 			}
 			if c {
@@ -553,6 +563,19 @@ func same(z1, w1, z2, w2 []presburger.Term) presburger.Formula {
 		eq = append(eq, presburger.Compare(w1[j], presburger.Eq, w2[j]))
 	}
 	return presburger.Conj(eq...)
+}
+
+// canEqual says whether same(z1, w1, z2, w2) is not false: whether no
+// equation of it is false by itself (it stops at the first).
+func canEqual(z1, w1, z2, w2 []presburger.Term) bool {
+	for _, p := range [2][2][]presburger.Term{{z1, z2}, {w1, w2}} {
+		for i, a := range p[0] {
+			if b := p[1][i]; !a.Equal(b) && presburger.Compare(a, presburger.Eq, b) == presburger.False {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // formula returns the query restricted to the item's members

@@ -1,6 +1,13 @@
 package detect
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 )
@@ -11,4 +18,43 @@ func init() {
 		s        presburger.Solver
 		complete bool
 	}{"z3", z3.New(), true})
+}
+
+// TestWitnessSameOnEveryRun: the workers run the parts of the queries on
+// several goroutines, and Z3's model of a query depends on what its
+// reused context served before, so the witness of specs/peterson-broken
+// once changed from run to run (5 of 12 runs printed another); asked
+// again in a fresh context (WitnessSolver), it is the same on every run,
+// with one worker or several.
+func TestWitnessSameOnEveryRun(t *testing.T) {
+	sys, err := gsst.Load(filepath.Join("..", "specs", "peterson-broken.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	witnesses := func(workers int) string {
+		rep, err := Certify(context.Background(), sys, z3.New(), Workers(workers), WitnessSolver(z3.New(z3.Fresh())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for k, tr := range rep.Transitions {
+			if w := tr.Witness; w != nil {
+				fmt.Fprintf(&b, "%d: %v %v %v %d %v %v", k, w.Sizes, w.Enabled, w.Disabled, w.Group, w.Shared, w.Params)
+				if w.Step != nil {
+					fmt.Fprintf(&b, " %+v", *w.Step)
+				}
+				b.WriteString("\n")
+			}
+		}
+		if b.Len() == 0 {
+			t.Fatal("no witness: the test wants peterson-broken's")
+		}
+		return b.String()
+	}
+	want := witnesses(1)
+	for run := range 12 {
+		if got := witnesses(3); got != want {
+			t.Fatalf("run %d with 3 workers:\n%s\nwith one:\n%s", run, got, want)
+		}
+	}
 }

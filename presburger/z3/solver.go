@@ -24,6 +24,7 @@ type Solver struct {
 	work      int64
 	maxUnroll int
 	noHull    bool
+	fresh     bool
 }
 
 // Option configures a Solver.
@@ -45,6 +46,16 @@ func Timeout(d time.Duration) Option {
 // no limit. (Prove takes its budget per call, presburger.Budget.)
 func Work(n int64) Option {
 	return func(s *Solver) { s.work = n }
+}
+
+// Fresh has every Solve call run in a context of its own, made for it
+// and deleted after it: the model Z3 finds then depends on the problem
+// alone, where in a reused context it depends on what the context served
+// before, which on several goroutines depends on timing. A context costs
+// milliseconds to make, so this is for the few calls whose model is
+// printed (a certification's witness).
+func Fresh() Option {
+	return func(s *Solver) { s.fresh = true }
 }
 
 // New returns a Solver with the given options.
@@ -112,6 +123,14 @@ func (s *Solver) budget(ctx context.Context) (time.Duration, error) {
 func (s *Solver) Solve(ctx context.Context, p presburger.Problem) (presburger.Answer, error) {
 	if err := p.CheckBounds(); err != nil {
 		return presburger.Answer{}, err
+	}
+	if s.fresh {
+		z, err := newZctx()
+		if err != nil {
+			return presburger.Answer{}, err
+		}
+		defer z.close()
+		return s.solve(ctx, z, p)
 	}
 	z, err := solvePool.acquire()
 	if err != nil {
