@@ -210,6 +210,10 @@ type coverSystem struct {
 	scratch []int64
 	// capped counts the steps with caps (lossy.go).
 	capped int
+	// probe, when set, runs between the rounds of backward with the
+	// work of the round that ended; true ends the search (the probe
+	// found what it looked for: coverFirst's small instances).
+	probe func(ctx context.Context, round int64) bool
 	// dead marks the variables no run raises (coverdead.go), nil when
 	// there is none; deadSkipped says that minimal left them out.
 	dead        []bool
@@ -1338,7 +1342,7 @@ type coverElement struct {
 // unreachable elements that no place invariant rules out (mist's
 // delegatebuffer and queuedbusyflag); a round that ends within its work
 // ends as the search would alone, and the rounds together cost less than
-// three times the last.
+// three times the last. Between the rounds runs cs.probe, when set.
 func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
 	var smp *coverSample
 	spent := int64(0)
@@ -1359,6 +1363,9 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome 
 		if gen.cex != nil || gen.invariant != nil || gen.capped || ctx.Err() != nil || round == budget {
 			gen.work = spent
 			return gen
+		}
+		if cs.probe != nil && cs.probe(ctx, round) {
+			return coverOutcome{exhausted: true, work: spent}
 		}
 	}
 }
