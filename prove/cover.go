@@ -3,7 +3,6 @@ package prove
 import (
 	"container/heap"
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -1912,7 +1911,7 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 		if !slices.ContainsFunc(col, func(v int64) bool { return v != 0 }) {
 			return
 		}
-		if key := fmt.Sprint(col); !seen[key] {
+		if key := vectorKey(col); !seen[key] {
 			seen[key] = true
 			cols = append(cols, col)
 		}
