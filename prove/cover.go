@@ -3,7 +3,6 @@ package prove
 import (
 	"container/heap"
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -210,6 +209,10 @@ type coverSystem struct {
 	scratch []int64
 	// capped counts the steps with caps (lossy.go).
 	capped int
+	// probe, when set, runs between the rounds of backward with the
+	// work of the round that ended; true ends the search (the probe
+	// found what it looked for: coverFirst's small instances).
+	probe func(ctx context.Context, round int64) bool
 	// dead marks the variables no run raises (coverdead.go), nil when
 	// there is none; deadSkipped says that minimal left them out.
 	dead        []bool
@@ -1338,7 +1341,7 @@ type coverElement struct {
 // unreachable elements that no place invariant rules out (mist's
 // delegatebuffer and queuedbusyflag); a round that ends within its work
 // ends as the search would alone, and the rounds together cost less than
-// three times the last.
+// three times the last. Between the rounds runs cs.probe, when set.
 func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome {
 	var smp *coverSample
 	spent := int64(0)
@@ -1359,6 +1362,9 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome 
 		if gen.cex != nil || gen.invariant != nil || gen.capped || ctx.Err() != nil || round == budget {
 			gen.work = spent
 			return gen
+		}
+		if cs.probe != nil && cs.probe(ctx, round) {
+			return coverOutcome{exhausted: true, work: spent}
 		}
 	}
 }
@@ -1905,7 +1911,7 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 		if !slices.ContainsFunc(col, func(v int64) bool { return v != 0 }) {
 			return
 		}
-		if key := fmt.Sprint(col); !seen[key] {
+		if key := vectorKey(col); !seen[key] {
 			seen[key] = true
 			cols = append(cols, col)
 		}

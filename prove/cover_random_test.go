@@ -3,6 +3,7 @@ package prove_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"path/filepath"
 	"slices"
@@ -920,6 +921,41 @@ properties:
 	}
 	if err := presburger.Replay(ctx, s, ts, *b.Cex); err == nil {
 		t.Error("the chain through failing caps replays")
+	}
+}
+
+// TestCoverProbesSmallInstances: Cubicle's germanish6
+// (testdata/cubicle/germanish6.yaml) has a run at proc=3 through steps
+// with caps; the lossy backward search alone ends on a chain through a
+// step whose caps fail, after hundreds of millions of comparisons. The
+// small instances explored between its rounds give the run, which
+// replays, within two rounds (the work counted, the same on every
+// machine).
+func TestCoverProbesSmallInstances(t *testing.T) {
+	ctx, s := context.Background(), z3.New()
+	m, ts := firstSafety(t, s, "cubicle", "germanish6.yaml")
+	const work = 1 << 31
+	a, run := prove.CoverProbing(ctx, m, ts, work)
+	if run == nil || a.Capped == 0 || a.Cex != nil || a.Invariant != nil || a.CappedEnd {
+		t.Fatalf("probe's run %v, %d capped steps, search's run %v, invariant %v, capped end %v; want the probe's run alone, caps", run != nil, a.Capped, a.Cex != nil, a.Invariant != nil, a.CappedEnd)
+	}
+	if err := presburger.Replay(ctx, s, ts, *run); err != nil {
+		t.Fatalf("the probe's run does not replay: %v", err)
+	}
+	// The probes skip the instances they explored to the end: the run
+	// is the one the search of the small instances finds at once.
+	if c := prove.SearchSmall(ctx, s, m, ts); c == nil || !maps.Equal(c.Params, run.Params) || len(c.States) != len(run.States) {
+		t.Errorf("the small-instance search finds %v; the probe %v in %d states", c, run.Params, len(run.States))
+	}
+	if a.Work > 30_000_000 {
+		t.Errorf("the search did %d comparisons before the probe's run; want two rounds, under 30 million", a.Work)
+	}
+	if testing.Short() {
+		return
+	}
+	b := prove.Cover(ctx, m, ts, work)
+	if !b.CappedEnd || b.Work <= a.Work {
+		t.Errorf("alone, the search ends capped %v after %d comparisons; want a capped end after more than %d", b.CappedEnd, b.Work, a.Work)
 	}
 }
 

@@ -83,6 +83,19 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount()}
 }
 
+// CoverProbing is Cover with the small instances explored between the
+// rounds of the search, as coverFirst does on a system with caps: run
+// is the run a probe found, which ended the search.
+func CoverProbing(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) (a CoverAnswer, run *presburger.Counterexample) {
+	cs, ok := monotoneSystem(m, ts, linearInvariants(m, nil))
+	if !ok {
+		return CoverAnswer{}, nil
+	}
+	probeSmall(cs, m, ts, &run)
+	out := cs.backward(ctx, work)
+	return CoverAnswer{Applies: true, Cex: out.cex, Invariant: out.invariant, Work: out.work, Capped: cs.capped, CappedEnd: out.capped}, run
+}
+
 // WithoutOneHot turns the one-hot reading of program counters off
 // (coverhot.go), until the returned function restores it.
 func WithoutOneHot() (restore func()) {

@@ -964,6 +964,14 @@ func searchRun(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 	return presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: cex}, true, nil
 }
 
+// probeShare is the comparisons of the backward search per state of
+// the small-instance search between its rounds (coverFirst). A state
+// costs about as much as 3,000 comparisons (Cubicle's germanish6: 12
+// microseconds, 4 nanoseconds), so that a probe costs a few percent of
+// the round before it: at 4,000, germanish6's run came in the same
+// round, a safe system's probes cost twice as much.
+const probeShare = 8000
+
 // coverFirst runs the backward coverability search (cover.go) on a
 // model whose steps are monotone, and fills res when it answers (ok): a
 // run, replayed on ts and then on the instance, or the complement of its
@@ -974,19 +982,54 @@ func searchRun(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 // lossyReach says that the search, reading a guard's upper bounds
 // lossily, reached an initial state by a chain that is no run
 // (lossy.go).
+//
+// On a system with caps (a run through a step whose caps fail is no
+// run of the model, and the search cannot answer with it) that is no
+// paper's GSST, the small instances are explored between the rounds of
+// the search (backward), each time within a state per probeShare
+// comparisons of the round that ended, skipping the instances explored
+// to the end before: a run there is answered as the search's would be
+// (BySearch), the run searchFirst would find. Cubicle's germanish6 has
+// one at proc=3, which the second probe (1,000 states, after those of
+// 1 and 2 processes the first explored) finds after 20 million
+// comparisons, where the search alone ends capped after 270 million
+// (0.8 s); a safe system pays for the probes only when the search needs
+// more than one round (docs/prove.md, Backward coverability). A joint
+// question explores no small instance.
 func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
 	cs, monotone := monotoneSystem(m, ts, lis)
 	if !monotone {
 		return false, false, nil
 	}
+	var probed *presburger.Counterexample
+	if cs.capped > 0 && !cfg.joint && !m.System.Simple() {
+		probeSmall(cs, m, ts, &probed)
+	}
 	out := cs.backward(ctx, cfg.coverWork())
 	switch {
+	case probed != nil:
+		ok, err = refuteBy(ctx, cfg, m, ts, BySearch, "the run found by exploring a small instance", *probed, name, solver, res)
 	case out.cex != nil:
 		ok, err = refuteBy(ctx, cfg, m, ts, ByCoverability, "the run of the backward coverability search", *out.cex, name, solver, res)
 	case out.invariant != nil:
 		ok, err = tryProof(ctx, cfg, m, ts, solver, res, ByCoverability, out.invariant, true)
 	}
 	return ok, out.capped, err
+}
+
+// probeSmall has cs.backward explore the small instances of m (on ts)
+// between its rounds, within a state per probeShare comparisons of the
+// round that ended (coverFirst); *found is then the run found, nil when
+// none is. The search ends when a probe finds one.
+func probeSmall(cs *coverSystem, m *counterabs.ParamModel, ts presburger.TransitionSystem, found **presburger.Counterexample) {
+	p := newInstanceProbe(m, ts)
+	if p == nil {
+		return
+	}
+	cs.probe = func(ctx context.Context, round int64) bool {
+		*found = p.within(ctx, int(min(round/probeShare, searchStates)))
+		return *found != nil
+	}
 }
 
 // refuteBy answers with cex, a run found by method (what names it in an

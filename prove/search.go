@@ -45,28 +45,99 @@ const (
 // the state equation proposes (reachsearch.go), or nil. The budgets
 // count states, so the answer is the same on every machine.
 func searchSmall(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) *presburger.Counterexample {
-	for i := range m.Transitions {
-		if len(m.Transitions[i].Locals) > 0 {
-			return nil
-		}
+	if readsLocals(m) {
+		return nil
 	}
 	total := searchStates
-	for params := range searchInstances(m, ts) {
-		if ctx.Err() != nil || total <= 0 {
-			return nil
+	if cex, stopped := exploreSmall(ctx, m, ts, &total, nil); cex != nil || stopped {
+		return cex
+	}
+	return searchByEquation(ctx, solver, m, ts, searchMax, &total)
+}
+
+// readsLocals says whether some guard of m reads locals (the search
+// reads none).
+func readsLocals(m *counterabs.ParamModel) bool {
+	for i := range m.Transitions {
+		if len(m.Transitions[i].Locals) > 0 {
+			return true
 		}
-		allowed := min(instanceStates, total)
+	}
+	return false
+}
+
+// exploreSmall explores the instances of searchInstances in their
+// order, within *total states, and returns a shortest run into a bad
+// state in the first instance that has one; stopped says that the
+// budget or the context ended first. done, when not nil, lists the
+// instances explored to the end before (instanceKey), which it skips,
+// and gets those it explores to the end.
+func exploreSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, total *int, done map[string]bool) (cex *presburger.Counterexample, stopped bool) {
+	for params := range searchInstances(m, ts) {
+		if ctx.Err() != nil || *total <= 0 {
+			return nil, true
+		}
+		key := ""
+		if done != nil {
+			if key = instanceKey(params); done[key] {
+				continue
+			}
+		}
+		allowed := min(instanceStates, *total)
 		left := allowed
 		found := bfs(ctx, m, ts, params, &left)
 		// An instance costs one state at least, so that instances with
 		// no initial state (a premise false there) cannot go on for
 		// ever: a few initial ranges give millions of choices.
-		total -= max(1, allowed-left)
+		*total -= max(1, allowed-left)
 		if found.cex != nil {
-			return found.cex
+			return found.cex, false
+		}
+		if done != nil && found.complete {
+			done[key] = true
 		}
 	}
-	return searchByEquation(ctx, solver, m, ts, searchMax, &total)
+	return nil, false
+}
+
+// instanceKey is the instance of the values params as a map key.
+func instanceKey(params presburger.Model) string {
+	vars := slices.Sorted(maps.Keys(params))
+	var b strings.Builder
+	for _, v := range vars {
+		b.WriteString(strconv.Itoa(int(v)))
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatInt(params[v], 10))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// instanceProbe is the small-instance search in probes of a given
+// number of states, each skipping the instances that the earlier ones
+// explored to the end without a bad state (coverFirst runs one between
+// the rounds of the backward search).
+type instanceProbe struct {
+	m    *counterabs.ParamModel
+	ts   presburger.TransitionSystem
+	done map[string]bool
+}
+
+// newInstanceProbe returns the probe of m's small instances, nil when
+// the search does not read m (a guard with locals).
+func newInstanceProbe(m *counterabs.ParamModel, ts presburger.TransitionSystem) *instanceProbe {
+	if readsLocals(m) {
+		return nil
+	}
+	return &instanceProbe{m: m, ts: ts, done: map[string]bool{}}
+}
+
+// within explores the small instances within states states, and
+// returns a shortest run into a bad state in the first instance that
+// has one, or nil.
+func (p *instanceProbe) within(ctx context.Context, states int) *presburger.Counterexample {
+	cex, _ := exploreSmall(ctx, p.m, p.ts, &states, p.done)
+	return cex
 }
 
 // searchInstances returns the instances that searchSmall explores: each
