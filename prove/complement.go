@@ -70,7 +70,7 @@ func (cs *coverSystem) complementSum(j int, t *sumTerm) (*sumTerm, bool) {
 	for n, y := range t.vars {
 		if y >= cs.k || cs.comp[y] < 0 {
 			if y < cs.k && cs.unbounded[y] {
-				cs.wantBound = append(cs.wantBound, cs.m.StateVar(y))
+				cs.wantBound = append(cs.wantBound, cs.stateVar(y))
 			}
 			return nil, false
 		}

@@ -426,6 +426,12 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		}
 	}
 	cs.readDead()
+	if cs.project() {
+		index = map[presburger.Var]int{}
+		for j := range cs.k {
+			index[cs.stateVar(j)] = j
+		}
+	}
 	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
 	if !ok {
 		return cs, false
@@ -433,6 +439,9 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	for _, clause := range bad {
 		// Within the reachable states, the clause is the atoms kept.
 		clause = cs.prune(held, cs.poolSums(clause))
+		if clause, ok = cs.deadClause(clause); !ok {
+			continue // it asks for a dead variable above its least value
+		}
 		clause, allowed := cs.hotClause(index, clause)
 		clause = cs.hotPrune(index, clause, allowed)
 		need, sums, _, ok := upwardClause(cs, index, clause, false)
@@ -446,7 +455,6 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		}
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
-	cs.project()
 	cs.fuseTransients()
 	cs.invs = cs.semiPositiveInvariants()
 	cs.semi, cs.linearFacts = len(cs.invs), presburger.True
@@ -1058,7 +1066,7 @@ func (cs *coverSystem) atLeast(index map[presburger.Var]int, t presburger.Term, 
 			j, coef = cs.comp[j], -coef
 		case coef <= 0:
 			if cs.unbounded[j] {
-				cs.wantBound = append(cs.wantBound, cs.m.StateVar(j))
+				cs.wantBound = append(cs.wantBound, cs.stateVar(j))
 			}
 			return sumAtom{}, false
 		}

@@ -190,10 +190,12 @@ func (cs *coverSystem) entryOf(i int) int {
 }
 
 // project drops the dead variables from the vectors of cs (see above),
-// unless some dead variable does not start at its least value alone.
-func (cs *coverSystem) project() {
+// once its steps are read and before its bad states are (deadClause
+// reads them), and says whether it did: not when some dead variable
+// does not start at its least value alone.
+func (cs *coverSystem) project() bool {
 	if cs.dead == nil || noProjection || cs.svar != nil {
-		return
+		return false
 	}
 	n := len(cs.lo)
 	pos := make([]int, n)
@@ -201,7 +203,7 @@ func (cs *coverSystem) project() {
 	for j := range n {
 		if j < cs.k && cs.dead[j] {
 			if !cs.exactInit(j) || cs.initConst[j] != cs.lo[j] || cs.comp[j] >= 0 || cs.isHot(j) {
-				return
+				return false
 			}
 			pos[j] = -1
 			continue
@@ -222,16 +224,6 @@ func (cs *coverSystem) project() {
 			y[i] = x[j]
 		}
 		return y
-	}
-	// vector is x projected, ok false when it asks for a dead variable
-	// above its least value.
-	vector := func(x []int64) ([]int64, bool) {
-		for j, p := range pos {
-			if p < 0 && x[j] > lo[j] {
-				return nil, false
-			}
-		}
-		return ints(x), true
 	}
 	// sum is the sum atom a with each dead variable at its least value:
 	// the variables kept, renumbered, and the constant rest, the dead
@@ -254,14 +246,6 @@ func (cs *coverSystem) project() {
 		ns, ok := cs.projectStep(s, pos, keep, lo, sum, ints)
 		if ok {
 			steps = append(steps, ns)
-		} else {
-			cs.deadSkipped = true
-		}
-	}
-	var bad [][]int64
-	for _, b := range cs.bad {
-		if x, ok := vector(b); ok {
-			bad = append(bad, x)
 		} else {
 			cs.deadSkipped = true
 		}
@@ -332,9 +316,44 @@ func (cs *coverSystem) project() {
 		cs.hotVar, cs.hotVal = nil, nil
 	}
 	cs.unbounded = unbounded
-	cs.steps, cs.bad = steps, bad
+	cs.steps = steps
 	cs.k, cs.svar, cs.entry = k, svar, entry
 	cs.dead, cs.hotInvs, cs.scratch = nil, nil, nil
+	return true
+}
+
+// deadClause returns clause, a conjunction of atoms over the model's
+// variables, with each variable projected out at its least value: the
+// atoms that then hold in every state are left out, and ok is false
+// when one holds in none (or a value leaves int64: the clause is kept
+// whole, and the reading refuses it as ever).
+func (cs *coverSystem) deadClause(clause []presburger.Formula) (out []presburger.Formula, ok bool) {
+	if cs.projected == nil {
+		return clause, true
+	}
+	at := map[presburger.Var]int64{}
+	for i, j := range cs.projected {
+		at[cs.m.StateVar(j)] = cs.projectedLo[i]
+	}
+	for _, f := range clause {
+		g, exact := presburger.SubstExact(f, func(v presburger.Var) presburger.Term {
+			if c, dead := at[v]; dead {
+				return presburger.ConstTerm(c)
+			}
+			return presburger.VarTerm(v)
+		})
+		switch {
+		case !exact:
+			out = append(out, f)
+		case g == presburger.True:
+			continue
+		case g == presburger.False:
+			return nil, false
+		default:
+			out = append(out, g)
+		}
+	}
+	return out, true
 }
 
 // projectStep is s in the vectors without the dead variables (pos[j]
