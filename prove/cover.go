@@ -1331,6 +1331,12 @@ func (cs *coverSystem) initialCapFails(state, x []int64, val func(presburger.Var
 	for j := range cs.k {
 		index[cs.stateVar(j)] = j
 	}
+	// A variable projected out starts at its least value, in every
+	// initial state (coverdead.go).
+	projected := map[presburger.Var]bool{}
+	for _, j := range cs.projected {
+		projected[cs.m.StateVar(j)] = true
+	}
 	for _, f := range presburger.Conjuncts(cs.ts.Init) {
 		c, ok := f.(presburger.Cmp)
 		if !ok || presburger.Eval(c, val) {
@@ -1346,6 +1352,10 @@ func (cs *coverSystem) initialCapFails(state, x []int64, val func(presburger.Var
 		}
 		isCap := len(c.T.Monos) > 0
 		for _, mo := range c.T.Monos {
+			if projected[mo.Var] {
+				isCap = isCap && sign*mo.Coef > 0
+				continue
+			}
 			j, isState := index[mo.Var]
 			isCap = isCap && isState && sign*mo.Coef > 0 && !first[j] && state[j] == x[j]
 		}

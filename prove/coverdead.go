@@ -154,12 +154,14 @@ func (cs *coverSystem) deadFacts(stated bool) []presburger.Formula {
 // nothing: germanish4 with all its local states has 594 entries to a
 // vector, 54 of them live, and its search compared, copied and pruned
 // vectors ten times as long as it needed. project drops them from the
-// vectors once the bad states are read: the entries are renumbered
-// (svar maps an entry below k to its model variable), each sum of a
-// guard, a cap or a transfer that reads a dead variable reads its least
-// value instead, a step that would move one off it is dropped (it never
+// vectors once the steps are read: the entries are renumbered (svar
+// maps an entry below k to its model variable), each sum of a guard, a
+// cap or a transfer that reads a dead variable reads its least value
+// instead, and a step that would move one off it is dropped (it never
 // fires from a state where the dead variables are at their least
-// values), and so is a bad state that asks for one above it. Runs are
+// values). The bad states are read then, with the dead variables at
+// their least values (deadClause): a clause that asks for one above it
+// is dropped, an atom that then holds everywhere left out. Runs are
 // written back with the dead variables at their least values, which are
 // their initial values, and a proof states them there (deadFacts): the
 // states above no element whose dead variables are at their least
