@@ -70,7 +70,7 @@ func (cs *coverSystem) complementSum(j int, t *sumTerm) (*sumTerm, bool) {
 	for n, y := range t.vars {
 		if y >= cs.k || cs.comp[y] < 0 {
 			if y < cs.k && cs.unbounded[y] {
-				cs.wantBound = append(cs.wantBound, cs.m.StateVar(y))
+				cs.wantBound = append(cs.wantBound, cs.stateVar(y))
 			}
 			return nil, false
 		}
@@ -92,5 +92,5 @@ func (cs *coverSystem) bounded(j int) bool {
 // complementTerm is hi_i - x_i, for the complement j of variable i.
 func (cs *coverSystem) complementTerm(j int) presburger.Term {
 	i := cs.compOf[j-cs.k]
-	return presburger.ConstTerm(cs.hi[i]).Add(presburger.VarTerm(cs.m.StateVar(i)).Scale(-1))
+	return presburger.ConstTerm(cs.hi[i]).Add(presburger.VarTerm(cs.stateVar(i)).Scale(-1))
 }

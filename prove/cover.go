@@ -217,6 +217,15 @@ type coverSystem struct {
 	// there is none; deadSkipped says that minimal left them out.
 	dead        []bool
 	deadSkipped bool
+	// svar, when the dead variables are projected out of the vectors
+	// (project, coverdead.go), is the model's state variable (its
+	// index) of each entry below k, and entry the inverse (-1 for a
+	// variable projected out); projected lists those variables and
+	// projectedLo their least values, at which they stay.
+	svar        []int
+	entry       []int
+	projected   []int
+	projectedLo []int64
 	// poolFacts are "sum of the counters = n" (or a group's size) for
 	// each size that a guard or a bad state read as that sum
 	// (poolSums), poolUsed their sizes; poolTerms is each size's sum.
@@ -420,6 +429,12 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		}
 	}
 	cs.readDead()
+	if cs.project() {
+		index = map[presburger.Var]int{}
+		for j := range cs.k {
+			index[cs.stateVar(j)] = j
+		}
+	}
 	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
 	if !ok {
 		return cs, false
@@ -427,6 +442,9 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	for _, clause := range bad {
 		// Within the reachable states, the clause is the atoms kept.
 		clause = cs.prune(held, cs.poolSums(clause))
+		if clause, ok = cs.deadClause(clause); !ok {
+			continue // it asks for a dead variable above its least value
+		}
 		clause, allowed := cs.hotClause(index, clause)
 		clause = cs.hotPrune(index, clause, allowed)
 		need, sums, _, ok := upwardClause(cs, index, clause, false)
@@ -448,9 +466,8 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		// ones state already.
 		var facts []presburger.Formula
 		for _, li := range held.lis {
-			y := make([]int64, len(cs.lo))
-			copy(y, li.coef)
-			if !slices.ContainsFunc(cs.invs, func(inv coverInvariant) bool { return slices.Equal(inv.y, y) }) {
+			y, whole := cs.entryWeights(li.coef)
+			if !whole || !slices.ContainsFunc(cs.invs, func(inv coverInvariant) bool { return slices.Equal(inv.y, y) }) {
 				facts = append(facts, li.formula(m))
 			}
 		}
@@ -536,6 +553,14 @@ type loosening struct {
 	lis   []linearInvariant
 	index map[presburger.Var]int
 	dom   map[presburger.Var]presburger.Bound // the domain, less the bounds they keep
+	// support lists, for each invariant of lis with a constant
+	// right-hand side, the variables of its nonzero weights, and
+	// byVar, for each variable, those invariants (their indices in
+	// lis) that weigh it positively: keepsBelow reads those alone (a
+	// translation with every combination of a process's fields as a
+	// local state has hundreds of invariants over 590 variables).
+	support [][]int
+	byVar   map[int][]int
 }
 
 // looseDomain returns what the linear invariants lis of m say of its
@@ -558,6 +583,20 @@ func looseDomain(m *counterabs.ParamModel, domain []presburger.Bound, lis []line
 	l := loosening{m: m, lis: lis, index: map[presburger.Var]int{}, dom: domainBounds(domain)}
 	for i := range m.NumState() {
 		l.index[m.StateVar(i)] = i
+	}
+	l.support, l.byVar = make([][]int, len(lis)), map[int][]int{}
+	for n, li := range lis {
+		if !li.rhs.IsConst() {
+			continue
+		}
+		for i, y := range li.coef {
+			if y != 0 {
+				l.support[n] = append(l.support[n], i)
+			}
+			if y > 0 {
+				l.byVar[i] = append(l.byVar[i], n)
+			}
+		}
 	}
 	if keep == nil {
 		return l
@@ -660,12 +699,36 @@ func (l loosening) implies(f presburger.Formula, narrowed map[presburger.Var]pre
 // and c - (y-u).lo <= k, lo the least values (u.x = y.x - (y-u).x, and
 // (y-u).x is at least (y-u).lo).
 func (l loosening) keepsBelow(u map[int]int64, k int64, narrowed map[presburger.Var]presburger.Bound) bool {
-	for _, li := range l.lis {
-		if !li.rhs.IsConst() {
-			continue
+	// The invariants that weigh u's first variable (the least) are the
+	// candidates: y >= u > 0 there.
+	first := -1
+	for i := range u {
+		if first < 0 || i < first {
+			first = i
 		}
+	}
+	cands := l.byVar[first]
+	if first < 0 {
+		// u = 0: every invariant with a constant right-hand side.
+		cands = nil
+		for n, li := range l.lis {
+			if li.rhs.IsConst() {
+				cands = append(cands, n)
+			}
+		}
+	}
+candidates:
+	for _, n := range cands {
+		li := l.lis[n]
+		for i, w := range u {
+			if li.coef[i] < w {
+				continue candidates
+			}
+		}
+		// Off the support, y and u are 0 (u is within it).
 		rest, ok := int64(0), true
-		for i, y := range li.coef {
+		for _, i := range l.support[n] {
+			y := li.coef[i]
 			d := y - u[i]
 			if d < 0 {
 				ok = false
@@ -1006,7 +1069,7 @@ func (cs *coverSystem) atLeast(index map[presburger.Var]int, t presburger.Term, 
 			j, coef = cs.comp[j], -coef
 		case coef <= 0:
 			if cs.unbounded[j] {
-				cs.wantBound = append(cs.wantBound, cs.m.StateVar(j))
+				cs.wantBound = append(cs.wantBound, cs.stateVar(j))
 			}
 			return sumAtom{}, false
 		}
@@ -1230,8 +1293,13 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 	}
 	val := func(v presburger.Var) int64 {
 		for j := range cs.k {
-			if m.StateVar(j) == v {
+			if cs.stateVar(j) == v {
 				return state[j]
+			}
+		}
+		for i, d := range cs.projected {
+			if m.StateVar(d) == v {
+				return cs.projectedLo[i]
 			}
 		}
 		return params[v]
@@ -1264,7 +1332,13 @@ func (cs *coverSystem) initialCapFails(state, x []int64, val func(presburger.Var
 	}
 	index := map[presburger.Var]int{}
 	for j := range cs.k {
-		index[cs.m.StateVar(j)] = j
+		index[cs.stateVar(j)] = j
+	}
+	// A variable projected out starts at its least value, in every
+	// initial state (coverdead.go).
+	projected := map[presburger.Var]bool{}
+	for _, j := range cs.projected {
+		projected[cs.m.StateVar(j)] = true
 	}
 	for _, f := range presburger.Conjuncts(cs.ts.Init) {
 		c, ok := f.(presburger.Cmp)
@@ -1281,6 +1355,10 @@ func (cs *coverSystem) initialCapFails(state, x []int64, val func(presburger.Var
 		}
 		isCap := len(c.T.Monos) > 0
 		for _, mo := range c.T.Monos {
+			if projected[mo.Var] {
+				isCap = isCap && sign*mo.Coef > 0
+				continue
+			}
 			j, isState := index[mo.Var]
 			isCap = isCap && isState && sign*mo.Coef > 0 && !first[j] && state[j] == x[j]
 		}
@@ -1519,7 +1597,7 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 		if !brokenPoolFacts {
 			parts = append(parts, cs.poolFacts...)
 		}
-		if cs.deadSkipped {
+		if cs.deadSkipped || cs.projected != nil {
 			parts = append(parts, cs.deadFacts(pruned)...)
 		}
 		out.invariant = presburger.Conj(parts...)
@@ -1588,7 +1666,10 @@ func (cs *coverSystem) run(states [][]int64, trans []int, params presburger.Mode
 	for _, x := range states {
 		st := presburger.Model{}
 		for j, v := range x[:cs.k] {
-			st[cs.m.StateVar(j)] = v
+			st[cs.stateVar(j)] = v
+		}
+		for i, d := range cs.projected {
+			st[cs.m.StateVar(d)] = cs.projectedLo[i]
 		}
 		cs.hotState(st, x)
 		cex.States = append(cex.States, st)
@@ -1686,6 +1767,11 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 	type row struct {
 		y, d []int64
 		sup  []uint64
+		// inert marks the row of a variable that no column changes:
+		// it is never combined, no other row has its variable, and
+		// the minimality test passes it by (germanish4 with all its
+		// local states has 540 such rows of 594).
+		inert bool
 	}
 	support := func(y []int64) []uint64 {
 		sup := make([]uint64, (k+63)/64)
@@ -1709,10 +1795,12 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		y := make([]int64, k)
 		y[j] = 1
 		d := make([]int64, len(cols))
+		inert := true
 		for c, col := range cols {
 			d[c] = col[j]
+			inert = inert && col[j] == 0
 		}
-		rows = append(rows, row{y, d, support(y)})
+		rows = append(rows, row{y, d, support(y), inert})
 	}
 	for c := range cols {
 		var keep, pos, neg []row
@@ -1755,7 +1843,7 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 				for e := range d {
 					d[e] /= g
 				}
-				keep = append(keep, row{y, d, support(y)})
+				keep = append(keep, row{y, d, support(y), false})
 				if len(keep) > maxInvariantRows {
 					return nil
 				}
@@ -1766,7 +1854,10 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 		for i, r := range keep {
 			minimal := true
 			for i2, r2 := range keep {
-				if i2 != i && within(r2.sup, r.sup) && (!within(r.sup, r2.sup) || i2 < i) {
+				if r.inert {
+					break
+				}
+				if i2 != i && !r2.inert && within(r2.sup, r.sup) && (!within(r.sup, r2.sup) || i2 < i) {
 					minimal = false
 					break
 				}
@@ -1837,8 +1928,14 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 		// counter of 0..1 in "x10 + x11 - 5*pc = 5").
 		y := make([]int64, len(cs.lo))
 		c, ok := li.rhs.Const, true
-		for j, w := range li.coef {
+		for i, w := range li.coef {
+			j := cs.entryOf(i)
 			switch {
+			case j < 0:
+				// A variable projected out, at its least value.
+				if w != 0 {
+					c, ok = combine(1, c, -w, cs.projectedLo[slices.Index(cs.projected, i)])
+				}
 			case w != 0 && cs.isHot(j):
 				// w*x_j is the sum of w*u*h_u, plus s times their sum
 				// (1) to make every weight nonnegative.

@@ -401,6 +401,11 @@ const (
 	// (randomEnumNet) instead, and compares the search with the one
 	// that reads none of them one-hot.
 	coverEnumNet
+	// coverSparse draws systems of many states and few transitions,
+	// most states unreachable (their counters dead), and compares the
+	// search with the one that does not project the dead variables out
+	// (coverdead.go).
+	coverSparse
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -416,7 +421,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	spread, generalize, paramInit, hub, rangeInit, bounded, boolNet, paramSize, caps := v&coverSpread != 0, v&coverGeneralize != 0, v&coverParamInit != 0, v&coverHub != 0, v&coverRangeInit != 0, v&coverBounded != 0, v&coverBoolNet != 0, v&coverParamSizes != 0, v&coverCaps != 0
 	capsN := v&coverCapsN != 0
 	enumNet := v&coverEnumNet != 0
+	sparse := v&coverSparse != 0
 	var hotSearches, hotOnly, unhotAgrees int
+	var projectedSearches, unprojectedAgrees, projectedOnly int
 	fail := t.Errorf
 	if caught != nil {
 		fail = caught
@@ -435,6 +442,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		if generalize {
 			// Elements of several units, which generalization drops.
 			cfg.MaxStates, cfg.MaxTransitions = coverGenStates, coverGenTransitions
+		}
+		if sparse {
+			cfg.MaxStates, cfg.MaxTransitions = coverSparseStates, coverSparseTransitions
 		}
 		if spread {
 			cfg.May |= testsupport.InitialSets
@@ -539,6 +549,25 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 						unhotAgrees++
 					case a.Cex != nil || a.Invariant != nil:
 						hotOnly++
+					}
+				}
+				if sparse && a.Projected > 0 {
+					projectedSearches++
+					restore := prove.WithoutProjection()
+					u := prove.Cover(ctx, m, ts, coverRandomWork)
+					restore()
+					switch {
+					case u.Cex != nil && a.Invariant != nil, u.Invariant != nil && a.Cex != nil:
+						fail("system %d, %s: the search with %d variables projected out says refuted %v, without refuted %v", i, where(), a.Projected, a.Cex != nil, u.Cex != nil)
+					case (u.Cex != nil || u.Invariant != nil) && a.Cex == nil && a.Invariant == nil:
+						fail("system %d, %s: the search with %d variables projected out does not answer, the one without does", i, where(), a.Projected)
+					case u.Cex != nil || u.Invariant != nil:
+						unprojectedAgrees++
+					case !u.Applies:
+						// A bad state's atom on a dead variable
+						// ("#D <= 0") that only the projection
+						// reads.
+						projectedOnly++
 					}
 				}
 				if hub {
@@ -673,6 +702,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		t.Logf("%d searches read a variable one-hot: the search without answered and agreed on %d, did not answer on %d", hotSearches, unhotAgrees, hotOnly)
 		if hotSearches < systems/2 || unhotAgrees < hotSearches/4 || hotOnly == 0 {
 			t.Errorf("too few searches with a variable one-hot (%d), answers without (%d), or answers only with (%d)", hotSearches, unhotAgrees, hotOnly)
+		}
+	}
+	if sparse {
+		t.Logf("%d searches projected dead variables out; the search without answered and agreed on %d, did not read the system on %d", projectedSearches, unprojectedAgrees, projectedOnly)
+		if projectedSearches < systems/4 || unprojectedAgrees < projectedSearches/2 {
+			t.Errorf("too few searches with dead variables projected out (%d) or answers of the search without (%d)", projectedSearches, unprojectedAgrees)
 		}
 	}
 	if boolNet {
@@ -1015,17 +1050,26 @@ func safetyOf(t *testing.T, s presburger.Solver, sys *gsst.System) (*counterabs.
 // germanish may write it): no initial state lies above an element that
 // asks more than k processes in p, so backward coverability proves the
 // property for k = 1 and refutes it, with a run that replays, for k = 2.
+//
+// With a state d that no step enters, whose counter the search projects
+// out (coverdead.go), the premise "#p + #d <= k" is such a bound too:
+// d starts empty in every initial state.
 func TestCoverPremiseCap(t *testing.T) {
-	for _, k := range []int{1, 2} {
+	for _, tc := range []struct {
+		k           int
+		states, cap string
+		more        string
+	}{{1, "o, p, c", "#p", ""}, {2, "o, p, c", "#p", ""}, {1, "o, p, c, d", "#p + #d", "\n  - {from: d, to: c}"}, {2, "o, p, c, d", "#p + #d", "\n  - {from: d, to: c}"}} {
+		k := tc.k
 		sys, err := gsst.Parse("premise.yaml", []byte(fmt.Sprintf(`name: premise
-states: [o, p, c]
+states: [%s]
 groups: {proc: 1..}
 init: [o, p]
 transitions:
-  - {from: p, to: c}
+  - {from: p, to: c}%s
 properties:
-  one: "#p <= %d -> AG #c <= 1"
-`, k)))
+  one: "%s <= %d -> AG #c <= 1"
+`, tc.states, tc.more, tc.cap, k)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1039,7 +1083,52 @@ properties:
 			want = prove.Refuted
 		}
 		if res.Verdict != want || res.Method != prove.ByCoverability {
-			t.Errorf("#p <= %d: %v by %q (%s), want %v by backward coverability", k, res.Verdict, res.Method, res.Reason, want)
+			t.Errorf("%s <= %d: %v by %q (%s), want %v by backward coverability", tc.cap, k, res.Verdict, res.Method, res.Reason, want)
 		}
+	}
+}
+
+// TestCoverProjectionRandom is TestCoverTransfersRandom on systems of
+// up to coverSparseStates states and coverSparseTransitions
+// transitions, where most states are never entered: the search
+// projects their counters, dead, out of its vectors (coverdead.go). A
+// projection that drops a step that fires, keeps a bad state that asks
+// for a dead counter, misreads a sum over one or writes a run or an
+// invariant without the dead counters' values fails it under -short,
+// through the replay, CheckInvariant, exploration, Spacer, or the
+// search without the projection, which must answer alike.
+const coverSparseStates, coverSparseTransitions = 10, 4
+
+func TestCoverProjectionRandom(t *testing.T) {
+	systems := 400
+	if testing.Short() {
+		systems /= 4
+	}
+	checkCoverRandom(t, 35, systems, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, coverSparse)
+}
+
+// TestCoverProjectionCapsRandom is TestCoverProjectionRandom with the
+// caps of TestCoverCapsNRandom (capGuards), over dead counters as well
+// as live ones: a cap reads a dead counter at its least value.
+func TestCoverProjectionCapsRandom(t *testing.T) {
+	systems := 400
+	if testing.Short() {
+		systems /= 4
+	}
+	checkCoverRandom(t, 36, systems, 0, testsupport.SharedVars|testsupport.Rendezvous|testsupport.Broadcasts, coverSparse|coverCapsN)
+}
+
+// TestCoverProjectionBroken: the cross-checks of
+// TestCoverProjectionRandom catch proofs that leave the values of the
+// variables projected out unstated.
+func TestCoverProjectionBroken(t *testing.T) {
+	restore := prove.BreakProjection()
+	defer restore()
+	caught := 0
+	checkCoverRandomWith(t, 35, 100, testsupport.Broadcasts, testsupport.SharedVars|testsupport.Rendezvous, coverSparse,
+		func(string, ...any) { caught++ })
+	t.Logf("%d errors caught", caught)
+	if caught == 0 {
+		t.Error("nothing caught with the projection broken")
 	}
 }

@@ -272,10 +272,10 @@ func (cs *coverSystem) countTerm(j int) presburger.Term {
 	if j >= cs.k {
 		return cs.complementTerm(j)
 	}
-	t := presburger.VarTerm(cs.m.StateVar(j))
+	t := presburger.VarTerm(cs.stateVar(j))
 	for i, root := range cs.root {
 		if root == j && i != j {
-			t = t.Add(presburger.VarTerm(cs.m.StateVar(i)))
+			t = t.Add(presburger.VarTerm(cs.stateVar(i)))
 		}
 	}
 	return t
@@ -292,7 +292,8 @@ func (cs *coverSystem) leastCount(j int) int64 {
 	for _, pool := range cs.m.Pools {
 		within := true
 		for _, c := range pool.Counters {
-			within = within && (c == j || cs.root != nil && cs.root[c] == j)
+			e := cs.entryOf(c) // -1 for a variable projected out
+			within = within && (e == j || e >= 0 && cs.root != nil && cs.root[e] == j)
 		}
 		if !within {
 			continue

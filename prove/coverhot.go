@@ -328,7 +328,7 @@ func (cs *coverSystem) hotState(st presburger.Model, x []int64) {
 	for j := cs.hot0; j < len(x) && cs.hotVar != nil; j++ {
 		if x[j] > 0 {
 			i := cs.hotVar[j-cs.hot0]
-			st[cs.m.StateVar(i)] = cs.hotVal[j-cs.hot0]
+			st[cs.stateVar(i)] = cs.hotVal[j-cs.hot0]
 		}
 	}
 }
@@ -366,7 +366,7 @@ func (cs *coverSystem) entryFormula(y map[int]int64, op presburger.Op, c int64) 
 			case i >= cs.k:
 				lin = lin.Add(cs.complementTerm(i).Scale(w))
 			default:
-				lin = lin.Add(presburger.VarTerm(cs.m.StateVar(i)).Scale(w))
+				lin = lin.Add(presburger.VarTerm(cs.stateVar(i)).Scale(w))
 			}
 		}
 	}
@@ -411,7 +411,7 @@ func (cs *coverSystem) byCases(lin presburger.Term, vars []int, hot map[int]map[
 
 // valueIn is "variable i has one of the values us" (of n values).
 func (cs *coverSystem) valueIn(i int, us []int64, n int) presburger.Formula {
-	x := presburger.VarTerm(cs.m.StateVar(i))
+	x := presburger.VarTerm(cs.stateVar(i))
 	if len(us) == n {
 		return presburger.True
 	}

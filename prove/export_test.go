@@ -70,6 +70,7 @@ type CoverAnswer struct {
 	CappedEnd bool
 	Pooled    int // sizes read as sums of counters (poolSums)
 	Hot       int // variables read one-hot (coverhot.go)
+	Projected int // dead variables projected out of the vectors (coverdead.go)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -80,7 +81,22 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	}
 	out := cs.backward(ctx, work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount()}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected)}
+}
+
+// WithoutProjection turns the projection of dead variables off
+// (coverdead.go), until the returned function restores it.
+func WithoutProjection() (restore func()) {
+	noProjection = true
+	return func() { noProjection = false }
+}
+
+// BreakProjection makes the projection wrong, until the returned
+// function restores it: a proof leaves the values of the variables
+// projected out unstated.
+func BreakProjection() (restore func()) {
+	brokenProjection = true
+	return func() { brokenProjection = false }
 }
 
 // CoverProbing is Cover with the small instances explored between the
