@@ -665,22 +665,9 @@ func (cs *coverSystem) prune(l loosening, clause []presburger.Formula) []presbur
 // no variable) do (keepsBelow): an upper bound on a nonnegative
 // combination of state variables.
 func (l loosening) implies(f presburger.Formula, narrowed map[presburger.Var]presburger.Bound) bool {
-	c, ok := f.(presburger.Cmp)
+	t, k, ok := upperBound(f)
 	if !ok {
 		return false
-	}
-	// T <= 0 (T < 0 as T + 1 <= 0): u.x + T.Const <= 0.
-	t := c.T
-	switch c.Op {
-	case presburger.Ge, presburger.Gt:
-		t = t.Scale(-1)
-	case presburger.Le, presburger.Lt:
-	default:
-		return false
-	}
-	k := -t.Const
-	if c.Op == presburger.Lt || c.Op == presburger.Gt {
-		k--
 	}
 	u := map[int]int64{}
 	for _, mo := range t.Monos {
@@ -691,6 +678,29 @@ func (l loosening) implies(f presburger.Formula, narrowed map[presburger.Var]pre
 		u[i] = mo.Coef
 	}
 	return l.keepsBelow(u, k, narrowed)
+}
+
+// upperBound reads f, a comparison, as "t <= k" with t its term less
+// the constant (T < 0 is T + 1 <= 0); ok is false for an equation or a
+// disequation.
+func upperBound(f presburger.Formula) (t presburger.Term, k int64, ok bool) {
+	c, ok := f.(presburger.Cmp)
+	if !ok {
+		return t, 0, false
+	}
+	t = c.T
+	switch c.Op {
+	case presburger.Ge, presburger.Gt:
+		t = t.Scale(-1)
+	case presburger.Le, presburger.Lt:
+	default:
+		return t, 0, false
+	}
+	k = -t.Const
+	if c.Op == presburger.Lt || c.Op == presburger.Gt {
+		k--
+	}
+	return t, k, true
 }
 
 // keepsBelow reports whether u.x <= k (u >= 0, over state variables by

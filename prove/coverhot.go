@@ -503,21 +503,9 @@ func checkedCeil(a, b int64) int64 {
 // some invariant y.x = c of cs.hotInvs has y >= a and c - (y-a).least
 // <= b.
 func (cs *coverSystem) hotImplied(index map[presburger.Var]int, f presburger.Formula, least []int64) bool {
-	c, ok := f.(presburger.Cmp)
-	if !ok || len(c.T.Monos) == 0 {
+	t, b, ok := upperBound(f)
+	if !ok || len(t.Monos) == 0 {
 		return false
-	}
-	t := c.T
-	switch c.Op {
-	case presburger.Ge, presburger.Gt:
-		t = t.Scale(-1)
-	case presburger.Le, presburger.Lt:
-	default:
-		return false
-	}
-	b := -t.Const
-	if c.Op == presburger.Lt || c.Op == presburger.Gt {
-		b--
 	}
 	a := map[int]int64{}
 	for _, mo := range t.Monos {
