@@ -399,6 +399,12 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		go work()
 	}
 	wg.Wait()
+	if n > 1 {
+		// Which calls each worker served depends on timing, and with
+		// them the history of a solver that keeps one (Z3's reused
+		// contexts): the caller's next calls start afresh.
+		presburger.Forget(s)
+	}
 
 	for i, q := range queries {
 		if a := &aggs[i]; q != nil && a.sat != nil && a.err == nil && cfg.witness != nil {

@@ -58,3 +58,32 @@ func TestWitnessSameOnEveryRun(t *testing.T) {
 		}
 	}
 }
+
+// forgetful counts the calls of Forget of a Z3 solver.
+type forgetful struct {
+	*z3.Solver
+	forgot *int
+}
+
+func (f forgetful) Forget() { *f.forgot++; f.Solver.Forget() }
+
+// TestCertifyForgets: after queries on several workers, Certify has the
+// solver forget (presburger.Forgetter), so that the caller's next calls
+// (vsym prove's proof, after the certification) do not follow models
+// that depend on which worker served which query; with one worker the
+// history is the same on every run, and nothing is forgotten.
+func TestCertifyForgets(t *testing.T) {
+	sys, err := gsst.Load(filepath.Join("..", "specs", "peterson-broken.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for workers, want := range map[int]int{1: 0, 2: 1} {
+		n := 0
+		if _, err := Certify(context.Background(), sys, forgetful{z3.New(), &n}, Workers(workers)); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("%d workers: forgot %d times, want %d", workers, n, want)
+		}
+	}
+}

@@ -22,6 +22,13 @@ func NewChain(solvers ...Solver) *Chain {
 	return &Chain{solvers: solvers, asked: make([]atomic.Int64, n), answered: make([]atomic.Int64, n)}
 }
 
+// Forget implements Forgetter: each solver of the chain forgets.
+func (c *Chain) Forget() {
+	for _, s := range c.solvers {
+		Forget(s)
+	}
+}
+
 // Solve implements Solver. An error of any solver ends the call.
 func (c *Chain) Solve(ctx context.Context, p Problem) (Answer, error) {
 	var a Answer

@@ -58,6 +58,24 @@ type Solver interface {
 	Solve(ctx context.Context, p Problem) (Answer, error)
 }
 
+// A Forgetter is a Solver whose models can depend on what it solved
+// before (Z3 with its reused contexts). Forget has it answer the calls
+// that follow as a new one would: a caller that ran calls on several
+// goroutines, in an order that depends on timing, forgets before the
+// calls whose models it follows, so that they are the same on every
+// run.
+type Forgetter interface {
+	Solver
+	Forget()
+}
+
+// Forget calls s.Forget when s is a Forgetter.
+func Forget(s Solver) {
+	if f, ok := s.(Forgetter); ok {
+		f.Forget()
+	}
+}
+
 // CheckBounds reports an error when a free variable of p.F has no bound,
 // a bound is empty, or a variable of an Exists in p.F has an open range.
 func (p Problem) CheckBounds() error {

@@ -169,3 +169,23 @@ func TestBruteForceMalformed(t *testing.T) {
 		t.Errorf("got %v, want an error for the unbounded variable", a)
 	}
 }
+
+// forgetful counts the calls of Forget.
+type forgetful struct {
+	pb.BruteForce
+	forgot *int
+}
+
+func (f forgetful) Forget() { *f.forgot++ }
+
+// TestChainForgets: a Chain forgets by having each of its solvers that
+// can forget do so.
+func TestChainForgets(t *testing.T) {
+	n := 0
+	c := pb.NewChain(pb.Quick{}, forgetful{pb.BruteForce{Limit: 10}, &n}, forgetful{pb.BruteForce{Limit: 10}, &n})
+	pb.Forget(c)
+	if n != 2 {
+		t.Errorf("%d solvers forgot, want 2", n)
+	}
+	pb.Forget(pb.Quick{}) // no Forgetter: nothing to do
+}

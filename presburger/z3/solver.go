@@ -67,12 +67,18 @@ func New(opts ...Option) *Solver {
 	return s
 }
 
+// Forget implements presburger.Forgetter: it deletes the idle contexts
+// of every Solver (DropIdleContexts), whose histories make the models
+// of the calls that reuse them.
+func (*Solver) Forget() { DropIdleContexts() }
+
 // Name returns "z3", the name progress displays give the back end.
 func (*Solver) Name() string { return "z3" }
 
 var (
 	_ presburger.Solver    = (*Solver)(nil)
 	_ presburger.Projector = (*Solver)(nil)
+	_ presburger.Forgetter = (*Solver)(nil)
 )
 
 // C strings used on every call; allocated once and never freed.
