@@ -486,7 +486,7 @@ func proveJoint(ctx context.Context, cfg config, m, cover *counterabs.ParamModel
 		if res.Verdict == Proved {
 			res.Reason = fmt.Sprintf("proved together with the other safety properties on this model (%d in all), by one invariant", all)
 			if len(names) < all {
-				res.Reason = fmt.Sprintf("proved together with %d other safety properties of this model, by one invariant (runs refute the other %d)", len(names)-1, all-len(names))
+				res.Reason = fmt.Sprintf("proved together with %d other safety properties of this model, by one invariant (runs violate the other %d)", len(names)-1, all-len(names))
 			}
 			out.proof, out.proved = res, map[string]bool{}
 			for _, n := range names {
@@ -497,8 +497,8 @@ func proveJoint(ctx context.Context, cfg config, m, cover *counterabs.ParamModel
 		if res.Verdict != Refuted || res.jointRun == nil {
 			break
 		}
-		on := m
-		if res.Level != m.Level {
+		on := m // the model of the run: m's, or cover's (coverOnGroups)
+		if res.Level != m.Level && cover != nil {
 			on = cover
 		}
 		end := lastState(*res.jointRun)
