@@ -634,14 +634,7 @@ func (l loosening) prune(clause []presburger.Formula) (kept []presburger.Formula
 	}
 	// An equality is its two halves, of which the upper one may be
 	// implied (a bool's test x = 1, with x kept at most 1).
-	var atoms []presburger.Formula
-	for _, f := range clause {
-		if c, ok := f.(presburger.Cmp); ok && c.Op == presburger.Eq {
-			atoms = append(atoms, presburger.Cmp{T: c.T, Op: presburger.Ge}, presburger.Cmp{T: c.T, Op: presburger.Le})
-			continue
-		}
-		atoms = append(atoms, f)
-	}
+	atoms := halves(clause)
 	narrowed := presburger.Narrowed(presburger.Conj(atoms...), l.dom)
 	for _, f := range atoms {
 		if l.implies(f, narrowed) {
@@ -678,6 +671,20 @@ func (l loosening) implies(f presburger.Formula, narrowed map[presburger.Var]pre
 		u[i] = mo.Coef
 	}
 	return l.keepsBelow(u, k, narrowed)
+}
+
+// halves returns clause with each equation written as its two halves,
+// "t >= 0" and "t <= 0".
+func halves(clause []presburger.Formula) []presburger.Formula {
+	var atoms []presburger.Formula
+	for _, f := range clause {
+		if c, ok := f.(presburger.Cmp); ok && c.Op == presburger.Eq {
+			atoms = append(atoms, presburger.Cmp{T: c.T, Op: presburger.Ge}, presburger.Cmp{T: c.T, Op: presburger.Le})
+			continue
+		}
+		atoms = append(atoms, f)
+	}
+	return atoms
 }
 
 // upperBound reads f, a comparison, as "t <= k" with t its term less

@@ -454,14 +454,7 @@ func (cs *coverSystem) hotPrune(index map[presburger.Var]int, clause []presburge
 		return clause
 	}
 	// The atoms, an equation as its two halves.
-	var atoms []presburger.Formula
-	for _, f := range clause {
-		if c, ok := f.(presburger.Cmp); ok && c.Op == presburger.Eq {
-			atoms = append(atoms, presburger.Cmp{T: c.T, Op: presburger.Ge}, presburger.Cmp{T: c.T, Op: presburger.Le})
-			continue
-		}
-		atoms = append(atoms, f)
-	}
+	atoms := halves(clause)
 	// The least values: the domain's, raised by the atoms on one
 	// variable and by the values allowed.
 	least := slices.Clone(cs.lo)
