@@ -983,9 +983,8 @@ const probeShare = 8000
 // lossily, reached an initial state by a chain that is no run
 // (lossy.go).
 //
-// On a system with caps (a run through a step whose caps fail is no
-// run of the model, and the search cannot answer with it) that is no
-// paper's GSST, the small instances are explored between the rounds of
+// On a system that is no paper's GSST (Spacer answers those), the
+// small instances are explored between the rounds of
 // the search (backward), each time within a state per probeShare
 // comparisons of the round that ended, skipping the instances explored
 // to the end before: a run there is answered as the search's would be
@@ -993,16 +992,20 @@ const probeShare = 8000
 // one at proc=3, which the second probe (1,000 states, after those of
 // 1 and 2 processes the first explored) finds after 20 million
 // comparisons, where the search alone ends capped after 270 million
-// (0.8 s); a safe system pays for the probes only when the search needs
-// more than one round (docs/prove.md, Backward coverability). A joint
-// question explores no small instance.
+// (0.8 s): a run through a step whose caps fail is no run of the model
+// (lossy.go), and the search cannot answer with it. A search without
+// caps may run out of its work before its run (mist's queuedbusyflag
+// with a property per place, s_Oafterwait: 3.4 s). A safe system pays
+// for the probes only when the search needs more than one round
+// (docs/prove.md, Backward coverability). A joint question explores no
+// small instance.
 func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
 	cs, monotone := monotoneSystem(m, ts, lis)
 	if !monotone {
 		return false, false, nil
 	}
 	var probed *presburger.Counterexample
-	if cs.capped > 0 && !cfg.joint && !m.System.Simple() {
+	if !cfg.joint && !m.System.Simple() {
 		probeSmall(cs, m, ts, &probed)
 	}
 	out := cs.backward(ctx, cfg.coverWork())
