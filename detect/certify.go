@@ -334,7 +334,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	type agg struct {
 		mu      sync.Mutex
 		sat     *Witness
-		satPart int
+		satPart [2]int // the members of the part that gave sat
 		unknown string
 		stopped bool        // the unknown answer was a time bound's
 		queries map[int]int // by the part's first member
@@ -379,8 +379,8 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 					a.err = err
 				}
 			case ans.Result == presburger.Sat:
-				if a.sat == nil || j.part[0] < a.satPart {
-					a.sat, a.satPart = w, j.part[0]
+				if a.sat == nil || j.part[0] < a.satPart[0] {
+					a.sat, a.satPart = w, j.part
 				}
 			case ans.Result == presburger.Unknown:
 				if a.unknown == "" {
@@ -408,13 +408,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 
 	for i, q := range queries {
 		if a := &aggs[i]; q != nil && a.sat != nil && a.err == nil && cfg.witness != nil {
-			part := [2]int{a.satPart, a.satPart}
-			for _, j := range jobs {
-				if j.item == i && j.part[0] == a.satPart {
-					part = j.part
-				}
-			}
-			w, ans, _, err := q.run(ctx, cfg.witness, part, cfg.timeout)
+			w, ans, _, err := q.run(ctx, cfg.witness, a.satPart, cfg.timeout)
 			if err != nil {
 				return nil, fmt.Errorf("detect: %s: %w", itemLabel(sys, i), err)
 			}
@@ -430,7 +424,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 		a := &aggs[i]
 		res := result(i)
 		for part, calls := range a.queries {
-			if a.sat == nil || part <= a.satPart {
+			if a.sat == nil || part <= a.satPart[0] {
 				res.Queries += calls
 			}
 		}

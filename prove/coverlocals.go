@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -51,12 +50,6 @@ func coverOnGroups(ctx context.Context, cfg config, total *counterabs.ParamModel
 			res.Level, res.LevelReason = m.Level, m.Reason
 		}
 	case out.cex != nil:
-		if err := presburger.Replay(ctx, solver, gts, *out.cex); err != nil {
-			if ctx.Err() != nil {
-				return false, out.capped, nil
-			}
-			return false, out.capped, errkind.Errorf(errkind.Internal, "the run of the backward coverability search does not replay on the group-counter model: %w", err)
-		}
 		cex, method := *out.cex, ByCoverability
 		if sizes, _, err := instanceValues(m, cex); err == nil && !cfg.joint && !leastSizes(m, sizes) {
 			a, found, err := searchRun(ctx, m, gts, solver)
@@ -67,13 +60,15 @@ func coverOnGroups(ctx context.Context, cfg config, total *counterabs.ParamModel
 				cex, method = *a.Counterexample, BySearch
 			}
 		}
+		// The run summed over the groups, replayed on the total-counter
+		// model here (refuteBy's replay, once), then on the instance.
 		if run, projected := totalRun(m, total, cex); projected && presburger.Replay(ctx, solver, ts, run) == nil {
-			ok, err = refuteBy(ctx, cfg, total, ts, method, "the run of the backward coverability search, summed over the groups", run, name, solver, res)
-		} else {
-			// The run as it is, on the group-counter model.
-			if ok, err = refuteBy(ctx, cfg, m, gts, method, "the run of the backward coverability search", cex, name, solver, res); ok {
-				res.Level, res.LevelReason = m.Level, m.Reason
-			}
+			res.Method = method
+			return true, out.capped, answer(ctx, cfg, total, ts, presburger.SafetyAnswer{Verdict: presburger.Refuted, Counterexample: &run}, nil, name, solver, res)
+		}
+		// The run as it is, replayed on the group-counter model.
+		if ok, err = refuteBy(ctx, cfg, m, gts, method, "the run of the backward coverability search", cex, name, solver, res); ok {
+			res.Level, res.LevelReason = m.Level, m.Reason
 		}
 	}
 	return ok, out.capped, err

@@ -295,7 +295,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	// group-counter model of those properties instead, exact for every
 	// GSST (one group per rule of a Petri net, readers and writers).
 	var coverGroup *counterabs.ParamModel
-	if total != nil && total.Level == counterabs.TotalLevel && hasLocals(total) {
+	if total != nil && total.Level == counterabs.TotalLevel && readsLocals(total) {
 		m, err := counterabs.BuildParamGroup(sys.WithProperties(totalProps...))
 		if err != nil {
 			return nil, err
@@ -556,11 +556,6 @@ func violatedAt(phi presburger.Formula, state presburger.Model) bool {
 		}
 	}
 	return !presburger.Eval(phi, func(v presburger.Var) int64 { return state[v] })
-}
-
-// hasLocals says whether some guard of m has locals.
-func hasLocals(m *counterabs.ParamModel) bool {
-	return slices.ContainsFunc(m.Transitions, func(t counterabs.ParamTransition) bool { return len(t.Locals) > 0 })
 }
 
 // retry is a property left unknown: its result's index in the report,
