@@ -237,6 +237,11 @@ const (
 	// the states before the last satisfy L; for a failing A[L U R] they
 	// violate R.
 	PathSegment SegmentKind = "path"
+	// RunSegment: as PathSegment, a path from States[Start] to
+	// States[End] where Target has truth value TargetHolds, but not
+	// known to be a shortest one (vsym prove's refutations, where no
+	// breadth-first search of the instance showed one).
+	RunSegment SegmentKind = "run"
 	// StepSegment: one step to a successor where Target has truth value
 	// TargetHolds (EX, AX).
 	StepSegment SegmentKind = "step"

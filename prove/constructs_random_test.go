@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"maps"
 	"math/rand"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	explorepkg "github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -64,6 +67,7 @@ func TestProveConstructsRandom(t *testing.T) {
 	methods := map[string]int{}
 	uses := map[testsupport.Constructs]int{}
 	instances, states, fair, fairUnknown := 0, 0, 0, 0
+	shortest := map[string]int{}         // refutations by what checkShortest found
 	levels := map[counterabs.Level]int{} // the model each property was answered on
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, constructsConfig(i))
@@ -120,6 +124,9 @@ func TestProveConstructsRandom(t *testing.T) {
 			fair++
 		}
 		for _, res := range rep.Results {
+			if res.Verdict == prove.Refuted && sys.Fairness.Empty() {
+				shortest[checkShortest(t, i, sys, res)]++
+			}
 			counts[res.Verdict]++
 			if res.Method != "" {
 				methods[res.Verdict.String()+" by "+string(res.Method)]++
@@ -144,6 +151,10 @@ func TestProveConstructsRandom(t *testing.T) {
 		total, counts[prove.Proved], counts[prove.Refuted], counts[prove.Unknown], fairUnknown, instances, states)
 	if share := float64(counts[prove.Unknown]-fairUnknown) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
+	}
+	t.Logf("refutations without fairness: %v", shortest)
+	if shortest["shortest, as explore's"] < systems/10 {
+		t.Errorf("too few runs shown shortest and checked: %v", shortest)
 	}
 	t.Logf("answered on the total-counter model: %d, on the group-counter model: %d", levels[counterabs.TotalLevel], levels[counterabs.GroupLevel])
 	if levels[counterabs.TotalLevel] < systems/5 || levels[counterabs.GroupLevel] < systems/5 {
@@ -408,4 +419,80 @@ func modelValuation(m *counterabs.ParamModel, in testsupport.Instance, st extSta
 		vals[m.ParamVar(k)] = int64(v)
 	}
 	return func(v presburger.Var) int64 { return vals[v] }
+}
+
+// checkShortest checks the claim of res's trace, a refutation of system
+// i without fairness: a run its report calls shortest ("a shortest
+// path", explore.PathSegment) must have the length of the counterexample
+// of explore's explicit engine (breadth first, and sharing no code with
+// prove's search) on the same instance, when that instance is small
+// enough to explore. It says what it found.
+func checkShortest(t *testing.T, i int, sys *gsst.System, res prove.Result) string {
+	t.Helper()
+	tr := res.Trace
+	if tr == nil || len(tr.Segments) == 0 {
+		t.Errorf("system %d: %s refuted without a trace", i, res.Property.Name)
+		return "no trace"
+	}
+	if tr.Segments[0].Kind != explorepkg.PathSegment {
+		return "not shown shortest"
+	}
+	k := slices.IndexFunc(res.Instance.Properties, func(p gsst.Property) bool { return p.Name == res.Property.Name })
+	if k < 0 {
+		t.Fatalf("system %d: the instance has no property %s", i, res.Property.Name)
+	}
+	if _, _, plain := counterabs.PremisedSafety(res.Instance.Properties[k].Formula); !plain || !res.Instance.SingleInitial() {
+		return "premise or several initial configurations"
+	}
+	m, err := counterabs.BuildGroup(res.Instance.WithProperties(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := explicit.Engine{}.Check(context.Background(), m, explorepkg.MaxStates(100_000), explorepkg.Traces(true))
+	if err != nil {
+		return "instance too large to explore"
+	}
+	p := rep.Properties[0]
+	if p.Holds || p.Trace == nil {
+		t.Errorf("system %d: %s refuted at %v, where explore finds it holds\n%s", i, res.Property.Name, res.Sizes, testsupport.Describe(sys))
+		return "holds"
+	}
+	if len(p.Trace.States) != len(tr.States) {
+		t.Errorf("system %d: %s refuted by a run of %d states called shortest, where explore's has %d\n%s",
+			i, res.Property.Name, len(tr.States), len(p.Trace.States), testsupport.Describe(sys))
+	}
+	return "shortest, as explore's"
+}
+
+// TestRefutationsShortest: a run that Check reports as "a shortest path"
+// is one (checkShortest). The backward search's run on mist's
+// simplejavaexample written as a counter system has 16 states, and the
+// instance it ends in has a run of 11 (Check shortens it there); the
+// run of printers.yaml and lock-mutex-broken.yaml comes from the
+// group-counter model, since their guards count a group's processes.
+func TestRefutationsShortest(t *testing.T) {
+	s := z3.New()
+	for i, file := range []string{"testdata/mist/simplejavaexample.yaml", "specs/printers.yaml", "specs/lock-mutex-broken.yaml"} {
+		sys, err := gsst.Load(filepath.Join("..", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := prove.Check(context.Background(), sys, s, s, prove.MaxWork(extWork))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refuted := 0
+		for _, res := range rep.Results {
+			if res.Verdict != prove.Refuted {
+				continue
+			}
+			refuted++
+			if got := checkShortest(t, i, sys, res); got != "shortest, as explore's" {
+				t.Errorf("%s: %s refuted, and its run is %s; want shown shortest", file, res.Property.Name, got)
+			}
+		}
+		if refuted == 0 {
+			t.Errorf("%s: nothing refuted", file)
+		}
+	}
 }

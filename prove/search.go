@@ -421,6 +421,13 @@ type instanceSearch struct {
 // initial states, breadth first, for a shortest run into a state where
 // ts.Bad holds; each state it visits counts against budget.
 func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) instanceSearch {
+	return bfsWithin(ctx, m, ts, params, budget, -1)
+}
+
+// bfsWithin is bfs for runs of at most depth steps (any length when
+// depth is negative): complete then says that every state reachable
+// within depth steps was visited.
+func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int, depth int) instanceSearch {
 	dom := domainBounds(ts.Domain)
 	nvars := m.NumState()
 	// index maps a state variable to its position, for the reader.
@@ -454,6 +461,7 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 		x      []int64
 		parent int
 		step   int
+		depth  int
 	}
 	var nodes []node
 	seen := map[string]bool{}
@@ -476,6 +484,9 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 		val := reader(cur)
 		if presburger.Eval(ts.Bad, val) {
 			return instanceSearch{cex: runTo(m, ts, params, k, func(j int) ([]int64, int, int) { return nodes[j].x, nodes[j].parent, nodes[j].step })}
+		}
+		if depth >= 0 && nodes[k].depth >= depth {
+			continue // its successors are deeper than depth
 		}
 		for i := range m.Transitions {
 			if !presburger.Eval(m.Transitions[i].Guard, val) || !presburger.Eval(m.Constraint, val) {
@@ -505,7 +516,7 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 			}
 			if s := key(next); !seen[s] {
 				seen[s] = true
-				nodes = append(nodes, node{x: next, parent: k, step: i})
+				nodes = append(nodes, node{x: next, parent: k, step: i, depth: nodes[k].depth + 1})
 			}
 		}
 	}

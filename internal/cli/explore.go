@@ -461,6 +461,8 @@ func describeSegment(sg explore.Segment, loop int) string {
 	switch sg.Kind {
 	case explore.PathSegment:
 		return fmt.Sprintf("%s: a shortest path to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
+	case explore.RunSegment:
+		return fmt.Sprintf("%s: a path to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
 	case explore.StepSegment:
 		return fmt.Sprintf("%s: a step to a state where %s %s", claim, sg.Target, truth(sg.TargetHolds))
 	case explore.LassoSegment:
