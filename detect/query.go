@@ -78,6 +78,12 @@ type query struct {
 	param bool     // sizes (and free parameters) are variables
 	// nonneg: every variable is nonnegative (FoldNonnegative applies).
 	nonneg bool
+	// pin: pinned may be set (variables). pinned: the query has one
+	// group state and neither total nor free states (the system has one
+	// local state), so each group's counter on either side equals its
+	// size: the counters are written as the sizes (counter), not as
+	// variables (see variables).
+	pin, pinned bool
 	stateKinds
 	size   []presburger.Term // per group, in query variables
 	bounds []presburger.Bound
@@ -200,8 +206,12 @@ func emptiedByTransfer(st *gsst.Step, s int) bool {
 // they depend on the effects alone (a system of a Petri net written with
 // a group per rule has as many effects as rules, and each query asked
 // it of each of them again).
-func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool) *query {
-	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true}
+//
+// pin lets the query write the group counters as the group sizes where
+// they must equal them (query.pinned); Asymmetry, which projects the
+// query onto the system's counters, keeps them as variables.
+func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool, pin bool) *query {
+	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true, pin: pin}
 	for _, mb := range all {
 		if mb.item == item {
 			q.own = append(q.own, mb)
@@ -383,6 +393,15 @@ func (q *query) groupVar(side, c, g int) presburger.Var {
 	return presburger.Var((side*len(q.groupS)+c)*len(q.sys.Groups) + g)
 }
 
+// counter is the counter of group g in group state number c on a side,
+// as the query writes it: the group's size when pinned, else groupVar.
+func (q *query) counter(side, c, g int) presburger.Term {
+	if q.pinned {
+		return q.size[g]
+	}
+	return presburger.VarTerm(q.groupVar(side, c, g))
+}
+
 // totalVar is the total of the i-th group or total state, shared by both
 // sides.
 func (q *query) totalVar(i int) presburger.Var {
@@ -411,7 +430,7 @@ func (q *query) sub(side int) func(presburger.Var) presburger.Term {
 			case g >= 0 && (q.col[s] < 0 || q.tvar[s] >= len(q.groupS)):
 				panic("detect: the query reads a group counter of a state that is not a group state")
 			case g >= 0:
-				return presburger.VarTerm(q.groupVar(side, q.col[s], g))
+				return q.counter(side, q.col[s], g)
 			case q.tvar[s] < 0:
 				panic("detect: the query reads the total of a free state")
 			}
@@ -510,22 +529,44 @@ func (q *query) variables() {
 	if len(q.freeS) == 0 && len(q.totalS) == 0 {
 		rowOp = presburger.Eq
 	}
+	// One group state holding every process: each row is one counter
+	// equal to its group's size, on both sides. Substituting the size
+	// for the counter is exact: (x = size & 0 <= x <= upper & F(x)) has
+	// the models of (0 <= size <= upper & F(size)), and those atoms are
+	// kept (they fold to true for a constant size within its range). The
+	// counter's row is then size = size, and its column says the state's
+	// total is n. A system of a Petri net written with a group per rule
+	// (one local state, a group of one process per transition) has as
+	// many group counters per side as transitions, which the solver then
+	// no longer sees: each query reads only the shared values and totals.
+	q.pinned = q.pin && rowOp == presburger.Eq && len(q.groupS) == 1
 	for side := range 2 {
-		for g := range d {
-			var row presburger.Term
-			for c := range q.groupS {
-				v := q.groupVar(side, c, g)
-				q.bounds = append(q.bounds, counterBound(v, upper[g]))
-				row = row.Add(presburger.VarTerm(v))
+		if q.pinned {
+			if side == 0 {
+				for g := range d {
+					base = append(base, presburger.Compare(q.size[g], presburger.Ge, presburger.ConstTerm(0)))
+					if upper[g] >= 0 {
+						base = append(base, presburger.Compare(q.size[g], presburger.Le, presburger.ConstTerm(upper[g])))
+					}
+				}
+				base = append(base, presburger.Compare(n, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[q.groupS[0]]))))
 			}
-			base = append(base, presburger.Compare(row, rowOp, q.size[g]))
+			continue
+		}
+		for g := range d {
+			vs := make([]presburger.Var, len(q.groupS))
+			for c := range q.groupS {
+				vs[c] = q.groupVar(side, c, g)
+				q.bounds = append(q.bounds, counterBound(vs[c], upper[g]))
+			}
+			base = append(base, presburger.Compare(sumOf(vs), rowOp, q.size[g]))
 		}
 		for c, s := range q.groupS {
-			var sum presburger.Term
+			vs := make([]presburger.Var, d)
 			for g := range d {
-				sum = sum.Add(presburger.VarTerm(q.groupVar(side, c, g)))
+				vs[g] = q.groupVar(side, c, g)
 			}
-			base = append(base, presburger.Compare(sum, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
+			base = append(base, presburger.Compare(sumOf(vs), presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
 		}
 	}
 	// Free states take up the rest; without them the totals must add up
@@ -537,6 +578,20 @@ func (q *query) variables() {
 	base = append(base, presburger.Compare(all, allOp, n))
 	// Shared by every part of a split query: simplify it once.
 	q.base = q.tighten(presburger.Conj(base...))
+}
+
+// sumOf is the sum of distinct variables vs, given in increasing order,
+// built at once (adding them one by one copies the sum each time, which
+// is quadratic in the number of groups).
+func sumOf(vs []presburger.Var) presburger.Term {
+	t := presburger.Term{Monos: make([]presburger.Mono, len(vs))}
+	for i, v := range vs {
+		if i > 0 && vs[i-1] >= v {
+			panic("detect: sumOf needs distinct variables in increasing order")
+		}
+		t.Monos[i] = presburger.Mono{Var: v, Coef: 1}
+	}
+	return t
 }
 
 // counterBound is the range of a counter: 0..hi, or 0.. when hi < 0.
