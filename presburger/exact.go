@@ -286,10 +286,19 @@ func (t Term) SubstExact(sub func(Var) Term) (Term, bool) {
 // substSums returns the constant and the coefficients of t with every
 // variable v replaced by sub(v), as exact sums.
 func (t Term) substSums(sub func(Var) Term) (konst sum, coef map[Var]*sum) {
+	images := make([]Term, len(t.Monos))
+	for i, m := range t.Monos {
+		images[i] = sub(m.Var)
+	}
+	return t.sumsOf(images)
+}
+
+// sumsOf is substSums given the image of each monomial's variable.
+func (t Term) sumsOf(images []Term) (konst sum, coef map[Var]*sum) {
 	konst.add(t.Const)
 	coef = map[Var]*sum{}
-	for _, m := range t.Monos {
-		s := sub(m.Var)
+	for i, m := range t.Monos {
+		s := images[i]
 		konst.addMul(m.Coef, s.Const)
 		for _, n := range s.Monos {
 			c := coef[n.Var]

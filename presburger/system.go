@@ -437,6 +437,18 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 	}
 	next := ts.Prime(inv)
 	steps := ts.images(inv, next)
+	// Every query below conjoins inv: an atom of a step's formula that
+	// an atom of inv decides is replaced by its value (foldUnder), which
+	// leaves each query's models as they are. A step that keeps inv's
+	// linear forms where inv bounds them then folds to false, and the
+	// query over all transitions holds only those that can leave inv
+	// (on a net with hundreds of transitions and a conservation law,
+	// seconds of Z3 for one query became a few steps).
+	if facts := conjunctFacts(inv); len(facts) > 0 {
+		for i := range steps {
+			steps[i].f = foldUnder(steps[i].f, facts)
+		}
+	}
 	locals := ts.allLocals()
 	// Consecution under transitions 0..hi at once (a step by any of
 	// them from inv to outside it): one query for all of them is what
