@@ -296,7 +296,7 @@ func Certify(ctx context.Context, sys *gsst.System, s presburger.Solver, opts ..
 	}
 	var jobs []job
 	queries := make([]*query, items)
-	can := map[[2]string]bool{} // pairs of effects that can be equal (newQuery)
+	can := map[[2]int]bool{} // pairs of effects that can be equal (newQuery)
 	for i := range items {
 		res := result(i)
 		switch {

@@ -101,7 +101,7 @@ func TestPinnedCrossCheck(t *testing.T) {
 		}
 		all := members(sys)
 		for item := range len(sys.Transitions) {
-			q := newQuery(sys, all, item, map[[2]string]bool{}, true)
+			q := newQuery(sys, all, item, map[[2]int]bool{}, true)
 			if !q.pinned {
 				t.Fatalf("system %d item %d: query not pinned\n%s", i, item, src)
 			}

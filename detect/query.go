@@ -99,19 +99,29 @@ type member struct {
 	step gsst.Step
 	// z and w are the step's effect over the system's variables (the
 	// change of each total counter, each shared value after it), and
-	// effect identifies it: members with the same effect have the same.
+	// effect identifies it: members with the same effect have the same
+	// number (their effectKey's, numbered in order of appearance: the
+	// keys are long on a system with many shared variables, and the
+	// queries compare every pair of effects).
 	z, w   []presburger.Term
-	effect string
+	effect int
 }
 
 // members returns the members of sys, in the order of sys.Steps().
 func members(sys *gsst.System) []member {
 	var out []member
 	steps := sys.Steps()
+	ids := map[string]int{}
 	for i := range steps {
 		for _, st := range fixedEffect(sys, steps[i]) {
 			z, w := sys.Effect(&st)
-			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: effectKey(z, w)})
+			k := effectKey(z, w)
+			id, ok := ids[k]
+			if !ok {
+				id = len(ids)
+				ids[k] = id
+			}
+			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: id})
 		}
 	}
 	return out
@@ -210,7 +220,7 @@ func emptiedByTransfer(st *gsst.Step, s int) bool {
 // pin lets the query write the group counters as the group sizes where
 // they must equal them (query.pinned); Asymmetry, which projects the
 // query onto the system's counters, keeps them as variables.
-func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool, pin bool) *query {
+func newQuery(sys *gsst.System, all []member, item int, can map[[2]int]bool, pin bool) *query {
 	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true, pin: pin}
 	for _, mb := range all {
 		if mb.item == item {
@@ -235,7 +245,7 @@ func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool, 
 			if constantTotals(&nb) && constantTotals(mb) && !slices.EqualFunc(nb.z, mb.z, presburger.Term.Equal) {
 				continue // different constant changes of the totals: never equal
 			}
-			k := [2]string{nb.effect, mb.effect}
+			k := [2]int{nb.effect, mb.effect}
 			c, ok := can[k]
 			if !ok {
 				if apart[e][0] == nil {
@@ -643,7 +653,7 @@ func (q *query) formula(part [2]int) presburger.Formula {
 	// The equation of the effects of N (disabled side) and M (enabled
 	// side), once per pair of effects.
 	type sideEffect struct{ z, w []presburger.Term }
-	onSide := [2]map[string]sideEffect{{}, {}}
+	onSide := [2]map[int]sideEffect{{}, {}}
 	effectOn := func(mb *member, side int) sideEffect {
 		e, ok := onSide[side][mb.effect]
 		if !ok {
@@ -653,9 +663,9 @@ func (q *query) formula(part [2]int) presburger.Formula {
 		}
 		return e
 	}
-	eqs := map[[2]string]presburger.Formula{}
+	eqs := map[[2]int]presburger.Formula{}
 	equal := func(n, m *member) presburger.Formula {
-		k := [2]string{n.effect, m.effect}
+		k := [2]int{n.effect, m.effect}
 		eq, ok := eqs[k]
 		if !ok {
 			a, b := effectOn(n, 0), effectOn(m, 1)
