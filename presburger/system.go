@@ -449,7 +449,26 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 			steps[i].f = foldUnder(steps[i].f, facts)
 		}
 	}
-	locals := ts.allLocals()
+	// The locals of each transition, found when a query first needs
+	// them: a step that folded to false reads none, and the bounds of
+	// its locals (every integer, never empty) are left out of the
+	// queries, which they cannot change.
+	global := ts.globals()
+	locals := make([][]Var, len(ts.Trans))
+	found := make([]bool, len(ts.Trans))
+	boundsOf := func(idx ...int) []Bound {
+		var need []int
+		for _, i := range idx {
+			if steps[i].f == False {
+				continue
+			}
+			if !found[i] {
+				locals[i], found[i] = ts.locals(i, global), true
+			}
+			need = append(need, i)
+		}
+		return ts.stepBounds(locals, need...)
+	}
 	// Consecution under transitions 0..hi at once (a step by any of
 	// them from inv to outside it): one query for all of them is what
 	// most checks of a true invariant cost. When it has a model, the
@@ -467,7 +486,7 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		for i := range fs {
 			fs[i] = steps[i].f
 		}
-		return s.Solve(ctx, Problem{Bounds: ts.stepBounds(locals, idx...), F: Conj(inv, Disj(fs...))})
+		return s.Solve(ctx, Problem{Bounds: boundsOf(idx...), F: Conj(inv, Disj(fs...))})
 	}
 	from := 0
 	if n := len(ts.Trans); n > 1 {
@@ -520,7 +539,7 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 		from = lo + 1
 	}
 	for i := from; i < len(ts.Trans); i++ {
-		err := query(Consecution, i, ts.stepBounds(locals, i), Conj(inv, steps[i].f))
+		err := query(Consecution, i, boundsOf(i), Conj(inv, steps[i].f))
 		var ie *InvariantError
 		if errors.As(err, &ie) {
 			steps[i].complete(ie.Witness)
