@@ -120,6 +120,7 @@ func IsQuantifierFree(f Formula) bool {
 type formRange struct {
 	lo, hi       int64
 	hasLo, hasHi bool
+	first        Var // the form's first variable
 }
 
 // formKey names the linear form s*monos (s = 1 or -1), so that a form
@@ -192,6 +193,7 @@ func conjunctFacts(f Formula) map[string]formRange {
 		if s < 0 { // the form is -m: negate the range (no end is MinInt64 here)
 			r = formRange{lo: -r.hi, hi: -r.lo, hasLo: r.hasHi, hasHi: r.hasLo}
 		}
+		r.first = c.T.Monos[0].Var
 		old, seen := facts[key]
 		if seen {
 			if old.hasLo && (!r.hasLo || old.lo > r.lo) {
@@ -220,9 +222,19 @@ func foldUnder(g Formula, facts map[string]formRange) Formula {
 		return g
 	}
 	const minI, maxI = -1 << 63, 1<<63 - 1
+	// The first variable of each form: an atom whose first variable is
+	// none of them (most atoms of a guard) is passed over without
+	// writing its key.
+	first := make(map[Var]bool, len(facts))
+	for _, f := range facts {
+		first[f.first] = true
+	}
 	return foldAtoms(g, func(t Term) (lo, hi int64, ok bool) {
 		if len(t.Monos) == 0 {
 			return t.Const, t.Const, true
+		}
+		if !first[t.Monos[0].Var] {
+			return 0, 0, false
 		}
 		s := sign(t.Monos)
 		key, ok := formKey(t.Monos, s)
