@@ -629,6 +629,13 @@ func (ts TransitionSystem) image(tr, inv Formula, isNext map[Var]bool, primed ma
 	}
 	fs := make([]Formula, 0, len(rest)+2)
 	for _, p := range rest {
+		if !readsNext(p, isNext) {
+			// Nothing to substitute (a guard over the state and
+			// locals): kept as it is, where a substitution would
+			// build it again atom by atom.
+			fs = append(fs, p)
+			continue
+		}
 		q, ok := SubstExact(p, sub)
 		if !ok {
 			return stepImage{}, false
@@ -665,6 +672,40 @@ func (ts TransitionSystem) image(tr, inv Formula, isNext map[Var]bool, primed ma
 	}
 	fs = append(fs, Negation(after))
 	return stepImage{f: Conj(fs...), image: def}, true
+}
+
+// readsNext reports whether f, quantifier-free, reads a next-state
+// variable; an Exists counts as reading one (its body is left to the
+// substitution, which renames what it must).
+func readsNext(f Formula, isNext map[Var]bool) bool {
+	switch f := f.(type) {
+	case Bool:
+		return false
+	case Cmp:
+		for _, m := range f.T.Monos {
+			if isNext[m.Var] {
+				return true
+			}
+		}
+		return false
+	case Not:
+		return readsNext(f.F, isNext)
+	case And:
+		for _, g := range f {
+			if readsNext(g, isNext) {
+				return true
+			}
+		}
+		return false
+	case Or:
+		for _, g := range f {
+			if readsNext(g, isNext) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // definition reads the atom p as x' = t for a next-state variable x'
