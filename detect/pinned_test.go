@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -135,5 +136,47 @@ func TestPinnedCrossCheck(t *testing.T) {
 	t.Logf("%d systems: %v", systems, counts)
 	if counts[Certified] < systems/2 {
 		t.Errorf("too few queries in the sample: %v", counts)
+	}
+}
+
+// TestShiftEffects: two effects that shift every total and shared
+// variable by constants (member.shift) can be equal exactly when they
+// are the same effect, which newQuery reads off their numbers instead of
+// asking canEqual: compared here with canEqual on every pair of members
+// of random systems, one-state ones and others with updates.
+func TestShiftEffects(t *testing.T) {
+	r := rand.New(rand.NewSource(29))
+	var pairs, equal int
+	for i := range 200 {
+		var sys *gsst.System
+		if i%2 == 0 {
+			var err error
+			if sys, err = gsst.Parse("onestate.yaml", []byte(randomOneState(r))); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			sys = testsupport.RandomSystem(r, testsupport.Small(0, testsupport.AllConstructs))
+		}
+		all := members(sys)
+		q := &query{sys: sys}
+		for _, nb := range all {
+			for _, mb := range all {
+				if !nb.shift || !mb.shift {
+					continue
+				}
+				pairs++
+				want := canEqual(nb.z, nb.w, renameTerms(mb.z, q.sideApart), renameTerms(mb.w, q.sideApart))
+				if got := nb.effect == mb.effect; got != want {
+					t.Fatalf("system %d: effects %v %v and %v %v: same number %v, canEqual %v", i, nb.z, nb.w, mb.z, mb.w, got, want)
+				}
+				if want && nb.item != mb.item {
+					equal++
+				}
+			}
+		}
+	}
+	t.Logf("%d pairs of shift effects, %d equal across items", pairs, equal)
+	if pairs < 500 || equal == 0 {
+		t.Errorf("sample too small: %d pairs, %d equal across items", pairs, equal)
 	}
 }

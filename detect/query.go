@@ -105,6 +105,12 @@ type member struct {
 	// queries compare every pair of effects).
 	z, w   []presburger.Term
 	effect int
+	// shift: the effect changes every total by a constant and every
+	// shared variable by a constant (w[j] is its own variable plus a
+	// constant, no assignment of another value). Two such effects can
+	// be equal (canEqual) exactly when they are the same: each equation
+	// of theirs is a constant, false unless both sides agree.
+	shift bool
 }
 
 // members returns the members of sys, in the order of sys.Steps().
@@ -121,10 +127,26 @@ func members(sys *gsst.System) []member {
 				id = len(ids)
 				ids[k] = id
 			}
-			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: id})
+			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: id, shift: isShift(sys, z, w)})
 		}
 	}
 	return out
+}
+
+// isShift reports whether the effect z, w changes every total and every
+// shared variable by a constant (member.shift).
+func isShift(sys *gsst.System, z, w []presburger.Term) bool {
+	for _, t := range z {
+		if !t.IsConst() {
+			return false
+		}
+	}
+	for j, t := range w {
+		if len(t.Monos) != 1 || t.Monos[0] != (presburger.Mono{Var: sys.SharedVar(j), Coef: 1}) {
+			return false
+		}
+	}
+	return true
 }
 
 // effectKey writes the effect z, w as a string that two effects share
@@ -244,6 +266,17 @@ func newQuery(sys *gsst.System, all []member, item int, can map[[2]int]bool, pin
 		for e, mb := range ownEffects {
 			if constantTotals(&nb) && constantTotals(mb) && !slices.EqualFunc(nb.z, mb.z, presburger.Term.Equal) {
 				continue // different constant changes of the totals: never equal
+			}
+			if nb.shift && mb.shift {
+				// canEqual without comparing them term by term, and
+				// without a pair to remember: a net written with a
+				// group per rule has as many effects as rules, each
+				// a shift, and each query compared it with all.
+				if nb.effect == mb.effect {
+					q.class = append(q.class, nb)
+					break
+				}
+				continue
 			}
 			k := [2]int{nb.effect, mb.effect}
 			c, ok := can[k]
