@@ -837,13 +837,20 @@ func paramTotal(sys *gsst.System) (*ParamModel, error) {
 			local := map[[2]int]presburger.Var{} // (state, group) -> local variable
 			var parts []presburger.Formula
 			for _, s := range groupS {
-				var col presburger.Term
+				// The column's locals are numbered in increasing order:
+				// their sum is written at once (adding them one by one
+				// copied it each time, cubic in the groups over all
+				// transitions of a net written with a group per rule).
+				col := presburger.Term{Monos: make([]presburger.Mono, 0, len(sys.Groups))}
 				for g := range sys.Groups {
 					v := m.LocalVar(len(m.locals))
 					m.locals = append(m.locals, Counter{State: s, Group: g})
 					local[[2]int{s, g}] = v
 					tr.Locals = append(tr.Locals, v)
-					col = col.Add(presburger.VarTerm(v))
+					if k := len(col.Monos); k > 0 && col.Monos[k-1].Var >= v {
+						panic("counterabs: locals not in increasing order")
+					}
+					col.Monos = append(col.Monos, presburger.Mono{Var: v, Coef: 1})
 					parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Ge, presburger.ConstTerm(0)))
 				}
 				parts = append(parts, presburger.Compare(col, presburger.Eq, presburger.VarTerm(presburger.Var(s))))

@@ -40,7 +40,7 @@ func Asymmetry(ctx context.Context, sys *gsst.System, item int, p presburger.Pro
 	if symmetric(sys, steps) {
 		return presburger.False, nil
 	}
-	q := newQuery(sys, members(sys), item, map[[2]string]bool{})
+	q := newQuery(sys, members(sys), item, map[[2]int]bool{}, false)
 	f := q.formula([2]int{0, len(q.own)})
 	if f == presburger.False {
 		return presburger.False, nil

@@ -78,6 +78,12 @@ type query struct {
 	param bool     // sizes (and free parameters) are variables
 	// nonneg: every variable is nonnegative (FoldNonnegative applies).
 	nonneg bool
+	// pin: pinned may be set (variables). pinned: the query has one
+	// group state and neither total nor free states (the system has one
+	// local state), so each group's counter on either side equals its
+	// size: the counters are written as the sizes (counter), not as
+	// variables (see variables).
+	pin, pinned bool
 	stateKinds
 	size   []presburger.Term // per group, in query variables
 	bounds []presburger.Bound
@@ -93,22 +99,54 @@ type member struct {
 	step gsst.Step
 	// z and w are the step's effect over the system's variables (the
 	// change of each total counter, each shared value after it), and
-	// effect identifies it: members with the same effect have the same.
+	// effect identifies it: members with the same effect have the same
+	// number (their effectKey's, numbered in order of appearance: the
+	// keys are long on a system with many shared variables, and the
+	// queries compare every pair of effects).
 	z, w   []presburger.Term
-	effect string
+	effect int
+	// shift: the effect changes every total by a constant and every
+	// shared variable by a constant (w[j] is its own variable plus a
+	// constant, no assignment of another value). Two such effects can
+	// be equal (canEqual) exactly when they are the same: each equation
+	// of theirs is a constant, false unless both sides agree.
+	shift bool
 }
 
 // members returns the members of sys, in the order of sys.Steps().
 func members(sys *gsst.System) []member {
 	var out []member
 	steps := sys.Steps()
+	ids := map[string]int{}
 	for i := range steps {
 		for _, st := range fixedEffect(sys, steps[i]) {
 			z, w := sys.Effect(&st)
-			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: effectKey(z, w)})
+			k := effectKey(z, w)
+			id, ok := ids[k]
+			if !ok {
+				id = len(ids)
+				ids[k] = id
+			}
+			out = append(out, member{item: itemOf(sys, &steps[i]), step: st, z: z, w: w, effect: id, shift: isShift(sys, z, w)})
 		}
 	}
 	return out
+}
+
+// isShift reports whether the effect z, w changes every total and every
+// shared variable by a constant (member.shift).
+func isShift(sys *gsst.System, z, w []presburger.Term) bool {
+	for _, t := range z {
+		if !t.IsConst() {
+			return false
+		}
+	}
+	for j, t := range w {
+		if len(t.Monos) != 1 || t.Monos[0] != (presburger.Mono{Var: sys.SharedVar(j), Coef: 1}) {
+			return false
+		}
+	}
+	return true
 }
 
 // effectKey writes the effect z, w as a string that two effects share
@@ -200,8 +238,12 @@ func emptiedByTransfer(st *gsst.Step, s int) bool {
 // they depend on the effects alone (a system of a Petri net written with
 // a group per rule has as many effects as rules, and each query asked
 // it of each of them again).
-func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool) *query {
-	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true}
+//
+// pin lets the query write the group counters as the group sizes where
+// they must equal them (query.pinned); Asymmetry, which projects the
+// query onto the system's counters, keeps them as variables.
+func newQuery(sys *gsst.System, all []member, item int, can map[[2]int]bool, pin bool) *query {
+	q := &query{sys: sys, item: item, param: sys.Parametric(), nonneg: true, pin: pin}
 	for _, mb := range all {
 		if mb.item == item {
 			q.own = append(q.own, mb)
@@ -225,7 +267,18 @@ func newQuery(sys *gsst.System, all []member, item int, can map[[2]string]bool) 
 			if constantTotals(&nb) && constantTotals(mb) && !slices.EqualFunc(nb.z, mb.z, presburger.Term.Equal) {
 				continue // different constant changes of the totals: never equal
 			}
-			k := [2]string{nb.effect, mb.effect}
+			if nb.shift && mb.shift {
+				// canEqual without comparing them term by term, and
+				// without a pair to remember: a net written with a
+				// group per rule has as many effects as rules, each
+				// a shift, and each query compared it with all.
+				if nb.effect == mb.effect {
+					q.class = append(q.class, nb)
+					break
+				}
+				continue
+			}
+			k := [2]int{nb.effect, mb.effect}
 			c, ok := can[k]
 			if !ok {
 				if apart[e][0] == nil {
@@ -383,6 +436,15 @@ func (q *query) groupVar(side, c, g int) presburger.Var {
 	return presburger.Var((side*len(q.groupS)+c)*len(q.sys.Groups) + g)
 }
 
+// counter is the counter of group g in group state number c on a side,
+// as the query writes it: the group's size when pinned, else groupVar.
+func (q *query) counter(side, c, g int) presburger.Term {
+	if q.pinned {
+		return q.size[g]
+	}
+	return presburger.VarTerm(q.groupVar(side, c, g))
+}
+
 // totalVar is the total of the i-th group or total state, shared by both
 // sides.
 func (q *query) totalVar(i int) presburger.Var {
@@ -411,7 +473,7 @@ func (q *query) sub(side int) func(presburger.Var) presburger.Term {
 			case g >= 0 && (q.col[s] < 0 || q.tvar[s] >= len(q.groupS)):
 				panic("detect: the query reads a group counter of a state that is not a group state")
 			case g >= 0:
-				return presburger.VarTerm(q.groupVar(side, q.col[s], g))
+				return q.counter(side, q.col[s], g)
 			case q.tvar[s] < 0:
 				panic("detect: the query reads the total of a free state")
 			}
@@ -510,22 +572,44 @@ func (q *query) variables() {
 	if len(q.freeS) == 0 && len(q.totalS) == 0 {
 		rowOp = presburger.Eq
 	}
+	// One group state holding every process: each row is one counter
+	// equal to its group's size, on both sides. Substituting the size
+	// for the counter is exact: (x = size & 0 <= x <= upper & F(x)) has
+	// the models of (0 <= size <= upper & F(size)), and those atoms are
+	// kept (they fold to true for a constant size within its range). The
+	// counter's row is then size = size, and its column says the state's
+	// total is n. A system of a Petri net written with a group per rule
+	// (one local state, a group of one process per transition) has as
+	// many group counters per side as transitions, which the solver then
+	// no longer sees: each query reads only the shared values and totals.
+	q.pinned = q.pin && rowOp == presburger.Eq && len(q.groupS) == 1
 	for side := range 2 {
-		for g := range d {
-			var row presburger.Term
-			for c := range q.groupS {
-				v := q.groupVar(side, c, g)
-				q.bounds = append(q.bounds, counterBound(v, upper[g]))
-				row = row.Add(presburger.VarTerm(v))
+		if q.pinned {
+			if side == 0 {
+				for g := range d {
+					base = append(base, presburger.Compare(q.size[g], presburger.Ge, presburger.ConstTerm(0)))
+					if upper[g] >= 0 {
+						base = append(base, presburger.Compare(q.size[g], presburger.Le, presburger.ConstTerm(upper[g])))
+					}
+				}
+				base = append(base, presburger.Compare(n, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[q.groupS[0]]))))
 			}
-			base = append(base, presburger.Compare(row, rowOp, q.size[g]))
+			continue
+		}
+		for g := range d {
+			vs := make([]presburger.Var, len(q.groupS))
+			for c := range q.groupS {
+				vs[c] = q.groupVar(side, c, g)
+				q.bounds = append(q.bounds, counterBound(vs[c], upper[g]))
+			}
+			base = append(base, presburger.Compare(sumOf(vs), rowOp, q.size[g]))
 		}
 		for c, s := range q.groupS {
-			var sum presburger.Term
+			vs := make([]presburger.Var, d)
 			for g := range d {
-				sum = sum.Add(presburger.VarTerm(q.groupVar(side, c, g)))
+				vs[g] = q.groupVar(side, c, g)
 			}
-			base = append(base, presburger.Compare(sum, presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
+			base = append(base, presburger.Compare(sumOf(vs), presburger.Eq, presburger.VarTerm(q.totalVar(q.tvar[s]))))
 		}
 	}
 	// Free states take up the rest; without them the totals must add up
@@ -537,6 +621,20 @@ func (q *query) variables() {
 	base = append(base, presburger.Compare(all, allOp, n))
 	// Shared by every part of a split query: simplify it once.
 	q.base = q.tighten(presburger.Conj(base...))
+}
+
+// sumOf is the sum of distinct variables vs, given in increasing order,
+// built at once (adding them one by one copies the sum each time, which
+// is quadratic in the number of groups).
+func sumOf(vs []presburger.Var) presburger.Term {
+	t := presburger.Term{Monos: make([]presburger.Mono, len(vs))}
+	for i, v := range vs {
+		if i > 0 && vs[i-1] >= v {
+			panic("detect: sumOf needs distinct variables in increasing order")
+		}
+		t.Monos[i] = presburger.Mono{Var: v, Coef: 1}
+	}
+	return t
 }
 
 // counterBound is the range of a counter: 0..hi, or 0.. when hi < 0.
@@ -588,7 +686,7 @@ func (q *query) formula(part [2]int) presburger.Formula {
 	// The equation of the effects of N (disabled side) and M (enabled
 	// side), once per pair of effects.
 	type sideEffect struct{ z, w []presburger.Term }
-	onSide := [2]map[string]sideEffect{{}, {}}
+	onSide := [2]map[int]sideEffect{{}, {}}
 	effectOn := func(mb *member, side int) sideEffect {
 		e, ok := onSide[side][mb.effect]
 		if !ok {
@@ -598,9 +696,9 @@ func (q *query) formula(part [2]int) presburger.Formula {
 		}
 		return e
 	}
-	eqs := map[[2]string]presburger.Formula{}
+	eqs := map[[2]int]presburger.Formula{}
 	equal := func(n, m *member) presburger.Formula {
-		k := [2]string{n.effect, m.effect}
+		k := [2]int{n.effect, m.effect}
 		eq, ok := eqs[k]
 		if !ok {
 			a, b := effectOn(n, 0), effectOn(m, 1)

@@ -96,7 +96,12 @@ func (q *query) witness(m presburger.Model, f presburger.Formula) *Witness {
 	}
 	conf := func(side int) [][]int {
 		return fill(d, len(sys.States), n, w.Sizes, q.groupS, q.totalS, q.freeS,
-			func(c, g int) int { return int(m[q.groupVar(side, c, g)]) },
+			func(c, g int) int {
+				if q.pinned {
+					return w.Sizes[g] // the counter is the size
+				}
+				return int(m[q.groupVar(side, c, g)])
+			},
 			func(s int) int { return int(m[q.totalVar(q.tvar[s])]) })
 	}
 	w.Disabled, w.Enabled = conf(0), conf(1)

@@ -1,7 +1,6 @@
 package gsst
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/vsym/vsym/presburger"
@@ -52,7 +51,7 @@ func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 		seen := map[string]bool{}
 		for set := 1; set < 1<<len(from); set++ {
 			allowed := s.allowedBy(parts, from, set)
-			key := fmt.Sprint(allowed)
+			key := boolsKey(allowed)
 			if seen[key] {
 				continue
 			}
@@ -72,6 +71,20 @@ func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 		}
 	}
 	return presburger.Conj(out...)
+}
+
+// boolsKey writes bs as a string of 0s and 1s, a key of the set
+// (fmt.Sprint wrote one too, the larger part of the cost of the movers'
+// formula of a system with hundreds of groups).
+func boolsKey(bs []bool) string {
+	b := make([]byte, len(bs))
+	for i, x := range bs {
+		b[i] = '0'
+		if x {
+			b[i] = '1'
+		}
+	}
+	return string(b)
 }
 
 // allowedBy returns the groups that some part of the set allows, the

@@ -1,10 +1,11 @@
 package presburger
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"math/bits"
-	"sort"
+	"slices"
 )
 
 // Exact arithmetic. Coefficients, constants and values are int64, and
@@ -285,50 +286,90 @@ func (t Term) SubstExact(sub func(Var) Term) (Term, bool) {
 
 // substSums returns the constant and the coefficients of t with every
 // variable v replaced by sub(v), as exact sums.
-func (t Term) substSums(sub func(Var) Term) (konst sum, coef map[Var]*sum) {
+func (t Term) substSums(sub func(Var) Term) (konst sum, coef []varSum) {
+	images := make([]Term, len(t.Monos))
+	for i, m := range t.Monos {
+		images[i] = sub(m.Var)
+	}
+	return t.sumsOf(images)
+}
+
+// varSum is the exact coefficient s of variable v.
+type varSum struct {
+	v Var
+	s sum
+}
+
+// sumsOf is substSums given the image of each monomial's variable: the
+// coefficients in increasing order of their variables, each once. The
+// products are sorted by variable and each run summed: a map per term
+// cost more than the substitution itself in a system's images, where
+// an invariant over hundreds of counters is substituted at every
+// transition.
+func (t Term) sumsOf(images []Term) (konst sum, coef []varSum) {
 	konst.add(t.Const)
-	coef = map[Var]*sum{}
-	for _, m := range t.Monos {
-		s := sub(m.Var)
+	type product struct {
+		v    Var
+		a, b int64
+	}
+	n := 0
+	for i := range images {
+		n += len(images[i].Monos)
+	}
+	ps := make([]product, 0, n)
+	sorted := true
+	for i, m := range t.Monos {
+		s := images[i]
 		konst.addMul(m.Coef, s.Const)
-		for _, n := range s.Monos {
-			c := coef[n.Var]
-			if c == nil {
-				c = &sum{}
-				coef[n.Var] = c
+		for _, x := range s.Monos {
+			if len(ps) > 0 && ps[len(ps)-1].v >= x.Var {
+				sorted = false
 			}
-			c.addMul(m.Coef, n.Coef)
+			ps = append(ps, product{x.Var, m.Coef, x.Coef})
 		}
+	}
+	if !sorted {
+		slices.SortStableFunc(ps, func(p, q product) int { return cmp.Compare(p.v, q.v) })
+	}
+	coef = make([]varSum, 0, len(ps))
+	for _, p := range ps {
+		if k := len(coef); k > 0 && coef[k-1].v == p.v {
+			coef[k-1].s.addMul(p.a, p.b)
+			continue
+		}
+		var c sum
+		c.addMul(p.a, p.b)
+		coef = append(coef, varSum{p.v, c})
 	}
 	return konst, coef
 }
 
-// termOf returns the canonical term of exact sums, ok false when one
-// does not fit in int64.
-func termOf(konst *sum, coef map[Var]*sum) (Term, bool) {
+// termOf returns the canonical term of exact sums (coef in increasing
+// order of variables, each once), ok false when one does not fit in
+// int64.
+func termOf(konst *sum, coef []varSum) (Term, bool) {
 	k, ok := konst.int64()
 	if !ok {
 		return Term{}, false
 	}
 	out := Term{Const: k}
-	for v, c := range coef {
-		x, ok := c.int64()
+	for i := range coef {
+		x, ok := coef[i].s.int64()
 		if !ok {
 			return Term{}, false
 		}
 		if x != 0 {
-			out.Monos = append(out.Monos, Mono{v, x})
+			out.Monos = append(out.Monos, Mono{coef[i].v, x})
 		}
 	}
-	sort.Slice(out.Monos, func(i, j int) bool { return out.Monos[i].Var < out.Monos[j].Var })
 	return out, true
 }
 
 // constSign reports whether every coefficient sum is zero (the term is
 // a constant), and then the exact sign of the constant.
-func constSign(konst *sum, coef map[Var]*sum) (sign int, isConst bool) {
-	for _, c := range coef {
-		if c.sign() != 0 {
+func constSign(konst *sum, coef []varSum) (sign int, isConst bool) {
+	for i := range coef {
+		if coef[i].s.sign() != 0 {
 			return 0, false
 		}
 	}

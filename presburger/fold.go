@@ -1,5 +1,7 @@
 package presburger
 
+import "strconv"
+
 // FoldBounds replaces every atom of f whose truth the bounds decide (the
 // term's range over the box lies wholly on one side of zero) by true or
 // false. The result is equivalent to f for every assignment inside the box
@@ -110,4 +112,156 @@ func IsQuantifierFree(f Formula) bool {
 		}
 	}
 	return true
+}
+
+// formRange is what the atoms of a conjunction say about one linear form
+// (a term without its constant): lo <= form when hasLo, form <= hi when
+// hasHi.
+type formRange struct {
+	lo, hi       int64
+	hasLo, hasHi bool
+	first        Var // the form's first variable
+}
+
+// formKey names the linear form s*monos (s = 1 or -1), so that a form
+// and its negation are told apart and found again; ok is false when a
+// coefficient times s does not fit in int64.
+func formKey(monos []Mono, s int64) (key string, ok bool) {
+	b := make([]byte, 0, 12*len(monos))
+	for _, m := range monos {
+		c, ok := mulExact(m.Coef, s)
+		if !ok {
+			return "", false
+		}
+		b = strconv.AppendInt(b, int64(m.Var), 10)
+		b = append(b, '*')
+		b = strconv.AppendInt(b, c, 10)
+		b = append(b, ' ')
+	}
+	return string(b), true
+}
+
+// sign is the sign that makes the first coefficient of a form positive.
+func sign(monos []Mono) int64 {
+	if monos[0].Coef < 0 {
+		return -1
+	}
+	return 1
+}
+
+// conjunctFacts returns the ranges that the atoms among the top-level
+// conjuncts of f put on their linear forms (f & g is then equivalent to
+// f & foldUnder(g, facts)). An atom whose bound does not fit in int64
+// says nothing; a conjunct that is no atom (a disjunction, an Exists)
+// says nothing either.
+func conjunctFacts(f Formula) map[string]formRange {
+	facts := map[string]formRange{}
+	for _, g := range Conjuncts(NNF(f)) {
+		c, ok := g.(Cmp)
+		if !ok || len(c.T.Monos) == 0 || c.Op == Ne {
+			continue
+		}
+		// m + k op 0: m op -k, then the form s*m.
+		if c.T.Const == -1<<63 {
+			continue
+		}
+		b := -c.T.Const
+		var r formRange
+		switch c.Op {
+		case Eq:
+			r = formRange{lo: b, hi: b, hasLo: true, hasHi: true}
+		case Le:
+			r = formRange{hi: b, hasHi: true}
+		case Ge:
+			r = formRange{lo: b, hasLo: true}
+		case Lt:
+			if b == -(1<<63 - 1) {
+				continue // b - 1 is MinInt64, whose negation does not fit
+			}
+			r = formRange{hi: b - 1, hasHi: true}
+		case Gt:
+			if b == 1<<63-1 {
+				continue
+			}
+			r = formRange{lo: b + 1, hasLo: true}
+		}
+		s := sign(c.T.Monos)
+		key, ok := formKey(c.T.Monos, s)
+		if !ok {
+			continue
+		}
+		if s < 0 { // the form is -m: negate the range (no end is MinInt64 here)
+			r = formRange{lo: -r.hi, hi: -r.lo, hasLo: r.hasHi, hasHi: r.hasLo}
+		}
+		r.first = c.T.Monos[0].Var
+		old, seen := facts[key]
+		if seen {
+			if old.hasLo && (!r.hasLo || old.lo > r.lo) {
+				r.lo, r.hasLo = old.lo, true
+			}
+			if old.hasHi && (!r.hasHi || old.hi < r.hi) {
+				r.hi, r.hasHi = old.hi, true
+			}
+		}
+		facts[key] = r
+	}
+	return facts
+}
+
+// foldUnder replaces every atom of g that facts (conjunctFacts of some
+// f) decide by true or false: the result is equivalent to g wherever f
+// holds, so f & g and f & foldUnder(g, facts) have the same models.
+// The point is a consecution query inv & step & !inv': for a step that
+// leaves a linear form of inv unchanged or moves it the right way, the
+// atom of !inv' contradicts the atom of inv and the whole step drops out
+// (a Petri net's conservation law, "x1 + ... + xk <= 1", checked against
+// hundreds of transitions each of which a solver was given before).
+// Atoms inside an Exists are left alone, as in FoldBounds.
+func foldUnder(g Formula, facts map[string]formRange) Formula {
+	if len(facts) == 0 {
+		return g
+	}
+	const minI, maxI = -1 << 63, 1<<63 - 1
+	// The first variable of each form: an atom whose first variable is
+	// none of them (most atoms of a guard) is passed over without
+	// writing its key.
+	first := make(map[Var]bool, len(facts))
+	for _, f := range facts {
+		first[f.first] = true
+	}
+	return foldAtoms(g, func(t Term) (lo, hi int64, ok bool) {
+		if len(t.Monos) == 0 {
+			return t.Const, t.Const, true
+		}
+		if !first[t.Monos[0].Var] {
+			return 0, 0, false
+		}
+		s := sign(t.Monos)
+		key, ok := formKey(t.Monos, s)
+		if !ok {
+			return 0, 0, false
+		}
+		r, ok := facts[key]
+		if !ok {
+			return 0, 0, false
+		}
+		if s < 0 {
+			r = formRange{lo: -r.hi, hi: -r.lo, hasLo: r.hasHi, hasHi: r.hasLo}
+		}
+		// t = m + k over m's range; an end that is unknown, or does
+		// not fit, is left at the extreme value, which decides no
+		// atom (holdsOn compares the ends with 0 alone).
+		lo, hi = minI, maxI
+		if r.hasLo {
+			if x, fits := addExact(r.lo, t.Const); fits && x != minI {
+				lo = x
+			}
+		}
+		if r.hasHi {
+			if x, fits := addExact(r.hi, t.Const); fits && x != maxI {
+				hi = x
+			}
+		}
+		return lo, hi, lo != minI || hi != maxI
+	})
 }

@@ -291,7 +291,21 @@ func subst(f Formula, sub func(Var) Term) (Formula, error) {
 	case Bool:
 		return f, nil
 	case Cmp:
-		konst, coef := f.T.substSums(sub)
+		// Each variable's image once; an atom that sub leaves as it is
+		// (every variable its own image, the term canonical) is kept
+		// without building it again: a transition's guard, where the
+		// next-state variables are substituted, is mostly such atoms.
+		images := make([]Term, len(f.T.Monos))
+		same := len(images) > 0
+		for i, m := range f.T.Monos {
+			images[i] = sub(m.Var)
+			same = same && m.Coef != 0 && (i == 0 || f.T.Monos[i-1].Var < m.Var) &&
+				images[i].Const == 0 && len(images[i].Monos) == 1 && images[i].Monos[0] == Mono{m.Var, 1}
+		}
+		if same {
+			return f, nil
+		}
+		konst, coef := f.T.sumsOf(images)
 		if sign, isConst := constSign(&konst, coef); isConst {
 			return Bool(f.Op.Holds(int64(sign))), nil
 		}
