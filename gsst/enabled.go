@@ -35,6 +35,13 @@ func (s *Spec) EnabledFormula(st *Step) presburger.Formula {
 // A's count is the sum of theirs, and their conditions add up to A's).
 // Two parts from S of any group need #S >= 2; parts of groups a and b
 // need #S[a] >= 1 and #S[b] >= 1.
+//
+// The sets K range over unions of classes: the parts from S that allow
+// the same groups (a set taking some parts of a class asks no more
+// than the one taking them all). So the conditions cost 2^c for c
+// classes, however many parts there are: a test "#x10 >= 45" written
+// as 45 parts x10 -> x10 is one class (checkRendezvous bounds the
+// classes by MaxPartClasses).
 func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 	var states []int
 	byState := map[int][]int{}
@@ -48,9 +55,17 @@ func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 	var out []presburger.Formula
 	for _, st := range states {
 		from := byState[st]
+		classes := s.partClasses(parts, from)
 		seen := map[string]bool{}
-		for set := 1; set < 1<<len(from); set++ {
-			allowed := s.allowedBy(parts, from, set)
+		for set := 1; set < 1<<len(classes); set++ {
+			allowed := make([]bool, len(s.Groups))
+			for c, allows := range classes {
+				if set&(1<<c) != 0 {
+					for g := range allowed {
+						allowed[g] = allowed[g] || allows[g]
+					}
+				}
+			}
 			key := boolsKey(allowed)
 			if seen[key] {
 				continue
@@ -73,6 +88,29 @@ func (s *Spec) MoversFormula(parts []Part) presburger.Formula {
 	return presburger.Conj(out...)
 }
 
+// MaxPartClasses bounds the classes of the parts of a rendezvous from
+// one state: the sets of groups they allow, of which MoversFormula
+// writes a condition per union.
+const MaxPartClasses = 12
+
+// partClasses returns the sets of groups that the parts from (indices
+// into parts) allow, each once, in the order of the parts.
+func (s *Spec) partClasses(parts []Part, from []int) [][]bool {
+	var classes [][]bool
+	seen := map[string]bool{}
+	for _, p := range from {
+		allows := make([]bool, len(s.Groups))
+		for g := range allows {
+			allows[g] = parts[p].Allows(g)
+		}
+		if k := boolsKey(allows); !seen[k] {
+			seen[k] = true
+			classes = append(classes, allows)
+		}
+	}
+	return classes
+}
+
 // boolsKey writes bs as a string of 0s and 1s, a key of the set
 // (fmt.Sprint wrote one too, the larger part of the cost of the movers'
 // formula of a system with hundreds of groups).
@@ -85,21 +123,6 @@ func boolsKey(bs []bool) string {
 		}
 	}
 	return string(b)
-}
-
-// allowedBy returns the groups that some part of the set allows, the
-// set being given as bits over from (indices into parts).
-func (s *Spec) allowedBy(parts []Part, from []int, set int) []bool {
-	allowed := make([]bool, len(s.Groups))
-	for i, p := range from {
-		if set&(1<<i) == 0 {
-			continue
-		}
-		for g := range allowed {
-			allowed[g] = allowed[g] || parts[p].Allows(g)
-		}
-	}
-	return allowed
 }
 
 // within reports whether every group p allows is in allowed.

@@ -169,6 +169,17 @@ func (s *Spec) checkRendezvous(src *source, fromFile bool, at func(Pos, string, 
 				}
 				s.checkGroupSet(p.Groups, "part "+s.States[p.From]+" -> "+s.States[p.To]+" of "+name, ppos, at)
 			}
+			byState := map[int][]int{}
+			for k, p := range r.Parts {
+				if p.From >= 0 && p.From < m {
+					byState[p.From] = append(byState[p.From], k)
+				}
+			}
+			for st, from := range byState {
+				if c := len(s.partClasses(r.Parts, from)); c > MaxPartClasses {
+					at(pos, "%s: its parts from %s allow %d different sets of groups; at most %d can be written (the condition that distinct processes take the parts has a term per union of them)", name, s.States[st], c, MaxPartClasses)
+				}
+			}
 		}
 		switch {
 		case r.Guard != nil:

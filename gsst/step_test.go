@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
@@ -289,5 +290,48 @@ func TestEveryGroupWrittenOut(t *testing.T) {
 	val := sys.ValuationOf(sys.InitConfig())
 	if got := dz[0].Eval(val); got != -3 {
 		t.Errorf("the broadcast changes #S by %d from 3 processes in S, want -3 (the mover, and the 2 others transferred)", got)
+	}
+}
+
+// TestMoversManyParts: a rendezvous with many parts from one state,
+// written as mist's tests of a place ("x10 >= 45" as 45 parts x10 -> x10):
+// MoversFormula enumerates the classes of parts (the groups they allow),
+// not the parts, whose subsets were 2^k (it never returned at 45 parts,
+// and at 64 or more the shift wrapped and the condition was left out).
+// Here 30 parts of group a and 40 of any group need #A[a] >= 30 and
+// #A >= 70 (Hall's condition on two nested classes), checked on every
+// count of the two groups up to 80; and a rendezvous whose parts from one
+// state allow more than MaxPartClasses sets of groups is refused.
+func TestMoversManyParts(t *testing.T) {
+	part := func(groups string) string { return "{from: A, to: A" + groups + "}, " }
+	src := "name: many\nstates: [A, B]\ngroups: {a: 1.., b: 1..}\ninit: A\nrendezvous:\n  - parts: [" +
+		strings.Repeat(part(", groups: [a]"), 30) + strings.Repeat(part(""), 39) + "{from: A, to: B}]\n"
+	sys, err := gsst.Parse("many.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &sys.Steps()[0]
+	if len(st.Parts) != 70 {
+		t.Fatalf("%d parts", len(st.Parts))
+	}
+	f := sys.MoversFormula(st.Parts)
+	for na := 0; na <= 80; na += 2 {
+		for nb := 0; nb <= 80; nb += 3 {
+			y := [][]int{{na, 0}, {nb, 0}}
+			want := na >= 30 && na+nb >= 70
+			if got := presburger.Eval(f, sys.Valuation(y, nil)); got != want {
+				t.Fatalf("at #A[a] = %d, #A[b] = %d: %s is %v, want %v", na, nb, presburger.Format(f, sys.VarName), got, want)
+			}
+		}
+	}
+	// Thirteen classes: each group alone, of thirteen groups.
+	var groups, parts strings.Builder
+	for g := range gsst.MaxPartClasses + 1 {
+		fmt.Fprintf(&groups, "g%d: 1, ", g)
+		parts.WriteString(part(fmt.Sprintf(", groups: [g%d]", g)))
+	}
+	src = "name: classes\nstates: [A, B]\ngroups: {" + strings.TrimSuffix(groups.String(), ", ") + "}\ninit: A\nrendezvous:\n  - parts: [" + parts.String() + "{from: A, to: B}]\n"
+	if _, err := gsst.Parse("classes.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), "different sets of groups") {
+		t.Errorf("13 classes of parts: err %v, want a refusal", err)
 	}
 }
