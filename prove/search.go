@@ -430,15 +430,21 @@ func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transition
 func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int, depth int) instanceSearch {
 	dom := domainBounds(ts.Domain)
 	nvars := m.NumState()
-	// index maps a state variable to its position, for the reader.
-	index := map[presburger.Var]int{}
+	// index[v] is state variable v's position, for the reader, -1 for
+	// another variable (a slice: the reader is the search's inner loop,
+	// where a map's lookups cost a fifth of the time).
+	var index []int
 	for i := range nvars {
-		index[m.StateVar(i)] = i
+		v := int(m.StateVar(i))
+		for len(index) <= v {
+			index = append(index, -1)
+		}
+		index[v] = i
 	}
 	reader := func(x []int64) func(presburger.Var) int64 {
 		return func(v presburger.Var) int64 {
-			if i, ok := index[v]; ok {
-				return x[i]
+			if int(v) < len(index) && index[v] >= 0 {
+				return x[index[v]]
 			}
 			return params[v]
 		}
@@ -450,12 +456,12 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 		return !presburger.Eval(ts.Init, reader(x))
 	})
 	key := func(x []int64) string {
-		var b strings.Builder
+		b := make([]byte, 0, 4*len(x))
 		for _, k := range x {
-			b.WriteString(strconv.FormatInt(k, 10))
-			b.WriteByte(',')
+			b = strconv.AppendInt(b, k, 10)
+			b = append(b, ',')
 		}
-		return b.String()
+		return string(b)
 	}
 	type node struct {
 		x      []int64
@@ -475,6 +481,11 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
 	}
+	domAt := make([]presburger.Bound, nvars) // each position's domain
+	for j := range domAt {
+		domAt[j] = dom[m.StateVar(j)]
+	}
+	next := make([]int64, nvars) // a successor, kept when new
 	complete := starts != nil && all
 	for k := 0; k < len(nodes); k++ {
 		if *budget--; *budget <= 0 || k%1024 == 0 && ctx.Err() != nil {
@@ -488,11 +499,13 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 		if depth >= 0 && nodes[k].depth >= depth {
 			continue // its successors are deeper than depth
 		}
+		if !presburger.Eval(m.Constraint, val) {
+			continue // no step leaves a state outside the constraint
+		}
 		for i := range m.Transitions {
-			if !presburger.Eval(m.Transitions[i].Guard, val) || !presburger.Eval(m.Constraint, val) {
+			if !presburger.Eval(m.Transitions[i].Guard, val) {
 				continue
 			}
-			next := make([]int64, nvars)
 			ok := true
 			// The search keeps to the values vsym works with: a step
 			// that takes a variable beyond gsst.MaxValue is not
@@ -503,7 +516,7 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 				x, fits := t.Value(val)
 				next[j] = x
 				ok = ok && fits && x <= gsst.MaxValue && x >= -gsst.MaxValue
-				inDomain = inDomain && dom[m.StateVar(j)].Contains(x)
+				inDomain = inDomain && domAt[j].Contains(x)
 			}
 			if !ok {
 				// A step the search does not follow: what it has
@@ -516,7 +529,7 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 			}
 			if s := key(next); !seen[s] {
 				seen[s] = true
-				nodes = append(nodes, node{x: next, parent: k, step: i, depth: nodes[k].depth + 1})
+				nodes = append(nodes, node{x: slices.Clone(next), parent: k, step: i, depth: nodes[k].depth + 1})
 			}
 		}
 	}
