@@ -870,13 +870,27 @@ func isParamVar(m *counterabs.ParamModel, v presburger.Var) bool {
 }
 
 // initialSum is a group of variables whose initial values sum to the
-// size of a group: the processes of a group that starts spread over
-// several states (mist's "Owhile >= 0", the tokens of a place that may
-// hold any number, is a group spread over that place and a state that
-// never moves), or, with one variable, all in one state.
+// size of a group, or of several: the processes of a group that starts
+// spread over several states (mist's "Owhile >= 0", the tokens of a
+// place that may hold any number, is a group spread over that place
+// and a state that never moves), or, with one variable, all in one
+// state; several groups that start in the same states (two groups of
+// one protocol, "proc: 1.." and "other: 1..": #I = |proc| + |other|).
 type initialSum struct {
-	vars []int
-	size presburger.Var
+	vars  []int
+	sizes []presburger.Var
+}
+
+// sumBound is the range of the sum of st's sizes.
+func (cs *coverSystem) sumBound(st initialSum) presburger.Bound {
+	b := presburger.Bound{Var: st.sizes[0]}
+	for _, v := range st.sizes {
+		d := cs.dom[v]
+		b.NoLo, b.NoHi = b.NoLo || d.NoLo, b.NoHi || d.NoHi
+		b.Lo += d.Lo // sizes are at most gsst.MaxProcesses: no overflow
+		b.Hi += d.Hi
+	}
+	return b
 }
 
 // readInitial reads the model's initial states, m.Initial, as equations
@@ -965,12 +979,19 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			if cs.initConst[j] < cs.lo[j] {
 				return false
 			}
-		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)):
-			usedSize[others[0].Var] = true
+		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)),
+			len(others) > 1 && c.T.Const == 0 && !slices.ContainsFunc(others, func(o presburger.Mono) bool {
+				return o.Coef != -sign || usedSize[o.Var] || !isSizeVar(m, o.Var)
+			}):
+			st := initialSum{vars: vars}
+			for _, o := range others {
+				usedSize[o.Var] = true
+				st.sizes = append(st.sizes, o.Var)
+			}
 			for _, j := range vars {
 				cs.initSum[j] = len(cs.starts)
 			}
-			cs.starts = append(cs.starts, initialSum{vars: vars, size: others[0].Var})
+			cs.starts = append(cs.starts, st)
 		default:
 			return false
 		}
@@ -1291,14 +1312,29 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 				return nil, nil, false, false
 			}
 		}
-		b := cs.dom[st.size]
-		if !b.NoHi && b.Hi < need {
+		if b := cs.sumBound(st); !b.NoHi && b.Hi < need {
 			return nil, nil, false, true
 		}
-		if need < params[st.size] {
-			state[st.vars[0]] += params[st.size] - need
+		total := int64(0)
+		for _, v := range st.sizes {
+			total += params[v]
 		}
-		params[st.size] = max(params[st.size], need)
+		if need < total {
+			state[st.vars[0]] += total - need
+		}
+		// The processes beyond the least sizes go to the first group
+		// that has room for them.
+		for _, v := range st.sizes {
+			b := cs.dom[v]
+			more := need - total
+			if !b.NoHi {
+				more = min(more, b.Hi-params[v])
+			}
+			if more > 0 {
+				params[v] += more
+				total += more
+			}
+		}
 	}
 	n := int64(0)
 	for g := range m.System.Groups {
@@ -1712,7 +1748,7 @@ func (cs *coverSystem) distance(x []int64) [2]int64 {
 		for _, j := range st.vars {
 			sum += x[j]
 		}
-		d[1] += max(0, sum-cs.dom[st.size].Lo)
+		d[1] += max(0, sum-cs.sumBound(st).Lo)
 	}
 	return d
 }

@@ -367,7 +367,7 @@ func (cs *coverSystem) steadyLeast(j int) int64 {
 	switch {
 	case cs.initSum[j] >= 0:
 		st := cs.starts[cs.initSum[j]]
-		if b := cs.dom[st.size]; len(st.vars) == 1 && !b.NoLo {
+		if b := cs.sumBound(st); len(st.vars) == 1 && !b.NoLo {
 			return max(cs.lo[j], b.Lo)
 		}
 		return cs.lo[j]

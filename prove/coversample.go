@@ -185,8 +185,9 @@ func (cs *coverSystem) sample(ctx context.Context, extra int64, limit int, work 
 			}
 		}
 		for _, st := range cs.starts {
-			n := cs.dom[st.size].Lo + e
-			if b := cs.dom[st.size]; !b.NoHi {
+			b := cs.sumBound(st)
+			n := b.Lo + e
+			if !b.NoHi {
 				n = min(n, b.Hi) // a fixed size stays
 			}
 			x[st.vars[0]] = max(x[st.vars[0]], n)
