@@ -635,7 +635,7 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 	}
 	why := GroupReason(sys, false)
 	if why == "" && sharedSpread(sys) != "" {
-		why = sharedSpread(sys) + " (the parametric total-counter model states an initial set where at most one group spreads over each state)"
+		why = sharedSpread(sys) + " (the parametric total-counter model states an initial set where the groups that spread over a state spread over the same states)"
 	}
 	if why != "" {
 		m, err := BuildParamGroup(sys)

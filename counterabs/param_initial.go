@@ -25,10 +25,14 @@ import (
 //
 // which setInitial solves for y by substitution, exactly: each total
 // defines the counter of one group (the group whose spread contains S,
-// if any), and InitialFormula's equations define the rest. When two
-// groups spread over one state no equation defines their counters
-// there, and the model refuses the system (the group-counter model
-// takes it).
+// if any), and InitialFormula's equations define the rest. Groups that
+// spread over the same states are read as one (their processes can be
+// split among them in any way that gives each its size, so the totals
+// are those of one group of the sum of their sizes: gsst's
+// InitialFormulaJoined): two groups of one protocol, each starting in V0
+// or V1. When two groups spread over one state but not over the same
+// states, no equation defines their counters there, and the model
+// refuses the system (the group-counter model takes it).
 
 // setInitial sets Initial and the initial value of every state variable
 // that has one, after the counters, shared variables and Init are set.
@@ -89,9 +93,9 @@ func (m *ParamModel) setInitial() error {
 // model's variables (see the comment above).
 func (m *ParamModel) initialSet() (presburger.Formula, error) {
 	sys := m.System
-	f := sys.InitialFormula()
 	states, d := len(sys.States), len(sys.Groups)
 	if m.Level == GroupLevel {
+		f := sys.InitialFormula()
 		return presburger.Subst(f, func(v presburger.Var) presburger.Term {
 			if s, g, ok := sys.Counter(v); ok && g >= 0 {
 				return presburger.VarTerm(presburger.Var(g*states + s))
@@ -99,27 +103,32 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 			return m.systemTerm(v)
 		}), nil
 	}
-	// rep[S]: the group whose counter in S the total defines.
 	if why := sharedSpread(sys); why != "" {
-		return nil, errkind.Errorf(errkind.Input, "%s: %s; the parametric total-counter model takes a state that one group spreads over only (the group-counter model takes it)", sys.Name, why)
+		return nil, errkind.Errorf(errkind.Input, "%s: %s; the parametric total-counter model takes a state that one group spreads over only, or groups that spread over the same states (the group-counter model takes it)", sys.Name, why)
 	}
+	join := spreadJoin(sys)
+	f := sys.InitialFormulaJoined(join)
 	// rep[S]: the group whose counter in S the total defines.
 	rep := make([]int, states)
 	for s := range rep {
 		for g, over := range sys.InitOver {
-			if slices.Contains(over, s) {
+			if join[g] == g && slices.Contains(over, s) {
 				rep[s] = g
 			}
 		}
 	}
 	// The other groups' counters are fresh variables until the
-	// equations of InitialFormula define them.
+	// equations of InitialFormula define them; those of a group joined
+	// to another are zero (InitialFormulaJoined), written so at once:
+	// an equation that defines a fresh variable by another's would
+	// leave the same set in another shape than the one its readers
+	// expect (prove's backward search reads "x >= 0" and sums).
 	fresh := presburger.Var(m.NumVars() + m.NumState())
 	other := map[[2]int]presburger.Var{}
 	elim := map[presburger.Var]bool{}
 	for s := range states {
 		for g := range d {
-			if g != rep[s] {
+			if g != rep[s] && join[g] == g {
 				other[[2]int{s, g}] = fresh
 				elim[fresh] = true
 				fresh++
@@ -131,12 +140,14 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 		switch {
 		case !ok || g < 0:
 			return m.systemTerm(v)
+		case join[g] != g:
+			return presburger.ConstTerm(0)
 		case g != rep[s]:
 			return presburger.VarTerm(other[[2]int{s, g}])
 		}
 		t := presburger.VarTerm(presburger.Var(s))
 		for h := range d {
-			if h != g {
+			if h != g && join[h] == h {
 				t = t.Sub(presburger.VarTerm(other[[2]int{s, h}]))
 			}
 		}
@@ -152,9 +163,9 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 }
 
 // sharedSpread says which two groups of sys start spread over one
-// state, if any: their counters there are not defined by the state's
-// total and the equations of the initial configurations. Empty when
-// none do.
+// state but not over the same states, if any: their counters there are
+// not defined by the state's total and the equations of the initial
+// configurations. Empty when none do.
 func sharedSpread(sys *gsst.System) string {
 	by := make([]int, len(sys.States))
 	for s := range by {
@@ -162,13 +173,39 @@ func sharedSpread(sys *gsst.System) string {
 	}
 	for g, over := range sys.InitOver {
 		for _, s := range over {
-			if by[s] >= 0 {
-				return fmt.Sprintf("groups %s and %s both start spread over state %s", sys.Groups[by[s]].Name, sys.Groups[g].Name, sys.States[s])
+			if h := by[s]; h >= 0 && !sameStates(sys.InitOver[h], over) {
+				return fmt.Sprintf("groups %s and %s both start spread over state %s, over different states", sys.Groups[h].Name, sys.Groups[g].Name, sys.States[s])
 			}
 			by[s] = g
 		}
 	}
 	return ""
+}
+
+// spreadJoin returns, for each group of sys, the group whose counters
+// hold its processes in the total-level initial set (InitialFormulaJoined):
+// the first group that spreads over the same states as it does, or
+// itself.
+func spreadJoin(sys *gsst.System) []int {
+	join := make([]int, len(sys.Groups))
+	for g := range join {
+		join[g] = g
+		if sys.InitOver == nil || sys.InitOver[g] == nil {
+			continue
+		}
+		for h := range g {
+			if sys.InitOver[h] != nil && sameStates(sys.InitOver[h], sys.InitOver[g]) {
+				join[g] = join[h]
+				break
+			}
+		}
+	}
+	return join
+}
+
+// sameStates says whether a and b list the same states.
+func sameStates(a, b []int) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(s int) bool { return !slices.Contains(b, s) })
 }
 
 // eliminateDefined substitutes, for as long as it can, a variable of

@@ -428,15 +428,42 @@ func (s *Spec) InitText(j int) string {
 // groups whose size varies and the parameters ParamVar(k). A stage that
 // numbers its variables otherwise substitutes them.
 func (s *Spec) InitialFormula() presburger.Formula {
+	return s.InitialFormulaJoined(nil)
+}
+
+// InitialFormulaJoined is InitialFormula with the processes of each
+// group g whose join[g] is another group h counted as h's: g's counters
+// are zero, and h's spread sums to the sizes of h and of every group
+// joined to it (join nil, or join[g] = g, keeps g as it is). Groups
+// joined must start spread over the same states: the configurations it
+// states then have, state by state, the totals of InitialFormula's (the
+// processes of a state's total can be split among the groups in any
+// way that gives each its size), which is what a total-counter model
+// reads of them.
+func (s *Spec) InitialFormulaJoined(join []int) presburger.Formula {
 	var parts []presburger.Formula
 	eq := func(v presburger.Var, t presburger.Term) {
 		parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Eq, t))
 	}
-	for g := range s.Groups {
+	sizeOf := func(g int) presburger.Term {
 		grp := &s.Groups[g]
-		size := presburger.ConstTerm(int64(grp.Size))
 		if grp.Ranged || grp.OverParams() {
-			size = presburger.VarTerm(s.SizeVar(g))
+			return presburger.VarTerm(s.SizeVar(g))
+		}
+		return presburger.ConstTerm(int64(grp.Size))
+	}
+	for g := range s.Groups {
+		if join != nil && join[g] != g {
+			for st := range s.States {
+				eq(s.GroupVar(st, g), presburger.ConstTerm(0))
+			}
+			continue
+		}
+		size := sizeOf(g)
+		for h := range join {
+			if h != g && join[h] == g {
+				size = size.Add(sizeOf(h))
+			}
 		}
 		var over []int
 		if s.InitOver != nil {
