@@ -316,3 +316,45 @@ properties:
 		})
 	}
 }
+
+// TestFrozenLemmas: ByMC's unforgeability written with the processes'
+// choices counted (strb in the style of testdata/bymc, without
+// parameters): "while nobody chose V1, nobody accepts". Its invariant is
+// a disjunction, "chose_V1 > 0 or #AC <= 0" with the same for SE, which
+// the "frozen" lemmas propose and the filter keeps; the prover is not
+// asked (it ran out of work after 10 s). The verdict agrees with
+// exploring the instances.
+func TestFrozenLemmas(t *testing.T) {
+	src := `name: strb-choose
+states: [I, V0, V1, SE, AC]
+groups:
+  proc: 1..
+shared:
+  chose_V1: {type: "0..", init: 0}
+  nsnt: {type: "0..", init: 0}
+init: I
+transitions:
+  - {name: choose_V0, from: I, to: V0}
+  - {name: choose_V1, from: I, to: V1, update: "chose_V1 := chose_V1 + 1"}
+  - {name: r0, from: V1, to: SE, guard: "#I = 0", update: "nsnt := nsnt + 1"}
+  - {name: r1, from: V0, to: AC, guard: "#I = 0 & nsnt >= 1", update: "nsnt := nsnt + 1"}
+  - {name: r3, from: V0, to: SE, guard: "#I = 0 & nsnt >= 1", update: "nsnt := nsnt + 1"}
+properties:
+  unforg: "AG (chose_V1 = 0 -> #AC = 0)"
+`
+	sys := load(t, "strb-choose.yaml", []byte(src))
+	rep, err := prove.Check(context.Background(), sys, noProver{t}, z3.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Results[0]
+	if r.Verdict != prove.Proved || !slices.ContainsFunc(r.Lemmas, func(l prove.Lemma) bool { return l.Kind == "frozen" }) {
+		t.Fatalf("%v (%s), lemmas %v; want proved with a frozen lemma", r.Verdict, r.Reason, r.Lemmas)
+	}
+	checkInvariantOnModel(t, sys, r)
+	for sizes, fails := range failsSmall(sys, 0) {
+		if fails {
+			t.Errorf("proved, but exploration finds it failing at %s", sizes)
+		}
+	}
+}

@@ -26,7 +26,8 @@ type Lemma struct {
 	// initial configuration carried to every state by the ghost
 	// constants (ghost.go); "sum threshold" a state occupied only when a
 	// sum that no step changes is within a bound the guards into it
-	// imply (ghostbound.go).
+	// imply (ghostbound.go); "frozen" a variable at its initial value
+	// while a count of events the property reads is at its own.
 	Kind    string
 	Formula presburger.Formula // over the model's state variables and parameters
 	Text    string
@@ -162,7 +163,67 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	for _, f := range transported(m, ts) {
 		add("initial", f)
 	}
+	// Frozen while an event has not happened: "v > v0 or x <= x0" and
+	// "v > v0 or x >= x0", for each shared variable v whose initial value
+	// the bad states ask for, that no step decreases and some step
+	// increases (a count of events), and every other variable x. The property may ask what
+	// holds while an event has not happened: ByMC's unforgeability with
+	// the processes' choices counted, "AG (chose_V1 = 0 -> #AC = 0)".
+	// While nobody chose 1, nothing that a choice of 1 starts can have
+	// happened; that is a disjunction, which no other kind writes and
+	// Spacer ran out of work looking for (strb's unforgeability in that
+	// style: unknown after 10 s).
+	for j := range m.Shared {
+		v := len(m.Counters) + j
+		if !atInitial(m, ts.Bad, v, init[v]) || !countsEvents(m, v) {
+			continue
+		}
+		happened := presburger.Compare(x(v), presburger.Gt, init[v])
+		for i := range m.NumState() {
+			if i == v || empty[i] {
+				continue
+			}
+			add("frozen", presburger.Disj(happened, presburger.Compare(x(i), presburger.Le, init[i])))
+			add("frozen", presburger.Disj(happened, presburger.Compare(x(i), presburger.Ge, init[i])))
+		}
+	}
 	return out
+}
+
+// atInitial says whether the bad states bad lie where m's state
+// variable v is at most its initial value v0, a constant, by an atom
+// among bad's top-level conjuncts ("chose_V1 = 0" in the bad states of
+// "AG (chose_V1 = 0 -> #AC = 0)").
+func atInitial(m *counterabs.ParamModel, bad presburger.Formula, v int, v0 presburger.Term) bool {
+	if !v0.IsConst() {
+		return false
+	}
+	x := m.StateVar(v)
+	for _, c := range topAtoms(presburger.NNF(bad)) {
+		if len(c.T.Monos) != 1 || c.T.Monos[0].Var != x {
+			continue
+		}
+		b := presburger.AnyInt(x).Tighten(c.T.Monos[0].Coef, c.T.Const, c.Op)
+		if !b.NoHi && b.Hi <= v0.Const {
+			return true
+		}
+	}
+	return false
+}
+
+// countsEvents says whether m's state variable v only ever grows: every
+// step adds a nonnegative constant to it, and some step a positive one.
+func countsEvents(m *counterabs.ParamModel, v int) bool {
+	x := presburger.VarTerm(m.StateVar(v))
+	grows := false
+	for i := range m.Transitions {
+		d := m.StepTerms(&m.Transitions[i])[v].Sub(x)
+		if !d.IsConst() || d.Const < 0 {
+			return false
+		}
+		grows = grows || d.Const > 0
+	}
+	return grows
 }
 
 // thresholdAtoms returns the comparisons of m's guards that read no
