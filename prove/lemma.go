@@ -195,8 +195,8 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 // among bad's top-level conjuncts ("chose_V1 = 0" in the bad states of
 // "AG (chose_V1 = 0 -> #AC = 0)").
 func atInitial(m *counterabs.ParamModel, bad presburger.Formula, v int, v0 presburger.Term) bool {
-	if !v0.IsConst() {
-		return false
+	if bad == nil || !v0.IsConst() {
+		return false // no bad states: the candidates of a liveness proof
 	}
 	x := m.StateVar(v)
 	for _, c := range topAtoms(presburger.NNF(bad)) {
