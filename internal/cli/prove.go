@@ -299,6 +299,10 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 	return out
 }
 
+// longCertificate is the length beyond which a certificate printed for
+// one property is not printed again for another (writeProveReport).
+const longCertificate = 400
+
 // writeProveReport prints a proof report for people.
 func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove.Report, maxTrace int) {
 	sizes := groupSizes(sys)
@@ -316,6 +320,11 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 	if rep.Scope != "" {
 		fmt.Fprintf(w, "parameters: %s\n", rep.Scope)
 	}
+	// A long certificate printed once: the properties proved together by
+	// one invariant refer to the first of them (a net with a property per
+	// place has hundreds, and printed it for each: megabytes). A short
+	// one is printed again, where it is read more easily than a reference.
+	shown := map[string]string{} // the certificate's text -> the first property printed with it
 	for i, r := range rep.Results {
 		pj := view.Properties[i]
 		var verdict string
@@ -341,15 +350,23 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		}
 		fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
 		if r.Verdict == prove.Proved {
-			fmt.Fprintf(w, "  inductive invariant (re-checked): %s\n", r.InvariantText)
+			var cert strings.Builder
+			fmt.Fprintf(&cert, "  inductive invariant (re-checked): %s\n", r.InvariantText)
 			if c := pj.Liveness; c != nil {
-				writeLiveCertificate(w, c)
+				writeLiveCertificate(&cert, c)
 			}
 			if len(r.Lemmas) > 0 {
-				fmt.Fprintf(w, "  lemmas found and proved inductive (part of the invariant):\n")
+				fmt.Fprintf(&cert, "  lemmas found and proved inductive (part of the invariant):\n")
 				for _, l := range r.Lemmas {
-					fmt.Fprintf(w, "    %s: %s\n", l.Kind, l.Text)
+					fmt.Fprintf(&cert, "    %s: %s\n", l.Kind, l.Text)
 				}
+			}
+			key := r.Level.String() + "\x00" + cert.String()
+			if first, ok := shown[key]; ok && cert.Len() > longCertificate {
+				fmt.Fprintf(w, "  inductive invariant (re-checked): the one printed for property %s above\n", first)
+			} else {
+				shown[key] = pj.Name
+				io.WriteString(w, cert.String())
 			}
 		}
 		if r.Verdict != prove.Unknown && r.Reason != "" {
