@@ -49,14 +49,15 @@ type reachEquation struct {
 }
 
 // newReachEquation returns the state equation of m with the bad states
-// of ts; ok is false when m has several initial states per instance
-// other than by shared variables that start in a range (a group spread
-// over several states), or a step's effect reads a local
-// (effectColumns).
+// of ts; ok is false when a step's effect reads a local
+// (effectColumns). The initial state is x0 with ts.Init(x0): a state
+// whose initial value is fixed has its term there, every other one (a
+// shared variable that starts in a range, a counter of a group spread
+// over several states, as mist's nets written with a token per process
+// and a pool of unused ones) a variable of its own, of which only the
+// ranged variables are choices of an instance: the instance's search
+// starts from every spread at once.
 func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) (*reachEquation, bool) {
-	if _, ok := rangedInitials(m); !ok {
-		return nil, false
-	}
 	dom := domainBounds(ts.Domain)
 	k := m.NumState()
 	index := map[presburger.Var]int{}
@@ -71,10 +72,11 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 	if !ok {
 		return nil, false
 	}
-	// x = x0(p) + sum_j s_j col_j, with x in the domains, p satisfying
-	// the parameter part of Init, and x bad. The counts s_j come after
-	// every variable of ts, then the initial values y_i of the ranged
-	// variables, each in its range (startRange) and domain: x0_i = y_i.
+	// x = x0 + sum_j s_j col_j, with x in the domains, x0 satisfying
+	// Init at the parameters p, and x bad. The counts s_j come after
+	// every variable of ts, then the initial values y_i of the states
+	// that start anywhere but at a term of p, each in its domain:
+	// x0_i = y_i.
 	next := presburger.Var(m.NumVars() + k)
 	q := &reachEquation{bounds: slices.Clone(ts.Domain), free: freeChoices(m)}
 	q.choices = slices.Clone(q.free)
@@ -94,8 +96,14 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 		}
 	}
 	init := initTerms(m)
-	fs := []presburger.Formula{paramPart(ts), ts.Bad}
+	ranged := map[int]bool{}
 	for _, i := range rangedStarts(m) {
+		ranged[i] = true
+	}
+	for i := range k {
+		if _, fixed := m.InitialValue(i); fixed {
+			continue
+		}
 		x, y := m.StateVar(i), next
 		next++
 		b, ok := dom[x]
@@ -104,16 +112,18 @@ func newReachEquation(m *counterabs.ParamModel, ts presburger.TransitionSystem) 
 		}
 		b.Var = y
 		q.bounds = append(q.bounds, b)
-		fs = append(fs, presburger.Subst(startRange(m, ts, i), func(v presburger.Var) presburger.Term {
-			if v == x {
-				return presburger.VarTerm(y)
-			}
-			return presburger.VarTerm(v)
-		}))
 		init[i] = presburger.VarTerm(y)
-		q.choices = append(q.choices, x)
-		q.free = append(q.free, y)
+		if ranged[i] {
+			q.choices = append(q.choices, x)
+			q.free = append(q.free, y)
+		}
 	}
+	fs := []presburger.Formula{ts.Bad, presburger.Subst(ts.Init, func(v presburger.Var) presburger.Term {
+		if i, ok := index[v]; ok {
+			return init[i]
+		}
+		return presburger.VarTerm(v)
+	})}
 	for i := range k {
 		fs = append(fs, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, init[i].Add(effect[i])))
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
@@ -16,9 +17,12 @@ import (
 // TestReachEquationRandom cross-checks the search of the instances the
 // state equation proposes (reachsearch.go) on random families
 // (parameters in guards, updates and group sizes, with an assumption;
-// shared variables, broadcasts, rendezvous; seed 33) against
-// exploration of every instance in the box (explore in
-// constructs_random_test.go, which shares no code with the equation):
+// shared variables, broadcasts, rendezvous; seed 33), and on random
+// systems with initial sets (groups spread over several states, shared
+// variables starting in a range: initialSetSystem, seed 34), against
+// exploration of every instance in the box from each of its initial
+// configurations (exploreFrom in constructs_random_test.go, which
+// shares no code with the equation):
 //
 //   - where exploration reaches a bad state, the equation admits one
 //     at that instance (it over-approximates the reachable states, and
@@ -28,23 +32,39 @@ import (
 //     reaches a bad state there.
 //
 // The search is run with no box, so that its instances are those
-// exploration covers. Measured (seed 33, 200 systems): 400 properties,
-// 1296 bad instances, 746 safe instances the equation excludes, 250
-// runs, all in the box; under -short (25 systems) 174, 71 and 34.
+// exploration covers. Measured (200 systems of each sample): 400
+// properties, 1296 bad instances, 746 safe instances the equation
+// excludes, 250 runs, all in the box; with initial sets 400, 1203, 386
+// and 176 (175 in the box); under -short (25 systems each) 174, 71 and
+// 34; 175, 55 and 24.
 func TestReachEquationRandom(t *testing.T) {
 	systems := 200
 	if testing.Short() {
 		systems = 25
 	}
-	r := rand.New(rand.NewSource(33))
+	plain := rand.New(rand.NewSource(33))
+	spread := rand.New(rand.NewSource(34))
+	t.Run("families", func(t *testing.T) {
+		checkReachEquation(t, systems, func(i int) *gsst.System {
+			cfg := testsupport.Small(0, testsupport.AllConstructs)
+			cfg.Family, cfg.Ranges = true, true
+			cfg.Properties, cfg.GroupProperties, cfg.Shape = 2, 2, testsupport.Safety
+			return testsupport.RandomSystem(plain, cfg)
+		})
+	})
+	t.Run("initial sets", func(t *testing.T) {
+		checkReachEquation(t, systems, func(i int) *gsst.System { return initialSetSystem(spread, i) })
+	})
+}
+
+// checkReachEquation is TestReachEquationRandom on the systems draw
+// returns.
+func checkReachEquation(t *testing.T, systems int, draw func(i int) *gsst.System) {
 	s := z3.New()
 	ctx := context.Background()
 	var applies, badInstances, pruned, runs, runsInBox int
 	for i := range systems {
-		cfg := testsupport.Small(0, testsupport.AllConstructs)
-		cfg.Family, cfg.Ranges = true, true
-		cfg.Properties, cfg.GroupProperties, cfg.Shape = 2, 2, testsupport.Safety
-		sys := testsupport.RandomSystem(r, cfg)
+		sys := draw(i)
 		m, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)
@@ -53,7 +73,7 @@ func TestReachEquationRandom(t *testing.T) {
 		insts := testsupport.Instances(sys, extParamMax, extSizeMax)
 		reached := make([][]extState, len(insts))
 		for j, inst := range insts {
-			reached[j] = explore(sys, inst)
+			reached[j] = exploreFrom(sys, inst, initialConfigs(sys, inst))
 		}
 		for k := range m.Properties {
 			phi, ok := counterabs.SafetyFormula(m.Properties[k].Formula)
