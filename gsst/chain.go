@@ -84,7 +84,7 @@ func (c *checker) combine(x *BinaryExpr, l, r value) (value, bool) {
 			c.errorf(x.OpPos, "comparison %s needs integer expressions on both sides", x.Op)
 			return value{}, false
 		}
-		return value{kind: kindBool, f: presburger.Compare(l.t, cmpOps[x.Op], r.t)}, true
+		return value{kind: kindBool, f: presburger.Compare(c.sys.foldGroupSums(l.t), cmpOps[x.Op], c.sys.foldGroupSums(r.t))}, true
 	case IMPLIES:
 		if l.kind.term() || r.kind.term() {
 			c.errorf(x.OpPos, "operands of %s must be conditions, not integer expressions", x.Op)

@@ -428,6 +428,58 @@ func (s *Spec) VarName(v presburger.Var) string {
 	return fmt.Sprintf("v%d", v)
 }
 
+// foldGroupSums returns t with each state's group counters that t reads
+// for every group, all with one coefficient c, written as c times the
+// state's total counter: #S[g1] + ... + #S[gk] is #S in every
+// configuration, so a comparison means the same either way, and one
+// that reads group counters only in such sums reads total counters
+// (Cubicle's examples written with two groups of one protocol count
+// "#E[proc] + #E[other]": the total-counter model checks them). A sum
+// whose total's coefficient would pass MaxConstant is left as it is
+// (coefficients within it cannot overflow in one operation).
+func (s *Spec) foldGroupSums(t presburger.Term) presburger.Term {
+	d := len(s.Groups)
+	if d == 0 {
+		return t
+	}
+	out := t
+	monos := t.Monos
+	for i := 0; i < len(monos); {
+		st, g, ok := s.Counter(monos[i].Var)
+		if !ok || g != 0 || i+d > len(monos) {
+			i++
+			continue
+		}
+		// The group counters of st are consecutive variables, so they
+		// are consecutive monomials when t reads all of them.
+		c := monos[i].Coef
+		all := true
+		for h := 1; h < d; h++ {
+			m := monos[i+h]
+			all = all && m.Var == s.GroupVar(st, h) && m.Coef == c
+		}
+		if !all {
+			i++
+			continue
+		}
+		k := c // the total's coefficient after the fold
+		for _, m := range monos[:i] {
+			if m.Var == s.TotalVar(st) {
+				k += m.Coef
+			}
+		}
+		if k >= -MaxConstant && k <= MaxConstant {
+			fold := presburger.VarTerm(s.TotalVar(st)).Scale(c)
+			for h := range d {
+				fold = fold.Sub(presburger.VarTerm(s.GroupVar(st, h)).Scale(c))
+			}
+			out = out.Add(fold)
+		}
+		i += d
+	}
+	return out
+}
+
 // IsTotal reports whether f reads no group counter (only total counters
 // and, in a parametric system, n).
 func (s *Spec) IsTotal(f presburger.Formula) bool {

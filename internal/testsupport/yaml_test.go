@@ -45,17 +45,26 @@ func TestYAML(t *testing.T) {
 }
 
 // valuations draws k valuations of the variables of sys: a shared
-// variable's value in its domain (up to 4 above its least value), any
-// other variable's in -1..4.
+// variable's value in its domain (up to 4 above its least value), a
+// total counter the sum of its group counters (the parser writes
+// "#S[g1] + ... + #S[gk]" over every group as #S), any other variable's
+// in -1..4.
 func valuations(r *rand.Rand, sys *gsst.System, k int) []func(presburger.Var) int64 {
 	var out []func(presburger.Var) int64
 	for range k {
 		vals := map[presburger.Var]int64{}
-		out = append(out, func(v presburger.Var) int64 {
+		var val func(v presburger.Var) int64
+		val = func(v presburger.Var) int64 {
 			if x, ok := vals[v]; ok {
 				return x
 			}
 			x := int64(r.Intn(6) - 1)
+			if s, g, ok := sys.Counter(v); ok && g < 0 {
+				x = 0
+				for h := range sys.Groups {
+					x += val(sys.GroupVar(s, h))
+				}
+			}
 			if j, ok := sys.SharedOf(v); ok {
 				d := &sys.Shared[j]
 				hi := d.Hi
@@ -66,7 +75,8 @@ func valuations(r *rand.Rand, sys *gsst.System, k int) []func(presburger.Var) in
 			}
 			vals[v] = x
 			return x
-		})
+		}
+		out = append(out, val)
 	}
 	return out
 }
