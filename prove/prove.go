@@ -337,14 +337,36 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		joint[m] = j
 	}
 	proved := map[*counterabs.ParamModel][]presburger.Formula{} // the invariants of the unpremised safety properties proved so far
+	implied := map[string]Result{}                              // the properties those invariants prove (byOthers)
 	var pending []retry                                         // the unpremised ones left unknown
+	modelOf := func(p *gsst.Property) *counterabs.ParamModel {
+		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
+			return group
+		}
+		return total
+	}
+	// later lists the unpremised safety properties of m after the i-th
+	// that nothing has decided yet, for byOthers.
+	later := func(m *counterabs.ParamModel, i int) []string {
+		var names []string
+		for k := i + 1; k < len(sys.Properties); k++ {
+			q := &sys.Properties[k]
+			if _, ok := counterabs.SafetyFormula(q.Formula); !ok || modelOf(q) != m {
+				continue
+			}
+			if j := joint[m]; j != nil && (j.proved[q.Name] || j.refuted[q.Name].Verdict == Refuted) {
+				continue
+			}
+			if _, ok := implied[q.Name]; !ok {
+				names = append(names, q.Name)
+			}
+		}
+		return names
+	}
 	for i := range sys.Properties {
 		p := &sys.Properties[i]
 		res := Result{Property: p}
-		m := total
-		if counterabs.PropertyLevel(sys, p) == counterabs.GroupLevel {
-			m = group
-		}
+		m := modelOf(p)
 		if _, _, ok := counterabs.PremisedSafety(p.Formula); !ok {
 			start := time.Now()
 			err := checkLive(ctx, cfg, rep, i, prover, liveChecker, &live, &res)
@@ -373,14 +395,11 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		start := time.Now()
 		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
 		_, unpremised := counterabs.SafetyFormula(p.Formula)
-		done := false
-		if unpremised {
-			var err error
-			if done, err = byOthers(ctx, cfg, m, phi, proved[m], checker, &res); err != nil {
-				return nil, fmt.Errorf("property %s: %w", p.Name, err)
-			}
-		}
-		if !done {
+		r, done := implied[p.Name]
+		if done {
+			res = r
+			res.Property = p
+		} else {
 			if err := proveOne(ctx, cfg, m, premise, phi, p.Name, coverOn(m, p.Name), prover, checker, &res); err != nil {
 				return nil, fmt.Errorf("property %s: %w", p.Name, err)
 			}
@@ -391,23 +410,34 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		case res.Verdict == Proved && res.Invariant != nil && !done:
 			// (One proved by the others' invariants adds nothing new.)
 			proved[m] = append(proved[m], res.Invariant)
+			if err := byOthers(ctx, cfg, m, later(m, i), proved[m], checker, implied); err != nil {
+				return nil, err
+			}
 		case res.Verdict == Unknown && !res.Stopped:
-			pending = append(pending, retry{len(rep.Results), m, phi})
+			pending = append(pending, retry{len(rep.Results), m})
 		}
 		rep.Results = append(rep.Results, res)
 	}
 	// A property left unknown may follow from the invariants proved for
 	// the properties after it.
-	for _, p := range pending {
-		if ctx.Err() != nil {
-			break
+	for _, m := range []*counterabs.ParamModel{total, group} {
+		var names []string
+		for _, p := range pending {
+			if p.m == m {
+				names = append(names, rep.Results[p.result].Property.Name)
+			}
 		}
+		if len(names) == 0 || ctx.Err() != nil {
+			continue
+		}
+		if err := byOthers(ctx, cfg, m, names, proved[m], checker, implied); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range pending {
 		res := &rep.Results[p.result]
-		again := Result{Property: res.Property}
-		if ok, err := byOthers(ctx, cfg, p.m, p.phi, proved[p.m], checker, &again); err != nil {
-			return nil, fmt.Errorf("property %s: %w", res.Property.Name, err)
-		} else if ok {
-			again.Duration = res.Duration
+		if again, ok := implied[res.Property.Name]; ok {
+			again.Property, again.Duration = res.Property, res.Duration
 			*res = again
 		}
 	}
@@ -558,36 +588,11 @@ func violatedAt(phi presburger.Formula, state presburger.Model) bool {
 	return !presburger.Eval(phi, func(v presburger.Var) int64 { return state[v] })
 }
 
-// retry is a property left unknown: its result's index in the report,
-// its model and its formula there.
+// retry is a property left unknown: its result's index in the report
+// and its model.
 type retry struct {
 	result int
 	m      *counterabs.ParamModel
-	phi    presburger.Formula
-}
-
-// byOthers proves phi, a safety property of m without a premise, by invs,
-// the invariants proved for other such properties of m, when together
-// they imply it: each is an inductive invariant from m's initial states,
-// and so is their conjunction, which is then checked as any invariant
-// (tryProof). One query says whether they imply phi: a file that writes
-// mist's four targets of firefly as four properties has one invariant,
-// found for the first, that implies another, which alone costs the
-// prover's whole budget in vain.
-func byOthers(ctx context.Context, cfg config, m *counterabs.ParamModel, phi presburger.Formula, invs []presburger.Formula, solver presburger.Solver, res *Result) (bool, error) {
-	if len(invs) == 0 {
-		return false, nil
-	}
-	res.Level, res.LevelReason = m.Level, m.Reason
-	inv := presburger.Conj(invs...)
-	a, err := solver.Solve(ctx, presburger.Problem{Bounds: m.Ranges(), F: presburger.Conj(inv, presburger.Negation(phi))})
-	if err != nil || a.Result != presburger.Unsat {
-		return false, nil // not implied, or the solver cannot tell: the property's own search decides
-	}
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
-	return tryProof(ctx, cfg, m, ts, solver, res, ByOthers, inv, false)
 }
 
 // proveOne asks prover whether AG phi holds on m from its initial states
