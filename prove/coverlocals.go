@@ -85,6 +85,20 @@ func leastSizes(m *counterabs.ParamModel, sizes []int) bool {
 	return true
 }
 
+// paramsOn returns the instance p of model from (its sizes, n and
+// parameters) as the same instance of model to, a model of the same
+// system at another level.
+func paramsOn(from, to *counterabs.ParamModel, p presburger.Model) presburger.Model {
+	out := presburger.Model{to.NVar(): p[from.NVar()]}
+	for k := range from.System.Groups {
+		out[to.SizeVar(k)] = p[from.SizeVar(k)]
+	}
+	for k := range from.System.Params {
+		out[to.ParamVar(k)] = p[from.ParamVar(k)]
+	}
+	return out
+}
+
 // totalRun is cex, a run of the group-counter model g, as a run of the
 // total-counter model t of the same system: each state's counters summed
 // by state, the shared variables, sizes and parameters as they are, and
@@ -124,13 +138,7 @@ func totalRun(g, t *counterabs.ParamModel, cex presburger.Counterexample) (run p
 		}
 		return y, true
 	}
-	run.Params = presburger.Model{t.NVar(): cex.Params[g.NVar()]}
-	for k := range g.System.Groups {
-		run.Params[t.SizeVar(k)] = cex.Params[g.SizeVar(k)]
-	}
-	for k := range g.System.Params {
-		run.Params[t.ParamVar(k)] = cex.Params[g.ParamVar(k)]
-	}
+	run.Params = paramsOn(g, t, cex.Params)
 	for _, x := range cex.States {
 		y, ok := state(x)
 		if !ok {

@@ -114,13 +114,7 @@ func shortest(ctx context.Context, m *counterabs.ParamModel, name string, cex pr
 		if err != nil || len(rangedStarts(g)) > 0 {
 			return cex, false
 		}
-		on, params = g, presburger.Model{g.NVar(): cex.Params[m.NVar()]}
-		for k := range m.System.Groups {
-			params[g.SizeVar(k)] = cex.Params[m.SizeVar(k)]
-		}
-		for k := range m.System.Params {
-			params[g.ParamVar(k)] = cex.Params[m.ParamVar(k)]
-		}
+		on, params = g, paramsOn(m, g, cex.Params)
 	}
 	ranged := rangedStarts(on)
 	for _, i := range ranged {
