@@ -532,10 +532,19 @@ func (m *ParamModel) isSystemVar(v presburger.Var) bool {
 }
 
 // SafetyFormula returns phi when f is "AG phi" with phi a condition on
-// one state (atoms under !, &, | and ->, no temporal operator), as one
-// presburger formula: the properties a safety prover can decide. ok is
-// false for any other formula.
+// one state (atoms under !, &, | and ->, no temporal operator), or its
+// dual "!EF c" with phi = !c, as one presburger formula: the properties
+// a safety prover can decide. ok is false for any other formula.
 func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
+	if n, isNot := f.(ctl.Not); isNot {
+		if u, isEF := n.X.(ctl.Unary); isEF && u.Op == ctl.EF {
+			c, ok := stateFormula(u.X)
+			if !ok {
+				return nil, false
+			}
+			return presburger.Negation(c), true
+		}
+	}
 	u, isAG := f.(ctl.Unary)
 	if !isAG || u.Op != ctl.AG {
 		return nil, false
@@ -547,13 +556,24 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 // the rest: "c -> g", with c a condition on one state and g not one,
 // holds when g holds from every initial configuration where c holds
 // (ByMC's "loc1 == 0 -> [](...)": no correct process starts with 1).
-// Premises nest ("c1 -> c2 -> g" has premise c1 & c2), and "d | g",
-// with d a condition on one state, is the same as "!d -> g" (ByMC's
-// translation writes nbacr's validity so). The premise is true, and g
-// is f, when f has none.
+// Premises nest ("c1 -> c2 -> g" has premise c1 & c2), "d | g", with d
+// a condition on one state, is the same as "!d -> g" (ByMC's
+// translation writes nbacr's validity so), and "!(c & h)" as "c -> !h"
+// (c -> AG q written "!(c & EF !q)"). The premise is true, and g is f,
+// when f has none.
 func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
 	premise = presburger.True
 	for {
+		if n, isNot := f.(ctl.Not); isNot {
+			if b, isAnd := n.X.(ctl.Binary); isAnd && b.Op == ctl.And {
+				if _, isState := stateFormula(b.R); !isState {
+					if c, ok := stateFormula(b.L); ok {
+						premise, f = presburger.Conj(premise, c), ctl.Not{X: b.R}
+						continue
+					}
+				}
+			}
+		}
 		b, isBinary := f.(ctl.Binary)
 		if !isBinary || b.Op != ctl.Implies && b.Op != ctl.Or {
 			return premise, f

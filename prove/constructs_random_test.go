@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	explorepkg "github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
@@ -102,10 +103,9 @@ func TestProveConstructsRandom(t *testing.T) {
 				}
 			}
 			for k, res := range rep.Results {
-				phi, _ := counterabs.SafetyFormula(sys.Properties[k].Formula)
 				bad := false
 				for _, st := range reached {
-					if !presburger.Eval(phi, st.valuation(sys, inst)) {
+					if failsAt(sys.Properties[k].Formula, st.valuation(sys, inst)) {
 						bad = true
 						break
 					}
@@ -220,6 +220,37 @@ func (st extState) valuation(sys *gsst.System, in testsupport.Instance) func(pre
 		}
 		return base(v)
 	}
+}
+
+// failsAt says whether the safety property f, AG x or !EF y
+// (testsupport's Safety shape), fails at a state with valuation val:
+// read here from the formula, apart from counterabs' reading of it.
+func failsAt(f ctl.Formula, val func(presburger.Var) int64) bool {
+	if n, ok := f.(ctl.Not); ok {
+		return holdsNow(n.X.(ctl.Unary).X, val)
+	}
+	return !holdsNow(f.(ctl.Unary).X, val)
+}
+
+// holdsNow evaluates a CTL formula without temporal operators.
+func holdsNow(f ctl.Formula, val func(presburger.Var) int64) bool {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return presburger.Eval(f.P, val)
+	case ctl.Not:
+		return !holdsNow(f.X, val)
+	case ctl.Binary:
+		l, r := holdsNow(f.L, val), holdsNow(f.R, val)
+		switch f.Op {
+		case ctl.And:
+			return l && r
+		case ctl.Or:
+			return l || r
+		case ctl.Implies:
+			return !l || r
+		}
+	}
+	panic(fmt.Sprintf("not a state formula: %T", f))
 }
 
 // explore returns the configurations of the instance reachable from its

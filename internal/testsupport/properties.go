@@ -18,7 +18,8 @@ const (
 	// commonest property in practice, is frequent.
 	AnyCTL Shape = iota
 	// Safety: AG phi, phi an atom, an atom or a negated atom, or two
-	// atoms: what prove decides for every size.
+	// atoms, or its dual !EF !phi for phi an atom: what prove decides
+	// for every size.
 	Safety
 	// Exportable: half any CTL, half the shapes the exports write as LTL
 	// claims (AG p, AF p, AG (p -> AF q), A[p U q], EF p, EG p, E[p U q],
@@ -41,6 +42,8 @@ func (gen *generator) property(shape Shape, depth int, groups bool) ctl.Formula 
 			phi = ctl.Binary{Op: ctl.Or, L: phi, R: ctl.Not{X: leaf()}}
 		case 1:
 			phi = ctl.Binary{Op: ctl.And, L: phi, R: leaf()}
+		default:
+			return ctl.Not{X: ctl.Unary{Op: ctl.EF, X: ctl.Not{X: phi}}}
 		}
 		return ctl.Unary{Op: ctl.AG, X: phi}
 	case Exportable:
