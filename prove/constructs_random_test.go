@@ -12,6 +12,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	explorepkg "github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
@@ -67,7 +68,7 @@ func TestProveConstructsRandom(t *testing.T) {
 	counts := map[prove.Verdict]int{}
 	methods := map[string]int{}
 	uses := map[testsupport.Constructs]int{}
-	instances, states, fair, fairUnknown := 0, 0, 0, 0
+	instances, states, fair, fairUnknown, weakRefuted := 0, 0, 0, 0, 0
 	shortest := map[string]int{}         // refutations by what checkShortest found
 	levels := map[counterabs.Level]int{} // the model each property was answered on
 	for i := range systems {
@@ -127,6 +128,9 @@ func TestProveConstructsRandom(t *testing.T) {
 			if res.Verdict == prove.Refuted && sys.Fairness.Empty() {
 				shortest[checkShortest(t, i, sys, res)]++
 			}
+			if res.Verdict == prove.Refuted && !sys.Fairness.Empty() && len(sys.Fairness.Justice) == 0 {
+				weakRefuted += checkWeakRefutation(t, i, sys, res)
+			}
 			counts[res.Verdict]++
 			if res.Method != "" {
 				methods[res.Verdict.String()+" by "+string(res.Method)]++
@@ -152,7 +156,10 @@ func TestProveConstructsRandom(t *testing.T) {
 	if share := float64(counts[prove.Unknown]-fairUnknown) / float64(total); share > extMaxUnknown {
 		t.Errorf("%.1f%% unknown, more than %.1f%%", 100*share, 100*extMaxUnknown)
 	}
-	t.Logf("refutations without fairness: %v", shortest)
+	t.Logf("refutations without fairness: %v; under weak fairness alone, confirmed by a fair run: %d", shortest, weakRefuted)
+	if weakRefuted == 0 {
+		t.Errorf("no refutation under weak fairness alone was checked")
+	}
 	if shortest["shortest, as explore's"] < systems/10 {
 		t.Errorf("too few runs shown shortest and checked: %v", shortest)
 	}
@@ -182,6 +189,32 @@ func TestProveConstructsRandom(t *testing.T) {
 			t.Errorf("only %d systems use %s", uses[x], x)
 		}
 	}
+}
+
+// checkWeakRefutation checks a refutation under weak fairness alone,
+// which prove makes without a fair run of its own (weak fairness
+// excludes no finite run), against the explicit engine's fair
+// exploration of the instance: the property must fail there on a fair
+// run. It returns 1 when checked, 0 when the instance is too large.
+func checkWeakRefutation(t *testing.T, i int, sys *gsst.System, res prove.Result) int {
+	t.Helper()
+	k := slices.IndexFunc(res.Instance.Properties, func(p gsst.Property) bool { return p.Name == res.Property.Name })
+	gm, err := counterabs.BuildGroup(res.Instance.WithProperties(k))
+	if err != nil {
+		t.Fatalf("system %d: %v", i, err)
+	}
+	r, err := explicit.Engine{}.Check(context.Background(), gm, explorepkg.MaxStates(20000), explorepkg.Traces(false))
+	if errkind.Of(err) == errkind.Limit {
+		return 0
+	}
+	if err != nil {
+		t.Fatalf("system %d: %v", i, err)
+	}
+	if p := r.Properties[0]; p.Holds || p.Vacuous {
+		t.Errorf("system %d: %s refuted under weak fairness at %v, but the explicit engine finds no fair run that fails (holds %v, vacuous %v)\n%s",
+			i, res.Property.Name, res.Sizes, p.Holds, p.Vacuous, testsupport.Describe(sys))
+	}
+	return 1
 }
 
 // constructsConfig returns what the cross-check draws for system i: small

@@ -21,9 +21,10 @@ import (
 // passes through become a trace of that instance, lifted to processes by
 // explore.Lift and executed again step by step on the instance by
 // execute, which reads the meaning of each step off the system (gsst's
-// CheckMovers) and must end where the property fails. Under fairness the
-// refutation stands only once explore has found a fair path through a
-// bad state there. A counterexample that does not replay is an internal
+// CheckMovers) and must end where the property fails. Under justice
+// conditions the refutation stands only once explore has found a fair
+// path through a bad state there; weak fairness alone excludes no
+// finite run. A counterexample that does not replay is an internal
 // error.
 func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) error {
 	sys := m.System
@@ -73,8 +74,16 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 	if len(sys.Params) > 0 {
 		res.Params = params
 	}
-	if inst.Fairness.Empty() {
+	if len(inst.Fairness.Justice) == 0 {
+		// Weak fairness alone excludes no finite run: from any
+		// configuration, a scheduler that takes, of the constraints
+		// enabled, the one taken longest ago (and stutters in a
+		// deadlock) continues the run fairly, so a fair run passes
+		// through the bad state.
 		res.Verdict, res.Trace = Refuted, tr
+		if len(inst.Fairness.Weak) > 0 {
+			res.Reason = "weak fairness alone excludes no finite run: the run continues as a fair one (docs/fairness.md)"
+		}
 		return nil
 	}
 	return fairRefute(ctx, cfg, inst.WithProperties(index), tr, res)
