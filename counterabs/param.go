@@ -532,24 +532,52 @@ func (m *ParamModel) isSystemVar(v presburger.Var) bool {
 }
 
 // SafetyFormula returns phi when f is "AG phi" with phi a condition on
-// one state (atoms under !, &, | and ->, no temporal operator), or its
-// dual "!EF c" with phi = !c, as one presburger formula: the properties
-// a safety prover can decide. ok is false for any other formula.
+// one state (atoms under !, &, | and ->, no temporal operator), as one
+// presburger formula: the properties a safety prover can decide. The
+// same property written otherwise is read too: "!EF c" and "!E[true U
+// c]" as AG !c, "AG AG phi" as AG phi, and a conjunction of safety
+// properties ("AG p & AG q") as AG of the conjunction. ok is false for
+// any other formula.
 func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
-	if n, isNot := f.(ctl.Not); isNot {
-		if u, isEF := n.X.(ctl.Unary); isEF && u.Op == ctl.EF {
-			c, ok := stateFormula(u.X)
-			if !ok {
+	switch f := f.(type) {
+	case ctl.Not:
+		var c presburger.Formula
+		switch x := f.X.(type) {
+		case ctl.Unary:
+			if x.Op != ctl.EF {
 				return nil, false
 			}
-			return presburger.Negation(c), true
+			c, ok = stateFormula(x.X)
+		case ctl.Until:
+			if l, isState := stateFormula(x.L); x.All || !isState || l != presburger.True {
+				return nil, false
+			}
+			c, ok = stateFormula(x.R)
 		}
+		if !ok {
+			return nil, false
+		}
+		return presburger.Negation(c), true
+	case ctl.Binary:
+		if f.Op != ctl.And {
+			return nil, false
+		}
+		l, okl := SafetyFormula(f.L)
+		r, okr := SafetyFormula(f.R)
+		if !okl || !okr {
+			return nil, false
+		}
+		return presburger.Conj(l, r), true
+	case ctl.Unary:
+		if f.Op != ctl.AG {
+			return nil, false
+		}
+		if phi, ok := stateFormula(f.X); ok {
+			return phi, true
+		}
+		return SafetyFormula(f.X) // AG AG phi
 	}
-	u, isAG := f.(ctl.Unary)
-	if !isAG || u.Op != ctl.AG {
-		return nil, false
-	}
-	return stateFormula(u.X)
+	return nil, false
 }
 
 // Premise splits f into the premise on the initial configuration and
