@@ -117,19 +117,27 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 			}
 		}
 	}
-	// The other groups' counters are fresh variables until the
-	// equations of InitialFormula define them; those of a group joined
-	// to another are zero (InitialFormulaJoined), written so at once:
-	// an equation that defines a fresh variable by another's would
-	// leave the same set in another shape than the one its readers
-	// expect (prove's backward search reads "x >= 0" and sums).
+	// The other groups' counters: those of a group that starts in one
+	// state are its initial counts, those of a group joined to another
+	// are zero (InitialFormulaJoined), written so at once, and those of
+	// a spread group are fresh variables until the equations of
+	// InitialFormula define them. (An equation that defines a fresh
+	// variable by another's would leave the same set in another shape
+	// than the one its readers expect: prove's backward search reads
+	// "x >= 0" and sums. A fresh variable per group and state took
+	// seconds to eliminate one by one with fifty groups of one process,
+	// a Petri net's 1-safe places.)
 	fresh := presburger.Var(m.NumVars() + m.NumState())
-	other := map[[2]int]presburger.Var{}
+	other := map[[2]int]presburger.Term{}
 	elim := map[presburger.Var]bool{}
 	for s := range states {
 		for g := range d {
-			if g != rep[s] && join[g] == g {
-				other[[2]int{s, g}] = fresh
+			switch {
+			case g == rep[s] || join[g] != g:
+			case sys.InitOver == nil || sys.InitOver[g] == nil:
+				other[[2]int{s, g}] = sys.InitCount(g, s).Subst(m.systemTerm)
+			default:
+				other[[2]int{s, g}] = presburger.VarTerm(fresh)
 				elim[fresh] = true
 				fresh++
 			}
@@ -143,12 +151,12 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 		case join[g] != g:
 			return presburger.ConstTerm(0)
 		case g != rep[s]:
-			return presburger.VarTerm(other[[2]int{s, g}])
+			return other[[2]int{s, g}]
 		}
 		t := presburger.VarTerm(presburger.Var(s))
 		for h := range d {
 			if h != g && join[h] == h {
-				t = t.Sub(presburger.VarTerm(other[[2]int{s, h}]))
+				t = t.Sub(other[[2]int{s, h}])
 			}
 		}
 		return t

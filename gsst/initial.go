@@ -471,11 +471,7 @@ func (s *Spec) InitialFormulaJoined(join []int) presburger.Formula {
 		}
 		if over == nil {
 			for st := range s.States {
-				k := presburger.ConstTerm(int64(s.Init[g][st]))
-				if first, ok := s.InitState(g); ok && st == first {
-					k = size
-				}
-				eq(s.GroupVar(st, g), k)
+				eq(s.GroupVar(st, g), s.InitCount(g, st))
 			}
 			continue
 		}
@@ -491,6 +487,19 @@ func (s *Spec) InitialFormulaJoined(join []int) presburger.Formula {
 		parts = append(parts, presburger.Compare(sum, presburger.Eq, size))
 	}
 	return presburger.Conj(append(parts, s.InitialShared())...)
+}
+
+// InitCount returns the number of processes of group g in state st in
+// every initial configuration, for a group that starts in one state (no
+// spread): its size in its initial state (SizeVar(g) when the size
+// varies), as Init says elsewhere.
+func (s *Spec) InitCount(g, st int) presburger.Term {
+	if first, ok := s.InitState(g); ok && st == first {
+		if grp := &s.Groups[g]; grp.Ranged || grp.OverParams() {
+			return presburger.VarTerm(s.SizeVar(g))
+		}
+	}
+	return presburger.ConstTerm(int64(s.Init[g][st]))
 }
 
 // InitialShared returns the part of InitialFormula about the shared
