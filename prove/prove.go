@@ -668,6 +668,11 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	if !ok && err == nil && cover != nil {
 		ok, lossyReach, err = coverOnGroups(ctx, cfg, m, ts, cover, name, solver, res)
 	}
+	if !ok && err == nil {
+		var reach bool
+		ok, reach, err = coverDefined(ctx, cfg, m, ts, premise, phi, lis, name, solver, res)
+		lossyReach = lossyReach || reach
+	}
 	if ok || err != nil {
 		return err
 	}
