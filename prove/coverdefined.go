@@ -126,7 +126,7 @@ func coverDefined(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	if !defined {
 		return false, false, nil
 	}
-	on := Result{Level: res.Level, LevelReason: res.LevelReason}
+	on := *res
 	ok, lossyReach, err = coverFirst(ctx, cfg, g, safetySystem(g, premise, phi), lis, name, solver, &on)
 	if !ok || err != nil || on.Verdict != Proved {
 		if ok && err == nil {
