@@ -260,30 +260,9 @@ func (st extState) valuation(sys *gsst.System, in testsupport.Instance) func(pre
 // read here from the formula, apart from counterabs' reading of it.
 func failsAt(f ctl.Formula, val func(presburger.Var) int64) bool {
 	if n, ok := f.(ctl.Not); ok {
-		return holdsNow(n.X.(ctl.Unary).X, val)
+		return testsupport.HoldsNow(n.X.(ctl.Unary).X, val)
 	}
-	return !holdsNow(f.(ctl.Unary).X, val)
-}
-
-// holdsNow evaluates a CTL formula without temporal operators.
-func holdsNow(f ctl.Formula, val func(presburger.Var) int64) bool {
-	switch f := f.(type) {
-	case ctl.Atom:
-		return presburger.Eval(f.P, val)
-	case ctl.Not:
-		return !holdsNow(f.X, val)
-	case ctl.Binary:
-		l, r := holdsNow(f.L, val), holdsNow(f.R, val)
-		switch f.Op {
-		case ctl.And:
-			return l && r
-		case ctl.Or:
-			return l || r
-		case ctl.Implies:
-			return !l || r
-		}
-	}
-	panic(fmt.Sprintf("not a state formula: %T", f))
+	return !testsupport.HoldsNow(f.(ctl.Unary).X, val)
 }
 
 // explore returns the configurations of the instance reachable from its

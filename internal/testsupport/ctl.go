@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/presburger"
 )
 
 // Sat returns the states of g that satisfy f, computed by the textbook
@@ -168,3 +169,26 @@ func (a allPaths) globally(p []bool, some bool) []bool {
 
 func (a allPaths) eg(p []bool) []bool { return a.globally(p, true) }
 func (a allPaths) ag(p []bool) []bool { return a.globally(p, false) }
+
+// HoldsNow evaluates a CTL formula without temporal operators (atoms
+// under !, &, | and ->) at the valuation val, apart from the readings of
+// the packages under test.
+func HoldsNow(f ctl.Formula, val func(presburger.Var) int64) bool {
+	switch f := f.(type) {
+	case ctl.Atom:
+		return presburger.Eval(f.P, val)
+	case ctl.Not:
+		return !HoldsNow(f.X, val)
+	case ctl.Binary:
+		l, r := HoldsNow(f.L, val), HoldsNow(f.R, val)
+		switch f.Op {
+		case ctl.And:
+			return l && r
+		case ctl.Or:
+			return l || r
+		case ctl.Implies:
+			return !l || r
+		}
+	}
+	panic(fmt.Sprintf("testsupport: not a state formula: %T", f))
+}
