@@ -190,7 +190,7 @@ func sameSystem(sys, back *gsst.System, points []func(presburger.Var) int64) err
 func sameCTL(f, g ctl.Formula, points []func(presburger.Var) int64) bool {
 	if stateOnly(f) && stateOnly(g) {
 		for _, val := range points {
-			if evalState(f, val) != evalState(g, val) {
+			if HoldsNow(f, val) != HoldsNow(g, val) {
 				return false
 			}
 		}
@@ -226,22 +226,3 @@ func stateOnly(f ctl.Formula) bool {
 	return false
 }
 
-// evalState evaluates a formula without temporal operators.
-func evalState(f ctl.Formula, val func(presburger.Var) int64) bool {
-	switch f := f.(type) {
-	case ctl.Atom:
-		return presburger.Eval(f.P, val)
-	case ctl.Not:
-		return !evalState(f.X, val)
-	case ctl.Binary:
-		l, r := evalState(f.L, val), evalState(f.R, val)
-		switch f.Op {
-		case ctl.And:
-			return l && r
-		case ctl.Or:
-			return l || r
-		}
-		return !l || r
-	}
-	panic("temporal operator")
-}
