@@ -225,4 +225,3 @@ func stateOnly(f ctl.Formula) bool {
 	}
 	return false
 }
-
