@@ -82,7 +82,7 @@ func refute(ctx context.Context, cfg config, m *counterabs.ParamModel, name stri
 		// through the bad state.
 		res.Verdict, res.Trace = Refuted, tr
 		if len(inst.Fairness.Weak) > 0 {
-			res.Reason = "weak fairness alone excludes no finite run: the run continues as a fair one (docs/fairness.md)"
+			res.Reason = "weak fairness alone excludes no finite run: the run continues as a fair one (docs/prove.md, Fairness)"
 		}
 		return nil
 	}
