@@ -27,7 +27,9 @@ import (
 
 // definedShared returns m with its guards reading, in place of each
 // shared variable that one of lis defines (coefficient 1 or -1), its
-// value by that invariant, and the conjunction of the invariants used;
+// value by that invariant, and the definitions with the linear
+// invariants (a step preserves them all from a state where they all
+// hold: linearInvariants leaves out only steps that none such takes);
 // ok is false when no guard reads such a variable.
 func definedShared(m *counterabs.ParamModel, lis []linearInvariant) (defined *counterabs.ParamModel, facts presburger.Formula, ok bool) {
 	def := map[presburger.Var]presburger.Term{}
@@ -70,7 +72,7 @@ func definedShared(m *counterabs.ParamModel, lis []linearInvariant) (defined *co
 		})
 		ok = true
 	}
-	return &g, presburger.Conj(used...), ok
+	return &g, presburger.Conj(append(used, linearConj(m, lis))...), ok
 }
 
 // inCounters returns t with each pool's sum (a size, n) that it reads
