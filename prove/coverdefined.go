@@ -81,8 +81,6 @@ func definedShared(m *counterabs.ParamModel, lis []linearInvariant) (defined *co
 // which the search reads as a bound on those, where the same value as
 // "the counters with the flag" is a bound the guard puts on them.
 func inCounters(m *counterabs.ParamModel, t presburger.Term) presburger.Term {
-	// The sizes of every group with one coefficient are that times n
-	// (the one pool of a total-counter model sums to n).
 	coef := func(v presburger.Var) int64 {
 		for _, mo := range t.Monos {
 			if mo.Var == v {
@@ -91,7 +89,9 @@ func inCounters(m *counterabs.ParamModel, t presburger.Term) presburger.Term {
 		}
 		return 0
 	}
-	if k := coef(m.SizeVar(0)); k != 0 {
+	// In a total-counter model, whose one pool sums to n, the sizes of
+	// every group with one coefficient are that times n.
+	if k := coef(m.SizeVar(0)); m.Level == counterabs.TotalLevel && len(m.System.Groups) > 0 && k != 0 {
 		all := presburger.VarTerm(m.NVar()).Scale(k)
 		for g := range m.System.Groups {
 			if coef(m.SizeVar(g)) != k {
