@@ -75,11 +75,14 @@ func definedShared(m *counterabs.ParamModel, lis []linearInvariant) (defined *co
 	return &g, presburger.Conj(append(used, linearConj(m, lis))...), ok
 }
 
-// inCounters returns t with each pool's sum (a size, n) that it reads
-// written as the sum of the pool's counters: the invariants come out of
-// the elimination as "nshr = |proc| - (the counters without the flag)",
-// which the search reads as a bound on those, where the same value as
-// "the counters with the flag" is a bound the guard puts on them.
+// inCounters returns t, a shared variable's value by a linear
+// invariant, with each pool's sum added to it as many times as makes
+// the pool's counters' coefficients nonnegative (the least of them
+// zero), then n written as the sum of the sizes and each fixed size as
+// its value: the elimination gives "nshr = |proc| - (the counters
+// without the flag)", which the search reads as a bound on those, where
+// the same value is "the counters with the flag", a bound the guard
+// puts on them.
 func inCounters(m *counterabs.ParamModel, t presburger.Term) presburger.Term {
 	coef := func(v presburger.Var) int64 {
 		for _, mo := range t.Monos {
@@ -89,34 +92,44 @@ func inCounters(m *counterabs.ParamModel, t presburger.Term) presburger.Term {
 		}
 		return 0
 	}
-	// In a total-counter model, whose one pool sums to n, the sizes of
-	// every group with one coefficient are that times n.
-	if k := coef(m.SizeVar(0)); m.Level == counterabs.TotalLevel && len(m.System.Groups) > 0 && k != 0 {
-		all := presburger.VarTerm(m.NVar()).Scale(k)
-		for g := range m.System.Groups {
-			if coef(m.SizeVar(g)) != k {
-				all = presburger.Term{}
-				break
-			}
-			all = all.Sub(presburger.VarTerm(m.SizeVar(g)).Scale(k))
-		}
-		t = t.Add(all)
-	}
 	for _, p := range m.Pools {
-		if len(p.Sum.Monos) != 1 || p.Sum.Monos[0].Coef != 1 || p.Sum.Const != 0 {
-			continue
-		}
-		s := p.Sum.Monos[0].Var
-		k := coef(s)
-		if k == 0 {
-			continue
-		}
-		t = t.Sub(presburger.VarTerm(s).Scale(k))
+		least := int64(0)
 		for _, c := range p.Counters {
-			t = t.Add(presburger.VarTerm(m.StateVar(c)).Scale(k))
+			least = min(least, coef(m.StateVar(c)))
 		}
+		if least == 0 {
+			continue
+		}
+		// t - least * (sum of the counters - Sum), the same value.
+		for _, c := range p.Counters {
+			t = t.Sub(presburger.VarTerm(m.StateVar(c)).Scale(least))
+		}
+		t = t.Add(p.Sum.Scale(least))
 	}
-	return t
+	// n is the sum of the sizes, and a fixed size is its value: the
+	// pools' sums read them, the invariants their values.
+	sys := m.System
+	size := func(g int) presburger.Term {
+		if grp := &sys.Groups[g]; !grp.Ranged && !grp.OverParams() {
+			return presburger.ConstTerm(int64(grp.Size))
+		}
+		return presburger.VarTerm(m.SizeVar(g))
+	}
+	return t.Subst(func(v presburger.Var) presburger.Term {
+		if v == m.NVar() {
+			var n presburger.Term
+			for g := range sys.Groups {
+				n = n.Add(size(g))
+			}
+			return n
+		}
+		for g := range sys.Groups {
+			if v == m.SizeVar(g) {
+				return size(g)
+			}
+		}
+		return presburger.VarTerm(v)
+	})
 }
 
 // coverDefined is coverFirst on definedShared's model of m, the proof
