@@ -64,9 +64,9 @@ func norm(s string) string { return strings.ReplaceAll(s, " ", "") }
 // TestFoldGroupSumsRandom checks foldGroupSums on random terms over the
 // counters of 1 to 3 groups (often every group of a state with one
 // coefficient): the folded term has the same value in every
-// configuration (each total counter the sum of its group counters),
+// configuration (each total counter the sum of its group counters), and
 // reads no group counter of a state whose group counters all had one
-// coefficient, and leaves the others alone.
+// coefficient.
 func TestFoldGroupSumsRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	folded := 0

@@ -354,7 +354,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			if _, ok := counterabs.SafetyFormula(q.Formula); !ok || modelOf(q) != m {
 				continue
 			}
-			if j := joint[m]; j != nil && (j.proved[q.Name] || j.refuted[q.Name].Verdict == Refuted) {
+			if joint[m].decides(q.Name) {
 				continue
 			}
 			if _, ok := implied[q.Name]; !ok {
@@ -379,7 +379,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		// The joint proof is of the properties without a premise
 		// (SafetyFormula): one with a premise starts from fewer states.
-		if j := joint[m]; j != nil && (j.proved[p.Name] || j.refuted[p.Name].Verdict == Refuted) {
+		if j := joint[m]; j.decides(p.Name) {
 			res = j.proof
 			if !j.proved[p.Name] {
 				res = j.refuted[p.Name]
@@ -452,6 +452,12 @@ type jointOutcome struct {
 	proof   Result
 	proved  map[string]bool
 	refuted map[string]Result
+}
+
+// decides reports whether the joint questions proved or refuted the
+// property named name (false for a nil outcome).
+func (j *jointOutcome) decides(name string) bool {
+	return j != nil && (j.proved[name] || j.refuted[name].Verdict == Refuted)
 }
 
 // maxJointRounds bounds the joint questions of proveJoint (a variable
