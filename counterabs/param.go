@@ -377,6 +377,23 @@ func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
 	return out
 }
 
+// Stutters reports whether a step by t leaves every state variable as
+// it was (StepTerms): its movers and transfers stay where they are and
+// each assignment writes the variable's own value, as the idle
+// self-loops of ByMC's automata (a location's rule "when (true) do {
+// unchanged(...) }"). Such a step adds no state to a run: the states a
+// model reaches are the same without it, which is what a safety
+// question asks (a liveness question may not: a self-loop can keep a
+// run from deadlocking, and fairness can name it).
+func (m *ParamModel) Stutters(t *ParamTransition) bool {
+	for i, x := range m.StepTerms(t) {
+		if !x.Equal(presburger.VarTerm(m.StateVar(i))) {
+			return false
+		}
+	}
+	return true
+}
+
 // counterName writes what c counts: "#S" or "#S[g]".
 func counterName(sys *gsst.System, c Counter) string {
 	if c.Group < 0 {

@@ -261,7 +261,11 @@ func checkInvariantRandom(t *testing.T, g *gen, mk func(*gen) pb.TransitionSyste
 	for i := 0; i < 300; i++ {
 		ts := mk(g)
 		reach, cex := explicitRun(ts)
-		cands := []pb.Formula{exactInvariant(reach), g.formula(3, []pb.Var{sx, sy, sn}), pb.True}
+		// The fourth candidate is a conjunction of a condition on x and
+		// one on y: a step that keeps one of them is checked on the
+		// other's conjunct alone (stepImage).
+		cands := []pb.Formula{exactInvariant(reach), g.formula(3, []pb.Var{sx, sy, sn}), pb.True,
+			pb.Conj(g.formula(2, []pb.Var{sx, sn}), g.formula(2, []pb.Var{sy, sn}))}
 		for j, inv := range cands {
 			err := pb.CheckInvariant(ctx, pb.BruteForce{}, ts, inv)
 			o, trans, fails := firstFailure(ts, inv)
