@@ -598,3 +598,50 @@ properties:
   capacity: "AG #Printing <= 2"
 `
 )
+
+// TestStutters checks which transitions Stutters reports at both levels
+// of the model: those whose step leaves every counter and shared
+// variable as it was, whatever their guard.
+func TestStutters(t *testing.T) {
+	src := `
+name: stutters
+states: [A, B]
+groups: {p: 2, q: 1}
+init: A
+shared:
+  x: {type: "0..3", init: 0}
+transitions:
+  - {name: idle, from: A, to: A}
+  - {name: guarded_idle, from: B, to: B, guard: "x >= 1"}
+  - {name: same_x, from: A, to: A, update: "x := x"}
+  - {name: bump, from: A, to: A, guard: "x < 3", update: "x := x + 1"}
+  - {name: move, from: A, to: B}
+  - {name: flush, from: B, to: B, broadcast: [A -> B]}
+rendezvous:
+  - parts:
+      - {from: A, to: A, groups: [p]}
+      - {from: B, to: B, groups: [q]}
+`
+	sys, err := gsst.Parse("stutters.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"idle": true, "guarded_idle": true, "same_x": true, "rendezvous": true}
+	for _, m := range []*ParamModel{mustGroup(t, sys), mustParam(t, context.Background(), sys, presburger.BruteForce{})} {
+		seen := map[string]bool{}
+		for i := range m.Transitions {
+			tr := &m.Transitions[i]
+			name := "rendezvous"
+			if tr.Local >= 0 {
+				name = sys.Transitions[tr.Local].Name
+			}
+			seen[name] = true
+			if got := m.Stutters(tr); got != want[name] {
+				t.Errorf("%v level, %s (%s): Stutters = %v, want %v", m.Level, name, m.TransitionName(tr), got, want[name])
+			}
+		}
+		if len(seen) != 7 {
+			t.Errorf("%v level: transitions of %d of the 7 steps: %v", m.Level, len(seen), seen)
+		}
+	}
+}

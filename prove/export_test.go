@@ -276,3 +276,36 @@ func SumThresholds(m *counterabs.ParamModel) []presburger.Formula { return sumTh
 func StateEquation(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Formula {
 	return stateEquation(ctx, s, m, ts)
 }
+
+// UpwardPart exposes upwardPart: the clauses of bad that the backward
+// search may read on a joint question that it does not read whole.
+func UpwardPart(m *counterabs.ParamModel, bad presburger.Formula) (presburger.Formula, bool) {
+	return upwardPart(m, bad)
+}
+
+// CoverUpward runs coverUpward on ts, the joint question of Check,
+// and returns the run it refutes ts with, nil when it finds none.
+func CoverUpward(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver) (*presburger.Counterexample, error) {
+	var res Result
+	ok, err := coverUpward(ctx, config{joint: true}, m, ts, linearInvariants(m, nil), "", solver, &res)
+	if err != nil || !ok || res.Verdict != Refuted {
+		return nil, err
+	}
+	return res.jointRun, nil
+}
+
+// RaisedCounters exposes raisedCounters: whether some run may raise
+// each counter of m above 0.
+func RaisedCounters(m *counterabs.ParamModel) []bool { return raisedCounters(m) }
+
+// Firing exposes firing: m without the steps that add no state.
+func Firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
+	return firing(ctx, solver, m)
+}
+
+// BreakRaised makes raisedCounters ignore transfers (a broadcast into a
+// state raises nothing), until the returned function restores it.
+func BreakRaised() (restore func()) {
+	brokenRaised = true
+	return func() { brokenRaised = false }
+}

@@ -279,7 +279,10 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		if err != nil {
 			return nil, err
 		}
-		total, rep.Cert = withoutStutters(m), m.Cert
+		if total, err = firing(ctx, checker, m); err != nil {
+			return nil, err
+		}
+		rep.Cert = m.Cert
 	}
 	if len(groupProps) > 0 {
 		m, err := counterabs.BuildParamGroup(sys.WithProperties(groupProps...))
@@ -287,7 +290,9 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			return nil, err
 		}
 		m.Reason = "the property reads group counters, which only the group-counter model keeps"
-		group = withoutStutters(m)
+		if group, err = firing(ctx, checker, m); err != nil {
+			return nil, err
+		}
 	}
 	// The backward search (cover.go) does not read a total-counter
 	// model whose guards have locals (group counters under a
@@ -301,7 +306,9 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			return nil, err
 		}
 		m.Reason = "the total-counter model's guards count processes by group under a quantifier, which the backward coverability search does not read; the group-counter model is exact too"
-		coverGroup = withoutStutters(m)
+		if coverGroup, err = firing(ctx, checker, m); err != nil {
+			return nil, err
+		}
 	}
 	coverOn := func(m *counterabs.ParamModel, name string) *coverModel {
 		if m != total || coverGroup == nil {
@@ -442,27 +449,6 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 	}
 	return rep, nil
-}
-
-// withoutStutters returns m without the transitions that change
-// nothing (counterabs' Stutters), m itself when it has none. The safety
-// questions read the models so cut: they reach the same states, and
-// every step fewer is a case fewer for each check, search and Spacer
-// query (ByMC's cc written with an idle self-loop in each of its nine
-// locations: 0.74 s, 0.23 s without them). The liveness questions read
-// a model of their own (checkLive), with every step.
-func withoutStutters(m *counterabs.ParamModel) *counterabs.ParamModel {
-	if !slices.ContainsFunc(m.Transitions, func(t counterabs.ParamTransition) bool { return m.Stutters(&t) }) {
-		return m
-	}
-	cut := *m
-	cut.Transitions = nil
-	for i := range m.Transitions {
-		if !m.Stutters(&m.Transitions[i]) {
-			cut.Transitions = append(cut.Transitions, m.Transitions[i])
-		}
-	}
-	return &cut
 }
 
 // jointOutcome is what the joint questions on one model's safety
@@ -1100,10 +1086,10 @@ func coverUpward(ctx context.Context, cfg config, m *counterabs.ParamModel, ts p
 
 // upwardPart returns the disjunction of the clauses of bad's DNF
 // (within maxClauses) whose atoms each bound a sum of m's state
-// variables with nonnegative weights from below, or read none of them:
-// what of bad may be upward closed, for the backward search to read.
-// some is false when no clause is left out (the search has read bad as
-// it is) or none is kept.
+// variables with nonnegative weights from below by a constant, or read
+// none of them: what of bad may be upward closed, for the backward
+// search to read. some is false when no clause is left out (the search
+// has read bad as it is) or none is kept.
 func upwardPart(m *counterabs.ParamModel, bad presburger.Formula) (up presburger.Formula, some bool) {
 	clauses, ok := presburger.DNFWithin(bad, maxClauses)
 	if !ok {
@@ -1125,24 +1111,27 @@ func upwardPart(m *counterabs.ParamModel, bad presburger.Formula) (up presburger
 	return presburger.Disj(kept...), true
 }
 
-// lowerBound reports whether f is "t >= c" or "t > c" with every state
-// variable's weight in t nonnegative, or a comparison that reads no
-// state variable.
+// lowerBound reports whether f is "t >= c" or "t > c" with t a sum of
+// state variables with nonnegative weights, or a comparison that reads
+// no state variable. (A bound by a parameter or a size, "#C > n", is
+// upward closed at each instance, but not read so by the search.)
 func lowerBound(f presburger.Formula, state map[presburger.Var]bool) bool {
 	c, ok := f.(presburger.Cmp)
 	if !ok {
 		return false
 	}
-	reads := false
+	states, others := 0, 0
 	for _, mo := range c.T.Monos {
-		if state[mo.Var] {
-			reads = true
-			if mo.Coef < 0 {
-				return false
-			}
+		switch {
+		case !state[mo.Var]:
+			others++
+		case mo.Coef < 0:
+			return false
+		default:
+			states++
 		}
 	}
-	return !reads || c.Op == presburger.Ge || c.Op == presburger.Gt
+	return states == 0 || others == 0 && (c.Op == presburger.Ge || c.Op == presburger.Gt)
 }
 
 // probeSmall has cs.backward explore the small instances of m (on ts)
