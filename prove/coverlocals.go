@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -146,15 +147,23 @@ func totalRun(g, t *counterabs.ParamModel, cex presburger.Counterexample) (run p
 		}
 		run.States = append(run.States, y)
 	}
-	for _, j := range cex.Steps {
+	states := []presburger.Model{run.States[0]}
+	for i, j := range cex.Steps {
 		steps := g.Transitions[j].Steps
 		k := slices.IndexFunc(t.Transitions, func(tr counterabs.ParamTransition) bool {
 			return len(steps) > 0 && slices.Contains(tr.Steps, steps[0])
 		})
-		if k < 0 {
+		switch {
+		case k >= 0:
+			run.Steps = append(run.Steps, k)
+			states = append(states, run.States[i+1])
+		case !maps.Equal(run.States[i], run.States[i+1]):
 			return run, false
 		}
-		run.Steps = append(run.Steps, k)
+		// A step that changes no total (a rendezvous whose parts trade
+		// places across groups) is none of t, which firing leaves
+		// without its stutters: the run of t stays where it is.
 	}
+	run.States = states
 	return run, true
 }
