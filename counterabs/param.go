@@ -77,8 +77,9 @@ type ParamModel struct {
 	// group has at least one process. Empty otherwise.
 	Scope string
 
-	locals      []Counter // what each local variable counts: #State[Group]
-	sharedIndex []int     // the index in System.Shared of each of Shared
+	byName      map[string]int // the index in Properties of each property's name
+	locals      []Counter      // what each local variable counts: #State[Group]
+	sharedIndex []int          // the index in System.Shared of each of Shared
 	initValue   []presburger.Term
 	initFixed   []bool // InitialValue
 }
@@ -375,6 +376,14 @@ func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
 		out[len(m.Counters)+a.Var-int(m.SharedVar(0))] = a.Value
 	}
 	return out
+}
+
+// Property returns the property of m named name, nil when it has none.
+func (m *ParamModel) Property(name string) *Property {
+	if i, ok := m.byName[name]; ok {
+		return &m.Properties[i]
+	}
+	return nil
 }
 
 // Stutters reports whether a step by t leaves every state variable as
@@ -1252,6 +1261,10 @@ func (m *ParamModel) finish() error {
 		return err
 	}
 	m.Properties = props
+	m.byName = make(map[string]int, len(props))
+	for i := range props {
+		m.byName[props[i].Name] = i
+	}
 	pool := make([]int, len(m.Counters))
 	for pi, p := range m.Pools {
 		for _, c := range p.Counters {

@@ -576,10 +576,8 @@ func proveJoint(ctx context.Context, cfg config, m, cover *counterabs.ParamModel
 // premisedSafetyOf returns the premise and phi of m's safety property
 // named name, phi nil when there is none.
 func premisedSafetyOf(m *counterabs.ParamModel, name string) (premise, phi presburger.Formula) {
-	for k := range m.Properties {
-		if q := &m.Properties[k]; q.Name == name {
-			premise, phi, _ = counterabs.PremisedSafety(q.Formula)
-		}
+	if q := m.Property(name); q != nil {
+		premise, phi, _ = counterabs.PremisedSafety(q.Formula)
 	}
 	return premise, phi
 }
@@ -1032,7 +1030,7 @@ const probeShare = 8000
 func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
 	cs, monotone := monotoneSystem(m, ts, lis)
 	if !monotone {
-		if cfg.joint {
+		if cfg.joint && !cfg.linearOnly {
 			ok, err = coverUpward(ctx, cfg, m, ts, lis, name, solver, res)
 		}
 		return ok, false, err
@@ -1053,12 +1051,13 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	return ok, out.capped, err
 }
 
-// coverUpward is coverFirst on a joint question whose bad states the
-// backward search does not read, since some property's are not upward
-// closed (an equation such as a place invariant "x0 + ... + x250 = 1"
-// is violated below as well as above): the search looks for a run into
-// the bad states of the properties whose are (upwardPart), within an
-// eighth of its work, and refutes the question with it. A run there is
+// coverUpward is coverFirst on the first joint question (not one asked
+// again) whose bad states the backward search does not read, since
+// some property's are not upward closed (an equation such as a place
+// invariant "x0 + ... + x250 = 1" is violated below as well as above):
+// the search looks for a run into the bad states of the properties
+// whose are (upwardPart), within an eighth of its work, and refutes the
+// question with it. A run there is
 // a run into the bad states of the conjunction; its fixpoint is no
 // proof of the conjunction, and is not used. Without it the question
 // goes on to the lemmas and Spacer, which may not find the run within
