@@ -232,6 +232,9 @@ type coverSystem struct {
 	poolFacts []presburger.Formula
 	poolUsed  map[presburger.Var]bool
 	poolTerms map[presburger.Var]presburger.Term
+	// fixed are the linear invariants that read an upper bound as a
+	// lower one (complemented), each stated in poolFacts once used.
+	fixed []fixedSum
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
@@ -315,6 +318,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	if !cs.readParams() {
 		return nil, false
 	}
+	cs.fixed = fixedSums(m, held.lis, orig)
 	var hot []int
 	if oneHot {
 		hot = cs.chooseHot(orig)
@@ -876,14 +880,18 @@ func isParamVar(m *counterabs.ParamModel, v presburger.Var) bool {
 // and a state that never moves), or, with one variable, all in one
 // state; several groups that start in the same states (two groups of
 // one protocol, "proc: 1.." and "other: 1..": #I = |proc| + |other|).
+// A group of a fixed size spread over several states sums to that
+// size, a constant (total, with no sizes: crash with "proc: 10" and
+// "init: [A, B]").
 type initialSum struct {
 	vars  []int
 	sizes []presburger.Var
+	total int64
 }
 
-// sumBound is the range of the sum of st's sizes.
+// sumBound is the range of the sum of st's sizes (and total).
 func (cs *coverSystem) sumBound(st initialSum) presburger.Bound {
-	b := presburger.Bound{Var: st.sizes[0]}
+	b := presburger.Bound{Lo: st.total, Hi: st.total}
 	for _, v := range st.sizes {
 		d := cs.dom[v]
 		b.NoLo, b.NoHi = b.NoLo || d.NoLo, b.NoHi || d.NoHi
@@ -979,6 +987,16 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			if cs.initConst[j] < cs.lo[j] {
 				return false
 			}
+		case len(others) == 0:
+			// x_j1 + ... + x_jk = c: a group of a fixed size spread.
+			st := initialSum{vars: vars, total: -c.T.Const * sign}
+			if st.total < 0 {
+				return false
+			}
+			for _, j := range vars {
+				cs.initSum[j] = len(cs.starts)
+			}
+			cs.starts = append(cs.starts, st)
 		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)),
 			len(others) > 1 && c.T.Const == 0 && !slices.ContainsFunc(others, func(o presburger.Mono) bool {
 				return o.Coef != -sign || usedSize[o.Var] || !isSizeVar(m, o.Var)
@@ -1053,6 +1071,9 @@ func upwardClause(cs *coverSystem, index map[presburger.Var]int, clause []presbu
 		}
 		for _, t := range sides {
 			a, ok := cs.atLeast(index, t, strict)
+			if !ok {
+				a, ok = cs.complemented(index, t, strict)
+			}
 			if !ok {
 				// An upper bound, which a guard may have (lossy.go).
 				cp, isCap := cs.atMost(index, t, strict)
@@ -1315,7 +1336,7 @@ func (cs *coverSystem) initialAbove(x []int64) (params presburger.Model, state [
 		if b := cs.sumBound(st); !b.NoHi && b.Hi < need {
 			return nil, nil, false, true
 		}
-		total := int64(0)
+		total := st.total
 		for _, v := range st.sizes {
 			total += params[v]
 		}

@@ -298,7 +298,7 @@ func (cs *coverSystem) project() bool {
 	}
 	starts := make([]initialSum, len(cs.starts))
 	for i, st := range cs.starts {
-		starts[i] = initialSum{vars: remap(st.vars), sizes: st.sizes}
+		starts[i] = initialSum{vars: remap(st.vars), sizes: st.sizes, total: st.total}
 	}
 	var unbounded map[int]bool
 	for j := range cs.unbounded {
