@@ -318,7 +318,9 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 	if !cs.readParams() {
 		return nil, false
 	}
-	cs.fixed = fixedSums(m, held.lis, orig)
+	if !noFixedSums {
+		cs.fixed = fixedSums(m, held.lis, orig)
+	}
 	var hot []int
 	if oneHot {
 		hot = cs.chooseHot(orig)

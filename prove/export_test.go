@@ -309,3 +309,10 @@ func BreakRaised() (restore func()) {
 	brokenRaised = true
 	return func() { brokenRaised = false }
 }
+
+// NoFixedSums has the backward search read no upper bound through a
+// fixed sum (fixedsum.go), until the returned function restores it.
+func NoFixedSums() (restore func()) {
+	noFixedSums = true
+	return func() { noFixedSums = false }
+}

@@ -27,6 +27,10 @@ import (
 // an invariant together with y.x = c, which the proof states
 // (poolFacts) and the check of every proof checks.
 
+// noFixedSums turns the reading off, for the test that shows what it
+// reads (NoFixedSums).
+var noFixedSums = false
+
 // fixedSum is a linear invariant y.x = c with y >= 0 and c a constant:
 // weight holds y by state variable.
 type fixedSum struct {
