@@ -256,8 +256,10 @@ type weights struct {
 // constant: a variable of positive weight at its least value, one of
 // negative weight at its greatest (a lock written as a bool, in
 // "#X1 + ... + #X250 <= in", at 1, or at 0 where d says in = 0), each
-// from its domain narrowed by d's atoms on that variable alone; d's
-// other atoms are set aside (they only make d smaller). False when it
+// from its domain narrowed by d's atoms on that variable alone, and
+// then a lower bound on a sum of other variables read as the growth it
+// asks at their least weight (sumExtra); d's other atoms are set aside
+// (they only make d smaller). False when it
 // cannot tell. Only a shortcut: the conjunction of the inequalities is
 // checked as any invariant, safety included. The least value over the
 // domains alone is computed once (least0), and each disjunct adjusts it
@@ -344,7 +346,68 @@ func (w *weights) excludes(d []presburger.Formula, index map[presburger.Var]int,
 			return false
 		}
 	}
+	// A lower bound on a sum of variables of weight at least 0, none
+	// of which d bounds alone ("#x2 + #x2_b >= 2", a state written as
+	// two copies): u.x grows by what the sum asks beyond the least
+	// values, at the least weight among them, at least.
+	seen := map[int]bool{}
+	for _, n := range bounds {
+		seen[n.i] = true
+	}
+	for _, a := range d {
+		extra, ok := w.sumExtra(a, index, state, dom, seen)
+		if !ok {
+			continue
+		}
+		var fits bool
+		if least, fits = combine(1, least, 1, extra); !fits {
+			return false
+		}
+	}
 	return open == 0 && least > w.rhs.Const
+}
+
+// sumExtra returns, for a, "x_1 + ... + x_k >= b" (k >= 2, or > b-1),
+// over state variables of weight at least 0 in w.u that each have a
+// least value in dom and none of which seen holds, how much u.x grows
+// above its least value over the domains where a holds: what the sum
+// asks beyond the least values, at the least weight among them. ok is
+// false for any other atom, and the variables of one it reads go to
+// seen.
+func (w *weights) sumExtra(a presburger.Formula, index map[presburger.Var]int, state []presburger.Var, dom map[presburger.Var]presburger.Bound, seen map[int]bool) (extra int64, ok bool) {
+	c, isCmp := a.(presburger.Cmp)
+	if !isCmp || len(c.T.Monos) < 2 || c.Op != presburger.Ge && c.Op != presburger.Gt || !inLimit(c.T.Const) {
+		return 0, false
+	}
+	need := -c.T.Const
+	if c.Op == presburger.Gt {
+		need++
+	}
+	var vars []int
+	least := int64(-1)
+	for _, mo := range c.T.Monos {
+		i, isState := index[mo.Var]
+		if !isState || mo.Coef != 1 || seen[i] || w.u[i] < 0 {
+			return 0, false
+		}
+		b, has := dom[state[i]]
+		if !has || b.NoLo || !inLimit(b.Lo) {
+			return 0, false
+		}
+		need -= b.Lo
+		if least < 0 || w.u[i] < least {
+			least = w.u[i]
+		}
+		vars = append(vars, i)
+	}
+	for _, i := range vars {
+		seen[i] = true
+	}
+	if need <= 0 || !inLimit(need) {
+		return 0, need <= 0
+	}
+	extra, fits := checked.Mul(need, least)
+	return extra, fits
 }
 
 // prepare computes what excludes reads of every disjunct: the least
