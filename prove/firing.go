@@ -43,38 +43,34 @@ import (
 // it has none), its reason saying what the second kind left out.
 func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
 	raised := raisedCounters(m)
-	moves := func(t *counterabs.ParamTransition) bool {
+	fires := func(t *counterabs.ParamTransition) bool {
 		return !slices.ContainsFunc(t.Moves(), func(mv counterabs.Move) bool { return !raised[mv.From] })
+	}
+	var dead []int // the indices in m.Transitions of the steps out of counters not raised
+	for i := range m.Transitions {
+		if !fires(&m.Transitions[i]) {
+			dead = append(dead, i)
+		}
+	}
+	cutDead := false // dead checked, and left out
+	if len(dead) > 0 {
+		ok, err := checkCut(ctx, solver, m, raised, dead)
+		if err != nil {
+			return nil, err
+		}
+		cutDead = ok // undecided: the steps stay, the stutters go
 	}
 	cut := *m
 	cut.Transitions = nil
-	var dead []int // the indices in m.Transitions of the steps out of counters not raised
 	for i := range m.Transitions {
-		t := &m.Transitions[i]
-		switch {
-		case !moves(t):
-			dead = append(dead, i)
-		case !m.Stutters(t):
+		if t := &m.Transitions[i]; !m.Stutters(t) && (!cutDead || fires(t)) {
 			cut.Transitions = append(cut.Transitions, *t)
 		}
 	}
 	if len(cut.Transitions) == len(m.Transitions) {
 		return m, nil
 	}
-	if len(dead) > 0 {
-		ok, err := checkCut(ctx, solver, m, raised, dead)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			// Undecided: the steps stay, the stutters go.
-			for _, i := range dead {
-				if !m.Stutters(&m.Transitions[i]) {
-					cut.Transitions = append(cut.Transitions, m.Transitions[i])
-				}
-			}
-			return &cut, nil
-		}
+	if cutDead {
 		var empty []string
 		for i, r := range raised {
 			if !r {

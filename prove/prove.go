@@ -1057,14 +1057,14 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 // invariant "x0 + ... + x250 = 1" is violated below as well as above):
 // the search looks for a run into the bad states of the properties
 // whose are (upwardPart), within an eighth of its work, and refutes the
-// question with it. A run there is
-// a run into the bad states of the conjunction; its fixpoint is no
-// proof of the conjunction, and is not used. Without it the question
-// goes on to the lemmas and Spacer, which may not find the run within
-// the joint question's work: mist's ME_250_bigtarget with a token per
-// process, 8,989 targets, two place invariants and two failing bounds
-// spent 8 s there (5.5 s of them in the affine hull of 251 variables)
-// before each property was asked alone.
+// question with it. A run there is a run into the bad states of the
+// conjunction; its fixpoint is no proof of the conjunction, and is not
+// used. Without it the question went on to the lemmas and Spacer, which
+// may not find the run within the joint question's work: mist's
+// ME_250_bigtarget with a token per process, 8,989 targets, two place
+// invariants and two failing bounds spent 8 s there (5.5 s of them in
+// the affine hull of 251 variables) before each property was asked
+// alone.
 func coverUpward(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok bool, err error) {
 	up, some := upwardPart(m, ts.Bad)
 	if !some {
