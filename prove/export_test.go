@@ -75,11 +75,12 @@ type CoverAnswer struct {
 
 // Cover runs the backward coverability search on ts.
 func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) CoverAnswer {
-	cs, ok := monotoneSystem(m, ts, linearInvariants(m, nil))
+	lis := linearInvariants(m, nil)
+	cs, ok := monotoneSystem(m, ts, lis)
 	if !ok {
 		return CoverAnswer{}
 	}
-	out := cs.backward(ctx, work)
+	out := againWithSums(ctx, m, ts, lis, cs.backward(ctx, work), work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected)}
 }

@@ -1040,6 +1040,9 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 		probeSmall(cs, m, ts, &probed)
 	}
 	out := cs.backward(ctx, cfg.coverWork())
+	if probed == nil {
+		out = againWithSums(ctx, m, ts, lis, out, cfg.coverWork())
+	}
 	switch {
 	case probed != nil:
 		ok, err = refuteBy(ctx, cfg, m, ts, BySearch, "the run found by exploring a small instance", *probed, name, solver, res)
