@@ -69,7 +69,7 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 	// a shared integer): its weight u_i is then at most 0, and the
 	// greatest u_i.x0_i is u_i times that least value, InitialValue.
 	k := m.NumState()
-	ranged, ok := rangedInitials(m)
+	ranged, spread, ok := rangedInitials(m)
 	if !ok {
 		return nil
 	}
@@ -102,8 +102,14 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 			bounds = append(bounds, presburger.AnyInt(u[i]))
 		}
 	}
-	// base: no step increases u.x.
+	// base: no step increases u.x, and u weighs the variables of each
+	// spread set alike.
 	var base []presburger.Formula
+	for _, set := range spread {
+		for _, i := range set[1:] {
+			base = append(base, presburger.Compare(presburger.VarTerm(u[i]), presburger.Eq, presburger.VarTerm(u[set[0]])))
+		}
+	}
 	for _, col := range columns {
 		var t presburger.Term
 		for i, c := range col.coef {
@@ -222,20 +228,72 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 }
 
 // rangedInitials returns, for each state variable of m, whether it
-// starts in a range of values from its InitialValue up (rangedStarts);
-// ok is false when some other variable has several initial values (a
-// group spread over several states).
-func rangedInitials(m *counterabs.ParamModel) (ranged []bool, ok bool) {
+// starts in a range of values from its InitialValue up (rangedStarts),
+// and the groups of variables that a group spread over several states
+// starts in (spreadSets); ok is false when some other variable has
+// several initial values.
+func rangedInitials(m *counterabs.ParamModel) (ranged []bool, spread [][]int, ok bool) {
 	ranged = make([]bool, m.NumState())
 	for _, i := range rangedStarts(m) {
 		ranged[i] = true
 	}
-	for i := range ranged {
-		if _, fixed := m.InitialValue(i); !fixed && !ranged[i] {
-			return nil, false
+	spread = spreadSets(m)
+	inSpread := make([]bool, m.NumState())
+	for _, set := range spread {
+		for _, i := range set {
+			if inSpread[i] {
+				return nil, nil, false // sets that overlap sum to no constant
+			}
+			inSpread[i] = true
 		}
 	}
-	return ranged, true
+	for i := range ranged {
+		if _, fixed := m.InitialValue(i); !fixed && !ranged[i] && !inSpread[i] {
+			return nil, nil, false
+		}
+	}
+	return ranged, spread, true
+}
+
+// spreadSets returns the sets of state variables whose initial values
+// m's initial set sums to a term over the parameters ("#A + #B = |p|",
+// a group spread over A and B; "#A + #B = 10" at a fixed size), each
+// with two variables or more. With the same weight on every variable
+// of a set, u.x0 is the same at every initial state: the weight times
+// that sum, which the first initial configuration (InitialValue, all
+// of a group's processes in its first state) gives as well.
+func spreadSets(m *counterabs.ParamModel) [][]int {
+	index := map[presburger.Var]int{}
+	for i := range m.NumState() {
+		index[m.StateVar(i)] = i
+	}
+	var out [][]int
+	for _, f := range presburger.Conjuncts(m.Initial) {
+		c, ok := f.(presburger.Cmp)
+		if !ok || c.Op != presburger.Eq {
+			continue
+		}
+		var set []int
+		sign := int64(0)
+		for _, mo := range c.T.Monos {
+			i, isState := index[mo.Var]
+			if !isState {
+				continue
+			}
+			if sign == 0 {
+				sign = mo.Coef
+			}
+			if mo.Coef != sign || sign != 1 && sign != -1 {
+				set = nil
+				break
+			}
+			set = append(set, i)
+		}
+		if len(set) >= 2 {
+			out = append(out, set)
+		}
+	}
+	return out
 }
 
 // weights is an inequality u.x <= rhs of the state equation, u over the
