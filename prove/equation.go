@@ -67,7 +67,9 @@ func stateEquation(ctx context.Context, solver presburger.Solver, m *counterabs.
 	// for a shared variable that starts anywhere from a least value up
 	// (a Petri net's place that starts with "x >= 1" tokens, written as
 	// a shared integer): its weight u_i is then at most 0, and the
-	// greatest u_i.x0_i is u_i times that least value, InitialValue.
+	// greatest u_i.x0_i is u_i times that least value, InitialValue;
+	// and for a group spread over several states (spreadSets): one
+	// weight on them all makes u.x0 the same over the set.
 	k := m.NumState()
 	ranged, spread, ok := rangedInitials(m)
 	if !ok {
