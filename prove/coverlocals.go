@@ -153,6 +153,9 @@ func totalRun(g, t *counterabs.ParamModel, cex presburger.Counterexample) (run p
 		k := slices.IndexFunc(t.Transitions, func(tr counterabs.ParamTransition) bool {
 			return len(steps) > 0 && slices.Contains(tr.Steps, steps[0])
 		})
+		// A step that changes no total (a rendezvous whose parts trade
+		// places across groups) is none of t, which firing leaves
+		// without its stutters: the run of t stays where it is.
 		switch {
 		case k >= 0:
 			run.Steps = append(run.Steps, k)
@@ -160,9 +163,6 @@ func totalRun(g, t *counterabs.ParamModel, cex presburger.Counterexample) (run p
 		case !maps.Equal(run.States[i], run.States[i+1]):
 			return run, false
 		}
-		// A step that changes no total (a rendezvous whose parts trade
-		// places across groups) is none of t, which firing leaves
-		// without its stutters: the run of t stays where it is.
 	}
 	run.States = states
 	return run, true
