@@ -33,3 +33,7 @@ const SearchReached = searchStates / instanceStates
 // SearchMax is the greatest parameter value, size and initial value
 // (from the least up) of the small instances.
 const SearchMax = searchMax
+
+// InstanceStates is the budget of states of one instance of the
+// small-instance search.
+const InstanceStates = instanceStates

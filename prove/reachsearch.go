@@ -177,7 +177,11 @@ func searchByEquation(ctx context.Context, solver presburger.Solver, m *countera
 			other = append(other, presburger.Compare(presburger.VarTerm(v), presburger.Ne, presburger.ConstTerm(vals[i])))
 		}
 		tried = append(tried, presburger.Disj(other...))
-		if !slices.ContainsFunc(vals, func(v int64) bool { return v > box }) {
+		beyond := false
+		for i, v := range q.choices {
+			beyond = beyond || vals[i] > box && !fixedBeyond(dom[v])
+		}
+		if !beyond {
 			continue // explored already
 		}
 		p, ok := instanceAt(m, ts, dom, constraint, q.choices, vals)
@@ -186,7 +190,7 @@ func searchByEquation(ctx context.Context, solver presburger.Solver, m *countera
 		}
 		allowed := min(instanceStates, *budget)
 		left := allowed
-		found := bfs(ctx, m, ts, p, &left)
+		found := exploreInstance(ctx, m, ts, p, &left)
 		*budget -= allowed - left
 		if found.cex != nil {
 			return found.cex

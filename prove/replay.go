@@ -135,7 +135,7 @@ func shortest(ctx context.Context, m *counterabs.ParamModel, name string, cex pr
 		return cex, false
 	}
 	budget := shortenStates
-	found := bfsWithin(ctx, on, safetySystem(on, premise, phi), params, &budget, len(cex.Steps)-1)
+	found := bfsWithin(ctx, on, safetySystem(on, premise, phi), params, &budget, len(cex.Steps)-1, -1)
 	switch {
 	case found.cex != nil && on != m:
 		run, projected := totalRun(on, m, *found.cex)

@@ -85,7 +85,7 @@ func exploreSmall(ctx context.Context, m *counterabs.ParamModel, ts presburger.T
 		}
 		allowed := min(instanceStates, *total)
 		left := allowed
-		found := bfs(ctx, m, ts, params, &left)
+		found := exploreInstance(ctx, m, ts, params, &left)
 		// An instance costs one state at least, so that instances with
 		// no initial state (a premise false there) cannot go on for
 		// ever: a few initial ranges give millions of choices.
@@ -320,11 +320,16 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 	var walk func(i int)
 	walk = func(i int) {
 		if i < len(free) {
+			b := dom[free[i]]
 			for v := int64(0); v <= searchMax; v++ {
-				if b := dom[free[i]]; b.Contains(v) {
+				if b.Contains(v) {
 					vals[i] = v
 					walk(i + 1)
 				}
+			}
+			if fixedBeyond(b) {
+				vals[i] = b.Lo
+				walk(i + 1)
 			}
 			return
 		}
@@ -352,6 +357,13 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 		return 0
 	})
 	return out
+}
+
+// fixedBeyond says whether b allows one value only, beyond searchMax (a
+// group of a fixed size such as 1,000): smallInstances explores it,
+// which has no smaller instance to explore instead.
+func fixedBeyond(b presburger.Bound) bool {
+	return b.Finite() && b.Lo == b.Hi && b.Lo > searchMax
 }
 
 // freeChoices returns the choices that make an instance of m: each
@@ -415,19 +427,49 @@ type instanceSearch struct {
 	cex      *presburger.Counterexample
 	reached  [][]int64
 	complete bool
+	// pruned says that a state was left out for having more processes
+	// away than bfsWithin's away allows.
+	pruned bool
 }
 
 // bfs explores the instance of the parameter values params from its
 // initial states, breadth first, for a shortest run into a state where
 // ts.Bad holds; each state it visits counts against budget.
 func bfs(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) instanceSearch {
-	return bfsWithin(ctx, m, ts, params, budget, -1)
+	return bfsWithin(ctx, m, ts, params, budget, -1, -1)
+}
+
+// exploreInstance is bfs on the instance of params, which on an
+// instance of more than searchMax processes (a group of a fixed size
+// such as 1,000) first explores the states where at most 1, then 2, ...
+// processes are away from their initial counters (bfsWithin's away),
+// until a layer has a bad state or leaves no state out. Those states
+// are the instance's own, reached by its own steps, so a run found is a
+// run of the instance; and a violation that a few processes bring
+// about while the others stay where they started (Cubicle's germanish6,
+// refuted at 3 processes, as an instance of 10 or 1,000) lies in a
+// layer of the size of a small instance, where the whole instance has
+// more states than any budget.
+func exploreInstance(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int) instanceSearch {
+	n := params[m.NVar()]
+	if n <= searchMax {
+		return bfs(ctx, m, ts, params, budget)
+	}
+	for away := 1; ; away++ {
+		found := bfsWithin(ctx, m, ts, params, budget, -1, away)
+		if found.cex != nil || !found.pruned || *budget <= 0 || ctx.Err() != nil {
+			return found
+		}
+	}
 }
 
 // bfsWithin is bfs for runs of at most depth steps (any length when
-// depth is negative): complete then says that every state reachable
-// within depth steps was visited.
-func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int, depth int) instanceSearch {
+// depth is negative) through states where at most away processes are
+// not in the counter they start in (any number when away is negative;
+// measured from the one initial state, and not bounded when there are
+// several): complete then says that every state reachable within depth
+// steps was visited, pruned that a state was left out for away.
+func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, params presburger.Model, budget *int, depth, away int) instanceSearch {
 	dom := domainBounds(ts.Domain)
 	nvars := m.NumState()
 	// index[v] is state variable v's position, for the reader, -1 for
@@ -487,6 +529,20 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 	}
 	next := make([]int64, nvars) // a successor, kept when new
 	complete := starts != nil && all
+	// The processes away from their initial counters in x, when away
+	// bounds them.
+	var start []int64
+	if away >= 0 && len(starts) == 1 {
+		start = starts[0]
+	}
+	pruned := false
+	awayIn := func(x []int64) int64 {
+		d := int64(0)
+		for i := range m.Counters {
+			d += max(0, start[i]-x[i])
+		}
+		return d
+	}
 	for k := 0; k < len(nodes); k++ {
 		if *budget--; *budget <= 0 || k%1024 == 0 && ctx.Err() != nil {
 			return instanceSearch{}
@@ -527,6 +583,10 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 			if !inDomain {
 				continue // no step: the next state must lie in the domain
 			}
+			if start != nil && awayIn(next) > int64(away) {
+				pruned = true
+				continue
+			}
 			if s := key(next); !seen[s] {
 				seen[s] = true
 				nodes = append(nodes, node{x: slices.Clone(next), parent: k, step: i, depth: nodes[k].depth + 1})
@@ -537,7 +597,7 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 	for k := range nodes {
 		reached[k] = nodes[k].x
 	}
-	return instanceSearch{reached: reached, complete: complete}
+	return instanceSearch{reached: reached, complete: complete && !pruned, pruned: pruned}
 }
 
 // initialStates returns the initial states of m's instance at the
@@ -677,6 +737,12 @@ func exhaustOne(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	for _, v := range freeChoices(m) {
 		if b, ok := dom[v]; !ok || !b.Finite() || b.Lo != b.Hi {
 			return false, nil // a parameter, or a group of several sizes
+		}
+		if fixedBeyond(dom[v]) {
+			// Hundreds of reachable states of a large instance make an
+			// invariant whose check costs seconds (ByMC's bcrb at
+			// n = 1,000: 3 s), where the lemmas prove it at once.
+			return false, nil
 		}
 	}
 	for i := range m.Transitions {
