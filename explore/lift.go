@@ -159,6 +159,16 @@ func newLifter(ctx context.Context, sys *gsst.System, start gsst.Config) *lifter
 func startConfig(sys *gsst.System, st State) (gsst.Config, error) {
 	confs := []gsst.Config{sys.InitConfig()}
 	if !sys.SingleInitial() {
+		// The configuration itself, where the trace gives it: a group of
+		// 1,000 processes spread over three states has half a million,
+		// more than Initials lists.
+		c, ok, known := sys.InitialWith(st.Counters, st.Groups, st.Shared)
+		switch {
+		case ok:
+			return c, nil
+		case known:
+			return gsst.Config{}, fmt.Errorf("the trace does not start in an initial configuration")
+		}
 		var err error
 		if confs, err = sys.Initials(); err != nil {
 			return gsst.Config{}, err

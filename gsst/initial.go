@@ -645,6 +645,94 @@ func (s *Spec) Initials() ([]Config, error) {
 	return out, nil
 }
 
+// InitialWith returns the initial configuration of the instance s whose
+// total counters are totals and, where not nil, whose group counters
+// are counts and whose shared values are shared (the least initial
+// values when nil: Initials lists those first); ok is false when it has
+// none. It lists nothing, so it answers where Initials would list too
+// many (a group of 1,000 processes spread over three states), except
+// when counts is nil and two groups or more start spread: the totals
+// may then be split among them in several ways, and known is false.
+func (s *Spec) InitialWith(totals []int, counts [][]int, shared []int) (c Config, ok, known bool) {
+	c = Config{Counts: counts, Shared: shared}
+	if shared == nil {
+		c.Shared = s.InitShared()
+	}
+	if counts == nil {
+		// Each group that starts in its states of Init takes them; the
+		// one spread group, if any, takes what remains of the totals.
+		spread := -1
+		c.Counts = make([][]int, len(s.Groups))
+		rest := slices.Clone(totals)
+		for g := range s.Groups {
+			if s.InitOver != nil && s.InitOver[g] != nil {
+				if spread >= 0 {
+					return Config{}, false, false
+				}
+				spread = g
+				continue
+			}
+			c.Counts[g] = slices.Clone(s.Init[g])
+			for st, k := range s.Init[g] {
+				rest[st] -= k
+			}
+		}
+		if spread >= 0 {
+			c.Counts[spread] = rest
+		} else if slices.ContainsFunc(rest, func(k int) bool { return k != 0 }) {
+			return Config{}, false, true
+		}
+	}
+	if !slices.Equal(c.Totals(len(s.States)), totals) {
+		return Config{}, false, true
+	}
+	return c, s.IsInitial(c), true
+}
+
+// IsInitial reports whether c is an initial configuration of the
+// instance s: each group in its initial state or spread over its
+// initial states with its size, each shared variable at its initial
+// value or in its range.
+func (s *Spec) IsInitial(c Config) bool {
+	if len(c.Counts) != len(s.Groups) || len(c.Shared) != len(s.Shared) {
+		return false
+	}
+	for g, row := range c.Counts {
+		if len(row) != len(s.States) {
+			return false
+		}
+		if s.InitOver == nil || s.InitOver[g] == nil {
+			if !slices.Equal(row, s.Init[g]) {
+				return false
+			}
+			continue
+		}
+		sum := 0
+		for st, k := range row {
+			if k < 0 || k > 0 && !slices.Contains(s.InitOver[g], st) {
+				return false
+			}
+			sum += k
+		}
+		if sum != s.Groups[g].Size {
+			return false
+		}
+	}
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		x := c.Shared[j]
+		switch {
+		case !v.InitRange:
+			if x != v.Init {
+				return false
+			}
+		case x < v.Init || !v.InitNoHi && x > v.InitHi:
+			return false
+		}
+	}
+	return true
+}
+
 // compositions returns the number of ways to place n processes in k
 // states (n+k-1 choose k-1), as a float: it only bounds the listing.
 func compositions(n, k int) float64 {

@@ -87,6 +87,16 @@ func TestInitialSets(t *testing.T) {
 					if got, want := presburger.Eval(f, val), in[key(c)]; got != want {
 						t.Errorf("InitialFormula at %v = %v, Initials says %v", c, got, want)
 					}
+					if got, want := inst.IsInitial(c), in[key(c)]; got != want {
+						t.Errorf("IsInitial(%v) = %v, Initials says %v", c, got, want)
+					}
+					totals := c.Totals(len(inst.States))
+					if _, ok, known := inst.InitialWith(totals, c.Counts, c.Shared); ok != in[key(c)] || !known {
+						t.Errorf("InitialWith(%v) = %v (known %v), Initials says %v", c, ok, known, in[key(c)])
+					}
+					if _, _, known := inst.InitialWith(totals, nil, nil); known {
+						t.Errorf("InitialWith(%v) from totals alone says it knows, with two groups spread", totals)
+					}
 					if in[key(c)] {
 						seen++
 					}
@@ -111,6 +121,65 @@ func TestInitialSets(t *testing.T) {
 	rec(gsst.Config{Counts: counts}, 0, 0)
 	if seen != 24 {
 		t.Errorf("the enumeration met %d initial configurations, want 24", seen)
+	}
+}
+
+// TestInitialWithTotals checks InitialWith from total counters alone,
+// on an instance with one group spread over its initial states beside
+// one that starts in one state and shares one of them: for every
+// choice of totals up to the sizes and values of the shared variable
+// in a range, it finds the first configuration of Initials with those
+// totals and the least shared values, and nothing where there is none.
+func TestInitialWithTotals(t *testing.T) {
+	sys, err := gsst.Parse("totals.yaml", []byte(`states: [A, B, C]
+groups: {p: 3, q: 2}
+init:
+  p: [A, B]
+  q: B
+shared:
+  y: {type: "0..3", init: 1..2}
+transitions:
+  - {from: A, to: C}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	confs, err := sys.Initials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for a := 0; a <= 5; a++ {
+		for b := 0; b <= 5; b++ {
+			for c := 0; c <= 5; c++ {
+				totals := []int{a, b, c}
+				var want *gsst.Config
+				for i := range confs {
+					if slices.Equal(confs[i].Totals(3), totals) && confs[i].Shared[0] == 1 {
+						want = &confs[i]
+						break
+					}
+				}
+				got, ok, known := sys.InitialWith(totals, nil, nil)
+				switch {
+				case !known:
+					t.Fatalf("InitialWith(%v): not known with one group spread", totals)
+				case ok != (want != nil):
+					t.Errorf("InitialWith(%v) = %v, Initials has one: %v", totals, ok, want != nil)
+				case ok && key(got) != key(*want):
+					t.Errorf("InitialWith(%v) = %v, want %v", totals, got, *want)
+				}
+				if ok {
+					found++
+				}
+			}
+		}
+	}
+	if found != 4 {
+		t.Errorf("%d totals of initial configurations, want 4 (p's 3 processes over A and B)", found)
+	}
+	if _, ok, _ := sys.InitialWith([]int{3, 2, 0}, nil, []int{3}); ok {
+		t.Error("InitialWith accepts y = 3, outside its initial range 1..2")
 	}
 }
 

@@ -232,3 +232,28 @@ func TestByOthers(t *testing.T) {
 		t.Errorf("%d properties proved by the others' invariants, want the 7 after atmost1", others)
 	}
 }
+
+// TestRefuteSpreadBeyondInitials: a run that starts in an instance with
+// more initial configurations than gsst lists (400 processes spread over
+// three states: 80,600) is replayed from its own start
+// (gsst.InitialWith), where listing them made the refutation an
+// internal error.
+func TestRefuteSpreadBeyondInitials(t *testing.T) {
+	sys := load(t, "spread400.yaml", []byte(`name: spread400
+states: [A, B, C]
+groups: {p: 1..}
+init: [A, B, C]
+transitions:
+  - {from: B, to: A}
+properties:
+  few: "AG #A < 400"
+`))
+	rep, err := prove.Check(context.Background(), sys, z3.New(), z3.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Results[0]
+	if r.Verdict != prove.Refuted || fmt.Sprint(r.Sizes) != "[400]" || r.Trace == nil || r.Trace.Lifted == nil || r.Trace.Lifted.Error != "" {
+		t.Fatalf("few: %v at %v (%s), want refuted at [400] with a replayed run", r.Verdict, r.Sizes, r.Reason)
+	}
+}
