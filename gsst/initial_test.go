@@ -385,3 +385,55 @@ transitions: []
 		}
 	}
 }
+
+// TestWithRangedSizes: the family of a system's large fixed groups has
+// the system as its instance at their sizes (the same initial
+// configurations, every one of them listed), leaves alone the groups
+// at or below the bound and those that start in several states at
+// fixed counts, and says when there is nothing to range.
+func TestWithRangedSizes(t *testing.T) {
+	sys, err := gsst.Parse("fixed.yaml", []byte(`states: [A, B, C]
+groups: {p: 7, q: 3, r: 6}
+init:
+  p: [A, B]
+  q: B
+  r: {A: 2, C: 4}
+shared:
+  y: {type: "0..3", init: 1}
+transitions:
+  - {from: A, to: C, guard: "#B <= n - 2"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fam, ok, err := sys.WithRangedSizes(5)
+	if err != nil || !ok {
+		t.Fatalf("WithRangedSizes(5) = %v, %v", ok, err)
+	}
+	if g := fam.Groups; !g[0].Ranged || g[0].Size != 1 || g[0].Max != gsst.Unbounded || g[1].Ranged || g[2].Ranged {
+		t.Fatalf("family groups %+v: want p ranging from 1, q and r fixed", g)
+	}
+	inst, err := fam.Instantiate([]int{7, 3, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := sys.Initials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := inst.Initials()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || len(want) != 8 {
+		t.Fatalf("the family at p=7 has %d initial configurations, the system %d (want 8)", len(got), len(want))
+	}
+	for i := range want {
+		if key(got[i]) != key(want[i]) {
+			t.Errorf("initial configuration %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if _, ok, err := sys.WithRangedSizes(7); ok || err != nil {
+		t.Errorf("WithRangedSizes(7) = %v, %v: no group is larger than 7", ok, err)
+	}
+}

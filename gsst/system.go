@@ -571,6 +571,30 @@ func (s *System) WithProperties(idx ...int) *System {
 	return out
 }
 
+// WithRangedSizes returns the family of s in which every group of a
+// fixed size above least whose processes start in one state, or spread
+// over several, has any size from 1 up: s is one of its instances, so
+// what holds for every size of the family holds for s. ok is false when
+// s has no such group.
+func (s *System) WithRangedSizes(least int) (family *System, ok bool, err error) {
+	spec := s.Spec()
+	for g := range spec.Groups {
+		grp := &spec.Groups[g]
+		st, one := spec.InitState(g)
+		if grp.Ranged || grp.OverParams() || grp.Size <= least || !one {
+			continue
+		}
+		grp.Ranged, grp.Size, grp.Max = true, 1, Unbounded
+		spec.Init[g][st] = 1
+		ok = true
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	family, err = New(spec)
+	return family, err == nil, err
+}
+
 // WithoutFairness returns s with no fairness constraints: the same
 // transition system, every path fair. Questions about reachable
 // configurations ask it, since fairness restricts paths, not the

@@ -232,13 +232,13 @@ func premiseCases(m *counterabs.ParamModel, premise presburger.Formula) []presbu
 func proveByCases(ctx context.Context, cfg config, m *counterabs.ParamModel, premise, rest, phi presburger.Formula, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	cases := premiseCases(m, premise)
 	if cases == nil {
-		return proveOne(ctx, cfg, m, presburger.Conj(premise, rest), phi, "", nil, prover, solver, res)
+		return proveOne(ctx, cfg, m, presburger.Conj(premise, rest), phi, "", nil, nil, prover, solver, res)
 	}
 	cfg.maxWork = max(cfg.maxWork/int64(len(cases)), 1)
 	var invs []presburger.Formula
 	for _, c := range cases {
 		var sub Result
-		if err := proveOne(ctx, cfg, m, presburger.Conj(c, rest), phi, "", nil, prover, solver, &sub); err != nil {
+		if err := proveOne(ctx, cfg, m, presburger.Conj(c, rest), phi, "", nil, nil, prover, solver, &sub); err != nil {
 			return err
 		}
 		if sub.Verdict != Proved {
@@ -251,7 +251,7 @@ func proveByCases(ctx context.Context, cfg config, m *counterabs.ParamModel, pre
 		invs = append(invs, sub.Invariant)
 	}
 	if len(invs) == 0 {
-		return proveOne(ctx, cfg, m, presburger.Conj(premise, rest), phi, "", nil, prover, solver, res)
+		return proveOne(ctx, cfg, m, presburger.Conj(premise, rest), phi, "", nil, nil, prover, solver, res)
 	}
 	res.Verdict, res.Invariant = Proved, presburger.Disj(invs...)
 	return nil

@@ -320,6 +320,28 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 		return &coverModel{m: coverGroup, premise: premise, phi: phi}
 	}
+	// The family in which the groups of a fixed size beyond the small
+	// instances range over every size (familyModel), built for a model
+	// when a property first needs it.
+	families := map[*counterabs.ParamModel]*counterabs.ParamModel{}
+	familyOn := func(m *counterabs.ParamModel, name string) (*familyModel, error) {
+		fm, built := families[m]
+		if !built {
+			var err error
+			if fm, err = familyModelOf(ctx, sys, m, total, totalProps, groupProps, solver, checker); err != nil {
+				return nil, err
+			}
+			families[m] = fm
+		}
+		if fm == nil {
+			return nil, nil
+		}
+		premise, phi := premisedSafetyOf(fm, name)
+		if phi == nil {
+			return nil, nil
+		}
+		return &familyModel{m: fm, premise: premise, phi: phi}, nil
+	}
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m != nil && m.Scope != "" {
 			rep.Scope = m.Scope + emptyGroups(ctx, solver, m)
@@ -407,7 +429,11 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			res = r
 			res.Property = p
 		} else {
-			if err := proveOne(ctx, cfg, m, premise, phi, p.Name, coverOn(m, p.Name), prover, checker, &res); err != nil {
+			fam, err := familyOn(m, p.Name)
+			if err != nil {
+				return nil, err
+			}
+			if err := proveOne(ctx, cfg, m, premise, phi, p.Name, coverOn(m, p.Name), fam, prover, checker, &res); err != nil {
 				return nil, fmt.Errorf("property %s: %w", p.Name, err)
 			}
 		}
@@ -527,7 +553,7 @@ func proveJoint(ctx context.Context, cfg config, m, cover *counterabs.ParamModel
 		res := Result{}
 		start := time.Now()
 		cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: fmt.Sprintf("%d safety properties together", len(names))})
-		if err := proveOne(ctx, cfg, m, presburger.True, safetyConj(m, names), "", c, prover, solver, &res); err != nil {
+		if err := proveOne(ctx, cfg, m, presburger.True, safetyConj(m, names), "", c, nil, prover, solver, &res); err != nil {
 			return nil, err
 		}
 		res.Duration = time.Since(start)
@@ -630,7 +656,7 @@ type retry struct {
 // it, they are the proof), the small instances (search.go), and the
 // prover on the system strengthened by the lemmas, in attempts of
 // doubling work (proveRestarts).
-func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise, phi presburger.Formula, name string, cover *coverModel, prover presburger.Prover, solver presburger.Solver, res *Result) error {
+func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise, phi presburger.Formula, name string, cover *coverModel, family *familyModel, prover presburger.Prover, solver presburger.Solver, res *Result) error {
 	res.Level, res.LevelReason = m.Level, m.Reason
 	defer func() {
 		if res.Verdict != Proved && res.Verdict != Refuted {
@@ -735,6 +761,11 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		res.Method = ByLemmas
 		fillProof(m, res, proof, lemmas)
 		return nil
+	}
+	if family != nil {
+		if ok, err := proveOnFamily(ctx, cfg, m, ts, family, name, prover, solver, res); ok || err != nil {
+			return err
+		}
 	}
 	if !cfg.joint && !searched {
 		if ok, err := search(); ok || err != nil {
