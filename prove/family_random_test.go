@@ -87,6 +87,7 @@ func TestProveFamilyRandom(t *testing.T) {
 		t.Fatal("the family proves nothing: the draw does not exercise it")
 	}
 }
+
 // withinCapTrace says whether the shared values along res's run stay
 // within extValueCap, where explore looks.
 func withinCapTrace(res prove.Result) bool {
