@@ -170,17 +170,24 @@ type config struct {
 	// (coverWork): the steps that follow, and a search that runs out,
 	// cost more on the conjunction than on each property alone, which
 	// is where a property the search does not refute goes.
-	linearOnly  bool
+	linearOnly bool
+	// cheapOnly has proveOne stop after the backward search too, which
+	// gets half its work (a family's attempt, family.go).
+	cheapOnly   bool
 	checker     presburger.Solver
 	liveChecker presburger.Solver
 	progress    progress.Func
 }
 
 // coverWork is the work of the backward search (cover.go's coverWork,
-// an eighth of it for a joint question asked again).
+// an eighth of it for a joint question asked again, half for a
+// family's attempt).
 func (c config) coverWork() int64 {
-	if c.linearOnly {
+	switch {
+	case c.linearOnly:
 		return coverWork / 8
+	case c.cheapOnly:
+		return coverWork / 2
 	}
 	return coverWork
 }
@@ -340,7 +347,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		if phi == nil {
 			return nil, nil
 		}
-		return &familyModel{m: fm, premise: premise, phi: phi}, nil
+		return &familyModel{m: fm, premise: premise, phi: phi, first: !largeConstant(fm)}, nil
 	}
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m != nil && m.Scope != "" {
@@ -713,6 +720,11 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 			return err
 		}
 	}
+	if family != nil && family.first {
+		if ok, err := proveOnFamily(ctx, cfg, m, ts, family, name, prover, solver, res); ok || err != nil {
+			return err
+		}
+	}
 	ok, lossyReach, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res)
 	if !ok && err == nil && cover != nil {
 		ok, lossyReach, err = coverOnGroups(ctx, cfg, m, ts, cover, name, solver, res)
@@ -725,7 +737,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	if ok || err != nil {
 		return err
 	}
-	if cfg.linearOnly {
+	if cfg.linearOnly || cfg.cheapOnly {
 		return nil
 	}
 	if proveRelaxed(ctx, cfg, m, ts, prover, solver, res) {
@@ -762,11 +774,12 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 		fillProof(m, res, proof, lemmas)
 		return nil
 	}
-	if family != nil {
+	if family != nil && !family.first {
 		if ok, err := proveOnFamily(ctx, cfg, m, ts, family, name, prover, solver, res); ok || err != nil {
 			return err
 		}
 	}
+
 	if !cfg.joint && !searched {
 		if ok, err := search(); ok || err != nil {
 			return err
