@@ -88,6 +88,56 @@ func printExpr(b *strings.Builder, x Expr, wrap bool) {
 	}
 }
 
+// Written prints x as written, up to spacing: the user's parentheses
+// kept and none added, one space around each binary operator and after
+// a temporal one. A part of a property's Syntax printed so reads as the
+// user wrote it (prove's parts of a conjunction).
+func Written(x Expr) string {
+	var b strings.Builder
+	writeExpr(&b, x)
+	return b.String()
+}
+
+// writeExpr writes x as Written does.
+func writeExpr(b *strings.Builder, x Expr) {
+	switch x := x.(type) {
+	case *ParenExpr:
+		b.WriteString("(")
+		writeExpr(b, x.X)
+		b.WriteString(")")
+	case *UntilExpr:
+		b.WriteString(map[bool]string{true: "A[", false: "E["}[x.All])
+		writeExpr(b, x.L)
+		b.WriteString(" U ")
+		writeExpr(b, x.R)
+		b.WriteString("]")
+	case *UnaryExpr:
+		b.WriteString(x.Op.String())
+		if x.Op != NOT && x.Op != SUB {
+			b.WriteString(" ")
+		}
+		writeExpr(b, x.X)
+	case *BinaryExpr:
+		// A left-nested chain a & b & c, written without recursing down
+		// its length.
+		chain := []*BinaryExpr{x}
+		for {
+			y, ok := chain[len(chain)-1].X.(*BinaryExpr)
+			if !ok {
+				break
+			}
+			chain = append(chain, y)
+		}
+		writeExpr(b, chain[len(chain)-1].X)
+		for i := len(chain) - 1; i >= 0; i-- {
+			b.WriteString(" " + chain[i].Op.String() + " ")
+			writeExpr(b, chain[i].Y)
+		}
+	default:
+		printExpr(b, x, false) // a leaf
+	}
+}
+
 // unparen strips the parentheses the user wrote around x.
 func unparen(x Expr) Expr {
 	for {
