@@ -195,6 +195,23 @@ func TestWritten(t *testing.T) {
 	}
 }
 
+// TestTemporal: Temporal tells a CTL formula from a condition on one
+// state, wherever its temporal operator is.
+func TestTemporal(t *testing.T) {
+	for in, want := range map[string]bool{
+		"#C <= 1": false, "!(a & b) | -#C + 1 > 0": false, "((true))": false, "a -> b -> c": false,
+		"AG #C <= 1": true, "a & b & !EF c": true, "!EF c & a & b": true, "(a | E[a U b]) -> c": true, "a -> AX b": true,
+	} {
+		x, err := ParseExpr(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got := Temporal(x); got != want {
+			t.Errorf("Temporal(%s) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // TestParenthesizeLongChain: a chain of a hundred thousand & prints flat
 // without deep recursion.
 func TestParenthesizeLongChain(t *testing.T) {

@@ -24,7 +24,7 @@ func Parenthesize(x Expr) string {
 // printExpr writes x, wrapped in parentheses when wrap is set and x is
 // compound.
 func printExpr(b *strings.Builder, x Expr, wrap bool) {
-	x = unparen(x)
+	x = Unparen(x)
 	switch x := x.(type) {
 	case *IntLit:
 		b.WriteString(x.Lit)
@@ -61,14 +61,14 @@ func printExpr(b *strings.Builder, x Expr, wrap bool) {
 			// Print the left-nested chain a & b & c flat, without
 			// recursing down its length.
 			chain := []Expr{x.Y}
-			l := unparen(x.X)
+			l := Unparen(x.X)
 			for {
 				y, ok := l.(*BinaryExpr)
 				if !ok || y.Op != x.Op {
 					break
 				}
 				chain = append(chain, y.Y)
-				l = unparen(y.X)
+				l = Unparen(y.X)
 			}
 			chain = append(chain, l)
 			for i := len(chain) - 1; i >= 0; i-- {
@@ -138,8 +138,8 @@ func writeExpr(b *strings.Builder, x Expr) {
 	}
 }
 
-// unparen strips the parentheses the user wrote around x.
-func unparen(x Expr) Expr {
+// Unparen strips the parentheses the user wrote around x.
+func Unparen(x Expr) Expr {
 	for {
 		p, ok := x.(*ParenExpr)
 		if !ok {
@@ -194,6 +194,34 @@ func ReliesOnPrecedence(x Expr) bool {
 	}
 	walk(x)
 	return found
+}
+
+// Temporal reports whether x has a temporal operator (AG, AF, EG, EF,
+// AX, EX, or an until): whether the checker reads it as a CTL formula
+// rather than a condition on one state.
+func Temporal(x Expr) bool {
+	// A loop down the left of a chain a & b & ..., as deep as it is
+	// long.
+	for {
+		switch y := x.(type) {
+		case *ParenExpr:
+			x = y.X
+		case *UntilExpr:
+			return true
+		case *UnaryExpr:
+			if y.Op != NOT && y.Op != SUB {
+				return true
+			}
+			x = y.X
+		case *BinaryExpr:
+			if Temporal(y.Y) {
+				return true
+			}
+			x = y.X
+		default:
+			return false
+		}
+	}
 }
 
 func isLogical(t Token) bool { return t == AND || t == OR || t == IMPLIES }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -75,7 +76,7 @@ func splitProperties(sys *gsst.System) (asked *gsst.System, split []int, err err
 	}
 	asked, err = sys.WithDerivedProperties(props)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the parts of the properties: %w", err)
+		return nil, nil, errkind.Errorf(errkind.Internal, "the parts of the properties break the rules of properties: %w", err)
 	}
 	return asked, split, nil
 }
@@ -199,8 +200,8 @@ func writtenParts(x gsst.Expr, parts []ctl.Formula) []string {
 	}
 	var premises []string
 	for {
-		b, ok := unparen(x).(*gsst.BinaryExpr)
-		if !ok || b.Op != gsst.IMPLIES || temporal(b.X) || !temporal(b.Y) {
+		b, ok := gsst.Unparen(x).(*gsst.BinaryExpr)
+		if !ok || b.Op != gsst.IMPLIES || gsst.Temporal(b.X) || !gsst.Temporal(b.Y) {
 			break
 		}
 		premises = append(premises, gsst.Written(b.X)+" -> ")
@@ -221,7 +222,7 @@ func writtenParts(x gsst.Expr, parts []ctl.Formula) []string {
 			if !isAG || u.Op != ctl.AG {
 				return nil
 			}
-			if _, isState := u.X.(ctl.Atom); isState == temporal(w.x) {
+			if _, isState := u.X.(ctl.Atom); isState == gsst.Temporal(w.x) {
 				return nil
 			}
 		}
@@ -257,53 +258,16 @@ func (w writtenPart) text() string {
 // of such a conjunction, and AG a and AG b for AG (a & b) with a or b
 // temporal; under is set for the operand of an AG being split.
 func writtenConjuncts(x gsst.Expr, under bool, out []writtenPart) []writtenPart {
-	u := unparen(x)
-	if b, isAnd := u.(*gsst.BinaryExpr); isAnd && b.Op == gsst.AND && temporal(b) {
+	u := gsst.Unparen(x)
+	if b, isAnd := u.(*gsst.BinaryExpr); isAnd && b.Op == gsst.AND && gsst.Temporal(b) {
 		return writtenConjuncts(b.Y, under, writtenConjuncts(b.X, under, out))
 	}
 	if !under {
 		if ag, isAG := u.(*gsst.UnaryExpr); isAG && ag.Op == gsst.AG {
-			if b, isAnd := unparen(ag.X).(*gsst.BinaryExpr); isAnd && b.Op == gsst.AND && temporal(b) {
+			if b, isAnd := gsst.Unparen(ag.X).(*gsst.BinaryExpr); isAnd && b.Op == gsst.AND && gsst.Temporal(b) {
 				return writtenConjuncts(b, true, out)
 			}
 		}
 	}
 	return append(out, writtenPart{x: x, ag: under})
-}
-
-// unparen strips the parentheses around x.
-func unparen(x gsst.Expr) gsst.Expr {
-	for {
-		p, ok := x.(*gsst.ParenExpr)
-		if !ok {
-			return x
-		}
-		x = p.X
-	}
-}
-
-// temporal reports whether x has a temporal operator.
-func temporal(x gsst.Expr) bool {
-	// A loop down the left of a chain a & b & ..., as deep as it is
-	// long.
-	for {
-		switch y := x.(type) {
-		case *gsst.ParenExpr:
-			x = y.X
-		case *gsst.UntilExpr:
-			return true
-		case *gsst.UnaryExpr:
-			if y.Op != gsst.NOT && y.Op != gsst.SUB {
-				return true
-			}
-			x = y.X
-		case *gsst.BinaryExpr:
-			if temporal(y.Y) {
-				return true
-			}
-			x = y.X
-		default:
-			return false
-		}
-	}
 }

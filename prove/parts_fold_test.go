@@ -98,3 +98,28 @@ properties:
 		t.Errorf("the parts read\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPartNamesTaken: a part's name that a property of the spec has
+// already (a Spec built by hand may name one so) is made distinct.
+func TestPartNamesTaken(t *testing.T) {
+	sys, err := gsst.Parse("taken.yaml", []byte("name: taken\nstates: [A, B]\ngroups: {p: 1..}\ninit: A\ntransitions:\n  - {from: A, to: B}\nproperties:\n  all: \"AG ((#A >= 1 -> AF #B >= 1) & #B <= n)\"\n  other: \"AG #B >= 0\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := sys.Spec()
+	spec.Properties[1].Name = "all (part 1 of 2)"
+	if sys, err = gsst.New(spec); err != nil {
+		t.Fatal(err)
+	}
+	asked, _, err := splitProperties(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range asked.Properties {
+		names = append(names, p.Name)
+	}
+	if got := strings.Join(names, ", "); got != "all (part 1 of 2)', all (part 2 of 2), all (part 1 of 2)" {
+		t.Errorf("the properties asked are %s", got)
+	}
+}

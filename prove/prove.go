@@ -29,9 +29,9 @@ const (
 	Proved
 	// Refuted: the property fails in the instance of Result.Sizes.
 	Refuted
-	// Skipped: the property is of no form Check decides (AG phi, and
-	// the response properties of liveness.go), so it was not asked.
-	// Like Unknown, it is no success.
+	// Skipped: the property is of no form Check decides (AG phi, the
+	// response properties of liveness.go, and conjunctions of those,
+	// parts.go), so it was not asked. Like Unknown, it is no success.
 	Skipped
 )
 
@@ -239,7 +239,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 // skipReason is the Reason of a Skipped property.
 // The command line adds how to check the property instead, which
 // depends on the spec (its flags) and the file.
-const skipReason = "not of a form prove decides (AG phi or !EF c, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state)"
+const skipReason = "not of a form prove decides (AG phi or !EF c, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state, and conjunctions of these, also under one AG)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
