@@ -173,6 +173,45 @@ func TestParenthesize(t *testing.T) {
 	}
 }
 
+// TestWritten: Written prints each case of TestParenthesize as written
+// (each is written with single spaces), its grouping the parse's.
+func TestWritten(t *testing.T) {
+	for _, in := range []string{
+		"AG #C <= 1", "EG #T >= 1 | #C >= 1", "AG (#T > 0 -> EF #C > 0)", "#N = 3 & #T < 1 | #C > 2",
+		"(a & b) & c", "a & (b & c)", "a -> b -> c", "!#C = 0", "!(a & b)", "A[#N >= 1 U 2 * #C + #T[w] - 3 != 0]",
+		"-#C + 1 > 0", "E[a | b U c] & d", "((true))", "AG ((p -> AF q) & (#AC >= 1 -> AF (#V0 = 0 & #V1 = 0)))",
+	} {
+		x, err := ParseExpr(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got := Written(x)
+		if got != in {
+			t.Errorf("Written(%s) = %s", in, got)
+		}
+		if y, err := ParseExpr(got); err != nil || Parenthesize(y) != Parenthesize(x) {
+			t.Errorf("Written(%s) = %s parses otherwise (%v)", in, got, err)
+		}
+	}
+}
+
+// TestTemporal: Temporal tells a CTL formula from a condition on one
+// state, wherever its temporal operator is.
+func TestTemporal(t *testing.T) {
+	for in, want := range map[string]bool{
+		"#C <= 1": false, "!(a & b) | -#C + 1 > 0": false, "((true))": false, "a -> b -> c": false,
+		"AG #C <= 1": true, "a & b & !EF c": true, "!EF c & a & b": true, "(a | E[a U b]) -> c": true, "a -> AX b": true,
+	} {
+		x, err := ParseExpr(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if got := Temporal(x); got != want {
+			t.Errorf("Temporal(%s) = %v, want %v", in, got, want)
+		}
+	}
+}
+
 // TestParenthesizeLongChain: a chain of a hundred thousand & prints flat
 // without deep recursion.
 func TestParenthesizeLongChain(t *testing.T) {

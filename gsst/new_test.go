@@ -183,6 +183,42 @@ func TestWithProperties(t *testing.T) {
 	}
 }
 
+// TestWithDerivedProperties checks that WithDerivedProperties puts the
+// properties given in place of the system's, leaves the system it came
+// from alone, and refuses what New refuses in a spec's properties.
+func TestWithDerivedProperties(t *testing.T) {
+	sys, err := gsst.Parse("two-phase.yaml", []byte(shapeSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calm := sys.Properties[0]
+	part := gsst.Property{Name: "calm (part 1 of 2)", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.True}}, Text: "AG true", Pos: calm.Pos}
+	got, err := sys.WithDerivedProperties([]gsst.Property{part, calm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Properties) != 2 || got.Properties[0].Name != part.Name || got.Properties[1].Name != "calm" || len(got.Transitions) != 2 {
+		t.Errorf("WithDerivedProperties = %+v", got.Properties)
+	}
+	if len(sys.Properties) != 1 || sys.Properties[0].Name != "calm" {
+		t.Errorf("the system now has %+v", sys.Properties)
+	}
+	outside := presburger.Compare(presburger.VarTerm(-3), presburger.Eq, presburger.ConstTerm(0))
+	for _, tc := range []struct {
+		name string
+		ps   []gsst.Property
+		want string
+	}{
+		{"duplicate", []gsst.Property{calm, calm}, `duplicate property "calm"`},
+		{"no formula", []gsst.Property{{Name: "none"}}, "property none has no formula"},
+		{"foreign variable", []gsst.Property{{Name: "far", Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: outside}}}}, "property far"},
+	} {
+		if _, err := sys.WithDerivedProperties(tc.ps); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 // TestNewMatchesParse checks that the rules exist once: a mistake made
 // in the text, and the same mistake made by hand in the Spec of the
 // correct text, give New and Parse byte-identical errors, positions

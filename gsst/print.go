@@ -24,7 +24,7 @@ func Parenthesize(x Expr) string {
 // printExpr writes x, wrapped in parentheses when wrap is set and x is
 // compound.
 func printExpr(b *strings.Builder, x Expr, wrap bool) {
-	x = unparen(x)
+	x = Unparen(x)
 	switch x := x.(type) {
 	case *IntLit:
 		b.WriteString(x.Lit)
@@ -61,14 +61,14 @@ func printExpr(b *strings.Builder, x Expr, wrap bool) {
 			// Print the left-nested chain a & b & c flat, without
 			// recursing down its length.
 			chain := []Expr{x.Y}
-			l := unparen(x.X)
+			l := Unparen(x.X)
 			for {
 				y, ok := l.(*BinaryExpr)
 				if !ok || y.Op != x.Op {
 					break
 				}
 				chain = append(chain, y.Y)
-				l = unparen(y.X)
+				l = Unparen(y.X)
 			}
 			chain = append(chain, l)
 			for i := len(chain) - 1; i >= 0; i-- {
@@ -88,8 +88,58 @@ func printExpr(b *strings.Builder, x Expr, wrap bool) {
 	}
 }
 
-// unparen strips the parentheses the user wrote around x.
-func unparen(x Expr) Expr {
+// Written prints x as written, up to spacing: the user's parentheses
+// kept and none added, one space around each binary operator and after
+// a temporal one. A part of a property's Syntax printed so reads as the
+// user wrote it (prove's parts of a conjunction).
+func Written(x Expr) string {
+	var b strings.Builder
+	writeExpr(&b, x)
+	return b.String()
+}
+
+// writeExpr writes x as Written does.
+func writeExpr(b *strings.Builder, x Expr) {
+	switch x := x.(type) {
+	case *ParenExpr:
+		b.WriteString("(")
+		writeExpr(b, x.X)
+		b.WriteString(")")
+	case *UntilExpr:
+		b.WriteString(map[bool]string{true: "A[", false: "E["}[x.All])
+		writeExpr(b, x.L)
+		b.WriteString(" U ")
+		writeExpr(b, x.R)
+		b.WriteString("]")
+	case *UnaryExpr:
+		b.WriteString(x.Op.String())
+		if x.Op != NOT && x.Op != SUB {
+			b.WriteString(" ")
+		}
+		writeExpr(b, x.X)
+	case *BinaryExpr:
+		// A left-nested chain a & b & c, written without recursing down
+		// its length.
+		chain := []*BinaryExpr{x}
+		for {
+			y, ok := chain[len(chain)-1].X.(*BinaryExpr)
+			if !ok {
+				break
+			}
+			chain = append(chain, y)
+		}
+		writeExpr(b, chain[len(chain)-1].X)
+		for i := len(chain) - 1; i >= 0; i-- {
+			b.WriteString(" " + chain[i].Op.String() + " ")
+			writeExpr(b, chain[i].Y)
+		}
+	default:
+		printExpr(b, x, false) // a leaf
+	}
+}
+
+// Unparen strips the parentheses the user wrote around x.
+func Unparen(x Expr) Expr {
 	for {
 		p, ok := x.(*ParenExpr)
 		if !ok {
@@ -144,6 +194,34 @@ func ReliesOnPrecedence(x Expr) bool {
 	}
 	walk(x)
 	return found
+}
+
+// Temporal reports whether x has a temporal operator (AG, AF, EG, EF,
+// AX, EX, or an until): whether the checker reads it as a CTL formula
+// rather than a condition on one state.
+func Temporal(x Expr) bool {
+	// A loop down the left of a chain a & b & ..., as deep as it is
+	// long.
+	for {
+		switch y := x.(type) {
+		case *ParenExpr:
+			x = y.X
+		case *UntilExpr:
+			return true
+		case *UnaryExpr:
+			if y.Op != NOT && y.Op != SUB {
+				return true
+			}
+			x = y.X
+		case *BinaryExpr:
+			if Temporal(y.Y) {
+				return true
+			}
+			x = y.X
+		default:
+			return false
+		}
+	}
 }
 
 func isLogical(t Token) bool { return t == AND || t == OR || t == IMPLIES }

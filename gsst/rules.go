@@ -161,6 +161,16 @@ func (s *Spec) rules(src *source) ErrorList {
 	s.checkRendezvous(src, fromFile, at)
 	s.checkEnvironment(fromFile, at)
 	s.checkStepNames(at)
+	s.checkProperties(fromFile, at)
+	s.checkFairness(src, fromFile, at)
+	errs.Sort()
+	return errs
+}
+
+// checkProperties checks the properties: names distinct, and each
+// formula a CTL formula over the system's variables (in a file, a
+// formula that did not resolve is nil, its error reported already).
+func (s *Spec) checkProperties(fromFile bool, at func(Pos, string, ...any)) {
 	names := map[string]Pos{}
 	for i := range s.Properties {
 		p := &s.Properties[i]
@@ -176,9 +186,6 @@ func (s *Spec) rules(src *source) ErrorList {
 			at(p.Pos, "property %s has no formula", p.Name)
 		}
 	}
-	s.checkFairness(src, fromFile, at)
-	errs.Sort()
-	return errs
 }
 
 // known returns " (what pos)" when pos is known, for messages that point

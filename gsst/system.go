@@ -85,7 +85,8 @@ type spec = Spec
 // of processes) has been replaced by its value in an instance, and every
 // rule of New holds. Only this package builds one, as only go/types'
 // checker builds a *types.Package: Parse and Load from a file, New from a
-// Spec, and Instantiate, Smallest and WithProperties from another System.
+// Spec, and Instantiate, Smallest, WithProperties and
+// WithDerivedProperties from another System.
 // Every analysis takes a *System and trusts it; none checks it again.
 //
 // The fields and methods of the Spec it was built from are read through
@@ -593,6 +594,24 @@ func (s *System) WithRangedSizes(least int) (family *System, ok bool, err error)
 	}
 	family, err = New(spec)
 	return family, err == nil, err
+}
+
+// WithDerivedProperties returns s with the properties ps in place of
+// its own, checked by the rules New applies to the properties of a spec
+// (distinct names, each formula a CTL formula whose atoms read s's
+// variables): the way to ask an analysis about properties the spec does
+// not state as written, such as the parts prove splits a conjunction
+// into. The error lists the rules ps break.
+func (s *System) WithDerivedProperties(ps []Property) (*System, error) {
+	out := &System{s.spec}
+	out.Properties = slices.Clone(ps)
+	var errs ErrorList
+	out.checkProperties(false, func(pos Pos, format string, args ...any) { errs.Add(pos, format, args...) })
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return out, nil
 }
 
 // WithoutFairness returns s with no fairness constraints: the same

@@ -24,8 +24,11 @@
 // fully virtually symmetric for every size in its ranges (and phi reads
 // total counters only), and the group-counter one otherwise, which is
 // exact for any GSST. A spec with fixed sizes is a family of one.
-// Properties of any other shape (other EF, EG, until, nestings) are
-// Skipped, which is no success: explore decides them at fixed sizes.
+// A conjunction of those forms, also written under one AG (AG (phi &
+// (p -> AF q))), is asked part by part, each part as a property of its
+// own, and its Result holds the parts' (parts.go). Properties of any
+// other shape (other EF, EG, until, nestings) are Skipped, which is no
+// success: explore decides them at fixed sizes.
 //
 // On a model whose guards have local variables (the total-counter model
 // of a certified system), the prover first gets a relaxed system whose

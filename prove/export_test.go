@@ -5,8 +5,13 @@ import (
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/presburger"
 )
+
+// Parts exposes partsOf to the tests: the parts Check asks of f, ok
+// false when it asks f whole or skips it.
+func Parts(f ctl.Formula) (parts []ctl.Formula, ok bool) { return partsOf(f) }
 
 // LinearInvariants exposes the linear invariants of m to the tests, as
 // equalities over its variables, with the number that define a variable

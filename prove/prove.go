@@ -29,9 +29,9 @@ const (
 	Proved
 	// Refuted: the property fails in the instance of Result.Sizes.
 	Refuted
-	// Skipped: the property is of no form Check decides (AG phi, and
-	// the response properties of liveness.go), so it was not asked.
-	// Like Unknown, it is no success.
+	// Skipped: the property is of no form Check decides (AG phi, the
+	// response properties of liveness.go, and conjunctions of those,
+	// parts.go), so it was not asked. Like Unknown, it is no success.
 	Skipped
 )
 
@@ -91,6 +91,14 @@ type Result struct {
 	// Method (Proved, Refuted) says which step of the search answered
 	// (docs/prove.md, "Cheap first").
 	Method Method
+	// Parts, for a property asked part by part (parts.go), are the
+	// results of its parts in order, each with a Property of its own
+	// ("all (part 1 of 2)"); Verdict is theirs combined (Refuted when
+	// one is, Proved when all are, Unknown otherwise, Reason naming the
+	// parts undecided), and a Refuted one has the Sizes, Params,
+	// Instance, Trace and model of its first refuted part, whose run is
+	// the evidence. Nil for a property asked whole.
+	Parts []Result
 	// jointRun is, for a joint question refuted (proveJoint), the run
 	// on the model, replayed there.
 	jointRun *presburger.Counterexample
@@ -238,7 +246,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 // skipReason is the Reason of a Skipped property.
 // The command line adds how to check the property instead, which
 // depends on the spec (its flags) and the file.
-const skipReason = "not of a form prove decides (AG phi or !EF c, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state)"
+const skipReason = "not of a form prove decides (AG phi or !EF c, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state, and conjunctions of these, also under one AG)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -246,11 +254,31 @@ const skipReason = "not of a form prove decides (AG phi or !EF c, AF q, AG (p ->
 // re-checks invariants. It returns an error only for a malformed system,
 // a failing back end, or an answer that does not survive its re-check
 // (an internal error: errkind.Internal); everything else is a Result.
+//
+// A property written as a conjunction of forms Check decides, such as
+// AG ((p1 -> AF q1) & (p2 -> AF q2)), is asked part by part, and its
+// Result has the parts' results in Parts (parts.go).
 func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	// A family with no instance has every property vacuously: refuse it.
 	if err := detect.HasInstance(ctx, sys, solver); err != nil {
 		return nil, err
 	}
+	asked, split, err := splitProperties(sys)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := check(ctx, asked, prover, solver, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if split != nil {
+		fold(rep, sys, split)
+	}
+	return rep, nil
+}
+
+// check is Check on sys, whose properties are asked as they are.
+func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	cfg := config{maxStates: 1_000_000, maxWork: lastWork}
 	for _, o := range opts {
 		o(&cfg)

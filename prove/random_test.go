@@ -51,7 +51,8 @@ func TestProveRandom(t *testing.T) {
 	methods := map[string]int{}
 	refutedOutsideBox := 0
 	liveDecided := map[prove.Verdict]int{}
-	premised := map[prove.Verdict]int{} // fairness premises in the formula, on systems that settle
+	premised := map[prove.Verdict]int{}     // fairness premises in the formula, on systems that settle
+	splitDecided := map[prove.Verdict]int{} // conjunctions of those forms, asked part by part
 	for i := range systems {
 		// The safety properties drawn, and one of any kind, which
 		// prove skips unless it is a safety property.
@@ -103,7 +104,15 @@ func TestProveRandom(t *testing.T) {
 			// taken exactly where the system settles, and skipped
 			// elsewhere; taken, they are checked below like liveness.
 			settled := !safety && !live && prove.IsLiveness(p.Formula)
+			// A conjunction of those forms is asked part by part
+			// (parts.go), and checked below like the others.
+			_, split := prove.Parts(p.Formula)
 			switch {
+			case split:
+				if res.Verdict == prove.Skipped || len(res.Parts) < 2 {
+					t.Errorf("system %d, %s (%s): %v with %d parts", i, p.Name, p.Text, res.Verdict, len(res.Parts))
+				}
+				splitDecided[res.Verdict]++
 			case settled && settles && res.Verdict == prove.Skipped:
 				t.Errorf("system %d, %s (%s): skipped on a system that settles: %s", i, p.Name, p.Text, res.Reason)
 			case settled && !settles && res.Verdict != prove.Skipped:
@@ -117,10 +126,12 @@ func TestProveRandom(t *testing.T) {
 			live = live || settled && settles
 			// A liveness property drawn as "other" is checked below like
 			// the others, and counted apart (TestProveLivenessRandom
-			// measures liveness).
-			if live {
+			// measures liveness), as is a conjunction asked part by part.
+			switch {
+			case split:
+			case live:
 				liveDecided[res.Verdict]++
-			} else {
+			default:
 				counts[res.Verdict]++
 			}
 			switch res.Verdict {
@@ -150,8 +161,8 @@ func TestProveRandom(t *testing.T) {
 	}
 	safety := counts[prove.Proved] + counts[prove.Refuted] + counts[prove.Unknown]
 	share := float64(counts[prove.Unknown]) / float64(safety)
-	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped; other properties of a liveness form: %v, of which with a fairness premise on a system that settles: %v",
-		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped], liveDecided, premised)
+	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped; other properties of a liveness form: %v, of which with a fairness premise on a system that settles: %v; other properties asked part by part: %v",
+		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped], liveDecided, premised, splitDecided)
 	// The fairness premises the sample draws on systems that settle are
 	// decided: none unknown.
 	if premised[prove.Unknown] > 0 {

@@ -149,9 +149,18 @@ func runProve(cmd *cobra.Command, o *proveOpts) error {
 // unknown because it ran out of time or of the prover's work the flag
 // that gives it more (prove.Result says which bound ran out).
 func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int64) {
-	for i := range rep.Results {
-		r := &rep.Results[i]
+	addPartTimeoutHints(rep.Results, timeout, work)
+}
+
+// addPartTimeoutHints is addPropertyTimeoutHints on results, and on the
+// parts of a property asked part by part (which say what ran out) in
+// its place.
+func addPartTimeoutHints(results []prove.Result, timeout time.Duration, work int64) {
+	for i := range results {
+		r := &results[i]
 		switch {
+		case r.Parts != nil:
+			addPartTimeoutHints(r.Parts, timeout, work)
 		case r.Verdict != prove.Unknown:
 		case timeout > 0 && r.Stopped:
 			r.Reason += fmt.Sprintf("; raise %s (now %v per property)", limitFlags[analysis.PropertyTimeout], timeout)
@@ -168,17 +177,29 @@ func addPropertyTimeoutHints(rep *prove.Report, timeout time.Duration, work int6
 func addSkipHints(rep *prove.Report, file string, format []string) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
-		if r.Verdict != prove.Skipped {
-			continue
+		// A part of a property asked part by part is no property of
+		// the file: explore checks the whole property.
+		name := r.Property.Name
+		for k := range r.Parts {
+			addSkipHint(rep.System, &r.Parts[k], name, file, format)
 		}
-		args := append([]string{"vsym", "explore"}, instanceExample(rep.System)...)
-		where := "check it with "
-		if len(args) > 2 {
-			where = "check it on one instance with "
-		}
-		args = append(append(args, format...), "-p", r.Property.Name, file)
-		r.Reason += "; " + where + shellCommand(args...)
+		addSkipHint(rep.System, r, name, file, format)
 	}
+}
+
+// addSkipHint is addSkipHints on r when skipped, with name the property
+// of the file to explore.
+func addSkipHint(sys *gsst.System, r *prove.Result, name, file string, format []string) {
+	if r.Verdict != prove.Skipped {
+		return
+	}
+	args := append([]string{"vsym", "explore"}, instanceExample(sys)...)
+	where := "check it with "
+	if len(args) > 2 {
+		where = "check it on one instance with "
+	}
+	args = append(append(args, format...), "-p", name, file)
+	r.Reason += "; " + where + shellCommand(args...)
 }
 
 // proveJSON is the stable output of "vsym prove --output json",
@@ -254,6 +275,10 @@ type provePropertyJSON struct {
 	// Expected is the verdict the file announces for the property, as
 	// written ("safe"), when it announces one.
 	Expected string `json:"expected,omitempty"`
+	// Parts, for a property prove asked part by part (AG (f1 & f2) as
+	// AG f1 and AG f2), are its parts, each with its own verdict and
+	// evidence; Verdict is theirs combined.
+	Parts []provePropertyJSON `json:"parts,omitempty"`
 }
 
 func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
@@ -267,36 +292,50 @@ func newProveJSON(file string, rep *prove.Report, maxTrace int) *proveJSON {
 	}
 	out.Scope = rep.Scope
 	for _, r := range rep.Results {
-		p := r.Property
-		pj := provePropertyJSON{
-			Name: p.Name, Text: p.Text, File: p.Pos.File, Line: p.Pos.Line, Col: p.Pos.Col,
-			Verdict: r.Verdict.String(), Invariant: r.InvariantText, Reason: r.Reason,
-			Trace: newTraceJSON(r.Trace, maxTrace), Seconds: r.Duration.Seconds(),
-		}
-		if r.Verdict != prove.Skipped {
-			pj.Model, pj.ModelReason = r.Level.String(), r.LevelReason
-		}
-		if r.Sizes != nil {
-			pj.Sizes = map[string]int{}
-			for g, k := range r.Sizes {
-				pj.Sizes[sys.Groups[g].Name] = k
-			}
-		}
-		if len(r.Params) > 0 {
-			pj.Params = map[string]int{}
-			for k, v := range r.Params {
-				pj.Params[sys.Params[k].Name] = v
-			}
-		}
-		for _, l := range r.Lemmas {
-			pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
-		}
-		if c := r.Live; c != nil {
-			pj.Liveness = &liveJSON{Settles: c.SettleText, Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts, Premise: c.PremiseText}
-		}
-		out.Properties = append(out.Properties, pj)
+		out.Properties = append(out.Properties, newProvePropertyJSON(sys, r, maxTrace))
 	}
 	return out
+}
+
+// newProvePropertyJSON is the output of one property's result, and of
+// its parts' for a property prove asked part by part: the evidence is
+// then the parts', and the property has their combined verdict, with the
+// sizes and parameters of the part refuted.
+func newProvePropertyJSON(sys *gsst.System, r prove.Result, maxTrace int) provePropertyJSON {
+	p := r.Property
+	pj := provePropertyJSON{
+		Name: p.Name, Text: p.Text, File: p.Pos.File, Line: p.Pos.Line, Col: p.Pos.Col,
+		Verdict: r.Verdict.String(), Invariant: r.InvariantText, Reason: r.Reason,
+		Trace: newTraceJSON(r.Trace, maxTrace), Seconds: r.Duration.Seconds(),
+	}
+	if r.Verdict != prove.Skipped {
+		pj.Model, pj.ModelReason = r.Level.String(), r.LevelReason
+	}
+	if r.Parts != nil {
+		pj.Model, pj.ModelReason, pj.Trace = "", "", nil
+		for _, part := range r.Parts {
+			pj.Parts = append(pj.Parts, newProvePropertyJSON(sys, part, maxTrace))
+		}
+	}
+	if r.Sizes != nil {
+		pj.Sizes = map[string]int{}
+		for g, k := range r.Sizes {
+			pj.Sizes[sys.Groups[g].Name] = k
+		}
+	}
+	if len(r.Params) > 0 {
+		pj.Params = map[string]int{}
+		for k, v := range r.Params {
+			pj.Params[sys.Params[k].Name] = v
+		}
+	}
+	for _, l := range r.Lemmas {
+		pj.Lemmas = append(pj.Lemmas, lemmaJSON{Kind: l.Kind, Text: l.Text})
+	}
+	if c := r.Live; c != nil {
+		pj.Liveness = &liveJSON{Settles: c.SettleText, Ranks: append([]string{}, c.RankTexts...), Helpful: append([]string{}, c.HelpfulTexts...), Justice: c.JusticeTexts, Premise: c.PremiseText}
+	}
+	return pj
 }
 
 // longCertificate is the length beyond which a certificate printed for
@@ -326,57 +365,76 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 	// one is printed again, where it is read more easily than a reference.
 	shown := map[string]string{} // the certificate's text -> the first property printed with it
 	for i, r := range rep.Results {
-		pj := view.Properties[i]
-		var verdict string
-		switch r.Verdict {
-		case prove.Proved:
-			verdict = "proved for every size"
-		case prove.Refuted:
-			verdict = "REFUTED at " + sys.FormatSizes(r.Sizes)
-			if len(r.Params) > 0 {
-				verdict = "REFUTED at " + formatParamValues(sys, r.Params) + " (" + sys.FormatSizes(r.Sizes) + ")"
-			}
-		case prove.Unknown:
-			verdict = "unknown: " + r.Reason
-		case prove.Skipped:
-			verdict = "skipped: " + r.Reason
+		writeProveProperty(w, sys, view.Properties[i], r, shown, maxTrace)
+	}
+	writeUndecided(w, rep)
+}
+
+// writeProveProperty prints the result of one property, and, for a
+// property prove asked part by part, each part indented as a property
+// of its own, under the combined verdict. shown is writeProveReport's.
+func writeProveProperty(w io.Writer, sys *gsst.System, pj provePropertyJSON, r prove.Result, shown map[string]string, maxTrace int) {
+	var verdict string
+	switch r.Verdict {
+	case prove.Proved:
+		verdict = "proved for every size"
+	case prove.Refuted:
+		verdict = "REFUTED at " + sys.FormatSizes(r.Sizes)
+		if len(r.Params) > 0 {
+			verdict = "REFUTED at " + formatParamValues(sys, r.Params) + " (" + sys.FormatSizes(r.Sizes) + ")"
 		}
-		if pj.Expected != "" {
-			verdict += " (expected: " + pj.Expected + ")"
-		}
-		fmt.Fprintf(w, "property %s: %s: %s\n", pj.Name, pj.Text, verdict)
-		if r.Verdict == prove.Skipped {
-			continue
-		}
-		fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
-		if r.Verdict == prove.Proved {
-			var cert strings.Builder
-			fmt.Fprintf(&cert, "  inductive invariant (re-checked): %s\n", r.InvariantText)
-			if c := pj.Liveness; c != nil {
-				writeLiveCertificate(&cert, c)
-			}
-			if len(r.Lemmas) > 0 {
-				fmt.Fprintf(&cert, "  lemmas found and proved inductive (part of the invariant):\n")
-				for _, l := range r.Lemmas {
-					fmt.Fprintf(&cert, "    %s: %s\n", l.Kind, l.Text)
-				}
-			}
-			key := r.Level.String() + "\x00" + cert.String()
-			if first, ok := shown[key]; ok && cert.Len() > longCertificate {
-				fmt.Fprintf(w, "  inductive invariant (re-checked): the one printed for property %s above\n", first)
-			} else {
-				shown[key] = pj.Name
-				io.WriteString(w, cert.String())
-			}
-		}
+	case prove.Unknown:
+		verdict = "unknown: " + r.Reason
+	case prove.Skipped:
+		verdict = "skipped: " + r.Reason
+	}
+	if pj.Expected != "" {
+		verdict += " (expected: " + pj.Expected + ")"
+	}
+	fmt.Fprintf(w, "property %s: %s: %s\n", pj.Name, pj.Text, verdict)
+	if r.Verdict == prove.Skipped {
+		return
+	}
+	if r.Parts != nil {
 		if r.Verdict != prove.Unknown && r.Reason != "" {
 			fmt.Fprintf(w, "  %s\n", r.Reason)
 		}
-		if pj.Trace != nil {
-			writeTrace(w, r.Instance, pj.Trace, maxTrace)
+		for k, part := range r.Parts {
+			var b strings.Builder
+			writeProveProperty(&b, sys, pj.Parts[k], part, shown, maxTrace)
+			for line := range strings.Lines(b.String()) {
+				io.WriteString(w, "  "+line)
+			}
+		}
+		return
+	}
+	fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
+	if r.Verdict == prove.Proved {
+		var cert strings.Builder
+		fmt.Fprintf(&cert, "  inductive invariant (re-checked): %s\n", r.InvariantText)
+		if c := pj.Liveness; c != nil {
+			writeLiveCertificate(&cert, c)
+		}
+		if len(r.Lemmas) > 0 {
+			fmt.Fprintf(&cert, "  lemmas found and proved inductive (part of the invariant):\n")
+			for _, l := range r.Lemmas {
+				fmt.Fprintf(&cert, "    %s: %s\n", l.Kind, l.Text)
+			}
+		}
+		key := r.Level.String() + "\x00" + cert.String()
+		if first, ok := shown[key]; ok && cert.Len() > longCertificate {
+			fmt.Fprintf(w, "  inductive invariant (re-checked): the one printed for property %s above\n", first)
+		} else {
+			shown[key] = pj.Name
+			io.WriteString(w, cert.String())
 		}
 	}
-	writeUndecided(w, rep)
+	if r.Verdict != prove.Unknown && r.Reason != "" {
+		fmt.Fprintf(w, "  %s\n", r.Reason)
+	}
+	if pj.Trace != nil {
+		writeTrace(w, r.Instance, pj.Trace, maxTrace)
+	}
 }
 
 // writeUndecided ends a report with the properties that were not
@@ -395,16 +453,23 @@ func writeUndecided(w io.Writer, rep *prove.Report) {
 }
 
 // proveKind says what the report decides: "safety", "liveness" or
-// "safety and liveness", by the properties asked.
+// "safety and liveness", by the properties asked (the parts of one asked
+// part by part).
 func proveKind(rep *prove.Report) string {
 	var safety, live bool
-	for _, r := range rep.Results {
-		if _, _, ok := counterabs.PremisedSafety(r.Property.Formula); ok {
-			safety = true
-		} else if prove.IsLiveness(r.Property.Formula) {
-			live = true
+	var kinds func(results []prove.Result)
+	kinds = func(results []prove.Result) {
+		for _, r := range results {
+			if r.Parts != nil {
+				kinds(r.Parts)
+			} else if _, _, ok := counterabs.PremisedSafety(r.Property.Formula); ok {
+				safety = true
+			} else if prove.IsLiveness(r.Property.Formula) {
+				live = true
+			}
 		}
 	}
+	kinds(rep.Results)
 	switch {
 	case live && safety:
 		return "safety and liveness"
