@@ -291,7 +291,7 @@ func (m *ParamModel) TransitionSystem() ParamSystem {
 		ts.Params = append(ts.Params, m.ParamVar(k))
 	}
 	constraint := m.constraint()
-	ts.Init = presburger.Conj(m.Initial, m.sizeSum(), constraint)
+	ts.Init = m.InitialStates()
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		parts := []presburger.Formula{t.Guard}
@@ -315,6 +315,12 @@ func (m *ParamModel) TransitionSystem() ParamSystem {
 		ts.Trans = append(ts.Trans, presburger.Conj(parts...))
 	}
 	return ts
+}
+
+// InitialStates returns the Init of TransitionSystem: Initial, with the
+// groups' sizes summing to n and the constraint on the parameters.
+func (m *ParamModel) InitialStates() presburger.Formula {
+	return presburger.Conj(m.Initial, m.sizeSum(), m.constraint())
 }
 
 // Ranges returns the Domain of TransitionSystem: each state variable's

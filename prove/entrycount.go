@@ -34,10 +34,12 @@ import (
 const maxEntryPairs = 16
 
 // entryCounts returns the entry-count candidates of m: one per shared
-// variable and per pair of shared variables whose greatest set S is not
-// empty.
+// variable or counter of events (eventVars: a message token's "sent"
+// state, where a shared counter is written as a group of tokens) and
+// per pair of them whose greatest set S is not empty.
 func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
-	if len(m.Shared) == 0 || len(m.Shared)*len(m.Counters) > maxLinearVars {
+	counted := eventVars(m)
+	if len(counted) == 0 || len(counted)*len(m.Counters) > maxLinearVars {
 		return nil
 	}
 	dom := domainBounds(m.Ranges())
@@ -50,20 +52,26 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 	}
 	init := initTerms(m)
 	var out []presburger.Formula
+	// S is of the other counters: an event's own counter fills with
+	// every event.
+	counts := make(map[int]bool, len(counted))
+	for _, v := range counted {
+		counts[v] = true
+	}
 	try := func(vars ...int) {
-		if f, ok := entryCount(m, cases, empty, init, vars); ok {
+		if f, ok := entryCount(m, cases, empty, counts, init, vars); ok {
 			out = append(out, f)
 		}
 	}
-	for j := range m.Shared {
-		try(len(m.Counters) + j)
+	for _, v := range counted {
+		try(v)
 	}
-	if len(m.Shared) > maxEntryPairs {
+	if len(counted) > maxEntryPairs {
 		return out
 	}
-	for j := range m.Shared {
-		for k := j + 1; k < len(m.Shared); k++ {
-			try(len(m.Counters)+j, len(m.Counters)+k)
+	for j, v := range counted {
+		for _, w := range counted[j+1:] {
+			try(v, w)
 		}
 	}
 	return out
@@ -73,11 +81,11 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 // variables vars (see entryCounts), ok false when S is empty or some
 // step lowers x by a term, or by a constant with no counter of S to
 // blame.
-func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[int]bool, init []presburger.Term, vars []int) (presburger.Formula, bool) {
+func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty, counts map[int]bool, init []presburger.Term, vars []int) (presburger.Formula, bool) {
 	in := make([]bool, len(m.Counters))
 	n := 0
 	for c := range m.Counters {
-		if t, fixed := m.InitialValue(c); fixed && t.IsConst() && t.Const == 0 && !empty[c] {
+		if t, fixed := m.InitialValue(c); fixed && t.IsConst() && t.Const == 0 && !empty[c] && !counts[c] {
 			in[c] = true
 			n++
 		}

@@ -144,9 +144,17 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 		}
 	}
 	d := presburger.Conj(zero...)
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
-	holds, err := presburger.IsInvariant(ctx, solver, ts, d)
+	domain := m.Ranges()
+	holds, err := false, error(nil)
+	if staysZero(m, raised, dead) {
+		// D holds initially (one query), and the steps keep it by
+		// their terms; those of dead are not enabled in D (below).
+		holds, err = initially(ctx, solver, m.InitialStates(), domain, d)
+	} else {
+		ps := m.TransitionSystem()
+		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		holds, err = presburger.IsInvariant(ctx, solver, ts, d)
+	}
 	var ue *presburger.UndecidedError
 	switch {
 	case errors.As(err, &ue) || ctx.Err() != nil:
@@ -161,7 +169,7 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 		guards = append(guards, m.Transitions[i].Guard)
 	}
 	f := presburger.Conj(d, presburger.Disj(guards...))
-	bounds := slices.Clone(ps.Domain)
+	bounds := slices.Clone(domain)
 	for _, v := range presburger.FreeVars(f) {
 		if !slices.ContainsFunc(bounds, func(b presburger.Bound) bool { return b.Var == v }) {
 			bounds = append(bounds, presburger.AnyInt(v))
@@ -173,6 +181,60 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 		return false, err
 	case a.Result == presburger.Sat:
 		return false, errkind.Errorf(errkind.Internal, "a step out of a local state no process reaches is enabled where those states are empty")
+	}
+	return a.Result == presburger.Unsat, nil
+}
+
+// staysZero says whether every step of m but those of dead leaves each
+// counter not raised at 0 by its terms alone: its next value is the
+// constant 0 once every counter not raised is 0 (the steps of dead
+// leave such counters, and are not enabled there, which checkCut asks
+// the solver). Where it holds, D's induction needs no query: on the
+// token-style ByMC files (a group per shared counter, 133 counters)
+// the query over every step took 60% of the run.
+func staysZero(m *counterabs.ParamModel, raised []bool, dead []int) bool {
+	zeros := map[presburger.Var]presburger.Term{}
+	for i, r := range raised {
+		if !r {
+			zeros[m.StateVar(i)] = presburger.ConstTerm(0)
+		}
+	}
+	under := func(v presburger.Var) presburger.Term {
+		if t, ok := zeros[v]; ok {
+			return t
+		}
+		return presburger.VarTerm(v)
+	}
+	for i := range m.Transitions {
+		if slices.Contains(dead, i) {
+			continue
+		}
+		next := m.StepTerms(&m.Transitions[i])
+		for c, r := range raised {
+			if t := next[c].Subst(under); !r && (!t.IsConst() || t.Const != 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// initially says whether every initial state (init, within domain)
+// satisfies d.
+func initially(ctx context.Context, solver presburger.Solver, init presburger.Formula, domain []presburger.Bound, d presburger.Formula) (bool, error) {
+	f := presburger.Conj(init, presburger.Negation(d))
+	bounds := slices.Clone(domain)
+	for _, v := range presburger.FreeVars(f) {
+		if !slices.ContainsFunc(bounds, func(b presburger.Bound) bool { return b.Var == v }) {
+			bounds = append(bounds, presburger.AnyInt(v))
+		}
+	}
+	a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
+	switch {
+	case err != nil:
+		return false, err
+	case a.Result == presburger.Unknown:
+		return false, &presburger.UndecidedError{What: "the initial states", Reason: "the solver cannot tell"}
 	}
 	return a.Result == presburger.Unsat, nil
 }

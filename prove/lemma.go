@@ -113,16 +113,22 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// The same for two variables together: when each process increments
 	// at most one of them once (a vote for 0 or for 1), their sum is at
 	// most the processes past the vote.
-	entered := make([]map[int]bool, len(m.Shared))
-	for j := range m.Shared {
-		v := len(m.Counters) + j
+	// The counted variables: the shared ones, and the counters of
+	// events (risingVars: a message token's "sent" state, where a
+	// shared counter is written as a group of tokens, each moved from
+	// "free" by the step that sends it).
+	counted := eventVars(m)
+	entered := make([]map[int]bool, len(counted))
+	for j, v := range counted {
 		entered[j] = map[int]bool{}
 		for i := range m.Transitions {
 			t := &m.Transitions[i]
 			next := m.StepTerms(t)[v]
 			if d := next.Sub(x(v)); d.IsConst() && d.Const > 0 {
 				for _, mv := range t.Moves() { // none for an environment step
-					entered[j][mv.To] = true
+					if !slices.Contains(counted, mv.To) {
+						entered[j][mv.To] = true
+					}
 				}
 			}
 		}
@@ -137,7 +143,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			for c := range entered[j] {
 				union[c] = true
 			}
-			v := len(m.Counters) + j
+			v := counted[j]
 			lhs = lhs.Add(x(v))
 			rhs = rhs.Add(init[v])
 		}
@@ -146,12 +152,12 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		}
 		add("count", presburger.Compare(lhs, op, rhs))
 	}
-	for j := range m.Shared {
+	for j := range counted {
 		count([]int{j}, presburger.Le)
 		count([]int{j}, presburger.Ge)
 	}
-	for j := range m.Shared {
-		for k := j + 1; k < len(m.Shared); k++ {
+	for j := range counted {
+		for k := j + 1; k < len(counted); k++ {
 			count([]int{j, k}, presburger.Le)
 		}
 	}
@@ -173,9 +179,10 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// happened; that is a disjunction, which no other kind writes and
 	// Spacer ran out of work looking for (strb's unforgeability in that
 	// style: unknown after 10 s).
+	never, grows := risingVars(m)
 	for j := range m.Shared {
 		v := len(m.Counters) + j
-		if !atInitial(m, ts.Bad, v, init[v]) || !countsEvents(m, v) {
+		if !atInitial(m, ts.Bad, v, init[v]) || !never[v] || !grows[v] {
 			continue
 		}
 		happened := presburger.Compare(x(v), presburger.Gt, init[v])
@@ -211,30 +218,75 @@ func atInitial(m *counterabs.ParamModel, bad presburger.Formula, v int, v0 presb
 	return false
 }
 
-// countsEvents says whether m's state variable v only ever grows: every
-// step adds a nonnegative constant to it, and some step a positive one.
-func countsEvents(m *counterabs.ParamModel, v int) bool {
-	x := presburger.VarTerm(m.StateVar(v))
-	grows := false
-	for i := range m.Transitions {
-		d := m.StepTerms(&m.Transitions[i])[v].Sub(x)
-		if !d.IsConst() || d.Const < 0 {
-			return false
-		}
-		grows = grows || d.Const > 0
+// risingVars says, for each state variable of m, whether every step
+// adds a nonnegative constant to it (never decreases), and whether some
+// step adds a positive one (grows).
+func risingVars(m *counterabs.ParamModel) (never, grows []bool) {
+	k := m.NumState()
+	never, grows = make([]bool, k), make([]bool, k)
+	for v := range never {
+		never[v] = true
 	}
-	return grows
+	for i := range m.Transitions {
+		next := m.StepTerms(&m.Transitions[i])
+		for v := range k {
+			if !never[v] {
+				continue
+			}
+			d := next[v].Sub(presburger.VarTerm(m.StateVar(v)))
+			if !d.IsConst() || d.Const < 0 {
+				never[v], grows[v] = false, false
+				continue
+			}
+			grows[v] = grows[v] || d.Const > 0
+		}
+	}
+	return never, grows
+}
+
+// eventVars returns m's shared variables and its counters of events
+// (risingVars), as state variable indices, increasing.
+func eventVars(m *counterabs.ParamModel) []int {
+	var out []int
+	never, grows := risingVars(m)
+	for c := range m.Counters {
+		if never[c] && grows[c] {
+			out = append(out, c)
+		}
+	}
+	for j := range m.Shared {
+		out = append(out, len(m.Counters)+j)
+	}
+	return out
 }
 
 // thresholdAtoms returns the comparisons of m's guards that read no
-// counter (shared variables and parameters only), each once, in the
+// counter (shared variables and parameters only) but counters that no
+// step decreases (risingVars: a message token's "sent" state, where
+// a shared counter is written as a group of tokens, and that state's
+// counters in the other groups, which no step fills), each once, in the
 // order of the transitions.
 func thresholdAtoms(m *counterabs.ParamModel) []presburger.Formula {
 	var atoms []presburger.Formula
 	seen := map[string]bool{}
+	rising := map[presburger.Var]bool{}
+	never, _ := risingVars(m)
+	for c := range m.Counters {
+		if never[c] {
+			rising[m.StateVar(c)] = true
+		}
+	}
+	readsOther := func(a presburger.Formula) bool {
+		for _, v := range presburger.FreeVars(a) {
+			if (int(v) < len(m.Counters) || v >= m.LocalVar(0)) && !rising[v] {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range m.Transitions {
 		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
-			if readsCounter(m, a) || len(presburger.FreeVars(a)) == 0 {
+			if readsOther(a) || len(presburger.FreeVars(a)) == 0 {
 				continue
 			}
 			if k := presburger.Format(a, m.VarName); !seen[k] {
