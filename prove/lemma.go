@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -118,19 +119,30 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// shared counter is written as a group of tokens, each moved from
 	// "free" by the step that sends it).
 	counted := eventVars(m)
+	steps := make([][]presburger.Term, len(m.Transitions))
+	for i := range m.Transitions {
+		steps[i] = m.StepTerms(&m.Transitions[i])
+	}
 	entered := make([]map[int]bool, len(counted))
 	for j, v := range counted {
 		entered[j] = map[int]bool{}
 		for i := range m.Transitions {
 			t := &m.Transitions[i]
-			next := m.StepTerms(t)[v]
-			if d := next.Sub(x(v)); d.IsConst() && d.Const > 0 {
+			if d := steps[i][v].Sub(x(v)); d.IsConst() && d.Const > 0 {
 				for _, mv := range t.Moves() { // none for an environment step
 					if !slices.Contains(counted, mv.To) {
 						entered[j][mv.To] = true
 					}
 				}
 			}
+		}
+	}
+	// What the processes that raised each variable reach, once: from
+	// two variables' entries, the union of theirs.
+	reach := make([][]int, len(counted))
+	for j := range counted {
+		if len(entered[j]) > 0 {
+			reach[j] = reachableCounters(m, entered[j])
 		}
 	}
 	count := func(vars []int, op presburger.Op) {
@@ -140,14 +152,14 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			if len(entered[j]) == 0 {
 				return
 			}
-			for c := range entered[j] {
+			for _, c := range reach[j] {
 				union[c] = true
 			}
 			v := counted[j]
 			lhs = lhs.Add(x(v))
 			rhs = rhs.Add(init[v])
 		}
-		for _, c := range reachableCounters(m, union) {
+		for _, c := range slices.Sorted(maps.Keys(union)) {
 			rhs = rhs.Add(x(c))
 		}
 		add("count", presburger.Compare(lhs, op, rhs))
