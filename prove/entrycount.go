@@ -1,6 +1,8 @@
 package prove
 
 import (
+	"slices"
+
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/presburger"
 )
@@ -52,14 +54,8 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 	}
 	init := initTerms(m)
 	var out []presburger.Formula
-	// S is of the other counters: an event's own counter fills with
-	// every event.
-	counts := make(map[int]bool, len(counted))
-	for _, v := range counted {
-		counts[v] = true
-	}
 	try := func(vars ...int) {
-		if f, ok := entryCount(m, cases, empty, counts, init, vars); ok {
+		if f, ok := entryCount(m, cases, empty, init, vars); ok {
 			out = append(out, f)
 		}
 	}
@@ -81,11 +77,13 @@ func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
 // variables vars (see entryCounts), ok false when S is empty or some
 // step lowers x by a term, or by a constant with no counter of S to
 // blame.
-func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty, counts map[int]bool, init []presburger.Term, vars []int) (presburger.Formula, bool) {
+func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[int]bool, init []presburger.Term, vars []int) (presburger.Formula, bool) {
 	in := make([]bool, len(m.Counters))
 	n := 0
 	for c := range m.Counters {
-		if t, fixed := m.InitialValue(c); fixed && t.IsConst() && t.Const == 0 && !empty[c] && !counts[c] {
+		// S holds none of vars: an event's own counter (a token's
+		// x_sent) fills with every event.
+		if t, fixed := m.InitialValue(c); fixed && t.IsConst() && t.Const == 0 && !empty[c] && !slices.Contains(vars, c) {
 			in[c] = true
 			n++
 		}

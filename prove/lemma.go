@@ -123,6 +123,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
 	}
+	tokens := tokenGroups(m)
 	entered := make([]map[int]bool, len(counted))
 	for j, v := range counted {
 		entered[j] = map[int]bool{}
@@ -130,7 +131,8 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			t := &m.Transitions[i]
 			if d := steps[i][v].Sub(x(v)); d.IsConst() && d.Const > 0 {
 				for _, mv := range t.Moves() { // none for an environment step
-					if !slices.Contains(counted, mv.To) {
+					// Not into v itself, nor a token's move.
+					if g := m.Counters[mv.To].Group; mv.To != v && (g < 0 || tokens == nil || !tokens[g]) {
 						entered[j][mv.To] = true
 					}
 				}
@@ -234,26 +236,56 @@ func atInitial(m *counterabs.ParamModel, bad presburger.Formula, v int, v0 presb
 // adds a nonnegative constant to it (never decreases), and whether some
 // step adds a positive one (grows).
 func risingVars(m *counterabs.ParamModel) (never, grows []bool) {
-	k := m.NumState()
-	never, grows = make([]bool, k), make([]bool, k)
+	up, down, varies := stepSigns(m)
+	never = make([]bool, len(up))
 	for v := range never {
-		never[v] = true
+		never[v] = !varies[v] && !down[v]
 	}
+	return never, up
+}
+
+// stepSigns says, for each state variable of m, whether some step adds
+// a positive constant to it (up), a negative one (down), or a term that
+// reads the state (varies).
+func stepSigns(m *counterabs.ParamModel) (up, down, varies []bool) {
+	k := m.NumState()
+	up, down, varies = make([]bool, k), make([]bool, k), make([]bool, k)
 	for i := range m.Transitions {
 		next := m.StepTerms(&m.Transitions[i])
 		for v := range k {
-			if !never[v] {
-				continue
+			switch d := next[v].Sub(presburger.VarTerm(m.StateVar(v))); {
+			case !d.IsConst():
+				varies[v] = true
+			case d.Const > 0:
+				up[v] = true
+			case d.Const < 0:
+				down[v] = true
 			}
-			d := next[v].Sub(presburger.VarTerm(m.StateVar(v)))
-			if !d.IsConst() || d.Const < 0 {
-				never[v], grows[v] = false, false
-				continue
-			}
-			grows[v] = grows[v] || d.Const > 0
 		}
 	}
-	return never, grows
+	return up, down, varies
+}
+
+// tokenGroups says, for each group of m's system at the group level,
+// whether every counter of it only rises or only falls: a group of
+// message tokens, each moved once from x_free to x_sent with the step
+// that sends it. Its moves are messages, not processes, which the count
+// lemmas count.
+func tokenGroups(m *counterabs.ParamModel) []bool {
+	if m.Level != counterabs.GroupLevel {
+		return nil
+	}
+	up, down, varies := stepSigns(m)
+	out := make([]bool, len(m.System.Groups))
+	for g := range out {
+		out[g] = true
+	}
+	for c, ctr := range m.Counters {
+		if ctr.Group >= 0 && (varies[c] || up[c] && down[c]) {
+			out[ctr.Group] = false
+		}
+	}
+	return out
 }
 
 // eventVars returns m's shared variables and its counters of events
