@@ -322,3 +322,20 @@ func NoFixedSums() (restore func()) {
 	noFixedSums = true
 	return func() { noFixedSums = false }
 }
+
+// CountCandidates returns the texts of the candidate lemmas of kind
+// "count" of m, without the steps that add no state as Check reads it
+// (firing), with the bad states bad (candidates).
+func CountCandidates(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, bad presburger.Formula) ([]string, error) {
+	m, err := firing(ctx, solver, m)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range candidates(m, presburger.TransitionSystem{Bad: bad}) {
+		if l.Kind == "count" {
+			out = append(out, l.Text)
+		}
+	}
+	return out, nil
+}

@@ -363,3 +363,53 @@ func liftedSteps(r prove.Result) []explorepkg.Step {
 	}
 	return r.Trace.Lifted.Steps
 }
+
+// TestTokenLemmas: ByMC's cc with its shared counters written as groups
+// of message tokens (testdata/styles/cc-tokens.yaml) is proved by the
+// lemmas, as cc is: a token's x_sent counter never falls, so the guards'
+// thresholds over it stay passed, and it counts the processes that
+// sent, without the moves of the other tokens the same step sends.
+func TestTokenLemmas(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", "cc-tokens.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, "cc-tokens.yaml", src)
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const count = "#nsnt10_sent[tok_nsnt10] + #nsnt11_sent[tok_nsnt11] <= #P1[proc] + #AC0[proc] + #AC1[proc] + #CR[proc]"
+	for _, r := range rep.Results {
+		if r.Verdict != prove.Proved || r.Method != prove.ByLemmas {
+			t.Errorf("%s: %v by %q, want proved by the lemmas", r.Property.Name, r.Verdict, r.Method)
+		}
+		if r.Property.Name != "agreement" {
+			continue
+		}
+		if !slices.ContainsFunc(r.Lemmas, func(l prove.Lemma) bool { return l.Kind == "count" && l.Text == count }) {
+			t.Errorf("agreement: no count lemma %s among %v", count, r.Lemmas)
+		}
+	}
+	// The tokens a step sends beside the one counted are messages, not
+	// processes that sent: no count "at most the processes that sent"
+	// puts a token's state on their side (the converse entry counts
+	// may: each crash sends one nfaulty token, #CR >= #nfaulty_sent).
+	m, err := counterabs.BuildParamGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := prove.CountCandidates(context.Background(), s, m, presburger.False)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) == 0 {
+		t.Fatal("no count candidates")
+	}
+	for _, c := range cands {
+		if _, rhs, ok := strings.Cut(c, " <= "); ok && strings.Contains(rhs, "_sent") {
+			t.Errorf("count candidate %s counts tokens among the processes", c)
+		}
+	}
+}
