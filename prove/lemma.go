@@ -114,10 +114,8 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// The same for two variables together: when each process increments
 	// at most one of them once (a vote for 0 or for 1), their sum is at
 	// most the processes past the vote.
-	// The counted variables: the shared ones, and the counters of
-	// events (risingVars: a message token's "sent" state, where a
-	// shared counter is written as a group of tokens, each moved from
-	// "free" by the step that sends it).
+	// The counted variables: the shared ones, and a token group's
+	// x_sent (eventVars).
 	counted := eventVars(m)
 	steps := make([][]presburger.Term, len(m.Transitions))
 	for i := range m.Transitions {
@@ -131,8 +129,8 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			t := &m.Transitions[i]
 			if d := steps[i][v].Sub(x(v)); d.IsConst() && d.Const > 0 {
 				for _, mv := range t.Moves() { // none for an environment step
-					// Not into v itself, nor a token's move.
-					if g := m.Counters[mv.To].Group; mv.To != v && (g < 0 || tokens == nil || !tokens[g]) {
+					// Not a token's move, which is the message.
+					if g := m.Counters[mv.To].Group; g < 0 || tokens == nil || !tokens[g] {
 						entered[j][mv.To] = true
 					}
 				}
@@ -267,10 +265,14 @@ func stepSigns(m *counterabs.ParamModel) (up, down, varies []bool) {
 }
 
 // tokenGroups says, for each group of m's system at the group level,
-// whether every counter of it only rises or only falls: a group of
-// message tokens, each moved once from x_free to x_sent with the step
-// that sends it. Its moves are messages, not processes, which the count
-// lemmas count.
+// whether it is a group of message tokens: a shared counter written as
+// tokens, each moved once from x_free to x_sent by a rendezvous with
+// the step that sends it. Every counter of the group only rises or only
+// falls, and the group never moves alone: each step that moves one of
+// its tokens moves a process of another group too. Its moves are
+// messages, not processes. Nil when m is not at the group level or has
+// no such group; with none, the lemmas are those of shared counters
+// alone, as they were before tokens were read.
 func tokenGroups(m *counterabs.ParamModel) []bool {
 	if m.Level != counterabs.GroupLevel {
 		return nil
@@ -285,17 +287,32 @@ func tokenGroups(m *counterabs.ParamModel) []bool {
 			out[ctr.Group] = false
 		}
 	}
+	for i := range m.Transitions {
+		moves := m.Transitions[i].Moves()
+		for _, mv := range moves {
+			g := m.Counters[mv.From].Group
+			if !slices.ContainsFunc(moves, func(o counterabs.Move) bool { return m.Counters[o.From].Group != g }) {
+				out[g] = false // it moves alone
+			}
+		}
+	}
+	if !slices.Contains(out, true) {
+		return nil
+	}
 	return out
 }
 
-// eventVars returns m's shared variables and its counters of events
-// (risingVars), as state variable indices, increasing.
+// eventVars returns m's shared variables and the counters of its token
+// groups (tokenGroups) that grow, a token's x_sent, as state variable
+// indices, increasing.
 func eventVars(m *counterabs.ParamModel) []int {
 	var out []int
-	never, grows := risingVars(m)
-	for c := range m.Counters {
-		if never[c] && grows[c] {
-			out = append(out, c)
+	if tokens := tokenGroups(m); tokens != nil {
+		up, _, _ := stepSigns(m)
+		for c, ctr := range m.Counters {
+			if ctr.Group >= 0 && tokens[ctr.Group] && up[c] {
+				out = append(out, c)
+			}
 		}
 	}
 	for j := range m.Shared {
@@ -305,19 +322,23 @@ func eventVars(m *counterabs.ParamModel) []int {
 }
 
 // thresholdAtoms returns the comparisons of m's guards that read no
-// counter (shared variables and parameters only) but counters that no
-// step decreases (risingVars: a message token's "sent" state, where
-// a shared counter is written as a group of tokens, and that state's
-// counters in the other groups, which no step fills), each once, in the
+// counter (shared variables and parameters only), or only those of its
+// token groups' counters that never fall (tokenGroups: a token's
+// x_sent, read as the shared counter it writes), each once, in the
 // order of the transitions.
 func thresholdAtoms(m *counterabs.ParamModel) []presburger.Formula {
 	var atoms []presburger.Formula
 	seen := map[string]bool{}
+	// The counters read as shared counters are: a token group's that
+	// never fall, and those no step changes (that state's counters in
+	// the other groups).
 	rising := map[presburger.Var]bool{}
-	never, _ := risingVars(m)
-	for c := range m.Counters {
-		if never[c] {
-			rising[m.StateVar(c)] = true
+	if tokens := tokenGroups(m); tokens != nil {
+		up, down, varies := stepSigns(m)
+		for c, ctr := range m.Counters {
+			if !varies[c] && !down[c] && (!up[c] || ctr.Group >= 0 && tokens[ctr.Group]) {
+				rising[m.StateVar(c)] = true
+			}
 		}
 	}
 	readsOther := func(a presburger.Formula) bool {
