@@ -1,6 +1,9 @@
 package presburger
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // FoldBounds replaces every atom of f whose truth the bounds decide (the
 // term's range over the box lies wholly on one side of zero) by true or
@@ -19,6 +22,28 @@ func FoldBounds(f Formula, bounds []Bound) Formula {
 		box[b.Var] = b
 	}
 	return foldBounds(f, box)
+}
+
+// FoldRanges is FoldBounds for ranges that may be open on a side (a
+// counter's 0.., a group's size 1..): an atom is replaced by true or
+// false when it holds, or fails, wherever its term's range lies, a
+// half-line included. The result is equivalent to f within the ranges.
+func FoldRanges(f Formula, bounds []Bound) Formula {
+	box := make(map[Var]Bound, len(bounds))
+	for _, b := range Intersect(bounds) {
+		box[b.Var] = b
+	}
+	return foldAtoms(f, func(t Term) (int64, int64, bool) {
+		r := t.Range(func(v Var) (Bound, bool) { b, ok := box[v]; return b, ok })
+		lo, hi := r.Lo, r.Hi
+		if r.NoLo {
+			lo = math.MinInt64 // holdsOn compares the ends with 0 only
+		}
+		if r.NoHi {
+			hi = math.MaxInt64
+		}
+		return lo, hi, true
+	})
 }
 
 func foldBounds(f Formula, box map[Var]Bound) Formula {

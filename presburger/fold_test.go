@@ -1,6 +1,7 @@
 package presburger_test
 
 import (
+	"slices"
 	"testing"
 
 	pb "github.com/vsym/vsym/presburger"
@@ -65,6 +66,49 @@ func TestFoldBoundsKnown(t *testing.T) {
 				t.Fatalf("FoldBounds(%s) = %s, want %s", pb.Format(c.f, name), got, c.want)
 			}
 		})
+	}
+}
+
+// TestFoldRangesRandom: FoldRanges, with the random box opened above or
+// below on some variables, agrees with the formula at every point of
+// the box widened by 20 on each open side (far enough for the generated
+// terms, whose constants and coefficients are small), and folds atoms
+// that FoldBounds leaves over an open range ("x >= lo" on x in lo..).
+func TestFoldRangesRandom(t *testing.T) {
+	folded := 0
+	for seed := int64(0); seed < 1500; seed++ {
+		g := newGen(seed, 3)
+		bs := g.bounds()
+		wide := slices.Clone(bs) // the points checked
+		for i := range bs {
+			switch seed % 4 {
+			case 1:
+				bs[i].NoHi, wide[i].Hi = true, bs[i].Hi+20
+			case 2:
+				if i == 0 {
+					bs[i].NoLo, wide[i].Lo = true, bs[i].Lo-20
+				}
+			}
+		}
+		f := g.formula(3, g.vars())
+		h := pb.FoldRanges(f, bs)
+		if pb.Format(h, name) != pb.Format(f, name) {
+			folded++
+		}
+		forAll(wide, func(val func(pb.Var) int64) {
+			if pb.Eval(f, val) != pb.Eval(h, val) {
+				t.Fatalf("seed %d: %s folds to %s, which differs at x=%d y=%d z=%d",
+					seed, pb.Format(f, name), pb.Format(h, name), val(0), val(1), val(2))
+			}
+		})
+	}
+	if folded < 100 {
+		t.Fatalf("only %d of 1500 formulas changed: folding seems not to happen", folded)
+	}
+	x := pb.VarTerm(0)
+	counter := []pb.Bound{pb.AtLeast(0, 0)}
+	if got := pb.Format(pb.FoldRanges(pb.Conj(pb.Compare(x, pb.Ge, pb.ConstTerm(1)), pb.Compare(x, pb.Ge, pb.ConstTerm(0))), counter), name); got != "x >= 1" {
+		t.Errorf("FoldRanges(x >= 1 & x >= 0) on x >= 0 = %s, want x >= 1", got)
 	}
 }
 
