@@ -198,9 +198,7 @@ func checkInvariantOnModel(t *testing.T, sys *gsst.System, r prove.Result) {
 	s := z3.New()
 	m := modelAt(t, sys, r.Level, s)
 	phi, _ := counterabs.SafetyFormula(m.Properties[0].Formula)
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+	ts := safetyTS(m, phi)
 	if err := presburger.CheckInvariant(context.Background(), s, ts, r.Invariant); err != nil {
 		t.Errorf("invariant %s: %v", r.InvariantText, err)
 	}

@@ -46,9 +46,7 @@ func TestStateEquationRangesRandom(t *testing.T) {
 		if !ok {
 			continue
 		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+		ts := safetyTS(m, phi)
 		invs := prove.StateEquation(ctx, s, m, ts)
 		if invs == nil {
 			continue

@@ -192,14 +192,7 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 	for _, i := range dead {
 		guards = append(guards, m.Transitions[i].Guard)
 	}
-	f := presburger.Conj(d, presburger.Disj(guards...))
-	bounds := slices.Clone(domain)
-	for _, v := range presburger.FreeVars(f) {
-		if !slices.ContainsFunc(bounds, func(b presburger.Bound) bool { return b.Var == v }) {
-			bounds = append(bounds, presburger.AnyInt(v))
-		}
-	}
-	a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
+	a, err := solveIn(ctx, solver, domain, presburger.Conj(d, presburger.Disj(guards...)))
 	switch {
 	case err != nil:
 		return false, err
@@ -246,14 +239,7 @@ func staysZero(m *counterabs.ParamModel, raised []bool, dead []int) bool {
 // initially says whether every initial state (init, within domain)
 // satisfies d.
 func initially(ctx context.Context, solver presburger.Solver, init presburger.Formula, domain []presburger.Bound, d presburger.Formula) (bool, error) {
-	f := presburger.Conj(init, presburger.Negation(d))
-	bounds := slices.Clone(domain)
-	for _, v := range presburger.FreeVars(f) {
-		if !slices.ContainsFunc(bounds, func(b presburger.Bound) bool { return b.Var == v }) {
-			bounds = append(bounds, presburger.AnyInt(v))
-		}
-	}
-	a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
+	a, err := solveIn(ctx, solver, domain, presburger.Conj(init, presburger.Negation(d)))
 	switch {
 	case err != nil:
 		return false, err
@@ -261,4 +247,16 @@ func initially(ctx context.Context, solver presburger.Solver, init presburger.Fo
 		return false, &presburger.UndecidedError{What: "the initial states", Reason: "the solver cannot tell"}
 	}
 	return a.Result == presburger.Unsat, nil
+}
+
+// solveIn asks solver whether f has a solution within domain, its
+// other variables any integers.
+func solveIn(ctx context.Context, solver presburger.Solver, domain []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
+	bounds := slices.Clone(domain)
+	for _, v := range presburger.FreeVars(f) {
+		if !slices.ContainsFunc(bounds, func(b presburger.Bound) bool { return b.Var == v }) {
+			bounds = append(bounds, presburger.AnyInt(v))
+		}
+	}
+	return solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: f})
 }

@@ -53,17 +53,7 @@ func TestSearchFixedSizeRandom(t *testing.T) {
 		if sys == nil {
 			continue
 		}
-		m, err := counterabs.BuildParamGroup(sys)
-		if err != nil {
-			t.Fatalf("system %d: %v", i, err)
-		}
-		phi, ok := counterabs.SafetyFormula(m.Properties[0].Formula)
-		if !ok {
-			t.Fatalf("system %d: no safety property", i)
-		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+		m, ts := groupSafety(t, sys)
 		in := testsupport.Instance{Sizes: make([]int, len(sys.Groups))}
 		n := 0
 		for g := range sys.Groups {

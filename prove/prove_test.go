@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 	"github.com/vsym/vsym/specs"
@@ -20,6 +22,29 @@ func load(t testing.TB, name string, src []byte) *gsst.System {
 		t.Fatal(err)
 	}
 	return sys
+}
+
+// groupSafety returns the group-counter model of sys and the transition
+// system of its first property, a safety property: its bad states
+// violate it.
+func groupSafety(t testing.TB, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem) {
+	t.Helper()
+	m, err := counterabs.BuildParamGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phi, ok := counterabs.SafetyFormula(m.Properties[0].Formula)
+	if !ok {
+		t.Fatalf("%s: no safety property", sys.Name)
+	}
+	return m, safetyTS(m, phi)
+}
+
+// safetyTS is m's transition system with the states violating phi bad.
+func safetyTS(m *counterabs.ParamModel, phi presburger.Formula) presburger.TransitionSystem {
+	ps := m.TransitionSystem()
+	return presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 }
 
 func bundled(t testing.TB, name string) *gsst.System {

@@ -59,17 +59,7 @@ func TestSearchRangeInitRandom(t *testing.T) {
 			continue // no place starts in a range
 		}
 		ranged++
-		m, err := counterabs.BuildParamGroup(sys)
-		if err != nil {
-			t.Fatalf("system %d: %v", i, err)
-		}
-		phi, ok := counterabs.SafetyFormula(m.Properties[0].Formula)
-		if !ok {
-			t.Fatalf("system %d: no safety property", i)
-		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+		m, ts := groupSafety(t, sys)
 		sysPhi, _ := counterabs.SafetyFormula(sys.Properties[0].Formula)
 		fails := func(in testsupport.Instance, inits []extState) bool {
 			return slices.ContainsFunc(exploreFrom(sys, in, inits), func(st extState) bool {
