@@ -238,8 +238,12 @@ type coverSystem struct {
 }
 
 // maxSumSplits bounds the ways minimal enumerates to meet the sums of
-// one clause.
-const maxSumSplits = 10_000
+// one clause, and maxSumDeficit what a sum over several variables may
+// lack (raised one unit at a time, each a level of minimal's walk).
+const (
+	maxSumSplits  = 10_000
+	maxSumDeficit = 10_000
+)
 
 // monotoneSystem reads m (with ts its transition system, Bad included)
 // as a monotone system, or returns ok false when some guard, update,
@@ -1190,6 +1194,39 @@ func (cs *coverSystem) minimal(base []int64, sums []sumAtom) [][]int64 {
 			}
 			if s >= a.bound {
 				continue
+			}
+			// One variable to raise: by what the sum lacks, at once
+			// (a threshold of a billion, one unit a step, overflowed
+			// the stack). Several: one unit of one of them at a time,
+			// each in turn, which a deficit of more than
+			// maxSumDeficit makes too many ways.
+			live := slices.DeleteFunc(slices.Clone(a.vars), func(v int) bool { return cs.dead != nil && cs.dead[v] })
+			if len(live) < len(a.vars) {
+				cs.deadSkipped = true
+			}
+			if len(live) == 1 {
+				k := a.coef[slices.Index(a.vars, live[0])]
+				if k <= 0 {
+					cs.tooMany = true
+					return
+				}
+				lack, ok := checked.Add(a.bound, -s)
+				raised := int64(0)
+				if ok {
+					raised, ok = checked.Add(x[live[0]], checked.CeilDiv(lack, k))
+				}
+				if !ok {
+					cs.tooMany = true
+					return
+				}
+				y := slices.Clone(x)
+				y[live[0]] = raised
+				walk(y)
+				return
+			}
+			if a.bound-s > maxSumDeficit {
+				cs.tooMany = true
+				return
 			}
 			// Raise one of its variables by one, each in turn; the
 			// results above another are dropped below. A dead
