@@ -35,12 +35,11 @@ import (
 // tried (each pair is a fixpoint over the steps).
 const maxEntryPairs = 16
 
-// entryCounts returns the entry-count candidates of m: one per shared
-// variable or counter of events (eventVars: a message token's "sent"
+// entryCounts returns the entry-count candidates of m: one per counted
+// variable (eventVars: the shared ones, and a message token's "sent"
 // state, where a shared counter is written as a group of tokens) and
 // per pair of them whose greatest set S is not empty.
-func entryCounts(m *counterabs.ParamModel) []presburger.Formula {
-	counted := eventVars(m)
+func entryCounts(m *counterabs.ParamModel, counted []int) []presburger.Formula {
 	if len(counted) == 0 || len(counted)*len(m.Counters) > maxLinearVars {
 		return nil
 	}

@@ -258,7 +258,9 @@ func Settles(m *counterabs.ParamModel) bool {
 }
 
 // EntryCounts exposes the entry-count candidates of m (entrycount.go).
-func EntryCounts(m *counterabs.ParamModel) []presburger.Formula { return entryCounts(m) }
+func EntryCounts(m *counterabs.ParamModel) []presburger.Formula {
+	return entryCounts(m, eventVars(m, stepSigns(m)))
+}
 
 // Transported exposes the conditions of ts.Init carried to every state
 // through the ghost constants (ghost.go).

@@ -116,12 +116,12 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// most the processes past the vote.
 	// The counted variables: the shared ones, and a token group's
 	// x_sent (eventVars).
-	counted := eventVars(m)
+	sg := stepSigns(m)
+	counted := eventVars(m, sg)
 	steps := make([][]presburger.Term, len(m.Transitions))
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
 	}
-	tokens := tokenGroups(m)
 	entered := make([]map[int]bool, len(counted))
 	for j, v := range counted {
 		entered[j] = map[int]bool{}
@@ -130,7 +130,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 			if d := steps[i][v].Sub(x(v)); d.IsConst() && d.Const > 0 {
 				for _, mv := range t.Moves() { // none for an environment step
 					// Not a token's move, which is the message.
-					if g := m.Counters[mv.To].Group; g < 0 || tokens == nil || !tokens[g] {
+					if g := m.Counters[mv.To].Group; g < 0 || sg.tokens == nil || !sg.tokens[g] {
 						entered[j][mv.To] = true
 					}
 				}
@@ -174,7 +174,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		}
 	}
 	// Entry counts (entrycount.go): at least the processes that sent.
-	for _, f := range entryCounts(m) {
+	for _, f := range entryCounts(m, counted) {
 		add("count", f)
 	}
 	// The initial conditions carried to every state (ghost.go).
@@ -191,10 +191,9 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// happened; that is a disjunction, which no other kind writes and
 	// Spacer ran out of work looking for (strb's unforgeability in that
 	// style: unknown after 10 s).
-	never, grows := risingVars(m)
 	for j := range m.Shared {
 		v := len(m.Counters) + j
-		if !atInitial(m, ts.Bad, v, init[v]) || !never[v] || !grows[v] {
+		if !atInitial(m, ts.Bad, v, init[v]) || !sg.rising(v) || !sg.up[v] {
 			continue
 		}
 		happened := presburger.Compare(x(v), presburger.Gt, init[v])
@@ -230,60 +229,56 @@ func atInitial(m *counterabs.ParamModel, bad presburger.Formula, v int, v0 presb
 	return false
 }
 
-// risingVars says, for each state variable of m, whether every step
-// adds a nonnegative constant to it (never decreases), and whether some
-// step adds a positive one (grows).
-func risingVars(m *counterabs.ParamModel) (never, grows []bool) {
-	up, down, varies := stepSigns(m)
-	never = make([]bool, len(up))
-	for v := range never {
-		never[v] = !varies[v] && !down[v]
-	}
-	return never, up
+// signs says, for each state variable of m's, whether some step adds a
+// positive constant to it (up), a negative one (down), or a term that
+// reads the state (varies); tokens is tokenGroups.
+type signs struct {
+	up, down, varies, tokens []bool
 }
 
-// stepSigns says, for each state variable of m, whether some step adds
-// a positive constant to it (up), a negative one (down), or a term that
-// reads the state (varies).
-func stepSigns(m *counterabs.ParamModel) (up, down, varies []bool) {
+// rising says whether no step lowers state variable v.
+func (s *signs) rising(v int) bool { return !s.varies[v] && !s.down[v] }
+
+// stepSigns returns the signs of m's steps, each step's terms read once.
+func stepSigns(m *counterabs.ParamModel) *signs {
 	k := m.NumState()
-	up, down, varies = make([]bool, k), make([]bool, k), make([]bool, k)
+	s := &signs{up: make([]bool, k), down: make([]bool, k), varies: make([]bool, k)}
 	for i := range m.Transitions {
 		next := m.StepTerms(&m.Transitions[i])
 		for v := range k {
 			switch d := next[v].Sub(presburger.VarTerm(m.StateVar(v))); {
 			case !d.IsConst():
-				varies[v] = true
+				s.varies[v] = true
 			case d.Const > 0:
-				up[v] = true
+				s.up[v] = true
 			case d.Const < 0:
-				down[v] = true
+				s.down[v] = true
 			}
 		}
 	}
-	return up, down, varies
+	s.tokens = tokenGroups(m, s)
+	return s
 }
 
 // tokenGroups says, for each group of m's system at the group level,
 // whether it is a group of message tokens: a shared counter written as
 // tokens, each moved once from x_free to x_sent by a rendezvous with
 // the step that sends it. Every counter of the group only rises or only
-// falls, and the group never moves alone: each step that moves one of
-// its tokens moves a process of another group too. Its moves are
+// falls (by s), and the group never moves alone: each step that moves
+// one of its tokens moves a process of another group too. Its moves are
 // messages, not processes. Nil when m is not at the group level or has
 // no such group; with none, the lemmas are those of shared counters
 // alone, as they were before tokens were read.
-func tokenGroups(m *counterabs.ParamModel) []bool {
+func tokenGroups(m *counterabs.ParamModel, s *signs) []bool {
 	if m.Level != counterabs.GroupLevel {
 		return nil
 	}
-	up, down, varies := stepSigns(m)
 	out := make([]bool, len(m.System.Groups))
 	for g := range out {
 		out[g] = true
 	}
 	for c, ctr := range m.Counters {
-		if ctr.Group >= 0 && (varies[c] || up[c] && down[c]) {
+		if ctr.Group >= 0 && (s.varies[c] || s.up[c] && s.down[c]) {
 			out[ctr.Group] = false
 		}
 	}
@@ -303,14 +298,13 @@ func tokenGroups(m *counterabs.ParamModel) []bool {
 }
 
 // eventVars returns m's shared variables and the counters of its token
-// groups (tokenGroups) that grow, a token's x_sent, as state variable
+// groups (s.tokens) that grow, a token's x_sent, as state variable
 // indices, increasing.
-func eventVars(m *counterabs.ParamModel) []int {
+func eventVars(m *counterabs.ParamModel, s *signs) []int {
 	var out []int
-	if tokens := tokenGroups(m); tokens != nil {
-		up, _, _ := stepSigns(m)
+	if s.tokens != nil {
 		for c, ctr := range m.Counters {
-			if ctr.Group >= 0 && tokens[ctr.Group] && up[c] {
+			if ctr.Group >= 0 && s.tokens[ctr.Group] && s.up[c] {
 				out = append(out, c)
 			}
 		}
@@ -323,7 +317,7 @@ func eventVars(m *counterabs.ParamModel) []int {
 
 // thresholdAtoms returns the comparisons of m's guards that read no
 // counter (shared variables and parameters only), or only those of its
-// token groups' counters that never fall (tokenGroups: a token's
+// token groups' counters that never fall (signs.tokens: a token's
 // x_sent, read as the shared counter it writes), each once, in the
 // order of the transitions.
 func thresholdAtoms(m *counterabs.ParamModel) []presburger.Formula {
@@ -333,10 +327,9 @@ func thresholdAtoms(m *counterabs.ParamModel) []presburger.Formula {
 	// never fall, and those no step changes (that state's counters in
 	// the other groups).
 	rising := map[presburger.Var]bool{}
-	if tokens := tokenGroups(m); tokens != nil {
-		up, down, varies := stepSigns(m)
+	if sg := stepSigns(m); sg.tokens != nil {
 		for c, ctr := range m.Counters {
-			if !varies[c] && !down[c] && (!up[c] || ctr.Group >= 0 && tokens[ctr.Group]) {
+			if sg.rising(c) && (!sg.up[c] || ctr.Group >= 0 && sg.tokens[ctr.Group]) {
 				rising[m.StateVar(c)] = true
 			}
 		}
