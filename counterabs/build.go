@@ -21,11 +21,22 @@ type config struct {
 	maxClauses int
 	simplify   bool
 	progress   progress.Func
+	runSteps   bool
 }
 
 // OnProgress has Build report to f as it starts on each transition:
 // phase progress.Build, transition K of N.
 func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = f } }
+
+// RunSteps has BuildGroup and BuildParamGroup (and BuildParam, when it
+// builds the group-counter model) leave out the steps no run takes because a mover
+// would leave a state its group never occupies (gsst's MayOccupy): a
+// rendezvous part that allows any group gets a copy per group, and most
+// of them move nobody. The model is then exact on every reachable
+// configuration, which is what an invariant or a run is about, but not
+// on the others: certification and the checks of a model against the
+// processes on every configuration take the whole model.
+func RunSteps() Option { return func(c *config) { c.runSteps = true } }
 
 // Force builds the model of a system that may not be fully virtually
 // symmetric. Each g_r is then checked to be the existential abstraction of

@@ -20,15 +20,25 @@ import (
 // under the permutations inside each group: it needs no certification,
 // no solver, and preserves every property over group and total counters
 // (Wahl's counter representation per block of a partition). A malformed
-// system is errkind.Input.
-func BuildGroup(sys *gsst.System) (*Model, error) {
+// system is errkind.Input. Of opts it reads RunSteps only: with it the
+// model is exact on the reachable configurations, which is what an
+// exploration visits.
+func BuildGroup(sys *gsst.System, opts ...Option) (*Model, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if err := checkFixed(sys); err != nil {
 		return nil, err
 	}
 	m := newModel(sys, GroupLevel)
-	mayHold := func(g int) bool { return sys.Groups[g].Size > 0 }
+	may := func(g, _ int) bool { return sys.Groups[g].Size > 0 }
+	if cfg.runSteps {
+		occ := sys.MayOccupy()
+		may = func(g, st int) bool { return sys.Groups[g].Size > 0 && occ[g][st] }
+	}
 	for _, steps := range stepsByOrigin(sys) {
-		err := groupChoices(sys, steps, mayHold, m.Counter, func(s int, groups []int) error {
+		err := groupChoices(sys, steps, may, m.Counter, func(s int, groups []int) error {
 			t, err := m.transition([]int{s}, groups)
 			if err != nil {
 				return err

@@ -727,7 +727,7 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // certification that cannot decide also gives the group-counter model,
 // which is exact for any system. A property that reads group counters
 // makes it the group-counter model without certifying. Of opts it reads
-// OnProgress only, for the certification.
+// OnProgress, for the certification, and RunSteps.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
 	var cfg config
 	for _, o := range opts {
@@ -738,7 +738,7 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 		why = sharedSpread(sys) + " (the parametric total-counter model states an initial set where the groups that spread over a state spread over the same states)"
 	}
 	if why != "" {
-		m, err := BuildParamGroup(sys)
+		m, err := BuildParamGroup(sys, opts...)
 		if m != nil {
 			m.Reason = why
 		}
@@ -749,7 +749,7 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 		return nil, err
 	}
 	if !cert.Certified() {
-		m, err := BuildParamGroup(sys)
+		m, err := BuildParamGroup(sys, opts...)
 		if m != nil {
 			m.Cert = cert
 			m.Reason = "not certified fully virtually symmetric for every size (" + cert.Verdict().String() + "); the group-counter model is exact for any system"
@@ -804,7 +804,8 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // a group (that may have processes) to each of its parts, guarded by the
 // step's enabledness for those groups (System.EnabledFormula of
 // Step.WithGroups), as in BuildGroup. Like BuildGroup it is exact for
-// every system and needs no solver.
+// every system and needs no solver; with RunSteps, exact on the
+// reachable configurations. Of opts it reads RunSteps only.
 //
 // The shared variables are state variables of the model and the
 // parameters constants (Constraint holds the assumption and the sizes
@@ -812,14 +813,23 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // broadcast its Transfers (for each group it applies to, the group's
 // counter of the source into its counter of the target), the other parts
 // of a rendezvous its Also.
-func BuildParamGroup(sys *gsst.System) (*ParamModel, error) {
+func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
 	m := newParamModel(sys, GroupLevel)
 	if err := m.setConstraint(); err != nil {
 		return nil, err
 	}
 	n := m.numbering()
+	may := func(g, _ int) bool { return n.mayHold(g) }
+	if cfg.runSteps {
+		occ := sys.MayOccupy()
+		may = func(g, st int) bool { return n.mayHold(g) && occ[g][st] }
+	}
 	for _, steps := range stepsByOrigin(sys) {
-		err := groupChoices(sys, steps, n.mayHold, n.counter, func(s int, groups []int) error {
+		err := groupChoices(sys, steps, may, n.counter, func(s int, groups []int) error {
 			t, err := m.transition([]int{s}, groups)
 			if err != nil {
 				return err

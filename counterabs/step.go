@@ -272,19 +272,25 @@ const maxChoices = 1 << 16
 
 // groupChoices calls yield with each step of steps (indices into
 // System.Steps(): the blocks of one local transition, or one rendezvous)
-// and each assignment of a group to its parts that may have processes,
-// in increasing order of the first part's group, then the second's, and
-// so on; for the blocks of a transition, each group with the block that
-// holds it. Two assignments of a step that move the same counters (at
-// numbering n) are one: the second is left out.
-func groupChoices(sys *gsst.System, steps []int, mayHold func(g int) bool, counter func(s, g int) int, yield func(step int, groups []int) error) error {
+// and each assignment of a group to its parts whose movers may be there
+// (may(g, st): a process of group g may be in state st), in increasing
+// order of the first part's group, then the second's, and so on; for the
+// blocks of a transition, each group with the block that holds it. Two
+// assignments of a step that move the same counters (at numbering n) are
+// one: the second is left out.
+func groupChoices(sys *gsst.System, steps []int, may func(g, st int) bool, counter func(s, g int) int, yield func(step int, groups []int) error) error {
 	all := sys.Steps()
 	parts := len(all[steps[0]].Parts)
+	// mover says whether a process of group g may take part i of some
+	// step of steps.
+	mover := func(i, g int) bool {
+		return slices.ContainsFunc(steps, func(s int) bool { return all[s].Parts[i].Allows(g) && may(g, all[s].Parts[i].From) })
+	}
 	count := 1
 	for i := range parts {
 		k := 0
 		for g := range sys.Groups {
-			if mayHold(g) && slices.ContainsFunc(steps, func(s int) bool { return all[s].Parts[i].Allows(g) }) {
+			if mover(i, g) {
 				k++
 			}
 		}
@@ -317,7 +323,7 @@ func groupChoices(sys *gsst.System, steps []int, mayHold func(g int) bool, count
 			return nil
 		}
 		for g := range sys.Groups {
-			if !mayHold(g) {
+			if !mover(i, g) {
 				continue
 			}
 			groups[i] = g

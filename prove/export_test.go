@@ -195,7 +195,7 @@ func BreakCaps(chains, pre, poolFacts bool) (restore func()) {
 // (monotone.go).
 func MonotoneCandidates(m *counterabs.ParamModel) (monotone, ceiling []presburger.Formula) {
 	s := newMonotoneSearch(m)
-	return monotoneCandidates(m, s), ceilingCandidates(m, s, thresholdAtoms(m))
+	return monotoneCandidates(m, s), ceilingCandidates(m, s, thresholdAtoms(m, stepSigns(m)))
 }
 
 // Houdini returns the candidates that Houdini's filter keeps on ts

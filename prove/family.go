@@ -71,9 +71,9 @@ func familyModelOf(ctx context.Context, sys *gsst.System, m, total *counterabs.P
 	}
 	var fm *counterabs.ParamModel
 	if m == total {
-		fm, err = counterabs.BuildParam(ctx, family.WithProperties(totalProps...), solver)
+		fm, err = counterabs.BuildParam(ctx, family.WithProperties(totalProps...), solver, counterabs.RunSteps())
 	} else {
-		fm, err = counterabs.BuildParamGroup(family.WithProperties(groupProps...))
+		fm, err = counterabs.BuildParamGroup(family.WithProperties(groupProps...), counterabs.RunSteps())
 	}
 	if err != nil {
 		return nil, err

@@ -78,9 +78,16 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// filter keeps it: the ByMC lemma "a threshold once passed stays
 	// passed", which makes the states behind a threshold unreachable
 	// while it is not passed.
-	atoms := thresholdAtoms(m)
+	sg := stepSigns(m)
+	// A token's counter is a shared counter, not a place a threshold
+	// lets processes into.
+	token := func(c int) bool {
+		g := m.Counters[c].Group
+		return g >= 0 && sg.tokens != nil && sg.tokens[g]
+	}
+	atoms := thresholdAtoms(m, sg)
 	for c := range m.Counters {
-		if empty[c] {
+		if empty[c] || token(c) {
 			continue
 		}
 		zero := presburger.Compare(x(c), presburger.Eq, presburger.ConstTerm(0))
@@ -93,7 +100,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		for s := range m.System.States {
 			var tot presburger.Term
 			for c, ctr := range m.Counters {
-				if ctr.State == s && !empty[c] {
+				if ctr.State == s && !empty[c] && !token(c) {
 					tot = tot.Add(x(c))
 				}
 			}
@@ -116,7 +123,6 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// most the processes past the vote.
 	// The counted variables: the shared ones, and a token group's
 	// x_sent (eventVars).
-	sg := stepSigns(m)
 	counted := eventVars(m, sg)
 	steps := make([][]presburger.Term, len(m.Transitions))
 	for i := range m.Transitions {
@@ -320,14 +326,14 @@ func eventVars(m *counterabs.ParamModel, s *signs) []int {
 // token groups' counters that never fall (signs.tokens: a token's
 // x_sent, read as the shared counter it writes), each once, in the
 // order of the transitions.
-func thresholdAtoms(m *counterabs.ParamModel) []presburger.Formula {
+func thresholdAtoms(m *counterabs.ParamModel, sg *signs) []presburger.Formula {
 	var atoms []presburger.Formula
 	seen := map[string]bool{}
 	// The counters read as shared counters are: a token group's that
 	// never fall, and those no step changes (that state's counters in
 	// the other groups).
 	rising := map[presburger.Var]bool{}
-	if sg := stepSigns(m); sg.tokens != nil {
+	if sg.tokens != nil {
 		for c, ctr := range m.Counters {
 			if sg.rising(c) && (!sg.up[c] || ctr.Group >= 0 && sg.tokens[ctr.Group]) {
 				rising[m.StateVar(c)] = true

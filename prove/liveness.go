@@ -585,7 +585,7 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 				idx = append(idx, k)
 			}
 		}
-		m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...))
+		m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...), counterabs.RunSteps())
 		if err != nil {
 			return err
 		}

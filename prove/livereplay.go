@@ -69,7 +69,7 @@ func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex pre
 	// the initial values up to the number of processes, some of the
 	// instance's, where a fair run found is one of the instance's.
 	inst = inst.WithProperties(idx).InitialsUpTo(inst.N())
-	gm, err := counterabs.BuildGroup(inst)
+	gm, err := counterabs.BuildGroup(inst, counterabs.RunSteps())
 	if err != nil {
 		return false, err
 	}

@@ -402,7 +402,7 @@ func monotoneLemmas(m *counterabs.ParamModel, lis []linearInvariant) []Lemma {
 		}
 	}
 	add("monotone", monotoneCandidates(m, s))
-	add("ceiling", ceilingCandidates(m, s, thresholdAtoms(m)))
+	add("ceiling", ceilingCandidates(m, s, thresholdAtoms(m, stepSigns(m))))
 	return out
 }
 

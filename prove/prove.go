@@ -310,7 +310,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 	}
 	if len(totalProps) > 0 {
-		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver, counterabs.OnProgress(cfg.progress))
+		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver, counterabs.OnProgress(cfg.progress), counterabs.RunSteps())
 		if err != nil {
 			return nil, err
 		}
@@ -320,7 +320,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		rep.Cert = m.Cert
 	}
 	if len(groupProps) > 0 {
-		m, err := counterabs.BuildParamGroup(sys.WithProperties(groupProps...))
+		m, err := counterabs.BuildParamGroup(sys.WithProperties(groupProps...), counterabs.RunSteps())
 		if err != nil {
 			return nil, err
 		}
@@ -336,7 +336,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	// GSST (one group per rule of a Petri net, readers and writers).
 	var coverGroup *counterabs.ParamModel
 	if total != nil && total.Level == counterabs.TotalLevel && readsLocals(total) {
-		m, err := counterabs.BuildParamGroup(sys.WithProperties(totalProps...))
+		m, err := counterabs.BuildParamGroup(sys.WithProperties(totalProps...), counterabs.RunSteps())
 		if err != nil {
 			return nil, err
 		}

@@ -31,9 +31,17 @@ func (lq *liveQuestion) candidates() []Lemma {
 	ps := m.TransitionSystem()
 	base := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
 	out := candidates(m, base)
-	add := func(kind string, f presburger.Formula) {
-		out = append(out, Lemma{Kind: kind, Formula: f, Text: lq.format(f)})
+	seen := map[string]bool{}
+	for _, l := range out {
+		seen[l.Text] = true
 	}
+	add := func(kind string, f presburger.Formula) {
+		if text := lq.format(f); !seen[text] {
+			seen[text] = true
+			out = append(out, Lemma{Kind: kind, Formula: f, Text: text})
+		}
+	}
+	empty := emptyCounters(m)
 	for _, p := range m.Pools {
 		var sum presburger.Term
 		for _, c := range p.Counters {
@@ -41,14 +49,32 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 		add("pool", presburger.Compare(sum, presburger.Eq, p.Sum))
 	}
-	// A counter at most a shared variable: the processes that entered
-	// a state only by incrementing it (the choices of a value counted,
-	// which the premise of a property reads).
+	// The counts of events: the unbounded shared variables, then the
+	// counters of message tokens sent (lemma.go's eventVars), as state
+	// variable indices. Without tokens, the shared variables alone, as
+	// before tokens were read.
+	sg := stepSigns(m)
+	var events []int
 	for j := range m.Shared {
 		if m.Shared[j].Unbounded {
-			for c := range m.Counters {
-				add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, presburger.VarTerm(m.SharedVar(j))))
+			events = append(events, len(m.Counters)+j)
+		}
+	}
+	for _, v := range eventVars(m, sg) {
+		if v < len(m.Counters) {
+			events = append(events, v)
+		}
+	}
+	x := func(i int) presburger.Term { return presburger.VarTerm(m.StateVar(i)) }
+	// A counter at most a count of events: the processes that entered
+	// a state only by incrementing it (the choices of a value counted,
+	// which the premise of a property reads).
+	for _, v := range events {
+		for c := range m.Counters {
+			if v < len(m.Counters) && (empty[c] || sg.tokens[m.Counters[c].Group]) {
+				continue // the tokens' own counters, or 0
 			}
+			add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, x(v)))
 		}
 	}
 	// Flows: a counter is what entered it less what left it, when a
@@ -59,7 +85,16 @@ func (lq *liveQuestion) candidates() []Lemma {
 		var out []int
 		for _, a := range t.Assign {
 			if a.Value.Equal(presburger.VarTerm(presburger.Var(a.Var)).Add(presburger.ConstTerm(1))) {
-				out = append(out, a.Var)
+				out = append(out, len(m.Counters)+int(presburger.Var(a.Var)-m.SharedVar(0)))
+			}
+		}
+		if sg.tokens == nil {
+			return out
+		}
+		next := m.StepTerms(t)
+		for _, v := range events {
+			if v < len(m.Counters) && next[v].Sub(x(v)).Equal(presburger.ConstTerm(1)) {
+				out = append(out, v)
 			}
 		}
 		return out
@@ -77,14 +112,13 @@ func (lq *liveQuestion) candidates() []Lemma {
 			}
 		}
 		for _, y := range ins {
-			for _, x := range outs {
-				if x == y {
+			for _, xi := range outs {
+				if xi == y {
 					continue
 				}
 				// y - x - c stays y0 - x0 - c0.
-				xv, yv := presburger.Var(x), presburger.Var(y)
-				lhs := presburger.VarTerm(yv).Sub(presburger.VarTerm(xv)).Sub(presburger.VarTerm(presburger.Var(c)))
-				rhs := init[len(m.Counters)+int(yv-m.SharedVar(0))].Sub(init[len(m.Counters)+int(xv-m.SharedVar(0))]).Sub(init[c])
+				lhs := x(y).Sub(x(xi)).Sub(presburger.VarTerm(presburger.Var(c)))
+				rhs := init[y].Sub(init[xi]).Sub(init[c])
 				add("count", presburger.Compare(lhs, presburger.Eq, rhs))
 				// Only the first half: x counts some exits only.
 				add("count", presburger.Compare(lhs, presburger.Ge, rhs))
@@ -152,16 +186,10 @@ func (lq *liveQuestion) candidates() []Lemma {
 	// Two shared counts equal, or one zero, while the obligation is
 	// open (no process chose 1: nobody sent 1).
 	idle0 := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
-	for j := range m.Shared {
-		if !m.Shared[j].Unbounded {
-			continue
-		}
-		xj := presburger.VarTerm(m.SharedVar(j))
-		add("pending", presburger.Disj(idle0, presburger.Compare(xj, presburger.Eq, presburger.ConstTerm(0))))
-		for k := j + 1; k < len(m.Shared); k++ {
-			if m.Shared[k].Unbounded {
-				add("pending", presburger.Disj(idle0, presburger.Compare(xj, presburger.Eq, presburger.VarTerm(m.SharedVar(k)))))
-			}
+	for j, v := range events {
+		add("pending", presburger.Disj(idle0, presburger.Compare(x(v), presburger.Eq, presburger.ConstTerm(0))))
+		for _, w := range events[j+1:] {
+			add("pending", presburger.Disj(idle0, presburger.Compare(x(v), presburger.Eq, x(w))))
 		}
 	}
 	// A value of a shared variable with few values only while a
@@ -188,6 +216,9 @@ func (lq *liveQuestion) candidates() []Lemma {
 		atoms = append(atoms, presburger.Negation(a))
 	}
 	for c := range m.Counters {
+		if empty[c] {
+			continue // zero, by the linear invariants
+		}
 		x := presburger.VarTerm(presburger.Var(c))
 		atoms = append(atoms, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(1)), presburger.Compare(x, presburger.Le, presburger.ConstTerm(0)))
 	}
@@ -411,10 +442,13 @@ func (lq *liveQuestion) rankCandidates(live []int) (linear []Rank) {
 			addEdge(mv.From, mv.To)
 		}
 	}
+	// The counters no run fills are 0 (the linear invariants say so):
+	// a rank does not read them.
+	empty := emptyCounters(m)
 	weigh := func(w []int64) presburger.Term {
 		var r presburger.Term
 		for c, ctr := range m.Counters {
-			if w[ctr.State] != 0 {
+			if w[ctr.State] != 0 && !empty[c] {
 				r = r.Add(presburger.VarTerm(presburger.Var(c)).Scale(w[ctr.State]))
 			}
 		}
@@ -457,7 +491,7 @@ func (lq *liveQuestion) rankCandidates(live []int) (linear []Rank) {
 			for g := range m.System.Groups {
 				var r presburger.Term
 				for c, ctr := range m.Counters {
-					if ctr.Group == g && dist[ctr.State] != 0 {
+					if ctr.Group == g && dist[ctr.State] != 0 && !empty[c] {
 						r = r.Add(presburger.VarTerm(presburger.Var(c)).Scale(dist[ctr.State]))
 					}
 				}

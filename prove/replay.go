@@ -274,7 +274,7 @@ func startOf(inst *gsst.System, tr *explore.Trace) (gsst.Config, error) {
 // a fair path. The prover's run reaches a bad state, but fair paths are
 // fewer: explore's counterexample then shows a fair one.
 func fairRefute(ctx context.Context, cfg config, inst *gsst.System, tr *explore.Trace, res *Result) error {
-	gm, err := counterabs.BuildGroup(inst)
+	gm, err := counterabs.BuildGroup(inst, counterabs.RunSteps())
 	if err != nil {
 		return err
 	}
