@@ -50,7 +50,7 @@ func TestRandomStepsAgainstProcesses(t *testing.T) {
 	r := rand.New(rand.NewSource(2026_05_25))
 	ctx := context.Background()
 	z := z3.New() // unbounded shared variables are beyond brute force
-	var st struct{ checked, built, refused, restricted, forced, bcast, rdv, shared, states int }
+	var st struct{ checked, built, refused, restricted, forced, bcast, rdv, shared, states, reached, dropped int }
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, testsupport.Small(0, testsupport.AllConstructs))
 		where := fmt.Sprintf("system %d", i)
@@ -74,6 +74,13 @@ func TestRandomStepsAgainstProcesses(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", where, err, testsupport.Describe(sys))
 		}
 		st.states += o.checkGroup(t, where, gm)
+		rm, err := BuildGroup(sys, RunSteps())
+		if err != nil {
+			t.Fatalf("%s: RunSteps: %v\n%s", where, err, testsupport.Describe(sys))
+		}
+		reached, dropped := o.checkGroupReachable(t, where, rm, gm)
+		st.reached += reached
+		st.dropped += dropped
 
 		tm, err := Build(ctx, sys, z, z)
 		var nc *NotCertifiedError
@@ -108,9 +115,9 @@ func TestRandomStepsAgainstProcesses(t *testing.T) {
 			t.Errorf("%s: ForceRefusal %q, though some step is not simple: %v", where, why, beyond)
 		}
 	}
-	t.Logf("%d systems (%d with broadcast, %d with rendezvous, %d with shared variables); total-counter model built for %d, refused with a witness for %d, for a restricted broadcast for %d; %d forced on simple steps; %d group-level states compared",
-		st.checked, st.bcast, st.rdv, st.shared, st.built, st.refused, st.restricted, st.forced, st.states)
-	if st.built < systems/5 || st.refused < systems/20 || st.restricted == 0 || st.forced < systems/20 || st.bcast < systems/5 || st.rdv < systems/5 {
+	t.Logf("%d systems (%d with broadcast, %d with rendezvous, %d with shared variables); total-counter model built for %d, refused with a witness for %d, for a restricted broadcast for %d; %d forced on simple steps; %d group-level states compared; with RunSteps, %d transitions left out, %d reachable states compared",
+		st.checked, st.bcast, st.rdv, st.shared, st.built, st.refused, st.restricted, st.forced, st.states, st.dropped, st.reached)
+	if st.built < systems/5 || st.refused < systems/20 || st.restricted == 0 || st.forced < systems/20 || st.bcast < systems/5 || st.rdv < systems/5 || st.dropped < systems/5 {
 		t.Errorf("the random sample exercises too little")
 	}
 }
@@ -248,37 +255,83 @@ func (o *stepOracle) checkGroup(t *testing.T, where string, m *Model) int {
 		for _, y := range list {
 			for _, v := range o.shared {
 				n++
-				x := modelState(m, y, v)
-				val := func(u presburger.Var) int64 { return int64(x[u]) }
-				oracle := o.steps(y, v)
-				want := map[string]bool{}
-				for _, ps := range oracle {
-					want[fmt.Sprint(modelState(m, o.counts(ps.Next), ps.Next.Shared))] = true
-				}
-				got := map[string]bool{}
-				for k := range m.Transitions {
-					tr := &m.Transitions[k]
-					enabled := presburger.Eval(tr.Guard, val)
-					var next []int
-					if enabled {
-						next = mustStep(t, m, tr, x)
-						got[fmt.Sprint(next)] = true
-					}
-					ref := slices.ContainsFunc(oracle, func(ps testsupport.ProcStep) bool {
-						return o.takes(m, tr, &ps) && slices.Equal(modelState(m, o.counts(ps.Next), ps.Next.Shared), next)
-					})
-					if enabled != ref {
-						t.Fatalf("%s: group model: %s is enabled=%v at %v, the oracle says %v (guard %s)\n%s", where, m.TransitionName(tr), enabled, x, ref,
-							m.FormatFormula(tr.Guard), testsupport.Describe(o.sys))
-					}
-				}
-				if len(got) != len(want) {
-					t.Fatalf("%s: group model: %d successors of %v, the oracle has %d\n%s", where, len(got), x, len(want), testsupport.Describe(o.sys))
-				}
+				o.checkGroupAt(t, where, m, y, v)
 			}
 		}
 	}
 	return n
+}
+
+// checkGroupAt compares the group-counter model m with the oracle at
+// configuration y and shared values v: each transition enabled exactly
+// when the oracle has a step of its origin reaching its step's
+// configuration, and together the oracle's successors.
+func (o *stepOracle) checkGroupAt(t *testing.T, where string, m *Model, y [][]int, v []int) {
+	t.Helper()
+	x := modelState(m, y, v)
+	val := func(u presburger.Var) int64 { return int64(x[u]) }
+	oracle := o.steps(y, v)
+	want := map[string]bool{}
+	for _, ps := range oracle {
+		want[fmt.Sprint(modelState(m, o.counts(ps.Next), ps.Next.Shared))] = true
+	}
+	got := map[string]bool{}
+	for k := range m.Transitions {
+		tr := &m.Transitions[k]
+		enabled := presburger.Eval(tr.Guard, val)
+		var next []int
+		if enabled {
+			next = mustStep(t, m, tr, x)
+			got[fmt.Sprint(next)] = true
+		}
+		ref := slices.ContainsFunc(oracle, func(ps testsupport.ProcStep) bool {
+			return o.takes(m, tr, &ps) && slices.Equal(modelState(m, o.counts(ps.Next), ps.Next.Shared), next)
+		})
+		if enabled != ref {
+			t.Fatalf("%s: group model: %s is enabled=%v at %v, the oracle says %v (guard %s)\n%s", where, m.TransitionName(tr), enabled, x, ref,
+				m.FormatFormula(tr.Guard), testsupport.Describe(o.sys))
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: group model: %d successors of %v, the oracle has %d\n%s", where, len(got), x, len(want), testsupport.Describe(o.sys))
+	}
+}
+
+// checkGroupReachable compares m, the group-counter model built with
+// RunSteps, with the oracle at every configuration the oracle reaches
+// from the initial one (shared values cut as in newStepOracle), where it
+// must agree as the whole model does everywhere. It returns the
+// configurations compared and the transitions RunSteps left out.
+func (o *stepOracle) checkGroupReachable(t *testing.T, where string, m, whole *Model) (reached, dropped int) {
+	t.Helper()
+	_, init := testsupport.Processes(o.sys)
+	start := testsupport.ProcState{Conf: init, Shared: o.sys.InitShared()}
+	seen := map[string]bool{start.Key(): true}
+	compared := map[string]bool{}
+	queue := []testsupport.ProcState{start}
+	for len(queue) > 0 {
+		ps := queue[0]
+		queue = queue[1:]
+		y := o.counts(ps)
+		if k := fmt.Sprint(y, ps.Shared); !compared[k] {
+			compared[k] = true
+			o.checkGroupAt(t, where+", RunSteps", m, y, ps.Shared)
+		}
+		for _, st := range o.steps(y, ps.Shared) {
+			if seen[st.Next.Key()] || !o.inCut(st.Next.Shared) {
+				continue
+			}
+			seen[st.Next.Key()] = true
+			queue = append(queue, st.Next)
+		}
+	}
+	return len(compared), len(whole.Transitions) - len(m.Transitions)
+}
+
+// inCut says whether shared values v lie among those the oracle
+// compares (newStepOracle).
+func (o *stepOracle) inCut(v []int) bool {
+	return slices.ContainsFunc(o.shared, func(w []int) bool { return slices.Equal(v, w) })
 }
 
 // checkTotal compares the total-counter model m with the oracle at every

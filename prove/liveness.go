@@ -632,30 +632,42 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 // restricted model is a proof for every instance. Dead transitions
 // change no run, but the linear invariants of the steps that remain
 // are stronger (cf1s: the messages sent are counted by the processes
-// that sent them once nobody crashes). m itself is returned when start
-// has no such condition. cond is the condition (True for none).
+// that sent them once nobody crashes). A guard no configuration of
+// the model's domain meets is made false too, with the premise or
+// without: a transition written never to fire ("#A > n" guarding a way
+// out of A) then closes no cycle for settles. cond is the condition
+// (True for none).
 func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, start presburger.Formula) (_ *counterabs.ParamModel, cond presburger.Formula, _ error) {
 	ps := m.TransitionSystem()
 	cond = paramPart(presburger.TransitionSystem{Params: ps.Params, Init: start})
-	if cond == presburger.True {
-		return m, cond, nil
-	}
 	mm := *m
-	mm.Constraint = presburger.Conj(m.Constraint, cond)
+	if cond != presburger.True {
+		mm.Constraint = presburger.Conj(m.Constraint, cond)
+	}
 	mm.Transitions = slices.Clone(m.Transitions)
+	dead := false
 	for i := range mm.Transitions {
 		t := &mm.Transitions[i]
+		if t.Guard == presburger.False {
+			continue
+		}
 		bounds := slices.Clone(ps.Domain)
 		for _, v := range t.Locals {
 			bounds = append(bounds, presburger.AnyInt(v))
 		}
-		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint)})
+		// Within the model's domain (the pools sum to the sizes): a
+		// guard no configuration meets ("#A > n" in a group of n - f)
+		// is dead whatever the premise says.
+		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint, m.Domain())})
 		if err != nil {
 			return nil, nil, err
 		}
 		if a.Result == presburger.Unsat {
-			t.Guard = presburger.False
+			t.Guard, dead = presburger.False, true
 		}
+	}
+	if !dead && cond == presburger.True {
+		return m, cond, nil
 	}
 	return &mm, cond, nil
 }

@@ -235,7 +235,62 @@ func (lq *liveQuestion) candidates() []Lemma {
 	}
 	// The trigger itself, when what it reads stays as it was.
 	add("pending", presburger.Disj(idle, lq.trigger))
+	// Thresholds over counters no step raises, as those over shared
+	// counters that never fall: "#I = 0" stays true once every process
+	// has left I, so "#S0 = 0 | #I = 0" when every way into S0 waits
+	// for it (ByMC's bosco).
+	for i := range m.Transitions {
+		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
+			if !readsOnlyFixedCounters(m, sg, empty, a) {
+				continue
+			}
+			for c := range m.Counters {
+				if !empty[c] {
+					add("threshold", presburger.Disj(presburger.Compare(x(c), presburger.Le, presburger.ConstTerm(0)), a))
+				}
+			}
+		}
+	}
+	// What the trigger's condition on the events rules out: a state no
+	// process reaches while it holds ("chose0 = n - f", every process
+	// chose 0: none reaches U0, "chose0 < n - f | #U0 <= 0"), each atom
+	// of the trigger that reads no counter negated.
+	for _, a := range guardAtoms(presburger.NNF(lq.trigger)) {
+		if readsCounter(m, a) {
+			continue
+		}
+		nots := []presburger.Formula{presburger.Negation(a)}
+		if c, ok := a.(presburger.Cmp); ok && c.Op == presburger.Eq {
+			nots = []presburger.Formula{presburger.Compare(c.T, presburger.Lt, presburger.ConstTerm(0)), presburger.Compare(c.T, presburger.Gt, presburger.ConstTerm(0))}
+		}
+		for _, na := range nots {
+			for c := range m.Counters {
+				if !empty[c] {
+					add("trigger", presburger.Disj(na, presburger.Compare(x(c), presburger.Le, presburger.ConstTerm(0))))
+				}
+			}
+		}
+	}
 	return out
+}
+
+// readsOnlyFixedCounters says whether atom a reads some counter of m, and
+// of the counters only those some run fills (not empty) and no step
+// raises (by sg), and no local.
+func readsOnlyFixedCounters(m *counterabs.ParamModel, sg *signs, empty map[int]bool, a presburger.Formula) bool {
+	reads := false
+	for _, v := range presburger.FreeVars(a) {
+		switch {
+		case v >= m.LocalVar(0):
+			return false
+		case int(v) < len(m.Counters):
+			if sg.up[v] || sg.varies[v] || empty[int(v)] {
+				return false
+			}
+			reads = true
+		}
+	}
+	return reads
 }
 
 // synthesize looks for the ranks and helpful constraints of a

@@ -59,6 +59,9 @@ func settles(m *counterabs.ParamModel) (ok bool, why string) {
 	}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
+		if t.Guard == presburger.False {
+			continue // it never fires
+		}
 		if len(t.Locals) > 0 {
 			return false, fmt.Sprintf("the guard of %s has local variables", m.TransitionName(t))
 		}
