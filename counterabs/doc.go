@@ -93,7 +93,12 @@
 // other parts), transfer every other process of a counter into another
 // (Transfers: a broadcast) and assign shared variables (Assign), all read
 // in the state before the step (Model.Step, StepInto). BuildGroup gives
-// one transition per step and assignment of groups to its parts. Build
+// one transition per step and assignment of groups to its parts; with
+// RunSteps (BuildGroup, BuildParamGroup, BuildParam), not those whose
+// movers would leave a state their group never occupies (gsst's
+// MayOccupy), which leaves the model exact on the reachable
+// configurations only: what a prover and an exploration read, not what
+// certification does. Build
 // gives the abstract transitions above and one per rendezvous, each
 // guard checked against its domain over group counters and shared
 // values like g_r, the update's domain conjoined to the paper's cases

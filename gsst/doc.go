@@ -86,7 +86,8 @@
 // anywhere in a range whose bounds may read them or leave the greatest
 // out; InitialFormula states the set, Initials lists it at an instance,
 // and FiniteInitial refuses, for the stages that list it, a range with no
-// greatest value.
+// greatest value. MayOccupy says, guards ignored, which states each
+// group's processes may ever be in (occupy.go).
 //
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and

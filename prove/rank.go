@@ -274,23 +274,47 @@ func (lq *liveQuestion) candidates() []Lemma {
 	return out
 }
 
-// readsOnlyFixedCounters says whether atom a reads some counter of m, and
-// of the counters only those some run fills (not empty) and no step
-// raises (by sg), and no local.
+// readsOnlyFixedCounters says whether atom a, a comparison T op 0,
+// reads some counter of m, of the counters only those some run fills
+// (not empty), no step raises (by sg) and that are no message tokens,
+// and no local, and stays true once true as they fall: each counter's
+// coefficient is positive in T <= 0 or T < 0, negative in T >= 0 or
+// T > 0, and T = 0 is a sum of counters with positive coefficients
+// ("#I = 0"). An atom such as "#I >= 1", a mover's, does not.
 func readsOnlyFixedCounters(m *counterabs.ParamModel, sg *signs, empty map[int]bool, a presburger.Formula) bool {
+	c, ok := a.(presburger.Cmp)
+	if !ok {
+		return false
+	}
 	reads := false
-	for _, v := range presburger.FreeVars(a) {
+	for _, mo := range c.T.Monos {
+		v := mo.Var
 		switch {
 		case v >= m.LocalVar(0):
 			return false
-		case int(v) < len(m.Counters):
-			if sg.up[v] || sg.varies[v] || empty[int(v)] {
+		case int(v) >= len(m.Counters):
+			if c.Op == presburger.Eq {
 				return false
 			}
-			reads = true
+			continue
 		}
+		if sg.up[v] || sg.varies[v] || empty[int(v)] || m.Counters[v].Group >= 0 && sg.tokens != nil && sg.tokens[m.Counters[v].Group] {
+			return false
+		}
+		switch c.Op {
+		case presburger.Le, presburger.Lt, presburger.Eq:
+			ok = mo.Coef > 0
+		case presburger.Ge, presburger.Gt:
+			ok = mo.Coef < 0
+		default:
+			ok = false
+		}
+		if !ok {
+			return false
+		}
+		reads = true
 	}
-	return reads
+	return reads && (c.Op != presburger.Eq || c.T.Const == 0)
 }
 
 // synthesize looks for the ranks and helpful constraints of a
