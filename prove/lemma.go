@@ -81,10 +81,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	sg := stepSigns(m)
 	// A token's counter is a shared counter, not a place a threshold
 	// lets processes into.
-	token := func(c int) bool {
-		g := m.Counters[c].Group
-		return g >= 0 && sg.tokens != nil && sg.tokens[g]
-	}
+	token := func(c int) bool { return sg.token(m, c) }
 	atoms := thresholdAtoms(m, sg)
 	for c := range m.Counters {
 		if empty[c] || token(c) {
@@ -240,6 +237,12 @@ func atInitial(m *counterabs.ParamModel, bad presburger.Formula, v int, v0 presb
 // reads the state (varies); tokens is tokenGroups.
 type signs struct {
 	up, down, varies, tokens []bool
+}
+
+// token says whether counter c of m is one of a token group's.
+func (s *signs) token(m *counterabs.ParamModel, c int) bool {
+	g := m.Counters[c].Group
+	return g >= 0 && s.tokens != nil && s.tokens[g]
 }
 
 // rising says whether no step lowers state variable v.

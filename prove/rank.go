@@ -71,7 +71,7 @@ func (lq *liveQuestion) candidates() []Lemma {
 	// which the premise of a property reads).
 	for _, v := range events {
 		for c := range m.Counters {
-			if v < len(m.Counters) && (empty[c] || sg.tokens[m.Counters[c].Group]) {
+			if v < len(m.Counters) && (empty[c] || sg.token(m, c)) {
 				continue // the tokens' own counters, or 0
 			}
 			add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, x(v)))
@@ -298,7 +298,7 @@ func readsOnlyFixedCounters(m *counterabs.ParamModel, sg *signs, empty map[int]b
 			}
 			continue
 		}
-		if sg.up[v] || sg.varies[v] || empty[int(v)] || m.Counters[v].Group >= 0 && sg.tokens != nil && sg.tokens[m.Counters[v].Group] {
+		if sg.up[v] || sg.varies[v] || empty[int(v)] || sg.token(m, int(v)) {
 			return false
 		}
 		switch c.Op {
