@@ -646,6 +646,7 @@ func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.P
 	}
 	mm.Transitions = slices.Clone(m.Transitions)
 	dead := false
+	domain := m.Domain()
 	for i := range mm.Transitions {
 		t := &mm.Transitions[i]
 		if t.Guard == presburger.False {
@@ -658,7 +659,7 @@ func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.P
 		// Within the model's domain (the pools sum to the sizes): a
 		// guard no configuration meets ("#A > n" in a group of n - f)
 		// is dead whatever the premise says.
-		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint, m.Domain())})
+		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint, domain)})
 		if err != nil {
 			return nil, nil, err
 		}
