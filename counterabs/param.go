@@ -82,6 +82,9 @@ type ParamModel struct {
 	sharedIndex []int          // the index in System.Shared of each of Shared
 	initValue   []presburger.Term
 	initFixed   []bool // InitialValue
+	// occupied, built with RunSteps, says which counters a run may fill
+	// (gsst's MayOccupy); the others are 0 in the formulas. nil: all.
+	occupied [][]bool
 }
 
 // ParamPool is a set of counters whose sum is Sum (a size variable, or
@@ -825,8 +828,8 @@ func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
 	n := m.numbering()
 	may := func(g, _ int) bool { return n.mayHold(g) }
 	if cfg.runSteps {
-		occ := sys.MayOccupy()
-		may = func(g, st int) bool { return n.mayHold(g) && occ[g][st] }
+		m.occupied = sys.MayOccupy()
+		may = func(g, st int) bool { return n.mayHold(g) && m.occupied[g][st] }
 	}
 	for _, steps := range stepsByOrigin(sys) {
 		err := groupChoices(sys, steps, may, n.counter, func(s int, groups []int) error {
@@ -1278,7 +1281,7 @@ func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error)
 		}
 		return g*states + s
 	}
-	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
+	return translateOccupied(m.System, m.Level, f, index, m.occupied, func(v presburger.Var) (presburger.Term, error) {
 		if m.isSystemVar(v) {
 			return m.systemTerm(v), nil
 		}

@@ -78,6 +78,7 @@ func TestRandomStepsAgainstProcesses(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: RunSteps: %v\n%s", where, err, testsupport.Describe(sys))
 		}
+		o.reachable()
 		reached, dropped := o.checkGroupReachable(t, where, rm, gm)
 		st.reached += reached
 		st.dropped += dropped
@@ -148,6 +149,7 @@ type stepOracle struct {
 	owner  []int
 	confs  map[string][][][]int
 	shared [][]int
+	reach  map[string]bool // reachable, once asked
 }
 
 func newStepOracle(sys *gsst.System) *stepOracle {
@@ -299,24 +301,41 @@ func (o *stepOracle) checkGroupAt(t *testing.T, where string, m *Model, y [][]in
 
 // checkGroupReachable compares m, the group-counter model built with
 // RunSteps, with the oracle at every configuration the oracle reaches
-// from the initial one (shared values cut as in newStepOracle), where it
-// must agree as the whole model does everywhere. It returns the
-// configurations compared and the transitions RunSteps left out.
+// from the initial one (reachable), where it must agree as the whole
+// model does everywhere. It returns the configurations compared and the
+// transitions RunSteps left out.
 func (o *stepOracle) checkGroupReachable(t *testing.T, where string, m, whole *Model) (reached, dropped int) {
 	t.Helper()
+	for _, list := range o.confs {
+		for _, y := range list {
+			for _, v := range o.shared {
+				if o.reach[fmt.Sprint(y, v)] {
+					reached++
+					o.checkGroupAt(t, where+", RunSteps", m, y, v)
+				}
+			}
+		}
+	}
+	return reached, len(whole.Transitions) - len(m.Transitions)
+}
+
+// reachable returns the configurations and shared values (as
+// fmt.Sprint(y, v)) the oracle reaches from the instance's initial
+// configuration, shared values cut as in newStepOracle.
+func (o *stepOracle) reachable() map[string]bool {
+	if o.reach != nil {
+		return o.reach
+	}
 	_, init := testsupport.Processes(o.sys)
 	start := testsupport.ProcState{Conf: init, Shared: o.sys.InitShared()}
 	seen := map[string]bool{start.Key(): true}
-	compared := map[string]bool{}
+	o.reach = map[string]bool{}
 	queue := []testsupport.ProcState{start}
 	for len(queue) > 0 {
 		ps := queue[0]
 		queue = queue[1:]
 		y := o.counts(ps)
-		if k := fmt.Sprint(y, ps.Shared); !compared[k] {
-			compared[k] = true
-			o.checkGroupAt(t, where+", RunSteps", m, y, ps.Shared)
-		}
+		o.reach[fmt.Sprint(y, ps.Shared)] = true
 		for _, st := range o.steps(y, ps.Shared) {
 			if seen[st.Next.Key()] || !o.inCut(st.Next.Shared) {
 				continue
@@ -325,7 +344,7 @@ func (o *stepOracle) checkGroupReachable(t *testing.T, where string, m, whole *M
 			queue = append(queue, st.Next)
 		}
 	}
-	return len(compared), len(whole.Transitions) - len(m.Transitions)
+	return o.reach
 }
 
 // inCut says whether shared values v lie among those the oracle
