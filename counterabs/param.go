@@ -1325,11 +1325,15 @@ func (m *ParamModel) finish() error {
 	// stays what it is in every configuration). The steps are the same; the
 	// searches that read a guard's shape (cover.go) read the plain one
 	// (mist's transthesis so written: proved after 30 s, in 0.02 s as
-	// "lock < 1").
+	// "lock < 1"). So do the negations, pushed down to the atoms, and
+	// the atoms, divided by a factor all their coefficients share:
+	// transthesis with one guard written "!(#x < 1 | lock)" timed out,
+	// ByMC's cc with its crash guard "!(#I != 0 | nfaulty >= f)" or
+	// "2 * nfaulty < 2 * f" ended unknown.
 	ranges := m.typeRanges()
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		t.Guard = presburger.FoldRanges(t.Guard, ranges)
+		t.Guard = presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(t.Guard)), ranges)
 	}
 	pool := make([]int, len(m.Counters))
 	for pi, p := range m.Pools {

@@ -196,3 +196,48 @@ func Expand(f Exists, limit int64) (Formula, error) {
 	}
 	return Disj(out...), nil
 }
+
+// PushNegations returns f with every negation pushed down to its atoms,
+// by De Morgan's laws: a negated comparison becomes the comparison with
+// the negated operator ("!(x < 1 | b)" is "x >= 1 & !b"). Unlike NNF it
+// keeps "t != 0" as it is written. Exists is kept whole (a negated Exists
+// stays a Not).
+func PushNegations(f Formula) Formula { return pushNot(f, false) }
+
+func pushNot(f Formula, neg bool) Formula {
+	switch f := f.(type) {
+	case Bool:
+		return Bool(bool(f) != neg)
+	case Cmp:
+		if neg {
+			return Cmp{f.Op.Negate(), f.T}
+		}
+		return f
+	case Not:
+		return pushNot(f.F, !neg)
+	case And:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = pushNot(g, neg)
+		}
+		if neg {
+			return Disj(out...)
+		}
+		return Conj(out...)
+	case Or:
+		out := make([]Formula, len(f))
+		for i, g := range f {
+			out[i] = pushNot(g, neg)
+		}
+		if neg {
+			return Conj(out...)
+		}
+		return Disj(out...)
+	case Exists:
+		if neg {
+			return Not{f}
+		}
+		return f
+	}
+	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
