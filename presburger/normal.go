@@ -5,9 +5,17 @@ import "fmt"
 // NNF returns f in negation normal form without Ne: negations are pushed
 // into the atoms and "t != 0" becomes "t < 0 | t > 0". Exists is kept as
 // an opaque subformula (a negated Exists stays a Not).
-func NNF(f Formula) Formula { return nnf(f, false) }
+func NNF(f Formula) Formula { return pushNot(f, false, true) }
 
-func nnf(f Formula, neg bool) Formula {
+// PushNegations returns f with every negation pushed down to its atoms,
+// by De Morgan's laws: a negated comparison becomes the comparison with
+// the negated operator ("!(x < 1 | b)" is "x >= 1 & !b"). Unlike NNF it
+// keeps "t != 0" as it is written. Exists is kept as NNF keeps it.
+func PushNegations(f Formula) Formula { return pushNot(f, false, false) }
+
+// pushNot returns f, negated when neg, with the negations pushed into
+// the atoms, and "t != 0" split into "t < 0 | t > 0" when splitNe.
+func pushNot(f Formula, neg, splitNe bool) Formula {
 	switch f := f.(type) {
 	case Bool:
 		return Bool(bool(f) != neg)
@@ -16,38 +24,37 @@ func nnf(f Formula, neg bool) Formula {
 		if neg {
 			op = op.Negate()
 		}
-		if op == Ne {
+		if op == Ne && splitNe {
 			return Disj(Cmp{Lt, f.T}, Cmp{Gt, f.T})
 		}
 		return Cmp{op, f.T}
 	case Not:
-		return nnf(f.F, !neg)
+		return pushNot(f.F, !neg, splitNe)
 	case And:
-		out := make([]Formula, len(f))
-		for i, g := range f {
-			out[i] = nnf(g, neg)
-		}
-		if neg {
-			return Disj(out...)
-		}
-		return Conj(out...)
+		return pushNotAll(f, true, neg, splitNe)
 	case Or:
-		out := make([]Formula, len(f))
-		for i, g := range f {
-			out[i] = nnf(g, neg)
-		}
-		if neg {
-			return Conj(out...)
-		}
-		return Disj(out...)
+		return pushNotAll(f, false, neg, splitNe)
 	case Exists:
-		e := Exists{f.Vars, nnf(f.Body, false)}
+		e := Exists{f.Vars, pushNot(f.Body, false, splitNe)}
 		if neg {
 			return Not{e}
 		}
 		return e
 	}
 	panic(fmt.Sprintf("presburger: unknown formula %T", f))
+}
+
+// pushNotAll is pushNot of a conjunction (and) or disjunction of parts:
+// negated, the other one of the parts negated.
+func pushNotAll(parts []Formula, and, neg, splitNe bool) Formula {
+	out := make([]Formula, len(parts))
+	for i, g := range parts {
+		out[i] = pushNot(g, neg, splitNe)
+	}
+	if and != neg {
+		return Conj(out...)
+	}
+	return Disj(out...)
 }
 
 // DNF returns f as a disjunction of conjunctions of atoms (Cmp without Ne,
@@ -197,47 +204,3 @@ func Expand(f Exists, limit int64) (Formula, error) {
 	return Disj(out...), nil
 }
 
-// PushNegations returns f with every negation pushed down to its atoms,
-// by De Morgan's laws: a negated comparison becomes the comparison with
-// the negated operator ("!(x < 1 | b)" is "x >= 1 & !b"). Unlike NNF it
-// keeps "t != 0" as it is written. Exists is kept whole (a negated Exists
-// stays a Not).
-func PushNegations(f Formula) Formula { return pushNot(f, false) }
-
-func pushNot(f Formula, neg bool) Formula {
-	switch f := f.(type) {
-	case Bool:
-		return Bool(bool(f) != neg)
-	case Cmp:
-		if neg {
-			return Cmp{f.Op.Negate(), f.T}
-		}
-		return f
-	case Not:
-		return pushNot(f.F, !neg)
-	case And:
-		out := make([]Formula, len(f))
-		for i, g := range f {
-			out[i] = pushNot(g, neg)
-		}
-		if neg {
-			return Disj(out...)
-		}
-		return Conj(out...)
-	case Or:
-		out := make([]Formula, len(f))
-		for i, g := range f {
-			out[i] = pushNot(g, neg)
-		}
-		if neg {
-			return Conj(out...)
-		}
-		return Disj(out...)
-	case Exists:
-		if neg {
-			return Not{f}
-		}
-		return f
-	}
-	panic(fmt.Sprintf("presburger: unknown formula %T", f))
-}
