@@ -203,4 +203,3 @@ func Expand(f Exists, limit int64) (Formula, error) {
 	}
 	return Disj(out...), nil
 }
-
