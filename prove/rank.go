@@ -235,6 +235,22 @@ func (lq *liveQuestion) candidates() []Lemma {
 	}
 	// The trigger itself, when what it reads stays as it was.
 	add("pending", presburger.Disj(idle, lq.trigger))
+	// Thresholds over counters no step raises, as those over shared
+	// counters that never fall: "#I = 0" stays true once every process
+	// has left I, so "#S0 = 0 | #I = 0" when every way into S0 waits
+	// for it (ByMC's bosco).
+	for i := range m.Transitions {
+		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
+			if !readsOnlyFixedCounters(m, sg, empty, a) {
+				continue
+			}
+			for c := range m.Counters {
+				if !empty[c] {
+					add("threshold", presburger.Disj(presburger.Compare(x(c), presburger.Le, presburger.ConstTerm(0)), a))
+				}
+			}
+		}
+	}
 	// What the trigger's condition on the events rules out: a state no
 	// process reaches while it holds ("chose0 = n - f", every process
 	// chose 0: none reaches U0, "chose0 < n - f | #U0 <= 0"), each atom
@@ -256,6 +272,49 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 	}
 	return out
+}
+
+// readsOnlyFixedCounters says whether atom a, a comparison T op 0,
+// reads some counter of m, of the counters only those some run fills
+// (not empty), no step raises (by sg) and that are no message tokens,
+// and no local, and stays true once true as they fall: each counter's
+// coefficient is positive in T <= 0 or T < 0, negative in T >= 0 or
+// T > 0, and T = 0 is a sum of counters with positive coefficients
+// ("#I = 0"). An atom such as "#I >= 1", a mover's, does not.
+func readsOnlyFixedCounters(m *counterabs.ParamModel, sg *signs, empty map[int]bool, a presburger.Formula) bool {
+	c, ok := a.(presburger.Cmp)
+	if !ok {
+		return false
+	}
+	reads := false
+	for _, mo := range c.T.Monos {
+		v := mo.Var
+		switch {
+		case v >= m.LocalVar(0):
+			return false
+		case int(v) >= len(m.Counters):
+			if c.Op == presburger.Eq {
+				return false
+			}
+			continue
+		}
+		if sg.up[v] || sg.varies[v] || empty[int(v)] || sg.token(m, int(v)) {
+			return false
+		}
+		switch c.Op {
+		case presburger.Le, presburger.Lt, presburger.Eq:
+			ok = mo.Coef > 0
+		case presburger.Ge, presburger.Gt:
+			ok = mo.Coef < 0
+		default:
+			ok = false
+		}
+		if !ok {
+			return false
+		}
+		reads = true
+	}
+	return reads && (c.Op != presburger.Eq || c.T.Const == 0)
 }
 
 // synthesize looks for the ranks and helpful constraints of a
