@@ -601,6 +601,10 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 		return errkind.Errorf(errkind.Internal, "the parametric model has no property %s", p.Name)
 	}
 	premise, start, trigger, q, j, settledOnly, ok := liveShape(m.Properties[k].Formula)
+	// Read with the negations pushed to the atoms, as the guards are
+	// (counterabs): the lemmas take a premise's atoms one by one, and
+	// "!(#I != 0 | chose0 != n - f)" hid them.
+	premise, start, trigger, q, j = presburger.PushNegations(premise), presburger.PushNegations(start), presburger.PushNegations(trigger), presburger.PushNegations(q), presburger.PushNegations(j)
 	if !ok {
 		// The model's formula is the system's with its atoms simplified;
 		// a shape that no longer shows is not decided.
