@@ -17,6 +17,8 @@ func PushNegations(f Formula) Formula { return pushNot(f, false, false) }
 // the atoms, and "t != 0" split into "t < 0 | t > 0" when splitNe.
 func pushNot(f Formula, neg, splitNe bool) Formula {
 	switch f := f.(type) {
+	case nil:
+		return nil // no formula, as a caller's optional part may be
 	case Bool:
 		return Bool(bool(f) != neg)
 	case Cmp:

@@ -601,16 +601,16 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 		return errkind.Errorf(errkind.Internal, "the parametric model has no property %s", p.Name)
 	}
 	premise, start, trigger, q, j, settledOnly, ok := liveShape(m.Properties[k].Formula)
-	// Read with the negations pushed to the atoms, as the guards are
-	// (counterabs): the lemmas take a premise's atoms one by one, and
-	// "!(#I != 0 | chose0 != n - f)" hid them.
-	premise, start, trigger, q, j = presburger.PushNegations(premise), presburger.PushNegations(start), presburger.PushNegations(trigger), presburger.PushNegations(q), presburger.PushNegations(j)
 	if !ok {
 		// The model's formula is the system's with its atoms simplified;
 		// a shape that no longer shows is not decided.
 		res.Verdict, res.Reason = Skipped, skipReason+" (on the group-counter model, where its atoms simplify, the formula no longer has a shape prove decides)"
 		return nil
 	}
+	// Read with the negations pushed to the atoms, as the guards are
+	// (counterabs): the lemmas take a premise's atoms one by one, and
+	// "!(#I != 0 | chose0 != n - f)" hid them.
+	premise, start, trigger, q, j = presburger.PushNegations(premise), presburger.PushNegations(start), presburger.PushNegations(trigger), presburger.PushNegations(q), presburger.PushNegations(j)
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
 	mm, cond, err := premiseScope(ctx, solver, m, presburger.Conj(premise, start))
 	if err != nil {
