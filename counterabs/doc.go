@@ -96,8 +96,7 @@
 // one transition per step and assignment of groups to its parts; with
 // RunSteps (BuildGroup, BuildParamGroup, BuildParam), not those whose
 // movers would leave a state their group never occupies (gsst's
-// MayOccupy), and the parametric model's guards read the counters of
-// such states as 0; the model is then exact on the reachable
+// MayOccupy), which leaves the model exact on the reachable
 // configurations only: what a prover and an exploration read, not what
 // certification does. Build
 // gives the abstract transitions above and one per rendezvous, each

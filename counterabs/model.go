@@ -529,14 +529,6 @@ var errBeyondInt64 = errkind.Errorf(errkind.Input, "a coefficient or constant of
 // that are not counters, or says why it cannot. An error is
 // errkind.Input.
 func translate(sys *gsst.System, level Level, f presburger.Formula, index func(s, g int) int, other func(presburger.Var) (presburger.Term, error)) (presburger.Formula, error) {
-	return translateOccupied(sys, level, f, index, nil, other)
-}
-
-// translateOccupied is translate at the group level with the counters
-// occupied rules out (occupied[g][s] false: gsst's MayOccupy) read as 0,
-// in a total counter's sum and alone; nil rules out none.
-func translateOccupied(sys *gsst.System, level Level, f presburger.Formula, index func(s, g int) int, occupied [][]bool, other func(presburger.Var) (presburger.Term, error)) (presburger.Formula, error) {
-	ruledOut := func(s, g int) bool { return occupied != nil && !occupied[g][s] }
 	var bad error
 	fail := func(err error) {
 		if bad == nil {
@@ -554,16 +546,11 @@ func translateOccupied(sys *gsst.System, level Level, f presburger.Formula, inde
 			}
 			fail(err)
 		case level == GroupLevel && g >= 0:
-			if ruledOut(s, g) {
-				return presburger.Term{}
-			}
 			return counter(s, g)
 		case level == GroupLevel:
 			var t presburger.Term
 			for h := range sys.Groups {
-				if !ruledOut(s, h) {
-					t = t.Add(counter(s, h))
-				}
+				t = t.Add(counter(s, h))
 			}
 			return t
 		case g >= 0:

@@ -82,9 +82,6 @@ type ParamModel struct {
 	sharedIndex []int          // the index in System.Shared of each of Shared
 	initValue   []presburger.Term
 	initFixed   []bool // InitialValue
-	// occupied, built with RunSteps, says which counters a run may fill
-	// (gsst's MayOccupy); the others are 0 in the guards. nil: all.
-	occupied [][]bool
 }
 
 // ParamPool is a set of counters whose sum is Sum (a size variable, or
@@ -828,8 +825,8 @@ func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
 	n := m.numbering()
 	may := func(g, _ int) bool { return n.mayHold(g) }
 	if cfg.runSteps {
-		m.occupied = sys.MayOccupy()
-		may = func(g, st int) bool { return n.mayHold(g) && m.occupied[g][st] }
+		occ := sys.MayOccupy()
+		may = func(g, st int) bool { return n.mayHold(g) && occ[g][st] }
 	}
 	for _, steps := range stepsByOrigin(sys) {
 		err := groupChoices(sys, steps, may, n.counter, func(s int, groups []int) error {
@@ -838,7 +835,7 @@ func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
 				return err
 			}
 			st := sys.Steps()[s].WithGroups(groups)
-			if t.Guard, err = m.translateGuard(sys.EnabledFormula(&st)); err != nil {
+			if t.Guard, err = m.translate(sys.EnabledFormula(&st)); err != nil {
 				return err
 			}
 			m.Transitions = append(m.Transitions, t)
@@ -1274,20 +1271,6 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 // translate rewrites a formula over the system's counters and n into one
 // over the model's variables.
 func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error) {
-	return m.translateWith(f, nil)
-}
-
-// translateGuard is translate for a step's guard: with RunSteps the
-// counters occupied rules out read as 0 there. Properties, fairness and
-// the assumption keep them, so that what they read stays what a report
-// shows ("#D[q] = 0" where q never reaches D).
-func (m *ParamModel) translateGuard(f presburger.Formula) (presburger.Formula, error) {
-	return m.translateWith(f, m.occupied)
-}
-
-// translateWith is translate with the counters occupied rules out read
-// as 0 (none when it is nil).
-func (m *ParamModel) translateWith(f presburger.Formula, occupied [][]bool) (presburger.Formula, error) {
 	states := len(m.System.States)
 	index := func(s, g int) int {
 		if m.Level == TotalLevel {
@@ -1295,7 +1278,7 @@ func (m *ParamModel) translateWith(f presburger.Formula, occupied [][]bool) (pre
 		}
 		return g*states + s
 	}
-	return translateOccupied(m.System, m.Level, f, index, occupied, func(v presburger.Var) (presburger.Term, error) {
+	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
 		if m.isSystemVar(v) {
 			return m.systemTerm(v), nil
 		}
