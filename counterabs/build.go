@@ -38,6 +38,17 @@ func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = 
 // processes on every configuration take the whole model.
 func RunSteps() Option { return func(c *config) { c.runSteps = true } }
 
+// movers returns the may of groupChoices for sys: the groups hold says
+// may have processes, in any state, or with RunSteps only in the states
+// MayOccupy allows them.
+func (c *config) movers(sys *gsst.System, hold func(g int) bool) func(g, st int) bool {
+	if !c.runSteps {
+		return func(g, _ int) bool { return hold(g) }
+	}
+	occ := sys.MayOccupy()
+	return func(g, st int) bool { return hold(g) && occ[g][st] }
+}
+
 // Force builds the model of a system that may not be fully virtually
 // symmetric. Each g_r is then checked to be the existential abstraction of
 // Dom(R_r) (a query with a quantifier), and Model.Certified says whether

@@ -32,11 +32,7 @@ func BuildGroup(sys *gsst.System, opts ...Option) (*Model, error) {
 		return nil, err
 	}
 	m := newModel(sys, GroupLevel)
-	may := func(g, _ int) bool { return sys.Groups[g].Size > 0 }
-	if cfg.runSteps {
-		occ := sys.MayOccupy()
-		may = func(g, st int) bool { return sys.Groups[g].Size > 0 && occ[g][st] }
-	}
+	may := cfg.movers(sys, func(g int) bool { return sys.Groups[g].Size > 0 })
 	for _, steps := range stepsByOrigin(sys) {
 		err := groupChoices(sys, steps, may, m.Counter, func(s int, groups []int) error {
 			t, err := m.transition([]int{s}, groups)

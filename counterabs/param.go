@@ -823,11 +823,7 @@ func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
 		return nil, err
 	}
 	n := m.numbering()
-	may := func(g, _ int) bool { return n.mayHold(g) }
-	if cfg.runSteps {
-		occ := sys.MayOccupy()
-		may = func(g, st int) bool { return n.mayHold(g) && occ[g][st] }
-	}
+	may := cfg.movers(sys, n.mayHold)
 	for _, steps := range stepsByOrigin(sys) {
 		err := groupChoices(sys, steps, may, n.counter, func(s int, groups []int) error {
 			t, err := m.transition([]int{s}, groups)

@@ -78,13 +78,12 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// filter keeps it: the ByMC lemma "a threshold once passed stays
 	// passed", which makes the states behind a threshold unreachable
 	// while it is not passed.
+	// A token's counter (sg.token) is a shared counter, not a place a
+	// threshold lets processes into.
 	sg := stepSigns(m)
-	// A token's counter is a shared counter, not a place a threshold
-	// lets processes into.
-	token := func(c int) bool { return sg.token(m, c) }
 	atoms := thresholdAtoms(m, sg)
 	for c := range m.Counters {
-		if empty[c] || token(c) {
+		if empty[c] || sg.token(m, c) {
 			continue
 		}
 		zero := presburger.Compare(x(c), presburger.Eq, presburger.ConstTerm(0))
@@ -97,7 +96,7 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 		for s := range m.System.States {
 			var tot presburger.Term
 			for c, ctr := range m.Counters {
-				if ctr.State == s && !empty[c] && !token(c) {
+				if ctr.State == s && !empty[c] && !sg.token(m, c) {
 					tot = tot.Add(x(c))
 				}
 			}
