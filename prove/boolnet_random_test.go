@@ -1,6 +1,7 @@
 package prove_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -24,8 +26,10 @@ import (
 // against exploration.
 
 // randomBoolNet returns a net of one process on self-loops, its places
-// shared variables of the three kinds.
-func randomBoolNet(t *testing.T, r *rand.Rand) *gsst.System {
+// shared variables of the three kinds; the integer places are typed
+// 0..hi when hi > 0 (the range a hidden guard of the steps that raise
+// them, transfers included), unbounded otherwise.
+func randomBoolNet(t *testing.T, r *rand.Rand, hi int) *gsst.System {
 	places := 3 + r.Intn(4)
 	const (
 		boolPlace = iota
@@ -53,7 +57,11 @@ func randomBoolNet(t *testing.T, r *rand.Rand) *gsst.System {
 			if r.Intn(3) == 0 {
 				init += r.Intn(2)
 			}
-			fmt.Fprintf(&b, "  x%d: {type: \"0..\", init: %d}\n", p, init)
+			typ := "0.."
+			if hi > 0 {
+				typ = fmt.Sprintf("0..%d", hi)
+			}
+			fmt.Fprintf(&b, "  x%d: {type: %q, init: %d}\n", p, typ, init)
 		}
 	}
 	has := func(p int) string {
@@ -100,7 +108,11 @@ func randomBoolNet(t *testing.T, r *rand.Rand) *gsst.System {
 	for k := range 2 {
 		p, q := r.Intn(places), r.Intn(places)
 		bad := has(p)
-		if q != p {
+		if hi > 0 && kind[p] == natPlace && r.Intn(2) == 0 {
+			// The range full, or beyond it: a search that drops the
+			// greatest value without its caps reaches the latter.
+			bad = fmt.Sprintf("x%d >= %d", p, hi+r.Intn(2))
+		} else if q != p {
 			bad += " & " + has(q)
 		} else if kind[p] != boolPlace {
 			// Two tokens: never on a 0..1 place, which a search
@@ -148,7 +160,7 @@ func TestLinearInvariantsBoolNetRandom(t *testing.T) {
 func checkBoolNetInvariants(t *testing.T, systems int) (failures, leftOut, more int) {
 	r := rand.New(rand.NewSource(30))
 	for i := range systems {
-		sys := randomBoolNet(t, r)
+		sys := randomBoolNet(t, r, 0)
 		m, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
 			t.Fatal(err)
@@ -192,4 +204,54 @@ func TestCoverBoolNetRandom(t *testing.T) {
 		systems = 150
 	}
 	checkCoverRandom(t, 31, systems, 0, 0, coverBoolNet)
+}
+
+// TestCoverRangedNetRandom runs the cross-checks of TestCoverRandom on
+// nets whose integer places are typed 0..2 or 0..3 (randomBoolNet,
+// seed 35), searched on the reading that takes those greatest values
+// as caps of the steps that raise them (rangedSystem): every run must
+// replay on the model, every fixpoint's complement be an invariant of
+// it, and both agree with exploration and Spacer.
+func TestCoverRangedNetRandom(t *testing.T) {
+	systems := 600
+	if testing.Short() {
+		systems = 150
+	}
+	checkCoverRandom(t, 35, systems, 0, 0, coverRangedNet)
+}
+
+// TestCoverRangedCaps: a transfer moves the tokens of a, typed 0..2,
+// into c, typed 0..1000, once; c >= 3 is then out of reach only because
+// a never holds three. The ranged reading proves it, reading the
+// guards' range checks "a <= 1" (of a := a + 1) and "c + a <= 1000" (of
+// the transfer) as caps. (The exact reading proves it too; the suite
+// row testdata/styles/queuedbusyflag-intbound.yaml is one that only the
+// ranged reading decides.)
+func TestCoverRangedCaps(t *testing.T) {
+	sys, err := gsst.Parse("ranged.yaml", []byte(`name: ranged
+states: [S]
+groups: {net: 1}
+init: S
+shared:
+  a: {type: 0..2, init: 0}
+  c: {type: 0..1000, init: 0}
+  once: {type: bool, init: true}
+transitions:
+  - {name: inc, from: S, to: S, update: "a := a + 1"}
+  - {name: move, from: S, to: S, guard: "once", update: "c := c + a; a := 0; once := false"}
+properties:
+  few: "AG c <= 2"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, s := context.Background(), z3.New()
+	m, ts := safetyOf(t, s, sys)
+	a := prove.CoverRanged(ctx, m, ts, coverRandomWork)
+	if a.Invariant == nil || a.Ranged != 2 || a.Capped != 2 {
+		t.Fatalf("ranged reading: applies %v, run %v, invariant %v, %d variables ranged, %d steps capped; want a proof with a and c ranged, both steps capped", a.Applies, a.Cex != nil, a.Invariant != nil, a.Ranged, a.Capped)
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, a.Invariant); err != nil {
+		t.Fatalf("the ranged reading's invariant %s: %v", m.FormatFormula(a.Invariant), err)
+	}
 }

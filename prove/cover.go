@@ -209,6 +209,9 @@ type coverSystem struct {
 	scratch []int64
 	// capped counts the steps with caps (lossy.go).
 	capped int
+	// ranged counts the variables read without their greatest values
+	// (reading.ranged, lossy.go).
+	ranged int
 	// probe, when set, runs between the rounds of backward with the
 	// work of the round that ended; true ends the search (the probe
 	// found what it looked for: coverFirst's small instances).
@@ -265,25 +268,34 @@ const (
 // fails (a step split into too many cases), the one with every bounded
 // variable read through its complement is tried.
 func monotoneSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant) (*coverSystem, bool) {
-	return monotoneSums(m, ts, lis, false)
+	return monotoneAs(m, ts, lis, reading{})
 }
 
-// monotoneSums is monotoneSystem with the upper bounds that a fixed sum
-// makes lower bounds read so (fixed, fixedsum.go) or lossily.
-func monotoneSums(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, fixed bool) (*coverSystem, bool) {
-	cs, ok := monotoneReading(m, ts, lis, true, fixed)
+// reading says how the search reads what is not monotone as it is:
+// with the upper bounds that a fixed sum makes lower bounds read so
+// (fixed, fixedsum.go), and with the variables that may hold more than
+// one read without their greatest values, the guards' range checks on
+// them as caps (ranged, lossy.go); the guards' other upper bounds are
+// read lossily in any case.
+type reading struct {
+	fixed, ranged bool
+}
+
+// monotoneAs is monotoneSystem read as r says.
+func monotoneAs(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, r reading) (*coverSystem, bool) {
+	cs, ok := monotoneReading(m, ts, lis, true, r)
 	if !ok && len((&coverSystem{m: m, ts: ts}).chooseHot(domainBounds(ts.Domain))) > 0 {
-		return monotoneReading(m, ts, lis, false, fixed)
+		return monotoneReading(m, ts, lis, false, r)
 	}
 	return cs, ok
 }
 
-// monotoneReading is monotoneSums with the one-hot reading on or off
+// monotoneReading is monotoneAs with the one-hot reading on or off
 // (oneHot).
-func monotoneReading(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, oneHot, fixed bool) (*coverSystem, bool) {
+func monotoneReading(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, oneHot bool, r reading) (*coverSystem, bool) {
 	loosen := func(keep map[presburger.Var]bool) loosening {
 		l := looseDomain(m, ts.Domain, lis, keep)
-		l.fixed = fixed
+		l.fixed, l.ranged = r.fixed, r.ranged
 		return l
 	}
 	keep := map[presburger.Var]bool{}
@@ -351,6 +363,12 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 				delete(cs.unbounded, i)
 				cs.loosened--
 			}
+			continue
+		}
+		if !b.NoHi && held.ranged && b.Hi-b.Lo > 1 {
+			cs.ranged++
+			b.Hi, b.NoHi = 0, true
+			cs.dom[m.StateVar(i)] = b
 			continue
 		}
 		if !b.NoHi {
@@ -583,8 +601,9 @@ type loosening struct {
 	support [][]int
 	byVar   map[int][]int
 	// fixed has the reading take an upper bound that a fixed sum makes
-	// a lower bound so (fixedsum.go).
-	fixed bool
+	// a lower bound so (fixedsum.go); ranged drops the greatest values
+	// of the variables that may hold more than one (lossy.go).
+	fixed, ranged bool
 }
 
 // looseDomain returns what the linear invariants lis of m say of its

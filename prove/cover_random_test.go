@@ -403,6 +403,10 @@ const (
 	// (randomEnumNet) instead, and compares the search with the one
 	// that reads none of them one-hot.
 	coverEnumNet
+	// coverRangedNet draws nets as coverBoolNet does, with their
+	// integer places typed 0..2 or 0..3, and runs the search on the
+	// reading with those greatest values as caps (rangedSystem).
+	coverRangedNet
 	// coverSparse draws systems of many states and few transitions,
 	// most states unreachable (their counters dead), and compares the
 	// search with the one that does not project the dead variables out
@@ -424,6 +428,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	capsN := v&coverCapsN != 0
 	enumNet := v&coverEnumNet != 0
 	sparse := v&coverSparse != 0
+	rangedNet := v&coverRangedNet != 0
+	var rangedSearches int
 	var hotSearches, hotOnly, unhotAgrees int
 	var projectedSearches, unprojectedAgrees, projectedOnly int
 	fail := t.Errorf
@@ -472,7 +478,10 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			sys = randomHub(t, r)
 		}
 		if boolNet {
-			sys = randomBoolNet(t, r)
+			sys = randomBoolNet(t, r, 0)
+		}
+		if rangedNet {
+			sys = randomBoolNet(t, r, 2+r.Intn(2))
 		}
 		if enumNet {
 			sys = randomEnumNet(t, r)
@@ -497,6 +506,11 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 					Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
 				a := prove.Cover(ctx, m, ts, coverRandomWork)
+				if rangedNet {
+					if a = prove.CoverRanged(ctx, m, ts, coverRandomWork); a.Applies && !a.CappedEnd {
+						rangedSearches++
+					}
+				}
 				if generalize {
 					var n, restarts int
 					a, n, restarts = prove.CoverGeneralized(ctx, m, ts, coverRandomWork, 0, coverSampleStates)
@@ -710,6 +724,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		t.Logf("%d searches projected dead variables out; the search without answered and agreed on %d, did not read the system on %d", projectedSearches, unprojectedAgrees, projectedOnly)
 		if projectedSearches < systems/4 || unprojectedAgrees < projectedSearches/2 {
 			t.Errorf("too few searches with dead variables projected out (%d) or answers of the search without (%d)", projectedSearches, unprojectedAgrees)
+		}
+	}
+	if rangedNet {
+		t.Logf("%d searches on the ranged reading answered: %d refuted, %d proved", rangedSearches, refuted, proved)
+		if rangedSearches < systems/4 || refuted == 0 || proved == 0 {
+			t.Errorf("too few answers of the ranged reading (%d), refutations (%d) or proofs (%d)", rangedSearches, refuted, proved)
 		}
 	}
 	if boolNet {

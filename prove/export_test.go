@@ -76,6 +76,7 @@ type CoverAnswer struct {
 	Pooled    int // sizes read as sums of counters (poolSums)
 	Hot       int // variables read one-hot (coverhot.go)
 	Projected int // dead variables projected out of the vectors (coverdead.go)
+	Ranged    int // variables read without their greatest values (rangedSystem)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -86,8 +87,24 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 		return CoverAnswer{}
 	}
 	out := againWithSums(ctx, m, ts, lis, cs.backward(ctx, work), work)
+	return coverAnswer(cs, out)
+}
+
+// CoverRanged is Cover on the reading with the greatest values of the
+// variables that may hold more than one read as caps (rangedSystem),
+// with no other reading after it; Applies is false when the reading is
+// not monotone or reads no variable so.
+func CoverRanged(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, work int64) CoverAnswer {
+	cs, ok := rangedSystem(m, ts, linearInvariants(m, nil))
+	if !ok {
+		return CoverAnswer{}
+	}
+	return coverAnswer(cs, cs.backward(ctx, work))
+}
+
+func coverAnswer(cs *coverSystem, out coverOutcome) CoverAnswer {
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected)}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged}
 }
 
 // WithoutProjection turns the projection of dead variables off

@@ -44,7 +44,7 @@ func againWithSums(ctx context.Context, m *counterabs.ParamModel, ts presburger.
 	if !out.capped || noFixedSums {
 		return out
 	}
-	cs, ok := monotoneSums(m, ts, lis, true)
+	cs, ok := monotoneAs(m, ts, lis, reading{fixed: true})
 	if !ok || !slices.ContainsFunc(cs.fixed, func(fs fixedSum) bool { return fs.used }) {
 		return out
 	}

@@ -1,8 +1,10 @@
 package prove
 
 import (
+	"context"
 	"slices"
 
+	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -113,4 +115,50 @@ func withinCaps(caps []sumAtom, x []int64) bool {
 		}
 	}
 	return true
+}
+
+// Greatest values as caps (reading.ranged). A variable with a greatest
+// value is read exactly through its complement (complement.go), but a
+// transfer into it, "Oafterwait := Oafterwait + Owait" with both
+// 0..1000, sets the complement to a sum less a constant, which the
+// search meets only by splitting a deficit of a thousand over several
+// variables (maxSumDeficit): mist's queuedbusyflag with its unbounded
+// places written 0..1000 ended there at once, and was unknown after
+// Spacer's 40 s. A step's guard checks that its update keeps every
+// variable in its range (gsst's InDomain: "Oafterwait + Owait <= 1000",
+// "Owait <= 999" for "Owait := Owait + 1"), so when a search of the
+// exact reading ends with no answer, coverFirst reads the model again
+// with the greatest values of the variables that may hold more than
+// one dropped from the domain (a flag's, 0..1, stays exact): the range
+// checks are then upper bounds in guards on variables with no greatest
+// value, caps, read lossily as above, and what the lossy reading
+// guarantees holds (every run of the model is one of the lossy system,
+// the fixpoint's complement is an invariant of the model, checked as
+// every one, and a chain through a step whose caps fail is no answer).
+
+// rangedSystem is monotoneSystem with greatest values read as caps
+// (reading.ranged); ok is false when the reading is not monotone or
+// reads no variable so.
+func rangedSystem(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant) (cs *coverSystem, ok bool) {
+	cs, ok = monotoneAs(m, ts, lis, reading{ranged: true})
+	return cs, ok && cs.ranged > 0
+}
+
+// againRanged is the backward search again, after out, the search of
+// the exact reading, ended with no answer (out of work, or a sum with
+// too many ways to be met): on the reading with greatest values as
+// caps, when it reads some variable so, and its outcome when it
+// answers or ends capped, else out.
+func againRanged(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, out coverOutcome, work int64) coverOutcome {
+	if out.cex != nil || out.invariant != nil || out.capped {
+		return out
+	}
+	cs, ok := rangedSystem(m, ts, lis)
+	if !ok {
+		return out
+	}
+	if again := cs.backward(ctx, work); again.cex != nil || again.invariant != nil || again.capped {
+		return again
+	}
+	return out
 }

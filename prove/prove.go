@@ -1101,11 +1101,14 @@ const probeShare = 8000
 // small instance.
 func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []linearInvariant, name string, solver presburger.Solver, res *Result) (ok, lossyReach bool, err error) {
 	cs, monotone := monotoneSystem(m, ts, lis)
+	rangedFirst := false
 	if !monotone {
-		if cfg.joint && !cfg.linearOnly {
-			ok, err = coverUpward(ctx, cfg, m, ts, lis, name, solver, res)
+		if cs, rangedFirst = rangedSystem(m, ts, lis); !rangedFirst {
+			if cfg.joint && !cfg.linearOnly {
+				ok, err = coverUpward(ctx, cfg, m, ts, lis, name, solver, res)
+			}
+			return ok, false, err
 		}
-		return ok, false, err
 	}
 	var probed *presburger.Counterexample
 	if !cfg.joint && !m.System.Simple() {
@@ -1114,6 +1117,9 @@ func coverFirst(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 	out := cs.backward(ctx, cfg.coverWork())
 	if probed == nil {
 		out = againWithSums(ctx, m, ts, lis, out, cfg.coverWork())
+	}
+	if probed == nil && !rangedFirst {
+		out = againRanged(ctx, m, ts, lis, out, cfg.coverWork())
 	}
 	switch {
 	case probed != nil:
