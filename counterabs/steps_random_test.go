@@ -118,7 +118,7 @@ func TestRandomStepsAgainstProcesses(t *testing.T) {
 	}
 	t.Logf("%d systems (%d with broadcast, %d with rendezvous, %d with shared variables); total-counter model built for %d, refused with a witness for %d, for a restricted broadcast for %d; %d forced on simple steps; %d group-level states compared; with RunSteps, %d transitions left out, %d reachable states compared",
 		st.checked, st.bcast, st.rdv, st.shared, st.built, st.refused, st.restricted, st.forced, st.states, st.dropped, st.reached)
-	if st.built < systems/5 || st.refused < systems/20 || st.restricted == 0 || st.forced < systems/20 || st.bcast < systems/5 || st.rdv < systems/5 || st.dropped < systems/5 {
+	if st.built < systems/5 || st.refused < systems/20 || st.restricted == 0 || st.forced < systems/20 || st.bcast < systems/5 || st.rdv < systems/5 || st.dropped < systems/5 || st.reached < systems {
 		t.Errorf("the random sample exercises too little")
 	}
 }
