@@ -65,9 +65,16 @@ func TestParamStepsAgainstProcesses(t *testing.T) {
 			t.Fatal(err)
 		}
 		dropped += len(group.Transitions) - len(run.Transitions)
+		runs := []*ParamModel{run}
 		models := []*ParamModel{group}
 		if auto.Level == TotalLevel {
 			models = append(models, auto)
+			runTotal, err := BuildParam(ctx, sys, z, RunSteps())
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, runTotal)
+			dropped += len(auto.Transitions) - len(runTotal.Transitions)
 			if slices.ContainsFunc(sys.Steps(), func(s gsst.Step) bool { return len(s.Transfers) > 0 }) {
 				bcast++
 			}
@@ -85,7 +92,9 @@ func TestParamStepsAgainstProcesses(t *testing.T) {
 			for _, m := range models {
 				compared += o.checkParam(t, fmt.Sprintf("%s at %v, %s level", where, in, m.Level), m, in.Params, nil)
 			}
-			reached += o.checkParam(t, fmt.Sprintf("%s at %v, RunSteps", where, in), run, in.Params, o.reachable())
+			for _, m := range runs {
+				reached += o.checkParam(t, fmt.Sprintf("%s at %v, %s level, RunSteps", where, in, m.Level), m, in.Params, o.reachable())
+			}
 		}
 	}
 	t.Logf("%d families (%d total-level: %d with broadcast, %d with rendezvous; %d group-level), %d instances, %d model states compared; with RunSteps, %d transitions left out, %d reachable states compared",

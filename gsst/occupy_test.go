@@ -9,13 +9,14 @@ import (
 	"github.com/vsym/vsym/internal/testsupport"
 )
 
-// TestMayOccupyRandom checks MayOccupy against exploration: on random
-// families with every construct, initial sets and empty groups, every
-// configuration reached (Initials, then Successors, unbounded shared
-// variables cut a little above their start) in every instance of the
-// box has processes of a group only in the states the family's
-// MayOccupy allows it. It also counts the counters ruled out, so that a
-// MayOccupy that allows everything is seen to test nothing.
+// TestMayOccupyRandom checks MayOccupy and MayFire against exploration:
+// on random families with every construct, initial sets and empty
+// groups, every configuration reached (Initials, then Successors,
+// unbounded shared variables cut a little above their start) in every
+// instance of the box has processes of a group only in the states the
+// family's MayOccupy allows it, and every step taken is one MayFire
+// allows. It also counts the counters and the steps ruled out, so that
+// an analysis that allows everything is seen to test nothing.
 func TestMayOccupyRandom(t *testing.T) {
 	systems := 1000
 	if testing.Short() {
@@ -23,7 +24,7 @@ func TestMayOccupyRandom(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(2026_11_29))
 	cfg := testsupport.Config{MaxGroups: 3, MaxSize: 2, MaxProcesses: 5, MaxTransitions: 4}
-	var ruledOut, configs int
+	var ruledOut, deadSteps, configs int
 	for i := range systems {
 		c := cfg
 		// Empty groups, or groups spread over initial states (the
@@ -36,7 +37,12 @@ func TestMayOccupyRandom(t *testing.T) {
 		c.Ranges = i%2 == 1
 		c.Family = i%4 == 3
 		sys := testsupport.RandomSystem(r, c)
-		occ := sys.MayOccupy()
+		occ, fires := sys.MayOccupy(), sys.MayFire()
+		for _, f := range fires {
+			if !f {
+				deadSteps++
+			}
+		}
 		for g := range occ {
 			for st := range occ[g] {
 				if !occ[g][st] {
@@ -52,11 +58,11 @@ func TestMayOccupyRandom(t *testing.T) {
 			if err != nil {
 				t.Fatalf("system %d, %v: %v", i, in, err)
 			}
-			configs += explore(t, fmt.Sprintf("system %d, %v", i, in), inst, occ)
+			configs += explore(t, fmt.Sprintf("system %d, %v", i, in), inst, occ, fires)
 		}
 	}
-	t.Logf("%d systems: %d counters ruled out, %d configurations reached", systems, ruledOut, configs)
-	if ruledOut < systems/2 || configs < systems*10 {
+	t.Logf("%d systems: %d counters and %d steps ruled out, %d configurations reached", systems, ruledOut, deadSteps, configs)
+	if ruledOut < systems/2 || deadSteps < systems/10 || configs < systems*10 {
 		t.Errorf("the sample exercises too little")
 	}
 }
@@ -73,8 +79,9 @@ func fixedAt(sys *gsst.System, params []int) bool {
 }
 
 // explore visits the configurations of inst reachable from its initial
-// ones and checks each against occ; it returns how many it visited.
-func explore(t *testing.T, where string, inst *gsst.System, occ [][]bool) int {
+// ones and checks each against occ, and each step taken against fires;
+// it returns how many it visited.
+func explore(t *testing.T, where string, inst *gsst.System, occ [][]bool, fires []bool) int {
 	t.Helper()
 	starts, err := inst.Initials()
 	if err != nil {
@@ -102,6 +109,9 @@ func explore(t *testing.T, where string, inst *gsst.System, occ [][]bool) int {
 			t.Fatalf("%s: %v", where, err)
 		}
 		for _, s := range succs {
+			if !fires[s.Step] {
+				t.Fatalf("%s: step %d (%s) taken, which MayFire rules out\n%s", where, s.Step, inst.Steps()[s.Step].Origin.GuardText, testsupport.Describe(inst))
+			}
 			if inCut(inst, s.Next.Shared) {
 				queue = append(queue, s.Next)
 			}
