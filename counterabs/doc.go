@@ -96,7 +96,7 @@
 // one transition per step and assignment of groups to its parts; with
 // RunSteps (BuildGroup, BuildParamGroup, BuildParam), not those whose
 // movers would leave a state their group never occupies (gsst's
-// MayOccupy), which leaves the model exact on the reachable
+// MayOccupy, guards read), which leaves the model exact on the reachable
 // configurations only: what a prover and an exploration read, not what
 // certification does. Build
 // gives the abstract transitions above and one per rendezvous, each

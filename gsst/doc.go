@@ -86,8 +86,10 @@
 // anywhere in a range whose bounds may read them or leave the greatest
 // out; InitialFormula states the set, Initials lists it at an instance,
 // and FiniteInitial refuses, for the stages that list it, a range with no
-// greatest value. MayOccupy says, guards ignored, which states each
-// group's processes may ever be in (occupy.go).
+// greatest value. MayReach over-approximates the runs (occupy.go): which
+// states each group's processes may ever be in (MayOccupy), which values
+// the shared variables with few values may hold, and which steps may be
+// taken (MayFire), the guards read atom by atom with those values.
 //
 // Parse runs all three. It never stops at the first error: the result is
 // an ErrorList with every error of the file, sorted by position and
