@@ -207,6 +207,10 @@ type coverSystem struct {
 	// drops (covered by an element it has): search copies what it
 	// keeps.
 	scratch []int64
+	// dropped counts the steps that the semi-positive invariants
+	// exclude (houdiniSteps), left out of steps; a proof then states
+	// the invariants.
+	dropped int
 	// capped counts the steps with caps (lossy.go).
 	capped int
 	// probe, when set, runs between the rounds of backward with the
@@ -466,6 +470,13 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		if clause, ok = cs.deadClause(clause); !ok {
 			continue // it asks for a dead variable above its least value
 		}
+		if cs.projected != nil {
+			// With the dead variables at their least values, an upper
+			// bound on a sum with one of them may be implied now (a
+			// split state that no step enters: #X + #X_b <= 1 is #X <=
+			// 1, which #X_false + #X = 1 implies).
+			clause = cs.prune(held, clause)
+		}
 		clause, allowed := cs.hotClause(index, clause)
 		clause = cs.hotPrune(index, clause, allowed)
 		need, sums, _, ok := upwardClause(cs, index, clause, false)
@@ -480,7 +491,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
 	cs.fuseTransients()
-	cs.invs = cs.semiPositiveInvariants()
+	cs.invs = cs.houdiniSteps()
 	cs.semi, cs.linearFacts = len(cs.invs), presburger.True
 	if more := cs.linearPruning(held.lis); len(more) > 0 {
 		// The facts: the invariants of lis but those the semi-positive
@@ -1611,7 +1622,7 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 	var params presburger.Model
 	var start []int64
 	exact := true
-	pruned := false
+	pruned := cs.dropped > 0 // the invariants that left steps out
 	generalized := 0
 	defer func() { out.generalized = generalized }()
 	add := func(x []int64, step, next int) {
@@ -2137,7 +2148,6 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 // e_a - e_b, which keeps y.x when y_a = y_b (the processes moved are
 // counted alike where they were and where they go).
 func (cs *coverSystem) effectColumns() [][]int64 {
-	k := len(cs.lo)
 	var cols [][]int64
 	seen := map[string]bool{}
 	keep := func(col []int64) {
@@ -2149,7 +2159,20 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 			cols = append(cols, col)
 		}
 	}
-	for _, s := range cs.steps {
+	for si := range cs.steps {
+		for _, col := range cs.stepColumns(&cs.steps[si]) {
+			keep(col)
+		}
+	}
+	return cols
+}
+
+// stepColumns returns the columns of step s's effect (effectColumns),
+// zero ones included.
+func (cs *coverSystem) stepColumns(s *coverStep) [][]int64 {
+	k := len(cs.lo)
+	var cols [][]int64
+	{
 		b := make([]int64, k)
 		byVar := map[int][]int64{}
 		coef := func(w int) []int64 {
@@ -2174,9 +2197,9 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 				b[j] = s.add[j]
 			}
 		}
-		keep(b)
+		cols = append(cols, b)
 		for _, w := range slices.Sorted(maps.Keys(byVar)) {
-			keep(byVar[w])
+			cols = append(cols, byVar[w])
 		}
 	}
 	return cols
