@@ -1625,8 +1625,9 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 	pruned := cs.dropped > 0 // the invariants that left steps out
 	generalized := 0
 	defer func() { out.generalized = generalized }()
+	idx := cs.newInvIndex()
 	add := func(x []int64, step, next int) {
-		if cs.unreachable(x) {
+		if idx.unreachable(cs, x) {
 			pruned = true
 			return
 		}
@@ -2242,6 +2243,69 @@ func (cs *coverSystem) unreachable(x []int64) bool {
 		}
 		if s > inv.c {
 			return true
+		}
+	}
+	return false
+}
+
+// invIndex is cs.invs by entry, for unreachable on vectors with few
+// entries above 0 (the search's elements): the sums y.x are accumulated
+// over those entries alone.
+type invIndex struct {
+	by      [][]invWeight
+	neg     bool // some invariant has c < 0
+	sums    []int64
+	touched []int
+}
+
+type invWeight struct {
+	n int
+	w int64
+}
+
+func (cs *coverSystem) newInvIndex() *invIndex {
+	idx := &invIndex{by: make([][]invWeight, len(cs.lo)), sums: make([]int64, len(cs.invs))}
+	for n, inv := range cs.invs {
+		idx.neg = idx.neg || inv.c < 0
+		for _, j := range inv.support {
+			idx.by[j] = append(idx.by[j], invWeight{n, inv.y[j]})
+		}
+	}
+	return idx
+}
+
+// unreachable is cs.unreachable(x).
+func (idx *invIndex) unreachable(cs *coverSystem, x []int64) bool {
+	if idx.neg || slices.ContainsFunc(x, func(v int64) bool { return v < 0 }) {
+		return cs.unreachable(x)
+	}
+	for j, i := range cs.compOf {
+		if sum, ok := checked.Add(x[i], x[cs.k+j]); !ok || sum > cs.hi[i] {
+			return true
+		}
+	}
+	defer func() {
+		for _, n := range idx.touched {
+			idx.sums[n] = 0
+		}
+		idx.touched = idx.touched[:0]
+	}()
+	for j, v := range x {
+		if v == 0 {
+			continue
+		}
+		for _, iw := range idx.by[j] {
+			s, ok := combine(1, idx.sums[iw.n], iw.w, v)
+			if !ok {
+				return false
+			}
+			if idx.sums[iw.n] == 0 {
+				idx.touched = append(idx.touched, iw.n)
+			}
+			idx.sums[iw.n] = s
+			if s > cs.invs[iw.n].c {
+				return true
+			}
 		}
 	}
 	return false

@@ -71,13 +71,14 @@ func (cs *coverSystem) houdiniSteps() []coverInvariant {
 	defer func() { cs.invs = saved }()
 	for {
 		cs.invs = cs.constantInvariants(f.rows)
+		idx := cs.newInvIndex()
 		back := false
 		for si := range cs.steps {
 			if in[si] {
 				continue
 			}
 			f.work += int64(len(cs.invs)) + 1
-			if cs.unreachable(cs.steps[si].need) {
+			if idx.unreachable(cs, cs.steps[si].need) {
 				continue
 			}
 			in[si], back = true, true
