@@ -37,8 +37,10 @@ import (
 // steps kept, and is replayed as every run.
 
 // noHoudiniSteps turns the fixpoint off (the tests compare the
-// searches with and without it).
-var noHoudiniSteps bool
+// searches with and without it); brokenHoudiniSteps stops it after its
+// first round, for the test that the checks catch the steps left out
+// wrongly.
+var noHoudiniSteps, brokenHoudiniSteps bool
 
 // houdiniSteps returns the semi-positive invariants of cs, and leaves
 // out of cs.steps those they exclude (cs.dropped counts them). When no
@@ -94,7 +96,7 @@ func (cs *coverSystem) houdiniSteps() []coverInvariant {
 				}
 			}
 		}
-		if !back {
+		if !back || brokenHoudiniSteps {
 			break
 		}
 		if f.work > maxHoudiniWork {
@@ -104,7 +106,7 @@ func (cs *coverSystem) houdiniSteps() []coverInvariant {
 	if !slices.Contains(in, false) {
 		return cs.semiPositiveInvariants()
 	}
-	invs := cs.invs
+	invs := cs.constantInvariants(f.rows) // cs.invs's but when broken
 	var kept []coverStep
 	for si, s := range cs.steps {
 		if in[si] {

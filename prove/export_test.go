@@ -76,6 +76,7 @@ type CoverAnswer struct {
 	Pooled    int // sizes read as sums of counters (poolSums)
 	Hot       int // variables read one-hot (coverhot.go)
 	Projected int // dead variables projected out of the vectors (coverdead.go)
+	Dropped   int // steps the semi-positive invariants exclude (coverhoudini.go)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -87,7 +88,24 @@ func Cover(ctx context.Context, m *counterabs.ParamModel, ts presburger.Transiti
 	}
 	out := againWithSums(ctx, m, ts, lis, cs.backward(ctx, work), work)
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected)}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Dropped: cs.dropped}
+}
+
+// WithoutHoudiniSteps turns the least fixpoint of the semi-positive
+// invariants off (coverhoudini.go), until the returned function
+// restores it.
+func WithoutHoudiniSteps() (restore func()) {
+	noHoudiniSteps = true
+	return func() { noHoudiniSteps = false }
+}
+
+// BreakHoudiniSteps makes the fixpoint stop after its first round,
+// until the returned function restores it: the steps that the
+// invariants of the steps enabled at the start exclude are left out,
+// whatever the other steps do.
+func BreakHoudiniSteps() (restore func()) {
+	brokenHoudiniSteps = true
+	return func() { brokenHoudiniSteps = false }
 }
 
 // WithoutProjection turns the projection of dead variables off
