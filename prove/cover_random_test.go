@@ -1234,3 +1234,37 @@ func TestCoverHoudiniSteps(t *testing.T) {
 		t.Errorf("the invariant of a fixpoint stopped after a round passes its check")
 	}
 }
+
+// TestCoverDeadInBadSum: a state that no step enters (tb, a copy of t
+// that a translation split off) is projected out of the search's
+// vectors; the bad states' "#t + #tb = 1" is then "#t = 1", whose upper
+// half "#f + #t = 1" implies. The search reads the clause so, and
+// proves the property; reading the sum before the projection, it took
+// the clause for no upward-closed set and did not apply.
+func TestCoverDeadInBadSum(t *testing.T) {
+	sys, err := gsst.Parse("split.yaml", []byte(`name: split
+states: [S, f, t, tb]
+groups: {net: 1, g: 1}
+init: {net: S, g: f}
+shared:
+  x: {type: "0..", init: 0}
+transitions:
+  - {name: inc, from: S, to: S, guard: "#f = 1", update: "x := x + 1"}
+  - {name: go, from: f, to: t, guard: "x >= 2"}
+  - {name: back, from: t, to: f}
+properties:
+  one: "AG !(#t + #tb = 1 & #f = 1)"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, s := context.Background(), z3.New()
+	m, ts := safetyOf(t, s, sys)
+	a := prove.Cover(ctx, m, ts, coverRandomWork)
+	if !a.Applies || a.Projected == 0 || a.Invariant == nil {
+		t.Fatalf("applies %v, %d projected, invariant %v; want an invariant, tb projected out", a.Applies, a.Projected, a.Invariant != nil)
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, a.Invariant); err != nil {
+		t.Fatalf("the invariant fails its check: %v", err)
+	}
+}
