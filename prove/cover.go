@@ -207,6 +207,10 @@ type coverSystem struct {
 	// drops (covered by an element it has): search copies what it
 	// keeps.
 	scratch []int64
+	// dropped counts the steps that the semi-positive invariants
+	// exclude (houdiniSteps), left out of steps; a proof then states
+	// the invariants.
+	dropped int
 	// capped counts the steps with caps (lossy.go).
 	capped int
 	// ranged counts the variables read without their greatest values
@@ -484,6 +488,13 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		if clause, ok = cs.deadClause(clause); !ok {
 			continue // it asks for a dead variable above its least value
 		}
+		if cs.projected != nil {
+			// With the dead variables at their least values, an upper
+			// bound on a sum with one of them may be implied now (a
+			// split state that no step enters: #X + #X_b <= 1 is #X <=
+			// 1, which #X_false + #X = 1 implies).
+			clause = cs.prune(held, clause)
+		}
 		clause, allowed := cs.hotClause(index, clause)
 		clause = cs.hotPrune(index, clause, allowed)
 		need, sums, _, ok := upwardClause(cs, index, clause, false)
@@ -498,7 +509,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
 	cs.fuseTransients()
-	cs.invs = cs.semiPositiveInvariants()
+	cs.invs = cs.houdiniSteps()
 	cs.semi, cs.linearFacts = len(cs.invs), presburger.True
 	if more := cs.linearPruning(held.lis); len(more) > 0 {
 		// The facts: the invariants of lis but those the semi-positive
@@ -1630,11 +1641,12 @@ func (cs *coverSystem) search(ctx context.Context, budget int64, smp *coverSampl
 	var params presburger.Model
 	var start []int64
 	exact := true
-	pruned := false
+	pruned := cs.dropped > 0 // the invariants that left steps out
 	generalized := 0
 	defer func() { out.generalized = generalized }()
+	idx := cs.newInvIndex()
 	add := func(x []int64, step, next int) {
-		if cs.unreachable(x) {
+		if idx.unreachable(cs, x) {
 			pruned = true
 			return
 		}
@@ -2156,7 +2168,6 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 // e_a - e_b, which keeps y.x when y_a = y_b (the processes moved are
 // counted alike where they were and where they go).
 func (cs *coverSystem) effectColumns() [][]int64 {
-	k := len(cs.lo)
 	var cols [][]int64
 	seen := map[string]bool{}
 	keep := func(col []int64) {
@@ -2168,7 +2179,20 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 			cols = append(cols, col)
 		}
 	}
-	for _, s := range cs.steps {
+	for si := range cs.steps {
+		for _, col := range cs.stepColumns(&cs.steps[si]) {
+			keep(col)
+		}
+	}
+	return cols
+}
+
+// stepColumns returns the columns of step s's effect (effectColumns),
+// zero ones included.
+func (cs *coverSystem) stepColumns(s *coverStep) [][]int64 {
+	k := len(cs.lo)
+	var cols [][]int64
+	{
 		b := make([]int64, k)
 		byVar := map[int][]int64{}
 		coef := func(w int) []int64 {
@@ -2193,9 +2217,9 @@ func (cs *coverSystem) effectColumns() [][]int64 {
 				b[j] = s.add[j]
 			}
 		}
-		keep(b)
+		cols = append(cols, b)
 		for _, w := range slices.Sorted(maps.Keys(byVar)) {
-			keep(byVar[w])
+			cols = append(cols, byVar[w])
 		}
 	}
 	return cols
@@ -2238,6 +2262,69 @@ func (cs *coverSystem) unreachable(x []int64) bool {
 		}
 		if s > inv.c {
 			return true
+		}
+	}
+	return false
+}
+
+// invIndex is cs.invs by entry, for unreachable on vectors with few
+// entries above 0 (the search's elements): the sums y.x are accumulated
+// over those entries alone.
+type invIndex struct {
+	by      [][]invWeight
+	neg     bool // some invariant has c < 0
+	sums    []int64
+	touched []int
+}
+
+type invWeight struct {
+	n int
+	w int64
+}
+
+func (cs *coverSystem) newInvIndex() *invIndex {
+	idx := &invIndex{by: make([][]invWeight, len(cs.lo)), sums: make([]int64, len(cs.invs))}
+	for n, inv := range cs.invs {
+		idx.neg = idx.neg || inv.c < 0
+		for _, j := range inv.support {
+			idx.by[j] = append(idx.by[j], invWeight{n, inv.y[j]})
+		}
+	}
+	return idx
+}
+
+// unreachable is cs.unreachable(x).
+func (idx *invIndex) unreachable(cs *coverSystem, x []int64) bool {
+	if idx.neg || slices.ContainsFunc(x, func(v int64) bool { return v < 0 }) {
+		return cs.unreachable(x)
+	}
+	for j, i := range cs.compOf {
+		if sum, ok := checked.Add(x[i], x[cs.k+j]); !ok || sum > cs.hi[i] {
+			return true
+		}
+	}
+	defer func() {
+		for _, n := range idx.touched {
+			idx.sums[n] = 0
+		}
+		idx.touched = idx.touched[:0]
+	}()
+	for j, v := range x {
+		if v == 0 {
+			continue
+		}
+		for _, iw := range idx.by[j] {
+			s, ok := combine(1, idx.sums[iw.n], iw.w, v)
+			if !ok {
+				return false
+			}
+			if idx.sums[iw.n] == 0 {
+				idx.touched = append(idx.touched, iw.n)
+			}
+			idx.sums[iw.n] = s
+			if s > cs.invs[iw.n].c {
+				return true
+			}
 		}
 	}
 	return false

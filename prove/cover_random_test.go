@@ -407,6 +407,10 @@ const (
 	// integer places typed 0..2 or 0..3, and runs the search on the
 	// reading with those greatest values as caps (rangedSystem).
 	coverRangedNet
+	// coverFlagNet draws nets with places written as one-process
+	// groups (randomFlagNet) instead, and counts the searches that
+	// leave steps out.
+	coverFlagNet
 	// coverSparse draws systems of many states and few transitions,
 	// most states unreachable (their counters dead), and compares the
 	// search with the one that does not project the dead variables out
@@ -430,6 +434,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	sparse := v&coverSparse != 0
 	rangedNet := v&coverRangedNet != 0
 	var rangedSearches int
+	flagNet := v&coverFlagNet != 0
+	var droppedSearches int
 	var hotSearches, hotOnly, unhotAgrees int
 	var projectedSearches, unprojectedAgrees, projectedOnly int
 	fail := t.Errorf
@@ -486,6 +492,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		if enumNet {
 			sys = randomEnumNet(t, r)
 		}
+		if flagNet {
+			sys = randomFlagNet(t, r)
+		}
 		var models []*counterabs.ParamModel
 		group, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
@@ -539,6 +548,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				if a.Pooled > 0 {
 					pooled++
+				}
+				if a.Dropped > 0 {
+					droppedSearches++
 				}
 				if a.CappedEnd {
 					cappedEnds++
@@ -693,6 +705,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		systems, monotone, transfers, spreads, refuted, proved, spacerAgrees, failingInBox)
 	if caught != nil {
 		return
+	}
+	if flagNet {
+		t.Logf("%d searches left steps out", droppedSearches)
+		if droppedSearches < systems/10 {
+			t.Errorf("too few searches left steps out (%d)", droppedSearches)
+		}
 	}
 	if hub {
 		t.Logf("%d searches fused some variable; the search without fusion answered and agreed on %d", fusedSearches, unfusedAgrees)
@@ -1196,5 +1214,77 @@ func TestCoverTwoGroups(t *testing.T) {
 				t.Errorf("%s with two groups: the run does not replay: %v", tc.file, err)
 			}
 		}
+	}
+}
+
+// TestCoverHoudiniSteps: testdata/styles/extendedread-write-flagproc.yaml
+// writes each boolean place of mist's extendedread-write as a group of
+// one process, whose steps include the cases that put a token where
+// one is already (a rendezvous that leaves the place's process alone):
+// they break the net's place invariants, which the Farkas algorithm
+// over every step then misses. Computed as a least fixpoint, the
+// invariants exclude those steps, and the search proves the net within
+// its first round; without the fixpoint it does not. A fixpoint stopped
+// after its first round leaves out steps that runs take: the checks
+// reject the invariant it leads to.
+func TestCoverHoudiniSteps(t *testing.T) {
+	ctx, s := context.Background(), z3.New()
+	m, ts := firstSafety(t, s, "styles", "extendedread-write-flagproc.yaml")
+	const work = 2_000_000 // the first round of the search
+	a := prove.Cover(ctx, m, ts, work)
+	if a.Invariant == nil || a.Dropped == 0 {
+		t.Fatalf("invariant %v, %d steps left out; want an invariant, steps left out", a.Invariant != nil, a.Dropped)
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, a.Invariant); err != nil {
+		t.Fatalf("the invariant fails its check: %v", err)
+	}
+	restore := prove.WithoutHoudiniSteps()
+	b := prove.Cover(ctx, m, ts, work)
+	restore()
+	if b.Invariant != nil || b.Cex != nil || b.Dropped != 0 {
+		t.Errorf("without the fixpoint: invariant %v, run %v, %d steps left out; want neither answer within %d comparisons", b.Invariant != nil, b.Cex != nil, b.Dropped, work)
+	}
+	restore = prove.BreakHoudiniSteps()
+	c := prove.Cover(ctx, m, ts, work)
+	restore()
+	if c.Invariant == nil || c.Dropped <= a.Dropped {
+		t.Fatalf("stopped after a round: invariant %v, %d steps left out; want an invariant, more than %d left out", c.Invariant != nil, c.Dropped, a.Dropped)
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, c.Invariant); err == nil {
+		t.Errorf("the invariant of a fixpoint stopped after a round passes its check")
+	}
+}
+
+// TestCoverDeadInBadSum: a state that no step enters (tb, a copy of t
+// that a translation split off) is projected out of the search's
+// vectors; the bad states' "#t + #tb = 1" is then "#t = 1", whose upper
+// half "#f + #t = 1" implies. The search reads the clause so, and
+// proves the property; reading the sum before the projection, it took
+// the clause for no upward-closed set and did not apply.
+func TestCoverDeadInBadSum(t *testing.T) {
+	sys, err := gsst.Parse("split.yaml", []byte(`name: split
+states: [S, f, t, tb]
+groups: {net: 1, g: 1}
+init: {net: S, g: f}
+shared:
+  x: {type: "0..", init: 0}
+transitions:
+  - {name: inc, from: S, to: S, guard: "#f = 1", update: "x := x + 1"}
+  - {name: go, from: f, to: t, guard: "x >= 2"}
+  - {name: back, from: t, to: f}
+properties:
+  one: "AG !(#t + #tb = 1 & #f = 1)"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, s := context.Background(), z3.New()
+	m, ts := safetyOf(t, s, sys)
+	a := prove.Cover(ctx, m, ts, coverRandomWork)
+	if !a.Applies || a.Projected == 0 || a.Invariant == nil {
+		t.Fatalf("applies %v, %d projected, invariant %v; want an invariant, tb projected out", a.Applies, a.Projected, a.Invariant != nil)
+	}
+	if err := presburger.CheckInvariant(ctx, s, ts, a.Invariant); err != nil {
+		t.Fatalf("the invariant fails its check: %v", err)
 	}
 }

@@ -77,6 +77,7 @@ type CoverAnswer struct {
 	Hot       int // variables read one-hot (coverhot.go)
 	Projected int // dead variables projected out of the vectors (coverdead.go)
 	Ranged    int // variables read without their greatest values (rangedSystem)
+	Dropped   int // steps the semi-positive invariants exclude (coverhoudini.go)
 }
 
 // Cover runs the backward coverability search on ts.
@@ -104,7 +105,24 @@ func CoverRanged(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 
 func coverAnswer(cs *coverSystem, out coverOutcome) CoverAnswer {
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged, Dropped: cs.dropped}
+}
+
+// WithoutHoudiniSteps turns the least fixpoint of the semi-positive
+// invariants off (coverhoudini.go), until the returned function
+// restores it.
+func WithoutHoudiniSteps() (restore func()) {
+	noHoudiniSteps = true
+	return func() { noHoudiniSteps = false }
+}
+
+// BreakHoudiniSteps makes the fixpoint stop after its first round,
+// until the returned function restores it: the steps that the
+// invariants of the steps enabled at the start exclude are left out,
+// whatever the other steps do.
+func BreakHoudiniSteps() (restore func()) {
+	brokenHoudiniSteps = true
+	return func() { brokenHoudiniSteps = false }
 }
 
 // WithoutProjection turns the projection of dead variables off
