@@ -174,35 +174,31 @@ func (r *reach) fold(f presburger.Formula) presburger.Formula {
 			return presburger.True
 		}
 	case presburger.And:
-		all := true
-		for _, g := range f {
-			switch r.fold(g) {
-			case presburger.False:
-				return presburger.False
-			case presburger.True:
-			default:
-				all = false
-			}
-		}
-		if all {
-			return presburger.True
-		}
+		return r.foldAll(f, presburger.False, presburger.True, f)
 	case presburger.Or:
-		none := true
-		for _, g := range f {
-			switch r.fold(g) {
-			case presburger.True:
-				return presburger.True
-			case presburger.False:
-			default:
-				none = false
-			}
-		}
-		if none {
-			return presburger.False
-		}
+		return r.foldAll(f, presburger.True, presburger.False, f)
 	}
 	return f
+}
+
+// foldAll folds the operands fs of a conjunction (zero False, one True)
+// or of a disjunction (zero True, one False): zero when one of them
+// folds to it, one when all do, whole otherwise.
+func (r *reach) foldAll(fs []presburger.Formula, zero, one, whole presburger.Formula) presburger.Formula {
+	all := true
+	for _, g := range fs {
+		switch r.fold(g) {
+		case zero:
+			return zero
+		case one:
+		default:
+			all = false
+		}
+	}
+	if all {
+		return one
+	}
+	return whole
 }
 
 // assign adds to r's values those u may assign to the tracked

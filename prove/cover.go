@@ -1916,6 +1916,17 @@ type coverInvariant struct {
 	support []int
 }
 
+// newCoverInvariant returns the invariant y.x <= c with its support.
+func newCoverInvariant(y []int64, c int64) coverInvariant {
+	var support []int
+	for j, w := range y {
+		if w != 0 {
+			support = append(support, j)
+		}
+	}
+	return coverInvariant{y, c, support}
+}
+
 // semiPositiveInvariants returns the semi-positive invariants of cs with
 // constant right-hand sides, by the Farkas algorithm (Martinez and
 // Silva, 1982): start from the identity, and for each step's effect
@@ -2034,14 +2045,29 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 			}
 		}
 	}
+	ys := make([][]int64, len(rows))
+	for i, r := range rows {
+		ys[i] = r.y
+	}
+	return cs.constantRows(ys)
+}
+
+// constantRows returns the invariants y.x <= c of the weights ys whose
+// right-hand side c is a constant: every variable a y weighs starts at
+// one value, the same at every instance. A variable read one-hot keeps
+// its initial value in the vectors, which is no invariant of the model,
+// and a fused variable is 0 in every state of the fused system and in
+// no other invariant (no step changes it): a y that weighs either is
+// left out.
+func (cs *coverSystem) constantRows(ys [][]int64) []coverInvariant {
 	var out []coverInvariant
-	for _, r := range rows {
+	for _, y := range ys {
 		c, constant := int64(0), true
-		for j, w := range r.y {
+		for j, w := range y {
 			if w == 0 {
 				continue
 			}
-			if !cs.exactInit(j) {
+			if !cs.exactInit(j) || cs.isHot(j) {
 				constant = false
 				break
 			}
@@ -2051,21 +2077,8 @@ func (cs *coverSystem) semiPositiveInvariants() []coverInvariant {
 				break
 			}
 		}
-		// A fused variable is 0 in every state of the fused system, and
-		// no other invariant has it (no step changes it).
-		for j, w := range r.y {
-			// A variable read one-hot keeps its initial value in the
-			// vectors, which is no invariant of the model.
-			constant = constant && (w == 0 || !cs.isHot(j))
-		}
-		if constant && !cs.onFused(r.y) {
-			var support []int
-			for j, w := range r.y {
-				if w != 0 {
-					support = append(support, j)
-				}
-			}
-			out = append(out, coverInvariant{r.y, c, support})
+		if constant && !cs.onFused(y) {
+			out = append(out, newCoverInvariant(y, c))
 		}
 	}
 	return out
@@ -2145,14 +2158,8 @@ func (cs *coverSystem) linearPruning(lis []linearInvariant) []coverInvariant {
 		if !ok || slices.ContainsFunc(cs.invs, func(inv coverInvariant) bool { return slices.Equal(inv.y, y) }) {
 			continue
 		}
-		var support []int
-		for j, w := range y {
-			if w != 0 {
-				support = append(support, j)
-			}
-		}
-		if len(support) > 0 {
-			out = append(out, coverInvariant{y, c, support})
+		if inv := newCoverInvariant(y, c); len(inv.support) > 0 {
+			out = append(out, inv)
 		}
 	}
 	return out

@@ -122,35 +122,11 @@ func (cs *coverSystem) houdiniSteps() []coverInvariant {
 // constantInvariants returns the rows of the Farkas algorithm whose
 // right-hand side is a constant, as semiPositiveInvariants does.
 func (cs *coverSystem) constantInvariants(rows []farkasRow) []coverInvariant {
-	var out []coverInvariant
-	for _, r := range rows {
-		c, constant := int64(0), true
-		for j, w := range r.y {
-			if w == 0 {
-				continue
-			}
-			if !cs.exactInit(j) || cs.isHot(j) {
-				constant = false
-				break
-			}
-			var ok bool
-			if c, ok = combine(1, c, w, cs.initConst[j]); !ok {
-				constant = false
-				break
-			}
-		}
-		if !constant || cs.onFused(r.y) {
-			continue
-		}
-		var support []int
-		for j, w := range r.y {
-			if w != 0 {
-				support = append(support, j)
-			}
-		}
-		out = append(out, coverInvariant{r.y, c, support})
+	ys := make([][]int64, len(rows))
+	for i, r := range rows {
+		ys[i] = r.y
 	}
-	return out
+	return cs.constantRows(ys)
 }
 
 // farkas is the Farkas algorithm of semiPositiveInvariants, one column
