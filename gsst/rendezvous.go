@@ -142,8 +142,8 @@ func (c *checker) rendezvous(f *File) {
 }
 
 // checkRendezvous checks the rendezvous: at least two parts, each a move
-// between distinct states in range by processes of groups in range;
-// guards and updates as for transitions.
+// between states in range (a part may stay) by processes of groups in
+// range; guards and updates as for transitions.
 func (s *Spec) checkRendezvous(src *source, fromFile bool, at func(Pos, string, ...any)) {
 	m := len(s.States)
 	for i := range s.Rendezvous {

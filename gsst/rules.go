@@ -39,7 +39,7 @@ import (
 // values of their types reading only shared variables and parameters
 // not fixed; broadcast transfers between distinct states in range, from
 // distinct sources; rendezvous of at least two parts, each between
-// distinct states in range; and groups of transfers and parts in range,
+// states in range (a part may stay); and groups of transfers and parts in range,
 // sorted, never an empty list. The GSST language adds two rules that New
 // does not apply, as generators use what they forbid: a group has at
 // least one process, and no two transitions join the same states.
