@@ -58,7 +58,17 @@ type reach struct {
 // MayReach computes MayOccupy, the values and MayFire together: the
 // occupancy, the values of the tracked shared variables and the steps
 // that may fire grow together until no step adds to them.
-func (s *Spec) MayReach() Reach {
+func (s *Spec) MayReach() Reach { return s.mayReach(false) }
+
+// MayReachTotals is MayReach with processes told apart by their states
+// alone: a process of any group may be wherever one of some group may
+// be. It over-approximates MayReach, and is what the total counters can
+// state (prove checks what it finds on the total-counter model, which
+// has no counter of a group's processes in a state).
+func (s *Spec) MayReachTotals() Reach { return s.mayReach(true) }
+
+// mayReach is MayReach, or MayReachTotals when totals.
+func (s *Spec) mayReach(totals bool) Reach {
 	r := &reach{s: s, occ: make([][]bool, len(s.Groups)), vals: s.initialValues()}
 	for g := range s.Groups {
 		r.occ[g] = make([]bool, len(s.States))
@@ -80,6 +90,16 @@ func (s *Spec) MayReach() Reach {
 			for _, st := range s.InitOver[g] {
 				r.occ[g][st] = true
 			}
+		}
+	}
+	if totals && len(s.Groups) > 0 {
+		// One row for every group: a mark in it is a mark for all.
+		union := make([]bool, len(s.States))
+		for g := range r.occ {
+			for st, may := range r.occ[g] {
+				union[st] = union[st] || may
+			}
+			r.occ[g] = union
 		}
 	}
 	steps := s.Steps()

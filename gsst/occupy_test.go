@@ -15,8 +15,9 @@ import (
 // unbounded shared variables cut a little above their start) in every
 // instance of the box has processes of a group only in the states the
 // family's MayOccupy allows it, and every step taken is one MayFire
-// allows. It also counts the counters and the steps ruled out, so that
-// an analysis that allows everything is seen to test nothing.
+// allows; and likewise for MayReachTotals. It also counts the counters
+// and the steps ruled out, so that an analysis that allows everything is
+// seen to test nothing.
 func TestMayOccupyRandom(t *testing.T) {
 	systems := 1000
 	if testing.Short() {
@@ -37,7 +38,7 @@ func TestMayOccupyRandom(t *testing.T) {
 		c.Ranges = i%2 == 1
 		c.Family = i%4 == 3
 		sys := testsupport.RandomSystem(r, c)
-		occ, fires := sys.MayOccupy(), sys.MayFire()
+		occ, fires, totals := sys.MayOccupy(), sys.MayFire(), sys.MayReachTotals()
 		for _, f := range fires {
 			if !f {
 				deadSteps++
@@ -59,6 +60,7 @@ func TestMayOccupyRandom(t *testing.T) {
 				t.Fatalf("system %d, %v: %v", i, in, err)
 			}
 			configs += explore(t, fmt.Sprintf("system %d, %v", i, in), inst, occ, fires)
+			explore(t, fmt.Sprintf("system %d, %v, MayReachTotals", i, in), inst, totals.Occupy, totals.Fires)
 		}
 	}
 	t.Logf("%d systems: %d counters and %d steps ruled out, %d configurations reached", systems, ruledOut, deadSteps, configs)

@@ -62,6 +62,9 @@ import (
 func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
 	raised := raisedCounters(m)
 	reach := m.System.MayReach()
+	if m.Level == counterabs.TotalLevel {
+		reach = m.System.MayReachTotals() // what the model's counters can state
+	}
 	values := narrowByReach(m, reach, raised)
 	guarded := 0 // steps of dead whose movers may be there, but not their guards' values
 	fires := func(t *counterabs.ParamTransition) bool {
