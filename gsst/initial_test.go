@@ -437,3 +437,32 @@ transitions:
 		t.Errorf("WithRangedSizes(7) = %v, %v: no group is larger than 7", ok, err)
 	}
 }
+
+// TestInitialRangeOfOneValue: a range of one value, "45..45", is the
+// value 45, and a system whose variables start so has one initial
+// configuration.
+func TestInitialRangeOfOneValue(t *testing.T) {
+	sys, err := gsst.Parse("one.yaml", []byte(`states: [A]
+groups: {p: 1}
+init: A
+shared:
+  x: {type: "0..", init: 45..45}
+  y: {type: "0..3", init: 2..3}
+transitions:
+  - {from: A, to: A, update: "x := x + 1"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := sys.Shared[0]; x.InitRange || x.Init != 45 {
+		t.Errorf("x: range %v, init %d; want the value 45", x.InitRange, x.Init)
+	}
+	if y := sys.Shared[1]; !y.InitRange || y.Init != 2 || y.InitHi != 3 {
+		t.Errorf("y: range %v %d..%d, want 2..3", y.InitRange, y.Init, y.InitHi)
+	}
+	spec := sys.Spec()
+	spec.Shared = spec.Shared[:1]
+	if one, err := gsst.New(spec); err != nil || !one.SingleInitial() {
+		t.Errorf("with x alone: SingleInitial %v (err %v), want one initial configuration", err == nil && one.SingleInitial(), err)
+	}
+}
