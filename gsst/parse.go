@@ -63,6 +63,7 @@ func Parse(filename string, src []byte, opts ...Option) (*System, error) {
 		base := filepath.Base(filename)
 		spec.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
+	spec.mergeBlocks()
 	return seal(spec), nil
 }
 

@@ -335,3 +335,70 @@ func TestMoversManyParts(t *testing.T) {
 		t.Errorf("13 classes of parts: err %v, want a refusal", err)
 	}
 }
+
+// TestBlocksWithOneGuardMerged: Parse joins the blocks of a transition
+// that have one guard and one update, as written ({a: G, b: G} is one
+// block of a and b: the paper's symmetric case when they are every
+// group), and keeps apart blocks whose guards or updates differ, even
+// where they mean the same (#W = 0 and #W <= 0); New keeps a spec's
+// blocks as they are.
+func TestBlocksWithOneGuardMerged(t *testing.T) {
+	blocks := func(guard string) [][]int {
+		sys, err := gsst.Parse("blocks.yaml", []byte(`states: [U, V, W]
+groups: {a: 2, b: 1, c: 1}
+init: U
+shared:
+  x: {type: "0..", init: 0}
+transitions:
+  - {from: U, to: V, guard: `+guard+`}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][]int
+		for _, b := range sys.Transitions[0].Blocks {
+			out = append(out, b.Groups)
+		}
+		if len(sys.Steps()) != len(out) {
+			t.Errorf("%s: %d steps for %d blocks", guard, len(sys.Steps()), len(out))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		guard string
+		want  string
+	}{
+		{`{a: "#W = 0", b: "#W = 0", c: "#W = 0"}`, "[[0 1 2]]"},
+		{`{a: "#W = 0", c: "#W = 0", b: "#V >= 1"}`, "[[0 2] [1]]"},
+		{`{a: "#W = 0", b: "#W <= 0"}`, "[[0] [1]]"},
+	} {
+		if got := fmt.Sprint(blocks(tc.guard)); got != tc.want {
+			t.Errorf("%s: blocks of groups %s, want %s", tc.guard, got, tc.want)
+		}
+	}
+	// Updates count: one guard, two updates, two blocks.
+	sys, err := gsst.Parse("upd.yaml", []byte(`states: [U, V]
+groups: {a: 1, b: 1}
+init: U
+shared:
+  x: {type: "0..", init: 0}
+transitions:
+  - {from: U, to: V, guard: {a: "x >= 0", b: "x >= 0"}, update: {a: "x := x + 1", b: "x := x + 2"}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(sys.Transitions[0].Blocks); n != 2 {
+		t.Errorf("one guard, two updates: %d blocks, want 2", n)
+	}
+	// New keeps two blocks alike as a spec states them.
+	spec := sys.Spec()
+	spec.Transitions[0].Blocks[1].Update = spec.Transitions[0].Blocks[0].Update
+	again, err := gsst.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(again.Transitions[0].Blocks); n != 2 {
+		t.Errorf("New: %d blocks, want the spec's 2", n)
+	}
+}
