@@ -228,8 +228,8 @@ func (r *reach) foldAll(fs []presburger.Formula, zero, one, whole presburger.For
 func (r *reach) assign(u *Update) bool {
 	grew := false
 	for _, a := range u.Assign {
-		j := r.s.sharedIndex(a.Var)
-		if j < 0 || r.vals[j] == nil {
+		j, isShared := r.s.SharedOf(a.Var)
+		if !isShared || r.vals[j] == nil {
 			continue
 		}
 		v := &r.s.Shared[j]
@@ -252,16 +252,6 @@ func (r *reach) assign(u *Update) bool {
 	return grew
 }
 
-// sharedIndex returns the index of the shared variable v, -1 when v is
-// none.
-func (s *Spec) sharedIndex(v presburger.Var) int {
-	j := int(v) - int(s.SharedVar(0))
-	if j < 0 || j >= len(s.Shared) {
-		return -1
-	}
-	return j
-}
-
 // known returns the values r allows variable v: a tracked shared
 // variable's, or 0 for a counter of a state its group (a total
 // counter: every group) never occupies; ok is false for any other
@@ -269,7 +259,7 @@ func (s *Spec) sharedIndex(v presburger.Var) int {
 // variable, a parameter, a size, n).
 func (r *reach) known(v presburger.Var) (xs []int64, ok bool) {
 	s := r.s
-	if j := s.sharedIndex(v); j >= 0 {
+	if j, isShared := s.SharedOf(v); isShared {
 		if r.vals[j] == nil {
 			return nil, false
 		}
@@ -280,23 +270,16 @@ func (r *reach) known(v presburger.Var) (xs []int64, ok bool) {
 		}
 		return xs, true
 	}
-	n := len(s.States)
-	switch i := int(v); {
-	case i < n:
-		for g := range s.Groups {
-			if r.occ[g][i] {
-				return nil, false
-			}
-		}
-		return []int64{0}, true
-	case i < s.NumVars():
-		st, g := (i-n)/len(s.Groups), (i-n)%len(s.Groups)
-		if r.occ[g][st] {
+	st, group, isCounter := s.Counter(v)
+	if !isCounter {
+		return nil, false
+	}
+	for g := range s.Groups {
+		if (group < 0 || g == group) && r.occ[g][st] {
 			return nil, false
 		}
-		return []int64{0}, true
 	}
-	return nil, false
+	return []int64{0}, true
 }
 
 // eachValue calls f with every combination of the values r allows the
