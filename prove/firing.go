@@ -61,9 +61,11 @@ import (
 // it has none), its reason saying what the last two kinds left out.
 func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
 	raised := raisedCounters(m)
-	reach := m.System.MayReach()
+	var reach gsst.Reach
 	if m.Level == counterabs.TotalLevel {
 		reach = m.System.MayReachTotals() // what the model's counters can state
+	} else {
+		reach = m.System.MayReach()
 	}
 	values := narrowByReach(m, reach, raised)
 	guarded := 0 // steps of dead whose movers may be there, but not their guards' values
