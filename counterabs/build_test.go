@@ -92,7 +92,7 @@ func TestCases(t *testing.T) {
 	}
 	tests := []tc{
 		{"a: one block, all groups", ab(`{from: U, to: V, guard: "#V <= 1"}`), false, "#U >= 1 & #V <= 1", CaseA},
-		{"b: two blocks, total guards", ab(`{from: U, to: V, guard: {a: "#W = 0", b: "#W <= 0"}}`), false, "", CaseB},
+		{"b: two blocks, total guards", ab(`{from: U, to: V, guard: {a: "#W = 0", b: "#W <= 0"}}`), false, "#U >= 1 & #W = 0", CaseB},
 		{"a: two blocks with one guard, merged", ab(`{from: U, to: V, guard: {a: "#W = 0", b: "#W = 0"}}`), false, "#U >= 1 & #W = 0", CaseA},
 		// Only a may move, and only when #U >= 2: then at least one
 		// process of a is in U (b has one process), so Dom is closed
