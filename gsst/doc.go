@@ -39,9 +39,10 @@
 // go/types' checker builds a *types.Package: Parse and Load from a file,
 // New from a Spec (what generators and tests fill in by hand), and
 // Instantiate, Smallest, WithProperties, WithDerivedProperties (whose
-// properties meet New's rules for properties) and WithRangedSizes (the
-// family of a system's large fixed groups, through New) from a System
-// already checked.
+// properties meet New's rules for properties), WithRangedSizes (the
+// family of a system's large fixed groups, through New) and
+// NarrowInitial (the system started only where a premise's conjuncts
+// hold, through New) from a System already checked.
 // A System embeds its Spec in an unexported field: the fields and methods
 // of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
 // other package can write a System literal with content. The rules every

@@ -14,7 +14,10 @@
 // liveness properties too, with j as a justice condition of their own,
 // and a premise on the initial configuration that is a disjunction is
 // split into its cases, the disjunction of their invariants re-checked
-// as one (ghost.go).
+// as one (ghost.go). A premise's conjuncts that the system's initial set
+// can state ("x = 0" on a shared variable that starts in "0..") are
+// folded into it first: the property is asked of the narrowed system
+// (narrow.go, gsst's NarrowInitial).
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system

@@ -376,3 +376,10 @@ func CountCandidates(ctx context.Context, solver presburger.Solver, m *counterab
 	}
 	return out, nil
 }
+
+// WithoutNarrowing has Check ask every premise as written, not folded
+// into the initial set (narrow.go).
+func WithoutNarrowing() (restore func()) {
+	narrowPremises = false
+	return func() { narrowPremises = true }
+}

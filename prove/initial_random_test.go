@@ -48,6 +48,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 	spreadParam, spreadRanged, sharedTerm, dependent := 0, 0, 0, 0
 	rangeTerm, rangeOpen, engineRuns := 0, 0, 0
 	premised := map[prove.Verdict]int{} // the verdicts on "c -> AG phi"
+	narrowedBy := map[string]int{}      // the premises NarrowInitial folds, by property
 	for i := range systems {
 		sys := initialSetSystem(r, i)
 		for g := range sys.Groups {
@@ -127,9 +128,15 @@ func TestProveInitialSetsRandom(t *testing.T) {
 				}
 			}
 		}
-		for _, res := range rep.Results {
-			if res.Property.Name == "premised" {
+		for k, res := range rep.Results {
+			if strings.HasPrefix(res.Property.Name, "premised") {
 				premised[res.Verdict]++
+				premise, _ := counterabs.Premise(sys.Properties[k].Formula)
+				if narrowed, _, err := sys.NarrowInitial(premise); err != nil {
+					t.Fatalf("system %d: %v", i, err)
+				} else if narrowed != sys {
+					narrowedBy[res.Property.Name]++
+				}
 			}
 			counts[res.Verdict]++
 			if res.Method != "" {
@@ -143,8 +150,11 @@ func TestProveInitialSetsRandom(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter, %d up to one, %d with no greatest), %v (with a premise %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v; %d instances through both engines",
-		systems, spreadParam, spreadRanged, sharedTerm, rangeTerm, rangeOpen, counts, premised, dependent, levels, methods, engineRuns)
+	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter, %d up to one, %d with no greatest), %v (with a premise %v, narrowing the initial set %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v; %d instances through both engines",
+		systems, spreadParam, spreadRanged, sharedTerm, rangeTerm, rangeOpen, counts, premised, narrowedBy, dependent, levels, methods, engineRuns)
+	if narrowedBy["premised"] == 0 || narrowedBy["premised-shared"] == 0 {
+		t.Errorf("no premise of a kind narrows the initial set: %v", narrowedBy)
+	}
 	if rangeTerm == 0 || rangeOpen == 0 || engineRuns == 0 {
 		t.Errorf("the sample exercises too little: %d ranges up to a parameter, %d with no greatest, %d instances through the engines", rangeTerm, rangeOpen, engineRuns)
 	}
@@ -209,6 +219,21 @@ func initialSetSystem(r *rand.Rand, i int) *gsst.System {
 			c := presburger.Compare(presburger.VarTerm(presburger.Var(s)), presburger.Eq, presburger.ConstTerm(0))
 			pf := ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: c}, R: f}
 			spec.Properties = append(spec.Properties, gsst.Property{Name: "premised", Formula: pf, Text: ctl.Format(pf, spec.VarName)})
+			// And from those where a shared variable that starts in a
+			// range of constants meets "x op c" (gsst's NarrowInitial
+			// folds both premises into the initial set).
+			pre := rand.New(rand.NewSource(int64(i) + 1000))
+			for j := range spec.Shared {
+				v := &spec.Shared[j]
+				if !v.InitRange || !v.InitTerm.IsConst() || !v.InitHiTerm.IsConst() {
+					continue
+				}
+				op := []presburger.Op{presburger.Eq, presburger.Ne, presburger.Lt, presburger.Le, presburger.Gt, presburger.Ge}[pre.Intn(6)]
+				c := presburger.Compare(presburger.VarTerm(spec.SharedVar(j)), op, presburger.ConstTerm(int64(v.Init+pre.Intn(4)-1)))
+				pf := ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: c}, R: f}
+				spec.Properties = append(spec.Properties, gsst.Property{Name: "premised-shared", Formula: pf, Text: ctl.Format(pf, spec.VarName)})
+				break
+			}
 		}
 		sys, err := gsst.New(spec)
 		if err != nil {

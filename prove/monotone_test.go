@@ -155,8 +155,11 @@ func TestMonotoneCandidatesC1CS(t *testing.T) {
 // ISoLA'18 file, is proved by the lemmas of the second round, with a
 // monotone lemma and a ceiling among them (without them, Spacer took
 // 20 s of CPU), and the property holds on every instance explored
-// with parameters up to 5.
+// with parameters up to 5. The premise "#loc1 = 0" is asked as
+// written: folded into the initial set (narrow.go) it leaves a system
+// whose lemmas need no monotone one.
 func TestMonotoneLemmasProveC1CS(t *testing.T) {
+	defer prove.WithoutNarrowing()()
 	r := provedByLemmasExplored(t, "c1cs.ta", "one_step0")
 	kinds := map[string]bool{}
 	for _, l := range r.Lemmas {

@@ -1,0 +1,124 @@
+package gsst_test
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+)
+
+// TestNarrowInitialRandom checks NarrowInitial's exactness on random
+// systems with initial sets and random premises: at every small
+// instance, the initial configurations of the narrowed system where the
+// rest of the premise holds are those of the system where the whole
+// premise holds, listed by Initials on both (ranges with no greatest
+// value cut at the same value, above every constant of the premises).
+func TestNarrowInitialRandom(t *testing.T) {
+	systems := 1500
+	if testing.Short() {
+		systems = 400
+	}
+	r := rand.New(rand.NewSource(2026_11_30))
+	cfg := testsupport.Config{MaxGroups: 3, MaxSize: 2, MaxProcesses: 5, MaxTransitions: 3}
+	const cut = 9 // above every constant drawn below
+	var narrowed, folded, kept, compared int
+	for i := range systems {
+		c := cfg
+		c.May = testsupport.AllConstructs | testsupport.InitialSets
+		c.Ranges = i%2 == 1
+		c.Family = i%4 == 3
+		sys := testsupport.RandomSystem(r, c)
+		premise := randomPremise(r, sys)
+		nsys, rest, err := sys.NarrowInitial(premise)
+		if err != nil {
+			t.Fatalf("system %d, premise %s: %v\n%s", i, presburger.Format(premise, sys.VarName), err, testsupport.Describe(sys))
+		}
+		all, left := len(presburger.Conjuncts(premise)), len(presburger.Conjuncts(rest))
+		if nsys == sys {
+			if left != all {
+				t.Fatalf("system %d: nothing narrowed, but the premise lost conjuncts", i)
+			}
+			continue
+		}
+		narrowed++
+		folded += all - left
+		kept += left
+		for _, in := range testsupport.Instances(sys, 2, 3) {
+			if !fixedAt(sys, in.Params) {
+				continue
+			}
+			where := fmt.Sprintf("system %d, %v, premise %s (rest %s)", i, in, presburger.Format(premise, sys.VarName), presburger.Format(rest, sys.VarName))
+			want := initialsWhere(t, where, sys, in, premise, cut)
+			got := initialsWhere(t, where+", narrowed", nsys, in, rest, cut)
+			if fmt.Sprint(want) != fmt.Sprint(got) {
+				t.Fatalf("%s: the initial configurations where the premise holds are\n%v\nthe narrowed system's where the rest holds\n%v\n%s", where, want, got, testsupport.Describe(sys))
+			}
+			compared += len(want)
+		}
+	}
+	t.Logf("%d systems, %d narrowed (%d conjuncts folded, %d kept), %d initial configurations compared", systems, narrowed, folded, kept, compared)
+	if narrowed < systems/4 || kept == 0 || compared < systems {
+		t.Errorf("the sample exercises too little")
+	}
+}
+
+// randomPremise draws a conjunction of one to three atoms over sys's
+// variables: a shared variable against a constant near its initial
+// values, a counter (of a group or a total) against 0, 1 or 2, or a
+// sum of two counters, which NarrowInitial never folds.
+func randomPremise(r *rand.Rand, sys *gsst.System) presburger.Formula {
+	ops := []presburger.Op{presburger.Eq, presburger.Ne, presburger.Lt, presburger.Le, presburger.Gt, presburger.Ge}
+	var atoms []presburger.Formula
+	for range 1 + r.Intn(3) {
+		op := ops[r.Intn(len(ops))]
+		counter := func() presburger.Term {
+			st := r.Intn(len(sys.States))
+			if r.Intn(2) == 0 {
+				return presburger.VarTerm(sys.TotalVar(st))
+			}
+			return presburger.VarTerm(sys.GroupVar(st, r.Intn(len(sys.Groups))))
+		}
+		var lhs presburger.Term
+		var k int
+		switch c := r.Intn(5); {
+		case c < 2 && len(sys.Shared) > 0:
+			j := r.Intn(len(sys.Shared))
+			lhs, k = presburger.VarTerm(sys.SharedVar(j)), sys.Shared[j].Init+r.Intn(5)-1
+		case c == 4:
+			lhs, k = counter().Add(counter()), r.Intn(3)
+		default:
+			lhs, k = counter(), r.Intn(3)
+		}
+		if r.Intn(3) == 0 {
+			// As written "c op x".
+			atoms = append(atoms, presburger.Compare(presburger.ConstTerm(int64(k)), op, lhs))
+			continue
+		}
+		atoms = append(atoms, presburger.Compare(lhs, op, presburger.ConstTerm(int64(k))))
+	}
+	return presburger.Conj(atoms...)
+}
+
+// initialsWhere lists the initial configurations of sys at in where f
+// holds, ranges with no greatest value cut at cut.
+func initialsWhere(t *testing.T, where string, sys *gsst.System, in testsupport.Instance, f presburger.Formula, cut int) []string {
+	t.Helper()
+	inst, err := sys.InstantiateParams(in.Params, in.Sizes)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	inits, err := inst.InitialsUpTo(cut).Initials()
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	var out []string
+	for _, c := range inits {
+		if presburger.Eval(f, inst.ValuationOf(c)) {
+			out = append(out, fmt.Sprint(c.Counts, c.Shared))
+		}
+	}
+	return out
+}
