@@ -1304,7 +1304,9 @@ func (m *ParamModel) finish() error {
 	// stays what it is in every configuration). The steps are the same; the
 	// searches that read a guard's shape (cover.go) read the plain one
 	// (mist's transthesis so written: proved after 30 s, in 0.02 s as
-	// "lock < 1"). So do the negations, pushed down to the atoms, and
+	// "lock < 1"). A disequality at an end of a variable's range is the
+	// bound it is, "b != down" of a two-valued enumeration "b >= 1"
+	// (SharpenEnds). So do the negations, pushed down to the atoms, and
 	// the atoms, divided by a factor all their coefficients share:
 	// transthesis with one guard written "!(#x < 1 | lock)" timed out,
 	// ByMC's cc with its crash guard "!(#I != 0 | nfaulty >= f)" or
@@ -1312,7 +1314,14 @@ func (m *ParamModel) finish() error {
 	ranges := m.typeRanges()
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		t.Guard = presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(t.Guard)), ranges)
+		t.Guard = presburger.SharpenEnds(presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(t.Guard)), ranges), ranges)
+	}
+	// The properties' atoms are sharpened too: the bad states
+	// "Iwork != down & Jwork != down" are the upward-closed "Iwork >= 1
+	// & Jwork >= 1" that the backward search reads.
+	for i := range m.Properties {
+		p := &m.Properties[i]
+		p.Formula = ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula { return presburger.SharpenEnds(a, ranges) })
 	}
 	pool := make([]int, len(m.Counters))
 	for pi, p := range m.Pools {
