@@ -12,19 +12,29 @@ import (
 // the model: "everybody is elsewhere", #A + #B = n with states A, B and
 // S, is #S = 0, and #A + #B < n is #S >= 1 (a translation that writes a
 // zero test so). The searches read the shapes of the guards and of the
-// bad states (a lower bound on counters is upward closed, a sum
-// compared with n is not: cover.go), so the long form cost mist's
-// transthesis 8.5 s where the short one takes 0.02 s, and mist's
+// bad states (a lower bound on sums of counters is upward closed, a
+// comparison with n is not: cover.go), so the form with n cost mist's
+// transthesis 8.5 s where mist's own form takes 0.02 s, and mist's
 // ME_250_bigtarget, whose 8,989 target cubes each read #x0 >= 1 so, ran
 // past 20 s.
 //
-// ShortenSums rewrites each such atom to the one with the fewest
-// monomials among those it can reach by adding integer multiples of
-// the sums' identities:
+// ShortenSums rewrites each atom that reads a size (n, or |g| where a
+// guard with locals writes n as the sum of the sizes) to the best form
+// it can reach by adding integer multiples of the sums' identities:
 //
 //	sum of the counters of pool p - its Sum = 0   (each pool: a group's counters and |g|, or every total counter and n)
 //	sum of every counter - n = 0                  (the group-counter model: the groups' pools added up, with n = the sum of the sizes)
 //	sum of every counter - sum_g |g| = 0          (the same with n written as the sizes' sum, as a guard with locals writes it)
+//
+// best meaning the fewest monomials, then the fewest sizes read: one
+// multiple of one identity at a time, while that makes the atom
+// strictly better. An atom that reads no size is left as it is: "#M +
+// #E + #S = 0" of MESI is the zero test of a sum that the searches read
+// (its shorter form "#I = n" they do not), and so is an atom no
+// identity improves (a threshold "2 * #A > n" over three states or more
+// has no form without n but one that reads every counter, "#A - #B -
+// #C > 0", which is longer). So a model without such atoms is unchanged
+// and SumFacts stays nil.
 //
 // The rewrite is exact in the model's Domain: every identity holds in
 // every initial state (each group's processes number its size in every
@@ -44,16 +54,12 @@ import (
 // every state where SumFacts holds) and implies both forms of the
 // property.
 //
-// An atom is rewritten only when some multiple of an identity makes it
-// strictly shorter, one identity at a time, until none does; an atom
-// that no identity shortens (#C <= 1, a row sum of a guard's locals
-// bounded by |g|) is left as it is, so a model without such atoms is
-// unchanged and SumFacts stays nil. A rewritten atom whose coefficients
-// are all negative is written with them positive (#S > 0 for -#S < 0).
-// A strict comparison is written as the weak one it is on integers
-// (#S >= 1 for #S > 0). It rewrites the guards of the transitions and the properties (their
-// premises included); not the initial set, nor the fairness (the
-// liveness questions read a model of their own, not rewritten).
+// A rewritten atom whose coefficients are all negative is written with
+// them positive (#S > 0 for -#S < 0), and a strict comparison as the
+// weak one it is on integers (#S >= 1 for #S > 0). ShortenSums rewrites
+// the guards of the transitions and the properties (their premises
+// included); not the initial set, nor the fairness (the liveness
+// questions read a model of their own, not rewritten).
 func (m *ParamModel) ShortenSums() {
 	r := newSumRewriter(m)
 	if r == nil {
@@ -110,15 +116,38 @@ func (m *ParamModel) WithSumFacts(inv presburger.Formula) presburger.Formula {
 // sumIdentity is "term = 0", true in every reachable state of the model;
 // coef is term's coefficient of each of its variables.
 type sumIdentity struct {
-	term presburger.Term
-	coef map[presburger.Var]int64
+	term  presburger.Term
+	coef  map[presburger.Var]int64
+	sizes []presburger.Var // its size variables (n, |g|)
 }
 
 // sumRewriter rewrites atoms by the identities of a model (ShortenSums).
 type sumRewriter struct {
 	ids  []sumIdentity
 	of   map[presburger.Var][]int // the identities each variable is in
+	size map[presburger.Var]bool  // the size variables and n
 	used []bool
+}
+
+// sizesIn is the number of size variables t reads.
+func (r *sumRewriter) sizesIn(t presburger.Term) int {
+	n := 0
+	for _, mo := range t.Monos {
+		if r.size[mo.Var] {
+			n++
+		}
+	}
+	return n
+}
+
+// coefOf is t's coefficient of v (0 when t does not read it).
+func coefOf(t presburger.Term, v presburger.Var) int64 {
+	for _, mo := range t.Monos {
+		if mo.Var == v {
+			return mo.Coef
+		}
+	}
+	return 0
 }
 
 // newSumRewriter returns the rewriter of m's identities, nil when m has
@@ -127,7 +156,10 @@ func newSumRewriter(m *ParamModel) *sumRewriter {
 	if len(m.Counters) == 0 {
 		return nil
 	}
-	r := &sumRewriter{of: map[presburger.Var][]int{}}
+	r := &sumRewriter{of: map[presburger.Var][]int{}, size: map[presburger.Var]bool{m.NVar(): true}}
+	for g := range m.System.Groups {
+		r.size[m.SizeVar(g)] = true
+	}
 	add := func(counters []int, sum presburger.Term) {
 		var t presburger.Term
 		for _, c := range counters {
@@ -141,6 +173,9 @@ func newSumRewriter(m *ParamModel) *sumRewriter {
 		for _, mo := range t.Monos {
 			id.coef[mo.Var] = mo.Coef
 			r.of[mo.Var] = append(r.of[mo.Var], len(r.ids))
+			if r.size[mo.Var] {
+				id.sizes = append(id.sizes, mo.Var)
+			}
 		}
 		r.ids = append(r.ids, id)
 	}
@@ -203,15 +238,20 @@ func (r *sumRewriter) all(fs []presburger.Formula) ([]presburger.Formula, bool) 
 	return out, out != nil
 }
 
-// atom rewrites c: while adding k times some identity to its term makes
-// it shorter (fewer monomials), it adds the multiple that makes it
-// shortest (the first identity, then the least |k|, then the least k,
-// among the shortest: the same answer every time).
+// atom rewrites c when it reads a size (n or |g|): while adding k times
+// some identity to its term makes it better, it adds the multiple that
+// makes it best, better meaning fewer monomials, then fewer sizes read
+// (ties go to the first identity, then the least |k|, then the least k:
+// the same answer every time).
 func (r *sumRewriter) atom(c presburger.Cmp) (presburger.Formula, bool) {
 	t := c.T
+	sizes := r.sizesIn(t)
+	if sizes == 0 {
+		return c, false
+	}
 	changed := false
 	for {
-		best, bestK, bestLen := -1, int64(0), len(t.Monos)
+		best, bestK, bestSizes, bestLen := -1, int64(0), sizes, len(t.Monos)
 		var cands []int
 		for _, mo := range t.Monos {
 			for _, k := range r.of[mo.Var] {
@@ -226,11 +266,14 @@ func (r *sumRewriter) atom(c presburger.Cmp) (presburger.Formula, bool) {
 			// Adding k*id zeroes each shared variable whose coefficient
 			// is -k times the identity's, and gives every variable of
 			// the identity that t does not have a coefficient.
-			inter := 0
+			inter, sizesOut := 0, 0
 			hits := map[int64]int{}
 			for _, mo := range t.Monos {
 				e, ok := id.coef[mo.Var]
 				if !ok {
+					if r.size[mo.Var] {
+						sizesOut++
+					}
 					continue
 				}
 				inter++
@@ -240,8 +283,16 @@ func (r *sumRewriter) atom(c presburger.Cmp) (presburger.Formula, bool) {
 			}
 			for k, h := range hits {
 				n := len(t.Monos) - inter + len(id.coef) - h
-				if n < bestLen || n == bestLen && best == i && (abs(k) < abs(bestK) || abs(k) == abs(bestK) && k < bestK) {
-					best, bestK, bestLen = i, k, n
+				ns := sizesOut
+				for _, v := range id.sizes {
+					if coefOf(t, v)+k*id.coef[v] != 0 {
+						ns++
+					}
+				}
+				better := n < bestLen || n == bestLen && ns < bestSizes
+				tie := n == bestLen && ns == bestSizes && best == i && (abs(k) < abs(bestK) || abs(k) == abs(bestK) && k < bestK)
+				if better || tie {
+					best, bestK, bestSizes, bestLen = i, k, ns, n
 				}
 			}
 		}
@@ -253,10 +304,14 @@ func (r *sumRewriter) atom(c presburger.Cmp) (presburger.Formula, bool) {
 			break
 		}
 		next, ok := t.AddExact(step)
-		if !ok || len(next.Monos) >= len(t.Monos) {
+		if !ok {
 			break
 		}
-		t, changed = next, true
+		ns := r.sizesIn(next)
+		if len(next.Monos) > len(t.Monos) || len(next.Monos) == len(t.Monos) && ns >= sizes {
+			break
+		}
+		t, sizes, changed = next, ns, true
 		r.used[best] = true
 	}
 	if !changed {

@@ -106,26 +106,34 @@ properties:
 	if got, want := lm.FormatFormula(lm.SumFacts), "#N + #T + #C - n = 0 & #N + #T + #C - |reader| - |writer| = 0"; got != want {
 		t.Errorf("model with locals: SumFacts %s, want %s", got, want)
 	}
-	// A model with nothing to shorten is left as it is.
+	// A model with nothing to shorten is left as it is: a zero test of
+	// a sum that reads no size (its shorter form #N = n reads one), and
+	// a threshold whose form without n is longer.
 	plain := spec(`
 name: plain
-states: [N, C]
+states: [N, T, C]
 groups: {p: 1..}
 init: N
 transitions:
-  - {from: N, to: C, guard: "#C = 0"}
+  - {from: N, to: T, guard: "#T + #C = 0"}
+  - {from: T, to: C, guard: "2 * #C < n"}
   - {from: C, to: N}
 properties:
-  mutex: "AG #C <= 1"
+  mutex: "AG #T + #C <= 1"
 `)
 	pm, err := BuildParamTotal(context.Background(), plain, bf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g0 := pm.Transitions[0].Guard
+	var g0 []string
+	for _, tr := range pm.Transitions {
+		g0 = append(g0, pm.FormatFormula(tr.Guard))
+	}
 	pm.ShortenSums()
-	if pm.SumFacts != nil || pm.FormatFormula(pm.Transitions[0].Guard) != pm.FormatFormula(g0) {
-		t.Errorf("plain model rewritten: %s, facts %v", pm.FormatFormula(pm.Transitions[0].Guard), pm.SumFacts)
+	for i, tr := range pm.Transitions {
+		if got := pm.FormatFormula(tr.Guard); pm.SumFacts != nil || got != g0[i] {
+			t.Errorf("plain model rewritten: %s for %s, facts %v", got, g0[i], pm.SumFacts)
+		}
 	}
 	x := presburger.Compare(presburger.VarTerm(0), presburger.Ge, presburger.ConstTerm(0))
 	if got := pm.WithSumFacts(x); pm.FormatFormula(got) != pm.FormatFormula(x) {
