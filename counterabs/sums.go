@@ -123,8 +123,9 @@ type sumIdentity struct {
 
 // sumRewriter rewrites atoms by the identities of a model (ShortenSums).
 type sumRewriter struct {
+	m    *ParamModel
 	ids  []sumIdentity
-	of   map[presburger.Var][]int // the identities each variable is in
+	of   map[presburger.Var][]int // the identities each variable is in (nil until identities)
 	size map[presburger.Var]bool  // the size variables and n
 	used []bool
 }
@@ -156,10 +157,21 @@ func newSumRewriter(m *ParamModel) *sumRewriter {
 	if len(m.Counters) == 0 {
 		return nil
 	}
-	r := &sumRewriter{of: map[presburger.Var][]int{}, size: map[presburger.Var]bool{m.NVar(): true}}
+	r := &sumRewriter{m: m, size: map[presburger.Var]bool{m.NVar(): true}}
 	for g := range m.System.Groups {
 		r.size[m.SizeVar(g)] = true
 	}
+	return r
+}
+
+// identities builds r's identities, at the first atom that reads a size
+// (a model with thousands of counters and no such atom builds none).
+func (r *sumRewriter) identities() {
+	if r.of != nil {
+		return
+	}
+	m := r.m
+	r.of = map[presburger.Var][]int{}
 	add := func(counters []int, sum presburger.Term) {
 		var t presburger.Term
 		for _, c := range counters {
@@ -193,7 +205,6 @@ func newSumRewriter(m *ParamModel) *sumRewriter {
 	add(all, presburger.VarTerm(m.NVar()))
 	add(all, sizes)
 	r.used = make([]bool, len(r.ids))
-	return r
 }
 
 // formula rewrites every atom of f (Atom), and says whether one changed.
@@ -249,6 +260,7 @@ func (r *sumRewriter) atom(c presburger.Cmp) (presburger.Formula, bool) {
 	if sizes == 0 {
 		return c, false
 	}
+	r.identities()
 	changed := false
 	for {
 		best, bestK, bestSizes, bestLen := -1, int64(0), sizes, len(t.Monos)
