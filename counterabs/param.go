@@ -56,6 +56,13 @@ type ParamModel struct {
 	Reason string
 	// Cert is the certification for all sizes, when it ran.
 	Cert *detect.Report
+	// SumFacts are the identities on the pools' sums (each pool's
+	// counters sum to its size, n to the sizes) by which ShortenSums
+	// rewrote some atom of the guards or properties, as equations;
+	// nil when it rewrote none. An invariant of the model is a
+	// certificate for the guards and properties as written when it
+	// implies them (WithSumFacts).
+	SumFacts presburger.Formula
 
 	// Shared are the system's shared variables that some step assigns
 	// or that start at a value not a constant (a range, a term over the

@@ -78,6 +78,7 @@ func familyModelOf(ctx context.Context, sys *gsst.System, m, total *counterabs.P
 	if err != nil {
 		return nil, err
 	}
+	fm.ShortenSums() // as the system's own model (check)
 	if fm.Level != m.Level || fm.NumVars() != m.NumVars() {
 		return nil, nil
 	}

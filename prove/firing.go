@@ -248,7 +248,10 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 			zero = append(zero, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, presburger.ConstTerm(0)))
 		}
 	}
-	d := presburger.Conj(append(zero, values...)...)
+	// On a model whose atoms ShortenSums rewrote, D states the
+	// identities too, so that what is checked holds of the guards as
+	// written as well (they agree with the rewritten ones there).
+	d := m.WithSumFacts(presburger.Conj(append(zero, values...)...))
 	domain := m.Ranges()
 	holds, err := false, error(nil)
 	if len(values) == 0 && staysZero(m, raised, dead) {

@@ -314,6 +314,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		if err != nil {
 			return nil, err
 		}
+		m.ShortenSums()
 		if total, err = firing(ctx, checker, m); err != nil {
 			return nil, err
 		}
@@ -324,6 +325,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		if err != nil {
 			return nil, err
 		}
+		m.ShortenSums()
 		m.Reason = "the property reads group counters, which only the group-counter model keeps"
 		if group, err = firing(ctx, checker, m); err != nil {
 			return nil, err
@@ -340,6 +342,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		if err != nil {
 			return nil, err
 		}
+		m.ShortenSums()
 		m.Reason = "the total-counter model's guards count processes by group under a quantifier, which the backward coverability search does not read; the group-counter model is exact too"
 		if coverGroup, err = firing(ctx, checker, m); err != nil {
 			return nil, err
@@ -950,7 +953,7 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 	// states too: a property that the lemmas imply only under the
 	// system's assumption (ByMC's bosco: "N > 3*T") fails the check
 	// without them.
-	inv := presburger.Conj(paramPart(ts), lemmaConj(kept), facts)
+	inv := m.WithSumFacts(presburger.Conj(paramPart(ts), lemmaConj(kept), facts))
 	if presburger.CheckInvariant(ctx, solver, ts, inv) == nil {
 		return lemmas, inv, nil
 	}
@@ -1286,6 +1289,11 @@ func emptyGroups(ctx context.Context, solver presburger.Solver, m *counterabs.Pa
 // decide, leaves res alone; one that must hold (inductive by
 // construction) and fails is an internal error.
 func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, solver presburger.Solver, res *Result, method Method, inv presburger.Formula, mustHold bool) (ok bool, err error) {
+	// On a model whose atoms ShortenSums rewrote, the invariant states
+	// the identities it rewrote by, so that it is a certificate for the
+	// guards and the property as written too (they agree with the
+	// rewritten ones where the identities hold), and is checked so.
+	inv = m.WithSumFacts(inv)
 	// Whether it holds is the question (IsInvariant); where it must
 	// hold and does not, CheckInvariant says where it fails.
 	holds, err := presburger.IsInvariant(ctx, solver, ts, inv)
@@ -1327,7 +1335,9 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 	switch ans.Verdict {
 	case presburger.Proved:
 		// The prover re-checked it, by contract; check again here so
-		// that "proved" never rests on one implementation's word.
+		// that "proved" never rests on one implementation's word (with
+		// the identities of a rewritten model: tryProof).
+		ans.Invariant = m.WithSumFacts(ans.Invariant)
 		err := presburger.CheckInvariant(ctx, solver, ts, ans.Invariant)
 		var ue *presburger.UndecidedError
 		switch {
@@ -1402,6 +1412,7 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 	if err != nil || ans.Verdict != presburger.Proved {
 		return false
 	}
+	ans.Invariant = m.WithSumFacts(ans.Invariant) // as in tryProof
 	if presburger.CheckInvariant(ctx, solver, ts, ans.Invariant) != nil {
 		return false
 	}

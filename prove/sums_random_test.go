@@ -1,0 +1,225 @@
+package prove_test
+
+import (
+	"context"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// TestShortenSumsRandom asks prove.Check about random parametric systems
+// and their twins written in the "everybody elsewhere" style: every atom
+// of a guard or a property that compares one total counter #S with a
+// constant reads n minus the total counters of the other states instead
+// (a zero test #S = 0 as #A + #B + .. = n), the same system over the
+// integers since the total counters sum to n. Each verdict is checked against the exploration of
+// every instance in a box (explore, the language's semantics written
+// apart from the counter models): a property proved holds in each, one
+// refuted fails in the instance named when it lies in the box. The
+// twin's must be the original's, found by the same step of the search
+// (counterabs.ShortenSums reads the twin's atoms as the original's: a
+// step that reads the shapes of the atoms, the state equation or the
+// backward search, answered the originals and not the twins without
+// it), and a twin's invariant must be an inductive invariant of its
+// model as written, its guards and property not rewritten (the
+// identities the rewrite used are part of it: WithSumFacts).
+const sumsSystems = 120
+
+var sumsConfig = func() testsupport.Config {
+	cfg := testsupport.Small(0, testsupport.AllConstructs&^testsupport.Params)
+	cfg.Ranges, cfg.NGuards = true, true
+	cfg.Properties, cfg.GroupProperties, cfg.Shape = 3, 1, testsupport.Safety
+	return cfg
+}()
+
+func TestShortenSumsRandom(t *testing.T) {
+	systems := sumsSystems
+	if testing.Short() {
+		systems /= 4
+	}
+	r := rand.New(rand.NewSource(19))
+	s := z3.New()
+	ctx := context.Background()
+	done, atoms, sameMethod := 0, 0, 0
+	counts := map[prove.Verdict]int{}
+	levels := map[counterabs.Level]int{} // the model each twin's property was answered on
+	for i := 0; done < systems && i < 50*systems; i++ {
+		sys := testsupport.RandomSystem(r, sumsConfig)
+		twin, changed := allOthers(t, sys)
+		if changed == 0 {
+			continue
+		}
+		done++
+		atoms += changed
+		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(randomWork))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(sys))
+		}
+		trep, err := prove.Check(ctx, twin, s, s, prove.MaxWork(randomWork))
+		if err != nil {
+			t.Fatalf("system %d, twin: %v\n%s", i, err, testsupport.Describe(twin))
+		}
+		// Every instance of the box, explored (explore, of the
+		// constructs' cross-check: the language's semantics written
+		// apart from counterabs), and the properties each violates.
+		insts := testsupport.Instances(twin, 0, boxMax)
+		fails := make([][]bool, len(insts))
+		for n, inst := range insts {
+			fails[n] = make([]bool, len(twin.Properties))
+			for _, st := range explore(twin, inst) {
+				for k := range twin.Properties {
+					fails[n][k] = fails[n][k] || failsAt(twin.Properties[k].Formula, st.valuation(twin, inst))
+				}
+			}
+		}
+		for k, res := range trep.Results {
+			p, orig := &twin.Properties[k], rep.Results[k]
+			counts[res.Verdict]++
+			levels[res.Level]++
+			switch res.Verdict {
+			case prove.Proved:
+				for n, inst := range insts {
+					if fails[n][k] {
+						t.Errorf("system %d, twin's %s (%s): proved (%s), fails at %v\n%s", i, p.Name, p.Text, res.InvariantText, inst, testsupport.Describe(twin))
+					}
+				}
+				checkAsWritten(t, ctx, s, i, twin, k, res)
+			case prove.Refuted:
+				for n, inst := range insts {
+					if !fails[n][k] && slices.Equal(inst.Sizes, res.Sizes) {
+						t.Errorf("system %d, twin's %s (%s): refuted at %v, where exploration finds no violation\n%s", i, p.Name, p.Text, inst, testsupport.Describe(twin))
+					}
+				}
+			}
+			// (The identities conjoined make the property inductive at
+			// times, where the original needed the state equation.)
+			induction := res.Verdict == prove.Proved && res.Method == prove.ByInduction
+			if res.Verdict != orig.Verdict || res.Method != orig.Method && !induction {
+				t.Errorf("system %d, %s: the twin (%s) %v by %q, the original (%s) %v by %q\n%s",
+					i, p.Name, p.Text, res.Verdict, res.Method, sys.Properties[k].Text, orig.Verdict, orig.Method, testsupport.Describe(twin))
+			} else if res.Method != "" {
+				sameMethod++
+			}
+		}
+	}
+	t.Logf("%d systems, %d atoms written as everybody elsewhere; the twins' verdicts %v, %d by the original's step; on the total-counter model %d, the group-counter one %d",
+		done, atoms, counts, sameMethod, levels[counterabs.TotalLevel], levels[counterabs.GroupLevel])
+	if done < systems || counts[prove.Proved] < done/2 || counts[prove.Refuted] < done/2 ||
+		levels[counterabs.TotalLevel] < done/4 || levels[counterabs.GroupLevel] < done/4 {
+		t.Errorf("the sample exercises too little: %d systems, %v, levels %v", done, counts, levels)
+	}
+}
+
+// allOthers returns sys with every atom of its guards and properties
+// that compares one total counter #S with a constant (c*#S op k, the
+// shortest form of the atom) reading n - (the other states' total
+// counters) in its place, and the number of atoms so written.
+func allOthers(t *testing.T, sys *gsst.System) (*gsst.System, int) {
+	t.Helper()
+	spec := sys.Spec()
+	changed := 0
+	var atom func(f presburger.Formula) presburger.Formula
+	atom = func(f presburger.Formula) presburger.Formula {
+		switch f := f.(type) {
+		case presburger.Cmp:
+			if len(f.T.Monos) != 1 {
+				return f
+			}
+			total, g, ok := spec.Counter(f.T.Monos[0].Var)
+			if !ok || g >= 0 {
+				return f
+			}
+			others := presburger.VarTerm(spec.NVar())
+			for st := range spec.States {
+				if st != total {
+					others = others.Sub(presburger.VarTerm(spec.TotalVar(st)))
+				}
+			}
+			changed++
+			return presburger.Compare(f.T.Subst(func(v presburger.Var) presburger.Term {
+				if v == spec.TotalVar(total) {
+					return others
+				}
+				return presburger.VarTerm(v)
+			}), f.Op, presburger.Term{})
+		case presburger.Not:
+			return presburger.Not{F: atom(f.F)}
+		case presburger.And:
+			out := make(presburger.And, len(f))
+			for i, g := range f {
+				out[i] = atom(g)
+			}
+			return out
+		case presburger.Or:
+			out := make(presburger.Or, len(f))
+			for i, g := range f {
+				out[i] = atom(g)
+			}
+			return out
+		}
+		return f
+	}
+	for i := range spec.Transitions {
+		for j := range spec.Transitions[i].Blocks {
+			if b := &spec.Transitions[i].Blocks[j]; b.Guard != nil {
+				b.Guard = atom(b.Guard)
+				b.Text = presburger.Format(b.Guard, spec.VarName)
+			}
+		}
+	}
+	for i := range spec.Rendezvous {
+		if rv := &spec.Rendezvous[i]; rv.Guard != nil {
+			rv.Guard = atom(rv.Guard)
+			rv.Text = presburger.Format(rv.Guard, spec.VarName)
+		}
+	}
+	for i := range spec.Properties {
+		p := &spec.Properties[i]
+		p.Formula = ctl.MapAtoms(p.Formula, atom)
+		p.Text = ctl.Format(p.Formula, spec.VarName)
+	}
+	out, err := gsst.New(spec)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, testsupport.Describe(sys))
+	}
+	return out, changed
+}
+
+// checkAsWritten checks that res's invariant, a proof of property k of
+// sys, is an inductive invariant of sys's model at res's level with the
+// guards and the property as written (no ShortenSums), without the
+// steps no run takes (as prove reads it) and excluding the property's
+// bad states.
+func checkAsWritten(t *testing.T, ctx context.Context, s presburger.Solver, i int, sys *gsst.System, k int, res prove.Result) {
+	t.Helper()
+	one := sys.WithProperties(k)
+	var m *counterabs.ParamModel
+	var err error
+	if res.Level == counterabs.TotalLevel {
+		m, err = counterabs.BuildParamTotal(ctx, one, s)
+	} else {
+		m, err = counterabs.BuildParamGroup(one, counterabs.RunSteps())
+	}
+	if err == nil {
+		m, err = prove.Firing(ctx, s, m)
+	}
+	if err != nil {
+		t.Fatalf("system %d, %s: %v", i, sys.Properties[k].Name, err)
+	}
+	premise, phi, _ := counterabs.PremisedSafety(m.Properties[0].Formula)
+	ps := m.TransitionSystem()
+	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.Negation(phi)}
+	if err := presburger.CheckInvariant(ctx, s, ts, res.Invariant); err != nil {
+		t.Errorf("system %d, %s (%s): the invariant %s is no certificate for the model as written: %v\n%s",
+			i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, err, testsupport.Describe(sys))
+	}
+}
