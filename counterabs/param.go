@@ -1271,6 +1271,14 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 	return m
 }
 
+// plainGuard is guard in the form the searches read (finish): its
+// negations pushed down to the atoms, each atom divided by a factor its
+// coefficients share, the atoms the types (ranges) decide folded, and
+// disequalities at an end of a type read as bounds.
+func plainGuard(guard presburger.Formula, ranges []presburger.Bound) presburger.Formula {
+	return presburger.SharpenEnds(presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(guard)), ranges), ranges)
+}
+
 // translate rewrites a formula over the system's counters and n into one
 // over the model's variables.
 func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error) {
@@ -1321,7 +1329,7 @@ func (m *ParamModel) finish() error {
 	ranges := m.typeRanges()
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		t.Guard = presburger.SharpenEnds(presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(t.Guard)), ranges), ranges)
+		t.Guard = plainGuard(t.Guard, ranges)
 	}
 	// The properties' atoms are sharpened too: the bad states
 	// "Iwork != down & Jwork != down" are the upward-closed "Iwork >= 1

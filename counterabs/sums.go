@@ -69,14 +69,14 @@ func (m *ParamModel) ShortenSums() {
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		if g, changed := r.formula(t.Guard); changed {
-			t.Guard = presburger.FoldRanges(presburger.Tighten(g), ranges)
+			t.Guard = plainGuard(g, ranges)
 		}
 	}
 	for i := range m.Properties {
 		p := &m.Properties[i]
 		p.Formula = ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
 			if g, changed := r.formula(a); changed {
-				return presburger.FoldRanges(presburger.Tighten(g), ranges)
+				return plainGuard(g, ranges)
 			}
 			return a
 		})
