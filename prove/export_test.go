@@ -376,3 +376,11 @@ func CountCandidates(ctx context.Context, solver presburger.Solver, m *counterab
 	}
 	return out, nil
 }
+
+// HoudiniAsksAnew has Houdini's filter ask each batched round anew,
+// not through a presburger.Selector, until the returned function
+// restores it.
+func HoudiniAsksAnew() func() {
+	houdiniSelects = false
+	return func() { houdiniSelects = true }
+}
