@@ -38,10 +38,12 @@ const (
 	// Random walks from the states of the breadth-first walk at each
 	// instance it does not exhaust: at most reachSampleWalks walks of
 	// at most reachSampleWalkSteps steps there, and at most
-	// reachSampleWalkStates new states in all.
-	reachSampleWalks      = 100
-	reachSampleWalkSteps  = 400
-	reachSampleWalkStates = 2_000
+	// reachSampleWalkWork steps in all (each step computes the
+	// successors of a state, as the breadth-first walk does for each
+	// state it takes).
+	reachSampleWalks     = 100
+	reachSampleWalkSteps = 400
+	reachSampleWalkWork  = 2_000
 )
 
 // sampleInstanceStates is reachSampleInstanceStates, lowered only in
@@ -234,13 +236,14 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 	// breadth first are a few steps deep, and most candidates that fail
 	// fail only deeper.
 	rng := rand.New(rand.NewPCG(1, 2))
-	budget := reachSampleWalkStates
+	budget := reachSampleWalkWork
 	var next [][]int64
 	for _, in := range cut {
 		for w := 0; w < reachSampleWalks && budget > 0 && ctx.Err() == nil; w++ {
 			cur := in.queue[rng.IntN(len(in.queue))]
 			for step := 0; step < reachSampleWalkSteps && budget > 0; step++ {
 				next = next[:0]
+				budget--
 				successors(cur, in.base, func(y []int64) { next = append(next, slices.Clone(y)) })
 				if len(next) == 0 {
 					break
@@ -249,7 +252,6 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 				if key := stateKey(cur, ts.Vars); !in.seen[key] {
 					in.seen[key] = true
 					out.states = append(out.states, cur)
-					budget--
 				}
 			}
 		}
