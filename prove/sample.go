@@ -23,13 +23,14 @@ import (
 //
 // The states are taken from the small instances that the search of
 // search.go explores (smallInstances, initialStates), breadth first,
-// with every step checked on the transition formula of ts itself
+// then by seeded random walks from the states found at the instances
+// the breadth-first walk leaves unexhausted, with every step checked on the transition formula of ts itself
 // (presburger.Eval), the variables ts adds to the model's (the monitor
 // bit of a liveness question) tried at each of their few values: every
 // state sampled is a state of ts reachable from its initial states,
 // whatever the model's steps say.
 
-// Budgets of the sample, in states: the filter reads each candidate on
+// Budgets of the sample, in states (in steps for the walks): the filter reads each candidate on
 // every state until one violates it, so the states cost time in
 // proportion to the candidates that hold.
 const (
