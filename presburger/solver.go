@@ -197,3 +197,24 @@ func Intersect(bs []Bound) []Bound {
 type Projector interface {
 	Project(ctx context.Context, p Problem, keep []Var) (Formula, Result, error)
 }
+
+// A Selector asks one question again and again with fewer of its parts
+// each time, on one incremental solver that keeps what it learned
+// between the calls: Houdini's filter, whose rounds differ only in the
+// candidates dropped.
+type Selector interface {
+	Solver
+	// Select starts the questions "base, pre[i] for every selected i,
+	// and not post[i] for some selected i", over the variables of
+	// bounds; pre and post have the same length.
+	Select(ctx context.Context, bounds []Bound, base Formula, pre, post []Formula) (Selection, error)
+}
+
+// A Selection is the question of a Selector. Solve asks it with the
+// parts on[i] selected; a Sat model satisfies base, every selected pre
+// and fails some selected post. It honours ctx as Solver.Solve does.
+// Close releases the solver; a Selection is used by one goroutine.
+type Selection interface {
+	Solve(ctx context.Context, on []bool) (Answer, error)
+	Close()
+}

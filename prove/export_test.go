@@ -383,3 +383,20 @@ func WithoutNarrowing() (restore func()) {
 	narrowPremises = false
 	return func() { narrowPremises = true }
 }
+
+// ShallowSample has the breadth-first walk of sample.go stop after
+// states at each instance, so that the random walks start early, until
+// the returned function restores the bound.
+func ShallowSample(states int) func() {
+	old := sampleInstanceStates
+	sampleInstanceStates = states
+	return func() { sampleInstanceStates = old }
+}
+
+// HoudiniAsksAnew has Houdini's filter ask each batched round anew,
+// not through a presburger.Selector, until the returned function
+// restores it.
+func HoudiniAsksAnew() func() {
+	houdiniSelects = false
+	return func() { houdiniSelects = true }
+}

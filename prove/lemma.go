@@ -457,6 +457,24 @@ func readsCounter(m *counterabs.ParamModel, f presburger.Formula) bool {
 // (germanish6), most under 0.1 million.
 const houdiniWork = 20_000_000
 
+// houdiniSelects is false only in the test that compares the filter
+// with and without a presburger.Selector.
+var houdiniSelects = true
+
+// quantifierFree reports whether step and every lemma of ls are
+// quantifier-free.
+func quantifierFree(step presburger.Formula, ls []Lemma) bool {
+	if !presburger.IsQuantifierFree(step) {
+		return false
+	}
+	for _, l := range ls {
+		if !presburger.IsQuantifierFree(l.Formula) {
+			return false
+		}
+	}
+	return true
+}
+
 // houdini returns the largest subset of cands that is inductive
 // together on ts (every initial state satisfies each, and each is
 // preserved by every transition from a state in the domain satisfying
@@ -515,6 +533,26 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	// values (a variable left out) sends the rest to the queries one
 	// transition at a time below.
 	anyStep, anyBounds := ts.AnyStep()
+	// The rounds ask one question with fewer candidates each time: a
+	// solver that keeps what it learned from one round to the next
+	// (presburger.Selector) is asked so, each candidate a part of the
+	// question (ids: the part of each of keep), the work counted as
+	// for a question asked anew.
+	ids := make([]int, len(keep))
+	var sel presburger.Selection
+	if sr, ok := s.(presburger.Selector); ok && houdiniSelects && len(keep) > 0 && quantifierFree(anyStep, keep) {
+		pre := make([]presburger.Formula, len(keep))
+		post := make([]presburger.Formula, len(keep))
+		for k, c := range keep {
+			ids[k], pre[k], post[k] = k, c.Formula, ts.Prime(c.Formula)
+		}
+		x, err := sr.Select(ctx, anyBounds, presburger.Conj(constraint, anyStep), pre, post)
+		if err != nil {
+			return nil, err
+		}
+		defer x.Close()
+		sel = x
+	}
 	batched := true
 	for batched && len(keep) > 0 {
 		all := make([]presburger.Formula, len(keep))
@@ -523,7 +561,21 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			all[k] = c.Formula
 			primed[k] = ts.Prime(c.Formula)
 		}
-		a, err := solve(anyBounds, presburger.Conj(constraint, presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...))))
+		f := presburger.Conj(constraint, presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...)))
+		var a presburger.Answer
+		var err error
+		if sel != nil {
+			if spent += presburger.Size(f); spent > houdiniWork {
+				return nil, nil
+			}
+			on := make([]bool, len(ids))
+			for _, id := range ids[:len(keep)] {
+				on[id] = true
+			}
+			a, err = sel.Solve(ctx, on)
+		} else {
+			a, err = solve(anyBounds, f)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -535,14 +587,17 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 		}
 		val := func(v presburger.Var) int64 { return a.Model[v] }
 		var rest []Lemma
+		var restIDs []int
 		for k, c := range keep {
 			if presburger.Eval(primed[k], val) {
 				rest = append(rest, c)
+				restIDs = append(restIDs, ids[k])
 			}
 		}
 		batched = len(rest) < len(keep)
 		if batched {
 			keep = rest
+			copy(ids, restIDs)
 		}
 	}
 	for changed := true; changed && len(keep) > 0; {

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,19 +23,33 @@ import (
 //
 // The states are taken from the small instances that the search of
 // search.go explores (smallInstances, initialStates), breadth first,
-// with every step checked on the transition formula of ts itself
+// then by seeded random walks from the states found at the instances
+// the breadth-first walk leaves unexhausted, with every step checked on the transition formula of ts itself
 // (presburger.Eval), the variables ts adds to the model's (the monitor
 // bit of a liveness question) tried at each of their few values: every
 // state sampled is a state of ts reachable from its initial states,
 // whatever the model's steps say.
 
-// Budgets of the sample, in states: the filter reads each candidate on
+// Budgets of the sample, in states (in steps for the walks): the filter reads each candidate on
 // every state until one violates it, so the states cost time in
 // proportion to the candidates that hold.
 const (
 	reachSampleStates         = 2_000
 	reachSampleInstanceStates = 500
+	// Random walks from the states of the breadth-first walk at each
+	// instance it does not exhaust: at most reachSampleWalks walks of
+	// at most reachSampleWalkSteps steps there, and at most
+	// reachSampleWalkWork steps in all (each step computes the
+	// successors of a state, as the breadth-first walk does for each
+	// state it takes).
+	reachSampleWalks     = 100
+	reachSampleWalkSteps = 400
+	reachSampleWalkWork  = 2_000
 )
+
+// sampleInstanceStates is reachSampleInstanceStates, lowered only in
+// the tests that have the walks start early (export_test.go).
+var sampleInstanceStates = reachSampleInstanceStates
 
 // sampleChecksSteps is false only in the test that a sampler following
 // steps their guards forbid is caught (export_test.go).
@@ -120,12 +135,61 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 			expand(x, k+1, next, f)
 		}
 	}
+	// successors calls add with each successor of cur by a step of
+	// ts, base holding the instance's parameters.
+	successors := func(cur, base []int64, add func([]int64)) {
+		val := func(v presburger.Var) int64 { return cur[v] }
+		for i := range m.Transitions {
+			// The model's guard first, which is cheap; the step is
+			// then checked on ts.Trans.
+			if sampleChecksSteps && !presburger.Eval(m.Transitions[i].Guard, val) {
+				continue
+			}
+			y := slices.Clone(cur)
+			ok := true
+			for j, t := range steps[i] {
+				x, fits := t.Value(val)
+				ok = ok && fits && inDomain(m.StateVar(j), x)
+				if !ok {
+					break
+				}
+				y[m.NextVar(j)] = x
+			}
+			if !ok {
+				continue
+			}
+			expand(y, 0, true, func(y []int64) {
+				if sampleChecksSteps && !presburger.Eval(ts.Trans[i], func(v presburger.Var) int64 { return y[v] }) {
+					return
+				}
+				z := slices.Clone(base)
+				for j := range m.NumState() {
+					z[m.StateVar(j)] = y[m.NextVar(j)]
+				}
+				for _, e := range extras {
+					if !inDomain(e.at, y[e.next]) {
+						return
+					}
+					z[e.at] = y[e.next]
+				}
+				add(z)
+			})
+		}
+	}
 	out := reachSample{known: map[presburger.Var]bool{}}
 	for _, vs := range [][]presburger.Var{ts.Vars, ts.Params} {
 		for _, v := range vs {
 			out.known[v] = true
 		}
 	}
+	// The instances the breadth-first walk left unexhausted, for the
+	// random walks.
+	type instance struct {
+		base  []int64
+		queue [][]int64
+		seen  map[string]bool
+	}
+	var cut []instance
 	for _, params := range smallInstances(m, ts) {
 		if len(out.states) >= reachSampleStates || ctx.Err() != nil {
 			break
@@ -157,46 +221,39 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 				}
 			})
 		}
-		limit := min(reachSampleInstanceStates, reachSampleStates-len(out.states))
+		limit := min(sampleInstanceStates, reachSampleStates-len(out.states))
 		for k := 0; k < len(queue) && k < limit; k++ {
-			cur := queue[k]
-			out.states = append(out.states, cur)
-			val := func(v presburger.Var) int64 { return cur[v] }
-			for i := range m.Transitions {
-				// The model's guard first, which is cheap; the step is
-				// then checked on ts.Trans.
-				if sampleChecksSteps && !presburger.Eval(m.Transitions[i].Guard, val) {
-					continue
+			out.states = append(out.states, queue[k])
+			successors(queue[k], base, add)
+		}
+		if len(queue) > limit {
+			cut = append(cut, instance{base, queue, seen})
+		}
+	}
+	// Random walks at the instances the breadth-first walk did not
+	// exhaust, from the states it found, each step to a successor that
+	// a seeded generator chooses, so that deep states count too: with
+	// ByMC's counters as groups of message tokens at n = 10, the states
+	// breadth first are a few steps deep, and most candidates that fail
+	// fail only deeper.
+	rng := rand.New(rand.NewPCG(1, 2))
+	budget := reachSampleWalkWork
+	var next [][]int64
+	for _, in := range cut {
+		for w := 0; w < reachSampleWalks && budget > 0 && ctx.Err() == nil; w++ {
+			cur := in.queue[rng.IntN(len(in.queue))]
+			for step := 0; step < reachSampleWalkSteps && budget > 0; step++ {
+				next = next[:0]
+				budget--
+				successors(cur, in.base, func(y []int64) { next = append(next, slices.Clone(y)) })
+				if len(next) == 0 {
+					break
 				}
-				y := slices.Clone(cur)
-				ok := true
-				for j, t := range steps[i] {
-					x, fits := t.Value(val)
-					ok = ok && fits && inDomain(m.StateVar(j), x)
-					if !ok {
-						break
-					}
-					y[m.NextVar(j)] = x
+				cur = next[rng.IntN(len(next))]
+				if key := stateKey(cur, ts.Vars); !in.seen[key] {
+					in.seen[key] = true
+					out.states = append(out.states, cur)
 				}
-				if !ok {
-					continue
-				}
-				expand(y, 0, true, func(y []int64) {
-					if sampleChecksSteps && !presburger.Eval(ts.Trans[i], func(v presburger.Var) int64 { return y[v] }) {
-						return
-					}
-					z := slices.Clone(base)
-					for j := range m.NumState() {
-						z[m.StateVar(j)] = y[m.NextVar(j)]
-					}
-					for _, e := range extras {
-						if !inDomain(e.at, y[e.next]) {
-							return
-						}
-						z[e.at] = y[e.next]
-					}
-					add(z)
-				})
 			}
 		}
 	}

@@ -151,3 +151,131 @@ func paramKey(ts presburger.TransitionSystem, val func(presburger.Var) int64) st
 	}
 	return b.String()
 }
+
+// TestReachSampleWalksRandom runs the checks of TestReachSampleRandom
+// with the breadth-first walk stopped after 3 states at each instance,
+// so that most states sampled come from the random walks: each must be
+// one the exploration reaches, and the filter must keep the same
+// candidates with them as without.
+func TestReachSampleWalksRandom(t *testing.T) {
+	defer prove.ShallowSample(3)()
+	systems := 40
+	if testing.Short() {
+		systems = 8
+	}
+	if bad := reachSampleMismatch(systems, true); bad != "" {
+		t.Fatal(bad)
+	}
+}
+
+// TestReachSampleWalksCatchWrongStep: walks that follow steps their
+// guards forbid are caught by the same checks.
+func TestReachSampleWalksCatchWrongStep(t *testing.T) {
+	defer prove.ShallowSample(3)()
+	defer prove.IgnoreGuardsInSample()()
+	if reachSampleMismatch(8, false) == "" {
+		t.Fatal("walks that ignore the guards went unnoticed")
+	}
+}
+
+// TestReachSampleDeep: at a fixed size whose breadth-first walk stops
+// a few steps deep (12 processes along A -> B -> C -> D -> E: 1,820
+// states, 500 taken breadth first, all within a dozen steps), the
+// random walks reach the states where every process has arrived, as
+// the candidates that fail only there need; and every state sampled
+// satisfies the invariant that E is entered only once A is empty,
+// which the guard of D -> E keeps.
+func TestReachSampleDeep(t *testing.T) {
+	sys := load(t, "chain", []byte(`name: chain
+states: [A, B, C, D, E]
+groups: {proc: 12}
+init: A
+transitions:
+- {from: A, to: B}
+- {from: B, to: C}
+- {from: C, to: D}
+- {from: D, to: E, guard: '#A = 0'}
+properties: {p: 'AG (#E = 0 | #A = 0)'}
+`))
+	m, err := counterabs.BuildParamGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := m.TransitionSystem()
+	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+	a, e := m.StateVar(0), m.StateVar(4)
+	deepest := int64(0)
+	for _, val := range prove.SampleReachable(context.Background(), m, ts) {
+		if val(e) > 0 && val(a) > 0 {
+			t.Fatalf("sampled a state with #A = %d and #E = %d, which no run reaches", val(a), val(e))
+		}
+		deepest = max(deepest, val(e))
+	}
+	if deepest < 12 {
+		t.Fatalf("no state sampled has every process in E (at most %d)", deepest)
+	}
+}
+
+// TestHoudiniSelectRandom compares Houdini's filter asking its batched
+// rounds through one incremental question (presburger.Selector, Z3's
+// assumptions) with the filter asking each round anew, on the
+// candidates of TestReachSampleRandom: the same candidates must be
+// kept.
+func TestHoudiniSelectRandom(t *testing.T) {
+	systems := 40
+	if testing.Short() {
+		systems = 10
+	}
+	r := rand.New(rand.NewSource(71))
+	s := z3.New()
+	ctx := context.Background()
+	kept := 0
+	for i := range systems {
+		sys := testsupport.RandomSystem(r, constructsConfig(i))
+		m, err := counterabs.BuildParamGroup(sys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := m.TransitionSystem()
+		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		var cands []presburger.Formula
+		for a := range m.NumState() {
+			for b := a + 1; b < m.NumState(); b++ {
+				x0a, _ := m.InitialValue(a)
+				x0b, _ := m.InitialValue(b)
+				for _, sb := range []int64{1, -1} {
+					w := presburger.VarTerm(m.StateVar(a)).Add(presburger.VarTerm(m.StateVar(b)).Scale(sb))
+					cands = append(cands, presburger.Compare(w, presburger.Le, x0a.Add(x0b.Scale(sb))))
+				}
+			}
+		}
+		mono, _ := prove.MonotoneCandidates(m)
+		cands = append(cands, mono...)
+		with, err := prove.Houdini(ctx, s, ts, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		restore := prove.HoudiniAsksAnew()
+		anew, err := prove.Houdini(ctx, s, ts, cands)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		format := func(fs []presburger.Formula) []string {
+			var out []string
+			for _, f := range fs {
+				out = append(out, m.FormatFormula(f))
+			}
+			return out
+		}
+		if !slices.Equal(format(with), format(anew)) {
+			t.Fatalf("system %d: the filter keeps %v through a Selector, and %v asking anew\n%s", i, format(with), format(anew), testsupport.Describe(sys))
+		}
+		kept += len(with)
+	}
+	if kept == 0 {
+		t.Fatal("the filter kept no candidate on any system")
+	}
+}

@@ -420,18 +420,26 @@ func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, premise, j 
 	if lq.trigger == presburger.False {
 		return lq.proveAvoiding(ctx, cfg, j, premise, lemmas, name, prover, solver, res)
 	}
-	if found, err := refuteLive(ctx, cfg, lq.m, name, res); err != nil || found {
+	// A fair lasso at a small instance refutes the property: first
+	// within liveQuickStates states, then, when the prover does not
+	// prove the property, the whole search (refuteLive), which finds
+	// the same lasso as when it came first.
+	if found, err := refuteLiveWithin(ctx, cfg, lq.m, name, liveQuickStates, res); err != nil || found {
 		return err
 	}
 	a, err := lq.proveMonitored(ctx, cfg, prover, inv, bad, lis)
+	if err == nil && a.Verdict == presburger.Proved {
+		cert.Invariant = presburger.Conj(paramPart(lq.ts), a.Invariant, inv)
+		return lq.acceptSettled(ctx, solver, cert, j, lemmas, res)
+	}
+	if found, err := refuteLive(ctx, cfg, lq.m, name, res); err != nil || found {
+		return err
+	}
 	if err != nil {
 		res.Verdict, res.Reason = Unknown, "the prover failed on the safety question of the settled runs: "+err.Error()
 		return nil
 	}
 	switch a.Verdict {
-	case presburger.Proved:
-		cert.Invariant = presburger.Conj(paramPart(lq.ts), a.Invariant, inv)
-		return lq.acceptSettled(ctx, solver, cert, j, lemmas, res)
 	case presburger.Refuted:
 		if found, err := refuteLiveAt(ctx, cfg, lq.m, name, *a.Counterexample, res); err != nil || found {
 			return err

@@ -433,6 +433,11 @@ Z3_lbool Z3_API Z3_solver_check(Z3_context c, Z3_solver s) {
 	return fn_Z3_solver_check(c, s);
 }
 
+static Z3_lbool (*fn_Z3_solver_check_assumptions)(Z3_context c, Z3_solver s, unsigned num_assumptions, Z3_ast const assumptions[]);
+Z3_lbool Z3_API Z3_solver_check_assumptions(Z3_context c, Z3_solver s, unsigned num_assumptions, Z3_ast const assumptions[]) {
+	return fn_Z3_solver_check_assumptions(c, s, num_assumptions, assumptions);
+}
+
 static void (*fn_Z3_solver_dec_ref)(Z3_context c, Z3_solver s);
 void Z3_API Z3_solver_dec_ref(Z3_context c, Z3_solver s) {
 	fn_Z3_solver_dec_ref(c, s);
@@ -589,6 +594,7 @@ const struct vsymZ3Fn vsymZ3Table[] = {
 	{"Z3_set_param_value", (void **)&fn_Z3_set_param_value, (void *)Z3_set_param_value},
 	{"Z3_solver_assert", (void **)&fn_Z3_solver_assert, (void *)Z3_solver_assert},
 	{"Z3_solver_check", (void **)&fn_Z3_solver_check, (void *)Z3_solver_check},
+	{"Z3_solver_check_assumptions", (void **)&fn_Z3_solver_check_assumptions, (void *)Z3_solver_check_assumptions},
 	{"Z3_solver_dec_ref", (void **)&fn_Z3_solver_dec_ref, (void *)Z3_solver_dec_ref},
 	{"Z3_solver_get_model", (void **)&fn_Z3_solver_get_model, (void *)Z3_solver_get_model},
 	{"Z3_solver_get_reason_unknown", (void **)&fn_Z3_solver_get_reason_unknown, (void *)Z3_solver_get_reason_unknown},

@@ -569,7 +569,6 @@ Z3_ast Z3_simplify_ex(Z3_context c, Z3_ast a, Z3_params p) vsymNotForwarded;
 Z3_string Z3_simplify_get_help(Z3_context c) vsymNotForwarded;
 Z3_param_descrs Z3_simplify_get_param_descrs(Z3_context c) vsymNotForwarded;
 void Z3_solver_assert_and_track(Z3_context c, Z3_solver s, Z3_ast a, Z3_ast p) vsymNotForwarded;
-Z3_lbool Z3_solver_check_assumptions(Z3_context c, Z3_solver s, unsigned num_assumptions, Z3_ast const assumptions[]) vsymNotForwarded;
 Z3_ast_vector Z3_solver_cube(Z3_context c, Z3_solver s, Z3_ast_vector vars, unsigned backtrack_level) vsymNotForwarded;
 void Z3_solver_from_file(Z3_context c, Z3_solver s, Z3_string file_name) vsymNotForwarded;
 void Z3_solver_from_string(Z3_context c, Z3_solver s, Z3_string file_name) vsymNotForwarded;
