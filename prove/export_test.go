@@ -400,3 +400,18 @@ func HoudiniAsksAnew() func() {
 	houdiniSelects = false
 	return func() { houdiniSelects = true }
 }
+
+// RaiseToInitial returns the formulas fs, read as candidates, raised
+// to the greatest value over m's initial states where premise holds
+// (initmax.go).
+func RaiseToInitial(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, premise presburger.Formula, fs []presburger.Formula) []presburger.Formula {
+	var cands []Lemma
+	for _, f := range fs {
+		cands = append(cands, Lemma{Kind: "monotone", Formula: f})
+	}
+	var out []presburger.Formula
+	for _, l := range raiseToInitial(ctx, s, m, safetySystem(m, premise, presburger.True), cands) {
+		out = append(out, l.Formula)
+	}
+	return out
+}
