@@ -590,6 +590,45 @@ func (m *ParamModel) isSystemVar(v presburger.Var) bool {
 	return ok
 }
 
+// unaryForms rewrites the untils of f whose left side is true as the
+// unary operators they are, E[true U r] as EF r and A[true U r] as AF
+// r, and then !EF x as AG !x, each exactly, from the top down: the
+// response properties written "A[true U q]" or "!E[true U !(p -> AF
+// q)]" are read as AF q and AG (p -> AF q).
+func unaryForms(f ctl.Formula) ctl.Formula {
+	switch f := f.(type) {
+	case ctl.Until:
+		l, isState := stateFormula(f.L)
+		if !isState || l != presburger.True {
+			return ctl.Until{All: f.All, L: unaryForms(f.L), R: unaryForms(f.R)}
+		}
+		op := ctl.EF
+		if f.All {
+			op = ctl.AF
+		}
+		return ctl.Unary{Op: op, X: unaryForms(f.R)}
+	case ctl.Not:
+		x := unaryForms(f.X)
+		switch x := x.(type) {
+		case ctl.Not:
+			return x.X
+		case ctl.Unary:
+			if x.Op == ctl.EF {
+				if n, isNot := x.X.(ctl.Not); isNot {
+					return ctl.Unary{Op: ctl.AG, X: n.X}
+				}
+				return ctl.Unary{Op: ctl.AG, X: ctl.Not{X: x.X}}
+			}
+		}
+		return ctl.Not{X: x}
+	case ctl.Binary:
+		return ctl.Binary{Op: f.Op, L: unaryForms(f.L), R: unaryForms(f.R)}
+	case ctl.Unary:
+		return ctl.Unary{Op: f.Op, X: unaryForms(f.X)}
+	}
+	return f
+}
+
 // SafetyFormula returns phi when f is "AG phi" with phi a condition on
 // one state (atoms under !, &, | and ->, no temporal operator), as one
 // presburger formula: the properties a safety prover can decide. The
@@ -1124,8 +1163,24 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 		x := sys.SharedVar(j)
 		dom[x] = sys.Shared[j].Bounds(x)
 	}
+	// A variable that no step assigns is its initial value in every
+	// guard ("lockS + z = 0" with z never written fixes lockS at 0).
+	assigned := make([]bool, n)
 	for _, st := range sys.Steps() {
-		fixed := presburger.Fixed(st.Guard, dom)
+		for _, a := range st.Update.Assign {
+			if j, ok := sys.SharedOf(a.Var); ok {
+				assigned[j] = true
+			}
+		}
+	}
+	constant := func(v presburger.Var) presburger.Term {
+		if j, ok := sys.SharedOf(v); ok && !assigned[j] && !sys.Shared[j].InitSeveral() && sys.Shared[j].InitTerm.IsConst() {
+			return presburger.ConstTerm(int64(sys.Shared[j].Init))
+		}
+		return presburger.VarTerm(v)
+	}
+	for _, st := range sys.Steps() {
+		fixed := presburger.Fixed(presburger.Subst(st.Guard, constant), dom)
 		for _, a := range st.Update.Assign {
 			j, ok := sys.SharedOf(a.Var)
 			if !ok || !narrow[j] {
@@ -1392,6 +1447,7 @@ func (m *ParamModel) finish() error {
 // p and q are conditions on one state, as in SafetyFormula; ok is false
 // for any other formula.
 func LivenessFormula(f ctl.Formula) (start, trigger, q presburger.Formula, ok bool) {
+	f = unaryForms(f)
 	af := func(f ctl.Formula) (presburger.Formula, bool) {
 		if u, isAF := f.(ctl.Unary); isAF && u.Op == ctl.AF {
 			return stateFormula(u.X)
