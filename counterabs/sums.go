@@ -73,13 +73,16 @@ func (m *ParamModel) ShortenSums() {
 		}
 	}
 	for i := range m.Properties {
+		// The premise too, without SharpenEnds (finish leaves it as
+		// written).
 		p := &m.Properties[i]
 		p.Formula = ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
 			if g, changed := r.formula(a); changed {
-				return plainGuard(g, ranges)
+				return presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(g)), ranges)
 			}
 			return a
 		})
+		p.Formula = mapTemporalAtoms(p.Formula, func(a presburger.Formula) presburger.Formula { return presburger.SharpenEnds(a, ranges) })
 	}
 	var facts []presburger.Formula
 	for k, id := range r.ids {

@@ -208,6 +208,17 @@ func (s *System) instance(params, sizes []int) (*System, error) {
 		}
 		r.Update = foldUpdate(r.Update, s.RendezvousName(r), r.Pos)
 	}
+	out.Environment = slices.Clone(s.Environment)
+	for i := range out.Environment {
+		e := &out.Environment[i]
+		if e.Guard != nil {
+			e.Guard = fold(e.Guard)
+			if !formulaFits(e.Guard) {
+				errs.Add(e.Pos, "%s, the guard of %s has a constant beyond the limit of %d", at, s.EnvironmentName(i), MaxConstant)
+			}
+		}
+		e.Update = foldUpdate(e.Update, s.EnvironmentName(i), e.Pos)
+	}
 	out.Fairness.Justice = slices.Clone(s.Fairness.Justice)
 	for i := range out.Fairness.Justice {
 		j := &out.Fairness.Justice[i]

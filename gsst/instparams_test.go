@@ -346,3 +346,54 @@ func TestInstanceCondition(t *testing.T) {
 		t.Errorf("only %d instances", checked)
 	}
 }
+
+// TestInstanceFoldsEnvironment: an instance folds n and the parameters
+// in the environment steps' guards and updates, as in every other
+// formula (they were left over the family's variables, and explore,
+// nusmv and prove's lasso search failed on them with an internal error;
+// helper-72's review).
+func TestInstanceFoldsEnvironment(t *testing.T) {
+	sys, err := gsst.Parse("env.yaml", []byte(`name: env
+params: [k]
+assume: "k >= 1"
+states: [I, M]
+groups:
+  c: "1.."
+init: I
+shared:
+  x: {type: "0..", init: 0}
+transitions:
+  - {from: I, to: M}
+environment:
+  - guard: "n >= 2 & x < k"
+    update: "x := x + k"
+    broadcast: ["M -> I"]
+properties:
+  z: "AG #M <= n"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := sys.InstantiateParams([]int{3}, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	family := map[presburger.Var]bool{inst.NVar(): true, inst.ParamVar(0): true}
+	for _, st := range inst.Steps() {
+		if st.Origin.Environment < 0 {
+			continue
+		}
+		reads := presburger.FreeVars(st.Guard)
+		for _, a := range st.Update.Assign {
+			reads = append(reads, presburger.FreeVars(presburger.Compare(a.Value, presburger.Eq, presburger.ConstTerm(0)))...)
+		}
+		for _, v := range reads {
+			if family[v] {
+				t.Errorf("the instance's environment step reads %s: guard %s", inst.VarName(v), inst.FormatFormula(st.Guard))
+			}
+		}
+		if got := inst.FormatFormula(st.Guard); got != "x < 3" {
+			t.Errorf("the instance's environment guard is %s, want x < 3 (n = 2 folded)", got)
+		}
+	}
+}

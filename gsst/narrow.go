@@ -72,11 +72,11 @@ func (s *Spec) narrow(c presburger.Formula) bool {
 	if mo.Coef == -1 {
 		op, k = op.Converse(), a.T.Const
 	}
-	if j, isShared := s.SharedOf(mo.Var); isShared {
-		return s.narrowShared(j, op, k)
-	}
 	if k > MaxValue || k < -MaxValue {
 		return false
+	}
+	if j, isShared := s.SharedOf(mo.Var); isShared {
+		return s.narrowShared(j, op, k)
 	}
 	if st, g, isCounter := s.Counter(mo.Var); isCounter {
 		// Counters are never negative: the atom says #S = 0 when 0 is
@@ -134,8 +134,8 @@ func (s *Spec) narrowShared(j int, op presburger.Op, k int64) bool {
 	default:
 		return false
 	}
-	if !noHi && lo > hi {
-		return false
+	if !noHi && lo > hi || lo > MaxValue || lo < -MaxValue || !noHi && (hi > MaxValue || hi < -MaxValue) {
+		return false // no initial value left, or one past the limit
 	}
 	v.Init, v.InitHi, v.InitNoHi = int(lo), int(hi), noHi
 	v.InitRange = noHi || hi > lo

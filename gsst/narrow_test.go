@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
@@ -121,4 +122,36 @@ func initialsWhere(t *testing.T, where string, sys *gsst.System, in testsupport.
 		}
 	}
 	return out
+}
+
+// TestNarrowInitialLimits: a premise's constant beyond MaxValue is not
+// folded (an initial value past the limit would be one no stage
+// represents), and neither is a conjunct that leaves no initial value.
+func TestNarrowInitialLimits(t *testing.T) {
+	sys, err := gsst.Parse("limits.yaml", []byte(`name: limits
+states: [A, B]
+groups: {p: 1..}
+init: A
+shared:
+  x: {type: "0..", init: "0.."}
+  y: {type: "0..3", init: "0..2"}
+transitions:
+  - {from: A, to: B, update: "x := x + 1"}
+properties:
+  big: "x > 1000000000 -> AG #B = 0"
+  none: "y = 3 -> AG #B = 0"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range sys.Properties {
+		premise := p.Formula.(ctl.Binary).L.(ctl.Atom).P
+		narrowed, rest, err := sys.NarrowInitial(premise)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if narrowed != sys || presburger.Format(rest, sys.VarName) != presburger.Format(premise, sys.VarName) {
+			t.Errorf("%s: the premise %s was folded (rest %s)", p.Name, sys.FormatFormula(premise), sys.FormatFormula(rest))
+		}
+	}
 }

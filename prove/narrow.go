@@ -21,6 +21,9 @@ import (
 // (mist's kanban with a place's initial value so written was unknown
 // after 10 s, and is refuted at once).
 
+// numbered names variables by number, for keys.
+func numbered(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) }
+
 // narrowPremises lets the tests of the steps that read a premise as a
 // check (the lemmas, the ghost constants) ask premises as written.
 var narrowPremises = true
@@ -33,9 +36,10 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		return check(ctx, sys, prover, solver, opts...)
 	}
 	type question struct {
-		sys   *gsst.System
-		props []gsst.Property
-		index []int // into sys.Properties
+		sys    *gsst.System
+		folded string // the premise's conjuncts folded into sys's initial set, as text
+		props  []gsst.Property
+		index  []int // into sys.Properties
 	}
 	type narrowing struct {
 		q    *question // nil when the premise narrows nothing
@@ -50,7 +54,7 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			plain = append(plain, i)
 			continue
 		}
-		key := presburger.Format(premise, func(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) })
+		key := presburger.Format(premise, numbered)
 		n, seen := byPremise[key]
 		if !seen {
 			narrowed, rest, err := sys.NarrowInitial(premise)
@@ -59,7 +63,17 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			}
 			n.rest = rest
 			if narrowed != sys {
-				n.q = &question{sys: narrowed}
+				kept := map[string]bool{}
+				for _, c := range presburger.Conjuncts(rest) {
+					kept[presburger.Format(c, numbered)] = true
+				}
+				var folded []presburger.Formula
+				for _, c := range presburger.Conjuncts(premise) {
+					if !kept[presburger.Format(c, numbered)] {
+						folded = append(folded, c)
+					}
+				}
+				n.q = &question{sys: narrowed, folded: sys.FormatFormula(presburger.Conj(folded...))}
 				asked = append(asked, n.q)
 			}
 			byPremise[key] = n
@@ -119,6 +133,10 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		for k, i := range q.index {
 			res := sub.Results[k]
 			res.Property = &sys.Properties[i]
+			if q.folded != "" && res.LevelReason != "" {
+				// The certificate is of the narrowed question: say so.
+				res.LevelReason += "; asked from the initial configurations where " + q.folded + " (the premise's part that the initial set states)"
+			}
 			rep.Results[i] = res
 		}
 	}
