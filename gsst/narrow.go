@@ -25,7 +25,8 @@ import (
 // (f alone when rest is true). It folds, each exactly:
 //
 //   - an atom on one shared variable whose initial values are constants,
-//     "x op c" (coefficient 1 or -1; op not != unless c is an end of
+//     "x op c" (coefficient 1 or -1 once a factor all its coefficients
+//     share is divided out; op not != unless c is an end of
 //     the initial range or outside it), into x's initial range, when
 //     the range left is not empty;
 //   - "#S[g] = 0" (also "#S[g] <= 0", "#S[g] < 1"), and "#S = 0" for
@@ -59,7 +60,8 @@ func (s *System) NarrowInitial(premise presburger.Formula) (narrowed *System, re
 // of s (NarrowInitial) and reports whether it did; s is unchanged when
 // it did not.
 func (s *Spec) narrow(c presburger.Formula) bool {
-	a, ok := c.(presburger.Cmp)
+	// A scaled atom ("2*#D < 1") is the atom divided ("#D <= 0").
+	a, ok := presburger.Tighten(c).(presburger.Cmp)
 	if !ok || len(a.T.Monos) != 1 {
 		return false
 	}

@@ -84,6 +84,7 @@ func randomPremise(r *rand.Rand, sys *gsst.System) presburger.Formula {
 		}
 		var lhs presburger.Term
 		var k int
+		scale := int64(1 + r.Intn(2)) // "2*x op 2*k + 1" too
 		switch c := r.Intn(5); {
 		case c < 2 && len(sys.Shared) > 0:
 			j := r.Intn(len(sys.Shared))
@@ -93,12 +94,17 @@ func randomPremise(r *rand.Rand, sys *gsst.System) presburger.Formula {
 		default:
 			lhs, k = counter(), r.Intn(3)
 		}
+		rhs := presburger.ConstTerm(int64(k) * scale)
+		lhs = lhs.Scale(scale)
+		if scale > 1 && r.Intn(2) == 0 {
+			rhs = rhs.Add(presburger.ConstTerm(1))
+		}
 		if r.Intn(3) == 0 {
 			// As written "c op x".
-			atoms = append(atoms, presburger.Compare(presburger.ConstTerm(int64(k)), op, lhs))
+			atoms = append(atoms, presburger.Compare(rhs, op, lhs))
 			continue
 		}
-		atoms = append(atoms, presburger.Compare(lhs, op, presburger.ConstTerm(int64(k))))
+		atoms = append(atoms, presburger.Compare(lhs, op, rhs))
 	}
 	return presburger.Conj(atoms...)
 }
