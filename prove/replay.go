@@ -184,8 +184,15 @@ func counterTrace(m *counterabs.ParamModel, inst *gsst.System, cex presburger.Co
 			for i := range m.Shared {
 				k := m.SharedIndex(i)
 				x := st[m.SharedVar(i)]
-				if v := &inst.Shared[k]; x < int64(v.Lo) || !v.Unbounded && x > int64(v.Hi) || x > gsst.MaxValue {
+				v := &inst.Shared[k]
+				if x < int64(v.Lo) || !v.Unbounded && x > int64(v.Hi) {
 					return nil, errkind.Errorf(errkind.Internal, "counterexample state %d has %s = %d, outside its domain", j, v.Name, x)
+				}
+				if x > gsst.MaxValue || x < -gsst.MaxValue {
+					// A run of the model past the integers vsym
+					// represents (a premise "x > 10^9"): a limit of
+					// vsym, not a defect.
+					return nil, errkind.Errorf(errkind.Limit, "the run found has %s = %d in state %d, beyond the limit of %d that vsym's runs keep to", v.Name, x, j, gsst.MaxValue)
 				}
 				shared[k] = int(x)
 			}
