@@ -365,7 +365,14 @@ func (m *ParamModel) Ranges() []presburger.Bound {
 		out = append(out, m.Shared[i-len(m.Counters)].Bounds(x))
 	}
 	out = append(out, m.SizeBounds()...)
-	for k := range m.System.Params {
+	for k, p := range m.System.Params {
+		if p.Fixed {
+			// A parameter of a family fixed at its value (gsst's
+			// PinParams): no run reads another.
+			v := int64(p.Value)
+			out = append(out, presburger.Bound{Var: m.ParamVar(k), Lo: v, Hi: v})
+			continue
+		}
 		out = append(out, presburger.AtLeast(m.ParamVar(k), 0))
 	}
 	return out

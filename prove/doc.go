@@ -17,7 +17,9 @@
 // as one (ghost.go). A premise's conjuncts that the system's initial set
 // can state ("x = 0" on a shared variable that starts in "0..") are
 // folded into it first: the property is asked of the narrowed system
-// (narrow.go, gsst's NarrowInitial).
+// (narrow.go, gsst's NarrowInitial), and a parameter that the
+// assumption pins to one value is read as that value (gsst's
+// PinParams).
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system

@@ -263,6 +263,14 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err := detect.HasInstance(ctx, sys, solver); err != nil {
 		return nil, err
 	}
+	// A parameter the assumption pins to one value is that value
+	// (gsst's PinParams): the same family, with constants where the
+	// stages read them best.
+	given := sys
+	sys, pinned, err := sys.PinParams()
+	if err != nil {
+		return nil, err
+	}
 	asked, split, err := splitProperties(sys)
 	if err != nil {
 		return nil, err
@@ -273,6 +281,23 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	}
 	if split != nil {
 		fold(rep, sys, split)
+	}
+	if pinned {
+		// The certificates are of the pinned family: say which values.
+		var values []string
+		for k, p := range sys.Params {
+			if p.Fixed && !given.Params[k].Fixed {
+				values = append(values, fmt.Sprintf("%s = %d", p.Name, p.Value))
+			}
+		}
+		rep.System = given
+		for i := range rep.Results {
+			r := &rep.Results[i]
+			r.Property = &given.Properties[i]
+			if r.LevelReason != "" {
+				r.LevelReason += "; " + strings.Join(values, ", ") + " read as the assumption pins them"
+			}
+		}
 	}
 	return rep, nil
 }

@@ -1,0 +1,151 @@
+package gsst
+
+import (
+	"slices"
+
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/presburger"
+)
+
+// A parameter that the assumption pins to one value ("assume: k2 = 2",
+// a constant written as a parameter; "i: k_i" with "k_i = 1", a fixed
+// group written over a parameter) has that value in every instance: the
+// family is the same as the one with the parameter fixed there, and the
+// stages read constants best (mist's consprod with its property's 2 so
+// written took 5-10 s where it takes none, Cubicle's crash and mist's
+// kanban so written were undecided).
+
+// PinParams returns s with every parameter that a top-level conjunct
+// "k = c" of the assumption pins fixed at c and folded into every
+// formula, as an instance folds it (a group whose size was a term over
+// the pinned parameters alone gets that size), and whether it pinned
+// any; s itself when none is pinned or a value would break a rule of
+// New (a negative value, a group of no process).
+func (s *System) PinParams() (*System, bool, error) {
+	if s.Assume.Formula == nil {
+		return s, false, nil
+	}
+	value := map[presburger.Var]int64{}
+	for _, c := range presburger.Conjuncts(presburger.Tighten(s.Assume.Formula)) {
+		a, ok := c.(presburger.Cmp)
+		if !ok || a.Op != presburger.Eq || len(a.T.Monos) != 1 {
+			continue
+		}
+		mo := a.T.Monos[0]
+		k, isParam := s.ParamOf(mo.Var)
+		if !isParam || s.Params[k].Fixed || mo.Coef != 1 && mo.Coef != -1 {
+			continue
+		}
+		v := -a.T.Const * mo.Coef // mo.Coef*k + Const = 0
+		if v < 0 || v > MaxConstant {
+			continue
+		}
+		value[mo.Var] = v
+	}
+	if len(value) == 0 {
+		return s, false, nil
+	}
+	sub := func(v presburger.Var) presburger.Term {
+		if c, ok := value[v]; ok {
+			return presburger.ConstTerm(c)
+		}
+		return presburger.VarTerm(v)
+	}
+	spec := s.Spec()
+	for v, c := range value {
+		k, _ := s.ParamOf(v)
+		spec.Params[k].Fixed, spec.Params[k].Value = true, int(c)
+	}
+	// Folding is exact: a result that does not fit leaves s as it is.
+	fits := true
+	fold := func(f presburger.Formula) presburger.Formula {
+		if f == nil {
+			return nil
+		}
+		g, ok := presburger.SubstExact(f, sub)
+		fits = fits && ok
+		return g
+	}
+	foldTerm := func(t presburger.Term) presburger.Term {
+		u, ok := t.SubstExact(sub)
+		fits = fits && ok
+		return u
+	}
+	foldUpdate := func(u Update) Update {
+		u.Assign = slices.Clone(u.Assign)
+		for i := range u.Assign {
+			u.Assign[i].Value = foldTerm(u.Assign[i].Value)
+		}
+		return u
+	}
+	for i := range spec.Transitions {
+		t := &spec.Transitions[i]
+		t.Blocks = slices.Clone(t.Blocks)
+		for j := range t.Blocks {
+			b := &t.Blocks[j]
+			b.Guard, b.Update = fold(b.Guard), foldUpdate(b.Update)
+		}
+	}
+	spec.Rendezvous = slices.Clone(spec.Rendezvous)
+	for i := range spec.Rendezvous {
+		r := &spec.Rendezvous[i]
+		r.Guard, r.Update = fold(r.Guard), foldUpdate(r.Update)
+	}
+	spec.Environment = slices.Clone(spec.Environment)
+	for i := range spec.Environment {
+		e := &spec.Environment[i]
+		e.Guard, e.Update = fold(e.Guard), foldUpdate(e.Update)
+	}
+	spec.Fairness.Justice = slices.Clone(spec.Fairness.Justice)
+	for i := range spec.Fairness.Justice {
+		j := &spec.Fairness.Justice[i]
+		j.Formula = fold(j.Formula)
+	}
+	spec.Assume.Formula = fold(spec.Assume.Formula)
+	spec.Properties = slices.Clone(spec.Properties)
+	for i := range spec.Properties {
+		p := &spec.Properties[i]
+		p.Formula = ctl.MapAtoms(p.Formula, fold)
+	}
+	for j := range spec.Shared {
+		// An initial value over the parameters (a term with variables)
+		// becomes the constant it may now be.
+		v := &spec.Shared[j]
+		if !v.InitTerm.IsConst() {
+			if v.InitTerm = foldTerm(v.InitTerm); v.InitTerm.IsConst() {
+				v.Init = int(v.InitTerm.Const)
+			}
+		}
+		if !v.InitHiTerm.IsConst() {
+			if v.InitHiTerm = foldTerm(v.InitHiTerm); v.InitHiTerm.IsConst() {
+				v.InitHi = int(v.InitHiTerm.Const)
+			}
+		}
+	}
+	for g := range spec.Groups {
+		grp := &spec.Groups[g]
+		if !grp.OverParams() {
+			continue
+		}
+		t := foldTerm(grp.SizeTerm)
+		if !t.IsConst() {
+			grp.SizeTerm = t
+			continue
+		}
+		if t.Const < 1 || t.Const > MaxProcesses {
+			return s, false, nil // no instance: New's rules say so on s
+		}
+		first, _ := spec.InitState(g)
+		grp.Size, grp.SizeTerm, grp.SizeTermText = int(t.Const), presburger.Term{}, ""
+		spec.Init[g][first] = grp.Size
+	}
+	if !fits || spec.Assume.Formula == presburger.False {
+		return s, false, nil // no instance: New's rules say so on s
+	}
+	pinned, err := New(spec)
+	if err != nil {
+		return nil, false, errkind.Errorf(errkind.Internal, "gsst: the family %s with its pinned parameters breaks a rule: %w", s.Name, err)
+	}
+	return pinned, true, nil
+}
