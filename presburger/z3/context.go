@@ -385,6 +385,19 @@ func (z *zctx) declare(v presburger.Var) C.Z3_ast {
 	return a
 }
 
+// declareBounds declares the variable of each bound: the environment
+// that formulas over them read, and the assertions of their ranges.
+func (z *zctx) declareBounds(bounds []presburger.Bound) (env, []C.Z3_ast) {
+	e := env{}
+	var asserts []C.Z3_ast
+	for _, b := range bounds {
+		x := z.declare(b.Var)
+		e[b.Var] = x
+		asserts = append(asserts, z.inRange(x, b))
+	}
+	return e, asserts
+}
+
 func (z *zctx) num(k int64) C.Z3_ast {
 	return C.Z3_mk_int64(z.c, C.int64_t(k), z.intSort)
 }

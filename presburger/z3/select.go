@@ -65,13 +65,7 @@ type selection struct {
 func (sel *selection) build() error {
 	z := sel.z
 	c := z.c
-	e := env{}
-	var asserts []C.Z3_ast
-	for _, b := range sel.bounds {
-		x := z.declare(b.Var)
-		e[b.Var] = x
-		asserts = append(asserts, z.inRange(x, b))
-	}
+	e, asserts := z.declareBounds(sel.bounds)
 	f, err := z.formula(sel.base, e)
 	if err != nil {
 		return err

@@ -156,13 +156,7 @@ func (s *Solver) solve(ctx context.Context, z *zctx, p presburger.Problem) (pres
 		return presburger.Answer{Result: presburger.Unknown, Reason: err.Error(), Stopped: true}, nil
 	}
 
-	e := env{}
-	var asserts []C.Z3_ast
-	for _, b := range p.Bounds {
-		x := z.declare(b.Var)
-		e[b.Var] = x
-		asserts = append(asserts, z.inRange(x, b))
-	}
+	e, asserts := z.declareBounds(p.Bounds)
 	f, err := z.formula(p.F, e)
 	if err != nil {
 		return presburger.Answer{}, err
