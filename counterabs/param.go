@@ -1172,14 +1172,7 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 	}
 	// A variable that no step assigns is its initial value in every
 	// guard ("lockS + z = 0" with z never written fixes lockS at 0).
-	assigned := make([]bool, n)
-	for _, st := range sys.Steps() {
-		for _, a := range st.Update.Assign {
-			if j, ok := sys.SharedOf(a.Var); ok {
-				assigned[j] = true
-			}
-		}
-	}
+	assigned := stepAssigned(sys)
 	constant := func(v presburger.Var) presburger.Term {
 		if j, ok := sys.SharedOf(v); ok && !assigned[j] && !sys.Shared[j].InitSeveral() && sys.Shared[j].InitTerm.IsConst() {
 			return presburger.ConstTerm(int64(sys.Shared[j].Init))
@@ -1260,14 +1253,7 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 	m := &ParamModel{System: sys, Level: level, Constraint: presburger.True}
 	// The shared variables some step assigns; the others keep their
 	// initial values, which the model reads as constants.
-	assigned := make([]bool, len(sys.Shared))
-	for _, st := range sys.Steps() {
-		for _, a := range st.Update.Assign {
-			if j, ok := sys.SharedOf(a.Var); ok {
-				assigned[j] = true
-			}
-		}
-	}
+	assigned := stepAssigned(sys)
 	for j := range sys.Shared {
 		// A variable that starts in a range or at a term over the
 		// parameters is no constant of the model.
@@ -1331,6 +1317,20 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 		}
 	}
 	return m
+}
+
+// stepAssigned says, for each shared variable of sys, whether some step
+// assigns it.
+func stepAssigned(sys *gsst.System) []bool {
+	assigned := make([]bool, len(sys.Shared))
+	for _, st := range sys.Steps() {
+		for _, a := range st.Update.Assign {
+			if j, ok := sys.SharedOf(a.Var); ok {
+				assigned[j] = true
+			}
+		}
+	}
+	return assigned
 }
 
 // mapTemporalAtoms is ctl.MapAtoms on the parts of f under a temporal

@@ -20,127 +20,90 @@ import (
 // initial sets state exactly.
 
 // NarrowInitial returns s whose initial configurations are those of s
-// at which the conjuncts of premise it folds hold, and the conjuncts it
-// did not fold, so that "premise -> f" of s is "rest -> f" of narrowed
-// (f alone when rest is true). It folds, each exactly:
+// at which the conjuncts of premise it folds hold, those conjuncts
+// (folded), and the ones it did not fold (rest), so that "premise -> f"
+// of s is "rest -> f" of narrowed (f alone when rest is true). It
+// folds, each exactly:
 //
 //   - an atom on one shared variable whose initial values are constants,
-//     "x op c" (coefficient 1 or -1 once a factor all its coefficients
-//     share is divided out; op not != unless c is an end of
-//     the initial range or outside it), into x's initial range, when
-//     the range left is not empty;
+//     "x op c" (presburger.AtomRange: not "x != c" inside the initial
+//     range), into x's initial range, when the range left is not empty
+//     and within MaxValue;
 //   - "#S[g] = 0" (also "#S[g] <= 0", "#S[g] < 1"), and "#S = 0" for
 //     every group, into the initial states of a group spread over S and
 //     another state (S is no longer one of them), or nothing at all for
 //     a group that does not start in S.
 //
 // An atom that holds at every initial configuration is dropped. It
-// returns s and premise when it folds nothing.
-func (s *System) NarrowInitial(premise presburger.Formula) (narrowed *System, rest presburger.Formula, err error) {
+// returns s, true and premise when it folds nothing.
+func (s *System) NarrowInitial(premise presburger.Formula) (narrowed *System, folded, rest presburger.Formula, err error) {
 	spec := s.Spec()
-	var kept []presburger.Formula
-	folded := false
+	var done, kept []presburger.Formula
 	for _, c := range presburger.Conjuncts(premise) {
 		if spec.narrow(c) {
-			folded = true
+			done = append(done, c)
 			continue
 		}
 		kept = append(kept, c)
 	}
-	if !folded {
-		return s, premise, nil
+	if len(done) == 0 {
+		return s, presburger.True, premise, nil
 	}
 	if narrowed, err = New(spec); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return narrowed, presburger.Conj(kept...), nil
+	return narrowed, presburger.Conj(done...), presburger.Conj(kept...), nil
 }
 
 // narrow folds the premise's conjunct c into the initial configurations
 // of s (NarrowInitial) and reports whether it did; s is unchanged when
 // it did not.
 func (s *Spec) narrow(c presburger.Formula) bool {
-	// A scaled atom ("2*#D < 1") is the atom divided ("#D <= 0").
-	a, ok := presburger.Tighten(c).(presburger.Cmp)
+	a, ok := c.(presburger.Cmp)
 	if !ok || len(a.T.Monos) != 1 {
 		return false
 	}
-	mo := a.T.Monos[0]
-	if mo.Coef != 1 && mo.Coef != -1 {
+	v := a.T.Monos[0].Var
+	if j, isShared := s.SharedOf(v); isShared {
+		return s.narrowShared(j, a)
+	}
+	st, g, isCounter := s.Counter(v)
+	if !isCounter {
 		return false
 	}
-	// v + c op 0 is v op -c; -v + c op 0 is v op' c, op' the converse.
-	op, k := a.Op, -a.T.Const
-	if mo.Coef == -1 {
-		op, k = op.Converse(), a.T.Const
-	}
-	if k > MaxValue || k < -MaxValue {
+	// Counters are never negative: the atom says #S = 0 when 0 is the
+	// only count it admits, and nothing when it admits them all.
+	all := presburger.AtLeast(v, 0)
+	in, ok := presburger.AtomRange(a, all)
+	switch {
+	case !ok:
 		return false
-	}
-	if j, isShared := s.SharedOf(mo.Var); isShared {
-		return s.narrowShared(j, op, k)
-	}
-	if st, g, isCounter := s.Counter(mo.Var); isCounter {
-		// Counters are never negative: the atom says #S = 0 when 0 is
-		// the only count it admits, and nothing when it admits them all.
-		switch {
-		case op == presburger.Eq && k == 0, op == presburger.Le && k == 0, op == presburger.Lt && k == 1:
-			return s.narrowEmpty(st, g)
-		case op == presburger.Ge && k <= 0, op == presburger.Gt && k < 0, op == presburger.Ne && k < 0:
-			return true
-		}
+	case in == all:
+		return true
+	case in.Finite() && in.Lo == 0 && in.Hi == 0:
+		return s.narrowEmpty(st, g)
 	}
 	return false
 }
 
 // narrowShared intersects the initial range of shared variable j with
-// the values x satisfying "x op k", when the result is a range and not
-// empty.
-func (s *Spec) narrowShared(j int, op presburger.Op, k int64) bool {
+// the values that satisfy a, when the result is a range, not empty and
+// within MaxValue.
+func (s *Spec) narrowShared(j int, a presburger.Cmp) bool {
 	v := &s.Shared[j]
 	if !v.InitTerm.IsConst() || !v.InitHiTerm.IsConst() {
 		return false
 	}
-	lo, hi, noHi := int64(v.Init), int64(v.Init), false
+	r := presburger.Bound{Var: a.T.Monos[0].Var, Lo: int64(v.Init), Hi: int64(v.Init)}
 	if v.InitRange {
-		hi, noHi = int64(v.InitHi), v.InitNoHi
+		r.Hi, r.NoHi = int64(v.InitHi), v.InitNoHi
 	}
-	switch op {
-	case presburger.Eq:
-		if k < lo || !noHi && k > hi {
-			return false // no initial value satisfies it
-		}
-		lo, hi, noHi = k, k, false
-	case presburger.Ne:
-		switch {
-		case k < lo || !noHi && k > hi:
-		case k == lo:
-			lo++
-		case !noHi && k == hi:
-			hi--
-		default:
-			return false // a hole in the range
-		}
-	case presburger.Le, presburger.Lt:
-		if op == presburger.Lt {
-			k--
-		}
-		if noHi || k < hi {
-			hi, noHi = k, false
-		}
-	case presburger.Ge, presburger.Gt:
-		if op == presburger.Gt {
-			k++
-		}
-		lo = max(lo, k)
-	default:
-		return false
+	in, ok := presburger.AtomRange(a, r)
+	if !ok || in.Empty() || in.Lo > MaxValue || in.Lo < -MaxValue || !in.NoHi && (in.Hi > MaxValue || in.Hi < -MaxValue) {
+		return false // a hole, no initial value left, or one past the limit
 	}
-	if !noHi && lo > hi || lo > MaxValue || lo < -MaxValue || !noHi && (hi > MaxValue || hi < -MaxValue) {
-		return false // no initial value left, or one past the limit
-	}
-	v.Init, v.InitHi, v.InitNoHi = int(lo), int(hi), noHi
-	v.InitRange = noHi || hi > lo
+	v.Init, v.InitHi, v.InitNoHi = int(in.Lo), int(in.Hi), in.NoHi
+	v.InitRange = in.NoHi || in.Hi > in.Lo
 	if !v.InitRange {
 		v.InitHi = 0
 	}

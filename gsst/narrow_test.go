@@ -33,7 +33,7 @@ func TestNarrowInitialRandom(t *testing.T) {
 		c.Family = i%4 == 3
 		sys := testsupport.RandomSystem(r, c)
 		premise := randomPremise(r, sys)
-		nsys, rest, err := sys.NarrowInitial(premise)
+		nsys, _, rest, err := sys.NarrowInitial(premise)
 		if err != nil {
 			t.Fatalf("system %d, premise %s: %v\n%s", i, presburger.Format(premise, sys.VarName), err, testsupport.Describe(sys))
 		}
@@ -152,7 +152,7 @@ properties:
 	}
 	for _, p := range sys.Properties {
 		premise := p.Formula.(ctl.Binary).L.(ctl.Atom).P
-		narrowed, rest, err := sys.NarrowInitial(premise)
+		narrowed, _, rest, err := sys.NarrowInitial(premise)
 		if err != nil {
 			t.Fatal(err)
 		}

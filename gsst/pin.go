@@ -27,21 +27,20 @@ func (s *System) PinParams() (*System, bool, error) {
 		return s, false, nil
 	}
 	value := map[presburger.Var]int64{}
-	for _, c := range presburger.Conjuncts(presburger.Tighten(s.Assume.Formula)) {
+	for _, c := range presburger.Conjuncts(s.Assume.Formula) {
 		a, ok := c.(presburger.Cmp)
-		if !ok || a.Op != presburger.Eq || len(a.T.Monos) != 1 {
+		if !ok || len(a.T.Monos) != 1 {
 			continue
 		}
-		mo := a.T.Monos[0]
-		k, isParam := s.ParamOf(mo.Var)
-		if !isParam || s.Params[k].Fixed || mo.Coef != 1 && mo.Coef != -1 {
+		x := a.T.Monos[0].Var
+		if k, isParam := s.ParamOf(x); !isParam || s.Params[k].Fixed {
 			continue
 		}
-		v := -a.T.Const * mo.Coef // mo.Coef*k + Const = 0
-		if v < 0 || v > MaxConstant {
+		in, ok := presburger.AtomRange(a, presburger.AnyInt(x))
+		if !ok || !in.Finite() || in.Lo != in.Hi || in.Lo < 0 || in.Lo > MaxConstant {
 			continue
 		}
-		value[mo.Var] = v
+		value[x] = in.Lo
 	}
 	if len(value) == 0 {
 		return s, false, nil

@@ -109,42 +109,54 @@ func sharpenOr(f Or, box map[Var]Bound) Formula {
 	return Disj(kept...)
 }
 
-// atomInterval returns the values of the variable v of the atom c, one
-// monomial over a variable with a range in box, that satisfy it within
-// that range, when they make up an interval (empty, as Lo > Hi, when
-// none does).
+// atomInterval is AtomRange for the atom's variable's range in box.
 func atomInterval(c Cmp, box map[Var]Bound) (in Bound, v Var, ok bool) {
 	if len(c.T.Monos) != 1 {
 		return Bound{}, 0, false
 	}
-	mo := c.T.Monos[0]
-	r, has := box[mo.Var]
+	v = c.T.Monos[0].Var
+	r, has := box[v]
 	if !has {
 		return Bound{}, 0, false
 	}
+	in, ok = AtomRange(c, r)
+	return in, v, ok
+}
+
+// AtomRange returns the values within r, the range of the one variable
+// of the atom c, that satisfy c, when they make up an interval (empty,
+// as Lo > Hi, when none does): "x != c" at an end of r cuts that end
+// off. ok is false for an atom over several variables, with a
+// coefficient or constant beyond Tighten's limit, or a disequality
+// that leaves a hole in r.
+func AtomRange(c Cmp, r Bound) (in Bound, ok bool) {
+	if len(c.T.Monos) != 1 {
+		return Bound{}, false
+	}
+	mo := c.T.Monos[0]
 	const limit = checked.Limit / 1024 // Tighten's: beyond it, it leaves r as it is
 	if mo.Coef < -limit || mo.Coef > limit || c.T.Const < -limit || c.T.Const > limit {
-		return Bound{}, 0, false
+		return Bound{}, false
 	}
 	if c.Op != Ne {
-		return r.Tighten(mo.Coef, c.T.Const, c.Op), mo.Var, true
+		return r.Tighten(mo.Coef, c.T.Const, c.Op), true
 	}
 	// a*x + k != 0: x != -k/a, when a divides k.
 	if c.T.Const%mo.Coef != 0 {
-		return r, mo.Var, true
+		return r, true
 	}
 	x := -c.T.Const / mo.Coef
 	switch {
 	case !r.Contains(x):
-		return r, mo.Var, true
+		return r, true
 	case !r.NoLo && x == r.Lo:
 		r.Lo++
 	case !r.NoHi && x == r.Hi:
 		r.Hi--
 	default:
-		return Bound{}, 0, false // a hole
+		return Bound{}, false // a hole
 	}
-	return r, mo.Var, true
+	return r, true
 }
 
 // unionInterval returns the union of two intervals when it is one.

@@ -132,7 +132,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 			if strings.HasPrefix(res.Property.Name, "premised") {
 				premised[res.Verdict]++
 				premise, _ := counterabs.Premise(sys.Properties[k].Formula)
-				if narrowed, _, err := sys.NarrowInitial(premise); err != nil {
+				if narrowed, _, _, err := sys.NarrowInitial(premise); err != nil {
 					t.Fatalf("system %d: %v", i, err)
 				} else if narrowed != sys {
 					narrowedBy[res.Property.Name]++

@@ -57,23 +57,13 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		key := presburger.Format(premise, numbered)
 		n, seen := byPremise[key]
 		if !seen {
-			narrowed, rest, err := sys.NarrowInitial(premise)
+			narrowed, folded, rest, err := sys.NarrowInitial(premise)
 			if err != nil {
 				return nil, err
 			}
 			n.rest = rest
 			if narrowed != sys {
-				kept := map[string]bool{}
-				for _, c := range presburger.Conjuncts(rest) {
-					kept[presburger.Format(c, numbered)] = true
-				}
-				var folded []presburger.Formula
-				for _, c := range presburger.Conjuncts(premise) {
-					if !kept[presburger.Format(c, numbered)] {
-						folded = append(folded, c)
-					}
-				}
-				n.q = &question{sys: narrowed, folded: sys.FormatFormula(presburger.Conj(folded...))}
+				n.q = &question{sys: narrowed, folded: sys.FormatFormula(folded)}
 				asked = append(asked, n.q)
 			}
 			byPremise[key] = n
