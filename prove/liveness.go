@@ -619,6 +619,9 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 	if err := proveLive(ctx, cfg, mm, p.Name, premise, start, trigger, q, j, settledOnly, prover, solver, res); err != nil {
 		return err
 	}
+	if err := exploredProof(ctx, p.Name, res); err != nil {
+		return err
+	}
 	if res.Live != nil && cond != presburger.True {
 		res.Live.PremiseText = FormatInvariant(cond, m.VarName, m.TypedAtom)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
+	"github.com/vsym/vsym/explore/symbolic"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -48,28 +49,79 @@ func refuteLiveWithin(ctx context.Context, cfg config, m *counterabs.ParamModel,
 	ps := m.TransitionSystem()
 	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
 	budget := states
+	// A family of one instance with finitely many initial
+	// configurations is decided by exploring that instance whole.
+	_, whole := oneInstance(m, ts)
+	whole = whole && m.System.FiniteInitial() == nil
 	for k, params := range smallInstances(m, ts) {
 		if ctx.Err() != nil || budget <= 0 || k >= liveSearchInstances {
 			return false, nil
 		}
-		if found, err := lassoAt(ctx, m, name, presburger.Counterexample{Params: params}, &budget, res); err != nil || found {
+		if found, err := lassoAt(ctx, m, name, presburger.Counterexample{Params: params}, &budget, whole, res); err != nil || found {
 			return found, err
 		}
 	}
 	return false, nil
 }
 
+// exploredInstance is the one instance of a family, as the group-counter
+// model of its one property, whose reachable states (states of them)
+// the explicit engine explored whole, the property holding on every
+// fair run.
+type exploredInstance struct {
+	model  *counterabs.Model
+	states int64
+}
+
+// exploredWork bounds the symbolic engine's re-check of an explored
+// instance, in decision-diagram nodes (a few seconds of work).
+const exploredWork = 10_000_000
+
+// exploredProof proves the liveness property of res, which the ranking
+// argument left unknown, on a family of one instance that lassoAt
+// explored whole: the symbolic engine decides the instance again,
+// independently of the explicit engine, and the two agreeing that every
+// fair run satisfies the property is the proof. A 3-process mutex whose
+// response property holds with no fairness at all (every run must enter
+// a trying state, and then the critical one) has no rank over the
+// counters that decreases along every pending step, but 7 states.
+func exploredProof(ctx context.Context, name string, res *Result) error {
+	e := res.explored
+	res.explored = nil
+	if res.Verdict != Unknown || res.Stopped || e == nil || ctx.Err() != nil {
+		return nil
+	}
+	rep, err := symbolic.DefaultBDD().Check(ctx, e.model, explore.MaxWork(exploredWork), explore.Traces(false), explore.CountConcrete(false))
+	if err != nil {
+		if k := errkind.Of(err); k == errkind.Limit || k == errkind.Unknown {
+			res.Reason += fmt.Sprintf("; the explicit engine explored the one instance (%d states) and found that the property holds, but the symbolic engine's re-check ran out of work", e.states)
+			return nil
+		}
+		return err
+	}
+	pr := rep.Properties[0]
+	if !pr.Holds || pr.Vacuous || rep.ReachableStates == nil || rep.ReachableStates.Int64() != e.states {
+		return errkind.Errorf(errkind.Internal, "on the one instance, the explicit engine finds that %s holds in %d states, the symbolic engine that it holds: %v, in %v states", name, e.states, pr.Holds && !pr.Vacuous, rep.ReachableStates)
+	}
+	res.Verdict, res.Method, res.Exhausted = Proved, ByExploration, ""
+	res.Reason = fmt.Sprintf("the family has one instance, and every fair run of it satisfies the property: its %d reachable states explored under fairness by the explicit engine, and again by the symbolic one", e.states)
+	return nil
+}
+
 // refuteLiveAt explores the instance of cex (a run of the prover) as
 // refuteLive explores each small one.
 func refuteLiveAt(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, cex presburger.Counterexample, res *Result) (found bool, err error) {
 	budget := cfg.maxStates
-	return lassoAt(ctx, m, name, cex, &budget, res)
+	return lassoAt(ctx, m, name, cex, &budget, false, res)
 }
 
 // lassoAt explores the instance of cex's parameters under fairness for
 // the property name, within *budget states (less what it visits), and
-// fills res with the fair run that fails it, replayed (found).
-func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex presburger.Counterexample, budget *int64, res *Result) (found bool, err error) {
+// fills res with the fair run that fails it, replayed (found). When the
+// instance is the whole family (whole) and the property holds on every
+// fair run of it, res.explored records the instance and its states
+// (exploredProof turns that into a proof once the prover has none).
+func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex presburger.Counterexample, budget *int64, whole bool, res *Result) (found bool, err error) {
 	sys := m.System
 	sizes, pvals, err := instanceValues(m, cex)
 	if err != nil {
@@ -103,6 +155,9 @@ func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex pre
 		*budget -= rep.ReachableStates.Int64()
 	}
 	pr := rep.Properties[0]
+	if whole && pr.Holds && !pr.Vacuous && rep.ReachableStates != nil {
+		res.explored = &exploredInstance{model: gm, states: rep.ReachableStates.Int64()}
+	}
 	if pr.Holds || pr.Vacuous {
 		return false, nil
 	}

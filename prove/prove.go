@@ -102,6 +102,10 @@ type Result struct {
 	// jointRun is, for a joint question refuted (proveJoint), the run
 	// on the model, replayed there.
 	jointRun *presburger.Counterexample
+	// explored is, for a liveness property of a family of one instance,
+	// that instance explored whole with the property holding on every
+	// fair run (lassoAt); exploredProof makes it the proof.
+	explored *exploredInstance
 }
 
 // Budget names a budget of work, counted the same way on every machine.
@@ -136,7 +140,8 @@ const (
 	ByCoverability Method = "backward coverability"
 	// ByExploration: every reachable state of a family of one instance,
 	// explored (search.go): a run, or the reachable states as the
-	// invariant.
+	// invariant; for a liveness property, every fair run of the
+	// instance, explored by both engines (exploredProof).
 	ByExploration Method = "exploration"
 	// BySearch: a run found by exploring the small instances.
 	BySearch Method = "small instances"

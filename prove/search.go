@@ -735,9 +735,6 @@ const oneInstanceStates = 500
 func exhaustOne(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, name string, solver presburger.Solver, res *Result) (ok bool, err error) {
 	dom := domainBounds(ts.Domain)
 	for _, v := range freeChoices(m) {
-		if b, ok := dom[v]; !ok || !b.Finite() || b.Lo != b.Hi {
-			return false, nil // a parameter, or a group of several sizes
-		}
 		if fixedBeyond(dom[v]) {
 			// Hundreds of reachable states of a large instance make an
 			// invariant whose check costs seconds (ByMC's bcrb at
@@ -750,19 +747,36 @@ func exhaustOne(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pr
 			return false, nil
 		}
 	}
-	insts := smallInstances(m, ts)
-	if len(insts) != 1 {
+	inst, ok := oneInstance(m, ts)
+	if !ok {
 		return false, nil
 	}
 	budget := oneInstanceStates + 1
-	found := bfs(ctx, m, ts, insts[0], &budget)
+	found := bfs(ctx, m, ts, inst, &budget)
 	switch {
 	case found.cex != nil:
 		return refuteBy(ctx, cfg, m, ts, ByExploration, "the run found by exploring the one instance", *found.cex, name, solver, res)
 	case found.complete:
-		return tryProof(ctx, cfg, m, ts, solver, res, ByExploration, reachableSet(m, ts, insts[0], found.reached), false)
+		return tryProof(ctx, cfg, m, ts, solver, res, ByExploration, reachableSet(m, ts, inst, found.reached), false)
 	}
 	return false, nil
+}
+
+// oneInstance returns the values of ts.Params at the one instance of
+// m's family, when it has one only: no parameter with several values,
+// every group of a fixed size.
+func oneInstance(m *counterabs.ParamModel, ts presburger.TransitionSystem) (presburger.Model, bool) {
+	dom := domainBounds(ts.Domain)
+	for _, v := range freeChoices(m) {
+		if b, ok := dom[v]; !ok || !b.Finite() || b.Lo != b.Hi {
+			return nil, false // a parameter, or a group of several sizes
+		}
+	}
+	insts := smallInstances(m, ts)
+	if len(insts) != 1 {
+		return nil, false
+	}
+	return insts[0], true
 }
 
 // reachableSet is the formula of the states reached, at the parameter
