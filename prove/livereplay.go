@@ -83,8 +83,8 @@ const exploredWork = 10_000_000
 // independently of the explicit engine, and the two agreeing that every
 // fair run satisfies the property is the proof. A 3-process mutex whose
 // response property holds with no fairness at all (every run must enter
-// a trying state, and then the critical one) has no rank over the
-// counters that decreases along every pending step, but 7 states.
+// a trying state, and then the critical one) has 7 states, where the
+// rank found does not decrease in every reachable pending state.
 func exploredProof(ctx context.Context, name string, res *Result) error {
 	e := res.explored
 	res.explored = nil
