@@ -190,6 +190,11 @@ type config struct {
 	checker     presburger.Solver
 	liveChecker presburger.Solver
 	progress    progress.Func
+	// apart names the safety properties asked alone, never in a joint
+	// question: the negations of reachability properties (reach.go),
+	// whose runs are the answer a user expects, and which would put a
+	// failing property into the joint question of the others.
+	apart map[string]bool
 }
 
 // coverWork is the work of the backward search (cover.go's coverWork,
@@ -251,7 +256,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 // skipReason is the Reason of a Skipped property.
 // The command line adds how to check the property instead, which
 // depends on the spec (its flags) and the file.
-const skipReason = "not of a form prove decides (AG phi or !EF c, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state, and conjunctions of these, also under one AG)"
+const skipReason = "not of a form prove decides (AG phi or !EF c, EF c without fairness, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state, and conjunctions of these, also under one AG)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -276,16 +281,28 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	asked, split, err := splitProperties(sys)
+	// EF c is asked as !EF c (reach.go), and a conjunction part by part
+	// (parts.go).
+	reached, reach, err := reachProperties(sys)
 	if err != nil {
 		return nil, err
+	}
+	asked, split, err := splitProperties(reached)
+	if err != nil {
+		return nil, err
+	}
+	if reach != nil {
+		opts = append(opts, askApart(reached, reach))
 	}
 	rep, err := checkNarrowed(ctx, asked, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}
 	if split != nil {
-		fold(rep, sys, split)
+		fold(rep, reached, split)
+	}
+	if reach != nil {
+		foldReach(rep, sys, reach)
 	}
 	if pinned {
 		// The certificates are of the pinned family: say which values.
@@ -599,7 +616,7 @@ var maxJointRounds = 16
 func proveJoint(ctx context.Context, cfg config, m, cover *counterabs.ParamModel, prover presburger.Prover, solver presburger.Solver) (*jointOutcome, error) {
 	var names []string
 	for i := range m.Properties {
-		if _, ok := counterabs.SafetyFormula(m.Properties[i].Formula); ok {
+		if _, ok := counterabs.SafetyFormula(m.Properties[i].Formula); ok && !cfg.apart[m.Properties[i].Name] {
 			names = append(names, m.Properties[i].Name)
 		}
 	}

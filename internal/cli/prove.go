@@ -56,8 +56,12 @@ GSST). Each property is
             counterexample too long for the search. Counter systems can
             simulate Turing machines, so some questions have no answer.
 
-Other properties (EF, EG, nested temporal operators) are skipped: check them
-on one instance with vsym explore (each skipped property says how). docs/prove.md has the details and
+A reachability property EF c (without fairness) is the negation of AG !c:
+refuted at every size when AG !c is proved (with its invariant), proved on
+a family of one instance with one initial configuration when AG !c is
+refuted (the run is the witness), unknown otherwise. Other properties (EG,
+nested temporal operators) are skipped: check them on one instance with
+vsym explore (each skipped property says how). docs/prove.md has the details and
 the JSON output. The exit code is 1 when some property is refuted, else 3
 when some is unknown, else 0. --property-work bounds the prover's work on
 each property in units of Z3's resource limit, which Z3 counts alike on
@@ -187,10 +191,12 @@ func addSkipHints(rep *prove.Report, file string, format []string) {
 	}
 }
 
-// addSkipHint is addSkipHints on r when skipped, with name the property
-// of the file to explore.
+// addSkipHint is addSkipHints on r when skipped, or when it is a
+// reachability property left unknown (reached at one instance, which
+// decides nothing of the others), with name the property of the file
+// to explore.
 func addSkipHint(sys *gsst.System, r *prove.Result, name, file string, format []string) {
-	if r.Verdict != prove.Skipped {
+	if r.Verdict != prove.Skipped && (r.Verdict != prove.Unknown || !prove.IsReachability(r.Property.Formula)) {
 		return
 	}
 	args := append([]string{"vsym", "explore"}, instanceExample(sys)...)
@@ -380,6 +386,10 @@ func writeProveProperty(w io.Writer, sys *gsst.System, pj provePropertyJSON, r p
 		verdict = "proved for every size"
 	case prove.Refuted:
 		verdict = "REFUTED at " + sys.FormatSizes(r.Sizes)
+		if r.Sizes == nil {
+			// A reachability property whose condition no instance reaches.
+			verdict = "REFUTED at every size"
+		}
 		if len(r.Params) > 0 {
 			verdict = "REFUTED at " + formatParamValues(sys, r.Params) + " (" + sys.FormatSizes(r.Sizes) + ")"
 		}
@@ -409,6 +419,11 @@ func writeProveProperty(w io.Writer, sys *gsst.System, pj provePropertyJSON, r p
 		return
 	}
 	fmt.Fprintf(w, "  model: %s-counter (%s)\n", r.Level, r.LevelReason)
+	if r.Verdict == prove.Refuted && r.InvariantText != "" {
+		// A reachability property refuted at every size: the invariant
+		// that excludes its condition is the evidence.
+		fmt.Fprintf(w, "  inductive invariant (re-checked): %s\n", r.InvariantText)
+	}
 	if r.Verdict == prove.Proved {
 		var cert strings.Builder
 		if r.InvariantText != "" {
