@@ -131,7 +131,8 @@ func randomBoolNet(t *testing.T, r *rand.Rand, hi int) *gsst.System {
 // TestLinearInvariantsBoolNetRandom: on random nets with bool, 0..1 and
 // integer places (randomBoolNet, seed 30), every linear invariant holds
 // in every state exploration reaches, and leaving idle cases out finds
-// more of them on a good part of the sample (the test is not vacuous).
+// more of them on a good part of the sample (the test is not vacuous);
+// so does every nonnegative combination the backward search reads.
 // With every idle case left out whatever the invariants say
 // (BreakHoudini), some invariant fails.
 func TestLinearInvariantsBoolNetRandom(t *testing.T) {
@@ -139,17 +140,17 @@ func TestLinearInvariantsBoolNetRandom(t *testing.T) {
 	if testing.Short() {
 		systems = 150
 	}
-	failures, leftOut, more := checkBoolNetInvariants(t, systems)
+	failures, leftOut, more, combined := checkBoolNetInvariants(t, systems)
 	if failures > 0 {
 		t.Errorf("%d linear invariants fail in a reached state", failures)
 	}
-	t.Logf("%d nets: %d leave idle cases out, %d have more invariants for it", systems, leftOut, more)
-	if leftOut < systems/10 || more < systems/10 {
-		t.Errorf("too few nets with idle cases left out (%d) or more invariants for it (%d)", leftOut, more)
+	t.Logf("%d nets: %d leave idle cases out, %d have more invariants for it; %d nonnegative combinations", systems, leftOut, more, combined)
+	if leftOut < systems/10 || more < systems/10 || combined == 0 {
+		t.Errorf("too few nets with idle cases left out (%d) or more invariants for it (%d), or no nonnegative combination", leftOut, more)
 	}
 	restore := prove.BreakHoudini()
 	defer restore()
-	if failures, _, _ := checkBoolNetInvariants(t, systems); failures == 0 {
+	if failures, _, _, _ := checkBoolNetInvariants(t, systems); failures == 0 {
 		t.Errorf("no invariant fails with every idle case left out")
 	}
 }
@@ -157,7 +158,7 @@ func TestLinearInvariantsBoolNetRandom(t *testing.T) {
 // checkBoolNetInvariants draws the nets and counts the invariants that
 // fail in a reached state, the nets whose idle cases are left out, and
 // those where that gives more invariants than all cases give.
-func checkBoolNetInvariants(t *testing.T, systems int) (failures, leftOut, more int) {
+func checkBoolNetInvariants(t *testing.T, systems int) (failures, leftOut, more, combined int) {
 	r := rand.New(rand.NewSource(30))
 	for i := range systems {
 		sys := randomBoolNet(t, r, 0)
@@ -166,6 +167,14 @@ func checkBoolNetInvariants(t *testing.T, systems int) (failures, leftOut, more 
 			t.Fatal(err)
 		}
 		invs, _ := prove.LinearInvariants(m)
+		// With the nonnegative combinations the backward search reads,
+		// each with no negative weight.
+		pos, nonnegative := prove.NonnegativeInvariants(m)
+		if !nonnegative {
+			t.Errorf("net %d: a nonnegative invariant has a negative weight: %v", i, pos)
+		}
+		combined += len(pos)
+		invs = append(invs, pos...)
 		if prove.IdleCasesLeftOut(m) > 0 {
 			leftOut++
 			restore := prove.WithoutHoudini()
@@ -189,7 +198,7 @@ func checkBoolNetInvariants(t *testing.T, systems int) (failures, leftOut, more 
 			}
 		}
 	}
-	return failures, leftOut, more
+	return failures, leftOut, more, combined
 }
 
 // TestCoverBoolNetRandom runs the cross-checks of TestCoverRandom on

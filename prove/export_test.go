@@ -26,6 +26,18 @@ func LinearInvariants(m *counterabs.ParamModel) (invs []presburger.Formula, pivo
 	return invs, pivots
 }
 
+// NonnegativeInvariants exposes the invariants nonnegativeInvariants
+// finds from those of m, as equalities, and whether each has every
+// weight nonnegative.
+func NonnegativeInvariants(m *counterabs.ParamModel) (invs []presburger.Formula, nonnegative bool) {
+	nonnegative = true
+	for _, li := range nonnegativeInvariants(linearInvariants(m, nil)) {
+		nonnegative = nonnegative && !slices.ContainsFunc(li.coef, func(c int64) bool { return c < 0 })
+		invs = append(invs, li.formula(m))
+	}
+	return invs, nonnegative
+}
+
 // IdleCasesLeftOut is how many idle cases of m's steps linearInvariants
 // leaves out, the invariants excluding them.
 func IdleCasesLeftOut(m *counterabs.ParamModel) int {

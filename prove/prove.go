@@ -803,13 +803,16 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 			return err
 		}
 	}
-	ok, lossyReach, err := coverFirst(ctx, cfg, m, ts, lis, name, solver, res)
+	// The backward search reads the invariants whose weights are all
+	// nonnegative, which the basis may have only as combinations.
+	coverLis := append(slices.Clip(lis), nonnegativeInvariants(lis)...)
+	ok, lossyReach, err := coverFirst(ctx, cfg, m, ts, coverLis, name, solver, res)
 	if !ok && err == nil && cover != nil {
 		ok, lossyReach, err = coverOnGroups(ctx, cfg, m, ts, cover, name, solver, res)
 	}
 	if !ok && err == nil {
 		var reach bool
-		ok, reach, err = coverDefined(ctx, cfg, m, ts, premise, phi, lis, name, solver, res)
+		ok, reach, err = coverDefined(ctx, cfg, m, ts, premise, phi, coverLis, name, solver, res)
 		lossyReach = lossyReach || reach
 	}
 	if ok || err != nil {
