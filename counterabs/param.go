@@ -1471,29 +1471,55 @@ func LivenessFormula(f ctl.Formula) (start, trigger, q presburger.Formula, ok bo
 	if q, ok := af(u.X); ok {
 		return presburger.True, presburger.True, q, true
 	}
-	b, isBinary := u.X.(ctl.Binary)
-	if !isBinary {
+	// AG (r1 | ... | AF q | ... | rk), the ri conditions on one state,
+	// is AG (p -> AF q) with p = !r1 & ... & !rk: AG (p -> AF q) itself,
+	// AG (!p | AF q) either way round, AG (a -> b -> AF q), AG !(p & EG
+	// !q), AG (EG !q -> !p).
+	var p []presburger.Formula
+	q = nil
+	for _, d := range disjuncts(u.X, false) {
+		if x, isAF := af(d); isAF && q == nil {
+			q = x
+			continue
+		}
+		r, isState := stateFormula(d)
+		if !isState {
+			return nil, nil, nil, false
+		}
+		p = append(p, presburger.Negation(r))
+	}
+	if q == nil {
 		return nil, nil, nil, false
 	}
-	switch b.Op {
-	case ctl.Implies:
-		p, okp := stateFormula(b.L)
-		q, okq := af(b.R)
-		if okp && okq {
-			return p, p, q, true
+	start = presburger.Conj(p...) // true when AG AF q is written AG !EG !q
+	return start, start, q, true
+}
+
+// disjuncts returns formulas whose disjunction is f (!f when neg),
+// with the negations pushed through !, &, |, -> and EG (!EG x is AF
+// !x), each step exact in CTL, also over fair paths.
+func disjuncts(f ctl.Formula, neg bool) []ctl.Formula {
+	switch f := f.(type) {
+	case ctl.Not:
+		return disjuncts(f.X, !neg)
+	case ctl.Binary:
+		switch {
+		case f.Op == ctl.Or && !neg:
+			return append(disjuncts(f.L, false), disjuncts(f.R, false)...)
+		case f.Op == ctl.And && neg:
+			return append(disjuncts(f.L, true), disjuncts(f.R, true)...)
+		case f.Op == ctl.Implies && !neg:
+			return append(disjuncts(f.L, true), disjuncts(f.R, false)...)
 		}
-	case ctl.Or:
-		// AG (!p | AF q), either way round, is AG (p -> AF q).
-		for _, sides := range [][2]ctl.Formula{{b.L, b.R}, {b.R, b.L}} {
-			r, okr := stateFormula(sides[0])
-			q, okq := af(sides[1])
-			if okr && okq {
-				p := presburger.Negation(r)
-				return p, p, q, true
-			}
+	case ctl.Unary:
+		if f.Op == ctl.EG && neg {
+			return []ctl.Formula{ctl.Unary{Op: ctl.AF, X: ctl.Not{X: f.X}}}
 		}
 	}
-	return nil, nil, nil, false
+	if neg {
+		return []ctl.Formula{ctl.Not{X: f}}
+	}
+	return []ctl.Formula{f}
 }
 
 // ParamFairness is the system's fairness on a parametric group-counter
