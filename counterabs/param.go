@@ -1561,3 +1561,46 @@ func (m *ParamModel) Fairness() (ParamFairness, error) {
 	}
 	return out, nil
 }
+
+// PremisedInvariance recognises AG (p -> AG q), p and q conditions on
+// one state, also written AG (p -> !EF r), AG !(p & EF r) or !EF (p &
+// EF r) (q = !r): from every reachable state where p holds, q holds
+// ever after. When no step leads from a state where p holds to one
+// where it does not, it is the safety property AG (p -> q); prove
+// checks that before it asks so.
+func PremisedInvariance(f ctl.Formula) (p, q presburger.Formula, ok bool) {
+	u, isAG := unaryForms(f).(ctl.Unary)
+	if !isAG || u.Op != ctl.AG {
+		return nil, nil, false
+	}
+	var ps []presburger.Formula
+	for _, d := range disjuncts(u.X, false) {
+		// AG q' among the disjuncts, or !EF r as disjuncts writes it.
+		var inner ctl.Formula
+		switch d := d.(type) {
+		case ctl.Unary:
+			if d.Op == ctl.AG {
+				inner = d.X
+			}
+		case ctl.Not:
+			if e, isEF := d.X.(ctl.Unary); isEF && e.Op == ctl.EF {
+				inner = ctl.Not{X: e.X}
+			}
+		}
+		if inner != nil && q == nil {
+			if x, isState := stateFormula(inner); isState {
+				q = x
+				continue
+			}
+		}
+		r, isState := stateFormula(d)
+		if !isState {
+			return nil, nil, false
+		}
+		ps = append(ps, presburger.Negation(r))
+	}
+	if q == nil || len(ps) == 0 {
+		return nil, nil, false
+	}
+	return presburger.Conj(ps...), q, true
+}

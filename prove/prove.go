@@ -256,7 +256,7 @@ func MaxStates(n int64) Option { return func(c *config) { c.maxStates = n } }
 // skipReason is the Reason of a Skipped property.
 // The command line adds how to check the property instead, which
 // depends on the spec (its flags) and the file.
-const skipReason = "not of a form prove decides (AG phi or !EF c, EF c without fairness, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state, and conjunctions of these, also under one AG)"
+const skipReason = "not of a form prove decides (AG phi or !EF c, AG (p -> AG q) where no step leaves p, EF c without fairness, AF q, AG (p -> AF q) or AG AF q, each also as c -> f, from the initial configurations where c holds, with c, phi, p and q conditions on one state, and conjunctions of these, also under one AG)"
 
 // Check answers every safety property of sys for every size in its
 // ranges: prover searches for an invariant or a counterexample on the
@@ -281,9 +281,14 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	// EF c is asked as !EF c (reach.go), and a conjunction part by part
+	// AG (p -> AG q) with p stable is asked as AG (p -> q) (stable.go),
+	// EF c as !EF c (reach.go), and a conjunction part by part
 	// (parts.go).
-	reached, reach, err := reachProperties(sys)
+	stabled, stable, err := stableProperties(ctx, sys, solver)
+	if err != nil {
+		return nil, err
+	}
+	reached, reach, err := reachProperties(stabled)
 	if err != nil {
 		return nil, err
 	}
@@ -303,6 +308,9 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	}
 	if reach != nil {
 		foldReach(rep, sys, reach)
+	}
+	if stable != nil {
+		foldStable(rep, sys, stable)
 	}
 	if pinned {
 		// The certificates are of the pinned family: say which values.
