@@ -13,16 +13,17 @@ import (
 
 // TestProgressEvents: Check reports the certification's queries, then
 // each proof as it starts: a joint one (K zero) for asr-param's three
-// mutual exclusions, and printers' capacity alone as property 1 of 2,
-// all named by the back end.
+// mutual exclusions, then its reachability property alone, and
+// printers' capacity and reachability property alone as properties 1
+// and 2 of 2, all named by the back end.
 func TestProgressEvents(t *testing.T) {
 	s := z3.New()
 	for _, tc := range []struct {
 		spec string
 		want []progress.Event // the proof events
 	}{
-		{"asr-param", []progress.Event{{Phase: progress.Proof, Engine: "z3", Item: "3 safety properties together"}}},
-		{"printers", []progress.Event{{Phase: progress.Proof, Engine: "z3", Item: "capacity", K: 1, N: 2}}},
+		{"asr-param", []progress.Event{{Phase: progress.Proof, Engine: "z3", Item: "3 safety properties together"}, {Phase: progress.Proof, Engine: "z3", Item: "all_used", K: 1, N: 4}}},
+		{"printers", []progress.Event{{Phase: progress.Proof, Engine: "z3", Item: "capacity", K: 1, N: 2}, {Phase: progress.Proof, Engine: "z3", Item: "can-print", K: 2, N: 2}}},
 	} {
 		var mu sync.Mutex
 		var evs []progress.Event

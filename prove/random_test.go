@@ -53,6 +53,7 @@ func TestProveRandom(t *testing.T) {
 	liveDecided := map[prove.Verdict]int{}
 	premised := map[prove.Verdict]int{}     // fairness premises in the formula, on systems that settle
 	splitDecided := map[prove.Verdict]int{} // conjunctions of those forms, asked part by part
+	reachDecided := map[prove.Verdict]int{} // reachability properties (reach.go)
 	for i := range systems {
 		// The safety properties drawn, and one of any kind, which
 		// prove skips unless it is a safety property.
@@ -107,6 +108,9 @@ func TestProveRandom(t *testing.T) {
 			// A conjunction of those forms is asked part by part
 			// (parts.go), and checked below like the others.
 			_, split := prove.Parts(p.Formula)
+			// A reachability property (EF c) without fairness is decided
+			// through AG !c (reach.go), and checked below like the others.
+			reach := prove.IsReachability(p.Formula) && sys.Fairness.Empty()
 			switch {
 			case split:
 				if res.Verdict == prove.Skipped || len(res.Parts) < 2 {
@@ -117,9 +121,12 @@ func TestProveRandom(t *testing.T) {
 				t.Errorf("system %d, %s (%s): skipped on a system that settles: %s", i, p.Name, p.Text, res.Reason)
 			case settled && !settles && res.Verdict != prove.Skipped:
 				t.Errorf("system %d, %s (%s): %v on a system that may not settle", i, p.Name, p.Text, res.Verdict)
-			case !settled && (res.Verdict == prove.Skipped) == (safety || live):
+			case reach && res.Verdict == prove.Skipped:
+				t.Errorf("system %d, %s (%s): skipped: %s", i, p.Name, p.Text, res.Reason)
+			case !settled && !reach && (res.Verdict == prove.Skipped) == (safety || live):
 				t.Errorf("system %d, %s (%s): %v", i, p.Name, p.Text, res.Verdict)
 			}
+
 			if settled && settles {
 				premised[res.Verdict]++
 			}
@@ -129,6 +136,8 @@ func TestProveRandom(t *testing.T) {
 			// measures liveness), as is a conjunction asked part by part.
 			switch {
 			case split:
+			case reach:
+				reachDecided[res.Verdict]++
 			case live:
 				liveDecided[res.Verdict]++
 			default:
@@ -143,6 +152,16 @@ func TestProveRandom(t *testing.T) {
 					}
 				}
 			case prove.Refuted:
+				if res.Sizes == nil {
+					// A reachability property refuted at every size.
+					for _, sizes := range testsupport.Box(sys, boxMax) {
+						if inst, sp := instance(sizes); holds(inst, sp, k) {
+							t.Errorf("system %d: %s (%s) refuted at every size, but holds at %s\n%s",
+								i, p.Name, p.Text, sys.FormatSizes(sizes), testsupport.Describe(sys))
+						}
+					}
+					break
+				}
 				inBox := true
 				for g, size := range res.Sizes {
 					inBox = inBox && size <= max(boxMax, sys.Groups[g].Size)
@@ -161,8 +180,8 @@ func TestProveRandom(t *testing.T) {
 	}
 	safety := counts[prove.Proved] + counts[prove.Refuted] + counts[prove.Unknown]
 	share := float64(counts[prove.Unknown]) / float64(safety)
-	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped; other properties of a liveness form: %v, of which with a fairness premise on a system that settles: %v; other properties asked part by part: %v",
-		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped], liveDecided, premised, splitDecided)
+	t.Logf("%d systems, %d safety properties: %d proved, %d refuted (%d outside the box), %d unknown (%.1f%%); %d other properties skipped; other properties of a liveness form: %v, of which with a fairness premise on a system that settles: %v; other properties asked part by part: %v; reachability properties: %v",
+		systems, safety, counts[prove.Proved], counts[prove.Refuted], refutedOutsideBox, counts[prove.Unknown], 100*share, counts[prove.Skipped], liveDecided, premised, splitDecided, reachDecided)
 	// The fairness premises the sample draws on systems that settle are
 	// decided: none unknown.
 	if premised[prove.Unknown] > 0 {
