@@ -352,7 +352,7 @@ func thresholdAtoms(m *counterabs.ParamModel, sg *signs) []presburger.Formula {
 	}
 	for i := range m.Transitions {
 		for _, a := range guardAtoms(presburger.NNF(m.Transitions[i].Guard)) {
-			if readsOther(a) || len(presburger.FreeVars(a)) == 0 {
+			if readsOther(a) && !monotoneAtom(m, a) || len(presburger.FreeVars(a)) == 0 {
 				continue
 			}
 			if k := presburger.Format(a, m.VarName); !seen[k] {
@@ -362,6 +362,51 @@ func thresholdAtoms(m *counterabs.ParamModel, sg *signs) []presburger.Formula {
 		}
 	}
 	return atoms
+}
+
+// monotoneAtom reports whether a, a bound t >= 0 (or t > 0) over the
+// counters and shared variables, stays true once true: no step lowers
+// t (t <= 0, t < 0: none raises it), each changing it by a constant.
+// The processes that have passed #SE + #AC >= n - t - f into AC find it
+// still passed, the sum never falling (ByMC's thresholds counted over
+// the states rather than in a shared counter).
+func monotoneAtom(m *counterabs.ParamModel, a presburger.Formula) bool {
+	c, ok := a.(presburger.Cmp)
+	if !ok {
+		return false
+	}
+	var sign int64
+	switch c.Op {
+	case presburger.Ge, presburger.Gt:
+		sign = 1
+	case presburger.Le, presburger.Lt:
+		sign = -1
+	default:
+		return false
+	}
+	index := map[presburger.Var]int{}
+	for i := range m.NumState() {
+		index[m.StateVar(i)] = i
+	}
+	for _, mo := range c.T.Monos {
+		if mo.Var >= m.LocalVar(0) {
+			return false // a local
+		}
+	}
+	for i := range m.Transitions {
+		next := m.StepTerms(&m.Transitions[i])
+		after := c.T.Subst(func(v presburger.Var) presburger.Term {
+			if k, isState := index[v]; isState {
+				return next[k]
+			}
+			return presburger.VarTerm(v)
+		})
+		d := after.Sub(c.T)
+		if !d.IsConst() || d.Const*sign < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // initTerms returns the initial value of every state variable of m, as a
