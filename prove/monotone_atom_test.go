@@ -37,7 +37,7 @@ transitions:
 		}
 	}
 	want := map[string]bool{
-		"#SE[p] + #AC[p] >= 2": true,  // no step lowers the sum
+		"#SE[p] + #AC[p] >= 2": true, // no step lowers the sum
 		"#SE[p] + #AC[p] >= 3": true,
 		"#V0[p] + #V1[p] <= 1": true,  // no step raises it
 		"#SE[p] >= 1":          false, // AC -> SE raises it, SE -> AC lowers it
