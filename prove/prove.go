@@ -271,16 +271,9 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	asked, split, err := splitProperties(sys)
+	rep, err := checkSliced(ctx, sys, prover, solver, opts...)
 	if err != nil {
 		return nil, err
-	}
-	rep, err := checkNarrowed(ctx, asked, prover, solver, opts...)
-	if err != nil {
-		return nil, err
-	}
-	if split != nil {
-		fold(rep, sys, split)
 	}
 	if pinned {
 		// The certificates are of the pinned family: say which values.
@@ -298,6 +291,73 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 				r.LevelReason += "; " + strings.Join(values, ", ") + " read as the assumption pins them"
 			}
 		}
+	}
+	return rep, nil
+}
+
+// checkSliced is Check on sys, whose parameters are pinned: on sys
+// without the shared variables nothing reads (gsst's SliceUnread), when
+// it has some. The runs of the sliced system are those of sys without
+// those variables' values, so a proof there is one of sys, its
+// invariant over the variables kept; a refutation is asked again of sys
+// itself, so that the run reported is one of sys, replayed there.
+// Other answers (unknown, skipped) stand: sys has every run of the
+// sliced system and more state, and the same forms.
+func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	sliced, cut, err := sys.SliceUnread()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := checkSplit(ctx, sliced, prover, solver, opts...)
+	if err != nil || len(cut) == 0 {
+		return rep, err
+	}
+	var again []int
+	for i := range rep.Results {
+		if rep.Results[i].Verdict == Refuted {
+			again = append(again, i)
+		}
+	}
+	note := strings.Join(cut, ", ") + " left out, as nothing reads it"
+	if len(cut) > 1 {
+		note = strings.Join(cut, ", ") + " left out, as nothing reads them"
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		r.Property = &sys.Properties[i]
+		if r.LevelReason != "" {
+			r.LevelReason += "; " + note
+		}
+	}
+	rep.System = sys
+	if len(again) == 0 {
+		return rep, nil
+	}
+	whole, err := checkSplit(ctx, sys.WithProperties(again...), prover, solver, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range again {
+		rep.Results[i] = whole.Results[k]
+		rep.Results[i].Property = &sys.Properties[i]
+	}
+	return rep, nil
+}
+
+// checkSplit is Check on sys, whose parameters are pinned and whose
+// shared variables are all read: each property asked part by part when
+// it is a conjunction of forms Check decides (parts.go).
+func checkSplit(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	asked, split, err := splitProperties(sys)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := checkNarrowed(ctx, asked, prover, solver, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if split != nil {
+		fold(rep, sys, split)
 	}
 	return rep, nil
 }
