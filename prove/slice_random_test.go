@@ -189,7 +189,7 @@ func TestProveSliceUnreadLiveRandom(t *testing.T) {
 	}
 	t.Logf("%d systems (%d drawn anew, too large for the oracle), %d write-only variables left out, %d kept: %v, %d verdicts checked",
 		systems, redrawn, sliced, kept, counts, checked)
-	if sliced < systems/2 || kept < systems/2 || counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/2 {
+	if sliced < systems/2 || kept < systems/2 || counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 {
 		t.Errorf("the sample exercises too little")
 	}
 }

@@ -64,18 +64,22 @@ func OnlyAdds(t testing.TB, what, a, b, decl, header string) {
 }
 
 // Write-only variables, for the checks of gsst's SliceUnread: each kind
-// is written by some steps, and the first four are read by nothing that
+// is written by some steps, and the first five are read by nothing that
 // matters, the others by something that does or can block a step.
 const (
-	writeOnlyCounter  = iota // "0..": w := w + c, c in {0, 1}; sliceable
-	writeOnlyConstant        // "0..3": w := c, c in the domain; sliceable
-	writeOnlyBool            // bool: w := true / false; sliceable
-	writeOnlyCopy            // "0..": w := v + 1, v an earlier counter (or w's own); sliceable
-	writeOnlyGuarded         // a counter that a guard reads (w <= 1); kept
-	writeOnlyDecrement       // "0..": w := w - 1 on some steps, which blocks at 0; kept
-	writeOnlyBounded         // "0..1": w := w + 1, which blocks at 1; kept
-	writeOnlyFeeds           // "0..1": w := 1 - w, copied into a variable a guard reads; kept, both
-	writeOnlyWatched         // a counter a property reads (AG w <= 2); kept
+	writeOnlyCounter   = iota // "0..": w := w + c, c in {0, 1}; sliceable
+	writeOnlyConstant         // "0..3": w := c, c in the domain; sliceable
+	writeOnlyBool             // bool: w := true / false; sliceable
+	writeOnlyCopy             // "0..": w := v + 1, v an earlier counter (or w's own); sliceable
+	writeOnlyMirror           // "0..2": w := 2 - w; sliceable
+	writeOnlyGuarded          // a counter that a guard reads (w <= 1); kept
+	writeOnlyDecrement        // "0..": w := w - 1 on some steps, which blocks at 0; kept
+	writeOnlyBounded          // "0..1": w := w + 1, which blocks at 1; kept
+	writeOnlyFeeds            // "0..1": w := 1 - w, copied into a variable a guard reads; kept, both
+	writeOnlyWatched          // a counter a property reads (AG w <= 2); kept
+	writeOnlyOverflow         // "0..3": w := 2 - w and w := 3, which blocks at 3; kept
+	writeOnlyJustice          // a counter a justice condition reads (w >= 0); kept
+	writeOnlyFromParam        // a counter starting at a parameter, which may tie the instances to it; kept
 )
 
 // WriteOnly says which kinds AddWriteOnly draws: every kind, or only
@@ -94,14 +98,17 @@ type WriteOnly struct{ Sliceable, Bounded bool }
 // The parameters, which follow the shared variables, are renumbered.
 func AddWriteOnly(r *rand.Rand, sys *gsst.System, opt WriteOnly) (*gsst.System, []string, error) {
 	spec := sys.Spec()
-	choice := []int{writeOnlyCounter, writeOnlyConstant, writeOnlyBool, writeOnlyCopy, writeOnlyGuarded, writeOnlyDecrement, writeOnlyBounded, writeOnlyFeeds, writeOnlyWatched}
+	var choice []int
+	for k := writeOnlyCounter; k <= writeOnlyFromParam; k++ {
+		choice = append(choice, k)
+	}
 	switch {
 	case opt.Sliceable && opt.Bounded:
-		choice = []int{writeOnlyConstant, writeOnlyBool}
+		choice = []int{writeOnlyConstant, writeOnlyBool, writeOnlyMirror}
 	case opt.Sliceable:
 		choice = choice[:writeOnlyGuarded]
 	case opt.Bounded:
-		choice = []int{writeOnlyConstant, writeOnlyBool, writeOnlyBounded, writeOnlyFeeds}
+		choice = []int{writeOnlyConstant, writeOnlyBool, writeOnlyMirror, writeOnlyBounded, writeOnlyFeeds, writeOnlyOverflow}
 	}
 	var kinds []int
 	for range 1 + r.Intn(4) {
@@ -179,8 +186,25 @@ func AddWriteOnly(r *rand.Rand, sys *gsst.System, opt WriteOnly) (*gsst.System, 
 	counter := gsst.Shared{Lo: 0, Unbounded: true}
 	for _, kind := range kinds {
 		switch kind {
-		case writeOnlyCounter, writeOnlyGuarded, writeOnlyWatched:
-			x := declare(counter)
+		case writeOnlyCounter, writeOnlyGuarded, writeOnlyWatched, writeOnlyJustice, writeOnlyFromParam:
+			v := counter
+			if kind == writeOnlyFromParam {
+				var open []int
+				for k := range spec.Params {
+					if !spec.Params[k].Fixed {
+						open = append(open, k)
+					}
+				}
+				if len(open) == 0 {
+					kind = writeOnlyCounter // no parameter to start from
+				} else {
+					// The parameters' numbers once every variable is added.
+					k := open[r.Intn(len(open))]
+					p := spec.NVar() + 1 + presburger.Var(old+added+k)
+					v.InitTerm, v.InitText = presburger.VarTerm(p), spec.Params[k].Name
+				}
+			}
+			x := declare(v)
 			for _, u := range some() {
 				assign(u, x, presburger.VarTerm(x).Add(presburger.ConstTerm(int64(r.Intn(2)))))
 			}
@@ -188,10 +212,15 @@ func AddWriteOnly(r *rand.Rand, sys *gsst.System, opt WriteOnly) (*gsst.System, 
 			case writeOnlyCounter:
 				counters = append(counters, x)
 				sliceable = append(sliceable, spec.VarName(x))
+			case writeOnlyFromParam: // kept: its initial value reads a parameter
 			case writeOnlyGuarded:
 				if !guard(presburger.Compare(presburger.VarTerm(x), presburger.Le, presburger.ConstTerm(1))) {
 					sliceable = append(sliceable, spec.VarName(x))
 				}
+			case writeOnlyJustice:
+				// Read only: a condition that always holds.
+				atom := presburger.Compare(presburger.VarTerm(x), presburger.Ge, presburger.ConstTerm(0))
+				spec.Fairness.Justice = append(spec.Fairness.Justice, gsst.Justice{Formula: atom, Text: spec.VarName(x) + " >= 0"})
 			case writeOnlyWatched:
 				spec.Properties = append(spec.Properties, gsst.Property{Name: spec.VarName(x) + "_bound", Text: "AG " + spec.VarName(x) + " <= 2",
 					Formula: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(presburger.VarTerm(x), presburger.Le, presburger.ConstTerm(2))}}})
@@ -218,6 +247,23 @@ func AddWriteOnly(r *rand.Rand, sys *gsst.System, opt WriteOnly) (*gsst.System, 
 				assign(u, x, presburger.VarTerm(from).Add(presburger.ConstTerm(1)))
 			}
 			sliceable = append(sliceable, spec.VarName(x))
+		case writeOnlyMirror, writeOnlyOverflow:
+			hi := 2
+			if kind == writeOnlyOverflow {
+				hi = 3
+			}
+			x := declare(gsst.Shared{Lo: 0, Hi: hi})
+			mirror := presburger.ConstTerm(2).Add(presburger.VarTerm(x).Scale(-1))
+			for k, u := range some() {
+				if kind == writeOnlyOverflow && k == 1 {
+					assign(u, x, presburger.ConstTerm(3))
+					continue
+				}
+				assign(u, x, mirror)
+			}
+			if kind == writeOnlyMirror || len(updates) == 0 {
+				sliceable = append(sliceable, spec.VarName(x))
+			}
 		case writeOnlyDecrement:
 			x := declare(gsst.Shared{Lo: 0, Unbounded: true, Init: 1})
 			for k, u := range some() {
