@@ -260,24 +260,14 @@ func (s *Spec) eachUpdate(f func(*Update)) {
 	s.steps = nil // lowered from the updates as they were
 }
 
-// RenameVars renames every variable of every formula and term of s by
-// ren: the guards, the updates (the variables they assign too), the
-// justice conditions, the assumption, the properties, and the initial
-// values and group sizes written over the parameters. A spec whose
-// variables are renumbered (a shared variable added or left out moves
-// the parameters, which follow the shared variables) is written anew so.
-func (s *Spec) RenameVars(ren func(presburger.Var) presburger.Var) {
-	sub := func(v presburger.Var) presburger.Term { return presburger.VarTerm(ren(v)) }
-	formula := func(f presburger.Formula) presburger.Formula {
-		if f == nil {
-			return nil
-		}
-		return presburger.Subst(f, sub) // a renaming: no coefficient grows
-	}
+// mapFormulas replaces every guard (of the blocks, the rendezvous and
+// the environment steps), justice condition, assumption and atom of a
+// property of s by formula of it, and every value an update assigns by
+// term of it, each in a copy of its own.
+func (s *Spec) mapFormulas(formula func(presburger.Formula) presburger.Formula, term func(presburger.Term) presburger.Term) {
 	s.eachUpdate(func(u *Update) {
 		for i := range u.Assign {
-			a := &u.Assign[i]
-			a.Var, a.Value = ren(a.Var), a.Value.Subst(sub)
+			u.Assign[i].Value = term(u.Assign[i].Value)
 		}
 	})
 	for i := range s.Transitions {
@@ -303,6 +293,28 @@ func (s *Spec) RenameVars(ren func(presburger.Var) presburger.Var) {
 		p := &s.Properties[i]
 		p.Formula = ctl.MapAtoms(p.Formula, formula)
 	}
+}
+
+// RenameVars renames every variable of every formula and term of s by
+// ren: the guards, the updates (the variables they assign too), the
+// justice conditions, the assumption, the properties, and the initial
+// values and group sizes written over the parameters. A spec whose
+// variables are renumbered (a shared variable added or left out moves
+// the parameters, which follow the shared variables) is written anew so.
+func (s *Spec) RenameVars(ren func(presburger.Var) presburger.Var) {
+	sub := func(v presburger.Var) presburger.Term { return presburger.VarTerm(ren(v)) }
+	formula := func(f presburger.Formula) presburger.Formula {
+		if f == nil {
+			return nil
+		}
+		return presburger.Subst(f, sub) // a renaming: no coefficient grows
+	}
+	s.mapFormulas(formula, func(t presburger.Term) presburger.Term { return t.Subst(sub) })
+	s.eachUpdate(func(u *Update) {
+		for i := range u.Assign {
+			u.Assign[i].Var = ren(u.Assign[i].Var)
+		}
+	})
 	s.Shared = slices.Clone(s.Shared)
 	for j := range s.Shared {
 		v := &s.Shared[j]
