@@ -63,6 +63,11 @@ type Result struct {
 	// counters as GSST writes them and |g| for the size of group g.
 	Invariant     presburger.Formula
 	InvariantText string
+	// Sliced, when not nil, is the system whose model Invariant is
+	// over: Report.System without the shared variables nothing reads
+	// (gsst's SliceUnread), which the property was asked of; nil when
+	// it is Report.System's own.
+	Sliced *gsst.System
 	// Sizes (Refuted) are the group sizes of the instance where the
 	// property fails, Instance that instance, and Trace the run into a
 	// state violating phi, as counter states with their replay on the
@@ -325,6 +330,7 @@ func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		r.Property = &sys.Properties[i]
+		r.Sliced = sliced
 		if r.LevelReason != "" {
 			r.LevelReason += "; " + note
 		}

@@ -37,7 +37,7 @@ func TestProveSliceUnreadRandom(t *testing.T) {
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
-	sliced, kept, cutShort, confirmed, compared := 0, 0, 0, 0, 0
+	sliced, kept, cutShort, confirmed, compared, lost := 0, 0, 0, 0, 0, 0
 	for i := range systems {
 		plain := testsupport.RandomSystem(r, constructsConfig(i))
 		sys, want, err := testsupport.AddWriteOnly(r, plain, testsupport.WriteOnly{Sliceable: i%3 == 0})
@@ -103,15 +103,22 @@ func TestProveSliceUnreadRandom(t *testing.T) {
 				t.Fatalf("system %d: %v", i, err)
 			}
 			for k, res := range base.Results {
-				if got := rep.Results[k].Verdict; got != res.Verdict {
+				got := rep.Results[k].Verdict
+				if got == prove.Unknown && res.Verdict == prove.Refuted {
+					// Asked again with the variables, the run may not
+					// be found: unknown, which is no answer.
+					lost++
+					continue
+				}
+				if got != res.Verdict {
 					t.Errorf("system %d: %s is %v with the write-only variables %v, %v without them\n%s", i, res.Property.Name, got, want, res.Verdict, testsupport.Describe(sys))
 				}
 			}
 			compared++
 		}
 	}
-	t.Logf("%d systems, %d write-only variables left out, %d kept: %v; refutations confirmed by exploration %d, beyond its cap %d; %d systems answered as without their write-only variables",
-		systems, sliced, kept, counts, confirmed, cutShort, compared)
+	t.Logf("%d systems, %d write-only variables left out, %d kept: %v; refutations confirmed by exploration %d, beyond its cap %d; %d systems answered as without their write-only variables (%d refutations not found again with them)",
+		systems, sliced, kept, counts, confirmed, cutShort, compared, lost)
 	if sliced < systems/2 || kept < systems/2 || counts[prove.Proved] < systems/4 || counts[prove.Refuted] < systems/4 || confirmed < systems/5 || compared < systems/10 {
 		t.Errorf("the sample exercises too little")
 	}
