@@ -42,8 +42,10 @@
 // properties meet New's rules for properties), WithRangedSizes (the
 // family of a system's large fixed groups, through New) and
 // NarrowInitial (the system started only where a premise's conjuncts
-// hold, through New) and PinParams (the family with the parameters its
-// assumption pins fixed, through New) from a System already checked.
+// hold, through New), PinParams (the family with the parameters its
+// assumption pins fixed, through New) and SliceUnread (the system
+// without the shared variables nothing reads and nothing blocks on,
+// through New) from a System already checked.
 // A System embeds its Spec in an unexported field: the fields and methods
 // of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
 // other package can write a System literal with content. The rules every

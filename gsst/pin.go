@@ -1,9 +1,6 @@
 package gsst
 
 import (
-	"slices"
-
-	"github.com/vsym/vsym/ctl"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/presburger"
 )
@@ -71,42 +68,7 @@ func (s *System) PinParams() (*System, bool, error) {
 		fits = fits && ok
 		return u
 	}
-	foldUpdate := func(u Update) Update {
-		u.Assign = slices.Clone(u.Assign)
-		for i := range u.Assign {
-			u.Assign[i].Value = foldTerm(u.Assign[i].Value)
-		}
-		return u
-	}
-	for i := range spec.Transitions {
-		t := &spec.Transitions[i]
-		t.Blocks = slices.Clone(t.Blocks)
-		for j := range t.Blocks {
-			b := &t.Blocks[j]
-			b.Guard, b.Update = fold(b.Guard), foldUpdate(b.Update)
-		}
-	}
-	spec.Rendezvous = slices.Clone(spec.Rendezvous)
-	for i := range spec.Rendezvous {
-		r := &spec.Rendezvous[i]
-		r.Guard, r.Update = fold(r.Guard), foldUpdate(r.Update)
-	}
-	spec.Environment = slices.Clone(spec.Environment)
-	for i := range spec.Environment {
-		e := &spec.Environment[i]
-		e.Guard, e.Update = fold(e.Guard), foldUpdate(e.Update)
-	}
-	spec.Fairness.Justice = slices.Clone(spec.Fairness.Justice)
-	for i := range spec.Fairness.Justice {
-		j := &spec.Fairness.Justice[i]
-		j.Formula = fold(j.Formula)
-	}
-	spec.Assume.Formula = fold(spec.Assume.Formula)
-	spec.Properties = slices.Clone(spec.Properties)
-	for i := range spec.Properties {
-		p := &spec.Properties[i]
-		p.Formula = ctl.MapAtoms(p.Formula, fold)
-	}
+	spec.mapFormulas(fold, foldTerm)
 	for j := range spec.Shared {
 		// An initial value over the parameters (a term with variables)
 		// becomes the constant it may now be.

@@ -17,9 +17,11 @@
 // as one (ghost.go). A premise's conjuncts that the system's initial set
 // can state ("x = 0" on a shared variable that starts in "0..") are
 // folded into it first: the property is asked of the narrowed system
-// (narrow.go, gsst's NarrowInitial), and a parameter that the
+// (narrow.go, gsst's NarrowInitial), a parameter that the
 // assumption pins to one value is read as that value (gsst's
-// PinParams).
+// PinParams), and a shared variable that nothing reads and that never
+// blocks a step is left out (gsst's SliceUnread; a refutation is asked
+// again of the system as given, so that its run is one of it).
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system

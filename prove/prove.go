@@ -63,6 +63,11 @@ type Result struct {
 	// counters as GSST writes them and |g| for the size of group g.
 	Invariant     presburger.Formula
 	InvariantText string
+	// Sliced, when not nil, is the system whose model Invariant is
+	// over: Report.System without the shared variables nothing reads
+	// (gsst's SliceUnread), which the property was asked of; nil when
+	// it is Report.System's own.
+	Sliced *gsst.System
 	// Sizes (Refuted) are the group sizes of the instance where the
 	// property fails, Instance that instance, and Trace the run into a
 	// state violating phi, as counter states with their replay on the
@@ -281,9 +286,86 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	// AG (p -> AG q) with p stable is asked as AG (p -> q) (stable.go),
-	// EF c as !EF c (reach.go), and a conjunction part by part
-	// (parts.go).
+	rep, err := checkSliced(ctx, sys, prover, solver, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if pinned {
+		// The certificates are of the pinned family: say which values.
+		var values []string
+		for k, p := range sys.Params {
+			if p.Fixed && !given.Params[k].Fixed {
+				values = append(values, fmt.Sprintf("%s = %d", p.Name, p.Value))
+			}
+		}
+		rep.System = given
+		for i := range rep.Results {
+			r := &rep.Results[i]
+			r.Property = &given.Properties[i]
+			if r.LevelReason != "" {
+				r.LevelReason += "; " + strings.Join(values, ", ") + " read as the assumption pins them"
+			}
+		}
+	}
+	return rep, nil
+}
+
+// checkSliced is Check on sys, whose parameters are pinned: on sys
+// without the shared variables nothing reads (gsst's SliceUnread), when
+// it has some. The runs of the sliced system are those of sys without
+// those variables' values, so a proof there is one of sys, its
+// invariant over the variables kept; a refutation is asked again of sys
+// itself, so that the run reported is one of sys, replayed there.
+// Other answers (unknown, skipped) stand: sys has every run of the
+// sliced system and more state, and the same forms.
+func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	sliced, cut, err := sys.SliceUnread()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := checkSplit(ctx, sliced, prover, solver, opts...)
+	if err != nil || len(cut) == 0 {
+		return rep, err
+	}
+	var again []int
+	for i := range rep.Results {
+		if rep.Results[i].Verdict == Refuted {
+			again = append(again, i)
+		}
+	}
+	note := strings.Join(cut, ", ") + " left out, as nothing reads it"
+	if len(cut) > 1 {
+		note = strings.Join(cut, ", ") + " left out, as nothing reads them"
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		r.Property = &sys.Properties[i]
+		r.Sliced = sliced
+		if r.LevelReason != "" {
+			r.LevelReason += "; " + note
+		}
+	}
+	rep.System = sys
+	if len(again) == 0 {
+		return rep, nil
+	}
+	whole, err := checkSplit(ctx, sys.WithProperties(again...), prover, solver, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range again {
+		rep.Results[i] = whole.Results[k]
+		rep.Results[i].Property = &sys.Properties[i]
+	}
+	return rep, nil
+}
+
+// checkSplit is Check on sys, whose parameters are pinned and whose
+// shared variables are all read: AG (p -> AG q) with p stable asked as
+// AG (p -> q) (stable.go), EF c as !EF c (reach.go), and each property
+// asked part by part when it is a conjunction of forms Check decides
+// (parts.go).
+func checkSplit(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	stabled, stable, err := stableProperties(ctx, sys, solver)
 	if err != nil {
 		return nil, err
@@ -311,23 +393,6 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	}
 	if stable != nil {
 		foldStable(rep, sys, stable)
-	}
-	if pinned {
-		// The certificates are of the pinned family: say which values.
-		var values []string
-		for k, p := range sys.Params {
-			if p.Fixed && !given.Params[k].Fixed {
-				values = append(values, fmt.Sprintf("%s = %d", p.Name, p.Value))
-			}
-		}
-		rep.System = given
-		for i := range rep.Results {
-			r := &rep.Results[i]
-			r.Property = &given.Properties[i]
-			if r.LevelReason != "" {
-				r.LevelReason += "; " + strings.Join(values, ", ") + " read as the assumption pins them"
-			}
-		}
 	}
 	return rep, nil
 }

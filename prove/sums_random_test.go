@@ -200,6 +200,9 @@ func allOthers(t *testing.T, sys *gsst.System) (*gsst.System, int) {
 // bad states.
 func checkAsWritten(t *testing.T, ctx context.Context, s presburger.Solver, i int, sys *gsst.System, k int, res prove.Result) {
 	t.Helper()
+	if res.Sliced != nil {
+		sys = res.Sliced // the invariant is of its model
+	}
 	one := sys.WithProperties(k)
 	var m *counterabs.ParamModel
 	var err error
