@@ -275,7 +275,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	rep, err := checkNarrowed(ctx, asked, prover, solver, opts...)
+	rep, err := checkPhased(ctx, asked, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}
