@@ -21,7 +21,12 @@
 // assumption pins to one value is read as that value (gsst's
 // PinParams), and a shared variable that nothing reads and that never
 // blocks a step is left out (gsst's SliceUnread; a refutation is asked
-// again of the system as given, so that its run is one of it).
+// again of the system as given, so that its run is one of it). A system
+// whose processes all start in a state I that unguarded steps leave,
+// every other step waiting for "#I = 0" (ByMC's initial choice), has
+// its safety properties asked of that phase and, from the phase's ends,
+// of the steps after it (phase.go); a property is proved when both
+// questions are, and is otherwise asked as written.
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system

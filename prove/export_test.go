@@ -427,3 +427,11 @@ func RaiseToInitial(ctx context.Context, s presburger.Solver, m *counterabs.Para
 	}
 	return out
 }
+
+// WithoutPhaseCut has Check ask every property of the system as written
+// (no initial phase cut off, phase.go), until the returned function
+// restores it.
+func WithoutPhaseCut() (restore func()) {
+	phaseElimination = false
+	return func() { phaseElimination = true }
+}

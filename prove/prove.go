@@ -362,9 +362,9 @@ func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover
 
 // checkSplit is Check on sys, whose parameters are pinned and whose
 // shared variables are all read: AG (p -> AG q) with p stable asked as
-// AG (p -> q) (stable.go), EF c as !EF c (reach.go), and each property
+// AG (p -> q) (stable.go), EF c as !EF c (reach.go), each property
 // asked part by part when it is a conjunction of forms Check decides
-// (parts.go).
+// (parts.go), and after an initial phase where one ends (phase.go).
 func checkSplit(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	stabled, stable, err := stableProperties(ctx, sys, solver)
 	if err != nil {
@@ -381,7 +381,7 @@ func checkSplit(ctx context.Context, sys *gsst.System, prover presburger.Prover,
 	if reach != nil {
 		opts = append(opts, askApart(reached, reach))
 	}
-	rep, err := checkNarrowed(ctx, asked, prover, solver, opts...)
+	rep, err := checkPhased(ctx, asked, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,490 @@
+package prove
+
+import (
+	"context"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
+)
+
+// An initial phase (ByMC's initial location I with its "choice" steps):
+// every process starts in a state I that no step enters; the steps out
+// of I (the I-steps) are plain local moves, unguarded, each to a target
+// of its own that no other I-step enters, whose updates add positive
+// constants to shared variables that no other step writes and that start
+// at one value; every other step has "#I = 0" (or a bound that says as
+// much) as a conjunct of each guard. Then no other step fires while a
+// process is in I, and an I-step never fires after, so every run is the
+// phase (processes leaving I one by one) and then a run of the other
+// steps. Hence AG phi holds, from the initial configurations where a
+// premise c holds that reads none of I, the targets and the incremented
+// variables, exactly when
+//
+//   - AG phi holds on the phase system, the system with the I-steps only
+//     (its reachable configurations are the phase's), and
+//   - link & c -> AG phi holds on the rest system: the system without
+//     the I-steps, whose processes start spread over their targets and
+//     whose incremented variables start anywhere from their initial
+//     value up, with link saying that each incremented variable is its
+//     initial value plus, for each I-step, its constant times the count
+//     of the step's target (the processes that took the step: only it
+//     enters its target during the phase). Its initial configurations
+//     where link holds are exactly the ends of the phase.
+//
+// The second question is the one the prover decides well: the choice is
+// then a premise on a spread initial set, which narrowing and the ghost
+// constants read (ByMC's strb with its I state was unknown after 60 s,
+// and is proved at once so). Both are asked as properties of their own,
+// each with its re-checked certificate; only when both are proved is the
+// property, and otherwise it is asked of the system as written, so a
+// refutation is always a run of the system itself.
+
+// initialPhase is what cutPhase found.
+type initialPhase struct {
+	phase, rest *gsst.System // without properties
+	link        presburger.Formula
+	// start maps each variable the rest system keeps constant, the
+	// incremented shared variables and the counters of I, to its value
+	// at the phase's end: a term over the targets' counts, 0.
+	start map[presburger.Var]presburger.Term
+	// touched are the variables a premise must not read: the counters of
+	// I and of the targets, and the incremented shared variables.
+	touched map[presburger.Var]bool
+}
+
+// phaseElimination lets the tests turn the cut off.
+var phaseElimination = true
+
+// cutPhase finds an initial phase of sys (see above); ok is false when
+// some condition fails.
+func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
+	if len(sys.Rendezvous) > 0 || len(sys.Environment) > 0 || len(sys.Groups) == 0 {
+		return nil, false, nil
+	}
+	first := -1
+	for g := range sys.Groups {
+		if sys.InitOver != nil && sys.InitOver[g] != nil {
+			return nil, false, nil
+		}
+		st, ok := sys.InitState(g)
+		if !ok || first >= 0 && st != first {
+			return nil, false, nil
+		}
+		first = st
+	}
+	for j := range sys.Shared {
+		// A variable that starts in a range is read by the initial set
+		// alone (no group spreads): leave such systems as they are.
+		if sys.Shared[j].InitRange {
+			return nil, false, nil
+		}
+	}
+	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}}
+	touch := func(st int) {
+		ph.touched[sys.TotalVar(st)] = true
+		for g := range sys.Groups {
+			ph.touched[sys.GroupVar(st, g)] = true
+		}
+	}
+	touch(first)
+	ph.start[sys.TotalVar(first)] = presburger.Term{}
+	for g := range sys.Groups {
+		ph.start[sys.GroupVar(first, g)] = presburger.Term{}
+	}
+	var isteps []int
+	written := map[int]bool{} // shared variables the other steps assign
+	incr := map[int]presburger.Term{}
+	targets := make([][]int, len(sys.Groups))
+	entered := map[int]bool{}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		if t.To == first {
+			return nil, false, nil
+		}
+		for _, b := range t.Broadcast {
+			if b.To == first {
+				return nil, false, nil
+			}
+		}
+		if t.From != first {
+			for _, b := range t.Blocks {
+				if !emptiesFirst(sys, b.Guard, first) {
+					return nil, false, nil
+				}
+				for _, a := range b.Update.Assign {
+					j, _ := sys.SharedOf(a.Var)
+					written[j] = true
+				}
+			}
+			continue
+		}
+		if len(t.Broadcast) > 0 || entered[t.To] {
+			return nil, false, nil
+		}
+		entered[t.To] = true
+		isteps = append(isteps, i)
+		touch(t.To)
+		var adds map[int]int64
+		for k, b := range t.Blocks {
+			if b.Guard != presburger.True {
+				return nil, false, nil
+			}
+			got, ok := increments(sys, b.Update)
+			if !ok || k > 0 && !sameAdds(got, adds) {
+				return nil, false, nil
+			}
+			adds = got
+			for _, g := range b.Groups {
+				if !slices.Contains(targets[g], t.To) {
+					targets[g] = append(targets[g], t.To)
+				}
+			}
+		}
+		for j, c := range adds {
+			incr[j] = incr[j].Add(presburger.VarTerm(sys.TotalVar(t.To)).Scale(c))
+		}
+	}
+	if len(isteps) == 0 {
+		return nil, false, nil
+	}
+	for j := range incr {
+		if written[j] {
+			return nil, false, nil
+		}
+	}
+	for g := range sys.Groups {
+		if len(targets[g]) == 0 {
+			return nil, false, nil // its processes stay in I: no other step ever fires
+		}
+	}
+	var links []presburger.Formula
+	for j, sum := range incr {
+		v := &sys.Shared[j]
+		ph.touched[sys.SharedVar(j)] = true
+		ph.start[sys.SharedVar(j)] = sum.Add(v.InitLow())
+		links = append(links, presburger.Compare(presburger.VarTerm(sys.SharedVar(j)), presburger.Eq, sum.Add(v.InitLow())))
+	}
+	slices.SortFunc(links, func(a, b presburger.Formula) int {
+		return compareText(presburger.Format(a, numbered), presburger.Format(b, numbered))
+	})
+	ph.link = presburger.Conj(links...)
+
+	// Fairness restricts paths, not the configurations a run reaches,
+	// and names steps by index: the derived systems, asked safety
+	// only, have none.
+	phase := sys.Spec()
+	phase.Properties = nil
+	phase.Fairness = gsst.Fairness{}
+	phase.Transitions = nil
+	for _, i := range isteps {
+		phase.Transitions = append(phase.Transitions, sys.Transitions[i])
+	}
+	var err error
+	if ph.phase, err = gsst.New(phase); err != nil {
+		return nil, false, err
+	}
+
+	rest := sys.Spec()
+	rest.Properties = nil
+	rest.Fairness = gsst.Fairness{}
+	rest.Transitions = nil
+	for i := range sys.Transitions {
+		if !slices.Contains(isteps, i) {
+			rest.Transitions = append(rest.Transitions, sys.Transitions[i])
+		}
+	}
+	for g := range rest.Groups {
+		over := slices.Clone(targets[g])
+		slices.Sort(over)
+		rest.Init[g][over[0]] = rest.Init[g][first]
+		rest.Init[g][first] = 0
+		if len(over) > 1 {
+			if rest.InitOver == nil {
+				rest.InitOver = make([][]int, len(rest.Groups))
+			}
+			rest.InitOver[g] = over
+		}
+	}
+	for j := range incr {
+		v := &rest.Shared[j]
+		v.InitRange, v.InitNoHi, v.InitHi = true, true, 0
+		v.InitHiTerm, v.InitText = presburger.Term{}, ""
+	}
+	if ph.rest, err = gsst.New(rest); err != nil {
+		return nil, false, err
+	}
+	return ph, true, nil
+}
+
+func compareText(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// emptiesFirst reports whether guard has a top-level conjunct that holds
+// only when no process is in state first: an atom on its total counter
+// (or on the group counter of a system of one group) that admits 0
+// alone.
+func emptiesFirst(sys *gsst.System, guard presburger.Formula, first int) bool {
+	for _, c := range presburger.Conjuncts(guard) {
+		a, ok := c.(presburger.Cmp)
+		if !ok || len(a.T.Monos) != 1 {
+			continue
+		}
+		v := a.T.Monos[0].Var
+		if v != sys.TotalVar(first) && (len(sys.Groups) != 1 || v != sys.GroupVar(first, 0)) {
+			continue
+		}
+		in, ok := presburger.AtomRange(a, presburger.AtLeast(v, 0))
+		if ok && in.Finite() && in.Lo == 0 && in.Hi == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// increments reads an I-step's update as constants added to shared
+// variables (x := x + c, c > 0, each variable once) that are integers
+// with no greatest value, starting at one value.
+func increments(sys *gsst.System, u gsst.Update) (map[int]int64, bool) {
+	out := map[int]int64{}
+	for _, a := range u.Assign {
+		j, ok := sys.SharedOf(a.Var)
+		if !ok {
+			return nil, false
+		}
+		v := &sys.Shared[j]
+		if _, twice := out[j]; twice || v.Bool || v.Values != nil || !v.Unbounded || v.InitRange {
+			return nil, false
+		}
+		ms := a.Value.Monos
+		if len(ms) != 1 || ms[0].Var != a.Var || ms[0].Coef != 1 || a.Value.Const <= 0 {
+			return nil, false
+		}
+		out[j] = a.Value.Const
+	}
+	return out, true
+}
+
+func sameAdds(a, b map[int]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j, c := range a {
+		if d, ok := b[j]; !ok || d != c {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPhased is checkNarrowed on sys, its safety properties whose
+// premise reads nothing the phase changes asked through an initial
+// phase when sys has one (see above): proved when both the phase system
+// and the rest system prove them, else asked of sys.
+func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	if !phaseElimination {
+		return checkNarrowed(ctx, sys, prover, solver, opts...)
+	}
+	ph, ok, err := cutPhase(sys)
+	if err != nil {
+		return nil, errkind.Errorf(errkind.Internal, "prove: the systems of an initial phase break a rule: %w", err)
+	}
+	if !ok {
+		return checkNarrowed(ctx, sys, prover, solver, opts...)
+	}
+	var phaseProps, restProps []gsst.Property
+	var index []int
+	for i, p := range sys.Properties {
+		premise, g := counterabs.Premise(p.Formula)
+		if _, isSafety := counterabs.SafetyFormula(g); !isSafety {
+			continue
+		}
+		if reads(premise, ph.touched) {
+			continue
+		}
+		phaseProps = append(phaseProps, p)
+		rp := p
+		rp.Formula = ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: presburger.Conj(ph.link, premise)}, R: g}
+		if cond, after, ok := ph.constantPart(sys, g); ok {
+			rp.Formula = ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: presburger.Conj(ph.link, premise, cond)}, R: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: after}}}
+		}
+		rp.Syntax = nil
+		restProps = append(restProps, rp)
+		index = append(index, i)
+	}
+	if len(index) == 0 {
+		return checkNarrowed(ctx, sys, prover, solver, opts...)
+	}
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	// ask is checkNarrowed on q, whose properties answer those of sys at
+	// at, with progress counted on sys's properties.
+	ask := func(q *gsst.System, at []int) (*Report, error) {
+		pos := map[string]int{}
+		for _, i := range at {
+			pos[sys.Properties[i].Name] = i
+		}
+		report := func(e progress.Event) {
+			if i, ok := pos[e.Item]; ok && e.K > 0 {
+				e.K, e.N = i+1, len(sys.Properties)
+			}
+			cfg.progress.Report(e)
+		}
+		return checkNarrowed(ctx, q, prover, solver, append(opts, OnProgress(report))...)
+	}
+	phaseSys, err := ph.phase.WithDerivedProperties(phaseProps)
+	if err != nil {
+		return nil, errkind.Errorf(errkind.Internal, "prove: the properties of an initial phase: %w", err)
+	}
+	phaseRep, err := ask(phaseSys, index)
+	if err != nil {
+		return nil, err
+	}
+	var keep []gsst.Property
+	var keepAt []int
+	for k, r := range phaseRep.Results {
+		if r.Verdict == Proved {
+			keep = append(keep, restProps[k])
+			keepAt = append(keepAt, index[k])
+		}
+	}
+	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties))}
+	done := make([]bool, len(sys.Properties))
+	if len(keep) > 0 {
+		restSys, err := ph.rest.WithDerivedProperties(keep)
+		if err != nil {
+			return nil, errkind.Errorf(errkind.Internal, "prove: the properties after an initial phase: %w", err)
+		}
+		restRep, err := ask(restSys, keepAt)
+		if err != nil {
+			return nil, err
+		}
+		for k, r := range restRep.Results {
+			if r.Verdict != Proved {
+				continue
+			}
+			i := keepAt[k]
+			r.Property = &sys.Properties[i]
+			if r.LevelReason != "" {
+				r.LevelReason += "; asked of the system after its initial phase, from the phase's ends (" + sys.FormatFormula(ph.link) + "), the phase proved on its own"
+			}
+			rep.Results[i] = r
+			done[i] = true
+		}
+	}
+	var left []int
+	for i := range sys.Properties {
+		if !done[i] {
+			left = append(left, i)
+		}
+	}
+	if len(left) > 0 {
+		sub, err := ask(sys.WithProperties(left...), left)
+		if err != nil {
+			return nil, err
+		}
+		rep.Cert, rep.Scope = sub.Cert, sub.Scope
+		for k, i := range left {
+			r := sub.Results[k]
+			r.Property = &sys.Properties[i]
+			rep.Results[i] = r
+		}
+	} else {
+		rep.Scope = phaseRep.Scope
+	}
+	return rep, nil
+}
+
+// reads reports whether f reads a variable of set.
+func reads(f presburger.Formula, set map[presburger.Var]bool) bool {
+	for _, v := range presburger.FreeVars(f) {
+		if set[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// constantPart splits AG phi (g), asked of the rest system, into a
+// condition on its initial configurations and what AG asks after: the
+// disjuncts of phi (a premise "A1 & A2 -> q" is the disjuncts !A1, !A2
+// and q) that read only variables the rest system keeps constant (the
+// incremented shared variables, the counters of I, the parameters) are
+// true or false along a whole run, so AG phi holds exactly when the
+// others hold throughout a run from where those are all false. The
+// condition reads those variables at the phase's end (ph.start), where
+// narrowing can fold it (chose1 = 0 with chose1 = #V1 is #V1 = 0). ok is
+// false when no disjunct is constant.
+func (ph *initialPhase) constantPart(sys *gsst.System, g ctl.Formula) (cond, after presburger.Formula, ok bool) {
+	phi, isSafety := counterabs.SafetyFormula(g)
+	if !isSafety {
+		return nil, nil, false
+	}
+	var parts []presburger.Formula
+	add := func(f presburger.Formula) {
+		if n, isNot := f.(presburger.Not); isNot {
+			if c, isAnd := n.F.(presburger.And); isAnd {
+				for _, x := range c {
+					parts = append(parts, presburger.Negation(x))
+				}
+				return
+			}
+		}
+		parts = append(parts, f)
+	}
+	if d, isOr := phi.(presburger.Or); isOr {
+		for _, f := range d {
+			add(f)
+		}
+	} else {
+		add(phi)
+	}
+	constant := func(f presburger.Formula) bool {
+		for _, v := range presburger.FreeVars(f) {
+			if _, fixed := ph.start[v]; fixed {
+				continue
+			}
+			if _, _, isCounter := sys.Counter(v); isCounter {
+				return false
+			}
+			if _, isShared := sys.SharedOf(v); isShared {
+				return false
+			}
+		}
+		return true
+	}
+	var fixed, rest []presburger.Formula
+	for _, f := range parts {
+		if constant(f) {
+			fixed = append(fixed, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	if len(fixed) == 0 {
+		return nil, nil, false
+	}
+	cond, exact := presburger.SubstExact(presburger.Negation(presburger.Disj(fixed...)), func(v presburger.Var) presburger.Term {
+		if t, ok := ph.start[v]; ok {
+			return t
+		}
+		return presburger.VarTerm(v)
+	})
+	if !exact {
+		return nil, nil, false
+	}
+	return cond, presburger.Disj(rest...), true
+}
