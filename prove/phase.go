@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -103,6 +104,12 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	entered := map[int]bool{}
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
+		if stutters(t) {
+			// A step that changes nothing (ByMC's idle self-loops)
+			// changes no reachable configuration: left out of both
+			// questions, which are about those.
+			continue
+		}
 		if t.To == first {
 			return nil, false, nil
 		}
@@ -170,7 +177,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		links = append(links, presburger.Compare(presburger.VarTerm(sys.SharedVar(j)), presburger.Eq, sum.Add(v.InitLow())))
 	}
 	slices.SortFunc(links, func(a, b presburger.Formula) int {
-		return compareText(presburger.Format(a, numbered), presburger.Format(b, numbered))
+		return cmp.Compare(presburger.Format(a, numbered), presburger.Format(b, numbered))
 	})
 	ph.link = presburger.Conj(links...)
 
@@ -194,7 +201,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	rest.Fairness = gsst.Fairness{}
 	rest.Transitions = nil
 	for i := range sys.Transitions {
-		if !slices.Contains(isteps, i) {
+		if !slices.Contains(isteps, i) && !stutters(&sys.Transitions[i]) {
 			rest.Transitions = append(rest.Transitions, sys.Transitions[i])
 		}
 	}
@@ -221,14 +228,18 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	return ph, true, nil
 }
 
-func compareText(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// stutters reports whether a step by t changes nothing: a self-loop
+// with no broadcast and no update.
+func stutters(t *gsst.Transition) bool {
+	if t.From != t.To || len(t.Broadcast) > 0 {
+		return false
 	}
-	return 0
+	for _, b := range t.Blocks {
+		if len(b.Update.Assign) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // emptiesFirst reports whether guard has a top-level conjunct that holds

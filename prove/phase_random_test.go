@@ -261,4 +261,22 @@ properties:
 	if r := rep.Results[1]; r.Verdict != prove.Refuted || strings.Contains(r.LevelReason, "initial phase") {
 		t.Errorf("wrong: %v (%s), want refuted on the system as written", r.Verdict, r.LevelReason)
 	}
+	// ByMC's idle self-loops on every state, I's included, change no
+	// configuration: the phase is cut all the same.
+	idle := strings.Replace(src, "properties:", `  - {from: I, to: I}
+  - {from: V0, to: V0}
+  - {from: V1, to: V1}
+  - {from: SE, to: SE}
+  - {from: AC, to: AC}
+properties:`, 1)
+	if sys, err = gsst.Parse("strb-idle.yaml", []byte(idle)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = prove.Check(context.Background(), sys.WithProperties(0), s, s, prove.MaxWork(extWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Results[0]; r.Verdict != prove.Proved || !strings.Contains(r.LevelReason, "initial phase") {
+		t.Errorf("unforg with idle self-loops: %v (%s), want proved after the initial phase", r.Verdict, r.LevelReason)
+	}
 }
