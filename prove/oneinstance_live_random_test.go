@@ -26,7 +26,7 @@ var oneInstanceLiveConfig = testsupport.Config{MaxTransitions: 4, NGuards: true,
 // (prove has replayed each refutation's lasso on the instance). Some properties must be
 // proved by the exploration, or the test would not exercise it.
 func TestProveLivenessOneInstanceRandom(t *testing.T) {
-	systems := 120
+	systems := 60
 	if testing.Short() {
 		systems = 30
 	}

@@ -28,7 +28,7 @@ import (
 // after the phase, so that a cut that skips the phase's own check or
 // links the variables wrongly proves one that fails.
 func TestInitialPhaseRandom(t *testing.T) {
-	systems := 160
+	systems := 100
 	if testing.Short() {
 		systems = 60
 	}

@@ -50,7 +50,7 @@ func reachSystem(t *testing.T, r *rand.Rand) *gsst.System {
 // instance of the box. Unknown is allowed (a condition reached at some
 // instance of a family), but both verdicts must occur.
 func TestProveReachRandom(t *testing.T) {
-	systems := 80
+	systems := 50
 	if testing.Short() {
 		systems = 20
 	}

@@ -29,7 +29,7 @@ import (
 // variable is left out, the answers are those on the system without
 // them (the same sliced system is asked, and a refutation again).
 func TestProveSliceUnreadRandom(t *testing.T) {
-	systems := 150
+	systems := 80
 	if testing.Short() {
 		systems = 30
 	}
@@ -133,7 +133,7 @@ func TestProveSliceUnreadRandom(t *testing.T) {
 // instance. A variable whose update blocks a step (0..1 incremented)
 // decides which runs stop, which the oracle sees.
 func TestProveSliceUnreadLiveRandom(t *testing.T) {
-	systems := 40
+	systems := 20
 	if testing.Short() {
 		systems = 10
 	}

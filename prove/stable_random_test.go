@@ -64,7 +64,7 @@ func stableSystem(t *testing.T, r *rand.Rand) *gsst.System {
 // every instance of the box, which evaluates the formula as written.
 // Both verdicts must occur.
 func TestProveStablePremiseRandom(t *testing.T) {
-	systems := 150
+	systems := 80
 	if testing.Short() {
 		systems = 40
 	}

@@ -23,7 +23,8 @@ import (
 // group of variable size, explored by gsstSucc (coverability_test.go):
 // a proved property holds in every reachable configuration, and a
 // refuted one fails in some reachable configuration of the refuting
-// instance.
+// instance. A reachability property (a sanity check EF c) is checked
+// by checkReach.
 func TestProveExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Z3 on 17 systems")
@@ -52,6 +53,10 @@ func TestProveExamples(t *testing.T) {
 			refuted := 0
 			for _, r := range rep.Results {
 				phi, ok := safety(r.Property.Formula)
+				if c, isReach := reachability(r.Property.Formula); isReach {
+					checkReach(t, sys, r, c)
+					continue
+				}
 				switch {
 				case r.Verdict == prove.Skipped:
 					if ok {
@@ -86,6 +91,43 @@ func TestProveExamples(t *testing.T) {
 				t.Errorf("no property of the mutated variant refuted")
 			}
 		})
+	}
+}
+
+// reachability returns c when f is EF c with c a state formula.
+func reachability(f ctl.Formula) (ctl.Formula, bool) {
+	u, ok := f.(ctl.Unary)
+	if !ok || u.Op != ctl.EF || !stateFormula(u.X) {
+		return nil, false
+	}
+	return u.X, true
+}
+
+// checkReach checks prove's answer r on the reachability property EF c
+// of sys (the bundled specs' sanity checks) on the instances with 1..3
+// processes per group of variable size: proved (a family of one
+// instance) when some reachable configuration satisfies c, refuted at
+// every size when none does at any of them; unknown is the answer on a
+// family whose condition some instance reaches.
+func checkReach(t *testing.T, sys *gsst.System, r prove.Result, c ctl.Formula) {
+	t.Helper()
+	not := ctl.Not{X: c}
+	switch r.Verdict {
+	case prove.Proved:
+		for _, inst := range smallInstances(t, sys) {
+			if _, reached := violation(inst, not); !reached {
+				t.Errorf("%s proved, but no reachable configuration satisfies its condition at sizes %v", r.Property.Name, sizesOf(inst))
+			}
+		}
+	case prove.Refuted:
+		for _, inst := range smallInstances(t, sys) {
+			if cf, reached := violation(inst, not); reached {
+				t.Errorf("%s refuted at every size, but %v reaches its condition at sizes %v", r.Property.Name, cf.y, sizesOf(inst))
+			}
+		}
+	case prove.Unknown:
+	default:
+		t.Errorf("%s: %v: %s", r.Property.Name, r.Verdict, r.Reason)
 	}
 }
 
