@@ -402,7 +402,7 @@ func monotoneAtom(m *counterabs.ParamModel, a presburger.Formula) bool {
 			return presburger.VarTerm(v)
 		})
 		d := after.Sub(c.T)
-		if !d.IsConst() || d.Const*sign < 0 {
+		if !d.IsConst() || sign > 0 && d.Const < 0 || sign < 0 && d.Const > 0 {
 			return false
 		}
 	}

@@ -919,9 +919,10 @@ func nonnegativeInvariants(lis []linearInvariant) []linearInvariant {
 			if w, ok := combine(linearInvariant{coef: make([]int64, len(v.coef))}, v, -1); ok && negatives(w) < negatives(cur) {
 				cur = w
 			}
+			pool := append(slices.Clone(basis), found...)
 			for improved := true; improved && negatives(cur) > 0; {
 				improved = false
-				for j, u := range append(slices.Clone(basis), found...) {
+				for j, u := range pool {
 					if j == i {
 						continue
 					}
