@@ -24,7 +24,8 @@ import (
 // a fixpoint not read through the fusion, fails it under -short
 // (measured, seed 12, 200 systems: 400 properties, both models, every
 // search fusing some variable, 166 refuted and 234 proved, the search
-// without fusion and Spacer agreeing on all; -short, 60 systems without
+// without fusion and Spacer, then asked about all, agreeing on all;
+// -short, 60 systems without
 // Spacer, and TestCoverFuseBroken: 1.7 CPU-s together).
 func TestCoverFuseRandom(t *testing.T) {
 	systems := 200

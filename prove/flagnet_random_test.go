@@ -147,7 +147,7 @@ func randomFlagNet(t *testing.T, r *rand.Rand) *gsst.System {
 // the nets of randomFlagNet (seed 41), and checks that the search
 // leaves steps out on a good part of them (the test is not vacuous).
 func TestCoverFlagNetRandom(t *testing.T) {
-	systems := 300
+	systems := 90
 	if testing.Short() {
 		systems = 40
 	}

@@ -34,11 +34,12 @@ func newProveCmd() *cobra.Command {
 	o := &proveOpts{}
 	cmd := &cobra.Command{
 		Use:   "prove FILE",
-		Short: "Prove safety properties (AG phi) for every size in the ranges",
-		Long: `Prove answers each property of the form AG phi (phi a condition on one
-state) for every instance of the spec at once: every choice of group sizes
-in their ranges (reader: 1..), or the one instance of a spec with fixed
-sizes. It asks Z3's CHC engine (Spacer) about the counter model with
+		Short: "Prove safety and liveness properties for every size in the ranges",
+		Long: `Prove answers safety properties AG phi (phi a condition on one state)
+and, under the spec's fairness, liveness properties AF q, AG (p -> AF q)
+and AG AF q, for every instance of the spec at once: every choice of group
+sizes in their ranges (reader: 1..), or the one instance of a spec with
+fixed sizes. It asks Z3's CHC engine (Spacer) about the counter model with
 unbounded counters and symbolic sizes: the total-counter model when the
 system is certified fully virtually symmetric for every size and phi reads
 total counters only, the group-counter model otherwise (exact for any
@@ -48,10 +49,12 @@ GSST). Each property is
             of group g), re-checked with independent satisfiability
             queries (exact: vsym's own solver, then Z3 for what it
             declines): initiation, consecution under every transition,
-            and invariant implies phi;
+            and invariant implies phi (a liveness proof adds
+            nonnegative ranks that a fair run never reaching q would
+            have to lower for ever, re-checked alike);
   refuted   at the sizes named, with a run replayed process by process on
             that instance (and, under fairness, a fair run found by the
-            explicit engine there);
+            explicit engine there: a fair lasso for liveness);
   unknown   with the reason: a timeout, the solver's unknown, a
             counterexample too long for the search. Counter systems can
             simulate Turing machines, so some questions have no answer.

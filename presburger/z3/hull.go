@@ -161,17 +161,22 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 		}
 		steps[i] = z.and(append(z.domain(dom, onlyVars(next, ts.Vars)), f))
 	}
+	// space returns the current space before a step and its complement
+	// after it, built again only when the space grows.
+	space := func() (in, out C.Z3_ast, err error) {
+		if in, err = z.formula(presburger.Conj(hull...), cur); err != nil {
+			return nil, nil, err
+		}
+		out, err = outside(next)
+		return in, out, err
+	}
+	in, out, err := space()
+	if err != nil {
+		return nil, false, false, err
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, step := range steps {
-			in, err := z.formula(presburger.Conj(hull...), cur)
-			if err != nil {
-				return nil, false, false, err
-			}
-			out, err := outside(next)
-			if err != nil {
-				return nil, false, false, err
-			}
 			C.Z3_solver_push(c, sv)
 			r, err := check(in, step, out)
 			if err != nil || r == C.Z3_L_UNDEF {
@@ -185,15 +190,15 @@ func (s *Solver) affineHull(ctx context.Context, z *zctx, ts presburger.Transiti
 					return nil, false, false, err
 				}
 				changed = true
+				if in, out, err = space(); err != nil {
+					C.Z3_solver_pop(c, sv, 1)
+					return nil, false, false, err
+				}
 			}
 			C.Z3_solver_pop(c, sv, 1)
 		}
 	}
 	// Do the equalities exclude the bad states on their own?
-	in, err := z.formula(presburger.Conj(hull...), cur)
-	if err != nil {
-		return nil, false, false, err
-	}
 	bad, err := z.formula(ts.Bad, cur)
 	if err != nil {
 		return nil, false, false, err
