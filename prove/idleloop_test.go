@@ -1,0 +1,88 @@
+package prove_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// idleDiamond is a system whose local states branch into two sinks
+// (A -> B -> D, A -> C -> E): no distance to one state decreases along
+// every step, the longest path to a sink does. idleLoops adds ByMC's
+// idle self-loops ("loc -> loc when (true)"), which translations of a
+// .ta keep.
+const idleDiamond = `name: idle-diamond
+params: [n]
+assume: "n >= 1"
+states: [A, B, C, D, E]
+groups:
+  p: n
+init: A
+transitions:
+  - {from: A, to: B}
+  - {from: A, to: C}
+  - {from: B, to: D}
+  - {from: C, to: E}
+LOOPS
+fairness:
+  justice:
+    - "#A = 0 & #B = 0 & #C = 0"
+properties:
+  done: "AG (#A >= 1 -> AF (#A = 0 & #B = 0 & #C = 0))"
+`
+
+const idleLoops = `  - {from: A, to: A}
+  - {from: B, to: B}
+  - {from: C, to: C}
+  - {from: D, to: D}
+  - {from: E, to: E}`
+
+// TestIdleSelfLoopsRank: with idle self-loops on every state, the rank
+// found is still the one rank of the longest path to a sink, as without
+// them (a self-loop's edge once made the graph of the local states
+// cyclic, and the proof fell to a lexicographic tuple of distance
+// ranks: ByMC's cc with self-loops took 2.6 CPU-s instead of 0.8), and
+// the ranks are chosen without the loops' steps, which no rank
+// decreases (they once kept the greedy search going, and each round
+// asked the solver about every candidate again): the proof with the
+// loops asks at most half as many SMT queries again as the one without
+// (84 against 64 now; 204 when the loops' steps take part in the
+// choice).
+// Explicit exploration agrees with the verdict at n = 1..3. About 0.2
+// CPU-s.
+func TestIdleSelfLoopsRank(t *testing.T) {
+	queries := map[bool]int{}
+	for _, loops := range []bool{false, true} {
+		src := strings.Replace(idleDiamond, "LOOPS\n", "", 1)
+		if loops {
+			src = strings.Replace(idleDiamond, "LOOPS", idleLoops, 1)
+		}
+		sys := load(t, "idle-diamond.yaml", []byte(src))
+		c := &countingSolver{s: z3.New()}
+		rep, err := prove.Check(context.Background(), sys, c, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queries[loops] = c.queries
+		r := rep.Results[0]
+		if r.Verdict != prove.Proved || r.Live == nil {
+			t.Fatalf("loops=%v: %v (%s), want proved with a ranking certificate", loops, r.Verdict, r.Reason)
+		}
+		if len(r.Live.Ranks) != 1 {
+			t.Errorf("loops=%v: %d ranks %v, want the one rank of the longest path", loops, len(r.Live.Ranks), r.Live.RankTexts)
+		}
+		for n := 1; n <= 3; n++ {
+			holds, ok := exploreHolds(t, sys, testsupport.Instance{Params: []int{n}}, 0)
+			if !ok || !holds {
+				t.Errorf("loops=%v, n=%d: explicit exploration says holds=%v (decided %v)", loops, n, holds, ok)
+			}
+		}
+	}
+	if 2*queries[true] > 3*queries[false] {
+		t.Errorf("%d SMT queries with the idle self-loops, %d without", queries[true], queries[false])
+	}
+}
