@@ -475,6 +475,20 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 			cert.Justice = append(cert.Justice, j)
 		}
 	}
+	if len(cert.Justice) > 0 && len(cert.Helpful) > 0 {
+		// A spec may state both ByMC's justice and weak fairness of
+		// its steps. When the justice conditions alone discharge the
+		// obligations, the certificate needs no phases: each helpful
+		// constraint multiplies the obligations (one per phase and
+		// transition) that the re-check asks the solver about.
+		plain := *cert
+		plain.Helpful = nil
+		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(&plain))); err != nil {
+			return nil, err
+		} else if ok {
+			return &plain, nil
+		}
+	}
 	if len(cert.Justice) == 0 && len(cert.Helpful) == 0 {
 		// Nothing else can force the ranks down: leave the justice
 		// conditions' obligations to a stronger invariant.
