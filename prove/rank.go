@@ -457,6 +457,18 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 				helpful = false
 			}
 		}
+		if helpful && !slices.ContainsFunc(ts, func(t int) bool { return slices.Contains(live, t) }) {
+			// None of its steps stays pending: it helps only where it
+			// can be taken at all. A constraint no pending state
+			// enables (the initial choices once the trigger has waited
+			// for them, say) has an empty phase, which adds obligations
+			// for every transition and proves nothing.
+			never, err := lq.unsat(ctx, solver, presburger.Conj(pend, lq.enabled(k)))
+			if err != nil {
+				return nil, err
+			}
+			helpful = !never
+		}
 		if helpful {
 			cert.Helpful = append(cert.Helpful, k)
 		}
