@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
@@ -97,24 +98,9 @@ func TestIdleSelfLoopsRank(t *testing.T) {
 func TestJusticeNeedsNoPhases(t *testing.T) {
 	src := strings.Replace(idleDiamond, "LOOPS\n", "", 1)
 	src = strings.Replace(src, "fairness:\n", "fairness:\n  weak: [all]\n", 1)
-	sys := load(t, "idle-diamond-weak.yaml", []byte(src))
-	s := z3.New()
-	rep, err := prove.Check(context.Background(), sys, s, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rep.Results[0]
-	if r.Verdict != prove.Proved || r.Live == nil {
-		t.Fatalf("%v (%s), want proved with a ranking certificate", r.Verdict, r.Reason)
-	}
+	r := provedLive(t, load(t, "idle-diamond-weak.yaml", []byte(src)))
 	if len(r.Live.Helpful) != 0 || len(r.Live.Justice) != 1 {
 		t.Errorf("helpful %v, justice %v: want the justice condition alone", r.Live.HelpfulTexts, r.Live.Justice)
-	}
-	for n := 1; n <= 3; n++ {
-		holds, ok := exploreHolds(t, sys, testsupport.Instance{Params: []int{n}}, 0)
-		if !ok || !holds {
-			t.Errorf("n=%d: explicit exploration says holds=%v (decided %v)", n, holds, ok)
-		}
 	}
 }
 
@@ -141,7 +127,17 @@ fairness:
 properties:
   done: "AG (#I = 0 -> AF #V = 0)"
 `)
-	sys := load(t, "start-then-go.yaml", src)
+	r := provedLive(t, load(t, "start-then-go.yaml", src))
+	if len(r.Live.HelpfulTexts) != 1 || r.Live.HelpfulTexts[0] != "V -> D" {
+		t.Errorf("helpful %v, want [V -> D]", r.Live.HelpfulTexts)
+	}
+}
+
+// provedLive proves the one property of sys (of one parameter n), which
+// must be proved with a ranking certificate, and has explicit exploration
+// confirm that it holds at n = 1..3.
+func provedLive(t *testing.T, sys *gsst.System) prove.Result {
+	t.Helper()
 	s := z3.New()
 	rep, err := prove.Check(context.Background(), sys, s, s)
 	if err != nil {
@@ -151,13 +147,11 @@ properties:
 	if r.Verdict != prove.Proved || r.Live == nil {
 		t.Fatalf("%v (%s), want proved with a ranking certificate", r.Verdict, r.Reason)
 	}
-	if len(r.Live.HelpfulTexts) != 1 || r.Live.HelpfulTexts[0] != "V -> D" {
-		t.Errorf("helpful %v, want [V -> D]", r.Live.HelpfulTexts)
-	}
 	for n := 1; n <= 3; n++ {
 		holds, ok := exploreHolds(t, sys, testsupport.Instance{Params: []int{n}}, 0)
 		if !ok || !holds {
 			t.Errorf("n=%d: explicit exploration says holds=%v (decided %v)", n, holds, ok)
 		}
 	}
+	return r
 }
