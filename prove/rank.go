@@ -350,7 +350,21 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 	}
 	linear := lq.rankCandidates(live)
 	cert := &LiveCertificate{}
-	rest := slices.Clone(live)
+	// A step that changes nothing (Stutters: an idle self-loop) leaves
+	// every rank equal, so no rank can finish it: the ranks are chosen
+	// for the other steps, and what such a step needs (that no pending
+	// state satisfying a justice condition enables it, as for a
+	// deadlock) is left to the justice conditions' obligations and the
+	// invariant. It stays in idle for the helpful constraints below,
+	// which must decrease the tuple on every step they take.
+	var rest, idle []int
+	for _, t := range live {
+		if m.Stutters(&m.Transitions[t]) {
+			idle = append(idle, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
 	// The steps by t between pending states that leave every rank
 	// chosen so far equal, stay within (a formula on both states), and
 	// change r as op says.
@@ -439,9 +453,21 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 	for k, ts := range lq.fair.Weak {
 		helpful := len(ts) > 0
 		for _, t := range ts {
-			if slices.Contains(rest, t) {
+			if slices.Contains(rest, t) || slices.Contains(idle, t) {
 				helpful = false
 			}
+		}
+		if helpful && !slices.ContainsFunc(ts, func(t int) bool { return slices.Contains(live, t) }) {
+			// None of its steps stays pending: it helps only where it
+			// can be taken at all. A constraint no pending state
+			// enables (the initial choices once the trigger has waited
+			// for them, say) has an empty phase, which adds obligations
+			// for every transition and proves nothing.
+			never, err := lq.unsat(ctx, solver, presburger.Conj(pend, lq.enabled(k)))
+			if err != nil {
+				return nil, err
+			}
+			helpful = !never
 		}
 		if helpful {
 			cert.Helpful = append(cert.Helpful, k)
@@ -461,6 +487,20 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 			cert.Justice = append(cert.Justice, j)
 		}
 	}
+	if len(cert.Justice) > 0 && len(cert.Helpful) > 0 {
+		// A spec may state both ByMC's justice and weak fairness of
+		// its steps. When the justice conditions alone discharge the
+		// obligations, the certificate needs no phases: each helpful
+		// constraint multiplies the obligations (one per phase and
+		// transition) that the re-check asks the solver about.
+		plain := *cert
+		plain.Helpful = nil
+		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(&plain))); err != nil {
+			return nil, err
+		} else if ok {
+			return &plain, nil
+		}
+	}
 	if len(cert.Justice) == 0 && len(cert.Helpful) == 0 {
 		// Nothing else can force the ranks down: leave the justice
 		// conditions' obligations to a stronger invariant.
@@ -470,7 +510,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 	}
 	// The order of the helpful constraints matters only for steps that
 	// leave the ranks equal; try the spec's order and its reverse.
-	if len(rest) > 0 && len(cert.Helpful) > 1 {
+	if len(rest)+len(idle) > 0 && len(cert.Helpful) > 1 {
 		ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert)))
 		if err != nil {
 			return nil, err
@@ -508,6 +548,13 @@ func (lq *liveQuestion) rankCandidates(live []int) (linear []Rank) {
 	succ := make([][]int, S)
 	addEdge := func(from, to int) {
 		a, b := m.Counters[from].State, m.Counters[to].State
+		// A process that stays where it is (an idle self-loop, ByMC's
+		// "loc -> loc" rules, or a step that only writes shared
+		// variables) changes no counter-weighted rank: its edge would
+		// only make the graph cyclic and lose the longest-path rank.
+		if a == b {
+			return
+		}
 		if !slices.Contains(succ[a], b) {
 			succ[a] = append(succ[a], b)
 		}
