@@ -14,7 +14,9 @@ import (
 )
 
 // Some questions are asked of a system derived from the one given: the
-// system without the shared variables nothing reads (checkSliced), the
+// family with a pinned parameter at its value (Check), the system
+// without the shared variables nothing reads (checkSliced), the
+// initial set narrowed by a premise (narrow.go), the phase and the
 // steps after an initial phase (phase.go). Their answers are turned
 // into answers of the system given before they are reported, so that a
 // proof is an invariant of the system as written, re-checked on its own
@@ -177,7 +179,15 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 		facts = append(facts, presburger.Compare(presburger.VarTerm(to.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
 	}
 	ts := safetySystem(to, premise, phi)
-	inv = conjOnce(append([]presburger.Formula{paramPart(ts)}, facts...)...)
+	return recheck(ctx, solver, to, ts, conjOnce(append([]presburger.Formula{paramPart(ts)}, facts...)...), res)
+}
+
+// recheck checks inv on ts, the question of a property on model m,
+// with CheckInvariant, and makes it res's certificate when it passes
+// (ok); false, with res unchanged, when it fails or the solver cannot
+// decide: a carried proof that is no certificate of the system as
+// written leaves the derived one.
+func recheck(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, inv presburger.Formula, res *Result) (bool, error) {
 	err := presburger.CheckInvariant(ctx, solver, ts, inv)
 	var ue *presburger.UndecidedError
 	var ie *presburger.InvariantError
@@ -187,10 +197,23 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 	case err != nil:
 		return false, err
 	}
-	res.Invariant, res.Level = inv, to.Level
-	res.InvariantText = FormatInvariant(inv, to.VarName, to.TypedAtom)
-	res.proof = &safetyProof{m: to, ts: ts}
+	res.Invariant, res.Level = inv, m.Level
+	res.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
+	res.proof = &safetyProof{m: m, ts: ts}
 	return true, nil
+}
+
+// checkerOf is the solver that re-checks invariants under opts: the
+// CheckSolver when one is set, else solver.
+func checkerOf(solver presburger.Solver, opts []Option) presburger.Solver {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.checker != nil {
+		return cfg.checker
+	}
+	return solver
 }
 
 // at returns the model at level, or the group-counter one when the
@@ -297,10 +320,7 @@ func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool
 	// The start: the derived run's processes and shared values, the
 	// variables it does not have at their least initial value.
 	start := gsst.Config{Counts: make([][]int, len(inst.Groups))}
-	from := tr.Lifted.Start
-	if derived.SingleInitial() {
-		from = derived.InitConfig()
-	}
+	from := startConfig(res)
 	if len(from.Counts) != len(inst.Groups) {
 		return false
 	}
@@ -325,21 +345,8 @@ func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool
 	start.Params = slices.Clone(from.Params)
 	procs := inst.NewProcs(start)
 	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
-	record := func() {
-		c := procs.View()
-		var groups [][]int
-		if len(tr.States) > 0 && tr.States[0].Groups != nil {
-			groups = make([][]int, len(c.Counts))
-			for g := range c.Counts {
-				groups[g] = slices.Clone(c.Counts[g])
-			}
-		}
-		st := explore.SystemState(inst, c.Totals(len(inst.States)), groups)
-		if len(inst.Shared) > 0 {
-			st = st.WithShared(slices.Clone(c.Shared))
-		}
-		out.States = append(out.States, st)
-	}
+	withGroups := len(tr.States) > 0 && tr.States[0].Groups != nil
+	record := func() { out.States = append(out.States, stateOf(inst, procs.View(), withGroups)) }
 	record()
 	for _, st := range tr.Lifted.Steps {
 		if st.Stutter {
@@ -587,20 +594,7 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 	// the sizes) hold throughout; the rest system's invariant may read
 	// them, and the phase's must then state them too.
 	ts := safetySystem(m, premise, phi)
-	inv := conjOnce(paramPart(ts), presburger.Disj(during, after))
-	err := presburger.CheckInvariant(ctx, c.solver, ts, inv)
-	var ue *presburger.UndecidedError
-	var ie *presburger.InvariantError
-	switch {
-	case errors.As(err, &ue), errors.As(err, &ie):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	restRes.Invariant, restRes.Level = inv, m.Level
-	restRes.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
-	restRes.proof = &safetyProof{m: m, ts: ts}
-	return true, nil
+	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 }
 
 // carryRun carries a run of a derived system of the cut to sys and

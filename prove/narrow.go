@@ -90,10 +90,7 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	for _, o := range opts {
 		o(&cfg)
 	}
-	checker := solver
-	if cfg.checker != nil {
-		checker = cfg.checker
-	}
+	checker := checkerOf(solver, opts)
 	var given *givenModels // sys's models, built when a narrowed proof first needs one
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties))}
 	for _, q := range asked {

@@ -41,8 +41,12 @@ import (
 // then a premise on a spread initial set, which narrowing and the ghost
 // constants read (ByMC's strb with its I state was unknown after 60 s,
 // and is proved at once so). Both are asked as properties of their own,
-// each with its re-checked certificate; only when both are proved is the
-// property, and otherwise it is asked of the system as written, so a
+// each with its re-checked certificate, and their answers are carried to
+// the system (derived.go): two proofs joined into one invariant of the
+// system, re-checked on its model (carryProof); a run of the phase, or
+// the phase's steps and then a run of the rest system, replayed on its
+// instance (carryRun). What the questions leave undecided, and a run
+// that does not carry, is asked of the system as written, so a
 // refutation is always a run of the system itself.
 
 // initialPhase is what cutPhase found.
@@ -313,7 +317,8 @@ func sameAdds(a, b map[int]int64) bool {
 // checkPhased is checkNarrowed on sys, its safety properties whose
 // premise reads nothing the phase changes asked through an initial
 // phase when sys has one (see above): proved when both the phase system
-// and the rest system prove them, else asked of sys.
+// and the rest system prove them, refuted when either refutes them
+// (the run carried to sys), else asked of sys.
 func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	if !phaseElimination {
 		return checkNarrowed(ctx, sys, prover, solver, opts...)
@@ -379,14 +384,10 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err != nil {
 		return nil, err
 	}
-	var cfgChecker presburger.Solver = solver
-	if cfg.checker != nil {
-		cfgChecker = cfg.checker
-	}
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties))}
 	done := make([]bool, len(sys.Properties))
 	derivedRun := make([]bool, len(sys.Properties)) // refuted on a derived system, the run not carried
-	carrier := &phaseCarrier{ph: ph, sys: sys, solver: cfgChecker, fixed: map[int]presburger.Formula{}}
+	carrier := &phaseCarrier{ph: ph, sys: sys, solver: checkerOf(solver, opts), fixed: map[int]presburger.Formula{}}
 	for k, f := range fixedParts {
 		if f != nil {
 			carrier.fixed[index[k]] = f

@@ -317,14 +317,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		// an invariant re-checked on its model, where the assumption
 		// (paramPart) gives the parameter its value; a run replayed on
 		// its instance at the same values.
-		var cfg config
-		for _, o := range opts {
-			o(&cfg)
-		}
-		checker := solver
-		if cfg.checker != nil {
-			checker = cfg.checker
-		}
+		checker := checkerOf(solver, opts)
 		models := newGivenModels(given, checker)
 		for i := range rep.Results {
 			r := &rep.Results[i]
@@ -376,14 +369,7 @@ func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err != nil || len(cut) == 0 {
 		return rep, err
 	}
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	checker := solver
-	if cfg.checker != nil {
-		checker = cfg.checker
-	}
+	checker := checkerOf(solver, opts)
 	given := newGivenModels(sys, checker)
 	note := strings.Join(cut, ", ") + " left out, as nothing reads it"
 	if len(cut) > 1 {
