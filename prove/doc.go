@@ -20,13 +20,18 @@
 // (narrow.go, gsst's NarrowInitial), a parameter that the
 // assumption pins to one value is read as that value (gsst's
 // PinParams), and a shared variable that nothing reads and that never
-// blocks a step is left out (gsst's SliceUnread; a refutation is asked
-// again of the system as given, so that its run is one of it). A system
-// whose processes all start in a state I that unguarded steps leave,
-// every other step waiting for "#I = 0" (ByMC's initial choice), has
-// its safety properties asked of that phase and, from the phase's ends,
-// of the steps after it (phase.go); a property is proved when both
-// questions are, and is otherwise asked as written.
+// blocks a step is left out (gsst's SliceUnread). A system whose
+// processes all start in a state I that unguarded steps leave, every
+// other step waiting for "#I = 0" (ByMC's initial choice), has its
+// safety properties asked of that phase and, from the phase's ends, of
+// the steps after it (phase.go); a property is proved when both
+// questions are, refuted when one is, and is otherwise asked as
+// written. The answers of these derived questions are carried to the
+// system as written (derived.go): an invariant re-checked on its own
+// model (the two of an initial phase joined into one), a run replayed
+// on its instance (a run after the phase preceded by the phase's
+// steps); what does not carry keeps the derived certificate, which the
+// model's reason names, or, for a run, is asked again of the system.
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system

@@ -435,3 +435,8 @@ func WithoutPhaseCut() (restore func()) {
 	phaseElimination = false
 	return func() { phaseElimination = true }
 }
+
+// AskedAgain says that res, the answer of a derived question (a sliced
+// system, the steps after an initial phase), was a run that could not
+// be carried to the system given, which was asked again.
+func AskedAgain(res Result) bool { return res.askedAgain }

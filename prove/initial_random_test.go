@@ -136,6 +136,19 @@ func TestProveInitialSetsRandom(t *testing.T) {
 					t.Fatalf("system %d: %v", i, err)
 				} else if narrowed != sys {
 					narrowedBy[res.Property.Name]++
+					// The narrowed question's answer is carried to
+					// sys: a proof re-checked on its model from the
+					// premise as written (and again here), a run
+					// replayed on its instance.
+					switch {
+					case res.Verdict == prove.Proved && res.Invariant != nil && strings.Contains(res.LevelReason, "re-checked on the system as written"):
+						checkAsWritten(t, ctx, s, i, sys, k, res)
+						narrowedBy["carried proof"]++
+					case res.Verdict == prove.Refuted && strings.Contains(res.LevelReason, "replayed on the system as written"):
+						narrowedBy["carried run"]++
+					case res.Verdict == prove.Proved || res.Verdict == prove.Refuted:
+						t.Errorf("system %d: %s %v on the narrowed system, not carried to the system as written (%s)\n%s", i, res.Property.Name, res.Verdict, res.LevelReason, testsupport.Describe(sys))
+					}
 				}
 			}
 			counts[res.Verdict]++
@@ -152,7 +165,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 	}
 	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter, %d up to one, %d with no greatest), %v (with a premise %v, narrowing the initial set %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v; %d instances through both engines",
 		systems, spreadParam, spreadRanged, sharedTerm, rangeTerm, rangeOpen, counts, premised, narrowedBy, dependent, levels, methods, engineRuns)
-	if narrowedBy["premised"] == 0 || narrowedBy["premised-shared"] == 0 {
+	if narrowedBy["premised"] == 0 || narrowedBy["premised-shared"] == 0 || narrowedBy["carried proof"] == 0 || narrowedBy["carried run"] == 0 {
 		t.Errorf("no premise of a kind narrows the initial set: %v", narrowedBy)
 	}
 	if rangeTerm == 0 || rangeOpen == 0 || engineRuns == 0 {

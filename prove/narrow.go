@@ -90,6 +90,8 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	for _, o := range opts {
 		o(&cfg)
 	}
+	checker := checkerOf(solver, opts)
+	var given *givenModels // sys's models, built when a narrowed proof first needs one
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties))}
 	for _, q := range asked {
 		qs := q.sys
@@ -123,9 +125,37 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		for k, i := range q.index {
 			res := sub.Results[k]
 			res.Property = &sys.Properties[i]
-			if q.folded != "" && res.LevelReason != "" {
-				// The certificate is of the narrowed question: say so.
-				res.LevelReason += "; asked from the initial configurations where " + q.folded + " (the premise's part that the initial set states)"
+			if q.folded != "" {
+				// The answer of the narrowed question, carried to sys:
+				// the invariant re-checked from the premise as written,
+				// the run replayed on sys's instance from a
+				// configuration where the premise holds.
+				carried := false
+				if res.Invariant != nil && res.Live == nil && res.proof != nil {
+					if given == nil {
+						given = newGivenModels(sys, checker)
+					}
+					if carried, err = carryInto(ctx, given.at(ctx, res.proof.m.Level), sys.Properties[i].Name, checker, &res); err != nil {
+						return nil, err
+					}
+				}
+				if res.Trace != nil {
+					carried = liftRun(ctx, sys, i, &res)
+				}
+				if res.LevelReason != "" {
+					res.LevelReason += "; asked from the initial configurations where " + q.folded + " (the premise's part that the initial set states)"
+					switch {
+					case carried && res.Trace != nil:
+						res.LevelReason += ", the run replayed on the system as written"
+					case carried:
+						res.LevelReason += ", the invariant re-checked on the system as written, from the premise"
+					}
+				}
+				if !carried {
+					// The certificate is of the narrowed question (its
+					// reason says so), no invariant of sys.
+					res.proof = nil
+				}
 			}
 			rep.Results[i] = res
 		}

@@ -41,8 +41,12 @@ import (
 // then a premise on a spread initial set, which narrowing and the ghost
 // constants read (ByMC's strb with its I state was unknown after 60 s,
 // and is proved at once so). Both are asked as properties of their own,
-// each with its re-checked certificate; only when both are proved is the
-// property, and otherwise it is asked of the system as written, so a
+// each with its re-checked certificate, and their answers are carried to
+// the system (derived.go): two proofs joined into one invariant of the
+// system, re-checked on its model (carryProof); a run of the phase, or
+// the phase's steps and then a run of the rest system, replayed on its
+// instance (carryRun). What the questions leave undecided, and a run
+// that does not carry, is asked of the system as written, so a
 // refutation is always a run of the system itself.
 
 // initialPhase is what cutPhase found.
@@ -56,6 +60,14 @@ type initialPhase struct {
 	// touched are the variables a premise must not read: the counters of
 	// I and of the targets, and the incremented shared variables.
 	touched map[presburger.Var]bool
+	// first is I; targets[g] are the states group g's steps out of I
+	// enter; adds maps each target to what its step adds to the shared
+	// variables (by index); incr are the shared variables the steps
+	// out of I increment.
+	first   int
+	targets [][]int
+	adds    map[int]map[int]int64
+	incr    map[int]bool
 }
 
 // phaseElimination lets the tests turn the cut off.
@@ -85,7 +97,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 			return nil, false, nil
 		}
 	}
-	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}}
+	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, adds: map[int]map[int]int64{}, incr: map[int]bool{}}
 	touch := func(st int) {
 		ph.touched[sys.TotalVar(st)] = true
 		for g := range sys.Groups {
@@ -154,7 +166,9 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		}
 		for j, c := range adds {
 			incr[j] = incr[j].Add(presburger.VarTerm(sys.TotalVar(t.To)).Scale(c))
+			ph.incr[j] = true
 		}
+		ph.adds[t.To] = adds
 	}
 	if len(isteps) == 0 {
 		return nil, false, nil
@@ -169,6 +183,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 			return nil, false, nil // its processes stay in I: no other step ever fires
 		}
 	}
+	ph.targets = targets
 	var links []presburger.Formula
 	for j, sum := range incr {
 		v := &sys.Shared[j]
@@ -302,7 +317,8 @@ func sameAdds(a, b map[int]int64) bool {
 // checkPhased is checkNarrowed on sys, its safety properties whose
 // premise reads nothing the phase changes asked through an initial
 // phase when sys has one (see above): proved when both the phase system
-// and the rest system prove them, else asked of sys.
+// and the rest system prove them, refuted when either refutes them
+// (the run carried to sys), else asked of sys.
 func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	if !phaseElimination {
 		return checkNarrowed(ctx, sys, prover, solver, opts...)
@@ -316,6 +332,7 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	}
 	var phaseProps, restProps []gsst.Property
 	var index []int
+	var fixedParts []presburger.Formula // the disjuncts of each phi that constantPart moved, nil for none
 	for i, p := range sys.Properties {
 		premise, g := counterabs.Premise(p.Formula)
 		if _, isSafety := counterabs.SafetyFormula(g); !isSafety {
@@ -327,9 +344,12 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 		phaseProps = append(phaseProps, p)
 		rp := p
 		rp.Formula = ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: presburger.Conj(ph.link, premise)}, R: g}
-		if cond, after, ok := ph.constantPart(sys, g); ok {
+		var fixed presburger.Formula
+		if cond, after, fx, ok := ph.constantPart(sys, g); ok {
 			rp.Formula = ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: presburger.Conj(ph.link, premise, cond)}, R: ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: after}}}
+			fixed = fx
 		}
+		fixedParts = append(fixedParts, fixed)
 		rp.Syntax = nil
 		restProps = append(restProps, rp)
 		index = append(index, i)
@@ -364,16 +384,35 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err != nil {
 		return nil, err
 	}
-	var keep []gsst.Property
-	var keepAt []int
-	for k, r := range phaseRep.Results {
-		if r.Verdict == Proved {
-			keep = append(keep, restProps[k])
-			keepAt = append(keepAt, index[k])
-		}
-	}
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties))}
 	done := make([]bool, len(sys.Properties))
+	derivedRun := make([]bool, len(sys.Properties)) // refuted on a derived system, the run not carried
+	carrier := &phaseCarrier{ph: ph, sys: sys, solver: checkerOf(solver, opts), fixed: map[int]presburger.Formula{}}
+	for k, f := range fixedParts {
+		if f != nil {
+			carrier.fixed[index[k]] = f
+		}
+	}
+	var keep []gsst.Property
+	var keepAt, keepK []int
+	for k, r := range phaseRep.Results {
+		i := index[k]
+		switch r.Verdict {
+		case Proved:
+			keep = append(keep, restProps[k])
+			keepAt = append(keepAt, i)
+			keepK = append(keepK, k)
+		case Refuted:
+			// A run of the phase is a run of sys: replayed there.
+			if carrier.carryRun(ctx, i, &r, nil) {
+				r.Property = &sys.Properties[i]
+				r.LevelReason += "; the run found on the system's initial phase (its steps out of I only), replayed on the system"
+				rep.Results[i], done[i] = r, true
+			} else {
+				derivedRun[i] = true
+			}
+		}
+	}
 	if len(keep) > 0 {
 		restSys, err := ph.rest.WithDerivedProperties(keep)
 		if err != nil {
@@ -384,16 +423,38 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			return nil, err
 		}
 		for k, r := range restRep.Results {
-			if r.Verdict != Proved {
-				continue
-			}
 			i := keepAt[k]
-			r.Property = &sys.Properties[i]
-			if r.LevelReason != "" {
-				r.LevelReason += "; asked of the system after its initial phase, from the phase's ends (" + sys.FormatFormula(ph.link) + "), the phase proved on its own"
+			phaseRes := phaseRep.Results[keepK[k]]
+			switch r.Verdict {
+			case Proved:
+				carried, err := carrier.carryProof(ctx, i, fixedParts[keepK[k]], &phaseRes, &r)
+				if err != nil {
+					return nil, err
+				}
+				r.Property = &sys.Properties[i]
+				if r.LevelReason != "" {
+					if carried {
+						r.LevelReason += "; the initial phase and the steps after it (from the phase's ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 in the phase, = 0 after), re-checked"
+					} else {
+						r.LevelReason += "; asked of the system after its initial phase, from the phase's ends (" + sys.FormatFormula(ph.link) + "), the phase proved on its own"
+					}
+				}
+				if !carried {
+					// The invariant is the rest system's, no invariant
+					// of sys: nothing may carry it further as one.
+					r.proof = nil
+				}
+				rep.Results[i], done[i] = r, true
+			case Refuted:
+				// The phase up to the run's start, then the run.
+				if carrier.carryRun(ctx, i, &r, &phaseRes) {
+					r.Property = &sys.Properties[i]
+					r.LevelReason += "; the run found on the system after its initial phase, preceded by the phase's steps to its start, replayed on the system"
+					rep.Results[i], done[i] = r, true
+				} else {
+					derivedRun[i] = true
+				}
 			}
-			rep.Results[i] = r
-			done[i] = true
 		}
 	}
 	var left []int
@@ -403,6 +464,8 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 		}
 	}
 	if len(left) > 0 {
+		// Asked as written: the properties the cut does not take, those
+		// it left undecided, and (slowly) a run that was not carried.
 		sub, err := ask(sys.WithProperties(left...), left)
 		if err != nil {
 			return nil, err
@@ -411,6 +474,7 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 		for k, i := range left {
 			r := sub.Results[k]
 			r.Property = &sys.Properties[i]
+			r.askedAgain = r.askedAgain || derivedRun[i]
 			rep.Results[i] = r
 		}
 	} else {
@@ -430,7 +494,8 @@ func reads(f presburger.Formula, set map[presburger.Var]bool) bool {
 }
 
 // constantPart splits AG phi (g), asked of the rest system, into a
-// condition on its initial configurations and what AG asks after: the
+// condition on its initial configurations and what AG asks after (and
+// returns the disjuncts it moved, fixedPart, over sys's variables): the
 // disjuncts of phi (a premise "A1 & A2 -> q" is the disjuncts !A1, !A2
 // and q) that read only variables the rest system keeps constant (the
 // incremented shared variables, the counters of I, the parameters) are
@@ -439,10 +504,10 @@ func reads(f presburger.Formula, set map[presburger.Var]bool) bool {
 // condition reads those variables at the phase's end (ph.start), where
 // narrowing can fold it (chose1 = 0 with chose1 = #V1 is #V1 = 0). ok is
 // false when no disjunct is constant.
-func (ph *initialPhase) constantPart(sys *gsst.System, g ctl.Formula) (cond, after presburger.Formula, ok bool) {
+func (ph *initialPhase) constantPart(sys *gsst.System, g ctl.Formula) (cond, after, fixedPart presburger.Formula, ok bool) {
 	phi, isSafety := counterabs.SafetyFormula(g)
 	if !isSafety {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	var parts []presburger.Formula
 	add := func(f presburger.Formula) {
@@ -486,7 +551,7 @@ func (ph *initialPhase) constantPart(sys *gsst.System, g ctl.Formula) (cond, aft
 		}
 	}
 	if len(fixed) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	cond, exact := presburger.SubstExact(presburger.Negation(presburger.Disj(fixed...)), func(v presburger.Var) presburger.Term {
 		if t, ok := ph.start[v]; ok {
@@ -495,7 +560,7 @@ func (ph *initialPhase) constantPart(sys *gsst.System, g ctl.Formula) (cond, aft
 		return presburger.VarTerm(v)
 	})
 	if !exact {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return cond, presburger.Disj(rest...), true
+	return cond, presburger.Disj(rest...), presburger.Disj(fixed...), true
 }

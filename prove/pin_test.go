@@ -54,6 +54,19 @@ properties:
 		if !strings.Contains(r.LevelReason, "k = 2 read as the assumption pins them") {
 			t.Errorf("%s: the model's reason %q does not name the pinned value", r.Property.Name, r.LevelReason)
 		}
+		// The answers are carried to the family as written: the
+		// invariant re-checked on its model (and again here), the run
+		// replayed on its instance.
+		switch {
+		case r.Verdict == prove.Proved && strings.Contains(r.LevelReason, "the invariant re-checked on the family as written"):
+			checkAsWritten(t, context.Background(), s, 0, sys, 0, r)
+		case r.Verdict == prove.Refuted && strings.Contains(r.LevelReason, "the run replayed on the family as written"):
+			if len(r.Params) != 1 || r.Params[0] != 2 || r.Instance == nil || len(r.Instance.Params) != 0 && r.Instance.Params[0].Value != 2 {
+				t.Errorf("%s: refuted at %v, want k = 2", r.Property.Name, r.Params)
+			}
+		default:
+			t.Errorf("%s: %v not carried to the family as written (%s)", r.Property.Name, r.Verdict, r.LevelReason)
+		}
 		if r.Property != &sys.Properties[0] && r.Property != &sys.Properties[1] {
 			t.Errorf("%s: the result's property is not the system's", r.Property.Name)
 		}

@@ -63,10 +63,16 @@ type Result struct {
 	// counters as GSST writes them and |g| for the size of group g.
 	Invariant     presburger.Formula
 	InvariantText string
-	// Sliced, when not nil, is the system whose model Invariant is
-	// over: Report.System without the shared variables nothing reads
-	// (gsst's SliceUnread), which the property was asked of; nil when
-	// it is Report.System's own.
+	// Sliced, when not nil, is the system whose answer this is:
+	// Report.System without the shared variables nothing reads (gsst's
+	// SliceUnread), which the property was asked of, when the answer
+	// could not be carried to Report.System (a liveness certificate, an
+	// invariant whose re-check on Report.System's model the solver could
+	// not decide, a run that is no AG phi refutation); Invariant is then
+	// over the sliced system's model. Nil when the answer is
+	// Report.System's own: every proof the slicing found is re-checked
+	// on Report.System's model, and every run replayed on its instance
+	// (derived.go).
 	Sliced *gsst.System
 	// Sizes (Refuted) are the group sizes of the instance where the
 	// property fails, Instance that instance, and Trace the run into a
@@ -107,6 +113,14 @@ type Result struct {
 	// jointRun is, for a joint question refuted (proveJoint), the run
 	// on the model, replayed there.
 	jointRun *presburger.Counterexample
+	// proof is, for a proof of a safety question, the model and the
+	// question its invariant was checked on (derived.go).
+	proof *safetyProof
+	// askedAgain says that a derived question's refutation could not
+	// be carried to the system given, which was asked again (for the
+	// tests: a carrying that fails where it should not is no wrong
+	// answer, only a slow one).
+	askedAgain bool
 	// explored is, for a liveness property of a family of one instance,
 	// that instance explored whole with the property holding on every
 	// fair run (lassoAt); exploredProof makes it the proof.
@@ -299,11 +313,32 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			}
 		}
 		rep.System = given
+		// The answers are carried to the family as given (derived.go):
+		// an invariant re-checked on its model, where the assumption
+		// (paramPart) gives the parameter its value; a run replayed on
+		// its instance at the same values.
+		checker := checkerOf(solver, opts)
+		models := newGivenModels(given, checker)
 		for i := range rep.Results {
 			r := &rep.Results[i]
 			r.Property = &given.Properties[i]
+			carried := false
+			if r.Invariant != nil && r.Live == nil && r.proof != nil {
+				if carried, err = carryInto(ctx, models.at(ctx, r.proof.m.Level), given.Properties[i].Name, checker, r); err != nil {
+					return nil, err
+				}
+			}
+			if r.Trace != nil {
+				carried = liftRun(ctx, given, i, r)
+			}
 			if r.LevelReason != "" {
 				r.LevelReason += "; " + strings.Join(values, ", ") + " read as the assumption pins them"
+				switch {
+				case carried && r.Trace != nil:
+					r.LevelReason += ", the run replayed on the family as written"
+				case carried:
+					r.LevelReason += ", the invariant re-checked on the family as written"
+				}
 			}
 		}
 	}
@@ -313,11 +348,18 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 // checkSliced is Check on sys, whose parameters are pinned: on sys
 // without the shared variables nothing reads (gsst's SliceUnread), when
 // it has some. The runs of the sliced system are those of sys without
-// those variables' values, so a proof there is one of sys, its
-// invariant over the variables kept; a refutation is asked again of sys
-// itself, so that the run reported is one of sys, replayed there.
-// Other answers (unknown, skipped) stand: sys has every run of the
-// sliced system and more state, and the same forms.
+// those variables' values, so its answers are sys's, and they are
+// carried to sys (derived.go): a proof's invariant, over the variables
+// kept, is re-checked on sys's own model (liftProof), and a run is
+// taken again by sys's processes, which computes the values left out,
+// and replayed on sys's instance (liftRun). Only a refutation whose run
+// cannot be carried so (a lasso, a fair run under justice, a property
+// asked in another form: parts, stable premises, reachability) is
+// asked again of sys itself, so that the run reported is one of sys;
+// a proof that cannot be carried (the solver cannot decide the check)
+// stays the sliced system's, which Result.Sliced names. Other answers
+// (unknown, skipped) stand: sys has every run of the sliced system and
+// more state, and the same forms.
 func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
 	sliced, cut, err := sys.SliceUnread()
 	if err != nil {
@@ -327,28 +369,41 @@ func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err != nil || len(cut) == 0 {
 		return rep, err
 	}
-	var again []int
-	for i := range rep.Results {
-		if rep.Results[i].Verdict == Refuted {
-			again = append(again, i)
-		}
-	}
+	checker := checkerOf(solver, opts)
+	given := newGivenModels(sys, checker)
 	note := strings.Join(cut, ", ") + " left out, as nothing reads it"
 	if len(cut) > 1 {
 		note = strings.Join(cut, ", ") + " left out, as nothing reads them"
 	}
+	var again []int
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		r.Property = &sys.Properties[i]
-		r.Sliced = sliced
+		carried, err := carrySliced(ctx, given, checker, sys, i, r)
+		if err != nil {
+			return nil, err
+		}
 		if r.LevelReason != "" {
 			r.LevelReason += "; " + note
+			switch {
+			case carried && r.Verdict == Proved && r.Trace == nil:
+				r.LevelReason += " (the invariant re-checked with it)"
+			case carried && r.Trace != nil:
+				r.LevelReason += " (the run replayed with it)"
+			}
+		}
+		if !carried {
+			r.Sliced = sliced
+		}
+		if r.Verdict == Refuted && !carried {
+			again = append(again, i)
 		}
 	}
 	rep.System = sys
 	if len(again) == 0 {
 		return rep, nil
 	}
+	// The runs that could not be carried: asked again of sys.
 	whole, err := checkSplit(ctx, sys.WithProperties(again...), prover, solver, opts...)
 	if err != nil {
 		return nil, err
@@ -356,8 +411,38 @@ func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	for k, i := range again {
 		rep.Results[i] = whole.Results[k]
 		rep.Results[i].Property = &sys.Properties[i]
+		rep.Results[i].askedAgain = true
 	}
 	return rep, nil
+}
+
+// carrySliced carries r, the answer of the sliced system's property
+// index, to sys (liftProof, liftRun), and its parts with it; carried
+// says that the whole answer is now sys's: every invariant re-checked
+// on sys's model, the run replayed on sys's instance. An answer with
+// neither (unknown, skipped) is carried as it is.
+func carrySliced(ctx context.Context, given *givenModels, checker presburger.Solver, sys *gsst.System, index int, r *Result) (carried bool, err error) {
+	carried = true
+	for k := range r.Parts {
+		ok, err := carrySliced(ctx, given, checker, sys, -1, &r.Parts[k])
+		if err != nil {
+			return false, err
+		}
+		carried = carried && ok
+	}
+	if r.Invariant != nil && r.Live == nil {
+		ok, err := liftProof(ctx, given, checker, r)
+		if err != nil {
+			return false, err
+		}
+		carried = carried && ok
+	} else if r.Live != nil {
+		carried = false
+	}
+	if r.Trace != nil {
+		carried = carried && index >= 0 && liftRun(ctx, sys, index, r)
+	}
+	return carried, nil
 }
 
 // checkSplit is Check on sys, whose parameters are pinned and whose
@@ -925,7 +1010,7 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	if proof != nil {
 		// lemmasFor has checked it.
 		res.Method = ByLemmas
-		fillProof(m, res, proof, lemmas)
+		fillProof(m, ts, res, proof, lemmas)
 		return nil
 	}
 	if family != nil && !family.first {
@@ -1431,7 +1516,7 @@ func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pres
 	switch {
 	case err == nil:
 		res.Method = method
-		fillProof(m, res, inv, nil)
+		fillProof(m, ts, res, inv, nil)
 		return true, nil
 	case timedOut(ctx, cfg):
 		res.Verdict, res.Reason, res.Stopped = Unknown, fmt.Sprintf("timeout after %s", cfg.timeout), true
@@ -1445,8 +1530,9 @@ func tryProof(ctx context.Context, cfg config, m *counterabs.ParamModel, ts pres
 }
 
 // fillProof records inv, checked, as the proof of res.
-func fillProof(m *counterabs.ParamModel, res *Result, inv presburger.Formula, lemmas []Lemma) {
+func fillProof(m *counterabs.ParamModel, ts presburger.TransitionSystem, res *Result, inv presburger.Formula, lemmas []Lemma) {
 	res.Verdict, res.Invariant, res.Lemmas = Proved, inv, lemmas
+	res.proof = &safetyProof{m: m, ts: ts}
 	res.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
 }
 
@@ -1474,7 +1560,7 @@ func answer(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presbu
 			return errkind.Errorf(errkind.Internal, "the prover's invariant %s fails the re-check: %w",
 				m.FormatFormula(ans.Invariant), err)
 		}
-		fillProof(m, res, ans.Invariant, lemmas)
+		fillProof(m, ts, res, ans.Invariant, lemmas)
 	case presburger.Refuted:
 		if ans.Counterexample == nil {
 			return errkind.Errorf(errkind.Internal, "the prover refuted the property without a counterexample")
@@ -1540,6 +1626,6 @@ func proveRelaxed(ctx context.Context, cfg config, m *counterabs.ParamModel, ts 
 		return false
 	}
 	res.Method = ByRelaxed
-	fillProof(m, res, ans.Invariant, nil)
+	fillProof(m, ts, res, ans.Invariant, nil)
 	return true
 }

@@ -1,0 +1,728 @@
+package prove
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// Some questions are asked of a system derived from the one given: the
+// family with a pinned parameter at its value (Check), the system
+// without the shared variables nothing reads (checkSliced), the
+// initial set narrowed by a premise (narrow.go), the phase and the
+// steps after an initial phase (phase.go). Their answers are turned
+// into answers of the system given before they are reported, so that a
+// proof is an invariant of the system as written, re-checked on its own
+// model by the same checker as every invariant, and a refutation a run
+// of that system, replayed on its instance: the argument that the
+// derived question is the same question is then no part of the
+// evidence, only of how it was found.
+
+// safetyProof is what a proof of a safety question was checked on: the
+// model m and its transition system ts (m's steps, ts.Init the initial
+// states where the premise holds, ts.Bad the states violating phi), so
+// that its invariant can be carried to the model of another system.
+type safetyProof struct {
+	m  *counterabs.ParamModel
+	ts presburger.TransitionSystem
+}
+
+// liftFormula rewrites f, a formula over the variables of model from,
+// over those of model to, the model of a system with the same local
+// states and groups: counters by state and group (a total counter of
+// from as the sum of the group counters of to), sizes and n as they
+// are, shared variables and parameters by name. A shared variable that
+// is a state variable of from but a constant of to reads to's constant.
+// ok is false when f reads a variable with no counterpart (a local of a
+// guard, a variable to's system does not have) or a coefficient would
+// overflow.
+func liftFormula(from, to *counterabs.ParamModel, f presburger.Formula) (presburger.Formula, bool) {
+	if len(from.System.States) != len(to.System.States) || len(from.System.Groups) != len(to.System.Groups) {
+		return nil, false
+	}
+	counterAt := map[counterabs.Counter]int{}
+	for i, c := range to.Counters {
+		counterAt[c] = i
+	}
+	sharedAt := map[string]presburger.Term{}
+	for j := range to.System.Shared {
+		v := &to.System.Shared[j]
+		if v.InitTerm.IsConst() && !v.InitSeveral() {
+			sharedAt[v.Name] = presburger.ConstTerm(int64(v.Init))
+		}
+	}
+	for j := range to.Shared {
+		sharedAt[to.Shared[j].Name] = presburger.VarTerm(to.SharedVar(j))
+	}
+	paramAt := map[string]presburger.Var{}
+	for k := range to.System.Params {
+		paramAt[to.System.Params[k].Name] = to.ParamVar(k)
+	}
+	sub := map[presburger.Var]presburger.Term{}
+	for _, v := range presburger.FreeVars(f) {
+		var t presburger.Term
+		ok := true
+		switch {
+		case int(v) < len(from.Counters):
+			c := from.Counters[v]
+			if i, found := counterAt[c]; found {
+				t = presburger.VarTerm(presburger.Var(i))
+				break
+			}
+			if c.Group >= 0 || to.Level != counterabs.GroupLevel {
+				return nil, false
+			}
+			for g := range to.System.Groups {
+				i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
+				if !found {
+					return nil, false
+				}
+				t = t.Add(presburger.VarTerm(presburger.Var(i)))
+			}
+		case v >= from.SizeVar(0) && v < from.NVar():
+			t = presburger.VarTerm(to.SizeVar(int(v - from.SizeVar(0))))
+		case v == from.NVar():
+			t = presburger.VarTerm(to.NVar())
+		case len(from.Shared) > 0 && v >= from.SharedVar(0) && v < from.SharedVar(len(from.Shared)):
+			t, ok = sharedAt[from.Shared[v-from.SharedVar(0)].Name]
+		case len(from.System.Params) > 0 && v >= from.ParamVar(0) && v < from.ParamVar(len(from.System.Params)):
+			var w presburger.Var
+			w, ok = paramAt[from.System.Params[v-from.ParamVar(0)].Name]
+			t = presburger.VarTerm(w)
+		default:
+			ok = false
+		}
+		if !ok {
+			return nil, false
+		}
+		sub[v] = t
+	}
+	return presburger.SubstExact(f, func(v presburger.Var) presburger.Term { return sub[v] })
+}
+
+// givenModels builds, once per level, the model of a system given to
+// Check (with no property: the questions bring their own), as check
+// builds it: the steps a run can take (RunSteps), without the steps no
+// run takes (firing, whose cut is checked), with the guards as written.
+type givenModels struct {
+	sys    *gsst.System
+	solver presburger.Solver
+	built  map[counterabs.Level]*counterabs.ParamModel
+	failed map[counterabs.Level]bool
+}
+
+func newGivenModels(sys *gsst.System, solver presburger.Solver) *givenModels {
+	// The safety properties, which the model writes over its
+	// variables (carryInto reads them); the others it does not take.
+	var safety []int
+	for i := range sys.Properties {
+		if _, _, ok := counterabs.PremisedSafety(sys.Properties[i].Formula); ok {
+			safety = append(safety, i)
+		}
+	}
+	return &givenModels{sys: sys.WithProperties(safety...), solver: solver, built: map[counterabs.Level]*counterabs.ParamModel{}, failed: map[counterabs.Level]bool{}}
+}
+
+// carryInto carries the proof of res, found on a derived question, to
+// the safety property name of the given system, at its model to
+// (givenModels), from that property's own premise: the invariant over
+// to's variables (liftFormula), with what the derived model may take
+// for granted stated: the counters no run of it raises stay 0 (its
+// model has no step out of them, firing), each shared variable it
+// reads as a constant (the narrowed system starts it at one value, and
+// no step writes it) has that value, and the conditions on the
+// parameters; checked with CheckInvariant on to from the premise as
+// written. ok says that res now holds it; false, with res unchanged,
+// when a formula does not carry or the check fails or cannot decide
+// (then the derived answer stands, with what was derived said in its
+// reason).
+func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solver presburger.Solver, res *Result) (bool, error) {
+	if to == nil || res.proof == nil || res.Invariant == nil || res.Live != nil {
+		return false, nil
+	}
+	premise, phi := premisedSafetyOf(to, name)
+	if phi == nil {
+		return false, nil
+	}
+	from := res.proof.m
+	parts := []presburger.Formula{res.Invariant}
+	for i, raised := range raisedCounters(from) {
+		if !raised {
+			parts = append(parts, presburger.Compare(presburger.VarTerm(from.StateVar(i)), presburger.Eq, presburger.Term{}))
+		}
+	}
+	inv, ok := liftFormula(from, to, conjOnce(parts...))
+	if !ok {
+		return false, nil
+	}
+	state := map[string]bool{}
+	for j := range from.Shared {
+		state[from.Shared[j].Name] = true
+	}
+	facts := []presburger.Formula{inv}
+	for j := range to.Shared {
+		k, found := sharedNamed(from.System, to.Shared[j].Name)
+		if !found || state[to.Shared[j].Name] {
+			continue
+		}
+		v := &from.System.Shared[k]
+		if !v.InitTerm.IsConst() || v.InitSeveral() {
+			return false, nil
+		}
+		facts = append(facts, presburger.Compare(presburger.VarTerm(to.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
+	}
+	ts := safetySystem(to, premise, phi)
+	return recheck(ctx, solver, to, ts, conjOnce(append([]presburger.Formula{paramPart(ts)}, facts...)...), res)
+}
+
+// recheck checks inv on ts, the question of a property on model m,
+// with CheckInvariant, and makes it res's certificate when it passes
+// (ok); false, with res unchanged, when it fails or the solver cannot
+// decide: a carried proof that is no certificate of the system as
+// written leaves the derived one.
+func recheck(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, inv presburger.Formula, res *Result) (bool, error) {
+	err := presburger.CheckInvariant(ctx, solver, ts, inv)
+	var ue *presburger.UndecidedError
+	var ie *presburger.InvariantError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &ie):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	res.Invariant, res.Level = inv, m.Level
+	res.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
+	res.proof = &safetyProof{m: m, ts: ts}
+	return true, nil
+}
+
+// checkerOf is the solver that re-checks invariants under opts: the
+// CheckSolver when one is set, else solver.
+func checkerOf(solver presburger.Solver, opts []Option) presburger.Solver {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.checker != nil {
+		return cfg.checker
+	}
+	return solver
+}
+
+// at returns the model at level, or the group-counter one when the
+// system is not certified for the total-counter one (a total counter
+// reads there as a sum, liftFormula); nil when it cannot be built.
+func (g *givenModels) at(ctx context.Context, level counterabs.Level) *counterabs.ParamModel {
+	if m, ok := g.built[level]; ok || g.failed[level] {
+		return m
+	}
+	var m *counterabs.ParamModel
+	var err error
+	if level == counterabs.TotalLevel {
+		// BuildParam certifies, and falls back to the group-counter
+		// model when it cannot.
+		m, err = counterabs.BuildParam(ctx, g.sys, g.solver, counterabs.RunSteps())
+	} else {
+		m, err = counterabs.BuildParamGroup(g.sys, counterabs.RunSteps())
+	}
+	if err == nil {
+		m, err = firing(ctx, g.solver, m)
+	}
+	if err != nil {
+		g.failed[level] = true
+		return nil
+	}
+	g.built[level] = m
+	return m
+}
+
+// liftProof carries the proof of res (res.proof, res.Invariant), found
+// on a derived question, to the given system's model at its level: the
+// invariant, the question's initial condition (its premise, and the
+// derived system's initial set, which the given system's narrows to the
+// same states) and bad states rewritten by liftFormula, the initial
+// states and steps the given model's own; and checks it there with
+// CheckInvariant. ok says that res now holds the re-checked certificate
+// (Invariant, InvariantText, Level); false, with res unchanged, when
+// the proof cannot be carried (a variable with no counterpart, a model
+// that cannot be built) or the solver cannot decide the check. An
+// invariant that fails the check is an internal error: the derived
+// question was not the same question.
+func liftProof(ctx context.Context, given *givenModels, solver presburger.Solver, res *Result) (ok bool, err error) {
+	p := res.proof
+	if p == nil || res.Invariant == nil || res.Live != nil {
+		return false, nil
+	}
+	to := given.at(ctx, p.m.Level)
+	if to == nil {
+		return false, nil
+	}
+	inv, ok1 := liftFormula(p.m, to, res.Invariant)
+	init, ok2 := liftFormula(p.m, to, p.ts.Init)
+	bad, ok3 := liftFormula(p.m, to, p.ts.Bad)
+	if !ok1 || !ok2 || !ok3 {
+		return false, nil
+	}
+	ps := to.TransitionSystem()
+	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: presburger.Conj(ps.Init, init), Trans: ps.Trans, Bad: bad}
+	err = presburger.CheckInvariant(ctx, solver, ts, inv)
+	var ue *presburger.UndecidedError
+	switch {
+	case errors.As(err, &ue):
+		return false, nil
+	case err != nil:
+		return false, errkind.Errorf(errkind.Internal, "the invariant %s of the derived question does not carry to the system as written: %w", to.FormatFormula(inv), err)
+	}
+	res.Invariant, res.Level = inv, to.Level
+	res.InvariantText = FormatInvariant(inv, to.VarName, to.TypedAtom)
+	res.proof = &safetyProof{m: to, ts: ts}
+	return true, nil
+}
+
+// liftRun carries the refutation of res (a run of a derived system's
+// instance: res.Trace with its lifted steps, res.Sizes, res.Params) to
+// the instance of sys at the same values, and replays it there
+// (execute), property index of sys being what it refutes: the steps are
+// taken again on sys's processes, by the same transitions (sys has the
+// derived system's steps, in the same order, plus assignments to the
+// shared variables the derived system left out), which computes the
+// values of the variables left out; the states so reached are the
+// trace, lifted to processes again (explore.Lift) and executed against
+// the property's premise and phi. ok is false, with res unchanged, when
+// the run cannot be carried: a lasso, fairness with justice (the fair
+// run is explore's, of the derived instance), a property that is not
+// AG phi on sys, a step the processes of sys cannot take.
+func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool {
+	tr := res.Trace
+	if tr == nil || tr.Lifted == nil || res.Instance == nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" {
+		return false
+	}
+	if len(sys.Fairness.Justice) > 0 || len(res.Instance.Fairness.Justice) > 0 {
+		return false
+	}
+	inst, ok := instanceOf(sys, res)
+	if !ok || index >= len(inst.Properties) {
+		return false
+	}
+	premise, phi, isSafety := counterabs.PremisedSafety(inst.Properties[index].Formula)
+	if !isSafety {
+		return false
+	}
+	derived := res.Instance
+	// The start: the derived run's processes and shared values, the
+	// variables it does not have at their least initial value.
+	start := gsst.Config{Counts: make([][]int, len(inst.Groups))}
+	from := startConfig(res)
+	if len(from.Counts) != len(inst.Groups) {
+		return false
+	}
+	for g := range from.Counts {
+		start.Counts[g] = slices.Clone(from.Counts[g])
+	}
+	start.Shared = make([]int, len(inst.Shared))
+	for j := range inst.Shared {
+		v := &inst.Shared[j]
+		low := v.InitLow()
+		if !low.IsConst() {
+			return false
+		}
+		start.Shared[j] = int(low.Const)
+		if k, found := sharedNamed(derived, v.Name); found {
+			if k >= len(from.Shared) {
+				return false
+			}
+			start.Shared[j] = from.Shared[k]
+		}
+	}
+	start.Params = slices.Clone(from.Params)
+	procs := inst.NewProcs(start)
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	withGroups := len(tr.States) > 0 && tr.States[0].Groups != nil
+	record := func() { out.States = append(out.States, stateOf(inst, procs.View(), withGroups)) }
+	record()
+	for _, st := range tr.Lifted.Steps {
+		if st.Stutter {
+			return false
+		}
+		step, movers, err := explore.StepOf(inst, st)
+		if err != nil {
+			return false
+		}
+		transferred, shared, err := inst.CheckMovers(step, procs, movers)
+		if err != nil {
+			return false
+		}
+		procs.Take(movers, transferred, shared)
+		record()
+	}
+	if len(out.States) != len(tr.States) {
+		return false
+	}
+	for k := range out.States {
+		if !slices.Equal(out.States[k].Counters, tr.States[k].Counters) {
+			return false
+		}
+	}
+	inst, ok = replayStates(ctx, inst, out, premise, phi)
+	if !ok {
+		return false
+	}
+	res.Instance, res.Trace = inst, out
+	return true
+}
+
+// replayStates lifts tr, whose States are configurations of inst as
+// counters and shared values, to process moves of inst (explore.Lift)
+// and executes them (execute) from an initial configuration where
+// premise holds to one where phi fails; it returns the instance the
+// run is of (inst with its initial configurations up to the run's
+// start, for a shared variable that starts in a range) and whether
+// the run replays.
+func replayStates(ctx context.Context, inst *gsst.System, tr *explore.Trace, premise, phi presburger.Formula) (*gsst.System, bool) {
+	if len(tr.States) == 0 {
+		return nil, false
+	}
+	inst = inst.InitialsUpTo(slices.Max(append([]int{0}, tr.States[0].Shared...)))
+	tr.Lifted = explore.Lift(ctx, inst, tr)
+	if tr.Lifted.Error != "" || execute(inst, tr, premise, phi) != nil {
+		return nil, false
+	}
+	return inst, true
+}
+
+// instanceOf instantiates sys at the values of res, a refutation of a
+// system with sys's parameters and groups.
+func instanceOf(sys *gsst.System, res *Result) (*gsst.System, bool) {
+	params := res.Params
+	if params == nil {
+		params = make([]int, len(sys.Params))
+		for k := range sys.Params {
+			if !sys.Params[k].Fixed {
+				return nil, false
+			}
+			params[k] = sys.Params[k].Value
+		}
+	}
+	inst, err := sys.InstantiateParams(params, res.Sizes)
+	return inst, err == nil
+}
+
+// startConfig is the configuration the lifted run of res starts from,
+// on its instance.
+func startConfig(res *Result) gsst.Config {
+	if res.Instance.SingleInitial() {
+		return res.Instance.InitConfig()
+	}
+	return res.Trace.Lifted.Start
+}
+
+// stateOf writes configuration c of inst as a trace state, with its
+// group counters when withGroups says so.
+func stateOf(inst *gsst.System, c gsst.Config, withGroups bool) explore.State {
+	var groups [][]int
+	if withGroups {
+		groups = make([][]int, len(c.Counts))
+		for g := range c.Counts {
+			groups[g] = slices.Clone(c.Counts[g])
+		}
+	}
+	st := explore.SystemState(inst, c.Totals(len(inst.States)), groups)
+	if len(inst.Shared) > 0 {
+		st = st.WithShared(slices.Clone(c.Shared))
+	}
+	return st
+}
+
+// phaseCarrier carries the answers of the two questions of an initial
+// phase (phase.go) to sys, the system it was cut from.
+type phaseCarrier struct {
+	ph     *initialPhase
+	sys    *gsst.System
+	solver presburger.Solver
+	// m is sys's group-counter model with the properties carryProof
+	// reads, built when first needed (built says it was tried).
+	m     *counterabs.ParamModel
+	built bool
+	// fixed are the disjuncts constantPart moved, by index into
+	// sys.Properties.
+	fixed map[int]presburger.Formula
+}
+
+// linkName and fixedName name the properties of the model carryProof
+// builds that carry the link and a phi's constant disjuncts: names no
+// property of a file has (they start with a space).
+const linkName = " link"
+
+func fixedName(name string) string { return " constant part of " + name }
+
+// model returns sys's group-counter model, its properties those of sys,
+// the link, and each of c.fixed as AG f, so that the model writes them over its
+// variables; nil when it cannot be built.
+func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
+	if c.built {
+		return c.m
+	}
+	c.built = true
+	ag := func(f presburger.Formula) ctl.Formula { return ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: f}} }
+	var props []gsst.Property
+	for i := range c.sys.Properties {
+		props = append(props, c.sys.Properties[i])
+		if f := c.fixed[i]; f != nil {
+			props = append(props, gsst.Property{Name: fixedName(c.sys.Properties[i].Name), Formula: ag(f)})
+		}
+	}
+	props = append(props, gsst.Property{Name: linkName, Formula: ag(c.ph.link)})
+	with, err := c.sys.WithDerivedProperties(props)
+	if err != nil {
+		return nil
+	}
+	m, err := counterabs.BuildParamGroup(with, counterabs.RunSteps())
+	if err == nil {
+		m, err = firing(ctx, c.solver, m)
+	}
+	if err != nil {
+		return nil
+	}
+	c.m = m
+	return m
+}
+
+// carryProof joins the proofs of property index of sys on the phase
+// system (phaseRes) and on the rest system (restRes) into an invariant
+// of sys's group-counter model, and checks it there with
+// CheckInvariant; ok says that restRes now holds it. With In the sum
+// of I's counters, the invariant is
+//
+//	In > 0 & PhaseInv & Frozen  |  In = 0 & (Fixed | RestInv & Stay)
+//
+// (with the conditions on the parameters), PhaseInv and RestInv the
+// two invariants over sys's variables (liftFormula), Stay that the
+// counters no run of the rest system raises stay 0 (its model has no
+// step out of them, so its invariant need not say it), Frozen what holds throughout the phase (every counter
+// but those of I and of the group's targets 0, each shared variable no
+// step out of I increments at its initial value, the pools' sums, the
+// link, the premise), Fixed the disjuncts of phi that constantPart
+// moved into the rest question's premise (false when none). While a
+// process is in I only the steps out of I can fire (the others wait
+// for In = 0), which keep PhaseInv (inductive on the phase system) and
+// Frozen; the step that empties I ends in a configuration that Frozen
+// and In = 0 make one of the rest system's initial ones where the link
+// and the premise hold, so where RestInv holds, unless Fixed does;
+// after it, no step enters I, Fixed reads only what no step changes
+// there, and RestInv is inductive under the other steps. The checker
+// decides all of it on sys's model; false, with restRes unchanged, when
+// the check fails or cannot decide (the model's steps may differ from
+// the derived models': a step no run takes, cut from one of them), or a
+// formula does not carry. The answer is then the derived questions',
+// as the argument of phase.go makes it one of sys.
+func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburger.Formula, phaseRes, restRes *Result) (bool, error) {
+	if phaseRes.proof == nil || restRes.proof == nil || phaseRes.Invariant == nil || restRes.Invariant == nil || phaseRes.Live != nil || restRes.Live != nil {
+		return false, nil
+	}
+	m := c.model(ctx)
+	if m == nil {
+		return false, nil
+	}
+	name := c.sys.Properties[index].Name
+	premise, phi := premisedSafetyOf(m, name)
+	_, linked := premisedSafetyOf(m, linkName)
+	fixedNow := presburger.Formula(presburger.False)
+	if fixed != nil {
+		_, fixedNow = premisedSafetyOf(m, fixedName(name))
+	}
+	if phi == nil || linked == nil || fixedNow == nil {
+		return false, nil
+	}
+	phaseInv, ok1 := liftFormula(phaseRes.proof.m, m, phaseRes.Invariant)
+	// The rest system's model has no step out of a counter no run of
+	// it raises (the steps a run can take, firing), so its invariant
+	// need not say that such a counter stays 0; sys's model has those
+	// steps (they fire in the phase's other ends), and the invariant
+	// after the phase says it.
+	restModel := restRes.proof.m
+	var stay []presburger.Formula
+	for i, raised := range raisedCounters(restModel) {
+		if !raised {
+			stay = append(stay, presburger.Compare(presburger.VarTerm(restModel.StateVar(i)), presburger.Eq, presburger.Term{}))
+		}
+	}
+	restInv, ok2 := liftFormula(restModel, m, presburger.Conj(append(stay, restRes.Invariant)...))
+	if !ok1 || !ok2 {
+		return false, nil
+	}
+	ph := c.ph
+	var inI presburger.Term
+	frozen := []presburger.Formula{phaseInv, linked, premise}
+	for i, ctr := range m.Counters {
+		x := presburger.VarTerm(presburger.Var(i))
+		switch {
+		case ctr.State == ph.first:
+			inI = inI.Add(x)
+		case !slices.Contains(ph.targets[ctr.Group], ctr.State):
+			frozen = append(frozen, presburger.Compare(x, presburger.Eq, presburger.Term{}))
+		}
+	}
+	for j := range m.Shared {
+		k := m.SharedIndex(j)
+		if ph.incr[k] {
+			continue
+		}
+		v := &c.sys.Shared[k]
+		if !v.InitTerm.IsConst() || v.InitSeveral() {
+			return false, nil
+		}
+		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
+	}
+	for _, pool := range m.Pools {
+		var sum presburger.Term
+		for _, i := range pool.Counters {
+			sum = sum.Add(presburger.VarTerm(presburger.Var(i)))
+		}
+		frozen = append(frozen, presburger.Compare(sum, presburger.Eq, pool.Sum))
+	}
+	during := presburger.Conj(append([]presburger.Formula{presburger.Compare(inI, presburger.Ge, presburger.ConstTerm(1))}, frozen...)...)
+	after := presburger.Conj(presburger.Compare(inI, presburger.Eq, presburger.Term{}), presburger.Disj(fixedNow, restInv))
+	// The conditions on the parameters (the assumption, n the sum of
+	// the sizes) hold throughout; the rest system's invariant may read
+	// them, and the phase's must then state them too.
+	ts := safetySystem(m, premise, phi)
+	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+}
+
+// carryRun carries a run of a derived system of the cut to sys and
+// replays it on sys's instance at the same values (replayStates): a
+// run of the phase system (phaseRes nil) is a run of sys as it is; a
+// run of the rest system (phaseRes its phase's proof) starts at an end
+// of the phase, which the steps out of I reach from sys's initial
+// configuration, each group's processes leaving I for their targets
+// one by one, each step adding its constants: those steps, then the
+// run. ok says that res now holds the run of sys; false, with res
+// unchanged, when it does not carry (a lasso, fairness with justice,
+// which asks explore for a fair run, a start the phase does not
+// reach) or does not replay.
+func (c *phaseCarrier) carryRun(ctx context.Context, index int, res *Result, phaseRes *Result) bool {
+	tr := res.Trace
+	if tr == nil || tr.Lifted == nil || res.Instance == nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || len(tr.States) == 0 {
+		return false
+	}
+	if len(c.sys.Fairness.Justice) > 0 {
+		return false
+	}
+	inst, ok := instanceOf(c.sys, res)
+	if !ok {
+		return false
+	}
+	premise, phi, isSafety := counterabs.PremisedSafety(inst.Properties[index].Formula)
+	if !isSafety {
+		return false
+	}
+	withGroups := tr.States[0].Groups != nil
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	copyState := func(st explore.State) explore.State {
+		var groups [][]int
+		for _, row := range st.Groups {
+			groups = append(groups, slices.Clone(row))
+		}
+		s := explore.SystemState(inst, slices.Clone(st.Counters), groups)
+		if len(inst.Shared) > 0 {
+			if len(st.Shared) != len(inst.Shared) {
+				return explore.State{}
+			}
+			s = s.WithShared(slices.Clone(st.Shared))
+		}
+		return s
+	}
+	states := tr.States
+	if phaseRes != nil {
+		// The phase: from sys's initial configuration to the run's
+		// start, which the derived instance's lifted run names group
+		// by group.
+		end := startConfig(res)
+		cur := inst.InitConfig()
+		if len(end.Counts) != len(cur.Counts) {
+			return false
+		}
+		out.States = append(out.States, stateOf(inst, cur, withGroups))
+		for g := range cur.Counts {
+			for _, t := range c.ph.targets[g] {
+				for range end.Counts[g][t] {
+					if cur.Counts[g][c.ph.first] == 0 {
+						return false
+					}
+					cur.Counts[g][c.ph.first]--
+					cur.Counts[g][t]++
+					for j, add := range c.ph.adds[t] {
+						cur.Shared[j] += int(add)
+					}
+					out.States = append(out.States, stateOf(inst, cur, withGroups))
+				}
+			}
+		}
+		last := out.States[len(out.States)-1]
+		first := copyState(states[0])
+		if !slices.Equal(last.Counters, first.Counters) || !slices.Equal(last.Shared, first.Shared) {
+			return false
+		}
+		states = states[1:]
+	}
+	for _, st := range states {
+		s := copyState(st)
+		if s.Counters == nil {
+			return false
+		}
+		out.States = append(out.States, s)
+	}
+	last := len(out.States) - 1
+	for k := range out.Segments {
+		out.Segments[k].Start, out.Segments[k].End = 0, last
+		// A run, not known to be a shortest one of sys: its other
+		// steps may reach a bad state sooner once I is empty.
+		out.Segments[k].Kind = explore.RunSegment
+	}
+	inst, ok = replayStates(ctx, inst, out, premise, phi)
+	if !ok {
+		return false
+	}
+	res.Instance, res.Trace = inst, out
+	if len(inst.Fairness.Weak) > 0 {
+		// The derived systems have no fairness; sys's weak fairness
+		// excludes no finite run (refute).
+		res.Reason = "weak fairness alone excludes no finite run: the run continues as a fair one (docs/prove.md, Fairness)"
+	}
+	return true
+}
+
+// sharedNamed returns the index of sys's shared variable named name.
+func sharedNamed(sys *gsst.System, name string) (int, bool) {
+	for j := range sys.Shared {
+		if sys.Shared[j].Name == name {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// conjOnce is the conjunction of fs with each conjunct once (an
+// invariant and the facts stated beside it often share some), in the
+// order of their first occurrence.
+func conjOnce(fs ...presburger.Formula) presburger.Formula {
+	seen := map[string]bool{}
+	var out []presburger.Formula
+	for _, f := range fs {
+		for _, c := range presburger.Conjuncts(f) {
+			if k := presburger.Format(c, numbered); !seen[k] {
+				seen[k] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return presburger.Conj(out...)
+}
