@@ -207,6 +207,9 @@ type coverSystem struct {
 	// drops (covered by an element it has): search copies what it
 	// keeps.
 	scratch []int64
+	// genOrder is the order in which generalize tries the variables
+	// (coversample.go), computed at its first call.
+	genOrder []int
 	// dropped counts the steps that the semi-positive invariants
 	// exclude (houdiniSteps), left out of steps; a proof then states
 	// the invariants.

@@ -71,7 +71,8 @@
 // the initial configuration carried to every state by ghost constants,
 // ghost.go) and the property
 // inductive together, filtered by Houdini's algorithm with the Solver,
-// with the linear invariants as facts (and, when they do not prove
+// with the linear invariants as facts (its batched queries asked
+// without the variables those define, houdinireduce.go; and, when they do not prove
 // it, with the monotone combinations of monotone.go, sums of a few
 // variables that no step increases, in a second round, and the sum
 // thresholds of ghostbound.go, bounds that the guards into a state put

@@ -440,3 +440,56 @@ func WithoutPhaseCut() (restore func()) {
 // system, the steps after an initial phase), was a run that could not
 // be carried to the system given, which was asked again.
 func AskedAgain(res Result) bool { return res.askedAgain }
+
+// HoudiniFacts returns the candidates that Houdini's filter keeps on ts
+// with m's linear invariants as facts, as Check asks it (houdiniFacts:
+// the batched rounds on the system without the variables the
+// invariants define) and as houdini asks it of ts strengthened by them;
+// reduced says whether some invariant defines a variable.
+func HoudiniFacts(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, cands []presburger.Formula) (withFacts, plain []presburger.Formula, reduced bool, err error) {
+	lis := linearInvariants(m, nil)
+	ls := make([]Lemma, len(cands))
+	for i, f := range cands {
+		ls[i] = Lemma{Formula: f}
+	}
+	formulas := func(ls []Lemma) []presburger.Formula {
+		var out []presburger.Formula
+		for _, l := range ls {
+			out = append(out, l.Formula)
+		}
+		return out
+	}
+	kept, err := houdiniFacts(ctx, s, m, ts, lis, ls, reachSample{})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	base := ts
+	if len(lis) > 0 {
+		base = strengthen(ts, linearConj(m, lis))
+	}
+	again, err := houdini(ctx, s, base, ls, reachSample{})
+	_, _, reduced = reduceByFacts(m, ts, lis)
+	return formulas(kept), formulas(again), reduced, err
+}
+
+// FactsQuestion answers whether f holds with m's linear invariants in a
+// state of the domain of ts, asked as it is (plain) and without the
+// variables the invariants define (reduced, factPivots.problem); ok is
+// false when no invariant defines one.
+func FactsQuestion(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, f presburger.Formula) (plain, reduced presburger.Result, ok bool, err error) {
+	lis := linearInvariants(m, nil)
+	fp, ok := newFactPivots(m, ts, lis)
+	if !ok {
+		return 0, 0, false, nil
+	}
+	a, err := s.Solve(ctx, presburger.Problem{Bounds: ts.Domain, F: presburger.Conj(f, linearConj(m, lis))})
+	if err != nil {
+		return 0, 0, false, err
+	}
+	p, ok := fp.problem(ts.Domain, f)
+	if !ok {
+		return 0, 0, false, nil
+	}
+	b, err := s.Solve(ctx, p)
+	return a.Result, b.Result, true, err
+}

@@ -506,18 +506,10 @@ const houdiniWork = 20_000_000
 // with and without a presburger.Selector.
 var houdiniSelects = true
 
-// quantifierFree reports whether step and every lemma of ls are
-// quantifier-free.
-func quantifierFree(step presburger.Formula, ls []Lemma) bool {
-	if !presburger.IsQuantifierFree(step) {
-		return false
-	}
-	for _, l := range ls {
-		if !presburger.IsQuantifierFree(l.Formula) {
-			return false
-		}
-	}
-	return true
+// quantifierFree reports whether step and the candidates' conjunction
+// are quantifier-free.
+func quantifierFree(step, cands presburger.Formula) bool {
+	return presburger.IsQuantifierFree(step) && presburger.IsQuantifierFree(cands)
 }
 
 // houdini returns the largest subset of cands that is inductive
@@ -535,7 +527,36 @@ func quantifierFree(step presburger.Formula, ls []Lemma) bool {
 // presburger.CheckInvariant. nil when nothing survives, the solver
 // cannot decide, or the queries outgrow houdiniWork.
 func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, cands []Lemma, sample reachSample) ([]Lemma, error) {
-	constraint := paramPart(ts)
+	at, err := houdiniAt(ctx, s, ts, paramPart(ts), cands, sample, nil)
+	return lemmasAt(cands, at), err
+}
+
+// lemmasAt returns the lemmas of cands at the positions at (nil for
+// none).
+func lemmasAt(cands []Lemma, at []int) []Lemma {
+	if at == nil {
+		return nil
+	}
+	out := make([]Lemma, len(at))
+	for i, k := range at {
+		out[i] = cands[k]
+	}
+	return out
+}
+
+// houdiniAt is houdini with constraint for paramPart(ts), which it
+// answers with the positions in cands of the candidates kept, in their
+// order (nil for none).
+func houdiniAt(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, constraint presburger.Formula, cands []Lemma, sample reachSample, fast *reducedView) ([]int, error) {
+	// form is the formula of the candidate at position k of cands.
+	form := func(k int) presburger.Formula { return cands[k].Formula }
+	conj := func(keep []int) presburger.Formula {
+		fs := make([]presburger.Formula, len(keep))
+		for i, k := range keep {
+			fs[i] = form(k)
+		}
+		return presburger.Conj(fs...)
+	}
 	spent := 0
 	solve := func(bounds []presburger.Bound, f presburger.Formula) (presburger.Answer, error) {
 		if spent += presburger.Size(f); spent > houdiniWork {
@@ -545,14 +566,14 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	}
 	// A candidate that a reachable state of the sample violates is in
 	// no inductive part (sample.go).
-	var keep []Lemma
+	var keep []int
 	for i, fails := range sample.failing(cands) {
 		if !fails {
-			keep = append(keep, cands[i])
+			keep = append(keep, i)
 		}
 	}
 	for len(keep) > 0 {
-		a, err := solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(lemmaConj(keep))))
+		a, err := solve(ts.Domain, presburger.Conj(ts.Init, presburger.Negation(conj(keep))))
 		if err != nil {
 			return nil, err
 		}
@@ -564,7 +585,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 		}
 		val := func(v presburger.Var) int64 { return a.Model[v] }
 		n := len(keep)
-		keep = slices.DeleteFunc(keep, func(c Lemma) bool { return !presburger.Eval(c.Formula, val) })
+		keep = slices.DeleteFunc(keep, func(c int) bool { return !presburger.Eval(form(c), val) })
 		if len(keep) == n {
 			// The witness violates none: a defect of the solver's model,
 			// which the filter does not trust.
@@ -582,16 +603,25 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 	// solver that keeps what it learned from one round to the next
 	// (presburger.Selector) is asked so, each candidate a part of the
 	// question (ids: the part of each of keep), the work counted as
-	// for a question asked anew.
+	// for a question asked anew. With a reduced view of the system
+	// (fast, houdinireduce.go), the selection is asked of it, the same
+	// question in fewer variables: the work is still counted on the
+	// question as ts states it, so that the bound is reached, or not,
+	// as without it.
 	ids := make([]int, len(keep))
 	var sel presburger.Selection
-	if sr, ok := s.(presburger.Selector); ok && houdiniSelects && len(keep) > 0 && quantifierFree(anyStep, keep) {
+	selTS, selForm, selStep, selBounds := ts, form, anyStep, anyBounds
+	if fast != nil {
+		selTS, selForm = fast.ts, func(k int) presburger.Formula { return fast.forms[k] }
+		selStep, selBounds = fast.ts.AnyStep()
+	}
+	if sr, ok := s.(presburger.Selector); ok && houdiniSelects && len(keep) > 0 && quantifierFree(anyStep, conj(keep)) && presburger.IsQuantifierFree(selStep) {
 		pre := make([]presburger.Formula, len(keep))
 		post := make([]presburger.Formula, len(keep))
 		for k, c := range keep {
-			ids[k], pre[k], post[k] = k, c.Formula, ts.Prime(c.Formula)
+			ids[k], pre[k], post[k] = k, selForm(c), selTS.Prime(selForm(c))
 		}
-		x, err := sr.Select(ctx, anyBounds, presburger.Conj(constraint, anyStep), pre, post)
+		x, err := sr.Select(ctx, selBounds, presburger.Conj(constraint, selStep), pre, post)
 		if err != nil {
 			return nil, err
 		}
@@ -603,12 +633,17 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 		all := make([]presburger.Formula, len(keep))
 		primed := make([]presburger.Formula, len(keep))
 		for k, c := range keep {
-			all[k] = c.Formula
-			primed[k] = ts.Prime(c.Formula)
+			all[k] = form(c)
+			primed[k] = ts.Prime(form(c))
 		}
 		f := presburger.Conj(constraint, presburger.Conj(all...), anyStep, presburger.Negation(presburger.Conj(primed...)))
 		var a presburger.Answer
 		var err error
+		// holds reports whether the witness satisfies the candidate at
+		// position k of keep after its step.
+		holds := func(k int) bool {
+			return presburger.Eval(primed[k], func(v presburger.Var) int64 { return a.Model[v] })
+		}
 		if sel != nil {
 			if spent += presburger.Size(f); spent > houdiniWork {
 				return nil, nil
@@ -618,6 +653,11 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 				on[id] = true
 			}
 			a, err = sel.Solve(ctx, on)
+			if fast != nil {
+				holds = func(k int) bool {
+					return presburger.Eval(selTS.Prime(selForm(keep[k])), func(v presburger.Var) int64 { return a.Model[v] })
+				}
+			}
 		} else {
 			a, err = solve(anyBounds, f)
 		}
@@ -630,11 +670,10 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 		case presburger.Unsat:
 			return keep, nil
 		}
-		val := func(v presburger.Var) int64 { return a.Model[v] }
-		var rest []Lemma
+		var rest []int
 		var restIDs []int
 		for k, c := range keep {
-			if presburger.Eval(primed[k], val) {
+			if holds(k) {
 				rest = append(rest, c)
 				restIDs = append(restIDs, ids[k])
 			}
@@ -655,8 +694,8 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			all := make([]presburger.Formula, len(keep))
 			primed := make([]presburger.Formula, len(keep))
 			for k, c := range keep {
-				all[k] = c.Formula
-				primed[k] = ts.Prime(c.Formula)
+				all[k] = form(c)
+				primed[k] = ts.Prime(form(c))
 			}
 			pre := presburger.Conj(append(all, constraint, t)...)
 			a, err := solve(bounds, presburger.Conj(pre, presburger.Negation(presburger.Conj(primed...))))
@@ -673,7 +712,7 @@ func houdini(ctx context.Context, s presburger.Solver, ts presburger.TransitionS
 			// variable out (reading it as 0 may not be a witness), ask
 			// for each candidate alone.
 			val := func(v presburger.Var) int64 { return a.Model[v] }
-			var rest []Lemma
+			var rest []int
 			for k, c := range keep {
 				if presburger.Eval(primed[k], val) {
 					rest = append(rest, c)

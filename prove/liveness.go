@@ -96,6 +96,9 @@ type liveQuestion struct {
 	// idleAt marks the counters whose self-loop is enabled exactly when
 	// they are not empty (settle.go: findIdle).
 	idleAt map[int]bool
+	// facts, when set, are the pivots of the model's linear invariants,
+	// which unsatInv substitutes (houdinireduce.go).
+	facts *factPivots
 }
 
 // newLive builds the question for the property with the given premise
@@ -422,6 +425,25 @@ func (lq *liveQuestion) unsat(ctx context.Context, solver presburger.Solver, f p
 	return a.Result == presburger.Unsat, nil
 }
 
+// unsatInv is unsat for an f that states the model's linear invariants
+// (an invariant with the lemmas, lq.facts's): asked without the
+// variables they define when lq.facts is set, the same answer in fewer
+// variables (factPivots.problem).
+func (lq *liveQuestion) unsatInv(ctx context.Context, solver presburger.Solver, f presburger.Formula) (bool, error) {
+	if lq.facts == nil {
+		return lq.unsat(ctx, solver, f)
+	}
+	p, ok := lq.facts.problem(lq.ts.Domain, presburger.Conj(paramPart(lq.ts), f))
+	if !ok {
+		return lq.unsat(ctx, solver, f)
+	}
+	a, err := solver.Solve(ctx, p)
+	if err != nil {
+		return false, err
+	}
+	return a.Result == presburger.Unsat, nil
+}
+
 // errUndecided reports whether err is a solver's unknown.
 func errUndecided(err error) bool {
 	var ue *presburger.UndecidedError
@@ -467,8 +489,11 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	lis := linearInvariants(m, avoid)
 	facts := linearConj(m, lis)
-	lts := strengthen(lq.ts, facts)
-	lemmas, err := houdini(ctx, solver, lts, lq.candidates(), sampleReachable(ctx, m, lts))
+	lq.facts, _ = newFactPivots(m, lq.ts, lis)
+	// The sample follows the steps of lq.ts itself: the facts hold in
+	// every state it reaches, and reading them at each step cost more
+	// than the rest of the walk.
+	lemmas, err := houdiniFacts(ctx, solver, m, lq.ts, lis, lq.candidates(), sampleReachable(ctx, m, lq.ts))
 	if err != nil {
 		return err
 	}
@@ -487,7 +512,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 		}
 	}
 	if cert != nil {
-		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert))); err != nil {
+		if ok, err := lq.unsatInv(ctx, solver, presburger.Conj(inv, lq.violation(cert))); err != nil {
 			return err
 		} else if ok {
 			cert.Invariant = withParams

@@ -1115,7 +1115,7 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 	// lemmas imply it.
 	property := Lemma{Kind: propertyKind, Formula: phi}
 	sample := sampleReachable(ctx, m, base)
-	kept, err := houdini(ctx, solver, base, append(candidates(m, ts), property), sample)
+	kept, err := houdiniFacts(ctx, solver, m, ts, lis, append(candidates(m, ts), property), sample)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1135,7 +1135,7 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 			if len(more) == 0 || !mayProve(ctx, solver, base, cands, phi) {
 				continue
 			}
-			again, err := houdini(ctx, solver, base, cands, sample)
+			again, err := houdiniFacts(ctx, solver, m, ts, lis, cands, sample)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -340,7 +340,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 	// to a pending state.
 	var live []int
 	for t := range m.Transitions {
-		ok, err := lq.unsat(ctx, solver, presburger.Conj(pend, lq.guard(t), lq.post(t, notQ)))
+		ok, err := lq.unsatInv(ctx, solver, presburger.Conj(pend, lq.guard(t), lq.post(t, notQ)))
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +373,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 		for _, c := range cert.Ranks {
 			fs = append(fs, lq.compare(t, c, presburger.Eq))
 		}
-		ok, err := lq.unsat(ctx, solver, presburger.Conj(fs...))
+		ok, err := lq.unsatInv(ctx, solver, presburger.Conj(fs...))
 		return !ok, err
 	}
 	// pick returns the candidate that no such step increases and that
@@ -463,7 +463,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 			// enables (the initial choices once the trigger has waited
 			// for them, say) has an empty phase, which adds obligations
 			// for every transition and proves nothing.
-			never, err := lq.unsat(ctx, solver, presburger.Conj(pend, lq.enabled(k)))
+			never, err := lq.unsatInv(ctx, solver, presburger.Conj(pend, lq.enabled(k)))
 			if err != nil {
 				return nil, err
 			}
@@ -479,7 +479,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 		for _, c := range lq.justiceConditions(lq.order(cert), j) {
 			bad = append(bad, c.Bad)
 		}
-		ok, err := lq.unsat(ctx, solver, presburger.Conj(pend, presburger.Disj(bad...)))
+		ok, err := lq.unsatInv(ctx, solver, presburger.Conj(pend, presburger.Disj(bad...)))
 		if err != nil {
 			return nil, err
 		}
@@ -495,7 +495,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 		// transition) that the re-check asks the solver about.
 		plain := *cert
 		plain.Helpful = nil
-		if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(&plain))); err != nil {
+		if ok, err := lq.unsatInv(ctx, solver, presburger.Conj(inv, lq.violation(&plain))); err != nil {
 			return nil, err
 		} else if ok {
 			return &plain, nil
@@ -511,7 +511,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 	// The order of the helpful constraints matters only for steps that
 	// leave the ranks equal; try the spec's order and its reverse.
 	if len(rest)+len(idle) > 0 && len(cert.Helpful) > 1 {
-		ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(cert)))
+		ok, err := lq.unsatInv(ctx, solver, presburger.Conj(inv, lq.violation(cert)))
 		if err != nil {
 			return nil, err
 		}
@@ -519,7 +519,7 @@ func (lq *liveQuestion) synthesize(ctx context.Context, solver presburger.Solver
 			rev := *cert
 			rev.Helpful = slices.Clone(cert.Helpful)
 			slices.Reverse(rev.Helpful)
-			if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, lq.violation(&rev))); err != nil {
+			if ok, err := lq.unsatInv(ctx, solver, presburger.Conj(inv, lq.violation(&rev))); err != nil {
 				return nil, err
 			} else if ok {
 				return &rev, nil

@@ -104,17 +104,7 @@ func reachSampleMismatch(systems int, filter bool) string {
 		if !filter {
 			continue
 		}
-		var cands []presburger.Formula
-		for a := range m.NumState() {
-			for b := a + 1; b < m.NumState(); b++ {
-				x0a, _ := m.InitialValue(a)
-				x0b, _ := m.InitialValue(b)
-				for _, sb := range []int64{1, -1} {
-					w := presburger.VarTerm(m.StateVar(a)).Add(presburger.VarTerm(m.StateVar(b)).Scale(sb))
-					cands = append(cands, presburger.Compare(w, presburger.Le, x0a.Add(x0b.Scale(sb))))
-				}
-			}
-		}
+		cands := boundedPairs(m)
 		mono, _ := prove.MonotoneCandidates(m)
 		cands = append(cands, mono...)
 		plain, err := prove.Houdini(ctx, s, ts, cands)
@@ -140,6 +130,24 @@ func reachSampleMismatch(systems int, filter bool) string {
 		return fmt.Sprintf("none of the %d sampled states checked against the exploration", sampled)
 	}
 	return ""
+}
+
+// boundedPairs returns the candidates x_a + x_b <= x0_a + x0_b and
+// x_a - x_b <= x0_a - x0_b for each pair of m's state variables, x0
+// their initial values: most fail.
+func boundedPairs(m *counterabs.ParamModel) []presburger.Formula {
+	var cands []presburger.Formula
+	for a := range m.NumState() {
+		for b := a + 1; b < m.NumState(); b++ {
+			x0a, _ := m.InitialValue(a)
+			x0b, _ := m.InitialValue(b)
+			for _, sb := range []int64{1, -1} {
+				w := presburger.VarTerm(m.StateVar(a)).Add(presburger.VarTerm(m.StateVar(b)).Scale(sb))
+				cands = append(cands, presburger.Compare(w, presburger.Le, x0a.Add(x0b.Scale(sb))))
+			}
+		}
+	}
+	return cands
 }
 
 // paramKey writes the values of the parameters of ts (sizes, n, the
@@ -240,17 +248,7 @@ func TestHoudiniSelectRandom(t *testing.T) {
 		ps := m.TransitionSystem()
 		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
-		var cands []presburger.Formula
-		for a := range m.NumState() {
-			for b := a + 1; b < m.NumState(); b++ {
-				x0a, _ := m.InitialValue(a)
-				x0b, _ := m.InitialValue(b)
-				for _, sb := range []int64{1, -1} {
-					w := presburger.VarTerm(m.StateVar(a)).Add(presburger.VarTerm(m.StateVar(b)).Scale(sb))
-					cands = append(cands, presburger.Compare(w, presburger.Le, x0a.Add(x0b.Scale(sb))))
-				}
-			}
-		}
+		cands := boundedPairs(m)
 		mono, _ := prove.MonotoneCandidates(m)
 		cands = append(cands, mono...)
 		with, err := prove.Houdini(ctx, s, ts, cands)

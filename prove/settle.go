@@ -411,7 +411,7 @@ func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, premise, j 
 	}
 	bad := lq.settled(j)
 	cert := &LiveCertificate{Settled: true}
-	if ok, err := lq.unsat(ctx, solver, presburger.Conj(inv, bad)); err != nil {
+	if ok, err := lq.unsatInv(ctx, solver, presburger.Conj(inv, bad)); err != nil {
 		return err
 	} else if ok {
 		cert.Invariant = presburger.Conj(paramPart(lq.ts), inv)
