@@ -37,6 +37,19 @@ import (
 //     enters its target during the phase). Its initial configurations
 //     where link holds are exactly the ends of the phase.
 //
+// An incremented variable may have a greatest value H: an I-step that
+// would take it past H is not enabled (domain blocking, gsst-format.md),
+// not an error. The phase may then stop with processes in I, and no
+// step fires after (the other steps wait for #I = 0): those runs stay
+// within the phase system's configurations, which the first question
+// covers. The increments are positive, so a variable only grows in the
+// phase; a spread of the processes over the targets is therefore an end
+// of the phase (with I empty) exactly when the link's values lie within
+// the domains, every order of the steps reaching it then staying within
+// them too. So the rest system starts such a variable anywhere from its
+// initial value up to H, and the link, unchanged, again admits exactly
+// the phase's ends.
+//
 // The second question is the one the prover decides well: the choice is
 // then a premise on a spread initial set, which narrowing and the ghost
 // constants read (ByMC's strb with its I state was unknown after 60 s,
@@ -233,8 +246,14 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		}
 	}
 	for j := range incr {
+		// From the initial value up to the greatest value of the
+		// domain, if any: the link then admits exactly the phase's
+		// ends where I is empty (see above).
 		v := &rest.Shared[j]
-		v.InitRange, v.InitNoHi, v.InitHi = true, true, 0
+		v.InitRange, v.InitNoHi, v.InitHi = true, v.Unbounded, 0
+		if !v.Unbounded {
+			v.InitHi = v.Hi
+		}
 		v.InitHiTerm, v.InitText = presburger.Term{}, ""
 	}
 	if ph.rest, err = gsst.New(rest); err != nil {
@@ -280,8 +299,10 @@ func emptiesFirst(sys *gsst.System, guard presburger.Formula, first int) bool {
 }
 
 // increments reads an I-step's update as constants added to shared
-// variables (x := x + c, c > 0, each variable once) that are integers
-// with no greatest value, starting at one value.
+// variables (x := x + c, c > 0, each variable once) that are integers,
+// starting at one value. A variable may have a greatest value: the step
+// is then not enabled where it would pass it (domain blocking), which
+// the phase system keeps and the rest system's start states (cutPhase).
 func increments(sys *gsst.System, u gsst.Update) (map[int]int64, bool) {
 	out := map[int]int64{}
 	for _, a := range u.Assign {
@@ -290,7 +311,7 @@ func increments(sys *gsst.System, u gsst.Update) (map[int]int64, bool) {
 			return nil, false
 		}
 		v := &sys.Shared[j]
-		if _, twice := out[j]; twice || v.Bool || v.Values != nil || !v.Unbounded || v.InitRange {
+		if _, twice := out[j]; twice || v.Bool || v.Values != nil || v.InitRange {
 			return nil, false
 		}
 		ms := a.Value.Monos

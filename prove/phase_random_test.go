@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,77 +27,107 @@ import (
 // of I into one state), where Check must not cut, and the properties
 // read I, the incremented variables and the states the steps reach
 // after the phase, so that a cut that skips the phase's own check or
-// links the variables wrongly proves one that fails.
+// links the variables wrongly proves one that fails. A second batch
+// (its own seed, so that the first draws what it drew before) gives the
+// incremented variables small greatest values, which block steps out of
+// I in the instances explored, some leaving processes in I for ever; it
+// must have blocking, and a proof and a run through the cut.
 func TestInitialPhaseRandom(t *testing.T) {
-	systems := 100
+	systems, bounded := 100, 28
 	if testing.Short() {
-		systems = 60
+		systems, bounded = 60, 20
 	}
-	r := rand.New(rand.NewSource(20))
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[string]int{}
-	for i := range systems {
-		src, family := phaseSystem(r)
-		sys, err := gsst.Parse(fmt.Sprintf("phase%d.yaml", i), []byte(src))
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, src)
-		}
-		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(extWork))
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, src)
-		}
-		for k, res := range rep.Results {
-			cut := strings.Contains(res.LevelReason, "initial phase")
-			counts[fmt.Sprintf("%v cut=%v", res.Verdict, cut)]++
-			// What the cut answers is carried to the system: a proof by
-			// one invariant of the system's model, checked here again
-			// on the model as written; a run replayed on the system,
-			// never asked again.
-			joined := strings.Contains(res.LevelReason, "joined into one")
-			switch {
-			case cut && res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
-				t.Errorf("system %d: %s: answered %v through the phase; only proofs and runs are", i, res.Property.Name, res.Verdict)
-			case prove.AskedAgain(res):
-				t.Errorf("system %d: %s refuted through the phase, and asked again\n%s", i, res.Property.Name, src)
-			case cut && res.Verdict == prove.Proved && !joined:
-				counts["proof not joined"]++
-			case joined:
-				checkAsWritten(t, ctx, s, i, sys, k, res)
-			}
-		}
-		sizes := [][]int{nil}
-		if family {
-			sizes = [][]int{{1}, {2}, {3}}
-		}
-		for _, params := range sizes {
-			inst := sys
-			if family {
-				if inst, err = sys.InstantiateParams(params, nil); err != nil {
-					t.Fatalf("system %d at n = %v: %v", i, params, err)
-				}
-			}
-			holds := explorePhase(t, inst)
-			if holds == nil {
-				continue
-			}
-			for _, res := range rep.Results {
-				name := res.Property.Name
-				switch {
-				case res.Verdict == prove.Proved && !holds[name]:
-					t.Errorf("system %d at %v: %s proved, fails by exploration (%s)\n%s", i, params, name, res.LevelReason, src)
-				case res.Verdict == prove.Refuted && holds[name] && (!family || fmt.Sprint(res.Params) == fmt.Sprint(params)):
-					t.Errorf("system %d at %v: %s refuted there, holds by exploration\n%s", i, params, name, src)
-				}
-			}
+	for batch, n := range []int{systems, bounded} {
+		r := rand.New(rand.NewSource(int64(20 + batch)))
+		for i := range n {
+			phaseRandomSystem(t, ctx, s, r, fmt.Sprintf("b%d-%d", batch, i), batch == 1, counts)
 		}
 	}
 	t.Logf("verdicts: %v", counts)
 	if counts[prove.Proved.String()+" cut=true"] == 0 || counts[prove.Refuted.String()+" cut=true"] == 0 {
 		t.Errorf("no property proved, or none refuted, through an initial phase")
 	}
+	if counts["bounded "+prove.Proved.String()+" cut=true"] == 0 || counts["bounded "+prove.Refuted.String()+" cut=true"] == 0 {
+		t.Errorf("no property proved, or none refuted, through an initial phase with a bounded incremented variable")
+	}
+	if counts["blocked"] == 0 || counts["stuck"] == 0 {
+		t.Errorf("no instance explored where a bound blocks a step out of I, or none where processes stay in I")
+	}
 	if counts["proof not joined"] > 0 {
 		t.Errorf("%d proofs through the phase not joined into an invariant of the system", counts["proof not joined"])
+	}
+}
+
+// phaseRandomSystem draws one system (phaseSystem), checks it and
+// compares with exploration (see TestInitialPhaseRandom), counting the
+// verdicts in counts.
+func phaseRandomSystem(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, bounded bool, counts map[string]int) {
+	t.Helper()
+	src, family := phaseSystem(r, bounded)
+	sys, err := gsst.Parse(fmt.Sprintf("phase%s.yaml", id), []byte(src))
+	if err != nil {
+		t.Fatalf("system %s: %v\n%s", id, err, src)
+	}
+	rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(extWork))
+	if err != nil {
+		t.Fatalf("system %s: %v\n%s", id, err, src)
+	}
+	for k, res := range rep.Results {
+		cut := strings.Contains(res.LevelReason, "initial phase")
+		counts[fmt.Sprintf("%v cut=%v", res.Verdict, cut)]++
+		if bounded {
+			counts[fmt.Sprintf("bounded %v cut=%v", res.Verdict, cut)]++
+		}
+		// What the cut answers is carried to the system: a proof by
+		// one invariant of the system's model, checked here again on
+		// the model as written; a run replayed on the system, never
+		// asked again.
+		joined := strings.Contains(res.LevelReason, "joined into one")
+		switch {
+		case cut && res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
+			t.Errorf("system %s: %s: answered %v through the phase; only proofs and runs are", id, res.Property.Name, res.Verdict)
+		case prove.AskedAgain(res):
+			t.Errorf("system %s: %s refuted through the phase, and asked again\n%s", id, res.Property.Name, src)
+		case cut && res.Verdict == prove.Proved && !joined:
+			counts["proof not joined"]++
+		case joined:
+			checkAsWritten(t, ctx, s, 0, sys, k, res)
+		}
+	}
+	sizes := [][]int{nil}
+	if family {
+		sizes = [][]int{{1}, {2}, {3}}
+	}
+	for _, params := range sizes {
+		inst := sys
+		if family {
+			if inst, err = sys.InstantiateParams(params, nil); err != nil {
+				t.Fatalf("system %s at n = %v: %v", id, params, err)
+			}
+		}
+		holds := explorePhase(t, inst)
+		if holds == nil {
+			continue
+		}
+		// The properties "blocked" and "stuck" fail where a bound
+		// blocks a step out of I, and where it blocks all of them.
+		for _, name := range []string{"blocked", "stuck"} {
+			if h, ok := holds[name]; ok && !h {
+				counts[name]++
+			}
+		}
+		for _, res := range rep.Results {
+			name := res.Property.Name
+			switch {
+			case res.Verdict == prove.Proved && !holds[name]:
+				t.Errorf("system %s at %v: %s proved, fails by exploration (%s)\n%s", id, params, name, res.LevelReason, src)
+			case res.Verdict == prove.Refuted && holds[name] && (!family || fmt.Sprint(res.Params) == fmt.Sprint(params)):
+				t.Errorf("system %s at %v: %s refuted there, holds by exploration\n%s", id, params, name, src)
+			}
+		}
 	}
 }
 
@@ -127,8 +158,13 @@ func explorePhase(t *testing.T, inst *gsst.System) map[string]bool {
 // says it; family says whether its group's size is the parameter n.
 // States A, B and C are the targets of the steps out of I, D and E the
 // states after; the other steps go forward (A..E in order), so that
-// every run is finite.
-func phaseSystem(r *rand.Rand) (src string, family bool) {
+// every run is finite. With bounded, x and (half the time) y have a
+// greatest value of 1 to 3, and the properties "blocked" and "stuck"
+// say that no bound blocks ia (a process in I) and that not all steps
+// out of I are blocked, "full" and "fullD" that x stays below its
+// bound; breaking a condition is rarer. These are drawn only then, after the other
+// draws, so that the unbounded systems are those drawn before.
+func phaseSystem(r *rand.Rand, bounded bool) (src string, family bool) {
 	family = r.Intn(2) == 0
 	var b strings.Builder
 	b.WriteString("name: phase\n")
@@ -137,7 +173,20 @@ func phaseSystem(r *rand.Rand) (src string, family bool) {
 		b.WriteString("params: [n]\nassume: \"n >= 1 & n <= 3\"\n")
 		size = "n"
 	}
-	b.WriteString("shared:\n  x: {type: \"0..\", init: 0}\n  y: {type: \"0..\", init: 0}\n  z: {type: \"0..\", init: 0}\n")
+	hx, hy := -1, -1 // the greatest values, -1 for none
+	if bounded {
+		hx = 1 + r.Intn(3)
+		if r.Intn(2) == 0 {
+			hy = 1 + r.Intn(3)
+		}
+	}
+	typ := func(h int) string {
+		if h < 0 {
+			return "0.."
+		}
+		return fmt.Sprintf("0..%d", h)
+	}
+	fmt.Fprintf(&b, "shared:\n  x: {type: %q, init: 0}\n  y: {type: %q, init: 0}\n  z: {type: \"0..\", init: 0}\n", typ(hx), typ(hy))
 	b.WriteString("states: [I, A, B, C, D, E]\n")
 	two := r.Intn(4) == 0
 	if two {
@@ -148,17 +197,36 @@ func phaseSystem(r *rand.Rand) (src string, family bool) {
 	b.WriteString("init: I\ntransitions:\n")
 	// Which condition of the cut this system breaks, if any.
 	breaks := r.Intn(5)
+	if bounded {
+		breaks = r.Intn(8) // most bounded systems meet the conditions
+	}
 	cx, cy := 1+r.Intn(2), 1+r.Intn(2)
 	fmt.Fprintf(&b, "  - {name: ia, from: I, to: A, update: \"x := x + %d\"}\n", cx)
+	// blocks are the conditions under which a bound blocks each step
+	// out of I ("" for a step no bound blocks).
+	blocks := []string{""}
+	if hx >= 0 {
+		blocks[0] = fmt.Sprintf("x >= %d", hx-cx+1)
+	}
 	switch r.Intn(3) {
 	case 0:
 		fmt.Fprintf(&b, "  - {name: ib, from: I, to: B, update: \"y := y + %d\"}\n", cy)
+		blocks = append(blocks, "")
+		if hy >= 0 {
+			blocks[1] = fmt.Sprintf("y >= %d", hy-cy+1)
+		}
 	case 1:
 		fmt.Fprintf(&b, "  - {name: ib, from: I, to: B, update: \"x := x + %d\"}\n", cy)
+		blocks = append(blocks, "")
+		if hx >= 0 {
+			blocks[1] = fmt.Sprintf("x >= %d", hx-cy+1)
+		}
 	default:
 		b.WriteString("  - {name: ib, from: I, to: B}\n")
+		blocks = append(blocks, "")
 	}
 	if r.Intn(2) == 0 {
+		blocks = append(blocks, "")
 		guard := ""
 		if breaks == 1 {
 			guard = ", guard: \"x >= 1\""
@@ -167,6 +235,10 @@ func phaseSystem(r *rand.Rand) (src string, family bool) {
 	}
 	if breaks == 2 {
 		fmt.Fprintf(&b, "  - {name: ia2, from: I, to: A, update: \"y := y + %d\"}\n", cy)
+		blocks = append(blocks, "")
+		if hy >= 0 {
+			blocks[len(blocks)-1] = fmt.Sprintf("y >= %d", hy-cy+1)
+		}
 	}
 	empties := []string{"#I = 0", "#I < 1", "#I <= 0", "1 > #I"}
 	atoms := []string{"x >= 1", "x >= 2", "y >= 1", "z >= 1", "#A >= 1", "#B = 0", "x + y >= 2", "#D >= 1"}
@@ -232,6 +304,16 @@ func phaseSystem(r *rand.Rand) (src string, family bool) {
 		}
 		fmt.Fprintf(&b, "  p%d: %q\n", k, prop)
 	}
+	if bounded {
+		// x reaches its bound at the end of the phase (and after it)
+		// in some instances: a rest system that starts below the
+		// bound proves these wrongly.
+		fmt.Fprintf(&b, "  full: \"AG (#I = 0 -> x <= %d)\"\n  fullD: \"AG (#D >= 1 -> x <= %d)\"\n", hx-1, hx-1)
+		fmt.Fprintf(&b, "  blocked: %q\n", "AG (#I >= 1 -> !("+blocks[0]+"))")
+		if !slices.Contains(blocks, "") {
+			fmt.Fprintf(&b, "  stuck: %q\n", "AG (#I >= 1 -> !("+strings.Join(blocks, " & ")+"))")
+		}
+	}
 	return b.String(), family
 }
 
@@ -279,6 +361,19 @@ properties:
 		t.Errorf("wrong: %v (%s), want refuted through the initial phase, the run replayed on the system", r.Verdict, r.LevelReason)
 	} else if r.Trace.States[0].Counters[0] == 0 || len(r.Instance.Shared) != len(sys.Shared) {
 		t.Errorf("wrong: the run does not start in I, or is not of the system's instance")
+	}
+	// A translation that types the choice counter with a greatest
+	// value (0..1000000: the steps out of I block there) keeps the
+	// cut: unknown after 30 s without it.
+	bound := strings.Replace(src, `chose0: {type: "0..", init: 0}`, `chose0: {type: "0..1000000", init: 0}`, 1)
+	if sys, err = gsst.Parse("strb-bound.yaml", []byte(bound)); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = prove.Check(context.Background(), sys.WithProperties(0), s, s, prove.MaxWork(extWork)); err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Results[0]; r.Verdict != prove.Proved || !strings.Contains(r.LevelReason, "joined into one of the system") {
+		t.Errorf("unforg with chose0 bounded: %v (%s), want proved through the initial phase, by an invariant of the system", r.Verdict, r.LevelReason)
 	}
 	// ByMC's idle self-loops on every state, I's included, change no
 	// configuration: the phase is cut all the same.
