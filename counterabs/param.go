@@ -253,8 +253,7 @@ func (m *ParamModel) NextVar(i int) presburger.Var { return presburger.Var(m.Num
 // ParamSystem is a ParamModel as an integer transition system: the
 // description a safety prover for unbounded sizes takes. It has the shape
 // of presburger.TransitionSystem without Bad, which depends on the
-// property asked (package prove adds the negation of phi), so the
-// conversion is a struct literal with the same fields.
+// property asked: Question adds it.
 //
 // A state gives every counter (Vars) a value; the parameters (the size
 // variables and n) keep theirs along a run. Domain bounds every state
@@ -285,6 +284,14 @@ type ParamSystem struct {
 // Constraint; every Trans[i] asks for Constraint too, which changes no
 // run (the parameters keep the values Init saw) but lets an invariant
 // check read the assumption at every step.
+// Question returns the system asking whether a state where bad holds
+// is reachable. A nil bad asks nothing: the transitions of a liveness
+// question, whose readers look at no bad states (package prove tells
+// the two apart).
+func (ps ParamSystem) Question(bad presburger.Formula) presburger.TransitionSystem {
+	return presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans, Bad: bad}
+}
+
 func (m *ParamModel) TransitionSystem() ParamSystem {
 	ts := ParamSystem{Domain: m.Ranges()}
 	for i := range m.NumState() {

@@ -62,8 +62,7 @@ properties:
 				t.Errorf("VarName(%d) = %q, want %q", v, got, want)
 			}
 		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		if err := ts.Check(); err != nil {
 			t.Fatal(err)
 		}

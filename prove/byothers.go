@@ -68,9 +68,7 @@ func byOthers(ctx context.Context, cfg config, m *counterabs.ParamModel, names [
 		}
 		rest = kept
 	}
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(conj(rest))}
+	ts := m.TransitionSystem().Question(presburger.Negation(conj(rest)))
 	res := Result{Level: m.Level, LevelReason: m.Reason}
 	if ok, err := tryProof(ctx, cfg, m, ts, solver, &res, ByOthers, inv, false); err != nil || !ok || res.Verdict != Proved {
 		return err

@@ -522,8 +522,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				if !ok || m.Level == counterabs.TotalLevel && counterabs.PropertyLevel(sys, &sys.Properties[k]) == counterabs.GroupLevel {
 					continue
 				}
-				ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-					Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+				ts := ps.Question(presburger.Negation(phi))
 				a := prove.Cover(ctx, m, ts, coverRandomWork)
 				if rangedNet {
 					if a = prove.CoverRanged(ctx, m, ts, coverRandomWork); a.Applies && !a.CappedEnd {
@@ -1092,8 +1091,7 @@ func safetyOf(t *testing.T, s presburger.Solver, sys *gsst.System) (*counterabs.
 	}
 	ps := m.TransitionSystem()
 	phi, _ := counterabs.SafetyFormula(m.Properties[0].Formula)
-	return m, presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+	return m, ps.Question(presburger.Negation(phi))
 }
 
 // TestCoverPremiseCap: a group spread over o and p with the premise

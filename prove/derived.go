@@ -270,9 +270,8 @@ func liftProof(ctx context.Context, given *givenModels, solver presburger.Solver
 	if !ok1 || !ok2 || !ok3 {
 		return false, nil
 	}
-	ps := to.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: presburger.Conj(ps.Init, init), Trans: ps.Trans, Bad: bad}
+	ts := to.TransitionSystem().Question(bad)
+	ts.Init = presburger.Conj(ts.Init, init)
 	err = presburger.CheckInvariant(ctx, solver, ts, inv)
 	var ue *presburger.UndecidedError
 	switch {

@@ -259,8 +259,7 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 		// their terms; those of dead are not enabled in D (below).
 		holds, err = initially(ctx, solver, m.InitialStates(), domain, d)
 	} else {
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		holds, err = presburger.IsInvariant(ctx, solver, ts, d)
 	}
 	var ue *presburger.UndecidedError

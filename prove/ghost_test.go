@@ -56,8 +56,8 @@ func TestGhostCandidatesRandom(t *testing.T) {
 		}
 		premise := initialPremise(r, m)
 		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.False}
+		ts := ps.Question(presburger.False)
+		ts.Init = presburger.Conj(ts.Init, premise)
 		counts, carry := prove.EntryCounts(m), prove.Transported(m, ts)
 		// The conditions carried from the premise, not from the model's
 		// own initial set.

@@ -62,9 +62,7 @@ func TestSumThresholdsRandom(t *testing.T) {
 		}
 		// The linear invariants go with the candidates, as in prove.
 		invs, _ := prove.LinearInvariants(m)
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		survivors, err := prove.Houdini(ctx, s, ts, slices.Concat(invs, sums, tight))
 		if err != nil {
 			t.Fatalf("system %d: %v", i, err)

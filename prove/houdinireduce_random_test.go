@@ -58,9 +58,7 @@ func houdiniFactsMismatch(systems int) string {
 		if err != nil {
 			return err.Error()
 		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		// Each variable at most n, alone: inductive only with the
 		// ranges of the variables the invariants define, read before
 		// the step (with the pairs below, the pairs suffice).

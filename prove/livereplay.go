@@ -46,8 +46,7 @@ func refuteLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name 
 // is what refuteLive finds, and it finds nothing only where refuteLive
 // finds nothing or explores more.
 func refuteLiveWithin(ctx context.Context, cfg config, m *counterabs.ParamModel, name string, states int64, res *Result) (found bool, err error) {
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
+	ts := m.TransitionSystem().Question(nil)
 	budget := states
 	// A family of one instance with finitely many initial
 	// configurations is decided by exploring that instance whole.

@@ -67,9 +67,7 @@ func TestMonotoneCandidatesRandom(t *testing.T) {
 			}
 		}
 		broken += len(unchecked)
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		cands := slices.Concat(mono, ceil, unchecked)
 		survivors, err := prove.Houdini(ctx, s, ts, cands)
 		if err != nil {

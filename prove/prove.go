@@ -1066,11 +1066,9 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 // safetySystem is m's transition system from the initial states
 // satisfying premise, with the states violating phi bad.
 func safetySystem(m *counterabs.ParamModel, premise, phi presburger.Formula) presburger.TransitionSystem {
-	ps := m.TransitionSystem()
-	return presburger.TransitionSystem{
-		Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.Negation(phi),
-	}
+	ts := m.TransitionSystem().Question(presburger.Negation(phi))
+	ts.Init = presburger.Conj(ts.Init, premise)
+	return ts
 }
 
 // varSet is the set of phi's free variables.

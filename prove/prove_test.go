@@ -43,8 +43,7 @@ func groupSafety(t testing.TB, sys *gsst.System) (*counterabs.ParamModel, presbu
 // safetyTS is m's transition system with the states violating phi bad.
 func safetyTS(m *counterabs.ParamModel, phi presburger.Formula) presburger.TransitionSystem {
 	ps := m.TransitionSystem()
-	return presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+	return ps.Question(presburger.Negation(phi))
 }
 
 func bundled(t testing.TB, name string) *gsst.System {

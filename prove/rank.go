@@ -28,8 +28,7 @@ const maxRanks = 3
 // counter).
 func (lq *liveQuestion) candidates() []Lemma {
 	m := lq.m
-	ps := m.TransitionSystem()
-	base := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
+	base := m.TransitionSystem().Question(nil)
 	out := candidates(m, base)
 	seen := map[string]bool{}
 	for _, l := range out {

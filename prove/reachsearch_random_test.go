@@ -80,8 +80,7 @@ func checkReachEquation(t *testing.T, systems int, draw func(i int) *gsst.System
 			if !ok {
 				continue
 			}
-			ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-				Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+			ts := ps.Question(presburger.Negation(phi))
 			where := func() string {
 				return sys.Properties[k].Name + " (" + sys.Properties[k].Text + ")\n" + testsupport.Describe(sys)
 			}

@@ -65,9 +65,7 @@ func reachSampleMismatch(systems int, filter bool) string {
 		if err != nil {
 			return err.Error()
 		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		key := func(val func(presburger.Var) int64) string {
 			var b strings.Builder
 			for _, vs := range [][]presburger.Var{ts.Vars, ts.Params} {
@@ -209,9 +207,7 @@ properties: {p: 'AG (#E = 0 | #A = 0)'}
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+	ts := m.TransitionSystem().Question(presburger.False)
 	a, e := m.StateVar(0), m.StateVar(4)
 	deepest := int64(0)
 	for _, val := range prove.SampleReachable(context.Background(), m, ts) {
@@ -245,9 +241,7 @@ func TestHoudiniSelectRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+		ts := m.TransitionSystem().Question(presburger.False)
 		cands := boundedPairs(m)
 		mono, _ := prove.MonotoneCandidates(m)
 		cands = append(cands, mono...)

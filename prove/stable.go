@@ -95,8 +95,7 @@ func stableUnder(ctx context.Context, sys *gsst.System, p gsst.Property, pre pre
 	if !ok {
 		return false, nil
 	}
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain, Init: ps.Init, Trans: ps.Trans}
+	ts := m.TransitionSystem().Question(nil)
 	step, bounds := ts.AnyStep()
 	a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(paramPart(ts), fp, step, presburger.Negation(ts.Prime(fp)))})
 	if err != nil {

@@ -218,9 +218,8 @@ func checkAsWritten(t *testing.T, ctx context.Context, s presburger.Solver, i in
 		t.Fatalf("system %d, %s: %v", i, sys.Properties[k].Name, err)
 	}
 	premise, phi, _ := counterabs.PremisedSafety(m.Properties[0].Formula)
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: presburger.Conj(ps.Init, premise), Trans: ps.Trans, Bad: presburger.Negation(phi)}
+	ts := m.TransitionSystem().Question(presburger.Negation(phi))
+	ts.Init = presburger.Conj(ts.Init, premise)
 	if err := presburger.CheckInvariant(ctx, s, ts, res.Invariant); err != nil {
 		t.Errorf("system %d, %s (%s): the invariant %s is no certificate for the model as written: %v\n%s",
 			i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, err, testsupport.Describe(sys))
