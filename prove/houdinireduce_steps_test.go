@@ -3,8 +3,6 @@ package prove
 import (
 	"testing"
 
-	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -21,7 +19,7 @@ import (
 // system's (given ranges 0..3 and initial states #B <= 2 here), with the pivot's values read off its term, where those
 // values lie in the pivot's range, and nowhere else.
 func TestReduceByFactsSteps(t *testing.T) {
-	sys, err := gsst.Parse("ab.yaml", []byte(`
+	m := groupModel(t, "ab.yaml", `
 name: ab
 states: [A, B]
 groups: {proc: "1.."}
@@ -31,14 +29,7 @@ transitions:
   - {from: B, to: A}
 properties:
   few: "AG !(#A >= 2 & #B >= 1)"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildParamGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	if m.NumState() != 2 {
 		t.Fatalf("%d state variables, want 2 (the counters of A and B)", m.NumState())
 	}

@@ -4,8 +4,6 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -17,20 +15,13 @@ import (
 // must say yes where only the invariants together exclude the box
 // (excludedTogether), or the test would not exercise it.
 func TestCaseExcludedRandom(t *testing.T) {
-	sys, err := gsst.Parse("four.yaml", []byte(`name: four
+	m := groupModel(t, "four.yaml", `name: four
 states: [A, B, C, D]
 groups: {p: 1..}
 init: A
 transitions:
   - {from: A, to: B}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildParamGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	k := m.NumState()
 	r := rand.New(rand.NewSource(5))
 	together := 0

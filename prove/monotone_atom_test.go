@@ -2,9 +2,6 @@ package prove
 
 import (
 	"testing"
-
-	"github.com/vsym/vsym/counterabs"
-	"github.com/vsym/vsym/gsst"
 )
 
 // TestMonotoneAtom: the guards' bounds that stay passed once passed
@@ -13,7 +10,7 @@ import (
 // as an upper bound; not a count that steps both raise and lower, nor
 // a bound the wrong way round.
 func TestMonotoneAtom(t *testing.T) {
-	sys, err := gsst.Parse("m.yaml", []byte(`name: m
+	m := groupModel(t, "m.yaml", `name: m
 states: [V0, V1, SE, AC]
 groups: {p: 1..}
 init: [V0, V1]
@@ -22,14 +19,7 @@ transitions:
   - {from: V0, to: SE, guard: "#SE + #AC >= 2"}
   - {from: SE, to: AC, guard: "#SE + #AC >= 3 & #V0 + #V1 <= 1"}
   - {from: AC, to: SE, guard: "#SE >= 1 & #SE + #AC <= 5"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := counterabs.BuildParamGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	got := map[string]bool{}
 	for i := range m.Transitions {
 		for _, a := range guardAtoms(m.Transitions[i].Guard) {
