@@ -3,6 +3,7 @@ package prove_test
 import (
 	"context"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/internal/testsupport"
@@ -36,7 +37,7 @@ func TestProveFamilyRandom(t *testing.T) {
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
-	family := 0
+	family, lifted := 0, 0
 	for i := range systems {
 		cfg := testsupport.Small(0, testsupport.SharedVars|testsupport.Broadcasts|testsupport.Rendezvous)
 		cfg.Properties, cfg.GroupProperties, cfg.Shape = 1, 0, testsupport.Safety
@@ -66,6 +67,9 @@ func TestProveFamilyRandom(t *testing.T) {
 		}
 		res := rep.Results[0]
 		counts[res.Verdict]++
+		if res.Verdict == prove.Refuted && strings.Contains(res.LevelReason, "the run was found on the family") {
+			lifted++
+		}
 		switch {
 		case res.Verdict == prove.Proved && bad:
 			t.Errorf("system %d: %s (%s) proved (invariant %s), but fails\n%s",
@@ -82,9 +86,13 @@ func TestProveFamilyRandom(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d systems: %d proved (%d by the family alone), %d refuted, %d unknown", systems, counts[prove.Proved], family, counts[prove.Refuted], counts[prove.Unknown])
+	t.Logf("%d systems: %d proved (%d by the family alone), %d refuted (%d by the family's run carried to the instance), %d unknown",
+		systems, counts[prove.Proved], family, counts[prove.Refuted], lifted, counts[prove.Unknown])
 	if family == 0 {
 		t.Fatal("the family proves nothing: the draw does not exercise it")
+	}
+	if lifted == 0 {
+		t.Fatal("no run of the family is carried to the instance: the draw does not exercise it")
 	}
 }
 
