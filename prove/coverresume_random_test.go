@@ -8,7 +8,6 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/internal/testsupport"
-	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -63,14 +62,12 @@ func TestCoverResumedRandom(t *testing.T) {
 			models = append(models, total)
 		}
 		for _, m := range models {
-			ps := m.TransitionSystem()
 			for k := range m.Properties {
 				phi, ok := counterabs.SafetyFormula(m.Properties[k].Formula)
 				if !ok || m.Level == counterabs.TotalLevel && counterabs.PropertyLevel(sys, &sys.Properties[k]) == counterabs.GroupLevel {
 					continue
 				}
-				ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-					Init: ps.Init, Trans: ps.Trans, Bad: presburger.Negation(phi)}
+				ts := safetyTS(m, phi)
 				for _, sampled := range []bool{false, true} {
 					resumed, fresh, ok := prove.CoverRounds(ctx, m, ts, coverResumeWorks, sampled)
 					if !ok {
