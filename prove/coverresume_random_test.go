@@ -27,8 +27,9 @@ import (
 // fail and the sample grows between rounds. Most random properties
 // are refuted by a run of a step or two within the first budget; only
 // the searches that took more than one round count, and some must
-// (measured under -short, 150 systems of four properties: 27 plain and
-// 31 generalized searches of several rounds, 1.6 s).
+// (measured, 600 systems of four properties: 115 plain and 134
+// generalized searches of several rounds, 7 s; under -short, 150
+// systems: 27 and 31, 1.6 s).
 //
 // Mutations caught (by hand, then restored), under -short: a resumed
 // search that counts its budget from the call rather than from its

@@ -22,10 +22,16 @@ import (
 // fail on the instance) holds in every state reached, and so does one
 // that prove.Check proves; one that Check refutes fails in some.
 //
+// A refutation may be the family's run carried to the instance
+// (familyRun in family.go, its processes beyond the run idle), which
+// the same exploration checks; some must be (a lift that adds no
+// process leaves no run carried, and the test fails; one taken without
+// its replay on the model fails the replay on the instance).
+//
 // Measured (seed 17, 150 systems, 1.9 CPU-s): 66 properties proved by
-// Check and 84 refuted, none unknown; the family alone proves 58 of the
-// 66. Under -short (40 systems): 18 proved, 22 refuted, 17 by the
-// family. A family whose processes start in the wrong state, with its
+// Check and 84 refuted (51 by the family's run carried), none unknown;
+// the family alone proves 59 of the 66. Under -short (40 systems): 18
+// proved, 22 refuted (16 carried), 17 by the family. A family whose processes start in the wrong state, with its
 // invariants taken unchecked, has 5 wrong proofs under -short; with
 // the check on the instance (as built), none.
 func TestProveFamilyRandom(t *testing.T) {
