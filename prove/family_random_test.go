@@ -31,9 +31,11 @@ import (
 // Measured (seed 17, 150 systems, 1.9 CPU-s): 66 properties proved by
 // Check and 84 refuted (51 by the family's run carried), none unknown;
 // the family alone proves 59 of the 66. Under -short (40 systems): 18
-// proved, 22 refuted (16 carried), 17 by the family. A family whose processes start in the wrong state, with its
-// invariants taken unchecked, has 5 wrong proofs under -short; with
-// the check on the instance (as built), none.
+// proved, 22 refuted (16 carried), 17 by the family. A family whose
+// processes start in the wrong state, with its invariants taken
+// unchecked, has 5 wrong proofs under -short; with the check on the
+// instance (as built, the only check of a family's candidate that
+// holds by construction), none.
 func TestProveFamilyRandom(t *testing.T) {
 	systems := 150
 	if testing.Short() {
