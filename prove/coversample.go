@@ -236,24 +236,36 @@ func (cs *coverSystem) sample(ctx context.Context, extra int64, limit int, work 
 // do as many states again as the sample has (at least growStates, at
 // most maxSampleStates in all), explored breadth first from them: the
 // guesses of a sample of shallow states are often wrong, and a few
-// states at a time would make as many searches.
-func (cs *coverSystem) generalizedSearch(ctx context.Context, budget int64, smp *coverSample) coverOutcome {
-	work := int64(0)
+// states at a time would make as many searches. *last is the search on
+// the sample as it is, which a later call (backward's next round) goes
+// on with, as it would do again from the start: the budget counts its
+// work from its start (coverSearch). The outcome's work is what this
+// call did.
+func (cs *coverSystem) generalizedSearch(ctx context.Context, budget int64, smp *coverSample, last **coverSearch) coverOutcome {
+	work, done := int64(0), int64(0)
 	generalized := 0
 	for restarts := 0; work < budget; restarts++ {
-		out := cs.search(ctx, budget-work, smp)
-		work += out.work
+		if *last == nil {
+			*last = cs.newSearch(smp)
+		}
+		srch := *last
+		out := srch.run(ctx, budget-work)
+		work += srch.used
+		done += out.work
 		generalized += out.generalized
-		out.work, out.restarts, out.generalized = work, restarts, generalized
+		out.work, out.restarts, out.generalized = done, restarts, generalized
 		if out.spurious == nil || ctx.Err() != nil {
 			return out
 		}
+		*last = nil // the sample grows: a search on it starts again
 		grow := min(max(len(smp.states), growStates), maxSampleStates-len(smp.states))
+		before := work
 		if !cs.explore(ctx, smp, out.spurious, max(grow, len(out.spurious)), &work) {
-			return coverOutcome{exhausted: true, work: work}
+			return coverOutcome{exhausted: true, work: done + work - before}
 		}
+		done += work - before
 	}
-	return coverOutcome{exhausted: true, work: work}
+	return coverOutcome{exhausted: true, work: done}
 }
 
 // Bounds of the sample's growth after a wrong guess (generalizedSearch).

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -210,7 +211,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	if smp == nil {
 		return CoverAnswer{Applies: true}, 0, 0
 	}
-	out := cs.generalizedSearch(ctx, work, smp)
+	out := cs.generalizedSearch(ctx, work, smp, new(*coverSearch))
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
 	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}, out.generalized, out.restarts
@@ -492,4 +493,85 @@ func FactsQuestion(ctx context.Context, s presburger.Solver, m *counterabs.Param
 	}
 	b, err := s.Solve(ctx, p)
 	return a.Result, b.Result, true, err
+}
+
+// CoverRound is what one round of the backward search answered
+// (CoverRounds).
+type CoverRound struct {
+	Exhausted, Capped bool
+	Elements          int
+	// Work is the comparisons of the search from its start (the plain
+	// search only: the generalized one's rounds count their own).
+	Work                  int64
+	Invariant, Cex, Chain string
+	Generalized, Restarts int
+	SampleStates          int
+}
+
+// CoverRounds runs the backward search on ts within each budget of
+// works in turn, until a round answers, twice: going on with the last
+// round's search (coverSearch, as backward does) and as a new search
+// at each budget (as it did before). With sampled, the search is the
+// generalized one (generalizedSearch), on a sample of the initial
+// states alone, which grows after each wrong guess: each of the two
+// has a sample of its own, drawn alike. ok is false when the system is
+// not monotone.
+func CoverRounds(ctx context.Context, m *counterabs.ParamModel, ts presburger.TransitionSystem, works []int64, sampled bool) (resumed, fresh []CoverRound, ok bool) {
+	cs, ok := monotoneSystem(m, ts, linearInvariants(m, nil))
+	if !ok {
+		return nil, nil, false
+	}
+	round := func(out coverOutcome, work int64, smp *coverSample) CoverRound {
+		r := CoverRound{Exhausted: out.exhausted, Capped: out.capped, Elements: out.elements, Work: work,
+			Generalized: out.generalized, Restarts: out.restarts, Chain: fmt.Sprint(out.spurious)}
+		if out.invariant != nil {
+			r.Invariant = m.FormatFormula(out.invariant)
+		}
+		if out.cex != nil {
+			r.Cex = fmt.Sprint(*out.cex)
+		}
+		if smp != nil {
+			r.SampleStates = len(smp.states)
+		}
+		return r
+	}
+	newSample := func() *coverSample {
+		var spent int64
+		return cs.sample(ctx, 0, 1, &spent)
+	}
+	if !sampled {
+		srch := cs.newSearch(nil)
+		for _, w := range works {
+			out := srch.run(ctx, w)
+			resumed = append(resumed, round(out, srch.used, nil))
+			if !out.exhausted {
+				break
+			}
+		}
+		for _, w := range works {
+			out := cs.search(ctx, w, nil)
+			fresh = append(fresh, round(out, out.work, nil))
+			if !out.exhausted {
+				break
+			}
+		}
+		return resumed, fresh, true
+	}
+	smp, last := newSample(), (*coverSearch)(nil)
+	for _, w := range works {
+		out := cs.generalizedSearch(ctx, w, smp, &last)
+		resumed = append(resumed, round(out, 0, smp))
+		if !out.exhausted {
+			break
+		}
+	}
+	smp = newSample()
+	for _, w := range works {
+		out := cs.generalizedSearch(ctx, w, smp, new(*coverSearch))
+		fresh = append(fresh, round(out, 0, smp))
+		if !out.exhausted {
+			break
+		}
+	}
+	return resumed, fresh, true
 }
