@@ -37,6 +37,13 @@ import (
 //     enters its target during the phase). Its initial configurations
 //     where link holds are exactly the ends of the phase.
 //
+// An incremented variable may also be counted down instead: the steps
+// out of I subtract from it (x := x - c, "the processes that have not
+// chosen 0 yet" starting at n), every step out of I that writes it
+// subtracting, so it only falls in the phase. Its least value L (0)
+// then blocks as H does below, and the rest system starts it anywhere
+// from L up to its initial value: the mirror of what follows.
+//
 // An incremented variable may have a greatest value H: an I-step that
 // would take it past H is not enabled (domain blocking, gsst-format.md),
 // not an error. The phase may then stop with processes in I, and no
@@ -125,6 +132,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	var isteps []int
 	written := map[int]bool{} // shared variables the other steps assign
 	incr := map[int]presburger.Term{}
+	sign := map[int]int64{} // 1: the steps out of I add to the variable; -1: they take from it
 	targets := make([][]int, len(sys.Groups))
 	entered := map[int]bool{}
 	for i := range sys.Transitions {
@@ -155,6 +163,13 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 			}
 			continue
 		}
+		if len(t.Broadcast) == 0 && slices.ContainsFunc(isteps, func(k int) bool { return sameStep(&sys.Transitions[k], t) }) {
+			// A transition written twice (two names, one step): its
+			// copy is the same I-step, in the phase system already,
+			// and left out of the rest system as the first is.
+			isteps = append(isteps, i)
+			continue
+		}
 		if len(t.Broadcast) > 0 || entered[t.To] {
 			return nil, false, nil
 		}
@@ -163,7 +178,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		touch(t.To)
 		var adds map[int]int64
 		for k, b := range t.Blocks {
-			if b.Guard != presburger.True {
+			if b.Guard != presburger.True && !moverImplied(sys, b, first) {
 				return nil, false, nil
 			}
 			got, ok := increments(sys, b.Update)
@@ -178,6 +193,15 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 			}
 		}
 		for j, c := range adds {
+			// Each variable only grows or only falls in the phase.
+			dir := int64(1)
+			if c < 0 {
+				dir = -1
+			}
+			if sign[j] != 0 && sign[j] != dir {
+				return nil, false, nil
+			}
+			sign[j] = dir
 			incr[j] = incr[j].Add(presburger.VarTerm(sys.TotalVar(t.To)).Scale(c))
 			ph.incr[j] = true
 		}
@@ -250,6 +274,20 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		// domain, if any: the link then admits exactly the phase's
 		// ends where I is empty (see above).
 		v := &rest.Shared[j]
+		if sign[j] < 0 {
+			// A count down ("processes that have not chosen yet",
+			// n - chose0): from the least value of the domain up to
+			// the initial value, the mirror of the above.
+			hi := v.InitLow()
+			v.InitRange, v.InitNoHi = true, false
+			v.Init, v.InitTerm = v.Lo, presburger.Term{}
+			v.InitHi, v.InitHiTerm = v.Lo, hi
+			if hi.IsConst() {
+				v.InitHi, v.InitHiTerm = int(hi.Const), presburger.Term{}
+			}
+			v.InitText = ""
+			continue
+		}
 		v.InitRange, v.InitNoHi, v.InitHi = true, v.Unbounded, 0
 		if !v.Unbounded {
 			v.InitHi = v.Hi
@@ -271,6 +309,52 @@ func stutters(t *gsst.Transition) bool {
 	for _, b := range t.Blocks {
 		if len(b.Update.Assign) > 0 {
 			return false
+		}
+	}
+	return true
+}
+
+// moverImplied reports whether every top-level conjunct of b's guard
+// holds whenever a process of b's groups is in state from, the state its
+// step leaves: an atom on from's total counter, or on its group counter
+// when b has one group, that every value >= 1 satisfies ("#I >= 1",
+// "#I > 0", "#I[g] != 0"). Such a guard holds wherever the step can fire,
+// so the step is unguarded: a translation that writes "the mover is
+// there" into its guards states the same step.
+func moverImplied(sys *gsst.System, b gsst.Block, from int) bool {
+	for _, c := range presburger.Conjuncts(b.Guard) {
+		a, ok := c.(presburger.Cmp)
+		if !ok || len(a.T.Monos) != 1 {
+			return false
+		}
+		v := a.T.Monos[0].Var
+		if v != sys.TotalVar(from) && (len(b.Groups) != 1 || v != sys.GroupVar(from, b.Groups[0])) {
+			return false
+		}
+		in, ok := presburger.AtomRange(a, presburger.AtLeast(v, 1))
+		if !ok || in.NoLo || in.Lo != 1 || !in.NoHi {
+			return false
+		}
+	}
+	return true
+}
+
+// sameStep reports whether transitions t and u make the same steps: the
+// same states, and blocks of the same groups with the same guards and
+// updates (their names and positions aside).
+func sameStep(t, u *gsst.Transition) bool {
+	if t.From != u.From || t.To != u.To || len(t.Broadcast) > 0 || len(u.Broadcast) > 0 || len(t.Blocks) != len(u.Blocks) {
+		return false
+	}
+	for k := range t.Blocks {
+		a, b := &t.Blocks[k], &u.Blocks[k]
+		if !slices.Equal(a.Groups, b.Groups) || presburger.Format(a.Guard, numbered) != presburger.Format(b.Guard, numbered) || len(a.Update.Assign) != len(b.Update.Assign) {
+			return false
+		}
+		for j := range a.Update.Assign {
+			if a.Update.Assign[j].Var != b.Update.Assign[j].Var || !a.Update.Assign[j].Value.Equal(b.Update.Assign[j].Value) {
+				return false
+			}
 		}
 	}
 	return true
@@ -299,10 +383,11 @@ func emptiesFirst(sys *gsst.System, guard presburger.Formula, first int) bool {
 }
 
 // increments reads an I-step's update as constants added to shared
-// variables (x := x + c, c > 0, each variable once) that are integers,
+// variables (x := x + c, c != 0, each variable once) that are integers,
 // starting at one value. A variable may have a greatest value: the step
 // is then not enabled where it would pass it (domain blocking), which
-// the phase system keeps and the rest system's start states (cutPhase).
+// the phase system keeps and the rest system's start states (cutPhase);
+// a constant c < 0 (a count down) blocks at the least value alike.
 func increments(sys *gsst.System, u gsst.Update) (map[int]int64, bool) {
 	out := map[int]int64{}
 	for _, a := range u.Assign {
@@ -315,7 +400,7 @@ func increments(sys *gsst.System, u gsst.Update) (map[int]int64, bool) {
 			return nil, false
 		}
 		ms := a.Value.Monos
-		if len(ms) != 1 || ms[0].Var != a.Var || ms[0].Coef != 1 || a.Value.Const <= 0 {
+		if len(ms) != 1 || ms[0].Var != a.Var || ms[0].Coef != 1 || a.Value.Const == 0 {
 			return nil, false
 		}
 		out[j] = a.Value.Const

@@ -46,7 +46,26 @@ func TestInitialPhaseRandom(t *testing.T) {
 			phaseRandomSystem(t, ctx, s, r, fmt.Sprintf("b%d-%d", batch, i), batch == 1, counts)
 		}
 	}
+	// A third batch writes the steps out of I in other styles: guarded
+	// by "the mover is there" (#I >= 1, #I != 0), or written twice
+	// under two names, which cut as the plain steps do; or guarded by
+	// #I >= 2 (the last process cannot take it), which must not cut; or
+	// counting down from a small start, which cuts, blocking at 0.
+	styled := 80
+	if testing.Short() {
+		styled = 40
+	}
+	r := rand.New(rand.NewSource(22))
+	for i := range styled {
+		phaseRandomSystemStyled(t, ctx, s, r, fmt.Sprintf("s-%d", i), counts)
+	}
 	t.Logf("verdicts: %v", counts)
+	if counts["styled "+prove.Proved.String()+" cut=true"] == 0 || counts["styled "+prove.Refuted.String()+" cut=true"] == 0 {
+		t.Errorf("no property proved, or none refuted, through an initial phase whose steps out of I are styled")
+	}
+	if counts["countdown "+prove.Proved.String()+" cut=true"] == 0 || counts["countdown "+prove.Refuted.String()+" cut=true"] == 0 {
+		t.Errorf("no property proved, or none refuted, through an initial phase that counts down")
+	}
 	if counts[prove.Proved.String()+" cut=true"] == 0 || counts[prove.Refuted.String()+" cut=true"] == 0 {
 		t.Errorf("no property proved, or none refuted, through an initial phase")
 	}
@@ -67,6 +86,52 @@ func TestInitialPhaseRandom(t *testing.T) {
 func phaseRandomSystem(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, bounded bool, counts map[string]int) {
 	t.Helper()
 	src, family := phaseSystem(r, bounded)
+	phaseCheck(t, ctx, s, id, src, family, bounded, "", counts)
+}
+
+// phaseRandomSystemStyled draws a system as phaseRandomSystem does
+// (unbounded) and rewrites its step ia out of I: a guard that the mover
+// implies, a second copy under another name, or the guard #I >= 2 that
+// the mover does not imply (it breaks the cut's conditions).
+func phaseRandomSystemStyled(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, counts map[string]int) {
+	t.Helper()
+	src, family := phaseSystem(r, false)
+	style := r.Intn(5)
+	if style == 4 {
+		// A count down: ia also takes one from w, which starts at 0
+		// to 3, so that the domain's 0 blocks ia in some instances;
+		// the properties on w fail where fewer processes than w's
+		// start take ia.
+		src = strings.Replace(src, "  z: {type: \"0..\", init: 0}\n", fmt.Sprintf("  z: {type: \"0..\", init: 0}\n  w: {type: \"0..\", init: %d}\n", r.Intn(4)), 1)
+		src = strings.Replace(src, "properties:\n", "properties:\n  pw: \"AG (#I = 0 -> w = 0)\"\n  pwd: \"AG (#D >= 1 -> w = 0)\"\n", 1)
+	}
+	start := strings.Index(src, "  - {name: ia,")
+	end := start + strings.Index(src[start:], "\n") + 1
+	ia := src[start:end]
+	switch style {
+	case 0:
+		ia = strings.Replace(ia, "to: A,", `to: A, guard: "#I >= 1",`, 1)
+	case 1:
+		ia = strings.Replace(ia, "to: A,", `to: A, guard: "#I != 0 & #I > 0",`, 1)
+	case 2:
+		ia += strings.Replace(ia, "name: ia,", "name: ia_again,", 1)
+	case 3:
+		ia = strings.Replace(ia, "to: A,", `to: A, guard: "#I >= 2",`, 1)
+	default:
+		ia = strings.Replace(ia, `update: "`, `update: "w := w - 1; `, 1)
+	}
+	tag := "styled "
+	if style == 4 {
+		tag = "countdown "
+	}
+	phaseCheck(t, ctx, s, id, src[:start]+ia+src[end:], family, false, tag, counts)
+}
+
+// phaseCheck checks the system src, compares with exploration and counts
+// the verdicts (see TestInitialPhaseRandom), each count's key prefixed
+// with tag too.
+func phaseCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, family, bounded bool, tag string, counts map[string]int) {
+	t.Helper()
 	sys, err := gsst.Parse(fmt.Sprintf("phase%s.yaml", id), []byte(src))
 	if err != nil {
 		t.Fatalf("system %s: %v\n%s", id, err, src)
@@ -77,7 +142,7 @@ func phaseRandomSystem(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.
 	}
 	for k, res := range rep.Results {
 		cut := strings.Contains(res.LevelReason, "initial phase")
-		counts[fmt.Sprintf("%v cut=%v", res.Verdict, cut)]++
+		counts[fmt.Sprintf("%s%v cut=%v", tag, res.Verdict, cut)]++
 		if bounded {
 			counts[fmt.Sprintf("bounded %v cut=%v", res.Verdict, cut)]++
 		}
@@ -392,5 +457,38 @@ properties:`, 1)
 	}
 	if r := rep.Results[0]; r.Verdict != prove.Proved || !strings.Contains(r.LevelReason, "initial phase") {
 		t.Errorf("unforg with idle self-loops: %v (%s), want proved after the initial phase", r.Verdict, r.LevelReason)
+	}
+	// Steps out of I guarded by "the mover is there" (#I >= 1, implied
+	// by the process that takes the step), and a step out of I written
+	// twice under two names, are the same phase: cut all the same (the
+	// ByMC safety properties so written took 3-4 times as long).
+	for _, tc := range []struct{ name, from, to string }{
+		{"guarded", `  - {from: I, to: V0, update: "chose0 := chose0 + 1"}
+  - {from: I, to: V1}`, `  - {from: I, to: V0, guard: "#I >= 1", update: "chose0 := chose0 + 1"}
+  - {from: I, to: V1, guard: "#I > 0 & #I[correct] != 0"}`},
+		{"twice", `  - {from: I, to: V0, update: "chose0 := chose0 + 1"}`, `  - {name: choose0, from: I, to: V0, update: "chose0 := chose0 + 1"}
+  - {name: choose0_again, from: I, to: V0, update: "chose0 := chose0 + 1"}`},
+		// The choice counted down: left0 = n - f - chose0, the
+		// processes that have not chosen 0 (unknown after 30 s
+		// without the cut).
+		{"counted down", "chose0", "left0"},
+	} {
+		styled := strings.Replace(src, tc.from, tc.to, 1)
+		if tc.from == "chose0" {
+			styled = strings.NewReplacer(`chose0: {type: "0..", init: 0}`, `left0: {type: "0..", init: n - f}`,
+				"chose0 := chose0 + 1", "left0 := left0 - 1", "chose0 = n - f", "left0 = 0", "chose0 = 0", "left0 = n - f").Replace(src)
+		}
+		if sys, err = gsst.Parse("strb-"+tc.name+".yaml", []byte(styled)); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err = prove.Check(context.Background(), sys, s, s, prove.MaxWork(extWork)); err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Results[0]; r.Verdict != prove.Proved || !strings.Contains(r.LevelReason, "initial phase") {
+			t.Errorf("unforg, steps out of I %s: %v (%s), want proved after the initial phase", tc.name, r.Verdict, r.LevelReason)
+		}
+		if r := rep.Results[1]; r.Verdict != prove.Refuted || !strings.Contains(r.LevelReason, "replayed on the system") {
+			t.Errorf("wrong, steps out of I %s: %v (%s), want refuted through the initial phase", tc.name, r.Verdict, r.LevelReason)
+		}
 	}
 }
