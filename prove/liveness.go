@@ -99,6 +99,10 @@ type liveQuestion struct {
 	// facts, when set, are the pivots of the model's linear invariants,
 	// which unsatInv substitutes (houdinireduce.go).
 	facts *factPivots
+	// witnesses are reachable states where the monitor is set, which
+	// answer unsatInv's satisfiable questions without a query
+	// (livewitness.go); none until the sample is taken.
+	witnesses liveWitnesses
 }
 
 // newLive builds the question for the property with the given premise
@@ -428,8 +432,15 @@ func (lq *liveQuestion) unsat(ctx context.Context, solver presburger.Solver, f p
 // unsatInv is unsat for an f that states the model's linear invariants
 // (an invariant with the lemmas, lq.facts's): asked without the
 // variables they define when lq.facts is set, the same answer in fewer
-// variables (factPivots.problem).
+// variables (factPivots.problem). A question that a state of
+// lq.witnesses satisfies is satisfiable without a query.
 func (lq *liveQuestion) unsatInv(ctx context.Context, solver presburger.Solver, f presburger.Formula) (bool, error) {
+	if liveWitnessesOn && lq.witnesses.satisfied(presburger.Conj(paramPart(lq.ts), f)) {
+		if onLiveWitness != nil {
+			onLiveWitness(presburger.Problem{Bounds: lq.ts.Domain, F: presburger.Conj(paramPart(lq.ts), f)})
+		}
+		return false, nil
+	}
 	if lq.facts == nil {
 		return lq.unsat(ctx, solver, f)
 	}
@@ -493,7 +504,11 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	// The sample follows the steps of lq.ts itself: the facts hold in
 	// every state it reaches, and reading them at each step cost more
 	// than the rest of the walk.
-	lemmas, err := houdiniFacts(ctx, solver, m, lq.ts, lis, lq.candidates(), sampleReachable(ctx, m, lq.ts))
+	// Its states where the monitor is set answer the certificate
+	// search's satisfiable questions (livewitness.go).
+	sample := sampleReachable(ctx, m, lq.ts)
+	lq.witnesses = lq.witnessesOf(sample)
+	lemmas, err := houdiniFacts(ctx, solver, m, lq.ts, lis, lq.candidates(), sample)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
@@ -225,6 +226,24 @@ properties: {p: 'AG (#E = 0 | #A = 0)'}
 	}
 }
 
+// selectCandidates returns the group-counter model of sys, its
+// transition system (no bad states) and the candidates of the tests
+// of the incremental questions: the bounded pairs and the monotone
+// candidates.
+func selectCandidates(t *testing.T, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem, []presburger.Formula) {
+	t.Helper()
+	m, err := counterabs.BuildParamGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := m.TransitionSystem()
+	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+		Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+	cands := boundedPairs(m)
+	mono, _ := prove.MonotoneCandidates(m)
+	return m, ts, append(cands, mono...)
+}
+
 // TestHoudiniSelectRandom compares Houdini's filter asking its batched
 // rounds through one incremental question (presburger.Selector, Z3's
 // assumptions) with the filter asking each round anew, on the
@@ -241,16 +260,7 @@ func TestHoudiniSelectRandom(t *testing.T) {
 	kept := 0
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, constructsConfig(i))
-		m, err := counterabs.BuildParamGroup(sys)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps := m.TransitionSystem()
-		ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-			Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
-		cands := boundedPairs(m)
-		mono, _ := prove.MonotoneCandidates(m)
-		cands = append(cands, mono...)
+		m, ts, cands := selectCandidates(t, sys)
 		with, err := prove.Houdini(ctx, s, ts, cands)
 		if err != nil {
 			t.Fatal(err)
