@@ -413,3 +413,40 @@ func TestTokenLemmas(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenLiveLemmas: ByMC's c1cs with its shared counters written as
+// groups of message tokens (testdata/styles/c1cs-tokens-live.yaml) has
+// its fast0 proved by a ranking certificate, as c1cs is
+// (testdata/bymc/c1cs.yaml), not by the settled runs' safety question
+// and Spacer: its guards read "#I = 0" and its trigger "#chose1_sent =
+// 0", sums over every group of which all but one counter are never
+// filled, and the lemmas that c1cs gets from "#I = 0" and "chose1 = 0"
+// (a state entered only once I is empty stays empty while I is not;
+// while nobody chose 1, nobody reaches U0) are found over the sums.
+func TestTokenLiveLemmas(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", "c1cs-tokens-live.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, "c1cs-tokens-live.yaml", src)
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Results[0]
+	if r.Verdict != prove.Proved || r.Live == nil || r.Live.Settled || len(r.Live.Ranks) == 0 {
+		t.Fatalf("%s: %v (%s), want proved by ranks", r.Property.Name, r.Verdict, r.Reason)
+	}
+	has := func(kind, prefix, reads string) bool {
+		return slices.ContainsFunc(r.Lemmas, func(l prove.Lemma) bool {
+			return l.Kind == kind && strings.HasPrefix(l.Text, prefix) && strings.Contains(l.Text, reads)
+		})
+	}
+	if !has("threshold", "#S0[proc] <= 0 | #I[proc] + ", "#I[tok_nsnt0]") {
+		t.Errorf("no threshold #S0 <= 0 | #I = 0 over every group's #I among %v", r.Lemmas)
+	}
+	if !has("trigger", "#chose1_sent[proc] + ", "#chose1_sent[tok_chose1]") {
+		t.Errorf("no trigger lemma over #chose1_sent among %v", r.Lemmas)
+	}
+}
