@@ -206,13 +206,7 @@ transitions:
 - {from: D, to: E, guard: '#A = 0'}
 properties: {p: 'AG (#E = 0 | #A = 0)'}
 `))
-	m, err := counterabs.BuildParamGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
-		Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+	m, ts := groupSystem(t, sys)
 	a, e := m.StateVar(0), m.StateVar(4)
 	deepest := int64(0)
 	for _, val := range prove.SampleReachable(context.Background(), m, ts) {
@@ -226,19 +220,26 @@ properties: {p: 'AG (#E = 0 | #A = 0)'}
 	}
 }
 
-// selectCandidates returns the group-counter model of sys, its
-// transition system (no bad states) and the candidates of the tests
-// of the incremental questions: the bounded pairs and the monotone
-// candidates.
-func selectCandidates(t *testing.T, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem, []presburger.Formula) {
+// groupSystem returns the group-counter model of sys and its
+// transition system, without bad states.
+func groupSystem(t *testing.T, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem) {
 	t.Helper()
 	m, err := counterabs.BuildParamGroup(sys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ps := m.TransitionSystem()
-	ts := presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
+	return m, presburger.TransitionSystem{Vars: ps.Vars, Next: ps.Next, Params: ps.Params, Domain: ps.Domain,
 		Init: ps.Init, Trans: ps.Trans, Bad: presburger.False}
+}
+
+// selectCandidates returns the group-counter model of sys, its
+// transition system (no bad states) and the candidates of the tests
+// of the incremental questions: the bounded pairs and the monotone
+// candidates.
+func selectCandidates(t *testing.T, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem, []presburger.Formula) {
+	t.Helper()
+	m, ts := groupSystem(t, sys)
 	cands := boundedPairs(m)
 	mono, _ := prove.MonotoneCandidates(m)
 	return m, ts, append(cands, mono...)

@@ -364,22 +364,31 @@ func liftedSteps(r prove.Result) []explorepkg.Step {
 	return r.Trace.Lifted.Steps
 }
 
+// proveStyle returns the spec testdata/styles/name and prove.Check's
+// report on it, with its defaults.
+func proveStyle(t *testing.T, name string) (*gsst.System, *prove.Report) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, name, src)
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, rep
+}
+
 // TestTokenLemmas: ByMC's cc with its shared counters written as groups
 // of message tokens (testdata/styles/cc-tokens.yaml) is proved by the
 // lemmas, as cc is: a token's x_sent counter never falls, so the guards'
 // thresholds over it stay passed, and it counts the processes that
 // sent, without the moves of the other tokens the same step sends.
 func TestTokenLemmas(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", "cc-tokens.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := load(t, "cc-tokens.yaml", src)
+	sys, rep := proveStyle(t, "cc-tokens.yaml")
 	s := z3.New()
-	rep, err := prove.Check(context.Background(), sys, s, s)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const count = "#nsnt10_sent[tok_nsnt10] + #nsnt11_sent[tok_nsnt11] <= #P1[proc] + #AC0[proc] + #AC1[proc] + #CR[proc]"
 	for _, r := range rep.Results {
 		if r.Verdict != prove.Proved || r.Method != prove.ByLemmas {
@@ -424,16 +433,7 @@ func TestTokenLemmas(t *testing.T) {
 // (a state entered only once I is empty stays empty while I is not;
 // while nobody chose 1, nobody reaches U0) are found over the sums.
 func TestTokenLiveLemmas(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", "c1cs-tokens-live.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := load(t, "c1cs-tokens-live.yaml", src)
-	s := z3.New()
-	rep, err := prove.Check(context.Background(), sys, s, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rep := proveStyle(t, "c1cs-tokens-live.yaml")
 	r := rep.Results[0]
 	if r.Verdict != prove.Proved || r.Live == nil || r.Live.Settled || len(r.Live.Ranks) == 0 {
 		t.Fatalf("%s: %v (%s), want proved by ranks", r.Property.Name, r.Verdict, r.Reason)
