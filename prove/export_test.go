@@ -533,3 +533,20 @@ func PruneAsksAnew() (restore func()) {
 // ParamPart returns the conditions of ts.Init on the parameters alone
 // (paramPart).
 func ParamPart(ts presburger.TransitionSystem) presburger.Formula { return paramPart(ts) }
+
+// TamperLive has f change each liveness certificate of a ranking
+// argument before its re-check, until the returned function restores
+// the certificates.
+func TamperLive(f func(*LiveCertificate)) (restore func()) {
+	tamperLive = f
+	return func() { tamperLive = nil }
+}
+
+// Negative returns r with every case's term negated.
+func (r Rank) Negative() Rank {
+	out := slices.Clone(r)
+	for i := range out {
+		out[i].Term = out[i].Term.Scale(-1)
+	}
+	return out
+}
