@@ -575,3 +575,60 @@ func CoverRounds(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 	}
 	return resumed, fresh, true
 }
+
+// WithoutLiveWitnesses has the liveness certificate's search ask every
+// question of the solver, none answered by the sample's states
+// (livewitness.go), until the returned function restores them.
+func WithoutLiveWitnesses() (restore func()) {
+	liveWitnessesOn = false
+	return func() { liveWitnessesOn = true }
+}
+
+// OnLiveWitness has f called with each question that the sample's
+// states answer as satisfiable (livewitness.go), until the returned
+// function restores the default.
+func OnLiveWitness(f func(presburger.Problem)) (restore func()) {
+	onLiveWitness = f
+	return func() { onLiveWitness = nil }
+}
+
+// Prune returns the part of fs that prune (lemma.go) keeps, with facts.
+func Prune(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, fs []presburger.Formula, facts presburger.Formula) []presburger.Formula {
+	var lemmas []Lemma
+	for _, f := range fs {
+		lemmas = append(lemmas, Lemma{Formula: f})
+	}
+	var out []presburger.Formula
+	for _, l := range prune(ctx, s, ts, lemmas, facts) {
+		out = append(out, l.Formula)
+	}
+	return out
+}
+
+// PruneAsksAnew has prune ask each of its questions anew, not through
+// a presburger.Selector, until the returned function restores it.
+func PruneAsksAnew() (restore func()) {
+	pruneSelects = false
+	return func() { pruneSelects = true }
+}
+
+// ParamPart returns the conditions of ts.Init on the parameters alone
+// (paramPart).
+func ParamPart(ts presburger.TransitionSystem) presburger.Formula { return paramPart(ts) }
+
+// TamperLive has f change each liveness certificate of a ranking
+// argument before its re-check, until the returned function restores
+// the certificates.
+func TamperLive(f func(*LiveCertificate)) (restore func()) {
+	tamperLive = f
+	return func() { tamperLive = nil }
+}
+
+// Negative returns r with every case's term negated.
+func (r Rank) Negative() Rank {
+	out := slices.Clone(r)
+	for i := range out {
+		out[i].Term = out[i].Term.Scale(-1)
+	}
+	return out
+}

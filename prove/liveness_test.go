@@ -2,13 +2,16 @@ package prove_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
 	explorepkg "github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/explore/explicit"
 	"github.com/vsym/vsym/gsst"
@@ -262,4 +265,55 @@ func TestSettledManyGuards(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > most {
 		t.Errorf("the proof allocated %d MB, more than %d MB: a normal form of the bad states built again?", alloc>>20, most>>20)
 	}
+}
+
+// TestLiveRecheckRejects: the re-check of a liveness certificate
+// (its obligations asked together, then one by one) rejects a
+// certificate that fails, here the barrier's with its rank negated
+// (the rank is then negative where processes work) or without its
+// helpful constraints (then no constraint need be taken), as an
+// internal error naming the obligation; the certificate as found
+// passes.
+func TestLiveRecheckRejects(t *testing.T) {
+	sys := bundled(t, "barrier")
+	for _, c := range []struct {
+		name   string
+		tamper func(*prove.LiveCertificate)
+		fails  string // "" when the certificate passes
+	}{
+		{"as found", func(*prove.LiveCertificate) {}, ""},
+		{"rank negated", func(c *prove.LiveCertificate) { c.Ranks[0] = c.Ranks[0].Negative() }, "rank 1 is nonnegative"},
+		{"no helpful constraint", func(c *prove.LiveCertificate) { c.Helpful = nil }, "some helpful constraint can be taken"},
+	} {
+		tampered := 0
+		restore := prove.TamperLive(func(cert *prove.LiveCertificate) {
+			if len(cert.Ranks) > 0 && len(cert.Helpful) > 0 {
+				tampered++
+				c.tamper(cert)
+			}
+		})
+		s := z3.New()
+		rep, err := prove.Check(context.Background(), sys.WithProperties(slices.Index(propertyNames(sys), "released")), s, s)
+		restore()
+		if tampered == 0 {
+			t.Fatalf("%s: no certificate with ranks and helpful constraints was re-checked", c.name)
+		}
+		switch {
+		case c.fails == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.fails == "" && rep.Results[0].Verdict != prove.Proved:
+			t.Errorf("%s: %v, want proved", c.name, rep.Results[0].Verdict)
+		case c.fails != "" && (err == nil || !errors.Is(err, errkind.Internal) || !strings.Contains(err.Error(), c.fails)):
+			t.Errorf("%s: Check answers %v, want an internal error naming %q", c.name, err, c.fails)
+		}
+	}
+}
+
+// propertyNames returns the names of sys's properties, in order.
+func propertyNames(sys *gsst.System) []string {
+	var out []string
+	for _, p := range sys.Properties {
+		out = append(out, p.Name)
+	}
+	return out
 }

@@ -255,7 +255,7 @@ func (lq *liveQuestion) candidates() []Lemma {
 	// chose 0: none reaches U0, "chose0 < n - f | #U0 <= 0"), each atom
 	// of the trigger that reads no counter negated.
 	for _, a := range guardAtoms(presburger.NNF(lq.trigger)) {
-		if readsCounter(m, a) {
+		if readsProcessCounter(m, sg, empty, a) {
 			continue
 		}
 		nots := []presburger.Formula{presburger.Negation(a)}
@@ -271,6 +271,18 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 	}
 	return out
+}
+
+// readsProcessCounter says whether atom a reads a counter of m other
+// than a message token's (sg) or one no run fills (empty): a count of
+// events written with tokens ("#chose1_sent = 0", a sum over every
+// group of which only the tokens' counter is not zero) is one, as a
+// shared variable is.
+func readsProcessCounter(m *counterabs.ParamModel, sg *signs, empty map[int]bool, a presburger.Formula) bool {
+	return slices.ContainsFunc(presburger.FreeVars(a), func(v presburger.Var) bool {
+		c := int(v)
+		return c >= 0 && c < len(m.Counters) && !empty[c] && !sg.token(m, c)
+	})
 }
 
 // readsOnlyFixedCounters says whether atom a, a comparison T op 0,
@@ -297,7 +309,14 @@ func readsOnlyFixedCounters(m *counterabs.ParamModel, sg *signs, empty map[int]b
 			}
 			continue
 		}
-		if sg.up[v] || sg.varies[v] || empty[int(v)] || sg.token(m, int(v)) {
+		if empty[int(v)] {
+			// Zero in every state a run reaches (the linear
+			// invariants): the counter of a state its group never
+			// occupies, which a guard over every group's counter
+			// reads ("#I = 0" with message tokens as groups).
+			continue
+		}
+		if sg.up[v] || sg.varies[v] || sg.token(m, int(v)) {
 			return false
 		}
 		switch c.Op {

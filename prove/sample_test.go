@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/internal/testsupport"
 	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
@@ -203,11 +204,7 @@ transitions:
 - {from: D, to: E, guard: '#A = 0'}
 properties: {p: 'AG (#E = 0 | #A = 0)'}
 `))
-	m, err := counterabs.BuildParamGroup(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := m.TransitionSystem().Question(presburger.False)
+	m, ts := groupSystem(t, sys)
 	a, e := m.StateVar(0), m.StateVar(4)
 	deepest := int64(0)
 	for _, val := range prove.SampleReachable(context.Background(), m, ts) {
@@ -219,6 +216,29 @@ properties: {p: 'AG (#E = 0 | #A = 0)'}
 	if deepest < 12 {
 		t.Fatalf("no state sampled has every process in E (at most %d)", deepest)
 	}
+}
+
+// groupSystem returns the group-counter model of sys and its
+// transition system, without bad states.
+func groupSystem(t *testing.T, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem) {
+	t.Helper()
+	m, err := counterabs.BuildParamGroup(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, m.TransitionSystem().Question(presburger.False)
+}
+
+// selectCandidates returns the group-counter model of sys, its
+// transition system (no bad states) and the candidates of the tests
+// of the incremental questions: the bounded pairs and the monotone
+// candidates.
+func selectCandidates(t *testing.T, sys *gsst.System) (*counterabs.ParamModel, presburger.TransitionSystem, []presburger.Formula) {
+	t.Helper()
+	m, ts := groupSystem(t, sys)
+	cands := boundedPairs(m)
+	mono, _ := prove.MonotoneCandidates(m)
+	return m, ts, append(cands, mono...)
 }
 
 // TestHoudiniSelectRandom compares Houdini's filter asking its batched
@@ -237,14 +257,7 @@ func TestHoudiniSelectRandom(t *testing.T) {
 	kept := 0
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, constructsConfig(i))
-		m, err := counterabs.BuildParamGroup(sys)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := m.TransitionSystem().Question(presburger.False)
-		cands := boundedPairs(m)
-		mono, _ := prove.MonotoneCandidates(m)
-		cands = append(cands, mono...)
+		m, ts, cands := selectCandidates(t, sys)
 		with, err := prove.Houdini(ctx, s, ts, cands)
 		if err != nil {
 			t.Fatal(err)

@@ -364,22 +364,31 @@ func liftedSteps(r prove.Result) []explorepkg.Step {
 	return r.Trace.Lifted.Steps
 }
 
+// proveStyle returns the spec testdata/styles/name and prove.Check's
+// report on it, with its defaults.
+func proveStyle(t *testing.T, name string) (*gsst.System, *prove.Report) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := load(t, name, src)
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, rep
+}
+
 // TestTokenLemmas: ByMC's cc with its shared counters written as groups
 // of message tokens (testdata/styles/cc-tokens.yaml) is proved by the
 // lemmas, as cc is: a token's x_sent counter never falls, so the guards'
 // thresholds over it stay passed, and it counts the processes that
 // sent, without the moves of the other tokens the same step sends.
 func TestTokenLemmas(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", "cc-tokens.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys := load(t, "cc-tokens.yaml", src)
+	sys, rep := proveStyle(t, "cc-tokens.yaml")
 	s := z3.New()
-	rep, err := prove.Check(context.Background(), sys, s, s)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const count = "#nsnt10_sent[tok_nsnt10] + #nsnt11_sent[tok_nsnt11] <= #P1[proc] + #AC0[proc] + #AC1[proc] + #CR[proc]"
 	for _, r := range rep.Results {
 		if r.Verdict != prove.Proved || r.Method != prove.ByLemmas {
@@ -411,5 +420,33 @@ func TestTokenLemmas(t *testing.T) {
 		if _, rhs, ok := strings.Cut(c, " <= "); ok && strings.Contains(rhs, "_sent") {
 			t.Errorf("count candidate %s counts tokens among the processes", c)
 		}
+	}
+}
+
+// TestTokenLiveLemmas: ByMC's c1cs with its shared counters written as
+// groups of message tokens (testdata/styles/c1cs-tokens-live.yaml) has
+// its fast0 proved by a ranking certificate, as c1cs is
+// (testdata/bymc/c1cs.yaml), not by the settled runs' safety question
+// and Spacer: its guards read "#I = 0" and its trigger "#chose1_sent =
+// 0", sums over every group of which all but one counter are never
+// filled, and the lemmas that c1cs gets from "#I = 0" and "chose1 = 0"
+// (a state entered only once I is empty stays empty while I is not;
+// while nobody chose 1, nobody reaches U0) are found over the sums.
+func TestTokenLiveLemmas(t *testing.T) {
+	_, rep := proveStyle(t, "c1cs-tokens-live.yaml")
+	r := rep.Results[0]
+	if r.Verdict != prove.Proved || r.Live == nil || r.Live.Settled || len(r.Live.Ranks) == 0 {
+		t.Fatalf("%s: %v (%s), want proved by ranks", r.Property.Name, r.Verdict, r.Reason)
+	}
+	has := func(kind, prefix, reads string) bool {
+		return slices.ContainsFunc(r.Lemmas, func(l prove.Lemma) bool {
+			return l.Kind == kind && strings.HasPrefix(l.Text, prefix) && strings.Contains(l.Text, reads)
+		})
+	}
+	if !has("threshold", "#S0[proc] <= 0 | #I[proc] + ", "#I[tok_nsnt0]") {
+		t.Errorf("no threshold #S0 <= 0 | #I = 0 over every group's #I among %v", r.Lemmas)
+	}
+	if !has("trigger", "#chose1_sent[proc] + ", "#chose1_sent[tok_chose1]") {
+		t.Errorf("no trigger lemma over #chose1_sent among %v", r.Lemmas)
 	}
 }
