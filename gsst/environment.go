@@ -102,7 +102,12 @@ func (c *checker) environment(f *File) {
 }
 
 // checkEnvironment checks the environment steps: a guard over the
-// system's variables, an update, transfers, and something to change.
+// system's variables, an update and transfers. A step that changes
+// nothing is allowed: a file's language asks for an update or a
+// broadcast key, but an update of only x := x writes nothing (seal drops
+// it), and so may an instance's ("k := k + f" with f = 0) or a sliced
+// system's, which New checks again: such a step is idle, as a process's
+// self-loop that does nothing.
 func (s *Spec) checkEnvironment(fromFile bool, at func(Pos, string, ...any)) {
 	for i := range s.Environment {
 		e := &s.Environment[i]
@@ -119,8 +124,5 @@ func (s *Spec) checkEnvironment(fromFile bool, at func(Pos, string, ...any)) {
 		}
 		s.checkUpdate(&e.Update, "update of "+name, pos, at)
 		s.checkTransfers(e.Broadcast, name, pos, at)
-		if len(e.Update.Assign) == 0 && len(e.Broadcast) == 0 && !fromFile {
-			at(pos, "%s changes nothing: it has no update and no broadcast", name)
-		}
 	}
 }

@@ -72,9 +72,11 @@ func (s *System) SliceUnread() (*System, []string, error) {
 			}
 			out = append(out, a)
 		}
-		if len(out) < len(u.Assign) {
+		if len(out) < len(u.Assign) || textAssigns(u.Text, names) {
 			// The text says what the step does: without the
-			// assignments left out, written from what is left.
+			// assignments left out, written from what is left. A
+			// text may name a variable left out that Assign no
+			// longer holds: x := x, which seal dropped.
 			u.Assign = out
 			u.Text = s.FormatUpdate(u)
 			if len(out) == 0 {
@@ -148,20 +150,6 @@ func (s *Spec) sliceable() []bool {
 						}
 					}
 				}
-			}
-		}
-		// An environment step must change something (a rule of New):
-		// one that only assigns variables left out keeps them.
-		for i := range s.Environment {
-			e := &s.Environment[i]
-			if len(e.Broadcast) > 0 || slices.ContainsFunc(e.Update.Assign, func(a Assign) bool {
-				j, _ := s.SharedOf(a.Var)
-				return keep[j]
-			}) {
-				continue
-			}
-			for _, a := range e.Update.Assign {
-				mark(a.Var)
 			}
 		}
 		if len(work) == 0 {
@@ -325,4 +313,17 @@ func (s *Spec) RenameVars(ren func(presburger.Var) presburger.Var) {
 		grp := &s.Groups[g]
 		grp.SizeTerm = grp.SizeTerm.Subst(sub)
 	}
+}
+
+// textAssigns reports whether the update text assigns one of names. A
+// text that does not parse (a Spec's, written by hand) is taken to.
+func textAssigns(text string, names []string) bool {
+	if text == "" {
+		return false
+	}
+	stmts, err := parseUpdate(text, func(int) Pos { return Pos{} })
+	if err != nil {
+		return true
+	}
+	return slices.ContainsFunc(stmts, func(a *AssignStmt) bool { return slices.Contains(names, a.Var.Name) })
 }

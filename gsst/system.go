@@ -100,6 +100,7 @@ type System struct{ spec }
 // seal returns the System of a Spec that has met the rules, with its
 // steps lowered once: every System is made here.
 func seal(s *Spec) *System {
+	s.dropIdentities() // x := x is no write, for every builder (update.go)
 	s.steps = s.lower()
 	return &System{*s}
 }

@@ -2,6 +2,7 @@ package gsst
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vsym/vsym/presburger"
 	"gopkg.in/yaml.v3"
@@ -22,7 +23,12 @@ type Assign struct {
 }
 
 // Update is the update of a block, of a rendezvous: what the step does
-// to the shared variables.
+// to the shared variables. In a System no assignment is an identity
+// (Assign.Identity): x := x writes nothing, and seal drops it, so that
+// every stage that asks which steps write x (the initial phase, slicing,
+// the counter models, the exporters) and every builder (Instantiate,
+// PinParams, New) sees the same writes whether or not a file lists the
+// variables a step keeps. Text stays as written.
 type Update struct {
 	Assign []Assign
 	Text   string // as written; "" when there is none
@@ -253,4 +259,49 @@ func (s *Spec) isVarOf(t presburger.Term, ok func(*Shared) bool) bool {
 	}
 	j, isShared := s.SharedOf(t.Monos[0].Var)
 	return isShared && ok(&s.Shared[j])
+}
+
+// Identity reports whether a gives its variable the variable's own value
+// (x := x, or a value that folds to x, such as x + f - f or, in an
+// instance, x + f with f = 0): an assignment that writes nothing and
+// cannot take x out of its domain.
+func (a Assign) Identity() bool {
+	t := a.Value
+	return t.Const == 0 && len(t.Monos) == 1 && t.Monos[0].Var == a.Var && t.Monos[0].Coef == 1
+}
+
+// dropIdentities removes the identity assignments of shared variables
+// from every update of s, so that x := x means no write to every reader
+// of the System. seal calls it, after the rules ran on the updates as
+// given (a variable assigned twice, x := x among them, is still an
+// error). It changes the Spec it is given, which every caller of seal
+// owns (Parse's, New's clone, the copies of instance); it allocates a new
+// list of assignments for an update it changes, as a list may still be
+// shared with the System the Spec was made from.
+func (s *Spec) dropIdentities() {
+	drop := func(u *Update) {
+		if !slices.ContainsFunc(u.Assign, s.identity) {
+			return
+		}
+		u.Assign = slices.DeleteFunc(slices.Clone(u.Assign), s.identity)
+	}
+	for i := range s.Transitions {
+		t := &s.Transitions[i]
+		for j := range t.Blocks {
+			drop(&t.Blocks[j].Update)
+		}
+	}
+	for i := range s.Rendezvous {
+		drop(&s.Rendezvous[i].Update)
+	}
+	for i := range s.Environment {
+		drop(&s.Environment[i].Update)
+	}
+}
+
+// identity reports whether a is an identity assignment of one of s's
+// shared variables.
+func (s *Spec) identity(a Assign) bool {
+	_, ok := s.SharedOf(a.Var)
+	return ok && a.Identity()
 }
