@@ -76,7 +76,11 @@
 // (Movers, Transferred, CheckMovers, Procs; procs.go). Values are exact:
 // an update that would take a variable out of its domain is not
 // enabled, however far out, and one that would pass MaxValue in an
-// unbounded domain is a LimitError, never a wrapped number.
+// unbounded domain is a LimitError, never a wrapped number. An
+// assignment x := x (Assign.Identity) writes nothing and cannot block:
+// seal drops it from every update, so a System's updates hold only the
+// writes, whichever builder made it, and every stage that asks which
+// steps write a variable reads the same answer.
 //
 // The language (shared.go, docs/gsst-format.md) has shared variables
 // (booleans, enumerations, bounded and unbounded integers) that guards
