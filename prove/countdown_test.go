@@ -5,7 +5,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -21,11 +20,7 @@ func TestCountedDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := gsst.Parse(file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := z3.New()
+	sys, s := load(t, file, src), z3.New()
 	rep, err := prove.Check(context.Background(), sys, s, s, prove.MaxWork(200_000))
 	if err != nil {
 		t.Fatal(err)
