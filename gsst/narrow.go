@@ -29,6 +29,13 @@ import (
 //     "x op c" (presburger.AtomRange: not "x != c" inside the initial
 //     range), into x's initial range, when the range left is not empty
 //     and within MaxValue;
+//   - an atom on one shared variable that starts at the value of a term
+//     over the parameters ("init: x0_0"), "x op c", into the assumption
+//     as "t op c" with the term t for x: every initial configuration of
+//     an instance has x = t, so the atom holds at all of them or at none
+//     (an instance where it fails has the property vacuously, and the
+//     narrowed family leaves it out); "x0_0 = 0" is then a parameter
+//     the assumption pins (PinParams);
 //   - "#S[g] = 0" (also "#S[g] <= 0", "#S[g] < 1"), and "#S = 0" for
 //     every group, into the initial states of a group spread over S and
 //     another state (S is no longer one of them), or nothing at all for
@@ -91,6 +98,9 @@ func (s *Spec) narrow(c presburger.Formula) bool {
 // within MaxValue.
 func (s *Spec) narrowShared(j int, a presburger.Cmp) bool {
 	v := &s.Shared[j]
+	if !v.InitRange && !v.InitTerm.IsConst() {
+		return s.narrowAssume(j, a)
+	}
 	if !v.InitTerm.IsConst() || !v.InitHiTerm.IsConst() {
 		return false
 	}
@@ -108,6 +118,38 @@ func (s *Spec) narrowShared(j int, a presburger.Cmp) bool {
 		v.InitHi = 0
 	}
 	v.InitTerm, v.InitHiTerm, v.InitText = presburger.Term{}, presburger.Term{}, ""
+	return true
+}
+
+// narrowAssume adds to the assumption the atom a on shared variable j,
+// which starts at the value of a term over the parameters, with that
+// term for the variable; false, s unchanged, when the term does not fit
+// (presburger.SubstExact).
+func (s *Spec) narrowAssume(j int, a presburger.Cmp) bool {
+	x, t := s.SharedVar(j), s.Shared[j].InitTerm
+	f, ok := presburger.SubstExact(a, func(v presburger.Var) presburger.Term {
+		if v == x {
+			return t
+		}
+		return presburger.VarTerm(v)
+	})
+	if !ok {
+		return false
+	}
+	text := s.FormatFormula(f)
+	if s.Assume.Formula != nil {
+		// The text is what reports print: a disjunction written
+		// before it keeps its parentheses ("a | b" & t is not a | b & t).
+		old := s.Assume.Text
+		switch s.Assume.Formula.(type) {
+		case presburger.And, presburger.Cmp:
+		default:
+			old = "(" + old + ")"
+		}
+		f = presburger.Conj(s.Assume.Formula, f)
+		text = old + " & " + text
+	}
+	s.Assume.Formula, s.Assume.Text = f, text
 	return true
 }
 

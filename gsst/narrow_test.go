@@ -161,3 +161,92 @@ properties:
 		}
 	}
 }
+
+// TestNarrowInitialParamRandom checks NarrowInitial's exactness where a
+// shared variable starts at a parameter's value ("init: x0_0"), whose
+// premise conjuncts it folds into the assumption: at every small
+// instance of the system, the initial configurations of the narrowed
+// system where the rest of the premise holds (none where the narrowed
+// assumption fails: no instance of it) are those of the system where
+// the whole premise holds.
+func TestNarrowInitialParamRandom(t *testing.T) {
+	systems := 800
+	if testing.Short() {
+		systems = 200
+	}
+	r := rand.New(rand.NewSource(2026_11_30_22))
+	cfg := testsupport.Config{MaxGroups: 2, MaxSize: 2, MaxProcesses: 4, MaxTransitions: 3}
+	const cut = 9 // above every constant drawn below
+	var intoAssume, compared, emptied int
+	for i := range systems {
+		c := cfg
+		c.May = testsupport.AllConstructs | testsupport.InitialSets
+		c.Family = i%2 == 1
+		sys := testsupport.RandomSystem(r, c)
+		// Each shared variable with one constant initial value starts
+		// at a parameter of its own instead, within its domain.
+		spec := sys.Spec()
+		var bounds []presburger.Formula
+		if spec.Assume.Formula != nil {
+			bounds = append(bounds, spec.Assume.Formula)
+		}
+		for j := range spec.Shared {
+			v := &spec.Shared[j]
+			if v.InitRange || !v.InitTerm.IsConst() || v.Bool || v.Values != nil || r.Intn(3) == 0 {
+				continue
+			}
+			k := len(spec.Params)
+			spec.Params = append(spec.Params, gsst.Param{Name: fmt.Sprintf("%s_0", v.Name)})
+			p := spec.ParamVar(k)
+			hi := v.Lo + 2
+			if !v.Unbounded {
+				hi = min(hi, v.Hi)
+			}
+			bounds = append(bounds, presburger.Compare(presburger.VarTerm(p), presburger.Ge, presburger.ConstTerm(int64(v.Lo))),
+				presburger.Compare(presburger.VarTerm(p), presburger.Le, presburger.ConstTerm(int64(hi))))
+			v.InitTerm, v.InitText, v.Init = presburger.VarTerm(p), spec.Params[k].Name, v.Lo
+		}
+		if len(bounds) == 0 {
+			continue
+		}
+		spec.Assume.Formula = presburger.Conj(bounds...)
+		spec.Assume.Text = spec.FormatFormula(spec.Assume.Formula)
+		sys, err := gsst.New(spec)
+		if err != nil {
+			t.Fatalf("system %d: %v", i, err)
+		}
+		premise := randomPremise(r, sys)
+		nsys, _, rest, err := sys.NarrowInitial(premise)
+		if err != nil {
+			t.Fatalf("system %d, premise %s: %v\n%s", i, presburger.Format(premise, sys.VarName), err, testsupport.Describe(sys))
+		}
+		if nsys.Assume.Text != sys.Assume.Text {
+			intoAssume++
+		}
+		for _, in := range testsupport.Instances(sys, 2, 3) {
+			if !fixedAt(sys, in.Params) {
+				continue
+			}
+			where := fmt.Sprintf("system %d, %v, premise %s (rest %s)", i, in, presburger.Format(premise, sys.VarName), presburger.Format(rest, sys.VarName))
+			want := initialsWhere(t, where, sys, in, premise, cut)
+			var got []string
+			at := func(v presburger.Var) int64 {
+				k, _ := nsys.ParamOf(v)
+				return int64(in.Params[k])
+			}
+			if presburger.Eval(nsys.Assume.Formula, at) {
+				got = initialsWhere(t, where+", narrowed", nsys, in, rest, cut)
+			} else {
+				emptied++
+			}
+			if fmt.Sprint(want) != fmt.Sprint(got) {
+				t.Fatalf("%s: the initial configurations where the premise holds are\n%v\nthe narrowed system's where the rest holds\n%v\n%s", where, want, got, testsupport.Describe(sys))
+			}
+			compared += len(want)
+		}
+	}
+	t.Logf("%d systems, %d premises folded into the assumption, %d initial configurations compared, %d instances the narrowed assumption leaves out", systems, intoAssume, compared, emptied)
+	if intoAssume < systems/8 || emptied == 0 || compared < systems/4 {
+		t.Errorf("the sample exercises too little")
+	}
+}

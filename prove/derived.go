@@ -167,6 +167,21 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 		state[from.Shared[j].Name] = true
 	}
 	facts := []presburger.Formula{inv}
+	// The derived family's conditions on the parameters: its assumption
+	// may say more than to's (a premise's conjunct on a variable that
+	// starts at a parameter's value, narrow.go), and a parameter it
+	// pins is a constant of its formulas.
+	cond, ok := liftFormula(from, to, paramPart(res.proof.ts))
+	if !ok {
+		return false, nil
+	}
+	facts = append(facts, cond)
+	for k := range from.System.Params {
+		p := &from.System.Params[k]
+		if q, found := paramNamed(to.System, p.Name); p.Fixed && found && !to.System.Params[q].Fixed {
+			facts = append(facts, presburger.Compare(presburger.VarTerm(to.ParamVar(q)), presburger.Eq, presburger.ConstTerm(int64(p.Value))))
+		}
+	}
 	for j := range to.Shared {
 		k, found := sharedNamed(from.System, to.Shared[j].Name)
 		if !found || state[to.Shared[j].Name] {
@@ -724,4 +739,14 @@ func conjOnce(fs ...presburger.Formula) presburger.Formula {
 		}
 	}
 	return presburger.Conj(out...)
+}
+
+// paramNamed returns the index of sys's parameter named name.
+func paramNamed(sys *gsst.System, name string) (int, bool) {
+	for k := range sys.Params {
+		if sys.Params[k].Name == name {
+			return k, true
+		}
+	}
+	return 0, false
 }

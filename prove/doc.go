@@ -16,8 +16,9 @@
 // split into its cases, the disjunction of their invariants re-checked
 // as one (ghost.go). A premise's conjuncts that the system's initial set
 // can state ("x = 0" on a shared variable that starts in "0..") are
-// folded into it first: the property is asked of the narrowed system
-// (narrow.go, gsst's NarrowInitial), a parameter that the
+// folded into it first, and those on a variable that starts at a
+// parameter's value into the assumption: the property is asked of the
+// narrowed system (narrow.go, gsst's NarrowInitial), a parameter that the
 // assumption pins to one value is read as that value (gsst's
 // PinParams), and a shared variable that nothing reads and that never
 // blocks a step is left out (gsst's SliceUnread). A system whose

@@ -165,7 +165,7 @@ func TestProveInitialSetsRandom(t *testing.T) {
 	}
 	t.Logf("%d systems (spreads of %d groups over parameters, %d ranged; %d shared variables from a parameter, %d up to one, %d with no greatest), %v (with a premise %v, narrowing the initial set %v); %d (property, instance) pairs failing only from a spread; levels %v; answered by %v; %d instances through both engines",
 		systems, spreadParam, spreadRanged, sharedTerm, rangeTerm, rangeOpen, counts, premised, narrowedBy, dependent, levels, methods, engineRuns)
-	if narrowedBy["premised"] == 0 || narrowedBy["premised-shared"] == 0 || narrowedBy["carried proof"] == 0 || narrowedBy["carried run"] == 0 {
+	if narrowedBy["premised"] == 0 || narrowedBy["premised-shared"] == 0 || narrowedBy["premised-param"] == 0 || narrowedBy["carried proof"] == 0 || narrowedBy["carried run"] == 0 {
 		t.Errorf("no premise of a kind narrows the initial set: %v", narrowedBy)
 	}
 	if rangeTerm == 0 || rangeOpen == 0 || engineRuns == 0 {
@@ -245,6 +245,20 @@ func initialSetSystem(r *rand.Rand, i int) *gsst.System {
 				c := presburger.Compare(presburger.VarTerm(spec.SharedVar(j)), op, presburger.ConstTerm(int64(v.Init+pre.Intn(4)-1)))
 				pf := ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: c}, R: f}
 				spec.Properties = append(spec.Properties, gsst.Property{Name: "premised-shared", Formula: pf, Text: ctl.Format(pf, spec.VarName)})
+				break
+			}
+			// And from those where a shared variable that starts at a
+			// parameter's value meets "x op c" (folded into the
+			// assumption, which may then pin the parameter).
+			for j := range spec.Shared {
+				v := &spec.Shared[j]
+				if v.InitRange || v.InitTerm.IsConst() {
+					continue
+				}
+				op := []presburger.Op{presburger.Eq, presburger.Eq, presburger.Ne, presburger.Lt, presburger.Le, presburger.Gt, presburger.Ge}[pre.Intn(7)]
+				c := presburger.Compare(presburger.VarTerm(spec.SharedVar(j)), op, presburger.ConstTerm(int64(pre.Intn(3))))
+				pf := ctl.Binary{Op: ctl.Implies, L: ctl.Atom{P: c}, R: f}
+				spec.Properties = append(spec.Properties, gsst.Property{Name: "premised-param", Formula: pf, Text: ctl.Format(pf, spec.VarName)})
 				break
 			}
 		}

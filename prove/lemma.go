@@ -118,18 +118,26 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 	// at most one of them once (a vote for 0 or for 1), their sum is at
 	// most the processes past the vote.
 	// The counted variables: the shared ones, and a token group's
-	// x_sent (eventVars).
+	// x_sent (eventVars). One counted down (left = n - x) counts what it
+	// lost, init - x.
 	counted := eventVars(m, sg)
 	steps := make([][]presburger.Term, len(m.Transitions))
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
+	}
+	// A variable counted down (no step raises it, some lower it by
+	// constants: "messages still to come", left = n - x) is counted as
+	// what it lost, init - x, entered by the steps that lower it.
+	down := make([]bool, len(counted))
+	for j, v := range counted {
+		down[j] = sg.down[v] && !sg.up[v] && !sg.varies[v]
 	}
 	entered := make([]map[int]bool, len(counted))
 	for j, v := range counted {
 		entered[j] = map[int]bool{}
 		for i := range m.Transitions {
 			t := &m.Transitions[i]
-			if d := steps[i][v].Sub(x(v)); d.IsConst() && d.Const > 0 {
+			if d := steps[i][v].Sub(x(v)); d.IsConst() && (d.Const > 0 && !down[j] || d.Const < 0 && down[j]) {
 				for _, mv := range t.Moves() { // none for an environment step
 					// Not a token's move, which is the message.
 					if g := m.Counters[mv.To].Group; g < 0 || sg.tokens == nil || !sg.tokens[g] {
@@ -158,6 +166,11 @@ func candidates(m *counterabs.ParamModel, ts presburger.TransitionSystem) []Lemm
 				union[c] = true
 			}
 			v := counted[j]
+			if down[j] {
+				lhs = lhs.Add(init[v])
+				rhs = rhs.Add(x(v))
+				continue
+			}
 			lhs = lhs.Add(x(v))
 			rhs = rhs.Add(init[v])
 		}

@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"github.com/vsym/vsym/counterabs"
@@ -40,6 +41,10 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		folded string // the premise's conjuncts folded into sys's initial set, as text
 		props  []gsst.Property
 		index  []int // into sys.Properties
+		// assumes says that the question's assumption says more than
+		// sys's (a conjunct folded into it), so that its scope is not
+		// sys's.
+		assumes bool
 	}
 	type narrowing struct {
 		q    *question // nil when the premise narrows nothing
@@ -61,9 +66,17 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			if err != nil {
 				return nil, err
 			}
+			if narrowed != sys {
+				// A conjunct folded into the assumption ("x0 = 0" on x0
+				// that starts at the parameter x0_0) may pin a
+				// parameter: the stages read the constant best.
+				if narrowed, _, err = narrowed.PinParams(); err != nil {
+					return nil, err
+				}
+			}
 			n.rest = rest
 			if narrowed != sys {
-				n.q = &question{sys: narrowed, folded: sys.FormatFormula(folded)}
+				n.q = &question{sys: narrowed, folded: sys.FormatFormula(folded), assumes: narrowed.Assume.Text != sys.Assume.Text}
 				asked = append(asked, n.q)
 			}
 			byPremise[key] = n
@@ -119,7 +132,7 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		if rep.Cert == nil {
 			rep.Cert = sub.Cert
 		}
-		if rep.Scope == "" {
+		if rep.Scope == "" && !q.assumes {
 			rep.Scope = sub.Scope
 		}
 		for k, i := range q.index {
@@ -158,6 +171,16 @@ func checkNarrowed(ctx context.Context, sys *gsst.System, prover presburger.Prov
 				}
 			}
 			rep.Results[i] = res
+		}
+	}
+	if rep.Scope == "" && slices.ContainsFunc(asked, func(q *question) bool { return q.assumes }) {
+		// Every question narrowed the assumption: the scope is sys's,
+		// read on its model as check reads it.
+		if given == nil {
+			given = newGivenModels(sys, checker)
+		}
+		if m := given.at(ctx, counterabs.GroupLevel); m != nil && m.Scope != "" {
+			rep.Scope = m.Scope + emptyGroups(ctx, solver, m)
 		}
 	}
 	return rep, nil

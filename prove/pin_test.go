@@ -72,3 +72,60 @@ properties:
 		}
 	}
 }
+
+// TestNarrowedIntoAssumption: a premise's conjunct on a shared variable
+// that starts at a parameter's value ("x = 0" on x with "init: x_0") is
+// folded into the assumption (x_0 = 0, which pins x_0: narrow.go): the
+// properties are decided, each answer carried to the system as written
+// (the invariant re-checked from the premise, with the parameter's
+// value stated; the run replayed on its instance), the report's scope
+// is the system's own assumption (TestProveInitialSetsRandom checks such
+// premises against exploration).
+func TestNarrowedIntoAssumption(t *testing.T) {
+	sys, err := gsst.Parse("narrowparam.yaml", []byte(`name: narrowparam
+params: [x_0, y_0]
+assume: "x_0 >= 0 & y_0 >= 0"
+states: [S]
+groups: {net: 1}
+init: S
+shared:
+  x: {type: "0..", init: x_0}
+  y: {type: "0..", init: y_0}
+transitions:
+  - {name: pass, from: S, to: S, guard: "x >= 1", update: "x := x - 1; y := y + 1"}
+  - {name: fill, from: S, to: S, guard: "x = 0 & y < x_0", update: "y := y + 1"}
+properties:
+  stays: "x = 0 & y = 0 -> AG y = 0"
+  moves: "y = 0 -> AG y = 0"
+  bounded: "x <= 2 & y = 0 -> AG y <= 2"
+  over: "x >= 3 & y = 0 -> AG y <= 2"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := z3.New()
+	ctx := context.Background()
+	rep, err := prove.Check(ctx, sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "every x_0, y_0 satisfying x_0 >= 0 & y_0 >= 0"; rep.Scope != want {
+		t.Errorf("scope %q, want the system's, %q", rep.Scope, want)
+	}
+	for k, r := range rep.Results {
+		want := map[string]prove.Verdict{"stays": prove.Proved, "moves": prove.Refuted, "bounded": prove.Proved, "over": prove.Refuted}[r.Property.Name]
+		if r.Verdict != want {
+			t.Fatalf("%s: %v (%s), want %v", r.Property.Name, r.Verdict, r.Reason, want)
+		}
+		switch {
+		case r.Verdict == prove.Proved && strings.Contains(r.LevelReason, "the invariant re-checked on the system as written"):
+			checkAsWritten(t, ctx, s, 0, sys, k, r)
+		case r.Verdict == prove.Refuted && strings.Contains(r.LevelReason, "the run replayed on the system as written"):
+		default:
+			t.Errorf("%s: %v not carried to the system as written (%s)", r.Property.Name, r.Verdict, r.LevelReason)
+		}
+		if !strings.Contains(r.LevelReason, "the premise's part that the initial set states") {
+			t.Errorf("%s: the premise was not folded (%s)", r.Property.Name, r.LevelReason)
+		}
+	}
+}

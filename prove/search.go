@@ -310,54 +310,84 @@ func startRange(m *counterabs.ParamModel, ts presburger.TransitionSystem, i int)
 // smallInstances returns the values of ts.Params (sizes, n, the system's
 // parameters) of the instances in the search box that satisfy the
 // domain and the parameter part of Init, ordered by the sum of the
-// system's parameters and sizes, then lexicographically.
+// system's parameters and sizes, then lexicographically: the first
+// maxSmallInstances of them, the choices listed in that order as they
+// come (kanban with each of its 16 places starting at a parameter of
+// its own has 6^16 choices in the box, which took minutes to list, and
+// no search explores more than searchStates instances).
 func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
 	dom := domainBounds(ts.Domain)
 	constraint := paramPart(ts)
 	free := freeChoices(m)
+	// The values of each choice, least first.
+	values := make([][]int64, len(free))
+	for i, v := range free {
+		b := dom[v]
+		for c := int64(0); c <= searchMax; c++ {
+			if b.Contains(c) {
+				values[i] = append(values[i], c)
+			}
+		}
+		if fixedBeyond(b) {
+			values[i] = append(values[i], b.Lo)
+		}
+		if len(values[i]) == 0 {
+			return nil
+		}
+	}
+	// least[k] and most[k]: the least and the greatest sum of the values
+	// of the choices from the k-th on.
+	least := make([]int64, len(free)+1)
+	most := make([]int64, len(free)+1)
+	for k := len(free) - 1; k >= 0; k-- {
+		vs := values[k]
+		least[k], most[k] = least[k+1]+vs[0], most[k+1]+vs[len(vs)-1]
+	}
 	var out []presburger.Model
 	vals := make([]int64, len(free))
-	var walk func(i int)
-	walk = func(i int) {
-		if i < len(free) {
-			b := dom[free[i]]
-			for v := int64(0); v <= searchMax; v++ {
-				if b.Contains(v) {
-					vals[i] = v
-					walk(i + 1)
-				}
+	tried := 0
+	// choose fills vals from k on with values adding up to left, in
+	// lexicographic order; false once the lists are full.
+	var choose func(k int, left int64) bool
+	choose = func(k int, left int64) bool {
+		if k == len(free) {
+			tried++
+			if p, ok := instanceAt(m, ts, dom, constraint, free, vals); ok {
+				out = append(out, p)
 			}
-			if fixedBeyond(b) {
-				vals[i] = b.Lo
-				walk(i + 1)
-			}
-			return
+			return len(out) < maxSmallInstances && tried < maxSmallChoices
 		}
-		if p, ok := instanceAt(m, ts, dom, constraint, free, vals); ok {
-			out = append(out, p)
+		for _, c := range values[k] {
+			rest := left - c
+			if rest < least[k+1] {
+				break
+			}
+			if rest > most[k+1] {
+				continue
+			}
+			vals[k] = c
+			if !choose(k+1, rest) {
+				return false
+			}
+		}
+		return true
+	}
+	for t := least[0]; t <= most[0]; t++ {
+		if !choose(0, t) {
+			break
 		}
 	}
-	walk(0)
-	sum := func(p presburger.Model) int64 {
-		s := int64(0)
-		for _, v := range free {
-			s += p[v]
-		}
-		return s
-	}
-	slices.SortStableFunc(out, func(a, b presburger.Model) int {
-		if d := sum(a) - sum(b); d != 0 {
-			return int(d)
-		}
-		for _, v := range free {
-			if d := a[v] - b[v]; d != 0 {
-				return int(d)
-			}
-		}
-		return 0
-	})
 	return out
 }
+
+// maxSmallInstances bounds the instances smallInstances lists: each
+// costs the search one state of its budget at least (exploreSmall), so
+// none beyond would be explored; maxSmallChoices bounds the choices it
+// tries (an assumption may leave few of them instances).
+const (
+	maxSmallInstances = searchStates
+	maxSmallChoices   = 4 * searchStates
+)
 
 // fixedBeyond says whether b allows one value only, beyond searchMax (a
 // group of a fixed size such as 1,000): smallInstances explores it,
