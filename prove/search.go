@@ -229,43 +229,13 @@ func searchInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) i
 				if t < o.lo || t > o.hi {
 					continue
 				}
-				// least[k] and most[k]: the least and the greatest sum
-				// of the values from the k-th ranged variable on.
-				least := make([]int64, len(ranged)+1)
-				most := make([]int64, len(ranged)+1)
-				for k := len(ranged) - 1; k >= 0; k-- {
-					vs := o.values[k]
-					least[k], most[k] = least[k+1]+vs[0], most[k+1]+vs[len(vs)-1]
-				}
-				chosen := make([]int64, len(ranged))
-				// choose fills chosen from k on with values adding up
-				// to left, in lexicographic order; false when yield
-				// asks to stop.
-				var choose func(k int, left int64) bool
-				choose = func(k int, left int64) bool {
-					if k == len(ranged) {
-						p := maps.Clone(o.p)
-						for k, i := range ranged {
-							p[m.StateVar(i)] = chosen[k]
-						}
-						return yield(p)
+				if !sumsTo(o.values, t-o.sum, func(chosen []int64) bool {
+					p := maps.Clone(o.p)
+					for k, i := range ranged {
+						p[m.StateVar(i)] = chosen[k]
 					}
-					for _, c := range o.values[k] {
-						rest := left - c
-						if rest < least[k+1] {
-							break
-						}
-						if rest > most[k+1] {
-							continue
-						}
-						chosen[k] = c
-						if !choose(k+1, rest) {
-							return false
-						}
-					}
-					return true
-				}
-				if !choose(0, t-o.sum) {
+					return yield(p)
+				}) {
 					return
 				}
 			}
@@ -307,6 +277,44 @@ func startRange(m *counterabs.ParamModel, ts presburger.TransitionSystem, i int)
 	return presburger.Conj(out...)
 }
 
+// sumsTo calls yield with each choice of one value from every list of
+// values (each non-empty, least first) whose values add up to total,
+// in lexicographic order, in a slice it reuses; false when yield asked
+// to stop.
+func sumsTo(values [][]int64, total int64, yield func(chosen []int64) bool) bool {
+	// least[k] and most[k]: the least and the greatest sum of the values
+	// from the k-th list on.
+	least := make([]int64, len(values)+1)
+	most := make([]int64, len(values)+1)
+	for k := len(values) - 1; k >= 0; k-- {
+		vs := values[k]
+		least[k], most[k] = least[k+1]+vs[0], most[k+1]+vs[len(vs)-1]
+	}
+	chosen := make([]int64, len(values))
+	// choose fills chosen from k on with values adding up to left.
+	var choose func(k int, left int64) bool
+	choose = func(k int, left int64) bool {
+		if k == len(values) {
+			return yield(chosen)
+		}
+		for _, c := range values[k] {
+			rest := left - c
+			if rest < least[k+1] {
+				break
+			}
+			if rest > most[k+1] {
+				continue
+			}
+			chosen[k] = c
+			if !choose(k+1, rest) {
+				return false
+			}
+		}
+		return true
+	}
+	return choose(0, total)
+}
+
 // smallInstances returns the values of ts.Params (sizes, n, the system's
 // parameters) of the instances in the search box that satisfy the
 // domain and the parameter part of Init, ordered by the sum of the
@@ -335,45 +343,21 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 			return nil
 		}
 	}
-	// least[k] and most[k]: the least and the greatest sum of the values
-	// of the choices from the k-th on.
-	least := make([]int64, len(free)+1)
-	most := make([]int64, len(free)+1)
-	for k := len(free) - 1; k >= 0; k-- {
-		vs := values[k]
-		least[k], most[k] = least[k+1]+vs[0], most[k+1]+vs[len(vs)-1]
+	var lo, hi int64 // the least and the greatest sum of the choices
+	for _, vs := range values {
+		lo, hi = lo+vs[0], hi+vs[len(vs)-1]
 	}
 	var out []presburger.Model
-	vals := make([]int64, len(free))
 	tried := 0
-	// choose fills vals from k on with values adding up to left, in
-	// lexicographic order; false once the lists are full.
-	var choose func(k int, left int64) bool
-	choose = func(k int, left int64) bool {
-		if k == len(free) {
+	for t := lo; t <= hi; t++ {
+		// Until the lists are full.
+		if !sumsTo(values, t, func(vals []int64) bool {
 			tried++
 			if p, ok := instanceAt(m, ts, dom, constraint, free, vals); ok {
 				out = append(out, p)
 			}
 			return len(out) < maxSmallInstances && tried < maxSmallChoices
-		}
-		for _, c := range values[k] {
-			rest := left - c
-			if rest < least[k+1] {
-				break
-			}
-			if rest > most[k+1] {
-				continue
-			}
-			vals[k] = c
-			if !choose(k+1, rest) {
-				return false
-			}
-		}
-		return true
-	}
-	for t := least[0]; t <= most[0]; t++ {
-		if !choose(0, t) {
+		}) {
 			break
 		}
 	}
