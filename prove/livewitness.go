@@ -83,7 +83,7 @@ func (w liveWitnesses) satisfied(f presburger.Formula) bool {
 	if slices.ContainsFunc(presburger.FreeVars(f), func(v presburger.Var) bool { return !w.known[v] }) {
 		return false
 	}
-	parts := flatConjuncts(f, nil)
+	parts := presburger.Conjuncts(f)
 	slices.Reverse(parts)
 	for _, x := range w.states {
 		val := func(v presburger.Var) int64 { return x[v] }
@@ -92,16 +92,4 @@ func (w liveWitnesses) satisfied(f presburger.Formula) bool {
 		}
 	}
 	return false
-}
-
-// flatConjuncts appends to out the conjuncts of f, nested conjunctions
-// flattened.
-func flatConjuncts(f presburger.Formula, out []presburger.Formula) []presburger.Formula {
-	if a, ok := f.(presburger.And); ok {
-		for _, g := range a {
-			out = flatConjuncts(g, out)
-		}
-		return out
-	}
-	return append(out, f)
 }
