@@ -1663,7 +1663,7 @@ func (cs *coverSystem) backward(ctx context.Context, budget int64) coverOutcome 
 			return out
 		}
 		if smp == nil {
-			if smp = cs.sample(ctx, sampleExtra, sampleStates, &spent); smp == nil {
+			if smp = cs.sample(ctx, sampleExtra, sampleLeast, sampleStates, &spent); smp == nil {
 				return coverOutcome{exhausted: true, work: spent}
 			}
 		}

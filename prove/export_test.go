@@ -207,7 +207,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 		return CoverAnswer{}, 0, 0
 	}
 	var spent int64
-	smp := cs.sample(ctx, extra, states, &spent)
+	smp := cs.sample(ctx, extra, states, states, &spent)
 	if smp == nil {
 		return CoverAnswer{Applies: true}, 0, 0
 	}
@@ -537,7 +537,7 @@ func CoverRounds(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 	}
 	newSample := func() *coverSample {
 		var spent int64
-		return cs.sample(ctx, 0, 1, &spent)
+		return cs.sample(ctx, 0, 1, 1, &spent)
 	}
 	if !sampled {
 		srch := cs.newSearch(nil)
