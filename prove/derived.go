@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Some questions are asked of a system derived from the one given: the
@@ -801,4 +802,26 @@ func paramNamed(sys *gsst.System, name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// progressAs returns opts with the progress of a derived question
+// counted on sys's properties: the question's properties answer those
+// of sys at the indices at, and an event about one of them is numbered
+// as that property of sys (K of N).
+func progressAs(sys *gsst.System, at []int, opts []Option) []Option {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	pos := map[string]int{}
+	for _, i := range at {
+		pos[sys.Properties[i].Name] = i
+	}
+	report := func(e progress.Event) {
+		if i, ok := pos[e.Item]; ok && e.K > 0 {
+			e.K, e.N = i+1, len(sys.Properties)
+		}
+		cfg.progress.Report(e)
+	}
+	return append(slices.Clip(opts), OnProgress(report))
 }

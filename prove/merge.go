@@ -9,7 +9,6 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
-	"github.com/vsym/vsym/progress"
 )
 
 // A counter written as two places read only through their sum (gsst's
@@ -55,26 +54,7 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if len(routed) == 0 {
 		return checkSliced(ctx, sys, prover, solver, opts...)
 	}
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
-	// ask is ask(q) on q, whose properties answer those of sys at at,
-	// with progress counted on sys's properties.
-	ask := func(q *gsst.System, at []int, check func(context.Context, *gsst.System, presburger.Prover, presburger.Solver, ...Option) (*Report, error)) (*Report, error) {
-		pos := map[string]int{}
-		for _, i := range at {
-			pos[sys.Properties[i].Name] = i
-		}
-		report := func(e progress.Event) {
-			if i, ok := pos[e.Item]; ok && e.K > 0 {
-				e.K, e.N = i+1, len(sys.Properties)
-			}
-			cfg.progress.Report(e)
-		}
-		return check(ctx, q, prover, solver, append(opts, OnProgress(report))...)
-	}
-	sub, err := ask(mg.System.WithProperties(routed...), routed, checkMerged)
+	sub, err := checkMerged(ctx, mg.System.WithProperties(routed...), prover, solver, progressAs(sys, routed, opts)...)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +147,7 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	}
 	// The properties the merge does not take, and the answers that did
 	// not carry, asked as written.
-	whole, err := ask(sys.WithProperties(left...), left, checkSliced)
+	whole, err := checkSliced(ctx, sys.WithProperties(left...), prover, solver, progressAs(sys, left, opts)...)
 	if err != nil {
 		return nil, err
 	}
