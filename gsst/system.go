@@ -86,8 +86,8 @@ type spec = Spec
 // rule of New holds. Only this package builds one, as only go/types'
 // checker builds a *types.Package: Parse and Load from a file, New from a
 // Spec, and Instantiate, Smallest, WithProperties,
-// WithDerivedProperties, WithRangedSizes, NarrowInitial, PinParams and
-// SliceUnread from another System.
+// WithDerivedProperties, WithRangedSizes, NarrowInitial, PinParams,
+// SliceUnread and MergeSums from another System.
 // Every analysis takes a *System and trusts it; none checks it again.
 //
 // The fields and methods of the Spec it was built from are read through

@@ -11,6 +11,7 @@ import (
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/progress"
 )
 
 // Some questions are asked of a system derived from the one given: the
@@ -44,6 +45,14 @@ type safetyProof struct {
 // guard, a variable to's system does not have) or a coefficient would
 // overflow.
 func liftFormula(from, to *counterabs.ParamModel, f presburger.Formula) (presburger.Formula, bool) {
+	return liftFormulaSums(from, to, f, nil)
+}
+
+// liftFormulaSums is liftFormula where some shared variables of from
+// are sums of shared variables of to: sums maps the name of each to the
+// names of the variables it adds up (a pair merged by gsst's MergeSums),
+// and the variable reads as their sum.
+func liftFormulaSums(from, to *counterabs.ParamModel, f presburger.Formula, sums map[string][]string) (presburger.Formula, bool) {
 	if len(from.System.States) != len(to.System.States) || len(from.System.Groups) != len(to.System.Groups) {
 		return nil, false
 	}
@@ -60,6 +69,19 @@ func liftFormula(from, to *counterabs.ParamModel, f presburger.Formula) (presbur
 	}
 	for j := range to.Shared {
 		sharedAt[to.Shared[j].Name] = presburger.VarTerm(to.SharedVar(j))
+	}
+	for name, parts := range sums {
+		var t presburger.Term
+		for _, part := range parts {
+			u, ok := sharedAt[part]
+			if !ok {
+				return nil, false
+			}
+			if t, ok = t.AddExact(u); !ok {
+				return nil, false
+			}
+		}
+		sharedAt[name] = t
 	}
 	paramAt := map[string]presburger.Var{}
 	for k := range to.System.Params {
@@ -144,10 +166,28 @@ func newGivenModels(sys *gsst.System, solver presburger.Solver) *givenModels {
 // (then the derived answer stands, with what was derived said in its
 // reason).
 func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solver presburger.Solver, res *Result) (bool, error) {
-	if to == nil || res.proof == nil || res.Invariant == nil || res.Live != nil {
+	return carryIntoSums(ctx, to, []string{name}, solver, res, nil)
+}
+
+// carryIntoSums is carryInto where some shared variables of the derived
+// system are sums of shared variables of the given one (sums, as for
+// liftFormulaSums), for the properties names together: one name, or
+// several without a premise that one invariant proved together
+// (proveJoint), checked once from every initial configuration against
+// the conjunction of their phis.
+func carryIntoSums(ctx context.Context, to *counterabs.ParamModel, names []string, solver presburger.Solver, res *Result, sums map[string][]string) (bool, error) {
+	if to == nil || res.proof == nil || res.Invariant == nil || res.Live != nil || len(names) == 0 {
 		return false, nil
 	}
-	premise, phi := premisedSafetyOf(to, name)
+	premise, phi := premisedSafetyOf(to, names[0])
+	if len(names) > 1 {
+		for _, name := range names {
+			if p, f := premisedSafetyOf(to, name); p != presburger.Formula(presburger.True) || f == nil {
+				return false, nil
+			}
+		}
+		phi = safetyConj(to, names)
+	}
 	if phi == nil {
 		return false, nil
 	}
@@ -158,7 +198,7 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 			parts = append(parts, presburger.Compare(presburger.VarTerm(from.StateVar(i)), presburger.Eq, presburger.Term{}))
 		}
 	}
-	inv, ok := liftFormula(from, to, conjOnce(parts...))
+	inv, ok := liftFormulaSums(from, to, conjOnce(parts...), sums)
 	if !ok {
 		return false, nil
 	}
@@ -171,7 +211,7 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 	// may say more than to's (a premise's conjunct on a variable that
 	// starts at a parameter's value, narrow.go), and a parameter it
 	// pins is a constant of its formulas.
-	cond, ok := liftFormula(from, to, paramPart(res.proof.ts))
+	cond, ok := liftFormulaSums(from, to, paramPart(res.proof.ts), sums)
 	if !ok {
 		return false, nil
 	}
@@ -192,6 +232,19 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 			return false, nil
 		}
 		facts = append(facts, presburger.Compare(presburger.VarTerm(to.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
+	}
+	// A sum the derived model reads as a constant (no step it takes
+	// writes it) is its parts at their initial values, each a constant
+	// (MergeSums merges no other).
+	for name, parts := range sums {
+		if state[name] {
+			continue
+		}
+		for j := range to.Shared {
+			if v := &to.System.Shared[to.SharedIndex(j)]; slices.Contains(parts, v.Name) {
+				facts = append(facts, presburger.Compare(presburger.VarTerm(to.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
+			}
+		}
 	}
 	ts := safetySystem(to, premise, phi)
 	return recheck(ctx, solver, to, ts, conjOnce(append([]presburger.Formula{paramPart(ts)}, facts...)...), res)
@@ -749,4 +802,26 @@ func paramNamed(sys *gsst.System, name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// progressAs returns opts with the progress of a derived question
+// counted on sys's properties: the question's properties answer those
+// of sys at the indices at, and an event about one of them is numbered
+// as that property of sys (K of N).
+func progressAs(sys *gsst.System, at []int, opts []Option) []Option {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	pos := map[string]int{}
+	for _, i := range at {
+		pos[sys.Properties[i].Name] = i
+	}
+	report := func(e progress.Event) {
+		if i, ok := pos[e.Item]; ok && e.K > 0 {
+			e.K, e.N = i+1, len(sys.Properties)
+		}
+		cfg.progress.Report(e)
+	}
+	return append(slices.Clip(opts), OnProgress(report))
 }

@@ -21,7 +21,11 @@
 // narrowed system (narrow.go, gsst's NarrowInitial), a parameter that the
 // assumption pins to one value is read as that value (gsst's
 // PinParams), and a shared variable that nothing reads and that never
-// blocks a step is left out (gsst's SliceUnread). A system whose
+// blocks a step is left out (gsst's SliceUnread). A counter written as
+// two places that everything reads through their sum, every step that
+// takes from them written once per way of sharing out what it takes, is
+// read as one variable (merge.go, gsst's MergeSums), for the safety
+// properties; what does not carry back is asked as written. A system whose
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its
 // safety properties asked of that phase and, from the phase's ends, of

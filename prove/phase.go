@@ -10,7 +10,6 @@ import (
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
-	"github.com/vsym/vsym/progress"
 )
 
 // An initial phase (ByMC's initial location I with its "choice" steps):
@@ -463,24 +462,10 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if len(index) == 0 {
 		return checkNarrowed(ctx, sys, prover, solver, opts...)
 	}
-	var cfg config
-	for _, o := range opts {
-		o(&cfg)
-	}
 	// ask is checkNarrowed on q, whose properties answer those of sys at
 	// at, with progress counted on sys's properties.
 	ask := func(q *gsst.System, at []int) (*Report, error) {
-		pos := map[string]int{}
-		for _, i := range at {
-			pos[sys.Properties[i].Name] = i
-		}
-		report := func(e progress.Event) {
-			if i, ok := pos[e.Item]; ok && e.K > 0 {
-				e.K, e.N = i+1, len(sys.Properties)
-			}
-			cfg.progress.Report(e)
-		}
-		return checkNarrowed(ctx, q, prover, solver, append(opts, OnProgress(report))...)
+		return checkNarrowed(ctx, q, prover, solver, progressAs(sys, at, opts)...)
 	}
 	phaseSys, err := ph.phase.WithDerivedProperties(phaseProps)
 	if err != nil {

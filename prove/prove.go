@@ -307,7 +307,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	rep, err := checkSliced(ctx, sys, prover, solver, opts...)
+	rep, err := checkMerged(ctx, sys, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,301 @@
+package prove
+
+import (
+	"context"
+	"slices"
+
+	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// A counter written as two places read only through their sum (gsst's
+// MergeSums: x_a + x_b, every step that takes written once per way of
+// sharing out what it takes) is asked as one variable: the merged
+// system is bisimilar to the one written with respect to everything
+// read, so its safety properties have the same answers, and its steps
+// are fewer (mist's manufacture with one place split: out of 15 s CPU
+// as written, as fast as the base when merged). The answers are
+// carried back like every derived question's (derived.go): an
+// invariant with x read as x_a + x_b, re-checked on the model of the
+// system as written from its own property; a run replayed on its
+// instance, each step taken by the copy that the places' tokens
+// enable. An answer that does not carry (the check fails or cannot be
+// decided, a run that does not replay) is asked again of the system as
+// written: no answer of the merged system stands on the argument
+// alone. Only AG phi and c -> AG phi are asked so; liveness and the
+// other forms are asked as written.
+
+// sumMerging lets the tests turn the merge off.
+var sumMerging = true
+
+// checkMerged is checkSliced on sys, with its safety properties asked
+// of sys with one pair of shared variables merged (MergeSums) when it
+// has one, and carried back; the merged system may have another pair,
+// merged in turn.
+func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	if !sumMerging {
+		return checkSliced(ctx, sys, prover, solver, opts...)
+	}
+	mg, ok, err := sys.MergeSums()
+	if err != nil {
+		return nil, errkind.Errorf(errkind.Internal, "prove: merging a counter written as two places: %w", err)
+	}
+	var routed []int
+	if ok {
+		for i := range sys.Properties {
+			if _, _, safety := counterabs.PremisedSafety(sys.Properties[i].Formula); safety {
+				routed = append(routed, i)
+			}
+		}
+	}
+	if len(routed) == 0 {
+		return checkSliced(ctx, sys, prover, solver, opts...)
+	}
+	sub, err := checkMerged(ctx, mg.System.WithProperties(routed...), prover, solver, progressAs(sys, routed, opts)...)
+	if err != nil {
+		return nil, err
+	}
+	a, b := sys.Shared[mg.A].Name, sys.Shared[mg.B].Name
+	x := mg.System.Shared[mg.X].Name
+	sums := map[string][]string{x: {a, b}}
+	checker := checkerOf(solver, opts)
+	given := newGivenModels(sys, checker)
+	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties)), Cert: sub.Cert, Scope: sub.Scope}
+	done := make([]bool, len(sys.Properties))
+	again := make([]bool, len(sys.Properties)) // refuted on the merged system, the run not carried
+	note := "; " + a + " and " + b + " read as one counter, their sum (each step that takes from them written once per way of sharing it out)"
+	// The properties one invariant proved together (proveJoint, one
+	// proof for all): carried together, one check on the system as
+	// written (bingham with 153 places, each with its property, and
+	// one of them split: 153 checks took 12 s, one takes what the
+	// proof did).
+	together := map[*safetyProof][]string{}
+	for k, i := range routed {
+		if r := &sub.Results[k]; r.Verdict == Proved && r.proof != nil {
+			together[r.proof] = append(together[r.proof], sys.Properties[i].Name)
+		}
+	}
+	carriedAs := map[*safetyProof]*Result{}
+	apart := map[*safetyProof]bool{}
+	for k, i := range routed {
+		r := sub.Results[k]
+		r.Property = &sys.Properties[i]
+		switch r.Verdict {
+		case Proved:
+			if r.proof == nil || r.Invariant == nil || r.Live != nil || len(r.Parts) > 0 {
+				continue
+			}
+			from, proof := r.proof.m, r.proof
+			if c, ok := carriedAs[proof]; ok {
+				r.Invariant, r.InvariantText, r.Level, r.proof, r.Lemmas = c.Invariant, c.InvariantText, c.Level, c.proof, c.Lemmas
+			} else {
+				names := together[proof]
+				if apart[proof] {
+					names = names[:0:0]
+				}
+				carried, err := false, error(nil)
+				if len(names) > 1 {
+					carried, err = carryIntoSums(ctx, given.at(ctx, from.Level), names, checker, &r, sums)
+					// When they do not carry together (some have a
+					// premise, or the check fails), each on its own.
+					apart[proof] = !carried
+				}
+				if err == nil && !carried {
+					names = []string{sys.Properties[i].Name}
+					carried, err = carryIntoSums(ctx, given.at(ctx, from.Level), names, checker, &r, sums)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if !carried {
+					continue
+				}
+				r.Lemmas = liftLemmas(from, r.proof.m, r.Lemmas, sums)
+				if len(names) > 1 {
+					carriedAs[proof] = &r
+				}
+			}
+			r.Sliced = nil
+			if r.LevelReason != "" {
+				r.LevelReason += note + ", the invariant re-checked on the system as written"
+			}
+		case Refuted:
+			if !carryMergedRun(ctx, sys, mg, i, &r) {
+				again[i] = true
+				continue
+			}
+			r.Sliced = nil
+			if r.LevelReason != "" {
+				r.LevelReason += note + ", the run replayed on the system as written"
+			}
+		}
+		// Proved and carried, refuted and replayed, or neither (unknown,
+		// skipped: the same question of a bisimilar system).
+		rep.Results[i], done[i] = r, true
+	}
+	var left []int
+	for i := range sys.Properties {
+		if !done[i] {
+			left = append(left, i)
+		}
+	}
+	if len(left) == 0 {
+		return rep, nil
+	}
+	// The properties the merge does not take, and the answers that did
+	// not carry, asked as written.
+	whole, err := checkSliced(ctx, sys.WithProperties(left...), prover, solver, progressAs(sys, left, opts)...)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Cert == nil {
+		rep.Cert = whole.Cert
+	}
+	if rep.Scope == "" {
+		rep.Scope = whole.Scope
+	}
+	for k, i := range left {
+		r := whole.Results[k]
+		r.Property = &sys.Properties[i]
+		r.askedAgain = r.askedAgain || again[i]
+		rep.Results[i] = r
+	}
+	return rep, nil
+}
+
+// carryMergedRun carries the run of res, found on an instance of the
+// merged system of mg, to the instance of sys at the same values and
+// replays it there (replayStates), property index of sys being what it
+// refutes: each step is taken again by the same processes, by the
+// first of the copies it stands for (mg.Steps) that the configuration
+// enables, that is the one that takes from the place holding the
+// tokens; the merge's argument says one is enabled. ok is false, with
+// res unchanged, when the run does not carry: a lasso, fairness with
+// justice (the fair run is explore's), a step no copy can take.
+func carryMergedRun(ctx context.Context, sys *gsst.System, mg *gsst.Merged, index int, res *Result) bool {
+	tr := res.Trace
+	if tr == nil || tr.Lifted == nil || res.Instance == nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" || len(tr.States) == 0 {
+		return false
+	}
+	if len(sys.Fairness.Justice) > 0 {
+		return false
+	}
+	inst, ok := instanceOf(sys, res)
+	if !ok || index >= len(inst.Properties) {
+		return false
+	}
+	premise, phi, isSafety := counterabs.PremisedSafety(inst.Properties[index].Formula)
+	if !isSafety {
+		return false
+	}
+	merged := res.Instance
+	// The merged variable's index in the merged system of each shared
+	// variable of sys (B none: A's is the sum).
+	at := func(j int) int {
+		if j > mg.B {
+			return j - 1
+		}
+		return j
+	}
+	from := startConfig(res)
+	if len(from.Shared) != len(merged.Shared) || len(from.Counts) != len(inst.Groups) {
+		return false
+	}
+	start := gsst.Config{Counts: make([][]int, len(from.Counts)), Params: slices.Clone(from.Params)}
+	for g := range from.Counts {
+		start.Counts[g] = slices.Clone(from.Counts[g])
+	}
+	start.Shared = make([]int, len(inst.Shared))
+	for j := range inst.Shared {
+		switch j {
+		case mg.A, mg.B:
+			start.Shared[j] = inst.Shared[j].Init // one initial value each
+		default:
+			start.Shared[j] = from.Shared[at(j)]
+		}
+	}
+	if start.Shared[mg.A]+start.Shared[mg.B] != from.Shared[mg.X] {
+		return false
+	}
+	procs := inst.NewProcs(start)
+	steps, mergedSteps := inst.Steps(), merged.Steps()
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	withGroups := tr.States[0].Groups != nil
+	record := func() { out.States = append(out.States, stateOf(inst, procs.View(), withGroups)) }
+	record()
+	for _, st := range tr.Lifted.Steps {
+		if st.Stutter {
+			return false
+		}
+		step, movers, err := explore.StepOf(merged, st)
+		if err != nil {
+			return false
+		}
+		k := -1
+		for i := range mergedSteps {
+			if &mergedSteps[i] == step {
+				k = i
+			}
+		}
+		if k < 0 || k >= len(mg.Steps) {
+			return false
+		}
+		taken := false
+		for _, o := range mg.Steps[k] {
+			transferred, shared, err := inst.CheckMovers(&steps[o], procs, movers)
+			if err != nil {
+				continue
+			}
+			procs.Take(movers, transferred, shared)
+			taken = true
+			break
+		}
+		if !taken {
+			return false
+		}
+		record()
+	}
+	if len(out.States) != len(tr.States) {
+		return false
+	}
+	for k := range out.States {
+		got, want := out.States[k], tr.States[k]
+		if !slices.Equal(got.Counters, want.Counters) || len(got.Shared) != len(inst.Shared) || len(want.Shared) != len(merged.Shared) {
+			return false
+		}
+		for j := range inst.Shared {
+			if j != mg.A && j != mg.B && got.Shared[j] != want.Shared[at(j)] {
+				return false
+			}
+		}
+		if got.Shared[mg.A]+got.Shared[mg.B] != want.Shared[mg.X] {
+			return false
+		}
+	}
+	inst, ok = replayStates(ctx, inst, out, premise, phi)
+	if !ok {
+		return false
+	}
+	res.Instance, res.Trace = inst, out
+	return true
+}
+
+// liftLemmas writes lemmas, found on model from of a merged system,
+// over the variables of model to of the system as written (the sum of
+// the pair where the merged variable was), as part of the invariant
+// carried there; a lemma that does not carry is left out of the list
+// (the invariant, re-checked, holds it all the same).
+func liftLemmas(from, to *counterabs.ParamModel, lemmas []Lemma, sums map[string][]string) []Lemma {
+	var out []Lemma
+	for _, l := range lemmas {
+		f, ok := liftFormulaSums(from, to, l.Formula, sums)
+		if !ok {
+			continue
+		}
+		out = append(out, Lemma{Kind: l.Kind, Formula: f, Text: FormatInvariant(f, to.VarName, to.TypedAtom)})
+	}
+	return out
+}
