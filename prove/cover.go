@@ -1058,19 +1058,27 @@ func (cs *coverSystem) readInitial(index map[presburger.Var]int) bool {
 			}
 		case len(others) == 0:
 			// x_j1 + ... + x_jk = c: a group of a fixed size spread.
-			st := initialSum{vars: vars, total: -c.T.Const * sign}
-			if st.total < 0 || st.total > maxFixedTotal {
+			total, fits := checked.Mul(c.T.Const, -sign)
+			st := initialSum{vars: vars, total: total}
+			if !fits || st.total < 0 || st.total > maxFixedTotal {
 				return false
 			}
 			for _, j := range vars {
 				cs.initSum[j] = len(cs.starts)
 			}
 			cs.starts = append(cs.starts, st)
-		case len(others) == 1 && c.T.Const == 0 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)),
-			len(others) > 1 && c.T.Const == 0 && !slices.ContainsFunc(others, func(o presburger.Mono) bool {
+		case len(others) == 1 && others[0].Coef == -sign && !usedSize[others[0].Var] && (isSizeVar(m, others[0].Var) || isParamVar(m, others[0].Var)),
+			len(others) > 1 && !slices.ContainsFunc(others, func(o presburger.Mono) bool {
 				return o.Coef != -sign || usedSize[o.Var] || !isSizeVar(m, o.Var)
 			}):
-			st := initialSum{vars: vars}
+			// x_j1 + ... + x_jk = |g| + c, the constant c a fixed part
+			// of the sum (a place counted from its least value 1,
+			// "init: k + 1", starts at k + 1: issue 29's shift style).
+			total, fits := checked.Mul(c.T.Const, -sign)
+			st := initialSum{vars: vars, total: total}
+			if !fits || st.total < 0 || st.total > maxFixedTotal {
+				return false
+			}
 			for _, o := range others {
 				usedSize[o.Var] = true
 				st.sizes = append(st.sizes, o.Var)

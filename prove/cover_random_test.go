@@ -111,6 +111,21 @@ func TestCoverParamInitRandom(t *testing.T) {
 	checkCoverRandom(t, 11, systems, testsupport.Broadcasts|testsupport.SharedVars, testsupport.Rendezvous, coverParamInit)
 }
 
+// TestCoverParamShiftRandom is TestCoverParamInitRandom with the
+// shared integers starting at their parameter plus 1 or 2 ("init:
+// I_init + 1", a place counted from 1): the search reads the constant
+// as a fixed part of the sum the parameter sizes (readInitial), where
+// it refused the system before. A start that leaves the constant out,
+// or counts it twice, makes runs that do not replay or fixpoints that
+// exploration contradicts.
+func TestCoverParamShiftRandom(t *testing.T) {
+	systems := 400
+	if testing.Short() {
+		systems /= 8
+	}
+	checkCoverRandom(t, 44, systems, testsupport.Broadcasts|testsupport.SharedVars, testsupport.Rendezvous, coverParamShift)
+}
+
 // TestCoverRangeInitRandom is TestCoverTransfersRandom on systems whose
 // unbounded shared integers start, at random, in a range: with no
 // greatest value ("1..", a place of a Petri net that starts with any
@@ -239,8 +254,10 @@ func rangeInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System 
 // paramInitShared returns sys with each unbounded shared integer that
 // starts at a constant c, at random (2 times in 3), starting at a
 // parameter of its own instead, V_init, that the assumption bounds by
-// V_init >= c.
-func paramInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System {
+// V_init >= c; with shift, at V_init + d instead, d 1 or 2 at random
+// (issue 29's shift style: "init: I_init + 1"), the assumption
+// V_init >= max(c - d, 0).
+func paramInitShared(t *testing.T, r *rand.Rand, sys *gsst.System, shift bool) *gsst.System {
 	spec := sys.Spec()
 	if len(spec.Params) > 0 {
 		return sys
@@ -253,9 +270,18 @@ func paramInitShared(t *testing.T, r *rand.Rand, sys *gsst.System) *gsst.System 
 		k := len(spec.Params)
 		name := v.Name + "_init"
 		spec.Params = append(spec.Params, gsst.Param{Name: name})
-		atom := presburger.Compare(presburger.VarTerm(spec.ParamVar(k)), presburger.Ge, presburger.ConstTerm(int64(v.Init)))
-		text := fmt.Sprintf("%s >= %d", name, v.Init)
+		least, d := v.Init, 0
+		if shift {
+			d = 1 + r.Intn(2)
+			least = max(v.Init-d, 0)
+		}
+		atom := presburger.Compare(presburger.VarTerm(spec.ParamVar(k)), presburger.Ge, presburger.ConstTerm(int64(least)))
+		text := fmt.Sprintf("%s >= %d", name, least)
 		v.InitTerm, v.InitText, v.Init = presburger.VarTerm(spec.ParamVar(k)), name, v.Lo
+		if d > 0 {
+			v.InitTerm = v.InitTerm.Add(presburger.ConstTerm(int64(d)))
+			v.InitText = fmt.Sprintf("%s + %d", name, d)
+		}
 		assume(spec, atom, text)
 	}
 	out, err := gsst.New(spec)
@@ -413,6 +439,9 @@ const (
 	// groups (randomFlagNet) instead, and counts the searches that
 	// leave steps out.
 	coverFlagNet
+	// coverParamShift starts unbounded shared integers at parameters
+	// plus a constant (paramInitShared with shift).
+	coverParamShift
 	// coverSparse draws systems of many states and few transitions,
 	// most states unreachable (their counters dead), and compares the
 	// search with the one that does not project the dead variables out
@@ -434,6 +463,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	capsN := v&coverCapsN != 0
 	enumNet := v&coverEnumNet != 0
 	sparse := v&coverSparse != 0
+	paramShift := v&coverParamShift != 0
+	var shifted int // monotone properties of systems with a variable from V_init + d
 	rangedNet := v&coverRangedNet != 0
 	var rangedSearches int
 	flagNet := v&coverFlagNet != 0
@@ -477,8 +508,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		if spread {
 			sys = spreadRanged(t, r, sys)
 		}
-		if paramInit {
-			sys = paramInitShared(t, r, sys)
+		if paramInit || paramShift {
+			sys = paramInitShared(t, r, sys, paramShift)
 		}
 		if rangeInit {
 			sys = rangeInitShared(t, r, sys)
@@ -623,6 +654,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				}
 				if len(sys.Params) > 0 {
 					fromParams++
+				}
+				if slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return len(v.InitTerm.Monos) > 0 && v.InitTerm.Const != 0 }) {
+					shifted++
 				}
 				if sys.FiniteInitial() != nil || slices.ContainsFunc(sys.Shared, func(v gsst.Shared) bool { return v.InitRange }) {
 					fromRanges++
@@ -773,6 +807,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 			t.Errorf("too few searches with generalized elements (%d), wrong guesses (%d), refutations or proofs", generalized, restarted)
 		}
 		return
+	}
+	if paramShift {
+		t.Logf("%d monotone properties with a variable starting at a parameter plus a constant", shifted)
+		if shifted < systems/20 {
+			t.Errorf("too few monotone properties with a variable starting at a parameter plus a constant: %d", shifted)
+		}
 	}
 	if paramInit || paramSize {
 		t.Logf("%d monotone properties with a parameter", fromParams)

@@ -1,9 +1,11 @@
 package prove
 
 import (
+	"math"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -30,6 +32,13 @@ import (
 // with no such counter). Like every lemma it is a candidate: Houdini's
 // filter keeps it only when it is inductive, and every proof with it is
 // re-checked.
+//
+// A variable counted down instead (ByMC's count downs: left = n - x, no
+// step raises it) counts what it lost, x0 - left, which starts at 0 and
+// rises by what a step takes from left: the same lemma over that count,
+// x0 - left - sum(S) >= 0, written left + sum(S) <= x0. Without it the
+// count downs of cc and cf1s had no "sent at least the processes past
+// sending" fact, and their termination was left unknown.
 
 // maxEntryPairs bounds the shared variables of a model whose pairs are
 // tried (each pair is a fixpoint over the steps).
@@ -38,8 +47,11 @@ const maxEntryPairs = 16
 // entryCounts returns the entry-count candidates of m: one per counted
 // variable (eventVars: the shared ones, and a message token's "sent"
 // state, where a shared counter is written as a group of tokens) and
-// per pair of them whose greatest set S is not empty.
-func entryCounts(m *counterabs.ParamModel, counted []int) []presburger.Formula {
+// per pair of them whose greatest set S is not empty. down[j] says
+// that counted[j] is counted down: what it lost is counted (down nil:
+// none is; a variable counted down then gets no candidate, as no
+// entering step raises it).
+func entryCounts(m *counterabs.ParamModel, counted []int, down []bool) []presburger.Formula {
 	if len(counted) == 0 || len(counted)*len(m.Counters) > maxLinearVars {
 		return nil
 	}
@@ -53,30 +65,37 @@ func entryCounts(m *counterabs.ParamModel, counted []int) []presburger.Formula {
 	}
 	init := initTerms(m)
 	var out []presburger.Formula
-	try := func(vars ...int) {
-		if f, ok := entryCount(m, cases, empty, init, vars); ok {
+	sign := func(j int) int64 {
+		if down != nil && down[j] {
+			return -1
+		}
+		return 1
+	}
+	try := func(vars []int, signs []int64) {
+		if f, ok := entryCount(m, cases, empty, init, vars, signs); ok {
 			out = append(out, f)
 		}
 	}
-	for _, v := range counted {
-		try(v)
+	for j, v := range counted {
+		try([]int{v}, []int64{sign(j)})
 	}
 	if len(counted) > maxEntryPairs {
 		return out
 	}
 	for j, v := range counted {
-		for _, w := range counted[j+1:] {
-			try(v, w)
+		for k := j + 1; k < len(counted); k++ {
+			try([]int{v, counted[k]}, []int64{sign(j), sign(k)})
 		}
 	}
 	return out
 }
 
 // entryCount returns x - sum(S) >= x0 for x the sum of the state
-// variables vars (see entryCounts), ok false when S is empty or some
-// step lowers x by a term, or by a constant with no counter of S to
-// blame.
-func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[int]bool, init []presburger.Term, vars []int) (presburger.Formula, bool) {
+// variables vars, each times its sign in signs (-1 for a variable
+// counted down: x then counts what it lost, see entryCounts), ok false
+// when S is empty or some step lowers x by a term, or by a constant
+// with no counter of S to blame.
+func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[int]bool, init []presburger.Term, vars []int, signs []int64) (presburger.Formula, bool) {
 	in := make([]bool, len(m.Counters))
 	n := 0
 	for c := range m.Counters {
@@ -98,12 +117,17 @@ func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[i
 		changed = false
 		for _, delta := range cases {
 			var dx int64
-			for _, v := range vars {
+			for k, v := range vars {
 				d, ok := change(delta, v)
 				if !ok {
 					return nil, false
 				}
-				dx += d
+				var ok1, ok2 bool
+				d, ok1 = checked.Mul(signs[k], d)
+				dx, ok2 = checked.Add(dx, d)
+				if !ok1 || !ok2 {
+					return nil, false
+				}
 			}
 			var dS int64
 			var filled []int
@@ -118,12 +142,21 @@ func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[i
 					n--
 					continue
 				}
-				dS += d
+				if dS, ok = checked.Add(dS, d); !ok {
+					return nil, false
+				}
 				if d > 0 {
 					filled = append(filled, c)
 				}
 			}
-			if dx-dS >= 0 {
+			if dS == math.MinInt64 {
+				return nil, false // -dS would not fit
+			}
+			net, ok := checked.Add(dx, -dS)
+			if !ok {
+				return nil, false
+			}
+			if net >= 0 {
 				continue
 			}
 			if len(filled) == 0 {
@@ -141,11 +174,12 @@ func entryCount(m *counterabs.ParamModel, cases [][]presburger.Term, empty map[i
 	}
 	var lhs, x0 presburger.Term
 	fits := true
-	for _, v := range vars {
-		lhs = lhs.Add(presburger.VarTerm(m.StateVar(v)))
-		var ok bool
-		x0, ok = x0.AddExact(init[v])
-		fits = fits && ok
+	for k, v := range vars {
+		lhs = lhs.Add(presburger.VarTerm(m.StateVar(v)).Scale(signs[k]))
+		at, ok1 := init[v].ScaleExact(signs[k])
+		var ok2 bool
+		x0, ok2 = x0.AddExact(at)
+		fits = fits && ok1 && ok2
 	}
 	for c := range m.Counters {
 		if in[c] {

@@ -307,7 +307,9 @@ func Settles(m *counterabs.ParamModel) bool {
 
 // EntryCounts exposes the entry-count candidates of m (entrycount.go).
 func EntryCounts(m *counterabs.ParamModel) []presburger.Formula {
-	return entryCounts(m, eventVars(m, stepSigns(m)))
+	sg := stepSigns(m)
+	counted := eventVars(m, sg)
+	return entryCounts(m, counted, sg.countedDown(counted))
 }
 
 // Transported exposes the conditions of ts.Init carried to every state

@@ -65,6 +65,24 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 	}
 	x := func(i int) presburger.Term { return presburger.VarTerm(m.StateVar(i)) }
+	init := initTerms(m)
+	// The count of events a variable keeps, and that count's initial
+	// value: the variable itself, or, for one counted down (ByMC's
+	// left_x = n - x, countsDown), what it lost, init - x, from 0. The
+	// lemmas below read counts, so that a count down gets the lemmas
+	// of the count it mirrors.
+	count := func(v int) presburger.Term {
+		if sg.countsDown(v) {
+			return init[v].Sub(x(v))
+		}
+		return x(v)
+	}
+	count0 := func(v int) presburger.Term {
+		if sg.countsDown(v) {
+			return presburger.Term{}
+		}
+		return init[v]
+	}
 	// A counter at most a count of events: the processes that entered
 	// a state only by incrementing it (the choices of a value counted,
 	// which the premise of a property reads).
@@ -73,7 +91,7 @@ func (lq *liveQuestion) candidates() []Lemma {
 			if v < len(m.Counters) && (empty[c] || sg.token(m, c)) {
 				continue // the tokens' own counters, or 0
 			}
-			add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, x(v)))
+			add("count", presburger.Compare(presburger.VarTerm(presburger.Var(c)), presburger.Le, count(v)))
 		}
 	}
 	// Flows: a counter is what entered it less what left it, when a
@@ -83,8 +101,14 @@ func (lq *liveQuestion) candidates() []Lemma {
 	incs := func(t *counterabs.ParamTransition) []int {
 		var out []int
 		for _, a := range t.Assign {
-			if a.Value.Equal(presburger.VarTerm(presburger.Var(a.Var)).Add(presburger.ConstTerm(1))) {
-				out = append(out, len(m.Counters)+int(presburger.Var(a.Var)-m.SharedVar(0)))
+			v := len(m.Counters) + int(presburger.Var(a.Var)-m.SharedVar(0))
+			// One more event: x := x + 1, or x := x - 1 counted down.
+			by := int64(1)
+			if v >= 0 && v < m.NumState() && sg.countsDown(v) {
+				by = -1
+			}
+			if a.Value.Equal(presburger.VarTerm(presburger.Var(a.Var)).Add(presburger.ConstTerm(by))) {
+				out = append(out, v)
 			}
 		}
 		if sg.tokens == nil {
@@ -98,7 +122,6 @@ func (lq *liveQuestion) candidates() []Lemma {
 		}
 		return out
 	}
-	init := initTerms(m)
 	for c := range m.Counters {
 		var ins, outs []int
 		for i := range m.Transitions {
@@ -115,9 +138,9 @@ func (lq *liveQuestion) candidates() []Lemma {
 				if xi == y {
 					continue
 				}
-				// y - x - c stays y0 - x0 - c0.
-				lhs := x(y).Sub(x(xi)).Sub(presburger.VarTerm(presburger.Var(c)))
-				rhs := init[y].Sub(init[xi]).Sub(init[c])
+				// y - x - c stays y0 - x0 - c0 (y and x the counts).
+				lhs := count(y).Sub(count(xi)).Sub(presburger.VarTerm(presburger.Var(c)))
+				rhs := count0(y).Sub(count0(xi)).Sub(init[c])
 				add("count", presburger.Compare(lhs, presburger.Eq, rhs))
 				// Only the first half: x counts some exits only.
 				add("count", presburger.Compare(lhs, presburger.Ge, rhs))
@@ -128,7 +151,9 @@ func (lq *liveQuestion) candidates() []Lemma {
 	// x, so x <= e (crashes: nfaulty <= f, or #CR <= f where the
 	// crashed are a state). Written otherwise ("x <= e -
 	// 1", "e > x", "!(x >= e)": t' <= 0 with x's coefficient 1 in t'),
-	// where the step adds one to x, the same bound, t' - 1 <= 0.
+	// where the step adds one to x, the same bound, t' - 1 <= 0; the
+	// same where x's coefficient is -1 and the step takes one from x
+	// (x counted down: left_nfaulty >= n - f).
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		var next []presburger.Term // t's step terms, when first needed
@@ -172,23 +197,42 @@ func (lq *liveQuestion) candidates() []Lemma {
 				} else if i >= len(m.Counters) {
 					continue
 				}
-				if mo.Coef != 1 {
+				// The step raises le by one: it adds one to x where
+				// le reads x, or, x a count down ("left_nfaulty - n +
+				// f > 0" guarding left_nfaulty := left_nfaulty - 1),
+				// takes one where le reads -x. Only a shared count
+				// down: the bounds of other steps that take one (a
+				// process leaving a state a guard reads negated, the
+				// initial state's counter, which no step raises) were
+				// never candidates, and bosco-dnf-shuffle's luck with
+				// Spacer (0.96 s) did not survive them (3.9 s).
+				if mo.Coef != 1 && (mo.Coef != -1 || i < len(m.Counters) || !sg.countsDown(i)) {
 					continue
 				}
-				if step := next[i]; step.Const == 1 && len(step.Monos) == 1 && step.Monos[0] == (presburger.Mono{Var: mo.Var, Coef: 1}) {
+				if step := next[i]; step.Const == mo.Coef && len(step.Monos) == 1 && step.Monos[0] == (presburger.Mono{Var: mo.Var, Coef: 1}) {
 					add("bound", presburger.Compare(le, presburger.Le, presburger.ConstTerm(1)))
 					break
 				}
 			}
 		}
 	}
+	// The entry counts of the variables counted down, which the
+	// safety lemmas leave out (lemma.go): cf1s's termination so
+	// written needs "what left_nsnt01 lost is at least the processes
+	// past sending".
+	counted := eventVars(m, sg)
+	if down := sg.countedDown(counted); slices.Contains(down, true) {
+		for _, f := range entryCounts(m, counted, down) {
+			add("count", f)
+		}
+	}
 	// Two shared counts equal, or one zero, while the obligation is
 	// open (no process chose 1: nobody sent 1).
 	idle0 := presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.ConstTerm(0))
 	for j, v := range events {
-		add("pending", presburger.Disj(idle0, presburger.Compare(x(v), presburger.Eq, presburger.ConstTerm(0))))
+		add("pending", presburger.Disj(idle0, presburger.Compare(count(v), presburger.Eq, presburger.ConstTerm(0))))
 		for _, w := range events[j+1:] {
-			add("pending", presburger.Disj(idle0, presburger.Compare(x(v), presburger.Eq, x(w))))
+			add("pending", presburger.Disj(idle0, presburger.Compare(count(v), presburger.Eq, count(w))))
 		}
 	}
 	// A value of a shared variable with few values only while a
