@@ -606,7 +606,11 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 	if tamperLive != nil {
 		tamperLive(cert)
 	}
-	if err := lq.checkLive(ctx, solver, cert); err != nil {
+	// The re-check's queries state the invariant, whose equalities
+	// (the linear invariants, every pool's sum) define most variables
+	// of a model with message tokens: they are solved for before Z3
+	// is asked (presburger.SolveEqs), the same answers.
+	if err := lq.checkLive(ctx, presburger.SolveEqs{S: solver}, cert); err != nil {
 		if errUndecided(err) {
 			res.Verdict, res.Reason = Unknown, "the certificate found could not be re-checked: "+err.Error()
 			return nil
