@@ -33,15 +33,7 @@ func (e SolveEqs) Solve(ctx context.Context, p Problem) (Answer, error) {
 	if err := p.CheckBounds(); err != nil {
 		return Answer{}, err
 	}
-	bounds := Intersect(p.Bounds)
-	box := make(map[Var]Bound, len(bounds))
-	for _, b := range bounds {
-		if b.Empty() {
-			return Answer{Result: Unsat}, nil
-		}
-		box[b.Var] = b
-	}
-	rest, defs, unsat := eliminate(NNF(p.F), box)
+	rest, defs, bounds, unsat := eliminateIn(p)
 	if unsat {
 		return Answer{Result: Unsat}, nil
 	}
