@@ -31,6 +31,10 @@
 // propagation, an exact simplex) and declines the others, and a Chain asks
 // its solvers in turn: Quick in front of Z3 answers most queries of a
 // simple proof without Z3, exactly, with Z3 behind it for the rest.
+// SolveEqs in front of a solver asks it the problem without the
+// variables its top-level equalities define (Gaussian elimination over
+// unit coefficients, the same answers), which Z3's plain solver does
+// not eliminate before its search.
 //
 // A range (Bound) is finite, Lo..Hi, unless a side is opened with NoLo or
 // NoHi: AtLeast(x, 0) is a counter with no upper bound, AnyInt(v) any

@@ -97,6 +97,23 @@ func eliminate(f Formula, box map[Var]Bound) (rest Formula, defs map[Var]Term, u
 	return Conj(others...), defs, false
 }
 
+// eliminateIn is eliminate on a problem's formula, in the box of its
+// bounds (intersected: bounds, in order): unsat when a range is empty
+// or an equality reduces to a false constant. Quick and SolveEqs start
+// so.
+func eliminateIn(p Problem) (rest Formula, defs map[Var]Term, bounds []Bound, unsat bool) {
+	bounds = Intersect(p.Bounds)
+	box := make(map[Var]Bound, len(bounds))
+	for _, b := range bounds {
+		if b.Empty() {
+			return nil, nil, nil, true
+		}
+		box[b.Var] = b
+	}
+	rest, defs, unsat = eliminate(NNF(p.F), box)
+	return rest, defs, bounds, unsat
+}
+
 // solveUnit picks a variable x of t = 0 with coefficient 1 or -1,
 // preferring one whose range in box is open on both sides, and returns
 // it with t solved for it.

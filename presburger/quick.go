@@ -77,15 +77,7 @@ func (q Quick) Solve(ctx context.Context, p Problem) (Answer, error) {
 	if budget <= 0 {
 		budget = DefaultQuickSteps
 	}
-	bounds := Intersect(p.Bounds)
-	box := make(map[Var]Bound, len(bounds))
-	for _, b := range bounds {
-		if b.Empty() {
-			return Answer{Result: Unsat}, nil
-		}
-		box[b.Var] = b
-	}
-	f, defs, unsat := eliminate(NNF(p.F), box)
+	f, defs, bounds, unsat := eliminateIn(p)
 	if unsat {
 		return Answer{Result: Unsat}, nil
 	}

@@ -595,16 +595,23 @@ func OnLiveWitness(f func(presburger.Problem)) (restore func()) {
 }
 
 // Prune returns the part of fs that prune (lemma.go) keeps, with facts.
-func Prune(ctx context.Context, s presburger.Solver, ts presburger.TransitionSystem, fs []presburger.Formula, facts presburger.Formula) []presburger.Formula {
+// With m, facts must be the linear invariants of m (LinearInvariants),
+// and prune asks its question without their pivots, as the liveness
+// questions do; reduced says whether it could (some invariant has a
+// pivot).
+func Prune(ctx context.Context, s presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, fs []presburger.Formula, facts presburger.Formula) (kept []presburger.Formula, reduced bool) {
 	var lemmas []Lemma
 	for _, f := range fs {
 		lemmas = append(lemmas, Lemma{Formula: f})
 	}
-	var out []presburger.Formula
-	for _, l := range prune(ctx, s, ts, lemmas, facts) {
-		out = append(out, l.Formula)
+	var fp *factPivots
+	if m != nil {
+		fp, reduced = newFactPivots(m, ts, linearInvariants(m, nil))
 	}
-	return out
+	for _, l := range prune(ctx, s, ts, lemmas, facts, fp) {
+		kept = append(kept, l.Formula)
+	}
+	return kept, reduced
 }
 
 // PruneAsksAnew has prune ask each of its questions anew, not through

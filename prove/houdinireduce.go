@@ -189,6 +189,21 @@ func (fp *factPivots) problem(bounds []presburger.Bound, f presburger.Formula) (
 	return presburger.Problem{Bounds: fp.bounds(bounds), F: presburger.Conj(g, fp.before())}, true
 }
 
+// complete returns m, a model of a problem asked without the pivots
+// (problem), with each pivot's value read off its term; m itself when
+// a term does not fit in int64 there.
+func (fp *factPivots) complete(m presburger.Model) presburger.Model {
+	out := maps.Clone(m)
+	for _, p := range fp.pivots {
+		x, ok := fp.cur[p].Value(func(v presburger.Var) int64 { return m[v] })
+		if !ok {
+			return m
+		}
+		out[p] = x
+	}
+	return out
+}
+
 // reduceByFacts returns ts restricted to the states satisfying the
 // invariants lis of m, with the pivot of each invariant that has one
 // substituted by its value (sub: a pivot to the term the invariant

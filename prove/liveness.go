@@ -526,7 +526,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	if err != nil {
 		return err
 	}
-	lemmas = prune(ctx, solver, lq.ts, lemmas, facts)
+	lemmas = prune(ctx, solver, lq.ts, lemmas, facts, lq.facts)
 	// The lemmas are inductive under the conditions on the parameters
 	// (houdini), which every certificate states with them (the
 	// queries of lq.unsat read them; the prover's question starts
@@ -606,7 +606,11 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 	if tamperLive != nil {
 		tamperLive(cert)
 	}
-	if err := lq.checkLive(ctx, solver, cert); err != nil {
+	// The re-check's queries state the invariant, whose equalities
+	// (the linear invariants, every pool's sum) define most variables
+	// of a model with message tokens: they are solved for before Z3
+	// is asked (presburger.SolveEqs), the same answers.
+	if err := lq.checkLive(ctx, presburger.SolveEqs{S: solver}, cert); err != nil {
 		if errUndecided(err) {
 			res.Verdict, res.Reason = Unknown, "the certificate found could not be re-checked: "+err.Error()
 			return nil
@@ -708,7 +712,7 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 // (True for none).
 func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, start presburger.Formula) (_ *counterabs.ParamModel, cond presburger.Formula, _ error) {
 	ps := m.TransitionSystem()
-	cond = paramPart(presburger.TransitionSystem{Params: ps.Params, Init: start})
+	cond = paramCondition(ps.Params, start)
 	mm := *m
 	if cond != presburger.True {
 		mm.Constraint = presburger.Conj(m.Constraint, cond)
@@ -716,6 +720,12 @@ func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.P
 	mm.Transitions = slices.Clone(m.Transitions)
 	dead := false
 	domain := m.Domain()
+	// Only whether a guard is met matters here, never a model: Quick
+	// (exact, presburger.Quick) answers these queries first, and Z3
+	// only what it declines. ByMC's c1cs with its counters as groups
+	// of tokens has 244 state variables, and each query asked Z3 cost
+	// about 10 ms; Quick meets each guard in one or two.
+	quick := presburger.NewChain(presburger.Quick{}, solver)
 	for i := range mm.Transitions {
 		t := &mm.Transitions[i]
 		if t.Guard == presburger.False {
@@ -728,7 +738,7 @@ func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.P
 		// Within the model's domain (the pools sum to the sizes): a
 		// guard no configuration meets ("#A > n" in a group of n - f)
 		// is dead whatever the premise says.
-		a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint, domain)})
+		a, err := quick.Solve(ctx, presburger.Problem{Bounds: bounds, F: presburger.Conj(t.Guard, mm.Constraint, domain)})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -740,4 +750,31 @@ func premiseScope(ctx context.Context, solver presburger.Solver, m *counterabs.P
 		return m, cond, nil
 	}
 	return &mm, cond, nil
+}
+
+// paramCondition returns a condition on params alone that f implies:
+// its conjuncts that read params only, and of a disjunction the
+// disjunction of what each case implies so (a premise written in
+// disjunctive normal form, "#I = 0 & f = 0 & n > 5*t | #I = 0 & n >
+// 7*t", states "f = 0 & n > 5*t | n > 7*t" as the factored form does).
+// True when f states nothing of the parameters alone.
+func paramCondition(params []presburger.Var, f presburger.Formula) presburger.Formula {
+	if !slices.ContainsFunc(presburger.FreeVars(f), func(v presburger.Var) bool { return !slices.Contains(params, v) }) {
+		return f
+	}
+	switch g := f.(type) {
+	case presburger.And:
+		out := make([]presburger.Formula, len(g))
+		for i, h := range g {
+			out[i] = paramCondition(params, h)
+		}
+		return presburger.Conj(out...)
+	case presburger.Or:
+		out := make([]presburger.Formula, len(g))
+		for i, h := range g {
+			out[i] = paramCondition(params, h)
+		}
+		return presburger.Disj(out...)
+	}
+	return presburger.True
 }

@@ -1153,7 +1153,7 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 	if len(kept) == 0 {
 		return nil, nil, nil
 	}
-	kept = prune(ctx, solver, ts, kept, facts)
+	kept = prune(ctx, solver, ts, kept, facts, nil)
 	var lemmas []Lemma
 	for _, l := range kept {
 		if l.Kind != propertyKind {

@@ -19,8 +19,10 @@ import (
 // the lemmas whose conjunction, with the facts and the conditions on
 // the parameters, implies every lemma (asked of the solver, one lemma
 // at a time), and the incremental one drops some lemma on some system.
-// The two may keep different parts (Z3's models differ), so their
-// parts are not compared.
+// Also so asked without the pivots of the linear invariants (the
+// liveness questions' prune), on every system that has one. The
+// modes may keep different parts (Z3's models differ), so their parts
+// are not compared.
 func TestPruneSelectRandom(t *testing.T) {
 	systems := 40
 	if testing.Short() {
@@ -29,7 +31,7 @@ func TestPruneSelectRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(29))
 	s := z3.New()
 	ctx := context.Background()
-	dropped, asked := 0, 0
+	dropped, asked, withoutPivots := 0, 0, 0
 	for i := range systems {
 		sys := testsupport.RandomSystem(r, constructsConfig(i))
 		m, ts, cands := selectCandidates(t, sys)
@@ -42,16 +44,25 @@ func TestPruneSelectRandom(t *testing.T) {
 		}
 		invs, _ := prove.LinearInvariants(m)
 		facts := presburger.Conj(invs...)
-		for _, anew := range []bool{false, true} {
+		for _, mode := range []string{"selection", "anew", "without the pivots"} {
+			anew := mode == "anew"
 			restore := func() {}
 			if anew {
 				restore = prove.PruneAsksAnew()
 			}
-			kept := prove.Prune(ctx, s, ts, lemmas, facts)
+			var kept []presburger.Formula
+			if mode == "without the pivots" {
+				var reduced bool
+				if kept, reduced = prove.Prune(ctx, s, m, ts, lemmas, facts); reduced {
+					withoutPivots++
+				}
+			} else {
+				kept, _ = prove.Prune(ctx, s, nil, ts, lemmas, facts)
+			}
 			restore()
 			for _, k := range kept {
 				if !slices.ContainsFunc(lemmas, func(l presburger.Formula) bool { return m.FormatFormula(l) == m.FormatFormula(k) }) {
-					t.Fatalf("system %d (anew %v): prune keeps %s, which is no lemma given", i, anew, m.FormatFormula(k))
+					t.Fatalf("system %d (%s): prune keeps %s, which is no lemma given", i, mode, m.FormatFormula(k))
 				}
 			}
 			base := presburger.Conj(prove.ParamPart(ts), facts, presburger.Conj(kept...))
@@ -61,17 +72,20 @@ func TestPruneSelectRandom(t *testing.T) {
 					t.Fatal(err)
 				}
 				if a.Result != presburger.Unsat {
-					t.Fatalf("system %d (anew %v): the %d lemmas prune keeps do not imply %s (%v)\n%s", i, anew, len(kept), m.FormatFormula(l), a.Result, testsupport.Describe(sys))
+					t.Fatalf("system %d (%s): the %d lemmas prune keeps do not imply %s (%v)\n%s", i, mode, len(kept), m.FormatFormula(l), a.Result, testsupport.Describe(sys))
 				}
 			}
-			if !anew {
+			if mode == "selection" {
 				asked++
 				dropped += len(lemmas) - len(kept)
 			}
 		}
 	}
-	t.Logf("%d systems pruned, %d lemmas dropped through the selection", asked, dropped)
+	t.Logf("%d systems pruned, %d lemmas dropped through the selection; %d pruned without the pivots", asked, dropped, withoutPivots)
 	if asked == 0 || dropped == 0 {
 		t.Fatalf("the selection dropped no lemma on any of %d systems", asked)
+	}
+	if withoutPivots == 0 {
+		t.Fatalf("no system of %d was pruned without the pivots of its linear invariants", asked)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/presburger"
@@ -110,8 +109,15 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 		extras = append(extras, e)
 	}
 	steps := make([][]presburger.Term, len(m.Transitions))
+	checks := make([]presburger.Formula, len(m.Transitions))
+	keeps := make([][]bool, len(m.Transitions)) // step term j is x_j itself
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
+		checks[i] = stepCheck(m, ts.Trans[i], steps[i])
+		keeps[i] = make([]bool, len(steps[i]))
+		for j, t := range steps[i] {
+			keeps[i][j] = t.Equal(presburger.VarTerm(m.StateVar(j)))
+		}
 	}
 	inDomain := func(v presburger.Var, x int64) bool {
 		b, ok := dom[v]
@@ -139,6 +145,15 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 	// ts, base holding the instance's parameters.
 	successors := func(cur, base []int64, add func([]int64)) {
 		val := func(v presburger.Var) int64 { return cur[v] }
+		// A step keeps most state variables as they are (x' = x):
+		// their values are cur's, in the domain when cur is, which
+		// is asked once here rather than at every step.
+		curIn := true
+		for j := range m.NumState() {
+			if curIn = inDomain(m.StateVar(j), cur[m.StateVar(j)]); !curIn {
+				break
+			}
+		}
 		for i := range m.Transitions {
 			// The model's guard first, which is cheap; the step is
 			// then checked on ts.Trans.
@@ -148,18 +163,23 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 			y := slices.Clone(cur)
 			ok := true
 			for j, t := range steps[i] {
-				x, fits := t.Value(val)
-				ok = ok && fits && inDomain(m.StateVar(j), x)
+				x := m.StateVar(j)
+				if keeps[i][j] && curIn {
+					y[m.NextVar(j)] = cur[x]
+					continue
+				}
+				v, fits := t.Value(val)
+				ok = ok && fits && inDomain(x, v)
 				if !ok {
 					break
 				}
-				y[m.NextVar(j)] = x
+				y[m.NextVar(j)] = v
 			}
 			if !ok {
 				continue
 			}
 			expand(y, 0, true, func(y []int64) {
-				if sampleChecksSteps && !presburger.Eval(ts.Trans[i], func(v presburger.Var) int64 { return y[v] }) {
+				if sampleChecksSteps && !presburger.Eval(checks[i], func(v presburger.Var) int64 { return y[v] }) {
 					return
 				}
 				z := slices.Clone(base)
@@ -260,26 +280,78 @@ func sampleReachable(ctx context.Context, m *counterabs.ParamModel, ts presburge
 	return out
 }
 
+// stepCheck returns what a successor y of a state by model transition
+// i, computed with its step terms steps (each next-state variable set
+// to its term's value), must satisfy besides to be a step of trans
+// (ts.Trans[i]): trans without the conjuncts "x' = steps[x]" that hold
+// by that computation, the same atoms up to sign. A model transition
+// states every state variable's next value so (most of them x' = x),
+// and evaluating those again cost the sample most of its time on ByMC's
+// c1cs with its counters as groups of tokens (244 state variables, each
+// step moving a few); what is left (the guard, the parameters'
+// constraint, the monitor's update) is read on every successor, and a
+// conjunct that is not literally one of those equations is read too,
+// so that the sample takes exactly the steps of trans.
+func stepCheck(m *counterabs.ParamModel, trans presburger.Formula, steps []presburger.Term) presburger.Formula {
+	next := map[presburger.Var]int{}
+	for j := range steps {
+		next[m.NextVar(j)] = j
+	}
+	var rest []presburger.Formula
+	for _, c := range presburger.Conjuncts(trans) {
+		if a, ok := c.(presburger.Cmp); ok && a.Op == presburger.Eq {
+			if j, ok := stepEquationOf(a.T, next); ok {
+				want, ok := presburger.VarTerm(m.NextVar(j)).SubExact(steps[j])
+				neg, okNeg := want.ScaleExact(-1)
+				if ok && (a.T.Equal(want) || okNeg && a.T.Equal(neg)) {
+					continue
+				}
+			}
+		}
+		rest = append(rest, c)
+	}
+	return presburger.Conj(rest...)
+}
+
+// stepEquationOf returns the index of the one next-state variable
+// (next) that term t reads, if it reads exactly one.
+func stepEquationOf(t presburger.Term, next map[presburger.Var]int) (int, bool) {
+	found, at := false, 0
+	for _, mo := range t.Monos {
+		if j, ok := next[mo.Var]; ok {
+			if found {
+				return 0, false
+			}
+			found, at = true, j
+		}
+	}
+	return at, found
+}
+
 // stateKey writes the values of vars in x, to tell states apart.
 func stateKey(x []int64, vars []presburger.Var) string {
-	var b strings.Builder
+	b := make([]byte, 0, 4*len(vars))
 	for _, v := range vars {
-		b.WriteString(strconv.FormatInt(x[v], 10))
-		b.WriteByte(',')
+		b = strconv.AppendInt(b, x[v], 10)
+		b = append(b, ',')
 	}
-	return b.String()
+	return string(b)
 }
 
 // failing reports which of lemmas some state of the sample violates; a
 // lemma that reads a variable the states do not value is not read.
 func (s reachSample) failing(lemmas []Lemma) []bool {
 	out := make([]bool, len(lemmas))
+	// One function reads every state (x set before each Eval), where a
+	// closure made for each state and lemma cost an allocation each.
+	var x []int64
+	val := func(v presburger.Var) int64 { return x[v] }
 	for i, l := range lemmas {
 		if slices.ContainsFunc(presburger.FreeVars(l.Formula), func(v presburger.Var) bool { return !s.known[v] }) {
 			continue
 		}
-		for _, x := range s.states {
-			if !presburger.Eval(l.Formula, func(v presburger.Var) int64 { return x[v] }) {
+		for _, x = range s.states {
+			if !presburger.Eval(l.Formula, val) {
 				out[i] = true
 				break
 			}

@@ -450,3 +450,22 @@ func TestTokenLiveLemmas(t *testing.T) {
 		t.Errorf("no trigger lemma over #chose1_sent among %v", r.Lemmas)
 	}
 }
+
+// TestDNFPremiseScope: ByMC's bosco with its premise written in
+// disjunctive normal form (testdata/styles/bosco-dnf-shuffle.yaml:
+// "#L44 = 0 & f = 0 & n > 5 * t & chose0 = n - f | #L44 = 0 & n > 7 *
+// t & chose0 = n - f") restricts the instances as the factored premise
+// of testdata/bymc/bosco.yaml does (premiseScope reads each case's
+// condition on the parameters), and its fast0 is proved by ranks as
+// bosco's is, not by the settled runs' question, where Spacer found the
+// invariant the restriction gives.
+func TestDNFPremiseScope(t *testing.T) {
+	_, rep := proveStyle(t, "bosco-dnf-shuffle.yaml")
+	r := rep.Results[0]
+	if r.Verdict != prove.Proved || r.Live == nil || r.Live.Settled || len(r.Live.Ranks) == 0 {
+		t.Fatalf("%s: %v (%s), want proved by ranks", r.Property.Name, r.Verdict, r.Reason)
+	}
+	if want := "f = 0 & n - 5*t > 0 | n - 7*t > 0"; r.Live.PremiseText != want {
+		t.Errorf("premise's condition %q, want %q", r.Live.PremiseText, want)
+	}
+}
