@@ -13,8 +13,9 @@ import (
 // written took 5-10 s where it takes none, Cubicle's crash and mist's
 // kanban so written were undecided).
 
-// PinParams returns s with every parameter that a top-level conjunct
-// "k = c" of the assumption pins fixed at c and folded into every
+// PinParams returns s with every parameter that the top-level conjuncts
+// of the assumption on it alone pin ("k = c", "k >= c & k <= c", "k <= 0")
+// fixed at c and folded into every
 // formula, as an instance folds it (a group whose size was a term over
 // the pinned parameters alone gets that size), and whether it pinned
 // any; s itself when none is pinned or a value would break a rule of
@@ -23,7 +24,11 @@ func (s *System) PinParams() (*System, bool, error) {
 	if s.Assume.Formula == nil {
 		return s, false, nil
 	}
-	value := map[presburger.Var]int64{}
+	// Each parameter's range is what the top-level conjuncts on it
+	// alone say, together, from 0 up (a parameter is >= 0): "k2 >= 2 &
+	// k2 <= 2", or "x_0 <= 0" that prove's narrowing of an initial
+	// value writes, pins as "k2 = 2" and "x_0 = 0" do.
+	ranges := map[presburger.Var]presburger.Bound{}
 	for _, c := range presburger.Conjuncts(s.Assume.Formula) {
 		a, ok := c.(presburger.Cmp)
 		if !ok || len(a.T.Monos) != 1 {
@@ -33,8 +38,17 @@ func (s *System) PinParams() (*System, bool, error) {
 		if k, isParam := s.ParamOf(x); !isParam || s.Params[k].Fixed {
 			continue
 		}
-		in, ok := presburger.AtomRange(a, presburger.AnyInt(x))
-		if !ok || !in.Finite() || in.Lo != in.Hi || in.Lo < 0 || in.Lo > MaxConstant {
+		r, seen := ranges[x]
+		if !seen {
+			r = presburger.Bound{Var: x, Lo: 0, NoHi: true}
+		}
+		if in, ok := presburger.AtomRange(a, r); ok {
+			ranges[x] = in
+		}
+	}
+	value := map[presburger.Var]int64{}
+	for x, in := range ranges {
+		if !in.Finite() || in.Lo != in.Hi || in.Lo < 0 || in.Lo > MaxConstant {
 			continue
 		}
 		value[x] = in.Lo

@@ -13,7 +13,8 @@ import (
 )
 
 // TestPinParamsRandom checks PinParams on random families whose
-// assumption gains "k = c" for one of their parameters: at every small
+// assumption gains "k = c" for one of their parameters (or "k >= c & k
+// <= c", "k < c+1 & k > c-1", "k <= 0" for c = 0): at every small
 // instance, the instance of the pinned family is the instance of the
 // family (the same initial configurations, steps, guards, updates,
 // justice conditions and properties, written out), and the pinned
@@ -45,11 +46,31 @@ func TestPinParamsRandom(t *testing.T) {
 		if r.Intn(2) == 0 { // as written "c = k"
 			pin = presburger.Compare(presburger.ConstTerm(c), presburger.Eq, presburger.VarTerm(spec.ParamVar(k)))
 		}
+		// Other ways of writing the pin, chosen by i so that the draws
+		// stay those of the test before them: both bounds, strict
+		// bounds, or for 0 a greatest value alone (a parameter is at
+		// least 0), the last in half the draws so that the short test
+		// has some.
+		x, name := presburger.VarTerm(spec.ParamVar(k)), spec.Params[k].Name
+		text := fmt.Sprintf("%s = %d", name, c)
+		atom := func(op presburger.Op, d int64) presburger.Formula {
+			return presburger.Compare(x, op, presburger.ConstTerm(d))
+		}
+		switch i % 4 {
+		case 1:
+			pin, text = presburger.Conj(atom(presburger.Ge, c), atom(presburger.Le, c)), fmt.Sprintf("%s >= %d & %s <= %d", name, c, name, c)
+		case 2:
+			pin, text = presburger.Conj(atom(presburger.Lt, c+1), atom(presburger.Gt, c-1)), fmt.Sprintf("%s < %d & %s > %d", name, c+1, name, c-1)
+		case 0, 3:
+			if c == 0 {
+				pin, text = atom(presburger.Le, 0), fmt.Sprintf("%s <= 0", name)
+			}
+		}
 		if spec.Assume.Formula == nil {
-			spec.Assume.Formula, spec.Assume.Text = pin, fmt.Sprintf("%s = %d", spec.Params[k].Name, c)
+			spec.Assume.Formula, spec.Assume.Text = pin, text
 		} else {
 			spec.Assume.Formula = presburger.Conj(spec.Assume.Formula, pin)
-			spec.Assume.Text += fmt.Sprintf(" & %s = %d", spec.Params[k].Name, c)
+			spec.Assume.Text += " & " + text
 		}
 		// And a property that reads the parameter.
 		reads := ctl.Unary{Op: ctl.AG, X: ctl.Atom{P: presburger.Compare(presburger.VarTerm(spec.TotalVar(0)), presburger.Le, presburger.VarTerm(spec.ParamVar(k)).Add(presburger.ConstTerm(5)))}}

@@ -21,9 +21,11 @@ import (
 // much) as a conjunct of each guard. Then no other step fires while a
 // process is in I, and an I-step never fires after, so every run is the
 // phase (processes leaving I one by one) and then a run of the other
-// steps. Hence AG phi holds, from the initial configurations where a
-// premise c holds that reads none of I, the targets and the incremented
-// variables, exactly when
+// steps. (A transition out of a state no process ever enters, one not
+// reachable from I with guards ignored, is never taken: the conditions
+// above do not read it; liveStates.) Hence AG phi holds, from the
+// initial configurations where a premise c holds that reads none of I,
+// the targets and the incremented variables, exactly when
 //
 //   - AG phi holds on the phase system, the system with the I-steps only
 //     (its reachable configurations are the phase's), and
@@ -128,6 +130,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	for g := range sys.Groups {
 		ph.start[sys.GroupVar(first, g)] = presburger.Term{}
 	}
+	live := liveStates(sys, first)
 	var isteps []int
 	written := map[int]bool{} // shared variables the other steps assign
 	incr := map[int]presburger.Term{}
@@ -136,10 +139,14 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	entered := map[int]bool{}
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
-		if stutters(t) {
+		if stutters(t) || !live[t.From] {
 			// A step that changes nothing (ByMC's idle self-loops)
 			// changes no reachable configuration: left out of both
-			// questions, which are about those.
+			// questions, which are about those. One out of a state
+			// no process ever enters is never taken: the conditions
+			// below do not read it (it may enter I, or lack "#I =
+			// 0"), and it is in the rest system, where it is never
+			// taken either.
 			continue
 		}
 		if t.To == first {
@@ -252,6 +259,11 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	rest.Fairness = gsst.Fairness{}
 	rest.Transitions = nil
 	for i := range sys.Transitions {
+		// The steps out of states no process enters stay: the rest
+		// system's processes start in live states too, so those steps
+		// are never taken there either, and its model leaves them out
+		// as sys's does (firing), so that the two models, and the
+		// invariants carried between them, have the same steps.
 		if !slices.Contains(isteps, i) && !stutters(&sys.Transitions[i]) {
 			rest.Transitions = append(rest.Transitions, sys.Transitions[i])
 		}
@@ -297,6 +309,41 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, err
 	}
 	return ph, true, nil
+}
+
+// liveStates returns the states a process of sys may ever be in when
+// every process starts in first: first, and every state a transition out
+// of such a state enters, as its target or a broadcast's (guards
+// ignored, every transfer's target taken: more than a run may enter).
+// No process is ever elsewhere (the mover leaves a live state for a
+// live one, a transfer moves processes into live states only), so a
+// transition out of another state is never taken: a translation that
+// lists a state of the original no run enters, with its steps (an
+// unused location of a threshold automaton), states the same runs. The
+// caller has checked that sys has only transitions (no rendezvous or
+// environment steps) and that every process starts in first.
+func liveStates(sys *gsst.System, first int) []bool {
+	live := make([]bool, len(sys.States))
+	live[first] = true
+	for changed := true; changed; {
+		changed = false
+		enter := func(st int) {
+			if !live[st] {
+				live[st], changed = true, true
+			}
+		}
+		for i := range sys.Transitions {
+			t := &sys.Transitions[i]
+			if !live[t.From] {
+				continue
+			}
+			enter(t.To)
+			for _, b := range t.Broadcast {
+				enter(b.To)
+			}
+		}
+	}
+	return live
 }
 
 // stutters reports whether a step by t changes nothing: a self-loop

@@ -59,7 +59,28 @@ func TestInitialPhaseRandom(t *testing.T) {
 	for i := range styled {
 		phaseRandomSystemStyled(t, ctx, s, r, fmt.Sprintf("s-%d", i), counts)
 	}
+	// A fourth batch adds a state Z no process starts in, with steps
+	// out of it that break the cut's conditions if taken (one enters I
+	// and adds to x, one has no "#I = 0"); half the systems also enter
+	// Z, two steps after I, which must not cut.
+	dead := 40
+	if testing.Short() {
+		dead = 24
+	}
+	r = rand.New(rand.NewSource(23))
+	for i := range dead {
+		phaseRandomSystemDead(t, ctx, s, r, fmt.Sprintf("d-%d", i), counts)
+	}
 	t.Logf("verdicts: %v", counts)
+	if counts["dead "+prove.Proved.String()+" cut=true"] == 0 || counts["dead "+prove.Refuted.String()+" cut=true"] == 0 {
+		t.Errorf("no property proved, or none refuted, through an initial phase beside a state no process enters")
+	}
+	if counts["entered "+prove.Proved.String()+" cut=true"]+counts["entered "+prove.Refuted.String()+" cut=true"] > 0 {
+		t.Errorf("a system whose processes enter I again, through Z, was cut")
+	}
+	if counts["entered "+prove.Refuted.String()+" cut=false"] == 0 {
+		t.Errorf("no property refuted where processes enter I again through Z")
+	}
 	if counts["styled "+prove.Proved.String()+" cut=true"] == 0 || counts["styled "+prove.Refuted.String()+" cut=true"] == 0 {
 		t.Errorf("no property proved, or none refuted, through an initial phase whose steps out of I are styled")
 	}
@@ -125,6 +146,43 @@ func phaseRandomSystemStyled(t *testing.T, ctx context.Context, s *z3.Solver, r 
 		tag = "countdown "
 	}
 	phaseCheck(t, ctx, s, id, src[:start]+ia+src[end:], family, false, tag, counts)
+}
+
+// phaseRandomSystemDead draws a system as phaseRandomSystem does
+// (unbounded) and adds a state Z that no process starts in, with a step
+// zi from Z into I that adds 3 to x (and counts itself in w) and a step
+// zd from Z to D guarded
+// without "#I = 0": either breaks the cut's conditions, but neither is
+// ever taken unless a process enters Z. With half the draws a step dz
+// from D (entered after the phase) into Z, or a broadcast from A into Z
+// with a step from B, lets processes back into I after the phase, where
+// the cut must not be made: there a process that took zi leaves I
+// again, which a rest system (without the steps out of I) that let it
+// into I would not show ("pw").
+func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, counts map[string]int) {
+	t.Helper()
+	src, family := phaseSystem(r, false)
+	src = strings.Replace(src, "states: [I, A, B, C, D, E]", "states: [I, A, B, Z, C, D, E]", 1)
+	src = strings.Replace(src, "  z: {type: \"0..\", init: 0}\n", "  z: {type: \"0..\", init: 0}\n  w: {type: \"0..\", init: 0}\n", 1)
+	steps := "  - {name: zi, from: Z, to: I, update: \"x := x + 3; w := w + 1\"}\n  - {name: zd, from: Z, to: D, guard: \"x >= 0\"}\n"
+	tag := "dead "
+	// The step into Z comes first in the file, before those that make
+	// its source reachable, so that a search that reads the steps once
+	// in order misses Z.
+	enter := ""
+	switch r.Intn(4) {
+	case 0:
+		enter = "  - {name: dz, from: D, to: Z, guard: \"#I = 0\"}\n"
+		tag = "entered "
+	case 1:
+		// Z entered by a broadcast only: the processes left in A
+		// when one in B moves on.
+		enter = "  - {name: bz, from: B, to: E, guard: \"#I = 0\", broadcast: [\"A -> Z\"]}\n"
+		tag = "entered "
+	}
+	src = strings.Replace(src, "transitions:\n", "transitions:\n"+enter, 1)
+	src = strings.Replace(src, "properties:\n", steps+"properties:\n  pz: \"AG (#I >= 1 -> #D + #E + #Z = 0)\"\n  pw: \"AG (w >= 1 -> #I >= 1)\"\n", 1)
+	phaseCheck(t, ctx, s, id, src, family, false, tag, counts)
 }
 
 // phaseCheck checks the system src, compares with exploration and counts
