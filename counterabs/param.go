@@ -699,24 +699,31 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 // Premises nest ("c1 -> c2 -> g" has premise c1 & c2), "d | g", with d
 // a condition on one state, is the same as "!d -> g" (ByMC's
 // translation writes nbacr's validity so), and "!(c & h)" as "c -> !h"
-// (c -> AG q written "!(c & EF !q)"). The premise is true, and g is f,
+// (c -> AG q written "!(c & EF !q)"); in those two the condition may
+// come second ("g | d", "!(h & c)"). The premise is true, and g is f,
 // when f has none.
 func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
 	premise = presburger.True
 	for {
 		if n, isNot := f.(ctl.Not); isNot {
 			if b, isAnd := n.X.(ctl.Binary); isAnd && b.Op == ctl.And {
-				if _, isState := stateFormula(b.R); !isState {
-					if c, ok := stateFormula(b.L); ok {
-						premise, f = presburger.Conj(premise, c), ctl.Not{X: b.R}
-						continue
-					}
+				if c, h, ok := stateSide(b); ok {
+					premise, f = presburger.Conj(premise, c), ctl.Not{X: h}
+					continue
 				}
 			}
 		}
 		b, isBinary := f.(ctl.Binary)
 		if !isBinary || b.Op != ctl.Implies && b.Op != ctl.Or {
 			return premise, f
+		}
+		if b.Op == ctl.Or {
+			d, h, ok := stateSide(b)
+			if !ok {
+				return premise, f
+			}
+			premise, f = presburger.Conj(premise, presburger.Negation(d)), h
+			continue
 		}
 		if _, isState := stateFormula(b.R); isState {
 			return premise, f
@@ -725,11 +732,25 @@ func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
 		if !ok {
 			return premise, f
 		}
-		if b.Op == ctl.Or {
-			c = presburger.Negation(c)
-		}
 		premise, f = presburger.Conj(premise, c), b.R
 	}
+}
+
+// stateSide returns the operand of b, a conjunction or a disjunction,
+// that is a condition on one state (c) and the other (h), which is not:
+// either may come first ("c & EF q" or "EF q & c", "c | AG p" or
+// "AG p | c"), since "&" and "|" commute. ok is false unless exactly one
+// operand is a condition on one state.
+func stateSide(b ctl.Binary) (c presburger.Formula, h ctl.Formula, ok bool) {
+	l, lState := stateFormula(b.L)
+	r, rState := stateFormula(b.R)
+	switch {
+	case lState && !rState:
+		return l, b.R, true
+	case rState && !lState:
+		return r, b.L, true
+	}
+	return nil, nil, false
 }
 
 // PremisedSafety recognises the safety properties a prover decides,

@@ -12,8 +12,8 @@ import (
 
 // TestSafetyShapes: the safety properties a prover decides, as AG phi
 // and as the same property written otherwise (!EF c, !E[true U c],
-// AG AG phi, AG p & AG q), with a premise written c -> g, !c | g or
-// !(c & g); the premise and phi each property gives are compared, at
+// AG AG phi, AG p & AG q), with a premise written c -> g, !c | g,
+// g | !c, !(c & g) or !(g & c); the premise and phi each property gives are compared, at
 // every configuration of three counters in 0..2, with what the text
 // means, and the other shapes are refused.
 func TestSafetyShapes(t *testing.T) {
@@ -29,6 +29,8 @@ func TestSafetyShapes(t *testing.T) {
 		{"!(#T = 0 & EF #C > 0)", func(n, t, c int64) bool { return t == 0 }, func(n, t, c int64) bool { return c <= 0 }},
 		{"!(#T = 0 & #N > 1 & EF !(#C < 2))", func(n, t, c int64) bool { return t == 0 && n > 1 }, func(n, t, c int64) bool { return c < 2 }},
 		{"#N = 0 | !EF #C > 0", func(n, t, c int64) bool { return n != 0 }, func(n, t, c int64) bool { return c <= 0 }},
+		{"!(EF #C > 0 & #T = 0)", func(n, t, c int64) bool { return t == 0 }, func(n, t, c int64) bool { return c <= 0 }},
+		{"AG #C <= 1 | #N = 0", func(n, t, c int64) bool { return n != 0 }, func(n, t, c int64) bool { return c <= 1 }},
 		{"AG #C = 0 & AG #T <= 1", nil, func(n, t, c int64) bool { return c == 0 && t <= 1 }},
 		{"AG AG #C = 0", nil, func(n, t, c int64) bool { return c == 0 }},
 		{"AG (!EF #C > 1 & AG #T <= 1)", nil, func(n, t, c int64) bool { return c <= 1 && t <= 1 }},
@@ -39,7 +41,6 @@ func TestSafetyShapes(t *testing.T) {
 		{"AG #C = 0 & EF #T > 0", nil, nil},
 		{"AG (#C = 0 & AG #T <= 1)", nil, nil},
 		{"AG #C = 0 | AG #T <= 1", nil, nil},
-		{"!(EF #C > 0 & #T = 0)", nil, nil},
 		{"EF #C > 0", nil, nil},
 		{"!EF AG #C > 0", nil, nil},
 		{"!EG #C > 0", nil, nil},

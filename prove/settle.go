@@ -3,7 +3,6 @@ package prove
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -276,7 +275,9 @@ func (lq *liveQuestion) findIdle(ctx context.Context, solver presburger.Solver) 
 //	!EF (p & E[a U EG (a & j)]) from every configuration satisfying p
 //	AG (p -> !E[a U EG (a & j)])
 //
-// (and EG a for the EG part in the last two). E[a U EG (a & j)] holds
+// (and EG a for the EG part in the last two; p may come second in the
+// conjunction, and a's conjuncts come in a & j in any order, as
+// presburger.SameUpToOrder reads them). E[a U EG (a & j)] holds
 // where a path through a reaches a configuration from which a fair run
 // stays in a & j: a run that never meets q = !a and on which j holds
 // from some point on. So "every run on which j holds from some point on
@@ -298,6 +299,9 @@ func liveShape(f ctl.Formula) (premise, start, trigger, q, j presburger.Formula,
 		if u, isEF := n.X.(ctl.Unary); isEF && u.Op == ctl.EF {
 			if b, isAnd := u.X.(ctl.Binary); isAnd && b.Op == ctl.And {
 				p, x = b.L, b.R
+				if _, lState := counterabs.StateFormula(b.L); !lState {
+					p, x = b.R, b.L // "X & p": & commutes
+				}
 			}
 		}
 	} else if u, isAG := g.(ctl.Unary); isAG && u.Op == ctl.AG {
@@ -362,7 +366,7 @@ func avoidForever(f ctl.Formula, negated bool) (a, j presburger.Formula, ok bool
 	}
 	have := presburger.Conjuncts(psi)
 	for _, c := range presburger.Conjuncts(a) {
-		k := slices.IndexFunc(have, func(h presburger.Formula) bool { return reflect.DeepEqual(h, c) })
+		k := slices.IndexFunc(have, func(h presburger.Formula) bool { return presburger.SameUpToOrder(h, c) })
 		if k < 0 {
 			return nil, nil, false
 		}
