@@ -9,8 +9,9 @@ import (
 // Tighten returns f with every comparison whose variables' coefficients
 // share a factor g > 1 divided by it, the constant rounded the way that
 // keeps the same integer solutions: "2*x < 2*f" is "x - f + 1 <= 0",
-// "2*x = 3" is false. A comparison without such a factor is kept as it is
-// written. Translations that scale a guard ("2 * s27 < 2 * F" for ByMC's
+// "2*x = 3" is false. An equation or disequation of one variable with a
+// negative coefficient is turned around ("3 = x" is "x - 3 = 0"); any
+// other comparison without such a factor is kept as it is written. Translations that scale a guard ("2 * s27 < 2 * F" for ByMC's
 // "s27 < F") then give the steps the same atoms as the original.
 func Tighten(f Formula) Formula {
 	switch f := f.(type) {
@@ -35,6 +36,17 @@ func Tighten(f Formula) Formula {
 }
 
 func tightenCmp(c Cmp) Formula {
+	// An equation (or its negation) of one variable reads the same
+	// either way round; written "3 = x" (3 - x = 0) it is turned to the
+	// way "x = 3" reads, for the readers that match a variable's
+	// equation by its form (a target's cube, the backward search's bad
+	// states). One of several variables is left as written, which is
+	// how the proofs print it ("#Taken = 2*#Working").
+	if (c.Op == Eq || c.Op == Ne) && len(c.T.Monos) == 1 && c.T.Monos[0].Coef < 0 {
+		if n, ok := c.T.ScaleExact(-1); ok {
+			c.T = n
+		}
+	}
 	var g int64
 	for _, m := range c.T.Monos {
 		if m.Coef == math.MinInt64 {

@@ -27,6 +27,9 @@ func TestTightenRandom(t *testing.T) {
 		if Format(f, name) != Format(c, name) {
 			changed++
 		}
+		if tc, ok := f.(Cmp); ok && (tc.Op == Eq || tc.Op == Ne) && len(tc.T.Monos) == 1 && tc.T.Monos[0].Coef < 0 {
+			t.Fatalf("case %d: %s tightened to %s, an equation of one variable with its coefficient negative", i, Format(c, name), Format(f, name))
+		}
 		for x := range 343 {
 			val := func(v Var) int64 { return int64((x>>(3*int(v)))%7) - 3 }
 			if Eval(c, val) != Eval(f, val) {
@@ -36,6 +39,19 @@ func TestTightenRandom(t *testing.T) {
 	}
 	if changed < 500 {
 		t.Errorf("only %d comparisons tightened", changed)
+	}
+}
+
+// TestTightenEquationSides checks that an equation and a disequation
+// read the same whichever side a translation writes the variable on.
+func TestTightenEquationSides(t *testing.T) {
+	x := VarTerm(0)
+	for _, op := range []Op{Eq, Ne} {
+		a := Tighten(Compare(x, op, ConstTerm(3)))
+		b := Tighten(Compare(ConstTerm(3), op, x))
+		if !SameUpToOrder(a, b) {
+			t.Errorf("x %v 3 tightened to %v, 3 %v x to %v", op, a, op, b)
+		}
 	}
 }
 

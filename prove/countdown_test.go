@@ -67,7 +67,9 @@ func TestCountedDownLive(t *testing.T) {
 				return
 			}
 			explored := 0
-			for _, in := range testsupport.Instances(sys, 3, extSizeMax) {
+			// Parameters up to 4: c1cs and cf1s assume n > 3t and t >= 1,
+			// which no value up to 3 meets.
+			for _, in := range testsupport.Instances(sys, 4, extSizeMax) {
 				holds, ok := exploreHolds(t, sys, in, 0)
 				if ok && !holds {
 					t.Errorf("proved, but exploration finds it failing at %v", in)
