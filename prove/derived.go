@@ -375,12 +375,8 @@ func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool
 	if len(sys.Fairness.Justice) > 0 || len(res.Instance.Fairness.Justice) > 0 {
 		return false
 	}
-	inst, ok := instanceOf(sys, res)
-	if !ok || index >= len(inst.Properties) {
-		return false
-	}
-	premise, phi, isSafety := counterabs.PremisedSafety(inst.Properties[index].Formula)
-	if !isSafety {
+	inst, premise, phi, ok := safetyAt(sys, index, res)
+	if !ok {
 		return false
 	}
 	derived := res.Instance
@@ -480,6 +476,19 @@ func instanceOf(sys *gsst.System, res *Result) (*gsst.System, bool) {
 	}
 	inst, err := sys.InstantiateParams(params, res.Sizes)
 	return inst, err == nil
+}
+
+// safetyAt returns the instance of sys at the values of res (instanceOf)
+// and the premise and phi of its property index, a safety property: what
+// each carrying of a run to sys replays it against. ok is false when
+// the instance cannot be made or the property is no safety property.
+func safetyAt(sys *gsst.System, index int, res *Result) (inst *gsst.System, premise, phi presburger.Formula, ok bool) {
+	inst, ok = instanceOf(sys, res)
+	if !ok || index >= len(inst.Properties) {
+		return nil, nil, nil, false
+	}
+	premise, phi, ok = counterabs.PremisedSafety(inst.Properties[index].Formula)
+	return inst, premise, phi, ok
 }
 
 // startConfig is the configuration the lifted run of res starts from,
@@ -683,12 +692,8 @@ func (c *phaseCarrier) carryRun(ctx context.Context, index int, res *Result, pha
 	if len(c.sys.Fairness.Justice) > 0 {
 		return false
 	}
-	inst, ok := instanceOf(c.sys, res)
+	inst, premise, phi, ok := safetyAt(c.sys, index, res)
 	if !ok {
-		return false
-	}
-	premise, phi, isSafety := counterabs.PremisedSafety(inst.Properties[index].Formula)
-	if !isSafety {
 		return false
 	}
 	withGroups := tr.States[0].Groups != nil

@@ -183,12 +183,8 @@ func carryMergedRun(ctx context.Context, sys *gsst.System, mg *gsst.Merged, inde
 	if len(sys.Fairness.Justice) > 0 {
 		return false
 	}
-	inst, ok := instanceOf(sys, res)
-	if !ok || index >= len(inst.Properties) {
-		return false
-	}
-	premise, phi, isSafety := counterabs.PremisedSafety(inst.Properties[index].Formula)
-	if !isSafety {
+	inst, premise, phi, ok := safetyAt(sys, index, res)
+	if !ok {
 		return false
 	}
 	merged := res.Instance
