@@ -48,30 +48,12 @@ func GrowthBound(m *counterabs.Model, j int) int64 {
 func Constants(m *counterabs.Model) int64 {
 	var largest int64
 	for _, t := range m.Transitions {
-		EachCmp(t.Guard, func(c presburger.Cmp) { largest = max(largest, c.T.Const, -c.T.Const) })
+		for c := range presburger.Atoms(t.Guard) {
+			largest = max(largest, c.T.Const, -c.T.Const)
+		}
 		for _, a := range t.Assign {
 			largest = max(largest, a.Value.Const, -a.Value.Const)
 		}
 	}
 	return largest
-}
-
-// EachCmp calls fn on every comparison of f.
-func EachCmp(f presburger.Formula, fn func(presburger.Cmp)) {
-	switch f := f.(type) {
-	case presburger.Cmp:
-		fn(f)
-	case presburger.Not:
-		EachCmp(f.F, fn)
-	case presburger.And:
-		for _, g := range f {
-			EachCmp(g, fn)
-		}
-	case presburger.Or:
-		for _, g := range f {
-			EachCmp(g, fn)
-		}
-	case presburger.Exists:
-		EachCmp(f.Body, fn)
-	}
 }

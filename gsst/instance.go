@@ -375,25 +375,10 @@ var overflowed = presburger.Cmp{Op: presburger.Eq, T: presburger.ConstTerm(math.
 // formulaFits reports whether every constant and coefficient of f lies
 // within MaxConstant.
 func formulaFits(f presburger.Formula) bool {
-	switch f := f.(type) {
-	case presburger.Cmp:
-		return fits(f.T)
-	case presburger.Not:
-		return formulaFits(f.F)
-	case presburger.And:
-		for _, g := range f {
-			if !formulaFits(g) {
-				return false
-			}
+	for c := range presburger.Atoms(f) {
+		if !fits(c.T) {
+			return false
 		}
-	case presburger.Or:
-		for _, g := range f {
-			if !formulaFits(g) {
-				return false
-			}
-		}
-	case presburger.Exists:
-		return formulaFits(f.Body)
 	}
 	return true
 }

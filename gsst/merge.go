@@ -142,23 +142,9 @@ func (s *System) sumCandidates() [][2]int {
 		}
 		atom++
 	}
-	var walk func(f presburger.Formula)
-	walk = func(f presburger.Formula) {
-		switch f := f.(type) {
-		case presburger.Cmp:
-			note(f.T, -1)
-		case presburger.Not:
-			walk(f.F)
-		case presburger.And:
-			for _, g := range f {
-				walk(g)
-			}
-		case presburger.Or:
-			for _, g := range f {
-				walk(g)
-			}
-		case presburger.Exists:
-			walk(f.Body)
+	walk := func(f presburger.Formula) {
+		for c := range presburger.Atoms(f) {
+			note(c.T, -1)
 		}
 	}
 	steps := s.Steps()

@@ -100,29 +100,15 @@ func (cs *coverSystem) chooseHot(orig map[presburger.Var]presburger.Bound) []int
 		return nil
 	}
 	// Every atom that reads a candidate reads it alone.
-	var atoms func(f presburger.Formula)
-	atoms = func(f presburger.Formula) {
-		switch f := f.(type) {
-		case presburger.Cmp:
-			if len(f.T.Monos) > 1 {
-				for _, mo := range f.T.Monos {
+	atoms := func(f presburger.Formula) {
+		for c := range presburger.Atoms(f) {
+			if len(c.T.Monos) > 1 {
+				for _, mo := range c.T.Monos {
 					if i, ok := index[mo.Var]; ok {
 						delete(cand, i)
 					}
 				}
 			}
-		case presburger.Not:
-			atoms(f.F)
-		case presburger.And:
-			for _, g := range f {
-				atoms(g)
-			}
-		case presburger.Or:
-			for _, g := range f {
-				atoms(g)
-			}
-		case presburger.Exists:
-			atoms(f.Body)
 		}
 	}
 	atoms(cs.ts.Bad)

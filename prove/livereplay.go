@@ -70,6 +70,9 @@ func refuteLiveWithin(ctx context.Context, cfg config, m *counterabs.ParamModel,
 type exploredInstance struct {
 	model  *counterabs.Model
 	states int64
+	// vacuous: no fair run starts in the initial state, so every
+	// liveness property holds there.
+	vacuous bool
 }
 
 // exploredWork bounds the symbolic engine's re-check of an explored
@@ -99,11 +102,14 @@ func exploredProof(ctx context.Context, name string, res *Result) error {
 		return err
 	}
 	pr := rep.Properties[0]
-	if !pr.Holds || pr.Vacuous || rep.ReachableStates == nil || rep.ReachableStates.Int64() != e.states {
-		return errkind.Errorf(errkind.Internal, "on the one instance, the explicit engine finds that %s holds in %d states, the symbolic engine that it holds: %v, in %v states", name, e.states, pr.Holds && !pr.Vacuous, rep.ReachableStates)
+	if !pr.Holds || pr.Vacuous != e.vacuous || rep.ReachableStates == nil || rep.ReachableStates.Int64() != e.states {
+		return errkind.Errorf(errkind.Internal, "on the one instance, the explicit engine finds that %s holds (vacuously: %v) in %d states, the symbolic engine that it holds: %v (vacuously: %v), in %v states", name, e.vacuous, e.states, pr.Holds, pr.Vacuous, rep.ReachableStates)
 	}
 	res.Verdict, res.Method, res.Exhausted = Proved, ByExploration, ""
 	res.Reason = fmt.Sprintf("the family has one instance, and every fair run of it satisfies the property: its %d reachable states explored under fairness by the explicit engine, and again by the symbolic one", e.states)
+	if e.vacuous {
+		res.Reason = fmt.Sprintf("the family has one instance, and it has no fair run at all, so the property holds vacuously (the fairness constraints exclude every run): its %d reachable states explored under fairness by the explicit engine, and again by the symbolic one", e.states)
+	}
 	return nil
 }
 
@@ -154,8 +160,8 @@ func lassoAt(ctx context.Context, m *counterabs.ParamModel, name string, cex pre
 		*budget -= rep.ReachableStates.Int64()
 	}
 	pr := rep.Properties[0]
-	if whole && pr.Holds && !pr.Vacuous && rep.ReachableStates != nil {
-		res.explored = &exploredInstance{model: gm, states: rep.ReachableStates.Int64()}
+	if whole && pr.Holds && rep.ReachableStates != nil {
+		res.explored = &exploredInstance{model: gm, states: rep.ReachableStates.Int64(), vacuous: pr.Vacuous}
 	}
 	if pr.Holds || pr.Vacuous {
 		return false, nil

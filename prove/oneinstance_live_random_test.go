@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
@@ -88,12 +89,16 @@ func TestProveLivenessOneInstanceRandom(t *testing.T) {
 // instance whose shared variable starts at any value from 0 up, failing
 // from x = 3 on only (the search explores the initial values up to the
 // number of processes, which is not the whole family), and on a family
-// of every size, failing from 6 processes on only (a deadlock).
+// of every size, failing from 6 processes on only (a deadlock). A
+// family of one instance whose fairness constraint no reachable
+// configuration meets has no fair run, and its property holds
+// vacuously: proved so, and said so.
 func TestLivenessOneInstanceExplored(t *testing.T) {
 	s := z3.New()
 	for _, c := range []struct {
 		name, text string
 		proved     bool
+		vacuous    bool
 	}{
 		{"mutex", `name: mutex
 states: [N, T, C]
@@ -105,7 +110,19 @@ transitions:
   - {from: C, to: N}
 properties:
   live: "AG (#N >= 3 -> AF #C >= 1)"
-`, true},
+`, true, false},
+		{"vacuous", `name: vacuous
+states: [A, B, C]
+groups: {p: 2}
+init: A
+transitions:
+  - {from: A, to: B}
+  - {from: B, to: A}
+fairness:
+  justice: ["#C > 0"]
+properties:
+  live: "AG (#A > 0 -> AF #C > 0)"
+`, true, true},
 		{"initrange", `name: initrange
 states: [N, C]
 groups: {proc: 2}
@@ -117,7 +134,7 @@ transitions:
   - {from: C, to: N}
 properties:
   live: "AG (#N >= 2 -> AF #C >= 1)"
-`, false},
+`, false, false},
 		{"bign", `name: bign
 states: [N, C]
 groups: {proc: 1..}
@@ -127,7 +144,7 @@ transitions:
   - {from: C, to: N}
 properties:
   live: "AG (#C = 0 -> AF #C >= 1)"
-`, false},
+`, false, false},
 	} {
 		sys, err := gsst.Parse(c.name+".yaml", []byte(c.text))
 		if err != nil {
@@ -143,6 +160,9 @@ properties:
 		}
 		if c.proved && res.Method != prove.ByExploration {
 			t.Errorf("%s: proved by %s, want %s", c.name, res.Method, prove.ByExploration)
+		}
+		if vacuous := strings.Contains(res.Reason, "vacuously"); c.proved && vacuous != c.vacuous {
+			t.Errorf("%s: %s, want vacuous %v", c.name, res.Reason, c.vacuous)
 		}
 	}
 }

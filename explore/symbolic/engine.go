@@ -447,11 +447,9 @@ func newChecker(m *counterabs.Model, cfg config, shared explore.Config, limits [
 func autoOrder(m *counterabs.Model) Order {
 	multi := false
 	for _, t := range m.Transitions {
-		explore.EachCmp(t.Guard, func(c presburger.Cmp) {
-			if len(c.T.Monos) >= 2 {
-				multi = true
-			}
-		})
+		for c := range presburger.Atoms(t.Guard) {
+			multi = multi || len(c.T.Monos) >= 2
+		}
 	}
 	// Blocked bits make the sum invariant carry every partial sum up to N
 	// across each counter boundary, about m*b*N nodes: affordable for the
