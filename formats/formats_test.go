@@ -71,3 +71,34 @@ func TestErrAndWrite(t *testing.T) {
 		t.Errorf("read back as %+v", back.Spec())
 	}
 }
+
+// TestWriteTypes: every type of shared variable, an enumeration whose
+// constants YAML would read as booleans among them, reads back from
+// Write's YAML as written, with its initial value.
+func TestWriteTypes(t *testing.T) {
+	s := &gsst.Spec{Name: "types", States: []string{"A", "B"}, Groups: []gsst.Group{{Name: "g", Size: 2}}, Init: [][]int{{2, 0}}}
+	s.Shared = []gsst.Shared{
+		{Name: "k", Lo: 0, Unbounded: true, Init: 2},
+		{Name: "r", Lo: 1, Hi: 3, Init: 3},
+		{Name: "b", Bool: true, Lo: 0, Hi: 1, Init: 1},
+		{Name: "e", Values: []string{"no", "yes", "mid"}, Lo: 0, Hi: 2, Init: 1},
+	}
+	for j := range s.Shared {
+		s.Shared[j].InitTerm = presburger.ConstTerm(int64(s.Shared[j].Init))
+	}
+	s.Transitions = []gsst.Transition{{From: 0, To: 1, Blocks: []gsst.Block{{Groups: []int{0}, Guard: presburger.True}}}}
+	var b bytes.Buffer
+	if err := formats.Write(&b, &formats.Import{Spec: s}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := gsst.Parse("back.yaml", b.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	for j := range s.Shared {
+		want, got := &s.Shared[j], &back.Shared[j]
+		if got.TypeText() != want.TypeText() || got.Init != want.Init {
+			t.Errorf("%s read back as type %s, init %d; want %s, %d\n%s", want.Name, got.TypeText(), got.Init, want.TypeText(), want.Init, b.String())
+		}
+	}
+}

@@ -105,10 +105,13 @@ func (p *printer) file() {
 		for j := range s.Shared {
 			v := &s.Shared[j]
 			init := v.ValueName(v.Init)
+			if v.Values != nil {
+				init = quoteName(init)
+			}
 			if v.InitRange || !v.InitTerm.IsConst() {
 				init = quote(s.InitText(j))
 			}
-			p.printf("  %s: {type: %s, init: %s}%s\n", quoteName(v.Name), quote(v.TypeText()), init, trailing(n.Shared, j))
+			p.printf("  %s: {type: %s, init: %s}%s\n", quoteName(v.Name), typeText(v), init, trailing(n.Shared, j))
 		}
 	}
 	p.printf("states:\n")
@@ -384,6 +387,20 @@ func (p *printer) fairness() {
 
 // quote writes s as a YAML double-quoted scalar.
 func quote(s string) string { return strconv.Quote(s) }
+
+// typeText writes v's type: an enumeration as a YAML list of its
+// constants (the language reads a quoted "[a, b]" as a string, not a
+// type), any other type as a string.
+func typeText(v *gsst.Shared) string {
+	if v.Values == nil {
+		return quote(v.TypeText())
+	}
+	names := make([]string, len(v.Values))
+	for i, c := range v.Values {
+		names[i] = quoteName(c)
+	}
+	return "[" + strings.Join(names, ", ") + "]"
+}
 
 // plainName matches the identifiers that YAML reads as plain strings;
 // those it would read as booleans, null or numbers are quoted.
