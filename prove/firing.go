@@ -92,14 +92,9 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	cut := *m
 	cut.Transitions = nil
 	seen := map[string]bool{}
-	left := 0 // steps of dead left out: those out of counters that stay 0
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if m.Stutters(t) {
-			continue
-		}
-		if cutDead && slices.Contains(dead, i) {
-			left++
+		if m.Stutters(t) || cutDead && slices.Contains(dead, i) {
 			continue
 		}
 		if k := stepKey(m, t); !seen[k] {
@@ -110,17 +105,15 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	if len(cut.Transitions) == len(m.Transitions) {
 		return m, nil
 	}
-	if cutDead && left > 0 {
+	if cutDead {
 		var empty []string
 		for i, r := range raised {
 			if !r {
 				empty = append(empty, m.VarName(m.StateVar(i)))
 			}
 		}
-		// A step of dead whose movers may be there stays (its guard is
-		// what D falsifies), and is not counted.
-		steps := fmt.Sprintf("the %d steps", left)
-		if left == 1 {
+		steps := fmt.Sprintf("the %d steps", len(dead))
+		if len(dead) == 1 {
 			steps = "the step"
 		}
 		switch {
