@@ -156,8 +156,9 @@ func newGivenModels(sys *gsst.System, solver presburger.Solver) *givenModels {
 // the safety property name of the given system, at its model to
 // (givenModels), from that property's own premise: the invariant over
 // to's variables (liftFormula), with what the derived model may take
-// for granted stated: the counters no run of it raises stay 0 (its
-// model has no step out of them, firing), each shared variable it
+// for granted stated: what firing checked before it left steps out of
+// the derived model (cutFacts: the counters that stay 0, the values the
+// shared variables keep to), each shared variable it
 // reads as a constant (the narrowed system starts it at one value, and
 // no step writes it) has that value, and the conditions on the
 // parameters; checked with CheckInvariant on to from the premise as
@@ -193,11 +194,7 @@ func carryIntoSums(ctx context.Context, to *counterabs.ParamModel, names []strin
 	}
 	from := res.proof.m
 	parts := []presburger.Formula{res.Invariant}
-	for i, raised := range raisedCounters(from) {
-		if !raised {
-			parts = append(parts, presburger.Compare(presburger.VarTerm(from.StateVar(i)), presburger.Eq, presburger.Term{}))
-		}
-	}
+	parts = append(parts, cutFacts(from)...)
 	inv, ok := liftFormulaSums(from, to, conjOnce(parts...), sums)
 	if !ok {
 		return false, nil
@@ -580,9 +577,10 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 //	In > 0 & PhaseInv & Frozen  |  In = 0 & (Fixed | RestInv & Stay)
 //
 // (with the conditions on the parameters), PhaseInv and RestInv the
-// two invariants over sys's variables (liftFormula), Stay that the
-// counters no run of the rest system raises stay 0 (its model has no
-// step out of them, so its invariant need not say it), Frozen what holds throughout the phase (every counter
+// two invariants over sys's variables (liftFormula), Stay what firing
+// checked of the rest system's model before it left steps out of it
+// (cutFacts), which its invariant need not say, Frozen what holds
+// throughout the phase (every counter
 // but those of I and of the group's targets 0, each shared variable no
 // step out of I increments at its initial value, the pools' sums, the
 // link, the premise), Fixed the disjuncts of phi that constantPart
@@ -624,13 +622,7 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 	// steps (they fire in the phase's other ends), and the invariant
 	// after the phase says it.
 	restModel := restRes.proof.m
-	var stay []presburger.Formula
-	for i, raised := range raisedCounters(restModel) {
-		if !raised {
-			stay = append(stay, presburger.Compare(presburger.VarTerm(restModel.StateVar(i)), presburger.Eq, presburger.Term{}))
-		}
-	}
-	restInv, ok2 := liftFormula(restModel, m, presburger.Conj(append(stay, restRes.Invariant)...))
+	restInv, ok2 := liftFormula(restModel, m, presburger.Conj(append(cutFacts(restModel), restRes.Invariant)...))
 	if !ok1 || !ok2 {
 		return false, nil
 	}

@@ -61,12 +61,7 @@ import (
 // it has none), its reason saying what the last two kinds left out.
 func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
 	raised := raisedCounters(m)
-	var reach gsst.Reach
-	if m.Level == counterabs.TotalLevel {
-		reach = m.System.MayReachTotals() // what the model's counters can state
-	} else {
-		reach = m.System.MayReach()
-	}
+	reach := reachOf(m)
 	values := narrowByReach(m, reach, raised)
 	guarded := 0 // steps of dead whose movers may be there, but not their guards' values
 	fires := func(t *counterabs.ParamTransition) bool {
@@ -99,7 +94,7 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	seen := map[string]bool{}
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if m.Stutters(t) || cutDead && !fires(t) {
+		if m.Stutters(t) || cutDead && slices.Contains(dead, i) {
 			continue
 		}
 		if k := stepKey(m, t); !seen[k] {
@@ -123,7 +118,7 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 		}
 		switch {
 		case guarded > 0:
-			cut.Reason = fmt.Sprintf("%s; without %s no run takes, out of counters that stay 0 or guarded by values no run gives the shared variables (an inductive invariant of the model, checked)", m.Reason, steps)
+			cut.Reason = fmt.Sprintf("%s; without %s out of counters that stay 0 while the shared variables keep to the values some step may give them (an inductive invariant of the model, checked)", m.Reason, steps)
 		case len(empty) == 1:
 			cut.Reason = fmt.Sprintf("%s; without %s out of %s, which stays 0 (an inductive invariant of the model, checked)", m.Reason, steps, empty[0])
 		default:
@@ -143,6 +138,34 @@ func stepKey(m *counterabs.ParamModel, t *counterabs.ParamTransition) string {
 		b.WriteString(next.Format(m.VarName))
 	}
 	return b.String()
+}
+
+// reachOf is what gsst's MayReach says of m's system, at m's level (the
+// total-counter model's counters state the totals only).
+func reachOf(m *counterabs.ParamModel) gsst.Reach {
+	if m.Level == counterabs.TotalLevel {
+		return m.System.MayReachTotals()
+	}
+	return m.System.MayReach()
+}
+
+// cutFacts is D, the invariant firing checks before it leaves steps
+// out of m: the counters that stay 0 (not raised, or of a state
+// MayReach says no process of its group reaches) are 0, and the shared
+// variables MayReach tracks keep to the values some step may give them.
+// An invariant of firing's model says nothing of either; carried to a
+// model with the steps left out, it needs them stated (and checked
+// there with the rest).
+func cutFacts(m *counterabs.ParamModel) []presburger.Formula {
+	raised := raisedCounters(m)
+	values := narrowByReach(m, reachOf(m), raised)
+	var facts []presburger.Formula
+	for i, r := range raised {
+		if !r {
+			facts = append(facts, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, presburger.Term{}))
+		}
+	}
+	return append(facts, values...)
 }
 
 // raisedCounters says, for each counter of m, whether some run may
