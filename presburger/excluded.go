@@ -1,7 +1,8 @@
 package presburger
 
 // dropExcluded returns bad without the disjuncts of its top-level Or
-// that inv excludes by bounds alone: those whose comparisons of one
+// (of a negated conjunction, the disjunction it is with its negations
+// pushed to the atoms) that inv excludes by bounds alone: those whose comparisons of one
 // variable with a constant, within the domain, put the term of some
 // comparison among inv's top-level conjuncts wholly on its false side
 // (or are empty themselves). Inside the domain, inv & bad and inv &
@@ -16,6 +17,14 @@ package presburger
 // 1.1 s to go through them.
 func dropExcluded(inv, bad Formula, domain []Bound) Formula {
 	or, ok := bad.(Or)
+	if n, isNot := bad.(Not); isNot {
+		// The bad states of a property written as a conjunction of
+		// negations, "AG (!c1 & ... & !ck)", are the negation of that
+		// conjunction: the disjunction of the ci once the negations
+		// are pushed to the atoms. ME_250_bigtarget so written (8,990
+		// targets) asked Z3 about all of them, 2 s.
+		or, ok = PushNegations(n).(Or)
+	}
 	if !ok {
 		return bad
 	}

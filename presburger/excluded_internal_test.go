@@ -9,13 +9,16 @@ import (
 // dropExcluded(inv, bad, domain) have the same solutions, enumerated
 // point by point, on random conjunctions inv and disjunctions bad of
 // conjunctions over three variables (domains with open upper ends
-// included, enumerated up to a cut); and disjuncts are dropped (the
-// check is not vacuous). A version that dropped a disjunct with a
+// included, enumerated up to a cut), every other one written as the
+// negation of a conjunction of negations ("AG (!c1 & !c2)" asks that
+// bad); and disjuncts are dropped in both forms (the check is not
+// vacuous: a version that read only a top-level Or drops none of the
+// negated ones). A version that dropped a disjunct with a
 // solution, one whose interval arithmetic took the wrong end say,
 // fails here.
 func TestDropExcludedRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
-	cases, dropped := 2000, 0
+	cases, dropped, droppedNeg := 2000, 0, 0
 	if testing.Short() {
 		cases = 500
 	}
@@ -52,9 +55,20 @@ func TestDropExcludedRandom(t *testing.T) {
 			ds = append(ds, Conj(as...))
 		}
 		bad := Disj(ds...)
+		negated := i%2 == 1
+		if negated {
+			nots := make([]Formula, len(ds))
+			for k, d := range ds {
+				nots[k] = Negation(d)
+			}
+			bad = Not{Conj(nots...)}
+		}
 		got := dropExcluded(inv, bad, domain)
 		if len(DNF(got)) < len(DNF(bad)) {
 			dropped++
+			if negated {
+				droppedNeg++
+			}
 		}
 		vals := map[Var]int64{}
 		val := func(v Var) int64 { return vals[v] }
@@ -74,8 +88,8 @@ func TestDropExcludedRandom(t *testing.T) {
 		}
 		rec(0)
 	}
-	if dropped < cases/10 {
-		t.Errorf("disjuncts dropped in %d of %d cases: the test exercises too little", dropped, cases)
+	if dropped < cases/10 || droppedNeg < cases/20 {
+		t.Errorf("disjuncts dropped in %d of %d cases, %d of them negated conjunctions: the test exercises too little", dropped, cases, droppedNeg)
 	}
-	t.Logf("%d cases, disjuncts dropped in %d", cases, dropped)
+	t.Logf("%d cases, disjuncts dropped in %d, %d of them negated conjunctions", cases, dropped, droppedNeg)
 }
