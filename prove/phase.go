@@ -22,8 +22,8 @@ import (
 // process is in I, and an I-step never fires after, so every run is the
 // phase (processes leaving I one by one) and then a run of the other
 // steps. (A transition out of a state no process ever enters, one not
-// reachable from I with guards ignored, is never taken: the conditions
-// above do not read it; liveStates.) Hence AG phi holds, from the
+// reachable from I by the steps a run may take, is never taken: the
+// conditions above do not read it; liveStates.) Hence AG phi holds, from the
 // initial configurations where a premise c holds that reads none of I,
 // the targets and the incremented variables, exactly when
 //
@@ -130,7 +130,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	for g := range sys.Groups {
 		ph.start[sys.GroupVar(first, g)] = presburger.Term{}
 	}
-	live := liveStates(sys, first)
+	live := liveStates(sys)
 	var isteps []int
 	written := map[int]bool{} // shared variables the other steps assign
 	incr := map[int]presburger.Term{}
@@ -311,36 +311,21 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 	return ph, true, nil
 }
 
-// liveStates returns the states a process of sys may ever be in when
-// every process starts in first: first, and every state a transition out
-// of such a state enters, as its target or a broadcast's (guards
-// ignored, every transfer's target taken: more than a run may enter).
-// No process is ever elsewhere (the mover leaves a live state for a
-// live one, a transfer moves processes into live states only), so a
-// transition out of another state is never taken: a translation that
-// lists a state of the original no run enters, with its steps (an
-// unused location of a threshold automaton), states the same runs. The
-// caller has checked that sys has only transitions (no rendezvous or
-// environment steps) and that every process starts in first.
-func liveStates(sys *gsst.System, first int) []bool {
+// liveStates returns the states a process of sys may ever be in, of
+// any group: gsst's MayOccupy, the states the processes start in closed
+// under every step a run may take (guards read as far as the values the
+// runs may give the shared variables decide them; a transfer's target
+// taken too). No process is ever elsewhere, so a transition out of
+// another state is never taken: a translation that lists a state of the
+// original no run enters, with its steps (an unused location of a
+// threshold automaton), states the same runs. The same closure has the
+// models built for runs leave those steps out (counterabs' RunSteps,
+// firing), so that the cut and the models read one answer.
+func liveStates(sys *gsst.System) []bool {
 	live := make([]bool, len(sys.States))
-	live[first] = true
-	for changed := true; changed; {
-		changed = false
-		enter := func(st int) {
-			if !live[st] {
-				live[st], changed = true, true
-			}
-		}
-		for i := range sys.Transitions {
-			t := &sys.Transitions[i]
-			if !live[t.From] {
-				continue
-			}
-			enter(t.To)
-			for _, b := range t.Broadcast {
-				enter(b.To)
-			}
+	for _, occ := range sys.MayOccupy() {
+		for st, may := range occ {
+			live[st] = live[st] || may
 		}
 	}
 	return live

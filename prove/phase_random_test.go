@@ -62,7 +62,9 @@ func TestInitialPhaseRandom(t *testing.T) {
 	// A fourth batch adds a state Z no process starts in, with steps
 	// out of it that break the cut's conditions if taken (one enters I
 	// and adds to x, one has no "#I = 0"); half the systems also enter
-	// Z, two steps after I, which must not cut.
+	// Z, two steps after I, which must not cut, and a quarter enter it
+	// only by a step no run takes (its guard reads a boolean no step
+	// sets), which must cut.
 	dead := 40
 	if testing.Short() {
 		dead = 24
@@ -74,6 +76,9 @@ func TestInitialPhaseRandom(t *testing.T) {
 	t.Logf("verdicts: %v", counts)
 	if counts["dead "+prove.Proved.String()+" cut=true"] == 0 || counts["dead "+prove.Refuted.String()+" cut=true"] == 0 {
 		t.Errorf("no property proved, or none refuted, through an initial phase beside a state no process enters")
+	}
+	if counts["guarded "+prove.Proved.String()+" cut=true"] == 0 || counts["guarded "+prove.Refuted.String()+" cut=true"] == 0 {
+		t.Errorf("no property proved, or none refuted, through an initial phase beside a state only a step no run takes enters")
 	}
 	if counts["entered "+prove.Proved.String()+" cut=true"]+counts["entered "+prove.Refuted.String()+" cut=true"] > 0 {
 		t.Errorf("a system whose processes enter I again, through Z, was cut")
@@ -156,7 +161,9 @@ func phaseRandomSystemStyled(t *testing.T, ctx context.Context, s *z3.Solver, r 
 // ever taken unless a process enters Z. With half the draws a step dz
 // from D (entered after the phase) into Z, or a broadcast from A into Z
 // with a step from B, lets processes back into I after the phase, where
-// the cut must not be made: there a process that took zi leaves I
+// the cut must not be made; with a quarter a step gz from A into Z
+// guarded by a boolean no step sets, which no run takes, so that the
+// cut must be made as when nothing enters Z: there a process that took zi leaves I
 // again, which a rest system (without the steps out of I) that let it
 // into I would not show ("pw").
 func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, counts map[string]int) {
@@ -179,6 +186,13 @@ func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *r
 		// when one in B moves on.
 		enter = "  - {name: bz, from: B, to: E, guard: \"#I = 0\", broadcast: [\"A -> Z\"]}\n"
 		tag = "entered "
+	case 2:
+		// Z entered only by a step whose guard no run makes true (no
+		// step sets never): Z is as dead as when nothing enters it,
+		// which the guards tell (gsst's MayOccupy), not the graph.
+		src = strings.Replace(src, "  z: {type: \"0..\", init: 0}\n", "  z: {type: \"0..\", init: 0}\n  never: {type: bool, init: false}\n", 1)
+		enter = "  - {name: gz, from: A, to: Z, guard: \"#I = 0 & never\"}\n"
+		tag = "guarded "
 	}
 	src = strings.Replace(src, "transitions:\n", "transitions:\n"+enter, 1)
 	src = strings.Replace(src, "properties:\n", steps+"properties:\n  pz: \"AG (#I >= 1 -> #D + #E + #Z = 0)\"\n  pw: \"AG (w >= 1 -> #I >= 1)\"\n", 1)

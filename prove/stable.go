@@ -20,8 +20,9 @@ import (
 // reachable p-state is reachable and satisfies p, hence q; the other
 // way, AG q at a state includes the state itself. stableProperties asks
 // it so, once one query has shown p stable under every step of the
-// group-counter model (from any state, reachable or not); otherwise the
-// property stays as written, and skipped.
+// group-counter model that a run may take (from any state, reachable or
+// not; the steps no run takes are left out as for safety: stableUnder);
+// otherwise the property stays as written, and skipped.
 
 // stableProperties returns sys with each property AG (p -> AG q) whose
 // p is stable asked as AG (p -> q), under the same name, and stable[i]
@@ -77,8 +78,8 @@ func foldStable(rep *Report, sys *gsst.System, stable []bool) {
 }
 
 // stableUnder reports whether no step of sys's group-counter model
-// leads from a state where pre holds to one where it does not (unknown
-// counts as no). The model is built with the property AG pre alone, p's
+// that a run may take leads from a state where pre holds to one where
+// it does not (unknown counts as no). The model is built with the property AG pre alone, p's
 // name and place, whose formula the model translates onto its
 // variables.
 func stableUnder(ctx context.Context, sys *gsst.System, p gsst.Property, pre presburger.Formula, solver presburger.Solver) (bool, error) {
@@ -87,8 +88,22 @@ func stableUnder(ctx context.Context, sys *gsst.System, p gsst.Property, pre pre
 	if err != nil {
 		return false, errkind.Errorf(errkind.Internal, "the premise of %s as a property: %w", p.Name, err)
 	}
-	m, err := counterabs.BuildParamGroup(one)
+	// Only the steps a run may take matter: p must hold after each
+	// step taken from a reachable p-state. So the model is read as the
+	// safety questions read theirs, without the steps out of states no
+	// process of the step's group can ever be in (RunSteps: gsst's
+	// MayOccupy) and, through firing, without the steps out of counters
+	// no run raises or guarded by values no run gives, once checkCut
+	// has checked on the whole model that those stay 0 and that no
+	// such step is enabled there. A translation that lists a location
+	// no process enters, with a step out of it into p's complement
+	// (ByMC's frb with an unused state and a step from it into I: "#I
+	// = 0 & chose0 = n" then looked unstable), states the same runs.
+	m, err := counterabs.BuildParamGroup(one, counterabs.RunSteps())
 	if err != nil {
+		return false, err
+	}
+	if m, err = firing(ctx, solver, m); err != nil {
 		return false, err
 	}
 	fp, ok := counterabs.SafetyFormula(m.Properties[0].Formula)

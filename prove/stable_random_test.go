@@ -2,6 +2,7 @@ package prove_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -59,6 +60,31 @@ func stableSystem(t *testing.T, r *rand.Rand) *gsst.System {
 	return sys
 }
 
+// checkByOracle checks res, a proof or a refutation of p, a property of
+// sys, against the oracle, which evaluates the formula as written: on
+// every instance of the box for a proof, at the run's sizes for a
+// refutation.
+func checkByOracle(t *testing.T, id string, sys *gsst.System, p *gsst.Property, res prove.Result) {
+	t.Helper()
+	sizes := testsupport.Box(sys, boxMax)
+	if res.Verdict == prove.Refuted {
+		sizes = [][]int{res.Sizes}
+	}
+	for _, at := range sizes {
+		inst, err := sys.Instantiate(at)
+		if err != nil {
+			t.Fatalf("%s at %v: %v", id, at, err)
+		}
+		g, ok := procOracleWithin(inst, oracleStates)
+		if !ok {
+			continue
+		}
+		if holds := g.Holds(p.Formula); holds != (res.Verdict == prove.Proved) {
+			t.Errorf("%s: %s (%s) %v, but the oracle says %v at %s\n%s", id, p.Name, p.Text, res.Verdict, holds, sys.FormatSizes(at), testsupport.Describe(sys))
+		}
+	}
+}
+
 // TestProveStablePremiseRandom checks the properties AG (p -> AG q)
 // that prove decides (those whose p is stable) against the oracle on
 // every instance of the box, which evaluates the formula as written.
@@ -83,23 +109,7 @@ func TestProveStablePremiseRandom(t *testing.T) {
 			if res.Verdict != prove.Proved && res.Verdict != prove.Refuted {
 				continue
 			}
-			sizes := testsupport.Box(sys, boxMax)
-			if res.Verdict == prove.Refuted {
-				sizes = [][]int{res.Sizes}
-			}
-			for _, at := range sizes {
-				inst, err := sys.Instantiate(at)
-				if err != nil {
-					t.Fatalf("system %d at %v: %v", i, at, err)
-				}
-				g, ok := procOracleWithin(inst, oracleStates)
-				if !ok {
-					continue
-				}
-				if holds := g.Holds(p.Formula); holds != (res.Verdict == prove.Proved) {
-					t.Errorf("system %d: %s (%s) %v, but the oracle says %v at %s\n%s", i, p.Name, p.Text, res.Verdict, holds, sys.FormatSizes(at), testsupport.Describe(sys))
-				}
-			}
+			checkByOracle(t, fmt.Sprintf("system %d", i), sys, p, res)
 		}
 	}
 	t.Logf("%d systems: %v", systems, counts)
