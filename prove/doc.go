@@ -25,7 +25,11 @@
 // two places that everything reads through their sum, every step that
 // takes from them written once per way of sharing out what it takes, is
 // read as one variable (merge.go, gsst's MergeSums), for the safety
-// properties; what does not carry back is asked as written. A system whose
+// properties; what does not carry back is asked as written. So is a
+// shared integer typed wider than the values it takes, with the domain
+// an inductive bound of its own gives (tight.go: a lock place typed
+// "0.." that holds at most one token), its bound added to the invariant
+// carried back. A system whose
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its
 // safety properties asked of that phase and, from the phase's ends, of

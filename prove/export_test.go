@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -640,4 +641,20 @@ func (r Rank) Negative() Rank {
 		out[i].Term = out[i].Term.Scale(-1)
 	}
 	return out
+}
+
+// SetTightening turns the narrowing of shared integers to the values
+// they take (tight.go) on or off, returning the function that restores
+// it.
+func SetTightening(on bool) (restore func()) {
+	was := tightening
+	tightening = on
+	return func() { tightening = was }
+}
+
+// TightBound exposes tightBound to the tests: the constant that shared
+// variable j of sys stays at or below, by an inductive argument of its
+// own, ok false when there is none below its domain's greatest.
+func TightBound(ctx context.Context, sys *gsst.System, j int, solver presburger.Solver) (int, bool, error) {
+	return tightBound(ctx, sys, j, solver)
 }
