@@ -25,7 +25,12 @@
 // two places that everything reads through their sum, every step that
 // takes from them written once per way of sharing out what it takes, is
 // read as one variable (merge.go, gsst's MergeSums), for the safety
-// properties; what does not carry back is asked as written. A system whose
+// properties; what does not carry back is asked as written. A group
+// written as two groups that behave alike, everything reading their
+// counters through sums, is read as one group (mergegroups.go, gsst's
+// MergeGroups), for every property: a safety invariant or a liveness
+// certificate is carried back and re-checked, and what does not carry,
+// or is refuted, is asked as written. A system whose
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its
 // safety properties asked of that phase and, from the phase's ends, of
