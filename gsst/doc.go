@@ -45,9 +45,11 @@
 // hold, through New), PinParams (the family with the parameters its
 // assumption pins fixed, through New) and SliceUnread (the system
 // without the shared variables nothing reads and nothing blocks on,
-// through New) and MergeSums (the system with a counter written as two
-// places read through their sum written as one, through New) from a
-// System already checked.
+// through New), MergeSums (the system with a counter written as two
+// places read through their sum written as one, through New) and
+// MergeGroups (the system with two groups that behave alike, read
+// through sums, written as one group, through New) from a System
+// already checked.
 // A System embeds its Spec in an unexported field: the fields and methods
 // of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
 // other package can write a System literal with content. The rules every

@@ -75,11 +75,9 @@ type Merged struct {
 	Steps [][]int
 }
 
-// mergedName is the name MergeSums gives the variable merged from
-// shared variables a and b of s: a_plus_b, with _ added until no other
-// name of s (state, group, parameter, shared variable, enumeration
-// constant) is the same.
-func (s *Spec) mergedName(a, b string) string {
+// names are the names of s: states, groups, parameters, shared
+// variables and enumeration constants.
+func (s *Spec) names() map[string]bool {
 	taken := map[string]bool{}
 	for _, x := range s.States {
 		taken[x] = true
@@ -96,6 +94,15 @@ func (s *Spec) mergedName(a, b string) string {
 			taken[c] = true
 		}
 	}
+	return taken
+}
+
+// mergedName is the name MergeSums gives the variable merged from
+// shared variables a and b of s: a_plus_b, with _ added until no other
+// name of s (state, group, parameter, shared variable, enumeration
+// constant) is the same.
+func (s *Spec) mergedName(a, b string) string {
+	taken := s.names()
 	name := a + "_plus_" + b
 	for taken[name] {
 		name += "_"
@@ -424,21 +431,11 @@ func (s *System) merge(a, b int, deltas []pairDelta) (*Merged, error) {
 		}
 		return presburger.VarTerm(v)
 	}
-	var overflow bool
-	formula := func(f presburger.Formula) presburger.Formula {
-		if f == nil {
-			return nil
-		}
-		g, ok := presburger.SubstExact(f, sub)
-		overflow = overflow || !ok
-		return g
+	// Initial values and group sizes over the parameters too: the
+	// parameters moved down.
+	if !spec.substAll(sub) {
+		return nil, nil
 	}
-	term := func(t presburger.Term) presburger.Term {
-		u, ok := t.SubstExact(sub)
-		overflow = overflow || !ok
-		return u
-	}
-	spec.mapFormulas(formula, term)
 	spec.eachUpdate(func(u *Update) {
 		for i := range u.Assign {
 			if v := u.Assign[i].Var; v > xb {
@@ -446,20 +443,6 @@ func (s *System) merge(a, b int, deltas []pairDelta) (*Merged, error) {
 			}
 		}
 	})
-	// Initial values and group sizes over the parameters: the
-	// parameters moved down too.
-	spec.Shared = slices.Clone(spec.Shared)
-	for j := range spec.Shared {
-		v := &spec.Shared[j]
-		v.InitTerm, v.InitHiTerm = term(v.InitTerm), term(v.InitHiTerm)
-	}
-	spec.Groups = slices.Clone(spec.Groups)
-	for g := range spec.Groups {
-		spec.Groups[g].SizeTerm = term(spec.Groups[g].SizeTerm)
-	}
-	if overflow {
-		return nil, nil
-	}
 	x := *va
 	x.Name = s.mergedName(va.Name, vb.Name)
 	x.Lo, x.Init, x.InitHi = int(lo), int(init), int(init)

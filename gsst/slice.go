@@ -283,6 +283,39 @@ func (s *Spec) mapFormulas(formula func(presburger.Formula) presburger.Formula, 
 	}
 }
 
+// substAll replaces every variable v of every formula and term of s
+// (mapFormulas's, and the initial values and group sizes written over
+// the parameters) by sub(v), computed exactly; false, with s part
+// rewritten, when a coefficient would overflow. The variables an
+// update assigns are left to the caller, which renumbers them.
+func (s *Spec) substAll(sub func(presburger.Var) presburger.Term) bool {
+	var overflow bool
+	formula := func(f presburger.Formula) presburger.Formula {
+		if f == nil {
+			return nil
+		}
+		g, ok := presburger.SubstExact(f, sub)
+		overflow = overflow || !ok
+		return g
+	}
+	term := func(t presburger.Term) presburger.Term {
+		u, ok := t.SubstExact(sub)
+		overflow = overflow || !ok
+		return u
+	}
+	s.mapFormulas(formula, term)
+	s.Shared = slices.Clone(s.Shared)
+	for j := range s.Shared {
+		v := &s.Shared[j]
+		v.InitTerm, v.InitHiTerm = term(v.InitTerm), term(v.InitHiTerm)
+	}
+	s.Groups = slices.Clone(s.Groups)
+	for g := range s.Groups {
+		s.Groups[g].SizeTerm = term(s.Groups[g].SizeTerm)
+	}
+	return !overflow
+}
+
 // RenameVars renames every variable of every formula and term of s by
 // ren: the guards, the updates (the variables they assign too), the
 // justice conditions, the assumption, the properties, and the initial

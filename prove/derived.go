@@ -53,7 +53,29 @@ func liftFormula(from, to *counterabs.ParamModel, f presburger.Formula) (presbur
 // names of the variables it adds up (a pair merged by gsst's MergeSums),
 // and the variable reads as their sum.
 func liftFormulaSums(from, to *counterabs.ParamModel, f presburger.Formula, sums map[string][]string) (presburger.Formula, bool) {
-	if len(from.System.States) != len(to.System.States) || len(from.System.Groups) != len(to.System.Groups) {
+	return liftFormulaVia(from, to, f, liftMap{sums: sums})
+}
+
+// liftMap is what a derived system merged of the given one's variables:
+// sums, as for liftFormulaSums; groups, when not nil, the groups of to
+// each group of from stands for (gsst's MergeGroups: a counter or size
+// of the merged group reads as the sum of the pair's), nil when the
+// groups are the same; extra, variables past from's model (a liveness
+// question's monitor bit) and what they read as in to.
+type liftMap struct {
+	sums   map[string][]string
+	groups func(g int) []int
+	extra  map[presburger.Var]presburger.Term
+}
+
+// liftFormulaVia is liftFormula with the variables merged as lm says.
+func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm liftMap) (presburger.Formula, bool) {
+	sums := lm.sums
+	groupsOf := lm.groups
+	if groupsOf == nil {
+		groupsOf = func(g int) []int { return []int{g} }
+	}
+	if len(from.System.States) != len(to.System.States) || lm.groups == nil && len(from.System.Groups) != len(to.System.Groups) {
 		return nil, false
 	}
 	counterAt := map[counterabs.Counter]int{}
@@ -92,8 +114,20 @@ func liftFormulaSums(from, to *counterabs.ParamModel, f presburger.Formula, sums
 		var t presburger.Term
 		ok := true
 		switch {
+		case lm.extra != nil && lm.extra[v].Monos != nil:
+			t = lm.extra[v]
 		case int(v) < len(from.Counters):
 			c := from.Counters[v]
+			if c.Group >= 0 && lm.groups != nil {
+				for _, g := range groupsOf(c.Group) {
+					i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
+					if !found {
+						return nil, false
+					}
+					t = t.Add(presburger.VarTerm(presburger.Var(i)))
+				}
+				break
+			}
 			if i, found := counterAt[c]; found {
 				t = presburger.VarTerm(presburger.Var(i))
 				break
@@ -109,7 +143,9 @@ func liftFormulaSums(from, to *counterabs.ParamModel, f presburger.Formula, sums
 				t = t.Add(presburger.VarTerm(presburger.Var(i)))
 			}
 		case v >= from.SizeVar(0) && v < from.NVar():
-			t = presburger.VarTerm(to.SizeVar(int(v - from.SizeVar(0))))
+			for _, g := range groupsOf(int(v - from.SizeVar(0))) {
+				t = t.Add(presburger.VarTerm(to.SizeVar(g)))
+			}
 		case v == from.NVar():
 			t = presburger.VarTerm(to.NVar())
 		case len(from.Shared) > 0 && v >= from.SharedVar(0) && v < from.SharedVar(len(from.Shared)):
@@ -177,6 +213,13 @@ func carryInto(ctx context.Context, to *counterabs.ParamModel, name string, solv
 // (proveJoint), checked once from every initial configuration against
 // the conjunction of their phis.
 func carryIntoSums(ctx context.Context, to *counterabs.ParamModel, names []string, solver presburger.Solver, res *Result, sums map[string][]string) (bool, error) {
+	return carryIntoVia(ctx, to, names, solver, res, liftMap{sums: sums})
+}
+
+// carryIntoVia is carryIntoSums with the variables merged as lm says
+// (liftFormulaVia).
+func carryIntoVia(ctx context.Context, to *counterabs.ParamModel, names []string, solver presburger.Solver, res *Result, lm liftMap) (bool, error) {
+	sums := lm.sums
 	if to == nil || res.proof == nil || res.Invariant == nil || res.Live != nil || len(names) == 0 {
 		return false, nil
 	}
@@ -195,7 +238,7 @@ func carryIntoSums(ctx context.Context, to *counterabs.ParamModel, names []strin
 	from := res.proof.m
 	parts := []presburger.Formula{res.Invariant}
 	parts = append(parts, cutFacts(from)...)
-	inv, ok := liftFormulaSums(from, to, conjOnce(parts...), sums)
+	inv, ok := liftFormulaVia(from, to, conjOnce(parts...), lm)
 	if !ok {
 		return false, nil
 	}
@@ -208,7 +251,7 @@ func carryIntoSums(ctx context.Context, to *counterabs.ParamModel, names []strin
 	// may say more than to's (a premise's conjunct on a variable that
 	// starts at a parameter's value, narrow.go), and a parameter it
 	// pins is a constant of its formulas.
-	cond, ok := liftFormulaSums(from, to, paramPart(res.proof.ts), sums)
+	cond, ok := liftFormulaVia(from, to, paramPart(res.proof.ts), lm)
 	if !ok {
 		return false, nil
 	}

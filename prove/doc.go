@@ -29,7 +29,11 @@
 // shared integer typed wider than the values it takes, with the domain
 // an inductive bound of its own gives (tight.go: a lock place typed
 // "0.." that holds at most one token), its bound added to the invariant
-// carried back. A system whose
+// carried back. A group written as two groups that behave alike,
+// everything reading their counters through sums, is read as one group
+// (mergegroups.go, gsst's MergeGroups), for every property: a safety
+// invariant or a liveness certificate is carried back and re-checked,
+// and what does not carry, or is refuted, is asked as written. A system whose
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its
 // safety properties asked of that phase and, from the phase's ends, of

@@ -617,6 +617,12 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 		}
 		return errkind.Errorf(errkind.Internal, "the liveness certificate fails the re-check: %w", err)
 	}
+	lq.proved(cert, lemmas, res)
+	return nil
+}
+
+// proved fills res with cert, re-checked on lq, and its texts.
+func (lq *liveQuestion) proved(cert *LiveCertificate, lemmas []Lemma, res *Result) {
 	sys := lq.m.System
 	cert.InvariantText = lq.format(cert.Invariant)
 	for _, r := range cert.Ranks {
@@ -630,7 +636,6 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 	}
 	res.Verdict, res.Live, res.Lemmas = Proved, cert, lemmas
 	res.Invariant, res.InvariantText = cert.Invariant, cert.InvariantText
-	return nil
 }
 
 // checkLive answers property i of rep's system when it is a response
@@ -662,36 +667,62 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 		*live = m
 	}
 	m := *live
-	k := slices.IndexFunc(m.Properties, func(q counterabs.Property) bool { return q.Name == p.Name })
-	if k < 0 {
-		return errkind.Errorf(errkind.Internal, "the parametric model has no property %s", p.Name)
+	a, ok, err := askLive(ctx, solver, m, p.Name)
+	if err != nil {
+		return err
 	}
-	premise, start, trigger, q, j, settledOnly, ok := liveShape(m.Properties[k].Formula)
 	if !ok {
 		// The model's formula is the system's with its atoms simplified;
 		// a shape that no longer shows is not decided.
 		res.Verdict, res.Reason = Skipped, skipReason+" (on the group-counter model, where its atoms simplify, the formula no longer has a shape prove decides)"
 		return nil
 	}
-	// Read with the negations pushed to the atoms, as the guards are
-	// (counterabs): the lemmas take a premise's atoms one by one, and
-	// "!(#I != 0 | chose0 != n - f)" hid them.
-	premise, start, trigger, q, j = presburger.PushNegations(premise), presburger.PushNegations(start), presburger.PushNegations(trigger), presburger.PushNegations(q), presburger.PushNegations(j)
 	cfg.progress.Report(progress.Event{Phase: progress.Proof, Engine: progress.NameOf(prover), Item: p.Name, K: i + 1, N: len(sys.Properties)})
-	mm, cond, err := premiseScope(ctx, solver, m, presburger.Conj(premise, start))
-	if err != nil {
-		return err
-	}
-	if err := proveLive(ctx, cfg, mm, p.Name, premise, start, trigger, q, j, settledOnly, prover, solver, res); err != nil {
+	if err := proveLive(ctx, cfg, a.m, p.Name, a.premise, a.start, a.trigger, a.q, a.j, a.settledOnly, prover, solver, res); err != nil {
 		return err
 	}
 	if err := exploredProof(ctx, p.Name, res); err != nil {
 		return err
 	}
-	if res.Live != nil && cond != presburger.True {
-		res.Live.PremiseText = FormatInvariant(cond, m.VarName, m.TypedAtom)
+	if res.Live != nil && a.cond != presburger.True {
+		res.Live.PremiseText = FormatInvariant(a.cond, m.VarName, m.TypedAtom)
 	}
 	return nil
+}
+
+// liveAsk is the question of a liveness property on a group-counter
+// model: the model restricted to where the premise can hold
+// (premiseScope, with its condition cond on the parameters), and the
+// parts of the property's shape (liveShape) with the negations pushed
+// to the atoms.
+type liveAsk struct {
+	m                             *counterabs.ParamModel
+	premise, start, trigger, q, j presburger.Formula
+	settledOnly                   bool
+	cond                          presburger.Formula
+}
+
+// askLive returns the question of the liveness property name of m; ok
+// is false when m has no such property or its formula has no shape
+// prove decides.
+func askLive(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, name string) (liveAsk, bool, error) {
+	k := slices.IndexFunc(m.Properties, func(q counterabs.Property) bool { return q.Name == name })
+	if k < 0 {
+		return liveAsk{}, false, errkind.Errorf(errkind.Internal, "the parametric model has no property %s", name)
+	}
+	premise, start, trigger, q, j, settledOnly, ok := liveShape(m.Properties[k].Formula)
+	if !ok {
+		return liveAsk{}, false, nil
+	}
+	// Read with the negations pushed to the atoms, as the guards are
+	// (counterabs): the lemmas take a premise's atoms one by one, and
+	// "!(#I != 0 | chose0 != n - f)" hid them.
+	a := liveAsk{premise: presburger.PushNegations(premise), start: presburger.PushNegations(start), trigger: presburger.PushNegations(trigger), q: presburger.PushNegations(q), j: presburger.PushNegations(j), settledOnly: settledOnly}
+	var err error
+	if a.m, a.cond, err = premiseScope(ctx, solver, m, presburger.Conj(a.premise, a.start)); err != nil {
+		return liveAsk{}, false, err
+	}
+	return a, true, nil
 }
 
 // premiseScope returns m restricted to the parameter values at which

@@ -126,6 +126,12 @@ type Result struct {
 	// tests: a carrying that fails where it should not is no wrong
 	// answer, only a slow one).
 	askedAgain bool
+	// groupsMerged lists, for an answer of a system with groups merged
+	// (mergegroups.go), the groups of the system as written read as
+	// one, each list one merged group; groupNote is what LevelReason
+	// says of them.
+	groupsMerged [][]string
+	groupNote    string
 	// explored is, for a liveness property of a family of one instance,
 	// that instance explored whole with the property holding on every
 	// fair run (lassoAt); exploredProof makes it the proof.
@@ -308,7 +314,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	rep, err := checkMerged(ctx, sys, prover, solver, opts...)
+	rep, err := checkGroupsMerged(ctx, sys, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -483,11 +483,17 @@ func (lq *liveQuestion) acceptSettled(ctx context.Context, solver presburger.Sol
 		}
 		return errkind.Errorf(errkind.Internal, "the liveness certificate of a settling system fails the re-check: %w", err)
 	}
+	lq.provedSettled(cert, lemmas, res)
+	return nil
+}
+
+// provedSettled fills res with cert, a certificate by settling
+// re-checked on lq, and its texts.
+func (lq *liveQuestion) provedSettled(cert *LiveCertificate, lemmas []Lemma, res *Result) {
 	cert.InvariantText = lq.format(cert.Invariant)
 	cert.SettleText = potential(lq.m).Format(lq.varName)
 	res.Verdict, res.Live, res.Lemmas = Proved, cert, lemmas
 	res.Invariant, res.InvariantText = cert.Invariant, cert.InvariantText
-	return nil
 }
 
 // proveAvoiding answers the question of lq when the obligation opens at
