@@ -92,9 +92,18 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	cut := *m
 	cut.Transitions = nil
 	seen := map[string]bool{}
+	left := 0 // the steps of dead left out
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		if m.Stutters(t) || cutDead && slices.Contains(dead, i) {
+		// A step of dead whose movers may be there (its guard is what D
+		// falsifies) stays: MayReach reads the guards as written, atom
+		// by atom, so leaving it out would make the model depend on how
+		// a guard is written (an atom "everybody elsewhere" for a zero
+		// test), where the searches after it read the model's own.
+		if m.Stutters(t) || cutDead && !fires(t) {
+			if slices.Contains(dead, i) {
+				left++
+			}
 			continue
 		}
 		if k := stepKey(m, t); !seen[k] {
@@ -105,15 +114,15 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	if len(cut.Transitions) == len(m.Transitions) {
 		return m, nil
 	}
-	if cutDead {
+	if cutDead && left > 0 {
 		var empty []string
 		for i, r := range raised {
 			if !r {
 				empty = append(empty, m.VarName(m.StateVar(i)))
 			}
 		}
-		steps := fmt.Sprintf("the %d steps", len(dead))
-		if len(dead) == 1 {
+		steps := fmt.Sprintf("the %d steps", left)
+		if left == 1 {
 			steps = "the step"
 		}
 		switch {
