@@ -658,3 +658,26 @@ func SetTightening(on bool) (restore func()) {
 func TightBound(ctx context.Context, sys *gsst.System, j int, solver presburger.Solver) (int, bool, error) {
 	return tightBound(ctx, sys, j, solver)
 }
+
+// CarryGroupRun asks property index of the system sys has with its
+// first pair of groups merged (gsst's MergeGroups), hands its answer to
+// tamper, and carries it back to sys as prove does (carryRun): the
+// result and whether it carried; ok false also when there is no pair or
+// no refutation.
+func CarryGroupRun(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, index int, tamper func(*Result)) (Result, bool, error) {
+	mg, ok, err := sys.MergeGroups()
+	if err != nil || !ok {
+		return Result{}, false, err
+	}
+	sub, err := checkMerged(ctx, mg.System.WithProperties(index), prover, solver)
+	if err != nil {
+		return Result{}, false, err
+	}
+	r := sub.Results[0]
+	if r.Verdict != Refuted {
+		return r, false, nil
+	}
+	tamper(&r)
+	cr := &groupCarrier{sys: sys, mg: mg, solver: solver, given: newGivenModels(sys, solver)}
+	return r, cr.carryRun(ctx, index, &r), nil
+}

@@ -2,10 +2,12 @@ package prove
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
 	"github.com/vsym/vsym/presburger"
 )
@@ -23,15 +25,22 @@ import (
 // (invariant, ranks, or the invariant of a proof by settling) read so
 // and re-checked on the liveness question of the system as written, its
 // helpful constraints and justice conditions the same (the merge keeps
-// the fairness lists in order). A proof that does not carry, a
-// refutation (its run is of the merged system), and a proof that is no
+// the fairness lists in order); a refutation's run (a path) with the
+// merged group's processes renamed as a's then b's, replayed on the
+// split instance of the system as written (carryRun). A proof that
+// does not carry, a refutation whose run does not replay or is none
+// carryRun takes (a lasso, a run under justice), and a proof that is no
 // certificate (a family of one instance explored whole, a property
 // asked part by part) are asked again of the system as written. An
 // unknown or skipped answer stands: the same question of a system with
 // the same runs.
 
-// groupMerging lets the tests turn the merge off.
-var groupMerging = true
+// groupMerging lets the tests turn the merge off, and groupRuns the
+// carrying of its refutations (every one asked again as written).
+var (
+	groupMerging = true
+	groupRuns    = true
+)
 
 // checkGroupsMerged is checkMerged on sys, with its properties asked of
 // sys with one pair of groups merged (MergeGroups) when it has one, and
@@ -56,6 +65,7 @@ func checkGroupsMerged(ctx context.Context, sys *gsst.System, prover presburger.
 	cr := &groupCarrier{sys: sys, mg: mg, solver: checker, given: newGivenModels(sys, checker)}
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties)), Cert: sub.Cert}
 	var left []int
+	again := map[int]bool{}
 	for i := range sys.Properties {
 		r := sub.Results[i]
 		r.Property = &sys.Properties[i]
@@ -70,13 +80,19 @@ func checkGroupsMerged(ctx context.Context, sys *gsst.System, prover presburger.
 				continue
 			}
 			r.Sliced = nil
-			cr.note(&r, true)
+			cr.note(&r, ", the certificate re-checked on the system as written")
 		case Refuted:
-			left = append(left, i)
-			continue
+			if !groupRuns || !cr.carryRun(ctx, i, &r) {
+				left = append(left, i)
+				again[i] = true
+				continue
+			}
+			if r.LevelReason != "" {
+				cr.note(&r, ", the run replayed on the system as written")
+			}
 		default:
 			if r.LevelReason != "" {
-				cr.note(&r, false)
+				cr.note(&r, "")
 			}
 		}
 		rep.Results[i] = r
@@ -99,6 +115,7 @@ func checkGroupsMerged(ctx context.Context, sys *gsst.System, prover presburger.
 	for k, i := range left {
 		r := whole.Results[k]
 		r.Property = &sys.Properties[i]
+		r.askedAgain = r.askedAgain || again[i]
 		rep.Results[i] = r
 	}
 	return rep, nil
@@ -118,12 +135,12 @@ type groupCarrier struct {
 }
 
 // note says in the reason of res, an answer of the merged system
-// carried to sys (carried: its certificate re-checked there) or kept,
+// carried to sys (how: the check it passed there, carried) or kept,
 // which groups of sys were read as one: this pair, with the groups an
 // answer of a system merged further names (res.groupsMerged, in the
 // merged system's names) written as sys names them, the note of the
 // merged system's answer replaced.
-func (c *groupCarrier) note(res *Result, carried bool) {
+func (c *groupCarrier) note(res *Result, carried string) {
 	merged, a, b := c.mg.System.Groups[c.mg.A].Name, c.sys.Groups[c.mg.A].Name, c.sys.Groups[c.mg.B].Name
 	var lists [][]string
 	found := false
@@ -149,9 +166,7 @@ func (c *groupCarrier) note(res *Result, carried bool) {
 	if len(lists) == 1 {
 		note = "; groups " + parts[0] + " read as one group, which behaves as they do (every count of theirs a sum over them)"
 	}
-	if carried {
-		note += ", the certificate re-checked on the system as written"
-	}
+	note += carried
 	res.LevelReason = strings.TrimSuffix(res.LevelReason, res.groupNote) + note
 	res.groupNote, res.groupsMerged = note, lists
 }
@@ -349,4 +364,149 @@ func (c *groupCarrier) liftLemmas(from, to *counterabs.ParamModel, lemmas []Lemm
 		out = append(out, Lemma{Kind: l.Kind, Formula: f, Text: FormatInvariant(f, name, to.TypedAtom)})
 	}
 	return out
+}
+
+// carryRun carries the run of res, a refutation of property index on
+// an instance of the merged system, to the system as written, and
+// replays it there (replayStates), which is what makes it a refutation
+// of sys: the merged group's k processes are a's ka then b's kb (ka,
+// kb the sizes over the parameters at the run's values, or for sizes
+// that are ranges the least ka in a's range that leaves kb in b's),
+// every other group is itself, and each step is taken again by the
+// same processes so renamed, by the step of sys of the same transition
+// or rendezvous. ok is false, with res unchanged, when the run does not
+// carry: a lasso, fairness with justice (the fair run is explore's, of
+// the merged instance), a run of a slice of the merged system, a start
+// not all in the pair's initial state, a step the processes of sys
+// cannot take, a state that is not the merged run's.
+func (c *groupCarrier) carryRun(ctx context.Context, index int, res *Result) bool {
+	tr := res.Trace
+	if tr == nil || tr.Lifted == nil || res.Instance == nil || res.Sliced != nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" || len(tr.States) == 0 {
+		return false
+	}
+	if len(c.sys.Fairness.Justice) > 0 || len(res.Instance.Fairness.Justice) > 0 {
+		return false
+	}
+	sys, a, b := c.sys, c.mg.A, c.mg.B
+	merged := res.Instance
+	if len(merged.Groups) != len(sys.Groups)-1 {
+		return false
+	}
+	k := merged.Groups[a].Size
+	sizes, ok := c.splitSizes(res, k)
+	if !ok {
+		return false
+	}
+	at := *res
+	at.Sizes = sizes
+	inst, premise, phi, ok := safetyAt(sys, index, &at)
+	if !ok {
+		return false
+	}
+	ka, kb := inst.Groups[a].Size, inst.Groups[b].Size
+	if ka+kb != k {
+		return false
+	}
+	if sizes != nil && res.Sizes[a] >= 0 {
+		// The merged run names its size as a value: so do a and b.
+		sizes[a], sizes[b] = ka, kb
+	}
+	from := startConfig(res)
+	init, okInit := sys.InitState(a)
+	if len(from.Counts) != len(merged.Groups) || len(from.Shared) != len(inst.Shared) || !okInit || from.Counts[a][init] != k {
+		return false
+	}
+	start := gsst.Config{Counts: make([][]int, len(inst.Groups)), Shared: slices.Clone(from.Shared), Params: slices.Clone(from.Params)}
+	for g := range inst.Groups {
+		if g == a || g == b {
+			start.Counts[g] = make([]int, len(inst.States))
+			start.Counts[g][init] = inst.Groups[g].Size
+			continue
+		}
+		start.Counts[g] = slices.Clone(from.Counts[c.mg.Group(g)])
+	}
+	// proc renames process p of merged group g.
+	proc := func(g, p int) (int, int) {
+		switch {
+		case g == a && p >= ka:
+			return b, p - ka
+		case g >= b:
+			return g + 1, p
+		}
+		return g, p
+	}
+	procs := inst.NewProcs(start)
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	withGroups := tr.States[0].Groups != nil
+	record := func() { out.States = append(out.States, stateOf(inst, procs.View(), withGroups)) }
+	record()
+	for _, st := range tr.Lifted.Steps {
+		if st.Stutter {
+			return false
+		}
+		if st.Environment == nil {
+			st.Group, st.Process = proc(st.Group, st.Process)
+		}
+		st.Also = slices.Clone(st.Also)
+		for i := range st.Also {
+			st.Also[i].Group, st.Also[i].Process = proc(st.Also[i].Group, st.Also[i].Process)
+		}
+		step, movers, err := explore.StepOf(inst, st)
+		if err != nil {
+			return false
+		}
+		transferred, shared, err := inst.CheckMovers(step, procs, movers)
+		if err != nil {
+			return false
+		}
+		procs.Take(movers, transferred, shared)
+		record()
+	}
+	if len(out.States) != len(tr.States) {
+		return false
+	}
+	for i := range out.States {
+		got, want := out.States[i], tr.States[i]
+		if !slices.Equal(got.Counters, want.Counters) || !slices.Equal(got.Shared, want.Shared) {
+			return false
+		}
+	}
+	inst, ok = replayStates(ctx, inst, out, premise, phi)
+	if !ok {
+		return false
+	}
+	res.Instance, res.Trace, res.Sizes = inst, out, sizes
+	return true
+}
+
+// splitSizes returns the sizes of sys's groups at the instance of the
+// merged system of res, whose merged group has k processes: each other
+// group's as there, a's and b's -1 when they are over the parameters
+// (the instance computes them), else ka the least of a's range with k
+// - ka in b's; nil when no size is a range (the instance takes the
+// written ones).
+func (c *groupCarrier) splitSizes(res *Result, k int) ([]int, bool) {
+	a, b := c.mg.A, c.mg.B
+	if res.Sizes == nil {
+		return nil, true
+	}
+	if len(res.Sizes) != len(c.sys.Groups)-1 {
+		return nil, false
+	}
+	sizes := make([]int, len(c.sys.Groups))
+	for g := range sizes {
+		sizes[g] = res.Sizes[c.mg.Group(g)]
+	}
+	ga, gb := &c.sys.Groups[a], &c.sys.Groups[b]
+	if ga.OverParams() {
+		sizes[a], sizes[b] = -1, -1
+		return sizes, true
+	}
+	for ka := ga.Size; ka < k; ka++ {
+		if ga.Allows(ka) && gb.Allows(k-ka) {
+			sizes[a], sizes[b] = ka, k-ka
+			return sizes, true
+		}
+	}
+	return nil, false
 }

@@ -19,7 +19,8 @@ import (
 // each instance, with its fairness) at every size
 // combination of both groups up to 2: a property proved, safety or
 // liveness, must hold at each, one refuted must fail at the instance
-// Check names. Some systems break one condition of the merge (a step
+// Check names (for a refutation carried back through the merge, the
+// split instance its run was replayed on). Some systems break one condition of the merge (a step
 // that p_a takes under another guard than p_b, a guard or a property
 // reading #B[p_a] alone, weak fairness of a step per group on p_a),
 // where nothing may be answered through it; those conditions matter
@@ -66,6 +67,13 @@ func TestMergeGroupsRandom(t *testing.T) {
 				// Every proof of the merged system is a certificate of
 				// the system as written.
 				t.Errorf("system %d: %s proved, not through the merge (%s)\n%s", i, p.Name, res.LevelReason, src)
+			case res.Verdict == prove.Refuted && merged:
+				// A run carried back names the split instance it fails
+				// at: exploration must find the property failing there.
+				holds, ok := explored[fmt.Sprint(res.Sizes)]
+				if !ok || holds == nil || holds[p.Name] {
+					t.Errorf("system %d: %s (%s) refuted through the merge at %v, which exploration does not refute (explored: %v)\n%s", i, p.Name, p.Text, res.Sizes, ok && holds != nil, src)
+				}
 			}
 			for key, holds := range explored {
 				switch {
@@ -81,6 +89,9 @@ func TestMergeGroupsRandom(t *testing.T) {
 	t.Logf("verdicts: %v", counts)
 	if counts["breaks=false "+prove.Proved.String()+" merged=true live=true"] == 0 || counts["breaks=false "+prove.Proved.String()+" merged=true live=false"] == 0 {
 		t.Errorf("no liveness property, or no safety property, proved through the merge")
+	}
+	if counts["breaks=false "+prove.Refuted.String()+" merged=true live=false"] == 0 {
+		t.Errorf("no safety property refuted through the merge")
 	}
 }
 
