@@ -46,6 +46,8 @@ import (
 //     values as well.
 //
 // The first two kinds are left out of every run without changing its
+// states. A step whose guard is a disjunction is read, in the same
+// pass, as one step per case of it (guardcases.go): the same pairs of
 // states.
 // The last two are not, as a model's fact, left to the arguments above:
 // that the counters not raised stay 0 and the shared variables keep to
@@ -92,7 +94,8 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	cut := *m
 	cut.Transitions = nil
 	seen := map[string]bool{}
-	left := 0 // the steps of dead left out
+	left := 0      // the steps of dead left out
+	split := false // some step read as its guard's cases (guardcases.go)
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		// A step of dead whose movers may be there (its guard is what D
@@ -106,12 +109,19 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 			}
 			continue
 		}
-		if k := stepKey(m, t); !seen[k] {
-			seen[k] = true
-			cut.Transitions = append(cut.Transitions, *t)
+		cases, err := splitCases(ctx, solver, t)
+		if err != nil {
+			return nil, err
+		}
+		split = split || len(cases) > 1
+		for j := range cases {
+			if k := stepKey(m, &cases[j]); !seen[k] {
+				seen[k] = true
+				cut.Transitions = append(cut.Transitions, cases[j])
+			}
 		}
 	}
-	if len(cut.Transitions) == len(m.Transitions) {
+	if !split && len(cut.Transitions) == len(m.Transitions) {
 		return m, nil
 	}
 	if cutDead && left > 0 {
