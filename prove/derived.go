@@ -865,3 +865,27 @@ func progressAs(sys *gsst.System, at []int, opts []Option) []Option {
 	}
 	return append(slices.Clip(opts), OnProgress(report))
 }
+
+// askAsWritten asks the properties left (indices into sys.Properties)
+// with check, the stage after a derived question, and sets their
+// answers in rep, each marked asked again where again says the derived
+// answer did not carry; rep takes the certification of that report
+// when it has none. It returns that report, whose scope each caller
+// reads its own way. Every derived question (merge.go, mergegroups.go,
+// tight.go) ends so.
+func askAsWritten(ctx context.Context, sys *gsst.System, rep *Report, left []int, again []bool, check func(context.Context, *gsst.System, presburger.Prover, presburger.Solver, ...Option) (*Report, error), prover presburger.Prover, solver presburger.Solver, opts []Option) (*Report, error) {
+	whole, err := check(ctx, sys.WithProperties(left...), prover, solver, progressAs(sys, left, opts)...)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Cert == nil {
+		rep.Cert = whole.Cert
+	}
+	for k, i := range left {
+		r := whole.Results[k]
+		r.Property = &sys.Properties[i]
+		r.askedAgain = r.askedAgain || again[i]
+		rep.Results[i] = r
+	}
+	return whole, nil
+}

@@ -147,21 +147,12 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	}
 	// The properties the merge does not take, and the answers that did
 	// not carry, asked as written.
-	whole, err := checkSliced(ctx, sys.WithProperties(left...), prover, solver, progressAs(sys, left, opts)...)
+	whole, err := askAsWritten(ctx, sys, rep, left, again, checkSliced, prover, solver, opts)
 	if err != nil {
 		return nil, err
 	}
-	if rep.Cert == nil {
-		rep.Cert = whole.Cert
-	}
 	if rep.Scope == "" {
 		rep.Scope = whole.Scope
-	}
-	for k, i := range left {
-		r := whole.Results[k]
-		r.Property = &sys.Properties[i]
-		r.askedAgain = r.askedAgain || again[i]
-		rep.Results[i] = r
 	}
 	return rep, nil
 }

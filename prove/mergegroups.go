@@ -65,7 +65,7 @@ func checkGroupsMerged(ctx context.Context, sys *gsst.System, prover presburger.
 	cr := &groupCarrier{sys: sys, mg: mg, solver: checker, given: newGivenModels(sys, checker)}
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties)), Cert: sub.Cert}
 	var left []int
-	again := map[int]bool{}
+	again := make([]bool, len(sys.Properties))
 	for i := range sys.Properties {
 		r := sub.Results[i]
 		r.Property = &sys.Properties[i]
@@ -101,22 +101,13 @@ func checkGroupsMerged(ctx context.Context, sys *gsst.System, prover presburger.
 		rep.Scope = cr.scope(ctx, sub.Scope)
 		return rep, nil
 	}
-	whole, err := checkMerged(ctx, sys.WithProperties(left...), prover, solver, progressAs(sys, left, opts)...)
+	whole, err := askAsWritten(ctx, sys, rep, left, again, checkMerged, prover, solver, opts)
 	if err != nil {
 		return nil, err
-	}
-	if rep.Cert == nil {
-		rep.Cert = whole.Cert
 	}
 	rep.Scope = whole.Scope
 	if rep.Scope == "" {
 		rep.Scope = cr.scope(ctx, sub.Scope)
-	}
-	for k, i := range left {
-		r := whole.Results[k]
-		r.Property = &sys.Properties[i]
-		r.askedAgain = r.askedAgain || again[i]
-		rep.Results[i] = r
 	}
 	return rep, nil
 }

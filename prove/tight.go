@@ -313,21 +313,12 @@ func checkTight(ctx context.Context, sys *gsst.System, prover presburger.Prover,
 	if len(left) == 0 {
 		return rep, nil
 	}
-	whole, err := checkSplit(ctx, sys.WithProperties(left...), prover, solver, progressAs(sys, left, opts)...)
+	whole, err := askAsWritten(ctx, sys, rep, left, again, checkSplit, prover, solver, opts)
 	if err != nil {
 		return nil, err
 	}
-	if rep.Cert == nil {
-		rep.Cert = whole.Cert
-	}
 	if rep.Scope == "" {
 		rep.Scope = whole.Scope
-	}
-	for k, i := range left {
-		r := whole.Results[k]
-		r.Property = &sys.Properties[i]
-		r.askedAgain = r.askedAgain || again[i]
-		rep.Results[i] = r
 	}
 	return rep, nil
 }
