@@ -656,7 +656,7 @@ func SetTightening(on bool) (restore func()) {
 // variable j of sys stays at or below, by an inductive argument of its
 // own, ok false when there is none below its domain's greatest.
 func TightBound(ctx context.Context, sys *gsst.System, j int, solver presburger.Solver) (int, bool, error) {
-	return tightBound(ctx, sys, j, solver)
+	return tightBound(ctx, sys, j, sys.MayFire(), solver)
 }
 
 // CarryGroupRun asks property index of the system sys has with its

@@ -54,8 +54,9 @@ type tightened struct {
 // ok is false when there is none.
 func tightDomains(ctx context.Context, sys *gsst.System, solver presburger.Solver) (*gsst.System, []tightened, bool, error) {
 	var ts []tightened
+	fires := sys.MayFire()
 	for j := range sys.Shared {
-		hi, ok, err := tightBound(ctx, sys, j, solver)
+		hi, ok, err := tightBound(ctx, sys, j, fires, solver)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -82,15 +83,16 @@ func tightDomains(ctx context.Context, sys *gsst.System, solver presburger.Solve
 // tightBound returns a constant c below the greatest value of shared
 // variable j's domain (or for one with none) such that x <= c is an
 // inductive invariant of sys by itself: every initial value is at most
-// c, and no step enabled where x <= c (its guard, every variable in its
-// domain, the values it writes in theirs) writes x a value above c. The
-// candidate starts at the greatest initial value and the constants
+// c, and no step that may fire (fires, gsst's MayFire) enabled where
+// x <= c (its guard, every variable in its domain, the values it writes
+// in theirs) writes x a value above c. The candidate starts at the greatest initial value and the constants
 // written to x, and each round raises it to a value a step was found
 // to write above it, at most maxTightRounds times and up to
-// maxTightBound. ok is false when there is no such c: a boolean, an
+// maxTightBound and to maxTightBound above the domain's least value.
+// ok is false when there is no such c: a boolean, an
 // enumeration, a range of initial values with no greatest, one over the
 // parameters, or a step that writes ever higher values.
-func tightBound(ctx context.Context, sys *gsst.System, j int, solver presburger.Solver) (int, bool, error) {
+func tightBound(ctx context.Context, sys *gsst.System, j int, fires []bool, solver presburger.Solver) (int, bool, error) {
 	v := &sys.Shared[j]
 	if v.Bool || v.Values != nil {
 		return 0, false, nil
@@ -108,6 +110,15 @@ func tightBound(ctx context.Context, sys *gsst.System, j int, solver presburger.
 	}
 	var writes []write
 	for i := range steps {
+		if !fires[i] {
+			// No run takes it, so it writes nothing; asked about, a
+			// step with constants near 1e9 in its guard and writes can
+			// cost Z3 minutes within its work budget (internal/cli's
+			// TestExactAtTheLimits: x written 500000001*x6 +
+			// 499999999*x3 + ... on steps out of states no process
+			// enters).
+			continue
+		}
 		for _, a := range steps[i].Update.Assign {
 			if a.Var != x {
 				continue
@@ -129,7 +140,10 @@ func tightBound(ctx context.Context, sys *gsst.System, j int, solver presburger.
 		// A constant: slicing and the models read it as one already.
 		return 0, false, nil
 	}
-	limit := int64(maxTightBound)
+	// lo..c must be narrow as well as low: one from -1e9 reads like a
+	// domain with no least value, and the queries would ask about
+	// values near 1e9.
+	limit := min(int64(maxTightBound), int64(v.Lo)+maxTightBound)
 	if !v.Unbounded {
 		limit = min(limit, int64(v.Hi)-1)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vsym/vsym/internal/testsupport"
+	"github.com/vsym/vsym/presburger"
 	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
@@ -182,5 +183,45 @@ func TestTightDomains(t *testing.T) {
 	}
 	if narrowed < 10 || explored < 40 {
 		t.Errorf("only %d answers read a narrowed variable, %d explored", narrowed, explored)
+	}
+}
+
+// askedNothing is a solver a test expects never to be asked.
+type askedNothing struct{ t *testing.T }
+
+func (s askedNothing) Solve(context.Context, presburger.Problem) (presburger.Answer, error) {
+	s.t.Helper()
+	s.t.Error("tightBound asked the solver")
+	return presburger.Answer{Result: presburger.Unknown, Reason: "not asked"}, nil
+}
+
+// TestTightBoundAsksNothing checks the variables tightBound refuses
+// without a query: one written only by a step no run takes (out of a
+// state no process enters; asked about, such steps with constants near
+// 1e9 cost Z3 minutes), and one whose domain starts so low that lo..c
+// would be no narrower than the domain it has.
+func TestTightBoundAsksNothing(t *testing.T) {
+	const src = `
+name: tight-nothing
+states: [A, B, C]
+groups: {proc: 1..}
+shared:
+  x: {type: "0..", init: 0}
+  y: {type: "-1000..", init: 0}
+init: A
+transitions:
+  - {from: A, to: A, guard: "y <= 0", update: "y := 1 - y"}
+  - {from: C, to: A, update: "x := 500000001*x + 3"}
+properties:
+  low: "AG x <= 1"
+`
+	sys := load(t, "tight-nothing.yaml", []byte(src))
+	for j, want := range []string{"x", "y"} {
+		if sys.Shared[j].Name != want {
+			t.Fatalf("shared variable %d is %s, want %s", j, sys.Shared[j].Name, want)
+		}
+		if _, ok, err := prove.TightBound(context.Background(), sys, j, askedNothing{t}); err != nil || ok {
+			t.Errorf("%s: bound found (%v, %v), want none", want, ok, err)
+		}
 	}
 }
