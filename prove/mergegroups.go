@@ -362,8 +362,18 @@ func (c *groupCarrier) carryRun(ctx context.Context, index int, res *Result) boo
 			return false
 		}
 	}
-	out := &explore.Trace{Kind: tr.Kind, Loop: tr.Loop, Segments: slices.Clone(tr.Segments), States: states[:len(tr.States)]}
+	out := &explore.Trace{Kind: tr.Kind, Loop: tr.Loop, Segments: slices.Clone(tr.Segments), States: states}
 	if lasso {
+		// The trace shows the run of sys as taken: every configuration
+		// of the lifted steps, the loop back to the one they return to.
+		// The merged trace's loop closes on its counters, where sys's
+		// may hold a's and b's processes otherwise until the lifted
+		// rounds end; its explanation's state numbers then name other
+		// states, and it is left out.
+		out.States, out.Loop = states[:len(steps)], tr.Lifted.Loop
+		if len(steps) != len(tr.States) || tr.Lifted.Loop != tr.Loop {
+			out.Segments = nil
+		}
 		out.Lifted = &explore.Lifted{Steps: steps, Loop: tr.Lifted.Loop, Start: start.Clone()}
 		if replayLasso(inst, out) != nil {
 			return false

@@ -68,6 +68,10 @@ func TestMergeGroupsRandom(t *testing.T) {
 				// Every proof of the merged system is a certificate of
 				// the system as written.
 				t.Errorf("system %d: %s proved, not through the merge (%s)\n%s", i, p.Name, res.LevelReason, src)
+			case lasso && merged && (len(res.Trace.States) != len(res.Trace.Lifted.Steps) || res.Trace.Loop != res.Trace.Lifted.Loop):
+				// The trace shown is the run of the system as written:
+				// a state per lifted step, the loop where theirs closes.
+				t.Errorf("system %d: %s refuted through the merge, its trace (%d states, loop %d) not the lifted run's (%d steps, loop %d)\n%s", i, p.Name, len(res.Trace.States), res.Trace.Loop, len(res.Trace.Lifted.Steps), res.Trace.Lifted.Loop, src)
 			case breaks == 0 && lasso && !merged && prove.IsLiveness(p.Formula):
 				// The merged system's fair lasso, its processes renamed,
 				// is one of the system as written (carryRun).
