@@ -446,25 +446,10 @@ func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool
 		}
 	}
 	start.Params = slices.Clone(from.Params)
-	procs := inst.NewProcs(start)
 	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
 	withGroups := len(tr.States) > 0 && tr.States[0].Groups != nil
-	record := func() { out.States = append(out.States, stateOf(inst, procs.View(), withGroups)) }
-	record()
-	for _, st := range tr.Lifted.Steps {
-		if st.Stutter {
-			return false
-		}
-		step, movers, err := explore.StepOf(inst, st)
-		if err != nil {
-			return false
-		}
-		transferred, shared, err := inst.CheckMovers(step, procs, movers)
-		if err != nil {
-			return false
-		}
-		procs.Take(movers, transferred, shared)
-		record()
+	if _, out.States, ok = restep(inst, start, tr.Lifted.Steps, nil, withGroups, false); !ok {
+		return false
 	}
 	if len(out.States) != len(tr.States) {
 		return false
@@ -480,6 +465,76 @@ func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool
 	}
 	res.Instance, res.Trace = inst, out
 	return true
+}
+
+// restep takes steps, the lifted run of an instance of a derived
+// system, again on inst from start: each by the processes rename gives
+// for its movers (the same ones when rename is nil), by the step of
+// inst that explore.StepOf names, which gsst's CheckMovers lets them
+// take. It returns the steps so renamed, what each transfers as inst
+// computes it, and the configurations reached, start first, as trace
+// states (with their group counters when withGroups says so). A
+// stutter step moves no process; it is taken (the configuration
+// repeated) only where stutters says so, on a lasso, whose replay
+// (replayLasso) checks that it stands at a deadlock. ok is false when
+// a step cannot be taken so. Every carrying of a run step by step to
+// the system as written (liftRun, the group merge's carryRun and
+// carryLasso) takes it here.
+func restep(inst *gsst.System, start gsst.Config, steps []explore.Step, rename func(g, p int) (int, int), withGroups, stutters bool) ([]explore.Step, []explore.State, bool) {
+	if rename == nil {
+		rename = func(g, p int) (int, int) { return g, p }
+	}
+	mover := func(m explore.Mover) explore.Mover {
+		m.Group, m.Process = rename(m.Group, m.Process)
+		if m.Group < 0 || m.Group >= len(inst.Groups) {
+			return explore.Mover{Group: -1}
+		}
+		m.GroupName = inst.Groups[m.Group].Name
+		return m
+	}
+	procs := inst.NewProcs(start)
+	states := []explore.State{stateOf(inst, procs.View(), withGroups)}
+	out := make([]explore.Step, 0, len(steps))
+	for _, st := range steps {
+		if st.Stutter {
+			if !stutters {
+				return nil, nil, false
+			}
+			out = append(out, st)
+			states = append(states, states[len(states)-1])
+			continue
+		}
+		if st.Environment == nil {
+			m := mover(explore.Mover{Group: st.Group, Process: st.Process})
+			if m.Group < 0 {
+				return nil, nil, false
+			}
+			st.Group, st.GroupName, st.Process = m.Group, m.GroupName, m.Process
+		}
+		st.Also = slices.Clone(st.Also)
+		for i := range st.Also {
+			if st.Also[i] = mover(st.Also[i]); st.Also[i].Group < 0 {
+				return nil, nil, false
+			}
+		}
+		step, movers, err := explore.StepOf(inst, st)
+		if err != nil {
+			return nil, nil, false
+		}
+		transferred, shared, err := inst.CheckMovers(step, procs, movers)
+		if err != nil {
+			return nil, nil, false
+		}
+		st.Transferred = nil
+		for _, m := range transferred {
+			st.Transferred = append(st.Transferred, explore.Mover{Group: m.Group, GroupName: inst.Groups[m.Group].Name, Process: m.Process,
+				From: m.From, To: m.To, FromName: inst.States[m.From], ToName: inst.States[m.To]})
+		}
+		procs.Take(movers, transferred, shared)
+		out = append(out, st)
+		states = append(states, stateOf(inst, procs.View(), withGroups))
+	}
+	return out, states, true
 }
 
 // replayStates lifts tr, whose States are configurations of inst as
@@ -864,6 +919,125 @@ func progressAs(sys *gsst.System, at []int, opts []Option) []Option {
 		cfg.progress.Report(e)
 	}
 	return append(slices.Clip(opts), OnProgress(report))
+}
+
+// liveModelOf returns sys's group-counter model of its liveness
+// properties, as checkLive builds it, which a liveness certificate
+// carried from a derived system is re-checked on; nil when it cannot be
+// built.
+func liveModelOf(sys *gsst.System) *counterabs.ParamModel {
+	var idx []int
+	for k := range sys.Properties {
+		if IsLiveness(sys.Properties[k].Formula) {
+			idx = append(idx, k)
+		}
+	}
+	m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...), counterabs.RunSteps())
+	if err != nil {
+		return nil
+	}
+	m.Reason = "liveness is decided on the group-counter model, exact for any system, where fairness per group is expressible"
+	return m
+}
+
+// carryLiveVia carries the liveness certificate of res, found on
+// fromSys (a derived system, whose model is rebuilt as checkLive builds
+// it, which names its variables), to the liveness question of property
+// name on model to of the system as written (liveModelOf), with the
+// variables merged as lm says (liftFormulaVia; the monitor bit as the
+// monitor bit), and re-checks it there: checkLive, or checkSettled for
+// a proof by settling. The helpful constraints and justice conditions
+// are the same indices: the derived systems that carry liveness (merged
+// groups, merged sums) keep the fairness lists in order. ok says that
+// res now holds the certificate re-checked on the system as written;
+// false, with res unchanged, when a formula does not carry or the
+// re-check fails or cannot decide.
+func carryLiveVia(ctx context.Context, solver presburger.Solver, to *counterabs.ParamModel, fromSys *gsst.System, name string, res *Result, lm liftMap) (bool, error) {
+	cert := res.Live
+	if to == nil || cert == nil {
+		return false, nil
+	}
+	from := liveModelOf(fromSys)
+	if from == nil {
+		return false, nil
+	}
+	a, ok, err := askLive(ctx, solver, to, name)
+	if err != nil || !ok || a.settledOnly != cert.Settled && a.settledOnly {
+		return false, err
+	}
+	lq, err := newLive(a.m, a.premise, a.start, a.trigger, a.q)
+	if err != nil {
+		return false, nil
+	}
+	// The monitor bit follows each model's variables.
+	lm.extra = map[presburger.Var]presburger.Term{
+		presburger.Var(from.NumVars() + from.NumState()): presburger.VarTerm(lq.pending),
+	}
+	lift := func(f presburger.Formula) (presburger.Formula, bool) { return liftFormulaVia(from, to, f, lm) }
+	out := &LiveCertificate{Helpful: cert.Helpful, Justice: cert.Justice, Settled: cert.Settled}
+	if out.Invariant, ok = lift(cert.Invariant); !ok {
+		return false, nil
+	}
+	for _, r := range cert.Ranks {
+		var rank Rank
+		for _, rc := range r {
+			if rc.Term.IsConst() {
+				when, ok := lift(rc.When)
+				if !ok {
+					return false, nil
+				}
+				rank = append(rank, RankCase{When: when, Term: rc.Term})
+				continue
+			}
+			when, ok1 := lift(rc.When)
+			term, ok2 := lift(presburger.Compare(rc.Term, presburger.Eq, presburger.Term{}))
+			t, ok3 := cmpTerm(term)
+			if !ok1 || !ok2 || !ok3 {
+				return false, nil
+			}
+			rank = append(rank, RankCase{When: when, Term: t})
+		}
+		out.Ranks = append(out.Ranks, rank)
+	}
+	eqs := presburger.SolveEqs{S: solver}
+	if cert.Settled {
+		err = lq.checkSettled(ctx, eqs, out, a.j)
+	} else {
+		err = lq.checkLive(ctx, eqs, out)
+	}
+	if err != nil {
+		// Not a certificate of the system as written (or the solver
+		// cannot tell): the property is asked again as written.
+		return false, nil
+	}
+	lemmas := liftLemmasVia(from, to, res.Lemmas, lm, lq.varName)
+	if cert.Settled {
+		lq.provedSettled(out, lemmas, res)
+	} else {
+		lq.proved(out, lemmas, res)
+	}
+	if a.cond != presburger.True {
+		out.PremiseText = FormatInvariant(a.cond, to.VarName, to.TypedAtom)
+	}
+	res.Level, res.LevelReason = to.Level, to.Reason
+	return true, nil
+}
+
+// liftLemmasVia writes lemmas, found on model from of a derived system,
+// over the variables of model to of the system as written, merged as lm
+// says (liftFormulaVia), named by name, as part of the certificate
+// carried there; a lemma that does not carry is left out of the list
+// (the certificate, re-checked, holds it all the same).
+func liftLemmasVia(from, to *counterabs.ParamModel, lemmas []Lemma, lm liftMap, name func(presburger.Var) string) []Lemma {
+	var out []Lemma
+	for _, l := range lemmas {
+		f, ok := liftFormulaVia(from, to, l.Formula, lm)
+		if !ok {
+			continue
+		}
+		out = append(out, Lemma{Kind: l.Kind, Formula: f, Text: FormatInvariant(f, name, to.TypedAtom)})
+	}
+	return out
 }
 
 // askAsWritten asks the properties left (indices into sys.Properties)

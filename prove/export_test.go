@@ -681,3 +681,28 @@ func CarryGroupRun(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	cr := &groupCarrier{sys: sys, mg: mg, solver: solver, given: newGivenModels(sys, solver)}
 	return r, cr.carryRun(ctx, index, &r), nil
 }
+
+// CarrySumsLive asks liveness property index of the system sys has with
+// its first pair of shared variables merged (gsst's MergeSums), hands
+// its answer to tamper, and carries it back to sys as prove does
+// (carrySumsLive): the result and whether it carried; ok false also
+// when there is no pair or no liveness certificate.
+func CarrySumsLive(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, index int, tamper func(*Result)) (Result, bool, error) {
+	mg, ok, err := sys.MergeSums()
+	if err != nil || !ok {
+		return Result{}, false, err
+	}
+	from := mg.System.WithProperties(index)
+	sub, err := checkSliced(ctx, from, prover, solver)
+	if err != nil {
+		return Result{}, false, err
+	}
+	r := sub.Results[0]
+	if r.Verdict != Proved || r.Live == nil {
+		return r, false, nil
+	}
+	tamper(&r)
+	sums := map[string][]string{mg.System.Shared[mg.X].Name: {sys.Shared[mg.A].Name, sys.Shared[mg.B].Name}}
+	ok, err = carrySumsLive(ctx, solver, liveModelOf(sys), mg, sums, sys.Properties[index].Name, &r)
+	return r, ok, err
+}

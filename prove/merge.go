@@ -25,8 +25,17 @@ import (
 // enable. An answer that does not carry (the check fails or cannot be
 // decided, a run that does not replay) is asked again of the system as
 // written: no answer of the merged system stands on the argument
-// alone. Only AG phi and c -> AG phi are asked so; liveness and the
-// other forms are asked as written.
+// alone. AG phi, c -> AG phi and the liveness properties are asked
+// so; the other forms are asked as written. A liveness certificate
+// (invariant, ranks, or the invariant of a proof by settling, over the
+// merged model with its monitor bit) is carried with x read as x_a +
+// x_b and re-checked on the liveness question of the system as written
+// (carryLiveVia), its justice conditions the same (the merge keeps the
+// list, rewritten over x, in order; it takes no system with weak
+// fairness). A fair lasso is not carried: its steps that take would
+// need a copy chosen on every round of its loop, where the places may
+// hold the tokens otherwise each time, so the loop of the system as
+// written may be longer; the property is asked again as written.
 
 // sumMerging lets the tests turn the merge off.
 var sumMerging = true
@@ -46,7 +55,8 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	var routed []int
 	if ok {
 		for i := range sys.Properties {
-			if _, _, safety := counterabs.PremisedSafety(sys.Properties[i].Formula); safety {
+			f := sys.Properties[i].Formula
+			if _, _, safety := counterabs.PremisedSafety(f); safety || IsLiveness(f) {
 				routed = append(routed, i)
 			}
 		}
@@ -79,12 +89,30 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 		}
 	}
 	carriedAs := map[*safetyProof]*Result{}
+	// live is sys's model of its liveness questions, which a liveness
+	// certificate is re-checked on, built when first needed.
+	var live *counterabs.ParamModel
 	apart := map[*safetyProof]bool{}
 	for k, i := range routed {
 		r := sub.Results[k]
 		r.Property = &sys.Properties[i]
 		switch r.Verdict {
 		case Proved:
+			if r.Live != nil && len(r.Parts) == 0 {
+				if live == nil {
+					live = liveModelOf(sys)
+				}
+				carried, err := carrySumsLive(ctx, checker, live, mg, sums, sys.Properties[i].Name, &r)
+				if err != nil {
+					return nil, err
+				}
+				if !carried {
+					continue
+				}
+				r.Sliced = nil
+				r.LevelReason += note + ", the certificate re-checked on the system as written"
+				break
+			}
 			if r.proof == nil || r.Invariant == nil || r.Live != nil || len(r.Parts) > 0 {
 				continue
 			}
@@ -113,7 +141,7 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				if !carried {
 					continue
 				}
-				r.Lemmas = liftLemmas(from, r.proof.m, r.Lemmas, sums)
+				r.Lemmas = liftLemmasVia(from, r.proof.m, r.Lemmas, liftMap{sums: sums}, r.proof.m.VarName)
 				if len(names) > 1 {
 					carriedAs[proof] = &r
 				}
@@ -270,19 +298,14 @@ func carryMergedRun(ctx context.Context, sys *gsst.System, mg *gsst.Merged, inde
 	return true
 }
 
-// liftLemmas writes lemmas, found on model from of a merged system,
-// over the variables of model to of the system as written (the sum of
-// the pair where the merged variable was), as part of the invariant
-// carried there; a lemma that does not carry is left out of the list
-// (the invariant, re-checked, holds it all the same).
-func liftLemmas(from, to *counterabs.ParamModel, lemmas []Lemma, sums map[string][]string) []Lemma {
-	var out []Lemma
-	for _, l := range lemmas {
-		f, ok := liftFormulaSums(from, to, l.Formula, sums)
-		if !ok {
-			continue
-		}
-		out = append(out, Lemma{Kind: l.Kind, Formula: f, Text: FormatInvariant(f, to.VarName, to.TypedAtom)})
+// carrySumsLive carries the liveness certificate of res, found on the
+// merged system of mg or its slice (res.Sliced), whose model names its
+// variables, to property name on live, the liveness model of the
+// system as written (carryLiveVia), x read as the sum of its places.
+func carrySumsLive(ctx context.Context, solver presburger.Solver, live *counterabs.ParamModel, mg *gsst.Merged, sums map[string][]string, name string, res *Result) (bool, error) {
+	from := mg.System
+	if res.Sliced != nil {
+		from = res.Sliced
 	}
-	return out
+	return carryLiveVia(ctx, solver, live, from, name, res, liftMap{sums: sums})
 }

@@ -27,11 +27,13 @@ import (
 // helpful constraints and justice conditions the same (the merge keeps
 // the fairness lists in order); a refutation's run (a path) with the
 // merged group's processes renamed as a's then b's, replayed on the
-// split instance of the system as written (carryRun). A proof that
-// does not carry, a refutation whose run does not replay or is none
-// carryRun takes (a lasso, a run under justice), and a proof that is no
-// certificate (a family of one instance explored whole, a property
-// asked part by part) are asked again of the system as written. An
+// split instance of the system as written (carryRun), a fair lasso so
+// renamed replayed there with its fairness checked as sys states it. A
+// proof that does not carry, a refutation whose run does not replay or
+// is none carryRun takes (a path under justice, a run of a slice), and
+// a proof that is no certificate (a family of one instance explored
+// whole, a property asked part by part) are asked again of the system
+// as written. An
 // unknown or skipped answer stands: the same question of a system with
 // the same runs.
 
@@ -88,7 +90,11 @@ func checkGroupsMerged(ctx context.Context, sys *gsst.System, prover presburger.
 				continue
 			}
 			if r.LevelReason != "" {
-				cr.note(&r, ", the run replayed on the system as written")
+				carried := ", the run replayed on the system as written"
+				if r.Trace.Loop >= 0 {
+					carried = ", the fair run replayed on the system as written, its fairness checked there"
+				}
+				cr.note(&r, carried)
 			}
 		default:
 			if r.LevelReason != "" {
@@ -216,119 +222,28 @@ func (c *groupCarrier) carryProof(ctx context.Context, index int, res *Result) (
 	if err != nil || !carried {
 		return false, err
 	}
-	res.Lemmas = c.liftLemmas(from, to, res.Lemmas, nil, to.VarName)
+	res.Lemmas = liftLemmasVia(from, to, res.Lemmas, liftMap{groups: c.groupsOf}, to.VarName)
 	return true, nil
 }
 
 // liveModel returns sys's group-counter model of its liveness
-// properties (checkLive's), nil when it cannot be built.
+// properties (liveModelOf), built once.
 func (c *groupCarrier) liveModel() *counterabs.ParamModel {
-	if c.liveBuilt {
-		return c.live
+	if !c.liveBuilt {
+		c.live, c.liveBuilt = liveModelOf(c.sys), true
 	}
-	c.liveBuilt = true
-	var idx []int
-	for k := range c.sys.Properties {
-		if IsLiveness(c.sys.Properties[k].Formula) {
-			idx = append(idx, k)
-		}
-	}
-	m, err := counterabs.BuildParamGroup(c.sys.WithProperties(idx...), counterabs.RunSteps())
-	if err != nil {
-		return nil
-	}
-	m.Reason = "liveness is decided on the group-counter model, exact for any system, where fairness per group is expressible"
-	c.live = m
-	return m
+	return c.live
 }
 
-// carryLive carries the liveness certificate of res to the liveness
-// question of property index on sys's group-counter model, and
-// re-checks it there (checkLive, or checkSettled for a proof by
-// settling). The certificate's model is rebuilt from the system it was
-// found on (the merged one, or its slice: res.Sliced), as checkLive
-// builds it, which names its variables.
+// carryLive carries the liveness certificate of res, found on the
+// merged system or its slice (res.Sliced), to property index of sys
+// (carryLiveVia), #S[g] read as #S[a] + #S[b].
 func (c *groupCarrier) carryLive(ctx context.Context, index int, res *Result) (bool, error) {
-	cert := res.Live
-	name := c.sys.Properties[index].Name
-	to := c.liveModel()
-	if to == nil {
-		return false, nil
-	}
 	fromSys := c.mg.System
 	if res.Sliced != nil {
 		fromSys = res.Sliced
 	}
-	var idx []int
-	for k := range fromSys.Properties {
-		if IsLiveness(fromSys.Properties[k].Formula) {
-			idx = append(idx, k)
-		}
-	}
-	from, err := counterabs.BuildParamGroup(fromSys.WithProperties(idx...), counterabs.RunSteps())
-	if err != nil {
-		return false, nil
-	}
-	a, ok, err := askLive(ctx, c.solver, to, name)
-	if err != nil || !ok || a.settledOnly != cert.Settled && a.settledOnly {
-		return false, err
-	}
-	lq, err := newLive(a.m, a.premise, a.start, a.trigger, a.q)
-	if err != nil {
-		return false, nil
-	}
-	// The monitor bit follows each model's variables.
-	lm := liftMap{groups: c.groupsOf, extra: map[presburger.Var]presburger.Term{
-		presburger.Var(from.NumVars() + from.NumState()): presburger.VarTerm(lq.pending),
-	}}
-	lift := func(f presburger.Formula) (presburger.Formula, bool) { return liftFormulaVia(from, to, f, lm) }
-	out := &LiveCertificate{Helpful: cert.Helpful, Justice: cert.Justice, Settled: cert.Settled}
-	if out.Invariant, ok = lift(cert.Invariant); !ok {
-		return false, nil
-	}
-	for _, r := range cert.Ranks {
-		var rank Rank
-		for _, rc := range r {
-			if rc.Term.IsConst() {
-				when, ok := lift(rc.When)
-				if !ok {
-					return false, nil
-				}
-				rank = append(rank, RankCase{When: when, Term: rc.Term})
-				continue
-			}
-			when, ok1 := lift(rc.When)
-			term, ok2 := lift(presburger.Compare(rc.Term, presburger.Eq, presburger.Term{}))
-			t, ok3 := cmpTerm(term)
-			if !ok1 || !ok2 || !ok3 {
-				return false, nil
-			}
-			rank = append(rank, RankCase{When: when, Term: t})
-		}
-		out.Ranks = append(out.Ranks, rank)
-	}
-	solver := presburger.SolveEqs{S: c.solver}
-	if cert.Settled {
-		err = lq.checkSettled(ctx, solver, out, a.j)
-	} else {
-		err = lq.checkLive(ctx, solver, out)
-	}
-	if err != nil {
-		// Not a certificate of the system as written (or the solver
-		// cannot tell): the property is asked again as written.
-		return false, nil
-	}
-	lemmas := c.liftLemmas(from, to, res.Lemmas, lm.extra, lq.varName)
-	if cert.Settled {
-		lq.provedSettled(out, lemmas, res)
-	} else {
-		lq.proved(out, lemmas, res)
-	}
-	if a.cond != presburger.True {
-		out.PremiseText = FormatInvariant(a.cond, to.VarName, to.TypedAtom)
-	}
-	res.Level, res.LevelReason = to.Level, to.Reason
-	return true, nil
+	return carryLiveVia(ctx, c.solver, c.liveModel(), fromSys, c.sys.Properties[index].Name, res, liftMap{groups: c.groupsOf})
 }
 
 // cmpTerm returns the term t of an atom t = 0 as SubstExact leaves it
@@ -341,41 +256,37 @@ func cmpTerm(f presburger.Formula) (presburger.Term, bool) {
 	return presburger.Term{}, false
 }
 
-// liftLemmas writes lemmas, found on model from of the merged system,
-// over the variables of model to of sys, as part of the certificate
-// carried there; a lemma that does not carry is left out of the list
-// (the certificate, re-checked, holds it all the same).
-func (c *groupCarrier) liftLemmas(from, to *counterabs.ParamModel, lemmas []Lemma, extra map[presburger.Var]presburger.Term, name func(presburger.Var) string) []Lemma {
-	var out []Lemma
-	for _, l := range lemmas {
-		f, ok := liftFormulaVia(from, to, l.Formula, liftMap{groups: c.groupsOf, extra: extra})
-		if !ok {
-			continue
-		}
-		out = append(out, Lemma{Kind: l.Kind, Formula: f, Text: FormatInvariant(f, name, to.TypedAtom)})
-	}
-	return out
-}
-
 // carryRun carries the run of res, a refutation of property index on
 // an instance of the merged system, to the system as written, and
-// replays it there (replayStates), which is what makes it a refutation
-// of sys: the merged group's k processes are a's ka then b's kb (ka,
-// kb the sizes over the parameters at the run's values, or for sizes
-// that are ranges the least ka in a's range that leaves kb in b's),
-// every other group is itself, and each step is taken again by the
-// same processes so renamed, by the step of sys of the same transition
-// or rendezvous. ok is false, with res unchanged, when the run does not
-// carry: a lasso, fairness with justice (the fair run is explore's, of
-// the merged instance), a run of a slice of the merged system, a start
-// not all in the pair's initial state, a step the processes of sys
-// cannot take, a state that is not the merged run's.
+// replays it there, which is what makes it a refutation of sys: the
+// merged group's k processes are a's ka then b's kb (ka, kb the sizes
+// over the parameters at the run's values, or for sizes that are
+// ranges the least ka in a's range that leaves kb in b's), every other
+// group is itself, and each step is taken again by the same processes
+// so renamed, by the step of sys of the same transition or rendezvous
+// (restep). A path is replayed as every run of a safety question
+// (replayStates); a fair lasso of a liveness question (lassoAt) as
+// every lasso (replayLasso): its loop must return to the configuration
+// it left, and meet each justice condition and each weak fairness
+// constraint of sys as sys states them, and the obligation must stay
+// open. The merge keeps the fairness lists and reads no weak fairness
+// of the pair, so the loop is fair on sys whenever it is on the merged
+// system; the replay checks it all the same. ok is false, with res
+// unchanged, when the run does not carry: a path under justice (the
+// fair run is explore's, of the merged instance), a run of a slice of
+// the merged system, a start not all in the pair's initial state, a
+// step the processes of sys cannot take, a state that is not the merged
+// run's, a lasso that is not fair on sys.
 func (c *groupCarrier) carryRun(ctx context.Context, index int, res *Result) bool {
 	tr := res.Trace
-	if tr == nil || tr.Lifted == nil || res.Instance == nil || res.Sliced != nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" || len(tr.States) == 0 {
+	if tr == nil || tr.Lifted == nil || res.Instance == nil || res.Sliced != nil || tr.Lifted.Error != "" || len(tr.States) == 0 {
 		return false
 	}
-	if len(c.sys.Fairness.Justice) > 0 || len(res.Instance.Fairness.Justice) > 0 {
+	lasso := tr.Loop >= 0
+	if lasso != (tr.Lifted.Loop >= 0) {
+		return false
+	}
+	if !lasso && (len(c.sys.Fairness.Justice) > 0 || len(res.Instance.Fairness.Justice) > 0) {
 		return false
 	}
 	sys, a, b := c.sys, c.mg.A, c.mg.B
@@ -390,8 +301,20 @@ func (c *groupCarrier) carryRun(ctx context.Context, index int, res *Result) boo
 	}
 	at := *res
 	at.Sizes = sizes
-	inst, premise, phi, ok := safetyAt(sys, index, &at)
-	if !ok {
+	inst, ok := instanceOf(sys, &at)
+	if !ok || index >= len(inst.Properties) {
+		return false
+	}
+	var premise, phi presburger.Formula
+	if lasso {
+		if !IsLiveness(inst.Properties[index].Formula) {
+			return false
+		}
+		// The instance as lassoAt explores it: its one property, the
+		// shared variables that start in a range up to the number of
+		// processes.
+		inst = inst.WithProperties(index).InitialsUpTo(inst.N())
+	} else if premise, phi, ok = counterabs.PremisedSafety(inst.Properties[index].Formula); !ok {
 		return false
 	}
 	ka, kb := inst.Groups[a].Size, inst.Groups[b].Size
@@ -426,44 +349,39 @@ func (c *groupCarrier) carryRun(ctx context.Context, index int, res *Result) boo
 		}
 		return g, p
 	}
-	procs := inst.NewProcs(start)
-	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
 	withGroups := tr.States[0].Groups != nil
-	record := func() { out.States = append(out.States, stateOf(inst, procs.View(), withGroups)) }
-	record()
-	for _, st := range tr.Lifted.Steps {
-		if st.Stutter {
-			return false
-		}
-		if st.Environment == nil {
-			st.Group, st.Process = proc(st.Group, st.Process)
-		}
-		st.Also = slices.Clone(st.Also)
-		for i := range st.Also {
-			st.Also[i].Group, st.Also[i].Process = proc(st.Also[i].Group, st.Also[i].Process)
-		}
-		step, movers, err := explore.StepOf(inst, st)
-		if err != nil {
-			return false
-		}
-		transferred, shared, err := inst.CheckMovers(step, procs, movers)
-		if err != nil {
-			return false
-		}
-		procs.Take(movers, transferred, shared)
-		record()
-	}
-	if len(out.States) != len(tr.States) {
+	steps, states, ok := restep(inst, start, tr.Lifted.Steps, proc, withGroups, lasso)
+	// A path's states are its steps' ends; a lasso's lifted steps go
+	// round its loop until the processes repeat, past the states.
+	if !ok || !lasso && len(states) != len(tr.States) || len(states) < len(tr.States) {
 		return false
 	}
-	for i := range out.States {
-		got, want := out.States[i], tr.States[i]
+	for i := range tr.States {
+		got, want := states[i], tr.States[i]
 		if !slices.Equal(got.Counters, want.Counters) || !slices.Equal(got.Shared, want.Shared) {
 			return false
 		}
 	}
-	inst, ok = replayStates(ctx, inst, out, premise, phi)
-	if !ok {
+	out := &explore.Trace{Kind: tr.Kind, Loop: tr.Loop, Segments: slices.Clone(tr.Segments), States: states}
+	if lasso {
+		// The trace shows the run of sys as taken: every configuration
+		// of the lifted steps, the loop back to the one they return to.
+		// The merged trace's loop closes on its counters, where sys's
+		// may hold a's and b's processes otherwise until the lifted
+		// rounds end; its explanation's state numbers then name other
+		// states, and it is left out.
+		out.States, out.Loop = states[:len(steps)], tr.Lifted.Loop
+		if len(steps) != len(tr.States) || tr.Lifted.Loop != tr.Loop {
+			out.Segments = nil
+		}
+		out.Lifted = &explore.Lifted{Steps: steps, Loop: tr.Lifted.Loop, Start: start.Clone()}
+		if replayLasso(inst, out) != nil {
+			return false
+		}
+		res.Reason = "a fair run that never meets the obligation, found by exploring an instance of the system with groups " +
+			sys.Groups[a].Name + " and " + sys.Groups[b].Name + " read as one with the explicit engine, and replayed on this instance " +
+			"of the system as written process by process; its loop meets every fairness constraint of the system as written"
+	} else if inst, ok = replayStates(ctx, inst, out, premise, phi); !ok {
 		return false
 	}
 	res.Instance, res.Trace, res.Sizes = inst, out, sizes

@@ -59,7 +59,8 @@ func TestMergeGroupsRandom(t *testing.T) {
 		for _, res := range rep.Results {
 			p := res.Property
 			merged := strings.Contains(res.LevelReason, "read as one group")
-			counts[fmt.Sprintf("breaks=%v %v merged=%v live=%v", breaks > 0, res.Verdict, merged, res.Live != nil)]++
+			lasso := res.Trace != nil && res.Trace.Loop >= 0
+			counts[fmt.Sprintf("breaks=%v %v merged=%v live=%v lasso=%v", breaks > 0, res.Verdict, merged, res.Live != nil, lasso)]++
 			switch {
 			case merged && breaks > 0:
 				t.Errorf("system %d: %s answered through a merge that breaks condition %d\n%s", i, p.Name, breaks, src)
@@ -67,6 +68,14 @@ func TestMergeGroupsRandom(t *testing.T) {
 				// Every proof of the merged system is a certificate of
 				// the system as written.
 				t.Errorf("system %d: %s proved, not through the merge (%s)\n%s", i, p.Name, res.LevelReason, src)
+			case lasso && merged && (len(res.Trace.States) != len(res.Trace.Lifted.Steps) || res.Trace.Loop != res.Trace.Lifted.Loop):
+				// The trace shown is the run of the system as written:
+				// a state per lifted step, the loop where theirs closes.
+				t.Errorf("system %d: %s refuted through the merge, its trace (%d states, loop %d) not the lifted run's (%d steps, loop %d)\n%s", i, p.Name, len(res.Trace.States), res.Trace.Loop, len(res.Trace.Lifted.Steps), res.Trace.Lifted.Loop, src)
+			case breaks == 0 && lasso && !merged && prove.IsLiveness(p.Formula):
+				// The merged system's fair lasso, its processes renamed,
+				// is one of the system as written (carryRun).
+				t.Errorf("system %d: %s refuted, its fair lasso not carried through the merge (%s)\n%s", i, p.Name, res.LevelReason, src)
 			case res.Verdict == prove.Refuted && merged:
 				// A run carried back names the split instance it fails
 				// at: exploration must find the property failing there.
@@ -87,11 +96,14 @@ func TestMergeGroupsRandom(t *testing.T) {
 		}
 	}
 	t.Logf("verdicts: %v", counts)
-	if counts["breaks=false "+prove.Proved.String()+" merged=true live=true"] == 0 || counts["breaks=false "+prove.Proved.String()+" merged=true live=false"] == 0 {
+	if counts["breaks=false "+prove.Proved.String()+" merged=true live=true lasso=false"] == 0 || counts["breaks=false "+prove.Proved.String()+" merged=true live=false lasso=false"] == 0 {
 		t.Errorf("no liveness property, or no safety property, proved through the merge")
 	}
-	if counts["breaks=false "+prove.Refuted.String()+" merged=true live=false"] == 0 {
+	if counts["breaks=false "+prove.Refuted.String()+" merged=true live=false lasso=false"] == 0 {
 		t.Errorf("no safety property refuted through the merge")
+	}
+	if counts["breaks=false "+prove.Refuted.String()+" merged=true live=false lasso=true"] == 0 {
+		t.Errorf("no liveness property refuted through the merge (its fair lasso carried)")
 	}
 }
 
