@@ -1174,7 +1174,18 @@ func keepVariable(sys *gsst.System, kept []bool) {
 // it is or sets it to a constant in its domain or to the value of a
 // variable whose domain is within its own. The others keep their
 // declared domains.
-func narrowedShared(sys *gsst.System) []gsst.Shared {
+func narrowedShared(sys *gsst.System) []gsst.Shared { return NarrowedShared(sys, nil) }
+
+// NarrowedShared is the narrowing of the shared variables' domains that
+// the parametric models read (narrowedShared) with only the steps of
+// taken written (by index into sys.Steps(); every step when taken is
+// nil). A step a model has no transition of, or one prove's firing
+// leaves out, writes nothing in that model's runs: a place no process
+// enters with "ex := ex + 1" out of it, beside steps that set ex to 0
+// and 1, leaves ex at 0..1. The domains are then no invariant of every
+// configuration, only of those where the other steps are never taken;
+// whoever narrows a model by them checks that on the model.
+func NarrowedShared(sys *gsst.System, taken []bool) []gsst.Shared {
 	n := len(sys.Shared)
 	out := slices.Clone(sys.Shared)
 	narrow := make([]bool, n)
@@ -1207,7 +1218,10 @@ func narrowedShared(sys *gsst.System) []gsst.Shared {
 		}
 		return presburger.VarTerm(v)
 	}
-	for _, st := range sys.Steps() {
+	for i, st := range sys.Steps() {
+		if taken != nil && !taken[i] {
+			continue
+		}
 		fixed := presburger.Fixed(presburger.Subst(st.Guard, constant), dom)
 		for _, a := range st.Update.Assign {
 			j, ok := sys.SharedOf(a.Var)

@@ -55,7 +55,10 @@ import (
 // an inductive invariant, and that no step left out is enabled where D
 // holds, once per model (checkCut). An invariant
 // of the model without those steps is then, with D, one of the whole
-// model, and the model's reason says so. The liveness questions read a
+// model, and the model's reason says so. With the steps out of those
+// counters left out, the shared integers are narrowed by what the steps
+// kept write (keptDomains), and the bounds, checked with D on the whole
+// model (checkDomains), are part of its invariant. The liveness questions read a
 // model of their own (checkLive), with every step: a self-loop may keep
 // a run from a deadlock, and fairness may name it.
 
@@ -92,6 +95,24 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 		cutDead = ok // undecided: the steps stay, the stutters go
 	}
 	cut := *m
+	var narrowed []int // the indices in m.Shared of the variables keptDomains narrowed, checked
+	if cutDead {
+		doms, facts := keptDomains(m, fires)
+		if len(facts) > 0 {
+			ok, err := checkDomains(ctx, solver, m, raised, values, facts)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				cut.Shared = doms
+				for j := range doms {
+					if d, w := &doms[j], &m.Shared[j]; d.Lo != w.Lo || d.Hi != w.Hi || d.Unbounded != w.Unbounded {
+						narrowed = append(narrowed, j)
+					}
+				}
+			}
+		}
+	}
 	cut.Transitions = nil
 	seen := map[string]bool{}
 	left := 0      // the steps of dead left out
@@ -121,7 +142,7 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 			}
 		}
 	}
-	if !split && len(cut.Transitions) == len(m.Transitions) {
+	if !split && len(cut.Transitions) == len(m.Transitions) && len(narrowed) == 0 {
 		return m, nil
 	}
 	if cutDead && left > 0 {
@@ -144,7 +165,127 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 			cut.Reason = fmt.Sprintf("%s; without %s out of %d counters that stay 0 (an inductive invariant of the model, checked)", m.Reason, steps, len(empty))
 		}
 	}
+	if len(narrowed) > 0 {
+		var doms []string
+		for _, j := range narrowed {
+			doms = append(doms, fmt.Sprintf("%s as %s", cut.Shared[j].Name, domainText(cut.Shared[j])))
+		}
+		cut.Reason = fmt.Sprintf("%s; %s, all the steps left write (an inductive invariant of the model, checked)", cut.Reason, strings.Join(doms, ", "))
+	}
 	return &cut, nil
+}
+
+// keptDomains returns m's shared variables with the domains that the
+// steps firing keeps write (counterabs.NarrowedShared, reading the
+// steps of the transitions whose movers leave raised counters, fires),
+// and, for each narrower than m's, its bounds as facts over m's
+// variables (domainFacts). A step out of a state no process enters
+// writes nothing in a run: Cubicle's german_protocol with a place no
+// process enters and "ex := ex + 1" out of it keeps ex at 0..1 as the
+// base does, and its backward search reads that bound (0.45 s of
+// lemmas and Spacer with ex unbounded, 0.01 s so). The transitions
+// firing keeps though a guard reads values no run gives (they stay,
+// below) count as kept: the domains are those of firing's model, read
+// from its transitions alone, so two systems firing gives one model
+// get one domain.
+func keptDomains(m *counterabs.ParamModel, fires func(*counterabs.ParamTransition) bool) ([]gsst.Shared, []presburger.Formula) {
+	taken := make([]bool, len(m.System.Steps()))
+	for i := range m.Transitions {
+		if t := &m.Transitions[i]; fires(t) {
+			for _, s := range t.Steps {
+				taken[s] = true
+			}
+		}
+	}
+	all := counterabs.NarrowedShared(m.System, taken)
+	out := slices.Clone(m.Shared)
+	for j := range out {
+		cur, d := &out[j], &all[m.SharedIndex(j)]
+		if d.Unbounded {
+			continue
+		}
+		if cur.Unbounded || d.Hi < cur.Hi {
+			cur.Hi, cur.Unbounded = d.Hi, false
+		}
+		cur.Lo = max(cur.Lo, d.Lo)
+		if cur.Lo > cur.Hi {
+			// No value: NarrowedShared reads the initial values, so it
+			// should not be (a defect); keep m's domain.
+			out[j] = m.Shared[j]
+		}
+	}
+	return out, domainFacts(m, out, m.Shared)
+}
+
+// domainFacts states over m's variables the bounds of doms (domains of
+// m's shared variables) that are narrower than those of wider: lo <= x
+// where doms' least value is greater, x <= hi where its greatest is
+// less or wider has none.
+func domainFacts(m *counterabs.ParamModel, doms, wider []gsst.Shared) []presburger.Formula {
+	var facts []presburger.Formula
+	for j := range doms {
+		d, w := &doms[j], &wider[j]
+		x := presburger.VarTerm(m.SharedVar(j))
+		if d.Lo > w.Lo {
+			facts = append(facts, presburger.Compare(x, presburger.Ge, presburger.ConstTerm(int64(d.Lo))))
+		}
+		if !d.Unbounded && (w.Unbounded || d.Hi < w.Hi) {
+			facts = append(facts, presburger.Compare(x, presburger.Le, presburger.ConstTerm(int64(d.Hi))))
+		}
+	}
+	return facts
+}
+
+// domainText is d's domain as the language writes a type: lo..hi, or
+// lo.. with no greatest value.
+func domainText(d gsst.Shared) string {
+	if d.Unbounded {
+		return fmt.Sprintf("%d..", d.Lo)
+	}
+	return fmt.Sprintf("%d..%d", d.Lo, d.Hi)
+}
+
+// checkDomains checks, once firing has cut m's steps out of counters
+// that stay 0 (checkCut), that the narrowed domains' bounds (facts,
+// keptDomains) hold too: D (the counters not raised at 0, the values
+// of MayReach) with the bounds is an inductive invariant of m, every
+// step of it. The steps left out are not enabled in D (checkCut), and
+// the others write only what the bounds allow, so a failure is a defect
+// of counterabs.NarrowedShared; ok is false when the solver cannot
+// tell (m keeps its domains).
+func checkDomains(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, raised []bool, values, facts []presburger.Formula) (bool, error) {
+	d := presburger.Conj(append(append(zeroFacts(m, raised), values...), facts...)...)
+	ts := m.TransitionSystem().Question(presburger.False)
+	holds, err := presburger.IsInvariant(ctx, solver, ts, m.WithSumFacts(d))
+	return decided(ctx, holds, err, "the shared variables leave the domains the steps a run may take write")
+}
+
+// zeroFacts states that the counters of m not raised are 0.
+func zeroFacts(m *counterabs.ParamModel, raised []bool) []presburger.Formula {
+	var zero []presburger.Formula
+	for i, r := range raised {
+		if !r {
+			zero = append(zero, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, presburger.ConstTerm(0)))
+		}
+	}
+	return zero
+}
+
+// decided reads the answer of a check that firing's D holds on the whole
+// model: ok when it holds, false when the solver cannot tell (or ctx
+// ended), and an internal error saying fails when it does not hold,
+// which is a defect of what firing read the model by.
+func decided(ctx context.Context, holds bool, err error, fails string) (bool, error) {
+	var ue *presburger.UndecidedError
+	switch {
+	case errors.As(err, &ue) || ctx.Err() != nil:
+		return false, nil
+	case err != nil:
+		return false, err
+	case !holds:
+		return false, errkind.Errorf(errkind.Internal, "%s", fails)
+	}
+	return true, nil
 }
 
 // stepKey is what t does on m, as text: its guard and the next value
@@ -171,20 +312,23 @@ func reachOf(m *counterabs.ParamModel) gsst.Reach {
 // cutFacts is D, the invariant firing checks before it leaves steps
 // out of m: the counters that stay 0 (not raised, or of a state
 // MayReach says no process of its group reaches) are 0, and the shared
-// variables MayReach tracks keep to the values some step may give them.
-// An invariant of firing's model says nothing of either; carried to a
+// variables MayReach tracks keep to the values some step may give them,
+// and those firing narrowed keep to their domains (keptDomains).
+// An invariant of firing's model says nothing of these; carried to a
 // model with the steps left out, it needs them stated (and checked
 // there with the rest).
 func cutFacts(m *counterabs.ParamModel) []presburger.Formula {
 	raised := raisedCounters(m)
 	values := narrowByReach(m, reachOf(m), raised)
-	var facts []presburger.Formula
-	for i, r := range raised {
-		if !r {
-			facts = append(facts, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, presburger.Term{}))
-		}
+	facts := append(zeroFacts(m, raised), values...)
+	// The domains firing narrowed by the steps it kept (keptDomains):
+	// those narrower than the ones the model is built with.
+	built := counterabs.NarrowedShared(m.System, nil)
+	wider := make([]gsst.Shared, len(m.Shared))
+	for j := range m.Shared {
+		wider[j] = built[m.SharedIndex(j)]
 	}
-	return append(facts, values...)
+	return append(facts, domainFacts(m, m.Shared, wider)...)
 }
 
 // raisedCounters says, for each counter of m, whether some run may
@@ -284,16 +428,10 @@ var brokenRaised = false
 // when the solver cannot tell; a check that fails is a defect of
 // raisedCounters or of gsst's MayReach.
 func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, raised []bool, values []presburger.Formula, dead []int) (ok bool, err error) {
-	var zero []presburger.Formula
-	for i, r := range raised {
-		if !r {
-			zero = append(zero, presburger.Compare(presburger.VarTerm(m.StateVar(i)), presburger.Eq, presburger.ConstTerm(0)))
-		}
-	}
 	// On a model whose atoms ShortenSums rewrote, D states the
 	// identities too, so that what is checked holds of the guards as
 	// written as well (they agree with the rewritten ones there).
-	d := m.WithSumFacts(presburger.Conj(append(zero, values...)...))
+	d := m.WithSumFacts(presburger.Conj(append(zeroFacts(m, raised), values...)...))
 	domain := m.Ranges()
 	holds, err := false, error(nil)
 	if len(values) == 0 && staysZero(m, raised, dead) {
@@ -304,14 +442,8 @@ func checkCut(ctx context.Context, solver presburger.Solver, m *counterabs.Param
 		ts := m.TransitionSystem().Question(presburger.False)
 		holds, err = presburger.IsInvariant(ctx, solver, ts, d)
 	}
-	var ue *presburger.UndecidedError
-	switch {
-	case errors.As(err, &ue) || ctx.Err() != nil:
-		return false, nil
-	case err != nil:
+	if ok, err := decided(ctx, holds, err, "the local states no process reaches do not stay empty in the model, or the shared variables leave the values no run was to give them"); !ok || err != nil {
 		return false, err
-	case !holds:
-		return false, errkind.Errorf(errkind.Internal, "the local states no process reaches do not stay empty in the model, or the shared variables leave the values no run was to give them")
 	}
 	var guards []presburger.Formula
 	for _, i := range dead {

@@ -97,7 +97,7 @@ func TestFiringRandom(t *testing.T) {
 // as written v is inductive only with #A = 0, which the carried
 // invariant must say.
 func TestCarryCutFacts(t *testing.T) {
-	sys, err := gsst.Parse("cutfacts.yaml", []byte(`name: cutfacts
+	sys, rep := checkSource(t, "cutfacts.yaml", `name: cutfacts
 params: [n]
 shared:
   v: {type: bool, init: true}
@@ -110,15 +110,8 @@ transitions:
   - {from: B, to: A, guard: "#A >= 1"}
 properties:
   premised: "#A = 0 -> AG v"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	s := z3.New()
-	rep, err := prove.Check(context.Background(), sys, s, s)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The step out of A is left out of the narrowed model; the one
 	// into A stays (its mover, in B, is there; its guard never holds).
 	premise, _ := counterabs.Premise(sys.Properties[0].Formula)
@@ -138,4 +131,52 @@ properties:
 		!strings.Contains(res.LevelReason, "re-checked on the system as written") || !strings.Contains(res.InvariantText, "#A = 0") {
 		t.Errorf("%v (%s), invariant %s; want proved without the step, re-checked on the system as written with #A = 0", res.Verdict, res.LevelReason, res.InvariantText)
 	}
+}
+
+// TestCarryKeptDomains: a proof found on a model whose shared variable
+// firing narrowed by the steps it kept (keptDomains), carried to the
+// system as written, states that domain. From the premise #A = 0 no
+// process is ever in A, so the step out of A ("x := x + 1") is left
+// out and x keeps to 0..1, the values the others write; the narrowed
+// question's invariant is phi, !(x = 2 & #C >= 1), which that domain
+// makes inductive. On the system as written x has no greatest value (A
+// is occupied at the start, and its step raises x), and phi with #A = 0
+// is inductive only with x <= 1 (a step into C keeps x), which the
+// carried invariant must say.
+func TestCarryKeptDomains(t *testing.T) {
+	_, rep := checkSource(t, "keptdomains.yaml", `name: keptdomains
+params: [n]
+shared:
+  x: {type: "0..", init: 0}
+states: [A, B, C]
+groups: {g: n}
+init:
+  g: [A, B]
+transitions:
+  - {from: A, to: B, update: "x := x + 1"}
+  - {from: B, to: C}
+  - {from: C, to: B, update: "x := 1"}
+properties:
+  premised: "#A = 0 -> AG !(x = 2 & #C >= 1)"
+`)
+	res := rep.Results[0]
+	if res.Verdict != prove.Proved || !strings.Contains(res.LevelReason, "x as 0..1, all the steps left write") ||
+		!strings.Contains(res.LevelReason, "re-checked on the system as written") || !strings.Contains(res.InvariantText, "x <= 1") {
+		t.Errorf("%v (%s), invariant %s; want proved with x as 0..1, re-checked on the system as written with x <= 1", res.Verdict, res.LevelReason, res.InvariantText)
+	}
+}
+
+// checkSource parses src (named name) and asks Check of it.
+func checkSource(t *testing.T, name, src string) (*gsst.System, *prove.Report) {
+	t.Helper()
+	sys, err := gsst.Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := z3.New()
+	rep, err := prove.Check(context.Background(), sys, s, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, rep
 }
