@@ -34,7 +34,11 @@
 // SolveEqs in front of a solver asks it the problem without the
 // variables its top-level equalities define (Gaussian elimination over
 // unit coefficients, the same answers), which Z3's plain solver does
-// not eliminate before its search.
+// not eliminate before its search. A Memo in front of a solver remembers
+// the large problems it showed unsat and, once told to, answers the
+// same problem over renamed variables unsat without asking again (a
+// proof found on a system without the variables nothing reads,
+// re-checked on the system as written).
 //
 // A range (Bound) is finite, Lo..Hi, unless a side is opened with NoLo or
 // NoHi: AtLeast(x, 0) is a counter with no upper bound, AnyInt(v) any

@@ -600,9 +600,15 @@ func (ts TransitionSystem) images(inv, next Formula) []stepImage {
 	for i, c := range conj {
 		reads[i] = FreeVars(c)
 	}
+	// The ranges of the domain's variables, each the intersection of
+	// its bounds.
+	dom := map[Var]Bound{}
+	for _, b := range Intersect(ts.Domain) {
+		dom[b.Var] = b
+	}
 	out := make([]stepImage, len(ts.Trans))
 	for i, tr := range ts.Trans {
-		img, ok := ts.image(tr, conj, reads, isNext, primed)
+		img, ok := ts.image(tr, conj, reads, isNext, primed, dom)
 		if !ok {
 			img = stepImage{f: Conj(tr, Negation(next))}
 		}
@@ -617,7 +623,7 @@ func (ts TransitionSystem) images(inv, next Formula) []stepImage {
 // otherwise, or when a substitution leaves int64. isNext and primed say
 // which variables are next-state ones and which is each state
 // variable's.
-func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map[Var]bool, primed map[Var]Var) (img stepImage, ok bool) {
+func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map[Var]bool, primed map[Var]Var, dom map[Var]Bound) (img stepImage, ok bool) {
 	parts, isAnd := tr.(And)
 	if !isAnd {
 		parts = And{tr}
@@ -658,21 +664,24 @@ func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map
 		fs = append(fs, q)
 	}
 	// The target lies in the domain: each next-state variable's range,
-	// read at its term (nothing to add where the term is the variable
-	// itself, already in range).
+	// read at its term, where the ranges of the term's own variables
+	// do not already keep it there (the variable itself; a counter
+	// raised, x + 1 >= 0; a flag set, 1 <= 1). Those atoms hold in
+	// every state of the domain, so the models are the same without
+	// them; and a step counter nothing reads, s := s + 1, then adds no
+	// atom to the query, which is the query of the system without it
+	// (Memo).
 	for _, b := range ts.Domain {
 		w, ok := primed[b.Var]
 		if !ok {
 			continue
 		}
 		t := def[w]
-		if len(t.Monos) == 1 && t.Monos[0] == (Mono{b.Var, 1}) && t.Const == 0 {
-			continue
-		}
-		if !b.NoLo {
+		r := t.Range(func(v Var) (Bound, bool) { b, ok := dom[v]; return b, ok })
+		if !b.NoLo && (r.NoLo || r.Lo < b.Lo) {
 			fs = append(fs, Compare(t, Ge, ConstTerm(b.Lo)))
 		}
-		if !b.NoHi {
+		if !b.NoHi && (r.NoHi || r.Hi > b.Hi) {
 			fs = append(fs, Compare(t, Le, ConstTerm(b.Hi)))
 		}
 	}

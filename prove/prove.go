@@ -379,11 +379,22 @@ func checkSliced(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err != nil {
 		return nil, err
 	}
-	rep, err := checkTight(ctx, sliced, prover, solver, opts...)
-	if err != nil || len(cut) == 0 {
+	if len(cut) == 0 {
+		return checkTight(ctx, sliced, prover, solver, opts...)
+	}
+	// The sliced system's checks are remembered, and the re-checks of
+	// its proofs on sys, whose queries are the same ones over sys's
+	// numbering of the variables (the variables left out are read by
+	// no atom of them), get their answers without asking again
+	// (presburger's Memo): a proof costs sys one check, as it costs
+	// the system written without those variables.
+	memo := presburger.NewMemo(checkerOf(solver, opts))
+	rep, err := checkTight(ctx, sliced, prover, solver, append(slices.Clip(opts), CheckSolver(memo))...)
+	if err != nil {
 		return rep, err
 	}
-	checker := checkerOf(solver, opts)
+	memo.Answering()
+	checker := presburger.Solver(memo)
 	given := newGivenModels(sys, checker)
 	note := strings.Join(cut, ", ") + " left out, as nothing reads it"
 	if len(cut) > 1 {
