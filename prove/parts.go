@@ -115,13 +115,28 @@ func decidedWhole(f ctl.Formula) bool {
 }
 
 // conjuncts appends to out the conjuncts of g, in order: those of each
-// side of a conjunction, and AG a and AG b for AG (a & b), each split
-// again; g itself when it is neither.
+// side of a conjunction, AG a and AG b for AG (a & b), !a and !b for
+// !(a | b), and a for !!a, each split again; g itself when it is none
+// of these.
+//
+// The negated forms are De Morgan's: a translator who distributes EF
+// over a union of bad states writes !EF (a | b) as !(EF a | EF b), which
+// is !EF a & !EF b. (A disjunction of conditions is one atom already,
+// so only a disjunction with a temporal operand reaches here.)
 func conjuncts(g ctl.Formula, out []ctl.Formula) []ctl.Formula {
 	switch g := g.(type) {
 	case ctl.Binary:
 		if g.Op == ctl.And {
 			return conjuncts(g.R, conjuncts(g.L, out))
+		}
+	case ctl.Not:
+		switch x := g.X.(type) {
+		case ctl.Binary:
+			if x.Op == ctl.Or {
+				return conjuncts(ctl.Not{X: x.R}, conjuncts(ctl.Not{X: x.L}, out))
+			}
+		case ctl.Not:
+			return conjuncts(x.X, out)
 		}
 	case ctl.Unary:
 		if b, isAnd := g.X.(ctl.Binary); g.Op == ctl.AG && isAnd && b.Op == ctl.And {

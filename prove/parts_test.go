@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vsym/vsym/counterabs"
@@ -144,8 +145,13 @@ properties:
   safeties: "AG #A <= n & AG #B <= n"
   with-ef: "AG ((#A >= 1 -> AF #C >= 1) & EF #C >= 1)"
   one: "AG (AF #C >= 1)"
+  demorgan: "!(EF #C >= 1 & #A >= 1 | EF #B = n | EF (#A >= 1 & EG #C = 0))"
+  premised-demorgan: "#B = 0 -> !(EF #C > n | !AF #C >= 1)"
+  negated-and: "!(EF #C >= 1 & EF #B = n)"
+  condition-or: "!(#C >= 1 | EF #B = n)"
+  double: "!(!(AG #C <= n & AF #C >= 1) | EF #B > n)"
 `))
-	want := map[string]int{"two": 2, "nested": 3, "top": 3, "premised": 2}
+	want := map[string]int{"two": 2, "nested": 3, "top": 3, "premised": 2, "demorgan": 3, "premised-demorgan": 2, "double": 3}
 	for _, p := range sys.Properties {
 		parts, ok := prove.Parts(p.Formula)
 		if len(parts) != want[p.Name] || ok != (want[p.Name] > 0) {
@@ -159,7 +165,7 @@ properties:
 			if !safety && !prove.IsLiveness(f) {
 				t.Errorf("%s: part %s is no form prove decides", p.Name, ctl.Format(f, sys.VarName))
 			}
-			if got := sys.FormatFormula(premise); (p.Name == "premised") != (got == "#B = 0") {
+			if got := sys.FormatFormula(premise); strings.HasPrefix(p.Name, "premised") != (got == "#B = 0") {
 				t.Errorf("%s: part %s has premise %s", p.Name, ctl.Format(f, sys.VarName), got)
 			}
 		}
@@ -169,7 +175,8 @@ properties:
 // TestPartsRandom cross-checks the fold: on random systems with
 // response properties, a property that is the conjunction of parts
 // (AG over the conjunction of the response properties' operands and of
-// a safety condition, the AF ones beside it, sometimes after a premise)
+// a safety condition, the AF ones beside it, sometimes after a premise,
+// half of the time written by De Morgan as !(EF !x1 | ... | !o1 | ...))
 // gets the verdict the parts get written as properties of their own,
 // combined: refuted when one is, proved when all are, unknown
 // otherwise; and the explicit fair-CTL oracle agrees with it on the
@@ -209,6 +216,19 @@ func TestPartsRandom(t *testing.T) {
 		var f ctl.Formula = whole
 		if len(other) > 0 {
 			f = conj(append([]ctl.Formula{whole}, other...))
+		}
+		if r.Intn(2) == 0 {
+			// De Morgan: the same parts as !(EF !x1 | ... | !o1 | ...),
+			// the parts !EF !xi and the others themselves (!!o).
+			var neg []ctl.Formula
+			for j, x := range ag {
+				neg = append(neg, ctl.Unary{Op: ctl.EF, X: ctl.Not{X: x}})
+				parts[j] = ctl.Not{X: neg[j]}
+			}
+			for _, o := range other {
+				neg = append(neg, ctl.Not{X: o})
+			}
+			f = ctl.Not{X: disj(neg)}
 		}
 		if r.Intn(3) == 0 {
 			// A premise on the initial configuration, for the whole and
@@ -292,6 +312,15 @@ func conj(fs []ctl.Formula) ctl.Formula {
 	f := fs[0]
 	for _, g := range fs[1:] {
 		f = ctl.Binary{Op: ctl.And, L: f, R: g}
+	}
+	return f
+}
+
+// disj is the disjunction of fs, nested to the left.
+func disj(fs []ctl.Formula) ctl.Formula {
+	f := fs[0]
+	for _, g := range fs[1:] {
+		f = ctl.Binary{Op: ctl.Or, L: f, R: g}
 	}
 	return f
 }
