@@ -1397,6 +1397,30 @@ func plainGuard(guard presburger.Formula, ranges []presburger.Bound) presburger.
 	return presburger.SharpenEnds(presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(guard)), ranges), ranges)
 }
 
+// foldDecided is f with the atoms that the ranges decide folded
+// (presburger.FoldRanges), or f as written when they decide none:
+// folding rebuilds the formula (a negated atom is written negated, "!(#S
+// = 0)" as "#S != 0"), and a property keeps the shape it was written
+// in, which the readers of premises and fairness match, unless an atom
+// is gone. FoldRanges only replaces atoms by constants, which Conj and
+// Disj then drop, so a decided atom shows as fewer atoms.
+func foldDecided(f presburger.Formula, ranges []presburger.Bound) presburger.Formula {
+	folded := presburger.FoldRanges(f, ranges)
+	if atomCount(folded) < atomCount(f) {
+		return folded
+	}
+	return f
+}
+
+// atomCount is the number of comparisons in f.
+func atomCount(f presburger.Formula) int {
+	n := 0
+	for range presburger.Atoms(f) {
+		n++
+	}
+	return n
+}
+
 // translate rewrites a formula over the system's counters and n into one
 // over the model's variables.
 func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error) {
@@ -1459,17 +1483,24 @@ func (m *ParamModel) finish() error {
 		t := &m.Transitions[i]
 		t.Guard = plainGuard(t.Guard, ranges)
 	}
-	// The properties' atoms under a temporal operator are sharpened
-	// too: the bad states "Iwork != down & Jwork != down" are the
-	// upward-closed "Iwork >= 1 & Jwork >= 1" that the backward search
-	// reads. A premise on the initial configuration is left as written:
+	// The properties' atoms under a temporal operator are folded and
+	// sharpened too: the bad states "Iwork != down & Jwork != down" are
+	// the upward-closed "Iwork >= 1 & Jwork >= 1" that the backward
+	// search reads, and "AG (#A <= 1 | #B != -1)" is "AG true", where
+	// its bad states as written, "#A >= 2 & #B = -1", are an equation
+	// the search does not read (a random system's joint question with
+	// such a property went to Spacer, where its twin written with n had
+	// the atoms folded by ShortenSums and was decided by the search). A
+	// premise on the initial configuration is left as written:
 	// the steps that read it are not helped, and the prover is
 	// sensitive to its form (ByMC's nbacr at a fixed n = 1,000 with its
 	// premise "!(#NO = 0)" is proved in 0.2 s, and ran out of work with
 	// "#NO >= 1").
 	for i := range m.Properties {
 		p := &m.Properties[i]
-		p.Formula = mapTemporalAtoms(p.Formula, func(a presburger.Formula) presburger.Formula { return presburger.SharpenEnds(a, ranges) })
+		p.Formula = mapTemporalAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
+			return presburger.SharpenEnds(foldDecided(a, ranges), ranges)
+		})
 	}
 	pool := make([]int, len(m.Counters))
 	for pi, p := range m.Pools {
