@@ -23,7 +23,10 @@ import (
 // phase (processes leaving I one by one) and then a run of the other
 // steps. (A transition out of a state no process ever enters, one not
 // reachable from I by the steps a run may take, is never taken: the
-// conditions above do not read it; liveStates.) Hence AG phi holds, from the
+// conditions above do not read it; liveStates. Nor do they read a
+// transfer out of such a state, which moves nobody, or the counters of
+// one in the guard of an I-step, 0 wherever a run goes: movesOthers,
+// liveGuard.) Hence AG phi holds, from the
 // initial configurations where a premise c holds that reads none of I,
 // the targets and the incremented variables, exactly when
 //
@@ -169,14 +172,15 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 			}
 			continue
 		}
-		if len(t.Broadcast) == 0 && slices.ContainsFunc(isteps, func(k int) bool { return sameStep(&sys.Transitions[k], t) }) {
+		moves := movesOthers(t, live)
+		if !moves && slices.ContainsFunc(isteps, func(k int) bool { return sameStep(&sys.Transitions[k], t) }) {
 			// A transition written twice (two names, one step): its
 			// copy is the same I-step, in the phase system already,
 			// and left out of the rest system as the first is.
 			isteps = append(isteps, i)
 			continue
 		}
-		if len(t.Broadcast) > 0 || entered[t.To] {
+		if moves || entered[t.To] {
 			return nil, false, nil
 		}
 		entered[t.To] = true
@@ -184,7 +188,7 @@ func cutPhase(sys *gsst.System) (*initialPhase, bool, error) {
 		touch(t.To)
 		var adds map[int]int64
 		for k, b := range t.Blocks {
-			if b.Guard != presburger.True && !moverImplied(sys, b, first) {
+			if guard := liveGuard(sys, live, b.Guard); guard != presburger.True && !moverImplied(sys, b.Groups, guard, first) {
 				return nil, false, nil
 			}
 			got, ok := increments(sys, b.Update)
@@ -345,21 +349,74 @@ func stutters(t *gsst.Transition) bool {
 	return true
 }
 
-// moverImplied reports whether every top-level conjunct of b's guard
-// holds whenever a process of b's groups is in state from, the state its
-// step leaves: an atom on from's total counter, or on its group counter
-// when b has one group, that every value >= 1 satisfies ("#I >= 1",
-// "#I > 0", "#I[g] != 0"). Such a guard holds wherever the step can fire,
-// so the step is unguarded: a translation that writes "the mover is
-// there" into its guards states the same step.
-func moverImplied(sys *gsst.System, b gsst.Block, from int) bool {
-	for _, c := range presburger.Conjuncts(b.Guard) {
+// movesOthers reports whether a step by t may move a process other than
+// its mover: a transfer out of a state some process may be in (live,
+// liveStates). A transfer out of a state no process ever enters moves
+// nobody on any step a run takes, so the step is the plain local move
+// (a translation that writes "Zdead -> V0" on every step states the
+// same runs); the phase and rest systems keep it as written, and what
+// they prove or refute is carried to sys and checked there.
+func movesOthers(t *gsst.Transition, live []bool) bool {
+	for _, b := range t.Broadcast {
+		if live[b.From] {
+			return true
+		}
+	}
+	return false
+}
+
+// liveGuard is guard read where a run may be: every counter of a state
+// no process ever enters (live, liveStates) is 0 in each configuration
+// a run reaches, so "#Zdead = 0" is true there and the step is as
+// guarded as without it (a translation that conjoins it to every guard
+// states the same runs). The guard itself is kept in the derived
+// systems; this reading only decides whether a step out of I is
+// unguarded. guard unchanged when a constant would leave int64.
+func liveGuard(sys *gsst.System, live []bool, guard presburger.Formula) presburger.Formula {
+	zero := map[presburger.Var]bool{}
+	for st, l := range live {
+		if l {
+			continue
+		}
+		zero[sys.TotalVar(st)] = true
+		for g := range sys.Groups {
+			zero[sys.GroupVar(st, g)] = true
+		}
+	}
+	if len(zero) == 0 || !reads(guard, zero) {
+		return guard
+	}
+	out, ok := presburger.SubstExact(guard, func(v presburger.Var) presburger.Term {
+		if zero[v] {
+			return presburger.Term{}
+		}
+		return presburger.VarTerm(v)
+	})
+	if !ok {
+		return guard
+	}
+	return out
+}
+
+// moverImplied reports whether every top-level conjunct of guard, a
+// guard of a block of groups, holds whenever a process of those groups
+// is in state from, the state its step leaves: an atom on from's total
+// counter, or on its group counter when there is one group, that every
+// value >= 1 satisfies ("#I >= 1", "#I > 0", "#I[g] != 0"). Such a guard
+// holds wherever the step can fire, so the step is unguarded: a
+// translation that writes "the mover is there" into its guards states
+// the same step.
+func moverImplied(sys *gsst.System, groups []int, guard presburger.Formula, from int) bool {
+	for _, c := range presburger.Conjuncts(guard) {
+		if c == presburger.True {
+			continue
+		}
 		a, ok := c.(presburger.Cmp)
 		if !ok || len(a.T.Monos) != 1 {
 			return false
 		}
 		v := a.T.Monos[0].Var
-		if v != sys.TotalVar(from) && (len(b.Groups) != 1 || v != sys.GroupVar(from, b.Groups[0])) {
+		if v != sys.TotalVar(from) && (len(groups) != 1 || v != sys.GroupVar(from, groups[0])) {
 			return false
 		}
 		in, ok := presburger.AtomRange(a, presburger.AtLeast(v, 1))

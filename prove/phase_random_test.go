@@ -71,9 +71,27 @@ func TestInitialPhaseRandom(t *testing.T) {
 	}
 	r = rand.New(rand.NewSource(23))
 	for i := range dead {
-		phaseRandomSystemDead(t, ctx, s, r, fmt.Sprintf("d-%d", i), counts)
+		phaseRandomSystemDead(t, ctx, s, r, fmt.Sprintf("d-%d", i), false, counts)
+	}
+	// A fifth batch: Z as in the fourth, entered by nothing, and the
+	// step ia out of I reads it (a transfer out of Z, or "#Z = 0" in
+	// its guard), which must cut; or reads B (a transfer out of it, or
+	// "#B = 0"), a state the phase enters, which must not.
+	r = rand.New(rand.NewSource(24))
+	for i := range dead {
+		phaseRandomSystemDead(t, ctx, s, r, fmt.Sprintf("r-%d", i), true, counts)
 	}
 	t.Logf("verdicts: %v", counts)
+	for _, tag := range []string{"deadxfer ", "deadguard "} {
+		if counts[tag+prove.Proved.String()+" cut=true"] == 0 || counts[tag+prove.Refuted.String()+" cut=true"] == 0 {
+			t.Errorf("%s: no property proved, or none refuted, through an initial phase whose step out of I reads a state no process enters", tag)
+		}
+	}
+	for _, tag := range []string{"livexfer ", "liveguard "} {
+		if n := counts[tag+prove.Proved.String()+" cut=true"] + counts[tag+prove.Refuted.String()+" cut=true"]; n > 0 {
+			t.Errorf("%s: %d systems whose step out of I reads B (a transfer out of it, or #B = 0) were cut", tag, n)
+		}
+	}
 	if counts["dead "+prove.Proved.String()+" cut=true"] == 0 || counts["dead "+prove.Refuted.String()+" cut=true"] == 0 {
 		t.Errorf("no property proved, or none refuted, through an initial phase beside a state no process enters")
 	}
@@ -165,8 +183,9 @@ func phaseRandomSystemStyled(t *testing.T, ctx context.Context, s *z3.Solver, r 
 // guarded by a boolean no step sets, which no run takes, so that the
 // cut must be made as when nothing enters Z: there a process that took zi leaves I
 // again, which a rest system (without the steps out of I) that let it
-// into I would not show ("pw").
-func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, counts map[string]int) {
+// into I would not show ("pw"). With reads, nothing enters Z and ia
+// reads Z or B (see TestInitialPhaseRandom).
+func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *rand.Rand, id string, reads bool, counts map[string]int) {
 	t.Helper()
 	src, family := phaseSystem(r, false)
 	src = strings.Replace(src, "states: [I, A, B, C, D, E]", "states: [I, A, B, Z, C, D, E]", 1)
@@ -177,7 +196,11 @@ func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *r
 	// its source reachable, so that a search that reads the steps once
 	// in order misses Z.
 	enter := ""
-	switch r.Intn(4) {
+	draw := 3 // nothing enters Z
+	if !reads {
+		draw = r.Intn(4)
+	}
+	switch draw {
 	case 0:
 		enter = "  - {name: dz, from: D, to: Z, guard: \"#I = 0\"}\n"
 		tag = "entered "
@@ -195,6 +218,29 @@ func phaseRandomSystemDead(t *testing.T, ctx context.Context, s *z3.Solver, r *r
 		tag = "guarded "
 	}
 	src = strings.Replace(src, "transitions:\n", "transitions:\n"+enter, 1)
+	if reads {
+		// The step ia out of I reads Z, as translations that write a
+		// dead location into every step do: a transfer out of Z, or
+		// "#Z = 0" conjoined to its guard. No process enters Z, so
+		// these change no run, and the cut must be made as without
+		// them. A transfer out of B instead, or "#B = 0", reads a
+		// state the phase enters: the cut must not be made.
+		ia := "{name: ia, from: I, to: A,"
+		switch r.Intn(4) {
+		case 0:
+			src = strings.Replace(src, ia, ia+` broadcast: ["Z -> C"],`, 1)
+			tag = "deadxfer "
+		case 1:
+			src = strings.Replace(src, ia, ia+` guard: "#Z = 0 & #Z + #Z <= 0",`, 1)
+			tag = "deadguard "
+		case 2:
+			src = strings.Replace(src, ia, ia+` broadcast: ["B -> C"],`, 1)
+			tag = "livexfer "
+		default:
+			src = strings.Replace(src, ia, ia+` guard: "#B = 0",`, 1)
+			tag = "liveguard "
+		}
+	}
 	src = strings.Replace(src, "properties:\n", steps+"properties:\n  pz: \"AG (#I >= 1 -> #D + #E + #Z = 0)\"\n  pw: \"AG (w >= 1 -> #I >= 1)\"\n", 1)
 	phaseCheck(t, ctx, s, id, src, family, false, tag, counts)
 }
