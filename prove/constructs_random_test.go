@@ -539,3 +539,44 @@ func TestRefutationsShortest(t *testing.T) {
 		}
 	}
 }
+
+// checkReportByExploration checks rep, prove's report on sys, against
+// explicit exploration of every instance up to extParamMax and
+// extSizeMax: no property proved fails at one, and a refutation at an
+// instance is a violation exploration reaches there (confirmed), or
+// one beyond the value cap exploration stops at (cutShort: a counter
+// that reached the cap may hide what lies beyond). i names the system
+// in the errors.
+func checkReportByExploration(t *testing.T, i int, sys *gsst.System, rep *prove.Report) (confirmed, cutShort int) {
+	t.Helper()
+	for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
+		reached := explore(sys, inst)
+		capped := slices.ContainsFunc(reached, func(st extState) bool {
+			for j, v := range st.shared {
+				if sys.Shared[j].Unbounded && v >= extValueCap-1 {
+					return true
+				}
+			}
+			return false
+		})
+		for k, res := range rep.Results {
+			bad := slices.ContainsFunc(reached, func(st extState) bool {
+				return failsAt(sys.Properties[k].Formula, st.valuation(sys, inst))
+			})
+			switch {
+			case res.Verdict == prove.Proved && bad:
+				t.Errorf("system %d: %s (%s) proved (invariant %s), but fails at %v\n%s",
+					i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, inst, testsupport.Describe(sys))
+			case res.Verdict != prove.Refuted || !slices.Equal(res.Sizes, inst.Sizes) || !slices.Equal(res.Params, inst.Params):
+			case bad:
+				confirmed++
+			case capped:
+				cutShort++
+			default:
+				t.Errorf("system %d: %s (%s) refuted at %v, where exploration finds no violation\n%s",
+					i, sys.Properties[k].Name, sys.Properties[k].Text, inst, testsupport.Describe(sys))
+			}
+		}
+	}
+	return confirmed, cutShort
+}

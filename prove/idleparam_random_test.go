@@ -3,7 +3,6 @@ package prove_test
 import (
 	"context"
 	"math/rand"
-	"slices"
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
@@ -82,35 +81,8 @@ func TestProveIdleParamRandom(t *testing.T) {
 				same++
 			}
 		}
-		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
-			reached := explore(sys, inst)
-			capped := slices.ContainsFunc(reached, func(st extState) bool {
-				for j, v := range st.shared {
-					if sys.Shared[j].Unbounded && v >= extValueCap-1 {
-						return true
-					}
-				}
-				return false
-			})
-			for k, res := range rep.Results {
-				bad := slices.ContainsFunc(reached, func(st extState) bool {
-					return failsAt(sys.Properties[k].Formula, st.valuation(sys, inst))
-				})
-				switch {
-				case res.Verdict == prove.Proved && bad:
-					t.Errorf("system %d: %s (%s) proved (invariant %s), but fails at %v\n%s",
-						i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, inst, testsupport.Describe(sys))
-				case res.Verdict != prove.Refuted || !slices.Equal(res.Sizes, inst.Sizes) || !slices.Equal(res.Params, inst.Params):
-				case bad:
-					confirmed++
-				case capped:
-					cutShort++
-				default:
-					t.Errorf("system %d: %s (%s) refuted at %v, where exploration finds no violation\n%s",
-						i, sys.Properties[k].Name, sys.Properties[k].Text, inst, testsupport.Describe(sys))
-				}
-			}
-		}
+		c, cut := checkReportByExploration(t, i, sys, rep)
+		confirmed, cutShort = confirmed+c, cutShort+cut
 	}
 	t.Logf("%d systems: %v; %d answers as without the idle parameter; refutations confirmed by exploration %d, beyond its cap %d", systems, counts, same, confirmed, cutShort)
 	if counts[prove.Proved] < systems/4 || counts[prove.Refuted] < systems/4 || confirmed < systems/5 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"slices"
 	"strings"
 	"testing"
 
@@ -89,36 +88,8 @@ func TestProveSliceUnreadRandom(t *testing.T) {
 				carriedRuns++
 			}
 		}
-		for _, inst := range testsupport.Instances(sys, extParamMax, extSizeMax) {
-			reached := explore(sys, inst)
-			// A counter that reached the cap may hide what lies beyond.
-			capped := slices.ContainsFunc(reached, func(st extState) bool {
-				for j, v := range st.shared {
-					if sys.Shared[j].Unbounded && v >= extValueCap-1 {
-						return true
-					}
-				}
-				return false
-			})
-			for k, res := range rep.Results {
-				bad := slices.ContainsFunc(reached, func(st extState) bool {
-					return failsAt(sys.Properties[k].Formula, st.valuation(sys, inst))
-				})
-				switch {
-				case res.Verdict == prove.Proved && bad:
-					t.Errorf("system %d: %s (%s) proved (invariant %s), but fails at %v\n%s",
-						i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, inst, testsupport.Describe(sys))
-				case res.Verdict != prove.Refuted || !slices.Equal(res.Sizes, inst.Sizes) || !slices.Equal(res.Params, inst.Params):
-				case bad:
-					confirmed++
-				case capped:
-					cutShort++
-				default:
-					t.Errorf("system %d: %s (%s) refuted at %v, where exploration finds no violation\n%s",
-						i, sys.Properties[k].Name, sys.Properties[k].Text, inst, testsupport.Describe(sys))
-				}
-			}
-		}
+		c, cut := checkReportByExploration(t, i, sys, rep)
+		confirmed, cutShort = confirmed+c, cutShort+cut
 		if len(want) == added {
 			// The same question as without the variables.
 			base, err := prove.Check(ctx, plain, s, s, prove.MaxWork(extWork))
