@@ -114,23 +114,7 @@ func casesRead(t *testing.T, ctx context.Context, s presburger.Solver, sys *gsst
 // whole guard.
 func checkUnsplit(t *testing.T, ctx context.Context, s presburger.Solver, i int, sys *gsst.System, k int, res prove.Result) {
 	t.Helper()
-	if res.Sliced != nil {
-		sys = res.Sliced
-	}
-	one := sys.WithProperties(k)
-	var m *counterabs.ParamModel
-	var err error
-	if res.Level == counterabs.TotalLevel {
-		m, err = counterabs.BuildParamTotal(ctx, one, s)
-	} else {
-		m, err = counterabs.BuildParamGroup(one, counterabs.RunSteps())
-	}
-	if err == nil {
-		m, err = prove.Firing(ctx, s, m)
-	}
-	if err != nil {
-		t.Fatalf("system %d, %s: %v", i, sys.Properties[k].Name, err)
-	}
+	m := provedModel(t, ctx, s, i, sys, k, res)
 	m = joinCases(m)
 	premise, phi, _ := counterabs.PremisedSafety(m.Properties[0].Formula)
 	ts := m.TransitionSystem().Question(presburger.Negation(phi))

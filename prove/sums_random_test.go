@@ -200,6 +200,22 @@ func allOthers(t *testing.T, sys *gsst.System) (*gsst.System, int) {
 // bad states.
 func checkAsWritten(t *testing.T, ctx context.Context, s presburger.Solver, i int, sys *gsst.System, k int, res prove.Result) {
 	t.Helper()
+	m := provedModel(t, ctx, s, i, sys, k, res)
+	premise, phi, _ := counterabs.PremisedSafety(m.Properties[0].Formula)
+	ts := m.TransitionSystem().Question(presburger.Negation(phi))
+	ts.Init = presburger.Conj(ts.Init, premise)
+	if err := presburger.CheckInvariant(ctx, s, ts, res.Invariant); err != nil {
+		t.Errorf("system %d, %s (%s): the invariant %s is no certificate for the model as written: %v\n%s",
+			i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, err, testsupport.Describe(sys))
+	}
+}
+
+// provedModel is the safety model res's invariant, a proof of property
+// k of sys, is of, as prove reads it: the sliced system's when res was
+// sliced, at res's level, the group-counter model built step by step,
+// and the steps no run takes left out (firing).
+func provedModel(t *testing.T, ctx context.Context, s presburger.Solver, i int, sys *gsst.System, k int, res prove.Result) *counterabs.ParamModel {
+	t.Helper()
 	if res.Sliced != nil {
 		sys = res.Sliced // the invariant is of its model
 	}
@@ -217,11 +233,5 @@ func checkAsWritten(t *testing.T, ctx context.Context, s presburger.Solver, i in
 	if err != nil {
 		t.Fatalf("system %d, %s: %v", i, sys.Properties[k].Name, err)
 	}
-	premise, phi, _ := counterabs.PremisedSafety(m.Properties[0].Formula)
-	ts := m.TransitionSystem().Question(presburger.Negation(phi))
-	ts.Init = presburger.Conj(ts.Init, premise)
-	if err := presburger.CheckInvariant(ctx, s, ts, res.Invariant); err != nil {
-		t.Errorf("system %d, %s (%s): the invariant %s is no certificate for the model as written: %v\n%s",
-			i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, err, testsupport.Describe(sys))
-	}
+	return m
 }
