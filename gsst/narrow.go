@@ -41,12 +41,15 @@ import (
 //     another state (S is no longer one of them), or nothing at all for
 //     a group that does not start in S.
 //
-// An atom that holds at every initial configuration is dropped. It
-// returns s, true and premise when it folds nothing.
+// A conjunct that is a zero test of a sum of nonnegative terms ("x0 +
+// x1 = 0", "#A + #B <= 0": presburger.SplitZeroSums) is read as the zero
+// tests of its terms, each folded or kept on its own. An atom that holds
+// at every initial configuration is dropped. It returns s, true and
+// premise when it folds nothing.
 func (s *System) NarrowInitial(premise presburger.Formula) (narrowed *System, folded, rest presburger.Formula, err error) {
 	spec := s.Spec()
 	var done, kept []presburger.Formula
-	for _, c := range presburger.Conjuncts(premise) {
+	for _, c := range presburger.Conjuncts(presburger.SplitZeroSums(premise, s.nonneg)) {
 		if spec.narrow(c) {
 			done = append(done, c)
 			continue
@@ -187,4 +190,23 @@ func (s *Spec) narrowEmpty(st, g int) bool {
 		s.InitOver = nil
 	}
 	return true
+}
+
+// nonneg reports whether every value v takes in a configuration of s is
+// at least 0: a counter's, a shared variable's whose domain starts at 0
+// or above, a parameter's not fixed (InstanceCondition), a group size's
+// and n's. Only these may have a zero test of their sum split into
+// theirs (presburger.SplitZeroSums): "x + y = 0" with y in -1..1 holds
+// at x = 1, y = -1.
+func (s *Spec) nonneg(v presburger.Var) bool {
+	if _, _, isCounter := s.Counter(v); isCounter {
+		return true
+	}
+	if j, isShared := s.SharedOf(v); isShared {
+		return s.Shared[j].Lo >= 0
+	}
+	if k, isParam := s.ParamOf(v); isParam {
+		return !s.Params[k].Fixed
+	}
+	return false
 }

@@ -29,7 +29,7 @@ func (s *System) PinParams() (*System, bool, error) {
 	// k2 <= 2", or "x_0 <= 0" that prove's narrowing of an initial
 	// value writes, pins as "k2 = 2" and "x_0 = 0" do.
 	ranges := map[presburger.Var]presburger.Bound{}
-	for _, c := range presburger.Conjuncts(s.Assume.Formula) {
+	for _, c := range presburger.Conjuncts(presburger.SplitZeroSums(s.Assume.Formula, s.nonneg)) {
 		a, ok := c.(presburger.Cmp)
 		if !ok || len(a.T.Monos) != 1 {
 			continue

@@ -717,7 +717,16 @@ func askLive(ctx context.Context, solver presburger.Solver, m *counterabs.ParamM
 	// Read with the negations pushed to the atoms, as the guards are
 	// (counterabs): the lemmas take a premise's atoms one by one, and
 	// "!(#I != 0 | chose0 != n - f)" hid them.
-	a := liveAsk{premise: presburger.PushNegations(premise), start: presburger.PushNegations(start), trigger: presburger.PushNegations(trigger), q: presburger.PushNegations(q), j: presburger.PushNegations(j), settledOnly: settledOnly}
+	// A zero test of a sum of counters (and of nonnegative parameters and
+	// shared variables), "#I + f = 0", is read as its terms' ("#I = 0 &
+	// f = 0"), as the other readers of premises do: premiseScope takes
+	// the conjuncts on the parameters alone from it (ByMC's cf1s so
+	// written lost f = 0 and took 5 s).
+	nonneg := presburger.NonnegIn(m.TransitionSystem().Domain)
+	read := func(f presburger.Formula) presburger.Formula {
+		return presburger.SplitZeroSums(presburger.PushNegations(f), nonneg)
+	}
+	a := liveAsk{premise: read(premise), start: read(start), trigger: read(trigger), q: read(q), j: read(j), settledOnly: settledOnly}
 	var err error
 	if a.m, a.cond, err = premiseScope(ctx, solver, m, presburger.Conj(a.premise, a.start)); err != nil {
 		return liveAsk{}, false, err
