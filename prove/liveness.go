@@ -726,7 +726,7 @@ func askLive(ctx context.Context, solver presburger.Solver, m *counterabs.ParamM
 	read := func(f presburger.Formula) presburger.Formula {
 		return presburger.SplitZeroSums(presburger.PushNegations(f), nonneg)
 	}
-	a := liveAsk{premise: read(premise), start: read(start), trigger: read(trigger), q: read(q), j: read(j), settledOnly: settledOnly}
+	a := liveAsk{premise: read(premise), start: read(start), trigger: presburger.PushNegations(trigger), q: presburger.PushNegations(q), j: presburger.PushNegations(j), settledOnly: settledOnly}
 	var err error
 	if a.m, a.cond, err = premiseScope(ctx, solver, m, presburger.Conj(a.premise, a.start)); err != nil {
 		return liveAsk{}, false, err
