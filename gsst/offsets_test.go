@@ -147,8 +147,9 @@ func findScalar(n *yaml.Node, style string) *yaml.Node {
 	var found *yaml.Node
 	var walk func(n *yaml.Node, key string)
 	walk = func(n *yaml.Node, key string) {
-		if n.Kind == yaml.ScalarNode && n.Style == want && (style != "plain" || key == "guard") &&
-			!(style == "single" && n.Value == "é") {
+		// The last one found: the single style's value follows an 'é'
+		// in its sequence, and may be 'é' itself.
+		if n.Kind == yaml.ScalarNode && n.Style == want && (style != "plain" || key == "guard") {
 			found = n
 		}
 		for i, c := range n.Content {
