@@ -696,61 +696,32 @@ func SafetyFormula(f ctl.Formula) (phi presburger.Formula, ok bool) {
 // the rest: "c -> g", with c a condition on one state and g not one,
 // holds when g holds from every initial configuration where c holds
 // (ByMC's "loc1 == 0 -> [](...)": no correct process starts with 1).
-// Premises nest ("c1 -> c2 -> g" has premise c1 & c2), "d | g", with d
-// a condition on one state, is the same as "!d -> g" (ByMC's
-// translation writes nbacr's validity so), and "!(c & h)" as "c -> !h"
-// (c -> AG q written "!(c & EF !q)"); in those two the condition may
-// come second ("g | d", "!(h & c)"). The premise is true, and g is f,
-// when f has none.
+// It reads f in one normal form, whatever its spelling: f's disjuncts,
+// the negations pushed through !, &, | and -> (not through a temporal
+// operator), are conditions d1, ..., dk on one state and one other
+// formula g, and the premise is !d1 & ... & !dk. So premises nest ("c1
+// -> c2 -> g" has premise c1 & c2), "d | g" is "!d -> g" (ByMC's
+// translation writes nbacr's validity so), "!(c & h)" is "c -> !h" (c
+// -> AG q written "!(c & EF !q)"), and the contrapositive "h -> !c" is
+// "c -> !h", each either way round. The premise is true, and g is f,
+// when f has no such premise: f is a condition on one state, or has
+// two or more other disjuncts.
 func Premise(f ctl.Formula) (premise presburger.Formula, g ctl.Formula) {
-	premise = presburger.True
-	for {
-		if n, isNot := f.(ctl.Not); isNot {
-			if b, isAnd := n.X.(ctl.Binary); isAnd && b.Op == ctl.And {
-				if c, h, ok := stateSide(b); ok {
-					premise, f = presburger.Conj(premise, c), ctl.Not{X: h}
-					continue
-				}
-			}
-		}
-		b, isBinary := f.(ctl.Binary)
-		if !isBinary || b.Op != ctl.Implies && b.Op != ctl.Or {
-			return premise, f
-		}
-		if b.Op == ctl.Or {
-			d, h, ok := stateSide(b)
-			if !ok {
-				return premise, f
-			}
-			premise, f = presburger.Conj(premise, presburger.Negation(d)), h
+	var ps []presburger.Formula
+	for _, d := range disjuncts(f, false, false) {
+		if c, isState := stateFormula(d); isState {
+			ps = append(ps, presburger.Negation(c))
 			continue
 		}
-		if _, isState := stateFormula(b.R); isState {
-			return premise, f
+		if g != nil {
+			return presburger.True, f
 		}
-		c, ok := stateFormula(b.L)
-		if !ok {
-			return premise, f
-		}
-		premise, f = presburger.Conj(premise, c), b.R
+		g = d
 	}
-}
-
-// stateSide returns the operand of b, a conjunction or a disjunction,
-// that is a condition on one state (c) and the other (h), which is not:
-// either may come first ("c & EF q" or "EF q & c", "c | AG p" or
-// "AG p | c"), since "&" and "|" commute. ok is false unless exactly one
-// operand is a condition on one state.
-func stateSide(b ctl.Binary) (c presburger.Formula, h ctl.Formula, ok bool) {
-	l, lState := stateFormula(b.L)
-	r, rState := stateFormula(b.R)
-	switch {
-	case lState && !rState:
-		return l, b.R, true
-	case rState && !lState:
-		return r, b.L, true
+	if g == nil {
+		return presburger.True, f
 	}
-	return nil, nil, false
+	return presburger.Conj(ps...), g
 }
 
 // PremisedSafety recognises the safety properties a prover decides,
@@ -1547,55 +1518,97 @@ func LivenessFormula(f ctl.Formula) (start, trigger, q presburger.Formula, ok bo
 	if q, ok := af(f); ok {
 		return presburger.True, presburger.False, q, true
 	}
-	u, isAG := f.(ctl.Unary)
-	if !isAG || u.Op != ctl.AG {
+	// AG (p -> AF q) in any spelling GuardedAG reads: AG (!p | AF q)
+	// either way round, AG (a -> b -> AF q), AG !(p & EG !q), AG (EG !q
+	// -> !p), and AG AF q, also written AG !EG !q (p true).
+	p, x, ok := GuardedAG(f)
+	if !ok {
 		return nil, nil, nil, false
 	}
-	if q, ok := af(u.X); ok {
-		return presburger.True, presburger.True, q, true
+	if q, ok = af(x); !ok {
+		return nil, nil, nil, false
 	}
-	// AG (r1 | ... | AF q | ... | rk), the ri conditions on one state,
-	// is AG (p -> AF q) with p = !r1 & ... & !rk: AG (p -> AF q) itself,
-	// AG (!p | AF q) either way round, AG (a -> b -> AF q), AG !(p & EG
-	// !q), AG (EG !q -> !p).
-	var p []presburger.Formula
-	q = nil
-	for _, d := range disjuncts(u.X, false) {
-		if x, isAF := af(d); isAF && q == nil {
-			q = x
+	return p, p, q, true
+}
+
+// GuardedAG reads f as AG (p -> x), p a condition on one state and x
+// not one, in every spelling of that one normal form: f is AG y, or !EF
+// z or !E[true U z] with y = !z, and y's disjuncts, the negations
+// pushed through !, &, |, -> and EG (disjuncts), are conditions r1,
+// ..., rk on one state and exactly one other formula x, in any order
+// and nesting; p is !r1 & ... & !rk (true when k is 0). So AG (p -> x),
+// AG (!p | x), AG (x | !p), AG !(p & !x), AG !(!x & p), AG (p1 -> p2
+// -> x), !EF (p & !x) and !EF (!x & p) are all read alike. Each step is
+// exact in CTL, over fair paths too, so f holds exactly where AG (p ->
+// x) does. Nothing below the top is rewritten otherwise (a caller reads
+// x's own spellings). ok is false when f is none of these, or y has no
+// such x or two of them.
+func GuardedAG(f ctl.Formula) (p presburger.Formula, x ctl.Formula, ok bool) {
+	y, isAG := agOperand(f)
+	if !isAG {
+		return nil, nil, false
+	}
+	var ps []presburger.Formula
+	for _, d := range disjuncts(y, false, true) {
+		if r, isState := stateFormula(d); isState {
+			ps = append(ps, presburger.Negation(r))
 			continue
 		}
-		r, isState := stateFormula(d)
-		if !isState {
-			return nil, nil, nil, false
+		if x != nil {
+			return nil, nil, false
 		}
-		p = append(p, presburger.Negation(r))
+		x = d
 	}
-	if q == nil {
-		return nil, nil, nil, false
+	if x == nil {
+		return nil, nil, false
 	}
-	start = presburger.Conj(p...) // true when AG AF q is written AG !EG !q
-	return start, start, q, true
+	return presburger.Conj(ps...), x, true
+}
+
+// agOperand returns y when f is AG y, and !z when f is !EF z or !E[true
+// U z], the same formula as AG !z; ok is false otherwise.
+func agOperand(f ctl.Formula) (y ctl.Formula, ok bool) {
+	switch f := f.(type) {
+	case ctl.Unary:
+		if f.Op == ctl.AG {
+			return f.X, true
+		}
+	case ctl.Not:
+		switch z := f.X.(type) {
+		case ctl.Unary:
+			if z.Op == ctl.EF {
+				return ctl.Not{X: z.X}, true
+			}
+		case ctl.Until:
+			if l, isState := stateFormula(z.L); !z.All && isState && l == presburger.True {
+				return ctl.Not{X: z.R}, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // disjuncts returns formulas whose disjunction is f (!f when neg),
-// with the negations pushed through !, &, |, -> and EG (!EG x is AF
-// !x), each step exact in CTL, also over fair paths.
-func disjuncts(f ctl.Formula, neg bool) []ctl.Formula {
+// with the negations pushed through !, &, |, -> and, when throughEG is
+// set, EG (!EG x is AF !x), each step exact in CTL, also over fair
+// paths. Without throughEG a negated EG stays as written, !EG x: the
+// fairness premise a liveness shape states under it (prove's liveShape)
+// is read from that form.
+func disjuncts(f ctl.Formula, neg, throughEG bool) []ctl.Formula {
 	switch f := f.(type) {
 	case ctl.Not:
-		return disjuncts(f.X, !neg)
+		return disjuncts(f.X, !neg, throughEG)
 	case ctl.Binary:
 		switch {
 		case f.Op == ctl.Or && !neg:
-			return append(disjuncts(f.L, false), disjuncts(f.R, false)...)
+			return append(disjuncts(f.L, false, throughEG), disjuncts(f.R, false, throughEG)...)
 		case f.Op == ctl.And && neg:
-			return append(disjuncts(f.L, true), disjuncts(f.R, true)...)
+			return append(disjuncts(f.L, true, throughEG), disjuncts(f.R, true, throughEG)...)
 		case f.Op == ctl.Implies && !neg:
-			return append(disjuncts(f.L, true), disjuncts(f.R, false)...)
+			return append(disjuncts(f.L, true, throughEG), disjuncts(f.R, false, throughEG)...)
 		}
 	case ctl.Unary:
-		if f.Op == ctl.EG && neg {
+		if f.Op == ctl.EG && neg && throughEG {
 			return []ctl.Formula{ctl.Unary{Op: ctl.AF, X: ctl.Not{X: f.X}}}
 		}
 	}
@@ -1652,38 +1665,17 @@ func (m *ParamModel) Fairness() (ParamFairness, error) {
 // where it does not, it is the safety property AG (p -> q); prove
 // checks that before it asks so.
 func PremisedInvariance(f ctl.Formula) (p, q presburger.Formula, ok bool) {
-	u, isAG := unaryForms(f).(ctl.Unary)
-	if !isAG || u.Op != ctl.AG {
+	p, x, ok := GuardedAG(unaryForms(f))
+	if !ok || p == presburger.True {
 		return nil, nil, false
 	}
-	var ps []presburger.Formula
-	for _, d := range disjuncts(u.X, false) {
-		// AG q' among the disjuncts, or !EF r as disjuncts writes it.
-		var inner ctl.Formula
-		switch d := d.(type) {
-		case ctl.Unary:
-			if d.Op == ctl.AG {
-				inner = d.X
-			}
-		case ctl.Not:
-			if e, isEF := d.X.(ctl.Unary); isEF && e.Op == ctl.EF {
-				inner = ctl.Not{X: e.X}
-			}
-		}
-		if inner != nil && q == nil {
-			if x, isState := stateFormula(inner); isState {
-				q = x
-				continue
-			}
-		}
-		r, isState := stateFormula(d)
-		if !isState {
-			return nil, nil, false
-		}
-		ps = append(ps, presburger.Negation(r))
-	}
-	if q == nil || len(ps) == 0 {
+	// AG q', or !EF r as GuardedAG's disjuncts write it.
+	inner, isAG := agOperand(x)
+	if !isAG {
 		return nil, nil, false
 	}
-	return presburger.Conj(ps...), q, true
+	if q, ok = stateFormula(inner); !ok {
+		return nil, nil, false
+	}
+	return p, q, true
 }

@@ -11,21 +11,23 @@ import (
 
 // TestPremiseEitherOrder checks that Premise reads a premise written
 // after the rest ("AG p | c", "!(EF q & c)") as it reads it written
-// first, and leaves alone what has no premise to read in either order
-// (an implication the other way round, two temporal operands, two
-// conditions on one state).
+// first, the contrapositive "h -> !c" as "c -> !h", and leaves alone
+// what has no premise to read in either order (two temporal operands,
+// two conditions on one state).
 func TestPremiseEitherOrder(t *testing.T) {
 	pairs := [][2]string{
 		{"#A >= 1 | AG #B = 0", "AG #B = 0 | #A >= 1"},
 		{"!(#A = 2 & EF #B >= 1)", "!(EF #B >= 1 & #A = 2)"},
 		{"#A >= 1 | (#B = 0 -> AG #A >= 1)", "(AG #A >= 1 | #B != 0) | #A >= 1"},
 		{"!(#A = 0 & EF (#B >= 1 & #A >= 1))", "!(EF (#B >= 1 & #A >= 1) & #A = 0)"},
+		{"!(#A >= 1) -> !AG #B = 0", "AG #B = 0 -> #A >= 1"},
+		{"#A = 1 -> #B = 0 -> !EF #B >= 2", "EF #B >= 2 -> !(#A = 1 & #B = 0)"},
 	}
 	src := "name: order\nstates: [A, B]\ngroups: {p: 1..}\ninit: A\ntransitions:\n- {from: A, to: B}\nproperties:\n"
 	for i, p := range pairs {
 		src += fmt.Sprintf("  first%d: %q\n  second%d: %q\n", i, p[0], i, p[1])
 	}
-	for i, f := range []string{"AG #B = 0 -> #A >= 1", "AG #B = 0 | EF #A >= 1", "#A >= 1 | #B = 0"} {
+	for i, f := range []string{"AG #B = 0 | EF #A >= 1", "#A >= 1 | #B = 0", "#A >= 1 | AG #B = 0 | EF #A >= 1"} {
 		src += fmt.Sprintf("  none%d: %q\n", i, f)
 	}
 	sys, err := gsst.Parse("order.yaml", []byte(src))

@@ -41,15 +41,19 @@ import (
 //     another state (S is no longer one of them), or nothing at all for
 //     a group that does not start in S.
 //
-// A conjunct that is a zero test of a sum of nonnegative terms ("x0 +
-// x1 = 0", "#A + #B <= 0": presburger.SplitZeroSums) is read as the zero
-// tests of its terms, each folded or kept on its own. An atom that holds
+// The premise is read with its negations pushed to the atoms
+// (presburger.PushNegations): "!(x < 0 | x > 0)", which prove's initial
+// phase writes for a property's "x >= 0 & x <= 0" after the phase, is
+// "x >= 0 & x <= 0". A conjunct that is a zero test of a sum of
+// nonnegative terms ("x0 + x1 = 0", "#A + #B <= 0":
+// presburger.SplitZeroSums) is read as the zero tests of its terms, each
+// folded or kept on its own. An atom that holds
 // at every initial configuration is dropped. It returns s, true and
 // premise when it folds nothing.
 func (s *System) NarrowInitial(premise presburger.Formula) (narrowed *System, folded, rest presburger.Formula, err error) {
 	spec := s.Spec()
 	var done, kept []presburger.Formula
-	for _, c := range presburger.Conjuncts(presburger.SplitZeroSums(premise, s.nonneg)) {
+	for _, c := range presburger.Conjuncts(presburger.SplitZeroSums(presburger.PushNegations(premise), s.nonneg)) {
 		if spec.narrow(c) {
 			done = append(done, c)
 			continue

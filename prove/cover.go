@@ -488,7 +488,14 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 			index[cs.stateVar(j)] = j
 		}
 	}
-	bad, ok := presburger.DNFWithin(ts.Bad, maxClauses)
+	// A zero test of a sum of nonnegative variables is read as their
+	// zero tests (presburger.SplitZeroSums), the same states in the
+	// domain: a clause takes its zero tests one variable at a time, and
+	// refused "X10 + X22 = 0", so mist's manufacture so written
+	// (testdata/styles/manufacture-pc-sumjoin.yaml) went to Spacer, where
+	// "X10 = 0 & X22 = 0" is refuted here. The fixpoint's complement is
+	// checked on ts, whose Bad is as written.
+	bad, ok := presburger.DNFWithin(splitBadZeroSums(ts), maxClauses)
 	if !ok {
 		return cs, false
 	}
@@ -535,6 +542,19 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		cs.linearFacts = presburger.Conj(facts...)
 	}
 	return cs, !cs.tooMany
+}
+
+// splitBadZeroSums returns ts.Bad with its zero tests of sums of
+// nonnegative variables (ts.Domain) split into theirs, and ts.Bad
+// itself, as written, when it has none.
+func splitBadZeroSums(ts presburger.TransitionSystem) presburger.Formula {
+	nonneg := presburger.NonnegIn(ts.Domain)
+	for c := range presburger.Atoms(ts.Bad) {
+		if _, ok := presburger.ZeroSum(c, nonneg); ok && len(c.T.Monos) >= 2 {
+			return presburger.SplitZeroSums(ts.Bad, nonneg)
+		}
+	}
+	return ts.Bad
 }
 
 // brokenPoolFacts leaves poolFacts out of the invariants, for the test

@@ -272,12 +272,12 @@ func (lq *liveQuestion) findIdle(ctx context.Context, solver presburger.Solver) 
 //
 //	!E[a U EG (a & j)]         from the initial configurations
 //	!EG a                      the same with j true
-//	!EF (p & E[a U EG (a & j)]) from every configuration satisfying p
-//	AG (p -> !E[a U EG (a & j)])
+//	AG (p -> !E[a U EG (a & j)]) from every configuration satisfying p
 //
-// (and EG a for the EG part in the last two; p may come second in the
-// conjunction, and a's conjuncts come in a & j in any order, as
-// presburger.SameUpToOrder reads them). E[a U EG (a & j)] holds
+// (and EG a for the EG part in the last; the last in every spelling
+// counterabs.GuardedAG reads, such as !EF (p & E[...]), AG (!p |
+// !E[...]) or AG !(E[...] & p), and a's conjuncts in a & j in any
+// order, as presburger.SameUpToOrder reads them). E[a U EG (a & j)] holds
 // where a path through a reaches a configuration from which a fair run
 // stays in a & j: a run that never meets q = !a and on which j holds
 // from some point on. So "every run on which j holds from some point on
@@ -293,33 +293,17 @@ func liveShape(f ctl.Formula) (premise, start, trigger, q, j presburger.Formula,
 	if a, j, ok := avoidForever(g, true); ok {
 		return premise, presburger.True, presburger.False, presburger.Negation(a), j, true, true
 	}
-	// !EF (p & X) and AG (p -> !X).
-	var p, x ctl.Formula
-	if n, isNot := g.(ctl.Not); isNot {
-		if u, isEF := n.X.(ctl.Unary); isEF && u.Op == ctl.EF {
-			if b, isAnd := u.X.(ctl.Binary); isAnd && b.Op == ctl.And {
-				p, x = b.L, b.R
-				if _, lState := counterabs.StateFormula(b.L); !lState {
-					p, x = b.R, b.L // "X & p": & commutes
-				}
-			}
-		}
-	} else if u, isAG := g.(ctl.Unary); isAG && u.Op == ctl.AG {
-		if b, isImp := u.X.(ctl.Binary); isImp && b.Op == ctl.Implies {
-			if n, isNot := b.R.(ctl.Not); isNot {
-				p, x = b.L, n.X
-			}
-		}
-	}
-	if p == nil {
+	// AG (p -> !X), in every spelling counterabs.GuardedAG reads: !EF (p &
+	// X), AG (!p | !X), AG !(X & p), AG (p1 -> p2 -> !X), either way round.
+	p, x, ok := counterabs.GuardedAG(g)
+	if !ok {
 		return nil, nil, nil, nil, nil, false, false
 	}
-	pf, okp := counterabs.StateFormula(p)
-	a, j, okx := avoidForever(x, false)
-	if !okp || !okx {
+	a, j, ok := avoidForever(x, true)
+	if !ok {
 		return nil, nil, nil, nil, nil, false, false
 	}
-	return premise, pf, pf, presburger.Negation(a), j, true, true
+	return premise, p, p, presburger.Negation(a), j, true, true
 }
 
 // avoidForever recognises E[a U EG (a & j)] and EG a (j true), negated

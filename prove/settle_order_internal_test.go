@@ -12,15 +12,28 @@ import (
 // premises in the formula whatever the order of the conjunctions a
 // translator writes (the condition p after the until in !EF (X & p), the
 // avoided condition's conjuncts in another order inside EG, the premise
-// on the initial configuration last) as it reads them in ByMC's order.
+// on the initial configuration last) as it reads them in ByMC's order,
+// and in every other spelling of the same formula that one normal form
+// reads (styles25's nnf: AG (!p | !X) for !EF (p & X)).
 func TestLiveShapeEitherOrder(t *testing.T) {
 	const a, q = "#A = 0 & #B = 0", "#B = 0 & #A = 0"
 	const j = "#C >= 1"
+	const x = "E[!(" + a + ") U EG (!(" + a + ") & " + j + ")]"
 	pairs := [][2]string{
 		{"!E[!(" + a + ") U EG (!(" + a + ") & " + j + ")]", "!E[!(" + a + ") U EG (!(" + q + ") & " + j + ")]"},
 		{"!E[!(" + a + ") U EG (!(" + a + ") & " + j + ")]", "!E[!(" + a + ") U EG (" + j + " & !(" + q + "))]"},
 		{"!EF (#C = 1 & E[!(" + a + ") U EG (!(" + a + ") & " + j + ")])", "!EF (E[!(" + a + ") U EG (!(" + q + ") & " + j + ")] & #C = 1)"},
 		{"#A >= 1 | !EG !(" + a + ")", "!EG !(" + q + ") | #A >= 1"},
+		// One normal form (counterabs.GuardedAG, Premise): AG over a
+		// disjunction, a negated conjunction, a nested or contrapositive
+		// implication read as !EF (p & X) and c -> !X are.
+		{"!EF (#C = 1 & " + x + ")", "AG (!(#C = 1) | !" + x + ")"},
+		{"!EF (#C = 1 & " + x + ")", "AG (!" + x + " | !(#C = 1))"},
+		{"!EF (#C = 1 & " + x + ")", "AG !(" + x + " & #C = 1)"},
+		{"!EF (#C = 1 & " + x + ")", "AG (" + x + " -> !(#C = 1))"},
+		{"!EF ((#C = 1 & #A = 0) & " + x + ")", "AG (#C = 1 -> #A = 0 -> !" + x + ")"},
+		{"#A = 0 -> !" + x, "" + x + " -> !(#A = 0)"},
+		{"#A = 0 -> !" + x, "!(" + x + " & #A = 0)"},
 	}
 	src := "name: order\nstates: [A, B, C]\ngroups: {p: 1..}\ninit: A\ntransitions:\n- {from: A, to: B}\n- {from: B, to: C}\nproperties:\n"
 	for i, p := range pairs {
