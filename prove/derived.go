@@ -66,6 +66,12 @@ type liftMap struct {
 	sums   map[string][]string
 	groups func(g int) []int
 	extra  map[presburger.Var]presburger.Term
+	// given, facts over to's variables conjoined to the carried
+	// invariant (carryIntoVia) and re-checked with it: what holds of
+	// to's reachable states that the derived model has no variable to
+	// say (freegroups.go: a group's counters of states only another
+	// group enters are 0).
+	given []presburger.Formula
 }
 
 // liftFormulaVia is liftFormula with the variables merged as lm says.
@@ -246,7 +252,7 @@ func carryIntoVia(ctx context.Context, to *counterabs.ParamModel, names []string
 	for j := range from.Shared {
 		state[from.Shared[j].Name] = true
 	}
-	facts := []presburger.Formula{inv}
+	facts := append([]presburger.Formula{inv}, lm.given...)
 	// The derived family's conditions on the parameters: its assumption
 	// may say more than to's (a premise's conjunct on a variable that
 	// starts at a parameter's value, narrow.go), and a parameter it

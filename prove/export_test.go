@@ -706,3 +706,36 @@ func CarrySumsLive(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	ok, err = carrySumsLive(ctx, solver, liveModelOf(sys), mg, sums, sys.Properties[index].Name, &r)
 	return r, ok, err
 }
+
+// SetGroupFreeing turns the asking of a system with the group lists no
+// run reads dropped (freegroups.go) on or off, returning the function
+// that restores it.
+func SetGroupFreeing(on bool) (restore func()) {
+	was := groupFreeing
+	groupFreeing = on
+	return func() { groupFreeing = was }
+}
+
+// CarryFreed asks property index of sys with the group lists no run
+// reads dropped (gsst's FreeGroups), hands its answer to tamper, and
+// carries it back to sys as prove does (carryFreed): the result and
+// whether it carried; ok false also when no list is dropped or the
+// property is not proved.
+func CarryFreed(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, index int, tamper func(*Result)) (Result, bool, error) {
+	free, ok, err := sys.FreeGroups()
+	if err != nil || !ok {
+		return Result{}, false, err
+	}
+	one := free.WithProperties(index)
+	sub, err := checkGroupsMerged(ctx, one, prover, solver)
+	if err != nil {
+		return Result{}, false, err
+	}
+	r := sub.Results[0]
+	if r.Verdict != Proved {
+		return r, false, nil
+	}
+	tamper(&r)
+	ok, err = carryFreed(ctx, sys, one, newGivenModels(sys, solver), solver, index, &r)
+	return r, ok, err
+}

@@ -314,7 +314,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	rep, err := checkGroupsMerged(ctx, sys, prover, solver, opts...)
+	rep, err := checkGroupsFreed(ctx, sys, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}

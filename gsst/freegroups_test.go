@@ -1,0 +1,62 @@
+package gsst_test
+
+import (
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+)
+
+// TestFreeGroups checks which lists FreeGroups drops: the controller's
+// part and block out of its own states; not a block or transfer naming
+// proc (a group of many processes), nor a part naming the controller out
+// of a state proc enters too, nor anything under weak fairness.
+func TestFreeGroups(t *testing.T) {
+	const src = `
+states: [A, B, V0, V1]
+groups: {proc: 1.., ctl: 1}
+init: {proc: A, ctl: V0}
+transitions:
+  - {from: A, to: B, guard: {proc: "#V1 = 1"}, broadcast: ["B -> A [proc]"]}
+  - {from: V1, to: V0, guard: {ctl: "#B = 0"}}
+  - {from: B, to: A}
+rendezvous:
+  - parts: [{from: A, to: B}, {from: V0, to: V1, groups: [ctl]}]
+  - parts: [{from: B, to: A}, {from: A, to: A, groups: [ctl]}]
+properties:
+  p: "AG #B <= 5"
+`
+	sys, err := gsst.Parse("ctl.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, ok, err := sys.FreeGroups()
+	if err != nil || !ok {
+		t.Fatalf("FreeGroups: %v, %v", ok, err)
+	}
+	if got := free.Transitions[0].Blocks[0].Groups; len(got) != 1 {
+		t.Errorf("block of A -> B: groups %v, want [0] (proc is no controller)", got)
+	}
+	if got := free.Transitions[0].Broadcast[0].Groups; len(got) != 1 {
+		t.Errorf("transfer B -> A: groups %v, want [0]", got)
+	}
+	if got := free.Transitions[1].Blocks[0].Groups; len(got) != 2 {
+		t.Errorf("block of V1 -> V0: groups %v, want [0 1]", got)
+	}
+	if got := free.Rendezvous[0].Parts[1].Groups; got != nil {
+		t.Errorf("part V0 -> V1: groups %v, want none", got)
+	}
+	if got := free.Rendezvous[1].Parts[1].Groups; len(got) != 1 {
+		t.Errorf("part A -> A naming ctl: groups %v, want [1] (proc enters A)", got)
+	}
+	if len(free.Steps()) != len(sys.Steps()) {
+		t.Errorf("%d steps, want %d", len(free.Steps()), len(sys.Steps()))
+	}
+
+	weak, err := gsst.Parse("weak.yaml", []byte(src+"fairness:\n  weak: [\"B -> A\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := weak.FreeGroups(); ok {
+		t.Errorf("FreeGroups dropped lists under weak fairness")
+	}
+}
