@@ -680,8 +680,8 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 // (cutFacts), which its invariant need not say, Frozen what holds
 // throughout the phase (every counter
 // but those of I and of the group's targets 0, each shared variable no
-// step out of I increments at its initial value, the pools' sums, the
-// link, the premise), Fixed the disjuncts of phi that constantPart
+// step out of I increments at its initial value, which may be a term
+// over the parameters, the pools' sums, the link, the premise), Fixed the disjuncts of phi that constantPart
 // moved into the rest question's premise (false when none). While a
 // process is in I only the steps out of I can fire (the others wait
 // for In = 0), which keep PhaseInv (inductive on the phase system) and
@@ -693,10 +693,10 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 // decides all of it on sys's model; false, with restRes unchanged, when
 // the check fails or cannot decide (the model's steps may differ from
 // the derived models': a step no run takes, cut from one of them), or a
-// formula does not carry. The answer is then the derived questions',
-// as the argument of phase.go makes it one of sys.
+// formula does not carry. The property is then asked of sys as written
+// (checkPhased): the argument of phase.go alone is no certificate.
 func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburger.Formula, phaseRes, restRes *Result) (bool, error) {
-	if phaseRes.proof == nil || restRes.proof == nil || phaseRes.Invariant == nil || restRes.Invariant == nil || phaseRes.Live != nil || restRes.Live != nil {
+	if !phaseJoin || phaseRes.proof == nil || restRes.proof == nil || phaseRes.Invariant == nil || restRes.Invariant == nil || phaseRes.Live != nil || restRes.Live != nil {
 		return false, nil
 	}
 	m := c.model(ctx)
@@ -737,15 +737,17 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 		}
 	}
 	for j := range m.Shared {
-		k := m.SharedIndex(j)
-		if ph.incr[k] {
+		if ph.incr[m.SharedIndex(j)] {
 			continue
 		}
-		v := &c.sys.Shared[k]
-		if !v.InitTerm.IsConst() || v.InitSeveral() {
+		// Its initial value, a term over the parameters where the
+		// file writes one (a count down from n, "left_x: {init: n}"):
+		// no step writes it in the phase.
+		init, fixed := m.InitialValue(len(m.Counters) + j)
+		if !fixed {
 			return false, nil
 		}
-		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
+		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, init))
 	}
 	for _, pool := range m.Pools {
 		var sum presburger.Term

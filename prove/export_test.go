@@ -440,6 +440,14 @@ func WithoutPhaseCut() (restore func()) {
 	return func() { phaseElimination = true }
 }
 
+// WithoutPhaseJoin has every join of the two proofs of an initial
+// phase's questions fail (carryProof), until the returned function
+// restores it.
+func WithoutPhaseJoin() (restore func()) {
+	phaseJoin = false
+	return func() { phaseJoin = true }
+}
+
 // AskedAgain says that res, the answer of a derived question (a sliced
 // system, the steps after an initial phase), was a run that could not
 // be carried to the system given, which was asked again.
