@@ -924,10 +924,20 @@ func progressAs(sys *gsst.System, at []int, opts []Option) []Option {
 }
 
 // liveModelOf returns sys's group-counter model of its liveness
-// properties, as checkLive builds it, which a liveness certificate
-// carried from a derived system is re-checked on; nil when it cannot be
-// built.
+// properties as the system writes them (checkLive's written), which a
+// liveness certificate carried from a derived system is re-checked on;
+// nil when it cannot be built.
 func liveModelOf(sys *gsst.System) *counterabs.ParamModel {
+	m, err := buildLiveModel(sys)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// buildLiveModel builds sys's group-counter model of its liveness
+// properties as the system writes them.
+func buildLiveModel(sys *gsst.System) (*counterabs.ParamModel, error) {
 	var idx []int
 	for k := range sys.Properties {
 		if IsLiveness(sys.Properties[k].Formula) {
@@ -936,10 +946,10 @@ func liveModelOf(sys *gsst.System) *counterabs.ParamModel {
 	}
 	m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...), counterabs.RunSteps())
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	m.Reason = "liveness is decided on the group-counter model, exact for any system, where fairness per group is expressible"
-	return m
+	return m, nil
 }
 
 // carryLiveVia carries the liveness certificate of res, found on
@@ -1001,23 +1011,12 @@ func carryLiveVia(ctx context.Context, solver presburger.Solver, to *counterabs.
 		}
 		out.Ranks = append(out.Ranks, rank)
 	}
-	eqs := presburger.SolveEqs{S: solver}
-	if cert.Settled {
-		err = lq.checkSettled(ctx, eqs, out, a.j)
-	} else {
-		err = lq.checkLive(ctx, eqs, out)
-	}
-	if err != nil {
+	if err := lq.checkCert(ctx, solver, out, a.j); err != nil {
 		// Not a certificate of the system as written (or the solver
 		// cannot tell): the property is asked again as written.
 		return false, nil
 	}
-	lemmas := liftLemmasVia(from, to, res.Lemmas, lm, lq.varName)
-	if cert.Settled {
-		lq.provedSettled(out, lemmas, res)
-	} else {
-		lq.proved(out, lemmas, res)
-	}
+	lq.provedCert(out, liftLemmasVia(from, to, res.Lemmas, lm, lq.varName), res)
 	if a.cond != presburger.True {
 		out.PremiseText = FormatInvariant(a.cond, to.VarName, to.TypedAtom)
 	}

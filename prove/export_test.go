@@ -362,6 +362,12 @@ func Firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	return firing(ctx, solver, m)
 }
 
+// LiveFiring exposes liveFiring: the liveness questions' model without
+// its transfers out of counters that stay 0.
+func LiveFiring(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
+	return liveFiring(ctx, solver, m)
+}
+
 // BreakRaised makes raisedCounters ignore transfers (a broadcast into a
 // state raises nothing), until the returned function restores it.
 func BreakRaised() (restore func()) {
