@@ -298,3 +298,26 @@ properties:
 		t.Errorf("response proved without the certificate re-checked on the model with the transfers (%s)", r.LevelReason)
 	}
 }
+
+// TestHollowTransfersLiveStyles: ByMC's c1cs in tokens and strb with its
+// thresholds over the states, each written with a broadcast "Zdead ->
+// target" on every step out of a state nobody enters
+// (testdata/styles/*-zdead.yaml), have their liveness properties proved
+// on the model without those transfers, each certificate re-checked on
+// the model with them; with the transfers kept (main before liveFiring),
+// fast0 and relay were unknown, out of work. The work is vsym prove's
+// default budget per property (analysis.PropertyWork), so that such a
+// regression fails in seconds rather than runs on.
+func TestHollowTransfersLiveStyles(t *testing.T) {
+	for _, name := range []string{"c1cs-tokens-live-zdead.yaml", "strb-states-spread-zdead.yaml"} {
+		_, rep := proveStyle(t, name, prove.MaxWork(20_000_000))
+		for _, r := range rep.Results {
+			switch {
+			case r.Verdict != prove.Proved:
+				t.Errorf("%s: %s %v (%s), want proved", name, r.Property.Name, r.Verdict, r.Reason)
+			case prove.IsLiveness(r.Property.Formula) && !strings.Contains(r.LevelReason, "re-checked on the model with them"):
+				t.Errorf("%s: %s proved on %s, want the model without the transfers, the certificate re-checked with them", name, r.Property.Name, r.LevelReason)
+			}
+		}
+	}
+}
