@@ -686,8 +686,8 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 // (cutFacts), which its invariant need not say, Frozen what holds
 // throughout the phase (every counter
 // but those of I and of the group's targets 0, each shared variable no
-// step out of I increments at its initial value, the pools' sums, the
-// link, the premise), Fixed the disjuncts of phi that constantPart
+// step out of I increments at its initial value, which may be a term
+// over the parameters, the pools' sums, the link, the premise), Fixed the disjuncts of phi that constantPart
 // moved into the rest question's premise (false when none). While a
 // process is in I only the steps out of I can fire (the others wait
 // for In = 0), which keep PhaseInv (inductive on the phase system) and
@@ -699,10 +699,10 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 // decides all of it on sys's model; false, with restRes unchanged, when
 // the check fails or cannot decide (the model's steps may differ from
 // the derived models': a step no run takes, cut from one of them), or a
-// formula does not carry. The answer is then the derived questions',
-// as the argument of phase.go makes it one of sys.
+// formula does not carry. The property is then asked of sys as written
+// (checkPhased): the argument of phase.go alone is no certificate.
 func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburger.Formula, phaseRes, restRes *Result) (bool, error) {
-	if phaseRes.proof == nil || restRes.proof == nil || phaseRes.Invariant == nil || restRes.Invariant == nil || phaseRes.Live != nil || restRes.Live != nil {
+	if !phaseJoin || phaseRes.proof == nil || restRes.proof == nil || phaseRes.Invariant == nil || restRes.Invariant == nil || phaseRes.Live != nil || restRes.Live != nil {
 		return false, nil
 	}
 	m := c.model(ctx)
@@ -743,15 +743,17 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 		}
 	}
 	for j := range m.Shared {
-		k := m.SharedIndex(j)
-		if ph.incr[k] {
+		if ph.incr[m.SharedIndex(j)] {
 			continue
 		}
-		v := &c.sys.Shared[k]
-		if !v.InitTerm.IsConst() || v.InitSeveral() {
+		// Its initial value, a term over the parameters where the
+		// file writes one (a count down from n, "left_x: {init: n}"):
+		// no step writes it in the phase.
+		init, fixed := m.InitialValue(len(m.Counters) + j)
+		if !fixed {
 			return false, nil
 		}
-		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, presburger.ConstTerm(int64(v.Init))))
+		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, init))
 	}
 	for _, pool := range m.Pools {
 		var sum presburger.Term
@@ -928,10 +930,20 @@ func progressAs(sys *gsst.System, at []int, opts []Option) []Option {
 }
 
 // liveModelOf returns sys's group-counter model of its liveness
-// properties, as checkLive builds it, which a liveness certificate
-// carried from a derived system is re-checked on; nil when it cannot be
-// built.
+// properties as the system writes them (checkLive's written), which a
+// liveness certificate carried from a derived system is re-checked on;
+// nil when it cannot be built.
 func liveModelOf(sys *gsst.System) *counterabs.ParamModel {
+	m, err := buildLiveModel(sys)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// buildLiveModel builds sys's group-counter model of its liveness
+// properties as the system writes them.
+func buildLiveModel(sys *gsst.System) (*counterabs.ParamModel, error) {
 	var idx []int
 	for k := range sys.Properties {
 		if IsLiveness(sys.Properties[k].Formula) {
@@ -940,10 +952,10 @@ func liveModelOf(sys *gsst.System) *counterabs.ParamModel {
 	}
 	m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...), counterabs.RunSteps())
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	m.Reason = "liveness is decided on the group-counter model, exact for any system, where fairness per group is expressible"
-	return m
+	return m, nil
 }
 
 // carryLiveVia carries the liveness certificate of res, found on
@@ -1005,23 +1017,12 @@ func carryLiveVia(ctx context.Context, solver presburger.Solver, to *counterabs.
 		}
 		out.Ranks = append(out.Ranks, rank)
 	}
-	eqs := presburger.SolveEqs{S: solver}
-	if cert.Settled {
-		err = lq.checkSettled(ctx, eqs, out, a.j)
-	} else {
-		err = lq.checkLive(ctx, eqs, out)
-	}
-	if err != nil {
+	if err := lq.checkCert(ctx, solver, out, a.j); err != nil {
 		// Not a certificate of the system as written (or the solver
 		// cannot tell): the property is asked again as written.
 		return false, nil
 	}
-	lemmas := liftLemmasVia(from, to, res.Lemmas, lm, lq.varName)
-	if cert.Settled {
-		lq.provedSettled(out, lemmas, res)
-	} else {
-		lq.proved(out, lemmas, res)
-	}
+	lq.provedCert(out, liftLemmasVia(from, to, res.Lemmas, lm, lq.varName), res)
 	if a.cond != presburger.True {
 		out.PremiseText = FormatInvariant(a.cond, to.VarName, to.TypedAtom)
 	}

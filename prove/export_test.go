@@ -362,6 +362,12 @@ func Firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 	return firing(ctx, solver, m)
 }
 
+// LiveFiring exposes liveFiring: the liveness questions' model without
+// its transfers out of counters that stay 0.
+func LiveFiring(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
+	return liveFiring(ctx, solver, m)
+}
+
 // BreakRaised makes raisedCounters ignore transfers (a broadcast into a
 // state raises nothing), until the returned function restores it.
 func BreakRaised() (restore func()) {
@@ -438,6 +444,14 @@ func RaiseToInitial(ctx context.Context, s presburger.Solver, m *counterabs.Para
 func WithoutPhaseCut() (restore func()) {
 	phaseElimination = false
 	return func() { phaseElimination = true }
+}
+
+// WithoutPhaseJoin has every join of the two proofs of an initial
+// phase's questions fail (carryProof), until the returned function
+// restores it.
+func WithoutPhaseJoin() (restore func()) {
+	phaseJoin = false
+	return func() { phaseJoin = true }
 }
 
 // AskedAgain says that res, the answer of a derived question (a sliced

@@ -68,7 +68,57 @@ import (
 // kept write (keptDomains), and the bounds, checked with D on the whole
 // model (checkDomains), are part of its invariant. The liveness questions read a
 // model of their own (checkLive), with every step: a self-loop may keep
-// a run from a deadlock, and fairness may name it.
+// a run from a deadlock, and fairness may name it. Of the four kinds,
+// that model leaves out the hollow transfers alone (liveFiring).
+
+// emptiedReason is reason saying that the transfers of emptied steps
+// out of counters that stay 0 were left out.
+func emptiedReason(reason string, emptied int) string {
+	steps := fmt.Sprintf("%d steps", emptied)
+	if emptied == 1 {
+		steps = "one step"
+	}
+	return fmt.Sprintf("%s; the transfers of %s out of counters that stay 0 left out, as they move nobody (an inductive invariant of the model, checked)", reason, steps)
+}
+
+// liveFiring returns m, the model of the liveness questions (checkLive),
+// without the transfers out of counters that stay 0 (the fourth kind
+// above), under the same checked D; m itself when it has none or the
+// check does not decide. Unlike firing it keeps every step: a
+// self-loop may keep a run from a deadlock, and fairness may name a
+// step. Where D holds, a transfer out of a counter that stays 0 moves
+// nobody, so each step has the guard and effect it has without it: a
+// certificate found on the model returned, with D added to its
+// invariant, is one of m (a proof by settling, where m settles too),
+// and counts only once checkLive has re-checked it there
+// (recheckWritten). Kept, such a transfer weighs its empty counter with
+// its target in every place invariant and every ranking: c1cs (tokens,
+// liveness) with a broadcast "Zdead -> target" on every step, Zdead a
+// state nobody enters, had its property unknown after 6.6 s of CPU; it
+// is proved in 1.0 s, its base in 0.9 s.
+func liveFiring(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel) (*counterabs.ParamModel, error) {
+	raised := raisedCounters(m)
+	hollow := func(t counterabs.ParamTransition) bool {
+		return slices.ContainsFunc(t.Transfers, func(tr counterabs.Move) bool { return !raised[tr.From] })
+	}
+	if !slices.ContainsFunc(m.Transitions, hollow) {
+		return m, nil
+	}
+	if ok, err := checkCut(ctx, solver, m, raised, nil, nil); !ok || err != nil {
+		return m, err
+	}
+	cut := *m
+	cut.Transitions = slices.Clone(m.Transitions)
+	emptied := 0
+	for i := range cut.Transitions {
+		if t := &cut.Transitions[i]; hollow(*t) {
+			t.Transfers = slices.DeleteFunc(slices.Clone(t.Transfers), func(tr counterabs.Move) bool { return !raised[tr.From] })
+			emptied++
+		}
+	}
+	cut.Reason = emptiedReason(m.Reason, emptied)
+	return &cut, nil
+}
 
 // firing returns m without the steps that add no state (m itself when
 // it has none), its reason saying what the last three kinds left out.
@@ -186,11 +236,7 @@ func firing(ctx context.Context, solver presburger.Solver, m *counterabs.ParamMo
 		}
 	}
 	if emptied > 0 {
-		steps := fmt.Sprintf("%d steps", emptied)
-		if emptied == 1 {
-			steps = "one step"
-		}
-		cut.Reason = fmt.Sprintf("%s; the transfers of %s out of counters that stay 0 left out, as they move nobody (an inductive invariant of the model, checked)", cut.Reason, steps)
+		cut.Reason = emptiedReason(cut.Reason, emptied)
 	}
 	if len(narrowed) > 0 {
 		var doms []string

@@ -49,6 +49,28 @@ func hollowSystem(t *testing.T, sys *gsst.System, entered bool) *gsst.System {
 	return out
 }
 
+// forHollowSystems draws systems systems (draw, with the system's
+// index), checks each, and calls f with the system made hollow and then
+// entered (hollowSystem), its kind ("hollow", "entered") and the report
+// on the system drawn.
+func forHollowSystems(t *testing.T, ctx context.Context, s *z3.Solver, systems int, draw func(i int) *gsst.System, f func(i int, kind string, entered bool, sys *gsst.System, want *prove.Report)) {
+	t.Helper()
+	for i := range systems {
+		base := draw(i)
+		want, err := prove.Check(ctx, base, s, s, prove.MaxWork(liveWork))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(base))
+		}
+		for _, entered := range []bool{false, true} {
+			kind := "hollow"
+			if entered {
+				kind = "entered"
+			}
+			f(i, kind, entered, hollowSystem(t, base, entered), want)
+		}
+	}
+}
+
 // TestHollowTransfersRandom checks firing's hollow transfers on random
 // systems of every construct: with a transfer out of a state nobody
 // enters on every transition, the safety models leave the transfers out
@@ -66,72 +88,60 @@ func TestHollowTransfersRandom(t *testing.T) {
 	r := rand.New(rand.NewSource(29))
 	ctx, s := context.Background(), z3.New()
 	counts := map[string]int{}
-	for i := range systems {
-		base := testsupport.RandomSystem(r, constructsConfig(i))
-		want, err := prove.Check(ctx, base, s, s, prove.MaxWork(liveWork))
+	forHollowSystems(t, ctx, s, systems, func(i int) *gsst.System { return testsupport.RandomSystem(r, constructsConfig(i)) }, func(i int, kind string, entered bool, sys *gsst.System, want *prove.Report) {
+		m, err := counterabs.BuildParam(ctx, sys, s)
 		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, testsupport.Describe(base))
+			t.Fatal(err)
 		}
-		for _, entered := range []bool{false, true} {
-			kind := "hollow"
-			if entered {
-				kind = "entered"
-			}
-			sys := hollowSystem(t, base, entered)
-			m, err := counterabs.BuildParam(ctx, sys, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cut, err := prove.Firing(ctx, s, m)
-			if err != nil {
-				t.Fatalf("system %d (%s): %v\n%s", i, kind, err, testsupport.Describe(sys))
-			}
-			// Z is the last state. A step kept (a case of its guard
-			// keeps its Steps) without its transfer out of Z has lost
-			// it; that may be only when no run fills Z.
-			z := len(sys.States) - 1
-			raised := prove.RaisedCounters(m)
-			zRaised := false
-			for c := range m.Counters {
-				zRaised = zRaised || m.Counters[c].State == z && raised[c]
-			}
-			fromZ := func(tr *counterabs.ParamTransition) bool {
-				return slices.ContainsFunc(tr.Transfers, func(mv counterabs.Move) bool { return m.Counters[mv.From].State == z })
-			}
-			lost := 0
-			for k := range cut.Transitions {
-				ct := &cut.Transitions[k]
-				for j := range m.Transitions {
-					if ot := &m.Transitions[j]; slices.Equal(ot.Steps, ct.Steps) && fromZ(ot) && !fromZ(ct) {
-						lost++
-						break
-					}
+		cut, err := prove.Firing(ctx, s, m)
+		if err != nil {
+			t.Fatalf("system %d (%s): %v\n%s", i, kind, err, testsupport.Describe(sys))
+		}
+		// Z is the last state. A step kept (a case of its guard
+		// keeps its Steps) without its transfer out of Z has lost
+		// it; that may be only when no run fills Z.
+		z := len(sys.States) - 1
+		raised := prove.RaisedCounters(m)
+		zRaised := false
+		for c := range m.Counters {
+			zRaised = zRaised || m.Counters[c].State == z && raised[c]
+		}
+		fromZ := func(tr *counterabs.ParamTransition) bool {
+			return slices.ContainsFunc(tr.Transfers, func(mv counterabs.Move) bool { return m.Counters[mv.From].State == z })
+		}
+		lost := 0
+		for k := range cut.Transitions {
+			ct := &cut.Transitions[k]
+			for j := range m.Transitions {
+				if ot := &m.Transitions[j]; slices.Equal(ot.Steps, ct.Steps) && fromZ(ot) && !fromZ(ct) {
+					lost++
+					break
 				}
-			}
-			switch {
-			case zRaised && lost > 0:
-				t.Errorf("system %d (%s): the transfers out of Z, which a run may fill, were left out of %d steps\n%s", i, kind, lost, testsupport.Describe(sys))
-			case lost > 0 && strings.Contains(cut.Reason, "transfers of"):
-				counts[kind+" cut"]++
-			}
-			rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(liveWork))
-			if err != nil {
-				t.Fatalf("system %d (%s): %v\n%s", i, kind, err, testsupport.Describe(sys))
-			}
-			for k, res := range rep.Results {
-				p := &sys.Properties[k]
-				counts[kind+" "+res.Verdict.String()]++
-				if res.Verdict != prove.Proved && res.Verdict != prove.Refuted {
-					continue
-				}
-				id := fmt.Sprintf("system %d (%s)", i, kind)
-				if w := want.Results[k].Verdict; !entered && (w == prove.Proved || w == prove.Refuted) && w != res.Verdict {
-					t.Errorf("%s: %s %v, without Z %v\n%s", id, p.Name, res.Verdict, w, testsupport.Describe(sys))
-				}
-				checkByExploration(t, id, sys, k, res)
 			}
 		}
-	}
+		switch {
+		case zRaised && lost > 0:
+			t.Errorf("system %d (%s): the transfers out of Z, which a run may fill, were left out of %d steps\n%s", i, kind, lost, testsupport.Describe(sys))
+		case lost > 0 && strings.Contains(cut.Reason, "transfers of"):
+			counts[kind+" cut"]++
+		}
+		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(liveWork))
+		if err != nil {
+			t.Fatalf("system %d (%s): %v\n%s", i, kind, err, testsupport.Describe(sys))
+		}
+		for k, res := range rep.Results {
+			p := &sys.Properties[k]
+			counts[kind+" "+res.Verdict.String()]++
+			if res.Verdict != prove.Proved && res.Verdict != prove.Refuted {
+				continue
+			}
+			id := fmt.Sprintf("system %d (%s)", i, kind)
+			if w := want.Results[k].Verdict; !entered && (w == prove.Proved || w == prove.Refuted) && w != res.Verdict {
+				t.Errorf("%s: %s %v, without Z %v\n%s", id, p.Name, res.Verdict, w, testsupport.Describe(sys))
+			}
+			checkByExploration(t, id, sys, k, res)
+		}
+	})
 	t.Logf("%d systems: %v", systems, counts)
 	if counts["hollow cut"] < systems/2 {
 		t.Errorf("the hollow transfers were left out of %d models of %d, want at least half", counts["hollow cut"], systems)
@@ -155,6 +165,159 @@ func checkByExploration(t *testing.T, id string, sys *gsst.System, k int, res pr
 			t.Errorf("%s: %s (%s) proved (invariant %s), but fails at %v\n%s", id, p.Name, p.Text, res.InvariantText, inst, testsupport.Describe(sys))
 		case res.Verdict == prove.Refuted && !bad && slices.Equal(res.Sizes, inst.Sizes) && slices.Equal(res.Params, inst.Params):
 			t.Errorf("%s: %s (%s) refuted at %v, where exploration finds no violation\n%s", id, p.Name, p.Text, inst, testsupport.Describe(sys))
+		}
+	}
+}
+
+// TestHollowTransfersLiveRandom checks liveFiring on random systems with
+// response properties and fairness (liveConfig), each with a transfer
+// out of a state Z on every transition (hollowSystem). With Z entered
+// by nobody, the liveness model of every system whose model has
+// transfers leaves them out (leaving liveFiring out of checkLive is
+// caught by the reasons); with Z entered (by group 0), the transfers out
+// of a counter a run may fill stay (leaving out every transfer is
+// caught). Every certificate found without the transfers is re-checked
+// on the model with them (the reason says so; skipping recheckWritten
+// is caught), every verdict is the one the system without Z gets where
+// both are decided, and every proof and refutation is checked against
+// the process-level oracle at every instance of the box, or at the
+// refutation's (prove has also replayed its lasso there).
+func TestHollowTransfersLiveRandom(t *testing.T) {
+	systems := 60
+	if testing.Short() {
+		systems = 20
+	}
+	r := rand.New(rand.NewSource(31))
+	ctx, s := context.Background(), z3.New()
+	counts := map[string]int{}
+	forHollowSystems(t, ctx, s, systems, func(int) *gsst.System { return testsupport.RandomSystem(r, liveConfig) }, func(i int, kind string, entered bool, sys *gsst.System, want *prove.Report) {
+		id := fmt.Sprintf("system %d (%s)", i, kind)
+		// The liveness model keeps every step, in order; a
+		// transfer it loses must leave a counter that stays 0.
+		m, err := counterabs.BuildParamGroup(sys, counterabs.RunSteps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut, err := prove.LiveFiring(ctx, s, m)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", id, err, testsupport.Describe(sys))
+		}
+		raised := prove.RaisedCounters(m)
+		lost := 0
+		for k := range m.Transitions {
+			for _, mv := range m.Transitions[k].Transfers {
+				if !slices.Contains(cut.Transitions[k].Transfers, mv) {
+					lost++
+					if raised[mv.From] {
+						t.Errorf("%s: the transfer out of %s, which a run may fill, was left out of the liveness model\n%s", id, m.VarName(presburger.Var(mv.From)), testsupport.Describe(sys))
+					}
+				}
+			}
+		}
+		if slices.ContainsFunc(m.Transitions, func(tr counterabs.ParamTransition) bool { return len(tr.Transfers) > 0 }) {
+			counts[kind+" with transfers"]++
+		}
+		if lost > 0 {
+			counts[kind+" model cut"]++
+		}
+		rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(liveWork))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", id, err, testsupport.Describe(sys))
+		}
+		for k, res := range rep.Results {
+			p := &sys.Properties[k]
+			counts[kind+" "+res.Verdict.String()]++
+			if strings.Contains(res.LevelReason, "transfers of") {
+				counts[kind+" cut"]++
+				// A certificate found without the transfers counts only
+				// re-checked on the model with them.
+				if res.Live != nil && !strings.Contains(res.LevelReason, "re-checked on the model with them") {
+					t.Errorf("%s: %s proved without the transfers, its certificate not re-checked with them (%s)", id, p.Name, res.LevelReason)
+				}
+			}
+			if w := want.Results[k].Verdict; !entered && (w == prove.Proved || w == prove.Refuted) && (res.Verdict == prove.Proved || res.Verdict == prove.Refuted) && w != res.Verdict {
+				t.Errorf("%s: %s %v, without Z %v\n%s", id, p.Name, res.Verdict, w, testsupport.Describe(sys))
+			}
+			if res.Verdict == prove.Proved || res.Verdict == prove.Refuted {
+				checkByOracle(t, id, sys, p, res)
+			}
+		}
+	})
+	t.Logf("%d systems: %v", systems, counts)
+	// Z is never entered in the hollow systems: every transfer out of it
+	// goes, in each model that has one.
+	if counts["hollow model cut"] != counts["hollow with transfers"] || counts["hollow cut"] == 0 {
+		t.Errorf("the hollow transfers were left out of %d liveness models of the %d with transfers, and said so for %d properties", counts["hollow model cut"], counts["hollow with transfers"], counts["hollow cut"])
+	}
+	if counts["hollow "+prove.Proved.String()] == 0 || counts["hollow "+prove.Refuted.String()] == 0 || counts["entered "+prove.Refuted.String()] == 0 {
+		t.Errorf("the random sample exercises too little: %v", counts)
+	}
+}
+
+// TestHollowTransfersCycle: two hollow transfers, Z1 -> Z2 and Z2 -> Z1,
+// close a cycle in the local states' graph of the liveness model as
+// written, which then fails the settling check, and not in the model
+// without them. A property decided only on a system that settles ("!EG
+// a") is proved by settling on the model without them, a certificate
+// that cannot be re-checked on the model with them; the property is
+// asked again there, where it is skipped as on a system written without
+// the cut. Re-checking the settling certificate regardless (dropping
+// recheckWritten's settling case) is an internal error; the response
+// property is proved by a ranking certificate, which re-checks.
+func TestHollowTransfersCycle(t *testing.T) {
+	sys, err := gsst.Parse("hollowcycle.yaml", []byte(`name: hollowcycle
+states: [A, B, C, Z1, Z2]
+groups:
+  proc: 1..
+init: A
+transitions:
+  - {from: A, to: B, broadcast: [Z1 -> Z2]}
+  - {from: B, to: C, broadcast: [Z2 -> Z1]}
+fairness:
+  weak: [A -> B, B -> C]
+properties:
+  settled: "!EG #C = 0"
+  response: "AF #A + #B = 0"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, s := context.Background(), z3.New()
+	rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(liveWork))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range []prove.Verdict{prove.Skipped, prove.Proved} {
+		res := rep.Results[k]
+		t.Logf("%s: %v (%s; %s)", res.Property.Name, res.Verdict, res.Reason, res.LevelReason)
+		if res.Verdict != want {
+			t.Errorf("%s: %v, want %v (%s)", res.Property.Name, res.Verdict, want, res.Reason)
+		}
+	}
+	if r := rep.Results[1]; !strings.Contains(r.LevelReason, "re-checked on the model with them") {
+		t.Errorf("response proved without the certificate re-checked on the model with the transfers (%s)", r.LevelReason)
+	}
+}
+
+// TestHollowTransfersLiveStyles: ByMC's c1cs in tokens and strb with its
+// thresholds over the states, each written with a broadcast "Zdead ->
+// target" on every step out of a state nobody enters
+// (testdata/styles/*-zdead.yaml), have their liveness properties proved
+// on the model without those transfers, each certificate re-checked on
+// the model with them; with the transfers kept (main before liveFiring),
+// fast0 and relay were unknown, out of work. The work is vsym prove's
+// default budget per property (analysis.PropertyWork), so that such a
+// regression fails in seconds rather than runs on.
+func TestHollowTransfersLiveStyles(t *testing.T) {
+	for _, name := range []string{"c1cs-tokens-live-zdead.yaml", "strb-states-spread-zdead.yaml"} {
+		_, rep := proveStyle(t, name, prove.MaxWork(20_000_000))
+		for _, r := range rep.Results {
+			switch {
+			case r.Verdict != prove.Proved:
+				t.Errorf("%s: %s %v (%s), want proved", name, r.Property.Name, r.Verdict, r.Reason)
+			case prove.IsLiveness(r.Property.Formula) && !strings.Contains(r.LevelReason, "re-checked on the model with them"):
+				t.Errorf("%s: %s proved on %s, want the model without the transfers, the certificate re-checked with them", name, r.Property.Name, r.LevelReason)
+			}
 		}
 	}
 }

@@ -638,35 +638,60 @@ func (lq *liveQuestion) proved(cert *LiveCertificate, lemmas []Lemma, res *Resul
 	res.Invariant, res.InvariantText = cert.Invariant, cert.InvariantText
 }
 
+// checkCert re-checks c on lq: checkLive, or checkSettled (with j, the
+// property's own justice condition, askLive's) for a proof by settling.
+func (lq *liveQuestion) checkCert(ctx context.Context, solver presburger.Solver, c *LiveCertificate, j presburger.Formula) error {
+	eqs := presburger.SolveEqs{S: solver}
+	if c.Settled {
+		return lq.checkSettled(ctx, eqs, c, j)
+	}
+	return lq.checkLive(ctx, eqs, c)
+}
+
+// provedCert fills res with c, re-checked on lq (checkCert), and its
+// texts.
+func (lq *liveQuestion) provedCert(c *LiveCertificate, lemmas []Lemma, res *Result) {
+	if c.Settled {
+		lq.provedSettled(c, lemmas, res)
+	} else {
+		lq.proved(c, lemmas, res)
+	}
+}
+
+// liveModels are the models of a system's liveness questions, built at
+// the first one: written, the group-counter model as the system writes
+// it, and asked, the one the questions are asked on, written without
+// its hollow transfers (liveFiring) or written itself.
+type liveModels struct {
+	written, asked *counterabs.ParamModel
+}
+
 // checkLive answers property i of rep's system when it is a response
 // property (counterabs.LivenessFormula), on the system's parametric
-// group-counter model (*live, built at the first one), and marks it
+// group-counter model (live, built at the first one), and marks it
 // Skipped otherwise.
-func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presburger.Prover, solver presburger.Solver, live **counterabs.ParamModel, res *Result) error {
+func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presburger.Prover, solver presburger.Solver, live *liveModels, res *Result) error {
 	sys := rep.System
 	p := &sys.Properties[i]
 	if !IsLiveness(p.Formula) {
 		res.Verdict, res.Reason = Skipped, skipReason
 		return nil
 	}
-	if *live == nil {
-		var idx []int
-		for k := range sys.Properties {
-			if IsLiveness(sys.Properties[k].Formula) {
-				idx = append(idx, k)
-			}
-		}
-		m, err := counterabs.BuildParamGroup(sys.WithProperties(idx...), counterabs.RunSteps())
+	if live.asked == nil {
+		written, err := buildLiveModel(sys)
 		if err != nil {
 			return err
 		}
-		m.Reason = "liveness is decided on the group-counter model, exact for any system, where fairness per group is expressible"
+		m, err := liveFiring(ctx, solver, written)
+		if err != nil {
+			return err
+		}
 		if rep.Scope == "" && m.Scope != "" {
 			rep.Scope = m.Scope + emptyGroups(ctx, solver, m)
 		}
-		*live = m
+		live.written, live.asked = written, m
 	}
-	m := *live
+	m := live.asked
 	a, ok, err := askLive(ctx, solver, m, p.Name)
 	if err != nil {
 		return err
@@ -681,12 +706,62 @@ func checkLive(ctx context.Context, cfg config, rep *Report, i int, prover presb
 	if err := proveLive(ctx, cfg, a.m, p.Name, a.premise, a.start, a.trigger, a.q, a.j, a.settledOnly, prover, solver, res); err != nil {
 		return err
 	}
+	if m != live.written && res.Verdict == Proved && res.Live != nil {
+		if err := recheckWritten(ctx, cfg, prover, solver, live.written, p.Name, res); err != nil {
+			return err
+		}
+	}
 	if err := exploredProof(ctx, p.Name, res); err != nil {
 		return err
 	}
 	if res.Live != nil && a.cond != presburger.True {
 		res.Live.PremiseText = FormatInvariant(a.cond, m.VarName, m.TypedAtom)
 	}
+	return nil
+}
+
+// recheckWritten re-checks the certificate of res, found on the model
+// without its hollow transfers (liveFiring), on the question of
+// property name on written, the model with them, and fills res with it
+// there. Its invariant is stated with D, the counters that stay 0 at 0
+// (inductive on written, checkCut): where D holds, a transfer out of
+// such a counter moves nobody, so each step of written has the guard
+// and effect of its step without the transfer, and every obligation of
+// a ranking certificate met without the transfers is met with them. A
+// proof by settling also needs written to pass the settling check
+// (settles), which reads the transfers as edges of the local states'
+// graph: where one closes a cycle, the property is asked again on
+// written. Any other failure is a defect of the argument (an internal
+// error); a re-check the solver cannot decide leaves the property
+// unknown.
+func recheckWritten(ctx context.Context, cfg config, prover presburger.Prover, solver presburger.Solver, written *counterabs.ParamModel, name string, res *Result) error {
+	a, ok, err := askLive(ctx, solver, written, name)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return errkind.Errorf(errkind.Internal, "the liveness property %s has no shape prove decides on the model with its hollow transfers, but has one without them", name)
+	}
+	cert := res.Live
+	if settling, _ := settleCheck(a.m); cert.Settled && !settling {
+		*res = Result{Property: res.Property}
+		return proveLive(ctx, cfg, a.m, name, a.premise, a.start, a.trigger, a.q, a.j, a.settledOnly, prover, solver, res)
+	}
+	lq, err := newLive(a.m, a.premise, a.start, a.trigger, a.q)
+	if err != nil {
+		return err
+	}
+	out := &LiveCertificate{Invariant: presburger.Conj(append([]presburger.Formula{cert.Invariant}, zeroFacts(written, raisedCounters(written))...)...), Ranks: cert.Ranks, Helpful: cert.Helpful, Justice: cert.Justice, Settled: cert.Settled}
+	if err := lq.checkCert(ctx, solver, out, a.j); err != nil {
+		if errUndecided(err) {
+			res.Verdict, res.Live, res.Invariant, res.InvariantText = Unknown, nil, nil, ""
+			res.Reason = "the certificate found without the transfers out of counters that stay 0 could not be re-checked on the model with them: " + err.Error()
+			return nil
+		}
+		return errkind.Errorf(errkind.Internal, "the liveness certificate found without the transfers out of counters that stay 0 fails the re-check on the model with them: %w", err)
+	}
+	lq.provedCert(out, res.Lemmas, res)
+	res.LevelReason += "; the certificate, with that invariant, re-checked on the model with them"
 	return nil
 }
 

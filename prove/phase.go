@@ -69,9 +69,10 @@ import (
 // the system (derived.go): two proofs joined into one invariant of the
 // system, re-checked on its model (carryProof); a run of the phase, or
 // the phase's steps and then a run of the rest system, replayed on its
-// instance (carryRun). What the questions leave undecided, and a run
-// that does not carry, is asked of the system as written, so a
-// refutation is always a run of the system itself.
+// instance (carryRun). What the questions leave undecided, two proofs
+// that do not join, and a run that does not carry, are asked of the
+// system as written, so a proof is always an invariant re-checked on
+// the system itself, and a refutation always a run of it.
 
 // initialPhase is what cutPhase found.
 type initialPhase struct {
@@ -96,6 +97,11 @@ type initialPhase struct {
 
 // phaseElimination lets the tests turn the cut off.
 var phaseElimination = true
+
+// phaseJoin lets the tests have every join of a phase's two proofs fail
+// (carryProof), as a join the checker refutes or cannot decide does, so
+// that they see such properties asked of the system as written.
+var phaseJoin = true
 
 // cutPhase finds an initial phase of sys (see above); ok is false when
 // some condition fails.
@@ -567,6 +573,7 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties))}
 	done := make([]bool, len(sys.Properties))
 	derivedRun := make([]bool, len(sys.Properties)) // refuted on a derived system, the run not carried
+	unjoined := make([]bool, len(sys.Properties))   // proved on both derived systems, the proofs not joined
 	carrier := &phaseCarrier{ph: ph, sys: sys, solver: checkerOf(solver, opts), fixed: map[int]presburger.Formula{}}
 	for k, f := range fixedParts {
 		if f != nil {
@@ -611,18 +618,16 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				if err != nil {
 					return nil, err
 				}
+				if !carried {
+					// Two proofs that do not join are no certificate
+					// of sys (the argument of the cut is not checked
+					// on it): asked of sys as written.
+					unjoined[i] = true
+					continue
+				}
 				r.Property = &sys.Properties[i]
 				if r.LevelReason != "" {
-					if carried {
-						r.LevelReason += "; the initial phase and the steps after it (from the phase's ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 in the phase, = 0 after), re-checked"
-					} else {
-						r.LevelReason += "; asked of the system after its initial phase, from the phase's ends (" + sys.FormatFormula(ph.link) + "), the phase proved on its own"
-					}
-				}
-				if !carried {
-					// The invariant is the rest system's, no invariant
-					// of sys: nothing may carry it further as one.
-					r.proof = nil
+					r.LevelReason += "; the initial phase and the steps after it (from the phase's ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 in the phase, = 0 after), re-checked"
 				}
 				rep.Results[i], done[i] = r, true
 			case Refuted:
@@ -645,7 +650,8 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	}
 	if len(left) > 0 {
 		// Asked as written: the properties the cut does not take, those
-		// it left undecided, and (slowly) a run that was not carried.
+		// it left undecided, those whose two proofs did not join into a
+		// certificate of sys, and (slowly) a run that was not carried.
 		sub, err := ask(sys.WithProperties(left...), left)
 		if err != nil {
 			return nil, err
@@ -655,6 +661,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			r := sub.Results[k]
 			r.Property = &sys.Properties[i]
 			r.askedAgain = r.askedAgain || derivedRun[i]
+			if unjoined[i] && r.LevelReason != "" {
+				r.LevelReason += "; asked as written: the phase cut's two proofs did not join into an invariant of the system"
+			}
 			rep.Results[i] = r
 		}
 	} else {

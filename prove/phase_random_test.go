@@ -31,7 +31,10 @@ import (
 // (its own seed, so that the first draws what it drew before) gives the
 // incremented variables small greatest values, which block steps out of
 // I in the instances explored, some leaving processes in I for ever; it
-// must have blocking, and a proof and a run through the cut.
+// must have blocking, and a proof and a run through the cut. Every
+// proof through the cut must be joined into one invariant of the system
+// and re-checked there; where the join fails (a last batch has every
+// join fail), the property must be asked of the system as written.
 func TestInitialPhaseRandom(t *testing.T) {
 	systems, bounded := 100, 28
 	if testing.Short() {
@@ -80,6 +83,42 @@ func TestInitialPhaseRandom(t *testing.T) {
 	r = rand.New(rand.NewSource(24))
 	for i := range dead {
 		phaseRandomSystemDead(t, ctx, s, r, fmt.Sprintf("r-%d", i), true, counts)
+	}
+	// A sixth batch starts z at n - 1, a term over the parameter, which
+	// the join's Frozen must state as such (a count down from n,
+	// "left_x: {init: n}", is ByMC's cc written so): every proof there
+	// joins.
+	again := dead / 2
+	r = rand.New(rand.NewSource(25))
+	for i := range again {
+		src, family := phaseSystem(r, false)
+		for !family {
+			src, family = phaseSystem(r, false)
+		}
+		src = strings.Replace(src, "  z: {type: \"0..\", init: 0}\n", "  z: {type: \"0..\", init: n - 1}\n", 1)
+		phaseCheck(t, ctx, s, fmt.Sprintf("n-%d", i), src, family, false, "paramstart ", counts)
+	}
+	if counts["paramstart "+prove.Proved.String()+" cut=true"] == 0 {
+		t.Errorf("no property proved through an initial phase beside a shared variable starting at n")
+	}
+	// (Counted over the batches so far: the next one has every join
+	// fail.)
+	if counts["proof asked again"] > 0 {
+		t.Errorf("%d proofs through the phase did not join, and were asked as written", counts["proof asked again"])
+	}
+	// A seventh batch has every join fail (as one the checker refutes
+	// would): two proofs through the phase that do not join are no
+	// certificate of the system, so each such property must be asked
+	// as written, never reported proved by the cut.
+	restore := prove.WithoutPhaseJoin()
+	r = rand.New(rand.NewSource(26))
+	for i := range again {
+		src, family := phaseSystem(r, false)
+		phaseCheck(t, ctx, s, fmt.Sprintf("u-%d", i), src, family, false, "unjoined ", counts)
+	}
+	restore()
+	if counts["unjoined proof asked again"] == 0 {
+		t.Errorf("no property proved on both sides of an initial phase was asked as written when the join failed")
 	}
 	t.Logf("verdicts: %v", counts)
 	for _, tag := range []string{"deadxfer ", "deadguard "} {
@@ -269,6 +308,12 @@ func phaseCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string,
 		// the model as written; a run replayed on the system, never
 		// asked again.
 		joined := strings.Contains(res.LevelReason, "joined into one")
+		if strings.Contains(res.LevelReason, "proofs did not join") {
+			counts["proof asked again"]++
+			if tag != "" {
+				counts[tag+"proof asked again"]++
+			}
+		}
 		switch {
 		case cut && res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
 			t.Errorf("system %s: %s: answered %v through the phase; only proofs and runs are", id, res.Property.Name, res.Verdict)

@@ -659,7 +659,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	// Several safety properties of one model are first proved together
 	// (proveJoint).
 	joint := map[*counterabs.ParamModel]*jointOutcome{}
-	var live *counterabs.ParamModel // the group-counter model of the liveness properties, built when first needed
+	var live liveModels // the group-counter models of the liveness properties, built when first needed
 	for _, m := range []*counterabs.ParamModel{total, group} {
 		if m == nil {
 			continue

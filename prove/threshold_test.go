@@ -365,8 +365,8 @@ func liftedSteps(r prove.Result) []explorepkg.Step {
 }
 
 // proveStyle returns the spec testdata/styles/name and prove.Check's
-// report on it, with its defaults.
-func proveStyle(t *testing.T, name string) (*gsst.System, *prove.Report) {
+// report on it, with its defaults and opts.
+func proveStyle(t *testing.T, name string, opts ...prove.Option) (*gsst.System, *prove.Report) {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join("..", "testdata", "styles", name))
 	if err != nil {
@@ -374,7 +374,7 @@ func proveStyle(t *testing.T, name string) (*gsst.System, *prove.Report) {
 	}
 	sys := load(t, name, src)
 	s := z3.New()
-	rep, err := prove.Check(context.Background(), sys, s, s)
+	rep, err := prove.Check(context.Background(), sys, s, s, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
