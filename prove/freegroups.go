@@ -68,8 +68,9 @@ func checkGroupsFreed(ctx context.Context, sys *gsst.System, prover presburger.P
 	var left []int
 	again := make([]bool, len(sys.Properties))
 	// The free system's reason, said to be of the system with the lists
-	// dropped.
-	const note = "with the group lists no run reads dropped (only those groups ever enter the states they move out of): "
+	// dropped: the report's certification and model are of the system
+	// as written, so the reason says which system its words are about.
+	const note = "the system with the group lists no run reads dropped (only those groups ever enter the states they move out of) asked instead: "
 	for i := range sys.Properties {
 		r := sub.Results[i]
 		r.Property = &sys.Properties[i]
