@@ -701,7 +701,19 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 // the derived models': a step no run takes, cut from one of them), or a
 // formula does not carry. The property is then asked of sys as written
 // (checkPhased): the argument of phase.go alone is no certificate.
-func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburger.Formula, phaseRes, restRes *Result) (bool, error) {
+//
+// After a start step (ph.oneStep, startstep.go) the phase is the
+// initial configurations themselves, and the invariant is
+//
+//	In > 0 & Init  |  In = 0 & (Fixed | RestInv & Stay)
+//
+// with Init the question's initial set (the premise's part included):
+// no step but the start step fires there, and it leads to the rest
+// system's initial configurations. phaseRes's invariant is not read.
+// also are properties the rest system proved by restRes's invariant
+// from the same premise: the check is then against the conjunction of
+// their phis, so that the one invariant is a certificate of each.
+func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fixed presburger.Formula, phaseRes, restRes *Result) (bool, error) {
 	if !phaseJoin || phaseRes.proof == nil || restRes.proof == nil || phaseRes.Invariant == nil || restRes.Invariant == nil || phaseRes.Live != nil || restRes.Live != nil {
 		return false, nil
 	}
@@ -719,7 +731,21 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 	if phi == nil || linked == nil || fixedNow == nil {
 		return false, nil
 	}
-	phaseInv, ok1 := liftFormula(phaseRes.proof.m, m, phaseRes.Invariant)
+	for _, j := range also {
+		// Proved by the same invariant from the same premise: one check
+		// of it against all their phis is a certificate of each.
+		p, q := premisedSafetyOf(m, c.sys.Properties[j].Name)
+		if q == nil || presburger.Format(p, numbered) != presburger.Format(premise, numbered) {
+			return false, nil
+		}
+		phi = presburger.Conj(phi, q)
+	}
+	ph := c.ph
+	ts := safetySystem(m, premise, phi)
+	phaseInv, ok1 := presburger.Formula(presburger.True), true
+	if !ph.oneStep {
+		phaseInv, ok1 = liftFormula(phaseRes.proof.m, m, phaseRes.Invariant)
+	}
 	// The rest system's model has no step out of a counter no run of
 	// it raises (the steps a run can take, firing), so its invariant
 	// need not say that such a counter stays 0; sys's model has those
@@ -730,7 +756,6 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 	if !ok1 || !ok2 {
 		return false, nil
 	}
-	ph := c.ph
 	var inI presburger.Term
 	frozen := []presburger.Formula{phaseInv, linked, premise}
 	for i, ctr := range m.Counters {
@@ -741,6 +766,15 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 		case !slices.Contains(ph.targets[ctr.Group], ctr.State):
 			frozen = append(frozen, presburger.Compare(x, presburger.Eq, presburger.Term{}))
 		}
+	}
+	if ph.oneStep {
+		// A start step (startstep.go): while a process is in I the
+		// configuration is an initial one, where phi holds (the phase
+		// system's question); the start step leads to the rest
+		// system's initial configurations.
+		during := presburger.Conj(presburger.Compare(inI, presburger.Ge, presburger.ConstTerm(1)), ts.Init)
+		after := presburger.Conj(presburger.Compare(inI, presburger.Eq, presburger.Term{}), presburger.Disj(fixedNow, restInv))
+		return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 	}
 	for j := range m.Shared {
 		if ph.incr[m.SharedIndex(j)] {
@@ -767,7 +801,6 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 	// The conditions on the parameters (the assumption, n the sum of
 	// the sizes) hold throughout; the rest system's invariant may read
 	// them, and the phase's must then state them too.
-	ts := safetySystem(m, premise, phi)
 	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 }
 
@@ -778,7 +811,8 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, fixed presburg
 // of the phase, which the steps out of I reach from sys's initial
 // configuration, each group's processes leaving I for their targets
 // one by one, each step adding its constants: those steps, then the
-// run. ok says that res now holds the run of sys; false, with res
+// run (after a start step: the configuration with the targets'
+// processes back in I, the start step from it, then the run). ok says that res now holds the run of sys; false, with res
 // unchanged, when it does not carry (a lasso, fairness with justice,
 // which asks explore for a fair run, a start the phase does not
 // reach) or does not replay.
@@ -820,19 +854,33 @@ func (c *phaseCarrier) carryRun(ctx context.Context, index int, res *Result, pha
 		if len(end.Counts) != len(cur.Counts) {
 			return false
 		}
-		out.States = append(out.States, stateOf(inst, cur, withGroups))
-		for g := range cur.Counts {
-			for _, t := range c.ph.targets[g] {
-				for range end.Counts[g][t] {
-					if cur.Counts[g][c.ph.first] == 0 {
-						return false
+		if c.ph.oneStep {
+			// The start step: from the run's start with every process
+			// of a target back in I (at most the group's size, an int),
+			// shared values as they are.
+			cur = end.Clone()
+			for g := range cur.Counts {
+				for _, t := range c.ph.targets[g] {
+					cur.Counts[g][c.ph.first] += cur.Counts[g][t]
+					cur.Counts[g][t] = 0
+				}
+			}
+			out.States = append(out.States, stateOf(inst, cur, withGroups), stateOf(inst, end, withGroups))
+		} else {
+			out.States = append(out.States, stateOf(inst, cur, withGroups))
+			for g := range cur.Counts {
+				for _, t := range c.ph.targets[g] {
+					for range end.Counts[g][t] {
+						if cur.Counts[g][c.ph.first] == 0 {
+							return false
+						}
+						cur.Counts[g][c.ph.first]--
+						cur.Counts[g][t]++
+						for j, add := range c.ph.adds[t] {
+							cur.Shared[j] += int(add)
+						}
+						out.States = append(out.States, stateOf(inst, cur, withGroups))
 					}
-					cur.Counts[g][c.ph.first]--
-					cur.Counts[g][t]++
-					for j, add := range c.ph.adds[t] {
-						cur.Shared[j] += int(add)
-					}
-					out.States = append(out.States, stateOf(inst, cur, withGroups))
 				}
 			}
 		}

@@ -37,14 +37,20 @@
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its
 // safety properties asked of that phase and, from the phase's ends, of
-// the steps after it (phase.go); a property is proved when both
-// questions are, refuted when one is, and is otherwise asked as
-// written. The answers of these derived questions are carried to the
-// system as written (derived.go): an invariant re-checked on its own
-// model (the two of an initial phase joined into one), a run replayed
-// on its instance (a run after the phase preceded by the phase's
-// steps); what does not carry keeps the derived certificate, which the
-// model's reason names, or, for a run, is asked again of the system.
+// the steps after it (phase.go); so has one whose processes all start
+// in a state that one environment step empties at once, every other
+// step needing a mover elsewhere or "#I = 0" (a start step,
+// startstep.go), the steps after it asked from the configurations it
+// leads to. A property is proved when both questions are, refuted when
+// one is, and is otherwise asked as written. The answers of these
+// derived questions are carried to the system as written (derived.go):
+// an invariant re-checked on its own model (the two of an initial phase
+// joined into one; after a start step, the rest's joined with the
+// initial configurations), a run replayed on its instance (a run after
+// the phase preceded by the phase's steps, or by the start step); what
+// does not carry keeps the derived certificate, which the model's
+// reason names (a start step's proof is asked again of the system
+// instead), or, for a run, is asked again of the system.
 //
 // Check takes each property of the form AG phi, phi a condition on one
 // state, builds the parametric counter model of the system

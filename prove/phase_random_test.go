@@ -393,14 +393,8 @@ func explorePhase(t *testing.T, inst *gsst.System) map[string]bool {
 // bound; breaking a condition is rarer. These are drawn only then, after the other
 // draws, so that the unbounded systems are those drawn before.
 func phaseSystem(r *rand.Rand, bounded bool) (src string, family bool) {
-	family = r.Intn(2) == 0
 	var b strings.Builder
-	b.WriteString("name: phase\n")
-	size := fmt.Sprint(1 + r.Intn(3))
-	if family {
-		b.WriteString("params: [n]\nassume: \"n >= 1 & n <= 3\"\n")
-		size = "n"
-	}
+	family, size := writeHead(r, &b, "phase", 3)
 	hx, hy := -1, -1 // the greatest values, -1 for none
 	if bounded {
 		hx = 1 + r.Intn(3)
@@ -417,11 +411,7 @@ func phaseSystem(r *rand.Rand, bounded bool) (src string, family bool) {
 	fmt.Fprintf(&b, "shared:\n  x: {type: %q, init: 0}\n  y: {type: %q, init: 0}\n  z: {type: \"0..\", init: 0}\n", typ(hx), typ(hy))
 	b.WriteString("states: [I, A, B, C, D, E]\n")
 	two := r.Intn(4) == 0
-	if two {
-		fmt.Fprintf(&b, "groups:\n  p: %s\n  q: 1\n", size)
-	} else {
-		fmt.Fprintf(&b, "groups:\n  p: %s\n", size)
-	}
+	writeGroups(&b, size, two)
 	b.WriteString("init: I\ntransitions:\n")
 	// Which condition of the cut this system breaks, if any.
 	breaks := r.Intn(5)
@@ -654,4 +644,28 @@ properties:`, 1)
 			t.Errorf("wrong, steps out of I %s: %v (%s), want refuted through the initial phase", tc.name, r.Verdict, r.LevelReason)
 		}
 	}
+}
+
+// writeGroups writes the groups of a random system of the initial-phase
+// tests: p of the given size, and q of one process when two says so.
+func writeGroups(b *strings.Builder, size string, two bool) {
+	if two {
+		fmt.Fprintf(b, "groups:\n  p: %s\n  q: 1\n", size)
+	} else {
+		fmt.Fprintf(b, "groups:\n  p: %s\n", size)
+	}
+}
+
+// writeHead draws whether a random system of the initial-phase tests is
+// a family (its group's size the parameter n, 1 to 3) or of one size, 1
+// to most, and writes its name and parameters.
+func writeHead(r *rand.Rand, b *strings.Builder, name string, most int) (family bool, size string) {
+	family = r.Intn(2) == 0
+	b.WriteString("name: " + name + "\n")
+	size = fmt.Sprint(1 + r.Intn(most))
+	if family {
+		b.WriteString("params: [n]\nassume: \"n >= 1 & n <= 3\"\n")
+		size = "n"
+	}
+	return family, size
 }
