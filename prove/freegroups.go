@@ -66,6 +66,10 @@ func checkGroupsFreed(ctx context.Context, sys *gsst.System, prover presburger.P
 		}
 	}
 	var left []int
+	// Nothing here is marked asked again (Result.askedAgain: a derived
+	// refutation that failed to carry): the free system's runs are asked
+	// again by design, and a stage as written (slicing, merging) that
+	// then fails to carry its own run marks it itself.
 	again := make([]bool, len(sys.Properties))
 	// The free system's reason, said to be of the system with the lists
 	// dropped: the report's certification and model are of the system
@@ -91,7 +95,6 @@ func checkGroupsFreed(ctx context.Context, sys *gsst.System, prover presburger.P
 			// processes in each state, where the run as written says
 			// which group's are there.
 			left = append(left, i)
-			again[i] = true
 			continue
 		case Unknown:
 			// Asked again as written, whose question may be the easier
