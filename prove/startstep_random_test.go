@@ -127,6 +127,13 @@ func startSystem(r *rand.Rand, kind string) (src string, family bool) {
 		if r.Intn(2) == 0 {
 			guard = atoms[r.Intn(len(atoms))]
 		}
+		if k == 0 {
+			// Unguarded, so that C is entered: a break that moves
+			// processes out of C (reenter, refill) breaks nothing when
+			// no process reaches C, and the cut is then right (a
+			// guard "#C >= 1" here failed the test at seed 7026).
+			guard = ""
+		}
 		update := ""
 		switch r.Intn(3) {
 		case 0:
