@@ -66,11 +66,6 @@ func checkGroupsFreed(ctx context.Context, sys *gsst.System, prover presburger.P
 		}
 	}
 	var left []int
-	// Nothing here is marked asked again (Result.askedAgain: a derived
-	// refutation that failed to carry): the free system's runs are asked
-	// again by design, and a stage as written (slicing, merging) that
-	// then fails to carry its own run marks it itself.
-	again := make([]bool, len(sys.Properties))
 	// The free system's reason, said to be of the system with the lists
 	// dropped: the report's certification and model are of the system
 	// as written, so the reason says which system its words are about.
@@ -112,7 +107,11 @@ func checkGroupsFreed(ctx context.Context, sys *gsst.System, prover presburger.P
 	if len(left) == 0 {
 		return rep, nil
 	}
-	whole, err := askAsWritten(ctx, sys, rep, left, again, checkGroupsMerged, prover, solver, opts)
+	// Nothing is marked asked again (Result.askedAgain: a derived
+	// refutation that failed to carry): the free system's runs are asked
+	// again by design, and a stage as written (slicing, merging) that
+	// then fails to carry its own run marks it itself.
+	whole, err := askAsWritten(ctx, sys, rep, left, make([]bool, len(sys.Properties)), checkGroupsMerged, prover, solver, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -797,7 +797,7 @@ func askLive(ctx context.Context, solver presburger.Solver, m *counterabs.ParamM
 	// f = 0"), as the other readers of premises do: premiseScope takes
 	// the conjuncts on the parameters alone from it (ByMC's cf1s so
 	// written lost f = 0 and took 5 s).
-	nonneg := presburger.NonnegIn(m.TransitionSystem().Domain)
+	nonneg := presburger.NonnegIn(m.Ranges()) // the transition system's Domain, without building its steps
 	read := func(f presburger.Formula) presburger.Formula {
 		return presburger.SplitZeroSums(presburger.PushNegations(f), nonneg)
 	}
