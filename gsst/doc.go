@@ -48,8 +48,11 @@
 // through New), MergeSums (the system with a counter written as two
 // places read through their sum written as one, through New) and
 // MergeGroups (the system with two groups that behave alike, read
-// through sums, written as one group, through New) from a System
-// already checked.
+// through sums, written as one group, through New), FreeGroups (the
+// system without the group lists no run reads, through New) and
+// JoinCases (the system with its transitions of one effect joined and
+// its guards' case splits dropped, through New) from a System already
+// checked.
 // A System embeds its Spec in an unexported field: the fields and methods
 // of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
 // other package can write a System literal with content. The rules every

@@ -414,17 +414,11 @@ func liftProof(ctx context.Context, given *givenModels, solver presburger.Solver
 // run is explore's, of the derived instance), a property that is not
 // AG phi on sys, a step the processes of sys cannot take.
 func liftRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool {
+	inst, premise, phi, ok := safetyRunAt(sys, index, res)
+	if !ok || len(res.Instance.Fairness.Justice) > 0 {
+		return false
+	}
 	tr := res.Trace
-	if tr == nil || tr.Lifted == nil || res.Instance == nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" {
-		return false
-	}
-	if len(sys.Fairness.Justice) > 0 || len(res.Instance.Fairness.Justice) > 0 {
-		return false
-	}
-	inst, premise, phi, ok := safetyAt(sys, index, res)
-	if !ok {
-		return false
-	}
 	derived := res.Instance
 	// The start: the derived run's processes and shared values, the
 	// variables it does not have at their least initial value.
@@ -590,6 +584,19 @@ func safetyAt(sys *gsst.System, index int, res *Result) (inst *gsst.System, prem
 	}
 	premise, phi, ok = counterabs.PremisedSafety(inst.Properties[index].Formula)
 	return inst, premise, phi, ok
+}
+
+// safetyRunAt is safetyAt where res holds a run that carries to sys as
+// a run to a state where phi fails: a path (no lasso), lifted without
+// error, and sys without justice (a fair run is explore's). Every
+// carrying of a safety run (liftRun, carryMergedRun, carryAlikeRun)
+// starts here.
+func safetyRunAt(sys *gsst.System, index int, res *Result) (inst *gsst.System, premise, phi presburger.Formula, ok bool) {
+	tr := res.Trace
+	if tr == nil || tr.Lifted == nil || res.Instance == nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" || len(tr.States) == 0 || len(sys.Fairness.Justice) > 0 {
+		return nil, nil, nil, false
+	}
+	return safetyAt(sys, index, res)
 }
 
 // startConfig is the configuration the lifted run of res starts from,

@@ -33,7 +33,13 @@
 // everything reading their counters through sums, is read as one group
 // (mergegroups.go, gsst's MergeGroups), for every property: a safety
 // invariant or a liveness certificate is carried back and re-checked,
-// and what does not carry, or is refuted, is asked as written. A system whose
+// and what does not carry, or is refuted, is asked as written. A
+// system with the same runs that the stages read better is asked
+// first (sameruns.go): without the group lists no run reads (gsst's
+// FreeGroups), and with a transition written as halves of one effect
+// joined, a guard written by cases without the split (gsst's
+// JoinCases); proofs are carried back and re-checked, the joined
+// system's runs replayed as written. A system whose
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its
 // safety properties asked of that phase and, from the phase's ends, of

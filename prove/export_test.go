@@ -730,6 +730,15 @@ func SetGroupFreeing(on bool) (restore func()) {
 	return func() { groupFreeing = was }
 }
 
+// SetCaseJoining turns the asking of a system with its case splits
+// joined (sameruns.go) on or off, returning the function that restores
+// it.
+func SetCaseJoining(on bool) (restore func()) {
+	was := caseJoining
+	caseJoining = on
+	return func() { caseJoining = was }
+}
+
 // CarryFreed asks property index of sys with the group lists no run
 // reads dropped (gsst's FreeGroups), hands its answer to tamper, and
 // carries it back to sys as prove does (carryFreed): the result and

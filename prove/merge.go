@@ -195,17 +195,11 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 // res unchanged, when the run does not carry: a lasso, fairness with
 // justice (the fair run is explore's), a step no copy can take.
 func carryMergedRun(ctx context.Context, sys *gsst.System, mg *gsst.Merged, index int, res *Result) bool {
-	tr := res.Trace
-	if tr == nil || tr.Lifted == nil || res.Instance == nil || tr.Loop >= 0 || tr.Lifted.Loop >= 0 || tr.Lifted.Error != "" || len(tr.States) == 0 {
-		return false
-	}
-	if len(sys.Fairness.Justice) > 0 {
-		return false
-	}
-	inst, premise, phi, ok := safetyAt(sys, index, res)
+	inst, premise, phi, ok := safetyRunAt(sys, index, res)
 	if !ok {
 		return false
 	}
+	tr := res.Trace
 	merged := res.Instance
 	// The merged variable's index in the merged system of each shared
 	// variable of sys (B none: A's is the sum).

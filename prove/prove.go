@@ -314,7 +314,7 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 	if err != nil {
 		return nil, err
 	}
-	rep, err := checkGroupsFreed(ctx, sys, prover, solver, opts...)
+	rep, err := checkSameRuns(ctx, sys, prover, solver, opts...)
 	if err != nil {
 		return nil, err
 	}

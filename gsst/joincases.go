@@ -1,0 +1,396 @@
+package gsst
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vsym/vsym/presburger"
+)
+
+// JoinCases returns s with its case splits joined: steps of one effect
+// (transitions with the same source, target and transfers, and blocks
+// of the same groups with the same updates; rendezvous with the same
+// parts, transfers and update; environment steps with the same
+// transfers and update) whose guards are the cases of one guard become
+// one step guarded by it, and a guard written as such a disjunction of
+// cases loses the split (caseFree). A transition written as two halves,
+// `G & #x >= 2` and `G & #x <= 1`, so becomes one guarded by G, as its
+// writer meant. Steps of one effect whose guards do not join so
+// (Cubicle's German writes two rules of one effect with unrelated
+// guards) stay apart: a disjunction of unrelated guards is no easier to
+// read than two steps, and the system as written is asked then.
+//
+// The system returned has the same steps from every configuration: a
+// step of a joined transition is a step of one of its halves, with the
+// same movers, transfers and update, and a guard loses only cases that
+// cannot decide whether it holds where it is read. Its runs are so the
+// runs of s, configuration by configuration, but the steps of one
+// transition of it have one name where s has two. ok is false when
+// nothing is joined or dropped, or when s has weak fairness (a
+// constraint names the transition it reads).
+func (s *System) JoinCases() (*System, bool, error) {
+	if len(s.Fairness.Weak) > 0 {
+		return nil, false, nil
+	}
+	spec := s.Spec()
+	var steps []caseStep
+	for i := range spec.Transitions {
+		t := &spec.Transitions[i]
+		t.Blocks = slices.Clone(t.Blocks)
+		st := caseStep{name: &t.Name, key: transitionKey(t)}
+		for b := range t.Blocks {
+			blk := &t.Blocks[b]
+			st.guards = append(st.guards, guardSlot{&blk.Guard, &blk.Text, s.moverDomain([]int{t.From}, blk.Groups)})
+		}
+		steps = append(steps, st)
+	}
+	for i := range spec.Rendezvous {
+		r := &spec.Rendezvous[i]
+		from := make([]int, len(r.Parts))
+		for k, p := range r.Parts {
+			from[k] = p.From
+		}
+		steps = append(steps, caseStep{name: &r.Name, key: rendezvousKey(r),
+			guards: []guardSlot{{&r.Guard, &r.Text, s.moverDomain(from, nil)}}})
+	}
+	for i := range spec.Environment {
+		e := &spec.Environment[i]
+		steps = append(steps, caseStep{name: &e.Name, key: environmentKey(e),
+			guards: []guardSlot{{&e.Guard, &e.Text, s.moverDomain(nil, nil)}}})
+	}
+	into, changed := s.joinSteps(steps)
+	var ts []Transition
+	var rs []Rendezvous
+	var es []Environment
+	for i := range spec.Transitions {
+		if into[i] == i {
+			ts = append(ts, spec.Transitions[i])
+		}
+	}
+	for i := range spec.Rendezvous {
+		if k := len(spec.Transitions) + i; into[k] == k {
+			rs = append(rs, spec.Rendezvous[i])
+		}
+	}
+	for i := range spec.Environment {
+		if k := len(spec.Transitions) + len(spec.Rendezvous) + i; into[k] == k {
+			es = append(es, spec.Environment[i])
+		}
+	}
+	if !changed {
+		return nil, false, nil
+	}
+	spec.Transitions, spec.Rendezvous, spec.Environment = ts, rs, es
+	sys, err := New(spec)
+	if err != nil {
+		return nil, false, err
+	}
+	return sys, true, nil
+}
+
+// caseStep is one step of a Spec as JoinCases reads it: what it does,
+// guards aside (key), and its guards, each where it is read.
+type caseStep struct {
+	name   *string
+	key    string
+	guards []guardSlot
+}
+
+// guardSlot is a guard of a step, its text, and where it is read.
+type guardSlot struct {
+	guard *presburger.Formula
+	text  *string
+	dom   domain
+}
+
+// set sets the guard of g to f, and its text to f's ("" for true).
+func (g guardSlot) set(f presburger.Formula, name func(presburger.Var) string) {
+	*g.guard, *g.text = f, presburger.Format(f, name)
+	if v, ok := f.(presburger.Bool); ok && bool(v) {
+		*g.guard, *g.text = presburger.True, ""
+	}
+}
+
+// joinSteps joins the steps of one key whose guards are the cases of
+// one guard (the whole group of a key first, a split into three cases
+// joining only whole, then pairs, each joined step against the rest),
+// writing the joined guards into the first of them, and drops the case
+// splits of the guards left. into[i] is the step that step i joins (i
+// itself when it joins none); changed says that some step was joined or
+// some guard lost a split.
+func (s *System) joinSteps(steps []caseStep) (into []int, changed bool) {
+	into = make([]int, len(steps))
+	byKey := map[string][]int{}
+	var keys []string
+	for i := range steps {
+		into[i] = i
+		if byKey[steps[i].key] == nil {
+			keys = append(keys, steps[i].key)
+		}
+		byKey[steps[i].key] = append(byKey[steps[i].key], i)
+	}
+	join := func(group []int) bool {
+		guards, ok := joined(steps, group)
+		if !ok {
+			return false
+		}
+		first := &steps[group[0]]
+		for _, i := range group[1:] {
+			*first.name = s.joinedName(*first.name, *steps[i].name)
+			into[i] = group[0]
+		}
+		for b, g := range guards {
+			first.guards[b].set(g, s.VarName)
+		}
+		return true
+	}
+	for _, key := range keys {
+		group := byKey[key]
+		if len(group) < 2 {
+			continue
+		}
+		if join(group) {
+			changed = true
+			continue
+		}
+		for a := range group {
+			for b := a + 1; b < len(group) && into[group[a]] == group[a]; b++ {
+				if into[group[b]] == group[b] && join([]int{group[a], group[b]}) {
+					changed = true
+				}
+			}
+		}
+	}
+	for i := range steps {
+		if into[i] != i {
+			continue
+		}
+		for _, g := range steps[i].guards {
+			guard := orTrue(*g.guard)
+			if free := caseFree(guard, g.dom); atomKey(free) != atomKey(presburger.PushNegations(guard)) {
+				g.set(free, s.VarName)
+				changed = true
+			}
+		}
+	}
+	return into, changed
+}
+
+// joined returns the guards, slot by slot, of the steps of group (of
+// one key) joined into one: each the disjunction of theirs without its
+// split (caseFree). ok is false unless every slot's disjunction loses a
+// split there, so that the join reads more simply than the steps apart.
+func joined(steps []caseStep, group []int) ([]presburger.Formula, bool) {
+	first := &steps[group[0]]
+	out := make([]presburger.Formula, len(first.guards))
+	for b := range first.guards {
+		var cases []presburger.Formula
+		for _, i := range group {
+			cases = append(cases, orTrue(*steps[i].guards[b].guard))
+		}
+		or := presburger.Disj(cases...)
+		free := caseFree(or, first.guards[b].dom)
+		if atomKey(free) == atomKey(presburger.PushNegations(or)) {
+			return nil, false
+		}
+		out[b] = free
+	}
+	return out, true
+}
+
+// transitionKey says what a step of t does, guards aside: its states,
+// its transfers, and its blocks' groups and updates in order.
+func transitionKey(t *Transition) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "t%d>%d", t.From, t.To)
+	writeTransfers(&b, t.Broadcast)
+	for _, blk := range t.Blocks {
+		fmt.Fprintf(&b, "|%v:%v", blk.Groups, blk.Update.Assign)
+	}
+	return b.String()
+}
+
+// rendezvousKey says what a step of r does, its guard aside: its parts
+// in order, its transfers and its update.
+func rendezvousKey(r *Rendezvous) string {
+	var b strings.Builder
+	b.WriteString("r")
+	for _, p := range r.Parts {
+		fmt.Fprintf(&b, "|%d>%d%v", p.From, p.To, p.Groups)
+	}
+	writeTransfers(&b, r.Broadcast)
+	fmt.Fprintf(&b, "|%v", r.Update.Assign)
+	return b.String()
+}
+
+// environmentKey says what a step of e does, its guard aside: its
+// transfers and its update.
+func environmentKey(e *Environment) string {
+	var b strings.Builder
+	b.WriteString("e")
+	writeTransfers(&b, e.Broadcast)
+	fmt.Fprintf(&b, "|%v", e.Update.Assign)
+	return b.String()
+}
+
+func writeTransfers(b *strings.Builder, xs []Transfer) {
+	for _, x := range xs {
+		fmt.Fprintf(b, "|%d>%d%v", x.From, x.To, x.Groups)
+	}
+}
+
+// joinedName names the join of steps named a and b: a_or_b, so that a
+// reason of the joined system names the steps as written; a where that
+// name is taken or one of them has none.
+func (s *System) joinedName(a, b string) string {
+	if a == "" || b == "" {
+		return a
+	}
+	name := a + "_or_" + b
+	taken := func(n string) bool { return n == name }
+	for i := range s.Transitions {
+		if taken(s.Transitions[i].Name) {
+			return a
+		}
+	}
+	for i := range s.Rendezvous {
+		if taken(s.Rendezvous[i].Name) {
+			return a
+		}
+	}
+	for i := range s.Environment {
+		if taken(s.Environment[i].Name) {
+			return a
+		}
+	}
+	return name
+}
+
+// orTrue is f, true when nil (a step without a guard).
+func orTrue(f presburger.Formula) presburger.Formula {
+	if f == nil {
+		return presburger.True
+	}
+	return f
+}
+
+// moverDomain is what holds wherever a step may be taken whose movers
+// stand in the states of from (one entry per mover: a transition's
+// source, a rendezvous's parts' sources; none for an environment step):
+// every counter is at least 0, and #S at least the number of movers in
+// S (and #S[g] at least 1 for the one mover of a block of the one group
+// g), each shared variable in its type, each size in its range, and the
+// parameters and sizes satisfy the instance condition.
+func (s *System) moverDomain(from []int, groups []int) domain {
+	movers := make([]int64, len(s.States))
+	for _, st := range from {
+		movers[st]++
+	}
+	var bounds []presburger.Bound
+	for st := range s.States {
+		bounds = append(bounds, presburger.AtLeast(s.TotalVar(st), movers[st]))
+		for g := range s.Groups {
+			lo := int64(0)
+			if len(from) == 1 && from[0] == st && len(groups) == 1 && groups[0] == g {
+				lo = 1
+			}
+			bounds = append(bounds, presburger.AtLeast(s.GroupVar(st, g), lo))
+		}
+	}
+	bounds = append(bounds, s.SizeBounds()...)
+	for j := range s.Shared {
+		bounds = append(bounds, s.Shared[j].Bounds(s.SharedVar(j)))
+	}
+	return domain{bounds: bounds, given: s.InstanceCondition()}
+}
+
+// domain is the set of valuations a guard is read in.
+type domain struct {
+	bounds []presburger.Bound
+	given  presburger.Formula
+}
+
+// implies reports whether f holds in every valuation of d, decided by
+// presburger's Quick (plain Go, a bounded amount of work, so the same
+// answer on every machine); false when Quick cannot say.
+func (d domain) implies(f presburger.Formula) bool {
+	a, err := presburger.Quick{}.Solve(context.Background(), presburger.Problem{Bounds: d.bounds, F: presburger.Conj(d.given, presburger.Negation(f))})
+	return err == nil && a.Result == presburger.Unsat
+}
+
+// caseFree returns f without the case splits that d decides: a
+// disjunction whose disjuncts share conjuncts C becomes C where, in d,
+// C implies the disjunction of the rest (`G & #x >= 2 | G & #x <= 1`
+// becomes G, `G & x >= 1 | G & x = 0` too for a natural x), and a
+// conjunct of a conjunction that holds throughout d is dropped. f is
+// returned as it is, case split and all, where Quick cannot decide.
+// The result holds in a valuation of d exactly where f does.
+func caseFree(f presburger.Formula, d domain) presburger.Formula {
+	switch g := presburger.PushNegations(f).(type) {
+	case presburger.And:
+		var kept []presburger.Formula
+		for _, c := range g {
+			if _, ok := c.(presburger.Or); ok {
+				c = caseFree(c, d)
+			}
+			kept = append(kept, c)
+		}
+		return presburger.Conj(kept...)
+	case presburger.Or:
+		cases := make([][]presburger.Formula, len(g))
+		for i, c := range g {
+			cases[i] = presburger.Conjuncts(c)
+		}
+		common := commonConjuncts(cases)
+		rest := make([]presburger.Formula, len(g))
+		for i, cs := range cases {
+			var r []presburger.Formula
+			for _, c := range cs {
+				if !slices.Contains(common, atomKey(c)) {
+					r = append(r, c)
+				}
+			}
+			rest[i] = presburger.Conj(r...)
+		}
+		var shared []presburger.Formula
+		for _, c := range cases[0] {
+			if slices.Contains(common, atomKey(c)) && !slices.ContainsFunc(shared, func(x presburger.Formula) bool { return atomKey(x) == atomKey(c) }) {
+				shared = append(shared, c)
+			}
+		}
+		within := d
+		within.given = presburger.Conj(d.given, presburger.Conj(shared...))
+		if within.implies(presburger.Disj(rest...)) {
+			return presburger.Conj(shared...)
+		}
+		return g
+	}
+	return f
+}
+
+// commonConjuncts returns the keys of the conjuncts that every case has.
+func commonConjuncts(cases [][]presburger.Formula) []string {
+	var common []string
+	for _, c := range cases[0] {
+		k := atomKey(c)
+		in := func(cs []presburger.Formula) bool {
+			return slices.ContainsFunc(cs, func(x presburger.Formula) bool { return atomKey(x) == k })
+		}
+		all := true
+		for _, cs := range cases[1:] {
+			all = all && in(cs)
+		}
+		if all && !slices.Contains(common, k) {
+			common = append(common, k)
+		}
+	}
+	return common
+}
+
+// atomKey names a formula by its variables' numbers.
+func atomKey(f presburger.Formula) string {
+	return presburger.Format(f, func(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) })
+}

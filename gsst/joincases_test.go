@@ -1,0 +1,214 @@
+package gsst_test
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/testsupport"
+)
+
+// TestJoinCases checks which transitions JoinCases joins and which case
+// splits it drops, on one transition written in cases; transitions of
+// one effect whose guards are no split of one guard stay apart.
+func TestJoinCases(t *testing.T) {
+	head := "states: [A, B, C]\ngroups: {p: 1.., q: 1}\ninit: {p: A, q: B}\nshared:\n  x: {type: 0.., init: 0}\n"
+	tests := []struct {
+		name, trans string
+		// want lists the joined system's transitions, name and guard
+		// text each ("" unguarded); nil: nothing joined or dropped.
+		want []string
+	}{
+		{"halves on the source", `
+- {name: many, from: A, to: B, guard: "#A >= 2"}
+- {name: one, from: A, to: B, guard: "#A <= 1"}`, []string{"many_or_one: "}},
+		{"halves on a natural", `
+- {name: on, from: A, to: B, guard: "#C = 0 & x >= 1", update: "x := x + 1"}
+- {name: off, from: A, to: B, guard: "x = 0 & #C = 0", update: "x := x + 1"}`, []string{"on_or_off: #C = 0"}},
+		{"three cases", `
+- {name: a, from: A, to: B, guard: "#B = 0"}
+- {name: b, from: A, to: B, guard: "#B = 1"}
+- {name: c, from: A, to: B, guard: "#B >= 2"}`, []string{"a_or_b_or_c: "}},
+		{"the mover is in its source", `
+- {name: a, from: A, to: B, guard: "#A >= 1 | #B >= 1"}`, []string{"a: "}},
+		{"a gap stays", `
+- {name: a, from: A, to: B, guard: "#B >= 2"}
+- {name: b, from: A, to: B, guard: "#B = 0"}`, nil},
+		{"unrelated guards stay apart", `
+- {name: a, from: A, to: B, guard: "x = 2"}
+- {name: b, from: A, to: B, guard: "x = 1 & #C = 0"}`, nil},
+		{"a pair of three", `
+- {name: a, from: A, to: B, guard: "#C = 0 & x >= 1"}
+- {name: b, from: A, to: B, guard: "#B = 0"}
+- {name: c, from: A, to: B, guard: "x = 0 & #C = 0"}`, []string{"a_or_c: #C = 0", "b: #B = 0"}},
+		{"the same guard twice", `
+- {name: a, from: A, to: B, guard: "#C = 0"}
+- {name: b, from: A, to: B, guard: "#C = 0"}`, []string{"a_or_b: #C = 0"}},
+		{"a guard written by cases", `
+- {name: a, from: A, to: B, guard: "(#C = 0) & #B >= 2 | (#C = 0) & #B <= 1"}
+- {name: b, from: B, to: C}`, []string{"a: #C = 0", "b: "}},
+		{"a case split inside a conjunction", `
+- {name: a, from: A, to: B, guard: "#C = 0 & (x >= 3 | x <= 2)"}`, []string{"a: #C = 0"}},
+		{"updates differ", `
+- {name: a, from: A, to: B, guard: "#A >= 2", update: "x := 1"}
+- {name: b, from: A, to: B, guard: "#A <= 1"}`, nil},
+		{"targets differ", `
+- {name: a, from: A, to: B, guard: "#A >= 2"}
+- {name: b, from: A, to: C, guard: "#A <= 1"}`, nil},
+		{"groups differ", `
+- {name: a, from: A, to: B, guard: {p: "#A >= 2"}}
+- {name: b, from: A, to: B, guard: "#A <= 1"}`, nil},
+		{"no split", `
+- {name: a, from: A, to: B, guard: "#B >= 2 | #C = 0"}`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, err := gsst.Parse("cases.yaml", []byte(head+"transitions:"+tc.trans+"\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined, ok, err := sys.JoinCases()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				if tc.want != nil {
+					t.Fatalf("nothing joined, want %q", tc.want)
+				}
+				return
+			}
+			var got []string
+			for _, tr := range joined.Transitions {
+				got = append(got, tr.Name+": "+tr.Blocks[0].Text)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("joined %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestJoinCasesWeak checks that a system with weak fairness, whose
+// constraints name transitions, is left as written.
+func TestJoinCasesWeak(t *testing.T) {
+	src := `states: [A, B]
+groups: {p: 2}
+init: A
+transitions:
+- {name: many, from: A, to: B, guard: "#A >= 2"}
+- {name: one, from: A, to: B, guard: "#A <= 1"}
+fairness:
+  weak: [many]
+`
+	sys, err := gsst.Parse("weak.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := sys.JoinCases(); ok || err != nil {
+		t.Fatalf("joined under weak fairness (%v)", err)
+	}
+}
+
+// TestJoinCasesSameSteps checks JoinCases' claim by brute force on
+// random systems written in cases (testsupport.RandomSplit) at fixed
+// sizes: from every configuration the system as written reaches, the
+// joined system's steps lead to the same configurations. A split
+// dropped where its cases miss a value (a gap read as complementary),
+// or the mover's source read as nonempty for a guard's other
+// counters, makes some configuration differ. It counts the systems
+// joined (rendezvous and environment steps too) and the transitions
+// whose split was dropped, which a JoinCases that never joins would
+// leave at 0.
+func TestJoinCasesSameSteps(t *testing.T) {
+	systems := 200
+	if testing.Short() {
+		systems = 60
+	}
+	r := rand.New(rand.NewSource(2801))
+	sizes := []string{"{p: 1, q: 1}", "{p: 2, q: 1}", "{p: 3, q: 1}", "{p: 2, q: 2}"}
+	joinedCount, dropped, rendezvous, environment := 0, 0, 0, 0
+	for i := range systems {
+		src := testsupport.RandomSplit(r, sizes[r.Intn(len(sizes))], r.Intn(2) == 0)
+		sys, err := gsst.Parse(fmt.Sprintf("split%d.yaml", i), []byte(src))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		}
+		joined, ok, err := sys.JoinCases()
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		}
+		if !ok {
+			continue
+		}
+		joinedCount++
+		if len(joined.Rendezvous) < len(sys.Rendezvous) {
+			rendezvous++
+		}
+		if len(joined.Environment) < len(sys.Environment) {
+			environment++
+		}
+		for _, tr := range joined.Transitions {
+			for _, b := range tr.Blocks {
+				if strings.Contains(tr.Name, "_or_") && !strings.Contains(b.Text, "|") {
+					dropped++
+				}
+			}
+		}
+		sp := testsupport.Procs(sys, 0)
+		for _, st := range sp.States {
+			next := func(s *gsst.System) []string {
+				var out []string
+				for _, step := range testsupport.ProcSteps(s, sp.Owner, st) {
+					out = append(out, step.Next.Key())
+				}
+				slices.Sort(out)
+				return slices.Compact(out)
+			}
+			if written, join := next(sys), next(joined); !slices.Equal(written, join) {
+				t.Fatalf("system %d: from %v the system as written steps to %v, joined to %v\n%s\njoined:\n%s",
+					i, st.Key(), written, join, src, testsupport.Describe(joined))
+			}
+		}
+	}
+	t.Logf("%d systems: %d joined (%d rendezvous, %d environment steps), %d splits of transitions dropped", systems, joinedCount, rendezvous, environment, dropped)
+	if joinedCount < systems/2 || dropped < systems/2 || rendezvous < systems/4 || environment < systems/4 {
+		t.Errorf("the sample exercises too little")
+	}
+}
+
+// TestJoinCasesRendezvous checks that a rendezvous and an environment
+// step written as halves are joined, the rendezvous's split on the
+// count of its parts' source dropped (two parts stand in A).
+func TestJoinCasesRendezvous(t *testing.T) {
+	src := `states: [A, B]
+groups: {p: 1..}
+init: A
+shared:
+  x: {type: 0.., init: 0}
+transitions:
+- {from: B, to: A}
+rendezvous:
+- {name: many, parts: [{from: A, to: B}, {from: A, to: B}], guard: "#A >= 3"}
+- {name: two, parts: [{from: A, to: B}, {from: A, to: B}], guard: "#A = 2"}
+environment:
+- {name: up, guard: "x = 0 & #B >= 1", update: "x := 1"}
+- {name: up2, guard: "#B >= 1 & x >= 1", update: "x := 1"}
+`
+	sys, err := gsst.Parse("rdv.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined, ok, err := sys.JoinCases()
+	if err != nil || !ok {
+		t.Fatalf("nothing joined (%v)", err)
+	}
+	if len(joined.Rendezvous) != 1 || joined.Rendezvous[0].Name != "many_or_two" || joined.Rendezvous[0].Text != "" {
+		t.Errorf("rendezvous joined as %+v, want one, many_or_two, unguarded", joined.Rendezvous)
+	}
+	if len(joined.Environment) != 1 || joined.Environment[0].Name != "up_or_up2" || joined.Environment[0].Text != "#B >= 1" {
+		t.Errorf("environment joined as %+v, want one, up_or_up2, guarded by #B >= 1", joined.Environment)
+	}
+}

@@ -1,0 +1,257 @@
+package prove
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/vsym/vsym/detect"
+	"github.com/vsym/vsym/errkind"
+	"github.com/vsym/vsym/explore"
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+)
+
+// A group list that no run reads (gsst's FreeGroups: a part, block or
+// transfer restricted to controllers, groups of one process, that alone
+// may ever be in its source state) keeps certification from finding a
+// system symmetric: a shared variable written as a controller process
+// of a group of its own, whose states only it enters and which moves
+// with the others by rendezvous parts naming its group, makes the
+// system as written a group-counter question (Cubicle's germanish5 so
+// written: unknown, its work budget spent after 29 to 41 s of CPU;
+// 0.15 s proved with the variable; 0.2 s with the lists dropped).
+// The system with those lists dropped has the same runs, step for step,
+// and is asked instead; its proofs are carried back like every derived
+// question's (derived.go): a safety invariant, over total counters where
+// the free system is certified, read over the group counters of the
+// system as written and re-checked on its model (carryIntoVia); a
+// liveness certificate re-checked on the liveness question as written
+// (carryLiveVia). A proof that does not carry, every refutation (asked
+// as written, its run says which group's processes take each step) and
+// every unknown answer (the same question, which the stages may find
+// easier as written) are asked again of the system as written; a
+// skipped answer (a form prove does not decide) stands. So the
+// argument that the runs are the same is no part of the evidence: were
+// a list dropped that some run reads (a dropped transfer's list moves
+// other processes too, so the free system need not even have more
+// runs), a proof of the free system would fail its re-check, and no
+// run of it is reported.
+
+// A case split of a transition (gsst's JoinCases: two transitions of
+// equal effect with complementary guards, `G & #x >= 2` and
+// `G & #x <= 1`, or one guard written so) makes every stage read a
+// downward guard no run needs: mist's kanban with one transition so
+// split, refuted in 0.04 s as the base, ends unknown after 17 s of CPU,
+// and pncsacover with every transition so split runs past 90 s. The
+// system with the halves joined and the splits dropped has the same
+// steps from every configuration, and is asked instead, like the free
+// system above and after it: proofs carried back and re-checked as
+// written, and a refutation's run, a sequence of configurations of both
+// systems, lifted to process moves of the system as written (which
+// takes, at each configuration, the half that holds there) and
+// replayed; a run that does not replay, a lasso and a run under justice
+// are asked again as written. An unknown answer of the joined system
+// stands: it asks the question as written with fewer steps, none
+// harder to read (the free system's is asked again, above).
+
+// groupFreeing and caseJoining let the tests turn each system of the
+// same runs off.
+var groupFreeing, caseJoining = true, true
+
+// checkSameRuns is checkGroupsMerged on sys, with its properties asked
+// of the system of the same runs that the stages read best: sys with
+// the group lists no run reads dropped (FreeGroups) and its case splits
+// joined (JoinCases), where either changes sys; the answers are carried
+// back.
+func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prover, solver presburger.Solver, opts ...Option) (*Report, error) {
+	if len(sys.Properties) == 0 {
+		return checkGroupsMerged(ctx, sys, prover, solver, opts...)
+	}
+	alike, freed, what, err := sameRuns(sys)
+	if err != nil {
+		return nil, err
+	}
+	if alike == sys {
+		return checkGroupsMerged(ctx, sys, prover, solver, opts...)
+	}
+	sub, err := checkGroupsMerged(ctx, alike, prover, solver, opts...)
+	if err != nil {
+		return nil, err
+	}
+	checker := checkerOf(solver, opts)
+	given := newGivenModels(sys, checker)
+	rep := &Report{System: sys, Results: make([]Result, len(sys.Properties)), Scope: sub.Scope}
+	if sub.Cert != nil {
+		// The report's certification is of the system as written: the
+		// system asked may be symmetric where this one is not.
+		if rep.Cert, err = detect.Certify(ctx, sys, solver); err != nil {
+			return nil, err
+		}
+	}
+	var left []int
+	// The reason of the system asked, said to be of it: the report's
+	// certification and model are of the system as written, so the
+	// reason says which system its words are about.
+	note := "the system with " + strings.Join(what, " and ") + " asked instead: "
+	for i := range sys.Properties {
+		r := sub.Results[i]
+		r.Property = &sys.Properties[i]
+		switch r.Verdict {
+		case Proved:
+			// The reason says how the proof was found; a liveness
+			// certificate carried takes the reason of the model as
+			// written, which would lose it.
+			found := r.LevelReason
+			carried, err := carryFreed(ctx, sys, alike, given, checker, i, &r)
+			if err != nil {
+				return nil, err
+			}
+			if !carried {
+				left = append(left, i)
+				continue
+			}
+			r.Sliced = nil
+			r.LevelReason = note + found + "; the certificate re-checked on the system as written"
+		case Refuted:
+			// The free system's run counts the processes in each state,
+			// where the run as written says which group's are there: it
+			// is asked again as written. The joined system's is the
+			// same run, each step by the half that holds.
+			if freed || !carryAlikeRun(ctx, sys, i, &r) {
+				left = append(left, i)
+				continue
+			}
+			r.Sliced = nil
+			r.LevelReason = note + r.LevelReason + "; the run replayed on the system as written"
+		case Unknown:
+			if freed {
+				// Asked again as written, whose question may be the
+				// easier one for the stages that answer it.
+				left = append(left, i)
+				continue
+			}
+			r.LevelReason = note + r.LevelReason
+		default:
+			// Skipped: a form prove does not decide, as written too.
+			if r.LevelReason != "" {
+				r.LevelReason = note + r.LevelReason
+			}
+		}
+		rep.Results[i] = r
+	}
+	if len(left) == 0 {
+		return rep, nil
+	}
+	// Nothing is marked asked again (Result.askedAgain: a derived
+	// refutation that failed to carry): the free system's runs are asked
+	// again by design, and a stage as written (slicing, merging) that
+	// then fails to carry its own run marks it itself.
+	whole, err := askAsWritten(ctx, sys, rep, left, make([]bool, len(sys.Properties)), checkGroupsMerged, prover, solver, opts)
+	if err != nil {
+		return nil, err
+	}
+	if whole.Scope != "" {
+		rep.Scope = whole.Scope
+	}
+	return rep, nil
+}
+
+// sameRuns returns the system of the same runs as sys that prove asks
+// (sys itself when neither FreeGroups nor JoinCases changes it), whether
+// group lists were dropped, and what was done, for the reason.
+func sameRuns(sys *gsst.System) (alike *gsst.System, freed bool, what []string, err error) {
+	alike = sys
+	if groupFreeing {
+		free, ok, err := sys.FreeGroups()
+		if err != nil {
+			return nil, false, nil, errkind.Errorf(errkind.Internal, "prove: dropping the group lists no run reads: %w", err)
+		}
+		if ok {
+			alike, freed = free, true
+			what = append(what, "the group lists no run reads dropped (only those groups ever enter the states they move out of)")
+		}
+	}
+	if caseJoining {
+		joined, ok, err := alike.JoinCases()
+		if err != nil {
+			return nil, false, nil, errkind.Errorf(errkind.Internal, "prove: joining the case splits: %w", err)
+		}
+		if ok {
+			alike = joined
+			what = append(what, "the case splits joined (transitions of equal effect as one, guards without the cases they split into)")
+		}
+	}
+	return alike, freed, what, nil
+}
+
+// carryAlikeRun carries the run of res, found on an instance of a system
+// with sys's runs (JoinCases), to the instance of sys at the same values:
+// its configurations are lifted to process moves of sys and replayed
+// (replayStates), property index of sys being what it refutes. ok is
+// false, with res unchanged, when the run does not replay, is a lasso,
+// or runs under justice (the fair run is explore's).
+func carryAlikeRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool {
+	inst, premise, phi, ok := safetyRunAt(sys, index, res)
+	if !ok {
+		return false
+	}
+	tr := res.Trace
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	for _, st := range tr.States {
+		out.States = append(out.States, explore.SystemState(inst, slices.Clone(st.Counters), cloneRows(st.Groups)).WithShared(slices.Clone(st.Shared)))
+	}
+	if inst, ok = replayStates(ctx, inst, out, premise, phi); !ok {
+		return false
+	}
+	res.Instance, res.Trace = inst, out
+	return true
+}
+
+// cloneRows copies rows down to their values; nil stays nil.
+func cloneRows(rows [][]int) [][]int {
+	if rows == nil {
+		return nil
+	}
+	out := make([][]int, len(rows))
+	for i := range rows {
+		out[i] = slices.Clone(rows[i])
+	}
+	return out
+}
+
+// carryFreed carries the proof res of property index of free (a system
+// of sys's runs: sameRuns) to sys: ok says that res now holds a certificate
+// re-checked on sys's own model; false, with res unchanged, when the
+// proof is none that carries (a proof part by part, a family explored
+// whole) or the re-check fails or cannot decide.
+func carryFreed(ctx context.Context, sys, free *gsst.System, given *givenModels, solver presburger.Solver, index int, res *Result) (bool, error) {
+	if len(res.Parts) > 0 || res.Invariant == nil {
+		return false, nil
+	}
+	if res.Live != nil {
+		fromSys := free
+		if res.Sliced != nil {
+			fromSys = res.Sliced
+		}
+		return carryLiveVia(ctx, solver, liveModelOf(sys), fromSys, sys.Properties[index].Name, res, liftMap{})
+	}
+	if res.proof == nil || res.Trace != nil {
+		return false, nil
+	}
+	to := given.at(ctx, res.proof.m.Level)
+	if to == nil {
+		return false, nil
+	}
+	from := res.proof.m
+	// The counters firing found stay 0 on sys's model (a process of a
+	// group in a state only another group enters): the free system has
+	// no such counter, and its invariant is inductive as written only
+	// with them.
+	carried, err := carryIntoVia(ctx, to, []string{sys.Properties[index].Name}, solver, res, liftMap{given: cutFacts(to)})
+	if err != nil || !carried {
+		return false, err
+	}
+	res.Lemmas = liftLemmasVia(from, to, res.Lemmas, liftMap{}, to.VarName)
+	return true, nil
+}
