@@ -285,39 +285,70 @@ func orTrue(f presburger.Formula) presburger.Formula {
 // g), each shared variable in its type, each size in its range, and the
 // parameters and sizes satisfy the instance condition.
 func (s *System) moverDomain(from []int, groups []int) domain {
-	movers := make([]int64, len(s.States))
+	d := domain{s: s, movers: map[int]int64{}, group: -1}
 	for _, st := range from {
-		movers[st]++
+		d.movers[st]++
 	}
-	var bounds []presburger.Bound
-	for st := range s.States {
-		bounds = append(bounds, presburger.AtLeast(s.TotalVar(st), movers[st]))
-		for g := range s.Groups {
-			lo := int64(0)
-			if len(from) == 1 && from[0] == st && len(groups) == 1 && groups[0] == g {
-				lo = 1
-			}
-			bounds = append(bounds, presburger.AtLeast(s.GroupVar(st, g), lo))
-		}
+	if len(from) == 1 && len(groups) == 1 {
+		d.group = groups[0]
 	}
-	bounds = append(bounds, s.SizeBounds()...)
-	for j := range s.Shared {
-		bounds = append(bounds, s.Shared[j].Bounds(s.SharedVar(j)))
-	}
-	return domain{bounds: bounds, given: s.InstanceCondition()}
+	return d
 }
 
-// domain is the set of valuations a guard is read in.
+// domain is the set of valuations where a step's guard is read
+// (moverDomain), within what given says.
 type domain struct {
-	bounds []presburger.Bound
-	given  presburger.Formula
+	s      *System
+	movers map[int]int64 // movers per state
+	group  int           // the group of the one mover, when only one group's may move; else -1
+	given  []presburger.Formula
+}
+
+// within returns d where the formulas given hold too.
+func (d domain) within(given ...presburger.Formula) domain {
+	d.given = append(slices.Clone(d.given), given...)
+	return d
+}
+
+// bound is d's range of variable v; ok is false for a variable of no
+// range (a parameter, whose range the instance condition says).
+func (d domain) bound(v presburger.Var) (presburger.Bound, bool) {
+	s := d.s
+	if st, g, ok := s.Counter(v); ok {
+		lo := int64(0)
+		switch {
+		case g < 0:
+			lo = d.movers[st]
+		case g == d.group && d.movers[st] > 0:
+			lo = 1
+		}
+		return presburger.AtLeast(v, lo), true
+	}
+	if j, ok := s.SharedOf(v); ok {
+		return s.Shared[j].Bounds(v), true
+	}
+	for _, b := range s.SizeBounds() {
+		if b.Var == v {
+			return b, true
+		}
+	}
+	return presburger.Bound{}, false
 }
 
 // implies reports whether f holds in every valuation of d, decided by
 // presburger's Quick (plain Go, a bounded amount of work, so the same
-// answer on every machine); false when Quick cannot say.
+// answer on every machine); false when Quick cannot say. The question
+// carries the ranges of its own variables only: a system of hundreds of
+// states would give Quick hundreds of bounds to read for each guard.
 func (d domain) implies(f presburger.Formula) bool {
-	a, err := presburger.Quick{}.Solve(context.Background(), presburger.Problem{Bounds: d.bounds, F: presburger.Conj(d.given, presburger.Negation(f))})
+	q := presburger.Conj(append(slices.Clone(d.given), d.s.InstanceCondition(), presburger.Negation(f))...)
+	var bounds []presburger.Bound
+	for _, v := range presburger.FreeVars(q) {
+		if b, ok := d.bound(v); ok {
+			bounds = append(bounds, b)
+		}
+	}
+	a, err := presburger.Quick{}.Solve(context.Background(), presburger.Problem{Bounds: bounds, F: q})
 	return err == nil && a.Result == presburger.Unsat
 }
 
@@ -361,9 +392,7 @@ func caseFree(f presburger.Formula, d domain) presburger.Formula {
 				shared = append(shared, c)
 			}
 		}
-		within := d
-		within.given = presburger.Conj(d.given, presburger.Conj(shared...))
-		if within.implies(presburger.Disj(rest...)) {
+		if d.within(shared...).implies(presburger.Disj(rest...)) {
 			return presburger.Conj(shared...)
 		}
 		return g
