@@ -759,6 +759,6 @@ func CarryFreed(ctx context.Context, sys *gsst.System, prover presburger.Prover,
 		return r, false, nil
 	}
 	tamper(&r)
-	ok, err = carryFreed(ctx, sys, one, newGivenModels(sys, solver), solver, index, &r)
+	ok, err = carryFreed(ctx, sys, one, newGivenModels(sys, solver), solver, newJointCarry(), index, &r)
 	return r, ok, err
 }

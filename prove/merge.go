@@ -77,22 +77,13 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	done := make([]bool, len(sys.Properties))
 	again := make([]bool, len(sys.Properties)) // refuted on the merged system, the run not carried
 	note := "; " + a + " and " + b + " read as one counter, their sum (each step that takes from them written once per way of sharing it out)"
-	// The properties one invariant proved together (proveJoint, one
-	// proof for all): carried together, one check on the system as
-	// written (bingham with 153 places, each with its property, and
-	// one of them split: 153 checks took 12 s, one takes what the
-	// proof did).
-	together := map[*safetyProof][]string{}
+	joint := newJointCarry()
 	for k, i := range routed {
-		if r := &sub.Results[k]; r.Verdict == Proved && r.proof != nil {
-			together[r.proof] = append(together[r.proof], sys.Properties[i].Name)
-		}
+		joint.add(sys.Properties[i].Name, &sub.Results[k])
 	}
-	carriedAs := map[*safetyProof]*Result{}
 	// live is sys's model of its liveness questions, which a liveness
 	// certificate is re-checked on, built when first needed.
 	var live *counterabs.ParamModel
-	apart := map[*safetyProof]bool{}
 	for k, i := range routed {
 		r := sub.Results[k]
 		r.Property = &sys.Properties[i]
@@ -116,35 +107,19 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			if r.proof == nil || r.Invariant == nil || r.Live != nil || len(r.Parts) > 0 {
 				continue
 			}
-			from, proof := r.proof.m, r.proof
-			if c, ok := carriedAs[proof]; ok {
-				r.Invariant, r.InvariantText, r.Level, r.proof, r.Lemmas = c.Invariant, c.InvariantText, c.Level, c.proof, c.Lemmas
-			} else {
-				names := together[proof]
-				if apart[proof] {
-					names = names[:0:0]
+			from := r.proof.m
+			carried, err := joint.carry(sys.Properties[i].Name, &r, func(names []string, r *Result) (bool, error) {
+				ok, err := carryIntoSums(ctx, given.at(ctx, from.Level), names, checker, r, sums)
+				if ok {
+					r.Lemmas = liftLemmasVia(from, r.proof.m, r.Lemmas, liftMap{sums: sums}, r.proof.m.VarName)
 				}
-				carried, err := false, error(nil)
-				if len(names) > 1 {
-					carried, err = carryIntoSums(ctx, given.at(ctx, from.Level), names, checker, &r, sums)
-					// When they do not carry together (some have a
-					// premise, or the check fails), each on its own.
-					apart[proof] = !carried
-				}
-				if err == nil && !carried {
-					names = []string{sys.Properties[i].Name}
-					carried, err = carryIntoSums(ctx, given.at(ctx, from.Level), names, checker, &r, sums)
-				}
-				if err != nil {
-					return nil, err
-				}
-				if !carried {
-					continue
-				}
-				r.Lemmas = liftLemmasVia(from, r.proof.m, r.Lemmas, liftMap{sums: sums}, r.proof.m.VarName)
-				if len(names) > 1 {
-					carriedAs[proof] = &r
-				}
+				return ok, err
+			})
+			if err != nil {
+				return nil, err
+			}
+			if !carried {
+				continue
 			}
 			r.Sliced = nil
 			if r.LevelReason != "" {

@@ -89,6 +89,10 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			return nil, err
 		}
 	}
+	joint := newJointCarry()
+	for i := range sys.Properties {
+		joint.add(sys.Properties[i].Name, &sub.Results[i])
+	}
 	var left []int
 	// The reason of the system asked, said to be of it: the report's
 	// certification and model are of the system as written, so the
@@ -103,7 +107,7 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			// certificate carried takes the reason of the model as
 			// written, which would lose it.
 			found := r.LevelReason
-			carried, err := carryFreed(ctx, sys, alike, given, checker, i, &r)
+			carried, err := carryFreed(ctx, sys, alike, given, checker, joint, i, &r)
 			if err != nil {
 				return nil, err
 			}
@@ -221,20 +225,22 @@ func cloneRows(rows [][]int) [][]int {
 }
 
 // carryFreed carries the proof res of property index of free (a system
-// of sys's runs: sameRuns) to sys: ok says that res now holds a certificate
-// re-checked on sys's own model; false, with res unchanged, when the
-// proof is none that carries (a proof part by part, a family explored
-// whole) or the re-check fails or cannot decide.
-func carryFreed(ctx context.Context, sys, free *gsst.System, given *givenModels, solver presburger.Solver, index int, res *Result) (bool, error) {
+// of sys's runs: sameRuns) to sys: ok says that res now holds a
+// certificate re-checked on sys's own model (a safety proof once for
+// the properties it proved together, joint); false, with res unchanged,
+// when the proof is none that carries (a proof part by part, a family
+// explored whole) or the re-check fails or cannot decide.
+func carryFreed(ctx context.Context, sys, free *gsst.System, given *givenModels, solver presburger.Solver, joint *jointCarry, index int, res *Result) (bool, error) {
 	if len(res.Parts) > 0 || res.Invariant == nil {
 		return false, nil
 	}
+	name := sys.Properties[index].Name
 	if res.Live != nil {
 		fromSys := free
 		if res.Sliced != nil {
 			fromSys = res.Sliced
 		}
-		return carryLiveVia(ctx, solver, liveModelOf(sys), fromSys, sys.Properties[index].Name, res, liftMap{})
+		return carryLiveVia(ctx, solver, liveModelOf(sys), fromSys, name, res, liftMap{})
 	}
 	if res.proof == nil || res.Trace != nil {
 		return false, nil
@@ -248,10 +254,12 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, given *givenModels,
 	// group in a state only another group enters): the free system has
 	// no such counter, and its invariant is inductive as written only
 	// with them.
-	carried, err := carryIntoVia(ctx, to, []string{sys.Properties[index].Name}, solver, res, liftMap{given: cutFacts(to)})
-	if err != nil || !carried {
-		return false, err
-	}
-	res.Lemmas = liftLemmasVia(from, to, res.Lemmas, liftMap{}, to.VarName)
-	return true, nil
+	facts := cutFacts(to)
+	return joint.carry(name, res, func(names []string, res *Result) (bool, error) {
+		carried, err := carryIntoVia(ctx, to, names, solver, res, liftMap{given: facts})
+		if carried {
+			res.Lemmas = liftLemmasVia(from, to, res.Lemmas, liftMap{}, to.VarName)
+		}
+		return carried, err
+	})
 }
