@@ -739,6 +739,18 @@ func SetCaseJoining(on bool) (restore func()) {
 	return func() { caseJoining = was }
 }
 
+// SetSameRuns makes prove ask, in place of the system of the same runs
+// (sameruns.go), what alike returns for the system as written, as
+// though cases were joined: the tests give it a system with other runs.
+// It returns the function that restores it.
+func SetSameRuns(alike func(*gsst.System) *gsst.System) (restore func()) {
+	was := sameRunsOf
+	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, []string, error) {
+		return alike(sys), false, []string{"the case splits joined (tampered)"}, nil
+	}
+	return func() { sameRunsOf = was }
+}
+
 // CarryFreed asks property index of sys with the group lists no run
 // reads dropped (gsst's FreeGroups), hands its answer to tamper, and
 // carries it back to sys as prove does (carryFreed): the result and

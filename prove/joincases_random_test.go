@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestJoinCasesRandom(t *testing.T) {
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
-	confirmed, joinedProofs, replayed, joinedLive, certified := 0, 0, 0, 0, 0
+	confirmed, joinedProofs, replayed, lassos, joinedLive, certified := 0, 0, 0, 0, 0, 0
 	groups := []string{"{p: 1.., q: 1}", "{p: 1..2, q: 1}", "{p: 1.., q: 1..2}"}
 	for i := range systems {
 		src := testsupport.RandomSplit(r, groups[r.Intn(len(groups))], r.Intn(2) == 0)
@@ -59,6 +60,8 @@ func TestJoinCasesRandom(t *testing.T) {
 			}
 			if strings.Contains(res.LevelReason, "case splits joined") {
 				switch {
+				case res.Verdict == prove.Refuted && res.Trace != nil && res.Trace.Loop >= 0:
+					lassos++
 				case res.Verdict == prove.Refuted:
 					replayed++
 				case res.Verdict == prove.Proved && res.Live != nil:
@@ -88,8 +91,76 @@ func TestJoinCasesRandom(t *testing.T) {
 		confirmed += c
 		checkLiveByExploration(t, i, sys, rep.Results[live], src)
 	}
-	t.Logf("%d systems (%d certified): %v; carried from the joined system: %d safety proofs, %d liveness proofs, %d runs replayed; safety refutations confirmed by exploration %d", systems, certified, counts, joinedProofs, joinedLive, replayed, confirmed)
-	if counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 || joinedProofs < systems/2 || replayed < systems/5 || joinedLive == 0 || confirmed < systems/5 || certified == 0 {
+	t.Logf("%d systems (%d certified): %v; carried from the joined system: %d safety proofs, %d liveness proofs, %d runs and %d fair lassos replayed; safety refutations confirmed by exploration %d", systems, certified, counts, joinedProofs, joinedLive, replayed, lassos, confirmed)
+	if counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 || joinedProofs < systems/2 || replayed < systems/5 || lassos == 0 || joinedLive == 0 || confirmed < systems/5 || certified == 0 {
 		t.Errorf("the sample exercises too little")
+	}
+}
+
+// TestJoinCasesTampered gives prove, as the system of the same runs,
+// systems of other runs. One has two steps the system as written does
+// not have (B -> A and B -> C): its run into C and its fair lasso
+// through A and B refute safe and live, which hold as written; neither
+// may be reported (the run does not replay, the lasso does not lift),
+// both are asked again as written and proved. The other cannot take the
+// step A -> B: its proof of stay, which fails as written, does not
+// re-check there, and stay is refuted as written; its proof of safe is
+// too strong to re-check (#B = 0), and its deadlock in A, a lasso
+// refuting live, does not lift, where a process can move: both are
+// asked again as written and proved. The system itself,
+// asked so, has every answer carried.
+func TestJoinCasesTampered(t *testing.T) {
+	written := `states: [A, B, C]
+groups: {p: 1..2}
+init: A
+transitions:
+- {name: go, from: A, to: B}
+properties:
+  safe: "AG #C = 0"
+  live: "AF #A = 0"
+  stay: "AG #B = 0"
+`
+	sys, err := gsst.Parse("written.yaml", []byte(written))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, err := gsst.Parse("more.yaml", []byte(strings.Replace(written, "transitions:\n", "transitions:\n- {name: back, from: B, to: A}\n- {name: out, from: B, to: C}\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fewer, err := gsst.Parse("fewer.yaml", []byte(strings.Replace(written, "to: B}", "to: B, guard: \"#C >= 1\"}", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asWritten := map[string]prove.Verdict{"safe": prove.Proved, "live": prove.Proved, "stay": prove.Refuted}
+	tests := []struct {
+		name  string
+		alike *gsst.System
+		// carried lists the properties whose answers the system asked
+		// gives (its reason says so); the others are asked as written.
+		carried []string
+	}{
+		{"more runs", more, []string{"stay"}},
+		{"fewer runs", fewer, nil},
+		{"the same runs", sys.WithProperties(0, 1, 2), []string{"safe", "live", "stay"}},
+	}
+	s := z3.New()
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			restore := prove.SetSameRuns(func(*gsst.System) *gsst.System { return tc.alike })
+			rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(extWork))
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, res := range rep.Results {
+				name := res.Property.Name
+				carried := strings.Contains(res.LevelReason, "tampered")
+				if res.Verdict != asWritten[name] || carried != slices.Contains(tc.carried, name) {
+					t.Errorf("%s: %v (%s), want %v, carried %v", name, res.Verdict, res.LevelReason, asWritten[name], slices.Contains(tc.carried, name))
+				}
+			}
+		})
 	}
 }

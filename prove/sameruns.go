@@ -50,8 +50,9 @@ import (
 // written, and a refutation's run, a sequence of configurations of both
 // systems, lifted to process moves of the system as written (which
 // takes, at each configuration, the half that holds there) and
-// replayed; a run that does not replay, a lasso and a run under justice
-// are asked again as written. An unknown answer of the joined system
+// replayed (a fair lasso with the fairness of the system as written); a
+// run that does not replay, and a path under justice, are asked again
+// as written. An unknown answer of the joined system
 // stands: it asks the question as written with fewer steps, none
 // harder to read (the free system's is asked again, above).
 
@@ -68,7 +69,7 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	if len(sys.Properties) == 0 {
 		return checkGroupsMerged(ctx, sys, prover, solver, opts...)
 	}
-	alike, freed, what, err := sameRuns(sys)
+	alike, freed, what, err := sameRunsOf(sys)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +162,10 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	return rep, nil
 }
 
+// sameRunsOf is sameRuns, which the tests replace with a system of other
+// runs to check that nothing it answers is reported unchecked.
+var sameRunsOf = sameRuns
+
 // sameRuns returns the system of the same runs as sys that prove asks
 // (sys itself when neither FreeGroups nor JoinCases changes it), whether
 // group lists were dropped, and what was done, for the reason.
@@ -191,25 +196,64 @@ func sameRuns(sys *gsst.System) (alike *gsst.System, freed bool, what []string, 
 
 // carryAlikeRun carries the run of res, found on an instance of a system
 // with sys's runs (JoinCases), to the instance of sys at the same values:
-// its configurations are lifted to process moves of sys and replayed
-// (replayStates), property index of sys being what it refutes. ok is
-// false, with res unchanged, when the run does not replay, is a lasso,
-// or runs under justice (the fair run is explore's).
+// its configurations are lifted to process moves of sys and replayed,
+// property index of sys being what it refutes: a path to a state where
+// phi fails (replayStates), or a fair lasso (carryAlikeLasso). ok is
+// false, with res unchanged, when the run does not replay, or is a path
+// under justice (the fair run is explore's).
 func carryAlikeRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool {
+	if res.Trace != nil && res.Trace.Loop >= 0 {
+		return carryAlikeLasso(ctx, sys, index, res)
+	}
 	inst, premise, phi, ok := safetyRunAt(sys, index, res)
 	if !ok {
 		return false
 	}
-	tr := res.Trace
-	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
-	for _, st := range tr.States {
-		out.States = append(out.States, explore.SystemState(inst, slices.Clone(st.Counters), cloneRows(st.Groups)).WithShared(slices.Clone(st.Shared)))
-	}
+	out := statesOn(inst, res.Trace)
 	if inst, ok = replayStates(ctx, inst, out, premise, phi); !ok {
 		return false
 	}
 	res.Instance, res.Trace = inst, out
 	return true
+}
+
+// carryAlikeLasso carries the fair lasso of res, a liveness property's
+// refutation on an instance of a system with sys's runs, to the instance
+// of sys at the same values: its configurations are lifted to process
+// moves of sys (explore.Lift unrolls the loop until the processes
+// repeat) and replayed there with sys's fairness (replayLasso).
+func carryAlikeLasso(ctx context.Context, sys *gsst.System, index int, res *Result) bool {
+	tr := res.Trace
+	if tr.Lifted == nil || tr.Lifted.Error != "" || res.Instance == nil || len(tr.States) == 0 {
+		return false
+	}
+	inst, ok := instanceOf(sys, res)
+	if !ok || index >= len(inst.Properties) {
+		return false
+	}
+	// As lassoAt makes the instance it explores: its one property, a
+	// shared variable that may start anywhere from its least up to the
+	// number of processes.
+	inst = inst.WithProperties(index).InitialsUpTo(inst.N())
+	out := statesOn(inst, tr)
+	out.Loop = tr.Loop
+	out.Lifted = explore.Lift(ctx, inst, out)
+	if out.Lifted.Error != "" || replayLasso(inst, out) != nil {
+		return false
+	}
+	res.Instance, res.Trace = inst, out
+	return true
+}
+
+// statesOn returns a path of inst's configurations: tr's states, which
+// are inst's too (a system of the same runs has its states, groups and
+// shared variables), with its kind and segments.
+func statesOn(inst *gsst.System, tr *explore.Trace) *explore.Trace {
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	for _, st := range tr.States {
+		out.States = append(out.States, explore.SystemState(inst, slices.Clone(st.Counters), cloneRows(st.Groups)).WithShared(slices.Clone(st.Shared)))
+	}
+	return out
 }
 
 // cloneRows copies rows down to their values; nil stays nil.
