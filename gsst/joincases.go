@@ -80,10 +80,21 @@ func (s *System) JoinCases() (*System, bool, error) {
 			es = append(es, spec.Environment[i])
 		}
 	}
-	if !changed {
+	spec.Transitions, spec.Rendezvous, spec.Environment = ts, rs, es
+	// Blocks made alike ({a: "true", b: "n >= 1"}, or "true" and
+	// "(true) & true", which Parse keeps apart by their text) are one
+	// block, as Parse makes them of what a user wrote.
+	blocks := func() (n int) {
+		for i := range spec.Transitions {
+			n += len(spec.Transitions[i].Blocks)
+		}
+		return n
+	}
+	before := blocks()
+	spec.mergeBlocks()
+	if !changed && blocks() == before {
 		return nil, false, nil
 	}
-	spec.Transitions, spec.Rendezvous, spec.Environment = ts, rs, es
 	sys, err := New(spec)
 	if err != nil {
 		return nil, false, err
@@ -170,9 +181,15 @@ func (s *System) joinSteps(steps []caseStep) (into []int, changed bool) {
 		}
 		for _, g := range steps[i].guards {
 			guard := orTrue(*g.guard)
-			if free := caseFree(guard, g.dom); atomKey(free) != atomKey(presburger.PushNegations(guard)) {
+			free := caseFree(guard, g.dom)
+			switch {
+			case atomKey(free) != atomKey(presburger.PushNegations(guard)):
 				g.set(free, s.VarName)
 				changed = true
+			default:
+				// The text of what it reads ("" for true), so that
+				// blocks alike but written apart merge below.
+				g.set(free, s.VarName)
 			}
 		}
 	}
@@ -356,7 +373,8 @@ func (d domain) implies(f presburger.Formula) bool {
 // disjunction whose disjuncts share conjuncts C becomes C where, in d,
 // C implies the disjunction of the rest (`G & #x >= 2 | G & #x <= 1`
 // becomes G, `G & x >= 1 | G & x = 0` too for a natural x), and a
-// conjunct of a conjunction that holds throughout d is dropped. f is
+// comparison that holds throughout d (`n >= 1`, the mover's `#S >= 1`)
+// is dropped from a conjunction, or is true. f is
 // returned as it is, case split and all, where Quick cannot decide.
 // The result holds in a valuation of d exactly where f does.
 func caseFree(f presburger.Formula, d domain) presburger.Formula {
@@ -364,12 +382,21 @@ func caseFree(f presburger.Formula, d domain) presburger.Formula {
 	case presburger.And:
 		var kept []presburger.Formula
 		for _, c := range g {
-			if _, ok := c.(presburger.Or); ok {
+			switch c.(type) {
+			case presburger.Or:
 				c = caseFree(c, d)
+			case presburger.Cmp:
+				if d.implies(c) {
+					continue
+				}
 			}
 			kept = append(kept, c)
 		}
 		return presburger.Conj(kept...)
+	case presburger.Cmp:
+		if d.implies(g) {
+			return presburger.True
+		}
 	case presburger.Or:
 		cases := make([][]presburger.Formula, len(g))
 		for i, c := range g {

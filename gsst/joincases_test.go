@@ -52,6 +52,9 @@ func TestJoinCases(t *testing.T) {
 - {name: b, from: B, to: C}`, []string{"a: #C = 0", "b: "}},
 		{"a case split inside a conjunction", `
 - {name: a, from: A, to: B, guard: "#C = 0 & (x >= 3 | x <= 2)"}`, []string{"a: #C = 0"}},
+		{"comparisons that always hold", `
+- {name: a, from: A, to: B, guard: {p: "true", q: "n >= 1 & #A >= 1"}}
+- {name: b, from: B, to: C, guard: "#C = 0 & x >= 0"}`, []string{"a: ", "b: #C = 0"}},
 		{"updates differ", `
 - {name: a, from: A, to: B, guard: "#A >= 2", update: "x := 1"}
 - {name: b, from: A, to: B, guard: "#A <= 1"}`, nil},
@@ -82,7 +85,11 @@ func TestJoinCases(t *testing.T) {
 			}
 			var got []string
 			for _, tr := range joined.Transitions {
-				got = append(got, tr.Name+": "+tr.Blocks[0].Text)
+				text := tr.Name + ": " + tr.Blocks[0].Text
+				if len(tr.Blocks) > 1 {
+					text += fmt.Sprintf(" (%d blocks)", len(tr.Blocks))
+				}
+				got = append(got, text)
 			}
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("joined %q, want %q", got, tc.want)

@@ -14,7 +14,8 @@ import (
 // kanban so written were undecided).
 
 // PinParams returns s with every parameter that the top-level conjuncts
-// of the assumption on it alone pin ("k = c", "k >= c & k <= c", "k <= 0")
+// of the assumption on it alone pin ("k = c", "k >= c & k <= c", "k <= 0"),
+// once the values so pinned are folded in ("k = j + 1 & j = 1"),
 // fixed at c and folded into every
 // formula, as an instance folds it (a group whose size was a term over
 // the pinned parameters alone gets that size), and whether it pinned
@@ -121,6 +122,16 @@ func (s *System) PinParams() (*System, bool, error) {
 	pinned, err := New(spec)
 	if err != nil {
 		return nil, false, errkind.Errorf(errkind.Internal, "gsst: the family %s with its pinned parameters breaks a rule: %w", s.Name, err)
+	}
+	// A value pinned may pin another parameter through the assumption
+	// folded ("k = j + 1 & j = 1": k = 2 once j is 1); each pass fixes
+	// one parameter at least, so the passes end.
+	more, again, err := pinned.PinParams()
+	if err != nil {
+		return nil, false, err
+	}
+	if again {
+		pinned = more
 	}
 	return pinned, true, nil
 }

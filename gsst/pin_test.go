@@ -203,3 +203,37 @@ func readsVar(s *gsst.System, x presburger.Var) string {
 	}
 	return ""
 }
+
+// TestPinParamsChain checks that a parameter pinned through another one
+// ("k = j + 1 & j = 1", "m = 2*k") is pinned once that one is folded in,
+// and that one pinned by nothing ("i = h + 1" alone) stays open.
+func TestPinParamsChain(t *testing.T) {
+	src := `states: [A, B]
+groups: {p: 1..}
+init: A
+params: [j, k, m, h, i]
+assume: k = j + 1 & j = 1 & m = 2*k & i = h + 1
+transitions:
+- {from: A, to: B, guard: "#B < m & #A >= i"}
+properties:
+  safe: "AG #B <= k + 2"
+`
+	sys, err := gsst.Parse("chain.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned, ok, err := sys.PinParams()
+	if err != nil || !ok {
+		t.Fatalf("nothing pinned (%v)", err)
+	}
+	want := map[string]int{"j": 1, "k": 2, "m": 4}
+	for _, p := range pinned.Params {
+		v, fixed := want[p.Name]
+		if p.Fixed != fixed || fixed && p.Value != v {
+			t.Errorf("%s: fixed %v at %d, want fixed %v at %d", p.Name, p.Fixed, p.Value, fixed, v)
+		}
+	}
+	if got := pinned.Properties[0].Formula; ctl.Format(got, pinned.VarName) != "AG (#B <= 4)" {
+		t.Errorf("safe reads %s, want AG (#B <= 4)", ctl.Format(got, pinned.VarName))
+	}
+}
