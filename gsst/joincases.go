@@ -65,20 +65,29 @@ func (s *System) JoinCases() (*System, bool, error) {
 	var ts []Transition
 	var rs []Rendezvous
 	var es []Environment
+	// A step whose guards never hold is left out, a block that never
+	// holds too: neither is ever taken.
+	dead := func(f presburger.Formula) bool { return f == presburger.False }
 	for i := range spec.Transitions {
-		if into[i] == i {
-			ts = append(ts, spec.Transitions[i])
+		t := spec.Transitions[i]
+		t.Blocks = slices.DeleteFunc(t.Blocks, func(b Block) bool { return dead(b.Guard) })
+		if into[i] == i && len(t.Blocks) > 0 {
+			ts = append(ts, t)
 		}
 	}
 	for i := range spec.Rendezvous {
-		if k := len(spec.Transitions) + i; into[k] == k {
+		if k := len(spec.Transitions) + i; into[k] == k && !dead(spec.Rendezvous[i].Guard) {
 			rs = append(rs, spec.Rendezvous[i])
 		}
 	}
 	for i := range spec.Environment {
-		if k := len(spec.Transitions) + len(spec.Rendezvous) + i; into[k] == k {
+		if k := len(spec.Transitions) + len(spec.Rendezvous) + i; into[k] == k && !dead(spec.Environment[i].Guard) {
 			es = append(es, spec.Environment[i])
 		}
+	}
+	if len(ts)+len(rs)+len(es) == 0 {
+		// No step left: the system as written says so best.
+		return nil, false, nil
 	}
 	spec.Transitions, spec.Rendezvous, spec.Environment = ts, rs, es
 	// Blocks made alike ({a: "true", b: "n >= 1"}, or "true" and
@@ -182,6 +191,11 @@ func (s *System) joinSteps(steps []caseStep) (into []int, changed bool) {
 		for _, g := range steps[i].guards {
 			guard := orTrue(*g.guard)
 			free := caseFree(guard, g.dom)
+			if g.dom.implies(presburger.Negation(guard)) {
+				// A guard that never holds where it is read (#S = 0
+				// with a part leaving S): the step is taken nowhere.
+				free = presburger.False
+			}
 			switch {
 			case atomKey(free) != atomKey(presburger.PushNegations(guard)):
 				g.set(free, s.VarName)

@@ -55,6 +55,9 @@ func TestJoinCases(t *testing.T) {
 		{"comparisons that always hold", `
 - {name: a, from: A, to: B, guard: {p: "true", q: "n >= 1 & #A >= 1"}}
 - {name: b, from: B, to: C, guard: "#C = 0 & x >= 0"}`, []string{"a: ", "b: #C = 0"}},
+		{"a step never taken", `
+- {name: a, from: A, to: B, guard: "#A = 0 | x < 0"}
+- {name: b, from: B, to: C, guard: {p: "#B[p] = 0", q: "#C = 0"}}`, []string{"b: #C = 0"}},
 		{"updates differ", `
 - {name: a, from: A, to: B, guard: "#A >= 2", update: "x := 1"}
 - {name: b, from: A, to: B, guard: "#A <= 1"}`, nil},
