@@ -22,11 +22,18 @@ type config struct {
 	simplify   bool
 	progress   progress.Func
 	runSteps   bool
+	cert       *detect.Report
 }
 
 // OnProgress has Build report to f as it starts on each transition:
 // phase progress.Build, transition K of N.
 func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = f } }
+
+// Certified hands BuildParam the certification of the system it builds
+// the model of, made before (prove reports it, and builds the model
+// after): BuildParam then does not certify again. A report of another
+// system (gsst's SameSteps) is not read.
+func Certified(cert *detect.Report) Option { return func(c *config) { c.cert = cert } }
 
 // RunSteps has BuildGroup and BuildParamGroup (and BuildParam, when it
 // builds the group-counter model) leave out the steps no run takes because a mover

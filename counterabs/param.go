@@ -796,9 +796,12 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 		}
 		return m, err
 	}
-	cert, err := detect.Certify(ctx, sys, solver, detect.OnProgress(cfg.progress))
-	if err != nil {
-		return nil, err
+	cert := cfg.cert
+	if cert == nil || !cert.System.SameSteps(sys) {
+		var err error
+		if cert, err = detect.Certify(ctx, sys, solver, detect.OnProgress(cfg.progress)); err != nil {
+			return nil, err
+		}
 	}
 	if !cert.Certified() {
 		m, err := BuildParamGroup(sys, opts...)

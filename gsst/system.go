@@ -663,6 +663,14 @@ func (s *System) WithProperties(idx ...int) *System {
 	return out
 }
 
+// SameSteps reports whether o is s, or s with other properties
+// (WithProperties): the one System whose steps were lowered once, so
+// that what is known of s's states, groups, steps and initial
+// configurations (its certification) is known of o.
+func (s *System) SameSteps(o *System) bool {
+	return s == o || len(s.steps) > 0 && len(s.steps) == len(o.steps) && &s.steps[0] == &o.steps[0]
+}
+
 // WithRangedSizes returns the family of s in which every group of a
 // fixed size above least whose processes start in one state, or spread
 // over several, has any size from 1 up: s is one of its instances, so

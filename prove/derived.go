@@ -7,6 +7,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/ctl"
+	"github.com/vsym/vsym/detect"
 	"github.com/vsym/vsym/errkind"
 	"github.com/vsym/vsym/explore"
 	"github.com/vsym/vsym/gsst"
@@ -178,6 +179,9 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 type givenModels struct {
 	sys    *gsst.System
 	solver presburger.Solver
+	// cert, when set, is sys's certification, made before: the
+	// total-counter model is built without certifying again.
+	cert   *detect.Report
 	built  map[counterabs.Level]*counterabs.ParamModel
 	failed map[counterabs.Level]bool
 }
@@ -342,7 +346,7 @@ func (g *givenModels) at(ctx context.Context, level counterabs.Level) *counterab
 	if level == counterabs.TotalLevel {
 		// BuildParam certifies, and falls back to the group-counter
 		// model when it cannot.
-		m, err = counterabs.BuildParam(ctx, g.sys, g.solver, counterabs.RunSteps())
+		m, err = counterabs.BuildParam(ctx, g.sys, g.solver, counterabs.RunSteps(), counterabs.Certified(g.cert))
 	} else {
 		m, err = counterabs.BuildParamGroup(g.sys, counterabs.RunSteps())
 	}

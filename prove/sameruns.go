@@ -89,6 +89,7 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		if rep.Cert, err = detect.Certify(ctx, sys, solver); err != nil {
 			return nil, err
 		}
+		given.cert = rep.Cert // certified once, for the report and the model
 	}
 	joint := newJointCarry()
 	for i := range sys.Properties {
