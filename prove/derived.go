@@ -70,7 +70,7 @@ type liftMap struct {
 	// given, facts over to's variables conjoined to the carried
 	// invariant (carryIntoVia) and re-checked with it: what holds of
 	// to's reachable states that the derived model has no variable to
-	// say (freegroups.go: a group's counters of states only another
+	// say (sameruns.go: a group's counters of states only another
 	// group enters are 0).
 	given []presburger.Formula
 }

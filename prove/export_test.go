@@ -722,7 +722,7 @@ func CarrySumsLive(ctx context.Context, sys *gsst.System, prover presburger.Prov
 }
 
 // SetGroupFreeing turns the asking of a system with the group lists no
-// run reads dropped (freegroups.go) on or off, returning the function
+// run reads dropped (sameruns.go) on or off, returning the function
 // that restores it.
 func SetGroupFreeing(on bool) (restore func()) {
 	was := groupFreeing

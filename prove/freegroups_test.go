@@ -12,7 +12,7 @@ import (
 )
 
 // TestFreeGroupsTampered checks that a certificate of the system with
-// the group lists no run reads dropped (freegroups.go) is reported of
+// the group lists no run reads dropped (sameruns.go) is reported of
 // the system as written only when it is one there: carried as found,
 // the safety invariant and the liveness certificate are re-checked on
 // the model as written; tampered with (the invariant made true, every
