@@ -45,6 +45,11 @@ func TestShortenSumsRandom(t *testing.T) {
 	if testing.Short() {
 		systems /= 4
 	}
+	// Joining case splits (gsst's JoinCases, before every stage) reads
+	// the guards' shapes too, and may drop a split written one way and
+	// not the other: the test is of the stages after it, which
+	// ShortenSums makes read the twins alike.
+	defer prove.SetCaseJoining(false)()
 	r := rand.New(rand.NewSource(19))
 	s := z3.New()
 	ctx := context.Background()
