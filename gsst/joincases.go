@@ -190,21 +190,16 @@ func (s *System) joinSteps(steps []caseStep) (into []int, changed bool) {
 		}
 		for _, g := range steps[i].guards {
 			guard := orTrue(*g.guard)
-			free := caseFree(guard, g.dom)
-			if g.dom.implies(presburger.Negation(guard)) {
-				// A guard that never holds where it is read (#S = 0
+			var free presburger.Formula = presburger.False
+			if !g.dom.implies(presburger.Negation(guard)) {
+				// Else a guard that never holds where it is read (#S = 0
 				// with a part leaving S): the step is taken nowhere.
-				free = presburger.False
+				free = caseFree(guard, g.dom)
 			}
-			switch {
-			case atomKey(free) != atomKey(presburger.PushNegations(guard)):
-				g.set(free, s.VarName)
-				changed = true
-			default:
-				// The text of what it reads ("" for true), so that
-				// blocks alike but written apart merge below.
-				g.set(free, s.VarName)
-			}
+			changed = changed || atomKey(free) != atomKey(presburger.PushNegations(guard))
+			// Set even when unchanged: the text of what it reads ("" for
+			// true), so that blocks alike but written apart merge.
+			g.set(free, s.VarName)
 		}
 	}
 	return into, changed
@@ -267,6 +262,7 @@ func environmentKey(e *Environment) string {
 	return b.String()
 }
 
+// writeTransfers writes what the transfers xs move, in order.
 func writeTransfers(b *strings.Builder, xs []Transfer) {
 	for _, x := range xs {
 		fmt.Fprintf(b, "|%d>%d%v", x.From, x.To, x.Groups)
@@ -281,21 +277,10 @@ func (s *System) joinedName(a, b string) string {
 		return a
 	}
 	name := a + "_or_" + b
-	taken := func(n string) bool { return n == name }
-	for i := range s.Transitions {
-		if taken(s.Transitions[i].Name) {
-			return a
-		}
-	}
-	for i := range s.Rendezvous {
-		if taken(s.Rendezvous[i].Name) {
-			return a
-		}
-	}
-	for i := range s.Environment {
-		if taken(s.Environment[i].Name) {
-			return a
-		}
+	if slices.ContainsFunc(s.Transitions, func(t Transition) bool { return t.Name == name }) ||
+		slices.ContainsFunc(s.Rendezvous, func(r Rendezvous) bool { return r.Name == name }) ||
+		slices.ContainsFunc(s.Environment, func(e Environment) bool { return e.Name == name }) {
+		return a
 	}
 	return name
 }

@@ -152,7 +152,7 @@ func blockKey(b *Block) string {
 	if guard == nil {
 		guard = presburger.True
 	}
-	return b.Text + " ; " + presburger.Format(guard, func(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) }) + " ; " + b.Update.Text + " ; " + fmt.Sprint(b.Update.Assign)
+	return b.Text + " ; " + atomKey(guard) + " ; " + b.Update.Text + " ; " + fmt.Sprint(b.Update.Assign)
 }
 
 // mergeGroups returns the sorted union of two blocks' groups, and their

@@ -181,9 +181,14 @@ type givenModels struct {
 	solver presburger.Solver
 	// cert, when set, is sys's certification, made before: the
 	// total-counter model is built without certifying again.
-	cert   *detect.Report
-	built  map[counterabs.Level]*counterabs.ParamModel
-	failed map[counterabs.Level]bool
+	cert *detect.Report
+	// written is the system with all its properties, whose liveness
+	// model (liveModel) is built when first asked.
+	written   *gsst.System
+	live      *counterabs.ParamModel
+	liveBuilt bool
+	built     map[counterabs.Level]*counterabs.ParamModel
+	failed    map[counterabs.Level]bool
 }
 
 func newGivenModels(sys *gsst.System, solver presburger.Solver) *givenModels {
@@ -195,7 +200,17 @@ func newGivenModels(sys *gsst.System, solver presburger.Solver) *givenModels {
 			safety = append(safety, i)
 		}
 	}
-	return &givenModels{sys: sys.WithProperties(safety...), solver: solver, built: map[counterabs.Level]*counterabs.ParamModel{}, failed: map[counterabs.Level]bool{}}
+	return &givenModels{sys: sys.WithProperties(safety...), written: sys, solver: solver, built: map[counterabs.Level]*counterabs.ParamModel{}, failed: map[counterabs.Level]bool{}}
+}
+
+// liveModel is the given system's model of its liveness questions
+// (liveModelOf), which every liveness certificate carried to it is
+// re-checked on: built once, when first asked; nil when it cannot be.
+func (g *givenModels) liveModel() *counterabs.ParamModel {
+	if !g.liveBuilt {
+		g.live, g.liveBuilt = liveModelOf(g.written), true
+	}
+	return g.live
 }
 
 // carryInto carries the proof of res, found on a derived question, to

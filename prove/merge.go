@@ -81,19 +81,13 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	for k, i := range routed {
 		joint.add(sys.Properties[i].Name, &sub.Results[k])
 	}
-	// live is sys's model of its liveness questions, which a liveness
-	// certificate is re-checked on, built when first needed.
-	var live *counterabs.ParamModel
 	for k, i := range routed {
 		r := sub.Results[k]
 		r.Property = &sys.Properties[i]
 		switch r.Verdict {
 		case Proved:
 			if r.Live != nil && len(r.Parts) == 0 {
-				if live == nil {
-					live = liveModelOf(sys)
-				}
-				carried, err := carrySumsLive(ctx, checker, live, mg, sums, sys.Properties[i].Name, &r)
+				carried, err := carrySumsLive(ctx, checker, given.liveModel(), mg, sums, sys.Properties[i].Name, &r)
 				if err != nil {
 					return nil, err
 				}

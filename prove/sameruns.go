@@ -285,7 +285,7 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, given *givenModels,
 		if res.Sliced != nil {
 			fromSys = res.Sliced
 		}
-		return carryLiveVia(ctx, solver, liveModelOf(sys), fromSys, name, res, liftMap{})
+		return carryLiveVia(ctx, solver, given.liveModel(), fromSys, name, res, liftMap{})
 	}
 	if res.proof == nil || res.Trace != nil {
 		return false, nil
@@ -299,9 +299,8 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, given *givenModels,
 	// group in a state only another group enters): the free system has
 	// no such counter, and its invariant is inductive as written only
 	// with them.
-	facts := cutFacts(to)
 	return joint.carry(name, res, func(names []string, res *Result) (bool, error) {
-		carried, err := carryIntoVia(ctx, to, names, solver, res, liftMap{given: facts})
+		carried, err := carryIntoVia(ctx, to, names, solver, res, liftMap{given: cutFacts(to)})
 		if carried {
 			res.Lemmas = liftLemmasVia(from, to, res.Lemmas, liftMap{}, to.VarName)
 		}
