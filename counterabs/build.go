@@ -23,6 +23,7 @@ type config struct {
 	progress   progress.Func
 	runSteps   bool
 	cert       *detect.Report
+	first      bool
 }
 
 // OnProgress has Build report to f as it starts on each transition:
@@ -34,6 +35,11 @@ func OnProgress(f progress.Func) Option { return func(c *config) { c.progress = 
 // after): BuildParam then does not certify again. A report of another
 // system (gsst's SameSteps) is not read.
 func Certified(cert *detect.Report) Option { return func(c *config) { c.cert = cert } }
+
+// FirstViolation has BuildParam certify with detect's FirstViolation:
+// the level of the model needs only the verdict, and the model's Cert
+// then names one violation, the steps after it not asked.
+func FirstViolation() Option { return func(c *config) { c.first = true } }
 
 // RunSteps has BuildGroup and BuildParamGroup (and BuildParam, when it
 // builds the group-counter model) leave out the steps no run takes because a mover

@@ -779,7 +779,8 @@ func stateFormula(f ctl.Formula) (presburger.Formula, bool) {
 // certification that cannot decide also gives the group-counter model,
 // which is exact for any system. A property that reads group counters
 // makes it the group-counter model without certifying. Of opts it reads
-// OnProgress, for the certification, and RunSteps.
+// OnProgress and FirstViolation, for the certification, Certified, and
+// RunSteps.
 func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver, opts ...Option) (*ParamModel, error) {
 	var cfg config
 	for _, o := range opts {
@@ -799,7 +800,11 @@ func BuildParam(ctx context.Context, sys *gsst.System, solver presburger.Solver,
 	cert := cfg.cert
 	if cert == nil || !cert.System.SameSteps(sys) {
 		var err error
-		if cert, err = detect.Certify(ctx, sys, solver, detect.OnProgress(cfg.progress)); err != nil {
+		certOpts := []detect.Option{detect.OnProgress(cfg.progress)}
+		if cfg.first {
+			certOpts = append(certOpts, detect.FirstViolation())
+		}
+		if cert, err = detect.Certify(ctx, sys, solver, certOpts...); err != nil {
 			return nil, err
 		}
 	}

@@ -119,7 +119,7 @@ func familyModelOf(ctx context.Context, sys *gsst.System, m, total *counterabs.P
 	}
 	var fm *counterabs.ParamModel
 	if m == total {
-		fm, err = counterabs.BuildParam(ctx, family.WithProperties(totalProps...), solver, counterabs.RunSteps())
+		fm, err = counterabs.BuildParam(ctx, family.WithProperties(totalProps...), solver, counterabs.RunSteps(), counterabs.FirstViolation())
 	} else {
 		fm, err = counterabs.BuildParamGroup(family.WithProperties(groupProps...), counterabs.RunSteps())
 	}

@@ -186,7 +186,10 @@ const (
 type Report struct {
 	System *gsst.System
 	// Cert is the certification for every size, when it ran (some
-	// safety property reads total counters only).
+	// safety property reads total counters only): its Verdict is the
+	// system's, and a violation names one violated step, where the
+	// certification stopped (detect's FirstViolation; vsym check finds
+	// them all).
 	Cert    *detect.Report
 	Results []Result
 	// Scope, for a system with parameters, says which instances "every
@@ -581,7 +584,7 @@ func check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 		}
 	}
 	if len(totalProps) > 0 {
-		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver, counterabs.OnProgress(cfg.progress), counterabs.RunSteps())
+		m, err := counterabs.BuildParam(ctx, sys.WithProperties(totalProps...), solver, counterabs.OnProgress(cfg.progress), counterabs.RunSteps(), counterabs.FirstViolation())
 		if err != nil {
 			return nil, err
 		}
