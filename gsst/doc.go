@@ -49,7 +49,9 @@
 // places read through their sum written as one, through New) and
 // MergeGroups (the system with two groups that behave alike, read
 // through sums, written as one group, through New), FreeGroups (the
-// system without the group lists no run reads, through New) and
+// system without the group lists no run reads, through New),
+// ControllersAsShared (the system with each group of one process in
+// states of its own read as a shared variable, through New) and
 // JoinCases (the system with its transitions of one effect joined and
 // its guards' case splits dropped, through New) from a System already
 // checked.

@@ -87,7 +87,8 @@ type spec = Spec
 // checker builds a *types.Package: Parse and Load from a file, New from a
 // Spec, and Instantiate, Smallest, WithProperties,
 // WithDerivedProperties, WithRangedSizes, NarrowInitial, PinParams,
-// SliceUnread, MergeSums and MergeGroups from another System.
+// SliceUnread, MergeSums, MergeGroups, FreeGroups, JoinCases and
+// ControllersAsShared from another System.
 // Every analysis takes a *System and trusts it; none checks it again.
 //
 // The fields and methods of the Spec it was built from are read through

@@ -61,8 +61,9 @@ func liftFormulaSums(from, to *counterabs.ParamModel, f presburger.Formula, sums
 // sums, as for liftFormulaSums; groups, when not nil, the groups of to
 // each group of from stands for (gsst's MergeGroups: a counter or size
 // of the merged group reads as the sum of the pair's), nil when the
-// groups are the same; extra, variables past from's model (a liveness
-// question's monitor bit) and what they read as in to.
+// groups are the same; extra, variables of from and what they read as
+// in to, before anything else (a controller's value, its states' empty
+// counters and n: controllerLift).
 type liftMap struct {
 	sums   map[string][]string
 	groups func(g int) []int
@@ -118,11 +119,13 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 	}
 	sub := map[presburger.Var]presburger.Term{}
 	for _, v := range presburger.FreeVars(f) {
+		if t, ok := lm.extra[v]; ok {
+			sub[v] = t
+			continue
+		}
 		var t presburger.Term
 		ok := true
 		switch {
-		case lm.extra != nil && lm.extra[v].Monos != nil:
-			t = lm.extra[v]
 		case int(v) < len(from.Counters):
 			c := from.Counters[v]
 			if c.Group >= 0 && lm.groups != nil {

@@ -739,14 +739,35 @@ func SetCaseJoining(on bool) (restore func()) {
 	return func() { caseJoining = was }
 }
 
+// SetControllersShared turns the reading of controllers as shared
+// variables (sameruns.go) on or off, returning the function that
+// restores it.
+func SetControllersShared(on bool) (restore func()) {
+	was := controllersShared
+	controllersShared = on
+	return func() { controllersShared = was }
+}
+
+// SetSameRunsControlled makes prove ask, in place of the system of the
+// same runs, the system of read's Controlled, with its controllers: the
+// tests give it one read from a system of other runs.
+func SetSameRunsControlled(read func(*gsst.System) *gsst.Controlled) (restore func()) {
+	was := sameRunsOf
+	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, *gsst.Controlled, []string, error) {
+		c := read(sys)
+		return c.System, false, c, []string{"the controllers read as shared variables (tampered)"}, nil
+	}
+	return func() { sameRunsOf = was }
+}
+
 // SetSameRuns makes prove ask, in place of the system of the same runs
 // (sameruns.go), what alike returns for the system as written, as
 // though cases were joined: the tests give it a system with other runs.
 // It returns the function that restores it.
 func SetSameRuns(alike func(*gsst.System) *gsst.System) (restore func()) {
 	was := sameRunsOf
-	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, []string, error) {
-		return alike(sys), false, []string{"the case splits joined (tampered)"}, nil
+	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, *gsst.Controlled, []string, error) {
+		return alike(sys), false, nil, []string{"the case splits joined (tampered)"}, nil
 	}
 	return func() { sameRunsOf = was }
 }
@@ -771,6 +792,6 @@ func CarryFreed(ctx context.Context, sys *gsst.System, prover presburger.Prover,
 		return r, false, nil
 	}
 	tamper(&r)
-	ok, err = carryFreed(ctx, sys, one, newGivenModels(sys, solver), solver, newJointCarry(), index, &r)
+	ok, err = carryFreed(ctx, sys, one, nil, newGivenModels(sys, solver), solver, newJointCarry(), index, &r)
 	return r, ok, err
 }

@@ -71,17 +71,27 @@ func TestJoinCasesRandom(t *testing.T) {
 		}
 		// The last property is the liveness one, which exploration of
 		// the group-counter model checks.
-		live := len(sys.Properties) - 1
-		safety := *rep
-		safety.Results = rep.Results[:live]
-		c, _ := checkReportByExploration(t, i, sys, &safety)
-		confirmed += c
-		checkLiveByExploration(t, i, sys, rep.Results[live], src)
+		confirmed += checkSafetyAndLive(t, i, sys, rep, src)
 	}
 	t.Logf("%d systems (%d certified): %v; carried from the joined system: %d safety proofs, %d liveness proofs, %d runs and %d fair lassos replayed; safety refutations confirmed by exploration %d", systems, certified, counts, joinedProofs, joinedLive, replayed, lassos, confirmed)
 	if counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 || joinedProofs < systems/2 || replayed < systems/5 || lassos == 0 || joinedLive == 0 || confirmed < systems/5 || certified == 0 {
 		t.Errorf("the sample exercises too little")
 	}
+}
+
+// checkSafetyAndLive checks rep, the report of a random system whose
+// last property is a liveness one, by exploration: the safety answers
+// on every instance in the box (checkReportByExploration), the
+// liveness answer on the group-counter model (checkLiveByExploration).
+// It returns the safety refutations exploration confirmed.
+func checkSafetyAndLive(t *testing.T, i int, sys *gsst.System, rep *prove.Report, src string) int {
+	t.Helper()
+	live := len(sys.Properties) - 1
+	safety := *rep
+	safety.Results = rep.Results[:live]
+	confirmed, _ := checkReportByExploration(t, i, sys, &safety)
+	checkLiveByExploration(t, i, sys, rep.Results[live], src)
+	return confirmed
 }
 
 // TestJoinCasesTampered gives prove, as the system of the same runs,
