@@ -124,8 +124,19 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			// The free system's run counts the processes in each state,
 			// where the run as written says which group's are there: it
 			// is asked again as written. The joined system's is the
-			// same run, each step by the half that holds.
-			if freed || ctl != nil || !carryAlikeRun(ctx, sys, i, &r) {
+			// same run, each step by the half that holds. The system
+			// with controllers read has their processes as variables:
+			// its run, put back, is lifted and replayed (with group
+			// lists dropped too: the replay says whether the processes
+			// it picks may take each step).
+			carried := false
+			switch {
+			case ctl != nil:
+				carried = carryControlledRun(ctx, sys, ctl, i, &r)
+			case !freed:
+				carried = carryAlikeRun(ctx, sys, i, &r)
+			}
+			if !carried {
 				left = append(left, i)
 				continue
 			}
@@ -289,6 +300,62 @@ func carryAlikeLasso(ctx context.Context, sys *gsst.System, index int, res *Resu
 		return false
 	}
 	res.Instance, res.Trace = inst, out
+	return true
+}
+
+// carryControlledRun carries the run of res, a path found on an
+// instance of ctl.System (the controllers read as variables), to the
+// instance of sys at the same values (each controller of one process):
+// its configurations with each controller's process put back in the
+// state its variable names, lifted to process moves of sys and
+// replayed (replayStates). ok is false, with res unchanged, when the
+// run does not replay or is a fair lasso or a path under justice
+// (asked again as written).
+func carryControlledRun(ctx context.Context, sys *gsst.System, ctl *gsst.Controlled, index int, res *Result) bool {
+	if res.Trace == nil || res.Trace.Loop >= 0 || len(res.Sizes) != len(ctl.Groups) {
+		return false
+	}
+	sizes := make([]int, len(sys.Groups))
+	for _, k := range ctl.Controllers {
+		sizes[k.Group] = 1
+	}
+	for h, g := range ctl.Groups {
+		sizes[g] = res.Sizes[h]
+	}
+	at := *res
+	at.Sizes = sizes
+	inst, premise, phi, ok := safetyRunAt(sys, index, &at)
+	if !ok {
+		return false
+	}
+	tr := res.Trace
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1, Segments: slices.Clone(tr.Segments)}
+	for _, st := range tr.States {
+		if len(st.Shared) != len(ctl.System.Shared) {
+			return false
+		}
+		totals := slices.Clone(st.Counters)
+		var groups [][]int
+		if st.Groups != nil {
+			groups = make([][]int, len(sys.Groups))
+			for h, g := range ctl.Groups {
+				groups[g] = slices.Clone(st.Groups[h])
+			}
+		}
+		for _, k := range ctl.Controllers {
+			x := k.States[st.Shared[k.Shared]]
+			totals[x]++
+			if groups != nil {
+				groups[k.Group] = make([]int, len(sys.States))
+				groups[k.Group][x] = 1
+			}
+		}
+		out.States = append(out.States, explore.SystemState(inst, totals, groups).WithShared(slices.Clone(st.Shared[:len(sys.Shared)])))
+	}
+	if inst, ok = replayStates(ctx, inst, out, premise, phi); !ok {
+		return false
+	}
+	res.Instance, res.Trace, res.Sizes = inst, out, sizes
 	return true
 }
 
