@@ -21,7 +21,8 @@ import (
 // holds in every state reached (the liveness property on every fair
 // run), one refuted fails at its instance, whose run replays there;
 // and against the answers with the controllers read as written. It
-// counts the proofs carried and the runs replayed from the system read
+// counts the proofs carried (safety and liveness) and the runs replayed
+// from the system read
 // to the system as written, which a carrying that never succeeds would
 // leave at 0.
 func TestControllersRandom(t *testing.T) {
@@ -33,7 +34,7 @@ func TestControllersRandom(t *testing.T) {
 	s := z3.New()
 	ctx := context.Background()
 	counts := map[prove.Verdict]int{}
-	confirmed, carried, replayed := 0, 0, 0
+	confirmed, carried, carriedLive, replayed := 0, 0, 0, 0
 	groups := []string{"{p: 1.., q: 1}", "{p: 1..2, q: 1}", "{p: 1.., q: 1..2}"}
 	for i := range systems {
 		src := testsupport.RandomControlled(r, groups[r.Intn(len(groups))])
@@ -48,6 +49,9 @@ func TestControllersRandom(t *testing.T) {
 				switch res.Verdict {
 				case prove.Proved:
 					carried++
+					if res.Live != nil {
+						carriedLive++
+					}
 				case prove.Refuted:
 					replayed++
 				}
@@ -55,8 +59,8 @@ func TestControllersRandom(t *testing.T) {
 		}
 		confirmed += checkSafetyAndLive(t, i, sys, rep, src)
 	}
-	t.Logf("%d systems: %v; from the system read %d proofs carried and %d runs replayed; safety refutations confirmed by exploration %d", systems, counts, carried, replayed, confirmed)
-	if counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 || carried < systems/4 || replayed < systems/5 || confirmed < systems/5 {
+	t.Logf("%d systems: %v; from the system read %d proofs carried (%d of liveness) and %d runs replayed; safety refutations confirmed by exploration %d", systems, counts, carried, carriedLive, replayed, confirmed)
+	if counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 || carried < systems/4 || carriedLive == 0 || replayed < systems/5 || confirmed < systems/5 {
 		t.Errorf("the sample exercises too little")
 	}
 }

@@ -1150,13 +1150,22 @@ func carryLiveVia(ctx context.Context, solver presburger.Solver, to *counterabs.
 		return false, nil
 	}
 	// The monitor bit follows each model's variables.
-	lm.extra = map[presburger.Var]presburger.Term{
+	extra := map[presburger.Var]presburger.Term{
 		presburger.Var(from.NumVars() + from.NumState()): presburger.VarTerm(lq.pending),
 	}
+	for v, t := range lm.extra {
+		extra[v] = t
+	}
+	lm.extra = extra
 	lift := func(f presburger.Formula) (presburger.Formula, bool) { return liftFormulaVia(from, to, f, lm) }
 	out := &LiveCertificate{Helpful: cert.Helpful, Justice: cert.Justice, Settled: cert.Settled}
 	if out.Invariant, ok = lift(cert.Invariant); !ok {
 		return false, nil
+	}
+	if len(lm.given) > 0 {
+		// What to's reachable states hold that from has no variable
+		// to say, re-checked with the invariant.
+		out.Invariant = conjOnce(append([]presburger.Formula{out.Invariant}, lm.given...)...)
 	}
 	for _, r := range cert.Ranks {
 		var rank Rank

@@ -394,14 +394,23 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, ctl *gsst.Controlle
 	}
 	name := sys.Properties[index].Name
 	if res.Live != nil {
-		if ctl != nil {
-			return false, nil // asked again as written
-		}
 		fromSys := free
 		if res.Sliced != nil {
 			fromSys = res.Sliced
 		}
-		return carryLiveVia(ctx, solver, given.liveModel(), fromSys, name, res, liftMap{})
+		to := given.liveModel()
+		var lm liftMap
+		if ctl != nil {
+			from := liveModelOf(fromSys)
+			if from == nil || to == nil {
+				return false, nil
+			}
+			var ok bool
+			if lm, ok = controllerLift(ctl, from, to); !ok {
+				return false, nil
+			}
+		}
+		return carryLiveVia(ctx, solver, to, fromSys, name, res, lm)
 	}
 	if res.proof == nil || res.Trace != nil {
 		return false, nil
