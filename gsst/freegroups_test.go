@@ -7,18 +7,22 @@ import (
 )
 
 // TestFreeGroups checks which lists FreeGroups drops: the controller's
-// part and block out of its own states; not a block or transfer naming
-// proc (a group of many processes), nor a part naming the controller out
-// of a state proc enters too, nor anything under weak fairness.
+// part and block out of its own states, a block of proc (a group of
+// many processes) out of a state only proc enters, and the blocks of
+// groups never in a transition's source; not a transfer naming proc,
+// nor a part naming the controller out of a state proc enters too, nor
+// anything under weak fairness.
 func TestFreeGroups(t *testing.T) {
 	const src = `
-states: [A, B, V0, V1]
+states: [A, B, V0, V1, W]
 groups: {proc: 1.., ctl: 1}
 init: {proc: A, ctl: V0}
 transitions:
   - {from: A, to: B, guard: {proc: "#V1 = 1"}, broadcast: ["B -> A [proc]"]}
   - {from: V1, to: V0, guard: {ctl: "#B = 0"}}
   - {from: B, to: A}
+  - {from: B, to: W, guard: {proc: "#A = 0", ctl: "#B = 0"}}
+  - {from: W, to: A, guard: {proc: "#A = 0", ctl: "#B = 1"}}
 rendezvous:
   - parts: [{from: A, to: B}, {from: V0, to: V1, groups: [ctl]}]
   - parts: [{from: B, to: A}, {from: A, to: A, groups: [ctl]}]
@@ -33,8 +37,13 @@ properties:
 	if err != nil || !ok {
 		t.Fatalf("FreeGroups: %v, %v", ok, err)
 	}
-	if got := free.Transitions[0].Blocks[0].Groups; len(got) != 1 {
-		t.Errorf("block of A -> B: groups %v, want [0] (proc is no controller)", got)
+	if got := free.Transitions[0].Blocks[0].Groups; len(got) != 2 {
+		t.Errorf("block of A -> B: groups %v, want [0 1] (only proc is ever in A)", got)
+	}
+	for _, i := range []int{3, 4} {
+		if got := free.Transitions[i].Blocks; len(got) != 1 || len(got[0].Groups) != 2 || got[0].Text != "#A = 0" {
+			t.Errorf("blocks of transition %d: %v, want one of both groups guarded by proc's guard (ctl is never in its source)", i, got)
+		}
 	}
 	if got := free.Transitions[0].Broadcast[0].Groups; len(got) != 1 {
 		t.Errorf("transfer B -> A: groups %v, want [0]", got)
@@ -48,8 +57,10 @@ properties:
 	if got := free.Rendezvous[1].Parts[1].Groups; len(got) != 1 {
 		t.Errorf("part A -> A naming ctl: groups %v, want [1] (proc enters A)", got)
 	}
-	if len(free.Steps()) != len(sys.Steps()) {
-		t.Errorf("%d steps, want %d", len(free.Steps()), len(sys.Steps()))
+	// Every step but the two of ctl's blocks out of B and W, which it
+	// is never in.
+	if len(free.Steps()) != len(sys.Steps())-2 {
+		t.Errorf("%d steps, want %d", len(free.Steps()), len(sys.Steps())-2)
 	}
 
 	weak, err := gsst.Parse("weak.yaml", []byte(src+"fairness:\n  weak: [\"B -> A\"]\n"))

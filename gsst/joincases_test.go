@@ -222,3 +222,36 @@ environment:
 		t.Errorf("environment joined as %+v, want one, up_or_up2, guarded by #B >= 1", joined.Environment)
 	}
 }
+
+// TestJoinGroups: a transition written once per group, with the same
+// guard and effect, is one transition of all those groups; copies
+// whose guards or groups differ stay apart.
+func TestJoinGroups(t *testing.T) {
+	src := `states: [A, B, C]
+groups: {p: 1.., q: 1, r: 1}
+init: {p: A, q: A, r: C}
+transitions:
+- {name: go_p, from: A, to: B, guard: {p: "#B <= n - 1"}}
+- {name: go_q, from: A, to: B, guard: {q: "#B <= n - 1"}}
+- {name: back_p, from: B, to: A, guard: {p: "#C = 0"}}
+- {name: back_q, from: B, to: A, guard: {q: "#C >= 1"}}
+- {name: c_p, from: C, to: A, guard: {"p, r": "#A >= 1"}}
+- {name: c_r, from: C, to: A, guard: {r: "#A >= 1"}}
+properties: {safe: "AG #B <= 5"}
+`
+	sys, err := gsst.Parse("groups.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined, ok, err := sys.JoinCases()
+	if err != nil || !ok {
+		t.Fatalf("JoinCases: %v, %v", ok, err)
+	}
+	var names []string
+	for _, tr := range joined.Transitions {
+		names = append(names, fmt.Sprintf("%s %d %d", tr.Name, len(tr.Blocks), len(tr.Blocks[0].Groups)))
+	}
+	if want := []string{"go_p_or_go_q 1 2", "back_p 1 1", "back_q 1 1", "c_p 1 2", "c_r 1 1"}; !slices.Equal(names, want) {
+		t.Errorf("transitions %v, want %v", names, want)
+	}
+}
