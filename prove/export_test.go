@@ -81,6 +81,7 @@ type CoverAnswer struct {
 	Invariant presburger.Formula
 	Work      int64
 	Fused     int // the variables fused (coverfuse.go)
+	Twins     int // the variables merged into their twins (covertwins.go)
 	Loosened  int // variables unbounded and clauses pruned by the linear invariants
 	// Capped counts the steps with caps (lossy.go), and CappedEnd says
 	// that the search ended with neither answer, on a chain through a
@@ -119,7 +120,7 @@ func CoverRanged(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 
 func coverAnswer(cs *coverSystem, out coverOutcome) CoverAnswer {
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged, Dropped: cs.dropped}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Twins: cs.twinned, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged, Dropped: cs.dropped}
 }
 
 // WithoutHoudiniSteps turns the least fixpoint of the semi-positive
@@ -196,6 +197,21 @@ func BreakFusion() (restore func()) {
 	return func() { brokenFusion = false }
 }
 
+// WithoutTwins turns the merging of twin variables off, until the
+// returned function restores it.
+func WithoutTwins() (restore func()) {
+	noTwins = true
+	return func() { noTwins = false }
+}
+
+// BreakTwins makes the merging of twins wrong, until the returned
+// function restores it: variables read only by the steps that take
+// from them are merged whatever those steps are.
+func BreakTwins() (restore func()) {
+	brokenTwins = true
+	return func() { brokenTwins = false }
+}
+
 // CoverGeneralized runs the backward coverability search with
 // generalization (coversample.go) on ts, however the plain search would
 // end, with a sample of at most states states of the instances up to
@@ -215,7 +231,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	out := cs.generalizedSearch(ctx, work, smp, new(*coverSearch))
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}, out.generalized, out.restarts
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Twins: cs.twinned, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}, out.generalized, out.restarts
 }
 
 // BreakGeneralization makes the generalization wrong, until the
