@@ -49,10 +49,11 @@
 // places read through their sum written as one, through New) and
 // MergeGroups (the system with two groups that behave alike, read
 // through sums, written as one group, through New), FreeGroups (the
-// system without the group lists no run reads, through New) and
+// system without the group lists no run reads, through New),
 // JoinCases (the system with its transitions of one effect joined and
-// its guards' case splits dropped, through New) from a System already
-// checked.
+// its guards' case splits dropped, through New) and AbsorbSteps (the
+// system with each step through an unread intermediate state taken at
+// once, through New) from a System already checked.
 // A System embeds its Spec in an unexported field: the fields and methods
 // of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
 // other package can write a System literal with content. The rules every

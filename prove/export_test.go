@@ -755,14 +755,37 @@ func SetCaseJoining(on bool) (restore func()) {
 	return func() { caseJoining = was }
 }
 
+// SetStepAbsorbing turns the absorption of intermediate states
+// (sameruns.go, gsst's AbsorbSteps) on or off, returning the function
+// that restores it.
+func SetStepAbsorbing(on bool) (restore func()) {
+	was := stepAbsorbing
+	stepAbsorbing = on
+	return func() { stepAbsorbing = was }
+}
+
+// SetAbsorbed makes prove ask, in place of the system of the same runs,
+// what absorb returns for the system as written, read as a system with
+// the states of into absorbed into their targets: the tests give it a
+// system that absorbed what it may not. It returns the function that
+// restores it.
+func SetAbsorbed(absorb func(*gsst.System) (*gsst.System, map[int]int)) (restore func()) {
+	was := sameRunsOf
+	sameRunsOf = func(sys *gsst.System) (sameRunsSystem, error) {
+		alike, into := absorb(sys)
+		return sameRunsSystem{sys: alike, absorbed: into, what: []string{"intermediate states absorbed (tampered)"}}, nil
+	}
+	return func() { sameRunsOf = was }
+}
+
 // SetSameRuns makes prove ask, in place of the system of the same runs
 // (sameruns.go), what alike returns for the system as written, as
 // though cases were joined: the tests give it a system with other runs.
 // It returns the function that restores it.
 func SetSameRuns(alike func(*gsst.System) *gsst.System) (restore func()) {
 	was := sameRunsOf
-	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, []string, error) {
-		return alike(sys), false, []string{"the case splits joined (tampered)"}, nil
+	sameRunsOf = func(sys *gsst.System) (sameRunsSystem, error) {
+		return sameRunsSystem{sys: alike(sys), what: []string{"the case splits joined (tampered)"}}, nil
 	}
 	return func() { sameRunsOf = was }
 }
@@ -787,6 +810,6 @@ func CarryFreed(ctx context.Context, sys *gsst.System, prover presburger.Prover,
 		return r, false, nil
 	}
 	tamper(&r)
-	ok, err = carryFreed(ctx, sys, one, newGivenModels(sys, solver), solver, newJointCarry(), index, &r)
+	ok, err = carryFreed(ctx, sys, one, newGivenModels(sys, solver), solver, newJointCarry(), index, &r, nil)
 	return r, ok, err
 }
