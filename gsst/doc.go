@@ -51,10 +51,11 @@
 // through sums, written as one group, through New), FreeGroups (the
 // system without the group lists no run reads, through New),
 // ControllersAsShared (the system with each group of one process in
-// states of its own read as a shared variable, through New) and
+// states of its own read as a shared variable, through New),
 // JoinCases (the system with its transitions of one effect joined and
-// its guards' case splits dropped, through New) from a System already
-// checked.
+// its guards' case splits dropped, through New) and AbsorbSteps (the
+// system with each step through an unread intermediate state taken at
+// once, through New) from a System already checked.
 // A System embeds its Spec in an unexported field: the fields and methods
 // of the Spec are read through it (sys.States, sys.TotalVar(s)), but no
 // other package can write a System literal with content. The rules every

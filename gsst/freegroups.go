@@ -66,48 +66,6 @@ func (s *System) FreeGroups() (*System, bool, error) {
 	for g := range all {
 		all[g] = g
 	}
-	// A transition none of whose groups is ever in its source is
-	// never taken (a rule written once per group, {producer: G} on a
-	// step only consumers take): left out, it leaves the copy that
-	// is taken alone.
-	taken := slices.DeleteFunc(slices.Clone(spec.Transitions), func(t Transition) bool {
-		return !slices.ContainsFunc(t.Blocks, func(b Block) bool {
-			return slices.ContainsFunc(b.Groups, func(g int) bool { return occ[g][t.From] })
-		})
-	})
-	if len(taken) < len(spec.Transitions) && len(taken)+len(spec.Rendezvous)+len(spec.Environment) > 0 {
-		spec.Transitions, dropped = taken, true
-	}
-	spec.Transitions = slices.Clone(spec.Transitions)
-	for i := range spec.Transitions {
-		t := &spec.Transitions[i]
-		// Only a transition of one block: with several, the groups
-		// left out of every block could not be given one guard. Its
-		// list goes whatever the sizes of its groups: a transition
-		// that only they may take is a local step of theirs, which
-		// certification reads best with every group in the block
-		// (mist's consprod with one rule written {consumer: G}: 4 s
-		// as written, past 10 s with #whilec <= n as G, 0.03 s free);
-		// a token group's parts and transfers keep theirs (above).
-		// Blocks of groups that are never in From are never taken
-		// (a guard written per group for every group): read without
-		// them, the one block left may be the only one that counts.
-		var taken []Block
-		for _, b := range t.Blocks {
-			if slices.ContainsFunc(b.Groups, func(g int) bool { return occ[g][t.From] }) {
-				taken = append(taken, b)
-			}
-		}
-		if len(taken) == 1 && len(t.Blocks) > 1 && alone(taken[0].Groups, t.From) {
-			t.Blocks = taken
-		}
-		if len(t.Blocks) == 1 && len(t.Blocks[0].Groups) < len(s.Groups) && alone(t.Blocks[0].Groups, t.From) {
-			t.Blocks = slices.Clone(t.Blocks)
-			t.Blocks[0].Groups, t.Blocks[0].GroupPos = slices.Clone(all), nil
-			dropped = true
-		}
-		t.Broadcast = free(t.Broadcast)
-	}
 	spec.Rendezvous = slices.Clone(spec.Rendezvous)
 	for i := range spec.Rendezvous {
 		r := &spec.Rendezvous[i]
@@ -122,6 +80,60 @@ func (s *System) FreeGroups() (*System, bool, error) {
 	spec.Environment = slices.Clone(spec.Environment)
 	for i := range spec.Environment {
 		spec.Environment[i].Broadcast = free(spec.Environment[i].Broadcast)
+	}
+	spec.Transitions = slices.Clone(spec.Transitions)
+	for i := range spec.Transitions {
+		spec.Transitions[i].Broadcast = free(spec.Transitions[i].Broadcast)
+	}
+	// A part or transfer that keeps its list (a token group's) keeps
+	// the system from certification whatever the transitions: their
+	// lists then go only where they name controllers, as theirs.
+	listed := func(xs []Transfer) bool {
+		return slices.ContainsFunc(xs, func(x Transfer) bool { return x.Groups != nil })
+	}
+	tokens := slices.ContainsFunc(spec.Rendezvous, func(r Rendezvous) bool {
+		return listed(r.Broadcast) || slices.ContainsFunc(r.Parts, func(p Part) bool { return p.Groups != nil })
+	}) || slices.ContainsFunc(spec.Environment, func(e Environment) bool { return listed(e.Broadcast) }) ||
+		slices.ContainsFunc(spec.Transitions, func(t Transition) bool { return listed(t.Broadcast) })
+	// A transition none of whose groups is ever in its source is
+	// never taken (a rule written once per group, {producer: G} on a
+	// step only consumers take): left out, it leaves the copy that
+	// is taken alone.
+	taken := slices.DeleteFunc(slices.Clone(spec.Transitions), func(t Transition) bool {
+		return !slices.ContainsFunc(t.Blocks, func(b Block) bool {
+			return slices.ContainsFunc(b.Groups, func(g int) bool { return occ[g][t.From] })
+		})
+	})
+	if !tokens && len(taken) < len(spec.Transitions) && len(taken)+len(spec.Rendezvous)+len(spec.Environment) > 0 {
+		spec.Transitions, dropped = taken, true
+	}
+	for i := range spec.Transitions {
+		t := &spec.Transitions[i]
+		// Only a transition of one block: with several, the groups
+		// left out of every block could not be given one guard. Its
+		// list goes whatever the sizes of its groups, where no part
+		// or transfer keeps one: a transition that only they may take
+		// is a local step of theirs, which certification reads best
+		// with every group in the block (mist's consprod with one
+		// rule written {consumer: G}: 4 s as written, past 10 s with
+		// #whilec <= n as G, 0.03 s free). Blocks of groups that are
+		// never in From are never taken (a guard written per group
+		// for every group): read without them, the one block left may
+		// be the only one that counts.
+		var taken []Block
+		for _, b := range t.Blocks {
+			if slices.ContainsFunc(b.Groups, func(g int) bool { return occ[g][t.From] }) {
+				taken = append(taken, b)
+			}
+		}
+		if !tokens && len(taken) == 1 && len(t.Blocks) > 1 && alone(taken[0].Groups, t.From) {
+			t.Blocks = taken
+		}
+		if len(t.Blocks) == 1 && len(t.Blocks[0].Groups) < len(s.Groups) && (private(t.Blocks[0].Groups, t.From) || !tokens && alone(t.Blocks[0].Groups, t.From)) {
+			t.Blocks = slices.Clone(t.Blocks)
+			t.Blocks[0].Groups, t.Blocks[0].GroupPos = slices.Clone(all), nil
+			dropped = true
+		}
 	}
 	if !dropped {
 		return nil, false, nil

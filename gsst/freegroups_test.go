@@ -1,6 +1,8 @@
 package gsst_test
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/vsym/vsym/gsst"
@@ -37,12 +39,14 @@ properties:
 	if err != nil || !ok {
 		t.Fatalf("FreeGroups: %v, %v", ok, err)
 	}
-	if got := free.Transitions[0].Blocks[0].Groups; len(got) != 2 {
-		t.Errorf("block of A -> B: groups %v, want [0 1] (only proc is ever in A)", got)
+	// A transfer and a part keep their lists naming proc: a block of
+	// proc keeps its own, and the blocks of ctl out of B and W stay.
+	if got := free.Transitions[0].Blocks[0].Groups; len(got) != 1 {
+		t.Errorf("block of A -> B: groups %v, want [0] (a transfer keeps its list naming proc)", got)
 	}
 	for _, i := range []int{3, 4} {
-		if got := free.Transitions[i].Blocks; len(got) != 1 || len(got[0].Groups) != 2 || got[0].Text != "#A = 0" {
-			t.Errorf("blocks of transition %d: %v, want one of both groups guarded by proc's guard (ctl is never in its source)", i, got)
+		if got := free.Transitions[i].Blocks; len(got) != 2 {
+			t.Errorf("blocks of transition %d: %v, want both", i, got)
 		}
 	}
 	if got := free.Transitions[0].Broadcast[0].Groups; len(got) != 1 {
@@ -57,10 +61,38 @@ properties:
 	if got := free.Rendezvous[1].Parts[1].Groups; len(got) != 1 {
 		t.Errorf("part A -> A naming ctl: groups %v, want [1] (proc enters A)", got)
 	}
-	// Every step but the two of ctl's blocks out of B and W, which it
-	// is never in.
-	if len(free.Steps()) != len(sys.Steps())-2 {
-		t.Errorf("%d steps, want %d", len(free.Steps()), len(sys.Steps())-2)
+	if len(free.Steps()) != len(sys.Steps()) {
+		t.Errorf("%d steps, want %d", len(free.Steps()), len(sys.Steps()))
+	}
+
+	// Without lists on parts and transfers: a block of proc out of a
+	// state only proc enters goes, and so do the blocks and the
+	// transitions of groups never in their source.
+	perGroup, err := gsst.Parse("pergroup.yaml", []byte(`
+states: [A, B, W]
+groups: {proc: 1.., other: 1..}
+init: {proc: A, other: W}
+transitions:
+  - {from: A, to: B, guard: {proc: "#B <= n - 1"}}
+  - {name: back, from: B, to: A, guard: {proc: "#A = 0", other: "#B = 0"}}
+  - {name: never, from: B, to: A, guard: {other: "#A = 0"}}
+  - {from: W, to: W, guard: {other: "#A >= 1"}}
+properties:
+  p: "AG #B <= 5"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	free, ok, err = perGroup.FreeGroups()
+	if err != nil || !ok {
+		t.Fatalf("FreeGroups: %v, %v", ok, err)
+	}
+	var got []string
+	for _, tr := range free.Transitions {
+		got = append(got, fmt.Sprintf("%s->%s %v %q", free.States[tr.From], free.States[tr.To], tr.Blocks[0].Groups, tr.Blocks[0].Text))
+	}
+	if want := []string{`A->B [0 1] "#B <= n - 1"`, `B->A [0 1] "#A = 0"`, `W->W [0 1] "#A >= 1"`}; !slices.Equal(got, want) {
+		t.Errorf("transitions %q, want %q", got, want)
 	}
 
 	weak, err := gsst.Parse("weak.yaml", []byte(src+"fairness:\n  weak: [\"B -> A\"]\n"))

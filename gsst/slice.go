@@ -95,6 +95,32 @@ func (s *System) SliceUnread() (*System, []string, error) {
 	return sliced, names, nil
 }
 
+// eachRead calls read with each variable that a guard (of a block, a
+// rendezvous or an environment step), a property's atom, a justice
+// condition or the assumption reads, once per occurrence.
+func (s *Spec) eachRead(read func(presburger.Var)) {
+	formula := func(f presburger.Formula) {
+		if f != nil {
+			for _, v := range presburger.FreeVars(f) {
+				read(v)
+			}
+		}
+	}
+	steps := s.Steps()
+	for i := range steps {
+		formula(steps[i].Guard)
+	}
+	for i := range s.Properties {
+		for _, a := range ctl.Atoms(s.Properties[i].Formula) {
+			formula(a)
+		}
+	}
+	for i := range s.Fairness.Justice {
+		formula(s.Fairness.Justice[i].Formula)
+	}
+	formula(s.Assume.Formula)
+}
+
 // sliceable says, for each shared variable of s, whether SliceUnread
 // leaves it out: nothing that matters reads it, and no update of it can
 // block a step (neverBlocks), as the comment above says.
@@ -108,26 +134,8 @@ func (s *Spec) sliceable() []bool {
 			work = append(work, j)
 		}
 	}
-	reads := func(f presburger.Formula) {
-		if f != nil {
-			for _, v := range presburger.FreeVars(f) {
-				mark(v)
-			}
-		}
-	}
+	s.eachRead(mark)
 	steps := s.Steps()
-	for i := range steps {
-		reads(steps[i].Guard)
-	}
-	for i := range s.Properties {
-		for _, a := range ctl.Atoms(s.Properties[i].Formula) {
-			reads(a)
-		}
-	}
-	for i := range s.Fairness.Justice {
-		reads(s.Fairness.Justice[i].Formula)
-	}
-	reads(s.Assume.Formula)
 	for j := range s.Shared {
 		v := &s.Shared[j]
 		// An initial value over the parameters may tie which parameter

@@ -103,9 +103,10 @@ type coverStep struct {
 	// value, "sum <= bound" each, which the search reads as the lossy
 	// system does (lossy.go).
 	caps []sumAtom
-	// expand, in a system with fused variables (coverfuse.go), lists
-	// the original steps (indices in coverSystem.orig) that the step
-	// stands for, in the order a run takes them.
+	// expand, in a system with fused or merged variables
+	// (coverfuse.go, covertwins.go), lists the original steps (indices
+	// in coverSystem.orig) that the step stands for, in the order a run
+	// takes them.
 	expand []int
 }
 
@@ -176,13 +177,20 @@ type coverSystem struct {
 	loosened  int
 	unbounded map[int]bool
 	wantBound []presburger.Var
-	// orig are the steps before fusion (coverfuse.go), nil when no
-	// variable is fused; root[j] is the variable whose count holds
-	// variable j's in the fused system (j itself when j is not fused);
+	// orig are the steps before fusion (coverfuse.go) and the merging
+	// of twins (covertwins.go), nil when no variable is fused or
+	// merged; root[j] is the variable whose count holds variable j's in
+	// the fused system (j itself when j is neither fused nor merged);
 	// fused counts the variables fused.
 	orig  []coverStep
 	root  []int
 	fused int
+	// copies[o], when twins are merged (covertwins.go), lists the
+	// original steps that step o is one with in the merged system (nil
+	// for a step that stands alone); twinned counts the variables
+	// merged into their twins.
+	copies  [][]int
+	twinned int
 	// k is the number of the model's state variables, the first k of
 	// the vector; after them come the complements (complement.go):
 	// comp[i] >= 0 is the index of hi[i] - x_i for a variable i whose
@@ -525,6 +533,7 @@ func readMonotone(m *counterabs.ParamModel, ts presburger.TransitionSystem, held
 		}
 		cs.bad = append(cs.bad, cs.minimal(need, sums)...)
 	}
+	cs.mergeTwins()
 	cs.fuseTransients()
 	cs.invs = cs.houdiniSteps()
 	cs.semi, cs.linearFacts = len(cs.invs), presburger.True

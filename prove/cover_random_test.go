@@ -447,6 +447,10 @@ const (
 	// search with the one that does not project the dead variables out
 	// (coverdead.go).
 	coverSparse
+	// coverTwins draws hubs with the hub written as twins
+	// (randomTwinHub) instead, and compares the search with the one
+	// that does not merge them (covertwins.go).
+	coverTwins
 )
 
 // checkCoverRandom runs the cross-checks of TestCoverRandom on systems
@@ -463,6 +467,8 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 	capsN := v&coverCapsN != 0
 	enumNet := v&coverEnumNet != 0
 	sparse := v&coverSparse != 0
+	twins := v&coverTwins != 0
+	var twinSearches, untwinnedAgrees int
 	paramShift := v&coverParamShift != 0
 	var shifted int // monotone properties of systems with a variable from V_init + d
 	rangedNet := v&coverRangedNet != 0
@@ -523,6 +529,9 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		}
 		if hub {
 			sys = randomHub(t, r)
+		}
+		if twins {
+			sys = randomTwinHub(t, r)
 		}
 		if boolNet {
 			sys = randomBoolNet(t, r, 0)
@@ -638,16 +647,28 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 						projectedOnly++
 					}
 				}
-				if hub {
-					restore := prove.WithoutFusion()
+				// agreesWithout asks the search again with a reading
+				// turned off (what the search with it did, n
+				// variables): a different answer fails, and ok says
+				// that it answered alike.
+				agreesWithout := func(off func() (restore func()), what string, n int) (ok bool) {
+					restore := off()
 					u := prove.Cover(ctx, m, ts, coverRandomWork)
 					restore()
-					switch {
-					case u.Cex != nil && a.Invariant != nil, u.Invariant != nil && a.Cex != nil:
-						fail("system %d, %s: the search with %d fused variables says refuted %v, without refuted %v", i, where(), a.Fused, a.Cex != nil, u.Cex != nil)
-					case u.Cex != nil || u.Invariant != nil:
-						unfusedAgrees++
+					if u.Cex != nil && a.Invariant != nil || u.Invariant != nil && a.Cex != nil {
+						fail("system %d, %s: the search with %d %s says refuted %v, without refuted %v", i, where(), n, what, a.Cex != nil, u.Cex != nil)
+						return false
 					}
+					return u.Cex != nil || u.Invariant != nil
+				}
+				if twins && a.Twins > 0 {
+					twinSearches++
+					if agreesWithout(prove.WithoutTwins, "variables merged into their twins", a.Twins) {
+						untwinnedAgrees++
+					}
+				}
+				if hub && agreesWithout(prove.WithoutFusion, "fused variables", a.Fused) {
+					unfusedAgrees++
 				}
 				if !sys.SingleInitial() {
 					spreads++
@@ -728,7 +749,7 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 				// Spacer, where it answers (the hub systems have the search
 				// without fusion besides, and Spacer costs the most: not
 				// under -short).
-				if hub && testing.Short() || i%spacerEvery != 0 {
+				if (hub || twins) && testing.Short() || i%spacerEvery != 0 {
 					continue
 				}
 				spacerAsked++
@@ -754,6 +775,12 @@ func checkCoverRandomWith(t *testing.T, seed int64, systems int, want, may tests
 		t.Logf("%d searches left steps out", droppedSearches)
 		if droppedSearches < systems/10 {
 			t.Errorf("too few searches left steps out (%d)", droppedSearches)
+		}
+	}
+	if twins {
+		t.Logf("%d searches merged twins; the search without answered and agreed on %d", twinSearches, untwinnedAgrees)
+		if twinSearches < systems/4 || untwinnedAgrees < twinSearches/2 {
+			t.Errorf("too few searches that merged twins (%d) or answers of the search without (%d)", twinSearches, untwinnedAgrees)
 		}
 	}
 	if hub {

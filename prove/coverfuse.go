@@ -211,17 +211,7 @@ func (cs *coverSystem) returnTarget(ret *coverStep, r int) int {
 // it to s instead and is followed, in a run, by a returns.
 func (cs *coverSystem) fuse(r, ret int) {
 	k := len(cs.lo)
-	if cs.orig == nil {
-		cs.orig = cs.steps
-		cs.steps = slices.Clone(cs.orig)
-		cs.root = make([]int, k)
-		for j := range k {
-			cs.root[j] = j
-		}
-		for si := range cs.steps {
-			cs.steps[si].expand = []int{si}
-		}
-	}
+	cs.keepOriginal()
 	back := cs.steps[ret]
 	s := cs.returnTarget(&back, r)
 	var steps []coverStep
@@ -252,6 +242,25 @@ func (cs *coverSystem) fuse(r, ret int) {
 		}
 	}
 	cs.fused++
+}
+
+// keepOriginal keeps the steps as they are before the first fusion or
+// merge of twins (covertwins.go) in cs.orig, each step standing for
+// itself, every variable its own root.
+func (cs *coverSystem) keepOriginal() {
+	if cs.orig != nil {
+		return
+	}
+	k := len(cs.lo)
+	cs.orig = cs.steps
+	cs.steps = slices.Clone(cs.orig)
+	cs.root = make([]int, k)
+	for j := range k {
+		cs.root[j] = j
+	}
+	for si := range cs.steps {
+		cs.steps[si].expand = []int{si}
+	}
 }
 
 // onFused reports whether the weights y are on fused variables only.
@@ -332,8 +341,9 @@ func (cs *coverSystem) leastValue(t presburger.Term) (int64, bool) {
 
 // expandRun turns a chain of the fused system, its states and steps
 // (indices in cs.steps), into a run of the original: the states after
-// each original step of every fused step's expansion, and the model's
-// transitions taken.
+// each original step of every fused step's expansion, each taken by
+// its copy that the state enables (a step of merged twins,
+// covertwins.go), and the model's transitions taken.
 func (cs *coverSystem) expandRun(states [][]int64, steps []int) (out [][]int64, trans []int) {
 	out = append(out, states[0])
 	if cs.orig == nil {
@@ -345,6 +355,7 @@ func (cs *coverSystem) expandRun(states [][]int64, steps []int) (out [][]int64, 
 	x := states[0]
 	for _, si := range steps {
 		for _, o := range cs.steps[si].expand {
+			o = cs.enabledCopy(o, x)
 			x = cs.apply(&cs.orig[o], x)
 			out = append(out, x)
 			trans = append(trans, cs.orig[o].trans)

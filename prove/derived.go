@@ -3,6 +3,7 @@ package prove
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/vsym/vsym/counterabs"
@@ -74,6 +75,11 @@ type liftMap struct {
 	// say (sameruns.go: a group's counters of states only another
 	// group enters are 0).
 	given []presburger.Formula
+	// absorbed maps each state M that from's system absorbed into B
+	// (gsst's AbsorbSteps) to B: from's counters of M, always 0 there,
+	// read 0, and those of B read as to's of B and of each M absorbed
+	// into it.
+	absorbed map[int]int
 }
 
 // liftFormulaVia is liftFormula with the variables merged as lm says.
@@ -128,29 +134,21 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 		switch {
 		case int(v) < len(from.Counters):
 			c := from.Counters[v]
-			if c.Group >= 0 && lm.groups != nil {
-				for _, g := range groupsOf(c.Group) {
-					i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
-					if !found {
-						return nil, false
-					}
-					t = t.Add(presburger.VarTerm(presburger.Var(i)))
-				}
-				break
+			if _, gone := lm.absorbed[c.State]; gone {
+				break // 0: no process of from is ever there
 			}
-			if i, found := counterAt[c]; found {
-				t = presburger.VarTerm(presburger.Var(i))
-				break
-			}
-			if c.Group >= 0 || to.Level != counterabs.GroupLevel {
+			if t, ok = counterIn(to, counterAt, groupsOf, lm.groups != nil, c); !ok {
 				return nil, false
 			}
-			for g := range to.System.Groups {
-				i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
+			for _, m := range slices.Sorted(maps.Keys(lm.absorbed)) {
+				if lm.absorbed[m] != c.State {
+					continue
+				}
+				u, found := counterIn(to, counterAt, groupsOf, lm.groups != nil, counterabs.Counter{State: m, Group: c.Group})
 				if !found {
 					return nil, false
 				}
-				t = t.Add(presburger.VarTerm(presburger.Var(i)))
+				t = t.Add(u)
 			}
 		case v >= from.SizeVar(0) && v < from.NVar():
 			for _, g := range groupsOf(int(v - from.SizeVar(0))) {
@@ -173,6 +171,37 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 		sub[v] = t
 	}
 	return presburger.SubstExact(f, func(v presburger.Var) presburger.Term { return sub[v] })
+}
+
+// counterIn is the term over to's counters (counterAt: their indices)
+// of the counter c of a model of a system with to's states: c itself, a
+// group counter of the groups groupsOf reads it as (merged, when the
+// groups are), or a total counter of from read over to's groups.
+func counterIn(to *counterabs.ParamModel, counterAt map[counterabs.Counter]int, groupsOf func(int) []int, merged bool, c counterabs.Counter) (t presburger.Term, ok bool) {
+	if c.Group >= 0 && merged {
+		for _, g := range groupsOf(c.Group) {
+			i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
+			if !found {
+				return t, false
+			}
+			t = t.Add(presburger.VarTerm(presburger.Var(i)))
+		}
+		return t, true
+	}
+	if i, found := counterAt[c]; found {
+		return presburger.VarTerm(presburger.Var(i)), true
+	}
+	if c.Group >= 0 || to.Level != counterabs.GroupLevel {
+		return t, false
+	}
+	for g := range to.System.Groups {
+		i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
+		if !found {
+			return t, false
+		}
+		t = t.Add(presburger.VarTerm(presburger.Var(i)))
+	}
+	return t, true
 }
 
 // givenModels builds, once per level, the model of a system given to

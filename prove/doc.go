@@ -37,9 +37,11 @@
 // system with the same runs that the stages read better is asked
 // first (sameruns.go): without the group lists no run reads (gsst's
 // FreeGroups), with a shared variable written as a controller process
-// read as the variable (gsst's ControllersAsShared), and with a
-// transition written as halves of one effect joined, a guard written by
-// cases without the split (gsst's JoinCases); proofs are carried back
+// read as the variable (gsst's ControllersAsShared), with a transition
+// written as halves of one effect joined, a guard written by cases
+// without the split (gsst's JoinCases), and with a step written through
+// an unread intermediate state taken at once (gsst's AbsorbSteps);
+// proofs are carried back
 // and re-checked, the joined system's runs replayed as written. A system whose
 // processes all start in a state I that unguarded steps leave, every
 // other step waiting for "#I = 0" (ByMC's initial choice), has its

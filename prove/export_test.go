@@ -81,6 +81,7 @@ type CoverAnswer struct {
 	Invariant presburger.Formula
 	Work      int64
 	Fused     int // the variables fused (coverfuse.go)
+	Twins     int // the variables merged into their twins (covertwins.go)
 	Loosened  int // variables unbounded and clauses pruned by the linear invariants
 	// Capped counts the steps with caps (lossy.go), and CappedEnd says
 	// that the search ended with neither answer, on a chain through a
@@ -119,7 +120,7 @@ func CoverRanged(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tr
 
 func coverAnswer(cs *coverSystem, out coverOutcome) CoverAnswer {
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged, Dropped: cs.dropped}
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Twins: cs.twinned, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts), Hot: cs.hotCount(), Projected: len(cs.projected), Ranged: cs.ranged, Dropped: cs.dropped}
 }
 
 // WithoutHoudiniSteps turns the least fixpoint of the semi-positive
@@ -196,6 +197,21 @@ func BreakFusion() (restore func()) {
 	return func() { brokenFusion = false }
 }
 
+// WithoutTwins turns the merging of twin variables off, until the
+// returned function restores it.
+func WithoutTwins() (restore func()) {
+	noTwins = true
+	return func() { noTwins = false }
+}
+
+// BreakTwins makes the merging of twins wrong, until the returned
+// function restores it: variables read only by the steps that take
+// from them are merged whatever those steps are.
+func BreakTwins() (restore func()) {
+	brokenTwins = true
+	return func() { brokenTwins = false }
+}
+
 // CoverGeneralized runs the backward coverability search with
 // generalization (coversample.go) on ts, however the plain search would
 // end, with a sample of at most states states of the instances up to
@@ -215,7 +231,7 @@ func CoverGeneralized(ctx context.Context, m *counterabs.ParamModel, ts presburg
 	out := cs.generalizedSearch(ctx, work, smp, new(*coverSearch))
 	out.work += spent
 	transfers := slices.ContainsFunc(cs.steps, func(s coverStep) bool { return s.moved != nil })
-	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}, out.generalized, out.restarts
+	return CoverAnswer{Applies: true, Transfers: transfers, Cex: out.cex, Invariant: out.invariant, Work: out.work, Fused: cs.fused, Twins: cs.twinned, Loosened: cs.loosened, Capped: cs.capped, CappedEnd: out.capped, Pooled: len(cs.poolFacts)}, out.generalized, out.restarts
 }
 
 // BreakGeneralization makes the generalization wrong, until the
@@ -753,9 +769,32 @@ func SetControllersShared(on bool) (restore func()) {
 // tests give it one read from a system of other runs.
 func SetSameRunsControlled(read func(*gsst.System) *gsst.Controlled) (restore func()) {
 	was := sameRunsOf
-	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, *gsst.Controlled, []string, error) {
+	sameRunsOf = func(sys *gsst.System) (sameRunsSystem, error) {
 		c := read(sys)
-		return c.System, false, c, []string{"the controllers read as shared variables (tampered)"}, nil
+		return sameRunsSystem{sys: c.System, ctl: c, what: []string{"the controllers read as shared variables (tampered)"}}, nil
+	}
+	return func() { sameRunsOf = was }
+}
+
+// SetStepAbsorbing turns the absorption of intermediate states
+// (sameruns.go, gsst's AbsorbSteps) on or off, returning the function
+// that restores it.
+func SetStepAbsorbing(on bool) (restore func()) {
+	was := stepAbsorbing
+	stepAbsorbing = on
+	return func() { stepAbsorbing = was }
+}
+
+// SetAbsorbed makes prove ask, in place of the system of the same runs,
+// what absorb returns for the system as written, read as a system with
+// the states of into absorbed into their targets: the tests give it a
+// system that absorbed what it may not. It returns the function that
+// restores it.
+func SetAbsorbed(absorb func(*gsst.System) (*gsst.System, map[int]int)) (restore func()) {
+	was := sameRunsOf
+	sameRunsOf = func(sys *gsst.System) (sameRunsSystem, error) {
+		alike, into := absorb(sys)
+		return sameRunsSystem{sys: alike, absorbed: into, what: []string{"intermediate states absorbed (tampered)"}}, nil
 	}
 	return func() { sameRunsOf = was }
 }
@@ -766,8 +805,8 @@ func SetSameRunsControlled(read func(*gsst.System) *gsst.Controlled) (restore fu
 // It returns the function that restores it.
 func SetSameRuns(alike func(*gsst.System) *gsst.System) (restore func()) {
 	was := sameRunsOf
-	sameRunsOf = func(sys *gsst.System) (*gsst.System, bool, *gsst.Controlled, []string, error) {
-		return alike(sys), false, nil, []string{"the case splits joined (tampered)"}, nil
+	sameRunsOf = func(sys *gsst.System) (sameRunsSystem, error) {
+		return sameRunsSystem{sys: alike(sys), what: []string{"the case splits joined (tampered)"}}, nil
 	}
 	return func() { sameRunsOf = was }
 }
@@ -792,6 +831,6 @@ func CarryFreed(ctx context.Context, sys *gsst.System, prover presburger.Prover,
 		return r, false, nil
 	}
 	tamper(&r)
-	ok, err = carryFreed(ctx, sys, one, nil, newGivenModels(sys, solver), solver, newJointCarry(), index, &r)
+	ok, err = carryFreed(ctx, sys, one, sameRunsSystem{}, newGivenModels(sys, solver), solver, newJointCarry(), index, &r)
 	return r, ok, err
 }

@@ -94,6 +94,22 @@ func checkSafetyAndLive(t *testing.T, i int, sys *gsst.System, rep *prove.Report
 	return confirmed
 }
 
+// checkTampered checks the verdicts of rep, found with a tampered system
+// asked in place of the one written (SetSameRuns, SetAbsorbed): each
+// property's is want's, and carried lists those whose answers the
+// system asked gives (its reason says "tampered"); the others were asked
+// as written.
+func checkTampered(t *testing.T, rep *prove.Report, want map[string]prove.Verdict, carried []string) {
+	t.Helper()
+	for _, res := range rep.Results {
+		name := res.Property.Name
+		got := strings.Contains(res.LevelReason, "tampered")
+		if res.Verdict != want[name] || got != slices.Contains(carried, name) {
+			t.Errorf("%s: %v (%s), want %v, carried %v", name, res.Verdict, res.LevelReason, want[name], slices.Contains(carried, name))
+		}
+	}
+}
+
 // TestJoinCasesTampered gives prove, as the system of the same runs,
 // systems of other runs. One has two steps the system as written does
 // not have (B -> A and B -> C): its run into C and its fair lasso
@@ -151,13 +167,7 @@ properties:
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, res := range rep.Results {
-				name := res.Property.Name
-				carried := strings.Contains(res.LevelReason, "tampered")
-				if res.Verdict != asWritten[name] || carried != slices.Contains(tc.carried, name) {
-					t.Errorf("%s: %v (%s), want %v, carried %v", name, res.Verdict, res.LevelReason, asWritten[name], slices.Contains(tc.carried, name))
-				}
-			}
+			checkTampered(t, rep, asWritten, tc.carried)
 		})
 	}
 }

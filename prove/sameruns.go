@@ -2,6 +2,7 @@ package prove
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -57,9 +58,24 @@ import (
 // stands: it asks the question as written with fewer steps, none
 // harder to read (the free system's is asked again, above).
 
-// groupFreeing and caseJoining let the tests turn each system of the
-// same runs off.
-var groupFreeing, caseJoining, controllersShared = true, true, true
+// A step written through an intermediate state (gsst's AbsorbSteps:
+// A -> M with the guard and update, then M -> B unguarded, nothing
+// reading M or B) is taken at once, after the joining: ByMC's c1cs so
+// written through twelve states took 1.6 s to prove its liveness
+// property, the base 0.4 (the lemma candidates about the intermediate
+// states doubled, and Houdini's filter took nine rounds of Z3 for one).
+// The absorbed system keeps M as a state nobody enters; its runs are
+// those as written with M's processes moved to B. Its proofs are
+// carried back read with #B as #B + #M and #M as 0 (liftMap.absorbed)
+// and re-checked as written; a safety refutation's run is taken
+// through M (throughM) and replayed as written, and what does not
+// replay, a fair lasso and a path under justice are asked again as
+// written; an unknown answer stands (the written question with fewer
+// states to read).
+
+// groupFreeing, caseJoining, controllersShared and stepAbsorbing let
+// the tests turn each system of the same runs off.
+var groupFreeing, caseJoining, controllersShared, stepAbsorbing = true, true, true, true
 
 // checkSameRuns is checkGroupsMerged on sys, with its properties asked
 // of the system of the same runs that the stages read best: sys with
@@ -70,10 +86,11 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 	if len(sys.Properties) == 0 {
 		return checkGroupsMerged(ctx, sys, prover, solver, opts...)
 	}
-	alike, freed, ctl, what, err := sameRunsOf(sys)
+	same, err := sameRunsOf(sys)
 	if err != nil {
 		return nil, err
 	}
+	alike, freed, ctl, what := same.sys, same.freed, same.ctl, same.what
 	if alike == sys {
 		return checkGroupsMerged(ctx, sys, prover, solver, opts...)
 	}
@@ -110,7 +127,7 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			// certificate carried takes the reason of the model as
 			// written, which would lose it.
 			found := r.LevelReason
-			carried, err := carryFreed(ctx, sys, alike, ctl, given, checker, joint, i, &r)
+			carried, err := carryFreed(ctx, sys, alike, same, given, checker, joint, i, &r)
 			if err != nil {
 				return nil, err
 			}
@@ -134,7 +151,7 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 			if ctl != nil {
 				carried = carryControlledRun(ctx, sys, ctl, i, &r)
 			} else {
-				carried = carryAlikeRun(ctx, sys, i, &r)
+				carried = carryAlikeRun(ctx, sys, i, &r, same.absorbed)
 			}
 			if !carried {
 				left = append(left, i)
@@ -179,22 +196,41 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 // runs to check that nothing it answers is reported unchecked.
 var sameRunsOf = sameRuns
 
+// sameRunsSystem is the system prove asks in place of one given
+// (sameRuns): sys, whether group lists were dropped (freed), the
+// controllers read as shared variables (nil for none), the
+// intermediate states absorbed, each into its target (nil for none),
+// and what was done, for the reason.
+type sameRunsSystem struct {
+	sys      *gsst.System
+	freed    bool
+	ctl      *gsst.Controlled
+	absorbed map[int]int
+	what     []string
+}
+
 // sameRuns returns the system of the same runs as sys that prove asks
-// (sys itself when neither FreeGroups, ControllersAsShared nor
-// JoinCases changes it), whether group lists were dropped, the
-// controllers read as shared variables (nil when none is), and what was
-// done, for the reason.
-func sameRuns(sys *gsst.System) (alike *gsst.System, freed bool, ctl *gsst.Controlled, what []string, err error) {
-	alike = sys
-	if groupFreeing {
-		free, ok, err := sys.FreeGroups()
+// (sys itself when neither FreeGroups, ControllersAsShared, JoinCases
+// nor AbsorbSteps changes it).
+func sameRuns(sys *gsst.System) (sameRunsSystem, error) {
+	same := sameRunsSystem{sys: sys}
+	freedWhat := "the group lists no run reads dropped (only those groups ever enter the states they move out of)"
+	free := func() error {
+		if !groupFreeing {
+			return nil
+		}
+		free, ok, err := same.sys.FreeGroups()
 		if err != nil {
-			return nil, false, nil, nil, errkind.Errorf(errkind.Internal, "prove: dropping the group lists no run reads: %w", err)
+			return errkind.Errorf(errkind.Internal, "prove: dropping the group lists no run reads: %w", err)
 		}
 		if ok {
-			alike, freed = free, true
-			what = append(what, "the group lists no run reads dropped (only those groups ever enter the states they move out of)")
+			same.sys = free
+			if !same.freed {
+				same.freed = true
+				same.what = append(same.what, freedWhat)
+			}
 		}
+		return nil
 	}
 	join := func(sys *gsst.System) (*gsst.System, bool, error) {
 		if !caseJoining {
@@ -210,10 +246,13 @@ func sameRuns(sys *gsst.System) (alike *gsst.System, freed bool, ctl *gsst.Contr
 		return joined, true, nil
 	}
 	joinedWhat := "the case splits joined (transitions of equal effect as one, guards without the cases they split into)"
+	if err := free(); err != nil {
+		return same, err
+	}
 	if controllersShared {
-		c, ok, err := alike.ControllersAsShared()
+		c, ok, err := same.sys.ControllersAsShared()
 		if err != nil {
-			return nil, false, nil, nil, errkind.Errorf(errkind.Internal, "prove: reading the controllers as shared variables: %w", err)
+			return same, errkind.Errorf(errkind.Internal, "prove: reading the controllers as shared variables: %w", err)
 		}
 		// Read as shared variables where that makes steps one (a
 		// write per value before) or the system as written has group
@@ -224,65 +263,73 @@ func sameRuns(sys *gsst.System) (alike *gsst.System, freed bool, ctl *gsst.Contr
 		var joined *gsst.System
 		if ok {
 			if joined, ok, err = join(c.System); err != nil {
-				return nil, false, nil, nil, err
+				return same, err
 			}
-			ok = ok || freed
+			ok = ok || same.freed
 		}
 		if ok {
-			alike, ctl = joined, c
+			same.sys, same.ctl = joined, c
 			var names []string
 			for _, k := range c.Controllers {
 				names = append(names, sys.Groups[k.Group].Name)
 			}
-			what = append(what, "the controllers "+strings.Join(names, ", ")+" read as shared variables (groups of one process in states only it enters: value k for its k-th state)")
+			same.what = append(same.what, "the controllers "+strings.Join(names, ", ")+" read as shared variables (groups of one process in states only it enters: value k for its k-th state)")
 			if joined != c.System {
-				what = append(what, joinedWhat)
+				same.what = append(same.what, joinedWhat)
 			}
-			return alike, freed, ctl, what, nil
+			// Absorbing too would need both readings carried back
+			// at once: not done.
+			return same, nil
 		}
 	}
-	joined, ok, err := join(alike)
+	joined, ok, err := join(same.sys)
 	if err != nil {
-		return nil, false, nil, nil, err
+		return same, err
 	}
 	if ok {
-		alike = joined
-		what = append(what, joinedWhat)
+		same.sys = joined
+		same.what = append(same.what, joinedWhat)
 		// A transition joined of its copies per group may be one
 		// that only its groups take: its list goes too.
-		if groupFreeing {
-			free, ok, err := alike.FreeGroups()
-			if err != nil {
-				return nil, false, nil, nil, errkind.Errorf(errkind.Internal, "prove: dropping the group lists no run reads: %w", err)
-			}
-			if ok {
-				alike = free
-				if !freed {
-					freed = true
-					what = append(what, "the group lists no run reads dropped (only those groups ever enter the states they move out of)")
-				}
-			}
+		if err := free(); err != nil {
+			return same, err
 		}
 	}
-	return alike, freed, ctl, what, nil
+	if stepAbsorbing {
+		absorbed, into, ok, err := same.sys.AbsorbSteps()
+		if err != nil {
+			return same, errkind.Errorf(errkind.Internal, "prove: absorbing the intermediate states: %w", err)
+		}
+		if ok {
+			same.sys, same.absorbed = absorbed, into
+			same.what = append(same.what, fmt.Sprintf("the steps through %d unread intermediate states taken at once (A -> M -> B as A -> B)", len(into)))
+		}
+	}
+	return same, nil
 }
 
 // carryAlikeRun carries the run of res, found on an instance of a system
 // with sys's runs (JoinCases), to the instance of sys at the same values:
 // its configurations are lifted to process moves of sys and replayed,
 // property index of sys being what it refutes: a path to a state where
-// phi fails (replayStates), or a fair lasso (carryAlikeLasso). ok is
-// false, with res unchanged, when the run does not replay, or is a path
-// under justice (the fair run is explore's).
-func carryAlikeRun(ctx context.Context, sys *gsst.System, index int, res *Result) bool {
+// phi fails (replayStates), or a fair lasso (carryAlikeLasso). With
+// states absorbed (AbsorbSteps: M into B for each M -> B of absorbed),
+// each step of a path that puts a process in B from a state with a
+// transition into M goes through M (throughM); a lasso is not carried.
+// ok is false, with res unchanged, when the run does not replay, or is
+// a path under justice (the fair run is explore's).
+func carryAlikeRun(ctx context.Context, sys *gsst.System, index int, res *Result, absorbed map[int]int) bool {
 	if res.Trace != nil && res.Trace.Loop >= 0 {
-		return carryAlikeLasso(ctx, sys, index, res)
+		return absorbed == nil && carryAlikeLasso(ctx, sys, index, res)
 	}
 	inst, premise, phi, ok := safetyRunAt(sys, index, res)
 	if !ok {
 		return false
 	}
 	out := statesOn(inst, res.Trace)
+	if absorbed != nil {
+		out = throughM(sys, inst, out, absorbed)
+	}
 	if inst, ok = replayStates(ctx, inst, out, premise, phi); !ok {
 		return false
 	}
@@ -374,6 +421,71 @@ func carryControlledRun(ctx context.Context, sys *gsst.System, ctl *gsst.Control
 	return true
 }
 
+// throughM returns the path tr of an absorbed system's configurations
+// (AbsorbSteps), as configurations of inst (an instance of sys), with
+// a configuration inserted after each step that puts
+// a process in a state B from a state A with a transition of sys into
+// an M absorbed into B: the step's end with that process in M instead,
+// of the group whose count in B rose. The replay checks the steps so
+// made (A -> M, then M -> B); a step that went from A to B directly
+// fails it, and the property is then asked as written.
+func throughM(sys, inst *gsst.System, tr *explore.Trace, absorbed map[int]int) *explore.Trace {
+	entry := map[[2]int]int{} // {A, B}: an M absorbed into B that A steps to
+	for _, t := range sys.Transitions {
+		if b, ok := absorbed[t.To]; ok {
+			if _, seen := entry[[2]int{t.From, b}]; !seen {
+				entry[[2]int{t.From, b}] = t.To
+			}
+		}
+	}
+	out := &explore.Trace{Kind: tr.Kind, Loop: -1}
+	at := make([]int, len(tr.States)) // each state's index in out
+	for k, st := range tr.States {
+		if k > 0 {
+			if mid, ok := intoM(inst, tr.States[k-1], st, entry); ok {
+				out.States = append(out.States, mid)
+			}
+		}
+		at[k] = len(out.States)
+		out.States = append(out.States, st)
+	}
+	for _, seg := range tr.Segments {
+		seg.Start, seg.End = at[seg.Start], at[seg.End]
+		out.Segments = append(out.Segments, seg)
+	}
+	return out
+}
+
+// intoM returns the configuration between from and to with one process
+// in M instead of B, for the first B whose count rose and A whose count
+// fell with an entry A -> M of B; ok false when there is none.
+func intoM(inst *gsst.System, from, to explore.State, entry map[[2]int]int) (mid explore.State, ok bool) {
+	for b := range to.Counters {
+		if to.Counters[b] <= from.Counters[b] {
+			continue
+		}
+		for a := range from.Counters {
+			m, found := entry[[2]int{a, b}]
+			if !found || to.Counters[a] >= from.Counters[a] {
+				continue
+			}
+			counters := slices.Clone(to.Counters)
+			counters[b]--
+			counters[m]++
+			groups := cloneRows(to.Groups)
+			for g := range groups {
+				if groups[g][b] > from.Groups[g][b] {
+					groups[g][b]--
+					groups[g][m]++
+					break
+				}
+			}
+			return explore.SystemState(inst, counters, groups).WithShared(slices.Clone(to.Shared)), true
+		}
+	}
+	return mid, false
+}
+
 // statesOn returns a path of inst's configurations: tr's states, which
 // are inst's too (a system of the same runs has its states, groups and
 // shared variables), with its kind and segments.
@@ -403,7 +515,8 @@ func cloneRows(rows [][]int) [][]int {
 // the properties it proved together, joint); false, with res unchanged,
 // when the proof is none that carries (a proof part by part, a family
 // explored whole) or the re-check fails or cannot decide.
-func carryFreed(ctx context.Context, sys, free *gsst.System, ctl *gsst.Controlled, given *givenModels, solver presburger.Solver, joint *jointCarry, index int, res *Result) (bool, error) {
+func carryFreed(ctx context.Context, sys, free *gsst.System, same sameRunsSystem, given *givenModels, solver presburger.Solver, joint *jointCarry, index int, res *Result) (bool, error) {
+	ctl := same.ctl
 	if len(res.Parts) > 0 || res.Invariant == nil {
 		return false, nil
 	}
@@ -414,7 +527,7 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, ctl *gsst.Controlle
 			fromSys = res.Sliced
 		}
 		to := given.liveModel()
-		var lm liftMap
+		lm := liftMap{absorbed: same.absorbed}
 		if ctl != nil {
 			from := liveModelOf(fromSys)
 			if from == nil || to == nil {
@@ -439,6 +552,7 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, ctl *gsst.Controlle
 	if !ok {
 		return false, nil
 	}
+	lm.absorbed = same.absorbed
 	// The counters firing found stay 0 on sys's model (a process of a
 	// group in a state only another group enters): the free system has
 	// no such counter, and its invariant is inductive as written only
