@@ -255,3 +255,54 @@ properties: {safe: "AG #B <= 5"}
 		t.Errorf("transitions %v, want %v", names, want)
 	}
 }
+
+// TestPerGroupSameSteps checks by brute force, on random systems with
+// rules written once per group (testsupport.RandomPerGroup), that
+// JoinCases and then FreeGroups leave the steps the system as written
+// takes from every configuration it reaches: the same successors.
+func TestPerGroupSameSteps(t *testing.T) {
+	r := rand.New(rand.NewSource(2904))
+	joined, freed := 0, 0
+	for i := range 300 {
+		src := testsupport.RandomPerGroup(r)
+		sys, err := gsst.Parse(fmt.Sprintf("pergroup%d.yaml", i), []byte(src))
+		if err != nil {
+			if strings.Contains(err.Error(), "given twice") || strings.Contains(err.Error(), "moves no process") {
+				continue
+			}
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		}
+		read := sys
+		if j, ok, err := read.JoinCases(); err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		} else if ok {
+			read, joined = j, joined+1
+		}
+		if f, ok, err := read.FreeGroups(); err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		} else if ok {
+			read, freed = f, freed+1
+		}
+		if read == sys {
+			continue
+		}
+		sp := testsupport.Procs(sys, 0)
+		for _, st := range sp.States {
+			next := func(s *gsst.System) []string {
+				var out []string
+				for _, step := range testsupport.ProcSteps(s, sp.Owner, st) {
+					out = append(out, step.Next.Key())
+				}
+				slices.Sort(out)
+				return slices.Compact(out)
+			}
+			if written, got := next(sys), next(read); !slices.Equal(written, got) {
+				t.Fatalf("system %d: from %v the system as written steps to %v, read to %v\n%s\nread:\n%s", i, st.Key(), written, got, src, testsupport.Describe(read))
+			}
+		}
+	}
+	t.Logf("300 systems: %d joined, %d freed", joined, freed)
+	if joined < 50 || freed < 50 {
+		t.Errorf("the sample exercises too little")
+	}
+}
