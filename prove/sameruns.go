@@ -29,11 +29,13 @@ import (
 // the free system is certified, read over the group counters of the
 // system as written and re-checked on its model (carryIntoVia); a
 // liveness certificate re-checked on the liveness question as written
-// (carryLiveVia). A proof that does not carry, every refutation (asked
-// as written, its run says which group's processes take each step) and
-// every unknown answer (the same question, which the stages may find
-// easier as written) are asked again of the system as written; a
-// skipped answer (a form prove does not decide) stands. So the
+// (carryLiveVia); a refutation's run, which counts the processes in
+// each state, lifted to process moves of the system as written (the
+// lifting picks processes its lists allow) and replayed there. A proof
+// that does not carry, a run that does not replay and every unknown
+// answer (the same question, which the stages may find easier as
+// written) are asked again of the system as written; a skipped answer
+// (a form prove does not decide) stands. So the
 // argument that the runs are the same is no part of the evidence: were
 // a list dropped that some run reads (a dropped transfer's list moves
 // other processes too, so the free system need not even have more
@@ -179,9 +181,10 @@ func checkSameRuns(ctx context.Context, sys *gsst.System, prover presburger.Prov
 		return rep, nil
 	}
 	// Nothing is marked asked again (Result.askedAgain: a derived
-	// refutation that failed to carry): the free system's runs are asked
-	// again by design, and a stage as written (slicing, merging) that
-	// then fails to carry its own run marks it itself.
+	// refutation that failed to carry): a run of the system asked that
+	// does not replay as written is left like any other answer, and a
+	// stage as written (slicing, merging) that then fails to carry its
+	// own run marks it itself.
 	whole, err := askAsWritten(ctx, sys, rep, left, make([]bool, len(sys.Properties)), checkGroupsMerged, prover, solver, opts)
 	if err != nil {
 		return nil, err
