@@ -120,14 +120,14 @@ func (s *System) FreeGroups() (*System, bool, error) {
 		// never in From are never taken (a guard written per group
 		// for every group): read without them, the one block left may
 		// be the only one that counts.
-		var taken []Block
+		var used []Block
 		for _, b := range t.Blocks {
 			if slices.ContainsFunc(b.Groups, func(g int) bool { return occ[g][t.From] }) {
-				taken = append(taken, b)
+				used = append(used, b)
 			}
 		}
-		if !tokens && len(taken) == 1 && len(t.Blocks) > 1 && alone(taken[0].Groups, t.From) {
-			t.Blocks = taken
+		if !tokens && len(used) == 1 && len(t.Blocks) > 1 && alone(used[0].Groups, t.From) {
+			t.Blocks = used
 		}
 		if len(t.Blocks) == 1 && len(t.Blocks[0].Groups) < len(s.Groups) && (private(t.Blocks[0].Groups, t.From) || !tokens && alone(t.Blocks[0].Groups, t.From)) {
 			t.Blocks = slices.Clone(t.Blocks)

@@ -167,25 +167,32 @@ func TestJoinCasesSameSteps(t *testing.T) {
 				}
 			}
 		}
-		sp := testsupport.Procs(sys, 0)
-		for _, st := range sp.States {
-			next := func(s *gsst.System) []string {
-				var out []string
-				for _, step := range testsupport.ProcSteps(s, sp.Owner, st) {
-					out = append(out, step.Next.Key())
-				}
-				slices.Sort(out)
-				return slices.Compact(out)
-			}
-			if written, join := next(sys), next(joined); !slices.Equal(written, join) {
-				t.Fatalf("system %d: from %v the system as written steps to %v, joined to %v\n%s\njoined:\n%s",
-					i, st.Key(), written, join, src, testsupport.Describe(joined))
-			}
-		}
+		checkSameSteps(t, i, src, sys, joined)
 	}
 	t.Logf("%d systems: %d joined (%d rendezvous, %d environment steps), %d splits of transitions dropped", systems, joinedCount, rendezvous, environment, dropped)
 	if joinedCount < systems/2 || dropped < systems/2 || rendezvous < systems/4 || environment < systems/4 {
 		t.Errorf("the sample exercises too little")
+	}
+}
+
+// checkSameSteps fails t unless read, a system of sys's states, groups
+// and variables, steps from every configuration sys reaches to the
+// configurations sys steps to (system i, written src).
+func checkSameSteps(t *testing.T, i int, src string, sys, read *gsst.System) {
+	t.Helper()
+	sp := testsupport.Procs(sys, 0)
+	for _, st := range sp.States {
+		next := func(s *gsst.System) []string {
+			var out []string
+			for _, step := range testsupport.ProcSteps(s, sp.Owner, st) {
+				out = append(out, step.Next.Key())
+			}
+			slices.Sort(out)
+			return slices.Compact(out)
+		}
+		if written, got := next(sys), next(read); !slices.Equal(written, got) {
+			t.Fatalf("system %d: from %v the system as written steps to %v, read to %v\n%s\nread:\n%s", i, st.Key(), written, got, src, testsupport.Describe(read))
+		}
 	}
 }
 
@@ -286,20 +293,7 @@ func TestPerGroupSameSteps(t *testing.T) {
 		if read == sys {
 			continue
 		}
-		sp := testsupport.Procs(sys, 0)
-		for _, st := range sp.States {
-			next := func(s *gsst.System) []string {
-				var out []string
-				for _, step := range testsupport.ProcSteps(s, sp.Owner, st) {
-					out = append(out, step.Next.Key())
-				}
-				slices.Sort(out)
-				return slices.Compact(out)
-			}
-			if written, got := next(sys), next(read); !slices.Equal(written, got) {
-				t.Fatalf("system %d: from %v the system as written steps to %v, read to %v\n%s\nread:\n%s", i, st.Key(), written, got, src, testsupport.Describe(read))
-			}
-		}
+		checkSameSteps(t, i, src, sys, read)
 	}
 	t.Logf("300 systems: %d joined, %d freed", joined, freed)
 	if joined < 50 || freed < 50 {

@@ -1162,12 +1162,14 @@ func buildLiveModel(sys *gsst.System) (*counterabs.ParamModel, error) {
 // false, with res unchanged, when a formula does not carry or the
 // re-check fails or cannot decide.
 func carryLiveVia(ctx context.Context, solver presburger.Solver, to *counterabs.ParamModel, fromSys *gsst.System, name string, res *Result, lm liftMap) (bool, error) {
+	return carryLiveFrom(ctx, solver, to, liveModelOf(fromSys), name, res, lm)
+}
+
+// carryLiveFrom is carryLiveVia with the derived system's liveness
+// model from built already (nil when it cannot be).
+func carryLiveFrom(ctx context.Context, solver presburger.Solver, to, from *counterabs.ParamModel, name string, res *Result, lm liftMap) (bool, error) {
 	cert := res.Live
-	if to == nil || cert == nil {
-		return false, nil
-	}
-	from := liveModelOf(fromSys)
-	if from == nil {
+	if to == nil || from == nil || cert == nil {
 		return false, nil
 	}
 	a, ok, err := askLive(ctx, solver, to, name)

@@ -14,9 +14,10 @@ import (
 	"github.com/vsym/vsym/presburger"
 )
 
-// A group list that no run reads (gsst's FreeGroups: a part, block or
-// transfer restricted to controllers, groups of one process, that alone
-// may ever be in its source state) keeps certification from finding a
+// A group list that no run reads (gsst's FreeGroups: a part or transfer
+// restricted to controllers, groups of one process, or a transition's
+// block restricted to any groups, that alone may ever be in its source
+// state) keeps certification from finding a
 // system symmetric: a shared variable written as a controller process
 // of a group of its own, whose states only it enters and which moves
 // with the others by rendezvous parts naming its group, makes the
@@ -529,19 +530,16 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, same sameRunsSystem
 		if res.Sliced != nil {
 			fromSys = res.Sliced
 		}
-		to := given.liveModel()
-		lm := liftMap{absorbed: same.absorbed}
-		if ctl != nil {
-			from := liveModelOf(fromSys)
-			if from == nil || to == nil {
-				return false, nil
-			}
-			var ok bool
-			if lm, ok = controllerLift(ctl, from, to); !ok {
-				return false, nil
-			}
+		to, from := given.liveModel(), liveModelOf(fromSys)
+		if to == nil || from == nil {
+			return false, nil
 		}
-		return carryLiveVia(ctx, solver, to, fromSys, name, res, lm)
+		lm, ok := controllerLift(ctl, from, to)
+		if !ok {
+			return false, nil
+		}
+		lm.absorbed = same.absorbed
+		return carryLiveFrom(ctx, solver, to, from, name, res, lm)
 	}
 	if res.proof == nil || res.Trace != nil {
 		return false, nil
