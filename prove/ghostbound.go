@@ -145,27 +145,34 @@ func sumThresholds(m *counterabs.ParamModel) []presburger.Formula {
 
 // commonBounds returns the bounds k*sign*S <= t, S the sum forms
 // rewrite, that each case of cases implies (up to a constant): those of
-// the first case that every other case implies.
+// any case that every case implies, the strongest of them. Whichever
+// case a bound comes from, the answer is the same: the order of the
+// rules a guard is merged from (bosco's, written backwards, kept the
+// weaker of two bounds on the votes into locU0, and its lemma4
+// properties went to Spacer) does not decide which bound is proposed.
 func commonBounds(m *counterabs.ParamModel, forms []presburger.Term, sign int64, cases [][]presburger.Cmp, state map[presburger.Var]int, nonneg func(presburger.Var) bool) []scaledBound {
 	isCounter := func(v presburger.Var) bool { i, ok := state[v]; return ok && i < len(m.Counters) }
-	var common []scaledBound
+	perCase := make([][]scaledBound, len(cases))
 	for i, atoms := range cases {
 		lo, hi := sharedBounds(m, state, atoms)
-		var bs []scaledBound
 		for _, r := range forms {
 			if signed, fits := r.ScaleExact(sign); fits {
-				bs = append(bs, boundSum(signed, lo, hi, isCounter, state)...)
+				perCase[i] = append(perCase[i], boundSum(signed, lo, hi, isCounter, state)...)
 			}
 		}
-		if i == 0 {
-			common = bs
-			continue
-		}
-		common = slices.DeleteFunc(common, func(b scaledBound) bool {
-			return !slices.ContainsFunc(bs, func(o scaledBound) bool { return weaker(b, o, nonneg) })
-		})
-		if len(common) == 0 {
+		if len(perCase[i]) == 0 {
 			return nil
+		}
+	}
+	var common []scaledBound
+	for _, bs := range perCase {
+		for _, b := range bs {
+			impliedByEach := !slices.ContainsFunc(perCase, func(other []scaledBound) bool {
+				return !slices.ContainsFunc(other, func(o scaledBound) bool { return weaker(b, o, nonneg) })
+			})
+			if impliedByEach {
+				common = append(common, b)
+			}
 		}
 	}
 	// The strongest: each bound that no other implies, once.
