@@ -32,8 +32,19 @@ func dropExcluded(inv, bad Formula, domain []Bound) Formula {
 	for _, b := range Intersect(domain) {
 		box[b.Var] = b
 	}
+	conj := Conjuncts(inv)
+	for _, a := range conj {
+		if c, ok := a.(Cmp); ok && len(c.T.Monos) == 1 {
+			tighten(box, c.T.Monos[0], c.T.Const, c.Op)
+		}
+	}
+	for _, a := range conj {
+		if c, ok := a.(Cmp); ok && len(c.T.Monos) > 1 {
+			boundEach(box, c)
+		}
+	}
 	var ineqs []*boxRange
-	for _, a := range Conjuncts(inv) {
+	for _, a := range conj {
 		if c, ok := a.(Cmp); ok {
 			ineqs = append(ineqs, newBoxRange(c, box))
 		}
@@ -61,17 +72,21 @@ func excludedBy(ineqs []*boxRange, d Formula, box map[Var]Bound) bool {
 	local := map[Var]Bound{}
 	for _, a := range Conjuncts(d) {
 		c, ok := a.(Cmp)
-		if !ok || len(c.T.Monos) != 1 {
+		if !ok {
 			continue
 		}
-		v := c.T.Monos[0].Var
+		m, ok := soleFree(c.T, box)
+		if !ok {
+			continue
+		}
+		v := m.Var
 		b, ok := local[v]
 		if !ok {
 			if b, ok = box[v]; !ok {
 				b = AnyInt(v)
 			}
 		}
-		if b = b.Tighten(c.T.Monos[0].Coef, c.T.Const, c.Op); b.Empty() {
+		if b = b.Tighten(m.Coef, c.T.Const, c.Op); b.Empty() {
 			return true
 		}
 		local[v] = b
@@ -171,4 +186,65 @@ func (r *boxRange) falseWith(local map[Var]Bound, box map[Var]Bound) bool {
 		return above || below
 	}
 	return loOpen == 0 && hiOpen == 0 && lo.sign() == 0 && hi.sign() == 0 // Ne
+}
+
+// tighten narrows v's range in box by a*v + k op 0 (m is a*v).
+func tighten(box map[Var]Bound, m Mono, k int64, op Op) {
+	b, ok := box[m.Var]
+	if !ok {
+		b = AnyInt(m.Var)
+	}
+	box[m.Var] = b.Tighten(m.Coef, k, op)
+}
+
+// boundEach narrows the box by a comparison of a sum whose monomials
+// all push one way against a bound: with a_i > 0 and each v_i at least
+// lo_i, Σ a_i*v_i + k <= 0 bounds each v_j above by what the others
+// leave it (#L0[lk] + #L1[lk] = 1 puts both in 0..1), and likewise
+// below for a_i < 0. A comparison of another shape, or a variable with
+// no bound on the side it needs, leaves the box as it is.
+func boundEach(box map[Var]Bound, c Cmp) {
+	t, op := c.T, c.Op
+	if op == Ge || op == Gt || (op == Eq && t.Monos[0].Coef < 0) {
+		neg, ok := t.ScaleExact(-1)
+		if !ok {
+			return
+		}
+		t, op = neg, op.Converse()
+	}
+	if op != Le && op != Lt && op != Eq {
+		return
+	}
+	var total sum // k + Σ a_i*lo_i
+	total.add(t.Const)
+	for _, m := range t.Monos {
+		b, ok := box[m.Var]
+		if m.Coef <= 0 || !ok || b.NoLo {
+			return
+		}
+		total.addMul(m.Coef, b.Lo)
+	}
+	for _, m := range t.Monos {
+		rest := total.clone() // k + Σ_{i≠j} a_i*lo_i
+		rest.addMul(-m.Coef, box[m.Var].Lo)
+		if k, ok := rest.int64(); ok {
+			tighten(box, m, k, Le)
+		}
+	}
+}
+
+// soleFree returns the one monomial of t whose variable the box does not
+// fix at 0, when there is exactly one: t is then that monomial plus its
+// constant everywhere in the box.
+func soleFree(t Term, box map[Var]Bound) (Mono, bool) {
+	var sole Mono
+	n := 0
+	for _, m := range t.Monos {
+		if b, ok := box[m.Var]; ok && b.Finite() && b.Lo == 0 && b.Hi == 0 {
+			continue
+		}
+		sole = m
+		n++
+	}
+	return sole, n == 1
 }

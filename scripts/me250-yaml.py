@@ -4,9 +4,13 @@ benchmarks/contrived/ME_250_bigtarget.spec (scripts/suites.sh fetches it):
 the net of ME-k-bingham.spec.m4 at k = 250 with its target of 8,989 cubes,
 in the style of bingham-h25.yaml (tokens of x0..x250 as processes, the lock
 x251/x252 as a boolean). The net's rules are checked to be that net, and
-each cube of the target becomes one disjunct, as written.
+each cube of the target becomes one disjunct, as written. With
+--lock-process the lock is a group of one process in the states x251
+and x252 instead, each rule that takes or releases it a rendezvous with
+that process: the net as a Petri-net reader writes it, every place a
+state (testdata/styles/ME_250-lockproc.yaml).
 
-Usage: scripts/me250-yaml.py SPEC > testdata/mist/ME_250_bigtarget.yaml
+Usage: scripts/me250-yaml.py [--lock-process] SPEC > FILE.yaml
 """
 import re
 import sys
@@ -27,7 +31,11 @@ def rules_of_bingham():
 
 
 def main():
-    text = open(sys.argv[1]).read()
+    args = sys.argv[1:]
+    lockproc = args[:1] == ["--lock-process"]
+    if lockproc:
+        args = args[1:]
+    text = open(args[0]).read()
     rules = text.split("rules")[1].split("init")[0].split(";")
     rules = sorted(r.strip() + ";" for r in rules if r.strip())
     if rules != sorted(rules_of_bingham()):
@@ -38,6 +46,8 @@ def main():
         sys.exit("the initial markings are not those of ME-k-bingham")
 
     def atom(place, least):
+        if lockproc and place in (LOCK, FREE):
+            return f"#x{place} >= 1"
         if place == LOCK:
             return "lock"
         if place == FREE:
@@ -52,6 +62,9 @@ def main():
         cubes.append("(" + " & ".join(atom(int(p), int(c)) for p, c in atoms) + ")")
 
     w = sys.stdout.write
+    if lockproc:
+        write_lockproc(w, cubes)
+        return
     w(f"""# mist benchmarks/contrived/ME_250_bigtarget.spec
 # (github.com/pierreganty/mist @1b1fd97), written by scripts/me250-yaml.py
 # from it; no verdict is published (mist's README: with --ic4pn mist ends
@@ -81,6 +94,43 @@ transitions:
         w(f"  - {{from: x{i}, to: x{i+1}}}\n")
     for i in range(2, K + 1):
         w(f'  - {{from: x{i}, to: x0, guard: "lock", update: "lock := false"}}\n')
+    w("properties:\n  # target: the 8,989 cubes of mist's file\n")
+    w('  target: "AG !(' + " | ".join(cubes) + ')"\n')
+
+
+
+def write_lockproc(w, cubes):
+    """Writes the net with its lock as a process (--lock-process)."""
+    w(f"""# mist benchmarks/contrived/ME_250_bigtarget.spec
+# (github.com/pierreganty/mist @1b1fd97), written by
+# scripts/me250-yaml.py --lock-process from it; no verdict is published;
+# vsym proves mist's own file (testdata/mist/ME_250_bigtarget.yaml).
+#
+# As ME_250_bigtarget.yaml, but the lock is not a boolean: its places
+# x251 (taken) and x252 (free) are the states of a group lk of one
+# process, and a rule that takes or releases the lock is a rendezvous of
+# a token with that process. The target is mist's, one disjunct per cube
+# ({len(cubes):,} of them), the free lock read as #x252 >= 1.
+name: ME_250_lockproc
+states: [{", ".join(f"x{i}" for i in range(FREE + 1))}]
+groups:
+  proc: 1..
+  lk: 1
+init: {{proc: x0, lk: x{FREE}}}
+transitions:
+""")
+    for i in range(1, K):
+        w(f"  - {{from: x{i}, to: x{i+1}}}\n")
+    w("rendezvous:\n")
+
+    def take(frm, to, name=""):
+        w(f"  - {{{name}parts: [{{from: x{frm}, to: x{to}, groups: [proc]}}, {{from: x{FREE}, to: x{LOCK}, groups: [lk]}}]}}\n")
+
+    take(0, 1)
+    take(1, 0, "name: b, ")
+    for i in range(1, K + 1):
+        name = "name: r1, " if i == 1 else ""
+        w(f"  - {{{name}parts: [{{from: x{i}, to: x0, groups: [proc]}}, {{from: x{LOCK}, to: x{FREE}, groups: [lk]}}]}}\n")
     w("properties:\n  # target: the 8,989 cubes of mist's file\n")
     w('  target: "AG !(' + " | ".join(cubes) + ')"\n')
 
