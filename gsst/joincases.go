@@ -36,6 +36,7 @@ func (s *System) JoinCases() (*System, bool, error) {
 		return nil, false, nil
 	}
 	spec := s.Spec()
+	inst := &instance{s: s}
 	var steps []caseStep
 	for i := range spec.Transitions {
 		t := &spec.Transitions[i]
@@ -43,7 +44,7 @@ func (s *System) JoinCases() (*System, bool, error) {
 		st := caseStep{name: &t.Name, key: transitionKey(t)}
 		for b := range t.Blocks {
 			blk := &t.Blocks[b]
-			st.guards = append(st.guards, guardSlot{&blk.Guard, &blk.Text, s.moverDomain([]int{t.From}, blk.Groups)})
+			st.guards = append(st.guards, guardSlot{&blk.Guard, &blk.Text, s.moverDomain(inst, []int{t.From}, blk.Groups)})
 		}
 		steps = append(steps, st)
 	}
@@ -54,12 +55,12 @@ func (s *System) JoinCases() (*System, bool, error) {
 			from[k] = p.From
 		}
 		steps = append(steps, caseStep{name: &r.Name, key: rendezvousKey(r),
-			guards: []guardSlot{{&r.Guard, &r.Text, s.moverDomain(from, nil)}}})
+			guards: []guardSlot{{&r.Guard, &r.Text, s.moverDomain(inst, from, nil)}}})
 	}
 	for i := range spec.Environment {
 		e := &spec.Environment[i]
 		steps = append(steps, caseStep{name: &e.Name, key: environmentKey(e),
-			guards: []guardSlot{{&e.Guard, &e.Text, s.moverDomain(nil, nil)}}})
+			guards: []guardSlot{{&e.Guard, &e.Text, s.moverDomain(inst, nil, nil)}}})
 	}
 	into, changed := s.joinSteps(steps)
 	var ts []Transition
@@ -245,13 +246,43 @@ func (s *System) joinSteps(steps []caseStep) (into []int, changed bool) {
 				// with a part leaving S): the step is taken nowhere.
 				free = caseFree(guard, g.dom)
 			}
-			changed = changed || atomKey(free) != atomKey(presburger.PushNegations(guard))
+			// A comparison that always holds, dropped, changes nothing
+			// the stages read (they fold it by the same ranges); it
+			// counts only where it makes blocks alike (mergeBlocks).
+			changed = changed || !droppedOnly(free, presburger.PushNegations(guard))
 			// Set even when unchanged: the text of what it reads ("" for
 			// true), so that blocks alike but written apart merge.
 			g.set(free, s.VarName)
 		}
 	}
 	return into, changed
+}
+
+// droppedOnly reports whether free is guard, or guard without some of
+// its comparisons (never false, where a guard that never holds is left
+// out, nor without a disjunction, a case split).
+func droppedOnly(free, guard presburger.Formula) bool {
+	if free == presburger.False && guard != presburger.False {
+		return false
+	}
+	keys := func(f presburger.Formula) (out []string) {
+		for _, c := range presburger.Conjuncts(f) {
+			out = append(out, atomKey(c))
+		}
+		return out
+	}
+	kept, written := keys(free), keys(guard)
+	for _, k := range kept {
+		if !slices.Contains(written, k) {
+			return false
+		}
+	}
+	for i, c := range presburger.Conjuncts(guard) {
+		if _, cmp := c.(presburger.Cmp); !cmp && !slices.Contains(kept, written[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // joined returns the guards, slot by slot, of the steps of group (of
@@ -349,8 +380,8 @@ func orTrue(f presburger.Formula) presburger.Formula {
 // S (and #S[g] at least 1 for the one mover of a block of the one group
 // g), each shared variable in its type, each size in its range, and the
 // parameters and sizes satisfy the instance condition.
-func (s *System) moverDomain(from []int, groups []int) domain {
-	d := domain{s: s, movers: map[int]int64{}, group: -1}
+func (s *System) moverDomain(inst *instance, from []int, groups []int) domain {
+	d := domain{s: s, inst: inst, movers: map[int]int64{}, group: -1}
 	for _, st := range from {
 		d.movers[st]++
 	}
@@ -364,6 +395,7 @@ func (s *System) moverDomain(from []int, groups []int) domain {
 // (moverDomain), within what given says.
 type domain struct {
 	s      *System
+	inst   *instance     // whether s has an instance, asked once for all its domains
 	movers map[int]int64 // movers per state
 	group  int           // the group of the one mover, when only one group's may move; else -1
 	given  []presburger.Formula
@@ -375,9 +407,9 @@ func (d domain) within(given ...presburger.Formula) domain {
 	return d
 }
 
-// bound is d's range of variable v; ok is false for a variable of no
-// range (a parameter, whose range the instance condition says).
-func (d domain) bound(v presburger.Var) (presburger.Bound, bool) {
+// bound is d's range of variable v: every integer for a parameter,
+// whose range the instance condition says.
+func (d domain) bound(v presburger.Var) presburger.Bound {
 	s := d.s
 	if st, g, ok := s.Counter(v); ok {
 		lo := int64(0)
@@ -387,34 +419,121 @@ func (d domain) bound(v presburger.Var) (presburger.Bound, bool) {
 		case g == d.group && d.movers[st] > 0:
 			lo = 1
 		}
-		return presburger.AtLeast(v, lo), true
+		return presburger.AtLeast(v, lo)
 	}
 	if j, ok := s.SharedOf(v); ok {
-		return s.Shared[j].Bounds(v), true
+		return s.Shared[j].Bounds(v)
 	}
 	for _, b := range s.SizeBounds() {
 		if b.Var == v {
-			return b, true
+			return b
 		}
 	}
-	return presburger.Bound{}, false
+	return presburger.AnyInt(v)
 }
 
 // implies reports whether f holds in every valuation of d, decided by
-// presburger's Quick (plain Go, a bounded amount of work, so the same
-// answer on every machine); false when Quick cannot say. The question
-// carries the ranges of its own variables only: a system of hundreds of
-// states would give Quick hundreds of bounds to read for each guard.
+// the values of its atoms where each reads one counter or shared
+// variable (impliesByValues), else by presburger's Quick (plain Go, a
+// bounded amount of work, so the same answer on every machine); false
+// when neither can say. The question carries the ranges of its own
+// variables only: a system of hundreds of states would give Quick
+// hundreds of bounds to read for each guard.
 func (d domain) implies(f presburger.Formula) bool {
+	if implied, ok := d.impliesByValues(f); ok {
+		return implied
+	}
+	return d.impliesByQuick(f)
+}
+
+// impliesByQuick is implies asked of Quick.
+func (d domain) impliesByQuick(f presburger.Formula) bool {
+	return d.askQuick(f) == presburger.Unsat
+}
+
+// askQuick asks Quick whether f fails somewhere in d: Unsat when f
+// holds throughout d, Sat when it does not, Unknown when Quick cannot
+// say. A parameter ranges over every integer there, the instance
+// condition bounding it (with no range of its own, Quick declined
+// every question of a family with parameters).
+func (d domain) askQuick(f presburger.Formula) presburger.Result {
 	q := presburger.Conj(append(slices.Clone(d.given), d.s.InstanceCondition(), presburger.Negation(f))...)
 	var bounds []presburger.Bound
 	for _, v := range presburger.FreeVars(q) {
-		if b, ok := d.bound(v); ok {
-			bounds = append(bounds, b)
-		}
+		bounds = append(bounds, d.bound(v))
 	}
 	a, err := presburger.Quick{}.Solve(context.Background(), presburger.Problem{Bounds: bounds, F: q})
-	return err == nil && a.Result == presburger.Unsat
+	if err != nil {
+		return presburger.Unknown
+	}
+	return a.Result
+}
+
+// impliesByValues decides implies without Quick when f and what d
+// gives read counters and shared variables only, each atom one of them
+// (a controller's "net = 3", a place's "x0 >= 1"): the instance
+// condition then reads none of their variables, so the question is
+// whether those atoms fail somewhere in their ranges (SolveByValues,
+// exact) and the instance condition holds somewhere (asked once). A
+// controller read as a variable of 33 values makes JoinCases try its
+// 496 pairs of returns, a Quick call each (mesh2x2: 40 of its 80 ms).
+// ok is false when it cannot say.
+func (d domain) impliesByValues(f presburger.Formula) (implied, ok bool) {
+	q := presburger.Conj(append(slices.Clone(d.given), presburger.Negation(f))...)
+	var bounds []presburger.Bound
+	for _, v := range presburger.FreeVars(q) {
+		_, _, counter := d.s.Counter(v)
+		_, shared := d.s.SharedOf(v)
+		if !counter && !shared {
+			return false, false
+		}
+		bounds = append(bounds, d.bound(v))
+	}
+	a, ok := presburger.SolveByValues(presburger.Problem{Bounds: bounds, F: q}, valuesLimit)
+	switch {
+	case !ok:
+		return false, false
+	case a.Result == presburger.Unsat:
+		return true, true
+	}
+	switch d.inst.result() {
+	case presburger.Sat:
+		return false, true
+	case presburger.Unsat:
+		return true, true // no instance: every question holds in none
+	}
+	return false, false
+}
+
+// valuesLimit bounds the assignments impliesByValues tries: a guard of
+// a few atoms needs a few dozen, a controller of a hundred states a few
+// hundred.
+const valuesLimit = 4096
+
+// instance says whether a system has an instance: some parameters and
+// sizes satisfy its instance condition. It is asked of Quick once, at
+// the first question that needs it.
+type instance struct {
+	s      *System
+	asked  bool
+	answer presburger.Result
+}
+
+// result is Sat when s has an instance, Unsat when it has none, Unknown
+// when Quick cannot say.
+func (in *instance) result() presburger.Result {
+	if !in.asked {
+		in.asked = true
+		cond := in.s.InstanceCondition()
+		var bounds []presburger.Bound
+		for _, v := range presburger.FreeVars(cond) {
+			bounds = append(bounds, domain{s: in.s}.bound(v))
+		}
+		if a, err := (presburger.Quick{}).Solve(context.Background(), presburger.Problem{Bounds: bounds, F: cond}); err == nil {
+			in.answer = a.Result
+		}
+	}
+	return in.answer
 }
 
 // caseFree returns f without the case splits that d decides: a

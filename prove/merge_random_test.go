@@ -32,6 +32,12 @@ func TestMergeSumsRandom(t *testing.T) {
 	if testing.Short() {
 		systems = 60
 	}
+	// Joining case splits (gsst's JoinCases, before every stage) may
+	// drop the guard that breaks a condition (x_b + x_a >= 1 with x_a
+	// of type 1..), and the system it asks then merges rightly where
+	// the system as written may not: the test is of the merge's
+	// conditions, which it reads on the system as written.
+	defer prove.SetCaseJoining(false)()
 	s := z3.New()
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(23))

@@ -3,6 +3,7 @@ package prove
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"iter"
 	"maps"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/vsym/vsym/counterabs"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/internal/checked"
 	"github.com/vsym/vsym/presburger"
 )
 
@@ -588,13 +590,15 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 	starts = slices.DeleteFunc(starts, func(x []int64) bool {
 		return !presburger.Eval(ts.Init, reader(x))
 	})
+	// A state's key: eight bytes a value, so that no two states share
+	// one (decimal digits cost a third of the search more).
+	var keyBuf []byte
 	key := func(x []int64) string {
-		b := make([]byte, 0, 4*len(x))
+		keyBuf = keyBuf[:0]
 		for _, k := range x {
-			b = strconv.AppendInt(b, k, 10)
-			b = append(b, ',')
+			keyBuf = binary.LittleEndian.AppendUint64(keyBuf, uint64(k))
 		}
-		return string(b)
+		return string(keyBuf)
 	}
 	type node struct {
 		x      []int64
@@ -611,8 +615,13 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 		}
 	}
 	steps := make([][]presburger.Term, len(m.Transitions))
+	compiled := make([][]stateTerm, len(m.Transitions))
 	for i := range m.Transitions {
 		steps[i] = m.StepTerms(&m.Transitions[i])
+		compiled[i] = make([]stateTerm, len(steps[i]))
+		for j, t := range steps[i] {
+			compiled[i][j] = compileStateTerm(t, index, params)
+		}
 	}
 	domAt := make([]presburger.Bound, nvars) // each position's domain
 	for j := range domAt {
@@ -660,7 +669,10 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 			// which reasons over every integer).
 			inDomain := true
 			for j, t := range steps[i] {
-				x, fits := t.Value(val)
+				x, fits := compiled[i][j].value(cur)
+				if !fits {
+					x, fits = t.Value(val) // exactly, where a partial sum leaves int64
+				}
 				next[j] = x
 				ok = ok && fits && x <= gsst.MaxValue && x >= -gsst.MaxValue
 				inDomain = inDomain && domAt[j].Contains(x)
@@ -689,6 +701,54 @@ func bfsWithin(ctx context.Context, m *counterabs.ParamModel, ts presburger.Tran
 		reached[k] = nodes[k].x
 	}
 	return instanceSearch{reached: reached, complete: complete && !pruned, pruned: pruned}
+}
+
+// stateTerm is a term of a step read at a state of bfsWithin's
+// positions: k plus coef[i] times the value at pos[i], the parameters'
+// part folded into k (ok false when that fold left int64). The search
+// reads each step's terms at every state it visits, and Term.Value
+// through a reader function cost half its time.
+type stateTerm struct {
+	k    int64
+	pos  []int
+	coef []int64
+	ok   bool
+}
+
+// compileStateTerm reads t over the positions index gives each state
+// variable (-1 for another variable, whose value params gives).
+func compileStateTerm(t presburger.Term, index []int, params presburger.Model) stateTerm {
+	st := stateTerm{k: t.Const, ok: true}
+	for _, m := range t.Monos {
+		if int(m.Var) < len(index) && index[m.Var] >= 0 {
+			st.pos = append(st.pos, index[m.Var])
+			st.coef = append(st.coef, m.Coef)
+			continue
+		}
+		y, mulOK := checked.Mul(m.Coef, params[m.Var])
+		k, addOK := checked.Add(st.k, y)
+		st.k, st.ok = k, st.ok && mulOK && addOK
+	}
+	return st
+}
+
+// value is st's value at state x; ok is false when it or a partial sum
+// does not fit in int64 (Term.Value then says which).
+func (st *stateTerm) value(x []int64) (int64, bool) {
+	if !st.ok {
+		return 0, false
+	}
+	v := st.k
+	for i, p := range st.pos {
+		y, ok := checked.Mul(st.coef[i], x[p])
+		if !ok {
+			return 0, false
+		}
+		if v, ok = checked.Add(v, y); !ok {
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // initialStates returns the initial states of m's instance at the
