@@ -401,8 +401,13 @@ func (m *ParamModel) constraint() presburger.Formula {
 func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
 	out := make([]presburger.Term, m.NumState())
 	leaving := map[int]int64{}
+	// Each variable's own term, from one slab: a model of 500 counters
+	// asks this of each of its 500 steps, and a slice each cost a fifth
+	// of what prove allocated on such a net.
+	slab := make([]presburger.Mono, len(out))
 	for i := range out {
-		out[i] = presburger.VarTerm(m.StateVar(i))
+		slab[i] = presburger.Mono{Var: m.StateVar(i), Coef: 1}
+		out[i] = presburger.Term{Monos: slab[i : i+1 : i+1]}
 	}
 	move := func(mv Move) {
 		out[mv.From] = out[mv.From].Add(presburger.ConstTerm(-1))
@@ -1372,8 +1377,8 @@ func mapTemporalAtoms(f ctl.Formula, fn func(presburger.Formula) presburger.Form
 // negations pushed down to the atoms, each atom divided by a factor its
 // coefficients share, the atoms the types (ranges) decide folded, and
 // disequalities at an end of a type read as bounds.
-func plainGuard(guard presburger.Formula, ranges []presburger.Bound) presburger.Formula {
-	return presburger.SharpenEnds(presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(guard)), ranges), ranges)
+func plainGuard(guard presburger.Formula, box presburger.Box) presburger.Formula {
+	return presburger.SharpenEndsIn(presburger.FoldRangesIn(presburger.Tighten(presburger.PushNegations(guard)), box), box)
 }
 
 // foldDecided is f with the atoms that the ranges decide folded
@@ -1383,8 +1388,8 @@ func plainGuard(guard presburger.Formula, ranges []presburger.Bound) presburger.
 // in, which the readers of premises and fairness match, unless an atom
 // is gone. FoldRanges only replaces atoms by constants, which Conj and
 // Disj then drop, so a decided atom shows as fewer atoms.
-func foldDecided(f presburger.Formula, ranges []presburger.Bound) presburger.Formula {
-	folded := presburger.FoldRanges(f, ranges)
+func foldDecided(f presburger.Formula, box presburger.Box) presburger.Formula {
+	folded := presburger.FoldRangesIn(f, box)
 	if atomCount(folded) < atomCount(f) {
 		return folded
 	}
@@ -1457,10 +1462,10 @@ func (m *ParamModel) finish() error {
 	// transthesis with one guard written "!(#x < 1 | lock)" timed out,
 	// ByMC's cc with its crash guard "!(#I != 0 | nfaulty >= f)" or
 	// "2 * nfaulty < 2 * f" ended unknown.
-	ranges := m.typeRanges()
+	box := presburger.NewBox(m.typeRanges())
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
-		t.Guard = plainGuard(t.Guard, ranges)
+		t.Guard = plainGuard(t.Guard, box)
 	}
 	// The properties' atoms under a temporal operator are folded and
 	// sharpened too: the bad states "Iwork != down & Jwork != down" are
@@ -1478,7 +1483,7 @@ func (m *ParamModel) finish() error {
 	for i := range m.Properties {
 		p := &m.Properties[i]
 		p.Formula = mapTemporalAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
-			return presburger.SharpenEnds(foldDecided(a, ranges), ranges)
+			return presburger.SharpenEndsIn(foldDecided(a, box), box)
 		})
 	}
 	pool := make([]int, len(m.Counters))

@@ -101,10 +101,10 @@ properties:
 	b := presburger.Var(1)
 	ranges := []presburger.Bound{presburger.AtLeast(b, 0)}
 	f := presburger.Not{F: presburger.Cmp{Op: presburger.Eq, T: presburger.VarTerm(b).Sub(presburger.Term{Const: 1})}}
-	if g := foldDecided(f, ranges); !reflect.DeepEqual(g, presburger.Formula(f)) {
+	if g := foldDecided(f, presburger.NewBox(ranges)); !reflect.DeepEqual(g, presburger.Formula(f)) {
 		t.Errorf("foldDecided(%v) = %v, want it as written", f, g)
 	}
-	if g := foldDecided(presburger.Disj(f, presburger.Cmp{Op: presburger.Lt, T: presburger.VarTerm(b)}), ranges); !reflect.DeepEqual(g, presburger.Formula(presburger.Cmp{Op: presburger.Ne, T: f.F.(presburger.Cmp).T})) {
+	if g := foldDecided(presburger.Disj(f, presburger.Cmp{Op: presburger.Lt, T: presburger.VarTerm(b)}), presburger.NewBox(ranges)); !reflect.DeepEqual(g, presburger.Formula(presburger.Cmp{Op: presburger.Ne, T: f.F.(presburger.Cmp).T})) {
 		t.Errorf("foldDecided(%v | #B < 0) = %v, want %v folded", f, g, f)
 	}
 }

@@ -65,11 +65,11 @@ func (m *ParamModel) ShortenSums() {
 	if r == nil {
 		return
 	}
-	ranges := m.typeRanges()
+	box := presburger.NewBox(m.typeRanges())
 	for i := range m.Transitions {
 		t := &m.Transitions[i]
 		if g, changed := r.formula(t.Guard); changed {
-			t.Guard = plainGuard(g, ranges)
+			t.Guard = plainGuard(g, box)
 		}
 	}
 	for i := range m.Properties {
@@ -78,11 +78,11 @@ func (m *ParamModel) ShortenSums() {
 		p := &m.Properties[i]
 		p.Formula = ctl.MapAtoms(p.Formula, func(a presburger.Formula) presburger.Formula {
 			if g, changed := r.formula(a); changed {
-				return presburger.FoldRanges(presburger.Tighten(presburger.PushNegations(g)), ranges)
+				return presburger.FoldRangesIn(presburger.Tighten(presburger.PushNegations(g)), box)
 			}
 			return a
 		})
-		p.Formula = mapTemporalAtoms(p.Formula, func(a presburger.Formula) presburger.Formula { return presburger.SharpenEnds(a, ranges) })
+		p.Formula = mapTemporalAtoms(p.Formula, func(a presburger.Formula) presburger.Formula { return presburger.SharpenEndsIn(a, box) })
 	}
 	var facts []presburger.Formula
 	for k, id := range r.ids {

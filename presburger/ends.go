@@ -14,10 +14,11 @@ import "github.com/vsym/vsym/internal/checked"
 // written took 12 s, 0.14 s with "b = up". Other atoms, and variables
 // without a range, are left as they are.
 func SharpenEnds(f Formula, bounds []Bound) Formula {
-	box := make(map[Var]Bound, len(bounds))
-	for _, b := range Intersect(bounds) {
-		box[b.Var] = b
-	}
+	return SharpenEndsIn(f, NewBox(bounds))
+}
+
+// SharpenEndsIn is SharpenEnds within the ranges of box.
+func SharpenEndsIn(f Formula, box Box) Formula {
 	return sharpen(f, box)
 }
 

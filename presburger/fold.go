@@ -24,15 +24,32 @@ func FoldBounds(f Formula, bounds []Bound) Formula {
 	return foldBounds(f, box)
 }
 
+// A Box is the range of each of some variables, the intersection of
+// its bounds, for rewriting formulas within those ranges
+// (FoldRangesIn, SharpenEndsIn): a model rewrites each of hundreds of
+// guards within the ranges of hundreds of counters, and intersecting
+// them once for each guard cost more than the rewriting.
+type Box map[Var]Bound
+
+// NewBox returns the Box of bounds.
+func NewBox(bounds []Bound) Box {
+	box := make(Box, len(bounds))
+	for _, b := range Intersect(bounds) {
+		box[b.Var] = b
+	}
+	return box
+}
+
 // FoldRanges is FoldBounds for ranges that may be open on a side (a
 // counter's 0.., a group's size 1..): an atom is replaced by true or
 // false when it holds, or fails, wherever its term's range lies, a
 // half-line included. The result is equivalent to f within the ranges.
 func FoldRanges(f Formula, bounds []Bound) Formula {
-	box := make(map[Var]Bound, len(bounds))
-	for _, b := range Intersect(bounds) {
-		box[b.Var] = b
-	}
+	return FoldRangesIn(f, NewBox(bounds))
+}
+
+// FoldRangesIn is FoldRanges within the ranges of box.
+func FoldRangesIn(f Formula, box Box) Formula {
 	return foldAtoms(f, func(t Term) (int64, int64, bool) {
 		r := t.Range(func(v Var) (Bound, bool) { b, ok := box[v]; return b, ok })
 		lo, hi := r.Lo, r.Hi

@@ -567,48 +567,76 @@ func checkInvariant(ctx context.Context, s Solver, ts TransitionSystem, inv Form
 // the negated invariant read in the next state, as the query is
 // written, and image is nil.
 type stepImage struct {
-	f     Formula
-	image map[Var]Term
+	f    Formula
+	next []Var  // the next-state variables (ts.Next), nil for no image
+	def  []Term // the term of each, as the step defines it
 }
 
 // complete adds to a model of f the values of the next-state variables
 // that f no longer mentions, so that a witness names the step's target.
 func (st stepImage) complete(m Model) {
-	for v, t := range st.image {
-		if x, ok := t.Value(func(w Var) int64 { return m[w] }); ok {
+	for i, v := range st.next {
+		if x, ok := st.def[i].Value(func(w Var) int64 { return m[w] }); ok {
 			m[v] = x
 		}
 	}
 }
 
+// imageFrame is what images reads once for every step's image: the
+// invariant's top-level conjuncts and the variables of each, the
+// position of each next-state variable in ts.Next and of each state
+// variable in ts.Vars, the ranges of the domain's variables (each the
+// intersection of its bounds), and for each bound of the domain the
+// position of its variable's next-state one (-1 for none). A model of
+// a net with hundreds of places has hundreds of transitions, each
+// defining every next-state variable: maps built per transition cost
+// more than the images.
+type imageFrame struct {
+	conj    And
+	reads   [][]Var
+	isNext  map[Var]bool
+	nextAt  map[Var]int
+	varAt   map[Var]int
+	dom     map[Var]Bound
+	domNext []int
+}
+
 // images returns the stepImage of every transition for the invariant
 // inv, whose reading in the next state is next.
 func (ts TransitionSystem) images(inv, next Formula) []stepImage {
-	isNext := make(map[Var]bool, len(ts.Next))
-	primed := make(map[Var]Var, len(ts.Vars))
+	fr := &imageFrame{
+		isNext: make(map[Var]bool, len(ts.Next)),
+		nextAt: make(map[Var]int, len(ts.Next)),
+		varAt:  make(map[Var]int, len(ts.Vars)),
+		dom:    map[Var]Bound{},
+	}
 	for i, v := range ts.Next {
-		isNext[v] = true
-		primed[ts.Vars[i]] = v
+		fr.isNext[v] = true
+		fr.nextAt[v] = i
+		fr.varAt[ts.Vars[i]] = i
 	}
-	// The top-level conjuncts of inv and the variables of each (image
-	// reads each step's change against them).
-	conj, _ := inv.(And)
-	if conj == nil {
-		conj = And{inv}
+	fr.conj, _ = inv.(And)
+	if fr.conj == nil {
+		fr.conj = And{inv}
 	}
-	reads := make([][]Var, len(conj))
-	for i, c := range conj {
-		reads[i] = FreeVars(c)
+	fr.reads = make([][]Var, len(fr.conj))
+	for i, c := range fr.conj {
+		fr.reads[i] = FreeVars(c)
 	}
-	// The ranges of the domain's variables, each the intersection of
-	// its bounds.
-	dom := map[Var]Bound{}
 	for _, b := range Intersect(ts.Domain) {
-		dom[b.Var] = b
+		fr.dom[b.Var] = b
+	}
+	fr.domNext = make([]int, len(ts.Domain))
+	for k, b := range ts.Domain {
+		i, ok := fr.varAt[b.Var]
+		if !ok {
+			i = -1
+		}
+		fr.domNext[k] = i
 	}
 	out := make([]stepImage, len(ts.Trans))
 	for i, tr := range ts.Trans {
-		img, ok := ts.image(tr, conj, reads, isNext, primed, dom)
+		img, ok := ts.image(tr, fr)
 		if !ok {
 			img = stepImage{f: Conj(tr, Negation(next))}
 		}
@@ -618,39 +646,40 @@ func (ts TransitionSystem) images(inv, next Formula) []stepImage {
 }
 
 // image is the stepImage of transition tr, for the invariant whose
-// top-level conjuncts are conj (reads lists the variables of each),
-// when tr defines every next-state variable by an equality; ok is false
-// otherwise, or when a substitution leaves int64. isNext and primed say
-// which variables are next-state ones and which is each state
-// variable's.
-func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map[Var]bool, primed map[Var]Var, dom map[Var]Bound) (img stepImage, ok bool) {
+// top-level conjuncts are fr.conj, when tr defines every next-state
+// variable by an equality; ok is false otherwise, or when a
+// substitution leaves int64.
+func (ts TransitionSystem) image(tr Formula, fr *imageFrame) (img stepImage, ok bool) {
 	parts, isAnd := tr.(And)
 	if !isAnd {
 		parts = And{tr}
 	}
-	def := make(map[Var]Term, len(ts.Next))
+	def := make([]Term, len(ts.Next))
+	defined := make([]bool, len(ts.Next))
+	count := 0
 	var rest []Formula
 	for _, p := range parts {
-		if v, t, ok := definition(p, isNext); ok {
-			if _, seen := def[v]; !seen {
-				def[v] = t
+		if v, t, ok := definition(p, fr.isNext); ok {
+			if i := fr.nextAt[v]; !defined[i] {
+				def[i], defined[i] = t, true
+				count++
 				continue
 			}
 		}
 		rest = append(rest, p)
 	}
-	if len(def) != len(ts.Next) {
+	if count != len(ts.Next) {
 		return stepImage{}, false
 	}
 	sub := func(v Var) Term {
-		if t, ok := def[v]; ok {
-			return t
+		if i, ok := fr.nextAt[v]; ok {
+			return def[i]
 		}
 		return VarTerm(v)
 	}
 	fs := make([]Formula, 0, len(rest)+2)
 	for _, p := range rest {
-		if !readsNext(p, isNext) {
+		if !readsNext(p, fr.isNext) {
 			// Nothing to substitute (a guard over the state and
 			// locals): kept as it is, where a substitution would
 			// build it again atom by atom.
@@ -671,13 +700,13 @@ func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map
 	// them; and a step counter nothing reads, s := s + 1, then adds no
 	// atom to the query, which is the query of the system without it
 	// (Memo).
-	for _, b := range ts.Domain {
-		w, ok := primed[b.Var]
-		if !ok {
-			continue
+	for k, b := range ts.Domain {
+		i := fr.domNext[k]
+		if i < 0 || def[i].IsVar(b.Var) {
+			continue // a variable the step keeps lies where it was
 		}
-		t := def[w]
-		r := t.Range(func(v Var) (Bound, bool) { b, ok := dom[v]; return b, ok })
+		t := def[i]
+		r := t.Range(func(v Var) (Bound, bool) { b, ok := fr.dom[v]; return b, ok })
 		if !b.NoLo && (r.NoLo || r.Lo < b.Lo) {
 			fs = append(fs, Compare(t, Ge, ConstTerm(b.Lo)))
 		}
@@ -694,20 +723,20 @@ func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map
 	// (mist's ME_250_bigtarget with a property per target: 20 s for one
 	// joint question, most of it spent on clauses no step touches).
 	changed := map[Var]bool{}
-	for v, w := range primed {
-		if t := def[w]; len(t.Monos) != 1 || t.Monos[0] != (Mono{v, 1}) || t.Const != 0 {
+	for i, v := range ts.Vars {
+		if !def[i].IsVar(v) {
 			changed[v] = true
 		}
 	}
 	var touched []Formula
-	for i, c := range conj {
-		if slices.ContainsFunc(reads[i], func(v Var) bool { return changed[v] }) {
+	for i, c := range fr.conj {
+		if slices.ContainsFunc(fr.reads[i], func(v Var) bool { return changed[v] }) {
 			touched = append(touched, c)
 		}
 	}
 	after, ok := SubstExact(Conj(touched...), func(v Var) Term {
-		if w, ok := primed[v]; ok {
-			return def[w]
+		if i, ok := fr.varAt[v]; ok {
+			return def[i]
 		}
 		return VarTerm(v)
 	})
@@ -715,7 +744,7 @@ func (ts TransitionSystem) image(tr Formula, conj And, reads [][]Var, isNext map
 		return stepImage{}, false
 	}
 	fs = append(fs, Negation(after))
-	return stepImage{f: Conj(fs...), image: def}, true
+	return stepImage{f: Conj(fs...), next: ts.Next, def: def}, true
 }
 
 // readsNext reports whether f, quantifier-free, reads a next-state

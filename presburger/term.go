@@ -42,6 +42,11 @@ func Sum(vs ...Var) Term {
 // IsConst reports whether t has no variables.
 func (t Term) IsConst() bool { return len(t.Monos) == 0 }
 
+// IsVar reports whether t is the variable v itself.
+func (t Term) IsVar(v Var) bool {
+	return len(t.Monos) == 1 && t.Monos[0] == (Mono{v, 1}) && t.Const == 0
+}
+
 // Add returns t + u. It panics when a coefficient or the constant of
 // the sum does not fit in int64; AddExact reports it.
 func (t Term) Add(u Term) Term {
