@@ -142,15 +142,8 @@ func TestJoinCasesSameSteps(t *testing.T) {
 	joinedCount, dropped, rendezvous, environment := 0, 0, 0, 0
 	for i := range systems {
 		src := testsupport.RandomSplit(r, sizes[r.Intn(len(sizes))], r.Intn(2) == 0)
-		sys, err := gsst.Parse(fmt.Sprintf("split%d.yaml", i), []byte(src))
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, src)
-		}
-		joined, ok, err := sys.JoinCases()
-		if err != nil {
-			t.Fatalf("system %d: %v\n%s", i, err, src)
-		}
-		if !ok {
+		sys, joined := parseJoined(t, i, src)
+		if joined == nil {
 			continue
 		}
 		joinedCount++
@@ -173,6 +166,59 @@ func TestJoinCasesSameSteps(t *testing.T) {
 	if joinedCount < systems/2 || dropped < systems/2 || rendezvous < systems/4 || environment < systems/4 {
 		t.Errorf("the sample exercises too little")
 	}
+}
+
+// TestJoinCasesSameStepsFamily is TestJoinCasesSameSteps for families:
+// the random systems with a group of k processes, k a parameter of
+// 1..3, whose questions JoinCases asks with k and the sizes bounded by
+// the instance condition alone. At each instance, the joined family's
+// instance steps from every configuration reached to the
+// configurations the written one's steps to.
+func TestJoinCasesSameStepsFamily(t *testing.T) {
+	systems := 120
+	if testing.Short() {
+		systems = 40
+	}
+	r := rand.New(rand.NewSource(3202))
+	joinedCount := 0
+	for i := range systems {
+		src := "params: [k]\nassume: \"k >= 1 & k <= 3\"\n" + testsupport.RandomSplit(r, "{p: k, q: 1}", r.Intn(2) == 0)
+		sys, joined := parseJoined(t, i, src)
+		if joined == nil {
+			continue
+		}
+		joinedCount++
+		for k := 1; k <= 3; k++ {
+			written, err := sys.InstantiateParams([]int{k}, nil)
+			if err != nil {
+				t.Fatalf("system %d at k = %d: %v\n%s", i, k, err, src)
+			}
+			read, err := joined.InstantiateParams([]int{k}, nil)
+			if err != nil {
+				t.Fatalf("system %d at k = %d, joined: %v\n%s", i, k, err, src)
+			}
+			checkSameSteps(t, i, src, written, read)
+		}
+	}
+	t.Logf("%d families: %d joined", systems, joinedCount)
+	if joinedCount < systems/2 {
+		t.Errorf("the sample exercises too little")
+	}
+}
+
+// parseJoined parses system i, written src, and returns it with its
+// case splits joined (JoinCases), nil when nothing is joined.
+func parseJoined(t *testing.T, i int, src string) (sys, joined *gsst.System) {
+	t.Helper()
+	sys, err := gsst.Parse(fmt.Sprintf("split%d.yaml", i), []byte(src))
+	if err != nil {
+		t.Fatalf("system %d: %v\n%s", i, err, src)
+	}
+	joined, _, err = sys.JoinCases()
+	if err != nil {
+		t.Fatalf("system %d: %v\n%s", i, err, src)
+	}
+	return sys, joined
 }
 
 // checkSameSteps fails t unless read, a system of sys's states, groups
