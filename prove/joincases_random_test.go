@@ -79,6 +79,46 @@ func TestJoinCasesRandom(t *testing.T) {
 	}
 }
 
+// TestJoinCasesRandomFamily is TestJoinCasesRandom for families: the
+// random systems with a group of k processes, k a parameter of 1..3,
+// where JoinCases reads the parameter and the sizes through the
+// instance condition alone. Safety answers are checked against
+// exploration of each instance, every answer against the one with the
+// joining off, and some must be carried from the joined system.
+func TestJoinCasesRandomFamily(t *testing.T) {
+	systems := 24
+	if testing.Short() {
+		systems = 8
+	}
+	r := rand.New(rand.NewSource(3203))
+	s := z3.New()
+	ctx := context.Background()
+	counts := map[prove.Verdict]int{}
+	carried, confirmed := 0, 0
+	for i := range systems {
+		src := "params: [k]\nassume: \"k >= 1 & k <= 3\"\n" + testsupport.RandomSplit(r, "{p: k, q: 1}", r.Intn(2) == 0)
+		sys, err := gsst.Parse(fmt.Sprintf("family%d.yaml", i), []byte(src))
+		if err != nil {
+			t.Fatalf("system %d: %v\n%s", i, err, src)
+		}
+		rep := proveBothWays(t, ctx, s, i, sys, src, prove.SetCaseJoining, "with the cases joined", "as written")
+		for _, res := range rep.Results {
+			counts[res.Verdict]++
+			if strings.Contains(res.LevelReason, "case splits joined") && (res.Verdict == prove.Proved || res.Verdict == prove.Refuted) {
+				carried++
+			}
+		}
+		safety := *rep
+		safety.Results = rep.Results[:len(rep.Results)-1] // the last is the liveness property
+		n, _ := checkReportByExploration(t, i, sys, &safety)
+		confirmed += n
+	}
+	t.Logf("%d families: %v; %d answers carried from the joined system; safety refutations confirmed by exploration %d", systems, counts, carried, confirmed)
+	if counts[prove.Proved] < systems/2 || counts[prove.Refuted] < systems/4 || carried < systems/2 || confirmed == 0 {
+		t.Errorf("the sample exercises too little")
+	}
+}
+
 // checkSafetyAndLive checks rep, the report of a random system whose
 // last property is a liveness one, by exploration: the safety answers
 // on every instance in the box (checkReportByExploration), the
