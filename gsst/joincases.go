@@ -258,9 +258,9 @@ func (s *System) joinSteps(steps []caseStep) (into []int, changed bool) {
 	return into, changed
 }
 
-// droppedOnly reports whether free is guard, or guard without some of
-// its comparisons (never false, where a guard that never holds is left
-// out, nor without a disjunction, a case split).
+// droppedOnly reports whether free is guard less some of its top-level
+// comparisons, or guard itself: not when free is false (the step is
+// then left out), nor when a disjunction is gone (a case split).
 func droppedOnly(free, guard presburger.Formula) bool {
 	if free == presburger.False && guard != presburger.False {
 		return false
