@@ -265,19 +265,20 @@ func droppedOnly(free, guard presburger.Formula) bool {
 	if free == presburger.False && guard != presburger.False {
 		return false
 	}
-	keys := func(f presburger.Formula) (out []string) {
-		for _, c := range presburger.Conjuncts(f) {
+	keys := func(cs []presburger.Formula) (out []string) {
+		for _, c := range cs {
 			out = append(out, atomKey(c))
 		}
 		return out
 	}
-	kept, written := keys(free), keys(guard)
+	conj := presburger.Conjuncts(guard)
+	kept, written := keys(presburger.Conjuncts(free)), keys(conj)
 	for _, k := range kept {
 		if !slices.Contains(written, k) {
 			return false
 		}
 	}
-	for i, c := range presburger.Conjuncts(guard) {
+	for i, c := range conj {
 		if _, cmp := c.(presburger.Cmp); !cmp && !slices.Contains(kept, written[i]) {
 			return false
 		}
@@ -523,15 +524,10 @@ type instance struct {
 // when Quick cannot say.
 func (in *instance) result() presburger.Result {
 	if !in.asked {
+		// Whether false fails somewhere: whether the instance
+		// condition, all the question is then, holds somewhere.
 		in.asked = true
-		cond := in.s.InstanceCondition()
-		var bounds []presburger.Bound
-		for _, v := range presburger.FreeVars(cond) {
-			bounds = append(bounds, domain{s: in.s}.bound(v))
-		}
-		if a, err := (presburger.Quick{}).Solve(context.Background(), presburger.Problem{Bounds: bounds, F: cond}); err == nil {
-			in.answer = a.Result
-		}
+		in.answer = domain{s: in.s, group: -1}.askQuick(presburger.False)
 	}
 	return in.answer
 }

@@ -25,20 +25,13 @@ func SolveByValues(p Problem, limit int) (a Answer, ok bool) {
 	if p.F == nil || !IsQuantifierFree(p.F) {
 		return Answer{}, false
 	}
-	ranges := map[Var]Bound{}
-	var order []Var
-	for _, b := range p.Bounds {
-		if r, seen := ranges[b.Var]; seen {
-			ranges[b.Var] = r.Intersect(b)
-			continue
-		}
-		ranges[b.Var] = b
-		order = append(order, b.Var)
-	}
-	for _, v := range order {
-		if ranges[v].Empty() {
+	bounds := Intersect(p.Bounds)
+	ranges := make(map[Var]Bound, len(bounds))
+	for _, b := range bounds {
+		if b.Empty() {
 			return Answer{Result: Unsat}, true
 		}
+		ranges[b.Var] = b
 	}
 	points := map[Var][]int64{}
 	for c := range Atoms(p.F) {
@@ -84,9 +77,9 @@ func SolveByValues(p Problem, limit int) (a Answer, ok bool) {
 	// Every variable of F has a value in its range here (its range is
 	// not empty and meets an interval of each atom's truth).
 	at := make([]int, len(vars))
-	val := make(map[Var]int64, len(order))
-	for _, v := range order {
-		val[v] = inRange(ranges[v])
+	val := make(map[Var]int64, len(bounds))
+	for _, b := range bounds {
+		val[b.Var] = inRange(b)
 	}
 	read := func(v Var) int64 { return val[v] }
 	for {
