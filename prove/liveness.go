@@ -557,7 +557,7 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 	}
 	if cert == nil {
 		res.Verdict = Unknown
-		res.Reason = "no ranking argument found: no rank over the counters of the local states' graph decreases along the pending steps; exploring the small instances found no fair run that fails"
+		res.Reason = "no ranking argument found: no rank over the counters of the local states' graph decreases along the pending steps; " + res.noLasso
 		stopped(ctx, cfg, res)
 		return nil
 	}
@@ -576,12 +576,12 @@ func proveLive(ctx context.Context, cfg config, m *counterabs.ParamModel, name s
 		return lq.accept(ctx, solver, cert, lemmas, res)
 	}
 	res.Verdict = Unknown
-	res.Reason = "the ranking argument's obligations could not be shown for every reachable pending state (" + a.Reason + "); exploring the small instances found no fair run that fails"
+	res.Reason = "the ranking argument's obligations could not be shown for every reachable pending state (" + a.Reason + "); " + res.noLasso
 	if a.Exhausted {
 		res.Exhausted = ProverWork
 	}
 	if a.Verdict == presburger.Refuted {
-		res.Reason = "the ranking argument found does not hold in some reachable pending state, and exploring the small instances found no fair run that fails"
+		res.Reason = "the ranking argument found does not hold in some reachable pending state, and " + res.noLasso
 	}
 	stopped(ctx, cfg, res)
 	return nil

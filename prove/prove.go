@@ -136,6 +136,9 @@ type Result struct {
 	// that instance explored whole with the property holding on every
 	// fair run (lassoAt); exploredProof makes it the proof.
 	explored *exploredInstance
+	// noLasso says what refuteLive explored for a liveness property it
+	// found no fair run failing (noLassoText).
+	noLasso string
 }
 
 // Budget names a budget of work, counted the same way on every machine.

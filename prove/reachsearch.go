@@ -179,7 +179,7 @@ func searchByEquation(ctx context.Context, solver presburger.Solver, m *countera
 		tried = append(tried, presburger.Disj(other...))
 		beyond := false
 		for i, v := range q.choices {
-			beyond = beyond || vals[i] > box && !fixedBeyond(dom[v])
+			beyond = beyond || vals[i] > box && !fixedBeyond(dom[v], box)
 		}
 		if !beyond {
 			continue // explored already

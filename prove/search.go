@@ -327,6 +327,12 @@ func sumsTo(values [][]int64, total int64, yield func(chosen []int64) bool) bool
 // its own has 6^16 choices in the box, which took minutes to list, and
 // no search explores more than searchStates instances).
 func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
+	return instancesUpTo(m, ts, searchMax)
+}
+
+// instancesUpTo is smallInstances with each choice from 0 up to hi
+// rather than searchMax.
+func instancesUpTo(m *counterabs.ParamModel, ts presburger.TransitionSystem, hi int64) []presburger.Model {
 	dom := domainBounds(ts.Domain)
 	constraint := paramPart(ts)
 	free := freeChoices(m)
@@ -336,12 +342,12 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 	values := make([][]int64, len(free))
 	for i, v := range free {
 		b := dom[v]
-		for c := int64(0); c <= searchMax; c++ {
+		for c := int64(0); c <= hi; c++ {
 			if b.Contains(c) {
 				values[i] = append(values[i], c)
 			}
 		}
-		if fixedBeyond(b) {
+		if fixedBeyond(b, hi) {
 			values[i] = append(values[i], b.Lo)
 		}
 		if len(values[i]) == 0 {
@@ -355,13 +361,13 @@ func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []
 			}
 		}
 	}
-	var lo, hi int64 // the least and the greatest sum of the choices
+	var least, most int64 // the least and the greatest sum of the choices
 	for _, vs := range values {
-		lo, hi = lo+vs[0], hi+vs[len(vs)-1]
+		least, most = least+vs[0], most+vs[len(vs)-1]
 	}
 	var out []presburger.Model
 	tried := 0
-	for t := lo; t <= hi; t++ {
+	for t := least; t <= most; t++ {
 		// Until the lists are full.
 		if !sumsTo(values, t, func(vals []int64) bool {
 			tried++
@@ -452,11 +458,11 @@ const (
 	maxSmallChoices   = 4 * searchStates
 )
 
-// fixedBeyond says whether b allows one value only, beyond searchMax (a
-// group of a fixed size such as 1,000): smallInstances explores it,
-// which has no smaller instance to explore instead.
-func fixedBeyond(b presburger.Bound) bool {
-	return b.Finite() && b.Lo == b.Hi && b.Lo > searchMax
+// fixedBeyond says whether b allows one value only, beyond hi (a group
+// of a fixed size such as 1,000): smallInstances explores it, which has
+// no smaller instance to explore instead.
+func fixedBeyond(b presburger.Bound, hi int64) bool {
+	return b.Finite() && b.Lo == b.Hi && b.Lo > hi
 }
 
 // freeChoices returns the choices that make an instance of m: each
@@ -886,7 +892,7 @@ const oneInstanceStates = 500
 func exhaustOne(ctx context.Context, cfg config, m *counterabs.ParamModel, ts presburger.TransitionSystem, name string, solver presburger.Solver, res *Result) (ok bool, err error) {
 	dom := domainBounds(ts.Domain)
 	for _, v := range freeChoices(m) {
-		if fixedBeyond(dom[v]) {
+		if fixedBeyond(dom[v], searchMax) {
 			// Hundreds of reachable states of a large instance make an
 			// invariant whose check costs seconds (ByMC's bcrb at
 			// n = 1,000: 3 s), where the lemmas prove it at once.

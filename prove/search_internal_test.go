@@ -123,7 +123,7 @@ properties: {p: "AG #B >= 0"}
 					vals = vals[:len(vals)-1]
 				}
 			}
-			if fixedBeyond(b) {
+			if fixedBeyond(b, searchMax) {
 				vals = append(vals, b.Lo)
 				all(k + 1)
 				vals = vals[:len(vals)-1]

@@ -436,7 +436,7 @@ func proveSettled(ctx context.Context, cfg config, lq *liveQuestion, premise, j 
 		res.Reason = "the prover reaches a pending configuration where a fair run can stay, but exploring its instance found no fair run that fails"
 	default:
 		res.Verdict = Unknown
-		res.Reason = "no invariant excludes the pending configurations where a fair run can stay (" + a.Reason + "); exploring the small instances found no fair run that fails"
+		res.Reason = "no invariant excludes the pending configurations where a fair run can stay (" + a.Reason + "); " + res.noLasso
 		if a.Exhausted {
 			res.Exhausted = ProverWork
 		}
@@ -515,9 +515,9 @@ func (lq *liveQuestion) proveAvoiding(ctx context.Context, cfg config, j, premis
 	res.Verdict, res.Exhausted = Unknown, sub.Exhausted
 	switch sub.Verdict {
 	case Refuted:
-		res.Reason = "a pending configuration where a fair run can stay is reachable at some instance, but exploring the small instances found no fair run that fails"
+		res.Reason = "a pending configuration where a fair run can stay is reachable at some instance, but " + res.noLasso
 	default:
-		res.Reason = "no invariant excludes the pending configurations where a fair run can stay (" + sub.Reason + "); exploring the small instances found no fair run that fails"
+		res.Reason = "no invariant excludes the pending configurations where a fair run can stay (" + sub.Reason + "); " + res.noLasso
 	}
 	stopped(ctx, cfg, res)
 	return nil
