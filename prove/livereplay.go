@@ -52,7 +52,7 @@ func refuteLiveWithin(ctx context.Context, cfg config, m *counterabs.ParamModel,
 	// configurations is decided by exploring that instance whole.
 	_, whole := oneInstance(m, ts)
 	whole = whole && m.System.FiniteInitial() == nil
-	insts := liveInstances(m, ts)
+	insts := smallInstances(m, ts)
 	res.noLasso = noLassoText
 	if len(insts) == 0 {
 		res.noLasso = noInstanceText
@@ -70,41 +70,11 @@ func refuteLiveWithin(ctx context.Context, cfg config, m *counterabs.ParamModel,
 
 // What an unknown liveness verdict says of refuteLive's search: it
 // explored instances and found no fair run that fails, or it had no
-// instance to explore (liveInstances).
+// instance to explore (smallInstances).
 const (
 	noLassoText    = "exploring the small instances found no fair run that fails"
 	noInstanceText = "no instance with small parameter values and sizes meets the conditions of the property's premise on them, so none was explored for a fair run that fails"
 )
-
-// liveInstances returns the instances refuteLive explores: the small
-// ones (smallInstances), or, when no parameter values up to searchMax
-// make an instance, the least instances with values up to 2, 4, ...
-// times searchMax, as long as that box has at most maxSmallChoices
-// choices to enumerate. A premise on the parameters scopes the model
-// to where it can hold (premiseScope), and one that needs n > 5*t with
-// t >= 1 (ByMC's bosco, "f = 0 & n > 5*t | n > 7*t") has no instance
-// below n = 6: its lasso, when the property fails, lies beyond the
-// small box.
-func liveInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
-	insts := smallInstances(m, ts)
-	choices := len(freeChoices(m))
-	for hi := int64(2 * searchMax); len(insts) == 0 && boxChoices(hi, choices) <= maxSmallChoices; hi *= 2 {
-		insts = instancesUpTo(m, ts, hi)
-	}
-	return insts
-}
-
-// boxChoices returns (hi+1)^k, the choices of k values from 0 to hi, or
-// more than maxSmallChoices when it is larger.
-func boxChoices(hi int64, k int) int64 {
-	n := int64(1)
-	for range k {
-		if n *= hi + 1; n > maxSmallChoices {
-			return maxSmallChoices + 1
-		}
-	}
-	return n
-}
 
 // exploredInstance is the one instance of a family, as the group-counter
 // model of its one property, whose reachable states (states of them)

@@ -326,12 +326,49 @@ func sumsTo(values [][]int64, total int64, yield func(chosen []int64) bool) bool
 // come (kanban with each of its 16 places starting at a parameter of
 // its own has 6^16 choices in the box, which took minutes to list, and
 // no search explores more than searchStates instances).
+//
+// The box holds each choice from 0 up to searchMax. When it holds no
+// instance, the box grows to 2, 4 and 8 times that while it has at
+// most maxGrownChoices choices to list, and the least instances of the
+// first box that has some are returned. The growth is bounded so that
+// a family with no instance at all (a premise the assumption
+// contradicts) costs little each time it is asked: the callers ask
+// several times for each property. A premise on the parameters
+// is part of Init (premiseScope for a liveness property, the question's
+// initial states for AG (p -> phi)), and one that needs n > 5*t with t
+// >= 1 (ByMC's bosco, "f = 0 & n > 5*t | n > 7*t") leaves no instance
+// below n = 6: the search for a run that fails the property, and the
+// sample of reachable states, start there (n = 6, t = 1, f = 0).
 func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
-	return instancesUpTo(m, ts, searchMax)
+	insts := instancesUpTo(m, ts, searchMax)
+	choices := len(freeChoices(m))
+	for hi := int64(2 * searchMax); len(insts) == 0 && hi <= maxGrownValue && boxChoices(hi, choices) <= maxGrownChoices; hi *= 2 {
+		insts = instancesUpTo(m, ts, hi)
+	}
+	return insts
 }
 
-// instancesUpTo is smallInstances with each choice from 0 up to hi
-// rather than searchMax.
+// The bounds of smallInstances' grown boxes: the greatest value of a
+// choice, and the choices a box may have.
+const (
+	maxGrownValue   = 8 * searchMax
+	maxGrownChoices = 100_000
+)
+
+// boxChoices returns (hi+1)^k, the choices of k values from 0 to hi, or
+// more than maxGrownChoices when it is larger.
+func boxChoices(hi int64, k int) int64 {
+	n := int64(1)
+	for range k {
+		if n *= hi + 1; n > maxGrownChoices {
+			return maxGrownChoices + 1
+		}
+	}
+	return n
+}
+
+// instancesUpTo is smallInstances in the box of each choice from 0 up
+// to hi, never grown.
 func instancesUpTo(m *counterabs.ParamModel, ts presburger.TransitionSystem, hi int64) []presburger.Model {
 	dom := domainBounds(ts.Domain)
 	constraint := paramPart(ts)

@@ -78,7 +78,9 @@ func TestSumsToRandom(t *testing.T) {
 // search box checked alone and sorted by the sum of the choices, then
 // lexicographically: the same instances in the same order, on systems
 // whose parameters and sizes have lower bounds, fixed values and
-// assumptions that leave out some choices.
+// assumptions that leave out some choices; an assumption that leaves
+// none in the box up to searchMax grows it (p > 9, p > 5*q with q >=
+// 1, p > 25), up to maxGrownValue (p > 1000 leaves none).
 func TestSmallInstancesOrder(t *testing.T) {
 	for i, c := range []struct{ params, assume, groups string }{
 		{"[p]", "p >= 1", "{a: p, b: 1..}"},
@@ -87,6 +89,9 @@ func TestSmallInstancesOrder(t *testing.T) {
 		{"[p]", "p >= 1", "{a: p, b: 7}"},
 		{"[p, q]", "2*q = p", "{a: p + q, b: 1..2}"},
 		{"[p]", "p > 9", "{a: p, b: 1..}"},
+		{"[p, q]", "p > 5*q & q >= 1", "{a: p, b: q}"},
+		{"[p]", "p > 25", "{a: p, b: 1}"},
+		{"[p]", "p > 1000", "{a: p, b: 1..}"},
 	} {
 		src := fmt.Sprintf(`name: box
 params: %s
@@ -108,6 +113,7 @@ properties: {p: "AG #B >= 0"}
 		var want []presburger.Model
 		var vals []int64
 		var all func(k int)
+		hi := int64(searchMax)
 		all = func(k int) {
 			if k == len(free) {
 				if p, ok := instanceAt(m, ts, dom, constraint, free, vals); ok {
@@ -116,20 +122,24 @@ properties: {p: "AG #B >= 0"}
 				return
 			}
 			b := dom[free[k]]
-			for v := int64(0); v <= searchMax; v++ {
+			for v := int64(0); v <= hi; v++ {
 				if b.Contains(v) {
 					vals = append(vals, v)
 					all(k + 1)
 					vals = vals[:len(vals)-1]
 				}
 			}
-			if fixedBeyond(b, searchMax) {
+			if fixedBeyond(b, hi) {
 				vals = append(vals, b.Lo)
 				all(k + 1)
 				vals = vals[:len(vals)-1]
 			}
 		}
-		all(0)
+		// The box up to searchMax, or the first grown one with an
+		// instance.
+		for all(0); len(want) == 0 && 2*hi <= maxGrownValue; all(0) {
+			hi *= 2
+		}
 		slices.SortStableFunc(want, func(a, b presburger.Model) int {
 			sa, sb := int64(0), int64(0)
 			for _, v := range free {
@@ -145,8 +155,11 @@ properties: {p: "AG #B >= 0"}
 			}
 			return 0
 		})
-		if len(want) == 0 && i != 5 {
+		if len(want) == 0 && i != 8 {
 			t.Fatalf("%d: the box has no instance: the case tests nothing", i)
+		}
+		if grown := hi > searchMax; grown != (i >= 5) {
+			t.Fatalf("%d: the box grown to %d: the case tests something else", i, hi)
 		}
 		if len(got) != len(want) {
 			t.Fatalf("%d (%s, %s): %d instances, want %d:\n%v\n%v", i, c.assume, c.groups, len(got), len(want), got, want)
