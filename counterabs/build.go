@@ -48,7 +48,9 @@ func FirstViolation() Option { return func(c *config) { c.first = true } }
 // of them move nobody. The model is then exact on every reachable
 // configuration, which is what an invariant or a run is about, but not
 // on the others: certification and the checks of a model against the
-// processes on every configuration take the whole model.
+// processes on every configuration take the whole model. The
+// parametric group-counter model built so is sparse (see ParamModel):
+// it has no counter of a state its group never occupies.
 func RunSteps() Option { return func(c *config) { c.runSteps = true } }
 
 // movers returns the may of groupChoices for sys: the groups hold says

@@ -98,7 +98,10 @@
 // movers would leave a state their group never occupies (gsst's
 // MayOccupy, guards read), which leaves the model exact on the reachable
 // configurations only: what a prover and an exploration read, not what
-// certification does. Build
+// certification does. BuildParamGroup with RunSteps also leaves out the
+// counters of the states a group never occupies, which are 0 in every
+// reachable configuration: the model reads them as 0 (ParamModel.Counter
+// says which counter a group's processes in a state have). Build
 // gives the abstract transitions above and one per rendezvous, each
 // guard checked against its domain over group counters and shared
 // values like g_r, the update's domain conjoined to the paper's cases

@@ -34,7 +34,7 @@ func BuildGroup(sys *gsst.System, opts ...Option) (*Model, error) {
 	m := newModel(sys, GroupLevel)
 	may := cfg.movers(sys, func(g int) bool { return sys.Groups[g].Size > 0 })
 	for _, steps := range stepsByOrigin(sys) {
-		err := groupChoices(sys, steps, may, m.Counter, func(s int, groups []int) error {
+		err := groupChoices(sys, steps, may, func(s int, groups []int) error {
 			t, err := m.transition([]int{s}, groups)
 			if err != nil {
 				return err

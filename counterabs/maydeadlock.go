@@ -58,7 +58,7 @@ func (b *builder) deadlockSpace() (deadlockSpace, error) {
 	// counters).
 	yc := detect.Counters{Group: func(s, g int) presburger.Term { return presburger.VarTerm(sys.GroupVar(s, g)) }}
 	for s := range sys.Steps() {
-		err := groupChoices(sys, []int{s}, func(g, _ int) bool { return sys.Groups[g].Size > 0 }, func(s, g int) int { return g*len(sys.States) + s },
+		err := groupChoices(sys, []int{s}, func(g, _ int) bool { return sys.Groups[g].Size > 0 },
 			func(s int, groups []int) error {
 				st := sys.Steps()[s].WithGroups(groups)
 				conj = append(conj, presburger.Negation(detect.Guard(sys, sys.EnabledFormula(&st), yc)))

@@ -479,7 +479,8 @@ func (m *Model) Groups(x []int) [][]int {
 // At GroupLevel a total counter becomes the sum of its group counters; at
 // TotalLevel a group counter has no counterpart and is an error.
 func (m *Model) Translate(f presburger.Formula) (presburger.Formula, error) {
-	return translate(m.System, m.Level, f, m.Counter, m.other)
+	counter := func(s, g int) presburger.Term { return presburger.VarTerm(presburger.Var(m.Counter(s, g))) }
+	return translate(m.System, m.Level, f, counter, m.other)
 }
 
 // other translates a variable of the system that is not a counter: a
@@ -525,17 +526,17 @@ var errBeyondInt64 = errkind.Errorf(errkind.Input, "a coefficient or constant of
 
 // translate rewrites f, over the counter variables of sys, into the
 // counters of a model at level whose counter of state s and group g is
-// index(s, g) (g is -1 at TotalLevel). other translates the variables
-// that are not counters, or says why it cannot. An error is
-// errkind.Input.
-func translate(sys *gsst.System, level Level, f presburger.Formula, index func(s, g int) int, other func(presburger.Var) (presburger.Term, error)) (presburger.Formula, error) {
+// the term counter(s, g) (g is -1 at TotalLevel): its variable, or 0
+// for a counter the model leaves out (ParamModel.Counter). other
+// translates the variables that are not counters, or says why it
+// cannot. An error is errkind.Input.
+func translate(sys *gsst.System, level Level, f presburger.Formula, counter func(s, g int) presburger.Term, other func(presburger.Var) (presburger.Term, error)) (presburger.Formula, error) {
 	var bad error
 	fail := func(err error) {
 		if bad == nil {
 			bad = err
 		}
 	}
-	counter := func(s, g int) presburger.Term { return presburger.VarTerm(presburger.Var(index(s, g))) }
 	out, exact := presburger.SubstExact(f, func(v presburger.Var) presburger.Term {
 		s, g, ok := sys.Counter(v)
 		switch {

@@ -33,6 +33,20 @@ import (
 // no quantifier elimination is needed: see ParamTransition. At GroupLevel
 // (BuildParamGroup, any system) each group's transition has the group's
 // own guard and no local variables.
+//
+// A group-level model built with RunSteps is sparse: it has a counter
+// #S[g] only where gsst's MayOccupy allows a process of g in S, and reads
+// every other group counter as the constant 0, in guards, properties,
+// fairness and the initial set alike; its pools list the counters it
+// has. This is sound because with RunSteps the model is exact on the
+// reachable configurations only, and a counter MayOccupy rules out is 0
+// in every one of them: reading it as 0 changes no reachable state, no
+// step and no verdict. Where a step would move a process into a state
+// its group never occupies, MayOccupy found that no run takes it (it
+// would allow the state otherwise), and the model leaves it out as it
+// leaves out the steps out of such states; a transfer out of one moves
+// nobody and is left out of its step. Counter says which counter, if
+// any, is a group's in a state: no other code numbers them.
 type ParamModel struct {
 	System   *gsst.System
 	Level    Level
@@ -85,6 +99,7 @@ type ParamModel struct {
 	Scope string
 
 	byName      map[string]int // the index in Properties of each property's name
+	counterAt   []int          // at GroupLevel, Counter's answer for group g and state s at g*len(System.States)+s (-1: none)
 	locals      []Counter      // what each local variable counts: #State[Group]
 	sharedIndex []int          // the index in System.Shared of each of Shared
 	initValue   []presburger.Term
@@ -143,6 +158,34 @@ type ParamTransition struct {
 // Moves returns the moves of t's movers: From -> To, then Also; none
 // for a step that moves no process (From is then -1).
 func (t *ParamTransition) Moves() []Move { return movesOf(t.From, t.To, t.Also) }
+
+// Counter returns the index in Counters of the counter of group g's
+// processes in local state s (of state s at TotalLevel, where g is not
+// read), and whether the model has that counter: a sparse model (see
+// ParamModel) has none for a state g never occupies, which it reads as
+// 0 (CounterTerm).
+func (m *ParamModel) Counter(s, g int) (i int, ok bool) {
+	if m.Level == TotalLevel {
+		return s, true
+	}
+	i = m.counterAt[g*len(m.System.States)+s]
+	return i, i >= 0
+}
+
+// CounterTerm returns the counter of group g's processes in local state s
+// (of state s at TotalLevel) as a term: its variable, or 0 when the
+// model has no such counter (Counter).
+func (m *ParamModel) CounterTerm(s, g int) presburger.Term {
+	if i, ok := m.Counter(s, g); ok {
+		return presburger.VarTerm(presburger.Var(i))
+	}
+	return presburger.Term{}
+}
+
+// Sparse reports whether m leaves out counters of states a group never
+// occupies (see ParamModel): an invariant over m does not write them,
+// and they are 0.
+func (m *ParamModel) Sparse() bool { return slices.Contains(m.counterAt, -1) }
 
 // SizeVar is the variable of group g's size.
 func (m *ParamModel) SizeVar(g int) presburger.Var { return presburger.Var(len(m.Counters) + g) }
@@ -474,13 +517,8 @@ func (m *ParamModel) TransitionName(t *ParamTransition) string {
 func (m *ParamModel) numbering() numbering {
 	sys := m.System
 	return numbering{
-		sys: sys,
-		counter: func(s, g int) int {
-			if m.Level == TotalLevel {
-				return s
-			}
-			return g*len(sys.States) + s
-		},
+		sys:       sys,
+		counter:   m.Counter,
 		mayHold:   func(g int) bool { return mayHold(sys, g) },
 		sharedVar: func(j int) int { return int(m.SharedVar(slices.Index(m.sharedIndex, j))) },
 		term:      m.translateTerm,
@@ -870,7 +908,8 @@ func BuildParamTotal(ctx context.Context, sys *gsst.System, solver presburger.So
 // step's enabledness for those groups (System.EnabledFormula of
 // Step.WithGroups), as in BuildGroup. Like BuildGroup it is exact for
 // every system and needs no solver; with RunSteps, exact on the
-// reachable configurations. Of opts it reads RunSteps only.
+// reachable configurations, and sparse: no counter of a state its group
+// never occupies (see ParamModel). Of opts it reads RunSteps only.
 //
 // The shared variables are state variables of the model and the
 // parameters constants (Constraint holds the assumption and the sizes
@@ -883,14 +922,26 @@ func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	m := newParamModel(sys, GroupLevel)
+	var occupy [][]bool
+	if cfg.runSteps {
+		occupy = sys.MayOccupy()
+	}
+	m := newParamModel(sys, GroupLevel, occupy)
 	if err := m.setConstraint(); err != nil {
 		return nil, err
 	}
 	n := m.numbering()
-	may := cfg.movers(sys, n.mayHold)
+	// The movers: processes of a group that may have some, in a state
+	// the model has a counter of (with RunSteps, one MayOccupy allows).
+	may := func(g, st int) bool {
+		_, ok := m.Counter(st, g)
+		return ok && n.mayHold(g)
+	}
 	for _, steps := range stepsByOrigin(sys) {
-		err := groupChoices(sys, steps, may, n.counter, func(s int, groups []int) error {
+		err := groupChoices(sys, steps, may, func(s int, groups []int) error {
+			if !m.mayTake(&sys.Steps()[s], groups) {
+				return nil
+			}
 			t, err := m.transition([]int{s}, groups)
 			if err != nil {
 				return err
@@ -907,6 +958,29 @@ func BuildParamGroup(sys *gsst.System, opts ...Option) (*ParamModel, error) {
 		}
 	}
 	return m, m.finish()
+}
+
+// mayTake reports whether m has the counters a step by processes of
+// groups (one per part) moves processes into: each part's target, and
+// the target of each transfer out of a counter it has. A sparse model
+// lacks one only for a step MayOccupy finds no run takes (it would
+// allow the target otherwise), which the model leaves out.
+func (m *ParamModel) mayTake(st *gsst.Step, groups []int) bool {
+	for i, p := range st.Parts {
+		if _, ok := m.Counter(p.To, groups[i]); !ok {
+			return false
+		}
+	}
+	for _, x := range st.Transfers {
+		for h := range m.System.Groups {
+			_, from := m.Counter(x.From, h)
+			_, to := m.Counter(x.To, h)
+			if x.Allows(h) && from && !to {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // setConstraint sets Constraint and Scope from the system's assumption
@@ -980,7 +1054,7 @@ func (m *ParamModel) setConstraint() error {
 // movers' counters on totals (#U >= 1 for one mover) are written in the
 // guard too, which they imply.
 func paramTotal(sys *gsst.System) (*ParamModel, error) {
-	m := newParamModel(sys, TotalLevel)
+	m := newParamModel(sys, TotalLevel, nil)
 	if err := m.setConstraint(); err != nil {
 		return nil, err
 	}
@@ -1024,7 +1098,7 @@ func paramTotal(sys *gsst.System) (*ParamModel, error) {
 					col.Monos = append(col.Monos, presburger.Mono{Var: v, Coef: 1})
 					parts = append(parts, presburger.Compare(presburger.VarTerm(v), presburger.Ge, presburger.ConstTerm(0)))
 				}
-				parts = append(parts, presburger.Compare(col, presburger.Eq, presburger.VarTerm(presburger.Var(s))))
+				parts = append(parts, presburger.Compare(col, presburger.Eq, m.CounterTerm(s, -1)))
 			}
 			op := presburger.Le
 			if len(groupS) == len(sys.States) {
@@ -1048,7 +1122,7 @@ func paramTotal(sys *gsst.System) (*ParamModel, error) {
 				case ok && g >= 0:
 					return presburger.VarTerm(local[[2]int{s, g}])
 				case ok:
-					return presburger.VarTerm(presburger.Var(s))
+					return m.CounterTerm(s, -1)
 				}
 				if g, ok := sys.Param(v); ok && g < 0 {
 					var n presburger.Term
@@ -1274,8 +1348,10 @@ func singleVar(t presburger.Term) presburger.Var {
 }
 
 // newParamModel returns a model of sys at level with its counters, pools
-// and initial values over the size variables, and no transitions yet.
-func newParamModel(sys *gsst.System, level Level) *ParamModel {
+// and initial values over the size variables, and no transitions yet. At
+// GroupLevel it has the counter of group g in state s where occupy[g][s]
+// holds (MayOccupy), every one when occupy is nil.
+func newParamModel(sys *gsst.System, level Level, occupy [][]bool) *ParamModel {
 	m := &ParamModel{System: sys, Level: level, Constraint: presburger.True}
 	// The shared variables some step assigns; the others keep their
 	// initial values, which the model reads as constants.
@@ -1303,9 +1379,15 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 			m.Counters = append(m.Counters, Counter{State: s, Group: -1})
 		}
 	case GroupLevel:
+		m.counterAt = make([]int, d*states)
 		for g := range d {
 			for s := range states {
-				m.Counters = append(m.Counters, Counter{State: s, Group: g})
+				i := -1
+				if occupy == nil || occupy[g][s] {
+					i = len(m.Counters)
+					m.Counters = append(m.Counters, Counter{State: s, Group: g})
+				}
+				m.counterAt[g*states+s] = i
 			}
 		}
 	}
@@ -1335,9 +1417,10 @@ func newParamModel(sys *gsst.System, level Level) *ParamModel {
 		for g := range d {
 			p := ParamPool{Sum: presburger.VarTerm(m.SizeVar(g))}
 			for s := range states {
-				i := g*states + s
-				p.Counters = append(p.Counters, i)
-				m.Init[i] = start(g, s)
+				if i, ok := m.Counter(s, g); ok {
+					p.Counters = append(p.Counters, i)
+					m.Init[i] = start(g, s)
+				}
 			}
 			m.Pools = append(m.Pools, p)
 		}
@@ -1408,14 +1491,7 @@ func atomCount(f presburger.Formula) int {
 // translate rewrites a formula over the system's counters and n into one
 // over the model's variables.
 func (m *ParamModel) translate(f presburger.Formula) (presburger.Formula, error) {
-	states := len(m.System.States)
-	index := func(s, g int) int {
-		if m.Level == TotalLevel {
-			return s
-		}
-		return g*states + s
-	}
-	return translate(m.System, m.Level, f, index, func(v presburger.Var) (presburger.Term, error) {
+	return translate(m.System, m.Level, f, m.CounterTerm, func(v presburger.Var) (presburger.Term, error) {
 		if m.isSystemVar(v) {
 			return m.systemTerm(v), nil
 		}

@@ -98,7 +98,7 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 		f := sys.InitialFormula()
 		return presburger.Subst(f, func(v presburger.Var) presburger.Term {
 			if s, g, ok := sys.Counter(v); ok && g >= 0 {
-				return presburger.VarTerm(presburger.Var(g*states + s))
+				return m.CounterTerm(s, g)
 			}
 			return m.systemTerm(v)
 		}), nil
@@ -153,7 +153,7 @@ func (m *ParamModel) initialSet() (presburger.Formula, error) {
 		case g != rep[s]:
 			return other[[2]int{s, g}]
 		}
-		t := presburger.VarTerm(presburger.Var(s))
+		t := m.CounterTerm(s, -1)
 		for h := range d {
 			if h != g && join[h] == h {
 				t = t.Sub(other[[2]int{s, h}])

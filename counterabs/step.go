@@ -22,8 +22,10 @@ import (
 type numbering struct {
 	sys *gsst.System
 	// counter is the model variable counting the processes of group g
-	// (-1 at the total level) in local state s.
-	counter func(s, g int) int
+	// (-1 at the total level) in local state s; ok is false when the
+	// model has none, a state the group never occupies (ParamModel's
+	// Counter).
+	counter func(s, g int) (i int, ok bool)
 	// mayHold reports whether group g may have processes (in some
 	// instance, for a parametric model).
 	mayHold func(g int) bool
@@ -55,21 +57,43 @@ func (n numbering) effectOf(st *gsst.Step, groups []int) (effect, error) {
 		}
 		return groups[i]
 	}
+	// A model without the counter of a mover's state, or of the target
+	// of a transfer whose source it has, has no such step (the caller
+	// leaves it out: ParamModel.mayTake).
+	never := func() error {
+		return errkind.Errorf(errkind.Internal, "counterabs: %s moves processes of a group out of or into a state the group never occupies", sys.StepName(st))
+	}
 	for i, p := range st.Parts {
-		out.moves = append(out.moves, Move{From: n.counter(p.From, group(i)), To: n.counter(p.To, group(i))})
+		from, ok1 := n.counter(p.From, group(i))
+		to, ok2 := n.counter(p.To, group(i))
+		if !ok1 || !ok2 {
+			return effect{}, never()
+		}
+		out.moves = append(out.moves, Move{From: from, To: to})
 	}
 	for _, x := range st.Transfers {
 		if groups == nil {
 			if why := n.restricted(st, &x); why != "" {
 				return effect{}, errkind.Errorf(errkind.Input, "counterabs: %s; use the group-counter model", why)
 			}
-			out.transfers = append(out.transfers, Move{From: n.counter(x.From, -1), To: n.counter(x.To, -1)})
+			from, _ := n.counter(x.From, -1)
+			to, _ := n.counter(x.To, -1)
+			out.transfers = append(out.transfers, Move{From: from, To: to})
 			continue
 		}
 		for h := range sys.Groups {
-			if x.Allows(h) && n.mayHold(h) {
-				out.transfers = append(out.transfers, Move{From: n.counter(x.From, h), To: n.counter(x.To, h)})
+			if !x.Allows(h) || !n.mayHold(h) {
+				continue
 			}
+			from, ok := n.counter(x.From, h)
+			if !ok {
+				continue // no process of h is ever there: it moves nobody
+			}
+			to, ok := n.counter(x.To, h)
+			if !ok {
+				return effect{}, never()
+			}
+			out.transfers = append(out.transfers, Move{From: from, To: to})
 		}
 	}
 	for _, a := range st.Update.Assign {
@@ -155,7 +179,7 @@ func (m *Model) numbering() numbering {
 	sys := m.System
 	return numbering{
 		sys:       sys,
-		counter:   m.Counter,
+		counter:   func(s, g int) (int, bool) { return m.Counter(s, g), true },
 		mayHold:   func(g int) bool { return sys.Groups[g].Size > 0 },
 		sharedVar: m.SharedVar,
 		term:      m.TranslateTerm,
@@ -276,9 +300,10 @@ const maxChoices = 1 << 16
 // (may(g, st): a process of group g may be in state st), in increasing
 // order of the first part's group, then the second's, and so on; for the
 // blocks of a transition, each group with the block that holds it. Two
-// assignments of a step that move the same counters (at numbering n) are
-// one: the second is left out.
-func groupChoices(sys *gsst.System, steps []int, may func(g, st int) bool, counter func(s, g int) int, yield func(step int, groups []int) error) error {
+// assignments of a step that move the same counters (the same processes
+// of each group from and to each state: the parts of a rendezvous taken
+// in another order) are one: the second is left out.
+func groupChoices(sys *gsst.System, steps []int, may func(g, st int) bool, yield func(step int, groups []int) error) error {
 	all := sys.Steps()
 	parts := len(all[steps[0]].Parts)
 	// mover says whether a process of group g may take part i of some
@@ -310,7 +335,7 @@ func groupChoices(sys *gsst.System, steps []int, may func(g, st int) bool, count
 				}
 				moves := make([]string, parts)
 				for k, p := range st.Parts {
-					moves[k] = fmt.Sprint(counter(p.From, groups[k]), ">", counter(p.To, groups[k]))
+					moves[k] = fmt.Sprint(p.From, ">", p.To, "[", groups[k], "]")
 				}
 				slices.Sort(moves)
 				key := fmt.Sprint(s, moves)

@@ -92,10 +92,6 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 	if len(from.System.States) != len(to.System.States) || lm.groups == nil && len(from.System.Groups) != len(to.System.Groups) {
 		return nil, false
 	}
-	counterAt := map[counterabs.Counter]int{}
-	for i, c := range to.Counters {
-		counterAt[c] = i
-	}
 	sharedAt := map[string]presburger.Term{}
 	for j := range to.System.Shared {
 		v := &to.System.Shared[j]
@@ -133,23 +129,7 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 		ok := true
 		switch {
 		case int(v) < len(from.Counters):
-			c := from.Counters[v]
-			if _, gone := lm.absorbed[c.State]; gone {
-				break // 0: no process of from is ever there
-			}
-			if t, ok = counterIn(to, counterAt, groupsOf, lm.groups != nil, c); !ok {
-				return nil, false
-			}
-			for _, m := range slices.Sorted(maps.Keys(lm.absorbed)) {
-				if lm.absorbed[m] != c.State {
-					continue
-				}
-				u, found := counterIn(to, counterAt, groupsOf, lm.groups != nil, counterabs.Counter{State: m, Group: c.Group})
-				if !found {
-					return nil, false
-				}
-				t = t.Add(u)
-			}
+			t, ok = liftCounter(to, lm, from.Counters[v])
 		case v >= from.SizeVar(0) && v < from.NVar():
 			for _, g := range groupsOf(int(v - from.SizeVar(0))) {
 				t = t.Add(presburger.VarTerm(to.SizeVar(g)))
@@ -173,35 +153,79 @@ func liftFormulaVia(from, to *counterabs.ParamModel, f presburger.Formula, lm li
 	return presburger.SubstExact(f, func(v presburger.Var) presburger.Term { return sub[v] })
 }
 
-// counterIn is the term over to's counters (counterAt: their indices)
-// of the counter c of a model of a system with to's states: c itself, a
-// group counter of the groups groupsOf reads it as (merged, when the
-// groups are), or a total counter of from read over to's groups.
-func counterIn(to *counterabs.ParamModel, counterAt map[counterabs.Counter]int, groupsOf func(int) []int, merged bool, c counterabs.Counter) (t presburger.Term, ok bool) {
-	if c.Group >= 0 && merged {
-		for _, g := range groupsOf(c.Group) {
-			i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
-			if !found {
-				return t, false
-			}
-			t = t.Add(presburger.VarTerm(presburger.Var(i)))
-		}
-		return t, true
+// liftCounter is the term over to's counters of c, a counter of a
+// model of a system with to's states, as liftFormulaVia reads it: 0 for
+// a state the system absorbed, else c read in to (counterIn) plus, for
+// the state B that absorbed others, to's counters of each of them.
+func liftCounter(to *counterabs.ParamModel, lm liftMap, c counterabs.Counter) (t presburger.Term, ok bool) {
+	if _, gone := lm.absorbed[c.State]; gone {
+		return t, true // 0: no process of from is ever there
 	}
-	if i, found := counterAt[c]; found {
-		return presburger.VarTerm(presburger.Var(i)), true
-	}
-	if c.Group >= 0 || to.Level != counterabs.GroupLevel {
+	if t, ok = counterIn(to, lm, c); !ok {
 		return t, false
 	}
-	for g := range to.System.Groups {
-		i, found := counterAt[counterabs.Counter{State: c.State, Group: g}]
+	for _, m := range slices.Sorted(maps.Keys(lm.absorbed)) {
+		if lm.absorbed[m] != c.State {
+			continue
+		}
+		u, found := counterIn(to, lm, counterabs.Counter{State: m, Group: c.Group})
 		if !found {
 			return t, false
 		}
-		t = t.Add(presburger.VarTerm(presburger.Var(i)))
+		t = t.Add(u)
 	}
 	return t, true
+}
+
+// counterIn is the term over to's counters of the counter c of a model
+// of a system with to's states (to's Counter, which reads a counter to
+// leaves out as 0): c itself, a group counter of the groups lm reads it
+// as (merged, when lm merges groups), or a total counter read over to's
+// groups. ok is false for a group counter when to is the total-counter
+// model.
+func counterIn(to *counterabs.ParamModel, lm liftMap, c counterabs.Counter) (t presburger.Term, ok bool) {
+	switch {
+	case c.Group >= 0 && to.Level == counterabs.TotalLevel:
+		return t, false
+	case c.Group >= 0 && lm.groups != nil:
+		for _, g := range lm.groups(c.Group) {
+			t = t.Add(to.CounterTerm(c.State, g))
+		}
+		return t, true
+	case c.Group >= 0 || to.Level == counterabs.TotalLevel:
+		return to.CounterTerm(c.State, c.Group), true
+	}
+	for g := range to.System.Groups {
+		t = t.Add(to.CounterTerm(c.State, g))
+	}
+	return t, true
+}
+
+// leftOutFacts states over to's variables that the counters from
+// leaves out (a sparse model's, of states a group never enters) are 0,
+// each of to's counters their lift reads (liftCounter) where to has
+// it: what cutFacts says of those counters on a model that has them,
+// and what an invariant of from leans on without writing it.
+func leftOutFacts(from, to *counterabs.ParamModel, lm liftMap) ([]presburger.Formula, bool) {
+	if !from.Sparse() {
+		return nil, true
+	}
+	var facts []presburger.Formula
+	for g := range from.System.Groups {
+		for s := range from.System.States {
+			if _, ok := from.Counter(s, g); ok {
+				continue
+			}
+			t, ok := liftCounter(to, lm, counterabs.Counter{State: s, Group: g})
+			if !ok {
+				return nil, false
+			}
+			for _, mo := range t.Monos {
+				facts = append(facts, presburger.Compare(presburger.VarTerm(mo.Var), presburger.Eq, presburger.Term{}))
+			}
+		}
+	}
+	return facts, true
 }
 
 // givenModels builds, once per level, the model of a system given to
@@ -299,18 +323,24 @@ func carryIntoVia(ctx context.Context, to *counterabs.ParamModel, names []string
 	if !ok {
 		return false, nil
 	}
+	leftOut, ok := leftOutFacts(from, to, lm)
+	if !ok {
+		return false, nil
+	}
+	given := append(slices.Clone(lm.given), leftOut...)
 	state := map[string]bool{}
 	for j := range from.Shared {
 		state[from.Shared[j].Name] = true
 	}
-	// A counter of to that lm.given says stays 0 (a group's counter of
-	// a state only other groups enter) reads as 0 in inv: the facts
-	// are conjoined and re-checked with it, so the invariant is the
-	// same, and a total counter of from read as the sum over every
-	// group of to keeps only the groups that may be there (a shared
-	// variable written as 58 controllers, each a group of its own: 59
-	// terms for each counter, 5 s of substitutions in the re-check).
-	if zero := zeroVars(lm.given); len(zero) > 0 {
+	// A counter of to that the given facts say stays 0 (a group's
+	// counter of a state only other groups enter, or one from leaves
+	// out) reads as 0 in inv: the facts are conjoined and re-checked
+	// with it, so the invariant is the same, and a total counter of
+	// from read as the sum over every group of to keeps only the groups
+	// that may be there (a shared variable written as 58 controllers,
+	// each a group of its own: 59 terms for each counter, 5 s of
+	// substitutions in the re-check).
+	if zero := zeroVars(given); len(zero) > 0 {
 		if inv, ok = presburger.SubstExact(inv, func(v presburger.Var) presburger.Term {
 			if zero[v] {
 				return presburger.Term{}
@@ -320,7 +350,7 @@ func carryIntoVia(ctx context.Context, to *counterabs.ParamModel, names []string
 			return false, nil
 		}
 	}
-	facts := append([]presburger.Formula{inv}, lm.given...)
+	facts := append([]presburger.Formula{inv}, given...)
 	// The derived family's conditions on the parameters: its assumption
 	// may say more than to's (a premise's conjunct on a variable that
 	// starts at a parameter's value, narrow.go), and a parameter it
@@ -896,9 +926,11 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 	// after the phase says it.
 	restModel := restRes.proof.m
 	restInv, ok2 := liftFormula(restModel, m, presburger.Conj(append(cutFacts(restModel), restRes.Invariant)...))
-	if !ok1 || !ok2 {
+	leftOut, ok3 := leftOutFacts(restModel, m, liftMap{})
+	if !ok1 || !ok2 || !ok3 {
 		return false, nil
 	}
+	restInv = presburger.Conj(append([]presburger.Formula{restInv}, leftOut...)...)
 	var inI presburger.Term
 	frozen := []presburger.Formula{phaseInv, linked, premise}
 	for i, ctr := range m.Counters {

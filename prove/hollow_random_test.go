@@ -172,16 +172,17 @@ func checkByExploration(t *testing.T, id string, sys *gsst.System, k int, res pr
 // TestHollowTransfersLiveRandom checks liveFiring on random systems with
 // response properties and fairness (liveConfig), each with a transfer
 // out of a state Z on every transition (hollowSystem). With Z entered
-// by nobody, the liveness model of every system whose model has
-// transfers leaves them out (leaving liveFiring out of checkLive is
-// caught by the reasons); with Z entered (by group 0), the transfers out
-// of a counter a run may fill stay (leaving out every transfer is
-// caught). Every certificate found without the transfers is re-checked
-// on the model with them (the reason says so; skipping recheckWritten
-// is caught), every verdict is the one the system without Z gets where
-// both are decided, and every proof and refutation is checked against
-// the process-level oracle at every instance of the box, or at the
-// refutation's (prove has also replayed its lasso there).
+// by nobody, liveFiring leaves the transfers out of the model with a
+// counter for every state (BuildParamGroup without RunSteps), and the
+// liveness model prove asks (with RunSteps) has no counter of Z and no
+// transfer out of it at all, which the reason of every proof says; with
+// Z entered (by group 0), the transfers out of a counter a run may fill
+// stay (leaving out every transfer is caught). Every certificate found
+// without the transfers is re-checked on the model with them (the
+// reason says so), every verdict is the one the system without Z gets
+// where both are decided, and every proof and refutation is checked
+// against the process-level oracle at every instance of the box, or at
+// the refutation's (prove has also replayed its lasso there).
 func TestHollowTransfersLiveRandom(t *testing.T) {
 	systems := 60
 	if testing.Short() {
@@ -192,9 +193,23 @@ func TestHollowTransfersLiveRandom(t *testing.T) {
 	counts := map[string]int{}
 	forHollowSystems(t, ctx, s, systems, func(int) *gsst.System { return testsupport.RandomSystem(r, liveConfig) }, func(i int, kind string, entered bool, sys *gsst.System, want *prove.Report) {
 		id := fmt.Sprintf("system %d (%s)", i, kind)
-		// The liveness model keeps every step, in order; a
-		// transfer it loses must leave a counter that stays 0.
-		m, err := counterabs.BuildParamGroup(sys, counterabs.RunSteps())
+		// prove's liveness model (RunSteps) has no counter of Z when
+		// nobody enters it, and so no transfer out of it.
+		z := len(sys.States) - 1
+		asked, err := counterabs.BuildParamGroup(sys, counterabs.RunSteps())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromZ := slices.ContainsFunc(asked.Transitions, func(tr counterabs.ParamTransition) bool {
+			return slices.ContainsFunc(tr.Transfers, func(mv counterabs.Move) bool { return asked.Counters[mv.From].State == z })
+		})
+		if !entered && fromZ {
+			t.Errorf("%s: the liveness model has a transfer out of Z, which nobody enters\n%s", id, testsupport.Describe(sys))
+		}
+		// liveFiring on the model with every counter keeps every
+		// step, in order; a transfer it loses must leave a counter
+		// that stays 0.
+		m, err := counterabs.BuildParamGroup(sys)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,6 +242,9 @@ func TestHollowTransfersLiveRandom(t *testing.T) {
 		for k, res := range rep.Results {
 			p := &sys.Properties[k]
 			counts[kind+" "+res.Verdict.String()]++
+			if res.Verdict == prove.Proved && prove.IsLiveness(p.Formula) && !entered && !strings.Contains(res.LevelReason, "never enters") {
+				t.Errorf("%s: %s proved on a model with a counter of Z, which nobody enters (%s)", id, p.Name, res.LevelReason)
+			}
 			if strings.Contains(res.LevelReason, "transfers of") {
 				counts[kind+" cut"]++
 				// A certificate found without the transfers counts only
@@ -246,8 +264,8 @@ func TestHollowTransfersLiveRandom(t *testing.T) {
 	t.Logf("%d systems: %v", systems, counts)
 	// Z is never entered in the hollow systems: every transfer out of it
 	// goes, in each model that has one.
-	if counts["hollow model cut"] != counts["hollow with transfers"] || counts["hollow cut"] == 0 {
-		t.Errorf("the hollow transfers were left out of %d liveness models of the %d with transfers, and said so for %d properties", counts["hollow model cut"], counts["hollow with transfers"], counts["hollow cut"])
+	if counts["hollow model cut"] != counts["hollow with transfers"] || counts["hollow with transfers"] == 0 {
+		t.Errorf("the hollow transfers were left out of %d liveness models of the %d with transfers", counts["hollow model cut"], counts["hollow with transfers"])
 	}
 	if counts["hollow "+prove.Proved.String()] == 0 || counts["hollow "+prove.Refuted.String()] == 0 || counts["entered "+prove.Refuted.String()] == 0 {
 		t.Errorf("the random sample exercises too little: %v", counts)
@@ -255,15 +273,14 @@ func TestHollowTransfersLiveRandom(t *testing.T) {
 }
 
 // TestHollowTransfersCycle: two hollow transfers, Z1 -> Z2 and Z2 -> Z1,
-// close a cycle in the local states' graph of the liveness model as
-// written, which then fails the settling check, and not in the model
-// without them. A property decided only on a system that settles ("!EG
-// a") is proved by settling on the model without them, a certificate
-// that cannot be re-checked on the model with them; the property is
-// asked again there, where it is skipped as on a system written without
-// the cut. Re-checking the settling certificate regardless (dropping
-// recheckWritten's settling case) is an internal error; the response
-// property is proved by a ranking certificate, which re-checks.
+// would close a cycle in the local states' graph of a liveness model
+// with a counter of every state, which then fails the settling check.
+// The model prove asks has no counter of a state its group never enters
+// (RunSteps), so none of Z1 and Z2 and no transfer: a property decided
+// only on a system that settles ("!EG a") is proved by settling, as on
+// the system written without the transfers, and the response property
+// by a ranking certificate; each reason says that the counters left out
+// are 0.
 func TestHollowTransfersCycle(t *testing.T) {
 	sys, err := gsst.Parse("hollowcycle.yaml", []byte(`name: hollowcycle
 states: [A, B, C, Z1, Z2]
@@ -287,15 +304,17 @@ properties:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k, want := range []prove.Verdict{prove.Skipped, prove.Proved} {
+	for k, settled := range []bool{true, false} {
 		res := rep.Results[k]
 		t.Logf("%s: %v (%s; %s)", res.Property.Name, res.Verdict, res.Reason, res.LevelReason)
-		if res.Verdict != want {
-			t.Errorf("%s: %v, want %v (%s)", res.Property.Name, res.Verdict, want, res.Reason)
+		switch {
+		case res.Verdict != prove.Proved:
+			t.Errorf("%s: %v, want proved (%s)", res.Property.Name, res.Verdict, res.Reason)
+		case res.Live.Settled != settled:
+			t.Errorf("%s: proved with settled %v, want %v", res.Property.Name, res.Live.Settled, settled)
+		case !strings.Contains(res.LevelReason, "never enters"):
+			t.Errorf("%s: proved on %s, want the model without the counters of Z1 and Z2", res.Property.Name, res.LevelReason)
 		}
-	}
-	if r := rep.Results[1]; !strings.Contains(r.LevelReason, "re-checked on the model with them") {
-		t.Errorf("response proved without the certificate re-checked on the model with the transfers (%s)", r.LevelReason)
 	}
 }
 
@@ -303,11 +322,11 @@ properties:
 // thresholds over the states, each written with a broadcast "Zdead ->
 // target" on every step out of a state nobody enters
 // (testdata/styles/*-zdead.yaml), have their liveness properties proved
-// on the model without those transfers, each certificate re-checked on
-// the model with them; with the transfers kept (main before liveFiring),
-// fast0 and relay were unknown, out of work. The work is vsym prove's
-// default budget per property (analysis.PropertyWork), so that such a
-// regression fails in seconds rather than runs on.
+// on the model without those transfers: it has no counter of Zdead,
+// which nobody enters (RunSteps); with the transfers kept (main before
+// liveFiring), fast0 and relay were unknown, out of work. The work is
+// vsym prove's default budget per property (analysis.PropertyWork), so
+// that such a regression fails in seconds rather than runs on.
 func TestHollowTransfersLiveStyles(t *testing.T) {
 	for _, name := range []string{"c1cs-tokens-live-zdead.yaml", "strb-states-spread-zdead.yaml"} {
 		_, rep := proveStyle(t, name, prove.MaxWork(20_000_000))
@@ -315,8 +334,8 @@ func TestHollowTransfersLiveStyles(t *testing.T) {
 			switch {
 			case r.Verdict != prove.Proved:
 				t.Errorf("%s: %s %v (%s), want proved", name, r.Property.Name, r.Verdict, r.Reason)
-			case prove.IsLiveness(r.Property.Formula) && !strings.Contains(r.LevelReason, "re-checked on the model with them"):
-				t.Errorf("%s: %s proved on %s, want the model without the transfers, the certificate re-checked with them", name, r.Property.Name, r.LevelReason)
+			case prove.IsLiveness(r.Property.Formula) && !strings.Contains(r.LevelReason, "never enters"):
+				t.Errorf("%s: %s proved on %s, want the model without the counters of Zdead and its transfers", name, r.Property.Name, r.LevelReason)
 			}
 		}
 	}

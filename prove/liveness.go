@@ -80,6 +80,9 @@ type LiveCertificate struct {
 	// is for the instances that meet it, and at the others the premise
 	// never holds, so the property holds there without one.
 	PremiseText string
+	// m is the model the certificate is over, which its texts name the
+	// variables of.
+	m *counterabs.ParamModel
 }
 
 // liveQuestion is a response property on a parametric group-counter
@@ -624,6 +627,7 @@ func (lq *liveQuestion) accept(ctx context.Context, solver presburger.Solver, ce
 // proved fills res with cert, re-checked on lq, and its texts.
 func (lq *liveQuestion) proved(cert *LiveCertificate, lemmas []Lemma, res *Result) {
 	sys := lq.m.System
+	cert.m = lq.m
 	cert.InvariantText = lq.format(cert.Invariant)
 	for _, r := range cert.Ranks {
 		cert.RankTexts = append(cert.RankTexts, r.format(lq))

@@ -362,7 +362,30 @@ func Check(ctx context.Context, sys *gsst.System, prover presburger.Prover, solv
 			}
 		}
 	}
+	for i := range rep.Results {
+		noteLeftOut(&rep.Results[i])
+	}
 	return rep, nil
+}
+
+// noteLeftOut has the LevelReason of r and of its parts say, for a
+// certificate over a model that leaves out the counters of states a
+// group never enters (counterabs' Sparse), that those counters are 0:
+// its invariant and ranks do not write them.
+func noteLeftOut(r *Result) {
+	for i := range r.Parts {
+		noteLeftOut(&r.Parts[i])
+	}
+	var m *counterabs.ParamModel
+	switch {
+	case r.Live != nil:
+		m = r.Live.m
+	case r.proof != nil:
+		m = r.proof.m
+	}
+	if r.Invariant != nil && r.LevelReason != "" && m != nil && m.Sparse() {
+		r.LevelReason += "; a group's counters of states it never enters are 0, not written"
+	}
 }
 
 // checkSliced is Check on sys, whose parameters are pinned: on sys

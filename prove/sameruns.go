@@ -534,10 +534,7 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, same sameRunsSystem
 		if to == nil || from == nil {
 			return false, nil
 		}
-		lm, ok := controllerLift(ctl, from, to)
-		if !ok {
-			return false, nil
-		}
+		lm := controllerLift(ctl, from, to)
 		lm.absorbed = same.absorbed
 		return carryLiveFrom(ctx, solver, to, from, name, res, lm)
 	}
@@ -549,10 +546,7 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, same sameRunsSystem
 		return false, nil
 	}
 	from := res.proof.m
-	lm, ok := controllerLift(ctl, from, to)
-	if !ok {
-		return false, nil
-	}
+	lm := controllerLift(ctl, from, to)
 	lm.absorbed = same.absorbed
 	// The counters firing found stay 0 on sys's model (a process of a
 	// group in a state only another group enters): the free system has
@@ -577,18 +571,13 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, same sameRunsSystem
 // group level), the counters of the controllers' states (empty in
 // from) as 0, and n as n less the controllers; given, that each
 // controller's counters add up to 1 (re-checked with the invariant, as
-// every fact given). ok is false when to has
-// no counter for a controller's state. With ctl nil, the map of a
-// system of the same variables.
-func controllerLift(ctl *gsst.Controlled, from, to *counterabs.ParamModel) (liftMap, bool) {
+// every fact given). With ctl nil, the map of a system of the same
+// variables.
+func controllerLift(ctl *gsst.Controlled, from, to *counterabs.ParamModel) liftMap {
 	if ctl == nil {
-		return liftMap{}, true
+		return liftMap{}
 	}
 	lm := liftMap{groups: func(g int) []int { return []int{ctl.Groups[g]} }, extra: map[presburger.Var]presburger.Term{}}
-	counterAt := map[counterabs.Counter]int{}
-	for i, c := range to.Counters {
-		counterAt[c] = i
-	}
 	owned := map[int]bool{}
 	for _, k := range ctl.Controllers {
 		for _, x := range k.States {
@@ -614,19 +603,16 @@ func controllerLift(ctl *gsst.Controlled, from, to *counterabs.ParamModel) (lift
 		}
 		var t, one presburger.Term
 		for value, x := range k.States {
-			i, found := counterAt[counterabs.Counter{State: x, Group: group}]
-			if !found {
-				return liftMap{}, false
-			}
-			if value > 0 {
-				t = t.Add(presburger.Term{Monos: []presburger.Mono{{Var: presburger.Var(i), Coef: int64(value)}}})
-			}
-			one = one.Add(presburger.VarTerm(presburger.Var(i)))
+			// A state the controller never enters is no counter of a
+			// sparse model: 0 (Counter).
+			c := to.CounterTerm(x, group)
+			t = t.Add(c.Scale(int64(value)))
+			one = one.Add(c)
 		}
 		lm.extra[from.SharedVar(j)] = t
 		// The controller's one process is in one of its states: what
 		// makes the sum its value.
 		lm.given = append(lm.given, presburger.Compare(one, presburger.Eq, presburger.ConstTerm(1)))
 	}
-	return lm, true
+	return lm
 }

@@ -474,6 +474,7 @@ func (lq *liveQuestion) acceptSettled(ctx context.Context, solver presburger.Sol
 // provedSettled fills res with cert, a certificate by settling
 // re-checked on lq, and its texts.
 func (lq *liveQuestion) provedSettled(cert *LiveCertificate, lemmas []Lemma, res *Result) {
+	cert.m = lq.m
 	cert.InvariantText = lq.format(cert.Invariant)
 	cert.SettleText = potential(lq.m).Format(lq.varName)
 	res.Verdict, res.Live, res.Lemmas = Proved, cert, lemmas
