@@ -3,6 +3,7 @@ package counterabs
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -358,16 +359,21 @@ func (m *ParamModel) TransitionSystem() ParamSystem {
 		// Most of a step's atoms say x' = x: built directly, their
 		// monomials from one slab (a counter system of 500 rules over
 		// 250 places has 125,000 of them).
-		steps := m.StepTerms(t)
-		slab := make([]presburger.Mono, 0, 2*len(steps))
-		for j, next := range steps {
+		changes := m.StepChanges(t)
+		slab := make([]presburger.Mono, 0, 2*m.NumState())
+		for j := range m.NumState() {
 			x, x1 := m.StateVar(j), m.NextVar(j)
-			if len(next.Monos) == 1 && next.Const == 0 && next.Monos[0] == (presburger.Mono{Var: x, Coef: 1}) && x < x1 {
+			if len(changes) > 0 && changes[0].Index == j {
+				parts = append(parts, presburger.Compare(presburger.VarTerm(x1), presburger.Eq, changes[0].Next))
+				changes = changes[1:]
+				continue
+			}
+			if x < x1 {
 				slab = append(slab, presburger.Mono{Var: x, Coef: -1}, presburger.Mono{Var: x1, Coef: 1})
 				parts = append(parts, presburger.Cmp{Op: presburger.Eq, T: presburger.Term{Monos: slab[len(slab)-2 : len(slab) : len(slab)]}})
 				continue
 			}
-			parts = append(parts, presburger.Compare(presburger.VarTerm(x1), presburger.Eq, next))
+			parts = append(parts, presburger.Compare(presburger.VarTerm(x1), presburger.Eq, presburger.VarTerm(x)))
 		}
 		ts.Trans = append(ts.Trans, presburger.Conj(parts...))
 	}
@@ -443,7 +449,6 @@ func (m *ParamModel) constraint() presburger.Formula {
 // them, and the assigned shared variables their values.
 func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
 	out := make([]presburger.Term, m.NumState())
-	leaving := map[int]int64{}
 	// Each variable's own term, from one slab: a model of 500 counters
 	// asks this of each of its 500 steps, and a slice each cost a fifth
 	// of what prove allocated on such a net.
@@ -452,23 +457,56 @@ func (m *ParamModel) StepTerms(t *ParamTransition) []presburger.Term {
 		slab[i] = presburger.Mono{Var: m.StateVar(i), Coef: 1}
 		out[i] = presburger.Term{Monos: slab[i : i+1 : i+1]}
 	}
-	move := func(mv Move) {
-		out[mv.From] = out[mv.From].Add(presburger.ConstTerm(-1))
-		out[mv.To] = out[mv.To].Add(presburger.ConstTerm(1))
-		leaving[mv.From]++
+	for _, c := range m.StepChanges(t) {
+		out[c.Index] = c.Next
 	}
+	return out
+}
+
+// Change is a state variable that a step changes, by its index (see
+// NumState), and its value after the step, as a term over the state
+// before it.
+type Change struct {
+	Index int
+	Next  presburger.Term
+}
+
+// StepChanges returns the state variables a step by t changes, in
+// increasing order of their indices, with their values after it (as
+// StepTerms gives them); every other state variable keeps its value. A
+// model of 500 counters has 500 steps that each change a few: the
+// readers that need only those (Stutters, the keys of steps, the
+// transition relation's x' = x atoms) take them without a term for
+// every variable of every step.
+func (m *ParamModel) StepChanges(t *ParamTransition) []Change {
+	next := map[int]presburger.Term{}
+	at := func(i int) presburger.Term {
+		if x, ok := next[i]; ok {
+			return x
+		}
+		return presburger.VarTerm(m.StateVar(i))
+	}
+	leaving := map[int]int64{}
 	for _, mv := range t.Moves() {
-		move(mv)
+		next[mv.From] = at(mv.From).Add(presburger.ConstTerm(-1))
+		next[mv.To] = at(mv.To).Add(presburger.ConstTerm(1))
+		leaving[mv.From]++
 	}
 	for _, tr := range t.Transfers {
 		// The others in tr.From: all it held before the step but the
 		// movers that left it.
 		others := presburger.VarTerm(presburger.Var(tr.From)).Add(presburger.ConstTerm(-leaving[tr.From]))
-		out[tr.From] = out[tr.From].Add(others.Scale(-1))
-		out[tr.To] = out[tr.To].Add(others)
+		next[tr.From] = at(tr.From).Add(others.Scale(-1))
+		next[tr.To] = at(tr.To).Add(others)
 	}
 	for _, a := range t.Assign {
-		out[len(m.Counters)+a.Var-int(m.SharedVar(0))] = a.Value
+		next[len(m.Counters)+a.Var-int(m.SharedVar(0))] = a.Value
+	}
+	out := make([]Change, 0, len(next))
+	for _, i := range slices.Sorted(maps.Keys(next)) {
+		if x := next[i]; !x.IsVar(m.StateVar(i)) {
+			out = append(out, Change{Index: i, Next: x})
+		}
 	}
 	return out
 }
@@ -489,14 +527,7 @@ func (m *ParamModel) Property(name string) *Property {
 // model reaches are the same without it, which is what a safety
 // question asks (a liveness question may not: a self-loop can keep a
 // run from deadlocking, and fairness can name it).
-func (m *ParamModel) Stutters(t *ParamTransition) bool {
-	for i, x := range m.StepTerms(t) {
-		if !x.Equal(presburger.VarTerm(m.StateVar(i))) {
-			return false
-		}
-	}
-	return true
-}
+func (m *ParamModel) Stutters(t *ParamTransition) bool { return len(m.StepChanges(t)) == 0 }
 
 // counterName writes what c counts: "#S" or "#S[g]".
 func counterName(sys *gsst.System, c Counter) string {

@@ -372,10 +372,8 @@ func decided(ctx context.Context, holds bool, err error, fails string) (bool, er
 func stepKey(m *counterabs.ParamModel, t *counterabs.ParamTransition) string {
 	var b strings.Builder
 	b.WriteString(presburger.Format(t.Guard, m.VarName))
-	for i, next := range m.StepTerms(t) {
-		if !next.IsVar(m.StateVar(i)) {
-			fmt.Fprintf(&b, " ; %d := %s", i, next.Format(m.VarName))
-		}
+	for _, c := range m.StepChanges(t) {
+		fmt.Fprintf(&b, " ; %d := %s", c.Index, c.Next.Format(m.VarName))
 	}
 	return b.String()
 }

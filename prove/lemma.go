@@ -280,9 +280,9 @@ func stepSigns(m *counterabs.ParamModel) *signs {
 	k := m.NumState()
 	s := &signs{up: make([]bool, k), down: make([]bool, k), varies: make([]bool, k)}
 	for i := range m.Transitions {
-		next := m.StepTerms(&m.Transitions[i])
-		for v := range k {
-			switch d := next[v].Sub(presburger.VarTerm(m.StateVar(v))); {
+		for _, c := range m.StepChanges(&m.Transitions[i]) {
+			v := c.Index
+			switch d := c.Next.Sub(presburger.VarTerm(m.StateVar(v))); {
 			case !d.IsConst():
 				s.varies[v] = true
 			case d.Const > 0:

@@ -626,13 +626,12 @@ func stepCases(m *counterabs.ParamModel, t *counterabs.ParamTransition, dom map[
 	for c := range empty {
 		fixed[m.StateVar(c)] = 0
 	}
-	next := m.StepTerms(t)
-	delta := make([]presburger.Term, len(next))
-	for v := range next {
-		if n := next[v]; n.Const == 0 && len(n.Monos) == 1 && n.Monos[0] == (presburger.Mono{Var: m.StateVar(v), Coef: 1}) {
-			continue // unchanged: no change (most variables of a step on a large net)
-		}
-		delta[v] = next[v].Sub(presburger.VarTerm(m.StateVar(v))).Subst(func(x presburger.Var) presburger.Term {
+	// Only the variables the step changes have a change (most variables
+	// of a step on a large net have none).
+	delta := make([]presburger.Term, m.NumState())
+	for _, c := range m.StepChanges(t) {
+		v := c.Index
+		delta[v] = c.Next.Sub(presburger.VarTerm(m.StateVar(v))).Subst(func(x presburger.Var) presburger.Term {
 			if c, ok := fixed[x]; ok {
 				return presburger.ConstTerm(c)
 			}
