@@ -1222,13 +1222,26 @@ func carryLiveFrom(ctx context.Context, solver presburger.Solver, to, from *coun
 	lm.extra = extra
 	lift := func(f presburger.Formula) (presburger.Formula, bool) { return liftFormulaVia(from, to, f, lm) }
 	out := &LiveCertificate{Helpful: cert.Helpful, Justice: cert.Justice, Settled: cert.Settled}
-	if out.Invariant, ok = lift(cert.Invariant); !ok {
+	if cert.Invariant == presburger.False {
+		// from's question has no initial state: its premise reads
+		// counters from leaves out (states its steps never fill), which
+		// read as 0 there, and no instance is left in its scope
+		// (premiseScope). Over to, which has those counters, that is
+		// the monitor bit never set, shown with the facts below (the
+		// counters from leaves out are 0).
+		out.Invariant = presburger.Compare(presburger.VarTerm(lq.pending), presburger.Eq, presburger.Term{})
+	} else if out.Invariant, ok = lift(cert.Invariant); !ok {
 		return false, nil
 	}
-	if len(lm.given) > 0 {
-		// What to's reachable states hold that from has no variable
-		// to say, re-checked with the invariant.
-		out.Invariant = conjOnce(append([]presburger.Formula{out.Invariant}, lm.given...)...)
+	// What to's reachable states hold that from has no variable to
+	// say (the counters from leaves out are 0 among them), re-checked
+	// with the invariant.
+	leftOut, ok := leftOutFacts(from, to, lm)
+	if !ok {
+		return false, nil
+	}
+	if given := append(slices.Clone(lm.given), leftOut...); len(given) > 0 {
+		out.Invariant = conjOnce(append([]presburger.Formula{out.Invariant}, given...)...)
 	}
 	for _, r := range cert.Ranks {
 		var rank Rank

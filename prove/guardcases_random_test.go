@@ -86,7 +86,11 @@ func TestGuardCasesRandom(t *testing.T) {
 		}
 	}
 	t.Logf("verdicts: %v", counts)
-	if counts["split"] < systems/2 || counts[prove.Proved.String()] == 0 || counts[prove.Refuted.String()] == 0 {
+	// A third at least: the group-counter model folds the cases of a
+	// guard that read a state no process enters (it has no counter
+	// there), which leaves fewer steps to split than when it had one
+	// (38 of 80 systems with this seed, 44 before).
+	if counts["split"] < systems/3 || counts[prove.Proved.String()] == 0 || counts[prove.Refuted.String()] == 0 {
 		t.Errorf("too few systems with a step split, or no property proved or none refuted: %v", counts)
 	}
 }
