@@ -328,17 +328,16 @@ func sumsTo(values [][]int64, total int64, yield func(chosen []int64) bool) bool
 // no search explores more than searchStates instances).
 //
 // The box holds each choice from 0 up to searchMax. When it holds no
-// instance, the box grows to 2, 4 and 8 times that while it has at
-// most maxGrownChoices choices to list, and the least instances of the
-// first box that has some are returned. The growth is bounded so that
-// a family with no instance at all (a premise the assumption
-// contradicts) costs little each time it is asked: the callers ask
-// several times for each property. A premise on the parameters
-// is part of Init (premiseScope for a liveness property, the question's
-// initial states for AG (p -> phi)), and one that needs n > 5*t with t
-// >= 1 (ByMC's bosco, "f = 0 & n > 5*t | n > 7*t") leaves no instance
-// below n = 6: the search for a run that fails the property, and the
-// sample of reachable states, start there (n = 6, t = 1, f = 0).
+// instance, it grows to 2, 4 and 8 times that while it has at most
+// maxGrownChoices choices to list, and the least instances of the first
+// box that has some are returned. A premise on the parameters is part
+// of Init (premiseScope for a liveness property, the question's initial
+// states for p -> AG phi), and one that needs n > 5*t with t >= 1
+// (ByMC's bosco, "f = 0 & n > 5*t | n > 7*t") leaves no instance below
+// n = 6: the searches for a failing run and the sample of reachable
+// states start there (n = 6, t = 1, f = 0). The growth is bounded
+// because a family with no instance at all (a premise the assumption
+// contradicts) is asked several times for each property.
 func smallInstances(m *counterabs.ParamModel, ts presburger.TransitionSystem) []presburger.Model {
 	insts := instancesUpTo(m, ts, searchMax)
 	choices := len(freeChoices(m))
