@@ -16,7 +16,9 @@ const (
 	// SplitInit is an initial condition that splits the processes in a
 	// way the language cannot state yet: several equations over the
 	// locations (loc0 + loc1 == N - F with locF == F), a location left
-	// free or bounded by an inequality. (One equation over several
+	// free or bounded by an inequality. (A second equation whose
+	// processes never move and whose locations nothing reads is left
+	// out, bymc/translate.go: withoutInert. One equation over several
 	// locations is a group spread over them, gsst/initial.go; a mist
 	// place that may start empty, or a net with no process, is read with
 	// a state of processes that never move, formats/mist/outside.go.)

@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -13,11 +14,16 @@ import (
 // earlier one is merged into it, its guard either guard; one with
 // another effect becomes a transition of its own between the same two
 // states, and every transition between them is then named (the name
-// each was added with: a ByMC rule's label, a net rule's number).
+// each was added with: a ByMC rule's label, a net rule's number). Two
+// named transitions never share a name: ByMC's files repeat labels
+// (random19's rules 2 and 3 are each written twice, for the correct and
+// for the faulty processes), and a later one takes the name with _2,
+// _3, ... added.
 type Transitions struct {
 	spec  *gsst.Spec
 	notes *Notes
 	edges map[[2]int][]*edge
+	named map[string]bool // the names given so far
 }
 
 type edge struct {
@@ -31,7 +37,7 @@ type edge struct {
 // NewTransitions collects transitions into spec, their comments into
 // notes.
 func NewTransitions(spec *gsst.Spec, notes *Notes) *Transitions {
-	return &Transitions{spec: spec, notes: notes, edges: map[[2]int][]*edge{}}
+	return &Transitions{spec: spec, notes: notes, edges: map[[2]int][]*edge{}, named: map[string]bool{}}
 }
 
 // Add adds t, a transition with one block for every group, whose
@@ -59,9 +65,22 @@ func (ts *Transitions) Add(t gsst.Transition, name, effect string, note []string
 	ts.notes.Transitions = append(ts.notes.Transitions, note)
 	if es := ts.edges[key]; len(es) > 1 {
 		for _, o := range es { // several transitions join these states: each has its name
-			ts.spec.Transitions[o.index].Name = o.name
+			if t := &ts.spec.Transitions[o.index]; t.Name == "" {
+				t.Name = ts.unique(o.name)
+			}
 		}
 	}
+}
+
+// unique returns name, or name with _2, _3, ... added where an earlier
+// transition has it, and notes it as given.
+func (ts *Transitions) unique(name string) string {
+	out := name
+	for k := 2; ts.named[out]; k++ {
+		out = fmt.Sprintf("%s_%d", name, k)
+	}
+	ts.named[out] = true
+	return out
 }
 
 // disjunction joins guards with |; an empty guard (true) makes the whole

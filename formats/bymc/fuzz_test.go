@@ -13,7 +13,7 @@ import (
 // a position of the file, or a system that gsst.New accepts and whose
 // YAML reads back (formatstest.Fuzzed).
 func FuzzTranslate(f *testing.F) {
-	for _, pat := range []string{"testdata/*.ta", "testdata/needs/*.ta", "testdata/isola18/*.ta"} {
+	for _, pat := range []string{"testdata/*.ta", "testdata/needs/*.ta", "testdata/isola18/*.ta", "testdata/random19/*.ta"} {
 		files, _ := filepath.Glob(pat)
 		for _, file := range files {
 			src, err := os.ReadFile(file)

@@ -276,7 +276,9 @@ func (p *parser) parse() (f *File) {
 				a.X = p.expr()
 				r.Actions = append(r.Actions, a)
 			}
-			p.expect(SEMI, "\";\" after an action")
+			if p.tok != RBRACE { // the last action's ";" is optional (cav15's files leave it out)
+				p.expect(SEMI, "\";\" after an action")
+			}
 		}
 		p.next()
 		p.expect(SEMI, "\";\" after the rule")
@@ -286,7 +288,13 @@ func (p *parser) parse() (f *File) {
 	})
 	f.SpecsPos = p.pos
 	prev = -1
-	p.section(SPECIFICATIONS, func() {
+	specs := p.section
+	if p.tok == RBRACE {
+		// No specifications: an automaton alone (cav15's files), whose
+		// properties are asked elsewhere.
+		specs = func(Token, func()) {}
+	}
+	specs(SPECIFICATIONS, func() {
 		if prev < 0 {
 			prev = p.end
 		}

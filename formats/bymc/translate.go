@@ -319,12 +319,7 @@ func (t *translator) assumptions() {
 func (t *translator) inits() {
 	f, s := t.f, t.spec
 	sharedInit := make([]*Ident, len(s.Shared))
-	type eq struct {
-		locs []string
-		size lin
-		pos  gsst.Pos
-	}
-	var groups []eq
+	var groups []initSum
 	seen := map[string]gsst.Pos{}
 	for i, x := range f.Inits {
 		b, ok := unparen(x).(*BinaryExpr)
@@ -403,7 +398,7 @@ func (t *translator) inits() {
 			seen[l] = b.OpPos
 		}
 		if ok && !(size.term.IsConst() && size.term.Const == 0) {
-			groups = append(groups, eq{locs, size, b.OpPos})
+			groups = append(groups, initSum{locs, size, b.OpPos})
 		}
 	}
 	for j, id := range sharedInit {
@@ -412,6 +407,7 @@ func (t *translator) inits() {
 		}
 	}
 	t.sharedRanges()
+	groups, inert := t.withoutInert(groups)
 	var free []string
 	for _, l := range s.States {
 		if _, ok := seen[l]; !ok {
@@ -455,7 +451,92 @@ func (t *translator) inits() {
 		if grp.OverParams() {
 			note += "; instances where the size is below 1 are not in the family"
 		}
+		for _, in := range inert {
+			note += fmt.Sprintf("; the processes that start in %s (%s == %s) are left out: no rule takes them out and nothing reads where they are", strings.Join(in.locs, ", "), strings.Join(in.locs, " + "), in.size.text)
+		}
 		t.imp.Notes.Groups = []string{note}
+	}
+}
+
+// initSum is an equation of the inits, "loc1 + loc2 == size".
+type initSum struct {
+	locs []string
+	size lin
+	pos  gsst.Pos
+}
+
+// withoutInert leaves out of sums those whose processes are inert, when
+// at least one sum stays: every location of the sum is one that no rule
+// leaves but by a self-loop that changes nothing, and that no guard,
+// action, property or macro reads, and its size is at least 0 at every
+// value of the parameters. Its processes then never move and nothing
+// reads where they are: the system without them has the same runs over
+// every other location and every shared variable. (random19's ben-or and
+// kset start Fi processes crashed, in locCR: "locCR == Fi".)
+func (t *translator) withoutInert(sums []initSum) (kept, inert []initSum) {
+	if len(sums) < 2 {
+		return sums, nil
+	}
+	read := map[string]bool{}
+	for _, r := range t.f.Rules {
+		if r.From.Name != r.To.Name || len(updates(r)) > 0 {
+			read[r.From.Name] = true
+		}
+		names(r.Guard, read)
+		for _, a := range r.Actions {
+			names(a.X, read)
+		}
+	}
+	for _, sp := range t.f.Specs {
+		names(sp.X, read)
+	}
+	for _, d := range t.f.Defines {
+		names(d.X, read)
+	}
+	for _, sum := range sums {
+		quiet := sum.size.term.Const >= 0
+		for _, m := range sum.size.term.Monos {
+			quiet = quiet && m.Coef >= 0 // parameters are at least 0
+		}
+		for _, l := range sum.locs {
+			quiet = quiet && !read[l]
+		}
+		if quiet {
+			inert = append(inert, sum)
+		} else {
+			kept = append(kept, sum)
+		}
+	}
+	if len(kept) == 0 {
+		return sums, nil
+	}
+	return kept, inert
+}
+
+// updates lists the actions of r that change a variable: x' == e with
+// e other than x.
+func updates(r *Rule) []*Action {
+	var out []*Action
+	for _, a := range r.Actions {
+		if n, ok := unparen(a.X).(*NameExpr); a.X != nil && !(ok && n.Name == a.Var.Name && !n.Prime) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// names adds to set the names x reads.
+func names(x Expr, set map[string]bool) {
+	switch x := x.(type) {
+	case *NameExpr:
+		set[x.Name] = true
+	case *ParenExpr:
+		names(x.X, set)
+	case *UnaryExpr:
+		names(x.X, set)
+	case *BinaryExpr:
+		names(x.X, set)
+		names(x.Y, set)
 	}
 }
 

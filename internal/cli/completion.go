@@ -159,7 +159,7 @@ func completeSpecs(many bool) cobra.CompletionFunc {
 		if len(args) > 0 && !many {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		return []cobra.Completion{"yaml", "yml", "ta", "spec"}, cobra.ShellCompDirectiveFilterFileExt
+		return []cobra.Completion{"yaml", "yml", "ta", "sk", "spec"}, cobra.ShellCompDirectiveFilterFileExt
 	}
 }
 

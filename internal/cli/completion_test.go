@@ -39,7 +39,7 @@ func TestCompleteCmd(t *testing.T) {
 	const (
 		noSpace   = ":6\n"                      // ShellCompDirectiveNoFileComp | ShellCompDirectiveNoSpace
 		noFile    = ":4\n"                      // ShellCompDirectiveNoFileComp
-		specFiles = "yaml\nyml\nta\nspec\n:8\n" // GSST, ByMC and mist files
+		specFiles = "yaml\nyml\nta\nsk\nspec\n:8\n" // GSST, ByMC and mist files
 	)
 	tests := []struct {
 		name string

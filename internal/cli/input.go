@@ -33,7 +33,7 @@ const (
 	formatSpec = "spec"
 )
 
-const formatHelp = "the format of FILE: yaml (GSST), ta (ByMC threshold automaton) or spec (mist Petri net with transfers); auto, the default, goes by the extension (.ta, .spec, anything else YAML)"
+const formatHelp = "the format of FILE: yaml (GSST), ta (ByMC threshold automaton) or spec (mist Petri net with transfers); auto, the default, goes by the extension (.ta or .sk, .spec, anything else YAML)"
 
 // addFormatFlags gives --format to every command of root that reads a
 // FILE.
@@ -70,7 +70,7 @@ func inputFormat(cmd *cobra.Command, arg string) (string, error) {
 		return "", errkind.Errorf(errkind.Input, "unknown --format %q (want yaml, ta or spec)", format)
 	}
 	switch strings.ToLower(filepath.Ext(arg)) {
-	case ".ta":
+	case ".ta", ".sk":
 		return formatTA, nil
 	case ".spec":
 		return formatSpec, nil
@@ -213,7 +213,7 @@ func expectedText(cmd *cobra.Command, name string) string {
 func loadByExtension(path string) (*gsst.System, error) {
 	var load func(string) (*formats.Import, error)
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".ta":
+	case ".ta", ".sk":
 		load = bymc.Load
 	case ".spec":
 		load = mist.Load

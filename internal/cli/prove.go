@@ -361,6 +361,11 @@ func writeProveReport(w io.Writer, sys *gsst.System, view *proveJSON, rep *prove
 		}
 		sizes = strings.Join(parts, ", ")
 	}
+	if len(rep.Results) == 0 {
+		// ByMC's cav15 automata come without specifications.
+		fmt.Fprintf(w, "%s: %s (%s): no property to prove: the file states none\n", view.File, sys.Name, sizes)
+		return
+	}
 	fmt.Fprintf(w, "%s: %s (%s): %s for every size\n", view.File, sys.Name, sizes, proveKind(rep))
 	if rep.Cert != nil {
 		fmt.Fprintf(w, "certification for every size: %s\n", view.Certification)
