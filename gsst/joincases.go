@@ -585,9 +585,89 @@ func caseFree(f presburger.Formula, d domain) presburger.Formula {
 		if d.within(shared...).implies(presburger.Disj(rest...)) {
 			return presburger.Conj(shared...)
 		}
+		if span, ok := oneInterval(rest); ok {
+			return presburger.Conj(append(shared, span)...)
+		}
 		return g
 	}
 	return f
+}
+
+// oneInterval returns the disjunction of cases as one comparison pair,
+// when each case is one comparison of the same term with a constant and
+// together they cover one interval of its values: `x = 1 | x > 1` is x
+// >= 1, `#S <= 2 | #S = 3` is #S <= 3 (Cubicle's and mist's translations
+// write a guard x >= 1 as the cases x = 1 and x > 1, each its own
+// step). Over the integers the result holds exactly where a case does.
+func oneInterval(cases []presburger.Formula) (presburger.Formula, bool) {
+	const inf = int64(1) << 62
+	type span struct{ lo, hi int64 }
+	var term presburger.Term // the term without its constant, the same in every case
+	var spans []span
+	for i, c := range cases {
+		cmp, ok := c.(presburger.Cmp)
+		if !ok || cmp.T.IsConst() || cmp.Op == presburger.Ne {
+			return nil, false
+		}
+		t, k := presburger.Term{Monos: cmp.T.Monos}, cmp.T.Const // cmp: t + k op 0
+		if i == 0 {
+			term = t
+		}
+		op := cmp.Op
+		switch {
+		case t.Equal(term):
+		case t.Scale(-1).Equal(term): // -term + k op 0: term op' k
+			k = -k
+			op = map[presburger.Op]presburger.Op{presburger.Eq: presburger.Eq, presburger.Lt: presburger.Gt, presburger.Le: presburger.Ge, presburger.Gt: presburger.Lt, presburger.Ge: presburger.Le}[op]
+		default:
+			return nil, false
+		}
+		if k <= -inf/2 || k >= inf/2 {
+			return nil, false
+		}
+		// term op -k
+		switch op {
+		case presburger.Eq:
+			spans = append(spans, span{-k, -k})
+		case presburger.Ge:
+			spans = append(spans, span{-k, inf})
+		case presburger.Gt:
+			spans = append(spans, span{-k + 1, inf})
+		case presburger.Le:
+			spans = append(spans, span{-inf, -k})
+		case presburger.Lt:
+			spans = append(spans, span{-inf, -k - 1})
+		}
+	}
+	if len(spans) < 2 {
+		return nil, false
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmpInt(a.lo, b.lo) })
+	u := spans[0]
+	for _, sp := range spans[1:] {
+		if sp.lo > u.hi+1 {
+			return nil, false // a gap: two intervals
+		}
+		u.hi = max(u.hi, sp.hi)
+	}
+	var out []presburger.Formula
+	if u.lo > -inf {
+		out = append(out, presburger.Compare(term, presburger.Ge, presburger.ConstTerm(u.lo)))
+	}
+	if u.hi < inf {
+		out = append(out, presburger.Compare(term, presburger.Le, presburger.ConstTerm(u.hi)))
+	}
+	return presburger.Conj(out...), true
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // commonConjuncts returns the keys of the conjuncts that every case has.
@@ -611,5 +691,41 @@ func commonConjuncts(cases [][]presburger.Formula) []string {
 
 // atomKey names a formula by its variables' numbers.
 func atomKey(f presburger.Formula) string {
-	return presburger.Format(f, func(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) })
+	return presburger.Format(nonStrict(f), func(v presburger.Var) string { return "v" + strconv.Itoa(int(v)) })
+}
+
+// nonStrict writes each comparison with its first coefficient positive
+// and, when strict, as the non-strict one it is over the integers (x >
+// 0 and -x <= -1 as x >= 1), so that two spellings of one atom share a
+// key: translations of mist's nets write a guard's z >= 1 in one case
+// and z > 0 or 1 <= z in the other.
+func nonStrict(f presburger.Formula) presburger.Formula {
+	switch g := f.(type) {
+	case presburger.Cmp:
+		if len(g.T.Monos) > 0 && g.T.Monos[0].Coef < 0 {
+			g = presburger.Cmp{Op: g.Op.Converse(), T: g.T.Scale(-1)} // -x <= -1 as x >= 1
+		}
+		switch g.Op {
+		case presburger.Gt:
+			return presburger.Cmp{Op: presburger.Ge, T: g.T.Add(presburger.ConstTerm(-1))}
+		case presburger.Lt:
+			return presburger.Cmp{Op: presburger.Le, T: g.T.Add(presburger.ConstTerm(1))}
+		}
+		return g
+	case presburger.And:
+		out := make(presburger.And, len(g))
+		for i, c := range g {
+			out[i] = nonStrict(c)
+		}
+		return out
+	case presburger.Or:
+		out := make(presburger.Or, len(g))
+		for i, c := range g {
+			out[i] = nonStrict(c)
+		}
+		return out
+	case presburger.Not:
+		return presburger.Not{F: nonStrict(g.F)}
+	}
+	return f
 }

@@ -100,3 +100,75 @@ func TestImpliesByValues(t *testing.T) {
 		}
 	}
 }
+
+// TestOneIntervalRandom checks oneInterval against the values: random
+// disjunctions of two or three comparisons of x - y with constants,
+// each spelled at random (strict or not, either side, negated), are
+// read as one interval exactly where their union is one, and the
+// interval holds at every value of x - y in -8..8 exactly where some
+// case does. Case splits of atoms spelled apart share a key (atomKey).
+func TestOneIntervalRandom(t *testing.T) {
+	x, y := presburger.Var(0), presburger.Var(1)
+	d := presburger.VarTerm(x).Sub(presburger.VarTerm(y))
+	ops := []presburger.Op{presburger.Eq, presburger.Lt, presburger.Le, presburger.Gt, presburger.Ge}
+	r := rand.New(rand.NewSource(34))
+	joined, apart := 0, 0
+	for i := range 2000 {
+		var cases []presburger.Formula
+		for range 2 + r.Intn(2) {
+			k := presburger.ConstTerm(int64(r.Intn(9) - 4))
+			op := ops[r.Intn(len(ops))]
+			if r.Intn(2) == 0 {
+				cases = append(cases, presburger.Compare(d, op, k))
+			} else {
+				cases = append(cases, presburger.Compare(k, op.Converse(), d)) // k op' (x - y): the same atom
+			}
+		}
+		holds := func(f presburger.Formula, v int64) bool {
+			return presburger.Eval(f, func(w presburger.Var) int64 {
+				if w == x {
+					return v
+				}
+				return 0
+			})
+		}
+		// One interval: the values where some case holds have no gap
+		// between their least and greatest in -8..8 (the constants lie
+		// in -4..4, so the ends are open or inside).
+		var in []int64
+		for v := int64(-8); v <= 8; v++ {
+			if holds(presburger.Disj(cases...), v) {
+				in = append(in, v)
+			}
+		}
+		contiguous := len(in) > 0 && in[len(in)-1]-in[0] == int64(len(in)-1)
+		f, ok := oneInterval(cases)
+		if ok != contiguous {
+			t.Fatalf("case %d: %v read as one interval: %v, values %v", i, cases, ok, in)
+		}
+		if !ok {
+			apart++
+			continue
+		}
+		joined++
+		for v := int64(-8); v <= 8; v++ {
+			if holds(f, v) != holds(presburger.Disj(cases...), v) {
+				t.Fatalf("case %d: %v as %v differs at x - y = %d", i, cases, f, v)
+			}
+		}
+	}
+	if joined < 500 || apart < 200 {
+		t.Errorf("%d joined, %d apart: the sample exercises too little", joined, apart)
+	}
+	// Spellings of one atom share a key.
+	one := presburger.Compare(presburger.VarTerm(x), presburger.Ge, presburger.ConstTerm(1))
+	for _, f := range []presburger.Formula{
+		presburger.Compare(presburger.VarTerm(x), presburger.Gt, presburger.ConstTerm(0)),
+		presburger.Compare(presburger.ConstTerm(1), presburger.Le, presburger.VarTerm(x)),
+		presburger.Compare(presburger.ConstTerm(-1), presburger.Ge, presburger.VarTerm(x).Scale(-1)),
+	} {
+		if atomKey(f) != atomKey(one) {
+			t.Errorf("%v and %v have the keys %s and %s", f, one, atomKey(f), atomKey(one))
+		}
+	}
+}

@@ -34,6 +34,15 @@ func TestJoinCases(t *testing.T) {
 - {name: c, from: A, to: B, guard: "#B >= 2"}`, []string{"a_or_b_or_c: "}},
 		{"the mover is in its source", `
 - {name: a, from: A, to: B, guard: "#A >= 1 | #B >= 1"}`, []string{"a: "}},
+		{"cases of an interval", `
+- {name: one, from: A, to: B, guard: "x = 1", update: "x := x + 1"}
+- {name: more, from: A, to: B, guard: "x > 1", update: "x := x + 1"}`, []string{"one_or_more: x >= 1"}},
+		{"an atom spelled apart", `
+- {name: one, from: A, to: B, guard: "x = 1 & #C > 0"}
+- {name: more, from: A, to: B, guard: "1 <= #C & x > 1"}`, []string{"one_or_more: #C > 0 & x >= 1"}},
+		{"an interval with a gap stays", `
+- {name: a, from: A, to: B, guard: "x = 0"}
+- {name: b, from: A, to: B, guard: "x >= 2"}`, nil},
 		{"a gap stays", `
 - {name: a, from: A, to: B, guard: "#B >= 2"}
 - {name: b, from: A, to: B, guard: "#B = 0"}`, nil},

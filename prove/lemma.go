@@ -28,7 +28,9 @@ type Lemma struct {
 	// constants (ghost.go); "sum threshold" a state occupied only when a
 	// sum that no step changes is within a bound the guards into it
 	// imply (ghostbound.go); "frozen" a variable at its initial value
-	// while a count of events the property reads is at its own.
+	// while a count of events the property reads is at its own; "sample
+	// equality" an equality that the sampled reachable states satisfy,
+	// in each value of the shared variables of few values (modehull.go).
 	Kind    string
 	Formula presburger.Formula // over the model's state variables and parameters
 	Text    string

@@ -1222,7 +1222,7 @@ func lemmasFor(ctx context.Context, solver presburger.Solver, m *counterabs.Para
 		for _, f := range sumThresholds(m) {
 			sums = append(sums, Lemma{Kind: "sum threshold", Formula: f, Text: FormatInvariant(f, m.VarName, m.TypedAtom)})
 		}
-		for _, more := range [][]Lemma{raiseToInitial(ctx, solver, m, ts, monotoneLemmas(m, lis)), sums} {
+		for _, more := range [][]Lemma{raiseToInitial(ctx, solver, m, ts, monotoneLemmas(m, lis)), sums, modeEqualities(m, base, sample)} {
 			cands := slices.DeleteFunc(slices.Clone(kept), func(l Lemma) bool { return l.Kind == propertyKind })
 			cands = append(append(cands, more...), property)
 			if len(more) == 0 || !mayProve(ctx, solver, base, cands, phi) {
