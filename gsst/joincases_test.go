@@ -355,3 +355,67 @@ func TestPerGroupSameSteps(t *testing.T) {
 		t.Errorf("the sample exercises too little")
 	}
 }
+
+// TestJoinIntervalsSameSteps checks JoinCases on random systems whose
+// transitions are written in cases that cover an interval of a counter
+// or shared variable, each case spelled at random ("x = 1" and "x > 1",
+// "1 <= x", "#B >= 2" ...), with a conjunct the cases share spelled
+// apart ("#C > 0", "1 <= #C"): by brute force, every configuration
+// reached has the same successors in the system as written and in the
+// joined one (checkSameSteps), and most systems join.
+func TestJoinIntervalsSameSteps(t *testing.T) {
+	systems := 120
+	if testing.Short() {
+		systems = 40
+	}
+	r := rand.New(rand.NewSource(3401))
+	spell := func(v, op string, k int) string {
+		flip := map[string]string{"=": "=", ">": "<", ">=": "<=", "<": ">", "<=": ">="}
+		if r.Intn(2) == 0 {
+			return fmt.Sprintf("%d %s %s", k, flip[op], v)
+		}
+		return fmt.Sprintf("%s %s %d", v, op, k)
+	}
+	joinedCount := 0
+	for i := range systems {
+		var b strings.Builder
+		b.WriteString("states: [A, B, C]\ngroups: {p: 2, q: 1}\ninit: {p: A, q: B}\nshared:\n  x: {type: 0..3, init: 0}\ntransitions:\n")
+		b.WriteString("  - {name: up, from: A, to: C, guard: \"x <= 2\", update: \"x := x + 1\"}\n")
+		b.WriteString("  - {name: back, from: C, to: A}\n")
+		for k := range 2 + r.Intn(2) {
+			v := []string{"x", "#B", "#A"}[r.Intn(3)]
+			lo := r.Intn(2)
+			// Cases of v >= lo, or of lo <= v <= lo + 1, or with a gap.
+			var cases []string
+			switch r.Intn(4) {
+			case 0:
+				cases = []string{spell(v, "=", lo), spell(v, ">", lo)}
+			case 1:
+				cases = []string{spell(v, "=", lo), spell(v, "=", lo+1), spell(v, ">=", lo+2)}
+			case 2:
+				cases = []string{spell(v, "<", lo+1), spell(v, "=", lo+1)}
+			default:
+				cases = []string{spell(v, "=", lo), spell(v, ">=", lo+2)} // a gap: stays apart
+			}
+			shared := []string{"", "#C > 0", "1 <= #C", "#C >= 1"}
+			from, to := []string{"A", "B"}[r.Intn(2)], "C"
+			for c, g := range cases {
+				if s := shared[r.Intn(len(shared))]; s != "" && r.Intn(2) == 0 {
+					g = s + " & " + g
+				}
+				fmt.Fprintf(&b, "  - {name: t%d_%d, from: %s, to: %s, guard: %q}\n", k, c, from, to, g)
+			}
+		}
+		src := b.String()
+		sys, joined := parseJoined(t, i, src)
+		if joined == nil {
+			continue
+		}
+		joinedCount++
+		checkSameSteps(t, i, src, sys, joined)
+	}
+	t.Logf("%d of %d systems joined", joinedCount, systems)
+	if joinedCount < systems/2 {
+		t.Errorf("only %d of %d systems joined", joinedCount, systems)
+	}
+}

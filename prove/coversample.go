@@ -294,15 +294,16 @@ const (
 // ends first.
 func (cs *coverSystem) explore(ctx context.Context, smp *coverSample, from [][]int64, limit int, work *int64) bool {
 	first := len(smp.states)
+	var key []byte // the key of the state visited, kept as a string only when new
 	visit := func(y []int64) bool {
 		if len(smp.states)-first >= limit {
 			return false
 		}
-		key := vectorKey(y)
-		if smp.seen[key] {
+		key = appendVectorKey(key[:0], y)
+		if smp.seen[string(key)] { // no string is made for the lookup
 			return false
 		}
-		smp.seen[key] = true
+		smp.seen[string(key)] = true
 		smp.add(y)
 		return true
 	}
@@ -331,9 +332,13 @@ func (cs *coverSystem) explore(ctx context.Context, smp *coverSample, from [][]i
 
 // vectorKey is x as a map key.
 func vectorKey(x []int64) string {
-	b := make([]byte, 0, 2*len(x))
+	return string(appendVectorKey(make([]byte, 0, 2*len(x)), x))
+}
+
+// appendVectorKey appends x's key (vectorKey) to b.
+func appendVectorKey(b []byte, x []int64) []byte {
 	for _, v := range x {
 		b = binary.AppendVarint(b, v)
 	}
-	return string(b)
+	return b
 }
