@@ -102,15 +102,20 @@ func modeEqualities(m *counterabs.ParamModel, ts presburger.TransitionSystem, sa
 		}
 		for _, eq := range hullEqualities(coords, states) {
 			f := eq
+			text := FormatInvariant(eq, m.VarName, m.TypedAtom)
 			if len(mode) > 0 {
-				f = presburger.Disj(presburger.Negation(presburger.Conj(mode...)), eq)
+				off := presburger.Negation(presburger.Conj(mode...))
+				f = presburger.Disj(off, eq)
+				// Written "mode off | a = b", the equality balanced as
+				// the invariants print theirs ("cnt = #W1").
+				text = presburger.FormatAtoms(off, m.VarName, m.TypedAtom) + " | " + text
 			}
 			key := presburger.Format(f, m.VarName)
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
-			out = append(out, Lemma{Kind: "sample equality", Formula: f, Text: FormatInvariant(f, m.VarName, m.TypedAtom)})
+			out = append(out, Lemma{Kind: "sample equality", Formula: f, Text: text})
 			if len(out) == maxModeLemmas {
 				return out
 			}
