@@ -107,9 +107,10 @@ const unknownWork = 1_000_000
 // VSYM_SUITES names the folder scripts/suites.sh fills.
 func suiteRoots() map[string]string {
 	roots := map[string]string{
-		"hand":    filepath.Join("..", "formats", "mist", "testdata"),
-		"isola18": filepath.Join("..", "formats", "bymc", "testdata", "isola18"),
-		"yaml":    filepath.Join("..", "testdata"),
+		"hand":     filepath.Join("..", "formats", "mist", "testdata"),
+		"isola18":  filepath.Join("..", "formats", "bymc", "testdata", "isola18"),
+		"random19": filepath.Join("..", "formats", "bymc", "testdata", "random19"),
+		"yaml":     filepath.Join("..", "testdata"),
 	}
 	if dir := os.Getenv("VSYM_SUITES"); dir != "" {
 		roots["mist"] = filepath.Join(dir, "mist", "benchmarks")
@@ -121,11 +122,12 @@ func suiteRoots() map[string]string {
 // suitePatterns are the files of each suite's folder the table must
 // list, every one.
 var suitePatterns = map[string][]string{
-	"hand":    {"*.spec"},
-	"isola18": {"*.ta"},
-	"yaml":    {"mist/*.yaml", "bymc/*.yaml", "cubicle/*.yaml", "styles/*.yaml"},
-	"mist":    {"*/*.spec", "*/*/*.spec"},
-	"mist-m4": {"*.spec"},
+	"hand":     {"*.spec"},
+	"isola18":  {"*.ta"},
+	"random19": {"*.ta"},
+	"yaml":     {"mist/*.yaml", "bymc/*.yaml", "cubicle/*.yaml", "styles/*.yaml"},
+	"mist":     {"*/*.spec", "*/*/*.spec"},
+	"mist-m4":  {"*.spec"},
 }
 
 // TestPublicSuites runs vsym as `vsym prove` does (the format's reader,

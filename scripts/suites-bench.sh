@@ -27,6 +27,7 @@ rootof() {
 	case $1 in
 	hand) echo "$root/formats/mist/testdata" ;;
 	isola18) echo "$root/formats/bymc/testdata/isola18" ;;
+	random19) echo "$root/formats/bymc/testdata/random19" ;;
 	yaml) echo "$root/testdata" ;;
 	mist) [ -n "${VSYM_SUITES:-}" ] && echo "$VSYM_SUITES/mist/benchmarks" ;;
 	mist-m4) [ -n "${VSYM_SUITES:-}" ] && echo "$VSYM_SUITES/mist-m4" ;;
