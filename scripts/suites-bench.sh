@@ -1,7 +1,8 @@
 #!/bin/bash
 # Times "vsym prove FILE", with its default flags, on every case of
 # testdata/suites/cases.tsv (the public suites: mist's benchmarks, the
-# instances of its bingham template, ByMC's ISoLA'18 automata, and the
+# instances of its bingham template, ByMC's ISoLA'18 automata and its
+# automata of randomized consensus (random19), and the
 # hand-written nets) and prints a Markdown table: the case, the verdict
 # published for it, the fastest published time and its tool, vsym's
 # verdict, its CPU time (user + system of the whole process, Z3
