@@ -1,6 +1,7 @@
 package gsst
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -605,20 +606,20 @@ func oneInterval(cases []presburger.Formula) (presburger.Formula, bool) {
 	var term presburger.Term // the term without its constant, the same in every case
 	var spans []span
 	for i, c := range cases {
-		cmp, ok := c.(presburger.Cmp)
-		if !ok || cmp.T.IsConst() || cmp.Op == presburger.Ne {
+		atom, ok := c.(presburger.Cmp)
+		if !ok || atom.T.IsConst() || atom.Op == presburger.Ne {
 			return nil, false
 		}
-		t, k := presburger.Term{Monos: cmp.T.Monos}, cmp.T.Const // cmp: t + k op 0
+		t, k := presburger.Term{Monos: atom.T.Monos}, atom.T.Const // atom: t + k op 0
 		if i == 0 {
 			term = t
 		}
-		op := cmp.Op
+		op := atom.Op
 		switch {
 		case t.Equal(term):
 		case t.Scale(-1).Equal(term): // -term + k op 0: term op' k
 			k = -k
-			op = map[presburger.Op]presburger.Op{presburger.Eq: presburger.Eq, presburger.Lt: presburger.Gt, presburger.Le: presburger.Ge, presburger.Gt: presburger.Lt, presburger.Ge: presburger.Le}[op]
+			op = op.Converse()
 		default:
 			return nil, false
 		}
@@ -642,7 +643,7 @@ func oneInterval(cases []presburger.Formula) (presburger.Formula, bool) {
 	if len(spans) < 2 {
 		return nil, false
 	}
-	slices.SortFunc(spans, func(a, b span) int { return cmpInt(a.lo, b.lo) })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	u := spans[0]
 	for _, sp := range spans[1:] {
 		if sp.lo > u.hi+1 {
@@ -658,16 +659,6 @@ func oneInterval(cases []presburger.Formula) (presburger.Formula, bool) {
 		out = append(out, presburger.Compare(term, presburger.Le, presburger.ConstTerm(u.hi)))
 	}
 	return presburger.Conj(out...), true
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // commonConjuncts returns the keys of the conjuncts that every case has.

@@ -184,9 +184,8 @@ func kernelInvariants(m *counterabs.ParamModel, rows []sparseRow, avoid map[pres
 		}
 		return a < b
 	})
-	// A basis of the kernel: one vector per free variable f, 1 at f, 0
-	// at the other free ones, and at each pivot p minus the coefficient
-	// of f in p's row.
+	// A basis of the kernel: one vector per free variable
+	// (kernelVector).
 	isPivot := map[int]bool{}
 	for p := range pivots {
 		isPivot[p] = true
@@ -197,13 +196,7 @@ func kernelInvariants(m *counterabs.ParamModel, rows []sparseRow, avoid map[pres
 		if isPivot[f] {
 			continue
 		}
-		y := map[int]*big.Rat{f: big.NewRat(1, 1)}
-		for p, row := range pivots {
-			if c, ok := row[f]; ok {
-				y[p] = new(big.Rat).Neg(c)
-			}
-		}
-		li, ok := integral(y, k, init, f)
+		li, ok := integral(kernelVector(pivots, f), k, init, f)
 		if ok {
 			out = append(out, li)
 		}
@@ -358,29 +351,11 @@ func caseRows(delta []presburger.Term) []sparseRow {
 // coefficient is 1. ok is false when a coefficient or the right-hand
 // side would not fit.
 func integral(y map[int]*big.Rat, k int, init []presburger.Term, f int) (linearInvariant, bool) {
-	lcm := big.NewInt(1)
-	for _, c := range y {
-		d := c.Denom()
-		g := new(big.Int).GCD(nil, nil, lcm, d)
-		lcm.Mul(lcm, new(big.Int).Quo(d, g))
+	coef, ok := integerVector(y, k)
+	if !ok {
+		return linearInvariant{}, false
 	}
-	ints := make([]*big.Int, k)
-	g := new(big.Int)
-	for i := range k {
-		ints[i] = new(big.Int)
-		if c, ok := y[i]; ok {
-			ints[i].Mul(c.Num(), new(big.Int).Quo(lcm, c.Denom()))
-			g.GCD(nil, nil, g, new(big.Int).Abs(ints[i]))
-		}
-	}
-	li := linearInvariant{coef: make([]int64, k), pivot: -1}
-	for i, c := range ints {
-		c.Quo(c, g)
-		if !c.IsInt64() || !inLimit(c.Int64()) {
-			return linearInvariant{}, false
-		}
-		li.coef[i] = c.Int64()
-	}
+	li := linearInvariant{coef: coef, pivot: -1}
 	if li.coef[f] == 1 {
 		li.pivot = f
 	}
@@ -407,6 +382,50 @@ func integral(y map[int]*big.Rat, k int, init []presburger.Term, f int) (linearI
 		}
 	}
 	return li, inLimit(li.rhs.Const)
+}
+
+// kernelVector returns the vector of the kernel of the rows pivots (in
+// reduced row echelon form, eliminateRows) at free variable f: 1 at f,
+// 0 at the other free variables, and at each pivot minus the
+// coefficient of f in its row.
+func kernelVector(pivots map[int]sparseRow, f int) map[int]*big.Rat {
+	y := map[int]*big.Rat{f: big.NewRat(1, 1)}
+	for p, row := range pivots {
+		if c, ok := row[f]; ok {
+			y[p] = new(big.Rat).Neg(c)
+		}
+	}
+	return y
+}
+
+// integerVector scales y, a nonzero vector over the variables 0 to
+// k-1, to the least integer vector of its direction; ok is false when a
+// coefficient would leave inLimit.
+func integerVector(y map[int]*big.Rat, k int) (coef []int64, ok bool) {
+	lcm := big.NewInt(1)
+	for _, c := range y {
+		d := c.Denom()
+		g := new(big.Int).GCD(nil, nil, lcm, d)
+		lcm.Mul(lcm, new(big.Int).Quo(d, g))
+	}
+	ints := make([]*big.Int, k)
+	g := new(big.Int)
+	for i := range k {
+		ints[i] = new(big.Int)
+		if c, ok := y[i]; ok {
+			ints[i].Mul(c.Num(), new(big.Int).Quo(lcm, c.Denom()))
+			g.GCD(nil, nil, g, new(big.Int).Abs(ints[i]))
+		}
+	}
+	coef = make([]int64, k)
+	for i, c := range ints {
+		c.Quo(c, g)
+		if !c.IsInt64() || !inLimit(c.Int64()) {
+			return nil, false
+		}
+		coef[i] = c.Int64()
+	}
+	return coef, true
 }
 
 // inLimit reports whether x is within checked.Limit in magnitude, so that

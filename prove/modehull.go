@@ -1,9 +1,8 @@
 package prove
 
 import (
-	"maps"
 	"math/big"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/vsym/vsym/counterabs"
@@ -59,7 +58,7 @@ func modeEqualities(m *counterabs.ParamModel, ts presburger.TransitionSystem, sa
 		if !sample.known[v] || empty[i] {
 			continue
 		}
-		if b, ok := dom[v]; i >= len(m.Counters) && ok && b.Finite() && b.Hi > b.Lo && product*int(b.Hi-b.Lo+1) <= maxModes {
+		if b, ok := dom[v]; i >= len(m.Counters) && ok && b.Finite() && b.Hi > b.Lo && b.Hi-b.Lo < maxModes && product*int(b.Hi-b.Lo+1) <= maxModes {
 			product *= int(b.Hi - b.Lo + 1)
 			modes = append(modes, v)
 			continue
@@ -80,7 +79,7 @@ func modeEqualities(m *counterabs.ParamModel, ts presburger.TransitionSystem, sa
 	for _, s := range sample.states {
 		var key strings.Builder
 		for _, v := range modes {
-			key.WriteString(big.NewInt(s[v]).String())
+			key.WriteString(strconv.FormatInt(s[v], 10))
 			key.WriteByte(',')
 		}
 		k := key.String()
@@ -127,8 +126,8 @@ func modeEqualities(m *counterabs.ParamModel, ts presburger.TransitionSystem, sa
 // hullEqualities returns equalities a.x = b over coords that cut out
 // the affine hull of states (valuations indexed by variable): a basis
 // of the vectors orthogonal to every difference of two states, each
-// scaled to the least integers, b its value at the first state. An
-// equality whose numbers leave inLimit is left out.
+// scaled to the least integers (integerVector), b its value at the
+// first state. An equality whose numbers leave inLimit is left out.
 func hullEqualities(coords []presburger.Var, states [][]int64) []presburger.Formula {
 	first := states[0]
 	var rows []sparseRow
@@ -149,45 +148,22 @@ func hullEqualities(coords []presburger.Var, states [][]int64) []presburger.Form
 		if _, isPivot := pivots[f]; isPivot {
 			continue
 		}
-		// The kernel vector of free coordinate f: 1 at f, minus f's
-		// coefficient at each pivot.
-		y := map[int]*big.Rat{f: big.NewRat(1, 1)}
-		for _, p := range slices.Sorted(maps.Keys(pivots)) {
-			if c, ok := pivots[p][f]; ok {
-				y[p] = new(big.Rat).Neg(c)
-			}
-		}
-		lcm := big.NewInt(1)
-		for _, c := range y {
-			d := c.Denom()
-			g := new(big.Int).GCD(nil, nil, lcm, d)
-			lcm.Mul(lcm, new(big.Int).Quo(d, g))
+		coef, ok := integerVector(kernelVector(pivots, f), len(coords))
+		if !ok {
+			continue
 		}
 		var lhs presburger.Term
 		rhs := new(big.Int)
-		fits := true
-		for _, j := range slices.Sorted(maps.Keys(y)) {
-			c := new(big.Int).Mul(y[j].Num(), new(big.Int).Quo(lcm, y[j].Denom()))
-			if !c.IsInt64() || !inLimit(c.Int64()) {
-				fits = false
-				break
+		for j, c := range coef {
+			if c != 0 {
+				lhs = lhs.Add(presburger.Term{Monos: []presburger.Mono{{Var: coords[j], Coef: c}}})
+				rhs.Add(rhs, new(big.Int).Mul(big.NewInt(c), big.NewInt(first[coords[j]])))
 			}
-			lhs = lhs.Add(presburger.Term{Monos: []presburger.Mono{{Var: coords[j], Coef: c.Int64()}}})
-			rhs.Add(rhs, new(big.Int).Mul(c, big.NewInt(first[coords[j]])))
 		}
-		if !fits || !rhs.IsInt64() || !inLimit(rhs.Int64()) {
+		if !rhs.IsInt64() || !inLimit(rhs.Int64()) {
 			continue
 		}
-		// Written with every coefficient positive: "cnt = #W1".
-		var pos, neg presburger.Term
-		for _, mo := range lhs.Monos {
-			if mo.Coef > 0 {
-				pos = pos.Add(presburger.Term{Monos: []presburger.Mono{mo}})
-			} else {
-				neg = neg.Add(presburger.Term{Monos: []presburger.Mono{{Var: mo.Var, Coef: -mo.Coef}}})
-			}
-		}
-		out = append(out, presburger.Compare(pos, presburger.Eq, neg.Add(presburger.ConstTerm(rhs.Int64()))))
+		out = append(out, presburger.Compare(lhs, presburger.Eq, presburger.ConstTerm(rhs.Int64())))
 	}
 	return out
 }

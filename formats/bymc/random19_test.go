@@ -56,19 +56,11 @@ var random19 = []struct {
 // its translation: configurations and every property's verdict at the
 // two least instances (in -short, the first automaton's only).
 func TestRandom19(t *testing.T) {
-	files, _ := filepath.Glob("testdata/random19/*.ta")
 	var listed []string
 	for _, c := range random19 {
-		listed = append(listed, filepath.Join("testdata/random19", c.file))
+		listed = append(listed, c.file)
 	}
-	if !slices.Equal(files, listed) {
-		t.Fatalf("the folder holds %v, the table lists %v", files, listed)
-	}
-	script, err := os.ReadFile("testdata/random19/check-all.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := scheduledBy(string(script))
+	checked := scheduledBy(suiteScript(t, "testdata/random19", listed))
 	crossed := 0
 	for _, c := range random19 {
 		t.Run(c.file, func(t *testing.T) {

@@ -37,19 +37,11 @@ var isola18 = []struct {
 // semantics at the least values of the parameters, that each of those
 // specifications holds there, as ByMC reports.
 func TestISoLA18(t *testing.T) {
-	files, _ := filepath.Glob("testdata/isola18/*.ta")
 	var listed []string
 	for _, c := range isola18 {
-		listed = append(listed, filepath.Join("testdata/isola18", c.file))
+		listed = append(listed, c.file)
 	}
-	if !slices.Equal(files, listed) {
-		t.Fatalf("the folder holds %v, the table lists %v", files, listed)
-	}
-	script, err := os.ReadFile("testdata/isola18/check-all.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := checkedByScript(string(script))
+	checked := checkedByScript(suiteScript(t, "testdata/isola18", listed))
 	evaluated := 0
 	for _, c := range isola18 {
 		t.Run(c.file, func(t *testing.T) {
@@ -83,6 +75,24 @@ func TestISoLA18(t *testing.T) {
 	if evaluated < 10 {
 		t.Errorf("only %d published verdicts evaluated", evaluated)
 	}
+}
+
+// suiteScript checks that the automata of the suite in dir are the
+// files a table lists, in order, and returns the suite's check-all.sh.
+func suiteScript(t *testing.T, dir string, listed []string) string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ta"))
+	for i := range files {
+		files[i] = filepath.Base(files[i])
+	}
+	if !slices.Equal(files, listed) {
+		t.Fatalf("the folder holds %v, the table lists %v", files, listed)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "check-all.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(script)
 }
 
 // checkedByScript reads, from check-all.sh, which specifications it has

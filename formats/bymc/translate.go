@@ -479,7 +479,7 @@ func (t *translator) withoutInert(sums []initSum) (kept, inert []initSum) {
 	}
 	read := map[string]bool{}
 	for _, r := range t.f.Rules {
-		if r.From.Name != r.To.Name || len(updates(r)) > 0 {
+		if r.From.Name != r.To.Name || slices.ContainsFunc(r.Actions, func(a *Action) bool { return !unchanged(a) }) {
 			read[r.From.Name] = true
 		}
 		names(r.Guard, read)
@@ -513,16 +513,11 @@ func (t *translator) withoutInert(sums []initSum) (kept, inert []initSum) {
 	return kept, inert
 }
 
-// updates lists the actions of r that change a variable: x' == e with
-// e other than x.
-func updates(r *Rule) []*Action {
-	var out []*Action
-	for _, a := range r.Actions {
-		if n, ok := unparen(a.X).(*NameExpr); a.X != nil && !(ok && n.Name == a.Var.Name && !n.Prime) {
-			out = append(out, a)
-		}
-	}
-	return out
+// unchanged reports whether action a keeps its variable as it is:
+// unchanged(x), or x' == x.
+func unchanged(a *Action) bool {
+	n, isName := unparen(a.X).(*NameExpr)
+	return a.X == nil || isName && n.Name == a.Var.Name && !n.Prime
 }
 
 // names adds to set the names x reads.
@@ -667,10 +662,7 @@ func (t *translator) actions(r *Rule) (gsst.Update, bool) {
 			ok = false
 			continue
 		}
-		identity := a.X == nil
-		if n, isName := unparen(a.X).(*NameExpr); a.X != nil && isName && n.Name == a.Var.Name && !n.Prime {
-			identity = true
-		}
+		identity := unchanged(a)
 		if prev, dup := seen[a.Var.Name]; dup {
 			if !identity || !prev.identity {
 				// ByMC conjoins the two, and a rule whose actions

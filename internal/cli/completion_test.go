@@ -37,8 +37,8 @@ func TestCompleteCmd(t *testing.T) {
 	}
 	rwParam := filepath.Join("..", "..", "specs", "readers-writers-param.yaml")
 	const (
-		noSpace   = ":6\n"                      // ShellCompDirectiveNoFileComp | ShellCompDirectiveNoSpace
-		noFile    = ":4\n"                      // ShellCompDirectiveNoFileComp
+		noSpace   = ":6\n"                          // ShellCompDirectiveNoFileComp | ShellCompDirectiveNoSpace
+		noFile    = ":4\n"                          // ShellCompDirectiveNoFileComp
 		specFiles = "yaml\nyml\nta\nsk\nspec\n:8\n" // GSST, ByMC and mist files
 	)
 	tests := []struct {

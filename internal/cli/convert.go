@@ -14,7 +14,7 @@ func newConvertCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "convert FILE",
 		Short: "Write another tool's model (ByMC .ta, mist .spec) as GSST YAML",
-		Long: `Convert reads a threshold automaton of ByMC (.ta) or a Petri net with
+		Long: `Convert reads a threshold automaton of ByMC (.ta, or .sk) or a Petri net with
 transfers of mist (.spec) and writes the equivalent GSST in YAML, to
 standard output or to the file given with -o, commented with the
 source's names: each location, place, rule and specification is said
