@@ -947,8 +947,30 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 		// configuration is an initial one, where phi holds (the phase
 		// system's question); the start step leads to the rest
 		// system's initial configurations.
-		during := presburger.Conj(presburger.Compare(inI, presburger.Ge, presburger.ConstTerm(1)), ts.Init)
-		after := presburger.Conj(presburger.Compare(inI, presburger.Eq, presburger.Term{}), presburger.Disj(fixedNow, restInv))
+		init := ts.Init
+		if ph.seeded != nil {
+			// A seeding phase (seeds.go): its configurations are the
+			// rest system's initial ones.
+			restInit, ok := c.restInit(m)
+			if !ok {
+				return false, nil
+			}
+			init = presburger.Conj(restInit, premise)
+		}
+		inPhase := presburger.Compare(inI, presburger.Ge, presburger.ConstTerm(1))
+		afterPhase := presburger.Compare(inI, presburger.Eq, presburger.Term{})
+		if ph.mode != nil {
+			// A seeding phase kept by a shared variable: it is at its
+			// value in the phase, and never again after.
+			v, ok := modelShared(m, ph.mode.shared)
+			if !ok {
+				return false, nil
+			}
+			inPhase = presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(int64(ph.mode.value)))
+			afterPhase = presburger.Negation(inPhase)
+		}
+		during := presburger.Conj(inPhase, init)
+		after := presburger.Conj(afterPhase, presburger.Disj(fixedNow, restInv))
 		return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 	}
 	for j := range m.Shared {
@@ -1029,7 +1051,15 @@ func (c *phaseCarrier) carryRun(ctx context.Context, index int, res *Result, pha
 		if len(end.Counts) != len(cur.Counts) {
 			return false
 		}
-		if c.ph.oneStep {
+		if c.ph.seeded != nil {
+			run, ok := c.ph.seedRun(inst, end)
+			if !ok {
+				return false
+			}
+			for _, cfg := range run {
+				out.States = append(out.States, stateOf(inst, cfg, withGroups))
+			}
+		} else if c.ph.oneStep {
 			// The start step: from the run's start with every process
 			// of a target back in I (at most the group's size, an int),
 			// shared values as they are.

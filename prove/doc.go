@@ -50,13 +50,18 @@
 // in a state that one environment step empties at once, every other
 // step needing a mover elsewhere or "#I = 0" (a start step,
 // startstep.go), the steps after it asked from the configurations it
-// leads to. A property is proved when both questions are, refuted when
+// leads to; and so has one whose one process in a state I (or a
+// variable at its initial value) lets steps count shared variables up
+// one at a time before anything else moves (a seeding phase, seeds.go),
+// the steps after it asked with those variables starting in ranges. A
+// property is proved when both questions are, refuted when
 // one is, and is otherwise asked as written. The answers of these
 // derived questions are carried to the system as written (derived.go):
 // an invariant re-checked on its own model (the two of an initial phase
 // joined into one; after a start step, the rest's joined with the
-// initial configurations), a run replayed on its instance (a run after
-// the phase preceded by the phase's steps, or by the start step); what
+// initial configurations, or a seeding phase's rest with its own),
+// a run replayed on its instance (a run after the phase preceded by
+// the phase's steps, the start step, or the seeds); what
 // does not carry keeps the derived certificate, which the model's
 // reason names (a start step's proof is asked again of the system
 // instead), or, for a run, is asked again of the system.

@@ -99,6 +99,13 @@ type initialPhase struct {
 	// of I at once.
 	oneStep   bool
 	startName string
+	// seeded, for a seeding phase (seeds.go), are the shared variables
+	// its seeds count up (by index); oneStep is set too, the phase's
+	// configurations being the rest system's initial ones. mode, when
+	// not nil, is the shared variable that keeps the phase (else the
+	// state first keeps it).
+	seeded map[int]bool
+	mode   *seedMode
 }
 
 // phaseElimination lets the tests turn the cut off.
@@ -357,6 +364,13 @@ func liveStates(sys *gsst.System) []bool {
 	return live
 }
 
+// refills reports whether a transfer of xs moves processes into state
+// first from a state some process may be in (live, liveStates): one out
+// of a state no process ever enters moves nobody.
+func refills(xs []gsst.Transfer, live []bool, first int) bool {
+	return slices.ContainsFunc(xs, func(b gsst.Transfer) bool { return live[b.From] && b.To == first })
+}
+
 // stutters reports whether a step by t changes nothing: a self-loop
 // with no broadcast and no update.
 func stutters(t *gsst.Transition) bool {
@@ -543,6 +557,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err == nil && !ok {
 		ph, ok, err = cutStart(sys)
 	}
+	if err == nil && !ok {
+		ph, ok, err = cutSeeds(sys)
+	}
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "prove: the systems of an initial phase break a rule: %w", err)
 	}
@@ -621,7 +638,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			// A run of the phase is a run of sys: replayed there.
 			if carrier.carryRun(ctx, i, &r, nil) {
 				r.Property = &sys.Properties[i]
-				if ph.oneStep {
+				if ph.seeded != nil {
+					r.LevelReason += "; the run found on the system's seeding phase (" + ph.seedsText(sys) + " only), replayed on the system"
+				} else if ph.oneStep {
 					r.LevelReason += "; the run found on the system's initial phase (its start step " + ph.startName + " only), replayed on the system"
 				} else {
 					r.LevelReason += "; the run found on the system's initial phase (its steps out of I only), replayed on the system"
@@ -698,7 +717,10 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				}
 				r.Property = &sys.Properties[i]
 				if r.LevelReason != "" {
-					if ph.oneStep {
+					if ph.seeded != nil {
+						in, after := ph.phaseTest(sys)
+						r.LevelReason += "; the seeding phase (" + ph.seedsText(sys) + ") cut off: the system without them, those variables starting anywhere from their initial value, proved on its own, its invariant and its initial configurations joined into one of the system's group-counter model (" + in + " in the phase, " + after + " after), re-checked"
+					} else if ph.oneStep {
 						r.LevelReason += "; the initial phase (the start step " + ph.startName + ", which moves every process out of " + sys.States[ph.first] + " at once) cut off: the steps after it proved on their own, their invariant and the initial configurations joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 initially, = 0 after), re-checked"
 					} else {
 						r.LevelReason += "; the initial phase and the steps after it (from the phase's ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 in the phase, = 0 after), re-checked"
@@ -709,7 +731,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				// The phase up to the run's start, then the run.
 				if carrier.carryRun(ctx, i, &r, &phaseRes) {
 					r.Property = &sys.Properties[i]
-					if ph.oneStep {
+					if ph.seeded != nil {
+						r.LevelReason += "; the run found on the system without its seeding phase, preceded by " + ph.seedsText(sys) + " to its start, replayed on the system"
+					} else if ph.oneStep {
 						r.LevelReason += "; the run found on the system after its initial phase, preceded by its start step " + ph.startName + ", replayed on the system"
 					} else {
 						r.LevelReason += "; the run found on the system after its initial phase, preceded by the phase's steps to its start, replayed on the system"

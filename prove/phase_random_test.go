@@ -330,13 +330,7 @@ func phaseCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string,
 		sizes = [][]int{{1}, {2}, {3}}
 	}
 	for _, params := range sizes {
-		inst := sys
-		if family {
-			if inst, err = sys.InstantiateParams(params, nil); err != nil {
-				t.Fatalf("system %s at n = %v: %v", id, params, err)
-			}
-		}
-		holds := explorePhase(t, inst)
+		holds := explorePhase(t, instanceAt(t, id, sys, params))
 		if holds == nil {
 			continue
 		}
@@ -357,6 +351,20 @@ func phaseCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string,
 			}
 		}
 	}
+}
+
+// instanceAt returns the instance of sys at the parameter values
+// params, sys itself for nil.
+func instanceAt(t *testing.T, id string, sys *gsst.System, params []int) *gsst.System {
+	t.Helper()
+	if params == nil {
+		return sys
+	}
+	inst, err := sys.InstantiateParams(params, nil)
+	if err != nil {
+		t.Fatalf("system %s at n = %v: %v", id, params, err)
+	}
+	return inst
 }
 
 // explorePhase returns, for each property of the instance inst, whether

@@ -52,11 +52,7 @@ func cutStart(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, nil
 	}
 	live := liveStates(sys)
-	// A transfer out of a state no process ever enters moves nobody; one
-	// into I from a state some process may be in would refill it.
-	entersFirst := func(xs []gsst.Transfer) bool {
-		return slices.ContainsFunc(xs, func(b gsst.Transfer) bool { return live[b.From] && b.To == first })
-	}
+	entersFirst := func(xs []gsst.Transfer) bool { return refills(xs, live, first) }
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
 		if stutters(t) || !live[t.From] {

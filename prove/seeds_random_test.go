@@ -1,0 +1,310 @@
+package prove_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger/z3"
+	"github.com/vsym/vsym/prove"
+)
+
+// TestSeedingPhaseRandom cross-checks prove.Check on random systems with
+// a seeding phase (seeds.go: one process starts in Boot, whose
+// self-loops count x and y up by one, unguarded, before it leaves Boot
+// by an exit of any guard and update) against explicit exploration of
+// their instances: a property proved must hold at each instance
+// explored, one refuted must fail at the instance Check names. The
+// seeded variables have small greatest values, so that the instances
+// are finite and a seed past one is blocked; the exits and the steps
+// after read and write them, and the properties read Boot and the
+// seeded values, so that a cut that started the rest system elsewhere
+// than the phase's configurations proves one that fails. Half the
+// systems have workers too, a group of n whose steps wait for "#Boot =
+// 0". Some systems break one condition of the cut (a seed with a
+// guard, a seed by 2, a step back into Boot, a worker step that does
+// not wait, a second process in Boot), where Check must not cut.
+func TestSeedingPhaseRandom(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 60
+	}
+	s := z3.New()
+	ctx := context.Background()
+	counts := map[string]int{}
+	r := rand.New(rand.NewSource(31))
+	for i := range n {
+		src, family, breaks := seedSystem(r)
+		seedCheck(t, ctx, s, fmt.Sprintf("seed-%d", i), src, family, breaks, counts)
+	}
+	// A second batch keeps the phase by a flag: boot, a shared boolean,
+	// environment steps that count up while it is true, one that sets
+	// it false (the exit), and process steps that wait for !boot.
+	r = rand.New(rand.NewSource(32))
+	for i := range n / 2 {
+		src, family, breaks := seedFlagSystem(r)
+		seedCheck(t, ctx, s, fmt.Sprintf("flag-%d", i), src, family, breaks, counts)
+	}
+	t.Logf("verdicts: %v", counts)
+	// Kept by the state Boot (one process, no workers: the cut sees
+	// it as written), by the controller read as a variable (ctl, with
+	// workers), and by a flag (seeds by the environment, or by
+	// self-loops of processes).
+	for _, form := range []string{"state", "ctl", "boot", "bootloop"} {
+		for _, v := range []prove.Verdict{prove.Proved, prove.Refuted} {
+			if counts[fmt.Sprintf("%s %v", form, v)] == 0 {
+				t.Errorf("no property %v through a seeding phase kept by %s", v, form)
+			}
+		}
+	}
+	for _, breaks := range []string{"guarded", "bytwo", "reenter", "nowait", "twoboot", "unset", "always"} {
+		if k := counts[breaks+" cut"]; k > 0 {
+			t.Errorf("%s: %d answers through a seeding phase of a system that breaks its conditions", breaks, k)
+		}
+		if counts[breaks+" drawn"] == 0 {
+			t.Errorf("%s: no system drawn that breaks the cut so", breaks)
+		}
+	}
+	if counts["proof not joined"] > 0 {
+		t.Errorf("%d proofs through the seeding phase not joined into an invariant of the system", counts["proof not joined"])
+	}
+}
+
+// seedCheck checks the system src and compares with exploration at
+// n = 1, 2 (one instance when it has no workers), counting the verdicts
+// by tag and by whether the seeding phase was cut.
+func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, family bool, breaks string, counts map[string]int) {
+	t.Helper()
+	sys, err := gsst.Parse(id+".yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("system %s: %v\n%s", id, err, src)
+	}
+	rep, err := prove.Check(ctx, sys, s, s, prove.MaxWork(extWork))
+	if err != nil {
+		t.Fatalf("system %s: %v\n%s", id, err, src)
+	}
+	if breaks != "" {
+		counts[breaks+" drawn"]++
+	}
+	for k, res := range rep.Results {
+		cut := strings.Contains(res.LevelReason, "seeding phase")
+		if cut && breaks != "" {
+			counts[breaks+" cut"]++
+		}
+		if cut {
+			form := "state"
+			switch {
+			case strings.Contains(res.LevelReason, "up while ctl = "):
+				form = "ctl"
+			case strings.Contains(res.LevelReason, "up while boot = ") && strings.Contains(src, "name: sx, from: A"):
+				form = "bootloop"
+			case strings.Contains(res.LevelReason, "up while boot = "):
+				form = "boot"
+			}
+			counts[fmt.Sprintf("%s %v", form, res.Verdict)]++
+		}
+		switch {
+		case cut && res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
+			t.Errorf("system %s: %s: answered %v through the seeding phase; only proofs and runs are", id, res.Property.Name, res.Verdict)
+		case prove.AskedAgain(res):
+			t.Errorf("system %s: %s refuted through the seeding phase, and asked again\n%s", id, res.Property.Name, src)
+		case cut && res.Verdict == prove.Proved && !strings.Contains(res.LevelReason, "joined into one"):
+			counts["proof not joined"]++
+		case cut && res.Verdict == prove.Proved:
+			checkAsWritten(t, ctx, s, 0, sys, k, res)
+		}
+	}
+	sizes := [][]int{nil}
+	if family {
+		sizes = [][]int{{1}, {2}}
+	}
+	for _, params := range sizes {
+		holds := explorePhase(t, instanceAt(t, id, sys, params))
+		if holds == nil {
+			t.Fatalf("system %s at %v: too large to explore\n%s", id, params, src)
+		}
+		for _, res := range rep.Results {
+			name := res.Property.Name
+			switch {
+			case res.Verdict == prove.Proved && !holds[name]:
+				t.Errorf("system %s at %v: %s proved, fails by exploration (%s)\n%s", id, params, name, res.LevelReason, src)
+			case res.Verdict == prove.Refuted && holds[name] && (!family || fmt.Sprint(res.Params) == fmt.Sprint(params)):
+				t.Errorf("system %s at %v: %s refuted there, holds by exploration\n%s", id, params, name, src)
+			}
+		}
+	}
+}
+
+// seedSystem draws a system with a seeding phase and the YAML that says
+// it; family says whether it has workers (a group of n), breaks names
+// the condition of the cut it breaks, "" for none.
+func seedSystem(r *rand.Rand) (src string, family bool, breaks string) {
+	var b strings.Builder
+	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
+	family = r.Intn(2) == 0
+	if r.Intn(4) == 0 {
+		breaks = pick("guarded", "bytwo", "reenter", "nowait", "twoboot")
+		if breaks == "nowait" && !family {
+			breaks = ""
+		}
+	}
+	hx, hy := 1+r.Intn(3), 1+r.Intn(3)
+	b.WriteString("name: seeded\n")
+	if family {
+		b.WriteString("params: [n]\nassume: \"n >= 1\"\n")
+	}
+	fmt.Fprintf(&b, "shared:\n  x: {type: \"0..%d\", init: %d}\n  y: {type: \"0..%d\", init: 0}\n  z: {type: \"0..3\", init: %d}\n", hx, r.Intn(2), hy, r.Intn(2))
+	b.WriteString("states: [Boot, A, B, C, W0, W1]\ngroups:\n")
+	boot := 1
+	if breaks == "twoboot" {
+		boot = 2
+	}
+	fmt.Fprintf(&b, "  ctl: %d\n", boot)
+	if family {
+		b.WriteString("  w: n\n")
+	}
+	b.WriteString("init:\n  ctl: Boot\n")
+	if family {
+		b.WriteString("  w: W0\n")
+	}
+	b.WriteString("transitions:\n")
+	seedx := `{name: sx, from: Boot, to: Boot, update: "x := x + 1"}`
+	switch {
+	case breaks == "guarded":
+		// y counts up too (sy below), so that the guard is no
+		// constant.
+		seedx = `{name: sx, from: Boot, to: Boot, guard: "y = 0", update: "x := x + 1"}`
+	case breaks == "bytwo":
+		seedx = `{name: sx, from: Boot, to: Boot, update: "x := x + 2"}`
+	case r.Intn(3) == 0:
+		seedx = `{name: sx, from: Boot, to: Boot, guard: "#Boot >= 1", update: "x := x + 1"}`
+	}
+	fmt.Fprintf(&b, "  - %s\n", seedx)
+	if r.Intn(3) > 0 || breaks == "guarded" {
+		b.WriteString("  - {name: sy, from: Boot, to: Boot, update: \"y := y + 1\"}\n")
+	}
+	guard := func() string {
+		return pick("x >= 1", "x = y", "x + y <= 2", "y >= 1 & x <= 1", "z = 0 | x >= 2", "true")
+	}
+	update := func() string {
+		return pick("z := x", "x := x - 1", "y := 0", "z := z + 1", "x := y; y := x", "")
+	}
+	step := func(name, from, to string) {
+		fmt.Fprintf(&b, "  - {name: %s, from: %s, to: %s, guard: %q", name, from, to, guard())
+		if u := update(); u != "" {
+			fmt.Fprintf(&b, ", update: %q", u)
+		}
+		b.WriteString("}\n")
+	}
+	step("e1", "Boot", "A")
+	if r.Intn(2) == 0 {
+		step("e2", "Boot", "B")
+	}
+	step("ab", "A", "B")
+	step("bc", "B", "C")
+	step("aa", "A", "A")
+	if r.Intn(2) == 0 {
+		step("cc", "C", "C")
+	}
+	if breaks == "reenter" {
+		b.WriteString("  - {name: cb, from: C, to: Boot}\n")
+	}
+	if family {
+		wait := `"#Boot = 0 & x >= 1"`
+		if breaks == "nowait" {
+			wait = `"x >= 1"`
+		}
+		fmt.Fprintf(&b, "  - {name: w01, from: W0, to: W1, guard: %s, update: %q}\n", wait, pick("x := x - 1", "y := y + 1", "z := x"))
+	}
+	b.WriteString("properties:\n")
+	atoms := []string{"x <= 1", "x + y <= 2", "y = 0", "z <= 1", "z <= x", "x >= 1", "#A = 0", "#C = 0", "#Boot = 1"}
+	for k := range 4 {
+		p, q := atoms[r.Intn(len(atoms))], atoms[r.Intn(len(atoms))]
+		fmt.Fprintf(&b, "  p%d: \"AG (%s -> %s)\"\n", k, p, q)
+	}
+	if family {
+		b.WriteString("  pw: \"AG (#W1 >= 1 -> #Boot = 0)\"\n")
+	}
+	return b.String(), family, breaks
+}
+
+// seedFlagSystem draws a system whose seeding phase a flag keeps (see
+// TestSeedingPhaseRandom), the YAML that says it, whether its group's
+// size is n, and the condition of the cut it breaks ("" for none): a
+// process step that does not wait for !boot, a step that sets boot
+// again, or a seed enabled after the phase too.
+func seedFlagSystem(r *rand.Rand) (src string, family bool, breaks string) {
+	var b strings.Builder
+	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
+	family = r.Intn(2) == 0
+	if r.Intn(4) == 0 {
+		breaks = pick("nowait", "unset", "always")
+	}
+	b.WriteString("name: flagged\n")
+	size := fmt.Sprint(1 + r.Intn(2))
+	if family {
+		b.WriteString("params: [n]\nassume: \"n >= 1\"\n")
+		size = "n"
+	}
+	fmt.Fprintf(&b, "shared:\n  boot: {type: bool, init: true}\n  x: {type: \"0..%d\", init: %d}\n  y: {type: \"0..%d\", init: 0}\n  z: {type: \"0..3\", init: %d}\n", 1+r.Intn(3), r.Intn(2), 1+r.Intn(3), r.Intn(2))
+	fmt.Fprintf(&b, "states: [A, B, C]\ngroups:\n  p: %s\ninit: A\n", size)
+	guard := func() string {
+		return pick("x >= 1", "x = y", "x + y <= 2", "y >= 1 & x <= 1", "z = 0 | x >= 2", "true")
+	}
+	update := func() string {
+		return pick("z := x", "x := x - 1", "y := 0", "z := z + 1", "x := y; y := x", "")
+	}
+	wait := "!boot"
+	// The seeds are environment steps, or (at a fixed size, half the
+	// time) self-loops of the processes in A, which no step moves
+	// while boot holds.
+	var seeds strings.Builder
+	loops := !family && r.Intn(2) == 0
+	seed := func(name, guard, update string) {
+		if loops {
+			fmt.Fprintf(&seeds, "  - {name: %s, from: A, to: A, guard: %q, update: %q}\n", name, guard, update)
+		} else {
+			fmt.Fprintf(&b, "  - {name: %s, guard: %q, update: %q}\n", name, guard, update)
+		}
+	}
+	b.WriteString("environment:\n")
+	if breaks == "always" {
+		seed("sx", "true", "x := x + 1")
+	} else {
+		seed("sx", "boot", "x := x + 1")
+	}
+	if r.Intn(3) > 0 {
+		seed("sy", "boot = true", "y := y + 1")
+	}
+	exit := "boot := false"
+	if u := update(); u != "" {
+		exit += "; " + u
+	}
+	fmt.Fprintf(&b, "  - {name: go, guard: \"boot & (%s)\", update: %q}\n", guard(), exit)
+	if breaks == "unset" {
+		b.WriteString("  - {name: again, guard: \"!boot & #C >= 1\", update: \"boot := true\"}\n")
+	}
+	b.WriteString("transitions:\n")
+	b.WriteString(seeds.String())
+	for k, st := range [][2]string{{"A", "B"}, {"B", "C"}, {"A", "A"}, {"C", "C"}} {
+		g := wait + " & (" + guard() + ")"
+		if breaks == "nowait" && k == 0 {
+			g = guard()
+		}
+		fmt.Fprintf(&b, "  - {name: t%d, from: %s, to: %s, guard: %q", k, st[0], st[1], g)
+		if u := update(); u != "" {
+			fmt.Fprintf(&b, ", update: %q", u)
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("properties:\n")
+	atoms := []string{"x <= 1", "x + y <= 2", "y = 0", "z <= 1", "z <= x", "x >= 1", "#A = 0", "#C = 0", "boot"}
+	for k := range 4 {
+		p, q := atoms[r.Intn(len(atoms))], atoms[r.Intn(len(atoms))]
+		fmt.Fprintf(&b, "  p%d: \"AG (%s -> %s)\"\n", k, p, q)
+	}
+	return b.String(), family, breaks
+}
