@@ -1066,9 +1066,18 @@ func (c *phaseCarrier) carryRun(ctx context.Context, index int, res *Result, pha
 			cur = end.Clone()
 			for g := range cur.Counts {
 				for _, t := range c.ph.targets[g] {
-					cur.Counts[g][c.ph.first] += cur.Counts[g][t]
-					cur.Counts[g][t] = 0
+					moved := cur.Counts[g][t]
+					if c.ph.startMove {
+						// One process moved, and the variables it
+						// wrote start at their initial values.
+						moved = min(moved, 1)
+					}
+					cur.Counts[g][c.ph.first] += moved
+					cur.Counts[g][t] -= moved
 				}
+			}
+			for j := range c.ph.startWrites {
+				cur.Shared[j] = inst.Shared[j].Init
 			}
 			out.States = append(out.States, stateOf(inst, cur, withGroups), stateOf(inst, end, withGroups))
 		} else {

@@ -99,6 +99,11 @@ type initialPhase struct {
 	// of I at once.
 	oneStep   bool
 	startName string
+	// startMove says that the start step is a start move
+	// (startstep.go): the move of the one process in I, which gives the
+	// shared variables of startWrites (by index) their values.
+	startMove   bool
+	startWrites map[int]int
 	// seeded, for a seeding phase (seeds.go), are the shared variables
 	// its seeds count up (by index); oneStep is set too, the phase's
 	// configurations being the rest system's initial ones. mode, when
@@ -558,6 +563,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 		ph, ok, err = cutStart(sys)
 	}
 	if err == nil && !ok {
+		ph, ok, err = cutStartMove(sys)
+	}
+	if err == nil && !ok {
 		ph, ok, err = cutSeeds(sys)
 	}
 	if err != nil {
@@ -721,7 +729,7 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 						in, after := ph.phaseTest(sys)
 						r.LevelReason += "; the seeding phase (" + ph.seedsText(sys) + ") cut off: the system without them, those variables starting anywhere from their initial value, proved on its own, its invariant and its initial configurations joined into one of the system's group-counter model (" + in + " in the phase, " + after + " after), re-checked"
 					} else if ph.oneStep {
-						r.LevelReason += "; the initial phase (the start step " + ph.startName + ", which moves every process out of " + sys.States[ph.first] + " at once) cut off: the steps after it proved on their own, their invariant and the initial configurations joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 initially, = 0 after), re-checked"
+						r.LevelReason += "; the initial phase (the start step " + ph.startName + ", " + ph.startText(sys) + ") cut off: the steps after it proved on their own, their invariant and the initial configurations joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 initially, = 0 after), re-checked"
 					} else {
 						r.LevelReason += "; the initial phase and the steps after it (from the phase's ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 in the phase, = 0 after), re-checked"
 					}

@@ -37,7 +37,7 @@ func TestSeedingPhaseRandom(t *testing.T) {
 	counts := map[string]int{}
 	r := rand.New(rand.NewSource(31))
 	for i := range n {
-		src, family, breaks := seedSystem(r)
+		src, family, breaks := seedSystem(r, breakAt(i, "guarded", "bytwo", "reenter", "nowait", "twoboot"))
 		seedCheck(t, ctx, s, fmt.Sprintf("seed-%d", i), src, family, breaks, counts)
 	}
 	// A second batch keeps the phase by a flag: boot, a shared boolean,
@@ -45,15 +45,15 @@ func TestSeedingPhaseRandom(t *testing.T) {
 	// it false (the exit), and process steps that wait for !boot.
 	r = rand.New(rand.NewSource(32))
 	for i := range n / 2 {
-		src, family, breaks := seedFlagSystem(r)
+		src, family, breaks := seedFlagSystem(r, breakAt(i, "nowait", "unset", "always"))
 		seedCheck(t, ctx, s, fmt.Sprintf("flag-%d", i), src, family, breaks, counts)
 	}
 	t.Logf("verdicts: %v", counts)
 	// Kept by the state Boot (one process, no workers: the cut sees
-	// it as written), by the controller read as a variable (ctl, with
+	// it as written; after a start move from Boot0 or not), by the controller read as a variable (ctl, with
 	// workers), and by a flag (seeds by the environment, or by
 	// self-loops of processes).
-	for _, form := range []string{"state", "ctl", "boot", "bootloop"} {
+	for _, form := range []string{"state", "move", "ctl", "boot", "bootloop"} {
 		for _, v := range []prove.Verdict{prove.Proved, prove.Refuted} {
 			if counts[fmt.Sprintf("%s %v", form, v)] == 0 {
 				t.Errorf("no property %v through a seeding phase kept by %s", v, form)
@@ -97,6 +97,8 @@ func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, 
 		if cut {
 			form := "state"
 			switch {
+			case strings.Contains(res.LevelReason, "start step e0"):
+				form = "move"
 			case strings.Contains(res.LevelReason, "up while ctl = "):
 				form = "ctl"
 			case strings.Contains(res.LevelReason, "up while boot = ") && strings.Contains(src, "name: sx, from: A"):
@@ -138,26 +140,35 @@ func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, 
 	}
 }
 
-// seedSystem draws a system with a seeding phase and the YAML that says
-// it; family says whether it has workers (a group of n), breaks names
-// the condition of the cut it breaks, "" for none.
-func seedSystem(r *rand.Rand) (src string, family bool, breaks string) {
+// breakAt returns the condition of the cut the i-th system drawn breaks:
+// every fourth breaks one, in turn, the others none ("").
+func breakAt(i int, conditions ...string) string {
+	if i%4 != 3 {
+		return ""
+	}
+	return conditions[i/4%len(conditions)]
+}
+
+// seedSystem draws a system with a seeding phase that breaks the
+// condition breaks of the cut ("" for none) and the YAML that says it;
+// family says whether it has workers (a group of n, which "nowait"
+// needs); the third result is breaks.
+func seedSystem(r *rand.Rand, breaks string) (src string, family bool, _ string) {
 	var b strings.Builder
 	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
-	family = r.Intn(2) == 0
-	if r.Intn(4) == 0 {
-		breaks = pick("guarded", "bytwo", "reenter", "nowait", "twoboot")
-		if breaks == "nowait" && !family {
-			breaks = ""
-		}
-	}
+	family = r.Intn(2) == 0 || breaks == "nowait"
 	hx, hy := 1+r.Intn(3), 1+r.Intn(3)
 	b.WriteString("name: seeded\n")
 	if family {
 		b.WriteString("params: [n]\nassume: \"n >= 1\"\n")
 	}
 	fmt.Fprintf(&b, "shared:\n  x: {type: \"0..%d\", init: %d}\n  y: {type: \"0..%d\", init: 0}\n  z: {type: \"0..3\", init: %d}\n", hx, r.Intn(2), hy, r.Intn(2))
-	b.WriteString("states: [Boot, A, B, C, W0, W1]\ngroups:\n")
+	// A third of the systems without workers start the controller in
+	// Boot0, whose one step, to Boot, may write z or count x up once
+	// (a start move, startstep.go): the seeding phase is then cut
+	// after that one is.
+	chain := !family && breaks == "" && r.Intn(3) == 0
+	b.WriteString("states: [Boot, A, B, C, W0, W1, Boot0]\ngroups:\n")
 	boot := 1
 	if breaks == "twoboot" {
 		boot = 2
@@ -166,11 +177,18 @@ func seedSystem(r *rand.Rand) (src string, family bool, breaks string) {
 	if family {
 		b.WriteString("  w: n\n")
 	}
-	b.WriteString("init:\n  ctl: Boot\n")
+	if chain {
+		b.WriteString("init:\n  ctl: Boot0\n")
+	} else {
+		b.WriteString("init:\n  ctl: Boot\n")
+	}
 	if family {
 		b.WriteString("  w: W0\n")
 	}
 	b.WriteString("transitions:\n")
+	if chain {
+		fmt.Fprintf(&b, "  - {name: e0, from: Boot0, to: Boot%s}\n", pick("", `, update: "z := 1"`, `, update: "x := x + 1"`, `, update: "z := 2; y := y + 1"`))
+	}
 	seedx := `{name: sx, from: Boot, to: Boot, update: "x := x + 1"}`
 	switch {
 	case breaks == "guarded":
@@ -210,7 +228,8 @@ func seedSystem(r *rand.Rand) (src string, family bool, breaks string) {
 		step("cc", "C", "C")
 	}
 	if breaks == "reenter" {
-		b.WriteString("  - {name: cb, from: C, to: Boot}\n")
+		// An unguarded exit to B and back: B is entered in some run.
+		b.WriteString("  - {name: eb, from: Boot, to: B}\n  - {name: bb, from: B, to: Boot}\n")
 	}
 	if family {
 		wait := `"#Boot = 0 & x >= 1"`
@@ -232,17 +251,15 @@ func seedSystem(r *rand.Rand) (src string, family bool, breaks string) {
 }
 
 // seedFlagSystem draws a system whose seeding phase a flag keeps (see
-// TestSeedingPhaseRandom), the YAML that says it, whether its group's
-// size is n, and the condition of the cut it breaks ("" for none): a
-// process step that does not wait for !boot, a step that sets boot
-// again, or a seed enabled after the phase too.
-func seedFlagSystem(r *rand.Rand) (src string, family bool, breaks string) {
+// TestSeedingPhaseRandom) that breaks the condition breaks of the cut
+// ("" for none: "nowait", a process step that does not wait for !boot;
+// "unset", a step that sets boot again; "always", a seed enabled after
+// the phase too), the YAML that says it, whether its group's size is
+// n, and breaks.
+func seedFlagSystem(r *rand.Rand, breaks string) (src string, family bool, _ string) {
 	var b strings.Builder
 	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
 	family = r.Intn(2) == 0
-	if r.Intn(4) == 0 {
-		breaks = pick("nowait", "unset", "always")
-	}
 	b.WriteString("name: flagged\n")
 	size := fmt.Sprint(1 + r.Intn(2))
 	if family {

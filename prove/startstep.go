@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/vsym/vsym/gsst"
@@ -158,4 +159,181 @@ func cutStart(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, err
 	}
 	return ph, true, nil
+}
+
+// A start move: the start step as one process's move. One process
+// starts alone in a state I (seeds.go's oneStarts), nothing enters I,
+// and the one step out of I is a transition of it, unguarded, moving
+// nobody else, whose update sets shared variables that start at one
+// value to constants or adds constants to them; every other step needs
+// a process elsewhere (the system has that one process) or waits for
+// "#I = 0". So in the initial configuration only that step can fire,
+// and it fires once: every run is the initial configuration, the step,
+// and a run of the rest system, the system whose process starts in the
+// step's target and whose written variables start at the values the
+// step gives them (a controller that moves from Boot1 to Boot2 before
+// it seeds, or puts the fixed initial tokens in place in one step).
+// The cut and the carrying are the start step's, with the run carried
+// from the run's start with the process back in I and the written
+// variables at their initial values (derived.go).
+
+// cutStartMove finds a start move of sys (see above).
+func cutStartMove(sys *gsst.System) (*initialPhase, bool, error) {
+	if len(sys.Groups) == 0 {
+		return nil, false, nil
+	}
+	live := liveStates(sys)
+	step := -1
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		if stutters(t) || !live[t.From] || !oneStarts(sys, t.From) {
+			continue
+		}
+		if step >= 0 && sys.Transitions[step].From == t.From || t.To == t.From {
+			return nil, false, nil
+		}
+		if step < 0 {
+			step = i
+		}
+	}
+	if step < 0 {
+		return nil, false, nil
+	}
+	t := &sys.Transitions[step]
+	first := t.From
+	if movesOthers(t, live) {
+		return nil, false, nil
+	}
+	writes := map[int]int{} // the values the move gives the variables it writes
+	for k, b := range t.Blocks {
+		if guard := liveGuard(sys, live, b.Guard); guard != presburger.True && !moverImplied(sys, b.Groups, guard, first) {
+			return nil, false, nil
+		}
+		got, ok := startValues(sys, b.Update)
+		if !ok || k > 0 && !maps.Equal(got, writes) {
+			return nil, false, nil
+		}
+		writes = got
+	}
+	alone := oneProcess(sys)
+	entersFirst := func(xs []gsst.Transfer) bool { return refills(xs, live, first) }
+	for i := range sys.Transitions {
+		u := &sys.Transitions[i]
+		if i == step || stutters(u) || !live[u.From] {
+			continue
+		}
+		if u.To == first || entersFirst(u.Broadcast) {
+			return nil, false, nil
+		}
+		if !alone {
+			for _, b := range u.Blocks {
+				if !emptiesFirst(sys, b.Guard, first) {
+					return nil, false, nil
+				}
+			}
+		}
+	}
+	for i := range sys.Rendezvous {
+		rv := &sys.Rendezvous[i]
+		if !alone && !emptiesFirst(sys, rv.Guard, first) || entersFirst(rv.Broadcast) {
+			return nil, false, nil
+		}
+		for _, p := range rv.Parts {
+			if p.From == first || p.To == first {
+				return nil, false, nil
+			}
+		}
+	}
+	for e := range sys.Environment {
+		env := &sys.Environment[e]
+		if !emptiesFirst(sys, env.Guard, first) || entersFirst(env.Broadcast) {
+			return nil, false, nil
+		}
+	}
+
+	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, startName: sys.TransitionName(t), startMove: true, startWrites: writes}
+	for _, st := range []int{first, t.To} {
+		ph.touched[sys.TotalVar(st)] = true
+		for g := range sys.Groups {
+			ph.touched[sys.GroupVar(st, g)] = true
+		}
+	}
+	for j := range writes {
+		ph.touched[sys.SharedVar(j)] = true
+	}
+	ph.start[sys.TotalVar(first)] = presburger.Term{}
+	for g := range sys.Groups {
+		ph.start[sys.GroupVar(first, g)] = presburger.Term{}
+		if sys.Init[g][first] > 0 {
+			ph.targets[g] = []int{t.To}
+		}
+	}
+	phase := sys.Spec()
+	phase.Properties, phase.Fairness = nil, gsst.Fairness{}
+	phase.Transitions, phase.Rendezvous, phase.Environment = []gsst.Transition{*t}, nil, nil
+	var err error
+	if ph.phase, err = gsst.New(phase); err != nil {
+		return nil, false, err
+	}
+	rest := sys.Spec()
+	rest.Properties, rest.Fairness = nil, gsst.Fairness{}
+	rest.Transitions = slices.Delete(slices.Clone(rest.Transitions), step, step+1)
+	rest.Init = slices.Clone(rest.Init)
+	for g := range rest.Init {
+		if rest.Init[g][first] > 0 {
+			rest.Init[g] = slices.Clone(rest.Init[g])
+			rest.Init[g][first]--
+			rest.Init[g][t.To]++
+		}
+	}
+	rest.Shared = slices.Clone(rest.Shared)
+	for j, k := range writes {
+		v := &rest.Shared[j]
+		v.Init, v.InitHi, v.InitTerm, v.InitText = k, k, presburger.ConstTerm(int64(k)), ""
+	}
+	if ph.rest, err = gsst.New(rest); err != nil {
+		return nil, false, err
+	}
+	return ph, true, nil
+}
+
+// startValues reads a start move's update: each assignment sets an
+// integer shared variable that starts at one value (not over the
+// parameters) to a constant, or adds one to it, within its domain (a
+// value outside would block the move, which then never fires); the
+// values it gives them, by index.
+func startValues(sys *gsst.System, u gsst.Update) (map[int]int, bool) {
+	out := map[int]int{}
+	for _, a := range u.Assign {
+		j, ok := sys.SharedOf(a.Var)
+		if !ok {
+			return nil, false
+		}
+		v := &sys.Shared[j]
+		if v.InitSeveral() || !v.InitTerm.IsConst() {
+			return nil, false
+		}
+		var k int64
+		switch ms := a.Value.Monos; {
+		case len(ms) == 0:
+			k = a.Value.Const
+		case len(ms) == 1 && ms[0].Var == a.Var && ms[0].Coef == 1:
+			k = int64(v.Init) + a.Value.Const
+		default:
+			return nil, false
+		}
+		if k < int64(v.Lo) || !v.Unbounded && k > int64(v.Hi) {
+			return nil, false
+		}
+		out[j] = int(k)
+	}
+	return out, true
+}
+
+// startText says what ph's start step does, for the reasons printed.
+func (ph *initialPhase) startText(sys *gsst.System) string {
+	if ph.startMove {
+		return "the one move out of " + sys.States[ph.first] + " of the one process there"
+	}
+	return "which moves every process out of " + sys.States[ph.first] + " at once"
 }
