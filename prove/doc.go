@@ -49,8 +49,10 @@
 // the steps after it (phase.go); so has one whose processes all start
 // in a state that one environment step empties at once, every other
 // step needing a mover elsewhere or "#I = 0" (a start step,
-// startstep.go), the steps after it asked from the configurations it
-// leads to; and so has one whose one process in a state I (or a
+// startstep.go; or the one move of one process alone in its first
+// state, a start move), the steps after it asked from the
+// configurations it leads to; and so has one whose one process in a
+// state I (or a
 // variable at its initial value) lets steps count shared variables up
 // one at a time before anything else moves (a seeding phase, seeds.go),
 // the steps after it asked with those variables starting in ranges. A

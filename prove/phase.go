@@ -105,11 +105,12 @@ type initialPhase struct {
 	startMove   bool
 	startWrites map[int]int
 	// seeded, for a seeding phase (seeds.go), are the shared variables
-	// its seeds count up (by index); oneStep is set too, the phase's
+	// its seeds count up (by index), with their seeds; oneStep is set
+	// too, the phase's
 	// configurations being the rest system's initial ones. mode, when
 	// not nil, is the shared variable that keeps the phase (else the
 	// state first keeps it).
-	seeded map[int]bool
+	seeded map[int][]seedRule
 	mode   *seedMode
 }
 

@@ -11,22 +11,25 @@ import (
 
 // A seeding phase: one process starts in a state I that nothing
 // enters, and while it is there it may count shared variables up, each
-// by a self-loop on I of its own, unguarded, whose update is "x := x +
-// 1" (seeds: a translation that has a controller put the initial
-// tokens of a net in place one by one, "Boot" with a loop per seeded
-// place, before it moves on). Every other step either leaves I (an
-// exit, any guard and update) or cannot fire while the process is in I
-// (the system has that one process, so a step needs it elsewhere, or
-// the step waits for "#I = 0"). The seeds commute, and none fires once
-// the process has left I, so the configurations a run reaches are
-// exactly those of the rest system, the system without the seeds
-// whose seeded variables start anywhere from their initial value up
-// (to their greatest value: a seed past it is not enabled, domain
-// blocking): its initial configurations are the phase's (I with any
-// seeded values), and from one of them it runs as the system does
-// once the seeds are done. No link is needed: a safety property (its
-// premise reading no seeded variable) holds on the system exactly when
-// it holds on the rest system.
+// by self-loops on I of its own whose update is "x := x + c" (c >= 1)
+// and whose guard reads x alone, if anything (seeds: a translation that
+// has a controller put the initial tokens of a net in place one by
+// one, "Boot" with a loop per seeded place, "x6 < 5" for a place of 5,
+// before it moves on). Every other step either leaves I (an exit, any
+// guard and update) or cannot fire while the process is in I (the
+// system has that one process, so a step needs it elsewhere, or the
+// step waits for "#I = 0"). The seeds of one variable touch no other,
+// and none fires once the process has left I, so the configurations a
+// run reaches are exactly those of the rest system, the system without
+// the seeds whose seeded variables start at the values the seeds give
+// them, when those are an interval (seedValues; a seed past the
+// domain's greatest value is not enabled, domain blocking): its initial
+// configurations are the phase's (I with any seeded values), and from
+// one of them it runs as the system does once the seeds are done. No
+// link is needed: a safety property (its premise reading no seeded
+// variable) holds on the system exactly when it holds on the rest
+// system. The phase may also be kept by a shared variable at its
+// initial value instead of a state (seedsInMode).
 //
 // The cut is phase.go's with the phase system the seeds alone and the
 // rest system so started (kanban seeded so, from a Boot state, was
@@ -39,7 +42,8 @@ import (
 //	In > 0 & RestInit  |  In = 0 & (Fixed | RestInv & Stay)
 //
 // and a run of the rest system is carried with the seeds that reach its
-// start before it, one step per unit, replayed on the system.
+// start before it, the fewest for each variable, replayed on the
+// system.
 
 // maxSeedSteps bounds the seeds carryRun writes before a run of the
 // rest system: a start further out is left to the system as written.
@@ -76,14 +80,16 @@ func cutSeeds(sys *gsst.System) (*initialPhase, bool, error) {
 	rest.Transitions = filter(rest.Transitions, func(i int) bool { return !isSeed(i) })
 	rest.Environment = filter(rest.Environment, func(i int) bool { return !isEnvSeed(i) })
 	rest.Shared = slices.Clone(rest.Shared)
-	for j := range ph.seeded {
+	for j, rules := range ph.seeded {
 		v := &rest.Shared[j]
-		v.InitRange, v.InitText = true, ""
-		v.InitHiTerm = presburger.Term{}
-		if v.Unbounded {
-			v.InitNoHi = true
-		} else {
-			v.InitHi = v.Hi
+		hi, noHi, ok := seedValues(v, sys.SharedVar(j), rules)
+		if !ok {
+			return nil, false, nil
+		}
+		v.InitText, v.InitHiTerm = "", presburger.Term{}
+		v.InitRange, v.InitNoHi, v.InitHi = noHi || hi > int64(v.Init), noHi, int(hi)
+		if noHi {
+			v.InitHi = v.Init
 		}
 	}
 	if ph.rest, err = gsst.New(rest); err != nil {
@@ -110,7 +116,7 @@ type seedSteps struct{ trans, env []int }
 
 // newSeeding returns the initialPhase of a seeding phase, its fields
 // but the systems set.
-func newSeeding(sys *gsst.System, first int, mode *seedMode, seeded map[int]bool) *initialPhase {
+func newSeeding(sys *gsst.System, first int, mode *seedMode, seeded map[int][]seedRule) *initialPhase {
 	return &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, seeded: seeded, mode: mode}
 }
 
@@ -122,14 +128,16 @@ type seedMode struct{ shared, value int }
 // phase without its systems, and the seeds (indices into
 // sys.Transitions).
 func seedsInState(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSteps, ok bool) {
-	// I is the state of the self-loops that count up (all of them).
+	// I is the state of the self-loops that count up where one process
+	// starts (all of them: a net's rule that only adds, a self-loop of
+	// a state entered later, is no seed).
 	first := -1
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
-		if t.From != t.To || stutters(t) || !live[t.From] {
+		if t.From != t.To || stutters(t) || !live[t.From] || !oneStarts(sys, t.From) {
 			continue
 		}
-		if _, ok := seedOf(sys, live, t, t.From); ok {
+		if _, _, ok := seedOf(sys, live, t, t.From); ok {
 			if first >= 0 && t.From != first {
 				return nil, seedSteps{}, false
 			}
@@ -140,7 +148,7 @@ func seedsInState(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSt
 		return nil, seedSteps{}, false
 	}
 	alone := oneProcess(sys)
-	seeded := map[int]bool{}
+	seeded := map[int][]seedRule{}
 	entersFirst := func(xs []gsst.Transfer) bool { return refills(xs, live, first) }
 	for i := range sys.Transitions {
 		t := &sys.Transitions[i]
@@ -154,11 +162,11 @@ func seedsInState(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSt
 		case t.To == first && t.From != first:
 			return nil, seedSteps{}, false
 		case t.From == first && t.To == first:
-			j, ok := seedOf(sys, live, t, first)
+			j, rule, ok := seedOf(sys, live, t, first)
 			if !ok {
 				return nil, seedSteps{}, false
 			}
-			seeded[j] = true
+			seeded[j] = append(seeded[j], rule)
 			seeds.trans = append(seeds.trans, i)
 		case t.From == first:
 			// An exit: the rest system keeps it as written.
@@ -203,39 +211,39 @@ func seedsInState(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSt
 // sys.Environment).
 func seedsInMode(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSteps, ok bool) {
 	mode, value := -1, 0
-	seeded := map[int]bool{}
-	// seed reads a step as a seed: -1 when it is none, -2 when it is
-	// one of another mode than those before.
-	seed := func(guard presburger.Formula, u gsst.Update) int {
-		v, b, ok := pinned(sys, guard)
+	seeded := map[int][]seedRule{}
+	// seed reads a step as a seed of variable j: j -1 when it is none,
+	// -2 when it is one of another mode than those before.
+	seed := func(guard presburger.Formula, u gsst.Update) (j int, rule seedRule) {
+		v, b, at, ok := pinned(sys, guard)
 		if !ok {
-			return -1
+			return -1, rule
 		}
 		// "v := b" changes nothing where the guard holds (a controller
 		// read as a variable writes its value again on a self-loop).
 		u.Assign = slices.DeleteFunc(slices.Clone(u.Assign), func(a gsst.Assign) bool {
 			return a.Var == sys.SharedVar(v) && a.Value.IsConst() && a.Value.Const == int64(b)
 		})
-		j, ok := countsUp(sys, u)
+		j, c, ok := countUp(sys, u)
 		switch {
-		case !ok:
-			return -1
+		case !ok || !readsOnly(at, sys.SharedVar(j)):
+			return -1, rule
 		case v == j || mode >= 0 && (v != mode || b != value):
-			return -2
+			return -2, rule
 		}
 		mode, value = v, b
-		return j
+		return j, seedRule{c: c, guard: at}
 	}
 	for e := range sys.Environment {
 		env := &sys.Environment[e]
 		if len(env.Broadcast) > 0 {
 			continue
 		}
-		switch j := seed(env.Guard, env.Update); {
+		switch j, rule := seed(env.Guard, env.Update); {
 		case j == -2:
 			return nil, seedSteps{}, false
 		case j >= 0:
-			seeded[j] = true
+			seeded[j] = append(seeded[j], rule)
 			seeds.env = append(seeds.env, e)
 		}
 	}
@@ -250,19 +258,20 @@ func seedsInMode(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSte
 			continue
 		}
 		j := -1
+		var rule seedRule
 		for _, b := range t.Blocks {
-			k := seed(b.Guard, b.Update)
-			if k == -2 || k >= 0 && j >= 0 && k != j {
+			k, r := seed(b.Guard, b.Update)
+			if k == -2 || k >= 0 && j >= 0 && (k != j || !sameRule(r, rule)) {
 				return nil, seedSteps{}, false
 			}
 			if k < 0 {
 				j = -1
 				break
 			}
-			j = k
+			j, rule = k, r
 		}
 		if j >= 0 {
-			seeded[j] = true
+			seeded[j] = append(seeded[j], rule)
 			seeds.trans = append(seeds.trans, i)
 		}
 	}
@@ -318,27 +327,27 @@ func seedsInMode(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSte
 	return newSeeding(sys, -1, &seedMode{mode, value}, seeded), seeds, true
 }
 
-// countsUp reads u as a seed's update, "x := x + 1" of one integer
-// shared variable x that starts at one value; j is x's index.
-func countsUp(sys *gsst.System, u gsst.Update) (j int, ok bool) {
+// countUp reads u as a seed's update, "x := x + c" (c >= 1) of one
+// integer shared variable x that starts at one value; j is x's index.
+func countUp(sys *gsst.System, u gsst.Update) (j int, c int64, ok bool) {
 	adds, ok := increments(sys, u)
 	if !ok || len(adds) != 1 {
-		return 0, false
+		return 0, 0, false
 	}
-	for k, c := range adds {
-		if c != 1 || !sys.Shared[k].InitTerm.IsConst() {
-			return 0, false
+	for k, d := range adds {
+		if d < 1 || !sys.Shared[k].InitTerm.IsConst() {
+			return 0, 0, false
 		}
-		j = k
+		j, c = k, d
 	}
-	return j, true
+	return j, c, true
 }
 
-// pinned reads guard as "v = b" for a shared variable v that starts at
-// b, one value: the guard holds where v = b and at no other value of
-// v's domain (its other atoms, if any, fold away there); v is v's
+// pinned reads guard as "v = b & g" for a shared variable v that starts
+// at b, one value: a conjunct of the guard holds at v = b alone, and at
+// is the guard there (g, its other atoms on v folded away); v is v's
 // index.
-func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, ok bool) {
+func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger.Formula, ok bool) {
 	v = -1
 	for _, c := range presburger.Conjuncts(guard) {
 		a, isCmp := c.(presburger.Cmp)
@@ -360,7 +369,7 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, ok bool) {
 		}
 	}
 	if v < 0 {
-		return 0, 0, false
+		return 0, 0, nil, false
 	}
 	b = sys.Shared[v].Init
 	x := sys.SharedVar(v)
@@ -370,7 +379,7 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, ok bool) {
 		}
 		return presburger.VarTerm(w)
 	})
-	return v, b, exact && at == presburger.True
+	return v, b, at, exact
 }
 
 // oneStarts reports whether exactly one process of sys starts in state
@@ -423,25 +432,115 @@ func oneProcess(sys *gsst.System) bool {
 }
 
 // seedOf reads t, a self-loop on first, as a seed: no transfer, every
-// block unguarded (or guarded by "the mover is there") with the update
-// "x := x + 1" of one integer shared variable x that starts at one
-// value; j is x's index.
-func seedOf(sys *gsst.System, live []bool, t *gsst.Transition, first int) (j int, ok bool) {
+// block with the update "x := x + c" (c >= 1) of one integer shared
+// variable x that starts at one value, and the same guard beyond "the
+// mover is there", one that reads x alone (true for none); j is x's
+// index.
+func seedOf(sys *gsst.System, live []bool, t *gsst.Transition, first int) (j int, rule seedRule, ok bool) {
 	if len(t.Broadcast) > 0 || len(t.Blocks) == 0 {
-		return 0, false
+		return 0, rule, false
 	}
 	j = -1
 	for _, b := range t.Blocks {
-		if guard := liveGuard(sys, live, b.Guard); guard != presburger.True && !moverImplied(sys, b.Groups, guard, first) {
-			return 0, false
+		var own []presburger.Formula
+		for _, c := range presburger.Conjuncts(liveGuard(sys, live, b.Guard)) {
+			if !moverImplied(sys, b.Groups, c, first) {
+				own = append(own, c)
+			}
 		}
-		k, ok := countsUp(sys, b.Update)
-		if !ok || j >= 0 && k != j {
-			return 0, false
+		k, c, ok := countUp(sys, b.Update)
+		r := seedRule{c: c, guard: presburger.Conj(own...)}
+		if !ok || !readsOnly(r.guard, sys.SharedVar(k)) || j >= 0 && (k != j || !sameRule(r, rule)) {
+			return 0, rule, false
 		}
-		j = k
+		j, rule = k, r
 	}
-	return j, true
+	return j, rule, true
+}
+
+// A seedRule is one seed of a variable x: it adds c to x where guard, a
+// formula over x alone (true for none), holds.
+type seedRule struct {
+	c     int64
+	guard presburger.Formula
+}
+
+func sameRule(a, b seedRule) bool {
+	return a.c == b.c && presburger.Format(a.guard, numbered) == presburger.Format(b.guard, numbered)
+}
+
+// readsOnly reports whether f reads no variable but x.
+func readsOnly(f presburger.Formula, x presburger.Var) bool {
+	for _, v := range presburger.FreeVars(f) {
+		if v != x {
+			return false
+		}
+	}
+	return true
+}
+
+// seedValues returns the values the seeds rules of variable v (x in the
+// formulas) give it in the phase, from its initial value on: ok when
+// they are an interval, init..hi, or init and up (noHi). Past top, the
+// greatest constant of the guards, every guard is true or false for
+// good. The values are computed up to top + 2w + 1 (w the widest
+// increment; the domain's greatest value when less): when they reach
+// past top + w, some seed enabled past top fired, and from any value
+// past top its least increment reaches the next ones, every value past
+// top reached; else they end at last, below top + w, from where no seed
+// reaches past the values computed.
+func seedValues(v *gsst.Shared, x presburger.Var, rules []seedRule) (hi int64, noHi, ok bool) {
+	init := int64(v.Init)
+	top := init
+	var widest int64
+	for _, r := range rules {
+		widest = max(widest, r.c)
+		for a := range presburger.Atoms(r.guard) {
+			in, ok := presburger.AtomRange(a, presburger.AtLeast(x, init))
+			if !ok {
+				return 0, false, false
+			}
+			if !in.NoLo {
+				top = max(top, in.Lo)
+			}
+			if !in.NoHi {
+				top = max(top, in.Hi)
+			}
+		}
+	}
+	limit := top + 2*widest + 1
+	if !v.Unbounded {
+		limit = min(limit, int64(v.Hi))
+	}
+	if limit-init > maxSeedSteps {
+		return 0, false, false
+	}
+	reached := make([]bool, limit-init+1)
+	reached[0] = true
+	for k := init; k <= limit; k++ {
+		if !reached[k-init] {
+			continue
+		}
+		for _, r := range rules {
+			if k+r.c <= limit && presburger.Eval(r.guard, func(presburger.Var) int64 { return k }) {
+				reached[k+r.c-init] = true
+			}
+		}
+	}
+	last := init
+	for last < limit && reached[last+1-init] {
+		last++
+	}
+	if slices.Contains(reached[last+1-init:], true) {
+		return 0, false, false
+	}
+	switch {
+	case v.Unbounded && last == limit:
+		return 0, true, true
+	case v.Unbounded && last > top+widest:
+		return 0, false, false // not so: every value past top is reached
+	}
+	return last, false, true
 }
 
 // seededNames lists the seeded variables of ph by name, in the order
@@ -449,7 +548,7 @@ func seedOf(sys *gsst.System, live []bool, t *gsst.Transition, first int) (j int
 func (ph *initialPhase) seededNames(sys *gsst.System) string {
 	var names []string
 	for j := range sys.Shared {
-		if ph.seeded[j] {
+		if _, ok := ph.seeded[j]; ok {
 			names = append(names, sys.Shared[j].Name)
 		}
 	}
@@ -469,31 +568,63 @@ func (c *phaseCarrier) restInit(m *counterabs.ParamModel) (presburger.Formula, b
 
 // seedRun returns the configurations of inst from the one with end's
 // processes and values but the seeded variables at their initial
-// values, through one seed per unit, to end (a run of the seeding
-// phase); ok false when end is not so reached or is too far
-// (maxSeedSteps).
+// values, through the seeds that reach end's values one variable after
+// another (the fewest for each), to end (a run of the seeding phase);
+// ok false when end is not so reached or is too far (maxSeedSteps).
 func (ph *initialPhase) seedRun(inst *gsst.System, end gsst.Config) (run []gsst.Config, ok bool) {
 	cur := end.Clone()
 	for j := range ph.seeded {
 		cur.Shared[j] = inst.Shared[j].Init
-		if end.Shared[j] < cur.Shared[j] {
-			return nil, false
-		}
 	}
 	run = append(run, cur.Clone())
 	for j := range inst.Shared {
-		if !ph.seeded[j] {
+		rules, seeded := ph.seeded[j]
+		if !seeded {
 			continue
 		}
-		for cur.Shared[j] < end.Shared[j] {
-			if len(run) > maxSeedSteps {
-				return nil, false
-			}
-			cur.Shared[j]++
+		path, ok := seedPath(int64(inst.Shared[j].Init), int64(end.Shared[j]), rules)
+		if !ok || len(run)+len(path) > maxSeedSteps {
+			return nil, false
+		}
+		for _, k := range path {
+			cur.Shared[j] = int(k)
 			run = append(run, cur.Clone())
 		}
 	}
 	return run, true
+}
+
+// seedPath returns the values after each seed of a shortest way from
+// init to target by rules (breadth first over init..target: the seeds
+// only add); ok false when there is none.
+func seedPath(init, target int64, rules []seedRule) ([]int64, bool) {
+	if target < init || target-init > maxSeedSteps {
+		return nil, false
+	}
+	from := make([]int64, target-init+1) // the value each was reached from, -1 for none
+	for i := range from {
+		from[i] = -1
+	}
+	from[0] = init
+	for k := init; k < target; k++ {
+		if from[k-init] < 0 {
+			continue
+		}
+		for _, r := range rules {
+			if n := k + r.c; n <= target && from[n-init] < 0 && presburger.Eval(r.guard, func(presburger.Var) int64 { return k }) {
+				from[n-init] = k
+			}
+		}
+	}
+	if from[target-init] < 0 {
+		return nil, false
+	}
+	var path []int64
+	for k := target; k != init; k = from[k-init] {
+		path = append(path, k)
+	}
+	slices.Reverse(path)
+	return path, true
 }
 
 // modelShared returns the variable of m that is shared variable j of

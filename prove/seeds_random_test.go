@@ -68,6 +68,13 @@ func TestSeedingPhaseRandom(t *testing.T) {
 			t.Errorf("%s: no system drawn that breaks the cut so", breaks)
 		}
 	}
+	// Seeds guarded by their own variable, some by 2, and a start
+	// move with a guard on a variable.
+	for _, key := range []string{"own guards cut", "guarded move cut"} {
+		if counts[key] == 0 {
+			t.Errorf("no answer through a seeding phase with %s", strings.TrimSuffix(key, " cut"))
+		}
+	}
 	if counts["proof not joined"] > 0 {
 		t.Errorf("%d proofs through the seeding phase not joined into an invariant of the system", counts["proof not joined"])
 	}
@@ -107,6 +114,12 @@ func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, 
 				form = "boot"
 			}
 			counts[fmt.Sprintf("%s %v", form, res.Verdict)]++
+			if strings.Contains(src, "name: sx2,") {
+				counts["own guards cut"]++
+			}
+			if form == "move" && strings.Contains(src, "to: Boot, guard: ") {
+				counts["guarded move cut"]++
+			}
 		}
 		switch {
 		case cut && res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
@@ -157,12 +170,16 @@ func seedSystem(r *rand.Rand, breaks string) (src string, family bool, _ string)
 	var b strings.Builder
 	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
 	family = r.Intn(2) == 0 || breaks == "nowait"
-	hx, hy := 1+r.Intn(3), 1+r.Intn(3)
+	hx, hy, x0 := 1+r.Intn(3), 1+r.Intn(3), r.Intn(2)
+	if breaks == "bytwo" {
+		// x takes 0 and 2 in the phase, not 1: no interval.
+		hx, x0 = 3, 0
+	}
 	b.WriteString("name: seeded\n")
 	if family {
 		b.WriteString("params: [n]\nassume: \"n >= 1\"\n")
 	}
-	fmt.Fprintf(&b, "shared:\n  x: {type: \"0..%d\", init: %d}\n  y: {type: \"0..%d\", init: 0}\n  z: {type: \"0..3\", init: %d}\n", hx, r.Intn(2), hy, r.Intn(2))
+	fmt.Fprintf(&b, "shared:\n  x: {type: \"0..%d\", init: %d}\n  y: {type: \"0..%d\", init: 0}\n  z: {type: \"0..3\", init: %d}\n", hx, x0, hy, r.Intn(2))
 	// A third of the systems without workers start the controller in
 	// Boot0, whose one step, to Boot, may write z or count x up once
 	// (a start move, startstep.go): the seeding phase is then cut
@@ -187,7 +204,7 @@ func seedSystem(r *rand.Rand, breaks string) (src string, family bool, _ string)
 	}
 	b.WriteString("transitions:\n")
 	if chain {
-		fmt.Fprintf(&b, "  - {name: e0, from: Boot0, to: Boot%s}\n", pick("", `, update: "z := 1"`, `, update: "x := x + 1"`, `, update: "z := 2; y := y + 1"`))
+		fmt.Fprintf(&b, "  - {name: e0, from: Boot0, to: Boot%s%s}\n", pick("", `, guard: "z = 0"`, `, guard: "#Boot0 >= 1 & y <= 0"`), pick("", `, update: "z := 1"`, `, update: "x := x + 1"`, `, update: "z := 2; y := y + 1"`))
 	}
 	seedx := `{name: sx, from: Boot, to: Boot, update: "x := x + 1"}`
 	switch {
@@ -199,6 +216,14 @@ func seedSystem(r *rand.Rand, breaks string) (src string, family bool, _ string)
 		seedx = `{name: sx, from: Boot, to: Boot, update: "x := x + 2"}`
 	case r.Intn(3) == 0:
 		seedx = `{name: sx, from: Boot, to: Boot, guard: "#Boot >= 1", update: "x := x + 1"}`
+	case r.Intn(2) == 0:
+		// Seeds guarded by x itself, some by 2: x's values in the
+		// phase may be an interval (cut) or not.
+		seedx = pick(`{name: sx, from: Boot, to: Boot, guard: "x <= 1", update: "x := x + 1"}`,
+			`{name: sx, from: Boot, to: Boot, guard: "x = 0", update: "x := x + 1"}`) +
+			"\n  - " + pick(`{name: sx2, from: Boot, to: Boot, update: "x := x + 2"}`,
+			`{name: sx2, from: Boot, to: Boot, guard: "#Boot >= 1 & x >= 1", update: "x := x + 2"}`,
+			`{name: sx2, from: Boot, to: Boot, guard: "x = 1", update: "x := x + 1"}`)
 	}
 	fmt.Fprintf(&b, "  - %s\n", seedx)
 	if r.Intn(3) > 0 || breaks == "guarded" {

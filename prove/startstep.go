@@ -205,15 +205,18 @@ func cutStartMove(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, nil
 	}
 	writes := map[int]int{} // the values the move gives the variables it writes
+	var ranges map[int]presburger.Bound
 	for k, b := range t.Blocks {
-		if guard := liveGuard(sys, live, b.Guard); guard != presburger.True && !moverImplied(sys, b.Groups, guard, first) {
-			return nil, false, nil
-		}
 		got, ok := startValues(sys, b.Update)
 		if !ok || k > 0 && !maps.Equal(got, writes) {
 			return nil, false, nil
 		}
 		writes = got
+		in, ok := startRanges(sys, live, &b, first, writes)
+		if !ok || k > 0 && !maps.Equal(in, ranges) {
+			return nil, false, nil
+		}
+		ranges = in
 	}
 	alone := oneProcess(sys)
 	entersFirst := func(xs []gsst.Transfer) bool { return refills(xs, live, first) }
@@ -291,6 +294,18 @@ func cutStartMove(sys *gsst.System) (*initialPhase, bool, error) {
 		v := &rest.Shared[j]
 		v.Init, v.InitHi, v.InitTerm, v.InitText = k, k, presburger.ConstTerm(int64(k)), ""
 	}
+	for j, in := range ranges {
+		// The values the move's guard leaves: the move fires only
+		// there, and the processes of I stay there for good elsewhere
+		// (the phase's configurations, In > 0 & Init).
+		v := &rest.Shared[j]
+		v.Init, v.InitTerm, v.InitText, v.InitHiTerm = int(in.Lo), presburger.ConstTerm(in.Lo), "", presburger.Term{}
+		v.InitRange, v.InitNoHi, v.InitHi = in.NoHi || in.Hi > in.Lo, in.NoHi, int(in.Hi)
+		if in.NoHi {
+			v.InitHi = v.Init
+		}
+		ph.touched[sys.SharedVar(j)] = true
+	}
 	if ph.rest, err = gsst.New(rest); err != nil {
 		return nil, false, err
 	}
@@ -336,4 +351,46 @@ func (ph *initialPhase) startText(sys *gsst.System) string {
 		return "the one move out of " + sys.States[ph.first] + " of the one process there"
 	}
 	return "which moves every process out of " + sys.States[ph.first] + " at once"
+}
+
+// startRanges reads the guard of b, a block of a start move out of
+// first that writes the variables of writes, beyond "the mover is
+// there", as a conjunction of atoms each on one integer shared
+// variable the move does not write, whose initial values are constants:
+// the values of each such variable where the guard holds, within its
+// initial ones (none empty); ok false when the guard is of another form.
+func startRanges(sys *gsst.System, live []bool, b *gsst.Block, first int, writes map[int]int) (map[int]presburger.Bound, bool) {
+	out := map[int]presburger.Bound{}
+	for _, c := range presburger.Conjuncts(liveGuard(sys, live, b.Guard)) {
+		if c == presburger.True || moverImplied(sys, b.Groups, c, first) {
+			continue
+		}
+		a, ok := c.(presburger.Cmp)
+		if !ok || len(a.T.Monos) != 1 {
+			return nil, false
+		}
+		x := a.T.Monos[0].Var
+		j, ok := sys.SharedOf(x)
+		if !ok {
+			return nil, false
+		}
+		v := &sys.Shared[j]
+		if _, written := writes[j]; written || v.Bool || v.Values != nil || !v.InitLow().IsConst() {
+			return nil, false
+		}
+		in, seen := out[j]
+		if !seen {
+			hi, bounded := v.InitHigh()
+			if bounded && !hi.IsConst() {
+				return nil, false
+			}
+			in = presburger.Bound{Var: x, Lo: int64(v.Init), Hi: hi.Const, NoHi: !bounded}
+		}
+		in, ok = presburger.AtomRange(a, in)
+		if !ok || !in.NoHi && in.Hi < in.Lo || in.NoLo {
+			return nil, false
+		}
+		out[j] = in
+	}
+	return out, true
 }
