@@ -971,6 +971,17 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 		}
 		during := presburger.Conj(inPhase, init)
 		after := presburger.Conj(afterPhase, presburger.Disj(fixedNow, restInv))
+		if ph.startMove {
+			// The variables the rest system never writes keep the
+			// values it starts them at; its models fold them to those
+			// constants, which its invariant then need not say
+			// (a value the move writes, nothing after).
+			for j, k := range restConstants(ph.rest) {
+				if x, ok := modelShared(m, j); ok {
+					after = presburger.Conj(after, presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.ConstTerm(int64(k))))
+				}
+			}
+		}
 		return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 	}
 	for j := range m.Shared {

@@ -567,6 +567,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 		ph, ok, err = cutStartMove(sys)
 	}
 	if err == nil && !ok {
+		ph, ok, err = cutModeMove(sys)
+	}
+	if err == nil && !ok {
 		ph, ok, err = cutSeeds(sys)
 	}
 	if err != nil {
@@ -730,7 +733,8 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 						in, after := ph.phaseTest(sys)
 						r.LevelReason += "; the seeding phase (" + ph.seedsText(sys) + ") cut off: the system without them, those variables starting anywhere from their initial value, proved on its own, its invariant and its initial configurations joined into one of the system's group-counter model (" + in + " in the phase, " + after + " after), re-checked"
 					} else if ph.oneStep {
-						r.LevelReason += "; the initial phase (the start step " + ph.startName + ", " + ph.startText(sys) + ") cut off: the steps after it proved on their own, their invariant and the initial configurations joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 initially, = 0 after), re-checked"
+						in, after := ph.phaseTest(sys)
+						r.LevelReason += "; the initial phase (the start step " + ph.startName + ", " + ph.startText(sys) + ") cut off: the steps after it proved on their own, their invariant and the initial configurations joined into one of the system's group-counter model (" + in + " initially, " + after + " after), re-checked"
 					} else {
 						r.LevelReason += "; the initial phase and the steps after it (from the phase's ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (#" + sys.States[ph.first] + " > 0 in the phase, = 0 after), re-checked"
 					}

@@ -83,7 +83,10 @@ func cutSeeds(sys *gsst.System) (*initialPhase, bool, error) {
 	for j, rules := range ph.seeded {
 		v := &rest.Shared[j]
 		hi, noHi, ok := seedValues(v, sys.SharedVar(j), rules)
-		if !ok {
+		if !ok || !noHi && hi == int64(v.Init) {
+			// No interval; or seeds that never fire, whose variable
+			// the rest system's models fold to its constant while the
+			// system's keep it (a proof would not join).
 			return nil, false, nil
 		}
 		v.InitText, v.InitHiTerm = "", presburger.Term{}
@@ -487,8 +490,8 @@ func readsOnly(f presburger.Formula, x presburger.Var) bool {
 // increment; the domain's greatest value when less): when they reach
 // past top + w, some seed enabled past top fired, and from any value
 // past top its least increment reaches the next ones, every value past
-// top reached; else they end at last, below top + w, from where no seed
-// reaches past the values computed.
+// top reached, up to the domain's greatest; else they end at last, at
+// most top + w, from where no seed reaches past the values computed.
 func seedValues(v *gsst.Shared, x presburger.Var, rules []seedRule) (hi int64, noHi, ok bool) {
 	init := int64(v.Init)
 	top := init
@@ -535,12 +538,15 @@ func seedValues(v *gsst.Shared, x presburger.Var, rules []seedRule) (hi int64, n
 		return 0, false, false
 	}
 	switch {
-	case v.Unbounded && last == limit:
-		return 0, true, true
-	case v.Unbounded && last > top+widest:
+	case last <= top+widest:
+		return last, false, true
+	case last < limit:
 		return 0, false, false // not so: every value past top is reached
+	case v.Unbounded:
+		return 0, true, true
 	}
-	return last, false, true
+	// Every value past top, up to the domain's greatest.
+	return int64(v.Hi), false, true
 }
 
 // seededNames lists the seeded variables of ph by name, in the order

@@ -347,6 +347,10 @@ func startValues(sys *gsst.System, u gsst.Update) (map[int]int, bool) {
 
 // startText says what ph's start step does, for the reasons printed.
 func (ph *initialPhase) startText(sys *gsst.System) string {
+	if ph.mode != nil {
+		v := &sys.Shared[ph.mode.shared]
+		return "the one step that can fire while " + v.Name + " = " + v.ValueName(ph.mode.value) + ", which changes it"
+	}
 	if ph.startMove {
 		return "the one move out of " + sys.States[ph.first] + " of the one process there"
 	}
@@ -354,15 +358,15 @@ func (ph *initialPhase) startText(sys *gsst.System) string {
 }
 
 // startRanges reads the guard of b, a block of a start move out of
-// first that writes the variables of writes, beyond "the mover is
-// there", as a conjunction of atoms each on one integer shared
+// first (-1: a move kept by a variable) that writes the variables of
+// writes, beyond "the mover is there", as a conjunction of atoms each on one integer shared
 // variable the move does not write, whose initial values are constants:
 // the values of each such variable where the guard holds, within its
 // initial ones (none empty); ok false when the guard is of another form.
 func startRanges(sys *gsst.System, live []bool, b *gsst.Block, first int, writes map[int]int) (map[int]presburger.Bound, bool) {
 	out := map[int]presburger.Bound{}
 	for _, c := range presburger.Conjuncts(liveGuard(sys, live, b.Guard)) {
-		if c == presburger.True || moverImplied(sys, b.Groups, c, first) {
+		if c == presburger.True || first >= 0 && moverImplied(sys, b.Groups, c, first) {
 			continue
 		}
 		a, ok := c.(presburger.Cmp)
@@ -393,4 +397,206 @@ func startRanges(sys *gsst.System, live []bool, b *gsst.Block, first int, writes
 		out[j] = in
 	}
 	return out, true
+}
+
+// A start move may also be kept by a shared variable v at its initial
+// value b instead of a state (seeds.go's mode: a flag "started" a
+// translation writes, or a controller read as a variable): one step,
+// an environment step or a self-loop of a process that stays in its
+// state until a step moves it (seeds.go's stays), has a guard with the
+// conjunct v = b and otherwise atoms on single variables (startRanges),
+// writes v a constant other than b and other variables as a start move
+// does; every other step is false where v = b, and none writes v
+// anything but a constant other than b. While v = b only that step can
+// fire, once; the rest system starts with v at its value, the guarded
+// variables where the guard holds, the written ones at their values.
+
+// cutModeMove finds a start move kept by a shared variable (see above).
+func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
+	if len(sys.Groups) == 0 {
+		return nil, false, nil
+	}
+	live := liveStates(sys)
+	type found struct {
+		trans, env int // the step: an index into one, -1 in the other
+		v, b       int
+		writes     map[int]int
+		ranges     map[int]presburger.Bound
+	}
+	var move *found
+	// read reads a step as the move: ok false when it is none, refuse
+	// true when the cut cannot be made.
+	read := func(guard presburger.Formula, u gsst.Update) (f found, ok bool) {
+		v, b, at, ok := pinned(sys, guard)
+		if !ok {
+			return f, false
+		}
+		x := sys.SharedVar(v)
+		rest := u
+		rest.Assign = nil
+		setsV := false
+		for _, a := range u.Assign {
+			if a.Var != x {
+				rest.Assign = append(rest.Assign, a)
+				continue
+			}
+			if !a.Value.IsConst() || a.Value.Const == int64(b) {
+				return f, false
+			}
+			setsV = true
+		}
+		if !setsV {
+			return f, false
+		}
+		writes, ok := startValues(sys, rest)
+		if !ok {
+			return f, false
+		}
+		ranges, ok := startRanges(sys, live, &gsst.Block{Guard: at}, -1, writes)
+		if !ok {
+			return f, false
+		}
+		for _, a := range u.Assign {
+			if a.Var == x {
+				writes[v] = int(a.Value.Const)
+			}
+		}
+		return found{v: v, b: b, writes: writes, ranges: ranges}, true
+	}
+	for e := range sys.Environment {
+		env := &sys.Environment[e]
+		if len(env.Broadcast) > 0 {
+			continue
+		}
+		if f, ok := read(env.Guard, env.Update); ok {
+			if move != nil {
+				return nil, false, nil
+			}
+			f.trans, f.env = -1, e
+			move = &f
+		}
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		if t.From != t.To || len(t.Broadcast) > 0 || len(t.Blocks) != 1 || stutters(t) || !live[t.From] || !stays(sys, t, t.From) {
+			continue
+		}
+		if f, ok := read(t.Blocks[0].Guard, t.Blocks[0].Update); ok {
+			if move != nil {
+				return nil, false, nil
+			}
+			f.trans, f.env = i, -1
+			move = &f
+		}
+	}
+	if move == nil {
+		return nil, false, nil
+	}
+	x := sys.SharedVar(move.v)
+	// Every other step: false where v = b, and v written only constants
+	// other than b.
+	other := func(guard presburger.Formula, u gsst.Update) bool {
+		at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
+			if w == x {
+				return presburger.ConstTerm(int64(move.b))
+			}
+			return presburger.VarTerm(w)
+		})
+		if !exact || at != presburger.False {
+			return false
+		}
+		for _, a := range u.Assign {
+			if a.Var == x && (!a.Value.IsConst() || a.Value.Const == int64(move.b)) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range sys.Transitions {
+		t := &sys.Transitions[i]
+		if i == move.trans || stutters(t) || !live[t.From] {
+			continue
+		}
+		for _, b := range t.Blocks {
+			if !other(b.Guard, b.Update) {
+				return nil, false, nil
+			}
+		}
+	}
+	for i := range sys.Rendezvous {
+		if rv := &sys.Rendezvous[i]; !other(rv.Guard, rv.Update) {
+			return nil, false, nil
+		}
+	}
+	for e := range sys.Environment {
+		if env := &sys.Environment[e]; e != move.env && !other(env.Guard, env.Update) {
+			return nil, false, nil
+		}
+	}
+
+	name := ""
+	if move.env >= 0 {
+		name = sys.EnvironmentName(move.env)
+	} else {
+		name = sys.TransitionName(&sys.Transitions[move.trans])
+	}
+	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: -1, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, startName: name, startMove: true, startWrites: move.writes, mode: &seedMode{move.v, move.b}}
+	for j := range move.writes {
+		ph.touched[sys.SharedVar(j)] = true
+	}
+	for j := range move.ranges {
+		ph.touched[sys.SharedVar(j)] = true
+	}
+	phase := sys.Spec()
+	phase.Properties, phase.Fairness = nil, gsst.Fairness{}
+	phase.Rendezvous, phase.Transitions, phase.Environment = nil, nil, nil
+	rest := sys.Spec()
+	rest.Properties, rest.Fairness = nil, gsst.Fairness{}
+	if move.env >= 0 {
+		phase.Environment = []gsst.Environment{sys.Environment[move.env]}
+		rest.Environment = slices.Delete(slices.Clone(rest.Environment), move.env, move.env+1)
+	} else {
+		phase.Transitions = []gsst.Transition{sys.Transitions[move.trans]}
+		rest.Transitions = slices.Delete(slices.Clone(rest.Transitions), move.trans, move.trans+1)
+	}
+	var err error
+	if ph.phase, err = gsst.New(phase); err != nil {
+		return nil, false, err
+	}
+	rest.Shared = slices.Clone(rest.Shared)
+	for j, k := range move.writes {
+		v := &rest.Shared[j]
+		v.Init, v.InitHi, v.InitTerm, v.InitText = k, k, presburger.ConstTerm(int64(k)), ""
+	}
+	for j, in := range move.ranges {
+		v := &rest.Shared[j]
+		v.Init, v.InitTerm, v.InitText, v.InitHiTerm = int(in.Lo), presburger.ConstTerm(in.Lo), "", presburger.Term{}
+		v.InitRange, v.InitNoHi, v.InitHi = in.NoHi || in.Hi > in.Lo, in.NoHi, int(in.Hi)
+		if in.NoHi {
+			v.InitHi = v.Init
+		}
+	}
+	if ph.rest, err = gsst.New(rest); err != nil {
+		return nil, false, err
+	}
+	return ph, true, nil
+}
+
+// restConstants returns the shared variables of rest that start at one
+// constant value and that no step writes, with that value, by index.
+func restConstants(rest *gsst.System) map[int]int {
+	written := map[presburger.Var]bool{}
+	for _, st := range rest.Steps() {
+		for _, a := range st.Update.Assign {
+			written[a.Var] = true
+		}
+	}
+	out := map[int]int{}
+	for j := range rest.Shared {
+		v := &rest.Shared[j]
+		if !written[rest.SharedVar(j)] && !v.InitSeveral() && v.InitTerm.IsConst() {
+			out[j] = v.Init
+		}
+	}
+	return out
 }
