@@ -341,14 +341,23 @@ func phaseCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string,
 				counts[name]++
 			}
 		}
-		for _, res := range rep.Results {
-			name := res.Property.Name
-			switch {
-			case res.Verdict == prove.Proved && !holds[name]:
-				t.Errorf("system %s at %v: %s proved, fails by exploration (%s)\n%s", id, params, name, res.LevelReason, src)
-			case res.Verdict == prove.Refuted && holds[name] && (!family || fmt.Sprint(res.Params) == fmt.Sprint(params)):
-				t.Errorf("system %s at %v: %s refuted there, holds by exploration\n%s", id, params, name, src)
-			}
+		compareExplored(t, id, src, params, family, rep, holds)
+	}
+}
+
+// compareExplored compares the verdicts of rep, on system src, with
+// holds, what exploration found at the parameter values params (nil
+// for a system without a family): a property proved must hold there,
+// one refuted at params (anywhere, without a family) must fail.
+func compareExplored(t *testing.T, id, src string, params []int, family bool, rep *prove.Report, holds map[string]bool) {
+	t.Helper()
+	for _, res := range rep.Results {
+		name := res.Property.Name
+		switch {
+		case res.Verdict == prove.Proved && !holds[name]:
+			t.Errorf("system %s at %v: %s proved, fails by exploration (%s)\n%s", id, params, name, res.LevelReason, src)
+		case res.Verdict == prove.Refuted && holds[name] && (!family || fmt.Sprint(res.Params) == fmt.Sprint(params)):
+			t.Errorf("system %s at %v: %s refuted there, holds by exploration\n%s", id, params, name, src)
 		}
 	}
 }

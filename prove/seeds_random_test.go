@@ -151,15 +151,7 @@ func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, 
 		if holds == nil {
 			t.Fatalf("system %s at %v: too large to explore\n%s", id, params, src)
 		}
-		for _, res := range rep.Results {
-			name := res.Property.Name
-			switch {
-			case res.Verdict == prove.Proved && !holds[name]:
-				t.Errorf("system %s at %v: %s proved, fails by exploration (%s)\n%s", id, params, name, res.LevelReason, src)
-			case res.Verdict == prove.Refuted && holds[name] && (!family || fmt.Sprint(res.Params) == fmt.Sprint(params)):
-				t.Errorf("system %s at %v: %s refuted there, holds by exploration\n%s", id, params, name, src)
-			}
-		}
+		compareExplored(t, id, src, params, family, rep, holds)
 	}
 }
 
