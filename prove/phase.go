@@ -106,10 +106,10 @@ type initialPhase struct {
 	startWrites map[int]int
 	// seeded, for a seeding phase (seeds.go), are the shared variables
 	// its seeds count up (by index), with their seeds; oneStep is set
-	// too, the phase's
-	// configurations being the rest system's initial ones. mode, when
-	// not nil, is the shared variable that keeps the phase (else the
-	// state first keeps it).
+	// too, the phase's configurations being the rest system's initial
+	// ones. mode, when not nil, is the shared variable that keeps the
+	// phase, of a seeding phase or a start move (else the state first
+	// keeps it).
 	seeded map[int][]seedRule
 	mode   *seedMode
 }

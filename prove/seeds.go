@@ -89,11 +89,7 @@ func cutSeeds(sys *gsst.System) (*initialPhase, bool, error) {
 			// system's keep it (a proof would not join).
 			return nil, false, nil
 		}
-		v.InitText, v.InitHiTerm = "", presburger.Term{}
-		v.InitRange, v.InitNoHi, v.InitHi = noHi || hi > int64(v.Init), noHi, int(hi)
-		if noHi {
-			v.InitHi = v.Init
-		}
+		setInitial(v, int64(v.Init), hi, noHi)
 	}
 	if ph.rest, err = gsst.New(rest); err != nil {
 		return nil, false, err
@@ -120,7 +116,9 @@ type seedSteps struct{ trans, env []int }
 // newSeeding returns the initialPhase of a seeding phase, its fields
 // but the systems set.
 func newSeeding(sys *gsst.System, first int, mode *seedMode, seeded map[int][]seedRule) *initialPhase {
-	return &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, seeded: seeded, mode: mode}
+	ph := oneStepPhase(sys, first)
+	ph.seeded, ph.mode = seeded, mode
+	return ph
 }
 
 // seedMode is the shared variable (by index) that keeps a seeding
@@ -285,12 +283,7 @@ func seedsInMode(sys *gsst.System, live []bool) (ph *initialPhase, seeds seedSte
 	// setting v to b.
 	x := sys.SharedVar(mode)
 	other := func(guard presburger.Formula, u gsst.Update) bool {
-		at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
-			if w == x {
-				return presburger.ConstTerm(int64(value))
-			}
-			return presburger.VarTerm(w)
-		})
+		at, exact := atValue(guard, x, value)
 		if !exact {
 			return false
 		}
@@ -375,14 +368,19 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger
 		return 0, 0, nil, false
 	}
 	b = sys.Shared[v].Init
-	x := sys.SharedVar(v)
-	at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
+	at, exact := atValue(guard, sys.SharedVar(v), b)
+	return v, b, at, exact
+}
+
+// atValue is f with x replaced by b, folded (SubstExact; exact false
+// when a constant would leave int64).
+func atValue(f presburger.Formula, x presburger.Var, b int) (at presburger.Formula, exact bool) {
+	return presburger.SubstExact(f, func(w presburger.Var) presburger.Term {
 		if w == x {
 			return presburger.ConstTerm(int64(b))
 		}
 		return presburger.VarTerm(w)
 	})
-	return v, b, at, exact
 }
 
 // oneStarts reports whether exactly one process of sys starts in state

@@ -126,7 +126,8 @@ func cutStart(sys *gsst.System) (*initialPhase, bool, error) {
 			return nil, false, nil
 		}
 	}
-	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, startName: sys.EnvironmentName(step), targets: targets}
+	ph := oneStepPhase(sys, first)
+	ph.startName, ph.targets = sys.EnvironmentName(step), targets
 	for _, st := range append([]int{first}, slices.Concat(targets...)...) {
 		ph.touched[sys.TotalVar(st)] = true
 		for g := range sys.Groups {
@@ -159,6 +160,13 @@ func cutStart(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, err
 	}
 	return ph, true, nil
+}
+
+// oneStepPhase returns the initialPhase of a phase of one step out of
+// first (-1: one a variable keeps), its kind's fields, its systems and
+// the variables a premise must not read left to set.
+func oneStepPhase(sys *gsst.System, first int) *initialPhase {
+	return &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true}
 }
 
 // A start move: the start step as one process's move. One process
@@ -254,7 +262,8 @@ func cutStartMove(sys *gsst.System) (*initialPhase, bool, error) {
 		}
 	}
 
-	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: first, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, startName: sys.TransitionName(t), startMove: true, startWrites: writes}
+	ph := oneStepPhase(sys, first)
+	ph.startName, ph.startMove, ph.startWrites = sys.TransitionName(t), true, writes
 	for _, st := range []int{first, t.To} {
 		ph.touched[sys.TotalVar(st)] = true
 		for g := range sys.Groups {
@@ -289,27 +298,39 @@ func cutStartMove(sys *gsst.System) (*initialPhase, bool, error) {
 			rest.Init[g][t.To]++
 		}
 	}
-	rest.Shared = slices.Clone(rest.Shared)
-	for j, k := range writes {
-		v := &rest.Shared[j]
-		v.Init, v.InitHi, v.InitTerm, v.InitText = k, k, presburger.ConstTerm(int64(k)), ""
-	}
-	for j, in := range ranges {
-		// The values the move's guard leaves: the move fires only
-		// there, and the processes of I stay there for good elsewhere
-		// (the phase's configurations, In > 0 & Init).
-		v := &rest.Shared[j]
-		v.Init, v.InitTerm, v.InitText, v.InitHiTerm = int(in.Lo), presburger.ConstTerm(in.Lo), "", presburger.Term{}
-		v.InitRange, v.InitNoHi, v.InitHi = in.NoHi || in.Hi > in.Lo, in.NoHi, int(in.Hi)
-		if in.NoHi {
-			v.InitHi = v.Init
-		}
+	startAt(rest, writes, ranges)
+	for j := range ranges {
 		ph.touched[sys.SharedVar(j)] = true
 	}
 	if ph.rest, err = gsst.New(rest); err != nil {
 		return nil, false, err
 	}
 	return ph, true, nil
+}
+
+// startAt starts rest's shared variables where a start move leaves
+// them: each of writes at its value, each of ranges in its interval
+// (the values the move's guard leaves: the move fires only there, and
+// elsewhere the phase's configurations, In > 0 & Init, are all there
+// is).
+func startAt(rest *gsst.Spec, writes map[int]int, ranges map[int]presburger.Bound) {
+	rest.Shared = slices.Clone(rest.Shared)
+	for j, k := range writes {
+		setInitial(&rest.Shared[j], int64(k), int64(k), false)
+	}
+	for j, in := range ranges {
+		setInitial(&rest.Shared[j], in.Lo, in.Hi, in.NoHi)
+	}
+}
+
+// setInitial makes v start anywhere from lo to hi (from lo up, with
+// noHi), constants.
+func setInitial(v *gsst.Shared, lo, hi int64, noHi bool) {
+	v.Init, v.InitTerm, v.InitText, v.InitHiTerm = int(lo), presburger.ConstTerm(lo), "", presburger.Term{}
+	v.InitRange, v.InitNoHi, v.InitHi = noHi || hi > lo, noHi, int(hi)
+	if noHi {
+		v.InitHi = v.Init
+	}
 }
 
 // startValues reads a start move's update: each assignment sets an
@@ -424,8 +445,7 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 		ranges     map[int]presburger.Bound
 	}
 	var move *found
-	// read reads a step as the move: ok false when it is none, refuse
-	// true when the cut cannot be made.
+	// read reads a step as the move: ok false when it is none.
 	read := func(guard presburger.Formula, u gsst.Update) (f found, ok bool) {
 		v, b, at, ok := pinned(sys, guard)
 		if !ok {
@@ -496,13 +516,7 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 	// Every other step: false where v = b, and v written only constants
 	// other than b.
 	other := func(guard presburger.Formula, u gsst.Update) bool {
-		at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
-			if w == x {
-				return presburger.ConstTerm(int64(move.b))
-			}
-			return presburger.VarTerm(w)
-		})
-		if !exact || at != presburger.False {
+		if at, exact := atValue(guard, x, move.b); !exact || at != presburger.False {
 			return false
 		}
 		for _, a := range u.Assign {
@@ -540,7 +554,8 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 	} else {
 		name = sys.TransitionName(&sys.Transitions[move.trans])
 	}
-	ph := &initialPhase{touched: map[presburger.Var]bool{}, start: map[presburger.Var]presburger.Term{}, first: -1, targets: make([][]int, len(sys.Groups)), adds: map[int]map[int]int64{}, incr: map[int]bool{}, link: presburger.True, oneStep: true, startName: name, startMove: true, startWrites: move.writes, mode: &seedMode{move.v, move.b}}
+	ph := oneStepPhase(sys, -1)
+	ph.startName, ph.startMove, ph.startWrites, ph.mode = name, true, move.writes, &seedMode{move.v, move.b}
 	for j := range move.writes {
 		ph.touched[sys.SharedVar(j)] = true
 	}
@@ -563,19 +578,7 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 	if ph.phase, err = gsst.New(phase); err != nil {
 		return nil, false, err
 	}
-	rest.Shared = slices.Clone(rest.Shared)
-	for j, k := range move.writes {
-		v := &rest.Shared[j]
-		v.Init, v.InitHi, v.InitTerm, v.InitText = k, k, presburger.ConstTerm(int64(k)), ""
-	}
-	for j, in := range move.ranges {
-		v := &rest.Shared[j]
-		v.Init, v.InitTerm, v.InitText, v.InitHiTerm = int(in.Lo), presburger.ConstTerm(in.Lo), "", presburger.Term{}
-		v.InitRange, v.InitNoHi, v.InitHi = in.NoHi || in.Hi > in.Lo, in.NoHi, int(in.Hi)
-		if in.NoHi {
-			v.InitHi = v.Init
-		}
-	}
+	startAt(rest, move.writes, move.ranges)
 	if ph.rest, err = gsst.New(rest); err != nil {
 		return nil, false, err
 	}
