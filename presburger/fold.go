@@ -71,31 +71,40 @@ func foldBounds(f Formula, box map[Var]Bound) Formula {
 // holds, or fails, on the whole range lo..hi that rng gives for t (ok
 // false: no range known). Exists is left as it is.
 func foldAtoms(f Formula, rng func(Term) (lo, hi int64, ok bool)) Formula {
-	switch f := f.(type) {
-	case Cmp:
-		lo, hi, ok := rng(f.T)
-		if !ok {
-			return f
-		}
+	return MapAtoms(f, func(a Cmp) Formula {
+		lo, hi, ok := rng(a.T)
 		switch {
-		case holdsOn(f.Op, lo, hi):
+		case !ok:
+			return a
+		case holdsOn(a.Op, lo, hi):
 			return True
-		case holdsOn(f.Op.Negate(), lo, hi):
+		case holdsOn(a.Op.Negate(), lo, hi):
 			return False
 		}
-		return f
+		return a
+	})
+}
+
+// MapAtoms returns f with every comparison outside an Exists replaced
+// by what rewrite returns for it, the connectives rebuilt with Conj,
+// Disj and Negation (which fold the constants true and false). An
+// Exists is left as it is: its body may read the bound variable.
+func MapAtoms(f Formula, rewrite func(Cmp) Formula) Formula {
+	switch f := f.(type) {
+	case Cmp:
+		return rewrite(f)
 	case Not:
-		return Negation(foldAtoms(f.F, rng))
+		return Negation(MapAtoms(f.F, rewrite))
 	case And:
 		out := make([]Formula, len(f))
 		for i, g := range f {
-			out[i] = foldAtoms(g, rng)
+			out[i] = MapAtoms(g, rewrite)
 		}
 		return Conj(out...)
 	case Or:
 		out := make([]Formula, len(f))
 		for i, g := range f {
-			out[i] = foldAtoms(g, rng)
+			out[i] = MapAtoms(g, rewrite)
 		}
 		return Disj(out...)
 	}

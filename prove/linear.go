@@ -744,6 +744,10 @@ type reduction struct {
 	ts    presburger.TransitionSystem
 	cur   map[presburger.Var]presburger.Term // pivot -> its value in a state
 	facts presburger.Formula                 // the invariants, over the original variables
+	// inDomain says that each pivot's value lies in its domain: true
+	// in every reachable state (the initial states and the steps'
+	// targets are so constrained), but not stated of a step's source.
+	inDomain presburger.Formula
 }
 
 // eliminate returns ts with the pivots of lis eliminated, or ok false
@@ -817,7 +821,8 @@ func eliminate(m *counterabs.ParamModel, ts presburger.TransitionSystem, lis []l
 			red.Domain = append(red.Domain, b)
 		}
 	}
-	red.Init = presburger.Conj(presburger.Subst(ts.Init, both), inDomain(func(p presburger.Var) presburger.Term { return r.cur[p] }))
+	r.inDomain = inDomain(func(p presburger.Var) presburger.Term { return r.cur[p] })
+	red.Init = presburger.Conj(presburger.Subst(ts.Init, both), r.inDomain)
 	nextDomain := inDomain(func(p presburger.Var) presburger.Term { return next[nextOf[p]] })
 	for _, t := range ts.Trans {
 		red.Trans = append(red.Trans, presburger.Conj(presburger.Subst(t, both), nextDomain))

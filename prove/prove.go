@@ -1130,6 +1130,17 @@ func proveOne(ctx context.Context, cfg config, m *counterabs.ParamModel, premise
 	if reduced {
 		q = red.ts
 	}
+	// A guard's equality that the lemmas settle half of, read as its
+	// other half (sharpen.go).
+	facts := presburger.Formula(presburger.True)
+	if reduced {
+		facts = red.inDomain
+	}
+	shared := map[presburger.Var]bool{}
+	for j := range m.Shared {
+		shared[m.SharedVar(j)] = true
+	}
+	q, _ = sharpenEqualities(ctx, solver, q, facts, shared)
 	a, err := proveRestarts(ctx, cfg, prover, q)
 	if err != nil {
 		return err
