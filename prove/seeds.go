@@ -340,11 +340,15 @@ func countUp(sys *gsst.System, u gsst.Update) (j int, c int64, ok bool) {
 }
 
 // pinned reads guard as "v = b & g" for a shared variable v that starts
-// at b, one value: a conjunct of the guard holds at v = b alone, and at
-// is the guard there (g, its other atoms on v folded away); v is v's
-// index.
+// at b, one value, and that some step writes: a conjunct of the guard
+// holds at v = b alone, and at is the guard there (g, its other atoms
+// on v folded away, and the variables no step writes at their values);
+// v is v's index. A variable no step writes keeps no phase: after a
+// start move kept by a flag "seeded", the rest system's seeds
+// "seeded & !live" are kept by live.
 func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger.Formula, ok bool) {
 	v = -1
+	written := writtenShared(sys)
 	for _, c := range presburger.Conjuncts(guard) {
 		a, isCmp := c.(presburger.Cmp)
 		if !isCmp || len(a.T.Monos) != 1 {
@@ -355,7 +359,7 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger
 			continue
 		}
 		sv := &sys.Shared[j]
-		if sv.InitSeveral() || !sv.InitTerm.IsConst() {
+		if sv.InitSeveral() || !sv.InitTerm.IsConst() || !written[j] {
 			continue
 		}
 		in, ok := presburger.AtomRange(a, sv.Bounds(a.T.Monos[0].Var))
@@ -368,7 +372,20 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger
 		return 0, 0, nil, false
 	}
 	b = sys.Shared[v].Init
-	at, exact := atValue(guard, sys.SharedVar(v), b)
+	// The variables no step writes are constants: folded too, so that
+	// "seeded & !live" at live = false reads as true.
+	values := map[presburger.Var]int64{sys.SharedVar(v): int64(b)}
+	for j := range sys.Shared {
+		if sv := &sys.Shared[j]; !written[j] && !sv.InitSeveral() && sv.InitTerm.IsConst() {
+			values[sys.SharedVar(j)] = int64(sv.Init)
+		}
+	}
+	at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
+		if c, ok := values[w]; ok {
+			return presburger.ConstTerm(c)
+		}
+		return presburger.VarTerm(w)
+	})
 	return v, b, at, exact
 }
 
@@ -660,4 +677,18 @@ func (ph *initialPhase) phaseTest(sys *gsst.System) (in, after string) {
 		return v.Name + " = " + v.ValueName(ph.mode.value), "!= " + v.ValueName(ph.mode.value)
 	}
 	return "#" + sys.States[ph.first] + " > 0", "= 0"
+}
+
+// writtenShared reports, for each shared variable of sys (by index),
+// whether some step writes it.
+func writtenShared(sys *gsst.System) map[int]bool {
+	out := map[int]bool{}
+	for _, st := range sys.Steps() {
+		for _, a := range st.Update.Assign {
+			if j, ok := sys.SharedOf(a.Var); ok {
+				out[j] = true
+			}
+		}
+	}
+	return out
 }

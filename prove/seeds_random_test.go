@@ -69,9 +69,10 @@ func TestSeedingPhaseRandom(t *testing.T) {
 		}
 	}
 	// Seeds guarded by their own variable, some by 2, a start move
-	// with a guard on a variable, and the flag's exit read as a start
-	// move kept by the flag (startstep.go's cutModeMove).
-	for _, key := range []string{"own guards cut", "guarded move cut", "move kept by a flag cut"} {
+	// with a guard on a variable, the flag's exit read as a start
+	// move kept by the flag (startstep.go's cutModeMove), and a start
+	// move kept by a second flag before the seeds.
+	for _, key := range []string{"own guards cut", "guarded move cut", "move kept by a flag cut", "two flags cut"} {
 		if counts[key] == 0 {
 			t.Errorf("no answer through a seeding phase with %s", strings.TrimSuffix(key, " cut"))
 		}
@@ -129,6 +130,9 @@ func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, 
 			}
 			if strings.Contains(res.LevelReason, "the one step that can fire while boot = true") {
 				counts["move kept by a flag cut"]++
+			}
+			if strings.Contains(src, "name: fix,") {
+				counts["two flags cut"]++
 			}
 		}
 		switch {
@@ -294,6 +298,17 @@ func seedFlagSystem(r *rand.Rand, breaks string) (src string, family bool, _ str
 		size = "n"
 	}
 	fmt.Fprintf(&b, "shared:\n  boot: {type: bool, init: true}\n  x: {type: \"0..%d\", init: %d}\n  y: {type: \"0..%d\", init: 0}\n  z: {type: \"0..3\", init: %d}\n", 1+r.Intn(3), r.Intn(2), 1+r.Intn(3), r.Intn(2))
+	// A third of them put x in place first, by an environment step
+	// "fix" kept by a second flag seeded, which the seeds and the exit
+	// read too (a start move kept by a flag, then the seeding phase in
+	// its rest system, where seeded never changes); the steps after
+	// wait for !boot only.
+	seeded := breaks == "" && r.Intn(3) == 0
+	within := "boot"
+	if seeded {
+		b.WriteString("  seeded: {type: bool, init: false}\n")
+		within = "seeded & boot"
+	}
 	fmt.Fprintf(&b, "states: [A, B, C]\ngroups:\n  p: %s\ninit: A\n", size)
 	guard := func() string {
 		return pick("x >= 1", "x = y", "x + y <= 2", "y >= 1 & x <= 1", "z = 0 | x >= 2", "true")
@@ -315,19 +330,22 @@ func seedFlagSystem(r *rand.Rand, breaks string) (src string, family bool, _ str
 		}
 	}
 	b.WriteString("environment:\n")
+	if seeded {
+		b.WriteString("  - {name: fix, guard: \"!seeded\", update: \"seeded := true; x := 1\"}\n")
+	}
 	if breaks == "always" {
 		seed("sx", "true", "x := x + 1")
 	} else {
-		seed("sx", "boot", "x := x + 1")
+		seed("sx", within, "x := x + 1")
 	}
 	if r.Intn(3) > 0 {
-		seed("sy", "boot = true", "y := y + 1")
+		seed("sy", within+" & boot = true", "y := y + 1")
 	}
 	exit := "boot := false"
 	if u := update(); u != "" {
 		exit += "; " + u
 	}
-	fmt.Fprintf(&b, "  - {name: go, guard: \"boot & (%s)\", update: %q}\n", guard(), exit)
+	fmt.Fprintf(&b, "  - {name: go, guard: \"%s & (%s)\", update: %q}\n", within, guard(), exit)
 	if breaks == "unset" {
 		b.WriteString("  - {name: again, guard: \"!boot & #C >= 1\", update: \"boot := true\"}\n")
 	}

@@ -427,10 +427,16 @@ func startRanges(sys *gsst.System, live []bool, b *gsst.Block, first int, writes
 // state until a step moves it (seeds.go's stays), has a guard with the
 // conjunct v = b and otherwise atoms on single variables (startRanges),
 // writes v a constant other than b and other variables as a start move
-// does; every other step is false where v = b, and none writes v
-// anything but a constant other than b. While v = b only that step can
-// fire, once; the rest system starts with v at its value, the guarded
-// variables where the guard holds, the written ones at their values.
+// does; every other step is false at the initial configurations (read
+// with v = b and the shared variables of one initial value at it), and
+// none writes v anything but a constant other than b. While v = b only
+// that step can fire, once (the configuration stays initial until it
+// does, and v never returns to b); the rest system starts with v at its
+// value, the guarded variables where the guard holds, the written ones
+// at their values. mist's kanban written with a flag "seeded" set by
+// the step that puts the fixed tokens in place, and the net's rules
+// waiting for a flag "live" that the seeds' end sets, reads false only
+// so.
 
 // cutModeMove finds a start move kept by a shared variable (see above).
 func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
@@ -513,10 +519,24 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, nil
 	}
 	x := sys.SharedVar(move.v)
-	// Every other step: false where v = b, and v written only constants
-	// other than b.
+	// Every other step: false at the initial configurations, read with
+	// v = b and every other shared variable of one initial value at it
+	// (a flag "live" that the steps after the seeding wait for), and v
+	// written only constants other than b.
+	initial := map[presburger.Var]int64{x: int64(move.b)}
+	for j := range sys.Shared {
+		if sv := &sys.Shared[j]; j != move.v && !sv.InitSeveral() && sv.InitTerm.IsConst() {
+			initial[sys.SharedVar(j)] = int64(sv.Init)
+		}
+	}
 	other := func(guard presburger.Formula, u gsst.Update) bool {
-		if at, exact := atValue(guard, x, move.b); !exact || at != presburger.False {
+		at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
+			if c, ok := initial[w]; ok {
+				return presburger.ConstTerm(c)
+			}
+			return presburger.VarTerm(w)
+		})
+		if !exact || at != presburger.False {
 			return false
 		}
 		for _, a := range u.Assign {
