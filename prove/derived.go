@@ -830,6 +830,9 @@ func (c *phaseCarrier) model(ctx context.Context) *counterabs.ParamModel {
 		}
 	}
 	props = append(props, gsst.Property{Name: linkName, Formula: ag(c.ph.link)})
+	if c.ph.pool != nil {
+		props = append(props, gsst.Property{Name: capsName, Formula: ag(presburger.Conj(c.ph.pool.caps...))})
+	}
 	with, err := c.sys.WithDerivedProperties(props)
 	if err != nil {
 		return nil
@@ -931,6 +934,9 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 		return false, nil
 	}
 	restInv = presburger.Conj(append([]presburger.Formula{restInv}, leftOut...)...)
+	if ph.pool != nil {
+		return c.carryPoolProof(ctx, m, ts, premise, phaseInv, fixedNow, restInv, restRes)
+	}
 	var inI presburger.Term
 	frozen := []presburger.Formula{phaseInv, linked, premise}
 	for i, ctr := range m.Counters {
@@ -1062,7 +1068,15 @@ func (c *phaseCarrier) carryRun(ctx context.Context, index int, res *Result, pha
 		if len(end.Counts) != len(cur.Counts) {
 			return false
 		}
-		if c.ph.seeded != nil {
+		if c.ph.pool != nil {
+			run, ok := c.ph.poolRun(inst, end)
+			if !ok {
+				return false
+			}
+			for _, cfg := range run {
+				out.States = append(out.States, stateOf(inst, cfg, withGroups))
+			}
+		} else if c.ph.seeded != nil {
 			run, ok := c.ph.seedRun(inst, end)
 			if !ok {
 				return false

@@ -55,7 +55,11 @@
 // state I (or a
 // variable at its initial value) lets steps count shared variables up
 // one at a time before anything else moves (a seeding phase, seeds.go),
-// the steps after it asked with those variables starting in ranges. A
+// the steps after it asked with those variables starting in ranges; and
+// so has one whose token processes are dealt from their pools into a
+// net's places while a controller is in Boot (or a flag holds) before
+// anything else moves (a pool phase, pool.go), the steps after it asked
+// with the tokens spread over the pools and places. A
 // property is proved when both questions are, refuted when
 // one is, and is otherwise asked as written. The answers of these
 // derived questions are carried to the system as written (derived.go):
@@ -63,7 +67,8 @@
 // joined into one; after a start step, the rest's joined with the
 // initial configurations, or a seeding phase's rest with its own),
 // a run replayed on its instance (a run after the phase preceded by
-// the phase's steps, the start step, or the seeds); what
+// the phase's steps, the start step, or the seeds, and a pool phase's
+// exit); what
 // does not carry keeps the derived certificate, which the model's
 // reason names (a start step's proof is asked again of the system
 // instead), or, for a run, is asked again of the system.

@@ -112,6 +112,9 @@ type initialPhase struct {
 	// keeps it).
 	seeded map[int][]seedRule
 	mode   *seedMode
+	// pool, for a pool phase (pool.go), is its controller, B, L and
+	// the groups' pools; targets are the seeds' targets.
+	pool *poolPhase
 }
 
 // phaseElimination lets the tests turn the cut off.
@@ -572,6 +575,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 	if err == nil && !ok {
 		ph, ok, err = cutSeeds(sys)
 	}
+	if err == nil && !ok {
+		ph, ok, err = cutPool(sys)
+	}
 	if err != nil {
 		return nil, errkind.Errorf(errkind.Internal, "prove: the systems of an initial phase break a rule: %w", err)
 	}
@@ -650,7 +656,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			// A run of the phase is a run of sys: replayed there.
 			if carrier.carryRun(ctx, i, &r, nil) {
 				r.Property = &sys.Properties[i]
-				if ph.seeded != nil {
+				if ph.pool != nil {
+					r.LevelReason += "; the run found on the system's pool phase (its seeds only), replayed on the system"
+				} else if ph.seeded != nil {
 					r.LevelReason += "; the run found on the system's seeding phase (" + ph.seedsText(sys) + " only), replayed on the system"
 				} else if ph.oneStep {
 					r.LevelReason += "; the run found on the system's initial phase (its start step " + ph.startName + " only), replayed on the system"
@@ -669,11 +677,18 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			return nil, errkind.Errorf(errkind.Internal, "prove: the properties after an initial phase: %w", err)
 		}
 		var restRep *Report
-		if ph.oneStep {
+		switch {
+		case ph.pool != nil:
+			// The controller waits in L for ever: the system of the
+			// same runs reads it as a shared variable, and the rest
+			// system as symmetric, where a group-counter question
+			// took Spacer 25 s (kanban as token processes).
+			restRep, err = checkSameRuns(ctx, restSys, prover, solver, progressAs(sys, keepAt, opts)...)
+		case ph.oneStep:
 			// The rest system may have an initial phase of its own
 			// (Start -> I, then ByMC's steps out of I).
 			restRep, err = checkPhased(ctx, restSys, prover, solver, progressAs(sys, keepAt, opts)...)
-		} else {
+		default:
 			restRep, err = ask(restSys, keepAt)
 		}
 		if err != nil {
@@ -729,7 +744,10 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				}
 				r.Property = &sys.Properties[i]
 				if r.LevelReason != "" {
-					if ph.seeded != nil {
+					if ph.pool != nil {
+						in, after := ph.poolTest(sys)
+						r.LevelReason += "; the pool phase (" + ph.poolText(sys) + ") cut off: the seeds and the steps after the exit (from its ends, " + sys.FormatFormula(ph.link) + ") proved on their own, their invariants joined into one of the system's group-counter model (" + in + " in the phase, " + after + " after), re-checked"
+					} else if ph.seeded != nil {
 						in, after := ph.phaseTest(sys)
 						r.LevelReason += "; the seeding phase (" + ph.seedsText(sys) + ") cut off: the system without them, those variables starting anywhere from their initial value, proved on its own, its invariant and its initial configurations joined into one of the system's group-counter model (" + in + " in the phase, " + after + " after), re-checked"
 					} else if ph.oneStep {
@@ -744,7 +762,9 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				// The phase up to the run's start, then the run.
 				if carrier.carryRun(ctx, i, &r, &phaseRes) {
 					r.Property = &sys.Properties[i]
-					if ph.seeded != nil {
+					if ph.pool != nil {
+						r.LevelReason += "; the run found on the system after its pool phase (" + ph.poolText(sys) + "), preceded by the seeds and the exit to its start, replayed on the system"
+					} else if ph.seeded != nil {
 						r.LevelReason += "; the run found on the system without its seeding phase, preceded by " + ph.seedsText(sys) + " to its start, replayed on the system"
 					} else if ph.oneStep {
 						r.LevelReason += "; the run found on the system after its initial phase, preceded by its start step " + ph.startName + ", replayed on the system"
