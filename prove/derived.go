@@ -990,8 +990,26 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 		}
 		return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 	}
+	facts, ok := phaseFacts(m, func(j int) bool { return ph.incr[j] })
+	if !ok {
+		return false, nil
+	}
+	frozen = append(frozen, facts...)
+	during := presburger.Conj(append([]presburger.Formula{presburger.Compare(inI, presburger.Ge, presburger.ConstTerm(1))}, frozen...)...)
+	after := presburger.Conj(presburger.Compare(inI, presburger.Eq, presburger.Term{}), presburger.Disj(fixedNow, restInv))
+	// The conditions on the parameters (the assumption, n the sum of
+	// the sizes) hold throughout; the rest system's invariant may read
+	// them, and the phase's must then state them too.
+	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+}
+
+// phaseFacts returns what holds throughout a phase on m: each shared
+// variable at its initial value, but those that moves (by the index of
+// the system's variable) says the phase's steps write, and each pool's
+// sum; ok is false when an initial value is not one term.
+func phaseFacts(m *counterabs.ParamModel, moves func(j int) bool) (facts []presburger.Formula, ok bool) {
 	for j := range m.Shared {
-		if ph.incr[m.SharedIndex(j)] {
+		if moves(m.SharedIndex(j)) {
 			continue
 		}
 		// Its initial value, a term over the parameters where the
@@ -999,23 +1017,18 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 		// no step writes it in the phase.
 		init, fixed := m.InitialValue(len(m.Counters) + j)
 		if !fixed {
-			return false, nil
+			return nil, false
 		}
-		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, init))
+		facts = append(facts, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, init))
 	}
 	for _, pool := range m.Pools {
 		var sum presburger.Term
 		for _, i := range pool.Counters {
 			sum = sum.Add(presburger.VarTerm(presburger.Var(i)))
 		}
-		frozen = append(frozen, presburger.Compare(sum, presburger.Eq, pool.Sum))
+		facts = append(facts, presburger.Compare(sum, presburger.Eq, pool.Sum))
 	}
-	during := presburger.Conj(append([]presburger.Formula{presburger.Compare(inI, presburger.Ge, presburger.ConstTerm(1))}, frozen...)...)
-	after := presburger.Conj(presburger.Compare(inI, presburger.Eq, presburger.Term{}), presburger.Disj(fixedNow, restInv))
-	// The conditions on the parameters (the assumption, n the sum of
-	// the sizes) hold throughout; the rest system's invariant may read
-	// them, and the phase's must then state them too.
-	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+	return facts, true
 }
 
 // carryRun carries a run of a derived system of the cut to sys and

@@ -430,35 +430,24 @@ func readSeed(sys *gsst.System, live []bool, b gsst.Block, t *gsst.Transition, p
 // enters reports whether some step of sys may move a process into state
 // st: a transition, a broadcast's transfer, a rendezvous part.
 func enters(sys *gsst.System, st int) bool {
+	into := func(from, to int) bool { return to == st && from != st }
+	transfers := func(xs []gsst.Transfer) bool {
+		return slices.ContainsFunc(xs, func(x gsst.Transfer) bool { return into(x.From, x.To) })
+	}
 	for i := range sys.Transitions {
-		t := &sys.Transitions[i]
-		if t.To == st && t.From != st {
+		if t := &sys.Transitions[i]; into(t.From, t.To) || transfers(t.Broadcast) {
 			return true
-		}
-		for _, x := range t.Broadcast {
-			if x.To == st && x.From != st {
-				return true
-			}
 		}
 	}
 	for i := range sys.Rendezvous {
 		rv := &sys.Rendezvous[i]
-		for _, p := range rv.Parts {
-			if p.To == st && p.From != st {
-				return true
-			}
-		}
-		for _, x := range rv.Broadcast {
-			if x.To == st && x.From != st {
-				return true
-			}
+		if transfers(rv.Broadcast) || slices.ContainsFunc(rv.Parts, func(p gsst.Part) bool { return into(p.From, p.To) }) {
+			return true
 		}
 	}
 	for e := range sys.Environment {
-		for _, x := range sys.Environment[e].Broadcast {
-			if x.To == st && x.From != st {
-				return true
-			}
+		if transfers(sys.Environment[e].Broadcast) {
+			return true
 		}
 	}
 	return false
@@ -532,20 +521,11 @@ func (c *phaseCarrier) carryPoolProof(ctx context.Context, m *counterabs.ParamMo
 			frozen = append(frozen, presburger.Compare(x, presburger.Eq, presburger.Term{}))
 		}
 	}
-	for j := range m.Shared {
-		init, fixed := m.InitialValue(len(m.Counters) + j)
-		if !fixed {
-			return false, nil
-		}
-		frozen = append(frozen, presburger.Compare(presburger.VarTerm(m.SharedVar(j)), presburger.Eq, init))
+	facts, ok := phaseFacts(m, func(int) bool { return false })
+	if !ok {
+		return false, nil
 	}
-	for _, pool := range m.Pools {
-		var sum presburger.Term
-		for _, i := range pool.Counters {
-			sum = sum.Add(presburger.VarTerm(presburger.Var(i)))
-		}
-		frozen = append(frozen, presburger.Compare(sum, presburger.Eq, pool.Sum))
-	}
+	frozen = append(frozen, facts...)
 	inPhase := presburger.Compare(inB, presburger.Ge, presburger.ConstTerm(1))
 	afterPhase := presburger.Compare(inB, presburger.Eq, presburger.Term{})
 	if pp.mode != nil {

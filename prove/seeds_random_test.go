@@ -60,14 +60,7 @@ func TestSeedingPhaseRandom(t *testing.T) {
 			}
 		}
 	}
-	for _, breaks := range []string{"guarded", "bytwo", "reenter", "nowait", "twoboot", "unset", "always"} {
-		if k := counts[breaks+" cut"]; k > 0 {
-			t.Errorf("%s: %d answers through a seeding phase of a system that breaks its conditions", breaks, k)
-		}
-		if counts[breaks+" drawn"] == 0 {
-			t.Errorf("%s: no system drawn that breaks the cut so", breaks)
-		}
-	}
+	checkBroken(t, "a seeding phase", counts, "guarded", "bytwo", "reenter", "nowait", "twoboot", "unset", "always")
 	// Seeds guarded by their own variable, some by 2, a start move
 	// with a guard on a variable, the flag's exit read as a start
 	// move kept by the flag (startstep.go's cutModeMove), and a start
@@ -156,6 +149,21 @@ func seedCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src string, 
 			t.Fatalf("system %s at %v: too large to explore\n%s", id, params, src)
 		}
 		compareExplored(t, id, src, params, family, rep, holds)
+	}
+}
+
+// checkBroken checks the counts of a random test of a cut: for each
+// condition, some system drawn breaks it ("COND drawn") and no answer
+// of one came through the cut ("COND cut").
+func checkBroken(t *testing.T, cut string, counts map[string]int, conditions ...string) {
+	t.Helper()
+	for _, c := range conditions {
+		if k := counts[c+" cut"]; k > 0 {
+			t.Errorf("%s: %d answers through %s of a system that breaks its conditions", c, k, cut)
+		}
+		if counts[c+" drawn"] == 0 {
+			t.Errorf("%s: no system drawn that breaks the cut so", c)
+		}
 	}
 }
 
