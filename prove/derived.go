@@ -982,7 +982,7 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 			// values it starts them at; its models fold them to those
 			// constants, which its invariant then need not say
 			// (a value the move writes, nothing after).
-			for j, k := range restConstants(ph.rest) {
+			for j, k := range constantShared(ph.rest) {
 				if x, ok := modelShared(m, j); ok {
 					after = presburger.Conj(after, presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.ConstTerm(int64(k))))
 				}

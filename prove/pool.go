@@ -31,6 +31,13 @@ import (
 // other group spread over its pool and its targets, from the
 // configurations where the link holds (G and the caps).
 //
+// A shared variable v may keep the phase instead (a flag "open", or the
+// controller as the system of the same runs reads it, a variable whose
+// value is its state): it starts at b, one environment step alone
+// writes it, the exit, whose guard holds at v = b alone and which sets
+// v to a constant c != b, and the seeds' guards hold at v = b alone.
+// Every group starts in its pool; the rest system starts with v = c.
+//
 // The cut and the carrying are phase.go's: AG phi is asked of the phase
 // system (the seeds only) and, under the link, of the rest system; two
 // proofs are joined into one invariant of the system's group-counter
@@ -165,36 +172,25 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 		}
 		return st == pp.pools[g] || slices.Contains(targets[g], st)
 	}
-	at := map[presburger.Var]presburger.Term{}
+	at := initialValues(sys, map[presburger.Var]int64{}, func(int) bool { return true })
 	for st := range sys.States {
 		some := false
 		for g := range sys.Groups {
 			if inPhase(st, g) {
 				some = true
 			} else {
-				at[sys.GroupVar(st, g)] = presburger.Term{}
+				at[sys.GroupVar(st, g)] = 0
 			}
 		}
 		if !some {
-			at[sys.TotalVar(st)] = presburger.Term{}
+			at[sys.TotalVar(st)] = 0
 		}
 	}
 	if pp.mode == nil {
-		at[sys.TotalVar(pp.boot)] = presburger.ConstTerm(1)
-		at[sys.GroupVar(pp.boot, pp.ctl)] = presburger.ConstTerm(1)
-	}
-	for j := range sys.Shared {
-		if v := &sys.Shared[j]; !v.InitSeveral() && v.InitTerm.IsConst() {
-			at[sys.SharedVar(j)] = presburger.ConstTerm(int64(v.Init))
-		}
+		at[sys.TotalVar(pp.boot)], at[sys.GroupVar(pp.boot, pp.ctl)] = 1, 1
 	}
 	disabled := func(guard presburger.Formula) bool {
-		f, exact := presburger.SubstExact(guard, func(v presburger.Var) presburger.Term {
-			if t, ok := at[v]; ok {
-				return t
-			}
-			return presburger.VarTerm(v)
-		})
+		f, exact := atValues(guard, at)
 		return exact && f == presburger.False
 	}
 	isExit := func(i int, env bool) bool { return (pp.mode != nil) == env && i == pp.exit }
@@ -344,14 +340,7 @@ func poolKeeper(sys *gsst.System) (*poolPhase, bool) {
 		pp.live = sys.Transitions[pp.exit].To
 		return pp, true
 	}
-	written := map[int]int{} // shared variable -> the steps that write it
-	for _, st := range sys.Steps() {
-		for _, a := range st.Update.Assign {
-			if j, ok := sys.SharedOf(a.Var); ok {
-				written[j]++
-			}
-		}
-	}
+	written := writtenShared(sys)
 	for e := range sys.Environment {
 		env := &sys.Environment[e]
 		if len(env.Broadcast) > 0 || len(env.Update.Assign) != 1 {

@@ -359,7 +359,7 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger
 			continue
 		}
 		sv := &sys.Shared[j]
-		if sv.InitSeveral() || !sv.InitTerm.IsConst() || !written[j] {
+		if sv.InitSeveral() || !sv.InitTerm.IsConst() || written[j] == 0 {
 			continue
 		}
 		in, ok := presburger.AtomRange(a, sv.Bounds(a.T.Monos[0].Var))
@@ -375,29 +375,40 @@ func pinned(sys *gsst.System, guard presburger.Formula) (v, b int, at presburger
 	// The variables no step writes are constants: folded too, so that
 	// "seeded & !live" at live = false reads as true.
 	values := map[presburger.Var]int64{sys.SharedVar(v): int64(b)}
-	for j := range sys.Shared {
-		if sv := &sys.Shared[j]; !written[j] && !sv.InitSeveral() && sv.InitTerm.IsConst() {
-			values[sys.SharedVar(j)] = int64(sv.Init)
-		}
+	for j, k := range constantShared(sys) {
+		values[sys.SharedVar(j)] = int64(k)
 	}
-	at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
-		if c, ok := values[w]; ok {
-			return presburger.ConstTerm(c)
-		}
-		return presburger.VarTerm(w)
-	})
+	at, exact := atValues(guard, values)
 	return v, b, at, exact
 }
 
 // atValue is f with x replaced by b, folded (SubstExact; exact false
 // when a constant would leave int64).
 func atValue(f presburger.Formula, x presburger.Var, b int) (at presburger.Formula, exact bool) {
+	return atValues(f, map[presburger.Var]int64{x: int64(b)})
+}
+
+// atValues is f with each variable of values replaced by its value,
+// folded (SubstExact; exact false when a constant would leave int64).
+func atValues(f presburger.Formula, values map[presburger.Var]int64) (at presburger.Formula, exact bool) {
 	return presburger.SubstExact(f, func(w presburger.Var) presburger.Term {
-		if w == x {
-			return presburger.ConstTerm(int64(b))
+		if c, ok := values[w]; ok {
+			return presburger.ConstTerm(c)
 		}
 		return presburger.VarTerm(w)
 	})
+}
+
+// initialValues adds to values the initial value of each shared
+// variable of sys that starts at one constant and that keep (by index)
+// accepts, and returns values.
+func initialValues(sys *gsst.System, values map[presburger.Var]int64, keep func(j int) bool) map[presburger.Var]int64 {
+	for j := range sys.Shared {
+		if v := &sys.Shared[j]; keep(j) && !v.InitSeveral() && v.InitTerm.IsConst() {
+			values[sys.SharedVar(j)] = int64(v.Init)
+		}
+	}
+	return values
 }
 
 // oneStarts reports whether exactly one process of sys starts in state
@@ -679,14 +690,14 @@ func (ph *initialPhase) phaseTest(sys *gsst.System) (in, after string) {
 	return "#" + sys.States[ph.first] + " > 0", "= 0"
 }
 
-// writtenShared reports, for each shared variable of sys (by index),
-// whether some step writes it.
-func writtenShared(sys *gsst.System) map[int]bool {
-	out := map[int]bool{}
+// writtenShared returns, for each shared variable of sys (by index),
+// how many steps write it.
+func writtenShared(sys *gsst.System) map[int]int {
+	out := map[int]int{}
 	for _, st := range sys.Steps() {
 		for _, a := range st.Update.Assign {
 			if j, ok := sys.SharedOf(a.Var); ok {
-				out[j] = true
+				out[j]++
 			}
 		}
 	}

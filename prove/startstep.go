@@ -523,20 +523,9 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 	// v = b and every other shared variable of one initial value at it
 	// (a flag "live" that the steps after the seeding wait for), and v
 	// written only constants other than b.
-	initial := map[presburger.Var]int64{x: int64(move.b)}
-	for j := range sys.Shared {
-		if sv := &sys.Shared[j]; j != move.v && !sv.InitSeveral() && sv.InitTerm.IsConst() {
-			initial[sys.SharedVar(j)] = int64(sv.Init)
-		}
-	}
+	initial := initialValues(sys, map[presburger.Var]int64{x: int64(move.b)}, func(j int) bool { return j != move.v })
 	other := func(guard presburger.Formula, u gsst.Update) bool {
-		at, exact := presburger.SubstExact(guard, func(w presburger.Var) presburger.Term {
-			if c, ok := initial[w]; ok {
-				return presburger.ConstTerm(c)
-			}
-			return presburger.VarTerm(w)
-		})
-		if !exact || at != presburger.False {
+		if at, exact := atValues(guard, initial); !exact || at != presburger.False {
 			return false
 		}
 		for _, a := range u.Assign {
@@ -605,19 +594,14 @@ func cutModeMove(sys *gsst.System) (*initialPhase, bool, error) {
 	return ph, true, nil
 }
 
-// restConstants returns the shared variables of rest that start at one
+// constantShared returns the shared variables of sys that start at one
 // constant value and that no step writes, with that value, by index.
-func restConstants(rest *gsst.System) map[int]int {
-	written := map[presburger.Var]bool{}
-	for _, st := range rest.Steps() {
-		for _, a := range st.Update.Assign {
-			written[a.Var] = true
-		}
-	}
+func constantShared(sys *gsst.System) map[int]int {
+	written := writtenShared(sys)
 	out := map[int]int{}
-	for j := range rest.Shared {
-		v := &rest.Shared[j]
-		if !written[rest.SharedVar(j)] && !v.InitSeveral() && v.InitTerm.IsConst() {
+	for j := range sys.Shared {
+		v := &sys.Shared[j]
+		if written[j] == 0 && !v.InitSeveral() && v.InitTerm.IsConst() {
 			out[j] = v.Init
 		}
 	}
