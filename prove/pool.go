@@ -19,7 +19,8 @@ import (
 // occupied ("#Boot = 1") and at most by a cap on the target's own
 // counter ("#x2 < 1"), and the exit, the one step out of B, which moves
 // the controller to a state L (Live) under a guard G over the counters
-// ("#x2 >= 1 & #x6 >= 1"), writing nothing. Every other step is
+// ("#x2 >= 1 & #x6 >= 1"), writing at most constants into shared
+// variables (a flag "live", as a start move writes them). Every other step is
 // disabled in the phase's configurations, where the controller is in B,
 // every process of the other groups in its pool or a target, the shared
 // variables at their initial values: its guard, read there, is false
@@ -27,7 +28,8 @@ import (
 // exit. The phase's configurations are then every spread of each
 // group's processes over its pool and its targets within the caps, and
 // the runs are the phase and then a run of the rest system: the system
-// without the seeds and the exit, the controller starting in L, each
+// without the seeds and the exit, the controller starting in L (the
+// variables the exit writes at their values), each
 // other group spread over its pool and its targets, from the
 // configurations where the link holds (G and the caps).
 //
@@ -35,8 +37,9 @@ import (
 // controller as the system of the same runs reads it, a variable whose
 // value is its state): it starts at b, one environment step alone
 // writes it, the exit, whose guard holds at v = b alone and which sets
-// v to a constant c != b, and the seeds' guards hold at v = b alone.
-// Every group starts in its pool; the rest system starts with v = c.
+// v to a constant c != b (and maybe others, as above), and the seeds'
+// guards hold at v = b alone. Every group starts in its pool; the rest
+// system starts with v = c.
 //
 // The cut and the carrying are phase.go's: AG phi is asked of the phase
 // system (the seeds only) and, under the link, of the rest system; two
@@ -61,8 +64,11 @@ type poolPhase struct {
 	// phase (the link states them too).
 	caps []presburger.Formula
 	// exit is the exit's index in sys.Transitions, or in
-	// sys.Environment when a variable keeps the phase.
-	exit int
+	// sys.Environment when a variable keeps the phase; writes are the
+	// values it gives shared variables (by index; the variable that
+	// keeps the phase among them, at after).
+	exit   int
+	writes map[int]int
 }
 
 // cutPool finds a pool phase of sys (see above); ok is false when some
@@ -84,9 +90,11 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 	if pp.mode == nil {
 		for _, b := range sys.Transitions[pp.exit].Blocks {
 			if slices.Contains(b.Groups, pp.ctl) {
-				if len(b.Update.Assign) > 0 {
+				writes, ok := startValues(sys, b.Update)
+				if !ok {
 					return nil, false, nil
 				}
+				pp.writes = writes
 				exitGuard = liveGuard(sys, live, b.Guard)
 			}
 		}
@@ -235,9 +243,12 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 			ph.start[sys.GroupVar(pp.boot, g)] = presburger.Term{}
 		}
 	} else {
-		x := sys.SharedVar(pp.mode.shared)
-		ph.touched[x] = true
-		ph.start[x] = presburger.ConstTerm(int64(pp.after))
+		ph.start[sys.SharedVar(pp.mode.shared)] = presburger.ConstTerm(int64(pp.after))
+	}
+	for j := range pp.writes {
+		// A premise read at the start of the phase would be read after
+		// the exit at other values.
+		ph.touched[sys.SharedVar(j)] = true
 	}
 	for g := range sys.Groups {
 		if g != pp.ctl {
@@ -264,10 +275,8 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 	rest.Environment = filter(rest.Environment, func(e int) bool { return !isExit(e, true) })
 	if pp.mode == nil {
 		rest.Init[pp.ctl][pp.boot], rest.Init[pp.ctl][pp.live] = 0, 1
-	} else {
-		rest.Shared = slices.Clone(rest.Shared)
-		setInitial(&rest.Shared[pp.mode.shared], int64(pp.after), int64(pp.after), false)
 	}
+	startAt(rest, pp.writes, nil)
 	for g := range rest.Groups {
 		if g == pp.ctl {
 			continue
@@ -343,18 +352,25 @@ func poolKeeper(sys *gsst.System) (*poolPhase, bool) {
 	written := writtenShared(sys)
 	for e := range sys.Environment {
 		env := &sys.Environment[e]
-		if len(env.Broadcast) > 0 || len(env.Update.Assign) != 1 {
+		if len(env.Broadcast) > 0 {
 			continue
 		}
 		v, b, _, ok := pinned(sys, env.Guard)
-		a := env.Update.Assign[0]
-		if !ok || a.Var != sys.SharedVar(v) || !a.Value.IsConst() || a.Value.Const == int64(b) || written[v] != 1 {
+		if !ok || written[v] != 1 {
+			continue
+		}
+		// It sets v to a constant other than b, and may set others as a
+		// start move does.
+		writes, ok := startValues(sys, env.Update)
+		if c, sets := writes[v]; !ok || !sets || c == b || !slices.ContainsFunc(env.Update.Assign, func(a gsst.Assign) bool {
+			return a.Var == sys.SharedVar(v) && a.Value.IsConst()
+		}) {
 			continue
 		}
 		if pp.mode != nil {
 			return nil, false
 		}
-		pp.mode, pp.after, pp.exit = &seedMode{shared: v, value: b}, int(a.Value.Const), e
+		pp.mode, pp.after, pp.exit, pp.writes = &seedMode{shared: v, value: b}, writes[v], e, writes
 	}
 	return pp, pp.mode != nil
 }
@@ -466,8 +482,10 @@ func (ph *initialPhase) poolRun(inst *gsst.System, end gsst.Config) (run []gsst.
 			}
 		}
 	}
+	for j, k := range pp.writes {
+		cur.Shared[j] = k
+	}
 	if pp.mode != nil {
-		cur.Shared[pp.mode.shared] = pp.after
 		return append(run, cur), true
 	}
 	if cur.Counts[pp.ctl][pp.boot] != 1 {
@@ -529,6 +547,14 @@ func (c *phaseCarrier) carryPoolProof(ctx context.Context, m *counterabs.ParamMo
 	}
 	during := presburger.Conj(append([]presburger.Formula{inPhase}, frozen...)...)
 	after := presburger.Conj(afterPhase, presburger.Disj(fixedNow, restInv))
+	// The variables the rest system never writes keep the values it
+	// starts them at (the exit's, or their initial ones); its models
+	// fold them to those constants, which its invariant need not say.
+	for j, k := range constantShared(ph.rest) {
+		if x, ok := modelShared(m, j); ok {
+			after = presburger.Conj(after, presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.ConstTerm(int64(k))))
+		}
+	}
 	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
 }
 

@@ -22,7 +22,9 @@ import (
 // a flag open (seeds guarded by open, the exit an environment step that
 // clears it, the net's steps waiting for !open), with one or two token
 // groups. The seeds may be capped by their own target ("#A < 2"), the
-// exit's guard reads the places, and the net's steps move tokens
+// exit's guard reads the places and may write a flag the net's steps
+// wait for ("live := true") or a stage the properties read, and the
+// net's steps move tokens
 // between the places and back to and out of the pool, so that a cut
 // that started the rest system elsewhere than the phase's ends proves
 // one that fails or refutes one that holds. Every fourth system breaks
@@ -53,8 +55,10 @@ func TestPoolPhaseRandom(t *testing.T) {
 			}
 		}
 	}
-	if counts["capped cut"] == 0 {
-		t.Error("no answer through a pool phase with capped seeds")
+	for _, key := range []string{"capped cut", "exit writes cut"} {
+		if counts[key] == 0 {
+			t.Errorf("no answer through a pool phase with %s", strings.TrimSuffix(key, " cut"))
+		}
 	}
 	checkBroken(t, "a pool phase", counts, conditions...)
 	if k := counts["not through the cut"]; k > 0 {
@@ -103,6 +107,9 @@ func poolCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src, breaks 
 		if strings.Contains(src, "< 2\"") {
 			counts["capped cut"]++
 		}
+		if strings.Contains(src, "live := true") || strings.Contains(src, "stage := 1") {
+			counts["exit writes cut"]++
+		}
 		switch {
 		case res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
 			t.Errorf("system %s: %s: answered %v through the pool phase; only proofs and runs are", id, res.Property.Name, res.Verdict)
@@ -134,11 +141,23 @@ func poolSystem(r *rand.Rand, breaks string) (src, _ string) {
 	flag := r.Intn(2) == 0 && breaks != "reenter" && breaks != "twoexits"
 	twoGroups := r.Intn(3) == 0
 	b.WriteString("name: pooled\nparams: [n]\nassume: \"n >= 1\"\n")
-	inPhase, after := "#Boot = 1", "#Live = 1"
-	if flag {
+	// Half the exits also write a shared variable: the flag live the
+	// net's steps wait for, or a stage the properties read.
+	writes := r.Intn(2) == 0
+	inPhase, after, exitUpdate := "#Boot = 1", "#Live = 1", ""
+	switch {
+	case flag && writes:
+		b.WriteString("shared:\n  open: {type: bool, init: true}\n  stage: {type: \"0..2\", init: 0}\n")
+		inPhase, after, exitUpdate = "open", "!open", "; stage := 1"
+	case flag:
 		b.WriteString("shared:\n  open: {type: bool, init: true}\n")
-		b.WriteString("states: [Pool, A, B, C, D]\ngroups:\n  tok: n\n")
 		inPhase, after = "open", "!open"
+	case writes:
+		b.WriteString("shared:\n  live: {type: bool, init: false}\n")
+		after, exitUpdate = "live", "live := true"
+	}
+	if flag {
+		b.WriteString("states: [Pool, A, B, C, D]\ngroups:\n  tok: n\n")
 	} else {
 		b.WriteString("states: [Boot, Live, Stop, Pool, A, B, C, D]\ngroups:\n  ctl: 1\n  tok: n\n")
 	}
@@ -172,13 +191,22 @@ func poolSystem(r *rand.Rand, breaks string) (src, _ string) {
 		seed("B")
 	}
 	exitGuard := pick("#A >= 1", "#A >= 2", "#A >= 1 & #B >= 1", "#A = 1", "#B <= 1", "true")
+	if breaks == "reenter" {
+		// An exit that fires, and a step back that fires after it:
+		// neither is a step no run takes, which the stages drop.
+		exitGuard = "#A >= 1"
+	}
 	if !flag {
-		fmt.Fprintf(&b, "  - {name: exit, from: Boot, to: Live, guard: %q}\n", exitGuard)
+		if exitUpdate != "" {
+			fmt.Fprintf(&b, "  - {name: exit, from: Boot, to: Live, guard: %q, update: %q}\n", exitGuard, exitUpdate)
+		} else {
+			fmt.Fprintf(&b, "  - {name: exit, from: Boot, to: Live, guard: %q}\n", exitGuard)
+		}
 		if breaks == "twoexits" {
 			b.WriteString("  - {name: stop, from: Boot, to: Stop, guard: \"#A = 0\"}\n")
 		}
 		if breaks == "reenter" {
-			b.WriteString("  - {name: again, from: Live, to: Boot, guard: \"#D >= 1\"}\n")
+			b.WriteString("  - {name: again, from: Live, to: Boot}\n")
 		}
 	}
 	guard := func() string {
@@ -198,10 +226,13 @@ func poolSystem(r *rand.Rand, breaks string) (src, _ string) {
 		fmt.Fprintf(&b, "rendezvous:\n  - {parts: [{from: A, to: C}, {from: Pool, to: B}], guard: %q}\n", after)
 	}
 	if flag {
-		fmt.Fprintf(&b, "environment:\n  - {name: close, guard: \"open & (%s)\", update: \"open := false\"}\n", exitGuard)
+		fmt.Fprintf(&b, "environment:\n  - {name: close, guard: \"open & (%s)\", update: \"open := false%s\"}\n", exitGuard, exitUpdate)
 	}
 	b.WriteString("properties:\n")
 	atoms := []string{"#A <= 1", "#A + #B <= 2", "#C = 0", "#D <= 1", "#C + #D <= 2", "#Pool >= 1", "#A >= 1", "#B = 0"}
+	if flag && writes {
+		atoms = append(atoms, "stage = 0", "stage = 1")
+	}
 	for k := range 4 {
 		p, q := atoms[r.Intn(len(atoms))], atoms[r.Intn(len(atoms))]
 		fmt.Fprintf(&b, "  p%d: \"AG (%s | %s)\"\n", k, p, q)
