@@ -78,10 +78,16 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 		return nil, false, nil
 	}
 	live := liveStates(sys)
-	pp, ok := poolKeeper(sys)
-	if !ok {
-		return nil, false, nil
+	for _, pp := range poolKeepers(sys) {
+		if ph, ok, err := cutPoolAs(sys, live, pp); ok || err != nil {
+			return ph, ok, err
+		}
 	}
+	return nil, false, nil
+}
+
+// cutPoolAs is cutPool with the phase kept as pp says.
+func cutPoolAs(sys *gsst.System, live []bool, pp *poolPhase) (*initialPhase, bool, error) {
 	// The exit's guard, and what marks a seed's guard as the phase's:
 	// an atom on B's counter that holds at 1 and fails at 0, or on the
 	// variable that holds at its value alone.
@@ -105,11 +111,7 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 			return bootVars[v] && ok && in.Lo == 1 && in.Hi == 1
 		}
 	} else {
-		_, _, at, ok := pinned(sys, sys.Environment[pp.exit].Guard)
-		if !ok {
-			return nil, false, nil
-		}
-		exitGuard = liveGuard(sys, live, at)
+		exitGuard = liveGuard(sys, live, sys.Environment[pp.exit].Guard)
 		x := sys.SharedVar(pp.mode.shared)
 		bounds := sys.Shared[pp.mode.shared].Bounds(x)
 		keeps = func(a presburger.Cmp) bool {
@@ -118,6 +120,14 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 		}
 	}
 	if exitGuard == nil {
+		return nil, false, nil
+	}
+	// The shared variables are at their initial values throughout the
+	// phase: the link reads the guard with them so, since it is read
+	// after the exit, which may write them ("!live", the exit setting
+	// live).
+	exitGuard, exact := atValues(exitGuard, initialValues(sys, map[presburger.Var]int64{}, func(int) bool { return true }))
+	if !exact {
 		return nil, false, nil
 	}
 	// The seeds, each block of a transition out of a group's pool
@@ -299,32 +309,34 @@ func cutPool(sys *gsst.System) (*initialPhase, bool, error) {
 	return ph, true, nil
 }
 
-// poolKeeper finds what keeps a pool phase of sys, and each group's
-// pool: a controller, the one process of a group of size 1, that starts
-// in a state B nothing enters, with one step out of B (the exit), every
-// other group starting in one state; or, failing that, a shared
-// variable written by one environment step alone (the exit), whose
-// guard holds at the variable's initial value alone and which sets it
-// to a constant, every group starting in one state.
-func poolKeeper(sys *gsst.System) (*poolPhase, bool) {
+// poolKeepers returns what may keep a pool phase of sys, with each
+// group's pool: a controller, the one process of a group of size 1,
+// that starts in a state B nothing enters, with one step out of B (the
+// exit), every other group starting in one state; or, failing that,
+// each shared variable written by one environment step alone (the
+// exit), which a conjunct of its guard pins at the variable's initial
+// value and which sets it to another constant, every group starting in
+// one state (a controller read as a variable, and a flag it sets, are
+// two such: the seeds say which keeps the phase).
+func poolKeepers(sys *gsst.System) []*poolPhase {
 	pp := &poolPhase{ctl: -1, boot: -1, live: -1, exit: -1, pools: make([]int, len(sys.Groups))}
 	for g := range sys.Groups {
 		grp := &sys.Groups[g]
 		pp.pools[g] = -1
 		if sys.InitOver != nil && len(sys.InitOver[g]) > 0 {
-			return nil, false
+			return nil
 		}
 		at := -1
 		for st, k := range sys.Init[g] {
 			if k > 0 {
 				if at >= 0 {
-					return nil, false
+					return nil
 				}
 				at = st
 			}
 		}
 		if at < 0 {
-			return nil, false
+			return nil
 		}
 		if pp.ctl < 0 && grp.Size == 1 && !grp.Ranged && !grp.OverParams() && oneStarts(sys, at) && !enters(sys, at) && len(sys.Groups) > 1 {
 			pp.ctl, pp.boot = g, at
@@ -339,40 +351,51 @@ func poolKeeper(sys *gsst.System) (*poolPhase, bool) {
 				continue
 			}
 			if pp.exit >= 0 || len(t.Broadcast) > 0 || t.To == pp.boot {
-				return nil, false
+				return nil
 			}
 			pp.exit = i
 		}
 		if pp.exit < 0 || slices.Contains(pp.pools, pp.boot) {
-			return nil, false
+			return nil
 		}
 		pp.live = sys.Transitions[pp.exit].To
-		return pp, true
+		return []*poolPhase{pp}
 	}
 	written := writtenShared(sys)
+	var out []*poolPhase
 	for e := range sys.Environment {
 		env := &sys.Environment[e]
 		if len(env.Broadcast) > 0 {
 			continue
 		}
-		v, b, _, ok := pinned(sys, env.Guard)
-		if !ok || written[v] != 1 {
-			continue
-		}
-		// It sets v to a constant other than b, and may set others as a
-		// start move does.
+		// It sets v to a constant other than b, and may set others as
+		// a start move does.
 		writes, ok := startValues(sys, env.Update)
-		if c, sets := writes[v]; !ok || !sets || c == b || !slices.ContainsFunc(env.Update.Assign, func(a gsst.Assign) bool {
-			return a.Var == sys.SharedVar(v) && a.Value.IsConst()
-		}) {
+		if !ok {
 			continue
 		}
-		if pp.mode != nil {
-			return nil, false
+		for _, c := range presburger.Conjuncts(env.Guard) {
+			a, isCmp := c.(presburger.Cmp)
+			if !isCmp || len(a.T.Monos) != 1 {
+				continue
+			}
+			v, isShared := sys.SharedOf(a.T.Monos[0].Var)
+			if !isShared || written[v] != 1 {
+				continue
+			}
+			sv := &sys.Shared[v]
+			in, ok := presburger.AtomRange(a, sv.Bounds(a.T.Monos[0].Var))
+			after, sets := writes[v]
+			if !ok || !in.Finite() || in.Lo != in.Hi || in.Lo != int64(sv.Init) || !sets || after == sv.Init ||
+				!slices.ContainsFunc(env.Update.Assign, func(a gsst.Assign) bool { return a.Var == sys.SharedVar(v) && a.Value.IsConst() }) {
+				continue
+			}
+			keeper := *pp
+			keeper.mode, keeper.after, keeper.exit, keeper.writes = &seedMode{shared: v, value: sv.Init}, after, e, writes
+			out = append(out, &keeper)
 		}
-		pp.mode, pp.after, pp.exit, pp.writes = &seedMode{shared: v, value: b}, writes[v], e, writes
 	}
-	return pp, pp.mode != nil
+	return out
 }
 
 // poolSeed is a seed block read by readSeed: the counters it raises,

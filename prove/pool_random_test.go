@@ -55,7 +55,7 @@ func TestPoolPhaseRandom(t *testing.T) {
 			}
 		}
 	}
-	for _, key := range []string{"capped cut", "exit writes cut"} {
+	for _, key := range []string{"capped cut", "exit writes cut", "exit reads what it writes cut"} {
 		if counts[key] == 0 {
 			t.Errorf("no answer through a pool phase with %s", strings.TrimSuffix(key, " cut"))
 		}
@@ -109,6 +109,9 @@ func poolCheck(t *testing.T, ctx context.Context, s *z3.Solver, id, src, breaks 
 		}
 		if strings.Contains(src, "live := true") || strings.Contains(src, "stage := 1") {
 			counts["exit writes cut"]++
+		}
+		if strings.Contains(src, "!live & (") || strings.Contains(src, "stage = 0 & (") {
+			counts["exit reads what it writes cut"]++
 		}
 		switch {
 		case res.Verdict != prove.Proved && res.Verdict != prove.Refuted:
@@ -195,6 +198,14 @@ func poolSystem(r *rand.Rand, breaks string) (src, _ string) {
 		// An exit that fires, and a step back that fires after it:
 		// neither is a step no run takes, which the stages drop.
 		exitGuard = "#A >= 1"
+	}
+	// An exit that writes may read what it writes, at its value in
+	// the phase.
+	switch {
+	case writes && !flag && r.Intn(2) == 0:
+		exitGuard = "!live & (" + exitGuard + ")"
+	case writes && flag && r.Intn(2) == 0:
+		exitGuard = "stage = 0 & (" + exitGuard + ")"
 	}
 	if !flag {
 		if exitUpdate != "" {
