@@ -70,10 +70,10 @@ func sharpenEqualities(ctx context.Context, solver presburger.Solver, ts presbur
 			}
 			return false
 		}
-		context := append(slices.DeleteFunc(commonConjuncts(out.Trans), reads), facts)
+		evidence := append(slices.DeleteFunc(commonConjuncts(out.Trans), reads), facts)
 		implied := func(op presburger.Op) bool {
 			a, err := solver.Solve(ctx, presburger.Problem{Bounds: bounds,
-				F: presburger.Conj(append(slices.Clip(context), presburger.Cmp{Op: op.Negate(), T: t})...)})
+				F: presburger.Conj(append(slices.Clip(evidence), presburger.Cmp{Op: op.Negate(), T: t})...)})
 			return err == nil && a.Result == presburger.Unsat
 		}
 		var eq, ne presburger.Op
