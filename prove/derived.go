@@ -968,12 +968,10 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 		if ph.mode != nil {
 			// A seeding phase kept by a shared variable: it is at its
 			// value in the phase, and never again after.
-			v, ok := modelShared(m, ph.mode.shared)
-			if !ok {
+			var ok bool
+			if inPhase, afterPhase, ok = modeTests(m, ph.mode); !ok {
 				return false, nil
 			}
-			inPhase = presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(int64(ph.mode.value)))
-			afterPhase = presburger.Negation(inPhase)
 		}
 		during := presburger.Conj(inPhase, init)
 		after := presburger.Conj(afterPhase, presburger.Disj(fixedNow, restInv))
@@ -1001,6 +999,17 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 	// the sizes) hold throughout; the rest system's invariant may read
 	// them, and the phase's must then state them too.
 	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+}
+
+// modeTests returns the tests of a phase kept by the shared variable
+// of mode on m: at its value in the phase, at another after it.
+func modeTests(m *counterabs.ParamModel, mode *seedMode) (in, after presburger.Formula, ok bool) {
+	v, ok := modelShared(m, mode.shared)
+	if !ok {
+		return nil, nil, false
+	}
+	in = presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(int64(mode.value)))
+	return in, presburger.Negation(in), true
 }
 
 // phaseFacts returns what holds throughout a phase on m: each shared

@@ -560,13 +560,12 @@ func (c *phaseCarrier) carryPoolProof(ctx context.Context, m *counterabs.ParamMo
 	afterPhase := presburger.Compare(inB, presburger.Eq, presburger.Term{})
 	if pp.mode != nil {
 		// The variable at its value in the phase; the exit sets it to
-		// after, which no step changes again.
-		v, ok := modelShared(m, pp.mode.shared)
-		if !ok {
+		// after, which no step changes again (the rest system's
+		// constants, below, say so).
+		var ok bool
+		if inPhase, afterPhase, ok = modeTests(m, pp.mode); !ok {
 			return false, nil
 		}
-		inPhase = presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(int64(pp.mode.value)))
-		afterPhase = presburger.Compare(presburger.VarTerm(v), presburger.Eq, presburger.ConstTerm(int64(pp.after)))
 	}
 	during := presburger.Conj(append([]presburger.Formula{inPhase}, frozen...)...)
 	after := presburger.Conj(afterPhase, presburger.Disj(fixedNow, restInv))

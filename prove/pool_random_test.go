@@ -21,15 +21,17 @@ import (
 // exit Boot -> Live, the net's steps waiting for "#Live = 1"), half by
 // a flag open (seeds guarded by open, the exit an environment step that
 // clears it, the net's steps waiting for !open), with one or two token
-// groups. The seeds may be capped by their own target ("#A < 2"), the
-// exit's guard reads the places and may write a flag the net's steps
-// wait for ("live := true") or a stage the properties read, and the
-// net's steps move tokens
-// between the places and back to and out of the pool, so that a cut
-// that started the rest system elsewhere than the phase's ends proves
-// one that fails or refutes one that holds. Every fourth system breaks
-// one condition of the cut (a step of the net that does not wait, a
-// seed guarded by another place, the controller entering Boot again, a
+// groups. The seeds may be capped by their own target ("#A < 2"); the
+// exit's guard reads the places, and the exit may write a flag the
+// net's steps wait for ("live := true") or a stage the properties read,
+// and read it; the net's steps move tokens between the places and back
+// to and out of the pool, so that a cut that started the rest system
+// elsewhere than the phase's ends proves one that fails or refutes one
+// that holds. Every system that meets the conditions must have each
+// answer through the cut (a proof that did not join, a run that did not
+// replay, would be asked as written). Every fourth system breaks one
+// condition of the cut (a step of the net that does not wait, a seed
+// guarded by another place, the controller entering Boot again, a
 // second step out of Boot, a seed that does not wait for the phase),
 // where Check must not cut.
 func TestPoolPhaseRandom(t *testing.T) {
