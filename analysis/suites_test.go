@@ -19,6 +19,8 @@ import (
 	"github.com/vsym/vsym/formats/formatstest"
 	"github.com/vsym/vsym/formats/mist"
 	"github.com/vsym/vsym/gsst"
+	"github.com/vsym/vsym/presburger"
+	"github.com/vsym/vsym/presburger/z3"
 	"github.com/vsym/vsym/prove"
 )
 
@@ -343,6 +345,7 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 		switch r.Verdict {
 		case prove.Proved:
 			proved++
+			checkLemmas(t, c.file, r)
 			if published && want == formats.No {
 				t.Errorf("SOUNDNESS: %s: property %s proved for every size (by %s), published as failing (%s)", c.file, name, r.Method, c.source)
 			}
@@ -371,6 +374,29 @@ func runCase(t *testing.T, c suiteCase, path string) bool {
 		t.Errorf("cases.tsv:%d: vsym's outcome on %s is %s, the table says %s: update the row (and BENCHMARKS.md)", c.line, c.file, outcome, c.vsym)
 	}
 	return proved+refuted > 0
+}
+
+// checkLemmas checks that each lemma r lists is a consequence of its
+// invariant: both are formulas over the variables of one model, and a
+// lemma carried from a derived system's model must be rewritten over
+// the model the invariant is re-checked on.
+func checkLemmas(t *testing.T, file string, r prove.Result) {
+	t.Helper()
+	solver := z3.New(z3.Work(10_000_000))
+	for _, l := range r.Lemmas {
+		f := presburger.Conj(r.Invariant, presburger.Negation(l.Formula))
+		var bounds []presburger.Bound
+		for _, v := range presburger.FreeVars(f) {
+			bounds = append(bounds, presburger.AnyInt(v))
+		}
+		a, err := solver.Solve(context.Background(), presburger.Problem{Bounds: bounds, F: f})
+		switch {
+		case err != nil:
+			t.Errorf("%s: property %s: lemma %s: %v", file, r.Property.Name, l.Text, err)
+		case a.Result != presburger.Unsat:
+			t.Errorf("%s: property %s: the lemma %s (%s) does not follow from the invariant %s: %v", file, r.Property.Name, l.Text, l.Kind, r.InvariantText, a.Result)
+		}
+	}
 }
 
 // fast reports whether c is published at 0.01 s or less: the proof of

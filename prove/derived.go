@@ -391,7 +391,7 @@ func carryIntoVia(ctx context.Context, to *counterabs.ParamModel, names []string
 		}
 	}
 	ts := safetySystem(to, premise, phi)
-	return recheck(ctx, solver, to, ts, conjOnce(append([]presburger.Formula{paramPart(ts)}, facts...)...), res)
+	return recheck(ctx, solver, to, ts, conjOnce(append([]presburger.Formula{paramPart(ts)}, facts...)...), liftLemmasVia(from, to, res.Lemmas, lm, to.VarName), res)
 }
 
 // zeroVars returns the variables facts say are 0: the atoms x = 0
@@ -409,10 +409,11 @@ func zeroVars(facts []presburger.Formula) map[presburger.Var]bool {
 
 // recheck checks inv on ts, the question of a property on model m,
 // with CheckInvariant, and makes it res's certificate when it passes
-// (ok); false, with res unchanged, when it fails or the solver cannot
+// (ok), with lemmas, res's lemmas carried to m (each a consequence of
+// inv); false, with res unchanged, when it fails or the solver cannot
 // decide: a carried proof that is no certificate of the system as
 // written leaves the derived one.
-func recheck(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, inv presburger.Formula, res *Result) (bool, error) {
+func recheck(ctx context.Context, solver presburger.Solver, m *counterabs.ParamModel, ts presburger.TransitionSystem, inv presburger.Formula, lemmas []Lemma, res *Result) (bool, error) {
 	err := presburger.CheckInvariant(ctx, solver, ts, inv)
 	var ue *presburger.UndecidedError
 	var ie *presburger.InvariantError
@@ -422,7 +423,7 @@ func recheck(ctx context.Context, solver presburger.Solver, m *counterabs.ParamM
 	case err != nil:
 		return false, err
 	}
-	res.Invariant, res.Level = inv, m.Level
+	res.Invariant, res.Level, res.Lemmas = inv, m.Level, lemmas
 	res.InvariantText = FormatInvariant(inv, m.VarName, m.TypedAtom)
 	res.proof = &safetyProof{m: m, ts: ts}
 	return true, nil
@@ -507,6 +508,7 @@ func liftProof(ctx context.Context, given *givenModels, solver presburger.Solver
 	}
 	res.Invariant, res.Level = inv, to.Level
 	res.InvariantText = FormatInvariant(inv, to.VarName, to.TypedAtom)
+	res.Lemmas = liftLemmasVia(p.m, to, res.Lemmas, liftMap{}, to.VarName)
 	res.proof = &safetyProof{m: to, ts: ts}
 	return true, nil
 }
@@ -727,7 +729,7 @@ func (j *jointCarry) add(name string, res *Result) {
 func (j *jointCarry) carry(name string, res *Result, carry func(names []string, res *Result) (bool, error)) (bool, error) {
 	proof := res.proof
 	if c, ok := j.carriedAs[proof]; ok {
-		res.Invariant, res.InvariantText, res.Level, res.proof, res.Lemmas = c.Invariant, c.InvariantText, c.Level, c.proof, c.Lemmas
+		res.takeCertificate(c)
 		return true, nil
 	}
 	names := j.together[proof]
@@ -986,7 +988,7 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 				}
 			}
 		}
-		return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+		return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), lemmasAfter(restModel, m, restRes.Lemmas, afterPhase, fixedNow), restRes)
 	}
 	facts, ok := phaseFacts(m, func(j int) bool { return ph.incr[j] })
 	if !ok {
@@ -998,7 +1000,7 @@ func (c *phaseCarrier) carryProof(ctx context.Context, index int, also []int, fi
 	// The conditions on the parameters (the assumption, n the sum of
 	// the sizes) hold throughout; the rest system's invariant may read
 	// them, and the phase's must then state them too.
-	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), lemmasAfter(restModel, m, restRes.Lemmas, presburger.Compare(inI, presburger.Eq, presburger.Term{}), fixedNow), restRes)
 }
 
 // modeTests returns the tests of a phase kept by the shared variable
@@ -1361,6 +1363,27 @@ func carryLiveFrom(ctx context.Context, solver presburger.Solver, to, from *coun
 	}
 	res.Level, res.LevelReason = to.Level, to.Reason
 	return true, nil
+}
+
+// takeCertificate makes c's certificate of safety res's: its invariant,
+// lemmas and model. c answers the same property, or one its invariant
+// proved together with res's (proveJoint).
+func (res *Result) takeCertificate(c *Result) {
+	res.Invariant, res.InvariantText, res.Level, res.proof, res.Lemmas = c.Invariant, c.InvariantText, c.Level, c.proof, c.Lemmas
+}
+
+// lemmasAfter carries lemmas, found on model from of the rest system of
+// a phase (carryProof), to model to of the system as written, each as
+// holding where the joined invariant has the rest system's: once after
+// holds (the phase over), unless fixed does (phi's disjuncts that the
+// rest question's premise took, false when none).
+func lemmasAfter(from, to *counterabs.ParamModel, lemmas []Lemma, after, fixed presburger.Formula) []Lemma {
+	var out []Lemma
+	for _, l := range liftLemmasVia(from, to, lemmas, liftMap{}, to.VarName) {
+		f := presburger.Disj(presburger.Negation(after), fixed, l.Formula)
+		out = append(out, Lemma{Kind: l.Kind, Formula: f, Text: FormatInvariant(f, to.VarName, to.TypedAtom)})
+	}
+	return out
 }
 
 // liftLemmasVia writes lemmas, found on model from of a derived system,

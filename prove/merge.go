@@ -101,13 +101,9 @@ func checkMerged(ctx context.Context, sys *gsst.System, prover presburger.Prover
 			if r.proof == nil || r.Invariant == nil || r.Live != nil || len(r.Parts) > 0 {
 				continue
 			}
-			from := r.proof.m
+			level := r.proof.m.Level
 			carried, err := joint.carry(sys.Properties[i].Name, &r, func(names []string, r *Result) (bool, error) {
-				ok, err := carryIntoSums(ctx, given.at(ctx, from.Level), names, checker, r, sums)
-				if ok {
-					r.Lemmas = liftLemmasVia(from, r.proof.m, r.Lemmas, liftMap{sums: sums}, r.proof.m.VarName)
-				}
-				return ok, err
+				return carryIntoSums(ctx, given.at(ctx, level), names, checker, r, sums)
 			})
 			if err != nil {
 				return nil, err

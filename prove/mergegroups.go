@@ -217,13 +217,7 @@ func (c *groupCarrier) carryProof(ctx context.Context, index int, res *Result) (
 	if to == nil {
 		return false, nil
 	}
-	from := res.proof.m
-	carried, err := carryIntoVia(ctx, to, []string{c.sys.Properties[index].Name}, c.solver, res, liftMap{groups: c.groupsOf})
-	if err != nil || !carried {
-		return false, err
-	}
-	res.Lemmas = liftLemmasVia(from, to, res.Lemmas, liftMap{groups: c.groupsOf}, to.VarName)
-	return true, nil
+	return carryIntoVia(ctx, to, []string{c.sys.Properties[index].Name}, c.solver, res, liftMap{groups: c.groupsOf})
 }
 
 // liveModel returns sys's group-counter model of its liveness

@@ -718,7 +718,7 @@ func checkPhased(ctx context.Context, sys *gsst.System, prover presburger.Prover
 				var err error
 				switch {
 				case seen && lead != nil:
-					r.Invariant, r.InvariantText, r.Level, r.proof = lead.Invariant, lead.InvariantText, lead.Level, lead.proof
+					r.takeCertificate(lead)
 					carried = true
 				case key != "" && !seen:
 					carried, err = carrier.carryProof(ctx, i, members[key][1:], fixedParts[keepK[k]], &phaseRes, &r)

@@ -577,7 +577,7 @@ func (c *phaseCarrier) carryPoolProof(ctx context.Context, m *counterabs.ParamMo
 			after = presburger.Conj(after, presburger.Compare(presburger.VarTerm(x), presburger.Eq, presburger.ConstTerm(int64(k))))
 		}
 	}
-	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), restRes)
+	return recheck(ctx, c.solver, m, ts, conjOnce(paramPart(ts), presburger.Disj(during, after)), lemmasAfter(restRes.proof.m, m, restRes.Lemmas, afterPhase, fixedNow), restRes)
 }
 
 // capsName names the property of the model carryProof builds that

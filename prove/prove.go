@@ -513,12 +513,9 @@ type liftedProofs map[*safetyProof]liftedProof
 // certificate on the system as written it became (ok false: it did not
 // carry).
 type liftedProof struct {
-	from  presburger.Formula
-	ok    bool
-	inv   presburger.Formula
-	text  string
-	level counterabs.Level
-	proof *safetyProof
+	from presburger.Formula
+	ok   bool
+	cert Result // Invariant, InvariantText, Level, proof and Lemmas
 }
 
 // lift is liftProof on res, once per proof and invariant: a result that
@@ -528,7 +525,7 @@ func (l liftedProofs) lift(ctx context.Context, given *givenModels, checker pres
 	p, from := res.proof, res.Invariant
 	if c, seen := l[p]; seen && p != nil && reflect.DeepEqual(c.from, from) {
 		if c.ok {
-			res.Invariant, res.InvariantText, res.Level, res.proof = c.inv, c.text, c.level, c.proof
+			res.takeCertificate(&c.cert)
 		}
 		return c.ok, nil
 	}
@@ -536,7 +533,7 @@ func (l liftedProofs) lift(ctx context.Context, given *givenModels, checker pres
 	if err != nil || p == nil {
 		return ok, err
 	}
-	l[p] = liftedProof{from: from, ok: ok, inv: res.Invariant, text: res.InvariantText, level: res.Level, proof: res.proof}
+	l[p] = liftedProof{from: from, ok: ok, cert: *res}
 	return ok, nil
 }
 

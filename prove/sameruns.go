@@ -555,11 +555,7 @@ func carryFreed(ctx context.Context, sys, free *gsst.System, same sameRunsSystem
 	return joint.carry(name, res, func(names []string, res *Result) (bool, error) {
 		with := lm
 		with.given = append(slices.Clone(lm.given), cutFacts(to)...)
-		carried, err := carryIntoVia(ctx, to, names, solver, res, with)
-		if carried {
-			res.Lemmas = liftLemmasVia(from, to, res.Lemmas, lm, to.VarName)
-		}
-		return carried, err
+		return carryIntoVia(ctx, to, names, solver, res, with)
 	})
 }
 

@@ -243,6 +243,20 @@ func checkAsWritten(t *testing.T, ctx context.Context, s presburger.Solver, i in
 		t.Errorf("system %d, %s (%s): the invariant %s is no certificate for the model as written: %v\n%s",
 			i, sys.Properties[k].Name, sys.Properties[k].Text, res.InvariantText, err, testsupport.Describe(sys))
 	}
+	// The lemmas listed are part of the certificate: each follows from
+	// the invariant, over the same model's variables (a lemma of a
+	// derived system's model must be carried with the invariant).
+	for _, l := range res.Lemmas {
+		f := presburger.Conj(res.Invariant, presburger.Negation(l.Formula))
+		var bounds []presburger.Bound
+		for _, v := range presburger.FreeVars(f) {
+			bounds = append(bounds, presburger.AnyInt(v))
+		}
+		if a, err := s.Solve(ctx, presburger.Problem{Bounds: bounds, F: f}); err != nil || a.Result != presburger.Unsat {
+			t.Errorf("system %d, %s: the lemma %s (%s) does not follow from the invariant %s: %v %v\n%s",
+				i, sys.Properties[k].Name, l.Text, l.Kind, res.InvariantText, a.Result, err, testsupport.Describe(sys))
+		}
+	}
 }
 
 // provedModel is the safety model res's invariant, a proof of property
